@@ -1,0 +1,103 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { classifyError, classifyStatus, DELIVERY_PROFILES, type AttemptVerdict } from '../domain/webhooks.js';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import { postWithPolicy, type DeliveryTimeouts, type DnsResolver } from '../adapters/webhooks/http-delivery.js';
+import { signBody } from '../adapters/webhooks/sign.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import type { Db } from '../db/connection.js';
+import * as webhooks from '../db/repositories/webhooks.repo.js';
+
+export interface WebhookActivityDeps {
+  db: Db;
+  secretBox: SecretBox;
+  resolver: DnsResolver;
+  logger: Logger;
+  allowLoopbackForTests: boolean;
+  timeouts?: DeliveryTimeouts;
+  now?: () => Date;
+}
+
+export interface SendAttemptResult {
+  verdict: AttemptVerdict;
+  statusCode: number | null;
+  errorClass: string | null;
+}
+
+function heartbeatWhileWaiting<T>(work: Promise<T>): Promise<T> {
+  let ctx: Context | undefined;
+  try {
+    ctx = Context.current();
+  } catch {
+    return work; // called outside a Temporal activity (unit tests)
+  }
+  const timer = setInterval(() => ctx!.heartbeat(), 1000);
+  return work.finally(() => clearInterval(timer));
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    /**
+     * Sends one attempt: the stored body bytes, signed now with the endpoint's current secret, under the
+     * destination policy. Records the attempt (status, error class, duration; never the response body).
+     */
+    async sendAttempt(input: { deliveryId: string; attemptNo: number }): Promise<SendAttemptResult> {
+      const loaded = await webhooks.loadDeliveryForSend(deps.db, input.deliveryId);
+      if (!loaded) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'delivery_not_found');
+      const { delivery, endpoint, body } = loaded;
+      if (delivery.status === 'delivered') return { verdict: 'delivered', statusCode: delivery.lastStatusCode, errorClass: null };
+      if (delivery.status === 'failed') return { verdict: 'terminal', statusCode: delivery.lastStatusCode, errorClass: delivery.lastErrorClass };
+
+      await webhooks.interruptInFlightAttempts(deps.db, delivery.id);
+      const attemptId = await webhooks.startAttempt(deps.db, delivery.id, input.attemptNo, endpoint.keyVersion);
+      if (endpoint.status !== 'enabled') {
+        await webhooks.finishAttempt(deps.db, attemptId, { outcome: 'terminal', statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 });
+        return { verdict: 'terminal', statusCode: null, errorClass: 'endpoint_disabled' };
+      }
+
+      const timestamp = Math.floor(now().getTime() / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-service-timestamp': String(timestamp),
+        'x-service-signature': signBody(deps.secretBox.open(endpoint.secretSealed), timestamp, body),
+        'x-service-event-id': delivery.eventId,
+      };
+      if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
+        headers['x-service-delivery-id'] = delivery.id;
+        headers['x-service-key-version'] = String(endpoint.keyVersion);
+      }
+
+      const result = await heartbeatWhileWaiting(
+        postWithPolicy(endpoint.url, headers, body, {
+          resolver: deps.resolver,
+          allowLoopbackForTests: deps.allowLoopbackForTests,
+          ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+        }),
+      );
+      const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);
+      await webhooks.finishAttempt(deps.db, attemptId, {
+        outcome: verdict,
+        statusCode: result.statusCode,
+        errorClass: result.errorClass,
+        durationMs: result.durationMs,
+      });
+      deps.logger.info(
+        { deliveryId: delivery.id, attempt: input.attemptNo, status: result.statusCode, errorClass: result.errorClass, ms: result.durationMs, verdict },
+        'webhook attempt',
+      );
+      return { verdict, statusCode: result.statusCode, errorClass: result.errorClass };
+    },
+
+    /** Applies the workflow's decision after an attempt to the delivery record. */
+    async settleDelivery(input: { deliveryId: string; attemptNo: number; state: 'delivered' | 'failed' | 'retrying'; waitMs: number }): Promise<void> {
+      await webhooks.settleDelivery(deps.db, {
+        deliveryId: input.deliveryId,
+        attemptNo: input.attemptNo,
+        state: input.state,
+        nextAttemptAt: input.state === 'retrying' ? new Date(now().getTime() + input.waitMs) : null,
+      });
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,34 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Authenticated encryption (AES-256-GCM) for secrets the platform must use again later, such as webhook
+ * signing secrets. Stored form: "v1:" + base64(iv | tag | ciphertext).
+ */
+export interface SecretBox {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+export function createSecretBox(keyBase64: string): SecretBox {
+  const key = Buffer.from(keyBase64, 'base64');
+  if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes encoded as base64');
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return `v1:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
+    },
+    open(sealed) {
+      if (!sealed.startsWith('v1:')) throw new Error('unknown sealed secret format');
+      const raw = Buffer.from(sealed.slice(3), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+export function generateSecretsKey(): string {
+  return randomBytes(32).toString('base64');
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { isPortOpen, waitFor } from './net.js';
+import type { Progress } from './progress.js';
+
+export interface TemporalServerHandle {
+  address: string;
+  uiUrl: string | null;
+  started: boolean;
+  stop(): Promise<void>;
+}
+
+async function temporalAnswers(address: string): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 2000 });
+    try {
+      await connection.healthService.check({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `temporal server start-dev` with a SQLite file under dataDir and the Web UI, or reuses a Temporal
+ * server already answering on the port.
+ */
+export async function startTemporalDevServer(opts: {
+  cliPath: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  progress: Progress;
+}): Promise<TemporalServerHandle> {
+  const address = `127.0.0.1:${opts.port}`;
+  const uiUrl = `http://127.0.0.1:${opts.uiPort}`;
+  if (await isPortOpen('127.0.0.1', opts.port)) {
+    if (await temporalAnswers(address)) {
+      opts.progress(`reusing Temporal server already running on ${address}`);
+      return { address, uiUrl, started: false, stop: async () => undefined };
+    }
+    throw new Error(`port ${opts.port} is taken by something that is not a Temporal server; set TEMPORAL_DEV_PORT`);
+  }
+  const dir = resolve(opts.dataDir);
+  mkdirSync(dir, { recursive: true });
+  opts.progress(`starting Temporal dev server on ${address} (Web UI ${uiUrl})`);
+  const child: ChildProcess = spawn(
+    opts.cliPath,
+    [
+      'server', 'start-dev',
+      '--db-filename', resolve(dir, 'temporal.sqlite'),
+      '--ip', '127.0.0.1',
+      '--port', String(opts.port),
+      '--ui-port', String(opts.uiPort),
+      '--namespace', opts.namespace,
+      '--log-level', 'error',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let dead = false;
+  void exited.then(() => (dead = true));
+  await waitFor(async () => {
+    if (dead) throw new Error(`temporal server exited early: ${stderr.trim().slice(-1000)}`);
+    return (await isPortOpen('127.0.0.1', opts.port)) && temporalAnswers(address);
+  }, 120_000, 'the Temporal dev server');
+  opts.progress('Temporal dev server is ready');
+  return {
+    address,
+    uiUrl,
+    started: true,
+    async stop() {
+      if (dead) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Last resort on a machine without Go: the SDK downloads a CLI build (needs internet). */
+export async function startSdkDownloadedServer(opts: { namespace: string; progress: Progress }): Promise<TemporalServerHandle> {
+  opts.progress('no Temporal CLI and no Go: asking the Temporal SDK to download a dev server (needs internet)');
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({ server: { namespace: opts.namespace } });
+  const address = env.address;
+  return { address, uiUrl: null, started: true, stop: () => env.teardown() };
+}

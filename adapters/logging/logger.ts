@@ -1,0 +1,64 @@
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger };
+
+/**
+ * Paths removed from every log line. Request logging never includes bodies or headers to begin with
+ * (see api/http/request-log.ts); this list is the second line of defence for anything passed by hand.
+ */
+export const REDACT_PATHS = [
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'apiKey',
+  'api_key',
+  'token',
+  'key',
+  'body',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'req.body',
+  'headers.authorization',
+  'headers.cookie',
+  '*.authorization',
+  '*.cookie',
+  '*.password',
+  '*.secret',
+  '*.apiKey',
+  '*.api_key',
+  '*.token',
+  '*.body',
+  '*.signingSecret',
+];
+
+/** Serializes errors without fields that may echo data (pg's `detail`/`where`, request configs). */
+function errSerializer(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const e = err as Error & { code?: unknown; status?: unknown };
+  return {
+    type: e.name,
+    message: e.message,
+    ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}),
+    ...(typeof e.status === 'number' ? { status: e.status } : {}),
+    stack: e.stack,
+  };
+}
+
+export function createLogger(
+  opts: { level?: string; name?: string } = {},
+  destination?: DestinationStream,
+): Logger {
+  return pino(
+    {
+      level: opts.level ?? 'info',
+      name: opts.name,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: errSerializer, error: errSerializer },
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+}

@@ -1,0 +1,45 @@
+import type { Middleware } from 'koa';
+import { looksLikeApiKey, requiredScope, type KeyInterface } from '../../domain/api-keys.js';
+import { DomainError } from '../../domain/errors.js';
+import { touchApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.js';
+import type { Db } from '../../db/connection.js';
+import type { AppState } from './context.js';
+
+/** Query parameter names that commonly carry credentials; any of them is refused outright. */
+const CREDENTIAL_PARAMS = new Set(['api_key', 'apikey', 'key', 'access_token', 'token', 'authorization', 'bearer']);
+
+/** Refuses a request that carries an API key (or a credential-named parameter) in its query string. */
+export function refuseKeyInQuery(): Middleware<AppState> {
+  return async (ctx, next) => {
+    const params = new URLSearchParams(ctx.querystring);
+    for (const [name, value] of params) {
+      if (CREDENTIAL_PARAMS.has(name.toLowerCase()) || looksLikeApiKey(value) || looksLikeApiKey(name)) {
+        throw new DomainError('api_key_in_url', 'API keys must be sent in the Authorization header, never in the URL; revoke a key that was put in a URL');
+      }
+    }
+    await next();
+  };
+}
+
+/**
+ * Bearer-key authentication for one interface: a key of another interface, a malformed, unknown, revoked
+ * or expired key all answer 401 with the same message; a key lacking the method's scope answers
+ * insufficient_scope (401 on /proof/v1, 403 on /v1).
+ */
+export function requireApiKey(db: Db, iface: KeyInterface, now: () => Date = () => new Date()): Middleware<AppState> {
+  return async (ctx, next) => {
+    const header = ctx.get('Authorization');
+    const match = /^Bearer ([^\s]+)$/.exec(header);
+    if (!match) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    const at = now();
+    const outcome = await verifyApiKey(db, iface, match[1]!, at);
+    if (!outcome.ok) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    const scope = requiredScope(ctx.method);
+    if (!outcome.key.scopes.includes(scope)) {
+      throw new DomainError('insufficient_scope', `This API key lacks the ${scope} scope`);
+    }
+    ctx.state.apiKey = outcome.key;
+    void touchApiKey(db, outcome.key.id, at).catch(() => undefined);
+    await next();
+  };
+}

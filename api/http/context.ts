@@ -1,0 +1,28 @@
+import type { ParameterizedContext } from 'koa';
+import type { Knex } from 'knex';
+import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+
+/** Which interface a request belongs to; decides its error body shape. */
+export type InterfaceName = 'v1' | 'proof' | 'x402' | 'integrations' | 'root';
+
+export interface AppState {
+  requestId: string;
+  iface: InterfaceName;
+  apiKey?: ApiKeyRecord;
+  /** Set by the idempotency middleware: the transaction the handler's effect must use. */
+  trx?: Knex.Transaction;
+  /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */
+  afterCommit?: Array<() => Promise<void>>;
+  /** Resource created by an idempotent handler, stored beside the response. */
+  resourceId?: string;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+export function interfaceOf(path: string): InterfaceName {
+  if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
+  if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
+  if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';
+  if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
+  return 'root';
+}

@@ -1,0 +1,98 @@
+import type { Middleware } from 'koa';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { AppState, InterfaceName } from './context.js';
+
+/** HTTP status of each error code, per interface (they differ only where the specs differ). */
+const STATUS: Record<ErrorCode, number> = {
+  unauthorized: 401,
+  api_key_in_url: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_conflict: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_required: 422,
+  idempotency_key_invalid: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  malformed_json: 422,
+  validation_failed: 422,
+  rate_limited: 429,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+/** /proof/v1 answers an insufficient scope with 401 (its spec, section 7); /v1 with 403. */
+const OVERRIDES: Partial<Record<InterfaceName, Partial<Record<ErrorCode, number>>>> = {
+  proof: { insufficient_scope: 401 },
+};
+
+export function statusOf(iface: InterfaceName, code: ErrorCode): number {
+  return OVERRIDES[iface]?.[code] ?? STATUS[code];
+}
+
+/** The documented body of each interface: `{detail}` for /v1, `{error}` elsewhere; plus a stable code. */
+export function errorBody(iface: InterfaceName, code: ErrorCode, message: string, requestId: string): Record<string, unknown> {
+  if (iface === 'v1') return { detail: message, code, request_id: requestId };
+  return { error: message, code, request_id: requestId };
+}
+
+/** Maps errors thrown by body parsers and Koa (http-errors) onto our codes. */
+function fromHttpError(err: { status?: number; type?: string; expose?: boolean; message?: string }): DomainError | null {
+  const status = err.status;
+  if (typeof status !== 'number') return null;
+  if (status === 413 || err.type === 'entity.too.large') return new DomainError('payload_too_large', 'Request body is too large');
+  if (err.type === 'entity.parse.failed' || (status === 400 && /json/i.test(err.message ?? ''))) {
+    return new DomainError('malformed_json', 'Request body is not valid JSON');
+  }
+  if (status === 415) return new DomainError('unsupported_media_type', 'Request body must be application/json');
+  if (status === 400) return new DomainError('validation_failed', 'Malformed request');
+  if (status === 404) return new DomainError('not_found', 'Not found');
+  if (status === 405) return new DomainError('method_not_allowed', 'Method not allowed');
+  return null;
+}
+
+/**
+ * Renders every failure in the body shape of the request's interface, including unknown paths (404), wrong
+ * methods (405, with Allow) and oversized bodies (413). Unexpected errors become a 500 without details;
+ * they are logged with the request id (no body, no headers).
+ */
+export function errorMiddleware(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new DomainError('not_found', 'Not found');
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new DomainError('method_not_allowed', `Method ${ctx.method} is not allowed on this path`);
+        }
+      }
+    } catch (raw) {
+      let err: DomainError;
+      if (raw instanceof DomainError) err = raw;
+      else {
+        const mapped = fromHttpError(raw as never);
+        if (mapped) err = mapped;
+        else {
+          logger.error({ err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+          err = new DomainError('internal_error', 'Internal server error');
+        }
+      }
+      const iface = ctx.state.iface;
+      ctx.status = statusOf(iface, err.code);
+      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId);
+      const retryAfter = err.details['retryAfterSeconds'];
+      if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
+      if (err.code === 'method_not_allowed' && !ctx.response.get('Allow')) {
+        const allow = err.details['allow'];
+        if (typeof allow === 'string') ctx.set('Allow', allow);
+      }
+      if (err.code === 'unauthorized' || err.code === 'api_key_in_url') {
+        ctx.set('WWW-Authenticate', 'Bearer');
+      }
+    }
+  };
+}

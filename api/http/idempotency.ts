@@ -1,0 +1,99 @@
+import type { Middleware } from 'koa';
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { DomainError } from '../../domain/errors.js';
+import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
+import { sha256Hex } from '../../adapters/crypto/tokens.js';
+import { claimKey, completeKey, findStoredResponse, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import type { Db } from '../../db/connection.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { AppContext, AppState } from './context.js';
+
+export interface IdempotentOptions {
+  db: Db;
+  logger: Logger;
+  dialect: IdempotencyDialect;
+  /** Stable name of the operation, e.g. "requests.create"; part of the conflict check. */
+  operation: string;
+  /** Tenant the key is scoped to (company or merchant), from the authenticated request. */
+  tenantOf: (ctx: AppContext) => string;
+  now?: () => Date;
+}
+
+const MAX_CLAIM_ROUNDS = 5;
+
+/**
+ * Runs the handler at most once per (tenant, key). The handler's writes must go through ctx.state.trx: the
+ * key is claimed in that same transaction, so a concurrent request with the same key waits on the unique
+ * index and then replays the stored response. Any error rolls everything back: nothing is stored or created.
+ * The stored status and body bytes are replayed as they were. A key reused for another operation or payload
+ * is a conflict (409).
+ */
+export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
+  const now = opts.now ?? (() => new Date());
+  const retention = IDEMPOTENCY_RULES[opts.dialect].retentionDays;
+  return async (ctx, next) => {
+    const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
+    const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
+    const requestHash = sha256Hex(canonicalJson({ params: ctx.params ?? {}, body: ctx.request.body ?? null }));
+
+    for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+      const at = now();
+      const stored = await findStoredResponse(opts.db, ref, at);
+      if (stored) return replay(ctx, stored, opts.operation, requestHash);
+
+      const trx = await opts.db.transaction();
+      let committed = false;
+      try {
+        const expiresAt = retention === null ? null : new Date(at.getTime() + retention * 86_400_000);
+        if (!(await claimKey(trx, ref, { operation: opts.operation, requestHash, expiresAt }, at))) {
+          await trx.rollback();
+          continue; // someone else held it: their response is committed now (or they rolled back)
+        }
+        ctx.state.trx = trx;
+        ctx.state.afterCommit = [];
+        await next();
+        if (ctx.status >= 400) {
+          await trx.rollback();
+          return;
+        }
+        const body = Buffer.from(JSON.stringify(ctx.body ?? null), 'utf8');
+        await completeKey(trx, ref, {
+          status: ctx.status,
+          body,
+          contentType: 'application/json; charset=utf-8',
+          resourceId: ctx.state.resourceId ?? null,
+        });
+        await trx.commit();
+        committed = true;
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = body;
+      } catch (e) {
+        if (!committed && !trx.isCompleted()) await trx.rollback();
+        throw e;
+      } finally {
+        ctx.state.trx = undefined;
+      }
+      for (const hook of ctx.state.afterCommit ?? []) {
+        // The effect is committed; a failed follow-up (e.g. workflow start) is picked up by a reconciler.
+        await hook().catch((err: unknown) =>
+          opts.logger.error({ err, requestId: ctx.state.requestId, operation: opts.operation }, 'after-commit hook failed'),
+        );
+      }
+      return;
+    }
+    throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
+  };
+}
+
+function replay(ctx: AppContext, stored: StoredResponse, operation: string, requestHash: string): void {
+  if (stored.operation !== operation || stored.requestHash !== requestHash) {
+    throw new DomainError(
+      'idempotency_conflict',
+      'This Idempotency-Key was already used for a different operation or payload; use a new key',
+    );
+  }
+  ctx.status = stored.status;
+  ctx.type = stored.contentType;
+  ctx.body = stored.body;
+  ctx.set('Idempotent-Replayed', 'true');
+}

@@ -1,0 +1,49 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+
+export interface HttpServerHandle {
+  server: http.Server;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes every socket. */
+  drain(graceMs: number): Promise<void>;
+}
+
+/** Listens and keeps what is needed for a graceful drain on SIGTERM. */
+export async function listen(app: Koa<never, never> | Koa, host: string, port: number): Promise<HttpServerHandle> {
+  let inFlight = 0;
+  let draining = false;
+  const handler = app.callback();
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    if (draining) res.setHeader('Connection', 'close');
+    res.on('close', () => inFlight--);
+    void handler(req, res);
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 120_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    server,
+    port: address.port,
+    url: `http://${shownHost}:${address.port}`,
+    async drain(graceMs) {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const deadline = Date.now() + graceMs;
+      while (inFlight > 0 && Date.now() < deadline) {
+        server.closeIdleConnections();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

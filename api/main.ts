@@ -1,0 +1,23 @@
+// HTTP-only process: needs DATABASE_URL (and TEMPORAL_ADDRESS, default 127.0.0.1:7233).
+import { loadConfig } from '../config/schema.js';
+import { createLogger } from '../adapters/logging/logger.js';
+import { onShutdownSignal } from '../adapters/infra/signals.js';
+import { createDb } from '../db/connection.js';
+import { migrateLatest } from '../db/migrate.js';
+import { startApi } from './run.js';
+
+const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'api' });
+if (!config.database.url) {
+  logger.fatal('DATABASE_URL is required for api/main.ts; use `npm start` to run everything on embedded defaults');
+  process.exit(2);
+}
+const db = createDb(config.database.url, { poolMax: config.database.poolMax, applicationName: 'paycore-api' });
+await migrateLatest(db);
+const api = await startApi(config, db, logger);
+onShutdownSignal(async (signal) => {
+  logger.info({ signal }, 'draining HTTP requests');
+  await api.drain(config.shutdownGraceMs);
+  await db.destroy();
+  logger.info('API stopped');
+});

@@ -1,0 +1,64 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Db } from '../db/connection.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import type { Config } from '../config/schema.js';
+import type { AppState } from './http/context.js';
+import { errorMiddleware } from './http/errors.js';
+import { requestIdMiddleware } from './http/request-id.js';
+import { requestLogMiddleware } from './http/request-log.js';
+import { refuseKeyInQuery } from './http/auth.js';
+import { perIp, rateLimit } from './http/rate-limit.js';
+import { jsonBody } from './http/body.js';
+import { x402Router } from './x402/x402.routes.js';
+
+export interface AppDeps {
+  db: Db;
+  logger: Logger;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env'>;
+  now?: () => Date;
+}
+
+export type InterfaceRouter = Router<AppState>;
+
+/**
+ * The Koa app: request ids, request logs, one error middleware rendering each interface's body shape, then
+ * the four interfaces. Each interface router answers its own 405s; anything unmatched is a 404 in the shape
+ * of the interface its path belongs to.
+ */
+export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } = {}): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: deps.config.http.trustProxy });
+  app.silent = true; // errors are rendered and logged by errorMiddleware
+  app.use(requestIdMiddleware());
+  app.use(requestLogMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+
+  const rl = deps.config.rateLimits;
+  const routers: InterfaceRouter[] = [
+    x402Router({ rateLimit: rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now) }),
+    interfaceShell('/v1', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
+    interfaceShell('/proof', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
+    interfaceShell('/api/integrations', [
+      rateLimit(deps.db, [perIp('integrations:ip:min', rl.integrationsPerIpPerMinute, 60)], deps.now),
+      jsonBody(deps.config.http.bodyLimitJson),
+    ]),
+    ...(extra.routers ?? []),
+  ];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}
+
+/** A router for an interface whose routes arrive in later issues: it already applies the shared guards. */
+function interfaceShell(prefix: string, guards: Koa.Middleware<AppState>[]): InterfaceRouter {
+  const router = new Router<AppState>({ prefix });
+  for (const guard of guards) router.use(guard);
+  return router;
+}

@@ -1,0 +1,37 @@
+// The whole platform in one process: embedded PostgreSQL and a Temporal dev server when not configured,
+// then migrations, the worker and the HTTP API. SIGTERM drains requests and activities, then stops servers.
+import { loadConfig } from '../config/schema.js';
+import { createLogger } from '../adapters/logging/logger.js';
+import { stderrProgress } from '../adapters/infra/progress.js';
+import { onShutdownSignal } from '../adapters/infra/signals.js';
+import { createDb } from '../db/connection.js';
+import { migrateLatest } from '../db/migrate.js';
+import { startApi } from '../api/run.js';
+import { startWorker } from '../workers/run.js';
+import { installTemporalRuntime } from '../workers/temporal-runtime.js';
+import { ensureInfrastructure } from './infrastructure.js';
+
+const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'platform' });
+installTemporalRuntime(logger);
+const infra = await ensureInfrastructure(config, stderrProgress);
+const db = createDb(infra.databaseUrl, { poolMax: config.database.poolMax, applicationName: 'paycore' });
+stderrProgress('applying database migrations');
+await migrateLatest(db);
+const worker = await startWorker(config, db, logger, infra.temporalAddress);
+const api = await startApi(config, db, logger);
+stderrProgress(`platform ready: API ${api.url}  (health: ${api.url}/x402/health)`);
+if (infra.temporalUiUrl) stderrProgress(`Temporal Web UI: ${infra.temporalUiUrl}/namespaces/${config.temporal.namespace}/workflows`);
+
+onShutdownSignal(async (signal) => {
+  stderrProgress(`${signal}: draining HTTP requests and in-flight activities`);
+  await api.drain(config.shutdownGraceMs);
+  await worker.shutdown();
+  await db.destroy();
+  await infra.stop();
+  stderrProgress('stopped cleanly');
+});
+worker.done.catch((e: unknown) => {
+  logger.fatal({ err: e }, 'worker stopped unexpectedly');
+  process.kill(process.pid, 'SIGTERM');
+});

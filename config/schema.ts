@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+/**
+ * The whole environment of the platform, validated once at start-up.
+ * Only entry points (api/main.ts, workers/main.ts, cli/*) call loadConfig; everything else receives
+ * the frozen Config (or the part it needs) as an argument.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(8080, 0, 65535),
+  PUBLIC_BASE_URL: optionalString,
+  TRUST_PROXY: bool.default(false),
+  BODY_LIMIT_JSON: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 1mb or 256kb').default('1mb'),
+  SHUTDOWN_GRACE_SECONDS: int(30, 1, 3600),
+
+  DATA_DIR: z.string().default('var'),
+  DATABASE_URL: optionalString,
+  DATABASE_POOL_MAX: int(10, 1, 200),
+  EMBEDDED_PG_PORT: int(54329, 1, 65535),
+
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('platform'),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_DEV_PORT: int(7233, 1, 65535),
+  TEMPORAL_UI_PORT: int(8233, 1, 65535),
+
+  /** 32 bytes, base64: encrypts webhook signing secrets at rest. Generated under DATA_DIR when unset outside production. */
+  SECRETS_KEY: optionalString,
+
+  RATE_LIMIT_V1_PER_KEY_PER_MINUTE: int(120, 1),
+  RATE_LIMIT_V1_PER_IP_PER_MINUTE: int(600, 1),
+  RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: int(60, 1),
+  RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: int(120, 1),
+  RATE_LIMIT_PROOF_PRO_PER_HOUR: int(300, 1),
+  RATE_LIMIT_X402_PER_IP_PER_MINUTE: int(120, 1),
+  RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
+
+  /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
+  WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  readonly env: Env['NODE_ENV'];
+  readonly logLevel: Env['LOG_LEVEL'];
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    readonly publicBaseUrl: string | undefined;
+    readonly trustProxy: boolean;
+    readonly bodyLimitJson: string;
+  };
+  readonly shutdownGraceMs: number;
+  readonly dataDir: string;
+  readonly database: {
+    readonly url: string | undefined;
+    readonly poolMax: number;
+    readonly embeddedPort: number;
+  };
+  readonly temporal: {
+    readonly address: string | undefined;
+    readonly namespace: string;
+    readonly taskQueue: string;
+    readonly cliPath: string | undefined;
+    readonly devPort: number;
+    readonly uiPort: number;
+  };
+  readonly secretsKey: string | undefined;
+  readonly rateLimits: {
+    readonly v1PerKeyPerMinute: number;
+    readonly v1PerIpPerMinute: number;
+    readonly proofPerKeyPerMinute: number;
+    readonly proofPerIpPerMinute: number;
+    readonly proofProPerHour: number;
+    readonly x402PerIpPerMinute: number;
+    readonly integrationsPerIpPerMinute: number;
+  };
+  readonly webhooks: {
+    readonly allowLoopbackForTests: boolean;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates an environment (process.env by default) into a frozen Config. Values are never echoed in errors. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_TEST_ALLOW_LOOPBACK) {
+    throw new ConfigError(['WEBHOOK_TEST_ALLOW_LOOPBACK: must not be enabled in production']);
+  }
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
+    throw new ConfigError(['SECRETS_KEY: required in production (32 random bytes, base64)']);
+  }
+  const config: Config = {
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      trustProxy: e.TRUST_PROXY,
+      bodyLimitJson: e.BODY_LIMIT_JSON,
+    },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    dataDir: e.DATA_DIR,
+    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, embeddedPort: e.EMBEDDED_PG_PORT },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      devPort: e.TEMPORAL_DEV_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+    },
+    secretsKey: e.SECRETS_KEY,
+    rateLimits: {
+      v1PerKeyPerMinute: e.RATE_LIMIT_V1_PER_KEY_PER_MINUTE,
+      v1PerIpPerMinute: e.RATE_LIMIT_V1_PER_IP_PER_MINUTE,
+      proofPerKeyPerMinute: e.RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE,
+      proofPerIpPerMinute: e.RATE_LIMIT_PROOF_PER_IP_PER_MINUTE,
+      proofProPerHour: e.RATE_LIMIT_PROOF_PRO_PER_HOUR,
+      x402PerIpPerMinute: e.RATE_LIMIT_X402_PER_IP_PER_MINUTE,
+      integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
+    },
+    webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

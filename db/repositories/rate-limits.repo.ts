@@ -1,0 +1,45 @@
+import { windowStart, type RateLimitRule } from '../../domain/rate-limits.js';
+import type { Db } from '../connection.js';
+
+export interface RateLimitHit {
+  rule: RateLimitRule;
+  bucket: string;
+  hits: number;
+}
+
+/**
+ * Counts one hit in every (rule, subject) bucket in a single statement and returns the new counts. Fixed
+ * windows aligned to the epoch; every API process shares the same counters.
+ */
+export async function hitRateLimits(
+  db: Db,
+  checks: ReadonlyArray<{ rule: RateLimitRule; subject: string }>,
+  now: Date,
+): Promise<RateLimitHit[]> {
+  // One row per bucket: ON CONFLICT cannot touch the same row twice in one statement.
+  const unique = [...new Map(checks.map((c) => [`${c.rule.name}:${c.subject}`, c])).values()];
+  if (unique.length === 0) return [];
+  const values: unknown[] = [];
+  const tuples = unique.map(({ rule, subject }) => {
+    const start = windowStart(now, rule.windowSeconds);
+    values.push(`${rule.name}:${subject}`, start, new Date(start.getTime() + rule.windowSeconds * 1000));
+    return '(?, ?, 1, ?)';
+  });
+  const result = await db.raw<{ rows: Array<{ bucket: string; hits: number }> }>(
+    `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
+     VALUES ${tuples.join(', ')}
+     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+     RETURNING bucket, hits`,
+    values as never[],
+  );
+  const byBucket = new Map(result.rows.map((r) => [r.bucket, r.hits]));
+  return checks.map(({ rule, subject }) => {
+    const bucket = `${rule.name}:${subject}`;
+    return { rule, bucket, hits: byBucket.get(bucket) ?? 0 };
+  });
+}
+
+/** Removes windows that have ended. Called by the maintenance sweep. */
+export async function purgeExpiredRateLimits(db: Db, now: Date): Promise<number> {
+  return db('rate_limit_counters').where('expires_at', '<', now).del();
+}

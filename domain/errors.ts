@@ -1,0 +1,38 @@
+/**
+ * Expected failures carry a stable snake_case code. Each interface's error middleware maps the code to
+ * an HTTP status and its documented body; the message is safe to show to the caller (never a secret).
+ */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'api_key_in_url'
+  | 'insufficient_scope'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'idempotency_key_required'
+  | 'idempotency_key_invalid'
+  | 'idempotency_conflict'
+  | 'idempotency_in_progress'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'malformed_json'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  /** Extra, caller-safe facts (e.g. retryAfterSeconds, allowed methods, field issues). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;

@@ -1,0 +1,97 @@
+/**
+ * Delivery rules shared by the processing (/v1) and payment-request (/proof/v1) webhooks. Pure: the
+ * workflow and the delivery activity both decide from here.
+ */
+export type WebhookInterface = 'v1' | 'proof';
+
+export interface DeliveryProfile {
+  readonly interface: WebhookInterface;
+  /** Total attempts including the first. */
+  readonly maxAttempts: number;
+  /** Wait before attempt n+2 after attempt n+1 failed retryably (length maxAttempts - 1), in seconds. */
+  readonly delaysSeconds: readonly number[];
+  /** Whether the delivery id and key version headers are sent. */
+  readonly sendsDeliveryHeaders: boolean;
+}
+
+export const DELIVERY_PROFILES: Readonly<Record<WebhookInterface, DeliveryProfile>> = {
+  v1: { interface: 'v1', maxAttempts: 6, delaysSeconds: [60, 120, 240, 480, 960], sendsDeliveryHeaders: false },
+  proof: { interface: 'proof', maxAttempts: 5, delaysSeconds: [60, 300, 1200, 3600], sendsDeliveryHeaders: true },
+};
+
+/**
+ * The waits of a profile in milliseconds, optionally scaled (tests shrink an hour to milliseconds;
+ * production always uses scale 1).
+ */
+export function scheduleMs(profile: DeliveryProfile, scale = 1): number[] {
+  return profile.delaysSeconds.map((s) => Math.max(1, Math.round(s * 1000 * scale)));
+}
+
+/** Offsets in seconds, from the first attempt, at which each attempt starts (ignoring send time). */
+export function attemptOffsetsSeconds(profile: DeliveryProfile): number[] {
+  const out = [0];
+  for (const d of profile.delaysSeconds) out.push(out[out.length - 1]! + d);
+  return out;
+}
+
+/** What one attempt's result means for the delivery. */
+export type AttemptVerdict = 'delivered' | 'retry' | 'terminal';
+
+/**
+ * Error classes an attempt can end with when no HTTP status was received. `policy_*` and `dns_not_found`
+ * are terminal; timeouts, refused or reset connections and temporary DNS failures are retried.
+ */
+export type AttemptErrorClass =
+  | 'policy_rejected'
+  | 'policy_dns_non_public'
+  | 'dns_not_found'
+  | 'dns_temporary'
+  | 'dns_timeout'
+  | 'connect_timeout'
+  | 'socket_timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'tls_error'
+  | 'network_error'
+  | 'endpoint_disabled'
+  | 'worker_interrupted';
+
+const RETRYABLE_ERRORS: ReadonlySet<AttemptErrorClass> = new Set([
+  'dns_temporary',
+  'dns_timeout',
+  'connect_timeout',
+  'socket_timeout',
+  'connection_refused',
+  'connection_reset',
+  'network_error',
+]);
+
+export function classifyStatus(status: number): AttemptVerdict {
+  if (status >= 200 && status <= 299) return 'delivered';
+  if (status === 408 || status === 429 || (status >= 500 && status <= 599)) return 'retry';
+  return 'terminal'; // 1xx, 3xx (redirects are never followed) and every other 4xx
+}
+
+export function classifyError(errorClass: AttemptErrorClass): AttemptVerdict {
+  return RETRYABLE_ERRORS.has(errorClass) ? 'retry' : 'terminal';
+}
+
+/** The final delivery state after an attempt, given how many attempts have been made so far. */
+export function nextStep(
+  verdict: AttemptVerdict,
+  attemptsMade: number,
+  profile: DeliveryProfile,
+): { state: 'delivered' | 'failed' | 'retrying'; waitSeconds?: number } {
+  if (verdict === 'delivered') return { state: 'delivered' };
+  if (verdict === 'terminal' || attemptsMade >= profile.maxAttempts) return { state: 'failed' };
+  return { state: 'retrying', waitSeconds: profile.delaysSeconds[attemptsMade - 1]! };
+}
+
+/** The signed string: Unix-seconds timestamp, a dot, then the exact raw body. */
+export function signedPayload(timestamp: number, body: string): string {
+  return `${timestamp}.${body}`;
+}
+
+export const SIGNATURE_VERSION = 'v1';
+/** Receivers reject timestamps further than this from their clock. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;

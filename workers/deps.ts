@@ -1,0 +1,18 @@
+import type { Config } from '../config/schema.js';
+import { createSecretBox } from '../adapters/crypto/secret-box.js';
+import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
+import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import type { Db } from '../db/connection.js';
+import type { WebhookActivityDeps } from '../activities/webhooks.activities.js';
+
+/** Composition root of the activities: real adapters wired from the validated config. */
+export function buildActivityDeps(config: Config, db: Db, logger: Logger): WebhookActivityDeps {
+  return {
+    db,
+    logger,
+    secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),
+    resolver: createSystemResolver(),
+    allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+  };
+}

@@ -1,0 +1,26 @@
+// Worker-only process: needs DATABASE_URL and TEMPORAL_ADDRESS (default 127.0.0.1:7233).
+import { loadConfig } from '../config/schema.js';
+import { createLogger } from '../adapters/logging/logger.js';
+import { onShutdownSignal } from '../adapters/infra/signals.js';
+import { createDb } from '../db/connection.js';
+import { migrateLatest } from '../db/migrate.js';
+import { installTemporalRuntime } from './temporal-runtime.js';
+import { startWorker } from './run.js';
+
+const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'worker' });
+if (!config.database.url) {
+  logger.fatal('DATABASE_URL is required for workers/main.ts; use `npm start` to run everything on embedded defaults');
+  process.exit(2);
+}
+installTemporalRuntime(logger);
+const db = createDb(config.database.url, { poolMax: config.database.poolMax, applicationName: 'paycore-worker' });
+await migrateLatest(db);
+const worker = await startWorker(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
+onShutdownSignal(async (signal) => {
+  logger.info({ signal }, 'worker draining in-flight activities');
+  await worker.shutdown();
+  await db.destroy();
+  logger.info('worker stopped');
+});
+await worker.done;

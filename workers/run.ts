@@ -1,0 +1,31 @@
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import type { Db } from '../db/connection.js';
+import { buildActivityDeps } from './deps.js';
+import { createPlatformWorker } from './worker.js';
+
+export interface RunningWorker {
+  /** Resolves when the worker has stopped (after shutdown, or on a fatal error). */
+  done: Promise<void>;
+  /** Stops polling, lets in-flight activities finish within the grace time, then resolves. */
+  shutdown(): Promise<void>;
+}
+
+export async function startWorker(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<RunningWorker> {
+  const { worker, connection } = await createPlatformWorker({
+    address: temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activityDeps: buildActivityDeps(config, db, logger),
+    shutdownGraceMs: config.shutdownGraceMs,
+  });
+  const done = worker.run().finally(() => connection.close());
+  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
+  return {
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

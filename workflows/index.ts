@@ -1,0 +1,2 @@
+// Everything the worker bundles. Workflows import only @temporalio/workflow, domain/ and types of activities.
+export { webhookDeliveryWorkflow } from './webhooks/delivery.workflow.js';

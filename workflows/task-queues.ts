@@ -1,0 +1,10 @@
+/** Default task queue; deployments override it with TEMPORAL_TASK_QUEUE (tests use one per run). */
+export const DEFAULT_TASK_QUEUE = 'platform';
+
+/** Business workflow ids: an operator finds a workflow in the Temporal UI by these. */
+export const workflowIds = {
+  delivery: (deliveryId: string) => `delivery:${deliveryId}`,
+  job: (jobId: string) => `job:${jobId}`,
+  batch: (batchId: string) => `batch:${batchId}`,
+  request: (requestId: string) => `request:${requestId}`,
+};
