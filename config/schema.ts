@@ -30,7 +30,7 @@ export const envSchema = z.object({
 
   DATA_DIR: z.string().default('var'),
   DATABASE_URL: optionalString,
-  DATABASE_POOL_MAX: int(10, 1, 200),
+  DATABASE_POOL_MAX: int(10, 2, 200),
   EMBEDDED_PG_PORT: int(54329, 1, 65535),
 
   TEMPORAL_ADDRESS: optionalString,
@@ -39,6 +39,8 @@ export const envSchema = z.object({
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_DEV_PORT: int(7233, 1, 65535),
   TEMPORAL_UI_PORT: int(8233, 1, 65535),
+  /** Optional path of a prebuilt workflow bundle (npm run build:workflows); otherwise bundled at worker start. */
+  TEMPORAL_WORKFLOW_BUNDLE: optionalString,
 
   /** 32 bytes, base64: encrypts webhook signing secrets at rest. Generated under DATA_DIR when unset outside production. */
   SECRETS_KEY: optionalString,
@@ -81,6 +83,7 @@ export interface Config {
     readonly cliPath: string | undefined;
     readonly devPort: number;
     readonly uiPort: number;
+    readonly workflowBundlePath: string | undefined;
   };
   readonly secretsKey: string | undefined;
   readonly rateLimits: {
@@ -137,6 +140,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       cliPath: e.TEMPORAL_CLI_PATH,
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
     },
     secretsKey: e.SECRETS_KEY,
     rateLimits: {

@@ -16,10 +16,26 @@ class StaticMigrationSource implements Knex.MigrationSource<string> {
   }
 }
 
-/** Applies pending migrations; safe to call from several processes at once (knex takes a lock). */
+// Arbitrary constant identifying "schema migrations" among advisory locks.
+const MIGRATION_LOCK_ID = 7_402_251_122;
+
+/**
+ * Applies pending migrations. Safe to call from several processes at once, also on a brand-new database:
+ * a session-level advisory lock serialises them before knex creates its own bookkeeping tables.
+ */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource: new StaticMigrationSource() })) as [number, string[]];
-  return applied;
+  const conn = await db.client.acquireConnection();
+  try {
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      const [, applied] = (await db.migrate.latest({ migrationSource: new StaticMigrationSource() })) as [number, string[]];
+      return applied;
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
 }
 
 export async function migrateRollbackAll(db: Knex): Promise<void> {

@@ -18,6 +18,7 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     taskQueue: config.temporal.taskQueue,
     activityDeps: buildActivityDeps(config, db, logger),
     shutdownGraceMs: config.shutdownGraceMs,
+    ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');

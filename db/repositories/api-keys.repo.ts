@@ -1,4 +1,4 @@
-import { KEY_ID_LENGTH, KEY_PREFIX, KEY_SECRET_LENGTH, parsePresentedKey, type KeyInterface, type KeyScope } from '../../domain/api-keys.js';
+import { KEY_ID_LENGTH, KEY_PREFIX, KEY_SECRET_LENGTH, normalizeScopes, parsePresentedKey, type KeyInterface, type KeyScope } from '../../domain/api-keys.js';
 import { newId, randomAlphanumeric, sha256Hex, timingSafeEqualHex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -74,7 +74,7 @@ export async function issueApiKey(db: Db, input: IssueKeyInput): Promise<{ key: 
       secret_hash: sha256Hex(secret),
       prefix: `${KEY_PREFIX[input.interface]}${lookupId.slice(0, 4)}`,
       last4: secret.slice(-4),
-      scopes: input.scopes,
+      scopes: normalizeScopes(input.scopes),
       expires_at: input.expiresAt ?? null,
     })
     .returning('*');

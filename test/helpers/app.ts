@@ -1,0 +1,27 @@
+import type Koa from 'koa';
+import { loadConfig, type Config } from '../../config/schema.js';
+import { buildApp, type InterfaceRouter } from '../../api/server.js';
+import { listen, type HttpServerHandle } from '../../api/http/lifecycle.js';
+import type { Db } from '../../db/connection.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEBHOOK_TEST_ALLOW_LOOPBACK: 'true', ...overrides });
+}
+
+/** The real Koa app on an ephemeral loopback port. */
+export async function startTestApp(opts: {
+  db: Db;
+  logger: Logger;
+  config?: Config;
+  routers?: InterfaceRouter[];
+  now?: () => Date;
+}): Promise<HttpServerHandle & { app: Koa; close(): Promise<void> }> {
+  const config = opts.config ?? testConfig();
+  const app = buildApp(
+    { db: opts.db, logger: opts.logger, config, ...(opts.now ? { now: opts.now } : {}) },
+    { routers: opts.routers ?? [] },
+  );
+  const handle = await listen(app, '127.0.0.1', 0);
+  return { ...handle, app: app as unknown as Koa, close: () => handle.drain(1000) };
+}

@@ -1,0 +1,54 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  receivedAt: number;
+}
+
+/**
+ * A local webhook receiver on 127.0.0.1. `respond` decides each answer: a status code, or 'hang' to hold the
+ * request open without answering (to simulate a slow receiver while a worker dies).
+ */
+export async function startReceiver(
+  respond: (req: ReceivedRequest, index: number) => number | 'hang' = () => 200,
+): Promise<{ url: string; requests: ReceivedRequest[]; waitForRequests(n: number, timeoutMs?: number): Promise<void>; close(): Promise<void> }> {
+  const requests: ReceivedRequest[] = [];
+  const waiters: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const received = { headers: req.headers, body: Buffer.concat(chunks), receivedAt: Date.now() };
+      const index = requests.push(received) - 1;
+      for (const w of waiters.splice(0)) w();
+      const answer = respond(received, index);
+      if (answer === 'hang') return;
+      res.statusCode = answer;
+      if (answer >= 300 && answer < 400) res.setHeader('Location', 'http://127.0.0.1:1/elsewhere');
+      res.end('receiver body that must never be stored');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests,
+    async waitForRequests(n, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < n) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${requests.length} of ${n} requests`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 200);
+        });
+      }
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Worker } from '@temporalio/worker';
+import { createPlatformWorker } from '../../workers/worker.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WebhookActivityDeps } from '../../activities/webhooks.activities.js';
+
+export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
+
+/** A real worker on its own task queue against the run's Temporal server, using the run's workflow bundle. */
+export async function startTestWorker(taskQueue: string, activityDeps: WebhookActivityDeps): Promise<{ worker: Worker; stop(): Promise<void> }> {
+  const { worker, connection } = await createPlatformWorker({
+    address: inject('temporalAddress'),
+    namespace: inject('temporalNamespace'),
+    taskQueue,
+    activityDeps,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    shutdownGraceMs: 5000,
+  });
+  const running = worker.run();
+  return {
+    worker,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+export function testGateway(taskQueue: string): Promise<WorkflowGateway> {
+  return connectWorkflowGateway({ address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue });
+}

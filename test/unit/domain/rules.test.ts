@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { parseIdempotencyKey } from '../../../domain/idempotency.js';
+import { normalizeScopes, parsePresentedKey, requiredScope, validateExpiry, looksLikeApiKey } from '../../../domain/api-keys.js';
+import { retryAfterSeconds, windowStart } from '../../../domain/rate-limits.js';
+import { canonicalJson } from '../../../domain/canonical-json.js';
+import { DomainError } from '../../../domain/errors.js';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'ok';
+  } catch (e) {
+    return (e as DomainError).code;
+  }
+};
+
+describe('Idempotency-Key grammar', () => {
+  it.each([
+    ['v1', 'a'.repeat(8), 'ok'], ['v1', 'a'.repeat(7), 'idempotency_key_invalid'], ['v1', 'a'.repeat(128), 'ok'],
+    ['v1', 'a'.repeat(129), 'idempotency_key_invalid'], ['v1', 'job:2024.01_x-1', 'ok'], ['v1', 'abcdefg h', 'idempotency_key_invalid'],
+    ['v1', 'abcdefgh/', 'idempotency_key_invalid'], ['v1', undefined, 'idempotency_key_required'],
+    ['proof', 'a'.repeat(16), 'ok'], ['proof', 'a'.repeat(15), 'idempotency_key_invalid'], ['proof', 'a'.repeat(80), 'ok'],
+    ['proof', 'a'.repeat(81), 'idempotency_key_invalid'], ['proof', 'order_123-abc_DEF456', 'ok'],
+    ['proof', 'order.123.abc.DEF456', 'idempotency_key_invalid'], ['proof', 'order:123:abc:DEF456', 'idempotency_key_invalid'],
+    ['proof', '', 'idempotency_key_required'], ['proof', 'ääääääääääääääääää', 'idempotency_key_invalid'],
+  ] as const)('%s %j -> %s', (dialect, key, expected) => {
+    expect(code(() => parseIdempotencyKey(dialect, key))).toBe(expected);
+  });
+});
+
+describe('API key rules', () => {
+  const body = 'A'.repeat(12) + 'b'.repeat(32);
+  it('parses only well-formed keys of the interface', () => {
+    expect(parsePresentedKey('v1', `sk_live_${body}`)).toEqual({ lookupId: 'A'.repeat(12) });
+    expect(parsePresentedKey('proof', `skp_${body}`)).toEqual({ lookupId: 'A'.repeat(12) });
+    expect(parsePresentedKey('proof', `sk_live_${body}`)).toBeNull();
+    expect(parsePresentedKey('v1', `skp_${body}`)).toBeNull();
+    expect(parsePresentedKey('v1', `sk_live_${body}x`)).toBeNull();
+    expect(parsePresentedKey('v1', `sk_live_${body.slice(1)}!`)).toBeNull();
+  });
+  it('recognises keys in arbitrary strings', () => {
+    expect(looksLikeApiKey('xx sk_live_abc')).toBe(true);
+    expect(looksLikeApiKey('skp_abc')).toBe(true);
+    expect(looksLikeApiKey('hello')).toBe(false);
+  });
+  it('normalises scopes; write implies read', () => {
+    expect(normalizeScopes(['read'])).toEqual(['read']);
+    expect(normalizeScopes(['write'])).toEqual(['read', 'write']);
+    expect(normalizeScopes(['write', 'read', 'read'])).toEqual(['read', 'write']);
+    expect(code(() => normalizeScopes([]))).toBe('validation_failed');
+    expect(code(() => normalizeScopes(['admin']))).toBe('validation_failed');
+  });
+  it('GET and HEAD need read; every other method needs write', () => {
+    expect(requiredScope('GET')).toBe('read');
+    expect(requiredScope('HEAD')).toBe('read');
+    for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) expect(requiredScope(m)).toBe('write');
+  });
+  it('proof keys expire at most 366 days ahead, as a Unix UTC second', () => {
+    const now = new Date('2026-11-22T00:00:00Z');
+    const nowSec = now.getTime() / 1000;
+    expect(validateExpiry('proof', undefined, now)).toBeNull();
+    expect(validateExpiry('proof', nowSec + 366 * 86400, now)?.toISOString()).toBe('2027-11-23T00:00:00.000Z');
+    expect(code(() => validateExpiry('proof', nowSec + 366 * 86400 + 1, now))).toBe('validation_failed');
+    expect(code(() => validateExpiry('proof', nowSec, now))).toBe('validation_failed');
+    expect(code(() => validateExpiry('proof', 1.5, now))).toBe('validation_failed');
+    expect(validateExpiry('v1', nowSec + 5 * 366 * 86400, now)).not.toBeNull();
+  });
+});
+
+describe('fixed windows', () => {
+  it('aligns windows to the epoch and reports the wait to the next one', () => {
+    const now = new Date('2026-11-22T10:15:42.300Z');
+    expect(windowStart(now, 60).toISOString()).toBe('2026-11-22T10:15:00.000Z');
+    expect(windowStart(now, 3600).toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect(retryAfterSeconds(now, 60)).toBe(18);
+    expect(retryAfterSeconds(now, 3600)).toBe(2658);
+    expect(retryAfterSeconds(new Date('2026-11-22T10:15:59.999Z'), 60)).toBe(1);
+  });
+});
+
+describe('canonical JSON', () => {
+  it('ignores key order but not values or array order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
+    expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+});
