@@ -10,8 +10,10 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 
 # npm 10 (shipped with node 20) runs install scripts; package.json's allowScripts is for npm 11.
+# `npm install` rather than `npm ci`: the lockfile omits other platforms' optional @swc/core binaries, which
+# `npm ci` reports as out of sync; `npm install` honours the locked versions and fetches the platform's one.
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm install --no-audit --no-fund
 
 COPY . .
 RUN npm run build \
@@ -30,7 +32,7 @@ ENV NODE_ENV=production \
     TEMPORAL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
 
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev \
+RUN npm install --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
 COPY --from=build /app/dist ./dist

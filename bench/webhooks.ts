@@ -277,6 +277,7 @@ async function main(): Promise<void> {
   const errors: string[] = [];
   const wfStart = performance.now();
   let wfEnd = wfStart;
+  let startsDoneSeconds = Number.NaN;
   const phase = (async () => {
     await runPool(
       opts.n,
@@ -303,6 +304,7 @@ async function main(): Promise<void> {
       },
       abort.signal,
     );
+    startsDoneSeconds = (performance.now() - wfStart) / 1000;
     await Promise.all(completions);
   })();
   phase.catch(() => undefined); // reported through withDeadline; never an unhandled rejection
@@ -329,6 +331,23 @@ async function main(): Promise<void> {
       db.raw('percentile_cont(0.95) within group (order by extract(epoch from delivered_at - created_at) * 1000) as p95'),
     )
     .first();
+  // Where the time of one workflow delivery goes (database clock): waiting for the attempt to start (insert,
+  // workflow start, workflow task, activity task), the POST itself, then recording the outcome and settling.
+  const stages = await db('webhook_deliveries as d')
+    .join('webhook_delivery_attempts as a', 'a.delivery_id', 'd.id')
+    .where('d.endpoint_id', endpoint.id)
+    .andWhere('d.event_id', 'like', `evt_bench_wf_${runId}_%`)
+    .andWhereNot('d.event_id', 'like', '%warmup%')
+    .andWhere('a.attempt_no', 1)
+    .select(
+      db.raw('percentile_cont(0.5) within group (order by extract(epoch from a.started_at - d.created_at) * 1000) as queued_p50'),
+      db.raw('percentile_cont(0.95) within group (order by extract(epoch from a.started_at - d.created_at) * 1000) as queued_p95'),
+      db.raw('percentile_cont(0.5) within group (order by a.duration_ms) as post_p50'),
+      db.raw('percentile_cont(0.95) within group (order by a.duration_ms) as post_p95'),
+      db.raw('percentile_cont(0.5) within group (order by extract(epoch from d.delivered_at - a.finished_at) * 1000) as settle_p50'),
+      db.raw('percentile_cont(0.95) within group (order by extract(epoch from d.delivered_at - a.finished_at) * 1000) as settle_p95'),
+    )
+    .first();
   const receivedInWorkflowPhase = receiver.count - receivedAfterPlain - WARMUP;
 
   // ---- report.
@@ -351,6 +370,12 @@ async function main(): Promise<void> {
   out.push(
     `workflow latency in the database (created_at -> delivered_at): p50 ${fmt.ms(Number(dbStats?.p50))}, p95 ${fmt.ms(Number(dbStats?.p95))}`,
   );
+  out.push(
+    `  of which: created -> attempt started p50 ${fmt.ms(Number(stages?.queued_p50))}, p95 ${fmt.ms(Number(stages?.queued_p95))}; ` +
+      `POST p50 ${fmt.ms(Number(stages?.post_p50))}, p95 ${fmt.ms(Number(stages?.post_p95))}; ` +
+      `attempt finished -> delivered p50 ${fmt.ms(Number(stages?.settle_p50))}, p95 ${fmt.ms(Number(stages?.settle_p95))}`,
+  );
+  out.push(`  all ${opts.n} workflow starts returned after ${startsDoneSeconds.toFixed(3)} s`);
   out.push('');
   out.push('worker process memory (rss includes the Rust core and workflow threads; heapUsed is the main isolate only)');
   out.push(

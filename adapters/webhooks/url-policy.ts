@@ -21,6 +21,7 @@ const LOOPBACK_TEST_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?: boolean } = {}): UrlCheck {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, reason: 'url is required' };
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters` };
+  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\s\u0000-\u001f\u007f\\]/.test(raw)) return { ok: false, reason: 'url contains whitespace, control characters or backslashes' };
   let url: URL;
   try {

@@ -3,7 +3,7 @@ import { parseIdempotencyKey } from '../../../domain/idempotency.js';
 import { normalizeScopes, parsePresentedKey, requiredScope, validateExpiry, looksLikeApiKey } from '../../../domain/api-keys.js';
 import { retryAfterSeconds, windowStart } from '../../../domain/rate-limits.js';
 import { canonicalJson } from '../../../domain/canonical-json.js';
-import { DomainError } from '../../../domain/errors.js';
+import type { DomainError } from '../../../domain/errors.js';
 
 const code = (fn: () => unknown) => {
   try {

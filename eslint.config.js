@@ -1,0 +1,90 @@
+// Lint: TypeScript recommended rules plus the architecture guide's import rules (../shared/ARCHITECTURE.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const layer = (name) => [`**/${name}/**`, `../${name}/*`, `../../${name}/*`, `../../../${name}/*`];
+const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'dns/*', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib', 'tls'];
+
+const restrict = (patterns, extra = {}) => ({
+  'no-restricted-imports': ['error', { patterns, ...extra }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'error',
+    },
+  },
+  // 1. domain/ is pure: only domain/ and zod. No I/O, no env, no clock.
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      ...restrict([
+        { regex: '^(?!zod$)(?!\\.{1,2}/)', message: 'domain/ imports only domain/ and zod' },
+        { group: [...layer('adapters'), ...layer('db'), ...layer('activities'), ...layer('workflows'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'domain/ imports only domain/ and zod' },
+      ]),
+      'no-restricted-globals': ['error', { name: 'process', message: 'domain/ reads no environment' }, { name: 'fetch', message: 'domain/ does no I/O' }],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ has no clock: pass `now` in' }, { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'domain/ has no clock: pass `now` in' }],
+    },
+  },
+  // 2. workflows/ import @temporalio/workflow, domain/ and (type-only) activities/. Nothing from Node.
+  {
+    files: ['workflows/**/*.ts'],
+    rules: restrict([
+      { regex: '^(?!@temporalio/workflow$)(?!\\.{1,2}/)', message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/' },
+      { group: [...layer('adapters'), ...layer('db'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli'), ...NODE_BUILTINS], message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/' },
+      { group: layer('activities'), allowTypeImports: true, message: 'workflows/ may only `import type` from activities/' },
+    ]),
+  },
+  // 3. activities/ use domain/, adapters/, db/ (never the API).
+  {
+    files: ['activities/**/*.ts'],
+    rules: restrict([{ group: [...layer('api'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli'), 'koa', '@koa/*'], message: 'activities/ use domain/, adapters/ and db/ only' }]),
+  },
+  // 4. adapters/ and db/ never import Temporal or Koa (nor the layers above them).
+  {
+    files: ['adapters/**/*.ts', 'db/**/*.ts'],
+    ignores: ['adapters/infra/temporal-dev-server.ts'],
+    rules: restrict([{ group: ['@temporalio/*', 'koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'adapters/ and db/ never import Temporal, Koa or higher layers' }]),
+  },
+  // The dev-server launcher checks readiness with the Temporal client's health service; it is still no Koa.
+  {
+    files: ['adapters/infra/temporal-dev-server.ts'],
+    rules: restrict([{ group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', 'koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'infrastructure launchers use only the Temporal client' }]),
+  },
+  // 5. api/ never imports activities/; it starts and queries workflows through api/temporal/workflow-client.ts.
+  {
+    files: ['api/**/*.ts'],
+    ignores: ['api/main.ts', 'api/temporal/workflow-client.ts'],
+    rules: restrict([
+      { group: [...layer('activities'), ...layer('workers'), '@temporalio/worker', '@temporalio/activity', '@temporalio/client'], message: 'api/ reaches Temporal only through api/temporal/workflow-client.ts and never imports activities/' },
+      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+    ]),
+  },
+  {
+    files: ['api/temporal/workflow-client.ts'],
+    rules: restrict([{ group: [...layer('activities'), ...layer('workers'), '@temporalio/worker', '@temporalio/activity'], message: 'api/ never imports activities/' }]),
+  },
+  // 6. Only entry points (api/main.ts, workers/main.ts, cli/*) read config and build deps.
+  {
+    files: ['workers/**/*.ts', 'activities/**/*.ts', 'adapters/**/*.ts', 'db/**/*.ts', 'domain/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['workers/main.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only entry points read the environment (config/schema.ts loadConfig)' }],
+    },
+  },
+  {
+    files: ['adapters/infra/temporal-cli.ts'],
+    rules: { 'no-restricted-properties': 'off' }, // PATH, HOME and XDG_CACHE_HOME locate tools, they are not config
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);
