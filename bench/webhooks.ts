@@ -8,6 +8,7 @@
  * Run: npm run bench:webhooks -- --n 200   (or BENCH_N=200 npx tsx bench/webhooks.ts). See bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
@@ -273,6 +274,9 @@ async function main(): Promise<void> {
   const wf: PhaseResult = { seconds: 0, ok: 0, failed: 0, latenciesMs: [] };
   const memBefore = sampleMemory();
   const sampler = startMemorySampler(250);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const cpuBefore = process.cpuUsage();
   const completions: Array<Promise<void>> = [];
   const errors: string[] = [];
   const wfStart = performance.now();
@@ -314,7 +318,9 @@ async function main(): Promise<void> {
     await withDeadline(phase, 60_000 + opts.n * 100, 'the workflow phase', abort.signal);
   } finally {
     peak = sampler.stop();
+    loopDelay.disable();
   }
+  const cpu = process.cpuUsage(cpuBefore);
   wf.seconds = (wfEnd - wfStart) / 1000;
   const memAfter = sampleMemory();
 
@@ -376,6 +382,10 @@ async function main(): Promise<void> {
       `attempt finished -> delivered p50 ${fmt.ms(Number(stages?.settle_p50))}, p95 ${fmt.ms(Number(stages?.settle_p95))}`,
   );
   out.push(`  all ${opts.n} workflow starts returned after ${startsDoneSeconds.toFixed(3)} s`);
+  out.push(
+    `  this process during the workflow phase: CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s over ${wf.seconds.toFixed(2)} s wall ` +
+      `(main thread event-loop delay p50 ${fmt.ms(loopDelay.percentile(50) / 1e6)}, p99 ${fmt.ms(loopDelay.percentile(99) / 1e6)}, max ${fmt.ms(loopDelay.max / 1e6)})`,
+  );
   out.push('');
   out.push('worker process memory (rss includes the Rust core and workflow threads; heapUsed is the main isolate only)');
   out.push(

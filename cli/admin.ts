@@ -1,0 +1,90 @@
+// Operator CLI: `npm run admin -- <command> [--flag value ...]`. See README "Operator commands".
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/schema.js';
+import { DomainError } from '../domain/errors.js';
+import { createSecretBox } from '../adapters/crypto/secret-box.js';
+import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
+import { startEmbeddedPostgres } from '../adapters/infra/embedded-postgres.js';
+import { silentProgress } from '../adapters/infra/progress.js';
+import { createDb } from '../db/connection.js';
+import { migrateLatest } from '../db/migrate.js';
+import { getDelivery, listAttempts } from '../db/repositories/webhooks.repo.js';
+import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
+import { keysCreate, keysList, keysRevoke, webhooksSendTest } from './admin-commands.js';
+
+const USAGE = `usage: npm run admin -- <command> [flags]
+
+  keys:create   --interface v1|proof --tenant <id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id>]
+  keys:list     --interface v1|proof --tenant <id>
+  keys:revoke   --interface v1|proof --tenant <id> --id <key id>
+  webhooks:send-test --url <https url> [--interface proof|v1] [--tenant <id>] [--wait]
+  deliveries:show --id <delivery id>
+
+Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
+running \`bash scripts/start.sh\`.`;
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    ...Object.fromEntries(['interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url'].map((k) => [k, { type: 'string' as const }])),
+    wait: { type: 'boolean' as const },
+  },
+  strict: true,
+});
+const flags = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : v ? 'true' : undefined]));
+
+const config = loadConfig();
+const pg = config.database.url
+  ? null
+  : await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port: config.database.embeddedPort, database: 'paycore', progress: silentProgress });
+const db = createDb(config.database.url ?? pg!.url, { poolMax: 4, applicationName: 'paycore-admin' });
+const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+let exitCode = 0;
+try {
+  await migrateLatest(db);
+  const now = new Date();
+  switch (command) {
+    case 'keys:create':
+      print(await keysCreate(db, flags, now));
+      break;
+    case 'keys:list':
+      print(await keysList(db, flags));
+      break;
+    case 'keys:revoke':
+      print(await keysRevoke(db, flags, now));
+      break;
+    case 'webhooks:send-test': {
+      const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
+      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+      try {
+        const secretBox = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
+        const result = await webhooksSendTest(db, gw, secretBox, flags, now, { allowLoopbackForTests: config.webhooks.allowLoopbackForTests });
+        const ui = config.temporal.address ? null : `http://127.0.0.1:${config.temporal.uiPort}/namespaces/${config.temporal.namespace}/workflows/${encodeURIComponent(result.workflow_id)}`;
+        print({ ...result, temporal_ui: ui, notice: 'The signing secret is shown once.' });
+        if (flags['wait']) print(await gw.client.workflow.getHandle(result.workflow_id).result());
+      } finally {
+        await gw.close();
+      }
+      break;
+    }
+    case 'deliveries:show': {
+      const id = flags['id'];
+      const delivery = id ? await getDelivery(db, id) : null;
+      if (!delivery) throw new DomainError('not_found', 'no such delivery');
+      print({ delivery, attempts: await listAttempts(db, delivery.id) });
+      break;
+    }
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      exitCode = command ? 2 : 0;
+  }
+} catch (e) {
+  process.stderr.write(`error: ${e instanceof DomainError ? e.message : e instanceof Error ? e.message : String(e)}\n`);
+  exitCode = 1;
+} finally {
+  await db.destroy();
+  await pg?.stop();
+}
+process.exit(exitCode);

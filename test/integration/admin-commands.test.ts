@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { capturingLogger } from '../helpers/logs.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { keysCreate, keysList, keysRevoke, webhooksSendTest } from '../../cli/admin-commands.js';
+import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import { verifyApiKey } from '../../db/repositories/api-keys.repo.js';
+import { getDelivery } from '../../db/repositories/webhooks.repo.js';
+import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+
+let tdb: TestDatabase;
+let gw: WorkflowGateway;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+const secretBox = createSecretBox(generateSecretsKey());
+const now = new Date();
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const taskQueue = uniqueTaskQueue('admin');
+  worker = await startTestWorker(taskQueue, { db: tdb.db, logger: capturingLogger().logger, secretBox, resolver: createSystemResolver(), allowLoopbackForTests: true });
+  gw = await testGateway(taskQueue);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await gw?.close();
+  await tdb?.drop();
+});
+
+describe('operator commands', () => {
+  it('creates, lists and revokes keys; the secret appears only in the creation result', async () => {
+    const created = await keysCreate(tdb.db, { interface: 'proof', tenant: 'mer_ops', name: 'server', scopes: 'read,write', 'expires-at': String(Math.floor(now.getTime() / 1000) + 86_400) }, now);
+    expect(created.secret).toMatch(/^skp_/);
+    expect(created.key.scopes).toEqual(['read', 'write']);
+    expect((await verifyApiKey(tdb.db, 'proof', created.secret, now)).ok).toBe(true);
+    const listed = await keysList(tdb.db, { interface: 'proof', tenant: 'mer_ops' });
+    expect(listed.keys).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    await keysRevoke(tdb.db, { interface: 'proof', tenant: 'mer_ops', id: created.key.id }, now);
+    expect(await verifyApiKey(tdb.db, 'proof', created.secret, now)).toEqual({ ok: false, reason: 'revoked' });
+    await expect(keysRevoke(tdb.db, { interface: 'proof', tenant: 'someone_else', id: created.key.id }, now)).rejects.toThrow(/no such key/);
+  });
+
+  it('refuses bad flags with clear messages', async () => {
+    await expect(keysCreate(tdb.db, { interface: 'x', tenant: 't', name: 'n' }, now)).rejects.toThrow('--interface must be v1 or proof');
+    await expect(keysCreate(tdb.db, { interface: 'v1', name: 'n' }, now)).rejects.toThrow('--tenant is required');
+    await expect(keysCreate(tdb.db, { interface: 'v1', tenant: 't', name: 'n', scopes: 'admin' }, now)).rejects.toThrow(/Unknown scope/);
+    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 't', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
+    await expect(webhooksSendTest(tdb.db, gw, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
+  });
+
+  it('webhooks:send-test delivers a signed test.ping through delivery:<id>', async () => {
+    const receiver = await startReceiver(() => 200);
+    const r = await webhooksSendTest(tdb.db, gw, secretBox, { url: receiver.url }, now, { allowLoopbackForTests: true });
+    expect(r.workflow_id).toBe(`delivery:${r.delivery_id}`);
+    expect(await gw.client.workflow.getHandle(r.workflow_id).result()).toEqual({ status: 'delivered', attempts: 1 });
+    expect(JSON.parse(receiver.requests[0]!.body.toString())).toMatchObject({ id: r.event_id, type: 'test.ping', api_version: '1.0' });
+    expect((await getDelivery(tdb.db, r.delivery_id))!.status).toBe('delivered');
+    await receiver.close();
+  });
+});
