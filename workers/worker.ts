@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
+import { createMaintenanceActivities } from '../activities/maintenance.activities.js';
 
 export interface PlatformWorkerOptions {
   address: string;
@@ -25,7 +26,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    activities: { ...createWebhookActivities(opts.activityDeps) },
+    activities: { ...createWebhookActivities(opts.activityDeps), ...createMaintenanceActivities({ db: opts.activityDeps.db }) },
     shutdownGraceTime: opts.shutdownGraceMs,
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),

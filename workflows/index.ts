@@ -1,2 +1,3 @@
 // Everything the worker bundles. Workflows import only @temporalio/workflow, domain/ and types of activities.
 export { webhookDeliveryWorkflow } from './webhooks/delivery.workflow.js';
+export { maintenanceWorkflow } from './maintenance/maintenance.workflow.js';

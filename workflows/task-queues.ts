@@ -8,3 +8,8 @@ export const workflowIds = {
   batch: (batchId: string) => `batch:${batchId}`,
   request: (requestId: string) => `request:${requestId}`,
 };
+
+/** Temporal Schedules the worker keeps in place, one set per task queue (e.g. `maintenance:platform`). */
+export const scheduleIds = {
+  maintenance: (taskQueue: string) => `maintenance:${taskQueue}`,
+};

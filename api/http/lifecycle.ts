@@ -12,13 +12,13 @@ export interface HttpServerHandle {
 
 /** Listens and keeps what is needed for a graceful drain on SIGTERM. */
 export async function listen(app: Koa<never, never> | Koa, host: string, port: number): Promise<HttpServerHandle> {
-  let inFlight = 0;
+  const inFlight = new Set<http.ServerResponse>();
   let draining = false;
   const handler = app.callback();
   const server = http.createServer((req, res) => {
-    inFlight++;
+    inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
-    res.on('close', () => inFlight--);
+    res.on('close', () => inFlight.delete(res));
     void handler(req, res);
   });
   server.headersTimeout = 30_000;
@@ -36,9 +36,12 @@ export async function listen(app: Koa<never, never> | Koa, host: string, port: n
     url: `http://${shownHost}:${address.port}`,
     async drain(graceMs) {
       draining = true;
+      // Responses still being prepared close their connection when done, so keep-alive clients reconnect
+      // to another instance instead of reusing a socket of this one.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const deadline = Date.now() + graceMs;
-      while (inFlight > 0 && Date.now() < deadline) {
+      while (inFlight.size > 0 && Date.now() < deadline) {
         server.closeIdleConnections();
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -21,6 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  // The real worker entry point created this run's maintenance schedule; leave the shared server clean.
+  await gw?.client.schedule.getHandle(`maintenance:${taskQueue}`).delete().catch(() => undefined);
   await gw?.close();
   await tdb?.drop();
 });

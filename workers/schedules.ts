@@ -1,0 +1,25 @@
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { scheduleIds } from '../workflows/task-queues.js';
+
+/**
+ * Creates the platform's Temporal Schedules if they are missing (safe from every worker process at start):
+ * `maintenance:<task queue>` every 15 minutes, skipping a run while the previous one is still going.
+ */
+export async function ensureSchedules(opts: { address: string; namespace: string; taskQueue: string }): Promise<void> {
+  const connection = await Connection.connect({ address: opts.address });
+  try {
+    const client = new Client({ connection, namespace: opts.namespace });
+    try {
+      await client.schedule.create({
+        scheduleId: scheduleIds.maintenance(opts.taskQueue),
+        spec: { intervals: [{ every: '15 minutes' }] },
+        action: { type: 'startWorkflow', workflowType: 'maintenanceWorkflow', taskQueue: opts.taskQueue, args: [] },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+      });
+    } catch (e) {
+      if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+    }
+  } finally {
+    await connection.close();
+  }
+}
