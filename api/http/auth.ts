@@ -29,7 +29,7 @@ export function refuseKeyInQuery(): Middleware<AppState> {
 export function requireApiKey(db: Db, iface: KeyInterface, now: () => Date = () => new Date()): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
-    const match = /^Bearer ([^\s]+)$/.exec(header);
+    const match = /^Bearer +(\S+)$/i.exec(header); // the auth scheme is case-insensitive (RFC 9110)
     if (!match) throw new DomainError('unauthorized', 'Missing or invalid API key');
     const at = now();
     const outcome = await verifyApiKey(db, iface, match[1]!, at);

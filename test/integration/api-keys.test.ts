@@ -48,6 +48,7 @@ describe('API keys', () => {
     const tampered = good.secret.slice(0, -1) + (good.secret.endsWith('a') ? 'b' : 'a');
 
     expect((await call('/v1/test-things', good.secret)).status).toBe(200);
+    expect((await call('/v1/test-things', null, { headers: { Authorization: `bearer ${good.secret}` } })).status).toBe(200);
     for (const key of [null, 'garbage', tampered, proof.secret, revoked.secret, expired.secret]) {
       const res = await call('/v1/test-things', key);
       expect(res.status).toBe(401);

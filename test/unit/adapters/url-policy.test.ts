@@ -34,6 +34,7 @@ describe('destination URL policy', () => {
     ['https://box.home.arpa/x', 'local'],
     ['https://thing.test/x', 'public'],
     ['https://thing.invalid/x', 'public'],
+    ['https://thing.example/x', 'public'],
     ['ftp://hooks.example.com/x', 'https'],
     ['notaurl', 'valid'], ['https://', 'valid'],
     ['', 'required'],
