@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { purgeExpiredRateLimits } from '../db/repositories/rate-limits.repo.js';
 import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo.js';
+import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 
 export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
@@ -12,6 +13,11 @@ export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) 
         rateLimitWindows: await purgeExpiredRateLimits(deps.db, at),
         idempotencyKeys: await purgeExpiredIdempotencyKeys(deps.db, at),
       };
+    },
+
+    /** Deliveries recorded more than `olderThanSeconds` ago whose first attempt never happened. */
+    async findUnstartedDeliveries(input: { olderThanSeconds: number; limit: number }) {
+      return findUnstartedDeliveries(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
     },
   };
 }

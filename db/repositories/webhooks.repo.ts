@@ -227,3 +227,23 @@ export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptR
     startedAt: r.started_at,
   }));
 }
+
+/**
+ * Deliveries that were recorded but never attempted for longer than `olderThan`: their workflow start was
+ * lost (e.g. the process died between commit and start). The maintenance workflow starts them again.
+ */
+export async function findUnstartedDeliveries(
+  db: Db,
+  olderThan: Date,
+  limit: number,
+): Promise<Array<{ deliveryId: string; interface: WebhookInterface }>> {
+  const rows = await db('webhook_deliveries as d')
+    .select('d.id', 'd.interface')
+    .where('d.status', 'pending')
+    .andWhere('d.attempts', 0)
+    .andWhere('d.created_at', '<', olderThan)
+    .whereNotExists(db('webhook_delivery_attempts as a').whereRaw('a.delivery_id = d.id'))
+    .orderBy('d.created_at', 'asc')
+    .limit(limit);
+  return rows.map((r) => ({ deliveryId: r.id, interface: r.interface }));
+}

@@ -7,6 +7,8 @@ import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/tempor
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { hitRateLimits } from '../../db/repositories/rate-limits.repo.js';
+import { createDelivery, createEndpoint, getDelivery } from '../../db/repositories/webhooks.repo.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { ensureSchedules } from '../../workers/schedules.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 
@@ -14,11 +16,12 @@ let tdb: TestDatabase;
 let gw: WorkflowGateway;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let taskQueue: string;
+const secretsKey = generateSecretsKey();
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   taskQueue = uniqueTaskQueue('maint');
-  worker = await startTestWorker(taskQueue, { db: tdb.db, logger: capturingLogger().logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: true });
+  worker = await startTestWorker(taskQueue, { db: tdb.db, logger: capturingLogger().logger, secretBox: createSecretBox(secretsKey), resolver: createSystemResolver(), allowLoopbackForTests: true });
   gw = await testGateway(taskQueue);
 });
 afterAll(async () => {
@@ -40,9 +43,28 @@ describe('maintenance', () => {
       { ...row, dialect: 'proof', tenant_id: 't', key: 'proof-key-never-expires', expires_at: null },
     ]);
     const result = await gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
-    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1 });
+    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, restartedDeliveries: 0 });
     expect((await tdb.db('idempotency_keys').select('key').orderBy('key')).map((r) => r.key)).toEqual(['fresh-key-0001', 'proof-key-never-expires']);
     expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
+  });
+
+  it('starts the workflow of a delivery whose start was lost, and leaves running ones alone', async () => {
+    const receiver = await startReceiver(() => 200);
+    const secretBox = createSecretBox(secretsKey);
+    const endpoint = await createEndpoint(tdb.db, { interface: 'proof', tenantId: 'mer_m', url: receiver.url, events: [], secretSealed: secretBox.seal('whsec_m') });
+    // Recorded 10 minutes ago, but the process died before starting delivery:<id>.
+    const { delivery: lost } = await createDelivery(tdb.db, { endpoint, eventId: 'evt_lost', eventType: 'test.event', body: Buffer.from('{"id":"evt_lost"}'), maxAttempts: 5 });
+    await tdb.db('webhook_deliveries').where({ id: lost.id }).update({ created_at: new Date(Date.now() - 600_000) });
+    // A recent one is still within the grace period and is not touched.
+    const { delivery: recent } = await createDelivery(tdb.db, { endpoint, eventId: 'evt_recent', eventType: 'test.event', body: Buffer.from('{"id":"evt_recent"}'), maxAttempts: 5 });
+
+    const run = () => gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
+    expect(await run()).toMatchObject({ restartedDeliveries: 1 });
+    expect(await gw.client.workflow.getHandle(`delivery:${lost.id}`).result()).toEqual({ status: 'delivered', attempts: 1 });
+    expect((await getDelivery(tdb.db, recent.id))!.status).toBe('pending');
+    expect(await run()).toMatchObject({ restartedDeliveries: 0 });
+    expect(receiver.requests.map((r) => r.headers['x-service-event-id'])).toEqual(['evt_lost']);
+    await receiver.close();
   });
 
   it('keeps the maintenance schedule in place idempotently', async () => {

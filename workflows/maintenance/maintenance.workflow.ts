@@ -1,12 +1,45 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { MaintenanceActivities } from '../../activities/maintenance.activities.js';
+import { workflowIds } from '../task-queues.js';
+import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 
-const { purgeExpiredRecords } = proxyActivities<MaintenanceActivities>({
+const { purgeExpiredRecords, findUnstartedDeliveries } = proxyActivities<MaintenanceActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
 
-/** Run by the `maintenance` schedule every 15 minutes. */
-export async function maintenanceWorkflow(): Promise<{ rateLimitWindows: number; idempotencyKeys: number }> {
-  return purgeExpiredRecords();
+/** A delivery whose first attempt has not happened this long after it was recorded lost its workflow start. */
+export const UNSTARTED_DELIVERY_GRACE_SECONDS = 120;
+
+export interface MaintenanceResult {
+  rateLimitWindows: number;
+  idempotencyKeys: number;
+  restartedDeliveries: number;
+}
+
+/**
+ * Run by the `maintenance:<task queue>` schedule every 15 minutes: purges expired records and starts the
+ * workflow of any delivery whose start was lost between its commit and `delivery:<id>` starting. The id is
+ * the business id, so a delivery whose workflow does exist is left alone.
+ */
+export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
+  const purged = await purgeExpiredRecords();
+  let restartedDeliveries = 0;
+  const orphans = await findUnstartedDeliveries({ olderThanSeconds: UNSTARTED_DELIVERY_GRACE_SECONDS, limit: 500 });
+  for (const orphan of orphans) {
+    try {
+      await startChild(webhookDeliveryWorkflow, {
+        workflowId: workflowIds.delivery(orphan.deliveryId),
+        args: [{ deliveryId: orphan.deliveryId, interface: orphan.interface }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+      });
+      restartedDeliveries++;
+    } catch (e) {
+      // Already running (or completed): nothing to restart. The class lives in @temporalio/common, which
+      // workflows do not import; its name is stable.
+      if (!(e instanceof Error && e.name === 'WorkflowExecutionAlreadyStartedError')) throw e;
+    }
+  }
+  return { ...purged, restartedDeliveries };
 }
