@@ -10,4 +10,13 @@ npx --no-install tsc -p tsconfig.json --noEmit
 say "lint"
 npx --no-install eslint --max-warnings 0 .
 say "tests"
-npx --no-install vitest run "$@"
+report=var/vitest-report.json
+mkdir -p var
+status=0
+npx --no-install vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+# A plain closing line for CI: "N passed, N failed".
+if [ -f "$report" ]; then
+  node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));' "$report"
+fi
+exit "$status"

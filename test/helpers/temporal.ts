@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import type { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createPlatformWorker } from '../../workers/worker.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import type { WebhookActivityDeps } from '../../activities/webhooks.activities.js';
+
+// Keep the SDK's own INFO lines (worker state changes) out of the test output; warnings still show.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+} catch {
+  // already installed in this test process
+}
 
 export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
 
