@@ -1,6 +1,7 @@
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import type { Db } from '../../db/connection.js';
 import { createDelivery, type WebhookDelivery, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { workflowIds } from '../../workflows/task-queues.js';
 import { startDeliveryWorkflow, type WorkflowGateway } from './workflow-client.js';
 
 /**
@@ -20,6 +21,6 @@ export async function enqueueDelivery(
         interface: delivery.interface,
         ...(input.delaysMs ? { delaysMs: input.delaysMs } : {}),
       })
-    : `delivery:${delivery.id}`;
+    : workflowIds.delivery(delivery.id);
   return { delivery, workflowId };
 }
