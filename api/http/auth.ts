@@ -5,6 +5,9 @@ import { touchApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.j
 import type { Db } from '../../db/connection.js';
 import type { AppState } from './context.js';
 
+/** last_used_at is kept to the minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
 /** Query parameter names that commonly carry credentials; any of them is refused outright. */
 const CREDENTIAL_PARAMS = new Set(['api_key', 'apikey', 'key', 'access_token', 'token', 'authorization', 'bearer']);
 
@@ -39,7 +42,11 @@ export function requireApiKey(db: Db, iface: KeyInterface, now: () => Date = () 
       throw new DomainError('insufficient_scope', `This API key lacks the ${scope} scope`);
     }
     ctx.state.apiKey = outcome.key;
-    void touchApiKey(db, outcome.key.id, at).catch(() => undefined);
+    // The row just read says whether last use is due for an update: no write on most requests.
+    const lastUsed = outcome.key.lastUsedAt?.getTime();
+    if (lastUsed === undefined || at.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+      void touchApiKey(db, outcome.key.id, at).catch(() => undefined);
+    }
     await next();
   };
 }

@@ -59,6 +59,10 @@ describe('API keys', () => {
     expect(await verifyApiKey(tdb.db, 'v1', revoked.secret, now)).toEqual({ ok: false, reason: 'revoked' });
     expect(await verifyApiKey(tdb.db, 'v1', expired.secret, now)).toEqual({ ok: false, reason: 'expired' });
     expect(await countActiveApiKeys(tdb.db, 'v1', 'co_b', now)).toBe(1);
+    await new Promise((r) => setTimeout(r, 100));
+    const used = await tdb.db('api_keys').where({ id: good.key.id }).first();
+    expect(used.last_used_at).toBeInstanceOf(Date);
+    expect((await tdb.db('api_keys').where({ id: revoked.key.id }).first()).last_used_at).toBeNull();
   });
 
   it('enforces scopes: read permits GET only (403 on /v1, 401 on /proof/v1)', async () => {
