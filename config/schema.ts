@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVM, EVM_NETWORKS, type EvmNetwork, type Network } from '../domain/networks.js';
 
 /**
  * The whole environment of the platform, validated once at start-up.
@@ -12,6 +13,18 @@ const bool = z
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
+
+const optionalPositiveInt = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined;
+    if (!/^\d{1,7}$/.test(v.trim()) || Number(v) < 1) {
+      ctx.addIssue({ code: 'custom', message: 'a positive integer' });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
 
 const optionalString = z
   .string()
@@ -52,6 +65,36 @@ export const envSchema = z.object({
   RATE_LIMIT_PROOF_PRO_PER_HOUR: int(300, 1),
   RATE_LIMIT_X402_PER_IP_PER_MINUTE: int(120, 1),
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
+
+  // Chain RPC endpoints: a comma-separated list means failover in that order.
+  RPC_URL_BASE: z.string().default('https://mainnet.base.org'),
+  RPC_URL_POLYGON: z.string().default('https://polygon-rpc.com'),
+  RPC_URL_ARBITRUM: z.string().default('https://arb1.arbitrum.io/rpc'),
+  RPC_URL_OPTIMISM: z.string().default('https://mainnet.optimism.io'),
+  RPC_URL_ETHEREUM: z.string().default('https://ethereum-rpc.publicnode.com'),
+  RPC_URL_AVALANCHE: z.string().default('https://api.avax.network/ext/bc/C/rpc'),
+  RPC_URL_SOLANA: z.string().default('https://api.mainnet-beta.solana.com'),
+  /** Per RPC call, in milliseconds. */
+  RPC_TIMEOUT_MS: int(8000, 100, 120_000),
+  /** Retries per endpoint before failing over to the next one. */
+  RPC_RETRIES: int(1, 0, 5),
+  // Required confirmations per EVM chain (defaults and reasons: docs/x402.md).
+  CONFIRMATIONS_BASE: optionalPositiveInt,
+  CONFIRMATIONS_POLYGON: optionalPositiveInt,
+  CONFIRMATIONS_ARBITRUM: optionalPositiveInt,
+  CONFIRMATIONS_OPTIMISM: optionalPositiveInt,
+  CONFIRMATIONS_ETHEREUM: optionalPositiveInt,
+  CONFIRMATIONS_AVALANCHE: optionalPositiveInt,
+
+  /** Payee of every /x402 fee (an EVM address on Base). Paid routes answer 503 until it is set. */
+  X402_PAY_TO: optionalString,
+  /** `remote` (X402_FACILITATOR_URL) or `self` (in-process facilitator signing with X402_FACILITATOR_PRIVATE_KEY). */
+  X402_FACILITATOR: z.enum(['remote', 'self', '']).optional(),
+  X402_FACILITATOR_URL: optionalString,
+  /** Secret: the self-hosted facilitator's signer key (0x + 64 hex); it pays gas to settle on Base. */
+  X402_FACILITATOR_PRIVATE_KEY: optionalString,
+  /** How long a payment requirement stays valid (x402 maxTimeoutSeconds). */
+  X402_PAYMENT_TIMEOUT_SECONDS: int(300, 10, 3600),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -98,6 +141,22 @@ export interface Config {
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
   };
+  readonly chains: {
+    /** RPC endpoints per network, in failover order. */
+    readonly rpcUrls: Readonly<Record<Network, readonly string[]>>;
+    readonly rpcTimeoutMs: number;
+    readonly rpcRetries: number;
+    /** Required confirmations per EVM network (defaults from domain/networks.ts unless overridden). */
+    readonly requiredConfirmations: Readonly<Record<EvmNetwork, number>>;
+  };
+  readonly x402: {
+    readonly payTo: `0x${string}` | undefined;
+    readonly facilitator:
+      | { readonly kind: 'remote'; readonly url: string }
+      | { readonly kind: 'self'; readonly privateKey: `0x${string}` }
+      | { readonly kind: 'none' };
+    readonly paymentTimeoutSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -117,6 +176,37 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === 'production' && e.WEBHOOK_TEST_ALLOW_LOOPBACK) {
     throw new ConfigError(['WEBHOOK_TEST_ALLOW_LOOPBACK: must not be enabled in production']);
   }
+  const issues: string[] = [];
+  const rpcUrls = {} as Record<Network, string[]>;
+  for (const [network, raw] of [
+    ['base', e.RPC_URL_BASE], ['polygon', e.RPC_URL_POLYGON], ['arbitrum', e.RPC_URL_ARBITRUM], ['optimism', e.RPC_URL_OPTIMISM],
+    ['ethereum', e.RPC_URL_ETHEREUM], ['avalanche', e.RPC_URL_AVALANCHE], ['solana', e.RPC_URL_SOLANA],
+  ] as const) {
+    const urls = raw.split(',').map((u) => u.trim()).filter(Boolean);
+    if (urls.length === 0 || urls.some((u) => !/^https?:\/\/[^\s]+$/.test(u))) {
+      issues.push(`RPC_URL_${network.toUpperCase()}: one or more http(s) URLs separated by commas`);
+    }
+    rpcUrls[network] = urls;
+  }
+  const confirmations = {
+    base: e.CONFIRMATIONS_BASE, polygon: e.CONFIRMATIONS_POLYGON, arbitrum: e.CONFIRMATIONS_ARBITRUM,
+    optimism: e.CONFIRMATIONS_OPTIMISM, ethereum: e.CONFIRMATIONS_ETHEREUM, avalanche: e.CONFIRMATIONS_AVALANCHE,
+  };
+  const requiredConfirmations = Object.fromEntries(
+    EVM_NETWORKS.map((n) => [n, confirmations[n] ?? EVM[n].defaultRequiredConfirmations]),
+  ) as Record<EvmNetwork, number>;
+  if (e.X402_PAY_TO !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(e.X402_PAY_TO)) issues.push('X402_PAY_TO: an EVM address (0x + 40 hex)');
+  const facilitatorKind = e.X402_FACILITATOR || (e.X402_FACILITATOR_URL ? 'remote' : 'none');
+  let facilitator: Config['x402']['facilitator'] = { kind: 'none' };
+  if (facilitatorKind === 'remote') {
+    if (!e.X402_FACILITATOR_URL || !/^https?:\/\/\S+$/.test(e.X402_FACILITATOR_URL)) issues.push('X402_FACILITATOR_URL: required (an http(s) URL) for a remote facilitator');
+    else facilitator = { kind: 'remote', url: e.X402_FACILITATOR_URL };
+  } else if (facilitatorKind === 'self') {
+    if (!e.X402_FACILITATOR_PRIVATE_KEY || !/^0x[0-9a-fA-F]{64}$/.test(e.X402_FACILITATOR_PRIVATE_KEY)) {
+      issues.push('X402_FACILITATOR_PRIVATE_KEY: required (0x + 64 hex) for X402_FACILITATOR=self');
+    } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
+  }
+  if (issues.length) throw new ConfigError(issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
     throw new ConfigError(['SECRETS_KEY: required in production (32 random bytes, base64)']);
   }
@@ -153,6 +243,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+    chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
+    x402: {
+      payTo: e.X402_PAY_TO as `0x${string}` | undefined,
+      facilitator,
+      paymentTimeoutSeconds: e.X402_PAYMENT_TIMEOUT_SECONDS,
+    },
   };
   return deepFreeze(config);
 }

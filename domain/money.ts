@@ -1,0 +1,30 @@
+import { DomainError } from './errors.js';
+
+/** USDC has 6 decimals: 1 USDC = 1,000,000 atomic units. Amounts are bigint in code, decimal strings in JSON. */
+export const USDC_DECIMALS = 6;
+const SCALE = 1_000_000n;
+
+/**
+ * The amount grammar of the verification interface: a positive decimal with 1-17 integer digits and an
+ * optional fraction of 1-6 digits. No sign, no exponent, no spaces, no thousands separators; zero rejected.
+ */
+export const AMOUNT_PATTERN = /^(\d{1,17})(?:\.(\d{1,6}))?$/;
+
+export function parseUsdcAmount(raw: string): bigint {
+  const m = AMOUNT_PATTERN.exec(raw);
+  if (!m) {
+    throw new DomainError('validation_failed', 'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits');
+  }
+  const atomic = BigInt(m[1]!) * SCALE + BigInt((m[2] ?? '').padEnd(USDC_DECIMALS, '0'));
+  if (atomic === 0n) throw new DomainError('validation_failed', 'amount must be greater than zero');
+  return atomic;
+}
+
+/** Exact decimal string with all six decimals, e.g. 1500000n -> "1.500000". */
+export function formatUsdc(atomic: bigint): string {
+  const negative = atomic < 0n;
+  const abs = negative ? -atomic : atomic;
+  const whole = abs / SCALE;
+  const frac = (abs % SCALE).toString().padStart(USDC_DECIMALS, '0');
+  return `${negative ? '-' : ''}${whole}.${frac}`;
+}
