@@ -3,10 +3,11 @@ import * as m0100 from './20261122000100_create_api_keys.js';
 import * as m0200 from './20261122000200_create_idempotency_keys.js';
 import * as m0300 from './20261122000300_create_rate_limit_counters.js';
 import * as m0400 from './20261122000400_create_webhooks.js';
+import * as m1000 from './20261122010000_create_x402_evidence.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000];
