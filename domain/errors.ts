@@ -19,6 +19,15 @@ export type ErrorCode =
   | 'malformed_json'
   | 'validation_failed'
   | 'rate_limited'
+  | 'transaction_not_found'
+  | 'transaction_failed'
+  | 'chain_unavailable'
+  | 'chain_reorganization'
+  | 'chain_inconsistent'
+  | 'payment_required'
+  | 'payment_invalid'
+  | 'payment_replayed'
+  | 'payments_not_configured'
   | 'service_unavailable'
   | 'internal_error';
 

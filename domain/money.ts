@@ -10,12 +10,19 @@ const SCALE = 1_000_000n;
  */
 export const AMOUNT_PATTERN = /^(\d{1,17})(?:\.(\d{1,6}))?$/;
 
-export function parseUsdcAmount(raw: string): bigint {
+/** Atomic units of a string in the amount grammar (zero included), or null when it does not match. */
+export function decimalToAtomic(raw: string): bigint | null {
   const m = AMOUNT_PATTERN.exec(raw);
-  if (!m) {
+  if (!m) return null;
+  return BigInt(m[1]!) * SCALE + BigInt((m[2] ?? '').padEnd(USDC_DECIMALS, '0'));
+}
+
+/** Parses a positive amount in the grammar into atomic units; anything else is a validation error. */
+export function parseUsdcAmount(raw: string): bigint {
+  const atomic = decimalToAtomic(raw);
+  if (atomic === null) {
     throw new DomainError('validation_failed', 'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits');
   }
-  const atomic = BigInt(m[1]!) * SCALE + BigInt((m[2] ?? '').padEnd(USDC_DECIMALS, '0'));
   if (atomic === 0n) throw new DomainError('validation_failed', 'amount must be greater than zero');
   return atomic;
 }

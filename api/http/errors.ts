@@ -21,6 +21,15 @@ const STATUS: Record<ErrorCode, number> = {
   malformed_json: 422,
   validation_failed: 422,
   rate_limited: 429,
+  transaction_not_found: 404,
+  transaction_failed: 422,
+  chain_unavailable: 503,
+  chain_reorganization: 503,
+  chain_inconsistent: 503,
+  payment_required: 402,
+  payment_invalid: 402,
+  payment_replayed: 402,
+  payments_not_configured: 503,
   service_unavailable: 503,
   internal_error: 500,
 };
@@ -35,9 +44,16 @@ export function statusOf(iface: InterfaceName, code: ErrorCode): number {
 }
 
 /** The documented body of each interface: `{detail}` for /v1, `{error}` elsewhere; plus a stable code. */
-export function errorBody(iface: InterfaceName, code: ErrorCode, message: string, requestId: string): Record<string, unknown> {
-  if (iface === 'v1') return { detail: message, code, request_id: requestId };
-  return { error: message, code, request_id: requestId };
+export function errorBody(
+  iface: InterfaceName,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  issues?: unknown,
+): Record<string, unknown> {
+  const extra = Array.isArray(issues) ? { issues } : {};
+  if (iface === 'v1') return { detail: message, code, request_id: requestId, ...extra };
+  return { error: message, code, request_id: requestId, ...extra };
 }
 
 /** Maps errors thrown by body parsers and Koa (http-errors) onto our codes. */
@@ -83,7 +99,7 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
       }
       const iface = ctx.state.iface;
       ctx.status = statusOf(iface, err.code);
-      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId);
+      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId, err.details['issues']);
       const retryAfter = err.details['retryAfterSeconds'];
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
       if (err.code === 'method_not_allowed' && !ctx.response.get('Allow')) {
