@@ -15,6 +15,8 @@ export interface AppState {
   afterCommit?: Array<() => Promise<void>>;
   /** Resource created by an idempotent handler, stored beside the response. */
   resourceId?: string;
+  /** Validated query of a paid /x402 route (validated before any payment is asked). */
+  paidQuery?: unknown;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
