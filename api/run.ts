@@ -3,9 +3,10 @@ import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
+import { buildChainReader } from './deps.js';
 
 export async function startApi(config: Config, db: Db, logger: Logger): Promise<HttpServerHandle> {
-  const app = buildApp({ db, logger, config });
+  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null });
   const handle = await listen(app, config.http.host, config.http.port);
   logger.info({ url: handle.url }, 'API listening');
   return handle;

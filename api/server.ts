@@ -11,11 +11,17 @@ import { refuseKeyInQuery } from './http/auth.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
 import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
+import type { ChainReader } from '../adapters/chains/types.js';
+import type { PaymentGate } from './x402/usdc.routes.js';
 
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains'>;
+  /** Reads chain evidence for /x402 (all seven networks). */
+  chainReader: ChainReader;
+  /** x402 payment gate for the paid routes; null when payments are not configured. */
+  payments: PaymentGate | null;
   now?: () => Date;
 }
 
@@ -40,7 +46,20 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
 
   const rl = deps.config.rateLimits;
   const routers: InterfaceRouter[] = [
-    x402Router({ rateLimit: rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now) }),
+    x402Router({
+      db: deps.db,
+      rateLimit: rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now),
+      settings: {
+        payTo: deps.config.x402.payTo,
+        facilitator: deps.config.x402.facilitator.kind,
+        paymentTimeoutSeconds: deps.config.x402.paymentTimeoutSeconds,
+        requiredConfirmations: deps.config.chains.requiredConfirmations,
+      },
+      reader: deps.chainReader,
+      payments: deps.payments,
+      publicBaseUrl: deps.config.http.publicBaseUrl,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
     interfaceShell('/v1', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
     interfaceShell('/proof', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
     interfaceShell('/api/integrations', [

@@ -1,12 +1,54 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/context.js';
+import type { ChainReader } from '../../adapters/chains/types.js';
+import type { Db } from '../../db/connection.js';
+import { createEvidenceService } from './evidence.service.js';
+import { launchStatus, wellKnownDocument, type X402Settings } from './discovery.js';
+import { docsPage, landingPage } from './pages.js';
+import { mountProcessingDisabled } from './processing-disabled.routes.js';
+import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
 
-export function x402Router(deps: { rateLimit: Middleware<AppState> }): Router<AppState> {
+export interface X402RouterDeps {
+  db: Db;
+  rateLimit: Middleware<AppState>;
+  settings: X402Settings;
+  reader: ChainReader;
+  /** Null when payments are not configured: paid routes then answer 503. */
+  payments: PaymentGate | null;
+  publicBaseUrl: string | undefined;
+  now?: () => Date;
+}
+
+/** Everything under /x402: health, discovery, pages, the paid USDC routes and the disabled processing routes. */
+export function x402Router(deps: X402RouterDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/x402' });
   router.use(deps.rateLimit);
+  // PUBLIC_BASE_URL when set (behind a proxy); otherwise the origin the client used.
+  const origin = (ctx: { protocol: string; host: string }) => deps.publicBaseUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
+
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok', service: 'x402' };
   });
+  router.get('/launch-status', (ctx) => {
+    ctx.body = launchStatus(deps.settings);
+  });
+  router.get('/.well-known/x402', (ctx) => {
+    ctx.body = wellKnownDocument(deps.settings, origin(ctx));
+  });
+  router.get('/', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = landingPage(deps.settings);
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = docsPage(deps.settings);
+  });
+
+  mountUsdcRoutes(router, {
+    evidence: createEvidenceService({ db: deps.db, reader: deps.reader, ...(deps.now ? { now: deps.now } : {}) }),
+    payments: deps.payments ?? paymentsNotConfigured,
+  });
+  mountProcessingDisabled(router);
   return router;
 }

@@ -4,6 +4,9 @@ import { buildApp, type InterfaceRouter } from '../../api/server.js';
 import { listen, type HttpServerHandle } from '../../api/http/lifecycle.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
+import type { ChainReader } from '../../adapters/chains/types.js';
+import { buildChainReader } from '../../api/deps.js';
+import type { PaymentGate } from '../../api/x402/usdc.routes.js';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEBHOOK_TEST_ALLOW_LOOPBACK: 'true', ...overrides });
@@ -16,10 +19,19 @@ export async function startTestApp(opts: {
   config?: Config;
   routers?: InterfaceRouter[];
   now?: () => Date;
+  chainReader?: ChainReader;
+  payments?: PaymentGate | null;
 }): Promise<HttpServerHandle & { app: Koa; close(): Promise<void> }> {
   const config = opts.config ?? testConfig();
   const app = buildApp(
-    { db: opts.db, logger: opts.logger, config, ...(opts.now ? { now: opts.now } : {}) },
+    {
+      db: opts.db,
+      logger: opts.logger,
+      config,
+      chainReader: opts.chainReader ?? buildChainReader(config),
+      payments: opts.payments ?? null,
+      ...(opts.now ? { now: opts.now } : {}),
+    },
     { routers: opts.routers ?? [] },
   );
   const handle = await listen(app, '127.0.0.1', 0);
