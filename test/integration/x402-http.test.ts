@@ -66,7 +66,7 @@ describe('discovery, pages and status', () => {
 
 describe('paid routes validate every parameter before asking for payment', () => {
   const routes = ['/x402/v1/usdc/verify', '/x402/v1/usdc/match', '/x402/v1/usdc/evidence.pdf'];
-  const extra = (route: string, network: 'evm' | 'sol') =>
+  const extra = (route: string, network: 'evm' | 'sol'): Record<string, string> =>
     route.endsWith('match') ? { recipient: network === 'evm' ? EVM_ADDR : SOL_WALLET, amount: '1' } : {};
   const qs = (p: Record<string, string>) => new URLSearchParams(p).toString();
 
