@@ -21,6 +21,10 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+  },
   // 1. domain/ is pure: only domain/ and zod. No I/O, no env, no clock.
   {
     files: ['domain/**/*.ts'],
