@@ -3,6 +3,11 @@ import { createChainReader } from '../adapters/chains/index.js';
 import { createEvmReader } from '../adapters/chains/evm/evm-reader.js';
 import { createSolanaReader } from '../adapters/chains/solana/solana-reader.js';
 import type { ChainReader } from '../adapters/chains/types.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import { createFacilitator } from '../adapters/x402/facilitator.js';
+import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import type { Db } from '../db/connection.js';
+import { createX402Payments, type X402Payments } from './x402/payment.middleware.js';
 
 /** Composition root of the API's adapters: chain readers for all seven networks from the validated config. */
 export function buildChainReader(config: Pick<Config, 'chains'>): ChainReader {
@@ -10,5 +15,23 @@ export function buildChainReader(config: Pick<Config, 'chains'>): ChainReader {
   return createChainReader({
     evm: createEvmReader({ rpcUrls: c.rpcUrls, requiredConfirmations: c.requiredConfirmations, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
     solana: createSolanaReader({ endpoints: c.rpcUrls.solana, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
+  });
+}
+
+/**
+ * The x402 payment gate: a remote facilitator (X402_FACILITATOR_URL) or the self-hosted one settling through
+ * RPC_URL_BASE. Null when no facilitator or payee is configured: paid routes then answer 503.
+ */
+export function buildPayments(config: Pick<Config, 'x402' | 'chains' | 'http'>, db: Db, logger: Logger): X402Payments | null {
+  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: config.chains.rpcUrls.base });
+  if (!facilitator || !config.x402.payTo) return null;
+  return createX402Payments({
+    db,
+    logger,
+    payTo: config.x402.payTo,
+    facilitator: facilitator.client,
+    authorizationState: createAuthorizationStateReader({ rpcUrls: config.chains.rpcUrls.base, timeoutMs: config.chains.rpcTimeoutMs }),
+    paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
+    ...(config.http.publicBaseUrl ? { publicBaseUrl: config.http.publicBaseUrl } : {}),
   });
 }

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'payment_invalid'
   | 'payment_replayed'
   | 'payments_not_configured'
+  | 'payment_settlement_uncertain'
   | 'service_unavailable'
   | 'internal_error';
 

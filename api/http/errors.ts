@@ -30,6 +30,7 @@ const STATUS: Record<ErrorCode, number> = {
   payment_invalid: 402,
   payment_replayed: 402,
   payments_not_configured: 503,
+  payment_settlement_uncertain: 503,
   service_unavailable: 503,
   internal_error: 500,
 };

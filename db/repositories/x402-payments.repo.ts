@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../connection.js';
+
+/**
+ * Durable record of every EIP-3009 authorization accepted on a paid /x402 route.
+ *
+ * Transitions (each one a conditional UPDATE, so it happens at most once even with several processes):
+ *   verified    -> not_settled   the handler did not succeed: the payment is never settled
+ *   verified    -> settling      the handler succeeded: this process (and only it) settles
+ *   settling    -> settled       settlement confirmed (facilitator or chain state)
+ *   settling    -> failed        settlement refused and the chain shows the fee was not paid
+ *   settling    -> uncertain     the outcome is unknown (facilitator timeout/error, chain not yet showing it)
+ *   uncertain   -> settled | failed   a later reconciliation from chain state
+ */
+export type X402PaymentStatus = 'verified' | 'not_settled' | 'settling' | 'settled' | 'failed' | 'uncertain';
+
+export interface AuthorizationRef {
+  network: string;
+  asset: string;
+  payer: string;
+  nonce: string;
+}
+
+export interface X402PaymentClaim extends AuthorizationRef {
+  payTo: string;
+  amountAtomic: string;
+  validBefore: Date;
+  operation: string;
+  resource: string;
+}
+
+export interface X402PaymentRecord extends X402PaymentClaim {
+  id: string;
+  status: X402PaymentStatus;
+  reason: string | null;
+  handlerStatus: number | null;
+  transaction: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const norm = (ref: AuthorizationRef) => ({
+  network: ref.network,
+  asset: ref.asset.toLowerCase(),
+  payer: ref.payer.toLowerCase(),
+  nonce: ref.nonce.toLowerCase(),
+});
+
+/** The row id of an authorization: sha256 of network|asset|payer|nonce (lower-case hex). */
+export function authorizationId(ref: AuthorizationRef): string {
+  const n = norm(ref);
+  return createHash('sha256').update(`${n.network}|${n.asset}|${n.payer}|${n.nonce}`).digest('hex');
+}
+
+/** Whether this authorization was ever accepted here (whatever happened to it since). */
+export async function isAuthorizationRecorded(db: Db, ref: AuthorizationRef): Promise<boolean> {
+  const row = await db('x402_payments').where(norm(ref)).first('id');
+  return row !== undefined;
+}
+
+/**
+ * Records an accepted authorization in status `verified`. Returns false when it is already recorded (a replay,
+ * or a concurrent presentation that won): the unique (network, asset, payer, nonce) decides, durably.
+ */
+export async function claimAuthorization(db: Db, claim: X402PaymentClaim): Promise<boolean> {
+  const rows = await db('x402_payments')
+    .insert({
+      id: authorizationId(claim),
+      ...norm(claim),
+      pay_to: claim.payTo.toLowerCase(),
+      amount_atomic: claim.amountAtomic,
+      valid_before: claim.validBefore,
+      operation: claim.operation,
+      resource: claim.resource,
+      status: 'verified',
+    })
+    .onConflict(['network', 'asset', 'payer', 'nonce'])
+    .ignore()
+    .returning('id');
+  return rows.length === 1;
+}
+
+/**
+ * Moves a payment from one of `from` to `to`; returns false (and changes nothing) when it is not in `from`.
+ * This is the only way a status changes.
+ */
+export async function transitionPayment(
+  db: Db,
+  id: string,
+  from: readonly X402PaymentStatus[],
+  to: X402PaymentStatus,
+  facts: { reason?: string | null; handlerStatus?: number | null; transaction?: string | null } = {},
+): Promise<boolean> {
+  const rows = await db('x402_payments')
+    .where({ id })
+    .whereIn('status', [...from])
+    .update({
+      status: to,
+      ...(facts.reason !== undefined ? { reason: facts.reason?.slice(0, 200) ?? null } : {}),
+      ...(facts.handlerStatus !== undefined ? { handler_status: facts.handlerStatus } : {}),
+      ...(facts.transaction !== undefined ? { transaction: facts.transaction } : {}),
+      updated_at: db.fn.now(),
+    })
+    .returning('id');
+  return rows.length === 1;
+}
+
+function fromRow(row: Record<string, unknown>): X402PaymentRecord {
+  return {
+    id: row.id as string,
+    network: row.network as string,
+    asset: row.asset as string,
+    payer: row.payer as string,
+    nonce: row.nonce as string,
+    payTo: row.pay_to as string,
+    amountAtomic: String(row.amount_atomic),
+    validBefore: row.valid_before as Date,
+    operation: row.operation as string,
+    resource: row.resource as string,
+    status: row.status as X402PaymentStatus,
+    reason: (row.reason as string | null) ?? null,
+    handlerStatus: (row.handler_status as number | null) ?? null,
+    transaction: (row.transaction as string | null) ?? null,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+  };
+}
+
+export async function findPayment(db: Db, ref: AuthorizationRef): Promise<X402PaymentRecord | null> {
+  const row = await db('x402_payments').where(norm(ref)).first();
+  return row ? fromRow(row) : null;
+}
+
+/** Payments whose settlement outcome is still open, oldest first (for a reconciliation sweep). */
+export async function listUncertainPayments(db: Db, limit = 100): Promise<X402PaymentRecord[]> {
+  const rows = await db('x402_payments').where({ status: 'uncertain' }).orderBy('updated_at').limit(limit);
+  return rows.map(fromRow);
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FacilitatorTimeoutError, type FacilitatorClient } from '@x402/core/server';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { startTestApp } from '../helpers/app.js';
+import { capturingLogger } from '../helpers/logs.js';
+import { TEST_ROUTE, USDC, paidTestRouter, payingClient, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import { createX402Payments } from '../../api/x402/payment.middleware.js';
+import { findPayment } from '../../db/repositories/x402-payments.repo.js';
+
+/** How the facilitator misbehaves at settlement in the current test. */
+type Mode = 'settle-then-timeout' | 'timeout-without-settling' | 'timeout-then-late-landing' | 'refuse-before-broadcast';
+
+let tdb: TestDatabase;
+let chain: X402Chain;
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let mode: Mode = 'settle-then-timeout';
+let settleCalls = 0;
+const logs = capturingLogger();
+const calls = { count: 0 };
+const FEE = 20_000n;
+const RECONCILE_MS = 1_500;
+
+beforeAll(async () => {
+  // Each is kept as soon as it exists, so afterAll stops it even when the other failed to start.
+  await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
+  const real = chain.facilitator;
+  const flaky: FacilitatorClient = {
+    verify: (p, r) => real.verify(p, r),
+    getSupported: () => real.getSupported(),
+    async settle(p, r) {
+      settleCalls += 1;
+      if (mode === 'settle-then-timeout') {
+        await real.settle(p, r);
+        throw new FacilitatorTimeoutError('settle', 1_000);
+      }
+      if (mode === 'timeout-then-late-landing') {
+        setTimeout(() => void real.settle(p, r), 500);
+        throw new FacilitatorTimeoutError('settle', 1_000);
+      }
+      if (mode === 'refuse-before-broadcast') return { success: false, errorReason: 'invalid_exact_evm_signature', transaction: '', network: r.network };
+      throw new FacilitatorTimeoutError('settle', 1_000);
+    },
+  };
+  const payments = createX402Payments({
+    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: flaky, authorizationState: chain.authorizationState,
+    paymentTimeoutSeconds: 120, settlementReconcileMs: RECONCILE_MS, reconcilePollMs: 100,
+  });
+  app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
+});
+afterAll(async () => {
+  await app?.close();
+  await chain?.node.stop();
+  await tdb?.drop();
+});
+
+const url = () => `${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'cd'.repeat(32)}`;
+const rowOf = (signature: string) => {
+  const { from, nonce } = (JSON.parse(Buffer.from(signature, 'base64').toString()) as { payload: { authorization: { from: string; nonce: string } } }).payload.authorization;
+  return findPayment(tdb.db, { network: 'eip155:8453', asset: USDC, payer: from, nonce });
+};
+const pay = async (m: Mode) => {
+  mode = m;
+  settleCalls = 0;
+  const before = await chain.balances();
+  const client = payingClient(chain.payer);
+  const started = Date.now();
+  const res = await client.fetch(url());
+  return { res, before, client, ms: Date.now() - started };
+};
+
+describe('x402 settlement with an unreliable facilitator', () => {
+  it('reconciles a settle that timed out after executing: delivered once, charged once, from chain state', async () => {
+    const { res, before, client } = await pay('settle-then-timeout');
+    expect(res.status).toBe(200);
+    const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+    expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(settleCalls).toBe(1);
+    const after = await chain.balances();
+    expect(after.payer).toBe(before.payer - FEE);
+    expect(after.payTo).toBe(before.payTo + FEE);
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled', transaction: receipt.transaction, reason: expect.stringContaining('reconciled_after') });
+  });
+
+  it('keeps watching the chain after a timeout and delivers when the authorization lands late', async () => {
+    const { res, before, client } = await pay('timeout-then-late-landing');
+    expect(res.status).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get('payment-response')!).success).toBe(true);
+    expect(settleCalls).toBe(1);
+    expect((await chain.balances()).payer).toBe(before.payer - FEE);
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
+  });
+
+  it('answers 503 payment_settlement_uncertain, withholds the result and never settles again when the chain shows nothing', async () => {
+    const { res, before, client, ms } = await pay('timeout-without-settling');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: expect.any(String), code: 'payment_settlement_uncertain', request_id: expect.any(String) });
+    expect(res.headers.get('payment-response')).toBeNull();
+    expect(ms).toBeGreaterThanOrEqual(RECONCILE_MS - 200);
+    expect(settleCalls).toBe(1);
+    expect(await chain.balances()).toEqual(before);
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'uncertain', reason: expect.stringContaining('chain:unused') });
+
+    const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! } });
+    expect(again.status).toBe(402);
+    expect(await again.json()).toMatchObject({ code: 'payment_replayed' });
+    expect(settleCalls).toBe(1);
+    expect(await chain.balances()).toEqual(before);
+  });
+
+  it('answers 402 payment_invalid at once for a refusal decided before broadcasting', async () => {
+    const { res, before, client, ms } = await pay('refuse-before-broadcast');
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ code: 'payment_invalid' });
+    expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).error).toBe('invalid_exact_evm_signature');
+    expect(ms).toBeLessThan(RECONCILE_MS);
+    expect(await chain.balances()).toEqual(before);
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed' });
+  });
+});
