@@ -5,10 +5,16 @@ import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import type { WebhookActivityDeps } from '../activities/webhooks.activities.js';
+import type { X402ActivityDeps } from '../activities/x402.activities.js';
+import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
-export function buildActivityDeps(config: Config, db: Db, logger: Logger): WebhookActivityDeps {
+export function buildActivityDeps(config: Config, db: Db, logger: Logger): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> {
   return {
+    authorizationState:
+      config.x402.facilitator.kind === 'none'
+        ? null
+        : createAuthorizationStateReader({ rpcUrls: config.chains.rpcUrls.base, timeoutMs: config.chains.rpcTimeoutMs }),
     db,
     logger,
     secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),

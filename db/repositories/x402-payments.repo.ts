@@ -136,3 +136,16 @@ export async function listUncertainPayments(db: Db, limit = 100): Promise<X402Pa
   const rows = await db('x402_payments').where({ status: 'uncertain' }).orderBy('updated_at').limit(limit);
   return rows.map(fromRow);
 }
+
+/**
+ * Payments whose settlement outcome is open: `uncertain`, or `settling` for longer than `staleBefore` (the
+ * process died during its single settle call). Oldest first, for the maintenance reconciliation.
+ */
+export async function listPaymentsToReconcile(db: Db, staleBefore: Date, limit: number): Promise<X402PaymentRecord[]> {
+  const rows = await db('x402_payments')
+    .where({ status: 'uncertain' })
+    .orWhere((q) => q.where({ status: 'settling' }).andWhere('updated_at', '<', staleBefore))
+    .orderBy('updated_at')
+    .limit(limit);
+  return rows.map(fromRow);
+}

@@ -1,9 +1,10 @@
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { MaintenanceActivities } from '../../activities/maintenance.activities.js';
+import type { X402Activities } from '../../activities/x402.activities.js';
 import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 
-const { purgeExpiredRecords, findUnstartedDeliveries } = proxyActivities<MaintenanceActivities>({
+const { purgeExpiredRecords, findUnstartedDeliveries, reconcileX402Payments } = proxyActivities<MaintenanceActivities & X402Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
@@ -15,10 +16,13 @@ export interface MaintenanceResult {
   rateLimitWindows: number;
   idempotencyKeys: number;
   restartedDeliveries: number;
+  /** x402 settlements decided from the chain in this run. */
+  reconciledPayments: { settled: number; failed: number; open: number };
 }
 
 /**
- * Run by the `maintenance:<task queue>` schedule every 15 minutes: purges expired records and starts the
+ * Run by the `maintenance:<task queue>` schedule every 15 minutes: purges expired records, decides open x402
+ * settlements from the chain, and starts the
  * workflow of any delivery whose start was lost between its commit and `delivery:<id>` starting. The id is
  * the business id, so a delivery whose workflow does exist is left alone.
  */
@@ -41,5 +45,6 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
       if (!(e instanceof Error && e.name === 'WorkflowExecutionAlreadyStartedError')) throw e;
     }
   }
-  return { ...purged, restartedDeliveries };
+  const reconciledPayments = await reconcileX402Payments({ limit: 200 });
+  return { ...purged, restartedDeliveries, reconciledPayments };
 }

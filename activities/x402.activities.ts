@@ -1,0 +1,46 @@
+import type { Address, Hex } from 'viem';
+import type { AuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import type { Db } from '../db/connection.js';
+import { listPaymentsToReconcile, transitionPayment } from '../db/repositories/x402-payments.repo.js';
+
+export interface X402ActivityDeps {
+  db: Db;
+  /** Null when no Base RPC is configured for x402: nothing can be reconciled. */
+  authorizationState: AuthorizationStateReader | null;
+  now?: () => Date;
+}
+
+/** A settle call that has been running this long is taken as interrupted. */
+const SETTLING_STALE_MS = 10 * 60_000;
+
+export function createX402Activities(deps: X402ActivityDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    /**
+     * Decides open settlements from the chain, never by settling again: paid → `settled` (with the transaction),
+     * used otherwise or expired unused → `failed`; still open → left for the next run.
+     */
+    async reconcileX402Payments(input: { limit: number }): Promise<{ settled: number; failed: number; open: number }> {
+      const result = { settled: 0, failed: 0, open: 0 };
+      if (!deps.authorizationState) return result;
+      const at = now();
+      for (const p of await listPaymentsToReconcile(deps.db, new Date(at.getTime() - SETTLING_STALE_MS), input.limit)) {
+        const state = await deps.authorizationState.inspect(
+          { asset: p.asset as Address, from: p.payer as Address, to: p.payTo as Address, value: BigInt(p.amountAtomic), nonce: p.nonce as Hex },
+          p.transaction ?? undefined,
+        );
+        const open = ['uncertain', 'settling'] as const;
+        if (state.state === 'paid') {
+          if (await transitionPayment(deps.db, p.id, open, 'settled', { reason: 'reconciled_by_maintenance', transaction: state.transaction })) result.settled++;
+        } else if (state.state === 'used_otherwise' || (state.state === 'unused' && p.validBefore.getTime() < at.getTime())) {
+          if (await transitionPayment(deps.db, p.id, open, 'failed', { reason: `reconciled_by_maintenance:${state.state}` })) result.failed++;
+        } else {
+          result.open++;
+        }
+      }
+      return result;
+    },
+  };
+}
+
+export type X402Activities = ReturnType<typeof createX402Activities>;

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWalletClient, http, parseSignature, toHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { USDC, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import { createX402Activities } from '../../activities/x402.activities.js';
+import { authorizationId, claimAuthorization, findPayment, transitionPayment } from '../../db/repositories/x402-payments.repo.js';
+
+let tdb: TestDatabase;
+let chain: X402Chain;
+
+beforeAll(async () => {
+  await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
+});
+afterAll(async () => {
+  await chain?.node.stop();
+  await tdb?.drop();
+});
+
+/** A real EIP-3009 authorization of the payer, signed with viem under the token's EIP-712 domain. */
+async function authorize(value: bigint, validBefore: bigint) {
+  const account = privateKeyToAccount(chain.payer.privateKey);
+  const nonce = toHex(randomBytes(32)) as Hex;
+  const message = { from: account.address, to: chain.payTo, value, validAfter: 0n, validBefore, nonce };
+  const signature = await account.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message,
+  });
+  return { message, signature };
+}
+
+/** Records the authorization the way the payment gate does, then leaves it `uncertain`. */
+async function recordUncertain(message: { from: Address; value: bigint; validBefore: bigint; nonce: Hex }) {
+  const ref = { network: 'eip155:8453', asset: USDC, payer: message.from, nonce: message.nonce };
+  await claimAuthorization(tdb.db, {
+    ...ref, payTo: chain.payTo, amountAtomic: message.value.toString(), validBefore: new Date(Number(message.validBefore) * 1000),
+    operation: 'verify', resource: 'http://127.0.0.1/x402/v1/usdc/verify',
+  });
+  const id = authorizationId(ref);
+  expect(await transitionPayment(tdb.db, id, ['verified'], 'settling')).toBe(true);
+  expect(await transitionPayment(tdb.db, id, ['settling'], 'uncertain', { reason: 'facilitator timeout' })).toBe(true);
+  return ref;
+}
+
+describe('maintenance reconciles open x402 settlements from the chain', () => {
+  it('settles a paid one, fails an expired unused one, and leaves a still-valid unused one open', async () => {
+    const future = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const paid = await authorize(20_000n, future);
+    const expired = await authorize(20_000n, BigInt(Math.floor(Date.now() / 1000) - 10));
+    const pending = await authorize(20_000n, future);
+    const refs = [await recordUncertain(paid.message), await recordUncertain(expired.message), await recordUncertain(pending.message)];
+
+    // The facilitator's settle did reach the chain for the first one: execute it as the facilitator would.
+    const { v, r, s } = parseSignature(paid.signature);
+    const wallet = createWalletClient({ account: privateKeyToAccount(chain.facilitatorSigner.privateKey), chain: chain.node.client.chain, transport: http(chain.node.url) });
+    const m = paid.message;
+    const tx = await wallet.writeContract({
+      address: USDC, abi: chain.node.usdcAbi, functionName: 'transferWithAuthorization',
+      args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(v), r, s], chain: chain.node.client.chain,
+    });
+
+    const activities = createX402Activities({ db: tdb.db, authorizationState: chain.authorizationState });
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 1, failed: 1, open: 1 });
+    expect(await findPayment(tdb.db, refs[0]!)).toMatchObject({ status: 'settled', transaction: tx, reason: 'reconciled_by_maintenance' });
+    expect(await findPayment(tdb.db, refs[1]!)).toMatchObject({ status: 'failed', reason: 'reconciled_by_maintenance:unused' });
+    expect(await findPayment(tdb.db, refs[2]!)).toMatchObject({ status: 'uncertain' });
+    // A second run changes nothing already decided.
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 1 });
+  });
+
+  it('does nothing without a Base RPC for x402', async () => {
+    expect(await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 0 });
+  });
+});
