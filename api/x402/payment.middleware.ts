@@ -75,6 +75,20 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
     reconcileWindowMs: deps.settlementReconcileMs ?? 12_000, reconcilePollMs: deps.reconcilePollMs ?? 1_000,
   };
 
+  // The challenge of a route rarely changes, but @x402/core's base64 encoder walks the 3-4 KB header byte by
+  // byte: encoding it once per distinct challenge keeps the unpaid 402 path cheap. Bounded, oldest evicted.
+  const encodedChallenges = new Map<string, string>();
+  const encodeChallenge = (challenge: PaymentRequired): string => {
+    const json = JSON.stringify(challenge);
+    let encoded = encodedChallenges.get(json);
+    if (encoded === undefined) {
+      encoded = encodePaymentRequiredHeader(challenge);
+      if (encodedChallenges.size >= 256) encodedChallenges.delete(encodedChallenges.keys().next().value!);
+      encodedChallenges.set(json, encoded);
+    }
+    return encoded;
+  };
+
   const challengeFor = async (route: PaidRouteSpec, resourceUrl: string, request?: RequestView): Promise<PaymentRequired> => {
     if (!server) throw new Error('x402 payments are not configured');
     try {
@@ -100,7 +114,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
         const resourceUrl = `${(deps.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`).replace(/\/+$/, '')}${ctx.path}`;
         const challenge = await challengeFor(route, resourceUrl, request);
         const reject = (code: X402PaymentErrorCode, message: string, reason?: string) => {
-          ctx.set('PAYMENT-REQUIRED', encodePaymentRequiredHeader(reason ? { ...challenge, error: reason } : challenge));
+          ctx.set('PAYMENT-REQUIRED', encodeChallenge(reason ? { ...challenge, error: reason } : challenge));
           render(ctx, 402, code, message);
         };
 

@@ -1,0 +1,59 @@
+import { Worker } from 'node:worker_threads';
+import { withDeadline } from './measure.js';
+
+/** One closed-loop HTTP load run: GET `url` with `concurrency` requests in flight on keep-alive connections. */
+export interface HttpLoadJob {
+  url: string;
+  concurrency: number;
+  /** Requests are sent but not counted for this long first (connections open, JIT warms up). */
+  warmupMs: number;
+  /** The measured window. */
+  durationMs: number;
+  /** A response counts as ok only with this status ... */
+  expectStatus: number;
+  /** ... and, when given, this header present. */
+  expectHeader?: string;
+}
+
+export interface HttpLoadResult {
+  /** Responses (or failures) completed inside the measured window. */
+  requests: number;
+  ok: number;
+  /** Answered, but not with the expected status/header. */
+  unexpected: number;
+  /** No answer: connection error or timeout. */
+  errors: number;
+  /** The first failure seen, warm-up included. */
+  firstProblem: string | undefined;
+  /** The run stopped early: 200 or more failures, more than successes. */
+  stoppedEarly: boolean;
+  seconds: number;
+  /** TCP connections opened over the whole run (warm-up included): `concurrency` when keep-alive works. */
+  connections: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * Runs the client loop on its own thread (its own event loop, so the client's work does not share the event
+ * loop of the servers measured in this process) and resolves with what it counted. The thread loads the
+ * TypeScript body through tsx's register API, because a worker does not inherit the loader `tsx` started with.
+ */
+export async function runHttpLoad(job: HttpLoadJob, signal?: AbortSignal): Promise<HttpLoadResult> {
+  const body = new URL('./http-load.worker.ts', import.meta.url).href;
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(body)}); });`;
+  const worker = new Worker(boot, { eval: true, workerData: job });
+  const result = new Promise<HttpLoadResult>((resolve, reject) => {
+    worker.once('message', (m: HttpLoadResult) => resolve(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the load thread exited (code ${code}) without a result`)));
+  });
+  result.catch(() => undefined); // reported through withDeadline
+  try {
+    return await withDeadline(result, job.warmupMs + job.durationMs + 30_000, `the load run on ${job.url}`, signal);
+  } finally {
+    await worker.terminate();
+  }
+}

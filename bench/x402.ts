@@ -1,0 +1,323 @@
+/**
+ * x402 benchmark, in one run on this machine:
+ *   1. requests/s of the unpaid 402 path (GET /x402/v1/usdc/verify without payment -> 402 + PAYMENT-REQUIRED) on
+ *      the real app (buildApp + listen, real PostgreSQL rate limiter) beside a bare Koa app answering a trivial
+ *      JSON route, with the same keep-alive client loop, printed as a ratio;
+ *   2. latency p50/p95 of a paid Verify end to end through @x402/fetch on a local Base (Hardhat, chain id 8453,
+ *      EIP-3009 USDC at the canonical address) with the self-hosted facilitator, split into payment
+ *      verification, chain read and settlement by timing decorators around the facilitator client and the
+ *      chain reader (each call inspects a transaction never read before, so the chain read is real);
+ *   3. the JSON-RPC calls of an uncached EVM Verify (createEvmReader's onRpcCall), first read and later reads.
+ *
+ * Run: npm run bench:x402 -- --duration 5 --concurrency 16 --n 30. See bench/README.md.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import type { Hash } from 'viem';
+import { loadConfig, type Config } from '../config/schema.js';
+import { stderrProgress as progress } from '../adapters/infra/progress.js';
+import { createLogger } from '../adapters/logging/logger.js';
+import { createChainReader } from '../adapters/chains/index.js';
+import { createEvmReader } from '../adapters/chains/evm/evm-reader.js';
+import { createSolanaReader } from '../adapters/chains/solana/solana-reader.js';
+import { createFacilitator } from '../adapters/x402/facilitator.js';
+import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure.js';
+import { migrateLatest } from '../db/migrate.js';
+import { buildApp } from '../api/server.js';
+import { listen } from '../api/http/lifecycle.js';
+import { createX402Payments } from '../api/x402/payment.middleware.js';
+import { PAID_ROUTES } from '../api/x402/route-table.js';
+import { startX402Chain, USDC, type X402Chain } from '../test/helpers/x402-harness.js';
+import { openBenchDatabase } from './lib/bench-db.js';
+import { createRunLifecycle, type RunLifecycle } from './lib/lifecycle.js';
+import { withDeadline } from './lib/measure.js';
+import { runHttpLoad } from './lib/http-load.js';
+import { timedPayingClient } from './lib/x402-client.js';
+import { createPhaseRecorder, timedChainReader, timedFacilitator } from './lib/x402-timing.js';
+import { dbNow, deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
+import { formatReport, isHealthy, type Check, type PaidCall, type ThroughputSide } from './lib/x402-report.js';
+
+const WARMUP_SECONDS = 1;
+const PAID_WARMUP = 3;
+/** The reader's documented cost of one read once the endpoint's chain id is known (evm-reader.ts). */
+const RPC_AIM = 3;
+/** Keeps the limiter in the path (one counter upsert per request) without ever refusing the benchmark. */
+const RATE_LIMIT = '1000000000';
+
+interface Options {
+  /** Measured seconds per throughput row. */
+  duration: number;
+  /** Requests in flight in the throughput rows. */
+  concurrency: number;
+  /** Measured paid Verify calls. */
+  n: number;
+}
+
+const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N]
+  --duration     measured seconds per throughput row, 1..60 (default 5; each row also gets ${WARMUP_SECONDS} s of warm-up)
+  --concurrency  requests in flight in the throughput rows, 1..256 (default 16)
+  --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)`;
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      concurrency: { type: 'string' },
+      n: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const int = (name: string, raw: string | undefined, def: number, min: number, max: number) => {
+    if (raw === undefined || raw.trim() === '') return def;
+    const v = Number(raw);
+    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
+    return v;
+  };
+  return {
+    duration: int('--duration', values.duration, 5, 1, 60),
+    concurrency: int('--concurrency', values.concurrency, 16, 1, 256),
+    // The payer holds 10 USDC: 500 calls at 0.02.
+    n: int('--n', values.n, 30, 1, 300),
+  };
+}
+
+/** Starts PostgreSQL and the local Base chain side by side; whatever started is stopped at the end. */
+async function startBackends(config: Config, run: RunLifecycle): Promise<{ infra: Infrastructure; chain: X402Chain }> {
+  // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
+  const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-x402:7233' } };
+  const [infra, chain] = await Promise.allSettled([ensureInfrastructure(pgOnly, progress, { fsync: false }), startX402Chain()]);
+  if (infra.status === 'fulfilled') run.defer('stop infrastructure', () => infra.value.stop());
+  if (chain.status === 'fulfilled') run.defer('stop the Hardhat node', () => chain.value.node.stop());
+  if (infra.status === 'rejected') throw infra.reason;
+  if (chain.status === 'rejected') throw chain.reason;
+  return { infra: infra.value, chain: chain.value };
+}
+
+/** Log sink of the app: lines are produced (as in production at LOG_LEVEL=info) but dropped; warnings are kept. */
+function appLogSink() {
+  const first: string[] = [];
+  let count = 0;
+  return {
+    stream: {
+      write(line: string) {
+        const level = /"level":(\d+)/.exec(line)?.[1];
+        if (level && Number(level) >= 40) {
+          count++;
+          if (first.length < 3) first.push(line.trim().slice(0, 400));
+        }
+      },
+    },
+    warnings: () => ({ count, first }),
+  };
+}
+
+async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
+  const baseConfig = loadConfig(process.env);
+  progress('starting PostgreSQL and a Hardhat node (Base, chain id 8453)');
+  const { infra, chain } = await startBackends(baseConfig, run);
+  run.signal.throwIfAborted();
+
+  // The app's configuration: every chain URL points at the local node (Solana at a closed port; never read).
+  const rpc = chain.node.url;
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: '',
+    TRUST_PROXY: 'false',
+    RATE_LIMIT_X402_PER_IP_PER_MINUTE: RATE_LIMIT,
+    RPC_URL_BASE: rpc, RPC_URL_POLYGON: rpc, RPC_URL_ARBITRUM: rpc, RPC_URL_OPTIMISM: rpc, RPC_URL_ETHEREUM: rpc, RPC_URL_AVALANCHE: rpc,
+    RPC_URL_SOLANA: 'http://127.0.0.1:9',
+    X402_PAY_TO: chain.payTo,
+    X402_FACILITATOR: 'self',
+    X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorSigner.privateKey,
+  });
+
+  const runId = randomBytes(4).toString('hex');
+  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_x402_${runId}`, run);
+  await migrateLatest(db);
+  const since = await dbNow(db);
+
+  // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by
+  // its call. A random amount per run makes the hashes unique even on a reused DATABASE_URL.
+  const [sender, receiver] = [chain.node.accounts[4]!, chain.node.accounts[5]!];
+  const amount = 1_000_000n + BigInt(randomInt(1, 1_000_000));
+  const txCount = 1 + PAID_WARMUP + opts.n;
+  const required = config.chains.requiredConfirmations.base;
+  progress(`mining ${txCount} USDC transfers and ${required} blocks (the required confirmations on base)`);
+  await chain.node.mint(USDC, sender.address, amount * BigInt(txCount));
+  const hashes: Hash[] = [];
+  for (let i = 0; i < txCount; i++) hashes.push(await chain.node.transfer(USDC, sender, receiver.address, amount));
+  await chain.node.mine(required);
+  run.signal.throwIfAborted();
+
+  // ---- The real app, composed like api/deps.ts (buildChainReader + buildPayments), with timing decorators.
+  const sink = appLogSink();
+  const logger = createLogger({ level: config.logLevel, name: 'bench-x402' }, sink.stream);
+  const rec = createPhaseRecorder();
+  const c = config.chains;
+  const reader = createChainReader({
+    evm: createEvmReader({ rpcUrls: c.rpcUrls, requiredConfirmations: c.requiredConfirmations, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries, onRpcCall: (m) => rec.rpcCall(m) }),
+    solana: createSolanaReader({ endpoints: c.rpcUrls.solana, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
+  });
+  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: c.rpcUrls.base });
+  if (!facilitator) throw new Error('the self-hosted facilitator was not configured');
+  const payments = createX402Payments({
+    db,
+    logger,
+    payTo: chain.payTo,
+    facilitator: timedFacilitator(facilitator.client, rec),
+    authorizationState: createAuthorizationStateReader({ rpcUrls: c.rpcUrls.base, timeoutMs: c.rpcTimeoutMs }),
+    paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
+  });
+  const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments });
+  const server = await listen(app, '127.0.0.1', 0);
+  run.defer('stop the app', () => server.drain(1000));
+  const verifyPath = `/x402${PAID_ROUTES.verify.path}`;
+  const runRows: X402RunRows = { resource: `${server.url}${verifyPath}`, since, txHashes: hashes };
+  if (!infra.adminDatabaseUrl) run.defer("delete this run's x402 rows", () => deleteX402RunRows(db, runRows));
+
+  // ---- The bare Koa app: one JSON route, the same listen() as the app.
+  const bare = new Koa();
+  const router = new Router();
+  router.get('/ok', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  bare.use(router.routes());
+  const bareServer = await listen(bare, '127.0.0.1', 0);
+  run.defer('stop the bare Koa app', () => bareServer.drain(1000));
+
+  const checks: Check[] = [];
+  const check = (ok: boolean, text: string) => checks.push({ ok, text });
+
+  // ---- 1. Throughput. One look at each answer first; the load loop then checks status (and header) only.
+  const unpaidUrl = `${server.url}${verifyPath}?tx_hash=${hashes[0]}`;
+  const probe = await fetch(unpaidUrl);
+  const probeBody = (await probe.json()) as { code?: string };
+  const challenge = probe.headers.get('payment-required');
+  const accept = challenge ? decodePaymentRequiredHeader(challenge).accepts[0] : undefined;
+  check(
+    probe.status === 402 && probeBody.code === 'payment_required' && accept?.scheme === 'exact' && accept.network === 'eip155:8453' &&
+      accept.asset === USDC && accept.amount === PAID_ROUTES.verify.priceAtomic && accept.payTo === chain.payTo,
+    `unpaid Verify answers 402 payment_required with PAYMENT-REQUIRED: exact, eip155:8453, USDC, ${PAID_ROUTES.verify.priceAtomic}, payTo (got ${probe.status}, ${accept?.amount ?? 'no requirement'})`,
+  );
+  const bareProbe = await fetch(`${bareServer.url}/ok`);
+  check(bareProbe.status === 200 && ((await bareProbe.json()) as { status?: string }).status === 'ok', 'bare Koa answers 200 {"status":"ok"}');
+
+  const load = { concurrency: opts.concurrency, warmupMs: WARMUP_SECONDS * 1000, durationMs: opts.duration * 1000 };
+  const side = async (label: string, url: string, expectStatus: number, expectHeader?: string): Promise<ThroughputSide> => {
+    progress(`throughput: ${label}`);
+    const result = await runHttpLoad({ ...load, url, expectStatus, ...(expectHeader ? { expectHeader } : {}) }, run.signal);
+    if (result.stoppedEarly) throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
+    check(result.ok > 0 && result.unexpected + result.errors === 0, `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${expectHeader ? ` with ${expectHeader}` : ''}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`);
+    check(result.connections <= opts.concurrency, `${label}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`);
+    return { label, result };
+  };
+  const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareServer.url}/ok`, 200);
+  const healthSide = await side('app  GET /x402/health -> 200', `${server.url}/x402/health`, 200);
+  const unpaidSide = await side(`app  GET ${verifyPath} -> 402`, unpaidUrl, 402, 'payment-required');
+
+  // ---- 2 and 3. Paid Verify calls, one at a time; warm-up calls first (the very first makes the first chain read).
+  progress(`paid Verify: ${PAID_WARMUP} warm-up + ${opts.n} calls, one at a time`);
+  const client = timedPayingClient(chain.payer.privateKey);
+  const before = await chain.balances();
+  const calls: PaidCall[] = [];
+  const rpcReads: string[][] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < PAID_WARMUP + opts.n; i++) {
+    run.signal.throwIfAborted();
+    const hash = hashes[1 + i]!;
+    rec.begin();
+    const started = performance.now();
+    const call = (async () => {
+      const res = await client.fetch(`${server.url}${verifyPath}?tx_hash=${hash}`);
+      return { res, body: (await res.json()) as Record<string, unknown> };
+    })();
+    call.catch(() => undefined);
+    const { res, body } = await withDeadline(call, 60_000, `paid Verify #${i + 1}`, run.signal);
+    const e2eMs = performance.now() - started;
+    const sample = rec.end();
+    const hops = client.takeHops();
+    if (sample.calls.read > 0) rpcReads.push(sample.rpc);
+
+    const settlement = res.headers.get('payment-response');
+    const transfers = body.transfers as Array<Record<string, unknown>> | undefined;
+    const problem =
+      res.status !== 200 ? `status ${res.status} ${JSON.stringify(body).slice(0, 200)}`
+      : body.tx_hash !== hash.toLowerCase() || body.status !== 'confirmed' ? `unexpected evidence ${JSON.stringify(body).slice(0, 200)}`
+      : transfers?.length !== 1 || transfers[0]?.amount_atomic !== amount.toString() ? 'unexpected transfers'
+      : !settlement || !decodePaymentResponseHeader(settlement).success ? 'no successful PAYMENT-RESPONSE'
+      : hops.length !== 2 || hops[0]!.paid || !hops[1]!.paid ? `${hops.length} HTTP exchanges instead of unpaid + paid`
+      : sample.calls.verify !== 1 || sample.calls.read !== 1 || sample.calls.settle !== 1
+        ? `facilitator.verify x${sample.calls.verify}, getEvidence x${sample.calls.read}, facilitator.settle x${sample.calls.settle}`
+      : undefined;
+    if (problem) problems.push(`call #${i + 1}: ${problem}`);
+    else if (i >= PAID_WARMUP) calls.push({ e2eMs, challengeMs: hops[0]!.ms, paidMs: hops[1]!.ms, sample });
+  }
+  const after = await chain.balances();
+  const total = PAID_WARMUP + opts.n;
+  check(problems.length === 0, `paid Verify: ${total - problems.length}/${total} answered 200 with the evidence and a settled PAYMENT-RESPONSE, after one verify, one chain read and one settle${problems.length ? `; first: ${problems[0]}` : ''}`);
+  const fees = BigInt(PAID_ROUTES.verify.priceAtomic) * BigInt(total);
+  check(before.payer - after.payer === fees && after.payTo - before.payTo === fees, `on chain: the payer paid ${before.payer - after.payer} and payTo received ${after.payTo - before.payTo} atomic USDC (expected ${fees} each)`);
+  const stats = await x402RunStats(db, runRows);
+  check(stats.payments.settled === total && Object.keys(stats.payments).length === 1 && stats.evidence === total,
+    `database: x402_payments ${JSON.stringify(stats.payments)}, x402_evidence stored ${stats.evidence} (expected ${total} settled and ${total} stored)`);
+
+  const [firstRpc = [], ...laterRpc] = rpcReads;
+  const maxLater = laterRpc.length ? Math.max(...laterRpc.map((m) => m.length)) : Number.NaN;
+  check(maxLater <= RPC_AIM, `JSON-RPC calls per later uncached read: at most ${maxLater} (aim <= ${RPC_AIM})`);
+  check(rec.stray.calls === 0 && rec.stray.rpc === 0, `no facilitator or chain calls outside the measured requests (got ${rec.stray.calls} calls, ${rec.stray.rpc} RPC calls)`);
+
+  const cpu = os.cpus();
+  const report = {
+    machine: `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; concurrency ${opts.concurrency}, paid N=${opts.n}`,
+    concurrency: opts.concurrency,
+    warmupSeconds: WARMUP_SECONDS,
+    durationSeconds: opts.duration,
+    database: `${description}, pool max ${config.database.poolMax}; rate limit ${RATE_LIMIT}/min/IP`,
+    chain: `Hardhat at ${chain.node.url}, chain id ${chain.node.chainId}, ${required} confirmations required; self-hosted facilitator`,
+    bare: bareSide,
+    health: healthSide,
+    unpaid: unpaidSide,
+    challengeBytes: challenge?.length ?? 0,
+    paidWarmup: PAID_WARMUP,
+    paid: calls,
+    firstRpc,
+    laterRpc,
+    rpcAim: RPC_AIM,
+    checks,
+    appWarnings: sink.warnings(),
+  };
+  process.stdout.write(formatReport(report));
+  return isHealthy(report);
+}
+
+let options: Options;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+  process.exit(2);
+}
+const run = createRunLifecycle(progress);
+try {
+  if (!(await main(options, run))) process.exitCode = 1;
+} catch (e) {
+  const detail = e instanceof Error ? (run.signal.aborted ? e.message : (e.stack ?? e.message)) : String(e);
+  progress(`benchmark failed: ${detail}`);
+  process.exitCode = 1;
+} finally {
+  await run.finish();
+}
