@@ -43,3 +43,31 @@ describe('secret box', () => {
     expect(() => createSecretBox('c2hvcnQ=')).toThrow(/32 bytes/);
   });
 });
+
+describe('chain and x402 config', () => {
+  it('parses RPC failover lists and confirmation overrides', () => {
+    const c = loadConfig({ RPC_URL_BASE: 'http://a.example, https://b.example', CONFIRMATIONS_ETHEREUM: '12' });
+    expect(c.chains.rpcUrls.base).toEqual(['http://a.example', 'https://b.example']);
+    expect(c.chains.rpcUrls.solana).toEqual(['https://api.mainnet-beta.solana.com']);
+    expect(c.chains.requiredConfirmations).toEqual({ base: 150, polygon: 128, arbitrum: 1200, optimism: 150, ethereum: 12, avalanche: 1 });
+    expect(() => loadConfig({ RPC_URL_POLYGON: 'ftp://x' })).toThrow(/RPC_URL_POLYGON/);
+    expect(() => loadConfig({ RPC_URL_SOLANA: ' , ' })).toThrow(/RPC_URL_SOLANA/);
+    expect(() => loadConfig({ CONFIRMATIONS_BASE: '0' })).toThrow(/CONFIRMATIONS_BASE/);
+    expect(() => loadConfig({ CONFIRMATIONS_BASE: '1.5' })).toThrow(/CONFIRMATIONS_BASE/);
+  });
+
+  it('never picks a facilitator on its own and validates the configured one', () => {
+    expect(loadConfig({}).x402).toMatchObject({ payTo: undefined, facilitator: { kind: 'none' }, paymentTimeoutSeconds: 300 });
+    expect(loadConfig({ X402_FACILITATOR_URL: 'https://facilitator.example' }).x402.facilitator).toEqual({ kind: 'remote', url: 'https://facilitator.example' });
+    const key = `0x${'11'.repeat(32)}`;
+    expect(loadConfig({ X402_FACILITATOR: 'self', X402_FACILITATOR_PRIVATE_KEY: key }).x402.facilitator).toEqual({ kind: 'self', privateKey: key });
+    expect(() => loadConfig({ X402_FACILITATOR: 'self' })).toThrow(/X402_FACILITATOR_PRIVATE_KEY/);
+    expect(() => loadConfig({ X402_FACILITATOR: 'remote' })).toThrow(/X402_FACILITATOR_URL/);
+    expect(() => loadConfig({ X402_PAY_TO: '0x123' })).toThrow(/X402_PAY_TO/);
+    try {
+      loadConfig({ X402_FACILITATOR: 'self', X402_FACILITATOR_PRIVATE_KEY: '0xnot-a-key-but-secret-looking' });
+    } catch (e) {
+      expect(String(e)).not.toContain('secret-looking');
+    }
+  });
+});
