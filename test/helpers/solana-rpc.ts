@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-/** The shared, never-edited mainnet payloads: /work/shared/fixtures/solana/ (../shared/fixtures/solana from the repo). */
-export const SOLANA_FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/solana/', import.meta.url));
+/** Verbatim copies of the shared, never-edited mainnet payloads (test/fixtures/README.md). */
+export const SOLANA_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/solana/', import.meta.url));
 
 /** Names (without .json) and signatures of the recorded `getTransaction` results (encoding json, version 0). */
 export const SOLANA_FIXTURES = {
