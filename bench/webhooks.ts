@@ -26,7 +26,7 @@ import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
 import type { DeliveryWorkflowResult } from '../workflows/webhooks/delivery.workflow.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
-import { createRunLifecycle, type RunLifecycle } from './lib/lifecycle.js';
+import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { startBenchReceiver } from './lib/receiver.js';
 import { formatReport, isHealthy, type PhaseResult } from './lib/webhooks-report.js';
@@ -264,20 +264,4 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   return isHealthy(report);
 }
 
-let options: Options;
-try {
-  options = parseOptions(process.argv.slice(2));
-} catch (e) {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
-  process.exit(2);
-}
-const run = createRunLifecycle(progress);
-try {
-  if (!(await main(options, run))) process.exitCode = 1;
-} catch (e) {
-  const detail = e instanceof Error ? (run.signal.aborted ? e.message : (e.stack ?? e.message)) : String(e);
-  progress(`benchmark failed: ${detail}`);
-  process.exitCode = 1;
-} finally {
-  await run.finish();
-}
+await runBenchmark({ progress, usage: USAGE, parseOptions, main });

@@ -34,7 +34,7 @@ import { createX402Payments } from '../api/x402/payment.middleware.js';
 import { PAID_ROUTES } from '../api/x402/route-table.js';
 import { startX402Chain, USDC, type X402Chain } from '../test/helpers/x402-harness.js';
 import { openBenchDatabase } from './lib/bench-db.js';
-import { createRunLifecycle, type RunLifecycle } from './lib/lifecycle.js';
+import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { timedPayingClient } from './lib/x402-client.js';
@@ -304,20 +304,4 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   return isHealthy(report);
 }
 
-let options: Options;
-try {
-  options = parseOptions(process.argv.slice(2));
-} catch (e) {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
-  process.exit(2);
-}
-const run = createRunLifecycle(progress);
-try {
-  if (!(await main(options, run))) process.exitCode = 1;
-} catch (e) {
-  const detail = e instanceof Error ? (run.signal.aborted ? e.message : (e.stack ?? e.message)) : String(e);
-  progress(`benchmark failed: ${detail}`);
-  process.exitCode = 1;
-} finally {
-  await run.finish();
-}
+await runBenchmark({ progress, usage: USAGE, parseOptions, main });

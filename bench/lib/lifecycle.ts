@@ -52,3 +52,32 @@ export function createRunLifecycle(progress: Progress): RunLifecycle {
     },
   };
 }
+
+/**
+ * The entry point of a benchmark: parse the options (a bad one prints the usage and exits 2), run `main` under
+ * a lifecycle, exit 1 when it fails or reports an unhealthy run, and always clean up.
+ */
+export async function runBenchmark<O>(opts: {
+  progress: Progress;
+  usage: string;
+  parseOptions: (argv: string[]) => O;
+  main: (options: O, run: RunLifecycle) => Promise<boolean>;
+}): Promise<void> {
+  let options: O;
+  try {
+    options = opts.parseOptions(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${opts.usage}\n`);
+    process.exit(2);
+  }
+  const run = createRunLifecycle(opts.progress);
+  try {
+    if (!(await opts.main(options, run))) process.exitCode = 1;
+  } catch (e) {
+    const detail = e instanceof Error ? (run.signal.aborted ? e.message : (e.stack ?? e.message)) : String(e);
+    opts.progress(`benchmark failed: ${detail}`);
+    process.exitCode = 1;
+  } finally {
+    await run.finish();
+  }
+}
