@@ -8,6 +8,9 @@ import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
 import { createEndpoint } from '../db/repositories/webhooks.repo.js';
+import { addMember, createCompany, getCompany, issueCompanyKey, listMembers, removeMember } from '../db/repositories/companies.repo.js';
+import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
+import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
 import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
 
@@ -22,19 +25,57 @@ const required = (v: string | undefined, flag: string): string => {
   return v;
 };
 
+/**
+ * `/v1` keys belong to a company and to the member who creates them (`--tenant <company id> --owner <member
+ * id>`, at most 20 active per company); `/proof/v1` keys belong to a merchant (`--tenant`).
+ */
 export async function keysCreate(db: Db, flags: Record<string, string | undefined>, now: Date) {
   const iface = asInterface(flags['interface']);
   const expires = flags['expires-at'];
   if (expires !== undefined && !/^\d+$/.test(expires)) throw new DomainError('validation_failed', '--expires-at must be a Unix UTC second');
-  const { key, secret } = await issueApiKey(db, {
-    interface: iface,
-    tenantId: required(flags['tenant'], '--tenant'),
-    ownerId: flags['owner'] ?? null,
-    name: required(flags['name'], '--name'),
-    scopes: normalizeScopes((flags['scopes'] ?? 'read').split(',').map((s) => s.trim())),
-    expiresAt: validateExpiry(iface, expires === undefined ? undefined : Number(expires), now),
-  });
+  const tenantId = required(flags['tenant'], '--tenant');
+  const name = required(flags['name'], '--name');
+  const scopes = normalizeScopes((flags['scopes'] ?? 'read').split(',').map((s) => s.trim()));
+  const expiresAt = validateExpiry(iface, expires === undefined ? undefined : Number(expires), now);
+  const { key, secret } = iface === 'v1'
+    ? await issueCompanyKey(db, { companyId: tenantId, memberId: required(flags['owner'], '--owner (the member who creates the key)'), name, scopes, expiresAt }, now)
+    : await issueApiKey(db, { interface: iface, tenantId, ownerId: flags['owner'] ?? null, name, scopes, expiresAt });
   return { key, secret, notice: 'The secret is shown once and stored only as a hash. Keep it out of URLs, logs and source control.' };
+}
+
+const credits = (b: { available: bigint; reserved: bigint }) => ({ available: b.available.toString(), reserved: b.reserved.toString() });
+
+export async function companiesCreate(db: Db, flags: Record<string, string | undefined>) {
+  const { company, owner } = await createCompany(db, { name: companyName(flags['name']), ownerEmail: normalizeEmail(flags['owner-email']) });
+  return { company, owner, credits: credits(await getBalance(db, company.id)) };
+}
+
+export async function companiesShow(db: Db, flags: Record<string, string | undefined>) {
+  const id = required(flags['company'], '--company');
+  const company = await getCompany(db, id);
+  if (!company) throw new DomainError('not_found', 'Company not found');
+  const ledger = await listLedger(db, id, 20);
+  return {
+    company,
+    credits: credits(await getBalance(db, id)),
+    members: await listMembers(db, id),
+    recent_ledger: ledger.map((e) => ({ ...e, amount: e.amount.toString() })),
+  };
+}
+
+export async function membersAdd(db: Db, flags: Record<string, string | undefined>) {
+  return { member: await addMember(db, required(flags['company'], '--company'), normalizeEmail(flags['email']), parseRole(flags['role'] ?? 'member')) };
+}
+
+export async function membersRemove(db: Db, flags: Record<string, string | undefined>, now: Date) {
+  return removeMember(db, required(flags['company'], '--company'), required(flags['member'], '--member'), now);
+}
+
+export async function creditsGrant(db: Db, flags: Record<string, string | undefined>) {
+  const raw = required(flags['amount'], '--amount');
+  if (!/^[1-9]\d{0,12}$/.test(raw)) throw new DomainError('validation_failed', '--amount must be a positive whole number of credits');
+  const balance = await grantCredits(db, required(flags['company'], '--company'), BigInt(raw), flags['reason'] ?? 'operator grant');
+  return { credits: credits(balance) };
 }
 
 export async function keysList(db: Db, flags: Record<string, string | undefined>) {

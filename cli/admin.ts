@@ -11,11 +11,18 @@ import { createDb } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
 import { getDelivery, listAttempts } from '../db/repositories/webhooks.repo.js';
 import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
-import { keysCreate, keysList, keysRevoke, webhooksSendTest } from './admin-commands.js';
+import {
+  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
+} from './admin-commands.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
-  keys:create   --interface v1|proof --tenant <id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id>]
+  companies:create  --name <name> --owner-email <email>     (owner is a billing administrator; 1,000 trial credits)
+  companies:show    --company <id>                          (balance, members, recent ledger)
+  members:add       --company <id> --email <email> [--role member|billing_admin]
+  members:remove    --company <id> --member <member id>     (revokes the member's keys)
+  credits:grant     --company <id> --amount <credits> [--reason <text>]
+  keys:create   --interface v1|proof --tenant <company or merchant id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id, required for v1>]
   keys:list     --interface v1|proof --tenant <id>
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
   webhooks:send-test --url <https url> [--interface proof|v1] [--tenant <id>] [--wait]
@@ -24,15 +31,22 @@ const USAGE = `usage: npm run admin -- <command> [flags]
 Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
 running \`bash scripts/start.sh\`.`;
 
+const STRING_FLAGS = ['interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
-  args: rest,
-  options: {
-    ...Object.fromEntries(['interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url'].map((k) => [k, { type: 'string' as const }])),
-    wait: { type: 'boolean' as const },
-  },
-  strict: true,
-});
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    args: rest,
+    options: {
+      ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])),
+      wait: { type: 'boolean' as const },
+    },
+    strict: true,
+  }));
+} catch (e) {
+  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+  process.exit(2);
+}
 const flags = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : v ? 'true' : undefined]));
 
 const config = loadConfig();
@@ -48,6 +62,21 @@ try {
   switch (command) {
     case 'keys:create':
       print(await keysCreate(db, flags, now));
+      break;
+    case 'companies:create':
+      print(await companiesCreate(db, flags));
+      break;
+    case 'companies:show':
+      print(await companiesShow(db, flags));
+      break;
+    case 'members:add':
+      print(await membersAdd(db, flags));
+      break;
+    case 'members:remove':
+      print(await membersRemove(db, flags, now));
+      break;
+    case 'credits:grant':
+      print(await creditsGrant(db, flags));
       break;
     case 'keys:list':
       print(await keysList(db, flags));

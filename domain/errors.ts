@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'malformed_json'
   | 'validation_failed'
   | 'rate_limited'
+  | 'insufficient_credits'
+  | 'limit_reached'
   | 'transaction_not_found'
   | 'transaction_failed'
   | 'chain_unavailable'

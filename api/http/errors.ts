@@ -21,6 +21,8 @@ const STATUS: Record<ErrorCode, number> = {
   malformed_json: 422,
   validation_failed: 422,
   rate_limited: 429,
+  insufficient_credits: 402,
+  limit_reached: 409,
   transaction_not_found: 404,
   transaction_failed: 422,
   chain_unavailable: 503,

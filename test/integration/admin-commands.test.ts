@@ -3,7 +3,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
-import { keysCreate, keysList, keysRevoke, webhooksSendTest } from '../../cli/admin-commands.js';
+import {
+  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
+} from '../../cli/admin-commands.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { verifyApiKey } from '../../db/repositories/api-keys.repo.js';
@@ -48,6 +50,29 @@ describe('operator commands', () => {
     await expect(keysCreate(tdb.db, { interface: 'v1', tenant: 't', name: 'n', scopes: 'admin' }, now)).rejects.toThrow(/Unknown scope/);
     await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 't', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
     await expect(webhooksSendTest(tdb.db, gw, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
+  });
+
+  it('creates companies, members, member-owned /v1 keys and grants credits', async () => {
+    const created = await companiesCreate(tdb.db, { name: 'Ops Co', 'owner-email': 'Owner@Example.com ' });
+    expect(created).toMatchObject({ owner: { email: 'owner@example.com', role: 'billing_admin' }, credits: { available: '1000', reserved: '0' } });
+    const companyId = created.company.id;
+    const member = (await membersAdd(tdb.db, { company: companyId, email: 'dev@example.com' })).member;
+    expect(member.role).toBe('member');
+    const key = await keysCreate(tdb.db, { interface: 'v1', tenant: companyId, owner: member.id, name: 'ci', scopes: 'read,write' }, now);
+    expect(key.secret).toMatch(/^sk_live_/);
+    expect(key.key).toMatchObject({ tenantId: companyId, ownerId: member.id });
+    await expect(keysCreate(tdb.db, { interface: 'v1', tenant: companyId, name: 'no-owner' }, now)).rejects.toThrow(/--owner/);
+    expect(await creditsGrant(tdb.db, { company: companyId, amount: '30000', reason: 'plan 29 EUR' })).toEqual({ credits: { available: '31000', reserved: '0' } });
+    await expect(creditsGrant(tdb.db, { company: companyId, amount: '-1' })).rejects.toThrow(/positive whole number/);
+    await expect(creditsGrant(tdb.db, { company: companyId, amount: '1.5' })).rejects.toThrow(/positive whole number/);
+    const shown = await companiesShow(tdb.db, { company: companyId });
+    expect(shown.members).toHaveLength(2);
+    expect(shown.recent_ledger.map((e) => [e.kind, e.amount])).toEqual([['grant', '30000'], ['grant', '1000']]);
+    expect(await membersRemove(tdb.db, { company: companyId, member: member.id }, now)).toEqual({ revokedKeys: 1 });
+    expect((await verifyApiKey(tdb.db, 'v1', key.secret, now)).ok).toBe(false);
+    await expect(membersAdd(tdb.db, { company: companyId, email: 'not-an-email' })).rejects.toThrow(/e-mail/);
+    await expect(membersAdd(tdb.db, { company: companyId, email: 'x@example.com', role: 'admin' })).rejects.toThrow(/role/);
+    await expect(companiesShow(tdb.db, { company: 'co_missing' })).rejects.toThrow(/not found/i);
   });
 
   it('webhooks:send-test delivers a signed test.ping through delivery:<id>', async () => {

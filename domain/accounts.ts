@@ -1,0 +1,30 @@
+import { DomainError } from './errors.js';
+
+/** Processing-interface account rules (spec sections 5 and 8). */
+export type MemberRole = 'member' | 'billing_admin';
+export const MEMBER_ROLES: readonly MemberRole[] = ['member', 'billing_admin'];
+
+export const LIMITS = {
+  activeKeysPerCompany: 20,
+  membersPerCompany: 20,
+  /** Credits granted once to every new company. */
+  trialCredits: 1000n,
+} as const;
+
+export function parseRole(raw: string | undefined): MemberRole {
+  if (raw === 'member' || raw === 'billing_admin') return raw;
+  throw new DomainError('validation_failed', 'role must be member or billing_admin');
+}
+
+/** A normalised e-mail address (trimmed, lower-case), or a validation error. */
+export function normalizeEmail(raw: string | undefined): string {
+  const email = (raw ?? '').trim().toLowerCase();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new DomainError('validation_failed', 'a valid e-mail address is required');
+  return email;
+}
+
+export function companyName(raw: string | undefined): string {
+  const name = (raw ?? '').trim();
+  if (name.length < 1 || name.length > 120) throw new DomainError('validation_failed', 'company name must be 1 to 120 characters');
+  return name;
+}
