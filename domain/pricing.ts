@@ -1,0 +1,83 @@
+/**
+ * Credit prices of the processing interface (spec section 8), computed from server-measured bytes, pages and
+ * duration. The quote is the sum over a job's sources. Units: 1 MB = 1,000,000 bytes; a "started" unit rounds
+ * up; every source costs at least one unit, so no job is free.
+ */
+export type PriceClass = 'file' | 'ocr_text' | 'ocr_document' | 'extraction' | 'transcribe' | 'meeting' | 'media';
+
+export const FILE_OPERATIONS = [
+  'pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge',
+  'image-edit', 'image-compress', 'webp',
+] as const;
+export const MEDIA_OPERATIONS = ['audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress'] as const;
+
+export type FileOperation = (typeof FILE_OPERATIONS)[number];
+export type MediaOperation = (typeof MEDIA_OPERATIONS)[number];
+export type OperationId = FileOperation | MediaOperation | 'ocr-text' | 'ocr-docx' | 'ocr-pdf' | 'flow-extract' | 'transcribe' | 'meeting';
+
+export const PRICE_CLASS: Readonly<Record<OperationId, PriceClass>> = {
+  ...(Object.fromEntries(FILE_OPERATIONS.map((o) => [o, 'file'])) as Record<FileOperation, 'file'>),
+  ...(Object.fromEntries(MEDIA_OPERATIONS.map((o) => [o, 'media'])) as Record<MediaOperation, 'media'>),
+  'ocr-text': 'ocr_text',
+  'ocr-docx': 'ocr_document',
+  'ocr-pdf': 'ocr_document',
+  'flow-extract': 'extraction',
+  transcribe: 'transcribe',
+  meeting: 'meeting',
+};
+
+export const MB = 1_000_000;
+export const TEXT_PAGE_BYTES = 4_000;
+
+/** The price table: credits per unit, and the unit. */
+export const PRICES = {
+  file: { credits: 2, perBytes: 25 * MB, perPages: 10 },
+  ocr_text: { credits: 3, perPage: 1 },
+  ocr_document: { credits: 10, perPage: 1 },
+  extraction: { credits: 25, perPage: 1 },
+  transcribe: { credits: 8, perSeconds: 60 },
+  meeting: { credits: 15, perSeconds: 60 },
+  media: { credits: 4, perSeconds: 60 },
+} as const;
+
+/** What the server measured of one source. */
+export interface SourceMeasure {
+  bytes: number;
+  /** PDF pages (0 for an encrypted PDF), 1 for an image, one per started 4,000 bytes of text, 0 for media. */
+  pages: number;
+  /** Media duration in seconds; null for documents and images. */
+  durationSeconds: number | null;
+}
+
+const started = (amount: number, per: number) => Math.ceil(amount / per);
+
+/** Pages of a UTF-8 text source: one per started 4,000 bytes (at least one). */
+export function textPages(bytes: number): number {
+  return Math.max(1, started(bytes, TEXT_PAGE_BYTES));
+}
+
+/** Credits for one source under a price class. */
+export function sourceCredits(cls: PriceClass, m: SourceMeasure): number {
+  switch (cls) {
+    case 'file': {
+      const p = PRICES.file;
+      // "per started 25 MB or 10 pages, larger basis per source"
+      const units = Math.max(1, started(m.bytes, p.perBytes), started(m.pages, p.perPages));
+      return p.credits * units;
+    }
+    case 'ocr_text':
+    case 'ocr_document':
+    case 'extraction':
+      return PRICES[cls].credits * Math.max(1, m.pages);
+    case 'transcribe':
+    case 'meeting':
+    case 'media':
+      return PRICES[cls].credits * Math.max(1, started(m.durationSeconds ?? 0, PRICES[cls].perSeconds));
+  }
+}
+
+/** The quote of a job: the sum of its sources' credits. */
+export function quoteCredits(operation: OperationId, sources: readonly SourceMeasure[]): number {
+  const cls = PRICE_CLASS[operation];
+  return sources.reduce((sum, m) => sum + sourceCredits(cls, m), 0);
+}
