@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.js';
+import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
+import { isPageRangeSyntax } from './page-ranges.js';
+
+/**
+ * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
+ * fields and unknown options are rejected, so a typo never silently changes what runs.
+ */
+export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_required', 'human_review'] as const;
+
+/** Operations this release runs (later issues add media, OCR, transcription, meeting and extraction). */
+export const AVAILABLE_OPERATIONS = FILE_OPERATIONS;
+export const ALL_OPERATIONS: readonly OperationId[] = [
+  ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
+];
+
+const pages = z
+  .string()
+  .max(200)
+  .refine(isPageRangeSyntax, 'pages must be page numbers or ranges separated by commas, e.g. 1-3,5');
+const requiredPages = pages.refine((s) => s.trim() !== '', 'pages must select at least one page, e.g. 1-3,5');
+const password = z.string().min(1, 'password must be 1 to 128 characters').max(128, 'password must be 1 to 128 characters');
+const imageFormat = z.enum(['jpg', 'png', 'webp']);
+
+/** Options of each operation of this release; every object is strict. */
+export const OPTION_SCHEMAS = {
+  'pdf-extract': z.strictObject({ pages: requiredPages }),
+  'pdf-delete': z.strictObject({ pages: requiredPages }),
+  'pdf-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }), pages: pages.optional() }),
+  'pdf-protect': z.strictObject({ password }),
+  'pdf-unlock': z.strictObject({ password }),
+  'pdf-watermark': z.strictObject({ text: z.string().trim().min(1, 'text is required').max(200, 'text must be at most 200 characters'), pages: pages.optional() }),
+  'pdf-number': z.strictObject({ start: z.number().int().min(0).max(1_000_000).optional(), pages: pages.optional() }),
+  'pdf-merge': z.strictObject({}),
+  'image-edit': z
+    .strictObject({
+      width: z.number().int().min(1).max(10_000).optional(),
+      height: z.number().int().min(1).max(10_000).optional(),
+      angle: z.number().int().min(-360).max(360).optional(),
+      flip: z.enum(['horizontal', 'vertical', 'both']).optional(),
+      format: imageFormat.optional(),
+      crop: z.tuple([z.number().int().min(0), z.number().int().min(0), z.number().int().min(1), z.number().int().min(1)], {
+        message: 'crop must be four integers: left, top, width, height',
+      }).optional(),
+    })
+    .refine((o) => (o.width === undefined) === (o.height === undefined), { message: 'supply both width and height', path: ['width'] })
+    .refine((o) => Object.keys(o).length > 0, { message: 'image-edit needs at least one of width+height, angle, flip, format, crop' }),
+  'image-compress': z.strictObject({ format: imageFormat.optional(), level: z.enum(['balanced', 'strong']).optional() }),
+  webp: z.strictObject({}),
+} as const;
+
+export type AvailableOperation = keyof typeof OPTION_SCHEMAS;
+export type OperationOptions<O extends AvailableOperation> = z.infer<(typeof OPTION_SCHEMAS)[O]>;
+
+const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{20}$`), `must be a ${prefix}_ id`);
+
+const fieldName = z
+  .string()
+  .max(64, 'field names have at most 64 characters')
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'field names start with a letter and contain only letters, digits and underscores')
+  .refine((f) => !(RESERVED_FIELD_NAMES as readonly string[]).includes(f.toLowerCase()), 'this field name is reserved');
+
+const requestBody = z.strictObject({
+  operation: z.string(),
+  upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(100),
+  items: z.unknown().optional(),
+  fields: z
+    .array(fieldName)
+    .max(30, 'at most 30 fields')
+    .refine((f) => new Set(f.map((x) => x.toLowerCase())).size === f.length, 'field names must be unique')
+    .optional(),
+  instructions: z.string().max(4000, 'instructions have at most 4,000 characters').optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  max_credits: z.number().int().min(1).max(1_000_000_000).optional(),
+  workflow_id: z.string().max(64).optional(),
+  webhook_id: id('whk').optional(),
+  webhook_mode: z.unknown().optional(),
+});
+
+export interface JobRequest {
+  operation: AvailableOperation;
+  uploadIds: string[];
+  options: Record<string, unknown>;
+  maxCredits: number | undefined;
+  webhookId: string | undefined;
+}
+
+export interface BodyIssue {
+  path: string;
+  message: string;
+}
+
+const toIssues = (e: z.ZodError, prefix: string[] = []): BodyIssue[] =>
+  e.issues.map((i) => ({ path: [...prefix, ...i.path.map(String)].join('.') || '(body)', message: i.message }));
+
+function invalid(issues: BodyIssue[]): never {
+  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
+/** Validates a job or estimate body; every problem is reported at once as 422 with `issues`. */
+export function parseJobRequest(body: unknown): JobRequest {
+  const parsed = requestBody.safeParse(body);
+  if (!parsed.success) invalid(toIssues(parsed.error));
+  const b = parsed.data;
+  const issues: BodyIssue[] = [];
+  if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
+  if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
+  if (!(ALL_OPERATIONS as readonly string[]).includes(b.operation)) {
+    issues.push({ path: 'operation', message: `unknown operation; one of ${AVAILABLE_OPERATIONS.join(', ')}` });
+    invalid(issues);
+  }
+  if (!(b.operation in OPTION_SCHEMAS)) {
+    issues.push({ path: 'operation', message: `${b.operation} is not available yet; available: ${AVAILABLE_OPERATIONS.join(', ')}` });
+    invalid(issues);
+  }
+  const operation = b.operation as AvailableOperation;
+  if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
+  if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
+  if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only' });
+  const sources = b.upload_ids.length;
+  if (operation === 'pdf-merge' && (sources < 2 || sources > 20)) issues.push({ path: 'upload_ids', message: 'pdf-merge takes 2 to 20 PDFs' });
+  if (operation !== 'pdf-merge' && sources !== 1) issues.push({ path: 'upload_ids', message: `${operation} takes exactly one source` });
+  if (new Set(b.upload_ids).size !== sources) issues.push({ path: 'upload_ids', message: 'upload_ids must not repeat an upload' });
+  const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
+  if (!options.success) issues.push(...toIssues(options.error, ['options']));
+  if (issues.length) invalid(issues);
+  return {
+    operation,
+    uploadIds: b.upload_ids,
+    options: (options.success ? options.data : {}) as Record<string, unknown>,
+    maxCredits: b.max_credits,
+    webhookId: b.webhook_id,
+  };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { parseJobRequest } from '../../../domain/validation/processing-request.js';
+import { parsePageRanges } from '../../../domain/validation/page-ranges.js';
+import { DomainError } from '../../../domain/errors.js';
+
+const U1 = `upl_${'a'.repeat(20)}`;
+const U2 = `upl_${'b'.repeat(20)}`;
+const issuesOf = (body: unknown): string[] => {
+  try {
+    parseJobRequest(body);
+    return [];
+  } catch (e) {
+    expect(e).toBeInstanceOf(DomainError);
+    return ((e as DomainError).details['issues'] as Array<{ path: string; message: string }>).map((i) => `${i.path}: ${i.message}`);
+  }
+};
+const paths = (body: unknown) => issuesOf(body).map((i) => i.split(':')[0]);
+
+describe('job and estimate bodies', () => {
+  it('accepts each operation of this release with valid options', () => {
+    const ok: Array<[string, Record<string, unknown>, string[]?]> = [
+      ['pdf-extract', { pages: '1-3,5' }], ['pdf-delete', { pages: '2' }], ['pdf-rotate', { angle: 90 }], ['pdf-rotate', { angle: 270, pages: '1' }],
+      ['pdf-protect', { password: 'x' }], ['pdf-unlock', { password: 'p'.repeat(128) }], ['pdf-watermark', { text: 'DRAFT' }],
+      ['pdf-watermark', { text: 'DRAFT', pages: '' }], ['pdf-number', {}], ['pdf-number', { start: 5, pages: '2-9' }], ['pdf-merge', {}, [U1, U2]],
+      ['image-edit', { width: 800, height: 600 }], ['image-edit', { angle: 90, flip: 'horizontal', format: 'webp', crop: [0, 0, 10, 10] }],
+      ['image-compress', {}], ['image-compress', { format: 'jpg', level: 'strong' }], ['webp', {}],
+    ];
+    for (const [operation, options, ids] of ok) {
+      expect(parseJobRequest({ operation, upload_ids: ids ?? [U1], options, max_credits: 50 })).toMatchObject({ operation, options, maxCredits: 50 });
+    }
+    expect(parseJobRequest({ operation: 'webp', upload_ids: [U1] }).options).toEqual({});
+  });
+
+  it.each([
+    ['unknown operation', { operation: 'pdf-explode', upload_ids: [U1] }, ['operation']],
+    ['an operation of a later release', { operation: 'transcribe', upload_ids: [U1] }, ['operation']],
+    ['missing upload_ids', { operation: 'webp' }, ['upload_ids']],
+    ['empty upload_ids', { operation: 'webp', upload_ids: [] }, ['upload_ids']],
+    ['a malformed upload id', { operation: 'webp', upload_ids: ['../../etc/passwd'] }, ['upload_ids.0']],
+    ['two sources for a single-source operation', { operation: 'webp', upload_ids: [U1, U2] }, ['upload_ids']],
+    ['pdf-merge of one', { operation: 'pdf-merge', upload_ids: [U1] }, ['upload_ids']],
+    ['pdf-merge of 21', { operation: 'pdf-merge', upload_ids: Array.from({ length: 21 }, (_, i) => `upl_${String(i).padStart(20, 'x')}`) }, ['upload_ids']],
+    ['a repeated upload', { operation: 'pdf-merge', upload_ids: [U1, U1] }, ['upload_ids']],
+    ['items on a job', { operation: 'webp', upload_ids: [U1], items: [] }, ['items']],
+    ['webhook_mode on a job', { operation: 'webp', upload_ids: [U1], webhook_mode: 'batch' }, ['webhook_mode']],
+    ['an unknown top-level field', { operation: 'webp', upload_ids: [U1], priority: 'high' }, ['(body)']],
+    ['an unknown option', { operation: 'webp', upload_ids: [U1], options: { quality: 5 } }, ['options']],
+    ['rotate angle 45', { operation: 'pdf-rotate', upload_ids: [U1], options: { angle: 45 } }, ['options.angle']],
+    ['rotate without angle', { operation: 'pdf-rotate', upload_ids: [U1], options: {} }, ['options.angle']],
+    ['extract without pages', { operation: 'pdf-extract', upload_ids: [U1], options: {} }, ['options.pages']],
+    ['extract with empty pages', { operation: 'pdf-extract', upload_ids: [U1], options: { pages: ' ' } }, ['options.pages']],
+    ['bad page syntax', { operation: 'pdf-delete', upload_ids: [U1], options: { pages: '1-' } }, ['options.pages']],
+    ['empty password', { operation: 'pdf-protect', upload_ids: [U1], options: { password: '' } }, ['options.password']],
+    ['password of 129', { operation: 'pdf-unlock', upload_ids: [U1], options: { password: 'p'.repeat(129) } }, ['options.password']],
+    ['width without height', { operation: 'image-edit', upload_ids: [U1], options: { width: 100 } }, ['options.width']],
+    ['image-edit with nothing to do', { operation: 'image-edit', upload_ids: [U1], options: {} }, ['options']],
+    ['crop of three numbers', { operation: 'image-edit', upload_ids: [U1], options: { crop: [0, 0, 10] } }, ['options.crop']],
+    ['crop of zero width', { operation: 'image-edit', upload_ids: [U1], options: { crop: [0, 0, 0, 10] } }, ['options.crop.2']],
+    ['compress to gif', { operation: 'image-compress', upload_ids: [U1], options: { format: 'gif' } }, ['options.format']],
+    ['max_credits 0', { operation: 'webp', upload_ids: [U1], max_credits: 0 }, ['max_credits']],
+    ['max_credits 1.5', { operation: 'webp', upload_ids: [U1], max_credits: 1.5 }, ['max_credits']],
+    ['fields on a file operation', { operation: 'webp', upload_ids: [U1], fields: ['total'] }, ['fields']],
+    ['a body that is not an object', [1, 2], ['(body)']],
+  ])('rejects %s', (_label, body, expected) => {
+    expect(paths(body)).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('applies the field rules: unique, start with a letter, letters/digits/underscore, ≤64, ≤30, not reserved', () => {
+    const body = (fields: unknown) => ({ operation: 'webp', upload_ids: [U1], fields });
+    const fieldIssues = (fields: unknown) => issuesOf(body(fields)).filter((i) => i.startsWith('fields') && !i.includes('only accepted'));
+    expect(fieldIssues(['total', 'due_date', `a${'b'.repeat(63)}`])).toEqual([]);
+    expect(fieldIssues([`a${'b'.repeat(64)}`])).toHaveLength(1);
+    expect(fieldIssues(['1st'])).toHaveLength(1);
+    expect(fieldIssues(['_x'])).toHaveLength(1);
+    expect(fieldIssues(['due-date'])).toHaveLength(1);
+    expect(fieldIssues(['total', 'Total'])).toHaveLength(1);
+    for (const reserved of ['items', 'warnings', 'evidence', 'review_required', 'human_review', 'Items']) expect(fieldIssues([reserved])).toHaveLength(1);
+    expect(fieldIssues(Array.from({ length: 30 }, (_, i) => `f${i}`))).toEqual([]);
+    expect(fieldIssues(Array.from({ length: 31 }, (_, i) => `f${i}`))).toHaveLength(1);
+  });
+
+  it('reports every problem at once', () => {
+    expect(paths({ operation: 'pdf-rotate', upload_ids: [U1, U2], options: { angle: 1 }, items: [] }).sort()).toEqual(['items', 'options.angle', 'upload_ids']);
+  });
+});
+
+describe('page ranges against the real page count', () => {
+  it.each([
+    ['1-3,5', 5, [1, 2, 3, 5]], ['5', 5, [5]], [' 2 - 2 '.replace(/ /g, ''), 3, [2]], ['3,1,2-3', 3, [1, 2, 3]], ['1-10', 10, Array.from({ length: 10 }, (_, i) => i + 1)],
+  ])('%s of %i pages', (spec, count, pages) => {
+    expect(parsePageRanges(spec as string, count as number)).toEqual(pages);
+  });
+  it.each([['6', 5], ['0', 5], ['3-2', 5], ['1-6', 5], ['a', 5], ['1,,2', 5], ['', 5]])('rejects %s of %i pages', (spec, count) => {
+    expect(() => parsePageRanges(spec, count)).toThrow(DomainError);
+  });
+  it('an empty selection means all pages where allowed', () => {
+    expect(parsePageRanges('', 3, { emptyMeansAll: true })).toEqual([1, 2, 3]);
+  });
+});
