@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', setInterval: 'readonly' } },
   },
   // 1. domain/ is pure: only domain/ and zod. No I/O, no env, no clock.
   {

@@ -68,7 +68,7 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', String(port)],
+    ['--require', join(repoRoot, 'test/evm/parent-watchdog.cjs'), join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', String(port)],
     { cwd: join(repoRoot, 'test/evm'), env: { ...process.env, HARDHAT_CHAIN_ID: String(chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
