@@ -11,13 +11,15 @@ import { refuseKeyInQuery } from './http/auth.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
 import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
+import { processingRouter } from './processing/processing.routes.js';
+import { createFileStore } from '../adapters/storage/file-store.js';
 import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
 
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -60,7 +62,13 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       publicBaseUrl: deps.config.http.publicBaseUrl,
       ...(deps.now ? { now: deps.now } : {}),
     }),
-    interfaceShell('/v1', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
+    processingRouter({
+      db: deps.db,
+      store: createFileStore(deps.config.storage.dir),
+      limits: { ...deps.config.storage, retentionDays: 7 },
+      rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute },
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
     interfaceShell('/proof', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
     interfaceShell('/api/integrations', [
       rateLimit(deps.db, [perIp('integrations:ip:min', rl.integrationsPerIpPerMinute, 60)], deps.now),

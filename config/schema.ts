@@ -96,6 +96,14 @@ export const envSchema = z.object({
   /** How long a payment requirement stays valid (x402 maxTimeoutSeconds). */
   X402_PAYMENT_TIMEOUT_SECONDS: int(300, 10, 3600),
 
+  /** Folder of uploaded sources and job results (addressed by id, never by a client path). */
+  STORAGE_DIR: optionalString,
+  UPLOAD_MAX_FILES: int(100, 1, 10_000),
+  /** Per upload request, in MB (1 MB = 1,000,000 bytes). */
+  UPLOAD_MAX_REQUEST_MB: int(500, 1, 100_000),
+  /** Live sources per company, in MB. */
+  COMPANY_STORAGE_MB: int(2000, 1, 10_000_000),
+
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
 });
@@ -148,6 +156,12 @@ export interface Config {
     readonly rpcRetries: number;
     /** Required confirmations per EVM network (defaults from domain/networks.ts unless overridden). */
     readonly requiredConfirmations: Readonly<Record<EvmNetwork, number>>;
+  };
+  readonly storage: {
+    readonly dir: string;
+    readonly maxFilesPerUpload: number;
+    readonly maxUploadBytes: number;
+    readonly companyQuotaBytes: number;
   };
   readonly x402: {
     readonly payTo: `0x${string}` | undefined;
@@ -243,6 +257,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+    storage: {
+      dir: e.STORAGE_DIR ?? `${e.DATA_DIR}/storage`,
+      maxFilesPerUpload: e.UPLOAD_MAX_FILES,
+      maxUploadBytes: e.UPLOAD_MAX_REQUEST_MB * 1_000_000,
+      companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
+    },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,

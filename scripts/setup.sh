@@ -30,7 +30,25 @@ if [ -n "$pgpkg" ] && [ -f "$pgpkg/native/pg-symlinks.json" ]; then
   fi
 fi
 
-# 3. Temporal CLI, unless a server is configured: TEMPORAL_CLI_PATH, PATH, the cache folder, else build it.
+# 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools) and qpdf (PDF encryption).
+missing_tools=()
+command -v ffprobe >/dev/null 2>&1 || missing_tools+=(ffmpeg)
+command -v qpdf >/dev/null 2>&1 || missing_tools+=(qpdf)
+if [ ${#missing_tools[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing ${missing_tools[*]} from Debian (one time)"
+    # An index older than a day is refreshed first; apt-get install alone cannot find packages on a fresh machine.
+    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+      apt-get update -qq >/dev/null
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_tools[@]}" >/dev/null
+  else
+    say "missing ${missing_tools[*]}: install them (e.g. apt-get install ffmpeg qpdf)"
+    exit 1
+  fi
+fi
+
+# 4. Temporal CLI, unless a server is configured: TEMPORAL_CLI_PATH, PATH, the cache folder, else build it.
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   node --import tsx -e '
     import("./adapters/infra/temporal-cli.ts").then(async ({ locateTemporalCli }) => {

@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { DomainError } from '../../domain/errors.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Db } from '../../db/connection.js';
+import { getCompany } from '../../db/repositories/companies.repo.js';
+import type { AppState } from '../http/context.js';
+import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
+import { perIp, perKey, rateLimit } from '../http/rate-limit.js';
+import { mountUploads, type UploadLimits } from './uploads.routes.js';
+
+export interface ProcessingRouterDeps {
+  db: Db;
+  store: FileStore;
+  limits: UploadLimits;
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  ffprobePath?: string;
+  now?: () => Date;
+}
+
+/** A suspended company's keys answer 403 (spec section 7: scope, role or suspension). */
+function activeCompany(db: Db): Middleware<AppState> {
+  return async (ctx, next) => {
+    const company = await getCompany(db, ctx.state.apiKey!.tenantId);
+    if (!company) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    if (company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
+    await next();
+  };
+}
+
+/**
+ * `/v1`: bearer `sk_live_` keys (never in the URL), 120 requests per minute per key (plus a per-IP bound),
+ * suspension, then the resources. Bodies are parsed per route (multipart for uploads, JSON elsewhere).
+ */
+export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/v1' });
+  router.use(
+    refuseKeyInQuery(),
+    requireApiKey(deps.db, 'v1', deps.now),
+    rateLimit(deps.db, [
+      perKey('v1:key:min', deps.rateLimits.perKeyPerMinute, 60),
+      perIp('v1:ip:min', deps.rateLimits.perIpPerMinute, 60),
+    ], deps.now),
+    activeCompany(deps.db),
+  );
+  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, ...(deps.ffprobePath ? { ffprobePath: deps.ffprobePath } : {}), ...(deps.now ? { now: deps.now } : {}) });
+  return router;
+}

@@ -1,0 +1,65 @@
+import type { MeasuredSource } from '../../adapters/media/measure.js';
+import type { Db } from '../connection.js';
+
+export interface Upload extends MeasuredSource {
+  id: string;
+  companyId: string;
+  filename: string;
+  sha256: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toUpload = (r: any): Upload => ({
+  id: r.id,
+  companyId: r.company_id,
+  filename: r.filename,
+  kind: r.kind,
+  mimeType: r.mime_type,
+  bytes: Number(r.bytes),
+  pages: r.pages,
+  durationSeconds: r.duration_seconds,
+  encrypted: r.encrypted,
+  sha256: r.sha256,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
+  if (rows.length === 0) return;
+  await trx('uploads').insert(
+    rows.map((u) => ({
+      id: u.id,
+      company_id: u.companyId,
+      filename: u.filename,
+      kind: u.kind,
+      mime_type: u.mimeType,
+      bytes: u.bytes,
+      pages: u.pages,
+      duration_seconds: u.durationSeconds,
+      encrypted: u.encrypted,
+      sha256: u.sha256,
+      created_at: u.createdAt,
+      expires_at: u.expiresAt,
+    })),
+  );
+}
+
+/** Bytes of a company's live sources; with `lock`, the company row is locked for the caller's transaction. */
+export async function companyStoredBytes(trx: Db, companyId: string, opts: { lock?: boolean } = {}): Promise<number> {
+  if (opts.lock) await trx('companies').where({ id: companyId }).forUpdate().first();
+  const [row] = await trx('uploads').where({ company_id: companyId }).whereNull('deleted_at').sum<{ sum: string | null }[]>('bytes as sum');
+  return Number(row?.sum ?? 0);
+}
+
+/** A live upload of the company (a foreign or deleted id is simply not found). */
+export async function getUpload(db: Db, companyId: string, id: string): Promise<Upload | null> {
+  const row = await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').first();
+  return row ? toUpload(row) : null;
+}
+
+export async function markUploadDeleted(db: Db, companyId: string, id: string, now: Date): Promise<boolean> {
+  return (await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').update({ deleted_at: now })) === 1;
+}
