@@ -67,6 +67,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       store: createFileStore(deps.config.storage.dir),
       limits: { ...deps.config.storage, retentionDays: 7 },
       rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute },
+      bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     interfaceShell('/proof', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'rate_limited'
   | 'insufficient_credits'
+  | 'gone'
   | 'limit_reached'
   | 'transaction_not_found'
   | 'transaction_failed'

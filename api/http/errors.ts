@@ -22,6 +22,7 @@ const STATUS: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   insufficient_credits: 402,
+  gone: 410,
   limit_reached: 409,
   transaction_not_found: 404,
   transaction_failed: 422,

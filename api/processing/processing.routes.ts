@@ -8,12 +8,16 @@ import type { AppState } from '../http/context.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
+import { jsonBody } from '../http/body.js';
+import { parseJobRequest } from '../../domain/validation/processing-request.js';
+import { quoteRequest } from './estimate.service.js';
 
 export interface ProcessingRouterDeps {
   db: Db;
   store: FileStore;
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  bodyLimitJson: string;
   ffprobePath?: string;
   now?: () => Date;
 }
@@ -44,5 +48,17 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     activeCompany(deps.db),
   );
   mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, ...(deps.ffprobePath ? { ffprobePath: deps.ffprobePath } : {}), ...(deps.now ? { now: deps.now } : {}) });
+
+  /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
+  router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    const quote = await quoteRequest({ db: deps.db, store: deps.store, ...(deps.now ? { now: deps.now } : {}) }, ctx.state.apiKey!.tenantId, parseJobRequest(ctx.request.body));
+    ctx.body = {
+      operation: quote.operation,
+      estimated_credits: quote.credits,
+      sources: quote.sources.map((s) => ({
+        upload_id: s.upload.id, bytes: s.measure.bytes, pages: s.measure.pages, duration_seconds: s.measure.durationSeconds, credits: s.credits,
+      })),
+    };
+  });
   return router;
 }

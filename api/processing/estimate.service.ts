@@ -1,0 +1,78 @@
+import { DomainError } from '../../domain/errors.js';
+import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
+import { parsePageRanges } from '../../domain/validation/page-ranges.js';
+import type { JobRequest } from '../../domain/validation/processing-request.js';
+import { encryptedPdfPageCount, WrongPdfPassword } from '../../adapters/media/pdf/qpdf.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Db } from '../../db/connection.js';
+import { getUpload, type Upload } from '../../db/repositories/uploads.repo.js';
+
+export interface Quote {
+  operation: string;
+  credits: number;
+  sources: Array<{ upload: Upload; measure: SourceMeasure; credits: number }>;
+}
+
+const PDF_OPERATIONS = new Set(['pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge']);
+const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
+
+/**
+ * Prices a validated request on what the server measured: the sources must exist in the caller's company
+ * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
+ * with the password to count its pages; a quote above `max_credits` is refused (409).
+ */
+export async function quoteRequest(deps: { db: Db; store: FileStore; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
+  const now = (deps.now ?? (() => new Date()))();
+  const uploads: Upload[] = [];
+  for (const id of req.uploadIds) {
+    const upload = await getUpload(deps.db, companyId, id);
+    if (!upload) throw new DomainError('not_found', `Upload ${id} not found`);
+    if (upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept 7 days)`);
+    uploads.push(upload);
+  }
+  const issues: Array<{ path: string; message: string }> = [];
+  const measures: SourceMeasure[] = [];
+  for (const [i, u] of uploads.entries()) {
+    const path = `upload_ids.${i}`;
+    if (PDF_OPERATIONS.has(req.operation) && u.kind !== 'pdf') issues.push({ path, message: `${req.operation} needs a PDF; ${u.id} is ${u.kind}` });
+    if (IMAGE_OPERATIONS.has(req.operation) && u.kind !== 'image') issues.push({ path, message: `${req.operation} needs an image; ${u.id} is ${u.kind}` });
+    let pages = u.pages;
+    if (u.kind === 'pdf' && req.operation === 'pdf-unlock') {
+      if (!u.encrypted) issues.push({ path, message: `${u.id} is not encrypted; there is nothing to unlock` });
+      else {
+        try {
+          pages = await encryptedPdfPageCount(deps.store.pathOf(u.id), String(req.options['password']));
+        } catch (e) {
+          if (!(e instanceof WrongPdfPassword)) throw e;
+          issues.push({ path: 'options.password', message: 'the password does not open this PDF' });
+        }
+      }
+    } else if (u.kind === 'pdf' && u.encrypted) {
+      issues.push({ path, message: `${u.id} is encrypted; unlock it first with pdf-unlock` });
+    }
+    const spec = req.options['pages'];
+    if (typeof spec === 'string' && u.kind === 'pdf' && !u.encrypted) {
+      const emptyMeansAll = req.operation !== 'pdf-extract' && req.operation !== 'pdf-delete';
+      try {
+        const selected = parsePageRanges(spec, pages, { emptyMeansAll });
+        if (req.operation === 'pdf-delete' && selected.length === pages) issues.push({ path: 'options.pages', message: 'pdf-delete cannot delete every page' });
+      } catch (e) {
+        issues.push({ path: 'options.pages', message: e instanceof DomainError ? e.message : 'invalid pages' });
+      }
+    }
+    measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
+  }
+  if (issues.length) {
+    throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
+  }
+  const credits = quoteCredits(req.operation, measures);
+  if (req.maxCredits !== undefined && credits > req.maxCredits) {
+    throw new DomainError('conflict', `The quote of ${credits} credits exceeds max_credits (${req.maxCredits})`, { quote: credits });
+  }
+  const cls = PRICE_CLASS[req.operation];
+  return {
+    operation: req.operation,
+    credits,
+    sources: uploads.map((upload, i) => ({ upload, measure: measures[i]!, credits: sourceCredits(cls, measures[i]!) })),
+  };
+}
