@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
-/** The password does not open the PDF. */
+/**
+ * PDF encryption work done with qpdf (pdf-lib cannot encrypt). Passwords are always written to qpdf's standard
+ * input, never passed as arguments, so they never appear in a process list, an argument vector or a log.
+ */
 export class WrongPdfPassword extends Error {
   constructor() {
     super('the password does not open this PDF');
@@ -8,16 +12,18 @@ export class WrongPdfPassword extends Error {
   }
 }
 
-/**
- * Pages of an encrypted PDF opened with `password`, using qpdf. The password is written to qpdf's standard
- * input (`--password-file=-`), so it never appears in a process list, an argument vector or a log.
- */
-export function encryptedPdfPageCount(path: string, password: string, opts: { qpdfPath?: string; timeoutMs?: number } = {}): Promise<number> {
+export interface QpdfOptions {
+  qpdfPath?: string;
+  timeoutMs?: number;
+}
+
+/** Runs qpdf with `stdinText` on standard input; resolves its stdout. */
+function runQpdf(args: string[], stdinText: string, opts: QpdfOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(opts.qpdfPath ?? 'qpdf', ['--password-file=-', '--show-npages', '--', path], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(opts.qpdfPath ?? 'qpdf', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', (e) => {
@@ -26,10 +32,32 @@ export function encryptedPdfPageCount(path: string, password: string, opts: { qp
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0 && /^\d+\s*$/.test(out)) return resolve(Number(out.trim()));
+      if (code === 0 || code === 3) return resolve(out); // 3: succeeded with warnings
       if (/invalid password/i.test(err)) return reject(new WrongPdfPassword());
-      reject(new Error(`qpdf could not read the PDF (exit ${code})`));
+      reject(new Error(`qpdf could not process the PDF (exit ${code})`));
     });
-    child.stdin.end(`${password}\n`);
+    child.stdin.end(stdinText);
   });
+}
+
+/** Pages of an encrypted PDF opened with `password`. */
+export async function encryptedPdfPageCount(path: string, password: string, opts: QpdfOptions = {}): Promise<number> {
+  const out = await runQpdf(['--password-file=-', '--show-npages', '--', path], `${password}\n`, opts);
+  if (!/^\d+\s*$/.test(out)) throw new Error('qpdf returned no page count');
+  return Number(out.trim());
+}
+
+/**
+ * Encrypts a PDF with AES-256 so it opens only with `password`; the owner password is random, so nobody can
+ * lift the restrictions. qpdf reads all its arguments from standard input (`@-`).
+ */
+export async function protectPdf(inputPath: string, outputPath: string, password: string, opts: QpdfOptions = {}): Promise<void> {
+  if (/[\r\n]/.test(password)) throw new Error('a PDF password cannot contain line breaks');
+  const owner = randomBytes(24).toString('base64url');
+  await runQpdf(['@-'], `${['--encrypt', password, owner, '256', '--', inputPath, outputPath].join('\n')}\n`, opts);
+}
+
+/** Writes a decrypted copy of a PDF opened with `password`. */
+export async function unlockPdf(inputPath: string, outputPath: string, password: string, opts: QpdfOptions = {}): Promise<void> {
+  await runQpdf(['--password-file=-', '--decrypt', '--', inputPath, outputPath], `${password}\n`, opts);
 }
