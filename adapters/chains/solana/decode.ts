@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { USDC_DECIMALS } from '../../../domain/money.js';
 import { SOLANA } from '../../../domain/networks.js';
 import { ChainError, type Transfer } from '../types.js';
+import { base58Decode } from '../../../domain/base58.js';
 
 /**
  * Pure decoding (no I/O) of a Solana `getTransaction` result — encoding `json`, maxSupportedTransactionVersion 0 —
@@ -240,30 +241,11 @@ function reconcile(usdcMint: string, pre: Map<string, TokenBalance>, post: Map<s
   }
 }
 
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BASE58_VALUES = new Map([...BASE58_ALPHABET].map((c, i) => [c, i]));
-
-/**
- * Base58 (Bitcoin alphabet) to bytes. Written here rather than importing `bs58`: that package is only a transitive
- * dependency of @solana/web3.js and ships no types. Throws ChainError('inconsistent') naming `what` on a bad character.
- */
+/** Base58 to bytes (domain/base58.ts); a bad character is ChainError('inconsistent') naming `what`. */
 export function decodeBase58(text: string, what = 'value'): Uint8Array {
-  let zeros = 0;
-  while (zeros < text.length && text[zeros] === '1') zeros++;
-  const littleEndian: number[] = [];
-  for (let i = zeros; i < text.length; i++) {
-    let carry = BASE58_VALUES.get(text[i]!);
-    if (carry === undefined) throw inconsistent(`${what}: data is not base58`);
-    for (let j = 0; j < littleEndian.length; j++) {
-      carry += littleEndian[j]! * 58;
-      littleEndian[j] = carry & 0xff;
-      carry >>= 8;
-    }
-    for (; carry > 0; carry >>= 8) littleEndian.push(carry & 0xff);
-  }
-  const out = new Uint8Array(zeros + littleEndian.length);
-  littleEndian.forEach((byte, j) => (out[out.length - 1 - j] = byte));
-  return out;
+  const bytes = base58Decode(text);
+  if (!bytes) throw inconsistent(`${what}: data is not base58`);
+  return bytes;
 }
 
 /** A transaction signature: 64 to 88 base58 characters that decode to exactly 64 bytes. */
