@@ -26,7 +26,7 @@ import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
 import type { DeliveryWorkflowResult } from '../workflows/webhooks/delivery.workflow.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
-import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { startBenchReceiver } from './lib/receiver.js';
 import { formatReport, isHealthy, type PhaseResult } from './lib/webhooks-report.js';
@@ -65,16 +65,10 @@ function parseOptions(argv: string[]): Options {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const int = (name: string, raw: string | undefined, def: number, min: number, max: number) => {
-    if (raw === undefined || raw.trim() === '') return def;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
-    return v;
-  };
   return {
-    n: int('--n', values.n ?? process.env['BENCH_N'], 200, 1, 5000),
-    concurrency: int('--concurrency', values.concurrency, 8, 1, 64),
-    startConcurrency: int('--start-concurrency', values['start-concurrency'], 16, 1, 256),
+    n: intOption('--n', values.n ?? process.env['BENCH_N'], 200, 1, 5000),
+    concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),
+    startConcurrency: intOption('--start-concurrency', values['start-concurrency'], 16, 1, 256),
   };
 }
 

@@ -34,7 +34,7 @@ import { createX402Payments } from '../api/x402/payment.middleware.js';
 import { PAID_ROUTES } from '../api/x402/route-table.js';
 import { startX402Chain, USDC, type X402Chain } from '../test/helpers/x402-harness.js';
 import { openBenchDatabase } from './lib/bench-db.js';
-import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { timedPayingClient } from './lib/x402-client.js';
@@ -78,17 +78,11 @@ function parseOptions(argv: string[]): Options {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const int = (name: string, raw: string | undefined, def: number, min: number, max: number) => {
-    if (raw === undefined || raw.trim() === '') return def;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
-    return v;
-  };
   return {
-    duration: int('--duration', values.duration, 5, 1, 60),
-    concurrency: int('--concurrency', values.concurrency, 16, 1, 256),
+    duration: intOption('--duration', values.duration, 5, 1, 60),
+    concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),
     // The payer holds 10 USDC: 500 calls at 0.02.
-    n: int('--n', values.n, 30, 1, 300),
+    n: intOption('--n', values.n, 30, 1, 300),
   };
 }
 

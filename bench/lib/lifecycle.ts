@@ -81,3 +81,11 @@ export async function runBenchmark<O>(opts: {
     await run.finish();
   }
 }
+
+/** An integer option in [min, max]; unset or blank gives the default, anything else is a usage error. */
+export function intOption(name: string, raw: string | undefined, def: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return def;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
+  return v;
+}
