@@ -13,6 +13,7 @@ import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
+import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
 
@@ -65,7 +66,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     processingRouter({
       db: deps.db,
       store: createFileStore(deps.config.storage.dir),
-      limits: { ...deps.config.storage, retentionDays: 7 },
+      limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
       rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),

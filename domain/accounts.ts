@@ -9,6 +9,8 @@ export const LIMITS = {
   membersPerCompany: 20,
   /** Credits granted once to every new company. */
   trialCredits: 1000n,
+  /** Sources and results are kept this long (accounting records stay). */
+  retentionDays: 7,
 } as const;
 
 export function parseRole(raw: string | undefined): MemberRole {

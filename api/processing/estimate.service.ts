@@ -1,3 +1,4 @@
+import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
@@ -27,7 +28,7 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; now?: () =>
   for (const id of req.uploadIds) {
     const upload = await getUpload(deps.db, companyId, id);
     if (!upload) throw new DomainError('not_found', `Upload ${id} not found`);
-    if (upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept 7 days)`);
+    if (upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }
   const issues: Array<{ path: string; message: string }> = [];

@@ -36,7 +36,7 @@ async function findOrCreateAccount(trx: Db, email: string): Promise<string> {
 }
 
 /** Locks the company row so limit checks and the inserts they guard are serialised per company. */
-async function lockCompany(trx: Db, companyId: string): Promise<Company> {
+export async function lockCompany(trx: Db, companyId: string): Promise<Company> {
   const row = await trx('companies').where({ id: companyId }).forUpdate().first();
   if (!row) throw new DomainError('not_found', 'Company not found');
   return toCompany(row);

@@ -1,5 +1,6 @@
 import type { MeasuredSource } from '../../adapters/media/measure.js';
 import type { Db } from '../connection.js';
+import { lockCompany } from './companies.repo.js';
 
 export interface Upload extends MeasuredSource {
   id: string;
@@ -49,7 +50,7 @@ export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
 
 /** Bytes of a company's live sources; with `lock`, the company row is locked for the caller's transaction. */
 export async function companyStoredBytes(trx: Db, companyId: string, opts: { lock?: boolean } = {}): Promise<number> {
-  if (opts.lock) await trx('companies').where({ id: companyId }).forUpdate().first();
+  if (opts.lock) await lockCompany(trx, companyId);
   const [row] = await trx('uploads').where({ company_id: companyId }).whereNull('deleted_at').sum<{ sum: string | null }[]>('bytes as sum');
   return Number(row?.sum ?? 0);
 }
