@@ -8,6 +8,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { compileContract } from './evm-contracts.js';
+import { waitForOutput } from './child-output.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -71,27 +72,7 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
     ['--require', join(repoRoot, 'test/evm/parent-watchdog.cjs'), join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', String(port)],
     { cwd: join(repoRoot, 'test/evm'), env: { ...process.env, HARDHAT_CHAIN_ID: String(chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hardhat node did not start:\n${output.slice(-2000)}`)), 60_000);
-    const onData = (c: Buffer) => {
-      output += c.toString();
-      if (output.includes('Started HTTP and WebSocket JSON-RPC server')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`hardhat node exited:\n${output.slice(-2000)}`));
-    });
-  });
-  // Keep draining output so the child never blocks on a full pipe.
-  child.stdout!.resume();
-  child.stderr!.resume();
+  const { exited } = await waitForOutput(child, 'Started HTTP and WebSocket JSON-RPC server', 'hardhat node');
 
   // Hardhat Network's funded accounts come from its well-known development mnemonic.
   const accounts: EvmAccount[] = Array.from({ length: 10 }, (_, addressIndex) => {

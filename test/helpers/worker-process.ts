@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { waitForOutput } from './child-output.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,27 +22,10 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
-    const onData = (c: Buffer) => {
-      output += c.toString();
-      if (output.includes('"worker running"')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited early (${code}):\n${output}`));
-    });
-  });
+  const { output, exited } = await waitForOutput(child, '"worker running"', 'worker');
   return {
     child,
-    output: () => output,
+    output,
     async kill(signal) {
       child.kill(signal);
       return exited;
