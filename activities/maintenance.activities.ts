@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import { purgeExpiredRateLimits } from '../db/repositories/rate-limits.repo.js';
 import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo.js';
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
+import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
 
 export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
@@ -18,6 +19,11 @@ export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) 
     /** Deliveries recorded more than `olderThanSeconds` ago whose first attempt never happened. */
     async findUnstartedDeliveries(input: { olderThanSeconds: number; limit: number }) {
       return findUnstartedDeliveries(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
+    },
+
+    /** Queued jobs recorded more than `olderThanSeconds` ago that never held a slot (their start may be lost). */
+    async findNeverClaimedJobs(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
+      return findNeverClaimedJobs(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
     },
   };
 }

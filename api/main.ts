@@ -14,7 +14,7 @@ if (!config.database.url) {
 }
 const db = createDb(config.database.url, { poolMax: config.database.poolMax, applicationName: 'paycore-api' });
 await migrateLatest(db);
-const api = await startApi(config, db, logger);
+const api = await startApi(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
 onShutdownSignal(async (signal) => {
   logger.info({ signal }, 'draining HTTP requests');
   await api.drain(config.shutdownGraceMs);

@@ -1,13 +1,35 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import { createSecretBox } from '../adapters/crypto/secret-box.js';
+import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
 import type { Db } from '../db/connection.js';
 import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
 import { buildChainReader, buildPayments } from './deps.js';
+import { connectWorkflowGateway } from './temporal/workflow-client.js';
 
-export async function startApi(config: Config, db: Db, logger: Logger): Promise<HttpServerHandle> {
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: buildPayments(config, db, logger) });
+/**
+ * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and
+ * jobs accepted meanwhile are started by the maintenance reconciler once it is back.
+ */
+export async function startApi(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<HttpServerHandle> {
+  const workflows = await connectWorkflowGateway({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, lazy: true });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: buildPayments(config, db, logger),
+    secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),
+    workflows,
+  });
   const handle = await listen(app, config.http.host, config.http.port);
   logger.info({ url: handle.url }, 'API listening');
-  return handle;
+  return {
+    ...handle,
+    async drain(graceMs) {
+      await handle.drain(graceMs);
+      await workflows.close();
+    },
+  };
 }

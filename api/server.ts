@@ -16,6 +16,8 @@ import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import type { WorkflowGateway } from './temporal/workflow-client.js';
 
 export interface AppDeps {
   db: Db;
@@ -25,6 +27,10 @@ export interface AppDeps {
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
   payments: PaymentGate | null;
+  /** Seals PDF passwords of unfinished jobs; digests secrets in idempotency fingerprints. */
+  secretBox: SecretBox;
+  /** Starts workflows (jobs); null when the API runs without Temporal. */
+  workflows: WorkflowGateway | null;
   now?: () => Date;
 }
 
@@ -66,6 +72,9 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     processingRouter({
       db: deps.db,
       store: createFileStore(deps.config.storage.dir),
+      logger: deps.logger,
+      secretBox: deps.secretBox,
+      workflows: deps.workflows,
       limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
       rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute },
       bodyLimitJson: deps.config.http.bodyLimitJson,

@@ -11,6 +11,7 @@
  *
  * Run: npm run bench:x402 -- --duration 5 --concurrency 16 --n 30. See bench/README.md.
  */
+import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -175,7 +176,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     authorizationState: createAuthorizationStateReader({ rpcUrls: c.rpcUrls.base, timeoutMs: c.rpcTimeoutMs }),
     paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
   });
-  const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments });
+  const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments, secretBox: createSecretBox(generateSecretsKey()), workflows: null });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
   const verifyPath = `/x402${PAID_ROUTES.verify.path}`;

@@ -19,7 +19,7 @@ const db = createDb(infra.databaseUrl, { poolMax: config.database.poolMax, appli
 stderrProgress('applying database migrations');
 await migrateLatest(db);
 const worker = await startWorker(config, db, logger, infra.temporalAddress);
-const api = await startApi(config, db, logger);
+const api = await startApi(config, db, logger, infra.temporalAddress);
 stderrProgress(`platform ready: API ${api.url}  (health: ${api.url}/x402/health)`);
 if (infra.temporalUiUrl) stderrProgress(`Temporal Web UI: ${infra.temporalUiUrl}/namespaces/${config.temporal.namespace}/workflows`);
 

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'malformed_json'
   | 'validation_failed'
   | 'rate_limited'
+  | 'queue_full'
   | 'insufficient_credits'
   | 'gone'
   | 'limit_reached'

@@ -7,10 +7,18 @@ import type { Db } from '../db/connection.js';
 import type { WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import type { X402ActivityDeps } from '../activities/x402.activities.js';
 import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import { createFileStore } from '../adapters/storage/file-store.js';
+import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
+import type { ProcessingWorkerDeps } from './worker.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
-export function buildActivityDeps(config: Config, db: Db, logger: Logger): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> {
+export function buildActivityDeps(
+  config: Config,
+  db: Db,
+  logger: Logger,
+): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps } {
   return {
+    processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() },
     authorizationState:
       config.x402.facilitator.kind === 'none'
         ? null

@@ -3,21 +3,28 @@ import { scheduleIds } from '../workflows/task-queues.js';
 
 /**
  * Creates the platform's Temporal Schedules if they are missing (safe from every worker process at start):
- * `maintenance:<task queue>` every 15 minutes, skipping a run while the previous one is still going.
+ * `maintenance:<task queue>` and `retention:<task queue>` every 15 minutes, skipping a run while the previous
+ * one is still going.
  */
 export async function ensureSchedules(opts: { address: string; namespace: string; taskQueue: string }): Promise<void> {
   const connection = await Connection.connect({ address: opts.address });
   try {
     const client = new Client({ connection, namespace: opts.namespace });
-    try {
-      await client.schedule.create({
-        scheduleId: scheduleIds.maintenance(opts.taskQueue),
-        spec: { intervals: [{ every: '15 minutes' }] },
-        action: { type: 'startWorkflow', workflowType: 'maintenanceWorkflow', taskQueue: opts.taskQueue, args: [] },
-        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
-      });
-    } catch (e) {
-      if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+    const schedules = [
+      { scheduleId: scheduleIds.maintenance(opts.taskQueue), workflowType: 'maintenanceWorkflow' },
+      { scheduleId: scheduleIds.retention(opts.taskQueue), workflowType: 'retentionWorkflow' },
+    ];
+    for (const s of schedules) {
+      try {
+        await client.schedule.create({
+          scheduleId: s.scheduleId,
+          spec: { intervals: [{ every: '15 minutes' }] },
+          action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue: opts.taskQueue, args: [] },
+          policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+        });
+      } catch (e) {
+        if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+      }
     }
   } finally {
     await connection.close();

@@ -3,12 +3,22 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import { createMaintenanceActivities } from '../activities/maintenance.activities.js';
 import { createX402Activities, type X402ActivityDeps } from '../activities/x402.activities.js';
+import { createProcessingActivities } from '../activities/processing.activities.js';
+import { createRetentionActivities } from '../activities/retention.activities.js';
+import type { FileStore } from '../adapters/storage/file-store.js';
+import type { OperationRunners } from '../adapters/media/operation-runners.js';
+
+/** What the processing and retention activities need besides the shared deps. */
+export interface ProcessingWorkerDeps {
+  store: FileStore;
+  runners: OperationRunners;
+}
 
 export interface PlatformWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>>;
+  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps };
   /** A prebuilt workflow bundle (tests build one per run); otherwise workflows/index is bundled at start. */
   workflowBundle?: { code: string } | { codePath: string };
   shutdownGraceMs: number;
@@ -31,6 +41,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       ...createWebhookActivities(opts.activityDeps),
       ...createMaintenanceActivities({ db: opts.activityDeps.db }),
       ...createX402Activities({ db: opts.activityDeps.db, authorizationState: opts.activityDeps.authorizationState ?? null }),
+      ...processingActivities(opts.activityDeps),
     },
     shutdownGraceTime: opts.shutdownGraceMs,
     ...(opts.identity ? { identity: opts.identity } : {}),
@@ -38,4 +49,14 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
   };
   const worker = await Worker.create(options);
   return { worker, connection };
+}
+
+/** Processing and retention activities, when the worker has a file store (every deployed worker does). */
+function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
+  if (!deps.processing) return {};
+  const { db, logger, secretBox } = deps;
+  return {
+    ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
+    ...createRetentionActivities({ db, store: deps.processing.store }),
+  };
 }

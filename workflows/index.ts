@@ -1,3 +1,5 @@
 // Everything the worker bundles. Workflows import only @temporalio/workflow, domain/ and types of activities.
 export { webhookDeliveryWorkflow } from './webhooks/delivery.workflow.js';
 export { maintenanceWorkflow } from './maintenance/maintenance.workflow.js';
+export { processingJobWorkflow } from './processing/job.workflow.js';
+export { retentionWorkflow } from './maintenance/retention.workflow.js';

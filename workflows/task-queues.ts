@@ -12,4 +12,5 @@ export const workflowIds = {
 /** Temporal Schedules the worker keeps in place, one set per task queue (e.g. `maintenance:platform`). */
 export const scheduleIds = {
   maintenance: (taskQueue: string) => `maintenance:${taskQueue}`,
+  retention: (taskQueue: string) => `retention:${taskQueue}`,
 };

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * Authenticated encryption (AES-256-GCM) for secrets the platform must use again later, such as webhook
@@ -7,12 +7,21 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A keyed fingerprint (HMAC-SHA256 under a key derived from the secrets key) of a secret that must be
+   * compared later but never kept, e.g. a PDF password inside an idempotency fingerprint.
+   */
+  digest(secret: string): string;
 }
 
 export function createSecretBox(keyBase64: string): SecretBox {
   const key = Buffer.from(keyBase64, 'base64');
   if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes encoded as base64');
+  const digestKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'paycore secret digest v1', 32));
   return {
+    digest(secret) {
+      return createHmac('sha256', digestKey).update(secret, 'utf8').digest('hex');
+    },
     seal(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +17,8 @@ export interface FileStore {
    */
   writeTemp(source: Readable, onBytes: (n: number) => void, signal?: AbortSignal): Promise<{ tempPath: string; bytes: number; sha256: string }>;
   commit(tempPath: string, id: string): Promise<string>;
+  /** Writes `data` under `id` atomically (temporary file, then rename): a repeat replaces it whole. */
+  put(id: string, data: Uint8Array): Promise<void>;
   pathOf(id: string): string;
   remove(pathOrId: string): Promise<void>;
 }
@@ -62,6 +64,15 @@ export function createFileStore(root: string): FileStore {
       await mkdir(join(target, '..'), { recursive: true });
       await rename(tempPath, target);
       return target;
+    },
+    async put(id, data) {
+      const tmpDir = join(root, 'tmp');
+      await mkdir(tmpDir, { recursive: true });
+      const tempPath = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      await writeFile(tempPath, data, { mode: 0o600 });
+      const target = pathOf(id);
+      await mkdir(join(target, '..'), { recursive: true });
+      await rename(tempPath, target);
     },
     pathOf,
     async remove(pathOrId) {

@@ -21,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   malformed_json: 422,
   validation_failed: 422,
   rate_limited: 429,
+  queue_full: 429,
   insufficient_credits: 402,
   gone: 410,
   limit_reached: 409,

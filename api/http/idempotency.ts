@@ -16,6 +16,11 @@ export interface IdempotentOptions {
   operation: string;
   /** Tenant the key is scoped to (company or merchant), from the authenticated request. */
   tenantOf: (ctx: AppContext) => string;
+  /**
+   * What identifies "the same request" (default: route params and body). A route whose body holds a secret
+   * replaces it with a keyed digest here, so the stored hash cannot be used to guess the secret.
+   */
+  fingerprint?: (ctx: AppContext) => unknown;
   now?: () => Date;
 }
 
@@ -34,7 +39,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   return async (ctx, next) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
-    const requestHash = sha256Hex(canonicalJson({ params: ctx.params ?? {}, body: ctx.request.body ?? null }));
+    const requestHash = sha256Hex(canonicalJson(opts.fingerprint ? opts.fingerprint(ctx) : { params: ctx.params ?? {}, body: ctx.request.body ?? null }));
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();

@@ -28,7 +28,7 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; now?: () =>
   for (const id of req.uploadIds) {
     const upload = await getUpload(deps.db, companyId, id);
     if (!upload) throw new DomainError('not_found', `Upload ${id} not found`);
-    if (upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
+    if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }
   const issues: Array<{ path: string; message: string }> = [];

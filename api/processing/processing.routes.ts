@@ -11,10 +11,18 @@ import { mountUploads, type UploadLimits } from './uploads.routes.js';
 import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { quoteRequest } from './estimate.service.js';
+import { mountJobs } from './jobs.routes.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
 
 export interface ProcessingRouterDeps {
   db: Db;
   store: FileStore;
+  logger: Logger;
+  secretBox: SecretBox;
+  /** Starts `job:<id>` workflows; null when Temporal is not configured (job submission answers 503). */
+  workflows: WorkflowGateway | null;
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
   bodyLimitJson: string;
@@ -59,6 +67,15 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
         upload_id: s.upload.id, bytes: s.measure.bytes, pages: s.measure.pages, duration_seconds: s.measure.durationSeconds, credits: s.credits,
       })),
     };
+  });
+  mountJobs(router, {
+    db: deps.db,
+    store: deps.store,
+    logger: deps.logger,
+    secretBox: deps.secretBox,
+    workflows: deps.workflows,
+    bodyLimitJson: deps.bodyLimitJson,
+    ...(deps.now ? { now: deps.now } : {}),
   });
   return router;
 }

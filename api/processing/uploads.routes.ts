@@ -9,6 +9,8 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { companyStoredBytes, getUpload, insertUploads, markUploadDeleted, type Upload } from '../../db/repositories/uploads.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { uploadInUse } from '../../db/repositories/jobs.repo.js';
 
 export interface UploadLimits {
   maxFilesPerUpload: number;
@@ -174,6 +176,7 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
         sha256: r.sha256,
         createdAt: at,
         expiresAt: new Date(at.getTime() + deps.limits.retentionDays * 86_400_000),
+        purgedAt: null,
       }));
       const incoming = received.reduce((sum, r) => sum + r.bytes, 0);
       await deps.db.transaction(async (trx) => {
@@ -192,12 +195,22 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
     }
   });
 
-  /** DELETE /v1/uploads/{id}: removes an unused source. */
+  /**
+   * DELETE /v1/uploads/{id}: removes an unused source. A source read by a queued or processing job is kept
+   * (409); the check and the deletion hold the company lock that job submission takes too.
+   */
   router.delete('/uploads/:id', async (ctx) => {
     const companyId = ctx.state.apiKey!.tenantId;
-    const upload = await getUpload(deps.db, companyId, ctx.params['id'] ?? '');
-    if (!upload) throw new DomainError('not_found', 'Upload not found');
-    if (!(await markUploadDeleted(deps.db, companyId, upload.id, now()))) throw new DomainError('not_found', 'Upload not found');
+    const upload = await deps.db.transaction(async (trx) => {
+      await lockCompany(trx, companyId);
+      const found = await getUpload(trx, companyId, ctx.params['id'] ?? '');
+      if (!found) throw new DomainError('not_found', 'Upload not found');
+      if (await uploadInUse(trx, companyId, found.id)) {
+        throw new DomainError('conflict', 'This upload is a source of an unfinished job; delete it after the job has ended');
+      }
+      await markUploadDeleted(trx, companyId, found.id, now());
+      return found;
+    });
     await deps.store.remove(upload.id);
     ctx.status = 204;
   });

@@ -1,6 +1,7 @@
-import { Client, Connection, WorkflowIdConflictPolicy } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
+import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
 
 /** The one module through which the API (and operator commands) start and query workflows. */
 export interface WorkflowGateway {
@@ -9,8 +10,12 @@ export interface WorkflowGateway {
   close(): Promise<void>;
 }
 
-export async function connectWorkflowGateway(opts: { address: string; namespace: string; taskQueue: string }): Promise<WorkflowGateway> {
-  const connection = await Connection.connect({ address: opts.address });
+/**
+ * With `lazy`, the connection is made on first use: the API starts (and keeps answering reads) while
+ * Temporal is down; starts made meanwhile fail and are picked up by the maintenance reconciler.
+ */
+export async function connectWorkflowGateway(opts: { address: string; namespace: string; taskQueue: string; lazy?: boolean }): Promise<WorkflowGateway> {
+  const connection = opts.lazy ? Connection.lazy({ address: opts.address }) : await Connection.connect({ address: opts.address });
   const client = new Client({ connection, namespace: opts.namespace });
   return { client, taskQueue: opts.taskQueue, close: () => connection.close() };
 }
@@ -28,5 +33,25 @@ export async function startDeliveryWorkflow(gw: WorkflowGateway, input: Delivery
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     memo: { interface: input.interface },
   });
+  return workflowId;
+}
+
+/**
+ * Starts `job:<id>` for a committed job. A repeated start while it runs or after it completed is harmless:
+ * the existing workflow is kept. Input is the id only; the job (and any sealed password) stays in PostgreSQL.
+ */
+export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput): Promise<string> {
+  const workflowId = workflowIds.job(input.jobId);
+  try {
+    await gw.client.workflow.start('processingJobWorkflow', {
+      workflowId,
+      taskQueue: gw.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
   return workflowId;
 }

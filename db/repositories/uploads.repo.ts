@@ -9,6 +9,8 @@ export interface Upload extends MeasuredSource {
   sha256: string;
   createdAt: Date;
   expiresAt: Date;
+  /** When retention removed the bytes (the row stays so a later use answers 410). */
+  purgedAt: Date | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -25,6 +27,7 @@ const toUpload = (r: any): Upload => ({
   sha256: r.sha256,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
+  purgedAt: r.purged_at ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -44,6 +47,7 @@ export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
       sha256: u.sha256,
       created_at: u.createdAt,
       expires_at: u.expiresAt,
+      purged_at: u.purgedAt,
     })),
   );
 }
@@ -51,7 +55,7 @@ export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
 /** Bytes of a company's live sources; with `lock`, the company row is locked for the caller's transaction. */
 export async function companyStoredBytes(trx: Db, companyId: string, opts: { lock?: boolean } = {}): Promise<number> {
   if (opts.lock) await lockCompany(trx, companyId);
-  const [row] = await trx('uploads').where({ company_id: companyId }).whereNull('deleted_at').sum<{ sum: string | null }[]>('bytes as sum');
+  const [row] = await trx('uploads').where({ company_id: companyId }).whereNull('deleted_at').whereNull('purged_at').sum<{ sum: string | null }[]>('bytes as sum');
   return Number(row?.sum ?? 0);
 }
 
@@ -63,4 +67,26 @@ export async function getUpload(db: Db, companyId: string, id: string): Promise<
 
 export async function markUploadDeleted(db: Db, companyId: string, id: string, now: Date): Promise<boolean> {
   return (await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').update({ deleted_at: now })) === 1;
+}
+
+/**
+ * Uploads past their retention whose bytes are still stored and that no unfinished job reads (an in-flight
+ * source is kept until its job ends).
+ */
+export async function findExpiredUploads(db: Db, now: Date, limit: number): Promise<Array<{ id: string; companyId: string }>> {
+  const rows = await db('uploads as u')
+    .whereNull('u.deleted_at')
+    .whereNull('u.purged_at')
+    .where('u.expires_at', '<=', now)
+    .whereNotExists(
+      db('jobs as j').whereRaw('j.company_id = u.company_id').whereIn('j.status', ['queued', 'processing']).whereRaw('j.upload_ids @> ARRAY[u.id]'),
+    )
+    .orderBy('u.expires_at')
+    .limit(limit)
+    .select('u.id', 'u.company_id');
+  return rows.map((r) => ({ id: r.id, companyId: r.company_id }));
+}
+
+export async function markUploadPurged(db: Db, id: string, now: Date): Promise<void> {
+  await db('uploads').where({ id }).whereNull('purged_at').update({ purged_at: now });
 }

@@ -7,6 +7,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
 import { buildChainReader } from '../../api/deps.js';
 import type { PaymentGate } from '../../api/x402/usdc.routes.js';
+import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { createSecretBox, generateSecretsKey, type SecretBox } from '../../adapters/crypto/secret-box.js';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEBHOOK_TEST_ALLOW_LOOPBACK: 'true', ...overrides });
@@ -21,6 +23,9 @@ export async function startTestApp(opts: {
   now?: () => Date;
   chainReader?: ChainReader;
   payments?: PaymentGate | null;
+  /** Starts job workflows; without it POST /v1/jobs answers 503. */
+  workflows?: WorkflowGateway | null;
+  secretBox?: SecretBox;
 }): Promise<HttpServerHandle & { app: Koa; close(): Promise<void> }> {
   const config = opts.config ?? testConfig();
   const app = buildApp(
@@ -30,6 +35,8 @@ export async function startTestApp(opts: {
       config,
       chainReader: opts.chainReader ?? buildChainReader(config),
       payments: opts.payments ?? null,
+      secretBox: opts.secretBox ?? createSecretBox(generateSecretsKey()),
+      workflows: opts.workflows ?? null,
       ...(opts.now ? { now: opts.now } : {}),
     },
     { routers: opts.routers ?? [] },

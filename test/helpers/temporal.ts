@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
-import { createPlatformWorker } from '../../workers/worker.js';
+import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
-import type { WebhookActivityDeps } from '../../activities/webhooks.activities.js';
 
 // Keep the SDK's own INFO lines (worker state changes) out of the test output; warnings still show.
 try {
@@ -15,7 +14,7 @@ try {
 export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
 
 /** A real worker on its own task queue against the run's Temporal server, using the run's workflow bundle. */
-export async function startTestWorker(taskQueue: string, activityDeps: WebhookActivityDeps): Promise<{ worker: Worker; stop(): Promise<void> }> {
+export async function startTestWorker(taskQueue: string, activityDeps: PlatformWorkerOptions['activityDeps']): Promise<{ worker: Worker; stop(): Promise<void> }> {
   const { worker, connection } = await createPlatformWorker({
     address: inject('temporalAddress'),
     namespace: inject('temporalNamespace'),

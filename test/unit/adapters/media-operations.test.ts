@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream, StandardFonts, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { pageContents, pdfHexText } from '../../helpers/pdf-inspect.js';
 import sharp from 'sharp';
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from '../../../adapters/media/pdf/pdf-operations.js';
 import { encryptedPdfPageCount, protectPdf, unlockPdf, WrongPdfPassword } from '../../../adapters/media/pdf/qpdf.js';
@@ -17,13 +18,8 @@ async function sizedPdf(pages: number): Promise<Uint8Array> {
 }
 const widths = async (pdf: Uint8Array) => (await PDFDocument.load(pdf)).getPages().map((p) => p.getWidth());
 
-/** The decoded content streams of a page, as text (where pdf-lib draws text as hex strings). */
-function contents(page: PDFPage): string {
-  const raw = page.node.Contents();
-  const streams = raw instanceof PDFArray ? raw.asArray().map((r) => page.doc.context.lookup(r)) : [raw];
-  return streams.map((s) => (s instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(s).decode()).toString('latin1') : '')).join('\n');
-}
-const hex = (s: string) => Buffer.from(s, 'latin1').toString('hex').toUpperCase();
+const contents = pageContents;
+const hex = pdfHexText;
 
 describe('PDF operations', () => {
   it('extracts and deletes exactly the selected pages', async () => {

@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailureCategory } from '@temporalio/common';
+import { LIMITS } from '../domain/accounts.js';
+import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } from '../domain/jobs.js';
+import type { AvailableOperation } from '../domain/validation/processing-request.js';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import { sha256Hex } from '../adapters/crypto/tokens.js';
+import type { Logger } from '../adapters/logging/logger.js';
+import { CONTENT_TYPES, type OperationRunners, type RunnerSource } from '../adapters/media/operation-runners.js';
+import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
+import type { FileStore } from '../adapters/storage/file-store.js';
+import type { Db } from '../db/connection.js';
+import * as jobs from '../db/repositories/jobs.repo.js';
+import { getUpload } from '../db/repositories/uploads.repo.js';
+
+export interface ProcessingActivityDeps {
+  db: Db;
+  store: FileStore;
+  secretBox: SecretBox;
+  runners: OperationRunners;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export type ClaimResult = { outcome: 'claimed' } | { outcome: 'finished'; status: JobStatus } | { outcome: 'missing' };
+
+export type RunResult =
+  | { outcome: 'done'; files: jobs.ResultFile[]; operationMs: number }
+  | { outcome: 'provider_unavailable'; message: string; retryAfterMs: number | null }
+  | { outcome: 'not_processing'; status: JobStatus | null };
+
+/** Failure types the job workflow turns into a failed job at once (no activity retry). */
+export const PERMANENT_FAILURES: readonly JobErrorCode[] = ['invalid_source', 'source_missing'];
+
+/**
+ * The storage id of result `index` of a job, derived from the job id: a retried run after a crash writes the
+ * same files again (atomically replacing them) instead of leaving a second set behind.
+ */
+export function resultStorageId(jobId: string, index: number): string {
+  const digits = BigInt(`0x${sha256Hex(`${jobId}:result:${index}`)}`).toString(36).replace(/[^a-z0-9]/g, '');
+  return `res_${digits.slice(0, 20).padEnd(20, '0')}`;
+}
+
+/** A failure of the client's input: final for the job, and logged by the worker at DEBUG, not WARN. */
+const permanent = (type: JobErrorCode, message: string) =>
+  ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+
+function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  let ctx: Context | undefined;
+  try {
+    ctx = Context.current();
+  } catch {
+    return work(); // outside an activity (unit tests)
+  }
+  const timer = setInterval(() => ctx!.heartbeat(), 2000);
+  return work().finally(() => clearInterval(timer));
+}
+
+export function createProcessingActivities(deps: ProcessingActivityDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    /**
+     * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
+     * fails with a BENIGN retryable `slot_busy` so Temporal tries again shortly without growing the history.
+     */
+    async claimJobSlot(input: { jobId: string }): Promise<ClaimResult> {
+      const claim = await jobs.claimJobSlot(deps.db, input.jobId, now());
+      if (claim.outcome === 'busy') {
+        throw ApplicationFailure.create({ type: 'slot_busy', message: `waiting for a processing slot: ${claim.reason}`, category: ApplicationFailureCategory.BENIGN });
+      }
+      if (claim.outcome === 'finished') return { outcome: 'finished', status: claim.job.status };
+      if (claim.outcome === 'missing') return { outcome: 'missing' };
+      return { outcome: 'claimed' };
+    },
+
+    /**
+     * Runs the job's operation on its sources and stores the outputs under ids derived from the job id. The
+     * password (if any) is opened from its sealed form in memory and handed to the runner only.
+     */
+    async runJobOperation(input: { jobId: string }): Promise<RunResult> {
+      const job = await jobs.getJobById(deps.db, input.jobId);
+      if (!job || job.status !== 'processing') return { outcome: 'not_processing', status: job?.status ?? null };
+      const sources: RunnerSource[] = [];
+      for (const id of job.uploadIds) {
+        const upload = await getUpload(deps.db, job.companyId, id);
+        if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
+        sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename });
+      }
+      const options = { ...job.options, ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}) };
+      const runner = deps.runners[job.operation as AvailableOperation];
+      if (!runner) throw ApplicationFailure.nonRetryable(`operation ${job.operation} is not available on this worker`, 'processing_error');
+      const workDir = await mkdtemp(join(tmpdir(), 'job-'));
+      const started = performance.now();
+      try {
+        const outputs = await heartbeating(() => runner({ sources, options, workDir }));
+        if (outputs.length > MAX_RESULT_FILES) throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
+        const operationMs = performance.now() - started;
+        const files: jobs.ResultFile[] = [];
+        for (const [index, out] of outputs.entries()) {
+          const storageId = resultStorageId(job.id, index);
+          await deps.store.put(storageId, out.data);
+          files.push({
+            name: resultFileName(job.operation, sources[0]!.filename, out.format),
+            storageId,
+            bytes: out.data.byteLength,
+            contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream',
+          });
+        }
+        return { outcome: 'done', files, operationMs };
+      } catch (e) {
+        if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
+        if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
+        deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
+        throw e;
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+
+    /** processing → completed, charging the quote once; results are kept for the retention period. */
+    async completeJob(input: { jobId: string; files: jobs.ResultFile[] }): Promise<boolean> {
+      const at = now();
+      return jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
+    },
+
+    /** → failed with a client-safe error, releasing the reservation once; partial outputs are removed. */
+    async failJob(input: { jobId: string; code: JobErrorCode; message: string }): Promise<boolean> {
+      const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
+      for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
+      return changed;
+    },
+
+    /** After a provider outage: back to queued (reservation kept) until `retryAfterMs` has passed. */
+    async requeueJob(input: { jobId: string; retryAfterMs: number }): Promise<boolean> {
+      return jobs.requeueJob(deps.db, input.jobId, new Date(now().getTime() + input.retryAfterMs));
+    },
+  };
+}
+
+export type ProcessingActivities = ReturnType<typeof createProcessingActivities>;

@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { parsePageRanges } from '../../domain/validation/page-ranges.js';
+import type { AvailableOperation } from '../../domain/validation/processing-request.js';
+import { InvalidSourceError } from '../providers/provider-errors.js';
+import { compressImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
+import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from './pdf/pdf-operations.js';
+import { protectPdf, unlockPdf, WrongPdfPassword } from './pdf/qpdf.js';
+
+/** One source of a job as the runner sees it: where its bytes are, and its display name. */
+export interface RunnerSource {
+  path: string;
+  filename: string;
+}
+
+/** One output of an operation: its bytes and format (the file extension without dot). */
+export interface RunnerOutput {
+  data: Uint8Array;
+  format: string;
+}
+
+export interface RunnerInput {
+  sources: RunnerSource[];
+  /** Validated options, including any password (which only ever lives in memory here). */
+  options: Record<string, unknown>;
+  /** A private scratch folder for tools that work on files (qpdf); removed by the caller. */
+  workDir: string;
+}
+
+/**
+ * Runs one operation. Throws InvalidSourceError for inputs that cannot be processed and
+ * ProviderUnavailableError (adapters/providers) when an outside provider is temporarily down. New operations
+ * (media, OCR, transcription, extraction) drop in as further entries of an OperationRunners map.
+ */
+export type OperationRunner = (input: RunnerInput) => Promise<RunnerOutput[]>;
+export type OperationRunners = Readonly<Record<AvailableOperation, OperationRunner>>;
+
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  pdf: 'application/pdf',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+/** Library errors on user-supplied bytes are failures of the source, not of the platform. */
+async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof InvalidSourceError) throw e;
+    if (e instanceof WrongPdfPassword) throw new InvalidSourceError('the password does not open this PDF');
+    if (e instanceof RangeError) throw new InvalidSourceError(e.message);
+    // System errors (disk full, too many open files…) are the platform's: let them be retried.
+    if (e && typeof e === 'object' && 'syscall' in e) throw e;
+    const detail = e instanceof Error ? e.message.replace(/\s+/g, ' ').slice(0, 160) : 'unreadable';
+    throw new InvalidSourceError(`${what} could not be processed: ${detail}`);
+  }
+}
+
+const only = (sources: RunnerSource[]): RunnerSource => {
+  if (sources.length !== 1) throw new InvalidSourceError('this operation takes exactly one source');
+  return sources[0]!;
+};
+
+/** The PDF page operations: load, select pages against the real page count, transform. */
+function pdfPages(
+  emptyMeansAll: boolean,
+  transform: (bytes: Uint8Array, pages: number[], options: Record<string, unknown>) => Promise<Uint8Array>,
+): OperationRunner {
+  return async ({ sources, options }) => {
+    const source = only(sources);
+    const bytes = await readFile(source.path);
+    return onSource('the PDF', async () => {
+      const pageCount = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+      const spec = typeof options['pages'] === 'string' ? options['pages'] : '';
+      let pages: number[];
+      try {
+        pages = parsePageRanges(spec, pageCount, { emptyMeansAll });
+      } catch (e) {
+        throw new InvalidSourceError(e instanceof Error ? e.message : 'invalid pages');
+      }
+      return [{ data: await transform(bytes, pages, options), format: 'pdf' }];
+    });
+  };
+}
+
+function qpdfRunner(run: (input: string, output: string, password: string) => Promise<void>): OperationRunner {
+  return async ({ sources, options, workDir }) => {
+    const source = only(sources);
+    const output = join(workDir, 'out.pdf');
+    await onSource('the PDF', () => run(source.path, output, String(options['password'] ?? '')));
+    return [{ data: await readFile(output), format: 'pdf' }];
+  };
+}
+
+function imageRunner(transform: (bytes: Buffer, options: Record<string, unknown>) => Promise<{ data: Buffer; format: ImageFormat }>): OperationRunner {
+  return async ({ sources, options }) => {
+    const bytes = await readFile(only(sources).path);
+    const out = await onSource('the image', () => transform(bytes, options));
+    return [{ data: out.data, format: out.format }];
+  };
+}
+
+/** The file operations of this release, on pdf-lib, qpdf and sharp. */
+export function createFileOperationRunners(opts: { qpdfPath?: string } = {}): OperationRunners {
+  const qpdf = opts.qpdfPath ? { qpdfPath: opts.qpdfPath } : {};
+  return {
+    'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
+    'pdf-delete': pdfPages(false, async (b, pages) => {
+      const doc = await PDFDocument.load(b, { updateMetadata: false });
+      if (pages.length >= doc.getPageCount()) throw new InvalidSourceError('pdf-delete cannot delete every page');
+      return deletePages(b, pages);
+    }),
+    'pdf-rotate': pdfPages(true, (b, pages, o) => rotatePages(b, pages, o['angle'] as 90 | 180 | 270)),
+    'pdf-watermark': pdfPages(true, (b, pages, o) => watermarkPages(b, pages, String(o['text']))),
+    'pdf-number': pdfPages(true, (b, pages, o) => numberPages(b, pages, typeof o['start'] === 'number' ? o['start'] : 1)),
+    'pdf-protect': qpdfRunner((i, o, pw) => protectPdf(i, o, pw, qpdf)),
+    'pdf-unlock': qpdfRunner((i, o, pw) => unlockPdf(i, o, pw, qpdf)),
+    'pdf-merge': async ({ sources }) => {
+      if (sources.length < 2 || sources.length > 20) throw new InvalidSourceError('pdf-merge takes 2 to 20 PDFs');
+      const inputs = await Promise.all(sources.map((s) => readFile(s.path)));
+      return [{ data: await onSource('a PDF', () => mergePdfs(inputs)), format: 'pdf' }];
+    },
+    'image-edit': imageRunner((b, o) => editImage(b, o as ImageEdit)),
+    'image-compress': imageRunner((b, o) => compressImage(b, o as { format?: ImageFormat; level?: 'balanced' | 'strong' })),
+    webp: imageRunner((b) => toWebp(b)),
+  };
+}

@@ -1,0 +1,193 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type Router from '@koa/router';
+import { DomainError } from '../../domain/errors.js';
+import { assertDeletable, JOB_LIMITS } from '../../domain/jobs.js';
+import { parseJobRequest } from '../../domain/validation/processing-request.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Db } from '../../db/connection.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { countUnfinishedJobs, getJob, insertJob, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { idempotent } from '../http/idempotency.js';
+import { jsonBody } from '../http/body.js';
+import { startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { quoteRequest } from './estimate.service.js';
+
+export interface JobsRouteDeps {
+  db: Db;
+  store: FileStore;
+  logger: Logger;
+  secretBox: SecretBox;
+  /** Null when the API runs without Temporal: job submission then answers 503. */
+  workflows: WorkflowGateway | null;
+  bodyLimitJson: string;
+  now?: () => Date;
+}
+
+/** The options a job keeps and shows: everything but secrets. */
+const SECRET_OPTIONS = ['password'] as const;
+
+function splitSecrets(options: Record<string, unknown>): { visible: Record<string, unknown>; secrets: Record<string, unknown> | null } {
+  const visible = { ...options };
+  const secrets: Record<string, unknown> = {};
+  for (const k of SECRET_OPTIONS) {
+    if (k in visible) {
+      secrets[k] = visible[k];
+      delete visible[k];
+    }
+  }
+  return { visible, secrets: Object.keys(secrets).length ? secrets : null };
+}
+
+export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}/results/${index}`;
+
+/** The job record of the API (spec section 2: id, status, error when failed, result.files). */
+export function jobJson(job: Job) {
+  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' ? 0 : null;
+  return {
+    id: job.id,
+    status: job.status,
+    operation: job.operation,
+    upload_ids: job.uploadIds,
+    options: job.options,
+    estimated_credits: job.quotedCredits,
+    charged_credits: settled,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    error: job.status === 'failed' ? job.errorMessage : null,
+    error_code: job.status === 'failed' ? job.errorCode : null,
+    result:
+      job.status === 'completed' && job.resultFiles
+        ? {
+            files: job.resultFiles.map((f, i) => ({ name: f.name, download_path: downloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
+            expires_at: job.resultsExpireAt?.toISOString() ?? null,
+          }
+        : null,
+  };
+}
+
+/** A file name safe inside a quoted Content-Disposition value, plus its RFC 5987 form. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
+  const now = deps.now ?? (() => new Date());
+  const companyOf = (ctx: AppContext) => ctx.state.apiKey!.tenantId;
+  const findJob = async (ctx: AppContext): Promise<Job> => {
+    const job = await getJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
+    if (!job) throw new DomainError('not_found', 'Job not found');
+    return job;
+  };
+
+  /**
+   * POST /v1/jobs: validates and quotes the body exactly as /v1/estimate, then, in one transaction under the
+   * company lock, checks the queue limit, reserves the quote and records the job; `job:<id>` starts after
+   * commit. The Idempotency-Key replays the same job (no second reservation); another body → 409.
+   */
+  router.post(
+    '/jobs',
+    async (ctx, next) => {
+      if (!deps.workflows) throw new DomainError('service_unavailable', 'Job processing is not available right now; retry later');
+      await next();
+    },
+    jsonBody(deps.bodyLimitJson),
+    idempotent({
+      db: deps.db,
+      logger: deps.logger,
+      dialect: 'v1',
+      operation: 'jobs.create',
+      tenantOf: companyOf,
+      fingerprint: (ctx) => {
+        const body = ctx.request.body as { options?: Record<string, unknown> } | null;
+        if (!body || typeof body !== 'object' || !body.options || typeof body.options !== 'object') return { body };
+        const options = { ...body.options };
+        for (const k of SECRET_OPTIONS) if (typeof options[k] === 'string') options[k] = { digest: deps.secretBox.digest(options[k]) };
+        return { body: { ...body, options } };
+      },
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+    async (ctx) => {
+      const req = parseJobRequest(ctx.request.body);
+      if (req.webhookId !== undefined) {
+        throw new DomainError('validation_failed', 'Invalid request: webhook_id: job webhooks are not available in this release', {
+          issues: [{ path: 'webhook_id', message: 'job webhooks are not available in this release; poll GET /v1/jobs/{id}' }],
+        });
+      }
+      const trx = ctx.state.trx!;
+      const companyId = companyOf(ctx);
+      await lockCompany(trx, companyId);
+      if ((await countUnfinishedJobs(trx, companyId)) >= JOB_LIMITS.pendingPerCompany) {
+        throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`, { retryAfterSeconds: 10 });
+      }
+      const quote = await quoteRequest({ db: trx, store: deps.store, now }, companyId, req);
+      const jobId = newId('job');
+      const { reservationId } = await reserveCredits(trx, companyId, BigInt(quote.credits), jobId);
+      const { visible, secrets } = splitSecrets(req.options);
+      const job = await insertJob(trx, {
+        id: jobId,
+        companyId,
+        apiKeyId: ctx.state.apiKey!.id,
+        operation: req.operation,
+        uploadIds: req.uploadIds,
+        options: visible,
+        secretSealed: secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : null,
+        quotedCredits: quote.credits,
+        reservationId,
+        createdAt: now(),
+      });
+      ctx.state.resourceId = jobId;
+      const workflows = deps.workflows!;
+      ctx.state.afterCommit!.push(async () => {
+        await startJobWorkflow(workflows, { jobId });
+      });
+      ctx.status = 202;
+      ctx.body = jobJson(job);
+    },
+  );
+
+  /** GET /v1/jobs/{id}: the job of the caller's company (another company's id is 404). */
+  router.get('/jobs/:id', async (ctx) => {
+    ctx.body = jobJson(await findJob(ctx));
+  });
+
+  /**
+   * GET /v1/jobs/{id}/results/{index}: the bytes of one result file (index from 0, as in `download_path`).
+   * Not completed → 409; unknown index → 404; past retention → 410.
+   */
+  router.get('/jobs/:id/results/:index', async (ctx) => {
+    const job = await findJob(ctx);
+    if (job.status !== 'completed' || !job.resultFiles) {
+      throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
+    }
+    const raw = ctx.params['index'] ?? '';
+    const file = /^\d{1,3}$/.test(raw) ? job.resultFiles[Number(raw)] : undefined;
+    if (!file) throw new DomainError('not_found', `Result ${raw} not found; the job has ${job.resultFiles.length} result file(s)`);
+    const expired = job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now().getTime());
+    if (expired) throw new DomainError('gone', 'This result has expired (results are kept 7 days)');
+    const path = deps.store.pathOf(file.storageId);
+    const info = await stat(path).catch(() => null);
+    if (!info) throw new DomainError('gone', 'This result is no longer stored');
+    ctx.type = file.contentType;
+    ctx.length = info.size;
+    ctx.set('Content-Disposition', contentDisposition(file.name));
+    ctx.body = createReadStream(path);
+  });
+
+  /** DELETE /v1/jobs/{id}: removes a completed or failed job and its result files (409 while unfinished). */
+  router.delete('/jobs/:id', async (ctx) => {
+    const job = await findJob(ctx);
+    assertDeletable(job.status);
+    const files = await markJobDeleted(deps.db, job.companyId, job.id, now());
+    if (!files) throw new DomainError('not_found', 'Job not found');
+    for (const f of files) await deps.store.remove(f.storageId);
+    ctx.status = 204;
+  });
+}

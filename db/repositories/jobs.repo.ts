@@ -1,0 +1,244 @@
+import { JOB_LIMITS, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import type { Db } from '../connection.js';
+import { settleReservation } from './credits.repo.js';
+
+export interface ResultFile {
+  name: string;
+  storageId: string;
+  bytes: number;
+  contentType: string;
+}
+
+export interface Job {
+  id: string;
+  companyId: string;
+  apiKeyId: string;
+  operation: string;
+  uploadIds: string[];
+  options: Record<string, unknown>;
+  secretSealed: string | null;
+  quotedCredits: number;
+  reservationId: string;
+  status: JobStatus;
+  errorCode: JobErrorCode | null;
+  errorMessage: string | null;
+  resultFiles: ResultFile[] | null;
+  attempts: number;
+  retryAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  resultsExpireAt: Date | null;
+  resultsPurgedAt: Date | null;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toJob = (r: any): Job => ({
+  id: r.id,
+  companyId: r.company_id,
+  apiKeyId: r.api_key_id,
+  operation: r.operation,
+  uploadIds: r.upload_ids,
+  options: r.options,
+  secretSealed: r.secret_sealed,
+  quotedCredits: r.quoted_credits,
+  reservationId: r.reservation_id,
+  status: r.status,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+  resultFiles: r.result_files
+    ? r.result_files.map((f: any) => ({ name: f.name, storageId: f.storage_id, bytes: f.bytes, contentType: f.content_type }))
+    : null,
+  attempts: r.attempts,
+  retryAt: r.retry_at,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  resultsExpireAt: r.results_expire_at,
+  resultsPurgedAt: r.results_purged_at,
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export interface NewJob {
+  id: string;
+  companyId: string;
+  apiKeyId: string;
+  operation: string;
+  uploadIds: string[];
+  options: Record<string, unknown>;
+  secretSealed: string | null;
+  quotedCredits: number;
+  reservationId: string;
+  createdAt: Date;
+}
+
+export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
+  const [row] = await trx('jobs')
+    .insert({
+      id: job.id,
+      company_id: job.companyId,
+      api_key_id: job.apiKeyId,
+      operation: job.operation,
+      upload_ids: job.uploadIds,
+      options: JSON.stringify(job.options),
+      secret_sealed: job.secretSealed,
+      quoted_credits: job.quotedCredits,
+      reservation_id: job.reservationId,
+      created_at: job.createdAt,
+    })
+    .returning('*');
+  return toJob(row);
+}
+
+/** Queued or processing jobs of the company (the queue limit counts these). */
+export async function countUnfinishedJobs(trx: Db, companyId: string): Promise<number> {
+  const [row] = await trx('jobs').where({ company_id: companyId }).whereIn('status', ['queued', 'processing']).count<{ count: string }[]>('* as count');
+  return Number(row?.count ?? 0);
+}
+
+/** Whether an unfinished job of the company reads this upload. */
+export async function uploadInUse(trx: Db, companyId: string, uploadId: string): Promise<boolean> {
+  const row = await trx('jobs')
+    .where({ company_id: companyId })
+    .whereIn('status', ['queued', 'processing'])
+    .whereRaw('upload_ids @> ARRAY[?]::text[]', [uploadId])
+    .first('id');
+  return row !== undefined;
+}
+
+/** A job of the company that was not deleted (a foreign id is simply not found). */
+export async function getJob(db: Db, companyId: string, id: string): Promise<Job | null> {
+  const row = await db('jobs').where({ id, company_id: companyId }).whereNull('deleted_at').first();
+  return row ? toJob(row) : null;
+}
+
+/** Any job by id, for the worker. */
+export async function getJobById(db: Db, id: string): Promise<Job | null> {
+  const row = await db('jobs').where({ id }).first();
+  return row ? toJob(row) : null;
+}
+
+/** Everyone who claims a slot takes this transaction-level lock first, so counts and claims are serialised. */
+const SCHEDULER_LOCK = 4_021_122_001;
+
+export type ClaimOutcome =
+  | { outcome: 'claimed'; job: Job }
+  | { outcome: 'busy'; reason: string }
+  | { outcome: 'finished'; job: Job }
+  | { outcome: 'missing' };
+
+/**
+ * Moves a queued job to processing if a slot is free: fewer than `activePlatform` processing jobs in all,
+ * none of its company, and no older eligible queued job of the same company (first in, first out per company;
+ * a job waiting out a provider outage is not eligible and does not block the others). Safe to repeat: a job
+ * already processing is reported claimed.
+ */
+export async function claimJobSlot(
+  db: Db,
+  jobId: string,
+  now: Date,
+  limits: { activePerCompany: number; activePlatform: number } = JOB_LIMITS,
+): Promise<ClaimOutcome> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [SCHEDULER_LOCK]);
+    const row = await trx('jobs').where({ id: jobId }).forUpdate().first();
+    if (!row) return { outcome: 'missing' };
+    const job = toJob(row);
+    if (job.status === 'processing') return { outcome: 'claimed', job };
+    if (job.status !== 'queued') return { outcome: 'finished', job };
+    if (job.retryAt && job.retryAt.getTime() > now.getTime()) return { outcome: 'busy', reason: 'waiting after a provider outage' };
+
+    const counts = await trx('jobs')
+      .where({ status: 'processing' })
+      .select(trx.raw('count(*)::int AS platform'), trx.raw('count(*) FILTER (WHERE company_id = ?)::int AS company', [job.companyId]))
+      .first<{ platform: number; company: number }>();
+    if (counts.company >= limits.activePerCompany) return { outcome: 'busy', reason: 'the company already has an active job' };
+    if (counts.platform >= limits.activePlatform) return { outcome: 'busy', reason: `all ${limits.activePlatform} platform processing slots are busy` };
+    const older = await trx('jobs')
+      .where({ company_id: job.companyId, status: 'queued' })
+      .whereNull('deleted_at')
+      .where((q) => q.whereNull('retry_at').orWhere('retry_at', '<=', now))
+      .where((q) => q.where('created_at', '<', job.createdAt).orWhere((q2) => q2.where('created_at', job.createdAt).andWhere('id', '<', job.id)))
+      .first('id');
+    if (older) return { outcome: 'busy', reason: 'an older job of the company is queued first' };
+
+    const [claimed] = await trx('jobs')
+      .where({ id: jobId })
+      .update({ status: 'processing', started_at: now, retry_at: null, attempts: trx.raw('attempts + 1') })
+      .returning('*');
+    return { outcome: 'claimed', job: toJob(claimed) };
+  });
+}
+
+/** A provider outage: processing → queued, not eligible before `retryAt`; the reservation stays held. */
+export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<boolean> {
+  return (await db('jobs').where({ id: jobId, status: 'processing' }).update({ status: 'queued', retry_at: retryAt })) === 1;
+}
+
+/**
+ * processing → completed with its result files, the sealed secret dropped, and the quote charged, in one
+ * transaction. Exactly once: a repeat (a retried activity after a crash) changes and charges nothing.
+ */
+export async function completeJob(db: Db, jobId: string, files: ResultFile[], now: Date, resultsExpireAt: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx('jobs')
+      .where({ id: jobId, status: 'processing' })
+      .update({
+        status: 'completed',
+        finished_at: now,
+        secret_sealed: null,
+        results_expire_at: resultsExpireAt,
+        result_files: JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType }))),
+      })
+      .returning(['reservation_id']);
+    if (!row) return false;
+    await settleReservation(trx, row.reservation_id, 'charge');
+    return true;
+  });
+}
+
+/** An unfinished job → failed with its error, the secret dropped and the reservation released, once. */
+export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode; message: string }, now: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx('jobs')
+      .where({ id: jobId })
+      .whereIn('status', ['queued', 'processing'])
+      .update({ status: 'failed', finished_at: now, secret_sealed: null, retry_at: null, error_code: error.code, error_message: error.message })
+      .returning(['reservation_id']);
+    if (!row) return false;
+    await settleReservation(trx, row.reservation_id, 'release');
+    return true;
+  });
+}
+
+/** Hides a terminal job from the API (its accounting rows stay); returns its result files to remove. */
+export async function markJobDeleted(db: Db, companyId: string, id: string, now: Date): Promise<ResultFile[] | null> {
+  const [row] = await db('jobs')
+    .where({ id, company_id: companyId })
+    .whereIn('status', ['completed', 'failed'])
+    .whereNull('deleted_at')
+    .update({ deleted_at: now, results_purged_at: db.raw('coalesce(results_purged_at, ?)', [now]) })
+    .returning('*');
+  return row ? (toJob(row).resultFiles ?? []) : null;
+}
+
+/** Completed jobs whose results passed retention and still have files on disk. */
+export async function findExpiredResults(db: Db, now: Date, limit: number): Promise<Array<{ id: string; files: ResultFile[] }>> {
+  const rows = await db('jobs')
+    .whereNotNull('result_files')
+    .whereNull('results_purged_at')
+    .where('results_expire_at', '<=', now)
+    .orderBy('results_expire_at')
+    .limit(limit);
+  return rows.map((r) => ({ id: r.id, files: toJob(r).resultFiles ?? [] }));
+}
+
+export async function markResultsPurged(db: Db, jobId: string, now: Date): Promise<void> {
+  await db('jobs').where({ id: jobId }).whereNull('results_purged_at').update({ results_purged_at: now });
+}
+
+/** Queued jobs that never got a slot, recorded before `before` (their workflow start may have been lost). */
+export async function findNeverClaimedJobs(db: Db, before: Date, limit: number): Promise<string[]> {
+  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
+  return rows.map((r) => r.id as string);
+}

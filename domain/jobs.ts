@@ -1,0 +1,76 @@
+import { DomainError } from './errors.js';
+
+/**
+ * Jobs of the processing interface (spec section 3): queued → processing → completed | failed. A temporary
+ * provider outage moves a processing job back to queued (its reservation kept); nothing leaves a terminal
+ * state.
+ */
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed'];
+export const UNFINISHED_JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing'];
+
+const TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
+  queued: ['processing', 'failed'],
+  processing: ['completed', 'failed', 'queued'],
+  completed: [],
+  failed: [],
+};
+
+export function canTransition(from: JobStatus, to: JobStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export const isTerminal = (s: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(s);
+
+/** Scheduler and queue limits (spec section 8), enforced in PostgreSQL across every worker process. */
+export const JOB_LIMITS = {
+  activePerCompany: 1,
+  activePlatform: 3,
+  /** Unfinished (queued or processing) jobs per company; one more is refused with 429. */
+  pendingPerCompany: 100,
+} as const;
+
+/** At most this many result files per job (the file operations produce one). */
+export const MAX_RESULT_FILES = 20;
+
+/**
+ * Waits after a temporary provider outage before the job competes for a slot again: 30 s doubling to at most
+ * 10 minutes. After `outageGiveUpHours` of consecutive outage the job fails and its reservation is released.
+ */
+export const OUTAGE_RETRY = { firstDelayMs: 30_000, maxDelayMs: 600_000, giveUpHours: 48 } as const;
+
+export function outageDelayMs(outageNo: number, schedule: { firstDelayMs: number; maxDelayMs: number } = OUTAGE_RETRY): number {
+  return Math.min(schedule.maxDelayMs, schedule.firstDelayMs * 2 ** Math.max(0, outageNo - 1));
+}
+
+/** Error codes a failed job records (stable, documented in docs/processing.md). */
+export type JobErrorCode =
+  | 'invalid_source' // the source could not be processed (damaged, wrong password at run time, crop outside image…)
+  | 'source_missing' // a source disappeared before the job ran
+  | 'provider_unavailable' // the outage outlasted OUTAGE_RETRY.giveUpHours
+  | 'processing_error'; // an unexpected error persisted through every retry
+
+/** Why a job may not be deleted yet. */
+export function assertDeletable(status: JobStatus): void {
+  if (!isTerminal(status)) {
+    throw new DomainError('conflict', `The job is ${status}; only a completed or failed job can be deleted`);
+  }
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp' };
+
+/**
+ * The download name of a result: the first source's name without its extension, a suffix naming the
+ * operation, and the output's extension (`report.pdf` → `report-rotated.pdf`; pdf-merge → `merged.pdf`).
+ */
+export function resultFileName(operation: string, sourceName: string, format: string): string {
+  const ext = EXTENSIONS[format] ?? format;
+  if (operation === 'pdf-merge') return `merged.${ext}`;
+  const stem = sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result';
+  const suffix: Readonly<Record<string, string>> = {
+    'pdf-extract': 'extracted', 'pdf-delete': 'pages-deleted', 'pdf-rotate': 'rotated', 'pdf-protect': 'protected',
+    'pdf-unlock': 'unlocked', 'pdf-watermark': 'watermarked', 'pdf-number': 'numbered', 'image-edit': 'edited',
+    'image-compress': 'compressed', webp: 'converted',
+  };
+  return `${stem}-${suffix[operation] ?? operation}.${ext}`;
+}

@@ -1,0 +1,154 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { createSecretBox, generateSecretsKey, type SecretBox } from '../../adapters/crypto/secret-box.js';
+import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
+import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { startTestApp, testConfig } from './app.js';
+import { capturingLogger } from './logs.js';
+import { startTestWorker, testGateway, uniqueTaskQueue } from './temporal.js';
+
+type App = Awaited<ReturnType<typeof startTestApp>>;
+type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
+
+export interface TestCompany {
+  id: string;
+  ownerId: string;
+  /** read + write */
+  key: string;
+  readKey: string;
+}
+
+export interface JobJson {
+  id: string;
+  status: string;
+  operation: string;
+  estimated_credits: number;
+  charged_credits: number | null;
+  error: string | null;
+  error_code: string | null;
+  options: Record<string, unknown>;
+  result: { files: Array<{ name: string; download_path: string; bytes: number; content_type: string }>; expires_at: string } | null;
+}
+
+/**
+ * The /v1 app, a real worker with the real file-operation runners (or wrapped ones), and one file store,
+ * all on a fresh database and a task queue of their own.
+ */
+export class ProcessingHarness {
+  readonly logs = capturingLogger();
+  tdb!: TestDatabase;
+  app!: App;
+  store!: FileStore;
+  storageDir!: string;
+  gateway!: WorkflowGateway;
+  taskQueue = uniqueTaskQueue('jobs');
+  readonly secretBox: SecretBox = createSecretBox(generateSecretsKey());
+  private workers: TestWorker[] = [];
+
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean } = {}): Promise<this> {
+    this.tdb = await createTestDatabase();
+    this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
+    this.store = createFileStore(this.storageDir);
+    this.gateway = await testGateway(this.taskQueue);
+    this.app = await startTestApp({
+      db: this.tdb.db,
+      logger: this.logs.logger,
+      config: testConfig({ STORAGE_DIR: this.storageDir, LOG_LEVEL: 'debug' }),
+      workflows: this.gateway,
+      secretBox: this.secretBox,
+    });
+    if (opts.startWorkers !== false) {
+      for (let i = 0; i < (opts.workers ?? 1); i++) await this.startWorker(opts.runners);
+    }
+    return this;
+  }
+
+  async startWorker(runners: OperationRunners = createFileOperationRunners()): Promise<TestWorker> {
+    const worker = await startTestWorker(this.taskQueue, {
+      db: this.tdb.db,
+      logger: this.logs.logger,
+      secretBox: this.secretBox,
+      resolver: createSystemResolver(),
+      allowLoopbackForTests: true,
+      processing: { store: this.store, runners },
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+
+  async stopWorkers(): Promise<void> {
+    const running = this.workers.splice(0);
+    await Promise.all(running.map((w) => w.stop()));
+  }
+
+  async stop(): Promise<void> {
+    await this.stopWorkers();
+    await this.app?.close();
+    await this.gateway?.close();
+    await this.tdb?.drop();
+  }
+
+  async company(name: string): Promise<TestCompany> {
+    const { company, owner } = await createCompany(this.tdb.db, { name, ownerEmail: `${name.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2)}@example.com` });
+    const issue = async (scopes: Array<'read' | 'write'>) =>
+      (await issueCompanyKey(this.tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes }, new Date())).secret;
+    return { id: company.id, ownerId: owner.id, key: await issue(['read', 'write']), readKey: await issue(['read']) };
+  }
+
+  auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+  async upload(key: string, name: string, bytes: Buffer): Promise<string> {
+    const f = new FormData();
+    f.append('files', new Blob([new Uint8Array(bytes)]), name);
+    const res = await fetch(`${this.app.url}/v1/uploads`, { method: 'POST', headers: this.auth(key), body: f });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+  }
+
+  submit(key: string, body: unknown, idempotencyKey: string | null = `idem-${Math.random().toString(36).slice(2)}`): Promise<Response> {
+    return fetch(`${this.app.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...this.auth(key), 'content-type': 'application/json', ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  async submitOk(key: string, body: unknown): Promise<JobJson> {
+    const res = await this.submit(key, body);
+    const json = (await res.json()) as JobJson;
+    expect(res.status, JSON.stringify(json)).toBe(202);
+    return json;
+  }
+
+  async getJob(key: string, id: string): Promise<JobJson> {
+    const res = await fetch(`${this.app.url}/v1/jobs/${id}`, { headers: this.auth(key) });
+    expect(res.status).toBe(200);
+    return (await res.json()) as JobJson;
+  }
+
+  /** Polls until the job is terminal (as a client would, but faster). */
+  async waitForJob(key: string, id: string, timeoutMs = 60_000): Promise<JobJson> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.getJob(key, id);
+      if (job.status === 'completed' || job.status === 'failed') return job;
+      if (Date.now() > until) throw new Error(`job ${id} still ${job.status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  download(key: string, path: string): Promise<Response> {
+    return fetch(`${this.app.url}${path}`, { headers: this.auth(key) });
+  }
+
+  async wallet(companyId: string): Promise<{ available: number; reserved: number }> {
+    const row = await this.tdb.db('wallets').where({ company_id: companyId }).first();
+    return { available: Number(row.available), reserved: Number(row.reserved) };
+  }
+}

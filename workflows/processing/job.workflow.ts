@@ -1,0 +1,93 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import type { ProcessingActivities } from '../../activities/processing.activities.js';
+
+export interface JobWorkflowInput {
+  jobId: string;
+  /**
+   * Test-only override of the waits after provider outages, in milliseconds. Production starters never set
+   * it, so OUTAGE_RETRY applies.
+   */
+  outageDelaysMs?: number[];
+}
+
+export interface JobWorkflowResult {
+  status: JobStatus | 'missing';
+  /** Provider outages this job waited out. */
+  outages: number;
+  /** The operation's own run time, for the overhead benchmark. */
+  operationMs: number | null;
+}
+
+/**
+ * Waiting for a slot is a retrying activity: each busy answer is a BENIGN failure Temporal retries every
+ * 0.5 to 2 seconds, which adds nothing to the history however long the queue is.
+ */
+const { claimJobSlot } = proxyActivities<ProcessingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 1.5, maximumInterval: '2 seconds' },
+});
+
+/**
+ * The operation heartbeats every 2 s: a worker that dies mid-job is noticed within 15 s and the operation
+ * runs again on another worker, writing the same result ids. Unexpected errors are retried 4 more times.
+ */
+const { runJobOperation } = proxyActivities<ProcessingActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'] },
+});
+
+const { completeJob, failJob, requeueJob } = proxyLocalActivities<ProcessingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+const KNOWN: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'processing_error'];
+
+function failureOf(e: unknown): { code: JobErrorCode; message: string } {
+  const cause = e instanceof ActivityFailure ? e.cause : e;
+  if (cause instanceof ApplicationFailure && KNOWN.includes(cause.type as JobErrorCode)) {
+    return { code: cause.type as JobErrorCode, message: cause.message };
+  }
+  // Retries exhausted on an unexpected error: its text may be internal, so the client gets a generic one.
+  return { code: 'processing_error', message: 'The operation failed repeatedly; the reservation was released. Submit a new job to retry.' };
+}
+
+/**
+ * One job (workflow id `job:<id>`): wait for a slot (queued → processing), run the operation, then
+ * completed (quote charged once) or failed (reservation released). A provider outage puts the job back to
+ * queued with its reservation held and tries again after a durable wait, surviving worker restarts.
+ */
+export async function processingJobWorkflow(input: JobWorkflowInput): Promise<JobWorkflowResult> {
+  let outages = 0;
+  let firstOutageAt: number | null = null;
+  for (;;) {
+    const claim = await claimJobSlot({ jobId: input.jobId });
+    if (claim.outcome === 'missing') return { status: 'missing', outages, operationMs: null };
+    if (claim.outcome === 'finished') return { status: claim.status, outages, operationMs: null };
+
+    let run;
+    try {
+      run = await runJobOperation({ jobId: input.jobId });
+    } catch (e) {
+      await failJob({ jobId: input.jobId, ...failureOf(e) });
+      return { status: 'failed', outages, operationMs: null };
+    }
+    if (run.outcome === 'not_processing') return { status: run.status ?? 'missing', outages, operationMs: null };
+    if (run.outcome === 'done') {
+      await completeJob({ jobId: input.jobId, files: run.files });
+      return { status: 'completed', outages, operationMs: run.operationMs };
+    }
+
+    outages++;
+    firstOutageAt ??= Date.now();
+    if (Date.now() - firstOutageAt >= OUTAGE_RETRY.giveUpHours * 3_600_000) {
+      await failJob({ jobId: input.jobId, code: 'provider_unavailable', message: `The processing provider stayed unavailable for ${OUTAGE_RETRY.giveUpHours} hours; the reservation was released.` });
+      return { status: 'failed', outages, operationMs: null };
+    }
+    const wait = input.outageDelaysMs?.[outages - 1] ?? input.outageDelaysMs?.at(-1) ?? Math.max(outageDelayMs(outages), run.retryAfterMs ?? 0);
+    await requeueJob({ jobId: input.jobId, retryAfterMs: wait });
+    await sleep(wait);
+  }
+}
