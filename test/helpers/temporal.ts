@@ -14,7 +14,7 @@ try {
 export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
 
 /** A real worker on its own task queue against the run's Temporal server, using the run's workflow bundle. */
-export async function startTestWorker(taskQueue: string, activityDeps: PlatformWorkerOptions['activityDeps']): Promise<{ worker: Worker; stop(): Promise<void> }> {
+export async function startTestWorker(taskQueue: string, activityDeps: PlatformWorkerOptions['activityDeps'], identity?: string): Promise<{ worker: Worker; stop(): Promise<void> }> {
   const { worker, connection } = await createPlatformWorker({
     address: inject('temporalAddress'),
     namespace: inject('temporalNamespace'),
@@ -22,6 +22,7 @@ export async function startTestWorker(taskQueue: string, activityDeps: PlatformW
     activityDeps,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     shutdownGraceMs: 5000,
+    ...(identity ? { identity } : {}),
   });
   const running = worker.run();
   return {

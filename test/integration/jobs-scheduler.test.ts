@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileOperationRunners, type OperationRunner, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { claimJobSlot, insertJob } from '../../db/repositories/jobs.repo.js';
+import { JOB_LIMITS } from '../../domain/jobs.js';
+import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
+import { samplePdf } from '../helpers/sample-files.js';
+
+const h = new ProcessingHarness();
+afterAll(() => h.stop());
+
+/** Observes the real runner: who runs at the same time, in which order. */
+class Observer {
+  running = new Map<string, number>();
+  maxTotal = 0;
+  maxPerCompany = 0;
+  order: string[] = [];
+
+  wrap(runners: OperationRunners, companyOfSource: (path: string) => string): OperationRunners {
+    const observed = (real: OperationRunner): OperationRunner => async (input) => {
+      const company = companyOfSource(input.sources[0]!.path);
+      this.running.set(company, (this.running.get(company) ?? 0) + 1);
+      this.order.push(input.sources[0]!.path);
+      this.maxPerCompany = Math.max(this.maxPerCompany, ...this.running.values());
+      this.maxTotal = Math.max(this.maxTotal, [...this.running.values()].reduce((a, b) => a + b, 0));
+      try {
+        await new Promise((r) => setTimeout(r, 400)); // long enough for the others to try for a slot
+        return await real(input);
+      } finally {
+        this.running.set(company, this.running.get(company)! - 1);
+      }
+    };
+    return { ...runners, 'pdf-rotate': observed(runners['pdf-rotate']) };
+  }
+}
+
+describe('scheduler limits across two worker processes', () => {
+  const observer = new Observer();
+  const sourceCompany = new Map<string, string>();
+  const companies: TestCompany[] = [];
+
+  beforeAll(async () => {
+    await h.start({ startWorkers: false });
+    const runners = observer.wrap(createFileOperationRunners(), (path) => sourceCompany.get(path) ?? 'unknown');
+    await h.startWorker(runners);
+    await h.startWorker(runners);
+  });
+
+  it(`runs at most ${JOB_LIMITS.activePlatform} jobs at once, one per company, first in first out per company`, async () => {
+    const submitted = new Map<string, string[]>();
+    for (let c = 0; c < 5; c++) companies.push(await h.company(`Sched${c}`));
+    const uploads = await Promise.all(
+      companies.map(async (co) => {
+        const ids: string[] = [];
+        for (let j = 0; j < 3; j++) {
+          const id = await h.upload(co.key, `c-${j}.pdf`, await samplePdf(1));
+          sourceCompany.set(h.store.pathOf(id), co.id);
+          ids.push(id);
+        }
+        return ids;
+      }),
+    );
+    const jobs = await Promise.all(
+      companies.map(async (co, c) => {
+        const ids: string[] = [];
+        for (const upload of uploads[c]!) ids.push((await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } })).id);
+        submitted.set(co.id, uploads[c]!.map((u) => h.store.pathOf(u)));
+        return ids.map((id) => ({ key: co.key, id }));
+      }),
+    );
+    const finished = await Promise.all(jobs.flat().map((j) => h.waitForJob(j.key, j.id, 120_000)));
+    expect(finished.map((j) => j.status)).toEqual(Array(15).fill('completed'));
+
+    expect(observer.maxPerCompany).toBe(JOB_LIMITS.activePerCompany);
+    expect(observer.maxTotal).toBe(JOB_LIMITS.activePlatform);
+    for (const co of companies) {
+      expect(observer.order.filter((p) => sourceCompany.get(p) === co.id)).toEqual(submitted.get(co.id));
+    }
+    // Both workers took part.
+    const identities = new Set<string>();
+    for (const j of jobs.flat()) {
+      const history = await h.gateway.client.workflow.getHandle(`job:${j.id}`).fetchHistory();
+      for (const e of history.events ?? []) if (e.activityTaskStartedEventAttributes?.identity) identities.add(e.activityTaskStartedEventAttributes.identity);
+    }
+    expect(identities.size).toBe(2);
+  });
+
+  it('parallel claims in PostgreSQL grant exactly the free slots', async () => {
+    await h.stopWorkers();
+    const at = new Date();
+    const queued: Array<{ id: string; companyId: string }> = [];
+    for (let c = 0; c < 8; c++) {
+      const co = await h.company(`Claim${c}`);
+      for (let j = 0; j < 2; j++) {
+        await h.tdb.db.transaction(async (trx) => {
+          const id = newId('job');
+          const { reservationId } = await reserveCredits(trx, co.id, 2n, id);
+          await insertJob(trx, {
+            id, companyId: co.id, apiKeyId: 'key_test', operation: 'pdf-rotate', uploadIds: [], options: {}, secretSealed: null,
+            quotedCredits: 2, reservationId, createdAt: new Date(at.getTime() + j),
+          });
+          queued.push({ id, companyId: co.id });
+        });
+      }
+    }
+    const outcomes = await Promise.all(queued.map((q) => claimJobSlot(h.tdb.db, q.id, new Date())));
+    const claimed = queued.filter((_, i) => outcomes[i]!.outcome === 'claimed');
+    expect(claimed).toHaveLength(JOB_LIMITS.activePlatform);
+    expect(new Set(claimed.map((q) => q.companyId)).size).toBe(JOB_LIMITS.activePlatform);
+    // Only a company's oldest job can have been claimed.
+    for (const q of claimed) expect(queued.find((x) => x.companyId === q.companyId)!.id).toBe(q.id);
+    const busy = outcomes.filter((o) => o.outcome === 'busy');
+    expect(busy).toHaveLength(queued.length - JOB_LIMITS.activePlatform);
+    // A repeated claim of a processing job is harmless; the database refuses a second one per company anyway.
+    expect((await claimJobSlot(h.tdb.db, claimed[0]!.id, new Date())).outcome).toBe('claimed');
+    const second = queued.find((x) => x.companyId === claimed[0]!.companyId && x.id !== claimed[0]!.id)!;
+    await expect(h.tdb.db('jobs').where({ id: second.id }).update({ status: 'processing' })).rejects.toThrow(/jobs_one_processing_per_company/);
+  });
+});

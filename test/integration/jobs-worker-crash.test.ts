@@ -1,0 +1,64 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { ProcessingHarness } from '../helpers/processing.js';
+import { spawnWorkerProcess } from '../helpers/worker-process.js';
+
+/**
+ * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed while it compresses
+ * an image; a second one finishes the job. One charge, one result.
+ */
+const h = new ProcessingHarness();
+const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
+
+beforeAll(() => h.start({ startWorkers: false }));
+afterAll(async () => {
+  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  // The worker entry point created this run's schedules; leave the shared server clean.
+  for (const id of [`maintenance:${h.taskQueue}`, `retention:${h.taskQueue}`]) await h.gateway?.client.schedule.getHandle(id).delete().catch(() => undefined);
+  await h.stop();
+});
+
+describe('a worker dies in the middle of a job', () => {
+  it('another worker finishes it: the quote is charged once and there is one result', async () => {
+    const env = { DATABASE_URL: h.tdb.url, TEMPORAL_TASK_QUEUE: h.taskQueue, SECRETS_KEY: h.secretsKey, STORAGE_DIR: h.storageDir };
+    const acme = await h.company('Crash');
+    const noisy = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const upload = await h.upload(acme.key, 'noisy.png', noisy);
+    const before = await h.wallet(acme.id);
+
+    workers.push(await spawnWorkerProcess(env));
+    const job = await h.submitOk(acme.key, { operation: 'image-compress', upload_ids: [upload], options: { format: 'webp', level: 'strong' } });
+    const until = Date.now() + 30_000;
+    while ((await h.tdb.db('jobs').where({ id: job.id }).first('status')).status !== 'processing') {
+      if (Date.now() > until) throw new Error('the job never started');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 500)); // well inside the seconds-long compression
+    expect(await workers[0]!.kill('SIGKILL')).toBeNull();
+    expect(await h.tdb.db('jobs').where({ id: job.id }).first('status')).toEqual({ status: 'processing' });
+
+    workers.push(await spawnWorkerProcess(env));
+    const done = await h.waitForJob(acme.key, job.id, 90_000);
+    expect(done).toMatchObject({ status: 'completed', charged_credits: 2 });
+
+    // The operation ran twice (the first attempt died with its worker), the job completed once.
+    const history = await h.gateway.client.workflow.getHandle(`job:${job.id}`).fetchHistory();
+    const runs = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes && (history.events ?? []).some(
+      (s) => s.eventId?.toString() === e.activityTaskStartedEventAttributes!.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation'));
+    expect(runs.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([2]);
+
+    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind', 'credit_ledger.amount');
+    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 2], ['charge', 2]]);
+    expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved });
+
+    const files = done.result!.files;
+    expect(files).toHaveLength(1);
+    const bytes = Buffer.from(await (await h.download(acme.key, files[0]!.download_path)).arrayBuffer());
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 2000, height: 1500 });
+    const stored = readdirSync(h.storageDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && d.name.startsWith('res_'));
+    expect(stored.map((d) => d.name)).toEqual([(await h.tdb.db('jobs').where({ id: job.id }).first()).result_files[0].storage_id]);
+    expect(readdirSync(join(h.storageDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);
+  });
+});
