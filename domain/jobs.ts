@@ -20,6 +20,11 @@ export function canTransition(from: JobStatus, to: JobStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
+/** The states a job may enter `to` from: the WHERE clause of every status change. */
+export function statusesBefore(to: JobStatus): JobStatus[] {
+  return (Object.keys(TRANSITIONS) as JobStatus[]).filter((from) => canTransition(from, to));
+}
+
 export const isTerminal = (s: JobStatus): boolean => TERMINAL_JOB_STATUSES.includes(s);
 
 /** Scheduler and queue limits (spec section 8), enforced in PostgreSQL across every worker process. */

@@ -1,4 +1,4 @@
-import { JOB_LIMITS, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { JOB_LIMITS, statusesBefore, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
 import { settleReservation } from './credits.repo.js';
 
@@ -92,7 +92,7 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
 
 /** Queued or processing jobs of the company (the queue limit counts these). */
 export async function countUnfinishedJobs(trx: Db, companyId: string): Promise<number> {
-  const [row] = await trx('jobs').where({ company_id: companyId }).whereIn('status', ['queued', 'processing']).count<{ count: string }[]>('* as count');
+  const [row] = await trx('jobs').where({ company_id: companyId }).whereIn('status', UNFINISHED_JOB_STATUSES).count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
 
@@ -100,7 +100,7 @@ export async function countUnfinishedJobs(trx: Db, companyId: string): Promise<n
 export async function uploadInUse(trx: Db, companyId: string, uploadId: string): Promise<boolean> {
   const row = await trx('jobs')
     .where({ company_id: companyId })
-    .whereIn('status', ['queued', 'processing'])
+    .whereIn('status', UNFINISHED_JOB_STATUSES)
     .whereRaw('upload_ids @> ARRAY[?]::text[]', [uploadId])
     .first('id');
   return row !== undefined;
@@ -164,6 +164,7 @@ export async function claimJobSlot(
 
     const [claimed] = await trx('jobs')
       .where({ id: jobId })
+      .whereIn('status', statusesBefore('processing'))
       .update({ status: 'processing', started_at: now, retry_at: null, attempts: trx.raw('attempts + 1') })
       .returning('*');
     return { outcome: 'claimed', job: toJob(claimed) };
@@ -172,7 +173,7 @@ export async function claimJobSlot(
 
 /** A provider outage: processing → queued, not eligible before `retryAt`; the reservation stays held. */
 export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<boolean> {
-  return (await db('jobs').where({ id: jobId, status: 'processing' }).update({ status: 'queued', retry_at: retryAt })) === 1;
+  return (await db('jobs').where({ id: jobId }).whereIn('status', statusesBefore('queued')).update({ status: 'queued', retry_at: retryAt })) === 1;
 }
 
 /**
@@ -182,7 +183,8 @@ export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<
 export async function completeJob(db: Db, jobId: string, files: ResultFile[], now: Date, resultsExpireAt: Date): Promise<boolean> {
   return db.transaction(async (trx) => {
     const [row] = await trx('jobs')
-      .where({ id: jobId, status: 'processing' })
+      .where({ id: jobId })
+      .whereIn('status', statusesBefore('completed'))
       .update({
         status: 'completed',
         finished_at: now,
@@ -202,7 +204,7 @@ export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode
   return db.transaction(async (trx) => {
     const [row] = await trx('jobs')
       .where({ id: jobId })
-      .whereIn('status', ['queued', 'processing'])
+      .whereIn('status', statusesBefore('failed'))
       .update({ status: 'failed', finished_at: now, secret_sealed: null, retry_at: null, error_code: error.code, error_message: error.message })
       .returning(['reservation_id']);
     if (!row) return false;

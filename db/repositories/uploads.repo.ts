@@ -1,3 +1,4 @@
+import { UNFINISHED_JOB_STATUSES } from '../../domain/jobs.js';
 import type { MeasuredSource } from '../../adapters/media/measure.js';
 import type { Db } from '../connection.js';
 import { lockCompany } from './companies.repo.js';
@@ -79,7 +80,7 @@ export async function findExpiredUploads(db: Db, now: Date, limit: number): Prom
     .whereNull('u.purged_at')
     .where('u.expires_at', '<=', now)
     .whereNotExists(
-      db('jobs as j').whereRaw('j.company_id = u.company_id').whereIn('j.status', ['queued', 'processing']).whereRaw('j.upload_ids @> ARRAY[u.id]'),
+      db('jobs as j').whereRaw('j.company_id = u.company_id').whereIn('j.status', UNFINISHED_JOB_STATUSES).whereRaw('j.upload_ids @> ARRAY[u.id]'),
     )
     .orderBy('u.expires_at')
     .limit(limit)
