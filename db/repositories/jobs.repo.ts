@@ -59,18 +59,7 @@ const toJob = (r: any): Job => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export interface NewJob {
-  id: string;
-  companyId: string;
-  apiKeyId: string;
-  operation: string;
-  uploadIds: string[];
-  options: Record<string, unknown>;
-  secretSealed: string | null;
-  quotedCredits: number;
-  reservationId: string;
-  createdAt: Date;
-}
+export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'>;
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
