@@ -116,11 +116,6 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     }),
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
-      if (req.webhookId !== undefined) {
-        throw new DomainError('validation_failed', 'Invalid request: webhook_id: job webhooks are not available in this release', {
-          issues: [{ path: 'webhook_id', message: 'job webhooks are not available in this release; poll GET /v1/jobs/{id}' }],
-        });
-      }
       const trx = ctx.state.trx!;
       const companyId = companyOf(ctx);
       await lockCompany(trx, companyId);

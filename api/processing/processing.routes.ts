@@ -12,6 +12,7 @@ import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
+import { mountDocs } from './docs.routes.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
@@ -46,6 +47,7 @@ function activeCompany(db: Db): Middleware<AppState> {
  */
 export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });
+  mountDocs(router, deps); // public: defined before the guards below, so they never run for these two paths
   router.use(
     refuseKeyInQuery(),
     requireApiKey(deps.db, 'v1', deps.now),

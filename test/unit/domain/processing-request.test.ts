@@ -43,6 +43,7 @@ describe('job and estimate bodies', () => {
     ['a repeated upload', { operation: 'pdf-merge', upload_ids: [U1, U1] }, ['upload_ids']],
     ['items on a job', { operation: 'webp', upload_ids: [U1], items: [] }, ['items']],
     ['webhook_mode on a job', { operation: 'webp', upload_ids: [U1], webhook_mode: 'batch' }, ['webhook_mode']],
+    ['webhook_id before job webhooks exist', { operation: 'webp', upload_ids: [U1], webhook_id: 'whk_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
     ['an unknown top-level field', { operation: 'webp', upload_ids: [U1], priority: 'high' }, ['(body)']],
     ['an unknown option', { operation: 'webp', upload_ids: [U1], options: { quality: 5 } }, ['options']],
     ['rotate angle 45', { operation: 'pdf-rotate', upload_ids: [U1], options: { angle: 45 } }, ['options.angle']],

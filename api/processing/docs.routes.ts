@@ -1,0 +1,218 @@
+import type Router from '@koa/router';
+import { LIMITS as ACCOUNT_LIMITS } from '../../domain/accounts.js';
+import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
+import { JOB_LIMITS } from '../../domain/jobs.js';
+import { PRICES } from '../../domain/pricing.js';
+import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request.js';
+import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
+import type { AppState } from '../http/context.js';
+import { DOCS_PATH, EXAMPLES, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
+import { OPERATION_DOCS } from './openapi.schemas.js';
+
+/**
+ * GET /v1/openapi.json and GET /v1/docs: public (no API key, no rate-limit row). They must be mounted on the
+ * `/v1` router BEFORE its `router.use(refuseKeyInQuery(), requireApiKey(...), ...)`: @koa/router runs the
+ * matched layers in definition order, and these handlers answer without calling `next`, so the guards
+ * registered later never run for these two paths. Both bodies are built once, at mount.
+ */
+export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSettings): void {
+  const document = processingOpenApi(settings);
+  const documentJson = JSON.stringify(document);
+  const page = docsPage(document, settings);
+  router.get(OPENAPI_PATH.slice('/v1'.length), (ctx) => {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = documentJson;
+  });
+  router.get(DOCS_PATH.slice('/v1'.length), (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page;
+  });
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** Escapes, then renders `code` spans of the document's Markdown-style descriptions. */
+const md = (s: unknown) => esc(String(s ?? '')).replace(/`([^`]+)`/g, '<code>$1</code>');
+const pre = (s: string) => `<pre>${esc(s)}</pre>`;
+const REASONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content' };
+const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0' };
+
+function curl(method: string, path: string, op: Obj): string {
+  const url = `"$BASE_URL${path.replace(/\{(\w+)\}/g, (_, n: string) => EXAMPLE_PARAMS[n] ?? n)}"`;
+  const lines = [`curl -X ${method.toUpperCase()} ${url}`];
+  if (op['security'] === undefined || (op['security'] as unknown[]).length > 0) lines.push('  -H "Authorization: Bearer $API_KEY"');
+  const content = obj(obj(op['requestBody'])['content']);
+  if (content['multipart/form-data']) lines.push('  -F "files=@report.pdf" -F "files=@photo.png"');
+  const body = obj(content['application/json']);
+  if (body['examples']) {
+    if (path === '/v1/jobs') lines.push('  -H "Idempotency-Key: order-4711-rotate"');
+    const first = Object.values(obj(body['examples']))[0];
+    lines.push(`  -H "Content-Type: application/json" -d '${JSON.stringify(obj(first)['value'])}'`);
+  }
+  return lines.join(' \\\n');
+}
+
+function exampleResponse(status: string, response: Obj): string {
+  const content = obj(response['content']);
+  const jsonBody = obj(content['application/json']);
+  const head = `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd();
+  if (jsonBody['examples']) {
+    return Object.entries(obj(jsonBody['examples']))
+      .map(([name, ex]) => `${Object.keys(obj(jsonBody['examples'])).length > 1 ? `# ${name}\n` : ''}${head}\nContent-Type: application/json\n\n${JSON.stringify(obj(ex)['value'], null, 2)}`)
+      .join('\n\n');
+  }
+  const types = Object.keys(content);
+  if (types.length === 0) return head;
+  if (types.includes('application/pdf')) return `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>`;
+  return `${head}\nContent-Type: ${types[0]}`;
+}
+
+function endpoints(document: Obj): string {
+  const components = obj(document['components']);
+  const resolve = (r: unknown): Obj => {
+    const ref = obj(r)['$ref'];
+    return typeof ref === 'string' ? obj(obj(components['responses'])[ref.split('/').pop()!]) : obj(r);
+  };
+  const out: string[] = [];
+  for (const [path, item] of Object.entries(obj(document['paths']))) {
+    for (const [method, raw] of Object.entries(obj(item))) {
+      const op = obj(raw);
+      const responses = Object.entries(obj(op['responses'])).sort(([a], [b]) => a.localeCompare(b));
+      const success = responses.filter(([s]) => s.startsWith('2'));
+      const failures = responses.filter(([s]) => !s.startsWith('2'));
+      const scope = (obj((op['security'] as unknown[] | undefined)?.[0])['apiKey'] as string[] | undefined)?.[0];
+      out.push(`<h3 id="${esc(String(op['operationId']))}"><code>${method.toUpperCase()} ${esc(path)}</code> · ${esc(String(op['summary']))}</h3>
+<p>${md(op['description'])} <span class="muted">${scope ? `Key scope: <code>${scope}</code>.` : 'Public.'}</span></p>
+<p><strong>Request</strong></p>${pre(curl(method, path, op))}
+<p><strong>Response</strong></p>${pre(success.map(([s, r]) => exampleResponse(s, resolve(r))).join('\n\n'))}
+${failures.length ? `<table><tr><th>Status</th><th>When</th></tr>${failures.map(([s, r]) => `<tr><td>${s}</td><td>${md(resolve(r)['description'])}</td></tr>`).join('')}</table>` : ''}`);
+    }
+  }
+  return out.join('\n');
+}
+
+function optionList(schema: unknown): string {
+  const s = obj(schema);
+  const props = Object.entries(obj(s['properties']));
+  if (props.length === 0) return '<span class="muted">none (omit <code>options</code> or send <code>{}</code>)</span>';
+  const required = (s['required'] as string[] | undefined) ?? [];
+  const describe = (p: Obj): string => {
+    if (Array.isArray(p['enum'])) return p['enum'].map((v) => `<code>${esc(String(v))}</code>`).join(', ');
+    if (Array.isArray(p['prefixItems'])) return `array of ${p['prefixItems'].length} integers: ${md(p['description'])}`;
+    if (p['type'] === 'integer') return `integer ${String(p['minimum'])} to ${String(p['maximum'])}${p['description'] ? `; ${md(p['description'])}` : ''}`;
+    const length = p['minLength'] !== undefined ? `, ${String(p['minLength'])} to ${String(p['maxLength'])} characters` : '';
+    return `${esc(String(p['type']))}${length}${p['description'] ? `; ${md(p['description'])}` : ''}`;
+  };
+  return props.map(([name, p]) => `<code>${name}</code>${required.includes(name) ? ' (required)' : ''}: ${describe(obj(p))}`).join('<br>') + (s['description'] ? `<br><span class="muted">${md(s['description'])}</span>` : '');
+}
+
+function docsPage(document: Obj, s: ProcessingDocsSettings): string {
+  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
+  const operations = AVAILABLE_OPERATIONS.map((op) => {
+    const d = OPERATION_DOCS[op];
+    const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
+    return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
+  }).join('');
+  const p = PRICES;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Processing API /v1: documentation</title>
+<style>
+body{font:16px/1.55 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c}
+h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}h3{margin-top:1.8rem}
+code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em;background:#f4f4f4;border-radius:4px}
+code{padding:.05rem .3rem}pre{padding:.8rem;overflow:auto}table{border-collapse:collapse;width:100%;margin:.6rem 0}
+th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#fafafa}
+.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem .8rem}.muted{color:#666}nav a{margin-right:1rem}
+</style></head><body>
+<nav><a href="#auth">Authentication</a><a href="#idempotency">Idempotency</a><a href="#polling">Polling</a><a href="#lifecycle">Jobs</a><a href="#endpoints">Endpoints</a><a href="#errors">Errors</a><a href="#limits">Limits</a><a href="#prices">Prices</a><a href="${OPENAPI_PATH}">OpenAPI</a></nav>
+<h1>Document and media processing API</h1>
+<p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
+<p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
+Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
+Batches and webhooks are not available in this release. Clients must ignore response fields they do not know.</p>
+${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
+# 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
+# 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}
+# 4. GET /v1/jobs/{job_id} every 3-10 s until "completed" or "failed"
+# 5. GET result.files[i].download_path → the file`)}
+
+<h2 id="auth">Authentication</h2>
+<p>Send <code>Authorization: Bearer sk_live_…</code> on every request except this page and the OpenAPI document. A key belongs to your company
+and to the member who created it; administrators create and revoke keys in the dashboard (an API key cannot create keys). A key with the
+<code>read</code> scope may only GET; POST and DELETE need a read/write key (else 403 <code>insufficient_scope</code>).</p>
+<p class="note">Never put a key in a URL or in frontend code: a request carrying a key in its query string is refused (401 <code>api_key_in_url</code>);
+revoke such a key. Every resource is scoped to your company: an id of another company is simply 404. A suspended company gets 403.</p>
+
+<h2 id="idempotency">Idempotency</h2>
+<p><code>POST /v1/jobs</code> requires an <code>Idempotency-Key</code> header: ${esc(IDEMPOTENCY_RULES.v1.description)}. Generate a new one per job and
+keep it with your record of the job, so that a retry after a timeout or a network error sends the same key.</p>
+<ul><li>Same key, same body: the same job is returned (202, same body byte for byte, header <code>Idempotent-Replayed: true</code>); nothing is reserved twice.</li>
+<li>Same key, different body: 409 <code>idempotency_conflict</code>. A request still running under the same key: 409 <code>idempotency_in_progress</code>; retry shortly.</li>
+<li>A rejected request (any 4xx or 5xx) stores nothing: fix it and send it again with the same key. Keys are kept ${IDEMPOTENCY_RULES.v1.retentionDays} days.</li>
+<li>A failed job is retried by submitting a new job with a <em>new</em> key.</li></ul>
+
+<h2 id="polling">Polling</h2>
+<p>Poll <code>GET /v1/jobs/{job_id}</code> <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code> or <code>failed</code>.
+<strong>Back off on 429 and 5xx</strong>: wait at least <code>Retry-After</code> seconds when present, and double your interval after each
+transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.</p>
+
+<h2 id="lifecycle">Job lifecycle</h2>
+<table><tr><th>Status</th><th>Meaning</th><th>Credits</th></tr>
+<tr><td><code>queued</code></td><td>Accepted (202), waiting for a processing slot: ${JOB_LIMITS.activePerCompany} active job per company, ${JOB_LIMITS.activePlatform} platform-wide. A temporary provider outage puts a job back here; it is retried, also across restarts.</td><td>quote reserved</td></tr>
+<tr><td><code>processing</code></td><td>Running.</td><td>quote reserved</td></tr>
+<tr><td><code>completed</code></td><td>Terminal. <code>result.files</code> lists the outputs with their <code>download_path</code>; downloadable for 7 days.</td><td>quote charged (<code>charged_credits</code>)</td></tr>
+<tr><td><code>failed</code></td><td>Terminal. <code>error</code> says why and <code>error_code</code> is one of <code>invalid_source</code>, <code>source_missing</code>, <code>provider_unavailable</code>, <code>processing_error</code>.</td><td>reservation released (<code>charged_credits: 0</code>)</td></tr>
+</table>
+<p>Results need the API key too. A completed or failed job can be deleted with its files (<code>DELETE /v1/jobs/{job_id}</code>); an upload that no
+unfinished job reads can be deleted (<code>DELETE /v1/uploads/{upload_id}</code>).</p>
+
+<h2>Operations</h2>
+<p>The <code>operation</code> of a job body and its <code>options</code>; unknown fields or options are refused (422). Identifiers of the
+specification that this release does not run yet (OCR, media tools, <code>transcribe</code>, <code>meeting</code>, <code>flow-extract</code>) answer 422.
+An encrypted PDF (<code>encrypted: true</code>, 0 pages) is accepted only by <code>pdf-unlock</code>.</p>
+<table><tr><th>Operation</th><th>What it does</th><th>Sources</th><th>Options</th></tr>${operations}</table>
+<p>Every body may also carry <code>max_credits</code> (integer): the request is refused with 409 if its quote is higher.</p>
+
+<h2 id="endpoints">Endpoints</h2>
+<p class="muted"><code>$BASE_URL</code> is this server's address and <code>$API_KEY</code> your key.</p>
+${endpoints(document)}
+
+<h2 id="errors">Errors</h2>
+<p>Every error has the same JSON body; validation errors add <code>issues</code>, every problem at once:</p>
+${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90, 180 or 270', code: 'validation_failed', request_id: EXAMPLES.requestId, issues: [{ path: 'options.angle', message: 'angle must be 90, 180 or 270' }] }, null, 2))}
+<table><tr><th>Status</th><th><code>code</code></th><th>When</th></tr>${errors.map((e) => `<tr><td>${e.status}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`).join('')}</table>
+
+<h2 id="limits">Limits</h2>
+<table><tr><th>Limit</th><th>Value</th></tr>
+<tr><td>Requests</td><td>${s.rateLimits.perKeyPerMinute} per minute per key (and ${s.rateLimits.perIpPerMinute} per IP address); 429 with <code>Retry-After</code></td></tr>
+<tr><td>Upload request</td><td>${s.limits.maxFilesPerUpload} files, ${mb(s.limits.maxUploadBytes)} in total (413)</td></tr>
+<tr><td>Company source storage</td><td>${mb(s.limits.companyQuotaBytes)} of live uploads (413; delete unused uploads)</td></tr>
+<tr><td>JSON body</td><td>${esc(s.bodyLimitJson)} (413)</td></tr>
+<tr><td>Documents</td><td>${SOURCE_LIMITS.pdfPages} pages per PDF; an image counts one page; text one page per started 4,000 bytes</td></tr>
+<tr><td>Media duration</td><td>${SOURCE_LIMITS.mediaSeconds / 3600} hours per source</td></tr>
+<tr><td>Queue</td><td>${JOB_LIMITS.pendingPerCompany} pending jobs per company (429 <code>queue_full</code>)</td></tr>
+<tr><td>Processing</td><td>${JOB_LIMITS.activePerCompany} active job per company, ${JOB_LIMITS.activePlatform} platform-wide</td></tr>
+<tr><td>Retention</td><td>Sources and results ${ACCOUNT_LIMITS.retentionDays} days (then 410); accounting records are kept</td></tr>
+<tr><td>pdf-merge</td><td>2 to 20 PDFs</td></tr>
+<tr><td>Keys, members</td><td>${ACCOUNT_LIMITS.activeKeysPerCompany} active keys, ${ACCOUNT_LIMITS.membersPerCompany} members per company</td></tr>
+<tr><td>Trial</td><td>${ACCOUNT_LIMITS.trialCredits.toLocaleString('en-US')} credits for every new company</td></tr>
+</table>
+
+<h2 id="prices">Prices</h2>
+<p>Quotes use what the server measured (bytes, pages, duration), summed over a job's sources; every source costs at least one unit.
+1 MB is 1,000,000 bytes. The quote is reserved at submission, charged on success and released on failure.</p>
+<table><tr><th>Operation class</th><th>Price</th></tr>
+<tr><td>File operations (<code>pdf-*</code>, <code>image-edit</code>, <code>image-compress</code>, <code>webp</code>)</td><td>${p.file.credits} credits per started ${p.file.perBytes / 1_000_000} MB or ${p.file.perPages} pages, whichever basis is larger, per source</td></tr>
+<tr><td>OCR text</td><td>${p.ocr_text.credits} per page</td></tr>
+<tr><td>OCR DOCX or searchable PDF</td><td>${p.ocr_document.credits} per page</td></tr>
+<tr><td>Extraction</td><td>${p.extraction.credits} per page</td></tr>
+<tr><td>Transcription</td><td>${p.transcribe.credits} per started minute</td></tr>
+<tr><td>Meeting</td><td>${p.meeting.credits} per started minute</td></tr>
+<tr><td>Media tools</td><td>${p.media.credits} per started minute</td></tr>
+</table>
+<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>
+</body></html>`;
+}

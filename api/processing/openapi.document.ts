@@ -1,0 +1,307 @@
+import type { ErrorCode } from '../../domain/errors.js';
+import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
+import { JOB_LIMITS } from '../../domain/jobs.js';
+import type { UploadLimits } from './uploads.routes.js';
+import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
+
+/** What the document states about this server's configured limits. */
+export interface ProcessingDocsSettings {
+  limits: UploadLimits;
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  bodyLimitJson: string;
+}
+
+export const PROCESSING_API_VERSION = '1.0.0';
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const DOCS_PATH = '/v1/docs';
+
+type Json = Schema;
+
+/** Examples shared by the document and the HTML page; the conformance test validates each against its schema. */
+export const EXAMPLES = {
+  pdf: 'upl_3kQ9xLm7Rt2Wv8Yz1Ab4',
+  png: 'upl_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
+  job: 'job_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
+  requestId: '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44',
+} as const;
+
+const upload = (id: string, filename: string, kind: string, mimeType: string, bytes: number, pages: number): Json => ({
+  id, filename, kind, mime_type: mimeType, bytes, pages, duration_seconds: null, encrypted: false,
+  sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8', created_at: '2025-03-04T09:15:02.118Z', expires_at: '2025-03-11T09:15:02.118Z',
+});
+const jobExample = (over: Json): Json => ({
+  id: EXAMPLES.job, status: 'queued', operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' },
+  estimated_credits: 4, charged_credits: null, created_at: '2025-03-04T09:16:40.502Z', started_at: null, finished_at: null,
+  error: null, error_code: null, result: null, ...over,
+});
+const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
+
+const error = (code: ErrorCode, detail: string, issues?: Json[]): Json => ({ detail, code, request_id: EXAMPLES.requestId, ...(issues ? { issues } : {}) });
+
+const header = (description: string, schema: Schema, required: boolean): Json => ({ description, required, schema });
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
+  'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
+  'RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }, false),
+  'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+};
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+/** Headers of a response: on success the rate-limit headers are always sent (the request passed the limiter). */
+const limited = (success: boolean): Json => ({
+  'X-Request-Id': headerRef('X-Request-Id'),
+  ...Object.fromEntries(RATE_LIMIT_HEADERS.map((n) => [n, success ? { ...HEADERS[n], required: true } : headerRef(n)])),
+});
+
+const json = (schema: Schema, examples: Record<string, Json>): Json => ({
+  'application/json': { schema, examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, { value: v }])) },
+});
+
+/** An error response whose body may carry only the given codes (each must map to `status`). */
+function errorResponse(status: number, codes: ErrorCode[], description: string, example: Json, extraHeaders: Json = {}): Json {
+  for (const c of codes) if (v1Status(c) !== status) throw new Error(`${c} is ${v1Status(c)}, not ${status}`);
+  return {
+    description,
+    headers: { ...limited(false), ...extraHeaders },
+    content: json({ type: 'object', $ref: '#/components/schemas/Error', properties: { code: { type: 'string', enum: codes } } }, { [String(example['code'])]: example }),
+  };
+}
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+function componentResponses(): Record<string, Json> {
+  const unauthorized = errorResponse(401, ['unauthorized', 'api_key_in_url'], 'Missing or invalid API key, or a key in the query string.', error('unauthorized', 'Missing or invalid API key'), {
+    'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', const: 'Bearer' }, true),
+  });
+  const retryAfter = { 'Retry-After': headerRef('Retry-After') };
+  return {
+    Unauthorized: unauthorized,
+    ForbiddenRead: errorResponse(403, ['forbidden'], 'The company is suspended.', error('forbidden', 'This company is suspended')),
+    ForbiddenWrite: errorResponse(403, ['insufficient_scope', 'forbidden'], 'A read-only key, or a suspended company.', error('insufficient_scope', 'This API key lacks the write scope')),
+    RateLimited: errorResponse(429, ['rate_limited'], 'Over the request limit.', error('rate_limited', 'Too many requests; retry after the time in Retry-After'), retryAfter),
+    InternalError: errorResponse(500, ['internal_error'], 'Unexpected server error.', error('internal_error', 'Internal server error')),
+    Deleted: { description: 'Deleted; no body.', headers: limited(true) },
+  };
+}
+
+const readErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenRead'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
+const writeErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
+const pathParam = (name: string, schema: Schema, description: string): Json => ({ name, in: 'path', required: true, description, schema });
+const jobIdParam = pathParam('job_id', { type: 'string' }, 'A job id (`job_…`). An id of another company, or an unknown one, is 404.');
+const notFound = (what: string, detail: string) => errorResponse(404, ['not_found'], what, error('not_found', detail));
+const jobBody = { required: true, content: json(schemaRef('JobRequest'), { 'pdf-rotate': rotateBody, 'pdf-merge': { operation: 'pdf-merge', upload_ids: [EXAMPLES.pdf, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], max_credits: 10 } }) };
+const invalidOptions = error('validation_failed', 'Invalid request: options.angle: angle must be 90, 180 or 270', [{ path: 'options.angle', message: 'angle must be 90, 180 or 270' }]);
+
+function paths(s: ProcessingDocsSettings): Json {
+  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+  const pollingNote = 'Poll every 3 to 10 seconds until `status` is `completed` or `failed`; back off on 429 (honour `Retry-After`) and on 5xx.';
+  return {
+    '/v1/uploads': {
+      post: {
+        operationId: 'createUploads', tags: ['Uploads'], summary: 'Upload source files', security: [{ apiKey: ['write'] }],
+        description:
+          `Multipart field \`files\`, one or more files (at most ${s.limits.maxFilesPerUpload} files and ${mb(s.limits.maxUploadBytes)} per request; ` +
+          `${mb(s.limits.companyQuotaBytes)} of live sources per company). Each file is identified and measured from its content (PDF pages, image, ` +
+          'UTF-8 text, audio/video duration). All or nothing: a failed request stores no file. Sources are kept 7 days.',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 1, maxItems: s.limits.maxFilesPerUpload, items: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+              encoding: { files: { contentType: 'application/octet-stream' } },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Every file stored and measured.', headers: limited(true),
+            content: json(schemaRef('UploadList'), {
+              uploads: { uploads: [
+                upload(EXAMPLES.pdf, 'report.pdf', 'pdf', 'application/pdf', 48213, 12),
+                upload(EXAMPLES.png, 'photo.png', 'image', 'image/png', 90114, 1),
+              ] },
+            }),
+          },
+          '413': errorResponse(413, ['payload_too_large'], 'Too many files, too many bytes, or company storage full; nothing stored.', error('payload_too_large', `An upload request holds at most ${s.limits.maxFilesPerUpload} files`)),
+          '415': errorResponse(415, ['unsupported_media_type'], 'Not `multipart/form-data`.', error('unsupported_media_type', 'Uploads must be multipart/form-data with the field "files"')),
+          '422': errorResponse(422, ['validation_failed'], 'No file, another field name, a malformed body, or an unreadable file (named in `issues`).',
+            error('validation_failed', 'Unreadable upload: junk.bin: the file is not a readable PDF, image, UTF-8 text, audio or video', [{ path: 'files.1', message: 'junk.bin: the file is not a readable PDF, image, UTF-8 text, audio or video' }])),
+          ...writeErrors(),
+        },
+      },
+    },
+    '/v1/uploads/{upload_id}': {
+      delete: {
+        operationId: 'deleteUpload', tags: ['Uploads'], summary: 'Delete an unused upload', security: [{ apiKey: ['write'] }],
+        description: 'Removes a source and its bytes. A source of a queued or processing job is kept (409) until the job has ended.',
+        parameters: [pathParam('upload_id', { type: 'string' }, 'An upload id (`upl_…`).')],
+        responses: {
+          '204': responseRef('Deleted'),
+          '404': notFound('Unknown, deleted, or another company\'s upload.', 'Upload not found'),
+          '409': errorResponse(409, ['conflict'], 'The upload is a source of an unfinished job.', error('conflict', 'This upload is a source of an unfinished job; delete it after the job has ended')),
+          ...writeErrors(),
+        },
+      },
+    },
+    '/v1/estimate': {
+      post: {
+        operationId: 'estimateJob', tags: ['Jobs'], summary: 'Quote a job without starting it', security: [{ apiKey: ['write'] }],
+        description: 'Validates and prices a job body exactly as `POST /v1/jobs` would, on server-measured bytes, pages and duration. Starts no work and reserves nothing.',
+        requestBody: jobBody,
+        responses: {
+          '200': {
+            description: 'The quote.', headers: limited(true),
+            content: json(schemaRef('Estimate'), { 'pdf-rotate': { operation: 'pdf-rotate', estimated_credits: 4, sources: [{ upload_id: EXAMPLES.pdf, bytes: 48213, pages: 12, duration_seconds: null, credits: 4 }] } }),
+          },
+          '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
+          '409': errorResponse(409, ['conflict'], 'The quote exceeds `max_credits`.', error('conflict', 'The quote of 4 credits exceeds max_credits (3)')),
+          '410': errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', error('gone', `Upload ${EXAMPLES.pdf} has expired (sources are kept 7 days)`)),
+          '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
+          '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
+          '422': errorResponse(422, ['validation_failed', 'malformed_json'], 'Invalid body, options, source kind, page selection or password; every problem is in `issues`.', invalidOptions),
+          ...writeErrors(),
+        },
+      },
+    },
+    '/v1/jobs': {
+      post: {
+        operationId: 'createJob', tags: ['Jobs'], summary: 'Submit a job', security: [{ apiKey: ['write'] }],
+        description:
+          'Validates and quotes the body as `POST /v1/estimate`, reserves the quote from the wallet and queues the job (202). The quote is charged ' +
+          `on success; a failure releases it. At most ${JOB_LIMITS.pendingPerCompany} pending (queued or processing) jobs per company. ` +
+          'The same `Idempotency-Key` with the same body returns the same job (no second reservation, header `Idempotent-Replayed: true`); ' +
+          `with a different body it is a 409. Keys are kept ${IDEMPOTENCY_RULES.v1.retentionDays} days. ${pollingNote}`,
+        parameters: [{
+          name: 'Idempotency-Key', in: 'header', required: true,
+          description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new job (and for retrying a failed job).`,
+          schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
+        }],
+        requestBody: jobBody,
+        responses: {
+          '202': {
+            description: 'Accepted: the job is queued and its quote reserved.',
+            headers: { ...limited(true), 'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false) },
+            content: json(schemaRef('Job'), { queued: jobExample({}) }),
+          },
+          '402': errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the quote; nothing recorded.', error('insufficient_credits', 'Not enough credits: 4 needed, 1 available')),
+          '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
+          '409': errorResponse(409, ['conflict', 'idempotency_conflict', 'idempotency_in_progress'], 'The quote exceeds `max_credits`, or the `Idempotency-Key` was used with another body (or is still in progress).',
+            error('idempotency_conflict', 'This Idempotency-Key was already used for a different operation or payload; use a new key')),
+          '410': errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', error('gone', `Upload ${EXAMPLES.pdf} has expired (sources are kept 7 days)`)),
+          '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
+          '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
+          '422': errorResponse(422, ['validation_failed', 'malformed_json', 'idempotency_key_required', 'idempotency_key_invalid'], 'Invalid body (see `issues`), or a missing or invalid `Idempotency-Key`.', invalidOptions),
+          '429': errorResponse(429, ['rate_limited', 'queue_full'], `Over the request limit, or ${JOB_LIMITS.pendingPerCompany} jobs already pending.`,
+            error('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`), { 'Retry-After': headerRef('Retry-After') }),
+          '503': errorResponse(503, ['service_unavailable'], 'Job processing is not available right now; retry later.', error('service_unavailable', 'Job processing is not available right now; retry later')),
+          '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '500': responseRef('InternalError'),
+        },
+      },
+    },
+    '/v1/jobs/{job_id}': {
+      get: {
+        operationId: 'getJob', tags: ['Jobs'], summary: 'Get a job (poll it)', security: [{ apiKey: ['read'] }],
+        description: pollingNote,
+        parameters: [jobIdParam],
+        responses: {
+          '200': {
+            description: 'The job.', headers: limited(true),
+            content: json(schemaRef('Job'), {
+              completed: jobExample({
+                status: 'completed', charged_credits: 4, started_at: '2025-03-04T09:16:41.020Z', finished_at: '2025-03-04T09:16:42.377Z',
+                result: { files: [{ name: 'report-rotated.pdf', download_path: `/v1/jobs/${EXAMPLES.job}/results/0`, bytes: 48377, content_type: 'application/pdf' }], expires_at: '2025-03-11T09:16:42.377Z' },
+              }),
+              failed: jobExample({
+                status: 'failed', operation: 'image-edit', upload_ids: [EXAMPLES.png], options: { crop: [390, 0, 50, 50] }, estimated_credits: 2, charged_credits: 0,
+                started_at: '2025-03-04T09:16:41.020Z', finished_at: '2025-03-04T09:16:41.250Z', error: 'the crop box is outside the 400x300 image', error_code: 'invalid_source',
+              }),
+            }),
+          },
+          '404': notFound('Unknown, deleted, or another company\'s job.', 'Job not found'),
+          ...readErrors(),
+        },
+      },
+      delete: {
+        operationId: 'deleteJob', tags: ['Jobs'], summary: 'Delete a completed or failed job', security: [{ apiKey: ['write'] }],
+        description: 'Removes the job and its result files; accounting records stay. An unfinished job cannot be deleted (409).',
+        parameters: [jobIdParam],
+        responses: {
+          '204': responseRef('Deleted'),
+          '404': notFound('Unknown, deleted, or another company\'s job.', 'Job not found'),
+          '409': errorResponse(409, ['conflict'], 'The job is still queued or processing.', error('conflict', 'The job is queued; only a completed or failed job can be deleted')),
+          ...writeErrors(),
+        },
+      },
+    },
+    '/v1/jobs/{job_id}/results/{index}': {
+      get: {
+        operationId: 'downloadResult', tags: ['Jobs'], summary: 'Download a result file', security: [{ apiKey: ['read'] }],
+        description: 'The bytes of one result file; use `download_path` from `result.files`. Content type as in `content_type`.',
+        parameters: [jobIdParam, pathParam('index', { type: 'integer', minimum: 0, maximum: 999 }, 'Position in `result.files`, from 0.')],
+        responses: {
+          '200': {
+            description: 'The file.',
+            headers: { ...limited(true), 'Content-Disposition': header('`attachment` with the file name.', { type: 'string', pattern: '^attachment; filename="' }, true) },
+            content: Object.fromEntries(['application/pdf', 'image/jpeg', 'image/png', 'image/webp'].map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])),
+          },
+          '404': notFound('Unknown job, or no result file at this index.', 'Result 1 not found; the job has 1 result file(s)'),
+          '409': errorResponse(409, ['conflict'], 'The job has not completed.', error('conflict', 'The job is processing; results are available once it has completed')),
+          '410': errorResponse(410, ['gone'], 'The result is past its 7-day retention.', error('gone', 'This result has expired (results are kept 7 days)')),
+          ...readErrors(),
+        },
+      },
+    },
+    [OPENAPI_PATH]: {
+      get: {
+        operationId: 'getOpenApi', tags: ['Documentation'], summary: 'This OpenAPI document', security: [],
+        description: 'The machine-readable description of this interface (OpenAPI 3.1, JSON Schema 2020-12).',
+        responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: { 'X-Request-Id': headerRef('X-Request-Id') }, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { type: 'string' }, paths: { type: 'object' } } } } } } },
+      },
+    },
+    [DOCS_PATH]: {
+      get: {
+        operationId: 'getDocs', tags: ['Documentation'], summary: 'Developer documentation (HTML)', security: [],
+        description: 'This guide: authentication, idempotency, polling, the job lifecycle, every endpoint with examples, errors, limits and prices.',
+        responses: { '200': { description: 'The documentation page.', headers: { 'X-Request-Id': headerRef('X-Request-Id') }, content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of `/v1` as this server implements it. */
+export function processingOpenApi(s: ProcessingDocsSettings): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Document and media processing API',
+      version: PROCESSING_API_VERSION,
+      summary: 'Upload sources, quote a credit price, run asynchronous jobs, download results.',
+      description:
+        `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
+        `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
+        'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
+        'Clients ignore unknown response fields. Batches and webhooks (release 1.2.0 of the specification) are not served yet. ' +
+        `Human-readable guide: ${DOCS_PATH}.`,
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    security: [{ apiKey: ['read'] }],
+    tags: [
+      { name: 'Uploads', description: 'Sources, kept 7 days.' },
+      { name: 'Jobs', description: 'Estimates, jobs and result downloads.' },
+      { name: 'Documentation', description: 'This document and the HTML guide (public).' },
+    ],
+    paths: paths(s),
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…',
+          description: 'A company API key. Scope `read` (GET) or `write` (read and write; POST and DELETE). Created and revoked by company administrators.',
+        },
+      },
+      schemas: componentSchemas(),
+      responses: componentResponses(),
+      headers: HEADERS,
+    },
+    'x-error-codes': V1_ERRORS.map((e) => ({ code: e.code, status: v1Status(e.code), when: e.when })),
+  };
+}

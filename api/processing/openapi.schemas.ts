@@ -1,0 +1,255 @@
+import type { ErrorCode } from '../../domain/errors.js';
+import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
+import type { JobErrorCode, JobStatus } from '../../domain/jobs.js';
+import { AVAILABLE_OPERATIONS, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import { statusOf } from '../http/errors.js';
+
+/**
+ * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
+ * `domain/validation/processing-request.ts`, `uploadJson`, `jobJson`, the estimate handler and `errorBody`.
+ * Response objects are closed (`additionalProperties: false`): the conformance test fails on any field the
+ * server sends that is not listed here.
+ */
+export type Schema = { [key: string]: unknown };
+
+export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const id = (prefix: string, what: string): Schema => ({
+  type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$`, description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
+});
+
+/** Page ranges as `isPageRangeSyntax` accepts them: comma-separated pages or ascending ranges, 1-based. */
+const RANGE_ITEM = String.raw`\s*\d{1,5}(-\d{1,5})?\s*`;
+const pagesOptional: Schema = {
+  type: 'string', maxLength: 200, pattern: String.raw`^(\s*|${RANGE_ITEM}(,${RANGE_ITEM})*)$`,
+  description: 'Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page.',
+};
+const pagesRequired: Schema = { ...pagesOptional, pattern: `^${RANGE_ITEM}(,${RANGE_ITEM})*$`, description: 'Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count.' };
+const password: Schema = { type: 'string', minLength: 1, maxLength: 128, writeOnly: true, description: 'Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job.' };
+const imageFormat: Schema = { type: 'string', enum: ['jpg', 'png', 'webp'] };
+const options = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({
+  type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}), ...extra,
+});
+
+export interface OperationDoc {
+  summary: string;
+  /** Number of sources (upload_ids) the operation takes. */
+  sources: { min: number; max: number };
+  options: Schema;
+  /** The options object must be present (some option is required). */
+  optionsRequired: boolean;
+}
+
+/** Every operation this release runs, with its options (spec section 2, `OPTION_SCHEMAS`). */
+export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = {
+  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-rotate': {
+    summary: 'Rotate the selected pages (default: all) clockwise.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    options: options({ angle: { type: 'integer', enum: [90, 180, 270] }, pages: pagesOptional }, ['angle']),
+  },
+  'pdf-protect': { summary: 'Encrypt a PDF with a password.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-watermark': {
+    summary: 'Stamp a text on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: true,
+    options: options({ text: { type: 'string', pattern: String.raw`^\s*\S([\s\S]{0,198}\S)?\s*$`, description: '1 to 200 characters after trimming surrounding whitespace.' }, pages: pagesOptional }, ['text']),
+  },
+  'pdf-number': {
+    summary: 'Print page numbers on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: false,
+    options: options({ start: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Number printed on the first selected page (default 1); the others follow consecutively.' }, pages: pagesOptional }),
+  },
+  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', sources: { min: 2, max: 20 }, optionsRequired: false, options: options({}) },
+  'image-edit': {
+    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    options: options(
+      {
+        width: { type: 'integer', minimum: 1, maximum: 10_000 },
+        height: { type: 'integer', minimum: 1, maximum: 10_000 },
+        angle: { type: 'integer', minimum: -360, maximum: 360 },
+        flip: { type: 'string', enum: ['horizontal', 'vertical', 'both'] },
+        format: imageFormat,
+        crop: {
+          type: 'array', description: 'left, top, width, height in pixels.', minItems: 4, items: false,
+          prefixItems: [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 }, { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 1 }],
+        },
+      },
+      [],
+      { minProperties: 1, dependentRequired: { width: ['height'], height: ['width'] }, description: 'At least one of width+height (both), angle, flip, format, crop.' },
+    ),
+  },
+  'image-compress': {
+    summary: 'Compress an image, optionally converting it.', sources: { min: 1, max: 1 }, optionsRequired: false,
+    options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
+  },
+  webp: { summary: 'Convert an image to WebP.', sources: { min: 1, max: 1 }, optionsRequired: false, options: options({}) },
+};
+
+/** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
+export const requestSchemaName = (op: AvailableOperation) => `${op.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Request`;
+
+function requestVariant(op: AvailableOperation): Schema {
+  const d = OPERATION_DOCS[op];
+  return {
+    title: op,
+    type: 'object',
+    additionalProperties: false,
+    required: ['operation', 'upload_ids', ...(d.optionsRequired ? ['options'] : [])],
+    description: d.summary,
+    properties: {
+      operation: { type: 'string', const: op },
+      upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
+      options: d.options,
+      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409) instead of quoting more than this.' },
+    },
+  };
+}
+
+/** The /v1 error codes, each with when it happens; the status comes from the error middleware's own table. */
+export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+  { code: 'unauthorized', when: 'No `Authorization: Bearer` header, or the key is malformed, unknown, revoked or expired.' },
+  { code: 'api_key_in_url', when: 'A key (or a credential-named parameter) is in the query string. Revoke that key.' },
+  { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
+  { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
+  { code: 'forbidden', when: 'The company is suspended.' },
+  { code: 'not_found', when: 'The job, upload or result index does not exist in your company (an id of another company is also 404), or the path is unknown.' },
+  { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
+  { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), the upload is a source of an unfinished job, or the quote exceeds `max_credits`.' },
+  { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
+  { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
+  { code: 'gone', when: 'The upload or the result is past its 7-day retention.' },
+  { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
+  { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data`, or a JSON endpoint body not sent as `application/json`.' },
+  { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload. `issues` lists every problem.' },
+  { code: 'malformed_json', when: 'The body is not valid JSON.' },
+  { code: 'idempotency_key_required', when: '`POST /v1/jobs` without an `Idempotency-Key` header.' },
+  { code: 'idempotency_key_invalid', when: `The \`Idempotency-Key\` is not ${IDEMPOTENCY_RULES.v1.description}.` },
+  { code: 'rate_limited', when: 'Over the request limit; wait for `Retry-After` seconds.' },
+  { code: 'queue_full', when: 'The company already has the maximum of pending jobs; `Retry-After` suggests when to try again.' },
+  { code: 'internal_error', when: 'Unexpected server error; retry with backoff, quoting `request_id` if it persists.' },
+  { code: 'service_unavailable', when: 'Job processing is temporarily unavailable; retry later with backoff.' },
+];
+
+export const v1Status = (code: ErrorCode) => statusOf('v1', code);
+
+const JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed'];
+const JOB_ERROR_CODES: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'provider_unavailable', 'processing_error'];
+const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
+  if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
+  then: { properties: then },
+});
+
+export function componentSchemas(): Record<string, Schema> {
+  const variants = Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [requestSchemaName(op), requestVariant(op)]));
+  return {
+    UploadId: id('upl', 'Upload'),
+    JobId: id('job', 'Job'),
+    Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
+    JobRequest: {
+      description:
+        'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
+        'The spec fields `items` and `webhook_mode` (batches), `fields`, `instructions` and `workflow_id` (extraction) and `webhook_id` are not ' +
+        'available in this release and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
+        `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
+      oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
+    },
+    ...variants,
+    Upload: {
+      type: 'object', additionalProperties: false,
+      required: ['id', 'filename', 'kind', 'mime_type', 'bytes', 'pages', 'duration_seconds', 'encrypted', 'sha256', 'created_at', 'expires_at'],
+      properties: {
+        id: schemaRef('UploadId'),
+        filename: { type: 'string', minLength: 1, maxLength: 255, description: 'Your file name for display: no directories, no control characters.' },
+        kind: { type: 'string', enum: ['pdf', 'image', 'text', 'audio', 'video'], description: 'Identified from the content, never from the name or declared type.' },
+        mime_type: { type: 'string' },
+        bytes: { type: 'integer', minimum: 1 },
+        pages: { type: 'integer', minimum: 0, description: 'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.' },
+        duration_seconds: { type: ['number', 'null'], minimum: 0, description: 'Media duration; null for documents and images.' },
+        encrypted: { type: 'boolean', description: 'An encrypted PDF; only `pdf-unlock` accepts it.' },
+        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        created_at: dateTime,
+        expires_at: { ...dateTime, description: 'Sources are kept 7 days.' },
+      },
+    },
+    UploadList: {
+      type: 'object', additionalProperties: false, required: ['uploads'],
+      properties: { uploads: { type: 'array', minItems: 1, items: schemaRef('Upload'), description: 'In the order the files were sent.' } },
+    },
+    Estimate: {
+      type: 'object', additionalProperties: false, required: ['operation', 'estimated_credits', 'sources'],
+      properties: {
+        operation: schemaRef('Operation'),
+        estimated_credits: { type: 'integer', minimum: 1, description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.' },
+        sources: {
+          type: 'array', minItems: 1, description: 'What the server measured of each source, and its share of the quote.',
+          items: {
+            type: 'object', additionalProperties: false, required: ['upload_id', 'bytes', 'pages', 'duration_seconds', 'credits'],
+            properties: {
+              upload_id: schemaRef('UploadId'),
+              bytes: { type: 'integer', minimum: 1 },
+              pages: { type: 'integer', minimum: 0, description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.' },
+              duration_seconds: { type: ['number', 'null'], minimum: 0 },
+              credits: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+      },
+    },
+    ResultFile: {
+      type: 'object', additionalProperties: false, required: ['name', 'download_path', 'bytes', 'content_type'],
+      properties: {
+        name: { type: 'string' },
+        download_path: { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$', description: 'GET it with your API key.' },
+        bytes: { type: 'integer', minimum: 0 },
+        content_type: { type: 'string' },
+      },
+    },
+    Job: {
+      type: 'object', additionalProperties: false,
+      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'result'],
+      properties: {
+        id: schemaRef('JobId'),
+        status: { type: 'string', enum: [...JOB_STATUSES], description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`.' },
+        operation: schemaRef('Operation'),
+        upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
+        options: { type: 'object', description: 'The options as validated, without secrets (a password is never shown).' },
+        estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
+        charged_credits: { type: ['integer', 'null'], minimum: 0, description: 'The quote once completed, 0 once failed (the reservation is released), null before.' },
+        created_at: dateTime,
+        started_at: nullable(dateTime),
+        finished_at: nullable(dateTime),
+        error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
+        error_code: { type: ['string', 'null'], enum: [...JOB_ERROR_CODES, null], description: 'Stable code of the failure; null unless failed.' },
+        result: {
+          description: 'Present once completed; null otherwise.',
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object', additionalProperties: false, required: ['files', 'expires_at'],
+              properties: { files: { type: 'array', items: schemaRef('ResultFile') }, expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' } },
+            },
+          ],
+        },
+      },
+      allOf: [
+        whenStatus(['queued', 'processing'], { charged_credits: { type: 'null' }, finished_at: { type: 'null' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'null' } }),
+        whenStatus('completed', { charged_credits: { type: 'integer' }, finished_at: { type: 'string' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'object' } }),
+        whenStatus('failed', { charged_credits: { const: 0 }, finished_at: { type: 'string' }, error: { type: 'string' }, error_code: { type: 'string' }, result: { type: 'null' } }),
+      ],
+    },
+    Error: {
+      type: 'object', additionalProperties: false, required: ['detail', 'code', 'request_id'],
+      description: 'Every /v1 error. `code` is stable; `detail` is for people.',
+      properties: {
+        detail: { type: 'string' },
+        code: { type: 'string', enum: V1_ERRORS.map((e) => e.code) },
+        request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when asking for help.' },
+        issues: {
+          type: 'array', minItems: 1, description: 'Validation errors only: every problem at once.',
+          items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }, message: { type: 'string' } } },
+        },
+      },
+    },
+  };
+}

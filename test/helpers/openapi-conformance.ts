@@ -1,0 +1,101 @@
+import { expect } from 'vitest';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/**
+ * Checks real HTTP responses against an OpenAPI 3.1 document with ajv 8 (JSON Schema 2020-12, the OpenAPI 3.1
+ * dialect), and records which operation/status pairs were seen. Component schemas are registered once under
+ * a synthetic $id so `#/components/schemas/…` references resolve.
+ */
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+export const COMPONENTS_ID = 'https://openapi-conformance.invalid/components';
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+export function resolvePointer(doc: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  return ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Obj)[key] : undefined), doc);
+}
+export function walk(node: unknown, visit: (key: string, value: unknown, parent: Obj) => void): void {
+  if (Array.isArray(node)) node.forEach((n) => walk(n, visit));
+  else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) { visit(k, v, node as Obj); walk(v, visit); }
+}
+/** A schema of the document with its component references pointed at the registered components schema. */
+const forAjv = (schema: unknown): object =>
+  JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/') ? `${COMPONENTS_ID}#/$defs/${v.slice(21)}` : v)) as object;
+
+/** Validates real responses and request bodies against the document, and records which responses were seen. */
+export class Conformance {
+  readonly ajv = createAjv();
+  readonly covered = new Set<string>();
+  private readonly compiled = new Map<unknown, ValidateFunction>();
+
+  constructor(readonly doc: Obj) {
+    this.ajv.addSchema({ $id: COMPONENTS_ID, $defs: forAjv(obj(doc['components'])['schemas']) });
+  }
+
+  deref(node: unknown): Obj {
+    const ref = obj(node)['$ref'];
+    return typeof ref === 'string' ? obj(resolvePointer(this.doc, ref)) : obj(node);
+  }
+
+  validator(schema: unknown): ValidateFunction {
+    let v = this.compiled.get(schema);
+    if (!v) this.compiled.set(schema, (v = this.ajv.compile(forAjv(schema))));
+    return v;
+  }
+
+  expectValid(schema: unknown, data: unknown, what: string): void {
+    const v = this.validator(schema);
+    expect(v(data), `${what}: ${JSON.stringify(v.errors, null, 1)}\n${JSON.stringify(data)}`).toBe(true);
+  }
+
+  operation(key: string): Obj {
+    const [method, path] = key.split(' ') as [string, string];
+    const op = obj(obj(obj(this.doc['paths'])[path])[method.toLowerCase()]);
+    expect(op['responses'], `${key} is not documented`).toBeDefined();
+    return op;
+  }
+
+  jobRequestSchema(): unknown {
+    return obj(obj(obj(this.operation('POST /v1/jobs')['requestBody'])['content'])['application/json'])['schema'];
+  }
+
+  /** Checks status, content type, JSON body and headers of a real response against `METHOD /path`. */
+  async check(key: string, res: Response): Promise<unknown> {
+    const raw = Buffer.from(await res.arrayBuffer());
+    const documented = obj(this.operation(key)['responses']);
+    const response = this.deref(documented[String(res.status)]);
+    expect(response['description'], `${key} answered ${res.status}, which is not documented (${Object.keys(documented).join(', ')}): ${raw.toString().slice(0, 300)}`).toBeDefined();
+    this.covered.add(`${key} ${res.status}`);
+    const content = obj(response['content']);
+    let body: unknown = raw;
+    if (Object.keys(content).length === 0) {
+      expect(raw.length, `${key} ${res.status} has no documented body`).toBe(0);
+    } else {
+      const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+      expect(Object.keys(content), `${key} ${res.status}: undocumented content type ${type}`).toContain(type);
+      if (type === 'application/json') {
+        body = JSON.parse(raw.toString('utf8'));
+        this.expectValid(obj(content[type])['schema'], body, `${key} ${res.status} body`);
+      }
+    }
+    for (const [name, h] of Object.entries(obj(response['headers']))) {
+      const header = this.deref(h);
+      const value = res.headers.get(name);
+      if (header['required'] === true) expect(value, `${key} ${res.status}: required header ${name}`).not.toBeNull();
+      if (value === null) continue;
+      const schema = obj(header['schema']);
+      this.expectValid(schema, schema['type'] === 'integer' ? Number(value) : value, `${key} ${res.status} header ${name}`);
+    }
+    return body;
+  }
+}

@@ -1,0 +1,380 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { processingRouter } from '../../api/processing/processing.routes.js';
+import { processingOpenApi } from '../../api/processing/openapi.document.js';
+import { statusOf } from '../../api/http/errors.js';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { parseJobRequest } from '../../domain/validation/processing-request.js';
+import { LIMITS } from '../../domain/accounts.js';
+import { testConfig, startTestApp } from '../helpers/app.js';
+import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
+import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { COMPONENTS_ID, Conformance, METHODS, obj, resolvePointer, walk, type Obj } from '../helpers/openapi-conformance.js';
+
+/**
+ * The OpenAPI 3.1 document of /v1 against the code: it is structurally sound, lists exactly the routes the
+ * router serves, describes the request validator, and every real response of the running app (status, JSON
+ * body, required headers) conforms to it. Response objects in the document are closed, so a field the server
+ * sends but the document does not list fails here.
+ */
+
+const h = new ProcessingHarness();
+let acme: TestCompany;
+let pollKey: string;
+let served: { status: number; type: string | null; rateLimit: string | null; body: Obj };
+let c: Conformance;
+const config = testConfig();
+const settings = {
+  limits: { ...config.storage, retentionDays: LIMITS.retentionDays },
+  rateLimits: { perKeyPerMinute: config.rateLimits.v1PerKeyPerMinute, perIpPerMinute: config.rateLimits.v1PerIpPerMinute },
+  bodyLimitJson: config.http.bodyLimitJson,
+};
+
+const url = (path: string) => `${h.app.url}${path}`;
+const send = (method: string, path: string, key: string | null, init: { json?: unknown; body?: FormData | string; headers?: Record<string, string> } = {}) =>
+  fetch(url(path), {
+    method,
+    headers: { ...(key ? h.auth(key) : {}), ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    ...(init.json !== undefined ? { body: typeof init.json === 'string' ? init.json : JSON.stringify(init.json) } : init.body !== undefined ? { body: init.body } : {}),
+  });
+const files = (list: Array<[string, Buffer]>) => {
+  const f = new FormData();
+  for (const [name, bytes] of list) f.append('files', new Blob([new Uint8Array(bytes)]), name);
+  return f;
+};
+const idem = () => `oas-${randomBytes(6).toString('hex')}`;
+const submit = (key: string, body: unknown, idempotencyKey: string | null = idem()) =>
+  send('POST', '/v1/jobs', key, { json: body, headers: idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey } });
+const codeOf = (body: unknown) => obj(body)['code'];
+
+async function uploadOk(key: string, name: string, bytes: Buffer): Promise<string> {
+  const body = await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', key, { body: files([[name, bytes]]) }));
+  return (obj(body)['uploads'] as Array<{ id: string }>)[0]!.id;
+}
+async function submitOk(body: Obj): Promise<JobJson> {
+  c.expectValid(c.jobRequestSchema(), body, 'request body accepted by the server');
+  const res = await submit(acme.key, body);
+  expect(res.status).toBe(202);
+  return (await c.check('POST /v1/jobs', res)) as JobJson;
+}
+/** Polls as a client would (faster), checking every answer against the document. */
+async function poll(id: string): Promise<JobJson> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const job = (await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${id}`, pollKey))) as JobJson;
+    if (job.status === 'completed' || job.status === 'failed') return job;
+    if (Date.now() > until) throw new Error(`job ${id} still ${job.status}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+beforeAll(async () => {
+  await h.start({ startWorkers: false });
+  acme = await h.company('OpenApiCo');
+  pollKey = (await issueCompanyKey(h.tdb.db, { companyId: acme.id, memberId: acme.ownerId, name: 'poll', scopes: ['read'] }, new Date())).secret;
+  const res = await fetch(url('/v1/openapi.json'));
+  served = { status: res.status, type: res.headers.get('content-type'), rateLimit: res.headers.get('ratelimit-limit'), body: (await res.json()) as Obj };
+  c = new Conformance(served.body);
+});
+afterAll(() => h.stop());
+
+describe('the document', () => {
+  it('is served without a key (the guards never run for it) while every other /v1 route still needs one', async () => {
+    expect(served).toMatchObject({ status: 200, type: 'application/json; charset=utf-8', rateLimit: null });
+    expect(served.body).toEqual(JSON.parse(JSON.stringify(processingOpenApi(settings))));
+    await c.check('GET /v1/openapi.json', await fetch(url('/v1/openapi.json')));
+
+    const docs = await fetch(url('/v1/docs'));
+    expect(docs.headers.get('ratelimit-limit')).toBeNull();
+    const html = ((await c.check('GET /v1/docs', docs)) as Buffer).toString('utf8');
+    for (const text of ['every 3 to 10 seconds', 'Back off on 429 and 5xx', 'Idempotency-Key', 'sk_live_', 'queued', 'processing', 'completed', 'failed', 'per started minute', '/v1/openapi.json']) {
+      expect(html).toContain(text);
+    }
+    for (const [path, item] of Object.entries(obj(served.body['paths']))) {
+      for (const [method, op] of Object.entries(obj(item))) {
+        expect(html, `${method} ${path}`).toContain(`<code>${method.toUpperCase()} ${path}</code>`);
+        expect(html).toContain(`id="${String(obj(op)['operationId'])}"`);
+      }
+    }
+    for (const e of served.body['x-error-codes'] as Array<{ code: string }>) expect(html).toContain(`<code>${e.code}</code>`);
+
+    const job = 'job_AAAAAAAAAAAAAAAAAAAA';
+    for (const [key, method, path] of [
+      ['POST /v1/uploads', 'POST', '/v1/uploads'], ['DELETE /v1/uploads/{upload_id}', 'DELETE', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'],
+      ['POST /v1/estimate', 'POST', '/v1/estimate'], ['POST /v1/jobs', 'POST', '/v1/jobs'], ['GET /v1/jobs/{job_id}', 'GET', `/v1/jobs/${job}`],
+      ['DELETE /v1/jobs/{job_id}', 'DELETE', `/v1/jobs/${job}`], ['GET /v1/jobs/{job_id}/results/{index}', 'GET', `/v1/jobs/${job}/results/0`],
+    ] as const) {
+      const res = await send(method, path, null);
+      expect(res.status, key).toBe(401);
+      expect(codeOf(await c.check(key, res))).toBe('unauthorized');
+    }
+    const inQuery = await send('GET', `/v1/jobs/${job}?api_key=${acme.key}`, null);
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}', inQuery))).toBe('api_key_in_url');
+  });
+
+  it('is structurally valid OpenAPI 3.1: references resolve, schemas compile, examples validate, operations are complete', () => {
+    const doc = served.body;
+    expect(doc['openapi']).toMatch(/^3\.1\.\d+$/);
+    expect(obj(doc['info'])).toMatchObject({ title: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    const refs: string[] = [];
+    walk(doc, (k, v) => { if (k === '$ref') refs.push(String(v)); });
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of new Set(refs)) expect(resolvePointer(doc, ref), ref).toBeDefined();
+
+    const components = obj(doc['components']);
+    for (const name of Object.keys(obj(components['schemas']))) expect(c.ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`), name).toBeTypeOf('function');
+    const tags = new Set((doc['tags'] as Array<{ name: string }>).map((t) => t.name));
+    const schemes = new Set(Object.keys(obj(components['securitySchemes'])));
+    const operationIds = new Set<string>();
+    let examples = 0;
+    for (const [path, item] of Object.entries(obj(doc['paths']))) {
+      expect(path).toMatch(/^\/v1\//);
+      for (const [method, raw] of Object.entries(obj(item))) {
+        expect(METHODS).toContain(method);
+        const op = obj(raw);
+        const where = `${method} ${path}`;
+        expect(operationIds.has(String(op['operationId'])), `duplicate operationId at ${where}`).toBe(false);
+        operationIds.add(String(op['operationId']));
+        for (const t of op['tags'] as string[]) expect(tags, where).toContain(t);
+        for (const req of (op['security'] as Obj[] | undefined) ?? []) for (const s of Object.keys(req)) expect(schemes, where).toContain(s);
+        const params = ((op['parameters'] as unknown[] | undefined) ?? []).map((p) => c.deref(p));
+        const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), where).toEqual(templated);
+        for (const p of params) {
+          if (p['in'] === 'path') expect(p['required'], where).toBe(true);
+          c.validator(p['schema']);
+        }
+        const statuses = Object.keys(obj(op['responses']));
+        expect(statuses.some((s) => /^2\d\d$/.test(s)), where).toBe(true);
+        for (const s of statuses) expect(s, where).toMatch(/^[1-5]\d\d$/);
+        const media = [obj(obj(op['requestBody'])['content']), ...statuses.map((s) => obj(c.deref(obj(op['responses'])[s])['content']))];
+        for (const [status, r] of Object.entries(obj(op['responses']))) {
+          for (const hd of Object.values(obj(c.deref(r)['headers']))) c.validator(c.deref(hd)['schema']);
+          expect(c.deref(r)['description'], `${where} ${status}`).toEqual(expect.any(String));
+        }
+        for (const content of media) {
+          for (const [type, m] of Object.entries(content)) {
+            const schema = obj(m)['schema'];
+            if (schema !== undefined) c.validator(schema);
+            for (const [name, ex] of Object.entries(obj(obj(m)['examples']))) {
+              examples++;
+              c.expectValid(schema, obj(ex)['value'], `${where} ${type} example ${name}`);
+            }
+          }
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(30);
+  });
+
+  it('lists exactly the routes the /v1 router serves, the public ones before the key guards', () => {
+    const router = processingRouter({ db: h.tdb.db, store: h.store, logger: h.logs.logger, secretBox: h.secretBox, workflows: null, ...settings });
+    const template = (p: string) => p.replace(/:\w+|\{\w+\}/g, '{}');
+    const routed = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${template(String(layer.path))}`));
+    const documented = Object.entries(obj(c.doc['paths'])).flatMap(([path, item]) => Object.keys(obj(item)).map((m) => `${m.toUpperCase()} ${template(path)}`));
+    expect(routed.sort()).toEqual(documented.sort());
+    const guards = router.stack.findIndex((layer) => layer.methods.length === 0);
+    const publicPaths = Object.entries(obj(c.doc['paths'])).filter(([, item]) => Object.values(obj(item)).every((op) => Array.isArray(obj(op)['security']) && (obj(op)['security'] as unknown[]).length === 0)).map(([p]) => p);
+    expect(publicPaths.sort()).toEqual(['/v1/docs', '/v1/openapi.json']);
+    router.stack.forEach((layer, i) => {
+      if (layer.methods.length === 0) return;
+      expect(i < guards, String(layer.path)).toBe(publicPaths.includes(String(layer.path)));
+    });
+  });
+
+  it('states the status the error middleware gives each code', () => {
+    const codes = c.doc['x-error-codes'] as Array<{ code: ErrorCode; status: number }>;
+    for (const e of codes) expect(statusOf('v1', e.code), e.code).toBe(e.status);
+    const errorCodes = obj(obj(obj(obj(c.doc['components'])['schemas'])['Error'])['properties'])['code'];
+    expect(obj(errorCodes)['enum']).toEqual(codes.map((e) => e.code));
+  });
+
+  it('accepts exactly the job bodies the request validator accepts', () => {
+    const pdf = 'upl_AAAAAAAAAAAAAAAAAAAA';
+    const pdf2 = 'upl_BBBBBBBBBBBBBBBBBBBB';
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `upl_${String(i).padStart(20, 'C')}`);
+    const cases: unknown[] = [
+      { operation: 'pdf-extract', upload_ids: [pdf], options: { pages: '1-3, 5' } }, { operation: 'pdf-extract', upload_ids: [pdf], options: { pages: ' ' } },
+      { operation: 'pdf-extract', upload_ids: [pdf] }, { operation: 'pdf-delete', upload_ids: [pdf], options: { pages: '2' } }, { operation: 'pdf-delete', upload_ids: [pdf], options: { pages: '1,,2' } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } }, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 45 } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 180, pages: '' } }, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 270, pages: '3-a' } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90, pages: '1-2,' } }, { operation: 'pdf-rotate', upload_ids: [pdf, pdf2], options: { angle: 90 } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 }, max_credits: 5 }, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 }, max_credits: 0 },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 }, max_credits: 2.5 }, { operation: 'pdf-rotate', upload_ids: ['upl_short'], options: { angle: 90 } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 }, extra: 1 }, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90, colour: 'red' } },
+      { operation: 'pdf-protect', upload_ids: [pdf], options: { password: 'x' } }, { operation: 'pdf-protect', upload_ids: [pdf], options: { password: '' } },
+      { operation: 'pdf-unlock', upload_ids: [pdf], options: { password: 'p'.repeat(128) } }, { operation: 'pdf-unlock', upload_ids: [pdf], options: { password: 'p'.repeat(129) } },
+      { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: '  DRAFT  ' } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: '   ' } },
+      { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: ` ${'w'.repeat(200)} ` } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: 'w'.repeat(201) } },
+      { operation: 'pdf-number', upload_ids: [pdf] }, { operation: 'pdf-number', upload_ids: [pdf], options: { start: -1 } }, { operation: 'pdf-number', upload_ids: [pdf], options: { start: 3, pages: '2-9' } },
+      { operation: 'pdf-merge', upload_ids: [pdf, pdf2] }, { operation: 'pdf-merge', upload_ids: [pdf] }, { operation: 'pdf-merge', upload_ids: many(20) }, { operation: 'pdf-merge', upload_ids: many(21) },
+      { operation: 'pdf-merge', upload_ids: [pdf, pdf] }, { operation: 'pdf-merge', upload_ids: [pdf, pdf2], options: { order: 'reverse' } },
+      { operation: 'image-edit', upload_ids: [pdf], options: { width: 10, height: 10 } }, { operation: 'image-edit', upload_ids: [pdf], options: { width: 10 } },
+      { operation: 'image-edit', upload_ids: [pdf], options: {} }, { operation: 'image-edit', upload_ids: [pdf] }, { operation: 'image-edit', upload_ids: [pdf], options: { crop: [0, 0, 5, 5], flip: 'both', angle: -90 } },
+      { operation: 'image-edit', upload_ids: [pdf], options: { crop: [0, 0, 5] } }, { operation: 'image-edit', upload_ids: [pdf], options: { crop: [0, 0, 0, 5] } },
+      { operation: 'image-edit', upload_ids: [pdf], options: { crop: [0, 0, 5, 5, 5] } }, { operation: 'image-edit', upload_ids: [pdf], options: { format: 'gif' } },
+      { operation: 'image-compress', upload_ids: [pdf] }, { operation: 'image-compress', upload_ids: [pdf], options: { format: 'webp', level: 'strong' } }, { operation: 'image-compress', upload_ids: [pdf], options: { level: 'max' } },
+      { operation: 'webp', upload_ids: [pdf], options: {} }, { operation: 'webp', upload_ids: [pdf], options: null }, { operation: 'webp', upload_ids: [] }, { operation: 'webp' },
+      { operation: 'ocr-text', upload_ids: [pdf] }, { operation: 'nope', upload_ids: [pdf] }, { operation: 'webp', upload_ids: [pdf], items: [] },
+      { operation: 'webp', upload_ids: [pdf], fields: ['total'] }, { operation: 'webp', upload_ids: [pdf], instructions: 'x' }, { operation: 'webp', upload_ids: [pdf], workflow_id: 'wf' },
+      { operation: 'webp', upload_ids: [pdf], webhook_mode: 'batch' }, [], 'webp', null,
+    ];
+    const schema = c.jobRequestSchema();
+    const validate = c.validator(schema);
+    for (const body of cases) {
+      let accepted = true;
+      try {
+        parseJobRequest(body);
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        accepted = false;
+      }
+      expect(validate(body), `${JSON.stringify(body)}: the validator ${accepted ? 'accepts' : 'refuses'} it`).toBe(accepted);
+    }
+  });
+});
+
+describe('real responses conform to the document', () => {
+  const up: Record<string, string> = {};
+
+  it('uploads: 201, 401, 403, 413, 415, 422 with issues', async () => {
+    const many = await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', acme.key, { body: files([['report.pdf', await samplePdf(12)], ['photo.png', await samplePng(400, 300)], ['notes.txt', Buffer.from('hello')]]) }));
+    expect((obj(many)['uploads'] as unknown[]).length).toBe(3);
+    up['pdf'] = (obj(many)['uploads'] as Array<{ id: string }>)[0]!.id;
+    up['png'] = (obj(many)['uploads'] as Array<{ id: string }>)[1]!.id;
+    up['pdf3'] = await uploadOk(acme.key, 'short.pdf', await samplePdf(3));
+
+    expect(codeOf(await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', acme.readKey, { body: files([['a.txt', Buffer.from('x')]]) })))).toBe('insufficient_scope');
+    expect(codeOf(await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', acme.key, { json: { files: [] } })))).toBe('unsupported_media_type');
+    const unreadable = await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', acme.key, { body: files([['ok.txt', Buffer.from('fine')], ['junk.bin', randomBytes(3000)]]) }));
+    expect(unreadable).toMatchObject({ code: 'validation_failed', issues: [{ path: 'files.1' }] });
+    const tooMany = Array.from({ length: settings.limits.maxFilesPerUpload + 1 }, (_, i) => [`t${i}.txt`, Buffer.from(`file ${i}`)] as [string, Buffer]);
+    expect(codeOf(await c.check('POST /v1/uploads', await send('POST', '/v1/uploads', acme.key, { body: files(tooMany) })))).toBe('payload_too_large');
+  });
+
+  it('estimate: 200, 403, 404, 409, 410, 413, 415, 422 with issues and for malformed JSON', async () => {
+    const body = { operation: 'pdf-rotate', upload_ids: [up['pdf']], options: { angle: 90, pages: '1-2' } };
+    c.expectValid(c.jobRequestSchema(), body, 'estimate body');
+    expect(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: body }))).toMatchObject({ estimated_credits: 4 });
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.readKey, { json: body })))).toBe('insufficient_scope');
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] } })))).toBe('not_found');
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, max_credits: 3 } })))).toBe('conflict');
+    for (const [invalid, path] of [[{ ...body, options: { angle: 45 } }, 'options.angle'], [{ ...body, extra: true }, '(body)']] as const) {
+      expect(c.validator(c.jobRequestSchema())(invalid)).toBe(false);
+      const issues = await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: invalid }));
+      expect(issues).toMatchObject({ code: 'validation_failed', issues: [{ path }] });
+    }
+    const beyond = await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, upload_ids: [up['pdf3']], options: { angle: 90, pages: '5' } } }));
+    expect(beyond).toMatchObject({ code: 'validation_failed', issues: [{ path: 'options.pages' }] });
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: '{"operation":' })))).toBe('malformed_json');
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { body: 'operation=webp', headers: { 'content-type': 'text/plain' } })))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, padding: 'x'.repeat(1_100_000) } })))).toBe('payload_too_large');
+
+    up['old'] = await uploadOk(acme.key, 'old.pdf', await samplePdf(1));
+    await h.tdb.db('uploads').where({ id: up['old'] }).update({ expires_at: new Date(Date.now() - 1000) });
+    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, upload_ids: [up['old']] } })))).toBe('gone');
+  });
+
+  let queued: JobJson;
+  it('a queued job: 202 (and its replay), GET 200, and the 4xx of submission, deletion and download', async () => {
+    const body = { operation: 'pdf-rotate', upload_ids: [up['pdf3']], options: { angle: 90 } };
+    const key = idem();
+    queued = (await c.check('POST /v1/jobs', await submit(acme.key, body, key))) as JobJson;
+    expect(queued).toMatchObject({ status: 'queued', estimated_credits: 2 });
+    const replay = await submit(acme.key, body, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await c.check('POST /v1/jobs', replay)).toEqual(queued);
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, options: { angle: 180 } }, key)))).toBe('idempotency_conflict');
+    expect(await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${queued.id}`, acme.readKey))).toMatchObject({ status: 'queued', charged_credits: null });
+
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, body, null)))).toBe('idempotency_key_required');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, body, 'short')))).toBe('idempotency_key_invalid');
+    expect(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, options: { angle: 45 } }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'options.angle' }] });
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, '{"operation":')))).toBe('malformed_json');
+    expect(codeOf(await c.check('POST /v1/jobs', await send('POST', '/v1/jobs', acme.key, { body: 'x', headers: { 'content-type': 'text/plain', 'Idempotency-Key': idem() } })))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, padding: 'x'.repeat(1_100_000) })))).toBe('payload_too_large');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.readKey, body)))).toBe('insufficient_scope');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] })))).toBe('not_found');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, max_credits: 1 })))).toBe('conflict');
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, upload_ids: [up['old']] })))).toBe('gone');
+
+    const poor = await h.company('PoorCo');
+    const poorPdf = await uploadOk(poor.key, 'p.pdf', await samplePdf(1));
+    await reserveCredits(h.tdb.db, poor.id, 999n, null);
+    expect(codeOf(await c.check('POST /v1/jobs', await submit(poor.key, { ...body, upload_ids: [poorPdf] })))).toBe('insufficient_credits');
+
+    expect(codeOf(await c.check('DELETE /v1/uploads/{upload_id}', await send('DELETE', `/v1/uploads/${up['pdf3']}`, acme.key)))).toBe('conflict');
+    expect(codeOf(await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${queued.id}`, acme.key)))).toBe('conflict');
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${queued.id}/results/0`, acme.key)))).toBe('conflict');
+  });
+
+  it('completed and failed jobs: GET 200, downloads with their content types, 404, 410 and 204 deletions', async () => {
+    await h.startWorker();
+    const done = await poll(queued.id);
+    expect(done).toMatchObject({ status: 'completed', charged_credits: 2 });
+    const types = new Map<string, string>();
+    const rotated = done.result!.files[0]!;
+    for (const job of [done, await poll((await submitOk({ operation: 'webp', upload_ids: [up['png']] })).id), await poll((await submitOk({ operation: 'image-edit', upload_ids: [up['png']], options: { width: 40, height: 40, format: 'jpg' } })).id)]) {
+      expect(job.status).toBe('completed');
+      const file = job.result!.files[0]!;
+      const res = await send('GET', file.download_path, acme.readKey);
+      expect(res.status).toBe(200);
+      types.set(file.content_type, String(res.headers.get('content-type')));
+      expect(((await c.check('GET /v1/jobs/{job_id}/results/{index}', res)) as Buffer).length).toBe(file.bytes);
+    }
+    expect(Object.fromEntries(types)).toEqual({ 'application/pdf': 'application/pdf', 'image/webp': 'image/webp', 'image/jpeg': 'image/jpeg' });
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${done.id}/results/1`, acme.key)))).toBe('not_found');
+
+    const failed = await poll((await submitOk({ operation: 'image-edit', upload_ids: [up['png']], options: { crop: [390, 0, 50, 50] } })).id);
+    expect(failed).toMatchObject({ status: 'failed', charged_credits: 0, error_code: 'invalid_source', result: null });
+
+    await h.tdb.db('jobs').where({ id: done.id }).update({ results_expire_at: new Date(Date.now() - 1000) });
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', rotated.download_path, acme.key)))).toBe('gone');
+
+    expect(await c.check('DELETE /v1/uploads/{upload_id}', await send('DELETE', `/v1/uploads/${up['pdf3']}`, acme.key))).toHaveLength(0);
+    expect(codeOf(await c.check('DELETE /v1/uploads/{upload_id}', await send('DELETE', `/v1/uploads/${up['pdf3']}`, acme.key)))).toBe('not_found');
+    expect(codeOf(await c.check('DELETE /v1/uploads/{upload_id}', await send('DELETE', `/v1/uploads/${up['pdf']}`, acme.readKey)))).toBe('insufficient_scope');
+    expect(codeOf(await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${failed.id}`, acme.readKey)))).toBe('insufficient_scope');
+    await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${failed.id}`, acme.key));
+    expect(codeOf(await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${failed.id}`, acme.key)))).toBe('not_found');
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${failed.id}`, acme.key)))).toBe('not_found');
+  });
+
+  it('a suspended company gets 403 on reads', async () => {
+    const gone = await h.company('SuspendedCo');
+    await h.tdb.db('companies').where({ id: gone.id }).update({ status: 'suspended' });
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${queued.id}`, gone.readKey)))).toBe('forbidden');
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${queued.id}/results/0`, gone.readKey)))).toBe('forbidden');
+  });
+
+  it('503 when job processing is not available', async () => {
+    const bare = await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config: testConfig({ STORAGE_DIR: h.storageDir }) });
+    try {
+      const res = await fetch(`${bare.url}/v1/jobs`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json', 'Idempotency-Key': idem() }, body: JSON.stringify({ operation: 'webp', upload_ids: [up['png']] }) });
+      expect(codeOf(await c.check('POST /v1/jobs', res))).toBe('service_unavailable');
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('429 with Retry-After past the per-key request limit', async () => {
+    const busy = await h.company('BusyCo');
+    let res: Response | undefined;
+    for (let i = 0; i <= 2 * settings.rateLimits.perKeyPerMinute && res?.status !== 429; i++) {
+      if (res) await res.arrayBuffer();
+      res = await send('GET', `/v1/jobs/${queued.id}`, busy.readKey);
+    }
+    expect(codeOf(await c.check('GET /v1/jobs/{job_id}', res!))).toBe('rate_limited');
+  });
+
+  it('every documented response was exercised, except 500 and the 429s of other operations', () => {
+    const documented = Object.entries(obj(c.doc['paths'])).flatMap(([path, item]) =>
+      Object.entries(obj(item)).flatMap(([method, op]) => Object.keys(obj(obj(op)['responses'])).map((s) => `${method.toUpperCase()} ${path} ${s}`)));
+    const missing = documented.filter((d) => !c.covered.has(d));
+    expect(missing.filter((d) => !/ (429|500)$/.test(d))).toEqual([]);
+    expect([...c.covered]).toContain('GET /v1/jobs/{job_id} 429');
+    expect([...c.covered].filter((d) => !documented.includes(d))).toEqual([]);
+  });
+});
