@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
@@ -92,7 +91,10 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const options = { ...job.options, ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}) };
       const runner = deps.runners[job.operation as AvailableOperation];
       if (!runner) throw ApplicationFailure.nonRetryable(`operation ${job.operation} is not available on this worker`, 'processing_error');
-      const workDir = await mkdtemp(join(tmpdir(), 'job-'));
+      // One scratch folder per job, emptied first: what a killed worker left behind is removed on the retry.
+      const workDir = join(deps.store.root, 'tmp', `work-${job.id}`);
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true, mode: 0o700 });
       const started = performance.now();
       try {
         const outputs = await heartbeating(() => runner({ sources, options, workDir }));
