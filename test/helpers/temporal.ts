@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { scheduleIds } from '../../workflows/task-queues.js';
 
 // Keep the SDK's own INFO lines (worker state changes) out of the test output; warnings still show.
 try {
@@ -37,4 +38,11 @@ export async function startTestWorker(taskQueue: string, activityDeps: PlatformW
 
 export function testGateway(taskQueue: string): Promise<WorkflowGateway> {
   return connectWorkflowGateway({ address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue });
+}
+
+/** Removes the schedules a worker entry point created for this run's task queue (the server is shared). */
+export async function deleteRunSchedules(gw: WorkflowGateway | undefined, taskQueue: string): Promise<void> {
+  for (const id of [scheduleIds.maintenance(taskQueue), scheduleIds.retention(taskQueue)]) {
+    await gw?.client.schedule.getHandle(id).delete().catch(() => undefined);
+  }
 }

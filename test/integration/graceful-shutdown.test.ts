@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
@@ -70,7 +70,7 @@ describe('SIGTERM drains', () => {
       await next.kill('SIGTERM');
       await new Promise<void>((r) => late.close(() => r()));
     } finally {
-      await gw.client.schedule.getHandle(`maintenance:${taskQueue}`).delete().catch(() => undefined);
+      await deleteRunSchedules(gw, taskQueue);
       await gw.close();
     }
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ProcessingHarness } from '../helpers/processing.js';
+import { deleteRunSchedules } from '../helpers/temporal.js';
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 
 /**
@@ -16,7 +17,7 @@ beforeAll(() => h.start({ startWorkers: false }));
 afterAll(async () => {
   for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
   // The worker entry point created this run's schedules; leave the shared server clean.
-  for (const id of [`maintenance:${h.taskQueue}`, `retention:${h.taskQueue}`]) await h.gateway?.client.schedule.getHandle(id).delete().catch(() => undefined);
+  await deleteRunSchedules(h.gateway, h.taskQueue);
   await h.stop();
 });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { startTestWorker, testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { hitRateLimits } from '../../db/repositories/rate-limits.repo.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   gw = await testGateway(taskQueue);
 });
 afterAll(async () => {
-  await gw?.client.schedule.getHandle(`maintenance:${taskQueue}`).delete().catch(() => undefined);
+  await deleteRunSchedules(gw, taskQueue);
   await worker?.stop();
   await gw?.close();
   await tdb?.drop();
@@ -67,12 +67,14 @@ describe('maintenance', () => {
     await receiver.close();
   });
 
-  it('keeps the maintenance schedule in place idempotently', async () => {
+  it('keeps the maintenance and retention schedules in place idempotently', async () => {
     const opts = { address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue };
     await ensureSchedules(opts);
     await ensureSchedules(opts);
-    const desc = await gw.client.schedule.getHandle(`maintenance:${taskQueue}`).describe();
-    expect(desc.action.type).toBe('startWorkflow');
-    expect(desc.spec.intervals?.[0]?.every).toBe(15 * 60 * 1000);
+    for (const [id, workflowType] of [[`maintenance:${taskQueue}`, 'maintenanceWorkflow'], [`retention:${taskQueue}`, 'retentionWorkflow']] as const) {
+      const desc = await gw.client.schedule.getHandle(id).describe();
+      expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType, taskQueue });
+      expect(desc.spec.intervals?.[0]?.every).toBe(15 * 60 * 1000);
+    }
   });
 });

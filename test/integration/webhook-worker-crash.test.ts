@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { verifySignature } from '../../adapters/webhooks/sign.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
   // The real worker entry point created this run's maintenance schedule; leave the shared server clean.
-  await gw?.client.schedule.getHandle(`maintenance:${taskQueue}`).delete().catch(() => undefined);
+  await deleteRunSchedules(gw, taskQueue);
   await gw?.close();
   await tdb?.drop();
 });
