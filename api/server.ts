@@ -22,7 +22,7 @@ import type { WorkflowGateway } from './temporal/workflow-client.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -76,6 +76,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       secretBox: deps.secretBox,
       workflows: deps.workflows,
       limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
+      media: deps.config.media,
       rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),

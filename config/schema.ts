@@ -103,6 +103,10 @@ export const envSchema = z.object({
   UPLOAD_MAX_REQUEST_MB: int(500, 1, 100_000),
   /** Live sources per company, in MB. */
   COMPANY_STORAGE_MB: int(2000, 1, 10_000_000),
+  /** The media engines run as programs: their paths (looked up in PATH by default) and qpdf's time limit. */
+  QPDF_PATH: z.string().min(1).default('qpdf'),
+  QPDF_TIMEOUT_MS: int(60_000, 100, 3_600_000),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -162,6 +166,11 @@ export interface Config {
     readonly maxFilesPerUpload: number;
     readonly maxUploadBytes: number;
     readonly companyQuotaBytes: number;
+  };
+  readonly media: {
+    readonly qpdfPath: string;
+    readonly qpdfTimeoutMs: number;
+    readonly ffprobePath: string;
   };
   readonly x402: {
     readonly payTo: `0x${string}` | undefined;
@@ -263,6 +272,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxUploadBytes: e.UPLOAD_MAX_REQUEST_MB * 1_000_000,
       companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
     },
+    media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,

@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'payments_not_configured'
   | 'payment_settlement_uncertain'
   | 'service_unavailable'
+  | 'timeout'
   | 'internal_error';
 
 export class DomainError extends Error {

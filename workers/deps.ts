@@ -18,7 +18,7 @@ export function buildActivityDeps(
   logger: Logger,
 ): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps } {
   return {
-    processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() },
+    processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
     authorizationState:
       config.x402.facilitator.kind === 'none'
         ? null

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import type { AvailableOperation } from '../../domain/validation/processing-request.js';
-import { InvalidSourceError } from '../providers/provider-errors.js';
+import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
 import { compressImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from './pdf/pdf-operations.js';
-import { protectPdf, unlockPdf, WrongPdfPassword } from './pdf/qpdf.js';
+import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
 export interface RunnerSource {
@@ -49,6 +49,8 @@ async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (e) {
     if (e instanceof InvalidSourceError) throw e;
+    if (e instanceof QpdfUnavailable) throw new ProviderUnavailableError(e.message);
+    if (e instanceof QpdfTimeout) throw e; // retried, then the job fails as processing_error
     if (e instanceof WrongPdfPassword) throw new InvalidSourceError('the password does not open this PDF');
     if (e instanceof RangeError) throw new InvalidSourceError(e.message);
     // System errors (disk full, too many open files…) are the platform's: let them be retried.
@@ -103,8 +105,7 @@ function imageRunner(transform: (bytes: Buffer, options: Record<string, unknown>
 }
 
 /** The file operations of this release, on pdf-lib, qpdf and sharp. */
-export function createFileOperationRunners(opts: { qpdfPath?: string } = {}): OperationRunners {
-  const qpdf = opts.qpdfPath ? { qpdfPath: opts.qpdfPath } : {};
+export function createFileOperationRunners(qpdf: QpdfOptions = {}): OperationRunners {
   return {
     'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
     'pdf-delete': pdfPages(false, async (b, pages) => {

@@ -36,6 +36,7 @@ const STATUS: Record<ErrorCode, number> = {
   payments_not_configured: 503,
   payment_settlement_uncertain: 503,
   service_unavailable: 503,
+  timeout: 504,
   internal_error: 500,
 };
 

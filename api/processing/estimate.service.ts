@@ -3,10 +3,13 @@ import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import type { JobRequest } from '../../domain/validation/processing-request.js';
-import { encryptedPdfPageCount, WrongPdfPassword } from '../../adapters/media/pdf/qpdf.js';
+import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, type QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { getUpload, type Upload } from '../../db/repositories/uploads.repo.js';
+
+/** qpdf settings from the media config. */
+export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
 
 export interface Quote {
   operation: string;
@@ -22,7 +25,7 @@ const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
  * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
  * with the password to count its pages; a quote above `max_credits` is refused (409).
  */
-export async function quoteRequest(deps: { db: Db; store: FileStore; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
+export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
   const now = (deps.now ?? (() => new Date()))();
   const uploads: Upload[] = [];
   for (const id of req.uploadIds) {
@@ -42,10 +45,12 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; now?: () =>
       if (!u.encrypted) issues.push({ path, message: `${u.id} is not encrypted; there is nothing to unlock` });
       else {
         try {
-          pages = await encryptedPdfPageCount(deps.store.pathOf(u.id), String(req.options['password']));
+          pages = await encryptedPdfPageCount(deps.store.pathOf(u.id), String(req.options['password']), deps.qpdf);
         } catch (e) {
-          if (!(e instanceof WrongPdfPassword)) throw e;
-          issues.push({ path: 'options.password', message: 'the password does not open this PDF' });
+          if (e instanceof QpdfUnavailable) throw new DomainError('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly');
+          if (e instanceof QpdfTimeout) throw new DomainError('timeout', 'Opening this PDF took too long; retry later');
+          if (e instanceof WrongPdfPassword) issues.push({ path: 'options.password', message: 'the password does not open this PDF' });
+          else issues.push({ path, message: `${u.id} could not be opened as a PDF` });
         }
       }
     } else if (u.kind === 'pdf' && u.encrypted) {

@@ -8,6 +8,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
@@ -25,6 +26,7 @@ export interface JobsRouteDeps {
   secretBox: SecretBox;
   /** Null when the API runs without Temporal: job submission then answers 503. */
   workflows: WorkflowGateway | null;
+  qpdf: QpdfOptions;
   bodyLimitJson: string;
   now?: () => Date;
 }
@@ -122,7 +124,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
       if ((await countUnfinishedJobs(trx, companyId)) >= JOB_LIMITS.pendingPerCompany) {
         throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`, { retryAfterSeconds: 10 });
       }
-      const quote = await quoteRequest({ db: trx, store: deps.store, now }, companyId, req);
+      const quote = await quoteRequest({ db: trx, store: deps.store, qpdf: deps.qpdf, now }, companyId, req);
       const jobId = newId('job');
       const { reservationId } = await reserveCredits(trx, companyId, BigInt(quote.credits), jobId);
       const { visible, secrets } = splitSecrets(req.options);

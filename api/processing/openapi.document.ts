@@ -69,6 +69,15 @@ function errorResponse(status: number, codes: ErrorCode[], description: string, 
 }
 const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
+/** Quoting `pdf-unlock` opens the encrypted PDF with qpdf: the engine may be unavailable (503) or too slow (504). */
+function engineErrors(): Record<'503' | '504', Json> {
+  return {
+    '503': errorResponse(503, ['service_unavailable'], 'The PDF engine that opens an encrypted PDF for `pdf-unlock` is not available right now; retry later.',
+      error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly')),
+    '504': errorResponse(504, ['timeout'], 'Opening the encrypted PDF for `pdf-unlock` took longer than the time limit; retry later.', error('timeout', 'Opening this PDF took too long; retry later')),
+  };
+}
+
 function componentResponses(): Record<string, Json> {
   const unauthorized = errorResponse(401, ['unauthorized', 'api_key_in_url'], 'Missing or invalid API key, or a key in the query string.', error('unauthorized', 'Missing or invalid API key'), {
     'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', const: 'Bearer' }, true),
@@ -159,6 +168,7 @@ function paths(s: ProcessingDocsSettings): Json {
           '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
           '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
           '422': errorResponse(422, ['validation_failed', 'malformed_json'], 'Invalid body, options, source kind, page selection or password; every problem is in `issues`.', invalidOptions),
+          ...engineErrors(),
           ...writeErrors(),
         },
       },
@@ -193,7 +203,9 @@ function paths(s: ProcessingDocsSettings): Json {
           '422': errorResponse(422, ['validation_failed', 'malformed_json', 'idempotency_key_required', 'idempotency_key_invalid'], 'Invalid body (see `issues`), or a missing or invalid `Idempotency-Key`.', invalidOptions),
           '429': errorResponse(429, ['rate_limited', 'queue_full'], `Over the request limit, or ${JOB_LIMITS.pendingPerCompany} jobs already pending.`,
             error('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`), { 'Retry-After': headerRef('Retry-After') }),
-          '503': errorResponse(503, ['service_unavailable'], 'Job processing is not available right now; retry later.', error('service_unavailable', 'Job processing is not available right now; retry later')),
+          '503': errorResponse(503, ['service_unavailable'], 'Job processing, or the PDF engine that opens an encrypted PDF for `pdf-unlock`, is not available right now; retry later.',
+            error('service_unavailable', 'Job processing is not available right now; retry later')),
+          '504': engineErrors()['504']!,
           '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '500': responseRef('InternalError'),
         },
       },

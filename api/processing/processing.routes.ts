@@ -10,7 +10,7 @@ import { perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
 import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
-import { quoteRequest } from './estimate.service.js';
+import { qpdfOptions, quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
 import { mountDocs } from './docs.routes.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -27,7 +27,8 @@ export interface ProcessingRouterDeps {
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
   bodyLimitJson: string;
-  ffprobePath?: string;
+  /** Paths of the media engines and qpdf's time limit. */
+  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string };
   now?: () => Date;
 }
 
@@ -57,11 +58,11 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     ], deps.now),
     activeCompany(deps.db),
   );
-  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, ...(deps.ffprobePath ? { ffprobePath: deps.ffprobePath } : {}), ...(deps.now ? { now: deps.now } : {}) });
+  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, ffprobePath: deps.media.ffprobePath, ...(deps.now ? { now: deps.now } : {}) });
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
-    const quote = await quoteRequest({ db: deps.db, store: deps.store, ...(deps.now ? { now: deps.now } : {}) }, ctx.state.apiKey!.tenantId, parseJobRequest(ctx.request.body));
+    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.now ? { now: deps.now } : {}) }, ctx.state.apiKey!.tenantId, parseJobRequest(ctx.request.body));
     ctx.body = {
       operation: quote.operation,
       estimated_credits: quote.credits,
@@ -76,6 +77,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     logger: deps.logger,
     secretBox: deps.secretBox,
     workflows: deps.workflows,
+    qpdf: qpdfOptions(deps.media),
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
   });

@@ -20,7 +20,11 @@ const pages = z
   .max(200)
   .refine(isPageRangeSyntax, 'pages must be page numbers or ranges separated by commas, e.g. 1-3,5');
 const requiredPages = pages.refine((s) => s.trim() !== '', 'pages must select at least one page, e.g. 1-3,5');
-const password = z.string().min(1, 'password must be 1 to 128 characters').max(128, 'password must be 1 to 128 characters');
+const password = z
+  .string()
+  .min(1, 'password must be 1 to 128 characters')
+  .max(128, 'password must be 1 to 128 characters')
+  .refine((p) => !/[\r\n]/.test(p), 'password cannot contain line breaks');
 const imageFormat = z.enum(['jpg', 'png', 'webp']);
 
 /** Options of each operation of this release; every object is strict. */

@@ -10,7 +10,10 @@ import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { testConfig, startTestApp } from '../helpers/app.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
-import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { sampleEncryptedPdf, samplePdf, samplePng } from '../helpers/sample-files.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { COMPONENTS_ID, Conformance, METHODS, obj, resolvePointer, walk, type Obj } from '../helpers/openapi-conformance.js';
 
 /**
@@ -30,6 +33,7 @@ const settings = {
   limits: { ...config.storage, retentionDays: LIMITS.retentionDays },
   rateLimits: { perKeyPerMinute: config.rateLimits.v1PerKeyPerMinute, perIpPerMinute: config.rateLimits.v1PerIpPerMinute },
   bodyLimitJson: config.http.bodyLimitJson,
+  media: config.media,
 };
 
 const url = (path: string) => `${h.app.url}${path}`;
@@ -357,6 +361,26 @@ describe('real responses conform to the document', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('503 and 504 when the PDF engine is missing or too slow while quoting pdf-unlock', async () => {
+    const locked = await uploadOk(acme.key, 'locked.pdf', await sampleEncryptedPdf(2, 'pw-engine'));
+    const body = { operation: 'pdf-unlock', upload_ids: [locked], options: { password: 'pw-engine' } };
+    const dir = mkdtempSync(join(tmpdir(), 'slow-qpdf-'));
+    const slow = join(dir, 'qpdf');
+    writeFileSync(slow, '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
+    for (const [env, code] of [[{ QPDF_PATH: join(dir, 'missing-qpdf') }, 'service_unavailable'], [{ QPDF_PATH: slow, QPDF_TIMEOUT_MS: '200' }, 'timeout']] as const) {
+      const app = await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config: testConfig({ STORAGE_DIR: h.storageDir, ...env }), workflows: h.gateway, secretBox: h.secretBox });
+      try {
+        const estimate = await fetch(`${app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(codeOf(await c.check('POST /v1/estimate', estimate))).toBe(code);
+        const job = await fetch(`${app.url}/v1/jobs`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json', 'Idempotency-Key': idem() }, body: JSON.stringify(body) });
+        expect(codeOf(await c.check('POST /v1/jobs', job))).toBe(code);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(await h.tdb.db('jobs').whereRaw('upload_ids @> ARRAY[?]::text[]', [locked])).toHaveLength(0);
   });
 
   it('429 with Retry-After past the per-key request limit', async () => {

@@ -12,6 +12,22 @@ export class WrongPdfPassword extends Error {
   }
 }
 
+/** qpdf could not be started (not installed, no resources): the engine is unavailable, not the file bad. */
+export class QpdfUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('the PDF engine (qpdf) could not be started', { cause });
+    this.name = 'QpdfUnavailable';
+  }
+}
+
+/** qpdf ran past its time limit and was stopped. */
+export class QpdfTimeout extends Error {
+  constructor(ms: number) {
+    super(`the PDF engine (qpdf) took longer than ${Math.round(ms / 1000)} s`);
+    this.name = 'QpdfTimeout';
+  }
+}
+
 export interface QpdfOptions {
   qpdfPath?: string;
   timeoutMs?: number;
@@ -23,15 +39,21 @@ function runQpdf(args: string[], stdinText: string, opts: QpdfOptions): Promise<
     const child = spawn(opts.qpdfPath ?? 'qpdf', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    const timeoutMs = opts.timeoutMs ?? 60_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(e);
+      reject(new QpdfUnavailable(e));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      if (timedOut) return reject(new QpdfTimeout(timeoutMs));
       if (code === 0 || code === 3) return resolve(out); // 3: succeeded with warnings
       if (/invalid password/i.test(err)) return reject(new WrongPdfPassword());
       reject(new Error(`qpdf could not process the PDF (exit ${code})`));

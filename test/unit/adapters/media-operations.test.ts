@@ -6,7 +6,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { pageContents, pdfHexText } from '../../helpers/pdf-inspect.js';
 import sharp from 'sharp';
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from '../../../adapters/media/pdf/pdf-operations.js';
-import { encryptedPdfPageCount, protectPdf, unlockPdf, WrongPdfPassword } from '../../../adapters/media/pdf/qpdf.js';
+import { encryptedPdfPageCount, protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword } from '../../../adapters/media/pdf/qpdf.js';
+import { createFileOperationRunners } from '../../../adapters/media/operation-runners.js';
+import { InvalidSourceError, ProviderUnavailableError } from '../../../adapters/providers/provider-errors.js';
 import { compressImage, editImage, toWebp } from '../../../adapters/media/image/image-operations.js';
 
 /** Pages of distinct widths (300 + page number) so every page can be recognised in the output. */
@@ -64,6 +66,24 @@ describe('PDF operations', () => {
     await unlockPdf(locked, unlocked, 's3cret pass');
     expect(await widths(readFileSync(unlocked))).toEqual([301, 302, 303]);
     expect(readFileSync(locked).includes(Buffer.from('s3cret'))).toBe(false);
+  });
+
+  it('tells a missing or stalled qpdf apart from a bad file; the job runner treats a missing engine as an outage', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qpdf-fail-'));
+    const plain = join(dir, 'plain.pdf');
+    writeFileSync(plain, await sizedPdf(1));
+    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: join(dir, 'no-such-qpdf') })).rejects.toBeInstanceOf(QpdfUnavailable);
+    const slow = join(dir, 'slow-qpdf');
+    writeFileSync(slow, '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
+    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: slow, timeoutMs: 150 })).rejects.toBeInstanceOf(QpdfTimeout);
+    writeFileSync(join(dir, 'junk.pdf'), 'not a pdf at all');
+    await expect(encryptedPdfPageCount(join(dir, 'junk.pdf'), 'pw')).rejects.toThrow(/could not process/);
+
+    const runners = createFileOperationRunners({ qpdfPath: join(dir, 'no-such-qpdf') });
+    const input = { sources: [{ path: plain, filename: 'plain.pdf' }], options: { password: 'pw' }, workDir: dir };
+    await expect(runners['pdf-protect'](input)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    const junk = { ...input, sources: [{ path: join(dir, 'junk.pdf'), filename: 'junk.pdf' }] };
+    await expect(createFileOperationRunners()['pdf-unlock'](junk)).rejects.toBeInstanceOf(InvalidSourceError);
   });
 });
 

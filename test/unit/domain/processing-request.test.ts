@@ -53,6 +53,7 @@ describe('job and estimate bodies', () => {
     ['bad page syntax', { operation: 'pdf-delete', upload_ids: [U1], options: { pages: '1-' } }, ['options.pages']],
     ['empty password', { operation: 'pdf-protect', upload_ids: [U1], options: { password: '' } }, ['options.password']],
     ['password of 129', { operation: 'pdf-unlock', upload_ids: [U1], options: { password: 'p'.repeat(129) } }, ['options.password']],
+    ['password with a line break', { operation: 'pdf-protect', upload_ids: [U1], options: { password: 'two\nlines' } }, ['options.password']],
     ['width without height', { operation: 'image-edit', upload_ids: [U1], options: { width: 100 } }, ['options.width']],
     ['image-edit with nothing to do', { operation: 'image-edit', upload_ids: [U1], options: {} }, ['options']],
     ['crop of three numbers', { operation: 'image-edit', upload_ids: [U1], options: { crop: [0, 0, 10] } }, ['options.crop']],
