@@ -34,8 +34,8 @@ import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
 import { buildApp } from '../api/server.js';
 import { buildChainReader } from '../api/deps.js';
 import { listen } from '../api/http/lifecycle.js';
-import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
-import { createPlatformWorker, workflowsPath } from '../workers/worker.js';
+import { workflowsPath } from '../workers/worker.js';
+import { startBenchWorker } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
@@ -174,7 +174,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const secretBox = createSecretBox(generateSecretsKey());
   const taskQueue = `bench-processing-${runId}`;
   memory.push({ label: 'before worker start', sample: sampleMemory() });
-  const { worker, connection } = await createPlatformWorker({
+  const gw = await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
@@ -190,14 +190,6 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-processing-${process.pid}`,
   });
-  const running = worker.run();
-  run.defer('stop worker', async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running;
-    await connection.close();
-  });
-  const gw = await connectWorkflowGateway({ address: infra.temporalAddress, namespace: config.temporal.namespace, taskQueue });
-  run.defer('close workflow client', () => gw.close());
   const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox, workflows: gw });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));

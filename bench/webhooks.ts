@@ -20,9 +20,9 @@ import { createSystemResolver, postWithPolicy } from '../adapters/webhooks/http-
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createEndpoint } from '../db/repositories/webhooks.repo.js';
-import { createPlatformWorker, workflowsPath } from '../workers/worker.js';
+import { workflowsPath } from '../workers/worker.js';
+import { startBenchWorker } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
-import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
 import type { DeliveryWorkflowResult } from '../workflows/webhooks/delivery.workflow.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
@@ -143,7 +143,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const secretBox = createSecretBox(generateSecretsKey());
   const taskQueue = `bench-webhooks-${runId}`;
   memory.push({ label: 'before worker start', sample: sampleMemory() });
-  const { worker, connection } = await createPlatformWorker({
+  const gw = await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
@@ -152,14 +152,6 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-webhooks-${process.pid}`,
   });
-  const running = worker.run();
-  run.defer('stop worker', async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running;
-    await connection.close();
-  });
-  const gw = await connectWorkflowGateway({ address: infra.temporalAddress, namespace: config.temporal.namespace, taskQueue });
-  run.defer('close workflow client', () => gw.close());
   const endpoint = await createEndpoint(db, {
     interface: 'v1',
     tenantId,

@@ -74,6 +74,9 @@ export function jobJson(job: Job) {
   };
 }
 
+/** The job record as a client receives it (JSON). */
+export type JobRecord = ReturnType<typeof jobJson>;
+
 /** A file name safe inside a quoted Content-Disposition value, plus its RFC 5987 form. */
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');

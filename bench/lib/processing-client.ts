@@ -1,19 +1,8 @@
+import type { JobRecord } from '../../api/processing/jobs.routes.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The fields of a /v1 job record the benchmark reads (api/processing/jobs.routes.ts jobJson). */
-export interface JobJson {
-  id: string;
-  status: string;
-  operation: string;
-  estimated_credits: number;
-  charged_credits: number | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  error: string | null;
-  error_code: string | null;
-  result: { files: Array<{ name: string; download_path: string; bytes: number; content_type: string }> } | null;
-}
+/** A /v1 job record as the client receives it. */
+export type JobJson = JobRecord;
 
 /** One job as a client saw it: submitted, then polled until it was terminal. */
 export interface PolledJob {

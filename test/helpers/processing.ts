@@ -7,6 +7,7 @@ import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { JobRecord } from '../../api/processing/jobs.routes.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
@@ -24,17 +25,7 @@ export interface TestCompany {
   readKey: string;
 }
 
-export interface JobJson {
-  id: string;
-  status: string;
-  operation: string;
-  estimated_credits: number;
-  charged_credits: number | null;
-  error: string | null;
-  error_code: string | null;
-  options: Record<string, unknown>;
-  result: { files: Array<{ name: string; download_path: string; bytes: number; content_type: string }>; expires_at: string } | null;
-}
+export type JobJson = JobRecord;
 
 /**
  * The /v1 app, a real worker with the real file-operation runners (or wrapped ones), and one file store,
