@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
@@ -41,7 +40,7 @@ import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
 import { samplePdf } from '../test/helpers/sample-files.js';
 import { openBenchDatabase } from './lib/bench-db.js';
-import { intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
@@ -68,19 +67,7 @@ const USAGE = `usage: tsx bench/processing.ts [--jobs N] [--poll-ms MS]
   --poll-ms  interval of the client's GET /v1/jobs/{id} polls, 1..1000 (default 20)`;
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      jobs: { type: 'string' },
-      'poll-ms': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+  const values = benchArgs(argv, ['jobs', 'poll-ms'], USAGE);
   return {
     jobs: intOption('--jobs', values.jobs, 50, 1, 1000),
     pollMs: intOption('--poll-ms', values['poll-ms'], 20, 1, 1000),

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
@@ -26,7 +25,7 @@ import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
 import type { DeliveryWorkflowResult } from '../workflows/webhooks/delivery.workflow.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
-import { intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { startBenchReceiver } from './lib/receiver.js';
 import { formatReport, isHealthy, type PhaseResult } from './lib/webhooks-report.js';
@@ -51,20 +50,7 @@ const USAGE = `usage: tsx bench/webhooks.ts [--n N] [--concurrency C] [--start-c
   --start-concurrency  workflow starts in flight, 1..256 (default 16)`;
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      n: { type: 'string' },
-      concurrency: { type: 'string' },
-      'start-concurrency': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+  const values = benchArgs(argv, ['n', 'concurrency', 'start-concurrency'], USAGE);
   return {
     n: intOption('--n', values.n ?? process.env['BENCH_N'], 200, 1, 5000),
     concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),

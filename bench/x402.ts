@@ -14,7 +14,6 @@
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
@@ -35,7 +34,7 @@ import { createX402Payments } from '../api/x402/payment.middleware.js';
 import { PAID_ROUTES } from '../api/x402/route-table.js';
 import { startX402Chain, USDC, type X402Chain } from '../test/helpers/x402-harness.js';
 import { openBenchDatabase } from './lib/bench-db.js';
-import { intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { timedPayingClient } from './lib/x402-client.js';
@@ -65,20 +64,7 @@ const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N]
   --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)`;
 
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      duration: { type: 'string' },
-      concurrency: { type: 'string' },
-      n: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+  const values = benchArgs(argv, ['duration', 'concurrency', 'n'], USAGE);
   return {
     duration: intOption('--duration', values.duration, 5, 1, 60),
     concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import type { Progress } from '../../adapters/infra/progress.js';
 import { withDeadline } from './measure.js';
 
@@ -88,4 +89,21 @@ export function intOption(name: string, raw: string | undefined, def: number, mi
   const v = Number(raw);
   if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
   return v;
+}
+
+/**
+ * Parses `--name value` options (all strings, checked afterwards with intOption) and `--help`/`-h`, which
+ * prints `usage` and exits. Unknown options are a usage error.
+ */
+export function benchArgs<N extends string>(argv: string[], names: readonly N[], usage: string): Partial<Record<N, string>> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values['help']) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  return values as Partial<Record<N, string>>;
 }
