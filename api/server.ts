@@ -7,11 +7,12 @@ import type { AppState } from './http/context.js';
 import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
-import { refuseKeyInQuery } from './http/auth.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
 import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
+import { proofRouter } from './proof/proof.routes.js';
+import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
@@ -81,7 +82,15 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),
     }),
-    interfaceShell('/proof', [refuseKeyInQuery(), jsonBody(deps.config.http.bodyLimitJson)]),
+    proofRouter({
+      db: deps.db,
+      logger: deps.logger,
+      rateLimits: { perKeyPerMinute: rl.proofPerKeyPerMinute, perIpPerMinute: rl.proofPerIpPerMinute, proPerHour: rl.proofProPerHour },
+      bodyLimitJson: deps.config.http.bodyLimitJson,
+      publicBaseUrl: deps.config.http.publicBaseUrl,
+      retainedResponsesPerAccount: RETAINED_RESPONSES_PER_ACCOUNT,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
     interfaceShell('/api/integrations', [
       rateLimit(deps.db, [perIp('integrations:ip:min', rl.integrationsPerIpPerMinute, 60)], deps.now),
       jsonBody(deps.config.http.bodyLimitJson),

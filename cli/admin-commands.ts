@@ -6,7 +6,8 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { newId } from '../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
+import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
+import { issueMerchantKey } from '../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../db/repositories/webhooks.repo.js';
 import { addMember, createCompany, getCompany, issueCompanyKey, listMembers, removeMember } from '../db/repositories/companies.repo.js';
 import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
@@ -20,7 +21,7 @@ const asInterface = (v: string | undefined): KeyInterface => {
   if (v === 'v1' || v === 'proof') return v;
   throw new DomainError('validation_failed', '--interface must be v1 or proof');
 };
-const required = (v: string | undefined, flag: string): string => {
+export const required = (v: string | undefined, flag: string): string => {
   if (!v) throw new DomainError('validation_failed', `${flag} is required`);
   return v;
 };
@@ -35,11 +36,11 @@ export async function keysCreate(db: Db, flags: Record<string, string | undefine
   if (expires !== undefined && !/^\d+$/.test(expires)) throw new DomainError('validation_failed', '--expires-at must be a Unix UTC second');
   const tenantId = required(flags['tenant'], '--tenant');
   const name = required(flags['name'], '--name');
-  const scopes = normalizeScopes((flags['scopes'] ?? 'read').split(',').map((s) => s.trim()));
+  const scopes = normalizeScopes((flags['scopes'] ?? 'read').split(',').map((s) => s.trim()), iface);
   const expiresAt = validateExpiry(iface, expires === undefined ? undefined : Number(expires), now);
   const { key, secret } = iface === 'v1'
     ? await issueCompanyKey(db, { companyId: tenantId, memberId: required(flags['owner'], '--owner (the member who creates the key)'), name, scopes, expiresAt }, now)
-    : await issueApiKey(db, { interface: iface, tenantId, ownerId: flags['owner'] ?? null, name, scopes, expiresAt });
+    : await issueMerchantKey(db, { merchantId: tenantId, name, scopes, expiresAt }, now);
   return { key, secret, notice: 'The secret is shown once and stored only as a hash. Keep it out of URLs, logs and source control.' };
 }
 

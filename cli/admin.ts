@@ -14,6 +14,7 @@ import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
 } from './admin-commands.js';
+import { merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
@@ -22,6 +23,11 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   members:add       --company <id> --email <email> [--role member|billing_admin]
   members:remove    --company <id> --member <member id>     (revokes the member's keys)
   credits:grant     --company <id> --amount <credits> [--reason <text>]
+  merchants:create  --name <name> [--trial false]             (/proof merchant; its 7-day trial starts now unless --trial false)
+  merchants:show    --merchant <id>                         (plan, limits, wallets, keys)
+  merchants:plan    --merchant <id> --plan starter|business|pro [--days 30]   (records a paid plan period)
+  merchants:suspend --merchant <id>    merchants:activate --merchant <id>
+  wallets:add       --merchant <id> --network <network> --address <address> [--label <text>]   (a verified receiving wallet)
   keys:create   --interface v1|proof --tenant <company or merchant id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id, required for v1>]
   keys:list     --interface v1|proof --tenant <id>
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
@@ -31,7 +37,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
 Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
 running \`bash scripts/start.sh\`.`;
 
-const STRING_FLAGS = ['interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
+const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
 const [command, ...rest] = process.argv.slice(2);
 let values: Record<string, string | boolean | undefined>;
 try {
@@ -77,6 +83,22 @@ try {
       break;
     case 'credits:grant':
       print(await creditsGrant(db, flags));
+      break;
+    case 'merchants:create':
+      print(await merchantsCreate(db, flags, now));
+      break;
+    case 'merchants:show':
+      print(await merchantsShow(db, flags, now));
+      break;
+    case 'merchants:plan':
+      print(await merchantsPlan(db, flags, now));
+      break;
+    case 'merchants:suspend':
+    case 'merchants:activate':
+      print(await merchantsSuspend(db, flags, command === 'merchants:suspend' ? 'suspended' : 'active'));
+      break;
+    case 'wallets:add':
+      print(await walletsAdd(db, flags, now));
       break;
     case 'keys:list':
       print(await keysList(db, flags));

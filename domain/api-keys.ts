@@ -25,7 +25,11 @@ export function looksLikeApiKey(value: string): boolean {
   return Object.values(KEY_PREFIX).some((p) => value.includes(p));
 }
 
-export function normalizeScopes(scopes: readonly string[]): KeyScope[] {
+/**
+ * Validated, ordered scopes. On `/v1` a key is read-only or read/write (spec section 5), so `write` brings
+ * `read`; on `/proof/v1` `read` permits GET and `write` permits POST, and a key may hold either or both.
+ */
+export function normalizeScopes(scopes: readonly string[], iface: KeyInterface = 'v1'): KeyScope[] {
   const set = new Set<KeyScope>();
   for (const s of scopes) {
     if (s !== 'read' && s !== 'write') {
@@ -34,8 +38,7 @@ export function normalizeScopes(scopes: readonly string[]): KeyScope[] {
     set.add(s);
   }
   if (set.size === 0) throw new DomainError('validation_failed', 'At least one scope is required');
-  // write implies the ability to read what you wrote; a write-only key would be a trap for clients.
-  if (set.has('write')) set.add('read');
+  if (iface === 'v1' && set.has('write')) set.add('read');
   return (['read', 'write'] as const).filter((s) => set.has(s));
 }
 

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'insufficient_credits'
   | 'gone'
   | 'limit_reached'
+  | 'quota_exceeded'
   | 'transaction_not_found'
   | 'transaction_failed'
   | 'chain_unavailable'

@@ -1,3 +1,4 @@
+import { base58Decode } from './base58.js';
 /**
  * The seven inspected networks and their native USDC. Bridged USDC (USDC.e, USDbC) is a different contract
  * and never counts. Confirmation thresholds are defaults; config may override them per network
@@ -88,3 +89,14 @@ export const isEvmNetwork = (n: Network): n is EvmNetwork => n !== 'solana';
 
 /** The fee of every paid call settles in native USDC on Base. */
 export const FEE_NETWORK = EVM.base;
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** Why `address` is not a wallet address on `network` (null when it is one). */
+export function walletAddressIssue(network: Network, address: string): string | null {
+  if (network === 'solana') {
+    return BASE58.test(address) && base58Decode(address)?.length === 32 ? null : 'on solana, a wallet is a base58 address of 32 bytes (the owner, not a token account)';
+  }
+  return EVM_ADDRESS.test(address) ? null : `on ${network}, a wallet is 0x followed by 40 hexadecimal characters`;
+}

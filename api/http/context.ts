@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { Knex } from 'knex';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+import type { Merchant } from '../../db/repositories/merchants.repo.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'integrations' | 'root';
@@ -9,6 +10,8 @@ export interface AppState {
   requestId: string;
   iface: InterfaceName;
   apiKey?: ApiKeyRecord;
+  /** The /proof/v1 merchant of the bearer key. */
+  merchant?: Merchant;
   /** Set by the idempotency middleware: the transaction the handler's effect must use. */
   trx?: Knex.Transaction;
   /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */

@@ -25,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   insufficient_credits: 402,
   gone: 410,
   limit_reached: 409,
+  quota_exceeded: 422,
   transaction_not_found: 404,
   transaction_failed: 422,
   chain_unavailable: 503,

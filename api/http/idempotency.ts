@@ -3,7 +3,7 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, findStoredResponse, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import { claimKey, completeKey, countRetainedResponses, findStoredResponse, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -21,6 +21,8 @@ export interface IdempotentOptions {
    * replaces it with a keyed digest here, so the stored hash cannot be used to guess the secret.
    */
   fingerprint?: (ctx: AppContext) => unknown;
+  /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
+  retainedLimit?: number;
   now?: () => Date;
 }
 
@@ -45,6 +47,9 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       const at = now();
       const stored = await findStoredResponse(opts.db, ref, at);
       if (stored) return replay(ctx, stored, opts.operation, requestHash);
+      if (opts.retainedLimit !== undefined && (await countRetainedResponses(opts.db, ref.dialect, ref.tenantId)) >= opts.retainedLimit) {
+        throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
+      }
 
       const trx = await opts.db.transaction();
       let committed = false;

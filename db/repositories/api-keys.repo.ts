@@ -74,7 +74,7 @@ export async function issueApiKey(db: Db, input: IssueKeyInput): Promise<{ key: 
       secret_hash: sha256Hex(secret),
       prefix: `${KEY_PREFIX[input.interface]}${lookupId.slice(0, 4)}`,
       last4: secret.slice(-4),
-      scopes: normalizeScopes(input.scopes),
+      scopes: normalizeScopes(input.scopes, input.interface),
       expires_at: input.expiresAt ?? null,
     })
     .returning('*');
@@ -129,6 +129,20 @@ export async function countActiveApiKeys(db: Db, iface: KeyInterface, tenantId: 
     .where({ interface: iface, tenant_id: tenantId })
     .whereNull('revoked_at')
     .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .count<{ count: string }[]>('* as count');
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * The 0-based position of a key among the tenant's active keys, oldest first (ties by id): after a plan
+ * downgrade only the earliest allowed keys stay usable.
+ */
+export async function activeKeyRank(db: Db, iface: KeyInterface, tenantId: string, key: { id: string; createdAt: Date }, now: Date): Promise<number> {
+  const [row] = await db('api_keys')
+    .where({ interface: iface, tenant_id: tenantId })
+    .whereNull('revoked_at')
+    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .andWhere((q) => q.where('created_at', '<', key.createdAt).orWhere((q2) => q2.where('created_at', key.createdAt).andWhere('id', '<', key.id)))
     .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }

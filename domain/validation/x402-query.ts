@@ -1,6 +1,6 @@
 import { decimalToAtomic } from '../money.js';
 import { base58Decode } from '../base58.js';
-import { isNetwork, type Network } from '../networks.js';
+import { isNetwork, walletAddressIssue, type Network } from '../networks.js';
 
 /**
  * Query rules of the paid /x402 routes (spec section 4), checked before any payment is asked:
@@ -33,7 +33,6 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: QueryIssue
 type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
 
 const EVM_TX = /^0x[0-9a-fA-F]{64}$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 function single(raw: RawQuery, param: string, issues: QueryIssue[], required: boolean): string | undefined {
@@ -105,11 +104,8 @@ export function parseMatchQuery(raw: RawQuery): Parsed<MatchQuery> {
     if (len) {
       issues.push(len);
       recipient = undefined;
-    } else if (network === 'solana' && (!BASE58.test(recipient) || base58Decode(recipient)?.length !== 32)) {
-      issues.push({ param: 'recipient', message: 'on solana, recipient must be a base58 wallet address (the owner, not a token account)' });
-      recipient = undefined;
-    } else if (network !== undefined && network !== 'solana' && !EVM_ADDRESS.test(recipient)) {
-      issues.push({ param: 'recipient', message: `on ${network}, recipient must be 0x followed by 40 hexadecimal characters` });
+    } else if (network !== undefined && walletAddressIssue(network, recipient) !== null) {
+      issues.push({ param: 'recipient', message: `recipient: ${walletAddressIssue(network, recipient)}` });
       recipient = undefined;
     }
   }

@@ -1,3 +1,4 @@
+import { merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from '../../cli/merchant-commands.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
@@ -32,23 +33,50 @@ afterAll(async () => {
 
 describe('operator commands', () => {
   it('creates, lists and revokes keys; the secret appears only in the creation result', async () => {
-    const created = await keysCreate(tdb.db, { interface: 'proof', tenant: 'mer_ops', name: 'server', scopes: 'read,write', 'expires-at': String(Math.floor(now.getTime() / 1000) + 86_400) }, now);
+    const merchant = (await merchantsCreate(tdb.db, { name: 'Ops merchant' }, now)).merchant.id;
+    const created = await keysCreate(tdb.db, { interface: 'proof', tenant: merchant, name: 'server', scopes: 'read,write', 'expires-at': String(Math.floor(now.getTime() / 1000) + 86_400) }, now);
     expect(created.secret).toMatch(/^skp_/);
     expect(created.key.scopes).toEqual(['read', 'write']);
     expect((await verifyApiKey(tdb.db, 'proof', created.secret, now)).ok).toBe(true);
-    const listed = await keysList(tdb.db, { interface: 'proof', tenant: 'mer_ops' });
+    const listed = await keysList(tdb.db, { interface: 'proof', tenant: merchant });
     expect(listed.keys).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
-    await keysRevoke(tdb.db, { interface: 'proof', tenant: 'mer_ops', id: created.key.id }, now);
+    await keysRevoke(tdb.db, { interface: 'proof', tenant: merchant, id: created.key.id }, now);
     expect(await verifyApiKey(tdb.db, 'proof', created.secret, now)).toEqual({ ok: false, reason: 'revoked' });
     await expect(keysRevoke(tdb.db, { interface: 'proof', tenant: 'someone_else', id: created.key.id }, now)).rejects.toThrow(/no such key/);
+  });
+
+  it('manages merchants: trial, plans and their key limits, verified wallets, suspension', async () => {
+    const { merchant } = await merchantsCreate(tdb.db, { name: 'Plan Co' }, now);
+    const first = await keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'a', scopes: 'read,write' }, now);
+    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'b' }, now)).rejects.toThrow(/allows 1 active key/);
+    await merchantsPlan(tdb.db, { merchant: merchant.id, plan: 'business' }, now);
+    await keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'b' }, now);
+    await keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'c' }, now);
+    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'd' }, now)).rejects.toThrow(/business plan allows 3/);
+    await keysRevoke(tdb.db, { interface: 'proof', tenant: merchant.id, id: first.key.id }, now);
+    await keysCreate(tdb.db, { interface: 'proof', tenant: merchant.id, name: 'd' }, now);
+    await expect(merchantsPlan(tdb.db, { merchant: merchant.id, plan: 'gold' }, now)).rejects.toThrow(/--plan must be one of starter, business, pro/);
+
+    const { wallet } = await walletsAdd(tdb.db, { merchant: merchant.id, network: 'base', address: '0x1111111111111111111111111111111111111111', label: 'main' }, now);
+    expect(wallet).toMatchObject({ network: 'base', verifiedAt: now, label: 'main' });
+    await expect(walletsAdd(tdb.db, { merchant: merchant.id, network: 'solana', address: '0x1111111111111111111111111111111111111111' }, now)).rejects.toThrow(/base58/);
+    await expect(walletsAdd(tdb.db, { merchant: merchant.id, network: 'tron', address: 'T1' }, now)).rejects.toThrow(/--network must be/);
+    const shown = await merchantsShow(tdb.db, { merchant: merchant.id }, now);
+    expect(shown.entitlement).toMatchObject({ kind: 'plan', limits: { keys: 3 } });
+    expect(shown.wallets.map((w) => w.id)).toEqual([wallet.id]);
+    expect(shown.keys).toHaveLength(4);
+
+    const none = (await merchantsCreate(tdb.db, { name: 'No trial', trial: 'false' }, now)).merchant;
+    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: none.id, name: 'x' }, now)).rejects.toThrow(/active plan or trial/);
+    expect((await merchantsSuspend(tdb.db, { merchant: merchant.id }, 'suspended')).merchant.status).toBe('suspended');
   });
 
   it('refuses bad flags with clear messages', async () => {
     await expect(keysCreate(tdb.db, { interface: 'x', tenant: 't', name: 'n' }, now)).rejects.toThrow('--interface must be v1 or proof');
     await expect(keysCreate(tdb.db, { interface: 'v1', name: 'n' }, now)).rejects.toThrow('--tenant is required');
     await expect(keysCreate(tdb.db, { interface: 'v1', tenant: 't', name: 'n', scopes: 'admin' }, now)).rejects.toThrow(/Unknown scope/);
-    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 't', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
+    await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 'mer_unknown', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
     await expect(webhooksSendTest(tdb.db, gw, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
   });
 

@@ -47,6 +47,8 @@ describe('API key rules', () => {
     expect(normalizeScopes(['read'])).toEqual(['read']);
     expect(normalizeScopes(['write'])).toEqual(['read', 'write']);
     expect(normalizeScopes(['write', 'read', 'read'])).toEqual(['read', 'write']);
+    expect(normalizeScopes(['write'], 'proof')).toEqual(['write']);
+    expect(normalizeScopes(['read', 'write', 'write'], 'proof')).toEqual(['read', 'write']);
     expect(code(() => normalizeScopes([]))).toBe('validation_failed');
     expect(code(() => normalizeScopes(['admin']))).toBe('validation_failed');
   });

@@ -1,0 +1,86 @@
+import type { Middleware } from 'koa';
+import type Router from '@koa/router';
+import { DomainError } from '../../domain/errors.js';
+import { PROOF_API_VERSION } from '../../domain/proof/events.js';
+import { entitlementAt } from '../../domain/proof/plans.js';
+import { parseContactCreate } from '../../domain/validation/proof-invoice.js';
+import { getContact, insertContact, listContacts, type Contact } from '../../db/repositories/contacts.repo.js';
+import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
+import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
+import type { AppState } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import type { ProofDeps } from './requests.handlers.js';
+import { usageOf } from './quota.js';
+
+export function contactJson(c: Contact) {
+  return { id: c.id, legal_name: c.legalName, email: c.email, address: c.address, reference: c.reference, created_at: c.createdAt.toISOString() };
+}
+
+/** `/v1/me`, contacts and the event log. */
+export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+  router.get('/v1/me', async (ctx) => {
+    const merchant = ctx.state.merchant!;
+    const now = deps.now();
+    const ent = entitlementAt(merchant, now);
+    const usage = await usageOf(deps.db, merchant, ent);
+    const limits = ent.kind === 'none' ? null : ent.limits;
+    ctx.body = {
+      api_version: PROOF_API_VERSION,
+      id: merchant.id,
+      name: merchant.name,
+      plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
+      plan_ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
+      limits: limits && {
+        requests_per_period: limits.requestsPerPeriod,
+        invoices_per_period: limits.invoicesPerPeriod,
+        keys: limits.keys,
+        destinations: limits.destinations,
+        max_valid_hours: limits.maxValidHours,
+        requests_per_hour: limits.requestsPerHour,
+      },
+      usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
+      wallets: (await listVerifiedWallets(deps.db, merchant.id)).map((w) => ({ id: w.id, network: w.network, address: w.address, label: w.label })),
+    };
+  });
+
+  router.post('/v1/contacts', idempotent('contacts.create'), async (ctx) => {
+    const body = parseContactCreate(ctx.request.body);
+    const contact = await insertContact(
+      ctx.state.trx!,
+      { merchantId: ctx.state.merchant!.id, legalName: body.legal_name, email: body.email, address: body.address ?? null, reference: body.reference ?? null },
+      deps.now(),
+    );
+    ctx.state.resourceId = contact.id;
+    ctx.status = 201;
+    ctx.body = contactJson(contact);
+  });
+
+  router.get('/v1/contacts', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    ctx.body = page('contacts', await listContacts(deps.db, ctx.state.merchant!.id, limit, decodeCursor('contacts', ctx.query['before'])), limit, contactJson);
+  });
+
+  router.get('/v1/contacts/:id', async (ctx) => {
+    const contact = await getContact(deps.db, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    if (!contact) throw new DomainError('not_found', 'Contact not found');
+    ctx.body = contactJson(contact);
+  });
+
+  /**
+   * GET /v1/events?after=&limit=: `{data: [{cursor, event}], next_cursor}`. The event is the stored bytes,
+   * spliced in unchanged, so it is byte-identical to the webhook body.
+   */
+  router.get('/v1/events', async (ctx) => {
+    const rawAfter = ctx.query['after'] ?? '0';
+    if (typeof rawAfter !== 'string' || !/^\d{1,18}$/.test(rawAfter)) {
+      throw new DomainError('validation_failed', 'after must be a non-negative integer cursor', { issues: [{ path: 'after', message: 'a non-negative integer' }] });
+    }
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await listProofEvents(deps.db, ctx.state.merchant!.id, Number(rawAfter), limit);
+    const items = rows.map((r) => `{"cursor":${r.cursor},"event":${r.body.toString('utf8')}}`).join(',');
+    // Always a cursor to poll from: the last one returned, or `after` itself when nothing is new.
+    const next = rows.length ? rows[rows.length - 1]!.cursor : Number(rawAfter);
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = `{"data":[${items}],"next_cursor":${next}}`;
+  });
+}

@@ -1,0 +1,95 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { DomainError } from '../../domain/errors.js';
+import { entitlementAt, usableAfterDowngrade } from '../../domain/proof/plans.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { Db } from '../../db/connection.js';
+import { activeKeyRank } from '../../db/repositories/api-keys.repo.js';
+import { getMerchant } from '../../db/repositories/merchants.repo.js';
+import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
+import { jsonBody } from '../http/body.js';
+import type { AppState } from '../http/context.js';
+import { idempotent } from '../http/idempotency.js';
+import { perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
+import { mountAccount } from './account.handlers.js';
+import { mountRequests, type ProofDeps } from './requests.handlers.js';
+import { mountPaymentPage } from './payment-page.routes.js';
+
+export interface ProofRouterDeps {
+  db: Db;
+  logger: Logger;
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; proPerHour: number };
+  bodyLimitJson: string;
+  publicBaseUrl: string | null | undefined;
+  /** Stored idempotent responses per merchant (a fair-use bound, spec section 8). */
+  retainedResponsesPerAccount: number;
+  now?: () => Date;
+}
+
+/**
+ * The merchant of the key: unknown → 401; suspended → 403 (customer access). After a downgrade only the
+ * earliest keys the plan allows are usable; a later one answers 401 like an inactive key.
+ */
+function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
+  return async (ctx, next) => {
+    const key = ctx.state.apiKey!;
+    const merchant = await getMerchant(db, key.tenantId);
+    if (!merchant) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    if (merchant.status !== 'active') throw new DomainError('forbidden', 'This account is suspended');
+    const at = now();
+    const ent = entitlementAt(merchant, at);
+    const allowed = ent.kind === 'none' ? 1 : ent.limits.keys;
+    if (!usableAfterDowngrade(await activeKeyRank(db, 'proof', merchant.id, key, at), allowed)) {
+      throw new DomainError('unauthorized', `This API key is inactive: the current plan allows ${allowed} key(s), and only the earliest are usable`);
+    }
+    ctx.state.merchant = merchant;
+    await next();
+  };
+}
+
+const CREATION_PATHS = new Set(['/proof/v1/requests', '/proof/v1/invoices']);
+
+/** pro: at most N payment-request creations (direct or by invoice) per hour per account. */
+const proCreationsPerHour = (limit: number, now: () => Date): RateLimitCheck => ({
+  rule: { name: 'proof:pro:requests:hour', limit, windowSeconds: 3600 },
+  subject: (ctx) => {
+    const m = ctx.state.merchant;
+    if (ctx.method !== 'POST' || !CREATION_PATHS.has(ctx.path) || !m) return null;
+    const ent = entitlementAt(m, now());
+    return ent.kind === 'plan' && ent.limits.requestsPerHour !== null ? m.id : null;
+  },
+});
+
+/**
+ * `/proof/v1`: bearer `skp_` keys only (never cookies, never in the URL, no CORS), 60 calls per key and 120
+ * per IP per minute, the merchant and its plan, then the resources. Every JSON mutation needs an
+ * Idempotency-Key (the /proof dialect: kept forever, tenant-wide).
+ */
+export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
+  const now = deps.now ?? (() => new Date());
+  const router = new Router<AppState>({ prefix: '/proof' });
+  router.use(refuseKeyInQuery());
+  mountPaymentPage(router, deps.db, now);
+  router.use(
+    '/v1',
+    requireApiKey(deps.db, 'proof', now),
+    rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),
+    merchantOfKey(deps.db, now),
+    rateLimit(deps.db, [proCreationsPerHour(deps.rateLimits.proPerHour, now)], now),
+    jsonBody(deps.bodyLimitJson),
+  );
+  const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, now };
+  const idem = (operation: string) =>
+    idempotent({
+      db: deps.db,
+      logger: deps.logger,
+      dialect: 'proof',
+      operation,
+      tenantOf: (ctx) => ctx.state.merchant!.id,
+      retainedLimit: deps.retainedResponsesPerAccount,
+      now,
+    });
+  mountAccount(router, handlerDeps, idem);
+  mountRequests(router, handlerDeps, idem);
+  return router;
+}

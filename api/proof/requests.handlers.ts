@@ -1,0 +1,108 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { DomainError } from '../../domain/errors.js';
+import { formatUsdc } from '../../domain/money.js';
+import { walletAddressIssue } from '../../domain/networks.js';
+import { paymentRequestCreatedData } from '../../domain/proof/events.js';
+import { parseRequestCreate, type RequestCreate } from '../../domain/validation/proof-request.js';
+import type { Db } from '../../db/connection.js';
+import { getVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { reserveQuota } from './quota.js';
+
+export interface ProofDeps {
+  db: Db;
+  /** Public origin for payment page links; the request's own origin when unset. */
+  publicBaseUrl: string | null | undefined;
+  now: () => Date;
+}
+
+export const paymentPagePath = (id: string) => `/proof/pay/${id}`;
+
+/** AWAITING past its expiry reads as EXPIRED even before a sweep records it. */
+export const effectiveStatus = (r: PaymentRequest, now: Date) => (r.status === 'AWAITING' && r.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : r.status);
+
+export function requestJson(r: PaymentRequest, origin: string, now: Date) {
+  return {
+    id: r.id,
+    url: `${origin}${paymentPagePath(r.id)}`,
+    status: effectiveStatus(r, now),
+    network: r.network,
+    wallet_id: r.walletId,
+    pay_to: r.payTo,
+    amount_atomic: r.amountAtomic.toString(),
+    quoted_amount_atomic: r.quotedAmountAtomic.toString(),
+    amount_usdc: formatUsdc(r.amountAtomic),
+    description: r.description,
+    customer_label: r.customerLabel,
+    expected_payer: r.expectedPayer,
+    valid_hours: r.validHours,
+    expires_at: r.expiresAt.toISOString(),
+    created_at: r.createdAt.toISOString(),
+    invoice_id: r.invoiceId,
+    tx_hash: r.txHash,
+    verified_at: r.verifiedAt?.toISOString() ?? null,
+  };
+}
+
+/** PUBLIC_BASE_URL, else this request's own scheme and host (Koa's `origin` reflects the Origin header). */
+export const originOf = (deps: ProofDeps, ctx: AppContext) => (deps.publicBaseUrl || `${ctx.protocol}://${ctx.host}`).replace(/\/$/, '');
+
+/**
+ * Creates a payment request in the caller's transaction: quota (merchant lock), the verified wallet (its lock
+ * orders delta allocation), plan limits on `valid_hours`, `expected_payer` for the wallet's network, the row,
+ * and `payment_request.created`. Shared by direct creation and invoices (which pass `need.invoices = 1`).
+ */
+export async function createPaymentRequest(
+  trx: Db,
+  merchantId: string,
+  req: RequestCreate,
+  now: Date,
+  opts: { invoiceId?: string; id?: string; needInvoices?: number } = {},
+): Promise<PaymentRequest> {
+  const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
+  const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
+  const issues: Array<{ path: string; message: string }> = [];
+  if (!wallet) issues.push({ path: 'wallet_id', message: 'not one of this account\'s verified wallets (see GET /proof/v1/me)' });
+  if (req.validHours > ent.limits.maxValidHours) issues.push({ path: 'valid_hours', message: `at most ${ent.limits.maxValidHours} on ${ent.kind === 'trial' ? 'a trial' : 'this plan'}` });
+  const payerIssue = wallet && req.expectedPayer ? walletAddressIssue(wallet.network, req.expectedPayer) : null;
+  if (payerIssue) issues.push({ path: 'expected_payer', message: payerIssue });
+  if (issues.length || !wallet) {
+    throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  }
+  const request = await insertPaymentRequest(trx, { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours: req.validHours, ...opts }, now);
+  await appendProofEvent(trx, {
+    merchantId,
+    type: 'payment_request.created',
+    occurredAt: now,
+    data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
+  });
+  return request;
+}
+
+export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+  router.post('/v1/requests', idempotent('requests.create'), async (ctx) => {
+    const req = parseRequestCreate(ctx.request.body);
+    const now = deps.now();
+    const request = await createPaymentRequest(ctx.state.trx!, ctx.state.merchant!.id, req, now);
+    ctx.state.resourceId = request.id;
+    ctx.status = 201;
+    ctx.body = requestJson(request, originOf(deps, ctx), now);
+  });
+
+  router.get('/v1/requests', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await listPaymentRequests(deps.db, ctx.state.merchant!.id, limit, decodeCursor('requests', ctx.query['before']));
+    const now = deps.now();
+    ctx.body = page('requests', rows, limit, (r) => requestJson(r, originOf(deps, ctx), now));
+  });
+
+  router.get('/v1/requests/:id', async (ctx) => {
+    const request = await getPaymentRequest(deps.db, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    if (!request) throw new DomainError('not_found', 'Payment request not found');
+    ctx.body = requestJson(request, originOf(deps, ctx), deps.now());
+  });
+}

@@ -1,0 +1,50 @@
+import { DomainError } from '../domain/errors.js';
+import { isNetwork } from '../domain/networks.js';
+import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type PaidPlan } from '../domain/proof/plans.js';
+import type { Db } from '../db/connection.js';
+import { listApiKeys } from '../db/repositories/api-keys.repo.js';
+import { addVerifiedWallet, createMerchant, getMerchant, listVerifiedWallets, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
+import { required } from './admin-commands.js';
+
+/** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */
+type Flags = Record<string, string | undefined>;
+
+const merchantId = (flags: Flags) => required(flags['merchant'], '--merchant');
+
+export async function merchantsCreate(db: Db, flags: Flags, now: Date) {
+  const trial = flags['trial'] !== 'false';
+  return { merchant: await createMerchant(db, { name: required(flags['name'], '--name'), trial }, now) };
+}
+
+export async function merchantsShow(db: Db, flags: Flags, now: Date) {
+  const merchant = await getMerchant(db, merchantId(flags));
+  if (!merchant) throw new DomainError('not_found', 'no such merchant');
+  const ent = entitlementAt(merchant, now);
+  return {
+    merchant,
+    entitlement: ent.kind === 'none' ? { kind: 'none' } : { kind: ent.kind, ends_at: ent.endsAt, limits: ent.limits },
+    wallets: await listVerifiedWallets(db, merchant.id),
+    keys: await listApiKeys(db, 'proof', merchant.id),
+  };
+}
+
+/** Records a paid plan period: `--days` (default 30) from now. */
+export async function merchantsPlan(db: Db, flags: Flags, now: Date) {
+  const plan = flags['plan'];
+  if (!PAID_PLANS.includes(plan as PaidPlan)) throw new DomainError('validation_failed', `--plan must be one of ${PAID_PLANS.join(', ')}`);
+  const days = flags['days'] === undefined ? PLAN_PERIOD_DAYS : Number(flags['days']);
+  if (!Number.isInteger(days) || days < 0 || days > 3660) throw new DomainError('validation_failed', '--days must be a whole number of days (0 ends the plan now)');
+  return { merchant: await setMerchantPlan(db, merchantId(flags), plan as PaidPlan, new Date(now.getTime() + days * 86_400_000)) };
+}
+
+export async function merchantsSuspend(db: Db, flags: Flags, status: 'active' | 'suspended') {
+  return { merchant: await setMerchantStatus(db, merchantId(flags), status) };
+}
+
+/** Adds a receiving wallet the operator verified the merchant controls. */
+export async function walletsAdd(db: Db, flags: Flags, now: Date) {
+  const network = required(flags['network'], '--network');
+  if (!isNetwork(network)) throw new DomainError('validation_failed', '--network must be base, polygon, arbitrum, optimism, ethereum, avalanche or solana');
+  const label = flags['label'];
+  return { wallet: await addVerifiedWallet(db, { merchantId: merchantId(flags), network, address: required(flags['address'], '--address'), ...(label ? { label } : {}) }, now) };
+}

@@ -1,0 +1,128 @@
+import { DomainError } from '../../domain/errors.js';
+import { walletAddressIssue, type Network } from '../../domain/networks.js';
+import { entitlementAt, type MerchantPlanState, type PaidPlan } from '../../domain/proof/plans.js';
+import type { KeyScope } from '../../domain/api-keys.js';
+import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from './api-keys.repo.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import type { Db } from '../connection.js';
+
+export interface Merchant extends MerchantPlanState {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  createdAt: Date;
+}
+
+export interface MerchantWallet {
+  id: string;
+  merchantId: string;
+  network: Network;
+  address: string;
+  label: string | null;
+  verifiedAt: Date | null;
+  createdAt: Date;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toMerchant = (r: any): Merchant => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  plan: r.plan,
+  planPaidUntil: r.plan_paid_until,
+  trialStartedAt: r.trial_started_at,
+  createdAt: r.created_at,
+});
+const toWallet = (r: any): MerchantWallet => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  network: r.network,
+  address: r.address,
+  label: r.label,
+  verifiedAt: r.verified_at,
+  createdAt: r.created_at,
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** A new merchant; with `trial` its 7-day trial starts now. */
+export async function createMerchant(db: Db, input: { name: string; trial: boolean }, now: Date): Promise<Merchant> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 120) throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
+  const [row] = await db('merchants')
+    .insert({ id: newId('mer'), name, trial_started_at: input.trial ? now : null, created_at: now })
+    .returning('*');
+  return toMerchant(row);
+}
+
+export async function getMerchant(db: Db, id: string): Promise<Merchant | null> {
+  const row = await db('merchants').where({ id }).first();
+  return row ? toMerchant(row) : null;
+}
+
+/** Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. */
+export async function lockMerchant(trx: Db, id: string): Promise<Merchant> {
+  const row = await trx('merchants').where({ id }).forUpdate().first();
+  if (!row) throw new DomainError('not_found', 'Merchant not found');
+  return toMerchant(row);
+}
+
+/** Records a paid 30-day period of `plan` ending at `paidUntil` (operator action until checkout exists). */
+export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
+  const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
+  if (!row) throw new DomainError('not_found', 'Merchant not found');
+  return toMerchant(row);
+}
+
+export async function setMerchantStatus(db: Db, id: string, status: 'active' | 'suspended'): Promise<Merchant> {
+  const [row] = await db('merchants').where({ id }).update({ status }).returning('*');
+  if (!row) throw new DomainError('not_found', 'Merchant not found');
+  return toMerchant(row);
+}
+
+/**
+ * Adds a receiving wallet, verified by the operator who checked the merchant controls it (until the
+ * dashboard's signature check exists). Only verified wallets receive payment requests.
+ */
+export async function addVerifiedWallet(db: Db, input: { merchantId: string; network: Network; address: string; label?: string }, now: Date): Promise<MerchantWallet> {
+  const issue = walletAddressIssue(input.network, input.address);
+  if (issue) throw new DomainError('validation_failed', issue);
+  if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
+  const [row] = await db('merchant_wallets')
+    .insert({ id: newId('wal'), merchant_id: input.merchantId, network: input.network, address: input.address, label: input.label ?? null, verified_at: now, created_at: now })
+    .onConflict(['merchant_id', 'network', 'address'])
+    .merge({ verified_at: now })
+    .returning('*');
+  return toWallet(row);
+}
+
+export async function listVerifiedWallets(db: Db, merchantId: string): Promise<MerchantWallet[]> {
+  const rows = await db('merchant_wallets').where({ merchant_id: merchantId }).whereNotNull('verified_at').orderBy('created_at').orderBy('id');
+  return rows.map(toWallet);
+}
+
+/** A verified wallet of the merchant, locked when `lock` (matching deltas are allocated under this lock). */
+export async function getVerifiedWallet(db: Db, merchantId: string, id: string, opts: { lock?: boolean } = {}): Promise<MerchantWallet | null> {
+  const q = db('merchant_wallets').where({ id, merchant_id: merchantId }).whereNotNull('verified_at');
+  const row = await (opts.lock ? q.forUpdate().first() : q.first());
+  return row ? toWallet(row) : null;
+}
+
+/**
+ * Issues a `skp_` key within the merchant's plan (spec section 8: starter 1, business 3, pro 10, trial 1
+ * active keys; expired and revoked keys do not count). Needs an active plan or trial.
+ */
+export async function issueMerchantKey(
+  db: Db,
+  input: { merchantId: string; name: string; scopes: KeyScope[]; expiresAt: Date | null },
+  now: Date,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  return db.transaction(async (trx) => {
+    const merchant = await lockMerchant(trx, input.merchantId);
+    const ent = entitlementAt(merchant, now);
+    if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'Keys need an active plan or trial');
+    if ((await countActiveApiKeys(trx, 'proof', merchant.id, now)) >= ent.limits.keys) {
+      throw new DomainError('limit_reached', `The ${ent.kind === 'trial' ? 'trial' : `${ent.plan} plan`} allows ${ent.limits.keys} active key(s); revoke one first`);
+    }
+    return issueApiKey(trx, { interface: 'proof', tenantId: merchant.id, ownerId: null, name: input.name, scopes: input.scopes, expiresAt: input.expiresAt });
+  });
+}

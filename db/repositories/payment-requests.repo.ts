@@ -1,0 +1,122 @@
+import type { Network } from '../../domain/networks.js';
+import { chooseMatchingDelta } from '../../domain/proof/matching-delta.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import type { Db } from '../connection.js';
+import type { MerchantWallet } from './merchants.repo.js';
+
+export type RequestStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
+
+export interface PaymentRequest {
+  id: string;
+  merchantId: string;
+  walletId: string;
+  network: Network;
+  payTo: string;
+  quotedAmountAtomic: bigint;
+  amountAtomic: bigint;
+  description: string;
+  customerLabel: string | null;
+  expectedPayer: string | null;
+  validHours: number;
+  status: RequestStatus;
+  invoiceId: string | null;
+  txHash: string | null;
+  verifiedAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toRequest = (r: any): PaymentRequest => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  walletId: r.wallet_id,
+  network: r.network,
+  payTo: r.pay_to,
+  quotedAmountAtomic: BigInt(r.quoted_amount_atomic),
+  amountAtomic: BigInt(r.amount_atomic),
+  description: r.description,
+  customerLabel: r.customer_label,
+  expectedPayer: r.expected_payer,
+  validHours: r.valid_hours,
+  status: r.status,
+  invoiceId: r.invoice_id,
+  txHash: r.tx_hash,
+  verifiedAt: r.verified_at,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** Open requests hold their amount; AWAITING past its expiry is closed first (EXPIRED) and frees it. */
+async function openAmounts(trx: Db, walletId: string, now: Date): Promise<Set<bigint>> {
+  await trx('payment_requests').where({ wallet_id: walletId, status: 'AWAITING' }).where('expires_at', '<=', now).update({ status: 'EXPIRED' });
+  const rows = await trx('payment_requests').where({ wallet_id: walletId }).whereIn('status', ['AWAITING', 'REVIEW']).select('amount_atomic');
+  return new Set(rows.map((r) => BigInt(r.amount_atomic)));
+}
+
+/**
+ * Inserts a request with a unique matching amount. Call inside a transaction holding the wallet row lock
+ * (getVerifiedWallet with `lock`), so parallel creations for one wallet choose deltas one after another; the
+ * partial unique index on (wallet_id, amount_atomic) is the database's own guarantee.
+ */
+export async function insertPaymentRequest(
+  trx: Db,
+  input: {
+    merchantId: string;
+    wallet: MerchantWallet;
+    quotedAtomic: bigint;
+    description: string;
+    customerLabel: string | null;
+    expectedPayer: string | null;
+    validHours: number;
+    invoiceId?: string;
+    id?: string;
+  },
+  now: Date,
+): Promise<PaymentRequest> {
+  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now));
+  const [row] = await trx('payment_requests')
+    .insert({
+      id: input.id ?? newId('req'),
+      merchant_id: input.merchantId,
+      wallet_id: input.wallet.id,
+      network: input.wallet.network,
+      pay_to: input.wallet.address,
+      quoted_amount_atomic: input.quotedAtomic.toString(),
+      amount_atomic: (input.quotedAtomic + delta).toString(),
+      description: input.description,
+      customer_label: input.customerLabel,
+      expected_payer: input.expectedPayer,
+      valid_hours: input.validHours,
+      invoice_id: input.invoiceId ?? null,
+      expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
+      created_at: now,
+    })
+    .returning('*');
+  return toRequest(row);
+}
+
+export async function getPaymentRequest(db: Db, merchantId: string, id: string): Promise<PaymentRequest | null> {
+  const row = await db('payment_requests').where({ id, merchant_id: merchantId }).first();
+  return row ? toRequest(row) : null;
+}
+
+/** For the public payment page: the request and its merchant's display name, by id alone. */
+export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ request: PaymentRequest; merchantName: string } | null> {
+  const row = await db('payment_requests as r').join('merchants as m', 'm.id', 'r.merchant_id').where('r.id', id).first('r.*', 'm.name as merchant_name');
+  return row ? { request: toRequest(row), merchantName: row.merchant_name } : null;
+}
+
+/** A page of the merchant's requests ordered by id, descending, strictly before the id `before`. */
+export async function listPaymentRequests(db: Db, merchantId: string, limit: number, before: string | null): Promise<PaymentRequest[]> {
+  const q = db('payment_requests').where({ merchant_id: merchantId }).orderBy('id', 'desc').limit(limit);
+  if (before) q.where('id', '<', before);
+  return (await q).map(toRequest);
+}
+
+/** Requests created since `since` (direct and invoice-backed): the request quota. */
+export async function countRequestsSince(trx: Db, merchantId: string, since: Date): Promise<number> {
+  const [row] = await trx('payment_requests').where({ merchant_id: merchantId }).where('created_at', '>=', since).count<{ count: string }[]>('* as count');
+  return Number(row?.count ?? 0);
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Network } from '../../domain/networks.js';
+import type { PaidPlan } from '../../domain/proof/plans.js';
+import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { addVerifiedWallet, createMerchant, issueMerchantKey, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
+import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { startTestApp, testConfig } from './app.js';
+import { capturingLogger } from './logs.js';
+
+type App = Awaited<ReturnType<typeof startTestApp>>;
+
+export interface TestMerchant {
+  id: string;
+  key: string;
+  readKey?: string;
+  wallets: Record<string, string>;
+}
+
+/** Addresses that are valid on their networks (the local tests never send to them). */
+export const ADDRESSES: Readonly<Record<Network, string>> = {
+  base: '0x1111111111111111111111111111111111111111',
+  polygon: '0x2222222222222222222222222222222222222222',
+  arbitrum: '0x3333333333333333333333333333333333333333',
+  optimism: '0x4444444444444444444444444444444444444444',
+  ethereum: '0x5555555555555555555555555555555555555555',
+  avalanche: '0x6666666666666666666666666666666666666666',
+  solana: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+};
+
+/** The real app on a fresh database, with helpers to make merchants and call /proof/v1 as a client would. */
+export class ProofHarness {
+  readonly logs = capturingLogger();
+  tdb!: TestDatabase;
+  app!: App;
+  private readonly secretBox = createSecretBox(generateSecretsKey());
+
+  async start(env: Record<string, string> = {}): Promise<this> {
+    this.tdb = await createTestDatabase();
+    this.app = await this.startApp(env);
+    return this;
+  }
+
+  /** Another app instance on the same database (e.g. with other limits). */
+  startApp(env: Record<string, string> = {}): Promise<App> {
+    return startTestApp({ db: this.tdb.db, logger: this.logs.logger, config: testConfig({ LOG_LEVEL: 'debug', ...env }) });
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+    await this.tdb?.drop();
+  }
+
+  /** A merchant on a trial (default) or a paid plan, with verified wallets and a read/write key. */
+  async merchant(opts: { plan?: PaidPlan; trial?: boolean; networks?: Network[]; webhook?: boolean; readKey?: boolean } = {}): Promise<TestMerchant> {
+    const now = new Date();
+    const m = await createMerchant(this.tdb.db, { name: `Merchant ${randomBytes(3).toString('hex')}`, trial: opts.trial ?? !opts.plan }, now);
+    if (opts.plan) await setMerchantPlan(this.tdb.db, m.id, opts.plan, new Date(now.getTime() + 30 * 86_400_000));
+    const wallets: Record<string, string> = {};
+    for (const network of opts.networks ?? ['base']) {
+      wallets[network] = (await addVerifiedWallet(this.tdb.db, { merchantId: m.id, network, address: ADDRESSES[network] }, now)).id;
+    }
+    if (opts.webhook) await this.enableWebhook(m.id);
+    const key = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'server', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
+    const out: TestMerchant = { id: m.id, key, wallets };
+    if (opts.readKey) out.readKey = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'reader', scopes: ['read'], expiresAt: null }, now)).secret;
+    return out;
+  }
+
+  /** An enabled /proof webhook endpoint: from now on the merchant's commits create events. */
+  async enableWebhook(merchantId: string): Promise<string> {
+    const endpoint = await createEndpoint(this.tdb.db, {
+      interface: 'proof', tenantId: merchantId, url: 'https://hooks.example.com/proof', events: [], secretSealed: this.secretBox.seal('whsec_test'),
+    });
+    return endpoint.id;
+  }
+
+  call(key: string | null, method: string, path: string, body?: unknown, idem: string | null = method === 'POST' ? newIdem() : null, app: App = this.app): Promise<Response> {
+    return fetch(`${app.url}/proof${path}`, {
+      method,
+      headers: {
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(idem ? { 'Idempotency-Key': idem } : {}),
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+  }
+
+  async ok<T = Record<string, unknown>>(res: Response | Promise<Response>, status = 200): Promise<T> {
+    const r = await res;
+    const text = await r.text();
+    expect(r.status, text).toBe(status);
+    return JSON.parse(text) as T;
+  }
+}
+
+/** A fresh Idempotency-Key in the /proof grammar (16 to 80 letters, digits, `_` and `-`). */
+export const newIdem = () => `idem_${randomBytes(12).toString('hex')}`;

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
+import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
+import { revokeApiKey, listApiKeys } from '../../db/repositories/api-keys.repo.js';
+
+const h = new ProofHarness();
+let trial: TestMerchant;
+let other: TestMerchant;
+
+interface RequestJson {
+  id: string;
+  url: string;
+  status: string;
+  network: string;
+  amount_atomic: string;
+  quoted_amount_atomic: string;
+  amount_usdc: string;
+  expires_at: string;
+}
+
+beforeAll(async () => {
+  await h.start();
+  trial = await h.merchant({ networks: ['base', 'solana'] });
+  other = await h.merchant({ plan: 'business' });
+});
+afterAll(() => h.stop());
+
+const body = (m: TestMerchant, extra: Record<string, unknown> = {}) => ({ wallet_id: m.wallets['base'], amount_usdc: '12.5', description: 'Consulting, November', ...extra });
+
+describe('GET /proof/v1/me', () => {
+  it('shows api_version, the tenant, plan limits and usage, and the verified wallets', async () => {
+    const me = await h.ok(h.call(trial.key, 'GET', '/v1/me'));
+    expect(me).toMatchObject({
+      api_version: '1.0', id: trial.id, plan: 'trial', plan_ends_at: expect.any(String),
+      limits: { requests_per_period: 12, invoices_per_period: 12, keys: 1, destinations: 1, max_valid_hours: 72 },
+      usage: { requests: 0, invoices: 0 },
+    });
+    expect(me['wallets']).toHaveLength(2);
+    expect(me['wallets']).toEqual(expect.arrayContaining([
+      { id: trial.wallets['base'], network: 'base', address: ADDRESSES.base, label: null },
+      { id: trial.wallets['solana'], network: 'solana', address: ADDRESSES.solana, label: null },
+    ]));
+    expect((await h.ok(h.call(other.key, 'GET', '/v1/me')))['limits']).toMatchObject({ requests_per_period: 200, keys: 3 });
+  });
+});
+
+describe('POST /proof/v1/requests', () => {
+  it('creates an AWAITING request with a unique amount and a real payment page', async () => {
+    const res = await h.call(trial.key, 'POST', '/v1/requests', body(trial, { customer_label: 'ACME GmbH', valid_hours: 48 }));
+    const r = await h.ok<RequestJson>(res, 201);
+    expect(r).toMatchObject({ status: 'AWAITING', network: 'base', quoted_amount_atomic: '12500000', amount_atomic: '12500001', amount_usdc: '12.500001' });
+    expect(new Date(r.expires_at).getTime() - Date.now()).toBeGreaterThan(47.9 * 3600_000);
+    expect(r.url).toBe(`${h.app.url}/proof/pay/${r.id}`);
+    const page = await fetch(r.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await page.text();
+    for (const text of ['12.500001', ADDRESSES.base, 'Base', 'Waiting for payment', '<svg']) expect(html).toContain(text);
+    expect((await fetch(`${h.app.url}/proof/pay/req_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+
+    expect(await h.ok(h.call(trial.key, 'GET', `/v1/requests/${r.id}`))).toEqual(r);
+    const second = await h.ok<RequestJson>(h.call(trial.key, 'POST', '/v1/requests', body(trial)), 201);
+    expect(second.amount_atomic).toBe('12500002');
+    const sol = await h.ok<RequestJson>(h.call(trial.key, 'POST', '/v1/requests', body(trial, { wallet_id: trial.wallets['solana'], expected_payer: ADDRESSES.solana })), 201);
+    expect(sol).toMatchObject({ network: 'solana', amount_atomic: '12500001' });
+  });
+
+  it('validates every field and the wallet, naming each problem (422)', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ amount_usdc: '12.5000001' }, 'amount_usdc'],
+      [{ amount_usdc: '0' }, 'amount_usdc'],
+      [{ amount_usdc: 12.5 }, 'amount_usdc'],
+      [{ amount_usdc: '-1' }, 'amount_usdc'],
+      [{ description: 'ab' }, 'description'],
+      [{ description: 'x'.repeat(351) }, 'description'],
+      [{ customer_label: 'x'.repeat(121) }, 'customer_label'],
+      [{ valid_hours: 0 }, 'valid_hours'],
+      [{ valid_hours: 721 }, 'valid_hours'],
+      [{ valid_hours: 100 }, 'valid_hours'], // over the trial's 72
+      [{ expected_payer: ADDRESSES.solana }, 'expected_payer'], // not a base address
+      [{ wallet_id: other.wallets['base'] }, 'wallet_id'], // another merchant's wallet
+      [{ wallet_id: 'wal_AAAAAAAAAAAAAAAAAAAA' }, 'wallet_id'],
+      [{ pay_to: ADDRESSES.base }, '(body)'], // a custom receiver is rejected
+    ];
+    for (const [extra, path] of cases) {
+      const res = await h.call(trial.key, 'POST', '/v1/requests', body(trial, extra));
+      const json = (await res.json()) as { error: string; code: string; issues: Array<{ path: string }> };
+      expect(res.status, JSON.stringify(extra)).toBe(422);
+      expect(json.code).toBe('validation_failed');
+      expect(json.issues.map((i) => i.path), JSON.stringify(extra)).toContain(path);
+    }
+    expect((await h.call(trial.key, 'POST', '/v1/requests', '{"wallet_id":')).status).toBe(422);
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: trial.id, quoted_amount_atomic: '0' })).toHaveLength(0);
+  });
+
+  it('parallel creations for one wallet and amount all get distinct amounts', async () => {
+    const m = await h.merchant({ plan: 'pro' });
+    const results = await Promise.all(Array.from({ length: 25 }, () => h.call(m.key, 'POST', '/v1/requests', body(m, { amount_usdc: '5' }))));
+    const made = await Promise.all(results.map((r) => h.ok<RequestJson>(r, 201)));
+    const amounts = made.map((r) => BigInt(r.amount_atomic));
+    expect(new Set(amounts).size).toBe(25);
+    expect(amounts.every((a) => a > 5_000_000n && a <= 5_000_000n + 9_999n)).toBe(true);
+    expect([...amounts].sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 25 }, (_, i) => 5_000_001n + BigInt(i)));
+  });
+
+  it('one Idempotency-Key: parallel creates make one request and replay identical bytes; another body is 409', async () => {
+    const m = await h.merchant({ plan: 'starter' });
+    const key = newIdem();
+    const results = await Promise.all(Array.from({ length: 10 }, () => h.call(m.key, 'POST', '/v1/requests', body(m), key)));
+    const texts = await Promise.all(results.map((r) => r.text()));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(texts).size).toBe(1);
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id })).toHaveLength(1);
+    const replay = await h.call(m.key, 'POST', '/v1/requests', body(m), key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(texts[0]);
+    const conflict = await h.call(m.key, 'POST', '/v1/requests', body(m, { amount_usdc: '13' }), key);
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({ error: expect.any(String), code: 'idempotency_conflict' });
+    for (const bad of [null, 'short', 'has space in it here', 'x'.repeat(81)]) {
+      const res = await h.call(m.key, 'POST', '/v1/requests', body(m), bad);
+      expect(res.status, String(bad)).toBe(422);
+    }
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id })).toHaveLength(1);
+  });
+
+  it('counts the quota over the trial; a replay consumes none; over it is 422', async () => {
+    const m = await h.merchant();
+    const key = newIdem();
+    for (let i = 0; i < 12; i++) await h.ok(h.call(m.key, 'POST', '/v1/requests', body(m), i === 0 ? key : newIdem()), 201);
+    expect((await h.call(m.key, 'POST', '/v1/requests', body(m), key)).status).toBe(201);
+    const over = await h.call(m.key, 'POST', '/v1/requests', body(m));
+    expect(over.status).toBe(422);
+    expect(await over.json()).toMatchObject({ code: 'quota_exceeded', error: expect.stringContaining('12') });
+    expect((await h.ok(h.call(m.key, 'GET', '/v1/me')))['usage']).toMatchObject({ requests: 12 });
+    const lapsed = await h.merchant({ trial: false, plan: 'starter' });
+    await setMerchantPlan(h.tdb.db, lapsed.id, 'starter', new Date(Date.now() - 1000));
+    const none = await h.call(lapsed.key, 'POST', '/v1/requests', body(lapsed));
+    expect(none.status).toBe(422);
+    expect(await none.json()).toMatchObject({ code: 'quota_exceeded', error: expect.stringContaining('no active plan') });
+    expect((await h.call(lapsed.key, 'GET', '/v1/me')).status).toBe(200);
+  });
+});
+
+describe('lists', () => {
+  it('pages by id with limit and an opaque before cursor', async () => {
+    const m = await h.merchant({ plan: 'business' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await h.ok<RequestJson>(h.call(m.key, 'POST', '/v1/requests', body(m)), 201)).id);
+    const seen: string[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const pageRes: { data: RequestJson[]; next_cursor: string | null } = await h.ok(h.call(m.key, 'GET', `/v1/requests?limit=2${before ? `&before=${before}` : ''}`));
+      seen.push(...pageRes.data.map((r) => r.id));
+      if (!pageRes.next_cursor) break;
+      expect(pageRes.next_cursor).not.toContain('req_');
+      before = pageRes.next_cursor;
+    }
+    expect(seen).toEqual([...ids].sort().reverse());
+    expect(((await h.ok(h.call(m.key, 'GET', '/v1/requests'))) as { data: unknown[] }).data).toHaveLength(5);
+    for (const q of ['limit=0', 'limit=101', 'limit=x', 'before=garbage', `before=${Buffer.from(`contacts:${ids[0]}`).toString('base64url')}`]) {
+      expect((await h.call(m.key, 'GET', `/v1/requests?${q}`)).status, q).toBe(422);
+    }
+  });
+});
+
+describe('keys and access', () => {
+  it('read permits GET, write permits POST; expired, revoked and inactive keys get 401; never cookies or CORS', async () => {
+    const reader = await h.merchant({ plan: 'business', readKey: true });
+    expect((await h.call(reader.readKey!, 'GET', '/v1/me')).status).toBe(200);
+    const denied = await h.call(reader.readKey!, 'POST', '/v1/requests', body(reader));
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toMatchObject({ code: 'insufficient_scope', error: expect.any(String) });
+    const m = await h.merchant({ plan: 'business' });
+    const writeOnly = (await issueMerchantKey(h.tdb.db, { merchantId: m.id, name: 'w', scopes: ['write'], expiresAt: null }, new Date())).secret;
+    expect((await h.call(writeOnly, 'GET', '/v1/me')).status).toBe(401);
+    expect((await h.call(writeOnly, 'POST', '/v1/requests', body(m))).status).toBe(201);
+    const expiring = await issueMerchantKey(h.tdb.db, { merchantId: m.id, name: 'e', scopes: ['read'], expiresAt: new Date(Date.now() + 1500) }, new Date());
+    expect((await h.call(expiring.secret, 'GET', '/v1/me')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1600));
+    expect((await h.call(expiring.secret, 'GET', '/v1/me')).status).toBe(401);
+    await revokeApiKey(h.tdb.db, 'proof', m.id, (await listApiKeys(h.tdb.db, 'proof', m.id))[0]!.id, new Date());
+    expect((await h.call(m.key, 'GET', '/v1/me')).status).toBe(401);
+    expect((await h.call(`${m.key}x`, 'GET', '/v1/me')).status).toBe(401);
+    expect((await fetch(`${h.app.url}/proof/v1/me?api_key=${trial.key}`)).status).toBe(401);
+
+    const res = await fetch(`${h.app.url}/proof/v1/me`, { headers: { Authorization: `Bearer ${trial.key}`, Origin: 'https://evil.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect((await fetch(`${h.app.url}/proof/v1/me`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${h.app.url}/proof/v1/me`, { headers: { Cookie: 'session=abc' } })).status).toBe(401);
+    expect(h.logs.text()).not.toContain(trial.key);
+  });
+
+  it('after a downgrade only the earliest allowed keys work; a suspended account gets 403', async () => {
+    const m = await h.merchant({ plan: 'business' });
+    const later = [];
+    for (const name of ['second', 'third']) later.push((await issueMerchantKey(h.tdb.db, { merchantId: m.id, name, scopes: ['read'], expiresAt: null }, new Date())).secret);
+    for (const k of [m.key, ...later]) expect((await h.call(k, 'GET', '/v1/me')).status).toBe(200);
+    await setMerchantPlan(h.tdb.db, m.id, 'starter', new Date(Date.now() + 86_400_000));
+    expect((await h.call(m.key, 'GET', '/v1/me')).status).toBe(200);
+    for (const k of later) {
+      const res = await h.call(k, 'GET', '/v1/me');
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: expect.stringContaining('allows 1 key') });
+    }
+    await setMerchantStatus(h.tdb.db, m.id, 'suspended');
+    expect((await h.call(m.key, 'GET', '/v1/me')).status).toBe(403);
+  });
+});
+
+describe('throttles', () => {
+  it('per key per minute, and pro creations per hour → 429 with Retry-After', async () => {
+    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '3', RATE_LIMIT_PROOF_PRO_PER_HOUR: '2' });
+    try {
+      const m = await h.merchant({ plan: 'business' });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await h.call(m.key, 'GET', '/v1/me', undefined, null, limited)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const pro = await h.merchant({ plan: 'pro' });
+      const made = [];
+      for (let i = 0; i < 3; i++) made.push(await h.call(pro.key, 'POST', '/v1/requests', body(pro), newIdem(), limited));
+      expect(made.map((r) => r.status)).toEqual([201, 201, 429]);
+      expect(made[2]!.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await made[2]!.json()).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('foreign ids', () => {
+  it('another tenant\'s request id is 404, as is an unknown one', async () => {
+    const theirs = await h.ok<RequestJson>(h.call(other.key, 'POST', '/v1/requests', body(other)), 201);
+    for (const path of [`/v1/requests/${theirs.id}`, '/v1/requests/req_AAAAAAAAAAAAAAAAAAAA', '/v1/requests/nonsense']) {
+      const res = await h.call(trial.key, 'GET', path);
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 'not_found', error: expect.any(String) });
+    }
+  });
+});
