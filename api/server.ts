@@ -55,6 +55,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   });
 
   const rl = deps.config.rateLimits;
+  const store = createFileStore(deps.config.storage.dir);
   const routers: InterfaceRouter[] = [
     x402Router({
       db: deps.db,
@@ -72,7 +73,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     }),
     processingRouter({
       db: deps.db,
-      store: createFileStore(deps.config.storage.dir),
+      store,
       logger: deps.logger,
       secretBox: deps.secretBox,
       workflows: deps.workflows,
@@ -89,6 +90,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       bodyLimitJson: deps.config.http.bodyLimitJson,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       retainedResponsesPerAccount: RETAINED_RESPONSES_PER_ACCOUNT,
+      store,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     interfaceShell('/api/integrations', [

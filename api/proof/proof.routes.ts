@@ -14,6 +14,8 @@ import { perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limi
 import { mountAccount } from './account.handlers.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
+import { mountInvoices } from './invoices.handlers.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
 
 export interface ProofRouterDeps {
   db: Db;
@@ -23,6 +25,8 @@ export interface ProofRouterDeps {
   publicBaseUrl: string | null | undefined;
   /** Stored idempotent responses per merchant (a fair-use bound, spec section 8). */
   retainedResponsesPerAccount: number;
+  /** Issued invoice documents are stored here. */
+  store: FileStore;
   now?: () => Date;
 }
 
@@ -91,5 +95,6 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     });
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
+  mountInvoices(router, { ...handlerDeps, store: deps.store }, idem);
   return router;
 }

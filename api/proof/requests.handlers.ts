@@ -61,9 +61,10 @@ export async function createPaymentRequest(
   merchantId: string,
   req: RequestCreate,
   now: Date,
-  opts: { invoiceId?: string; id?: string; needInvoices?: number } = {},
+  opts: { invoiceId?: string; needInvoices?: number; clampValidHours?: boolean } = {},
 ): Promise<PaymentRequest> {
   const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
+  if (opts.clampValidHours) req = { ...req, validHours: Math.min(req.validHours, ent.limits.maxValidHours) };
   const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
   const issues: Array<{ path: string; message: string }> = [];
   if (!wallet) issues.push({ path: 'wallet_id', message: 'not one of this account\'s verified wallets (see GET /proof/v1/me)' });
@@ -73,7 +74,11 @@ export async function createPaymentRequest(
   if (issues.length || !wallet) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
-  const request = await insertPaymentRequest(trx, { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours: req.validHours, ...opts }, now);
+  const request = await insertPaymentRequest(
+    trx,
+    { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours: req.validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
+    now,
+  );
   await appendProofEvent(trx, {
     merchantId,
     type: 'payment_request.created',

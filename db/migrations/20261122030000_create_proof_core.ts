@@ -73,6 +73,8 @@ export async function up(db: Knex): Promise<void> {
     t.text('wallet_id').notNullable().references('merchant_wallets.id');
     t.text('request_id').notNullable().unique().references('payment_requests.id');
     t.text('number').notNullable();
+    /** Derived from the creating request's Idempotency-Key: one invoice per key, whatever happens. */
+    t.text('creation_key').notNullable();
     t.text('status').notNullable().defaultTo('issued').checkIn(['issued', 'paid', 'voided'], 'invoices_status_check');
     t.date('due_date').notNullable();
     /** The validated body's lines and totals, atomic amounts as strings. */
@@ -95,6 +97,7 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('paid_at', { useTz: true }).nullable();
     t.timestamp('voided_at', { useTz: true }).nullable();
     t.unique(['merchant_id', 'number']);
+    t.unique(['merchant_id', 'creation_key']);
     t.index(['merchant_id', 'id']);
     t.index(['merchant_id', 'issued_at']);
   });

@@ -71,14 +71,13 @@ export async function insertPaymentRequest(
     expectedPayer: string | null;
     validHours: number;
     invoiceId?: string;
-    id?: string;
   },
   now: Date,
 ): Promise<PaymentRequest> {
   const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now));
   const [row] = await trx('payment_requests')
     .insert({
-      id: input.id ?? newId('req'),
+      id: newId('req'),
       merchant_id: input.merchantId,
       wallet_id: input.wallet.id,
       network: input.wallet.network,

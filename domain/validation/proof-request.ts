@@ -8,6 +8,7 @@ import { decimalToAtomic } from '../money.js';
  * network, the plan's longest `valid_hours`) are checked by the service with `checkAgainstWallet`.
  */
 export const DEFAULT_VALID_HOURS = 72;
+export const MAX_VALID_HOURS = 720;
 
 const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{20}$`), `must be a ${prefix}_ id`);
 
@@ -21,7 +22,7 @@ export const requestCreateSchema = z.strictObject({
   description: z.string().trim().min(3, 'description must be 3 to 350 characters').max(350, 'description must be 3 to 350 characters'),
   customer_label: z.string().trim().max(120, 'customer_label has at most 120 characters').optional(),
   expected_payer: z.string().trim().max(64).optional(),
-  valid_hours: z.number().int('valid_hours must be a whole number').min(1, 'valid_hours must be 1 to 720').max(720, 'valid_hours must be 1 to 720').optional(),
+  valid_hours: z.number().int('valid_hours must be a whole number').min(1, 'valid_hours must be 1 to 720').max(MAX_VALID_HOURS, 'valid_hours must be 1 to 720').optional(),
 });
 
 export interface RequestCreate {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Network } from '../../domain/networks.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
@@ -34,6 +37,8 @@ export class ProofHarness {
   readonly logs = capturingLogger();
   tdb!: TestDatabase;
   app!: App;
+  /** Where this run's invoice documents are stored. */
+  readonly storageDir = mkdtempSync(join(tmpdir(), 'proof-store-'));
   private readonly secretBox = createSecretBox(generateSecretsKey());
 
   async start(env: Record<string, string> = {}): Promise<this> {
@@ -44,7 +49,7 @@ export class ProofHarness {
 
   /** Another app instance on the same database (e.g. with other limits). */
   startApp(env: Record<string, string> = {}): Promise<App> {
-    return startTestApp({ db: this.tdb.db, logger: this.logs.logger, config: testConfig({ LOG_LEVEL: 'debug', ...env }) });
+    return startTestApp({ db: this.tdb.db, logger: this.logs.logger, config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, ...env }) });
   }
 
   async stop(): Promise<void> {
