@@ -211,9 +211,19 @@ describe('keys and access', () => {
 });
 
 describe('throttles', () => {
-  it('per key per minute, and pro creations per hour → 429 with Retry-After', async () => {
+  it('per key per minute, per IP per minute, and pro creations per hour → 429 with Retry-After', async () => {
     const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '3', RATE_LIMIT_PROOF_PRO_PER_HOUR: '2' });
+    // Behind a trusted proxy, so this test's client address is its own (the counters are shared in PostgreSQL).
+    const perIp = await h.startApp({ RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '4', TRUST_PROXY: 'true' });
+    const clientIp = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     try {
+      const keys = [(await h.merchant({ plan: 'business' })).key, (await h.merchant({ plan: 'business' })).key];
+      const fromOneIp = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(`${perIp.url}/proof/v1/me`, { headers: { Authorization: `Bearer ${keys[i % 2]!}`, 'X-Forwarded-For': clientIp } });
+        fromOneIp.push(res.status);
+      }
+      expect(fromOneIp).toEqual([200, 200, 200, 200, 429, 429]);
       const m = await h.merchant({ plan: 'business' });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await h.call(m.key, 'GET', '/v1/me', undefined, null, limited)).status);
@@ -226,6 +236,7 @@ describe('throttles', () => {
       expect(await made[2]!.json()).toMatchObject({ code: 'rate_limited' });
     } finally {
       await limited.close();
+      await perIp.close();
     }
   });
 });
