@@ -37,22 +37,30 @@ export interface HttpLoadResult {
 
 /**
  * Runs the client loop on its own thread (its own event loop, so the client's work does not share the event
- * loop of the servers measured in this process) and resolves with what it counted. The thread loads the
- * TypeScript body through tsx's register API, because a worker does not inherit the loader `tsx` started with.
+ * loop of the servers measured in this process) and resolves with what it counted.
  */
 export async function runHttpLoad(job: HttpLoadJob, signal?: AbortSignal): Promise<HttpLoadResult> {
-  const body = new URL('./http-load.worker.ts', import.meta.url).href;
+  return runOnThread<HttpLoadResult>(new URL('./http-load.worker.ts', import.meta.url), job, job.warmupMs + job.durationMs + 30_000, `the load run on ${job.url}`, signal);
+}
+
+/**
+ * Runs the TypeScript module `body` on a worker thread with `data` as its workerData and resolves with the first
+ * message it posts (rejects when the thread fails, exits without a message, or `deadlineMs` passes). The thread
+ * loads the module through tsx's register API, because a worker does not inherit the loader `tsx` started with.
+ * The thread is terminated either way.
+ */
+export async function runOnThread<T>(body: URL, data: unknown, deadlineMs: number, label: string, signal?: AbortSignal): Promise<T> {
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(body)}); });`;
-  const worker = new Worker(boot, { eval: true, workerData: job });
-  const result = new Promise<HttpLoadResult>((resolve, reject) => {
-    worker.once('message', (m: HttpLoadResult) => resolve(m));
+  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(body.href)}); });`;
+  const worker = new Worker(boot, { eval: true, workerData: data });
+  const result = new Promise<T>((resolve, reject) => {
+    worker.once('message', (m: T) => resolve(m));
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the load thread exited (code ${code}) without a result`)));
+    worker.once('exit', (code) => reject(new Error(`the thread of ${label} exited (code ${code}) without a result`)));
   });
   result.catch(() => undefined); // reported through withDeadline
   try {
-    return await withDeadline(result, job.warmupMs + job.durationMs + 30_000, `the load run on ${job.url}`, signal);
+    return await withDeadline(result, deadlineMs, label, signal);
   } finally {
     await worker.terminate();
   }

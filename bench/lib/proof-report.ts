@@ -1,0 +1,109 @@
+import { fmt, percentile, table, type MemorySample } from './measure.js';
+
+/** One measured side of a scenario: the API's creations or the bare inserts. */
+export interface SideResult {
+  /** Requests (or inserts) made in the measured pass. */
+  n: number;
+  /** 201 answers (or inserted rows). */
+  ok: number;
+  /** Anything else: other statuses, connection errors, failed inserts. */
+  other: number;
+  seconds: number;
+  latenciesMs: number[];
+  /** Completion times in ms since the pass started, for the rate at the start and at the end of the pass. */
+  doneAtMs: number[];
+  /** Event-loop utilisation of the main thread during the pass (0..1): the app on the API side, knex on the bare side. */
+  mainThreadBusy: number;
+}
+
+export interface ScenarioResult {
+  label: string;
+  /** Why this scenario behaves as it does, one line. */
+  note: string;
+  /** All clients on one merchant and wallet: the rate is one creation per lock hold. */
+  serialised: boolean;
+  api: SideResult;
+  bare: SideResult;
+}
+
+export interface Check {
+  ok: boolean;
+  text: string;
+}
+
+export interface ProofBenchReport {
+  machine: string;
+  n: number;
+  concurrency: number;
+  warmupPerClient: number;
+  database: string;
+  body: string;
+  scenarios: ScenarioResult[];
+  memory: { label: string; sample: MemorySample }[];
+  checks: Check[];
+  appWarnings: { count: number; first: string[] };
+}
+
+export const isHealthy = (r: ProofBenchReport) => r.checks.every((c) => c.ok);
+
+const rate = (s: SideResult) => s.ok / s.seconds;
+
+/** Completions per second over the first and the last fifth of a pass (by completion order). */
+function fifths(s: SideResult): { first: number; last: number } {
+  const done = [...s.doneAtMs].sort((a, b) => a - b);
+  const k = Math.floor(done.length / 5);
+  if (k < 2) return { first: Number.NaN, last: Number.NaN };
+  const first = (k / done[k - 1]!) * 1000;
+  const last = (k / (done[done.length - 1]! - done[done.length - 1 - k]!)) * 1000;
+  return { first, last };
+}
+
+export function formatReport(r: ProofBenchReport): string {
+  const sideRow = (label: string, s: SideResult, ratio: string) => [
+    label,
+    String(s.n),
+    String(s.ok),
+    String(s.other),
+    s.seconds.toFixed(3),
+    fmt.rate(rate(s)),
+    fmt.ms(percentile(s.latenciesMs, 0.5)),
+    fmt.ms(percentile(s.latenciesMs, 0.95)),
+    Number.isFinite(s.mainThreadBusy) ? `${(s.mainThreadBusy * 100).toFixed(0)}%` : 'n/a',
+    ratio,
+  ];
+  const rows = r.scenarios.flatMap((s) => [
+    sideRow(`${s.label}: API POST /proof/v1/requests`, s.api, fmt.ratio(rate(s.api) / rate(s.bare))),
+    sideRow(`${' '.repeat(s.label.length)}  bare INSERT (same row)`, s.bare, ''),
+  ]);
+  const trend = r.scenarios.map((s) => {
+    const api = fifths(s.api);
+    return [s.label, fmt.rate(api.first), fmt.rate(api.last), fmt.ratio(api.last / api.first)];
+  });
+
+  const lines = [
+    '',
+    `proof benchmark: ${r.machine}`,
+    `N=${r.n} per row (+${r.warmupPerClient} warm-up per client, not timed), ${r.concurrency} clients in flight on both sides; ` +
+      'API client on its own thread (keep-alive HTTP), bare inserts from the main thread through the same knex pool',
+    `database: ${r.database}`,
+    `body: ${r.body}`,
+    '',
+    '1. payment requests created per second: the API beside a bare INSERT of the same row, same concurrency, same run',
+    table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'API / bare'], ...rows]),
+    ...r.scenarios.map((s) => `   ${s.label}: ${s.note}${s.serialised ? ` (one creation every ${fmt.ms(1000 / rate(s.api))})` : ''}`),
+    '   API: POST sent -> 201 body read, with auth, 2 rate-limit upserts (+1 pro hourly), key rank, idempotency claim and stored',
+    '   response, merchant lock + quota count, wallet lock + open-amount scan + unique delta, insert (+ event). bare: one INSERT.',
+    '',
+    '2. does the API slow down as the history grows (quota count, open-amount scan, stored-response count)?',
+    '   creations/s over the first and the last fifth of each measured pass',
+    table([['', 'first fifth', 'last fifth', 'last / first'], ...trend]),
+    '',
+    `process memory (this process hosts the app, the bare inserts and the client thread)`,
+    table([['', 'rss', 'heapUsed'], ...r.memory.map((m) => [m.label, fmt.mib(m.sample.rssMiB), fmt.mib(m.sample.heapUsedMiB)])]),
+    '',
+    ...r.checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
+    ...(r.appWarnings.count > 0 ? [`app logged ${r.appWarnings.count} warning/error lines; first:`, ...r.appWarnings.first.map((l) => `  ${l}`)] : []),
+    isHealthy(r) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,252 @@
+/**
+ * /proof benchmark, in one run on this machine: payment requests created per second (and p50/p95 latency) through
+ * the real `POST /proof/v1/requests` (buildApp + listen, real PostgreSQL) beside a bare knex INSERT of the same
+ * `payment_requests` row, at the same concurrency, printed as a ratio, for three layouts:
+ *   1. one merchant with one wallet and every client on it (creations serialise on the merchant and wallet locks),
+ *   2. one merchant per client, each with one wallet (nothing shared but the per-IP rate-limit counter),
+ *   3. as 2, with an enabled /proof webhook endpoint (each creation also appends an event).
+ * Then checks that every creation has its row, with a distinct amount per wallet, and that no answer was a 5xx.
+ *
+ * Run: npm run bench:proof -- --n 500 --concurrency 8. See bench/README.md.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { loadConfig, type Config } from '../config/schema.js';
+import { stderrProgress as progress } from '../adapters/infra/progress.js';
+import { createLogger } from '../adapters/logging/logger.js';
+import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
+import { decimalToAtomic } from '../domain/money.js';
+import { DELTA_MAX } from '../domain/proof/matching-delta.js';
+import { DEFAULT_VALID_HOURS } from '../domain/validation/proof-request.js';
+import { ensureInfrastructure } from '../cli/infrastructure.js';
+import { migrateLatest } from '../db/migrate.js';
+import { buildApp } from '../api/server.js';
+import { buildChainReader } from '../api/deps.js';
+import { listen } from '../api/http/lifecycle.js';
+import { openBenchDatabase } from './lib/bench-db.js';
+import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { sampleMemory, startMemorySampler, type MemorySample } from './lib/measure.js';
+import { recordEventLoopUtilization, runProofLoad, type ProofCreation } from './lib/proof-load.js';
+import { createBenchMerchant, deleteBenchMerchants, proofRunStats, runBareInserts, type BenchMerchant } from './lib/proof-db.js';
+import { formatReport, isHealthy, type Check, type ScenarioResult, type SideResult } from './lib/proof-report.js';
+
+const WARMUP_PER_CLIENT = 5;
+/** Creations (and bare inserts) per client of the untimed round before the measured rows. */
+const WARMUP_ROUND_PER_CLIENT = 40;
+const AMOUNT_USDC = '12.5';
+const DESCRIPTION = 'Invoice 2026-0042: consulting, November';
+/** Keeps every limiter in the path (one counter upsert per rule and request) without ever refusing the benchmark. */
+const RATE_LIMIT = '1000000000';
+
+interface Options {
+  /** Measured creations (and bare inserts) per scenario. */
+  n: number;
+  /** Clients in flight on both sides. */
+  concurrency: number;
+}
+
+const USAGE = `usage: tsx bench/proof.ts [--n N] [--concurrency C]
+  --n            measured creations per row (and as many bare inserts), 1..4000 (default 500)
+  --concurrency  clients in flight on both sides, 1..64 (default 8; plus ${WARMUP_PER_CLIENT} warm-up requests per client)`;
+
+function parseOptions(argv: string[]): Options {
+  const values = benchArgs(argv, ['n', 'concurrency'], USAGE);
+  return {
+    // One wallet holds the API's rows and then the bare rows, all open: 2 x (4000 + 5 x 64) stays under 9,999 deltas.
+    n: intOption('--n', values.n, 500, 1, 4000),
+    concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),
+  };
+}
+
+interface Scenario {
+  label: string;
+  note: string;
+  /** All clients on one merchant and wallet. */
+  serialised: boolean;
+  /** Merchants (each with one wallet and one key); client i uses merchant i modulo this. */
+  merchants: number;
+  webhook: boolean;
+}
+
+/** Warning and error lines of the app (it logs at warn): kept for the report, never printed as they come. */
+function warningSink() {
+  const first: string[] = [];
+  let count = 0;
+  return {
+    stream: {
+      write(line: string) {
+        count++;
+        if (first.length < 3) first.push(line.trim().slice(0, 400));
+      },
+    },
+    warnings: () => ({ count, first }),
+  };
+}
+
+async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
+  const memory: { label: string; sample: MemorySample }[] = [{ label: 'at start (before infrastructure)', sample: sampleMemory() }];
+  const config = loadConfig({
+    ...process.env,
+    RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_PROOF_PRO_PER_HOUR: RATE_LIMIT,
+  });
+  // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
+  const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-proof:7233' } };
+  const infra = await ensureInfrastructure(pgOnly, progress, { fsync: false });
+  run.defer('stop infrastructure', () => infra.stop());
+  run.signal.throwIfAborted();
+
+  const runId = randomBytes(4).toString('hex');
+  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_proof_${runId}`, run);
+  await migrateLatest(db);
+  const merchantIds: string[] = [];
+  if (!infra.adminDatabaseUrl) run.defer("delete this run's merchants and their rows", () => deleteBenchMerchants(db, merchantIds));
+
+  const sink = warningSink();
+  const logger = createLogger({ level: 'warn', name: 'bench-proof' }, sink.stream);
+  const secretBox = createSecretBox(generateSecretsKey());
+  const quotedAtomic = decimalToAtomic(AMOUNT_USDC)!;
+  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox, workflows: null });
+  const server = await listen(app, '127.0.0.1', 0);
+  run.defer('stop the app', () => server.drain(1000));
+
+  const c = opts.concurrency;
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const scenarios: Scenario[] = [
+    {
+      label: `1 merchant, 1 wallet, ${plural(c, 'client')}`,
+      note: 'every creation holds the merchant row lock (quota) and the wallet row lock (unique delta) until it commits, so the clients take turns',
+      serialised: true,
+      merchants: 1,
+      webhook: false,
+    },
+    {
+      label: `${plural(c, 'merchant')}, 1 wallet each`,
+      note: 'no row lock is shared between merchants (only the per-IP rate-limit counter, one short upsert): creations overlap',
+      serialised: false,
+      merchants: c,
+      webhook: false,
+    },
+    {
+      label: `${plural(c, 'merchant')} + webhook endpoint`,
+      note: 'as above, plus the endpoint check (FOR SHARE) and a proof_events insert per creation',
+      serialised: false,
+      merchants: c,
+      webhook: true,
+    },
+  ];
+  const checks: Check[] = [];
+  const check = (ok: boolean, text: string) => checks.push({ ok, text });
+  const results: ScenarioResult[] = [];
+
+  /** Merchants, then the API's warm-up + N creations, then the bare side's warm-up + N inserts, then the checks. */
+  const runScenario = async (s: Scenario, tag: string, n: number, measured: boolean) => {
+    run.signal.throwIfAborted();
+    const merchants: BenchMerchant[] = [];
+    for (let i = 0; i < s.merchants; i++) {
+      const m = await createBenchMerchant(db, { name: `bench-proof-${runId}-${tag}-${i + 1}`, webhook: s.webhook, secretBox, now: new Date() });
+      merchantIds.push(m.id);
+      merchants.push(m);
+    }
+    const merchantOf = (client: number) => merchants[client % merchants.length]!;
+    const warmup = measured ? WARMUP_PER_CLIENT : 0;
+
+    progress(`${s.label}: ${warmup * c} warm-up + ${n} POST /proof/v1/requests, ${c} in flight`);
+    const elu = recordEventLoopUtilization();
+    const loading = runProofLoad(
+      {
+        baseUrl: server.url,
+        clients: Array.from({ length: c }, (_, i) => ({ key: merchantOf(i).key, walletId: merchantOf(i).wallet.id })),
+        amountUsdc: AMOUNT_USDC,
+        description: DESCRIPTION,
+        warmupPerClient: warmup,
+        n,
+        idemPrefix: `bench_${runId}_${tag}_`,
+      },
+      run.signal,
+    );
+    const load = await loading.finally(() => elu.stop());
+    const all: ProofCreation[] = [...load.warmup, ...load.measured];
+    const created = all.filter((x) => x.status === 201);
+    const api: SideResult = {
+      n: load.measured.length,
+      ok: load.measured.filter((x) => x.status === 201).length,
+      other: load.measured.filter((x) => x.status !== 201).length,
+      seconds: load.seconds,
+      latenciesMs: load.measured.map((x) => x.ms),
+      doneAtMs: load.measured.filter((x) => x.status === 201).map((x) => x.doneAt),
+      mainThreadBusy: elu.between(load.measuredFrom, load.measuredTo),
+    };
+
+    progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
+    const maxApiDelta = created.reduce((m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))), 0);
+    const bare = await runBareInserts(
+      db,
+      { merchantOf, quotedAtomic, firstDelta: maxApiDelta + 1, description: DESCRIPTION, validHours: DEFAULT_VALID_HOURS, warmup: warmup * c, n, concurrency: c },
+      run.signal,
+    );
+
+    const statuses = new Map<number, number>();
+    for (const x of all) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
+    const serverErrors = all.filter((x) => x.status >= 500 || x.status === 0).length;
+    const firstProblem = all.find((x) => x.status !== 201)?.problem;
+    const statusText = [...statuses].map(([status, count]) => `${status === 0 ? 'no answer' : status} x${count}`).join(', ');
+    check(
+      created.length === all.length && serverErrors === 0 && bare.problems.length === 0,
+      `${s.label}: ${created.length}/${all.length} POSTs answered 201 (${warmup * c} warm-up + ${n}), ${serverErrors} 5xx or no answer (${statusText})` +
+        `${firstProblem ? `; first problem: ${firstProblem}` : ''}; ${bare.problems.length} bare inserts failed${bare.problems.length ? ` (first: ${bare.problems[0]})` : ''}`,
+    );
+    if (!measured) return;
+    results.push({ label: s.label, note: s.note, serialised: s.serialised, api, bare: bare.side });
+    const stats = await proofRunStats(db, merchants.map((m) => m.id), created.map((x) => x.id!));
+    const expectedEvents = s.webhook ? created.length : 0;
+    check(
+      stats.apiRows === created.length && stats.rows === created.length + bare.inserted && stats.storedResponses === created.length,
+      `${s.label}: the database holds ${stats.apiRows} rows for the ${created.length} 201s (+${stats.rows - stats.apiRows} bare rows for ${bare.inserted} inserts) and ${stats.storedResponses} stored responses`,
+    );
+    check(
+      stats.walletsWithDuplicateAmounts === 0 && stats.apiDelta.min >= 1 && stats.apiDelta.max <= Number(DELTA_MAX),
+      `${s.label}: every amount_atomic is distinct per wallet (${s.merchants} wallet${s.merchants > 1 ? 's' : ''}, ${stats.walletsWithDuplicateAmounts} with a duplicate); API deltas ${stats.apiDelta.min}..${stats.apiDelta.max} atomic units`,
+    );
+    check(
+      stats.events === expectedEvents && load.connections <= c,
+      `${s.label}: ${stats.events} proof_events (expected ${expectedEvents}: ${s.webhook ? 'one per creation' : 'no endpoint, no events'}); the client opened ${load.connections} connections for ${c} in flight`,
+    );
+  };
+
+  // An untimed round first, on merchants of its own, so the first measured row does not pay for the JIT and the caches.
+  const warmupRound: Scenario = { label: `warm-up round (not reported, ${plural(c, 'merchant')} + endpoints)`, note: '', serialised: false, merchants: c, webhook: true };
+  await runScenario(warmupRound, 'w', WARMUP_ROUND_PER_CLIENT * c, false);
+
+  memory.push({ label: 'before the measured phases', sample: sampleMemory() });
+  const sampler = startMemorySampler(250);
+  let peak: MemorySample;
+  try {
+    for (const [index, s] of scenarios.entries()) await runScenario(s, String(index + 1), opts.n, true);
+  } finally {
+    peak = sampler.stop();
+  }
+  memory.push({ label: 'peak during the measured phases (250 ms samples)', sample: peak });
+  memory.push({ label: 'after the measured phases', sample: sampleMemory() });
+
+  const cpu = os.cpus();
+  const report = {
+    machine: `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    n: opts.n,
+    concurrency: c,
+    warmupPerClient: WARMUP_PER_CLIENT,
+    database:
+      `${description}, pool max ${config.database.poolMax}${c > config.database.poolMax ? ` (below the ${c} clients: both sides queue for connections)` : ''}; ` +
+      `/proof/v1 rate limits ${RATE_LIMIT} per key and per IP per minute and pro creations per hour (still counted on every request); pro plan`,
+    body: `{"wallet_id":"wal_…","amount_usdc":"${AMOUNT_USDC}","description":"${DESCRIPTION}"} + a new Idempotency-Key -> 201; logs at warn`,
+    scenarios: results,
+    memory,
+    checks,
+    appWarnings: sink.warnings(),
+  };
+  process.stdout.write(formatReport(report));
+  return isHealthy(report);
+}
+
+await runBenchmark({ progress, usage: USAGE, parseOptions, main });
