@@ -3,8 +3,16 @@ import { purgeExpiredRateLimits } from '../db/repositories/rate-limits.repo.js';
 import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo.js';
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
+import { findUnstartedInvoiceMails } from '../db/repositories/invoice-mail.repo.js';
 
-export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) {
+export interface MaintenanceActivityDeps {
+  db: Db;
+  now?: () => Date;
+  /** Invoice e-mail can be sent from this worker (SMTP_URL is set): only then are lost mail starts restarted. */
+  mailConfigured?: boolean;
+}
+
+export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {
     /** Deletes rate-limit windows that ended and /v1 idempotency keys past their 30-day retention. */
@@ -24,6 +32,21 @@ export function createMaintenanceActivities(deps: { db: Db; now?: () => Date }) 
     /** Queued jobs recorded more than `olderThanSeconds` ago that never held a slot (their start may be lost). */
     async findNeverClaimedJobs(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
       return findNeverClaimedJobs(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
+    },
+
+    /**
+     * Queued invoice e-mails recorded more than `olderThanSeconds` ago that no workflow attempted (or none did
+     * for `stalledSeconds`): their `mail:<id>` start may be lost. null when mail is not configured (nothing is
+     * sent then, so nothing is started).
+     */
+    async findUnstartedInvoiceMails(input: { olderThanSeconds: number; stalledSeconds: number; limit: number }): Promise<string[] | null> {
+      if (!deps.mailConfigured) return null;
+      const at = now().getTime();
+      return findUnstartedInvoiceMails(deps.db, {
+        createdBefore: new Date(at - input.olderThanSeconds * 1000),
+        lastAttemptBefore: new Date(at - input.stalledSeconds * 1000),
+        limit: input.limit,
+      });
     },
   };
 }

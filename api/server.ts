@@ -23,7 +23,7 @@ import type { WorkflowGateway } from './temporal/workflow-client.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -91,6 +91,8 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       publicBaseUrl: deps.config.http.publicBaseUrl,
       retainedResponsesPerAccount: RETAINED_RESPONSES_PER_ACCOUNT,
       store,
+      // Invoice e-mail is started only when it can be sent (SMTP_URL); otherwise it stays queued.
+      mailWorkflows: deps.config.mail ? deps.workflows : null,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     interfaceShell('/api/integrations', [

@@ -110,6 +110,16 @@ export const envSchema = z.object({
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
+
+  /**
+   * Outgoing invoice e-mail: `smtp://user:pass@host:587` (STARTTLS) or `smtps://user:pass@host:465`. Unset: the
+   * mail outbox only queues, nothing is sent. The password is a secret: never logged or echoed.
+   */
+  SMTP_URL: optionalString,
+  /** Sender of invoice e-mail (`billing@example.com` or `Example Billing <billing@example.com>`); required with SMTP_URL. */
+  MAIL_FROM: optionalString,
+  /** Bound on connecting, the greeting and each SMTP reply, in milliseconds. */
+  SMTP_TIMEOUT_MS: int(30_000, 1000, 120_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -172,6 +182,8 @@ export interface Config {
     readonly qpdfTimeoutMs: number;
     readonly ffprobePath: string;
   };
+  /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
+  readonly mail: MailConfig | null;
   readonly x402: {
     readonly payTo: `0x${string}` | undefined;
     readonly facilitator:
@@ -180,6 +192,21 @@ export interface Config {
       | { readonly kind: 'none' };
     readonly paymentTimeoutSeconds: number;
   };
+}
+
+/** The SMTP connection and sender, parsed from SMTP_URL and MAIL_FROM. `password` is a secret. */
+export interface MailConfig {
+  readonly host: string;
+  /** true for smtps:// (TLS from the first byte); otherwise STARTTLS when the server offers it. */
+  readonly secure: boolean;
+  readonly port: number;
+  readonly user: string | undefined;
+  /** Not enumerable (absent from JSON and inspection); read it only to authenticate. */
+  readonly password: string | undefined;
+  /** The sender as written in MAIL_FROM, and its bare address. */
+  readonly from: string;
+  readonly fromAddress: string;
+  readonly timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -229,6 +256,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       issues.push('X402_FACILITATOR_PRIVATE_KEY: required (0x + 64 hex) for X402_FACILITATOR=self');
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
+  const mail = parseMailConfig(e, issues);
   if (issues.length) throw new ConfigError(issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
     throw new ConfigError(['SECRETS_KEY: required in production (32 random bytes, base64)']);
@@ -274,6 +302,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
+    mail,
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,
       facilitator,
@@ -281,6 +310,61 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
   };
   return deepFreeze(config);
+}
+
+const EMAIL_ADDRESS = /^[^\s@<>()",;:\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+/**
+ * SMTP_URL and MAIL_FROM into a MailConfig (null when SMTP_URL is unset). Problems are reported by variable
+ * name only: the URL holds a password and is never echoed.
+ */
+function parseMailConfig(e: Env, issues: string[]): MailConfig | null {
+  if (!e.SMTP_URL) {
+    if (e.MAIL_FROM !== undefined && !parseSender(e.MAIL_FROM)) issues.push('MAIL_FROM: an e-mail address, optionally as `Name <address>`');
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(e.SMTP_URL);
+  } catch {
+    url = null;
+  }
+  const urlProblem = 'SMTP_URL: smtp://[user:password@]host[:port] or smtps://…, without path or query (percent-encode special characters of the password)';
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname || (url.pathname !== '' && url.pathname !== '/') || url.search || url.hash) {
+    issues.push(urlProblem);
+  }
+  let user: string | undefined;
+  let password: string | undefined;
+  try {
+    user = url?.username ? decodeURIComponent(url.username) : undefined;
+    password = url?.password ? decodeURIComponent(url.password) : undefined;
+  } catch {
+    issues.push(urlProblem);
+  }
+  if (password !== undefined && user === undefined) issues.push('SMTP_URL: a password needs a user name');
+  const sender = e.MAIL_FROM === undefined ? null : parseSender(e.MAIL_FROM);
+  if (!sender) issues.push('MAIL_FROM: required with SMTP_URL; an e-mail address, optionally as `Name <address>`');
+  if (!url || !sender || issues.length) return null;
+  const secure = url.protocol === 'smtps:';
+  const mail = {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    secure,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    user,
+    from: e.MAIL_FROM!,
+    fromAddress: sender,
+    timeoutMs: e.SMTP_TIMEOUT_MS,
+  };
+  // Not enumerable: a serialized or inspected Config never shows the password.
+  return Object.defineProperty(mail, 'password', { value: password, enumerable: false }) as MailConfig;
+}
+
+/** The bare address of `addr@example.com` or `Display Name <addr@example.com>`; null if neither. */
+function parseSender(raw: string): string | null {
+  if (/[\r\n]/.test(raw)) return null;
+  const named = /^[^<>\r\n]*<([^<>\s]+)>$/.exec(raw);
+  const address = named ? named[1]! : raw;
+  return EMAIL_ADDRESS.test(address) ? address : null;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -9,16 +9,19 @@ import type { X402ActivityDeps } from '../activities/x402.activities.js';
 import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
-import type { ProcessingWorkerDeps } from './worker.js';
+import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
 export function buildActivityDeps(
   config: Config,
   db: Db,
   logger: Logger,
-): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps } {
+): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps } {
+  const store = createFileStore(config.storage.dir);
   return {
-    processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
+    processing: { store, runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
+    mail: buildMailDeps(config, store),
     authorizationState:
       config.x402.facilitator.kind === 'none'
         ? null
@@ -28,5 +31,21 @@ export function buildActivityDeps(
     secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),
     resolver: createSystemResolver(),
     allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+  };
+}
+
+/**
+ * The invoice mail sender from SMTP_URL / MAIL_FROM / SMTP_TIMEOUT_MS: a null mailer when SMTP_URL is unset
+ * (the API then starts no mail workflow and the reconciler restarts none; mail stays queued).
+ */
+export function buildMailDeps(config: Pick<Config, 'mail' | 'http' | 'storage'>, store = createFileStore(config.storage.dir)): MailWorkerDeps {
+  const mail = config.mail;
+  return {
+    store,
+    mailer: mail
+      ? createSmtpMailer({ host: mail.host, port: mail.port, secure: mail.secure, user: mail.user, password: mail.password, timeoutMs: mail.timeoutMs })
+      : null,
+    from: mail?.from ?? null,
+    publicBaseUrl: config.http.publicBaseUrl ?? null,
   };
 }

@@ -5,7 +5,9 @@ import { createMaintenanceActivities } from '../activities/maintenance.activitie
 import { createX402Activities, type X402ActivityDeps } from '../activities/x402.activities.js';
 import { createProcessingActivities } from '../activities/processing.activities.js';
 import { createRetentionActivities } from '../activities/retention.activities.js';
+import { createMailActivities } from '../activities/mail.activities.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
+import type { Mailer } from '../adapters/mail/smtp-mailer.js';
 import type { OperationRunners } from '../adapters/media/operation-runners.js';
 
 /** What the processing and retention activities need besides the shared deps. */
@@ -14,11 +16,19 @@ export interface ProcessingWorkerDeps {
   runners: OperationRunners;
 }
 
+/** What the invoice mail activities need besides the shared deps; `mailer` is null when SMTP_URL is unset. */
+export interface MailWorkerDeps {
+  store: FileStore;
+  mailer: Mailer | null;
+  from: string | null;
+  publicBaseUrl: string | null;
+}
+
 export interface PlatformWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps };
+  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps; mail?: MailWorkerDeps };
   /** A prebuilt workflow bundle (tests build one per run); otherwise workflows/index is bundled at start. */
   workflowBundle?: { code: string } | { codePath: string };
   shutdownGraceMs: number;
@@ -39,9 +49,10 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     taskQueue: opts.taskQueue,
     activities: {
       ...createWebhookActivities(opts.activityDeps),
-      ...createMaintenanceActivities({ db: opts.activityDeps.db }),
+      ...createMaintenanceActivities({ db: opts.activityDeps.db, mailConfigured: Boolean(opts.activityDeps.mail?.mailer) }),
       ...createX402Activities({ db: opts.activityDeps.db, authorizationState: opts.activityDeps.authorizationState ?? null }),
       ...processingActivities(opts.activityDeps),
+      ...mailActivities(opts.activityDeps),
     },
     shutdownGraceTime: opts.shutdownGraceMs,
     ...(opts.identity ? { identity: opts.identity } : {}),
@@ -59,4 +70,10 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
     ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
+}
+
+/** Invoice mail activities, when the worker has the invoice document store (every deployed worker does). */
+function mailActivities(deps: PlatformWorkerOptions['activityDeps']) {
+  if (!deps.mail) return {};
+  return createMailActivities({ db: deps.db, logger: deps.logger, ...deps.mail });
 }

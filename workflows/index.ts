@@ -3,3 +3,4 @@ export { webhookDeliveryWorkflow } from './webhooks/delivery.workflow.js';
 export { maintenanceWorkflow } from './maintenance/maintenance.workflow.js';
 export { processingJobWorkflow } from './processing/job.workflow.js';
 export { retentionWorkflow } from './maintenance/retention.workflow.js';
+export { invoiceMailWorkflow } from './proof/invoice-mail.workflow.js';

@@ -7,6 +7,7 @@ export const workflowIds = {
   job: (jobId: string) => `job:${jobId}`,
   batch: (batchId: string) => `batch:${batchId}`,
   request: (requestId: string) => `request:${requestId}`,
+  mail: (mailId: string) => `mail:${mailId}`,
 };
 
 /** Temporal Schedules the worker keeps in place, one set per task queue (e.g. `maintenance:platform`). */

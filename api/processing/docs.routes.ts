@@ -6,6 +6,8 @@ import { PRICES } from '../../domain/pricing.js';
 import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request.js';
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
+import { escapeHtml as esc } from '../http/html.js';
+import { htmlPage, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
 import { DOCS_PATH, EXAMPLES, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
 
@@ -29,68 +31,18 @@ export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSett
   });
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-/** Escapes, then renders `code` spans of the document's Markdown-style descriptions. */
-const md = (s: unknown) => esc(String(s ?? '')).replace(/`([^`]+)`/g, '<code>$1</code>');
-const pre = (s: string) => `<pre>${esc(s)}</pre>`;
-const REASONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content' };
 const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0' };
 
-function curl(method: string, path: string, op: Obj): string {
-  const url = `"$BASE_URL${path.replace(/\{(\w+)\}/g, (_, n: string) => EXAMPLE_PARAMS[n] ?? n)}"`;
-  const lines = [`curl -X ${method.toUpperCase()} ${url}`];
-  if (op['security'] === undefined || (op['security'] as unknown[]).length > 0) lines.push('  -H "Authorization: Bearer $API_KEY"');
-  const content = obj(obj(op['requestBody'])['content']);
-  if (content['multipart/form-data']) lines.push('  -F "files=@report.pdf" -F "files=@photo.png"');
-  const body = obj(content['application/json']);
-  if (body['examples']) {
-    if (path === '/v1/jobs') lines.push('  -H "Idempotency-Key: order-4711-rotate"');
-    const first = Object.values(obj(body['examples']))[0];
-    lines.push(`  -H "Content-Type: application/json" -d '${JSON.stringify(obj(first)['value'])}'`);
-  }
-  return lines.join(' \\\n');
-}
-
-function exampleResponse(status: string, response: Obj): string {
-  const content = obj(response['content']);
-  const jsonBody = obj(content['application/json']);
-  const head = `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd();
-  if (jsonBody['examples']) {
-    return Object.entries(obj(jsonBody['examples']))
-      .map(([name, ex]) => `${Object.keys(obj(jsonBody['examples'])).length > 1 ? `# ${name}\n` : ''}${head}\nContent-Type: application/json\n\n${JSON.stringify(obj(ex)['value'], null, 2)}`)
-      .join('\n\n');
-  }
-  const types = Object.keys(content);
-  if (types.length === 0) return head;
-  if (types.includes('application/pdf')) return `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>`;
-  return `${head}\nContent-Type: ${types[0]}`;
-}
-
-function endpoints(document: Obj): string {
-  const components = obj(document['components']);
-  const resolve = (r: unknown): Obj => {
-    const ref = obj(r)['$ref'];
-    return typeof ref === 'string' ? obj(obj(components['responses'])[ref.split('/').pop()!]) : obj(r);
-  };
-  const out: string[] = [];
-  for (const [path, item] of Object.entries(obj(document['paths']))) {
-    for (const [method, raw] of Object.entries(obj(item))) {
-      const op = obj(raw);
-      const responses = Object.entries(obj(op['responses'])).sort(([a], [b]) => a.localeCompare(b));
-      const success = responses.filter(([s]) => s.startsWith('2'));
-      const failures = responses.filter(([s]) => !s.startsWith('2'));
-      const scope = (obj((op['security'] as unknown[] | undefined)?.[0])['apiKey'] as string[] | undefined)?.[0];
-      out.push(`<h3 id="${esc(String(op['operationId']))}"><code>${method.toUpperCase()} ${esc(path)}</code> · ${esc(String(op['summary']))}</h3>
-<p>${md(op['description'])} <span class="muted">${scope ? `Key scope: <code>${scope}</code>.` : 'Public.'}</span></p>
-<p><strong>Request</strong></p>${pre(curl(method, path, op))}
-<p><strong>Response</strong></p>${pre(success.map(([s, r]) => exampleResponse(s, resolve(r))).join('\n\n'))}
-${failures.length ? `<table><tr><th>Status</th><th>When</th></tr>${failures.map(([s, r]) => `<tr><td>${s}</td><td>${md(resolve(r)['description'])}</td></tr>`).join('')}</table>` : ''}`);
-    }
-  }
-  return out.join('\n');
-}
+/** How the shared endpoint renderer shows this interface's multipart upload, job idempotency key and file downloads. */
+const ENDPOINT_DOCS: EndpointDocsOptions = {
+  exampleParams: EXAMPLE_PARAMS,
+  curlExtras: (_method, path, op) => [
+    ...(obj(obj(op['requestBody'])['content'])['multipart/form-data'] ? ['  -F "files=@report.pdf" -F "files=@photo.png"'] : []),
+    ...(path === '/v1/jobs' ? ['  -H "Idempotency-Key: order-4711-rotate"'] : []),
+  ],
+  rawResponse: (head, types) =>
+    types.includes('application/pdf') ? `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>` : `${head}\nContent-Type: ${types[0]!}`,
+};
 
 function optionList(schema: unknown): string {
   const s = obj(schema);
@@ -116,19 +68,8 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
   const p = PRICES;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Processing API /v1: documentation</title>
-<style>
-body{font:16px/1.55 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c}
-h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}h3{margin-top:1.8rem}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em;background:#f4f4f4;border-radius:4px}
-code{padding:.05rem .3rem}pre{padding:.8rem;overflow:auto}table{border-collapse:collapse;width:100%;margin:.6rem 0}
-th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#fafafa}
-.note{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem .8rem}.muted{color:#666}nav a{margin-right:1rem}
-</style></head><body>
-<nav><a href="#auth">Authentication</a><a href="#idempotency">Idempotency</a><a href="#polling">Polling</a><a href="#lifecycle">Jobs</a><a href="#endpoints">Endpoints</a><a href="#errors">Errors</a><a href="#limits">Limits</a><a href="#prices">Prices</a><a href="${OPENAPI_PATH}">OpenAPI</a></nav>
-<h1>Document and media processing API</h1>
+  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#endpoints', 'Endpoints'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
+  return htmlPage('Processing API /v1: documentation', nav, `<h1>Document and media processing API</h1>
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
@@ -178,7 +119,7 @@ An encrypted PDF (<code>encrypted: true</code>, 0 pages) is accepted only by <co
 
 <h2 id="endpoints">Endpoints</h2>
 <p class="muted"><code>$BASE_URL</code> is this server's address and <code>$API_KEY</code> your key.</p>
-${endpoints(document)}
+${renderEndpoints(document, ENDPOINT_DOCS)}
 
 <h2 id="errors">Errors</h2>
 <p>Every error has the same JSON body; validation errors add <code>issues</code>, every problem at once:</p>
@@ -213,6 +154,5 @@ ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90
 <tr><td>Meeting</td><td>${p.meeting.credits} per started minute</td></tr>
 <tr><td>Media tools</td><td>${p.media.credits} per started minute</td></tr>
 </table>
-<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>
-</body></html>`;
+<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>`);
 }

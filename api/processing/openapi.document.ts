@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import type { UploadLimits } from './uploads.routes.js';
+import { errorResponses, header, headerRef, json, pathParam, responseRef } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 
 /** What the document states about this server's configured limits. */
@@ -38,7 +39,6 @@ const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], option
 
 const error = (code: ErrorCode, detail: string, issues?: Json[]): Json => ({ detail, code, request_id: EXAMPLES.requestId, ...(issues ? { issues } : {}) });
 
-const header = (description: string, schema: Schema, required: boolean): Json => ({ description, required, schema });
 const HEADERS: Record<string, Json> = {
   'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
   'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
@@ -46,7 +46,6 @@ const HEADERS: Record<string, Json> = {
   'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
 };
-const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 /** Headers of a response: on success the rate-limit headers are always sent (the request passed the limiter). */
 const limited = (success: boolean): Json => ({
@@ -54,20 +53,8 @@ const limited = (success: boolean): Json => ({
   ...Object.fromEntries(RATE_LIMIT_HEADERS.map((n) => [n, success ? { ...HEADERS[n], required: true } : headerRef(n)])),
 });
 
-const json = (schema: Schema, examples: Record<string, Json>): Json => ({
-  'application/json': { schema, examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, { value: v }])) },
-});
-
 /** An error response whose body may carry only the given codes (each must map to `status`). */
-function errorResponse(status: number, codes: ErrorCode[], description: string, example: Json, extraHeaders: Json = {}): Json {
-  for (const c of codes) if (v1Status(c) !== status) throw new Error(`${c} is ${v1Status(c)}, not ${status}`);
-  return {
-    description,
-    headers: { ...limited(false), ...extraHeaders },
-    content: json({ type: 'object', $ref: '#/components/schemas/Error', properties: { code: { type: 'string', enum: codes } } }, { [String(example['code'])]: example }),
-  };
-}
-const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+const errorResponse = errorResponses('v1', () => limited(false));
 
 /** Quoting `pdf-unlock` opens the encrypted PDF with qpdf: the engine may be unavailable (503) or too slow (504). */
 function engineErrors(): Record<'503' | '504', Json> {
@@ -95,7 +82,6 @@ function componentResponses(): Record<string, Json> {
 
 const readErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenRead'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
 const writeErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
-const pathParam = (name: string, schema: Schema, description: string): Json => ({ name, in: 'path', required: true, description, schema });
 const jobIdParam = pathParam('job_id', { type: 'string' }, 'A job id (`job_…`). An id of another company, or an unknown one, is 404.');
 const notFound = (what: string, detail: string) => errorResponse(404, ['not_found'], what, error('not_found', detail));
 const jobBody = { required: true, content: json(schemaRef('JobRequest'), { 'pdf-rotate': rotateBody, 'pdf-merge': { operation: 'pdf-merge', upload_ids: [EXAMPLES.pdf, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], max_credits: 10 } }) };

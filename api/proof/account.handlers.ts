@@ -36,7 +36,7 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
         keys: limits.keys,
         destinations: limits.destinations,
         max_valid_hours: limits.maxValidHours,
-        requests_per_hour: limits.requestsPerHour,
+        requests_per_hour: limits.requestsPerHour === null ? null : deps.proPerHour,
       },
       usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
       wallets: (await listVerifiedWallets(deps.db, merchant.id)).map((w) => ({ id: w.id, network: w.network, address: w.address, label: w.label })),

@@ -16,11 +16,14 @@ import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/pa
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { createPaymentRequest, originOf, paymentPagePath, type ProofDeps } from './requests.handlers.js';
 
 export interface InvoiceDeps extends ProofDeps {
   /** Where issued invoice documents are kept (by id, with their SHA-256 in the invoice row). */
   store: FileStore;
+  /** Starts `mail:<id>` for a newly queued e-mail; null when mail (SMTP_URL) or Temporal is not configured. */
+  mailWorkflows?: WorkflowGateway | null;
 }
 
 /**
@@ -183,14 +186,33 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
 
   /**
    * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
-   * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409).
+   * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for
+   * one invoice are serialized on its row: a queued e-mail is reused and a sent one is not sent again
+   * (`mail_status: "sent"`). With mail configured, a newly queued e-mail's `mail:<id>` workflow starts after
+   * commit; a lost start is picked up by the maintenance reconciler.
    */
   router.post('/v1/invoices/:id/send', idempotent('invoices.send'), async (ctx) => {
     const parsed = sendBody.safeParse(ctx.request.body);
     if (!parsed.success) invalidBody(zodIssues(parsed.error));
-    const { invoice } = await loadInvoice({ ...deps, db: ctx.state.trx! }, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    const trx = ctx.state.trx!;
+    const merchantId = ctx.state.merchant!.id;
+    await trx('invoices').where({ id: ctx.params['id'] ?? '', merchant_id: merchantId }).forUpdate().first('id');
+    const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
-    const mailStatus = await queueInvoiceMail(ctx.state.trx!, { id: newId('mail'), invoice, apiKeyId: ctx.state.apiKey!.id, now: deps.now() });
+    // One read sees a queued or sent e-mail even while a worker moves it from queued to sent.
+    const open = (await trx('invoice_mail_outbox').where({ invoice_id: invoice.id }).whereIn('status', ['queued', 'sent']).select('status')) as { status: string }[];
+    if (open.length) {
+      ctx.body = { id: invoice.id, mail_status: open.some((r) => r.status === 'sent') ? 'sent' : 'queued' };
+      return;
+    }
+    const mailId = newId('mail');
+    const mailStatus = await queueInvoiceMail(trx, { id: mailId, invoice, apiKeyId: ctx.state.apiKey!.id, now: deps.now() });
+    const workflows = deps.mailWorkflows;
+    if (workflows && (await trx('invoice_mail_outbox').where({ id: mailId }).first('id'))) {
+      ctx.state.afterCommit!.push(async () => {
+        await startInvoiceMailWorkflow(workflows, { mailId });
+      });
+    }
     ctx.body = { id: invoice.id, mail_status: mailStatus };
   });
 }

@@ -3,6 +3,7 @@ import { qrSvg } from '../../adapters/documents/qr-code.js';
 import { formatUsdc } from '../../domain/money.js';
 import { networkInfo, type Network } from '../../domain/networks.js';
 import { paymentUri } from '../../domain/proof/payment-uri.js';
+import { escapeHtml } from '../http/html.js';
 
 /**
  * The public payment page of a payment request (`url` of the request object): server-rendered HTML, no
@@ -40,10 +41,8 @@ export const NETWORK_NAMES: Readonly<Record<Network, string>> = {
   solana: 'Solana',
 };
 
-// Same escaping as api/x402/pages.ts and api/processing/docs.routes.ts (module-private there): text and
-// double- or single-quoted attribute values.
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+// The one escaping of every server-rendered page (api/http/html.ts), re-exported for this module's callers.
+export { escapeHtml };
 const esc = escapeHtml;
 
 const CSS = `

@@ -15,7 +15,9 @@ import { mountAccount } from './account.handlers.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoices } from './invoices.handlers.js';
+import { mountProofDocs } from './docs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
 
 export interface ProofRouterDeps {
   db: Db;
@@ -27,6 +29,8 @@ export interface ProofRouterDeps {
   retainedResponsesPerAccount: number;
   /** Issued invoice documents are stored here. */
   store: FileStore;
+  /** Starts invoice e-mail workflows; null when mail (SMTP_URL) or Temporal is not configured. */
+  mailWorkflows?: WorkflowGateway | null;
   now?: () => Date;
 }
 
@@ -74,6 +78,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/proof' });
   router.use(refuseKeyInQuery());
   mountPaymentPage(router, deps.db, now);
+  mountProofDocs(router, deps); // public, outside the /v1-scoped guards below
   router.use(
     '/v1',
     requireApiKey(deps.db, 'proof', now),
@@ -82,7 +87,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     rateLimit(deps.db, [proCreationsPerHour(deps.rateLimits.proPerHour, now)], now),
     jsonBody(deps.bodyLimitJson),
   );
-  const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, now };
+  const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
   const idem = (operation: string) =>
     idempotent({
       db: deps.db,
@@ -95,6 +100,6 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     });
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
-  mountInvoices(router, { ...handlerDeps, store: deps.store }, idem);
+  mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null }, idem);
   return router;
 }

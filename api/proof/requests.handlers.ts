@@ -17,6 +17,8 @@ export interface ProofDeps {
   db: Db;
   /** Public origin for payment page links; the request's own origin when unset. */
   publicBaseUrl: string | null | undefined;
+  /** The enforced pro creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR), as /v1/me reports it. */
+  proPerHour: number;
   now: () => Date;
 }
 

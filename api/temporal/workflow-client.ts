@@ -2,6 +2,7 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdCon
 import { workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
+import type { InvoiceMailWorkflowInput } from '../../workflows/proof/invoice-mail.workflow.js';
 
 /** The one module through which the API (and operator commands) start and query workflows. */
 export interface WorkflowGateway {
@@ -47,6 +48,27 @@ export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowIn
       workflowId,
       taskQueue: gw.taskQueue,
       args: [input],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+  return workflowId;
+}
+
+/**
+ * Starts `mail:<id>` for a committed outbox row (only when mail is configured). The input is the id only: the
+ * address and the document stay in PostgreSQL and the file store. A repeated start is harmless: the existing
+ * workflow, running or closed, is kept (one e-mail per outbox row).
+ */
+export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<InvoiceMailWorkflowInput, 'mailId'>): Promise<string> {
+  const workflowId = workflowIds.mail(input.mailId);
+  try {
+    await gw.client.workflow.start('invoiceMailWorkflow', {
+      workflowId,
+      taskQueue: gw.taskQueue,
+      args: [{ mailId: input.mailId }],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });

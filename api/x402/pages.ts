@@ -2,8 +2,8 @@ import { EVM, EVM_NETWORKS, SOLANA } from '../../domain/networks.js';
 import { formatUsdc } from '../../domain/money.js';
 import { PAID_ROUTES } from './route-table.js';
 import { paymentsConfigured, type X402Settings } from './discovery.js';
+import { escapeHtml as esc } from '../http/html.js';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function layout(title: string, body: string): string {
   return `<!doctype html>

@@ -43,7 +43,7 @@ const toInvoice = (r: any): Invoice => ({
   requestId: r.request_id,
   number: r.number,
   status: r.status,
-  dueDate: typeof r.due_date === 'string' ? r.due_date : (r.due_date as Date).toISOString().slice(0, 10),
+  dueDate: r.due_date,
   lines: r.lines,
   subtotalAtomic: BigInt(r.subtotal_atomic),
   taxAtomic: BigInt(r.tax_atomic),
@@ -121,6 +121,22 @@ export async function insertInvoice(
     })
     .returning('*');
   return toInvoice(row);
+}
+
+/** An invoice with what only the platform reads: its document's storage id and the identity snapshots. */
+export async function getInvoiceForMail(
+  db: Db,
+  merchantId: string,
+  id: string,
+): Promise<{ invoice: Invoice; documentStorageId: string; issuerName: string; buyerName: string | null } | null> {
+  const row = await db('invoices').where({ id, merchant_id: merchantId }).first();
+  if (!row) return null;
+  return {
+    invoice: toInvoice(row),
+    documentStorageId: row.document_storage_id,
+    issuerName: (row.issuer_snapshot as { name?: string } | null)?.name ?? '',
+    buyerName: (row.buyer_snapshot as { legal_name?: string } | null)?.legal_name ?? null,
+  };
 }
 
 export async function getInvoice(db: Db, merchantId: string, id: string): Promise<Invoice | null> {

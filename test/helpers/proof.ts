@@ -6,13 +6,19 @@ import { expect } from 'vitest';
 import type { Network } from '../../domain/networks.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';
+import type { startTestWorker } from './temporal.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
+type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
+// Temporal helpers load only in tests that use them (they install the SDK runtime).
+const temporalHelpers = () => import('./temporal.js');
 
 export interface TestMerchant {
   id: string;
@@ -40,20 +46,52 @@ export class ProofHarness {
   /** Where this run's invoice documents are stored. */
   readonly storageDir = mkdtempSync(join(tmpdir(), 'proof-store-'));
   private readonly secretBox = createSecretBox(generateSecretsKey());
+  /** This harness's own task queue, for the workers it starts (`start(env, { workflows: true })`). */
+  readonly taskQueue = `test-proof-${randomBytes(4).toString('hex')}`;
+  /** The app's workflow gateway on `taskQueue`; null unless started with `{ workflows: true }`. */
+  gateway: WorkflowGateway | null = null;
+  private readonly workers: TestWorker[] = [];
 
-  async start(env: Record<string, string> = {}): Promise<this> {
+  async start(env: Record<string, string> = {}, opts: { workflows?: boolean } = {}): Promise<this> {
     this.tdb = await createTestDatabase();
+    if (opts.workflows) this.gateway = await (await temporalHelpers()).testGateway(this.taskQueue);
     this.app = await this.startApp(env);
     return this;
   }
 
-  /** Another app instance on the same database (e.g. with other limits). */
-  startApp(env: Record<string, string> = {}): Promise<App> {
-    return startTestApp({ db: this.tdb.db, logger: this.logs.logger, config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, ...env }) });
+  /** Another app instance on the same database (e.g. with other limits); it starts workflows through `gateway` unless told otherwise. */
+  startApp(env: Record<string, string> = {}, opts: { workflows?: WorkflowGateway | null } = {}): Promise<App> {
+    return startTestApp({
+      db: this.tdb.db,
+      logger: this.logs.logger,
+      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, ...env }),
+      workflows: opts.workflows === undefined ? this.gateway : opts.workflows,
+    });
+  }
+
+  /**
+   * A real worker (default: on `taskQueue`) whose invoice mail deps are built from `env` (SMTP_URL, MAIL_FROM,
+   * PUBLIC_BASE_URL, …) by workers/deps.ts, as a deployed worker builds them; it reads this harness's documents.
+   */
+  async startMailWorker(env: Record<string, string> = {}, opts: { taskQueue?: string } = {}): Promise<TestWorker> {
+    const config = testConfig({ STORAGE_DIR: this.storageDir, ...env });
+    const { buildMailDeps } = await import('../../workers/deps.js');
+    const worker = await (await temporalHelpers()).startTestWorker(opts.taskQueue ?? this.taskQueue, {
+      db: this.tdb.db,
+      logger: this.logs.logger,
+      secretBox: this.secretBox,
+      resolver: createSystemResolver(),
+      allowLoopbackForTests: true,
+      mail: buildMailDeps(config),
+    });
+    this.workers.push(worker);
+    return worker;
   }
 
   async stop(): Promise<void> {
+    for (const w of this.workers.splice(0)) await w.stop();
     await this.app?.close();
+    await this.gateway?.close();
     await this.tdb?.drop();
   }
 

@@ -41,6 +41,8 @@ describe('GET /proof/v1/me', () => {
       { id: trial.wallets['solana'], network: 'solana', address: ADDRESSES.solana, label: null },
     ]));
     expect((await h.ok(h.call(other.key, 'GET', '/v1/me')))['limits']).toMatchObject({ requests_per_period: 200, keys: 3 });
+    const pro = await h.merchant({ plan: 'pro' });
+    expect((await h.ok(h.call(pro.key, 'GET', '/v1/me')))['limits']).toMatchObject({ requests_per_period: null, keys: 10, requests_per_hour: 300 });
   });
 });
 
@@ -229,6 +231,8 @@ describe('throttles', () => {
       for (let i = 0; i < 4; i++) statuses.push((await h.call(m.key, 'GET', '/v1/me', undefined, null, limited)).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
       const pro = await h.merchant({ plan: 'pro' });
+      const proReader = (await issueMerchantKey(h.tdb.db, { merchantId: pro.id, name: 'me', scopes: ['read'], expiresAt: null }, new Date())).secret;
+      expect((await h.ok(h.call(proReader, 'GET', '/v1/me', undefined, null, limited)))['limits']).toMatchObject({ requests_per_hour: 2 });
       const made = [];
       for (let i = 0; i < 3; i++) made.push(await h.call(pro.key, 'POST', '/v1/requests', body(pro), newIdem(), limited));
       expect(made.map((r) => r.status)).toEqual([201, 201, 429]);

@@ -4,14 +4,17 @@ import type { X402Activities } from '../../activities/x402.activities.js';
 import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 import { processingJobWorkflow } from '../processing/job.workflow.js';
+import { invoiceMailWorkflow } from '../proof/invoice-mail.workflow.js';
 
-const { purgeExpiredRecords, findUnstartedDeliveries, findNeverClaimedJobs, reconcileX402Payments } = proxyActivities<MaintenanceActivities & X402Activities>({
+const { purgeExpiredRecords, findUnstartedDeliveries, findNeverClaimedJobs, reconcileX402Payments, findUnstartedInvoiceMails } = proxyActivities<MaintenanceActivities & X402Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
 
 /** A delivery (or job) with no first attempt (or slot claim) this long after it was recorded lost its workflow start. */
 export const UNSTARTED_GRACE_SECONDS = 120;
+/** A live `mail:<id>` workflow attempts at least hourly; a queued e-mail untouched this long has lost it. */
+export const STALLED_MAIL_SECONDS = 3 * 3600;
 
 export interface MaintenanceResult {
   rateLimitWindows: number;
@@ -21,13 +24,15 @@ export interface MaintenanceResult {
   restartedJobs: number;
   /** x402 settlements decided from the chain in this run. */
   reconciledPayments: { settled: number; failed: number; open: number };
+  /** Queued invoice e-mails whose `mail:<id>` workflow had to be started here; present only when mail is configured. */
+  restartedMails?: number;
 }
 
 /**
  * Run by the `maintenance:<task queue>` schedule every 15 minutes: purges expired records, decides open x402
- * settlements from the chain, and starts the workflow of any delivery or job whose start was lost between its
- * commit and `delivery:<id>` / `job:<id>` starting. The id is the business id, so a delivery or job whose
- * workflow does exist is left alone.
+ * settlements from the chain, and starts the workflow of any delivery, job or queued invoice e-mail (only when
+ * mail is configured) whose start was lost between its commit and `delivery:<id>` / `job:<id>` / `mail:<id>`
+ * starting. The id is the business id, so a delivery, job or e-mail whose workflow does exist is left alone.
  */
 export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const purged = await purgeExpiredRecords();
@@ -41,7 +46,16 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
     if (await startIfAbsent(processingJobWorkflow, workflowIds.job(jobId), { jobId })) restartedJobs++;
   }
   const reconciledPayments = await reconcileX402Payments({ limit: 200 });
-  return { ...purged, restartedDeliveries, restartedJobs, reconciledPayments };
+  const result: MaintenanceResult = { ...purged, restartedDeliveries, restartedJobs, reconciledPayments };
+  // Last, so a run in flight across a deploy replays the steps above unchanged.
+  const unstartedMails = await findUnstartedInvoiceMails({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, stalledSeconds: STALLED_MAIL_SECONDS, limit: 200 });
+  if (unstartedMails !== null) {
+    result.restartedMails = 0;
+    for (const mailId of unstartedMails) {
+      if (await startIfAbsent(invoiceMailWorkflow, workflowIds.mail(mailId), { mailId })) result.restartedMails++;
+    }
+  }
+  return result;
 }
 
 /**

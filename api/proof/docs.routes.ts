@@ -1,0 +1,24 @@
+import type Router from '@koa/router';
+import type { AppState } from '../http/context.js';
+import { developersPage } from './developers.page.js';
+import { DEVELOPERS_PATH, OPENAPI_PATH, proofOpenApi, type ProofDocsSettings } from './openapi.document.js';
+
+/**
+ * GET /proof/openapi.json and GET /proof/developers: public (no API key, no rate-limit row, no merchant).
+ * They are outside `/proof/v1`, so the key, throttle, merchant and body middlewares that the proof router
+ * scopes to `/v1` never run for them; the router-wide refusal of keys in URLs still applies. Both bodies are
+ * built once, at mount, from the same constants and settings the server uses.
+ */
+export function mountProofDocs(router: Router<AppState>, settings: ProofDocsSettings): void {
+  const document = proofOpenApi({ rateLimits: settings.rateLimits, bodyLimitJson: settings.bodyLimitJson });
+  const documentJson = JSON.stringify(document);
+  const page = developersPage(document, settings);
+  router.get(OPENAPI_PATH.slice('/proof'.length), (ctx) => {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = documentJson;
+  });
+  router.get(DEVELOPERS_PATH.slice('/proof'.length), (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page;
+  });
+}
