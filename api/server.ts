@@ -12,7 +12,6 @@ import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
-import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
@@ -89,7 +88,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       rateLimits: { perKeyPerMinute: rl.proofPerKeyPerMinute, perIpPerMinute: rl.proofPerIpPerMinute, proPerHour: rl.proofProPerHour },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       publicBaseUrl: deps.config.http.publicBaseUrl,
-      retainedResponsesPerAccount: RETAINED_RESPONSES_PER_ACCOUNT,
+      retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
       store,
       // Invoice e-mail is started only when it can be sent (SMTP_URL); otherwise it stays queued.
       mailWorkflows: deps.config.mail ? deps.workflows : null,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVM, EVM_NETWORKS, type EvmNetwork, type Network } from '../domain/networks.js';
+import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 
 /**
  * The whole environment of the platform, validated once at start-up.
@@ -63,6 +64,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: int(60, 1),
   RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: int(120, 1),
   RATE_LIMIT_PROOF_PRO_PER_HOUR: int(300, 1),
+  /** Stored idempotent responses per /proof account, a fair-use bound (spec section 8). */
+  PROOF_RETAINED_RESPONSES_PER_ACCOUNT: int(RETAINED_RESPONSES_PER_ACCOUNT, 1),
   RATE_LIMIT_X402_PER_IP_PER_MINUTE: int(120, 1),
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
 
@@ -157,6 +160,7 @@ export interface Config {
     readonly proofPerKeyPerMinute: number;
     readonly proofPerIpPerMinute: number;
     readonly proofProPerHour: number;
+    readonly proofRetainedResponsesPerAccount: number;
     readonly x402PerIpPerMinute: number;
     readonly integrationsPerIpPerMinute: number;
   };
@@ -290,6 +294,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       proofPerKeyPerMinute: e.RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE,
       proofPerIpPerMinute: e.RATE_LIMIT_PROOF_PER_IP_PER_MINUTE,
       proofProPerHour: e.RATE_LIMIT_PROOF_PRO_PER_HOUR,
+      proofRetainedResponsesPerAccount: e.PROOF_RETAINED_RESPONSES_PER_ACCOUNT,
       x402PerIpPerMinute: e.RATE_LIMIT_X402_PER_IP_PER_MINUTE,
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
     },

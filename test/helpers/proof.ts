@@ -64,7 +64,7 @@ export class ProofHarness {
     return startTestApp({
       db: this.tdb.db,
       logger: this.logs.logger,
-      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, ...env }),
+      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', ...env }),
       workflows: opts.workflows === undefined ? this.gateway : opts.workflows,
     });
   }

@@ -245,6 +245,27 @@ describe('throttles', () => {
   });
 });
 
+describe('retained responses', () => {
+  it('past the per-account bound a new Idempotency-Key is 422; replays of stored ones still work', async () => {
+    const bounded = await h.startApp({ PROOF_RETAINED_RESPONSES_PER_ACCOUNT: '3' });
+    try {
+      const m = await h.merchant({ plan: 'business' });
+      const keys = [newIdem(), newIdem(), newIdem()];
+      const first = [];
+      for (const k of keys) first.push(await (await h.call(m.key, 'POST', '/v1/contacts', { legal_name: `C ${k}`, email: 'c@example.com' }, k, bounded)).text());
+      const over = await h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'One more', email: 'c@example.com' }, newIdem(), bounded);
+      expect(over.status).toBe(422);
+      expect(await over.json()).toMatchObject({ code: 'quota_exceeded', error: expect.stringContaining('3 stored') });
+      const replay = await h.call(m.key, 'POST', '/v1/contacts', { legal_name: `C ${keys[0]}`, email: 'c@example.com' }, keys[0], bounded);
+      expect(replay.status).toBe(201);
+      expect(await replay.text()).toBe(first[0]);
+      expect(await h.tdb.db('contacts').where({ merchant_id: m.id })).toHaveLength(3);
+    } finally {
+      await bounded.close();
+    }
+  });
+});
+
 describe('foreign ids', () => {
   it('another tenant\'s request id is 404, as is an unknown one', async () => {
     const theirs = await h.ok<RequestJson>(h.call(other.key, 'POST', '/v1/requests', body(other)), 201);
