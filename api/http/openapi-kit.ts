@@ -1,3 +1,5 @@
+import type Router from '@koa/router';
+import type { AppState } from './context.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { InterfaceName } from './context.js';
 import { statusOf } from './errors.js';
@@ -188,4 +190,31 @@ export function fieldTable(document: Obj, schema: unknown, markRequired = false)
     return `<tr><td><code>${escapeHtml(name)}</code>${required.includes(name) ? ' <span class="muted">required</span>' : ''}</td><td>${typeOf(document, p)}</td><td>${md(description)}</td></tr>`;
   });
   return `<table><tr><th>Field</th><th>Type</th><th>Meaning</th></tr>${rows.join('')}</table>`;
+}
+
+/** Response headers every documented interface sends (request id, rate limits, Retry-After). */
+export function standardHeaders(): Record<string, Schema> {
+  return {
+    'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
+    'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
+    'RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }, false),
+    'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
+    'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  };
+}
+
+/**
+ * Serves an interface's OpenAPI document (JSON) and its HTML page, both built once, at paths relative to the
+ * router's prefix. Mount before the router's key guards: both are public.
+ */
+export function mountDocumentRoutes(router: Router<AppState>, routes: { documentPath: string; pagePath: string; document: Obj; page: string }): void {
+  const documentJson = JSON.stringify(routes.document);
+  router.get(routes.documentPath, (ctx) => {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = documentJson;
+  });
+  router.get(routes.pagePath, (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = routes.page;
+  });
 }

@@ -7,7 +7,7 @@ import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
 import { escapeHtml as esc } from '../http/html.js';
-import { htmlPage, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
+import { htmlPage, mountDocumentRoutes, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
 import { DOCS_PATH, EXAMPLES, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
 
@@ -19,16 +19,7 @@ import { OPERATION_DOCS } from './openapi.schemas.js';
  */
 export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSettings): void {
   const document = processingOpenApi(settings);
-  const documentJson = JSON.stringify(document);
-  const page = docsPage(document, settings);
-  router.get(OPENAPI_PATH.slice('/v1'.length), (ctx) => {
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.body = documentJson;
-  });
-  router.get(DOCS_PATH.slice('/v1'.length), (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
-  });
+  mountDocumentRoutes(router, { documentPath: OPENAPI_PATH.slice('/v1'.length), pagePath: DOCS_PATH.slice('/v1'.length), document, page: docsPage(document, settings) });
 }
 
 const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0' };

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import type { UploadLimits } from './uploads.routes.js';
-import { errorResponses, header, headerRef, json, pathParam, responseRef } from '../http/openapi-kit.js';
+import { errorResponses, header, headerRef, json, pathParam, responseRef, standardHeaders } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 
 /** What the document states about this server's configured limits. */
@@ -39,13 +39,7 @@ const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], option
 
 const error = (code: ErrorCode, detail: string, issues?: Json[]): Json => ({ detail, code, request_id: EXAMPLES.requestId, ...(issues ? { issues } : {}) });
 
-const HEADERS: Record<string, Json> = {
-  'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
-  'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
-  'RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }, false),
-  'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
-};
+const HEADERS: Record<string, Json> = standardHeaders();
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 /** Headers of a response: on success the rate-limit headers are always sent (the request passed the limiter). */
 const limited = (success: boolean): Json => ({

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppState } from '../http/context.js';
+import { mountDocumentRoutes } from '../http/openapi-kit.js';
 import { developersPage } from './developers.page.js';
 import { DEVELOPERS_PATH, OPENAPI_PATH, proofOpenApi, type ProofDocsSettings } from './openapi.document.js';
 
@@ -11,14 +12,5 @@ import { DEVELOPERS_PATH, OPENAPI_PATH, proofOpenApi, type ProofDocsSettings } f
  */
 export function mountProofDocs(router: Router<AppState>, settings: ProofDocsSettings): void {
   const document = proofOpenApi({ rateLimits: settings.rateLimits, bodyLimitJson: settings.bodyLimitJson });
-  const documentJson = JSON.stringify(document);
-  const page = developersPage(document, settings);
-  router.get(OPENAPI_PATH.slice('/proof'.length), (ctx) => {
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.body = documentJson;
-  });
-  router.get(DEVELOPERS_PATH.slice('/proof'.length), (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
-  });
+  mountDocumentRoutes(router, { documentPath: OPENAPI_PATH.slice('/proof'.length), pagePath: DEVELOPERS_PATH.slice('/proof'.length), document, page: developersPage(document, settings) });
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
-import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
+import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema, standardHeaders } from '../http/openapi-kit.js';
 import { paymentPagePath } from './requests.handlers.js';
 import { PAYMENT_PAGE_HEADERS } from './payment-page.js';
 import { componentSchemas, PROOF_ERRORS, proofStatus } from './openapi.schemas.js';
@@ -22,11 +22,7 @@ type Json = Schema;
 const error = (code: ErrorCode, message: string, issues?: Json[]): Json => ({ error: message, code, request_id: EXAMPLES.requestId, ...(issues ? { issues } : {}) });
 
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
-  'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
-  'RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }, false),
-  'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  ...standardHeaders(),
   'Idempotent-Replayed': header('`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (same status, same body bytes).', { type: 'string', const: 'true' }, false),
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];

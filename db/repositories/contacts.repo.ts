@@ -1,5 +1,6 @@
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
+import { merchantPageById } from './paging.js';
 
 export interface Contact {
   id: string;
@@ -41,7 +42,5 @@ export async function getContact(db: Db, merchantId: string, id: string): Promis
 
 /** A page of the merchant's contacts ordered by id, descending, strictly before `before`. */
 export async function listContacts(db: Db, merchantId: string, limit: number, before: string | null): Promise<Contact[]> {
-  const q = db('contacts').where({ merchant_id: merchantId }).orderBy('id', 'desc').limit(limit);
-  if (before) q.where('id', '<', before);
-  return (await q).map(toContact);
+  return merchantPageById(db, 'contacts', merchantId, limit, before, toContact);
 }

@@ -1,5 +1,6 @@
 import type { InvoiceTotals, TaxMode } from '../../domain/proof/invoice-math.js';
 import type { Db } from '../connection.js';
+import { merchantPageById } from './paging.js';
 
 export type InvoiceStatus = 'issued' | 'paid' | 'voided';
 
@@ -146,9 +147,7 @@ export async function getInvoice(db: Db, merchantId: string, id: string): Promis
 
 /** A page of the merchant's invoices ordered by id, descending, strictly before `before`. */
 export async function listInvoices(db: Db, merchantId: string, limit: number, before: string | null): Promise<Invoice[]> {
-  const q = db('invoices').where({ merchant_id: merchantId }).orderBy('id', 'desc').limit(limit);
-  if (before) q.where('id', '<', before);
-  return (await q).map(toInvoice);
+  return merchantPageById(db, 'invoices', merchantId, limit, before, toInvoice);
 }
 
 /**

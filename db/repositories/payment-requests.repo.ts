@@ -2,6 +2,7 @@ import type { Network } from '../../domain/networks.js';
 import { chooseMatchingDelta } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
+import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
 
 export type RequestStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
@@ -109,9 +110,7 @@ export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ re
 
 /** A page of the merchant's requests ordered by id, descending, strictly before the id `before`. */
 export async function listPaymentRequests(db: Db, merchantId: string, limit: number, before: string | null): Promise<PaymentRequest[]> {
-  const q = db('payment_requests').where({ merchant_id: merchantId }).orderBy('id', 'desc').limit(limit);
-  if (before) q.where('id', '<', before);
-  return (await q).map(toRequest);
+  return merchantPageById(db, 'payment_requests', merchantId, limit, before, toRequest);
 }
 
 /** Requests created since `since` (direct and invoice-backed): the request quota. */

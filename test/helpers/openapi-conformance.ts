@@ -99,3 +99,21 @@ export class Conformance {
     return body;
   }
 }
+
+/**
+ * The checks every OpenAPI 3.1 document of ours must pass before its operations are examined: the version,
+ * an info block, every `$ref` resolving, and every component schema registered with the validator.
+ */
+export function expectSoundDocument(c: Conformance, doc: Obj, minRefs: number): void {
+  expect(doc['openapi']).toMatch(/^3\.1\.\d+$/);
+  expect(obj(doc['info'])).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+  const refs: string[] = [];
+  walk(doc, (k, v) => {
+    if (k === '$ref') refs.push(String(v));
+  });
+  expect(refs.length).toBeGreaterThan(minRefs);
+  for (const ref of new Set(refs)) expect(resolvePointer(doc, ref), ref).toBeDefined();
+  for (const name of Object.keys(obj(obj(doc['components'])['schemas']))) {
+    expect(c.ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`), name).toBeTypeOf('function');
+  }
+}

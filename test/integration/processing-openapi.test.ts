@@ -14,7 +14,7 @@ import { sampleEncryptedPdf, samplePdf, samplePng } from '../helpers/sample-file
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPONENTS_ID, Conformance, METHODS, obj, resolvePointer, walk, type Obj } from '../helpers/openapi-conformance.js';
+import { Conformance, expectSoundDocument, METHODS, obj, type Obj } from '../helpers/openapi-conformance.js';
 
 /**
  * The OpenAPI 3.1 document of /v1 against the code: it is structurally sound, lists exactly the routes the
@@ -120,15 +120,9 @@ describe('the document', () => {
 
   it('is structurally valid OpenAPI 3.1: references resolve, schemas compile, examples validate, operations are complete', () => {
     const doc = served.body;
-    expect(doc['openapi']).toMatch(/^3\.1\.\d+$/);
-    expect(obj(doc['info'])).toMatchObject({ title: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
-    const refs: string[] = [];
-    walk(doc, (k, v) => { if (k === '$ref') refs.push(String(v)); });
-    expect(refs.length).toBeGreaterThan(20);
-    for (const ref of new Set(refs)) expect(resolvePointer(doc, ref), ref).toBeDefined();
-
+    expectSoundDocument(c, doc, 20);
+    expect(obj(doc['info'])).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     const components = obj(doc['components']);
-    for (const name of Object.keys(obj(components['schemas']))) expect(c.ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`), name).toBeTypeOf('function');
     const tags = new Set((doc['tags'] as Array<{ name: string }>).map((t) => t.name));
     const schemes = new Set(Object.keys(obj(components['securitySchemes'])));
     const operationIds = new Set<string>();

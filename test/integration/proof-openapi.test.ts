@@ -19,7 +19,7 @@ import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import { testConfig } from '../helpers/app.js';
-import { COMPONENTS_ID, Conformance, METHODS, obj, resolvePointer, walk, type Obj } from '../helpers/openapi-conformance.js';
+import { Conformance, expectSoundDocument, METHODS, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 
 /**
@@ -112,15 +112,9 @@ describe('the document', () => {
 
   it('is structurally valid OpenAPI 3.1: references resolve, schemas compile, examples validate, operation ids are unique', () => {
     const doc = served.body;
-    expect(doc['openapi']).toMatch(/^3\.1\.\d+$/);
-    expect(obj(doc['info'])).toMatchObject({ title: expect.any(String), version: '1.0' });
-    const refs: string[] = [];
-    walk(doc, (k, v) => { if (k === '$ref') refs.push(String(v)); });
-    expect(refs.length).toBeGreaterThan(50);
-    for (const ref of new Set(refs)) expect(resolvePointer(doc, ref), ref).toBeDefined();
-
+    expectSoundDocument(c, doc, 50);
+    expect(obj(doc['info'])).toMatchObject({ version: '1.0' });
     const components = obj(doc['components']);
-    for (const name of Object.keys(obj(components['schemas']))) expect(c.ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`), name).toBeTypeOf('function');
     const tags = new Set((doc['tags'] as Array<{ name: string }>).map((t) => t.name));
     const schemes = new Set(Object.keys(obj(components['securitySchemes'])));
     const operationIds = new Set<string>();
