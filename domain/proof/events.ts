@@ -42,3 +42,16 @@ export function envelope(id: string, type: ProofEventType, occurredAt: Date, dat
   return Buffer.from(JSON.stringify({ id, api_version: PROOF_API_VERSION, type, occurred_at: Math.floor(occurredAt.getTime() / 1000), data }), 'utf8');
 }
 
+
+/** `payment.confirmed` (spec section 6): `verified_at` as an ISO 8601 time, like the request object. */
+export function paymentConfirmedData(r: RequestFacts) {
+  return {
+    request_id: r.id,
+    network: r.network,
+    amount_atomic: r.amountAtomic.toString(),
+    quoted_amount_atomic: r.quotedAmountAtomic.toString(),
+    status: r.status,
+    tx_hash: r.txHash,
+    verified_at: r.verifiedAt?.toISOString() ?? null,
+  };
+}

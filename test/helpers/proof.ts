@@ -29,7 +29,7 @@ export interface TestMerchant {
 
 /** Addresses that are valid on their networks (the local tests never send to them). */
 export const ADDRESSES: Readonly<Record<Network, string>> = {
-  base: '0x1111111111111111111111111111111111111111',
+  base: '0xa1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
   polygon: '0x2222222222222222222222222222222222222222',
   arbitrum: '0x3333333333333333333333333333333333333333',
   optimism: '0x4444444444444444444444444444444444444444',

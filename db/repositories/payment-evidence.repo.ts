@@ -1,0 +1,98 @@
+import { invoiceData, paymentConfirmedData } from '../../domain/proof/events.js';
+import { decideMatch, type ObservedTransfer } from '../../domain/proof/matching.js';
+import type { Db } from '../connection.js';
+import { lockMerchant } from './merchants.repo.js';
+import { appendProofEvent } from './proof-events.repo.js';
+
+export type EvidenceOutcome =
+  | { outcome: 'duplicate' }
+  | { outcome: 'unmatched' }
+  | { outcome: 'paid'; requestId: string; events: number }
+  | { outcome: 'review'; requestId: string; reason: string }
+  | { outcome: 'already_settled'; requestId: string };
+
+/**
+ * Records one confirmed transfer and applies it, in one transaction:
+ * 1. the evidence row (unique per network, transaction and log index: a repeated scan stops here, so nothing
+ *    is decided or emitted twice);
+ * 2. the request it matches: an open (AWAITING or REVIEW) request of a verified wallet at the transfer's
+ *    recipient whose `amount_atomic` equals the amount — the unique index makes it at most one per wallet;
+ * 3. the decision (domain/proof/matching.ts): PAID with `tx_hash` and `verified_at`, emitting
+ *    `payment.confirmed` (and `invoice.paid` with the invoice marked paid) with the state change; or REVIEW.
+ * The merchant row is locked first, as every event writer does, so events commit in cursor order.
+ */
+export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Promise<EvidenceOutcome> {
+  return db.transaction(async (trx) => {
+    const [evidence] = await trx('payment_evidence')
+      .insert({
+        network: t.network,
+        tx_hash: t.txHash,
+        log_index: t.logIndex,
+        from_address: t.from,
+        to_address: t.to,
+        amount_atomic: t.amountAtomic.toString(),
+        block_number: t.blockNumber,
+        block_time: t.blockTime,
+        decision: 'unmatched',
+      })
+      .onConflict(['network', 'tx_hash', 'log_index'])
+      .ignore()
+      .returning(['id']);
+    if (!evidence) return { outcome: 'duplicate' };
+
+    const address = t.network === 'solana' ? t.to : t.to.toLowerCase();
+    const matching = (statuses: string[]) =>
+      trx('payment_requests as r')
+        .join('merchant_wallets as w', 'w.id', 'r.wallet_id')
+        .where('r.network', t.network)
+        .whereRaw(t.network === 'solana' ? 'w.address = ?' : 'lower(w.address) = ?', [address])
+        .whereNotNull('w.verified_at')
+        .where('r.amount_atomic', t.amountAtomic.toString())
+        .whereIn('r.status', statuses)
+        .orderBy('r.created_at', 'desc')
+        .first('r.id', 'r.merchant_id');
+    // An open request holds its amount; only when none does can the transfer be a late payment of an expired one.
+    const candidate = (await matching(['AWAITING', 'REVIEW'])) ?? (await matching(['EXPIRED']));
+    if (!candidate) return { outcome: 'unmatched' };
+
+    await lockMerchant(trx, candidate.merchant_id);
+    const row = await trx('payment_requests').where({ id: candidate.id }).forUpdate().first();
+    const decision = decideMatch({ status: row.status, expectedPayer: row.expected_payer, expiresAt: row.expires_at }, t);
+    const link = (decisionName: string, reason: string | null) =>
+      trx('payment_evidence').where({ id: evidence.id }).update({ request_id: row.id, decision: decisionName, reason });
+
+    if (decision.next === null) {
+      await link('already_settled', decision.reason);
+      return { outcome: 'already_settled', requestId: row.id };
+    }
+    if (decision.next === 'REVIEW') {
+      await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
+      await link('review', decision.reason);
+      return { outcome: 'review', requestId: row.id, reason: decision.reason };
+    }
+
+    const [paid] = await trx('payment_requests')
+      .where({ id: row.id, status: 'AWAITING' })
+      .update({ status: 'PAID', tx_hash: t.txHash, verified_at: now })
+      .returning('*');
+    await link('paid', null);
+    const facts = {
+      id: paid.id,
+      network: paid.network,
+      amountAtomic: BigInt(paid.amount_atomic),
+      quotedAmountAtomic: BigInt(paid.quoted_amount_atomic),
+      status: 'PAID',
+      txHash: t.txHash,
+      verifiedAt: now,
+    };
+    let events = (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'payment.confirmed', occurredAt: now, data: paymentConfirmedData(facts) })) ? 1 : 0;
+    if (paid.invoice_id) {
+      const [invoice] = await trx('invoices').where({ id: paid.invoice_id, status: 'issued' }).update({ status: 'paid', paid_at: now }).returning(['id', 'number']);
+      if (invoice) {
+        const data = invoiceData({ id: invoice.id, requestId: paid.id, number: invoice.number, status: 'paid', network: paid.network, amountAtomic: facts.amountAtomic, txHash: t.txHash });
+        if (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'invoice.paid', occurredAt: now, data })) events++;
+      }
+    }
+    return { outcome: 'paid', requestId: paid.id, events };
+  });
+}

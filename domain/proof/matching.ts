@@ -1,0 +1,43 @@
+import type { Network } from '../networks.js';
+
+/**
+ * What the payment watcher decides for one confirmed incoming USDC transfer to a merchant wallet whose amount
+ * equals an open request's `amount_atomic` (spec sections 3 and 6; our REVIEW rules are in docs/proof.md):
+ * - PAID: the request is AWAITING, the transfer happened before `expires_at`, and either no `expected_payer`
+ *   was given or the transfer came from it.
+ * - REVIEW: the amount and wallet match, but the payer is not the expected one, or the transfer happened after
+ *   the request expired. A person decides; REVIEW never confirms a payment.
+ * - none: the request is already PAID or in REVIEW (a second payment of the same amount changes nothing; it is
+ *   kept as evidence for the merchant).
+ */
+export type RequestState = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
+
+export interface ObservedTransfer {
+  network: Network;
+  txHash: string;
+  /** Position of the transfer in its transaction (EVM log index; Solana instruction index). */
+  logIndex: number;
+  from: string;
+  to: string;
+  amountAtomic: bigint;
+  blockNumber: number;
+  blockTime: Date;
+}
+
+export interface MatchCandidate {
+  status: RequestState;
+  expectedPayer: string | null;
+  expiresAt: Date;
+}
+
+export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: 'unexpected_payer' | 'after_expiry' } | { next: null; reason: 'already_settled' };
+
+/** EVM addresses compare case-insensitively (checksums are only a display form); Solana's are exact. */
+export const sameAddress = (network: Network, a: string, b: string): boolean => (network === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase());
+
+export function decideMatch(request: MatchCandidate, t: ObservedTransfer): MatchDecision {
+  if (request.status === 'PAID' || request.status === 'REVIEW') return { next: null, reason: 'already_settled' };
+  if (t.blockTime.getTime() > request.expiresAt.getTime()) return { next: 'REVIEW', reason: 'after_expiry' };
+  if (request.expectedPayer && !sameAddress(t.network, request.expectedPayer, t.from)) return { next: 'REVIEW', reason: 'unexpected_payer' };
+  return { next: 'PAID' };
+}
