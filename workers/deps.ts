@@ -11,17 +11,26 @@ import { createFileStore } from '../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
+import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
 export function buildActivityDeps(
   config: Config,
   db: Db,
   logger: Logger,
-): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps } {
+): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner } } {
   const store = createFileStore(config.storage.dir);
   return {
     processing: { store, runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
     mail: buildMailDeps(config, store),
+    watcher: {
+      evm: createEvmTransferScanner({
+        rpcUrls: config.chains.rpcUrls,
+        requiredConfirmations: config.chains.requiredConfirmations,
+        timeoutMs: config.chains.rpcTimeoutMs,
+        retries: config.chains.rpcRetries,
+      }),
+    },
     authorizationState:
       config.x402.facilitator.kind === 'none'
         ? null

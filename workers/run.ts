@@ -3,7 +3,7 @@ import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import { buildActivityDeps } from './deps.js';
 import { createPlatformWorker } from './worker.js';
-import { ensureSchedules } from './schedules.js';
+import { ensureSchedules, ensureWatchers } from './schedules.js';
 
 export interface RunningWorker {
   /** Resolves when the worker has stopped (after shutdown, or on a fatal error). */
@@ -22,6 +22,7 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+  await ensureWatchers({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, networks: config.watcher.networks, pollSeconds: config.watcher.pollSeconds });
   const done = worker.run().finally(() => connection.close());
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
   return {

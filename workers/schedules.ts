@@ -1,5 +1,5 @@
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { scheduleIds } from '../workflows/task-queues.js';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowIdConflictPolicy } from '@temporalio/client';
+import { scheduleIds, workflowIds } from '../workflows/task-queues.js';
 
 /**
  * Creates the platform's Temporal Schedules if they are missing (safe from every worker process at start):
@@ -25,6 +25,28 @@ export async function ensureSchedules(opts: { address: string; namespace: string
       } catch (e) {
         if (!(e instanceof ScheduleAlreadyRunning)) throw e;
       }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * Starts `watch:<network>` for each configured network unless it runs already (safe from every worker at
+ * start). Its progress is in PostgreSQL, so a watcher that was stopped goes on where it left off.
+ */
+export async function ensureWatchers(opts: { address: string; namespace: string; taskQueue: string; networks: readonly string[]; pollSeconds: number }): Promise<void> {
+  if (opts.networks.length === 0) return;
+  const connection = await Connection.connect({ address: opts.address });
+  try {
+    const client = new Client({ connection, namespace: opts.namespace });
+    for (const network of opts.networks) {
+      await client.workflow.start('paymentWatcherWorkflow', {
+        workflowId: workflowIds.watcher(network),
+        taskQueue: opts.taskQueue,
+        args: [{ network, pollIntervalMs: opts.pollSeconds * 1000 }],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      });
     }
   } finally {
     await connection.close();

@@ -4,3 +4,4 @@ export { maintenanceWorkflow } from './maintenance/maintenance.workflow.js';
 export { processingJobWorkflow } from './processing/job.workflow.js';
 export { retentionWorkflow } from './maintenance/retention.workflow.js';
 export { invoiceMailWorkflow } from './proof/invoice-mail.workflow.js';
+export { paymentWatcherWorkflow } from './proof/payment-watcher.workflow.js';

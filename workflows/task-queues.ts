@@ -7,6 +7,7 @@ export const workflowIds = {
   job: (jobId: string) => `job:${jobId}`,
   batch: (batchId: string) => `batch:${batchId}`,
   request: (requestId: string) => `request:${requestId}`,
+  watcher: (network: string) => `watch:${network}`,
   mail: (mailId: string) => `mail:${mailId}`,
 };
 

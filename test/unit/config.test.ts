@@ -30,6 +30,15 @@ describe('config', () => {
   });
 });
 
+describe('payment watcher config', () => {
+  it('runs no watcher by default and accepts only EVM networks', () => {
+    expect(loadConfig({}).watcher).toEqual({ networks: [], pollSeconds: 5 });
+    expect(loadConfig({ WATCHER_NETWORKS: ' base, polygon ', WATCHER_POLL_SECONDS: '2' }).watcher).toEqual({ networks: ['base', 'polygon'], pollSeconds: 2 });
+    expect(() => loadConfig({ WATCHER_NETWORKS: 'base,solana' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WATCHER_NETWORKS: 'tron' })).toThrow(/EVM networks only/);
+  });
+});
+
 describe('secret box', () => {
   it('round-trips, randomises and authenticates sealed secrets', () => {
     const box = createSecretBox(generateSecretsKey());

@@ -86,6 +86,12 @@ function parseLog(v: unknown, i: number): RawLog {
   };
 }
 
+/** eth_getLogs: an array of logs. */
+export function parseLogs(v: unknown): RawLog[] {
+  if (!Array.isArray(v)) throw new MalformedAnswer('logs: not an array');
+  return v.map(parseLog);
+}
+
 /** eth_getTransactionReceipt: `null` while the node does not know the transaction (unknown or pending). */
 export function parseReceipt(v: unknown): RawReceipt | null {
   if (v === null) return null;

@@ -119,7 +119,7 @@ function checkLogs(receipt: RawReceipt): void {
 }
 
 /** ERC-20 Transfer(address indexed from, address indexed to, uint256 value) logs of the native USDC contract. */
-function nativeUsdcTransfers(logs: readonly RawLog[], usdc: string): Transfer[] {
+export function nativeUsdcTransfers(logs: readonly RawLog[], usdc: string): Transfer[] {
   const transfers: Transfer[] = [];
   for (const log of logs) {
     if (log.address !== usdc || log.topics[0] !== ERC20_TRANSFER_TOPIC) continue;

@@ -1,0 +1,23 @@
+import type { Network } from '../../domain/networks.js';
+import type { Db } from '../connection.js';
+
+/**
+ * The payment watcher's durable progress: the last block of each network whose transfers were all applied.
+ * A network seen for the first time starts at `initial` (the watcher does not scan history).
+ */
+export async function readWatcherProgress(db: Db, network: Network, initial: number): Promise<number> {
+  await db('watcher_progress').insert({ network, last_block: initial }).onConflict('network').ignore();
+  const row = await db('watcher_progress').where({ network }).first('last_block');
+  return Number(row.last_block);
+}
+
+/** Moves the progress to `to`; a repeated or out-of-order advance never moves it back. */
+export async function advanceWatcherProgress(db: Db, network: Network, to: number): Promise<void> {
+  await db('watcher_progress').where({ network }).where('last_block', '<', to).update({ last_block: to, updated_at: db.fn.now() });
+}
+
+/** Distinct verified merchant wallet addresses on a network (EVM lower-cased): the watcher's recipients. */
+export async function watchedRecipients(db: Db, network: Network): Promise<string[]> {
+  const rows = await db('merchant_wallets').where({ network }).whereNotNull('verified_at').distinct(db.raw(network === 'solana' ? 'address' : 'lower(address) as address'));
+  return rows.map((r: { address: string }) => r.address);
+}

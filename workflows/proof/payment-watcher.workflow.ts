@@ -1,0 +1,37 @@
+import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
+import type { EvmNetwork } from '../../domain/networks.js';
+import type { WatcherActivities } from '../../activities/watcher.activities.js';
+
+export interface PaymentWatcherInput {
+  network: EvmNetwork;
+  /** Wait between scans once caught up with the final height. */
+  pollIntervalMs?: number;
+  /** Blocks per eth_getLogs range. */
+  maxBlocks?: number;
+  /** Scans per run before continuing as new (keeps the history short). */
+  scansPerRun?: number;
+}
+
+const { scanNetwork } = proxyActivities<WatcherActivities>({
+  startToCloseTimeout: '2 minutes',
+  // RPC outages are retried for as long as they last; progress stays where it was.
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export const DEFAULT_WATCHER = { pollIntervalMs: 5_000, maxBlocks: 500, scansPerRun: 500 } as const;
+
+/**
+ * The payment watcher of one network (workflow id `watch:<network>`): scans final blocks for USDC sent to
+ * merchant wallets, range after range, and waits when caught up. Its progress lives in PostgreSQL, so a new
+ * run (after continue-as-new, a restart or a termination) goes on from the last applied block.
+ */
+export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promise<never> {
+  const pollIntervalMs = input.pollIntervalMs ?? DEFAULT_WATCHER.pollIntervalMs;
+  const maxBlocks = input.maxBlocks ?? DEFAULT_WATCHER.maxBlocks;
+  const scansPerRun = input.scansPerRun ?? DEFAULT_WATCHER.scansPerRun;
+  for (let scan = 0; scan < scansPerRun; scan++) {
+    const result = await scanNetwork({ network: input.network, maxBlocks });
+    if (result.caughtUp) await sleep(pollIntervalMs);
+  }
+  return continueAsNew<typeof paymentWatcherWorkflow>(input);
+}
