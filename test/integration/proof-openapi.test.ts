@@ -18,6 +18,7 @@ import { parseContactCreate, parseInvoiceCreate } from '../../domain/validation/
 import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import { applyTransfer } from '../../db/repositories/payment-evidence.repo.js';
 import { testConfig } from '../helpers/app.js';
 import { Conformance, expectSoundDocument, METHODS, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
@@ -394,17 +395,23 @@ describe('real responses conform to the document', () => {
     expect(await c.check('GET /proof/v1/invoices/{id}', await send('GET', `/proof/v1/invoices/${String(otherInvoice['id'])}`, acme.readKey))).toMatchObject({ status: 'voided', voided_at: expect.any(String) });
   });
 
-  it('events: the real ones and the watcher\'s invoice events conform; 422 for a bad cursor', async () => {
-    // The payment watcher (a later issue) emits these through the same domain builder and repository.
+  it('events: the real ones, including the watcher\'s, conform; 422 for a bad cursor', async () => {
+    // The payment watcher applies a confirmed transfer of the exact amount: payment.confirmed and invoice.paid.
     const inv = invoice;
+    const wallet = await h.tdb.db('merchant_wallets').where({ id: inv['wallet_id'] as string }).first('address');
+    const paid = await applyTransfer(h.tdb.db, {
+      network: 'base', txHash: `0x${'ab'.repeat(32)}`, logIndex: 0, from: `0x${'cd'.repeat(20)}`, to: wallet.address,
+      amountAtomic: BigInt(String(inv['amount_atomic'])), blockNumber: 1, blockTime: new Date(),
+    }, new Date());
+    expect(paid).toMatchObject({ outcome: 'paid', events: 2 });
+    // Voiding is an operator action of a later step; it emits through the same builder and repository.
     const facts = { id: String(inv['id']), requestId: String(inv['request_id']), number: String(inv['number']), network: 'base' as const, amountAtomic: BigInt(String(inv['amount_atomic'])) };
     await h.tdb.db.transaction(async (trx) => {
       await appendProofEvent(trx, { merchantId: acme.id, type: 'invoice.voided', occurredAt: new Date(), data: invoiceData({ ...facts, status: 'voided', txHash: null }) });
-      await appendProofEvent(trx, { merchantId: acme.id, type: 'invoice.paid', occurredAt: new Date(), data: invoiceData({ ...facts, status: 'paid', txHash: `0x${'ab'.repeat(32)}` }) });
     });
     const events = obj(await c.check('GET /proof/v1/events', await send('GET', '/proof/v1/events?after=0&limit=100', acme.readKey)));
     const types = new Set((events['data'] as Array<{ event: { type: string } }>).map((e) => e.event.type));
-    expect([...types].sort()).toEqual(['invoice.issued', 'invoice.paid', 'invoice.voided', 'payment_request.created']);
+    expect([...types].sort()).toEqual(['invoice.issued', 'invoice.paid', 'invoice.voided', 'payment.confirmed', 'payment_request.created']);
     expect(await c.check('GET /proof/v1/events', await send('GET', `/proof/v1/events?after=${String(events['next_cursor'])}`, acme.readKey))).toEqual({ data: [], next_cursor: events['next_cursor'] });
     for (const q of ['after=-1', 'after=x', 'limit=0']) expect(codeOf(await c.check('GET /proof/v1/events', await send('GET', `/proof/v1/events?${q}`, acme.readKey)))).toBe('validation_failed');
   });
