@@ -18,6 +18,8 @@ export interface ScanResult {
   recipients: number;
   transfers: number;
   outcomes: Partial<Record<EvidenceOutcome['outcome'], number>>;
+  /** Webhook deliveries of the events this scan recorded: the workflow starts `delivery:<id>` for each. */
+  deliveryIds: string[];
   /** Nothing final is left to scan: the workflow waits before the next scan. */
   caughtUp: boolean;
 }
@@ -36,15 +38,16 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
       const last = await readWatcherProgress(deps.db, input.network, Math.max(0, finalHeight - 1));
       const fromBlock = last + 1;
       const toBlock = Math.min(finalHeight, last + input.maxBlocks);
-      const result: ScanResult = { network: input.network, fromBlock, toBlock, finalHeight, recipients: 0, transfers: 0, outcomes: {}, caughtUp: toBlock >= finalHeight };
+      const result: ScanResult = { network: input.network, fromBlock, toBlock, finalHeight, recipients: 0, transfers: 0, outcomes: {}, deliveryIds: [], caughtUp: toBlock >= finalHeight };
       if (toBlock < fromBlock) return { ...result, caughtUp: true };
       const recipients = await watchedRecipients(deps.db, input.network);
       result.recipients = recipients.length;
       const transfers = await deps.evm.scan(input.network, fromBlock, toBlock, recipients);
       result.transfers = transfers.length;
       for (const t of transfers) {
-        const { outcome } = await applyTransfer(deps.db, t, now());
-        result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
+        const applied = await applyTransfer(deps.db, t, now());
+        result.outcomes[applied.outcome] = (result.outcomes[applied.outcome] ?? 0) + 1;
+        if (applied.outcome === 'paid') result.deliveryIds.push(...applied.deliveryIds);
       }
       await advanceWatcherProgress(deps.db, input.network, toBlock);
       return result;

@@ -92,6 +92,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       store,
       // Invoice e-mail is started only when it can be sent (SMTP_URL); otherwise it stays queued.
       mailWorkflows: deps.config.mail ? deps.workflows : null,
+      workflows: deps.workflows,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     interfaceShell('/api/integrations', [

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt, usableAfterDowngrade } from '../../domain/proof/plans.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -15,6 +16,8 @@ import { mountAccount } from './account.handlers.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoices } from './invoices.handlers.js';
+import { deliveriesRecordedIn } from '../../db/repositories/proof-events.repo.js';
+import { startDeliveryWorkflow } from '../temporal/workflow-client.js';
 import { mountProofDocs } from './docs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
@@ -31,6 +34,11 @@ export interface ProofRouterDeps {
   store: FileStore;
   /** Starts invoice e-mail workflows; null when mail (SMTP_URL) or Temporal is not configured. */
   mailWorkflows?: WorkflowGateway | null;
+  /**
+   * Starts the webhook deliveries of the events a mutation recorded, after it commits; null without Temporal
+   * (the maintenance run starts deliveries whose start was lost or never made).
+   */
+  workflows?: WorkflowGateway | null;
   now?: () => Date;
 }
 
@@ -52,6 +60,21 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
     }
     ctx.state.merchant = merchant;
     await next();
+  };
+}
+
+/**
+ * After the idempotent handler, while its transaction is still open: schedule, for after the commit, the start
+ * of `delivery:<id>` for every webhook delivery the handler's events recorded.
+ */
+function startRecordedDeliveries(workflows: WorkflowGateway | null): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    const trx = ctx.state.trx;
+    if (!trx || !workflows) return;
+    ctx.state.afterCommit?.push(async () => {
+      for (const deliveryId of deliveriesRecordedIn(trx)) await startDeliveryWorkflow(workflows, { deliveryId, interface: 'proof' });
+    });
   };
 }
 
@@ -88,7 +111,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     jsonBody(deps.bodyLimitJson),
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
-  const idem = (operation: string) =>
+  const idempotency = (operation: string) =>
     idempotent({
       db: deps.db,
       logger: deps.logger,
@@ -98,6 +121,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
       retainedLimit: deps.retainedResponsesPerAccount,
       now,
     });
+  const idem = (operation: string): Middleware<AppState> => compose([idempotency(operation), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
   mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null }, idem);

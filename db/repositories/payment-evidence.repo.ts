@@ -2,12 +2,12 @@ import { invoiceData, paymentConfirmedData } from '../../domain/proof/events.js'
 import { decideMatch, type ObservedTransfer } from '../../domain/proof/matching.js';
 import type { Db } from '../connection.js';
 import { lockMerchant } from './merchants.repo.js';
-import { appendProofEvent } from './proof-events.repo.js';
+import { appendProofEvent, deliveriesRecordedIn } from './proof-events.repo.js';
 
 export type EvidenceOutcome =
   | { outcome: 'duplicate' }
   | { outcome: 'unmatched' }
-  | { outcome: 'paid'; requestId: string; events: number }
+  | { outcome: 'paid'; requestId: string; events: number; deliveryIds: string[] }
   | { outcome: 'review'; requestId: string; reason: string }
   | { outcome: 'already_settled'; requestId: string };
 
@@ -93,6 +93,6 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
         if (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'invoice.paid', occurredAt: now, data })) events++;
       }
     }
-    return { outcome: 'paid', requestId: paid.id, events };
+    return { outcome: 'paid', requestId: paid.id, events, deliveryIds: deliveriesRecordedIn(trx) };
   });
 }

@@ -1,5 +1,7 @@
 import { envelope, type ProofEventType } from '../../domain/proof/events.js';
 import { newId } from '../../adapters/crypto/tokens.js';
+import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
+import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
 
 /**
@@ -11,14 +13,30 @@ import type { Db } from '../connection.js';
 export async function appendProofEvent(
   trx: Db,
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
-): Promise<{ id: string; cursor: number; body: Buffer } | null> {
-  const enabled = await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId, status: 'enabled' }).forShare().first('id');
-  if (!enabled) return null;
+): Promise<{ id: string; cursor: number; body: Buffer; deliveryIds: string[] } | null> {
+  const endpoints = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId, status: 'enabled' }).orderBy('created_at').forShare()).map(toEndpoint);
+  if (endpoints.length === 0) return null;
   const id = newId('evt');
   const body = envelope(id, input.type, input.occurredAt, input.data);
   const [row] = await trx('proof_events').insert({ id, merchant_id: input.merchantId, type: input.type, body, created_at: input.occurredAt }).returning(['cursor']);
-  return { id, cursor: Number(row.cursor), body };
+  // One delivery per enabled endpoint subscribed to the type (an empty list subscribes to all), committed with
+  // the event: the same bytes, signed at each attempt by the delivery workflow.
+  const deliveryIds: string[] = [];
+  for (const endpoint of endpoints) {
+    if (endpoint.events.length > 0 && !endpoint.events.includes(input.type)) continue;
+    const { delivery } = await createDelivery(trx, { endpoint, eventId: id, eventType: input.type, body, maxAttempts: DELIVERY_PROFILES.proof.maxAttempts });
+    deliveryIds.push(delivery.id);
+  }
+  const collected = collectors.get(trx) ?? [];
+  collected.push(...deliveryIds);
+  collectors.set(trx, collected);
+  return { id, cursor: Number(row.cursor), body, deliveryIds };
 }
+
+const collectors = new WeakMap<Db, string[]>();
+
+/** The deliveries recorded by appendProofEvent in this transaction: start their workflows after it commits. */
+export const deliveriesRecordedIn = (trx: Db): string[] => collectors.get(trx) ?? [];
 
 /** Events of the merchant after `after` (exclusive), oldest first, with their stored bytes. */
 export async function listProofEvents(db: Db, merchantId: string, after: number, limit: number): Promise<Array<{ cursor: number; body: Buffer }>> {

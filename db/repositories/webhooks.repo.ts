@@ -37,7 +37,7 @@ export interface WebhookDelivery {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toEndpoint = (r: any): WebhookEndpoint => ({
+export const toEndpoint = (r: any): WebhookEndpoint => ({
   id: r.id,
   interface: r.interface,
   tenantId: r.tenant_id,

@@ -5,6 +5,9 @@ import { createEvmTransferScanner } from '../../adapters/chains/evm/evm-transfer
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { verifySignature } from '../../adapters/webhooks/sign.js';
+import { startReceiver } from '../helpers/receiver.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
@@ -27,10 +30,12 @@ let walletId: string;
 let gw: WorkflowGateway;
 let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
 const rpcCalls: string[] = [];
+const secretsKey = generateSecretsKey();
+let receiver_: Awaited<ReturnType<typeof startReceiver>>;
 
 async function startWorker(): Promise<void> {
   worker = await startTestWorker(taskQueue, {
-    db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: true,
+    db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey), resolver: createSystemResolver(), allowLoopbackForTests: true,
     watcher: {
       evm: createEvmTransferScanner({
         rpcUrls: { base: [node.url] },
@@ -49,7 +54,10 @@ beforeAll(async () => {
   receiver = node.accounts[5]!.address;
   await node.placeToken(EVM.base.usdc);
   await node.mint(EVM.base.usdc, payer.address, 1_000_000_000_000n);
-  m = await h.merchant({ plan: 'business', webhook: true, networks: [] });
+  m = await h.merchant({ plan: 'business', networks: [] });
+  // The merchant's signed webhook destination: a receiver that follows the receiver rules (verify, then 2xx).
+  receiver_ = await startReceiver(() => 200);
+  await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: `${receiver_.url}/hooks`, events: ['invoice.issued', 'payment.confirmed', 'invoice.paid'], secretSealed: createSecretBox(secretsKey).seal('whsec_watcher') });
   walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'base', address: receiver }, new Date())).id;
   gw = await testGateway(taskQueue);
   await startWorker();
@@ -60,6 +68,7 @@ afterAll(async () => {
   await worker?.stop();
   await gw?.close();
   await node?.stop();
+  await receiver_?.close();
   await h.stop();
 });
 
@@ -78,9 +87,13 @@ const scannedThrough = async () => Number((await h.tdb.db('watcher_progress').wh
 describe('the payment watcher on a local chain', () => {
   it('marks an invoice paid once the exact amount is final, with payment.confirmed and invoice.paid once each', async () => {
     const contact = (await h.ok<{ id: string }>(h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'Chain Buyer', email: 'chain@buyer.example' }), 201)).id;
+    // Through an API instance with Temporal: the invoice.issued delivery starts right after the commit.
+    const api = await h.startApp({}, { workflows: gw });
     const inv = await h.ok<{ id: string; request_id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/invoices', {
       customer_id: contact, wallet_id: walletId, due_date: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10), items: [{ description: 'Chain work', quantity: '1', unit_usdc: '25' }],
-    }), 201);
+    }, undefined, api), 201);
+    await api.close();
+    await receiver_.waitForRequests(1, 30_000);
     await waitFor(async () => (await scannedThrough()) >= 0, 'the watcher to start');
 
     const hash = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(inv.amount_atomic));
@@ -104,6 +117,23 @@ describe('the payment watcher on a local chain', () => {
     const events = await h.ok<{ data: Array<{ event: { type: string; data: Record<string, unknown> } }> }>(h.call(m.key, 'GET', '/v1/events?limit=100'));
     const mine = events.data.map((e) => e.event).filter((e) => e.data['request_id'] === inv.request_id);
     expect(mine.map((e) => e.type)).toEqual(['payment_request.created', 'invoice.issued', 'payment.confirmed', 'invoice.paid']);
+
+    // The endpoint subscribed to these three (not payment_request.created): each arrives once, signed, with the
+    // stored bytes.
+    await receiver_.waitForRequests(3, 30_000);
+    const received = receiver_.requests.filter((r) => JSON.parse(r.body.toString()).data.request_id === inv.request_id);
+    expect(received.map((r) => JSON.parse(r.body.toString()).type).sort()).toEqual(['invoice.issued', 'invoice.paid', 'payment.confirmed']);
+    for (const r of received) {
+      const verdict = verifySignature({
+        secret: 'whsec_watcher', body: r.body, timestampHeader: r.headers['x-service-timestamp'] as string,
+        signatureHeader: r.headers['x-service-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000),
+      });
+      expect(verdict.ok).toBe(true);
+      expect(JSON.parse(r.body.toString()).id).toBe(r.headers['x-service-event-id']);
+      const stored = await h.tdb.db('proof_events').where({ id: r.headers['x-service-event-id'] as string }).first('body');
+      expect(Buffer.compare(Buffer.from(stored.body), r.body)).toBe(0);
+      expect(r.headers['x-service-key-version']).toBe('1');
+    }
   });
 
   it('a wrong amount confirms nothing; a second payment is kept as evidence only', async () => {

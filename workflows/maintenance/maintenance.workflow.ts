@@ -1,4 +1,5 @@
-import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
+import { startIfAbsent } from '../start-if-absent.js';
 import type { MaintenanceActivities } from '../../activities/maintenance.activities.js';
 import type { X402Activities } from '../../activities/x402.activities.js';
 import { workflowIds } from '../task-queues.js';
@@ -56,24 +57,4 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
     }
   }
   return result;
-}
-
-/**
- * Starts a workflow by its business id unless one is running or completed under that id; true if started.
- */
-async function startIfAbsent<A>(workflow: (arg: A) => Promise<unknown>, workflowId: string, arg: A): Promise<boolean> {
-  try {
-    await startChild(workflow, {
-      workflowId,
-      args: [arg],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-    });
-    return true;
-  } catch (e) {
-    // Already running (or completed): nothing to restart. The class lives in @temporalio/common, which
-    // workflows do not import; its name is stable.
-    if (!(e instanceof Error && e.name === 'WorkflowExecutionAlreadyStartedError')) throw e;
-    return false;
-  }
 }

@@ -1,4 +1,7 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
+import { startIfAbsent } from '../start-if-absent.js';
+import { workflowIds } from '../task-queues.js';
+import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 import type { EvmNetwork } from '../../domain/networks.js';
 import type { WatcherActivities } from '../../activities/watcher.activities.js';
 
@@ -18,6 +21,7 @@ const { scanNetwork } = proxyActivities<WatcherActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+
 export const DEFAULT_WATCHER = { pollIntervalMs: 5_000, maxBlocks: 500, scansPerRun: 500 } as const;
 
 /**
@@ -31,6 +35,8 @@ export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promis
   const scansPerRun = input.scansPerRun ?? DEFAULT_WATCHER.scansPerRun;
   for (let scan = 0; scan < scansPerRun; scan++) {
     const result = await scanNetwork({ network: input.network, maxBlocks });
+    // If this answer is lost (a crash right here), the maintenance run starts the delivery after its grace period.
+    for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
     if (result.caughtUp) await sleep(pollIntervalMs);
   }
   return continueAsNew<typeof paymentWatcherWorkflow>(input);
