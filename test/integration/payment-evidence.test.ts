@@ -42,7 +42,12 @@ describe('applying transfer evidence', () => {
     // A checksummed recipient matches the stored address.
     const t = transfer(inv.amount_atomic, { to: ADDRESSES.base.toUpperCase().replace('0X', '0x') });
     const results = await Promise.all(Array.from({ length: 5 }, () => applyTransfer(h.tdb.db, t, new Date())));
-    expect(results.filter((r) => r.outcome === 'paid')).toEqual([{ outcome: 'paid', requestId: inv.request_id, events: 2 }]);
+    const paid = results.filter((r) => r.outcome === 'paid');
+    expect(paid).toEqual([{ outcome: 'paid', requestId: inv.request_id, events: 2, deliveryIds: [expect.stringMatching(/^dlv_/), expect.stringMatching(/^dlv_/)] }]);
+    // The merchant's endpoint takes every type: one delivery per event, recorded with it, holding its bytes.
+    const deliveries = await h.tdb.db('webhook_deliveries').whereIn('id', (paid[0] as { deliveryIds: string[] }).deliveryIds).orderBy('event_type').select('event_type', 'status', 'body', 'event_id');
+    expect(deliveries.map((d) => [d.event_type, d.status])).toEqual([['invoice.paid', 'pending'], ['payment.confirmed', 'pending']]);
+    for (const d of deliveries) expect(Buffer.compare(d.body, (await h.tdb.db('proof_events').where({ id: d.event_id }).first('body')).body)).toBe(0);
     expect(results.filter((r) => r.outcome === 'duplicate')).toHaveLength(4);
     expect(await applyTransfer(h.tdb.db, t, new Date())).toEqual({ outcome: 'duplicate' });
 
