@@ -4,6 +4,7 @@ import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
 import { findUnstartedInvoiceMails } from '../db/repositories/invoice-mail.repo.js';
+import { expireOverdueRequests } from '../db/repositories/payment-requests.repo.js';
 
 export interface MaintenanceActivityDeps {
   db: Db;
@@ -15,12 +16,16 @@ export interface MaintenanceActivityDeps {
 export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {
-    /** Deletes rate-limit windows that ended and /v1 idempotency keys past their 30-day retention. */
-    async purgeExpiredRecords(): Promise<{ rateLimitWindows: number; idempotencyKeys: number }> {
+    /**
+     * Deletes rate-limit windows that ended and /v1 idempotency keys past their 30-day retention, and closes
+     * payment requests still AWAITING after `expires_at` (EXPIRED frees their matching amount).
+     */
+    async purgeExpiredRecords(): Promise<{ rateLimitWindows: number; idempotencyKeys: number; expiredRequests: number }> {
       const at = now();
       return {
         rateLimitWindows: await purgeExpiredRateLimits(deps.db, at),
         idempotencyKeys: await purgeExpiredIdempotencyKeys(deps.db, at),
+        expiredRequests: await expireOverdueRequests(deps.db, at),
       };
     },
 

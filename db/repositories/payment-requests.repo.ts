@@ -49,9 +49,20 @@ const toRequest = (r: any): PaymentRequest => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
+/**
+ * AWAITING requests past `expires_at` become EXPIRED (all of them, or one wallet's), freeing their amounts.
+ * Run by the maintenance schedule and before a wallet allocates an amount. A late payment of an expired request
+ * still goes to REVIEW (domain/proof/matching.ts).
+ */
+export async function expireOverdueRequests(db: Db, now: Date, walletId?: string): Promise<number> {
+  const q = db('payment_requests').where({ status: 'AWAITING' }).where('expires_at', '<=', now);
+  if (walletId) q.where({ wallet_id: walletId });
+  return q.update({ status: 'EXPIRED' });
+}
+
 /** Open requests hold their amount; AWAITING past its expiry is closed first (EXPIRED) and frees it. */
 async function openAmounts(trx: Db, walletId: string, now: Date): Promise<Set<bigint>> {
-  await trx('payment_requests').where({ wallet_id: walletId, status: 'AWAITING' }).where('expires_at', '<=', now).update({ status: 'EXPIRED' });
+  await expireOverdueRequests(trx, now, walletId);
   const rows = await trx('payment_requests').where({ wallet_id: walletId }).whereIn('status', ['AWAITING', 'REVIEW']).select('amount_atomic');
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }

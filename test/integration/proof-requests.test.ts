@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
 import { revokeApiKey, listApiKeys } from '../../db/repositories/api-keys.repo.js';
+import { createMaintenanceActivities } from '../../activities/maintenance.activities.js';
 
 const h = new ProofHarness();
 let trial: TestMerchant;
@@ -242,6 +243,23 @@ describe('throttles', () => {
       await limited.close();
       await perIp.close();
     }
+  });
+});
+
+describe('expiry', () => {
+  it('a request past expires_at reads EXPIRED at once; the maintenance sweep closes it and frees its amount', async () => {
+    const m = await h.merchant({ plan: 'business' });
+    const r = await h.ok<RequestJson>(h.call(m.key, 'POST', '/v1/requests', body(m, { amount_usdc: '9' })), 201);
+    expect(r.amount_atomic).toBe('9000001');
+    await h.tdb.db('payment_requests').where({ id: r.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    expect(await h.ok(h.call(m.key, 'GET', `/v1/requests/${r.id}`))).toMatchObject({ status: 'EXPIRED' });
+    expect(await (await fetch(r.url)).text()).toContain('Expired');
+    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('status')).toEqual({ status: 'AWAITING' });
+    const swept = await createMaintenanceActivities({ db: h.tdb.db }).purgeExpiredRecords();
+    expect(swept.expiredRequests).toBeGreaterThanOrEqual(1);
+    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('status')).toEqual({ status: 'EXPIRED' });
+    // Its amount is free again for the wallet.
+    expect((await h.ok<RequestJson>(h.call(m.key, 'POST', '/v1/requests', body(m, { amount_usdc: '9' })), 201)).amount_atomic).toBe('9000001');
   });
 });
 

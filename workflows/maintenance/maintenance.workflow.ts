@@ -20,6 +20,8 @@ export const STALLED_MAIL_SECONDS = 3 * 3600;
 export interface MaintenanceResult {
   rateLimitWindows: number;
   idempotencyKeys: number;
+  /** /proof payment requests closed as EXPIRED in this run. */
+  expiredRequests: number;
   restartedDeliveries: number;
   /** Queued jobs whose `job:<id>` workflow had to be started here. */
   restartedJobs: number;
