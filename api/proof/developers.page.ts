@@ -121,6 +121,8 @@ function webhooksSection(): string {
 <p>Verification in TypeScript (Node's <code>node:crypto</code>):</p>
 ${pre(WEBHOOK_VERIFY_SAMPLE)}
 ${pre(HANDLER_SAMPLE)}
+<p>A complete receiver that follows every rule, with a durable event log, ships with the platform's source as
+<code>examples/webhook-receiver.ts</code> (run it with <code>WEBHOOK_SECRET=… npx tsx examples/webhook-receiver.ts</code>).</p>
 <p><strong>Retries.</strong> ${esc(RETRY_TEXT)} 408, 429, 5xx and network timeouts are retried; 2xx is delivered; any other status, including
 redirects (never followed), and DNS or security rejections end the delivery as failed. A failed delivery with attempts left can be retried
 manually from the dashboard; it keeps its ids and remaining attempts. Response bodies are not stored. After a secret rotation the next attempts,

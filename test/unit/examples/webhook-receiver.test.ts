@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signBody } from '../../../adapters/webhooks/sign.js';
+import { createWebhookReceiver } from '../../../examples/webhook-receiver.js';
+
+/** The example receiver against bodies signed exactly as the delivery workflow signs them. */
+const SECRET = 'whsec_example_secret';
+const log = join(mkdtempSync(join(tmpdir(), 'receiver-')), 'events.jsonl');
+let server: http.Server;
+let url = '';
+
+const start = async () => {
+  server = http.createServer(createWebhookReceiver({ secret: SECRET, eventLog: log }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+};
+const stop = () => new Promise<void>((r) => server.close(() => r()));
+beforeAll(start);
+afterAll(stop);
+
+const event = (id: string, extra: Record<string, unknown> = {}) =>
+  Buffer.from(JSON.stringify({ id, api_version: '1.0', type: 'payment.confirmed', occurred_at: 1_790_000_000, data: { request_id: 'req_x', amount_atomic: '1' }, ...extra }));
+function post(body: Buffer, opts: { id?: string; timestamp?: number; secret?: string; signature?: string } = {}) {
+  const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'X-Service-Timestamp': String(timestamp),
+      'X-Service-Signature': opts.signature ?? signBody(opts.secret ?? SECRET, timestamp, body),
+      'X-Service-Event-Id': opts.id ?? (JSON.parse(body.toString()) as { id: string }).id,
+      'X-Service-Delivery-Id': 'dlv_example',
+      'X-Service-Key-Version': '1',
+    },
+    body,
+  });
+}
+const logged = () => readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+
+describe('examples/webhook-receiver.ts', () => {
+  it('commits a verified event once, then answers 2xx; a redelivery is acknowledged without a second effect', async () => {
+    expect((await post(event('evt_one'))).status).toBe(200);
+    expect((await post(event('evt_one'))).status).toBe(200);
+    expect(logged()).toEqual(['evt_one']);
+    // Durable: a restarted receiver still knows the id.
+    await stop();
+    await start();
+    expect((await post(event('evt_one'))).status).toBe(200);
+    expect(logged()).toEqual(['evt_one']);
+  });
+
+  it('rejects before parsing: a bad signature, another secret, a stale or future timestamp, missing headers', async () => {
+    const body = event('evt_bad');
+    expect((await post(body, { secret: 'whsec_other' })).status).toBe(401);
+    expect((await post(body, { signature: 'v1=00' })).status).toBe(401);
+    expect((await post(body, { timestamp: Math.floor(Date.now() / 1000) - 301 })).status).toBe(401);
+    expect((await post(body, { timestamp: Math.floor(Date.now() / 1000) + 301 })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', body })).status).toBe(400);
+    // A signed body that is not JSON is refused after verification.
+    expect((await post(Buffer.from('not json'), { id: 'evt_x' })).status).toBe(400);
+    expect(logged()).not.toContain('evt_bad');
+  });
+
+  it('requires the body id to equal the event-id header and a supported api_version; accepts additive fields', async () => {
+    expect((await post(event('evt_a'), { id: 'evt_b' })).status).toBe(400);
+    expect((await post(event('evt_v2', { api_version: '2.0' }))).status).toBe(400);
+    expect((await post(event('evt_new_field', { extra_field: { future: true } }))).status).toBe(200);
+    expect(logged()).toEqual(['evt_one', 'evt_new_field']);
+  });
+});
