@@ -117,3 +117,64 @@ export function expectSoundDocument(c: Conformance, doc: Obj, minRefs: number): 
     expect(c.ajv.getSchema(`${COMPONENTS_ID}#/$defs/${name}`), name).toBeTypeOf('function');
   }
 }
+
+/** Which operations of a document to check: a top-level section, the form of its keys and of its statuses. */
+export interface OperationSection {
+  section: 'paths' | 'webhooks';
+  keyPattern: RegExp;
+  statusPattern: RegExp;
+}
+
+/**
+ * Checks every operation of the given sections: known methods, unique operation ids, declared tags and security
+ * schemes, path parameters matching the template (required), compiling parameter, header and body schemas,
+ * valid examples, a success status and described responses. Returns how many examples were validated.
+ */
+export function expectSoundOperations(c: Conformance, doc: Obj, sections: readonly OperationSection[]): number {
+  const components = obj(doc['components']);
+  const tags = new Set((doc['tags'] as Array<{ name: string }>).map((t) => t.name));
+  const schemes = new Set(Object.keys(obj(components['securitySchemes'])));
+  const operationIds = new Set<string>();
+  let examples = 0;
+  for (const { section, keyPattern, statusPattern } of sections) {
+    for (const [key, item] of Object.entries(obj(doc[section]))) {
+      expect(key).toMatch(keyPattern);
+      for (const [method, raw] of Object.entries(obj(item))) {
+        expect(METHODS).toContain(method);
+        const op = obj(raw);
+        const where = `${section}: ${method} ${key}`;
+        expect(operationIds.has(String(op['operationId'])), `duplicate operationId at ${where}`).toBe(false);
+        operationIds.add(String(op['operationId']));
+        for (const t of op['tags'] as string[]) expect(tags, where).toContain(t);
+        for (const req of (op['security'] as Obj[] | undefined) ?? []) for (const sc of Object.keys(req)) expect(schemes, where).toContain(sc);
+        const params = ((op['parameters'] as unknown[] | undefined) ?? []).map((p) => c.deref(p));
+        const templated = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), where).toEqual(templated);
+        for (const p of params) {
+          if (p['in'] === 'path') expect(p['required'], where).toBe(true);
+          c.validator(p['schema']);
+          if (p['example'] !== undefined) c.expectValid(p['schema'], p['example'], `${where} parameter ${String(p['name'])} example`);
+        }
+        const statuses = Object.keys(obj(op['responses']));
+        expect(statuses.some((st) => /^2(\d\d|XX)$/.test(st)), where).toBe(true);
+        for (const st of statuses) expect(st, where).toMatch(statusPattern);
+        for (const [status, r] of Object.entries(obj(op['responses']))) {
+          for (const hd of Object.values(obj(c.deref(r)['headers']))) c.validator(c.deref(hd)['schema']);
+          expect(c.deref(r)['description'], `${where} ${status}`).toEqual(expect.any(String));
+        }
+        const media = [obj(obj(op['requestBody'])['content']), ...statuses.map((st) => obj(c.deref(obj(op['responses'])[st])['content']))];
+        for (const content of media) {
+          for (const [type, m] of Object.entries(content)) {
+            const schema = obj(m)['schema'];
+            if (schema !== undefined) c.validator(schema);
+            for (const [name, ex] of Object.entries(obj(obj(m)['examples']))) {
+              examples++;
+              c.expectValid(schema, obj(ex)['value'], `${where} ${type} example ${name}`);
+            }
+          }
+        }
+      }
+    }
+  }
+  return examples;
+}

@@ -20,7 +20,7 @@ import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/r
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import { applyTransfer } from '../../db/repositories/payment-evidence.repo.js';
 import { testConfig } from '../helpers/app.js';
-import { Conformance, expectSoundDocument, METHODS, obj, type Obj } from '../helpers/openapi-conformance.js';
+import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 
 /**
@@ -115,52 +115,10 @@ describe('the document', () => {
     const doc = served.body;
     expectSoundDocument(c, doc, 50);
     expect(obj(doc['info'])).toMatchObject({ version: '1.0' });
-    const components = obj(doc['components']);
-    const tags = new Set((doc['tags'] as Array<{ name: string }>).map((t) => t.name));
-    const schemes = new Set(Object.keys(obj(components['securitySchemes'])));
-    const operationIds = new Set<string>();
-    let examples = 0;
-    const sections = [['paths', /^\/proof\//, /^[1-5]\d\d$/], ['webhooks', /^[a-z_]+\.[a-z_]+$/, /^([1-5]\d\d|[1-5]XX|default)$/]] as const;
-    for (const [section, keyPattern, statusPattern] of sections) {
-      for (const [key, item] of Object.entries(obj(doc[section]))) {
-        expect(key).toMatch(keyPattern);
-        for (const [method, raw] of Object.entries(obj(item))) {
-          expect(METHODS).toContain(method);
-          const op = obj(raw);
-          const where = `${section}: ${method} ${key}`;
-          expect(operationIds.has(String(op['operationId'])), `duplicate operationId at ${where}`).toBe(false);
-          operationIds.add(String(op['operationId']));
-          for (const t of op['tags'] as string[]) expect(tags, where).toContain(t);
-          for (const req of (op['security'] as Obj[] | undefined) ?? []) for (const s of Object.keys(req)) expect(schemes, where).toContain(s);
-          const params = ((op['parameters'] as unknown[] | undefined) ?? []).map((p) => c.deref(p));
-          const templated = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-          expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), where).toEqual(templated);
-          for (const p of params) {
-            if (p['in'] === 'path') expect(p['required'], where).toBe(true);
-            c.validator(p['schema']);
-            if (p['example'] !== undefined) c.expectValid(p['schema'], p['example'], `${where} parameter ${String(p['name'])} example`);
-          }
-          const statuses = Object.keys(obj(op['responses']));
-          expect(statuses.some((s) => /^2(\d\d|XX)$/.test(s)), where).toBe(true);
-          for (const s of statuses) expect(s, where).toMatch(statusPattern);
-          for (const [status, r] of Object.entries(obj(op['responses']))) {
-            for (const hd of Object.values(obj(c.deref(r)['headers']))) c.validator(c.deref(hd)['schema']);
-            expect(c.deref(r)['description'], `${where} ${status}`).toEqual(expect.any(String));
-          }
-          const media = [obj(obj(op['requestBody'])['content']), ...statuses.map((s) => obj(c.deref(obj(op['responses'])[s])['content']))];
-          for (const content of media) {
-            for (const [type, m] of Object.entries(content)) {
-              const schema = obj(m)['schema'];
-              if (schema !== undefined) c.validator(schema);
-              for (const [name, ex] of Object.entries(obj(obj(m)['examples']))) {
-                examples++;
-                c.expectValid(schema, obj(ex)['value'], `${where} ${type} example ${name}`);
-              }
-            }
-          }
-        }
-      }
-    }
+    const examples = expectSoundOperations(c, doc, [
+      { section: 'paths', keyPattern: /^\/proof\//, statusPattern: /^[1-5]\d\d$/ },
+      { section: 'webhooks', keyPattern: /^[a-z_]+\.[a-z_]+$/, statusPattern: /^([1-5]\d\d|[1-5]XX|default)$/ },
+    ]);
     expect(Object.keys(obj(doc['webhooks'])).sort()).toEqual([...PROOF_EVENT_TYPES].sort());
     expect(examples).toBeGreaterThan(60);
   });
