@@ -127,6 +127,19 @@ async function invoiceFor(email: string, app = h.app): Promise<InvoiceJson> {
 }
 
 const outbox = (invoiceId: string) => h.tdb.db('invoice_mail_outbox').where({ invoice_id: invoiceId }).orderBy('created_at');
+
+/**
+ * Issues an invoice to `to`, sends it through `app` (an instance that queues without starting the workflow),
+ * and starts `mail:<id>` itself with short test delays.
+ */
+async function queueAndStart(to: string, app: Awaited<ReturnType<typeof h.startApp>>, delays: { retryDelaysMs: number[]; giveUpAfterMs?: number }) {
+  const inv = await invoiceFor(to, app);
+  await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app));
+  const [row] = await outbox(inv.id);
+  workflowIds.add(`mail:${row.id}`);
+  const handle = await gw().client.workflow.start('invoiceMailWorkflow', { workflowId: `mail:${row.id}`, taskQueue: h.taskQueue, args: [{ mailId: row.id, ...delays }] });
+  return { inv, handle };
+}
 const gw = () => h.gateway!;
 
 beforeAll(async () => {
@@ -209,14 +222,9 @@ describe('invoice e-mail through SMTP', () => {
 
   it('a 451 reply is retried after the backoff and the message then goes out once', async () => {
     const to = `temp-once+${randomBytes(3).toString('hex')}@buyer.example`;
-    // This app queues without starting the workflow, so the test starts it with short test delays.
     const app = await h.startApp(mailEnv, { workflows: null });
     try {
-      const inv = await invoiceFor(to, app);
-      await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app));
-      const [row] = await outbox(inv.id);
-      workflowIds.add(`mail:${row.id}`);
-      const handle = await gw().client.workflow.start('invoiceMailWorkflow', { workflowId: `mail:${row.id}`, taskQueue: h.taskQueue, args: [{ mailId: row.id, retryDelaysMs: [2500] }] });
+      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [2500] });
       // Between the attempts: still queued, with the temporary failure recorded and nothing delivered.
       const between = await until('the recorded 451', async () => {
         const [r] = await outbox(inv.id);
@@ -253,13 +261,7 @@ describe('invoice e-mail through SMTP', () => {
     const to = `busy+${randomBytes(3).toString('hex')}@buyer.example`;
     const app = await h.startApp(mailEnv, { workflows: null });
     try {
-      const inv = await invoiceFor(to, app);
-      await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app));
-      const [row] = await outbox(inv.id);
-      workflowIds.add(`mail:${row.id}`);
-      const handle = await gw().client.workflow.start('invoiceMailWorkflow', {
-        workflowId: `mail:${row.id}`, taskQueue: h.taskQueue, args: [{ mailId: row.id, retryDelaysMs: [300], giveUpAfterMs: 2000 }],
-      });
+      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300], giveUpAfterMs: 2000 });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'failed', errorClass: 'temporary', code: 'smtp_451' });
       expect(result.attempts).toBeGreaterThanOrEqual(3);
