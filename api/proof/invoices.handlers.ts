@@ -10,7 +10,8 @@ import { renderInvoicePdf } from '../../adapters/documents/invoice-pdf.js';
 import { newId, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import { getContact } from '../../db/repositories/contacts.repo.js';
-import { getInvoice, insertInvoice, listInvoices, nextInvoiceNumber, queueInvoiceMail, type Invoice } from '../../db/repositories/invoices.repo.js';
+import { getInvoice, insertInvoice, listInvoices, lockInvoice, nextInvoiceNumber, type Invoice } from '../../db/repositories/invoices.repo.js';
+import { queueInvoiceMail } from '../../db/repositories/invoice-mail.repo.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
@@ -196,23 +197,17 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     if (!parsed.success) invalidBody(zodIssues(parsed.error));
     const trx = ctx.state.trx!;
     const merchantId = ctx.state.merchant!.id;
-    await trx('invoices').where({ id: ctx.params['id'] ?? '', merchant_id: merchantId }).forUpdate().first('id');
+    await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
     const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
-    // One read sees a queued or sent e-mail even while a worker moves it from queued to sent.
-    const open = (await trx('invoice_mail_outbox').where({ invoice_id: invoice.id }).whereIn('status', ['queued', 'sent']).select('status')) as { status: string }[];
-    if (open.length) {
-      ctx.body = { id: invoice.id, mail_status: open.some((r) => r.status === 'sent') ? 'sent' : 'queued' };
-      return;
-    }
     const mailId = newId('mail');
-    const mailStatus = await queueInvoiceMail(trx, { id: mailId, invoice, apiKeyId: ctx.state.apiKey!.id, now: deps.now() });
+    const mail = await queueInvoiceMail(trx, { id: mailId, invoiceId: invoice.id, merchantId, apiKeyId: ctx.state.apiKey!.id, now: deps.now() });
     const workflows = deps.mailWorkflows;
-    if (workflows && (await trx('invoice_mail_outbox').where({ id: mailId }).first('id'))) {
+    if (mail.created && workflows) {
       ctx.state.afterCommit!.push(async () => {
         await startInvoiceMailWorkflow(workflows, { mailId });
       });
     }
-    ctx.body = { id: invoice.id, mail_status: mailStatus };
+    ctx.body = { id: invoice.id, mail_status: mail.status };
   });
 }

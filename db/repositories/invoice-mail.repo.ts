@@ -56,3 +56,28 @@ export async function findUnstartedInvoiceMails(db: Db, input: { createdBefore: 
     .select('id');
   return rows.map((r: { id: string }) => r.id);
 }
+
+/**
+ * The invoice's e-mail for a send call, with the invoice row locked by the caller: an existing queued or sent
+ * message is reported as it is (a sent one is not sent again); otherwise one is queued to the buyer snapshot's
+ * address, with the caller's approval time and key.
+ */
+export async function queueInvoiceMail(
+  trx: Db,
+  input: { id: string; invoiceId: string; merchantId: string; apiKeyId: string; now: Date },
+): Promise<{ status: 'queued' | 'sent'; created: boolean }> {
+  // One read sees a queued or sent e-mail even while a worker moves it from queued to sent.
+  const open = (await trx('invoice_mail_outbox').where({ invoice_id: input.invoiceId }).whereIn('status', ['queued', 'sent']).select('status')) as Array<{ status: string }>;
+  if (open.length) return { status: open.some((r) => r.status === 'sent') ? 'sent' : 'queued', created: false };
+  const invoice = await trx('invoices').where({ id: input.invoiceId }).first('buyer_snapshot');
+  await trx('invoice_mail_outbox').insert({
+    id: input.id,
+    merchant_id: input.merchantId,
+    invoice_id: input.invoiceId,
+    to_email: (invoice.buyer_snapshot as { email: string }).email,
+    user_approved_at: input.now,
+    api_key_id: input.apiKeyId,
+    created_at: input.now,
+  });
+  return { status: 'queued', created: true };
+}

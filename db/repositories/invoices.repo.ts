@@ -67,31 +67,15 @@ export async function nextInvoiceNumber(trx: Db, merchantId: string): Promise<st
   return `INV-${String(row.invoice_seq).padStart(6, '0')}`;
 }
 
-export async function findInvoiceByCreationKey(trx: Db, merchantId: string, creationKey: string): Promise<Invoice | null> {
-  const row = await trx('invoices').where({ merchant_id: merchantId, creation_key: creationKey }).first();
-  return row ? toInvoice(row) : null;
-}
-
 export async function insertInvoice(
   trx: Db,
-  input: {
-    id: string;
-    merchantId: string;
-    contactId: string;
-    walletId: string;
-    requestId: string;
-    number: string;
+  input: Pick<Invoice, 'id' | 'merchantId' | 'contactId' | 'walletId' | 'requestId' | 'number' | 'dueDate' | 'taxNotes' | 'accounting' | 'memo' | 'documentSha256' | 'issuedAt'> & {
+    /** Derived from the creating request's Idempotency-Key. */
     creationKey: string;
-    dueDate: string;
     totals: InvoiceTotals;
-    taxNotes: string | null;
-    accounting: Record<string, string> | null;
-    memo: string | null;
     buyerSnapshot: Record<string, unknown>;
     issuerSnapshot: Record<string, unknown>;
     documentStorageId: string;
-    documentSha256: string;
-    issuedAt: Date;
   },
 ): Promise<Invoice> {
   const t = input.totals;
@@ -140,6 +124,11 @@ export async function getInvoiceForMail(
   };
 }
 
+/** Locks the invoice row for the caller's transaction (sends of one invoice are serialized on it). */
+export async function lockInvoice(trx: Db, merchantId: string, id: string): Promise<void> {
+  await trx('invoices').where({ id, merchant_id: merchantId }).forUpdate().first('id');
+}
+
 export async function getInvoice(db: Db, merchantId: string, id: string): Promise<Invoice | null> {
   const row = await db('invoices').where({ id, merchant_id: merchantId }).first();
   return row ? toInvoice(row) : null;
@@ -148,24 +137,4 @@ export async function getInvoice(db: Db, merchantId: string, id: string): Promis
 /** A page of the merchant's invoices ordered by id, descending, strictly before `before`. */
 export async function listInvoices(db: Db, merchantId: string, limit: number, before: string | null): Promise<Invoice[]> {
   return merchantPageById(db, 'invoices', merchantId, limit, before, toInvoice);
-}
-
-/**
- * Queues the invoice e-mail to the buyer snapshot's address once: a queued message is reused. Returns the
- * mail status.
- */
-export async function queueInvoiceMail(trx: Db, input: { id: string; invoice: Invoice; apiKeyId: string; now: Date }): Promise<'queued'> {
-  const queued = await trx('invoice_mail_outbox').where({ invoice_id: input.invoice.id, status: 'queued' }).first('id');
-  if (queued) return 'queued';
-  const row = await trx('invoices').where({ id: input.invoice.id }).first('buyer_snapshot');
-  await trx('invoice_mail_outbox').insert({
-    id: input.id,
-    merchant_id: input.invoice.merchantId,
-    invoice_id: input.invoice.id,
-    to_email: (row.buyer_snapshot as { email: string }).email,
-    user_approved_at: input.now,
-    api_key_id: input.apiKeyId,
-    created_at: input.now,
-  });
-  return 'queued';
 }
