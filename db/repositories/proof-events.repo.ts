@@ -13,7 +13,7 @@ import type { Db } from '../connection.js';
 export async function appendProofEvent(
   trx: Db,
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
-): Promise<{ id: string; cursor: number; body: Buffer; deliveryIds: string[] } | null> {
+): Promise<{ id: string; cursor: number; body: Buffer } | null> {
   const endpoints = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId, status: 'enabled' }).orderBy('created_at').forShare()).map(toEndpoint);
   if (endpoints.length === 0) return null;
   const id = newId('evt');
@@ -21,16 +21,15 @@ export async function appendProofEvent(
   const [row] = await trx('proof_events').insert({ id, merchant_id: input.merchantId, type: input.type, body, created_at: input.occurredAt }).returning(['cursor']);
   // One delivery per enabled endpoint subscribed to the type (an empty list subscribes to all), committed with
   // the event: the same bytes, signed at each attempt by the delivery workflow.
-  const deliveryIds: string[] = [];
+  // They are collected per transaction (deliveriesRecordedIn) so the caller starts their workflows after commit.
+  const collected = collectors.get(trx) ?? [];
+  collectors.set(trx, collected);
   for (const endpoint of endpoints) {
     if (endpoint.events.length > 0 && !endpoint.events.includes(input.type)) continue;
     const { delivery } = await createDelivery(trx, { endpoint, eventId: id, eventType: input.type, body, maxAttempts: DELIVERY_PROFILES.proof.maxAttempts });
-    deliveryIds.push(delivery.id);
+    collected.push(delivery.id);
   }
-  const collected = collectors.get(trx) ?? [];
-  collected.push(...deliveryIds);
-  collectors.set(trx, collected);
-  return { id, cursor: Number(row.cursor), body, deliveryIds };
+  return { id, cursor: Number(row.cursor), body };
 }
 
 const collectors = new WeakMap<Db, string[]>();
