@@ -261,7 +261,7 @@ describe('invoice e-mail through SMTP', () => {
     const to = `busy+${randomBytes(3).toString('hex')}@buyer.example`;
     const app = await h.startApp(mailEnv, { workflows: null });
     try {
-      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300], giveUpAfterMs: 2000 });
+      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300], giveUpAfterMs: 5000 });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'failed', errorClass: 'temporary', code: 'smtp_451' });
       expect(result.attempts).toBeGreaterThanOrEqual(3);
