@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Db } from '../db/connection.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Config } from '../config/schema.js';
@@ -8,10 +8,10 @@ import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
-import { jsonBody } from './http/body.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
+import { integrationsRouter } from './integrations/integrations.routes.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
@@ -22,7 +22,7 @@ import type { WorkflowGateway } from './temporal/workflow-client.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -95,10 +95,19 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       workflows: deps.workflows,
       ...(deps.now ? { now: deps.now } : {}),
     }),
-    interfaceShell('/api/integrations', [
-      rateLimit(deps.db, [perIp('integrations:ip:min', rl.integrationsPerIpPerMinute, 60)], deps.now),
-      jsonBody(deps.config.http.bodyLimitJson),
-    ]),
+    integrationsRouter({
+      db: deps.db,
+      logger: deps.logger,
+      secretBox: deps.secretBox,
+      workflows: deps.workflows,
+      perIpPerMinute: rl.integrationsPerIpPerMinute,
+      bodyLimitJson: deps.config.http.bodyLimitJson,
+      publicBaseUrl: deps.config.http.publicBaseUrl,
+      dashboard: deps.config.dashboard,
+      retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
+      allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
     ...(extra.routers ?? []),
   ];
   for (const router of routers) {
@@ -106,11 +115,4 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     app.use(router.allowedMethods());
   }
   return app;
-}
-
-/** A router for an interface whose routes arrive in later issues: it already applies the shared guards. */
-function interfaceShell(prefix: string, guards: Koa.Middleware<AppState>[]): InterfaceRouter {
-  const router = new Router<AppState>({ prefix });
-  for (const guard of guards) router.use(guard);
-  return router;
 }

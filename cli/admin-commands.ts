@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { normalizeScopes, validateExpiry, type KeyInterface } from '../domain/api-keys.js';
 import { DomainError } from '../domain/errors.js';
 import type { WebhookInterface } from '../domain/webhooks.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
-import { newId } from '../adapters/crypto/tokens.js';
+import { newId, newWebhookSecret } from '../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
 import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
@@ -106,7 +105,7 @@ export async function webhooksSendTest(
   const url = required(flags['url'], '--url');
   const check = checkDestinationUrl(url, { allowLoopbackForTests: opts.allowLoopbackForTests });
   if (!check.ok) throw new DomainError('validation_failed', `--url rejected by the destination policy: ${check.reason}`);
-  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const secret = newWebhookSecret();
   const endpoint = await createEndpoint(db, {
     interface: iface,
     tenantId: flags['tenant'] ?? 'operator',

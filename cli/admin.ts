@@ -15,6 +15,7 @@ import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
 } from './admin-commands.js';
 import { merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
+import { readStdin, usersCreate, usersPassword } from './user-commands.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
@@ -28,6 +29,8 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   merchants:plan    --merchant <id> --plan starter|business|pro [--days 30]   (records a paid plan period)
   merchants:suspend --merchant <id>    merchants:activate --merchant <id>
   wallets:add       --merchant <id> --network <network> --address <address> [--label <text>]   (a verified receiving wallet)
+  users:create      --merchant <id> --email <email> [--password-stdin]   (dashboard user; without --password-stdin a password is generated and shown once)
+  users:password    --email <email> [--password-stdin]      (new password; ends the user's sessions)
   keys:create   --interface v1|proof --tenant <company or merchant id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id, required for v1>]
   keys:list     --interface v1|proof --tenant <id>
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
@@ -46,6 +49,7 @@ try {
     options: {
       ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])),
       wait: { type: 'boolean' as const },
+      'password-stdin': { type: 'boolean' as const },
     },
     strict: true,
   }));
@@ -99,6 +103,12 @@ try {
       break;
     case 'wallets:add':
       print(await walletsAdd(db, flags, now));
+      break;
+    case 'users:create':
+      print(await usersCreate(db, flags, now, readStdin));
+      break;
+    case 'users:password':
+      print(await usersPassword(db, flags, now, readStdin));
       break;
     case 'keys:list':
       print(await keysList(db, flags));

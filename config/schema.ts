@@ -68,6 +68,21 @@ export const envSchema = z.object({
   PROOF_RETAINED_RESPONSES_PER_ACCOUNT: int(RETAINED_RESPONSES_PER_ACCOUNT, 1),
   RATE_LIMIT_X402_PER_IP_PER_MINUTE: int(120, 1),
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
+  /** Dashboard sign-in attempts per e-mail address per 15 minutes (on top of the per-IP limit). */
+  RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: int(10, 1),
+  /**
+   * Origins allowed to make management (`/api/integrations`) mutations, comma-separated, e.g.
+   * https://dashboard.example.com. Unset: the origin of PUBLIC_BASE_URL, else the origin the request was sent to.
+   */
+  DASHBOARD_ORIGINS: optionalString.pipe(
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.split(',').every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o.trim())), 'a comma-separated list of origins such as https://dashboard.example.com'),
+  ),
+  /** Absolute lifetime of a dashboard session, and how long it may sit idle. */
+  SESSION_TTL_HOURS: int(12, 1, 720),
+  SESSION_IDLE_MINUTES: int(30, 1, 1440),
 
   // Chain RPC endpoints: a comma-separated list means failover in that order.
   RPC_URL_BASE: z.string().default('https://mainnet.base.org'),
@@ -178,6 +193,13 @@ export interface Config {
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
+  };
+  readonly dashboard: {
+    /** Allowed Origin values of management mutations; empty: PUBLIC_BASE_URL's origin, else the request's own. */
+    readonly origins: readonly string[];
+    readonly sessionTtlMs: number;
+    readonly sessionIdleMs: number;
+    readonly signInPerEmailPer15Minutes: number;
   };
   readonly chains: {
     /** RPC endpoints per network, in failover order. */
@@ -313,6 +335,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+    dashboard: {
+      origins: e.DASHBOARD_ORIGINS ? e.DASHBOARD_ORIGINS.split(',').map((o) => o.trim().toLowerCase()) : [],
+      sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
+      sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+      signInPerEmailPer15Minutes: e.RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES,
+    },
     storage: {
       dir: e.STORAGE_DIR ?? `${e.DATA_DIR}/storage`,
       maxFilesPerUpload: e.UPLOAD_MAX_FILES,

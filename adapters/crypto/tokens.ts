@@ -33,3 +33,13 @@ export function timingSafeEqualHex(a: string, b: string): boolean {
   }
   return timingSafeEqual(ba, bb);
 }
+
+/** A webhook signing secret: `whsec_` and 32 random bytes, base64url. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/** An opaque bearer token (session cookies): 32 random bytes, base64url. */
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}

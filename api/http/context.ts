@@ -10,8 +10,10 @@ export interface AppState {
   requestId: string;
   iface: InterfaceName;
   apiKey?: ApiKeyRecord;
-  /** The /proof/v1 merchant of the bearer key. */
+  /** The /proof/v1 merchant of the bearer key, or of the dashboard session on /api/integrations. */
   merchant?: Merchant;
+  /** The signed-in dashboard session on /api/integrations. */
+  session?: { id: string; userId: string; email: string; csrfToken: string };
   /** Set by the idempotency middleware: the transaction the handler's effect must use. */
   trx?: Knex.Transaction;
   /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */

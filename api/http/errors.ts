@@ -9,9 +9,16 @@ const STATUS: Record<ErrorCode, number> = {
   api_key_in_url: 401,
   insufficient_scope: 403,
   forbidden: 403,
+  session_required: 403,
+  csrf_failed: 403,
+  origin_rejected: 403,
+  authorization_header_rejected: 403,
+  customer_access_required: 403,
+  invalid_credentials: 401,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  invalid_retry_state: 409,
   idempotency_conflict: 409,
   idempotency_in_progress: 409,
   idempotency_key_required: 422,
@@ -41,9 +48,13 @@ const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-/** /proof/v1 answers an insufficient scope with 401 (its spec, section 7); /v1 with 403. */
+/**
+ * /proof/v1 answers an insufficient scope with 401 (its spec, section 7); /v1 with 403. The management routes
+ * share that spec's table, where a plan limit is a quota failure (422), not a conflict.
+ */
 const OVERRIDES: Partial<Record<InterfaceName, Partial<Record<ErrorCode, number>>>> = {
   proof: { insufficient_scope: 401 },
+  integrations: { limit_reached: 422 },
 };
 
 export function statusOf(iface: InterfaceName, code: ErrorCode): number {

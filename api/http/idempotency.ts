@@ -21,6 +21,11 @@ export interface IdempotentOptions {
    * replaces it with a keyed digest here, so the stored hash cannot be used to guess the secret.
    */
   fingerprint?: (ctx: AppContext) => unknown;
+  /**
+   * What is kept for replays, when it must differ from the live body: a response that shows a secret once
+   * stores a copy without it (spec: secrets are shown once; a replay returns the same status and metadata).
+   */
+  storedBody?: (body: unknown) => unknown;
   /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
   retainedLimit?: number;
   now?: () => Date;
@@ -69,7 +74,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         const body = Buffer.from(JSON.stringify(ctx.body ?? null), 'utf8');
         await completeKey(trx, ref, {
           status: ctx.status,
-          body,
+          body: opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(ctx.body ?? null)), 'utf8') : body,
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         });

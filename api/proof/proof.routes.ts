@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { DomainError } from '../../domain/errors.js';
-import { entitlementAt, usableAfterDowngrade } from '../../domain/proof/plans.js';
+import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
 import { activeKeyRank } from '../../db/repositories/api-keys.repo.js';
@@ -53,8 +53,7 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
     if (!merchant) throw new DomainError('unauthorized', 'Missing or invalid API key');
     if (merchant.status !== 'active') throw new DomainError('forbidden', 'This account is suspended');
     const at = now();
-    const ent = entitlementAt(merchant, at);
-    const allowed = ent.kind === 'none' ? 1 : ent.limits.keys;
+    const allowed = usableLimit(merchant, at, 'keys');
     if (!usableAfterDowngrade(await activeKeyRank(db, 'proof', merchant.id, key, at), allowed)) {
       throw new DomainError('unauthorized', `This API key is inactive: the current plan allows ${allowed} key(s), and only the earliest are usable`);
     }

@@ -1,12 +1,13 @@
 import { envelope, type ProofEventType } from '../../domain/proof/events.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
+import { usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
 
 /**
  * Appends an event in the caller's transaction, only if the merchant has an enabled `/proof` webhook
- * endpoint at that moment (spec section 6: later registrations get no history). The endpoint rows are read
+ * endpoint its plan still allows (the earliest ones after a downgrade) at that moment (spec section 6: later registrations get no history). The endpoint rows are read
  * FOR SHARE, so a concurrent disable or delete waits for this commit: "enabled at commit time". The caller
  * holds the merchant lock, so a merchant's events commit in cursor order and `after` never skips one.
  */
@@ -14,7 +15,11 @@ export async function appendProofEvent(
   trx: Db,
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
-  const endpoints = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId, status: 'enabled' }).orderBy('created_at').forShare()).map(toEndpoint);
+  const merchant = await trx('merchants').where({ id: input.merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
+  const allowed = usableLimit({ plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at }, input.occurredAt, 'destinations');
+  // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
+  const counted = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId }).whereNot({ status: 'deleted' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).forShare()).map(toEndpoint);
+  const endpoints = counted.filter((e, rank) => e.status === 'enabled' && usableAfterDowngrade(rank, allowed));
   if (endpoints.length === 0) return null;
   const id = newId('evt');
   const body = envelope(id, input.type, input.occurredAt, input.data);

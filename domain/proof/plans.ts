@@ -63,5 +63,14 @@ export function entitlementAt(m: MerchantPlanState, now: Date): Entitlement {
  */
 export const usableAfterDowngrade = (rank: number, allowed: number): boolean => rank < allowed;
 
+/**
+ * How many keys or webhook destinations are usable now: the plan's (or trial's) limit; once both have ended,
+ * the earliest one stays usable so the merchant can still read and be notified of payments already requested.
+ */
+export function usableLimit(m: MerchantPlanState, now: Date, what: 'keys' | 'destinations'): number {
+  const ent = entitlementAt(m, now);
+  return ent.kind === 'none' ? 1 : ent.limits[what];
+}
+
 /** Stored idempotent responses per account: a fair-use bound, not a plan cap (spec section 8). */
 export const RETAINED_RESPONSES_PER_ACCOUNT = 100_000;

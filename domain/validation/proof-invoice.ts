@@ -142,7 +142,7 @@ export function parseInvoiceCreate(body: unknown): InvoiceCreate {
 }
 
 // Dot-atom local part and an ASCII (punycode) host name of at least two labels; no quoted parts or IP literals.
-const EMAIL_PATTERN =
+export const EMAIL_PATTERN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
 /** Lower-cases the domain of an address; the local part keeps its case (RFC 5321). */

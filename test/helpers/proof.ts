@@ -45,7 +45,8 @@ export class ProofHarness {
   app!: App;
   /** Where this run's invoice documents are stored. */
   readonly storageDir = mkdtempSync(join(tmpdir(), 'proof-store-'));
-  private readonly secretBox = createSecretBox(generateSecretsKey());
+  /** Shared by the apps and workers this harness starts (the API seals webhook secrets the worker opens). */
+  readonly secretBox = createSecretBox(generateSecretsKey());
   /** This harness's own task queue, for the workers it starts (`start(env, { workflows: true })`). */
   readonly taskQueue = `test-proof-${randomBytes(4).toString('hex')}`;
   /** The app's workflow gateway on `taskQueue`; null unless started with `{ workflows: true }`. */
@@ -66,6 +67,7 @@ export class ProofHarness {
       logger: this.logs.logger,
       config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', ...env }),
       workflows: opts.workflows === undefined ? this.gateway : opts.workflows,
+      secretBox: this.secretBox,
     });
   }
 

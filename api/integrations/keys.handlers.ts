@@ -1,0 +1,94 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { validateExpiry } from '../../domain/api-keys.js';
+import { DomainError } from '../../domain/errors.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
+import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
+import { parseEmptyBody, parseKeyCreate } from '../../domain/validation/integrations.js';
+import type { Db } from '../../db/connection.js';
+import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
+import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
+import type { AppState } from '../http/context.js';
+import { usageOf } from '../proof/quota.js';
+import { destinationJson } from './webhooks.handlers.js';
+
+export interface ManagementDeps {
+  db: Db;
+  now: () => Date;
+}
+
+/** Inactive (revoked or expired) keys listed beside the active ones: the most recent, bounded. */
+const INACTIVE_KEYS_SHOWN = 20;
+
+const isActive = (k: ApiKeyRecord, now: Date) => !k.revokedAt && (!k.expiresAt || k.expiresAt.getTime() > now.getTime());
+
+/** Key metadata: never the secret or its hash; `usable` is false past the plan's limit after a downgrade. */
+export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    last4: k.last4,
+    scopes: k.scopes,
+    status: k.revokedAt ? 'revoked' : isActive(k, now) ? 'active' : 'expired',
+    usable,
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** `GET /api/integrations` (keys, webhook metadata, event types, entitlements) and the key routes. */
+export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempotent: (operation: string, opts?: { storedBody?: (b: unknown) => unknown }) => Middleware<AppState>): void {
+  router.get('/', async (ctx) => {
+    const merchant = ctx.state.merchant!;
+    const now = deps.now();
+    const ent = entitlementAt(merchant, now);
+    const allowedKeys = usableLimit(merchant, now, 'keys');
+    const allowedDestinations = usableLimit(merchant, now, 'destinations');
+    const keys = await listApiKeys(deps.db, 'proof', merchant.id);
+    const active = keys.filter((k) => isActive(k, now)); // oldest first: the rank order of the downgrade rule
+    const inactive = keys.filter((k) => !isActive(k, now)).reverse().slice(0, INACTIVE_KEYS_SHOWN);
+    const destinations = await listDestinations(deps.db, merchant.id);
+    const usage = await usageOf(deps.db, merchant, ent);
+    ctx.body = {
+      merchant: { id: merchant.id, name: merchant.name },
+      user: { id: ctx.state.session!.userId, email: ctx.state.session!.email },
+      entitlements: {
+        plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
+        ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
+        keys: { limit: allowedKeys, used: active.length },
+        destinations: { limit: allowedDestinations, used: destinations.length },
+        requests_per_period: ent.kind === 'none' ? null : ent.limits.requestsPerPeriod,
+        invoices_per_period: ent.kind === 'none' ? null : ent.limits.invoicesPerPeriod,
+        usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
+      },
+      keys: [...active.map((k, rank) => keyJson(k, now, usableAfterDowngrade(rank, allowedKeys))), ...inactive.map((k) => keyJson(k, now, false))],
+      webhooks: destinations.map((d) => destinationJson(d, usableAfterDowngrade(d.rank, allowedDestinations))),
+      event_types: PROOF_EVENT_TYPES,
+    };
+  });
+
+  // The secret is in the live response only; a replay of the same call returns the metadata with `secret: null`.
+  const withoutSecret = (b: unknown) => ({ ...(b as Record<string, unknown>), secret: null });
+
+  router.post('/keys', idempotent('integrations.keys.create', { storedBody: withoutSecret }), async (ctx) => {
+    const body = parseKeyCreate(ctx.request.body);
+    const now = deps.now();
+    const expiresAt = validateExpiry('proof', body.expires_at, now);
+    const { key, secret } = await issueMerchantKey(ctx.state.trx!, { merchantId: ctx.state.merchant!.id, name: body.name, scopes: body.scopes, expiresAt }, now);
+    ctx.state.resourceId = key.id;
+    ctx.status = 201;
+    ctx.body = { ...keyJson(key, now, true), secret };
+  });
+
+  router.post('/keys/:id/revoke', idempotent('integrations.keys.revoke'), async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const now = deps.now();
+    const key = await revokeApiKey(ctx.state.trx!, 'proof', ctx.state.merchant!.id, ctx.params['id'] ?? '', now);
+    if (!key) throw new DomainError('not_found', 'API key not found');
+    ctx.body = keyJson(key, now, false);
+  });
+}

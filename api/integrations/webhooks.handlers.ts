@@ -1,0 +1,122 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { DomainError } from '../../domain/errors.js';
+import { usableLimit } from '../../domain/proof/plans.js';
+import { parseEmptyBody, parseWebhookCreate } from '../../domain/validation/integrations.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
+import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
+import type { Db } from '../../db/connection.js';
+import { lockMerchant } from '../../db/repositories/merchants.repo.js';
+import {
+  createDestination,
+  deleteDestination,
+  deliveriesPage,
+  disableDestination,
+  reopenFailedDelivery,
+  rotateDestination,
+  type DeliverySummary,
+} from '../../db/repositories/webhook-destinations.repo.js';
+import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import type { AppState } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+
+export interface WebhookRouteDeps {
+  db: Db;
+  secretBox: SecretBox;
+  /** Starts `delivery:<id>` for a manual retry; null without Temporal (retries are then refused with 503). */
+  workflows: WorkflowGateway | null;
+  allowLoopbackForTests: boolean;
+  now: () => Date;
+}
+
+/** Destination metadata: never the signing secret. */
+export function destinationJson(e: WebhookEndpoint, usable: boolean) {
+  return { id: e.id, url: e.url, events: e.events, status: e.status, key_version: e.keyVersion, usable, created_at: e.createdAt.toISOString() };
+}
+
+/** A delivery's history entry: ids, type, state and attempt counts; never the body or a response body. */
+function deliveryJson(d: DeliverySummary) {
+  return {
+    id: d.id,
+    endpoint_id: d.endpointId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    max_attempts: d.maxAttempts,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastErrorClass,
+    created_at: d.createdAt.toISOString(),
+    delivered_at: d.deliveredAt?.toISOString() ?? null,
+    failed_at: d.failedAt?.toISOString() ?? null,
+    retryable: d.status === 'failed' && d.attempts < d.maxAttempts && d.endpointStatus === 'enabled',
+  };
+}
+
+/** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */
+export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, idempotent: (operation: string, opts?: { storedBody?: (b: unknown) => unknown }) => Middleware<AppState>): void {
+  const withoutSecret = (b: unknown) => ({ ...(b as Record<string, unknown>), secret: null });
+  const merchantId = (ctx: { state: AppState }) => ctx.state.merchant!.id;
+
+  router.post('/webhooks', idempotent('integrations.webhooks.create', { storedBody: withoutSecret }), async (ctx) => {
+    const body = parseWebhookCreate(ctx.request.body);
+    const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
+    if (!check.ok) throw new DomainError('validation_failed', `url: ${check.reason}`, { issues: [{ path: 'url', message: check.reason }] });
+    const now = deps.now();
+    const trx = ctx.state.trx!;
+    const merchant = await lockMerchant(trx, merchantId(ctx)); // serialises creations: the limit cannot be overrun
+    const secret = newWebhookSecret();
+    const endpoint = await createDestination(
+      trx,
+      { merchantId: merchant.id, url: body.url, events: body.events, secretSealed: deps.secretBox.seal(secret), allowed: usableLimit(merchant, now, 'destinations') },
+      now,
+    );
+    ctx.state.resourceId = endpoint.id;
+    ctx.status = 201;
+    ctx.body = { ...destinationJson(endpoint, true), secret };
+  });
+
+  router.post('/webhooks/:id/disable', idempotent('integrations.webhooks.disable'), async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const endpoint = await disableDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
+    ctx.body = destinationJson(endpoint, false);
+  });
+
+  router.post('/webhooks/:id/delete', idempotent('integrations.webhooks.delete'), async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const endpoint = await deleteDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
+    ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+  });
+
+  router.post('/webhooks/:id/rotate', idempotent('integrations.webhooks.rotate', { storedBody: withoutSecret }), async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const secret = newWebhookSecret();
+    const endpoint = await rotateDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now());
+    ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+  });
+
+  router.get('/deliveries', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await deliveriesPage(deps.db, merchantId(ctx), limit, decodeCursor('deliveries', ctx.query['before']));
+    ctx.body = page('deliveries', rows, limit, deliveryJson);
+  });
+
+  router.post('/deliveries/:id/retry', idempotent('integrations.deliveries.retry'), async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const workflows = deps.workflows;
+    if (!workflows) throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
+    const now = deps.now();
+    const trx = ctx.state.trx!;
+    const merchant = await lockMerchant(trx, merchantId(ctx));
+    const delivery = await reopenFailedDelivery(trx, merchant.id, ctx.params['id'] ?? '', usableLimit(merchant, now, 'destinations'), now);
+    // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
+    ctx.state.afterCommit!.push(async () => {
+      await startDeliveryWorkflow(workflows, { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 });
+    });
+    ctx.status = 202;
+    ctx.body = deliveryJson(delivery);
+  });
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError } from '../domain/errors.js';
+import { emailSchema, passwordIssue } from '../domain/validation/integrations.js';
+import { hashPassword } from '../adapters/crypto/password.js';
+import type { Db } from '../db/connection.js';
+import { getMerchant } from '../db/repositories/merchants.repo.js';
+import { createMerchantUser, findUserByEmail, setUserPassword } from '../db/repositories/merchant-users.repo.js';
+import { required } from './admin-commands.js';
+
+type Flags = Record<string, string | undefined>;
+
+/**
+ * The password of a dashboard user: read from standard input (`--password-stdin`, never a command-line
+ * argument, which other users of the machine can see), or generated and shown once.
+ */
+async function passwordFrom(flags: Flags, stdin: () => Promise<string>): Promise<{ password: string; generated: boolean }> {
+  if (flags['password-stdin'] !== 'true') return { password: randomBytes(18).toString('base64url'), generated: true };
+  const password = (await stdin()).replace(/\r?\n$/, '');
+  const issue = passwordIssue(password);
+  if (issue) throw new DomainError('validation_failed', issue);
+  return { password, generated: false };
+}
+
+function emailOf(flags: Flags): string {
+  const parsed = emailSchema.safeParse(required(flags['email'], '--email'));
+  if (!parsed.success) throw new DomainError('validation_failed', '--email must be a valid e-mail address');
+  return parsed.data;
+}
+
+/** `users:create`: a dashboard user of a merchant, who signs in at POST /api/integrations/session. */
+export async function usersCreate(db: Db, flags: Flags, now: Date, stdin: () => Promise<string>) {
+  const merchant = await getMerchant(db, required(flags['merchant'], '--merchant'));
+  if (!merchant) throw new DomainError('not_found', 'no such merchant');
+  const email = emailOf(flags);
+  const { password, generated } = await passwordFrom(flags, stdin);
+  const user = await createMerchantUser(db, { merchantId: merchant.id, email, passwordHash: await hashPassword(password) }, now);
+  return {
+    user: { id: user.id, merchant_id: user.merchantId, email: user.email, created_at: user.createdAt },
+    ...(generated ? { password, notice: 'The generated password is shown once.' } : {}),
+  };
+}
+
+/** `users:password`: sets a new password (ends every session of the user). */
+export async function usersPassword(db: Db, flags: Flags, now: Date, stdin: () => Promise<string>) {
+  const user = await findUserByEmail(db, emailOf(flags));
+  if (!user) throw new DomainError('not_found', 'no such user');
+  const { password, generated } = await passwordFrom(flags, stdin);
+  await setUserPassword(db, user.id, await hashPassword(password), now);
+  return { user: { id: user.id, email: user.email }, sessions_ended: true, ...(generated ? { password, notice: 'The generated password is shown once.' } : {}) };
+}
+
+/** All of standard input as text (for `--password-stdin`). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,148 @@
+import { DomainError } from '../../domain/errors.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import type { Db } from '../connection.js';
+import { toEndpoint, type DeliveryStatus, type WebhookEndpoint } from './webhooks.repo.js';
+
+/**
+ * A merchant's `/proof` webhook destinations as the management routes see them (spec sections 4, 6 and 8).
+ * Destinations count against the plan until deleted (enabled and disabled alike); after a downgrade only the
+ * earliest `allowed` of them, by creation, are usable: a later one receives no deliveries.
+ */
+export interface Destination extends WebhookEndpoint {
+  /** 0-based position among the merchant's counted (not deleted) destinations, oldest first. */
+  rank: number;
+}
+
+const counted = (db: Db, merchantId: string) =>
+  db('webhook_endpoints').where({ interface: 'proof', tenant_id: merchantId }).whereNot({ status: 'deleted' });
+
+/** Counted destinations with their rank, oldest first. */
+export async function listDestinations(db: Db, merchantId: string): Promise<Destination[]> {
+  const rows = await counted(db, merchantId).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return rows.map((r: Record<string, unknown>, rank: number) => ({ ...toEndpoint(r), rank }));
+}
+
+/** The merchant's destination `id` unless deleted (a foreign or deleted id is not found). */
+async function lockDestination(trx: Db, merchantId: string, id: string): Promise<WebhookEndpoint> {
+  const row = await counted(trx, merchantId).where({ id }).forUpdate().first();
+  if (!row) throw new DomainError('not_found', 'Webhook destination not found');
+  return toEndpoint(row);
+}
+
+/** Creates a destination if the plan has room; the caller holds the merchant lock (no race past the limit). */
+export async function createDestination(
+  trx: Db,
+  input: { merchantId: string; url: string; events: string[]; secretSealed: string; allowed: number },
+  now: Date,
+): Promise<WebhookEndpoint> {
+  const [count] = await counted(trx, input.merchantId).count<{ n: string }[]>({ n: '*' });
+  if (Number(count?.n ?? 0) >= input.allowed) {
+    throw new DomainError('limit_reached', `The plan allows ${input.allowed} webhook destination(s), disabled ones included; delete one first`);
+  }
+  const [row] = await trx('webhook_endpoints')
+    .insert({ id: newId('whe'), interface: 'proof', tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
+    .returning('*');
+  return toEndpoint(row);
+}
+
+/** enabled → disabled (no way back: spec section 4, rule 3). Disabling a disabled destination changes nothing. */
+export async function disableDestination(trx: Db, merchantId: string, id: string, now: Date): Promise<WebhookEndpoint> {
+  const endpoint = await lockDestination(trx, merchantId, id);
+  if (endpoint.status === 'disabled') return endpoint;
+  const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'disabled', updated_at: now }).returning('*');
+  return toEndpoint(row);
+}
+
+/** Soft deletion: the row and its delivery history stay; the destination stops counting and is never listed again. */
+export async function deleteDestination(trx: Db, merchantId: string, id: string, now: Date): Promise<WebhookEndpoint> {
+  await lockDestination(trx, merchantId, id);
+  const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'deleted', deleted_at: now, updated_at: now }).returning('*');
+  return toEndpoint(row);
+}
+
+/** A new signing secret and key version; the next attempt of every pending retry signs with it. */
+export async function rotateDestination(trx: Db, merchantId: string, id: string, secretSealed: string, now: Date): Promise<WebhookEndpoint> {
+  await lockDestination(trx, merchantId, id);
+  const [row] = await trx('webhook_endpoints')
+    .where({ id })
+    .update({ secret_sealed: secretSealed, key_version: trx.raw('key_version + 1'), updated_at: now })
+    .returning('*');
+  return toEndpoint(row);
+}
+
+export interface DeliverySummary {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastErrorClass: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+  endpointStatus: WebhookEndpoint['status'];
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toSummary = (r: any): DeliverySummary => ({
+  id: r.id,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status,
+  attempts: r.attempts,
+  maxAttempts: r.max_attempts,
+  nextAttemptAt: r.next_attempt_at,
+  lastStatusCode: r.last_status_code,
+  lastErrorClass: r.last_error_class,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+  failedAt: r.failed_at,
+  endpointStatus: r.endpoint_status,
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const deliveryColumns = ['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.status', 'd.attempts', 'd.max_attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error_class', 'd.created_at', 'd.delivered_at', 'd.failed_at', 'e.status as endpoint_status'];
+
+/** One page of the merchant's delivery history, by id descending, strictly before `before`; never the bodies. */
+export async function deliveriesPage(db: Db, merchantId: string, limit: number, before: string | null): Promise<DeliverySummary[]> {
+  const q = db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .where({ 'd.interface': 'proof', 'd.tenant_id': merchantId })
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .select(deliveryColumns);
+  if (before) q.where('d.id', '<', before);
+  return (await q).map(toSummary);
+}
+
+/**
+ * Manual retry (spec section 6): only a failed delivery with attempts left, to an enabled destination the plan
+ * still allows. It is reopened in place, keeping its delivery id, event id, body and attempt count; the
+ * caller starts `delivery:<id>` after commit from attempt `attempts + 1`.
+ */
+export async function reopenFailedDelivery(trx: Db, merchantId: string, id: string, allowedDestinations: number, now: Date): Promise<DeliverySummary> {
+  const row = await trx('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .where({ 'd.id': id, 'd.interface': 'proof', 'd.tenant_id': merchantId })
+    .forUpdate('d')
+    .first(deliveryColumns);
+  if (!row) throw new DomainError('not_found', 'Delivery not found');
+  const d = toSummary(row);
+  if (d.status !== 'failed') throw new DomainError('invalid_retry_state', `Only a failed delivery can be retried; this one is ${d.status}`);
+  if (d.attempts >= d.maxAttempts) throw new DomainError('invalid_retry_state', `This delivery has used all ${d.maxAttempts} attempts`);
+  if (d.endpointStatus !== 'enabled') throw new DomainError('invalid_retry_state', `Its destination is ${d.endpointStatus}; a delivery is retried only to an enabled destination`);
+  const usable = (await listDestinations(trx, merchantId)).find((e) => e.id === d.endpointId);
+  if (!usable || usable.rank >= allowedDestinations) {
+    throw new DomainError('invalid_retry_state', 'Its destination is beyond what the current plan allows; only the earliest destinations are usable');
+  }
+  const [updated] = await trx('webhook_deliveries')
+    .where({ id, status: 'failed' })
+    .update({ status: 'retrying', failed_at: null, next_attempt_at: now, updated_at: now })
+    .returning('*');
+  return { ...toSummary(updated), endpointStatus: d.endpointStatus };
+}

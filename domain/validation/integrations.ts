@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { PROOF_EVENT_TYPES, type ProofEventType } from '../proof/events.js';
+import { EMAIL_PATTERN } from './proof-invoice.js';
+import { invalidBody, zodIssues } from './proof-request.js';
+
+/**
+ * Bodies of the management routes under `/api/integrations` (spec section 4) and of dashboard sign-in,
+ * validated strictly: unknown fields are refused, each issue names its field.
+ */
+
+/** Dashboard password rule: 12 to 256 characters; length matters, composition rules do not (NIST SP 800-63B). */
+export function passwordIssue(password: string): string | null {
+  const length = [...password.normalize('NFKC')].length;
+  if (length < 12) return 'password must have at least 12 characters';
+  if (length > 256) return 'password must have at most 256 characters';
+  return null;
+}
+
+/** A dashboard sign-in name: an e-mail address (the contact rule), lower-cased whole so one address is one account. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'email has at most 254 characters')
+  .refine((e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64, 'email must be a valid address, e.g. owner@example.com')
+  .transform((e) => e.toLowerCase());
+
+const signInSchema = z.strictObject({
+  email: emailSchema,
+  // Any length is accepted at sign-in (the rule applies when a password is set); bounded to keep hashing cheap.
+  password: z.string().min(1, 'password is required').max(1024, 'password has at most 1024 characters'),
+});
+
+export type SignIn = z.output<typeof signInSchema>;
+
+const keyCreateSchema = z.strictObject({
+  name: z.string().trim().min(1, 'name must be 1 to 80 characters').max(80, 'name must be 1 to 80 characters'),
+  scopes: z
+    .array(z.enum(['read', 'write'], 'scopes may contain only "read" and "write"'))
+    .min(1, 'scopes needs "read", "write" or both')
+    .max(2)
+    .refine((s) => new Set(s).size === s.length, 'scopes must not repeat a scope'),
+  /** Unix UTC seconds; the 366-day bound needs the clock and is checked by the handler (validateExpiry). */
+  expires_at: z.number().int('expires_at must be whole Unix seconds').positive('expires_at must be Unix seconds in the future').optional(),
+});
+
+export type KeyCreate = z.output<typeof keyCreateSchema>;
+
+const webhookCreateSchema = z.strictObject({
+  // The destination policy (https, port 443, public name, …) is checked by the handler with the URL policy.
+  url: z.string().trim().min(1, 'url is required').max(2048, 'url has at most 2048 characters'),
+  events: z
+    .array(z.enum(PROOF_EVENT_TYPES as [ProofEventType, ...ProofEventType[]], `events may contain only ${PROOF_EVENT_TYPES.join(', ')}`))
+    .min(1, 'events needs at least one event type')
+    .max(PROOF_EVENT_TYPES.length)
+    .refine((e) => new Set(e).size === e.length, 'events must not repeat a type'),
+});
+
+export type WebhookCreate = z.output<typeof webhookCreateSchema>;
+
+const parser = <T>(schema: z.ZodType<T>) => (body: unknown): T => {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) invalidBody(zodIssues(parsed.error));
+  return parsed.data;
+};
+
+export const parseSignIn = parser(signInSchema);
+export const parseKeyCreate = parser(keyCreateSchema);
+export const parseWebhookCreate = parser(webhookCreateSchema);
+
+/** Action routes take an empty object (an absent body is the same). */
+export function parseEmptyBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
+    invalidBody([{ path: '(body)', message: 'the body must be an empty object {}' }]);
+  }
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../../adapters/crypto/password.js';
+import type { Db } from '../../db/connection.js';
+import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
+import { newIdem } from './proof.js';
+
+export interface DashboardOptions {
+  /** Origin header; null sends none. Default: the app's own origin. */
+  origin?: string | null;
+  /** X-CSRF-Token; null sends none. Default: the token of this client's session. */
+  csrf?: string | null;
+  /** Idempotency-Key; null sends none. Default: a fresh key on POST. */
+  idem?: string | null;
+  /** Cookie header; null sends none. Default: this client's session cookie. */
+  cookie?: string | null;
+  authorization?: string;
+  headers?: Record<string, string>;
+}
+
+/** A dashboard user of a merchant, with a password of the platform's rule. */
+export async function createDashboardUser(db: Db, merchantId: string): Promise<{ email: string; password: string; id: string }> {
+  const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const user = await createMerchantUser(db, { merchantId, email, passwordHash: await hashPassword(password) }, new Date());
+  return { email, password, id: user.id };
+}
+
+/** A browser-like client of `/api/integrations`: it keeps the session cookie and the CSRF token. */
+export class DashboardClient {
+  cookie: string | null = null;
+  csrf: string | null = null;
+  readonly origin: string;
+
+  constructor(readonly baseUrl: string) {
+    this.origin = new URL(baseUrl).origin;
+  }
+
+  async signIn(email: string, password: string, opts: DashboardOptions = {}): Promise<Response> {
+    const res = await this.request('POST', '/session', { email, password }, { idem: null, csrf: null, ...opts });
+    if (res.status === 201) {
+      const setCookie = res.headers.get('set-cookie') ?? '';
+      this.cookie = setCookie.split(';')[0]!;
+      this.csrf = ((await res.clone().json()) as { csrf_token: string }).csrf_token;
+    }
+    return res;
+  }
+
+  request(method: string, path: string, body?: unknown, opts: DashboardOptions = {}): Promise<Response> {
+    const origin = opts.origin === undefined ? this.origin : opts.origin;
+    const csrf = opts.csrf === undefined ? this.csrf : opts.csrf;
+    const idem = opts.idem === undefined ? (method === 'POST' ? newIdem() : null) : opts.idem;
+    const cookie = opts.cookie === undefined ? this.cookie : opts.cookie;
+    return fetch(`${this.baseUrl}/api/integrations${path}`, {
+      method,
+      headers: {
+        ...(origin ? { Origin: origin } : {}),
+        ...(csrf ? { 'X-CSRF-Token': csrf } : {}),
+        ...(idem ? { 'Idempotency-Key': idem } : {}),
+        ...(cookie ? { Cookie: cookie } : {}),
+        ...(opts.authorization ? { Authorization: opts.authorization } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  }
+}
