@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { purgeExpiredRateLimits } from '../db/repositories/rate-limits.repo.js';
 import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo.js';
+import { purgeSessions } from '../db/repositories/merchant-sessions.repo.js';
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
 import { findUnstartedInvoiceMails } from '../db/repositories/invoice-mail.repo.js';
@@ -17,14 +18,16 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {
     /**
-     * Deletes rate-limit windows that ended and /v1 idempotency keys past their 30-day retention, and closes
-     * payment requests still AWAITING after `expires_at` (EXPIRED frees their matching amount).
+     * Deletes rate-limit windows that ended, /v1 idempotency keys past their 30-day retention and dashboard
+     * sessions that ended or expired, and closes payment requests still AWAITING after `expires_at` (EXPIRED
+     * frees their matching amount).
      */
-    async purgeExpiredRecords(): Promise<{ rateLimitWindows: number; idempotencyKeys: number; expiredRequests: number }> {
+    async purgeExpiredRecords(): Promise<{ rateLimitWindows: number; idempotencyKeys: number; sessions: number; expiredRequests: number }> {
       const at = now();
       return {
         rateLimitWindows: await purgeExpiredRateLimits(deps.db, at),
         idempotencyKeys: await purgeExpiredIdempotencyKeys(deps.db, at),
+        sessions: await purgeSessions(deps.db, at),
         expiredRequests: await expireOverdueRequests(deps.db, at),
       };
     },

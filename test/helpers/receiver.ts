@@ -8,22 +8,23 @@ export interface ReceivedRequest {
 }
 
 /**
- * A local webhook receiver on 127.0.0.1. `respond` decides each answer: a status code, or 'hang' to hold the
- * request open without answering (to simulate a slow receiver while a worker dies).
+ * A local webhook receiver on 127.0.0.1. `respond` decides each answer: a status code (or a promise of one, to
+ * answer when the test says so), or 'hang' to hold the request open without answering (to simulate a slow
+ * receiver while a worker dies).
  */
 export async function startReceiver(
-  respond: (req: ReceivedRequest, index: number) => number | 'hang' = () => 200,
+  respond: (req: ReceivedRequest, index: number) => number | 'hang' | Promise<number> = () => 200,
 ): Promise<{ url: string; requests: ReceivedRequest[]; waitForRequests(n: number, timeoutMs?: number): Promise<void>; close(): Promise<void> }> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const received = { headers: req.headers, body: Buffer.concat(chunks), receivedAt: Date.now() };
       const index = requests.push(received) - 1;
       for (const w of waiters.splice(0)) w();
-      const answer = respond(received, index);
+      const answer = await respond(received, index);
       if (answer === 'hang') return;
       res.statusCode = answer;
       if (answer >= 300 && answer < 400) res.setHeader('Location', 'http://127.0.0.1:1/elsewhere');

@@ -1,3 +1,6 @@
+import { createMerchant } from '../../db/repositories/merchants.repo.js';
+import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
+import { createSession, endSession } from '../../db/repositories/merchant-sessions.repo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
@@ -32,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('maintenance', () => {
-  it('purges ended rate-limit windows and expired /v1 idempotency keys, keeping /proof keys forever', async () => {
+  it('purges ended rate-limit windows, expired /v1 idempotency keys and ended dashboard sessions, keeping /proof keys forever', async () => {
     const rule = { name: 'm:test', limit: 10, windowSeconds: 60 };
     await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date(Date.now() - 3_600_000));
     await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date());
@@ -42,8 +45,16 @@ describe('maintenance', () => {
       { ...row, dialect: 'v1', tenant_id: 't', key: 'fresh-key-0001', expires_at: new Date(Date.now() + 86_400_000) },
       { ...row, dialect: 'proof', tenant_id: 't', key: 'proof-key-never-expires', expires_at: null },
     ]);
+    const merchant = await createMerchant(tdb.db, { name: 'Sessions', trial: true }, new Date());
+    const user = await createMerchantUser(tdb.db, { merchantId: merchant.id, email: `m-${randomBytes(3).toString('hex')}@example.com`, passwordHash: 'scrypt$15$8$1$AA==$AA==' }, new Date());
+    const session = (hash: string, expiresAt: Date) => createSession(tdb.db, { tokenHash: hash, userId: user.id, merchantId: merchant.id, expiresAt }, new Date());
+    await session('expired', new Date(Date.now() - 1000));
+    const ended = await session('ended', new Date(Date.now() + 3_600_000));
+    await endSession(tdb.db, ended.id, new Date(Date.now() - 1000));
+    const live = await session('live', new Date(Date.now() + 3_600_000));
     const result = await gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
-    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0 } });
+    expect((await tdb.db('merchant_sessions').select('id')).map((r) => r.id)).toEqual([live.id]);
+    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, sessions: 2, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0 } });
     expect((await tdb.db('idempotency_keys').select('key').orderBy('key')).map((r) => r.key)).toEqual(['fresh-key-0001', 'proof-key-never-expires']);
     expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
   });

@@ -20,6 +20,8 @@ export const STALLED_MAIL_SECONDS = 3 * 3600;
 export interface MaintenanceResult {
   rateLimitWindows: number;
   idempotencyKeys: number;
+  /** Dashboard sessions that had ended or expired. */
+  sessions: number;
   /** /proof payment requests closed as EXPIRED in this run. */
   expiredRequests: number;
   restartedDeliveries: number;
