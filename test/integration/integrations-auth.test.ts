@@ -146,6 +146,12 @@ describe('management route guards', () => {
     await expectError(await new DashboardClient(h.app.url).signIn(u.email, u.password), 403, 'customer_access_required');
   });
 
+  it('unknown paths and methods answer 404 and 405 in the {error} shape', async () => {
+    await expectError(await dash.request('GET', '/nothing-here'), 404, 'not_found');
+    const wrong = await dash.request('PUT', '/keys', {});
+    await expectError(wrong, 405, 'method_not_allowed');
+  });
+
   it('sign-in attempts per address are throttled (429 with Retry-After)', async () => {
     const app = await h.startApp({ RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: '3' });
     try {
