@@ -5,6 +5,16 @@
  */
 export type SettledInvoiceStatus = 'paid' | 'voided';
 
+/**
+ * The answer of the `void` update of `invoice:<id>` (what `invoices:void` prints); times are ISO 8601. Only
+ * `voided` changed anything; `previousRequestStatus` is the state its payment request left for `VOIDED`.
+ */
+export type VoidOutcome =
+  | { outcome: 'voided'; invoiceId: string; requestId: string; voidedAt: string; previousRequestStatus: 'AWAITING' | 'REVIEW' | 'EXPIRED'; events: number }
+  | { outcome: 'already_voided'; invoiceId: string; voidedAt: string | null }
+  | { outcome: 'already_paid'; invoiceId: string; paidAt: string | null }
+  | { outcome: 'not_found'; invoiceId: string };
+
 /** An operator's reason for voiding: stored with the invoice (never in an event or a public object). */
 export const VOID_REASON_MAX_LENGTH = 500;
 

@@ -43,7 +43,7 @@ describe('maintenance', () => {
       { ...row, dialect: 'proof', tenant_id: 't', key: 'proof-key-never-expires', expires_at: null },
     ]);
     const result = await gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
-    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0 } });
+    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0 }, restartedInvoiceLifecycles: 0 });
     expect((await tdb.db('idempotency_keys').select('key').orderBy('key')).map((r) => r.key)).toEqual(['fresh-key-0001', 'proof-key-never-expires']);
     expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
   });
