@@ -7,12 +7,13 @@ import type { RequestStatus } from './payment-requests.repo.js';
 
 /** What voiding an invoice did. Only `voided` changed anything (and recorded `invoice.voided`). */
 export type VoidResult =
-  | { outcome: 'voided'; invoiceId: string; requestId: string; voidedAt: Date; previousRequestStatus: RequestStatus; events: number; deliveryIds: string[] }
+  | { outcome: 'voided'; invoiceId: string; requestId: string; voidedAt: Date; previousRequestStatus: VoidableRequestStatus; events: number; deliveryIds: string[] }
   | { outcome: 'already_voided'; invoiceId: string; voidedAt: Date | null }
   | { outcome: 'already_paid'; invoiceId: string; paidAt: Date | null }
   | { outcome: 'not_found'; invoiceId: string };
 
 /** Request states a void closes: the open ones (their amount is freed) and EXPIRED (a late payment then reads `invoice_voided`). */
+type VoidableRequestStatus = 'AWAITING' | 'REVIEW' | 'EXPIRED';
 const VOIDABLE_REQUEST_STATES: readonly RequestStatus[] = ['AWAITING', 'REVIEW', 'EXPIRED'];
 
 /**
@@ -36,7 +37,7 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; reason: st
     if (status === 'voided') return { outcome: 'already_voided', invoiceId, voidedAt: invoice.voided_at };
 
     const request = await trx('payment_requests').where({ id: invoice.request_id }).forUpdate().first();
-    const previousRequestStatus = request.status as RequestStatus;
+    const previousRequestStatus = request.status as VoidableRequestStatus;
     // An issued invoice's request is never PAID (both change in one transaction); refuse rather than hide it.
     if (!VOIDABLE_REQUEST_STATES.includes(previousRequestStatus)) throw new Error(`invoice ${invoiceId} is issued but its request is ${previousRequestStatus}`);
     await trx('payment_requests').where({ id: request.id }).update({ status: 'VOIDED' });
