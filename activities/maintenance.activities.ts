@@ -6,6 +6,7 @@ import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
 import { findUnstartedInvoiceMails } from '../db/repositories/invoice-mail.repo.js';
 import { expireOverdueRequests } from '../db/repositories/payment-requests.repo.js';
+import { findInvoicesWithoutLifecycle } from '../db/repositories/invoice-lifecycle.repo.js';
 
 export interface MaintenanceActivityDeps {
   db: Db;
@@ -55,6 +56,11 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
         lastAttemptBefore: new Date(at - input.stalledSeconds * 1000),
         limit: input.limit,
       });
+    },
+
+    /** Issued invoices recorded more than `olderThanSeconds` ago whose `invoice:<id>` workflow never ran (its start may be lost). */
+    async findInvoicesWithoutLifecycle(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
+      return findInvoicesWithoutLifecycle(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
     },
   };
 }

@@ -20,6 +20,8 @@ export interface ScanResult {
   outcomes: Partial<Record<EvidenceOutcome['outcome'], number>>;
   /** Webhook deliveries of the events this scan recorded: the workflow starts `delivery:<id>` for each. */
   deliveryIds: string[];
+  /** Invoices this scan marked paid: the workflow signals their `invoice:<id>` lifecycle workflows. */
+  paidInvoiceIds: string[];
   /** Nothing final is left to scan: the workflow waits before the next scan. */
   caughtUp: boolean;
 }
@@ -38,7 +40,7 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
       const last = await readWatcherProgress(deps.db, input.network, Math.max(0, finalHeight - 1));
       const fromBlock = last + 1;
       const toBlock = Math.min(finalHeight, last + input.maxBlocks);
-      const result: ScanResult = { network: input.network, fromBlock, toBlock, finalHeight, recipients: 0, transfers: 0, outcomes: {}, deliveryIds: [], caughtUp: toBlock >= finalHeight };
+      const result: ScanResult = { network: input.network, fromBlock, toBlock, finalHeight, recipients: 0, transfers: 0, outcomes: {}, deliveryIds: [], paidInvoiceIds: [], caughtUp: toBlock >= finalHeight };
       if (toBlock < fromBlock) return { ...result, caughtUp: true };
       const recipients = await watchedRecipients(deps.db, input.network);
       result.recipients = recipients.length;
@@ -48,6 +50,7 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
         const applied = await applyTransfer(deps.db, t, now());
         result.outcomes[applied.outcome] = (result.outcomes[applied.outcome] ?? 0) + 1;
         if (applied.outcome === 'paid') result.deliveryIds.push(...applied.deliveryIds);
+        if (applied.outcome === 'paid' && applied.invoiceId) result.paidInvoiceIds.push(applied.invoiceId);
       }
       await advanceWatcherProgress(deps.db, input.network, toBlock);
       return result;

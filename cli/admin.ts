@@ -14,7 +14,7 @@ import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
 } from './admin-commands.js';
-import { merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
+import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
 import { readStdin, usersCreate, usersPassword } from './user-commands.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
@@ -31,6 +31,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   wallets:add       --merchant <id> --network <network> --address <address> [--label <text>]   (a verified receiving wallet)
   users:create      --merchant <id> --email <email> [--password-stdin]   (dashboard user; without --password-stdin a password is generated and shown once)
   users:password    --email <email> [--password-stdin]      (new password; ends the user's sessions)
+  invoices:void     <invoice id> [--reason <text>]          (voids an issued invoice through invoice:<id>; exit 1 if not found or already paid)
   keys:create   --interface v1|proof --tenant <company or merchant id> --name <name> [--scopes read,write] [--expires-at <unix s>] [--owner <member id, required for v1>]
   keys:list     --interface v1|proof --tenant <id>
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
@@ -42,9 +43,12 @@ running \`bash scripts/start.sh\`.`;
 
 const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
 const [command, ...rest] = process.argv.slice(2);
+/** Commands that take one positional argument (the rest take flags only). */
+const POSITIONAL: Readonly<Record<string, string>> = { 'invoices:void': 'invoice' };
 let values: Record<string, string | boolean | undefined>;
 try {
-  ({ values } = parseArgs({
+  let positionals: string[];
+  ({ values, positionals } = parseArgs({
     args: rest,
     options: {
       ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])),
@@ -52,7 +56,11 @@ try {
       'password-stdin': { type: 'boolean' as const },
     },
     strict: true,
+    allowPositionals: true,
   }));
+  const positional = command ? POSITIONAL[command] : undefined;
+  if (positionals.length > (positional ? 1 : 0)) throw new Error(`unexpected argument '${positionals.at(-1)}'`);
+  if (positional && positionals[0]) values[positional] = positionals[0];
 } catch (e) {
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
   process.exit(2);
@@ -125,6 +133,18 @@ try {
         const ui = config.temporal.address ? null : `http://127.0.0.1:${config.temporal.uiPort}/namespaces/${config.temporal.namespace}/workflows/${encodeURIComponent(result.workflow_id)}`;
         print({ ...result, temporal_ui: ui, notice: 'The signing secret is shown once.' });
         if (flags['wait']) print(await gw.client.workflow.getHandle(result.workflow_id).result());
+      } finally {
+        await gw.close();
+      }
+      break;
+    }
+    case 'invoices:void': {
+      const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
+      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+      try {
+        const outcome = await invoicesVoid(db, gw, flags);
+        print(outcome);
+        if (outcome.outcome === 'already_paid' || outcome.outcome === 'not_found') exitCode = 1;
       } finally {
         await gw.close();
       }

@@ -1,7 +1,10 @@
 import { DomainError } from '../domain/errors.js';
 import { isNetwork } from '../domain/networks.js';
 import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type PaidPlan } from '../domain/proof/plans.js';
+import { parseVoidReason, type VoidOutcome } from '../domain/proof/invoice-lifecycle.js';
 import type { Db } from '../db/connection.js';
+import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.js';
+import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../api/temporal/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
 import { addVerifiedWallet, createMerchant, getMerchant, listVerifiedWallets, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
 import { required } from './admin-commands.js';
@@ -47,4 +50,19 @@ export async function walletsAdd(db: Db, flags: Flags, now: Date) {
   if (!isNetwork(network)) throw new DomainError('validation_failed', '--network must be base, polygon, arbitrum, optimism, ethereum, avalanche or solana');
   const label = flags['label'];
   return { wallet: await addVerifiedWallet(db, { merchantId: merchantId(flags), network, address: required(flags['address'], '--address'), ...(label ? { label } : {}) }, now) };
+}
+
+/**
+ * `invoices:void <invoice id> [--reason <text>]`: voids an issued invoice through its `invoice:<id>` workflow
+ * (the `void` update; the workflow is started if it is missing) and answers the outcome: `voided` (its request
+ * is VOIDED, `invoice.voided` is emitted, quota is not restored), `already_voided` (nothing changes, no event) or
+ * `already_paid` (a paid invoice cannot be voided). The reason is stored with the invoice, never emitted.
+ */
+export async function invoicesVoid(db: Db, gw: WorkflowGateway, flags: Flags): Promise<VoidOutcome> {
+  const invoiceId = required(flags['invoice'], 'the invoice id (invoices:void <invoice id>)');
+  const reason = parseVoidReason(flags['reason']);
+  if (!reason.ok) throw new DomainError('validation_failed', `--reason: ${reason.message}`);
+  // An unknown id starts no workflow.
+  if (!(await findInvoiceMerchant(db, invoiceId))) throw new DomainError('not_found', `no such invoice: ${invoiceId}`);
+  return voidInvoiceThroughWorkflow(gw, { invoiceId, reason: reason.reason });
 }

@@ -11,6 +11,7 @@ import type { Mailer } from '../adapters/mail/smtp-mailer.js';
 import type { OperationRunners } from '../adapters/media/operation-runners.js';
 import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
 import { createWatcherActivities } from '../activities/watcher.activities.js';
+import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 
 /** What the processing and retention activities need besides the shared deps. */
 export interface ProcessingWorkerDeps {
@@ -53,6 +54,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       ...createWebhookActivities(opts.activityDeps),
       ...createMaintenanceActivities({ db: opts.activityDeps.db, mailConfigured: Boolean(opts.activityDeps.mail?.mailer) }),
       ...createX402Activities({ db: opts.activityDeps.db, authorizationState: opts.activityDeps.authorizationState ?? null }),
+      ...createInvoiceLifecycleActivities({ db: opts.activityDeps.db }),
       ...processingActivities(opts.activityDeps),
       ...mailActivities(opts.activityDeps),
       ...(opts.activityDeps.watcher ? createWatcherActivities({ db: opts.activityDeps.db, evm: opts.activityDeps.watcher.evm }) : {}),

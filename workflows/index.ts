@@ -5,3 +5,4 @@ export { processingJobWorkflow } from './processing/job.workflow.js';
 export { retentionWorkflow } from './maintenance/retention.workflow.js';
 export { invoiceMailWorkflow } from './proof/invoice-mail.workflow.js';
 export { paymentWatcherWorkflow } from './proof/payment-watcher.workflow.js';
+export { invoiceLifecycleWorkflow } from './proof/invoice-lifecycle.workflow.js';

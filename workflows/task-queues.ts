@@ -9,7 +9,11 @@ export const workflowIds = {
   request: (requestId: string) => `request:${requestId}`,
   watcher: (network: string) => `watch:${network}`,
   mail: (mailId: string) => `mail:${mailId}`,
+  invoice: (invoiceId: string) => `invoice:${invoiceId}`,
 };
+
+/** Message names of `invoice:<id>` (workflows/proof/invoice-lifecycle.workflow.ts), shared with its callers. */
+export const INVOICE_LIFECYCLE = { voidUpdate: 'void', paidSignal: 'paid' } as const;
 
 /** Temporal Schedules the worker keeps in place, one set per task queue (e.g. `maintenance:platform`). */
 export const scheduleIds = {

@@ -196,6 +196,9 @@ and once on the tax, creates exactly one payment request for its total (<code>re
 (<code>document_sha256</code>). It sends no e-mail: after a person approved it, call <code>POST /proof/v1/invoices/{id}/send</code> with
 <code>{"user_approved": true}</code>; the mail is queued. A voided invoice cannot be sent (409). An invoice consumes one payment-request and one
 invoice allowance.</p>
+<p>The API cannot change an invoice's status: it becomes <code>paid</code> when its payment request is paid, or <code>voided</code> when the
+service operator voids it on your request (<code>invoice.voided</code>; its payment request becomes <code>VOIDED</code> and can no longer be paid;
+a paid invoice cannot be voided; the allowance is not restored).</p>
 ${fieldTable(document, schemas['InvoiceCreate'], true)}
 <p>Each of <code>items</code>:</p>
 ${fieldTable(document, schemas['InvoiceItemInput'], true)}

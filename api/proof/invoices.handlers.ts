@@ -17,7 +17,7 @@ import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/pa
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { startInvoiceLifecycleWorkflow, startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { createPaymentRequest, originOf, paymentPagePath, type ProofDeps } from './requests.handlers.js';
 
 export interface InvoiceDeps extends ProofDeps {
@@ -25,6 +25,8 @@ export interface InvoiceDeps extends ProofDeps {
   store: FileStore;
   /** Starts `mail:<id>` for a newly queued e-mail; null when mail (SMTP_URL) or Temporal is not configured. */
   mailWorkflows?: WorkflowGateway | null;
+  /** Starts the `invoice:<id>` lifecycle workflow of a new invoice; null without Temporal (the maintenance run starts it). */
+  workflows?: WorkflowGateway | null;
 }
 
 /**
@@ -82,7 +84,8 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
   /**
    * POST /v1/invoices: one invoice, exactly one payment request for its total, `payment_request.created` and
    * `invoice.issued`, and the merchant document rendered once and stored with its hash. Consumes one request
-   * and one invoice allowance; no e-mail is sent.
+   * and one invoice allowance; no e-mail is sent. After the commit, the invoice's `invoice:<id>` lifecycle
+   * workflow starts (a lost start is made by the maintenance run).
    */
   router.post('/v1/invoices', idempotent('invoices.create'), async (ctx) => {
     const body = parseInvoiceCreate(ctx.request.body);
@@ -166,6 +169,12 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
       occurredAt: now,
       data: invoiceData({ id, requestId: request.id, number, status: invoice.status, network: request.network, amountAtomic: request.amountAtomic, txHash: null }),
     });
+    const workflows = deps.workflows;
+    if (workflows) {
+      ctx.state.afterCommit!.push(async () => {
+        await startInvoiceLifecycleWorkflow(workflows, { invoiceId: id });
+      });
+    }
     ctx.state.resourceId = id;
     ctx.status = 201;
     ctx.body = invoiceJson(invoice, request);

@@ -7,8 +7,9 @@ import { EVENT_EXAMPLES, EVENT_IDS, EXAMPLES } from './openapi.examples.js';
  * The events of /proof (spec section 6), as `domain/proof/events.ts` builds them: the envelope
  * `{id, api_version, type, occurred_at, data}` and each type's `data`. The same bytes are served by
  * `GET /proof/v1/events` and POSTed to webhook destinations (the document's `webhooks`).
- * `payment_request.created` and `invoice.issued` are emitted by the API; `invoice.voided`,
- * `payment.confirmed` and `invoice.paid` by the payment watcher (their data follows spec section 6).
+ * `payment_request.created` and `invoice.issued` are emitted by the API; `payment.confirmed` and `invoice.paid`
+ * by the payment watcher; `invoice.voided` by the invoice's lifecycle workflow when an operator voids it (their
+ * data follows spec section 6).
  */
 
 /** What emits each event type, and when. */

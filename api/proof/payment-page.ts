@@ -11,7 +11,7 @@ import { escapeHtml } from '../http/html.js';
  * The route serves it (or `renderPaymentPageNotFound()` with 404) with `PAYMENT_PAGE_HEADERS`.
  */
 
-export type PaymentPageStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
+export type PaymentPageStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
 
 export interface PaymentPageView {
   merchantName: string;
@@ -54,7 +54,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;backgroun
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.45rem 1rem}dt{font-weight:600}dd{margin:0;min-width:0}
 .status{border-left:5px solid;padding:.6rem .9rem;margin:1rem 0;border-radius:4px}.status strong{display:block;font-size:1.1rem}
 .s-AWAITING{border-color:#1f6feb;background:#eef4ff}.s-REVIEW{border-color:#f0b400;background:#fff8e1}
-.s-PAID{border-color:#1a7f37;background:#e9f7ee}.s-EXPIRED{border-color:#b42318;background:#fdecea}
+.s-PAID{border-color:#1a7f37;background:#e9f7ee}.s-EXPIRED,.s-VOIDED{border-color:#b42318;background:#fdecea}
 .qr{text-align:center;margin:1rem 0}.qr svg{width:16.5rem;max-width:100%;height:auto}
 .desc{white-space:pre-wrap;overflow-wrap:anywhere}.muted{color:#666}.note{font-size:.92rem}
 .inactive .amount{color:#666}
@@ -140,12 +140,15 @@ Transaction hash: ${v.txHash ? `<code class="addr">${esc(v.txHash)}</code>` : '<
     case 'EXPIRED':
       return box('Expired: do not pay', `This payment request expired on ${time(v.expiresAt)}. A payment sent now may not be recognised.
 Ask ${esc(v.merchantName)} for a new payment request.`);
+    case 'VOIDED':
+      return box('Voided: do not pay', `${esc(v.merchantName)} voided the invoice of this payment request: it can no longer be paid, and a
+payment sent now is not accepted as payment of it. Ask ${esc(v.merchantName)} if you still owe anything.`);
   }
 }
 
 /**
  * The page. `qr` is the inline SVG of `paymentUri(view)`; it is shown only while the request can be paid
- * (AWAITING and not expired), so nobody scans a code to pay an expired, paid or reviewed request.
+ * (AWAITING and not expired), so nobody scans a code to pay an expired, voided, paid or reviewed request.
  */
 export function renderPaymentPage(view: PaymentPageView, qr: string | null): string {
   const status = displayedStatus(view);

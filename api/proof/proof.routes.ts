@@ -123,6 +123,6 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   const idem = (operation: string): Middleware<AppState> => compose([idempotency(operation), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
-  mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null }, idem);
+  mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null }, idem);
   return router;
 }

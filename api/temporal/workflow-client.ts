@@ -1,8 +1,10 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { workflowIds } from '../../workflows/task-queues.js';
+import { Client, Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
 import type { InvoiceMailWorkflowInput } from '../../workflows/proof/invoice-mail.workflow.js';
+import type { InvoiceLifecycleInput, VoidInvoiceRequest } from '../../workflows/proof/invoice-lifecycle.workflow.js';
+import type { VoidOutcome } from '../../domain/proof/invoice-lifecycle.js';
 
 /** The one module through which the API (and operator commands) start and query workflows. */
 export interface WorkflowGateway {
@@ -76,4 +78,42 @@ export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
   return workflowId;
+}
+
+/**
+ * Starts `invoice:<id>` for a committed invoice. A repeated start is harmless: the existing workflow, running
+ * or closed, is kept. The input is the id only.
+ */
+export async function startInvoiceLifecycleWorkflow(gw: WorkflowGateway, input: InvoiceLifecycleInput): Promise<string> {
+  const workflowId = workflowIds.invoice(input.invoiceId);
+  try {
+    await gw.client.workflow.start('invoiceLifecycleWorkflow', {
+      workflowId,
+      taskQueue: gw.taskQueue,
+      args: [{ invoiceId: input.invoiceId }],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+  return workflowId;
+}
+
+/**
+ * Voids an invoice through its `invoice:<id>` workflow (operator command) and waits for the outcome: the `void`
+ * update, with update-with-start, so it works whether the workflow runs, was never started (a lost start) or
+ * already closed (a new run then reads the invoice and answers `already_voided` or `already_paid`).
+ */
+export async function voidInvoiceThroughWorkflow(gw: WorkflowGateway, input: { invoiceId: string } & VoidInvoiceRequest): Promise<VoidOutcome> {
+  const startWorkflowOperation = new WithStartWorkflowOperation('invoiceLifecycleWorkflow', {
+    workflowId: workflowIds.invoice(input.invoiceId),
+    taskQueue: gw.taskQueue,
+    args: [{ invoiceId: input.invoiceId }],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+  });
+  return gw.client.workflow.executeUpdateWithStart<() => Promise<unknown>, VoidOutcome, [VoidInvoiceRequest]>(INVOICE_LIFECYCLE.voidUpdate, {
+    args: [{ reason: input.reason ?? null }],
+    startWorkflowOperation,
+  });
 }

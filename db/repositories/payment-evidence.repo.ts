@@ -7,7 +7,7 @@ import { appendProofEvent, deliveriesRecordedIn } from './proof-events.repo.js';
 export type EvidenceOutcome =
   | { outcome: 'duplicate' }
   | { outcome: 'unmatched' }
-  | { outcome: 'paid'; requestId: string; events: number; deliveryIds: string[] }
+  | { outcome: 'paid'; requestId: string; events: number; deliveryIds: string[]; invoiceId?: string }
   | { outcome: 'review'; requestId: string; reason: string }
   | { outcome: 'already_settled'; requestId: string };
 
@@ -17,8 +17,10 @@ export type EvidenceOutcome =
  *    is decided or emitted twice);
  * 2. the request it matches: an open (AWAITING or REVIEW) request of a verified wallet at the transfer's
  *    recipient whose `amount_atomic` equals the amount — the unique index makes it at most one per wallet;
+ *    only when none holds the amount, the most recent closed one (EXPIRED, or VOIDED with its invoice);
  * 3. the decision (domain/proof/matching.ts): PAID with `tx_hash` and `verified_at`, emitting
- *    `payment.confirmed` (and `invoice.paid` with the invoice marked paid) with the state change; or REVIEW.
+ *    `payment.confirmed` (and `invoice.paid` with the invoice marked paid: `invoiceId` tells the caller to
+ *    signal `invoice:<id>`) with the state change; or REVIEW (no event).
  * The merchant row is locked first, as every event writer does, so events commit in cursor order.
  */
 export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Promise<EvidenceOutcome> {
@@ -51,8 +53,9 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
         .whereIn('r.status', statuses)
         .orderBy('r.created_at', 'desc')
         .first('r.id', 'r.merchant_id');
-    // An open request holds its amount; only when none does can the transfer be a late payment of an expired one.
-    const candidate = (await matching(['AWAITING', 'REVIEW'])) ?? (await matching(['EXPIRED']));
+    // An open request holds its amount; only when none does can the transfer be a late payment of an expired
+    // one, or a payment of a voided invoice's request (REVIEW `invoice_voided`: it never confirms).
+    const candidate = (await matching(['AWAITING', 'REVIEW'])) ?? (await matching(['EXPIRED', 'VOIDED']));
     if (!candidate) return { outcome: 'unmatched' };
 
     await lockMerchant(trx, candidate.merchant_id);
@@ -66,7 +69,7 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       return { outcome: 'already_settled', requestId: row.id };
     }
     if (decision.next === 'REVIEW') {
-      await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
+      await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
       await link('review', decision.reason);
       return { outcome: 'review', requestId: row.id, reason: decision.reason };
     }
@@ -86,13 +89,15 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       verifiedAt: now,
     };
     let events = (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'payment.confirmed', occurredAt: now, data: paymentConfirmedData(facts) })) ? 1 : 0;
+    let invoiceId: string | undefined;
     if (paid.invoice_id) {
       const [invoice] = await trx('invoices').where({ id: paid.invoice_id, status: 'issued' }).update({ status: 'paid', paid_at: now }).returning(['id', 'number']);
       if (invoice) {
+        invoiceId = invoice.id;
         const data = invoiceData({ id: invoice.id, requestId: paid.id, number: invoice.number, status: 'paid', network: paid.network, amountAtomic: facts.amountAtomic, txHash: t.txHash });
         if (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'invoice.paid', occurredAt: now, data })) events++;
       }
     }
-    return { outcome: 'paid', requestId: paid.id, events, deliveryIds: deliveriesRecordedIn(trx) };
+    return { outcome: 'paid', requestId: paid.id, events, deliveryIds: deliveriesRecordedIn(trx), ...(invoiceId ? { invoiceId } : {}) };
   });
 }

@@ -5,7 +5,7 @@ import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
 
-export type RequestStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
+export type RequestStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
 
 export interface PaymentRequest {
   id: string;

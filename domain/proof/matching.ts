@@ -5,12 +5,13 @@ import type { Network } from '../networks.js';
  * equals an open request's `amount_atomic` (spec sections 3 and 6; our REVIEW rules are in docs/proof.md):
  * - PAID: the request is AWAITING, the transfer happened before `expires_at`, and either no `expected_payer`
  *   was given or the transfer came from it.
- * - REVIEW: the amount and wallet match, but the payer is not the expected one, or the transfer happened after
- *   the request expired. A person decides; REVIEW never confirms a payment.
+ * - REVIEW: the amount and wallet match, but the request's invoice was voided (VOIDED: the invoice can never be
+ *   paid), the payer is not the expected one, or the transfer happened after the request expired. A person
+ *   decides; REVIEW never confirms a payment.
  * - none: the request is already PAID or in REVIEW (a second payment of the same amount changes nothing; it is
  *   kept as evidence for the merchant).
  */
-export type RequestState = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED';
+export type RequestState = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
 
 export interface ObservedTransfer {
   network: Network;
@@ -30,13 +31,15 @@ export interface MatchCandidate {
   expiresAt: Date;
 }
 
-export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: 'unexpected_payer' | 'after_expiry' } | { next: null; reason: 'already_settled' };
+export type ReviewReason = 'invoice_voided' | 'unexpected_payer' | 'after_expiry';
+export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: ReviewReason } | { next: null; reason: 'already_settled' };
 
 /** EVM addresses compare case-insensitively (checksums are only a display form); Solana's are exact. */
 export const sameAddress = (network: Network, a: string, b: string): boolean => (network === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase());
 
 export function decideMatch(request: MatchCandidate, t: ObservedTransfer): MatchDecision {
   if (request.status === 'PAID' || request.status === 'REVIEW') return { next: null, reason: 'already_settled' };
+  if (request.status === 'VOIDED') return { next: 'REVIEW', reason: 'invoice_voided' };
   if (t.blockTime.getTime() > request.expiresAt.getTime()) return { next: 'REVIEW', reason: 'after_expiry' };
   if (request.expectedPayer && !sameAddress(t.network, request.expectedPayer, t.from)) return { next: 'REVIEW', reason: 'unexpected_payer' };
   return { next: 'PAID' };

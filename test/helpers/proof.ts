@@ -91,6 +91,12 @@ export class ProofHarness {
   }
 
   async stop(): Promise<void> {
+    // The app starts `invoice:<id>` for every invoice; they wait for payment or voiding, so end them here.
+    if (this.gateway && this.tdb) {
+      for (const { id } of await this.tdb.db('invoices').select('id')) {
+        await this.gateway.client.workflow.getHandle(`invoice:${id}`).terminate('test finished').catch(() => undefined);
+      }
+    }
     for (const w of this.workers.splice(0)) await w.stop();
     await this.app?.close();
     await this.gateway?.close();

@@ -1,4 +1,4 @@
-import { merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from '../../cli/merchant-commands.js';
+import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from '../../cli/merchant-commands.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
@@ -78,6 +78,10 @@ describe('operator commands', () => {
     await expect(keysCreate(tdb.db, { interface: 'v1', tenant: 't', name: 'n', scopes: 'admin' }, now)).rejects.toThrow(/Unknown scope/);
     await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 'mer_unknown', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
     await expect(webhooksSendTest(tdb.db, gw, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
+    // invoices:void (test/integration/invoice-lifecycle.test.ts voids real invoices).
+    await expect(invoicesVoid(tdb.db, gw, {})).rejects.toThrow('the invoice id (invoices:void <invoice id>) is required');
+    await expect(invoicesVoid(tdb.db, gw, { invoice: 'inv_missing000000000000' })).rejects.toThrow('no such invoice: inv_missing000000000000');
+    await expect(invoicesVoid(tdb.db, gw, { invoice: 'inv_missing000000000000', reason: 'r'.repeat(501) })).rejects.toThrow('--reason: the reason must be at most 500 characters');
   });
 
   it('creates companies, members, member-owned /v1 keys and grants credits', async () => {

@@ -43,7 +43,7 @@ describe('applying transfer evidence', () => {
     const t = transfer(inv.amount_atomic, { to: ADDRESSES.base.toUpperCase().replace('0X', '0x') });
     const results = await Promise.all(Array.from({ length: 5 }, () => applyTransfer(h.tdb.db, t, new Date())));
     const paid = results.filter((r) => r.outcome === 'paid');
-    expect(paid).toEqual([{ outcome: 'paid', requestId: inv.request_id, events: 2, deliveryIds: [expect.stringMatching(/^dlv_/), expect.stringMatching(/^dlv_/)] }]);
+    expect(paid).toEqual([{ outcome: 'paid', requestId: inv.request_id, events: 2, deliveryIds: [expect.stringMatching(/^dlv_/), expect.stringMatching(/^dlv_/)], invoiceId: inv.id }]);
     // The merchant's endpoint takes every type: one delivery per event, recorded with it, holding its bytes.
     const deliveries = await h.tdb.db('webhook_deliveries').whereIn('id', (paid[0] as { deliveryIds: string[] }).deliveryIds).orderBy('event_type').select('event_type', 'status', 'body', 'event_id');
     expect(deliveries.map((d) => [d.event_type, d.status])).toEqual([['invoice.paid', 'pending'], ['payment.confirmed', 'pending']]);

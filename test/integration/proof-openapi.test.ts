@@ -12,12 +12,12 @@ import { signBody } from '../../adapters/webhooks/sign.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { requiredScope } from '../../domain/api-keys.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
-import { invoiceData, PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../../domain/proof/plans.js';
 import { parseContactCreate, parseInvoiceCreate } from '../../domain/validation/proof-invoice.js';
 import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
-import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 import { applyTransfer } from '../../db/repositories/payment-evidence.repo.js';
 import { testConfig } from '../helpers/app.js';
 import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
@@ -348,9 +348,11 @@ describe('real responses conform to the document', () => {
     const otherInvoice = obj(await c.check('POST /proof/v1/invoices', await send('POST', '/proof/v1/invoices', acme.key, { json: { ...body, memo: 'second' } })));
     expect(codeOf(await c.check('POST /proof/v1/invoices/{id}/send', await send('POST', `/proof/v1/invoices/${String(otherInvoice['id'])}/send`, acme.key, { json: { user_approved: true }, idem: sendKey })))).toBe('idempotency_conflict');
     expect(codeOf(await c.check('POST /proof/v1/invoices/{id}/send', await send('POST', `/proof/v1/invoices/${UNKNOWN['invoices']!}/send`, acme.key, { json: { user_approved: true } })))).toBe('not_found');
-    await h.tdb.db('invoices').where({ id: otherInvoice['id'] as string }).update({ status: 'voided', voided_at: new Date() });
+    // Voided as the operator's invoices:void does (through the same repository function, without Temporal here).
+    expect(await voidInvoice(h.tdb.db, { invoiceId: String(otherInvoice['id']), reason: null, now: new Date() })).toMatchObject({ outcome: 'voided', events: 1 });
     expect(codeOf(await c.check('POST /proof/v1/invoices/{id}/send', await send('POST', `/proof/v1/invoices/${String(otherInvoice['id'])}/send`, acme.key, { json: { user_approved: true } })))).toBe('conflict');
     expect(await c.check('GET /proof/v1/invoices/{id}', await send('GET', `/proof/v1/invoices/${String(otherInvoice['id'])}`, acme.readKey))).toMatchObject({ status: 'voided', voided_at: expect.any(String) });
+    expect(await c.check('GET /proof/v1/requests/{id}', await send('GET', `/proof/v1/requests/${String(otherInvoice['request_id'])}`, acme.readKey))).toMatchObject({ status: 'VOIDED' });
   });
 
   it('events: the real ones, including the watcher\'s, conform; 422 for a bad cursor', async () => {
@@ -362,11 +364,7 @@ describe('real responses conform to the document', () => {
       amountAtomic: BigInt(String(inv['amount_atomic'])), blockNumber: 1, blockTime: new Date(),
     }, new Date());
     expect(paid).toMatchObject({ outcome: 'paid', events: 2 });
-    // Voiding is an operator action of a later step; it emits through the same builder and repository.
-    const facts = { id: String(inv['id']), requestId: String(inv['request_id']), number: String(inv['number']), network: 'base' as const, amountAtomic: BigInt(String(inv['amount_atomic'])) };
-    await h.tdb.db.transaction(async (trx) => {
-      await appendProofEvent(trx, { merchantId: acme.id, type: 'invoice.voided', occurredAt: new Date(), data: invoiceData({ ...facts, status: 'voided', txHash: null }) });
-    });
+    // invoice.voided: the invoice voided in the invoices test above.
     const events = obj(await c.check('GET /proof/v1/events', await send('GET', '/proof/v1/events?after=0&limit=100', acme.readKey)));
     const types = new Set((events['data'] as Array<{ event: { type: string } }>).map((e) => e.event.type));
     expect([...types].sort()).toEqual(['invoice.issued', 'invoice.paid', 'invoice.voided', 'payment.confirmed', 'payment_request.created']);

@@ -6,8 +6,9 @@ import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 import { processingJobWorkflow } from '../processing/job.workflow.js';
 import { invoiceMailWorkflow } from '../proof/invoice-mail.workflow.js';
+import { invoiceLifecycleWorkflow } from '../proof/invoice-lifecycle.workflow.js';
 
-const { purgeExpiredRecords, findUnstartedDeliveries, findNeverClaimedJobs, reconcileX402Payments, findUnstartedInvoiceMails } = proxyActivities<MaintenanceActivities & X402Activities>({
+const { purgeExpiredRecords, findUnstartedDeliveries, findNeverClaimedJobs, reconcileX402Payments, findUnstartedInvoiceMails, findInvoicesWithoutLifecycle } = proxyActivities<MaintenanceActivities & X402Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
@@ -31,13 +32,15 @@ export interface MaintenanceResult {
   reconciledPayments: { settled: number; failed: number; open: number };
   /** Queued invoice e-mails whose `mail:<id>` workflow had to be started here; present only when mail is configured. */
   restartedMails?: number;
+  /** Issued invoices whose `invoice:<id>` lifecycle workflow had to be started here. */
+  restartedInvoiceLifecycles?: number;
 }
 
 /**
  * Run by the `maintenance:<task queue>` schedule every 15 minutes: purges expired records, decides open x402
- * settlements from the chain, and starts the workflow of any delivery, job or queued invoice e-mail (only when
- * mail is configured) whose start was lost between its commit and `delivery:<id>` / `job:<id>` / `mail:<id>`
- * starting. The id is the business id, so a delivery, job or e-mail whose workflow does exist is left alone.
+ * settlements from the chain, and starts the workflow of any delivery, job, queued invoice e-mail (only when
+ * mail is configured) or issued invoice whose start was lost between its commit and `delivery:<id>` / `job:<id>`
+ * / `mail:<id>` / `invoice:<id>` starting. The id is the business id, so a delivery, job or e-mail whose workflow does exist is left alone.
  */
 export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const purged = await purgeExpiredRecords();
@@ -59,6 +62,11 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
     for (const mailId of unstartedMails) {
       if (await startIfAbsent(invoiceMailWorkflow, workflowIds.mail(mailId), { mailId })) result.restartedMails++;
     }
+  }
+  // After the steps above, for the same reason.
+  result.restartedInvoiceLifecycles = 0;
+  for (const invoiceId of await findInvoicesWithoutLifecycle({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, limit: 200 })) {
+    if (await startIfAbsent(invoiceLifecycleWorkflow, workflowIds.invoice(invoiceId), { invoiceId })) result.restartedInvoiceLifecycles++;
   }
   return result;
 }

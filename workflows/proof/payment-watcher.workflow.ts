@@ -2,6 +2,7 @@ import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import { startIfAbsent } from '../start-if-absent.js';
 import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
+import { signalInvoicePaid } from './invoice-lifecycle.workflow.js';
 import type { EvmNetwork } from '../../domain/networks.js';
 import type { WatcherActivities } from '../../activities/watcher.activities.js';
 
@@ -37,6 +38,8 @@ export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promis
     const result = await scanNetwork({ network: input.network, maxBlocks });
     // If this answer is lost (a crash right here), the maintenance run starts the delivery after its grace period.
     for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+    // Absent from results recorded before it existed (`?? []` keeps their replay unchanged).
+    for (const invoiceId of result.paidInvoiceIds ?? []) await signalInvoicePaid(invoiceId);
     if (result.caughtUp) await sleep(pollIntervalMs);
   }
   return continueAsNew<typeof paymentWatcherWorkflow>(input);

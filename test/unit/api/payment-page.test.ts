@@ -102,7 +102,7 @@ describe('payment page: what the payer must see', () => {
 });
 
 describe('payment page: one clear message per status', () => {
-  it.each(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED'] as const)('%s: still shows amount, network, wallet, USDC address and expiry', (status) => {
+  it.each(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'] as const)('%s: still shows amount, network, wallet, USDC address and expiry', (status) => {
     const html = renderPaymentPage(view({ status, network: 'polygon', txHash: status === 'PAID' ? TX_EVM : null }), null);
     expect(html).toContain('12.500042 USDC');
     expect(html).toContain('includes a small unique matching amount');
@@ -151,6 +151,16 @@ describe('payment page: one clear message per status', () => {
     expect(html).not.toContain('ethereum:');
   });
 
+  it('VOIDED: do not pay, the invoice was voided; no QR, no wallet link, even before its expiry', async () => {
+    const html = await paymentPageHtml(view({ status: 'VOIDED' }));
+    expect(html).toContain('Voided: do not pay');
+    expect(html).toContain('Acme Studio voided the invoice of this payment request: it can no longer be paid');
+    expect(html).not.toContain('Waiting for payment');
+    expect(html).not.toContain('Pay exactly this amount');
+    expect(svgOf(html)).toBeNull();
+    expect(html).not.toContain('ethereum:');
+  });
+
   it('an AWAITING request past its expiry is shown as EXPIRED', async () => {
     const html = await paymentPageHtml(view({ now: new Date('2025-11-22T17:48:00Z') }));
     expect(html).toContain('Expired: do not pay');
@@ -168,7 +178,7 @@ describe('payment page: hostile merchant and payer text is escaped', () => {
   });
 
   it('no markup from the view reaches the page', async () => {
-    for (const html of [await paymentPageHtml(hostile), renderPaymentPage({ ...hostile, status: 'EXPIRED' }, null)]) {
+    for (const html of [await paymentPageHtml(hostile), renderPaymentPage({ ...hostile, status: 'EXPIRED' }, null), renderPaymentPage({ ...hostile, status: 'VOIDED' }, null)]) {
       expect(html).not.toMatch(/<script/i);
       expect(html).not.toMatch(/<img/i);
       expect(html).not.toContain('<a href="https://phish.example">');

@@ -16,6 +16,8 @@ describe('decideMatch', () => {
     ['paid after expiry', request({ expiresAt: new Date(at.getTime() - 1) }), transfer(), { next: 'REVIEW', reason: 'after_expiry' }],
     ['paid at the expiry instant', request({ expiresAt: at }), transfer(), { next: 'PAID' }],
     ['an expired request paid late', request({ status: 'EXPIRED', expiresAt: new Date(at.getTime() - 1) }), transfer(), { next: 'REVIEW', reason: 'after_expiry' }],
+    ['a voided request paid in time, by the expected payer', request({ status: 'VOIDED', expectedPayer: '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }), transfer(), { next: 'REVIEW', reason: 'invoice_voided' }],
+    ['a voided request paid after its expiry', request({ status: 'VOIDED', expiresAt: new Date(at.getTime() - 1) }), transfer(), { next: 'REVIEW', reason: 'invoice_voided' }],
     ['a second payment for a request in review', request({ status: 'REVIEW' }), transfer(), { next: null, reason: 'already_settled' }],
     ['a second payment for a paid request', request({ status: 'PAID' }), transfer(), { next: null, reason: 'already_settled' }],
   ])('%s', (_label, r, t, decision) => {
