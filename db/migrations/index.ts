@@ -11,10 +11,11 @@ import * as m2020 from './20261122020200_create_jobs.js';
 import * as m3000 from './20261122030000_create_proof_core.js';
 import * as m3010 from './20261122030100_add_mail_outbox_error.js';
 import * as m4000 from './20261122040000_create_payment_evidence.js';
+import * as m4010 from './20261122040100_create_watcher_accounts.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010];
