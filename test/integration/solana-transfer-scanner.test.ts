@@ -29,9 +29,9 @@ const entries = (n: number, firstSlot: number): SignatureEntry[] =>
 const info = (e: SignatureEntry): SignatureInfo => ({ signature: e.signature, slot: e.slot, failed: e.err !== undefined && e.err !== null, blockTime: e.blockTime ?? null });
 
 describe('Solana transfer scanner: signatures of a token account', () => {
-  it('derives the USDC associated token accounts of the recorded transaction', () => {
-    expect(usdcTokenAccountOf(OWNER)).toBe(TOKEN_ACCOUNT);
-    expect(usdcTokenAccountOf('FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6')).toBe('JBoHYN5t2NW6fUwDNXyYdQjKwRea6pMkRNqBSB2nFxUH');
+  it('watches the USDC associated token account of a wallet (test/unit/adapters/solana-token-account.test.ts)', async () => {
+    const server = await rpc({});
+    expect(scannerFor(server).tokenAccountOf(OWNER)).toBe(TOKEN_ACCOUNT);
   });
 
   it('lists new finalized signatures oldest first, page by page with before and until', async () => {
