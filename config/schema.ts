@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVM, EVM_NETWORKS, type EvmNetwork, type Network } from '../domain/networks.js';
+import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network } from '../domain/networks.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 
 /**
@@ -141,13 +141,13 @@ export const envSchema = z.object({
 
   /**
    * Networks whose payment watcher (`watch:<network>`) the worker keeps running, comma-separated, e.g.
-   * `base,polygon`. Empty (the default): no watcher runs, so a development machine never polls public RPCs.
+   * `base,polygon,solana`. Empty (the default): no watcher runs, so a development machine never polls public RPCs.
    */
   WATCHER_NETWORKS: z
     .string()
     .default('')
     .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
-    .refine((list) => list.every((n) => (EVM_NETWORKS as readonly string[]).includes(n)), 'WATCHER_NETWORKS: EVM networks only (base, polygon, arbitrum, optimism, ethereum, avalanche); the Solana watcher is not available yet'),
+    .refine((list) => list.every((n) => isNetwork(n)), `WATCHER_NETWORKS: networks among ${NETWORKS.join(', ')}`),
   /** Wait between watcher scans once caught up with the final height. */
   WATCHER_POLL_SECONDS: int(5, 1, 3600),
 });
@@ -223,7 +223,7 @@ export interface Config {
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
   /** The payment watchers the worker keeps running. */
-  readonly watcher: { readonly networks: readonly EvmNetwork[]; readonly pollSeconds: number };
+  readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
   readonly x402: {
     readonly payTo: `0x${string}` | undefined;
     readonly facilitator:
@@ -350,7 +350,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
-    watcher: { networks: e.WATCHER_NETWORKS as EvmNetwork[], pollSeconds: e.WATCHER_POLL_SECONDS },
+    watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,
       facilitator,

@@ -12,13 +12,14 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
+import { createSolanaTransferScanner, type SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
 export function buildActivityDeps(
   config: Config,
   db: Db,
   logger: Logger,
-): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner } } {
+): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner } } {
   const store = createFileStore(config.storage.dir);
   return {
     processing: { store, runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
@@ -30,6 +31,8 @@ export function buildActivityDeps(
         timeoutMs: config.chains.rpcTimeoutMs,
         retries: config.chains.rpcRetries,
       }),
+      // The RPC_URL_SOLANA endpoints of the /x402 Solana reader, with the same timeout and retries.
+      solana: createSolanaTransferScanner({ endpoints: config.chains.rpcUrls.solana, timeoutMs: config.chains.rpcTimeoutMs, retries: config.chains.rpcRetries }),
     },
     authorizationState:
       config.x402.facilitator.kind === 'none'

@@ -10,6 +10,7 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Mailer } from '../adapters/mail/smtp-mailer.js';
 import type { OperationRunners } from '../adapters/media/operation-runners.js';
 import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
+import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 
@@ -31,7 +32,7 @@ export interface PlatformWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps; mail?: MailWorkerDeps; watcher?: { evm: EvmTransferScanner } };
+  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps; mail?: MailWorkerDeps; watcher?: { evm?: EvmTransferScanner; solana?: SolanaTransferScanner } };
   /** A prebuilt workflow bundle (tests build one per run); otherwise workflows/index is bundled at start. */
   workflowBundle?: { code: string } | { codePath: string };
   shutdownGraceMs: number;
@@ -57,7 +58,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       ...createInvoiceLifecycleActivities({ db: opts.activityDeps.db }),
       ...processingActivities(opts.activityDeps),
       ...mailActivities(opts.activityDeps),
-      ...(opts.activityDeps.watcher ? createWatcherActivities({ db: opts.activityDeps.db, evm: opts.activityDeps.watcher.evm }) : {}),
+      ...(opts.activityDeps.watcher ? createWatcherActivities({ db: opts.activityDeps.db, ...opts.activityDeps.watcher }) : {}),
     },
     shutdownGraceTime: opts.shutdownGraceMs,
     ...(opts.identity ? { identity: opts.identity } : {}),

@@ -16,7 +16,10 @@ export type RequestState = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED'
 export interface ObservedTransfer {
   network: Network;
   txHash: string;
-  /** Position of the transfer in its transaction (EVM log index; Solana instruction index). */
+  /**
+   * Position of the transfer, unique within its transaction: EVM log index; Solana, its position among the
+   * transaction's USDC transfers in execution order (outer and inner instructions; one instruction may make several).
+   */
   logIndex: number;
   from: string;
   to: string;

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-account.js';
 
 /** Verbatim copies of the shared, never-edited mainnet payloads (test/fixtures/README.md). */
 export const SOLANA_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/solana/', import.meta.url));
@@ -53,6 +55,42 @@ export function tokenInstructionData(tag: number, amount: bigint, decimals?: num
   return base58Encode(bytes);
 }
 
+/** A well-formed, random transaction signature (64 bytes in base58). */
+export const randomSignature = (): string => base58Encode(randomBytes(64));
+
+interface AtaFixture {
+  slot: number;
+  blockTime: number;
+  meta: { err: unknown; preTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }>; postTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }> };
+  transaction: { signatures: string[]; message: { accountKeys: string[]; instructions: Array<{ data: string }> } };
+}
+
+/**
+ * A synthetic variant of the recorded `mainnet-usdc-transfer-creates-ata` result (a copy; the fixture file is never
+ * changed): `amount` atomic USDC by a plain SPL Transfer (instruction 2) from FQT9…'s token account into the USDC
+ * associated token account of `owner` (default: the recorded recipient 9fE6…), with the given signature, slot and
+ * time; balances adjusted so the decoder's reconciliation holds. `err` makes it a failed transaction.
+ */
+export function syntheticUsdcTransfer(opts: { signature: string; amount: bigint; slot: number; blockTime: number; owner?: string; err?: unknown }): unknown {
+  const tx = loadSolanaFixture(SOLANA_FIXTURES.usdcTransferCreatesAta.name) as AtaFixture;
+  tx.transaction.signatures[0] = opts.signature;
+  tx.slot = opts.slot;
+  tx.blockTime = opts.blockTime;
+  tx.transaction.message.instructions[2]!.data = tokenInstructionData(3, opts.amount);
+  const source = 10n ** 12n;
+  const byIndex = (list: AtaFixture['meta']['postTokenBalances'], i: number) => list.find((b) => b.accountIndex === i)!;
+  byIndex(tx.meta.preTokenBalances, 2).uiTokenAmount.amount = String(source);
+  byIndex(tx.meta.postTokenBalances, 2).uiTokenAmount.amount = String(source - opts.amount);
+  byIndex(tx.meta.postTokenBalances, 1).uiTokenAmount.amount = String(opts.amount);
+  if (opts.owner) {
+    tx.transaction.message.accountKeys[1] = usdcTokenAccountOf(opts.owner);
+    tx.transaction.message.accountKeys[4] = opts.owner;
+    byIndex(tx.meta.postTokenBalances, 1).owner = opts.owner;
+  }
+  if (opts.err !== undefined) tx.meta.err = opts.err;
+  return tx;
+}
+
 /** Recorded answers per signature. A `confirmed` request gets `confirmed`, else `finalized` (finalized is also confirmed). */
 export interface RecordedTransaction {
   finalized?: unknown;
@@ -64,6 +102,26 @@ export interface RecordedTransaction {
  * rpc_error: a JSON-RPC error object. wrong_shape: a `result` that is not a getTransaction result.
  */
 export type RpcMode = 'ok' | 'http_500' | 'hang' | 'malformed_json' | 'rpc_error' | 'wrong_shape';
+
+/** One transaction of an address, as getSignaturesForAddress lists it; `status` is how far it got. */
+export interface SignatureEntry {
+  signature: string;
+  slot: number;
+  blockTime?: number | null;
+  /** The transaction error (`meta.err`); null or absent for a successful one. */
+  err?: unknown;
+  status: 'confirmed' | 'finalized';
+}
+
+/** What getSlot and getSignaturesForAddress answer; tests change it while the server runs. */
+export interface SolanaLedger {
+  /** Per address (token account), its transactions oldest first; appended entries are the newest. */
+  signatures: Record<string, SignatureEntry[]>;
+  /** getSlot at finalized commitment (at confirmed: this + 32). */
+  finalizedSlot: number;
+  /** Misbehave like a node that lists not-yet-finalized entries at finalized commitment (with their status). */
+  listUnfinalized?: boolean;
+}
 
 export interface RpcCall {
   method: string;
@@ -78,15 +136,19 @@ export interface SolanaRpcServer {
   mode: RpcMode;
   /** Modes for the next requests, one each, before `mode` applies again. */
   queue(...modes: RpcMode[]): void;
+  /** Signatures and slots served by getSignaturesForAddress and getSlot (mutable). */
+  ledger: SolanaLedger;
   close(): Promise<void>;
 }
 
 /**
  * A local Solana JSON-RPC server on 127.0.0.1 (random port) that replays recorded `getTransaction` results by the
  * requested commitment (default finalized), or null. Like a real node it rejects encodings other than `json` and,
- * for version-0 transactions, requests without maxSupportedTransactionVersion.
+ * for version-0 transactions, requests without maxSupportedTransactionVersion. It also answers `getSlot` and
+ * `getSignaturesForAddress` (newest first, `limit` at most 1000, `before` and `until` exclusive, only finalized
+ * entries at finalized commitment, the default) from `ledger`, which tests extend as "the chain" moves on.
  */
-export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedTransaction>>): Promise<SolanaRpcServer> {
+export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedTransaction>>, ledger: Partial<SolanaLedger> = {}): Promise<SolanaRpcServer> {
   const queued: RpcMode[] = [];
   const calls: RpcCall[] = [];
   const state: SolanaRpcServer = {
@@ -94,6 +156,7 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
     calls,
     mode: 'ok',
     queue: (...modes) => void queued.push(...modes),
+    ledger: { signatures: {}, finalizedSlot: 0, ...ledger },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -128,6 +191,11 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
       };
       if (mode === 'rpc_error') return reply({ error: { code: -32005, message: 'Node is behind' } });
       if (mode === 'wrong_shape') return reply({ result: { slot: 'not a slot' } });
+      if (request.method === 'getSlot') {
+        const { commitment } = (params[0] ?? {}) as { commitment?: unknown };
+        return reply({ result: state.ledger.finalizedSlot + (commitment === 'confirmed' ? 32 : 0) });
+      }
+      if (request.method === 'getSignaturesForAddress') return reply(signaturesFor(state.ledger, params));
       if (request.method !== 'getTransaction') return reply({ error: { code: -32601, message: 'Method not found' } });
       const [signature, config] = params as [unknown, { encoding?: unknown; commitment?: unknown; maxSupportedTransactionVersion?: unknown } | undefined];
       if (config?.encoding !== 'json') return reply({ error: { code: -32602, message: 'this replay server serves encoding json only' } });
@@ -144,4 +212,29 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return state;
+}
+
+/** A getSignaturesForAddress answer (`{result}` or `{error}`) from the ledger. */
+function signaturesFor(ledger: SolanaLedger, params: unknown[]): object {
+  const [address, config = {}] = params as [unknown, { commitment?: unknown; limit?: unknown; before?: unknown; until?: unknown } | undefined];
+  const limit = config.limit ?? 1000;
+  if (typeof address !== 'string' || typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    return { error: { code: -32602, message: 'Invalid params' } };
+  }
+  const commitment = config.commitment ?? 'finalized';
+  const visible = (e: SignatureEntry) => commitment === 'confirmed' || e.status === 'finalized' || ledger.listUnfinalized === true;
+  let list = [...(ledger.signatures[address] ?? [])].reverse().filter(visible);
+  if (typeof config.before === 'string') {
+    const at = list.findIndex((e) => e.signature === config.before);
+    list = at < 0 ? [] : list.slice(at + 1);
+  }
+  if (typeof config.until === 'string') {
+    const at = list.findIndex((e) => e.signature === config.until);
+    if (at >= 0) list = list.slice(0, at);
+  }
+  return {
+    result: list.slice(0, limit).map((e) => ({
+      signature: e.signature, slot: e.slot, err: e.err ?? null, memo: null, blockTime: e.blockTime ?? null, confirmationStatus: e.status,
+    })),
+  };
 }

@@ -31,11 +31,12 @@ describe('config', () => {
 });
 
 describe('payment watcher config', () => {
-  it('runs no watcher by default and accepts only EVM networks', () => {
+  it('runs no watcher by default and accepts the seven networks, solana included', () => {
     expect(loadConfig({}).watcher).toEqual({ networks: [], pollSeconds: 5 });
     expect(loadConfig({ WATCHER_NETWORKS: ' base, polygon ', WATCHER_POLL_SECONDS: '2' }).watcher).toEqual({ networks: ['base', 'polygon'], pollSeconds: 2 });
-    expect(() => loadConfig({ WATCHER_NETWORKS: 'base,solana' })).toThrow(ConfigError);
-    expect(() => loadConfig({ WATCHER_NETWORKS: 'tron' })).toThrow(/EVM networks only/);
+    expect(loadConfig({ WATCHER_NETWORKS: 'base,solana' }).watcher.networks).toEqual(['base', 'solana']);
+    expect(() => loadConfig({ WATCHER_NETWORKS: 'tron' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WATCHER_NETWORKS: 'base,Solana' })).toThrow(/WATCHER_NETWORKS: networks among base, polygon, arbitrum, optimism, ethereum, avalanche, solana/);
   });
 });
 

@@ -3,15 +3,19 @@ import { startIfAbsent } from '../start-if-absent.js';
 import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
 import { signalInvoicePaid } from './invoice-lifecycle.workflow.js';
-import type { EvmNetwork } from '../../domain/networks.js';
+import type { Network } from '../../domain/networks.js';
 import type { WatcherActivities } from '../../activities/watcher.activities.js';
 
 export interface PaymentWatcherInput {
-  network: EvmNetwork;
+  network: Network;
   /** Wait between scans once caught up with the final height. */
   pollIntervalMs?: number;
-  /** Blocks per eth_getLogs range. */
+  /** EVM: blocks per eth_getLogs range. */
   maxBlocks?: number;
+  /** Solana: watched token accounts read per scan (default in activities/solana-watcher.activities.ts). */
+  maxAccounts?: number;
+  /** Solana: transactions read per scan, over all accounts. */
+  maxTransactions?: number;
   /** Scans per run before continuing as new (keeps the history short). */
   scansPerRun?: number;
 }
@@ -26,16 +30,22 @@ const { scanNetwork } = proxyActivities<WatcherActivities>({
 export const DEFAULT_WATCHER = { pollIntervalMs: 5_000, maxBlocks: 500, scansPerRun: 500 } as const;
 
 /**
- * The payment watcher of one network (workflow id `watch:<network>`): scans final blocks for USDC sent to
- * merchant wallets, range after range, and waits when caught up. Its progress lives in PostgreSQL, so a new
- * run (after continue-as-new, a restart or a termination) goes on from the last applied block.
+ * The payment watcher of one network (workflow id `watch:<network>`): scans final blocks (EVM) or the finalized
+ * signatures of the wallets' USDC token accounts (Solana) for USDC sent to merchant wallets, scan after scan, and
+ * waits when caught up. Its progress lives in PostgreSQL, so a new run (after continue-as-new, a restart or a
+ * termination) goes on from the last applied block or signature.
  */
 export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promise<never> {
   const pollIntervalMs = input.pollIntervalMs ?? DEFAULT_WATCHER.pollIntervalMs;
   const maxBlocks = input.maxBlocks ?? DEFAULT_WATCHER.maxBlocks;
   const scansPerRun = input.scansPerRun ?? DEFAULT_WATCHER.scansPerRun;
   for (let scan = 0; scan < scansPerRun; scan++) {
-    const result = await scanNetwork({ network: input.network, maxBlocks });
+    const result = await scanNetwork({
+      network: input.network,
+      maxBlocks,
+      ...(input.maxAccounts !== undefined ? { maxAccounts: input.maxAccounts } : {}),
+      ...(input.maxTransactions !== undefined ? { maxTransactions: input.maxTransactions } : {}),
+    });
     // If this answer is lost (a crash right here), the maintenance run starts the delivery after its grace period.
     for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
     // Absent from results recorded before it existed (`?? []` keeps their replay unchanged).

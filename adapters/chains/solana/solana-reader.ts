@@ -1,24 +1,14 @@
 import { DomainError } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/networks.js';
 import { SOLANA } from '../../../domain/networks.js';
-import { ChainError, type ChainReader, type RpcEndpoints, type TxEvidence } from '../types.js';
+import { ChainError, type ChainReader, type TxEvidence } from '../types.js';
+import { createSolanaRpc, type SolanaRpcOptions } from './solana-rpc.js';
 import { decodeParsedTransaction, isSolanaSignature, parseGetTransactionResult, type SolanaTransactionResult } from './decode.js';
 
-export interface SolanaReaderOptions {
-  /** JSON-RPC endpoints in failover order. They may carry API keys: they never appear in error messages. */
-  endpoints: RpcEndpoints;
-  /** Upper bound on one JSON-RPC call, response body included. Default 8000. */
-  timeoutMs?: number;
-  /** Further attempts on the same endpoint after a failed call, before the next endpoint. Default 2. */
-  retries?: number;
-  /** Pause before retry n is n * retryDelayMs. Default 250. */
-  retryDelayMs?: number;
-}
+/** Endpoints, per-call timeout and retries: see solana-rpc.ts. */
+export type SolanaReaderOptions = SolanaRpcOptions;
 
 type Commitment = 'finalized' | 'confirmed';
-
-/** One endpoint could not give a usable answer to one call (the reason is caller-safe). */
-class EndpointFailure extends Error {}
 
 /**
  * Reads Solana evidence with raw JSON-RPC `getTransaction` (encoding `json`, maxSupportedTransactionVersion 0) over
@@ -41,70 +31,16 @@ class EndpointFailure extends Error {}
  * USDC balance changes the decoded instructions do not explain, indexes out of range (see decode.ts).
  */
 export function createSolanaReader(options: SolanaReaderOptions): ChainReader {
-  const { endpoints, timeoutMs = 8000, retries = 2, retryDelayMs = 250 } = options;
-  if (endpoints.length === 0) throw new Error('the Solana reader needs at least one RPC endpoint');
-  endpoints.forEach((endpoint, i) => {
-    // No URL in the message: an endpoint may carry an API key.
-    if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error(`Solana RPC endpoint #${i + 1} is not an http(s) URL`);
-  });
-  if (!(timeoutMs > 0) || !Number.isInteger(retries) || retries < 0 || !(retryDelayMs >= 0)) {
-    throw new Error('timeoutMs must be positive, retries a non-negative integer, retryDelayMs non-negative');
-  }
-  let nextId = 1;
+  const rpc = createSolanaRpc(options, 'the Solana reader');
 
-  async function call(endpoint: string, signature: string, commitment: Commitment): Promise<SolanaTransactionResult | null> {
-    const id = nextId++;
-    let body: unknown;
-    try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'getTransaction',
-          params: [signature, { encoding: 'json', commitment, maxSupportedTransactionVersion: 0 }],
-        }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new EndpointFailure(`HTTP ${res.status}`);
-      body = JSON.parse(text);
-    } catch (err) {
-      if (err instanceof EndpointFailure) throw err;
-      if (err instanceof SyntaxError) throw new EndpointFailure('response is not JSON');
-      const name = err instanceof Error ? err.name : '';
-      throw new EndpointFailure(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : 'request failed');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EndpointFailure('response is not a JSON-RPC object');
-    const envelope = body as { id?: unknown; error?: { code?: unknown }; result?: unknown };
-    if (envelope.error !== undefined && envelope.error !== null) throw new EndpointFailure(`JSON-RPC error ${String(envelope.error?.code ?? '')}`.trim());
-    if (envelope.id !== id || !('result' in envelope)) throw new EndpointFailure('response is not the answer to the request');
-    if (envelope.result === null) return null;
-    try {
-      return parseGetTransactionResult(envelope.result);
-    } catch (err) {
-      throw new EndpointFailure(err instanceof Error ? err.message : 'malformed result');
-    }
-  }
-
-  /** The first healthy answer, trying endpoints in order and each 1 + retries times. */
-  async function getTransaction(signature: string, commitment: Commitment): Promise<SolanaTransactionResult | null> {
-    const failures: string[] = [];
-    for (const [i, endpoint] of endpoints.entries()) {
-      for (let attempt = 0; attempt <= retries; attempt++) {
-        if (attempt > 0 && retryDelayMs > 0) await new Promise((r) => setTimeout(r, attempt * retryDelayMs));
-        try {
-          return await call(endpoint, signature, commitment);
-        } catch (err) {
-          if (!(err instanceof EndpointFailure)) throw err;
-          failures.push(`endpoint #${i + 1} attempt ${attempt + 1}: ${err.message}`);
-        }
-      }
-    }
-    throw new ChainError('unavailable', `no Solana RPC endpoint answered getTransaction at ${commitment} commitment (${failures.join('; ')})`);
-  }
+  /** The first healthy answer, trying endpoints in order and each 1 + retries times (solana-rpc.ts). */
+  const getTransaction = (signature: string, commitment: Commitment): Promise<SolanaTransactionResult | null> =>
+    rpc.request(
+      'getTransaction',
+      [signature, { encoding: 'json', commitment, maxSupportedTransactionVersion: 0 }],
+      (result) => (result === null ? null : parseGetTransactionResult(result)),
+      `getTransaction at ${commitment} commitment`,
+    );
 
   return {
     async getEvidence(network: Network, txHash: string): Promise<TxEvidence> {
