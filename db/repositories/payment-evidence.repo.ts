@@ -1,5 +1,5 @@
 import { invoiceData, paymentConfirmedData } from '../../domain/proof/events.js';
-import { decideMatch, type ObservedTransfer } from '../../domain/proof/matching.js';
+import { decideMatch, latestPayableCreation, type ObservedTransfer } from '../../domain/proof/matching.js';
 import type { Db } from '../connection.js';
 import { lockMerchant } from './merchants.repo.js';
 import { appendProofEvent, deliveriesRecordedIn } from './proof-events.repo.js';
@@ -51,6 +51,7 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
         .whereNotNull('w.verified_at')
         .where('r.amount_atomic', t.amountAtomic.toString())
         .whereIn('r.status', statuses)
+        .where('r.created_at', '<=', latestPayableCreation(t))
         .orderBy('r.created_at', 'desc')
         .first('r.id', 'r.merchant_id');
     // An open request holds its amount; only when none does can the transfer be a late payment of an expired
@@ -69,7 +70,13 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       return { outcome: 'already_settled', requestId: row.id };
     }
     if (decision.next === 'REVIEW') {
-      await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
+      // A closed (EXPIRED or VOIDED) request whose amount a newer open request holds again keeps its state: the
+      // payment is kept as review evidence on it, and the open request's unique amount stays untouched.
+      const reissued = row.status !== 'AWAITING'
+        && (await trx('payment_requests').where({ wallet_id: row.wallet_id, amount_atomic: row.amount_atomic }).whereIn('status', ['AWAITING', 'REVIEW']).whereNot({ id: row.id }).first('id'));
+      if (!reissued) {
+        await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
+      }
       await link('review', decision.reason);
       return { outcome: 'review', requestId: row.id, reason: decision.reason };
     }

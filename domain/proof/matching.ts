@@ -37,6 +37,16 @@ export interface MatchCandidate {
 export type ReviewReason = 'invoice_voided' | 'unexpected_payer' | 'after_expiry';
 export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: ReviewReason } | { next: null; reason: 'already_settled' };
 
+/**
+ * A transfer can only pay a request that existed when it was made: a request created more than this after the
+ * transfer's block time is never its match (a watcher catching up must not let an old transfer of a freed
+ * amount pay a newer request). The margin absorbs block-time and server-clock skew.
+ */
+export const CREATED_BEFORE_TOLERANCE_MS = 5 * 60_000;
+
+/** The latest `created_at` of a request that transfer `t` can pay. */
+export const latestPayableCreation = (t: Pick<ObservedTransfer, 'blockTime'>): Date => new Date(t.blockTime.getTime() + CREATED_BEFORE_TOLERANCE_MS);
+
 /** EVM addresses compare case-insensitively (checksums are only a display form); Solana's are exact. */
 export const sameAddress = (network: Network, a: string, b: string): boolean => (network === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase());
 

@@ -91,6 +91,25 @@ describe('applying transfer evidence', () => {
     expect(await applyTransfer(h.tdb.db, transfer(expecting.amount_atomic), new Date())).toEqual({ outcome: 'already_settled', requestId: expecting.id });
   });
 
+  it('a transfer made before a request existed never pays it, even with its exact amount', async () => {
+    const old = await newRequest({ amount_usdc: '33.33' });
+    const hour = 3_600_000;
+    await h.tdb.db('payment_requests').where({ id: old.id }).update({ status: 'EXPIRED', created_at: new Date(Date.now() - 3 * hour), expires_at: new Date(Date.now() - 2 * hour) });
+    const fresh = await newRequest({ amount_usdc: '33.33' });
+    expect(fresh.amount_atomic).toBe(old.amount_atomic); // the expired request freed its amount
+    // Paid 90 minutes ago (a watcher catching up finds it now): a late payment of the old request, not of the new one.
+    expect(await applyTransfer(h.tdb.db, transfer(fresh.amount_atomic, { blockTime: new Date(Date.now() - 1.5 * hour) }), new Date())).toEqual({
+      outcome: 'review', requestId: old.id, reason: 'after_expiry',
+    });
+    expect(await h.ok(h.call(m.key, 'GET', `/v1/requests/${fresh.id}`))).toMatchObject({ status: 'AWAITING', tx_hash: null });
+    // The old request keeps its state (its amount is held by the new one); the payment is review evidence on it.
+    expect(await h.ok(h.call(m.key, 'GET', `/v1/requests/${old.id}`))).toMatchObject({ status: 'EXPIRED' });
+    expect(await h.tdb.db('payment_evidence').where({ request_id: old.id }).select('decision', 'reason')).toEqual([{ decision: 'review', reason: 'after_expiry' }]);
+    // A transfer from within the clock tolerance of the creation still pays it.
+    const paid = await applyTransfer(h.tdb.db, transfer(fresh.amount_atomic, { blockTime: new Date(Date.now() - 60_000) }), new Date());
+    expect(paid).toMatchObject({ outcome: 'paid', requestId: fresh.id });
+  });
+
   it('a second payment of a paid amount is kept as unmatched evidence and emits nothing', async () => {
     const r = await newRequest();
     expect((await applyTransfer(h.tdb.db, transfer(r.amount_atomic), new Date())).outcome).toBe('paid');

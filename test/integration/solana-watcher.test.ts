@@ -99,6 +99,8 @@ describe('the Solana payment watcher', () => {
   it('the recorded exact-amount transfer into the wallet\'s token account marks the request PAID with payment.confirmed once', async () => {
     const r = await request('0.999999');
     expect(r.amount_atomic).toBe('1000000'); // the recorded transfer's amount (quote + delta 1)
+    // The recorded payment is from 2025-05-12: the request must have existed before it to be payable by it.
+    await h.tdb.db('payment_requests').where({ id: r.id }).update({ created_at: new Date(1_747_059_490_000 - 3_600_000) });
     recorded[ATA.signature] = { finalized: loadSolanaFixture(ATA.name) };
     land(TOKEN_ACCOUNT, { signature: ATA.signature, slot: 339540943, blockTime: 1747059490, status: 'finalized' });
     await finalizeThrough(339_541_000);
