@@ -25,6 +25,7 @@ import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure
 import { migrateLatest } from '../db/migrate.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
+import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { startEvmNode, type EvmNode } from '../test/helpers/evm-node.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { startBenchWorker } from './lib/bench-worker.js';
@@ -142,6 +143,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
   run.signal.throwIfAborted();
   const taskQueue = `bench-watcher-${runId}`;
+  // Its own id (not watch:base), so a watcher of a real deployment on the same Temporal server is never touched.
+  const watcherId = `watch:${NETWORK}:bench-${runId}`;
+  // Terminated after the worker has stopped (clean-up runs in reverse), so no workflow task is in flight then.
+  const admin = await connectWorkflowGateway({ address: infra.temporalAddress, namespace: config.temporal.namespace, taskQueue });
+  run.defer('close the admin client', () => admin.close());
+  run.defer('terminate the watcher workflow', async () => {
+    await admin.client.workflow.getHandle(watcherId).terminate('benchmark finished').catch(() => undefined);
+  });
   const gw = await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
@@ -161,12 +170,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-watcher-${process.pid}`,
   });
-  // Its own id (not watch:base), so a watcher of a real deployment on the same Temporal server is never touched.
-  const watcherId = `watch:${NETWORK}:bench-${runId}`;
   await gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: NETWORK, pollIntervalMs: opts.pollMs, maxBlocks: opts.rangeBlocks }] });
-  run.defer('terminate the watcher workflow', async () => {
-    await gw.client.workflow.getHandle(watcherId).terminate('benchmark finished').catch(() => undefined);
-  });
 
   const waitUntil = async (what: string, probe: () => Promise<boolean>, ms = 120_000) =>
     withDeadline(
