@@ -3,6 +3,7 @@ import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-sca
 import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import type { Db } from '../db/connection.js';
 import { applyInto, type ScanResult } from './scan-result.js';
+import { heartbeatWhileWaiting } from './heartbeat.js';
 import { advanceWatcherProgress, readWatcherProgress, watchedRecipients } from '../db/repositories/watcher.repo.js';
 import { scanSolana, type SolanaScanLimits } from './solana-watcher.activities.js';
 
@@ -49,13 +50,14 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
   return {
     /** One scan of a network's watcher: EVM by block range, Solana by watched token account (solana-watcher). */
     async scanNetwork(input: ScanInput): Promise<ScanResult> {
+      // Heartbeats while it runs: a worker killed mid-scan is noticed in seconds and the scan repeated elsewhere.
       if (isEvmNetwork(input.network)) {
         // Thrown (retried): a worker without the scanner leaves the task to one that has it.
         if (!deps.evm) throw new Error('this worker has no EVM transfer scanner');
-        return scanEvm(deps.evm, input.network, input.maxBlocks);
+        return heartbeatWhileWaiting(scanEvm(deps.evm, input.network, input.maxBlocks));
       }
       if (!deps.solana) throw new Error('this worker has no Solana transfer scanner');
-      return scanSolana({ db: deps.db, solana: deps.solana, now }, input);
+      return heartbeatWhileWaiting(scanSolana({ db: deps.db, solana: deps.solana, now }, input));
     },
   };
 }

@@ -1,4 +1,5 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { heartbeatWhileWaiting } from './heartbeat.js';
 import { classifyError, classifyStatus, DELIVERY_PROFILES, type AttemptVerdict } from '../domain/webhooks.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { postWithPolicy, type DeliveryTimeouts, type DnsResolver } from '../adapters/webhooks/http-delivery.js';
@@ -21,17 +22,6 @@ export interface SendAttemptResult {
   verdict: AttemptVerdict;
   statusCode: number | null;
   errorClass: string | null;
-}
-
-function heartbeatWhileWaiting<T>(work: Promise<T>): Promise<T> {
-  let ctx: Context | undefined;
-  try {
-    ctx = Context.current();
-  } catch {
-    return work; // called outside a Temporal activity (unit tests)
-  }
-  const timer = setInterval(() => ctx!.heartbeat(), 1000);
-  return work.finally(() => clearInterval(timer));
 }
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {

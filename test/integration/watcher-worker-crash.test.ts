@@ -165,8 +165,8 @@ describe('the payment watcher: a worker killed mid-scan', () => {
       expect(await h.tdb.db('payment_evidence').select('tx_hash').orderBy('id')).toEqual([{ tx_hash: tx1 }, { tx_hash: tx2 }]);
       expect(await progress()).toBe(progressAtKill);
 
-      // A second worker process. Temporal learns that the first one's scan is lost only when that activity's
-      // start-to-close timeout (2 minutes) expires, then retries it here: hence the long wait below.
+      // A second worker process. Temporal learns that the first one's scan is lost when its heartbeats stop (the
+      // scan's 10 s heartbeat timeout), then retries it here.
       workers.push(await spawnWorkerProcess(env));
       await waitFor(async () => Object.values(await statuses(ids)).every((s) => s === 'PAID') && (await progress()) >= finalHeight, 'every request PAID and the range recorded', 240_000);
 

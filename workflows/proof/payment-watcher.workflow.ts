@@ -22,6 +22,9 @@ export interface PaymentWatcherInput {
 
 const { scanNetwork } = proxyActivities<WatcherActivities>({
   startToCloseTimeout: '2 minutes',
+  // The scan heartbeats every second: a worker that dies mid-scan is noticed within 10 s and the scan repeated
+  // on another worker (a repeat recognises every transfer already applied).
+  heartbeatTimeout: '10 seconds',
   // RPC outages are retried for as long as they last; progress stays where it was.
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
