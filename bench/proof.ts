@@ -25,7 +25,7 @@ import { buildChainReader } from '../api/deps.js';
 import { listen } from '../api/http/lifecycle.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
-import { sampleMemory, startMemorySampler, type MemorySample } from './lib/measure.js';
+import { sampleMemory, startMemorySampler, warningSink, type MemorySample } from './lib/measure.js';
 import { recordEventLoopUtilization, runProofLoad, type ProofCreation } from './lib/proof-load.js';
 import { createBenchMerchant, deleteBenchMerchants, proofRunStats, runBareInserts, type BenchMerchant } from './lib/proof-db.js';
 import { formatReport, isHealthy, type Check, type ScenarioResult, type SideResult } from './lib/proof-report.js';
@@ -66,21 +66,6 @@ interface Scenario {
   /** Merchants (each with one wallet and one key); client i uses merchant i modulo this. */
   merchants: number;
   webhook: boolean;
-}
-
-/** Warning and error lines of the app (it logs at warn): kept for the report, never printed as they come. */
-function warningSink() {
-  const first: string[] = [];
-  let count = 0;
-  return {
-    stream: {
-      write(line: string) {
-        count++;
-        if (first.length < 3) first.push(line.trim().slice(0, 400));
-      },
-    },
-    warnings: () => ({ count, first }),
-  };
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {

@@ -31,7 +31,7 @@ import { openBenchDatabase } from './lib/bench-db.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { startCountingRpcProxy } from './lib/json-rpc-proxy.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
-import { withDeadline } from './lib/measure.js';
+import { warningSink, withDeadline } from './lib/measure.js';
 import { createBenchMerchant, type BenchMerchant } from './lib/proof-db.js';
 import { createOpenRequests, evidenceCounts, oneOpenPerWallet, openRequestsPerWallet, paidAmong, watcherProgress, type OpenRequest } from './lib/watcher-db.js';
 import { formatReport, isHealthy, splitScans, type Check, type LatencySample, type ScanCase } from './lib/watcher-report.js';
@@ -86,21 +86,6 @@ function parseOptions(argv: string[]): Options {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** `total` spread over `parts` as evenly as possible. */
 const spread = (total: number, parts: number) => Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
-
-/** Warning and error lines of the worker's logger (it logs at warn): kept for the report. */
-function warningSink() {
-  const first: string[] = [];
-  let count = 0;
-  return {
-    stream: {
-      write(line: string) {
-        count++;
-        if (first.length < 3) first.push(line.trim().slice(0, 400));
-      },
-    },
-    warnings: () => ({ count, first }),
-  };
-}
 
 async function startBackends(config: Config, run: RunLifecycle): Promise<{ infra: Infrastructure; node: EvmNode }> {
   const [infra, node] = await Promise.allSettled([ensureInfrastructure(config, progress, { fsync: false }), startEvmNode({ chainId: EVM.base.chainId })]);

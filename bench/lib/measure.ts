@@ -91,3 +91,21 @@ export function table(rows: string[][]): string {
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n');
 }
+
+/**
+ * A log stream for a benchmarked app or worker (it logs at warn): counts the warning and error lines and keeps the
+ * first three for the report, never printing them as they come.
+ */
+export function warningSink() {
+  const first: string[] = [];
+  let count = 0;
+  return {
+    stream: {
+      write(line: string) {
+        count++;
+        if (first.length < 3) first.push(line.trim().slice(0, 400));
+      },
+    },
+    warnings: () => ({ count, first }),
+  };
+}
