@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifySignature } from '../../adapters/webhooks/sign.js';
 
 export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
@@ -53,3 +54,13 @@ export async function startReceiver(
       }),
   };
 }
+
+/** Checks a received request's `X-Service-Signature` with `secret`, as a receiver does (300 s window, now). */
+export const verifyReceived = (req: ReceivedRequest, secret: string) =>
+  verifySignature({
+    secret,
+    body: req.body,
+    timestampHeader: req.headers['x-service-timestamp'] as string,
+    signatureHeader: req.headers['x-service-signature'] as string,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });

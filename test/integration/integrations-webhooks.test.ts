@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../adapters/webhooks/sign.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import { setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { getEndpoint, listAttempts } from '../../db/repositories/webhooks.repo.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import { startReceiver, type ReceivedRequest } from '../helpers/receiver.js';
+import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 
 const h = new ProofHarness();
 
@@ -32,15 +31,6 @@ async function json<T = Record<string, unknown>>(res: Response, status: number):
 
 const createRequest = (m: TestMerchant, amount = '12.50') =>
   h.ok(h.call(m.key, 'POST', '/v1/requests', { wallet_id: m.wallets['base'], amount_usdc: amount, description: 'Order from the dashboard test' }), 201);
-
-const verify = (req: ReceivedRequest, secret: string) =>
-  verifySignature({
-    secret,
-    body: req.body,
-    timestampHeader: req.headers['x-service-timestamp'] as string,
-    signatureHeader: req.headers['x-service-signature'] as string,
-    nowSeconds: Math.floor(Date.now() / 1000),
-  });
 
 describe('management keys', () => {
   it('creates a key whose secret is shown once; a replay returns the metadata without it; the key works until revoked', async () => {
@@ -200,7 +190,7 @@ describe('deliveries', () => {
       expect(second!.headers['x-service-delivery-id']).toBe(row.id);
       expect(second!.headers['x-service-event-id']).toBe(first!.headers['x-service-event-id']);
       expect(second!.body.equals(first!.body)).toBe(true);
-      expect(verify(second!, hook.secret)).toEqual({ ok: true });
+      expect(verifyReceived(second!, hook.secret)).toEqual({ ok: true });
       expect((await listAttempts(h.tdb.db, row.id)).map((a) => [a.attemptNo, a.outcome, a.statusCode])).toEqual([[1, 'terminal', 302], [2, 'delivered', 200]]);
 
       const after = await json<{ data: Array<Record<string, unknown>> }>(await dash.request('GET', '/deliveries'), 200);
@@ -266,11 +256,11 @@ describe('deliveries', () => {
       expect(await h.gateway!.client.workflow.getHandle(workflowId).result()).toEqual({ status: 'delivered', attempts: 2 });
       const [first, second] = receiver.requests;
       expect(first!.headers['x-service-key-version']).toBe('1');
-      expect(verify(first!, hook.secret)).toEqual({ ok: true });
+      expect(verifyReceived(first!, hook.secret)).toEqual({ ok: true });
       expect(second!.headers['x-service-key-version']).toBe('2');
       expect(rotated!.key_version).toBe(2);
-      expect(verify(second!, rotated!.secret)).toEqual({ ok: true });
-      expect(verify(second!, hook.secret)).toMatchObject({ ok: false });
+      expect(verifyReceived(second!, rotated!.secret)).toEqual({ ok: true });
+      expect(verifyReceived(second!, hook.secret)).toMatchObject({ ok: false });
     } finally {
       await receiver.close();
     }

@@ -6,8 +6,7 @@ import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secre
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
-import { verifySignature } from '../../adapters/webhooks/sign.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
@@ -124,11 +123,7 @@ describe('the payment watcher on a local chain', () => {
     const received = receiver_.requests.filter((r) => JSON.parse(r.body.toString()).data.request_id === inv.request_id);
     expect(received.map((r) => JSON.parse(r.body.toString()).type).sort()).toEqual(['invoice.issued', 'invoice.paid', 'payment.confirmed']);
     for (const r of received) {
-      const verdict = verifySignature({
-        secret: 'whsec_watcher', body: r.body, timestampHeader: r.headers['x-service-timestamp'] as string,
-        signatureHeader: r.headers['x-service-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000),
-      });
-      expect(verdict.ok).toBe(true);
+      expect(verifyReceived(r, 'whsec_watcher').ok).toBe(true);
       expect(JSON.parse(r.body.toString()).id).toBe(r.headers['x-service-event-id']);
       const stored = await h.tdb.db('proof_events').where({ id: r.headers['x-service-event-id'] as string }).first('body');
       expect(Buffer.compare(Buffer.from(stored.body), r.body)).toBe(0);

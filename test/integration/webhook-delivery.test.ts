@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { startReceiver, type ReceivedRequest } from '../helpers/receiver.js';
+import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { verifySignature } from '../../adapters/webhooks/sign.js';
 import { createEndpoint, getDelivery, listAttempts, rotateEndpointSecret, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
@@ -49,15 +48,6 @@ async function deliver(opts: { iface: WebhookInterface; url: string; secret?: st
   return { endpoint, delivery, workflowId, body, secret, eventId, result };
 }
 
-const verify = (req: ReceivedRequest, secret: string) =>
-  verifySignature({
-    secret,
-    body: req.body,
-    timestampHeader: req.headers['x-service-timestamp'] as string,
-    signatureHeader: req.headers['x-service-signature'] as string,
-    nowSeconds: Math.floor(Date.now() / 1000),
-  });
-
 describe('signed webhook delivery workflow', () => {
   it('delivers a /proof/v1 event once with every header, visible under delivery:<id>', async () => {
     const receiver = await startReceiver(() => 200);
@@ -71,7 +61,7 @@ describe('signed webhook delivery workflow', () => {
     expect(req.headers['x-service-event-id']).toBe(d.eventId);
     expect(req.headers['x-service-delivery-id']).toBe(d.delivery.id);
     expect(req.headers['x-service-key-version']).toBe('1');
-    expect(verify(req, d.secret)).toEqual({ ok: true });
+    expect(verifyReceived(req, d.secret)).toEqual({ ok: true });
     const desc = await gw.client.workflow.getHandle(d.workflowId).describe();
     expect(desc.status.name).toBe('COMPLETED');
     expect(desc.type).toBe('webhookDeliveryWorkflow');
@@ -95,7 +85,7 @@ describe('signed webhook delivery workflow', () => {
     expect(h['x-service-event-id']).toBe(d.eventId);
     expect(h['x-service-delivery-id']).toBeUndefined();
     expect(h['x-service-key-version']).toBeUndefined();
-    expect(verify(receiver.requests[0]!, d.secret)).toEqual({ ok: true });
+    expect(verifyReceived(receiver.requests[0]!, d.secret)).toEqual({ ok: true });
     await receiver.close();
   });
 
@@ -109,7 +99,7 @@ describe('signed webhook delivery workflow', () => {
       expect(req.body.equals(d.body)).toBe(true);
       expect(req.headers['x-service-event-id']).toBe(d.eventId);
       expect(req.headers['x-service-delivery-id']).toBe(d.delivery.id);
-      expect(verify(req, d.secret)).toEqual({ ok: true });
+      expect(verifyReceived(req, d.secret)).toEqual({ ok: true });
     }
     const [first, second] = receiver.requests;
     expect(Number(second!.headers['x-service-timestamp'])).toBeGreaterThan(Number(first!.headers['x-service-timestamp']));
@@ -186,8 +176,8 @@ describe('signed webhook delivery workflow', () => {
     const [first, second] = receiver.requests;
     expect(first!.headers['x-service-key-version']).toBe('1');
     expect(second!.headers['x-service-key-version']).toBe('2');
-    expect(verify(second!, newSecret)).toEqual({ ok: true });
-    expect(verify(second!, d.secret)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyReceived(second!, newSecret)).toEqual({ ok: true });
+    expect(verifyReceived(second!, d.secret)).toEqual({ ok: false, reason: 'bad_signature' });
     await receiver.close();
   });
 

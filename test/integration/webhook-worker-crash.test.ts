@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
-import { verifySignature } from '../../adapters/webhooks/sign.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
@@ -34,13 +33,7 @@ describe('a worker dies in the middle of a webhook delivery', () => {
     const receiver = await startReceiver((req, index) => {
       if (index === 0) return 'hang'; // the first worker is killed while this request is open
       // A receiver per the spec: verify, dedupe durably by event id, then 2xx.
-      const ok = verifySignature({
-        secret: 'whsec_crash_test',
-        body: req.body,
-        timestampHeader: req.headers['x-service-timestamp'] as string,
-        signatureHeader: req.headers['x-service-signature'] as string,
-        nowSeconds: Math.floor(Date.now() / 1000),
-      });
+      const ok = verifyReceived(req, 'whsec_crash_test');
       if (!ok.ok) return 400;
       processed.add(req.headers['x-service-event-id'] as string);
       return 200;
