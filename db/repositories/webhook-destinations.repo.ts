@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
-import { toEndpoint, type DeliveryStatus, type WebhookEndpoint } from './webhooks.repo.js';
+import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repo.js';
 
 /**
  * A merchant's `/proof` webhook destinations as the management routes see them (spec sections 4, 6 and 8).
@@ -70,43 +70,15 @@ export async function rotateDestination(trx: Db, merchantId: string, id: string,
   return toEndpoint(row);
 }
 
-export interface DeliverySummary {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  attempts: number;
-  maxAttempts: number;
-  nextAttemptAt: Date | null;
-  lastStatusCode: number | null;
-  lastErrorClass: string | null;
-  createdAt: Date;
-  deliveredAt: Date | null;
-  failedAt: Date | null;
+/** A delivery as its history shows it (never the body), with its destination's state. */
+export interface DeliverySummary extends WebhookDelivery {
   endpointStatus: WebhookEndpoint['status'];
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const toSummary = (r: any): DeliverySummary => ({
-  id: r.id,
-  endpointId: r.endpoint_id,
-  eventId: r.event_id,
-  eventType: r.event_type,
-  status: r.status,
-  attempts: r.attempts,
-  maxAttempts: r.max_attempts,
-  nextAttemptAt: r.next_attempt_at,
-  lastStatusCode: r.last_status_code,
-  lastErrorClass: r.last_error_class,
-  createdAt: r.created_at,
-  deliveredAt: r.delivered_at,
-  failedAt: r.failed_at,
-  endpointStatus: r.endpoint_status,
-});
-/* eslint-enable @typescript-eslint/no-explicit-any */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const toSummary = (r: any): DeliverySummary => ({ ...toDelivery(r), endpointStatus: r.endpoint_status });
 
-const deliveryColumns = ['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.status', 'd.attempts', 'd.max_attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error_class', 'd.created_at', 'd.delivered_at', 'd.failed_at', 'e.status as endpoint_status'];
+const deliveryColumns = ['d.id', 'd.interface', 'd.tenant_id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.status', 'd.attempts', 'd.max_attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error_class', 'd.created_at', 'd.delivered_at', 'd.failed_at', 'e.status as endpoint_status'];
 
 /** One page of the merchant's delivery history, by id descending, strictly before `before`; never the bodies. */
 export async function deliveriesPage(db: Db, merchantId: string, limit: number, before: string | null): Promise<DeliverySummary[]> {
@@ -144,5 +116,5 @@ export async function reopenFailedDelivery(trx: Db, merchantId: string, id: stri
     .where({ id, status: 'failed' })
     .update({ status: 'retrying', failed_at: null, next_attempt_at: now, updated_at: now })
     .returning('*');
-  return { ...toSummary(updated), endpointStatus: d.endpointStatus };
+  return { ...toDelivery(updated), endpointStatus: d.endpointStatus };
 }

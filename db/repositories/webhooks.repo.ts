@@ -49,7 +49,7 @@ export const toEndpoint = (r: any): WebhookEndpoint => ({
   createdAt: r.created_at,
 });
 
-const toDelivery = (r: any): WebhookDelivery => ({
+export const toDelivery = (r: any): WebhookDelivery => ({
   id: r.id,
   interface: r.interface,
   endpointId: r.endpoint_id,
