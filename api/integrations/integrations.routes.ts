@@ -1,14 +1,13 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { merchantIdempotency } from '../proof/idempotency.js';
 import { refuseAuthorizationHeader, requireAllowedOrigin, requireCsrfToken, requireCustomerAccess, requireSession } from './guards.js';
 import { mountKeys } from './keys.handlers.js';
 import { mountSession } from './session.handlers.js';
@@ -48,17 +47,7 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
 
   const managed = new Router<AppState>();
   managed.use(requireSession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken(), requireCustomerAccess(now));
-  const idem = (operation: string, opts: { storedBody?: (b: unknown) => unknown } = {}): Middleware<AppState> =>
-    idempotent({
-      db: deps.db,
-      logger: deps.logger,
-      dialect: 'proof',
-      operation,
-      tenantOf: (ctx) => ctx.state.merchant!.id,
-      retainedLimit: deps.retainedResponsesPerAccount,
-      ...(opts.storedBody ? { storedBody: opts.storedBody } : {}),
-      now,
-    });
+  const idem = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
   mountKeys(managed, { db: deps.db, now }, idem);
   mountWebhooks(managed, { db: deps.db, secretBox: deps.secretBox, workflows: deps.workflows, allowLoopbackForTests: deps.allowLoopbackForTests, now }, idem);
   router.use(managed.routes(), managed.allowedMethods());

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { validateExpiry } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
@@ -10,6 +9,7 @@ import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositor
 import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
 import type { AppState } from '../http/context.js';
+import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { usageOf } from '../proof/quota.js';
 import { destinationJson } from './webhooks.handlers.js';
 
@@ -41,7 +41,7 @@ export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {
 }
 
 /** `GET /api/integrations` (keys, webhook metadata, event types, entitlements) and the key routes. */
-export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempotent: (operation: string, opts?: { storedBody?: (b: unknown) => unknown }) => Middleware<AppState>): void {
+export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempotent: MerchantIdempotent): void {
   router.get('/', async (ctx) => {
     const merchant = ctx.state.merchant!;
     const now = deps.now();
@@ -72,8 +72,6 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
   });
 
   // The secret is in the live response only; a replay of the same call returns the metadata with `secret: null`.
-  const withoutSecret = (b: unknown) => ({ ...(b as Record<string, unknown>), secret: null });
-
   router.post('/keys', idempotent('integrations.keys.create', { storedBody: withoutSecret }), async (ctx) => {
     const body = parseKeyCreate(ctx.request.body);
     const now = deps.now();

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { usableLimit } from '../../domain/proof/plans.js';
 import { parseEmptyBody, parseWebhookCreate } from '../../domain/validation/integrations.js';
@@ -19,6 +18,7 @@ import {
 } from '../../db/repositories/webhook-destinations.repo.js';
 import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
+import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 
@@ -57,8 +57,7 @@ function deliveryJson(d: DeliverySummary) {
 }
 
 /** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */
-export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, idempotent: (operation: string, opts?: { storedBody?: (b: unknown) => unknown }) => Middleware<AppState>): void {
-  const withoutSecret = (b: unknown) => ({ ...(b as Record<string, unknown>), secret: null });
+export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, idempotent: MerchantIdempotent): void {
   const merchantId = (ctx: { state: AppState }) => ctx.state.merchant!.id;
 
   router.post('/webhooks', idempotent('integrations.webhooks.create', { storedBody: withoutSecret }), async (ctx) => {

@@ -10,9 +10,9 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
 import { perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
+import { merchantIdempotency } from './idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoices } from './invoices.handlers.js';
@@ -110,16 +110,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     jsonBody(deps.bodyLimitJson),
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
-  const idempotency = (operation: string) =>
-    idempotent({
-      db: deps.db,
-      logger: deps.logger,
-      dialect: 'proof',
-      operation,
-      tenantOf: (ctx) => ctx.state.merchant!.id,
-      retainedLimit: deps.retainedResponsesPerAccount,
-      now,
-    });
+  const idempotency = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
   const idem = (operation: string): Middleware<AppState> => compose([idempotency(operation), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
