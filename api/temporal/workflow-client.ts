@@ -40,13 +40,12 @@ export async function startDeliveryWorkflow(gw: WorkflowGateway, input: Delivery
 }
 
 /**
- * Starts `job:<id>` for a committed job. A repeated start while it runs or after it completed is harmless:
- * the existing workflow is kept. Input is the id only; the job (and any sealed password) stays in PostgreSQL.
+ * Starts a workflow under its business id at most once: while it runs, or after it closed, a repeated start keeps
+ * the existing one (nothing is started again).
  */
-export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput): Promise<string> {
-  const workflowId = workflowIds.job(input.jobId);
+async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: string, input: unknown): Promise<string> {
   try {
-    await gw.client.workflow.start('processingJobWorkflow', {
+    await gw.client.workflow.start(workflowType, {
       workflowId,
       taskQueue: gw.taskQueue,
       args: [input],
@@ -60,24 +59,20 @@ export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowIn
 }
 
 /**
+ * Starts `job:<id>` for a committed job. A repeated start while it runs or after it completed is harmless:
+ * the existing workflow is kept. Input is the id only; the job (and any sealed password) stays in PostgreSQL.
+ */
+export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput): Promise<string> {
+  return startOnce(gw, 'processingJobWorkflow', workflowIds.job(input.jobId), input);
+}
+
+/**
  * Starts `mail:<id>` for a committed outbox row (only when mail is configured). The input is the id only: the
  * address and the document stay in PostgreSQL and the file store. A repeated start is harmless: the existing
  * workflow, running or closed, is kept (one e-mail per outbox row).
  */
 export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<InvoiceMailWorkflowInput, 'mailId'>): Promise<string> {
-  const workflowId = workflowIds.mail(input.mailId);
-  try {
-    await gw.client.workflow.start('invoiceMailWorkflow', {
-      workflowId,
-      taskQueue: gw.taskQueue,
-      args: [{ mailId: input.mailId }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
-  return workflowId;
+  return startOnce(gw, 'invoiceMailWorkflow', workflowIds.mail(input.mailId), { mailId: input.mailId });
 }
 
 /**
@@ -85,19 +80,7 @@ export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<
  * or closed, is kept. The input is the id only.
  */
 export async function startInvoiceLifecycleWorkflow(gw: WorkflowGateway, input: InvoiceLifecycleInput): Promise<string> {
-  const workflowId = workflowIds.invoice(input.invoiceId);
-  try {
-    await gw.client.workflow.start('invoiceLifecycleWorkflow', {
-      workflowId,
-      taskQueue: gw.taskQueue,
-      args: [{ invoiceId: input.invoiceId }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
-  return workflowId;
+  return startOnce(gw, 'invoiceLifecycleWorkflow', workflowIds.invoice(input.invoiceId), { invoiceId: input.invoiceId });
 }
 
 /**
