@@ -83,6 +83,13 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only entry points read the environment (config/schema.ts loadConfig)' }],
     },
   },
+  // Every router of the app comes from api/http/router.ts (case-sensitive matching, ids checked where parsed):
+  // a router made with `new Router` would let a case-changed path skip the guards mounted before its routes.
+  {
+    files: ['api/**/*.ts', 'test/**/*.ts'],
+    ignores: ['api/http/router.ts'],
+    rules: { 'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Router']", message: 'make routers with createRouter() from api/http/router.ts' }] },
+  },
   {
     files: ['adapters/infra/temporal-cli.ts'],
     rules: { 'no-restricted-properties': 'off' }, // PATH, HOME and XDG_CACHE_HOME locate tools, they are not config

@@ -12,6 +12,7 @@ import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
+import { recordRoutes } from './http/router.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
@@ -114,5 +115,6 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
+  recordRoutes(app, routers);
   return app;
 }

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../http/router.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
@@ -35,7 +36,7 @@ export interface IntegrationsRouterDeps {
  */
 export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
-  const router = new Router<AppState>({ prefix: '/api/integrations' });
+  const router = createRouter({ prefix: '/api/integrations' });
   router.use(
     rateLimit(deps.db, [perIp('integrations:ip:min', deps.perIpPerMinute, 60)], now),
     refuseAuthorizationHeader(),
@@ -45,7 +46,7 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
   );
   mountSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now });
 
-  const managed = new Router<AppState>();
+  const managed = createRouter();
   managed.use(requireSession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken(), requireCustomerAccess(now));
   const idem = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
   mountKeys(managed, { db: deps.db, now }, idem);

@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
@@ -47,7 +48,7 @@ function activeCompany(db: Db): Middleware<AppState> {
  * suspension, then the resources. Bodies are parsed per route (multipart for uploads, JSON elsewhere).
  */
 export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/v1' });
+  const router = createRouter({ prefix: '/v1' });
   mountDocs(router, deps); // public: defined before the guards below, so they never run for these two paths
   router.use(
     refuseKeyInQuery(),

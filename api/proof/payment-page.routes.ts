@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { idRegex } from '../../domain/ids.js';
 import type { Db } from '../../db/connection.js';
 import { getPaymentRequestForPage } from '../../db/repositories/payment-requests.repo.js';
 import type { AppState } from '../http/context.js';
@@ -10,9 +11,11 @@ import { paymentPagePath } from './requests.handlers.js';
  * request id is the capability). Unknown ids get a 404 page.
  */
 export function mountPaymentPage(router: Router<AppState>, db: Db, now: () => Date): void {
-  router.get(paymentPagePath(':id').replace(/^\/proof/, ''), async (ctx) => {
+  // `:request`, not `:id`: an impossible id gets this page's own HTML 404, not the JSON one of the id check.
+  router.get(paymentPagePath(':request').replace(/^\/proof/, ''), async (ctx) => {
     ctx.set(PAYMENT_PAGE_HEADERS);
-    const found = /^req_[A-Za-z0-9]{20}$/.test(ctx.params['id'] ?? '') ? await getPaymentRequestForPage(db, ctx.params['id']!) : null;
+    const id = ctx.params['request'] ?? '';
+    const found = idRegex('req').test(id) ? await getPaymentRequestForPage(db, id) : null;
     if (!found) {
       ctx.status = 404;
       ctx.body = renderPaymentPageNotFound();

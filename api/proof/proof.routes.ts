@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { DomainError } from '../../domain/errors.js';
@@ -97,7 +98,7 @@ const proCreationsPerHour = (limit: number, now: () => Date): RateLimitCheck => 
  */
 export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
-  const router = new Router<AppState>({ prefix: '/proof' });
+  const router = createRouter({ prefix: '/proof' });
   router.use(refuseKeyInQuery());
   mountPaymentPage(router, deps.db, now);
   mountProofDocs(router, deps); // public, outside the /v1-scoped guards below

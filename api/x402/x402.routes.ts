@@ -1,4 +1,5 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/context.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
@@ -22,7 +23,7 @@ export interface X402RouterDeps {
 
 /** Everything under /x402: health, discovery, pages, the paid USDC routes and the disabled processing routes. */
 export function x402Router(deps: X402RouterDeps): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/x402' });
+  const router = createRouter({ prefix: '/x402' });
   router.use(deps.rateLimit);
   // PUBLIC_BASE_URL when set (behind a proxy); otherwise the origin the client used.
   const origin = (ctx: { protocol: string; host: string }) => deps.publicBaseUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
@@ -57,7 +58,7 @@ export const OPTION_SCHEMAS = {
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;
 export type OperationOptions<O extends AvailableOperation> = z.infer<(typeof OPTION_SCHEMAS)[O]>;
 
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{20}$`), `must be a ${prefix}_ id`);
+const id = (prefix: string) => z.string().regex(idRegex(prefix), `must be a ${prefix}_ id`);
 
 const fieldName = z
   .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
 import { decimalToAtomic } from '../money.js';
 import {
@@ -25,7 +26,7 @@ const required = (name: string, what = 'a string') =>
   ({ error: (iss: { input?: unknown }) => (iss.input === undefined ? `${name} is required` : `${name} must be ${what}`) });
 
 const prefixedId = (name: string, prefix: string, what: string) =>
-  z.string(required(name)).regex(new RegExp(`^${prefix}_[A-Za-z0-9]{20}$`), `${name} must be ${what}: ${prefix}_ followed by 20 letters or digits`);
+  z.string(required(name)).regex(idRegex(prefix), `${name} must be ${what}: ${prefix}_ followed by 20 letters or digits`);
 
 /** Trimmed text of 1..max characters (required). */
 const text = (name: string, max: number) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
 import { decimalToAtomic } from '../money.js';
 
@@ -10,7 +11,7 @@ import { decimalToAtomic } from '../money.js';
 export const DEFAULT_VALID_HOURS = 72;
 export const MAX_VALID_HOURS = 720;
 
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{20}$`), `must be a ${prefix}_ id`);
+const id = (prefix: string) => z.string().regex(idRegex(prefix), `must be a ${prefix}_ id`);
 
 export const requestCreateSchema = z.strictObject({
   wallet_id: id('wal'),

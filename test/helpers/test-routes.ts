@@ -1,7 +1,6 @@
-import Router from '@koa/router';
+import { createRouter } from '../../api/http/router.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
-import type { AppState } from '../../api/http/context.js';
 import { refuseKeyInQuery, requireApiKey } from '../../api/http/auth.js';
 import { idempotent } from '../../api/http/idempotency.js';
 import { jsonBody } from '../../api/http/body.js';
@@ -22,7 +21,7 @@ export async function createThingsTable(db: Db): Promise<void> {
 export function testRouters(opts: { db: Db; logger: Logger; perKeyPerMinute?: number; perIpPerMinute?: number; bodyLimit?: string; slowEffectMs?: number; now?: () => Date }) {
   const { db, logger } = opts;
   const make = (prefix: '/v1' | '/proof/v1', dialect: 'v1' | 'proof') => {
-    const router = new Router<AppState>({ prefix });
+    const router = createRouter({ prefix });
     router.use(
       refuseKeyInQuery(),
       requireApiKey(db, dialect),

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Router from '@koa/router';
+import { createRouter } from '../../api/http/router.js';
+import type Router from '@koa/router';
 import type { FacilitatorClient } from '@x402/core/server';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from '@x402/fetch';
@@ -97,7 +98,7 @@ export function payingClient(account: EvmAccount) {
 
 /** A router under /x402 with one paid route whose handler answers 200, or 404/422/503 by `?outcome=`. */
 export function paidTestRouter(payments: X402Payments, calls: { count: number }, path = TEST_ROUTE.path): Router<AppState> {
-  const router = new Router<AppState>({ prefix: '/x402' });
+  const router = createRouter({ prefix: '/x402' });
   router.get(path, payments.require({ ...TEST_ROUTE, path }), (ctx) => {
     calls.count += 1;
     const outcome = ctx.query.outcome;

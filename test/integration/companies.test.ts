@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { createRouter } from '../../api/http/router.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
@@ -6,7 +6,6 @@ import { capturingLogger } from '../helpers/logs.js';
 import { addMember, createCompany, issueCompanyKey, listMembers, removeMember } from '../../db/repositories/companies.repo.js';
 import { revokeApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.js';
 import { requireApiKey } from '../../api/http/auth.js';
-import type { AppState } from '../../api/http/context.js';
 
 let tdb: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -16,7 +15,7 @@ const email = () => `person${++seq}@example.com`;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  const router = new Router<AppState>({ prefix: '/v1' });
+  const router = createRouter({ prefix: '/v1' });
   router.use(requireApiKey(tdb.db, 'v1'));
   router.get('/test-whoami', (ctx) => {
     ctx.body = { company: ctx.state.apiKey!.tenantId, member: ctx.state.apiKey!.ownerId };

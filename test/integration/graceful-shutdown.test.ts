@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { createRouter } from '../../api/http/router.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
@@ -8,7 +8,6 @@ import { spawnWorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
-import type { AppState } from '../../api/http/context.js';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -20,7 +19,7 @@ afterAll(async () => {
 
 describe('SIGTERM drains', () => {
   it('the HTTP server finishes in-flight requests, then refuses new connections', async () => {
-    const slow = new Router<AppState>({ prefix: '/x402' });
+    const slow = createRouter({ prefix: '/x402' });
     slow.get('/slow-test', async (ctx) => {
       await new Promise((r) => setTimeout(r, 700));
       ctx.body = { finished: true };

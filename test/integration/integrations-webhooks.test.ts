@@ -85,7 +85,9 @@ describe('management keys', () => {
     const other = await signedIn();
     const foreign = await json<{ id: string }>(await other.dash.request('POST', '/keys', { name: 'theirs', scopes: ['read'] }), 201);
     await json(await dash.request('POST', `/keys/${foreign.id}/revoke`, {}), 404);
-    await json(await dash.request('POST', '/keys/x/revoke', { reason: 'no body allowed' }), 422);
+    await json(await dash.request('POST', '/keys/key_AAAAAAAAAAAAAAAAAAAA/revoke', { reason: 'no body allowed' }), 422);
+    // An id that cannot exist is not found before the body is read.
+    await json(await dash.request('POST', '/keys/x/revoke', { reason: 'no body allowed' }), 404);
     await json(await dash.request('POST', '/keys', { name: 'no key', scopes: ['read'] }, { idem: null }), 422);
   });
 });

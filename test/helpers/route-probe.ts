@@ -1,0 +1,129 @@
+import http from 'node:http';
+import { expect } from 'vitest';
+import type Koa from 'koa';
+import { routesOf, type RouteInfo } from '../../api/http/router.js';
+import type { AppState, InterfaceName } from '../../api/http/context.js';
+import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
+import type { Db } from '../../db/connection.js';
+import { createDashboardUser, DashboardClient } from './dashboard.js';
+import { ADDRESSES, newIdem } from './proof.js';
+
+/**
+ * Probing every route of the real app with odd or hostile requests: the routes come from the app itself
+ * (routesOf), so a route added later is probed without anyone adding it here.
+ */
+
+export interface Credentials {
+  v1Key: string;
+  proofKey: string;
+  dashboard: DashboardClient;
+}
+
+/** A company with a read+write key, a merchant with a wallet and a read+write key, and a signed-in dashboard user. */
+export async function seedCredentials(db: Db, baseUrl: string): Promise<Credentials> {
+  const now = new Date();
+  const { company, owner } = await createCompany(db, { name: 'Probe Co', ownerEmail: `probe-${newIdem()}@example.com` });
+  const v1Key = (await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'probe', scopes: ['read', 'write'] }, now)).secret;
+  const merchant = await createMerchant(db, { name: 'Probe Shop', trial: true }, now);
+  await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: ADDRESSES.base }, now);
+  const proofKey = (await issueMerchantKey(db, { merchantId: merchant.id, name: 'probe', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
+  const user = await createDashboardUser(db, merchant.id);
+  const dashboard = new DashboardClient(baseUrl);
+  const signIn = await dashboard.signIn(user.email, user.password);
+  expect(signIn.status).toBe(201);
+  return { v1Key, proofKey, dashboard };
+}
+
+/** The headers that authenticate a request on an interface (none on /x402 and the root). */
+export function authHeaders(creds: Credentials, iface: InterfaceName, method: string): Record<string, string> {
+  if (iface === 'v1') return { Authorization: `Bearer ${creds.v1Key}` };
+  if (iface === 'proof') return { Authorization: `Bearer ${creds.proofKey}` };
+  if (iface === 'integrations') {
+    const d = creds.dashboard;
+    return { Cookie: d.cookie!, 'X-CSRF-Token': d.csrf!, ...(method === 'GET' || method === 'HEAD' ? {} : { Origin: d.origin }) };
+  }
+  return {};
+}
+
+/** A well-formed id of the kind a path parameter names, that no row has. */
+const ABSENT_ID = (prefix: string) => `${prefix}_${'A'.repeat(20)}`;
+
+/** The route's path with every parameter filled: `:id` with an absent id of the route's kind. */
+export function concretePath(route: RouteInfo, fill: Partial<Record<string, string>> = {}): string {
+  return route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    if (fill[name] !== undefined) return fill[name];
+    if (name === 'index') return '0';
+    if (name === 'operation') return 'pdf-merge';
+    const segment = route.path.split('/').slice(-3).join('/');
+    const prefix = /uploads/.test(segment) ? 'upl' : /jobs/.test(segment) ? 'job' : /requests|pay/.test(segment) ? 'req' : /invoices/.test(segment) ? 'inv'
+      : /contacts/.test(segment) ? 'con' : /keys/.test(segment) ? 'key' : /webhooks/.test(segment) ? 'whe' : /deliveries/.test(segment) ? 'dlv' : 'obj';
+    return ABSENT_ID(prefix);
+  });
+}
+
+export interface ProbeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: Record<string, unknown> | null;
+}
+
+/**
+ * One raw HTTP request (the path is sent byte for byte, unnormalised, which fetch would not do). A request the
+ * server leaves unanswered fails the test after `hangMs`: that is a hang detector, not a speed limit.
+ */
+export function probe(baseUrl: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer | string; hangMs?: number } = {}): Promise<ProbeResponse> {
+  const url = new URL(baseUrl);
+  const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method,
+      path,
+      headers: { ...(body ? { 'Content-Length': String(body.length) } : {}), ...opts.headers },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: Record<string, unknown> | null = null;
+        try {
+          json = /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(text) as Record<string, unknown>) : null;
+        } catch {
+          json = null;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`${method} ${path} was not answered within ${opts.hangMs ?? 60_000} ms`));
+    }, opts.hangMs ?? 60_000);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end(body);
+  });
+}
+
+/** The error field of an interface's documented body. */
+export const errorField = (iface: InterfaceName): 'detail' | 'error' => (iface === 'v1' ? 'detail' : 'error');
+
+/** Asserts the documented error body of the interface: message, stable code, request id. */
+export function expectErrorShape(res: ProbeResponse, iface: InterfaceName, label: string): void {
+  expect(res.json, `${label}: JSON error body, got ${res.status} ${res.text.slice(0, 200)}`).not.toBeNull();
+  expect(typeof res.json![errorField(iface)], `${label}: ${errorField(iface)} field`).toBe('string');
+  expect(typeof res.json!['code'], `${label}: code`).toBe('string');
+  expect(res.json!['request_id'], `${label}: request_id`).toBe(res.headers['x-request-id']);
+}
+
+export function appRoutes(app: Koa): RouteInfo[] {
+  const routes = routesOf(app as unknown as Koa<AppState>);
+  expect(routes.length).toBeGreaterThan(40);
+  return routes;
+}
