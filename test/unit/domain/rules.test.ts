@@ -3,6 +3,7 @@ import { parseIdempotencyKey } from '../../../domain/idempotency.js';
 import { normalizeScopes, parsePresentedKey, requiredScope, validateExpiry, looksLikeApiKey } from '../../../domain/api-keys.js';
 import { retryAfterSeconds, windowStart } from '../../../domain/rate-limits.js';
 import { canonicalJson } from '../../../domain/canonical-json.js';
+import { jsonBodyIssues, MAX_JSON_DEPTH } from '../../../domain/validation/json-body.js';
 import type { DomainError } from '../../../domain/errors.js';
 
 const code = (fn: () => unknown) => {
@@ -85,5 +86,31 @@ describe('canonical JSON', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+
+  it('keeps every own key of a parsed body: "__proto__" and "constructor" change the fingerprint', () => {
+    const plain = JSON.parse('{"amount":"1.00"}') as unknown;
+    const proto = JSON.parse('{"amount":"1.00","__proto__":{"admin":true}}') as unknown;
+    expect(canonicalJson(proto)).toBe('{"__proto__":{"admin":true},"amount":"1.00"}');
+    expect(canonicalJson(proto)).not.toBe(canonicalJson(plain));
+    expect(canonicalJson(JSON.parse('{"constructor":1}'))).toBe('{"constructor":1}');
+    expect(canonicalJson(JSON.parse('{"a":{"__proto__":[]}}'))).toBe('{"a":{"__proto__":[]}}');
+  });
+});
+
+describe('JSON body rules', () => {
+  it('names every field holding NUL, keys included, and nothing else', () => {
+    expect(jsonBodyIssues({ a: 'ok', b: ['x', 'y\u0000'], c: { d: '\u0000' }, 'e\u0000': 1 }).map((i) => i.path).sort()).toEqual(['b.1', 'c.d', 'e\\u0000']);
+    expect(jsonBodyIssues('\u0000')).toEqual([{ kind: 'nul', path: '', message: expect.any(String) }]);
+    expect(jsonBodyIssues({ a: 1, b: null, c: true, d: [{}], e: 'text' })).toEqual([]);
+  });
+
+  it(`bounds nesting at ${MAX_JSON_DEPTH} levels without recursion, even 100,000 deep`, () => {
+    const nest = (n: number) => JSON.parse('['.repeat(n) + ']'.repeat(n)) as unknown;
+    expect(jsonBodyIssues(nest(MAX_JSON_DEPTH))).toEqual([]);
+    expect(jsonBodyIssues(nest(MAX_JSON_DEPTH + 1))).toEqual([{ kind: 'depth', path: expect.any(String), message: expect.stringContaining('nested') }]);
+    expect(jsonBodyIssues(nest(100_000))[0]!.kind).toBe('depth');
+    const objects = JSON.parse('{"a":'.repeat(3000) + '1' + '}'.repeat(3000)) as unknown;
+    expect(jsonBodyIssues(objects)[0]!.kind).toBe('depth');
   });
 });
