@@ -68,6 +68,8 @@ export const envSchema = z.object({
   PROOF_RETAINED_RESPONSES_PER_ACCOUNT: int(RETAINED_RESPONSES_PER_ACCOUNT, 1),
   RATE_LIMIT_X402_PER_IP_PER_MINUTE: int(120, 1),
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
+  /** Failed API-key authentications per client IP per minute, /v1 and /proof/v1 together; past it 429 before any lookup. */
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: int(30, 1),
   /** Dashboard sign-in attempts per e-mail address per 15 minutes (on top of the per-IP limit). */
   RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: int(10, 1),
   /**
@@ -190,6 +192,7 @@ export interface Config {
     readonly proofRetainedResponsesPerAccount: number;
     readonly x402PerIpPerMinute: number;
     readonly integrationsPerIpPerMinute: number;
+    readonly authFailuresPerIpPerMinute: number;
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
@@ -333,6 +336,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       proofRetainedResponsesPerAccount: e.PROOF_RETAINED_RESPONSES_PER_ACCOUNT,
       x402PerIpPerMinute: e.RATE_LIMIT_X402_PER_IP_PER_MINUTE,
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
+      authFailuresPerIpPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
     dashboard: {

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { retryAfterSeconds, type RateLimitRule } from '../../domain/rate-limits.js';
-import { hitRateLimits } from '../../db/repositories/rate-limits.repo.js';
+import { hitRateLimits, peekRateLimit } from '../../db/repositories/rate-limits.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { AppContext, AppState } from './context.js';
 
@@ -49,5 +49,30 @@ export function rateLimit(db: Db, checks: RateLimitCheck[], now: () => Date = ()
       });
     }
     await next();
+  };
+}
+
+/**
+ * Failed API-key authentication per client IP, shared by /v1 and /proof/v1 (one bucket per IP). Mounted
+ * before the key check: an address past its budget of failures in the window gets 429 without any key
+ * lookup; every `unauthorized` answer behind it (missing, malformed, unknown, revoked, expired or inactive
+ * key) counts one failure. Authenticated requests read the counter and write nothing.
+ */
+export function authFailureThrottle(db: Db, limit: number, now: () => Date = () => new Date()): Middleware<AppState> {
+  const rule: RateLimitRule = { name: 'auth:fail:ip', limit, windowSeconds: 60 };
+  return async (ctx, next) => {
+    const at = now();
+    const subject = ctx.ip || 'unknown';
+    if ((await peekRateLimit(db, { rule, subject }, at)) >= limit) {
+      throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; retry after the time in Retry-After', {
+        retryAfterSeconds: retryAfterSeconds(at, rule.windowSeconds),
+      });
+    }
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'unauthorized') await hitRateLimits(db, [{ rule, subject }], at);
+      throw e;
+    }
   };
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection.js';
 import { getCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
-import { perIp, perKey, rateLimit } from '../http/rate-limit.js';
+import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
 import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
@@ -26,7 +26,7 @@ export interface ProcessingRouterDeps {
   /** Starts `job:<id>` workflows; null when Temporal is not configured (job submission answers 503). */
   workflows: WorkflowGateway | null;
   limits: UploadLimits;
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   /** Paths of the media engines and qpdf's time limit. */
   media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string };
@@ -52,6 +52,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
   mountDocs(router, deps); // public: defined before the guards below, so they never run for these two paths
   router.use(
     refuseKeyInQuery(),
+    authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, deps.now),
     requireApiKey(deps.db, 'v1', deps.now),
     rateLimit(deps.db, [
       perKey('v1:key:min', deps.rateLimits.perKeyPerMinute, 60),

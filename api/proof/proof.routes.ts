@@ -11,7 +11,7 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
-import { perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
+import { authFailureThrottle, perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
 import { merchantIdempotency } from './idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
@@ -26,7 +26,7 @@ import type { WorkflowGateway } from '../temporal/workflow-client.js';
 export interface ProofRouterDeps {
   db: Db;
   logger: Logger;
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; proPerHour: number };
+  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; proPerHour: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   publicBaseUrl: string | null | undefined;
   /** Stored idempotent responses per merchant (a fair-use bound, spec section 8). */
@@ -104,6 +104,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   mountProofDocs(router, deps); // public, outside the /v1-scoped guards below
   router.use(
     '/v1',
+    authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, now),
     requireApiKey(deps.db, 'proof', now),
     rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),
     merchantOfKey(deps.db, now),

@@ -39,6 +39,14 @@ export async function hitRateLimits(
   });
 }
 
+/** The hits of one (rule, subject) bucket in the current window, without counting one (0 when none). */
+export async function peekRateLimit(db: Db, check: { rule: RateLimitRule; subject: string }, now: Date): Promise<number> {
+  const row = await db('rate_limit_counters')
+    .where({ bucket: `${check.rule.name}:${check.subject}`, window_start: windowStart(now, check.rule.windowSeconds) })
+    .first<{ hits: number } | undefined>('hits');
+  return row?.hits ?? 0;
+}
+
 /** Removes windows that have ended. Called by the maintenance sweep. */
 export async function purgeExpiredRateLimits(db: Db, now: Date): Promise<number> {
   return db('rate_limit_counters').where('expires_at', '<', now).del();

@@ -31,7 +31,7 @@ let c: Conformance;
 const config = testConfig();
 const settings = {
   limits: { ...config.storage, retentionDays: LIMITS.retentionDays },
-  rateLimits: { perKeyPerMinute: config.rateLimits.v1PerKeyPerMinute, perIpPerMinute: config.rateLimits.v1PerIpPerMinute },
+  rateLimits: { perKeyPerMinute: config.rateLimits.v1PerKeyPerMinute, perIpPerMinute: config.rateLimits.v1PerIpPerMinute, authFailuresPerIpPerMinute: config.rateLimits.authFailuresPerIpPerMinute },
   bodyLimitJson: config.http.bodyLimitJson,
   media: config.media,
 };

@@ -35,7 +35,7 @@ import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/
 const ENV = { RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000' };
 const config = testConfig(ENV);
 const settings = {
-  rateLimits: { perKeyPerMinute: config.rateLimits.proofPerKeyPerMinute, perIpPerMinute: config.rateLimits.proofPerIpPerMinute, proPerHour: config.rateLimits.proofProPerHour },
+  rateLimits: { perKeyPerMinute: config.rateLimits.proofPerKeyPerMinute, perIpPerMinute: config.rateLimits.proofPerIpPerMinute, proPerHour: config.rateLimits.proofProPerHour, authFailuresPerIpPerMinute: config.rateLimits.authFailuresPerIpPerMinute },
   bodyLimitJson: config.http.bodyLimitJson,
 };
 

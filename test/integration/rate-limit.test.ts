@@ -5,6 +5,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { createThingsTable, testRouters } from '../helpers/test-routes.js';
 import { issueApiKey } from '../../db/repositories/api-keys.repo.js';
 import { purgeExpiredRateLimits } from '../../db/repositories/rate-limits.repo.js';
+import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 
 let tdb: TestDatabase;
 const apps: Array<Awaited<ReturnType<typeof startTestApp>>> = [];
@@ -58,5 +59,60 @@ describe('rate limits', () => {
     const rows = await tdb.db('rate_limit_counters').select('bucket', 'hits');
     expect(rows.length).toBeGreaterThan(0);
     expect(await purgeExpiredRateLimits(tdb.db, new Date('2026-11-22T12:05:00Z'))).toBe(rows.length);
+  });
+});
+
+describe('failed authentication per IP', () => {
+  it('throttles bogus keys on /v1 and /proof/v1 together, before the key lookup, in each interface shape', async () => {
+    const fresh = await createTestDatabase();
+    const app = await startTestApp({ db: fresh.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '5' }), now });
+    const lookups: string[] = [];
+    const onQuery = (q: { sql: string }) => {
+      if (/from "api_keys"/i.test(q.sql) && /^select/i.test(q.sql.trim())) lookups.push(q.sql);
+    };
+    fresh.db.on('query', onQuery);
+    try {
+      const { secret } = await issueApiKey(fresh.db, { interface: 'v1', tenantId: 'co_af', name: 'k', scopes: ['read'] });
+      const bogus = (i: number) => `sk_live_${'A'.repeat(12)}${String(i).padStart(32, '0')}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const path = i % 2 ? '/proof/v1/me' : '/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA';
+        statuses.push((await fetch(`${app.url}${path}`, { headers: { Authorization: `Bearer ${bogus(i)}` } })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      const lookupsBefore = lookups.length;
+      const v1 = await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${bogus(9)}` } });
+      expect(v1.status).toBe(429);
+      expect(v1.headers.get('retry-after')).toBe('30');
+      expect(await v1.json()).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('authentication') });
+      const proof = await fetch(`${app.url}/proof/v1/me`, { headers: { Authorization: 'Bearer skp_nope' } });
+      expect(proof.status).toBe(429);
+      expect(await proof.json()).toMatchObject({ code: 'rate_limited', error: expect.any(String) });
+      // No key was looked up for the throttled requests; a good key from the same address waits out the window too.
+      expect(lookups.length).toBe(lookupsBefore);
+      expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(429);
+    } finally {
+      fresh.db.off('query', onQuery);
+      await app.close();
+      await fresh.drop();
+    }
+  });
+
+  it('lets authenticated traffic through and counts only failures', async () => {
+    const fresh = await createTestDatabase();
+    const app = await startTestApp({ db: fresh.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '2' }), now });
+    try {
+      const { company, owner } = await createCompany(fresh.db, { name: 'Ok', ownerEmail: 'ok@example.com' });
+      const { secret } = await issueCompanyKey(fresh.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] }, new Date());
+      for (let i = 0; i < 6; i++) {
+        expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(404);
+      }
+      expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(401);
+      expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(401);
+      expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(429);
+    } finally {
+      await app.close();
+      await fresh.drop();
+    }
   });
 });

@@ -21,7 +21,7 @@ const logs = capturingLogger();
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000' }) });
+  app = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '100000' }) });
   creds = await seedCredentials(tdb.db, app.url);
   routes = appRoutes(app.app);
 });
