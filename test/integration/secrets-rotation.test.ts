@@ -14,8 +14,8 @@ import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
-import { SEALED_COLUMNS } from '../../db/repositories/sealed-secrets.repo.js';
-import { createEndpoint, getEndpoint, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { listSealed, replaceSealed, SEALED_COLUMNS } from '../../db/repositories/sealed-secrets.repo.js';
+import { createEndpoint, getEndpoint, rotateEndpointSecret, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -77,7 +77,7 @@ async function platform(box: SecretBox, opts: { jobs?: WorkflowGateway; workersO
     workflows: opts.jobs ?? lateGw,
     secretBox: box,
   });
-  const workers = [];
+  const workers: Array<Awaited<ReturnType<typeof startTestWorker>>> = [];
   for (const queue of opts.workersOn ?? []) {
     workers.push(await startTestWorker(queue, {
       db: tdb.db,
@@ -88,10 +88,12 @@ async function platform(box: SecretBox, opts: { jobs?: WorkflowGateway; workersO
       processing: { store, runners: createFileOperationRunners() },
     }));
   }
-  const stop = async () => {
-    for (const w of workers) await w.stop();
-    await app.close();
-  };
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const w of workers) await w.stop();
+      await app.close();
+    })());
   stops.push(stop);
   return { app, stop };
 }
@@ -277,7 +279,7 @@ describe('SECRETS_KEY rotation', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ resealed: 0, unreadable: 0, remaining_under_other_keys: 0 });
       const status = await admin(['secrets:status'], { SECRETS_KEY: B });
       expect(status.code, status.stderr).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ current_key_id: kidB, previous_key_ids: [], by_key_id: { [kidB]: 6 }, unreadable: 0 });
+      expect(JSON.parse(status.stdout)).toMatchObject({ current_key_id: kidB, previous_key_ids: [], by_key_id: { [kidB]: 6 }, remaining_under_other_keys: 0 });
       await p2.stop();
 
       // ---- Phase 3: A removed (SECRETS_KEY=B only). ----
@@ -307,6 +309,30 @@ describe('SECRETS_KEY rotation', () => {
       for (const s of [...secrets, ...Object.values(passwords)]) expect(logs.text()).not.toContain(s);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('reseals the value a concurrent writer committed, not the one it listed (row locked and read again)', async () => {
+    const boxA = createSecretBox(A);
+    const boxBA = createSecretBox(B, [A]);
+    const endpoint = await createEndpoint(tdb.db, { interface: 'proof', tenantId: 'mer_concurrent', url: 'https://hooks.example.com/c', events: [], secretSealed: boxA.seal('whsec_before') });
+    try {
+      const col = SEALED_COLUMNS.find((c) => c.table === 'webhook_endpoints')!;
+      expect((await listSealed(tdb.db, col, null, 1000)).some((r) => r.id === endpoint.id)).toBe(true);
+      // A destination rotation holds the row while the reseal reaches it; the reseal waits, then sees its value.
+      const rotation = await tdb.db.transaction();
+      await rotation('webhook_endpoints').where({ id: endpoint.id }).update({ secret_sealed: boxA.seal('whsec_after'), key_version: 2 });
+      const resealing = replaceSealed(tdb.db, col, endpoint.id, (sealed) => boxBA.reseal(sealed));
+      await rotation.commit();
+      expect(await resealing).toBe('replaced');
+      const stored = (await getEndpoint(tdb.db, endpoint.id))!;
+      expect(stored.keyVersion).toBe(2);
+      expect(createSecretBox(B).open(stored.secretSealed)).toBe('whsec_after');
+      // A rotation after the reseal simply writes under the current key.
+      await rotateEndpointSecret(tdb.db, endpoint.id, boxBA.seal('whsec_later'));
+      expect(await replaceSealed(tdb.db, col, endpoint.id, (sealed) => boxBA.reseal(sealed))).toBe('unchanged');
+    } finally {
+      await tdb.db('webhook_endpoints').where({ id: endpoint.id }).del();
     }
   });
 
