@@ -1,7 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../adapters/logging/logger.js';
-import { createSecretBox } from '../adapters/crypto/secret-box.js';
-import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
+import { configuredSecretBox } from '../adapters/crypto/secrets-key-file.js';
 import type { Db } from '../db/connection.js';
 import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
@@ -20,7 +19,7 @@ export async function startApi(config: Config, db: Db, logger: Logger, temporalA
     config,
     chainReader: buildChainReader(config),
     payments: buildPayments(config, db, logger),
-    secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),
+    secretBox: configuredSecretBox(config),
     workflows,
   });
   const handle = await listen(app, config.http.host, config.http.port);

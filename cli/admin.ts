@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/schema.js';
 import { DomainError } from '../domain/errors.js';
-import { createSecretBox } from '../adapters/crypto/secret-box.js';
-import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
+import { configuredSecretBox } from '../adapters/crypto/secrets-key-file.js';
 import { startEmbeddedPostgres } from '../adapters/infra/embedded-postgres.js';
 import { silentProgress } from '../adapters/infra/progress.js';
 import { createDb } from '../db/connection.js';
@@ -16,6 +15,7 @@ import {
 } from './admin-commands.js';
 import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
 import { readStdin, usersCreate, usersPassword } from './user-commands.js';
+import { secretsReseal, secretsStatus } from './secrets-commands.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
@@ -37,6 +37,8 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
   webhooks:send-test --url <https url> [--interface proof|v1] [--tenant <id>] [--wait]
   deliveries:show --id <delivery id>
+  secrets:status                                            (key ids of SECRETS_KEY / SECRETS_KEYS_PREVIOUS, stored sealed values per key id)
+  secrets:reseal                                            (seals every stored secret again under SECRETS_KEY; safe while the platform runs; exit 1 if a value opens with no configured key)
 
 Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
 running \`bash scripts/start.sh\`.`;
@@ -128,7 +130,7 @@ try {
       const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
       const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
       try {
-        const secretBox = createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir));
+        const secretBox = configuredSecretBox(config);
         const result = await webhooksSendTest(db, gw, secretBox, flags, now, { allowLoopbackForTests: config.webhooks.allowLoopbackForTests });
         const ui = config.temporal.address ? null : `http://127.0.0.1:${config.temporal.uiPort}/namespaces/${config.temporal.namespace}/workflows/${encodeURIComponent(result.workflow_id)}`;
         print({ ...result, temporal_ui: ui, notice: 'The signing secret is shown once.' });
@@ -148,6 +150,15 @@ try {
       } finally {
         await gw.close();
       }
+      break;
+    }
+    case 'secrets:status':
+      print(await secretsStatus(db, configuredSecretBox(config)));
+      break;
+    case 'secrets:reseal': {
+      const report = await secretsReseal(db, configuredSecretBox(config));
+      print(report);
+      if (report.unreadable > 0) exitCode = 1;
       break;
     }
     case 'deliveries:show': {

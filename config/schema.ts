@@ -56,8 +56,13 @@ export const envSchema = z.object({
   /** Optional path of a prebuilt workflow bundle (npm run build:workflows); otherwise bundled at worker start. */
   TEMPORAL_WORKFLOW_BUNDLE: optionalString,
 
-  /** 32 bytes, base64: encrypts webhook signing secrets at rest. Generated under DATA_DIR when unset outside production. */
+  /**
+   * 32 bytes, base64: seals webhook signing secrets and PDF passwords at rest. Generated under DATA_DIR when unset
+   * outside production. SECRETS_KEYS_PREVIOUS: comma-separated earlier keys, read only (docs/operations.md
+   * "Rotating SECRETS_KEY").
+   */
   SECRETS_KEY: optionalString,
+  SECRETS_KEYS_PREVIOUS: optionalString,
 
   RATE_LIMIT_V1_PER_KEY_PER_MINUTE: int(120, 1),
   RATE_LIMIT_V1_PER_IP_PER_MINUTE: int(600, 1),
@@ -183,6 +188,8 @@ export interface Config {
     readonly workflowBundlePath: string | undefined;
   };
   readonly secretsKey: string | undefined;
+  /** Earlier secrets keys: they open values sealed before a rotation, never seal. */
+  readonly secretsKeysPrevious: readonly string[];
   readonly rateLimits: {
     readonly v1PerKeyPerMinute: number;
     readonly v1PerIpPerMinute: number;
@@ -252,6 +259,32 @@ export interface MailConfig {
   readonly timeoutMs: number;
 }
 
+/** 32 bytes as base64 (standard or URL-safe), or null. */
+function secretsKeyBytes(value: string): Buffer | null {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return null;
+  const bytes = Buffer.from(value, 'base64');
+  return bytes.length === 32 ? bytes : null;
+}
+
+/** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
+function parseSecretsKeys(current: string | undefined, previousList: string | undefined, issues: string[]): string[] {
+  const currentBytes = current === undefined ? null : secretsKeyBytes(current);
+  if (current !== undefined && !currentBytes) issues.push('SECRETS_KEY: 32 random bytes encoded as base64 (e.g. openssl rand -base64 32)');
+  if (previousList === undefined) return [];
+  const items = previousList.split(',').map((k) => k.trim());
+  const seen: Buffer[] = [];
+  items.forEach((item, i) => {
+    const n = i + 1;
+    const bytes = item === '' ? null : secretsKeyBytes(item);
+    if (item === '') issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is empty (a comma too many?)`);
+    else if (!bytes) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is not 32 random bytes encoded as base64`);
+    else if (currentBytes?.equals(bytes)) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is the same key as SECRETS_KEY`);
+    else if (seen.some((b) => b.equals(bytes))) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} repeats item ${seen.findIndex((b) => b.equals(bytes)) + 1}`);
+    seen.push(bytes ?? Buffer.alloc(0));
+  });
+  return items;
+}
+
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
     super(`invalid configuration:\n  ${issues.join('\n  ')}`);
@@ -300,6 +333,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
   const mail = parseMailConfig(e, issues);
+  const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
   if (issues.length) throw new ConfigError(issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
     throw new ConfigError(['SECRETS_KEY: required in production (32 random bytes, base64)']);
@@ -327,6 +361,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
     },
     secretsKey: e.SECRETS_KEY,
+    secretsKeysPrevious,
     rateLimits: {
       v1PerKeyPerMinute: e.RATE_LIMIT_V1_PER_KEY_PER_MINUTE,
       v1PerIpPerMinute: e.RATE_LIMIT_V1_PER_IP_PER_MINUTE,

@@ -1,6 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { createSecretBox } from '../adapters/crypto/secret-box.js';
-import { resolveSecretsKey } from '../adapters/crypto/secrets-key-file.js';
+import { configuredSecretBox } from '../adapters/crypto/secrets-key-file.js';
 import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
@@ -40,7 +39,7 @@ export function buildActivityDeps(
         : createAuthorizationStateReader({ rpcUrls: config.chains.rpcUrls.base, timeoutMs: config.chains.rpcTimeoutMs }),
     db,
     logger,
-    secretBox: createSecretBox(resolveSecretsKey(config.secretsKey, config.dataDir)),
+    secretBox: configuredSecretBox(config),
     resolver: createSystemResolver(),
     allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
   };

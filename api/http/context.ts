@@ -13,7 +13,8 @@ export interface AppState {
   /** The /proof/v1 merchant of the bearer key, or of the dashboard session on /api/integrations. */
   merchant?: Merchant;
   /** The signed-in dashboard session on /api/integrations. */
-  session?: { id: string; userId: string; email: string; csrfToken: string };
+  /** csrfToken: the one the API hands out; csrfTokensAccepted: it and those under previous secrets keys. */
+  session?: { id: string; userId: string; email: string; csrfToken: string; csrfTokensAccepted: readonly string[] };
   /** Set by the idempotency middleware: the transaction the handler's effect must use. */
   trx?: Knex.Transaction;
   /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */

@@ -22,6 +22,11 @@ export interface IdempotentOptions {
    */
   fingerprint?: (ctx: AppContext) => unknown;
   /**
+   * With `fingerprint` digesting a secret: the request as fingerprinted under each previous secrets key. A stored
+   * hash equal to one of them is the same request, so a SECRETS_KEY rotation does not turn a replay into a 409.
+   */
+  earlierFingerprints?: (ctx: AppContext) => unknown[];
+  /**
    * What is kept for replays, when it must differ from the live body: a response that shows a secret once
    * stores a copy without it (spec: secrets are shown once; a replay returns the same status and metadata).
    */
@@ -51,7 +56,10 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
       const stored = await findStoredResponse(opts.db, ref, at);
-      if (stored) return replay(ctx, stored, opts.operation, requestHash);
+      if (stored) {
+        const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
+        return replay(ctx, stored, opts.operation, requestHash, earlier);
+      }
       if (opts.retainedLimit !== undefined && (await countRetainedResponses(opts.db, ref.dialect, ref.tenantId)) >= opts.retainedLimit) {
         throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
       }
@@ -100,8 +108,8 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   };
 }
 
-function replay(ctx: AppContext, stored: StoredResponse, operation: string, requestHash: string): void {
-  if (stored.operation !== operation || stored.requestHash !== requestHash) {
+function replay(ctx: AppContext, stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {
+  if (stored.operation !== operation || (stored.requestHash !== requestHash && !earlierHashes().includes(stored.requestHash))) {
     throw new DomainError(
       'idempotency_conflict',
       'This Idempotency-Key was already used for a different operation or payload; use a new key',

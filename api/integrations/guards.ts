@@ -23,6 +23,12 @@ export const isMutation = (ctx: AppContext): boolean => UNSAFE.has(ctx.method);
 /** The CSRF token of a session: a keyed digest of its cookie token, so nothing more is stored. */
 export const csrfTokenOf = (secretBox: SecretBox, sessionToken: string): string => secretBox.digest(`csrf:${sessionToken}`);
 
+/**
+ * Every token a session's page may hold: the one under the current secrets key, then those under previous keys,
+ * so a `SECRETS_KEY` rotation does not break pages that read their token before it (docs/operations.md).
+ */
+const csrfTokensOf = (secretBox: SecretBox, sessionToken: string): string[] => secretBox.digests(`csrf:${sessionToken}`);
+
 export function sessionCookieOf(ctx: AppContext): string | null {
   for (const part of (ctx.get('Cookie') || '').split(';')) {
     const eq = part.indexOf('=');
@@ -76,19 +82,19 @@ export function requireSession(db: Db, secretBox: SecretBox, idleMs: number, now
     if (!token || !session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
     const merchant = await getMerchant(db, session.merchantId);
     if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
-    ctx.state.session = { id: session.id, userId: session.userId, email: session.email, csrfToken: csrfTokenOf(secretBox, token) };
+    ctx.state.session = { id: session.id, userId: session.userId, email: session.email, csrfToken: csrfTokenOf(secretBox, token), csrfTokensAccepted: csrfTokensOf(secretBox, token) };
     ctx.state.merchant = merchant;
     await next();
   };
 }
 
-/** On a mutation, `X-CSRF-Token` must equal the session's token (constant-time). */
+/** On a mutation, `X-CSRF-Token` must equal one of the session's tokens (constant-time). */
 export function requireCsrfToken(): Middleware<AppState> {
   return async (ctx, next) => {
     if (isMutation(ctx)) {
       const presented = ctx.get('X-CSRF-Token');
-      const expected = ctx.state.session!.csrfToken;
-      if (!/^[0-9a-f]{64}$/.test(presented) || !timingSafeEqualHex(presented, expected)) {
+      const accepted = ctx.state.session!.csrfTokensAccepted;
+      if (!/^[0-9a-f]{64}$/.test(presented) || !accepted.map((expected) => timingSafeEqualHex(presented, expected)).includes(true)) {
         throw new DomainError('csrf_failed', 'Missing or invalid X-CSRF-Token header');
       }
     }

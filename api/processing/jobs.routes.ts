@@ -83,6 +83,15 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/** What identifies a job request for its Idempotency-Key: the body with each secret option replaced by a digest. */
+function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
+  const body = ctx.request.body as { options?: Record<string, unknown> } | null;
+  if (!body || typeof body !== 'object' || !body.options || typeof body.options !== 'object') return { body };
+  const options = { ...body.options };
+  for (const k of SECRET_OPTIONS) if (typeof options[k] === 'string') options[k] = { digest: digest(options[k]) };
+  return { body: { ...body, options } };
+}
+
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => ctx.state.apiKey!.tenantId;
@@ -110,13 +119,9 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
       dialect: 'v1',
       operation: 'jobs.create',
       tenantOf: companyOf,
-      fingerprint: (ctx) => {
-        const body = ctx.request.body as { options?: Record<string, unknown> } | null;
-        if (!body || typeof body !== 'object' || !body.options || typeof body.options !== 'object') return { body };
-        const options = { ...body.options };
-        for (const k of SECRET_OPTIONS) if (typeof options[k] === 'string') options[k] = { digest: deps.secretBox.digest(options[k]) };
-        return { body: { ...body, options } };
-      },
+      fingerprint: (ctx) => fingerprintWith(ctx, (secret) => deps.secretBox.digest(secret)),
+      // A job sent before a SECRETS_KEY rotation was fingerprinted with digests under the key of that time.
+      earlierFingerprints: (ctx) => deps.secretBox.previousKeyIds.map((_, i) => fingerprintWith(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
       ...(deps.now ? { now: deps.now } : {}),
     }),
     async (ctx) => {

@@ -30,6 +30,48 @@ describe('config', () => {
   });
 });
 
+describe('secrets keys config', () => {
+  const A = generateSecretsKey();
+  const B = generateSecretsKey();
+
+  it('reads the current key and a comma list of previous, read-only keys', () => {
+    expect(loadConfig({}).secretsKeysPrevious).toEqual([]);
+    const c = loadConfig({ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: ` ${B} ` });
+    expect(c.secretsKey).toBe(A);
+    expect(c.secretsKeysPrevious).toEqual([B]);
+    const C = generateSecretsKey();
+    expect(loadConfig({ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: `${B},${C}` }).secretsKeysPrevious).toEqual([B, C]);
+    expect(loadConfig({ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: '' }).secretsKeysPrevious).toEqual([]);
+  });
+
+  it('refuses keys that are not 32 bytes of base64, a previous key equal to the current one, and duplicates, echoing none', () => {
+    const bad = 'not-a-key-but-secret-looking';
+    for (const [env, pattern] of [
+      [{ SECRETS_KEY: bad }, /SECRETS_KEY: 32 random bytes/],
+      [{ SECRETS_KEY: 'c2hvcnQ=' }, /SECRETS_KEY: 32 random bytes/],
+      [{ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: `${B},${bad}` }, /SECRETS_KEYS_PREVIOUS: item 2 is not 32 random bytes/],
+      [{ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: `${B},,${B}` }, /SECRETS_KEYS_PREVIOUS: item 2 is empty/],
+      [{ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: A }, /SECRETS_KEYS_PREVIOUS: item 1 is the same key as SECRETS_KEY/],
+      [{ SECRETS_KEY: A, SECRETS_KEYS_PREVIOUS: `${B},${B}` }, /SECRETS_KEYS_PREVIOUS: item 2 repeats item 1/],
+    ] as const) {
+      let message = '';
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        message = String(e);
+      }
+      expect(message).toMatch(pattern);
+      for (const secret of [bad, A, B]) expect(message).not.toContain(secret);
+    }
+  });
+
+  it('still requires SECRETS_KEY in production, previous keys or not', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEYS_PREVIOUS: A })).toThrow(/SECRETS_KEY: required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: B, SECRETS_KEYS_PREVIOUS: A }).secretsKeysPrevious).toEqual([A]);
+  });
+});
+
 describe('payment watcher config', () => {
   it('runs no watcher by default and accepts the seven networks, solana included', () => {
     expect(loadConfig({}).watcher).toEqual({ networks: [], pollSeconds: 5 });
@@ -47,7 +89,9 @@ describe('secret box', () => {
     expect(a).not.toContain('whsec_abc');
     expect(box.seal('whsec_abc')).not.toBe(a);
     expect(box.open(a)).toBe('whsec_abc');
-    const tampered = `v1:${Buffer.from(Buffer.from(a.slice(3), 'base64').map((b, i, all) => (i === all.length - 1 ? b ^ 1 : b))).toString('base64')}`;
+    // The stored form is "v2:<key id>:" + base64(iv | tag | ciphertext) since key ids (see secret-box.test.ts).
+    const head = a.slice(0, a.lastIndexOf(':') + 1);
+    const tampered = `${head}${Buffer.from(Buffer.from(a.slice(head.length), 'base64').map((b, i, all) => (i === all.length - 1 ? b ^ 1 : b))).toString('base64')}`;
     expect(() => box.open(tampered)).toThrow();
     expect(() => createSecretBox(generateSecretsKey()).open(a)).toThrow();
     expect(() => createSecretBox('c2hvcnQ=')).toThrow(/32 bytes/);
