@@ -8,6 +8,7 @@ import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
+import { trustProxies } from './http/proxy.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
@@ -42,7 +43,8 @@ export type InterfaceRouter = Router<AppState>;
  * of the interface its path belongs to.
  */
 export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } = {}): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.http.trustProxy });
+  const app = new Koa<AppState>();
+  trustProxies(app, deps.config.http.trustProxyHops);
   app.silent = true; // errors are rendered and logged by errorMiddleware
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
