@@ -9,6 +9,7 @@ import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
 import { trustProxies } from './http/proxy.js';
+import { securityHeaders } from './http/security-headers.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
@@ -49,11 +50,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorMiddleware(deps.logger));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  app.use(securityHeaders());
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
