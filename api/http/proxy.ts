@@ -28,15 +28,14 @@ export function trustProxies<S, C>(app: Koa<S, C>, hops: number): void {
   };
   // Koa reads these getters from app.request (the prototype of every ctx.request); ctx.protocol, ctx.secure,
   // ctx.host, ctx.hostname, ctx.origin and ctx.href all derive from them.
-  const koaRequest = Object.getPrototypeOf(app.request) as object;
-  const inherited = (name: string) => Object.getOwnPropertyDescriptor(koaRequest, name)!.get!;
-  const koaHost = inherited('host');
+  const koaHost = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request) as object, 'host')!.get!;
   Object.defineProperties(app.request, {
     protocol: {
       configurable: true,
       get(this: Koa.Request): string {
         if ((this.socket as { encrypted?: boolean }).encrypted) return 'https';
-        return trusted(this.get('X-Forwarded-Proto'))?.toLowerCase() ?? 'http';
+        // Only the two schemes a proxy can have received; anything else is not believed.
+        return trusted(this.get('X-Forwarded-Proto'))?.toLowerCase() === 'https' ? 'https' : 'http';
       },
     },
     host: {

@@ -87,6 +87,8 @@ describe('TRUST_PROXY with a number of trusted hops', () => {
     expect(await origins(one, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pay.example.com' })).toBe('https://pay.example.com');
     // A proxy that appends: the client's own left part is ignored.
     expect(await origins(one, { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'evil.example, pay.example.com' })).toBe('http://pay.example.com');
+    // Only http and https are schemes a proxy can have received.
+    expect(await origins(one, { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'pay.example.com' })).toBe('http://pay.example.com');
     const two = await app({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
     expect(await origins(two, { 'X-Forwarded-Proto': 'http, https, http', 'X-Forwarded-Host': 'evil.example, pay.example.com, internal-lb' })).toBe('https://pay.example.com');
     // Without TRUST_PROXY none of them is read.
