@@ -8,6 +8,8 @@ import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
+import { trustProxies } from './http/proxy.js';
+import { securityHeaders } from './http/security-headers.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
@@ -43,16 +45,13 @@ export type InterfaceRouter = Router<AppState>;
  * of the interface its path belongs to.
  */
 export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } = {}): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.http.trustProxy });
+  const app = new Koa<AppState>();
+  trustProxies(app, deps.config.http.trustProxyHops);
   app.silent = true; // errors are rendered and logged by errorMiddleware
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorMiddleware(deps.logger));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  });
+  app.use(securityHeaders());
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);

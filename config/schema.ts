@@ -39,6 +39,11 @@ export const envSchema = z.object({
   PORT: int(8080, 0, 65535),
   PUBLIC_BASE_URL: optionalString,
   TRUST_PROXY: bool.default(false),
+  /**
+   * With TRUST_PROXY: how many reverse proxies of yours stand in front of the API, each appending to
+   * X-Forwarded-For. The client is that many entries from the right; what it wrote further left is ignored.
+   */
+  TRUST_PROXY_HOPS: int(1, 1, 20),
   BODY_LIMIT_JSON: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 1mb or 256kb').default('1mb'),
   SHUTDOWN_GRACE_SECONDS: int(30, 1, 3600),
 
@@ -169,6 +174,8 @@ export interface Config {
     readonly port: number;
     readonly publicBaseUrl: string | undefined;
     readonly trustProxy: boolean;
+    /** Trusted reverse proxies in front of the API (0 when TRUST_PROXY is off): see api/http/proxy.ts. */
+    readonly trustProxyHops: number;
     readonly bodyLimitJson: string;
   };
   readonly shutdownGraceMs: number;
@@ -346,6 +353,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       port: e.PORT,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       trustProxy: e.TRUST_PROXY,
+      trustProxyHops: e.TRUST_PROXY ? e.TRUST_PROXY_HOPS : 0,
       bodyLimitJson: e.BODY_LIMIT_JSON,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,

@@ -3,7 +3,7 @@ import type { AppState } from './context.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { InterfaceName } from './context.js';
 import { statusOf } from './errors.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, htmlPageHeaders } from './html.js';
 
 /**
  * Pieces shared by the OpenAPI 3.1 documents of the interfaces (`/v1`, `/proof/v1`) and by the HTML pages
@@ -65,6 +65,9 @@ code{padding:.05rem .3rem}pre{padding:.8rem;overflow:auto}table{border-collapse:
 th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .note{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem .8rem}.muted{color:#666}nav a{margin-right:1rem}
 `;
+
+/** Headers of the documentation pages (`htmlPage`): a CSP that lets only DOCS_CSS apply (api/http/html.ts). */
+export const DOCS_PAGE_HEADERS = htmlPageHeaders([DOCS_CSS]);
 
 /** A documentation page: the shared stylesheet, a navigation bar of `[href, label]` links, then `body` (HTML). */
 export function htmlPage(title: string, nav: ReadonlyArray<readonly [string, string]>, body: string): string {
@@ -204,7 +207,7 @@ export function standardHeaders(): Record<string, Schema> {
 }
 
 /**
- * Serves an interface's OpenAPI document (JSON) and its HTML page, both built once, at paths relative to the
+ * Serves an interface's OpenAPI document (JSON) and its HTML page (an `htmlPage`), both built once, at paths relative to the
  * router's prefix. Mount before the router's key guards: both are public.
  */
 export function mountDocumentRoutes(router: Router<AppState>, routes: { documentPath: string; pagePath: string; document: Obj; page: string }): void {
@@ -214,7 +217,7 @@ export function mountDocumentRoutes(router: Router<AppState>, routes: { document
     ctx.body = documentJson;
   });
   router.get(routes.pagePath, (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
+    ctx.set(DOCS_PAGE_HEADERS);
     ctx.body = routes.page;
   });
 }

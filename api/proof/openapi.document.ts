@@ -279,6 +279,7 @@ function pageHeaders(): Json {
     'Content-Security-Policy': 'Nothing may load or run; only the page\'s own stylesheet applies; no framing.',
     'Cache-Control': 'Never cached: the status changes.',
     'Referrer-Policy': 'The URL holds the request id: never sent onwards.',
+    'X-Frame-Options': 'Never framed (for browsers without the CSP\'s frame-ancestors).',
     'X-Robots-Tag': 'Not indexed.',
   };
   return {

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { qrSvg } from '../../adapters/documents/qr-code.js';
 import { formatUsdc } from '../../domain/money.js';
 import { networkInfo, type Network } from '../../domain/networks.js';
 import { paymentUri } from '../../domain/proof/payment-uri.js';
-import { escapeHtml } from '../http/html.js';
+import { escapeHtml, htmlPageCsp, htmlPageHeaders } from '../http/html.js';
 
 /**
  * The public payment page of a payment request (`url` of the request object): server-rendered HTML, no
@@ -61,25 +60,17 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.45rem 1rem}dt{font-we
 `;
 
 /**
- * CSP of the page: nothing may load or run; only the page's own `<style>` element (by hash) applies. Inline
- * SVG needs no `img-src`. No forms, no `<base>`, no framing (clickjacking on a page that shows where to pay).
+ * CSP of the page (api/http/html.ts): nothing may load or run; only the page's own `<style>` element (by
+ * hash) applies. Inline SVG needs no `img-src`. No forms, no `<base>`, no framing (clickjacking on a page
+ * that shows where to pay).
  */
-export const PAYMENT_PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(CSS, 'utf8').digest('base64')}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PAYMENT_PAGE_CSP = htmlPageCsp([CSS]);
 
 /** Headers for both the page and its 404: the page carries an unguessable id and changes with the status. */
 export const PAYMENT_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': PAYMENT_PAGE_CSP,
+  ...htmlPageHeaders([CSS]),
   'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
   'X-Robots-Tag': 'noindex, nofollow',
-  'X-Content-Type-Options': 'nosniff',
 };
 
 function layout(title: string, body: string): string {

@@ -2,14 +2,9 @@ import { EVM, EVM_NETWORKS, SOLANA } from '../../domain/networks.js';
 import { formatUsdc } from '../../domain/money.js';
 import { PAID_ROUTES } from './route-table.js';
 import { paymentsConfigured, type X402Settings } from './discovery.js';
-import { escapeHtml as esc } from '../http/html.js';
+import { escapeHtml as esc, htmlPageHeaders } from '../http/html.js';
 
-
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<style>
+const CSS = `
 body{font:16px/1.55 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c}
 h1{font-size:1.7rem;margin-bottom:.2rem}h2{margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;background:#f4f4f4;border-radius:4px}
@@ -17,7 +12,16 @@ code{padding:.05rem .3rem}pre{padding:.8rem;overflow:auto}table{border-collapse:
 th,td{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .note{background:#fff8e1;border-left:4px solid #f0b400;padding:.5rem .8rem}.muted{color:#666}
 nav a{margin-right:1rem}
-</style></head><body>
+`;
+
+/** Headers of every /x402 page: a CSP that lets only CSS above apply (api/http/html.ts). */
+export const X402_PAGE_HEADERS = htmlPageHeaders([CSS]);
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${CSS}</style></head><body>
 <nav><a href="/x402/">Overview</a><a href="/x402/docs">Documentation</a><a href="/x402/.well-known/x402">Discovery (JSON)</a><a href="/x402/launch-status">Status</a></nav>
 ${body}
 </body></html>`;

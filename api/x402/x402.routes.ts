@@ -6,7 +6,7 @@ import type { ChainReader } from '../../adapters/chains/types.js';
 import type { Db } from '../../db/connection.js';
 import { createEvidenceService } from './evidence.service.js';
 import { launchStatus, wellKnownDocument, type X402Settings } from './discovery.js';
-import { docsPage, landingPage } from './pages.js';
+import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
 import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
 
@@ -38,11 +38,11 @@ export function x402Router(deps: X402RouterDeps): Router<AppState> {
     ctx.body = wellKnownDocument(deps.settings, origin(ctx));
   });
   router.get('/', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
+    ctx.set(X402_PAGE_HEADERS);
     ctx.body = landingPage(deps.settings);
   });
   router.get('/docs', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
+    ctx.set(X402_PAGE_HEADERS);
     ctx.body = docsPage(deps.settings);
   });
 

@@ -23,6 +23,14 @@ describe('config', () => {
     }
   });
 
+  it('trusts no forwarded header by default, one proxy hop with TRUST_PROXY, and the configured number of hops', () => {
+    expect(loadConfig({}).http).toMatchObject({ trustProxy: false, trustProxyHops: 0 });
+    expect(loadConfig({ TRUST_PROXY_HOPS: '3' }).http.trustProxyHops).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).http).toMatchObject({ trustProxy: true, trustProxyHops: 1 });
+    expect(loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' }).http.trustProxyHops).toBe(2);
+    for (const bad of ['0', '-1', '1.5', 'two', '21']) expect(() => loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: bad })).toThrow(/TRUST_PROXY_HOPS/);
+  });
+
   it('refuses the loopback test setting and a missing secrets key in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' })).toThrow(/must not be enabled/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY/);

@@ -71,12 +71,19 @@ export async function encryptedPdfPageCount(path: string, password: string, opts
 
 /**
  * Encrypts a PDF with AES-256 so it opens only with `password`; the owner password is random, so nobody can
- * lift the restrictions. qpdf reads all its arguments from standard input (`@-`).
+ * lift the restrictions. qpdf reads all its arguments from standard input (`@-`), one per line, and with
+ * `--password-mode=hex-bytes` both passwords are written as the hex of their UTF-8 bytes: a password is then
+ * only ever `[0-9a-f]*`, which qpdf cannot take for an option (`--help`, `-v`), the end of the encryption
+ * options (`--`) or an argument file (`@x`), whatever the client chose. (qpdf 11.7 added
+ * `--user-password=…`; Debian's 11.3 has only the positional form.) 256-bit encryption keys on the UTF-8
+ * bytes, which is what `--password-file` (auto mode) and other readers use to open it.
  */
 export async function protectPdf(inputPath: string, outputPath: string, password: string, opts: QpdfOptions = {}): Promise<void> {
   if (/[\r\n]/.test(password)) throw new Error('a PDF password cannot contain line breaks');
+  const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
   const owner = randomBytes(24).toString('base64url');
-  await runQpdf(['@-'], `${['--encrypt', password, owner, '256', '--', inputPath, outputPath].join('\n')}\n`, opts);
+  const args = ['--password-mode=hex-bytes', '--encrypt', hex(password), hex(owner), '256', '--', inputPath, outputPath];
+  await runQpdf(['@-'], `${args.join('\n')}\n`, opts);
 }
 
 /** Writes a decrypted copy of a PDF opened with `password`. */
