@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -93,6 +94,8 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
 
   return new Promise((resolve, reject) => {
     const stop = new AbortController();
+    // Each file's write listens on this signal until it ends; a request may hold up to maxFilesPerUpload of them.
+    setMaxListeners(2 * limits.maxFilesPerUpload + 10, stop.signal);
     const writes: Array<Promise<Received>> = [];
     const parts: Readable[] = [];
     let bodyBytes = 0;
