@@ -90,14 +90,31 @@ function paths(s: ProcessingDocsSettings): Json {
         operationId: 'createUploads', tags: ['Uploads'], summary: 'Upload source files', security: [{ apiKey: ['write'] }],
         description:
           `Multipart field \`files\`, one or more files (at most ${s.limits.maxFilesPerUpload} files and ${mb(s.limits.maxUploadBytes)} per request; ` +
-          `${mb(s.limits.companyQuotaBytes)} of live sources per company). Each file is identified and measured from its content (PDF pages, image, ` +
+          `${mb(s.limits.companyQuotaBytes)} of live sources per company). Each part is a file: its \`Content-Disposition\` carries a \`filename\` ` +
+          '(a part without one is a form field, refused like any other field or file name than `files`). The body is sent as is: a `Content-Encoding` ' +
+          'other than `identity` is refused (415). Each file is identified and measured from its content (PDF pages, image, ' +
           'UTF-8 text, audio/video duration). All or nothing: a failed request stores no file. Sources are kept 7 days.',
         requestBody: {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 1, maxItems: s.limits.maxFilesPerUpload, items: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-              encoding: { files: { contentType: 'application/octet-stream' } },
+              schema: {
+                type: 'object', additionalProperties: false, required: ['files'],
+                properties: { files: { type: 'array', minItems: 1, maxItems: s.limits.maxFilesPerUpload, items: { type: 'string', contentMediaType: 'application/octet-stream', minLength: 1 } } },
+              },
+              // The part's type is the default of a binary string (application/octet-stream); the server reads it from
+              // the content and ignores the declared type. What it does require is a filename on every part.
+              encoding: {
+                files: {
+                  headers: {
+                    'Content-Disposition': {
+                      description: 'Every part of `files` names a file: `form-data; name="files"; filename="…"`. The name is kept for display only.',
+                      required: true,
+                      schema: { type: 'string', pattern: '^form-data;.*\\bfilename\\*?=', example: 'form-data; name="files"; filename="report.pdf"' },
+                    },
+                  },
+                },
+              },
             },
           },
         },
@@ -112,8 +129,8 @@ function paths(s: ProcessingDocsSettings): Json {
             }),
           },
           '413': errorResponse(413, ['payload_too_large'], 'Too many files, too many bytes, or company storage full; nothing stored.', error('payload_too_large', `An upload request holds at most ${s.limits.maxFilesPerUpload} files`)),
-          '415': errorResponse(415, ['unsupported_media_type'], 'Not `multipart/form-data`.', error('unsupported_media_type', 'Uploads must be multipart/form-data with the field "files"')),
-          '422': errorResponse(422, ['validation_failed'], 'No file, another field name, a malformed body, or an unreadable file (named in `issues`).',
+          '415': errorResponse(415, ['unsupported_media_type'], 'Not `multipart/form-data` with a boundary, or a `Content-Encoding` other than `identity`.', error('unsupported_media_type', 'Uploads must be multipart/form-data (with a boundary), files in the field "files"')),
+          '422': errorResponse(422, ['validation_failed'], 'No file; a form field (any name, `files` included: a part without a filename) or a file under another name than `files` (the part is named in `detail` and `issues`); a malformed or incomplete body; or an unreadable file (named in `issues`).',
             error('validation_failed', 'Unreadable upload: junk.bin: the file is not a readable PDF, image, UTF-8 text, audio or video', [{ path: 'files.1', message: 'junk.bin: the file is not a readable PDF, image, UTF-8 text, audio or video' }])),
           ...writeErrors(),
         },

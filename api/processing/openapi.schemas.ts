@@ -120,7 +120,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
   { code: 'gone', when: 'The upload or the result is past its 7-day retention.' },
   { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
-  { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data`, or a JSON endpoint body not sent as `application/json`.' },
+  { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data` with a boundary, or sent with a `Content-Encoding`; or a JSON endpoint body not sent as `application/json`.' },
   { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload. `issues` lists every problem.' },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
   { code: 'idempotency_key_required', when: '`POST /v1/jobs` without an `Idempotency-Key` header.' },

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
@@ -53,82 +54,118 @@ export function uploadJson(u: Upload) {
   };
 }
 
-/** Receives every part of a multipart body into temporary files, enforcing the limits while streaming. */
+const NOT_MULTIPART = 'Uploads must be multipart/form-data (with a boundary), files in the field "files"';
+
+/**
+ * Receives the parts of a multipart body into temporary files, enforcing the rules while streaming: only file parts
+ * (with a filename) in the field `files`, at most `maxFilesPerUpload` of them, at most `maxUploadBytes` of files and
+ * that plus `MULTIPART_OVERHEAD` of body in all.
+ *
+ * Every way the body can end settles the request exactly once, in `settle`: busboy's close (complete), its error
+ * (malformed), a limit, a form field, a file under another name or without a filename, a write that fails, and the
+ * request itself aborted or closed early. On a failure nothing more is parsed: the request is unpiped (what is left
+ * of it is read and discarded while the answer goes out), the part streams and busboy are destroyed, the writes
+ * are aborted, and every temporary file is removed before the promise rejects.
+ */
 function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promise<Received[]> {
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: ctx.req.headers, limits: { files: limits.maxFilesPerUpload, fields: 0, fileSize: limits.maxUploadBytes + 1 } });
-    } catch {
-      reject(new DomainError('unsupported_media_type', 'Uploads must be multipart/form-data with the field "files"'));
-      return;
+  const req = ctx.req;
+  let bb: busboy.Busboy;
+  try {
+    // fieldSize 0: a form field's value is never buffered; the field is refused when it ends (naming it).
+    bb = busboy({ headers: req.headers, limits: { files: limits.maxFilesPerUpload, fileSize: limits.maxUploadBytes + 1, fieldSize: 0 } });
+  } catch {
+    return Promise.reject(new DomainError('unsupported_media_type', NOT_MULTIPART));
+  }
+  const maxBodyBytes = limits.maxUploadBytes + MULTIPART_OVERHEAD;
+  const tooLarge = () => new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
+  // A part that is not a file in `files`: a form field (any name, `files` included: busboy also reports a part typed
+  // application/octet-stream as a file, so one without a filename is a field too) or a file under another name.
+  const notAFile = (field: string | undefined, isFile: boolean) => {
+    const name = field ?? '';
+    if (name === 'files' && !isFile) {
+      return new DomainError('validation_failed', 'A part "files" has no filename: each part of "files" must be a file (its Content-Disposition carries a filename)', {
+        issues: [{ path: 'files', message: 'a form field, not a file (no filename)' }],
+      });
     }
-    let settled = false;
-    const aborted = new AbortController();
+    return new DomainError('validation_failed', `Unexpected multipart ${isFile ? 'file field' : 'form field'} "${name}": send only files, in the field "files"`, {
+      issues: [{ path: name, message: isFile ? 'a file outside the field "files"' : 'a form field; only files are accepted' }],
+    });
+  };
+
+  return new Promise((resolve, reject) => {
+    const stop = new AbortController();
+    // Each file's write listens on this signal until it ends; a request may hold up to maxFilesPerUpload of them.
+    setMaxListeners(2 * limits.maxFilesPerUpload + 10, stop.signal);
     const writes: Array<Promise<Received>> = [];
     const parts: Readable[] = [];
+    let bodyBytes = 0;
     let total = 0;
-    let failure: DomainError | null = null;
-    // Past a size or count limit nothing more is read: the parts are destroyed (their writes reject at once) and
-    // the request settles without waiting for busboy, which may never finish once a part stream is gone.
-    const abort = () => {
-      ctx.req.unpipe(bb);
-      aborted.abort();
-      for (const part of parts) part.destroy();
-      finish();
+    let settled = false;
+
+    const onData = (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxBodyBytes) settle(tooLarge());
     };
-    const fail = (e: DomainError) => {
-      failure ??= e;
-      if (e.code === 'payload_too_large') abort();
+    const onAbort = () => settle(new DomainError('validation_failed', 'The request was aborted before its body was complete'));
+    const onClose = () => {
+      if (!req.readableEnded) onAbort();
     };
-    bb.on('file', (field, stream, info) => {
+
+    function settle(outcome: DomainError | 'complete'): void {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData).off('error', onAbort).off('close', onClose);
+      req.unpipe(bb);
+      if (outcome !== 'complete') {
+        stop.abort();
+        for (const part of parts) part.destroy();
+        bb.destroy();
+        req.resume();
+      }
+      void Promise.allSettled(writes).then(async (results) => {
+        const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        const broken = results.some((r) => r.status === 'rejected');
+        if (outcome === 'complete' && !broken) {
+          resolve(ok);
+          return;
+        }
+        await Promise.all(ok.map((r) => store.remove(r.tempPath)));
+        reject(outcome === 'complete' ? new DomainError('validation_failed', 'A file could not be received') : outcome);
+      });
+    }
+
+    bb.on('file', (field: string | undefined, stream: Readable, info: busboy.FileInfo) => {
       // busboy may destroy a part's stream again after its pipeline settled (a truncated body): that error is
       // already reflected in the request's outcome, so it must not escape as an uncaught exception.
       stream.on('error', () => undefined);
       parts.push(stream);
-      if (failure) {
+      if (settled) {
         stream.destroy();
         return;
       }
-      if (field !== 'files') {
-        fail(new DomainError('validation_failed', `Unknown multipart field "${field}"; send files in the field "files"`));
-        stream.resume();
+      if (field !== 'files' || info.filename === undefined) {
+        settle(notAFile(field, info.filename !== undefined));
         return;
       }
       const write = store.writeTemp(stream, (n) => {
         total += n;
         if (total > limits.maxUploadBytes) {
-          const e = new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
-          fail(e);
+          const e = tooLarge();
+          settle(e);
           throw e;
         }
-      }, aborted.signal);
+      }, stop.signal);
       writes.push(write.then((r) => ({ field, filename: displayName(info.filename), ...r })));
     });
-    bb.on('filesLimit', () => fail(new DomainError('payload_too_large', `An upload request holds at most ${limits.maxFilesPerUpload} files`)));
-    bb.on('fieldsLimit', () => fail(new DomainError('validation_failed', 'Only the file field "files" is accepted')));
-    // busboy ends with 'close', or with 'error' and no 'close' (a malformed body): either settles the request.
-    function finish() {
-      if (settled) return;
-      settled = true;
-      ctx.req.unpipe(bb);
-      void Promise.allSettled(writes).then(async (results) => {
-        const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-        const broken = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failure || broken) {
-          await Promise.all(ok.map((r) => store.remove(r.tempPath)));
-          reject(failure ?? new DomainError('validation_failed', 'A file could not be received'));
-          return;
-        }
-        resolve(ok);
-      });
-    }
-    bb.on('error', () => {
-      fail(new DomainError('validation_failed', 'The multipart body is malformed'));
-      finish();
-    });
-    bb.on('close', finish);
-    ctx.req.pipe(bb);
+    bb.on('field', (field: string | undefined) => settle(notAFile(field, false)));
+    bb.on('filesLimit', () => settle(new DomainError('payload_too_large', `An upload request holds at most ${limits.maxFilesPerUpload} files`)));
+    bb.on('error', () => settle(new DomainError('validation_failed', 'The multipart body is malformed or incomplete')));
+    bb.on('close', () => settle('complete'));
+    req.on('data', onData).on('error', onAbort).on('close', onClose);
+    // The request may have been cut while the guards ran (the client went away, or Node's HTTP parser answered a
+    // body shorter than declared): its events are over, so settle now rather than wait for them.
+    if (req.destroyed) onAbort();
+    else req.pipe(bb);
   });
 }
 
@@ -137,20 +174,26 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
 
   /** POST /v1/uploads: multipart field `files`, one or more files; all stored, or none. */
   router.post('/uploads', async (ctx) => {
-    if (!ctx.is('multipart/form-data')) throw new DomainError('unsupported_media_type', 'Uploads must be multipart/form-data with the field "files"');
-    const declared = ctx.request.length;
-    if (declared !== undefined && declared > deps.limits.maxUploadBytes + MULTIPART_OVERHEAD) {
-      ctx.set('Connection', 'close');
-      throw new DomainError('payload_too_large', `An upload request holds at most ${deps.limits.maxUploadBytes / 1_000_000} MB`);
-    }
-    const companyId = ctx.state.apiKey!.tenantId;
     let received: Received[];
     try {
+      if (!ctx.is('multipart/form-data')) throw new DomainError('unsupported_media_type', NOT_MULTIPART);
+      // A coded body is refused, never decoded: the sources are mostly compressed already, and decoding would add a
+      // decompression bomb and a corrupt stream to the shapes to defend against, for no benefit.
+      const coding = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase();
+      if (coding !== 'identity') {
+        throw new DomainError('unsupported_media_type', `Uploads are not accepted with Content-Encoding "${coding.slice(0, 40)}"; send the files uncompressed (identity)`);
+      }
+      const declared = ctx.request.length;
+      if (declared !== undefined && declared > deps.limits.maxUploadBytes + MULTIPART_OVERHEAD) {
+        throw new DomainError('payload_too_large', `An upload request holds at most ${deps.limits.maxUploadBytes / 1_000_000} MB`);
+      }
       received = await receive(ctx, deps.store, deps.limits);
     } catch (e) {
-      if (e instanceof DomainError && e.code === 'payload_too_large') ctx.set('Connection', 'close');
+      // Refused before the whole body arrived: answer at once and close, rather than read (or wait for) the rest.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
       throw e;
     }
+    const companyId = ctx.state.apiKey!.tenantId;
     const cleanup = () => Promise.all(received.map((r) => deps.store.remove(r.tempPath)));
     try {
       if (received.length === 0) throw new DomainError('validation_failed', 'No file received; send one or more files in the field "files"');
