@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from '../adapters/logging/logger.js';
 import { markDatabaseError } from './unavailable.js';
 
 export type Db = Knex;
@@ -29,6 +30,8 @@ export interface DbOptions {
   poolMax?: number;
   applicationName?: string;
   timeouts: DbTimeouts;
+  /** Receives knex's own warnings (e.g. each failed connection attempt during an outage); default: the console. */
+  logger?: Logger;
 }
 
 /** Time the server gets, past its statement timeout, to deliver the cancellation before the client gives up. */
@@ -74,6 +77,7 @@ export function createDb(url: string, opts: DbOptions): Db {
     acquireConnectionTimeout: acquireMs,
     // Error messages carry the statement with placeholders, never its bound values (keys, tokens, personal data).
     compileSqlOnError: false,
+    ...(opts.logger ? { log: knexLog(opts.logger) } : {}),
   });
   db.on('query-error', (err: unknown, query: { __knexUid?: string }) => {
     markDatabaseError(err);
@@ -97,6 +101,15 @@ export function createDb(url: string, opts: DbOptions): Db {
   };
   made.set(db, { url, opts });
   return db;
+}
+
+function knexLog(logger: Logger) {
+  return {
+    warn: (message: string) => logger.warn({ knex: message }, 'database warning'),
+    error: (message: string) => logger.error({ knex: message }, 'database error'),
+    deprecate: (method: string, alternative: string) => logger.warn({ knex: `${method} is deprecated; use ${alternative}` }, 'database warning'),
+    debug: (message: string) => logger.debug({ knex: message }, 'database debug'),
+  };
 }
 
 /**

@@ -71,3 +71,13 @@ export async function startSwitchableProxy(target: { host: string; port: number 
     open: () => live.size,
   };
 }
+
+/** A server that closes every connection as soon as it is accepted (a database that is going away). */
+export async function startConnectionDropper(): Promise<TcpFault> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.destroy();
+  });
+  return listen(server, sockets);
+}

@@ -55,7 +55,7 @@ describe('PostgreSQL stops under a running app and starts again', () => {
 
   beforeAll(async () => {
     own = await OwnPostgres.start();
-    db = createDb(own.url, { poolMax: 6, applicationName: APP_NAME, timeouts: { connectMs: 2_000, statementMs: 20_000, acquireMs: 30_000 } });
+    db = createDb(own.url, { poolMax: 6, applicationName: APP_NAME, timeouts: { connectMs: 2_000, statementMs: 20_000, acquireMs: 30_000 }, logger: logs.logger });
     await migrateLatest(db);
     const now = new Date();
     const { company, owner } = await createCompany(db, { name: 'Outage Co', ownerEmail: 'owner@outage.example' });
@@ -125,7 +125,10 @@ describe('PostgreSQL stops under a running app and starts again', () => {
         throw new Error(`${p.name}: ${e.message}`);
       });
     }
-    // The failures were logged as what they are, once per request, with no credentials in them.
+    // The failures were logged as what they are (a warning, not an unhandled error), with no credentials in them.
+    const messages = logs.lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages.filter((m) => m === 'database unavailable')).toHaveLength(probes().length);
+    expect(messages).not.toContain('unhandled error');
     expect(logs.text()).not.toContain('paycore-embedded');
 
     await own.up();
@@ -194,8 +197,9 @@ describe('a database address that accepts connections and never answers (black-h
     const hole = await startBlackHole();
     const connectMs = 500;
     // The acquire timeout is far longer: only the connect timeout can end the wait this quickly.
-    const db = createDb(`postgres://paycore:unused@127.0.0.1:${hole.port}/paycore`, { poolMax: 2, applicationName: APP_NAME, timeouts: { connectMs, statementMs: 1_000, acquireMs: 120_000 } });
-    const app = await startTestApp({ db, logger: capturingLogger().logger });
+    const { logger } = capturingLogger();
+    const db = createDb(`postgres://paycore:unused@127.0.0.1:${hole.port}/paycore`, { poolMax: 2, applicationName: APP_NAME, timeouts: { connectMs, statementMs: 1_000, acquireMs: 120_000 }, logger });
+    const app = await startTestApp({ db, logger });
     try {
       for (const path of ['/x402/health', `/v1/jobs/${newId('job')}`]) {
         const started = performance.now();
