@@ -1,4 +1,4 @@
-import { KnexTimeoutError } from 'knex';
+import knex from 'knex';
 import pg from 'pg';
 
 /**
@@ -50,6 +50,9 @@ const DRIVER_MESSAGES = [
  * db/connection.ts marks every error of a query and of acquiring a connection.
  */
 const fromDriver = new WeakSet<object>();
+
+// knex is CommonJS: its error class is a property of the default export (a named ESM import fails under Node).
+const { KnexTimeoutError } = knex as unknown as { KnexTimeoutError: new (message?: string) => Error };
 
 export function markDatabaseError(err: unknown): void {
   if (typeof err === 'object' && err !== null) fromDriver.add(err);
