@@ -73,7 +73,7 @@ const config = loadConfig();
 const pg = config.database.url
   ? null
   : await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port: config.database.embeddedPort, database: 'paycore', progress: silentProgress });
-const db = createDb(config.database.url ?? pg!.url, { poolMax: 4, applicationName: 'paycore-admin' });
+const db = createDb(config.database.url ?? pg!.url, { poolMax: 4, applicationName: 'paycore-admin', timeouts: config.database.timeouts });
 const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
 let exitCode = 0;
 try {

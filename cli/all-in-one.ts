@@ -15,7 +15,7 @@ const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'platform' });
 installTemporalRuntime(logger);
 const infra = await ensureInfrastructure(config, stderrProgress);
-const db = createDb(infra.databaseUrl, { poolMax: config.database.poolMax, applicationName: 'paycore' });
+const db = createDb(infra.databaseUrl, { poolMax: config.database.poolMax, applicationName: 'paycore', timeouts: config.database.timeouts, logger });
 stderrProgress('applying database migrations');
 await migrateLatest(db);
 const worker = await startWorker(config, db, logger, infra.temporalAddress);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network } from '../domain/networks.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
+import type { DbTimeouts } from '../db/connection.js';
 
 /**
  * The whole environment of the platform, validated once at start-up.
@@ -50,6 +51,12 @@ export const envSchema = z.object({
   DATA_DIR: z.string().default('var'),
   DATABASE_URL: optionalString,
   DATABASE_POOL_MAX: int(10, 2, 200),
+  /** Opening one PostgreSQL connection (TCP, TLS, authentication). docs/operations.md explains the defaults. */
+  DATABASE_CONNECT_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /** Server-side statement_timeout of every session; 0 keeps the server's own. Migrations run without it. */
+  DATABASE_STATEMENT_TIMEOUT_MS: int(30_000, 0, 86_400_000),
+  /** Waiting for a pooled connection, including opening one. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: int(10_000, 100, 600_000),
   EMBEDDED_PG_PORT: int(54329, 1, 65535),
 
   TEMPORAL_ADDRESS: optionalString,
@@ -184,6 +191,7 @@ export interface Config {
     readonly url: string | undefined;
     readonly poolMax: number;
     readonly embeddedPort: number;
+    readonly timeouts: DbTimeouts;
   };
   readonly temporal: {
     readonly address: string | undefined;
@@ -358,7 +366,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     dataDir: e.DATA_DIR,
-    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, embeddedPort: e.EMBEDDED_PG_PORT },
+    database: {
+      url: e.DATABASE_URL,
+      poolMax: e.DATABASE_POOL_MAX,
+      embeddedPort: e.EMBEDDED_PG_PORT,
+      timeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS, acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS },
+    },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

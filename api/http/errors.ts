@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../adapters/logging/logger.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { AppState, InterfaceName } from './context.js';
 
 /** HTTP status of each error code, per interface (they differ only where the specs differ). */
@@ -89,10 +90,14 @@ function fromHttpError(err: { status?: number; type?: string; expose?: boolean; 
   return null;
 }
 
+/** Retry-After of a 503 while PostgreSQL is unreachable: a restart or a fail-over takes seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * Renders every failure in the body shape of the request's interface, including unknown paths (404), wrong
- * methods (405, with Allow) and oversized bodies (413). Unexpected errors become a 500 without details;
- * they are logged with the request id (no body, no headers).
+ * methods (405, with Allow) and oversized bodies (413). The database being unreachable (db/unavailable.ts decides)
+ * is a 503 `service_unavailable` with Retry-After. Unexpected errors become a 500 without details; they are
+ * logged with the request id (no body, no headers).
  */
 export function errorMiddleware(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
@@ -110,7 +115,12 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
       else {
         const mapped = fromHttpError(raw as never);
         if (mapped) err = mapped;
-        else {
+        else if (isDatabaseUnavailable(raw)) {
+          logger.warn({ err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'database unavailable');
+          err = new DomainError('service_unavailable', 'The service is temporarily unavailable; retry after the time in Retry-After', {
+            retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+          });
+        } else {
           logger.error({ err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
           err = new DomainError('internal_error', 'Internal server error');
         }

@@ -50,11 +50,14 @@ const limited = (success: boolean): Json => ({
 /** An error response whose body may carry only the given codes (each must map to `status`). */
 const errorResponse = errorResponses('v1', () => limited(false));
 
+/** A 503 of the database carries Retry-After; one of an engine does not. */
+const optionalRetryAfter = { 'Retry-After': header('Sent when the database is unavailable: seconds to wait before retrying.', { type: 'integer', minimum: 0 }, false) };
+
 /** Quoting `pdf-unlock` opens the encrypted PDF with qpdf: the engine may be unavailable (503) or too slow (504). */
 function engineErrors(): Record<'503' | '504', Json> {
   return {
-    '503': errorResponse(503, ['service_unavailable'], 'The PDF engine that opens an encrypted PDF for `pdf-unlock` is not available right now; retry later.',
-      error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly')),
+    '503': errorResponse(503, ['service_unavailable'], 'The PDF engine that opens an encrypted PDF for `pdf-unlock`, or the database, is not available right now; retry later.',
+      error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly'), optionalRetryAfter),
     '504': errorResponse(504, ['timeout'], 'Opening the encrypted PDF for `pdf-unlock` took longer than the time limit; retry later.', error('timeout', 'Opening this PDF took too long; retry later')),
   };
 }
@@ -70,12 +73,14 @@ function componentResponses(): Record<string, Json> {
     ForbiddenWrite: errorResponse(403, ['insufficient_scope', 'forbidden'], 'A read-only key, or a suspended company.', error('insufficient_scope', 'This API key lacks the write scope')),
     RateLimited: errorResponse(429, ['rate_limited'], 'Over the request limit.', error('rate_limited', 'Too many requests; retry after the time in Retry-After'), retryAfter),
     InternalError: errorResponse(500, ['internal_error'], 'Unexpected server error.', error('internal_error', 'Internal server error')),
+    ServiceUnavailable: errorResponse(503, ['service_unavailable'], 'Temporarily unavailable (e.g. the database cannot be reached); retry after `Retry-After` seconds.',
+      error('service_unavailable', 'The service is temporarily unavailable; retry after the time in Retry-After'), retryAfter),
     Deleted: { description: 'Deleted; no body.', headers: limited(true) },
   };
 }
 
-const readErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenRead'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
-const writeErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
+const readErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenRead'), '429': responseRef('RateLimited'), '500': responseRef('InternalError'), '503': responseRef('ServiceUnavailable') });
+const writeErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '429': responseRef('RateLimited'), '500': responseRef('InternalError'), '503': responseRef('ServiceUnavailable') });
 const jobIdParam = pathParam('job_id', { type: 'string' }, 'A job id (`job_…`). An id of another company, or an unknown one, is 404.');
 const notFound = (what: string, detail: string) => errorResponse(404, ['not_found'], what, error('not_found', detail));
 const jobBody = { required: true, content: json(schemaRef('JobRequest'), { 'pdf-rotate': rotateBody, 'pdf-merge': { operation: 'pdf-merge', upload_ids: [EXAMPLES.pdf, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], max_credits: 10 } }) };
@@ -165,8 +170,8 @@ function paths(s: ProcessingDocsSettings): Json {
           '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
           '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
           '422': errorResponse(422, ['validation_failed', 'malformed_json'], 'Invalid body, options, source kind, page selection or password; every problem is in `issues`.', invalidOptions),
-          ...engineErrors(),
           ...writeErrors(),
+          ...engineErrors(),
         },
       },
     },
@@ -200,8 +205,8 @@ function paths(s: ProcessingDocsSettings): Json {
           '422': errorResponse(422, ['validation_failed', 'malformed_json', 'idempotency_key_required', 'idempotency_key_invalid'], 'Invalid body (see `issues`), or a missing or invalid `Idempotency-Key`.', invalidOptions),
           '429': errorResponse(429, ['rate_limited', 'queue_full'], `Over the request limit, or ${JOB_LIMITS.pendingPerCompany} jobs already pending.`,
             error('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`), { 'Retry-After': headerRef('Retry-After') }),
-          '503': errorResponse(503, ['service_unavailable'], 'Job processing, or the PDF engine that opens an encrypted PDF for `pdf-unlock`, is not available right now; retry later.',
-            error('service_unavailable', 'Job processing is not available right now; retry later')),
+          '503': errorResponse(503, ['service_unavailable'], 'Job processing, the PDF engine that opens an encrypted PDF for `pdf-unlock`, or the database, is not available right now; retry later.',
+            error('service_unavailable', 'Job processing is not available right now; retry later'), optionalRetryAfter),
           '504': engineErrors()['504']!,
           '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '500': responseRef('InternalError'),
         },

@@ -128,7 +128,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'rate_limited', when: 'Over the request limit; wait for `Retry-After` seconds.' },
   { code: 'queue_full', when: 'The company already has the maximum of pending jobs; `Retry-After` suggests when to try again.' },
   { code: 'internal_error', when: 'Unexpected server error; retry with backoff, quoting `request_id` if it persists.' },
-  { code: 'service_unavailable', when: 'Job processing, or the PDF engine needed to quote `pdf-unlock`, is temporarily unavailable; retry later with backoff.' },
+  { code: 'service_unavailable', when: 'Job processing, the PDF engine needed to quote `pdf-unlock`, or the database is temporarily unavailable; retry later with backoff (after `Retry-After` seconds when it is sent). Nothing was recorded, or the same `Idempotency-Key` replays what was.' },
   { code: 'timeout', when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.' },
 ];
 

@@ -47,12 +47,14 @@ function componentResponses(s: ProofDocsSettings): Record<string, Json> {
     RateLimited: errorResponse(429, ['rate_limited'], `Over a request limit: ${s.rateLimits.perKeyPerMinute} per key and ${s.rateLimits.perIpPerMinute} per IP address per minute; pro accounts also ${s.rateLimits.proPerHour} payment-request creations per hour.`,
       error('rate_limited', 'Too many requests; retry after the time in Retry-After'), { 'Retry-After': headerRef('Retry-After') }),
     InternalError: errorResponse(500, ['internal_error'], 'Unexpected server error; retry with backoff (with the same `Idempotency-Key` for a POST).', error('internal_error', 'Internal server error')),
+    ServiceUnavailable: errorResponse(503, ['service_unavailable'], 'Temporarily unavailable (e.g. the database cannot be reached); retry after `Retry-After` seconds (with the same `Idempotency-Key` for a POST).',
+      error('service_unavailable', 'The service is temporarily unavailable; retry after the time in Retry-After'), { 'Retry-After': headerRef('Retry-After') }),
     KeyInUrl: publicErrorResponse(401, ['api_key_in_url'], 'A key or a credential-named parameter is in the URL: refused on every `/proof` path.',
       error('api_key_in_url', 'API keys must be sent in the Authorization header, never in the URL; revoke a key that was put in a URL'), wwwAuthenticate),
   };
 }
 
-const common = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('Forbidden'), '429': responseRef('RateLimited'), '500': responseRef('InternalError') });
+const common = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('Forbidden'), '429': responseRef('RateLimited'), '500': responseRef('InternalError'), '503': responseRef('ServiceUnavailable') });
 const readScope = [{ apiKey: ['read'] }];
 const writeScope = [{ apiKey: ['write'] }];
 
@@ -247,6 +249,8 @@ function paths(): Json {
           '200': { description: 'The page.', headers: pageHeaders(), content: { 'text/html': { schema: { type: 'string' } } } },
           '404': { description: 'No such payment request: a page that says so (without a reason).', headers: pageHeaders(), content: { 'text/html': { schema: { type: 'string' } } } },
           '401': responseRef('KeyInUrl'),
+          '503': publicErrorResponse(503, ['service_unavailable'], 'The database cannot be reached right now; reload after `Retry-After` seconds.',
+            error('service_unavailable', 'The service is temporarily unavailable; retry after the time in Retry-After'), { 'Retry-After': headerRef('Retry-After') }),
         },
       },
     },

@@ -79,6 +79,7 @@ export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'quota_exceeded', when: 'No active plan or trial, the plan\'s payment-request or invoice allowance of the period is used up, or the account holds the fair-use maximum of stored idempotent responses.' },
   { code: 'rate_limited', when: 'Over a request limit (per key, per IP address, or pro creations per hour); wait for `Retry-After` seconds.' },
   { code: 'internal_error', when: 'Unexpected server error; retry with backoff (the same `Idempotency-Key` is safe), quoting `request_id` if it persists.' },
+  { code: 'service_unavailable', when: 'Temporarily unavailable, e.g. the database cannot be reached; retry after `Retry-After` seconds (the same `Idempotency-Key` is safe).' },
 ];
 
 export const proofStatus = (code: ErrorCode) => statusOf('proof', code);

@@ -25,7 +25,7 @@ export async function openBenchDatabase(
   tenantId: string,
   run: RunLifecycle,
 ): Promise<{ db: Db; description: string }> {
-  const opts = { poolMax: config.database.poolMax, applicationName: 'paycore-bench' };
+  const opts = { poolMax: config.database.poolMax, applicationName: 'paycore-bench', timeouts: config.database.timeouts };
   const adminUrl = infra.adminDatabaseUrl;
   if (adminUrl) {
     const name = `bench_${randomBytes(6).toString('hex')}`;

@@ -1,5 +1,6 @@
 import type { IdempotencyDialect } from '../../domain/idempotency.js';
 import type { Db } from '../connection.js';
+import { deleteInBatches } from '../batches.js';
 
 export interface StoredResponse {
   operation: string;
@@ -82,5 +83,5 @@ export async function countRetainedResponses(db: Db, dialect: IdempotencyDialect
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  return db('idempotency_keys').whereNotNull('expires_at').andWhere('expires_at', '<=', now).del();
+  return deleteInBatches(db, 'idempotency_keys', (q) => q.whereNotNull('expires_at').andWhere('expires_at', '<=', now));
 }

@@ -1,5 +1,6 @@
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
+import { deleteInBatches } from '../batches.js';
 
 /** A signed-in dashboard session. Only the SHA-256 of its cookie token is stored. */
 export interface MerchantSession {
@@ -59,5 +60,5 @@ export async function endSession(db: Db, id: string, now: Date): Promise<void> {
 
 /** Deletes sessions that ended or expired before `before` (the maintenance run keeps the table small). */
 export async function purgeSessions(db: Db, before: Date): Promise<number> {
-  return db('merchant_sessions').where('expires_at', '<', before).orWhere('ended_at', '<', before).delete();
+  return deleteInBatches(db, 'merchant_sessions', (q) => q.where((w) => w.where('expires_at', '<', before).orWhere('ended_at', '<', before)));
 }

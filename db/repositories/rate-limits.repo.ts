@@ -1,5 +1,6 @@
 import { windowStart, type RateLimitRule } from '../../domain/rate-limits.js';
 import type { Db } from '../connection.js';
+import { deleteInBatches } from '../batches.js';
 
 export interface RateLimitHit {
   rule: RateLimitRule;
@@ -49,5 +50,5 @@ export async function peekRateLimit(db: Db, check: { rule: RateLimitRule; subjec
 
 /** Removes windows that have ended. Called by the maintenance sweep. */
 export async function purgeExpiredRateLimits(db: Db, now: Date): Promise<number> {
-  return db('rate_limit_counters').where('expires_at', '<', now).del();
+  return deleteInBatches(db, 'rate_limit_counters', (q) => q.where('expires_at', '<', now));
 }

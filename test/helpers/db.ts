@@ -3,6 +3,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createDb, type Db } from '../../db/connection.js';
 import { migrateLatest } from '../../db/migrate.js';
+import { loadConfig } from '../../config/schema.js';
 
 export interface TestDatabase {
   db: Db;
@@ -20,7 +21,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = createDb(url.toString(), { poolMax: 20, applicationName: 'paycore-test' });
+  const db = createDb(url.toString(), { poolMax: 20, applicationName: 'paycore-test', timeouts: loadConfig({ NODE_ENV: 'test' }).database.timeouts });
   await migrateLatest(db);
   return {
     db,

@@ -15,6 +15,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
+import { unreachableDb, everyOperation } from '../helpers/unreachable-db.js';
+import { newIdem } from '../helpers/proof.js';
 
 /**
  * The OpenAPI 3.1 document of /v1 against the code: it is structurally sound, lists exactly the routes the
@@ -344,6 +346,31 @@ describe('real responses conform to the document', () => {
       res = await send('GET', `/v1/jobs/${queued.id}`, busy.readKey);
     }
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', res!))).toBe('rate_limited');
+  });
+
+  it('every operation that reads the database answers its documented 503, with Retry-After, while PostgreSQL is unreachable', async () => {
+    const down = await unreachableDb();
+    const app = await startTestApp({ db: down.db, logger: h.logs.logger, config: testConfig({}) });
+    try {
+      for (const op of everyOperation(c.doc)) {
+        const post = op.method === 'POST';
+        const res = await fetch(`${app.url}${op.path}`, {
+          method: op.method,
+          headers: { Authorization: `Bearer ${acme.key}`, ...(post ? { 'Idempotency-Key': newIdem(), 'content-type': 'application/json' } : {}) },
+          ...(post ? { body: '{}' } : {}),
+        });
+        if (!('503' in obj(c.operation(op.key)['responses']))) {
+          expect(res.status, `${op.key} reads no database`).toBe(200);
+          await res.body?.cancel();
+          continue;
+        }
+        expect(res.status, op.key).toBe(503);
+        expect(codeOf(await c.check(op.key, res)), op.key).toBe('service_unavailable');
+      }
+    } finally {
+      await app.close();
+      await down.close();
+    }
   });
 
   it('every documented response was exercised, except 500 and the 429s of other operations', () => {

@@ -19,9 +19,10 @@ import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 import { applyTransfer } from '../../db/repositories/payment-evidence.repo.js';
-import { testConfig } from '../helpers/app.js';
+import { startTestApp, testConfig } from '../helpers/app.js';
 import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
+import { unreachableDb, everyOperation } from '../helpers/unreachable-db.js';
 
 /**
  * The OpenAPI 3.1 document of /proof against the code: it is structurally sound (paths and webhooks), lists
@@ -413,6 +414,31 @@ describe('real responses conform to the document', () => {
       }
     } finally {
       await limited.close();
+    }
+  });
+
+  it('every operation that reads the database answers its documented 503, with Retry-After, while PostgreSQL is unreachable', async () => {
+    const down = await unreachableDb();
+    const app = await startTestApp({ db: down.db, logger: h.logs.logger, config: testConfig(ENV) });
+    try {
+      for (const op of everyOperation(c.doc)) {
+        const post = op.method === 'POST';
+        const res = await fetch(`${app.url}${op.path}`, {
+          method: op.method,
+          headers: { Authorization: `Bearer ${acme.key}`, ...(post ? { 'Idempotency-Key': newIdem(), 'content-type': 'application/json' } : {}) },
+          ...(post ? { body: '{}' } : {}),
+        });
+        if (!('503' in obj(c.operation(op.key)['responses']))) {
+          expect(res.status, `${op.key} reads no database`).toBe(200);
+          await res.body?.cancel();
+          continue;
+        }
+        expect(res.status, op.key).toBe(503);
+        expect(codeOf(await c.check(op.key, res)), op.key).toBe('service_unavailable');
+      }
+    } finally {
+      await app.close();
+      await down.close();
     }
   });
 

@@ -80,6 +80,17 @@ describe('secrets keys config', () => {
   });
 });
 
+describe('database timeouts', () => {
+  it('bound connecting, every statement and the wait for a pooled connection by default, and read DATABASE_*_TIMEOUT_MS', () => {
+    expect(loadConfig({}).database.timeouts).toEqual({ connectMs: 5_000, statementMs: 30_000, acquireMs: 10_000 });
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '1500', DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_ACQUIRE_TIMEOUT_MS: '20000' }).database.timeouts)
+      .toEqual({ connectMs: 1_500, statementMs: 0, acquireMs: 20_000 });
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_ACQUIRE_TIMEOUT_MS: 'soon' })).toThrow(/DATABASE_ACQUIRE_TIMEOUT_MS/);
+  });
+});
+
 describe('payment watcher config', () => {
   it('runs no watcher by default and accepts the seven networks, solana included', () => {
     expect(loadConfig({}).watcher).toEqual({ networks: [], pollSeconds: 5 });
