@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { Knex } from 'knex';
+import { DomainError } from '../../domain/errors.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 
@@ -33,4 +34,27 @@ export function interfaceOf(path: string): InterfaceName {
   if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
   return 'root';
+}
+
+/**
+ * What the guards established, for handlers: a handler reached without its guard (a routing mistake) fails
+ * closed with the guard's own answer, instead of running for nobody or crashing with a 500.
+ */
+export function keyOf(ctx: { state: AppState }): ApiKeyRecord {
+  if (!ctx.state.apiKey) throw new DomainError('unauthorized', 'Missing or invalid API key');
+  return ctx.state.apiKey;
+}
+
+export function merchantOf(ctx: { state: AppState }): Merchant {
+  if (!ctx.state.merchant) {
+    throw ctx.state.iface === 'integrations'
+      ? new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)')
+      : new DomainError('unauthorized', 'Missing or invalid API key');
+  }
+  return ctx.state.merchant;
+}
+
+export function sessionOf(ctx: { state: AppState }): NonNullable<AppState['session']> {
+  if (!ctx.state.session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
+  return ctx.state.session;
 }

@@ -7,6 +7,7 @@ import type { Db } from '../../db/connection.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { merchantOf, sessionOf } from '../http/context.js';
 
 /**
  * Guards of the management routes (spec sections 4 and 5): a dashboard cookie session, never an
@@ -93,7 +94,7 @@ export function requireCsrfToken(): Middleware<AppState> {
   return async (ctx, next) => {
     if (isMutation(ctx)) {
       const presented = ctx.get('X-CSRF-Token');
-      const accepted = ctx.state.session!.csrfTokensAccepted;
+      const accepted = sessionOf(ctx).csrfTokensAccepted;
       if (!/^[0-9a-f]{64}$/.test(presented) || !accepted.map((expected) => timingSafeEqualHex(presented, expected)).includes(true)) {
         throw new DomainError('csrf_failed', 'Missing or invalid X-CSRF-Token header');
       }
@@ -105,7 +106,7 @@ export function requireCsrfToken(): Middleware<AppState> {
 /** Management needs an active paid plan or trial (spec section 5). */
 export function requireCustomerAccess(now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
-    if (entitlementAt(ctx.state.merchant!, now()).kind === 'none') {
+    if (entitlementAt(merchantOf(ctx), now()).kind === 'none') {
       throw new DomainError('customer_access_required', 'Management needs an active plan or trial');
     }
     await next();

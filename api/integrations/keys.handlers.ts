@@ -9,6 +9,7 @@ import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositor
 import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
 import type { AppState } from '../http/context.js';
+import { merchantOf, sessionOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { usageOf } from '../proof/quota.js';
 import { destinationJson } from './webhooks.handlers.js';
@@ -43,7 +44,7 @@ export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {
 /** `GET /api/integrations` (keys, webhook metadata, event types, entitlements) and the key routes. */
 export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempotent: MerchantIdempotent): void {
   router.get('/', async (ctx) => {
-    const merchant = ctx.state.merchant!;
+    const merchant = merchantOf(ctx);
     const now = deps.now();
     const ent = entitlementAt(merchant, now);
     const allowedKeys = usableLimit(merchant, now, 'keys');
@@ -55,7 +56,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
     const usage = await usageOf(deps.db, merchant, ent);
     ctx.body = {
       merchant: { id: merchant.id, name: merchant.name },
-      user: { id: ctx.state.session!.userId, email: ctx.state.session!.email },
+      user: { id: sessionOf(ctx).userId, email: sessionOf(ctx).email },
       entitlements: {
         plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
         ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
@@ -76,7 +77,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
     const body = parseKeyCreate(ctx.request.body);
     const now = deps.now();
     const expiresAt = validateExpiry('proof', body.expires_at, now);
-    const { key, secret } = await issueMerchantKey(ctx.state.trx!, { merchantId: ctx.state.merchant!.id, name: body.name, scopes: body.scopes, expiresAt }, now);
+    const { key, secret } = await issueMerchantKey(ctx.state.trx!, { merchantId: merchantOf(ctx).id, name: body.name, scopes: body.scopes, expiresAt }, now);
     ctx.state.resourceId = key.id;
     ctx.status = 201;
     ctx.body = { ...keyJson(key, now, true), secret };
@@ -85,7 +86,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
   router.post('/keys/:id/revoke', idempotent('integrations.keys.revoke'), async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const now = deps.now();
-    const key = await revokeApiKey(ctx.state.trx!, 'proof', ctx.state.merchant!.id, ctx.params['id'] ?? '', now);
+    const key = await revokeApiKey(ctx.state.trx!, 'proof', merchantOf(ctx).id, ctx.params['id'] ?? '', now);
     if (!key) throw new DomainError('not_found', 'API key not found');
     ctx.body = keyJson(key, now, false);
   });

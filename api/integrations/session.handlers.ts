@@ -11,6 +11,7 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { findUserByEmail } from '../../db/repositories/merchant-users.repo.js';
 import { createSession, endSession, findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { merchantOf, sessionOf } from '../http/context.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { csrfTokenOf, requireCsrfToken, requireSession, SESSION_COOKIE, sessionCookieOf } from './guards.js';
 
@@ -82,12 +83,12 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
   const session = requireSession(deps.db, deps.secretBox, deps.sessionIdleMs, deps.now);
 
   router.get('/session', session, async (ctx) => {
-    const s = ctx.state.session!;
-    ctx.body = { csrf_token: s.csrfToken, user: { id: s.userId, email: s.email }, merchant: { id: ctx.state.merchant!.id, name: ctx.state.merchant!.name } };
+    const s = sessionOf(ctx);
+    ctx.body = { csrf_token: s.csrfToken, user: { id: s.userId, email: s.email }, merchant: { id: merchantOf(ctx).id, name: merchantOf(ctx).name } };
   });
 
   router.delete('/session', session, requireCsrfToken(), async (ctx) => {
-    await endSession(deps.db, ctx.state.session!.id, deps.now());
+    await endSession(deps.db, sessionOf(ctx).id, deps.now());
     ctx.append('Set-Cookie', cookie('', 0));
     ctx.status = 204;
   });

@@ -18,6 +18,7 @@ import {
 } from '../../db/repositories/webhook-destinations.repo.js';
 import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
+import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
@@ -58,7 +59,7 @@ function deliveryJson(d: DeliverySummary) {
 
 /** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */
 export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, idempotent: MerchantIdempotent): void {
-  const merchantId = (ctx: { state: AppState }) => ctx.state.merchant!.id;
+  const merchantId = (ctx: { state: AppState }) => merchantOf(ctx).id;
 
   router.post('/webhooks', idempotent('integrations.webhooks.create', { storedBody: withoutSecret }), async (ctx) => {
     const body = parseWebhookCreate(ctx.request.body);

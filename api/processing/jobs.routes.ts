@@ -14,6 +14,7 @@ import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { countUnfinishedJobs, getJob, insertJob, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
 import { jsonBody } from '../http/body.js';
 import { startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
@@ -94,7 +95,7 @@ function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): u
 
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const now = deps.now ?? (() => new Date());
-  const companyOf = (ctx: AppContext) => ctx.state.apiKey!.tenantId;
+  const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
   const findJob = async (ctx: AppContext): Promise<Job> => {
     const job = await getJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
     if (!job) throw new DomainError('not_found', 'Job not found');
@@ -139,7 +140,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
       const job = await insertJob(trx, {
         id: jobId,
         companyId,
-        apiKeyId: ctx.state.apiKey!.id,
+        apiKeyId: keyOf(ctx).id,
         operation: req.operation,
         uploadIds: req.uploadIds,
         options: visible,

@@ -6,6 +6,7 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { getCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
@@ -36,7 +37,7 @@ export interface ProcessingRouterDeps {
 /** A suspended company's keys answer 403 (spec section 7: scope, role or suspension). */
 function activeCompany(db: Db): Middleware<AppState> {
   return async (ctx, next) => {
-    const company = await getCompany(db, ctx.state.apiKey!.tenantId);
+    const company = await getCompany(db, keyOf(ctx).tenantId);
     if (!company) throw new DomainError('unauthorized', 'Missing or invalid API key');
     if (company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
     await next();
@@ -64,7 +65,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
-    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.now ? { now: deps.now } : {}) }, ctx.state.apiKey!.tenantId, parseJobRequest(ctx.request.body));
+    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
     ctx.body = {
       operation: quote.operation,
       estimated_credits: quote.credits,

@@ -10,6 +10,7 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { companyStoredBytes, getUpload, insertUploads, markUploadDeleted, type Upload } from '../../db/repositories/uploads.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { uploadInUse } from '../../db/repositories/jobs.repo.js';
 
@@ -193,7 +194,7 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       if (!ctx.req.complete) ctx.set('Connection', 'close');
       throw e;
     }
-    const companyId = ctx.state.apiKey!.tenantId;
+    const companyId = keyOf(ctx).tenantId;
     const cleanup = () => Promise.all(received.map((r) => deps.store.remove(r.tempPath)));
     try {
       if (received.length === 0) throw new DomainError('validation_failed', 'No file received; send one or more files in the field "files"');
@@ -243,7 +244,7 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
    * (409); the check and the deletion hold the company lock that job submission takes too.
    */
   router.delete('/uploads/:id', async (ctx) => {
-    const companyId = ctx.state.apiKey!.tenantId;
+    const companyId = keyOf(ctx).tenantId;
     const upload = await deps.db.transaction(async (trx) => {
       await lockCompany(trx, companyId);
       const found = await getUpload(trx, companyId, ctx.params['id'] ?? '');

@@ -8,6 +8,7 @@ import { getContact, insertContact, listContacts, type Contact } from '../../db/
 import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
 import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
+import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { ProofDeps } from './requests.handlers.js';
 import { usageOf } from './quota.js';
@@ -19,7 +20,7 @@ export function contactJson(c: Contact) {
 /** `/v1/me`, contacts and the event log. */
 export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
   router.get('/v1/me', async (ctx) => {
-    const merchant = ctx.state.merchant!;
+    const merchant = merchantOf(ctx);
     const now = deps.now();
     const ent = entitlementAt(merchant, now);
     const usage = await usageOf(deps.db, merchant, ent);
@@ -47,7 +48,7 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
     const body = parseContactCreate(ctx.request.body);
     const contact = await insertContact(
       ctx.state.trx!,
-      { merchantId: ctx.state.merchant!.id, legalName: body.legal_name, email: body.email, address: body.address ?? null, reference: body.reference ?? null },
+      { merchantId: merchantOf(ctx).id, legalName: body.legal_name, email: body.email, address: body.address ?? null, reference: body.reference ?? null },
       deps.now(),
     );
     ctx.state.resourceId = contact.id;
@@ -57,11 +58,11 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
 
   router.get('/v1/contacts', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    ctx.body = page('contacts', await listContacts(deps.db, ctx.state.merchant!.id, limit, decodeCursor('contacts', ctx.query['before'])), limit, contactJson);
+    ctx.body = page('contacts', await listContacts(deps.db, merchantOf(ctx).id, limit, decodeCursor('contacts', ctx.query['before'])), limit, contactJson);
   });
 
   router.get('/v1/contacts/:id', async (ctx) => {
-    const contact = await getContact(deps.db, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    const contact = await getContact(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
     if (!contact) throw new DomainError('not_found', 'Contact not found');
     ctx.body = contactJson(contact);
   });
@@ -76,7 +77,7 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
       throw new DomainError('validation_failed', 'after must be a non-negative integer cursor', { issues: [{ path: 'after', message: 'a non-negative integer' }] });
     }
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listProofEvents(deps.db, ctx.state.merchant!.id, Number(rawAfter), limit);
+    const rows = await listProofEvents(deps.db, merchantOf(ctx).id, Number(rawAfter), limit);
     const items = rows.map((r) => `{"cursor":${r.cursor},"event":${r.body.toString('utf8')}}`).join(',');
     // Always a cursor to poll from: the last one returned, or `after` itself when nothing is new.
     const next = rows.length ? rows[rows.length - 1]!.cursor : Number(rawAfter);

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
 import type { AppState } from '../http/context.js';
+import { merchantOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
 
 /** An Idempotency-Key guard for one operation; `storedBody` is what replays get when it differs from the live body. */
@@ -18,7 +19,7 @@ export function merchantIdempotency(deps: { db: Db; logger: Logger; retainedResp
       logger: deps.logger,
       dialect: 'proof',
       operation,
-      tenantOf: (ctx) => ctx.state.merchant!.id,
+      tenantOf: (ctx) => merchantOf(ctx).id,
       retainedLimit: deps.retainedResponsesPerAccount,
       ...(opts.storedBody ? { storedBody: opts.storedBody } : {}),
       now: deps.now,

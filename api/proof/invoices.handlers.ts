@@ -16,6 +16,7 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
+import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { startInvoiceLifecycleWorkflow, startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { createPaymentRequest, originOf, paymentPagePath, type ProofDeps } from './requests.handlers.js';
@@ -90,7 +91,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
   router.post('/v1/invoices', idempotent('invoices.create'), async (ctx) => {
     const body = parseInvoiceCreate(ctx.request.body);
     const trx = ctx.state.trx!;
-    const merchantId = ctx.state.merchant!.id;
+    const merchantId = merchantOf(ctx).id;
     const now = deps.now();
     const today = now.toISOString().slice(0, 10);
     const contact = await getContact(trx, merchantId, body.customer_id);
@@ -181,7 +182,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
   });
 
   router.get('/v1/invoices', async (ctx) => {
-    const merchantId = ctx.state.merchant!.id;
+    const merchantId = merchantOf(ctx).id;
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listInvoices(deps.db, merchantId, limit, decodeCursor('invoices', ctx.query['before']));
     const requests = new Map<string, PaymentRequest>();
@@ -190,7 +191,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
   });
 
   router.get('/v1/invoices/:id', async (ctx) => {
-    const { invoice, request } = await loadInvoice(deps, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    const { invoice, request } = await loadInvoice(deps, merchantOf(ctx).id, ctx.params['id'] ?? '');
     ctx.body = invoiceJson(invoice, request);
   });
 
@@ -205,12 +206,12 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     const parsed = sendBody.safeParse(ctx.request.body);
     if (!parsed.success) invalidBody(zodIssues(parsed.error));
     const trx = ctx.state.trx!;
-    const merchantId = ctx.state.merchant!.id;
+    const merchantId = merchantOf(ctx).id;
     await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
     const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
     const mailId = newId('mail');
-    const mail = await queueInvoiceMail(trx, { id: mailId, invoiceId: invoice.id, merchantId, apiKeyId: ctx.state.apiKey!.id, now: deps.now() });
+    const mail = await queueInvoiceMail(trx, { id: mailId, invoiceId: invoice.id, merchantId, apiKeyId: keyOf(ctx).id, now: deps.now() });
     const workflows = deps.mailWorkflows;
     if (mail.created && workflows) {
       ctx.state.afterCommit!.push(async () => {

@@ -11,6 +11,7 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
 import { authFailureThrottle, perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
 import { merchantIdempotency } from './idempotency.js';
@@ -49,7 +50,7 @@ export interface ProofRouterDeps {
  */
 function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
-    const key = ctx.state.apiKey!;
+    const key = keyOf(ctx);
     const merchant = await getMerchant(db, key.tenantId);
     if (!merchant) throw new DomainError('unauthorized', 'Missing or invalid API key');
     if (merchant.status !== 'active') throw new DomainError('forbidden', 'This account is suspended');

@@ -10,6 +10,7 @@ import { getVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
+import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { reserveQuota } from './quota.js';
 
@@ -94,7 +95,7 @@ export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempot
   router.post('/v1/requests', idempotent('requests.create'), async (ctx) => {
     const req = parseRequestCreate(ctx.request.body);
     const now = deps.now();
-    const request = await createPaymentRequest(ctx.state.trx!, ctx.state.merchant!.id, req, now);
+    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now);
     ctx.state.resourceId = request.id;
     ctx.status = 201;
     ctx.body = requestJson(request, originOf(deps, ctx), now);
@@ -102,13 +103,13 @@ export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempot
 
   router.get('/v1/requests', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listPaymentRequests(deps.db, ctx.state.merchant!.id, limit, decodeCursor('requests', ctx.query['before']));
+    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']));
     const now = deps.now();
     ctx.body = page('requests', rows, limit, (r) => requestJson(r, originOf(deps, ctx), now));
   });
 
   router.get('/v1/requests/:id', async (ctx) => {
-    const request = await getPaymentRequest(deps.db, ctx.state.merchant!.id, ctx.params['id'] ?? '');
+    const request = await getPaymentRequest(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
     if (!request) throw new DomainError('not_found', 'Payment request not found');
     ctx.body = requestJson(request, originOf(deps, ctx), deps.now());
   });

@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { appRoutes, authHeaders, concretePath, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
-import type { RouteInfo } from '../../api/http/router.js';
+import { createRouter, type RouteInfo } from '../../api/http/router.js';
+import { keyOf, merchantOf, sessionOf } from '../../api/http/context.js';
 
 /**
  * Every route of the app, under odd spellings of its path (another letter case, a trailing slash, a doubled
@@ -135,5 +136,36 @@ describe('route guards under odd spellings of every path', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe('handlers fail closed', () => {
+  it('a handler reached without its guard answers the guard, never runs for nobody nor crashes', async () => {
+    const unguarded = createRouter({ prefix: '/v1' });
+    unguarded.get('/unguarded-probe', (ctx) => {
+      ctx.body = { tenant: keyOf(ctx).tenantId };
+    });
+    const proofUnguarded = createRouter({ prefix: '/proof' });
+    proofUnguarded.get('/v1/unguarded-probe', (ctx) => {
+      ctx.body = { merchant: merchantOf(ctx).id };
+    });
+    const integrationsUnguarded = createRouter({ prefix: '/api/integrations' });
+    integrationsUnguarded.get('/unguarded-probe', (ctx) => {
+      ctx.body = { user: sessionOf(ctx).userId };
+    });
+    const other = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [unguarded, proofUnguarded, integrationsUnguarded] });
+    try {
+      const v1 = await probe(other.url, 'GET', '/v1/unguarded-probe');
+      expect(v1.status).toBe(401);
+      expectErrorShape(v1, 'v1', 'v1');
+      const proof = await probe(other.url, 'GET', '/proof/v1/unguarded-probe');
+      expect(proof.status).toBe(401);
+      expectErrorShape(proof, 'proof', 'proof');
+      const dash = await probe(other.url, 'GET', '/api/integrations/unguarded-probe');
+      expect(dash.status).toBe(403);
+      expect(dash.json?.['code']).toBe('session_required');
+    } finally {
+      await other.close();
+    }
   });
 });
