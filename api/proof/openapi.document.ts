@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
-import { cursorPattern, type CursorList } from '../http/pagination.js';
+import { cursorPattern, encodeCursor } from '../http/pagination.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema, standardHeaders } from '../http/openapi-kit.js';
 import { paymentPagePath } from './requests.handlers.js';
 import { PAYMENT_PAGE_HEADERS } from './payment-page.js';
@@ -67,12 +67,15 @@ const idParam = (prefix: string, what: string, example: string) =>
 const notFound = (what: string) => errorResponse(404, ['not_found'], `Unknown ${what}, or one of another account.`, error('not_found', `${what[0]!.toUpperCase()}${what.slice(1)} not found`));
 
 const limitParam: Json = { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, example: 25 };
-const listParams = (kind: CursorList): Json[] => [
+/** The last id of an example page of each list (its cursor is a `before` example). */
+const LAST_IDS: Record<'requests' | 'contacts' | 'invoices', string> = { requests: EXAMPLES.request, contacts: EXAMPLES.contact, invoices: EXAMPLES.invoice };
+const listParams = (kind: 'requests' | 'contacts' | 'invoices'): Json[] => [
   limitParam,
   {
     name: 'before', in: 'query', required: false,
     description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
     schema: { type: 'string', pattern: cursorPattern(kind) },
+    examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(kind, LAST_IDS[kind]) } },
   },
 ];
 const badQuery = (fields: string) => errorResponse(422, ['validation_failed'], `Invalid ${fields} (named in \`issues\`).`,
