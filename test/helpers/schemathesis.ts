@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolCacheDir } from '../../adapters/infra/temporal-cli.js';
@@ -51,20 +51,17 @@ export function runProgram(file: string, args: string[], opts: { cwd: string; en
   });
 }
 
-/** A JUnit report's failed test cases (one per operation): name and the failure text schemathesis wrote. */
-export function junitFailures(path: string): Array<{ operation: string; text: string }> {
-  if (!existsSync(path)) return [];
-  const xml = readFileSync(path, 'utf8');
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#10;/g, '\n').replace(/&#13;/g, '\r').replace(/&amp;/g, '&');
-  const out: Array<{ operation: string; text: string }> = [];
-  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const name = /\bname="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? '?';
-    const body = m[2] ?? '';
-    const problems = [...body.matchAll(/<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g)].map((f) => {
-      const message = /\bmessage="([^"]*)"/.exec(f[2] ?? '')?.[1] ?? '';
-      return unescape(`${f[1]}: ${message}${f[3] ? `\n${f[3]}` : ''}`).trim();
-    });
-    if (problems.length) out.push({ operation: unescape(name), text: problems.join('\n') });
+/**
+ * The ERRORS and FAILURES sections of schemathesis's output: per operation, each failed check or network error
+ * with the response and a curl command that reproduces the request. Empty when there are none.
+ */
+export function failureSections(output: string): string {
+  const kept: string[] = [];
+  let keep = false;
+  for (const line of output.split('\n')) {
+    const section = /^=+ ([A-Z][A-Z ]*[A-Z]) =+$/.exec(line.trim())?.[1];
+    if (section) keep = section === 'ERRORS' || section === 'FAILURES';
+    if (keep) kept.push(line);
   }
-  return out;
+  return kept.join('\n').trim();
 }
