@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Makes a fresh clone runnable: Node dependencies (with the install scripts npm 11 may skip) and the Temporal
-# CLI. Idempotent and quick when everything is already there. Sourced by start.sh and test.sh.
+# CLI; with --tests (test.sh) also the test tools (schemathesis). Idempotent and quick when everything is already
+# there. Run by start.sh and test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf '[paycore] %s\n' "$*" >&2; }
+with_tests=false
+[ "${1:-}" = "--tests" ] && with_tests=true
 
 # 1. Node dependencies: install when node_modules is missing or older than the lockfile.
 stamp=node_modules/.paycore-installed
@@ -56,4 +59,49 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
         progress: (m) => process.stderr.write(`[paycore] ${m}\n`) });
       if (!cli) process.stderr.write("[paycore] no Temporal CLI and no Go: the SDK download will be tried at start\n");
     }).catch((e) => { process.stderr.write(String(e) + "\n"); process.exit(1); });'
+fi
+
+# 5. Tests only: schemathesis (PyPI) for the OpenAPI fuzz test, in a virtual environment in the tool cache (the
+#    Temporal CLI's folder, `${XDG_CACHE_HOME:-~/.cache}/paycore`) named after the hash of the locked
+#    requirements, so a new lock gets a new environment and an installed one is reused by every clone. Needs
+#    Python 3.11 or later.
+[ "$with_tests" = true ] || exit 0
+reqs=test/schemathesis/requirements.txt
+reqs_hash=$(sha256sum "$reqs" | cut -c1-12)
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/paycore"
+venv="$cache_dir/schemathesis-$reqs_hash"
+if [ ! -f "$venv/.paycore-installed" ]; then
+  python=""
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
+      python=$candidate
+      break
+    fi
+  done
+  if [ -z "$python" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing python3-venv from Debian (one time)"
+    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+      apt-get update -qq >/dev/null
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+    python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && python=python3
+  fi
+  if [ -z "$python" ]; then
+    say "missing Python 3.11+ with venv for schemathesis: install it (e.g. apt-get install python3 python3-venv)"
+    exit 1
+  fi
+  mkdir -p "$cache_dir"
+  # One installer at a time per environment (clones on the same machine share the cache).
+  exec 9>"$venv.lock"
+  flock 9
+  if [ ! -f "$venv/.paycore-installed" ]; then
+    say "installing schemathesis ($(grep -m1 '^schemathesis==' "$reqs" | cut -d' ' -f1)) into $venv (one time)"
+    "$python" -m venv --clear "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps -r "$reqs"
+    "$venv/bin/schemathesis" --version >/dev/null
+    touch "$venv/.paycore-installed"
+    say "schemathesis installed"
+  fi
+  exec 9>&-
 fi

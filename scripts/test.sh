@@ -3,7 +3,7 @@
 # integration) against a real PostgreSQL and a real Temporal server, started here or reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --tests
 say() { printf '[paycore] %s\n' "$*" >&2; }
 say "typecheck"
 npx --no-install tsc -p tsconfig.json --noEmit

@@ -206,13 +206,17 @@ export function standardHeaders(): Record<string, Schema> {
   };
 }
 
+/** The route name of every served OpenAPI document: how `openApiDocumentPaths` finds them in an app. */
+export const OPENAPI_DOCUMENT_ROUTE = 'openapi-document';
+
 /**
  * Serves an interface's OpenAPI document (JSON) and its HTML page (an `htmlPage`), both built once, at paths relative to the
- * router's prefix. Mount before the router's key guards: both are public.
+ * router's prefix. Mount before the router's key guards: both are public. The document route is named
+ * `OPENAPI_DOCUMENT_ROUTE`, so tools (the schemathesis test) find every document an app serves.
  */
 export function mountDocumentRoutes(router: Router<AppState>, routes: { documentPath: string; pagePath: string; document: Obj; page: string }): void {
   const documentJson = JSON.stringify(routes.document);
-  router.get(routes.documentPath, (ctx) => {
+  router.get(OPENAPI_DOCUMENT_ROUTE, routes.documentPath, (ctx) => {
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = documentJson;
   });
@@ -220,4 +224,17 @@ export function mountDocumentRoutes(router: Router<AppState>, routes: { document
     ctx.set(DOCS_PAGE_HEADERS);
     ctx.body = routes.page;
   });
+}
+
+/**
+ * The full paths of every OpenAPI document an app serves: the routes named `OPENAPI_DOCUMENT_ROUTE` of the
+ * routers mounted on it (each `router.routes()` middleware carries its router).
+ */
+export function openApiDocumentPaths(middleware: ReadonlyArray<unknown>): string[] {
+  const paths: string[] = [];
+  for (const fn of middleware) {
+    const router = (fn as { router?: { stack?: Array<{ name?: string | null; path: string | RegExp }> } }).router;
+    for (const layer of router?.stack ?? []) if (layer.name === OPENAPI_DOCUMENT_ROUTE && typeof layer.path === 'string') paths.push(layer.path);
+  }
+  return paths;
 }

@@ -2,7 +2,8 @@ import { DomainError } from '../../domain/errors.js';
 
 /**
  * List paging: `limit` 1 to 100 (default 50) and an opaque `before` cursor from a previous `next_cursor`.
- * A cursor is base64url of the kind of list and the last id, so a cursor of one list is refused by another.
+ * A cursor is base64url of the kind of list and the last id, so a cursor of one list is refused by another;
+ * `cursorPattern` is its shape for the documents. Feeds (the /proof events) page with an integer `after`.
  */
 export function parseLimit(raw: unknown, def = 50, max = 100): number {
   if (raw === undefined) return def;
@@ -12,21 +13,53 @@ export function parseLimit(raw: unknown, def = 50, max = 100): number {
   return Number(raw);
 }
 
-export function encodeCursor(kind: string, lastId: string): string {
+/**
+ * An `after` cursor of an append-only feed (the /proof events): an integer from 0 to 2^53-1 (the largest a
+ * JSON number carries exactly), default 0. Anything else, a larger number included, is refused naming `after`.
+ */
+export function parseAfter(raw: unknown): number {
+  if (raw === undefined) return 0;
+  const value = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value)) {
+    throw new DomainError('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, { issues: [{ path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` }] });
+  }
+  return value;
+}
+
+/** The lists paged with a `before` cursor, and the prefix of the ids they hold (ids are `<prefix>_` and 20 letters or digits). */
+export const CURSOR_LISTS = { requests: 'req', contacts: 'con', invoices: 'inv', deliveries: 'dlv' } as const;
+export type CursorList = keyof typeof CURSOR_LISTS;
+const ID_CHARS = 20;
+
+export function encodeCursor(kind: CursorList, lastId: string): string {
   return Buffer.from(`${kind}:${lastId}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(kind: string, raw: unknown): string | null {
+/**
+ * The shape every cursor of `kind` has, as the OpenAPI documents state it: the base64url characters fixed by
+ * `<kind>:<prefix>_`, then as many as the rest of an id fills. It excludes anything that cannot be a cursor of
+ * the list (`0`, a cursor of another list); a string of that shape that is not a real cursor is still refused.
+ */
+export function cursorPattern(kind: CursorList): string {
+  const head = `${kind}:${CURSOR_LISTS[kind]}_`;
+  const sample = encodeCursor(kind, `${CURSOR_LISTS[kind]}_${'A'.repeat(ID_CHARS)}`);
+  const fixed = Math.floor((Buffer.byteLength(head) * 8) / 6);
+  return `^${sample.slice(0, fixed)}[A-Za-z0-9_-]{${sample.length - fixed}}$`;
+}
+const patterns = new Map<CursorList, RegExp>(Object.keys(CURSOR_LISTS).map((k) => [k as CursorList, new RegExp(cursorPattern(k as CursorList))]));
+
+/** The last id a `before` cursor of `kind` carries; null without one; 422 naming `before` for anything else. */
+export function decodeCursor(kind: CursorList, raw: unknown): string | null {
   if (raw === undefined) return null;
-  const text = typeof raw === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
-  const m = /^([a-z]+):([a-z]{2,5}_[A-Za-z0-9]{20})$/.exec(text);
-  if (!m || m[1] !== kind) {
+  const text = typeof raw === 'string' && patterns.get(kind)!.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
+  const id = new RegExp(`^${kind}:(${CURSOR_LISTS[kind]}_[A-Za-z0-9]{${ID_CHARS}})$`).exec(text)?.[1];
+  if (!id) {
     throw new DomainError('validation_failed', 'before must be a next_cursor returned by this list', { issues: [{ path: 'before', message: 'not a cursor of this list' }] });
   }
-  return m[2]!;
+  return id;
 }
 
 /** `{data, next_cursor}`: a next cursor only when the page is full (there may be more). */
-export function page<T extends { id: string }, V>(kind: string, rows: T[], limit: number, view: (row: T) => V): { data: V[]; next_cursor: string | null } {
+export function page<T extends { id: string }, V>(kind: CursorList, rows: T[], limit: number, view: (row: T) => V): { data: V[]; next_cursor: string | null } {
   return { data: rows.map(view), next_cursor: rows.length === limit ? encodeCursor(kind, rows[rows.length - 1]!.id) : null };
 }

@@ -105,10 +105,10 @@ function paths(s: ProcessingDocsSettings): Json {
             'multipart/form-data': {
               schema: {
                 type: 'object', additionalProperties: false, required: ['files'],
-                properties: { files: { type: 'array', minItems: 1, maxItems: s.limits.maxFilesPerUpload, items: { type: 'string', contentMediaType: 'application/octet-stream', minLength: 1 } } },
+                properties: { files: { type: 'array', minItems: 1, maxItems: s.limits.maxFilesPerUpload, items: { contentMediaType: 'application/octet-stream', description: 'A file: the part\'s bytes, whatever they are (there is no JSON type on the wire; an empty or unreadable file is a 422).' } } },
               },
-              // The part's type is the default of a binary string (application/octet-stream); the server reads it from
-              // the content and ignores the declared type. What it does require is a filename on every part.
+              // A part is bytes (OpenAPI 3.1: binary content has no JSON type, only contentMediaType); the server reads
+              // the kind from the content and ignores the declared type. What it does require is a filename on every part.
               encoding: {
                 files: {
                   headers: {

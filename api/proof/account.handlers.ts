@@ -9,7 +9,7 @@ import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
 import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
-import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { decodeCursor, page, parseAfter, parseLimit } from '../http/pagination.js';
 import type { ProofDeps } from './requests.handlers.js';
 import { usageOf } from './quota.js';
 
@@ -72,15 +72,12 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
    * spliced in unchanged, so it is byte-identical to the webhook body.
    */
   router.get('/v1/events', async (ctx) => {
-    const rawAfter = ctx.query['after'] ?? '0';
-    if (typeof rawAfter !== 'string' || !/^\d{1,18}$/.test(rawAfter)) {
-      throw new DomainError('validation_failed', 'after must be a non-negative integer cursor', { issues: [{ path: 'after', message: 'a non-negative integer' }] });
-    }
+    const after = parseAfter(ctx.query['after']);
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listProofEvents(deps.db, merchantOf(ctx).id, Number(rawAfter), limit);
+    const rows = await listProofEvents(deps.db, merchantOf(ctx).id, after, limit);
     const items = rows.map((r) => `{"cursor":${r.cursor},"event":${r.body.toString('utf8')}}`).join(',');
     // Always a cursor to poll from: the last one returned, or `after` itself when nothing is new.
-    const next = rows.length ? rows[rows.length - 1]!.cursor : Number(rawAfter);
+    const next = rows.length ? rows[rows.length - 1]!.cursor : after;
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = `{"data":[${items}],"next_cursor":${next}}`;
   });

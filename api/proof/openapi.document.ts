@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
+import { cursorPattern, encodeCursor } from '../http/pagination.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema, standardHeaders } from '../http/openapi-kit.js';
 import { paymentPagePath } from './requests.handlers.js';
 import { PAYMENT_PAGE_HEADERS } from './payment-page.js';
@@ -67,9 +68,17 @@ const idParam = (prefix: string, what: string, example: string) =>
   pathParam('id', { type: 'string' }, `${what} id (\`${prefix}_…\`). An id of another account, or an unknown one, is 404.`, example);
 const notFound = (what: string) => errorResponse(404, ['not_found'], `Unknown ${what}, or one of another account.`, error('not_found', `${what[0]!.toUpperCase()}${what.slice(1)} not found`));
 
-const listParams: Json[] = [
-  { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, example: 25 },
-  { name: 'before', in: 'query', required: false, description: 'The `next_cursor` of the previous page (opaque; a cursor of another list is refused).', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' } },
+const limitParam: Json = { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, example: 25 };
+/** The last id of an example page of each list (its cursor is a `before` example). */
+const LAST_IDS: Record<'requests' | 'contacts' | 'invoices', string> = { requests: EXAMPLES.request, contacts: EXAMPLES.contact, invoices: EXAMPLES.invoice };
+const listParams = (kind: 'requests' | 'contacts' | 'invoices'): Json[] => [
+  limitParam,
+  {
+    name: 'before', in: 'query', required: false,
+    description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
+    schema: { type: 'string', pattern: cursorPattern(kind) },
+    examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(kind, LAST_IDS[kind]) } },
+  },
 ];
 const badQuery = (fields: string) => errorResponse(422, ['validation_failed'], `Invalid ${fields} (named in \`issues\`).`,
   error('validation_failed', 'limit must be an integer from 1 to 100', [{ path: 'limit', message: 'an integer from 1 to 100' }]));
@@ -118,7 +127,7 @@ function paths(): Json {
       get: {
         operationId: 'listPaymentRequests', tags: ['Payment requests'], summary: 'List payment requests', security: readScope,
         description: 'Your payment requests (direct and invoice-backed), newest id first, one bounded page at a time.',
-        parameters: listParams,
+        parameters: listParams('requests'),
         responses: { '200': ok('A page.', 'PaymentRequestList', { page: { data: [requestExample()], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },
     },
@@ -154,7 +163,7 @@ function paths(): Json {
       get: {
         operationId: 'listContacts', tags: ['Contacts'], summary: 'List contacts', security: readScope,
         description: 'Your contacts, newest id first, one bounded page at a time.',
-        parameters: listParams,
+        parameters: listParams('contacts'),
         responses: { '200': ok('A page.', 'ContactList', { page: { data: [contactExample], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },
     },
@@ -186,7 +195,7 @@ function paths(): Json {
       get: {
         operationId: 'listInvoices', tags: ['Invoices'], summary: 'List invoices', security: readScope,
         description: 'Your invoices, newest id first, one bounded page at a time.',
-        parameters: listParams,
+        parameters: listParams('invoices'),
         responses: { '200': ok('A page.', 'InvoiceList', { page: { data: [invoiceExample()], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },
     },
@@ -228,8 +237,8 @@ function paths(): Json {
           'Your events after the cursor `after`, oldest first: the same bytes as the webhook bodies. Poll with the returned `next_cursor`. Events exist only ' +
           'while your account has an enabled webhook destination at the time of the change (no history before it); they are kept at least 30 days.',
         parameters: [
-          { name: 'after', in: 'query', required: false, description: 'Return events with a greater cursor (default 0: from the oldest kept).', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }, example: 0 },
-          { ...listParams[0]!, example: 50 },
+          { name: 'after', in: 'query', required: false, description: 'Return events with a greater cursor (default 0: from the oldest kept); an integer from 0 to 2^53−1, anything else is 422.', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }, example: 0 },
+          { ...limitParam, example: 50 },
         ],
         responses: {
           '200': ok('Events (possibly none).', 'EventList', { events: { data: [{ cursor: 41, event: EVENT_EXAMPLES['payment_request.created'] }, { cursor: 42, event: EVENT_EXAMPLES['invoice.issued'] }], next_cursor: 42 } }),

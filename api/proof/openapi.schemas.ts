@@ -10,6 +10,7 @@ import type { RequestStatus } from '../../db/repositories/payment-requests.repo.
 import type { InvoiceStatus } from '../../db/repositories/invoices.repo.js';
 import { statusOf } from '../http/errors.js';
 import { schemaRef, type Schema } from '../http/openapi-kit.js';
+import { cursorPattern, type CursorList } from '../http/pagination.js';
 import { eventSchemas } from './openapi.events.js';
 
 /**
@@ -301,9 +302,9 @@ export function componentSchemas(): Record<string, Schema> {
       },
       allOf: [{ if: { properties: { plan: { type: 'null' } } }, then: { properties: { limits: { type: 'null' }, plan_ends_at: { type: 'null' } } }, else: { properties: { limits: { type: 'object' }, plan_ends_at: { type: 'string' } } } }],
     },
-    PaymentRequestList: list('PaymentRequest'),
-    ContactList: list('Contact'),
-    InvoiceList: list('Invoice'),
+    PaymentRequestList: list('PaymentRequest', 'requests'),
+    ContactList: list('Contact', 'contacts'),
+    InvoiceList: list('Invoice', 'invoices'),
     ...eventSchemas(),
     Error: {
       type: 'object', additionalProperties: false, required: ['error', 'code', 'request_id'],
@@ -321,12 +322,12 @@ export function componentSchemas(): Record<string, Schema> {
   };
 }
 
-function list(item: string): Schema {
+function list(item: string, kind: CursorList): Schema {
   return {
     type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
     properties: {
       data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'Newest id first (ordered by id, not by creation time).' },
-      next_cursor: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]{1,200}$', description: 'Pass as `before` for the next page; null when this page is not full (no more).' },
+      next_cursor: { type: ['string', 'null'], pattern: cursorPattern(kind), description: 'Pass as `before` for the next page of this list; null when this page is not full (no more).' },
     },
   };
 }

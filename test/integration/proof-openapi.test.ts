@@ -442,6 +442,39 @@ describe('real responses conform to the document', () => {
     }
   });
 
+  it('paging parameters: the server accepts a value exactly when the document\'s schema does (after up to 2^53-1, before only a cursor of that list, never 0)', async () => {
+    const m = await h.merchant({ plan: 'business', webhook: true });
+    const contacts: string[] = [];
+    for (const name of ['A', 'B']) contacts.push(String(obj(await c.check('POST /proof/v1/contacts', await send('POST', '/proof/v1/contacts', m.key, { json: { legal_name: name, email: `${name.toLowerCase()}@buyer.example` } })))['id']));
+    for (const customer of contacts) {
+      const body = { customer_id: customer, wallet_id: m.wallets['base'], due_date: due(3), items: [{ description: 'x', quantity: '1', unit_usdc: '1' }] };
+      await c.check('POST /proof/v1/invoices', await send('POST', '/proof/v1/invoices', m.key, { json: body }));
+    }
+    const cursors: Record<string, string> = {};
+    for (const list of ['requests', 'contacts', 'invoices']) {
+      cursors[list] = String(obj(await c.check(`GET /proof/v1/${list}`, await send('GET', `/proof/v1/${list}?limit=1`, m.key)))['next_cursor']);
+    }
+    /** A query value as the document's parameter schema sees it (integers are numbers). */
+    const typed = (schema: Obj, raw: string): unknown => (schema['type'] === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw);
+    const cases: Array<[string, string, string]> = [
+      ['events', 'after', '0'], ['events', 'after', String(Number.MAX_SAFE_INTEGER)], ['events', 'after', '9007199254740992'], ['events', 'after', '99999999999999999999'],
+      ['events', 'after', '-1'], ['events', 'limit', '100'], ['events', 'limit', '101'],
+    ];
+    for (const list of ['requests', 'contacts', 'invoices']) {
+      cases.push([list, 'before', '0'], [list, 'before', 'garbage'], [list, 'before', cursors[list]!], [list, 'limit', '1'], [list, 'limit', '0']);
+      for (const other of ['requests', 'contacts', 'invoices'].filter((l) => l !== list)) cases.push([list, 'before', cursors[other]!]);
+    }
+    for (const [list, name, raw] of cases) {
+      const op = `GET /proof/v1/${list}`;
+      const param = (c.operation(op)['parameters'] as unknown[]).map((p) => c.deref(p)).find((p) => p['name'] === name)!;
+      const documented = c.validator(param['schema'])(typed(obj(param['schema']), raw));
+      const res = await send('GET', `/proof/v1/${list}?${name}=${encodeURIComponent(raw)}`, m.readKey ?? m.key);
+      const body = obj(await c.check(op, res));
+      expect(res.status, `${op}?${name}=${raw}: the document ${documented ? 'admits' : 'refuses'} it`).toBe(documented ? 200 : 422);
+      if (!documented) expect(body['issues'], `${op}?${name}=${raw}`).toEqual([expect.objectContaining({ path: name })]);
+    }
+  });
+
   it('every documented response was exercised, except 500', () => {
     const documented = operations().flatMap(([method, path]) => Object.keys(obj(c.operation(`${method} ${path}`)['responses'])).map((s) => `${method} ${path} ${s}`));
     expect(documented.filter((d) => !c.covered.has(d) && !d.endsWith(' 500'))).toEqual([]);

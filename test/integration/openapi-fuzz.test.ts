@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocumentPaths } from '../../api/http/openapi-kit.js';
+import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { ProofHarness, newIdem } from '../helpers/proof.js';
+import { samplePdf } from '../helpers/sample-files.js';
+import { failureSections, runProgram, schemathesisBinary } from '../helpers/schemathesis.js';
+
+/**
+ * schemathesis (PyPI, pinned in test/schemathesis/requirements.txt, installed by scripts/setup.sh) against
+ * every OpenAPI document the real app serves, found in the app itself (the routes `mountDocumentRoutes` names),
+ * so a new document is fuzzed without anyone listing it here. The app runs on real PostgreSQL with a Temporal
+ * client but no worker (started workflows wait on this file's task queue and are ended afterwards), on an
+ * ephemeral loopback port. Seeded: a /v1 company with a read/write `sk_live_` key, an upload and a job; a /proof
+ * merchant with a verified wallet, a webhook destination (so events exist), an `skp_` key, payment requests,
+ * contacts and invoices. Their ids and cursors are offered to the parameters and body fields that take them.
+ *
+ * Every case must pass every check below; a failure is reported per operation with schemathesis's account of
+ * the request (a curl command) and the response. docs/operations.md ("OpenAPI fuzzing") says why these settings.
+ */
+
+const SETTINGS = {
+  /** Test cases per operation in the fuzzing phase, and scenarios in the stateful one (the examples and coverage phases add their own, bounded). */
+  maxExamples: 10,
+  seed: 20251101,
+  /** Seconds one request may take: past it the case fails (a hang is a failure). */
+  requestTimeout: 15,
+  phases: 'examples,coverage,fuzzing,stateful',
+  // Checks: every built-in one, schemathesis's default (set in the configuration file, not with --checks, which
+  // would override the per-operation settings): no 5xx; status code, content type, headers and body as
+  // documented; schema-violating requests rejected, schema-valid ones accepted; missing required headers and
+  // undocumented methods refused (with Allow); auth not ignored; in the stateful phase, a deleted object stays
+  // gone and a created one can be read.
+  /** How often a path id or body reference is one of the seeded rows instead of a generated string. */
+  realIdProbability: 0.5,
+  /** Answers that count as rejecting a schema-violating request: schemathesis's list, plus 413 (too many files). */
+  rejectionStatuses: [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429],
+  /**
+   * Operations whose acceptance of a schema-valid request depends on what no schema can state: positive_data_acceptance
+   * is off for them only (every other check still runs on them, and it runs on every other operation).
+   */
+  stateDependentAcceptance: {
+    'POST /v1/uploads': 'the bytes must be a readable PDF, image, UTF-8 text, audio or video file',
+    'POST /v1/estimate': 'the sources must be live uploads of the company, of a kind the operation takes, and the pages within their real page count',
+    'POST /v1/jobs': 'as POST /v1/estimate, and the credits must cover the price',
+    'POST /proof/v1/requests': 'the wallet must be one of the account\'s verified wallets, within the plan\'s allowance',
+    'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
+  } as Record<string, string>,
+};
+
+/** The whole run, all documents; the vitest timeout of the test is a little more. */
+const RUN_TIMEOUT_MS = 240_000;
+
+// Limits far above what the run sends, so no case is throttled into a 429 that hides its real answer.
+const ENV = {
+  RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000',
+};
+
+const h = new ProofHarness();
+const work = mkdtempSync(join(tmpdir(), 'openapi-fuzz-'));
+/** The bearer key of each interface, by the `bearerFormat` prefix its document gives. */
+const keys: Record<string, string> = {};
+/** Seeded values offered to parameters and body fields (`targets` are schemathesis binding keys). */
+const bindings: Record<string, { values: Array<string | number>; targets: string[] }> = {};
+/** `next_cursor`s the seeded lists handed out: each list operation's `before` is bound to the ones its schema admits. */
+const cursors: string[] = [];
+
+type Obj = Record<string, unknown>;
+interface Operation { name: string; parameters: Array<{ name: string; in: string; schema?: { pattern?: string } }> }
+
+async function post(path: string, key: string, init: { json?: unknown; form?: FormData; idem?: string }): Promise<Obj> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  if (init.idem) headers['Idempotency-Key'] = init.idem;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${h.app.url}${path}`, { method: 'POST', headers, body: init.form ?? JSON.stringify(init.json) });
+  const text = await res.text();
+  expect(res.status, `${path}: ${text}`).toBeLessThan(300);
+  return JSON.parse(text) as Obj;
+}
+
+beforeAll(async () => {
+  await h.start(ENV, { workflows: true });
+
+  // /v1: a company, its key, an upload and a job (queued: no worker runs here).
+  const { company, owner } = await createCompany(h.tdb.db, { name: 'Fuzz Co', ownerEmail: 'owner@fuzz.example' });
+  const v1Key = (await issueCompanyKey(h.tdb.db, { companyId: company.id, memberId: owner.id, name: 'fuzz', scopes: ['read', 'write'] }, new Date())).secret;
+  keys['sk_live_'] = v1Key;
+  const form = new FormData();
+  form.append('files', new Blob([new Uint8Array(await samplePdf(2))]), 'report.pdf');
+  const upload = ((await post('/v1/uploads', v1Key, { form }))['uploads'] as Array<{ id: string }>)[0]!.id;
+  const job = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } }, idem: 'fuzz-seed-job-1' }))['id'] as string;
+  bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
+  bindings['jobs'] = { values: [job], targets: ['path.job_id'] };
+  bindings['result_indexes'] = { values: [0], targets: ['path.index'] };
+
+  // /proof: a merchant with a wallet and a webhook destination (so events are recorded); a payment request, two
+  // contacts and two invoices (each with its payment request), so every list has a next cursor at limit=1.
+  const m = await h.merchant({ plan: 'business', webhook: true });
+  keys['skp_'] = m.key;
+  const wallet = m.wallets['base']!;
+  const request = (await post('/proof/v1/requests', m.key, { json: { wallet_id: wallet, amount_usdc: '12.50', description: 'Fuzz seed request' }, idem: newIdem() }))['id'] as string;
+  const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const contacts: string[] = [];
+  const invoices: string[] = [];
+  for (const name of ['Buyer GmbH', 'Other Buyer Ltd']) {
+    const contact = (await post('/proof/v1/contacts', m.key, { json: { legal_name: name, email: 'ap@buyer.example' }, idem: newIdem() }))['id'] as string;
+    contacts.push(contact);
+    invoices.push((await post('/proof/v1/invoices', m.key, {
+      json: { customer_id: contact, wallet_id: wallet, due_date: due, items: [{ description: 'Item', quantity: '1', unit_usdc: '10' }] }, idem: newIdem(),
+    }))['id'] as string);
+  }
+  for (const list of ['requests', 'contacts', 'invoices']) {
+    const res = await fetch(`${h.app.url}/proof/v1/${list}?limit=1`, { headers: { Authorization: `Bearer ${m.key}` } });
+    cursors.push(((await res.json()) as { next_cursor: string }).next_cursor);
+  }
+  bindings['proof_ids'] = { values: [request, ...contacts, ...invoices], targets: ['path.id'] };
+  bindings['wallets'] = { values: [wallet], targets: ['body.wallet_id'] };
+  bindings['contacts'] = { values: contacts, targets: ['body.customer_id'] };
+});
+
+afterAll(async () => {
+  // Every workflow the app started on this file's task queue (jobs, invoices, deliveries) waits for a worker
+  // that never comes: end them so the shared Temporal server is left clean.
+  if (h.gateway) {
+    for await (const wf of h.gateway.client.workflow.list({ query: `TaskQueue="${h.taskQueue}" AND ExecutionStatus="Running"` })) {
+      await h.gateway.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('openapi-fuzz finished').catch(() => undefined);
+    }
+  }
+  await h.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A TOML value (this file writes only strings, numbers and arrays of them). */
+const toml = (v: unknown): string => (Array.isArray(v) ? `[${v.map(toml).join(', ')}]` : JSON.stringify(v));
+
+/** The operations of a document, named as schemathesis names them (`METHOD /path`). */
+function operationsOf(doc: Obj): Operation[] {
+  return Object.entries((doc['paths'] ?? {}) as Record<string, Record<string, { parameters?: Operation['parameters'] }>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, parameters: op.parameters ?? [] })));
+}
+
+/**
+ * schemathesis.toml of one document's run: the seeded values as dictionaries bound to the parameters and body
+ * fields that take them; a list's `before` is valid only as a cursor that list handed out (its pattern is only
+ * its shape), so its positive cases always take a real one and its negative cases are generated.
+ */
+function configToml(operations: Operation[]): string {
+  // No state between runs: the advisory cache of earlier failures would make a run depend on the one before.
+  const lines: string[] = ['[cache]', 'enabled = false', ''];
+  const dictionary = (name: string, values: unknown[]) => lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
+  for (const [name, binding] of Object.entries(bindings)) dictionary(name, binding.values);
+  const listed: Array<[string, string]> = [];
+  for (const op of operations) {
+    const before = op.parameters.find((p) => p.in === 'query' && p.name === 'before');
+    if (!before) continue;
+    const pattern = new RegExp(before.schema?.pattern ?? '^$', 'u');
+    const own = cursors.filter((c) => pattern.test(c));
+    if (own.length === 0) throw new Error(`${op.name}: no seeded cursor matches its before parameter; seed a second row of that list in this test`);
+    const name = `cursors_${listed.length}`;
+    dictionary(name, own);
+    listed.push([op.name, name]);
+  }
+  lines.push('[parameters]');
+  for (const [name, binding] of Object.entries(bindings)) {
+    for (const target of binding.targets) lines.push(`${toml(target)} = { dictionary = ${toml(name)}, probability = ${SETTINGS.realIdProbability} }`);
+  }
+  lines.push('', '[checks.negative_data_rejection]', `expected-statuses = ${toml(SETTINGS.rejectionStatuses)}`);
+  for (const [op, name] of listed) {
+    lines.push('', '[[operations]]', `include-name = ${toml(op)}`, `parameters = { "query.before" = { dictionary = ${toml(name)}, probability = 1 } }`);
+  }
+  for (const [op, reason] of Object.entries(SETTINGS.stateDependentAcceptance)) {
+    if (!operations.some((o) => o.name === op)) continue;
+    lines.push('', `# ${reason}`, '[[operations]]', `include-name = ${toml(op)}`, 'checks.positive_data_acceptance.enabled = false');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('schemathesis against every OpenAPI document the app serves', () => {
+  it('finds no server error, hang, or answer that breaks its own document', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
+    const documents = openApiDocumentPaths(h.app.app.middleware);
+    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json']));
+    const bin = schemathesisBinary();
+    const failures: string[] = [];
+    const seen: string[] = [];
+    const started = Date.now();
+    for (const path of documents) {
+      const res = await fetch(`${h.app.url}${path}`);
+      expect(res.status, path).toBe(200);
+      const doc = (await res.json()) as Obj;
+      const operations = operationsOf(doc);
+      seen.push(...operations.map((o) => o.name));
+      const headers: string[] = [];
+      const schemes = ((doc['components'] as Obj | undefined)?.['securitySchemes'] ?? {}) as Record<string, { bearerFormat?: string }>;
+      for (const [name, scheme] of Object.entries(schemes)) {
+        const prefix = Object.keys(keys).find((p) => scheme.bearerFormat?.startsWith(p));
+        if (!prefix) throw new Error(`${path}: no seeded key for its security scheme ${name} (${scheme.bearerFormat ?? 'no bearerFormat'}); seed one in this test`);
+        headers.push('-H', `Authorization: Bearer ${keys[prefix]!}`);
+      }
+      const slug = path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+      const configFile = join(work, `${slug}.toml`);
+      writeFileSync(configFile, configToml(operations));
+      const args = [
+        '--config-file', configFile, '--no-color', 'run', `${h.app.url}${path}`,
+        '--url', h.app.url,
+        '--phases', SETTINGS.phases,
+        '--max-examples', String(SETTINGS.maxExamples),
+        '--seed', String(SETTINGS.seed),
+        '--generation-database', 'none',
+        '--request-timeout', String(SETTINGS.requestTimeout),
+        '--workers', '1',
+        ...headers,
+      ];
+      const t0 = Date.now();
+      const result = await runProgram(bin, args, { cwd: work, env: { ...process.env, NO_COLOR: '1' }, timeoutMs: Math.max(1000, RUN_TIMEOUT_MS - (Date.now() - started)) });
+      const summary = /Test cases:\s*\n\s*(.+)/.exec(result.output)?.[1]?.trim() ?? '';
+      console.log(`schemathesis ${path}: ${operations.length} operations, ${summary}, ${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${String(result.code)}`);
+      if (result.timedOut) failures.push(`${path}: schemathesis did not finish within the run's ${RUN_TIMEOUT_MS / 1000} s\n${result.output.slice(-4000)}`);
+      else if (result.code !== 0) failures.push(`${path}: schemathesis exited ${String(result.code)}\n${failureSections(result.output) || result.output.slice(-6000)}`);
+    }
+    // A stale name in the settings would silently stop applying: every one must be a served operation.
+    expect(Object.keys(SETTINGS.stateDependentAcceptance).filter((op) => !seen.includes(op))).toEqual([]);
+    expect(failures.join('\n\n'), 'schemathesis found problems: per operation, the check, the response and a curl command').toBe('');
+  });
+});
