@@ -22,7 +22,7 @@ import { applyTransfer } from '../../db/repositories/payment-evidence.repo.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import { unreachableDb, everyOperation } from '../helpers/unreachable-db.js';
+import { expectDocumented503s, unreachableDb } from '../helpers/unreachable-db.js';
 
 /**
  * The OpenAPI 3.1 document of /proof against the code: it is structurally sound (paths and webhooks), lists
@@ -421,21 +421,7 @@ describe('real responses conform to the document', () => {
     const down = await unreachableDb();
     const app = await startTestApp({ db: down.db, logger: h.logs.logger, config: testConfig(ENV) });
     try {
-      for (const op of everyOperation(c.doc)) {
-        const post = op.method === 'POST';
-        const res = await fetch(`${app.url}${op.path}`, {
-          method: op.method,
-          headers: { Authorization: `Bearer ${acme.key}`, ...(post ? { 'Idempotency-Key': newIdem(), 'content-type': 'application/json' } : {}) },
-          ...(post ? { body: '{}' } : {}),
-        });
-        if (!('503' in obj(c.operation(op.key)['responses']))) {
-          expect(res.status, `${op.key} reads no database`).toBe(200);
-          await res.body?.cancel();
-          continue;
-        }
-        expect(res.status, op.key).toBe(503);
-        expect(codeOf(await c.check(op.key, res)), op.key).toBe('service_unavailable');
-      }
+      await expectDocumented503s(c, app.url, acme.key);
     } finally {
       await app.close();
       await down.close();
