@@ -397,7 +397,9 @@ describe('real responses conform to the document', () => {
   });
 
   it('every /proof/v1 operation: 429 with Retry-After past the per-key limit (a second app with low limits)', async () => {
-    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '2', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000' });
+    // A clock that stands still: no one-minute window can end while the operations are counted.
+    const frozen = new Date();
+    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '2', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000' }, { now: () => frozen });
     try {
       const busy = await h.merchant({ plan: 'business' });
       for (const [method, path] of operations().filter(([, p]) => p.startsWith('/proof/v1/'))) {
