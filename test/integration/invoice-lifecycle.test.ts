@@ -90,11 +90,13 @@ async function eventsOfRequest(requestId: string): Promise<string[]> {
   return list.data.map((e) => e.event).filter((e) => e.data['request_id'] === requestId).map((e) => e.type);
 }
 
-/** Polls until `probe` answers; the test's own timeout bounds it. */
+/** Polls until `probe` answers, with a deadline far above what a busy machine needs. */
 async function eventually<T>(probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const v = await probe();
     if (v) return v;
+    if (Date.now() > deadline) throw new Error('gave up waiting after 120 s');
     await sleep(100);
   }
 }
