@@ -67,7 +67,9 @@ type ProofEvent = { id: string; type: string; data: Record<string, unknown> };
 
 const gw = () => h.gateway!;
 const lifecycle = (invoiceId: string) => gw().client.workflow.getHandle(`invoice:${invoiceId}`);
-const dueDate = () => new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+// One due date for the whole file (counted from one instant, so it cannot change at midnight during the run).
+const DUE = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+const dueDate = () => DUE;
 
 /**
  * An invoice of one line of `unit` USDC. Every merchant's base wallet has the same address, so each test uses its
