@@ -6,6 +6,7 @@ import { loadConfig } from '../config/schema.js';
 import { stderrProgress } from '../adapters/infra/progress.js';
 import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure.js';
 import { workflowsPath } from '../workers/worker.js';
+import { planTestServers, type TestServerPlan } from './test-servers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,25 +18,46 @@ declare module 'vitest' {
 }
 
 let infra: Infrastructure | undefined;
+let plan: TestServerPlan | undefined;
 
 /**
- * Brings up (or reuses) a real PostgreSQL server and a real Temporal server for the whole run, and bundles the
- * workflows once. Each test file then gets its own database and its own task queue (test/helpers).
+ * Brings up a real PostgreSQL server and a real Temporal server for the whole run (configured ones are reused;
+ * servers it starts itself get free ports and DATA_DIR/test, see test/test-servers.ts), and bundles the workflows
+ * once. Each test file then gets its own database and its own task queue (test/helpers).
  */
 export async function setup(project: TestProject): Promise<void> {
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
-  infra = await ensureInfrastructure(config, stderrProgress, { fsync: false });
-  const bundlePath = resolve(config.dataDir, 'test-workflow-bundle.js');
-  mkdirSync(config.dataDir, { recursive: true });
-  stderrProgress('bundling workflows for the test run');
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath() });
-  writeFileSync(bundlePath, code);
-  project.provide('databaseAdminUrl', infra.adminDatabaseUrl ?? infra.databaseUrl);
-  project.provide('temporalAddress', infra.temporalAddress);
-  project.provide('temporalNamespace', config.temporal.namespace);
-  project.provide('workflowBundlePath', bundlePath);
+  plan = await planTestServers(process.env, stderrProgress);
+  try {
+    let config;
+    for (let attempt = 1; ; attempt++) {
+      config = loadConfig({ ...process.env, ...(await plan.overrides()), NODE_ENV: 'test' });
+      try {
+        infra = await ensureInfrastructure(config, stderrProgress, { fsync: false });
+        break;
+      } catch (e) {
+        // A port that was free a moment ago may have been taken before the server bound it: new ports, once more.
+        if (!plan.choosesPorts || attempt >= 3) throw e;
+        stderrProgress(`test servers did not start (${String(e).slice(0, 200)}); trying other free ports`);
+      }
+    }
+    const bundlePath = resolve(config.dataDir, 'test-workflow-bundle.js');
+    mkdirSync(config.dataDir, { recursive: true });
+    stderrProgress('bundling workflows for the test run');
+    const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath() });
+    writeFileSync(bundlePath, code);
+    project.provide('databaseAdminUrl', infra.adminDatabaseUrl ?? infra.databaseUrl);
+    project.provide('temporalAddress', infra.temporalAddress);
+    project.provide('temporalNamespace', config.temporal.namespace);
+    project.provide('workflowBundlePath', bundlePath);
+  } catch (e) {
+    await teardown();
+    throw e;
+  }
 }
 
 export async function teardown(): Promise<void> {
   await infra?.stop();
+  infra = undefined;
+  plan?.release();
+  plan = undefined;
 }

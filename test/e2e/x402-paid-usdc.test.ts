@@ -25,7 +25,8 @@ beforeAll(async () => {
   const urls = Object.fromEntries(EVM_NETWORKS.map((n) => [n, [chain.node.url]])) as Record<EvmNetwork, string[]>;
   const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
   const reader = createChainReader({
-    evm: createEvmReader({ rpcUrls: urls, requiredConfirmations: confirmations, timeoutMs: 3000, retries: 0 }),
+    // Far above what the local node needs on a busy machine: a paid call must not fail by load.
+    evm: createEvmReader({ rpcUrls: urls, requiredConfirmations: confirmations, timeoutMs: 30_000, retries: 0 }),
     solana: createSolanaReader({ endpoints: ['http://127.0.0.1:9'], timeoutMs: 500, retries: 0 }),
   });
   const payments = createX402Payments({

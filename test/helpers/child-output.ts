@@ -4,13 +4,14 @@ const KEEP = 256 * 1024;
 
 /**
  * Follows a child's stdout and stderr for its whole life (so it never blocks on a full pipe), keeping the last
- * 256 KiB, and resolves once `marker` appears. Rejects when the child exits first or after `timeoutMs`.
+ * 256 KiB, and resolves once `marker` appears (a string, or a pattern for a line whose end matters, e.g. a port).
+ * Rejects when the child exits first or after `timeoutMs`, a deadline for a child starting on a busy machine.
  */
 export async function waitForOutput(
   child: ChildProcess,
-  marker: string,
+  marker: string | RegExp,
   label: string,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<{ output(): string; exited: Promise<number | null> }> {
   let output = '';
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -19,7 +20,7 @@ export async function waitForOutput(
     const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${output.slice(-2000)}`)), timeoutMs);
     const onData = (c: Buffer) => {
       output = (output + c.toString()).slice(-KEEP);
-      if (!ready && output.includes(marker)) {
+      if (!ready && (typeof marker === 'string' ? output.includes(marker) : marker.test(output))) {
         ready = true;
         clearTimeout(timer);
         resolve();

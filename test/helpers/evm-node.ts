@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -51,28 +50,24 @@ function makeClient(url: string, chainId: number) {
   return createTestClient({ mode: 'hardhat', chain, transport: http(url) }).extend(publicActions).extend(walletActions);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * A real Hardhat Network JSON-RPC node (its own process) with the given chain id, Multicall3 at its canonical
  * address, and helpers to place the USDC-like EIP-3009 token anywhere and move it.
  */
 export async function startEvmNode(opts: { chainId?: number } = {}): Promise<EvmNode> {
   const chainId = opts.chainId ?? 8453;
-  const port = await freePort();
+  // Port 0: the node binds a free port itself and prints it, so nothing can take the port between a probe and
+  // the node's bind (a probed "free" port is only free until someone else binds it).
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--require', join(repoRoot, 'test/evm/parent-watchdog.cjs'), join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', String(port)],
+    ['--require', join(repoRoot, 'test/evm/parent-watchdog.cjs'), join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', '0'],
     { cwd: join(repoRoot, 'test/evm'), env: { ...process.env, HARDHAT_CHAIN_ID: String(chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const { exited } = await waitForOutput(child, 'Started HTTP and WebSocket JSON-RPC server', 'hardhat node');
+  const started = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/127\.0\.0\.1:\d+)\//;
+  const { exited, output } = await waitForOutput(child, started, 'hardhat node').catch((e: unknown) => {
+    child.kill('SIGTERM');
+    throw e;
+  });
 
   // Hardhat Network's funded accounts come from its well-known development mnemonic.
   const accounts: EvmAccount[] = Array.from({ length: 10 }, (_, addressIndex) => {
@@ -81,7 +76,7 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
     return { address: privateKeyToAccount(privateKey).address, privateKey };
   });
 
-  const url = `http://127.0.0.1:${port}`;
+  const url = started.exec(output())![1]!;
   const client = makeClient(url, chainId);
   const usdc = compileContract('UsdcLike');
   const multicall = compileContract('Multicall3Lite');

@@ -130,7 +130,7 @@ export class ProcessingHarness {
    * Waits until the job is terminal, then reads it through the API. The waiting watches the jobs table, so
    * tests with many jobs stay within the 120 requests per minute a key may make.
    */
-  async waitForJob(key: string, id: string, timeoutMs = 60_000): Promise<JobJson> {
+  async waitForJob(key: string, id: string, timeoutMs = 120_000): Promise<JobJson> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.tdb.db('jobs').where({ id }).first('status');

@@ -60,14 +60,20 @@ export class ProofHarness {
     return this;
   }
 
-  /** Another app instance on the same database (e.g. with other limits); it starts workflows through `gateway` unless told otherwise. */
-  startApp(env: Record<string, string> = {}, opts: { workflows?: WorkflowGateway | null } = {}): Promise<App> {
+  /**
+   * Another app instance on the same database (e.g. with other limits); it starts workflows through `gateway` unless
+   * told otherwise. `now` is the app's clock (e.g. a fixed one, so a rate-limit window cannot end during a test).
+   * The per-key and per-IP limits are lifted unless `env` sets them: a test about limits sets its own, and no other
+   * test depends on how many calls this machine manages per minute.
+   */
+  startApp(env: Record<string, string> = {}, opts: { workflows?: WorkflowGateway | null; now?: () => Date } = {}): Promise<App> {
     return startTestApp({
       db: this.tdb.db,
       logger: this.logs.logger,
-      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', ...env }),
+      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', ...env }),
       workflows: opts.workflows === undefined ? this.gateway : opts.workflows,
       secretBox: this.secretBox,
+      ...(opts.now ? { now: opts.now } : {}),
     });
   }
 

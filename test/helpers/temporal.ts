@@ -4,6 +4,7 @@ import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { scheduleIds } from '../../workflows/task-queues.js';
+import type { DeliveryTimeouts } from '../../adapters/webhooks/http-delivery.js';
 
 // Keep the SDK's own INFO lines (worker state changes) out of the test output; warnings still show.
 try {
@@ -14,13 +15,19 @@ try {
 
 export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
 
+/**
+ * Webhook delivery timeouts of test workers, unless a test sets its own: far above what a loopback receiver needs
+ * even on a loaded machine, so an attempt's outcome is what the receiver answered, never how busy the machine was.
+ */
+export const TEST_DELIVERY_TIMEOUTS: DeliveryTimeouts = { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 };
+
 /** A real worker on its own task queue against the run's Temporal server, using the run's workflow bundle. */
 export async function startTestWorker(taskQueue: string, activityDeps: PlatformWorkerOptions['activityDeps'], identity?: string): Promise<{ worker: Worker; stop(): Promise<void> }> {
   const { worker, connection } = await createPlatformWorker({
     address: inject('temporalAddress'),
     namespace: inject('temporalNamespace'),
     taskQueue,
-    activityDeps,
+    activityDeps: { ...activityDeps, timeouts: activityDeps.timeouts ?? TEST_DELIVERY_TIMEOUTS },
     workflowBundle: { codePath: inject('workflowBundlePath') },
     shutdownGraceMs: 5000,
     ...(identity ? { identity } : {}),

@@ -22,7 +22,10 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const { output, exited } = await waitForOutput(child, '"worker running"', 'worker');
+  const { output, exited } = await waitForOutput(child, '"worker running"', 'worker').catch((e: unknown) => {
+    child.kill('SIGKILL');
+    throw e;
+  });
   return {
     child,
     output,

@@ -68,7 +68,7 @@ export async function startX402Chain(): Promise<X402Chain> {
     facilitatorSigner,
     payTo: payee.address,
     facilitator: facilitator.client,
-    authorizationState: createAuthorizationStateReader({ rpcUrls: [node.url], timeoutMs: 5_000 }),
+    authorizationState: createAuthorizationStateReader({ rpcUrls: [node.url], timeoutMs: 30_000 }),
     balances: async () => ({ payer: await node.balanceOf(USDC, payer.address), payTo: await node.balanceOf(USDC, payee.address) }),
   };
 }

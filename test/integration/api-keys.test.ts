@@ -59,9 +59,15 @@ describe('API keys', () => {
     expect(await verifyApiKey(tdb.db, 'v1', revoked.secret, now)).toEqual({ ok: false, reason: 'revoked' });
     expect(await verifyApiKey(tdb.db, 'v1', expired.secret, now)).toEqual({ ok: false, reason: 'expired' });
     expect(await countActiveApiKeys(tdb.db, 'v1', 'co_b', now)).toBe(1);
-    await new Promise((r) => setTimeout(r, 100));
-    const used = await tdb.db('api_keys').where({ id: good.key.id }).first();
+    // last_used_at is written after the answer (not awaited by the request): wait for it, with a deadline.
+    const deadline = Date.now() + 30_000;
+    let used = await tdb.db('api_keys').where({ id: good.key.id }).first();
+    while (used.last_used_at === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      used = await tdb.db('api_keys').where({ id: good.key.id }).first();
+    }
     expect(used.last_used_at).toBeInstanceOf(Date);
+    // A refused key is never touched: the touch comes after verification, which a revoked key does not pass.
     expect((await tdb.db('api_keys').where({ id: revoked.key.id }).first()).last_used_at).toBeNull();
   });
 

@@ -201,11 +201,10 @@ describe('a database address that accepts connections and never answers (black-h
     const app = await startTestApp({ db, logger });
     try {
       for (const path of ['/x402/health', `/v1/jobs/${newId('job')}`]) {
-        const started = performance.now();
+        // No stopwatch: an answer at all proves the connect timeout ended the wait, since the only other bound
+        // (the 120 s acquire timeout) lies beyond this request's 60 s hang guard.
         const res = await fetch(`${app.url}${path}`, { headers: { Authorization: `Bearer sk_live_${'a'.repeat(44)}` }, signal: AbortSignal.timeout(60_000) });
-        const elapsed = performance.now() - started;
         await expectUnavailable(res, path.startsWith('/v1') ? 'detail' : 'error');
-        expect(elapsed, `${path} took ${Math.round(elapsed)} ms`).toBeLessThan(connectMs + 15_000);
       }
     } finally {
       await app.close();

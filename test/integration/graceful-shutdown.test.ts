@@ -19,15 +19,22 @@ afterAll(async () => {
 
 describe('SIGTERM drains', () => {
   it('the HTTP server finishes in-flight requests, then refuses new connections', async () => {
+    // The handler tells when it is running and finishes only when the test lets it, after the drain began.
+    let entered!: () => void;
+    const running = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     const slow = createRouter({ prefix: '/x402' });
     slow.get('/slow-test', async (ctx) => {
-      await new Promise((r) => setTimeout(r, 700));
+      entered();
+      await released;
       ctx.body = { finished: true };
     });
     const app = await startTestApp({ db: tdb.db, logger: capturingLogger().logger, routers: [slow] });
     const inFlight = fetch(`${app.url}/x402/slow-test`);
-    await new Promise((r) => setTimeout(r, 150));
-    const drained = app.drain(5000);
+    await running;
+    const drained = app.drain(60_000);
+    release();
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ finished: true });
@@ -40,13 +47,21 @@ describe('SIGTERM drains', () => {
     const taskQueue = uniqueTaskQueue('drain');
     const secretsKey = generateSecretsKey();
     const gw = await testGateway(taskQueue);
-    const worker = await spawnWorkerProcess({ DATABASE_URL: tdb.url, TEMPORAL_TASK_QUEUE: taskQueue, SECRETS_KEY: secretsKey, SHUTDOWN_GRACE_SECONDS: '20' });
+    const worker = await spawnWorkerProcess({ DATABASE_URL: tdb.url, TEMPORAL_TASK_QUEUE: taskQueue, SECRETS_KEY: secretsKey, SHUTDOWN_GRACE_SECONDS: '60' });
     try {
-      // A receiver that answers after 1.5 s, so the attempt is in flight when SIGTERM arrives.
+      // A receiver that holds its answer until the worker has begun to drain, so the attempt is in flight when
+      // SIGTERM arrives and still in flight while the worker drains.
       const { createServer } = await import('node:http');
+      let arrived!: () => void;
+      const requestArrived = new Promise<void>((r) => (arrived = r));
+      let answer!: () => void;
+      const answerAllowed = new Promise<void>((r) => (answer = r));
       const late = createServer((req, res) => {
         req.resume();
-        req.on('end', () => setTimeout(() => res.end('ok'), 1500));
+        req.on('end', () => {
+          arrived();
+          void answerAllowed.then(() => res.end('ok'));
+        });
       });
       await new Promise<void>((r) => late.listen(0, '127.0.0.1', () => r()));
       const port = (late.address() as { port: number }).port;
@@ -55,9 +70,17 @@ describe('SIGTERM drains', () => {
         secretSealed: createSecretBox(secretsKey).seal('whsec_drain'),
       });
       const { delivery, workflowId } = await enqueueDelivery(tdb.db, gw, { endpoint, eventId: 'evt_drain', eventType: 'job.completed', body: Buffer.from('{"id":"evt_drain"}') });
-      // Wait until the attempt is in flight, then ask the worker to stop.
-      for (let i = 0; i < 100 && (await listAttempts(tdb.db, delivery.id)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await worker.kill('SIGTERM')).toBe(0);
+      // The attempt is in flight once its request arrived; then ask the worker to stop, and let the receiver answer
+      // once the worker says it drains.
+      await requestArrived;
+      const exited = worker.kill('SIGTERM');
+      const deadline = Date.now() + 60_000;
+      while (!worker.output().includes('worker draining in-flight activities')) {
+        if (Date.now() > deadline) throw new Error(`the worker never began to drain:\n${worker.output().slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      answer();
+      expect(await exited).toBe(0);
       expect(worker.output()).toContain('worker stopped');
       const attempts = await listAttempts(tdb.db, delivery.id);
       expect(attempts).toMatchObject([{ attemptNo: 1, outcome: 'delivered', statusCode: 200 }]);

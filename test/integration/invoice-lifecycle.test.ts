@@ -67,7 +67,9 @@ type ProofEvent = { id: string; type: string; data: Record<string, unknown> };
 
 const gw = () => h.gateway!;
 const lifecycle = (invoiceId: string) => gw().client.workflow.getHandle(`invoice:${invoiceId}`);
-const dueDate = () => new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+// One due date for the whole file (counted from one instant, so it cannot change at midnight during the run).
+const DUE = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+const dueDate = () => DUE;
 
 /**
  * An invoice of one line of `unit` USDC. Every merchant's base wallet has the same address, so each test uses its
@@ -90,11 +92,13 @@ async function eventsOfRequest(requestId: string): Promise<string[]> {
   return list.data.map((e) => e.event).filter((e) => e.data['request_id'] === requestId).map((e) => e.type);
 }
 
-/** Polls until `probe` answers; the test's own timeout bounds it. */
+/** Polls until `probe` answers, with a deadline far above what a busy machine needs. */
 async function eventually<T>(probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const v = await probe();
     if (v) return v;
+    if (Date.now() > deadline) throw new Error('gave up waiting after 120 s');
     await sleep(100);
   }
 }

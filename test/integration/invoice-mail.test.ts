@@ -88,19 +88,9 @@ let mailEnv: Record<string, string>;
 /** Every mail workflow id a test touched: their histories are checked for the password at the end. */
 const workflowIds = new Set<string>();
 
-const due = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
+// Dates are counted from one instant of this file, so a body and its expected answer agree even across midnight.
+const TODAY = Date.now();
+const due = (days: number) => new Date(TODAY + days * 86_400_000).toISOString().slice(0, 10);
 interface InvoiceJson {
   id: string;
   number: string;
@@ -129,6 +119,21 @@ async function invoiceFor(email: string, app = h.app): Promise<InvoiceJson> {
 const outbox = (invoiceId: string) => h.tdb.db('invoice_mail_outbox').where({ invoice_id: invoiceId }).orderBy('created_at');
 
 /**
+ * Records every version of every outbox row (a trigger in this test's own database), so a state the row passes
+ * through between two attempts can be checked afterwards instead of being caught by polling at the right moment.
+ */
+async function recordOutboxVersions(): Promise<void> {
+  await h.tdb.db.raw(`
+    CREATE TABLE IF NOT EXISTS test_outbox_versions (seq bigserial PRIMARY KEY, version jsonb NOT NULL);
+    CREATE OR REPLACE FUNCTION test_outbox_version() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO test_outbox_versions (version) VALUES (to_jsonb(NEW)); RETURN NEW; END $$;
+    CREATE OR REPLACE TRIGGER test_outbox_versions AFTER INSERT OR UPDATE ON invoice_mail_outbox
+      FOR EACH ROW EXECUTE FUNCTION test_outbox_version();`);
+}
+const outboxVersions = async (mailId: string): Promise<Array<Record<string, unknown>>> =>
+  (await h.tdb.db('test_outbox_versions').whereRaw("version->>'id' = ?", [mailId]).orderBy('seq').select('version')).map((r) => r.version as Record<string, unknown>);
+
+/**
  * Issues an invoice to `to`, sends it through `app` (an instance that queues without starting the workflow),
  * and starts `mail:<id>` itself with short test delays.
  */
@@ -147,7 +152,8 @@ beforeAll(async () => {
   mailEnv = {
     SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Billing <billing@merchant.example>',
-    SMTP_TIMEOUT_MS: '5000',
+    // Far above a loopback exchange on a busy machine: an attempt's outcome is the server's reply, never the load.
+    SMTP_TIMEOUT_MS: '60000',
     PUBLIC_BASE_URL,
   };
   await h.start(mailEnv, { workflows: true });
@@ -211,8 +217,10 @@ describe('invoice e-mail through SMTP', () => {
     // start keeps the finished one. Nothing more is queued or sent, and sent_at stays.
     expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, idem))).toEqual({ id: inv.id, mail_status: 'queued' });
     expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }))).toEqual({ id: inv.id, mail_status: 'sent' });
+    const { runId } = await gw().client.workflow.getHandle(`mail:${row.id}`).describe();
     await startInvoiceMailWorkflow(gw(), { mailId: row.id });
-    await sleep(1000);
+    // The finished run is still the only one: nothing runs that could send again.
+    expect(await gw().client.workflow.getHandle(`mail:${row.id}`).describe()).toMatchObject({ runId, status: { name: 'COMPLETED' } });
     expect(smtp.to(to)).toHaveLength(1);
     const after = await outbox(inv.id);
     expect(after).toHaveLength(1);
@@ -222,19 +230,18 @@ describe('invoice e-mail through SMTP', () => {
 
   it('a 451 reply is retried after the backoff and the message then goes out once', async () => {
     const to = `temp-once+${randomBytes(3).toString('hex')}@buyer.example`;
+    await recordOutboxVersions();
     const app = await h.startApp(mailEnv, { workflows: null });
     try {
       const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [2500] });
-      // Between the attempts: still queued, with the temporary failure recorded and nothing delivered.
-      const between = await until('the recorded 451', async () => {
-        const [r] = await outbox(inv.id);
-        return r.error_code ? r : null;
-      });
-      expect(between).toMatchObject({ status: 'queued', attempts: 1, error_class: 'temporary', error_code: 'smtp_451', sent_at: null });
-      expect(smtp.dataAttempts.get(to)).toBe(1);
-      expect(smtp.to(to)).toHaveLength(0);
-
       expect(await handle.result()).toEqual({ status: 'sent', attempts: 2, errorClass: null, code: null });
+      // Between the attempts (the row's recorded versions, in order): still queued, with the temporary failure
+      // recorded and nothing delivered (the only DATA before it was refused with 451), then attempt 2, then sent.
+      const [row] = await outbox(inv.id);
+      const versions = await outboxVersions(row.id);
+      const between = versions.findIndex((v) => v['error_code'] !== null);
+      expect(versions[between]).toMatchObject({ status: 'queued', attempts: 1, error_class: 'temporary', error_code: 'smtp_451', sent_at: null });
+      expect(versions.slice(between + 1).map((v) => [v['status'], v['attempts']])).toEqual([['queued', 2], ['sent', 2]]);
       expect(smtp.dataAttempts.get(to)).toBe(2);
       expect(smtp.to(to)).toHaveLength(1);
       expect(createHash('sha256').update(smtp.to(to)[0]!.parsed.attachments[0]!.content).digest('hex')).toBe(inv.document_sha256);
@@ -261,7 +268,9 @@ describe('invoice e-mail through SMTP', () => {
     const to = `busy+${randomBytes(3).toString('hex')}@buyer.example`;
     const app = await h.startApp(mailEnv, { workflows: null });
     try {
-      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300], giveUpAfterMs: 5000 });
+      // Two short waits, then one far past the give-up time: the workflow gives up after its third attempt, however
+      // long each attempt takes on this machine (within the minute it has to give up).
+      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300, 300, 600_000], giveUpAfterMs: 60_000 });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'failed', errorClass: 'temporary', code: 'smtp_451' });
       expect(result.attempts).toBeGreaterThanOrEqual(3);
@@ -284,8 +293,8 @@ describe('invoice e-mail through SMTP', () => {
       expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app))).toEqual({ id: inv.id, mail_status: 'queued' });
       const [row] = await outbox(inv.id);
       workflowIds.add(`mail:${row.id}`);
+      // Nothing started mail:<id> (the send was answered after the commit, where a start would have been made).
       await expect(gw().client.workflow.getHandle(`mail:${row.id}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
-      await sleep(1000);
       expect(smtp.to(to)).toHaveLength(0);
       expect(await outbox(inv.id)).toEqual([expect.objectContaining({ status: 'queued', attempts: 0, sent_at: null })]);
 
@@ -332,7 +341,8 @@ describe('invoice e-mail through SMTP', () => {
 describe('SMTP adapter and configuration', () => {
   it('classifies failures: refused connection, a silent server and a rejected login are temporary, 550 is permanent; no secret in the error', async () => {
     const message = { from: 'billing@merchant.example', to: 'ap@buyer.example', subject: 's', text: 't', attachments: [] };
-    const closed = createSmtpMailer({ host: '127.0.0.1', port: 1, secure: false, timeoutMs: 2000 });
+    // Generous timeouts where the outcome is not a timeout, so a busy machine cannot turn a reply into one.
+    const closed = createSmtpMailer({ host: '127.0.0.1', port: 1, secure: false, timeoutMs: 30_000 });
     const refused = await closed.send(message).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MailSendError);
     expect(refused).toMatchObject({ kind: 'temporary', code: 'connection_failed' });
@@ -348,12 +358,12 @@ describe('SMTP adapter and configuration', () => {
     }
 
     const wrong = `wrong-${SMTP_PASSWORD}`;
-    const badLogin = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: wrong, timeoutMs: 2000 });
+    const badLogin = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: wrong, timeoutMs: 30_000 });
     const auth = (await badLogin.send(message).catch((e: unknown) => e)) as MailSendError;
     expect(auth).toMatchObject({ kind: 'temporary', code: 'auth_failed' });
     expect(`${auth.message} ${auth.stack}`).not.toContain(wrong);
 
-    const ok = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: SMTP_PASSWORD, timeoutMs: 2000 });
+    const ok = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: SMTP_PASSWORD, timeoutMs: 30_000 });
     const rejected = (await ok.send({ ...message, to: 'gone+x@buyer.example' }).catch((e: unknown) => e)) as MailSendError;
     expect(rejected).toMatchObject({ kind: 'permanent', code: 'smtp_550' });
     expect(rejected.message).not.toContain('gone+x@buyer.example');

@@ -81,9 +81,17 @@ describe('provider outage', () => {
     });
 
     await h.startWorker(flaky);
-    const deadline = Date.now() + 30_000;
-    while (calls < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    // The first call fails; the workflow then puts the job back in the queue (queued, with a retry time).
+    const deadline = Date.now() + 60_000;
+    const requeued = async () => {
+      if (calls < 1) return false;
+      const row = await h.tdb.db('jobs').where({ id: job.id }).first('status', 'retry_at');
+      return row.status === 'queued' && row.retry_at !== null;
+    };
+    while (!(await requeued())) {
+      if (Date.now() > deadline) throw new Error('the job was not requeued after the outage');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(await h.getJob(acme.key, job.id)).toMatchObject({ status: 'queued', charged_credits: null });
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved + 2 });
     await h.stopWorkers(); // the worker goes away during the outage wait

@@ -10,12 +10,40 @@ import { samplePdf } from '../helpers/sample-files.js';
 const h = new ProcessingHarness();
 afterAll(() => h.stop());
 
-/** Observes the real runner: who runs at the same time, in which order. */
+/**
+ * Observes the real runner: who runs at the same time, in which order. A job that starts waits (a positive
+ * barrier, not a guess of how long the others take to get a slot) until as many jobs run as the scheduler may
+ * allow at that moment: the platform limit, or fewer when fewer companies still have work. So the limits are
+ * reached however slow the machine, and a scheduler that allows too many is seen doing it.
+ */
 class Observer {
   running = new Map<string, number>();
+  /** Jobs each company will run in all, and how many of them have finished. */
+  expected = new Map<string, number>();
+  finished = new Map<string, number>();
   maxTotal = 0;
   maxPerCompany = 0;
   order: string[] = [];
+  /** Set when a barrier was not reached within its deadline: later jobs no longer wait (the test then fails). */
+  barrierMissed = false;
+
+  private total(): number {
+    return [...this.running.values()].reduce((a, b) => a + b, 0);
+  }
+
+  /** How many jobs may run at once now: one per company that still has work, at most the platform limit. */
+  private target(): number {
+    const withWork = [...this.expected].filter(([company, n]) => (this.finished.get(company) ?? 0) < n).length;
+    return Math.min(JOB_LIMITS.activePlatform, withWork);
+  }
+
+  private async barrier(): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!this.barrierMissed && this.total() < this.target()) {
+      if (Date.now() > deadline) this.barrierMissed = true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 
   wrap(runners: OperationRunners, companyOfSource: (path: string) => string): OperationRunners {
     const observed = (real: OperationRunner): OperationRunner => async (input) => {
@@ -23,12 +51,15 @@ class Observer {
       this.running.set(company, (this.running.get(company) ?? 0) + 1);
       this.order.push(input.sources[0]!.path);
       this.maxPerCompany = Math.max(this.maxPerCompany, ...this.running.values());
-      this.maxTotal = Math.max(this.maxTotal, [...this.running.values()].reduce((a, b) => a + b, 0));
+      this.maxTotal = Math.max(this.maxTotal, this.total());
       try {
-        await new Promise((r) => setTimeout(r, 400)); // long enough for the others to try for a slot
+        await this.barrier();
+        // Then a little longer, so the other jobs keep trying for a slot while all slots are taken.
+        await new Promise((r) => setTimeout(r, 400));
         return await real(input);
       } finally {
         this.running.set(company, this.running.get(company)! - 1);
+        this.finished.set(company, (this.finished.get(company) ?? 0) + 1);
       }
     };
     return { ...runners, 'pdf-rotate': observed(runners['pdf-rotate']) };
@@ -58,6 +89,7 @@ describe('scheduler limits across two worker processes', () => {
           sourceCompany.set(h.store.pathOf(id), co.id);
           ids.push(id);
         }
+        observer.expected.set(co.id, ids.length);
         return ids;
       }),
     );
@@ -72,6 +104,7 @@ describe('scheduler limits across two worker processes', () => {
     const finished = await Promise.all(jobs.flat().map((j) => h.waitForJob(j.key, j.id, 120_000)));
     expect(finished.map((j) => j.status)).toEqual(Array(15).fill('completed'));
 
+    expect(observer.barrierMissed).toBe(false);
     expect(observer.maxPerCompany).toBe(JOB_LIMITS.activePerCompany);
     expect(observer.maxTotal).toBe(JOB_LIMITS.activePlatform);
     for (const co of companies) {

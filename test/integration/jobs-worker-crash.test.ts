@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { constants, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -7,8 +9,12 @@ import { deleteRunSchedules } from '../helpers/temporal.js';
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 
 /**
- * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed while it compresses
- * an image; a second one finishes the job. One charge, one result.
+ * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed while it runs the job's
+ * operation; a second one finishes the job. One charge, one result.
+ *
+ * "While it runs" is made certain rather than timed: the stored source is replaced by a named pipe, whose opening
+ * by the operation (to read its source) both proves the operation started and holds it there, however fast or slow
+ * the machine. After the kill the real bytes are put back for the second worker.
  */
 const h = new ProcessingHarness();
 const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
@@ -29,19 +35,27 @@ describe('a worker dies in the middle of a job', () => {
     const upload = await h.upload(acme.key, 'noisy.png', noisy);
     const before = await h.wallet(acme.id);
 
-    workers.push(await spawnWorkerProcess(env));
     const job = await h.submitOk(acme.key, { operation: 'image-compress', upload_ids: [upload], options: { format: 'webp', level: 'strong' } });
-    const until = Date.now() + 30_000;
-    while ((await h.tdb.db('jobs').where({ id: job.id }).first('status')).status !== 'processing') {
-      if (Date.now() > until) throw new Error('the job never started');
-      await new Promise((r) => setTimeout(r, 10));
+    const source = h.store.pathOf(upload);
+    rmSync(source);
+    execFileSync('mkfifo', ['-m', '600', source]);
+    // Opening the pipe for writing completes once the operation opened it for reading.
+    const writer = open(source, 'w');
+    workers.push(await spawnWorkerProcess(env));
+    const opened = await Promise.race([writer, new Promise<null>((r) => setTimeout(() => r(null), 120_000).unref())]);
+    if (!opened) {
+      await open(source, constants.O_RDONLY | constants.O_NONBLOCK).then((fd) => fd.close()); // frees the pending open
+      throw new Error('the job operation never opened its source');
     }
-    await new Promise((r) => setTimeout(r, 500)); // well inside the seconds-long compression
-    expect(await workers[0]!.kill('SIGKILL')).toBeNull();
     expect(await h.tdb.db('jobs').where({ id: job.id }).first('status')).toEqual({ status: 'processing' });
+    expect(await workers[0]!.kill('SIGKILL')).toBeNull();
+    await opened.close();
+    expect(await h.tdb.db('jobs').where({ id: job.id }).first('status')).toEqual({ status: 'processing' });
+    writeFileSync(`${source}.restore`, noisy);
+    renameSync(`${source}.restore`, source);
 
     workers.push(await spawnWorkerProcess(env));
-    const done = await h.waitForJob(acme.key, job.id, 90_000);
+    const done = await h.waitForJob(acme.key, job.id, 180_000);
     expect(done).toMatchObject({ status: 'completed', charged_credits: 2 });
 
     // The operation ran twice (the first attempt died with its worker), the job completed once.

@@ -38,7 +38,9 @@ describe('maintenance', () => {
   it('purges ended rate-limit windows, expired /v1 idempotency keys and ended dashboard sessions, keeping /proof keys forever', async () => {
     const rule = { name: 'm:test', limit: 10, windowSeconds: 60 };
     await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date(Date.now() - 3_600_000));
-    await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date());
+    // A window that has not ended when the sweep runs: one an hour ahead (the current minute's window could end
+    // between this line and the sweep).
+    await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date(Date.now() + 3_600_000));
     const row = { operation: 'op', request_hash: 'h', response_status: 201, response_body: Buffer.from('{}'), response_content_type: 'application/json' };
     await tdb.db('idempotency_keys').insert([
       { ...row, dialect: 'v1', tenant_id: 't', key: 'expired-key-1', expires_at: new Date(Date.now() - 1000) },

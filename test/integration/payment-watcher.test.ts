@@ -39,7 +39,7 @@ async function startWorker(): Promise<void> {
       evm: createEvmTransferScanner({
         rpcUrls: { base: [node.url] },
         requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, CONFIRMATIONS])) as Record<EvmNetwork, number>,
-        timeoutMs: 5000,
+        timeoutMs: 30_000,
         retries: 1,
         onRpcCall: (method) => rpcCalls.push(method),
       }),
@@ -71,7 +71,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 30_000): Promise<T> => {
+const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -92,15 +92,16 @@ describe('the payment watcher on a local chain', () => {
       customer_id: contact, wallet_id: walletId, due_date: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10), items: [{ description: 'Chain work', quantity: '1', unit_usdc: '25' }],
     }, undefined, api), 201);
     await api.close();
-    await receiver_.waitForRequests(1, 30_000);
+    await receiver_.waitForRequests(1);
     await waitFor(async () => (await scannedThrough()) >= 0, 'the watcher to start');
 
     const hash = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(inv.amount_atomic));
     const txBlock = Number((await node.client.getTransactionReceipt({ hash })).blockNumber);
-    // Not final yet: one block short of the required confirmations.
+    // Not final yet: one block short of the required confirmations. A scan through txBlock - 1 can only have seen
+    // the new head (the final height before it was txBlock - 2), and it did not take the payment's block.
     await node.mine(CONFIRMATIONS - 2);
     await waitFor(async () => (await scannedThrough()) >= txBlock - 1, 'the scan up to the block before the payment');
-    await new Promise((r) => setTimeout(r, 600));
+    expect(await scannedThrough()).toBe(txBlock - 1);
     expect(await statusOf(inv.request_id)).toBe('AWAITING');
 
     await node.mine(1); // now head - txBlock + 1 = CONFIRMATIONS
@@ -119,7 +120,7 @@ describe('the payment watcher on a local chain', () => {
 
     // The endpoint subscribed to these three (not payment_request.created): each arrives once, signed, with the
     // stored bytes.
-    await receiver_.waitForRequests(3, 30_000);
+    await receiver_.waitForRequests(3);
     const received = receiver_.requests.filter((r) => JSON.parse(r.body.toString()).data.request_id === inv.request_id);
     expect(received.map((r) => JSON.parse(r.body.toString()).type).sort()).toEqual(['invoice.issued', 'invoice.paid', 'payment.confirmed']);
     for (const r of received) {
@@ -169,8 +170,10 @@ describe('the payment watcher on a local chain', () => {
     const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '4', description: 'Reorg test' }), 201);
     const snapshot = await node.client.snapshot();
     const orphan = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
+    const orphanBlock = Number((await node.client.getTransactionReceipt({ hash: orphan })).blockNumber);
     await node.mine(CONFIRMATIONS - 2); // seen by the node, not final
-    await new Promise((res) => setTimeout(res, 500));
+    // The watcher has looked at this chain (its final height is the block before the payment's) before it changes.
+    await waitFor(async () => (await scannedThrough()) >= orphanBlock - 1, 'a scan of the chain holding the payment');
     await node.client.revert({ id: snapshot }); // the chain drops the payment's block
     await node.mine(CONFIRMATIONS + 5);
     const through = Number(await node.blockNumber()) - CONFIRMATIONS + 1;

@@ -13,7 +13,9 @@ let other: TestMerchant;
 let contactId: string;
 let otherContact: string;
 
-const due = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+// Dates are counted from one instant of this file, so a body and its expected answer agree even across midnight.
+const TODAY = Date.now();
+const due = (days: number) => new Date(TODAY + days * 86_400_000).toISOString().slice(0, 10);
 const invoiceBody = (extra: Record<string, unknown> = {}) => ({
   customer_id: contactId,
   wallet_id: m.wallets['base'],

@@ -68,7 +68,9 @@ const operations = (): Array<[string, string]> =>
 const UNKNOWN: Record<string, string> = { requests: 'req_AAAAAAAAAAAAAAAAAAAA', contacts: 'con_AAAAAAAAAAAAAAAAAAAA', invoices: 'inv_AAAAAAAAAAAAAAAAAAAA', pay: 'req_AAAAAAAAAAAAAAAAAAAA' };
 const concrete = (path: string) => path.replace(/\/(\w+)\/\{id\}/, (_, kind: string) => `/${kind}/${UNKNOWN[kind]!}`);
 
-const due = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+// Dates are counted from one instant of this file, so a body and its expected answer agree even across midnight.
+const TODAY = Date.now();
+const due = (days: number) => new Date(TODAY + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   await h.start(ENV);
@@ -398,7 +400,9 @@ describe('real responses conform to the document', () => {
   });
 
   it('every /proof/v1 operation: 429 with Retry-After past the per-key limit (a second app with low limits)', async () => {
-    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '2', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000' });
+    // A clock that stands still: no one-minute window can end while the operations are counted.
+    const frozen = new Date();
+    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '2', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000' }, { now: () => frozen });
     try {
       const busy = await h.merchant({ plan: 'business' });
       for (const [method, path] of operations().filter(([, p]) => p.startsWith('/proof/v1/'))) {

@@ -179,10 +179,18 @@ describe('keys and access', () => {
     const writeOnly = (await issueMerchantKey(h.tdb.db, { merchantId: m.id, name: 'w', scopes: ['write'], expiresAt: null }, new Date())).secret;
     expect((await h.call(writeOnly, 'GET', '/v1/me')).status).toBe(401);
     expect((await h.call(writeOnly, 'POST', '/v1/requests', body(m))).status).toBe(201);
-    const expiring = await issueMerchantKey(h.tdb.db, { merchantId: m.id, name: 'e', scopes: ['read'], expiresAt: new Date(Date.now() + 1500) }, new Date());
-    expect((await h.call(expiring.secret, 'GET', '/v1/me')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1600));
-    expect((await h.call(expiring.secret, 'GET', '/v1/me')).status).toBe(401);
+    // A key that expires 1.5 s from now, against an app whose clock the test moves past that instant.
+    const issuedAt = new Date();
+    let clock = issuedAt;
+    const clocked = await h.startApp({}, { now: () => clock });
+    try {
+      const expiring = await issueMerchantKey(h.tdb.db, { merchantId: m.id, name: 'e', scopes: ['read'], expiresAt: new Date(issuedAt.getTime() + 1500) }, issuedAt);
+      expect((await h.call(expiring.secret, 'GET', '/v1/me', undefined, null, clocked)).status).toBe(200);
+      clock = new Date(issuedAt.getTime() + 1600);
+      expect((await h.call(expiring.secret, 'GET', '/v1/me', undefined, null, clocked)).status).toBe(401);
+    } finally {
+      await clocked.close();
+    }
     await revokeApiKey(h.tdb.db, 'proof', m.id, (await listApiKeys(h.tdb.db, 'proof', m.id))[0]!.id, new Date());
     expect((await h.call(m.key, 'GET', '/v1/me')).status).toBe(401);
     expect((await h.call(`${m.key}x`, 'GET', '/v1/me')).status).toBe(401);
@@ -215,9 +223,12 @@ describe('keys and access', () => {
 
 describe('throttles', () => {
   it('per key per minute, per IP per minute, and pro creations per hour → 429 with Retry-After', async () => {
-    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '3', RATE_LIMIT_PROOF_PRO_PER_HOUR: '2' });
+    // Both apps' clocks stand still, so no minute or hour window can end between the calls counted below.
+    const frozen = new Date();
+    const now = () => frozen;
+    const limited = await h.startApp({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '3', RATE_LIMIT_PROOF_PRO_PER_HOUR: '2' }, { now });
     // Behind a trusted proxy, so this test's client address is its own (the counters are shared in PostgreSQL).
-    const perIp = await h.startApp({ RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '4', TRUST_PROXY: 'true' });
+    const perIp = await h.startApp({ RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '4', TRUST_PROXY: 'true' }, { now });
     const clientIp = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     try {
       const keys = [(await h.merchant({ plan: 'business' })).key, (await h.merchant({ plan: 'business' })).key];

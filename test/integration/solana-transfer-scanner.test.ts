@@ -23,7 +23,7 @@ async function rpc(recorded: Record<string, RecordedTransaction>, ledger: Partia
   servers.push(server);
   return server;
 }
-const scannerFor = (server: SolanaRpcServer, pageSize = 1000) => createSolanaTransferScanner({ endpoints: [server.url], timeoutMs: 2000, retries: 0, retryDelayMs: 0, pageSize });
+const scannerFor = (server: SolanaRpcServer, pageSize = 1000) => createSolanaTransferScanner({ endpoints: [server.url], timeoutMs: 30_000, retries: 0, retryDelayMs: 0, pageSize });
 const entries = (n: number, firstSlot: number): SignatureEntry[] =>
   Array.from({ length: n }, (_, i) => ({ signature: randomSignature(), slot: firstSlot + Math.floor(i / 2), blockTime: 1_800_000_000 + i, status: 'finalized' as const }));
 const info = (e: SignatureEntry): SignatureInfo => ({ signature: e.signature, slot: e.slot, failed: e.err !== undefined && e.err !== null, blockTime: e.blockTime ?? null });

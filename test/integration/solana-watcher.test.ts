@@ -42,12 +42,12 @@ async function startWorker(): Promise<void> {
   worker = await startTestWorker(taskQueue, {
     db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey), resolver: createSystemResolver(), allowLoopbackForTests: true,
     // Pages of two signatures, so paging is exercised by every multi-signature step.
-    watcher: { solana: createSolanaTransferScanner({ endpoints: [sol.url], timeoutMs: 5000, retries: 1, retryDelayMs: 0, pageSize: 2 }) },
+    watcher: { solana: createSolanaTransferScanner({ endpoints: [sol.url], timeoutMs: 30_000, retries: 1, retryDelayMs: 0, pageSize: 2 }) },
   });
 }
 const startWatcher = () => gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'solana', pollIntervalMs: 150 }] });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> => {
+const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();

@@ -57,7 +57,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> => {
+const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();

@@ -26,7 +26,6 @@ beforeAll(async () => {
     secretBox,
     resolver: createSystemResolver(),
     allowLoopbackForTests: true,
-    timeouts: { dnsMs: 1000, connectMs: 2000, socketMs: 2000, totalMs: 5000 },
   });
   gw = await testGateway(taskQueue);
 });
@@ -141,8 +140,15 @@ describe('signed webhook delivery workflow', () => {
     const receiver = await startReceiver(() => 200);
     const url = receiver.url;
     await receiver.close();
-    const d = await deliver({ iface: 'proof', url, delaysMs: [300, 300, 300, 300] });
-    await new Promise((r) => setTimeout(r, 450));
+    // Long enough waits that the receiver is back (right after the first refused attempt is recorded) well before
+    // the attempts run out, however slow this machine is.
+    const d = await deliver({ iface: 'proof', url, delaysMs: [1000, 5000, 15_000, 30_000] });
+    const deadline = Date.now() + 60_000;
+    while ((await listAttempts(tdb.db, d.delivery.id)).length === 0) {
+      if (Date.now() > deadline) throw new Error('the first attempt was never recorded');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The same port again (a receiver coming back where it was).
     const port = Number(new URL(url).port);
     const { createServer } = await import('node:http');
     let got = 0;
@@ -165,12 +171,16 @@ describe('signed webhook delivery workflow', () => {
 
   it('signs pending retries with a rotated secret and the new key version', async () => {
     let rotated = false;
-    const receiver = await startReceiver((_r, i) => (i === 0 ? 503 : 200));
-    const d = await deliver({ iface: 'proof', url: receiver.url, delaysMs: [2000, 50, 50, 50] });
+    // Attempt 1 is answered 503 only once the secret was rotated, so the retry is pending across the rotation.
+    let rotationDone!: () => void;
+    const afterRotation = new Promise<void>((r) => (rotationDone = r));
+    const receiver = await startReceiver(async (_r, i) => (i === 0 ? afterRotation.then(() => 503) : 200));
+    const d = await deliver({ iface: 'proof', url: receiver.url, delaysMs: [50, 50, 50, 50] });
     await receiver.waitForRequests(1);
     const newSecret = 'whsec_rotated_secret';
     await rotateEndpointSecret(tdb.db, d.endpoint.id, secretBox.seal(newSecret));
     rotated = true;
+    rotationDone();
     expect(await d.result()).toEqual({ status: 'delivered', attempts: 2 });
     expect(rotated).toBe(true);
     const [first, second] = receiver.requests;
@@ -182,10 +192,14 @@ describe('signed webhook delivery workflow', () => {
   });
 
   it('stops delivering to a disabled endpoint', async () => {
-    const receiver = await startReceiver(() => 503);
-    const d = await deliver({ iface: 'v1', url: receiver.url, delaysMs: [1500, 50, 50, 50, 50] });
+    // Attempt 1 is answered 503 only once the endpoint was disabled, so the retry comes after the change.
+    let disabledDone!: () => void;
+    const afterDisabling = new Promise<void>((r) => (disabledDone = r));
+    const receiver = await startReceiver(async () => afterDisabling.then(() => 503));
+    const d = await deliver({ iface: 'v1', url: receiver.url, delaysMs: [50, 50, 50, 50, 50] });
     await receiver.waitForRequests(1);
     await setEndpointStatus(tdb.db, d.endpoint.id, 'disabled');
+    disabledDone();
     expect(await d.result()).toEqual({ status: 'failed', attempts: 2 });
     expect(receiver.requests).toHaveLength(1);
     const attempts = await listAttempts(tdb.db, d.delivery.id);
@@ -203,11 +217,13 @@ describe('signed webhook delivery workflow', () => {
     const receiver = await startReceiver(() => 200);
     const d = await deliver({ iface: 'proof', url: receiver.url });
     await d.result();
+    const { runId } = await gw.client.workflow.getHandle(d.workflowId).describe();
     const again = await enqueueDelivery(tdb.db, gw, { endpoint: d.endpoint, eventId: d.eventId, eventType: 'test.event', body: Buffer.from('{"different":true}') });
     expect(again.delivery.id).toBe(d.delivery.id);
     const stored = await tdb.db('webhook_deliveries').where({ id: d.delivery.id }).first();
     expect(Buffer.compare(stored.body, d.body)).toBe(0);
-    await new Promise((r) => setTimeout(r, 300));
+    // No second run was started (the completed one is the only run of delivery:<id>), so nothing more is sent.
+    expect(await gw.client.workflow.getHandle(again.workflowId).describe()).toMatchObject({ runId, status: { name: 'COMPLETED' } });
     expect(receiver.requests).toHaveLength(1);
     await expect(tdb.db('webhook_deliveries').where({ id: d.delivery.id }).update({ body: Buffer.from('x') })).rejects.toThrow(/immutable/);
     await receiver.close();

@@ -32,11 +32,12 @@ beforeAll(async () => {
   sol = await startSolanaRpc({
     [SOLANA_FIXTURES.usdcTransferCreatesAta.signature]: { finalized: loadSolanaFixture(SOLANA_FIXTURES.usdcTransferCreatesAta.name) },
   });
-  const evm = createEvmReader({ rpcUrls: urls(node.url), requiredConfirmations: threeConfirmations, timeoutMs: 2000, retries: 0 });
+  // Timeouts far above what the local node and replay server need on a busy machine (a read must not fail by load).
+  const evm = createEvmReader({ rpcUrls: urls(node.url), requiredConfirmations: threeConfirmations, timeoutMs: 30_000, retries: 0 });
   const down = createEvmReader({ rpcUrls: urls('http://127.0.0.1:9'), requiredConfirmations: threeConfirmations, timeoutMs: 500, retries: 0 });
   const reader = createChainReader({
     evm: { getEvidence: (n, h) => (rpcUp ? evm : down).getEvidence(n, h) },
-    solana: createSolanaReader({ endpoints: [sol.url], timeoutMs: 2000, retries: 0 }),
+    solana: createSolanaReader({ endpoints: [sol.url], timeoutMs: 30_000, retries: 0 }),
   });
   service = createEvidenceService({ db: tdb.db, reader });
 });

@@ -16,10 +16,17 @@ let chain: X402Chain;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let mode: Mode = 'settle-then-timeout';
 let settleCalls = 0;
+/** What each chain-state read of the current payment answered, in order. */
+let chainReads: string[] = [];
+/** The late landing of `timeout-then-late-landing`: started by the first chain-state read, awaited by the next. */
+let landing: Promise<unknown> | null = null;
+let settleLate: (() => Promise<unknown>) | null = null;
 const logs = capturingLogger();
 const calls = { count: 0 };
 const FEE = 20_000n;
-const RECONCILE_MS = 1_500;
+// The reconciliation window. Long enough that a read of the chain on a busy machine ends well inside it; the test
+// that watches it run out pays it once.
+const RECONCILE_MS = 5_000;
 
 beforeAll(async () => {
   // Each is kept as soon as it exists, so afterAll stops it even when the other failed to start.
@@ -35,15 +42,30 @@ beforeAll(async () => {
         throw new FacilitatorTimeoutError('settle', 1_000);
       }
       if (mode === 'timeout-then-late-landing') {
-        setTimeout(() => void real.settle(p, r), 500);
+        // The transaction lands after the timeout: once the reconciler has looked at the chain and seen nothing.
+        settleLate = () => real.settle(p, r);
         throw new FacilitatorTimeoutError('settle', 1_000);
       }
       if (mode === 'refuse-before-broadcast') return { success: false, errorReason: 'invalid_exact_evm_signature', transaction: '', network: r.network };
       throw new FacilitatorTimeoutError('settle', 1_000);
     },
   };
+  // The real chain-state reader, recording what each read answered; in the late-landing mode the first read sets
+  // the landing going and later reads wait for it, so "lands after a first empty look" holds on any machine.
+  const observed: typeof chain.authorizationState = {
+    async inspect(ref, hintTx) {
+      if (landing) await landing;
+      const state = await chain.authorizationState.inspect(ref, hintTx);
+      chainReads.push(state.state);
+      if (settleLate) {
+        landing = settleLate();
+        settleLate = null;
+      }
+      return state;
+    },
+  };
   const payments = createX402Payments({
-    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: flaky, authorizationState: chain.authorizationState,
+    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: flaky, authorizationState: observed,
     paymentTimeoutSeconds: 120, settlementReconcileMs: RECONCILE_MS, reconcilePollMs: 100,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
@@ -62,6 +84,9 @@ const rowOf = (signature: string) => {
 const pay = async (m: Mode) => {
   mode = m;
   settleCalls = 0;
+  chainReads = [];
+  landing = null;
+  settleLate = null;
   const before = await chain.balances();
   const client = payingClient(chain.payer);
   const started = Date.now();
@@ -87,6 +112,9 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(res.status).toBe(200);
     expect(decodePaymentResponseHeader(res.headers.get('payment-response')!).success).toBe(true);
     expect(settleCalls).toBe(1);
+    // It looked, saw the authorization unused, and kept watching until the transfer landed.
+    expect(chainReads[0]).toBe('unused');
+    expect(chainReads.at(-1)).toBe('paid');
     expect((await chain.balances()).payer).toBe(before.payer - FEE);
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
   });
@@ -109,11 +137,12 @@ describe('x402 settlement with an unreliable facilitator', () => {
   });
 
   it('answers 402 payment_invalid at once for a refusal decided before broadcasting', async () => {
-    const { res, before, client, ms } = await pay('refuse-before-broadcast');
+    const { res, before, client } = await pay('refuse-before-broadcast');
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ code: 'payment_invalid' });
     expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).error).toBe('invalid_exact_evm_signature');
-    expect(ms).toBeLessThan(RECONCILE_MS);
+    // At once: the chain is read one time (the fee was not paid after all) and not watched for the window.
+    expect(chainReads).toEqual(['unused']);
     expect(await chain.balances()).toEqual(before);
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed' });
   });

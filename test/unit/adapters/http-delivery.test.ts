@@ -46,7 +46,10 @@ describe('postWithPolicy over the wire (loopback test receiver)', () => {
     receiver = await startReceiver(() => answers.shift() ?? 200);
   });
   afterAll(() => receiver.close());
-  const opts = { resolver: noDns, allowLoopbackForTests: true, timeouts: { dnsMs: 500, connectMs: 1000, socketMs: 500, totalMs: 3000 } };
+  // Generous where the outcome is an answer (a busy machine must not turn it into a timeout); short where a
+  // timeout is the outcome under test.
+  const opts = { resolver: noDns, allowLoopbackForTests: true, timeouts: { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 } };
+  const quickSocketTimeout = { ...opts, timeouts: { ...opts.timeouts, socketMs: 500 } };
 
   it('sends the exact bytes and headers and reports the status', async () => {
     answers.push(204);
@@ -68,7 +71,7 @@ describe('postWithPolicy over the wire (loopback test receiver)', () => {
 
   it('times out an idle socket', async () => {
     answers.push('hang');
-    const r = await postWithPolicy(receiver.url, {}, body, opts);
+    const r = await postWithPolicy(receiver.url, {}, body, quickSocketTimeout);
     expect(r).toMatchObject({ statusCode: null, errorClass: 'socket_timeout' });
   });
 
