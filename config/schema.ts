@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network } from '../domain/networks.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
+import { decodeSecretsKey } from '../domain/secrets-key.js';
 import type { DbTimeouts } from '../db/connection.js';
 
 /**
@@ -274,23 +275,16 @@ export interface MailConfig {
   readonly timeoutMs: number;
 }
 
-/** 32 bytes as base64 (standard or URL-safe), or null. */
-function secretsKeyBytes(value: string): Buffer | null {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return null;
-  const bytes = Buffer.from(value, 'base64');
-  return bytes.length === 32 ? bytes : null;
-}
-
 /** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
 function parseSecretsKeys(current: string | undefined, previousList: string | undefined, issues: string[]): string[] {
-  const currentBytes = current === undefined ? null : secretsKeyBytes(current);
+  const currentBytes = current === undefined ? null : decodeSecretsKey(current);
   if (current !== undefined && !currentBytes) issues.push('SECRETS_KEY: 32 random bytes encoded as base64 (e.g. openssl rand -base64 32)');
   if (previousList === undefined) return [];
   const items = previousList.split(',').map((k) => k.trim());
   const seen: Buffer[] = [];
   items.forEach((item, i) => {
     const n = i + 1;
-    const bytes = item === '' ? null : secretsKeyBytes(item);
+    const bytes = item === '' ? null : decodeSecretsKey(item);
     if (item === '') issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is empty (a comma too many?)`);
     else if (!bytes) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is not 32 random bytes encoded as base64`);
     else if (currentBytes?.equals(bytes)) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is the same key as SECRETS_KEY`);

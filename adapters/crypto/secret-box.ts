@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { decodeSecretsKey } from '../../domain/secrets-key.js';
 
 /**
  * Authenticated encryption (AES-256-GCM) for secrets the platform must use again later: webhook signing secrets,
@@ -51,14 +52,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const KEY_ID = /^[0-9a-f]{8}$/;
-const KEY_TEXT = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
-/** The 32 bytes of a key given as base64 (standard or URL-safe), or null when it is not that. */
-export function decodeSecretsKey(keyBase64: string): Buffer | null {
-  if (!KEY_TEXT.test(keyBase64)) return null;
-  const key = Buffer.from(keyBase64, 'base64');
-  return key.length === 32 ? key : null;
-}
 
 const keyIdOfBytes = (key: Buffer): string => createHash('sha256').update('paycore secrets key id\0').update(key).digest('hex').slice(0, 8);
 
@@ -84,6 +78,8 @@ function keyOf(keyBase64: string, label: string): Key {
     digestKey: Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), 'paycore secret digest v1', 32)),
   };
 }
+
+const digestUnder = (key: Key, secret: string): string => createHmac('sha256', key.digestKey).update(secret, 'utf8').digest('hex');
 
 type Parsed = { version: 'v1'; raw: Buffer } | { version: 'v2'; keyId: string; raw: Buffer };
 
@@ -184,10 +180,10 @@ export function createSecretBox(currentBase64: string, previous: readonly string
       return box.needsReseal(sealed) ? box.seal(box.open(sealed)) : null;
     },
     digest(secret) {
-      return createHmac('sha256', current.digestKey).update(secret, 'utf8').digest('hex');
+      return digestUnder(current, secret);
     },
     digests(secret) {
-      return all.map((k) => createHmac('sha256', k.digestKey).update(secret, 'utf8').digest('hex'));
+      return all.map((k) => digestUnder(k, secret));
     },
   };
   return box;

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import type { InterfaceName } from './context.js';
 import { statusOf } from './errors.js';
 import { escapeHtml, htmlPageHeaders } from './html.js';
+import { routesOf } from './router.js';
 
 /**
  * Pieces shared by the OpenAPI 3.1 documents of the interfaces (`/v1`, `/proof/v1`) and by the HTML pages
@@ -226,15 +227,7 @@ export function mountDocumentRoutes(router: Router<AppState>, routes: { document
   });
 }
 
-/**
- * The full paths of every OpenAPI document an app serves: the routes named `OPENAPI_DOCUMENT_ROUTE` of the
- * routers mounted on it (each `router.routes()` middleware carries its router).
- */
-export function openApiDocumentPaths(middleware: ReadonlyArray<unknown>): string[] {
-  const paths: string[] = [];
-  for (const fn of middleware) {
-    const router = (fn as { router?: { stack?: Array<{ name?: string | null; path: string | RegExp }> } }).router;
-    for (const layer of router?.stack ?? []) if (layer.name === OPENAPI_DOCUMENT_ROUTE && typeof layer.path === 'string') paths.push(layer.path);
-  }
-  return paths;
+/** The full paths of every OpenAPI document an app serves: its routes named `OPENAPI_DOCUMENT_ROUTE`. */
+export function openApiDocumentPaths(app: object): string[] {
+  return routesOf(app).filter((r) => r.name === OPENAPI_DOCUMENT_ROUTE && r.method === 'GET').map((r) => r.path);
 }

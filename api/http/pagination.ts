@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
+import { ID_BODY_LENGTH, idRegex } from '../../domain/ids.js';
 
 /**
  * List paging: `limit` 1 to 100 (default 50) and an opaque `before` cursor from a previous `next_cursor`.
@@ -29,7 +30,6 @@ export function parseAfter(raw: unknown): number {
 /** The lists paged with a `before` cursor, and the prefix of the ids they hold (ids are `<prefix>_` and 20 letters or digits). */
 export const CURSOR_LISTS = { requests: 'req', contacts: 'con', invoices: 'inv', deliveries: 'dlv' } as const;
 export type CursorList = keyof typeof CURSOR_LISTS;
-const ID_CHARS = 20;
 
 export function encodeCursor(kind: CursorList, lastId: string): string {
   return Buffer.from(`${kind}:${lastId}`, 'utf8').toString('base64url');
@@ -42,18 +42,23 @@ export function encodeCursor(kind: CursorList, lastId: string): string {
  */
 export function cursorPattern(kind: CursorList): string {
   const head = `${kind}:${CURSOR_LISTS[kind]}_`;
-  const sample = encodeCursor(kind, `${CURSOR_LISTS[kind]}_${'A'.repeat(ID_CHARS)}`);
+  const sample = encodeCursor(kind, `${CURSOR_LISTS[kind]}_${'A'.repeat(ID_BODY_LENGTH)}`);
   const fixed = Math.floor((Buffer.byteLength(head) * 8) / 6);
   return `^${sample.slice(0, fixed)}[A-Za-z0-9_-]{${sample.length - fixed}}$`;
 }
-const patterns = new Map<CursorList, RegExp>(Object.keys(CURSOR_LISTS).map((k) => [k as CursorList, new RegExp(cursorPattern(k as CursorList))]));
+
+/** Per list, built once: the cursor's shape, and the id grammar of the list's kind (domain/ids.ts). */
+const rules = new Map<CursorList, { cursor: RegExp; id: RegExp }>(
+  (Object.keys(CURSOR_LISTS) as CursorList[]).map((k) => [k, { cursor: new RegExp(cursorPattern(k)), id: idRegex(CURSOR_LISTS[k]) }]),
+);
 
 /** The last id a `before` cursor of `kind` carries; null without one; 422 naming `before` for anything else. */
 export function decodeCursor(kind: CursorList, raw: unknown): string | null {
   if (raw === undefined) return null;
-  const text = typeof raw === 'string' && patterns.get(kind)!.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
-  const id = new RegExp(`^${kind}:(${CURSOR_LISTS[kind]}_[A-Za-z0-9]{${ID_CHARS}})$`).exec(text)?.[1];
-  if (!id) {
+  const rule = rules.get(kind)!;
+  const text = typeof raw === 'string' && rule.cursor.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
+  const id = text.startsWith(`${kind}:`) ? text.slice(kind.length + 1) : '';
+  if (!rule.id.test(id)) {
     throw new DomainError('validation_failed', 'before must be a next_cursor returned by this list', { issues: [{ path: 'before', message: 'not a cursor of this list' }] });
   }
   return id;

@@ -23,11 +23,12 @@ export function createRouter(opts: { prefix?: string } = {}): Router<AppState> {
   return router;
 }
 
-/** One route of the app: a method, its path pattern (`/v1/jobs/:id`) and the interface it belongs to. */
+/** One route of the app: a method, its path pattern (`/v1/jobs/:id`), the interface it belongs to, its name if any. */
 export interface RouteInfo {
   method: string;
   path: string;
   iface: InterfaceName;
+  name: string | null;
 }
 
 const mounted = new WeakMap<object, RouteInfo[]>();
@@ -40,7 +41,7 @@ export function recordRoutes(app: Koa<AppState>, routers: ReadonlyArray<Router<A
       if (typeof layer.path !== 'string') continue;
       for (const method of layer.methods) {
         if (method === 'HEAD') continue; // automatic for GET
-        routes.push({ method, path: layer.path, iface: interfaceOf(layer.path) });
+        routes.push({ method, path: layer.path, iface: interfaceOf(layer.path), name: layer.name ?? null });
       }
     }
   }
@@ -48,6 +49,6 @@ export function recordRoutes(app: Koa<AppState>, routers: ReadonlyArray<Router<A
 }
 
 /** Every route an app built by buildApp serves (used by the tests that probe each route with hostile input). */
-export function routesOf(app: Koa<AppState>): RouteInfo[] {
+export function routesOf(app: object): RouteInfo[] {
   return mounted.get(app) ?? [];
 }

@@ -83,7 +83,8 @@ export function requireSession(db: Db, secretBox: SecretBox, idleMs: number, now
     if (!token || !session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
     const merchant = await getMerchant(db, session.merchantId);
     if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
-    ctx.state.session = { id: session.id, userId: session.userId, email: session.email, csrfToken: csrfTokenOf(secretBox, token), csrfTokensAccepted: csrfTokensOf(secretBox, token) };
+    const accepted = csrfTokensOf(secretBox, token); // the current key's token first (csrfTokenOf)
+    ctx.state.session = { id: session.id, userId: session.userId, email: session.email, csrfToken: accepted[0]!, csrfTokensAccepted: accepted };
     ctx.state.merchant = merchant;
     await next();
   };

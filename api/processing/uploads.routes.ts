@@ -55,6 +55,9 @@ export function uploadJson(u: Upload) {
   };
 }
 
+/** An upload request over its size bound, declared or streamed. */
+const uploadTooLarge = (limits: UploadLimits) => new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
+
 const NOT_MULTIPART = 'Uploads must be multipart/form-data (with a boundary), files in the field "files"';
 
 /**
@@ -78,7 +81,7 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
     return Promise.reject(new DomainError('unsupported_media_type', NOT_MULTIPART));
   }
   const maxBodyBytes = limits.maxUploadBytes + MULTIPART_OVERHEAD;
-  const tooLarge = () => new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
+  const tooLarge = () => uploadTooLarge(limits);
   // A part that is not a file in `files`: a form field (any name, `files` included: busboy also reports a part typed
   // application/octet-stream as a file, so one without a filename is a field too) or a file under another name.
   const notAFile = (field: string | undefined, isFile: boolean) => {
@@ -186,7 +189,7 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       }
       const declared = ctx.request.length;
       if (declared !== undefined && declared > deps.limits.maxUploadBytes + MULTIPART_OVERHEAD) {
-        throw new DomainError('payload_too_large', `An upload request holds at most ${deps.limits.maxUploadBytes / 1_000_000} MB`);
+        throw uploadTooLarge(deps.limits);
       }
       received = await receive(ctx, deps.store, deps.limits);
     } catch (e) {

@@ -8,6 +8,9 @@ export interface RateLimitHit {
   hits: number;
 }
 
+/** The counter row of a rule for one subject (an IP, a key id, …): every read and write of it names it so. */
+const bucketOf = (c: { rule: RateLimitRule; subject: string }): string => `${c.rule.name}:${c.subject}`;
+
 /**
  * Counts one hit in every (rule, subject) bucket in a single statement and returns the new counts. Fixed
  * windows aligned to the epoch; every API process shares the same counters.
@@ -18,12 +21,13 @@ export async function hitRateLimits(
   now: Date,
 ): Promise<RateLimitHit[]> {
   // One row per bucket: ON CONFLICT cannot touch the same row twice in one statement.
-  const unique = [...new Map(checks.map((c) => [`${c.rule.name}:${c.subject}`, c])).values()];
+  const unique = [...new Map(checks.map((c) => [bucketOf(c), c])).values()];
   if (unique.length === 0) return [];
   const values: unknown[] = [];
-  const tuples = unique.map(({ rule, subject }) => {
+  const tuples = unique.map((c) => {
+    const { rule } = c;
     const start = windowStart(now, rule.windowSeconds);
-    values.push(`${rule.name}:${subject}`, start, new Date(start.getTime() + rule.windowSeconds * 1000));
+    values.push(bucketOf(c), start, new Date(start.getTime() + rule.windowSeconds * 1000));
     return '(?, ?, 1, ?)';
   });
   const result = await db.raw<{ rows: Array<{ bucket: string; hits: number }> }>(
@@ -34,16 +38,16 @@ export async function hitRateLimits(
     values as never[],
   );
   const byBucket = new Map(result.rows.map((r) => [r.bucket, r.hits]));
-  return checks.map(({ rule, subject }) => {
-    const bucket = `${rule.name}:${subject}`;
-    return { rule, bucket, hits: byBucket.get(bucket) ?? 0 };
+  return checks.map((c) => {
+    const bucket = bucketOf(c);
+    return { rule: c.rule, bucket, hits: byBucket.get(bucket) ?? 0 };
   });
 }
 
 /** The hits of one (rule, subject) bucket in the current window, without counting one (0 when none). */
 export async function peekRateLimit(db: Db, check: { rule: RateLimitRule; subject: string }, now: Date): Promise<number> {
   const row = await db('rate_limit_counters')
-    .where({ bucket: `${check.rule.name}:${check.subject}`, window_start: windowStart(now, check.rule.windowSeconds) })
+    .where({ bucket: bucketOf(check), window_start: windowStart(now, check.rule.windowSeconds) })
     .first<{ hits: number } | undefined>('hits');
   return row?.hits ?? 0;
 }

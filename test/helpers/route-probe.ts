@@ -2,7 +2,7 @@ import http from 'node:http';
 import { expect } from 'vitest';
 import type Koa from 'koa';
 import { routesOf, type RouteInfo } from '../../api/http/router.js';
-import type { AppState, InterfaceName } from '../../api/http/context.js';
+import type { InterfaceName } from '../../api/http/context.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import type { Db } from '../../db/connection.js';
@@ -123,7 +123,7 @@ export function expectErrorShape(res: ProbeResponse, iface: InterfaceName, label
 }
 
 export function appRoutes(app: Koa): RouteInfo[] {
-  const routes = routesOf(app as unknown as Koa<AppState>);
+  const routes = routesOf(app);
   expect(routes.length).toBeGreaterThan(40);
   return routes;
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import { createRouter, routesOf } from '../../api/http/router.js';
-import type { AppState } from '../../api/http/context.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
@@ -41,7 +40,7 @@ afterAll(async () => {
 
 /** The GET routes of the app (routesOf: every route of every router buildApp mounted), params filled in. */
 function getRoutes(app: Koa): string[] {
-  return [...new Set(routesOf(app as unknown as Koa<AppState>).filter((r) => r.method === 'GET').map((r) => concretePath(r)))];
+  return [...new Set(routesOf(app).filter((r) => r.method === 'GET').map((r) => concretePath(r)))];
 }
 
 /** The directives of a Content-Security-Policy header. */
