@@ -1,6 +1,6 @@
 import { normalizeScopes, validateExpiry, type KeyInterface } from '../domain/api-keys.js';
 import { DomainError } from '../domain/errors.js';
-import type { WebhookInterface } from '../domain/webhooks.js';
+import { TEST_PING, testPingEvent, type WebhookInterface } from '../domain/webhooks.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { newId, newWebhookSecret } from '../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
@@ -90,7 +90,8 @@ export async function keysRevoke(db: Db, flags: Record<string, string | undefine
 
 /**
  * Registers a destination and sends it one signed `test.ping` event through the delivery workflow, so an
- * operator can watch `delivery:<id>` in the Temporal UI.
+ * operator can watch `delivery:<id>` in the Temporal UI. The body has the event shape of `--interface` (`/v1`
+ * or `/proof/v1`, docs/webhooks.md) and is signed like that interface's real deliveries.
  */
 export async function webhooksSendTest(
   db: Db,
@@ -110,13 +111,11 @@ export async function webhooksSendTest(
     interface: iface,
     tenantId: flags['tenant'] ?? 'operator',
     url,
-    events: ['test.ping'],
+    events: [TEST_PING],
     secretSealed: secretBox.seal(secret),
   });
   const eventId = newId('evt');
-  const body = Buffer.from(
-    JSON.stringify({ id: eventId, api_version: '1.0', type: 'test.ping', occurred_at: Math.floor(now.getTime() / 1000), data: {} }),
-  );
-  const { delivery, workflowId } = await enqueueDelivery(db, gw, { endpoint, eventId, eventType: 'test.ping', body });
+  const body = Buffer.from(JSON.stringify(testPingEvent(iface, eventId, now)));
+  const { delivery, workflowId } = await enqueueDelivery(db, gw, { endpoint, eventId, eventType: TEST_PING, body });
   return { endpoint_id: endpoint.id, signing_secret: secret, delivery_id: delivery.id, event_id: eventId, workflow_id: workflowId };
 }

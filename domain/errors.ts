@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'idempotency_key_invalid'
   | 'idempotency_conflict'
   | 'idempotency_in_progress'
+  | 'idempotency_key_target_deleted'
+  | 'max_credits_exceeded'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'malformed_json'
@@ -47,7 +49,10 @@ export type ErrorCode =
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
-  /** Extra, caller-safe facts (e.g. retryAfterSeconds, allowed methods, field issues). */
+  /**
+   * Extra, caller-safe facts (e.g. retryAfterSeconds, allowed methods, field issues). `fields` holds machine-readable
+   * members added to the error body next to the message (e.g. the quote of a `max_credits_exceeded`).
+   */
   readonly details: Readonly<Record<string, unknown>>;
 
   constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {

@@ -4,6 +4,29 @@
  */
 export type WebhookInterface = 'v1' | 'proof';
 
+/**
+ * One id format for webhook destinations of both interfaces: `whe_` and 20 letters or digits (domain/ids.ts). It is
+ * what the operator commands and `/api/integrations` print, what is stored, and what `/v1` `webhook_id` takes.
+ */
+export const WEBHOOK_ID_PREFIX = 'whe';
+
+/** The event type of the operator's test delivery (`npm run admin -- webhooks:send-test`). */
+export const TEST_PING = 'test.ping';
+
+/**
+ * The body of a `test.ping` in the event shape of the destination's interface, so that a receiver written for
+ * that interface parses it like any other event:
+ * - `/v1`: `{id, type, created_at, job}` (spec section 6) with `created_at` in ISO 8601 and `job: null` (a ping
+ *   concerns no job);
+ * - `/proof/v1`: its envelope `{id, api_version, type, occurred_at, data}` with `occurred_at` in Unix seconds and
+ *   empty `data`.
+ */
+export function testPingEvent(iface: WebhookInterface, eventId: string, now: Date): Record<string, unknown> {
+  return iface === 'v1'
+    ? { id: eventId, type: TEST_PING, created_at: now.toISOString(), job: null }
+    : { id: eventId, api_version: '1.0', type: TEST_PING, occurred_at: Math.floor(now.getTime() / 1000), data: {} };
+}
+
 export interface DeliveryProfile {
   readonly interface: WebhookInterface;
   /** Total attempts including the first. */

@@ -22,6 +22,8 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_retry_state: 409,
   idempotency_conflict: 409,
   idempotency_in_progress: 409,
+  idempotency_key_target_deleted: 409,
+  max_credits_exceeded: 409,
   idempotency_key_required: 422,
   idempotency_key_invalid: 422,
   payload_too_large: 413,
@@ -62,15 +64,19 @@ export function statusOf(iface: InterfaceName, code: ErrorCode): number {
   return OVERRIDES[iface]?.[code] ?? STATUS[code];
 }
 
-/** The documented body of each interface: `{detail}` for /v1, `{error}` elsewhere; plus a stable code. */
+/**
+ * The documented body of each interface: `{detail}` for /v1, `{error}` elsewhere; plus a stable code, and the
+ * machine-readable `fields` of the error (documented with its code) when it has any.
+ */
 export function errorBody(
   iface: InterfaceName,
   code: ErrorCode,
   message: string,
   requestId: string,
   issues?: unknown,
+  fields?: unknown,
 ): Record<string, unknown> {
-  const extra = Array.isArray(issues) ? { issues } : {};
+  const extra = { ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}), ...(Array.isArray(issues) ? { issues } : {}) };
   if (iface === 'v1') return { detail: message, code, request_id: requestId, ...extra };
   return { error: message, code, request_id: requestId, ...extra };
 }
@@ -127,7 +133,7 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
       }
       const iface = ctx.state.iface;
       ctx.status = statusOf(iface, err.code);
-      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId, err.details['issues']);
+      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId, err.details['issues'], err.details['fields']);
       const retryAfter = err.details['retryAfterSeconds'];
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
       if (err.code === 'method_not_allowed' && !ctx.response.get('Allow')) {

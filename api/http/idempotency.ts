@@ -31,6 +31,11 @@ export interface IdempotentOptions {
    * stores a copy without it (spec: secrets are shown once; a replay returns the same status and metadata).
    */
   storedBody?: (body: unknown) => unknown;
+  /**
+   * Checked before a stored response is replayed, with the id of the resource the first request created: it throws
+   * to refuse the replay when that answer no longer holds (e.g. the job it names was deleted, so its id is 404).
+   */
+  beforeReplay?: (ctx: AppContext, resourceId: string) => Promise<void>;
   /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
   retainedLimit?: number;
   now?: () => Date;
@@ -42,8 +47,8 @@ const MAX_CLAIM_ROUNDS = 5;
  * Runs the handler at most once per (tenant, key). The handler's writes must go through ctx.state.trx: the
  * key is claimed in that same transaction, so a concurrent request with the same key waits on the unique
  * index and then replays the stored response. Any error rolls everything back: nothing is stored or created.
- * The stored status and body bytes are replayed as they were. A key reused for another operation or payload
- * is a conflict (409).
+ * The stored status and body bytes are replayed as they were, unless `beforeReplay` refuses (the resource they
+ * name is gone). A key reused for another operation or payload is a conflict (409).
  */
 export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   const now = opts.now ?? (() => new Date());
@@ -58,7 +63,9 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       const stored = await findStoredResponse(opts.db, ref, at);
       if (stored) {
         const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
-        return replay(ctx, stored, opts.operation, requestHash, earlier);
+        assertSameRequest(stored, opts.operation, requestHash, earlier);
+        if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
+        return replay(ctx, stored);
       }
       if (opts.retainedLimit !== undefined && (await countRetainedResponses(opts.db, ref.dialect, ref.tenantId)) >= opts.retainedLimit) {
         throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
@@ -108,13 +115,16 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   };
 }
 
-function replay(ctx: AppContext, stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {
+function assertSameRequest(stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {
   if (stored.operation !== operation || (stored.requestHash !== requestHash && !earlierHashes().includes(stored.requestHash))) {
     throw new DomainError(
       'idempotency_conflict',
       'This Idempotency-Key was already used for a different operation or payload; use a new key',
     );
   }
+}
+
+function replay(ctx: AppContext, stored: StoredResponse): void {
   ctx.status = stored.status;
   ctx.type = stored.contentType;
   ctx.body = stored.body;

@@ -8,7 +8,9 @@ import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
 import { escapeHtml as esc } from '../http/html.js';
 import { htmlPage, mountDocumentRoutes, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
-import { DOCS_PATH, EXAMPLES, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
+import { DOCS_PATH, EXAMPLES, KEY_CREATION, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
+import { TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
 
 /**
@@ -59,12 +61,12 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
   const p = PRICES;
-  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#endpoints', 'Endpoints'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
+  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#endpoints', 'Endpoints'], ['#webhooks', 'Webhooks'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
   return htmlPage('Processing API /v1: documentation', nav, `<h1>Document and media processing API</h1>
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
-Batches and webhooks are not available in this release. Clients must ignore response fields they do not know.</p>
+Batches and job webhooks are not available in this release (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
 ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
 # 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
 # 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}
@@ -73,8 +75,9 @@ ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLE
 
 <h2 id="auth">Authentication</h2>
 <p>Send <code>Authorization: Bearer sk_live_…</code> on every request except this page and the OpenAPI document. A key belongs to your company
-and to the member who created it; administrators create and revoke keys in the dashboard (an API key cannot create keys). A key with the
+and to the member who created it (removing the member revokes it). A key with the
 <code>read</code> scope may only GET; POST and DELETE need a read/write key (else 403 <code>insufficient_scope</code>).</p>
+<p>${md(KEY_CREATION)}</p>
 <p class="note">Never put a key in a URL or in frontend code: a request carrying a key in its query string is refused (401 <code>api_key_in_url</code>);
 revoke such a key. Every resource is scoped to your company: an id of another company is simply 404. A suspended company gets 403.</p>
 
@@ -84,7 +87,9 @@ keep it with your record of the job, so that a retry after a timeout or a networ
 <ul><li>Same key, same body: the same job is returned (202, same body byte for byte, header <code>Idempotent-Replayed: true</code>); nothing is reserved twice.</li>
 <li>Same key, different body: 409 <code>idempotency_conflict</code>. A request still running under the same key: 409 <code>idempotency_in_progress</code>; retry shortly.</li>
 <li>A rejected request (any 4xx or 5xx) stores nothing: fix it and send it again with the same key. Keys are kept ${IDEMPOTENCY_RULES.v1.retentionDays} days.</li>
-<li>A failed job is retried by submitting a new job with a <em>new</em> key.</li></ul>
+<li>A failed job is retried by submitting a new job with a <em>new</em> key.</li>
+<li>Once the job a key created has been deleted, that key answers 409 <code>idempotency_key_target_deleted</code> (with the deleted <code>job_id</code>)
+instead of a job id that is now 404: to run the job again, send the request with a new key.</li></ul>
 
 <h2 id="polling">Polling</h2>
 <p>Poll <code>GET /v1/jobs/{job_id}</code> <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code> or <code>failed</code>.
@@ -106,11 +111,28 @@ unfinished job reads can be deleted (<code>DELETE /v1/uploads/{upload_id}</code>
 specification that this release does not run yet (OCR, media tools, <code>transcribe</code>, <code>meeting</code>, <code>flow-extract</code>) answer 422.
 An encrypted PDF (<code>encrypted: true</code>, 0 pages) is accepted only by <code>pdf-unlock</code>.</p>
 <table><tr><th>Operation</th><th>What it does</th><th>Sources</th><th>Options</th></tr>${operations}</table>
-<p>Every body may also carry <code>max_credits</code> (integer): the request is refused with 409 if its quote is higher.</p>
+<p>Every body may also carry <code>max_credits</code> (integer): the request is refused with 409 <code>max_credits_exceeded</code> if its quote is higher,
+and nothing is reserved. The refusal carries the quote, so you can decide and send it again with a higher <code>max_credits</code>:</p>
+${pre(JSON.stringify({ detail: 'The quote of 4 credits exceeds max_credits (3); send max_credits of at least 4 to accept it', code: 'max_credits_exceeded', request_id: EXAMPLES.requestId, estimated_credits: 4, max_credits: 3 }, null, 2))}
 
 <h2 id="endpoints">Endpoints</h2>
 <p class="muted"><code>$BASE_URL</code> is this server's address and <code>$API_KEY</code> your key.</p>
 ${renderEndpoints(document, ENDPOINT_DOCS)}
+
+<h2 id="webhooks">Webhooks</h2>
+<p>Job and batch webhooks (<code>webhook_id</code>) come in a later release; a job body carrying <code>webhook_id</code> is refused (422). A webhook id
+has the form <code>whe_</code> and 20 letters or digits. The platform operator can already register your URL and send it a signed
+<code>${TEST_PING_EXAMPLE['type'] as string}</code>, in the body every <code>/v1</code> event will have, <code>{id, type, created_at, job}</code>:</p>
+${pre(`POST <your URL>
+Content-Type: application/json
+X-Service-Timestamp: ${WEBHOOK_EXAMPLES.secondsAt}
+X-Service-Signature: v1=<hex HMAC-SHA256 of "${WEBHOOK_EXAMPLES.secondsAt}." + the raw body, keyed with the signing secret>
+X-Service-Event-Id: ${TEST_PING_EXAMPLE['id'] as string}
+
+${JSON.stringify(TEST_PING_EXAMPLE)}`)}
+<p>Verify before parsing: reject a timestamp more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock, compute the HMAC over the timestamp, a dot and the raw
+body bytes, and compare in constant time. Deduplicate by <code>X-Service-Event-Id</code> and answer 2xx after recording it. ${md(V1_RETRY_TEXT)}
+Redirects are never followed.</p>
 
 <h2 id="errors">Errors</h2>
 <p>Every error has the same JSON body; validation errors add <code>issues</code>, every problem at once:</p>

@@ -23,7 +23,7 @@ const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
 /**
  * Prices a validated request on what the server measured: the sources must exist in the caller's company
  * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
- * with the password to count its pages; a quote above `max_credits` is refused (409).
+ * with the password to count its pages; a quote above `max_credits` is refused (409 `max_credits_exceeded`, with the quote).
  */
 export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
   const now = (deps.now ?? (() => new Date()))();
@@ -73,7 +73,11 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
   }
   const credits = quoteCredits(req.operation, measures);
   if (req.maxCredits !== undefined && credits > req.maxCredits) {
-    throw new DomainError('conflict', `The quote of ${credits} credits exceeds max_credits (${req.maxCredits})`, { quote: credits });
+    throw new DomainError(
+      'max_credits_exceeded',
+      `The quote of ${credits} credits exceeds max_credits (${req.maxCredits}); send max_credits of at least ${credits} to accept it`,
+      { fields: { estimated_credits: credits, max_credits: req.maxCredits } },
+    );
   }
   const cls = PRICE_CLASS[req.operation];
   return {

@@ -12,7 +12,7 @@ import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
-import { countUnfinishedJobs, getJob, insertJob, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import { countUnfinishedJobs, getJob, insertJob, isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
@@ -105,7 +105,8 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   /**
    * POST /v1/jobs: validates and quotes the body exactly as /v1/estimate, then, in one transaction under the
    * company lock, checks the queue limit, reserves the quote and records the job; `job:<id>` starts after
-   * commit. The Idempotency-Key replays the same job (no second reservation); another body → 409.
+   * commit. The Idempotency-Key replays the same job (no second reservation); another body → 409
+   * `idempotency_conflict`; the key of a job deleted since → 409 `idempotency_key_target_deleted`.
    */
   router.post(
     '/jobs',
@@ -123,6 +124,16 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
       fingerprint: (ctx) => fingerprintWith(ctx, (secret) => deps.secretBox.digest(secret)),
       // A job sent before a SECRETS_KEY rotation was fingerprinted with digests under the key of that time.
       earlierFingerprints: (ctx) => deps.secretBox.previousKeyIds.map((_, i) => fingerprintWith(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
+      // The stored 202 names a job; once that job is deleted its id is 404, so replaying it would mislead.
+      beforeReplay: async (ctx, jobId) => {
+        if (await isJobDeleted(deps.db, companyOf(ctx), jobId)) {
+          throw new DomainError(
+            'idempotency_key_target_deleted',
+            `This Idempotency-Key created job ${jobId}, which has since been deleted; to run the job again, send the request with a new Idempotency-Key`,
+            { fields: { job_id: jobId } },
+          );
+        }
+      },
       ...(deps.now ? { now: deps.now } : {}),
     }),
     async (ctx) => {

@@ -4,6 +4,7 @@ import { JOB_LIMITS } from '../../domain/jobs.js';
 import type { UploadLimits } from './uploads.routes.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, standardHeaders } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
+import { webhooks, webhookSchemas } from './openapi.webhooks.js';
 
 /** What the document states about this server's configured limits. */
 export interface ProcessingDocsSettings {
@@ -13,6 +14,15 @@ export interface ProcessingDocsSettings {
 }
 
 export const PROCESSING_API_VERSION = '1.0.0';
+
+/**
+ * How keys are created today, said once for the document and the HTML page. The spec's interactive key management
+ * does not exist yet; when it does, change this (and docs/processing.md "Accounts").
+ */
+export const KEY_CREATION =
+  'Keys are created by the platform operator with the command line: `npm run admin -- keys:create --interface v1 --tenant <company id> ' +
+  '--owner <member id> --name <name> --scopes read,write`, which shows the secret once; `keys:list` and `keys:revoke` list and revoke them. ' +
+  'There is no self-service key management yet: ask your operator for a key. An API key cannot create keys.';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
 
@@ -38,6 +48,17 @@ const jobExample = (over: Json): Json => ({
 const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
 
 const error = (code: ErrorCode, detail: string, issues?: Json[]): Json => ({ detail, code, request_id: EXAMPLES.requestId, ...(issues ? { issues } : {}) });
+const targetDeleted = {
+  ...error('idempotency_key_target_deleted', `This Idempotency-Key created job ${EXAMPLES.job}, which has since been deleted; to run the job again, send the request with a new Idempotency-Key`),
+  job_id: EXAMPLES.job,
+};
+/** Adds examples (named by their code) to an error response's JSON body. */
+const withExamples = (response: Json, examples: Json[]): Json => {
+  const media = (response['content'] as Record<string, { examples: Record<string, unknown> }>)['application/json']!;
+  for (const e of examples) media.examples[String(e['code'])] = { value: e };
+  return response;
+};
+const maxCreditsExceeded = { ...error('max_credits_exceeded', 'The quote of 4 credits exceeds max_credits (3); send max_credits of at least 4 to accept it'), estimated_credits: 4, max_credits: 3 };
 
 const HEADERS: Record<string, Json> = standardHeaders();
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -165,7 +186,7 @@ function paths(s: ProcessingDocsSettings): Json {
             content: json(schemaRef('Estimate'), { 'pdf-rotate': { operation: 'pdf-rotate', estimated_credits: 4, sources: [{ upload_id: EXAMPLES.pdf, bytes: 48213, pages: 12, duration_seconds: null, credits: 4 }] } }),
           },
           '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
-          '409': errorResponse(409, ['conflict'], 'The quote exceeds `max_credits`.', error('conflict', 'The quote of 4 credits exceeds max_credits (3)')),
+          '409': errorResponse(409, ['max_credits_exceeded'], 'The quote exceeds `max_credits`; the body carries the quote.', maxCreditsExceeded),
           '410': errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', error('gone', `Upload ${EXAMPLES.pdf} has expired (sources are kept 7 days)`)),
           '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
           '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
@@ -197,8 +218,12 @@ function paths(s: ProcessingDocsSettings): Json {
           },
           '402': errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the quote; nothing recorded.', error('insufficient_credits', 'Not enough credits: 4 needed, 1 available')),
           '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
-          '409': errorResponse(409, ['conflict', 'idempotency_conflict', 'idempotency_in_progress'], 'The quote exceeds `max_credits`, or the `Idempotency-Key` was used with another body (or is still in progress).',
-            error('idempotency_conflict', 'This Idempotency-Key was already used for a different operation or payload; use a new key')),
+          '409': withExamples(
+            errorResponse(409, ['max_credits_exceeded', 'idempotency_conflict', 'idempotency_in_progress', 'idempotency_key_target_deleted'],
+              'The quote exceeds `max_credits` (the body carries the quote); the `Idempotency-Key` was used with another body (or is still in progress); or the job this key created has since been deleted (`job_id`): use a new key.',
+              error('idempotency_conflict', 'This Idempotency-Key was already used for a different operation or payload; use a new key')),
+            [maxCreditsExceeded, targetDeleted],
+          ),
           '410': errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', error('gone', `Upload ${EXAMPLES.pdf} has expired (sources are kept 7 days)`)),
           '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
           '415': errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
@@ -294,7 +319,8 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
         `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
         `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
         'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
-        'Clients ignore unknown response fields. Batches and webhooks (release 1.2.0 of the specification) are not served yet. ' +
+        'Clients ignore unknown response fields. Batches and job webhooks (release 1.2.0 of the specification; `webhook_id`) are not served yet; ' +
+        'the webhook body and signature are already those of `webhooks` (the operator\'s `test.ping`). ' +
         `Human-readable guide: ${DOCS_PATH}.`,
     },
     servers: [{ url: '/', description: 'This server' }],
@@ -303,16 +329,18 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       { name: 'Uploads', description: 'Sources, kept 7 days.' },
       { name: 'Jobs', description: 'Estimates, jobs and result downloads.' },
       { name: 'Documentation', description: 'This document and the HTML guide (public).' },
+      { name: 'Webhooks', description: 'What this service POSTs to your webhook URL.' },
     ],
     paths: paths(s),
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
         apiKey: {
           type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…',
-          description: 'A company API key. Scope `read` (GET) or `write` (read and write; POST and DELETE). Created and revoked by company administrators.',
+          description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write; POST and DELETE). ${KEY_CREATION}`,
         },
       },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...webhookSchemas() },
       responses: componentResponses(),
       headers: HEADERS,
     },

@@ -101,7 +101,7 @@ function requestVariant(op: AvailableOperation): Schema {
       operation: { type: 'string', const: op },
       upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
       options: d.options,
-      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409) instead of quoting more than this.' },
+      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.' },
     },
   };
 }
@@ -115,8 +115,10 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'forbidden', when: 'The company is suspended.' },
   { code: 'not_found', when: 'The job, upload or result index does not exist in your company (an id of another company is also 404), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
-  { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), the upload is a source of an unfinished job, or the quote exceeds `max_credits`.' },
+  { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
+  { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
+  { code: 'idempotency_key_target_deleted', when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.' },
   { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
   { code: 'gone', when: 'The upload or the result is past its 7-day retention.' },
   { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
@@ -250,7 +252,14 @@ export function componentSchemas(): Record<string, Schema> {
           type: 'array', minItems: 1, description: 'Validation errors only: every problem at once.',
           items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }, message: { type: 'string' } } },
         },
+        estimated_credits: { type: 'integer', minimum: 1, description: '`max_credits_exceeded` only: the quote of the request.' },
+        max_credits: { type: 'integer', minimum: 1, description: '`max_credits_exceeded` only: the `max_credits` the request sent.' },
+        job_id: { ...schemaRef('JobId'), description: '`idempotency_key_target_deleted` only: the deleted job the key created.' },
       },
+      allOf: [
+        { if: { properties: { code: { const: 'max_credits_exceeded' } } }, then: { properties: { estimated_credits: true, max_credits: true }, required: ['estimated_credits', 'max_credits'] }, else: { properties: { estimated_credits: false, max_credits: false } } },
+        { if: { properties: { code: { const: 'idempotency_key_target_deleted' } } }, then: { properties: { job_id: true }, required: ['job_id'] }, else: { properties: { job_id: false } } },
+      ],
     },
   };
 }

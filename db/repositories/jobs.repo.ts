@@ -101,6 +101,12 @@ export async function getJob(db: Db, companyId: string, id: string): Promise<Job
   return row ? toJob(row) : null;
 }
 
+/** True when the company's job exists and was deleted (`DELETE /v1/jobs/{id}`): its id now answers 404. */
+export async function isJobDeleted(db: Db, companyId: string, id: string): Promise<boolean> {
+  const row = await db('jobs').where({ id, company_id: companyId }).whereNotNull('deleted_at').first('id');
+  return row !== undefined;
+}
+
 /** Any job by id, for the worker. */
 export async function getJobById(db: Db, id: string): Promise<Job | null> {
   const row = await db('jobs').where({ id }).first();

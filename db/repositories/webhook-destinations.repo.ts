@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
+import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repo.js';
@@ -40,7 +41,7 @@ export async function createDestination(
     throw new DomainError('limit_reached', `The plan allows ${input.allowed} webhook destination(s), disabled ones included; delete one first`);
   }
   const [row] = await trx('webhook_endpoints')
-    .insert({ id: newId('whe'), interface: 'proof', tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
+    .insert({ id: newId(WEBHOOK_ID_PREFIX), interface: 'proof', tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
     .returning('*');
   return toEndpoint(row);
 }

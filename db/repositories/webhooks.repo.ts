@@ -1,4 +1,4 @@
-import type { WebhookInterface } from '../../domain/webhooks.js';
+import { WEBHOOK_ID_PREFIX, type WebhookInterface } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -74,7 +74,7 @@ export async function createEndpoint(
 ): Promise<WebhookEndpoint> {
   const [row] = await db('webhook_endpoints')
     .insert({
-      id: newId('whe'),
+      id: newId(WEBHOOK_ID_PREFIX),
       interface: input.interface,
       tenant_id: input.tenantId,
       url: input.url,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idRegex } from '../ids.js';
+import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
@@ -79,7 +80,7 @@ const requestBody = z.strictObject({
   options: z.record(z.string(), z.unknown()).optional(),
   max_credits: z.number().int().min(1).max(1_000_000_000).optional(),
   workflow_id: z.string().max(64).optional(),
-  webhook_id: id('whk').optional(),
+  webhook_id: id(WEBHOOK_ID_PREFIX).optional(),
   webhook_mode: z.unknown().optional(),
 });
 

@@ -2,7 +2,11 @@ import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsS
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { startReceiver, verifyReceived } from '../helpers/receiver.js';
+import { startTestApp, testConfig } from '../helpers/app.js';
+import { Conformance, obj } from '../helpers/openapi-conformance.js';
+import { processingOpenApi } from '../../api/processing/openapi.document.js';
+import { LIMITS } from '../../domain/accounts.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
@@ -114,6 +118,51 @@ describe('operator commands', () => {
     expect(await gw.client.workflow.getHandle(r.workflow_id).result()).toEqual({ status: 'delivered', attempts: 1 });
     expect(JSON.parse(receiver.requests[0]!.body.toString())).toMatchObject({ id: r.event_id, type: 'test.ping', api_version: '1.0' });
     expect((await getDelivery(tdb.db, r.delivery_id))!.status).toBe('delivered');
+    await receiver.close();
+  });
+
+  it('webhooks:send-test --interface v1 sends the /v1 body, signed as /v1 deliveries are, and prints the id webhook_id takes', async () => {
+    const company = await companiesCreate(tdb.db, { name: 'Ping Co', 'owner-email': 'ping@example.com' });
+    const { secret: apiKey } = await keysCreate(tdb.db, { interface: 'v1', tenant: company.company.id, owner: company.owner.id, name: 'ci', scopes: 'read,write' }, now);
+    const receiver = await startReceiver(() => 200);
+    const r = await webhooksSendTest(tdb.db, gw, secretBox, { url: receiver.url, interface: 'v1', tenant: company.company.id }, now, { allowLoopbackForTests: true });
+    expect(await gw.client.workflow.getHandle(r.workflow_id).result()).toEqual({ status: 'delivered', attempts: 1 });
+
+    // Signed as every /v1 delivery: the three X-Service headers, no /proof delivery headers.
+    const received = receiver.requests[0]!;
+    expect(verifyReceived(received, r.signing_secret)).toEqual({ ok: true });
+    expect(received.headers['x-service-event-id']).toBe(r.event_id);
+    expect(received.headers['x-service-delivery-id']).toBeUndefined();
+    expect(received.headers['x-service-key-version']).toBeUndefined();
+    // The /v1 body {id, type, created_at, job}, valid against the documented /v1 webhook schema.
+    const body = JSON.parse(received.body.toString()) as Record<string, unknown>;
+    expect(body).toEqual({ id: r.event_id, type: 'test.ping', created_at: now.toISOString(), job: null });
+    const config = testConfig();
+    const document = JSON.parse(JSON.stringify(processingOpenApi({
+      limits: { ...config.storage, retentionDays: LIMITS.retentionDays },
+      rateLimits: { perKeyPerMinute: config.rateLimits.v1PerKeyPerMinute, perIpPerMinute: config.rateLimits.v1PerIpPerMinute },
+      bodyLimitJson: config.http.bodyLimitJson,
+    }))) as Record<string, unknown>;
+    const ping = obj(obj(obj(document['webhooks'])['test.ping'])['post']);
+    const c = new Conformance(document);
+    c.expectValid(obj(obj(obj(ping['requestBody'])['content'])['application/json'])['schema'], body, 'the /v1 test.ping body');
+    const documentedHeaders = (ping['parameters'] as Array<{ name: string; schema: unknown }>);
+    expect(documentedHeaders.map((p) => p.name).sort()).toEqual(['X-Service-Event-Id', 'X-Service-Signature', 'X-Service-Timestamp']);
+    for (const p of documentedHeaders) c.expectValid(p.schema, received.headers[p.name.toLowerCase()], `header ${p.name}`);
+
+    // The endpoint id the operator sees has the format /v1 `webhook_id` takes: only the release's own refusal remains.
+    const app = await startTestApp({ db: tdb.db, logger: capturingLogger().logger, config });
+    try {
+      const res = await fetch(`${app.url}/v1/estimate`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ operation: 'webp', upload_ids: ['upl_AAAAAAAAAAAAAAAAAAAA'], webhook_id: r.endpoint_id }),
+      });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: 'webhook_id', message: expect.stringMatching(/^job webhooks are not available in this release/) }]);
+    } finally {
+      await app.close();
+    }
     await receiver.close();
   });
 });

@@ -169,6 +169,24 @@ describe('failures', () => {
     expect(await h.tdb.db('jobs').where({ company_id: acme.id, operation: 'pdf-rotate' }).whereRaw("options->>'angle' = '45'")).toHaveLength(0);
   });
 
+  it('a quote above max_credits is 409 max_credits_exceeded with the quote, at estimate and at submission; nothing is reserved', async () => {
+    const body = { operation: 'pdf-rotate', upload_ids: [up['pdf12']], options: { angle: 90 }, max_credits: 3 };
+    const before = await h.wallet(acme.id);
+    const estimate = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const submitted = await h.submit(acme.key, body);
+    for (const res of [estimate, submitted]) {
+      expect(res.status).toBe(409);
+      const refusal = (await res.json()) as Record<string, unknown>;
+      expect(refusal).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 4, max_credits: 3, request_id: expect.any(String) });
+      expect(refusal['detail']).toMatch(/quote of 4 credits exceeds max_credits \(3\)/);
+    }
+    expect(await h.wallet(acme.id)).toEqual(before);
+    // The client retries with the quote it was given.
+    const retried = await h.submitOk(acme.key, { ...body, max_credits: 4 });
+    expect(retried.estimated_credits).toBe(4);
+    await h.waitForJob(acme.key, retried.id);
+  });
+
   it('402 when the wallet cannot cover the quote; nothing is recorded', async () => {
     const poor = await h.company('Poor');
     const pdf = await h.upload(poor.key, 'p.pdf', await samplePdf(1));
@@ -197,6 +215,35 @@ describe('idempotency', () => {
     expect(differentPassword.status).toBe(409);
     expect(await differentPassword.json()).toMatchObject({ code: 'idempotency_conflict' });
     await h.waitForJob(acme.key, id);
+  });
+});
+
+describe('idempotency of deleted jobs', () => {
+  it('replaying the key of a deleted job is 409 idempotency_key_target_deleted naming the job; a new key makes a new job', async () => {
+    const body = { operation: 'webp', upload_ids: [up['png']] };
+    const key = `deleted-job-${Date.now()}`;
+    const first = await h.submit(acme.key, body, key);
+    expect(first.status).toBe(202);
+    const job = (await first.json()) as { id: string };
+    await h.waitForJob(acme.key, job.id);
+    expect((await h.submit(acme.key, body, key)).status).toBe(202); // still there: a replay
+    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(204);
+
+    const replay = await h.submit(acme.key, body, key);
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get('idempotent-replayed')).toBeNull();
+    const refusal = (await replay.json()) as Record<string, unknown>;
+    expect(refusal).toMatchObject({ code: 'idempotency_key_target_deleted', job_id: job.id });
+    expect(refusal['detail']).toContain(job.id);
+    expect(refusal['detail']).toMatch(/new Idempotency-Key/);
+    // Another body under that key is still the ordinary conflict.
+    expect(await (await h.submit(acme.key, { ...body, max_credits: 50 }, key)).json()).toMatchObject({ code: 'idempotency_conflict' });
+    // A new key submits the work again as a new job.
+    const again = await h.submit(acme.key, body, `${key}-new`);
+    expect(again.status).toBe(202);
+    const second = (await again.json()) as { id: string };
+    expect(second.id).not.toBe(job.id);
+    await h.waitForJob(acme.key, second.id);
   });
 });
 

@@ -11,7 +11,7 @@ import { LIMITS } from '../../domain/accounts.js';
 import { testConfig, startTestApp } from '../helpers/app.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { sampleEncryptedPdf, samplePdf, samplePng } from '../helpers/sample-files.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Conformance, expectSoundDocument, expectSoundOperations, obj, type Obj } from '../helpers/openapi-conformance.js';
@@ -122,11 +122,28 @@ describe('the document', () => {
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', inQuery))).toBe('api_key_in_url');
   });
 
+  it('says how API keys are created today (the operator command line), not a dashboard that does not exist yet', async () => {
+    const html = await (await fetch(url('/v1/docs'))).text();
+    expect(html).not.toMatch(/dashboard/i);
+    expect(html).toContain('npm run admin -- keys:create --interface v1');
+    expect(html).toContain('keys:revoke');
+    const scheme = obj(obj(obj(served.body['components'])['securitySchemes'])['apiKey']);
+    expect(scheme['description']).toContain('keys:create');
+    expect(scheme['description']).not.toMatch(/dashboard|administrators/i);
+    // The commands named exist in the operator CLI.
+    const cli = readFileSync(new URL('../../cli/admin.ts', import.meta.url), 'utf8');
+    for (const command of ['keys:create', 'keys:revoke', 'keys:list']) expect(cli).toContain(`case '${command}':`);
+  });
+
   it('is structurally valid OpenAPI 3.1: references resolve, schemas compile, examples validate, operations are complete', () => {
     const doc = served.body;
     expectSoundDocument(c, doc, 20);
     expect(obj(doc['info'])).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
-    const examples = expectSoundOperations(c, doc, [{ section: 'paths', keyPattern: /^\/v1\//, statusPattern: /^[1-5]\d\d$/ }]);
+    const examples = expectSoundOperations(c, doc, [
+      { section: 'paths', keyPattern: /^\/v1\//, statusPattern: /^[1-5]\d\d$/ },
+      { section: 'webhooks', keyPattern: /^[a-z_]+\.[a-z_]+$/, statusPattern: /^([1-5]\d\d|[1-5]XX|default)$/ },
+    ]);
+    expect(Object.keys(obj(doc['webhooks']))).toEqual(['test.ping']);
     expect(examples).toBeGreaterThan(30);
   });
 
@@ -221,7 +238,7 @@ describe('real responses conform to the document', () => {
     expect(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: body }))).toMatchObject({ estimated_credits: 4 });
     expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.readKey, { json: body })))).toBe('insufficient_scope');
     expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] } })))).toBe('not_found');
-    expect(codeOf(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, max_credits: 3 } })))).toBe('conflict');
+    expect(await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: { ...body, max_credits: 3 } }))).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 4, max_credits: 3 });
     for (const [invalid, path] of [[{ ...body, options: { angle: 45 } }, 'options.angle'], [{ ...body, extra: true }, '(body)']] as const) {
       expect(c.validator(c.jobRequestSchema())(invalid)).toBe(false);
       const issues = await c.check('POST /v1/estimate', await send('POST', '/v1/estimate', acme.key, { json: invalid }));
@@ -258,7 +275,7 @@ describe('real responses conform to the document', () => {
     expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, padding: 'x'.repeat(1_100_000) })))).toBe('payload_too_large');
     expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.readKey, body)))).toBe('insufficient_scope');
     expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] })))).toBe('not_found');
-    expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, max_credits: 1 })))).toBe('conflict');
+    expect(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, max_credits: 1 }))).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 2, max_credits: 1 });
     expect(codeOf(await c.check('POST /v1/jobs', await submit(acme.key, { ...body, upload_ids: [up['old']] })))).toBe('gone');
 
     const poor = await h.company('PoorCo');
@@ -288,7 +305,9 @@ describe('real responses conform to the document', () => {
     expect(Object.fromEntries(types)).toEqual({ 'application/pdf': 'application/pdf', 'image/webp': 'image/webp', 'image/jpeg': 'image/jpeg' });
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${done.id}/results/1`, acme.key)))).toBe('not_found');
 
-    const failed = await poll((await submitOk({ operation: 'image-edit', upload_ids: [up['png']], options: { crop: [390, 0, 50, 50] } })).id);
+    const failedBody = { operation: 'image-edit', upload_ids: [up['png']], options: { crop: [390, 0, 50, 50] } };
+    const failedKey = idem();
+    const failed = await poll(((await c.check('POST /v1/jobs', await submit(acme.key, failedBody, failedKey))) as JobJson).id);
     expect(failed).toMatchObject({ status: 'failed', charged_credits: 0, error_code: 'invalid_source', result: null });
 
     await h.tdb.db('jobs').where({ id: done.id }).update({ results_expire_at: new Date(Date.now() - 1000) });
@@ -301,6 +320,7 @@ describe('real responses conform to the document', () => {
     await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${failed.id}`, acme.key));
     expect(codeOf(await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${failed.id}`, acme.key)))).toBe('not_found');
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${failed.id}`, acme.key)))).toBe('not_found');
+    expect(await c.check('POST /v1/jobs', await submit(acme.key, failedBody, failedKey))).toMatchObject({ code: 'idempotency_key_target_deleted', job_id: failed.id });
   });
 
   it('a suspended company gets 403 on reads', async () => {

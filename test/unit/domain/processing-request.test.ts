@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJobRequest } from '../../../domain/validation/processing-request.js';
 import { parsePageRanges } from '../../../domain/validation/page-ranges.js';
 import { DomainError } from '../../../domain/errors.js';
+import { WEBHOOK_ID_PREFIX } from '../../../domain/webhooks.js';
 
 const U1 = `upl_${'a'.repeat(20)}`;
 const U2 = `upl_${'b'.repeat(20)}`;
@@ -43,7 +44,8 @@ describe('job and estimate bodies', () => {
     ['a repeated upload', { operation: 'pdf-merge', upload_ids: [U1, U1] }, ['upload_ids']],
     ['items on a job', { operation: 'webp', upload_ids: [U1], items: [] }, ['items']],
     ['webhook_mode on a job', { operation: 'webp', upload_ids: [U1], webhook_mode: 'batch' }, ['webhook_mode']],
-    ['webhook_id before job webhooks exist', { operation: 'webp', upload_ids: [U1], webhook_id: 'whk_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
+    ['webhook_id before job webhooks exist', { operation: 'webp', upload_ids: [U1], webhook_id: 'whe_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
+    ['a webhook_id that is not a webhook id (whe_)', { operation: 'webp', upload_ids: [U1], webhook_id: 'whk_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
     ['an unknown top-level field', { operation: 'webp', upload_ids: [U1], priority: 'high' }, ['(body)']],
     ['an unknown option', { operation: 'webp', upload_ids: [U1], options: { quality: 5 } }, ['options']],
     ['rotate angle 45', { operation: 'pdf-rotate', upload_ids: [U1], options: { angle: 45 } }, ['options.angle']],
@@ -65,6 +67,13 @@ describe('job and estimate bodies', () => {
     ['a body that is not an object', [1, 2], ['(body)']],
   ])('rejects %s', (_label, body, expected) => {
     expect(paths(body)).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('webhook_id takes the one webhook id format (whe_, as stored and printed), refused only because job webhooks come later', () => {
+    expect(issuesOf({ operation: 'webp', upload_ids: [U1], webhook_id: `${WEBHOOK_ID_PREFIX}_${'a'.repeat(20)}` })).toEqual([
+      'webhook_id: job webhooks are not available in this release; poll GET /v1/jobs/{id}',
+    ]);
+    expect(issuesOf({ operation: 'webp', upload_ids: [U1], webhook_id: `whk_${'a'.repeat(20)}` })).toEqual(['webhook_id: must be a whe_ id']);
   });
 
   it('applies the field rules: unique, start with a letter, letters/digits/underscore, ≤64, ≤30, not reserved', () => {
