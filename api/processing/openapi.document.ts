@@ -309,7 +309,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       securitySchemes: {
         apiKey: {
           type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…',
-          description: 'A company API key. Scope `read` (GET) or `write` (read and write; POST and DELETE). Created and revoked by company administrators.',
+          description: 'A company API key. Scope `read` (GET) or `write` (read and write: a key given `write` alone also holds `read`; POST and DELETE). Created and revoked by company administrators.',
         },
       },
       schemas: componentSchemas(),

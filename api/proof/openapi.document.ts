@@ -334,7 +334,7 @@ export function proofOpenApi(s: ProofDocsSettings): Json {
       securitySchemes: {
         apiKey: {
           type: 'http', scheme: 'bearer', bearerFormat: 'skp_…',
-          description: 'An account API key, shown once at creation. Scopes `read` (GET), `write` (POST) or both; optional expiry. Keep it on your server.',
+          description: 'An account API key, shown once at creation. Scopes `read` (GET), `write` (POST) or both, independently: a `write`-only key cannot GET (401 `insufficient_scope`). Optional expiry. Keep it on your server.',
         },
       },
       schemas: componentSchemas(),
