@@ -6,8 +6,7 @@ import { TAX_MODES } from '../../domain/proof/invoice-math.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { PAID_PLANS } from '../../domain/proof/plans.js';
 import { MAX_VALID_HOURS } from '../../domain/validation/proof-request.js';
-import type { RequestStatus } from '../../db/repositories/payment-requests.repo.js';
-import type { InvoiceStatus } from '../../db/repositories/invoices.repo.js';
+import { INVOICE_STATUS_MEANINGS, INVOICE_STATUSES, REQUEST_STATUS_MEANINGS, REQUEST_STATUSES } from '../../domain/proof/statuses.js';
 import { statusOf } from '../http/errors.js';
 import { schemaRef, type Schema } from '../http/openapi-kit.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
@@ -57,8 +56,10 @@ const EMAIL =
   "^\\s*(?=\\S{1,254}\\s*$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" +
   '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})\\s*$';
 
-export const REQUEST_STATUSES: readonly RequestStatus[] = ['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'];
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['issued', 'paid', 'voided'];
+export { INVOICE_STATUSES, REQUEST_STATUSES };
+
+/** `AWAITING` (…), `REVIEW` (…): each status with its meaning, for an enum's description. */
+const statusList = (meanings: Readonly<Record<string, string>>) => Object.entries(meanings).map(([s, m]) => `\`${s}\`: ${m}`).join(' ');
 
 /** The /proof error codes, each with when it happens; the status comes from the error middleware's own table. */
 export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
@@ -106,7 +107,7 @@ export function componentSchemas(): Record<string, Schema> {
     Network: { type: 'string', enum: [...NETWORKS], description: 'Network of the native USDC transfer.' },
     RequestStatus: {
       type: 'string', enum: [...REQUEST_STATUSES],
-      description: '`AWAITING` (open), `REVIEW` (a transfer was seen and is being reviewed), `PAID` (confirmed from verified transfer evidence; final), `EXPIRED` (`AWAITING` past `expires_at`), `VOIDED` (its invoice was voided: it can no longer be paid, and a later transfer of its amount goes to `REVIEW`, never to `PAID`). Only `PAID` means paid.',
+      description: `${statusList(REQUEST_STATUS_MEANINGS)} Only \`PAID\` means paid.`,
     },
     PaymentRequestCreate: {
       type: 'object', additionalProperties: false, required: ['wallet_id', 'amount_usdc', 'description'],
@@ -214,7 +215,7 @@ export function componentSchemas(): Record<string, Schema> {
       properties: {
         id: schemaRef('InvoiceId'),
         number: { type: 'string', pattern: '^INV-[0-9]{6,}$', description: 'Sequential per account: `INV-000001`, …' },
-        status: { type: 'string', enum: [...INVOICE_STATUSES], description: '`issued`, then `paid` once its payment request is paid, or `voided` (by the service operator on your request; its payment request becomes `VOIDED`, `invoice.voided` is emitted, and the creation allowance is not restored). The API cannot change it.' },
+        status: { type: 'string', enum: [...INVOICE_STATUSES], description: `${statusList(INVOICE_STATUS_MEANINGS)} The API cannot change it.` },
         customer_id: schemaRef('ContactId'),
         wallet_id: schemaRef('WalletId'),
         request_id: { ...schemaRef('RequestId'), description: 'Its one payment request (`GET /proof/v1/requests/{id}`, `url` is the payment page).' },
