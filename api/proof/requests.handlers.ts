@@ -12,6 +12,7 @@ import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { publicBase } from '../http/public-origin.js';
 import { reserveQuota } from './quota.js';
 
 export interface ProofDeps {
@@ -51,8 +52,8 @@ export function requestJson(r: PaymentRequest, origin: string, now: Date) {
   };
 }
 
-/** PUBLIC_BASE_URL, else this request's own scheme and host (Koa's `origin` reflects the Origin header). */
-export const originOf = (deps: ProofDeps, ctx: AppContext) => (deps.publicBaseUrl || `${ctx.protocol}://${ctx.host}`).replace(/\/$/, '');
+/** PUBLIC_BASE_URL, else this request's own scheme and host (`publicBase`; Koa's `origin` reflects the Origin header). */
+export const originOf = (deps: ProofDeps, ctx: AppContext) => publicBase(deps.publicBaseUrl, ctx);
 
 /**
  * Creates a payment request in the caller's transaction: quota (merchant lock), the verified wallet (its lock
