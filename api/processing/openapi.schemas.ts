@@ -113,7 +113,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The job, upload or result index does not exist in your company (an id of another company is also 404), or the path is unknown.' },
+  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` in the body, does not exist in your company (an id of another company gets the same answer; a body field is named in `issues`), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), the upload is a source of an unfinished job, or the quote exceeds `max_credits`.' },
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
@@ -247,7 +247,7 @@ export function componentSchemas(): Record<string, Schema> {
         code: { type: 'string', enum: V1_ERRORS.map((e) => e.code) },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when asking for help.' },
         issues: {
-          type: 'array', minItems: 1, description: 'Validation errors only: every problem at once.',
+          type: 'array', minItems: 1, description: 'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
           items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }, message: { type: 'string' } } },
         },
       },
