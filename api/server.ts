@@ -9,6 +9,7 @@ import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { perIp, rateLimit } from './http/rate-limit.js';
 import { trustProxies } from './http/proxy.js';
+import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
@@ -47,6 +48,8 @@ export type InterfaceRouter = Router<AppState>;
 export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } = {}): Koa<AppState> {
   const app = new Koa<AppState>();
   trustProxies(app, deps.config.http.trustProxyHops);
+  // Production refuses to start without it (config/schema.ts); elsewhere say once what its absence means.
+  if (!deps.config.http.publicBaseUrl) deps.logger.warn({ variable: 'PUBLIC_BASE_URL' }, PUBLIC_BASE_URL_UNSET_WARNING);
   app.silent = true; // errors are rendered and logged by errorMiddleware
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));

@@ -34,12 +34,37 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** PUBLIC_BASE_URL normalized (lower-case origin, no trailing slash), or null when it is not a usable base URL. */
+function publicBaseUrlOf(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password || url.search || url.hash || value.includes('?') || value.includes('#')) return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(8080, 0, 65535),
-  PUBLIC_BASE_URL: optionalString,
+  /**
+   * The API's public URL as clients see it (e.g. https://pay.example.com): payment-page links, x402 resource URLs
+   * and the management routes' allowed Origin are built from it. Required in production; unset elsewhere, they
+   * follow the request's Host (or X-Forwarded-Host from a trusted proxy), which a client chooses.
+   */
+  PUBLIC_BASE_URL: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const url = publicBaseUrlOf(v);
+    if (url === null) {
+      ctx.addIssue({ code: 'custom', message: 'an absolute http(s) URL such as https://pay.example.com, without user info, query or fragment' });
+      return z.NEVER;
+    }
+    return url;
+  }),
   TRUST_PROXY: bool.default(false),
   /**
    * With TRUST_PROXY: how many reverse proxies of yours stand in front of the API, each appending to
@@ -343,10 +368,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const mail = parseMailConfig(e, issues);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
-  if (issues.length) throw new ConfigError(issues);
-  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) {
-    throw new ConfigError(['SECRETS_KEY: required in production (32 random bytes, base64)']);
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
+    issues.push('PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request\'s Host header');
   }
+  if (issues.length) throw new ConfigError(issues);
   const config: Config = {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,

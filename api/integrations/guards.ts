@@ -8,6 +8,7 @@ import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
+import { publicOrigin } from '../http/public-origin.js';
 
 /**
  * Guards of the management routes (spec sections 4 and 5): a dashboard cookie session, never an
@@ -57,12 +58,12 @@ export function refuseAuthorizationHeader(): Middleware<AppState> {
  * `Sec-Fetch-Site`, when sent, must not be cross-site.
  */
 export function requireAllowedOrigin(configured: readonly string[], publicBaseUrl: string | undefined): Middleware<AppState> {
-  const fixed = configured.length > 0 ? configured : publicBaseUrl ? [new URL(publicBaseUrl).origin.toLowerCase()] : [];
+  const fixed = configured.length > 0 ? configured : null;
   return async (ctx, next) => {
     if (isMutation(ctx)) {
       const origin = ctx.get('Origin').toLowerCase();
-      // The origin this request was addressed to (Koa 3's ctx.origin is the Origin header itself).
-      const allowed = fixed.length > 0 ? fixed : [`${ctx.protocol}://${ctx.host}`.toLowerCase()];
+      // PUBLIC_BASE_URL's origin, else the one this request was addressed to (Koa 3's ctx.origin is the Origin header itself).
+      const allowed = fixed ?? [publicOrigin(publicBaseUrl, ctx)];
       if (!origin || origin === 'null' || !allowed.includes(origin)) {
         throw new DomainError('origin_rejected', 'This request did not come from an allowed origin');
       }

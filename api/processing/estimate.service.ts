@@ -1,4 +1,5 @@
 import { LIMITS } from '../../domain/accounts.js';
+import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
@@ -28,9 +29,9 @@ const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
 export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
   const now = (deps.now ?? (() => new Date()))();
   const uploads: Upload[] = [];
-  for (const id of req.uploadIds) {
+  for (const [i, id] of req.uploadIds.entries()) {
     const upload = await getUpload(deps.db, companyId, id);
-    if (!upload) throw new DomainError('not_found', `Upload ${id} not found`);
+    if (!upload) throw bodyIdNotFound(`upload_ids.${i}`, 'no upload with this id in your company');
     if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }

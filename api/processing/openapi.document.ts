@@ -104,6 +104,10 @@ const readErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': res
 const writeErrors = (): Json => ({ '401': responseRef('Unauthorized'), '403': responseRef('ForbiddenWrite'), '429': responseRef('RateLimited'), '500': responseRef('InternalError'), '503': responseRef('ServiceUnavailable') });
 const jobIdParam = pathParam('job_id', { type: 'string' }, 'A job id (`job_…`). An id of another company, or an unknown one, is 404.');
 const notFound = (what: string, detail: string) => errorResponse(404, ['not_found'], what, error('not_found', detail));
+/** An id in the body that names nothing of the company (docs/platform.md, "Ids"): 404 naming the field, also in `issues`. */
+const uploadIdNotFound = errorResponse(404, ['not_found'],
+  'An upload of `upload_ids` is unknown, deleted or another company\'s (the same answer for each): the field (`upload_ids.<index>`) is named in the message and in `issues`.',
+  error('not_found', 'upload_ids.0: no upload with this id in your company', [{ path: 'upload_ids.0', message: 'no upload with this id in your company' }]));
 const jobBody = { required: true, content: json(schemaRef('JobRequest'), { 'pdf-rotate': rotateBody, 'pdf-merge': { operation: 'pdf-merge', upload_ids: [EXAMPLES.pdf, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], max_credits: 10 } }) };
 const invalidOptions = error('validation_failed', 'Invalid request: options.angle: angle must be 90, 180 or 270', [{ path: 'options.angle', message: 'angle must be 90, 180 or 270' }]);
 
@@ -185,7 +189,7 @@ function paths(s: ProcessingDocsSettings): Json {
             description: 'The quote.', headers: limited(true),
             content: json(schemaRef('Estimate'), { 'pdf-rotate': { operation: 'pdf-rotate', estimated_credits: 4, sources: [{ upload_id: EXAMPLES.pdf, bytes: 48213, pages: 12, duration_seconds: null, credits: 4 }] } }),
           },
-          '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
+          '404': uploadIdNotFound,
           '409': errorResponse(409, ['max_credits_exceeded'], 'The quote exceeds `max_credits`; the body carries the quote.', maxCreditsExceeded),
           '410': errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', error('gone', `Upload ${EXAMPLES.pdf} has expired (sources are kept 7 days)`)),
           '413': errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
@@ -217,7 +221,7 @@ function paths(s: ProcessingDocsSettings): Json {
             content: json(schemaRef('Job'), { queued: jobExample({}) }),
           },
           '402': errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the quote; nothing recorded.', error('insufficient_credits', 'Not enough credits: 4 needed, 1 available')),
-          '404': notFound('An upload is unknown or belongs to another company.', `Upload ${EXAMPLES.pdf} not found`),
+          '404': uploadIdNotFound,
           '409': withExamples(
             errorResponse(409, ['max_credits_exceeded', 'idempotency_conflict', 'idempotency_in_progress', 'idempotency_key_target_deleted'],
               'The quote exceeds `max_credits` (the body carries the quote); the `Idempotency-Key` was used with another body (or is still in progress); or the job this key created has since been deleted (`job_id`): use a new key.',
@@ -337,7 +341,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       securitySchemes: {
         apiKey: {
           type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…',
-          description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write; POST and DELETE). ${KEY_CREATION}`,
+          description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write: a key given \`write\` alone also holds \`read\`; POST and DELETE). ${KEY_CREATION}`,
         },
       },
       schemas: { ...componentSchemas(), ...webhookSchemas() },

@@ -113,7 +113,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The job, upload or result index does not exist in your company (an id of another company is also 404), or the path is unknown.' },
+  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` in the body, does not exist in your company (an id of another company gets the same answer; a body field is named in `issues`), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
   { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
@@ -249,7 +249,7 @@ export function componentSchemas(): Record<string, Schema> {
         code: { type: 'string', enum: V1_ERRORS.map((e) => e.code) },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when asking for help.' },
         issues: {
-          type: 'array', minItems: 1, description: 'Validation errors only: every problem at once.',
+          type: 'array', minItems: 1, description: 'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
           items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }, message: { type: 'string' } } },
         },
         estimated_credits: { type: 'integer', minimum: 1, description: '`max_credits_exceeded` only: the quote of the request.' },

@@ -1,6 +1,7 @@
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION, PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { DELTA_MAX } from '../../domain/proof/matching-delta.js';
+import { INVOICE_STATUS_MEANINGS, REQUEST_STATUS_MEANINGS } from '../../domain/proof/statuses.js';
 import { PAID_PLANS, PLAN_LIMITS, PLAN_PRICES_USDC, RETAINED_RESPONSES_PER_ACCOUNT, TRIAL_DAYS, type PlanLimits } from '../../domain/proof/plans.js';
 import { DEFAULT_VALID_HOURS } from '../../domain/validation/proof-request.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
@@ -71,6 +72,10 @@ await db.transaction(async (trx) => {
 });
 return respond(204);                                  // 2xx only after the commit`;
 
+/** A table of statuses and their meanings, from the list the API's own enums are built from. */
+const statusTable = (id: string, meanings: Readonly<Record<string, string>>) =>
+  `<table id="${id}"><tr><th>Status</th><th>Meaning</th></tr>${Object.entries(meanings).map(([s, m]) => `<tr><td><code>${esc(s)}</code></td><td>${md(m)}</td></tr>`).join('')}</table>`;
+
 /** A plan's row; the hourly creation limit shown is the one this server enforces (its configuration). */
 const planRow = (name: string, l: PlanLimits, price: string, perHour: number) =>
   `<tr><td><code>${name}</code></td><td>${price}</td><td>${l.requestsPerPeriod ?? 'no cap'} / ${l.invoicesPerPeriod ?? 'no cap'}</td><td>${l.keys}</td><td>${l.destinations}</td><td>${l.maxValidHours} h</td><td>${l.requestsPerHour === null ? '–' : perHour}</td></tr>`;
@@ -125,9 +130,12 @@ ${pre(HANDLER_SAMPLE)}
 <code>examples/webhook-receiver.ts</code> (run it with <code>WEBHOOK_SECRET=… npx tsx examples/webhook-receiver.ts</code>).</p>
 <p><strong>Retries.</strong> ${esc(RETRY_TEXT)} 408, 429, 5xx and network timeouts are retried; 2xx is delivered; any other status, including
 redirects (never followed), and DNS or security rejections end the delivery as failed. A failed delivery with attempts left can be retried
-manually from the dashboard; it keeps its ids and remaining attempts. Response bodies are not stored. After a secret rotation the next attempts,
+manually with <code>POST /api/integrations/deliveries/{id}/retry</code> (see <a href="#auth">management routes</a>); it keeps its ids and remaining attempts. Response bodies are not stored. After a secret rotation the next attempts,
 including pending retries, are signed with the new secret (see <code>X-Service-Key-Version</code>); a request already in flight may use the old one.</p>
-<p><strong>Destinations</strong> are managed in the dashboard (a URL and the event types), each with a signing secret shown once. The URL must
+<p><strong>Destinations</strong> are created with <code>POST /api/integrations/webhooks</code> <code>{"url", "events"}</code> (see
+<a href="#auth">management routes</a>), each with a signing secret shown once. <code>events</code> lists the types the destination receives, at least
+one (an empty list is refused: there is no implicit "all"). <code>POST /api/integrations/webhooks/{id}/disable</code>, <code>…/delete</code> and
+<code>…/rotate</code> (a new secret, shown once) manage it, and <code>GET /api/integrations/deliveries</code> shows the delivery history. The URL must
 be HTTPS on port 443 with a public DNS name: no IP literal, user info, query or fragment, and no local, private, loopback, link-local, multicast
 or reserved destination (every DNS answer must be public). Timeouts: DNS 3 s, socket 5 s, connection 8 s; no redirects, no proxies.
 A disabled destination cannot be re-enabled: delete it and create a new one.</p>`;
@@ -152,12 +160,23 @@ ${pre(`# 1. GET  /proof/v1/me                                → your verified w
 # 4. payment.confirmed arrives by webhook (or GET /proof/v1/events); GET /proof/v1/requests/{id} shows "PAID"`)}
 
 <h2 id="auth">Authentication</h2>
-<p>Send <code>Authorization: Bearer skp_…</code> on every <code>/proof/v1</code> request. Keys are created in the dashboard and shown once;
-they are stored hashed. A key has the scope <code>read</code> (GET), <code>write</code> (POST) or both, and may expire. A missing, invalid,
+<p>Send <code>Authorization: Bearer skp_…</code> on every <code>/proof/v1</code> request. A key is shown once, when it is created, and
+stored hashed. A key has the scope <code>read</code> (GET), <code>write</code> (POST) or both (they are independent: a <code>write</code>-only
+key cannot GET), and may expire. A missing, invalid,
 revoked or expired key, and a key without the method's scope, answer <strong>401</strong>; a suspended account answers 403. After a downgrade
 only the earliest keys your plan allows stay usable.</p>
 <p class="note">This interface is for your server only: no cookies, no CSRF tokens, no CORS. Never put a key in a URL (it is refused with 401
 <code>api_key_in_url</code>; revoke such a key), in a browser, in logs or in source control. Keys of the processing interface do not work here.</p>
+<p id="management"><strong>Creating keys and webhook destinations.</strong> No web dashboard ships yet. Keys and destinations are managed by a
+signed-in user of your account through the management routes under <code>/api/integrations</code>, which take the browser session of
+<code>POST /api/integrations/session</code> (a cookie), an <code>X-CSRF-Token</code> header and an allowed <code>Origin</code> on every
+mutation, and refuse any <code>Authorization</code> header (an API key cannot create keys). The service operator creates your users and can also
+issue a key for you (<code>npm run admin -- keys:create --interface proof</code>).</p>
+<table><tr><th>Route</th><th>Does</th></tr>
+<tr><td><code>POST /api/integrations/keys</code> <code>{"name", "scopes", "expires_at"?}</code></td><td>Creates a key; the secret is in this answer only.</td></tr>
+<tr><td><code>POST /api/integrations/keys/{id}/revoke</code> <code>{}</code></td><td>Revokes it at once.</td></tr>
+<tr><td><code>POST /api/integrations/webhooks</code> <code>{"url", "events"}</code></td><td>Creates a destination (see <a href="#webhooks">Receiving webhooks</a>).</td></tr>
+<tr><td><code>GET /api/integrations</code></td><td>Your keys (metadata only), destinations, event types and plan limits.</td></tr></table>
 
 <h2 id="idempotency">Idempotency</h2>
 <p>Every POST needs an <code>Idempotency-Key</code> header: ${esc(IDEMPOTENCY_RULES.proof.description)}. Generate one per new resource or action,
@@ -180,9 +199,10 @@ unbounded list or export. The event log pages forward with the integer <code>aft
 <code>quoted_amount_atomic</code> plus a small unique matching delta (at most ${DELTA_MAX.toLocaleString('en-US')} atomic units, under one cent) that lets the payment be
 recognised. Show and pay <code>amount_atomic / 1,000,000</code> with all six decimals, never a rounded amount. Send the payer the
 <code>url</code>: the public payment page shows the amount, network, address, a QR code while payable, and the status.</p>
-<p>Statuses: <code>AWAITING</code> (open), <code>REVIEW</code> (a transfer is being reviewed), <code>PAID</code> (final),
-<code>EXPIRED</code> (not paid in time). A successful checkout or HTTP call, <code>AWAITING</code> and <code>REVIEW</code> do not mean paid:
-only <code>PAID</code>, reported by <code>payment.confirmed</code>.</p>
+<p>Statuses of a payment request (<code>status</code>):</p>
+${statusTable('request-statuses', REQUEST_STATUS_MEANINGS)}
+<p>A successful checkout or HTTP call, <code>AWAITING</code> and <code>REVIEW</code> do not mean paid: only <code>PAID</code>, reported by
+<code>payment.confirmed</code>.</p>
 <p><strong>Body</strong> of <code>POST /proof/v1/requests</code>, for example <code>${esc(JSON.stringify(requestCreateExample))}</code>:</p>
 ${fieldTable(document, schemas['PaymentRequestCreate'], true)}
 <p><strong>The payment request object:</strong></p>
@@ -199,6 +219,8 @@ invoice allowance.</p>
 <p>The API cannot change an invoice's status: it becomes <code>paid</code> when its payment request is paid, or <code>voided</code> when the
 service operator voids it on your request (<code>invoice.voided</code>; its payment request becomes <code>VOIDED</code> and can no longer be paid;
 a paid invoice cannot be voided; the allowance is not restored).</p>
+<p>Statuses of an invoice (<code>status</code>):</p>
+${statusTable('invoice-statuses', INVOICE_STATUS_MEANINGS)}
 ${fieldTable(document, schemas['InvoiceCreate'], true)}
 <p>Each of <code>items</code>:</p>
 ${fieldTable(document, schemas['InvoiceItemInput'], true)}

@@ -20,6 +20,7 @@ import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { startInvoiceLifecycleWorkflow, startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { createPaymentRequest, originOf, paymentPagePath, type ProofDeps } from './requests.handlers.js';
+import { bodyIdNotFound } from '../../domain/body-ids.js';
 
 export interface InvoiceDeps extends ProofDeps {
   /** Where issued invoice documents are kept (by id, with their SHA-256 in the invoice row). */
@@ -94,11 +95,9 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     const merchantId = merchantOf(ctx).id;
     const now = deps.now();
     const today = now.toISOString().slice(0, 10);
+    if (body.due_date < today) invalidBody([{ path: 'due_date', message: `must not be before the issue date (${today})` }]);
     const contact = await getContact(trx, merchantId, body.customer_id);
-    const issues = [];
-    if (!contact) issues.push({ path: 'customer_id', message: 'not a contact of this account' });
-    if (body.due_date < today) issues.push({ path: 'due_date', message: `must not be before the issue date (${today})` });
-    if (issues.length || !contact) invalidBody(issues);
+    if (!contact) throw bodyIdNotFound('customer_id', 'no contact with this id in this account');
 
     const id = newId('inv');
     const number = await nextInvoiceNumber(trx, merchantId);

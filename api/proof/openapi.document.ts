@@ -67,6 +67,10 @@ const replayable = { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };
 const idParam = (prefix: string, what: string, example: string) =>
   pathParam('id', { type: 'string' }, `${what} id (\`${prefix}_…\`). An id of another account, or an unknown one, is 404.`, example);
 const notFound = (what: string) => errorResponse(404, ['not_found'], `Unknown ${what}, or one of another account.`, error('not_found', `${what[0]!.toUpperCase()}${what.slice(1)} not found`));
+/** 404 for an id in the body that names nothing of your account (docs/platform.md, "Ids"): the field is named in `issues`. */
+const bodyIdNotFound = (fields: string, path: string, message: string) => errorResponse(404, ['not_found'],
+  `${fields} names nothing in your account: unknown, or another account's (the same answer for both). The field is named in the message and in \`issues\`.`,
+  error('not_found', `${path}: ${message}`, [{ path, message }]));
 
 const limitParam: Json = { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, example: 25 };
 /** The last id of an example page of each list (its cursor is a `before` example). */
@@ -118,8 +122,9 @@ function paths(): Json {
         requestBody: body('PaymentRequestCreate', { direct: requestCreateExample }),
         responses: {
           '201': ok('Created (or the replay of the original response).', 'PaymentRequest', { awaiting: requestExample() }, replayable),
+          '404': bodyIdNotFound('`wallet_id`', 'wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)'),
           '409': errorResponse(409, IDEMPOTENCY_409, 'The `Idempotency-Key` was used for another operation or payload, or is still in progress.', idempotencyConflict),
-          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`), a wallet that is not one of your verified wallets, `valid_hours` over the plan limit, an `expected_payer` that is not an address of the wallet\'s network, the allowance used up or no active plan, or a missing or invalid `Idempotency-Key`.',
+          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`; a malformed `wallet_id` included), `valid_hours` over the plan limit, an `expected_payer` that is not an address of the wallet\'s network, the allowance used up or no active plan, or a missing or invalid `Idempotency-Key`.',
             error('validation_failed', 'Invalid request: amount_usdc: amount_usdc must be greater than zero', [{ path: 'amount_usdc', message: 'amount_usdc must be greater than zero' }])),
           ...postErrors(),
         },
@@ -186,8 +191,9 @@ function paths(): Json {
         requestBody: body('InvoiceCreate', { exclusive_tax: invoiceCreateExample }),
         responses: {
           '201': ok('Issued (or the replay of the original response).', 'Invoice', { issued: invoiceExample() }, replayable),
+          '404': bodyIdNotFound('`customer_id` or `wallet_id`', 'customer_id', 'no contact with this id in this account'),
           '409': errorResponse(409, IDEMPOTENCY_409, 'The `Idempotency-Key` was used for another operation or payload, or is still in progress.', idempotencyConflict),
-          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`), a contact or wallet not of your account, a due date before today, a total of zero or too large, the allowances used up or no active plan, or a missing or invalid `Idempotency-Key`.',
+          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`), a due date before today, a total of zero or too large, the allowances used up or no active plan, or a missing or invalid `Idempotency-Key`.',
             error('validation_failed', 'Invalid request: tax_rate: tax_rate is required when tax_mode is exclusive', [{ path: 'tax_rate', message: 'tax_rate is required when tax_mode is exclusive' }])),
           ...postErrors(),
         },
@@ -334,7 +340,7 @@ export function proofOpenApi(s: ProofDocsSettings): Json {
       securitySchemes: {
         apiKey: {
           type: 'http', scheme: 'bearer', bearerFormat: 'skp_…',
-          description: 'An account API key, shown once at creation. Scopes `read` (GET), `write` (POST) or both; optional expiry. Keep it on your server.',
+          description: 'An account API key, shown once at creation. Scopes `read` (GET), `write` (POST) or both, independently: a `write`-only key cannot GET (401 `insufficient_scope`). Optional expiry. Keep it on your server.',
         },
       },
       schemas: componentSchemas(),

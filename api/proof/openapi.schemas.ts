@@ -6,8 +6,7 @@ import { TAX_MODES } from '../../domain/proof/invoice-math.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { PAID_PLANS } from '../../domain/proof/plans.js';
 import { MAX_VALID_HOURS } from '../../domain/validation/proof-request.js';
-import type { RequestStatus } from '../../db/repositories/payment-requests.repo.js';
-import type { InvoiceStatus } from '../../db/repositories/invoices.repo.js';
+import { INVOICE_STATUS_MEANINGS, INVOICE_STATUSES, REQUEST_STATUS_MEANINGS, REQUEST_STATUSES } from '../../domain/proof/statuses.js';
 import { statusOf } from '../http/errors.js';
 import { schemaRef, type Schema } from '../http/openapi-kit.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
@@ -57,8 +56,10 @@ const EMAIL =
   "^\\s*(?=\\S{1,254}\\s*$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" +
   '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})\\s*$';
 
-export const REQUEST_STATUSES: readonly RequestStatus[] = ['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'];
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['issued', 'paid', 'voided'];
+export { INVOICE_STATUSES, REQUEST_STATUSES };
+
+/** `AWAITING` (…), `REVIEW` (…): each status with its meaning, for an enum's description. */
+const statusList = (meanings: Readonly<Record<string, string>>) => Object.entries(meanings).map(([s, m]) => `\`${s}\`: ${m}`).join(' ');
 
 /** The /proof error codes, each with when it happens; the status comes from the error middleware's own table. */
 export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
@@ -66,7 +67,7 @@ export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'api_key_in_url', when: 'A key (or a credential-named query parameter such as `api_key` or `token`) is in the URL; every `/proof` path refuses it. Revoke that key.' },
   { code: 'insufficient_scope', when: 'The key lacks the scope of the method: `read` for GET, `write` for POST.' },
   { code: 'forbidden', when: 'The account is suspended.' },
-  { code: 'not_found', when: 'The id does not exist in your account (an id of another account is also 404), or the path is unknown.' },
+  { code: 'not_found', when: 'An id in the path or in the body (`wallet_id`, `customer_id`) names nothing in your account: unknown, or another account\'s (the same answer for both; a body field is named in `issues`). Or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`); there is no public update or delete.' },
   { code: 'conflict', when: 'Invalid state: a voided invoice cannot be sent.' },
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used for another operation or another payload (keys are account-wide and never expire); use a new key.' },
@@ -74,7 +75,7 @@ export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'payload_too_large', when: 'The JSON body is over the size limit.' },
   { code: 'unsupported_media_type', when: 'A body that is not `application/json`.' },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
-  { code: 'validation_failed', when: 'Invalid body or query (`issues` lists every problem at once): a field breaks its rule, an unknown field, a wallet that is not one of your verified wallets, a contact of another account, `valid_hours` over the plan limit, a cursor of another list.' },
+  { code: 'validation_failed', when: 'Invalid body or query (`issues` lists every problem at once): a field breaks its rule (a malformed id included), an unknown field, `valid_hours` over the plan limit, a cursor of another list.' },
   { code: 'idempotency_key_required', when: 'A POST without an `Idempotency-Key` header.' },
   { code: 'idempotency_key_invalid', when: `The \`Idempotency-Key\` is not ${IDEMPOTENCY_RULES.proof.description}.` },
   { code: 'quota_exceeded', when: 'No active plan or trial, the plan\'s payment-request or invoice allowance of the period is used up, or the account holds the fair-use maximum of stored idempotent responses.' },
@@ -106,13 +107,13 @@ export function componentSchemas(): Record<string, Schema> {
     Network: { type: 'string', enum: [...NETWORKS], description: 'Network of the native USDC transfer.' },
     RequestStatus: {
       type: 'string', enum: [...REQUEST_STATUSES],
-      description: '`AWAITING` (open), `REVIEW` (a transfer was seen and is being reviewed), `PAID` (confirmed from verified transfer evidence; final), `EXPIRED` (`AWAITING` past `expires_at`), `VOIDED` (its invoice was voided: it can no longer be paid, and a later transfer of its amount goes to `REVIEW`, never to `PAID`). Only `PAID` means paid.',
+      description: `${statusList(REQUEST_STATUS_MEANINGS)} Only \`PAID\` means paid.`,
     },
     PaymentRequestCreate: {
       type: 'object', additionalProperties: false, required: ['wallet_id', 'amount_usdc', 'description'],
       description: 'Body of `POST /proof/v1/requests`, validated strictly: an unknown field (e.g. a custom receiver) is a 422.',
       properties: {
-        wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`; the request is paid to its address on its network.' },
+        wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`; the request is paid to its address on its network. Any other well-formed id is 404.' },
         amount_usdc: { type: 'string', maxLength: 24, pattern: POSITIVE_AMOUNT, description: 'Requested amount in USDC, greater than zero: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits (no sign, exponent or separators).' },
         description: trimmed(3, 350, 'What the payment is for, shown on the payment page; 3 to 350 characters after trimming.'),
         customer_label: trimmed(0, 120, 'Optional label of the payer shown on the payment page; at most 120 characters after trimming.'),
@@ -173,8 +174,8 @@ export function componentSchemas(): Record<string, Schema> {
         'beyond this schema: the contact and wallet belong to your account, `due_date` is not before today (UTC), and the total is greater ' +
         'than zero and at most 99999999999999999.999999 USDC.',
       properties: {
-        customer_id: { ...schemaRef('ContactId'), description: 'The buyer: one of your contacts.' },
-        wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`.' },
+        customer_id: { ...schemaRef('ContactId'), description: 'The buyer: one of your contacts. Any other well-formed id is 404.' },
+        wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`. Any other well-formed id is 404.' },
         due_date: { type: 'string', format: 'date', pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'A calendar date `YYYY-MM-DD`; the payment request stays open until its end (UTC), within the plan limit.' },
         items: { type: 'array', minItems: 1, maxItems: 100, items: schemaRef('InvoiceItemInput') },
         tax_mode: { type: 'string', enum: [...TAX_MODES], description: '`none` (default), `exclusive` (tax added to the subtotal), `inclusive` (tax contained in the subtotal), `fixed` (`tax_usdc` added).' },
@@ -214,7 +215,7 @@ export function componentSchemas(): Record<string, Schema> {
       properties: {
         id: schemaRef('InvoiceId'),
         number: { type: 'string', pattern: '^INV-[0-9]{6,}$', description: 'Sequential per account: `INV-000001`, …' },
-        status: { type: 'string', enum: [...INVOICE_STATUSES], description: '`issued`, then `paid` once its payment request is paid, or `voided` (by the service operator on your request; its payment request becomes `VOIDED`, `invoice.voided` is emitted, and the creation allowance is not restored). The API cannot change it.' },
+        status: { type: 'string', enum: [...INVOICE_STATUSES], description: `${statusList(INVOICE_STATUS_MEANINGS)} The API cannot change it.` },
         customer_id: schemaRef('ContactId'),
         wallet_id: schemaRef('WalletId'),
         request_id: { ...schemaRef('RequestId'), description: 'Its one payment request (`GET /proof/v1/requests/{id}`, `url` is the payment page).' },
@@ -314,7 +315,7 @@ export function componentSchemas(): Record<string, Schema> {
         code: { type: 'string', enum: PROOF_ERRORS.map((e) => e.code) },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when asking for help.' },
         issues: {
-          type: 'array', minItems: 1, description: 'Validation errors: every problem at once.',
+          type: 'array', minItems: 1, description: 'Validation errors: every problem at once. On a 404 for an id in the body: that field.',
           items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `amount_usdc`, `items.0.quantity`, `limit`, `(body)`.' }, message: { type: 'string' } } },
         },
       },

@@ -2,6 +2,7 @@ import { qrSvg } from '../../adapters/documents/qr-code.js';
 import { formatUsdc } from '../../domain/money.js';
 import { networkInfo, type Network } from '../../domain/networks.js';
 import { paymentUri } from '../../domain/proof/payment-uri.js';
+import type { RequestStatus } from '../../domain/proof/statuses.js';
 import { escapeHtml, htmlPageCsp, htmlPageHeaders } from '../http/html.js';
 
 /**
@@ -10,7 +11,7 @@ import { escapeHtml, htmlPageCsp, htmlPageHeaders } from '../http/html.js';
  * The route serves it (or `renderPaymentPageNotFound()` with 404) with `PAYMENT_PAGE_HEADERS`.
  */
 
-export type PaymentPageStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
+export type PaymentPageStatus = RequestStatus;
 
 export interface PaymentPageView {
   merchantName: string;

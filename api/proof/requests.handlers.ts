@@ -12,6 +12,8 @@ import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { publicBase } from '../http/public-origin.js';
+import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { reserveQuota } from './quota.js';
 
 export interface ProofDeps {
@@ -51,8 +53,8 @@ export function requestJson(r: PaymentRequest, origin: string, now: Date) {
   };
 }
 
-/** PUBLIC_BASE_URL, else this request's own scheme and host (Koa's `origin` reflects the Origin header). */
-export const originOf = (deps: ProofDeps, ctx: AppContext) => (deps.publicBaseUrl || `${ctx.protocol}://${ctx.host}`).replace(/\/$/, '');
+/** PUBLIC_BASE_URL, else this request's own scheme and host (`publicBase`; Koa's `origin` reflects the Origin header). */
+export const originOf = (deps: ProofDeps, ctx: AppContext) => publicBase(deps.publicBaseUrl, ctx);
 
 /**
  * Creates a payment request in the caller's transaction: quota (merchant lock), the verified wallet (its lock
@@ -69,12 +71,12 @@ export async function createPaymentRequest(
   const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
   if (opts.clampValidHours) req = { ...req, validHours: Math.min(req.validHours, ent.limits.maxValidHours) };
   const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
+  if (!wallet) throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
   const issues: Array<{ path: string; message: string }> = [];
-  if (!wallet) issues.push({ path: 'wallet_id', message: 'not one of this account\'s verified wallets (see GET /proof/v1/me)' });
   if (req.validHours > ent.limits.maxValidHours) issues.push({ path: 'valid_hours', message: `at most ${ent.limits.maxValidHours} on ${ent.kind === 'trial' ? 'a trial' : 'this plan'}` });
-  const payerIssue = wallet && req.expectedPayer ? walletAddressIssue(wallet.network, req.expectedPayer) : null;
+  const payerIssue = req.expectedPayer ? walletAddressIssue(wallet.network, req.expectedPayer) : null;
   if (payerIssue) issues.push({ path: 'expected_payer', message: payerIssue });
-  if (issues.length || !wallet) {
+  if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
   const request = await insertPaymentRequest(

@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { PaidRouteSpec } from './paid-route.js';
 import { errorSummary, settleOnce } from './payment-settlement.js';
+import { publicBase } from '../http/public-origin.js';
 
 export interface X402PaymentsDeps {
   db: Db;
@@ -111,7 +112,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
           return render(ctx, 503, 'payments_not_configured', 'Paid routes are unavailable: payments are not configured on this server');
         }
         const request = viewOf(ctx);
-        const resourceUrl = `${(deps.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`).replace(/\/+$/, '')}${ctx.path}`;
+        const resourceUrl = `${publicBase(deps.publicBaseUrl, ctx)}${ctx.path}`;
         const challenge = await challengeFor(route, resourceUrl, request);
         const reject = (code: X402PaymentErrorCode, message: string, reason?: string) => {
           ctx.set('PAYMENT-REQUIRED', encodeChallenge(reason ? { ...challenge, error: reason } : challenge));

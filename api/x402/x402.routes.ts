@@ -9,6 +9,7 @@ import { launchStatus, wellKnownDocument, type X402Settings } from './discovery.
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
 import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
+import { publicBase } from '../http/public-origin.js';
 
 export interface X402RouterDeps {
   db: Db;
@@ -25,8 +26,8 @@ export interface X402RouterDeps {
 export function x402Router(deps: X402RouterDeps): Router<AppState> {
   const router = createRouter({ prefix: '/x402' });
   router.use(deps.rateLimit);
-  // PUBLIC_BASE_URL when set (behind a proxy); otherwise the origin the client used.
-  const origin = (ctx: { protocol: string; host: string }) => deps.publicBaseUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`;
+  // PUBLIC_BASE_URL when set (required in production); otherwise the origin the client used.
+  const origin = (ctx: { protocol: string; host: string }) => publicBase(deps.publicBaseUrl, ctx);
 
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok', service: 'x402' };

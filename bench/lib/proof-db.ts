@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey, setMerchantPlan, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { runPool } from './measure.js';
@@ -25,7 +26,7 @@ export async function createBenchMerchant(db: Db, opts: { name: string; webhook:
   await setMerchantPlan(db, merchant.id, 'pro', new Date(now.getTime() + 30 * 86_400_000));
   const wallet = await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: `0x${randomBytes(20).toString('hex')}` }, now);
   if (opts.webhook) {
-    await createEndpoint(db, { interface: 'proof', tenantId: merchant.id, url: 'https://hooks.example.com/bench-proof', events: [], secretSealed: opts.secretBox.seal('whsec_bench') });
+    await createEndpoint(db, { interface: 'proof', tenantId: merchant.id, url: 'https://hooks.example.com/bench-proof', events: [...PROOF_EVENT_TYPES], secretSealed: opts.secretBox.seal('whsec_bench') });
   }
   const { secret } = await issueMerchantKey(db, { merchantId: merchant.id, name: 'bench', scopes: ['read', 'write'], expiresAt: null }, now);
   return { id: merchant.id, key: secret, wallet };

@@ -2,7 +2,8 @@ import type { InvoiceTotals, TaxMode } from '../../domain/proof/invoice-math.js'
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 
-export type InvoiceStatus = 'issued' | 'paid' | 'voided';
+export type { InvoiceStatus } from '../../domain/proof/statuses.js';
+import type { InvoiceStatus } from '../../domain/proof/statuses.js';
 
 export interface StoredLine {
   description: string;

@@ -5,7 +5,8 @@ import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
 
-export type RequestStatus = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
+export type { RequestStatus } from '../../domain/proof/statuses.js';
+import type { RequestStatus } from '../../domain/proof/statuses.js';
 
 export interface PaymentRequest {
   id: string;

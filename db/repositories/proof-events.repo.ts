@@ -24,13 +24,14 @@ export async function appendProofEvent(
   const id = newId('evt');
   const body = envelope(id, input.type, input.occurredAt, input.data);
   const [row] = await trx('proof_events').insert({ id, merchant_id: input.merchantId, type: input.type, body, created_at: input.occurredAt }).returning(['cursor']);
-  // One delivery per enabled endpoint subscribed to the type (an empty list subscribes to all), committed with
-  // the event: the same bytes, signed at each attempt by the delivery workflow.
+  // One delivery per enabled endpoint whose `events` list the type (a destination receives exactly the types it
+  // lists; the management route refuses an empty list), committed with the event: the same bytes, signed at each
+  // attempt by the delivery workflow.
   // They are collected per transaction (deliveriesRecordedIn) so the caller starts their workflows after commit.
   const collected = collectors.get(trx) ?? [];
   collectors.set(trx, collected);
   for (const endpoint of endpoints) {
-    if (endpoint.events.length > 0 && !endpoint.events.includes(input.type)) continue;
+    if (!endpoint.events.includes(input.type)) continue;
     const { delivery } = await createDelivery(trx, { endpoint, eventId: id, eventType: input.type, body, maxAttempts: DELIVERY_PROFILES.proof.maxAttempts });
     collected.push(delivery.id);
   }

@@ -1,4 +1,5 @@
 import type { Network } from '../networks.js';
+import type { RequestStatus } from './statuses.js';
 
 /**
  * What the payment watcher decides for one confirmed incoming USDC transfer to a merchant wallet whose amount
@@ -11,7 +12,7 @@ import type { Network } from '../networks.js';
  * - none: the request is already PAID or in REVIEW (a second payment of the same amount changes nothing; it is
  *   kept as evidence for the merchant).
  */
-export type RequestState = 'AWAITING' | 'REVIEW' | 'PAID' | 'EXPIRED' | 'VOIDED';
+export type RequestState = RequestStatus;
 
 export interface ObservedTransfer {
   network: Network;

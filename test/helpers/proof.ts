@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';
 import type { startTestWorker } from './temporal.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
@@ -128,7 +129,7 @@ export class ProofHarness {
   /** An enabled /proof webhook endpoint: from now on the merchant's commits create events. */
   async enableWebhook(merchantId: string): Promise<string> {
     const endpoint = await createEndpoint(this.tdb.db, {
-      interface: 'proof', tenantId: merchantId, url: 'https://hooks.example.com/proof', events: [], secretSealed: this.secretBox.seal('whsec_test'),
+      interface: 'proof', tenantId: merchantId, url: 'https://hooks.example.com/proof', events: [...PROOF_EVENT_TYPES], secretSealed: this.secretBox.seal('whsec_test'),
     });
     return endpoint.id;
   }

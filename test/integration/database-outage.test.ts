@@ -14,6 +14,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { OwnPostgres } from '../helpers/own-postgres.js';
 import { ADDRESSES, newIdem } from '../helpers/proof.js';
 import { startBlackHole } from '../helpers/tcp-fault.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -63,7 +64,7 @@ describe('PostgreSQL stops under a running app and starts again', () => {
     const wallet = await addVerifiedWallet(db, { merchantId: m.id, network: 'base', address: ADDRESSES.base }, now);
     merchant = { id: m.id, walletId: wallet.id, key: (await issueMerchantKey(db, { merchantId: m.id, name: 'server', scopes: ['read', 'write'], expiresAt: null }, now)).secret };
     // An enabled destination: creating a payment request also records an event and a delivery in its transaction.
-    await createEndpoint(db, { interface: 'proof', tenantId: m.id, url: 'https://hooks.example.com/outage', events: [], secretSealed: createSecretBox(generateSecretsKey()).seal('whsec_outage') });
+    await createEndpoint(db, { interface: 'proof', tenantId: m.id, url: 'https://hooks.example.com/outage', events: [...PROOF_EVENT_TYPES], secretSealed: createSecretBox(generateSecretsKey()).seal('whsec_outage') });
     const user = await createDashboardUser(db, m.id);
 
     // A bug and a constraint violation must stay 500s: they are not "the database is unavailable".

@@ -101,7 +101,20 @@ describe('webhook destinations', () => {
     }
     const events = await json<{ issues: Array<{ path: string }> }>(await dash.request('POST', '/webhooks', { url: 'https://hooks.example.com/x', events: ['invoice.created'] }), 422);
     expect(events.issues[0]!.path).toBe('events.0');
-    await json(await dash.request('POST', '/webhooks', { url: 'https://hooks.example.com/x', events: [] }), 422);
+    // An empty list is refused, not read as "every type" (docs/proof.md): a destination receives what it lists.
+    const empty = await json<{ code: string; issues: Array<{ path: string }> }>(await dash.request('POST', '/webhooks', { url: 'https://hooks.example.com/x', events: [] }), 422);
+    expect(empty).toMatchObject({ code: 'validation_failed', issues: [{ path: 'events' }] });
+  });
+
+  it('an endpoint row listing no event type receives nothing: there is no implicit "all"', async () => {
+    const { m, dash } = await signedIn();
+    const listed = await json<{ id: string }>(await dash.request('POST', '/webhooks', { url: 'https://hooks.example.com/listed', events: ['payment_request.created'] }), 201);
+    // No route can make such a row (above); one written directly must not subscribe to everything.
+    const [bare] = await h.tdb.db('webhook_endpoints').insert({ id: 'whe_EmptyEventsList00001', interface: 'proof', tenant_id: m.id, url: 'https://hooks.example.com/bare', events: [], secret_sealed: h.secretBox.seal('whsec_bare') }).returning('id');
+    await createRequest(m);
+    const deliveries = await h.tdb.db('webhook_deliveries').where({ tenant_id: m.id });
+    expect(deliveries.map((d) => d.endpoint_id)).toEqual([listed.id]);
+    expect(bare.id).toBe('whe_EmptyEventsList00001');
   });
 
   it('creates a destination with a secret shown once, delivers only subscribed events, and rotates to a new secret and key version', async () => {

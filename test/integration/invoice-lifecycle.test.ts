@@ -12,6 +12,7 @@ import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { ADDRESSES, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startTestWorker } from '../helpers/temporal.js';
+import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 
 /**
  * The invoice lifecycle (spec section 3): `invoice:<id>` starts with the invoice and ends `voided` (operator
@@ -51,7 +52,7 @@ beforeAll(async () => {
     db: h.tdb.db, logger: h.logs.logger, secretBox, resolver: createSystemResolver(), allowLoopbackForTests: true, watcher: { evm: fakeEvm },
   });
   m = await h.merchant({ plan: 'business' });
-  await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: receiver.url, events: [], secretSealed: secretBox.seal('whsec_lifecycle') });
+  await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: receiver.url, events: [...PROOF_EVENT_TYPES], secretSealed: secretBox.seal('whsec_lifecycle') });
   watcherId = `watch:base:${h.taskQueue}`;
   await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 100, maxBlocks: 20 }] });
 });

@@ -109,14 +109,14 @@ describe('POST /proof/v1/invoices', () => {
 
   it('validates the body, the contact and the due date (422), and refuses send_now', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ customer_id: otherContact }, 'customer_id'],
+      [{ customer_id: 'con_x' }, 'customer_id'], // malformed; a well-formed unknown or foreign one is 404 (body-ids.test.ts)
       [{ due_date: '2020-01-01' }, 'due_date'],
       [{ due_date: '2026-02-30' }, 'due_date'],
       [{ send_now: true }, 'send_now'],
       [{ items: [] }, 'items'],
       [{ items: [{ description: 'x', quantity: '1.1234567', unit_usdc: '1' }] }, 'items.0.quantity'],
       [{ tax_mode: 'fixed' }, 'tax_usdc'],
-      [{ wallet_id: other.wallets['base'] }, 'wallet_id'],
+      [{ wallet_id: 'wal_x' }, 'wallet_id'],
     ];
     for (const [extra, path] of cases) {
       const res = await h.call(m.key, 'POST', '/v1/invoices', invoiceBody(extra));

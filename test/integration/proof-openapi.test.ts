@@ -260,10 +260,10 @@ describe('real responses conform to the document', () => {
 
     expect(codeOf(await c.check('POST /proof/v1/requests', await send('POST', '/proof/v1/requests', acme.key, { json: { ...body, amount_usdc: '13' }, idem: key })))).toBe('idempotency_conflict');
     expect(await c.check('POST /proof/v1/requests', await send('POST', '/proof/v1/requests', acme.key, { json: { ...body, amount_usdc: '0' } }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'amount_usdc' }] });
-    // Rules beyond the schema: the wallet must be the caller's, the payer an address of the wallet's network.
-    for (const [extra, path] of [[{ wallet_id: other.wallets['base'] }, 'wallet_id'], [{ expected_payer: ADDRESSES.solana }, 'expected_payer']] as const) {
+    // Rules beyond the schema: the wallet must be the caller's (else 404 naming it), the payer an address of the wallet's network.
+    for (const [extra, path, code] of [[{ wallet_id: other.wallets['base'] }, 'wallet_id', 'not_found'], [{ expected_payer: ADDRESSES.solana }, 'expected_payer', 'validation_failed']] as const) {
       c.expectValid(requestSchema('POST /proof/v1/requests'), requestBody(acme, extra), 'schema-valid body');
-      expect(await c.check('POST /proof/v1/requests', await send('POST', '/proof/v1/requests', acme.key, { json: requestBody(acme, extra) }))).toMatchObject({ code: 'validation_failed', issues: [{ path }] });
+      expect(await c.check('POST /proof/v1/requests', await send('POST', '/proof/v1/requests', acme.key, { json: requestBody(acme, extra) }))).toMatchObject({ code, issues: [{ path }] });
     }
     expect(codeOf(await c.check('POST /proof/v1/requests', await send('POST', '/proof/v1/requests', lapsed.key, { json: requestBody(lapsed) })))).toBe('quota_exceeded');
 
@@ -324,9 +324,9 @@ describe('real responses conform to the document', () => {
     expect(c.validator(requestSchema('POST /proof/v1/invoices'))(JSON.parse(JSON.stringify(noRate)))).toBe(false);
     expect(await c.check('POST /proof/v1/invoices', await send('POST', '/proof/v1/invoices', acme.key, { json: noRate }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'tax_rate' }] });
     const theirContact = (await h.tdb.db('contacts').where({ merchant_id: other.id }).first('id')).id as string;
-    for (const [extra, path] of [[{ customer_id: theirContact }, 'customer_id'], [{ due_date: '2020-01-01' }, 'due_date']] as const) {
+    for (const [extra, path, code] of [[{ customer_id: theirContact }, 'customer_id', 'not_found'], [{ wallet_id: other.wallets['base'] }, 'wallet_id', 'not_found'], [{ due_date: '2020-01-01' }, 'due_date', 'validation_failed']] as const) {
       c.expectValid(requestSchema('POST /proof/v1/invoices'), { ...body, ...extra }, 'schema-valid body');
-      expect(await c.check('POST /proof/v1/invoices', await send('POST', '/proof/v1/invoices', acme.key, { json: { ...body, ...extra } }))).toMatchObject({ code: 'validation_failed', issues: [{ path }] });
+      expect(await c.check('POST /proof/v1/invoices', await send('POST', '/proof/v1/invoices', acme.key, { json: { ...body, ...extra } }))).toMatchObject({ code, issues: [{ path }] });
     }
     const lapsedContact = obj(await c.check('POST /proof/v1/contacts', await send('POST', '/proof/v1/contacts', lapsed.key, { json: { legal_name: 'L', email: 'l@buyer.example' } })));
     const lapsedBody = { customer_id: lapsedContact['id'], wallet_id: lapsed.wallets['base'], due_date: due(3), items: [{ description: 'x', quantity: '1', unit_usdc: '1' }] };

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/schema.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 
+const BASE = 'https://pay.example.com';
+
 describe('config', () => {
   it('has working defaults for a local platform', () => {
     const c = loadConfig({});
@@ -32,9 +34,34 @@ describe('config', () => {
   });
 
   it('refuses the loopback test setting and a missing secrets key in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' })).toThrow(/must not be enabled/);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY/);
-    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey() }).env).toBe('production');
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: BASE, WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' })).toThrow(/must not be enabled/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: BASE })).toThrow(/SECRETS_KEY/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: BASE }).env).toBe('production');
+  });
+
+  it('requires PUBLIC_BASE_URL in production, so no link or Origin check follows a request header', () => {
+    for (const unset of [{}, { PUBLIC_BASE_URL: '' }, { PUBLIC_BASE_URL: '  ' }]) {
+      expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), ...unset })).toThrow(/PUBLIC_BASE_URL: required in production/);
+    }
+    // Every missing production setting is named at once.
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY[\s\S]*PUBLIC_BASE_URL|PUBLIC_BASE_URL[\s\S]*SECRETS_KEY/);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: 'https://pay.example.com/' }).http.publicBaseUrl).toBe('https://pay.example.com');
+    // Outside production it stays optional (the request's host is used, with a start-up warning).
+    expect(loadConfig({}).http.publicBaseUrl).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_BASE_URL: 'http://localhost:8080' }).http.publicBaseUrl).toBe('http://localhost:8080');
+  });
+
+  it('accepts PUBLIC_BASE_URL only as an absolute http(s) URL without credentials, query or fragment', () => {
+    for (const bad of ['pay.example.com', 'ftp://pay.example.com', 'https://user:pw@pay.example.com', 'https://pay.example.com/?a=1', 'https://pay.example.com/#x', 'https://', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad }), bad).toThrow(/PUBLIC_BASE_URL/);
+      try {
+        loadConfig({ PUBLIC_BASE_URL: bad });
+      } catch (e) {
+        if (bad.includes('pw')) expect(String(e)).not.toContain('pw@');
+      }
+    }
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.com/paycore/' }).http.publicBaseUrl).toBe('https://example.com/paycore');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Pay.Example.com:8443' }).http.publicBaseUrl).toBe('https://pay.example.com:8443');
   });
 });
 
@@ -75,8 +102,8 @@ describe('secrets keys config', () => {
   });
 
   it('still requires SECRETS_KEY in production, previous keys or not', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEYS_PREVIOUS: A })).toThrow(/SECRETS_KEY: required in production/);
-    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: B, SECRETS_KEYS_PREVIOUS: A }).secretsKeysPrevious).toEqual([A]);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: BASE, SECRETS_KEYS_PREVIOUS: A })).toThrow(/SECRETS_KEY: required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: BASE, SECRETS_KEY: B, SECRETS_KEYS_PREVIOUS: A }).secretsKeysPrevious).toEqual([A]);
   });
 });
 
