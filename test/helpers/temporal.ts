@@ -5,6 +5,7 @@ import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { scheduleIds } from '../../workflows/task-queues.js';
 import type { DeliveryTimeouts } from '../../adapters/webhooks/http-delivery.js';
+import { recordTaskQueueHistories } from './workflow-histories.js';
 
 // Keep the SDK's own INFO lines (worker state changes) out of the test output; warnings still show.
 try {
@@ -39,6 +40,8 @@ export async function startTestWorker(taskQueue: string, activityDeps: PlatformW
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
+      // Recording mode only (RECORD_WORKFLOW_HISTORIES, `npm run histories:record`): keep this queue's histories.
+      await recordTaskQueueHistories({ address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue });
     },
   };
 }

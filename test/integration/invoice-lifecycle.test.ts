@@ -54,7 +54,7 @@ beforeAll(async () => {
   m = await h.merchant({ plan: 'business' });
   await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: receiver.url, events: [...PROOF_EVENT_TYPES], secretSealed: secretBox.seal('whsec_lifecycle') });
   watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 100, maxBlocks: 20 }] });
+  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 100, maxBlocks: 20, scansPerRun: 5 }] });
 });
 afterAll(async () => {
   await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);

@@ -31,6 +31,8 @@ let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
 const rpcCalls: string[] = [];
 const secretsKey = generateSecretsKey();
 let receiver_: Awaited<ReturnType<typeof startReceiver>>;
+const SCANS_PER_RUN = 5;
+let firstRunId: string;
 
 async function startWorker(): Promise<void> {
   worker = await startTestWorker(taskQueue, {
@@ -60,7 +62,8 @@ beforeAll(async () => {
   walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'base', address: receiver }, new Date())).id;
   gw = await testGateway(taskQueue);
   await startWorker();
-  await gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 20 }] });
+  // A few scans per run, so the tests run across continue-as-new as production does every 500 scans.
+  firstRunId = (await gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 20, scansPerRun: SCANS_PER_RUN }] })).firstExecutionRunId;
 });
 afterAll(async () => {
   await gw?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
@@ -180,5 +183,16 @@ describe('the payment watcher on a local chain', () => {
     await waitFor(async () => (await scannedThrough()) >= through, 'scans past the reorganised height');
     expect(await statusOf(r.id)).toBe('AWAITING');
     expect(await h.tdb.db('payment_evidence').where({ tx_hash: orphan })).toHaveLength(0);
+  });
+
+  it('continues as new every scansPerRun scans, and the next run goes on from the recorded progress', async () => {
+    await waitFor(async () => (await gw.client.workflow.getHandle(watcherId).describe()).runId !== firstRunId, 'a second run');
+    expect((await gw.client.workflow.getHandle(watcherId, firstRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+    const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '5', description: 'Continue-as-new test' }), 201);
+    const hash = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
+    await node.mine(CONFIRMATIONS);
+    await waitFor(async () => (await statusOf(r.id)) === 'PAID', 'PAID in a later run');
+    expect(await h.tdb.db('payment_evidence').where({ tx_hash: hash })).toHaveLength(1);
+    expect((await gw.client.workflow.getHandle(watcherId).describe()).status.name).toBe('RUNNING');
   });
 });

@@ -45,7 +45,8 @@ async function startWorker(): Promise<void> {
     watcher: { solana: createSolanaTransferScanner({ endpoints: [sol.url], timeoutMs: 30_000, retries: 1, retryDelayMs: 0, pageSize: 2 }) },
   });
 }
-const startWatcher = () => gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'solana', pollIntervalMs: 150 }] });
+// A few scans per run: the tests run across continue-as-new, as production does every 500 scans.
+const startWatcher = () => gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'solana', pollIntervalMs: 150, scansPerRun: 5 }] });
 
 const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
   const until = Date.now() + ms;
