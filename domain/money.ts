@@ -9,6 +9,8 @@ const SCALE = 1_000_000n;
  * optional fraction of 1-6 digits. No sign, no exponent, no spaces, no thousands separators; zero rejected.
  */
 export const AMOUNT_PATTERN = /^(\d{1,17})(?:\.(\d{1,6}))?$/;
+/** The largest amount of the grammar: 99999999999999999.999999 USDC. */
+export const MAX_AMOUNT_ATOMIC = 10n ** 23n - 1n;
 
 /** Atomic units of a string in the amount grammar (zero included), or null when it does not match. */
 export function decimalToAtomic(raw: string): bigint | null {

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
 import { invoiceData } from '../../domain/proof/events.js';
 import { parseInvoiceCreate } from '../../domain/validation/proof-invoice.js';
-import { invalidBody, MAX_VALID_HOURS, zodIssues } from '../../domain/validation/proof-request.js';
+import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
 import { renderInvoicePdf } from '../../adapters/documents/invoice-pdf.js';
 import { newId, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
@@ -66,15 +66,6 @@ export function invoiceJson(i: Invoice, r: PaymentRequest) {
 
 const sendBody = z.strictObject({ user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }) });
 
-/**
- * The invoice's payment request stays open until the end of the due date (UTC), at least an hour and at most
- * 720 hours; the plan's own limit (72 hours on a trial) then applies.
- */
-function hoursUntilEndOf(dueDate: string, now: Date): number {
-  const endOfDue = Date.parse(`${dueDate}T23:59:59Z`);
-  return Math.max(1, Math.min(MAX_VALID_HOURS, Math.ceil((endOfDue - now.getTime()) / 3_600_000)));
-}
-
 async function loadInvoice(deps: InvoiceDeps, merchantId: string, id: string): Promise<{ invoice: Invoice; request: PaymentRequest }> {
   const invoice = await getInvoice(deps.db, merchantId, id);
   const request = invoice ? await getPaymentRequest(deps.db, merchantId, invoice.requestId) : null;
@@ -111,10 +102,9 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
         description: `Invoice ${number}`,
         customerLabel: null,
         expectedPayer: null,
-        validHours: hoursUntilEndOf(body.due_date, now),
       },
       now,
-      { invoiceId: id, needInvoices: 1, clampValidHours: true },
+      { invoiceId: id, needInvoices: 1, dueDate: body.due_date },
     );
     const buyer = { legal_name: contact.legalName, email: contact.email, address: contact.address ?? undefined, reference: contact.reference ?? undefined };
     const issuer = { name: merchant.name };

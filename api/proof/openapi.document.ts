@@ -124,7 +124,7 @@ function paths(): Json {
           '201': ok('Created (or the replay of the original response).', 'PaymentRequest', { awaiting: requestExample() }, replayable),
           '404': bodyIdNotFound('`wallet_id`', 'wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)'),
           '409': errorResponse(409, IDEMPOTENCY_409, 'The `Idempotency-Key` was used for another operation or payload, or is still in progress.', idempotencyConflict),
-          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`; a malformed `wallet_id` included), `valid_hours` over the plan limit, an `expected_payer` that is not an address of the wallet\'s network, the allowance used up or no active plan, or a missing or invalid `Idempotency-Key`.',
+          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`; a malformed `wallet_id` included), `valid_hours` over the plan limit, an `expected_payer` that is not a valid payer address on the wallet\'s network (bad EIP-55 checksum, zero address), the allowance used up or no active plan, or a missing or invalid `Idempotency-Key`.',
             error('validation_failed', 'Invalid request: amount_usdc: amount_usdc must be greater than zero', [{ path: 'amount_usdc', message: 'amount_usdc must be greater than zero' }])),
           ...postErrors(),
         },
@@ -193,7 +193,7 @@ function paths(): Json {
           '201': ok('Issued (or the replay of the original response).', 'Invoice', { issued: invoiceExample() }, replayable),
           '404': bodyIdNotFound('`customer_id` or `wallet_id`', 'customer_id', 'no contact with this id in this account'),
           '409': errorResponse(409, IDEMPOTENCY_409, 'The `Idempotency-Key` was used for another operation or payload, or is still in progress.', idempotencyConflict),
-          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`), a due date before today, a total of zero or too large, the allowances used up or no active plan, or a missing or invalid `Idempotency-Key`.',
+          '422': errorResponse(422, POST_422, 'Invalid body (every problem in `issues`), a due date before today or past the plan\'s longest payment window (`due_date`), a total of zero or over the maximum, the allowances used up or no active plan, or a missing or invalid `Idempotency-Key`.',
             error('validation_failed', 'Invalid request: tax_rate: tax_rate is required when tax_mode is exclusive', [{ path: 'tax_rate', message: 'tax_rate is required when tax_mode is exclusive' }])),
           ...postErrors(),
         },
@@ -257,11 +257,16 @@ function paths(): Json {
       get: {
         operationId: 'getPaymentPage', tags: ['Payment page'], summary: 'The payment page of a request (public HTML)', security: [],
         description:
-          'The page a payer opens from a request\'s `url`: amount to pay exactly, network, receiving address, QR code while payable, expiry and status. ' +
+          'The page a payer opens from a request\'s `url`: amount to pay exactly, network, receiving address, QR code while payable, expiry and status (403 with nothing to pay while the account is suspended). ' +
           'No key: the unguessable request id is the capability. Server-rendered HTML without scripts or external resources.',
         parameters: [pathParam('id', { type: 'string' }, 'A payment request id (`req_…`).', EXAMPLES.request)],
         responses: {
           '200': { description: 'The page.', headers: pageHeaders(), content: { 'text/html': { schema: { type: 'string' } } } },
+          '403': {
+            description: 'The account that made the request is suspended: a page that says "Not accepting payments: do not pay" and shows nothing to pay (no amount, address, QR code or payment link). ' +
+              'A confirmed or reviewed payment is still mentioned. Once the account is active again, the same URL answers 200.',
+            headers: pageHeaders(), content: { 'text/html': { schema: { type: 'string' } } },
+          },
           '404': { description: 'No such payment request: a page that says so (without a reason).', headers: pageHeaders(), content: { 'text/html': { schema: { type: 'string' } } } },
           '401': responseRef('KeyInUrl'),
           '503': publicErrorResponse(503, ['service_unavailable'], 'The database cannot be reached right now; reload after `Retry-After` seconds.',

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import { AMOUNT_PATTERN } from '../../domain/money.js';
+import { MAX_QUOTED_USDC } from '../../domain/proof/matching-delta.js';
 import { NETWORKS } from '../../domain/networks.js';
 import { TAX_MODES } from '../../domain/proof/invoice-math.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
@@ -40,10 +40,17 @@ export function trimmed(min: number, max: number, description: string): Schema {
   return { type: 'string', pattern: `^\\s*${min === 0 ? `(?:${inner})?` : inner}\\s*$`, description };
 }
 
-/** The USDC amount grammar (`AMOUNT_PATTERN`), zero included. */
-const AMOUNT = AMOUNT_PATTERN.source;
-/** The same grammar without zero. */
+/**
+ * The USDC amount grammar (`AMOUNT_PATTERN`: 1 to 17 integer digits, up to 6 decimals), zero included, bounded by
+ * the largest quote `MAX_QUOTED_USDC` (10000000000000000): up to 16 significant integer digits, or the maximum itself
+ * with a zero fraction. A quote up to it plus its matching delta stays within the grammar of the answers.
+ */
+const AMOUNT = `^(?:0?[0-9]{1,16}(?:\\.[0-9]{1,6})?|${MAX_QUOTED_USDC}(?:\\.0{1,6})?)$`;
+/** The same without zero. */
 const POSITIVE_AMOUNT = AMOUNT.replace(/^\^/, '^(?!0+(?:\\.0+)?$)');
+const MAX_SENTENCE = `at most ${MAX_QUOTED_USDC} USDC (10^16), so that the amount plus its matching delta always has at most 17 integer digits`;
+/** A string field that also accepts `null`, read as absent (responses show the field as `null`). */
+const orNull = (schema: Schema): Schema => ({ ...schema, type: ['string', 'null'], description: `${String(schema['description'] ?? '')} \`null\` is the same as leaving it out.`.trim() });
 /** Quantities: > 0 and <= 1,000,000, 1 to 7 integer digits and up to 6 fraction digits (`parseQuantity`). */
 const QUANTITY = '^(?!0+(?:\\.0+)?$)(?:0?[0-9]{1,6}(?:\\.[0-9]{1,6})?|1000000(?:\\.0{1,6})?)$';
 /** Percentages 0 to 100 with up to 4 fraction digits (`parseTaxRate`). */
@@ -91,7 +98,7 @@ const invoiceItemInput: Schema = {
   properties: {
     description: trimmed(1, 300, 'What was delivered; 1 to 300 characters after trimming.'),
     quantity: { type: 'string', pattern: QUANTITY, description: 'Decimal string greater than 0 and at most 1,000,000, up to 6 fraction digits, e.g. `"3"` or `"0.5"`.' },
-    unit_usdc: { type: 'string', pattern: AMOUNT, description: 'Unit price in USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits.' },
+    unit_usdc: { type: 'string', pattern: AMOUNT, description: `Unit price in USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits; ${MAX_SENTENCE}.` },
   },
 };
 
@@ -114,10 +121,13 @@ export function componentSchemas(): Record<string, Schema> {
       description: 'Body of `POST /proof/v1/requests`, validated strictly: an unknown field (e.g. a custom receiver) is a 422.',
       properties: {
         wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`; the request is paid to its address on its network. Any other well-formed id is 404.' },
-        amount_usdc: { type: 'string', maxLength: 24, pattern: POSITIVE_AMOUNT, description: 'Requested amount in USDC, greater than zero: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits (no sign, exponent or separators).' },
+        amount_usdc: { type: 'string', maxLength: 24, pattern: POSITIVE_AMOUNT, description: `Requested amount in USDC, greater than zero and ${MAX_SENTENCE}: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits (no sign, exponent or separators).` },
         description: trimmed(3, 350, 'What the payment is for, shown on the payment page; 3 to 350 characters after trimming.'),
-        customer_label: trimmed(0, 120, 'Optional label of the payer shown on the payment page; at most 120 characters after trimming.'),
-        expected_payer: trimmed(0, 64, 'Optional address of the wallet expected to pay; must be a wallet address of the network of `wallet_id` (checked by the server, 422).'),
+        customer_label: orNull(trimmed(0, 120, 'Optional label of the payer shown on the payment page; at most 120 characters after trimming.')),
+        expected_payer: orNull(trimmed(0, 64,
+          'Optional address of the wallet expected to pay, checked by the server against the network of `wallet_id` (422 naming `expected_payer`): on EVM networks `0x` and 40 hex ' +
+          'characters, all lower case, all upper case or with a valid EIP-55 checksum (mixed case that does not match is refused), never the zero address; on Solana a base58 ' +
+          'public key of 32 bytes (the owner, not a token account), never the all-zero key. A payment from another address goes to `REVIEW`.')),
         valid_hours: { type: 'integer', minimum: 1, maximum: MAX_VALID_HOURS, description: 'Hours the request stays open (default 72); the plan may allow less (a trial: 72).' },
       },
     },
@@ -132,7 +142,7 @@ export function componentSchemas(): Record<string, Schema> {
         wallet_id: schemaRef('WalletId'),
         pay_to: { type: 'string', description: 'The receiving address (of the verified wallet).' },
         amount_atomic: atomic('The exact amount to transfer, in atomic USDC: the quote plus a small unique matching delta (1 to 9,999 atomic units). Show and pay `amount_atomic / 1,000,000`, never a rounded amount.'),
-        quoted_amount_atomic: atomic('The amount originally requested, in atomic USDC.'),
+        quoted_amount_atomic: atomic(`The amount originally requested, in atomic USDC; ${MAX_SENTENCE}.`),
         amount_usdc: usdc('`amount_atomic` in USDC with six decimals.'),
         description: { type: 'string' },
         customer_label: { type: ['string', 'null'] },
@@ -151,8 +161,8 @@ export function componentSchemas(): Record<string, Schema> {
       properties: {
         legal_name: trimmed(1, 160, 'Legal name of the buyer; 1 to 160 characters after trimming.'),
         email: { type: 'string', pattern: EMAIL, description: 'Billing address, e.g. `billing@example.com`: at most 254 characters after trimming; stored with the domain lower-cased.' },
-        address: trimmed(0, 600, 'Optional postal address; at most 600 characters after trimming.'),
-        reference: trimmed(0, 120, 'Optional reference of yours, e.g. a customer number; at most 120 characters after trimming.'),
+        address: orNull(trimmed(0, 600, 'Optional postal address; at most 600 characters after trimming.')),
+        reference: orNull(trimmed(0, 120, 'Optional reference of yours, e.g. a customer number; at most 120 characters after trimming.')),
       },
     },
     Contact: {
@@ -171,29 +181,36 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'Body of `POST /proof/v1/invoices`, validated strictly; every problem is reported at once. `tax_rate` is required with `tax_mode` ' +
         '`exclusive` or `inclusive` and refused otherwise; `tax_usdc` is required with `fixed` and refused otherwise. Checked by the server ' +
-        'beyond this schema: the contact and wallet belong to your account, `due_date` is not before today (UTC), and the total is greater ' +
-        'than zero and at most 99999999999999999.999999 USDC.',
+        'beyond this schema: the contact and wallet belong to your account (404 otherwise), `due_date` is not before today (UTC) and not past the plan\'s longest ' +
+        `payment window (\`max_valid_hours\` of \`/v1/me\`), and the total is greater than zero and ${MAX_SENTENCE} (422 naming \`items\`). ` +
+        '`null` is accepted as absent for `tax_rate`, `tax_notes`, `accounting` and `memo` (responses show them as `null`).',
       properties: {
         customer_id: { ...schemaRef('ContactId'), description: 'The buyer: one of your contacts. Any other well-formed id is 404.' },
         wallet_id: { ...schemaRef('WalletId'), description: 'One of the verified wallets of `GET /proof/v1/me`. Any other well-formed id is 404.' },
-        due_date: { type: 'string', format: 'date', pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'A calendar date `YYYY-MM-DD`; the payment request stays open until its end (UTC), within the plan limit.' },
+        due_date: {
+          type: 'string', format: 'date', pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+          description:
+            'A calendar date `YYYY-MM-DD`, not before today (UTC). The invoice\'s payment request stays open until the end of that day (23:59:59 UTC), so its payment page never ' +
+            'expires while the invoice is due; a due date whose end is more than the plan\'s `max_valid_hours` ahead (720 hours, a trial 72) is refused (422 naming `due_date`, with the latest allowed date).',
+        },
         items: { type: 'array', minItems: 1, maxItems: 100, items: schemaRef('InvoiceItemInput') },
         tax_mode: { type: 'string', enum: [...TAX_MODES], description: '`none` (default), `exclusive` (tax added to the subtotal), `inclusive` (tax contained in the subtotal), `fixed` (`tax_usdc` added).' },
-        tax_rate: { type: 'string', pattern: TAX_RATE, description: 'Percentage 0 to 100 with up to 4 fraction digits, e.g. `"19"`.' },
-        tax_usdc: { type: 'string', pattern: AMOUNT, description: 'Fixed tax amount in USDC.' },
-        tax_notes: trimmed(0, 500, 'Optional tax note printed on the invoice (e.g. reverse charge); at most 500 characters after trimming.'),
+        tax_rate: orNull({ type: 'string', pattern: TAX_RATE, description: 'Percentage 0 to 100 with up to 4 fraction digits, e.g. `"19"`.' }),
+        tax_usdc: { type: 'string', pattern: AMOUNT, description: `Fixed tax amount in USDC; ${MAX_SENTENCE}.` },
+        tax_notes: orNull(trimmed(0, 500, 'Optional tax note printed on the invoice (e.g. reverse charge); at most 500 characters after trimming.')),
         accounting: {
-          type: 'object', additionalProperties: false, description: 'Optional references printed on the invoice: `reference`, `cost_center`, `ledger_account`, each at most 120 characters; no other key.',
+          type: ['object', 'null'], additionalProperties: false,
+          description: 'Optional references printed on the invoice: `reference`, `cost_center`, `ledger_account`, each at most 120 characters; no other key. `null` is the same as leaving it out.',
           properties: { reference: accountingText('Your reference'), cost_center: accountingText('Cost center'), ledger_account: accountingText('Ledger account') },
         },
         send_now: { type: 'boolean', const: false, description: 'Only `false` is accepted: an invoice is never e-mailed on creation; use `POST /proof/v1/invoices/{id}/send`.' },
-        memo: trimmed(0, 1000, 'Optional note printed on the invoice; at most 1,000 characters after trimming.'),
+        memo: orNull(trimmed(0, 1000, 'Optional note printed on the invoice; at most 1,000 characters after trimming.')),
       },
       allOf: [
         {
           if: { required: ['tax_mode'], properties: { tax_mode: { enum: ['exclusive', 'inclusive'] } } },
-          then: { required: ['tax_rate'], properties: { tax_rate: true } },
-          else: { properties: { tax_rate: false } },
+          then: { required: ['tax_rate'], properties: { tax_rate: { type: 'string' } } },
+          else: { properties: { tax_rate: { type: 'null' } } },
         },
         {
           if: { required: ['tax_mode'], properties: { tax_mode: { const: 'fixed' } } },

@@ -8,7 +8,8 @@ import { escapeHtml, htmlPageCsp, htmlPageHeaders } from '../http/html.js';
 /**
  * The public payment page of a payment request (`url` of the request object): server-rendered HTML, no
  * JavaScript, no external resources (inline CSS, inline SVG QR code). Every interpolated string is escaped.
- * The route serves it (or `renderPaymentPageNotFound()` with 404) with `PAYMENT_PAGE_HEADERS`.
+ * The route serves it (or `renderPaymentPageNotFound()` with 404, or `renderPaymentPageSuspended()` with 403 while the
+ * account is suspended) with `PAYMENT_PAGE_HEADERS`.
  */
 
 export type PaymentPageStatus = RequestStatus;
@@ -54,7 +55,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;backgroun
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.45rem 1rem}dt{font-weight:600}dd{margin:0;min-width:0}
 .status{border-left:5px solid;padding:.6rem .9rem;margin:1rem 0;border-radius:4px}.status strong{display:block;font-size:1.1rem}
 .s-AWAITING{border-color:#1f6feb;background:#eef4ff}.s-REVIEW{border-color:#f0b400;background:#fff8e1}
-.s-PAID{border-color:#1a7f37;background:#e9f7ee}.s-EXPIRED,.s-VOIDED{border-color:#b42318;background:#fdecea}
+.s-PAID{border-color:#1a7f37;background:#e9f7ee}.s-EXPIRED,.s-VOIDED,.s-SUSPENDED{border-color:#b42318;background:#fdecea}
 .qr{text-align:center;margin:1rem 0}.qr svg{width:16.5rem;max-width:100%;height:auto}
 .desc{white-space:pre-wrap;overflow-wrap:anywhere}.muted{color:#666}.note{font-size:.92rem}
 .inactive .amount{color:#666}
@@ -191,6 +192,33 @@ ${payBlock}
 export async function paymentPageHtml(view: PaymentPageView): Promise<string> {
   const qr = displayedStatus(view) === 'AWAITING' ? await qrSvg(paymentUri(view)) : null;
   return renderPaymentPage(view, qr);
+}
+
+/**
+ * The page of a request whose account is suspended (served with 403): nothing to pay — no amount, receiving
+ * address, token contract, QR code or payment link — and a clear "do not pay". The suspension is the
+ * account's, not the request's: reactivated, the same URL shows the request as it stands (payable if still
+ * AWAITING before its expiry). A payment already confirmed or under review is still said so, so a payer who
+ * paid is not told to pay again.
+ */
+export function renderPaymentPageSuspended(view: Pick<PaymentPageView, 'merchantName' | 'requestId' | 'status' | 'description' | 'customerLabel' | 'expiresAt' | 'paidAt' | 'now'>): string {
+  const status = displayedStatus(view);
+  const settled = status === 'PAID'
+    ? `<p>A payment for this request was confirmed${view.paidAt ? ` on ${time(view.paidAt)}` : ''}: do not pay again.</p>`
+    : status === 'REVIEW'
+      ? '<p>A payment for this request was received and is being reviewed: do not pay again.</p>'
+      : '';
+  return layout(`Payment request from ${view.merchantName}`, `
+<h1>Payment request from ${esc(view.merchantName)}</h1>
+${view.customerLabel ? `<p>For: <strong>${esc(view.customerLabel)}</strong></p>` : ''}
+<p class="desc">${esc(view.description)}</p>
+<div class="status s-SUSPENDED" role="status"><strong>Not accepting payments: do not pay</strong>${esc(view.merchantName)} is not accepting payments through
+this service at the moment. Do not send a payment for this request; contact ${esc(view.merchantName)} directly.</div>
+${settled}
+<dl>
+<dt>Reference</dt><dd><code>${esc(view.requestId)}</code></dd>
+</dl>
+<p class="note muted">This page never asks for a private key, seed phrase or wallet password.</p>`);
 }
 
 /** The 404 page of an unknown (or foreign-looking) request id; it says nothing about why. */

@@ -2,9 +2,10 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
-import { walletAddressIssue } from '../../domain/networks.js';
+import { dueDateWindow } from '../../domain/proof/due-date.js';
 import { paymentRequestCreatedData } from '../../domain/proof/events.js';
-import { parseRequestCreate, type RequestCreate } from '../../domain/validation/proof-request.js';
+import { DEFAULT_VALID_HOURS, parseRequestCreate, type RequestCreate } from '../../domain/validation/proof-request.js';
+import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { getVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
@@ -59,29 +60,39 @@ export const originOf = (deps: ProofDeps, ctx: AppContext) => publicBase(deps.pu
 /**
  * Creates a payment request in the caller's transaction: quota (merchant lock), the verified wallet (its lock
  * orders delta allocation), plan limits on `valid_hours`, `expected_payer` for the wallet's network, the row,
- * and `payment_request.created`. Shared by direct creation and invoices (which pass `need.invoices = 1`).
+ * and `payment_request.created`. Shared by direct creation and invoices, which pass `needInvoices: 1` and their
+ * `dueDate`: the request then stays open until the end of that day, and a due date beyond the plan's longest
+ * validity is refused naming `due_date` (domain/proof/due-date.ts).
  */
 export async function createPaymentRequest(
   trx: Db,
   merchantId: string,
-  req: RequestCreate,
+  req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
   now: Date,
-  opts: { invoiceId?: string; needInvoices?: number; clampValidHours?: boolean } = {},
+  opts: { invoiceId?: string; needInvoices?: number; dueDate?: string } = {},
 ): Promise<PaymentRequest> {
   const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
-  if (opts.clampValidHours) req = { ...req, validHours: Math.min(req.validHours, ent.limits.maxValidHours) };
+  const maxHours = ent.limits.maxValidHours;
+  const onPlan = ent.kind === 'trial' ? 'a trial' : 'this plan';
   const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
   if (!wallet) throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
   const issues: Array<{ path: string; message: string }> = [];
-  if (req.validHours > ent.limits.maxValidHours) issues.push({ path: 'valid_hours', message: `at most ${ent.limits.maxValidHours} on ${ent.kind === 'trial' ? 'a trial' : 'this plan'}` });
-  const payerIssue = req.expectedPayer ? walletAddressIssue(wallet.network, req.expectedPayer) : null;
+  let validHours = req.validHours ?? DEFAULT_VALID_HOURS;
+  if (opts.dueDate !== undefined) {
+    const window = dueDateWindow(opts.dueDate, now, maxHours);
+    if (window.ok) validHours = window.validHours;
+    else issues.push({ path: 'due_date', message: `must be ${window.latestDueDate} or earlier: the invoice's payment request stays open until the end of its due date (UTC), at most ${maxHours} hours on ${onPlan}` });
+  } else if (validHours > maxHours) {
+    issues.push({ path: 'valid_hours', message: `at most ${maxHours} on ${onPlan}` });
+  }
+  const payerIssue = req.expectedPayer ? payerAddressIssue(wallet.network, req.expectedPayer) : null;
   if (payerIssue) issues.push({ path: 'expected_payer', message: payerIssue });
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
   const request = await insertPaymentRequest(
     trx,
-    { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours: req.validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
+    { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
     now,
   );
   await appendProofEvent(trx, {

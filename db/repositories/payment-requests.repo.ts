@@ -114,10 +114,10 @@ export async function getPaymentRequest(db: Db, merchantId: string, id: string):
   return row ? toRequest(row) : null;
 }
 
-/** For the public payment page: the request and its merchant's display name, by id alone. */
-export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ request: PaymentRequest; merchantName: string } | null> {
-  const row = await db('payment_requests as r').join('merchants as m', 'm.id', 'r.merchant_id').where('r.id', id).first('r.*', 'm.name as merchant_name');
-  return row ? { request: toRequest(row), merchantName: row.merchant_name } : null;
+/** For the public payment page: the request, its merchant's display name and whether that account is active, by id alone. */
+export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ request: PaymentRequest; merchantName: string; merchantActive: boolean } | null> {
+  const row = await db('payment_requests as r').join('merchants as m', 'm.id', 'r.merchant_id').where('r.id', id).first('r.*', 'm.name as merchant_name', 'm.status as merchant_status');
+  return row ? { request: toRequest(row), merchantName: row.merchant_name, merchantActive: row.merchant_status === 'active' } : null;
 }
 
 /** A page of the merchant's requests ordered by id, descending, strictly before the id `before`. */

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
 import { decimalToAtomic, formatUsdc } from '../money.js';
+import { MAX_QUOTED_ATOMIC, MAX_QUOTED_USDC } from './matching-delta.js';
 
 /**
  * Exact invoice arithmetic in integer atomic USDC (1 USDC = 1,000,000 atomic units), never floats.
@@ -21,8 +22,16 @@ export const TAX_MODES: readonly TaxMode[] = ['none', 'exclusive', 'inclusive', 
 const MILLION = 1_000_000n;
 /** Quantities are held in millionths: 1 = 1,000,000. */
 export const MAX_QUANTITY_MICRO = 1_000_000n * MILLION;
-/** The largest amount of the USDC amount grammar (17 integer digits, 6 decimals): 99999999999999999.999999. */
-export const MAX_INVOICE_TOTAL_ATOMIC = 10n ** 23n - 1n;
+/**
+ * The largest total, unit price and fixed tax: the largest quote of a payment request (`MAX_QUOTED_ATOMIC`,
+ * 10,000,000,000,000,000 USDC), so the total plus its matching delta stays within the amount grammar.
+ */
+export const MAX_INVOICE_TOTAL_ATOMIC = MAX_QUOTED_ATOMIC;
+/** A unit price or fixed tax in the grammar and at most the maximum (zero allowed). */
+export const isInvoiceAmount = (raw: string): boolean => {
+  const atomic = decimalToAtomic(raw);
+  return atomic !== null && atomic <= MAX_INVOICE_TOTAL_ATOMIC;
+};
 
 const QUANTITY_PATTERN = /^(\d{1,7})(?:\.(\d{1,6}))?$/;
 const TAX_RATE_PATTERN = /^(\d{1,3})(?:\.(\d{1,4}))?$/;
@@ -96,9 +105,9 @@ export const formatQuantity = (micro: bigint): string => trimDecimal(micro, 6);
 export const formatTaxRate = (ppm: bigint): string => trimDecimal(ppm, 4);
 
 export const QUANTITY_MESSAGE = 'quantity must be a decimal string greater than 0 and at most 1000000, with up to 6 fraction digits';
-export const UNIT_MESSAGE = 'unit_usdc must be a decimal string: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits';
+export const UNIT_MESSAGE = `unit_usdc must be a decimal string of at most ${MAX_QUOTED_USDC} USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits`;
 export const TAX_RATE_MESSAGE = 'tax_rate must be a percentage from 0 to 100 with up to 4 fraction digits, e.g. "19" or "7.5"';
-export const TAX_USDC_MESSAGE = 'tax_usdc must be a decimal string: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits';
+export const TAX_USDC_MESSAGE = `tax_usdc must be a decimal string of at most ${MAX_QUOTED_USDC} USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits`;
 
 /** Which tax fields a mode requires and forbids: tax_rate for exclusive/inclusive only, tax_usdc for fixed only. */
 export function taxFieldIssues(mode: TaxMode, present: { tax_rate: boolean; tax_usdc: boolean }): InvoiceIssue[] {
@@ -118,7 +127,7 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
   const lines: InvoiceLine[] = [];
   input.items.forEach((item, i) => {
     const qty = parseQuantity(item.quantity);
-    const unit = decimalToAtomic(item.unit_usdc);
+    const unit = isInvoiceAmount(item.unit_usdc) ? decimalToAtomic(item.unit_usdc) : null;
     if (qty === null) issues.push({ path: `items.${i}.quantity`, message: QUANTITY_MESSAGE });
     if (unit === null) issues.push({ path: `items.${i}.unit_usdc`, message: UNIT_MESSAGE });
     if (qty !== null && unit !== null) {
@@ -129,7 +138,7 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
   if (rate === null && input.tax_rate !== undefined && (mode === 'exclusive' || mode === 'inclusive')) {
     issues.push({ path: 'tax_rate', message: TAX_RATE_MESSAGE });
   }
-  const fixed = mode === 'fixed' && input.tax_usdc !== undefined ? decimalToAtomic(input.tax_usdc) : null;
+  const fixed = mode === 'fixed' && input.tax_usdc !== undefined && isInvoiceAmount(input.tax_usdc) ? decimalToAtomic(input.tax_usdc) : null;
   if (mode === 'fixed' && input.tax_usdc !== undefined && fixed === null) issues.push({ path: 'tax_usdc', message: TAX_USDC_MESSAGE });
   if (input.items.length === 0) issues.push({ path: 'items', message: 'an invoice needs at least one item' });
   if (issues.length) return { totals: null, issues };
@@ -142,7 +151,7 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
   const total = mode === 'inclusive' ? subtotal : subtotal + tax;
   if (total <= 0n) issues.push({ path: 'items', message: 'the invoice total must be greater than zero' });
   if (total > MAX_INVOICE_TOTAL_ATOMIC) {
-    issues.push({ path: 'items', message: `the invoice total must be at most ${formatUsdc(MAX_INVOICE_TOTAL_ATOMIC)} USDC` });
+    issues.push({ path: 'items', message: `the invoice total must be at most ${MAX_QUOTED_USDC} USDC` });
   }
   if (issues.length) return { totals: null, issues };
   return {

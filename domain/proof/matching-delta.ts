@@ -9,8 +9,21 @@ import { DomainError } from '../errors.js';
 export const DELTA_MIN = 1n;
 export const DELTA_MAX = 9_999n;
 
+/**
+ * The largest quote /proof accepts (a payment request's `amount_usdc`, an invoice's unit prices, fixed tax and
+ * total): 10,000,000,000,000,000 USDC. Any quote up to it plus the largest delta stays within the amount grammar
+ * (17 integer digits, `MAX_AMOUNT_ATOMIC` of domain/money.ts), so every amount the service answers matches its documented pattern.
+ * A round figure, far above any real payment, keeps the rule easy to state and the OpenAPI pattern simple.
+ */
+export const MAX_QUOTED_ATOMIC = 10n ** 22n;
+/** `MAX_QUOTED_ATOMIC` as the decimal string clients send. */
+export const MAX_QUOTED_USDC = '10000000000000000';
+
 /** The smallest free delta, or a 422 when all 9,999 amounts next to this quote are taken by open requests. */
 export function chooseMatchingDelta(quotedAtomic: bigint, openAmounts: ReadonlySet<bigint>): bigint {
+  if (quotedAtomic <= 0n || quotedAtomic > MAX_QUOTED_ATOMIC) {
+    throw new DomainError('validation_failed', `The amount must be greater than zero and at most ${MAX_QUOTED_USDC} USDC`);
+  }
   for (let d = DELTA_MIN; d <= DELTA_MAX; d++) {
     if (!openAmounts.has(quotedAtomic + d)) return d;
   }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
-import { decimalToAtomic } from '../money.js';
 import {
-  QUANTITY_MESSAGE, TAX_MODES, TAX_RATE_MESSAGE, TAX_USDC_MESSAGE, UNIT_MESSAGE, evaluateInvoiceTotals, parseQuantity, parseTaxRate, taxFieldIssues,
+  QUANTITY_MESSAGE, TAX_MODES, TAX_RATE_MESSAGE, TAX_USDC_MESSAGE, UNIT_MESSAGE, evaluateInvoiceTotals, isInvoiceAmount, parseQuantity, parseTaxRate, taxFieldIssues,
   type InvoiceIssue, type InvoiceItemInput, type InvoiceTotals, type TaxMode,
 } from '../proof/invoice-math.js';
 
@@ -15,6 +14,8 @@ import {
  * - `accounting` is a strict object of optional `reference`, `cost_center`, `ledger_account` (each at most 120
  *   characters): a small fixed set keeps buyer-visible documents predictable; an unknown key is an error.
  * - Optional free-text fields are trimmed; an empty result counts as absent (clients often send "").
+ * - `null` counts as absent for every optional field a response shows as `null` (`tax_rate`, `tax_notes`,
+ *   `accounting`, `memo`; a contact's `address` and `reference`), so a client may send back what it read.
  * - `send_now` may be given only as `false`: sending needs `POST /v1/invoices/{id}/send` with user approval.
  * - Dates are real calendar dates (`2026-02-30` is rejected); whether a due date may lie in the past is left
  *   to the caller, which owns the clock.
@@ -36,6 +37,13 @@ const text = (name: string, max: number) =>
 const optionalText = (name: string, max: number) =>
   z.string(required(name)).trim().max(max, `${name} must be at most ${max} characters`).transform((s) => s || undefined).optional();
 
+/** `optionalText` that also takes null as absent (a field responses show as null). */
+const nullableText = (name: string, max: number) =>
+  z.string(required(name)).trim().max(max, `${name} must be at most ${max} characters`).nullable().transform((s) => s || undefined).optional();
+
+/** Null as absent for an optional field that responses show as null. */
+const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullable().transform((v) => v ?? undefined).optional();
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -52,7 +60,7 @@ export function isCalendarDate(raw: string): boolean {
 const item = z.strictObject({
   description: text('description', 300),
   quantity: z.string(required('quantity', 'a decimal string, e.g. "2" or "1.5"')).refine((q) => parseQuantity(q) !== null, QUANTITY_MESSAGE),
-  unit_usdc: z.string(required('unit_usdc', 'a decimal string, e.g. "10.50"')).refine((u) => decimalToAtomic(u) !== null, UNIT_MESSAGE),
+  unit_usdc: z.string(required('unit_usdc', 'a decimal string, e.g. "10.50"')).refine(isInvoiceAmount, UNIT_MESSAGE),
 });
 
 const invoiceBody = z.strictObject({
@@ -64,17 +72,17 @@ const invoiceBody = z.strictObject({
     .min(1, 'an invoice needs at least one item')
     .max(100, 'an invoice has at most 100 items'),
   tax_mode: z.enum(TAX_MODES as [TaxMode, ...TaxMode[]], { message: `tax_mode must be one of ${TAX_MODES.join(', ')}` }).optional(),
-  tax_rate: z.string(required('tax_rate', 'a decimal string, e.g. "19"')).refine((r) => parseTaxRate(r) !== null, TAX_RATE_MESSAGE).optional(),
-  tax_usdc: z.string(required('tax_usdc', 'a decimal string')).refine((t) => decimalToAtomic(t) !== null, TAX_USDC_MESSAGE).optional(),
-  tax_notes: optionalText('tax_notes', 500),
-  accounting: z
-    .strictObject(
+  tax_rate: nullAsAbsent(z.string(required('tax_rate', 'a decimal string, e.g. "19"')).refine((r) => parseTaxRate(r) !== null, TAX_RATE_MESSAGE)),
+  tax_usdc: z.string(required('tax_usdc', 'a decimal string')).refine(isInvoiceAmount, TAX_USDC_MESSAGE).optional(),
+  tax_notes: nullableText('tax_notes', 500),
+  accounting: nullAsAbsent(
+    z.strictObject(
       { reference: optionalText('reference', 120), cost_center: optionalText('cost_center', 120), ledger_account: optionalText('ledger_account', 120) },
       { error: (iss) => (iss.code === 'invalid_type' ? 'accounting must be an object of reference, cost_center, ledger_account' : undefined) },
-    )
-    .optional(),
+    ),
+  ),
   send_now: z.boolean({ message: 'send_now must be a boolean (false)' }).refine((v) => v === false, SEND_NOW_MESSAGE).optional(),
-  memo: optionalText('memo', 1000),
+  memo: nullableText('memo', 1000),
 });
 
 export interface InvoiceAccounting {
@@ -118,7 +126,7 @@ export function parseInvoiceCreate(body: unknown): InvoiceCreate {
     const raw = isRecord(body) ? body : {};
     const mode = raw['tax_mode'] === undefined ? 'none' : raw['tax_mode'];
     if ((TAX_MODES as readonly unknown[]).includes(mode)) {
-      issues.push(...taxFieldIssues(mode as TaxMode, { tax_rate: raw['tax_rate'] !== undefined, tax_usdc: raw['tax_usdc'] !== undefined }));
+      issues.push(...taxFieldIssues(mode as TaxMode, { tax_rate: raw['tax_rate'] != null, tax_usdc: raw['tax_usdc'] !== undefined }));
     }
     invalid(issues);
   }
@@ -160,8 +168,8 @@ const contactBody = z.strictObject({
     .max(254, 'email must be at most 254 characters')
     .refine((e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64, 'email must be a valid address, e.g. billing@example.com')
     .transform(normalizeEmail),
-  address: optionalText('address', 600),
-  reference: optionalText('reference', 120),
+  address: nullableText('address', 600),
+  reference: nullableText('reference', 120),
 });
 
 export type ContactCreate = z.output<typeof contactBody>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
 import { decimalToAtomic } from '../money.js';
+import { MAX_QUOTED_ATOMIC, MAX_QUOTED_USDC } from '../proof/matching-delta.js';
 
 /**
  * The body of `POST /proof/v1/requests` (spec section 2), validated strictly. Rules that need the merchant
@@ -19,10 +20,12 @@ export const requestCreateSchema = z.strictObject({
     .string()
     .max(24)
     .refine((v) => decimalToAtomic(v) !== null, 'amount_usdc must be a decimal string: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits')
-    .refine((v) => decimalToAtomic(v) !== 0n, 'amount_usdc must be greater than zero'),
+    .refine((v) => decimalToAtomic(v) !== 0n, 'amount_usdc must be greater than zero')
+    .refine((v) => (decimalToAtomic(v) ?? 0n) <= MAX_QUOTED_ATOMIC, `amount_usdc must be at most ${MAX_QUOTED_USDC} USDC`),
   description: z.string().trim().min(3, 'description must be 3 to 350 characters').max(350, 'description must be 3 to 350 characters'),
-  customer_label: z.string().trim().max(120, 'customer_label has at most 120 characters').optional(),
-  expected_payer: z.string().trim().max(64).optional(),
+  // null is accepted as absent: responses show these fields as null, so a client may send back what it read.
+  customer_label: z.string().trim().max(120, 'customer_label has at most 120 characters').nullable().optional(),
+  expected_payer: z.string().trim().max(64).nullable().optional(),
   valid_hours: z.number().int('valid_hours must be a whole number').min(1, 'valid_hours must be 1 to 720').max(MAX_VALID_HOURS, 'valid_hours must be 1 to 720').optional(),
 });
 

@@ -76,10 +76,10 @@ const dueDate = () => DUE;
  * An invoice of one line of `unit` USDC. Every merchant's base wallet has the same address, so each test uses its
  * own amounts: a payment then matches only the request it is meant for.
  */
-async function createInvoice(merchant: TestMerchant, unit: string, app = h.app): Promise<InvoiceJson> {
+async function createInvoice(merchant: TestMerchant, unit: string, app = h.app, due = dueDate()): Promise<InvoiceJson> {
   const contact = (await h.ok<{ id: string }>(h.call(merchant.key, 'POST', '/v1/contacts', { legal_name: 'Buyer Ltd', email: 'ap@buyer.example' }, undefined, app), 201)).id;
   return h.ok<InvoiceJson>(h.call(merchant.key, 'POST', '/v1/invoices', {
-    customer_id: contact, wallet_id: merchant.wallets['base'], due_date: dueDate(), items: [{ description: 'Consulting', quantity: '1', unit_usdc: unit }],
+    customer_id: contact, wallet_id: merchant.wallets['base'], due_date: due, items: [{ description: 'Consulting', quantity: '1', unit_usdc: unit }],
   }, undefined, app), 201);
 }
 
@@ -172,7 +172,8 @@ describe('invoice lifecycle workflow', () => {
     const trial = await h.merchant({ trial: true });
     const me = async () => (await h.ok<{ limits: { requests_per_period: number }; usage: { requests: number; invoices: number } }>(h.call(trial.key, 'GET', '/v1/me')));
     const limit = (await me()).limits.requests_per_period;
-    const inv = await createInvoice(trial, '43');
+    // Due tomorrow: within the trial's 72-hour payment window.
+    const inv = await createInvoice(trial, '43', h.app, new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
     for (let i = 1; i < limit; i++) {
       await h.ok(h.call(trial.key, 'POST', '/v1/requests', { wallet_id: trial.wallets['base'], amount_usdc: '5', description: `Request ${i}` }), 201);
     }

@@ -129,7 +129,8 @@ describe('POST /proof/v1/invoices', () => {
   it('an invoice consumes one request and one invoice allowance; over the quota is 422 and creates nothing', async () => {
     const t = await h.merchant();
     const c = (await h.ok<{ id: string }>(h.call(t.key, 'POST', '/v1/contacts', { legal_name: 'T Buyer', email: 't@buyer.example' }), 201)).id;
-    const body = { customer_id: c, wallet_id: t.wallets['base'], due_date: due(3), items: [{ description: 'Item', quantity: '1', unit_usdc: '10' }] };
+    // Two days ahead: the end of that day is within the trial's 72-hour payment window.
+    const body = { customer_id: c, wallet_id: t.wallets['base'], due_date: due(2), items: [{ description: 'Item', quantity: '1', unit_usdc: '10' }] };
     for (let i = 0; i < 6; i++) await h.ok(h.call(t.key, 'POST', '/v1/invoices', body), 201);
     for (let i = 0; i < 6; i++) await h.ok(h.call(t.key, 'POST', '/v1/requests', { wallet_id: t.wallets['base'], amount_usdc: '1', description: 'direct' }), 201);
     const over = await h.call(t.key, 'POST', '/v1/invoices', body);
@@ -137,9 +138,10 @@ describe('POST /proof/v1/invoices', () => {
     expect(await over.json()).toMatchObject({ code: 'quota_exceeded' });
     expect(await h.tdb.db('invoices').where({ merchant_id: t.id })).toHaveLength(6);
     expect(await h.tdb.db('payment_requests').where({ merchant_id: t.id })).toHaveLength(12);
-    // The invoice's request follows the trial's 72-hour limit even with a later due date.
+    // The invoice's request stays open until the end of its due date, within the trial's 72 hours.
     const r = await h.tdb.db('payment_requests').where({ merchant_id: t.id }).whereNotNull('invoice_id').first();
     expect(r.valid_hours).toBeLessThanOrEqual(72);
+    expect(r.expires_at.getTime()).toBeGreaterThanOrEqual(Date.parse(`${due(2)}T23:59:59Z`));
   });
 });
 

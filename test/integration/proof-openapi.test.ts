@@ -181,6 +181,8 @@ describe('request schemas agree with the validators', () => {
       { ...ok, wallet_id: 'wal_short' }, { ...ok, wallet_id: 'req_AAAAAAAAAAAAAAAAAAAA' }, { amount_usdc: '1', description: 'abc' },
       { ...ok, valid_hours: 0 }, { ...ok, valid_hours: 1 }, { ...ok, valid_hours: 720 }, { ...ok, valid_hours: 721 }, { ...ok, valid_hours: 1.5 }, { ...ok, valid_hours: '5' },
       { ...ok, customer_label: 'x'.repeat(120) }, { ...ok, customer_label: 'x'.repeat(121) }, { ...ok, customer_label: ` ${'x'.repeat(120)} ` }, { ...ok, customer_label: null },
+      { ...ok, expected_payer: null }, { ...ok, customer_label: 7 }, { ...ok, amount_usdc: '10000000000000000' }, { ...ok, amount_usdc: '10000000000000000.000000' },
+      { ...ok, amount_usdc: '10000000000000000.000001' }, { ...ok, amount_usdc: '10000000000000001' }, { ...ok, amount_usdc: '09999999999999999.999999' }, { ...ok, amount_usdc: '9999999999999999.999999' },
       { ...ok, expected_payer: 'x'.repeat(64) }, { ...ok, expected_payer: 'x'.repeat(65) }, { ...ok, pay_to: ADDRESSES.base }, {}, [], 'x', null,
     ];
     agree('POST /proof/v1/requests', parseRequestCreate, cases);
@@ -197,6 +199,7 @@ describe('request schemas agree with the validators', () => {
       { ...ok, email: `a@${`${'b'.repeat(60)}.`.repeat(4)}example` }, { ...ok, email: `ab@${`${'b'.repeat(60)}.`.repeat(4)}example` }, { ...ok, email: 'a@xn--bcher-kva.example' },
       { ...ok, email: 'a@b.xn--p1ai' }, { ...ok, email: 'a@b.c' }, { ...ok, email: 'a@b.c1' }, { ...ok, email: 'a@x.example@y.example' }, { ...ok, email: 7 },
       { ...ok, address: 'x'.repeat(600) }, { ...ok, address: 'x'.repeat(601) }, { ...ok, reference: 'x'.repeat(120) }, { ...ok, reference: 'x'.repeat(121) }, { ...ok, address: null },
+      { ...ok, reference: null }, { ...ok, address: null, reference: null }, { ...ok, legal_name: null }, { ...ok, email: null },
       { ...ok, phone: '1' }, { email: 'a@b.example' }, {}, null,
     ];
     agree('POST /proof/v1/contacts', parseContactCreate, cases);
@@ -224,11 +227,15 @@ describe('request schemas agree with the validators', () => {
       { ...ok, accounting: { other: 'x' } }, { ...ok, accounting: null }, { ...ok, accounting: { reference: 'x'.repeat(121) } }, { ...ok, accounting: { reference: '   ' } },
       { ...ok, memo: 'x'.repeat(1000) }, { ...ok, memo: 'x'.repeat(1001) }, { ...ok, tax_notes: 'x'.repeat(500) }, { ...ok, tax_notes: 'x'.repeat(501) }, { ...ok, memo: '' },
       { ...ok, customer_id: 'con_x' }, { ...ok, wallet_id: undefined }, { ...ok, share_token: 'x' }, {}, null,
+      { ...ok, tax_rate: null, tax_notes: null, accounting: null, memo: null }, { ...ok, tax_mode: 'none', tax_rate: null }, { ...ok, tax_mode: 'fixed', tax_usdc: '1', tax_rate: null },
+      { ...ok, tax_mode: 'exclusive', tax_rate: null }, { ...ok, tax_mode: 'fixed', tax_usdc: null }, { ...ok, tax_mode: null }, { ...ok, accounting: { reference: null } },
+      withItem({ unit_usdc: '10000000000000000' }), withItem({ unit_usdc: '10000000000000000.000001' }), withItem({ quantity: '0.5', unit_usdc: '10000000000000000.0' }),
+      withItem({ unit_usdc: '99999999999999999.999999' }), { ...ok, tax_mode: 'fixed', tax_usdc: '99999999999999999.999999' }, { ...ok, tax_mode: 'fixed', tax_usdc: '10000000000000000.000001' },
     ];
     const arithmetic: unknown[] = [
       { ...ok, items: [{ ...item, unit_usdc: '0' }] },
-      { ...ok, items: [{ ...item, quantity: '1000000', unit_usdc: '99999999999999999' }] },
-      { ...ok, tax_mode: 'fixed', tax_usdc: '99999999999999999.999999' },
+      { ...ok, items: [{ ...item, quantity: '1000000', unit_usdc: '9999999999999999' }] },
+      { ...ok, tax_mode: 'fixed', tax_usdc: '10000000000000000' },
     ];
     agree('POST /proof/v1/invoices', parseInvoiceCreate, cases, arithmetic);
   });
@@ -280,6 +287,16 @@ describe('real responses conform to the document', () => {
     expect(((await c.check('GET /proof/pay/{id}', page)) as Buffer).toString()).toContain(String(request['amount_usdc']));
     await c.check('GET /proof/pay/{id}', await fetch(`${h.app.url}/proof/pay/${UNKNOWN['pay']!}`));
     expect([...c.covered]).toContain('GET /proof/pay/{id} 404');
+    // A suspended account's page: 403, nothing to pay.
+    await setMerchantStatus(h.tdb.db, other.id, 'suspended');
+    try {
+      const closed = ((await c.check('GET /proof/pay/{id}', await fetch(String(theirs['url'])))) as Buffer).toString();
+      expect(closed).toContain('Not accepting payments');
+      expect(closed).not.toContain(String(theirs['amount_usdc']));
+      expect([...c.covered]).toContain('GET /proof/pay/{id} 403');
+    } finally {
+      await setMerchantStatus(h.tdb.db, other.id, 'active');
+    }
   });
 
   it('contacts: 201 and its replay, 200, 404, 409, 422', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../domain/errors.js';
+import { decimalToAtomic, formatUsdc, MAX_AMOUNT_ATOMIC } from '../../../domain/money.js';
+import { DELTA_MAX, MAX_QUOTED_ATOMIC } from '../../../domain/proof/matching-delta.js';
 import {
   MAX_INVOICE_TOTAL_ATOMIC, computeInvoiceTotals, evaluateInvoiceTotals, formatInvoiceTotals, formatQuantity, formatTaxRate, parseQuantity, parseTaxRate,
   roundHalfUp, type InvoiceTotalsInput, type TaxMode,
@@ -156,14 +158,21 @@ describe('grammar, zero and bounds', () => {
     expect(issuesOf({ items: [] })).toEqual(['items']);
   });
 
-  it('accepts a total of exactly the amount-grammar maximum and rejects one atomic unit more', () => {
-    const max = '99999999999999999.999999';
+  it('accepts a total of exactly the largest quote and rejects one atomic unit more; the total plus any delta stays in the grammar', () => {
+    const max = '10000000000000000';
+    expect(MAX_INVOICE_TOTAL_ATOMIC).toBe(MAX_QUOTED_ATOMIC);
+    expect(MAX_QUOTED_ATOMIC + DELTA_MAX).toBeLessThanOrEqual(MAX_AMOUNT_ATOMIC);
+    expect(decimalToAtomic(formatUsdc(MAX_QUOTED_ATOMIC + DELTA_MAX))).toBe(MAX_QUOTED_ATOMIC + DELTA_MAX);
     expect(computeInvoiceTotals({ items: one(max) }).total_atomic).toBe(MAX_INVOICE_TOTAL_ATOMIC);
     expect(computeInvoiceTotals({ items: one(max), tax_mode: 'inclusive', tax_rate: '19' }).total_atomic).toBe(MAX_INVOICE_TOTAL_ATOMIC);
     expect(issuesOf({ items: [item('1', max), item('1', '0.000001')] })).toEqual(['items']);
     expect(issuesOf({ items: one(max), tax_mode: 'fixed', tax_usdc: '0.000001' })).toEqual(['items']);
     expect(issuesOf({ items: one(max), tax_mode: 'exclusive', tax_rate: '0.0001' })).toEqual(['items']);
-    expect(issuesOf({ items: [item('1000000', max)] })).toEqual(['items']);
+    expect(issuesOf({ items: [item('1000000', '9999999999.999999')] })).toEqual([]);
+    expect(issuesOf({ items: [item('1000000', '10000000000.000001')] })).toEqual(['items']);
+    // Unit prices and fixed tax are bounded like totals (a small quantity cannot carry a larger unit).
+    expect(issuesOf({ items: [item('0.5', `${max}.000001`)] })).toEqual(['items.0.unit_usdc']);
+    expect(issuesOf({ items: one('1'), tax_mode: 'fixed', tax_usdc: `${max}.000001` })).toEqual(['tax_usdc']);
   });
 
   it('computeInvoiceTotals throws validation_failed listing every issue', () => {
