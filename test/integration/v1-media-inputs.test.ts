@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { pdfFonts, pdfPageText } from '../helpers/pdf-inspect.js';
-import { pngDeclaring, sampleMedia, samplePdf, samplePng, SAMPLE_MEDIA } from '../helpers/sample-files.js';
+import type { SAMPLE_MEDIA } from '../helpers/sample-files.js';
+import { pngDeclaring, sampleMedia, samplePdf, samplePng } from '../helpers/sample-files.js';
 
 /**
  * What a /v1 client sends beyond ASCII and beyond the happy path of its sources, end to end through the real app,
@@ -71,7 +72,8 @@ async function uploadRaw(key: string, disposition: string, bytes: Buffer): Promi
   });
 }
 
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** Text without its white space (rotated text is extracted a glyph per line). */
+const squash = (s: string) => s.replace(/\s+/g, '');
 
 describe('pdf-watermark draws text in the scripts of the shipped fonts', () => {
   it('quotes, runs and draws German, Greek, Cyrillic, Japanese, Korean and symbols as extractable text', async () => {
@@ -84,12 +86,14 @@ describe('pdf-watermark draws text in the scripts of the shipped fonts', () => {
       expect(job, text).toMatchObject({ status: 'completed', error: null });
       const res = await h.download(marks.key, job.result!.files[0]!.download_path);
       const bytes = new Uint8Array(await res.arrayBuffer());
-      expect(squash(pdfPageText(bytes, 2)), text).toContain(text);
-      expect(squash(pdfPageText(bytes, 1)), text).not.toContain(text);
-      // Each font is embedded as a subset with a ToUnicode map: `emb sub uni` are all yes.
+      expect(squash(pdfPageText(bytes, 2)), text).toContain(squash(text));
+      expect(squash(pdfPageText(bytes, 1)), text).not.toContain(squash(text));
+      // Each font is embedded (`emb`) with a ToUnicode map (`uni`), and only the glyphs used: the CJK font alone is
+      // several megabytes whole.
       const fonts = pdfFonts(bytes).split('\n').filter((l) => /CID TrueType/.test(l));
       expect(fonts.length, text).toBeGreaterThan(0);
-      for (const line of fonts) expect(line, text).toMatch(/\byes\s+yes\s+yes\b/);
+      for (const line of fonts) expect(line, text).toMatch(/\byes\s+(yes|no)\s+yes\b/);
+      expect(bytes.length, text).toBeLessThan(100_000);
     }
   });
 
