@@ -22,9 +22,10 @@ RUN npm run build \
 # ---- runtime: production dependencies, compiled code, media tools ----
 FROM node:20-bookworm-slim AS runtime
 
-# ffmpeg and qpdf are used by the media adapters; ca-certificates for outbound TLS from child tools.
+# ffmpeg and qpdf are used by the media adapters, the fonts by the PDF watermark (adapters/media/pdf/watermark-fonts.ts);
+# ca-certificates for outbound TLS from child tools.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg qpdf ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg qpdf fonts-dejavu-core fonts-droid-fallback ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

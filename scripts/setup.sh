@@ -33,10 +33,18 @@ if [ -n "$pgpkg" ] && [ -f "$pgpkg/native/pg-symlinks.json" ]; then
   fi
 fi
 
-# 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools) and qpdf (PDF encryption).
+# 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools), qpdf (PDF encryption) and the fonts the PDF
+#    watermark embeds (DejaVu Sans for Latin, Greek, Cyrillic and symbols; Droid Sans Fallback for Chinese, Japanese
+#    and Korean; adapters/media/pdf/watermark-fonts.ts). With --tests also poppler-utils (pdftotext, pdffonts), with
+#    which the tests read back the text a PDF shows.
 missing_tools=()
 command -v ffprobe >/dev/null 2>&1 || missing_tools+=(ffmpeg)
 command -v qpdf >/dev/null 2>&1 || missing_tools+=(qpdf)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing_tools+=(fonts-dejavu-core)
+[ -f /usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf ] || missing_tools+=(fonts-droid-fallback)
+if [ "$with_tests" = true ]; then
+  command -v pdftotext >/dev/null 2>&1 || missing_tools+=(poppler-utils)
+fi
 if [ ${#missing_tools[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing_tools[*]} from Debian (one time)"
@@ -46,7 +54,7 @@ if [ ${#missing_tools[@]} -gt 0 ]; then
     fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_tools[@]}" >/dev/null
   else
-    say "missing ${missing_tools[*]}: install them (e.g. apt-get install ffmpeg qpdf)"
+    say "missing ${missing_tools[*]}: install them (e.g. apt-get install ${missing_tools[*]})"
     exit 1
   fi
 fi

@@ -1,7 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import ffmpeg from 'fluent-ffmpeg';
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { textPages } from '../../domain/pricing.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
@@ -13,6 +13,9 @@ export interface MeasuredSource {
   pages: number;
   durationSeconds: number | null;
   encrypted: boolean;
+  /** Images: pixels as displayed (after the EXIF orientation); null for other kinds. */
+  width: number | null;
+  height: number | null;
 }
 
 /** The file is not something the service can read (422); `reason` is safe to show. */
@@ -29,11 +32,19 @@ export const LIMITS = {
   mediaSeconds: 10 * 3600,
   /** Text sources are read whole to check UTF-8; larger text files are refused. */
   textBytes: 20_000_000,
+  /** The image engine's (sharp's) default bound on input pixels; a larger image could be quoted but never opened. */
+  imagePixels: 0x3fff * 0x3fff,
 };
 
 const IMAGE_MIME: Record<string, string> = {
   jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', avif: 'image/avif', heif: 'image/heif',
 };
+
+/** sharp reports AVIF and HEIC as `heif`; the compression tells them apart (both types are registered). */
+function imageMime(format: string | undefined, compression: string | undefined): string | undefined {
+  if (format === 'heif') return compression === 'av1' ? 'image/avif' : compression === 'hevc' ? 'image/heic' : 'image/heif';
+  return format ? IMAGE_MIME[format] : undefined;
+}
 
 async function head(path: string, n: number): Promise<Buffer> {
   const fh = await open(path, 'r');
@@ -59,18 +70,25 @@ async function measurePdf(path: string, bytes: number): Promise<MeasuredSource> 
   }
   if (!encrypted && pages === 0) throw new UnreadableSource('the PDF has no pages');
   if (pages > LIMITS.pdfPages) throw new UnreadableSource(`the PDF has ${pages} pages; at most ${LIMITS.pdfPages} are accepted`);
-  return { kind: 'pdf', mimeType: 'application/pdf', bytes, pages, durationSeconds: null, encrypted };
+  return { kind: 'pdf', mimeType: 'application/pdf', bytes, pages, durationSeconds: null, encrypted, width: null, height: null };
 }
 
 async function measureImage(path: string, bytes: number): Promise<MeasuredSource | null> {
+  let meta: Metadata;
   try {
-    const meta = await sharp(path, { failOn: 'error' }).metadata();
-    const mimeType = meta.format ? IMAGE_MIME[meta.format] : undefined;
-    if (!mimeType || !meta.width || !meta.height) return null;
-    return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false };
+    // The pixel bound is checked below, so an oversized image is named as such rather than as unreadable.
+    meta = await sharp(path, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
     return null;
   }
+  const mimeType = imageMime(meta.format, meta.compression);
+  if (!mimeType || !meta.width || !meta.height) return null;
+  if (meta.width * meta.height > LIMITS.imagePixels) {
+    throw new UnreadableSource(`the image has ${meta.width}x${meta.height} pixels; at most ${LIMITS.imagePixels.toLocaleString('en-US')} pixels are accepted`);
+  }
+  // As displayed: an EXIF orientation of 5 to 8 swaps width and height (crops are taken in these coordinates).
+  const { width, height } = meta.autoOrient ?? { width: meta.width, height: meta.height };
+  return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false, width, height };
 }
 
 async function measureText(path: string, bytes: number): Promise<MeasuredSource | null> {
@@ -82,7 +100,7 @@ async function measureText(path: string, bytes: number): Promise<MeasuredSource 
   } catch {
     return null;
   }
-  return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false };
+  return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null };
 }
 
 function probe(path: string, ffprobePath: string | undefined): Promise<ffmpeg.FfprobeData | null> {
@@ -102,15 +120,63 @@ async function measureMedia(path: string, bytes: number, ffprobePath: string | u
   const duration = Number(data.format?.duration);
   if ((!video && !audio) || !Number.isFinite(duration) || duration <= 0) return null;
   if (duration > LIMITS.mediaSeconds) throw new UnreadableSource('the media is longer than 10 hours');
-  const format = String(data.format?.format_name ?? '').split(',')[0] ?? '';
+  const kind = video ? 'video' : 'audio';
   return {
-    kind: video ? 'video' : 'audio',
-    mimeType: `${video ? 'video' : 'audio'}/${format || 'octet-stream'}`,
+    kind,
+    mimeType: mediaMimeType(kind, data),
     bytes,
     pages: 0,
     durationSeconds: Math.round(duration * 1000) / 1000,
     encrypted: false,
+    width: null,
+    height: null,
   };
+}
+
+/** Codecs a WebM file may hold (the WebM subset of Matroska); anything else is Matroska proper. */
+const WEBM_CODECS = new Set(['vp8', 'vp9', 'av1', 'vorbis', 'opus']);
+
+/**
+ * The registered media type of an audio or video container (IANA), from what ffprobe found, never from the file
+ * name. ffprobe names one demuxer for the whole ISO-BMFF family ("mov,mp4,m4a,3gp,3g2,mj2"): the file's major
+ * brand tells QuickTime, 3GPP, 3GPP2 and Motion JPEG 2000 from MP4. AVI has no registered type; it gets the one
+ * every client knows. An unknown container is application/octet-stream.
+ */
+export function mediaMimeType(kind: 'audio' | 'video', data: Pick<ffmpeg.FfprobeData, 'format' | 'streams'>): string {
+  const format = String(data.format?.format_name ?? '').split(',')[0] ?? '';
+  const brand = String(data.format?.tags?.['major_brand'] ?? '').trim().toLowerCase();
+  switch (format) {
+    case 'mov':
+      if (brand === 'qt') return 'video/quicktime';
+      if (brand.startsWith('3gp') || brand.startsWith('3gs') || brand.startsWith('3gr') || brand.startsWith('3ge')) return `${kind}/3gpp`;
+      if (brand.startsWith('3g2')) return `${kind}/3gpp2`;
+      if (brand === 'mjp2' || brand === 'mj2s') return 'video/mj2';
+      return `${kind}/mp4`;
+    case 'matroska': {
+      const codecs = (data.streams ?? []).filter((s) => s.codec_type === 'audio' || s.codec_type === 'video').map((s) => String(s.codec_name));
+      return codecs.length > 0 && codecs.every((c) => WEBM_CODECS.has(c)) ? `${kind}/webm` : `${kind}/matroska`;
+    }
+    case 'mp3': return 'audio/mpeg';
+    case 'wav': return 'audio/wav';
+    case 'ogg': return `${kind}/ogg`;
+    case 'flac': return 'audio/flac';
+    case 'aac': return 'audio/aac';
+    case 'amr': return 'audio/AMR';
+    case 'mpegts': return 'video/mp2t';
+    case 'mpeg': return `${kind}/mpeg`;
+    case 'avi': return 'video/x-msvideo';
+    default: return 'application/octet-stream';
+  }
+}
+
+/** Width and height of a stored image as displayed (EXIF orientation applied), from its header. */
+export async function displayedImageSize(path: string): Promise<{ width: number; height: number } | null> {
+  try {
+    const meta = await sharp(path, { limitInputPixels: false }).metadata();
+    return meta.autoOrient ?? (meta.width && meta.height ? { width: meta.width, height: meta.height } : null);
+  } catch {
+    return null;
+  }
 }
 
 /**

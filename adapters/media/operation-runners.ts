@@ -5,7 +5,8 @@ import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import type { AvailableOperation } from '../../domain/validation/processing-request.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
 import { compressImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
-import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from './pdf/pdf-operations.js';
+import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, UndrawableText, watermarkPages } from './pdf/pdf-operations.js';
+import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
@@ -51,6 +52,9 @@ async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
     if (e instanceof InvalidSourceError) throw e;
     if (e instanceof QpdfUnavailable) throw new ProviderUnavailableError(e.message);
     if (e instanceof QpdfTimeout) throw e; // retried, then the job fails as processing_error
+    // A deployment fault (fonts not installed): retried, then processing_error; never blamed on the source.
+    if (e instanceof WatermarkFontsUnavailable) throw e;
+    if (e instanceof UndrawableText) throw new InvalidSourceError(`options.text: ${e.problem}`);
     if (e instanceof WrongPdfPassword) throw new InvalidSourceError('the password does not open this PDF');
     if (e instanceof RangeError) throw new InvalidSourceError(e.message);
     // System errors (disk full, too many open files…) are the platform's: let them be retried.

@@ -3,6 +3,9 @@ import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
+import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
+import { displayedImageSize } from '../../adapters/media/measure.js';
+import { layoutWatermark, loadWatermarkFonts, WatermarkFontsUnavailable } from '../../adapters/media/pdf/watermark-fonts.js';
 import type { JobRequest } from '../../domain/validation/processing-request.js';
 import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, type QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
@@ -20,6 +23,29 @@ export interface Quote {
 
 const PDF_OPERATIONS = new Set(['pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge']);
 const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
+
+/**
+ * An image request against the source's size as displayed: the crop inside the image, the output within its format's
+ * bounds. Uploads measured before sizes were stored have none on their row: their header is read.
+ */
+async function imageIssues(store: FileStore, req: JobRequest, u: Upload, path: string) {
+  const size = u.width && u.height ? { width: u.width, height: u.height } : await displayedImageSize(store.pathOf(u.id));
+  if (!size) return [{ path, message: `${u.id} could not be opened as an image` }];
+  return imageRequestIssues({ operation: req.operation, options: req.options } as ImageRequest, size, u.mimeType, path);
+}
+
+/** `pdf-watermark`: every character must be drawable by a shipped font (else the job would fail after quoting). */
+async function watermarkTextIssues(text: string): Promise<Array<{ path: string; message: string }>> {
+  let fonts;
+  try {
+    fonts = await loadWatermarkFonts();
+  } catch (e) {
+    if (e instanceof WatermarkFontsUnavailable) throw new DomainError('service_unavailable', 'Watermarking is temporarily unavailable; retry later');
+    throw e;
+  }
+  const layout = layoutWatermark(text, fonts);
+  return layout.ok ? [] : [{ path: 'options.text', message: layout.problem }];
+}
 
 /**
  * Prices a validated request on what the server measured: the sources must exist in the caller's company
@@ -67,8 +93,10 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
         issues.push({ path: 'options.pages', message: e instanceof DomainError ? e.message : 'invalid pages' });
       }
     }
+    if (IMAGE_OPERATIONS.has(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
+  if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
   }

@@ -78,10 +78,15 @@ export function jobJson(job: Job) {
 /** The job record as a client receives it (JSON). */
 export type JobRecord = ReturnType<typeof jobJson>;
 
-/** A file name safe inside a quoted Content-Disposition value, plus its RFC 5987 form. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+/**
+ * `attachment` with the file name twice (RFC 6266): `filename*=UTF-8''…` carries it exactly (RFC 8187: every octet
+ * outside attr-char percent-encoded), and the quoted `filename="…"` an ASCII fallback for clients that ignore the
+ * former (accents dropped, any other character, quote, backslash or percent sign becomes `_`).
+ */
+function attachmentHeader(name: string): string {
+  const ascii = name.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 /** What identifies a job request for its Idempotency-Key: the body with each secret option replaced by a digest. */
@@ -194,7 +199,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     if (!info) throw new DomainError('gone', 'This result is no longer stored');
     ctx.type = file.contentType;
     ctx.length = info.size;
-    ctx.set('Content-Disposition', contentDisposition(file.name));
+    ctx.set('Content-Disposition', attachmentHeader(file.name));
     ctx.body = createReadStream(path);
   });
 

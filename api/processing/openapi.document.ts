@@ -36,8 +36,8 @@ export const EXAMPLES = {
   requestId: '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44',
 } as const;
 
-const upload = (id: string, filename: string, kind: string, mimeType: string, bytes: number, pages: number): Json => ({
-  id, filename, kind, mime_type: mimeType, bytes, pages, duration_seconds: null, encrypted: false,
+const upload = (id: string, filename: string, kind: string, mimeType: string, bytes: number, pages: number, size: [number, number] | null = null): Json => ({
+  id, filename, kind, mime_type: mimeType, bytes, pages, duration_seconds: null, encrypted: false, width: size?.[0] ?? null, height: size?.[1] ?? null,
   sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8', created_at: '2025-03-04T09:15:02.118Z', expires_at: '2025-03-11T09:15:02.118Z',
 });
 const jobExample = (over: Json): Json => ({
@@ -77,7 +77,7 @@ const optionalRetryAfter = { 'Retry-After': header('Sent when the database is un
 /** Quoting `pdf-unlock` opens the encrypted PDF with qpdf: the engine may be unavailable (503) or too slow (504). */
 function engineErrors(): Record<'503' | '504', Json> {
   return {
-    '503': errorResponse(503, ['service_unavailable'], 'The PDF engine that opens an encrypted PDF for `pdf-unlock`, or the database, is not available right now; retry later.',
+    '503': errorResponse(503, ['service_unavailable'], 'The PDF engine that opens an encrypted PDF for `pdf-unlock`, the fonts `pdf-watermark` draws with, or the database, are not available right now; retry later.',
       error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly'), optionalRetryAfter),
     '504': errorResponse(504, ['timeout'], 'Opening the encrypted PDF for `pdf-unlock` took longer than the time limit; retry later.', error('timeout', 'Opening this PDF took too long; retry later')),
   };
@@ -138,7 +138,7 @@ function paths(s: ProcessingDocsSettings): Json {
                 files: {
                   headers: {
                     'Content-Disposition': {
-                      description: 'Every part of `files` names a file: `form-data; name="files"; filename="…"`. The name is kept for display only.',
+                      description: 'Every part of `files` names a file: `form-data; name="files"; filename="…"`, the name in UTF-8 (RFC 7578) or as `filename*=UTF-8\'\'…` (RFC 5987). The name is kept for display only.',
                       required: true,
                       schema: { type: 'string', pattern: '^form-data;.*\\bfilename\\*?=', example: 'form-data; name="files"; filename="report.pdf"' },
                     },
@@ -154,7 +154,7 @@ function paths(s: ProcessingDocsSettings): Json {
             content: json(schemaRef('UploadList'), {
               uploads: { uploads: [
                 upload(EXAMPLES.pdf, 'report.pdf', 'pdf', 'application/pdf', 48213, 12),
-                upload(EXAMPLES.png, 'photo.png', 'image', 'image/png', 90114, 1),
+                upload(EXAMPLES.png, 'Straße.png', 'image', 'image/png', 90114, 1, [1200, 800]),
               ] },
             }),
           },
@@ -255,8 +255,8 @@ function paths(s: ProcessingDocsSettings): Json {
                 result: { files: [{ name: 'report-rotated.pdf', download_path: `/v1/jobs/${EXAMPLES.job}/results/0`, bytes: 48377, content_type: 'application/pdf' }], expires_at: '2025-03-11T09:16:42.377Z' },
               }),
               failed: jobExample({
-                status: 'failed', operation: 'image-edit', upload_ids: [EXAMPLES.png], options: { crop: [390, 0, 50, 50] }, estimated_credits: 2, charged_credits: 0,
-                started_at: '2025-03-04T09:16:41.020Z', finished_at: '2025-03-04T09:16:41.250Z', error: 'the crop box is outside the 400x300 image', error_code: 'invalid_source',
+                status: 'failed', operation: 'image-edit', upload_ids: [EXAMPLES.png], options: { crop: [100, 0, 50, 50] }, estimated_credits: 2, charged_credits: 0,
+                started_at: '2025-03-04T09:16:41.020Z', finished_at: '2025-03-04T09:16:41.250Z', error: 'the image could not be processed: VipsJpeg: premature end of JPEG image', error_code: 'invalid_source',
               }),
             }),
           },
@@ -284,7 +284,7 @@ function paths(s: ProcessingDocsSettings): Json {
         responses: {
           '200': {
             description: 'The file.',
-            headers: { ...limited(true), 'Content-Disposition': header('`attachment` with the file name.', { type: 'string', pattern: '^attachment; filename="' }, true) },
+            headers: { ...limited(true), 'Content-Disposition': header('`attachment` with the file name twice (RFC 6266): an ASCII fallback in `filename` (accents dropped, other characters `_`) and the exact name in `filename*=UTF-8\'\'…` (RFC 8187).', { type: 'string', pattern: '^attachment; filename="[\\x20-\\x7e]*"; filename\\*=UTF-8\'\'[A-Za-z0-9!#$&+.^_`|~%-]+$', examples: ['attachment; filename="Rechnung Marz-rotated.pdf"; filename*=UTF-8\'\'Rechnung%20M%C3%A4rz-rotated.pdf'] }, true) },
             content: Object.fromEntries(['application/pdf', 'image/jpeg', 'image/png', 'image/webp'].map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])),
           },
           '404': notFound('Unknown job, or no result file at this index.', 'Result 1 not found; the job has 1 result file(s)'),

@@ -54,7 +54,15 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
   'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
   'pdf-watermark': {
     summary: 'Stamp a text on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: true,
-    options: options({ text: { type: 'string', pattern: String.raw`^\s*\S([\s\S]{0,198}\S)?\s*$`, description: '1 to 200 characters after trimming surrounding whitespace.' }, pages: pagesOptional }, ['text']),
+    options: options({
+      text: {
+        type: 'string', pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
+        description: '1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: ' +
+          'Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use ' +
+          'code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`.',
+      },
+      pages: pagesOptional,
+    }, ['text']),
   },
   'pdf-number': {
     summary: 'Print page numbers on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: false,
@@ -71,12 +79,18 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
         flip: { type: 'string', enum: ['horizontal', 'vertical', 'both'] },
         format: imageFormat,
         crop: {
-          type: 'array', description: 'left, top, width, height in pixels.', minItems: 4, items: false,
+          type: 'array', minItems: 4, items: false,
+          description: 'left, top, width, height in pixels of the image as displayed (the upload\'s `width` and `height`): left + width and top + height ' +
+            'at most the image\'s; a crop outside the image is refused with 422 naming `options.crop`, before quoting.',
           prefixItems: [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 }, { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 1 }],
         },
       },
       [],
-      { minProperties: 1, dependentRequired: { width: ['height'], height: ['width'] }, description: 'At least one of width+height (both), angle, flip, format, crop.' },
+      {
+        minProperties: 1, dependentRequired: { width: ['height'], height: ['width'] },
+        description: 'At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger ' +
+          'than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting.',
+      },
     ),
   },
   'image-compress': {
@@ -160,16 +174,28 @@ export function componentSchemas(): Record<string, Schema> {
     ...variants,
     Upload: {
       type: 'object', additionalProperties: false,
-      required: ['id', 'filename', 'kind', 'mime_type', 'bytes', 'pages', 'duration_seconds', 'encrypted', 'sha256', 'created_at', 'expires_at'],
+      required: ['id', 'filename', 'kind', 'mime_type', 'bytes', 'pages', 'duration_seconds', 'encrypted', 'width', 'height', 'sha256', 'created_at', 'expires_at'],
       properties: {
         id: schemaRef('UploadId'),
-        filename: { type: 'string', minLength: 1, maxLength: 255, description: 'Your file name for display: no directories, no control characters.' },
+        filename: {
+          type: 'string', minLength: 1, maxLength: 255,
+          description: 'Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or ' +
+            'bidirectional-formatting characters (removed).',
+        },
         kind: { type: 'string', enum: ['pdf', 'image', 'text', 'audio', 'video'], description: 'Identified from the content, never from the name or declared type.' },
-        mime_type: { type: 'string' },
+        mime_type: {
+          type: 'string',
+          description: 'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
+            'image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), ' +
+            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, ' +
+            'video/x-msvideo (AVI, which has no registered type); application/octet-stream for another container ffprobe reads.',
+        },
         bytes: { type: 'integer', minimum: 1 },
         pages: { type: 'integer', minimum: 0, description: 'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.' },
         duration_seconds: { type: ['number', 'null'], minimum: 0, description: 'Media duration; null for documents and images.' },
         encrypted: { type: 'boolean', description: 'An encrypted PDF; only `pdf-unlock` accepts it.' },
+        width: { type: ['integer', 'null'], minimum: 1, description: 'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Null for other kinds.' },
+        height: { type: ['integer', 'null'], minimum: 1, description: 'Images: height in pixels as displayed. Null for other kinds.' },
         sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         created_at: dateTime,
         expires_at: { ...dateTime, description: 'Sources are kept 7 days.' },

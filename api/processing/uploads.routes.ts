@@ -32,11 +32,21 @@ interface Received {
 
 const MULTIPART_OVERHEAD = 1_000_000;
 
-/** The client's file name for display: no directories, no control characters, at most 255 characters. */
+/**
+ * Removed from file names: control characters (C0 and C1), the line and paragraph separators, and the bidirectional
+ * formatting characters (a right-to-left override can make `invoice\u202Etxt.exe` look like `invoiceexe.txt`).
+ */
+const UNSAFE_IN_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * The client's file name for display: decoded as UTF-8 by busboy (RFC 7578; `filename*=UTF-8''…` of RFC 5987 too),
+ * in Unicode normal form C, without unsafe characters and without directories (`/` and `\` separate them), at most
+ * 255 characters.
+ */
 function displayName(raw: string | undefined): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
-  const name = basename((raw ?? '').replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (name || 'upload').slice(0, 255);
+  const name = basename((raw ?? '').normalize('NFC').replace(UNSAFE_IN_NAME, '').replace(/\\/g, '/')).trim();
+  const safe = name === '.' || name === '..' ? '' : name;
+  return Array.from(safe).slice(0, 255).join('').trim() || 'upload';
 }
 
 export function uploadJson(u: Upload) {
@@ -48,6 +58,8 @@ export function uploadJson(u: Upload) {
     bytes: u.bytes,
     pages: u.pages,
     duration_seconds: u.durationSeconds,
+    width: u.width,
+    height: u.height,
     encrypted: u.encrypted,
     sha256: u.sha256,
     created_at: u.createdAt.toISOString(),
@@ -75,8 +87,9 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
   const req = ctx.req;
   let bb: busboy.Busboy;
   try {
+    // File names are UTF-8 (RFC 7578), as every browser sends them; busboy's default would read them as Latin-1.
     // fieldSize 0: a form field's value is never buffered; the field is refused when it ends (naming it).
-    bb = busboy({ headers: req.headers, limits: { files: limits.maxFilesPerUpload, fileSize: limits.maxUploadBytes + 1, fieldSize: 0 } });
+    bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: limits.maxFilesPerUpload, fileSize: limits.maxUploadBytes + 1, fieldSize: 0 } });
   } catch {
     return Promise.reject(new DomainError('unsupported_media_type', NOT_MULTIPART));
   }

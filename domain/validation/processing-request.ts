@@ -29,6 +29,26 @@ const password = z
   .refine((p) => !/[\r\n]/.test(p), 'password cannot contain line breaks');
 const imageFormat = z.enum(['jpg', 'png', 'webp']);
 
+/** `U+0007` for a code point. */
+export const codePointLabel = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Watermark text: one line of assigned, printable characters. Control characters (line breaks and tabs included),
+ * unassigned and private-use code points and lone surrogates are refused here; which of the rest a shipped font
+ * can draw is checked when the request is quoted (adapters/media/pdf/watermark-fonts.ts).
+ */
+const watermarkText = z
+  .string()
+  .trim()
+  .min(1, 'text is required')
+  .max(200, 'text must be at most 200 characters')
+  .superRefine((text, ctx) => {
+    const control = /\p{Cc}/u.exec(text);
+    if (control) ctx.addIssue({ code: 'custom', message: `text cannot contain control characters (${codePointLabel(control[0])})` });
+    const undrawable = /[\p{Cn}\p{Co}\p{Cs}]/u.exec(text);
+    if (undrawable) ctx.addIssue({ code: 'custom', message: `text cannot contain unassigned, private-use or surrogate code points (${codePointLabel(undrawable[0])})` });
+  });
+
 /** Options of each operation of this release; every object is strict. */
 export const OPTION_SCHEMAS = {
   'pdf-extract': z.strictObject({ pages: requiredPages }),
@@ -36,7 +56,7 @@ export const OPTION_SCHEMAS = {
   'pdf-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }), pages: pages.optional() }),
   'pdf-protect': z.strictObject({ password }),
   'pdf-unlock': z.strictObject({ password }),
-  'pdf-watermark': z.strictObject({ text: z.string().trim().min(1, 'text is required').max(200, 'text must be at most 200 characters'), pages: pages.optional() }),
+  'pdf-watermark': z.strictObject({ text: watermarkText, pages: pages.optional() }),
   'pdf-number': z.strictObject({ start: z.number().int().min(0).max(1_000_000).optional(), pages: pages.optional() }),
   'pdf-merge': z.strictObject({}),
   'image-edit': z

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 
 /** A PDF with `pages` pages, each showing its number. */
@@ -45,4 +46,47 @@ export function sampleWav(seconds: number): Buffer {
   b.write('data', 36);
   b.writeUInt32LE(data, 40);
   return b;
+}
+
+/** Media containers the tests upload, made by ffmpeg (installed by scripts/setup.sh) from generated tone and colour. */
+export const SAMPLE_MEDIA = {
+  mp4: ['-c:v', 'mpeg4', '-c:a', 'aac'],
+  mov: ['-c:v', 'mpeg4', '-c:a', 'aac'],
+  m4a: ['-vn', '-c:a', 'aac'],
+  '3gp': ['-c:v', 'mpeg4', '-c:a', 'aac'],
+  mp3: ['-vn', '-c:a', 'libmp3lame'],
+  wav: ['-vn', '-c:a', 'pcm_s16le'],
+  ogg: ['-vn', '-c:a', 'libvorbis'],
+  opus: ['-vn', '-c:a', 'libopus'],
+  flac: ['-vn', '-c:a', 'flac'],
+  aac: ['-vn', '-c:a', 'aac', '-f', 'adts'],
+  webm: ['-c:v', 'libvpx', '-c:a', 'libopus'],
+  mkv: ['-c:v', 'mpeg4', '-c:a', 'aac'],
+  avi: ['-c:v', 'mpeg4', '-c:a', 'libmp3lame'],
+  ts: ['-c:v', 'mpeg4', '-c:a', 'aac', '-f', 'mpegts'],
+} as const;
+
+/** One second of a 440 Hz tone (and, for video containers, a red 64×48 picture) in the container `ext`. */
+export function sampleMedia(ext: keyof typeof SAMPLE_MEDIA): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'media-'));
+  const out = join(dir, `sample.${ext}`);
+  execFileSync('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', 'color=c=red:s=64x48:d=1:r=10', '-f', 'lavfi', '-i', 'sine=f=440:d=1',
+    ...SAMPLE_MEDIA[ext], '-shortest', out,
+  ]);
+  return readFileSync(out);
+}
+
+/**
+ * A PNG whose header declares `width` × `height` pixels but whose data is a single pixel: cheap to make and to
+ * upload, and measured by its header like any PNG.
+ */
+export async function pngDeclaring(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).png().toBuffer());
+  // IHDR is the first chunk: length (4) type (4) at offset 8, its data from offset 16, its CRC over type + data.
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(zlib.crc32(png.subarray(12, 29)), 29);
+  return png;
 }

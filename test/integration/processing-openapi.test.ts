@@ -186,6 +186,8 @@ describe('the document', () => {
       { operation: 'pdf-unlock', upload_ids: [pdf], options: { password: 'p'.repeat(128) } }, { operation: 'pdf-unlock', upload_ids: [pdf], options: { password: 'p'.repeat(129) } },
       { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: '  DRAFT  ' } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: '   ' } },
       { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: ` ${'w'.repeat(200)} ` } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: 'w'.repeat(201) } },
+      { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: 'Größe ✓ 日本' } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: 'DRAFT\u0007ONLY' } },
+      { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: 'DRAFT\nONLY' } }, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text: ' DRAFT\n' } },
       { operation: 'pdf-number', upload_ids: [pdf] }, { operation: 'pdf-number', upload_ids: [pdf], options: { start: -1 } }, { operation: 'pdf-number', upload_ids: [pdf], options: { start: 3, pages: '2-9' } },
       { operation: 'pdf-merge', upload_ids: [pdf, pdf2] }, { operation: 'pdf-merge', upload_ids: [pdf] }, { operation: 'pdf-merge', upload_ids: many(20) }, { operation: 'pdf-merge', upload_ids: many(21) },
       { operation: 'pdf-merge', upload_ids: [pdf, pdf] }, { operation: 'pdf-merge', upload_ids: [pdf, pdf2], options: { order: 'reverse' } },
@@ -305,7 +307,11 @@ describe('real responses conform to the document', () => {
     expect(Object.fromEntries(types)).toEqual({ 'application/pdf': 'application/pdf', 'image/webp': 'image/webp', 'image/jpeg': 'image/jpeg' });
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${done.id}/results/1`, acme.key)))).toBe('not_found');
 
-    const failedBody = { operation: 'image-edit', upload_ids: [up['png']], options: { crop: [390, 0, 50, 50] } };
+    // A source that fails although it was measured (a crop outside the image is refused before quoting): the stored
+    // PNG keeps the header the quote reads and loses its pixel data.
+    const damaged = await uploadOk(acme.key, 'damaged.png', await samplePng(400, 300));
+    writeFileSync(h.store.pathOf(damaged), readFileSync(h.store.pathOf(damaged)).subarray(0, 60));
+    const failedBody = { operation: 'image-edit', upload_ids: [damaged], options: { crop: [350, 0, 50, 50] } };
     const failedKey = idem();
     const failed = await poll(((await c.check('POST /v1/jobs', await submit(acme.key, failedBody, failedKey))) as JobJson).id);
     expect(failed).toMatchObject({ status: 'failed', charged_credits: 0, error_code: 'invalid_source', result: null });

@@ -33,9 +33,11 @@ export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ data:
   const meta = await sharp(input).metadata();
   let img = sharp(input, { failOn: 'error' }).rotate(); // honour EXIF orientation first
   if (edit.crop) {
+    // The crop is taken of the image as displayed (after its EXIF orientation), as the upload reports its size.
     const [left, top, width, height] = edit.crop;
-    if (left + width > (meta.width ?? 0) || top + height > (meta.height ?? 0)) {
-      throw new RangeError(`crop ${edit.crop.join(',')} is outside the ${meta.width}x${meta.height} image`);
+    const shown = meta.autoOrient ?? { width: meta.width ?? 0, height: meta.height ?? 0 };
+    if (left + width > shown.width || top + height > shown.height) {
+      throw new RangeError(`crop ${edit.crop.join(',')} is outside the ${shown.width}x${shown.height} image`);
     }
     img = img.extract({ left, top, width, height });
   }
