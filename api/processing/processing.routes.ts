@@ -14,6 +14,7 @@ import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { qpdfOptions, quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
+import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
@@ -74,7 +75,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
       })),
     };
   });
-  mountJobs(router, {
+  const submission = {
     db: deps.db,
     store: deps.store,
     logger: deps.logger,
@@ -83,6 +84,8 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     qpdf: qpdfOptions(deps.media),
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
-  });
+  };
+  mountJobs(router, submission);
+  mountBatches(router, submission);
   return router;
 }

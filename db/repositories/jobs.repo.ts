@@ -30,6 +30,11 @@ export interface Job {
   finishedAt: Date | null;
   resultsExpireAt: Date | null;
   resultsPurgedAt: Date | null;
+  /** The batch this job is an item of, and its 0-based position there (null for a job submitted alone). */
+  batchId: string | null;
+  itemIndex: number | null;
+  /** A child made by retry-failed: the failed job it runs again. */
+  retryOf: string | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -56,10 +61,14 @@ const toJob = (r: any): Job => ({
   finishedAt: r.finished_at,
   resultsExpireAt: r.results_expire_at,
   resultsPurgedAt: r.results_purged_at,
+  batchId: r.batch_id ?? null,
+  itemIndex: r.item_index ?? null,
+  retryOf: r.retry_of ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'>;
+export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
+  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf'>>;
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
@@ -74,6 +83,9 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
       quoted_credits: job.quotedCredits,
       reservation_id: job.reservationId,
       created_at: job.createdAt,
+      batch_id: job.batchId ?? null,
+      item_index: job.itemIndex ?? null,
+      retry_of: job.retryOf ?? null,
     })
     .returning('*');
   return toJob(row);
@@ -234,8 +246,18 @@ export async function markResultsPurged(db: Db, jobId: string, now: Date): Promi
   await db('jobs').where({ id: jobId }).whereNull('results_purged_at').update({ results_purged_at: now });
 }
 
-/** Queued jobs that never got a slot, recorded before `before` (their workflow start may have been lost). */
+/**
+ * Queued jobs submitted alone that never got a slot, recorded before `before` (their workflow start may have been
+ * lost). A batch's children are left out: their `batch:<id>` workflow starts them (a lost batch start is found by
+ * findUnstartedBatches), and a `job:<id>` started here would not be the batch's child.
+ */
 export async function findNeverClaimedJobs(db: Db, before: Date, limit: number): Promise<string[]> {
-  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
+  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).whereNull('batch_id').where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
   return rows.map((r) => r.id as string);
+}
+
+/** The children of a batch in item order (the whole list: a batch has at most 100), deleted ones included. */
+export async function listBatchChildren(db: Db, batchId: string): Promise<Job[]> {
+  const rows = await db('jobs').where({ batch_id: batchId }).orderBy('item_index');
+  return rows.map(toJob);
 }
