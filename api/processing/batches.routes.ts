@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
-import { parseBatchRequest, type AvailableOperation, type BatchRequest } from '../../domain/validation/processing-request.js';
+import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
@@ -16,7 +16,7 @@ import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { fingerprintWith, jobJson } from './jobs.routes.js';
-import { quoteChildren, SECRET_OPTIONS, submitJobs, type ChildSpec } from './submission.service.js';
+import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
 
 export interface BatchesRouteDeps {
@@ -130,27 +130,8 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    */
   router.post('/batches/:id/retry-failed', needsWorkflows, idempotentAs('batches.retry_failed'), async (ctx) => {
     const original = await findBatch(ctx);
-    if (!isBatchTerminal(original.status)) {
-      throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`, { fields: { status: original.status } });
-    }
     const trx = ctx.state.trx!;
-    const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed');
-    if (failed.length === 0) throw new DomainError('batch_has_no_failed_items', `The batch ${original.status === 'completed' ? 'completed' : 'has no failed item'}; there is nothing to retry`);
-    if (SECRET_OPTIONS.some((k) => OPTION_NEEDS_SECRET[original.operation as AvailableOperation]?.includes(k))) {
-      throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
-    }
-    const children: ChildSpec[] = failed.map((j: Job) => ({
-      request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options },
-      sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
-      retryOf: j.id,
-    }));
-    const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
-      companyId: companyOf(ctx),
-      apiKeyId: keyOf(ctx).id,
-      children,
-      maxCredits: undefined,
-      batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },
-    });
+    const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, apiKeyId: keyOf(ctx).id });
     ctx.state.resourceId = batch!.id;
     ctx.status = 202;
     ctx.body = await batchJson(trx, batch!);
@@ -164,11 +145,8 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   router.get('/batches/:id/results.zip', async (ctx) => {
     const batch = await findBatch(ctx);
     if (!isBatchTerminal(batch.status)) {
-      throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`, { fields: { status: batch.status } });
+      throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
     }
     await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: now() }, batch, await listBatchChildren(deps.db, batch.id));
   });
 }
-
-/** Operations whose options carry a secret (domain/validation: pdf-protect and pdf-unlock take a password). */
-const OPTION_NEEDS_SECRET: Partial<Record<AvailableOperation, readonly string[]>> = { 'pdf-protect': ['password'], 'pdf-unlock': ['password'] };

@@ -1,14 +1,14 @@
 import { DomainError } from '../../domain/errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import type { WebhookMode } from '../../domain/batches.js';
-import type { BodyIssue, JobRequest } from '../../domain/validation/processing-request.js';
+import { isBatchTerminal, type WebhookMode } from '../../domain/batches.js';
+import type { AvailableOperation, BodyIssue, JobRequest } from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
-import { countUnfinishedJobs, insertJob, type Job } from '../../db/repositories/jobs.repo.js';
+import { countUnfinishedJobs, insertJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
 
@@ -157,4 +157,36 @@ export async function submitJobs(
     else await startJobWorkflow(workflows, { jobId: jobs[0]!.id }, { companyId, operation: jobs[0]!.operation });
   });
   return { jobs, batch };
+}
+
+/** Operations whose options carry a secret (not kept once a job ends, so their failed items cannot be re-run as they were). */
+const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock']);
+
+/**
+ * retry-failed: a new batch (`retry_of` the original, same operation, options and webhook) of the original's failed
+ * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
+ * operator command `batches:retry-failed`. A source problem names the original item (`items.<item_index>.upload_ids.<j>`).
+ */
+export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: Array<() => Promise<void>>, input: { original: Batch; apiKeyId: string }): Promise<Submitted> {
+  const { original } = input;
+  if (!isBatchTerminal(original.status)) {
+    throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);
+  }
+  const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed');
+  if (failed.length === 0) throw new DomainError('batch_has_no_failed_items', 'No item of this batch failed; there is nothing to retry');
+  if (NEEDS_SECRET.has(original.operation)) {
+    throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
+  }
+  const children: ChildSpec[] = failed.map((j) => ({
+    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options },
+    sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
+    retryOf: j.id,
+  }));
+  return submitJobs(deps, trx, afterCommit, {
+    companyId: original.companyId,
+    apiKeyId: input.apiKeyId,
+    children,
+    maxCredits: undefined,
+    batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },
+  });
 }

@@ -136,7 +136,8 @@ export type ClaimOutcome =
 
 /**
  * Moves a queued job to processing if a slot is free: fewer than `activePlatform` processing jobs in all,
- * none of its company, and no older eligible queued job of the same company (first in, first out per company;
+ * none of its company, and no older eligible queued job of the same company (first in, first out per company, a
+ * batch's children in item order;
  * a job waiting out a provider outage is not eligible and does not block the others). Safe to repeat: a job
  * already processing is reported claimed.
  */
@@ -165,7 +166,8 @@ export async function claimJobSlot(
       .where({ company_id: job.companyId, status: 'queued' })
       .whereNull('deleted_at')
       .where((q) => q.whereNull('retry_at').orWhere('retry_at', '<=', now))
-      .where((q) => q.where('created_at', '<', job.createdAt).orWhere((q2) => q2.where('created_at', job.createdAt).andWhere('id', '<', job.id)))
+      // Order: submission time, then a batch's item order, then id (children of a batch share their created_at).
+      .whereRaw('(created_at, coalesce(item_index, -1), id) < (?, ?, ?)', [job.createdAt, job.itemIndex ?? -1, job.id])
       .first('id');
     if (older) return { outcome: 'busy', reason: 'an older job of the company is queued first' };
 

@@ -6,6 +6,7 @@ import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { insertJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
+import { batchesRetryFailed, batchesShow } from '../../cli/batch-commands.js';
 import { samplePdf, samplePng } from '../helpers/sample-files.js';
 
 /**
@@ -182,7 +183,7 @@ describe('a 100-item batch with failing children', () => {
     expect((await b.get(other.key, batch.id)).status).toBe(404);
 
     await h.startWorker();
-    const done = await b.waitForBatch(ops.key, batch.id);
+    const done = await b.waitForBatch(ops.key, batch.id, 800_000);
     expect(done).toMatchObject({ status: 'partial', progress: { total: 100, queued: 0, processing: 0, completed: 96, failed: 4 }, credits: { estimated: 200, reserved: 0, charged: 192, released: 8 } });
     expect(done.jobs.filter((j) => j.status === 'failed').map((j) => j.item_index)).toEqual(failing);
     expect(done.jobs[7]).toMatchObject({ status: 'failed', error_code: 'invalid_source', charged_credits: 0 });
@@ -249,7 +250,8 @@ describe('a 100-item batch with failing children', () => {
     const huge = await b.zip(ops.key, batch.id);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ code: 'batch_zip_too_large' });
-  });
+    // 100 children run one at a time (one active job per company): minutes on a loaded machine.
+  }, 900_000);
 });
 
 describe('the batch state table', () => {
@@ -273,6 +275,16 @@ describe('the batch state table', () => {
     expect(await h.wallet(st.id)).toEqual({ available: before.available - 6, reserved: before.reserved });
     const zip = new AdmZip(Buffer.from(await (await b.zip(st.key, none.id)).arrayBuffer()));
     expect(zip.getEntries().map((e) => e.entryName)).toEqual(['manifest.json']);
+
+    // The operator commands: batches:show, then batches:retry-failed (once; again only with --again).
+    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({ id: mixed.id, company_id: st.id, workflow_id: `batch:${mixed.id}`, status: 'partial', progress: { failed: 1 }, retried_by: [] });
+    const cliDeps = { db: h.tdb.db, store: h.store, qpdf: { qpdfPath: 'qpdf', timeoutMs: 30_000 }, secretBox: h.secretBox, workflows: h.gateway };
+    const retry = await batchesRetryFailed(cliDeps, { batch: mixed.id });
+    expect(retry).toMatchObject({ retry_of: mixed.id, item_count: 1, workflow_id: `batch:${retry.id}`, jobs: [{ item_index: 0, upload_ids: [broken] }] });
+    await expect(batchesRetryFailed(cliDeps, { batch: mixed.id })).rejects.toThrow(/already retried as bat_/);
+    expect(await b.waitForBatch(st.key, retry.id)).toMatchObject({ status: 'failed', credits: { released: 2 } });
+    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({ retried_by: [{ id: retry.id, status: 'failed' }] });
+    await expect(batchesShow(h.tdb.db, { batch: 'bat_AAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow(/no such batch/);
   });
 });
 
