@@ -59,6 +59,19 @@ export async function batchJson(db: Db, batch: Batch, page: { after: number; lim
 
 export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
 
+/** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
+function parseRetryBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation_failed', 'Invalid request: (body): retry-failed takes no body, or an empty JSON object', { issues: [{ path: '(body)', message: 'retry-failed takes no body, or an empty JSON object' }] });
+  }
+  const fields = Object.keys(body);
+  if (fields.length) {
+    const issues = fields.map((path) => ({ path, message: 'retry-failed takes no fields: the new batch repeats the failed items as they were' }));
+    throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  }
+}
+
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
@@ -128,7 +141,8 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * quoted and reserved anew. 409 `batch_not_terminal` while the batch runs, `batch_has_no_failed_items` when nothing
    * failed, `batch_retry_needs_password` for password operations (the password is not kept after a job ends).
    */
-  router.post('/batches/:id/retry-failed', needsWorkflows, idempotentAs('batches.retry_failed'), async (ctx) => {
+  router.post('/batches/:id/retry-failed', needsWorkflows, jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
+    parseRetryBody(ctx.request.body);
     const original = await findBatch(ctx);
     const trx = ctx.state.trx!;
     const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, apiKeyId: keyOf(ctx).id });

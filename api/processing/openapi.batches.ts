@@ -2,8 +2,8 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { BATCH_LIMITS, WEBHOOK_MODES } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
-import { schemaRef, type Schema } from './openapi.schemas.js';
+import { OPERATION_DOCS, requestSchemaName, schemaRef, type Schema } from './openapi.schemas.js';
+import { AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
 
 /**
  * The batch routes of `/v1` in the OpenAPI document (spec sections 2 to 4, release 1.2.0): schemas and paths. The
@@ -22,6 +22,33 @@ export interface BatchDocKit {
   uploadId: string;
 }
 
+/** The batch body of one operation: its options, and its number of sources per child. */
+function batchVariant(op: AvailableOperation): Schema {
+  const d = OPERATION_DOCS[op];
+  const uploadIds = { type: 'array', items: schemaRef('UploadId') };
+  return {
+    title: op,
+    type: 'object',
+    additionalProperties: false,
+    required: ['operation', ...(d.optionsRequired ? ['options'] : [])],
+    description: d.summary,
+    oneOf: [{ properties: { upload_ids: true }, required: ['upload_ids'] }, { properties: { items: true }, required: ['items'] }],
+    properties: {
+      operation: { type: 'string', const: op },
+      upload_ids: d.sources.max === 1
+        ? { ...uploadIds, minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'Shorthand: one child job per upload (an upload may repeat).' }
+        : false,
+      items: {
+        type: 'array', minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'One child job per item, in this order (`item_index` from 0).',
+        items: { type: 'object', additionalProperties: false, required: ['upload_ids'], properties: { upload_ids: { ...uploadIds, minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true } } },
+      },
+      options: d.options,
+      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.' },
+      webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES], default: 'batch', description: 'Which events the batch sends: `batch` (batch events), `items` (each child\'s job events) or `both`.' },
+    },
+  };
+}
+
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const count: Schema = { type: 'integer', minimum: 0 };
@@ -37,29 +64,15 @@ export function batchSchemas(job: Schema): Record<string, Schema> {
       properties: { item_index: { type: 'integer', minimum: 0, maximum: BATCH_LIMITS.maxItems - 1 }, ...(job['properties'] as Schema) },
     },
     BatchRequest: {
-      type: 'object', additionalProperties: false, required: ['operation'],
       description:
         'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
-        '`upload_ids` (one child per upload) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
+        '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
         `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
-        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote.',
-      oneOf: [{ required: ['upload_ids'] }, { required: ['items'] }],
-      properties: {
-        operation: schemaRef('Operation'),
-        upload_ids: { ...uploadIds, minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'Shorthand: one child job per upload (an upload may repeat).' },
-        items: {
-          type: 'array', minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'One child job per item, in this order (`item_index` from 0).',
-          items: { type: 'object', additionalProperties: false, required: ['upload_ids'], properties: { upload_ids: { ...uploadIds, minItems: 1, maxItems: 20, uniqueItems: true } } },
-        },
-        options: { type: 'object', description: 'The operation\'s options, as in a job body (`JobRequest`), for every child.' },
-        max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.' },
-        webhook_id: {
-          type: 'string', pattern: `^${WEBHOOK_ID_PREFIX}_[A-Za-z0-9]{20}$`,
-          description: 'A registered webhook: refused (422) like a job\'s `webhook_id` until job and batch webhook events are delivered.',
-        },
-        webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES], default: 'batch', description: 'Which events the batch sends: `batch` (batch events), `items` (each child\'s job events) or `both`.' },
-      },
+        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote. `webhook_id` follows the ' +
+        'job rule: refused (422) until job and batch webhook events are delivered.',
+      oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(`Batch${requestSchemaName(op)}`)),
     },
+    ...Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, batchVariant(op)])),
     BatchEstimate: {
       type: 'object', additionalProperties: false, required: ['operation', 'estimated_credits', 'items'],
       properties: {
