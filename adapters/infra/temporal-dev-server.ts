@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../domain/search-attributes.js';
 import { isPortOpen, waitFor } from './net.js';
 import type { Progress } from './progress.js';
@@ -28,6 +28,9 @@ async function temporalAnswers(address: string): Promise<boolean> {
   }
 }
 
+/** `IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD` (the enum is not a named export of @temporalio/proto under Node's ESM loader). */
+const KEYWORD = 2 as temporal.api.enums.v1.IndexedValueType;
+
 /**
  * Registers the platform's custom search attributes (domain/search-attributes.ts, all Keyword) on the namespace of a
  * server that lacks them: a dev server started before they existed, or the SDK-downloaded one. Idempotent.
@@ -40,7 +43,7 @@ export async function ensureSearchAttributes(address: string, namespace: string)
     if (missing.length) {
       await connection.operatorService.addSearchAttributes({
         namespace,
-        searchAttributes: Object.fromEntries(missing.map((n) => [n, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
+        searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])),
       });
     }
     return missing;
