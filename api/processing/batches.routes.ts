@@ -35,7 +35,10 @@ const childrenOf = (req: BatchRequest): ChildSpec[] =>
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
-  const [counts, credits, children] = await Promise.all([batchCounts(db, batch.id), batchCredits(db, batch.id), listBatchChildren(db, batch.id)]);
+  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
+  const counts = await batchCounts(db, batch.id);
+  const credits = await batchCredits(db, batch.id);
+  const children = await listBatchChildren(db, batch.id);
   const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
   const last = shown.at(-1);
   return {
