@@ -67,7 +67,7 @@ function heartbeating<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** `delivery:<id>` (workflowIds.delivery) of `webhookDeliveryWorkflow`, started with the activity's own client. */
-function startDeliveryFromActivity(delaysMs: number[] | undefined) {
+export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
   return async (deliveryId: string): Promise<void> => {
     const ctx = Context.current();
     await ctx.client.workflow.start('webhookDeliveryWorkflow', {
@@ -80,16 +80,21 @@ function startDeliveryFromActivity(delaysMs: number[] | undefined) {
   };
 }
 
+/**
+ * Starts the deliveries of a job's or batch's terminal event after the transition committed, if one was recorded
+ * (also on a retry of the calling activity, whose transition already committed). Call it from the activity that
+ * committed the transition; a failed start throws, so that activity retries.
+ */
+export function terminalDeliveryStarter(deps: Pick<ProcessingActivityDeps, 'db' | 'startDelivery' | 'webhookDelaysMs'>) {
+  const startDelivery = deps.startDelivery ?? startDeliveryFromActivity(deps.webhookDelaysMs);
+  return async (subject: { jobId: string } | { batchId: string }): Promise<void> => {
+    for (const deliveryId of await unstartedDeliveriesOfEvent(deps.db, terminalEventId(subject))) await startDelivery(deliveryId);
+  };
+}
+
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
-  const startDelivery = deps.startDelivery ?? startDeliveryFromActivity(deps.webhookDelaysMs);
-  /**
-   * After the terminal transition committed: starts the delivery of the job's event, if one was recorded (also on a
-   * retry of this activity, whose transition already committed). A failed start fails the activity, which retries.
-   */
-  const startTerminalDeliveries = async (jobId: string): Promise<void> => {
-    for (const deliveryId of await unstartedDeliveriesOfEvent(deps.db, terminalEventId({ jobId }))) await startDelivery(deliveryId);
-  };
+  const startTerminalDeliveries = terminalDeliveryStarter(deps);
   return {
     /**
      * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
@@ -156,7 +161,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async completeJob(input: { jobId: string; files: jobs.ResultFile[] }): Promise<boolean> {
       const at = now();
       const changed = await jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
-      await startTerminalDeliveries(input.jobId);
+      await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },
 
@@ -164,7 +169,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async failJob(input: { jobId: string; code: JobErrorCode; message: string }): Promise<boolean> {
       const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
-      await startTerminalDeliveries(input.jobId);
+      await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },
 
