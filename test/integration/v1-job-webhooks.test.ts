@@ -203,6 +203,38 @@ describe('retries and disabling', () => {
 });
 
 describe('exactly once with the terminal transition', () => {
+  it('the event and the terminal update are one transaction: when recording the event fails, the job is not completed or charged', async () => {
+    const receiver = await startReceiver(() => 200);
+    const { endpoint } = await webhook(acme, receiver.url);
+    const pdf = await h.upload(acme.key, 'atomic.pdf', await samplePdf(2));
+    const job = await h.submitOk(acme.key, { operation: 'pdf-extract', upload_ids: [pdf], options: { pages: '1' }, webhook_id: endpoint.id });
+    const until = Date.now() + 120_000;
+    while (gates.length === 0) {
+      if (Date.now() > until) throw new Error('the held job never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const wallet = await h.wallet(acme.id);
+    // The outbox insert fails inside the terminal transaction...
+    await h.tdb.db.raw(`CREATE FUNCTION refuse_delivery() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox unavailable'; END $$`);
+    await h.tdb.db.raw('CREATE TRIGGER refuse_delivery BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_delivery()');
+    try {
+      await expect(jobsRepo.completeJob(h.tdb.db, job.id, [], new Date(), new Date())).rejects.toThrow(/outbox unavailable/);
+    } finally {
+      await h.tdb.db.raw('DROP TRIGGER refuse_delivery ON webhook_deliveries');
+      await h.tdb.db.raw('DROP FUNCTION refuse_delivery()');
+    }
+    // ...so the job is still processing, nothing was charged, and no event exists.
+    expect((await h.tdb.db('jobs').where({ id: job.id }).first('status')).status).toBe('processing');
+    expect(await h.wallet(acme.id)).toEqual(wallet);
+    expect(await deliveriesOf(job.id)).toEqual([]);
+    // The worker's own completion then commits the update and its one event together.
+    gates.shift()!();
+    expect(await settled(job.id)).toMatchObject({ status: 'delivered', attempts: 1, event_type: 'job.completed' });
+    expect(receiver.requests).toHaveLength(1);
+    await receiver.close();
+  });
+
+
   it('a repeated terminal update (an activity retried after its commit) records no second event, and a later failJob none either', async () => {
     const receiver = await startReceiver(() => 200);
     const { endpoint } = await webhook(acme, receiver.url);
