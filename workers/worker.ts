@@ -18,6 +18,8 @@ import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycl
 export interface ProcessingWorkerDeps {
   store: FileStore;
   runners: OperationRunners;
+  /** Test-only: the waits between `/v1` job-event delivery attempts, in ms. */
+  webhookDelaysMs?: number[];
 }
 
 /** What the invoice mail activities need besides the shared deps; `mailer` is null when SMTP_URL is unset. */

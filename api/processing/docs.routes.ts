@@ -10,7 +10,7 @@ import { escapeHtml as esc } from '../http/html.js';
 import { htmlPage, mountDocumentRoutes, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
 import { DOCS_PATH, EXAMPLES, KEY_CREATION, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
-import { TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
+import { JOB_EVENT_EXAMPLES, TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
 
 /**
@@ -66,7 +66,7 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
-Batches and job webhooks are not available in this release (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
+Name a webhook with <code>webhook_id</code> to be told when a job ends (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
 ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
 # 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
 # 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}
@@ -120,16 +120,19 @@ ${pre(JSON.stringify({ detail: 'The quote of 4 credits exceeds max_credits (3); 
 ${renderEndpoints(document, ENDPOINT_DOCS)}
 
 <h2 id="webhooks">Webhooks</h2>
-<p>Job and batch webhooks (<code>webhook_id</code>) come in a later release; a job body carrying <code>webhook_id</code> is refused (422). A webhook id
-has the form <code>whe_</code> and 20 letters or digits. The platform operator can already register your URL and send it a signed
-<code>${TEST_PING_EXAMPLE['type'] as string}</code>, in the body every <code>/v1</code> event will have, <code>{id, type, created_at, job}</code>:</p>
+<p>A job body may name a webhook of your company with <code>webhook_id</code> (<code>whe_</code> and 20 letters or digits); one that is unknown,
+another company's, disabled or deleted answers 404 naming <code>webhook_id</code>. When the job ends, a signed <code>job.completed</code> or
+<code>job.failed</code> event is POSTed to it, with the body every <code>/v1</code> event has, <code>{id, type, created_at, job}</code>. The
+<code>job</code> is the job record without its <code>options</code> and without result file names (they derive from your file names);
+download paths still need your API key. The platform operator registers your URL (and can send it a signed
+<code>${TEST_PING_EXAMPLE['type'] as string}</code>):</p>
 ${pre(`POST <your URL>
 Content-Type: application/json
 X-Service-Timestamp: ${WEBHOOK_EXAMPLES.secondsAt}
 X-Service-Signature: v1=<hex HMAC-SHA256 of "${WEBHOOK_EXAMPLES.secondsAt}." + the raw body, keyed with the signing secret>
-X-Service-Event-Id: ${TEST_PING_EXAMPLE['id'] as string}
+X-Service-Event-Id: ${WEBHOOK_EXAMPLES.event}
 
-${JSON.stringify(TEST_PING_EXAMPLE)}`)}
+${JSON.stringify(JOB_EVENT_EXAMPLES['job.completed'])}`)}
 <p>Verify before parsing: reject a timestamp more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock, compute the HMAC over the timestamp, a dot and the raw
 body bytes, and compare in constant time. Deduplicate by <code>X-Service-Event-Id</code> and answer 2xx after recording it. ${md(V1_RETRY_TEXT)}
 Redirects are never followed.</p>

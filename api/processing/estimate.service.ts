@@ -11,6 +11,7 @@ import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, 
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { getUpload, type Upload } from '../../db/repositories/uploads.repo.js';
+import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 
 /** qpdf settings from the media config. */
 export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
@@ -60,6 +61,10 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
     if (!upload) throw bodyIdNotFound(`upload_ids.${i}`, 'no upload with this id in your company');
     if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
+  }
+  // The ids of the body in body order (docs/platform.md, "Ids"): `webhook_id` comes after `upload_ids`.
+  if (req.webhookId !== undefined && !(await findUsableV1Webhook(deps.db, companyId, req.webhookId))) {
+    throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
   }
   const issues: Array<{ path: string; message: string }> = [];
   const measures: SourceMeasure[] = [];

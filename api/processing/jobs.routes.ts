@@ -65,6 +65,7 @@ export function jobJson(job: Job) {
     finished_at: job.finishedAt?.toISOString() ?? null,
     error: job.status === 'failed' ? job.errorMessage : null,
     error_code: job.status === 'failed' ? job.errorCode : null,
+    webhook_id: job.webhookId,
     result:
       job.status === 'completed' && job.resultFiles
         ? {
@@ -161,6 +162,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
         uploadIds: req.uploadIds,
         options: visible,
         secretSealed: secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : null,
+        webhookId: req.webhookId ?? null,
         quotedCredits: quote.credits,
         reservationId,
         createdAt: now(),

@@ -43,7 +43,7 @@ const upload = (id: string, filename: string, kind: string, mimeType: string, by
 const jobExample = (over: Json): Json => ({
   id: EXAMPLES.job, status: 'queued', operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' },
   estimated_credits: 4, charged_credits: null, created_at: '2025-03-04T09:16:40.502Z', started_at: null, finished_at: null,
-  error: null, error_code: null, result: null, ...over,
+  error: null, error_code: null, webhook_id: null, result: null, ...over,
 });
 const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
 
@@ -323,8 +323,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
         `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
         `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
         'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
-        'Clients ignore unknown response fields. Batches and job webhooks (release 1.2.0 of the specification; `webhook_id`) are not served yet; ' +
-        'the webhook body and signature are already those of `webhooks` (the operator\'s `test.ping`). ' +
+        'Clients ignore unknown response fields. A job names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +
         `Human-readable guide: ${DOCS_PATH}.`,
     },
     servers: [{ url: '/', description: 'This server' }],

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import type { JobErrorCode, JobStatus } from '../../domain/jobs.js';
+import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
 import { AVAILABLE_OPERATIONS, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
 
@@ -116,6 +117,11 @@ function requestVariant(op: AvailableOperation): Schema {
       upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
       options: d.options,
       max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.' },
+      webhook_id: {
+        ...schemaRef('WebhookId'),
+        description: 'An enabled `/v1` webhook of your company: the job\'s `job.completed` or `job.failed` event is sent to it (see `webhooks`). ' +
+          'A webhook that is unknown, another company\'s, disabled or deleted answers 404 naming `webhook_id` (after the ids of `upload_ids`).',
+      },
     },
   };
 }
@@ -127,7 +133,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` in the body, does not exist in your company (an id of another company gets the same answer; a body field is named in `issues`), or the path is unknown.' },
+  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
   { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
@@ -162,12 +168,13 @@ export function componentSchemas(): Record<string, Schema> {
   return {
     UploadId: id('upl', 'Upload'),
     JobId: id('job', 'Job'),
+    WebhookId: id(WEBHOOK_ID_PREFIX, 'Webhook'),
     Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
     JobRequest: {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
-        'The spec fields `items` and `webhook_mode` (batches), `fields`, `instructions` and `workflow_id` (extraction) and `webhook_id` are not ' +
-        'available in this release and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
+        'The spec fields `items` and `webhook_mode` (batches), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
+        'available on this route and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
         `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },
@@ -236,7 +243,7 @@ export function componentSchemas(): Record<string, Schema> {
     },
     Job: {
       type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'result'],
+      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'webhook_id', 'result'],
       properties: {
         id: schemaRef('JobId'),
         status: { type: 'string', enum: [...JOB_STATUSES], description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`.' },
@@ -250,6 +257,7 @@ export function componentSchemas(): Record<string, Schema> {
         finished_at: nullable(dateTime),
         error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
         error_code: { type: ['string', 'null'], enum: [...JOB_ERROR_CODES, null], description: 'Stable code of the failure; null unless failed.' },
+        webhook_id: { oneOf: [{ type: 'null' }, schemaRef('WebhookId')], description: 'The webhook the job\'s terminal event is sent to, as submitted; null when none.' },
         result: {
           description: 'Present once completed; null otherwise.',
           oneOf: [

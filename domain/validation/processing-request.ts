@@ -109,6 +109,8 @@ export interface JobRequest {
   uploadIds: string[];
   options: Record<string, unknown>;
   maxCredits: number | undefined;
+  /** A `/v1` webhook of the company for the job's terminal event; checked against the database when quoting. */
+  webhookId: string | undefined;
 }
 
 export interface BodyIssue {
@@ -143,7 +145,6 @@ export function parseJobRequest(body: unknown): JobRequest {
   if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
   if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
   if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only' });
-  if (b.webhook_id !== undefined) issues.push({ path: 'webhook_id', message: 'job webhooks are not available in this release; poll GET /v1/jobs/{id}' });
   const sources = b.upload_ids.length;
   if (operation === 'pdf-merge' && (sources < 2 || sources > 20)) issues.push({ path: 'upload_ids', message: 'pdf-merge takes 2 to 20 PDFs' });
   if (operation !== 'pdf-merge' && sources !== 1) issues.push({ path: 'upload_ids', message: `${operation} takes exactly one source` });
@@ -156,5 +157,6 @@ export function parseJobRequest(body: unknown): JobRequest {
     uploadIds: b.upload_ids,
     options: (options.success ? options.data : {}) as Record<string, unknown>,
     maxCredits: b.max_credits,
+    webhookId: b.webhook_id,
   };
 }

@@ -45,7 +45,11 @@ export class ProcessingHarness {
   private workers: TestWorker[] = [];
   private workerCount = 0;
 
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean } = {}): Promise<this> {
+  /** Test-only waits between `/v1` webhook delivery attempts of the workers' job events (ms). */
+  webhookDelaysMs: number[] | undefined;
+
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[] } = {}): Promise<this> {
+    this.webhookDelaysMs = opts.webhookDelaysMs;
     this.tdb = await createTestDatabase();
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
@@ -70,7 +74,7 @@ export class ProcessingHarness {
       secretBox: this.secretBox,
       resolver: createSystemResolver(),
       allowLoopbackForTests: true,
-      processing: { store: this.store, runners },
+      processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}) },
     }, `test-worker-${++this.workerCount}@${process.pid}`);
     this.workers.push(worker);
     return worker;

@@ -143,7 +143,7 @@ describe('the document', () => {
       { section: 'paths', keyPattern: /^\/v1\//, statusPattern: /^[1-5]\d\d$/ },
       { section: 'webhooks', keyPattern: /^[a-z_]+\.[a-z_]+$/, statusPattern: /^([1-5]\d\d|[1-5]XX|default)$/ },
     ]);
-    expect(Object.keys(obj(doc['webhooks']))).toEqual(['test.ping']);
+    expect(Object.keys(obj(doc['webhooks']))).toEqual(['test.ping', 'job.completed', 'job.failed', 'batch.completed', 'batch.partial', 'batch.failed']);
     expect(examples).toBeGreaterThan(30);
   });
 
@@ -200,6 +200,8 @@ describe('the document', () => {
       { operation: 'ocr-text', upload_ids: [pdf] }, { operation: 'nope', upload_ids: [pdf] }, { operation: 'webp', upload_ids: [pdf], items: [] },
       { operation: 'webp', upload_ids: [pdf], fields: ['total'] }, { operation: 'webp', upload_ids: [pdf], instructions: 'x' }, { operation: 'webp', upload_ids: [pdf], workflow_id: 'wf' },
       { operation: 'webp', upload_ids: [pdf], webhook_mode: 'batch' }, [], 'webp', null,
+      { operation: 'webp', upload_ids: [pdf], webhook_id: 'whe_AAAAAAAAAAAAAAAAAAAA' }, { operation: 'webp', upload_ids: [pdf], webhook_id: 'whk_AAAAAAAAAAAAAAAAAAAA' },
+      { operation: 'webp', upload_ids: [pdf], webhook_id: null },
     ];
     const schema = c.jobRequestSchema();
     const validate = c.validator(schema);
