@@ -1,3 +1,4 @@
+import { OPERATION_RULES } from '../../domain/operations.js';
 import type Router from '@koa/router';
 import { LIMITS as ACCOUNT_LIMITS } from '../../domain/accounts.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
@@ -56,7 +57,7 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
   const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
   const operations = AVAILABLE_OPERATIONS.map((op) => {
-    const d = OPERATION_DOCS[op];
+    const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
     const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');

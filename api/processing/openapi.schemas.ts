@@ -3,6 +3,7 @@ import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import type { JobErrorCode, JobStatus } from '../../domain/jobs.js';
 import { AVAILABLE_OPERATIONS, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
+import { OPERATION_RULES } from '../../domain/operations.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -35,8 +36,6 @@ const options = (properties: Schema, required: string[] = [], extra: Schema = {}
 
 export interface OperationDoc {
   summary: string;
-  /** Number of sources (upload_ids) the operation takes. */
-  sources: { min: number; max: number };
   options: Schema;
   /** The options object must be present (some option is required). */
   optionsRequired: boolean;
@@ -44,16 +43,16 @@ export interface OperationDoc {
 
 /** Every operation this release runs, with its options (spec section 2, `OPTION_SCHEMAS`). */
 export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = {
-  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
-  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
   'pdf-rotate': {
-    summary: 'Rotate the selected pages (default: all) clockwise.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Rotate the selected pages (default: all) clockwise.', optionsRequired: true,
     options: options({ angle: { type: 'integer', enum: [90, 180, 270] }, pages: pagesOptional }, ['angle']),
   },
-  'pdf-protect': { summary: 'Encrypt a PDF with a password.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
-  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-protect': { summary: 'Encrypt a PDF with a password.', optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', optionsRequired: true, options: options({ password }, ['password']) },
   'pdf-watermark': {
-    summary: 'Stamp a text on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Stamp a text on the selected pages (default: all).', optionsRequired: true,
     options: options({
       text: {
         type: 'string', pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
@@ -65,12 +64,12 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     }, ['text']),
   },
   'pdf-number': {
-    summary: 'Print page numbers on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: false,
+    summary: 'Print page numbers on the selected pages (default: all).', optionsRequired: false,
     options: options({ start: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Number printed on the first selected page (default 1); the others follow consecutively.' }, pages: pagesOptional }),
   },
-  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', sources: { min: 2, max: 20 }, optionsRequired: false, options: options({}) },
+  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', optionsRequired: false, options: options({}) },
   'image-edit': {
-    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', optionsRequired: true,
     options: options(
       {
         width: { type: 'integer', minimum: 1, maximum: 10_000 },
@@ -94,17 +93,17 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     ),
   },
   'image-compress': {
-    summary: 'Compress an image, optionally converting it.', sources: { min: 1, max: 1 }, optionsRequired: false,
+    summary: 'Compress an image, optionally converting it.', optionsRequired: false,
     options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
   },
-  webp: { summary: 'Convert an image to WebP.', sources: { min: 1, max: 1 }, optionsRequired: false, options: options({}) },
+  webp: { summary: 'Convert an image to WebP.', optionsRequired: false, options: options({}) },
 };
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
 export const requestSchemaName = (op: AvailableOperation) => `${op.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Request`;
 
 function requestVariant(op: AvailableOperation): Schema {
-  const d = OPERATION_DOCS[op];
+  const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
   return {
     title: op,
     type: 'object',
