@@ -133,7 +133,7 @@ describe('GET /v1/jobs', () => {
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
     // The batches migration adds `jobs.batch_id`; here it is added as it will be.
     await h.tdb.db.raw('ALTER TABLE jobs ADD COLUMN IF NOT EXISTS batch_id text');
-    await h.tdb.db('jobs').whereIn('id', [ids[0], ids[3]]).update({ batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA' });
+    await h.tdb.db('jobs').whereIn('id', [ids[0]!, ids[3]!]).update({ batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA' });
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data.map((j) => j.id)).toEqual([ids[3], ids[0]]);
     expect((await getJson<Page>(other.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_BBBBBBBBBBBBBBBBBBBB')).data).toEqual([]);
