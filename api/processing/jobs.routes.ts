@@ -102,6 +102,15 @@ function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): u
   return { body: { ...body, options } };
 }
 
+/** A request that takes no parameters: no body, or an empty JSON object; anything else is 422 naming it. */
+function assertNoFields(body: unknown): void {
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
+  const issues = typeof body === 'object' && !Array.isArray(body)
+    ? Object.keys(body).map((k) => ({ path: k, message: 'unknown field; this request takes no body (or {})' }))
+    : [{ path: '(body)', message: 'this request takes no body, or an empty JSON object' }];
+  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
@@ -202,7 +211,8 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
    * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once (cancelJob). Processing or
    * ended → 409 `job_not_cancellable`. Repeating a cancel that succeeded is that 409 too (the job is cancelled).
    */
-  router.post('/jobs/:id/cancel', async (ctx) => {
+  router.post('/jobs/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    assertNoFields(ctx.request.body);
     const result = await cancelJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '', now());
     if (result.outcome === 'missing') throw new DomainError('not_found', 'Job not found');
     if (result.outcome === 'not_cancellable') assertCancellable(result.job.status);

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { JOB_STATUSES } from '../../domain/jobs.js';
 import { ALL_OPERATIONS } from '../../domain/validation/processing-request.js';
+import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js';
 import { cursorPattern, encodeCursor } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
@@ -32,8 +33,8 @@ function listJobsParams(job: string): Json[] {
     { name: 'status', in: 'query', required: false, description: 'Only jobs in these states: one, or several separated by commas.', schema: { type: 'string', pattern: csv(JOB_STATUSES) }, example: 'queued,processing' },
     { name: 'operation', in: 'query', required: false, description: 'Only jobs of these operations: one, or several separated by commas (any operation identifier of the capabilities).', schema: { type: 'string', pattern: csv(ALL_OPERATIONS) }, example: 'pdf-rotate' },
     { name: 'batch_id', in: 'query', required: false, description: 'Only the child jobs of this batch. An unknown or another company\'s batch lists nothing.', schema: { type: 'string', pattern: '^[a-z]{2,5}_[A-Za-z0-9]{20}$' } },
-    { name: 'created_after', in: 'query', required: false, description: 'Only jobs created strictly after this instant (RFC 3339 date-time with `Z` or an offset).', schema: { type: 'string', format: 'date-time' }, example: '2025-03-04T00:00:00Z' },
-    { name: 'created_before', in: 'query', required: false, description: 'Only jobs created strictly before this instant.', schema: { type: 'string', format: 'date-time' } },
+    { name: 'created_after', in: 'query', required: false, description: 'Only jobs created strictly after this instant (RFC 3339 date-time with `Z` or an offset).', schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH }, example: '2025-03-04T00:00:00Z' },
+    { name: 'created_before', in: 'query', required: false, description: 'Only jobs created strictly before this instant.', schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH } },
     { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
     {
       name: 'before', in: 'query', required: false,
@@ -72,6 +73,11 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
         'scheduler starting the job, never release twice, and a job that has started is never cancelled. Once the job is processing, ' +
         'completed, failed or already cancelled: 409 `job_not_cancellable`. The operation never runs; `charged_credits` is 0.',
       parameters: [jobIdParam],
+      requestBody: {
+        required: false,
+        description: 'None: send no body, or an empty JSON object.',
+        content: json({ type: 'object', maxProperties: 0, additionalProperties: false }, { empty: {} }),
+      },
       responses: {
         '200': {
           description: 'The job, now cancelled.', headers: limited(true),
@@ -79,6 +85,10 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
         },
         '404': notFound('Unknown, deleted, or another company\'s job.', 'Job not found'),
         '409': errorResponse(409, ['job_not_cancellable'], 'The job is no longer queued: it is processing or has ended.', error('job_not_cancellable', 'The job is processing; only a queued job can be cancelled')),
+        '413': errorResponse(413, ['payload_too_large'], 'A body over the JSON limit.', error('payload_too_large', 'Request body is too large')),
+        '415': errorResponse(415, ['unsupported_media_type'], 'A body that is not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
+        '422': errorResponse(422, ['validation_failed', 'malformed_json'], 'A body other than none or `{}` (its fields are named in `issues`), or one that is not JSON.',
+          error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})', [{ path: 'reason', message: 'unknown field; this request takes no body (or {})' }])),
         ...writeErrors(),
       },
     },

@@ -23,19 +23,29 @@ export interface JobListQuery {
 export const JOB_LIST_PARAMS = ['status', 'operation', 'batch_id', 'created_after', 'created_before', 'limit', 'before'] as const;
 
 /** RFC 3339 `date-time` (the OpenAPI `format`), with `Z` or a numeric offset; fractions of a second allowed. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+export const DATE_TIME_MAX_LENGTH = 64;
 
+/**
+ * An RFC 3339 date-time as an instant, or null. A leap second (`:60`, which RFC 3339 allows) is taken as the
+ * instant after `:59`; fractions beyond milliseconds are cut.
+ */
 export function parseDateTime(raw: string): Date | null {
-  const m = DATE_TIME.exec(raw);
+  const m = raw.length <= DATE_TIME_MAX_LENGTH ? DATE_TIME.exec(raw) : null;
   if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  if (mo! < 1 || mo! > 12 || d! < 1 || d! > 31 || h! > 23 || mi! > 59 || s! > 59) return null;
-  const date = new Date(raw);
-  if (Number.isNaN(date.getTime())) return null;
-  // No 30 February: the calendar date must survive the round trip (in the offset given).
-  const probe = new Date(Date.UTC(y!, mo! - 1, d!));
-  if (probe.getUTCMonth() !== mo! - 1 || probe.getUTCDate() !== d!) return null;
-  return date;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetH = m[10] === undefined ? 0 : Number(m[10]);
+  const offsetM = m[11] === undefined ? 0 : Number(m[11]);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 60 || offsetH > 23 || offsetM > 59) return null;
+  // The calendar date must exist (no 30 February), checked in the proleptic Gregorian calendar of any year.
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d);
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return null;
+  const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  const sign = m[9] === '-' ? -1 : 1;
+  const at = Date.UTC(2000, 0, 1, h, mi, Math.min(s, 59), ms) - Date.UTC(2000, 0, 1) + day.getTime() + (s === 60 ? 1000 : 0) - sign * (offsetH * 60 + offsetM) * 60_000;
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
@@ -50,9 +60,9 @@ export function parseJobListQuery(raw: RawQuery): JobListQuery {
   const list = <T extends string>(name: string, allowed: readonly T[]): T[] | undefined => {
     const v = one(name);
     if (v === undefined) return undefined;
-    const values = v.split(',').map((x) => x.trim());
+    const values = v.split(',');
     const unknown = values.filter((x) => !(allowed as readonly string[]).includes(x));
-    if (unknown.length || values.length > allowed.length) {
+    if (unknown.length) {
       issues.push({ path: name, message: `one or more of ${allowed.join(', ')}, separated by commas` });
       return undefined;
     }
@@ -61,7 +71,7 @@ export function parseJobListQuery(raw: RawQuery): JobListQuery {
   const time = (name: string): Date | undefined => {
     const v = one(name);
     if (v === undefined) return undefined;
-    const date = v.length <= 40 ? parseDateTime(v) : null;
+    const date = parseDateTime(v);
     if (!date) issues.push({ path: name, message: 'an RFC 3339 date-time with an offset, e.g. 2025-03-04T09:00:00Z' });
     return date ?? undefined;
   };

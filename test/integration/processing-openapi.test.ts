@@ -296,6 +296,10 @@ describe('real responses conform to the document', () => {
     expect(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${second.id}/cancel`, acme.key))).toMatchObject({ status: 'cancelled', charged_credits: 0 });
     expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${second.id}/cancel`, acme.key)))).toBe('job_not_cancellable');
     expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', '/v1/jobs/job_ZZZZZZZZZZZZZZZZZZZZ/cancel', acme.key)))).toBe('not_found');
+    expect(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: { reason: 'x' } }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'reason' }] });
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: '{"a":' })))).toBe('malformed_json');
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { body: 'x', headers: { 'content-type': 'text/plain' } })))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: { padding: 'x'.repeat(1_100_000) } })))).toBe('payload_too_large');
 
     // The list (both jobs, newest first), its paging and a refused filter.
     const list = (await c.check('GET /v1/jobs', await send('GET', '/v1/jobs?limit=1', acme.readKey))) as { data: JobJson[]; next_cursor: string };
