@@ -33,7 +33,7 @@ export interface Job {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toJob = (r: any): Job => ({
+export const toJob = (r: any): Job => ({
   id: r.id,
   companyId: r.company_id,
   apiKeyId: r.api_key_id,
@@ -206,100 +206,6 @@ export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode
     await settleReservation(trx, row.reservation_id, 'release');
     return true;
   });
-}
-
-/** The reason a cancellation's release carries in the ledger. */
-export const CANCEL_REASON = 'job_cancelled';
-
-export type CancelOutcome = { outcome: 'cancelled'; job: Job } | { outcome: 'not_cancellable'; job: Job } | { outcome: 'missing' };
-
-/**
- * queued → cancelled with the reservation released, in one transaction, at most once. The conditional UPDATE
- * takes the job's row lock, which the scheduler's claim (`claimJobSlot`: SELECT … FOR UPDATE, then UPDATE) also
- * takes: whichever commits first wins, and the other sees the row as it left it. So two cancels release once, and
- * a job the scheduler has started is never cancelled (the caller gets `not_cancellable` with its state). The
- * job's workflow ends at its next claim, which finds the job `cancelled` and runs nothing.
- */
-export async function cancelJob(db: Db, companyId: string, jobId: string, now: Date): Promise<CancelOutcome> {
-  return db.transaction(async (trx) => {
-    const [row] = await trx('jobs')
-      .where({ id: jobId, company_id: companyId })
-      .whereNull('deleted_at')
-      .whereIn('status', statusesBefore('cancelled'))
-      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
-      .returning('*');
-    if (row) {
-      const job = toJob(row);
-      await settleReservation(trx, job.reservationId, 'release', CANCEL_REASON);
-      return { outcome: 'cancelled', job };
-    }
-    const current = await trx('jobs').where({ id: jobId, company_id: companyId }).whereNull('deleted_at').first();
-    return current ? { outcome: 'not_cancellable', job: toJob(current) } : { outcome: 'missing' };
-  });
-}
-
-/**
- * Cancels every still-queued child job of a batch of the company (for the batches code), each exactly as
- * `cancelJob`: queued → cancelled and its reservation released once, all in one transaction. Children already
- * processing or ended are left as they are. Returns the ids of the jobs it cancelled. Needs `jobs.batch_id`
- * (added by the batches migration).
- */
-export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<string[]> {
-  return db.transaction(async (trx) => {
-    const rows: Array<{ id: string; reservation_id: string }> = await trx('jobs')
-      .where({ company_id: companyId, batch_id: batchId })
-      .whereNull('deleted_at')
-      .whereIn('status', statusesBefore('cancelled'))
-      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
-      .returning(['id', 'reservation_id']);
-    for (const r of rows) await settleReservation(trx, r.reservation_id, 'release', CANCEL_REASON);
-    return rows.map((r) => r.id);
-  });
-}
-
-export interface JobListFilter {
-  statuses?: JobStatus[];
-  operations?: string[];
-  batchId?: string;
-  /** Jobs created strictly after / before these instants. */
-  createdAfter?: Date;
-  createdBefore?: Date;
-}
-
-/**
- * Whether `jobs.batch_id` exists yet. It arrives with the batches migration; until then no job belongs to a batch.
- * Once seen it is remembered per database handle; its absence is asked again each time (only filtered lists ask).
- * TRANSITIONAL: once the batches migration is merged, drop this probe and filter on the column directly.
- */
-const batchColumnSeen = new WeakSet<object>();
-async function hasBatchColumn(db: Db): Promise<boolean> {
-  if (batchColumnSeen.has(db.client as object)) return true;
-  const row = await db('information_schema.columns')
-    .where({ table_name: 'jobs', column_name: 'batch_id' })
-    .whereRaw('table_schema = current_schema()')
-    .first('column_name');
-  if (row) batchColumnSeen.add(db.client as object);
-  return row !== undefined;
-}
-
-/**
- * One page of the company's live jobs, newest first (created_at, then id, descending), strictly after the job
- * `before` in that order. The cursor job is looked up in the table itself, so a cursor stays valid when its job is
- * deleted meanwhile.
- */
-export async function listJobs(db: Db, companyId: string, filter: JobListFilter, limit: number, before: string | null): Promise<Job[]> {
-  const q = db('jobs').where({ company_id: companyId }).whereNull('deleted_at').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
-  if (filter.statuses?.length) q.whereIn('status', filter.statuses);
-  if (filter.operations?.length) q.whereIn('operation', filter.operations);
-  if (filter.createdAfter) q.where('created_at', '>', filter.createdAfter);
-  if (filter.createdBefore) q.where('created_at', '<', filter.createdBefore);
-  if (filter.batchId !== undefined) {
-    // Before the batches migration no job belongs to a batch: the filter matches nothing.
-    if (await hasBatchColumn(db)) q.where('batch_id', filter.batchId);
-    else q.whereRaw('false');
-  }
-  if (before) q.whereRaw('(created_at, id) < (SELECT c.created_at, c.id FROM jobs c WHERE c.id = ? AND c.company_id = ?)', [before, companyId]);
-  return (await q).map(toJob);
 }
 
 /** Hides a terminal job from the API (its accounting rows stay); returns its result files to remove. */

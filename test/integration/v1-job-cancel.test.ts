@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileOperationRunners, type OperationRunner } from '../../adapters/media/operation-runners.js';
-import { cancelQueuedBatchJobs, claimJobSlot, failJob } from '../../db/repositories/jobs.repo.js';
+import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
+import { claimJobSlot, failJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { samplePdf } from '../helpers/sample-files.js';
 
