@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'idempotency_in_progress'
   | 'idempotency_key_target_deleted'
   | 'max_credits_exceeded'
+  | 'job_not_cancellable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'malformed_json'

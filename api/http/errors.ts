@@ -24,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   idempotency_in_progress: 409,
   idempotency_key_target_deleted: 409,
   max_credits_exceeded: 409,
+  job_not_cancellable: 409,
   idempotency_key_required: 422,
   idempotency_key_invalid: 422,
   payload_too_large: 413,

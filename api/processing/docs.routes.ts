@@ -1,3 +1,4 @@
+import { OPERATION_RULES } from '../../domain/operations.js';
 import type Router from '@koa/router';
 import { LIMITS as ACCOUNT_LIMITS } from '../../domain/accounts.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
@@ -56,7 +57,7 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
   const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
   const operations = AVAILABLE_OPERATIONS.map((op) => {
-    const d = OPERATION_DOCS[op];
+    const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
     const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
@@ -69,9 +70,12 @@ Jobs run asynchronously; the quote is reserved when you submit, charged only on 
 Name a webhook with <code>webhook_id</code> to be told when a job ends (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
 ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
 # 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
-# 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}
-# 4. GET /v1/jobs/{job_id} every 3-10 s until "completed" or "failed"
+# 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}, Location: /v1/jobs/${EXAMPLES.job}
+# 4. GET /v1/jobs/{job_id} every 3-10 s until "completed", "failed" or "cancelled"
+#    (many jobs: GET /v1/jobs?status=queued,processing, one request for all of them)
 # 5. GET result.files[i].download_path → the file`)}
+<p><code>GET /v1/capabilities</code> lists every operation with its options, source kinds, output formats and price rule, and the limits;
+<code>GET /v1/credits</code> shows your available and reserved credits and the ledger.</p>
 
 <h2 id="auth">Authentication</h2>
 <p>Send <code>Authorization: Bearer sk_live_…</code> on every request except this page and the OpenAPI document. A key belongs to your company
@@ -92,7 +96,9 @@ keep it with your record of the job, so that a retry after a timeout or a networ
 instead of a job id that is now 404: to run the job again, send the request with a new key.</li></ul>
 
 <h2 id="polling">Polling</h2>
-<p>Poll <code>GET /v1/jobs/{job_id}</code> <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code> or <code>failed</code>.
+<p>Poll <code>GET /v1/jobs/{job_id}</code> (the <code>Location</code> of the 202) <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code>, <code>failed</code> or <code>cancelled</code>.
+With many jobs, poll the list instead: <code>GET /v1/jobs?status=queued,processing</code> (newest first, filters by status, operation, batch and
+creation time, pages of up to 100 with <code>next_cursor</code>), then read the jobs that left it.
 <strong>Back off on 429 and 5xx</strong>: wait at least <code>Retry-After</code> seconds when present, and double your interval after each
 transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.</p>
 
@@ -102,8 +108,9 @@ transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <c
 <tr><td><code>processing</code></td><td>Running.</td><td>quote reserved</td></tr>
 <tr><td><code>completed</code></td><td>Terminal. <code>result.files</code> lists the outputs with their <code>download_path</code>; downloadable for 7 days.</td><td>quote charged (<code>charged_credits</code>)</td></tr>
 <tr><td><code>failed</code></td><td>Terminal. <code>error</code> says why and <code>error_code</code> is one of <code>invalid_source</code>, <code>source_missing</code>, <code>provider_unavailable</code>, <code>processing_error</code>.</td><td>reservation released (<code>charged_credits: 0</code>)</td></tr>
+<tr><td><code>cancelled</code></td><td>Terminal. You cancelled it while it was queued (<code>POST /v1/jobs/{job_id}/cancel</code>); the operation never ran. Once a job is processing it can no longer be cancelled (409 <code>job_not_cancellable</code>).</td><td>reservation released (<code>charged_credits: 0</code>)</td></tr>
 </table>
-<p>Results need the API key too. A completed or failed job can be deleted with its files (<code>DELETE /v1/jobs/{job_id}</code>); an upload that no
+<p>Results need the API key too. A completed, failed or cancelled job can be deleted with its files (<code>DELETE /v1/jobs/{job_id}</code>); an upload that no
 unfinished job reads can be deleted (<code>DELETE /v1/uploads/{upload_id}</code>).</p>
 
 <h2>Operations</h2>

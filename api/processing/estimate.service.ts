@@ -1,7 +1,8 @@
 import { LIMITS } from '../../domain/accounts.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { DomainError } from '../../domain/errors.js';
-import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
+import { quoteCredits, PRICE_CLASS, sourceCredits, type OperationId, type SourceMeasure } from '../../domain/pricing.js';
+import { OPERATION_RULES, sourceKindsPhrase } from '../../domain/operations.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
 import { displayedImageSize } from '../../adapters/media/measure.js';
@@ -22,8 +23,8 @@ export interface Quote {
   sources: Array<{ upload: Upload; measure: SourceMeasure; credits: number }>;
 }
 
-const PDF_OPERATIONS = new Set(['pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge']);
-const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
+/** The image operations: their requests are checked against the image's geometry. */
+const isImageOperation = (op: string) => OPERATION_RULES[op as OperationId].sourceKinds.includes('image');
 
 /**
  * An image request against the source's size as displayed: the crop inside the image, the output within its format's
@@ -70,8 +71,8 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
   const measures: SourceMeasure[] = [];
   for (const [i, u] of uploads.entries()) {
     const path = `upload_ids.${i}`;
-    if (PDF_OPERATIONS.has(req.operation) && u.kind !== 'pdf') issues.push({ path, message: `${req.operation} needs a PDF; ${u.id} is ${u.kind}` });
-    if (IMAGE_OPERATIONS.has(req.operation) && u.kind !== 'image') issues.push({ path, message: `${req.operation} needs an image; ${u.id} is ${u.kind}` });
+    const kinds = OPERATION_RULES[req.operation].sourceKinds;
+    if (!kinds.includes(u.kind)) issues.push({ path, message: `${req.operation} needs ${sourceKindsPhrase(kinds)}; ${u.id} is ${u.kind}` });
     let pages = u.pages;
     if (u.kind === 'pdf' && req.operation === 'pdf-unlock') {
       if (!u.encrypted) issues.push({ path, message: `${u.id} is not encrypted; there is nothing to unlock` });
@@ -98,7 +99,7 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
         issues.push({ path: 'options.pages', message: e instanceof DomainError ? e.message : 'invalid pages' });
       }
     }
-    if (IMAGE_OPERATIONS.has(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
+    if (isImageOperation(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));

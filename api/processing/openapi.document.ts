@@ -5,6 +5,7 @@ import type { UploadLimits } from './uploads.routes.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, standardHeaders } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 import { webhooks, webhookSchemas } from './openapi.webhooks.js';
+import { readPaths, readSchemas } from './openapi.reads.js';
 
 /** What the document states about this server's configured limits. */
 export interface ProcessingDocsSettings {
@@ -113,6 +114,7 @@ const invalidOptions = error('validation_failed', 'Invalid request: options.angl
 
 function paths(s: ProcessingDocsSettings): Json {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+  const reads = readPaths({ limited, errorResponse, error, readErrors, writeErrors, notFound, jobExample, jobIdParam, examples: EXAMPLES }, s);
   const pollingNote = 'Poll every 3 to 10 seconds until `status` is `completed` or `failed`; back off on 429 (honour `Retry-After`) and on 5xx.';
   return {
     '/v1/uploads': {
@@ -167,6 +169,7 @@ function paths(s: ProcessingDocsSettings): Json {
       },
     },
     '/v1/uploads/{upload_id}': {
+      get: reads['getUpload'],
       delete: {
         operationId: 'deleteUpload', tags: ['Uploads'], summary: 'Delete an unused upload', security: [{ apiKey: ['write'] }],
         description: 'Removes a source and its bytes. A source of a queued or processing job is kept (409) until the job has ended.',
@@ -201,6 +204,7 @@ function paths(s: ProcessingDocsSettings): Json {
       },
     },
     '/v1/jobs': {
+      get: reads['listJobs'],
       post: {
         operationId: 'createJob', tags: ['Jobs'], summary: 'Submit a job', security: [{ apiKey: ['write'] }],
         description:
@@ -216,8 +220,12 @@ function paths(s: ProcessingDocsSettings): Json {
         requestBody: jobBody,
         responses: {
           '202': {
-            description: 'Accepted: the job is queued and its quote reserved.',
-            headers: { ...limited(true), 'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false) },
+            description: 'Accepted: the job is queued and its quote reserved. `Location` names the job to poll.',
+            headers: {
+              ...limited(true),
+              Location: header('The job to poll, as a path on this server (`/v1/jobs/{job_id}`); sent on a replay too.', { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}$' }, true),
+              'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false),
+            },
             content: json(schemaRef('Job'), { queued: jobExample({}) }),
           },
           '402': errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the quote; nothing recorded.', error('insufficient_credits', 'Not enough credits: 4 needed, 1 available')),
@@ -265,7 +273,7 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
       delete: {
-        operationId: 'deleteJob', tags: ['Jobs'], summary: 'Delete a completed or failed job', security: [{ apiKey: ['write'] }],
+        operationId: 'deleteJob', tags: ['Jobs'], summary: 'Delete a completed, failed or cancelled job', security: [{ apiKey: ['write'] }],
         description: 'Removes the job and its result files; accounting records stay. An unfinished job cannot be deleted (409).',
         parameters: [jobIdParam],
         responses: {
@@ -276,6 +284,7 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
     },
+    '/v1/jobs/{job_id}/cancel': { post: reads['cancelJob'] },
     '/v1/jobs/{job_id}/results/{index}': {
       get: {
         operationId: 'downloadResult', tags: ['Jobs'], summary: 'Download a result file', security: [{ apiKey: ['read'] }],
@@ -294,6 +303,8 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
     },
+    '/v1/credits': { get: reads['getCredits'] },
+    '/v1/capabilities': { get: reads['getCapabilities'] },
     [OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi', tags: ['Documentation'], summary: 'This OpenAPI document', security: [],
@@ -330,7 +341,9 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
     security: [{ apiKey: ['read'] }],
     tags: [
       { name: 'Uploads', description: 'Sources, kept 7 days.' },
-      { name: 'Jobs', description: 'Estimates, jobs and result downloads.' },
+      { name: 'Jobs', description: 'Estimates, jobs, their list, cancellation and result downloads.' },
+      { name: 'Credits', description: 'The wallet and its ledger.' },
+      { name: 'Capabilities', description: 'What this server runs: operations, options, limits and prices.' },
       { name: 'Documentation', description: 'This document and the HTML guide (public).' },
       { name: 'Webhooks', description: 'What this service POSTs to your webhook URL.' },
     ],
@@ -343,7 +356,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
           description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write: a key given \`write\` alone also holds \`read\`; POST and DELETE). ${KEY_CREATION}`,
         },
       },
-      schemas: { ...componentSchemas(), ...webhookSchemas() },
+      schemas: { ...componentSchemas(), ...readSchemas(), ...webhookSchemas() },
       responses: componentResponses(),
       headers: HEADERS,
     },

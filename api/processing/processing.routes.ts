@@ -15,6 +15,8 @@ import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { qpdfOptions, quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
 import { mountDocs } from './docs.routes.js';
+import { mountCredits } from './credits.routes.js';
+import { mountCapabilities } from './capabilities.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
@@ -74,6 +76,8 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
       })),
     };
   });
+  mountCredits(router, { db: deps.db });
+  mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits });
   mountJobs(router, {
     db: deps.db,
     store: deps.store,

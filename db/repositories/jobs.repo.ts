@@ -1,4 +1,4 @@
-import { JOB_LIMITS, statusesBefore, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { JOB_LIMITS, statusesBefore, TERMINAL_JOB_STATUSES, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
 import { settleReservation } from './credits.repo.js';
 import { enqueueJobTerminalEvent } from './v1-events.repo.js';
@@ -36,7 +36,7 @@ export interface Job {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toJob = (r: any): Job => ({
+export const toJob = (r: any): Job => ({
   id: r.id,
   companyId: r.company_id,
   apiKeyId: r.api_key_id,
@@ -237,7 +237,7 @@ export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode
 export async function markJobDeleted(db: Db, companyId: string, id: string, now: Date): Promise<ResultFile[] | null> {
   const [row] = await db('jobs')
     .where({ id, company_id: companyId })
-    .whereIn('status', ['completed', 'failed'])
+    .whereIn('status', TERMINAL_JOB_STATUSES)
     .whereNull('deleted_at')
     .update({ deleted_at: now, results_purged_at: db.raw('coalesce(results_purged_at, ?)', [now]) })
     .returning('*');

@@ -4,6 +4,7 @@ import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
+import { OPERATION_RULES } from '../operations.js';
 
 /**
  * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
@@ -146,8 +147,11 @@ export function parseJobRequest(body: unknown): JobRequest {
   if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
   if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only' });
   const sources = b.upload_ids.length;
-  if (operation === 'pdf-merge' && (sources < 2 || sources > 20)) issues.push({ path: 'upload_ids', message: 'pdf-merge takes 2 to 20 PDFs' });
-  if (operation !== 'pdf-merge' && sources !== 1) issues.push({ path: 'upload_ids', message: `${operation} takes exactly one source` });
+  const rule = OPERATION_RULES[operation].sources;
+  if (sources < rule.min || sources > rule.max) {
+    const what = OPERATION_RULES[operation].sourceKinds.length === 1 && OPERATION_RULES[operation].sourceKinds[0] === 'pdf' ? 'PDFs' : 'sources';
+    issues.push({ path: 'upload_ids', message: rule.min === rule.max && rule.min === 1 ? `${operation} takes exactly one source` : `${operation} takes ${rule.min} to ${rule.max} ${what}` });
+  }
   if (new Set(b.upload_ids).size !== sources) issues.push({ path: 'upload_ids', message: 'upload_ids must not repeat an upload' });
   const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
   if (!options.success) issues.push(...toIssues(options.error, ['options']));

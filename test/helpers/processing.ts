@@ -138,7 +138,7 @@ export class ProcessingHarness {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.tdb.db('jobs').where({ id }).first('status');
-      if (row?.status === 'completed' || row?.status === 'failed') return this.getJob(key, id);
+      if (row?.status === 'completed' || row?.status === 'failed' || row?.status === 'cancelled') return this.getJob(key, id);
       if (Date.now() > until) throw new Error(`job ${id} still ${row?.status} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -45,6 +45,7 @@ const SETTINGS = {
     'POST /v1/uploads': 'the bytes must be a readable PDF, image, UTF-8 text, audio or video file',
     'POST /v1/estimate': 'the sources must be live uploads of the company, of a kind the operation takes, and the pages within their real page count',
     'POST /v1/jobs': 'as POST /v1/estimate, and the credits must cover the price',
+    'POST /v1/jobs/{job_id}/cancel': 'only a queued job can be cancelled: once the seeded job is cancelled (or was never queued), the answer is 409',
     'POST /proof/v1/requests': 'the wallet must be one of the account\'s verified wallets, within the plan\'s allowance',
     'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
   } as Record<string, string>,
@@ -93,6 +94,10 @@ beforeAll(async () => {
   form.append('files', new Blob([new Uint8Array(await samplePdf(2))]), 'report.pdf');
   const upload = ((await post('/v1/uploads', v1Key, { form }))['uploads'] as Array<{ id: string }>)[0]!.id;
   const job = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } }, idem: 'fuzz-seed-job-1' }))['id'] as string;
+  // A second job, so the job list has a next cursor at limit=1.
+  await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } }, idem: 'fuzz-seed-job-2' });
+  const jobsPage = await fetch(`${h.app.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${v1Key}` } });
+  cursors.push(((await jobsPage.json()) as { next_cursor: string }).next_cursor);
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
   bindings['jobs'] = { values: [job], targets: ['path.job_id'] };
   bindings['result_indexes'] = { values: [0], targets: ['path.index'] };
