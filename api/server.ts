@@ -65,7 +65,6 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     secretBox: deps.secretBox,
     perIpPerMinute: rl.integrationsPerIpPerMinute,
     perSessionPerMinute: rl.v1PerKeyPerMinute,
-    authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
     bodyLimitJson: deps.config.http.bodyLimitJson,
     publicBaseUrl: deps.config.http.publicBaseUrl,
     dashboard: deps.config.dashboard,

@@ -4,7 +4,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { jobsPage } from '../../db/repositories/jobs.repo.js';
-import { authFailureThrottle, perIp, rateLimit } from '../http/rate-limit.js';
+import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
@@ -25,7 +25,6 @@ export interface CompanyRouterDeps {
   perIpPerMinute: number;
   /** Requests per minute per session (the spec's 120 per key or session: the /v1 per-key limit). */
   perSessionPerMinute: number;
-  authFailuresPerIpPerMinute: number;
   bodyLimitJson: string;
   publicBaseUrl: string | undefined;
   dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
@@ -44,17 +43,18 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
   const router = createRouter({ prefix: '/api/company' });
   mountCompanyDocs(router); // public: before the guards
+  const origin = requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl);
   router.use(
     rateLimit(deps.db, [perIp('company:ip:min', deps.perIpPerMinute, 60)], now),
     refuseAuthorizationOnSession(),
     refuseKeyInQuery(),
-    requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl),
     jsonBody(deps.bodyLimitJson),
   );
-  const store = mountPublicSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now });
+  const store = mountPublicSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now }, origin);
 
+  // Who first (401 without a session), then where from and the CSRF token on mutations (403).
   const signedIn = createRouter();
-  signedIn.use(requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken(), perSessionLimit(deps.db, deps.perSessionPerMinute, now));
+  signedIn.use(requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), origin, requireCsrfToken(), perSessionLimit(deps.db, deps.perSessionPerMinute, now));
   mountSession(signedIn, store, now);
 
   /** The company's jobs, newest first (any member). */
@@ -75,7 +75,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
 
 /**
  * `POST /v1/webhooks` (spec section 4): under /v1 but a billing administrator's session route, never an API key's
- * (a valid key gets 403 `api_key_not_accepted`). Its own router, so the /v1 key guards never run for it; the same
+ * (any Authorization header gets 403 `api_key_not_accepted`). Its own router, so the /v1 key guards never run for it; the same
  * session, Origin and CSRF checks as `/api/company`.
  */
 export function v1WebhooksRouter(deps: CompanyRouterDeps): Router<AppState> {
@@ -84,11 +84,10 @@ export function v1WebhooksRouter(deps: CompanyRouterDeps): Router<AppState> {
   router.post(
     '/webhooks',
     rateLimit(deps.db, [perIp('company:ip:min', deps.perIpPerMinute, 60)], now),
+    refuseApiKey(),
     refuseKeyInQuery(),
-    authFailureThrottle(deps.db, deps.authFailuresPerIpPerMinute, now),
-    refuseApiKey(deps.db, now),
-    requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl),
     requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now),
+    requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl),
     requireCsrfToken(),
     perSessionLimit(deps.db, deps.perSessionPerMinute, now),
     requireBillingAdmin(),

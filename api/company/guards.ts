@@ -3,11 +3,10 @@ import { DomainError } from '../../domain/errors.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
-import { verifyApiKey } from '../../db/repositories/api-keys.repo.js';
 import { findLiveCompanySession } from '../../db/repositories/company-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { browserSessionState, refuseAuthorizationHeader, sessionCookieValue } from '../http/browser-session.js';
+import { browserSessionState, refuseAuthorizationHeader as refuseWith, sessionCookieValue } from '../http/browser-session.js';
 import { rateLimit } from '../http/rate-limit.js';
 
 /**
@@ -22,25 +21,14 @@ export const COMPANY_SESSION_COOKIE = '__Host-paycore_company_session';
 export const companySessionToken = (ctx: AppContext): string | null => sessionCookieValue(ctx, COMPANY_SESSION_COOKIE);
 
 export const refuseAuthorizationOnSession = (): Middleware<AppState> =>
-  refuseAuthorizationHeader('Company session routes use the sign-in cookie; an Authorization header is not accepted here (API keys are for the other /v1 routes)');
+  refuseWith('authorization_header_rejected', 'Company session routes use the sign-in cookie; an Authorization header is not accepted here (API keys are for the other /v1 routes)');
 
 /**
- * `POST /v1/webhooks` with an Authorization header: a key that does not verify is the /v1 answer to any bad key (401);
- * a valid `sk_live_` key is refused with its own code (403 `api_key_not_accepted`): only an administrator's session
- * registers webhooks.
+ * `POST /v1/webhooks` with an Authorization header: only a billing administrator's session registers webhooks, so an
+ * API key (or any Authorization header) is refused with its own code, before any lookup (403 `api_key_not_accepted`).
  */
-export function refuseApiKey(db: Db, now: () => Date): Middleware<AppState> {
-  return async (ctx, next) => {
-    const header = ctx.get('Authorization');
-    if (header) {
-      const match = /^Bearer +(\S+)$/i.exec(header);
-      const outcome = match ? await verifyApiKey(db, 'v1', match[1]!, now()) : null;
-      if (!outcome?.ok) throw new DomainError('unauthorized', 'Missing or invalid API key');
-      throw new DomainError('api_key_not_accepted', 'An API key cannot register webhooks: a billing administrator does it in the company session (sign in at POST /api/company/session)');
-    }
-    await next();
-  };
-}
+export const refuseApiKey = (): Middleware<AppState> =>
+  refuseWith('api_key_not_accepted', 'An API key cannot register webhooks: a billing administrator does it in the company session (sign in at POST /api/company/session)');
 
 /** A live company session (cookie): its member, still a member, of a company that is not suspended. */
 export function requireCompanySession(db: Db, secretBox: SecretBox, idleMs: number, now: () => Date): Middleware<AppState> {

@@ -39,7 +39,7 @@ const memberJson = (m: { id: string; email: string; role: string }) => ({ id: m.
  * and the CSRF token) and `POST /invitations/accept` `{token, password}` (joins the company and sets the password;
  * then sign in). Both are mutations, so they pass the Origin check.
  */
-export function mountPublicSession(router: Router<AppState>, deps: CompanySessionDeps): CompanySessionStore {
+export function mountPublicSession(router: Router<AppState>, deps: CompanySessionDeps, origin: Middleware<AppState>): CompanySessionStore {
   const store: CompanySessionStore = {
     cookieName: COMPANY_SESSION_COOKIE,
     ttlMs: deps.sessionTtlMs,
@@ -51,7 +51,7 @@ export function mountPublicSession(router: Router<AppState>, deps: CompanySessio
     },
   };
 
-  router.post('/session', signInThrottle(deps.db, 'company:sign-in:email:15min', deps.signInPerEmailPer15Minutes, deps.now), async (ctx) => {
+  router.post('/session', origin, signInThrottle(deps.db, 'company:sign-in:email:15min', deps.signInPerEmailPer15Minutes, deps.now), async (ctx) => {
     const body = parseSignIn(ctx.request.body);
     const found = await findMemberCredential(deps.db, body.email);
     const member = await checkCredentials(found && { user: found.member, passwordHash: found.passwordHash, disabled: false }, body.password, deps.logger, ctx, 'company');
@@ -68,7 +68,7 @@ export function mountPublicSession(router: Router<AppState>, deps: CompanySessio
     };
   });
 
-  router.post('/invitations/accept', async (ctx) => {
+  router.post('/invitations/accept', origin, async (ctx) => {
     const body = parseInvitationAccept(ctx.request.body);
     const { member } = await acceptInvitation(deps.db, sha256Hex(body.token), await hashPassword(body.password), deps.now());
     const company = (await getCompany(deps.db, member.companyId))!;

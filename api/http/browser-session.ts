@@ -53,10 +53,10 @@ export function browserSessionState(secretBox: SecretBox, token: string, who: { 
   return { ...who, csrfToken: accepted[0]!, csrfTokensAccepted: accepted };
 }
 
-/** Session routes are for the browser only: a bearer (or any) Authorization header is refused with `message`. */
-export function refuseAuthorizationHeader(message: string): Middleware<AppState> {
+/** Session routes are for the browser only: a bearer (or any) Authorization header is refused with `code` and `message`. */
+export function refuseAuthorizationHeader(code: 'authorization_header_rejected' | 'api_key_not_accepted', message: string): Middleware<AppState> {
   return async (ctx, next) => {
-    if (ctx.get('Authorization')) throw new DomainError('authorization_header_rejected', message);
+    if (ctx.get('Authorization')) throw new DomainError(code, message);
     await next();
   };
 }

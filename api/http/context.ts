@@ -30,7 +30,11 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 
+/** `POST /v1/webhooks` is a company session route under /v1 (spec section 4): it answers as `/api/company` does. */
+const COMPANY_SESSION_PATHS_UNDER_V1 = new Set(['/v1/webhooks']);
+
 export function interfaceOf(path: string): InterfaceName {
+  if (COMPANY_SESSION_PATHS_UNDER_V1.has(path)) return 'company';
   if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
   if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
   if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';

@@ -23,7 +23,7 @@ export const sessionCookieOf = (ctx: AppContext): string | null => sessionCookie
 
 /** The management routes are for the browser session only: a bearer (or any) Authorization header is refused. */
 export const refuseAuthorizationHeader = (): Middleware<AppState> =>
-  refuseAuthorization('Management routes use the dashboard session; an Authorization header is not accepted here (API keys are for /proof/v1)');
+  refuseAuthorization('authorization_header_rejected', 'Management routes use the dashboard session; an Authorization header is not accepted here (API keys are for /proof/v1)');
 
 /** A live dashboard session (cookie) and its merchant; a suspended merchant is refused. */
 export function requireSession(db: Db, secretBox: SecretBox, idleMs: number, now: () => Date): Middleware<AppState> {

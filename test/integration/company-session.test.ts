@@ -145,14 +145,14 @@ describe('guards', () => {
     expect(await tdb.db('api_keys').where({ tenant_id: admin.companyId }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '0' }]);
   });
 
-  it('an API key cannot create keys or webhooks (403, its own code on POST /v1/webhooks); a bad key is a 401', async () => {
+  it('an API key cannot create keys or webhooks (403, its own code on POST /v1/webhooks)', async () => {
     const key = await createKey(adminClient, 'reader');
     const keyClient = client();
     await expectError(await keyClient.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { cookie: null, csrf: null, authorization: `Bearer ${key.secret}` }), 403, 'authorization_header_rejected');
     const webhook = await fetch(`${app.url}/v1/webhooks`, { method: 'POST', headers: { Authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.example.com/x' }) });
     await expectError(webhook, 403, 'api_key_not_accepted');
     const bad = await fetch(`${app.url}/v1/webhooks`, { method: 'POST', headers: { Authorization: 'Bearer sk_live_nonsense', 'content-type': 'application/json' }, body: '{}' });
-    await expectError(bad, 401, 'unauthorized');
+    await expectError(bad, 403, 'api_key_not_accepted');
     const none = await fetch(`${app.url}/v1/webhooks`, { method: 'POST', headers: { Origin: new URL(app.url).origin, 'content-type': 'application/json' }, body: '{}' });
     await expectError(none, 401, 'session_required');
     expect(await tdb.db('webhook_endpoints').where({ tenant_id: admin.companyId }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '0' }]);
