@@ -1,12 +1,11 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import { sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { findLiveCompanySession } from '../../db/repositories/company-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { browserSessionState, refuseAuthorizationHeader as refuseWith, sessionCookieValue } from '../http/browser-session.js';
+import { refuseAuthorizationHeader as refuseWith, requireBrowserSession, sessionCookieValue } from '../http/browser-session.js';
 import { rateLimit } from '../http/rate-limit.js';
 
 /**
@@ -32,15 +31,13 @@ export const refuseApiKey = (): Middleware<AppState> =>
 
 /** A live company session (cookie): its member, still a member, of a company that is not suspended. */
 export function requireCompanySession(db: Db, secretBox: SecretBox, idleMs: number, now: () => Date): Middleware<AppState> {
-  return async (ctx, next) => {
-    const token = companySessionToken(ctx);
-    const session = token ? await findLiveCompanySession(db, sha256Hex(token), now(), idleMs) : null;
-    if (!token || !session) throw new DomainError('session_required', 'Sign in first (no valid company session cookie): POST /api/company/session');
+  const store = { cookieName: COMPANY_SESSION_COOKIE, findLive: (tokenHash: string, at: Date) => findLiveCompanySession(db, tokenHash, at, idleMs) };
+  const missing = () => new DomainError('session_required', 'Sign in first (no valid company session cookie): POST /api/company/session');
+  return requireBrowserSession(store, secretBox, now, missing, async (ctx, session) => {
     if (session.companyStatus !== 'active') throw new DomainError('forbidden', 'This company is suspended');
-    ctx.state.session = browserSessionState(secretBox, token, { id: session.id, userId: session.memberId, email: session.email });
     ctx.state.member = { id: session.memberId, companyId: session.companyId, accountId: session.accountId, email: session.email, role: session.role, companyName: session.companyName };
-    await next();
-  };
+    return { userId: session.memberId, email: session.email };
+  });
 }
 
 /** 120 requests per minute per session (spec section 8: per key or session), counted in PostgreSQL. */

@@ -2,11 +2,8 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { parseSignIn } from '../../domain/validation/integrations.js';
 import { parseInvitationAccept } from '../../domain/validation/company.js';
-import type { Logger } from '../../adapters/logging/logger.js';
-import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import type { Db } from '../../db/connection.js';
 import { getCompany } from '../../db/repositories/companies.repo.js';
 import {
   createCompanySession,
@@ -14,23 +11,16 @@ import {
   findLiveCompanySession,
   findMemberCredential,
   type CompanyMemberIdentity,
+  type CompanySession,
 } from '../../db/repositories/company-sessions.repo.js';
 import { acceptInvitation } from '../../db/repositories/company-invitations.repo.js';
 import { DomainError } from '../../domain/errors.js';
 import type { AppState } from '../http/context.js';
 import { memberOf, sessionOf } from '../http/context.js';
-import { checkCredentials, endBrowserSession, signInThrottle, startBrowserSession, type SessionStore } from '../http/browser-session.js';
+import { endBrowserSession, sessionStore, signInRoute, type BrowserSessionDeps, type SessionStore } from '../http/browser-session.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 
-export interface CompanySessionDeps {
-  db: Db;
-  logger: Logger;
-  secretBox: SecretBox;
-  sessionTtlMs: number;
-  sessionIdleMs: number;
-  signInPerEmailPer15Minutes: number;
-  now: () => Date;
-}
+export type CompanySessionDeps = BrowserSessionDeps;
 
 const memberJson = (m: { id: string; email: string; role: string }) => ({ id: m.id, email: m.email, role: m.role });
 
@@ -40,33 +30,30 @@ const memberJson = (m: { id: string; email: string; role: string }) => ({ id: m.
  * then sign in). Both are mutations, so they pass the Origin check.
  */
 export function mountPublicSession(router: Router<AppState>, deps: CompanySessionDeps, origin: Middleware<AppState>): CompanySessionStore {
-  const store: CompanySessionStore = {
-    cookieName: COMPANY_SESSION_COOKIE,
-    ttlMs: deps.sessionTtlMs,
-    idleMs: deps.sessionIdleMs,
-    findLive: (tokenHash, now) => findLiveCompanySession(deps.db, tokenHash, now, deps.sessionIdleMs),
-    end: (id, now) => endCompanySession(deps.db, id, now),
-    create: async ({ tokenHash, user, expiresAt }, now) => {
-      await createCompanySession(deps.db, { tokenHash, memberId: user.memberId, companyId: user.companyId, expiresAt }, now);
-    },
-  };
-
-  router.post('/session', origin, signInThrottle(deps.db, 'company:sign-in:email:15min', deps.signInPerEmailPer15Minutes, deps.now), async (ctx) => {
-    const body = parseSignIn(ctx.request.body);
-    const found = await findMemberCredential(deps.db, body.email);
-    const member = await checkCredentials(found && { user: found.member, passwordHash: found.passwordHash, disabled: false }, body.password, deps.logger, ctx, 'company');
-    const company = await getCompany(deps.db, member.companyId);
-    if (!company || company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
-    const { csrfToken, expiresAt } = await startBrowserSession(ctx, store, deps.secretBox, member, deps.now());
-    deps.logger.info({ requestId: ctx.state.requestId, memberId: member.memberId, companyId: company.id }, 'company sign-in');
-    ctx.status = 201;
-    ctx.body = {
-      csrf_token: csrfToken,
-      expires_at: expiresAt.toISOString(),
-      member: memberJson({ id: member.memberId, email: member.email, role: member.role }),
-      company: { id: company.id, name: company.name },
-    };
+  const store: CompanySessionStore = sessionStore(COMPANY_SESSION_COOKIE, deps, {
+    findLive: findLiveCompanySession,
+    end: endCompanySession,
+    create: (db, { tokenHash, user, expiresAt }: { tokenHash: string; user: CompanyMemberIdentity; expiresAt: Date }, now) =>
+      createCompanySession(db, { tokenHash, memberId: user.memberId, companyId: user.companyId, expiresAt }, now),
   });
+
+  router.post('/session', origin, ...signInRoute({
+    db: deps.db, logger: deps.logger, secretBox: deps.secretBox, now: deps.now, store,
+    throttle: { rule: 'company:sign-in:email:15min', perEmailPer15Minutes: deps.signInPerEmailPer15Minutes },
+    label: 'company',
+    find: async (email) => {
+      const found = await findMemberCredential(deps.db, email);
+      return found && { user: found.member, passwordHash: found.passwordHash, disabled: false };
+    },
+    admit: async (member) => {
+      const company = await getCompany(deps.db, member.companyId);
+      if (!company || company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
+      return {
+        body: { member: memberJson({ id: member.memberId, email: member.email, role: member.role }), company: { id: company.id, name: company.name } },
+        log: { memberId: member.memberId, companyId: company.id },
+      };
+    },
+  }, parseSignIn));
 
   router.post('/invitations/accept', origin, async (ctx) => {
     const body = parseInvitationAccept(ctx.request.body);
@@ -79,7 +66,7 @@ export function mountPublicSession(router: Router<AppState>, deps: CompanySessio
   return store;
 }
 
-export type CompanySessionStore = SessionStore<CompanyMemberIdentity>;
+export type CompanySessionStore = SessionStore<CompanyMemberIdentity, CompanySession>;
 
 /** Behind the session guard: who is signed in (and the CSRF token again, for a reloaded page), and sign-out. */
 export function mountSession(router: Router<AppState>, store: CompanySessionStore, now: () => Date): void {

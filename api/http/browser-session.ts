@@ -117,15 +117,69 @@ export interface Credential<U> {
   disabled: boolean;
 }
 
-/** How one kind of session is stored: the repositories behind a sign-in. */
-export interface SessionStore<U> {
+/** What a session interface is configured with (config `dashboard`, shared by both session interfaces). */
+export interface BrowserSessionDeps {
+  db: Db;
+  logger: Logger;
+  secretBox: SecretBox;
+  sessionTtlMs: number;
+  sessionIdleMs: number;
+  signInPerEmailPer15Minutes: number;
+  now: () => Date;
+}
+
+/** How one kind of session is stored: the repositories behind a sign-in (`S`: a live session as its repository reads it). */
+export interface SessionStore<U, S extends { id: string } = { id: string }> {
   cookieName: string;
   ttlMs: number;
   idleMs: number;
-  /** The id of the live session of a token digest, if any (to end it on a new sign-in). */
-  findLive(tokenHash: string, now: Date): Promise<{ id: string } | null>;
+  /** The live session of a token digest, if any. */
+  findLive(tokenHash: string, now: Date): Promise<S | null>;
   end(id: string, now: Date): Promise<void>;
   create(input: { tokenHash: string; user: U; expiresAt: Date }, now: Date): Promise<void>;
+}
+
+/** A `SessionStore` over a session repository's functions, with the configured lifetimes. */
+export function sessionStore<U, S extends { id: string }>(
+  cookieName: string,
+  deps: Pick<BrowserSessionDeps, 'db' | 'sessionTtlMs' | 'sessionIdleMs'>,
+  repo: {
+    findLive(db: Db, tokenHash: string, now: Date, idleMs: number): Promise<S | null>;
+    end(db: Db, id: string, now: Date): Promise<void>;
+    create(db: Db, input: { tokenHash: string; user: U; expiresAt: Date }, now: Date): Promise<unknown>;
+  },
+): SessionStore<U, S> {
+  return {
+    cookieName,
+    ttlMs: deps.sessionTtlMs,
+    idleMs: deps.sessionIdleMs,
+    findLive: (tokenHash, now) => repo.findLive(deps.db, tokenHash, now, deps.sessionIdleMs),
+    end: (id, now) => repo.end(deps.db, id, now),
+    create: async (input, now) => {
+      await repo.create(deps.db, input, now);
+    },
+  };
+}
+
+/**
+ * A live session of `store` (its cookie): `admit` refuses a session whose user or tenant may not act, and puts them
+ * in `ctx.state`; without a live session, `missing` is thrown.
+ */
+export function requireBrowserSession<S extends { id: string }>(
+  store: Pick<SessionStore<unknown, S>, 'cookieName' | 'findLive'>,
+  secretBox: SecretBox,
+  now: () => Date,
+  missing: () => DomainError,
+  admit: (ctx: AppContext, session: S, token: string) => Promise<{ userId: string; email: string }>,
+): Middleware<AppState> {
+  return async (ctx, next) => {
+    const token = sessionCookieValue(ctx, store.cookieName);
+    const session = token ? await store.findLive(sha256Hex(token), now()) : null;
+    if (!token || !session) throw missing();
+    const who = await admit(ctx, session, token);
+    ctx.state.session = browserSessionState(secretBox, token, { id: session.id, ...who });
+    await next();
+  };
 }
 
 /**
@@ -146,7 +200,7 @@ export async function checkCredentials<U>(candidate: Credential<U> | null, passw
  * Starts a session for `user`: a new token on every sign-in (no fixation), ending the session this browser still
  * held; sets the cookie and returns the CSRF token and the absolute end.
  */
-export async function startBrowserSession<U>(ctx: AppContext, store: SessionStore<U>, secretBox: SecretBox, user: U, now: Date): Promise<{ csrfToken: string; expiresAt: Date }> {
+export async function startBrowserSession<U>(ctx: AppContext, store: SessionStore<U, { id: string }>, secretBox: SecretBox, user: U, now: Date): Promise<{ csrfToken: string; expiresAt: Date }> {
   const previous = sessionCookieValue(ctx, store.cookieName);
   if (previous) {
     const old = await store.findLive(sha256Hex(previous), now);
@@ -159,8 +213,41 @@ export async function startBrowserSession<U>(ctx: AppContext, store: SessionStor
   return { csrfToken: csrfTokenOf(secretBox, token), expiresAt };
 }
 
+/** One kind of sign-in: where its users and sessions are, and what its answer says about the user. */
+export interface SignInSpec<U> {
+  db: Db;
+  logger: Logger;
+  secretBox: SecretBox;
+  now: () => Date;
+  store: SessionStore<U, { id: string }>;
+  /** Name of the per-address throttle rule, and its limit per 15 minutes. */
+  throttle: { rule: string; perEmailPer15Minutes: number };
+  /** Who this sign-in is for, in logs (`dashboard`, `company`). */
+  label: string;
+  find(email: string): Promise<Credential<U> | null>;
+  /** Refuses a user whose tenant may not sign in (suspended); else the answer's members naming user and tenant, and ids to log. */
+  admit(user: U): Promise<{ body: Record<string, unknown>; log: Record<string, string> }>;
+}
+
+/**
+ * `POST …/session` `{email, password}`: throttled per address, the same 401 for every wrong pair, then a new session
+ * (cookie) and `201 {csrf_token, expires_at, …}`. `parse` validates the body.
+ */
+export function signInRoute<U>(spec: SignInSpec<U>, parse: (body: unknown) => { email: string; password: string }): Middleware<AppState>[] {
+  const handler: Middleware<AppState> = async (ctx) => {
+    const body = parse(ctx.request.body);
+    const user = await checkCredentials(await spec.find(body.email), body.password, spec.logger, ctx, spec.label);
+    const admitted = await spec.admit(user);
+    const { csrfToken, expiresAt } = await startBrowserSession(ctx, spec.store, spec.secretBox, user, spec.now());
+    spec.logger.info({ requestId: ctx.state.requestId, ...admitted.log }, `${spec.label} sign-in`);
+    ctx.status = 201;
+    ctx.body = { csrf_token: csrfToken, expires_at: expiresAt.toISOString(), ...admitted.body };
+  };
+  return [signInThrottle(spec.db, spec.throttle.rule, spec.throttle.perEmailPer15Minutes, spec.now), handler];
+}
+
 /** Ends the signed-in session and clears the cookie (204). */
-export async function endBrowserSession<U>(ctx: AppContext, store: SessionStore<U>, now: Date): Promise<void> {
+export async function endBrowserSession<U>(ctx: AppContext, store: Pick<SessionStore<U>, 'cookieName' | 'end'>, now: Date): Promise<void> {
   await store.end(sessionOf(ctx).id, now);
   ctx.append('Set-Cookie', sessionCookieHeader(store.cookieName, '', 0));
   ctx.status = 204;

@@ -2,13 +2,12 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt } from '../../domain/proof/plans.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import { sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
-import { browserSessionState, refuseAuthorizationHeader as refuseAuthorization, sessionCookieValue } from '../http/browser-session.js';
+import { refuseAuthorizationHeader as refuseAuthorization, requireBrowserSession, sessionCookieValue } from '../http/browser-session.js';
 
 /**
  * Guards of the management routes (spec sections 4 and 5): a dashboard cookie session, never an
@@ -27,16 +26,13 @@ export const refuseAuthorizationHeader = (): Middleware<AppState> =>
 
 /** A live dashboard session (cookie) and its merchant; a suspended merchant is refused. */
 export function requireSession(db: Db, secretBox: SecretBox, idleMs: number, now: () => Date): Middleware<AppState> {
-  return async (ctx, next) => {
-    const token = sessionCookieOf(ctx);
-    const session = token ? await findLiveSession(db, sha256Hex(token), now(), idleMs) : null;
-    if (!token || !session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
+  const store = { cookieName: SESSION_COOKIE, findLive: (tokenHash: string, at: Date) => findLiveSession(db, tokenHash, at, idleMs) };
+  return requireBrowserSession(store, secretBox, now, () => new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)'), async (ctx, session) => {
     const merchant = await getMerchant(db, session.merchantId);
     if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
-    ctx.state.session = browserSessionState(secretBox, token, { id: session.id, userId: session.userId, email: session.email });
     ctx.state.merchant = merchant;
-    await next();
-  };
+    return { userId: session.userId, email: session.email };
+  });
 }
 
 /** Management needs an active paid plan or trial (spec section 5). */
