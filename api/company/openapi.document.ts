@@ -3,7 +3,7 @@ import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { statusOf } from '../http/errors.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
-import { cursorPattern } from '../http/pagination.js';
+import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
@@ -81,12 +81,16 @@ const ok = (description: string, schema: Schema, examples: Record<string, Schema
   [status]: { description, headers: { ...plain(), ...extraHeaders }, content: json(schema, examples) },
 });
 const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
-const emptyBody = { required: false, content: json({ type: ['object', 'null'], additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
 const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
 const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
 const beforeParam = (list: 'jobs' | 'deliveries'): Schema => ({
-  name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) }, description: 'The `next_cursor` of the previous page.',
+  name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
+  description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
+  examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`) } },
 });
+/** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
+const NO_NUL = '^[^\\x00]*$';
 
 const SESSION = [{ session: [] }];
 const MUTATION = [{ session: [], csrf: [] }];
@@ -116,7 +120,7 @@ function paths(): Record<string, Schema> {
       post: {
         operationId: 'signIn', tags: t('Session'), summary: 'Sign in', security: [],
         description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
-        requestBody: body({ type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string', pattern: EMAIL }, password: { type: 'string', minLength: 1, maxLength: 1024 } } }, { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } }),
+        requestBody: body({ type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string', pattern: EMAIL }, password: { type: 'string', minLength: 1, maxLength: 1024, pattern: NO_NUL } } }, { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } }),
         responses: {
           ...ok('Signed in.', schemaRef('SignedIn'), { signedIn: { csrf_token: 'f'.repeat(64), expires_at: EX.at, member: memberEx, company: companyEx } }, '201', {
             'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
@@ -141,8 +145,8 @@ function paths(): Record<string, Schema> {
         description: 'Joins the company with the role of the invitation and sets the account\'s password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).',
         requestBody: body({
           type: 'object', additionalProperties: false, required: ['token', 'password'],
-          properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' }, password: { type: 'string', minLength: 12, maxLength: 256 } },
-        }, { accept: { token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2VuA', password: 'a long and personal passphrase' } }),
+          properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' }, password: { type: 'string', minLength: 12, maxLength: 256, pattern: NO_NUL } },
+        }, { accept: { token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V', password: 'a long and personal passphrase' } }),
         responses: {
           ...ok('Joined.', schemaRef('Joined'), { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } }, '201'),
           ...errorsOf({ public: true, mutation: true, notFound: ['invitation_invalid'], codes409: ['limit_reached', 'account_in_other_company'] }),
@@ -212,7 +216,7 @@ function paths(): Record<string, Schema> {
           properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
         }, { invite: { email: 'new.colleague@example.com', role: 'member' } }),
         responses: {
-          ...ok('Invited; the token is shown once.', schemaRef('NewInvitation'), { invited: { ...invitationEx, token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2VuA' } }, '201'),
+          ...ok('Invited; the token is shown once.', schemaRef('NewInvitation'), { invited: { ...invitationEx, token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V' } }, '201'),
           ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'] }),
         },
       },
@@ -228,7 +232,7 @@ function paths(): Record<string, Schema> {
       post: {
         operationId: 'createWebhook', tags: t('Webhooks'), summary: 'Register a webhook', security: MUTATION,
         description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
-        requestBody: body({ type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1, maxLength: 2048 } } }, { create: { url: 'https://hooks.example.com/paycore' } }),
+        requestBody: body({ type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } } }, { create: { url: 'https://hooks.example.com/paycore' } }),
         responses: {
           ...ok('Registered; the secret is shown once.', schemaRef('NewWebhook'), { created: { ...webhookEx, secret } }, '201', { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) }),
           ...errorsOf({ admin: true, mutation: true, v1: true, codes409: ['limit_reached'] }),
@@ -297,7 +301,7 @@ function paths(): Record<string, Schema> {
     [COMPANY_OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi', tags: t('Documentation'), summary: 'This document', security: [],
-        responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: plain(), content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } } } },
+        responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: plain(), content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { type: 'string' }, paths: { type: 'object' } } } } } } },
       },
     },
     [COMPANY_DOCS_PATH]: {

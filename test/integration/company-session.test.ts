@@ -5,6 +5,7 @@ import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { createCompanyAdmin, DashboardClient } from '../helpers/dashboard.js';
 import { createDelivery, finishAttempt, getEndpoint, settleDelivery, startAttempt } from '../../db/repositories/webhooks.repo.js';
+import { Conformance, expectSoundDocument, expectSoundOperations } from '../helpers/openapi-conformance.js';
 
 /**
  * The company administrators' session (spec section 5; docs/processing.md "Company session"): `/api/company` and
@@ -252,6 +253,32 @@ describe('members and invitations', () => {
     for (const inv of (await json(await adminClient.request('GET', '/invitations')))['data'] as Array<{ id: string }>) {
       expect((await adminClient.request('POST', `/invitations/${inv.id}/revoke`, {})).status).toBe(200);
     }
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is sound, and live answers of every kind conform to it', async () => {
+    const doc = (await (await fetch(`${app.url}/api/company/openapi.json`)).json()) as Record<string, unknown>;
+    const c = new Conformance(doc);
+    expectSoundDocument(c, doc, 30);
+    expect(expectSoundOperations(c, doc, [{ section: 'paths', keyPattern: /^\/(api\/company|v1)\//, statusPattern: /^[1-5]\d\d$/ }])).toBeGreaterThan(20);
+    expect((await fetch(`${app.url}/api/company/docs`)).headers.get('content-type')).toMatch(/text\/html/);
+    const probe = client();
+    await c.check('POST /api/company/session', await probe.signIn(admin.email, admin.password, { idem: null }));
+    secrets.push(probe.cookie!.split('=')[1]!);
+    await c.check('GET /api/company/session', await probe.request('GET', '/session'));
+    await c.check('GET /api/company/keys', await probe.request('GET', '/keys'));
+    await c.check('GET /api/company/members', await probe.request('GET', '/members'));
+    await c.check('GET /api/company/invitations', await probe.request('GET', '/invitations'));
+    await c.check('GET /api/company/jobs', await probe.request('GET', '/jobs?limit=5'));
+    await c.check('GET /api/company/jobs', await probe.request('GET', '/jobs?before=nope'));
+    await c.check('POST /api/company/keys', await probe.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: null }));
+    await c.check('POST /api/company/keys', await probe.request('POST', '/keys', { name: '', scopes: [] }));
+    await c.check('POST /v1/webhooks', await probe.requestAt('POST', '/v1/webhooks', { url: 'ftp://x' }));
+    await c.check('GET /api/company/webhooks', await probe.request('GET', '/webhooks', undefined, { authorization: 'Bearer x' }));
+    await c.check('GET /api/company/deliveries', await probe.request('GET', '/deliveries', undefined, { cookie: null }));
+    await c.check('POST /api/company/invitations/accept', await accept('A'.repeat(43), 'a long enough password'));
+    await c.check('DELETE /api/company/session', await probe.request('DELETE', '/session'));
   });
 });
 
