@@ -246,6 +246,15 @@ describe('members and invitations', () => {
     await expectError(await adminClient.request('POST', `/members/${admin.memberId}/remove`, {}), 409, 'last_billing_admin');
   });
 
+  it('a suspended company\'s members are refused (403), signed in or not', async () => {
+    const c = await createCompanyAdmin(tdb.db, 'Suspended Co');
+    secrets.push(c.password);
+    const session = await signedIn(c.email, c.password);
+    await tdb.db('companies').where({ id: c.companyId }).update({ status: 'suspended' });
+    await expectError(await session.request('GET', '/session'), 403, 'forbidden');
+    await expectError(await client().signIn(c.email, c.password, { idem: null }), 403, 'forbidden');
+  });
+
   it('keeps to 20 members per company, open invitations included', async () => {
     const active = Number((await tdb.db('members').where({ company_id: admin.companyId }).whereNull('removed_at').count<{ n: string }[]>({ n: '*' }))[0]!.n);
     for (let i = active; i < 20; i++) await invite(adminClient, `filler-${i}@company.example`);
