@@ -46,7 +46,13 @@ export type ErrorCode =
   | 'payment_settlement_uncertain'
   | 'service_unavailable'
   | 'timeout'
-  | 'internal_error';
+  | 'internal_error'
+  | 'api_key_not_accepted'
+  | 'billing_admin_required'
+  | 'invitation_invalid'
+  | 'invitation_pending'
+  | 'account_in_other_company'
+  | 'last_billing_admin';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

@@ -50,6 +50,12 @@ const STATUS: Record<ErrorCode, number> = {
   service_unavailable: 503,
   timeout: 504,
   internal_error: 500,
+  api_key_not_accepted: 403,
+  billing_admin_required: 403,
+  invitation_invalid: 404,
+  invitation_pending: 409,
+  account_in_other_company: 409,
+  last_billing_admin: 409,
 };
 
 /**
@@ -59,6 +65,9 @@ const STATUS: Record<ErrorCode, number> = {
 const OVERRIDES: Partial<Record<InterfaceName, Partial<Record<ErrorCode, number>>>> = {
   proof: { insufficient_scope: 401 },
   integrations: { limit_reached: 422 },
+  // The processing interface's session routes (spec section 7: 401 is a missing or invalid key or login).
+  v1: { session_required: 401 },
+  company: { session_required: 401 },
 };
 
 export function statusOf(iface: InterfaceName, code: ErrorCode): number {
@@ -78,7 +87,7 @@ export function errorBody(
   fields?: unknown,
 ): Record<string, unknown> {
   const extra = { ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}), ...(Array.isArray(issues) ? { issues } : {}) };
-  if (iface === 'v1') return { detail: message, code, request_id: requestId, ...extra };
+  if (iface === 'v1' || iface === 'company') return { detail: message, code, request_id: requestId, ...extra };
   return { error: message, code, request_id: requestId, ...extra };
 }
 

@@ -16,14 +16,12 @@ export interface ProcessingDocsSettings {
 
 export const PROCESSING_API_VERSION = '1.0.0';
 
-/**
- * How keys are created today, said once for the document and the HTML page. The spec's interactive key management
- * does not exist yet; when it does, change this (and docs/processing.md "Accounts").
- */
+/** How keys are created, said once for the document and the HTML page (docs/processing.md "Company session"). */
 export const KEY_CREATION =
-  'Keys are created by the platform operator with the command line: `npm run admin -- keys:create --interface v1 --tenant <company id> ' +
-  '--owner <member id> --name <name> --scopes read,write`, which shows the secret once; `keys:list` and `keys:revoke` list and revoke them. ' +
-  'There is no self-service key management yet: ask your operator for a key. An API key cannot create keys.';
+  'Keys are created and revoked by a billing administrator of your company in the company session (`POST /api/company/keys`, ' +
+  'documented at `/api/company/docs`), which shows the secret once; the platform operator can also create one ' +
+  '(`npm run admin -- keys:create --interface v1 --tenant <company id> --owner <member id> --name <name> --scopes read,write`; `keys:list`, `keys:revoke`). ' +
+  'An API key cannot create keys or register webhooks.';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
 

@@ -124,14 +124,18 @@ describe('the document', () => {
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', inQuery))).toBe('api_key_in_url');
   });
 
-  it('says how API keys are created today (the operator command line), not a dashboard that does not exist yet', async () => {
+  it('says how API keys are created: the company session of a billing administrator, or the operator command line', async () => {
     const html = await (await fetch(url('/v1/docs'))).text();
     expect(html).not.toMatch(/dashboard/i);
+    expect(html).toContain('POST /api/company/keys');
     expect(html).toContain('npm run admin -- keys:create --interface v1');
     expect(html).toContain('keys:revoke');
     const scheme = obj(obj(obj(served.body['components'])['securitySchemes'])['apiKey']);
+    expect(scheme['description']).toContain('/api/company/docs');
     expect(scheme['description']).toContain('keys:create');
-    expect(scheme['description']).not.toMatch(/dashboard|administrators/i);
+    expect(scheme['description']).not.toMatch(/dashboard/i);
+    // The session route named exists in the app.
+    expect((await fetch(url('/api/company/openapi.json'))).status).toBe(200);
     // The commands named exist in the operator CLI.
     const cli = readFileSync(new URL('../../cli/admin.ts', import.meta.url), 'utf8');
     for (const command of ['keys:create', 'keys:revoke', 'keys:list']) expect(cli).toContain(`case '${command}':`);
