@@ -3,7 +3,7 @@ import { createRouter } from '../http/router.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
-import { jobsPage } from '../../db/repositories/jobs.repo.js';
+import { listJobs } from '../../db/repositories/job-list.repo.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
@@ -60,7 +60,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   /** The company's jobs, newest first (any member). */
   signedIn.get('/jobs', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await jobsPage(deps.db, memberOf(ctx).companyId, limit, decodeCursor('jobs', ctx.query['before']));
+    const rows = await listJobs(deps.db, memberOf(ctx).companyId, {}, limit, decodeCursor('jobs', ctx.query['before']));
     ctx.body = page('jobs', rows, limit, jobJson);
   });
 

@@ -264,16 +264,3 @@ export async function findNeverClaimedJobs(db: Db, before: Date, limit: number):
   const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
   return rows.map((r) => r.id as string);
 }
-
-/**
- * One page of a company's jobs (deleted ones excluded), newest first (created_at, then id, descending), strictly
- * after the job `before` in that order (a job of another company as `before` gives an empty page).
- */
-export async function jobsPage(db: Db, companyId: string, limit: number, before: string | null): Promise<Job[]> {
-  const q = db('jobs').where({ company_id: companyId }).whereNull('deleted_at').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
-  if (before) {
-    const anchor = db('jobs').select('created_at').where({ company_id: companyId, id: before });
-    q.whereRaw('(created_at, id) < ((?), ?)', [anchor, before]);
-  }
-  return (await q).map(toJob);
-}
