@@ -130,25 +130,16 @@ export async function ledgerFeed(db: Db, companyId: string, after: number, limit
     .orderBy('l.id', 'asc')
     .limit(limit)
     .select('l.id', 'l.kind', 'l.amount', 'l.reservation_id', 'l.reason', 'l.created_at', 'r.job_id');
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    amount: BigInt(r.amount),
-    reservationId: r.reservation_id,
-    reason: r.reason,
-    createdAt: r.created_at,
-    jobId: r.job_id ?? null,
-  }));
+  return rows.map((r) => ({ ...toLedgerEntry(r), jobId: r.job_id ?? null }));
 }
 
 export async function listLedger(db: Db, companyId: string, limit = 100): Promise<LedgerEntry[]> {
   const rows = await db('credit_ledger').where({ company_id: companyId }).orderBy('id', 'desc').limit(limit);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    amount: BigInt(r.amount),
-    reservationId: r.reservation_id,
-    reason: r.reason,
-    createdAt: r.created_at,
-  }));
+  return rows.map(toLedgerEntry);
+}
+
+interface LedgerRow { id: string | number; kind: LedgerKind; amount: string | number; reservation_id: string | null; reason: string | null; created_at: Date }
+
+function toLedgerEntry(r: LedgerRow): LedgerEntry {
+  return { id: Number(r.id), kind: r.kind, amount: BigInt(r.amount), reservationId: r.reservation_id, reason: r.reason, createdAt: r.created_at };
 }
