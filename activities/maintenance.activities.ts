@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import { purgeExpiredRateLimits } from '../db/repositories/rate-limits.repo.js';
 import { purgeExpiredIdempotencyKeys } from '../db/repositories/idempotency.repo.js';
 import { purgeSessions } from '../db/repositories/merchant-sessions.repo.js';
+import { purgeCompanySessions } from '../db/repositories/company-sessions.repo.js';
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
 import { findUnstartedBatches } from '../db/repositories/batches.repo.js';
@@ -29,7 +30,7 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
       return {
         rateLimitWindows: await purgeExpiredRateLimits(deps.db, at),
         idempotencyKeys: await purgeExpiredIdempotencyKeys(deps.db, at),
-        sessions: await purgeSessions(deps.db, at),
+        sessions: (await purgeSessions(deps.db, at)) + (await purgeCompanySessions(deps.db, at)),
         expiredRequests: await expireOverdueRequests(deps.db, at),
       };
     },

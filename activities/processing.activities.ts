@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ApplicationFailureCategory } from '@temporalio/common';
+import { ApplicationFailureCategory, WorkflowIdConflictPolicy } from '@temporalio/common';
 import { LIMITS } from '../domain/accounts.js';
 import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } from '../domain/jobs.js';
 import type { AvailableOperation } from '../domain/validation/processing-request.js';
@@ -14,6 +14,7 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
 import { getUpload } from '../db/repositories/uploads.repo.js';
+import { terminalEventId, unstartedDeliveriesOfEvent } from '../db/repositories/v1-events.repo.js';
 
 export interface ProcessingActivityDeps {
   db: Db;
@@ -22,6 +23,13 @@ export interface ProcessingActivityDeps {
   runners: OperationRunners;
   logger: Logger;
   now?: () => Date;
+  /**
+   * Starts `delivery:<id>` of a committed `/v1` delivery. Default: the worker's own client (activity context), on
+   * this activity's task queue, keeping a workflow of that id that already runs.
+   */
+  startDelivery?: (deliveryId: string) => Promise<void>;
+  /** Test-only: the waits between `/v1` delivery attempts, in ms (the workflow's `delaysMs`); unset in production. */
+  webhookDelaysMs?: number[];
 }
 
 /**
@@ -65,8 +73,35 @@ function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   return work().finally(() => clearInterval(timer));
 }
 
+/** `delivery:<id>` (workflowIds.delivery) of `webhookDeliveryWorkflow`, started with the activity's own client. */
+export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
+  return async (deliveryId: string): Promise<void> => {
+    const ctx = Context.current();
+    await ctx.client.workflow.start('webhookDeliveryWorkflow', {
+      workflowId: `delivery:${deliveryId}`,
+      taskQueue: ctx.info.taskQueue,
+      args: [{ deliveryId, interface: 'v1', ...(delaysMs ? { delaysMs } : {}) }],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      memo: { interface: 'v1' },
+    });
+  };
+}
+
+/**
+ * Starts the deliveries of a job's or batch's terminal event after the transition committed, if one was recorded
+ * (also on a retry of the calling activity, whose transition already committed). Call it from the activity that
+ * committed the transition; a failed start throws, so that activity retries.
+ */
+export function terminalDeliveryStarter(deps: Pick<ProcessingActivityDeps, 'db' | 'startDelivery' | 'webhookDelaysMs'>) {
+  const startDelivery = deps.startDelivery ?? startDeliveryFromActivity(deps.webhookDelaysMs);
+  return async (subject: { jobId: string } | { batchId: string }): Promise<void> => {
+    for (const deliveryId of await unstartedDeliveriesOfEvent(deps.db, terminalEventId(subject))) await startDelivery(deliveryId);
+  };
+}
+
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
+  const startTerminalDeliveries = terminalDeliveryStarter(deps);
   return {
     /**
      * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
@@ -132,16 +167,19 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       }
     },
 
-    /** processing → completed, charging the quote once; results are kept for the retention period. */
+    /** processing → completed, charging the quote once (and recording its `job.completed` event); results are kept for the retention period. */
     async completeJob(input: { jobId: string; files: jobs.ResultFile[] }): Promise<boolean> {
       const at = now();
-      return jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
+      const changed = await jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
+      await startTerminalDeliveries({ jobId: input.jobId });
+      return changed;
     },
 
-    /** → failed with a client-safe error, releasing the reservation once; partial outputs are removed. */
+    /** → failed with a client-safe error, releasing the reservation once (and recording its `job.failed` event); partial outputs are removed. */
     async failJob(input: { jobId: string; code: JobErrorCode; message: string }): Promise<boolean> {
       const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
+      await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },
 

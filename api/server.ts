@@ -15,6 +15,7 @@ import { x402Router } from './x402/x402.routes.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
+import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
 import { allowedMethods, recordRoutes } from './http/router.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
@@ -58,6 +59,18 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
+  const company: CompanyRouterDeps = {
+    db: deps.db,
+    logger: deps.logger,
+    secretBox: deps.secretBox,
+    perIpPerMinute: rl.integrationsPerIpPerMinute,
+    perSessionPerMinute: rl.v1PerKeyPerMinute,
+    bodyLimitJson: deps.config.http.bodyLimitJson,
+    publicBaseUrl: deps.config.http.publicBaseUrl,
+    dashboard: deps.config.dashboard,
+    allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    ...(deps.now ? { now: deps.now } : {}),
+  };
   const routers: InterfaceRouter[] = [
     x402Router({
       db: deps.db,
@@ -73,6 +86,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       publicBaseUrl: deps.config.http.publicBaseUrl,
       ...(deps.now ? { now: deps.now } : {}),
     }),
+    v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
     processingRouter({
       db: deps.db,
       store,
@@ -111,6 +125,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
       ...(deps.now ? { now: deps.now } : {}),
     }),
+    companyRouter(company),
     ...(extra.routers ?? []),
   ];
   for (const router of routers) {

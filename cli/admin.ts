@@ -14,7 +14,7 @@ import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
 } from './admin-commands.js';
 import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
-import { readStdin, usersCreate, usersPassword } from './user-commands.js';
+import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './user-commands.js';
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
 import { batchesRetryFailed, batchesShow } from './batch-commands.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
@@ -26,6 +26,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   companies:show    --company <id>                          (balance, members, recent ledger)
   members:add       --company <id> --email <email> [--role member|billing_admin]
   members:remove    --company <id> --member <member id>     (revokes the member's keys)
+  company-admins:create --company <id> --email <email> [--password-stdin]   (billing administrator who signs in at /api/company/session; without --password-stdin a password is generated and shown once)
   credits:grant     --company <id> --amount <credits> [--reason <text>]
   merchants:create  --name <name> [--trial false]             (/proof merchant; its 7-day trial starts now unless --trial false)
   merchants:show    --merchant <id>                         (plan, limits, wallets, keys)
@@ -122,6 +123,9 @@ try {
       break;
     case 'users:create':
       print(await usersCreate(db, flags, now, readStdin));
+      break;
+    case 'company-admins:create':
+      print(await companyAdminsCreate(db, flags, now, readStdin));
       break;
     case 'users:password':
       print(await usersPassword(db, flags, now, readStdin));

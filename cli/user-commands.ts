@@ -5,6 +5,8 @@ import { hashPassword } from '../adapters/crypto/password.js';
 import type { Db } from '../db/connection.js';
 import { getMerchant } from '../db/repositories/merchants.repo.js';
 import { createMerchantUser, findUserByEmail, setUserPassword } from '../db/repositories/merchant-users.repo.js';
+import { addMember, getCompany } from '../db/repositories/companies.repo.js';
+import { findMemberCredential, setAccountPassword } from '../db/repositories/company-sessions.repo.js';
 import { required } from './admin-commands.js';
 
 type Flags = Record<string, string | undefined>;
@@ -47,6 +49,30 @@ export async function usersPassword(db: Db, flags: Flags, now: Date, stdin: () =
   const { password, generated } = await passwordFrom(flags, stdin);
   await setUserPassword(db, user.id, await hashPassword(password), now);
   return { user: { id: user.id, email: user.email }, sessions_ended: true, ...(generated ? { password, notice: 'The generated password is shown once.' } : {}) };
+}
+
+/**
+ * `company-admins:create`: a billing administrator of a processing company who signs in at POST /api/company/session.
+ * The address joins the company as a billing administrator (within the member limit) unless it is one already (the
+ * owner `companies:create` made has no password until this command gives one); the password is generated and shown
+ * once, or read from standard input.
+ */
+export async function companyAdminsCreate(db: Db, flags: Flags, now: Date, stdin: () => Promise<string>) {
+  const company = await getCompany(db, required(flags['company'], '--company'));
+  if (!company) throw new DomainError('not_found', 'no such company');
+  const email = emailOf(flags);
+  const { password, generated } = await passwordFrom(flags, stdin);
+  const existing = await findMemberCredential(db, email);
+  if (existing && existing.member.companyId !== company.id) throw new DomainError('account_in_other_company', 'this address belongs to another company (one company per account)');
+  if (existing && existing.member.role !== 'billing_admin') throw new DomainError('validation_failed', 'this address is an ordinary member of the company, not a billing administrator');
+  const member = existing
+    ? { id: existing.member.memberId, accountId: existing.member.accountId }
+    : await addMember(db, company.id, email, 'billing_admin');
+  await setAccountPassword(db, member.accountId, await hashPassword(password), now);
+  return {
+    member: { id: member.id, company_id: company.id, email, role: 'billing_admin' },
+    ...(generated ? { password, notice: 'The generated password is shown once.' } : {}),
+  };
 }
 
 /** All of standard input as text (for `--password-stdin`). */

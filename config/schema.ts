@@ -128,6 +128,8 @@ export const envSchema = z.object({
   /** Absolute lifetime of a dashboard session, and how long it may sit idle. */
   SESSION_TTL_HOURS: int(12, 1, 720),
   SESSION_IDLE_MINUTES: int(30, 1, 1440),
+  /** How long a company invitation (`POST /api/company/invitations`) can be accepted. */
+  COMPANY_INVITATION_TTL_HOURS: int(72, 1, 720),
 
   // Chain RPC endpoints: a comma-separated list means failover in that order.
   RPC_URL_BASE: z.string().default('https://mainnet.base.org'),
@@ -251,6 +253,8 @@ export interface Config {
     readonly sessionTtlMs: number;
     readonly sessionIdleMs: number;
     readonly signInPerEmailPer15Minutes: number;
+    /** How long a company invitation can be accepted. */
+    readonly invitationTtlMs: number;
   };
   readonly chains: {
     /** RPC endpoints per network, in failover order. */
@@ -420,6 +424,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
       sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
       signInPerEmailPer15Minutes: e.RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES,
+      invitationTtlMs: e.COMPANY_INVITATION_TTL_HOURS * 3_600_000,
     },
     storage: {
       dir: e.STORAGE_DIR ?? `${e.DATA_DIR}/storage`,

@@ -7,6 +7,8 @@ export const MEMBER_ROLES: readonly MemberRole[] = ['member', 'billing_admin'];
 export const LIMITS = {
   activeKeysPerCompany: 20,
   membersPerCompany: 20,
+  /** /v1 webhooks per company, disabled ones included (deleted ones do not count); not in the spec, chosen to bound the list. */
+  webhooksPerCompany: 20,
   /** Credits granted once to every new company. */
   trialCredits: 1000n,
   /** Sources and results are kept this long (accounting records stay). */

@@ -25,18 +25,19 @@ export const BATCH_LIMITS = {
 export type BatchCounts = Record<JobStatus, number> & { total: number };
 
 export function countChildren(statuses: readonly JobStatus[]): BatchCounts {
-  const counts: BatchCounts = { total: statuses.length, queued: 0, processing: 0, completed: 0, failed: 0 };
+  const counts: BatchCounts = { total: statuses.length, queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
   for (const s of statuses) counts[s]++;
   return counts;
 }
 
 /**
  * The state a batch ends in once every child has ended (spec: all completed → completed; at least one of each →
- * partial; all failed → failed). Null while a child is unfinished.
+ * partial; all failed → failed). A child cancelled while queued (`POST /v1/jobs/{id}/cancel`) ran nothing and
+ * released its reservation: it counts as not completed, like a failed one. Null while a child is unfinished.
  */
 export function finalBatchStatus(counts: BatchCounts): BatchStatus | null {
   if (counts.queued + counts.processing > 0 || counts.total === 0) return null;
-  if (counts.failed === 0) return 'completed';
+  if (counts.failed + counts.cancelled === 0) return 'completed';
   if (counts.completed === 0) return 'failed';
   return 'partial';
 }

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'batch_has_no_failed_items'
   | 'batch_retry_needs_password'
   | 'batch_zip_too_large'
+  | 'job_not_cancellable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'malformed_json'
@@ -49,7 +50,13 @@ export type ErrorCode =
   | 'payment_settlement_uncertain'
   | 'service_unavailable'
   | 'timeout'
-  | 'internal_error';
+  | 'internal_error'
+  | 'api_key_not_accepted'
+  | 'billing_admin_required'
+  | 'invitation_invalid'
+  | 'invitation_pending'
+  | 'account_in_other_company'
+  | 'last_billing_admin';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

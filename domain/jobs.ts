@@ -2,18 +2,21 @@ import { DomainError } from './errors.js';
 
 /**
  * Jobs of the processing interface (spec section 3): queued → processing → completed | failed. A temporary
- * provider outage moves a processing job back to queued (its reservation kept); nothing leaves a terminal
- * state.
+ * provider outage moves a processing job back to queued (its reservation kept). This service adds `cancelled`:
+ * a queued job its company cancels (`POST /v1/jobs/{id}/cancel`), its reservation released; a job that has
+ * started cannot be cancelled. Nothing leaves a terminal state.
  */
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
-export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed'];
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed', 'cancelled'];
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 export const UNFINISHED_JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing'];
 
 const TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
-  queued: ['processing', 'failed'],
+  queued: ['processing', 'failed', 'cancelled'],
   processing: ['completed', 'failed', 'queued'],
   completed: [],
   failed: [],
+  cancelled: [],
 };
 
 export function canTransition(from: JobStatus, to: JobStatus): boolean {
@@ -58,7 +61,19 @@ export type JobErrorCode =
 /** Why a job may not be deleted yet. */
 export function assertDeletable(status: JobStatus): void {
   if (!isTerminal(status)) {
-    throw new DomainError('conflict', `The job is ${status}; only a completed or failed job can be deleted`);
+    throw new DomainError('conflict', `The job is ${status}; only a completed, failed or cancelled job can be deleted`);
+  }
+}
+
+/** Why a job may not be cancelled: only a queued job can be (409 `job_not_cancellable` otherwise). */
+export function assertCancellable(status: JobStatus): void {
+  if (!canTransition(status, 'cancelled')) {
+    throw new DomainError(
+      'job_not_cancellable',
+      status === 'processing'
+        ? 'The job is processing; only a queued job can be cancelled'
+        : `The job is ${status}; only a queued job can be cancelled`,
+    );
   }
 }
 

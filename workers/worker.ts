@@ -19,6 +19,8 @@ import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycl
 export interface ProcessingWorkerDeps {
   store: FileStore;
   runners: OperationRunners;
+  /** Test-only: the waits between `/v1` job-event delivery attempts, in ms. */
+  webhookDelaysMs?: number[];
 }
 
 /** What the invoice mail activities need besides the shared deps; `mailer` is null when SMTP_URL is unset. */
@@ -75,7 +77,7 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   const { db, logger, secretBox } = deps;
   return {
     ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
-    ...createBatchActivities({ db, logger }),
+    ...createBatchActivities({ db, logger, ...(deps.processing.webhookDelaysMs ? { webhookDelaysMs: deps.processing.webhookDelaysMs } : {}) }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
 }

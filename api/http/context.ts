@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
-export type InterfaceName = 'v1' | 'proof' | 'x402' | 'integrations' | 'root';
+export type InterfaceName = 'v1' | 'proof' | 'x402' | 'integrations' | 'company' | 'root';
 
 export interface AppState {
   requestId: string;
@@ -13,7 +13,9 @@ export interface AppState {
   apiKey?: ApiKeyRecord;
   /** The /proof/v1 merchant of the bearer key, or of the dashboard session on /api/integrations. */
   merchant?: Merchant;
-  /** The signed-in dashboard session on /api/integrations. */
+  /** The signed-in member of a processing company on /api/company and POST /v1/webhooks. */
+  member?: { id: string; companyId: string; accountId: string; email: string; role: 'member' | 'billing_admin'; companyName: string };
+  /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */
   /** csrfToken: the one the API hands out; csrfTokensAccepted: it and those under previous secrets keys. */
   session?: { id: string; userId: string; email: string; csrfToken: string; csrfTokensAccepted: readonly string[] };
   /** Set by the idempotency middleware: the transaction the handler's effect must use. */
@@ -28,11 +30,16 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 
+/** `POST /v1/webhooks` is a company session route under /v1 (spec section 4): it answers as `/api/company` does. */
+const COMPANY_SESSION_PATHS_UNDER_V1 = new Set(['/v1/webhooks']);
+
 export function interfaceOf(path: string): InterfaceName {
+  if (COMPANY_SESSION_PATHS_UNDER_V1.has(path)) return 'company';
   if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
   if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
   if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
+  if (path === '/api/company' || path.startsWith('/api/company/')) return 'company';
   return 'root';
 }
 
@@ -57,4 +64,9 @@ export function merchantOf(ctx: { state: AppState }): Merchant {
 export function sessionOf(ctx: { state: AppState }): NonNullable<AppState['session']> {
   if (!ctx.state.session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
   return ctx.state.session;
+}
+
+export function memberOf(ctx: { state: AppState }): NonNullable<AppState['member']> {
+  if (!ctx.state.member) throw new DomainError('session_required', 'Sign in first (no valid company session cookie)');
+  return ctx.state.member;
 }

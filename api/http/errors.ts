@@ -28,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   batch_has_no_failed_items: 409,
   batch_retry_needs_password: 409,
   batch_zip_too_large: 413,
+  job_not_cancellable: 409,
   idempotency_key_required: 422,
   idempotency_key_invalid: 422,
   payload_too_large: 413,
@@ -53,6 +54,12 @@ const STATUS: Record<ErrorCode, number> = {
   service_unavailable: 503,
   timeout: 504,
   internal_error: 500,
+  api_key_not_accepted: 403,
+  billing_admin_required: 403,
+  invitation_invalid: 404,
+  invitation_pending: 409,
+  account_in_other_company: 409,
+  last_billing_admin: 409,
 };
 
 /**
@@ -62,6 +69,9 @@ const STATUS: Record<ErrorCode, number> = {
 const OVERRIDES: Partial<Record<InterfaceName, Partial<Record<ErrorCode, number>>>> = {
   proof: { insufficient_scope: 401 },
   integrations: { limit_reached: 422 },
+  // The processing interface's session routes (spec section 7: 401 is a missing or invalid key or login).
+  v1: { session_required: 401 },
+  company: { session_required: 401 },
 };
 
 export function statusOf(iface: InterfaceName, code: ErrorCode): number {
@@ -81,7 +91,7 @@ export function errorBody(
   fields?: unknown,
 ): Record<string, unknown> {
   const extra = { ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}), ...(Array.isArray(issues) ? { issues } : {}) };
-  if (iface === 'v1') return { detail: message, code, request_id: requestId, ...extra };
+  if (iface === 'v1' || iface === 'company') return { detail: message, code, request_id: requestId, ...extra };
   return { error: message, code, request_id: requestId, ...extra };
 }
 

@@ -125,6 +125,8 @@ function assertSameRequest(stored: StoredResponse, operation: string, requestHas
 }
 
 function replay(ctx: AppContext, stored: StoredResponse): void {
+  // The resource the first answer named, for what wraps this middleware (e.g. the Location of a 202).
+  if (stored.resourceId !== null) ctx.state.resourceId = stored.resourceId;
   ctx.status = stored.status;
   ctx.type = stored.contentType;
   ctx.body = stored.body;

@@ -1,39 +1,15 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
-import { emailSchema, parseSignIn } from '../../domain/validation/integrations.js';
-import type { Logger } from '../../adapters/logging/logger.js';
-import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import { burnPasswordCheck, verifyPassword } from '../../adapters/crypto/password.js';
-import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
-import type { Db } from '../../db/connection.js';
+import { parseSignIn } from '../../domain/validation/integrations.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
-import { findUserByEmail } from '../../db/repositories/merchant-users.repo.js';
+import { findUserByEmail, type MerchantUser } from '../../db/repositories/merchant-users.repo.js';
 import { createSession, endSession, findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
-import type { AppContext, AppState } from '../http/context.js';
+import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
-import { rateLimit } from '../http/rate-limit.js';
-import { csrfTokenOf, requireCsrfToken, requireSession, SESSION_COOKIE, sessionCookieOf } from './guards.js';
+import { endBrowserSession, requireCsrfToken, sessionStore, signInRoute, type BrowserSessionDeps } from '../http/browser-session.js';
+import { requireSession, SESSION_COOKIE } from './guards.js';
 
-export interface SessionDeps {
-  db: Db;
-  logger: Logger;
-  secretBox: SecretBox;
-  sessionTtlMs: number;
-  sessionIdleMs: number;
-  signInPerEmailPer15Minutes: number;
-  now: () => Date;
-}
-
-const cookie = (value: string, maxAgeSeconds: number) =>
-  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${maxAgeSeconds}`;
-
-/** The sign-in e-mail as the per-address throttle counts it: a digest, so counters never hold addresses. */
-function signInSubject(ctx: AppContext): string | null {
-  const raw = (ctx.request.body as { email?: unknown } | undefined)?.email;
-  const parsed = emailSchema.safeParse(raw);
-  return parsed.success ? sha256Hex(`sign-in:${parsed.data}`) : null;
-}
+export type SessionDeps = BrowserSessionDeps;
 
 /**
  * Dashboard sign-in and sign-out (not in the spec's table; docs/proof.md "Management routes"):
@@ -42,43 +18,26 @@ function signInSubject(ctx: AppContext): string | null {
  * signs out. Sign-in mutations go through the Origin check like every other mutation.
  */
 export function mountSession(router: Router<AppState>, deps: SessionDeps): void {
-  const throttle: Middleware<AppState> = rateLimit(
-    deps.db,
-    [{ rule: { name: 'integrations:sign-in:email:15min', limit: deps.signInPerEmailPer15Minutes, windowSeconds: 900 }, subject: signInSubject }],
-    deps.now,
-  );
-
-  router.post('/session', throttle, async (ctx) => {
-    const body = parseSignIn(ctx.request.body);
-    const user = await findUserByEmail(deps.db, body.email);
-    const ok = user && !user.disabledAt ? await verifyPassword(body.password, user.passwordHash) : await burnPasswordCheck(body.password);
-    if (!user || !ok) {
-      deps.logger.info({ requestId: ctx.state.requestId }, 'dashboard sign-in refused');
-      throw new DomainError('invalid_credentials', 'The e-mail address or password is incorrect');
-    }
-    const merchant = await getMerchant(deps.db, user.merchantId);
-    if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
-
-    const now = deps.now();
-    // A new token on every sign-in (no fixation); a session this browser still held ends.
-    const previous = sessionCookieOf(ctx);
-    if (previous) {
-      const old = await findLiveSession(deps.db, sha256Hex(previous), now, deps.sessionIdleMs);
-      if (old) await endSession(deps.db, old.id, now);
-    }
-    const token = newSessionToken();
-    const expiresAt = new Date(now.getTime() + deps.sessionTtlMs);
-    await createSession(deps.db, { tokenHash: sha256Hex(token), userId: user.id, merchantId: merchant.id, expiresAt }, now);
-    deps.logger.info({ requestId: ctx.state.requestId, userId: user.id, merchantId: merchant.id }, 'dashboard sign-in');
-    ctx.append('Set-Cookie', cookie(token, Math.floor(deps.sessionTtlMs / 1000)));
-    ctx.status = 201;
-    ctx.body = {
-      csrf_token: csrfTokenOf(deps.secretBox, token),
-      expires_at: expiresAt.toISOString(),
-      user: { id: user.id, email: user.email },
-      merchant: { id: merchant.id, name: merchant.name },
-    };
+  const store = sessionStore<MerchantUser, { id: string }>(SESSION_COOKIE, deps, {
+    findLive: findLiveSession,
+    end: endSession,
+    create: (db, { tokenHash, user, expiresAt }, now) => createSession(db, { tokenHash, userId: user.id, merchantId: user.merchantId, expiresAt }, now),
   });
+
+  router.post('/session', ...signInRoute({
+    db: deps.db, logger: deps.logger, secretBox: deps.secretBox, now: deps.now, store,
+    throttle: { rule: 'integrations:sign-in:email:15min', perEmailPer15Minutes: deps.signInPerEmailPer15Minutes },
+    label: 'dashboard',
+    find: async (email) => {
+      const found = await findUserByEmail(deps.db, email);
+      return found && { user: found, passwordHash: found.passwordHash, disabled: found.disabledAt !== null };
+    },
+    admit: async (user) => {
+      const merchant = await getMerchant(deps.db, user.merchantId);
+      if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
+      return { body: { user: { id: user.id, email: user.email }, merchant: { id: merchant.id, name: merchant.name } }, log: { userId: user.id, merchantId: merchant.id } };
+    },
+  }, parseSignIn));
 
   const session = requireSession(deps.db, deps.secretBox, deps.sessionIdleMs, deps.now);
 
@@ -88,8 +47,6 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
   });
 
   router.delete('/session', session, requireCsrfToken(), async (ctx) => {
-    await endSession(deps.db, sessionOf(ctx).id, deps.now());
-    ctx.append('Set-Cookie', cookie('', 0));
-    ctx.status = 204;
+    await endBrowserSession(ctx, store, deps.now());
   });
 }

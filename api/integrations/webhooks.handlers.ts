@@ -38,7 +38,7 @@ export function destinationJson(e: WebhookEndpoint, usable: boolean) {
 }
 
 /** A delivery's history entry: ids, type, state and attempt counts; never the body or a response body. */
-function deliveryJson(d: DeliverySummary) {
+export function deliveryJson(d: DeliverySummary) {
   return {
     id: d.id,
     endpoint_id: d.endpointId,

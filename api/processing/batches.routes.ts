@@ -16,6 +16,7 @@ import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { fingerprintWith, jobJson } from './jobs.routes.js';
+import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
 
@@ -31,7 +32,7 @@ export interface BatchesRouteDeps {
 }
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
-  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options }, sourcePath: item.sourcePath }));
+  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, maxCredits: undefined, webhookId: undefined }, sourcePath: item.sourcePath }));
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
@@ -105,7 +106,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
   router.post('/batches/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
     const req = parseBatchRequest(ctx.request.body);
-    const { quotes, total } = await quoteChildren(quoteDeps, companyOf(ctx), childrenOf(req), req.maxCredits);
+    const { quotes, total } = await quoteChildren(quoteDeps, companyOf(ctx), childrenOf(req), req.maxCredits, req.webhookId);
     ctx.body = {
       operation: req.operation,
       estimated_credits: total,
@@ -118,7 +119,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * whole quote is checked against `max_credits` and the wallet, each child's quote is reserved and every child
    * recorded; `batch:<id>` starts after commit. Any refusal leaves nothing behind. Idempotency-Key as for jobs.
    */
-  router.post('/batches', needsWorkflows, jsonBody(deps.bodyLimitJson), idempotentAs('batches.create'), async (ctx) => {
+  router.post('/batches', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.create'), async (ctx) => {
     const req = parseBatchRequest(ctx.request.body);
     const trx = ctx.state.trx!;
     const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
@@ -144,7 +145,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * quoted and reserved anew. 409 `batch_not_terminal` while the batch runs, `batch_has_no_failed_items` when nothing
    * failed, `batch_retry_needs_password` for password operations (the password is not kept after a job ends).
    */
-  router.post('/batches/:id/retry-failed', needsWorkflows, jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
+  router.post('/batches/:id/retry-failed', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
     parseRetryBody(ctx.request.body);
     const original = await findBatch(ctx);
     const trx = ctx.state.trx!;

@@ -1,3 +1,4 @@
+import { OPERATION_RULES } from '../../domain/operations.js';
 import type Router from '@koa/router';
 import { LIMITS as ACCOUNT_LIMITS } from '../../domain/accounts.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
@@ -10,7 +11,7 @@ import { escapeHtml as esc } from '../http/html.js';
 import { htmlPage, mountDocumentRoutes, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
 import { DOCS_PATH, EXAMPLES, KEY_CREATION, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
-import { TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
+import { JOB_EVENT_EXAMPLES, TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
 
 /**
@@ -60,7 +61,7 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
   const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
   const operations = AVAILABLE_OPERATIONS.map((op) => {
-    const d = OPERATION_DOCS[op];
+    const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
     const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
@@ -70,12 +71,15 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
-Many files at once: a <a href="#batches">batch</a>. Job and batch webhooks are not available in this release (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
+Many files at once: a <a href="#batches">batch</a>. Name a webhook with <code>webhook_id</code> to be told when a job or batch ends (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
 ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
 # 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
-# 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}
-# 4. GET /v1/jobs/{job_id} every 3-10 s until "completed" or "failed"
+# 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}, Location: /v1/jobs/${EXAMPLES.job}
+# 4. GET /v1/jobs/{job_id} every 3-10 s until "completed", "failed" or "cancelled"
+#    (many jobs: GET /v1/jobs?status=queued,processing, one request for all of them)
 # 5. GET result.files[i].download_path → the file`)}
+<p><code>GET /v1/capabilities</code> lists every operation with its options, source kinds, output formats and price rule, and the limits;
+<code>GET /v1/credits</code> shows your available and reserved credits and the ledger.</p>
 
 <h2 id="auth">Authentication</h2>
 <p>Send <code>Authorization: Bearer sk_live_…</code> on every request except this page and the OpenAPI document. A key belongs to your company
@@ -96,7 +100,9 @@ keep it with your record of the job, so that a retry after a timeout or a networ
 instead of a job id that is now 404: to run the job again, send the request with a new key.</li></ul>
 
 <h2 id="polling">Polling</h2>
-<p>Poll <code>GET /v1/jobs/{job_id}</code> <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code> or <code>failed</code>.
+<p>Poll <code>GET /v1/jobs/{job_id}</code> (the <code>Location</code> of the 202) <strong>every 3 to 10 seconds</strong> until <code>status</code> is <code>completed</code>, <code>failed</code> or <code>cancelled</code>.
+With many jobs, poll the list instead: <code>GET /v1/jobs?status=queued,processing</code> (newest first, filters by status, operation, batch and
+creation time, pages of up to 100 with <code>next_cursor</code>), then read the jobs that left it.
 <strong>Back off on 429 and 5xx</strong>: wait at least <code>Retry-After</code> seconds when present, and double your interval after each
 transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.</p>
 
@@ -106,8 +112,9 @@ transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <c
 <tr><td><code>processing</code></td><td>Running.</td><td>quote reserved</td></tr>
 <tr><td><code>completed</code></td><td>Terminal. <code>result.files</code> lists the outputs with their <code>download_path</code>; downloadable for 7 days.</td><td>quote charged (<code>charged_credits</code>)</td></tr>
 <tr><td><code>failed</code></td><td>Terminal. <code>error</code> says why and <code>error_code</code> is one of <code>invalid_source</code>, <code>source_missing</code>, <code>provider_unavailable</code>, <code>processing_error</code>.</td><td>reservation released (<code>charged_credits: 0</code>)</td></tr>
+<tr><td><code>cancelled</code></td><td>Terminal. You cancelled it while it was queued (<code>POST /v1/jobs/{job_id}/cancel</code>); the operation never ran. Once a job is processing it can no longer be cancelled (409 <code>job_not_cancellable</code>).</td><td>reservation released (<code>charged_credits: 0</code>)</td></tr>
 </table>
-<p>Results need the API key too. A completed or failed job can be deleted with its files (<code>DELETE /v1/jobs/{job_id}</code>); an upload that no
+<p>Results need the API key too. A completed, failed or cancelled job can be deleted with its files (<code>DELETE /v1/jobs/{job_id}</code>); an upload that no
 unfinished job reads can be deleted (<code>DELETE /v1/uploads/{upload_id}</code>).</p>
 
 <h2>Operations</h2>
@@ -136,16 +143,19 @@ failed items again as a new batch.</p>
 ${renderEndpoints(document, ENDPOINT_DOCS)}
 
 <h2 id="webhooks">Webhooks</h2>
-<p>Job and batch webhooks (<code>webhook_id</code>) come in a later release; a job body carrying <code>webhook_id</code> is refused (422). A webhook id
-has the form <code>whe_</code> and 20 letters or digits. The platform operator can already register your URL and send it a signed
-<code>${TEST_PING_EXAMPLE['type'] as string}</code>, in the body every <code>/v1</code> event will have, <code>{id, type, created_at, job}</code>:</p>
+<p>A job body may name a webhook of your company with <code>webhook_id</code> (<code>whe_</code> and 20 letters or digits); one that is unknown,
+another company's, disabled or deleted answers 404 naming <code>webhook_id</code>. When the job ends, a signed <code>job.completed</code> or
+<code>job.failed</code> event is POSTed to it, with the body every <code>/v1</code> event has, <code>{id, type, created_at, job}</code>. The
+<code>job</code> is the job record without its <code>options</code> and without result file names (they derive from your file names);
+download paths still need your API key. The platform operator registers your URL (and can send it a signed
+<code>${TEST_PING_EXAMPLE['type'] as string}</code>):</p>
 ${pre(`POST <your URL>
 Content-Type: application/json
 X-Service-Timestamp: ${WEBHOOK_EXAMPLES.secondsAt}
 X-Service-Signature: v1=<hex HMAC-SHA256 of "${WEBHOOK_EXAMPLES.secondsAt}." + the raw body, keyed with the signing secret>
-X-Service-Event-Id: ${TEST_PING_EXAMPLE['id'] as string}
+X-Service-Event-Id: ${WEBHOOK_EXAMPLES.event}
 
-${JSON.stringify(TEST_PING_EXAMPLE)}`)}
+${JSON.stringify(JOB_EVENT_EXAMPLES['job.completed'])}`)}
 <p>Verify before parsing: reject a timestamp more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock, compute the HMAC over the timestamp, a dot and the raw
 body bytes, and compare in constant time. Deduplicate by <code>X-Service-Event-Id</code> and answer 2xx after recording it. ${md(V1_RETRY_TEXT)}
 Redirects are never followed.</p>

@@ -1,7 +1,8 @@
 import { LIMITS } from '../../domain/accounts.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { DomainError } from '../../domain/errors.js';
-import { quoteCredits, PRICE_CLASS, sourceCredits, type SourceMeasure } from '../../domain/pricing.js';
+import { quoteCredits, PRICE_CLASS, sourceCredits, type OperationId, type SourceMeasure } from '../../domain/pricing.js';
+import { OPERATION_RULES, sourceKindsPhrase } from '../../domain/operations.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
 import { displayedImageSize } from '../../adapters/media/measure.js';
@@ -11,6 +12,7 @@ import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, 
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { getUpload, type Upload } from '../../db/repositories/uploads.repo.js';
+import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 
 /** qpdf settings from the media config. */
 export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
@@ -28,8 +30,8 @@ export interface Quote {
   sources: Array<{ upload: Upload; measure: SourceMeasure; credits: number }>;
 }
 
-const PDF_OPERATIONS = new Set(['pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge']);
-const IMAGE_OPERATIONS = new Set(['image-edit', 'image-compress', 'webp']);
+/** The image operations: their requests are checked against the image's geometry. */
+const isImageOperation = (op: string) => OPERATION_RULES[op as OperationId].sourceKinds.includes('image');
 
 /**
  * An image request against the source's size as displayed: the crop inside the image, the output within its format's
@@ -74,12 +76,16 @@ export async function quoteRequest(
     if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }
+  // The ids of the body in body order (docs/platform.md, "Ids"): `webhook_id` comes after `upload_ids`.
+  if (req.webhookId !== undefined && !(await findUsableV1Webhook(deps.db, companyId, req.webhookId))) {
+    throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
+  }
   const issues: Array<{ path: string; message: string }> = [];
   const measures: SourceMeasure[] = [];
   for (const [i, u] of uploads.entries()) {
     const path = sourcePath(i);
-    if (PDF_OPERATIONS.has(req.operation) && u.kind !== 'pdf') issues.push({ path, message: `${req.operation} needs a PDF; ${u.id} is ${u.kind}` });
-    if (IMAGE_OPERATIONS.has(req.operation) && u.kind !== 'image') issues.push({ path, message: `${req.operation} needs an image; ${u.id} is ${u.kind}` });
+    const kinds = OPERATION_RULES[req.operation].sourceKinds;
+    if (!kinds.includes(u.kind)) issues.push({ path, message: `${req.operation} needs ${sourceKindsPhrase(kinds)}; ${u.id} is ${u.kind}` });
     let pages = u.pages;
     if (u.kind === 'pdf' && req.operation === 'pdf-unlock') {
       if (!u.encrypted) issues.push({ path, message: `${u.id} is not encrypted; there is nothing to unlock` });
@@ -106,7 +112,7 @@ export async function quoteRequest(
         issues.push({ path: 'options.pages', message: e instanceof DomainError ? e.message : 'invalid pages' });
       }
     }
-    if (IMAGE_OPERATIONS.has(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
+    if (isImageOperation(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));

@@ -10,6 +10,12 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { getJob, isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import { cancelJob } from '../../db/repositories/job-cancel.repo.js';
+import { listJobs } from '../../db/repositories/job-list.repo.js';
+import { assertCancellable } from '../../domain/jobs.js';
+import { parseJobListQuery } from '../../domain/validation/job-list-query.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
@@ -33,7 +39,7 @@ export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}
 
 /** The job record of the API (spec section 2: id, status, error when failed, result.files). */
 export function jobJson(job: Job) {
-  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' ? 0 : null;
+  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
   return {
     id: job.id,
     status: job.status,
@@ -48,6 +54,7 @@ export function jobJson(job: Job) {
     error: job.status === 'failed' ? job.errorMessage : null,
     error_code: job.status === 'failed' ? job.errorCode : null,
     batch_id: job.batchId,
+    webhook_id: job.webhookId,
     result:
       job.status === 'completed' && job.resultFiles
         ? {
@@ -81,6 +88,15 @@ export function fingerprintWith(ctx: AppContext, digest: (secret: string) => str
   return { body: { ...body, options } };
 }
 
+/** A request that takes no parameters: no body, or an empty JSON object; anything else is 422 naming it. */
+function assertNoFields(body: unknown): void {
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
+  const issues = typeof body === 'object' && !Array.isArray(body)
+    ? Object.keys(body).map((k) => ({ path: k, message: 'unknown field; this request takes no body (or {})' }))
+    : [{ path: '(body)', message: 'this request takes no body, or an empty JSON object' }];
+  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
@@ -102,6 +118,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
       if (!deps.workflows) throw new DomainError('service_unavailable', 'Job processing is not available right now; retry later');
       await next();
     },
+    acceptedLocation(RESOURCE_PATHS.job),
     jsonBody(deps.bodyLimitJson),
     idempotent({
       db: deps.db,
@@ -139,6 +156,36 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     },
   );
 
+  /**
+   * GET /v1/jobs: the company's jobs, newest first, filtered by status, operation, batch and creation time; paged
+   * with `limit` and the `before` cursor of the previous page's `next_cursor`.
+   */
+  router.get('/jobs', async (ctx) => {
+    const query = parseJobListQuery(ctx.query);
+    const limit = parseLimit(ctx.query['limit']);
+    const before = decodeCursor('jobs', ctx.query['before']);
+    const filter = {
+      ...(query.statuses ? { statuses: query.statuses } : {}),
+      ...(query.operations ? { operations: query.operations } : {}),
+      ...(query.batchId !== undefined ? { batchId: query.batchId } : {}),
+      ...(query.createdAfter ? { createdAfter: query.createdAfter } : {}),
+      ...(query.createdBefore ? { createdBefore: query.createdBefore } : {}),
+    };
+    ctx.body = page('jobs', await listJobs(deps.db, companyOf(ctx), filter, limit, before), limit, jobJson);
+  });
+
+  /**
+   * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once (cancelJob). Processing or
+   * ended → 409 `job_not_cancellable`. Repeating a cancel that succeeded is that 409 too (the job is cancelled).
+   */
+  router.post('/jobs/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    assertNoFields(ctx.request.body);
+    const result = await cancelJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '', now());
+    if (result.outcome === 'missing') throw new DomainError('not_found', 'Job not found');
+    if (result.outcome === 'not_cancellable') assertCancellable(result.job.status);
+    ctx.body = jobJson(result.job);
+  });
+
   /** GET /v1/jobs/{id}: the job of the caller's company (another company's id is 404). */
   router.get('/jobs/:id', async (ctx) => {
     ctx.body = jobJson(await findJob(ctx));
@@ -167,7 +214,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     ctx.body = createReadStream(path);
   });
 
-  /** DELETE /v1/jobs/{id}: removes a completed or failed job and its result files (409 while unfinished). */
+  /** DELETE /v1/jobs/{id}: removes a completed, failed or cancelled job and its result files (409 while unfinished). */
   router.delete('/jobs/:id', async (ctx) => {
     const job = await findJob(ctx);
     assertDeletable(job.status);

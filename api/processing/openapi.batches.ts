@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../domain/errors.js';
+import { OPERATION_RULES } from '../../domain/operations.js';
 import { BATCH_LIMITS, WEBHOOK_MODES } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
@@ -25,6 +26,7 @@ export interface BatchDocKit {
 /** The batch body of one operation: its options, and its number of sources per child. */
 function batchVariant(op: AvailableOperation): Schema {
   const d = OPERATION_DOCS[op];
+  const sources = OPERATION_RULES[op].sources;
   const uploadIds = { type: 'array', items: schemaRef('UploadId') };
   return {
     title: op,
@@ -35,12 +37,12 @@ function batchVariant(op: AvailableOperation): Schema {
     oneOf: [{ properties: { upload_ids: true }, required: ['upload_ids'] }, { properties: { items: true }, required: ['items'] }],
     properties: {
       operation: { type: 'string', const: op },
-      upload_ids: d.sources.max === 1
+      upload_ids: sources.max === 1
         ? { ...uploadIds, minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'Shorthand: one child job per upload (an upload may repeat).' }
         : false,
       items: {
         type: 'array', minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'One child job per item, in this order (`item_index` from 0).',
-        items: { type: 'object', additionalProperties: false, required: ['upload_ids'], properties: { upload_ids: { ...uploadIds, minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true } } },
+        items: { type: 'object', additionalProperties: false, required: ['upload_ids'], properties: { upload_ids: { ...uploadIds, minItems: sources.min, maxItems: sources.max, uniqueItems: true } } },
       },
       options: d.options,
       max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.' },
@@ -106,12 +108,12 @@ export function batchSchemas(job: Schema): Record<string, Schema> {
         started_at: nullable(dateTime),
         finished_at: nullable(dateTime),
         progress: {
-          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed'], description: 'Children per state.',
-          properties: { total: count, queued: count, processing: count, completed: count, failed: count },
+          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'], description: 'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed).',
+          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count },
         },
         credits: {
           type: 'object', additionalProperties: false, required: ['estimated', 'reserved', 'charged', 'released'],
-          description: 'The children\'s credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed children).',
+          description: 'The children\'s credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children).',
           properties: { estimated: count, reserved: count, charged: count, released: count },
         },
         jobs: {
@@ -145,7 +147,11 @@ export function batchPaths(k: BatchDocKit): Schema {
   };
   const accepted = (description: string) => ({
     description,
-    headers: { ...k.limited(true), 'Idempotent-Replayed': k.header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false) },
+    headers: {
+      ...k.limited(true),
+      'Idempotent-Replayed': k.header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false),
+      Location: k.header('The batch to poll, as a path on this server (`/v1/batches/{batch_id}`); sent on a replay too.', { type: 'string', pattern: '^/v1/batches/bat_[A-Za-z0-9]{20}$' }, true),
+    },
     content: { 'application/json': { schema: schemaRef('Batch') } },
   });
   const submitErrors = {

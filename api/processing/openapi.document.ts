@@ -6,6 +6,7 @@ import { errorResponses, header, headerRef, json, pathParam, responseRef, standa
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 import { webhooks, webhookSchemas } from './openapi.webhooks.js';
 import { batchPaths, batchSchemas } from './openapi.batches.js';
+import { readPaths, readSchemas } from './openapi.reads.js';
 
 /** What the document states about this server's configured limits. */
 export interface ProcessingDocsSettings {
@@ -16,14 +17,12 @@ export interface ProcessingDocsSettings {
 
 export const PROCESSING_API_VERSION = '1.0.0';
 
-/**
- * How keys are created today, said once for the document and the HTML page. The spec's interactive key management
- * does not exist yet; when it does, change this (and docs/processing.md "Accounts").
- */
+/** How keys are created, said once for the document and the HTML page (docs/processing.md "Company session"). */
 export const KEY_CREATION =
-  'Keys are created by the platform operator with the command line: `npm run admin -- keys:create --interface v1 --tenant <company id> ' +
-  '--owner <member id> --name <name> --scopes read,write`, which shows the secret once; `keys:list` and `keys:revoke` list and revoke them. ' +
-  'There is no self-service key management yet: ask your operator for a key. An API key cannot create keys.';
+  'Keys are created and revoked by a billing administrator of your company in the company session (`POST /api/company/keys`, ' +
+  'documented at `/api/company/docs`), which shows the secret once; the platform operator can also create one ' +
+  '(`npm run admin -- keys:create --interface v1 --tenant <company id> --owner <member id> --name <name> --scopes read,write`; `keys:list`, `keys:revoke`). ' +
+  'An API key cannot create keys or register webhooks.';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
 
@@ -44,7 +43,7 @@ const upload = (id: string, filename: string, kind: string, mimeType: string, by
 const jobExample = (over: Json): Json => ({
   id: EXAMPLES.job, status: 'queued', operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' },
   estimated_credits: 4, charged_credits: null, created_at: '2025-03-04T09:16:40.502Z', started_at: null, finished_at: null,
-  error: null, error_code: null, batch_id: null, result: null, ...over,
+  error: null, error_code: null, batch_id: null, webhook_id: null, result: null, ...over,
 });
 const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
 
@@ -114,6 +113,7 @@ const invalidOptions = error('validation_failed', 'Invalid request: options.angl
 
 function paths(s: ProcessingDocsSettings): Json {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+  const reads = readPaths({ limited, errorResponse, error, readErrors, writeErrors, notFound, jobExample, jobIdParam, examples: EXAMPLES }, s);
   const pollingNote = 'Poll every 3 to 10 seconds until `status` is `completed` or `failed`; back off on 429 (honour `Retry-After`) and on 5xx.';
   return {
     '/v1/uploads': {
@@ -168,6 +168,7 @@ function paths(s: ProcessingDocsSettings): Json {
       },
     },
     '/v1/uploads/{upload_id}': {
+      get: reads['getUpload'],
       delete: {
         operationId: 'deleteUpload', tags: ['Uploads'], summary: 'Delete an unused upload', security: [{ apiKey: ['write'] }],
         description: 'Removes a source and its bytes. A source of a queued or processing job is kept (409) until the job has ended.',
@@ -202,6 +203,7 @@ function paths(s: ProcessingDocsSettings): Json {
       },
     },
     '/v1/jobs': {
+      get: reads['listJobs'],
       post: {
         operationId: 'createJob', tags: ['Jobs'], summary: 'Submit a job', security: [{ apiKey: ['write'] }],
         description:
@@ -217,8 +219,12 @@ function paths(s: ProcessingDocsSettings): Json {
         requestBody: jobBody,
         responses: {
           '202': {
-            description: 'Accepted: the job is queued and its quote reserved.',
-            headers: { ...limited(true), 'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false) },
+            description: 'Accepted: the job is queued and its quote reserved. `Location` names the job to poll.',
+            headers: {
+              ...limited(true),
+              Location: header('The job to poll, as a path on this server (`/v1/jobs/{job_id}`); sent on a replay too.', { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}$' }, true),
+              'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false),
+            },
             content: json(schemaRef('Job'), { queued: jobExample({}) }),
           },
           '402': errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the quote; nothing recorded.', error('insufficient_credits', 'Not enough credits: 4 needed, 1 available')),
@@ -266,7 +272,7 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
       delete: {
-        operationId: 'deleteJob', tags: ['Jobs'], summary: 'Delete a completed or failed job', security: [{ apiKey: ['write'] }],
+        operationId: 'deleteJob', tags: ['Jobs'], summary: 'Delete a completed, failed or cancelled job', security: [{ apiKey: ['write'] }],
         description: 'Removes the job and its result files; accounting records stay. An unfinished job cannot be deleted (409).',
         parameters: [jobIdParam],
         responses: {
@@ -277,6 +283,7 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
     },
+    '/v1/jobs/{job_id}/cancel': { post: reads['cancelJob'] },
     '/v1/jobs/{job_id}/results/{index}': {
       get: {
         operationId: 'downloadResult', tags: ['Jobs'], summary: 'Download a result file', security: [{ apiKey: ['read'] }],
@@ -296,6 +303,8 @@ function paths(s: ProcessingDocsSettings): Json {
       },
     },
     ...batchPaths({ errorResponse, error, limited, header, headerRef, json, pathParam, readErrors, writeErrors, uploadId: EXAMPLES.pdf }),
+    '/v1/credits': { get: reads['getCredits'] },
+    '/v1/capabilities': { get: reads['getCapabilities'] },
     [OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi', tags: ['Documentation'], summary: 'This OpenAPI document', security: [],
@@ -325,16 +334,17 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
         `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
         `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
         'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
-        'Clients ignore unknown response fields. Batches (release 1.2.0 of the specification) are served; job and batch webhooks (`webhook_id`) ' +
-        'are not yet: the webhook body and signature are already those of `webhooks` (the operator\'s `test.ping`). ' +
+        'Clients ignore unknown response fields. Batches (release 1.2.0 of the specification) are served. A job or batch names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +
         `Human-readable guide: ${DOCS_PATH}.`,
     },
     servers: [{ url: '/', description: 'This server' }],
     security: [{ apiKey: ['read'] }],
     tags: [
       { name: 'Uploads', description: 'Sources, kept 7 days.' },
-      { name: 'Jobs', description: 'Estimates, jobs and result downloads.' },
+      { name: 'Jobs', description: 'Estimates, jobs, their list, cancellation and result downloads.' },
       { name: 'Batches', description: 'Many jobs at once: estimate, atomic submission, progress, retry of failed items, one ZIP of the results.' },
+      { name: 'Credits', description: 'The wallet and its ledger.' },
+      { name: 'Capabilities', description: 'What this server runs: operations, options, limits and prices.' },
       { name: 'Documentation', description: 'This document and the HTML guide (public).' },
       { name: 'Webhooks', description: 'What this service POSTs to your webhook URL.' },
     ],
@@ -347,7 +357,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
           description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write: a key given \`write\` alone also holds \`read\`; POST and DELETE). ${KEY_CREATION}`,
         },
       },
-      schemas: { ...componentSchemas(), ...batchSchemas(componentSchemas()['Job']!), ...webhookSchemas() },
+      schemas: { ...componentSchemas(), ...batchSchemas(componentSchemas()['Job']!), ...readSchemas(), ...webhookSchemas() },
       responses: componentResponses(),
       headers: HEADERS,
     },

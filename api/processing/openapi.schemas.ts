@@ -1,8 +1,10 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import type { JobErrorCode, JobStatus } from '../../domain/jobs.js';
+import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
 import { AVAILABLE_OPERATIONS, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
+import { OPERATION_RULES } from '../../domain/operations.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -35,8 +37,6 @@ const options = (properties: Schema, required: string[] = [], extra: Schema = {}
 
 export interface OperationDoc {
   summary: string;
-  /** Number of sources (upload_ids) the operation takes. */
-  sources: { min: number; max: number };
   options: Schema;
   /** The options object must be present (some option is required). */
   optionsRequired: boolean;
@@ -44,16 +44,16 @@ export interface OperationDoc {
 
 /** Every operation this release runs, with its options (spec section 2, `OPTION_SCHEMAS`). */
 export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = {
-  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
-  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
   'pdf-rotate': {
-    summary: 'Rotate the selected pages (default: all) clockwise.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Rotate the selected pages (default: all) clockwise.', optionsRequired: true,
     options: options({ angle: { type: 'integer', enum: [90, 180, 270] }, pages: pagesOptional }, ['angle']),
   },
-  'pdf-protect': { summary: 'Encrypt a PDF with a password.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
-  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', sources: { min: 1, max: 1 }, optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-protect': { summary: 'Encrypt a PDF with a password.', optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', optionsRequired: true, options: options({ password }, ['password']) },
   'pdf-watermark': {
-    summary: 'Stamp a text on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Stamp a text on the selected pages (default: all).', optionsRequired: true,
     options: options({
       text: {
         type: 'string', pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
@@ -65,12 +65,12 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     }, ['text']),
   },
   'pdf-number': {
-    summary: 'Print page numbers on the selected pages (default: all).', sources: { min: 1, max: 1 }, optionsRequired: false,
+    summary: 'Print page numbers on the selected pages (default: all).', optionsRequired: false,
     options: options({ start: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Number printed on the first selected page (default 1); the others follow consecutively.' }, pages: pagesOptional }),
   },
-  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', sources: { min: 2, max: 20 }, optionsRequired: false, options: options({}) },
+  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', optionsRequired: false, options: options({}) },
   'image-edit': {
-    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', sources: { min: 1, max: 1 }, optionsRequired: true,
+    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', optionsRequired: true,
     options: options(
       {
         width: { type: 'integer', minimum: 1, maximum: 10_000 },
@@ -94,17 +94,17 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     ),
   },
   'image-compress': {
-    summary: 'Compress an image, optionally converting it.', sources: { min: 1, max: 1 }, optionsRequired: false,
+    summary: 'Compress an image, optionally converting it.', optionsRequired: false,
     options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
   },
-  webp: { summary: 'Convert an image to WebP.', sources: { min: 1, max: 1 }, optionsRequired: false, options: options({}) },
+  webp: { summary: 'Convert an image to WebP.', optionsRequired: false, options: options({}) },
 };
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
 export const requestSchemaName = (op: AvailableOperation) => `${op.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Request`;
 
 function requestVariant(op: AvailableOperation): Schema {
-  const d = OPERATION_DOCS[op];
+  const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
   return {
     title: op,
     type: 'object',
@@ -116,6 +116,11 @@ function requestVariant(op: AvailableOperation): Schema {
       upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
       options: d.options,
       max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.' },
+      webhook_id: {
+        ...schemaRef('WebhookId'),
+        description: 'An enabled `/v1` webhook of your company: the job\'s `job.completed` or `job.failed` event is sent to it (see `webhooks`). ' +
+          'A webhook that is unknown, another company\'s, disabled or deleted answers 404 naming `webhook_id` (after the ids of `upload_ids`).',
+      },
     },
   };
 }
@@ -127,9 +132,10 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` in the body, does not exist in your company (an id of another company gets the same answer; a body field is named in `issues`), or the path is unknown.' },
+  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
+  { code: 'job_not_cancellable', when: 'Only a queued job can be cancelled: this one is processing, completed, failed or already cancelled. Nothing changed.' },
   { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
   { code: 'batch_not_terminal', when: 'The batch is still queued or processing: its results ZIP and retry-failed are available once it has ended (completed, partial or failed).' },
   { code: 'batch_has_no_failed_items', when: '`retry-failed` of a batch none of whose items failed: there is nothing to retry.' },
@@ -138,10 +144,10 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
   { code: 'idempotency_key_target_deleted', when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.' },
   { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
-  { code: 'gone', when: 'The upload, the result or a batch\'s results (its ZIP) are past their 7-day retention.' },
+  { code: 'gone', when: 'The upload (read, estimated or submitted), the result or a batch\'s results (its ZIP) are past their 7-day retention.' },
   { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
   { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data` with a boundary, or sent with a `Content-Encoding`; or a JSON endpoint body not sent as `application/json`.' },
-  { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload. `issues` lists every problem.' },
+  { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload; an invalid query parameter of a list. `issues` lists every problem.' },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
   { code: 'idempotency_key_required', when: '`POST /v1/jobs`, `POST /v1/batches` or `POST /v1/batches/{batch_id}/retry-failed` without an `Idempotency-Key` header.' },
   { code: 'idempotency_key_invalid', when: `The \`Idempotency-Key\` is not ${IDEMPOTENCY_RULES.v1.description}.` },
@@ -154,7 +160,6 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
-const JOB_STATUSES: readonly JobStatus[] = ['queued', 'processing', 'completed', 'failed'];
 const JOB_ERROR_CODES: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'provider_unavailable', 'processing_error'];
 const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
   if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
@@ -167,12 +172,13 @@ export function componentSchemas(): Record<string, Schema> {
     UploadId: id('upl', 'Upload'),
     JobId: id('job', 'Job'),
     BatchId: id('bat', 'Batch'),
+    WebhookId: id(WEBHOOK_ID_PREFIX, 'Webhook'),
     Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
     JobRequest: {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
-        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) and `webhook_id` are not ' +
-        'available in this release and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
+        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
+        'available on this route and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
         `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },
@@ -241,21 +247,26 @@ export function componentSchemas(): Record<string, Schema> {
     },
     Job: {
       type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'result'],
+      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'webhook_id', 'result'],
       properties: {
         id: schemaRef('JobId'),
         batch_id: { ...nullable(id('bat', 'Batch')), description: 'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.' },
-        status: { type: 'string', enum: [...JOB_STATUSES], description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`.' },
+        status: {
+          type: 'string', enum: [...JOB_STATUSES],
+          description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +
+            'A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).',
+        },
         operation: schemaRef('Operation'),
         upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
         options: { type: 'object', description: 'The options as validated, without secrets (a password is never shown).' },
         estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
-        charged_credits: { type: ['integer', 'null'], minimum: 0, description: 'The quote once completed, 0 once failed (the reservation is released), null before.' },
+        charged_credits: { type: ['integer', 'null'], minimum: 0, description: 'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.' },
         created_at: dateTime,
         started_at: nullable(dateTime),
         finished_at: nullable(dateTime),
         error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
         error_code: { type: ['string', 'null'], enum: [...JOB_ERROR_CODES, null], description: 'Stable code of the failure; null unless failed.' },
+        webhook_id: { oneOf: [{ type: 'null' }, schemaRef('WebhookId')], description: 'The webhook the job\'s terminal event is sent to, as submitted; null when none.' },
         result: {
           description: 'Present once completed; null otherwise.',
           oneOf: [
@@ -271,6 +282,7 @@ export function componentSchemas(): Record<string, Schema> {
         whenStatus(['queued', 'processing'], { charged_credits: { type: 'null' }, finished_at: { type: 'null' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'null' } }),
         whenStatus('completed', { charged_credits: { type: 'integer' }, finished_at: { type: 'string' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'object' } }),
         whenStatus('failed', { charged_credits: { const: 0 }, finished_at: { type: 'string' }, error: { type: 'string' }, error_code: { type: 'string' }, result: { type: 'null' } }),
+        whenStatus('cancelled', { charged_credits: { const: 0 }, finished_at: { type: 'string' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'null' } }),
       ],
     },
     Error: {

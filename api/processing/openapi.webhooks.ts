@@ -1,11 +1,12 @@
 import { DELIVERY_PROFILES, SIGNATURE_TOLERANCE_SECONDS, SIGNATURE_VERSION, TEST_PING, testPingEvent } from '../../domain/webhooks.js';
+import { BATCH_EVENT_TYPES, batchEventBody, JOB_EVENT_TYPES, jobEventBody, WEBHOOK_MODES, type BatchEventType, type JobEventType } from '../../domain/processing-events.js';
 import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
 
 /**
- * The `/v1` webhook body and headers (spec section 6) in the OpenAPI document's `webhooks`. The body is
- * `{id, type, created_at, job}`, built by `testPingEvent` (domain/webhooks.ts); the headers and the signature are
- * those of every `/v1` delivery (activities/webhooks.activities.ts with the `v1` delivery profile). Only the operator's
- * `test.ping` is sent in this release: job and batch webhooks (and `webhook_id`) come later, in the same body shape.
+ * The `/v1` webhook bodies and headers (spec section 6) in the OpenAPI document's `webhooks`. Every body is
+ * `{id, type, created_at, job}` (batch events add `batch`), built by `testPingEvent` (domain/webhooks.ts) and
+ * `jobEventBody` / `batchEventBody` (domain/processing-events.ts); the headers and the signature are those of every
+ * `/v1` delivery (activities/webhooks.activities.ts with the `v1` delivery profile).
  */
 
 export const WEBHOOK_EXAMPLES = { event: 'evt_Wq3Lk8Zt5Rb1Nc7Xd2Hm', secondsAt: 1741079800 } as const;
@@ -32,20 +33,175 @@ export const V1_WEBHOOK_HEADERS: Schema[] = [
 /** The event body as a receiver gets it. */
 export const TEST_PING_EXAMPLE = testPingEvent('v1', WEBHOOK_EXAMPLES.event, new Date(WEBHOOK_EXAMPLES.secondsAt * 1000));
 
+const at = (offsetSeconds: number) => new Date((WEBHOOK_EXAMPLES.secondsAt + offsetSeconds) * 1000);
+const EXAMPLE_JOB = {
+  id: 'job_Hn4Pq8Ws2Xz6Bv1Lk9Md', operation: 'pdf-rotate', uploadIds: ['upl_Tq7Ws3Mn8Kp2Xr5Zb1Vd'], batchId: null, quotedCredits: 2,
+  createdAt: at(-40), startedAt: at(-38), finishedAt: at(0), resultsExpireAt: at(7 * 86_400),
+};
+export const JOB_EVENT_EXAMPLES: Record<JobEventType, unknown> = {
+  'job.completed': jobEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_JOB, status: 'completed', errorCode: null, errorMessage: null, resultFiles: [{ bytes: 48213, contentType: 'application/pdf' }] }, at(0)),
+  'job.failed': jobEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_JOB, status: 'failed', errorCode: 'invalid_source', errorMessage: 'the PDF could not be processed: invalid xref table', resultFiles: null, resultsExpireAt: null }, at(0)),
+};
+const child = (id: string, status: 'completed' | 'failed') => ({ id, status, quotedCredits: 2, errorCode: status === 'failed' ? ('invalid_source' as const) : null });
+const EXAMPLE_BATCH = { id: 'bat_Rz5Kq1Vw9Nc3Xm7Ht2Lp', operation: 'pdf-rotate', webhookMode: 'batch' as const, retryOf: null, createdAt: at(-120), finishedAt: at(0) };
+export const BATCH_EVENT_EXAMPLES: Record<BatchEventType, unknown> = {
+  'batch.completed': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'completed', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'completed')] }, at(0)),
+  'batch.partial': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'partial', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')] }, at(0)),
+  'batch.failed': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'failed', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'failed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')] }, at(0)),
+};
+
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const nullableDateTime: Schema = { type: ['string', 'null'], format: 'date-time' };
+const jobId: Schema = { type: 'string', pattern: '^job_[A-Za-z0-9]{20}$' };
+const eventId: Schema = { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$', description: 'Event id: `evt_` and 20 letters or digits; equals `X-Service-Event-Id`. Deduplicate on it.' };
+const createdAt: Schema = { ...dateTime, description: 'When the event was created (ISO 8601, UTC): for job and batch events, the moment of the terminal transition.' };
+const count: Schema = { type: 'integer', minimum: 0 };
+
 export function webhookSchemas(): Record<string, Schema> {
   return {
     WebhookEvent: {
+      description: 'The body of every `/v1` webhook (spec section 6): `{id, type, created_at, job}`, and `batch` on batch events. Verify the signature on the raw bytes before parsing; ignore unknown event types and unknown fields.',
+      oneOf: [schemaRef('TestPingEvent'), schemaRef('JobEvent'), schemaRef('BatchEvent')],
+    },
+    TestPingEvent: {
       type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job'],
-      description: 'The body of every `/v1` webhook (spec section 6). Verify the signature on the raw bytes before parsing; ignore unknown event types.',
       properties: {
-        id: { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$', description: 'Event id: `evt_` and 20 letters or digits; equals `X-Service-Event-Id`. Deduplicate on it.' },
-        type: { type: 'string', enum: [TEST_PING], description: `\`${TEST_PING}\`: a test delivery sent by the platform operator. Job and batch events are not sent in this release.` },
-        created_at: { type: 'string', format: 'date-time', description: 'When the event was created (ISO 8601, UTC).' },
-        job: { type: 'null', description: 'The job the event concerns; `null` for `test.ping`, which concerns none.' },
+        id: eventId,
+        type: { type: 'string', const: TEST_PING, description: `\`${TEST_PING}\`: a test delivery sent by the platform operator.` },
+        created_at: createdAt,
+        job: { type: 'null', description: '`null`: a ping concerns no job.' },
+      },
+    },
+    JobEvent: {
+      type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job'],
+      properties: {
+        id: eventId,
+        type: { type: 'string', enum: [...JOB_EVENT_TYPES] },
+        created_at: createdAt,
+        job: schemaRef('WebhookJob'),
+      },
+      allOf: [
+        { if: { properties: { type: { const: 'job.completed' } } }, then: { properties: { job: { type: 'object', properties: { status: { const: 'completed' } } } } } },
+        { if: { properties: { type: { const: 'job.failed' } } }, then: { properties: { job: { type: 'object', properties: { status: { const: 'failed' } } } } } },
+      ],
+    },
+    WebhookJob: {
+      type: 'object', additionalProperties: false,
+      required: ['id', 'status', 'operation', 'batch_id', 'upload_ids', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'result'],
+      description:
+        'The job record of `GET /v1/jobs/{job_id}` without what could disclose private source data: no `options` (page selections, watermark text; ' +
+        'passwords are never stored in them) and no result file `name` (it derives from the name of your uploaded file). Fetch the job with your API key for those.',
+      properties: {
+        id: jobId,
+        status: { type: 'string', enum: ['completed', 'failed'] },
+        operation: { type: 'string' },
+        batch_id: { type: ['string', 'null'], description: 'The batch the job is an item of; null for a job submitted alone.' },
+        upload_ids: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^upl_[A-Za-z0-9]{20}$' } },
+        estimated_credits: { type: 'integer', minimum: 1 },
+        charged_credits: { type: 'integer', minimum: 0, description: 'The quote when completed; 0 when failed (the reservation was released).' },
+        created_at: dateTime,
+        started_at: nullableDateTime,
+        finished_at: dateTime,
+        error: { type: ['string', 'null'], description: 'Why the job failed; null when completed.' },
+        error_code: { type: ['string', 'null'], description: 'Stable code of the failure (see `Job.error_code`); null when completed.' },
+        result: {
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object', additionalProperties: false, required: ['files', 'expires_at'],
+              properties: {
+                files: {
+                  type: 'array',
+                  items: {
+                    type: 'object', additionalProperties: false, required: ['index', 'download_path', 'bytes', 'content_type'],
+                    properties: {
+                      index: { type: 'integer', minimum: 0 },
+                      download_path: { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$', description: 'GET it with your API key (the webhook carries no credential).' },
+                      bytes: { type: 'integer', minimum: 0 },
+                      content_type: { type: 'string' },
+                    },
+                  },
+                },
+                expires_at: nullableDateTime,
+              },
+            },
+          ],
+          description: 'The result files of a completed job; null when failed.',
+        },
+      },
+    },
+    BatchEvent: {
+      type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job', 'batch'],
+      properties: {
+        id: eventId,
+        type: { type: 'string', enum: [...BATCH_EVENT_TYPES] },
+        created_at: createdAt,
+        job: { type: 'null', description: '`null`: a batch event concerns no single job (each child has its own `job.*` event in modes `items` and `both`).' },
+        batch: schemaRef('WebhookBatch'),
+      },
+      allOf: BATCH_EVENT_TYPES.map((t) => ({ if: { properties: { type: { const: t } } }, then: { properties: { batch: { type: 'object', properties: { status: { const: t.slice('batch.'.length) } } } } } })),
+    },
+    WebhookBatch: {
+      type: 'object', additionalProperties: false,
+      required: ['id', 'status', 'operation', 'webhook_mode', 'retry_of', 'created_at', 'finished_at', 'progress', 'credits', 'items', 'results_zip_path'],
+      description: 'The batch at its terminal transition: aggregate progress, credits and each item\'s job id, state and error code (no names, options or messages).',
+      properties: {
+        id: { type: 'string' },
+        status: { type: 'string', enum: ['completed', 'partial', 'failed'] },
+        operation: { type: 'string' },
+        webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES] },
+        retry_of: { type: ['string', 'null'], description: 'The batch this one re-runs the failed items of (`retry-failed`); null otherwise.' },
+        created_at: dateTime,
+        finished_at: nullableDateTime,
+        progress: {
+          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'],
+          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count },
+        },
+        credits: {
+          type: 'object', additionalProperties: false, required: ['reserved', 'charged', 'released'],
+          description: '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
+          properties: { reserved: count, charged: count, released: count },
+        },
+        items: {
+          type: 'array', maxItems: 100, description: 'One entry per item, in item order.',
+          items: {
+            type: 'object', additionalProperties: false, required: ['index', 'job_id', 'status', 'error_code'],
+            properties: { index: count, job_id: jobId, status: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] }, error_code: { type: ['string', 'null'] } },
+          },
+        },
+        results_zip_path: { type: ['string', 'null'], description: '`GET` it with your API key for the successful results; null when no item completed.' },
       },
     },
   };
 }
+
+const RESPONSES = {
+  '2XX': { description: 'Delivered. Answer 2xx only after you have verified the signature and recorded the event id.' },
+  '408': { description: 'Retried.' },
+  '429': { description: 'Retried.' },
+  '5XX': { description: 'Retried (so are network errors and timeouts).' },
+  default: { description: 'Any other status, including redirects (never followed), ends the delivery as failed.' },
+};
+
+const EVENT_DESCRIPTIONS: Record<JobEventType | BatchEventType, string> = {
+  'job.completed': 'A job named with `webhook_id` completed (a batch\'s item: when the batch\'s `webhook_mode` is `items` or `both`).',
+  'job.failed': 'A job named with `webhook_id` failed; its reservation was released (a batch\'s item: modes `items` and `both`).',
+  'batch.completed': 'Every item of a batch named with `webhook_id` completed (modes `batch`, the default, and `both`).',
+  'batch.partial': 'A batch ended with at least one completed and at least one failed item (modes `batch` and `both`).',
+  'batch.failed': 'Every item of a batch failed (modes `batch` and `both`).',
+};
+
+const operation = (type: string, operationId: string, description: string, schema: string, example: unknown): Schema => ({
+  post: {
+    operationId, tags: ['Webhooks'], summary: `\`${type}\``, security: [],
+    description: `${description} Sent once to the webhook if it is enabled when the event is recorded; a webhook disabled or deleted later gets no further attempt. ${V1_RETRY_TEXT}`,
+    parameters: V1_WEBHOOK_HEADERS,
+    requestBody: { required: true, content: json(schemaRef(schema), { [type]: example as Schema }) },
+    responses: RESPONSES,
+  },
+});
+
+const opId = (type: string) => `on${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
 
 /** The OpenAPI 3.1 `webhooks` of `/v1`: what is POSTed to a registered webhook URL. */
 export function webhooks(): Schema {
@@ -59,14 +215,10 @@ export function webhooks(): Schema {
           `\`/v1\` delivery. ${V1_RETRY_TEXT}`,
         parameters: V1_WEBHOOK_HEADERS,
         requestBody: { required: true, content: json(schemaRef('WebhookEvent'), { [TEST_PING]: TEST_PING_EXAMPLE }) },
-        responses: {
-          '2XX': { description: 'Delivered. Answer 2xx only after you have verified the signature and recorded the event id.' },
-          '408': { description: 'Retried.' },
-          '429': { description: 'Retried.' },
-          '5XX': { description: 'Retried (so are network errors and timeouts).' },
-          default: { description: 'Any other status, including redirects (never followed), ends the delivery as failed.' },
-        },
+        responses: RESPONSES,
       },
     },
+    ...Object.fromEntries(JOB_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'JobEvent', JOB_EVENT_EXAMPLES[t])])),
+    ...Object.fromEntries(BATCH_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'BatchEvent', BATCH_EVENT_EXAMPLES[t])])),
   };
 }

@@ -16,6 +16,8 @@ import { qpdfOptions, quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
 import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
+import { mountCredits } from './credits.routes.js';
+import { mountCapabilities } from './capabilities.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
@@ -75,6 +77,8 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
       })),
     };
   });
+  mountCredits(router, { db: deps.db });
+  mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits });
   const submission = {
     db: deps.db,
     store: deps.store,

@@ -11,6 +11,9 @@ import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.j
 import { countUnfinishedJobs, insertJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
+import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
+import { bodyIdNotFound } from '../../domain/body-ids.js';
+import { childWebhookId } from '../../domain/processing-events.js';
 
 /**
  * Submitting a job and submitting a batch are one act, done here for both routes: quote every child on
@@ -53,7 +56,13 @@ export interface BatchSpec {
  * Quotes every child; the problems of all children are reported together (422 naming each path, e.g.
  * `items.3.upload_ids.0`); an unknown or foreign upload is 404 naming its path. `max_credits` applies to the sum.
  */
-export async function quoteChildren(deps: QuoteDeps, companyId: string, children: readonly ChildSpec[], maxCredits: number | undefined): Promise<{ quotes: Quote[]; total: number }> {
+export async function quoteChildren(
+  deps: QuoteDeps,
+  companyId: string,
+  children: readonly ChildSpec[],
+  maxCredits: number | undefined,
+  webhookId: string | null = null,
+): Promise<{ quotes: Quote[]; total: number }> {
   const quotes: Quote[] = [];
   const issues: BodyIssue[] = [];
   for (const child of children) {
@@ -67,6 +76,10 @@ export async function quoteChildren(deps: QuoteDeps, companyId: string, children
     }
   }
   if (issues.length) throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
+  // The batch's `webhook_id` comes after its sources in body order (docs/platform.md, "Ids").
+  if (webhookId !== null && !(await findUsableV1Webhook(deps.db, companyId, webhookId))) {
+    throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
+  }
   const total = quotes.reduce((sum, q) => sum + q.credits, 0);
   if (maxCredits !== undefined && total > maxCredits) {
     throw new DomainError(
@@ -107,7 +120,7 @@ export async function submitJobs(
     const what = input.batch ? `this batch's ${children.length} jobs would make ${pending + children.length}` : 'wait for some to finish';
     throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${input.batch ? `${pending} are pending and ${what}` : what}`, { retryAfterSeconds: 10 });
   }
-  const { quotes, total } = await quoteChildren({ ...deps, db: trx }, companyId, children, input.maxCredits);
+  const { quotes, total } = await quoteChildren({ ...deps, db: trx }, companyId, children, input.maxCredits, input.batch?.webhookId ?? null);
   const wallet = await getBalance(trx, companyId);
   if (wallet.available < BigInt(total)) {
     throw new DomainError('insufficient_credits', `Not enough credits: ${total} needed, ${wallet.available} available`);
@@ -145,6 +158,7 @@ export async function submitJobs(
         quotedCredits: credits,
         reservationId,
         createdAt: now,
+        webhookId: batch ? childWebhookId(batch.webhookId, batch.webhookMode) : (child.request.webhookId ?? null),
         batchId: batch?.id ?? null,
         itemIndex: batch ? i : null,
         retryOf: child.retryOf ?? null,
@@ -172,13 +186,14 @@ export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: A
   if (!isBatchTerminal(original.status)) {
     throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);
   }
-  const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed');
+  // Cancelled children ran nothing either: they are re-run with the failed ones.
+  const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed' || j.status === 'cancelled');
   if (failed.length === 0) throw new DomainError('batch_has_no_failed_items', 'No item of this batch failed; there is nothing to retry');
   if (NEEDS_SECRET.has(original.operation)) {
     throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
   }
   const children: ChildSpec[] = failed.map((j) => ({
-    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options },
+    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options, webhookId: undefined },
     sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
     retryOf: j.id,
   }));

@@ -256,6 +256,19 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
   });
 
   /**
+   * GET /v1/uploads/{id}: the upload record, as POST /v1/uploads returned it. Unknown, deleted or another company's
+   * → 404; past its retention (`expires_at`, or its bytes purged) → 410, as using it in an estimate or job is.
+   */
+  router.get('/uploads/:id', async (ctx) => {
+    const upload = await getUpload(deps.db, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
+    if (!upload) throw new DomainError('not_found', 'Upload not found');
+    if (upload.purgedAt || upload.expiresAt.getTime() <= now().getTime()) {
+      throw new DomainError('gone', `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`);
+    }
+    ctx.body = uploadJson(upload);
+  });
+
+  /**
    * DELETE /v1/uploads/{id}: removes an unused source. A source read by a queued or processing job is kept
    * (409); the check and the deletion hold the company lock that job submission takes too.
    */

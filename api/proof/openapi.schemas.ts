@@ -59,7 +59,7 @@ const TAX_RATE = '^(?:0?[0-9]{1,2}(?:\\.[0-9]{1,4})?|100(?:\\.0{1,4})?)$';
  * `parseContactCreate`'s e-mail rule on the trimmed value: at most 254 characters, a local part of at most 64,
  * a dot-atom local part and an ASCII (or punycode) host name of two or more labels.
  */
-const EMAIL =
+export const EMAIL =
   "^\\s*(?=\\S{1,254}\\s*$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" +
   '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})\\s*$';
 

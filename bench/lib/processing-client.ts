@@ -18,7 +18,7 @@ export interface PolledJob {
   polls: number;
 }
 
-const TERMINAL = new Set(['completed', 'failed']);
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 async function expectJson<T>(res: Response, status: number, what: string): Promise<T> {
   const text = await res.text();

@@ -1,3 +1,6 @@
+import { enqueueBatchTerminalEvent } from './v1-events.repo.js';
+import { listBatchChildren } from './jobs.repo.js';
+import type { TerminalBatchStatus } from '../../domain/processing-events.js';
 import { countChildren, finalBatchStatus, type BatchCounts, type BatchStatus, type WebhookMode } from '../../domain/batches.js';
 import type { JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
@@ -96,6 +99,19 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
     if (!final) return null;
     if (row.status === 'completed' || row.status === 'partial' || row.status === 'failed') return { status: row.status as BatchStatus, counts, changed: false };
     await trx('batches').where({ id }).update({ status: final, finished_at: now, started_at: row.started_at ?? now });
+    // The batch's terminal event (batch.completed | partial | failed, by webhook_mode) is recorded in the same
+    // transaction as the transition: the delivery row is the outbox; the activity starts it after commit.
+    const children = await listBatchChildren(trx, id);
+    await enqueueBatchTerminalEvent(trx, {
+      companyId: row.company_id,
+      webhookId: row.webhook_id,
+      at: now,
+      batch: {
+        id, status: final as TerminalBatchStatus, operation: row.operation, webhookMode: row.webhook_mode, retryOf: row.retry_of,
+        createdAt: row.created_at, finishedAt: now,
+        children: children.map((j) => ({ id: j.id, status: j.status, quotedCredits: j.quotedCredits, errorCode: j.errorCode })),
+      },
+    });
     return { status: final, counts, changed: true };
   });
 }

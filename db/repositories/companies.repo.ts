@@ -87,10 +87,19 @@ export async function addMember(db: Db, companyId: string, email: string, role: 
   });
 }
 
-/** Removes a member and, in the same transaction, revokes every API key that member created. */
-export async function removeMember(db: Db, companyId: string, memberId: string, now: Date): Promise<{ revokedKeys: number }> {
+/**
+ * Removes a member and, in the same transaction, revokes every API key that member created (their sessions end with
+ * the membership). `keepABillingAdmin` refuses to remove the last billing administrator.
+ */
+export async function removeMember(db: Db, companyId: string, memberId: string, now: Date, opts: { keepABillingAdmin?: boolean } = {}): Promise<{ revokedKeys: number }> {
   return db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
+    if (opts.keepABillingAdmin) {
+      const admins = await trx('members').where({ company_id: companyId, role: 'billing_admin' }).whereNull('removed_at').pluck('id');
+      if (admins.length === 1 && admins[0] === memberId) {
+        throw new DomainError('last_billing_admin', 'This is the company\'s last billing administrator; invite another one before removing this one');
+      }
+    }
     const removed = await trx('members').where({ id: memberId, company_id: companyId }).whereNull('removed_at').update({ removed_at: now });
     if (removed === 0) throw new DomainError('not_found', 'Member not found');
     const revokedKeys = await trx('api_keys')

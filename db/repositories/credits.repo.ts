@@ -82,7 +82,7 @@ export async function reserveCredits(db: Db, companyId: string, amount: bigint, 
  * Settles a held reservation: `charge` on success, `release` on failure. Exactly once: a reservation already
  * settled (either way) is left alone and `false` is returned, so a repeated call after a crash is harmless.
  */
-export async function settleReservation(db: Db, reservationId: string, outcome: 'charge' | 'release'): Promise<boolean> {
+export async function settleReservation(db: Db, reservationId: string, outcome: 'charge' | 'release', reason: string | null = null): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const held = await trx('credit_reservations').where({ id: reservationId }).first();
     if (!held) throw new DomainError('not_found', 'Reservation not found');
@@ -97,28 +97,49 @@ export async function settleReservation(db: Db, reservationId: string, outcome: 
       reserved: w.reserved - amount,
       available: outcome === 'release' ? w.available + amount : w.available,
     });
-    await trx('credit_ledger').insert({ company_id: held.company_id, kind: outcome, amount: amount.toString(), reservation_id: reservationId });
+    await trx('credit_ledger').insert({ company_id: held.company_id, kind: outcome, amount: amount.toString(), reservation_id: reservationId, reason });
     return true;
   });
 }
 
+export type LedgerKind = 'grant' | 'reserve' | 'charge' | 'release';
+
 export interface LedgerEntry {
   id: number;
-  kind: 'grant' | 'reserve' | 'charge' | 'release';
+  kind: LedgerKind;
   amount: bigint;
   reservationId: string | null;
   reason: string | null;
   createdAt: Date;
 }
 
+/** A ledger entry with the job its reservation was made for (null for grants and holds without a job). */
+export interface LedgerFeedEntry extends LedgerEntry {
+  jobId: string | null;
+}
+
+/**
+ * The company's ledger as a feed: entries with an id greater than `after`, oldest first, at most `limit`. Ids
+ * only grow (a bigserial), so a client that keeps the last id it saw reads each entry exactly once.
+ */
+export async function ledgerFeed(db: Db, companyId: string, after: number, limit: number): Promise<LedgerFeedEntry[]> {
+  const rows = await db('credit_ledger as l')
+    .leftJoin('credit_reservations as r', 'r.id', 'l.reservation_id')
+    .where('l.company_id', companyId)
+    .where('l.id', '>', after)
+    .orderBy('l.id', 'asc')
+    .limit(limit)
+    .select('l.id', 'l.kind', 'l.amount', 'l.reservation_id', 'l.reason', 'l.created_at', 'r.job_id');
+  return rows.map((r) => ({ ...toLedgerEntry(r), jobId: r.job_id ?? null }));
+}
+
 export async function listLedger(db: Db, companyId: string, limit = 100): Promise<LedgerEntry[]> {
   const rows = await db('credit_ledger').where({ company_id: companyId }).orderBy('id', 'desc').limit(limit);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    amount: BigInt(r.amount),
-    reservationId: r.reservation_id,
-    reason: r.reason,
-    createdAt: r.created_at,
-  }));
+  return rows.map(toLedgerEntry);
+}
+
+interface LedgerRow { id: string | number; kind: LedgerKind; amount: string | number; reservation_id: string | null; reason: string | null; created_at: Date }
+
+function toLedgerEntry(r: LedgerRow): LedgerEntry {
+  return { id: Number(r.id), kind: r.kind, amount: BigInt(r.amount), reservationId: r.reservation_id, reason: r.reason, createdAt: r.created_at };
 }

@@ -1,6 +1,7 @@
-import { JOB_LIMITS, statusesBefore, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { JOB_LIMITS, statusesBefore, TERMINAL_JOB_STATUSES, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
 import { settleReservation } from './credits.repo.js';
+import { enqueueJobTerminalEvent } from './v1-events.repo.js';
 
 export interface ResultFile {
   name: string;
@@ -17,6 +18,8 @@ export interface Job {
   uploadIds: string[];
   options: Record<string, unknown>;
   secretSealed: string | null;
+  /** The company's `/v1` webhook its terminal event goes to (null: none). */
+  webhookId: string | null;
   quotedCredits: number;
   reservationId: string;
   status: JobStatus;
@@ -38,7 +41,7 @@ export interface Job {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toJob = (r: any): Job => ({
+export const toJob = (r: any): Job => ({
   id: r.id,
   companyId: r.company_id,
   apiKeyId: r.api_key_id,
@@ -46,6 +49,7 @@ const toJob = (r: any): Job => ({
   uploadIds: r.upload_ids,
   options: r.options,
   secretSealed: r.secret_sealed,
+  webhookId: r.webhook_id ?? null,
   quotedCredits: r.quoted_credits,
   reservationId: r.reservation_id,
   status: r.status,
@@ -68,7 +72,7 @@ const toJob = (r: any): Job => ({
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
-  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf'>>;
+  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId'>>;
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
@@ -80,6 +84,7 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
       upload_ids: job.uploadIds,
       options: JSON.stringify(job.options),
       secret_sealed: job.secretSealed,
+      webhook_id: job.webhookId ?? null,
       quoted_credits: job.quotedCredits,
       reservation_id: job.reservationId,
       created_at: job.createdAt,
@@ -186,6 +191,23 @@ export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<
 }
 
 /**
+ * The outbox of the job's webhook: its `job.completed` / `job.failed` delivery, recorded in the transaction of the
+ * terminal update (so once, and only if that update committed). The committer starts `delivery:<id>` afterwards
+ * (activities/processing.activities.ts); the maintenance schedule starts one whose start was lost.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function recordTerminalEvent(trx: Db, row: any, at: Date): Promise<void> {
+  const job = toJob(row);
+  if (!job.webhookId || (job.status !== 'completed' && job.status !== 'failed')) return;
+  await enqueueJobTerminalEvent(trx, {
+    companyId: job.companyId,
+    webhookId: job.webhookId,
+    at,
+    job: { ...job, status: job.status, batchId: (row.batch_id as string | null | undefined) ?? null },
+  });
+}
+
+/**
  * processing → completed with its result files, the sealed secret dropped, and the quote charged, in one
  * transaction. Exactly once: a repeat (a retried activity after a crash) changes and charges nothing.
  */
@@ -201,9 +223,10 @@ export async function completeJob(db: Db, jobId: string, files: ResultFile[], no
         results_expire_at: resultsExpireAt,
         result_files: JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType }))),
       })
-      .returning(['reservation_id']);
+      .returning('*');
     if (!row) return false;
     await settleReservation(trx, row.reservation_id, 'charge');
+    await recordTerminalEvent(trx, row, now);
     return true;
   });
 }
@@ -215,9 +238,10 @@ export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode
       .where({ id: jobId })
       .whereIn('status', statusesBefore('failed'))
       .update({ status: 'failed', finished_at: now, secret_sealed: null, retry_at: null, error_code: error.code, error_message: error.message })
-      .returning(['reservation_id']);
+      .returning('*');
     if (!row) return false;
     await settleReservation(trx, row.reservation_id, 'release');
+    await recordTerminalEvent(trx, row, now);
     return true;
   });
 }
@@ -226,7 +250,7 @@ export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode
 export async function markJobDeleted(db: Db, companyId: string, id: string, now: Date): Promise<ResultFile[] | null> {
   const [row] = await db('jobs')
     .where({ id, company_id: companyId })
-    .whereIn('status', ['completed', 'failed'])
+    .whereIn('status', TERMINAL_JOB_STATUSES)
     .whereNull('deleted_at')
     .update({ deleted_at: now, results_purged_at: db.raw('coalesce(results_purged_at, ?)', [now]) })
     .returning('*');

@@ -1,11 +1,13 @@
 import { DomainError } from '../../domain/errors.js';
-import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
+import { WEBHOOK_ID_PREFIX, type WebhookInterface } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repo.js';
 
 /**
- * A merchant's `/proof` webhook destinations as the management routes see them (spec sections 4, 6 and 8).
+ * A tenant's webhook destinations as the management routes see them: a merchant's `/proof` ones (`/api/integrations`,
+ * the default `iface`) and a company's `/v1` ones (`/api/company`, `POST /v1/webhooks`), in `webhook_endpoints`.
+ * For /proof (spec sections 4, 6 and 8):
  * Destinations count against the plan until deleted (enabled and disabled alike); after a downgrade only the
  * earliest `allowed` of them, by creation, are usable: a later one receives no deliveries.
  */
@@ -14,18 +16,18 @@ export interface Destination extends WebhookEndpoint {
   rank: number;
 }
 
-const counted = (db: Db, merchantId: string) =>
-  db('webhook_endpoints').where({ interface: 'proof', tenant_id: merchantId }).whereNot({ status: 'deleted' });
+const counted = (db: Db, tenantId: string, iface: WebhookInterface = 'proof') =>
+  db('webhook_endpoints').where({ interface: iface, tenant_id: tenantId }).whereNot({ status: 'deleted' });
 
 /** Counted destinations with their rank, oldest first. */
-export async function listDestinations(db: Db, merchantId: string): Promise<Destination[]> {
-  const rows = await counted(db, merchantId).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+export async function listDestinations(db: Db, merchantId: string, iface: WebhookInterface = 'proof'): Promise<Destination[]> {
+  const rows = await counted(db, merchantId, iface).orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map((r: Record<string, unknown>, rank: number) => ({ ...toEndpoint(r), rank }));
 }
 
 /** The merchant's destination `id` unless deleted (a foreign or deleted id is not found). */
-async function lockDestination(trx: Db, merchantId: string, id: string): Promise<WebhookEndpoint> {
-  const row = await counted(trx, merchantId).where({ id }).forUpdate().first();
+async function lockDestination(trx: Db, merchantId: string, id: string, iface: WebhookInterface): Promise<WebhookEndpoint> {
+  const row = await counted(trx, merchantId, iface).where({ id }).forUpdate().first();
   if (!row) throw new DomainError('not_found', 'Webhook destination not found');
   return toEndpoint(row);
 }
@@ -33,37 +35,39 @@ async function lockDestination(trx: Db, merchantId: string, id: string): Promise
 /** Creates a destination if the plan has room; the caller holds the merchant lock (no race past the limit). */
 export async function createDestination(
   trx: Db,
-  input: { merchantId: string; url: string; events: string[]; secretSealed: string; allowed: number },
+  input: { merchantId: string; url: string; events: string[]; secretSealed: string; allowed: number; interface?: WebhookInterface },
   now: Date,
 ): Promise<WebhookEndpoint> {
-  const [count] = await counted(trx, input.merchantId).count<{ n: string }[]>({ n: '*' });
+  const iface = input.interface ?? 'proof';
+  const [count] = await counted(trx, input.merchantId, iface).count<{ n: string }[]>({ n: '*' });
   if (Number(count?.n ?? 0) >= input.allowed) {
-    throw new DomainError('limit_reached', `The plan allows ${input.allowed} webhook destination(s), disabled ones included; delete one first`);
+    const whose = iface === 'proof' ? 'The plan allows' : 'A company has at most';
+    throw new DomainError('limit_reached', `${whose} ${input.allowed} webhook destination(s), disabled ones included; delete one first`);
   }
   const [row] = await trx('webhook_endpoints')
-    .insert({ id: newId(WEBHOOK_ID_PREFIX), interface: 'proof', tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
+    .insert({ id: newId(WEBHOOK_ID_PREFIX), interface: iface, tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
     .returning('*');
   return toEndpoint(row);
 }
 
 /** enabled → disabled (no way back: spec section 4, rule 3). Disabling a disabled destination changes nothing. */
-export async function disableDestination(trx: Db, merchantId: string, id: string, now: Date): Promise<WebhookEndpoint> {
-  const endpoint = await lockDestination(trx, merchantId, id);
+export async function disableDestination(trx: Db, merchantId: string, id: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+  const endpoint = await lockDestination(trx, merchantId, id, iface);
   if (endpoint.status === 'disabled') return endpoint;
   const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'disabled', updated_at: now }).returning('*');
   return toEndpoint(row);
 }
 
 /** Soft deletion: the row and its delivery history stay; the destination stops counting and is never listed again. */
-export async function deleteDestination(trx: Db, merchantId: string, id: string, now: Date): Promise<WebhookEndpoint> {
-  await lockDestination(trx, merchantId, id);
+export async function deleteDestination(trx: Db, merchantId: string, id: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+  await lockDestination(trx, merchantId, id, iface);
   const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'deleted', deleted_at: now, updated_at: now }).returning('*');
   return toEndpoint(row);
 }
 
 /** A new signing secret and key version; the next attempt of every pending retry signs with it. */
-export async function rotateDestination(trx: Db, merchantId: string, id: string, secretSealed: string, now: Date): Promise<WebhookEndpoint> {
-  await lockDestination(trx, merchantId, id);
+export async function rotateDestination(trx: Db, merchantId: string, id: string, secretSealed: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+  await lockDestination(trx, merchantId, id, iface);
   const [row] = await trx('webhook_endpoints')
     .where({ id })
     .update({ secret_sealed: secretSealed, key_version: trx.raw('key_version + 1'), updated_at: now })
@@ -82,15 +86,31 @@ const toSummary = (r: any): DeliverySummary => ({ ...toDelivery(r), endpointStat
 const deliveryColumns = ['d.id', 'd.interface', 'd.tenant_id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.status', 'd.attempts', 'd.max_attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error_class', 'd.created_at', 'd.delivered_at', 'd.failed_at', 'e.status as endpoint_status'];
 
 /** One page of the merchant's delivery history, by id descending, strictly before `before`; never the bodies. */
-export async function deliveriesPage(db: Db, merchantId: string, limit: number, before: string | null): Promise<DeliverySummary[]> {
+export async function deliveriesPage(
+  db: Db,
+  merchantId: string,
+  limit: number,
+  before: string | null,
+  scope: { iface?: WebhookInterface; endpointId?: string } = {},
+): Promise<DeliverySummary[]> {
   const q = db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .where({ 'd.interface': 'proof', 'd.tenant_id': merchantId })
+    .where({ 'd.interface': scope.iface ?? 'proof', 'd.tenant_id': merchantId })
     .orderBy('d.id', 'desc')
     .limit(limit)
     .select(deliveryColumns);
   if (before) q.where('d.id', '<', before);
+  if (scope.endpointId) q.where('d.endpoint_id', scope.endpointId);
   return (await q).map(toSummary);
+}
+
+/** One delivery of the tenant's, by id (never its body); null for a foreign or unknown id. */
+export async function getDeliverySummary(db: Db, tenantId: string, id: string, iface: WebhookInterface): Promise<DeliverySummary | null> {
+  const row = await db('webhook_deliveries as d')
+    .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .where({ 'd.id': id, 'd.interface': iface, 'd.tenant_id': tenantId })
+    .first(deliveryColumns);
+  return row ? toSummary(row) : null;
 }
 
 /**

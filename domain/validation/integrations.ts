@@ -57,7 +57,7 @@ const webhookCreateSchema = z.strictObject({
 
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
-const parser = <T>(schema: z.ZodType<T>) => (body: unknown): T => {
+export const parser = <T>(schema: z.ZodType<T>) => (body: unknown): T => {
   const parsed = schema.safeParse(body);
   if (!parsed.success) invalidBody(zodIssues(parsed.error));
   return parsed.data;

@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
+import { OPERATION_RULES } from '../operations.js';
 
 /**
  * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
@@ -110,6 +111,8 @@ export interface JobRequest {
   uploadIds: string[];
   options: Record<string, unknown>;
   maxCredits: number | undefined;
+  /** A `/v1` webhook of the company for the job's terminal event; checked against the database when quoting. */
+  webhookId: string | undefined;
 }
 
 export interface BodyIssue {
@@ -122,14 +125,6 @@ const toIssues = (e: z.ZodError, prefix: string[] = []): BodyIssue[] =>
 
 function invalid(issues: BodyIssue[]): never {
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
-}
-
-/**
- * `webhook_id` on a job or a batch: one rule for both routes (the format is checked by the schema). Job and batch
- * webhooks come with event delivery; until then a body naming one is refused here, for jobs and batches alike.
- */
-export function webhookIdIssues(webhookId: string | undefined): BodyIssue[] {
-  return webhookId === undefined ? [] : [{ path: 'webhook_id', message: 'job webhooks are not available in this release; poll GET /v1/jobs/{id}' }];
 }
 
 /** The operation and its options, shared by job and batch bodies; problems are added to `issues`. */
@@ -155,8 +150,11 @@ function operationAndOptions(b: { operation: string; options?: Record<string, un
 function sourceIssues(operation: AvailableOperation, uploadIds: readonly string[], path: string): BodyIssue[] {
   const issues: BodyIssue[] = [];
   const sources = uploadIds.length;
-  if (operation === 'pdf-merge' && (sources < 2 || sources > 20)) issues.push({ path, message: 'pdf-merge takes 2 to 20 PDFs' });
-  if (operation !== 'pdf-merge' && sources !== 1) issues.push({ path, message: `${operation} takes exactly one source` });
+  const rule = OPERATION_RULES[operation].sources;
+  if (sources < rule.min || sources > rule.max) {
+    const what = OPERATION_RULES[operation].sourceKinds.length === 1 && OPERATION_RULES[operation].sourceKinds[0] === 'pdf' ? 'PDFs' : 'sources';
+    issues.push({ path, message: rule.min === rule.max && rule.min === 1 ? `${operation} takes exactly one source` : `${operation} takes ${rule.min} to ${rule.max} ${what}` });
+  }
   if (new Set(uploadIds).size !== sources) issues.push({ path, message: `${path} must not repeat an upload` });
   return issues;
 }
@@ -170,10 +168,9 @@ export function parseJobRequest(body: unknown): JobRequest {
   if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
   if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
   const { operation, options } = operationAndOptions(b, issues);
-  issues.push(...webhookIdIssues(b.webhook_id));
   issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
   if (issues.length) invalid(issues);
-  return { operation, uploadIds: b.upload_ids, options, maxCredits: b.max_credits };
+  return { operation, uploadIds: b.upload_ids, options, maxCredits: b.max_credits, webhookId: b.webhook_id };
 }
 
 /** One item of a batch: the sources of one child job, and the body path naming them (`items.3.upload_ids`, `upload_ids.3`). */
@@ -224,7 +221,6 @@ export function parseBatchRequest(body: unknown): BatchRequest {
   if (b.upload_ids && b.items) invalid([{ path: 'items', message: 'send upload_ids or items, not both' }]);
   if (!b.upload_ids && !b.items) invalid([{ path: 'upload_ids', message: 'a batch needs upload_ids (one child per upload) or items (one child per group)' }]);
   const { operation, options } = operationAndOptions(b as { operation: string; options?: Record<string, unknown> }, issues);
-  issues.push(...webhookIdIssues(b.webhook_id));
   const items: BatchItem[] = b.items
     ? b.items.map((it, i) => ({ uploadIds: it.upload_ids, path: `items.${i}.upload_ids`, sourcePath: (j: number) => `items.${i}.upload_ids.${j}` }))
     : b.upload_ids!.map((u, i) => ({ uploadIds: [u], path: `upload_ids.${i}`, sourcePath: () => `upload_ids.${i}` }));

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import type { Db } from '../../db/connection.js';
 import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
+import { createCompany } from '../../db/repositories/companies.repo.js';
+import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { newIdem } from './proof.js';
 
 export interface DashboardOptions {
@@ -25,13 +27,25 @@ export async function createDashboardUser(db: Db, merchantId: string): Promise<{
   return { email, password, id: user.id };
 }
 
-/** A browser-like client of `/api/integrations`: it keeps the session cookie and the CSRF token. */
+/** A processing company whose owner (a billing administrator) has a password: signs in at /api/company/session. */
+export async function createCompanyAdmin(db: Db, name = 'Session Co'): Promise<{ companyId: string; memberId: string; email: string; password: string }> {
+  const email = `admin-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `pw-${randomBytes(12).toString('hex')}`;
+  const { company, owner } = await createCompany(db, { name, ownerEmail: email });
+  await setAccountPassword(db, owner.accountId, await hashPassword(password), new Date());
+  return { companyId: company.id, memberId: owner.id, email, password };
+}
+
+/**
+ * A browser-like client of a session interface (`/api/integrations` by default, `/api/company` with that prefix): it
+ * keeps the session cookie and the CSRF token. `request` takes paths under the prefix, `requestAt` full paths.
+ */
 export class DashboardClient {
   cookie: string | null = null;
   csrf: string | null = null;
   readonly origin: string;
 
-  constructor(readonly baseUrl: string) {
+  constructor(readonly baseUrl: string, readonly prefix = '/api/integrations') {
     this.origin = new URL(baseUrl).origin;
   }
 
@@ -46,11 +60,15 @@ export class DashboardClient {
   }
 
   request(method: string, path: string, body?: unknown, opts: DashboardOptions = {}): Promise<Response> {
+    return this.requestAt(method, `${this.prefix}${path}`, body, opts);
+  }
+
+  requestAt(method: string, fullPath: string, body?: unknown, opts: DashboardOptions = {}): Promise<Response> {
     const origin = opts.origin === undefined ? this.origin : opts.origin;
     const csrf = opts.csrf === undefined ? this.csrf : opts.csrf;
     const idem = opts.idem === undefined ? (method === 'POST' ? newIdem() : null) : opts.idem;
     const cookie = opts.cookie === undefined ? this.cookie : opts.cookie;
-    return fetch(`${this.baseUrl}/api/integrations${path}`, {
+    return fetch(`${this.baseUrl}${fullPath}`, {
       method,
       headers: {
         ...(origin ? { Origin: origin } : {}),

@@ -45,7 +45,11 @@ export class ProcessingHarness {
   private workers: TestWorker[] = [];
   private workerCount = 0;
 
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean } = {}): Promise<this> {
+  /** Test-only waits between `/v1` webhook delivery attempts of the workers' job events (ms). */
+  webhookDelaysMs: number[] | undefined;
+
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[] } = {}): Promise<this> {
+    this.webhookDelaysMs = opts.webhookDelaysMs;
     this.tdb = await createTestDatabase();
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
@@ -70,7 +74,7 @@ export class ProcessingHarness {
       secretBox: this.secretBox,
       resolver: createSystemResolver(),
       allowLoopbackForTests: true,
-      processing: { store: this.store, runners },
+      processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}) },
     }, `test-worker-${++this.workerCount}@${process.pid}`);
     this.workers.push(worker);
     return worker;
@@ -93,6 +97,19 @@ export class ProcessingHarness {
     const issue = async (scopes: Array<'read' | 'write'>) =>
       (await issueCompanyKey(this.tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes }, new Date())).secret;
     return { id: company.id, ownerId: owner.id, key: await issue(['read', 'write']), readKey: await issue(['read']) };
+  }
+
+  /**
+   * Files existing jobs of a company under a batch row (item order = the order given), as a batch submission would
+   * have recorded them: for tests of lists and cancellation that need a batch id without running a batch.
+   */
+  async fileUnderBatch(companyId: string, batchId: string, jobIds: readonly string[]): Promise<void> {
+    const first = await this.tdb.db('jobs').where({ id: jobIds[0] }).first('api_key_id', 'operation');
+    await this.tdb.db('batches').insert({
+      id: batchId, company_id: companyId, api_key_id: first.api_key_id, operation: first.operation, options: JSON.stringify({}),
+      item_count: jobIds.length, quoted_credits: 0, status: 'processing',
+    });
+    for (const [i, id] of jobIds.entries()) await this.tdb.db('jobs').where({ id }).update({ batch_id: batchId, item_index: i });
   }
 
   auth = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -134,7 +151,7 @@ export class ProcessingHarness {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.tdb.db('jobs').where({ id }).first('status');
-      if (row?.status === 'completed' || row?.status === 'failed') return this.getJob(key, id);
+      if (row?.status === 'completed' || row?.status === 'failed' || row?.status === 'cancelled') return this.getJob(key, id);
       if (Date.now() > until) throw new Error(`job ${id} still ${row?.status} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -6,7 +6,7 @@ import type { InterfaceName } from '../../api/http/context.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import type { Db } from '../../db/connection.js';
-import { createDashboardUser, DashboardClient } from './dashboard.js';
+import { createCompanyAdmin, createDashboardUser, DashboardClient } from './dashboard.js';
 import { ADDRESSES, newIdem } from './proof.js';
 
 /**
@@ -18,9 +18,14 @@ export interface Credentials {
   v1Key: string;
   proofKey: string;
   dashboard: DashboardClient;
+  /** A signed-in billing administrator of a processing company (`/api/company`). */
+  company: DashboardClient;
 }
 
-/** A company with a read+write key, a merchant with a wallet and a read+write key, and a signed-in dashboard user. */
+/**
+ * A company with a read+write key, a merchant with a wallet and a read+write key, a signed-in dashboard user, and a
+ * signed-in billing administrator of another company.
+ */
 export async function seedCredentials(db: Db, baseUrl: string): Promise<Credentials> {
   const now = new Date();
   const { company, owner } = await createCompany(db, { name: 'Probe Co', ownerEmail: `probe-${newIdem()}@example.com` });
@@ -32,15 +37,18 @@ export async function seedCredentials(db: Db, baseUrl: string): Promise<Credenti
   const dashboard = new DashboardClient(baseUrl);
   const signIn = await dashboard.signIn(user.email, user.password);
   expect(signIn.status).toBe(201);
-  return { v1Key, proofKey, dashboard };
+  const admin = await createCompanyAdmin(db, 'Probe Session Co');
+  const session = new DashboardClient(baseUrl, '/api/company');
+  expect((await session.signIn(admin.email, admin.password, { idem: null })).status).toBe(201);
+  return { v1Key, proofKey, dashboard, company: session };
 }
 
 /** The headers that authenticate a request on an interface (none on /x402 and the root). */
 export function authHeaders(creds: Credentials, iface: InterfaceName, method: string): Record<string, string> {
   if (iface === 'v1') return { Authorization: `Bearer ${creds.v1Key}` };
   if (iface === 'proof') return { Authorization: `Bearer ${creds.proofKey}` };
-  if (iface === 'integrations') {
-    const d = creds.dashboard;
+  if (iface === 'integrations' || iface === 'company') {
+    const d = iface === 'company' ? creds.company : creds.dashboard;
     return { Cookie: d.cookie!, 'X-CSRF-Token': d.csrf!, ...(method === 'GET' || method === 'HEAD' ? {} : { Origin: d.origin }) };
   }
   return {};
@@ -57,7 +65,8 @@ export function concretePath(route: RouteInfo, fill: Partial<Record<string, stri
     if (name === 'operation') return 'pdf-merge';
     const segment = route.path.split('/').slice(-3).join('/');
     const prefix = /uploads/.test(segment) ? 'upl' : /jobs/.test(segment) ? 'job' : /batches/.test(segment) ? 'bat' : /requests|pay/.test(segment) ? 'req' : /invoices/.test(segment) ? 'inv'
-      : /contacts/.test(segment) ? 'con' : /keys/.test(segment) ? 'key' : /webhooks/.test(segment) ? 'whe' : /deliveries/.test(segment) ? 'dlv' : 'obj';
+      : /contacts/.test(segment) ? 'con' : /keys/.test(segment) ? 'key' : /webhooks/.test(segment) ? 'whe' : /deliveries/.test(segment) ? 'dlv'
+      : /members/.test(segment) ? 'mem' : /invitations/.test(segment) ? 'cin' : 'obj';
     return ABSENT_ID(prefix);
   });
 }
@@ -112,7 +121,7 @@ export function probe(baseUrl: string, method: string, path: string, opts: { hea
 }
 
 /** The error field of an interface's documented body. */
-export const errorField = (iface: InterfaceName): 'detail' | 'error' => (iface === 'v1' ? 'detail' : 'error');
+export const errorField = (iface: InterfaceName): 'detail' | 'error' => (iface === 'v1' || iface === 'company' ? 'detail' : 'error');
 
 /** Asserts the documented error body of the interface: message, stable code, request id. */
 export function expectErrorShape(res: ProbeResponse, iface: InterfaceName, label: string): void {

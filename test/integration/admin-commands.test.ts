@@ -150,7 +150,8 @@ describe('operator commands', () => {
     expect(documentedHeaders.map((p) => p.name).sort()).toEqual(['X-Service-Event-Id', 'X-Service-Signature', 'X-Service-Timestamp']);
     for (const p of documentedHeaders) c.expectValid(p.schema, received.headers[p.name.toLowerCase()], `header ${p.name}`);
 
-    // The endpoint id the operator sees has the format /v1 `webhook_id` takes: only the release's own refusal remains.
+    // The endpoint id the operator sees is what /v1 `webhook_id` takes: the body is valid, and the first id that names
+    // nothing is the (unknown) upload, not the webhook (ids are checked in body order; test/integration/body-ids.test.ts).
     const app = await startTestApp({ db: tdb.db, logger: capturingLogger().logger, config });
     try {
       const res = await fetch(`${app.url}/v1/estimate`, {
@@ -158,8 +159,8 @@ describe('operator commands', () => {
         headers: { Authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ operation: 'webp', upload_ids: ['upl_AAAAAAAAAAAAAAAAAAAA'], webhook_id: r.endpoint_id }),
       });
-      expect(res.status).toBe(422);
-      expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: 'webhook_id', message: expect.stringMatching(/^job webhooks are not available in this release/) }]);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: 'upload_ids.0', message: expect.any(String) }]);
     } finally {
       await app.close();
     }

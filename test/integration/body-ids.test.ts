@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { createEndpoint, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 
@@ -17,11 +18,11 @@ let m: TestMerchant;
 let other: TestMerchant;
 let myContact: string;
 let theirContact: string;
-const v1 = { key: '', otherKey: '', pdf: '', pdf2: '', foreign: '' };
+const v1 = { key: '', otherKey: '', company: '', otherCompany: '', pdf: '', pdf2: '', foreign: '' };
 
 /** Jobs need a workflow gateway to be accepted at all; these requests never get as far as starting one. */
 const unusedGateway = {} as WorkflowGateway;
-const UNKNOWN = { wal: 'wal_AAAAAAAAAAAAAAAAAAAA', con: 'con_AAAAAAAAAAAAAAAAAAAA', upl: 'upl_AAAAAAAAAAAAAAAAAAAA' };
+const UNKNOWN = { wal: 'wal_AAAAAAAAAAAAAAAAAAAA', con: 'con_AAAAAAAAAAAAAAAAAAAA', upl: 'upl_AAAAAAAAAAAAAAAAAAAA', whe: 'whe_AAAAAAAAAAAAAAAAAAAA' };
 
 beforeAll(async () => {
   await h.start();
@@ -33,10 +34,10 @@ beforeAll(async () => {
 
   const company = async (n: number) => {
     const { company: c, owner } = await createCompany(h.tdb.db, { name: `Ids${n}`, ownerEmail: `ids${n}@example.com` });
-    return (await issueCompanyKey(h.tdb.db, { companyId: c.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] }, new Date())).secret;
+    return { id: c.id, key: (await issueCompanyKey(h.tdb.db, { companyId: c.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] }, new Date())).secret };
   };
-  v1.key = await company(1);
-  v1.otherKey = await company(2);
+  ({ id: v1.company, key: v1.key } = await company(1));
+  ({ id: v1.otherCompany, key: v1.otherKey } = await company(2));
   const upload = async (key: string, name: string) => {
     const f = new FormData();
     f.append('files', new Blob([new Uint8Array(await samplePdf(1))]), name);
@@ -124,17 +125,41 @@ describe('/v1: ids in bodies', () => {
     expect((await post('/estimate', { operation: 'pdf-merge', upload_ids: [v1.pdf, v1.pdf2] })).status).toBe(200);
   });
 
-  it('webhook_id and workflow_id are refused whatever they name (not in this release), so they reveal nothing either', async () => {
-    for (const [field, values] of [['webhook_id', ['whk_AAAAAAAAAAAAAAAAAAAA', 'whk_BBBBBBBBBBBBBBBBBBBB']], ['workflow_id', ['wfl_AAAAAAAAAAAAAAAAAAAA', 'wfl_BBBBBBBBBBBBBBBBBBBB']]] as const) {
+  it('POST /estimate and /jobs: webhook_id unknown, of another company, of /proof, disabled or deleted → the same 404 naming webhook_id; nothing reserved', async () => {
+    const endpoint = (tenantId: string, iface: 'v1' | 'proof' = 'v1') =>
+      createEndpoint(h.tdb.db, { interface: iface, tenantId, url: 'https://hooks.example.com/in', events: [], secretSealed: 'sealed-not-used' });
+    const mine = await endpoint(v1.company);
+    const disabled = await endpoint(v1.company);
+    await setEndpointStatus(h.tdb.db, disabled.id, 'disabled');
+    const deleted = await endpoint(v1.company);
+    await setEndpointStatus(h.tdb.db, deleted.id, 'deleted');
+    const theirs = await endpoint(v1.otherCompany);
+    const proofOne = await endpoint(v1.company, 'proof');
+    const body = (webhook_id: string) => ({ operation: 'pdf-rotate', upload_ids: [v1.pdf], options: { angle: 90 }, webhook_id });
+    for (const path of ['/estimate', '/jobs']) {
       const answers = [];
-      for (const value of values) {
-        const res = await post('/estimate', { operation: 'pdf-rotate', upload_ids: [v1.pdf], options: { angle: 90 }, [field]: value });
-        expect(res.status, field).toBe(422);
-        const { request_id: _, ...rest } = (await res.json()) as ErrorJson;
-        expect(rest.issues?.map((i) => i.path)).toContain(field);
-        answers.push(rest);
-      }
-      expect(answers[0]).toEqual(answers[1]);
+      for (const id of [UNKNOWN.whe, theirs.id, proofOne.id, disabled.id, deleted.id]) answers.push(await notFound(await post(path, body(id)), 'webhook_id', 'detail'));
+      for (const a of answers) expect(a, path).toEqual(answers[0]);
+      // Ids are checked in body order: an unknown upload is named before the webhook.
+      await notFound(await post(path, { ...body(UNKNOWN.whe), upload_ids: [UNKNOWN.upl] }), 'upload_ids.0', 'detail');
     }
+    expect(await h.tdb.db('jobs')).toHaveLength(0);
+    expect(await h.tdb.db('credit_reservations')).toHaveLength(0);
+    expect((await post('/estimate', body(mine.id))).status).toBe(200);
+    // A malformed id is an invalid field (422), as its documented pattern says.
+    const malformed = await post('/estimate', body('whk_AAAAAAAAAAAAAAAAAAAA'));
+    expect(malformed.status).toBe(422);
+  });
+
+  it('workflow_id is refused whatever it names (saved workflows serve extraction only), so it reveals nothing either', async () => {
+    const answers = [];
+    for (const value of ['wfl_AAAAAAAAAAAAAAAAAAAA', 'wfl_BBBBBBBBBBBBBBBBBBBB']) {
+      const res = await post('/estimate', { operation: 'pdf-rotate', upload_ids: [v1.pdf], options: { angle: 90 }, workflow_id: value });
+      expect(res.status).toBe(422);
+      const { request_id: _, ...rest } = (await res.json()) as ErrorJson;
+      expect(rest.issues?.map((i) => i.path)).toContain('workflow_id');
+      answers.push(rest);
+    }
+    expect(answers[0]).toEqual(answers[1]);
   });
 });

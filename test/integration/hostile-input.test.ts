@@ -61,7 +61,7 @@ async function rowCounts(): Promise<Record<string, number>> {
 
 /** The disabled /x402/v1/processing routes answer in FastAPI's shape ({detail: [{loc, msg, type}]}), as documented. */
 const fastApiShaped = (r: RouteInfo) => r.path.startsWith('/x402/v1/processing');
-const isSignOut = (r: RouteInfo) => r.method === 'DELETE' && r.path === '/api/integrations/session';
+const isSignOut = (r: RouteInfo) => r.method === 'DELETE' && /^\/api\/(integrations|company)\/session$/.test(r.path);
 const jsonRoutes = () => routes.filter((r) => r.method === 'POST' && r.path !== '/v1/uploads' && !fastApiShaped(r));
 
 function expectAnswer(res: ProbeResponse, route: RouteInfo, label: string): void {
@@ -185,7 +185,7 @@ describe('odd query strings and credentials on every route', () => {
     }
   });
 
-  it('malformed Authorization headers answer the guard (401 on /v1 and /proof/v1; 403 on /api/integrations), never a 5xx', async () => {
+  it('malformed Authorization headers answer the guard (401 on /v1 and /proof/v1; 403 on /api/integrations and /api/company), never a 5xx', async () => {
     const shapes = ['Bearer', 'Bearer ', 'Bearer a b', `Bearer ${'x'.repeat(8000)}`, 'Basic dXNlcjpwYXNz', 'bearer sk_live_nope', 'Bearer skp_' + 'A'.repeat(40), 'Token x'];
     for (const route of routes) {
       for (const authorization of shapes) {
@@ -195,6 +195,7 @@ describe('odd query strings and credentials on every route', () => {
         if (route.iface === 'v1' && !/docs|openapi/.test(route.path)) expect(res.status, label).toBe(401);
         if (route.iface === 'proof' && route.path.startsWith('/proof/v1/')) expect(res.status, label).toBe(401);
         if (route.iface === 'integrations') expect(res.status, label).toBe(403);
+        if (route.iface === 'company' && !/docs|openapi/.test(route.path)) expect(res.status, label).toBe(403);
       }
     }
   });

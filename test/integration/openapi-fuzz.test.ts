@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocumentPaths } from '../../api/http/openapi-kit.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { addMember, createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { hashPassword } from '../../adapters/crypto/password.js';
+import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
+import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { COMPANY_SESSION_COOKIE } from '../../api/company/guards.js';
+import { DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness, newIdem } from '../helpers/proof.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { failureSections, runProgram, schemathesisBinary } from '../helpers/schemathesis.js';
@@ -13,7 +18,8 @@ import { failureSections, runProgram, schemathesisBinary } from '../helpers/sche
  * every OpenAPI document the real app serves, found in the app itself (the routes `mountDocumentRoutes` names),
  * so a new document is fuzzed without anyone listing it here. The app runs on real PostgreSQL with a Temporal
  * client but no worker (started workflows wait on this file's task queue and are ended afterwards), on an
- * ephemeral loopback port. Seeded: a /v1 company with a read/write `sk_live_` key, an upload and a job; a /proof
+ * ephemeral loopback port. Seeded: a /v1 company with a read/write `sk_live_` key, an upload and two jobs, its owner
+ * signed in to the company session (`/api/company`: a member, an invitation, a webhook with two deliveries); a /proof
  * merchant with a verified wallet, a webhook destination (so events exist), an `skp_` key, payment requests,
  * contacts and invoices. Their ids and cursors are offered to the parameters and body fields that take them.
  *
@@ -48,8 +54,11 @@ const SETTINGS = {
     'POST /v1/batches/estimate': 'as POST /v1/estimate, for every item',
     'POST /v1/batches': 'as POST /v1/jobs, for every item, and the queue must hold them all',
     'POST /v1/batches/{batch_id}/retry-failed': 'the batch must have ended with a failed item',
+    'POST /v1/jobs/{job_id}/cancel': 'only a queued job can be cancelled: once the seeded job is cancelled (or was never queued), the answer is 409',
     'POST /proof/v1/requests': 'the wallet must be one of the account\'s verified wallets, within the plan\'s allowance',
     'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
+    'POST /v1/webhooks': 'the URL must pass the destination policy (https, port 443, a public host name, no credentials)',
+    'POST /api/company/keys': 'expires_at must be in the future and at most the allowed days ahead of the server\'s clock',
   } as Record<string, string>,
 };
 
@@ -60,13 +69,15 @@ const RUN_TIMEOUT_MS = 420_000;
 const ENV = {
   RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '1000000',
   RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1000000',
-  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '1000000',
 };
 
 const h = new ProofHarness();
 const work = mkdtempSync(join(tmpdir(), 'openapi-fuzz-'));
 /** The bearer key of each interface, by the `bearerFormat` prefix its document gives. */
 const keys: Record<string, string> = {};
+/** The values of the session documents' `apiKey` schemes (cookie and CSRF header), by the cookie's or header's name. */
+const sessionValues: Record<string, string> = {};
 /** Seeded values offered to parameters and body fields (`targets` are schemathesis binding keys). */
 const bindings: Record<string, { values: Array<string | number>; targets: string[] }> = {};
 /** `next_cursor`s the seeded lists handed out: each list operation's `before` is bound to the ones its schema admits. */
@@ -96,10 +107,42 @@ beforeAll(async () => {
   form.append('files', new Blob([new Uint8Array(await samplePdf(2))]), 'report.pdf');
   const upload = ((await post('/v1/uploads', v1Key, { form }))['uploads'] as Array<{ id: string }>)[0]!.id;
   const job = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } }, idem: 'fuzz-seed-job-1' }))['id'] as string;
-  const batch = (await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } }, idem: 'fuzz-seed-batch-1' }))['id'] as string;
+  // A second job, so the job list has a next cursor at limit=1.
+  const job2 = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } }, idem: 'fuzz-seed-job-2' }))['id'] as string;
+  const jobsPage = await fetch(`${h.app.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${v1Key}` } });
+  cursors.push(((await jobsPage.json()) as { next_cursor: string }).next_cursor);
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
-  bindings['jobs'] = { values: [job], targets: ['path.job_id'] };
+  bindings['jobs'] = { values: [job, job2], targets: ['path.job_id'] };
+  const batch = (await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } }, idem: 'fuzz-seed-batch-1' }))['id'] as string;
   bindings['batches'] = { values: [batch], targets: ['path.batch_id'] };
+
+  // The company session (/api/company, POST /v1/webhooks): the owner signs in; a member, an open invitation, a webhook
+  // with two deliveries (so both lists have a next cursor at limit=1). Its document is fuzzed last: revoking the key or
+  // signing out there ends nothing the other documents need.
+  const ownerPassword = 'fuzz owner password';
+  await setAccountPassword(h.tdb.db, owner.accountId, await hashPassword(ownerPassword), new Date());
+  const session = new DashboardClient(h.app.url, '/api/company');
+  expect((await session.signIn(owner.email, ownerPassword, { idem: null })).status).toBe(201);
+  sessionValues[COMPANY_SESSION_COOKIE] = session.cookie!.split('=')[1]!;
+  sessionValues['X-CSRF-Token'] = session.csrf!;
+  const member = await addMember(h.tdb.db, company.id, 'member@fuzz.example', 'member');
+  const invitation = ((await (await session.request('POST', '/invitations', { email: 'invited@fuzz.example' })).json()) as { id: string }).id;
+  const webhook = ((await (await session.requestAt('POST', '/v1/webhooks', { url: 'https://hooks.example.com/fuzz' })).json()) as { id: string }).id;
+  const endpoint = (await getEndpoint(h.tdb.db, webhook))!;
+  const deliveries: string[] = [];
+  for (const eventId of ['evt_FuzzFuzzFuzzFuzzFuz1', 'evt_FuzzFuzzFuzzFuzzFuz2']) {
+    deliveries.push((await createDelivery(h.tdb.db, { endpoint, eventId, eventType: 'job.completed', body: Buffer.from('{}'), maxAttempts: 6 })).delivery.id);
+  }
+  for (const list of ['jobs', 'deliveries']) {
+    const res = await session.request('GET', `/${list}?limit=1`);
+    cursors.push(((await res.json()) as { next_cursor: string }).next_cursor);
+  }
+  const v1KeyId = (await h.tdb.db('api_keys').where({ tenant_id: company.id }).first('id')).id as string;
+  bindings['company_keys'] = { values: [v1KeyId], targets: ['path.key_id'] };
+  bindings['company_members'] = { values: [member.id], targets: ['path.member_id'] };
+  bindings['company_invitations'] = { values: [invitation], targets: ['path.invitation_id'] };
+  bindings['company_webhooks'] = { values: [webhook], targets: ['path.webhook_id'] };
+  bindings['company_deliveries'] = { values: deliveries, targets: ['path.delivery_id'] };
   bindings['result_indexes'] = { values: [0], targets: ['path.index'] };
 
   // /proof: a merchant with a wallet and a webhook destination (so events are recorded); a payment request, two
@@ -153,9 +196,11 @@ function operationsOf(doc: Obj): Operation[] {
  * fields that take them; a list's `before` is valid only as a cursor that list handed out (its pattern is only
  * its shape), so its positive cases always take a real one and its negative cases are generated.
  */
-function configToml(operations: Operation[]): string {
+function configToml(operations: Operation[], auth: Record<string, string>): string {
   // No state between runs: the advisory cache of earlier failures would make a run depend on the one before.
   const lines: string[] = ['[cache]', 'enabled = false', ''];
+  // apiKey schemes (a session cookie, a CSRF header) as schemathesis's own auth, so its auth checks can remove them.
+  for (const [scheme, value] of Object.entries(auth)) lines.push(`[auth.openapi.${scheme}]`, `api_key = ${toml(value)}`, '');
   const dictionary = (name: string, values: unknown[]) => lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
   for (const [name, binding] of Object.entries(bindings)) dictionary(name, binding.values);
   const listed: Array<[string, string]> = [];
@@ -187,7 +232,7 @@ function configToml(operations: Operation[]): string {
 describe('schemathesis against every OpenAPI document the app serves', () => {
   it('finds no server error, hang, or answer that breaks its own document', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
     const documents = openApiDocumentPaths(h.app.app);
-    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json']));
+    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json', '/api/company/openapi.json']));
     const bin = schemathesisBinary();
     const failures: string[] = [];
     const seen: string[] = [];
@@ -199,15 +244,24 @@ describe('schemathesis against every OpenAPI document the app serves', () => {
       const operations = operationsOf(doc);
       seen.push(...operations.map((o) => o.name));
       const headers: string[] = [];
-      const schemes = ((doc['components'] as Obj | undefined)?.['securitySchemes'] ?? {}) as Record<string, { bearerFormat?: string }>;
+      const auth: Record<string, string> = {};
+      const schemes = ((doc['components'] as Obj | undefined)?.['securitySchemes'] ?? {}) as Record<string, { type?: string; name?: string; bearerFormat?: string }>;
       for (const [name, scheme] of Object.entries(schemes)) {
+        if (scheme.type === 'apiKey') {
+          // A session document: the seeded session's value, and the app's own Origin (browsers send it; mutations need it).
+          const value = sessionValues[scheme.name ?? ''];
+          if (!value) throw new Error(`${path}: no seeded value for its apiKey scheme ${name} (${scheme.name ?? 'no name'}); seed one in this test`);
+          auth[name] = value;
+          if (!headers.includes('Origin: ' + new URL(h.app.url).origin)) headers.push('-H', `Origin: ${new URL(h.app.url).origin}`);
+          continue;
+        }
         const prefix = Object.keys(keys).find((p) => scheme.bearerFormat?.startsWith(p));
         if (!prefix) throw new Error(`${path}: no seeded key for its security scheme ${name} (${scheme.bearerFormat ?? 'no bearerFormat'}); seed one in this test`);
         headers.push('-H', `Authorization: Bearer ${keys[prefix]!}`);
       }
       const slug = path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
       const configFile = join(work, `${slug}.toml`);
-      writeFileSync(configFile, configToml(operations));
+      writeFileSync(configFile, configToml(operations, auth));
       const args = [
         '--config-file', configFile, '--no-color', 'run', `${h.app.url}${path}`,
         '--url', h.app.url,

@@ -116,6 +116,8 @@ describe('the document', () => {
       ['POST /v1/batches/estimate', 'POST', '/v1/batches/estimate'], ['POST /v1/batches', 'POST', '/v1/batches'],
       ['GET /v1/batches/{batch_id}', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA'], ['POST /v1/batches/{batch_id}/retry-failed', 'POST', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/retry-failed'],
       ['GET /v1/batches/{batch_id}/results.zip', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/results.zip'],
+      ['GET /v1/jobs', 'GET', '/v1/jobs'], ['POST /v1/jobs/{job_id}/cancel', 'POST', `/v1/jobs/${job}/cancel`],
+      ['GET /v1/uploads/{upload_id}', 'GET', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'], ['GET /v1/credits', 'GET', '/v1/credits'], ['GET /v1/capabilities', 'GET', '/v1/capabilities'],
     ] as const) {
       const res = await send(method, path, null);
       expect(res.status, key).toBe(401);
@@ -125,14 +127,18 @@ describe('the document', () => {
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', inQuery))).toBe('api_key_in_url');
   });
 
-  it('says how API keys are created today (the operator command line), not a dashboard that does not exist yet', async () => {
+  it('says how API keys are created: the company session of a billing administrator, or the operator command line', async () => {
     const html = await (await fetch(url('/v1/docs'))).text();
     expect(html).not.toMatch(/dashboard/i);
+    expect(html).toContain('POST /api/company/keys');
     expect(html).toContain('npm run admin -- keys:create --interface v1');
     expect(html).toContain('keys:revoke');
     const scheme = obj(obj(obj(served.body['components'])['securitySchemes'])['apiKey']);
+    expect(scheme['description']).toContain('/api/company/docs');
     expect(scheme['description']).toContain('keys:create');
-    expect(scheme['description']).not.toMatch(/dashboard|administrators/i);
+    expect(scheme['description']).not.toMatch(/dashboard/i);
+    // The session route named exists in the app.
+    expect((await fetch(url('/api/company/openapi.json'))).status).toBe(200);
     // The commands named exist in the operator CLI.
     const cli = readFileSync(new URL('../../cli/admin.ts', import.meta.url), 'utf8');
     for (const command of ['keys:create', 'keys:revoke', 'keys:list']) expect(cli).toContain(`case '${command}':`);
@@ -146,7 +152,7 @@ describe('the document', () => {
       { section: 'paths', keyPattern: /^\/v1\//, statusPattern: /^[1-5]\d\d$/ },
       { section: 'webhooks', keyPattern: /^[a-z_]+\.[a-z_]+$/, statusPattern: /^([1-5]\d\d|[1-5]XX|default)$/ },
     ]);
-    expect(Object.keys(obj(doc['webhooks']))).toEqual(['test.ping']);
+    expect(Object.keys(obj(doc['webhooks']))).toEqual(['test.ping', 'job.completed', 'job.failed', 'batch.completed', 'batch.partial', 'batch.failed']);
     expect(examples).toBeGreaterThan(30);
   });
 
@@ -203,6 +209,8 @@ describe('the document', () => {
       { operation: 'ocr-text', upload_ids: [pdf] }, { operation: 'nope', upload_ids: [pdf] }, { operation: 'webp', upload_ids: [pdf], items: [] },
       { operation: 'webp', upload_ids: [pdf], fields: ['total'] }, { operation: 'webp', upload_ids: [pdf], instructions: 'x' }, { operation: 'webp', upload_ids: [pdf], workflow_id: 'wf' },
       { operation: 'webp', upload_ids: [pdf], webhook_mode: 'batch' }, [], 'webp', null,
+      { operation: 'webp', upload_ids: [pdf], webhook_id: 'whe_AAAAAAAAAAAAAAAAAAAA' }, { operation: 'webp', upload_ids: [pdf], webhook_id: 'whk_AAAAAAAAAAAAAAAAAAAA' },
+      { operation: 'webp', upload_ids: [pdf], webhook_id: null },
     ];
     const schema = c.jobRequestSchema();
     const validate = c.validator(schema);
@@ -290,6 +298,38 @@ describe('real responses conform to the document', () => {
 
     expect(codeOf(await c.check('DELETE /v1/uploads/{upload_id}', await send('DELETE', `/v1/uploads/${up['pdf3']}`, acme.key)))).toBe('conflict');
     expect(codeOf(await c.check('DELETE /v1/jobs/{job_id}', await send('DELETE', `/v1/jobs/${queued.id}`, acme.key)))).toBe('conflict');
+
+    // Cancelling: a second queued job is cancelled (200), then 409; 404 and a read key's 403.
+    const second = (await c.check('POST /v1/jobs', await submit(acme.key, { ...body, options: { angle: 270 } }))) as JobJson;
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${second.id}/cancel`, acme.readKey)))).toBe('insufficient_scope');
+    expect(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${second.id}/cancel`, acme.key))).toMatchObject({ status: 'cancelled', charged_credits: 0 });
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${second.id}/cancel`, acme.key)))).toBe('job_not_cancellable');
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', '/v1/jobs/job_ZZZZZZZZZZZZZZZZZZZZ/cancel', acme.key)))).toBe('not_found');
+    expect(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: { reason: 'x' } }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'reason' }] });
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: '{"a":' })))).toBe('malformed_json');
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { body: 'x', headers: { 'content-type': 'text/plain' } })))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check('POST /v1/jobs/{job_id}/cancel', await send('POST', `/v1/jobs/${queued.id}/cancel`, acme.key, { json: { padding: 'x'.repeat(1_100_000) } })))).toBe('payload_too_large');
+
+    // The list (both jobs, newest first), its paging and a refused filter.
+    const list = (await c.check('GET /v1/jobs', await send('GET', '/v1/jobs?limit=1', acme.readKey))) as { data: JobJson[]; next_cursor: string };
+    expect(list.data.map((j) => j.id)).toEqual([second.id]);
+    const rest = (await c.check('GET /v1/jobs', await send('GET', `/v1/jobs?limit=1&before=${list.next_cursor}`, acme.readKey))) as { data: JobJson[] };
+    expect(rest.data.map((j) => j.id)).toEqual([queued.id]);
+    expect(await c.check('GET /v1/jobs', await send('GET', '/v1/jobs?status=cancelled,completed&operation=pdf-rotate&created_after=2020-01-01T00:00:00Z', acme.key))).toMatchObject({ data: [{ id: second.id }], next_cursor: null });
+    expect(await c.check('GET /v1/jobs', await send('GET', '/v1/jobs?status=done', acme.key))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'status' }] });
+
+    // An upload's record, unknown and expired uploads.
+    expect(await c.check('GET /v1/uploads/{upload_id}', await send('GET', `/v1/uploads/${up['pdf']}`, acme.readKey))).toMatchObject({ id: up['pdf'], kind: 'pdf', pages: 12 });
+    expect(codeOf(await c.check('GET /v1/uploads/{upload_id}', await send('GET', '/v1/uploads/upl_ZZZZZZZZZZZZZZZZZZZZ', acme.key)))).toBe('not_found');
+    expect(codeOf(await c.check('GET /v1/uploads/{upload_id}', await send('GET', `/v1/uploads/${up['old']}`, acme.key)))).toBe('gone');
+
+    // The wallet: the trial grant, two reservations and the cancelled one's release.
+    const credits = (await c.check('GET /v1/credits', await send('GET', '/v1/credits', acme.readKey))) as { ledger: { data: Array<{ kind: string }> } };
+    expect(credits).toMatchObject({ reserved: 2 });
+    expect(credits.ledger.data.map((e) => e.kind)).toEqual(['grant', 'reserve', 'reserve', 'release']);
+    expect(codeOf(await c.check('GET /v1/credits', await send('GET', '/v1/credits?after=x', acme.key)))).toBe('validation_failed');
+
+    expect(await c.check('GET /v1/capabilities', await send('GET', '/v1/capabilities', acme.readKey))).toMatchObject({ operations: expect.any(Array) });
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${queued.id}/results/0`, acme.key)))).toBe('conflict');
   });
 
@@ -337,6 +377,9 @@ describe('real responses conform to the document', () => {
     await h.tdb.db('companies').where({ id: gone.id }).update({ status: 'suspended' });
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}', await send('GET', `/v1/jobs/${queued.id}`, gone.readKey)))).toBe('forbidden');
     expect(codeOf(await c.check('GET /v1/jobs/{job_id}/results/{index}', await send('GET', `/v1/jobs/${queued.id}/results/0`, gone.readKey)))).toBe('forbidden');
+    for (const [key, path] of [['GET /v1/jobs', '/v1/jobs'], ['GET /v1/uploads/{upload_id}', `/v1/uploads/${up['pdf']}`], ['GET /v1/credits', '/v1/credits'], ['GET /v1/capabilities', '/v1/capabilities']] as const) {
+      expect(codeOf(await c.check(key, await send('GET', path, gone.readKey))), key).toBe('forbidden');
+    }
   });
 
   it('503 when job processing is not available', async () => {

@@ -61,14 +61,14 @@ function oddSpellings(route: RouteInfo, path: string): string[] {
 }
 
 /** Signing out ends the probe's session; that route is probed without credentials only. */
-const endsSession = (r: RouteInfo) => r.method === 'DELETE' && r.path === '/api/integrations/session';
+const endsSession = (r: RouteInfo) => r.method === 'DELETE' && /^\/api\/(integrations|company)\/session$/.test(r.path);
 
 const guardEvidence = (r: ProbeResponse) => ({ status: r.status, code: r.json?.['code'] ?? null, rateLimited: r.headers['ratelimit-limit'] !== undefined });
 
 describe('route guards under odd spellings of every path', () => {
-  it('covers every route of the four interfaces', () => {
+  it('covers every route of the five interfaces', () => {
     const ifaces = new Set(routes.map((r) => r.iface));
-    expect([...ifaces].sort()).toEqual(['integrations', 'proof', 'v1', 'x402']);
+    expect([...ifaces].sort()).toEqual(['company', 'integrations', 'proof', 'v1', 'x402']);
   });
 
   it('without credentials: each odd spelling answers 404 or exactly what the guards answer the real path', async () => {
@@ -105,7 +105,7 @@ describe('route guards under odd spellings of every path', () => {
     expect(failures).toEqual([]);
   });
 
-  it('guarded routes answer their guard without credentials: 401 on /v1 and /proof/v1, 403 on /api/integrations', async () => {
+  it('guarded routes answer their guard without credentials: 401 on /v1, /proof/v1 and /api/company, 403 on /api/integrations', async () => {
     for (const route of routes) {
       const path = concretePath(route);
       const res = await probe(app.url, route.method, path);
@@ -120,6 +120,10 @@ describe('route guards under odd spellings of every path', () => {
       if (route.iface === 'integrations' && route.path !== '/api/integrations/session') {
         expect(res.status, path).toBe(403);
         expectErrorShape(res, 'integrations', path);
+      }
+      if (route.iface === 'company' && !/^\/api\/company\/(session|invitations\/accept|docs|openapi\.json)$/.test(route.path)) {
+        expect(res.status, path).toBe(401);
+        expectErrorShape(res, 'company', path);
       }
       if (route.iface === 'x402') expect(res.headers['ratelimit-limit'], `${path}: per-IP limit`).toBeDefined();
     }

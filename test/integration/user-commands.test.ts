@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usersCreate, usersPassword } from '../../cli/user-commands.js';
+import { companyAdminsCreate, usersCreate, usersPassword } from '../../cli/user-commands.js';
+import { addMember, createCompany } from '../../db/repositories/companies.repo.js';
+import { findMemberCredential } from '../../db/repositories/company-sessions.repo.js';
 import { verifyPassword } from '../../adapters/crypto/password.js';
 import { createMerchant } from '../../db/repositories/merchants.repo.js';
 import { createSession, findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
@@ -46,5 +48,27 @@ describe('dashboard user commands', () => {
     expect(out).toMatchObject({ sessions_ended: true });
     expect(await findLiveSession(tdb.db, 'h-reset', new Date(), 60_000)).toBeNull();
     expect(await verifyPassword('a brand new passphrase', (await findUserByEmail(tdb.db, 'reset@example.com'))!.passwordHash)).toBe(true);
+  });
+});
+
+describe('company administrator command', () => {
+  it('company-admins:create gives the owner a password shown once, or adds a billing administrator; members and other companies are refused', async () => {
+    const { company, owner } = await createCompany(tdb.db, { name: 'Admins Co', ownerEmail: 'boss@admins.example' });
+    expect((await findMemberCredential(tdb.db, 'boss@admins.example'))!.passwordHash).toBeNull();
+    const first = await companyAdminsCreate(tdb.db, { company: company.id, email: 'Boss@Admins.example' }, now, noStdin);
+    expect(first.member).toMatchObject({ id: owner.id, company_id: company.id, email: 'boss@admins.example', role: 'billing_admin' });
+    expect(first.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(await verifyPassword(first.password!, (await findMemberCredential(tdb.db, 'boss@admins.example'))!.passwordHash!)).toBe(true);
+    expect(JSON.stringify(first.member)).not.toContain('hash');
+
+    const second = await companyAdminsCreate(tdb.db, { company: company.id, email: 'deputy@admins.example', 'password-stdin': 'true' }, now, stdin('a long chosen passphrase\n'));
+    expect(second).not.toHaveProperty('password');
+    expect((await findMemberCredential(tdb.db, 'deputy@admins.example'))!.member).toMatchObject({ companyId: company.id, role: 'billing_admin' });
+
+    await addMember(tdb.db, company.id, 'plain@admins.example', 'member');
+    await expect(companyAdminsCreate(tdb.db, { company: company.id, email: 'plain@admins.example' }, now, noStdin)).rejects.toThrow(/ordinary member/);
+    const other = await createCompany(tdb.db, { name: 'Other Admins Co', ownerEmail: 'other@admins.example' });
+    await expect(companyAdminsCreate(tdb.db, { company: other.company.id, email: 'boss@admins.example' }, now, noStdin)).rejects.toMatchObject({ code: 'account_in_other_company' });
+    await expect(companyAdminsCreate(tdb.db, { company: 'co_AAAAAAAAAAAAAAAAAAAA', email: 'x@admins.example' }, now, noStdin)).rejects.toThrow(/no such company/);
   });
 });

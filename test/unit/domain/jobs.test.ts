@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertDeletable, canTransition, isTerminal, outageDelayMs, resultFileName, statusesBefore, type JobStatus } from '../../../domain/jobs.js';
+import { assertCancellable, assertDeletable, canTransition, isTerminal, outageDelayMs, resultFileName, statusesBefore, type JobStatus } from '../../../domain/jobs.js';
 
 describe('job states', () => {
   it.each<[JobStatus, JobStatus, boolean]>([
@@ -13,15 +13,30 @@ describe('job states', () => {
     ['completed', 'queued', false],
     ['failed', 'processing', false],
     ['failed', 'completed', false],
+    ['queued', 'cancelled', true], // POST /v1/jobs/{id}/cancel
+    ['processing', 'cancelled', false],
+    ['completed', 'cancelled', false],
+    ['failed', 'cancelled', false],
+    ['cancelled', 'queued', false],
+    ['cancelled', 'processing', false],
   ])('%s → %s allowed: %s', (from, to, allowed) => {
     expect(canTransition(from, to)).toBe(allowed);
   });
 
-  it('only completed and failed are terminal, and only they can be deleted', () => {
-    expect((['queued', 'processing', 'completed', 'failed'] as const).filter(isTerminal)).toEqual(['completed', 'failed']);
-    expect(() => assertDeletable('queued')).toThrow(/only a completed or failed job/);
+  it('only completed, failed and cancelled are terminal, and only they can be deleted', () => {
+    expect((['queued', 'processing', 'completed', 'failed', 'cancelled'] as const).filter(isTerminal)).toEqual(['completed', 'failed', 'cancelled']);
+    expect(() => assertDeletable('queued')).toThrow(/only a completed, failed or cancelled job/);
     expect(() => assertDeletable('processing')).toThrow(/processing/);
     expect(() => assertDeletable('failed')).not.toThrow();
+    expect(() => assertDeletable('cancelled')).not.toThrow();
+  });
+
+  it('only a queued job can be cancelled (409 job_not_cancellable otherwise)', () => {
+    expect(() => assertCancellable('queued')).not.toThrow();
+    for (const s of ['processing', 'completed', 'failed', 'cancelled'] as const) {
+      expect(() => assertCancellable(s)).toThrow(expect.objectContaining({ code: 'job_not_cancellable' }));
+    }
+    expect(statusesBefore('cancelled')).toEqual(['queued']);
   });
 });
 

@@ -44,7 +44,6 @@ describe('job and estimate bodies', () => {
     ['a repeated upload', { operation: 'pdf-merge', upload_ids: [U1, U1] }, ['upload_ids']],
     ['items on a job', { operation: 'webp', upload_ids: [U1], items: [] }, ['items']],
     ['webhook_mode on a job', { operation: 'webp', upload_ids: [U1], webhook_mode: 'batch' }, ['webhook_mode']],
-    ['webhook_id before job webhooks exist', { operation: 'webp', upload_ids: [U1], webhook_id: 'whe_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
     ['a webhook_id that is not a webhook id (whe_)', { operation: 'webp', upload_ids: [U1], webhook_id: 'whk_aaaaaaaaaaaaaaaaaaaa' }, ['webhook_id']],
     ['an unknown top-level field', { operation: 'webp', upload_ids: [U1], priority: 'high' }, ['(body)']],
     ['an unknown option', { operation: 'webp', upload_ids: [U1], options: { quality: 5 } }, ['options']],
@@ -69,10 +68,10 @@ describe('job and estimate bodies', () => {
     expect(paths(body)).toEqual(expect.arrayContaining(expected));
   });
 
-  it('webhook_id takes the one webhook id format (whe_, as stored and printed), refused only because job webhooks come later', () => {
-    expect(issuesOf({ operation: 'webp', upload_ids: [U1], webhook_id: `${WEBHOOK_ID_PREFIX}_${'a'.repeat(20)}` })).toEqual([
-      'webhook_id: job webhooks are not available in this release; poll GET /v1/jobs/{id}',
-    ]);
+  it('webhook_id takes the one webhook id format (whe_, as stored and printed); whether it names a webhook is checked when quoting', () => {
+    const webhookId = `${WEBHOOK_ID_PREFIX}_${'a'.repeat(20)}`;
+    expect(parseJobRequest({ operation: 'webp', upload_ids: [U1], webhook_id: webhookId })).toMatchObject({ webhookId });
+    expect(parseJobRequest({ operation: 'webp', upload_ids: [U1] }).webhookId).toBeUndefined();
     expect(issuesOf({ operation: 'webp', upload_ids: [U1], webhook_id: `whk_${'a'.repeat(20)}` })).toEqual(['webhook_id: must be a whe_ id']);
   });
 

@@ -1,0 +1,98 @@
+import type Router from '@koa/router';
+import { createRouter } from '../http/router.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import type { Db } from '../../db/connection.js';
+import { listJobs } from '../../db/repositories/job-list.repo.js';
+import { perIp, rateLimit } from '../http/rate-limit.js';
+import { refuseKeyInQuery } from '../http/auth.js';
+import { jsonBody } from '../http/body.js';
+import type { AppState } from '../http/context.js';
+import { memberOf } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
+import { jobJson } from '../processing/jobs.routes.js';
+import { perSessionLimit, refuseApiKey, refuseAuthorizationOnSession, requireBillingAdmin, requireCompanySession } from './guards.js';
+import { mountPublicSession, mountSession } from './session.handlers.js';
+import { mountTeam } from './team.handlers.js';
+import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
+import { mountCompanyDocs } from './docs.routes.js';
+
+export interface CompanyRouterDeps {
+  db: Db;
+  logger: Logger;
+  secretBox: SecretBox;
+  perIpPerMinute: number;
+  /** Requests per minute per session (the spec's 120 per key or session: the /v1 per-key limit). */
+  perSessionPerMinute: number;
+  bodyLimitJson: string;
+  publicBaseUrl: string | undefined;
+  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
+  allowLoopbackForTests: boolean;
+  now?: () => Date;
+}
+
+/**
+ * `/api/company`: the company administrators' session (spec section 5; docs/processing.md "Company session"). In
+ * order: its public OpenAPI document and page; the per-IP limit; an Authorization header refused (403); a key in the
+ * query refused; on every mutation an allowed Origin (403); JSON bodies; sign-in and invitation acceptance; then a
+ * live session, its X-CSRF-Token on mutations and 120 requests a minute per session. Every member may read the
+ * session and the company's jobs; keys, members, invitations and webhooks need a billing administrator.
+ */
+export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
+  const now = deps.now ?? (() => new Date());
+  const router = createRouter({ prefix: '/api/company' });
+  mountCompanyDocs(router); // public: before the guards
+  const origin = requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl);
+  router.use(
+    rateLimit(deps.db, [perIp('company:ip:min', deps.perIpPerMinute, 60)], now),
+    refuseAuthorizationOnSession(),
+    refuseKeyInQuery(),
+    jsonBody(deps.bodyLimitJson),
+  );
+  const store = mountPublicSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now }, origin);
+
+  // Who first (401 without a session), then where from and the CSRF token on mutations (403).
+  const signedIn = createRouter();
+  signedIn.use(requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), origin, requireCsrfToken(), perSessionLimit(deps.db, deps.perSessionPerMinute, now));
+  mountSession(signedIn, store, now);
+
+  /** The company's jobs, newest first (any member). */
+  signedIn.get('/jobs', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await listJobs(deps.db, memberOf(ctx).companyId, {}, limit, decodeCursor('jobs', ctx.query['before']));
+    ctx.body = page('jobs', rows, limit, jobJson);
+  });
+
+  const admin = createRouter();
+  admin.use(requireBillingAdmin());
+  mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
+  mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
+  signedIn.use(admin.routes(), admin.allowedMethods());
+  router.use(signedIn.routes(), signedIn.allowedMethods());
+  return router;
+}
+
+/**
+ * `POST /v1/webhooks` (spec section 4): under /v1 but a billing administrator's session route, never an API key's
+ * (any Authorization header gets 403 `api_key_not_accepted`). Its own router, so the /v1 key guards never run for it; the same
+ * session, Origin and CSRF checks as `/api/company`.
+ */
+export function v1WebhooksRouter(deps: CompanyRouterDeps): Router<AppState> {
+  const now = deps.now ?? (() => new Date());
+  const router = createRouter({ prefix: '/v1' });
+  router.post(
+    '/webhooks',
+    rateLimit(deps.db, [perIp('company:ip:min', deps.perIpPerMinute, 60)], now),
+    refuseApiKey(),
+    refuseKeyInQuery(),
+    requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now),
+    requireAllowedOrigin(deps.dashboard.origins, deps.publicBaseUrl),
+    requireCsrfToken(),
+    perSessionLimit(deps.db, deps.perSessionPerMinute, now),
+    requireBillingAdmin(),
+    jsonBody(deps.bodyLimitJson),
+    createWebhookHandler({ db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now }),
+  );
+  return router;
+}

@@ -1,0 +1,425 @@
+import type { ErrorCode } from '../../domain/errors.js';
+import { LIMITS } from '../../domain/accounts.js';
+import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import { statusOf } from '../http/errors.js';
+import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
+import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
+import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
+import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
+import { COMPANY_SESSION_COOKIE } from './guards.js';
+
+/**
+ * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
+ * browser page of the processing interface calls. Security is the session cookie and, on every mutation, the
+ * `X-CSRF-Token` of the session (and an `Origin` the server allows, which browsers send by themselves).
+ */
+export const COMPANY_OPENAPI_PATH = '/api/company/openapi.json';
+export const COMPANY_DOCS_PATH = '/api/company/docs';
+export const COMPANY_API_VERSION = '1.0.0';
+
+const REQUEST_ID = '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44';
+
+/** Every code these routes answer, with when: the document's `x-error-codes` and the `Error` schema's enum. */
+export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+  { code: 'session_required', when: 'No live session cookie (never signed in, signed out, expired, idle too long, or the member was removed).' },
+  { code: 'invalid_credentials', when: 'Sign-in: the address or the password is wrong (the same answer for both).' },
+  { code: 'api_key_in_url', when: 'A credential-named parameter or an API key is in the query string.' },
+  { code: 'authorization_header_rejected', when: 'An `Authorization` header was sent to `/api/company`: these routes take the session cookie only.' },
+  { code: 'api_key_not_accepted', when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.' },
+  { code: 'origin_rejected', when: 'A mutation without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).' },
+  { code: 'csrf_failed', when: 'A mutation without the session\'s `X-CSRF-Token`.' },
+  { code: 'billing_admin_required', when: 'Keys, members, invitations and webhooks are for billing administrators; this member is not one.' },
+  { code: 'forbidden', when: 'The company is suspended.' },
+  { code: 'not_found', when: 'The key, member, invitation, webhook or delivery does not exist in your company (another company\'s id gets the same answer).' },
+  { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
+  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included).` },
+  { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
+  { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
+  { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
+  { code: 'payload_too_large', when: 'A JSON body over the limit.' },
+  { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
+  { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
+  { code: 'malformed_json', when: 'The body is not valid JSON.' },
+  { code: 'rate_limited', when: 'Over the request limit (per IP, per session, or sign-in attempts per address); wait `Retry-After` seconds.' },
+  { code: 'internal_error', when: 'Unexpected server error; quote `request_id`.' },
+  { code: 'service_unavailable', when: 'The database is temporarily unavailable; retry after `Retry-After` seconds.' },
+];
+
+const CODES = COMPANY_ERRORS.map((e) => e.code);
+const HEADERS: Record<string, Schema> = {
+  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+};
+const plain = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
+const errorResponse = errorResponses('company', plain);
+const example = (code: ErrorCode): Schema => ({ detail: COMPANY_ERRORS.find((e) => e.code === code)!.when, code, request_id: REQUEST_ID });
+const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) => errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
+
+/** The errors of an operation, by what it is: public or behind the session, a mutation, an admin's, with an id or a query. */
+function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; ids?: boolean; query?: boolean; codes409?: ErrorCode[]; v1?: boolean; notFound?: ErrorCode[] }): Record<string, Schema> {
+  const forbidden: ErrorCode[] = [o.v1 ? 'api_key_not_accepted' : 'authorization_header_rejected'];
+  if (o.mutation) forbidden.push('origin_rejected');
+  if (!o.public) forbidden.push(...(o.mutation ? (['csrf_failed'] as const) : []), 'forbidden', ...(o.admin ? (['billing_admin_required'] as const) : []));
+  const out: Record<string, Schema> = {
+    '401': errors(401, o.public ? ['api_key_in_url', ...(o.notFound ? [] : (['invalid_credentials'] as const))] : ['session_required', 'api_key_in_url'], 'Not signed in (or a credential in the URL).'),
+    '403': errors(403, forbidden, 'Refused by a guard: see `code`.'),
+    '429': responseRef('RateLimited'),
+    '500': responseRef('InternalError'),
+    '503': responseRef('ServiceUnavailable'),
+  };
+  if (o.mutation) {
+    out['413'] = errors(413, ['payload_too_large'], 'The body is over the limit.');
+    out['415'] = errors(415, ['unsupported_media_type'], 'The body is not `application/json`.');
+  }
+  if (o.mutation || o.query) out['422'] = errors(422, ['validation_failed', 'malformed_json'], 'Invalid body or query; `issues` names each field.');
+  if (o.ids || o.notFound) out['404'] = errors(404, o.notFound ?? ['not_found'], 'Not found in your company.');
+  if (o.codes409) out['409'] = errors(409, o.codes409, 'A company limit or rule: see `code`.');
+  return out;
+}
+
+const ok = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
+  [status]: { description, headers: { ...plain(), ...extraHeaders }, content: json(schema, examples) },
+});
+const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
+const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
+const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
+const beforeParam = (list: 'jobs' | 'deliveries'): Schema => ({
+  name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
+  description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
+  examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`) } },
+});
+/** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
+const NO_NUL = '^[^\\x00]*$';
+
+const SESSION = [{ session: [] }];
+const MUTATION = [{ session: [], csrf: [] }];
+
+const EX = {
+  member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds', company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4', key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7', webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
+  invitation: 'cin_Qm4Zr8Tv1Yx5Cb9Nd2Fh', delivery: 'dlv_Wq3Lk8Zt5Rb1Nc7Xd2Hm', at: '2025-03-04T09:15:02.118Z',
+};
+const memberEx = { id: EX.member, email: 'ops@example.com', role: 'billing_admin' };
+const companyEx = { id: EX.company, name: 'Example GmbH' };
+const keyEx = {
+  id: EX.key, name: 'ci pipeline', prefix: 'sk_live_Ab3x', last4: 'Qz9K', scopes: ['read', 'write'], status: 'active', expires_at: null,
+  created_at: EX.at, last_used_at: null, revoked_at: null, created_by: EX.member,
+};
+const webhookEx = { id: EX.webhook, url: 'https://hooks.example.com/paycore', events: [...V1_WEBHOOK_EVENT_TYPES], status: 'enabled', key_version: 1, created_at: EX.at };
+const invitationEx = { id: EX.invitation, email: 'new.colleague@example.com', role: 'member', invited_by: EX.member, created_at: EX.at, expires_at: '2025-03-07T09:15:02.118Z' };
+const deliveryEx = {
+  id: EX.delivery, webhook_id: EX.webhook, event_id: 'evt_Wq3Lk8Zt5Rb1Nc7Xd2Hm', event_type: 'job.completed', status: 'delivered', attempts: 2, max_attempts: 6,
+  next_attempt_at: null, last_status_code: 200, last_error: null, created_at: EX.at, delivered_at: '2025-03-04T09:16:05.000Z', failed_at: null,
+};
+const secret = 'whsec_Q2xhc3NpYy1leGFtcGxlLXNlY3JldC1zaG93bi1vbmNl';
+
+function paths(): Record<string, Schema> {
+  const t = (tag: string) => [tag];
+  return {
+    '/api/company/session': {
+      post: {
+        operationId: 'signIn', tags: t('Session'), summary: 'Sign in', security: [],
+        description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
+        requestBody: body({ type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string', pattern: EMAIL }, password: { type: 'string', minLength: 1, maxLength: 1024, pattern: NO_NUL } } }, { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } }),
+        responses: {
+          ...ok('Signed in.', schemaRef('SignedIn'), { signedIn: { csrf_token: 'f'.repeat(64), expires_at: EX.at, member: memberEx, company: companyEx } }, '201', {
+            'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
+          }),
+          ...errorsOf({ public: true, mutation: true }),
+        },
+      },
+      get: {
+        operationId: 'getSession', tags: t('Session'), summary: 'Who is signed in', security: SESSION,
+        description: 'The member, the company and the CSRF token again (for a reloaded page).',
+        responses: { ...ok('The session.', schemaRef('Session'), { session: { csrf_token: 'f'.repeat(64), member: memberEx, company: companyEx } }), ...errorsOf({}) },
+      },
+      delete: {
+        operationId: 'signOut', tags: t('Session'), summary: 'Sign out', security: MUTATION,
+        description: 'Ends the session and clears the cookie.',
+        responses: { '204': { description: 'Signed out.', headers: plain() }, ...errorsOf({ mutation: true }) },
+      },
+    },
+    '/api/company/invitations/accept': {
+      post: {
+        operationId: 'acceptInvitation', tags: t('Members'), summary: 'Accept an invitation', security: [],
+        description: 'Joins the company with the role of the invitation and sets the account\'s password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).',
+        requestBody: body({
+          type: 'object', additionalProperties: false, required: ['token', 'password'],
+          properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' }, password: { type: 'string', minLength: 12, maxLength: 256, pattern: NO_NUL } },
+        }, { accept: { token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V', password: 'a long and personal passphrase' } }),
+        responses: {
+          ...ok('Joined.', schemaRef('Joined'), { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } }, '201'),
+          ...errorsOf({ public: true, mutation: true, notFound: ['invitation_invalid'], codes409: ['limit_reached', 'account_in_other_company'] }),
+        },
+      },
+    },
+    '/api/company/jobs': {
+      get: {
+        operationId: 'listJobs', tags: t('Jobs'), summary: 'The company\'s jobs', security: SESSION,
+        description: 'Every member may list the company\'s jobs, newest first, in the `/v1` job format.',
+        parameters: [limitParam, beforeParam('jobs')],
+        responses: { ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
+      },
+    },
+    '/api/company/keys': {
+      get: {
+        operationId: 'listKeys', tags: t('API keys'), summary: 'API keys', security: SESSION,
+        description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
+        responses: { ...ok('The keys.', schemaRef('KeyList'), { keys: { data: [keyEx] } }), ...errorsOf({ admin: true }) },
+      },
+      post: {
+        operationId: 'createKey', tags: t('API keys'), summary: 'Create an API key', security: MUTATION,
+        description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
+        requestBody: body({
+          type: 'object', additionalProperties: false, required: ['name', 'scopes'],
+          properties: {
+            name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
+            scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } },
+            expires_at: { type: 'integer', minimum: 1 },
+          },
+        }, { create: { name: 'ci pipeline', scopes: ['read', 'write'] } }),
+        responses: { ...ok('Created; the secret is shown once.', schemaRef('NewKey'), { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } }, '201'), ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached'] }) },
+      },
+    },
+    '/api/company/keys/{key_id}/revoke': {
+      post: {
+        operationId: 'revokeKey', tags: t('API keys'), summary: 'Revoke an API key', security: MUTATION,
+        description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
+        parameters: [idParam('key_id', 'key', 'API key')], requestBody: emptyBody,
+        responses: { ...ok('Revoked.', schemaRef('Key'), { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/api/company/members': {
+      get: {
+        operationId: 'listMembers', tags: t('Members'), summary: 'Members', security: SESSION,
+        responses: { ...ok('The members.', schemaRef('MemberList'), { members: { data: [{ ...memberEx, created_at: EX.at }] } }), ...errorsOf({ admin: true }) },
+      },
+    },
+    '/api/company/members/{member_id}/remove': {
+      post: {
+        operationId: 'removeMember', tags: t('Members'), summary: 'Remove a member', security: MUTATION,
+        description: 'In one transaction: the membership ends, every API key the member created is revoked, their sessions end. The last billing administrator cannot be removed (409).',
+        parameters: [idParam('member_id', 'mem', 'Member')], requestBody: emptyBody,
+        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
+      },
+    },
+    '/api/company/invitations': {
+      get: {
+        operationId: 'listInvitations', tags: t('Members'), summary: 'Open invitations', security: SESSION,
+        responses: { ...ok('Open invitations, newest first.', schemaRef('InvitationList'), { invitations: { data: [invitationEx] } }), ...errorsOf({ admin: true }) },
+      },
+      post: {
+        operationId: 'invite', tags: t('Members'), summary: 'Invite a member', security: MUTATION,
+        description: `A single-use invitation token, shown once (stored as a digest): give it to the person, who accepts it at \`POST /api/company/invitations/accept\` before \`expires_at\`. Members and open invitations together stay within ${LIMITS.membersPerCompany}. \`role\`: \`member\` (default) or \`billing_admin\`.`,
+        requestBody: body({
+          type: 'object', additionalProperties: false, required: ['email'],
+          properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
+        }, { invite: { email: 'new.colleague@example.com', role: 'member' } }),
+        responses: {
+          ...ok('Invited; the token is shown once.', schemaRef('NewInvitation'), { invited: { ...invitationEx, token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V' } }, '201'),
+          ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'] }),
+        },
+      },
+    },
+    '/api/company/invitations/{invitation_id}/revoke': {
+      post: {
+        operationId: 'revokeInvitation', tags: t('Members'), summary: 'Revoke an invitation', security: MUTATION,
+        parameters: [idParam('invitation_id', 'cin', 'Invitation')], requestBody: emptyBody,
+        responses: { ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/v1/webhooks': {
+      post: {
+        operationId: 'createWebhook', tags: t('Webhooks'), summary: 'Register a webhook', security: MUTATION,
+        description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
+        requestBody: body({ type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } } }, { create: { url: 'https://hooks.example.com/paycore' } }),
+        responses: {
+          ...ok('Registered; the secret is shown once.', schemaRef('NewWebhook'), { created: { ...webhookEx, secret } }, '201', { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) }),
+          ...errorsOf({ admin: true, mutation: true, v1: true, codes409: ['limit_reached'] }),
+        },
+      },
+    },
+    '/api/company/webhooks': {
+      get: {
+        operationId: 'listWebhooks', tags: t('Webhooks'), summary: 'Webhooks', security: SESSION,
+        responses: { ...ok('Enabled and disabled webhooks (deleted ones are gone).', schemaRef('WebhookList'), { webhooks: { data: [webhookEx] } }), ...errorsOf({ admin: true }) },
+      },
+    },
+    '/api/company/webhooks/{webhook_id}': {
+      get: {
+        operationId: 'getWebhook', tags: t('Webhooks'), summary: 'A webhook', security: SESSION,
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
+        responses: { ...ok('The webhook (never its secret).', schemaRef('Webhook'), { webhook: webhookEx }), ...errorsOf({ admin: true, ids: true }) },
+      },
+    },
+    '/api/company/webhooks/{webhook_id}/disable': {
+      post: {
+        operationId: 'disableWebhook', tags: t('Webhooks'), summary: 'Disable a webhook', security: MUTATION,
+        description: 'No more deliveries, retries included. There is no way back: register a new one.',
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
+        responses: { ...ok('Disabled.', schemaRef('Webhook'), { disabled: { ...webhookEx, status: 'disabled' } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/api/company/webhooks/{webhook_id}/delete': {
+      post: {
+        operationId: 'deleteWebhook', tags: t('Webhooks'), summary: 'Delete a webhook', security: MUTATION,
+        description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
+        responses: { ...ok('Deleted.', schemaRef('DeletedWebhook'), { deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/api/company/webhooks/{webhook_id}/rotate': {
+      post: {
+        operationId: 'rotateWebhookSecret', tags: t('Webhooks'), summary: 'Rotate the signing secret', security: MUTATION,
+        description: 'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
+        responses: { ...ok('Rotated.', schemaRef('RotatedWebhook'), { rotated: { id: EX.webhook, key_version: 2, secret } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/api/company/deliveries': {
+      get: {
+        operationId: 'listDeliveries', tags: t('Webhooks'), summary: 'Delivery history', security: SESSION,
+        parameters: [limitParam, beforeParam('deliveries')],
+        responses: { ...ok('A page of deliveries (never a body).', schemaRef('DeliveryPage'), { page: { data: [deliveryEx], next_cursor: null } }), ...errorsOf({ admin: true, query: true }) },
+      },
+    },
+    '/api/company/deliveries/{delivery_id}': {
+      get: {
+        operationId: 'getDelivery', tags: t('Webhooks'), summary: 'A delivery with its attempts', security: SESSION,
+        parameters: [idParam('delivery_id', 'dlv', 'Delivery')],
+        responses: {
+          ...ok('The delivery and every attempt.', schemaRef('DeliveryDetail'), {
+            delivery: { ...deliveryEx, attempts_detail: [
+              { attempt: 1, outcome: 'retry', status_code: 503, error: null, duration_ms: 120, key_version: 1, started_at: EX.at },
+              { attempt: 2, outcome: 'delivered', status_code: 200, error: null, duration_ms: 85, key_version: 1, started_at: '2025-03-04T09:16:05.000Z' },
+            ] },
+          }),
+          ...errorsOf({ admin: true, ids: true }),
+        },
+      },
+    },
+    [COMPANY_OPENAPI_PATH]: {
+      get: {
+        operationId: 'getOpenApi', tags: t('Documentation'), summary: 'This document', security: [],
+        responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: plain(), content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { type: 'string' }, paths: { type: 'object' } } } } } } },
+      },
+    },
+    [COMPANY_DOCS_PATH]: {
+      get: {
+        operationId: 'getDocs', tags: t('Documentation'), summary: 'This guide (HTML)', security: [],
+        responses: { '200': { description: 'The page.', headers: plain(), content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
+}
+
+const obj = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
+  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
+});
+const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
+const KEY_FIELDS: Record<string, Schema> = {
+  id: id('key', 'API key'), name: { type: 'string' }, prefix: { type: 'string', pattern: '^sk_live_' }, last4: { type: 'string' },
+  scopes: { type: 'array', items: { enum: ['read', 'write'] } }, status: { enum: ['active', 'revoked', 'expired'] },
+  expires_at: nullable(dateTime), created_at: dateTime, last_used_at: nullable(dateTime), revoked_at: nullable(dateTime),
+  created_by: { ...nullable({ type: 'string' }), description: 'The member who created the key (`mem_…`); removing that member revokes it.' },
+};
+const WEBHOOK_FIELDS: Record<string, Schema> = {
+  id: id('whe', 'Webhook'), url: { type: 'string' }, events: { type: 'array', items: { enum: [...V1_WEBHOOK_EVENT_TYPES] } },
+  status: { enum: ['enabled', 'disabled'] }, key_version: { type: 'integer', minimum: 1 }, created_at: dateTime,
+};
+const INVITATION_FIELDS: Record<string, Schema> = {
+  id: id('cin', 'Invitation'), email: { type: 'string' }, role: { enum: ['member', 'billing_admin'] }, invited_by: id('mem', 'Member'), created_at: dateTime, expires_at: dateTime,
+};
+const DELIVERY_FIELDS: Record<string, Schema> = {
+  id: id('dlv', 'Delivery'), webhook_id: id('whe', 'Webhook'), event_id: { type: 'string' }, event_type: { type: 'string' },
+  status: { enum: ['pending', 'retrying', 'delivered', 'failed'] }, attempts: { type: 'integer', minimum: 0 }, max_attempts: { type: 'integer', minimum: 1 },
+  next_attempt_at: nullable(dateTime), last_status_code: nullable({ type: 'integer' }), last_error: nullable({ type: 'string' }),
+  created_at: dateTime, delivered_at: nullable(dateTime), failed_at: nullable(dateTime),
+};
+const MEMBER = obj(['id', 'email', 'role'], { id: id('mem', 'Member'), email: { type: 'string' }, role: { enum: ['member', 'billing_admin'] } });
+const COMPANY = obj(['id', 'name'], { id: { type: 'string' }, name: { type: 'string' } });
+const SESSION_FIELDS = { csrf_token: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Send it as `X-CSRF-Token` on every mutation.' }, member: MEMBER, company: COMPANY };
+
+function schemas(): Record<string, Schema> {
+  return {
+    ...processingSchemas(), // Job and what it refers to
+    SignedIn: obj(['csrf_token', 'expires_at', 'member', 'company'], { ...SESSION_FIELDS, expires_at: dateTime }),
+    Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
+    Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
+    JobPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Job') }, next_cursor: nullable({ type: 'string' }) }),
+    Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
+    NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
+    KeyList: list('Key'),
+    MemberList: obj(['data'], { data: { type: 'array', items: obj(['id', 'email', 'role', 'created_at'], { ...(MEMBER['properties'] as Record<string, Schema>), created_at: dateTime }) } }),
+    Removed: obj(['id', 'removed_at', 'revoked_keys'], { id: id('mem', 'Member'), removed_at: dateTime, revoked_keys: { type: 'integer', minimum: 0 } }),
+    Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
+    NewInvitation: obj([...Object.keys(INVITATION_FIELDS), 'token'], { ...INVITATION_FIELDS, token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'Shown once.' } }),
+    RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], { ...INVITATION_FIELDS, revoked_at: dateTime }),
+    InvitationList: list('Invitation'),
+    Webhook: obj(Object.keys(WEBHOOK_FIELDS), WEBHOOK_FIELDS),
+    NewWebhook: obj([...Object.keys(WEBHOOK_FIELDS), 'secret'], { ...WEBHOOK_FIELDS, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown once.' } }),
+    RotatedWebhook: obj(['id', 'key_version', 'secret'], { id: id('whe', 'Webhook'), key_version: { type: 'integer', minimum: 2 }, secret: { type: 'string', pattern: '^whsec_' } }),
+    DeletedWebhook: obj(['id', 'status', 'deleted_at'], { id: id('whe', 'Webhook'), status: { const: 'deleted' }, deleted_at: dateTime }),
+    WebhookList: list('Webhook'),
+    Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
+    DeliveryPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Delivery') }, next_cursor: nullable({ type: 'string' }) }),
+    DeliveryDetail: obj([...Object.keys(DELIVERY_FIELDS), 'attempts_detail'], {
+      ...DELIVERY_FIELDS,
+      attempts_detail: {
+        type: 'array',
+        items: obj(['attempt', 'outcome', 'status_code', 'error', 'duration_ms', 'key_version', 'started_at'], {
+          attempt: { type: 'integer', minimum: 1 }, outcome: { enum: ['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'] }, status_code: nullable({ type: 'integer' }),
+          error: nullable({ type: 'string' }), duration_ms: nullable({ type: 'integer' }), key_version: nullable({ type: 'integer' }), started_at: dateTime,
+        }),
+      },
+    }),
+    Error: {
+      type: 'object', required: ['detail', 'code', 'request_id'],
+      properties: {
+        detail: { type: 'string' }, code: { type: 'string', enum: CODES }, request_id: { type: 'string' },
+        issues: { type: 'array', items: obj(['path', 'message'], { path: { type: 'string' }, message: { type: 'string' } }) },
+      },
+    },
+  };
+}
+
+/** The document, built once at mount. */
+export function companyOpenApi(): Schema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Company session (processing interface)',
+      version: COMPANY_API_VERSION,
+      summary: 'Sign-in of company members; API keys, members, invitations and webhooks for billing administrators.',
+      description:
+        'The interactive same-origin session of a processing company (spec section 5): what the company\'s web pages call, never an API key. ' +
+        'Sign in at `POST /api/company/session`; the cookie then authenticates, and every mutation also sends the session\'s `X-CSRF-Token` ' +
+        'from an allowed `Origin`. Any `Authorization` header is refused. Errors are `{detail, code, request_id}` as on `/v1`. ' +
+        `Human-readable guide: ${COMPANY_DOCS_PATH}.`,
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: [
+      { name: 'Session', description: 'Sign-in and sign-out.' },
+      { name: 'Jobs', description: 'The company\'s jobs (every member).' },
+      { name: 'API keys', description: '`/v1` keys (billing administrators).' },
+      { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
+      { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },
+      { name: 'Documentation', description: 'This document and its page (public).' },
+    ],
+    paths: paths(),
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: COMPANY_SESSION_COOKIE, description: 'The session cookie set by `POST /api/company/session`.' },
+        csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
+      },
+      schemas: schemas(),
+      responses: {
+        RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
+        InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
+        ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
+      },
+      headers: HEADERS,
+    },
+    'x-error-codes': COMPANY_ERRORS.map((e) => ({ code: e.code, status: statusOf('company', e.code), when: e.when })),
+  };
+}

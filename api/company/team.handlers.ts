@@ -1,0 +1,99 @@
+import type Router from '@koa/router';
+import { validateExpiry } from '../../domain/api-keys.js';
+import { DomainError } from '../../domain/errors.js';
+import { parseEmptyBody, parseKeyCreate } from '../../domain/validation/integrations.js';
+import { parseInvitationCreate } from '../../domain/validation/company.js';
+import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
+import type { Db } from '../../db/connection.js';
+import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+import { issueCompanyKey, listMembers, removeMember, type Member } from '../../db/repositories/companies.repo.js';
+import { createInvitation, listOpenInvitations, revokeInvitation, type Invitation } from '../../db/repositories/company-invitations.repo.js';
+import type { AppState } from '../http/context.js';
+import { memberOf } from '../http/context.js';
+import { keyJson } from '../integrations/keys.handlers.js';
+
+export interface TeamDeps {
+  db: Db;
+  /** How long an invitation can be accepted. */
+  invitationTtlMs: number;
+  now: () => Date;
+}
+
+/** Inactive (revoked or expired) keys listed after the active ones: the most recent, bounded. */
+const INACTIVE_KEYS_SHOWN = 20;
+
+/** A `/v1` key's metadata and the member who created it; never the secret or its hash. */
+function companyKeyJson(k: ApiKeyRecord, now: Date) {
+  const { usable: _plan, ...view } = keyJson(k, now, true); // `usable` is the /proof plan rule; /v1 keys have none
+  return { ...view, created_by: k.ownerId };
+}
+
+const memberJson = (m: Member) => ({ id: m.id, email: m.email, role: m.role, created_at: m.createdAt.toISOString() });
+
+const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, invited_by: i.invitedBy, created_at: i.createdAt.toISOString(), expires_at: i.expiresAt.toISOString() });
+
+/** API keys (create: secret shown once; revoke), members (list, remove) and invitations (create: token shown once; list, revoke). */
+export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
+  router.get('/keys', async (ctx) => {
+    const now = deps.now();
+    const keys = (await listApiKeys(deps.db, 'v1', memberOf(ctx).companyId)).map((k) => companyKeyJson(k, now));
+    const active = keys.filter((k) => k.status === 'active');
+    ctx.body = { data: [...active, ...keys.filter((k) => k.status !== 'active').reverse().slice(0, INACTIVE_KEYS_SHOWN)] };
+  });
+
+  router.post('/keys', async (ctx) => {
+    const body = parseKeyCreate(ctx.request.body);
+    const now = deps.now();
+    const me = memberOf(ctx);
+    const expiresAt = validateExpiry('v1', body.expires_at, now);
+    const { key, secret } = await issueCompanyKey(deps.db, { companyId: me.companyId, memberId: me.id, name: body.name, scopes: body.scopes, expiresAt }, now);
+    ctx.status = 201;
+    ctx.body = { ...companyKeyJson(key, now), secret };
+  });
+
+  router.post('/keys/:id/revoke', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const now = deps.now();
+    const key = await revokeApiKey(deps.db, 'v1', memberOf(ctx).companyId, ctx.params['id'] ?? '', now);
+    if (!key) throw new DomainError('not_found', 'API key not found');
+    ctx.body = companyKeyJson(key, now);
+  });
+
+  router.get('/members', async (ctx) => {
+    ctx.body = { data: (await listMembers(deps.db, memberOf(ctx).companyId)).map(memberJson) };
+  });
+
+  // The member's keys are revoked and their sessions end in the same transaction.
+  router.post('/members/:id/remove', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const id = ctx.params['id'] ?? '';
+    const { revokedKeys } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
+    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys };
+  });
+
+  router.get('/invitations', async (ctx) => {
+    ctx.body = { data: (await listOpenInvitations(deps.db, memberOf(ctx).companyId, deps.now())).map(invitationJson) };
+  });
+
+  // The token is in this response only; what is stored is its SHA-256.
+  router.post('/invitations', async (ctx) => {
+    const body = parseInvitationCreate(ctx.request.body);
+    const now = deps.now();
+    const me = memberOf(ctx);
+    const token = newSessionToken();
+    const invitation = await createInvitation(
+      deps.db,
+      { companyId: me.companyId, email: body.email, role: body.role, invitedBy: me.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + deps.invitationTtlMs) },
+      now,
+    );
+    ctx.status = 201;
+    ctx.body = { ...invitationJson(invitation), token };
+  });
+
+  router.post('/invitations/:id/revoke', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const now = deps.now();
+    const invitation = await revokeInvitation(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '', now);
+    ctx.body = { ...invitationJson(invitation), revoked_at: now.toISOString() };
+  });
+}

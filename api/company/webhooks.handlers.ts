@@ -1,0 +1,124 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { LIMITS } from '../../domain/accounts.js';
+import { DomainError } from '../../domain/errors.js';
+import { parseEmptyBody } from '../../domain/validation/integrations.js';
+import { parseV1WebhookCreate, V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
+import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
+import type { Db } from '../../db/connection.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import {
+  createDestination,
+  deleteDestination,
+  deliveriesPage,
+  disableDestination,
+  getDeliverySummary,
+  listDestinations,
+  rotateDestination,
+} from '../../db/repositories/webhook-destinations.repo.js';
+import { listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import type { AppState } from '../http/context.js';
+import { memberOf } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { deliveryJson as proofDeliveryJson, destinationJson } from '../integrations/webhooks.handlers.js';
+
+export interface CompanyWebhookDeps {
+  db: Db;
+  secretBox: SecretBox;
+  allowLoopbackForTests: boolean;
+  now: () => Date;
+}
+
+/** A /v1 webhook's metadata: never its signing secret. */
+export function webhookJson(e: WebhookEndpoint) {
+  const { usable: _plan, ...view } = destinationJson(e, true); // `usable` is the /proof plan rule; companies have none
+  return view;
+}
+
+/** A delivery of the history: ids, type, state and attempt counts; never the body. No manual retry on /v1. */
+function deliveryJson(d: Parameters<typeof proofDeliveryJson>[0]) {
+  const { retryable: _manual, endpoint_id: webhookId, ...view } = proofDeliveryJson(d);
+  return { ...view, webhook_id: webhookId };
+}
+
+const V1 = 'v1' as const;
+
+/**
+ * `POST /v1/webhooks` (spec section 4): a public HTTPS URL under the same destination policy as /proof's
+ * (adapters/webhooks/url-policy.ts), at most 20 per company; the signing secret is in this response only.
+ */
+export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppState> {
+  return async (ctx) => {
+    const body = parseV1WebhookCreate(ctx.request.body);
+    const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
+    if (!check.ok) throw new DomainError('validation_failed', `url: ${check.reason}`, { issues: [{ path: 'url', message: check.reason }] });
+    const secret = newWebhookSecret();
+    const companyId = memberOf(ctx).companyId;
+    const endpoint = await deps.db.transaction(async (trx) => {
+      await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
+      return createDestination(
+        trx,
+        { merchantId: companyId, url: body.url, events: [...V1_WEBHOOK_EVENT_TYPES], secretSealed: deps.secretBox.seal(secret), allowed: LIMITS.webhooksPerCompany, interface: V1 },
+        deps.now(),
+      );
+    });
+    ctx.status = 201;
+    ctx.set('Location', `/api/company/webhooks/${endpoint.id}`);
+    ctx.body = { ...webhookJson(endpoint), secret };
+  };
+}
+
+/** List, read, disable, delete, rotate; the delivery history with every attempt. */
+export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps): void {
+  const companyId = (ctx: { state: AppState }) => memberOf(ctx).companyId;
+  const inTransaction = <T>(work: (trx: Db) => Promise<T>) => deps.db.transaction(work);
+
+  router.get('/webhooks', async (ctx) => {
+    ctx.body = { data: (await listDestinations(deps.db, companyId(ctx), V1)).map(webhookJson) };
+  });
+
+  router.get('/webhooks/:id', async (ctx) => {
+    const endpoint = (await listDestinations(deps.db, companyId(ctx), V1)).find((e) => e.id === ctx.params['id']);
+    if (!endpoint) throw new DomainError('not_found', 'Webhook not found');
+    ctx.body = webhookJson(endpoint);
+  });
+
+  router.post('/webhooks/:id/disable', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    ctx.body = webhookJson(await inTransaction((trx) => disableDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1)));
+  });
+
+  router.post('/webhooks/:id/delete', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const endpoint = await inTransaction((trx) => deleteDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1));
+    ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+  });
+
+  // The new secret is in this response only; the next attempt of every pending retry signs with it.
+  router.post('/webhooks/:id/rotate', async (ctx) => {
+    parseEmptyBody(ctx.request.body);
+    const secret = newWebhookSecret();
+    const endpoint = await inTransaction((trx) => rotateDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now(), V1));
+    ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+  });
+
+  router.get('/deliveries', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await deliveriesPage(deps.db, companyId(ctx), limit, decodeCursor('deliveries', ctx.query['before']), { iface: V1 });
+    ctx.body = page('deliveries', rows, limit, deliveryJson);
+  });
+
+  router.get('/deliveries/:id', async (ctx) => {
+    const delivery = await getDeliverySummary(deps.db, companyId(ctx), ctx.params['id'] ?? '', V1);
+    if (!delivery) throw new DomainError('not_found', 'Delivery not found');
+    const attempts = await listAttempts(deps.db, delivery.id);
+    ctx.body = {
+      ...deliveryJson(delivery),
+      attempts_detail: attempts.map((a) => ({
+        attempt: a.attemptNo, outcome: a.outcome, status_code: a.statusCode, error: a.errorClass, duration_ms: a.durationMs, key_version: a.keyVersion, started_at: a.startedAt.toISOString(),
+      })),
+    };
+  });
+}

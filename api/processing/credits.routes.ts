@@ -1,0 +1,34 @@
+import type Router from '@koa/router';
+import type { Db } from '../../db/connection.js';
+import { getBalance, ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
+import type { AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
+import { parseAfter, parseLimit } from '../http/pagination.js';
+
+/** One ledger entry as the API shows it (credits are whole numbers). */
+export function ledgerEntryJson(e: LedgerFeedEntry) {
+  return { id: e.id, kind: e.kind, amount: Number(e.amount), job_id: e.jobId, reason: e.reason, created_at: e.createdAt.toISOString() };
+}
+
+/**
+ * GET /v1/credits?after=&limit=: the wallet's `available` and `reserved` credits, and its ledger as a feed (the
+ * `/proof/v1/events` convention): entries with an id greater than `after`, oldest first; `next_cursor` is the last id
+ * returned (or `after` itself when nothing is new), to pass as `after` next time. Read scope.
+ */
+export function mountCredits(router: Router<AppState>, deps: { db: Db }): void {
+  router.get('/credits', async (ctx) => {
+    const after = parseAfter(ctx.query['after']);
+    const limit = parseLimit(ctx.query['limit']);
+    const companyId = keyOf(ctx).tenantId;
+    // One snapshot: the balance and the entries agree (REPEATABLE READ, read only).
+    const { balance, entries } = await deps.db.transaction(
+      async (trx) => ({ balance: await getBalance(trx, companyId), entries: await ledgerFeed(trx, companyId, after, limit) }),
+      { isolationLevel: 'repeatable read', readOnly: true },
+    );
+    ctx.body = {
+      available: Number(balance.available),
+      reserved: Number(balance.reserved),
+      ledger: { data: entries.map(ledgerEntryJson), next_cursor: entries.length ? entries[entries.length - 1]!.id : after },
+    };
+  });
+}

@@ -1,0 +1,53 @@
+import { statusesBefore } from '../../domain/jobs.js';
+import type { Db } from '../connection.js';
+import { settleReservation } from './credits.repo.js';
+import { toJob, type Job } from './jobs.repo.js';
+
+/** The reason a cancellation's release carries in the ledger. */
+export const CANCEL_REASON = 'job_cancelled';
+
+export type CancelOutcome = { outcome: 'cancelled'; job: Job } | { outcome: 'not_cancellable'; job: Job } | { outcome: 'missing' };
+
+/**
+ * queued → cancelled with the reservation released, in one transaction, at most once. The conditional UPDATE
+ * takes the job's row lock, which the scheduler's claim (`claimJobSlot`: SELECT … FOR UPDATE, then UPDATE) also
+ * takes: whichever commits first wins, and the other sees the row as it left it. So two cancels release once, and
+ * a job the scheduler has started is never cancelled (the caller gets `not_cancellable` with its state). The
+ * job's workflow ends at its next claim, which finds the job `cancelled` and runs nothing.
+ */
+export async function cancelJob(db: Db, companyId: string, jobId: string, now: Date): Promise<CancelOutcome> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx('jobs')
+      .where({ id: jobId, company_id: companyId })
+      .whereNull('deleted_at')
+      .whereIn('status', statusesBefore('cancelled'))
+      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
+      .returning('*');
+    if (row) {
+      const job = toJob(row);
+      await settleReservation(trx, job.reservationId, 'release', CANCEL_REASON);
+      return { outcome: 'cancelled', job };
+    }
+    const current = await trx('jobs').where({ id: jobId, company_id: companyId }).whereNull('deleted_at').first();
+    return current ? { outcome: 'not_cancellable', job: toJob(current) } : { outcome: 'missing' };
+  });
+}
+
+/**
+ * Cancels every still-queued child job of a batch of the company (for the batches code), each exactly as
+ * `cancelJob`: queued → cancelled and its reservation released once, all in one transaction. Children already
+ * processing or ended are left as they are. Returns the ids of the jobs it cancelled. Needs `jobs.batch_id`
+ * (added by the batches migration).
+ */
+export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    const rows: Array<{ id: string; reservation_id: string }> = await trx('jobs')
+      .where({ company_id: companyId, batch_id: batchId })
+      .whereNull('deleted_at')
+      .whereIn('status', statusesBefore('cancelled'))
+      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
+      .returning(['id', 'reservation_id']);
+    for (const r of rows) await settleReservation(trx, r.reservation_id, 'release', CANCEL_REASON);
+    return rows.map((r) => r.id);
+  });
+}

@@ -1,0 +1,166 @@
+import type { JobErrorCode, JobStatus } from './jobs.js';
+
+/**
+ * The `/v1` webhook events (spec section 6) and the rules of which ones a job or a batch emits. Pure: the repositories
+ * build the stored body bytes from here in the same transaction as the terminal transition (docs/webhooks.md,
+ * "/v1 job and batch events").
+ */
+
+export const JOB_EVENT_TYPES = ['job.completed', 'job.failed'] as const;
+export const BATCH_EVENT_TYPES = ['batch.completed', 'batch.partial', 'batch.failed'] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+export type BatchEventType = (typeof BATCH_EVENT_TYPES)[number];
+export type V1EventType = JobEventType | BatchEventType;
+
+/**
+ * `webhook_mode` of a batch: `batch` (default) sends one `batch.*` event when the batch ends; `items` sends the
+ * `job.*` event of every child and no batch event; `both` sends both.
+ */
+export const WEBHOOK_MODES = ['batch', 'items', 'both'] as const;
+export type WebhookMode = (typeof WEBHOOK_MODES)[number];
+export const DEFAULT_WEBHOOK_MODE: WebhookMode = 'batch';
+
+export type TerminalJobStatus = Extract<JobStatus, 'completed' | 'failed'>;
+export type TerminalBatchStatus = 'completed' | 'partial' | 'failed';
+
+/** The download path of result `index` of a job (the same as `result.files[].download_path` of `GET /v1/jobs/{id}`). */
+export const resultDownloadPath = (jobId: string, index: number): string => `/v1/jobs/${jobId}/results/${index}`;
+export const batchResultsPath = (batchId: string): string => `/v1/batches/${batchId}/results.zip`;
+
+/**
+ * Which events a job's terminal transition emits. A job without a batch emits its `job.*` event when it names a
+ * webhook. A batch's child emits it only when the batch's mode is `items` or `both` (and the batch names a webhook).
+ */
+export function jobEvents(input: { status: TerminalJobStatus; webhookId: string | null; batch: { mode: WebhookMode } | null }): JobEventType[] {
+  if (!input.webhookId) return [];
+  if (input.batch && input.batch.mode === 'batch') return [];
+  return [input.status === 'completed' ? 'job.completed' : 'job.failed'];
+}
+
+/** Which events a batch's terminal transition emits: its `batch.<status>` event in modes `batch` and `both`. */
+export function batchEvents(input: { status: TerminalBatchStatus; webhookId: string | null; mode: WebhookMode }): BatchEventType[] {
+  if (!input.webhookId || input.mode === 'items') return [];
+  return [`batch.${input.status}`];
+}
+
+/**
+ * The webhook id a batch's child job stores, so that the child's own terminal transition (jobs repository) emits its
+ * `job.*` event exactly when the mode asks for item events; `null` in mode `batch`.
+ */
+export function childWebhookId(webhookId: string | null, mode: WebhookMode): string | null {
+  return webhookId && mode !== 'batch' ? webhookId : null;
+}
+
+/** The batch's terminal state from its children's (spec section 3); null while a child is unfinished. */
+export function batchOutcome(childStatuses: readonly JobStatus[]): TerminalBatchStatus | null {
+  if (childStatuses.length === 0 || childStatuses.some((s) => s !== 'completed' && s !== 'failed')) return null;
+  const completed = childStatuses.filter((s) => s === 'completed').length;
+  if (completed === childStatuses.length) return 'completed';
+  return completed === 0 ? 'failed' : 'partial';
+}
+
+/** What the events need of a job (the jobs repository's row). */
+export interface EventJobInput {
+  id: string;
+  status: TerminalJobStatus;
+  operation: string;
+  uploadIds: readonly string[];
+  batchId: string | null;
+  quotedCredits: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  errorCode: JobErrorCode | null;
+  errorMessage: string | null;
+  resultFiles: ReadonlyArray<{ bytes: number; contentType: string }> | null;
+  resultsExpireAt: Date | null;
+}
+
+/**
+ * The `job` object of a job event: the public job record without what could disclose private source data. Left out:
+ * `options` (page selections, watermark text; a password is never stored in them) and each result file's `name`
+ * (derived from the name of the uploaded source, which the company never chose to send to a webhook). Result
+ * files are listed by index with their `download_path`, which still needs an API key.
+ */
+export function webhookJob(job: EventJobInput) {
+  const completed = job.status === 'completed';
+  return {
+    id: job.id,
+    status: job.status,
+    operation: job.operation,
+    batch_id: job.batchId,
+    upload_ids: [...job.uploadIds],
+    estimated_credits: job.quotedCredits,
+    charged_credits: completed ? job.quotedCredits : 0,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    error: completed ? null : job.errorMessage,
+    error_code: completed ? null : job.errorCode,
+    result:
+      completed && job.resultFiles
+        ? {
+            files: job.resultFiles.map((f, i) => ({ index: i, download_path: resultDownloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
+            expires_at: job.resultsExpireAt?.toISOString() ?? null,
+          }
+        : null,
+  };
+}
+
+export type WebhookJob = ReturnType<typeof webhookJob>;
+
+/** `{id, type, created_at, job}` of a job event; `created_at` is the moment of the terminal transition. */
+export function jobEventBody(eventId: string, job: EventJobInput, createdAt: Date): { id: string; type: JobEventType; created_at: string; job: WebhookJob } {
+  return { id: eventId, type: job.status === 'completed' ? 'job.completed' : 'job.failed', created_at: createdAt.toISOString(), job: webhookJob(job) };
+}
+
+/** What a batch event needs of a batch and its children (the batches repository reads it at the terminal transition). */
+export interface EventBatchInput {
+  id: string;
+  status: TerminalBatchStatus;
+  operation: string;
+  webhookMode: WebhookMode;
+  retryOf: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  /** Children in item order. */
+  children: ReadonlyArray<{ id: string; status: JobStatus; quotedCredits: number; errorCode: JobErrorCode | null }>;
+}
+
+/**
+ * The `batch` object of a batch event: the batch's aggregate progress and each child's id, state and error code (no
+ * names, options or messages: fetch a child with `GET /v1/jobs/{id}` and an API key for those). Credits: `charged` is
+ * the sum of completed children's quotes, `released` of failed ones', `reserved` of unfinished ones' (0 once terminal).
+ */
+export function webhookBatch(batch: EventBatchInput) {
+  const count = (s: JobStatus) => batch.children.filter((c) => c.status === s).length;
+  const sum = (pred: (s: JobStatus) => boolean) => batch.children.filter((c) => pred(c.status)).reduce((n, c) => n + c.quotedCredits, 0);
+  const completed = count('completed');
+  return {
+    id: batch.id,
+    status: batch.status,
+    operation: batch.operation,
+    webhook_mode: batch.webhookMode,
+    retry_of: batch.retryOf,
+    created_at: batch.createdAt.toISOString(),
+    finished_at: batch.finishedAt?.toISOString() ?? null,
+    progress: { total: batch.children.length, queued: count('queued'), processing: count('processing'), completed, failed: count('failed'), cancelled: count('cancelled') },
+    credits: {
+      reserved: sum((s) => s === 'queued' || s === 'processing'),
+      charged: sum((s) => s === 'completed'),
+      released: sum((s) => s === 'failed' || s === 'cancelled'),
+    },
+    items: batch.children.map((c, index) => ({ index, job_id: c.id, status: c.status, error_code: c.status === 'failed' ? c.errorCode : null })),
+    results_zip_path: completed > 0 ? batchResultsPath(batch.id) : null,
+  };
+}
+
+export type WebhookBatch = ReturnType<typeof webhookBatch>;
+
+/**
+ * `{id, type, created_at, job: null, batch}` of a batch event: the spec's envelope (`job` is `null`, as for every
+ * event that concerns no single job) with the `batch` object added.
+ */
+export function batchEventBody(eventId: string, batch: EventBatchInput, createdAt: Date): { id: string; type: BatchEventType; created_at: string; job: null; batch: WebhookBatch } {
+  return { id: eventId, type: `batch.${batch.status}`, created_at: createdAt.toISOString(), job: null, batch: webhookBatch(batch) };
+}
