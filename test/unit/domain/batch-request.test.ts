@@ -34,8 +34,9 @@ describe('batch bodies', () => {
     expect(issuesOf({ operation: 'webp', items: [{ upload_ids: [U('a')], extra: 1 }] })).toEqual(['items.0']);
     expect(issuesOf({ operation: 'pdf-rotate', upload_ids: [U('a')], options: { angle: 45 } })).toEqual(['options.angle']);
     expect(issuesOf({ operation: 'webp', upload_ids: [U('a')], webhook_mode: 'sometimes' })).toEqual(['webhook_mode']);
-    // webhook_id: the job rule (well-formed, then refused until events are delivered).
-    expect(issuesOf({ operation: 'webp', upload_ids: [U('a')], webhook_id: `whe_${'a'.repeat(20)}` })).toEqual(['webhook_id']);
+    // webhook_id: the job rule (a well-formed id passes the body; whether it names a webhook of the company is 404 later).
+    expect(issuesOf({ operation: 'webp', upload_ids: [U('a')], webhook_id: `whe_${'a'.repeat(20)}` })).toEqual([]);
+    expect(issuesOf({ operation: 'webp', upload_ids: [U('a')], webhook_id: 'whk_nope' })).toEqual(['webhook_id']);
     expect(issuesOf({ operation: 'webp', upload_ids: [U('a')], fields: ['x'] })).toEqual(['fields']);
   });
 });
@@ -47,6 +48,10 @@ describe('batch state', () => {
     expect(finalBatchStatus(countChildren(['failed', 'failed']))).toBe('failed');
     expect(finalBatchStatus(countChildren(['completed', 'processing']))).toBeNull();
     expect(finalBatchStatus(countChildren(['queued']))).toBeNull();
-    expect(countChildren(['queued', 'failed', 'failed'])).toEqual({ total: 3, queued: 1, processing: 0, completed: 0, failed: 2 });
+    expect(countChildren(['queued', 'failed', 'failed'])).toEqual({ total: 3, queued: 1, processing: 0, completed: 0, failed: 2, cancelled: 0 });
+    // A child cancelled while queued ran nothing: not completed, like a failed one.
+    expect(finalBatchStatus(countChildren(['completed', 'cancelled']))).toBe('partial');
+    expect(finalBatchStatus(countChildren(['cancelled', 'failed']))).toBe('failed');
+    expect(finalBatchStatus(countChildren(['cancelled', 'queued']))).toBeNull();
   });
 });
