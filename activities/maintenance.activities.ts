@@ -5,6 +5,7 @@ import { purgeSessions } from '../db/repositories/merchant-sessions.repo.js';
 import { purgeCompanySessions } from '../db/repositories/company-sessions.repo.js';
 import { findUnstartedDeliveries } from '../db/repositories/webhooks.repo.js';
 import { findNeverClaimedJobs } from '../db/repositories/jobs.repo.js';
+import { findUnstartedBatches } from '../db/repositories/batches.repo.js';
 import { findUnstartedInvoiceMails } from '../db/repositories/invoice-mail.repo.js';
 import { expireOverdueRequests } from '../db/repositories/payment-requests.repo.js';
 import { findInvoicesWithoutLifecycle } from '../db/repositories/invoice-lifecycle.repo.js';
@@ -42,6 +43,11 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
     /** Queued jobs recorded more than `olderThanSeconds` ago that never held a slot (their start may be lost). */
     async findNeverClaimedJobs(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
       return findNeverClaimedJobs(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
+    },
+
+    /** Queued batches recorded more than `olderThanSeconds` ago whose `batch:<id>` never ran (its start may be lost). */
+    async findUnstartedBatches(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
+      return findUnstartedBatches(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
     },
 
     /**

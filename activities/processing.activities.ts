@@ -32,7 +32,14 @@ export interface ProcessingActivityDeps {
   webhookDelaysMs?: number[];
 }
 
-export type ClaimResult = { outcome: 'claimed' } | { outcome: 'finished'; status: JobStatus } | { outcome: 'missing' };
+/**
+ * `claimed` and `finished` name the job's company, operation and batch (the workflow's search attributes), and a
+ * failed job's error (its result).
+ */
+export type ClaimResult =
+  | { outcome: 'claimed'; companyId?: string; operation?: string; batchId?: string | null }
+  | { outcome: 'finished'; status: JobStatus; error?: { code: string; message: string } | null }
+  | { outcome: 'missing' };
 
 export type RunResult =
   | { outcome: 'done'; files: jobs.ResultFile[]; operationMs: number }
@@ -105,9 +112,12 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       if (claim.outcome === 'busy') {
         throw ApplicationFailure.create({ type: 'slot_busy', message: `waiting for a processing slot: ${claim.reason}`, category: ApplicationFailureCategory.BENIGN });
       }
-      if (claim.outcome === 'finished') return { outcome: 'finished', status: claim.job.status };
+      if (claim.outcome === 'finished') {
+        const { job } = claim;
+        return { outcome: 'finished', status: job.status, error: job.status === 'failed' && job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null };
+      }
       if (claim.outcome === 'missing') return { outcome: 'missing' };
-      return { outcome: 'claimed' };
+      return { outcome: 'claimed', companyId: claim.job.companyId, operation: claim.job.operation, batchId: claim.job.batchId };
     },
 
     /**

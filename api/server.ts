@@ -16,7 +16,7 @@ import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
-import { recordRoutes } from './http/router.js';
+import { allowedMethods, recordRoutes } from './http/router.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
@@ -130,7 +130,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   ];
   for (const router of routers) {
     app.use(router.routes());
-    app.use(router.allowedMethods());
+    app.use(allowedMethods(router));
   }
   recordRoutes(app, routers);
   return app;

@@ -16,6 +16,9 @@ import {
 import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
 import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './user-commands.js';
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
+import { batchesRetryFailed, batchesShow } from './batch-commands.js';
+import { createFileStore } from '../adapters/storage/file-store.js';
+import { qpdfOptions } from '../api/processing/estimate.service.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
@@ -38,6 +41,8 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   keys:revoke   --interface v1|proof --tenant <id> --id <key id>
   webhooks:send-test --url <https url> [--interface proof|v1] [--tenant <id>] [--wait]
   deliveries:show --id <delivery id>
+  batches:show <batch id>                                   (/v1 batch: progress, credits, every child, retries; its workflow id)
+  batches:retry-failed <batch id> [--again]                 (new batch of the failed items, retry_of the original; --again if already retried)
   secrets:status                                            (key ids of SECRETS_KEY / SECRETS_KEYS_PREVIOUS, stored sealed values per key id)
   secrets:reseal                                            (seals every stored secret again under SECRETS_KEY; safe while the platform runs; exit 1 if a value opens with no configured key)
 
@@ -47,7 +52,7 @@ running \`bash scripts/start.sh\`.`;
 const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
 const [command, ...rest] = process.argv.slice(2);
 /** Commands that take one positional argument (the rest take flags only). */
-const POSITIONAL: Readonly<Record<string, string>> = { 'invoices:void': 'invoice' };
+const POSITIONAL: Readonly<Record<string, string>> = { 'invoices:void': 'invoice', 'batches:show': 'batch', 'batches:retry-failed': 'batch' };
 let values: Record<string, string | boolean | undefined>;
 try {
   let positionals: string[];
@@ -56,6 +61,7 @@ try {
     options: {
       ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])),
       wait: { type: 'boolean' as const },
+      again: { type: 'boolean' as const },
       'password-stdin': { type: 'boolean' as const },
     },
     strict: true,
@@ -163,6 +169,19 @@ try {
       const report = await secretsReseal(db, configuredSecretBox(config));
       print(report);
       if (report.unreadable > 0) exitCode = 1;
+      break;
+    }
+    case 'batches:show':
+      print(await batchesShow(db, flags));
+      break;
+    case 'batches:retry-failed': {
+      const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
+      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+      try {
+        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), secretBox: configuredSecretBox(config), workflows: gw }, flags));
+      } finally {
+        await gw.close();
+      }
       break;
     }
     case 'deliveries:show': {

@@ -144,11 +144,11 @@ export function webhookBatch(batch: EventBatchInput) {
     retry_of: batch.retryOf,
     created_at: batch.createdAt.toISOString(),
     finished_at: batch.finishedAt?.toISOString() ?? null,
-    progress: { total: batch.children.length, queued: count('queued'), processing: count('processing'), completed, failed: count('failed') },
+    progress: { total: batch.children.length, queued: count('queued'), processing: count('processing'), completed, failed: count('failed'), cancelled: count('cancelled') },
     credits: {
       reserved: sum((s) => s === 'queued' || s === 'processing'),
       charged: sum((s) => s === 'completed'),
-      released: sum((s) => s === 'failed'),
+      released: sum((s) => s === 'failed' || s === 'cancelled'),
     },
     items: batch.children.map((c, index) => ({ index, job_id: c.id, status: c.status, error_code: c.status === 'failed' ? c.errorCode : null })),
     results_zip_path: completed > 0 ? batchResultsPath(batch.id) : null,

@@ -22,6 +22,7 @@ tests=(
   test/integration/invoice-lifecycle.test.ts   # invoiceLifecycleWorkflow: voided, paid (signal), already paid; watcher signalling
   test/integration/invoice-mail.test.ts        # invoiceMailWorkflow: sent, retried then sent, failed permanent/temporary
   test/integration/maintenance.test.ts         # maintenanceWorkflow: purges, restarted deliveries
+  test/integration/batches.test.ts             # processingBatchWorkflow: completed, partial, failed; processingJobWorkflow as its child (search attributes)
 )
 bash scripts/setup.sh --tests
 recorded=var/workflow-histories

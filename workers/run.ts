@@ -3,7 +3,7 @@ import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import { buildActivityDeps } from './deps.js';
 import { createPlatformWorker } from './worker.js';
-import { ensureSchedules, ensureWatchers } from './schedules.js';
+import { checkSearchAttributes, ensureSchedules, ensureWatchers } from './schedules.js';
 
 export interface RunningWorker {
   /** Resolves when the worker has stopped (after shutdown, or on a fatal error). */
@@ -13,6 +13,14 @@ export interface RunningWorker {
 }
 
 export async function startWorker(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<RunningWorker> {
+  const attributes = await checkSearchAttributes({ address: temporalAddress, namespace: config.temporal.namespace });
+  if ('missing' in attributes && attributes.missing.length > 0) {
+    throw new Error(
+      `the Temporal namespace ${config.temporal.namespace} lacks the search attributes ${attributes.missing.join(', ')}: register them ` +
+        `(temporal operator search-attribute create --namespace ${config.temporal.namespace} --name <name> --type Keyword; docs/operations.md "Search attributes")`,
+    );
+  }
+  if ('unknown' in attributes) logger.warn({ reason: attributes.unknown }, 'could not list the namespace\'s search attributes; assuming they are registered');
   const { worker, connection } = await createPlatformWorker({
     address: temporalAddress,
     namespace: config.temporal.namespace,

@@ -1,5 +1,6 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowIdConflictPolicy } from '@temporalio/client';
 import { scheduleIds, workflowIds } from '../workflows/task-queues.js';
+import { SEARCH_ATTRIBUTE_NAMES } from '../domain/search-attributes.js';
 
 /**
  * Creates the platform's Temporal Schedules if they are missing (safe from every worker process at start):
@@ -48,6 +49,24 @@ export async function ensureWatchers(opts: { address: string; namespace: string;
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       });
     }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * The custom search attributes job and batch workflows set (domain/search-attributes.ts) must exist on the namespace:
+ * an upsert of an unknown one fails the workflow task, and the job would wait until they are registered. Checked at
+ * start-up so a worker on an unprepared namespace says what to run (docs/operations.md, "Search attributes") instead
+ * of failing jobs later. A server that does not let the worker list them (e.g. a restricted cloud role) is trusted.
+ */
+export async function checkSearchAttributes(opts: { address: string; namespace: string }): Promise<{ missing: string[] } | { unknown: string }> {
+  const connection = await Connection.connect({ address: opts.address });
+  try {
+    const listed = await connection.operatorService.listSearchAttributes({ namespace: opts.namespace });
+    return { missing: SEARCH_ATTRIBUTE_NAMES.filter((n) => !(n in (listed.customAttributes ?? {}))) };
+  } catch (e) {
+    return { unknown: e instanceof Error ? e.message : String(e) };
   } finally {
     await connection.close();
   }

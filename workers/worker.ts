@@ -4,6 +4,7 @@ import { createWebhookActivities, type WebhookActivityDeps } from '../activities
 import { createMaintenanceActivities } from '../activities/maintenance.activities.js';
 import { createX402Activities, type X402ActivityDeps } from '../activities/x402.activities.js';
 import { createProcessingActivities } from '../activities/processing.activities.js';
+import { createBatchActivities } from '../activities/batches.activities.js';
 import { createRetentionActivities } from '../activities/retention.activities.js';
 import { createMailActivities } from '../activities/mail.activities.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
@@ -76,6 +77,7 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   const { db, logger, secretBox } = deps;
   return {
     ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
+    ...createBatchActivities({ db, logger, ...(deps.processing.webhookDelaysMs ? { webhookDelaysMs: deps.processing.webhookDelaysMs } : {}) }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
 }

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { SEARCH_ATTRIBUTE_NAMES } from '../../domain/search-attributes.js';
 import { isPortOpen, waitFor } from './net.js';
 import type { Progress } from './progress.js';
 
@@ -26,6 +28,30 @@ async function temporalAnswers(address: string): Promise<boolean> {
   }
 }
 
+/** `IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD` (the enum is not a named export of @temporalio/proto under Node's ESM loader). */
+const KEYWORD = 2 as temporal.api.enums.v1.IndexedValueType;
+
+/**
+ * Registers the platform's custom search attributes (domain/search-attributes.ts, all Keyword) on the namespace of a
+ * server that lacks them: a dev server started before they existed, or the SDK-downloaded one. Idempotent.
+ */
+export async function ensureSearchAttributes(address: string, namespace: string): Promise<string[]> {
+  const connection = await Connection.connect({ address });
+  try {
+    const have = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = SEARCH_ATTRIBUTE_NAMES.filter((n) => !(n in (have.customAttributes ?? {})));
+    if (missing.length) {
+      await connection.operatorService.addSearchAttributes({
+        namespace,
+        searchAttributes: Object.fromEntries(missing.map((n) => [n, KEYWORD])),
+      });
+    }
+    return missing;
+  } finally {
+    await connection.close();
+  }
+}
+
 /**
  * Starts `temporal server start-dev` with a SQLite file under dataDir and the Web UI, or reuses a Temporal
  * server already answering on the port.
@@ -43,6 +69,8 @@ export async function startTemporalDevServer(opts: {
   if (await isPortOpen('127.0.0.1', opts.port)) {
     if (await temporalAnswers(address)) {
       opts.progress(`reusing Temporal server already running on ${address}`);
+      const added = await ensureSearchAttributes(address, opts.namespace);
+      if (added.length) opts.progress(`registered search attributes ${added.join(', ')}`);
       return { address, uiUrl, started: false, stop: async () => undefined };
     }
     throw new Error(`port ${opts.port} is taken by something that is not a Temporal server; set TEMPORAL_DEV_PORT`);
@@ -60,6 +88,7 @@ export async function startTemporalDevServer(opts: {
       '--ui-port', String(opts.uiPort),
       '--namespace', opts.namespace,
       '--log-level', 'error',
+      ...SEARCH_ATTRIBUTE_NAMES.flatMap((n) => ['--search-attribute', `${n}=Keyword`]),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -74,6 +103,7 @@ export async function startTemporalDevServer(opts: {
     if (dead) throw new Error(`temporal server exited early: ${stderr.trim().slice(-1000)}`);
     return (await isPortOpen('127.0.0.1', opts.port)) && temporalAnswers(address);
   }, 120_000, 'the Temporal dev server');
+  await ensureSearchAttributes(address, opts.namespace);
   opts.progress('Temporal dev server is ready');
   return {
     address,
@@ -95,5 +125,6 @@ export async function startSdkDownloadedServer(opts: { namespace: string; progre
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({ server: { namespace: opts.namespace } });
   const address = env.address;
+  await ensureSearchAttributes(address, opts.namespace);
   return { address, uiUrl: null, started: true, stop: () => env.teardown() };
 }

@@ -23,6 +23,36 @@ export function createRouter(opts: { prefix?: string } = {}): Router<AppState> {
   return router;
 }
 
+/**
+ * The router's 405 and OPTIONS answers, counting only the routes a path matches with a possible object id: a path
+ * that matches a route only through an `:id` that cannot be an id (e.g. `POST /v1/batches/ESTIMATE` against
+ * `GET /v1/batches/:id`) gets the 404 the `:id` check gives on every route, and `Allow` never lists a method of such
+ * a route (`OPTIONS /v1/batches/estimate` allows POST, not GET). So an odd spelling of a literal path never gets an
+ * answer the real path would not give.
+ */
+export function allowedMethods(router: Router<AppState>): Koa.Middleware<AppState> {
+  const inner = router.allowedMethods() as unknown as Koa.Middleware<AppState>;
+  return async (ctx, next) => {
+    await inner(ctx, next);
+    if (ctx.status !== 405 && !(ctx.method === 'OPTIONS' && ctx.response.get('Allow'))) return;
+    type Layer = { methods: string[]; params(path: string, captures: string[], params: object): Record<string, string>; captures(path: string): string[] };
+    const matched = ((ctx as unknown as { matched?: Layer[] }).matched ?? []).filter((l) => l.methods.length > 0);
+    const possible = matched.filter((l) => {
+      const id = l.params(ctx.path, l.captures(ctx.path), {})['id'];
+      return id === undefined || isObjectId(id);
+    });
+    const allow = [...new Set(possible.flatMap((l) => l.methods))];
+    if (allow.length === 0) {
+      ctx.remove('Allow');
+      ctx.body = undefined;
+      ctx.status = 404;
+      return;
+    }
+    if (ctx.method !== 'OPTIONS' && allow.includes(ctx.method)) return;
+    ctx.set('Allow', allow.join(', '));
+  };
+}
+
 /** One route of the app: a method, its path pattern (`/v1/jobs/:id`), the interface it belongs to, its name if any. */
 export interface RouteInfo {
   method: string;

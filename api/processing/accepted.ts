@@ -2,11 +2,11 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../http/context.js';
 
 /**
- * Where a /v1 resource created by a 202 is read: the one place these paths are written for `Location`. Batches add
- * their path here and mount `acceptedLocation(RESOURCE_PATHS.batch)` the same way.
+ * Where a /v1 resource created by a 202 is read: the one place these paths are written for `Location`.
  */
 export const RESOURCE_PATHS = {
   job: (id: string) => `/v1/jobs/${id}`,
+  batch: (id: string) => `/v1/batches/${id}`,
 } as const;
 
 /**

@@ -25,7 +25,7 @@ export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSett
   mountDocumentRoutes(router, { documentPath: OPENAPI_PATH.slice('/v1'.length), pagePath: DOCS_PATH.slice('/v1'.length), document, page: docsPage(document, settings) });
 }
 
-const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0' };
+const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0', batch_id: 'bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls' };
 
 /** How the shared endpoint renderer shows this interface's multipart upload, job idempotency key and file downloads. */
 const ENDPOINT_DOCS: EndpointDocsOptions = {
@@ -33,9 +33,13 @@ const ENDPOINT_DOCS: EndpointDocsOptions = {
   curlExtras: (_method, path, op) => [
     ...(obj(obj(op['requestBody'])['content'])['multipart/form-data'] ? ['  -F "files=@report.pdf" -F "files=@photo.png"'] : []),
     ...(path === '/v1/jobs' ? ['  -H "Idempotency-Key: order-4711-rotate"'] : []),
+    ...(path === '/v1/batches' ? ['  -H "Idempotency-Key: invoices-2025-03-rotate"'] : []),
+    ...(path.endsWith('/retry-failed') ? ['  -H "Idempotency-Key: invoices-2025-03-rotate-retry-1"'] : []),
   ],
   rawResponse: (head, types) =>
-    types.includes('application/pdf') ? `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>` : `${head}\nContent-Type: ${types[0]!}`,
+    types.includes('application/pdf') ? `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>`
+    : types.includes('application/zip') ? `${head}\nContent-Type: application/zip\nContent-Disposition: attachment; filename="bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls-results.zip"\n\n<manifest.json, item-000/…, item-001/…>`
+    : `${head}\nContent-Type: ${types[0]!}`,
 };
 
 function optionList(schema: unknown): string {
@@ -62,12 +66,12 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
   const p = PRICES;
-  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#endpoints', 'Endpoints'], ['#webhooks', 'Webhooks'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
+  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#batches', 'Batches'], ['#endpoints', 'Endpoints'], ['#webhooks', 'Webhooks'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
   return htmlPage('Processing API /v1: documentation', nav, `<h1>Document and media processing API</h1>
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
-Name a webhook with <code>webhook_id</code> to be told when a job ends (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
+Many files at once: a <a href="#batches">batch</a>. Name a webhook with <code>webhook_id</code> to be told when a job or batch ends (see <a href="#webhooks">Webhooks</a>). Clients must ignore response fields they do not know.</p>
 ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLES.pdf}", …}]}
 # 2. POST /v1/estimate (optional)    → 200 {"estimated_credits":4, …}
 # 3. POST /v1/jobs + Idempotency-Key → 202 {"id":"${EXAMPLES.job}","status":"queued", …}, Location: /v1/jobs/${EXAMPLES.job}
@@ -122,6 +126,18 @@ An encrypted PDF (<code>encrypted: true</code>, 0 pages) is accepted only by <co
 and nothing is reserved. The refusal carries the quote, so you can decide and send it again with a higher <code>max_credits</code>:</p>
 ${pre(JSON.stringify({ detail: 'The quote of 4 credits exceeds max_credits (3); send max_credits of at least 4 to accept it', code: 'max_credits_exceeded', request_id: EXAMPLES.requestId, estimated_credits: 4, max_credits: 3 }, null, 2))}
 
+<h2 id="batches">Batches</h2>
+<p><code>POST /v1/batches</code> (with an <code>Idempotency-Key</code>) submits up to 100 child jobs of one operation at once: <code>upload_ids</code>
+(one child per upload) or <code>items: [{"upload_ids": [...]}, …]</code> (one child per group, e.g. <code>pdf-merge</code>). It is atomic: every child is
+quoted, reserved and queued, or nothing is (402, 404 or 422 naming the item such as <code>items.3.upload_ids.0</code>, 409 when the whole quote
+exceeds <code>max_credits</code>, 429 when the children would pass ${JOB_LIMITS.pendingPerCompany} pending jobs). <code>POST /v1/batches/estimate</code> quotes it first.
+Each child is an ordinary job (<code>GET /v1/jobs/{job_id}</code>, with its <code>batch_id</code>), charged on success and released on failure.
+Poll <code>GET /v1/batches/{batch_id}</code> every 3 to 10 seconds: <code>queued</code> → <code>processing</code> → <code>completed</code>,
+<code>partial</code> (some items failed) or <code>failed</code>; it shows the children per state, the credits (reserved, charged, released) and every child.
+Once it has ended, <code>GET /v1/batches/{batch_id}/results.zip</code> gives the successful results in one folder per item with a
+<code>manifest.json</code> (sizes, SHA-256, errors of failed items), and <code>POST /v1/batches/{batch_id}/retry-failed</code> (new key) runs only the
+failed items again as a new batch.</p>
+
 <h2 id="endpoints">Endpoints</h2>
 <p class="muted"><code>$BASE_URL</code> is this server's address and <code>$API_KEY</code> your key.</p>
 ${renderEndpoints(document, ENDPOINT_DOCS)}
@@ -161,6 +177,7 @@ ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90
 <tr><td>Processing</td><td>${JOB_LIMITS.activePerCompany} active job per company, ${JOB_LIMITS.activePlatform} platform-wide</td></tr>
 <tr><td>Retention</td><td>Sources and results ${ACCOUNT_LIMITS.retentionDays} days (then 410); accounting records are kept</td></tr>
 <tr><td>pdf-merge</td><td>2 to 20 PDFs</td></tr>
+<tr><td>Batch</td><td>100 items; the children count toward the queue; results ZIP at most 1 GB (413)</td></tr>
 <tr><td>Keys, members</td><td>${ACCOUNT_LIMITS.activeKeysPerCompany} active keys, ${ACCOUNT_LIMITS.membersPerCompany} members per company</td></tr>
 <tr><td>Trial</td><td>${ACCOUNT_LIMITS.trialCredits.toLocaleString('en-US')} credits for every new company</td></tr>
 </table>

@@ -17,6 +17,13 @@ import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 /** qpdf settings from the media config. */
 export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
 
+export interface QuoteDeps {
+  db: Db;
+  store: FileStore;
+  qpdf: QpdfOptions;
+  now?: () => Date;
+}
+
 export interface Quote {
   operation: string;
   credits: number;
@@ -54,12 +61,18 @@ async function watermarkTextIssues(text: string): Promise<Array<{ path: string; 
  * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
  * with the password to count its pages; a quote above `max_credits` is refused (409 `max_credits_exceeded`, with the quote).
  */
-export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; now?: () => Date }, companyId: string, req: JobRequest): Promise<Quote> {
+export async function quoteRequest(
+  deps: QuoteDeps,
+  companyId: string,
+  req: JobRequest,
+  /** The body path of source i: `upload_ids.<i>` for a job; a batch child names its place in the batch body. */
+  sourcePath: (i: number) => string = (i) => `upload_ids.${i}`,
+): Promise<Quote> {
   const now = (deps.now ?? (() => new Date()))();
   const uploads: Upload[] = [];
   for (const [i, id] of req.uploadIds.entries()) {
     const upload = await getUpload(deps.db, companyId, id);
-    if (!upload) throw bodyIdNotFound(`upload_ids.${i}`, 'no upload with this id in your company');
+    if (!upload) throw bodyIdNotFound(sourcePath(i), 'no upload with this id in your company');
     if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }
@@ -70,7 +83,7 @@ export async function quoteRequest(deps: { db: Db; store: FileStore; qpdf: QpdfO
   const issues: Array<{ path: string; message: string }> = [];
   const measures: SourceMeasure[] = [];
   for (const [i, u] of uploads.entries()) {
-    const path = `upload_ids.${i}`;
+    const path = sourcePath(i);
     const kinds = OPERATION_RULES[req.operation].sourceKinds;
     if (!kinds.includes(u.kind)) issues.push({ path, message: `${req.operation} needs ${sourceKindsPhrase(kinds)}; ${u.id} is ${u.kind}` });
     let pages = u.pages;

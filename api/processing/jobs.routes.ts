@@ -2,17 +2,14 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
-import { assertDeletable, JOB_LIMITS } from '../../domain/jobs.js';
+import { assertDeletable } from '../../domain/jobs.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import { newId } from '../../adapters/crypto/tokens.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
-import { countUnfinishedJobs, getJob, insertJob, isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import { getJob, isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
 import { cancelJob } from '../../db/repositories/job-cancel.repo.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
 import { assertCancellable } from '../../domain/jobs.js';
@@ -23,8 +20,8 @@ import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
 import { jsonBody } from '../http/body.js';
-import { startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
-import { quoteRequest } from './estimate.service.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { SECRET_OPTIONS, submitJobs } from './submission.service.js';
 
 export interface JobsRouteDeps {
   db: Db;
@@ -36,21 +33,6 @@ export interface JobsRouteDeps {
   qpdf: QpdfOptions;
   bodyLimitJson: string;
   now?: () => Date;
-}
-
-/** The options a job keeps and shows: everything but secrets. */
-const SECRET_OPTIONS = ['password'] as const;
-
-function splitSecrets(options: Record<string, unknown>): { visible: Record<string, unknown>; secrets: Record<string, unknown> | null } {
-  const visible = { ...options };
-  const secrets: Record<string, unknown> = {};
-  for (const k of SECRET_OPTIONS) {
-    if (k in visible) {
-      secrets[k] = visible[k];
-      delete visible[k];
-    }
-  }
-  return { visible, secrets: Object.keys(secrets).length ? secrets : null };
 }
 
 export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}/results/${index}`;
@@ -71,6 +53,7 @@ export function jobJson(job: Job) {
     finished_at: job.finishedAt?.toISOString() ?? null,
     error: job.status === 'failed' ? job.errorMessage : null,
     error_code: job.status === 'failed' ? job.errorCode : null,
+    batch_id: job.batchId,
     webhook_id: job.webhookId,
     result:
       job.status === 'completed' && job.resultFiles
@@ -96,8 +79,8 @@ function attachmentHeader(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-/** What identifies a job request for its Idempotency-Key: the body with each secret option replaced by a digest. */
-function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
+/** What identifies a job or batch request for its Idempotency-Key: the body with each secret option replaced by a digest. */
+export function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
   const body = ctx.request.body as { options?: Record<string, unknown> } | null;
   if (!body || typeof body !== 'object' || !body.options || typeof body.options !== 'object') return { body };
   const options = { ...body.options };
@@ -160,34 +143,14 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     }),
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
-      const trx = ctx.state.trx!;
-      const companyId = companyOf(ctx);
-      await lockCompany(trx, companyId);
-      if ((await countUnfinishedJobs(trx, companyId)) >= JOB_LIMITS.pendingPerCompany) {
-        throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; wait for some to finish`, { retryAfterSeconds: 10 });
-      }
-      const quote = await quoteRequest({ db: trx, store: deps.store, qpdf: deps.qpdf, now }, companyId, req);
-      const jobId = newId('job');
-      const { reservationId } = await reserveCredits(trx, companyId, BigInt(quote.credits), jobId);
-      const { visible, secrets } = splitSecrets(req.options);
-      const job = await insertJob(trx, {
-        id: jobId,
-        companyId,
-        apiKeyId: keyOf(ctx).id,
-        operation: req.operation,
-        uploadIds: req.uploadIds,
-        options: visible,
-        secretSealed: secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : null,
-        webhookId: req.webhookId ?? null,
-        quotedCredits: quote.credits,
-        reservationId,
-        createdAt: now(),
-      });
-      ctx.state.resourceId = jobId;
-      const workflows = deps.workflows!;
-      ctx.state.afterCommit!.push(async () => {
-        await startJobWorkflow(workflows, { jobId });
-      });
+      const { jobs } = await submitJobs(
+        { db: deps.db, store: deps.store, qpdf: deps.qpdf, secretBox: deps.secretBox, workflows: deps.workflows!, now },
+        ctx.state.trx!,
+        ctx.state.afterCommit!,
+        { companyId: companyOf(ctx), apiKeyId: keyOf(ctx).id, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },
+      );
+      const job = jobs[0]!;
+      ctx.state.resourceId = job.id;
       ctx.status = 202;
       ctx.body = jobJson(job);
     },

@@ -5,6 +5,7 @@ import type { UploadLimits } from './uploads.routes.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, standardHeaders } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 import { webhooks, webhookSchemas } from './openapi.webhooks.js';
+import { batchPaths, batchSchemas } from './openapi.batches.js';
 import { readPaths, readSchemas } from './openapi.reads.js';
 
 /** What the document states about this server's configured limits. */
@@ -42,7 +43,7 @@ const upload = (id: string, filename: string, kind: string, mimeType: string, by
 const jobExample = (over: Json): Json => ({
   id: EXAMPLES.job, status: 'queued', operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' },
   estimated_credits: 4, charged_credits: null, created_at: '2025-03-04T09:16:40.502Z', started_at: null, finished_at: null,
-  error: null, error_code: null, webhook_id: null, result: null, ...over,
+  error: null, error_code: null, batch_id: null, webhook_id: null, result: null, ...over,
 });
 const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
 
@@ -301,6 +302,7 @@ function paths(s: ProcessingDocsSettings): Json {
         },
       },
     },
+    ...batchPaths({ errorResponse, error, limited, header, headerRef, json, pathParam, readErrors, writeErrors, uploadId: EXAMPLES.pdf }),
     '/v1/credits': { get: reads['getCredits'] },
     '/v1/capabilities': { get: reads['getCapabilities'] },
     [OPENAPI_PATH]: {
@@ -332,7 +334,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
         `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
         `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
         'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
-        'Clients ignore unknown response fields. A job names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +
+        'Clients ignore unknown response fields. Batches (release 1.2.0 of the specification) are served. A job or batch names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +
         `Human-readable guide: ${DOCS_PATH}.`,
     },
     servers: [{ url: '/', description: 'This server' }],
@@ -340,6 +342,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
     tags: [
       { name: 'Uploads', description: 'Sources, kept 7 days.' },
       { name: 'Jobs', description: 'Estimates, jobs, their list, cancellation and result downloads.' },
+      { name: 'Batches', description: 'Many jobs at once: estimate, atomic submission, progress, retry of failed items, one ZIP of the results.' },
       { name: 'Credits', description: 'The wallet and its ledger.' },
       { name: 'Capabilities', description: 'What this server runs: operations, options, limits and prices.' },
       { name: 'Documentation', description: 'This document and the HTML guide (public).' },
@@ -354,7 +357,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
           description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write: a key given \`write\` alone also holds \`read\`; POST and DELETE). ${KEY_CREATION}`,
         },
       },
-      schemas: { ...componentSchemas(), ...readSchemas(), ...webhookSchemas() },
+      schemas: { ...componentSchemas(), ...batchSchemas(componentSchemas()['Job']!), ...readSchemas(), ...webhookSchemas() },
       responses: componentResponses(),
       headers: HEADERS,
     },

@@ -137,15 +137,19 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
   { code: 'job_not_cancellable', when: 'Only a queued job can be cancelled: this one is processing, completed, failed or already cancelled. Nothing changed.' },
   { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
+  { code: 'batch_not_terminal', when: 'The batch is still queued or processing: its results ZIP and retry-failed are available once it has ended (completed, partial or failed).' },
+  { code: 'batch_has_no_failed_items', when: '`retry-failed` of a batch none of whose items failed: there is nothing to retry.' },
+  { code: 'batch_retry_needs_password', when: '`retry-failed` of a `pdf-protect` or `pdf-unlock` batch: the password is not kept once a job ends; submit a new batch of the failed items with it.' },
+  { code: 'batch_zip_too_large', when: 'The batch\'s results total more than the 1 GB ZIP limit; download them one by one from each job\'s `result.files`.' },
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
   { code: 'idempotency_key_target_deleted', when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.' },
   { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
-  { code: 'gone', when: 'The upload (read, estimated or submitted) or the result is past its 7-day retention.' },
+  { code: 'gone', when: 'The upload (read, estimated or submitted), the result or a batch\'s results (its ZIP) are past their 7-day retention.' },
   { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
   { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data` with a boundary, or sent with a `Content-Encoding`; or a JSON endpoint body not sent as `application/json`.' },
   { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload; an invalid query parameter of a list. `issues` lists every problem.' },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
-  { code: 'idempotency_key_required', when: '`POST /v1/jobs` without an `Idempotency-Key` header.' },
+  { code: 'idempotency_key_required', when: '`POST /v1/jobs`, `POST /v1/batches` or `POST /v1/batches/{batch_id}/retry-failed` without an `Idempotency-Key` header.' },
   { code: 'idempotency_key_invalid', when: `The \`Idempotency-Key\` is not ${IDEMPOTENCY_RULES.v1.description}.` },
   { code: 'rate_limited', when: 'Over the request limit; wait for `Retry-After` seconds.' },
   { code: 'queue_full', when: 'The company already has the maximum of pending jobs; `Retry-After` suggests when to try again.' },
@@ -167,12 +171,13 @@ export function componentSchemas(): Record<string, Schema> {
   return {
     UploadId: id('upl', 'Upload'),
     JobId: id('job', 'Job'),
+    BatchId: id('bat', 'Batch'),
     WebhookId: id(WEBHOOK_ID_PREFIX, 'Webhook'),
     Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
     JobRequest: {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
-        'The spec fields `items` and `webhook_mode` (batches), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
+        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
         'available on this route and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
         `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
@@ -242,9 +247,10 @@ export function componentSchemas(): Record<string, Schema> {
     },
     Job: {
       type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'webhook_id', 'result'],
+      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'webhook_id', 'result'],
       properties: {
         id: schemaRef('JobId'),
+        batch_id: { ...nullable(id('bat', 'Batch')), description: 'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.' },
         status: {
           type: 'string', enum: [...JOB_STATUSES],
           description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +

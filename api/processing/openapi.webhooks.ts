@@ -154,12 +154,12 @@ export function webhookSchemas(): Record<string, Schema> {
         created_at: dateTime,
         finished_at: nullableDateTime,
         progress: {
-          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed'],
-          properties: { total: count, queued: count, processing: count, completed: count, failed: count },
+          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'],
+          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count },
         },
         credits: {
           type: 'object', additionalProperties: false, required: ['reserved', 'charged', 'released'],
-          description: '`charged`: the quotes of completed items; `released`: of failed items; `reserved`: of unfinished ones (0 once terminal).',
+          description: '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
           properties: { reserved: count, charged: count, released: count },
         },
         items: {

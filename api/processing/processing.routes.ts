@@ -14,6 +14,7 @@ import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { qpdfOptions, quoteRequest } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
+import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
 import { mountCredits } from './credits.routes.js';
 import { mountCapabilities } from './capabilities.js';
@@ -78,7 +79,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
   });
   mountCredits(router, { db: deps.db });
   mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits });
-  mountJobs(router, {
+  const submission = {
     db: deps.db,
     store: deps.store,
     logger: deps.logger,
@@ -87,6 +88,8 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     qpdf: qpdfOptions(deps.media),
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
-  });
+  };
+  mountJobs(router, submission);
+  mountBatches(router, submission);
   return router;
 }

@@ -2,6 +2,8 @@ import { Client, Connection, WithStartWorkflowOperation, WorkflowExecutionAlread
 import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
+import type { BatchWorkflowInput } from '../../workflows/processing/batch.workflow.js';
+import { searchAttributesOf } from '../../domain/search-attributes.js';
 import type { InvoiceMailWorkflowInput } from '../../workflows/proof/invoice-mail.workflow.js';
 import type { InvoiceLifecycleInput, VoidInvoiceRequest } from '../../workflows/proof/invoice-lifecycle.workflow.js';
 import type { VoidOutcome } from '../../domain/proof/invoice-lifecycle.js';
@@ -43,12 +45,13 @@ export async function startDeliveryWorkflow(gw: WorkflowGateway, input: Delivery
  * Starts a workflow under its business id at most once: while it runs, or after it closed, a repeated start keeps
  * the existing one (nothing is started again).
  */
-async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: string, input: unknown): Promise<string> {
+async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: string, input: unknown, searchAttributes?: Record<string, string[]>): Promise<string> {
   try {
     await gw.client.workflow.start(workflowType, {
       workflowId,
       taskQueue: gw.taskQueue,
       args: [input],
+      ...(searchAttributes ? { searchAttributes } : {}),
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
@@ -62,8 +65,16 @@ async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: 
  * Starts `job:<id>` for a committed job. A repeated start while it runs or after it completed is harmless:
  * the existing workflow is kept. Input is the id only; the job (and any sealed password) stays in PostgreSQL.
  */
-export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput): Promise<string> {
-  return startOnce(gw, 'processingJobWorkflow', workflowIds.job(input.jobId), input);
+export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput, about?: { companyId: string; operation: string }): Promise<string> {
+  return startOnce(gw, 'processingJobWorkflow', workflowIds.job(input.jobId), input, about ? searchAttributesOf({ ...about, status: 'queued' }) : undefined);
+}
+
+/**
+ * Starts `batch:<id>` for a committed batch; it starts the children (`job:<id>`) as its child workflows. A repeated
+ * start is harmless: the existing workflow, running or closed, is kept. The input is the id only.
+ */
+export async function startBatchWorkflow(gw: WorkflowGateway, input: BatchWorkflowInput, about?: { companyId: string; operation: string }): Promise<string> {
+  return startOnce(gw, 'processingBatchWorkflow', workflowIds.batch(input.batchId), input, about ? searchAttributesOf({ ...about, status: 'queued', batchId: input.batchId }) : undefined);
 }
 
 /**

@@ -35,9 +35,14 @@ async function findOrCreateAccount(trx: Db, email: string): Promise<string> {
   return ((await trx('accounts').where({ email }).first()) as { id: string }).id;
 }
 
-/** Locks the company row so limit checks and the inserts they guard are serialised per company. */
+/**
+ * Locks the company row so limit checks and the inserts they guard are serialised per company. FOR NO KEY UPDATE, not
+ * FOR UPDATE: lockers still wait for each other, but rows that merely reference the company (a ledger entry appended
+ * by a worker settling a job, which takes KEY SHARE on the company) do not wait for the lock, so a submission holding
+ * it while it reserves from the wallet cannot deadlock with a settlement holding the wallet.
+ */
 export async function lockCompany(trx: Db, companyId: string): Promise<Company> {
-  const row = await trx('companies').where({ id: companyId }).forUpdate().first();
+  const row = await trx('companies').where({ id: companyId }).forNoKeyUpdate().first();
   if (!row) throw new DomainError('not_found', 'Company not found');
   return toCompany(row);
 }

@@ -33,6 +33,11 @@ export interface Job {
   finishedAt: Date | null;
   resultsExpireAt: Date | null;
   resultsPurgedAt: Date | null;
+  /** The batch this job is an item of, and its 0-based position there (null for a job submitted alone). */
+  batchId: string | null;
+  itemIndex: number | null;
+  /** A child made by retry-failed: the failed job it runs again. */
+  retryOf: string | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -60,11 +65,14 @@ export const toJob = (r: any): Job => ({
   finishedAt: r.finished_at,
   resultsExpireAt: r.results_expire_at,
   resultsPurgedAt: r.results_purged_at,
+  batchId: r.batch_id ?? null,
+  itemIndex: r.item_index ?? null,
+  retryOf: r.retry_of ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
-  Partial<Pick<Job, 'webhookId'>>;
+  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId'>>;
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
@@ -80,6 +88,9 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
       quoted_credits: job.quotedCredits,
       reservation_id: job.reservationId,
       created_at: job.createdAt,
+      batch_id: job.batchId ?? null,
+      item_index: job.itemIndex ?? null,
+      retry_of: job.retryOf ?? null,
     })
     .returning('*');
   return toJob(row);
@@ -130,7 +141,8 @@ export type ClaimOutcome =
 
 /**
  * Moves a queued job to processing if a slot is free: fewer than `activePlatform` processing jobs in all,
- * none of its company, and no older eligible queued job of the same company (first in, first out per company;
+ * none of its company, and no older eligible queued job of the same company (first in, first out per company, a
+ * batch's children in item order;
  * a job waiting out a provider outage is not eligible and does not block the others). Safe to repeat: a job
  * already processing is reported claimed.
  */
@@ -159,7 +171,8 @@ export async function claimJobSlot(
       .where({ company_id: job.companyId, status: 'queued' })
       .whereNull('deleted_at')
       .where((q) => q.whereNull('retry_at').orWhere('retry_at', '<=', now))
-      .where((q) => q.where('created_at', '<', job.createdAt).orWhere((q2) => q2.where('created_at', job.createdAt).andWhere('id', '<', job.id)))
+      // Order: submission time, then a batch's item order, then id (children of a batch share their created_at).
+      .whereRaw('(created_at, coalesce(item_index, -1), id) < (?, ?, ?)', [job.createdAt, job.itemIndex ?? -1, job.id])
       .first('id');
     if (older) return { outcome: 'busy', reason: 'an older job of the company is queued first' };
 
@@ -259,8 +272,18 @@ export async function markResultsPurged(db: Db, jobId: string, now: Date): Promi
   await db('jobs').where({ id: jobId }).whereNull('results_purged_at').update({ results_purged_at: now });
 }
 
-/** Queued jobs that never got a slot, recorded before `before` (their workflow start may have been lost). */
+/**
+ * Queued jobs submitted alone that never got a slot, recorded before `before` (their workflow start may have been
+ * lost). A batch's children are left out: their `batch:<id>` workflow starts them (a lost batch start is found by
+ * findUnstartedBatches), and a `job:<id>` started here would not be the batch's child.
+ */
 export async function findNeverClaimedJobs(db: Db, before: Date, limit: number): Promise<string[]> {
-  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
+  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).whereNull('batch_id').where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
   return rows.map((r) => r.id as string);
+}
+
+/** The children of a batch in item order (the whole list: a batch has at most 100), deleted ones included. */
+export async function listBatchChildren(db: Db, batchId: string): Promise<Job[]> {
+  const rows = await db('jobs').where({ batch_id: batchId }).orderBy('item_index');
+  return rows.map(toJob);
 }

@@ -4,6 +4,7 @@ import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
+import { BATCH_LIMITS, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
 
 /**
@@ -126,14 +127,8 @@ function invalid(issues: BodyIssue[]): never {
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
-/** Validates a job or estimate body; every problem is reported at once as 422 with `issues`. */
-export function parseJobRequest(body: unknown): JobRequest {
-  const parsed = requestBody.safeParse(body);
-  if (!parsed.success) invalid(toIssues(parsed.error));
-  const b = parsed.data;
-  const issues: BodyIssue[] = [];
-  if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
-  if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
+/** The operation and its options, shared by job and batch bodies; problems are added to `issues`. */
+function operationAndOptions(b: { operation: string; options?: Record<string, unknown> | undefined; fields?: unknown; instructions?: unknown; workflow_id?: unknown }, issues: BodyIssue[]) {
   if (!(ALL_OPERATIONS as readonly string[]).includes(b.operation)) {
     issues.push({ path: 'operation', message: `unknown operation; one of ${AVAILABLE_OPERATIONS.join(', ')}` });
     invalid(issues);
@@ -146,21 +141,90 @@ export function parseJobRequest(body: unknown): JobRequest {
   if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
   if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
   if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only' });
-  const sources = b.upload_ids.length;
+  const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
+  if (!options.success) issues.push(...toIssues(options.error, ['options']));
+  return { operation, options: (options.success ? options.data : {}) as Record<string, unknown> };
+}
+
+/** The number of sources the operation takes, checked for one job (`path` names its `upload_ids`). */
+function sourceIssues(operation: AvailableOperation, uploadIds: readonly string[], path: string): BodyIssue[] {
+  const issues: BodyIssue[] = [];
+  const sources = uploadIds.length;
   const rule = OPERATION_RULES[operation].sources;
   if (sources < rule.min || sources > rule.max) {
     const what = OPERATION_RULES[operation].sourceKinds.length === 1 && OPERATION_RULES[operation].sourceKinds[0] === 'pdf' ? 'PDFs' : 'sources';
-    issues.push({ path: 'upload_ids', message: rule.min === rule.max && rule.min === 1 ? `${operation} takes exactly one source` : `${operation} takes ${rule.min} to ${rule.max} ${what}` });
+    issues.push({ path, message: rule.min === rule.max && rule.min === 1 ? `${operation} takes exactly one source` : `${operation} takes ${rule.min} to ${rule.max} ${what}` });
   }
-  if (new Set(b.upload_ids).size !== sources) issues.push({ path: 'upload_ids', message: 'upload_ids must not repeat an upload' });
-  const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
-  if (!options.success) issues.push(...toIssues(options.error, ['options']));
+  if (new Set(uploadIds).size !== sources) issues.push({ path, message: `${path} must not repeat an upload` });
+  return issues;
+}
+
+/** Validates a job or estimate body; every problem is reported at once as 422 with `issues`. */
+export function parseJobRequest(body: unknown): JobRequest {
+  const parsed = requestBody.safeParse(body);
+  if (!parsed.success) invalid(toIssues(parsed.error));
+  const b = parsed.data;
+  const issues: BodyIssue[] = [];
+  if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
+  if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
+  const { operation, options } = operationAndOptions(b, issues);
+  issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
   if (issues.length) invalid(issues);
-  return {
-    operation,
-    uploadIds: b.upload_ids,
-    options: (options.success ? options.data : {}) as Record<string, unknown>,
-    maxCredits: b.max_credits,
-    webhookId: b.webhook_id,
-  };
+  return { operation, uploadIds: b.upload_ids, options, maxCredits: b.max_credits, webhookId: b.webhook_id };
+}
+
+/** One item of a batch: the sources of one child job, and the body path naming them (`items.3.upload_ids`, `upload_ids.3`). */
+export interface BatchItem {
+  uploadIds: string[];
+  /** The path of the item's sources in the body: `items.<i>.upload_ids` or, with the shorthand, `upload_ids`. */
+  path: string;
+  /** The body path of the item's j-th source (`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). */
+  sourcePath: (j: number) => string;
+}
+
+export interface BatchRequest {
+  operation: AvailableOperation;
+  options: Record<string, unknown>;
+  items: BatchItem[];
+  /** Applies to the whole batch's quote. */
+  maxCredits: number | undefined;
+  webhookId: string | null;
+  webhookMode: WebhookMode;
+}
+
+const batchBody = z.strictObject({
+  operation: z.string(),
+  upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(BATCH_LIMITS.maxItems, `a batch has at most ${BATCH_LIMITS.maxItems} items`).optional(),
+  items: z
+    .array(z.strictObject({ upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(20) }))
+    .min(1, 'items needs at least one item')
+    .max(BATCH_LIMITS.maxItems, `a batch has at most ${BATCH_LIMITS.maxItems} items`)
+    .optional(),
+  fields: z.unknown().optional(),
+  instructions: z.unknown().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  max_credits: z.number().int().min(1).max(1_000_000_000).optional(),
+  workflow_id: z.unknown().optional(),
+  webhook_id: id(WEBHOOK_ID_PREFIX).optional(),
+  webhook_mode: z.enum(WEBHOOK_MODES, { message: `webhook_mode is one of ${WEBHOOK_MODES.join(', ')}` }).optional(),
+});
+
+/**
+ * Validates a batch or batch-estimate body: `upload_ids` (one child per upload) or `items` (one child per group),
+ * never both, at most 100 children; the operation and options are those of a job and apply to every child.
+ */
+export function parseBatchRequest(body: unknown): BatchRequest {
+  const parsed = batchBody.safeParse(body);
+  if (!parsed.success) invalid(toIssues(parsed.error));
+  const b = parsed.data;
+  const issues: BodyIssue[] = [];
+  if (b.upload_ids && b.items) invalid([{ path: 'items', message: 'send upload_ids or items, not both' }]);
+  if (!b.upload_ids && !b.items) invalid([{ path: 'upload_ids', message: 'a batch needs upload_ids (one child per upload) or items (one child per group)' }]);
+  const { operation, options } = operationAndOptions(b as { operation: string; options?: Record<string, unknown> }, issues);
+  const items: BatchItem[] = b.items
+    ? b.items.map((it, i) => ({ uploadIds: it.upload_ids, path: `items.${i}.upload_ids`, sourcePath: (j: number) => `items.${i}.upload_ids.${j}` }))
+    : b.upload_ids!.map((u, i) => ({ uploadIds: [u], path: `upload_ids.${i}`, sourcePath: () => `upload_ids.${i}` }));
+  for (const item of items) issues.push(...sourceIssues(operation, item.uploadIds, item.path));
+  if (issues.length) invalid(issues);
+  return { operation, options, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? 'batch' };
 }

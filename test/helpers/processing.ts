@@ -99,6 +99,19 @@ export class ProcessingHarness {
     return { id: company.id, ownerId: owner.id, key: await issue(['read', 'write']), readKey: await issue(['read']) };
   }
 
+  /**
+   * Files existing jobs of a company under a batch row (item order = the order given), as a batch submission would
+   * have recorded them: for tests of lists and cancellation that need a batch id without running a batch.
+   */
+  async fileUnderBatch(companyId: string, batchId: string, jobIds: readonly string[]): Promise<void> {
+    const first = await this.tdb.db('jobs').where({ id: jobIds[0] }).first('api_key_id', 'operation');
+    await this.tdb.db('batches').insert({
+      id: batchId, company_id: companyId, api_key_id: first.api_key_id, operation: first.operation, options: JSON.stringify({}),
+      item_count: jobIds.length, quoted_credits: 0, status: 'processing',
+    });
+    for (const [i, id] of jobIds.entries()) await this.tdb.db('jobs').where({ id }).update({ batch_id: batchId, item_index: i });
+  }
+
   auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   async upload(key: string, name: string, bytes: Buffer): Promise<string> {

@@ -205,6 +205,7 @@ const BRANCHES: ReadonlyArray<[string, string]> = [
   ['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'signalled'],
   ['EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED', 'signalled-other'],
   ['EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'updated'],
+  ['EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', 'search-attributes'],
 ];
 
 /**

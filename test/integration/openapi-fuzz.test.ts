@@ -51,6 +51,9 @@ const SETTINGS = {
     'POST /v1/uploads': 'the bytes must be a readable PDF, image, UTF-8 text, audio or video file',
     'POST /v1/estimate': 'the sources must be live uploads of the company, of a kind the operation takes, and the pages within their real page count',
     'POST /v1/jobs': 'as POST /v1/estimate, and the credits must cover the price',
+    'POST /v1/batches/estimate': 'as POST /v1/estimate, for every item',
+    'POST /v1/batches': 'as POST /v1/jobs, for every item, and the queue must hold them all',
+    'POST /v1/batches/{batch_id}/retry-failed': 'the batch must have ended with a failed item',
     'POST /v1/jobs/{job_id}/cancel': 'only a queued job can be cancelled: once the seeded job is cancelled (or was never queued), the answer is 409',
     'POST /proof/v1/requests': 'the wallet must be one of the account\'s verified wallets, within the plan\'s allowance',
     'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
@@ -96,7 +99,7 @@ async function post(path: string, key: string, init: { json?: unknown; form?: Fo
 beforeAll(async () => {
   await h.start(ENV, { workflows: true });
 
-  // /v1: a company, its key, an upload and a job (queued: no worker runs here).
+  // /v1: a company, its key, an upload, a job and a batch (queued: no worker runs here).
   const { company, owner } = await createCompany(h.tdb.db, { name: 'Fuzz Co', ownerEmail: 'owner@fuzz.example' });
   const v1Key = (await issueCompanyKey(h.tdb.db, { companyId: company.id, memberId: owner.id, name: 'fuzz', scopes: ['read', 'write'] }, new Date())).secret;
   keys['sk_live_'] = v1Key;
@@ -110,6 +113,8 @@ beforeAll(async () => {
   cursors.push(((await jobsPage.json()) as { next_cursor: string }).next_cursor);
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
   bindings['jobs'] = { values: [job, job2], targets: ['path.job_id'] };
+  const batch = (await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } }, idem: 'fuzz-seed-batch-1' }))['id'] as string;
+  bindings['batches'] = { values: [batch], targets: ['path.batch_id'] };
 
   // The company session (/api/company, POST /v1/webhooks): the owner signs in; a member, an open invitation, a webhook
   // with two deliveries (so both lists have a next cursor at limit=1). Its document is fuzzed last: revoking the key or

@@ -113,6 +113,9 @@ describe('the document', () => {
       ['POST /v1/uploads', 'POST', '/v1/uploads'], ['DELETE /v1/uploads/{upload_id}', 'DELETE', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'],
       ['POST /v1/estimate', 'POST', '/v1/estimate'], ['POST /v1/jobs', 'POST', '/v1/jobs'], ['GET /v1/jobs/{job_id}', 'GET', `/v1/jobs/${job}`],
       ['DELETE /v1/jobs/{job_id}', 'DELETE', `/v1/jobs/${job}`], ['GET /v1/jobs/{job_id}/results/{index}', 'GET', `/v1/jobs/${job}/results/0`],
+      ['POST /v1/batches/estimate', 'POST', '/v1/batches/estimate'], ['POST /v1/batches', 'POST', '/v1/batches'],
+      ['GET /v1/batches/{batch_id}', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA'], ['POST /v1/batches/{batch_id}/retry-failed', 'POST', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/retry-failed'],
+      ['GET /v1/batches/{batch_id}/results.zip', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/results.zip'],
       ['GET /v1/jobs', 'GET', '/v1/jobs'], ['POST /v1/jobs/{job_id}/cancel', 'POST', `/v1/jobs/${job}/cancel`],
       ['GET /v1/uploads/{upload_id}', 'GET', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'], ['GET /v1/credits', 'GET', '/v1/credits'], ['GET /v1/capabilities', 'GET', '/v1/capabilities'],
     ] as const) {
@@ -436,6 +439,128 @@ describe('real responses conform to the document', () => {
       await app.close();
       await down.close();
     }
+  });
+
+  it('batches: estimate, submission, progress, retry-failed and the ZIP, with every documented 4xx', async () => {
+    const B = '/v1/batches';
+    const post = (path: string, key: string, json: unknown, idempotencyKey: string | null = idem()) =>
+      send('POST', path, key, { json, headers: idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey } });
+    const pdf = await uploadOk(acme.key, 'batch.pdf', await samplePdf(1));
+    const body = { operation: 'pdf-rotate', upload_ids: [pdf, pdf], options: { angle: 90 } };
+    const schema = c.validator(c.deref(obj(obj(obj(c.doc['components'])['schemas'])['BatchRequest'])));
+    expect(schema(body)).toBe(true);
+    expect(schema({ ...body, items: [{ upload_ids: [pdf] }] })).toBe(false);
+
+    // Estimate.
+    const E = 'POST /v1/batches/estimate';
+    expect(await c.check(E, await post(`${B}/estimate`, acme.key, body, null))).toMatchObject({ estimated_credits: 4 });
+    expect(codeOf(await c.check(E, await post(`${B}/estimate`, acme.readKey, body, null)))).toBe('insufficient_scope');
+    expect(await c.check(E, await post(`${B}/estimate`, acme.key, { ...body, items: [{ upload_ids: [pdf] }, { upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] }], upload_ids: undefined }, null))).toMatchObject({ code: 'not_found', issues: [{ path: 'items.1.upload_ids.0' }] });
+    expect(await c.check(E, await post(`${B}/estimate`, acme.key, { ...body, max_credits: 3 }, null))).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 4 });
+    expect(codeOf(await c.check(E, await post(`${B}/estimate`, acme.key, { ...body, upload_ids: [pdf, up['old']] }, null)))).toBe('gone');
+    expect(codeOf(await c.check(E, await post(`${B}/estimate`, acme.key, { ...body, padding: 'x'.repeat(1_100_000) }, null)))).toBe('payload_too_large');
+    expect(codeOf(await c.check(E, await send('POST', `${B}/estimate`, acme.key, { body: 'x', headers: { 'content-type': 'text/plain' } })))).toBe('unsupported_media_type');
+    expect(await c.check(E, await post(`${B}/estimate`, acme.key, { ...body, upload_ids: [pdf, up['png']] }, null))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'upload_ids.1' }] });
+
+    // Submission, with the workers stopped so the batch stays queued while its 409s are checked.
+    const S = 'POST /v1/batches';
+    await h.stopWorkers();
+    const key = idem();
+    const queuedBatch = obj(await c.check(S, await post(B, acme.key, body, key)));
+    expect(queuedBatch).toMatchObject({ status: 'queued', item_count: 2, credits: { estimated: 4, reserved: 4 } });
+    expect(await c.check(S, await post(B, acme.key, body, key))).toEqual(queuedBatch);
+    expect(codeOf(await c.check(S, await post(B, acme.key, { ...body, options: { angle: 180 } }, key)))).toBe('idempotency_conflict');
+    expect(codeOf(await c.check(S, await post(B, acme.key, body, null)))).toBe('idempotency_key_required');
+    expect(codeOf(await c.check(S, await post(B, acme.readKey, body)))).toBe('insufficient_scope');
+    expect(codeOf(await c.check(S, await post(B, acme.key, { ...body, upload_ids: ['upl_ZZZZZZZZZZZZZZZZZZZZ'] })))).toBe('not_found');
+    expect(codeOf(await c.check(S, await post(B, acme.key, { ...body, upload_ids: [up['old']] })))).toBe('gone');
+    expect(codeOf(await c.check(S, await post(B, acme.key, { ...body, padding: 'x'.repeat(1_100_000) })))).toBe('payload_too_large');
+    expect(codeOf(await c.check(S, await send('POST', B, acme.key, { body: 'x', headers: { 'content-type': 'text/plain', 'Idempotency-Key': idem() } })))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check(S, await post(B, acme.key, { ...body, options: { angle: 45 } })))).toBe('validation_failed');
+    const poorB = await h.company('PoorBatchCo');
+    const poorPdf = await uploadOk(poorB.key, 'p.pdf', await samplePdf(1));
+    await reserveCredits(h.tdb.db, poorB.id, 999n, null);
+    expect(codeOf(await c.check(S, await post(B, poorB.key, { ...body, upload_ids: [poorPdf] })))).toBe('insufficient_credits');
+
+    const id = String(queuedBatch['id']);
+    const G = 'GET /v1/batches/{batch_id}';
+    const R = 'POST /v1/batches/{batch_id}/retry-failed';
+    const Z = 'GET /v1/batches/{batch_id}/results.zip';
+    expect(await c.check(G, await send('GET', `${B}/${id}?limit=1`, acme.readKey))).toMatchObject({ next_after: 1, jobs: [{ item_index: 0 }] });
+    expect(codeOf(await c.check(G, await send('GET', `${B}/bat_ZZZZZZZZZZZZZZZZZZZZ`, acme.key)))).toBe('not_found');
+    expect(codeOf(await c.check(G, await send('GET', `${B}/${id}?limit=0`, acme.key)))).toBe('validation_failed');
+    expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.key, {})))).toBe('batch_not_terminal');
+    expect(codeOf(await c.check(Z, await send('GET', `${B}/${id}/results.zip`, acme.key)))).toBe('batch_not_terminal');
+    expect(codeOf(await c.check(R, await post(`${B}/bat_ZZZZZZZZZZZZZZZZZZZZ/retry-failed`, acme.key, {})))).toBe('not_found');
+    expect(codeOf(await c.check(Z, await send('GET', `${B}/bat_ZZZZZZZZZZZZZZZZZZZZ/results.zip`, acme.key)))).toBe('not_found');
+    expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.readKey, {})))).toBe('insufficient_scope');
+    expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.key, {}, null)))).toBe('idempotency_key_required');
+
+    // Terminal batches: one completed, one partial (a damaged source).
+    await h.startWorker();
+    const waitBatch = async (batchId: string) => {
+      const until = Date.now() + 120_000;
+      for (;;) {
+        const row = await h.tdb.db('batches').where({ id: batchId }).first('status');
+        if (['completed', 'partial', 'failed'].includes(row.status)) return obj(await c.check(G, await send('GET', `${B}/${batchId}`, pollKey)));
+        if (Date.now() > until) throw new Error(`batch ${batchId} still ${row.status}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    expect(await waitBatch(id)).toMatchObject({ status: 'completed', credits: { charged: 4 } });
+    const zip = await send('GET', `${B}/${id}/results.zip`, acme.readKey);
+    expect(zip.status).toBe(200);
+    expect(((await c.check(Z, zip)) as Buffer).subarray(0, 2).toString()).toBe('PK');
+    expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.key, {})))).toBe('batch_has_no_failed_items');
+
+    const broken = await uploadOk(acme.key, 'broken.pdf', await samplePdf(1));
+    writeFileSync(h.store.pathOf(broken), readFileSync(h.store.pathOf(broken)).subarray(0, 40));
+    const partial = obj(await c.check(S, await post(B, acme.key, { ...body, upload_ids: [pdf, broken] })));
+    expect(await waitBatch(String(partial['id']))).toMatchObject({ status: 'partial' });
+    const pid = String(partial['id']);
+    expect(await c.check(R, await post(`${B}/${pid}/retry-failed`, acme.key, { again: true }))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'again' }] });
+    const poorNow = await h.wallet(acme.id);
+    await h.tdb.db('wallets').where({ company_id: acme.id }).update({ available: '0' });
+    expect(codeOf(await c.check(R, await post(`${B}/${pid}/retry-failed`, acme.key, {})))).toBe('insufficient_credits');
+    await h.tdb.db('wallets').where({ company_id: acme.id }).update({ available: String(poorNow.available) });
+    await h.tdb.db('uploads').where({ id: broken }).update({ expires_at: new Date(Date.now() - 1000) });
+    expect(codeOf(await c.check(R, await post(`${B}/${pid}/retry-failed`, acme.key, {})))).toBe('gone');
+    await h.tdb.db('uploads').where({ id: broken }).update({ expires_at: new Date(Date.now() + 86_400_000) });
+    expect(await c.check(R, await post(`${B}/${pid}/retry-failed`, acme.key, {}))).toMatchObject({ status: 'queued', retry_of: pid, item_count: 1 });
+
+    await h.tdb.db('jobs').where({ batch_id: pid, status: 'completed' }).update({ result_files: JSON.stringify([{ name: 'x.pdf', storage_id: 'res_x', bytes: 2 * 1024 ** 3, content_type: 'application/pdf' }]) });
+    expect(codeOf(await c.check(Z, await send('GET', `${B}/${pid}/results.zip`, acme.key)))).toBe('batch_zip_too_large');
+    await h.tdb.db('jobs').where({ batch_id: id }).update({ results_expire_at: new Date(Date.now() - 1000) });
+    expect(codeOf(await c.check(Z, await send('GET', `${B}/${id}/results.zip`, acme.key)))).toBe('gone');
+
+    // 503 of a missing Temporal, and the PDF engine's 503 and 504 while quoting pdf-unlock.
+    const bare = await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config: testConfig({ STORAGE_DIR: h.storageDir }) });
+    try {
+      expect(codeOf(await c.check(S, await fetch(`${bare.url}${B}`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json', 'Idempotency-Key': idem() }, body: JSON.stringify(body) })))).toBe('service_unavailable');
+      expect(codeOf(await c.check(R, await fetch(`${bare.url}${B}/${pid}/retry-failed`, { method: 'POST', headers: { ...h.auth(acme.key), 'Idempotency-Key': idem() } })))).toBe('service_unavailable');
+    } finally {
+      await bare.close();
+    }
+    const locked = await uploadOk(acme.key, 'locked-b.pdf', await sampleEncryptedPdf(2, 'pw-batch'));
+    const unlock = { operation: 'pdf-unlock', upload_ids: [locked], options: { password: 'pw-batch' } };
+    const dir = mkdtempSync(join(tmpdir(), 'slow-qpdf-b-'));
+    writeFileSync(join(dir, 'qpdf'), '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
+    for (const [env, code] of [[{ QPDF_PATH: join(dir, 'missing-qpdf') }, 'service_unavailable'], [{ QPDF_PATH: join(dir, 'qpdf'), QPDF_TIMEOUT_MS: '200' }, 'timeout']] as const) {
+      const app = await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config: testConfig({ STORAGE_DIR: h.storageDir, ...env }), workflows: h.gateway, secretBox: h.secretBox });
+      try {
+        const headers = { ...h.auth(acme.key), 'content-type': 'application/json' };
+        expect(codeOf(await c.check(E, await fetch(`${app.url}${B}/estimate`, { method: 'POST', headers, body: JSON.stringify(unlock) })))).toBe(code);
+        expect(codeOf(await c.check(S, await fetch(`${app.url}${B}`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': idem() }, body: JSON.stringify(unlock) })))).toBe(code);
+      } finally {
+        await app.close();
+      }
+    }
+
+    // A suspended company: 403 on reads.
+    const gone = await h.company('SuspendedBatchCo');
+    await h.tdb.db('companies').where({ id: gone.id }).update({ status: 'suspended' });
+    expect(codeOf(await c.check(G, await send('GET', `${B}/${id}`, gone.readKey)))).toBe('forbidden');
+    expect(codeOf(await c.check(Z, await send('GET', `${B}/${id}/results.zip`, gone.readKey)))).toBe('forbidden');
   });
 
   it('every documented response was exercised, except 500 and the 429s of other operations', () => {

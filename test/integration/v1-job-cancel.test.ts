@@ -142,14 +142,12 @@ describe('POST /v1/jobs/{id}/cancel', () => {
 
 describe('cancelQueuedBatchJobs (for the batches code)', () => {
   it('cancels the queued children of one batch, each released once, and leaves started ones and other batches alone', async () => {
-    // The column arrives with the batches migration; added here as it will be (text, nullable).
-    await h.tdb.db.raw('ALTER TABLE jobs ADD COLUMN IF NOT EXISTS batch_id text');
     const co = await h.company('BatchCancelCo');
     const source = await h.upload(co.key, 'b.pdf', await samplePdf(1));
     const jobs: JobJson[] = [];
     for (let i = 0; i < 4; i++) jobs.push(await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [source], options: { angle: 90 } }));
-    await h.tdb.db('jobs').whereIn('id', jobs.slice(0, 3).map((j) => j.id)).update({ batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA' });
-    await h.tdb.db('jobs').where({ id: jobs[3]!.id }).update({ batch_id: 'bat_BBBBBBBBBBBBBBBBBBBB' });
+    await h.fileUnderBatch(co.id, 'bat_AAAAAAAAAAAAAAAAAAAA', jobs.slice(0, 3).map((j) => j.id));
+    await h.fileUnderBatch(co.id, 'bat_BBBBBBBBBBBBBBBBBBBB', [jobs[3]!.id]);
     // The first child has started already (no worker runs yet: the scheduler's claim, as its activity makes it).
     expect((await claimJobSlot(h.tdb.db, jobs[0]!.id, new Date())).outcome).toBe('claimed');
     const twice = await Promise.all([

@@ -251,6 +251,89 @@ describe('exactly once with the terminal transition', () => {
   });
 });
 
+describe('batch events', () => {
+  /** Submits a batch of one upload per item and waits for its workflow, then for every delivery of the batch's webhook. */
+  async function runBatch(body: Record<string, unknown>): Promise<{ batchId: string; jobIds: string[] }> {
+    const res = await fetch(`${h.app.url}/v1/batches`, {
+      method: 'POST', headers: { ...h.auth(acme.key), 'Content-Type': 'application/json', 'Idempotency-Key': `batch-hook-${++seq}-${Date.now()}` }, body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(202);
+    const batch = (await res.json()) as { id: string; jobs: Array<{ id: string }> };
+    await h.gateway.client.workflow.getHandle(`batch:${batch.id}`).result();
+    return { batchId: batch.id, jobIds: batch.jobs.map((j) => j.id) };
+  }
+
+  async function deliveriesSettled(endpointId: string, count: number): Promise<DeliveryRow[]> {
+    const until = Date.now() + 120_000;
+    for (;;) {
+      const rows = (await h.tdb.db('webhook_deliveries').where({ endpoint_id: endpointId }).orderBy('created_at')) as DeliveryRow[];
+      if (rows.length >= count && rows.every((r) => r.status === 'delivered' || r.status === 'failed')) {
+        for (const r of rows) await h.gateway.client.workflow.getHandle(`delivery:${r.id}`).result();
+        return rows;
+      }
+      if (Date.now() > until) throw new Error(`deliveries of ${endpointId}: ${JSON.stringify(rows.map((r) => [r.event_type, r.status]))}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('webhook_mode both: batch.completed with its progress, and each child\'s job.completed naming the batch', async () => {
+    const receiver = await startReceiver(() => 200);
+    const { endpoint, secret } = await webhook(acme, receiver.url);
+    const a = await h.upload(acme.key, 'a.pdf', await samplePdf(1));
+    const b = await h.upload(acme.key, 'b.pdf', await samplePdf(2));
+    const { batchId, jobIds } = await runBatch({ operation: 'pdf-rotate', upload_ids: [a, b], options: { angle: 90 }, webhook_id: endpoint.id, webhook_mode: 'both' });
+    const rows = await deliveriesSettled(endpoint.id, 3);
+    expect(rows.map((r) => r.event_type).sort()).toEqual(['batch.completed', 'job.completed', 'job.completed']);
+    expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).toBe(true);
+    expect(receiver.requests).toHaveLength(3);
+    const bodies = receiver.requests.map((req) => expectSignedEvent(req, secret, JSON.parse(req.body.toString()).type as string));
+    const batchEvent = bodies.find((x) => x['type'] === 'batch.completed')!;
+    expect(batchEvent['id']).toBe(terminalEventId({ batchId }));
+    expect(batchEvent['job']).toBeNull();
+    expect(batchEvent['batch']).toMatchObject({
+      id: batchId, status: 'completed', webhook_mode: 'both',
+      progress: { total: 2, queued: 0, processing: 0, completed: 2, failed: 0, cancelled: 0 },
+      items: jobIds.map((id, index) => ({ index, job_id: id, status: 'completed', error_code: null })),
+    });
+    const charged = (batchEvent['batch'] as { credits: { charged: number; released: number; reserved: number } }).credits;
+    expect(charged.reserved).toBe(0);
+    expect(charged.released).toBe(0);
+    for (const jobEvent of bodies.filter((x) => x['type'] === 'job.completed')) expect((jobEvent['job'] as { batch_id: string }).batch_id).toBe(batchId);
+    await receiver.close();
+  });
+
+  it('webhook_mode batch (the default): only batch.failed when every child fails, nothing per child', async () => {
+    const receiver = await startReceiver(() => 200);
+    const { endpoint, secret } = await webhook(acme, receiver.url);
+    const a = await h.upload(acme.key, 'n1.pdf', await samplePdf(1));
+    const b = await h.upload(acme.key, 'n2.pdf', await samplePdf(1));
+    const { batchId } = await runBatch({ operation: 'pdf-number', upload_ids: [a, b], webhook_id: endpoint.id });
+    const rows = await deliveriesSettled(endpoint.id, 1);
+    expect(rows.map((r) => r.event_type)).toEqual(['batch.failed']);
+    const body = expectSignedEvent(receiver.requests[0]!, secret, 'batch.failed');
+    expect(body['batch']).toMatchObject({ id: batchId, status: 'failed', webhook_mode: 'batch', progress: { total: 2, completed: 0, failed: 2 } });
+    // Ending the batch again (a retried activity) records nothing more.
+    expect(await h.tdb.db('webhook_deliveries').where({ event_id: terminalEventId({ batchId }) })).toHaveLength(1);
+    await receiver.close();
+  });
+
+  it('a batch whose webhook_id names nothing of the company is 404 naming webhook_id, and nothing is created', async () => {
+    const other = await h.company('HooksOther');
+    const foreign = await webhook(other, 'https://hooks.example.com/x');
+    const a = await h.upload(acme.key, 'f.pdf', await samplePdf(1));
+    const before = await h.tdb.db('batches').count<{ count: string }[]>('* as count');
+    for (const path of ['/v1/batches/estimate', '/v1/batches']) {
+      const res = await fetch(`${h.app.url}${path}`, {
+        method: 'POST', headers: { ...h.auth(acme.key), 'Content-Type': 'application/json', 'Idempotency-Key': `batch-foreign-${++seq}` },
+        body: JSON.stringify({ operation: 'pdf-rotate', upload_ids: [a], options: { angle: 90 }, webhook_id: foreign.endpoint.id }),
+      });
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(await res.json())).toContain('webhook_id');
+    }
+    expect(await h.tdb.db('batches').count<{ count: string }[]>('* as count')).toEqual(before);
+  });
+});
+
 describe('no secret in logs or events', () => {
   it('neither signing secrets nor job passwords appear in the logs, the stored bodies or the delivery workflow histories', async () => {
     const secrets = (await h.tdb.db('webhook_endpoints').select('secret_sealed')).map((r) => h.secretBox.open(r.secret_sealed as string));

@@ -129,11 +129,9 @@ describe('GET /v1/jobs', () => {
     expect((await getJson<Page>(acme.key, '/v1/jobs?created_before=2025-03-04T09:00:00.001Z&created_after=2025-03-04T08:59:59.999Z')).data.map((j) => j.id)).toEqual([ids[0]]);
   });
 
-  it('filters by batch_id: nothing before batches exist, the batch\'s jobs once the column is there', async () => {
+  it('filters by batch_id: the batch\'s jobs, nothing for an unknown or another company\'s batch', async () => {
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
-    // The batches migration adds `jobs.batch_id`; here it is added as it will be.
-    await h.tdb.db.raw('ALTER TABLE jobs ADD COLUMN IF NOT EXISTS batch_id text');
-    await h.tdb.db('jobs').whereIn('id', [ids[0]!, ids[3]!]).update({ batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA' });
+    await h.fileUnderBatch(acme.id, 'bat_AAAAAAAAAAAAAAAAAAAA', [ids[0]!, ids[3]!]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data.map((j) => j.id)).toEqual([ids[3], ids[0]]);
     expect((await getJson<Page>(other.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_BBBBBBBBBBBBBBBBBBBB')).data).toEqual([]);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Address, Hash } from 'viem';
 import { Connection } from '@temporalio/client';
+import { ensureSearchAttributes } from '../../adapters/infra/temporal-dev-server.js';
 import { EVM } from '../../domain/networks.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
@@ -39,6 +40,8 @@ beforeAll(async () => {
   temporal = await Connection.connect({ address: inject('temporalAddress') });
   // protobufjs takes a plain number for this int64 field; the generated type names only its Long class.
   await temporal.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 86_400 as never } });
+  // A worker refuses a namespace without the platform's search attributes (docs/operations.md, "Search attributes").
+  await ensureSearchAttributes(inject('temporalAddress'), namespace);
   [node] = await Promise.all([startEvmNode({ chainId: EVM.base.chainId }), h.start()]);
   await node.placeToken(USDC);
   await node.mint(USDC, node.accounts[1]!.address, 1_000_000_000_000n);

@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { searchAttributesOf } from '../../domain/search-attributes.js';
 import type { ProcessingActivities } from '../../activities/processing.activities.js';
 
 export interface JobWorkflowInput {
@@ -17,7 +18,15 @@ export interface JobWorkflowResult {
   outages: number;
   /** The operation's own run time, for the overhead benchmark. */
   operationMs: number | null;
+  /** A failed job's error code and client-safe message (as `GET /v1/jobs/{id}` shows them); absent otherwise. */
+  error?: { code: string; message: string } | null;
 }
+
+/**
+ * Runs started from the batches release on keep the search attributes current (domain/search-attributes.ts:
+ * company, operation, batch and status). Behind a patch: the upserts are commands, which runs recorded before had not.
+ */
+const SEARCH_ATTRIBUTES_PATCH = 'job-search-attributes';
 
 /**
  * Waiting for a slot is a retrying activity: each busy answer is a BENIGN failure Temporal retries every
@@ -62,32 +71,46 @@ function failureOf(e: unknown): { code: JobErrorCode; message: string } {
 export async function processingJobWorkflow(input: JobWorkflowInput): Promise<JobWorkflowResult> {
   let outages = 0;
   let firstOutageAt: number | null = null;
+  let tagged = false;
+  const status = (value: JobStatus) => {
+    if (tagged) upsertSearchAttributes(searchAttributesOf({ status: value }));
+  };
   for (;;) {
     const claim = await claimJobSlot({ jobId: input.jobId });
     if (claim.outcome === 'missing') return { status: 'missing', outages, operationMs: null };
-    if (claim.outcome === 'finished') return { status: claim.status, outages, operationMs: null };
+    if (claim.outcome === 'finished') return { status: claim.status, outages, operationMs: null, ...(claim.error ? { error: claim.error } : {}) };
+    if (outages === 0 && patched(SEARCH_ATTRIBUTES_PATCH)) {
+      tagged = true;
+      upsertSearchAttributes(searchAttributesOf({ companyId: claim.companyId, operation: claim.operation, batchId: claim.batchId ?? null, status: 'processing' }));
+    } else status('processing');
 
     let run;
     try {
       run = await runJobOperation({ jobId: input.jobId });
     } catch (e) {
-      await failJob({ jobId: input.jobId, ...failureOf(e) });
-      return { status: 'failed', outages, operationMs: null };
+      const error = failureOf(e);
+      await failJob({ jobId: input.jobId, ...error });
+      status('failed');
+      return { status: 'failed', outages, operationMs: null, error };
     }
     if (run.outcome === 'not_processing') return { status: run.status ?? 'missing', outages, operationMs: null };
     if (run.outcome === 'done') {
       await completeJob({ jobId: input.jobId, files: run.files });
+      status('completed');
       return { status: 'completed', outages, operationMs: run.operationMs };
     }
 
     outages++;
     firstOutageAt ??= Date.now();
     if (Date.now() - firstOutageAt >= OUTAGE_RETRY.giveUpHours * 3_600_000) {
-      await failJob({ jobId: input.jobId, code: 'provider_unavailable', message: `The processing provider stayed unavailable for ${OUTAGE_RETRY.giveUpHours} hours; the reservation was released.` });
-      return { status: 'failed', outages, operationMs: null };
+      const error = { code: 'provider_unavailable' as const, message: `The processing provider stayed unavailable for ${OUTAGE_RETRY.giveUpHours} hours; the reservation was released.` };
+      await failJob({ jobId: input.jobId, ...error });
+      status('failed');
+      return { status: 'failed', outages, operationMs: null, error };
     }
     const wait = input.outageDelaysMs?.[outages - 1] ?? input.outageDelaysMs?.at(-1) ?? Math.max(outageDelayMs(outages), run.retryAfterMs ?? 0);
     await requeueJob({ jobId: input.jobId, retryAfterMs: wait });
+    status('queued');
     await sleep(wait);
   }
 }

@@ -132,7 +132,7 @@ describe('batch event bodies', () => {
         retry_of: null,
         created_at: '2026-11-23T09:00:00.000Z',
         finished_at: '2026-11-23T10:00:00.000Z',
-        progress: { total: 3, queued: 0, processing: 0, completed: 2, failed: 1 },
+        progress: { total: 3, queued: 0, processing: 0, completed: 2, failed: 1, cancelled: 0 },
         credits: { reserved: 0, charged: 10, released: 2 },
         items: [
           { index: 0, job_id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'completed', error_code: null },
@@ -148,5 +148,8 @@ describe('batch event bodies', () => {
     const failed = batchEventBody('evt_DDDDDDDDDDDDDDDDDDDD', batch({ status: 'failed', retryOf: 'bat_ZZZZZZZZZZZZZZZZZZZZ', children: [{ id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'failed', quotedCredits: 4, errorCode: 'processing_error' }] }), at);
     expect(failed.type).toBe('batch.failed');
     expect(failed.batch).toMatchObject({ retry_of: 'bat_ZZZZZZZZZZZZZZZZZZZZ', credits: { reserved: 0, charged: 0, released: 4 }, results_zip_path: null });
+    // A cancelled child released its reservation too.
+    const cancelled = batchEventBody('evt_EEEEEEEEEEEEEEEEEEEE', batch({ status: 'failed', children: [{ id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'cancelled', quotedCredits: 3, errorCode: null }] }), at);
+    expect(cancelled.batch).toMatchObject({ progress: { total: 1, cancelled: 1, failed: 0 }, credits: { reserved: 0, charged: 0, released: 3 } });
   });
 });

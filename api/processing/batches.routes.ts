@@ -1,0 +1,170 @@
+import type Router from '@koa/router';
+import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
+import { DomainError } from '../../domain/errors.js';
+import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
+import type { Db } from '../../db/connection.js';
+import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { keyOf } from '../http/context.js';
+import { idempotent } from '../http/idempotency.js';
+import { jsonBody } from '../http/body.js';
+import { parseAfter, parseLimit } from '../http/pagination.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { fingerprintWith, jobJson } from './jobs.routes.js';
+import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
+import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
+import { streamBatchZip } from './batch-zip.js';
+
+export interface BatchesRouteDeps {
+  db: Db;
+  store: FileStore;
+  logger: Logger;
+  secretBox: SecretBox;
+  workflows: WorkflowGateway | null;
+  qpdf: QpdfOptions;
+  bodyLimitJson: string;
+  now?: () => Date;
+}
+
+const childrenOf = (req: BatchRequest): ChildSpec[] =>
+  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, maxCredits: undefined, webhookId: undefined }, sourcePath: item.sourcePath }));
+
+/** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
+export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
+  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
+  const counts = await batchCounts(db, batch.id);
+  const credits = await batchCredits(db, batch.id);
+  const children = await listBatchChildren(db, batch.id);
+  const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    id: batch.id,
+    status: batch.status,
+    operation: batch.operation,
+    options: batch.options,
+    item_count: batch.itemCount,
+    retry_of: batch.retryOf,
+    webhook_id: batch.webhookId,
+    webhook_mode: batch.webhookMode,
+    created_at: batch.createdAt.toISOString(),
+    started_at: batch.startedAt?.toISOString() ?? null,
+    finished_at: batch.finishedAt?.toISOString() ?? null,
+    progress: counts,
+    credits: { estimated: batch.quotedCredits, ...credits },
+    jobs: shown.map((j) => ({ item_index: j.itemIndex!, ...jobJson(j) })),
+    next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
+  };
+}
+
+export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
+
+/** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
+function parseRetryBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation_failed', 'Invalid request: (body): retry-failed takes no body, or an empty JSON object', { issues: [{ path: '(body)', message: 'retry-failed takes no body, or an empty JSON object' }] });
+  }
+  const fields = Object.keys(body);
+  if (fields.length) {
+    const issues = fields.map((path) => ({ path, message: 'retry-failed takes no fields: the new batch repeats the failed items as they were' }));
+    throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  }
+}
+
+export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
+  const now = deps.now ?? (() => new Date());
+  const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
+  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, now };
+  const findBatch = async (ctx: AppContext): Promise<Batch> => {
+    const batch = await getBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
+    if (!batch) throw new DomainError('not_found', 'Batch not found');
+    return batch;
+  };
+  const needsWorkflows = async (_ctx: AppContext, next: () => Promise<unknown>) => {
+    if (!deps.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
+    await next();
+  };
+  const idempotentAs = (operation: string) =>
+    idempotent({
+      db: deps.db,
+      logger: deps.logger,
+      dialect: 'v1',
+      operation,
+      tenantOf: companyOf,
+      fingerprint: (ctx) => ({ params: ctx.params ?? {}, ...(fingerprintWith(ctx, (secret) => deps.secretBox.digest(secret)) as object) }),
+      earlierFingerprints: (ctx) =>
+        deps.secretBox.previousKeyIds.map((_, i) => ({ params: ctx.params ?? {}, ...(fingerprintWith(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!) as object) })),
+      ...(deps.now ? { now: deps.now } : {}),
+    });
+  const submitDeps = () => ({ ...quoteDeps, secretBox: deps.secretBox, workflows: deps.workflows! });
+
+  /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
+  router.post('/batches/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    const req = parseBatchRequest(ctx.request.body);
+    const { quotes, total } = await quoteChildren(quoteDeps, companyOf(ctx), childrenOf(req), req.maxCredits, req.webhookId);
+    ctx.body = {
+      operation: req.operation,
+      estimated_credits: total,
+      items: quotes.map((q, i) => ({ item_index: i, upload_ids: req.items[i]!.uploadIds, estimated_credits: q.credits })),
+    };
+  });
+
+  /**
+   * POST /v1/batches: atomic. In one transaction under the company lock: the queue limit counts every child, the
+   * whole quote is checked against `max_credits` and the wallet, each child's quote is reserved and every child
+   * recorded; `batch:<id>` starts after commit. Any refusal leaves nothing behind. Idempotency-Key as for jobs.
+   */
+  router.post('/batches', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.create'), async (ctx) => {
+    const req = parseBatchRequest(ctx.request.body);
+    const trx = ctx.state.trx!;
+    const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
+      companyId: companyOf(ctx),
+      apiKeyId: keyOf(ctx).id,
+      children: childrenOf(req),
+      maxCredits: req.maxCredits,
+      batch: { webhookId: req.webhookId, webhookMode: req.webhookMode, retryOf: null },
+    });
+    ctx.state.resourceId = batch!.id;
+    ctx.status = 202;
+    ctx.body = await batchJson(trx, batch!);
+  });
+
+  /** GET /v1/batches/{id}: progress, credits and the children (`limit` 1 to 100, `after` = first item index). */
+  router.get('/batches/:id', async (ctx) => {
+    const page = { limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems), after: parseAfter(ctx.query['after']) };
+    ctx.body = await batchJson(deps.db, await findBatch(ctx), page);
+  });
+
+  /**
+   * POST /v1/batches/{id}/retry-failed: a new batch (`retry_of` the original) of the failed items only, each child
+   * quoted and reserved anew. 409 `batch_not_terminal` while the batch runs, `batch_has_no_failed_items` when nothing
+   * failed, `batch_retry_needs_password` for password operations (the password is not kept after a job ends).
+   */
+  router.post('/batches/:id/retry-failed', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
+    parseRetryBody(ctx.request.body);
+    const original = await findBatch(ctx);
+    const trx = ctx.state.trx!;
+    const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, apiKeyId: keyOf(ctx).id });
+    ctx.state.resourceId = batch!.id;
+    ctx.status = 202;
+    ctx.body = await batchJson(trx, batch!);
+  });
+
+  /**
+   * GET /v1/batches/{id}/results.zip: once the batch has ended (409 `batch_not_terminal` before), the successful
+   * results in one folder per item plus manifest.json, streamed; over 1 GB → 413 `batch_zip_too_large`; results
+   * past retention → 410.
+   */
+  router.get('/batches/:id/results.zip', async (ctx) => {
+    const batch = await findBatch(ctx);
+    if (!isBatchTerminal(batch.status)) {
+      throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
+    }
+    await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: now() }, batch, await listBatchChildren(deps.db, batch.id));
+  });
+}

@@ -1,0 +1,207 @@
+import { DomainError } from '../../domain/errors.js';
+import { JOB_LIMITS } from '../../domain/jobs.js';
+import { isBatchTerminal, type WebhookMode } from '../../domain/batches.js';
+import type { AvailableOperation, BodyIssue, JobRequest } from '../../domain/validation/processing-request.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import { newId } from '../../adapters/crypto/tokens.js';
+import type { Db } from '../../db/connection.js';
+import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
+import { countUnfinishedJobs, insertJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
+import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
+import { bodyIdNotFound } from '../../domain/body-ids.js';
+import { childWebhookId } from '../../domain/processing-events.js';
+
+/**
+ * Submitting a job and submitting a batch are one act, done here for both routes: quote every child on
+ * server-measured sources, check the queue limit, the `max_credits` of the whole and the wallet, reserve each
+ * child's quote, record the children (and the batch), and start the workflow once the transaction commits.
+ * Any refusal throws before anything is committed: a batch is created whole or not at all.
+ */
+
+/** The options a job keeps and shows: everything but secrets. */
+export const SECRET_OPTIONS = ['password'] as const;
+
+export function splitSecrets(options: Record<string, unknown>): { visible: Record<string, unknown>; secrets: Record<string, unknown> | null } {
+  const visible = { ...options };
+  const secrets: Record<string, unknown> = {};
+  for (const k of SECRET_OPTIONS) {
+    if (k in visible) {
+      secrets[k] = visible[k];
+      delete visible[k];
+    }
+  }
+  return { visible, secrets: Object.keys(secrets).length ? secrets : null };
+}
+
+/** One child job to submit: its request (operation, sources, options) and where its sources sit in the body. */
+export interface ChildSpec {
+  request: Omit<JobRequest, 'maxCredits'>;
+  /** Body path of source i (e.g. `upload_ids.0`, `items.3.upload_ids.0`). */
+  sourcePath: (i: number) => string;
+  /** retry-failed: the failed job this child runs again. */
+  retryOf?: string;
+}
+
+export interface BatchSpec {
+  webhookId: string | null;
+  webhookMode: WebhookMode;
+  retryOf: string | null;
+}
+
+/**
+ * Quotes every child; the problems of all children are reported together (422 naming each path, e.g.
+ * `items.3.upload_ids.0`); an unknown or foreign upload is 404 naming its path. `max_credits` applies to the sum.
+ */
+export async function quoteChildren(
+  deps: QuoteDeps,
+  companyId: string,
+  children: readonly ChildSpec[],
+  maxCredits: number | undefined,
+  webhookId: string | null = null,
+): Promise<{ quotes: Quote[]; total: number }> {
+  const quotes: Quote[] = [];
+  const issues: BodyIssue[] = [];
+  for (const child of children) {
+    try {
+      quotes.push(await quoteRequest(deps, companyId, { ...child.request, maxCredits: undefined }, child.sourcePath));
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== 'validation_failed') throw e;
+      for (const issue of (e.details['issues'] as BodyIssue[] | undefined) ?? []) {
+        if (!issues.some((x) => x.path === issue.path && x.message === issue.message)) issues.push(issue);
+      }
+    }
+  }
+  if (issues.length) throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
+  // The batch's `webhook_id` comes after its sources in body order (docs/platform.md, "Ids").
+  if (webhookId !== null && !(await findUsableV1Webhook(deps.db, companyId, webhookId))) {
+    throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
+  }
+  const total = quotes.reduce((sum, q) => sum + q.credits, 0);
+  if (maxCredits !== undefined && total > maxCredits) {
+    throw new DomainError(
+      'max_credits_exceeded',
+      `The quote of ${total} credits exceeds max_credits (${maxCredits}); send max_credits of at least ${total} to accept it`,
+      { fields: { estimated_credits: total, max_credits: maxCredits } },
+    );
+  }
+  return { quotes, total };
+}
+
+export interface SubmitDeps extends QuoteDeps {
+  secretBox: SecretBox;
+  workflows: WorkflowGateway;
+}
+
+export interface Submitted {
+  jobs: Job[];
+  batch: Batch | null;
+}
+
+/**
+ * Quote, reserve, insert, start — for one job (`batch` absent) or every child of a batch, inside the caller's
+ * transaction `trx` (the Idempotency-Key's). The workflow (`job:<id>`, or `batch:<id>` which starts its children)
+ * is started by `afterCommit`, once the rows exist.
+ */
+export async function submitJobs(
+  deps: SubmitDeps,
+  trx: Db,
+  afterCommit: Array<() => Promise<void>>,
+  input: { companyId: string; apiKeyId: string; children: readonly ChildSpec[]; maxCredits: number | undefined; batch?: BatchSpec },
+): Promise<Submitted> {
+  const now = (deps.now ?? (() => new Date()))();
+  const { companyId, children } = input;
+  await lockCompany(trx, companyId);
+  const pending = await countUnfinishedJobs(trx, companyId);
+  if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
+    const what = input.batch ? `this batch's ${children.length} jobs would make ${pending + children.length}` : 'wait for some to finish';
+    throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${input.batch ? `${pending} are pending and ${what}` : what}`, { retryAfterSeconds: 10 });
+  }
+  const { quotes, total } = await quoteChildren({ ...deps, db: trx }, companyId, children, input.maxCredits, input.batch?.webhookId ?? null);
+  const wallet = await getBalance(trx, companyId);
+  if (wallet.available < BigInt(total)) {
+    throw new DomainError('insufficient_credits', `Not enough credits: ${total} needed, ${wallet.available} available`);
+  }
+  const batch = input.batch
+    ? await insertBatch(trx, {
+        id: newId('bat'),
+        companyId,
+        apiKeyId: input.apiKeyId,
+        operation: children[0]!.request.operation,
+        options: splitSecrets(children[0]!.request.options).visible,
+        itemCount: children.length,
+        quotedCredits: total,
+        webhookId: input.batch.webhookId,
+        webhookMode: input.batch.webhookMode,
+        retryOf: input.batch.retryOf,
+        createdAt: now,
+      })
+    : null;
+  const jobs: Job[] = [];
+  for (const [i, child] of children.entries()) {
+    const jobId = newId('job');
+    const credits = quotes[i]!.credits;
+    const { reservationId } = await reserveCredits(trx, companyId, BigInt(credits), jobId);
+    const { visible, secrets } = splitSecrets(child.request.options);
+    jobs.push(
+      await insertJob(trx, {
+        id: jobId,
+        companyId,
+        apiKeyId: input.apiKeyId,
+        operation: child.request.operation,
+        uploadIds: child.request.uploadIds,
+        options: visible,
+        secretSealed: secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : null,
+        quotedCredits: credits,
+        reservationId,
+        createdAt: now,
+        webhookId: batch ? childWebhookId(batch.webhookId, batch.webhookMode) : (child.request.webhookId ?? null),
+        batchId: batch?.id ?? null,
+        itemIndex: batch ? i : null,
+        retryOf: child.retryOf ?? null,
+      }),
+    );
+  }
+  const workflows = deps.workflows;
+  afterCommit.push(async () => {
+    if (batch) await startBatchWorkflow(workflows, { batchId: batch.id }, { companyId, operation: batch.operation });
+    else await startJobWorkflow(workflows, { jobId: jobs[0]!.id }, { companyId, operation: jobs[0]!.operation });
+  });
+  return { jobs, batch };
+}
+
+/** Operations whose options carry a secret (not kept once a job ends, so their failed items cannot be re-run as they were). */
+const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock']);
+
+/**
+ * retry-failed: a new batch (`retry_of` the original, same operation, options and webhook) of the original's failed
+ * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
+ * operator command `batches:retry-failed`. A source problem names the original item (`items.<item_index>.upload_ids.<j>`).
+ */
+export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: Array<() => Promise<void>>, input: { original: Batch; apiKeyId: string }): Promise<Submitted> {
+  const { original } = input;
+  if (!isBatchTerminal(original.status)) {
+    throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);
+  }
+  // Cancelled children ran nothing either: they are re-run with the failed ones.
+  const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed' || j.status === 'cancelled');
+  if (failed.length === 0) throw new DomainError('batch_has_no_failed_items', 'No item of this batch failed; there is nothing to retry');
+  if (NEEDS_SECRET.has(original.operation)) {
+    throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
+  }
+  const children: ChildSpec[] = failed.map((j) => ({
+    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options, webhookId: undefined },
+    sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
+    retryOf: j.id,
+  }));
+  return submitJobs(deps, trx, afterCommit, {
+    companyId: original.companyId,
+    apiKeyId: input.apiKeyId,
+    children,
+    maxCredits: undefined,
+    batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },
+  });
+}

@@ -1,0 +1,47 @@
+import { DomainError } from '../domain/errors.js';
+import type { SecretBox } from '../adapters/crypto/secret-box.js';
+import type { FileStore } from '../adapters/storage/file-store.js';
+import type { QpdfOptions } from '../adapters/media/pdf/qpdf.js';
+import type { Db } from '../db/connection.js';
+import { getBatchById } from '../db/repositories/batches.repo.js';
+import { batchJson } from '../api/processing/batches.routes.js';
+import { retryFailedItems } from '../api/processing/submission.service.js';
+import { workflowIds } from '../workflows/task-queues.js';
+import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
+import { required } from './admin-commands.js';
+
+type Flags = Record<string, string | undefined>;
+
+/** Operator commands on /v1 batches (README "Re-running failed batches"). */
+
+async function batchOf(db: Db, flags: Flags) {
+  const id = required(flags['batch'], 'the batch id (batches:show <batch id>)');
+  const batch = await getBatchById(db, id);
+  if (!batch) throw new DomainError('not_found', `no such batch: ${id}`);
+  return batch;
+}
+
+/** `batches:show <batch id>`: the batch as the API shows it (every child), its company, and its workflow id. */
+export async function batchesShow(db: Db, flags: Flags) {
+  const batch = await batchOf(db, flags);
+  const retries = await db('batches').where({ retry_of: batch.id }).orderBy('created_at').select('id', 'status', 'created_at');
+  return { company_id: batch.companyId, workflow_id: workflowIds.batch(batch.id), ...(await batchJson(db, batch)), retried_by: retries };
+}
+
+/**
+ * `batches:retry-failed <batch id>`: what `POST /v1/batches/{id}/retry-failed` does, for the batch's company, on
+ * behalf of the key that submitted the batch: a new batch of the failed items, quoted and reserved anew. A batch that
+ * was already retried is refused unless `--again` is given, so a repeated command does not run the items twice.
+ */
+export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
+  const original = await batchOf(deps.db, flags);
+  const earlier = await deps.db('batches').where({ retry_of: original.id }).orderBy('created_at').first('id');
+  if (earlier && !flags['again']) {
+    throw new DomainError('conflict', `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`);
+  }
+  const afterCommit: Array<() => Promise<void>> = [];
+  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, apiKeyId: original.apiKeyId }));
+  for (const start of afterCommit) await start();
+  const batch = submitted.batch!;
+  return { workflow_id: workflowIds.batch(batch.id), ...(await batchJson(deps.db, batch)) };
+}
