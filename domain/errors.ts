@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'batch_retry_needs_password'
   | 'batch_zip_too_large'
   | 'job_not_cancellable'
+  | 'batch_not_cancellable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'malformed_json'

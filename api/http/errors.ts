@@ -29,6 +29,7 @@ const STATUS: Record<ErrorCode, number> = {
   batch_retry_needs_password: 409,
   batch_zip_too_large: 413,
   job_not_cancellable: 409,
+  batch_not_cancellable: 409,
   idempotency_key_required: 422,
   idempotency_key_invalid: 422,
   payload_too_large: 413,

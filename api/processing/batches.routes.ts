@@ -17,6 +17,8 @@ import { parseAfter, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { fingerprintWith, jobJson } from './jobs.routes.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
+import { assertNoFields } from './jobs.routes.js';
+import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
 
@@ -153,6 +155,20 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     ctx.state.resourceId = batch!.id;
     ctx.status = 202;
     ctx.body = await batchJson(trx, batch!);
+  });
+
+  /**
+   * POST /v1/batches/{id}/cancel: every still-queued item → cancelled, each reservation released once, in one
+   * transaction (cancelQueuedBatchJobs); items already processing or ended are left alone, and the batch ends as its
+   * children do (cancelled items count as not completed). Ended, or nothing queued → 409 `batch_not_cancellable`.
+   */
+  router.post('/batches/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    assertNoFields(ctx.request.body);
+    const batch = await findBatch(ctx);
+    if (isBatchTerminal(batch.status)) throw new DomainError('batch_not_cancellable', `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`);
+    const cancelled = await cancelQueuedBatchJobs(deps.db, batch.companyId, batch.id, now());
+    if (cancelled.length === 0) throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
+    ctx.body = { cancelled_job_ids: cancelled, batch: await batchJson(deps.db, (await getBatch(deps.db, batch.companyId, batch.id))!) };
   });
 
   /**

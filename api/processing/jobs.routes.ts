@@ -89,7 +89,8 @@ export function fingerprintWith(ctx: AppContext, digest: (secret: string) => str
 }
 
 /** A request that takes no parameters: no body, or an empty JSON object; anything else is 422 naming it. */
-function assertNoFields(body: unknown): void {
+/** A request that takes no body, or `{}`: any field is a 422 naming it. */
+export function assertNoFields(body: unknown): void {
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
   const issues = typeof body === 'object' && !Array.isArray(body)
     ? Object.keys(body).map((k) => ({ path: k, message: 'unknown field; this request takes no body (or {})' }))

@@ -237,6 +237,25 @@ export function batchPaths(k: BatchDocKit): Schema {
         },
       },
     },
+    '/v1/batches/{batch_id}/cancel': {
+      post: {
+        operationId: 'cancelBatch', tags: ['Batches'], summary: 'Cancel the queued items of a batch', security: [{ apiKey: ['write'] }],
+        description:
+          'Every item still `queued` becomes `cancelled` and its reservation is released, once, in one transaction; items already processing or ended ' +
+          'are left as they are, and the batch ends when they do (a cancelled item counts as not completed: `partial` or `failed`). No body, or `{}`.',
+        parameters: [batchIdParam],
+        responses: {
+          '200': {
+            description: 'The batch after the cancellation, and the ids of the jobs it cancelled.', headers: k.limited(true),
+            content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['cancelled_job_ids', 'batch'], properties: { cancelled_job_ids: { type: 'array', minItems: 1, items: schemaRef('JobId'), description: 'The items this request cancelled.' }, batch: schemaRef('Batch') } } } },
+          },
+          '404': k.errorResponse(404, ['not_found'], 'Unknown or another company\'s batch.', k.error('not_found', 'Batch not found')),
+          '409': k.errorResponse(409, ['batch_not_cancellable'], 'The batch has ended, or none of its items is still queued; nothing changed.', k.error('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled')),
+          '422': k.errorResponse(422, ['validation_failed'], 'A body with fields: this request takes none.', k.error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})')),
+          ...k.writeErrors(),
+        },
+      },
+    },
     '/v1/batches/{batch_id}/results.zip': {
       get: {
         operationId: 'downloadBatchResults', tags: ['Batches'], summary: 'Download every successful result as one ZIP', security: [{ apiKey: ['read'] }],

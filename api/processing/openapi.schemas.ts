@@ -135,6 +135,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
   { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
+  { code: 'batch_not_cancellable', when: 'Cancelling a batch cancels its queued items: this batch has ended, or none of its items is still queued. Nothing changed.' },
   { code: 'job_not_cancellable', when: 'Only a queued job can be cancelled: this one is processing, completed, failed or already cancelled. Nothing changed.' },
   { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
   { code: 'batch_not_terminal', when: 'The batch is still queued or processing: its results ZIP and retry-failed are available once it has ended (completed, partial or failed).' },

@@ -28,6 +28,8 @@ export function batchClient(h: ProcessingHarness) {
     },
     retryFailed: (key: string, id: string, idempotencyKey: string = idem()) =>
       fetch(`${h.app.url}/v1/batches/${id}/retry-failed`, { method: 'POST', headers: { ...h.auth(key), 'Idempotency-Key': idempotencyKey } }),
+    cancel: (key: string, id: string, body: unknown = undefined) =>
+      fetch(`${h.app.url}/v1/batches/${id}/cancel`, { method: 'POST', headers: { ...h.auth(key), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
     zip: (key: string, id: string) => fetch(`${h.app.url}/v1/batches/${id}/results.zip`, { headers: h.auth(key) }),
     /** Waits (watching the batches table, not the API's rate limit) until the batch has ended, then reads it. */
     async waitForBatch(key: string, id: string, timeoutMs = 300_000): Promise<BatchJson> {

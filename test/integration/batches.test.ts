@@ -298,3 +298,37 @@ describe('items groups sources into one child', () => {
     }
   });
 });
+
+describe('POST /v1/batches/{id}/cancel', () => {
+  it('cancels the queued items once (each reservation released), the batch then ends failed; ended, foreign or bodied requests are refused', async () => {
+    const co = await h.company('Cancels');
+    const pdf = await h.upload(co.key, 'c.pdf', await samplePdf(1));
+    const before = await h.wallet(co.id);
+    // No worker: every child stays queued until the cancellation.
+    await h.stopWorkers();
+    const batch = await b.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [pdf, pdf, pdf], options: { angle: 90 } });
+    expect((await h.wallet(co.id)).reserved).toBe(before.reserved + 6);
+    expect((await b.cancel(other.key, batch.id)).status).toBe(404);
+    const withBody = await b.cancel(co.key, batch.id, { reason: 'x' });
+    expect(withBody.status).toBe(422);
+    expect(await withBody.json()).toMatchObject({ code: 'validation_failed', issues: [{ path: 'reason' }] });
+
+    const [first, second] = await Promise.all([b.cancel(co.key, batch.id), b.cancel(co.key, batch.id)]);
+    const answers = [first, second].sort((x, y) => x.status - y.status);
+    expect(answers.map((r) => r.status)).toEqual([200, 409]);
+    const ok = (await answers[0]!.json()) as { cancelled_job_ids: string[]; batch: { progress: Record<string, number> } };
+    expect(ok.cancelled_job_ids.sort()).toEqual(batch.jobs.map((j) => j.id).sort());
+    expect(ok.batch.progress).toMatchObject({ total: 3, queued: 0, cancelled: 3 });
+    expect(await answers[1]!.json()).toMatchObject({ code: 'batch_not_cancellable' });
+    expect(await ledgerOf(batch.id)).toMatchObject({ reserve: 6, reserve_rows: 3, release: 6, release_rows: 3 });
+    expect(await h.wallet(co.id)).toEqual(before);
+
+    // With a worker back, the batch workflow finds its children ended without running them: failed, nothing charged.
+    await h.startWorker();
+    expect(await b.waitForBatch(co.key, batch.id)).toMatchObject({ status: 'failed', progress: { cancelled: 3, completed: 0 }, credits: { charged: 0, released: 6, reserved: 0 } });
+    const ended = await b.cancel(co.key, batch.id);
+    expect(ended.status).toBe(409);
+    expect(await ended.json()).toMatchObject({ code: 'batch_not_cancellable' });
+    expect(await h.wallet(co.id)).toEqual(before);
+  });
+});

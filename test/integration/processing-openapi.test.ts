@@ -115,6 +115,7 @@ describe('the document', () => {
       ['DELETE /v1/jobs/{job_id}', 'DELETE', `/v1/jobs/${job}`], ['GET /v1/jobs/{job_id}/results/{index}', 'GET', `/v1/jobs/${job}/results/0`],
       ['POST /v1/batches/estimate', 'POST', '/v1/batches/estimate'], ['POST /v1/batches', 'POST', '/v1/batches'],
       ['GET /v1/batches/{batch_id}', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA'], ['POST /v1/batches/{batch_id}/retry-failed', 'POST', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/retry-failed'],
+      ['POST /v1/batches/{batch_id}/cancel', 'POST', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/cancel'],
       ['GET /v1/batches/{batch_id}/results.zip', 'GET', '/v1/batches/bat_AAAAAAAAAAAAAAAAAAAA/results.zip'],
       ['GET /v1/jobs', 'GET', '/v1/jobs'], ['POST /v1/jobs/{job_id}/cancel', 'POST', `/v1/jobs/${job}/cancel`],
       ['GET /v1/uploads/{upload_id}', 'GET', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'], ['GET /v1/credits', 'GET', '/v1/credits'], ['GET /v1/capabilities', 'GET', '/v1/capabilities'],
@@ -495,6 +496,14 @@ describe('real responses conform to the document', () => {
     expect(codeOf(await c.check(Z, await send('GET', `${B}/bat_ZZZZZZZZZZZZZZZZZZZZ/results.zip`, acme.key)))).toBe('not_found');
     expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.readKey, {})))).toBe('insufficient_scope');
     expect(codeOf(await c.check(R, await post(`${B}/${id}/retry-failed`, acme.key, {}, null)))).toBe('idempotency_key_required');
+    // Cancel: a second queued batch (no worker runs), its queued items cancelled once.
+    const C = 'POST /v1/batches/{batch_id}/cancel';
+    const toCancel = String(obj(await c.check(S, await post(B, acme.key, body)))['id']);
+    expect(codeOf(await c.check(C, await post(`${B}/${toCancel}/cancel`, acme.readKey, {}, null)))).toBe('insufficient_scope');
+    expect(codeOf(await c.check(C, await post(`${B}/bat_ZZZZZZZZZZZZZZZZZZZZ/cancel`, acme.key, {}, null)))).toBe('not_found');
+    expect(await c.check(C, await post(`${B}/${toCancel}/cancel`, acme.key, { now: true }, null))).toMatchObject({ code: 'validation_failed', issues: [{ path: 'now' }] });
+    expect(await c.check(C, await post(`${B}/${toCancel}/cancel`, acme.key, {}, null))).toMatchObject({ batch: { id: toCancel, progress: { cancelled: 2 } } });
+    expect(codeOf(await c.check(C, await post(`${B}/${toCancel}/cancel`, acme.key, {}, null)))).toBe('batch_not_cancellable');
 
     // Terminal batches: one completed, one partial (a damaged source).
     await h.startWorker();
