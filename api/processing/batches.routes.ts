@@ -2,10 +2,6 @@ import type Router from '@koa/router';
 import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
-import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import type { Logger } from '../../adapters/logging/logger.js';
-import type { FileStore } from '../../adapters/storage/file-store.js';
-import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
@@ -14,24 +10,14 @@ import { keyOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
 import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { fingerprintWith, jobJson } from './jobs.routes.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
-import { assertNoFields } from './jobs.routes.js';
+import { assertNoFields, fingerprintWith, jobJson, type JobsRouteDeps } from './jobs.routes.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
 
-export interface BatchesRouteDeps {
-  db: Db;
-  store: FileStore;
-  logger: Logger;
-  secretBox: SecretBox;
-  workflows: WorkflowGateway | null;
-  qpdf: QpdfOptions;
-  bodyLimitJson: string;
-  now?: () => Date;
-}
+/** The batch routes need what the job routes need: they submit through the same code. */
+export type BatchesRouteDeps = JobsRouteDeps;
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
   req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, maxCredits: undefined, webhookId: undefined }, sourcePath: item.sourcePath }));
