@@ -4,6 +4,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
+import { listBatches } from '../../db/repositories/batches.repo.js';
+import { batchSummaryJson } from '../processing/batches.routes.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
@@ -62,6 +64,15 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listJobs(deps.db, memberOf(ctx).companyId, {}, limit, decodeCursor('jobs', ctx.query['before']));
     ctx.body = page('jobs', rows, limit, jobJson);
+  });
+
+  /** The company's batches, newest first, without their children (any member). */
+  signedIn.get('/batches', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const rows = await listBatches(deps.db, memberOf(ctx).companyId, limit, decodeCursor('batches', ctx.query['before']));
+    const summaries = new Map<string, Awaited<ReturnType<typeof batchSummaryJson>>>();
+    for (const b of rows) summaries.set(b.id, await batchSummaryJson(deps.db, b));
+    ctx.body = page('batches', rows, limit, (b) => summaries.get(b.id)!);
   });
 
   const admin = createRouter();

@@ -5,6 +5,7 @@ import { statusOf } from '../http/errors.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
+import { batchSchemas } from '../processing/openapi.batches.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 
@@ -84,7 +85,7 @@ const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: 
 const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
 const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
 const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
-const beforeParam = (list: 'jobs' | 'deliveries'): Schema => ({
+const beforeParam = (list: 'jobs' | 'deliveries' | 'batches'): Schema => ({
   name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
   description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
   examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`) } },
@@ -159,6 +160,14 @@ function paths(): Record<string, Schema> {
         description: 'Every member may list the company\'s jobs, newest first, in the `/v1` job format.',
         parameters: [limitParam, beforeParam('jobs')],
         responses: { ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
+      },
+    },
+    '/api/company/batches': {
+      get: {
+        operationId: 'listBatches', tags: t('Jobs'), summary: 'The company\'s batches', security: SESSION,
+        description: 'Every member may list the company\'s batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).',
+        parameters: [limitParam, beforeParam('batches')],
+        responses: { ...ok('A page of batches.', schemaRef('BatchPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
       },
     },
     '/api/company/keys': {
@@ -347,6 +356,8 @@ function schemas(): Record<string, Schema> {
     Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
     Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
     JobPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Job') }, next_cursor: nullable({ type: 'string' }) }),
+    ...batchSchemas(processingSchemas()['Job']!), // BatchSummary and what it refers to
+    BatchPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('BatchSummary') }, next_cursor: nullable({ type: 'string' }) }),
     Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
     NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
     KeyList: list('Key'),

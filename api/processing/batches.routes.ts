@@ -24,12 +24,22 @@ const childrenOf = (req: BatchRequest): ChildSpec[] =>
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
-  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
-  const counts = await batchCounts(db, batch.id);
-  const credits = await batchCredits(db, batch.id);
+  const summary = await batchSummaryJson(db, batch);
   const children = await listBatchChildren(db, batch.id);
   const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
   const last = shown.at(-1);
+  return {
+    ...summary,
+    jobs: shown.map((j) => ({ item_index: j.itemIndex!, ...jobJson(j) })),
+    next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
+  };
+}
+
+/** The batch without its children: what lists show. */
+export async function batchSummaryJson(db: Db, batch: Batch) {
+  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
+  const counts = await batchCounts(db, batch.id);
+  const credits = await batchCredits(db, batch.id);
   return {
     id: batch.id,
     status: batch.status,
@@ -44,8 +54,6 @@ export async function batchJson(db: Db, batch: Batch, page: { after: number; lim
     finished_at: batch.finishedAt?.toISOString() ?? null,
     progress: counts,
     credits: { estimated: batch.quotedCredits, ...credits },
-    jobs: shown.map((j) => ({ item_index: j.itemIndex!, ...jobJson(j) })),
-    next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
   };
 }
 

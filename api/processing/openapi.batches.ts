@@ -57,6 +57,21 @@ const count: Schema = { type: 'integer', minimum: 0 };
 
 /** `job` is the Job schema: a child is a job plus its `item_index`. */
 export function batchSchemas(job: Schema): Record<string, Schema> {
+  const all = batchRecordSchemas(job);
+  const batch = all['Batch']!;
+  const { jobs: _jobs, next_after: _next, ...summaryProps } = batch['properties'] as Record<string, Schema>;
+  return {
+    ...all,
+    BatchSummary: {
+      ...batch,
+      description: 'A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children).',
+      required: (batch['required'] as string[]).filter((k) => k !== 'jobs' && k !== 'next_after'),
+      properties: summaryProps,
+    },
+  };
+}
+
+function batchRecordSchemas(job: Schema): Record<string, Schema> {
   const uploadIds = { type: 'array', items: schemaRef('UploadId') };
   return {
     BatchJob: {

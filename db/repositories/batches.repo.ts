@@ -132,3 +132,13 @@ export async function findUnstartedBatches(db: Db, before: Date, limit: number):
   const rows = await db('batches').where({ status: 'queued' }).whereNull('started_at').where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
   return rows.map((r) => r.id as string);
 }
+
+/**
+ * One page of a company's batches, newest first (created_at, then id, descending), strictly after the batch `before`
+ * in that order (looked up in the table, so a cursor of another company gives an empty page).
+ */
+export async function listBatches(db: Db, companyId: string, limit: number, before: string | null): Promise<Batch[]> {
+  const q = db('batches').where({ company_id: companyId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+  if (before) q.whereRaw('(created_at, id) < (SELECT c.created_at, c.id FROM batches c WHERE c.id = ? AND c.company_id = ?)', [before, companyId]);
+  return (await q).map(toBatch);
+}

@@ -291,6 +291,35 @@ describe('OpenAPI document', () => {
   });
 });
 
+describe('batches', () => {
+  it('any member lists the company\'s batches, newest first, paged, without children; another company\'s are not shown', async () => {
+    const other = await createCompanyAdmin(tdb.db, 'Batch Other Co');
+    secrets.push(other.password);
+    const row = (id: string, companyId: string, createdAt: string) => ({
+      id, company_id: companyId, api_key_id: 'key_AAAAAAAAAAAAAAAAAAAA', operation: 'pdf-rotate', options: JSON.stringify({ angle: 90 }),
+      item_count: 2, quoted_credits: 4, created_at: new Date(createdAt),
+    });
+    await tdb.db('batches').insert([
+      row('bat_OlderOlderOlderOlder', admin.companyId, '2026-03-01T08:00:00Z'),
+      row('bat_NewerNewerNewerNewer', admin.companyId, '2026-03-01T09:00:00Z'),
+      row('bat_TheirTheirTheirTheir', other.companyId, '2026-03-01T10:00:00Z'),
+    ]);
+    const doc = (await (await fetch(`${app.url}/api/company/openapi.json`)).json()) as Record<string, unknown>;
+    const c = new Conformance(doc);
+    const first = (await c.check('GET /api/company/batches', await adminClient.request('GET', '/batches?limit=1'))) as { data: Array<Record<string, unknown>>; next_cursor: string };
+    expect(first.data.map((b) => b['id'])).toEqual(['bat_NewerNewerNewerNewer']);
+    expect(first.data[0]).toMatchObject({ status: 'queued', operation: 'pdf-rotate', item_count: 2, progress: { total: 0 }, credits: { estimated: 4 } });
+    expect(first.data[0]).not.toHaveProperty('jobs');
+    const second = (await c.check('GET /api/company/batches', await adminClient.request('GET', `/batches?limit=1&before=${first.next_cursor}`))) as { data: Array<{ id: string }>; next_cursor: string | null };
+    expect(second.data.map((b) => b.id)).toEqual(['bat_OlderOlderOlderOlder']);
+    const all = (await c.check('GET /api/company/batches', await adminClient.request('GET', '/batches'))) as { data: Array<{ id: string }>; next_cursor: string | null };
+    expect(all).toMatchObject({ next_cursor: null });
+    expect(all.data.map((b) => b.id)).toEqual(['bat_NewerNewerNewerNewer', 'bat_OlderOlderOlderOlder']);
+    await expectError(await adminClient.request('GET', '/batches?before=nope'), 422, 'validation_failed');
+    await expectError(await client().request('GET', '/batches'), 401, 'session_required');
+  });
+});
+
 describe('webhooks', () => {
   it('POST /v1/webhooks registers a public HTTPS URL with a secret shown once; list, rotate, disable, delete', async () => {
     await expectError(await adminClient.requestAt('POST', '/v1/webhooks', { url: 'http://hooks.example.com/x' }), 422, 'validation_failed');

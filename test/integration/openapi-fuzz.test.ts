@@ -114,6 +114,8 @@ beforeAll(async () => {
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
   bindings['jobs'] = { values: [job, job2], targets: ['path.job_id'] };
   const batch = (await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } }, idem: 'fuzz-seed-batch-1' }))['id'] as string;
+  // A second batch, so the company session's batch list has a next cursor at limit=1.
+  await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } }, idem: 'fuzz-seed-batch-2' });
   bindings['batches'] = { values: [batch], targets: ['path.batch_id'] };
 
   // The company session (/api/company, POST /v1/webhooks): the owner signs in; a member, an open invitation, a webhook
@@ -133,7 +135,7 @@ beforeAll(async () => {
   for (const eventId of ['evt_FuzzFuzzFuzzFuzzFuz1', 'evt_FuzzFuzzFuzzFuzzFuz2']) {
     deliveries.push((await createDelivery(h.tdb.db, { endpoint, eventId, eventType: 'job.completed', body: Buffer.from('{}'), maxAttempts: 6 })).delivery.id);
   }
-  for (const list of ['jobs', 'deliveries']) {
+  for (const list of ['jobs', 'deliveries', 'batches']) {
     const res = await session.request('GET', `/${list}?limit=1`);
     cursors.push(((await res.json()) as { next_cursor: string }).next_cursor);
   }
