@@ -4,13 +4,18 @@ import type { JobStatus } from './jobs.js';
  * Batches of the processing interface (spec section 3, batch table): queued → processing → completed | partial |
  * failed. Every item is an ordinary child job with its own reservation; the batch only aggregates them.
  */
-export type BatchStatus = 'queued' | 'processing' | 'completed' | 'partial' | 'failed';
-export const TERMINAL_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'partial', 'failed'];
-export const isBatchTerminal = (s: BatchStatus): boolean => TERMINAL_BATCH_STATUSES.includes(s);
+export const TERMINAL_BATCH_STATUSES = ['completed', 'partial', 'failed'] as const;
+export type TerminalBatchStatus = (typeof TERMINAL_BATCH_STATUSES)[number];
+export type BatchStatus = 'queued' | 'processing' | TerminalBatchStatus;
+export const isBatchTerminal = (s: BatchStatus): s is TerminalBatchStatus => (TERMINAL_BATCH_STATUSES as readonly BatchStatus[]).includes(s);
 
-/** `webhook_mode` of a batch (spec section 2): which events a batch with a `webhook_id` sends. */
+/**
+ * `webhook_mode` of a batch (spec section 2): `batch` (default) sends one `batch.*` event when the batch ends; `items`
+ * sends the `job.*` event of every child and no batch event; `both` sends both (domain/processing-events.ts).
+ */
 export const WEBHOOK_MODES = ['batch', 'items', 'both'] as const;
 export type WebhookMode = (typeof WEBHOOK_MODES)[number];
+export const DEFAULT_WEBHOOK_MODE: WebhookMode = 'batch';
 
 export const BATCH_LIMITS = {
   /** Items (child jobs) per batch (spec section 8). */
@@ -35,7 +40,7 @@ export function countChildren(statuses: readonly JobStatus[]): BatchCounts {
  * partial; all failed → failed). A child cancelled while queued (`POST /v1/jobs/{id}/cancel`) ran nothing and
  * released its reservation: it counts as not completed, like a failed one. Null while a child is unfinished.
  */
-export function finalBatchStatus(counts: BatchCounts): BatchStatus | null {
+export function finalBatchStatus(counts: BatchCounts): TerminalBatchStatus | null {
   if (counts.queued + counts.processing > 0 || counts.total === 0) return null;
   if (counts.failed + counts.cancelled === 0) return 'completed';
   if (counts.completed === 0) return 'failed';

@@ -1,4 +1,5 @@
 import type { JobErrorCode, JobStatus } from './jobs.js';
+import type { TerminalBatchStatus, WebhookMode } from './batches.js';
 
 /**
  * The `/v1` webhook events (spec section 6) and the rules of which ones a job or a batch emits. Pure: the repositories
@@ -12,16 +13,7 @@ export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 export type BatchEventType = (typeof BATCH_EVENT_TYPES)[number];
 export type V1EventType = JobEventType | BatchEventType;
 
-/**
- * `webhook_mode` of a batch: `batch` (default) sends one `batch.*` event when the batch ends; `items` sends the
- * `job.*` event of every child and no batch event; `both` sends both.
- */
-export const WEBHOOK_MODES = ['batch', 'items', 'both'] as const;
-export type WebhookMode = (typeof WEBHOOK_MODES)[number];
-export const DEFAULT_WEBHOOK_MODE: WebhookMode = 'batch';
-
 export type TerminalJobStatus = Extract<JobStatus, 'completed' | 'failed'>;
-export type TerminalBatchStatus = 'completed' | 'partial' | 'failed';
 
 /** The download path of result `index` of a job (the same as `result.files[].download_path` of `GET /v1/jobs/{id}`). */
 export const resultDownloadPath = (jobId: string, index: number): string => `/v1/jobs/${jobId}/results/${index}`;
@@ -49,14 +41,6 @@ export function batchEvents(input: { status: TerminalBatchStatus; webhookId: str
  */
 export function childWebhookId(webhookId: string | null, mode: WebhookMode): string | null {
   return webhookId && mode !== 'batch' ? webhookId : null;
-}
-
-/** The batch's terminal state from its children's (spec section 3); null while a child is unfinished. */
-export function batchOutcome(childStatuses: readonly JobStatus[]): TerminalBatchStatus | null {
-  if (childStatuses.length === 0 || childStatuses.some((s) => s !== 'completed' && s !== 'failed')) return null;
-  const completed = childStatuses.filter((s) => s === 'completed').length;
-  if (completed === childStatuses.length) return 'completed';
-  return completed === 0 ? 'failed' : 'partial';
 }
 
 /** What the events need of a job (the jobs repository's row). */

@@ -7,11 +7,10 @@ import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/reposi
 import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
 import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
-import { assertNoFields, fingerprintWith, jobJson, type JobsRouteDeps } from './jobs.routes.js';
+import { assertNoFields, jobJson, v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
@@ -20,7 +19,7 @@ import { streamBatchZip } from './batch-zip.js';
 export type BatchesRouteDeps = JobsRouteDeps;
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
-  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, maxCredits: undefined, webhookId: undefined }, sourcePath: item.sourcePath }));
+  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, webhookId: undefined }, sourcePath: item.sourcePath }));
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
@@ -60,17 +59,10 @@ export async function batchSummaryJson(db: Db, batch: Batch) {
 export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
 
 /** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
-function parseRetryBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new DomainError('validation_failed', 'Invalid request: (body): retry-failed takes no body, or an empty JSON object', { issues: [{ path: '(body)', message: 'retry-failed takes no body, or an empty JSON object' }] });
-  }
-  const fields = Object.keys(body);
-  if (fields.length) {
-    const issues = fields.map((path) => ({ path, message: 'retry-failed takes no fields: the new batch repeats the failed items as they were' }));
-    throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
-  }
-}
+const RETRY_BODY = {
+  field: 'retry-failed takes no fields: the new batch repeats the failed items as they were',
+  body: 'retry-failed takes no body, or an empty JSON object',
+};
 
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
@@ -85,18 +77,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     if (!deps.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     await next();
   };
-  const idempotentAs = (operation: string) =>
-    idempotent({
-      db: deps.db,
-      logger: deps.logger,
-      dialect: 'v1',
-      operation,
-      tenantOf: companyOf,
-      fingerprint: (ctx) => ({ params: ctx.params ?? {}, ...(fingerprintWith(ctx, (secret) => deps.secretBox.digest(secret)) as object) }),
-      earlierFingerprints: (ctx) =>
-        deps.secretBox.previousKeyIds.map((_, i) => ({ params: ctx.params ?? {}, ...(fingerprintWith(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!) as object) })),
-      ...(deps.now ? { now: deps.now } : {}),
-    });
+  const idempotentAs = (operation: string) => v1Idempotent(deps, operation, { withParams: true });
   const submitDeps = () => ({ ...quoteDeps, secretBox: deps.secretBox, workflows: deps.workflows! });
 
   /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
@@ -142,7 +123,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * failed, `batch_retry_needs_password` for password operations (the password is not kept after a job ends).
    */
   router.post('/batches/:id/retry-failed', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
-    parseRetryBody(ctx.request.body);
+    assertNoFields(ctx.request.body, RETRY_BODY);
     const original = await findBatch(ctx);
     const trx = ctx.state.trx!;
     const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, apiKeyId: keyOf(ctx).id });

@@ -18,7 +18,8 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
+import { idempotent, type IdempotentOptions } from '../http/idempotency.js';
+import type { Middleware } from 'koa';
 import { jsonBody } from '../http/body.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { SECRET_OPTIONS, submitJobs } from './submission.service.js';
@@ -80,7 +81,7 @@ function attachmentHeader(name: string): string {
 }
 
 /** What identifies a job or batch request for its Idempotency-Key: the body with each secret option replaced by a digest. */
-export function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
+function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
   const body = ctx.request.body as { options?: Record<string, unknown> } | null;
   if (!body || typeof body !== 'object' || !body.options || typeof body.options !== 'object') return { body };
   const options = { ...body.options };
@@ -88,13 +89,46 @@ export function fingerprintWith(ctx: AppContext, digest: (secret: string) => str
   return { body: { ...body, options } };
 }
 
-/** A request that takes no parameters: no body, or an empty JSON object; anything else is 422 naming it. */
-/** A request that takes no body, or `{}`: any field is a 422 naming it. */
-export function assertNoFields(body: unknown): void {
+/**
+ * The Idempotency-Key middleware of a /v1 submission (jobs, batches, retry-failed): `/v1` rules, keys scoped to the
+ * company, the body fingerprinted with secret options as digests. A request sent before a SECRETS_KEY rotation was
+ * fingerprinted with digests under the key of that time (`earlierFingerprints`). `withParams` adds the path
+ * parameters (retry-failed names its batch in the path); jobs are fingerprinted by their body alone, as they always were.
+ */
+export function v1Idempotent(
+  deps: Pick<JobsRouteDeps, 'db' | 'logger' | 'secretBox' | 'now'>,
+  operation: string,
+  opts: { withParams?: boolean; beforeReplay?: IdempotentOptions['beforeReplay'] } = {},
+): Middleware<AppState> {
+  const fingerprint = (ctx: AppContext, digest: (secret: string) => string) => {
+    const body = fingerprintWith(ctx, digest);
+    return opts.withParams ? { params: ctx.params ?? {}, ...(body as object) } : body;
+  };
+  return idempotent({
+    db: deps.db,
+    logger: deps.logger,
+    dialect: 'v1',
+    operation,
+    tenantOf: (ctx) => keyOf(ctx).tenantId,
+    fingerprint: (ctx) => fingerprint(ctx, (secret) => deps.secretBox.digest(secret)),
+    earlierFingerprints: (ctx) => deps.secretBox.previousKeyIds.map((_, i) => fingerprint(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
+    ...(opts.beforeReplay ? { beforeReplay: opts.beforeReplay } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+}
+
+/**
+ * A request that takes no body, or `{}`: any field is a 422 naming it; any other body a 422 naming `(body)`.
+ * `messages` words the two cases for the route.
+ */
+export function assertNoFields(
+  body: unknown,
+  messages: { field: string; body: string } = { field: 'unknown field; this request takes no body (or {})', body: 'this request takes no body, or an empty JSON object' },
+): void {
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
   const issues = typeof body === 'object' && !Array.isArray(body)
-    ? Object.keys(body).map((k) => ({ path: k, message: 'unknown field; this request takes no body (or {})' }))
-    : [{ path: '(body)', message: 'this request takes no body, or an empty JSON object' }];
+    ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
+    : [{ path: '(body)', message: messages.body }];
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
@@ -121,15 +155,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     },
     acceptedLocation(RESOURCE_PATHS.job),
     jsonBody(deps.bodyLimitJson),
-    idempotent({
-      db: deps.db,
-      logger: deps.logger,
-      dialect: 'v1',
-      operation: 'jobs.create',
-      tenantOf: companyOf,
-      fingerprint: (ctx) => fingerprintWith(ctx, (secret) => deps.secretBox.digest(secret)),
-      // A job sent before a SECRETS_KEY rotation was fingerprinted with digests under the key of that time.
-      earlierFingerprints: (ctx) => deps.secretBox.previousKeyIds.map((_, i) => fingerprintWith(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
+    v1Idempotent(deps, 'jobs.create', {
       // The stored 202 names a job; once that job is deleted its id is 404, so replaying it would mislead.
       beforeReplay: async (ctx, jobId) => {
         if (await isJobDeleted(deps.db, companyOf(ctx), jobId)) {
@@ -140,7 +166,6 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
           );
         }
       },
-      ...(deps.now ? { now: deps.now } : {}),
     }),
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
@@ -162,16 +187,9 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
    * with `limit` and the `before` cursor of the previous page's `next_cursor`.
    */
   router.get('/jobs', async (ctx) => {
-    const query = parseJobListQuery(ctx.query);
+    const filter = parseJobListQuery(ctx.query);
     const limit = parseLimit(ctx.query['limit']);
     const before = decodeCursor('jobs', ctx.query['before']);
-    const filter = {
-      ...(query.statuses ? { statuses: query.statuses } : {}),
-      ...(query.operations ? { operations: query.operations } : {}),
-      ...(query.batchId !== undefined ? { batchId: query.batchId } : {}),
-      ...(query.createdAfter ? { createdAfter: query.createdAfter } : {}),
-      ...(query.createdBefore ? { createdBefore: query.createdBefore } : {}),
-    };
     ctx.body = page('jobs', await listJobs(deps.db, companyOf(ctx), filter, limit, before), limit, jobJson);
   });
 

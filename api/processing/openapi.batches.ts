@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
-import { BATCH_LIMITS, WEBHOOK_MODES } from '../../domain/batches.js';
+import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { OPERATION_DOCS, requestSchemaName, schemaRef, type Schema } from './openapi.schemas.js';
@@ -46,7 +46,7 @@ function batchVariant(op: AvailableOperation): Schema {
       },
       options: d.options,
       max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.' },
-      webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES], default: 'batch', description: 'Which events the batch sends: `batch` (batch events), `items` (each child\'s job events) or `both`.' },
+      webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES], default: DEFAULT_WEBHOOK_MODE, description: 'Which events the batch sends: `batch` (batch events), `items` (each child\'s job events) or `both`.' },
     },
   };
 }

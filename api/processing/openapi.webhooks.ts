@@ -1,5 +1,6 @@
 import { DELIVERY_PROFILES, SIGNATURE_TOLERANCE_SECONDS, SIGNATURE_VERSION, TEST_PING, testPingEvent } from '../../domain/webhooks.js';
-import { BATCH_EVENT_TYPES, batchEventBody, JOB_EVENT_TYPES, jobEventBody, WEBHOOK_MODES, type BatchEventType, type JobEventType } from '../../domain/processing-events.js';
+import { BATCH_EVENT_TYPES, batchEventBody, JOB_EVENT_TYPES, jobEventBody, type BatchEventType, type JobEventType } from '../../domain/processing-events.js';
+import { WEBHOOK_MODES } from '../../domain/batches.js';
 import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
 
 /**

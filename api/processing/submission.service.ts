@@ -117,8 +117,8 @@ export async function submitJobs(
   await lockCompany(trx, companyId);
   const pending = await countUnfinishedJobs(trx, companyId);
   if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
-    const what = input.batch ? `this batch's ${children.length} jobs would make ${pending + children.length}` : 'wait for some to finish';
-    throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${input.batch ? `${pending} are pending and ${what}` : what}`, { retryAfterSeconds: 10 });
+    const why = input.batch ? `${pending} are pending and this batch's ${children.length} jobs would make ${pending + children.length}` : 'wait for some to finish';
+    throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`, { retryAfterSeconds: 10 });
   }
   const { quotes, total } = await quoteChildren({ ...deps, db: trx }, companyId, children, input.maxCredits, input.batch?.webhookId ?? null);
   const wallet = await getBalance(trx, companyId);

@@ -1,7 +1,6 @@
 import { enqueueBatchTerminalEvent } from './v1-events.repo.js';
 import { listBatchChildren } from './jobs.repo.js';
-import type { TerminalBatchStatus } from '../../domain/processing-events.js';
-import { countChildren, finalBatchStatus, type BatchCounts, type BatchStatus, type WebhookMode } from '../../domain/batches.js';
+import { countChildren, finalBatchStatus, isBatchTerminal, type BatchCounts, type BatchStatus, type WebhookMode } from '../../domain/batches.js';
 import type { JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
 
@@ -94,20 +93,21 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
   return db.transaction(async (trx) => {
     const row = await trx('batches').where({ id }).forUpdate().first();
     if (!row) return null;
-    const counts = await batchCounts(trx, id);
+    // The children are read once: their states decide the end, and the batch event lists them.
+    const children = await listBatchChildren(trx, id);
+    const counts = countChildren(children.map((j) => j.status));
     const final = finalBatchStatus(counts);
     if (!final) return null;
-    if (row.status === 'completed' || row.status === 'partial' || row.status === 'failed') return { status: row.status as BatchStatus, counts, changed: false };
+    if (isBatchTerminal(row.status)) return { status: row.status, counts, changed: false };
     await trx('batches').where({ id }).update({ status: final, finished_at: now, started_at: row.started_at ?? now });
     // The batch's terminal event (batch.completed | partial | failed, by webhook_mode) is recorded in the same
     // transaction as the transition: the delivery row is the outbox; the activity starts it after commit.
-    const children = await listBatchChildren(trx, id);
     await enqueueBatchTerminalEvent(trx, {
       companyId: row.company_id,
       webhookId: row.webhook_id,
       at: now,
       batch: {
-        id, status: final as TerminalBatchStatus, operation: row.operation, webhookMode: row.webhook_mode, retryOf: row.retry_of,
+        id, status: final, operation: row.operation, webhookMode: row.webhook_mode, retryOf: row.retry_of,
         createdAt: row.created_at, finishedAt: now,
         children: children.map((j) => ({ id: j.id, status: j.status, quotedCredits: j.quotedCredits, errorCode: j.errorCode })),
       },

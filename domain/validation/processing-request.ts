@@ -4,7 +4,7 @@ import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
 import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
-import { BATCH_LIMITS, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
+import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
 
 /**
@@ -226,5 +226,5 @@ export function parseBatchRequest(body: unknown): BatchRequest {
     : b.upload_ids!.map((u, i) => ({ uploadIds: [u], path: `upload_ids.${i}`, sourcePath: () => `upload_ids.${i}` }));
   for (const item of items) issues.push(...sourceIssues(operation, item.uploadIds, item.path));
   if (issues.length) invalid(issues);
-  return { operation, options, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? 'batch' };
+  return { operation, options, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? DEFAULT_WEBHOOK_MODE };
 }

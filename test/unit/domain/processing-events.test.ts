@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   batchEventBody,
   batchEvents,
-  batchOutcome,
   childWebhookId,
   jobEventBody,
   jobEvents,
-  WEBHOOK_MODES,
   type EventBatchInput,
   type EventJobInput,
 } from '../../../domain/processing-events.js';
+import { countChildren, finalBatchStatus, WEBHOOK_MODES } from '../../../domain/batches.js';
 
 const WH = 'whe_AAAAAAAAAAAAAAAAAAAA';
 const at = new Date('2026-11-23T10:00:00.000Z');
@@ -59,12 +58,12 @@ describe('which events a job or batch emits, by webhook_mode', () => {
   });
 
   it('a batch ends completed, partial or failed per the state table, and not while a child is unfinished', () => {
-    expect(batchOutcome(['completed', 'completed'])).toBe('completed');
-    expect(batchOutcome(['completed', 'failed'])).toBe('partial');
-    expect(batchOutcome(['failed', 'failed'])).toBe('failed');
-    expect(batchOutcome(['completed', 'processing'])).toBeNull();
-    expect(batchOutcome(['queued'])).toBeNull();
-    expect(batchOutcome([])).toBeNull();
+    expect(finalBatchStatus(countChildren(['completed', 'completed']))).toBe('completed');
+    expect(finalBatchStatus(countChildren(['completed', 'failed']))).toBe('partial');
+    expect(finalBatchStatus(countChildren(['failed', 'failed']))).toBe('failed');
+    expect(finalBatchStatus(countChildren(['completed', 'processing']))).toBeNull();
+    expect(finalBatchStatus(countChildren(['queued']))).toBeNull();
+    expect(finalBatchStatus(countChildren([]))).toBeNull();
   });
 });
 
