@@ -15,6 +15,7 @@ import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
 import { getUpload } from '../db/repositories/uploads.repo.js';
 import { terminalEventId, unstartedDeliveriesOfEvent } from '../db/repositories/v1-events.repo.js';
+import { workflowIds } from '../domain/workflow-ids.js';
 
 export interface ProcessingActivityDeps {
   db: Db;
@@ -73,12 +74,12 @@ function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   return work().finally(() => clearInterval(timer));
 }
 
-/** `delivery:<id>` (workflowIds.delivery) of `webhookDeliveryWorkflow`, started with the activity's own client. */
+/** `delivery:<id>` of `webhookDeliveryWorkflow`, started with the activity's own client (as the API's startDeliveryWorkflow does). */
 export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
   return async (deliveryId: string): Promise<void> => {
     const ctx = Context.current();
     await ctx.client.workflow.start('webhookDeliveryWorkflow', {
-      workflowId: `delivery:${deliveryId}`,
+      workflowId: workflowIds.delivery(deliveryId),
       taskQueue: ctx.info.taskQueue,
       args: [{ deliveryId, interface: 'v1', ...(delaysMs ? { delaysMs } : {}) }],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

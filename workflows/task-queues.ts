@@ -1,16 +1,7 @@
 /** Default task queue; deployments override it with TEMPORAL_TASK_QUEUE (tests use one per run). */
 export const DEFAULT_TASK_QUEUE = 'platform';
 
-/** Business workflow ids: an operator finds a workflow in the Temporal UI by these. */
-export const workflowIds = {
-  delivery: (deliveryId: string) => `delivery:${deliveryId}`,
-  job: (jobId: string) => `job:${jobId}`,
-  batch: (batchId: string) => `batch:${batchId}`,
-  request: (requestId: string) => `request:${requestId}`,
-  watcher: (network: string) => `watch:${network}`,
-  mail: (mailId: string) => `mail:${mailId}`,
-  invoice: (invoiceId: string) => `invoice:${invoiceId}`,
-};
+export { workflowIds } from '../domain/workflow-ids.js';
 
 /** Message names of `invoice:<id>` (workflows/proof/invoice-lifecycle.workflow.ts), shared with its callers. */
 export const INVOICE_LIFECYCLE = { voidUpdate: 'void', paidSignal: 'paid' } as const;
