@@ -35,3 +35,10 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
     },
   };
 }
+
+export type WorkerProcess = Awaited<ReturnType<typeof spawnWorkerProcess>>;
+
+/** Teardown of the tests that spawn worker processes: SIGTERM to each one still running (killed ones are skipped). */
+export async function stopLiveWorkers(workers: readonly WorkerProcess[]): Promise<void> {
+  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+}

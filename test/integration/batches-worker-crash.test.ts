@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { ProcessingHarness } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess } from '../helpers/worker-process.js';
+import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed in the middle of a batch, while
@@ -16,11 +16,11 @@ import { spawnWorkerProcess } from '../helpers/worker-process.js';
  */
 const h = new ProcessingHarness();
 const b = batchClient(h);
-const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
+const workers: WorkerProcess[] = [];
 
 beforeAll(() => h.start({ startWorkers: false }));
 afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  await stopLiveWorkers(workers);
   await deleteRunSchedules(h.gateway, h.taskQueue);
   await h.stop();
 });

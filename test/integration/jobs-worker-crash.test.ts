@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ProcessingHarness } from '../helpers/processing.js';
 import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess } from '../helpers/worker-process.js';
+import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed while it runs the job's
@@ -17,11 +17,11 @@ import { spawnWorkerProcess } from '../helpers/worker-process.js';
  * the machine. After the kill the real bytes are put back for the second worker.
  */
 const h = new ProcessingHarness();
-const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
+const workers: WorkerProcess[] = [];
 
 beforeAll(() => h.start({ startWorkers: false }));
 afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  await stopLiveWorkers(workers);
   // The worker entry point created this run's schedules; leave the shared server clean.
   await deleteRunSchedules(h.gateway, h.taskQueue);
   await h.stop();

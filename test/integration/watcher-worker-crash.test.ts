@@ -10,7 +10,7 @@ import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startEvmNode, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { spawnWorkerProcess } from '../helpers/worker-process.js';
+import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * The real worker entry point (workers/main.ts, WATCHER_NETWORKS=base) against a local Hardhat node with chain id
@@ -31,7 +31,7 @@ const h = new ProofHarness();
 const secretsKey = generateSecretsKey();
 const taskQueue = `test-watcher-crash-${randomBytes(4).toString('hex')}`;
 const namespace = `test-watcher-crash-${randomBytes(4).toString('hex')}`;
-const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
+const workers: WorkerProcess[] = [];
 let node: EvmNode;
 let temporal: Connection | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
@@ -51,7 +51,7 @@ beforeAll(async () => {
   receiver = await startReceiver(() => 200);
 });
 afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  await stopLiveWorkers(workers);
   // The namespace holds this run's watcher, schedules and deliveries; deleting it removes them all.
   await temporal?.operatorService.deleteNamespace({ namespace }).catch(() => undefined);
   await temporal?.close();

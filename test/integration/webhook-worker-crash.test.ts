@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess } from '../helpers/worker-process.js';
+import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
@@ -12,14 +12,14 @@ let tdb: TestDatabase;
 let gw: WorkflowGateway;
 const secretsKey = generateSecretsKey();
 const taskQueue = uniqueTaskQueue('crash');
-const workers: Array<Awaited<ReturnType<typeof spawnWorkerProcess>>> = [];
+const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   gw = await testGateway(taskQueue);
 });
 afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+  await stopLiveWorkers(workers);
   // The real worker entry point created this run's maintenance schedule; leave the shared server clean.
   await deleteRunSchedules(gw, taskQueue);
   await gw?.close();
