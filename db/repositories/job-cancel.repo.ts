@@ -8,6 +8,19 @@ export const CANCEL_REASON = 'job_cancelled';
 
 export type CancelOutcome = { outcome: 'cancelled'; job: Job } | { outcome: 'not_cancellable'; job: Job } | { outcome: 'missing' };
 
+/** The live jobs matching `where` that are still queued → cancelled, each reservation released, in the caller's transaction. */
+async function cancelQueued(trx: Db, where: Record<string, string>, now: Date): Promise<Job[]> {
+  const rows = await trx('jobs')
+    .where(where)
+    .whereNull('deleted_at')
+    .whereIn('status', statusesBefore('cancelled'))
+    .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
+    .returning('*');
+  const jobs = rows.map(toJob);
+  for (const job of jobs) await settleReservation(trx, job.reservationId, 'release', CANCEL_REASON);
+  return jobs;
+}
+
 /**
  * queued → cancelled with the reservation released, in one transaction, at most once. The conditional UPDATE
  * takes the job's row lock, which the scheduler's claim (`claimJobSlot`: SELECT … FOR UPDATE, then UPDATE) also
@@ -17,17 +30,8 @@ export type CancelOutcome = { outcome: 'cancelled'; job: Job } | { outcome: 'not
  */
 export async function cancelJob(db: Db, companyId: string, jobId: string, now: Date): Promise<CancelOutcome> {
   return db.transaction(async (trx) => {
-    const [row] = await trx('jobs')
-      .where({ id: jobId, company_id: companyId })
-      .whereNull('deleted_at')
-      .whereIn('status', statusesBefore('cancelled'))
-      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
-      .returning('*');
-    if (row) {
-      const job = toJob(row);
-      await settleReservation(trx, job.reservationId, 'release', CANCEL_REASON);
-      return { outcome: 'cancelled', job };
-    }
+    const [job] = await cancelQueued(trx, { id: jobId, company_id: companyId }, now);
+    if (job) return { outcome: 'cancelled', job };
     const current = await trx('jobs').where({ id: jobId, company_id: companyId }).whereNull('deleted_at').first();
     return current ? { outcome: 'not_cancellable', job: toJob(current) } : { outcome: 'missing' };
   });
@@ -40,14 +44,5 @@ export async function cancelJob(db: Db, companyId: string, jobId: string, now: D
  * (added by the batches migration).
  */
 export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<string[]> {
-  return db.transaction(async (trx) => {
-    const rows: Array<{ id: string; reservation_id: string }> = await trx('jobs')
-      .where({ company_id: companyId, batch_id: batchId })
-      .whereNull('deleted_at')
-      .whereIn('status', statusesBefore('cancelled'))
-      .update({ status: 'cancelled', finished_at: now, secret_sealed: null, retry_at: null })
-      .returning(['id', 'reservation_id']);
-    for (const r of rows) await settleReservation(trx, r.reservation_id, 'release', CANCEL_REASON);
-    return rows.map((r) => r.id);
-  });
+  return db.transaction(async (trx) => (await cancelQueued(trx, { company_id: companyId, batch_id: batchId }, now)).map((j) => j.id));
 }
