@@ -32,6 +32,7 @@ export function buildPayments(config: Pick<Config, 'x402' | 'chains' | 'http'>, 
     facilitator: facilitator.client,
     authorizationState: createAuthorizationStateReader({ rpcUrls: config.chains.rpcUrls.base, timeoutMs: config.chains.rpcTimeoutMs }),
     paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
+    settlementWaitMs: config.x402.settlementWaitSeconds * 1000,
     ...(config.http.publicBaseUrl ? { publicBaseUrl: config.http.publicBaseUrl } : {}),
   });
 }

@@ -160,6 +160,11 @@ export const envSchema = z.object({
   X402_FACILITATOR_PRIVATE_KEY: optionalString,
   /** How long a payment requirement stays valid (x402 maxTimeoutSeconds). */
   X402_PAYMENT_TIMEOUT_SECONDS: int(300, 10, 3600),
+  /**
+   * How long a paid call waits for its settlement before answering 503 payment_settlement_uncertain (the settlement
+   * goes on; the caller re-presents the same authorization to fetch the kept answer). Well under client timeouts.
+   */
+  X402_SETTLEMENT_WAIT_SECONDS: int(15, 1, 60),
 
   /** Folder of uploaded sources and job results (addressed by id, never by a client path). */
   STORAGE_DIR: optionalString,
@@ -286,6 +291,7 @@ export interface Config {
       | { readonly kind: 'self'; readonly privateKey: `0x${string}` }
       | { readonly kind: 'none' };
     readonly paymentTimeoutSeconds: number;
+    readonly settlementWaitSeconds: number;
   };
 }
 
@@ -440,6 +446,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,
       facilitator,
       paymentTimeoutSeconds: e.X402_PAYMENT_TIMEOUT_SECONDS,
+      settlementWaitSeconds: e.X402_SETTLEMENT_WAIT_SECONDS,
     },
   };
   return deepFreeze(config);

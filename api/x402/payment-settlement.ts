@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AuthorizationOnChain, AuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
 import type { Eip3009Authorization, RequestView, X402PaymentServer } from '../../adapters/x402/payment-server.js';
-import { transitionPayment } from '../../db/repositories/x402-payments.repo.js';
+import { transitionPayment, type KeptAnswer, type X402PaymentStatus } from '../../db/repositories/x402-payments.repo.js';
 
 /**
  * What settling one authorization came to, and what the caller receives:
@@ -39,7 +39,56 @@ export interface SettlementRequest {
   requirements: PaymentRequirements;
   paymentRequired: PaymentRequired;
   authorization: Eip3009Authorization;
-  request: RequestView;
+  request?: RequestView | undefined;
+  /** The handler's answer, stored with the move to `settling` and kept until it is delivered or refused. */
+  answer: KeptAnswer;
+}
+
+/** What one read of the chain says about an authorization whose settlement is open. */
+export type ChainDecision = { kind: 'paid'; transaction: string } | { kind: 'refused'; reason: string } | { kind: 'open'; state: string };
+
+/** The authorization's state on Base, or undefined when it cannot be read (no reader, RPC failure). */
+async function readChain(
+  deps: Pick<SettlementDeps, 'authorizationState' | 'logger'>,
+  s: { requirements: { asset: string }; authorization: Eip3009Authorization },
+  hintTx: string | undefined,
+): Promise<AuthorizationOnChain | undefined> {
+  if (!deps.authorizationState) return undefined;
+  try {
+    return await deps.authorizationState.inspect(
+      { asset: s.requirements.asset as `0x${string}`, from: s.authorization.from, to: s.authorization.to, value: BigInt(s.authorization.value), nonce: s.authorization.nonce },
+      hintTx,
+    );
+  } catch (err) {
+    deps.logger.warn({ error: errorSummary(err) }, 'x402 authorization state read failed');
+    return undefined;
+  }
+}
+
+/** Chain time runs close to wall time; a margin keeps a late block from executing what we call expired. */
+const EXPIRY_MARGIN_MS = 30_000;
+const expiredUnused = (chain: AuthorizationOnChain | undefined, a: Eip3009Authorization) =>
+  chain?.state === 'unused' && Date.now() > Number(a.validBefore) * 1000 + EXPIRY_MARGIN_MS;
+
+/**
+ * One look at the chain for an open settlement (a caller re-presenting its authorization): paid, definitely
+ * not paid (used or canceled elsewhere, expired unused), or still open.
+ */
+export async function inspectAuthorization(
+  deps: Pick<SettlementDeps, 'authorizationState' | 'logger'>,
+  s: { paymentId: string; requestId: string; requirements: { asset: string; network: string }; authorization: Eip3009Authorization },
+  hintTx?: string,
+): Promise<ChainDecision> {
+  const chain = await readChain({ ...deps, logger: deps.logger.child({ requestId: s.requestId, paymentId: s.paymentId }) }, s, hintTx);
+  if (chain?.state === 'paid') return { kind: 'paid', transaction: chain.transaction };
+  if (chain?.state === 'used_otherwise') return { kind: 'refused', reason: 'authorization_used_or_canceled_elsewhere' };
+  if (expiredUnused(chain, s.authorization)) return { kind: 'refused', reason: 'expired_unused' };
+  return { kind: 'open', state: chain?.state ?? 'unread' };
+}
+
+/** Records a definite refusal: the fee was not paid, and the kept answer is dropped (it is never delivered). */
+export async function refuseSettlement(db: Db, paymentId: string, from: readonly X402PaymentStatus[], reason: string): Promise<boolean> {
+  return transitionPayment(db, paymentId, from, 'failed', { reason, answer: null });
 }
 
 /**
@@ -64,7 +113,7 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const log = deps.logger.child({ requestId: s.requestId, paymentId: s.paymentId });
-  if (!(await transitionPayment(deps.db, s.paymentId, ['verified'], 'settling'))) {
+  if (!(await transitionPayment(deps.db, s.paymentId, ['verified'], 'settling', { answer: s.answer }))) {
     // Someone else moved this payment: never settle it from here.
     return { kind: 'uncertain', reason: 'payment_not_in_verified_state', settleMs: elapsed() };
   }
@@ -86,21 +135,10 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
   const definite = result !== undefined && (!AMBIGUOUS_REASONS.has(failure) || (failure === 'invalid_exact_evm_transaction_failed' && !!result.transaction));
   if (result) log.warn({ errorReason: failure, transaction: result.transaction || undefined, definite }, 'x402 settlement not successful; reconciling from chain state');
 
-  const validBeforeMs = Number(s.authorization.validBefore) * 1000;
   const deadline = Date.now() + deps.reconcileWindowMs;
   let chain: AuthorizationOnChain | undefined;
   for (;;) {
-    try {
-      chain = deps.authorizationState
-        ? await deps.authorizationState.inspect(
-            { asset: s.requirements.asset as `0x${string}`, from: s.authorization.from, to: s.authorization.to, value: BigInt(s.authorization.value), nonce: s.authorization.nonce },
-            result?.transaction,
-          )
-        : undefined;
-    } catch (err) {
-      chain = undefined;
-      log.warn({ error: errorSummary(err) }, 'x402 authorization state read failed');
-    }
+    chain = await readChain({ authorizationState: deps.authorizationState, logger: log }, s, result?.transaction);
     if (chain?.state === 'paid') {
       await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', { transaction: chain.transaction, reason: `reconciled_after:${failure}` });
       const response: SettleResponse = { success: true, transaction: chain.transaction, network: s.requirements.network, payer: s.authorization.from };
@@ -109,8 +147,7 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
     if (chain?.state === 'used_otherwise') return refuse(deps, s, 'authorization_used_or_canceled_elsewhere', elapsed());
     // A refusal decided before broadcasting stands unless the chain shows the fee paid.
     if (definite) return refuse(deps, s, failure, elapsed());
-    // Chain time runs close to wall time; a margin keeps a late block from executing what we call expired.
-    if (chain?.state === 'unused' && Date.now() > validBeforeMs + 30_000) return refuse(deps, s, `expired_unused_after:${failure}`, elapsed());
+    if (expiredUnused(chain, s.authorization)) return refuse(deps, s, `expired_unused_after:${failure}`, elapsed());
     if (!deps.authorizationState || chain?.state === 'unknown' || Date.now() + deps.reconcilePollMs > deadline) break;
     await sleep(deps.reconcilePollMs);
   }
@@ -121,7 +158,7 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
 }
 
 async function refuse(deps: SettlementDeps, s: SettlementRequest, reason: string, settleMs: number): Promise<SettlementOutcome> {
-  await transitionPayment(deps.db, s.paymentId, ['settling'], 'failed', { reason });
+  await refuseSettlement(deps.db, s.paymentId, ['settling'], reason);
   return { kind: 'refused', reason, settleMs };
 }
 

@@ -160,7 +160,10 @@ describe('x402 payment layer (self-hosted facilitator on a Base node)', () => {
     const res = await broke.fetch(url());
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({ error: expect.any(String), code: 'payment_invalid', request_id: expect.any(String) });
-    expect(res.headers.get('payment-response')).toBeNull();
+    // The HTTP transport spec: a failed settlement answers 402 with PAYMENT-RESPONSE {success: false} too.
+    expect(decodePaymentResponseHeader(res.headers.get('payment-response')!)).toEqual({
+      success: false, errorReason: 'invalid_exact_evm_insufficient_balance', transaction: '', network: 'eip155:8453', payer: chain.node.accounts[7]!.address,
+    });
     expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).error).toBe('invalid_exact_evm_insufficient_balance');
     expect(await paymentOf(broke.signatures[0]!)).toMatchObject({ status: 'failed', reason: 'invalid_exact_evm_insufficient_balance' });
     expect(await chain.balances()).toEqual(before);

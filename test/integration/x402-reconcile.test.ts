@@ -42,7 +42,7 @@ async function recordUncertain(message: { from: Address; value: bigint; validBef
   const ref = { network: 'eip155:8453', asset: USDC, payer: message.from, nonce: message.nonce };
   await claimAuthorization(tdb.db, {
     ...ref, payTo: chain.payTo, amountAtomic: message.value.toString(), validBefore: new Date(Number(message.validBefore) * 1000),
-    operation: 'verify', resource: 'http://127.0.0.1/x402/v1/usdc/verify',
+    operation: 'verify', resource: 'http://127.0.0.1/x402/v1/usdc/verify', requestFingerprint: 'f'.repeat(64), payloadSha256: 'p'.repeat(64),
   });
   const id = authorizationId(ref);
   expect(await transitionPayment(tdb.db, id, ['verified'], 'settling')).toBe(true);
@@ -68,15 +68,15 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
     });
 
     const activities = createX402Activities({ db: tdb.db, authorizationState: chain.authorizationState });
-    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 1, failed: 1, open: 1 });
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 1, failed: 1, open: 1, purgedAnswers: 0 });
     expect(await findPayment(tdb.db, refs[0]!)).toMatchObject({ status: 'settled', transaction: tx, reason: 'reconciled_by_maintenance' });
     expect(await findPayment(tdb.db, refs[1]!)).toMatchObject({ status: 'failed', reason: 'reconciled_by_maintenance:unused' });
     expect(await findPayment(tdb.db, refs[2]!)).toMatchObject({ status: 'uncertain' });
     // A second run changes nothing already decided.
-    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 1 });
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 1, purgedAnswers: 0 });
   });
 
   it('does nothing without a Base RPC for x402', async () => {
-    expect(await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 0 });
+    expect(await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 0, purgedAnswers: 0 });
   });
 });

@@ -119,21 +119,55 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
   });
 
-  it('answers 503 payment_settlement_uncertain, withholds the result and never settles again when the chain shows nothing', async () => {
+  it('answers 503 with Retry-After when the chain shows nothing, keeps the answer, and delivers it to the same signature once the fee lands', async () => {
     const { res, before, client, ms } = await pay('timeout-without-settling');
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: expect.any(String), code: 'payment_settlement_uncertain', request_id: expect.any(String) });
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toEqual({ error: expect.stringContaining('same payment authorization again'), code: 'payment_settlement_uncertain', request_id: expect.any(String) });
     expect(res.headers.get('payment-response')).toBeNull();
     expect(ms).toBeGreaterThanOrEqual(RECONCILE_MS - 200);
     expect(settleCalls).toBe(1);
+    expect(calls.count).toBeGreaterThan(0);
+    const handlerRuns = calls.count;
     expect(await chain.balances()).toEqual(before);
-    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'uncertain', reason: expect.stringContaining('chain:unused') });
+    const signature = client.signatures[0]!;
+    expect(await rowOf(signature)).toMatchObject({ status: 'uncertain', reason: expect.stringContaining('chain:unused'), answerKept: true, withheldAt: expect.any(Date) });
 
-    const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! } });
+    // Still undecided: the same signature is told to wait again; nothing is settled a second time.
+    const waiting = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(waiting.status).toBe(503);
+    expect(waiting.headers.get('retry-after')).toBe('5');
+    expect(await waiting.json()).toMatchObject({ code: 'payment_settlement_uncertain' });
+    expect(settleCalls).toBe(1);
+
+    // The authorization executes late (as the facilitator's broadcast would): the kept answer goes to its signature.
+    const payload = JSON.parse(Buffer.from(signature, 'base64').toString()) as Parameters<typeof chain.facilitator.settle>[0];
+    expect((await chain.facilitator.settle(payload, payload.accepted)).success).toBe(true);
+    const fetched = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(fetched.status).toBe(200);
+    expect(await fetched.json()).toEqual({ tx_hash: `0x${'cd'.repeat(32)}`, status: 'confirmed' });
+    const receipt = decodePaymentResponseHeader(fetched.headers.get('payment-response')!);
+    expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(calls.count).toBe(handlerRuns);
+    const after = await chain.balances();
+    expect(after.payer).toBe(before.payer - FEE);
+    expect(after.payTo).toBe(before.payTo + FEE);
+    expect(await rowOf(signature)).toMatchObject({ status: 'settled', transaction: receipt.transaction, answerKept: false, deliveredAt: expect.any(Date) });
+
+    // Delivered: presenting it again is a replay, and a different request with it is one too.
+    const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(again.status).toBe(402);
     expect(await again.json()).toMatchObject({ code: 'payment_replayed' });
     expect(settleCalls).toBe(1);
-    expect(await chain.balances()).toEqual(before);
+    expect((await chain.balances()).payer).toBe(before.payer - FEE);
+  });
+
+  it('refuses a kept answer to the same signature presented for another request', async () => {
+    const { res, client } = await pay('timeout-without-settling');
+    expect(res.status).toBe(503);
+    const other = await fetch(`${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ef'.repeat(32)}`, { headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! } });
+    expect(other.status).toBe(402);
+    expect(await other.json()).toMatchObject({ code: 'payment_replayed' });
   });
 
   it('answers 402 payment_invalid at once for a refusal decided before broadcasting', async () => {

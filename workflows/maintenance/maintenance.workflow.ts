@@ -30,7 +30,7 @@ export interface MaintenanceResult {
   /** Queued jobs whose `job:<id>` workflow had to be started here. */
   restartedJobs: number;
   /** x402 settlements decided from the chain in this run. */
-  reconciledPayments: { settled: number; failed: number; open: number };
+  reconciledPayments: { settled: number; failed: number; open: number; purgedAnswers?: number };
   /** Queued invoice e-mails whose `mail:<id>` workflow had to be started here; present only when mail is configured. */
   restartedMails?: number;
   /** Issued invoices whose `invoice:<id>` lifecycle workflow had to be started here. */
