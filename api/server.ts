@@ -12,6 +12,9 @@ import { trustProxies } from './http/proxy.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { x402Router } from './x402/x402.routes.js';
+import { mcpRouter } from './mcp/mcp.routes.js';
+import { createEvidenceService } from './x402/evidence.service.js';
+import { createPaidOperations } from './x402/paid-operations.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
@@ -71,10 +74,14 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
     ...(deps.now ? { now: deps.now } : {}),
   };
+  // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.
+  const paidOperations = createPaidOperations({ evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }) });
+  const x402RateLimit = rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now);
   const routers: InterfaceRouter[] = [
     x402Router({
       db: deps.db,
-      rateLimit: rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now),
+      rateLimit: x402RateLimit,
+      operations: paidOperations,
       settings: {
         payTo: deps.config.x402.payTo,
         facilitator: deps.config.x402.facilitator.kind,
@@ -85,6 +92,14 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       payments: deps.payments,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       ...(deps.now ? { now: deps.now } : {}),
+    }),
+    mcpRouter({
+      logger: deps.logger,
+      rateLimit: x402RateLimit,
+      operations: Object.values(paidOperations),
+      payments: deps.payments?.calls ?? null,
+      publicBaseUrl: deps.config.http.publicBaseUrl,
+      version: '1.0.0',
     }),
     v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
     processingRouter({

@@ -20,6 +20,8 @@ export interface PaidResource {
   inputExample?: Record<string, string>;
   /** Optional example response for discovery catalogs (default `{}`; bazaar only publishes the output schema beside an example). */
   outputExample?: unknown;
+  /** Set for an MCP tool: its bazaar declaration is the MCP one (tool name, Streamable HTTP) instead of an HTTP query. */
+  mcpToolName?: string;
 }
 
 /** A framework-neutral view of the HTTP request (the Koa middleware builds it). */
@@ -93,7 +95,9 @@ export function createX402PaymentServer(opts: {
   let init: Promise<void> | undefined;
   let failedAt = 0;
 
-  const transport = (request: RequestView | undefined, url: string): HTTPTransportContext => ({ request: httpContext(request, url) });
+  // HTTP resources carry their request (or a GET of the resource URL); an MCP tool's resource (mcp://...) has none.
+  const transport = (request: RequestView | undefined, url: string): HTTPTransportContext | undefined =>
+    request || /^https?:/.test(url) ? { request: httpContext(request, url) } : undefined;
 
   return {
     ready() {
@@ -116,8 +120,9 @@ export function createX402PaymentServer(opts: {
         maxTimeoutSeconds: opts.maxTimeoutSeconds,
         price: { asset: FEE_NETWORK.usdc, amount: resource.priceAtomic, extra: { name: 'USD Coin', version: '2' } },
       });
-      const context = transport(request, resourceUrl);
-      const extensions = server.enrichExtensions(discoveryDeclaration(resource), context.request);
+      // An MCP tool call has no HTTP request of its own to describe.
+      const context = resource.mcpToolName ? undefined : transport(request, resourceUrl);
+      const extensions = context ? server.enrichExtensions(discoveryDeclaration(resource), context.request) : discoveryDeclaration(resource);
       return server.createPaymentRequiredResponse(
         requirements,
         { url: resourceUrl, description: resource.description, mimeType: resource.mimeType },
@@ -157,8 +162,18 @@ export function createX402PaymentServer(opts: {
   };
 }
 
-/** The bazaar discovery declaration of a GET resource: its query-parameter schema and its output schema. */
+/** The bazaar discovery declaration of a GET resource (query-parameter schema) or an MCP tool, with its output schema. */
 function discoveryDeclaration(resource: PaidResource): Record<string, unknown> {
+  if (resource.mcpToolName) {
+    return declareDiscoveryExtension({
+      toolName: resource.mcpToolName,
+      description: resource.description,
+      transport: 'streamable-http',
+      inputSchema: resource.inputSchema as Record<string, unknown>,
+      ...(resource.inputExample ? { example: resource.inputExample } : {}),
+      output: { example: resource.outputExample ?? {}, schema: resource.outputSchema as Record<string, unknown> },
+    });
+  }
   return declareDiscoveryExtension({
     input: resource.inputExample ?? {},
     inputSchema: resource.inputSchema as Record<string, unknown>,

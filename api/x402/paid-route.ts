@@ -7,7 +7,7 @@ import type { PaidResource } from '../../adapters/x402/payment-server.js';
 export interface PaidRouteSpec extends PaidResource {
   /** The route path (e.g. `/v1/usdc/verify`); the resource URL of a challenge is the request's own path. */
   path: string;
-  operation: 'verify' | 'match' | 'evidence';
+  operation: 'verify' | 'match' | 'evidence' | 'domain_audit';
   /** Fee in atomic USDC, digits only (e.g. `'20000'` = 0.02 USDC). */
   priceAtomic: string;
   description: string;

@@ -1,24 +1,23 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
-import { parseMatchQuery, parseTxQuery, type MatchQuery, type Parsed, type TxQuery } from '../../domain/validation/x402-query.js';
-import { renderEvidencePdf } from '../../adapters/media/pdf/evidence-pdf.js';
+import type { Parsed } from '../../domain/validation/x402-query.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { EvidenceService } from './evidence.service.js';
-import { evidencePdfInput, matchJson, verifyJson } from './responses.js';
-import { PAID_ROUTES, type PaidRoute } from './route-table.js';
+import type { OperationResult, PaidOperation, PaidOperations, RawArgs } from './paid-operations.js';
+import type { PaidRoute } from './route-table.js';
+import type { PaidCalls } from './paid-call.js';
 
 /** Puts a payment in front of a paid route: 402 until a valid x402 payment verifies; settles after success. */
 export interface PaymentGate {
   require(route: PaidRoute): Middleware<AppState>;
+  /** The transport-neutral payment flow, for the MCP server's paid tools (api/x402/payment.middleware.ts has it). */
+  calls?: PaidCalls | null;
 }
 
-type QueryRecord = Record<string, string | string[] | undefined>;
-
 /** Validates the query first, so invalid input gets 422 before any payment is asked. */
-function validated<T>(parse: (q: QueryRecord) => Parsed<T>): Middleware<AppState> {
+function validated<T>(parse: (q: RawArgs) => Parsed<T>): Middleware<AppState> {
   return async (ctx, next) => {
-    const parsed = parse(ctx.query as QueryRecord);
+    const parsed = parse(ctx.query as RawArgs);
     if (!parsed.ok) {
       throw new DomainError('validation_failed', 'Invalid query parameters; see issues', { issues: parsed.issues });
     }
@@ -27,28 +26,27 @@ function validated<T>(parse: (q: QueryRecord) => Parsed<T>): Middleware<AppState
   };
 }
 
-const query = <T>(ctx: AppContext): T => ctx.state.paidQuery as T;
+/** Renders an operation's result as the HTTP answer. */
+function respond(ctx: AppContext, result: OperationResult): void {
+  if (result.kind === 'json') {
+    ctx.body = result.value;
+    return;
+  }
+  ctx.type = 'application/pdf';
+  ctx.set('Content-Disposition', `inline; filename="${result.filename}"`);
+  ctx.set('X-Evidence-SHA256', result.evidenceSha256);
+  ctx.body = Buffer.from(result.pdf);
+}
 
 /** GET /x402/v1/usdc/verify, /match and /evidence.pdf: validate, then pay, then read the chain. */
-export function mountUsdcRoutes(router: Router<AppState>, deps: { evidence: EvidenceService; payments: PaymentGate }): void {
-  router.get(PAID_ROUTES.verify.path, validated(parseTxQuery), deps.payments.require(PAID_ROUTES.verify), async (ctx) => {
-    const q = query<TxQuery>(ctx);
-    ctx.body = verifyJson(await deps.evidence.getEvidence(q.network, q.txHash));
-  });
-
-  router.get(PAID_ROUTES.match.path, validated(parseMatchQuery), deps.payments.require(PAID_ROUTES.match), async (ctx) => {
-    const q = query<MatchQuery>(ctx);
-    ctx.body = matchJson(await deps.evidence.getEvidence(q.network, q.txHash), q);
-  });
-
-  router.get(PAID_ROUTES.evidence.path, validated(parseTxQuery), deps.payments.require(PAID_ROUTES.evidence), async (ctx) => {
-    const q = query<TxQuery>(ctx);
-    const { pdf, sha256 } = await renderEvidencePdf(evidencePdfInput(await deps.evidence.getEvidence(q.network, q.txHash)));
-    ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `inline; filename="usdc-evidence-${q.network}-${q.txHash.slice(0, 18)}.pdf"`);
-    ctx.set('X-Evidence-SHA256', sha256);
-    ctx.body = Buffer.from(pdf);
-  });
+export function mountUsdcRoutes(router: Router<AppState>, deps: { operations: PaidOperations; payments: PaymentGate }): void {
+  const mount = <Q>(op: PaidOperation<Q>) =>
+    router.get(op.route.path, validated(op.parse), deps.payments.require(op.route), async (ctx) => {
+      respond(ctx, await op.execute(ctx.state.paidQuery as Q));
+    });
+  mount(deps.operations.verify);
+  mount(deps.operations.match);
+  mount(deps.operations.evidence);
 }
 
 /** The gate used when payments are not configured: paid routes answer 503, never run for free. */

@@ -5,6 +5,7 @@ import type { AppState } from '../http/context.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
 import type { Db } from '../../db/connection.js';
 import { createEvidenceService } from './evidence.service.js';
+import { createPaidOperations, type PaidOperations } from './paid-operations.js';
 import { launchStatus, wellKnownDocument, type X402Settings } from './discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
@@ -16,6 +17,8 @@ export interface X402RouterDeps {
   rateLimit: Middleware<AppState>;
   settings: X402Settings;
   reader: ChainReader;
+  /** The paid operations (shared with /mcp); built on `reader` when absent. */
+  operations?: PaidOperations;
   /** Null when payments are not configured: paid routes then answer 503. */
   payments: PaymentGate | null;
   publicBaseUrl: string | undefined;
@@ -48,7 +51,7 @@ export function x402Router(deps: X402RouterDeps): Router<AppState> {
   });
 
   mountUsdcRoutes(router, {
-    evidence: createEvidenceService({ db: deps.db, reader: deps.reader, ...(deps.now ? { now: deps.now } : {}) }),
+    operations: deps.operations ?? createPaidOperations({ evidence: createEvidenceService({ db: deps.db, reader: deps.reader, ...(deps.now ? { now: deps.now } : {}) }) }),
     payments: deps.payments ?? paymentsNotConfigured,
   });
   mountProcessingDisabled(router);
