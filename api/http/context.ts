@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
-export type InterfaceName = 'v1' | 'proof' | 'x402' | 'integrations' | 'company' | 'root';
+export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'root';
 
 export interface AppState {
   requestId: string;
@@ -37,7 +37,8 @@ export function interfaceOf(path: string): InterfaceName {
   if (COMPANY_SESSION_PATHS_UNDER_V1.has(path)) return 'company';
   if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
   if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
-  if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';
+  if (path === '/x402' || path.startsWith('/x402/')) return 'x402';
+  if (path === '/mcp' || path.startsWith('/mcp/')) return 'mcp';
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
   if (path === '/api/company' || path.startsWith('/api/company/')) return 'company';
   return 'root';

@@ -79,9 +79,20 @@ export function statusOf(iface: InterfaceName, code: ErrorCode): number {
   return OVERRIDES[iface]?.[code] ?? STATUS[code];
 }
 
+/** JSON-RPC error codes of the HTTP-level refusals of /mcp (the body never reached the MCP server). */
+const JSON_RPC_CODES: Partial<Record<ErrorCode, number>> = {
+  malformed_json: -32700,
+  validation_failed: -32700,
+  unsupported_media_type: -32600,
+  payload_too_large: -32600,
+  method_not_allowed: -32600,
+  not_found: -32600,
+};
+
 /**
  * The documented body of each interface: `{detail}` for /v1, `{error}` elsewhere; plus a stable code, and the
- * machine-readable `fields` of the error (documented with its code) when it has any.
+ * machine-readable `fields` of the error (documented with its code) when it has any. /mcp speaks JSON-RPC: a
+ * JSON-RPC error response (id null) whose `data` carries the same code and request id.
  */
 export function errorBody(
   iface: InterfaceName,
@@ -93,6 +104,7 @@ export function errorBody(
 ): Record<string, unknown> {
   const extra = { ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}), ...(Array.isArray(issues) ? { issues } : {}) };
   if (iface === 'v1' || iface === 'company') return { detail: message, code, request_id: requestId, ...extra };
+  if (iface === 'mcp') return { jsonrpc: '2.0', id: null, error: { code: JSON_RPC_CODES[code] ?? -32000, message, data: { code, request_id: requestId, ...extra } } };
   return { error: message, code, request_id: requestId, ...extra };
 }
 

@@ -8,7 +8,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import type { Logger } from '../../adapters/logging/logger.js';
 import { DomainError } from '../../domain/errors.js';
 import { jsonBody } from '../http/body.js';
-import type { AppContext, AppState } from '../http/context.js';
+import type { AppState } from '../http/context.js';
 import { statusOf } from '../http/errors.js';
 import { publicBase } from '../http/public-origin.js';
 import { createRouter } from '../http/router.js';
@@ -49,11 +49,8 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
   const parseBody = jsonBody(BODY_LIMIT);
 
   router.post('/mcp', deps.rateLimit, async (ctx) => {
-    try {
-      await parseBody(ctx, async () => undefined);
-    } catch (err) {
-      return jsonRpcHttpError(ctx, err);
-    }
+    // A body that is not JSON (or too large, or of another type) is refused in the JSON-RPC error shape (errors.ts).
+    await parseBody(ctx, async () => undefined);
     const origin = publicBase(deps.publicBaseUrl, ctx);
     const server = new Server(
       { name: 'usdc-verification', title: 'Native USDC verification (x402)', version: deps.version, websiteUrl: `${origin}/x402/docs` },
@@ -76,22 +73,12 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
       await server.close().catch(() => undefined);
     }
   });
-  const noStream: Middleware<AppState> = (ctx) => {
-    ctx.status = 405;
-    ctx.set('Allow', 'POST');
-    ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this MCP server is stateless (POST only; no server-to-client stream, no session)' } };
+  const noStream: Middleware<AppState> = () => {
+    throw new DomainError('method_not_allowed', 'Method not allowed: this MCP server is stateless (POST only; no server-to-client stream, no session)', { allow: 'POST' });
   };
   router.get('/mcp', deps.rateLimit, noStream);
   router.delete('/mcp', deps.rateLimit, noStream);
   return router;
-}
-
-/** A body the transport never saw: the JSON-RPC error of the HTTP status (-32700 for JSON that does not parse). */
-function jsonRpcHttpError(ctx: AppContext, err: unknown): void {
-  if (!(err instanceof DomainError)) throw err;
-  const status = statusOf('x402', err.code);
-  ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', id: null, error: { code: err.code === 'malformed_json' || err.code === 'validation_failed' ? -32700 : -32600, message: err.message } };
 }
 
 /** The payment a tool call presents in params._meta["x402/payment"]. */

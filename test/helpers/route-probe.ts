@@ -123,9 +123,35 @@ export function probe(baseUrl: string, method: string, path: string, opts: { hea
 /** The error field of an interface's documented body. */
 export const errorField = (iface: InterfaceName): 'detail' | 'error' => (iface === 'v1' || iface === 'company' ? 'detail' : 'error');
 
+/** The fields of an interface's error body beside its message: the body itself, or (/mcp) the JSON-RPC error's data. */
+export function errorFields(res: ProbeResponse, iface: InterfaceName): Record<string, unknown> {
+  if (iface === 'mcp') return ((res.json?.['error'] as { data?: Record<string, unknown> } | undefined)?.data ?? {});
+  return res.json ?? {};
+}
+
+/** The message of an interface's documented error body (/mcp: a JSON-RPC error's message). */
+export function errorMessage(res: ProbeResponse, iface: InterfaceName): unknown {
+  if (iface === 'mcp') return (res.json?.['error'] as { message?: unknown } | undefined)?.message;
+  return res.json?.[errorField(iface)];
+}
+
 /** Asserts the documented error body of the interface: message, stable code, request id. */
 export function expectErrorShape(res: ProbeResponse, iface: InterfaceName, label: string): void {
   expect(res.json, `${label}: JSON error body, got ${res.status} ${res.text.slice(0, 200)}`).not.toBeNull();
+  if (iface === 'mcp') {
+    // JSON-RPC: {jsonrpc, id: null, error: {code (integer), message, data?}}. The platform's own refusals (before the
+    // MCP layer) carry data {code, request_id}; the MCP transport's (a body that is JSON but not JSON-RPC, an Accept
+    // without application/json) carry the JSON-RPC code only.
+    const error = res.json!['error'] as { code?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
+    expect(res.json!['jsonrpc'], `${label}: jsonrpc`).toBe('2.0');
+    expect(Number.isInteger(error?.code), `${label}: error.code`).toBe(true);
+    expect(typeof error?.message, `${label}: error.message`).toBe('string');
+    if (error?.data !== undefined) {
+      expect(typeof error.data['code'], `${label}: error.data.code`).toBe('string');
+      expect(error.data['request_id'], `${label}: error.data.request_id`).toBe(res.headers['x-request-id']);
+    }
+    return;
+  }
   expect(typeof res.json![errorField(iface)], `${label}: ${errorField(iface)} field`).toBe('string');
   expect(typeof res.json!['code'], `${label}: code`).toBe('string');
   expect(res.json!['request_id'], `${label}: request_id`).toBe(res.headers['x-request-id']);

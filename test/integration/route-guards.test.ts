@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { appRoutes, authHeaders, concretePath, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
+import { interfaceOf } from '../../api/http/context.js';
+import { appRoutes, authHeaders, concretePath, errorFields, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
 import { createRouter, type RouteInfo } from '../../api/http/router.js';
 import { keyOf, merchantOf, sessionOf } from '../../api/http/context.js';
 
@@ -66,9 +67,9 @@ const endsSession = (r: RouteInfo) => r.method === 'DELETE' && /^\/api\/(integra
 const guardEvidence = (r: ProbeResponse) => ({ status: r.status, code: r.json?.['code'] ?? null, rateLimited: r.headers['ratelimit-limit'] !== undefined });
 
 describe('route guards under odd spellings of every path', () => {
-  it('covers every route of the five interfaces', () => {
+  it('covers every route of the six interfaces', () => {
     const ifaces = new Set(routes.map((r) => r.iface));
-    expect([...ifaces].sort()).toEqual(['company', 'integrations', 'proof', 'v1', 'x402']);
+    expect([...ifaces].sort()).toEqual(['company', 'integrations', 'mcp', 'proof', 'v1', 'x402']);
   });
 
   it('without credentials: each odd spelling answers 404 or exactly what the guards answer the real path', async () => {
@@ -83,7 +84,8 @@ describe('route guards under odd spellings of every path', () => {
         else if (res.status !== 404 && JSON.stringify(guardEvidence(res)) !== JSON.stringify(guardEvidence(canonical))) {
           failures.push(`${route.method} ${odd}: ${JSON.stringify(guardEvidence(res))}, but ${path} gives ${JSON.stringify(guardEvidence(canonical))}`);
         }
-        if (res.status === 404 && res.json) expect(typeof res.json['code']).toBe('string');
+        // A 404 answers in the shape of the interface its path (an odd spelling may belong to none) falls under.
+        if (res.status === 404 && res.json) expect(typeof errorFields(res, interfaceOf(new URL(odd, 'http://x').pathname))['code']).toBe('string');
       }
     }
     expect(failures).toEqual([]);
