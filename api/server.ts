@@ -11,7 +11,8 @@ import { perIp, rateLimit } from './http/rate-limit.js';
 import { trustProxies } from './http/proxy.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
-import { x402Router } from './x402/x402.routes.js';
+import { x402Routers } from './x402/x402.routes.js';
+import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
@@ -56,6 +57,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorMiddleware(deps.logger));
   app.use(securityHeaders());
+  app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
@@ -72,7 +74,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     ...(deps.now ? { now: deps.now } : {}),
   };
   const routers: InterfaceRouter[] = [
-    x402Router({
+    ...x402Routers({
       db: deps.db,
       rateLimit: rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now),
       settings: {

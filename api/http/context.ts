@@ -38,6 +38,7 @@ export function interfaceOf(path: string): InterfaceName {
   if (path === '/v1' || path.startsWith('/v1/')) return 'v1';
   if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
   if (path === '/x402' || path.startsWith('/x402/') || path === '/mcp' || path.startsWith('/mcp/')) return 'x402';
+  if (path === '/.well-known/x402' || path.startsWith('/.well-known/x402/')) return 'x402'; // the root x402 discovery manifest
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
   if (path === '/api/company' || path.startsWith('/api/company/')) return 'company';
   return 'root';

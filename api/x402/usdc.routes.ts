@@ -11,6 +11,8 @@ import { PAID_ROUTES, type PaidRoute } from './route-table.js';
 /** Puts a payment in front of a paid route: 402 until a valid x402 payment verifies; settles after success. */
 export interface PaymentGate {
   require(route: PaidRoute): Middleware<AppState>;
+  /** The base64 PAYMENT-REQUIRED challenge of a route (its `accepts` go into the discovery manifest), if the gate has one. */
+  paymentRequiredHeader?(route: PaidRoute, resourceUrl: string): Promise<string>;
 }
 
 type QueryRecord = Record<string, string | string[] | undefined>;
