@@ -21,6 +21,7 @@ let tdb: TestDatabase;
 type App = Awaited<ReturnType<typeof startTestApp>>;
 let paid: App;
 let none: App;
+let limited: App;
 const logs = capturingLogger();
 
 beforeAll(async () => {
@@ -29,9 +30,10 @@ beforeAll(async () => {
   const payments = createX402Payments({ db: tdb.db, logger: logs.logger, payTo: '0x00000000000000000000000000000000000000a1', facilitator, authorizationState: null, paymentTimeoutSeconds: 120 });
   paid = await startTestApp({ db: tdb.db, logger: logs.logger, config, payments });
   none = await startTestApp({ db: tdb.db, logger: logs.logger, config });
+  limited = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1' }) });
 });
 afterAll(async () => {
-  await Promise.all([paid?.close(), none?.close()]);
+  await Promise.all([paid?.close(), none?.close(), limited?.close()]);
   await tdb?.drop();
 });
 
@@ -90,6 +92,14 @@ describe('answers of the paid routes carry CORS headers, errors included', () =>
     const unavailable = await fetch(`${none.url}${path}${query(path)}`, { headers: { Origin: ORIGIN } });
     expect(unavailable.status).toBe(503);
     expectExposed(unavailable, `${path} 503`);
+  });
+
+  it('a 429 (per-IP limit) carries them, Retry-After readable', async () => {
+    let res: Response | undefined;
+    for (let i = 0; i < 3 && res?.status !== 429; i++) res = await fetch(`${limited.url}/x402/v1/usdc/verify${query('/verify')}`, { headers: { Origin: ORIGIN } });
+    expect(res!.status).toBe(429);
+    expect(res!.headers.get('retry-after')).toBeTruthy();
+    expectExposed(res!, '429');
   });
 
   it('a HEAD and a wrong method (405) carry them too', async () => {

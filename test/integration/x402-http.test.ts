@@ -162,6 +162,10 @@ describe('disabled processing routes', () => {
       expect(res.status, path).toBe(404);
       expect(await res.json()).toEqual({ error: expect.any(String), code: 'not_found', request_id: expect.any(String) });
     }
+    // A trailing slash after an operation is that operation, as everywhere.
+    const op = await get('/x402/v1/processing/ocr/', { method });
+    expect(op.status).toBe(200);
+    expect(await op.json()).toMatchObject({ enabled: false, operation: 'ocr' });
   });
 
   it('answers invalid input with FastAPI-style 422 bodies', async () => {
