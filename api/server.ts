@@ -11,10 +11,11 @@ import { perIp, rateLimit } from './http/rate-limit.js';
 import { trustProxies } from './http/proxy.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
-import { x402Router } from './x402/x402.routes.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { createEvidenceService } from './x402/evidence.service.js';
 import { createPaidOperations } from './x402/paid-operations.js';
+import { x402Routers } from './x402/x402.routes.js';
+import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
@@ -59,6 +60,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorMiddleware(deps.logger));
   app.use(securityHeaders());
+  app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
@@ -78,7 +80,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   const paidOperations = createPaidOperations({ evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }) });
   const x402RateLimit = rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now);
   const routers: InterfaceRouter[] = [
-    x402Router({
+    ...x402Routers({
       db: deps.db,
       rateLimit: x402RateLimit,
       operations: paidOperations,

@@ -174,11 +174,15 @@ function discoveryDeclaration(resource: PaidResource): Record<string, unknown> {
       output: { example: resource.outputExample ?? {}, schema: resource.outputSchema as Record<string, unknown> },
     });
   }
-  return declareDiscoveryExtension({
+  const declaration = declareDiscoveryExtension({
     input: resource.inputExample ?? {},
     inputSchema: resource.inputSchema as Record<string, unknown>,
     output: { example: resource.outputExample ?? {}, schema: resource.outputSchema as Record<string, unknown> },
   });
+  // The declaration always says `output.type: "json"`; a binary answer (the evidence PDF) says what it is.
+  const output = (declaration['bazaar'] as { info: { output?: Record<string, unknown> } }).info.output;
+  if (output && !/^application\/json\b/.test(resource.mimeType)) Object.assign(output, { type: 'binary', format: resource.mimeType });
+  return declaration;
 }
 
 /** The @x402/core HTTP request context of a request (or of a GET on the resource URL, when there is none). */

@@ -39,6 +39,7 @@ export function interfaceOf(path: string): InterfaceName {
   if (path === '/proof' || path.startsWith('/proof/')) return 'proof';
   if (path === '/x402' || path.startsWith('/x402/')) return 'x402';
   if (path === '/mcp' || path.startsWith('/mcp/')) return 'mcp';
+  if (path === '/.well-known/x402' || path.startsWith('/.well-known/x402/')) return 'x402'; // the root x402 discovery manifest
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
   if (path === '/api/company' || path.startsWith('/api/company/')) return 'company';
   return 'root';

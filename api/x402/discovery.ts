@@ -1,6 +1,7 @@
 import { EVM, EVM_NETWORKS, FEE_NETWORK, SOLANA, type EvmNetwork } from '../../domain/networks.js';
 import { formatUsdc } from '../../domain/money.js';
-import { PAID_ROUTES } from './route-table.js';
+import type { PaymentRequirements } from '@x402/core/types';
+import { PAID_ROUTES, type PaidRoute } from './route-table.js';
 
 export interface X402Settings {
   payTo: string | undefined;
@@ -25,38 +26,116 @@ export function networksDocument(s: X402Settings) {
   ];
 }
 
+/** The live `accepts` of a paid route's 402 challenge at `resourceUrl`; null when payments are not configured. */
+export type AcceptsFor = (route: PaidRoute, resourceUrl: string) => Promise<PaymentRequirements[] | null>;
+
 /**
- * GET /x402/.well-known/x402: every paid resource with its price, payment terms and input/output schemas,
- * generated from the same route table that builds the 402 requirements.
+ * One `resources` entry of the discovery manifest. The x402 discovery extension allows two kinds: a bare pointer
+ * (`url`, optional `method` and `description`, nothing else) or a complete payment description; a partial one must
+ * never be published. Other kinds (MCP tools: `type: "mcp"`, `url` of the MCP endpoint, `toolName`) are appended
+ * by the caller through `extraResources`.
  */
-export function wellKnownDocument(s: X402Settings, origin: string) {
+export interface ManifestResource {
+  url: string;
+  method?: string;
+  description?: string;
+  [field: string]: unknown;
+}
+
+/** How long the manifest waits for the live challenge of a route before publishing a bare pointer instead. */
+export const ACCEPTS_TIMEOUT_MS = 3_000;
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T | null> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+};
+
+/**
+ * The manifest entries of the paid routes. Complete when the payment layer gives the live challenge's `accepts`
+ * (the same requirements a 402 carries: exact, USDC on Base, the fee, payTo, maxTimeoutSeconds); a bare pointer
+ * when it cannot (payments not configured, facilitator unreachable or slower than `timeoutMs`).
+ */
+export async function paidRouteResources(origin: string, acceptsFor?: AcceptsFor, timeoutMs = ACCEPTS_TIMEOUT_MS): Promise<ManifestResource[]> {
+  return Promise.all(Object.values(PAID_ROUTES).map(async (r): Promise<ManifestResource> => {
+    const url = `${origin}/x402${r.path}`;
+    const pointer = { url, method: r.method, description: r.description };
+    const accepts = acceptsFor ? await withTimeout(acceptsFor(r, url), timeoutMs).catch(() => null) : null;
+    if (!accepts || accepts.length === 0) return pointer;
+    return {
+      ...pointer,
+      mimeType: r.mimeType,
+      x402Version: 2,
+      accepts,
+      // Extras (consumers ignore unknown fields): what the bazaar block of the 402 describes.
+      operation: r.operation,
+      inputSchema: r.inputSchema,
+      outputSchema: r.outputSchema,
+    };
+  }));
+}
+
+/** The fee of each paid operation (an extra of the manifest, beside the entries). */
+export function feesDocument(origin: string) {
+  return Object.values(PAID_ROUTES).map((r) => ({
+    url: `${origin}/x402${r.path}`,
+    method: r.method,
+    operation: r.operation,
+    amount_atomic: r.priceAtomic,
+    amount_usdc: formatUsdc(BigInt(r.priceAtomic)),
+    asset: FEE_NETWORK.usdc,
+    network: FEE_NETWORK.caip2,
+  }));
+}
+
+/**
+ * The `/.well-known/x402` manifest of the x402 discovery extension (specs/extensions/discovery.md in
+ * x402-foundation/x402): `x402Version` (an integer, as in the 402 challenges), `kind`, `name`, `description`,
+ * `resources`, `docs`, `updated`; then extras that consumers ignore (interface version, payment terms without
+ * payee, the inspected networks, the fees).
+ */
+export function discoveryManifest(opts: { settings: X402Settings; origin: string; updated: Date; resources: readonly ManifestResource[] }) {
+  const { settings: s, origin } = opts;
   return {
     x402Version: 2,
+    kind: 'resource-server',
     name: 'Native USDC transfer verification',
     description: 'Read-only inspection of native USDC transfers on seven networks, paid per call with x402 v2.',
-    version: '1.0.0',
+    resources: opts.resources,
     docs: `${origin}/x402/docs`,
-    payment: {
+    updated: opts.updated.toISOString(),
+    interface_version: '1.0.0',
+    payments: {
+      configured: paymentsConfigured(s),
       scheme: 'exact',
       network: FEE_NETWORK.caip2,
       asset: FEE_NETWORK.usdc,
       asset_name: 'USD Coin (native USDC on Base)',
-      pay_to: s.payTo ?? null,
-      max_timeout_seconds: s.paymentTimeoutSeconds,
-      configured: paymentsConfigured(s),
     },
     networks: networksDocument(s),
-    resources: Object.values(PAID_ROUTES).map((r) => ({
-      resource: `${origin}/x402${r.path}`,
-      method: r.method,
-      operation: r.operation,
-      description: r.description,
-      mime_type: r.mimeType,
-      price: { amount_atomic: r.priceAtomic, amount_usdc: formatUsdc(BigInt(r.priceAtomic)), asset: FEE_NETWORK.usdc, network: FEE_NETWORK.caip2 },
-      input: { type: 'http', method: r.method, query: r.inputSchema },
-      output: r.outputSchema,
-    })),
+    fees: feesDocument(origin),
   };
+}
+
+export interface BuildManifestOptions {
+  settings: X402Settings;
+  /** The public origin: PUBLIC_BASE_URL when set (api/http/public-origin.ts). */
+  origin: string;
+  /** When the manifest last changed: it is generated from code and configuration, so the process start. */
+  updated: Date;
+  acceptsFor?: AcceptsFor | undefined;
+  /** Entries appended after the paid routes (e.g. the MCP tools). */
+  extraResources?: readonly ManifestResource[];
+  acceptsTimeoutMs?: number;
+}
+
+/** The whole manifest: the paid routes' entries, then `extraResources`. */
+export async function buildDiscoveryManifest(o: BuildManifestOptions) {
+  const paid = await paidRouteResources(o.origin, o.acceptsFor, o.acceptsTimeoutMs);
+  return discoveryManifest({ settings: o.settings, origin: o.origin, updated: o.updated, resources: [...paid, ...(o.extraResources ?? [])] });
 }
 
 /** GET /x402/launch-status: what is live on this server. */

@@ -47,10 +47,20 @@ ${paymentsConfigured(s) ? 'Payments are live.' : '<strong>Payments are not confi
 <p>Read the <a href="/x402/docs">documentation</a>, or let an x402 client discover the resources at <a href="/x402/.well-known/x402"><code>/x402/.well-known/x402</code></a>.</p>`);
 }
 
+/**
+ * A confirmation threshold and the wait it means: "1 confirmation (about 2 s)", "150 confirmations (about 5 min)".
+ * Under a minute the wait is in whole seconds (at least 1), from a minute on in minutes with one decimal at most.
+ */
+export function finalityText(confirmations: number, averageBlockSeconds: number): string {
+  const seconds = confirmations * averageBlockSeconds;
+  const wait = seconds < 60 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round((seconds / 60) * 10) / 10} min`;
+  return `${confirmations} confirmation${confirmations === 1 ? '' : 's'} (about ${wait})`;
+}
+
 /** GET /x402/docs: the reference a developer follows. */
 export function docsPage(s: X402Settings): string {
   const networks = [
-    ...EVM_NETWORKS.map((n) => `<tr><td><code>${n}</code></td><td>${EVM[n].chainId}</td><td><code>${EVM[n].usdc}</code></td><td>${s.requiredConfirmations[n]} confirmations (about ${Math.round((s.requiredConfirmations[n] * EVM[n].averageBlockSeconds) / 60 * 10) / 10} min)</td></tr>`),
+    ...EVM_NETWORKS.map((n) => `<tr><td><code>${n}</code></td><td>${EVM[n].chainId}</td><td><code>${EVM[n].usdc}</code></td><td>${finalityText(s.requiredConfirmations[n], EVM[n].averageBlockSeconds)}</td></tr>`),
     `<tr><td><code>solana</code></td><td>mainnet-beta</td><td><code>${SOLANA.usdcMint}</code></td><td>finalized commitment</td></tr>`,
   ].join('');
   return layout('x402 USDC verification: documentation', `

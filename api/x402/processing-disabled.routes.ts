@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { DomainError } from '../../domain/errors.js';
 import type { AppContext, AppState } from '../http/context.js';
 
 /**
@@ -81,6 +82,9 @@ export function mountProcessingDisabled(router: Router<AppState>): void {
   const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
   for (const method of methods) {
     router[method]('/v1/processing', async (ctx) => {
+      // `/x402/v1/processing/` (the router ignores a trailing slash) is neither route: the path form's
+      // `{operation}` segment is empty, and the query form has no slash. Not a route, so 404 (docs/x402.md).
+      if (ctx.path.endsWith('/')) throw new DomainError('not_found', 'Not found');
       const raw = ctx.query['operation'];
       const issues: FastApiIssue[] = [];
       let operation = '';

@@ -17,6 +17,10 @@ export interface PaidRoute {
   mimeType: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
+  /** A valid query of this route (bazaar `info.input.queryParams`): it passes the route's own validation. */
+  inputExample: Record<string, string>;
+  /** The answer to `inputExample` (bazaar `info.output.example`): valid against `outputSchema`. */
+  outputExample: unknown;
 }
 
 const network = {
@@ -90,6 +94,30 @@ export const MATCH_OUTPUT_SCHEMA = {
   },
 };
 
+/**
+ * Examples of the discovery data (bazaar): one confirmed native USDC payment of 12.5 USDC on Base, as Verify and
+ * Match answer it. Catalogs validate each example against its schema (test/unit/api/x402-route-table.test.ts).
+ */
+const EXAMPLE_TX = '0x9a1c6e0f3b5d27c84e6f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f';
+const EXAMPLE_PAYER = '0x4b2a9c1d8e7f60534a2b1c0d9e8f7a6b5c4d3e2f';
+const EXAMPLE_RECIPIENT = '0x7c3e5a91b2d4f6081a3c5e7092b4d6f8a0c2e4f6';
+const exampleTransfer = { from: EXAMPLE_PAYER, to: EXAMPLE_RECIPIENT, amount_usdc: '12.500000', amount_atomic: '12500000', log_index: 7 };
+const exampleCommon = {
+  network: 'base',
+  chain_id: 8453,
+  tx_hash: EXAMPLE_TX,
+  asset: 'USDC',
+  token_contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  status: 'confirmed',
+  confirmations: 412,
+  required_confirmations: 150,
+  block_number: 32418977,
+  block_timestamp: 1752141583,
+  checked_at: '2025-07-10T10:14:05.000Z',
+};
+const VERIFY_EXAMPLE = { ...exampleCommon, transfers: [exampleTransfer] };
+const MATCH_EXAMPLE = { ...exampleCommon, matched: true, recipient: EXAMPLE_RECIPIENT, amount_usdc: '12.5', matching_transfers: [exampleTransfer] };
+
 const query = (properties: Record<string, unknown>, required: string[]) => ({
   type: 'object',
   properties,
@@ -107,6 +135,8 @@ export const PAID_ROUTES: Readonly<Record<PaidOperation, PaidRoute>> = {
     mimeType: 'application/json',
     inputSchema: query({ tx_hash: txHash, network }, ['tx_hash']),
     outputSchema: VERIFY_OUTPUT_SCHEMA,
+    inputExample: { tx_hash: EXAMPLE_TX, network: 'base' },
+    outputExample: VERIFY_EXAMPLE,
   },
   match: {
     operation: 'match',
@@ -117,6 +147,8 @@ export const PAID_ROUTES: Readonly<Record<PaidOperation, PaidRoute>> = {
     mimeType: 'application/json',
     inputSchema: query({ tx_hash: txHash, recipient, amount, network }, ['tx_hash', 'recipient', 'amount']),
     outputSchema: MATCH_OUTPUT_SCHEMA,
+    inputExample: { tx_hash: EXAMPLE_TX, recipient: EXAMPLE_RECIPIENT, amount: '12.5', network: 'base' },
+    outputExample: MATCH_EXAMPLE,
   },
   evidence: {
     operation: 'evidence',
@@ -127,5 +159,8 @@ export const PAID_ROUTES: Readonly<Record<PaidOperation, PaidRoute>> = {
     mimeType: 'application/pdf',
     inputSchema: query({ tx_hash: txHash, network }, ['tx_hash']),
     outputSchema: { type: 'string', contentMediaType: 'application/pdf', description: 'PDF document; the Verify JSON is attached as evidence.json' },
+    inputExample: { tx_hash: EXAMPLE_TX, network: 'base' },
+    // The body is binary: the example is its first line and what follows, in words.
+    outputExample: '%PDF-1.7 (binary PDF document; the Verify JSON is attached as evidence.json, its SHA-256 is in X-Evidence-SHA256)',
   },
 };

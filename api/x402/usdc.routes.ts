@@ -12,6 +12,8 @@ export interface PaymentGate {
   require(route: PaidRoute): Middleware<AppState>;
   /** The transport-neutral payment flow, for the MCP server's paid tools (api/x402/payment.middleware.ts has it). */
   calls?: PaidCalls | null;
+  /** The base64 PAYMENT-REQUIRED challenge of a route (its `accepts` go into the discovery manifest), if the gate has one. */
+  paymentRequiredHeader?(route: PaidRoute, resourceUrl: string): Promise<string>;
 }
 
 /** Validates the query first, so invalid input gets 422 before any payment is asked. */

@@ -1,12 +1,13 @@
 import type Router from '@koa/router';
-import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
-import type { AppState } from '../http/context.js';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { createRouter } from '../http/router.js';
+import type { AppContext, AppState } from '../http/context.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
 import type { Db } from '../../db/connection.js';
 import { createEvidenceService } from './evidence.service.js';
 import { createPaidOperations, type PaidOperations } from './paid-operations.js';
-import { launchStatus, wellKnownDocument, type X402Settings } from './discovery.js';
+import { buildDiscoveryManifest, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from './discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
 import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
@@ -22,25 +23,37 @@ export interface X402RouterDeps {
   /** Null when payments are not configured: paid routes then answer 503. */
   payments: PaymentGate | null;
   publicBaseUrl: string | undefined;
+  /**
+   * The live `accepts` of a paid route, published as complete entries of the discovery manifest. Default: decoded
+   * from `payments.paymentRequiredHeader` when the gate has it. Absent, null or failing: bare pointers.
+   */
+  acceptsFor?: AcceptsFor;
+  /** Manifest entries appended after the paid routes (the MCP tools), for a public origin. */
+  extraManifestResources?: (origin: string) => readonly ManifestResource[] | Promise<readonly ManifestResource[]>;
   now?: () => Date;
 }
 
-/** Everything under /x402: health, discovery, pages, the paid USDC routes and the disabled processing routes. */
-export function x402Router(deps: X402RouterDeps): Router<AppState> {
-  const router = createRouter({ prefix: '/x402' });
-  router.use(deps.rateLimit);
+/** Seconds a client or cache may keep the discovery manifest. */
+export const MANIFEST_MAX_AGE_SECONDS = 60;
+
+/**
+ * The routers of the x402 interface: everything under /x402 (health, discovery, pages, the paid USDC routes and
+ * the disabled processing routes), and the root `/.well-known/x402` (the same manifest as /x402/.well-known/x402).
+ */
+export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
   // PUBLIC_BASE_URL when set (required in production); otherwise the origin the client used.
   const origin = (ctx: { protocol: string; host: string }) => publicBase(deps.publicBaseUrl, ctx);
+  const manifest = manifestHandler(deps, origin);
 
+  const router = createRouter({ prefix: '/x402' });
+  router.use(deps.rateLimit);
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok', service: 'x402' };
   });
   router.get('/launch-status', (ctx) => {
     ctx.body = launchStatus(deps.settings);
   });
-  router.get('/.well-known/x402', (ctx) => {
-    ctx.body = wellKnownDocument(deps.settings, origin(ctx));
-  });
+  router.get('/.well-known/x402', manifest);
   router.get('/', (ctx) => {
     ctx.set(X402_PAGE_HEADERS);
     ctx.body = landingPage(deps.settings);
@@ -55,5 +68,37 @@ export function x402Router(deps: X402RouterDeps): Router<AppState> {
     payments: deps.payments ?? paymentsNotConfigured,
   });
   mountProcessingDisabled(router);
-  return router;
+
+  const root = createRouter();
+  root.use(deps.rateLimit);
+  root.get('/.well-known/x402', manifest);
+  return [router, root];
+}
+
+/** The live `accepts` of a gate's 402 challenge, or undefined when the gate cannot tell them. */
+export function acceptsFromGate(gate: PaymentGate | null): AcceptsFor | undefined {
+  const header = gate?.paymentRequiredHeader?.bind(gate);
+  if (!header) return undefined;
+  return async (route, resourceUrl) => decodePaymentRequiredHeader(await header(route, resourceUrl)).accepts;
+}
+
+/**
+ * GET /.well-known/x402 and /x402/.well-known/x402. Public data: any origin may read it (api/x402/cors.ts) and
+ * caches may keep it a minute. Without PUBLIC_BASE_URL its URLs follow the request's host, so it varies by it.
+ */
+function manifestHandler(deps: X402RouterDeps, origin: (ctx: AppContext) => string): Middleware<AppState> {
+  const updated = (deps.now ?? (() => new Date()))();
+  const acceptsFor = deps.acceptsFor ?? acceptsFromGate(deps.payments);
+  return async (ctx) => {
+    const base = origin(ctx);
+    ctx.body = await buildDiscoveryManifest({
+      settings: deps.settings,
+      origin: base,
+      updated,
+      acceptsFor,
+      extraResources: deps.extraManifestResources ? await deps.extraManifestResources(base) : [],
+    });
+    ctx.set('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE_SECONDS}`);
+    if (!deps.publicBaseUrl) ctx.vary('Host, X-Forwarded-Host, X-Forwarded-Proto');
+  };
 }

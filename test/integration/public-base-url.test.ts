@@ -65,8 +65,11 @@ describe('with PUBLIC_BASE_URL set', () => {
     const res = await raw(`${app.url}/x402/.well-known/x402`, { headers: evil });
     expect(res.status).toBe(200);
     expect(res.body).not.toContain('evil.example');
-    const doc = JSON.parse(res.body) as { docs: string; resources?: Array<{ resource: string }> };
+    const doc = JSON.parse(res.body) as { docs: string; resources: Array<{ url: string }> };
     expect(doc.docs).toBe(`${BASE}/x402/docs`);
+    expect(doc.resources.map((r) => r.url)).toEqual(['verify', 'match', 'evidence.pdf'].map((p) => `${BASE}/x402/v1/usdc/${p}`));
+    // Pinned to configuration, so a cache may share it across Host headers.
+    expect(res.headers['vary'] ?? '').not.toMatch(/host/i);
     expect(res.body).toContain(`${BASE}/x402/`);
   });
 

@@ -22,21 +22,24 @@ const SOL_SIG = '1'.repeat(64);
 const SOL_WALLET = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
 
 describe('discovery, pages and status', () => {
-  it('serves the discovery document from the route table', async () => {
+  it('serves the discovery manifest (x402 discovery extension) from the route table', async () => {
     const res = await get('/x402/.well-known/x402');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { resources: Array<Record<string, unknown>>; networks: unknown[]; payment: Record<string, unknown>; x402Version: number };
-    expect(doc.x402Version).toBe(2);
-    expect(doc.payment).toMatchObject({ scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', configured: false });
+    const doc = (await res.json()) as Record<string, unknown> & { resources: Array<Record<string, unknown>>; networks: unknown[]; fees: Array<Record<string, unknown>> };
+    expect(doc).toMatchObject({ x402Version: 2, kind: 'resource-server', docs: `${app.url}/x402/docs`, interface_version: '1.0.0' });
+    expect(doc['payments']).toEqual({ configured: false, scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', asset_name: 'USD Coin (native USDC on Base)' });
     expect(doc.networks).toHaveLength(7);
-    expect(doc.resources.map((r) => [r['resource'], (r['price'] as Record<string, string>)['amount_atomic']])).toEqual([
-      [`${app.url}/x402/v1/usdc/verify`, '20000'],
-      [`${app.url}/x402/v1/usdc/match`, '30000'],
-      [`${app.url}/x402/v1/usdc/evidence.pdf`, '50000'],
+    // Payments are not configured here: bare pointers only, the prices as a separate extra.
+    expect(doc.resources).toEqual([
+      { url: `${app.url}/x402/v1/usdc/verify`, method: 'GET', description: expect.any(String) },
+      { url: `${app.url}/x402/v1/usdc/match`, method: 'GET', description: expect.any(String) },
+      { url: `${app.url}/x402/v1/usdc/evidence.pdf`, method: 'GET', description: expect.any(String) },
     ]);
-    const match = doc.resources[1]!;
-    expect((match['input'] as { query: { required: string[] } }).query.required).toEqual(['tx_hash', 'recipient', 'amount']);
-    expect((match['output'] as { required: string[] }).required).toContain('matching_transfers');
+    expect(doc.fees.map((f) => [f['url'], f['operation'], f['amount_atomic'], f['amount_usdc']])).toEqual([
+      [`${app.url}/x402/v1/usdc/verify`, 'verify', '20000', '0.020000'],
+      [`${app.url}/x402/v1/usdc/match`, 'match', '30000', '0.030000'],
+      [`${app.url}/x402/v1/usdc/evidence.pdf`, 'evidence', '50000', '0.050000'],
+    ]);
   });
 
   it('serves readable HTML landing and docs pages', async () => {
@@ -53,6 +56,16 @@ describe('discovery, pages and status', () => {
     for (const text of ['tx_hash', 'recipient', 'amount', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'waiting_confirmations', '150 confirmations']) {
       expect(docs).toContain(text);
     }
+  });
+
+  it('states each threshold in words that fit it: one confirmation, a sub-minute wait in seconds', async () => {
+    const docs = await (await get('/x402/docs')).text();
+    const finality = (network: string) => new RegExp(`<td><code>${network}</code></td>.*?<td>([^<]*)</td></tr>`).exec(docs)?.[1];
+    expect(finality('avalanche')).toBe('1 confirmation (about 2 s)');
+    expect(finality('base')).toBe('150 confirmations (about 5 min)');
+    expect(finality('arbitrum')).toBe('1200 confirmations (about 5 min)');
+    expect(finality('ethereum')).toBe('64 confirmations (about 12.8 min)');
+    expect(docs).not.toMatch(/about 0 min|1 confirmations/);
   });
 
   it('reports launch status and health', async () => {
@@ -141,6 +154,18 @@ describe('disabled processing routes', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ enabled: false, detail: expect.stringContaining('disabled') });
     }
+  });
+
+  it.each(methods)('%s /x402/v1/processing/ (trailing slash, an empty operation segment) is a 404, not an empty operation', async (method) => {
+    for (const path of ['/x402/v1/processing/', '/x402/v1/processing/?operation=ocr']) {
+      const res = await get(path, { method });
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toEqual({ error: expect.any(String), code: 'not_found', request_id: expect.any(String) });
+    }
+    // A trailing slash after an operation is that operation, as everywhere.
+    const op = await get('/x402/v1/processing/ocr/', { method });
+    expect(op.status).toBe(200);
+    expect(await op.json()).toMatchObject({ enabled: false, operation: 'ocr' });
   });
 
   it('answers invalid input with FastAPI-style 422 bodies', async () => {
