@@ -13,6 +13,8 @@ import { findingsOf } from './findings.js';
 export const DEFAULT_DOMAIN_AUDIT_RESOLVERS: readonly string[] = ['1.1.1.1', '8.8.8.8'];
 export const DEFAULT_DNS_TIMEOUT_MS = 3000;
 export const DEFAULT_TLS_TIMEOUT_MS = 8000;
+/** CAA lookups per audit (the name and its parents up to the registrable domain). */
+const MAX_CAA_NAMES = 10;
 
 export interface DomainAuditorOptions {
   /** DNS servers (`ip` or `ip:port`, `[v6]:port`), in failover order. Default DEFAULT_DOMAIN_AUDIT_RESOLVERS. */
@@ -136,11 +138,13 @@ export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainA
     const { lookup } = createBoundResolver(dnsServers, dnsTimeoutMs, deadline);
     const org = registrableDomainOf(domain);
     // CAA applies from the closest name up to the registrable domain that has a CAA set (RFC 8659 section 3).
+    // At most MAX_CAA_NAMES lookups: the nearest names and always the registrable domain.
     const caaNames: string[] = [];
     for (let n = domain; ; n = n.slice(n.indexOf('.') + 1)) {
       caaNames.push(n);
       if (n === org || !n.includes('.')) break;
     }
+    if (caaNames.length > MAX_CAA_NAMES) caaNames.splice(MAX_CAA_NAMES - 1, caaNames.length - MAX_CAA_NAMES);
     const dmarcNames = [...new Set([`_dmarc.${domain}`, `_dmarc.${org}`])];
     const aQuery = queryAddressesWithAd(domain, dnsServers, deadline, Math.max(1, Math.floor(dnsTimeoutMs / dnsServers.length)))
       .then((v): Lookup<AddressAnswer> => ({ ok: true, value: v }))

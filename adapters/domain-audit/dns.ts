@@ -80,6 +80,7 @@ function queryOnce(name: string, server: DnsServer, signal: AbortSignal): Promis
     });
     // A connected socket only accepts datagrams from the server, and reports an ICMP "port unreachable".
     socket.connect(server.port, server.address, () => {
+      if (done) return;
       const query = dnsPacket.encode({
         type: 'query',
         id,

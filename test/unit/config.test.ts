@@ -44,7 +44,10 @@ describe('config', () => {
     expect(loadConfig({ DOMAIN_AUDIT_RESOLVERS: '9.9.9.9:53, [2620:fe::fe]:53' }).domainAudit.resolvers).toEqual(['9.9.9.9:53', '[2620:fe::fe]:53']);
     const test = { DOMAIN_AUDIT_TEST_RESOLVER: '127.0.0.1:5353', DOMAIN_AUDIT_TEST_TLS_PORT: '8443', DOMAIN_AUDIT_TEST_CA_FILE: '/tmp/ca.pem' };
     expect(loadConfig(test).domainAudit).toMatchObject({ testResolver: '127.0.0.1:5353', testTlsPort: 8443, testCaFile: '/tmp/ca.pem' });
-    for (const [k, bad] of [['DOMAIN_AUDIT_RESOLVERS', 'dns.google'], ['DOMAIN_AUDIT_RESOLVERS', ','], ['DOMAIN_AUDIT_TEST_RESOLVER', 'localhost:53'], ['DOMAIN_AUDIT_TEST_TLS_PORT', '70000']]) {
+    const invalid: Array<[string, string]> = [
+      ['DOMAIN_AUDIT_RESOLVERS', 'dns.google'], ['DOMAIN_AUDIT_RESOLVERS', ','], ['DOMAIN_AUDIT_TEST_RESOLVER', 'localhost:53'], ['DOMAIN_AUDIT_TEST_TLS_PORT', '70000'],
+    ];
+    for (const [k, bad] of invalid) {
       expect(() => loadConfig({ [k]: bad }), `${k}=${bad}`).toThrow(new RegExp(k));
     }
     const prod = { NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: BASE };
