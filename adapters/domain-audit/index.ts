@@ -15,6 +15,7 @@ export {
   DOMAIN_AUDIT_INPUT_EXAMPLE,
   DOMAIN_AUDIT_OUTPUT_EXAMPLE,
   NOT_A_VULNERABILITY_SCAN_NOTICE,
+  DOMAIN_AUDIT_TOOL_DESCRIPTION,
   domainAuditReportSchema,
   type DomainAuditReport,
   type DomainAuditFinding,

@@ -11,6 +11,16 @@ export const NOT_A_VULNERABILITY_SCAN_NOTICE =
   'It is not a vulnerability scan: no ports other than 443 are contacted, no exploit, credential or path is tried, ' +
   'and a clean report does not mean the service is secure.';
 
+/** A description of the tool a model can act on (what it does, what it needs, what it is not, what it costs nothing for). */
+export const DOMAIN_AUDIT_TOOL_DESCRIPTION =
+  'Audits the public DNS and the HTTPS/TLS set-up of one domain name: A, AAAA, NS, MX, CAA, SPF and DMARC records and ' +
+  'the DNSSEC status reported by a validating resolver; then, on port 443 of the address the name resolves to, the ' +
+  'certificate (chain trust, days to expiry, host-name match), which TLS versions (1.0 to 1.3) are accepted, and the ' +
+  'HSTS header of GET / (redirects not followed). Returns a JSON report with findings ranked critical, warning or info. ' +
+  'Argument: domain, a public DNS name such as example.com (no URL, IP address or port). Read-only and bounded (about ' +
+  '11 s at most). Not a vulnerability scan. A name that does not exist, resolves only to private addresses, or whose ' +
+  'DNS does not answer is refused without charge.';
+
 const dateTime = () => z.string().meta({ format: 'date-time' });
 const lookupError = z.enum(['timeout', 'servfail', 'refused', 'error']);
 
