@@ -3,6 +3,7 @@ import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network }
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
 import type { DbTimeouts } from '../db/connection.js';
+import { parseDnsServer } from '../adapters/domain-audit/dns.js';
 
 /**
  * The whole environment of the platform, validated once at start-up.
@@ -182,6 +183,22 @@ export const envSchema = z.object({
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
 
   /**
+   * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
+   * addresses with an optional port (`1.1.1.1`, `1.1.1.1:53`, `[2606:4700:4700::1111]:53`), in failover order.
+   */
+  DOMAIN_AUDIT_RESOLVERS: z
+    .string()
+    .default('1.1.1.1,8.8.8.8')
+    .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every((v) => parseDnsServer(v) !== null), 'IP addresses, each with an optional :port, separated by commas'),
+  /** Test-only, refused in production: a DNS server `ip:port` used instead of DOMAIN_AUDIT_RESOLVERS; loopback answers allowed. */
+  DOMAIN_AUDIT_TEST_RESOLVER: optionalString.refine((v) => v === undefined || parseDnsServer(v) !== null, 'an IP address with an optional :port'),
+  /** Test-only, refused in production: the TLS port audited instead of 443. */
+  DOMAIN_AUDIT_TEST_TLS_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port, 1 to 65535'),
+  /** Test-only, refused in production: a PEM file of extra CA certificates the audit trusts. */
+  DOMAIN_AUDIT_TEST_CA_FILE: optionalString,
+
+  /**
    * Outgoing invoice e-mail: `smtp://user:pass@host:587` (STARTTLS) or `smtps://user:pass@host:465`. Unset: the
    * mail outbox only queues, nothing is sent. The password is a secret: never logged or echoed.
    */
@@ -251,6 +268,13 @@ export interface Config {
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
+  };
+  /** Options of createDomainAuditor (adapters/domain-audit); the test* ones are never set in production. */
+  readonly domainAudit: {
+    readonly resolvers: readonly string[];
+    readonly testResolver: string | undefined;
+    readonly testTlsPort: number | undefined;
+    readonly testCaFile: string | undefined;
   };
   readonly dashboard: {
     /** Allowed Origin values of management mutations; empty: PUBLIC_BASE_URL's origin, else the request's own. */
@@ -346,6 +370,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === 'production' && e.WEBHOOK_TEST_ALLOW_LOOPBACK) {
     throw new ConfigError(['WEBHOOK_TEST_ALLOW_LOOPBACK: must not be enabled in production']);
   }
+  const auditTestSettings = (['DOMAIN_AUDIT_TEST_RESOLVER', 'DOMAIN_AUDIT_TEST_TLS_PORT', 'DOMAIN_AUDIT_TEST_CA_FILE'] as const).filter((k) => e[k] !== undefined);
+  if (e.NODE_ENV === 'production' && auditTestSettings.length) {
+    throw new ConfigError(auditTestSettings.map((k) => `${k}: test only, must not be set in production`));
+  }
   const issues: string[] = [];
   const rpcUrls = {} as Record<Network, string[]>;
   for (const [network, raw] of [
@@ -425,6 +453,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authFailuresPerIpPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+    domainAudit: {
+      resolvers: e.DOMAIN_AUDIT_RESOLVERS,
+      testResolver: e.DOMAIN_AUDIT_TEST_RESOLVER,
+      testTlsPort: e.DOMAIN_AUDIT_TEST_TLS_PORT,
+      testCaFile: e.DOMAIN_AUDIT_TEST_CA_FILE,
+    },
     dashboard: {
       origins: e.DASHBOARD_ORIGINS ? e.DASHBOARD_ORIGINS.split(',').map((o) => o.trim().toLowerCase()) : [],
       sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,

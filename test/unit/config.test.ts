@@ -39,6 +39,24 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: BASE }).env).toBe('production');
   });
 
+  it('domain audit: public resolvers by default, test-only overrides off by default and refused in production', () => {
+    expect(loadConfig({}).domainAudit).toEqual({ resolvers: ['1.1.1.1', '8.8.8.8'], testResolver: undefined, testTlsPort: undefined, testCaFile: undefined });
+    expect(loadConfig({ DOMAIN_AUDIT_RESOLVERS: '9.9.9.9:53, [2620:fe::fe]:53' }).domainAudit.resolvers).toEqual(['9.9.9.9:53', '[2620:fe::fe]:53']);
+    const test = { DOMAIN_AUDIT_TEST_RESOLVER: '127.0.0.1:5353', DOMAIN_AUDIT_TEST_TLS_PORT: '8443', DOMAIN_AUDIT_TEST_CA_FILE: '/tmp/ca.pem' };
+    expect(loadConfig(test).domainAudit).toMatchObject({ testResolver: '127.0.0.1:5353', testTlsPort: 8443, testCaFile: '/tmp/ca.pem' });
+    const invalid: Array<[string, string]> = [
+      ['DOMAIN_AUDIT_RESOLVERS', 'dns.google'], ['DOMAIN_AUDIT_RESOLVERS', ','], ['DOMAIN_AUDIT_TEST_RESOLVER', 'localhost:53'], ['DOMAIN_AUDIT_TEST_TLS_PORT', '70000'],
+    ];
+    for (const [k, bad] of invalid) {
+      expect(() => loadConfig({ [k]: bad }), `${k}=${bad}`).toThrow(new RegExp(k));
+    }
+    const prod = { NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), PUBLIC_BASE_URL: BASE };
+    for (const [k, v] of Object.entries(test)) {
+      expect(() => loadConfig({ ...prod, [k]: v })).toThrow(new RegExp(`${k}: test only, must not be set in production`));
+    }
+    expect(loadConfig({ ...prod, DOMAIN_AUDIT_TEST_RESOLVER: '', DOMAIN_AUDIT_TEST_TLS_PORT: '', DOMAIN_AUDIT_TEST_CA_FILE: '' }).domainAudit.testResolver).toBeUndefined();
+  });
+
   it('requires PUBLIC_BASE_URL in production, so no link or Origin check follows a request header', () => {
     for (const unset of [{}, { PUBLIC_BASE_URL: '' }, { PUBLIC_BASE_URL: '  ' }]) {
       expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: generateSecretsKey(), ...unset })).toThrow(/PUBLIC_BASE_URL: required in production/);
