@@ -11,9 +11,11 @@ import { perIp, rateLimit } from './http/rate-limit.js';
 import { trustProxies } from './http/proxy.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
-import { mcpRouter } from './mcp/mcp.routes.js';
+import { mcpCors, mcpRouter } from './mcp/mcp.routes.js';
+import { mcpManifestEntries, mcpTools } from './mcp/tools.js';
 import { createEvidenceService } from './x402/evidence.service.js';
 import { createPaidOperations } from './x402/paid-operations.js';
+import { createDomainAuditor } from '../adapters/domain-audit/index.js';
 import { x402Routers } from './x402/x402.routes.js';
 import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
@@ -31,7 +33,7 @@ import type { WorkflowGateway } from './temporal/workflow-client.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks' | 'domainAudit'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -61,6 +63,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   app.use(errorMiddleware(deps.logger));
   app.use(securityHeaders());
   app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
+  app.use(mcpCors()); // and for browser-based MCP clients on /mcp (credential-free; the payment rides in the JSON-RPC body)
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
@@ -77,7 +80,11 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     ...(deps.now ? { now: deps.now } : {}),
   };
   // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.
-  const paidOperations = createPaidOperations({ evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }) });
+  const paidOperations = createPaidOperations({
+    evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }),
+    auditor: createDomainAuditor(deps.config.domainAudit),
+  });
+  const paidTools = mcpTools(Object.values(paidOperations));
   const x402RateLimit = rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now);
   const routers: InterfaceRouter[] = [
     ...x402Routers({
@@ -90,15 +97,16 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
         paymentTimeoutSeconds: deps.config.x402.paymentTimeoutSeconds,
         requiredConfirmations: deps.config.chains.requiredConfirmations,
       },
-      reader: deps.chainReader,
       payments: deps.payments,
       publicBaseUrl: deps.config.http.publicBaseUrl,
+      // The MCP tools are listed in the discovery manifest beside the routes, from the same operation table.
+      extraManifestResources: (origin) => mcpManifestEntries(paidTools, origin, deps.payments?.calls ?? null),
       ...(deps.now ? { now: deps.now } : {}),
     }),
     mcpRouter({
       logger: deps.logger,
       rateLimit: x402RateLimit,
-      operations: Object.values(paidOperations),
+      tools: paidTools,
       payments: deps.payments?.calls ?? null,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       version: '1.0.0',

@@ -8,19 +8,20 @@ import type { PaymentPayload } from '@x402/core/types';
 import type { Logger } from '../../adapters/logging/logger.js';
 import { DomainError } from '../../domain/errors.js';
 import { jsonBody } from '../http/body.js';
+import { publicCors } from '../http/cors.js';
 import type { AppState } from '../http/context.js';
 import { statusOf } from '../http/errors.js';
 import { publicBase } from '../http/public-origin.js';
 import { createRouter } from '../http/router.js';
 import type { PaidCalls, PresentedPayment } from '../x402/paid-call.js';
-import type { PaidOperation, RawArgs } from '../x402/paid-operations.js';
-import { answerOf, mcpTools, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
+import type { RawArgs } from '../x402/paid-operations.js';
+import { answerOf, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
 
 export interface McpRouterDeps {
   logger: Logger;
   rateLimit: Middleware<AppState>;
-  /** The paid operations (api/x402/paid-operations.ts) the tools run. */
-  operations: readonly PaidOperation[];
+  /** The paid tools (tools.ts mcpTools over api/x402/paid-operations.ts). */
+  tools: Map<string, McpTool>;
   /** The transport-neutral x402 payment flow; null when payments are not configured (paid tools then refuse). */
   payments: PaidCalls | null;
   publicBaseUrl: string | undefined;
@@ -45,7 +46,7 @@ const INSTRUCTIONS =
  */
 export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
   const router = createRouter();
-  const tools = mcpTools(deps.operations);
+  const { tools } = deps;
   const parseBody = jsonBody(BODY_LIMIT);
 
   router.post('/mcp', deps.rateLimit, async (ctx) => {
@@ -159,4 +160,18 @@ function evidenceUri(origin: string, args: Record<string, unknown>): string {
   const q = new URLSearchParams();
   for (const key of ['tx_hash', 'network']) if (typeof args[key] === 'string') q.set(key, args[key]);
   return `${origin}/x402/v1/usdc/evidence.pdf?${q.toString()}`;
+}
+
+/**
+ * Cross-origin use of /mcp by browser-based MCP clients: credential-free (no key, no cookie), so any origin may
+ * POST JSON-RPC with the MCP headers. The payment travels inside the JSON-RPC body, so no x402 header is needed.
+ */
+export function mcpCors(): Middleware<AppState> {
+  return publicCors({
+    paths: ['/mcp'],
+    allowMethods: ['POST', 'GET', 'DELETE'],
+    allowHeaders: ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
+    exposeHeaders: ['Mcp-Session-Id', 'Retry-After', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    maxAgeSeconds: 600,
+  });
 }

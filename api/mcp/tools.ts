@@ -3,7 +3,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PaymentRequired, SettleResponse } from '@x402/core/types';
 import { formatUsdc } from '../../domain/money.js';
 import { FEE_NETWORK } from '../../domain/networks.js';
-import type { KeptAnswer } from '../x402/paid-call.js';
+import type { KeptAnswer, PaidCalls } from '../x402/paid-call.js';
+import { manifestEntry, type ManifestResource } from '../x402/discovery.js';
 import type { PaidRouteSpec } from '../x402/paid-route.js';
 import type { OperationResult, PaidOperation } from '../x402/paid-operations.js';
 
@@ -59,15 +60,15 @@ const toolInputSchema = (schema: object) => ({ ...(schema as Record<string, unkn
 export function mcpTools(ops: readonly PaidOperation[]): Map<string, McpTool> {
   const tools = new Map<string, McpTool>();
   for (const op of ops) {
-    const isPdf = op.route.mimeType === 'application/pdf';
-    const success = isPdf ? PDF_TOOL_OUTPUT_SCHEMA : op.route.outputSchema;
-    const inputSchema = toolInputSchema(op.route.inputSchema);
-    const price = { amount_atomic: op.route.priceAtomic, amount_usdc: formatUsdc(BigInt(op.route.priceAtomic)), asset: FEE_NETWORK.usdc, network: FEE_NETWORK.caip2, scheme: 'exact' };
+    const isPdf = op.spec.mimeType === 'application/pdf';
+    const success = isPdf ? PDF_TOOL_OUTPUT_SCHEMA : op.spec.outputSchema;
+    const inputSchema = toolInputSchema(op.spec.inputSchema);
+    const price = { amount_atomic: op.spec.priceAtomic, amount_usdc: formatUsdc(BigInt(op.spec.priceAtomic)), asset: FEE_NETWORK.usdc, network: FEE_NETWORK.caip2, scheme: 'exact' };
     const payment: PaidRouteSpec = {
-      ...op.route,
+      ...op.spec,
       path: '/mcp',
       description: op.tool.description,
-      mimeType: isPdf ? 'application/json' : op.route.mimeType,
+      mimeType: isPdf ? 'application/json' : op.spec.mimeType,
       inputSchema,
       outputSchema: success,
       ...(isPdf ? { outputExample: PDF_OUTPUT_EXAMPLE } : {}),
@@ -157,4 +158,20 @@ export function paymentRequiredResult(paymentRequired: PaymentRequired, settleme
 /** A tool error a model can act on: `{error, code, ...}` as text, nothing charged. */
 export function toolError(code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message, code, ...extra }) }] };
+}
+
+/**
+ * The discovery manifest's entries of the paid tools (type "mcp"): the MCP endpoint, the tool name and transport;
+ * complete with the tool's live `accepts` when payments answer, else a bare pointer (api/x402/discovery.ts).
+ */
+export function mcpManifestEntries(tools: Map<string, McpTool>, origin: string, calls: PaidCalls | null): Promise<ManifestResource[]> {
+  return Promise.all([...tools.values()].map((tool) =>
+    manifestEntry(
+      { url: `${origin}/mcp`, method: 'POST', description: tool.op.tool.description },
+      {
+        mimeType: 'application/json',
+        extras: { type: 'mcp', transport: 'streamable-http', toolName: tool.name, operation: tool.op.spec.operation, inputSchema: tool.definition.inputSchema, outputSchema: tool.payment.outputSchema },
+      },
+      calls ? async () => (await calls.challenge(tool.payment, tool.resourceUrl(origin))).accepts : undefined,
+    ).then((entry) => ({ type: 'mcp', toolName: tool.name, ...entry }))));
 }

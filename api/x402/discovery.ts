@@ -55,26 +55,32 @@ const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T | null> => {
 };
 
 /**
- * The manifest entries of the paid routes. Complete when the payment layer gives the live challenge's `accepts`
- * (the same requirements a 402 carries: exact, USDC on Base, the fee, payTo, maxTimeoutSeconds); a bare pointer
- * when it cannot (payments not configured, facilitator unreachable or slower than `timeoutMs`).
+ * One manifest entry: complete (the live challenge's `accepts`, plus `extras` describing the call) when `accepts`
+ * answers in time with requirements, else a bare pointer {url, method, description} (payments not configured,
+ * facilitator unreachable or slower than `timeoutMs`): the spec forbids partial payment data.
  */
+export async function manifestEntry(
+  pointer: { url: string; method: string; description: string },
+  complete: { mimeType: string; extras: Record<string, unknown> },
+  accepts: (() => Promise<PaymentRequirements[] | null>) | undefined,
+  timeoutMs = ACCEPTS_TIMEOUT_MS,
+): Promise<ManifestResource> {
+  const requirements = accepts ? await withTimeout(accepts(), timeoutMs).catch(() => null) : null;
+  if (!requirements || requirements.length === 0) return pointer;
+  // Extras (consumers ignore unknown fields): what the bazaar block of the 402 describes.
+  return { ...pointer, mimeType: complete.mimeType, x402Version: 2, accepts: requirements, ...complete.extras };
+}
+
+/** The manifest entries of the paid routes (see manifestEntry). */
 export async function paidRouteResources(origin: string, acceptsFor?: AcceptsFor, timeoutMs = ACCEPTS_TIMEOUT_MS): Promise<ManifestResource[]> {
-  return Promise.all(Object.values(PAID_ROUTES).map(async (r): Promise<ManifestResource> => {
+  return Promise.all(Object.values(PAID_ROUTES).map((r) => {
     const url = `${origin}/x402${r.path}`;
-    const pointer = { url, method: r.method, description: r.description };
-    const accepts = acceptsFor ? await withTimeout(acceptsFor(r, url), timeoutMs).catch(() => null) : null;
-    if (!accepts || accepts.length === 0) return pointer;
-    return {
-      ...pointer,
-      mimeType: r.mimeType,
-      x402Version: 2,
-      accepts,
-      // Extras (consumers ignore unknown fields): what the bazaar block of the 402 describes.
-      operation: r.operation,
-      inputSchema: r.inputSchema,
-      outputSchema: r.outputSchema,
-    };
+    return manifestEntry(
+      { url, method: r.method, description: r.description },
+      { mimeType: r.mimeType, extras: { operation: r.operation, inputSchema: r.inputSchema, outputSchema: r.outputSchema } },
+      acceptsFor && (() => acceptsFor(r, url)),
+      timeoutMs,
+    );
   }));
 }
 
@@ -138,8 +144,8 @@ export async function buildDiscoveryManifest(o: BuildManifestOptions) {
   return discoveryManifest({ settings: o.settings, origin: o.origin, updated: o.updated, resources: [...paid, ...(o.extraResources ?? [])] });
 }
 
-/** GET /x402/launch-status: what is live on this server. */
-export function launchStatus(s: X402Settings) {
+/** GET /x402/launch-status: what is live on this server; `mcpTools` are the paid tools of {base_url}/mcp. */
+export function launchStatus(s: X402Settings, mcpTools: ReadonlyArray<{ name: string; priceAtomic: string }> = []) {
   const configured = paymentsConfigured(s);
   return {
     status: configured ? 'live' : 'payments_not_configured',
@@ -149,6 +155,8 @@ export function launchStatus(s: X402Settings) {
     payments: { configured, facilitator: s.facilitator, fee_network: FEE_NETWORK.caip2, fee_asset: FEE_NETWORK.usdc },
     networks: networksDocument(s).map((n) => n.network),
     document_processing: 'disabled',
-    mcp: 'not_available',
+    mcp: mcpTools.length
+      ? { status: 'available', path: '/mcp', transport: 'streamable-http', x402_transport: 'mcp (tool-result binding)', tools: mcpTools.map((t) => ({ name: t.name, price_atomic: t.priceAtomic })) }
+      : { status: 'not_available' },
   };
 }

@@ -42,13 +42,11 @@ function respond(ctx: AppContext, result: OperationResult): void {
 
 /** GET /x402/v1/usdc/verify, /match and /evidence.pdf: validate, then pay, then read the chain. */
 export function mountUsdcRoutes(router: Router<AppState>, deps: { operations: PaidOperations; payments: PaymentGate }): void {
-  const mount = <Q>(op: PaidOperation<Q>) =>
-    router.get(op.route.path, validated(op.parse), deps.payments.require(op.route), async (ctx) => {
-      respond(ctx, await op.execute(ctx.state.paidQuery as Q));
+  const mount = (op: PaidOperation, route: PaidRoute) =>
+    router.get(route.path, validated(op.parse), deps.payments.require(route), async (ctx) => {
+      respond(ctx, await op.execute(ctx.state.paidQuery));
     });
-  mount(deps.operations.verify);
-  mount(deps.operations.match);
-  mount(deps.operations.evidence);
+  for (const op of Object.values(deps.operations) as PaidOperation[]) if (op.http) mount(op, op.http);
 }
 
 /** The gate used when payments are not configured: paid routes answer 503, never run for free. */

@@ -3,10 +3,8 @@ import type { Middleware } from 'koa';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { createRouter } from '../http/router.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { ChainReader } from '../../adapters/chains/types.js';
 import type { Db } from '../../db/connection.js';
-import { createEvidenceService } from './evidence.service.js';
-import { createPaidOperations, type PaidOperations } from './paid-operations.js';
+import type { PaidOperations } from './paid-operations.js';
 import { buildDiscoveryManifest, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from './discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
@@ -17,9 +15,8 @@ export interface X402RouterDeps {
   db: Db;
   rateLimit: Middleware<AppState>;
   settings: X402Settings;
-  reader: ChainReader;
-  /** The paid operations (shared with /mcp); built on `reader` when absent. */
-  operations?: PaidOperations;
+  /** The paid operations, shared with /mcp (api/server.ts builds them). */
+  operations: PaidOperations;
   /** Null when payments are not configured: paid routes then answer 503. */
   payments: PaymentGate | null;
   publicBaseUrl: string | undefined;
@@ -51,7 +48,7 @@ export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
     ctx.body = { status: 'ok', service: 'x402' };
   });
   router.get('/launch-status', (ctx) => {
-    ctx.body = launchStatus(deps.settings);
+    ctx.body = launchStatus(deps.settings, Object.values(deps.operations).map((op) => ({ name: op.tool.name, priceAtomic: op.spec.priceAtomic })));
   });
   router.get('/.well-known/x402', manifest);
   router.get('/', (ctx) => {
@@ -64,7 +61,7 @@ export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
   });
 
   mountUsdcRoutes(router, {
-    operations: deps.operations ?? createPaidOperations({ evidence: createEvidenceService({ db: deps.db, reader: deps.reader, ...(deps.now ? { now: deps.now } : {}) }) }),
+    operations: deps.operations,
     payments: deps.payments ?? paymentsNotConfigured,
   });
   mountProcessingDisabled(router);

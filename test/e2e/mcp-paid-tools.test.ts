@@ -13,6 +13,10 @@ import { createChainReader } from '../../adapters/chains/index.js';
 import { createEvmReader } from '../../adapters/chains/evm/evm-reader.js';
 import { createSolanaReader } from '../../adapters/chains/solana/solana-reader.js';
 import { EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { startTestDnsServer, type TestDnsServer } from '../helpers/dns-server.js';
+import { createTestCa, type TestCa } from '../helpers/test-ca.js';
 
 /**
  * The paid MCP server at /mcp, driven by the official MCP SDK client and an x402 wallet (the x402 MCP transport,
@@ -26,6 +30,10 @@ let mcp: Client;
 const logs = capturingLogger();
 let tx: `0x${string}`;
 let receiver: `0x${string}`;
+// The DNS/TLS audit's world, on loopback: a DNS server and an HTTPS server with a certificate of a test CA.
+let dns: TestDnsServer;
+let ca: TestCa;
+let site: https.Server;
 
 beforeAll(async () => {
   await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
@@ -39,7 +47,25 @@ beforeAll(async () => {
     db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: chain.facilitator,
     authorizationState: chain.authorizationState, paymentTimeoutSeconds: 120,
   });
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, chainReader: reader, payments, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '10000' }) });
+  dns = await startTestDnsServer({
+    'shop.example.com': { A: ['127.0.0.1'], TXT: ['v=spf1 -all'], MX: [{ preference: 10, exchange: 'mx.example.com' }] },
+    '_dmarc.shop.example.com': { TXT: ['v=DMARC1; p=reject'] },
+    'example.com': { NS: ['ns1.example.com'] },
+  });
+  ca = createTestCa();
+  const now = Date.now();
+  site = https.createServer(ca.issue({ names: ['shop.example.com'], notBefore: new Date(now - 86_400_000), notAfter: new Date(now + 60 * 86_400_000) }), (_req, res) => {
+    res.writeHead(200, { 'strict-transport-security': 'max-age=31536000' });
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  app = await startTestApp({
+    db: tdb.db, logger: logs.logger, chainReader: reader, payments,
+    config: testConfig({
+      RATE_LIMIT_X402_PER_IP_PER_MINUTE: '10000', DOMAIN_AUDIT_TEST_RESOLVER: dns.address,
+      DOMAIN_AUDIT_TEST_TLS_PORT: String((site.address() as AddressInfo).port), DOMAIN_AUDIT_TEST_CA_FILE: ca.caFile,
+    }),
+  });
   mcp = await connectMcp(app.url);
   const [sender, to] = [chain.node.accounts[5]!, chain.node.accounts[6]!];
   await chain.node.mint(USDC, sender.address, 2_500_000n);
@@ -50,16 +76,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
   await app?.close();
+  await new Promise((resolve) => (site ? site.close(resolve) : resolve(undefined)));
+  await dns?.close();
+  ca?.remove();
   await chain?.node.stop();
   await tdb?.drop();
 });
 
-const PRICES = { verify_native_usdc: '20000', match_native_usdc_payment: '30000', usdc_transfer_evidence_pdf: '50000' } as const;
+const PRICES = { verify_native_usdc: '20000', match_native_usdc_payment: '30000', usdc_transfer_evidence_pdf: '50000', domain_dns_tls_audit: '50000' } as const;
+const argsOf = (name: string): Record<string, string> =>
+  name === 'match_native_usdc_payment' ? { tx_hash: tx, recipient: receiver, amount: '2.5' } : name === 'domain_dns_tls_audit' ? { domain: 'shop.example.com' } : { tx_hash: tx };
 
 describe('the paid MCP server', () => {
   it('lists every paid tool with input and output schemas, read-only annotations and its price, without a key or payment', async () => {
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(expect.arrayContaining(Object.keys(PRICES)));
+    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(PRICES).sort());
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(80);
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
@@ -67,14 +98,14 @@ describe('the paid MCP server', () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
       const price = (tool._meta as Record<string, { amount_atomic: string; asset: string; network: string }>)['x402/price'];
       expect(price).toMatchObject({ asset: USDC, network: 'eip155:8453' });
-      if (tool.name in PRICES) expect(price!.amount_atomic).toBe(PRICES[tool.name as keyof typeof PRICES]);
+      expect(price!.amount_atomic).toBe(PRICES[tool.name as keyof typeof PRICES]);
     }
     expect(mcp.getServerCapabilities()).toMatchObject({ tools: {} });
   });
 
   it('asks for payment with an x402 v2 PaymentRequired (structuredContent and text) whose bazaar MCP declaration validates', async () => {
     for (const [name, amount] of Object.entries(PRICES)) {
-      const result = await payingMcpClient(mcp, chain.payer).call(name, name === 'match_native_usdc_payment' ? { tx_hash: tx, recipient: receiver, amount: '2.5' } : { tx_hash: tx });
+      const result = await payingMcpClient(mcp, chain.payer).call(name, argsOf(name));
       expect(result.isError).toBe(true);
       const required = paymentRequiredOf(result)!;
       expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
@@ -85,6 +116,15 @@ describe('the paid MCP server', () => {
       expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
       expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toMatchObject({ valid: true });
       expect(bazaar.info.input).toMatchObject({ type: 'mcp', toolName: name });
+    }
+  });
+
+  it('lists each tool complete in the discovery manifest: its live accepts, tool name and transport', async () => {
+    const manifest = (await (await fetch(`${app.url}/.well-known/x402`)).json()) as { resources: Array<Record<string, unknown>> };
+    for (const [name, amount] of Object.entries(PRICES)) {
+      const entry = manifest.resources.find((r) => r['toolName'] === name)!;
+      expect(entry).toMatchObject({ type: 'mcp', url: `${app.url}/mcp`, method: 'POST', transport: 'streamable-http', x402Version: 2 });
+      expect(entry['accepts']).toEqual([expect.objectContaining({ scheme: 'exact', network: 'eip155:8453', asset: USDC, amount, payTo: chain.payTo })]);
     }
   });
 
@@ -137,6 +177,29 @@ describe('the paid MCP server', () => {
     expect((pdf.structuredContent as { evidence_sha256: string }).evidence_sha256).toBe(createHash('sha256').update(json).digest('hex'));
     const after = await chain.balances();
     expect(before.payer - after.payer).toBe(80_000n);
+  });
+
+  it('runs the paid DNS/TLS audit of a domain (not a vulnerability scan), and charges nothing for a name that does not exist', async () => {
+    const wallet = payingMcpClient(mcp, chain.payer);
+    const before = await chain.balances();
+    const result = await wallet.callPaid('domain_dns_tls_audit', { domain: 'Shop.Example.com.' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      domain: 'shop.example.com',
+      not_a_vulnerability_scan: true,
+      dns: { a: ['127.0.0.1'], spf: { records: ['v=spf1 -all'] } },
+      tls: { address: '127.0.0.1', connected: true, chain_valid: true, hostname_match: true, hsts: { max_age: 31536000 } },
+    });
+    expect((result._meta as Record<string, { success: boolean }>)['x402/payment-response']!.success).toBe(true);
+    const after = await chain.balances();
+    expect(before.payer - after.payer).toBe(50_000n);
+
+    const missing = await wallet.callPaid('domain_dns_tls_audit', { domain: 'missing.example.com' });
+    expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ code: 'domain_not_found', charged: false });
+    const literal = await wallet.call('domain_dns_tls_audit', { domain: '127.0.0.1' });
+    expect(paymentRequiredOf(literal)).toBeNull();
+    expect(JSON.parse((literal.content[0] as { text: string }).text)).toMatchObject({ code: 'validation_failed', issues: [{ param: 'domain' }] });
+    expect(await chain.balances()).toEqual(after);
   });
 
   it('charges nothing for a transaction that is not found, and refuses invalid arguments before asking for payment', async () => {

@@ -53,6 +53,10 @@ const challengeOf = async (app: App, path: string) => {
   return decodePaymentRequiredHeader(res.headers.get('payment-required')!);
 };
 
+/** The manifest's entries of the HTTP routes, and of the MCP tools (type "mcp"). */
+const httpEntries = (doc: { resources: Array<Record<string, unknown>> }) => doc.resources.filter((r) => r['type'] !== 'mcp');
+const mcpEntries = (doc: { resources: Array<Record<string, unknown>> }) => doc.resources.filter((r) => r['type'] === 'mcp');
+
 describe('bazaar discovery data in the 402 challenge', () => {
   it.each(routes.map((r) => [r.path, r] as const))('%s: passes validateDiscoveryExtension and validateDiscoveryExtensionSpec', async (path) => {
     const challenge = await challengeOf(paid, path);
@@ -99,7 +103,11 @@ describe('the discovery manifest (x402 discovery extension)', () => {
     expect(doc.description).toEqual(expect.any(String));
     expect(doc.docs).toBe(`${paid.url}/x402/docs`);
     expect(new Date(doc.updated).toISOString()).toBe(doc.updated);
-    expect(doc.resources.map((r) => [r['url'], r['method']])).toEqual(routes.map((r) => [`${paid.url}/x402${r.path}`, 'GET']));
+    expect(httpEntries(doc).map((r) => [r['url'], r['method']])).toEqual(routes.map((r) => [`${paid.url}/x402${r.path}`, 'GET']));
+    // Then the MCP server's paid tools, from the same operation table.
+    expect(mcpEntries(doc).map((r) => [r['url'], r['method'], r['toolName']])).toEqual(
+      ['verify_native_usdc', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'domain_dns_tls_audit'].map((t) => [`${paid.url}/mcp`, 'POST', t]),
+    );
     // Extras (ignored by consumers, per the spec): the inspected networks and the fee of each operation.
     expect(doc['networks']).toHaveLength(7);
     expect((doc['fees'] as Array<Record<string, unknown>>).map((f) => [f['url'], f['amount_atomic']])).toEqual([
@@ -132,6 +140,7 @@ describe('the discovery manifest (x402 discovery extension)', () => {
     ['the facilitator cannot be reached', () => down],
   ])('when %s, each entry is a bare pointer (url, method, description) and never partial payment data', async (_label, app) => {
     const { doc } = await manifestOf(app(), '/.well-known/x402');
-    expect(doc.resources).toEqual(routes.map((r) => ({ url: `${app().url}/x402${r.path}`, method: 'GET', description: r.description })));
+    expect(httpEntries(doc)).toEqual(routes.map((r) => ({ url: `${app().url}/x402${r.path}`, method: 'GET', description: r.description })));
+    for (const tool of mcpEntries(doc)) expect(Object.keys(tool).sort()).toEqual(['description', 'method', 'toolName', 'type', 'url']);
   });
 });

@@ -30,7 +30,7 @@ describe('discovery, pages and status', () => {
     expect(doc['payments']).toEqual({ configured: false, scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', asset_name: 'USD Coin (native USDC on Base)' });
     expect(doc.networks).toHaveLength(7);
     // Payments are not configured here: bare pointers only, the prices as a separate extra.
-    expect(doc.resources).toEqual([
+    expect(doc.resources.filter((r) => r['type'] !== 'mcp')).toEqual([
       { url: `${app.url}/x402/v1/usdc/verify`, method: 'GET', description: expect.any(String) },
       { url: `${app.url}/x402/v1/usdc/match`, method: 'GET', description: expect.any(String) },
       { url: `${app.url}/x402/v1/usdc/evidence.pdf`, method: 'GET', description: expect.any(String) },
