@@ -90,8 +90,11 @@ export function docsPage(s: X402Settings): string {
 <li>A successful answer carries <code>PAYMENT-RESPONSE</code>, the settlement receipt. If the operation ends in <code>404</code>, <code>422</code> or
 <code>503</code>, nothing is settled and you are not charged.</li>
 </ol>
-<p>An authorization is accepted once: presenting it again answers <code>402</code>. After an uncertain response, do not sign a new authorization
-blindly: first check whether the previous one settled.</p>
+<p>An authorization is accepted once: presenting it again answers <code>402</code>. A refused settlement answers <code>402</code> with a
+<code>PAYMENT-RESPONSE</code> of <code>{"success": false}</code>: you were not charged.</p>
+<p>If the settlement is not decided within the wait (a slow chain), the answer is <code>503</code> with <code>Retry-After</code> and the result is
+kept for you: <strong>repeat the same request with the same <code>PAYMENT-SIGNATURE</code></strong> (do not sign a new authorization). Once the fee is
+settled you receive the result and its <code>PAYMENT-RESPONSE</code>; you are charged once.</p>
 
 <h2>Results</h2>
 <p><code>status</code> is <code>confirmed</code> when the network's finality is reached, otherwise <code>waiting_confirmations</code>: check it before
@@ -117,6 +120,25 @@ are served from storage.</p>
 <p>Shows the network, transaction, status, confirmations, block and time, every transfer and the time of the check, with the statement that
 it is evidence and not a tax invoice. The Verify JSON is attached to the PDF as <code>evidence.json</code>; its SHA-256 is printed on the page and
 returned in the <code>X-Evidence-SHA256</code> header.</p>
+
+<h2>Connecting from an MCP client</h2>
+<p>The same operations are tools of the MCP server at <code>/mcp</code> (Streamable HTTP, stateless), plus a public DNS and TLS check of a domain:</p>
+<table><tr><th>Tool</th><th>Fee</th><th>Arguments</th></tr>
+<tr><td><code>verify_native_usdc</code></td><td>0.02 USDC</td><td><code>tx_hash</code>, <code>network</code> (optional)</td></tr>
+<tr><td><code>match_native_usdc_payment</code></td><td>0.03 USDC</td><td><code>tx_hash</code>, <code>recipient</code>, <code>amount</code>, <code>network</code> (optional)</td></tr>
+<tr><td><code>usdc_transfer_evidence_pdf</code></td><td>0.05 USDC</td><td><code>tx_hash</code>, <code>network</code> (optional); the PDF comes back as an embedded resource with its SHA-256</td></tr>
+<tr><td><code>domain_dns_tls_audit</code></td><td>0.05 USDC</td><td><code>domain</code>; public DNS records and the TLS service on port 443. It is not a vulnerability scan.</td></tr>
+</table>
+<p>Add the server to your MCP client by its URL (<code>/mcp</code> on this host). Listing tools is free and needs no key; adding the server
+authorizes no spending. A client without an x402 wallet cannot pay automatically. Paying follows the x402 MCP transport:</p>
+<ol>
+<li>Call the tool. Unpaid, the result has <code>isError: true</code> and an x402 v2 <code>PaymentRequired</code> in <code>structuredContent</code> (and as
+JSON text): native USDC on Base, the fee, the payee, an expiry.</li>
+<li>Your x402 wallet signs the exact fee. Call the same tool with the same arguments and the payment in <code>params._meta["x402/payment"]</code>.</li>
+<li>The result comes with the settlement receipt in <code>_meta["x402/payment-response"]</code>. Invalid arguments, a transaction or domain that is
+not found and other refusals are not charged; an undecided settlement says so (<code>payment_settlement_uncertain</code>): call again with the same
+payment to receive the kept result.</li>
+</ol>
 
 <h2>Document processing</h2>
 <p><code>/x402/v1/processing</code> is disabled: it answers every method with a JSON body saying so, and never executes a document.</p>`);

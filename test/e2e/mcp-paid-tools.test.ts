@@ -27,6 +27,7 @@ let tdb: TestDatabase;
 let chain: X402Chain;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let mcp: Client;
+let reader: ReturnType<typeof createChainReader>;
 const logs = capturingLogger();
 let tx: `0x${string}`;
 let receiver: `0x${string}`;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
   const urls = Object.fromEntries(EVM_NETWORKS.map((n) => [n, [chain.node.url]])) as Record<EvmNetwork, string[]>;
   const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
-  const reader = createChainReader({
+  reader = createChainReader({
     evm: createEvmReader({ rpcUrls: urls, requiredConfirmations: confirmations, timeoutMs: 30_000, retries: 0 }),
     solana: createSolanaReader({ endpoints: ['http://127.0.0.1:9'], timeoutMs: 500, retries: 0 }),
   });
@@ -200,6 +201,43 @@ describe('the paid MCP server', () => {
     expect(paymentRequiredOf(literal)).toBeNull();
     expect(JSON.parse((literal.content[0] as { text: string }).text)).toMatchObject({ code: 'validation_failed', issues: [{ param: 'domain' }] });
     expect(await chain.balances()).toEqual(after);
+  });
+
+  it('keeps the result of a call whose settlement is undecided (the chain stops mining) for the same payment', async () => {
+    // A second app on the same chain, waiting only briefly for settlements.
+    const payments = createX402Payments({
+      db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: chain.facilitator,
+      authorizationState: chain.authorizationState, paymentTimeoutSeconds: 120, settlementWaitMs: 1_000,
+    });
+    const slow = await startTestApp({ db: tdb.db, logger: logs.logger, chainReader: reader, payments, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '10000' }) });
+    const client = await connectMcp(slow.url);
+    try {
+      const wallet = payingMcpClient(client, chain.payer);
+      const payment = await wallet.sign('verify_native_usdc', { tx_hash: tx });
+      const before = await chain.balances();
+      await chain.node.setAutomine(false);
+      const first = await wallet.call('verify_native_usdc', { tx_hash: tx }, payment);
+      expect(first.isError).toBe(true);
+      expect(JSON.parse((first.content[0] as { text: string }).text)).toMatchObject({ code: 'payment_settlement_uncertain', retry_after_seconds: 5 });
+      await chain.node.mine(1);
+      let again = await wallet.call('verify_native_usdc', { tx_hash: tx }, payment);
+      for (let i = 0; again.isError && i < 300; i++) {
+        expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ code: 'payment_settlement_uncertain' });
+        await new Promise((r) => setTimeout(r, 100));
+        again = await wallet.call('verify_native_usdc', { tx_hash: tx }, payment);
+      }
+      expect(again.isError).toBeFalsy();
+      expect(again.structuredContent).toMatchObject({ tx_hash: tx.toLowerCase(), status: 'confirmed' });
+      expect((again._meta as Record<string, { success: boolean }>)['x402/payment-response']!.success).toBe(true);
+      expect((await chain.balances()).payer).toBe(before.payer - 20_000n);
+      const replay = await wallet.call('verify_native_usdc', { tx_hash: tx }, payment);
+      expect(paymentRequiredOf(replay)?.error).toBe('payment_replayed');
+    } finally {
+      await chain.node.setAutomine(true);
+      await payments.calls?.idle();
+      await client.close();
+      await slow.close();
+    }
   });
 
   it('charges nothing for a transaction that is not found, and refuses invalid arguments before asking for payment', async () => {

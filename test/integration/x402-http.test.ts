@@ -56,6 +56,12 @@ describe('discovery, pages and status', () => {
     for (const text of ['tx_hash', 'recipient', 'amount', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'waiting_confirmations', '150 confirmations']) {
       expect(docs).toContain(text);
     }
+    // How to connect from an MCP client, and how to recover an answer kept after an undecided settlement.
+    expect(docs).toContain('Connecting from an MCP client');
+    for (const tool of ['verify_native_usdc', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'domain_dns_tls_audit', '_meta["x402/payment"]', 'not a vulnerability scan']) {
+      expect(docs).toContain(tool);
+    }
+    expect(docs).toMatch(/same <code>PAYMENT-SIGNATURE<\/code>/);
   });
 
   it('states each threshold in words that fit it: one confirmation, a sub-minute wait in seconds', async () => {
