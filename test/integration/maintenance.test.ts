@@ -56,7 +56,7 @@ describe('maintenance', () => {
     const live = await session('live', new Date(Date.now() + 3_600_000));
     const result = await gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
     expect((await tdb.db('merchant_sessions').select('id')).map((r) => r.id)).toEqual([live.id]);
-    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, sessions: 2, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0 }, restartedInvoiceLifecycles: 0, restartedBatches: 0 });
+    expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, sessions: 2, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0, purgedAnswers: 0 }, restartedInvoiceLifecycles: 0, restartedBatches: 0 });
     expect((await tdb.db('idempotency_keys').select('key').orderBy('key')).map((r) => r.key)).toEqual(['fresh-key-0001', 'proof-key-never-expires']);
     expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
   });

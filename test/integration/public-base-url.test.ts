@@ -67,7 +67,8 @@ describe('with PUBLIC_BASE_URL set', () => {
     expect(res.body).not.toContain('evil.example');
     const doc = JSON.parse(res.body) as { docs: string; resources: Array<{ url: string }> };
     expect(doc.docs).toBe(`${BASE}/x402/docs`);
-    expect(doc.resources.map((r) => r.url)).toEqual(['verify', 'match', 'evidence.pdf'].map((p) => `${BASE}/x402/v1/usdc/${p}`));
+    // The three routes, then the four MCP tools (all at the MCP endpoint).
+    expect(doc.resources.map((r) => r.url)).toEqual([...['verify', 'match', 'evidence.pdf'].map((p) => `${BASE}/x402/v1/usdc/${p}`), ...Array(4).fill(`${BASE}/mcp`)]);
     // Pinned to configuration, so a cache may share it across Host headers.
     expect(res.headers['vary'] ?? '').not.toMatch(/host/i);
     expect(res.body).toContain(`${BASE}/x402/`);

@@ -76,6 +76,30 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
     expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 1, purgedAnswers: 0 });
   });
 
+  it('drops the kept answer of a settled call nobody came back for after 7 days, and keeps open ones', async () => {
+    const keep = async (label: string, to: 'settled' | 'uncertain') => {
+      const ref = { network: 'eip155:8453', asset: USDC, payer: chain.payer.address, nonce: `0x${label.repeat(64).slice(0, 64)}` as Hex };
+      await claimAuthorization(tdb.db, {
+        ...ref, payTo: chain.payTo, amountAtomic: '20000', validBefore: new Date(Date.now() + 3_600_000), operation: 'verify',
+        resource: 'http://127.0.0.1/x402/v1/usdc/verify', requestFingerprint: 'f'.repeat(64), payloadSha256: label.repeat(64).slice(0, 64),
+      });
+      const id = authorizationId(ref);
+      const answer = { status: 200, contentType: 'application/json', headers: {}, body: Buffer.from('{"status":"confirmed"}') };
+      expect(await transitionPayment(tdb.db, id, ['verified'], 'settling', { answer })).toBe(true);
+      expect(await transitionPayment(tdb.db, id, ['settling'], to)).toBe(true);
+      return ref;
+    };
+    const settled = await keep('a', 'settled');
+    const open = await keep('b', 'uncertain');
+    const at = (days: number) => () => new Date(Date.now() + days * 86_400_000);
+    // No chain reader: only the purge runs. A day later nothing is old enough; eight days later the settled one is.
+    expect((await createX402Activities({ db: tdb.db, authorizationState: null, now: at(1) }).reconcileX402Payments({ limit: 10 })).purgedAnswers).toBe(0);
+    expect(await findPayment(tdb.db, settled)).toMatchObject({ answerKept: true });
+    expect((await createX402Activities({ db: tdb.db, authorizationState: null, now: at(8) }).reconcileX402Payments({ limit: 10 })).purgedAnswers).toBe(1);
+    expect(await findPayment(tdb.db, settled)).toMatchObject({ status: 'settled', answerKept: false });
+    expect(await findPayment(tdb.db, open)).toMatchObject({ status: 'uncertain', answerKept: true });
+  });
+
   it('does nothing without a Base RPC for x402', async () => {
     expect(await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 0, purgedAnswers: 0 });
   });
