@@ -19,11 +19,11 @@ import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { listen } from '../api/http/lifecycle.js';
 import { PAID_ROUTES } from '../api/x402/route-table.js';
 import { USDC } from '../test/helpers/x402-harness.js';
-import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { timedPayingClient } from './lib/x402-client.js';
-import { BENCH_RATE_LIMIT, startX402BenchApp } from './lib/x402-app.js';
+import { BENCH_RATE_LIMIT, parsePaidBenchOptions, startX402BenchApp, type PaidBenchOptions } from './lib/x402-app.js';
 import { deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
 import { formatReport, isHealthy, type Check, type PaidCall, type ThroughputSide } from './lib/x402-report.js';
 
@@ -32,31 +32,15 @@ const PAID_WARMUP = 3;
 /** The reader's documented cost of one read once the endpoint's chain id is known (evm-reader.ts). */
 const RPC_AIM = 3;
 
-interface Options {
-  /** Measured seconds per throughput row. */
-  duration: number;
-  /** Requests in flight in the throughput rows. */
-  concurrency: number;
-  /** Measured paid Verify calls. */
-  n: number;
-}
-
 const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N]
   --duration     measured seconds per throughput row, 1..60 (default 5; each row also gets ${WARMUP_SECONDS} s of warm-up)
   --concurrency  requests in flight in the throughput rows, 1..256 (default 16)
   --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)`;
 
-function parseOptions(argv: string[]): Options {
-  const values = benchArgs(argv, ['duration', 'concurrency', 'n'], USAGE);
-  return {
-    duration: intOption('--duration', values.duration, 5, 1, 60),
-    concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),
-    // The payer holds 10 USDC: 500 calls at 0.02.
-    n: intOption('--n', values.n, 30, 1, 300),
-  };
-}
+// The payer holds 10 USDC: 500 calls at 0.02.
+const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 300);
 
-async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
+async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean> {
   // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by its call.
   const { config, infra, chain, db, database, url: appUrl, since, hashes, amount, confirmations: required, rec, warnings } =
     await startX402BenchApp({ name: 'bench-x402', txCount: 1 + PAID_WARMUP + opts.n }, progress, run);

@@ -17,12 +17,35 @@ import { listen } from '../../api/http/lifecycle.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { startX402Chain, USDC, type X402Chain } from '../../test/helpers/x402-harness.js';
 import { openBenchDatabase } from './bench-db.js';
-import type { RunLifecycle } from './lifecycle.js';
+import { benchArgs, intOption, type RunLifecycle } from './lifecycle.js';
 import { createPhaseRecorder, timedChainReader, timedFacilitator, type PhaseRecorder } from './x402-timing.js';
 import { dbNow } from './x402-db.js';
 
 /** Keeps the limiter in the path (one counter upsert per request) without ever refusing the benchmark. */
 export const BENCH_RATE_LIMIT = '1000000000';
+
+/** The options of the benchmarks on the paid app (bench/x402.ts, bench/mcp.ts). */
+export interface PaidBenchOptions {
+  /** Measured seconds of each throughput side. */
+  duration: number;
+  /** Requests in flight in the throughput rows. */
+  concurrency: number;
+  /** Measured paid calls (per transport where there are two). */
+  n: number;
+}
+
+/**
+ * `--duration` (1..60, default 5), `--concurrency` (1..256, default 16) and `--n` (1..maxN, default 30); a bad
+ * value is a usage error, `--help` prints `usage`.
+ */
+export function parsePaidBenchOptions(argv: string[], usage: string, maxN: number): PaidBenchOptions {
+  const values = benchArgs(argv, ['duration', 'concurrency', 'n'], usage);
+  return {
+    duration: intOption('--duration', values.duration, 5, 1, 60),
+    concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),
+    n: intOption('--n', values.n, 30, 1, maxN),
+  };
+}
 
 /** The real app with x402 payments on a local Base, as bench/x402.ts and bench/mcp.ts measure it. */
 export interface X402BenchApp {
