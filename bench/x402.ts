@@ -11,162 +11,41 @@
  *
  * Run: npm run bench:x402 -- --duration 5 --concurrency 16 --n 30. See bench/README.md.
  */
-import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
-import { randomBytes, randomInt } from 'node:crypto';
 import os from 'node:os';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
-import type { Hash } from 'viem';
-import { loadConfig, type Config } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
-import { createLogger } from '../adapters/logging/logger.js';
-import { createChainReader } from '../adapters/chains/index.js';
-import { createEvmReader } from '../adapters/chains/evm/evm-reader.js';
-import { createSolanaReader } from '../adapters/chains/solana/solana-reader.js';
-import { createFacilitator } from '../adapters/x402/facilitator.js';
-import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
-import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure.js';
-import { migrateLatest } from '../db/migrate.js';
-import { buildApp } from '../api/server.js';
 import { listen } from '../api/http/lifecycle.js';
-import { createX402Payments } from '../api/x402/payment.middleware.js';
 import { PAID_ROUTES } from '../api/x402/route-table.js';
-import { startX402Chain, USDC, type X402Chain } from '../test/helpers/x402-harness.js';
-import { openBenchDatabase } from './lib/bench-db.js';
-import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
+import { USDC } from '../test/helpers/x402-harness.js';
+import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { timedPayingClient } from './lib/x402-client.js';
-import { createPhaseRecorder, timedChainReader, timedFacilitator } from './lib/x402-timing.js';
-import { dbNow, deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
+import { BENCH_RATE_LIMIT, parsePaidBenchOptions, startX402BenchApp, type PaidBenchOptions } from './lib/x402-app.js';
+import { deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
 import { formatReport, isHealthy, type Check, type PaidCall, type ThroughputSide } from './lib/x402-report.js';
 
 const WARMUP_SECONDS = 1;
 const PAID_WARMUP = 3;
 /** The reader's documented cost of one read once the endpoint's chain id is known (evm-reader.ts). */
 const RPC_AIM = 3;
-/** Keeps the limiter in the path (one counter upsert per request) without ever refusing the benchmark. */
-const RATE_LIMIT = '1000000000';
-
-interface Options {
-  /** Measured seconds per throughput row. */
-  duration: number;
-  /** Requests in flight in the throughput rows. */
-  concurrency: number;
-  /** Measured paid Verify calls. */
-  n: number;
-}
 
 const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N]
   --duration     measured seconds per throughput row, 1..60 (default 5; each row also gets ${WARMUP_SECONDS} s of warm-up)
   --concurrency  requests in flight in the throughput rows, 1..256 (default 16)
   --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)`;
 
-function parseOptions(argv: string[]): Options {
-  const values = benchArgs(argv, ['duration', 'concurrency', 'n'], USAGE);
-  return {
-    duration: intOption('--duration', values.duration, 5, 1, 60),
-    concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),
-    // The payer holds 10 USDC: 500 calls at 0.02.
-    n: intOption('--n', values.n, 30, 1, 300),
-  };
-}
+// The payer holds 10 USDC: 500 calls at 0.02.
+const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 300);
 
-/** Starts PostgreSQL and the local Base chain side by side; whatever started is stopped at the end. */
-async function startBackends(config: Config, run: RunLifecycle): Promise<{ infra: Infrastructure; chain: X402Chain }> {
-  // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
-  const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-x402:7233' } };
-  const [infra, chain] = await Promise.allSettled([ensureInfrastructure(pgOnly, progress, { fsync: false }), startX402Chain()]);
-  if (infra.status === 'fulfilled') run.defer('stop infrastructure', () => infra.value.stop());
-  if (chain.status === 'fulfilled') run.defer('stop the Hardhat node', () => chain.value.node.stop());
-  if (infra.status === 'rejected') throw infra.reason;
-  if (chain.status === 'rejected') throw chain.reason;
-  return { infra: infra.value, chain: chain.value };
-}
-
-/** Log sink of the app: lines are produced (as in production at LOG_LEVEL=info) but dropped; warnings are kept. */
-function appLogSink() {
-  const first: string[] = [];
-  let count = 0;
-  return {
-    stream: {
-      write(line: string) {
-        const level = /"level":(\d+)/.exec(line)?.[1];
-        if (level && Number(level) >= 40) {
-          count++;
-          if (first.length < 3) first.push(line.trim().slice(0, 400));
-        }
-      },
-    },
-    warnings: () => ({ count, first }),
-  };
-}
-
-async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const baseConfig = loadConfig(process.env);
-  progress('starting PostgreSQL and a Hardhat node (Base, chain id 8453)');
-  const { infra, chain } = await startBackends(baseConfig, run);
-  run.signal.throwIfAborted();
-
-  // The app's configuration: every chain URL points at the local node (Solana at a closed port; never read).
-  const rpc = chain.node.url;
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'info',
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: '',
-    TRUST_PROXY: 'false',
-    RATE_LIMIT_X402_PER_IP_PER_MINUTE: RATE_LIMIT,
-    RPC_URL_BASE: rpc, RPC_URL_POLYGON: rpc, RPC_URL_ARBITRUM: rpc, RPC_URL_OPTIMISM: rpc, RPC_URL_ETHEREUM: rpc, RPC_URL_AVALANCHE: rpc,
-    RPC_URL_SOLANA: 'http://127.0.0.1:9',
-    X402_PAY_TO: chain.payTo,
-    X402_FACILITATOR: 'self',
-    X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorSigner.privateKey,
-  });
-
-  const runId = randomBytes(4).toString('hex');
-  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_x402_${runId}`, run);
-  await migrateLatest(db);
-  const since = await dbNow(db);
-
-  // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by
-  // its call. A random amount per run makes the hashes unique even on a reused DATABASE_URL.
-  const [sender, receiver] = [chain.node.accounts[4]!, chain.node.accounts[5]!];
-  const amount = 1_000_000n + BigInt(randomInt(1, 1_000_000));
-  const txCount = 1 + PAID_WARMUP + opts.n;
-  const required = config.chains.requiredConfirmations.base;
-  progress(`mining ${txCount} USDC transfers and ${required} blocks (the required confirmations on base)`);
-  await chain.node.mint(USDC, sender.address, amount * BigInt(txCount));
-  const hashes: Hash[] = [];
-  for (let i = 0; i < txCount; i++) hashes.push(await chain.node.transfer(USDC, sender, receiver.address, amount));
-  await chain.node.mine(required);
-  run.signal.throwIfAborted();
-
-  // ---- The real app, composed like api/deps.ts (buildChainReader + buildPayments), with timing decorators.
-  const sink = appLogSink();
-  const logger = createLogger({ level: config.logLevel, name: 'bench-x402' }, sink.stream);
-  const rec = createPhaseRecorder();
-  const c = config.chains;
-  const reader = createChainReader({
-    evm: createEvmReader({ rpcUrls: c.rpcUrls, requiredConfirmations: c.requiredConfirmations, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries, onRpcCall: (m) => rec.rpcCall(m) }),
-    solana: createSolanaReader({ endpoints: c.rpcUrls.solana, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
-  });
-  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: c.rpcUrls.base });
-  if (!facilitator) throw new Error('the self-hosted facilitator was not configured');
-  const payments = createX402Payments({
-    db,
-    logger,
-    payTo: chain.payTo,
-    facilitator: timedFacilitator(facilitator.client, rec),
-    authorizationState: createAuthorizationStateReader({ rpcUrls: c.rpcUrls.base, timeoutMs: c.rpcTimeoutMs }),
-    paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
-  });
-  const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments, secretBox: createSecretBox(generateSecretsKey()), workflows: null });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
+async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean> {
+  // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by its call.
+  const { config, infra, chain, db, database, url: appUrl, since, hashes, amount, confirmations: required, rec, warnings } =
+    await startX402BenchApp({ name: 'bench-x402', txCount: 1 + PAID_WARMUP + opts.n }, progress, run);
   const verifyPath = `/x402${PAID_ROUTES.verify.path}`;
-  const runRows: X402RunRows = { resource: `${server.url}${verifyPath}`, since, txHashes: hashes };
+  const runRows: X402RunRows = { resource: `${appUrl}${verifyPath}`, since, txHashes: hashes };
   if (!infra.adminDatabaseUrl) run.defer("delete this run's x402 rows", () => deleteX402RunRows(db, runRows));
 
   // ---- The bare Koa app: one JSON route, the same listen() as the app.
@@ -183,7 +62,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const check = (ok: boolean, text: string) => checks.push({ ok, text });
 
   // ---- 1. Throughput. One look at each answer first; the load loop then checks status (and header) only.
-  const unpaidUrl = `${server.url}${verifyPath}?tx_hash=${hashes[0]}`;
+  const unpaidUrl = `${appUrl}${verifyPath}?tx_hash=${hashes[0]}`;
   const probe = await fetch(unpaidUrl);
   const probeBody = (await probe.json()) as { code?: string };
   const challenge = probe.headers.get('payment-required');
@@ -206,7 +85,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     return { label, result };
   };
   const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareServer.url}/ok`, 200);
-  const healthSide = await side('app  GET /x402/health -> 200', `${server.url}/x402/health`, 200);
+  const healthSide = await side('app  GET /x402/health -> 200', `${appUrl}/x402/health`, 200);
   const unpaidSide = await side(`app  GET ${verifyPath} -> 402`, unpaidUrl, 402, 'payment-required');
 
   // ---- 2 and 3. Paid Verify calls, one at a time; warm-up calls first (the very first makes the first chain read).
@@ -222,7 +101,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     rec.begin();
     const started = performance.now();
     const call = (async () => {
-      const res = await client.fetch(`${server.url}${verifyPath}?tx_hash=${hash}`);
+      const res = await client.fetch(`${appUrl}${verifyPath}?tx_hash=${hash}`);
       return { res, body: (await res.json()) as Record<string, unknown> };
     })();
     call.catch(() => undefined);
@@ -267,7 +146,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     concurrency: opts.concurrency,
     warmupSeconds: WARMUP_SECONDS,
     durationSeconds: opts.duration,
-    database: `${description}, pool max ${config.database.poolMax}; rate limit ${RATE_LIMIT}/min/IP`,
+    database: `${database}, pool max ${config.database.poolMax}; rate limit ${BENCH_RATE_LIMIT}/min/IP`,
     chain: `Hardhat at ${chain.node.url}, chain id ${chain.node.chainId}, ${required} confirmations required; self-hosted facilitator`,
     bare: bareSide,
     health: healthSide,
@@ -279,7 +158,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     laterRpc,
     rpcAim: RPC_AIM,
     checks,
-    appWarnings: sink.warnings(),
+    appWarnings: warnings(),
   };
   process.stdout.write(formatReport(report));
   return isHealthy(report);

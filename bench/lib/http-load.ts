@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { withDeadline } from './measure.js';
 
-/** One closed-loop HTTP load run: GET `url` with `concurrency` requests in flight on keep-alive connections. */
+/** One closed-loop HTTP load run: GET (or POST `body` to) `url` with `concurrency` requests in flight on keep-alive connections. */
 export interface HttpLoadJob {
   url: string;
+  /** When given, every request is a POST of these bytes (with `headers`) instead of a GET. */
+  post?: { body: string; headers: Record<string, string> };
   concurrency: number;
   /** Requests are sent but not counted for this long first (connections open, JIT warms up). */
   warmupMs: number;

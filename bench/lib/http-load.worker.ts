@@ -1,5 +1,5 @@
 /**
- * Body of the load-generator thread started by http-load.ts: keep-alive GETs of one URL with a fixed number of
+ * Body of the load-generator thread started by http-load.ts: keep-alive GETs (or POSTs of one body) of one URL with a fixed number of
  * requests in flight, for a warm-up period (not counted) and then a measured period. Answers the parent with
  * one HttpLoadResult message and ends.
  */
@@ -23,7 +23,11 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
 
   const once = () =>
     new Promise<Outcome>((resolve) => {
-      const req = http.get(job.url, { agent }, (res) => {
+      const post = job.post;
+      const options: http.RequestOptions = post
+        ? { agent, method: 'POST', headers: { ...post.headers, 'content-length': Buffer.byteLength(post.body) } }
+        : { agent };
+      const req = http.request(job.url, options, (res) => {
         const status = res.statusCode ?? 0;
         // Read the whole body so the socket goes back to the pool; its content is checked by the parent once.
         res.resume();
@@ -42,6 +46,7 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
       });
       req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', (e) => resolve({ kind: 'error', what: e.message }));
+      req.end(post?.body);
     });
 
   const latencies: number[] = [];

@@ -55,19 +55,34 @@ export const isHealthy = (r: X402BenchReport) => r.checks.every((c) => c.ok);
 const rate = (r: HttpLoadResult) => r.ok / r.seconds;
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-export function formatReport(r: X402BenchReport): string {
-  const sideRow = ({ label, result: x }: ThroughputSide) => [
-    label,
-    String(x.requests),
-    String(x.unexpected + x.errors),
-    x.seconds.toFixed(1),
-    fmt.rate(rate(x)),
-    fmt.ms(x.p50Ms),
-    fmt.ms(x.p95Ms),
-    fmt.ms(x.p99Ms),
-    String(x.connections),
-  ];
+/** The first lines of a report on the paid app: title and machine, database, chain. */
+export const reportHead = (title: string, r: { machine: string; database: string; chain: string }) =>
+  ['', `${title}: ${r.machine}`, `database: ${r.database}`, `chain: ${r.chain}`, ''];
 
+/** The last lines of a report: every check, the app's warnings, and the verdict (OK when every check passed). */
+export const reportTail = (checks: Check[], appWarnings: { count: number; first: string[] }) => [
+  ...checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
+  ...(appWarnings.count > 0 ? [`app logged ${appWarnings.count} warning/error lines; first:`, ...appWarnings.first.map((l) => `  ${l}`)] : []),
+  checks.every((c) => c.ok) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
+];
+
+/** The header of a table of throughputRow rows. */
+export const THROUGHPUT_HEADER = ['', 'requests', 'unexpected', 'seconds', 'requests/s', 'p50', 'p95', 'p99', 'conns'];
+
+/** One throughput side as a table row (requests/s counts the expected answers only). */
+export const throughputRow = ({ label, result: x }: ThroughputSide) => [
+  label,
+  String(x.requests),
+  String(x.unexpected + x.errors),
+  x.seconds.toFixed(1),
+  fmt.rate(rate(x)),
+  fmt.ms(x.p50Ms),
+  fmt.ms(x.p95Ms),
+  fmt.ms(x.p99Ms),
+  String(x.connections),
+];
+
+export function formatReport(r: X402BenchReport): string {
   const parts = (pick: (c: PaidCall) => number) => r.paid.map(pick);
   const e2e = parts((c) => c.e2eMs);
   const meanE2e = mean(e2e);
@@ -79,17 +94,13 @@ export function formatReport(r: X402BenchReport): string {
   const later = counts.length ? `${Math.min(...counts)}..${Math.max(...counts)} per read over ${counts.length} reads (${laterMethods.join(', ')})` : 'n/a';
 
   const lines = [
-    '',
-    `x402 benchmark: ${r.machine}`,
-    `database: ${r.database}`,
-    `chain: ${r.chain}`,
-    '',
+    ...reportHead('x402 benchmark', r),
     `1. throughput: keep-alive GETs, ${r.concurrency} in flight, ${r.warmupSeconds} s warm-up + ${r.durationSeconds} s measured per row, client on its own thread`,
     table([
-      ['', 'requests', 'unexpected', 'seconds', 'requests/s', 'p50', 'p95', 'p99', 'conns'],
-      sideRow(r.bare),
-      sideRow(r.health),
-      sideRow(r.unpaid),
+      THROUGHPUT_HEADER,
+      throughputRow(r.bare),
+      throughputRow(r.health),
+      throughputRow(r.unpaid),
     ]),
     '',
     `ratio unpaid 402 / bare Koa: ${fmt.ratio(rate(r.unpaid.result) / rate(r.bare.result))}` +
@@ -114,9 +125,7 @@ export function formatReport(r: X402BenchReport): string {
     `   first read on the endpoint: ${r.firstRpc.length} (${r.firstRpc.join(', ')})`,
     `   later reads:                ${later}`,
     '',
-    ...r.checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
-    ...(r.appWarnings.count > 0 ? [`app logged ${r.appWarnings.count} warning/error lines; first:`, ...r.appWarnings.first.map((l) => `  ${l}`)] : []),
-    isHealthy(r) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
+    ...reportTail(r.checks, r.appWarnings),
   ];
   return `${lines.join('\n')}\n`;
 }
