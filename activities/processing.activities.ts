@@ -8,7 +8,7 @@ import type { AvailableOperation } from '../domain/validation/processing-request
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
-import { CONTENT_TYPES, type OperationRunners, type RunnerSource } from '../adapters/media/operation-runners.js';
+import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
@@ -63,16 +63,31 @@ export function resultStorageId(jobId: string, index: number): string {
 const permanent = (type: JobErrorCode, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
 
-function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs an operation heartbeating every 2 s, and at once whenever it reports progress: the heartbeat details are
+ * its latest RunnerProgress (visible in the Temporal UI), and a retry gets the last checkpoint back as `resume`.
+ */
+function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume'>) => Promise<T>): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
   } catch {
-    return work(); // outside an activity (unit tests)
+    return work({}); // outside an activity (unit tests)
   }
-  const timer = setInterval(() => ctx!.heartbeat(), 2000);
-  return work().finally(() => clearInterval(timer));
+  const activity = ctx;
+  let latest: RunnerProgress | undefined = activity.info.heartbeatDetails as RunnerProgress | undefined;
+  const beat = () => activity.heartbeat(latest);
+  const timer = setInterval(beat, 2000);
+  const progress = (p: RunnerProgress) => {
+    // A progress without a checkpoint keeps the last one: a retry resumes from what was last saved.
+    latest = { ...p, ...(p.checkpoint === undefined && latest?.checkpoint !== undefined ? { checkpoint: latest.checkpoint } : {}) };
+    beat();
+  };
+  return work({ progress, resume: latest?.checkpoint }).finally(() => clearInterval(timer));
 }
+
+/** The folder of a job's checkpointed partial results, kept across attempts (RunnerInput.checkpointDir). */
+const checkpointDirOf = (root: string, jobId: string) => join(root, 'tmp', `ckpt-${jobId}`);
 
 /** `delivery:<id>` of `webhookDeliveryWorkflow`, started with the activity's own client (as the API's startDeliveryWorkflow does). */
 export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
@@ -141,9 +156,11 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const workDir = join(deps.store.root, 'tmp', `work-${job.id}`);
       await rm(workDir, { recursive: true, force: true });
       await mkdir(workDir, { recursive: true, mode: 0o700 });
+      const checkpointDir = checkpointDirOf(deps.store.root, job.id);
+      await mkdir(checkpointDir, { recursive: true, mode: 0o700 });
       const started = performance.now();
       try {
-        const outputs = await heartbeating(() => runner({ sources, options, workDir }));
+        const outputs = await heartbeating((hooks) => runner({ sources, options, workDir, checkpointDir, ...hooks }));
         if (outputs.length > MAX_RESULT_FILES) throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
         const operationMs = performance.now() - started;
         const files: jobs.ResultFile[] = [];
@@ -157,6 +174,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
             contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream',
           });
         }
+        await rm(checkpointDir, { recursive: true, force: true });
         return { outcome: 'done', files, operationMs };
       } catch (e) {
         if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
@@ -180,6 +198,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async failJob(input: { jobId: string; code: JobErrorCode; message: string }): Promise<boolean> {
       const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
+      await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
       await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },

@@ -21,12 +21,32 @@ export interface RunnerOutput {
   format: string;
 }
 
+/** Where a long operation stands: shown as the activity's heartbeat details (Temporal UI), and handed back on a retry. */
+export interface RunnerProgress {
+  /** Done so far, 0 to 1. */
+  fraction: number;
+  /** A short human-readable note (e.g. "page 3 of 10"). */
+  detail?: string;
+  /**
+   * What a retry of the operation may start from (JSON; e.g. the pages already done). Files it names live in
+   * `checkpointDir`; the runner must check they are there (a retry may run on another worker) and start over
+   * when they are not.
+   */
+  checkpoint?: unknown;
+}
+
 export interface RunnerInput {
   sources: RunnerSource[];
   /** Validated options, including any password (which only ever lives in memory here). */
   options: Record<string, unknown>;
-  /** A private scratch folder for tools that work on files (qpdf); removed by the caller. */
+  /** A private scratch folder for tools that work on files (qpdf); emptied before each attempt, removed by the caller. */
   workDir: string;
+  /** A private folder kept across attempts of the same job (for checkpointed partial results); removed when the job ends. */
+  checkpointDir?: string;
+  /** Reports progress; sent as the activity's heartbeat at once, so a checkpoint survives a worker that dies next. */
+  progress?: (p: RunnerProgress) => void;
+  /** The checkpoint of the last progress a previous attempt reported, if any. */
+  resume?: unknown;
 }
 
 /**
