@@ -178,7 +178,7 @@ try {
       const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
       const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
       try {
-        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), secretBox: configuredSecretBox(config), workflows: gw }, flags));
+        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), ocrLanguages: config.media.ocr.languages, secretBox: configuredSecretBox(config), workflows: gw }, flags));
       } finally {
         await gw.close();
       }

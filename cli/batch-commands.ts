@@ -33,7 +33,7 @@ export async function batchesShow(db: Db, flags: Flags) {
  * behalf of the key that submitted the batch: a new batch of the failed items, quoted and reserved anew. A batch that
  * was already retried is refused unless `--again` is given, so a repeated command does not run the items twice.
  */
-export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
+export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
   const original = await batchOf(deps.db, flags);
   const earlier = await deps.db('batches').where({ retry_of: original.id }).orderBy('created_at').first('id');
   if (earlier && !flags['again']) {

@@ -178,6 +178,21 @@ export const envSchema = z.object({
   QPDF_PATH: z.string().min(1).default('qpdf'),
   QPDF_TIMEOUT_MS: int(60_000, 100, 3_600_000),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /**
+   * OCR (docs/processing.md, "OCR"): the Tesseract language packs installed here (Debian `tesseract-ocr-<code>`),
+   * comma-separated; the first is the default `language`. Checked against `tesseract --list-langs` when a worker starts.
+   */
+  OCR_LANGUAGES: z
+    .string()
+    .default('eng')
+    .transform((v) => v.split(',').map((l) => l.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every((l) => /^[a-z]{3}(_[a-z]{2,8})?$/.test(l)), 'Tesseract language codes separated by commas, e.g. eng,deu'),
+  /** Pages OCRed at once by one worker process (all its jobs together); each Tesseract runs on one thread. */
+  OCR_CONCURRENCY: int(2, 1, 64),
+  /** Time limit of one engine run (Tesseract, ocrmypdf, pdftoppm) on one page. */
+  OCR_PAGE_TIMEOUT_MS: int(180_000, 1000, 3_600_000),
+  TESSERACT_PATH: z.string().min(1).default('tesseract'),
+  OCRMYPDF_PATH: z.string().min(1).default('ocrmypdf'),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -303,6 +318,13 @@ export interface Config {
     readonly qpdfPath: string;
     readonly qpdfTimeoutMs: number;
     readonly ffprobePath: string;
+    readonly ocr: {
+      readonly languages: readonly string[];
+      readonly concurrency: number;
+      readonly pageTimeoutMs: number;
+      readonly tesseractPath: string;
+      readonly ocrmypdfPath: string;
+    };
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
@@ -472,7 +494,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxUploadBytes: e.UPLOAD_MAX_REQUEST_MB * 1_000_000,
       companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
     },
-    media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH },
+    media: {
+      qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH,
+      ocr: { languages: e.OCR_LANGUAGES, concurrency: e.OCR_CONCURRENCY, pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS, tesseractPath: e.TESSERACT_PATH, ocrmypdfPath: e.OCRMYPDF_PATH },
+    },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },

@@ -77,7 +77,7 @@ export function assertCancellable(status: JobStatus): void {
   }
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp' };
+const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx' };
 
 /**
  * The download name of a result: the first source's name without its extension, a suffix naming the
@@ -91,6 +91,7 @@ export function resultFileName(operation: string, sourceName: string, format: st
     'pdf-extract': 'extracted', 'pdf-delete': 'pages-deleted', 'pdf-rotate': 'rotated', 'pdf-protect': 'protected',
     'pdf-unlock': 'unlocked', 'pdf-watermark': 'watermarked', 'pdf-number': 'numbered', 'image-edit': 'edited',
     'image-compress': 'compressed', webp: 'converted',
+    'ocr-text': 'text', 'ocr-docx': 'text', 'ocr-pdf': 'searchable',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

@@ -21,7 +21,17 @@ export function buildActivityDeps(
 ): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner } } {
   const store = createFileStore(config.storage.dir);
   return {
-    processing: { store, runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
+    processing: {
+      store,
+      runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }, {
+        tesseractPath: config.media.ocr.tesseractPath,
+        ocrmypdfPath: config.media.ocr.ocrmypdfPath,
+        pageTimeoutMs: config.media.ocr.pageTimeoutMs,
+        concurrency: config.media.ocr.concurrency,
+        defaultLanguage: config.media.ocr.languages[0]!,
+        onResume: (info) => logger.info(info, 'OCR resumed from its checkpoint'),
+      }),
+    },
     mail: buildMailDeps(config, store),
     watcher: {
       evm: createEvmTransferScanner({

@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import { buildActivityDeps } from './deps.js';
+import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
 import { createPlatformWorker } from './worker.js';
 import { checkSearchAttributes, ensureSchedules, ensureWatchers } from './schedules.js';
 
@@ -10,6 +11,21 @@ export interface RunningWorker {
   done: Promise<void>;
   /** Stops polling, lets in-flight activities finish within the grace time, then resolves. */
   shutdown(): Promise<void>;
+}
+
+/**
+ * OCR_LANGUAGES against what Tesseract has installed: a missing language pack or a missing Tesseract is logged as an
+ * error (the other operations still run; an OCR job then fails or waits for the engine), never silently ignored.
+ */
+export async function checkOcrLanguages(config: Pick<Config, 'media'>, logger: Logger): Promise<void> {
+  const { languages, tesseractPath } = config.media.ocr;
+  try {
+    const installed = await createOcrEngine({ tesseractPath }).languages();
+    const missing = languages.filter((l) => !installed.includes(l));
+    if (missing.length) logger.error({ missing, installed }, 'OCR_LANGUAGES names Tesseract languages that are not installed (apt-get install tesseract-ocr-<code>)');
+  } catch (err) {
+    logger.error({ err }, 'Tesseract is not available: OCR jobs cannot run on this worker (apt-get install tesseract-ocr ocrmypdf)');
+  }
 }
 
 export async function startWorker(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<RunningWorker> {
@@ -31,6 +47,7 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
   });
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
   await ensureWatchers({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, networks: config.watcher.networks, pollSeconds: config.watcher.pollSeconds });
+  await checkOcrLanguages(config, logger);
   const done = worker.run().finally(() => connection.close());
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
   return {

@@ -8,6 +8,8 @@ import { compressImage, editImage, toWebp, type ImageEdit, type ImageFormat } fr
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, UndrawableText, watermarkPages } from './pdf/pdf-operations.js';
 import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
+import { createOcrEngine, type OcrEngineOptions } from './ocr/ocr-engine.js';
+import { createOcrRunners, type OcrRunnerOptions } from './ocr/ocr-runners.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
 export interface RunnerSource {
@@ -62,6 +64,8 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   jpg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
+  txt: 'text/plain; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
 /** Library errors on user-supplied bytes are failures of the source, not of the platform. */
@@ -128,9 +132,10 @@ function imageRunner(transform: (bytes: Buffer, options: Record<string, unknown>
   };
 }
 
-/** The file operations of this release, on pdf-lib, qpdf and sharp. */
-export function createFileOperationRunners(qpdf: QpdfOptions = {}): OperationRunners {
+/** The file operations of this release, on pdf-lib, qpdf and sharp, and OCR (adapters/media/ocr) on Tesseract and ocrmypdf. */
+export function createFileOperationRunners(qpdf: QpdfOptions = {}, ocr: OcrEngineOptions & OcrRunnerOptions = {}): OperationRunners {
   return {
+    ...createOcrRunners(createOcrEngine({ ...(qpdf.qpdfPath ? { qpdfPath: qpdf.qpdfPath } : {}), ...ocr }), ocr),
     'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
     'pdf-delete': pdfPages(false, async (b, pages) => {
       const doc = await PDFDocument.load(b, { updateMetadata: false });

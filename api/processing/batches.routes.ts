@@ -67,7 +67,7 @@ const RETRY_BODY = {
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
-  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, now };
+  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), now };
   const findBatch = async (ctx: AppContext): Promise<Batch> => {
     const batch = await getBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
     if (!batch) throw new DomainError('not_found', 'Batch not found');

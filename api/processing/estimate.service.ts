@@ -21,6 +21,8 @@ export interface QuoteDeps {
   db: Db;
   store: FileStore;
   qpdf: QpdfOptions;
+  /** The Tesseract languages installed here (OCR_LANGUAGES); an OCR `language` outside them is refused. Default `eng`. */
+  ocrLanguages?: readonly string[];
   now?: () => Date;
 }
 
@@ -54,6 +56,13 @@ async function watermarkTextIssues(text: string): Promise<Array<{ path: string; 
   }
   const layout = layoutWatermark(text, fonts);
   return layout.ok ? [] : [{ path: 'options.text', message: layout.problem }];
+}
+
+/** OCR: every language of `eng+deu` must be installed here (else the job would fail after quoting). */
+function ocrLanguageIssues(language: string, installed: readonly string[]): Array<{ path: string; message: string }> {
+  const missing = language.split('+').filter((l) => !installed.includes(l));
+  if (missing.length === 0) return [];
+  return [{ path: 'options.language', message: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed on this server; installed: ${installed.join(', ')}` }];
 }
 
 /**
@@ -116,6 +125,7 @@ export async function quoteRequest(
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));
+  if (typeof req.options['language'] === 'string' && req.operation.startsWith('ocr-')) issues.push(...ocrLanguageIssues(req.options['language'], deps.ocrLanguages ?? ['eng']));
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
   }

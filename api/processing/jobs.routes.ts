@@ -32,6 +32,8 @@ export interface JobsRouteDeps {
   /** Null when the API runs without Temporal: job submission then answers 503. */
   workflows: WorkflowGateway | null;
   qpdf: QpdfOptions;
+  /** OCR_LANGUAGES (the quote refuses others); default `eng`. */
+  ocrLanguages?: readonly string[];
   bodyLimitJson: string;
   now?: () => Date;
 }
@@ -170,7 +172,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
       const { jobs } = await submitJobs(
-        { db: deps.db, store: deps.store, qpdf: deps.qpdf, secretBox: deps.secretBox, workflows: deps.workflows!, now },
+        { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), secretBox: deps.secretBox, workflows: deps.workflows!, now },
         ctx.state.trx!,
         ctx.state.afterCommit!,
         { companyId: companyOf(ctx), apiKeyId: keyOf(ctx).id, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },

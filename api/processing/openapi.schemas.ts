@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
-import { AVAILABLE_OPERATIONS, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import { AVAILABLE_OPERATIONS, OCR_LANGUAGE_PATTERN, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 
@@ -34,6 +34,13 @@ const imageFormat: Schema = { type: 'string', enum: ['jpg', 'png', 'webp'] };
 const options = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({
   type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}), ...extra,
 });
+
+const ocrLanguage: Schema = {
+  type: 'string', maxLength: 40, pattern: OCR_LANGUAGE_PATTERN,
+  description: 'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
+    'server\'s installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` ' +
+    'and listing the installed ones.',
+};
 
 export interface OperationDoc {
   summary: string;
@@ -98,6 +105,18 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
   },
   webp: { summary: 'Convert an image to WebP.', optionsRequired: false, options: options({}) },
+  'ocr-text': {
+    summary: 'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
+    optionsRequired: false, options: options({ language: ocrLanguage }),
+  },
+  'ocr-docx': {
+    summary: 'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
+    optionsRequired: false, options: options({ language: ocrLanguage }),
+  },
+  'ocr-pdf': {
+    summary: 'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
+    optionsRequired: false, options: options({ language: ocrLanguage }),
+  },
 };
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */

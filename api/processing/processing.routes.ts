@@ -33,7 +33,7 @@ export interface ProcessingRouterDeps {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   /** Paths of the media engines and qpdf's time limit. */
-  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string };
+  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ocr?: { languages: readonly string[] } };
   now?: () => Date;
 }
 
@@ -68,7 +68,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
-    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
+    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}), ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
     ctx.body = {
       operation: quote.operation,
       estimated_credits: quote.credits,
@@ -86,6 +86,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     secretBox: deps.secretBox,
     workflows: deps.workflows,
     qpdf: qpdfOptions(deps.media),
+    ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}),
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
   };

@@ -13,8 +13,9 @@ import { OPERATION_RULES } from '../operations.js';
  */
 export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_required', 'human_review'] as const;
 
-/** Operations this release runs (later issues add media, OCR, transcription, meeting and extraction). */
-export const AVAILABLE_OPERATIONS = FILE_OPERATIONS;
+/** Operations this release runs (later issues add media, transcription, meeting and extraction). */
+export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...OCR_OPERATIONS] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -51,6 +52,15 @@ const watermarkText = z
     if (undrawable) ctx.addIssue({ code: 'custom', message: `text cannot contain unassigned, private-use or surrogate code points (${codePointLabel(undrawable[0])})` });
   });
 
+/**
+ * The OCR `language`: a Tesseract language code (`eng`, `deu`, `chi_sim`), or up to three joined by `+`
+ * (`eng+deu`). Which languages this server has installed is checked when the request is quoted (OCR_LANGUAGES).
+ */
+export const OCR_LANGUAGE_PATTERN = '^[a-z]{3}(_[a-z]{2,8})?(\\+[a-z]{3}(_[a-z]{2,8})?){0,2}$';
+const ocrOptions = z.strictObject({
+  language: z.string().max(40).regex(new RegExp(OCR_LANGUAGE_PATTERN), 'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)').optional(),
+});
+
 /** Options of each operation of this release; every object is strict. */
 export const OPTION_SCHEMAS = {
   'pdf-extract': z.strictObject({ pages: requiredPages }),
@@ -76,6 +86,9 @@ export const OPTION_SCHEMAS = {
     .refine((o) => Object.keys(o).length > 0, { message: 'image-edit needs at least one of width+height, angle, flip, format, crop' }),
   'image-compress': z.strictObject({ format: imageFormat.optional(), level: z.enum(['balanced', 'strong']).optional() }),
   webp: z.strictObject({}),
+  'ocr-text': ocrOptions,
+  'ocr-docx': ocrOptions,
+  'ocr-pdf': ocrOptions,
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;

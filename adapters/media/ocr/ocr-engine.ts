@@ -1,0 +1,126 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { OcrEngineFailed, runTool } from './run-tool.js';
+
+/**
+ * The OCR engine as programs from Debian, each a child process with a time limit:
+ * - poppler's `pdftotext` (a page's existing text layer) and `pdftoppm` (a page rendered at 300 dpi),
+ * - Tesseract 5 (`tesseract`) for text,
+ * - `ocrmypdf` for a searchable PDF page (the page as it was, with an invisible text layer), `--skip-text` so a
+ *   page that already has text keeps it,
+ * - qpdf to cut a page out of a PDF and to assemble the pages again into the source's own document.
+ * Paths are always absolute ones this service chose, so none can be read as an option.
+ * Every page's work runs under one bound per process (`limit`, OCR_CONCURRENCY), shared by all jobs of a worker.
+ * Each Tesseract runs single-threaded (OMP_THREAD_LIMIT=1): the bound is the parallelism.
+ */
+export interface OcrEngineOptions {
+  tesseractPath?: string;
+  ocrmypdfPath?: string;
+  pdftoppmPath?: string;
+  pdftotextPath?: string;
+  qpdfPath?: string;
+  /** Time limit of one program run on one page (ms). */
+  pageTimeoutMs?: number;
+  /** Pages in work at once in this process (all jobs together). */
+  concurrency?: number;
+}
+
+/** The resolution pages are rendered at for recognition. */
+export const OCR_DPI = 300;
+/** Longest side of a rendered page in pixels; larger pages are rendered below 300 dpi (Tesseract's limit is 32,767). */
+export const MAX_PAGE_PIXELS = 10_000;
+
+const SINGLE_THREAD = { OMP_THREAD_LIMIT: '1' };
+
+export interface OcrEngine {
+  readonly limit: LimitFunction;
+  readonly pageTimeoutMs: number;
+  /** The text layer of page `page` (1-based) as pdftotext reads it; empty when the page has none. */
+  pdfPageText(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
+  /** Renders page `page` as a greyscale PNG at `dpi`; resolves the file's path (`${outBase}.png`). */
+  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal): Promise<string>;
+  /** Tesseract's text of an image. */
+  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
+  /** Copies page `page` of `pdf` into a one-page PDF. */
+  splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
+  /** A searchable PDF of a one-page PDF, or of an image at `imageDpi`. */
+  searchable(input: string, out: string, language: string, imageDpi?: number, signal?: AbortSignal): Promise<void>;
+  /** `source` with its pages replaced where `pages[i]` names a one-page PDF (null keeps the source's page). */
+  assemble(source: string, pages: ReadonlyArray<string | null>, out: string): Promise<void>;
+  /** The languages Tesseract has data for (`tesseract --list-langs`). */
+  languages(): Promise<string[]>;
+}
+
+/** ocrmypdf's exit codes (its documented ExitCode) that mean the input, not the engine, is at fault. */
+const OCRMYPDF_INPUT_FAULTS = new Set([2, 8]);
+
+/** The source cannot be OCRed (a damaged or encrypted PDF); the message is safe to show. */
+export class OcrSourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OcrSourceError';
+  }
+}
+
+export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
+  const tesseract = opts.tesseractPath ?? 'tesseract';
+  const ocrmypdf = opts.ocrmypdfPath ?? 'ocrmypdf';
+  const pdftoppm = opts.pdftoppmPath ?? 'pdftoppm';
+  const pdftotext = opts.pdftotextPath ?? 'pdftotext';
+  const qpdf = opts.qpdfPath ?? 'qpdf';
+  const timeoutMs = opts.pageTimeoutMs ?? 180_000;
+  const limit = pLimit(Math.max(1, opts.concurrency ?? 2));
+  const run = (program: string, args: string[], signal?: AbortSignal, env?: Record<string, string>) =>
+    runTool(program, args, { timeoutMs, ...(signal ? { signal } : {}), ...(env ? { env } : {}) });
+  const onPdf = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof OcrEngineFailed && (e.program === pdftoppm || e.program === pdftotext)) throw new OcrSourceError(`the PDF could not be read (${what})`);
+      throw e;
+    }
+  };
+  const qpdfRun = async (args: string[], signal?: AbortSignal) => {
+    try {
+      await run(qpdf, args, signal);
+    } catch (e) {
+      if (e instanceof OcrEngineFailed && e.exitCode === 3) return; // succeeded with warnings
+      if (e instanceof OcrEngineFailed) throw new OcrSourceError('the PDF could not be read (qpdf)');
+      throw e;
+    }
+  };
+
+  return {
+    limit,
+    pageTimeoutMs: timeoutMs,
+    pdfPageText: (pdf, page, signal) =>
+      onPdf('text layer', async () => (await run(pdftotext, ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
+    async rasterise(pdf, page, dpi, outBase, signal) {
+      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', pdf, outBase], signal));
+      return `${outBase}.png`;
+    },
+    async recognise(image, language, dpi, signal) {
+      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '3'], signal, SINGLE_THREAD);
+      return out.toString('utf8');
+    },
+    splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
+    async searchable(input, out, language, imageDpi, signal) {
+      const args = ['--skip-text', '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
+      if (imageDpi) args.push('--image-dpi', String(imageDpi));
+      try {
+        await run(ocrmypdf, [...args, '--', input, out], signal, SINGLE_THREAD);
+      } catch (e) {
+        if (e instanceof OcrEngineFailed && e.exitCode !== null && OCRMYPDF_INPUT_FAULTS.has(e.exitCode)) throw new OcrSourceError('the page could not be read (ocrmypdf)');
+        throw e;
+      }
+    },
+    async assemble(source, pages, out) {
+      // qpdf keeps the primary input's document (metadata, outline, page labels) and takes each page from the list.
+      const spec = pages.flatMap((file, i) => (file === null ? ['.', String(i + 1)] : [file, '1']));
+      await qpdfRun([source, '--pages', ...spec, '--', out]);
+    },
+    async languages() {
+      const out = (await runTool(tesseract, ['--list-langs'], { timeoutMs: 30_000 })).toString('utf8');
+      return out.split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '');
+    },
+  };
+}

@@ -1,0 +1,249 @@
+import { access, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { InvalidSourceError, ProviderUnavailableError } from '../../providers/provider-errors.js';
+import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-runners.js';
+import { textPagesToDocx } from './docx-writer.js';
+import { MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
+import { OcrEngineUnavailable } from './run-tool.js';
+
+/**
+ * `ocr-text`, `ocr-docx` and `ocr-pdf` (docs/processing.md, "OCR"). A source is a PDF (scanned, or mixed with pages
+ * that have text) or an image. A PDF is worked page by page:
+ * - a page that already has a text layer keeps it: its text is pdftotext's (ocr-text, ocr-docx), and the page is
+ *   copied unchanged (ocr-pdf), so no page ever gets a second layer of text;
+ * - any other page is rendered at 300 dpi and read by Tesseract (ocr-text, ocr-docx), or made searchable by
+ *   ocrmypdf (ocr-pdf: the page image as it was, with an invisible text layer).
+ * Each finished page is saved in the job's checkpoint folder and reported as progress with the list of finished pages
+ * as the checkpoint; a retry after a crash re-uses every listed page whose file is there, and does the rest.
+ */
+export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
+export type OcrOperation = (typeof OCR_OPERATIONS)[number];
+
+export interface OcrRunnerOptions {
+  /** The language when a request names none (the first of OCR_LANGUAGES). */
+  defaultLanguage?: string;
+  /** Told about resumed work (how many pages a retry re-used). */
+  onResume?: (info: { operation: OcrOperation; reused: number[]; total: number }) => void;
+}
+
+/** The checkpoint an OCR runner reports: the pages (1-based) whose result is saved in the checkpoint folder. */
+interface OcrCheckpoint {
+  ocr: OcrOperation;
+  pages: number[];
+}
+
+const isCheckpoint = (v: unknown, op: OcrOperation): v is OcrCheckpoint =>
+  !!v && typeof v === 'object' && (v as OcrCheckpoint).ocr === op && Array.isArray((v as OcrCheckpoint).pages) &&
+  (v as OcrCheckpoint).pages.every((p) => Number.isInteger(p) && p > 0);
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+/** Writes a file so that it exists whole or not at all (a killed worker leaves no half page behind). */
+async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await writeFile(`${path}.part`, data);
+  await rename(`${path}.part`, path);
+}
+
+async function isPdf(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(1024);
+    const { bytesRead } = await fh.read(buf, 0, 1024, 0);
+    return buf.subarray(0, bytesRead).includes('%PDF-');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Page sizes of a PDF in points; refuses an encrypted or unreadable one. */
+async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number }>> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(await readFile(path), { ignoreEncryption: true, updateMetadata: false });
+  } catch {
+    throw new InvalidSourceError('the PDF could not be read');
+  }
+  if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
+  const pages = doc.getPages().map((p) => p.getSize());
+  if (pages.length === 0) throw new InvalidSourceError('the PDF has no pages');
+  return pages;
+}
+
+/** Render resolution of a page: 300 dpi unless that would pass MAX_PAGE_PIXELS on its longest side. */
+const renderDpi = (size: { width: number; height: number }) => Math.max(50, Math.min(OCR_DPI, Math.floor((MAX_PAGE_PIXELS * 72) / Math.max(size.width, size.height, 1))));
+
+/**
+ * An image as Tesseract and ocrmypdf read it: turned upright (EXIF), transparency laid over white, 8-bit sRGB PNG,
+ * with its resolution: the image's own when it states a plausible one (100 to 1,200 dpi), else 300.
+ */
+async function normaliseImage(path: string, out: string): Promise<number> {
+  try {
+    const meta = await sharp(path).metadata();
+    const dpi = meta.density && meta.density >= 100 && meta.density <= 1200 ? Math.round(meta.density) : OCR_DPI;
+    await sharp(path, { failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).toColourspace('srgb').withMetadata({ density: dpi }).png().toFile(out);
+    return dpi;
+  } catch (e) {
+    if (e && typeof e === 'object' && 'syscall' in e) throw e;
+    throw new InvalidSourceError('the image could not be read');
+  }
+}
+
+/** Engine failures the job pipeline knows: unreadable input is the client's; a missing engine is an outage. */
+function classify(e: unknown): unknown {
+  if (e instanceof OcrSourceError) return new InvalidSourceError(e.message);
+  if (e instanceof OcrEngineUnavailable) return new ProviderUnavailableError(e.message);
+  return e;
+}
+
+/**
+ * Runs `work` for every page not in `done`, at most the engine's bound at once (shared by the process); reports
+ * progress after each page with the finished pages as the checkpoint. On the first failure the pages in work are
+ * stopped (their programs killed) and, once all have settled, the failure is thrown.
+ */
+async function eachPage(
+  engine: OcrEngine,
+  input: RunnerInput,
+  op: OcrOperation,
+  total: number,
+  done: Set<number>,
+  work: (page: number, signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const abort = new AbortController();
+  const report = (detail: string) =>
+    input.progress?.({ fraction: done.size / total, detail, checkpoint: { ocr: op, pages: [...done].sort((a, b) => a - b) } satisfies OcrCheckpoint });
+  if (done.size > 0) report(`resumed: ${done.size} of ${total} pages already done`);
+  const todo = Array.from({ length: total }, (_, i) => i + 1).filter((p) => !done.has(p));
+  const results = await Promise.allSettled(
+    todo.map((page) =>
+      engine.limit(async () => {
+        if (abort.signal.aborted) throw abort.signal.reason;
+        try {
+          await work(page, abort.signal);
+        } catch (e) {
+          if (!abort.signal.aborted) abort.abort(e);
+          throw e;
+        }
+        done.add(page);
+        report(`page ${page} of ${total} done (${done.size} of ${total})`);
+      }),
+    ),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw classify(abort.signal.aborted ? abort.signal.reason : failed.reason);
+}
+
+/** The pages a previous attempt finished and whose files are still in the checkpoint folder. */
+async function resumedPages(input: RunnerInput, op: OcrOperation, total: number, fileOf: (page: number) => string[]): Promise<Set<number>> {
+  const done = new Set<number>();
+  if (!input.checkpointDir || !isCheckpoint(input.resume, op)) return done;
+  for (const page of input.resume.pages) {
+    if (page > total) continue;
+    for (const f of fileOf(page)) {
+      if (await exists(f)) {
+        done.add(page);
+        break;
+      }
+    }
+  }
+  return done;
+}
+
+const only = (sources: RunnerSource[]): RunnerSource => {
+  if (sources.length !== 1) throw new InvalidSourceError('this operation takes exactly one source');
+  return sources[0]!;
+};
+
+/** The text of every page of the source (ocr-text, ocr-docx). */
+async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOperation, language: string, opts: OcrRunnerOptions): Promise<string[]> {
+  const source = only(input.sources);
+  const dir = input.checkpointDir ?? input.workDir;
+  if (!(await isPdf(source.path))) {
+    const png = join(input.workDir, 'image.png');
+    const dpi = await normaliseImage(source.path, png);
+    try {
+      const text = await engine.limit(() => engine.recognise(png, language, dpi));
+      input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
+      return [text];
+    } catch (e) {
+      throw classify(e);
+    }
+  }
+  const sizes = await pdfPageSizes(source.path);
+  const fileOf = (page: number) => join(dir, `page-${page}.txt`);
+  const done = await resumedPages(input, op, sizes.length, (p) => [fileOf(p)]);
+  if (done.size > 0) opts.onResume?.({ operation: op, reused: [...done].sort((a, b) => a - b), total: sizes.length });
+  await eachPage(engine, input, op, sizes.length, done, async (page, signal) => {
+    let text = await engine.pdfPageText(source.path, page, signal);
+    if (text.trim() === '') {
+      const dpi = renderDpi(sizes[page - 1]!);
+      const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal);
+      text = await engine.recognise(png, language, dpi, signal);
+      await rm(png, { force: true });
+    }
+    await writeAtomic(fileOf(page), text);
+  });
+  return Promise.all(sizes.map((_, i) => readFile(fileOf(i + 1), 'utf8')));
+}
+
+/** The plain-text result: each page's text, pages separated by a form feed (U+000C), as pdftotext writes them. */
+export function joinPages(pages: readonly string[]): string {
+  return pages.map((p) => `${p.replace(/\f/g, '').replace(/\s+$/, '')}\n`).join('\f');
+}
+
+async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: string, opts: OcrRunnerOptions): Promise<Uint8Array> {
+  const source = only(input.sources);
+  const dir = input.checkpointDir ?? input.workDir;
+  const out = join(input.workDir, 'searchable.pdf');
+  try {
+    if (!(await isPdf(source.path))) {
+      const png = join(input.workDir, 'image.png');
+      const dpi = await normaliseImage(source.path, png);
+      await engine.limit(() => engine.searchable(png, out, language, dpi));
+      input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
+      return await readFile(out);
+    }
+  } catch (e) {
+    throw classify(e);
+  }
+  const sizes = await pdfPageSizes(source.path);
+  const ocrFile = (page: number) => join(dir, `page-${page}.pdf`);
+  const keptFile = (page: number) => join(dir, `page-${page}.kept`);
+  const done = await resumedPages(input, 'ocr-pdf', sizes.length, (p) => [ocrFile(p), keptFile(p)]);
+  if (done.size > 0) opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
+  await eachPage(engine, input, 'ocr-pdf', sizes.length, done, async (page, signal) => {
+    if ((await engine.pdfPageText(source.path, page, signal)).trim() !== '') {
+      await writeAtomic(keptFile(page), '');
+      return;
+    }
+    const single = join(input.workDir, `source-${page}.pdf`);
+    await engine.splitPage(source.path, page, single, signal);
+    const part = join(input.workDir, `ocr-${page}.pdf`);
+    await engine.searchable(single, part, language, undefined, signal);
+    await rename(part, ocrFile(page));
+    await rm(single, { force: true });
+  });
+  const pages = await Promise.all(sizes.map(async (_, i) => ((await exists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
+  try {
+    await engine.assemble(source.path, pages, out);
+  } catch (e) {
+    throw classify(e);
+  }
+  return readFile(out);
+}
+
+export function createOcrRunners(engine: OcrEngine, opts: OcrRunnerOptions = {}): Record<OcrOperation, OperationRunner> {
+  const languageOf = (o: Record<string, unknown>) => (typeof o['language'] === 'string' ? o['language'] : (opts.defaultLanguage ?? 'eng'));
+  return {
+    'ocr-text': async (input) => {
+      const pages = await recognisedPages(engine, input, 'ocr-text', languageOf(input.options), opts);
+      return [{ data: Buffer.from(joinPages(pages), 'utf8'), format: 'txt' }];
+    },
+    'ocr-docx': async (input) => {
+      const pages = await recognisedPages(engine, input, 'ocr-docx', languageOf(input.options), opts);
+      return [{ data: await textPagesToDocx(pages), format: 'docx' }];
+    },
+    'ocr-pdf': async (input) => [{ data: await searchablePdf(engine, input, languageOf(input.options), opts), format: 'pdf' }],
+  };
+}
