@@ -1,4 +1,4 @@
-import { access, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
@@ -59,14 +59,17 @@ async function isPdf(path: string): Promise<boolean> {
 
 /** Page sizes of a PDF in points; refuses an encrypted or unreadable one. */
 async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number }>> {
-  let doc: PDFDocument;
+  const bytes = await readFile(path);
+  let pages: Array<{ width: number; height: number }>;
   try {
-    doc = await PDFDocument.load(await readFile(path), { ignoreEncryption: true, updateMetadata: false });
-  } catch {
+    // A damaged PDF may load and only fail when its page tree is read: both are inside the guard.
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+    if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
+    pages = doc.getPages().map((p) => p.getSize());
+  } catch (e) {
+    if (e instanceof InvalidSourceError) throw e;
     throw new InvalidSourceError('the PDF could not be read');
   }
-  if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
-  const pages = doc.getPages().map((p) => p.getSize());
   if (pages.length === 0) throw new InvalidSourceError('the PDF has no pages');
   return pages;
 }
@@ -114,6 +117,7 @@ async function eachPage(
   const report = (detail: string) =>
     input.progress?.({ fraction: done.size / total, detail, checkpoint: { ocr: op, pages: [...done].sort((a, b) => a - b) } satisfies OcrCheckpoint });
   if (done.size > 0) report(`resumed: ${done.size} of ${total} pages already done`);
+  if (input.checkpointDir) await mkdir(input.checkpointDir, { recursive: true, mode: 0o700 });
   const todo = Array.from({ length: total }, (_, i) => i + 1).filter((p) => !done.has(p));
   const results = await Promise.allSettled(
     todo.map((page) =>
