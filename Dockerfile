@@ -22,10 +22,12 @@ RUN npm run build \
 # ---- runtime: production dependencies, compiled code, media tools ----
 FROM node:20-bookworm-slim AS runtime
 
-# ffmpeg and qpdf are used by the media adapters, the fonts by the PDF watermark (adapters/media/pdf/watermark-fonts.ts);
+# ffmpeg and qpdf are used by the media adapters, the fonts by the PDF watermark (adapters/media/pdf/watermark-fonts.ts),
+# Tesseract, ocrmypdf and poppler-utils by OCR (adapters/media/ocr; more languages: tesseract-ocr-<code> + OCR_LANGUAGES);
 # ca-certificates for outbound TLS from child tools.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg qpdf fonts-dejavu-core fonts-droid-fallback ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg qpdf fonts-dejavu-core fonts-droid-fallback \
+      tesseract-ocr tesseract-ocr-eng ocrmypdf poppler-utils ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

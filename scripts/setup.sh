@@ -35,16 +35,19 @@ fi
 
 # 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools), qpdf (PDF encryption) and the fonts the PDF
 #    watermark embeds (DejaVu Sans for Latin, Greek, Cyrillic and symbols; Droid Sans Fallback for Chinese, Japanese
-#    and Korean; adapters/media/pdf/watermark-fonts.ts). With --tests also poppler-utils (pdftotext, pdffonts), with
-#    which the tests read back the text a PDF shows.
+#    and Korean; adapters/media/pdf/watermark-fonts.ts). OCR (adapters/media/ocr): Tesseract 5 with the English data,
+#    ocrmypdf (searchable PDFs) and poppler-utils (pdftotext for text layers, pdftoppm to render pages; the tests also
+#    read back the text a PDF shows with it). More OCR languages: apt-get install tesseract-ocr-<code> and list them
+#    in OCR_LANGUAGES.
 missing_tools=()
 command -v ffprobe >/dev/null 2>&1 || missing_tools+=(ffmpeg)
 command -v qpdf >/dev/null 2>&1 || missing_tools+=(qpdf)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing_tools+=(fonts-dejavu-core)
 [ -f /usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf ] || missing_tools+=(fonts-droid-fallback)
-if [ "$with_tests" = true ]; then
-  command -v pdftotext >/dev/null 2>&1 || missing_tools+=(poppler-utils)
-fi
+command -v tesseract >/dev/null 2>&1 || missing_tools+=(tesseract-ocr)
+tesseract --list-langs 2>/dev/null | grep -qx eng || missing_tools+=(tesseract-ocr-eng)
+command -v ocrmypdf >/dev/null 2>&1 || missing_tools+=(ocrmypdf)
+{ command -v pdftotext && command -v pdftoppm; } >/dev/null 2>&1 || missing_tools+=(poppler-utils)
 if [ ${#missing_tools[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing_tools[*]} from Debian (one time)"
