@@ -198,7 +198,7 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
         'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
-        'available on this route and are refused with 422; other spec operation identifiers (OCR, media tools, `transcribe`, `meeting`, ' +
+        'available on this route and are refused with 422; other spec operation identifiers (media tools, `transcribe`, `meeting`, ' +
         `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },

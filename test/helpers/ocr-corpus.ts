@@ -155,7 +155,8 @@ async function twoColumnPage(dpi: number): Promise<{ png: Buffer; truth: string 
   return { png: await page(dpi, blocks), truth: [...left, ...right].join('\n') };
 }
 
-export type VariantName = 'sans-11pt' | 'serif-10pt' | 'mono-9pt' | 'sans-bold-16pt' | 'skewed-noisy' | 'two-column' | 'invoice' | 'invoice-degraded-200dpi';
+export type VariantName =
+  | 'sans-11pt' | 'serif-10pt' | 'serif-8pt' | 'mono-9pt' | 'mono-12pt' | 'sans-bold-16pt' | 'skewed-noisy' | 'two-column' | 'invoice' | 'invoice-degraded-200dpi';
 
 /** One page of a named variant. */
 export async function corpusPage(name: VariantName): Promise<CorpusPage> {
@@ -166,8 +167,12 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
       return { name, dpi, png: await prosePage(prose, FONTS.sans, 11, dpi), truth: prose.join('\n') };
     case 'serif-10pt':
       return { name, dpi, png: await prosePage(prose, FONTS.serif, 10, dpi), truth: prose.join('\n') };
+    case 'serif-8pt':
+      return { name, dpi, png: await prosePage(PROSE, FONTS.serif, 8, dpi), truth: PROSE.join('\n') };
     case 'mono-9pt':
       return { name, dpi, png: await prosePage(prose, FONTS.mono, 9, dpi), truth: prose.join('\n') };
+    case 'mono-12pt':
+      return { name, dpi, png: await prosePage(PROSE.slice(1), FONTS.mono, 12, dpi), truth: PROSE.slice(1).join('\n') };
     case 'sans-bold-16pt':
       return { name, dpi, png: await prosePage(prose.slice(0, 2), FONTS.sansBold, 16, dpi), truth: prose.slice(0, 2).join('\n') };
     case 'skewed-noisy': {
@@ -185,7 +190,9 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
   }
 }
 
-export const ALL_VARIANTS: readonly VariantName[] = ['sans-11pt', 'serif-10pt', 'mono-9pt', 'sans-bold-16pt', 'skewed-noisy', 'two-column', 'invoice', 'invoice-degraded-200dpi'];
+export const ALL_VARIANTS: readonly VariantName[] = [
+  'sans-11pt', 'serif-10pt', 'serif-8pt', 'mono-9pt', 'mono-12pt', 'sans-bold-16pt', 'skewed-noisy', 'two-column', 'invoice', 'invoice-degraded-200dpi',
+];
 
 /** A "scanned" PDF: each page only an image, sized so the image is at its dpi; no text layer. */
 export async function scannedPdf(pages: ReadonlyArray<Pick<CorpusPage, 'png' | 'dpi'>>, textPages: ReadonlyArray<{ at: number; lines: string[] }> = []): Promise<Uint8Array> {

@@ -52,12 +52,14 @@ const VALID_OPTIONS: Record<string, Obj> = {
   'pdf-extract': { pages: '1' }, 'pdf-delete': { pages: '1' }, 'pdf-rotate': { angle: 90 }, 'pdf-protect': { password: 'pw' },
   'pdf-unlock': { password: 'pw' }, 'pdf-watermark': { text: 'DRAFT' }, 'pdf-number': {}, 'pdf-merge': {},
   'image-edit': { angle: 90 }, 'image-compress': {}, webp: {},
+  'ocr-text': {}, 'ocr-docx': { language: 'eng' }, 'ocr-pdf': {},
 };
 /** Option objects tried against every available operation's schema and the validator. */
 const OPTION_SAMPLES: Obj[] = [
   {}, { pages: '1-2' }, { pages: '' }, { pages: 'x' }, { angle: 90 }, { angle: 45 }, { angle: 180, pages: '2' }, { password: 'secret' }, { password: '' },
   { text: 'DRAFT' }, { text: '' }, { text: 'a\nb' }, { start: 3 }, { start: -1 }, { width: 10, height: 10 }, { width: 10 }, { flip: 'both' },
   { format: 'png' }, { format: 'gif' }, { level: 'strong' }, { level: 'max' }, { crop: [0, 0, 5, 5] }, { crop: [0, 0, 5] }, { colour: 'red' },
+  { language: 'eng' }, { language: 'eng+deu' }, { language: 'chi_sim' }, { language: 'English' }, { language: 'eng+' }, { language: 'eng+deu+fra+ita' }, { language: 7 },
 ];
 
 const upload: Record<string, string> = {};
@@ -89,7 +91,8 @@ describe('GET /v1/capabilities', () => {
     // Anything not listed is refused as an operation.
     expect(validatorSays({ operation: 'pdf-shred', upload_ids: [samplePdfId] }).operation).toBe(false);
     const unavailable = caps.operations.filter((o) => !o.available).map((o) => o.id);
-    for (const id of ['transcribe', 'meeting', 'flow-extract', 'ocr-text', 'ocr-docx', 'ocr-pdf', 'video-trim']) expect(unavailable).toContain(id);
+    for (const id of ['transcribe', 'meeting', 'flow-extract', 'video-trim']) expect(unavailable).toContain(id);
+    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf']) expect(unavailable).not.toContain(id);
     for (const op of caps.operations.filter((o) => !o.available)) {
       expect(op).toMatchObject({ summary: expect.stringContaining('Not available yet'), sources: null, options: null, output_formats: null });
       expect(op.source_kinds.length).toBeGreaterThan(0);
