@@ -13,8 +13,9 @@ import { OPERATION_RULES } from '../operations.js';
  */
 export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_required', 'human_review'] as const;
 
-/** Operations this release runs (later issues add media, transcription, meeting and extraction). */
+/** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
+/** Operations this release runs (later issues add media, transcription, meeting and extraction). */
 export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...OCR_OPERATIONS] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
