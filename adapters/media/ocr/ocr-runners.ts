@@ -2,6 +2,7 @@ import { access, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import type { OCR_OPERATIONS } from '../../../domain/validation/processing-request.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../providers/provider-errors.js';
 import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-runners.js';
 import { textPagesToDocx } from './docx-writer.js';
@@ -18,7 +19,6 @@ import { OcrEngineUnavailable } from './run-tool.js';
  * Each finished page is saved in the job's checkpoint folder and reported as progress with the list of finished pages
  * as the checkpoint; a retry after a crash re-uses every listed page whose file is there, and does the rest.
  */
-export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
 export type OcrOperation = (typeof OCR_OPERATIONS)[number];
 
 export interface OcrRunnerOptions {
