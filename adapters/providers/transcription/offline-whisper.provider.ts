@@ -19,6 +19,8 @@ export interface OfflineWhisperOptions {
   python?: string;
   /** CTranslate2 Whisper model folder; default: the one scripts/setup.sh joins in the tool cache. */
   modelDir?: string;
+  /** engines/transcription/worker.py; default: found from this module's place in the source tree. */
+  workerScript?: string;
   /** Worker processes, i.e. requests transcribed at once; more wait in a queue. Default 1. */
   concurrency?: number;
   /** Time limit of one transcription by a ready worker; past it the worker is killed (and replaced for the next). */
@@ -62,7 +64,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
 
   constructor(private readonly opts: OfflineWhisperOptions) {
     const defaults = defaultEngineLayout();
-    this.layout = { python: opts.python ?? defaults.python, modelDir: opts.modelDir ?? defaults.modelDir, workerScript: defaults.workerScript };
+    this.layout = { python: opts.python ?? defaults.python, modelDir: opts.modelDir ?? defaults.modelDir, workerScript: opts.workerScript ?? defaults.workerScript };
     const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
     this.slots = Array.from({ length: concurrency }, () => ({ worker: null, busy: false }));
     this.cpuThreads = opts.cpuThreads ?? Math.max(1, Math.floor(availableParallelism() / concurrency));

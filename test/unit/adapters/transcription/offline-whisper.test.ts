@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../adapters/logging/logger.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
 import { TranscriptionEngineMissingError, type Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
@@ -163,6 +164,44 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
     expect(provider.workerPids()[0]).not.toBe(pid);
     expect(wordErrorRate(long.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE['en-us']!);
     checkWords(t, long);
+  });
+
+  it('aborting a request in flight ends its worker; the next request gets a new one', async () => {
+    const controller = new AbortController();
+    const pending = provider.transcribe({ path: long.path, signal: controller.signal });
+    await until(() => provider.busyWorkerPids().length === 1, 'the request to reach the worker');
+    const [pid] = provider.busyWorkerPids();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await until(() => !processExists(pid!), 'the aborted worker process to be gone');
+    const t = await provider.transcribe({ path: clips[5]!.path });
+    expect(wordErrorRate(clips[5]!.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE[clips[5]!.voice]!);
+  });
+
+  it('runs up to TRANSCRIPTION_CONCURRENCY workers side by side, and logs their stderr at debug without paths', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const tenantDir = join(dir, 'company_tenant_a_storage');
+    await mkdir(tenantDir);
+    const source = join(tenantDir, 'upload_private_name.wav');
+    await copyFile(clips[0]!.path, source);
+    const pair = new OfflineWhisperProvider({ timeoutMs: 240_000, concurrency: 2, logger });
+    try {
+      const pids = new Set<number>();
+      const seen = setInterval(() => pair.busyWorkerPids().forEach((p) => pids.add(p)), 10);
+      const results = await Promise.all([pair.transcribe({ path: source }), pair.transcribe({ path: clips[3]!.path })]);
+      clearInterval(seen);
+      expect(results.every((t) => t.words.length > 10)).toBe(true);
+      expect(pair.workerPids()).toHaveLength(2);
+      expect(pids.size).toBe(2);
+    } finally {
+      await pair.close();
+    }
+    const log = lines.join('');
+    expect(log).toContain('speech worker');
+    expect(log).not.toContain('company_tenant_a_storage');
+    expect(log).not.toContain('upload_private_name');
+    expect(log).not.toContain(dir);
   });
 
   it('kills a worker past the request time limit and answers a retryable error', async () => {
