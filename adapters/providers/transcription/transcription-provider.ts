@@ -7,7 +7,10 @@
  * - ProviderUnavailableError: temporary (the engine process died or timed out mid-request, or could not start);
  *   the same request may be tried again.
  * - InvalidSourceError: permanent for this input (no decodable audio stream); the message is safe to show.
- * - TranscriptionEngineMissingError (below): the engine is not installed; an operator must run the setup.
+ * - TranscriptionEngineMissingError (below): the engine is not installed (or its model does not load); an operator
+ *   must run the setup.
+ * - Any other Error: unexpected (the engine raised on this input); retried a few times by the pipeline, then failed.
+ * - An Error named AbortError when the request's signal aborted it.
  */
 
 /** One recognised word; times in seconds on the source's timeline, `confidence` in [0, 1]. */
