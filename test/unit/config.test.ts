@@ -188,4 +188,16 @@ describe('chain and x402 config', () => {
       expect(String(e)).not.toContain('secret-looking');
     }
   });
+
+  it('configures the offline speech engine: setup-installed paths by default, bounded concurrency and time limit', () => {
+    expect(loadConfig({}).transcription).toEqual({ python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000 });
+    expect(loadConfig({ TRANSCRIPTION_PYTHON: '/opt/stt/bin/python', TRANSCRIPTION_MODEL_DIR: '/opt/models/whisper-base', TRANSCRIPTION_CONCURRENCY: '2', TRANSCRIPTION_TIMEOUT_MS: '60000' }).transcription).toEqual({
+      python: '/opt/stt/bin/python',
+      modelDir: '/opt/models/whisper-base',
+      concurrency: 2,
+      timeoutMs: 60_000,
+    });
+    expect(() => loadConfig({ TRANSCRIPTION_CONCURRENCY: '0' })).toThrow(/TRANSCRIPTION_CONCURRENCY/);
+    expect(() => loadConfig({ TRANSCRIPTION_TIMEOUT_MS: '10' })).toThrow(/TRANSCRIPTION_TIMEOUT_MS/);
+  });
 });

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
+
+/**
+ * Decodes the first audio stream of any file ffmpeg reads into 16 kHz mono 16-bit PCM WAV (what Whisper works
+ * on), so the engine only ever sees a plain WAV in a private temporary folder, never a tenant's storage path.
+ * A file without a decodable audio stream is an InvalidSourceError; a time-out a ProviderUnavailableError.
+ */
+export async function decodeToWav16k(
+  input: string,
+  output: string,
+  opts: { ffmpegPath?: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<void> {
+  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(opts.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal: opts.signal });
+    let stderrBytes = 0;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrBytes += chunk.length; // read and dropped: ffmpeg's messages name the input path
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new ProviderUnavailableError('decoding the audio timed out'));
+    }, opts.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error.name === 'AbortError' ? error : new ProviderUnavailableError(`ffmpeg could not be started (${(error as NodeJS.ErrnoException).code ?? error.name})`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new InvalidSourceError(stderrBytes > 0 ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${code})`));
+    });
+  });
+}

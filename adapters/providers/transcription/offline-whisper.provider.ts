@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../../logging/logger.js';
+import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
+import { decodeToWav16k } from './decode-audio.js';
+import { defaultEngineLayout, type EngineLayout } from './install-layout.js';
+import {
+  TranscriptionEngineMissingError,
+  type TranscribeRequest,
+  type Transcript,
+  type TranscriptionProvider,
+} from './transcription-provider.js';
+import { WhisperWorkerProcess, type WorkerFailure, type WorkerResult } from './whisper-worker-process.js';
+
+export interface OfflineWhisperOptions {
+  /** Python of the engine's environment; default: the one scripts/setup.sh installs in the tool cache. */
+  python?: string;
+  /** CTranslate2 Whisper model folder; default: the one scripts/setup.sh joins in the tool cache. */
+  modelDir?: string;
+  /** engines/transcription/worker.py; default: found from this module's place in the source tree. */
+  workerScript?: string;
+  /** Worker processes, i.e. requests transcribed at once; more wait in a queue. Default 1. */
+  concurrency?: number;
+  /** Time limit of one transcription by a ready worker; past it the worker is killed (and replaced for the next). */
+  timeoutMs: number;
+  /** Time limit of decoding the source with ffmpeg. Default `timeoutMs`. */
+  decodeTimeoutMs?: number;
+  /** Time limit of a worker's start (loading the model). Default 120 s. */
+  startTimeoutMs?: number;
+  /** CPU threads of each worker; default the machine's cores divided among the workers. */
+  cpuThreads?: number;
+  ffmpegPath?: string;
+  logger?: Logger;
+}
+
+interface Slot {
+  worker: WhisperWorkerProcess | null;
+  busy: boolean;
+}
+
+function abortError(): Error {
+  const error = new Error('the transcription was aborted');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * The offline transcription provider: faster-whisper (Whisper base, CPU int8) in long-lived Python worker
+ * processes (engines/transcription/worker.py) supervised here. Workers start lazily on the first request that
+ * needs one and are replaced when they die; at most `concurrency` requests run at once and the rest queue in
+ * order; a request past `timeoutMs` kills its worker. Every source is first decoded by ffmpeg into a 16 kHz mono
+ * WAV in a private temporary folder, so the engine never sees a storage path.
+ */
+export class OfflineWhisperProvider implements TranscriptionProvider {
+  readonly name = 'offline-whisper';
+  private readonly layout: EngineLayout;
+  private readonly slots: Slot[];
+  private readonly waiting: { resolve: (slot: Slot) => void; reject: (e: Error) => void; signal?: AbortSignal; onAbort: () => void }[] = [];
+  private readonly cpuThreads: number;
+  private installChecked = false;
+  private closed = false;
+
+  constructor(private readonly opts: OfflineWhisperOptions) {
+    const defaults = defaultEngineLayout();
+    this.layout = { python: opts.python ?? defaults.python, modelDir: opts.modelDir ?? defaults.modelDir, workerScript: opts.workerScript ?? defaults.workerScript };
+    const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
+    this.slots = Array.from({ length: concurrency }, () => ({ worker: null, busy: false }));
+    this.cpuThreads = opts.cpuThreads ?? Math.max(1, Math.floor(availableParallelism() / concurrency));
+  }
+
+  /** Process ids of the running workers (for operators and tests). */
+  workerPids(): number[] {
+    return this.slots.flatMap((s) => (s.worker?.alive && s.worker.pid !== undefined ? [s.worker.pid] : []));
+  }
+
+  /** Process ids of the workers with a request in flight (for tests). */
+  busyWorkerPids(): number[] {
+    return this.slots.flatMap((s) => (s.worker?.alive && s.worker.busy && s.worker.pid !== undefined ? [s.worker.pid] : []));
+  }
+
+  async transcribe(request: TranscribeRequest): Promise<Transcript> {
+    this.checkInstalled();
+    const slot = await this.acquire(request.signal);
+    let dir: string | null = null;
+    try {
+      dir = await mkdtemp(join(tmpdir(), 'paycore-stt-'));
+      return await this.run(slot, request, join(dir, 'audio.wav'));
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true });
+      this.release(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) {
+      w.signal?.removeEventListener('abort', w.onAbort);
+      w.reject(new ProviderUnavailableError('the transcription provider is closing'));
+    }
+    await Promise.all(this.slots.map((s) => s.worker?.stop()));
+  }
+
+  private checkInstalled(): void {
+    if (this.installChecked) return;
+    for (const [what, path] of [
+      ['Python environment', this.layout.python],
+      ['model', join(this.layout.modelDir, 'model.bin')],
+      ['worker script', this.layout.workerScript],
+    ] as const) {
+      if (!existsSync(path)) throw new TranscriptionEngineMissingError(`the offline speech engine's ${what} is missing: run bash scripts/setup.sh`);
+    }
+    this.installChecked = true;
+  }
+
+  private async run(slot: Slot, request: TranscribeRequest, wav: string): Promise<Transcript> {
+    const signal = request.signal;
+    await decodeToWav16k(request.path, wav, { ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.decodeTimeoutMs ?? this.opts.timeoutMs, signal });
+    if (signal?.aborted) throw abortError();
+
+    if (!slot.worker?.alive) {
+      slot.worker = new WhisperWorkerProcess({ ...this.layout, cpuThreads: this.cpuThreads, startTimeoutMs: this.opts.startTimeoutMs ?? 120_000, logger: this.opts.logger });
+      try {
+        await slot.worker.start();
+      } catch (error) {
+        slot.worker.kill();
+        slot.worker = null;
+        throw error;
+      }
+    }
+    const worker = slot.worker;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      worker.kill();
+    }, this.opts.timeoutMs);
+    const onAbort = () => worker.kill();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let answer: WorkerResult | WorkerFailure;
+    try {
+      answer = await worker.request({ path: wav, ...(request.language ? { language: request.language } : {}) });
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      if (timedOut) throw new ProviderUnavailableError(`the transcription took longer than ${this.opts.timeoutMs} ms; its speech worker was stopped`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if ('error' in answer) {
+      if (answer.code === 'invalid_audio') throw new InvalidSourceError('the audio could not be decoded');
+      throw new Error(`the speech engine failed: ${answer.error}`);
+    }
+    return {
+      language: answer.language,
+      duration: answer.duration,
+      segments: answer.segments,
+      words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
+    };
+  }
+
+  private acquire(signal?: AbortSignal): Promise<Slot> {
+    if (this.closed) return Promise.reject(new ProviderUnavailableError('the transcription provider is closed'));
+    if (signal?.aborted) return Promise.reject(abortError());
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise<Slot>((resolve, reject) => {
+      const entry = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const i = this.waiting.indexOf(entry);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(abortError());
+        },
+      };
+      signal?.addEventListener('abort', entry.onAbort, { once: true });
+      this.waiting.push(entry);
+    });
+  }
+
+  private release(slot: Slot): void {
+    const next = this.waiting.shift();
+    if (next) {
+      next.signal?.removeEventListener('abort', next.onAbort);
+      next.resolve(slot); // handed over still busy
+    } else {
+      slot.busy = false;
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { Logger } from '../../logging/logger.js';
+import { ProviderUnavailableError } from '../provider-errors.js';
+import { TranscriptionEngineMissingError } from './transcription-provider.js';
+
+/** One line of engines/transcription/worker.py (see the protocol there). */
+const WorkerAnswer = z.union([
+  z.object({ ready: z.literal(true) }),
+  z.object({ fatal: z.string() }),
+  z.object({ id: z.string().nullable(), error: z.string(), code: z.string().optional() }),
+  z.object({
+    id: z.string(),
+    language: z.string(),
+    duration: z.number(),
+    segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
+    words: z.array(z.object({ start: z.number(), end: z.number(), word: z.string(), probability: z.number() })),
+  }),
+]);
+type WorkerAnswer = z.infer<typeof WorkerAnswer>;
+export type WorkerResult = Extract<WorkerAnswer, { segments: unknown }>;
+export type WorkerFailure = Extract<WorkerAnswer, { error: string }>;
+
+export interface WorkerProcessOptions {
+  python: string;
+  workerScript: string;
+  modelDir: string;
+  cpuThreads: number;
+  startTimeoutMs: number;
+  logger?: Logger;
+}
+
+/** Absolute paths in the engine's messages (tracebacks name the decoded file and library files) are not logged. */
+export function redactPaths(line: string): string {
+  return line.replace(/(?:[A-Za-z]:)?[/\\][^\s'":,)]+/g, '<path>');
+}
+
+/**
+ * One long-lived speech worker process: the model is loaded once, then requests are answered one at a time over
+ * JSON lines. When the process ends (crash, kill, time-out) the request in flight fails with a
+ * ProviderUnavailableError and the object is dead: the pool replaces it with a new one for the next request.
+ */
+export class WhisperWorkerProcess {
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private pending: { id: string; resolve: (a: WorkerResult | WorkerFailure) => void; reject: (e: Error) => void } | null = null;
+  private exited = false;
+  private nextId = 0;
+
+  constructor(private readonly opts: WorkerProcessOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** True while a request is in flight. */
+  get busy(): boolean {
+    return this.pending !== null;
+  }
+
+  get alive(): boolean {
+    return this.child !== null && !this.exited;
+  }
+
+  /** Spawns the process and waits for its `ready` line (the model is loaded). */
+  start(): Promise<void> {
+    const { python, workerScript, modelDir, cpuThreads, logger } = this.opts;
+    const child = spawn(python, [workerScript, '--model', modelDir, '--cpu-threads', String(cpuThreads), '--compute-type', 'int8'], {
+      // The environment is inherited, like every engine's (qpdf, ffmpeg); worker.py sets HF_HUB_OFFLINE=1 itself.
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    createInterface({ input: child.stderr }).on('line', (line) => logger?.debug({ engine: 'whisper', pid: child.pid, line: redactPaths(line) }, 'speech worker stderr'));
+    child.stdin.on('error', () => {}); // a write to a dead process: reported by 'exit'
+
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      const startTimer = setTimeout(() => {
+        if (ready) return;
+        this.kill();
+        reject(new ProviderUnavailableError(`the speech worker did not start within ${this.opts.startTimeoutMs} ms`));
+      }, this.opts.startTimeoutMs);
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        let answer: WorkerAnswer;
+        try {
+          answer = WorkerAnswer.parse(JSON.parse(line));
+        } catch {
+          logger?.warn({ engine: 'whisper', pid: child.pid }, 'speech worker wrote a line that is not its protocol');
+          return;
+        }
+        if ('ready' in answer) {
+          ready = true;
+          clearTimeout(startTimer);
+          resolve();
+        } else if ('fatal' in answer) {
+          clearTimeout(startTimer);
+          reject(new TranscriptionEngineMissingError(`the speech model could not be loaded: ${answer.fatal}`));
+        } else if (this.pending && (answer.id === this.pending.id || answer.id === null)) {
+          const p = this.pending;
+          this.pending = null;
+          p.resolve(answer);
+        }
+      });
+      child.on('error', (error) => {
+        this.exited = true;
+        clearTimeout(startTimer);
+        reject(new TranscriptionEngineMissingError(`the speech worker could not be started (${(error as NodeJS.ErrnoException).code ?? error.name})`));
+      });
+      child.on('exit', (code, signal) => {
+        this.exited = true;
+        clearTimeout(startTimer);
+        logger?.debug({ engine: 'whisper', pid: child.pid, code, signal }, 'speech worker ended');
+        if (!ready) reject(new ProviderUnavailableError(`the speech worker ended while starting (${signal ?? `exit ${code}`})`));
+        const p = this.pending;
+        this.pending = null;
+        p?.reject(new ProviderUnavailableError(`the speech worker ended during the request (${signal ?? `exit ${code}`})`));
+      });
+    });
+  }
+
+  /** Sends one request; the caller (the pool) never sends a second before the first is answered. */
+  request(body: { path: string; language?: string }): Promise<WorkerResult | WorkerFailure> {
+    const child = this.child;
+    if (!child || this.exited) return Promise.reject(new ProviderUnavailableError('the speech worker is not running'));
+    if (this.pending) return Promise.reject(new Error('the speech worker is busy'));
+    const id = `r${++this.nextId}`;
+    return new Promise((resolve, reject) => {
+      this.pending = { id, resolve, reject };
+      child.stdin.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  /** Ends the process at once (SIGKILL); a request in flight fails with ProviderUnavailableError. */
+  kill(): void {
+    if (this.child && !this.exited) this.child.kill('SIGKILL');
+  }
+
+  /** Closes stdin (the worker ends after its current request) and waits, killing it after `graceMs`. */
+  async stop(graceMs = 5_000): Promise<void> {
+    const child = this.child;
+    if (!child || this.exited) return;
+    const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await ended;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,101 @@
+"""The offline speech worker: faster-whisper with the model loaded once, answering JSON lines over stdio.
+
+Usage: python worker.py --model DIR [--cpu-threads N] [--compute-type int8]
+
+After loading the model it writes {"ready": true, ...}; then, for each request line
+    {"id": "r1", "path": "/tmp/.../audio.wav", "language": "en"?, "vad": true?}
+it writes one line, in order:
+    {"id": "r1", "language": "en", "language_probability": 0.97, "duration": 7.3,
+     "segments": [{"start": 0.0, "end": 2.9, "text": "..."}],
+     "words": [{"start": 0.0, "end": 0.16, "word": "The", "probability": 0.52}]}
+or {"id": "r1", "error": "...", "code": "invalid_audio" | "bad_request" | "engine_error"}.
+Times are seconds on the file's timeline. Error messages never contain the path; details go to stderr.
+Requests are handled one at a time (the TypeScript adapter runs several workers for concurrency).
+A model that cannot load writes {"fatal": "..."} and exits with status 2.
+"""
+
+import argparse
+import json
+import os
+import sys
+import traceback
+
+os.environ["HF_HUB_OFFLINE"] = "1"  # never reach a hub: the model is a local folder
+os.environ.setdefault("TQDM_DISABLE", "1")
+
+import av  # noqa: E402 - PyAV decodes the audio inside faster-whisper
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--cpu-threads", type=int, default=0)
+    parser.add_argument("--compute-type", default="int8")
+    args = parser.parse_args()
+
+    # Answers go to a private copy of stdout; anything a library prints lands on stderr instead.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+
+    def send(payload: dict) -> None:
+        out.write(json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.flush()
+
+    try:
+        from faster_whisper import WhisperModel
+
+        model = WhisperModel(args.model, device="cpu", compute_type=args.compute_type, cpu_threads=args.cpu_threads,
+                             local_files_only=True)
+    except Exception as error:  # noqa: BLE001 - reported to the supervisor, which fails the requests
+        traceback.print_exc()
+        send({"fatal": f"model could not be loaded ({type(error).__name__})"})
+        return 2
+    send({"ready": True, "compute_type": args.compute_type, "pid": os.getpid()})
+
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+            request_id = request["id"]
+            path = request["path"]
+            if not isinstance(request_id, str) or not isinstance(path, str):
+                raise TypeError("id and path must be strings")
+        except (ValueError, KeyError, TypeError) as error:
+            send({"id": None, "error": f"bad request ({type(error).__name__})", "code": "bad_request"})
+            continue
+        send(transcribe(model, request_id, path, request.get("language"), request.get("vad", True)))
+    return 0
+
+
+def transcribe(model, request_id: str, path: str, language, vad) -> dict:
+    try:
+        # Voice activity detection (Silero, shipped inside faster-whisper) on by default: without it the model
+        # invents words on silence and noise ("You" on 5 s of silence here) and spends seconds decoding them.
+        segments, info = model.transcribe(path, language=language or None, word_timestamps=True,
+                                          vad_filter=bool(vad), beam_size=5)
+        seg_out, words_out = [], []
+        for segment in segments:
+            seg_out.append({"start": round(segment.start, 3), "end": round(segment.end, 3), "text": segment.text.strip()})
+            for word in segment.words or []:
+                text = word.word.strip()
+                if text:
+                    words_out.append({"start": round(word.start, 3), "end": round(word.end, 3), "word": text,
+                                      "probability": round(word.probability, 4)})
+        return {"id": request_id, "language": info.language, "language_probability": round(info.language_probability, 4),
+                "duration": round(info.duration, 3), "segments": seg_out, "words": words_out}
+    except (av.error.FFmpegError, EOFError) as error:
+        log(f"request {request_id}: audio could not be decoded ({type(error).__name__})")
+        return {"id": request_id, "error": "the audio could not be decoded", "code": "invalid_audio"}
+    except Exception as error:  # noqa: BLE001 - one bad request must not end the worker
+        traceback.print_exc()
+        return {"id": request_id, "error": f"transcription failed ({type(error).__name__})", "code": "engine_error"}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
