@@ -178,6 +178,9 @@ export const envSchema = z.object({
   QPDF_PATH: z.string().min(1).default('qpdf'),
   QPDF_TIMEOUT_MS: int(60_000, 100, 3_600_000),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /** ffmpeg (audio and video tools, exact durations) and its time limit per run (under the job activity's 30 minutes). */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFMPEG_TIMEOUT_MS: int(1_500_000, 1000, 1_740_000),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -303,6 +306,8 @@ export interface Config {
     readonly qpdfPath: string;
     readonly qpdfTimeoutMs: number;
     readonly ffprobePath: string;
+    readonly ffmpegPath: string;
+    readonly ffmpegTimeoutMs: number;
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
@@ -472,7 +477,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxUploadBytes: e.UPLOAD_MAX_REQUEST_MB * 1_000_000,
       companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
     },
-    media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH },
+    media: { qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH, ffmpegPath: e.FFMPEG_PATH, ffmpegTimeoutMs: e.FFMPEG_TIMEOUT_MS },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },

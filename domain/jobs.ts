@@ -91,6 +91,8 @@ export function resultFileName(operation: string, sourceName: string, format: st
     'pdf-extract': 'extracted', 'pdf-delete': 'pages-deleted', 'pdf-rotate': 'rotated', 'pdf-protect': 'protected',
     'pdf-unlock': 'unlocked', 'pdf-watermark': 'watermarked', 'pdf-number': 'numbered', 'image-edit': 'edited',
     'image-compress': 'compressed', webp: 'converted',
+    'audio-trim': 'trimmed', 'video-trim': 'trimmed', 'video-rotate': 'rotated', 'video-resize': 'resized', 'audio-compress': 'compressed',
+    'video-compress': 'compressed',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

@@ -21,7 +21,10 @@ export function buildActivityDeps(
 ): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner } } {
   const store = createFileStore(config.storage.dir);
   return {
-    processing: { store, runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }) },
+    processing: { store, runners: createFileOperationRunners(
+      { qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs },
+      { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
+    ) },
     mail: buildMailDeps(config, store),
     watcher: {
       evm: createEvmTransferScanner({

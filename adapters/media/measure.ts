@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
 import { textPages } from '../../domain/pricing.js';
 import { isMovingVideo, mediaDuration, probeMedia, type ProbeData } from './av/media-probe.js';
-import type { MediaToolOptions } from './av/media-process.js';
+import { MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
 export interface MeasuredSource {
@@ -109,13 +109,21 @@ async function measureText(path: string, bytes: number): Promise<MeasuredSource 
  * trims need it (./av/media-probe.ts: the streams' own figures in exact containers, else decoded).
  */
 async function measureMedia(path: string, bytes: number, opts: MediaToolOptions): Promise<MeasuredSource | null> {
-  const data = await probeMedia(path, opts);
+  let data: ProbeData | null;
+  let duration: number | null = null;
+  try {
+    data = await probeMedia(path, opts);
+    if (data && (data.streams ?? []).some((s) => s.codec_type === 'audio' || isMovingVideo(s))) duration = await mediaDuration(path, data, opts);
+  } catch (e) {
+    if (e instanceof MediaToolTimeout) throw new UnreadableSource('the media took too long to read');
+    if (e instanceof MediaToolUnavailable) return null;
+    throw e;
+  }
   if (!data) return null;
   const streams = data.streams ?? [];
   const video = streams.some(isMovingVideo);
   const audio = streams.some((s) => s.codec_type === 'audio');
   if (!video && !audio) return null;
-  const duration = await mediaDuration(path, data, opts);
   if (duration === null || !Number.isFinite(duration) || duration <= 0) return null;
   if (duration > LIMITS.mediaSeconds) throw new UnreadableSource('the media is longer than 10 hours');
   const kind = video ? 'video' : 'audio';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
-import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
+import { FILE_OPERATIONS, MEDIA_OPERATIONS, MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
@@ -14,7 +14,7 @@ import { OPERATION_RULES } from '../operations.js';
 export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_required', 'human_review'] as const;
 
 /** Operations this release runs (later issues add media, OCR, transcription, meeting and extraction). */
-export const AVAILABLE_OPERATIONS = FILE_OPERATIONS;
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -51,6 +51,18 @@ const watermarkText = z
     if (undrawable) ctx.addIssue({ code: 'custom', message: `text cannot contain unassigned, private-use or surrogate code points (${codePointLabel(undrawable[0])})` });
   });
 
+/**
+ * A trim: `start` (default 0) and `end`, seconds of the source (millisecond precision is kept). That `end` comes at
+ * least MIN_TRIM_SECONDS after `start` and within the measured duration is checked when quoting
+ * (domain/media-trim.ts), with the source at hand.
+ */
+const trimSeconds = z.number().finite().max(MEDIA_TOOL_MAX_SECONDS, `file-tool media are at most ${MEDIA_TOOL_MAX_SECONDS} s long`);
+const trim = z.strictObject({
+  start: trimSeconds.min(0, 'start is at least 0').optional(),
+  end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`),
+});
+const mediaLevel = z.strictObject({ level: z.enum(['balanced'], { message: 'level must be balanced' }).optional() });
+
 /** Options of each operation of this release; every object is strict. */
 export const OPTION_SCHEMAS = {
   'pdf-extract': z.strictObject({ pages: requiredPages }),
@@ -76,6 +88,14 @@ export const OPTION_SCHEMAS = {
     .refine((o) => Object.keys(o).length > 0, { message: 'image-edit needs at least one of width+height, angle, flip, format, crop' }),
   'image-compress': z.strictObject({ format: imageFormat.optional(), level: z.enum(['balanced', 'strong']).optional() }),
   webp: z.strictObject({}),
+  'audio-trim': trim,
+  'video-trim': trim,
+  'video-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }) }),
+  'video-resize': z.strictObject({
+    height: z.number({ message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` }).refine((h) => (VIDEO_HEIGHTS as readonly number[]).includes(h), `height must be one of ${VIDEO_HEIGHTS.join(', ')}`),
+  }),
+  'audio-compress': mediaLevel,
+  'video-compress': mediaLevel,
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;

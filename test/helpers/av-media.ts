@@ -61,3 +61,15 @@ export function decodeAll(bytes: Uint8Array, ext: string): number {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The same MP4 remuxed (no re-encode) with a display rotation flag of `degrees`, as a phone records it. */
+export function withRotationFlag(mp4: Buffer, degrees: number): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'av-rot-'));
+  try {
+    const input = join(dir, 'in.mp4');
+    writeFileSync(input, mp4);
+    return ffmpegMake('mp4', ['-i', input, '-map', '0', '-c', 'copy', '-metadata:s:v:0', `rotate=${degrees}`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

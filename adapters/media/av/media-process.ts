@@ -16,12 +16,12 @@ export interface MediaToolOptions {
   ffprobePath?: string;
   /** Time limit of one ffmpeg run (an operation); default 25 minutes, under the job activity's 30-minute limit. */
   timeoutMs?: number;
-  /** Time limit of one ffprobe or measuring run; default 2 minutes. */
+  /** Time limit of one ffprobe or measuring run (decoding 10 hours of MP3 takes about a minute); default 5 minutes. */
   probeTimeoutMs?: number;
 }
 
 export const DEFAULT_FFMPEG_TIMEOUT_MS = 25 * 60_000;
-export const DEFAULT_PROBE_TIMEOUT_MS = 2 * 60_000;
+export const DEFAULT_PROBE_TIMEOUT_MS = 5 * 60_000;
 
 /** The engine could not be started (not installed, no resources): the platform's fault, never the file's. */
 export class MediaToolUnavailable extends Error {
