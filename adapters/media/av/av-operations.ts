@@ -99,14 +99,20 @@ function videoCodec(operation: AvOperation, video: ProbeStream, data: ProbeData,
   return ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', String(bitrate(audioRate, 1, 160_000, 64_000, 320_000))];
 }
 
+/** The ffmpeg command of an operation on a probed source: its arguments, output format and output length. */
+export interface AvCommand {
+  args: string[];
+  format: string;
+  /** Seconds of output expected (progress is measured against it). */
+  totalSeconds: number;
+}
+
 /**
- * Runs one audio or video operation on `path`; the result is written in `workDir`. Trims take `start` (default 0)
- * and `end` in seconds of the source; the quote has checked them against the measured duration.
+ * Builds the ffmpeg arguments of `operation` reading `input` and writing `output(format)`. Trims take `start`
+ * (default 0) and `end` in seconds of the source; the quote has checked them against the measured duration.
+ * Exported so the benchmark runs the very same command directly.
  */
-export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions = {}): Promise<{ path: string; format: string }> {
-  const { operation, options } = input;
-  const data = await probeMedia(input.path, tools, input.signal);
-  if (!data) throw new UnsuitableMedia('the source could not be read as audio or video');
+export function avCommand(operation: AvOperation, data: ProbeData, options: Record<string, unknown>, input: string, output: (format: string) => string): AvCommand {
   const streams = data.streams ?? [];
   const audio = streams.find((s) => s.codec_type === 'audio');
   const video = streams.find(isMovingVideo);
@@ -114,12 +120,10 @@ export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions 
   if (isVideoOp && !video) throw new UnsuitableMedia(`${operation} needs a video; the source has no video stream`);
   if (!isVideoOp && !audio) throw new UnsuitableMedia(`${operation} needs audio; the source has no audio stream`);
 
-  const sourceSeconds = containerDuration(data) ?? 0;
   const trim = operation === 'audio-trim' || operation === 'video-trim';
   const start = trim ? Number(options['start'] ?? 0) : 0;
-  const end = trim ? Number(options['end']) : sourceSeconds;
+  const end = trim ? Number(options['end']) : (containerDuration(data) ?? 0);
   const totalSeconds = Math.max(0.001, end - start);
-
   const seek = trim && start > 0 ? ['-ss', start.toFixed(6)] : [];
   const length = trim ? ['-t', totalSeconds.toFixed(6)] : [];
   let format: string;
@@ -132,29 +136,33 @@ export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions 
     format = target.format;
     encode = ['-map', `0:${audio!.index ?? 'a:0'}`, ...target.codec, ...(format === 'm4a' ? ['-movflags', '+faststart'] : [])];
   }
-  const output = join(input.workDir, `out.${format}`);
+  const args = ['-nostdin', '-v', 'error', '-y', ...seek, '-i', fileArg(input), ...length, ...encode, '-map_chapters', '-1', '-progress', 'pipe:1', '-nostats', '-f', muxerOf(format), fileArg(output(format))];
+  return { args, format, totalSeconds };
+}
+
+/** Runs one audio or video operation on `path`; the result is written in `workDir`. */
+export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions = {}): Promise<{ path: string; format: string }> {
+  const data = await probeMedia(input.path, tools, input.signal);
+  if (!data) throw new UnsuitableMedia('the source could not be read as audio or video');
+  const output = (format: string) => join(input.workDir, `out.${format}`);
+  const { args, format, totalSeconds } = avCommand(input.operation, data, input.options, input.path, output);
   let lastReport = -Infinity;
-  await runMediaTool(
-    'ffmpeg',
-    tools.ffmpegPath ?? 'ffmpeg',
-    ['-nostdin', '-v', 'error', '-y', ...seek, '-i', fileArg(input.path), ...length, ...encode, '-map_chapters', '-1', '-progress', 'pipe:1', '-nostats', '-f', muxerOf(format), fileArg(output)],
-    {
-      timeoutMs: tools.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS,
-      signal: input.signal,
-      onProgress: (b) => {
-        const us = Number(b['out_time_us']);
-        if (!input.onProgress || !Number.isFinite(us) || us < 0) return;
-        const now = performance.now();
-        // At most one report a second (each one is a heartbeat), and always the last.
-        if (b['progress'] !== 'end' && now - lastReport < 1000) return;
-        lastReport = now;
-        input.onProgress({ doneSeconds: Math.min(totalSeconds, us / 1e6), totalSeconds });
-      },
+  await runMediaTool('ffmpeg', tools.ffmpegPath ?? 'ffmpeg', args, {
+    timeoutMs: tools.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS,
+    signal: input.signal,
+    onProgress: (b) => {
+      const us = Number(b['out_time_us']);
+      if (!input.onProgress || !Number.isFinite(us) || us < 0) return;
+      const now = performance.now();
+      // At most one report a second (each one is a heartbeat), and always the last.
+      if (b['progress'] !== 'end' && now - lastReport < 1000) return;
+      lastReport = now;
+      input.onProgress({ doneSeconds: Math.min(totalSeconds, us / 1e6), totalSeconds });
     },
-  );
-  const written = await stat(output).catch(() => null);
-  if (!written || written.size === 0) throw new UnsuitableMedia(`${operation} produced no output from this source`);
-  return { path: output, format };
+  });
+  const written = await stat(output(format)).catch(() => null);
+  if (!written || written.size === 0) throw new UnsuitableMedia(`${input.operation} produced no output from this source`);
+  return { path: output(format), format };
 }
 
 const muxerOf = (format: string) => ({ mp4: 'mp4', m4a: 'ipod', mp3: 'mp3', wav: 'wav', flac: 'flac', ogg: 'ogg' })[format] ?? format;
