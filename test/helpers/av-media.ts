@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,42 @@ export function withRotationFlag(mp4: Buffer, degrees: number): Buffer {
     const input = join(dir, 'in.mp4');
     writeFileSync(input, mp4);
     return ffmpegMake('mp4', ['-i', input, '-map', '0', '-c', 'copy', '-metadata:s:v:0', `rotate=${degrees}`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where silence ends (seconds) in a file, by ffmpeg's silencedetect (-50 dB, 0.5 s); null when it never does. */
+export function silenceEnds(bytes: Uint8Array, ext: string): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'av-silence-'));
+  try {
+    const path = join(dir, `in.${ext}`);
+    writeFileSync(path, bytes);
+    const r = spawnSync('ffmpeg', ['-nostdin', '-hide_banner', '-i', path, '-af', 'silencedetect=n=-50dB:d=0.5', '-f', 'null', '-'], { encoding: 'utf8' });
+    return [...r.stderr.matchAll(/silence_end: ([\d.]+)/g)].map((m) => Number(m[1]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A video of solid colours, one after the other: `[['red', 1], ['lime', 1]]`, 25 fps, with a tone, H.264 + AAC in MP4. */
+export function colourVideo(parts: Array<[string, number]>): Buffer {
+  const total = parts.reduce((s, [, d]) => s + d, 0);
+  const inputs = parts.flatMap(([c, d]) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:r=25:d=${d}`]);
+  const chain = `${parts.map((_, i) => `[${i}:v]`).join('')}concat=n=${parts.length}:v=1:a=0[v]`;
+  return ffmpegMake('mp4', [...inputs, '-f', 'lavfi', '-i', `sine=d=${total}`, '-filter_complex', chain, '-map', '[v]', '-map', `${parts.length}:a`,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
+}
+
+/** The average colour [r, g, b] of the frame shown at `seconds` (the last frame when `seconds` is negative: from the end). */
+export function frameColour(bytes: Uint8Array, ext: string, seconds: number): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'av-frame-'));
+  try {
+    const path = join(dir, `in.${ext}`);
+    writeFileSync(path, bytes);
+    const seek = seconds < 0 ? ['-sseof', String(seconds)] : ['-ss', String(seconds)];
+    const out = execFileSync('ffmpeg', ['-nostdin', '-v', 'error', ...seek, '-i', path, '-frames:v', '1', '-vf', 'scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    return [...out.subarray(0, 3)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

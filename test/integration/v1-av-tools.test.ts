@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { decodeAll, ffmpegMake, ffprobe, lyingMp3, testAudio, testVideo, withRotationFlag } from '../helpers/av-media.js';
+import { colourVideo, decodeAll, ffmpegMake, ffprobe, frameColour, lyingMp3, silenceEnds, testAudio, testVideo, withRotationFlag } from '../helpers/av-media.js';
 
 /**
  * The audio and video tools end to end (real app, PostgreSQL, Temporal worker, ffmpeg): quotes on measured
@@ -127,6 +127,21 @@ describe('results checked by their content', () => {
     const out = await runJob({ operation: 'audio-trim', upload_ids: [up.id], options: { start: 5, end: 25.5 } });
     expect(out).toMatchObject({ name: 'talk-trimmed.mp3', type: 'audio/mpeg' });
     expect(Math.abs(decodeAll(out.bytes, 'mp3') - 20.5)).toBeLessThanOrEqual(1152 / 44100);
+    // The right part: the source's silence ends at 10 s, so the result's at 5 s.
+    const ends = silenceEnds(out.bytes, 'mp3');
+    expect(ends.length).toBeGreaterThan(0);
+    expect(Math.abs(ends[0]! - 5)).toBeLessThanOrEqual(0.05);
+  });
+
+  it('video-trim keeps the right frames: the first is at start, the last just before end', async () => {
+    const up = await uploadJson(runs.key, 'colours.mp4', colourVideo([['red', 1], ['lime', 1], ['blue', 2]]));
+    const out = await runJob({ operation: 'video-trim', upload_ids: [up.id], options: { start: 1, end: 2.6 } });
+    const near = (rgb: number[], want: number[]) => rgb.every((v, i) => Math.abs(v - want[i]!) <= 40);
+    expect(near(frameColour(out.bytes, 'mp4', 0), [0, 255, 0]), String(frameColour(out.bytes, 'mp4', 0))).toBe(true);
+    expect(near(frameColour(out.bytes, 'mp4', 0.96), [0, 255, 0])).toBe(true);
+    expect(near(frameColour(out.bytes, 'mp4', 1.04), [0, 0, 255])).toBe(true);
+    expect(near(frameColour(out.bytes, 'mp4', -0.04), [0, 0, 255])).toBe(true);
+    expect(Math.abs(Number(videoStream(ffprobe(out.bytes, 'mp4')).duration) - 1.6)).toBeLessThanOrEqual(FRAME + 1e-6);
   });
 
   it('video-trim keeps end - start within one frame, video and audio', async () => {
