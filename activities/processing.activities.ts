@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory, WorkflowIdConflictPolicy } from '@temporalio/common';
@@ -67,7 +67,7 @@ const permanent = (type: JobErrorCode, message: string) =>
  * Runs an operation heartbeating every 2 s, and at once whenever it reports progress: the heartbeat details are
  * its latest RunnerProgress (visible in the Temporal UI), and a retry gets the last checkpoint back as `resume`.
  */
-function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume'>) => Promise<T>): Promise<T> {
+function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume' | 'signal'>) => Promise<T>): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
@@ -83,7 +83,7 @@ function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume'>)
     latest = { ...p, ...(p.checkpoint === undefined && latest?.checkpoint !== undefined ? { checkpoint: latest.checkpoint } : {}) };
     beat();
   };
-  return work({ progress, resume: latest?.checkpoint }).finally(() => clearInterval(timer));
+  return work({ progress, resume: latest?.checkpoint, signal: activity.cancellationSignal }).finally(() => clearInterval(timer));
 }
 
 /** The folder of a job's checkpointed partial results, kept across attempts (RunnerInput.checkpointDir). */
@@ -166,11 +166,19 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
         const files: jobs.ResultFile[] = [];
         for (const [index, out] of outputs.entries()) {
           const storageId = resultStorageId(job.id, index);
-          await deps.store.put(storageId, out.data);
+          let bytes: number;
+          if ('path' in out) {
+            // A file the runner wrote in its scratch folder (same disk as the store): moved into place, not copied.
+            bytes = (await stat(out.path)).size;
+            await deps.store.commit(out.path, storageId);
+          } else {
+            bytes = out.data.byteLength;
+            await deps.store.put(storageId, out.data);
+          }
           files.push({
             name: resultFileName(job.operation, sources[0]!.filename, out.format),
             storageId,
-            bytes: out.data.byteLength,
+            bytes,
             contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream',
           });
         }

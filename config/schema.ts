@@ -193,6 +193,9 @@ export const envSchema = z.object({
   OCR_PAGE_TIMEOUT_MS: int(180_000, 1000, 3_600_000),
   TESSERACT_PATH: z.string().min(1).default('tesseract'),
   OCRMYPDF_PATH: z.string().min(1).default('ocrmypdf'),
+  /** ffmpeg (audio and video tools, exact durations) and its time limit per run (under the job activity's 30 minutes). */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFMPEG_TIMEOUT_MS: int(1_500_000, 1000, 1_740_000),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -335,6 +338,8 @@ export interface Config {
       readonly tesseractPath: string;
       readonly ocrmypdfPath: string;
     };
+    readonly ffmpegPath: string;
+    readonly ffmpegTimeoutMs: number;
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
@@ -507,7 +512,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
     },
     media: {
-      qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH,
+      qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH, ffmpegPath: e.FFMPEG_PATH, ffmpegTimeoutMs: e.FFMPEG_TIMEOUT_MS,
       ocr: { languages: e.OCR_LANGUAGES, concurrency: e.OCR_CONCURRENCY, pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS, tesseractPath: e.TESSERACT_PATH, ocrmypdfPath: e.OCRMYPDF_PATH },
     },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },

@@ -92,6 +92,8 @@ export function resultFileName(operation: string, sourceName: string, format: st
     'pdf-unlock': 'unlocked', 'pdf-watermark': 'watermarked', 'pdf-number': 'numbered', 'image-edit': 'edited',
     'image-compress': 'compressed', webp: 'converted',
     'ocr-text': 'text', 'ocr-docx': 'text', 'ocr-pdf': 'searchable',
+    'audio-trim': 'trimmed', 'video-trim': 'trimmed', 'video-rotate': 'rotated', 'video-resize': 'resized', 'audio-compress': 'compressed',
+    'video-compress': 'compressed',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

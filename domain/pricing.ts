@@ -11,6 +11,13 @@ export const FILE_OPERATIONS = [
 ] as const;
 export const MEDIA_OPERATIONS = ['audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress'] as const;
 
+/** Longest source the audio and video file tools take (spec section 8: file-tool media 2 hours). */
+export const MEDIA_TOOL_MAX_SECONDS = 2 * 3600;
+/** Shortest part a trim keeps, in seconds. */
+export const MIN_TRIM_SECONDS = 0.1;
+/** Heights `video-resize` scales to (the width follows the aspect ratio, even). */
+export const VIDEO_HEIGHTS = [240, 360, 480, 720, 1080, 1440, 2160] as const;
+
 export type FileOperation = (typeof FILE_OPERATIONS)[number];
 export type MediaOperation = (typeof MEDIA_OPERATIONS)[number];
 export type OperationId = FileOperation | MediaOperation | 'ocr-text' | 'ocr-docx' | 'ocr-pdf' | 'flow-extract' | 'transcribe' | 'meeting';

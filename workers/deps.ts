@@ -23,14 +23,18 @@ export function buildActivityDeps(
   return {
     processing: {
       store,
-      runners: createFileOperationRunners({ qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs }, {
-        tesseractPath: config.media.ocr.tesseractPath,
-        ocrmypdfPath: config.media.ocr.ocrmypdfPath,
-        pageTimeoutMs: config.media.ocr.pageTimeoutMs,
-        concurrency: config.media.ocr.concurrency,
-        defaultLanguage: config.media.ocr.languages[0]!,
-        onResume: (info) => logger.info(info, 'OCR resumed from its checkpoint'),
-      }),
+      runners: createFileOperationRunners(
+        { qpdfPath: config.media.qpdfPath, timeoutMs: config.media.qpdfTimeoutMs },
+        {
+          tesseractPath: config.media.ocr.tesseractPath,
+          ocrmypdfPath: config.media.ocr.ocrmypdfPath,
+          pageTimeoutMs: config.media.ocr.pageTimeoutMs,
+          concurrency: config.media.ocr.concurrency,
+          defaultLanguage: config.media.ocr.languages[0]!,
+          onResume: (info) => logger.info(info, 'OCR resumed from its checkpoint'),
+        },
+        { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
+      ),
     },
     mail: buildMailDeps(config, store),
     watcher: {

@@ -1,8 +1,9 @@
 import { open, readFile } from 'node:fs/promises';
-import ffmpeg from 'fluent-ffmpeg';
 import { PDFDocument } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
 import { textPages } from '../../domain/pricing.js';
+import { isMovingVideo, mediaDuration, probeMedia, type ProbeData } from './av/media-probe.js';
+import { MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
 export interface MeasuredSource {
@@ -103,22 +104,27 @@ async function measureText(path: string, bytes: number): Promise<MeasuredSource 
   return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null };
 }
 
-function probe(path: string, ffprobePath: string | undefined): Promise<ffmpeg.FfprobeData | null> {
-  return new Promise((resolve) => {
-    const cmd = ffmpeg(path);
-    if (ffprobePath) cmd.setFfprobePath(ffprobePath);
-    cmd.ffprobe((err, data) => resolve(err ? null : data));
-  });
-}
-
-async function measureMedia(path: string, bytes: number, ffprobePath: string | undefined): Promise<MeasuredSource | null> {
-  const data = await probe(path, ffprobePath);
+/**
+ * Audio or video: the kind from ffprobe's streams (cover art is not video), the duration measured as prices and
+ * trims need it (./av/media-probe.ts: the streams' own figures in exact containers, else decoded).
+ */
+async function measureMedia(path: string, bytes: number, opts: MediaToolOptions): Promise<MeasuredSource | null> {
+  let data: ProbeData | null;
+  let duration: number | null = null;
+  try {
+    data = await probeMedia(path, opts);
+    if (data && (data.streams ?? []).some((s) => s.codec_type === 'audio' || isMovingVideo(s))) duration = await mediaDuration(path, data, opts);
+  } catch (e) {
+    if (e instanceof MediaToolTimeout) throw new UnreadableSource('the media took too long to read');
+    if (e instanceof MediaToolUnavailable) return null;
+    throw e;
+  }
   if (!data) return null;
   const streams = data.streams ?? [];
-  const video = streams.some((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const video = streams.some(isMovingVideo);
   const audio = streams.some((s) => s.codec_type === 'audio');
-  const duration = Number(data.format?.duration);
-  if ((!video && !audio) || !Number.isFinite(duration) || duration <= 0) return null;
+  if (!video && !audio) return null;
+  if (duration === null || !Number.isFinite(duration) || duration <= 0) return null;
   if (duration > LIMITS.mediaSeconds) throw new UnreadableSource('the media is longer than 10 hours');
   const kind = video ? 'video' : 'audio';
   return {
@@ -142,7 +148,7 @@ const WEBM_CODECS = new Set(['vp8', 'vp9', 'av1', 'vorbis', 'opus']);
  * brand tells QuickTime, 3GPP, 3GPP2 and Motion JPEG 2000 from MP4. AVI has no registered type; it gets the one
  * every client knows. An unknown container is application/octet-stream.
  */
-export function mediaMimeType(kind: 'audio' | 'video', data: Pick<ffmpeg.FfprobeData, 'format' | 'streams'>): string {
+export function mediaMimeType(kind: 'audio' | 'video', data: ProbeData): string {
   const format = String(data.format?.format_name ?? '').split(',')[0] ?? '';
   const brand = String(data.format?.tags?.['major_brand'] ?? '').trim().toLowerCase();
   switch (format) {
@@ -183,11 +189,11 @@ export async function displayedImageSize(path: string): Promise<{ width: number;
  * Identifies and measures an uploaded file by its content (never by its name or declared type): PDF, image,
  * UTF-8 text, or audio/video (ffprobe). Anything else is unreadable.
  */
-export async function measureSource(path: string, bytes: number, opts: { ffprobePath?: string } = {}): Promise<MeasuredSource> {
+export async function measureSource(path: string, bytes: number, opts: MediaToolOptions = {}): Promise<MeasuredSource> {
   if (bytes === 0) throw new UnreadableSource('the file is empty');
   const start = await head(path, 1024);
   if (start.includes(Buffer.from('%PDF-'))) return measurePdf(path, bytes);
-  const measured = (await measureImage(path, bytes)) ?? (await measureText(path, bytes)) ?? (await measureMedia(path, bytes, opts.ffprobePath));
+  const measured = (await measureImage(path, bytes)) ?? (await measureText(path, bytes)) ?? (await measureMedia(path, bytes, opts));
   if (!measured) throw new UnreadableSource('the file is not a readable PDF, image, UTF-8 text, audio or video');
   return measured;
 }

@@ -10,6 +10,8 @@ import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
 import { createOcrEngine, type OcrEngineOptions } from './ocr/ocr-engine.js';
 import { createOcrRunners, type OcrRunnerOptions } from './ocr/ocr-runners.js';
+import { runAvOperation, UnsuitableMedia, type AvOperation } from './av/av-operations.js';
+import { MediaToolFailed, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
 export interface RunnerSource {
@@ -17,11 +19,11 @@ export interface RunnerSource {
   filename: string;
 }
 
-/** One output of an operation: its bytes and format (the file extension without dot). */
-export interface RunnerOutput {
-  data: Uint8Array;
-  format: string;
-}
+/**
+ * One output of an operation: its bytes, or a file the runner wrote in `workDir` (large media: moved into storage,
+ * never read into memory), and its format (the file extension without dot).
+ */
+export type RunnerOutput = { data: Uint8Array; format: string } | { path: string; format: string };
 
 /** Where a long operation stands: shown as the activity's heartbeat details (Temporal UI), and handed back on a retry. */
 export interface RunnerProgress {
@@ -49,6 +51,8 @@ export interface RunnerInput {
   progress?: (p: RunnerProgress) => void;
   /** The checkpoint of the last progress a previous attempt reported, if any. */
   resume?: unknown;
+  /** Aborted when the attempt is cancelled (heartbeat timeout, worker shutdown): child processes are stopped. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -66,6 +70,12 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   webp: 'image/webp',
   txt: 'text/plain; charset=utf-8',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+  ogg: 'audio/ogg',
 };
 
 /** Library errors on user-supplied bytes are failures of the source, not of the platform. */
@@ -132,8 +142,34 @@ function imageRunner(transform: (bytes: Buffer, options: Record<string, unknown>
   };
 }
 
-/** The file operations of this release, on pdf-lib, qpdf and sharp, and OCR (adapters/media/ocr) on Tesseract and ocrmypdf. */
-export function createFileOperationRunners(qpdf: QpdfOptions = {}, ocr: OcrEngineOptions & OcrRunnerOptions = {}): OperationRunners {
+/**
+ * An audio or video tool on ffmpeg. Progress (seconds encoded of the output's length) is reported as the
+ * heartbeat; a retry starts the encode over (no checkpoint: one ffmpeg run has no resumable state).
+ */
+function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRunner {
+  return async ({ sources, options, workDir, progress, signal }) => {
+    const source = only(sources);
+    try {
+      const out = await runAvOperation({
+        operation, path: source.path, options, workDir, signal,
+        onProgress: progress && ((p) => progress({ fraction: p.totalSeconds > 0 ? p.doneSeconds / p.totalSeconds : 0, detail: `${p.doneSeconds.toFixed(1)} s of ${p.totalSeconds.toFixed(1)} s` })),
+      }, tools);
+      return [out];
+    } catch (e) {
+      if (e instanceof UnsuitableMedia) throw new InvalidSourceError(e.message);
+      if (e instanceof MediaToolUnavailable) throw new ProviderUnavailableError(e.message);
+      // ffmpeg refused the file's content (a damaged stream): the source's fault. Timeouts and aborts are retried.
+      if (e instanceof MediaToolFailed) throw new InvalidSourceError(`the media could not be processed: ${e.detail}`);
+      throw e;
+    }
+  };
+}
+
+/**
+ * The file operations of this release: PDF and image tools on pdf-lib, qpdf and sharp; OCR (adapters/media/ocr) on
+ * Tesseract and ocrmypdf; the audio and video tools on ffmpeg.
+ */
+export function createFileOperationRunners(qpdf: QpdfOptions = {}, ocr: OcrEngineOptions & OcrRunnerOptions = {}, media: MediaToolOptions = {}): OperationRunners {
   return {
     ...createOcrRunners(createOcrEngine({ ...(qpdf.qpdfPath ? { qpdfPath: qpdf.qpdfPath } : {}), ...ocr }), ocr),
     'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
@@ -155,5 +191,11 @@ export function createFileOperationRunners(qpdf: QpdfOptions = {}, ocr: OcrEngin
     'image-edit': imageRunner((b, o) => editImage(b, o as ImageEdit)),
     'image-compress': imageRunner((b, o) => compressImage(b, o as { format?: ImageFormat; level?: 'balanced' | 'strong' })),
     webp: imageRunner((b) => toWebp(b)),
+    'audio-trim': avRunner('audio-trim', media),
+    'audio-compress': avRunner('audio-compress', media),
+    'video-trim': avRunner('video-trim', media),
+    'video-rotate': avRunner('video-rotate', media),
+    'video-resize': avRunner('video-resize', media),
+    'video-compress': avRunner('video-compress', media),
   };
 }

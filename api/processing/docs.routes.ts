@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { LIMITS as ACCOUNT_LIMITS } from '../../domain/accounts.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import { PRICES } from '../../domain/pricing.js';
+import { MEDIA_TOOL_MAX_SECONDS, PRICES } from '../../domain/pricing.js';
 import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request.js';
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
@@ -172,7 +172,7 @@ ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90
 <tr><td>Company source storage</td><td>${mb(s.limits.companyQuotaBytes)} of live uploads (413; delete unused uploads)</td></tr>
 <tr><td>JSON body</td><td>${esc(s.bodyLimitJson)} (413)</td></tr>
 <tr><td>Documents</td><td>${SOURCE_LIMITS.pdfPages} pages per PDF; an image counts one page; text one page per started 4,000 bytes</td></tr>
-<tr><td>Media duration</td><td>${SOURCE_LIMITS.mediaSeconds / 3600} hours per source</td></tr>
+<tr><td>Media duration</td><td>${SOURCE_LIMITS.mediaSeconds / 3600} hours per source; the audio and video tools take at most ${MEDIA_TOOL_MAX_SECONDS / 3600} hours (422 when quoting)</td></tr>
 <tr><td>Queue</td><td>${JOB_LIMITS.pendingPerCompany} pending jobs per company (429 <code>queue_full</code>)</td></tr>
 <tr><td>Processing</td><td>${JOB_LIMITS.activePerCompany} active job per company, ${JOB_LIMITS.activePlatform} platform-wide</td></tr>
 <tr><td>Retention</td><td>Sources and results ${ACCOUNT_LIMITS.retentionDays} days (then 410); accounting records are kept</td></tr>

@@ -5,6 +5,7 @@ import { quoteCredits, PRICE_CLASS, sourceCredits, type OperationId, type Source
 import { OPERATION_RULES, sourceKindsPhrase } from '../../domain/operations.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
+import { mediaToolIssues } from '../../domain/media-trim.js';
 import { displayedImageSize } from '../../adapters/media/measure.js';
 import { layoutWatermark, loadWatermarkFonts, WatermarkFontsUnavailable } from '../../adapters/media/pdf/watermark-fonts.js';
 import type { JobRequest } from '../../domain/validation/processing-request.js';
@@ -122,6 +123,7 @@ export async function quoteRequest(
       }
     }
     if (isImageOperation(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
+    if (PRICE_CLASS[req.operation] === 'media' && kinds.includes(u.kind)) issues.push(...mediaToolIssues(req.operation, req.options, u.durationSeconds, path));
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));

@@ -5,6 +5,7 @@ import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
 import { AVAILABLE_OPERATIONS, OCR_LANGUAGE_PATTERN, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
+import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -41,6 +42,17 @@ const ocrLanguage: Schema = {
     'server\'s installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` ' +
     'and listing the installed ones.',
 };
+/** `start` and `end` of a trim, as OPTION_SCHEMAS checks them (the quote then checks them against the measured duration). */
+function trimOptions(kind: 'audio' | 'video'): Schema {
+  const seconds = (what: string, minimum: number): Schema => ({ type: 'number', minimum, maximum: MEDIA_TOOL_MAX_SECONDS, description: what });
+  return options(
+    {
+      start: seconds(`Seconds from the beginning of the ${kind} where the kept part starts (default 0); below the measured duration.`, 0),
+      end: seconds(`Seconds from the beginning where the kept part ends: at least ${MIN_TRIM_SECONDS} s after \`start\`, at most the measured duration (the upload's \`duration_seconds\`); otherwise 422 naming \`options.end\`, before quoting.`, MIN_TRIM_SECONDS),
+    },
+    ['end'],
+  );
+}
 
 export interface OperationDoc {
   summary: string;
@@ -116,6 +128,24 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
   'ocr-pdf': {
     summary: 'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
     optionsRequired: false, options: options({ language: ocrLanguage }),
+  },
+  'audio-trim': { summary: 'Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source\'s format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).', optionsRequired: true, options: trimOptions('audio') },
+  'video-trim': { summary: 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).', optionsRequired: true, options: trimOptions('video') },
+  'video-rotate': {
+    summary: 'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).', optionsRequired: true,
+    options: options({ angle: { type: 'integer', enum: [90, 180, 270] } }, ['angle']),
+  },
+  'video-resize': {
+    summary: 'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).', optionsRequired: true,
+    options: options({ height: { type: 'integer', enum: [...VIDEO_HEIGHTS] } }, ['height']),
+  },
+  'audio-compress': {
+    summary: 'Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source\'s bitrate.', optionsRequired: false,
+    options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
+  },
+  'video-compress': {
+    summary: 'Compress a video (H.264 CRF 28, at most 70 % of the source\'s video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.', optionsRequired: false,
+    options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
   },
 };
 

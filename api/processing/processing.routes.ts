@@ -33,7 +33,7 @@ export interface ProcessingRouterDeps {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   /** Paths of the media engines and qpdf's time limit. */
-  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ocr?: { languages: readonly string[] } };
+  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ffmpegPath?: string; ocr?: { languages: readonly string[] } };
   now?: () => Date;
 }
 
@@ -64,7 +64,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     ], deps.now),
     activeCompany(deps.db),
   );
-  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, ffprobePath: deps.media.ffprobePath, ...(deps.now ? { now: deps.now } : {}) });
+  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, media: { ffprobePath: deps.media.ffprobePath, ...(deps.media.ffmpegPath ? { ffmpegPath: deps.media.ffmpegPath } : {}) }, ...(deps.now ? { now: deps.now } : {}) });
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {

@@ -6,6 +6,7 @@ import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { measureSource, UnreadableSource, type MeasuredSource } from '../../adapters/media/measure.js';
+import type { MediaToolOptions } from '../../adapters/media/av/media-process.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { companyStoredBytes, getUpload, insertUploads, markUploadDeleted, type Upload } from '../../db/repositories/uploads.repo.js';
@@ -186,7 +187,7 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
   });
 }
 
-export function mountUploads(router: Router<AppState>, deps: { db: Db; store: FileStore; limits: UploadLimits; ffprobePath?: string; now?: () => Date }): void {
+export function mountUploads(router: Router<AppState>, deps: { db: Db; store: FileStore; limits: UploadLimits; media?: MediaToolOptions; now?: () => Date }): void {
   const now = deps.now ?? (() => new Date());
 
   /** POST /v1/uploads: multipart field `files`, one or more files; all stored, or none. */
@@ -218,7 +219,7 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       const measured: MeasuredSource[] = [];
       for (const [i, r] of received.entries()) {
         try {
-          measured.push(await measureSource(r.tempPath, r.bytes, deps.ffprobePath ? { ffprobePath: deps.ffprobePath } : {}));
+          measured.push(await measureSource(r.tempPath, r.bytes, deps.media ?? {}));
         } catch (e) {
           if (!(e instanceof UnreadableSource)) throw e;
           issues.push({ path: `files.${i}`, message: `${r.filename}: ${e.reason}` });

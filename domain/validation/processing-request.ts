@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
-import { FILE_OPERATIONS, MEDIA_OPERATIONS, type OperationId } from '../pricing.js';
+import { FILE_OPERATIONS, MEDIA_OPERATIONS, MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS, type OperationId } from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
@@ -15,8 +15,8 @@ export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_re
 
 /** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
-/** Operations this release runs (later issues add media, transcription, meeting and extraction). */
-export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...OCR_OPERATIONS] as const;
+/** Operations this release runs (later issues add transcription, meeting and extraction). */
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -61,6 +61,17 @@ export const OCR_LANGUAGE_PATTERN = '^[a-z]{3}(_[a-z]{2,8})?(\\+[a-z]{3}(_[a-z]{
 const ocrOptions = z.strictObject({
   language: z.string().max(40).regex(new RegExp(OCR_LANGUAGE_PATTERN), 'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)').optional(),
 });
+/**
+ * A trim: `start` (default 0) and `end`, seconds of the source (millisecond precision is kept). That `end` comes at
+ * least MIN_TRIM_SECONDS after `start` and within the measured duration is checked when quoting
+ * (domain/media-trim.ts), with the source at hand.
+ */
+const trimSeconds = z.number().finite().max(MEDIA_TOOL_MAX_SECONDS, `file-tool media are at most ${MEDIA_TOOL_MAX_SECONDS} s long`);
+const trim = z.strictObject({
+  start: trimSeconds.min(0, 'start is at least 0').optional(),
+  end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`),
+});
+const mediaLevel = z.strictObject({ level: z.enum(['balanced'], { message: 'level must be balanced' }).optional() });
 
 /** Options of each operation of this release; every object is strict. */
 export const OPTION_SCHEMAS = {
@@ -90,6 +101,14 @@ export const OPTION_SCHEMAS = {
   'ocr-text': ocrOptions,
   'ocr-docx': ocrOptions,
   'ocr-pdf': ocrOptions,
+  'audio-trim': trim,
+  'video-trim': trim,
+  'video-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }) }),
+  'video-resize': z.strictObject({
+    height: z.number({ message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` }).refine((h) => (VIDEO_HEIGHTS as readonly number[]).includes(h), `height must be one of ${VIDEO_HEIGHTS.join(', ')}`),
+  }),
+  'audio-compress': mediaLevel,
+  'video-compress': mediaLevel,
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;

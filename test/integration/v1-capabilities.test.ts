@@ -7,7 +7,7 @@ import { LIMITS } from '../../domain/accounts.js';
 import { testConfig } from '../helpers/app.js';
 import { Conformance, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { sampleMedia, samplePdf, samplePng } from '../helpers/sample-files.js';
 
 /**
  * GET /v1/capabilities cannot drift from what the server does: every operation the validator knows is listed, as
@@ -53,6 +53,8 @@ const VALID_OPTIONS: Record<string, Obj> = {
   'pdf-unlock': { password: 'pw' }, 'pdf-watermark': { text: 'DRAFT' }, 'pdf-number': {}, 'pdf-merge': {},
   'image-edit': { angle: 90 }, 'image-compress': {}, webp: {},
   'ocr-text': {}, 'ocr-docx': { language: 'eng' }, 'ocr-pdf': {},
+  'audio-trim': { end: 0.5 }, 'video-trim': { start: 0.25, end: 0.5 }, 'video-rotate': { angle: 270 }, 'video-resize': { height: 240 },
+  'audio-compress': {}, 'video-compress': { level: 'balanced' },
 };
 /** Option objects tried against every available operation's schema and the validator. */
 const OPTION_SAMPLES: Obj[] = [
@@ -60,6 +62,8 @@ const OPTION_SAMPLES: Obj[] = [
   { text: 'DRAFT' }, { text: '' }, { text: 'a\nb' }, { start: 3 }, { start: -1 }, { width: 10, height: 10 }, { width: 10 }, { flip: 'both' },
   { format: 'png' }, { format: 'gif' }, { level: 'strong' }, { level: 'max' }, { crop: [0, 0, 5, 5] }, { crop: [0, 0, 5] }, { colour: 'red' },
   { language: 'eng' }, { language: 'eng+deu' }, { language: 'chi_sim' }, { language: 'English' }, { language: 'eng+' }, { language: 'eng+deu+fra+ita' }, { language: 7 },
+  { end: 1 }, { start: 0.5, end: 1.25 }, { end: 0.05 }, { start: -0.5, end: 2 }, { end: 7201 }, { end: '2' }, { height: 480 }, { height: 500 }, { height: 2160 },
+  { level: 'balanced' },
 ];
 
 const upload: Record<string, string> = {};
@@ -78,6 +82,10 @@ beforeAll(async () => {
   upload['text'] = await h.upload(acme.key, 'notes.txt', Buffer.from('x'.repeat(9_000)));
   upload['image2'] = await h.upload(acme.key, 'pic2.png', await samplePng(32, 32));
   upload['text2'] = await h.upload(acme.key, 'more.txt', Buffer.from('more notes'));
+  upload['audio'] = await h.upload(acme.key, 'tone.wav', sampleMedia('wav'));
+  upload['video'] = await h.upload(acme.key, 'clip.mp4', sampleMedia('mp4'));
+  upload['audio2'] = await h.upload(acme.key, 'tone2.flac', sampleMedia('flac'));
+  upload['video2'] = await h.upload(acme.key, 'clip2.webm', sampleMedia('webm'));
 });
 afterAll(() => h.stop());
 
@@ -91,8 +99,8 @@ describe('GET /v1/capabilities', () => {
     // Anything not listed is refused as an operation.
     expect(validatorSays({ operation: 'pdf-shred', upload_ids: [samplePdfId] }).operation).toBe(false);
     const unavailable = caps.operations.filter((o) => !o.available).map((o) => o.id);
-    for (const id of ['transcribe', 'meeting', 'flow-extract', 'video-trim']) expect(unavailable).toContain(id);
-    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf']) expect(unavailable).not.toContain(id);
+    for (const id of ['transcribe', 'meeting', 'flow-extract']) expect(unavailable).toContain(id);
+    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf', 'audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress']) expect(unavailable).not.toContain(id);
     for (const op of caps.operations.filter((o) => !o.available)) {
       expect(op).toMatchObject({ summary: expect.stringContaining('Not available yet'), sources: null, options: null, output_formats: null });
       expect(op.source_kinds.length).toBeGreaterThan(0);
@@ -123,7 +131,7 @@ describe('GET /v1/capabilities', () => {
 
   it('states source kinds the quote accepts: each kind is accepted or refused by POST /v1/estimate as listed', async () => {
     for (const op of caps.operations.filter((o) => o.available)) {
-      for (const kind of ['pdf', 'image', 'text']) {
+      for (const kind of ['pdf', 'image', 'text', 'audio', 'video']) {
         const sources = op.sources!.min === 1 ? [upload[kind]!] : [upload[kind]!, upload[`${kind}2`]!];
         const res = await fetch(`${h.app.url}/v1/estimate`, {
           method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' },

@@ -8,9 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine } from '../../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { OcrEngineTimeout } from '../../../adapters/media/ocr/run-tool.js';
-import type { RunnerInput, RunnerProgress } from '../../../adapters/media/operation-runners.js';
+import type { RunnerInput, RunnerOutput, RunnerProgress } from '../../../adapters/media/operation-runners.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../adapters/providers/provider-errors.js';
 import { corpusPage, scannedPdf, wordAccuracy, words, type CorpusPage, type VariantName } from '../../helpers/ocr-corpus.js';
+
+/** The bytes of an OCR result (the OCR runners return their outputs in memory). */
+const bytes = (o: RunnerOutput | undefined): Uint8Array => {
+  if (!o || !('data' in o)) throw new Error('expected an in-memory output');
+  return o.data;
+};
 
 /**
  * The OCR runners on the real engines (Tesseract 5, ocrmypdf, poppler from Debian) on pages rendered from known
@@ -51,7 +57,7 @@ describe('ocr-text and ocr-pdf on a scanned PDF', () => {
     const progress: RunnerProgress[] = [];
     const [out] = await runners['ocr-text'](input(scanned, { progress: (p) => progress.push(p), checkpointDir: join(dir, 'ck-text') }));
     expect(out!.format).toBe('txt');
-    const texts = Buffer.from(out!.data).toString('utf8').split('\f');
+    const texts = Buffer.from(bytes(out)).toString('utf8').split('\f');
     expect(texts).toHaveLength(pages.length);
     const measured: Record<string, unknown> = {};
     for (const [i, p] of pages.entries()) {
@@ -69,13 +75,13 @@ describe('ocr-text and ocr-pdf on a scanned PDF', () => {
     const [out] = await runners['ocr-pdf'](input(scanned, { checkpointDir: join(dir, 'ck-pdf') }));
     expect(out!.format).toBe('pdf');
     const file = join(dir, 'searchable.pdf');
-    writeFileSync(file, out!.data);
+    writeFileSync(file, bytes(out));
     const src = await PDFDocument.load(readFileSync(scanned));
-    const res = await PDFDocument.load(out!.data);
+    const res = await PDFDocument.load(bytes(out));
     expect(res.getPageCount()).toBe(src.getPageCount());
     expect(res.getPages().map((p) => p.getSize())).toEqual(src.getPages().map((p) => p.getSize()));
     const [plain] = await runners['ocr-text'](input(scanned));
-    const plainPages = Buffer.from(plain!.data).toString('utf8').split('\f');
+    const plainPages = Buffer.from(bytes(plain)).toString('utf8').split('\f');
     for (const [i, p] of pages.entries()) {
       const layer = wordAccuracy(p.truth, pdftotext(file, i + 1));
       const text = wordAccuracy(p.truth, plainPages[i]!);
@@ -93,13 +99,13 @@ describe('a mixed PDF: pages with a text layer keep it', () => {
     const mixed = join(dir, 'mixed.pdf');
     writeFileSync(mixed, await scannedPdf([pages[0]!], [{ at: 0, lines: typed }]));
     const [text] = await runners['ocr-text'](input(mixed));
-    const [first, second] = Buffer.from(text!.data).toString('utf8').split('\f');
+    const [first, second] = Buffer.from(bytes(text)).toString('utf8').split('\f');
     expect(words(first!)).toEqual(words(typed.join(' ')));
     expect(wordAccuracy(pages[0]!.truth, second!).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
 
     const [pdf] = await runners['ocr-pdf'](input(mixed));
     const file = join(dir, 'mixed-searchable.pdf');
-    writeFileSync(file, pdf!.data);
+    writeFileSync(file, bytes(pdf));
     expect(words(pdftotext(file, 1))).toEqual(words(typed.join(' '))); // once: no OCR layer added on top
     expect(wordAccuracy(pages[0]!.truth, pdftotext(file, 2)).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
   });
@@ -109,7 +115,7 @@ describe('a mixed PDF: pages with a text layer keep it', () => {
     writeFileSync(mixed, await scannedPdf([pages[0]!], [{ at: 0, lines: typed }]));
     const [docx] = await runners['ocr-docx'](input(mixed));
     expect(docx!.format).toBe('docx');
-    const xml = new AdmZip(Buffer.from(docx!.data)).readAsText('word/document.xml');
+    const xml = new AdmZip(Buffer.from(bytes(docx))).readAsText('word/document.xml');
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ');
     expect(text).toContain('Reference number 88231 remains exact');
     expect(wordAccuracy(pages[0]!.truth, text.replace(/^.*?88231 remains exact/, '')).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
@@ -123,9 +129,9 @@ describe('images', () => {
     const png = join(dir, 'page.png');
     writeFileSync(png, pages[0]!.png);
     const [text] = await runners['ocr-text']({ ...input(png), sources: [{ path: png, filename: 'page.png' }] });
-    expect(wordAccuracy(pages[0]!.truth, Buffer.from(text!.data).toString('utf8')).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
+    expect(wordAccuracy(pages[0]!.truth, Buffer.from(bytes(text)).toString('utf8')).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
     const [pdf] = await runners['ocr-pdf']({ ...input(png), sources: [{ path: png, filename: 'page.png' }] });
-    const doc = await PDFDocument.load(pdf!.data);
+    const doc = await PDFDocument.load(bytes(pdf));
     expect(doc.getPageCount()).toBe(1);
     const size = doc.getPage(0).getSize();
     expect(size.width).toBeCloseTo(5.83 * 72, 0);
@@ -169,7 +175,7 @@ describe('resume, bounds and failures', () => {
     expect(reused).toEqual([[1, 2]]);
     expect(logged(log2, 'start')).toEqual(pages.slice(2).map((_, i) => `page-${i + 3}.png`));
     expect(progress[0]).toMatchObject({ fraction: 2 / pages.length, checkpoint: { pages: [1, 2] } });
-    expect(Buffer.from(again!.data).toString('utf8')).toBe(Buffer.from(full!.data).toString('utf8'));
+    expect(Buffer.from(bytes(again)).toString('utf8')).toBe(Buffer.from(bytes(full)).toString('utf8'));
 
     // A checkpoint of another operation, or one whose files are gone, starts over.
     const log3 = join(dir, 'resume-3.log');
@@ -188,7 +194,7 @@ describe('resume, bounds and failures', () => {
     // Every page is in the checkpoint: nothing is OCRed again (the engine here could not even start).
     const [out] = await again['ocr-pdf'](input(scanned, { checkpointDir, resume: checkpoints.at(-1) }));
     expect(reused).toEqual([pages.map((_, i) => i + 1)]);
-    expect((await PDFDocument.load(out!.data)).getPageCount()).toBe((await PDFDocument.load(full!.data)).getPageCount());
+    expect((await PDFDocument.load(bytes(out))).getPageCount()).toBe((await PDFDocument.load(bytes(full))).getPageCount());
   });
 
   it('at most OCR_CONCURRENCY pages are read at once by one engine, whatever the number of jobs', async () => {
