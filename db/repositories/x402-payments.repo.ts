@@ -96,7 +96,9 @@ export async function claimAuthorization(db: Db, claim: X402PaymentClaim): Promi
       payload_sha256: claim.payloadSha256,
       status: 'verified',
     })
-    .onConflict(['network', 'asset', 'payer', 'nonce'])
+    // No conflict target: a racing insert of the same authorization collides on the primary key (derived from the
+    // same four columns) as well as on the unique index, and either collision must mean "already claimed", not a 500.
+    .onConflict()
     .ignore()
     .returning('id');
   return rows.length === 1;
