@@ -110,9 +110,8 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
       const attempts = Math.max(1, Math.floor(this.opts.attempts ?? 3));
       let lastProblem = '';
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        const body = await this.post(audio, request);
         try {
-          return parseVerboseTranscription(body, request.language);
+          return parseVerboseTranscription(await this.post(audio, request), request.language);
         } catch (error) {
           if (!(error instanceof TranscriptionAnswerError)) throw error;
           lastProblem = error.message;

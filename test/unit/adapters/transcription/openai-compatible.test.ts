@@ -265,6 +265,11 @@ describe('OpenAI-compatible transcription provider', () => {
     expect(stub.requests).toHaveLength(3);
     await stub.close();
 
+    stub = await standIn([json(200, { ...VERBOSE_JSON, padding: 'x'.repeat(5000) }), json(200, VERBOSE_JSON)]);
+    expect((await provider(stub.baseUrl, { maxAnswerBytes: 4000 }).transcribe({ path: audio })).language).toBe('en');
+    expect(stub.requests).toHaveLength(2); // the oversized answer was not read to its end, and tried again
+    await stub.close();
+
     stub = await standIn([json(200, '<html>gateway</html>')]);
     const html = await failure(provider(stub.baseUrl, { attempts: 2 }).transcribe({ path: audio }));
     expect(html).toBeInstanceOf(TranscriptionAnswerError);
