@@ -209,6 +209,17 @@ export const envSchema = z.object({
   TRANSCRIPTION_MODEL_DIR: optionalString,
   TRANSCRIPTION_CONCURRENCY: int(1, 1, 16),
   TRANSCRIPTION_TIMEOUT_MS: int(900_000, 1000, 86_400_000),
+  /**
+   * Which engine transcribes: `offline` (the speech engine above) or `openai`, an OpenAI-compatible
+   * `/audio/transcriptions` API at TRANSCRIPTION_API_BASE_URL (with its version path, e.g. https://api.openai.com/v1)
+   * with the secret TRANSCRIPTION_API_KEY and a model that gives word timestamps; the time limit is per HTTP request
+   * (at most 300 s, Node's fetch waits no longer for an answer's headers).
+   */
+  TRANSCRIPTION_PROVIDER: z.enum(['offline', 'openai', '']).default('offline'),
+  TRANSCRIPTION_API_BASE_URL: optionalString,
+  TRANSCRIPTION_API_KEY: optionalString,
+  TRANSCRIPTION_API_MODEL: optionalString.transform((v) => v ?? 'whisper-1'),
+  TRANSCRIPTION_API_TIMEOUT_MS: int(300_000, 1000, 300_000),
 
   /**
    * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
@@ -343,8 +354,18 @@ export interface Config {
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
-  /** The offline speech engine; undefined paths mean the ones scripts/setup.sh installs. */
-  readonly transcription: { readonly python?: string; readonly modelDir?: string; readonly concurrency: number; readonly timeoutMs: number };
+  /**
+   * The transcription engine: `offline` (undefined paths mean the ones scripts/setup.sh installs) or `openai`, whose
+   * API settings are in `api` (only then).
+   */
+  readonly transcription: {
+    readonly provider: 'offline' | 'openai';
+    readonly python?: string;
+    readonly modelDir?: string;
+    readonly concurrency: number;
+    readonly timeoutMs: number;
+    readonly api?: TranscriptionApiConfig;
+  };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
   readonly x402: {
@@ -371,6 +392,39 @@ export interface MailConfig {
   readonly from: string;
   readonly fromAddress: string;
   readonly timeoutMs: number;
+}
+
+/** The OpenAI-compatible transcription API. `apiKey` is a secret. */
+export interface TranscriptionApiConfig {
+  /** Normalized: no trailing slash. */
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly timeoutMs: number;
+  /** Not enumerable (absent from JSON and inspection); read it only to authenticate. */
+  readonly apiKey: string;
+}
+
+/**
+ * TRANSCRIPTION_PROVIDER and its API settings. Problems are reported by variable name only: the key is never echoed
+ * (nor the URL, which may hold credentials: user info, query and fragment are refused, the key has its own variable).
+ */
+function parseTranscriptionApi(e: Env, issues: string[]): TranscriptionApiConfig | undefined {
+  if (e.TRANSCRIPTION_PROVIDER !== 'openai') return undefined;
+  const raw = e.TRANSCRIPTION_API_BASE_URL;
+  let url: URL | null = null;
+  try {
+    url = raw ? new URL(raw) : null;
+  } catch {
+    url = null;
+  }
+  const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
+  if (!urlOk) issues.push('TRANSCRIPTION_API_BASE_URL: required with TRANSCRIPTION_PROVIDER=openai; an http(s) URL with the API\'s version path (e.g. https://api.openai.com/v1), without credentials, query or fragment');
+  const key = e.TRANSCRIPTION_API_KEY;
+  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push('TRANSCRIPTION_API_KEY: required with TRANSCRIPTION_PROVIDER=openai; printable characters without spaces');
+  if (!urlOk || !key) return undefined;
+  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e.TRANSCRIPTION_API_MODEL, timeoutMs: e.TRANSCRIPTION_API_TIMEOUT_MS };
+  // Not enumerable: a serialized or inspected Config never shows the key.
+  return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as TranscriptionApiConfig;
 }
 
 /** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
@@ -444,6 +498,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
   const mail = parseMailConfig(e, issues);
+  const transcriptionApi = parseTranscriptionApi(e, issues);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
@@ -517,7 +572,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
-    transcription: { python: e.TRANSCRIPTION_PYTHON, modelDir: e.TRANSCRIPTION_MODEL_DIR, concurrency: e.TRANSCRIPTION_CONCURRENCY, timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS },
+    transcription: {
+      provider: e.TRANSCRIPTION_PROVIDER || 'offline',
+      python: e.TRANSCRIPTION_PYTHON,
+      modelDir: e.TRANSCRIPTION_MODEL_DIR,
+      concurrency: e.TRANSCRIPTION_CONCURRENCY,
+      timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS,
+      ...(transcriptionApi ? { api: transcriptionApi } : {}),
+    },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,

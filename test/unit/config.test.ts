@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/schema.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
@@ -190,8 +191,9 @@ describe('chain and x402 config', () => {
   });
 
   it('configures the offline speech engine: setup-installed paths by default, bounded concurrency and time limit', () => {
-    expect(loadConfig({}).transcription).toEqual({ python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000 });
+    expect(loadConfig({}).transcription).toEqual({ provider: 'offline', python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000 });
     expect(loadConfig({ TRANSCRIPTION_PYTHON: '/opt/stt/bin/python', TRANSCRIPTION_MODEL_DIR: '/opt/models/whisper-base', TRANSCRIPTION_CONCURRENCY: '2', TRANSCRIPTION_TIMEOUT_MS: '60000' }).transcription).toEqual({
+      provider: 'offline',
       python: '/opt/stt/bin/python',
       modelDir: '/opt/models/whisper-base',
       concurrency: 2,
@@ -199,5 +201,39 @@ describe('chain and x402 config', () => {
     });
     expect(() => loadConfig({ TRANSCRIPTION_CONCURRENCY: '0' })).toThrow(/TRANSCRIPTION_CONCURRENCY/);
     expect(() => loadConfig({ TRANSCRIPTION_TIMEOUT_MS: '10' })).toThrow(/TRANSCRIPTION_TIMEOUT_MS/);
+  });
+
+  it('configures the OpenAI-compatible transcription API: URL and key required, the key never in a dump or an error', () => {
+    const key = 'sk-config-test-4b7e0c2a9d1f';
+    const c = loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_API_BASE_URL: 'https://API.example.com/v1/', TRANSCRIPTION_API_KEY: key });
+    expect(c.transcription.provider).toBe('openai');
+    expect(c.transcription.api).toEqual({ baseUrl: 'https://api.example.com/v1', model: 'whisper-1', timeoutMs: 300_000 });
+    expect(c.transcription.api?.apiKey).toBe(key);
+    expect(JSON.stringify(c)).not.toContain(key);
+    expect(inspect(c, { depth: 10 })).not.toContain(key);
+    expect(Object.isFrozen(c.transcription.api)).toBe(true);
+    const custom = loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_API_BASE_URL: 'http://whisper:8000/v1', TRANSCRIPTION_API_KEY: key, TRANSCRIPTION_API_MODEL: 'whisper-large-v3', TRANSCRIPTION_API_TIMEOUT_MS: '60000' });
+    expect(custom.transcription.api).toEqual({ baseUrl: 'http://whisper:8000/v1', model: 'whisper-large-v3', timeoutMs: 60_000 });
+    // offline (the default, also for an empty value) ignores the API settings
+    expect(loadConfig({ TRANSCRIPTION_PROVIDER: '', TRANSCRIPTION_API_KEY: key }).transcription).not.toHaveProperty('api');
+    expect(() => loadConfig({ TRANSCRIPTION_PROVIDER: 'cloud' })).toThrow(/TRANSCRIPTION_PROVIDER/);
+    expect(() => loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_API_KEY: key })).toThrow(/TRANSCRIPTION_API_BASE_URL: required/);
+    expect(() => loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_API_BASE_URL: 'https://api.example.com/v1' })).toThrow(/TRANSCRIPTION_API_KEY: required/);
+    expect(() => loadConfig({ TRANSCRIPTION_API_TIMEOUT_MS: '300001' })).toThrow(/TRANSCRIPTION_API_TIMEOUT_MS/);
+    for (const [url, apiKey] of [
+      [`https://user:${key}@api.example.com/v1`, key],
+      [`https://api.example.com/v1?api_key=${key}`, key],
+      ['ftp://api.example.com/v1', key],
+      ['https://api.example.com/v1', `${key} with spaces`],
+    ]) {
+      try {
+        loadConfig({ TRANSCRIPTION_PROVIDER: 'openai', TRANSCRIPTION_API_BASE_URL: url, TRANSCRIPTION_API_KEY: apiKey });
+        expect.unreachable(`${url} should be refused`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect(String(e)).toMatch(/TRANSCRIPTION_API_(BASE_URL|KEY)/);
+        expect(String(e)).not.toContain(key);
+      }
+    }
   });
 });

@@ -1,17 +1,32 @@
 import { spawn } from 'node:child_process';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 
+interface FfmpegOptions {
+  ffmpegPath?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /**
  * Decodes the first audio stream of any file ffmpeg reads into 16 kHz mono 16-bit PCM WAV (what Whisper works
  * on), so the engine only ever sees a plain WAV in a private temporary folder, never a tenant's storage path.
  * A file without a decodable audio stream is an InvalidSourceError; a time-out a ProviderUnavailableError.
  */
-export async function decodeToWav16k(
-  input: string,
-  output: string,
-  opts: { ffmpegPath?: string; timeoutMs: number; signal?: AbortSignal },
-): Promise<void> {
-  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 'wav', output];
+export async function decodeToWav16k(input: string, output: string, opts: FfmpegOptions): Promise<void> {
+  await transcode(input, output, ['-c:a', 'pcm_s16le', '-f', 'wav'], opts);
+}
+
+/**
+ * Encodes the first audio stream of any file ffmpeg reads into 16 kHz mono Opus at 24 kbit/s in an Ogg container
+ * (`.ogg`, about 10.8 MB per hour of audio): the compact upload for an HTTP transcription API (Whisper works on
+ * 16 kHz mono anyway, so nothing it would hear is lost). Same errors as decodeToWav16k.
+ */
+export async function encodeToOggOpus16k(input: string, output: string, opts: FfmpegOptions): Promise<void> {
+  await transcode(input, output, ['-c:a', 'libopus', '-b:a', '24k', '-application', 'voip', '-f', 'ogg'], opts);
+}
+
+async function transcode(input: string, output: string, codecArgs: string[], opts: FfmpegOptions): Promise<void> {
+  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', ...codecArgs, output];
   await new Promise<void>((resolve, reject) => {
     const child = spawn(opts.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal: opts.signal });
     let stderrBytes = 0;

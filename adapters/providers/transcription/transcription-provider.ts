@@ -1,7 +1,8 @@
 /**
  * The transcription provider interface: audio (or video) in, words with timestamps and confidence, segments,
  * language and duration out. Implementations: the offline engine (offline-whisper.provider.ts, the default and what
- * tests use); a production HTTP client comes later behind the same interface.
+ * tests use) and an OpenAI-compatible HTTP client (openai-compatible.provider.ts); create-transcription-provider.ts
+ * picks one from the configuration.
  *
  * Failures use the provider errors of ../provider-errors.ts:
  * - ProviderUnavailableError: temporary (the engine process died or timed out mid-request, or could not start);
@@ -9,6 +10,8 @@
  * - InvalidSourceError: permanent for this input (no decodable audio stream); the message is safe to show.
  * - TranscriptionEngineMissingError (below): the engine is not installed (or its model does not load); an operator
  *   must run the setup.
+ * - TranscriptionProviderConfigError (below): the HTTP provider refuses the configuration (401/403, unknown endpoint
+ *   or model); an operator must fix it.
  * - Any other Error: unexpected (the engine raised on this input); retried a few times by the pipeline, then failed.
  * - An Error named AbortError when the request's signal aborted it.
  */
@@ -59,5 +62,19 @@ export class TranscriptionEngineMissingError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TranscriptionEngineMissingError';
+  }
+}
+
+/**
+ * The HTTP transcription provider refuses the configuration: the key (401/403), the base URL (404, a redirect) or
+ * the model (refused, or no word timestamps). Not the client's fault and not cured by waiting: the pipeline should
+ * not retry it, fail the job as `processing_error` with its reservation released (as for
+ * TranscriptionEngineMissingError) and log it at error level for an operator. The message names the variable to
+ * check, never its value.
+ */
+export class TranscriptionProviderConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranscriptionProviderConfigError';
   }
 }
