@@ -61,6 +61,11 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
   /** Each `key=value` block of `-progress pipe:1` (ffmpeg only); called once per block. */
   onProgress?: ((block: Record<string, string>) => void) | undefined;
+  /**
+   * Each complete line of the tool's log (stderr; `\r` or `\n` ends a line), as it comes: for filters that report
+   * through the log (silencedetect). The log is not kept beyond its last 4000 characters otherwise.
+   */
+  onStderrLine?: ((line: string) => void) | undefined;
 }
 
 /** Runs `program args`; resolves its stdout (unless progress is read from it), rejects with the errors above. */
@@ -72,6 +77,7 @@ export function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, args: 
     let out = '';
     let err = '';
     let partial = '';
+    let errPartial = '';
     let block: Record<string, string> = {};
     let ended: 'timeout' | 'abort' | null = null;
     const killGroup = () => {
@@ -110,7 +116,12 @@ export function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, args: 
       }
     });
     child.stderr.on('data', (c: Buffer) => {
-      err = (err + c.toString()).slice(-4000);
+      const text = c.toString();
+      err = (err + text).slice(-4000);
+      if (!opts.onStderrLine) return;
+      const lines = (errPartial + text).split(/\r\n|\r|\n/);
+      errPartial = lines.pop() ?? '';
+      for (const line of lines) opts.onStderrLine(line);
     });
     const finish = () => {
       clearTimeout(timer);
@@ -122,6 +133,8 @@ export function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, args: 
     });
     child.on('close', (code) => {
       finish();
+      if (errPartial && opts.onStderrLine) opts.onStderrLine(errPartial);
+      errPartial = '';
       if (ended === 'timeout') return reject(new MediaToolTimeout(tool, opts.timeoutMs));
       if (ended === 'abort') return reject(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error(`${tool} was stopped`));
       if (code === 0) return resolve(out);
