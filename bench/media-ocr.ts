@@ -18,26 +18,18 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
-import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
-import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { runTool } from '../adapters/media/ocr/run-tool.js';
-import { createFileStore } from '../adapters/storage/file-store.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
-import { buildApp } from '../api/server.js';
-import { buildChainReader } from '../api/deps.js';
-import { listen } from '../api/http/lifecycle.js';
-import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { ALL_VARIANTS, corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../test/helpers/ocr-corpus.js';
-import { startBenchWorker } from './lib/bench-worker.js';
+import { startProcessingBench } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { percentile, table, withDeadline } from './lib/measure.js';
@@ -95,24 +87,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const source = join(work, 'scanned.pdf');
   await writeFile(source, pdf);
 
-  progress('bundling workflows');
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-  const taskQueue = `bench-media-ocr-${runId}`;
-  const gw = await startBenchWorker(run, {
-    address: infra.temporalAddress,
-    namespace: config.temporal.namespace,
-    taskQueue,
-    activityDeps: {
-      db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false,
-      processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners({}, { concurrency: opts.concurrency }) },
-    },
-    workflowBundle: { code },
-    shutdownGraceMs: 5000,
-    identity: `bench-media-ocr-${process.pid}`,
-  });
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox: createSecretBox(generateSecretsKey()), workflows: gw });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
+  const server = await startProcessingBench(run, { name: 'bench-media-ocr', infra, config, db, logger, runners: createFileOperationRunners({}, { concurrency: opts.concurrency }) });
   const client = v1Client(server.url, apiKey);
   const uploadId = await client.upload('scanned-10-pages.pdf', pdf);
 
@@ -175,7 +150,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const out = [
     `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     `engines: ${execFileSync('tesseract', ['--version']).toString().split('\n')[0]}, ocrmypdf ${execFileSync('ocrmypdf', ['--version']).toString().trim()}`,
-    `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${taskQueue}, in-process worker`,
+    `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${server.taskQueue}, in-process worker`,
     `input: ${pages.length}-page scanned PDF (${pdf.length} bytes), image-only pages at 300 dpi (one at 200 dpi); ${opts.rounds} measured rounds after 1 warm-up, ${opts.concurrency} pages at once on both sides`,
     '',
     table([

@@ -16,26 +16,18 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
-import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
-import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { avCommand, type AvOperation } from '../adapters/media/av/av-operations.js';
 import { probeMedia } from '../adapters/media/av/media-probe.js';
 import { runMediaTool } from '../adapters/media/av/media-process.js';
-import { createFileStore } from '../adapters/storage/file-store.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
-import { buildApp } from '../api/server.js';
-import { buildChainReader } from '../api/deps.js';
-import { listen } from '../api/http/lifecycle.js';
-import { workflowsPath } from '../workers/worker.js';
-import { startBenchWorker } from './lib/bench-worker.js';
+import { startProcessingBench } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
@@ -130,24 +122,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
   await grantCredits(db, company.id, BigInt(opts.rounds * 2 * 20 + 100), 'bench');
 
-  progress('bundling workflows');
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-  const taskQueue = `bench-media-video-${runId}`;
-  const gw = await startBenchWorker(run, {
-    address: infra.temporalAddress,
-    namespace: config.temporal.namespace,
-    taskQueue,
-    activityDeps: {
-      db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false,
-      processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners({}, {}, { timeoutMs: config.media.ffmpegTimeoutMs }) },
-    },
-    workflowBundle: { code },
-    shutdownGraceMs: 5000,
-    identity: `bench-media-video-${process.pid}`,
-  });
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox: createSecretBox(generateSecretsKey()), workflows: gw });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
+  const server = await startProcessingBench(run, { name: 'bench-media-video', infra, config, db, logger, runners: createFileOperationRunners({}, {}, { timeoutMs: config.media.ffmpegTimeoutMs }) });
   const client = v1Client(server.url, apiKey);
   progress('uploading the video');
   const uploadId = await client.upload('bench-5min.mp4', readFileSync(source));
@@ -178,7 +153,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       client.submitAndPoll({ operation: c.operation, upload_ids: [uploadId], options: c.options }, `bench-${runId}-${n}`, opts.pollMs, run.signal),
       JOB_DEADLINE_MS, `job #${n} (${c.operation})`, run.signal,
     );
-    const wf = (await gw.client.workflow.getHandle(workflowIds.job(polled.job.id)).result()) as JobWorkflowResult;
+    const wf = (await server.gw.client.workflow.getHandle(workflowIds.job(polled.job.id)).result()) as JobWorkflowResult;
     const files = polled.job.result?.files ?? [];
     if (polled.job.status !== 'completed' || files.length !== 1 || wf.operationMs === null) {
       c.problems.push(`job ${polled.job.id} ${polled.job.status} ${polled.job.error ?? ''}`);
@@ -219,7 +194,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     [
       `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'})`,
       `input: ${VIDEO.seconds} s ${VIDEO.size} ${VIDEO.fps} fps H.264 + AAC (testsrc2 + sine), ${readFileSync(source).length} bytes, ${source}`,
-      `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${taskQueue}, in-process worker; polls every ${opts.pollMs} ms`,
+      `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${server.taskQueue}, in-process worker; polls every ${opts.pollMs} ms`,
       `rounds: ${opts.rounds} (medians shown); direct = probe + the runner's own ffmpeg command (avCommand) on the same file`,
       '',
       table(rows),

@@ -1,6 +1,20 @@
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import type { RunLifecycle } from './lifecycle.js';
+import { randomBytes } from 'node:crypto';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import type { Config } from '../../config/schema.js';
+import type { Db } from '../../db/connection.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import { stderrProgress as progress } from '../../adapters/infra/progress.js';
+import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import type { OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileStore } from '../../adapters/storage/file-store.js';
+import { buildApp } from '../../api/server.js';
+import { buildChainReader } from '../../api/deps.js';
+import { listen } from '../../api/http/lifecycle.js';
+import { workflowsPath } from '../../workers/worker.js';
 
 /**
  * A platform worker in this process plus a workflow client on its task queue, both stopped by the run's
@@ -17,4 +31,34 @@ export async function startBenchWorker(run: RunLifecycle, opts: PlatformWorkerOp
   const gw = await connectWorkflowGateway({ address: opts.address, namespace: opts.namespace, taskQueue: opts.taskQueue });
   run.defer('close workflow client', () => gw.close());
   return gw;
+}
+
+/**
+ * The /v1 processing platform of a media bench in this process: the workflow bundle, a worker with the given
+ * operation runners on its own task queue, and the real app listening on a free port; all stopped by the run.
+ */
+export async function startProcessingBench(
+  run: RunLifecycle,
+  opts: { name: string; infra: { temporalAddress: string }; config: Config; db: Db; logger: Logger; runners: OperationRunners },
+): Promise<{ url: string; gw: WorkflowGateway; taskQueue: string }> {
+  const { name, config, db, logger } = opts;
+  progress('bundling workflows');
+  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+  const taskQueue = `${name}-${randomBytes(4).toString('hex')}`;
+  const gw = await startBenchWorker(run, {
+    address: opts.infra.temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    activityDeps: {
+      db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false,
+      processing: { store: createFileStore(config.storage.dir), runners: opts.runners },
+    },
+    workflowBundle: { code },
+    shutdownGraceMs: 5000,
+    identity: `${name}-${process.pid}`,
+  });
+  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox: createSecretBox(generateSecretsKey()), workflows: gw });
+  const server = await listen(app, '127.0.0.1', 0);
+  run.defer('stop the app', () => server.drain(1000));
+  return { url: server.url, gw, taskQueue };
 }
