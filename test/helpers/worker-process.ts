@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { ProcessingHarness } from './processing.js';
+import { deleteRunSchedules } from './temporal.js';
 import { waitForOutput } from './child-output.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,4 +43,33 @@ export type WorkerProcess = Awaited<ReturnType<typeof spawnWorkerProcess>>;
 /** Teardown of the tests that spawn worker processes: SIGTERM to each one still running (killed ones are skipped). */
 export async function stopLiveWorkers(workers: readonly WorkerProcess[]): Promise<void> {
   for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) await w.kill('SIGTERM');
+}
+
+/** Polls `probe` every 100 ms until it gives a value (not undefined), failing with `what` once `timeoutMs` has passed. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The set-up of a worker-crash test: a processing harness without in-process workers (the test spawns worker
+ * processes, registered in `workers`, and kills them). Its teardown stops the live workers, then `cleanup` (e.g. a
+ * process the test held), deletes the run's schedules (the worker entry point creates them) and stops the harness.
+ */
+export function crashTestHarness(cleanup: () => Promise<void> | void = () => undefined): { h: ProcessingHarness; workers: WorkerProcess[] } {
+  const h = new ProcessingHarness();
+  const workers: WorkerProcess[] = [];
+  beforeAll(() => h.start({ startWorkers: false }));
+  afterAll(async () => {
+    await stopLiveWorkers(workers);
+    await cleanup();
+    await deleteRunSchedules(h.gateway, h.taskQueue);
+    await h.stop();
+  });
+  return { h, workers };
 }

@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { ProcessingHarness } from '../helpers/processing.js';
-import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
+import { crashTestHarness, spawnWorkerProcess, until } from '../helpers/worker-process.js';
 import { decodeAll, ffprobe, testVideo } from '../helpers/av-media.js';
 
 /**
@@ -17,15 +15,8 @@ import { decodeAll, ffprobe, testVideo } from '../helpers/av-media.js';
  * stream) is replaced by a named pipe. The runner's ffprobe is served the whole file; ffmpeg is served 60 % of it
  * and then held, waiting for more, after it has reported progress through the activity's heartbeat.
  */
-const h = new ProcessingHarness();
-const workers: WorkerProcess[] = [];
+const { h, workers } = crashTestHarness();
 
-beforeAll(() => h.start({ startWorkers: false }));
-afterAll(async () => {
-  await stopLiveWorkers(workers);
-  await deleteRunSchedules(h.gateway, h.taskQueue);
-  await h.stop();
-});
 
 /** Pids of the processes whose command line names `path` (ffmpeg or ffprobe reading the source). */
 function processesReading(path: string): number[] {
@@ -41,15 +32,6 @@ function processesReading(path: string): number[] {
   return pids;
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a worker dies while ffmpeg encodes a video', () => {
   it('its ffmpeg goes with it, and another worker finishes the job: one charge, one correct result', async () => {
@@ -76,7 +58,7 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     workers.push(await spawnWorkerProcess(env));
     const handle = h.gateway.client.workflow.getHandle(`job:${job.id}`);
     // Progress reaches Temporal as the heartbeat details of runJobOperation (what the Temporal UI shows).
-    const progress = await until('a progress heartbeat', 120_000, async () => {
+    const progress = await until('a progress heartbeat', async () => {
       const d = await handle.describe();
       const payload = d.raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.[0];
       const p = payload ? defaultPayloadConverter.fromPayload<{ fraction: number; detail?: string }>(payload) : undefined;
@@ -92,7 +74,7 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     const killedAt = Date.now();
     expect(await workers[0]!.kill('SIGKILL')).toBeNull();
     // ffmpeg was started with a parent-death signal: it does not outlive its worker.
-    await until('ffmpeg to end with its worker', 10_000, () => (processesReading(source).length === 0 ? true : undefined));
+    await until('ffmpeg to end with its worker', () => (processesReading(source).length === 0 ? true : undefined), 10_000);
     await writer.close();
     writeFileSync(`${source}.restore`, video);
     renameSync(`${source}.restore`, source);

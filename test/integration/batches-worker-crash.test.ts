@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { constants, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { ProcessingHarness } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
-import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
+import { crashTestHarness, spawnWorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed in the middle of a batch, while
@@ -14,16 +12,8 @@ import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../help
  * and holds it there); a second worker finishes the batch. Nothing is lost (every child completes, the batch ends
  * completed) and nothing is doubled (one child workflow per item, one charge per child, one result file per child).
  */
-const h = new ProcessingHarness();
+const { h, workers } = crashTestHarness();
 const b = batchClient(h);
-const workers: WorkerProcess[] = [];
-
-beforeAll(() => h.start({ startWorkers: false }));
-afterAll(async () => {
-  await stopLiveWorkers(workers);
-  await deleteRunSchedules(h.gateway, h.taskQueue);
-  await h.stop();
-});
 
 describe('a worker dies in the middle of a batch', () => {
   it('another worker finishes it: every child completes once, charged once, with one result', async () => {

@@ -2,11 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { constants, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { ProcessingHarness } from '../helpers/processing.js';
-import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
+import { crashTestHarness, spawnWorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * The real worker entry point (workers/main.ts) as OS processes: the first is SIGKILLed while it runs the job's
@@ -16,16 +14,8 @@ import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../help
  * by the operation (to read its source) both proves the operation started and holds it there, however fast or slow
  * the machine. After the kill the real bytes are put back for the second worker.
  */
-const h = new ProcessingHarness();
-const workers: WorkerProcess[] = [];
+const { h, workers } = crashTestHarness();
 
-beforeAll(() => h.start({ startWorkers: false }));
-afterAll(async () => {
-  await stopLiveWorkers(workers);
-  // The worker entry point created this run's schedules; leave the shared server clean.
-  await deleteRunSchedules(h.gateway, h.taskQueue);
-  await h.stop();
-});
 
 describe('a worker dies in the middle of a job', () => {
   it('another worker finishes it: the quote is charged once and there is one result', async () => {

@@ -1,10 +1,8 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProcessingHarness } from '../helpers/processing.js';
-import { deleteRunSchedules } from '../helpers/temporal.js';
-import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
+import { describe, expect, it } from 'vitest';
+import { crashTestHarness, spawnWorkerProcess, until } from '../helpers/worker-process.js';
 import { corpusPage, scannedPdf, wordAccuracy } from '../helpers/ocr-corpus.js';
 
 /**
@@ -16,10 +14,18 @@ import { corpusPage, scannedPdf, wordAccuracy } from '../helpers/ocr-corpus.js';
  * given and then runs the real one) holds on page 3; the test kills the worker once the server has that attempt's
  * checkpoint of pages 1 and 2 (its heartbeat details).
  */
-const h = new ProcessingHarness();
-const workers: WorkerProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'ocr-crash-'));
 const held: number[] = [];
+const { h, workers } = crashTestHarness(() => {
+  for (const pid of held) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function wrapper(name: string, holdOn?: string): string {
   const path = join(dir, `tesseract-${name}.sh`);
@@ -32,30 +38,7 @@ function wrapper(name: string, holdOn?: string): string {
 const logOf = (name: string) =>
   existsSync(join(dir, `${name}.log`)) ? readFileSync(join(dir, `${name}.log`), 'utf8').trim().split('\n').filter((l) => /page-\d+\.png$|^held /.test(l)) : [];
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
-beforeAll(() => h.start({ startWorkers: false }));
-afterAll(async () => {
-  await stopLiveWorkers(workers);
-  for (const pid of held) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await deleteRunSchedules(h.gateway, h.taskQueue);
-  await h.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('a worker dies in the middle of an OCR document', () => {
   it('another worker resumes at the next page: finished pages are not read again, one charge, one result', async () => {
