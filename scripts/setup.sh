@@ -96,6 +96,33 @@ find_python() {
     python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo python3
   fi
 }
+# Installs the hash-locked requirements $3 into the virtual environment $4, once: a marker file says it is done, and
+# one installer at a time holds the environment's lock (clones on this machine share the tool cache). $1 names it in
+# progress lines, $2 is the package whose pinned version they show, $5 is Python that must import afterwards, and
+# further arguments go to pip.
+install_locked_venv() {
+  local label=$1 package=$2 reqs=$3 venv=$4 check=$5 python
+  shift 5
+  [ -f "$venv/.paycore-installed" ] && return 0
+  python=$(find_python)
+  if [ -z "$python" ]; then
+    say "missing Python 3.11+ with venv for $label: install it (e.g. apt-get install python3 python3-venv)"
+    exit 1
+  fi
+  mkdir -p "$(dirname "$venv")"
+  exec 9>"$venv.lock"
+  flock 9
+  if [ ! -f "$venv/.paycore-installed" ]; then
+    say "installing $label ($(grep -m1 "^$package==" "$reqs" | cut -d' ' -f1)) into $venv (one time)"
+    "$python" -m venv --clear "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps "$@" -r "$reqs"
+    "$venv/bin/python" -c "$check"
+    touch "$venv/.paycore-installed"
+    say "$label installed"
+  fi
+  exec 9>&-
+}
+
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/paycore"
 
 # 4b. The offline speech engine (engines/transcription/README.md): faster-whisper in a virtual environment in the
@@ -108,26 +135,11 @@ if [ "${PAYCORE_SKIP_SPEECH_ENGINE:-}" != "1" ]; then
   stt_lock=engines/transcription/model.lock.json
   stt_venv="$cache_dir/transcription-$(sha256sum "$stt_reqs" | cut -c1-12)"
   stt_model="$cache_dir/whisper-base-$(sha256sum "$stt_lock" | cut -c1-12)"
-  if [ ! -f "$stt_venv/.paycore-installed" ] || [ ! -f "$stt_model/source.json" ]; then
-    python=$(find_python)
-    if [ -z "$python" ]; then
-      say "missing Python 3.11+ with venv for the speech engine: install it (e.g. apt-get install python3 python3-venv)"
-      exit 1
-    fi
-    mkdir -p "$cache_dir"
-    exec 8>"$stt_venv.lock"
+  install_locked_venv "the speech engine" faster-whisper "$stt_reqs" "$stt_venv" 'import faster_whisper, ctranslate2' --only-binary=:all:
+  if [ ! -f "$stt_model/source.json" ]; then
+    exec 8>"$stt_model.lock"
     flock 8
-    if [ ! -f "$stt_venv/.paycore-installed" ]; then
-      say "installing the speech engine ($(grep -m1 '^faster-whisper==' "$stt_reqs" | cut -d' ' -f1)) into $stt_venv (one time)"
-      "$python" -m venv --clear "$stt_venv"
-      "$stt_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps --only-binary=:all: -r "$stt_reqs"
-      "$stt_venv/bin/python" -c 'import faster_whisper, ctranslate2'
-      touch "$stt_venv/.paycore-installed"
-      say "speech engine installed"
-    fi
-    if [ ! -f "$stt_model/source.json" ]; then
-      "$stt_venv/bin/python" engines/transcription/install_model.py "$stt_lock" "$stt_model"
-    fi
+    [ -f "$stt_model/source.json" ] || "$stt_venv/bin/python" engines/transcription/install_model.py "$stt_lock" "$stt_model"
     exec 8>&-
   fi
 fi
@@ -138,25 +150,5 @@ fi
 #    Python 3.11 or later.
 [ "$with_tests" = true ] || exit 0
 reqs=test/schemathesis/requirements.txt
-reqs_hash=$(sha256sum "$reqs" | cut -c1-12)
-venv="$cache_dir/schemathesis-$reqs_hash"
-if [ ! -f "$venv/.paycore-installed" ]; then
-  python=$(find_python)
-  if [ -z "$python" ]; then
-    say "missing Python 3.11+ with venv for schemathesis: install it (e.g. apt-get install python3 python3-venv)"
-    exit 1
-  fi
-  mkdir -p "$cache_dir"
-  # One installer at a time per environment (clones on the same machine share the cache).
-  exec 9>"$venv.lock"
-  flock 9
-  if [ ! -f "$venv/.paycore-installed" ]; then
-    say "installing schemathesis ($(grep -m1 '^schemathesis==' "$reqs" | cut -d' ' -f1)) into $venv (one time)"
-    "$python" -m venv --clear "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps -r "$reqs"
-    "$venv/bin/schemathesis" --version >/dev/null
-    touch "$venv/.paycore-installed"
-    say "schemathesis installed"
-  fi
-  exec 9>&-
-fi
+venv="$cache_dir/schemathesis-$(sha256sum "$reqs" | cut -c1-12)"
+install_locked_venv schemathesis schemathesis "$reqs" "$venv" 'import schemathesis'
