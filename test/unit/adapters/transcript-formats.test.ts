@@ -1,0 +1,438 @@
+import AdmZip from 'adm-zip';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CUE_OPTIONS,
+  TranscriptJson,
+  formatTimestamp,
+  speakerLabel,
+  transcriptJsonSchema,
+  transcriptToCues,
+  transcriptToDocx,
+  transcriptToJson,
+  transcriptToSrt,
+  transcriptToTxt,
+  transcriptToVtt,
+  type LabelledTranscript,
+  type LabelledWord,
+} from '../../../adapters/documents/transcript-formats.js';
+
+// ---- synthetic transcripts ---------------------------------------------------------------------------------------
+
+/** Words spoken from `start`, each `step` seconds long with `gap` seconds between them, one segment. */
+function spoken(text: string, start: number, opts: { step?: number; gap?: number; speaker?: string } = {}): LabelledTranscript {
+  const step = opts.step ?? 0.3;
+  const gap = opts.gap ?? 0.05;
+  const words: LabelledWord[] = text.split(' ').map((word, i) => ({
+    word,
+    start: start + i * (step + gap),
+    end: start + i * (step + gap) + step,
+    confidence: 0.9,
+    ...(opts.speaker !== undefined ? { speaker: opts.speaker } : {}),
+  }));
+  const end = words.at(-1)?.end ?? start;
+  return {
+    language: 'en',
+    duration: end,
+    segments: [{ start, end, text, ...(opts.speaker !== undefined ? { speaker: opts.speaker } : {}) }],
+    words,
+  };
+}
+
+function concat(...parts: LabelledTranscript[]): LabelledTranscript {
+  return {
+    language: 'en',
+    duration: Math.max(...parts.map((p) => p.duration)),
+    segments: parts.flatMap((p) => p.segments),
+    words: parts.flatMap((p) => p.words),
+  };
+}
+
+const EMPTY: LabelledTranscript = { language: 'en', duration: 12.5, segments: [], words: [] };
+
+const LOREM =
+  'so the thing about this quarter is that we shipped three releases and every one of them went out late ' +
+  'because the review queue kept growing while the team was busy with support tickets and nobody had time ' +
+  'to look at the backlog, which means we should talk about hiring; or at least about rotating support duty ' +
+  'between the two squads. I think that would help a lot and I would like to hear what everybody thinks about it';
+
+// ---- small SRT / VTT parsers (structure checks) ------------------------------------------------------------------
+
+interface ParsedCue {
+  start: number;
+  end: number;
+  lines: string[];
+}
+
+function parseTime(text: string, sep: ',' | '.'): number {
+  const m = new RegExp(`^(\\d{2,}):([0-5]\\d):([0-5]\\d)\\${sep}(\\d{3})$`).exec(text);
+  if (m === null) throw new Error(`bad timestamp ${JSON.stringify(text)}`);
+  return Number(m[1]) * 3_600_000 + Number(m[2]) * 60_000 + Number(m[3]) * 1000 + Number(m[4]);
+}
+
+function parseSrt(srt: string): ParsedCue[] {
+  if (srt === '') return [];
+  expect(srt.endsWith('\n')).toBe(true);
+  expect(srt).not.toContain('\r');
+  const blocks = srt.replace(/\n$/, '').split('\n\n');
+  return blocks.map((block, i) => {
+    const [index, timing, ...lines] = block.split('\n');
+    expect(index).toBe(String(i + 1));
+    const m = /^(\S+) --> (\S+)$/.exec(timing ?? '');
+    if (m === null) throw new Error(`bad timing line ${JSON.stringify(timing)}`);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line.trim()).not.toBe('');
+      expect(line).not.toContain('-->');
+    }
+    return { start: parseTime(m[1]!, ','), end: parseTime(m[2]!, ','), lines };
+  });
+}
+
+function parseVtt(vtt: string): ParsedCue[] {
+  expect(vtt.startsWith('WEBVTT\n\n') || vtt === 'WEBVTT\n').toBe(true);
+  const body = vtt.slice('WEBVTT\n'.length).replace(/^\n/, '').replace(/\n$/, '');
+  if (body === '') return [];
+  return body.split('\n\n').map((block) => {
+    const [timing, ...lines] = block.split('\n');
+    const m = /^(\S+) --> (\S+)$/.exec(timing ?? '');
+    if (m === null) throw new Error(`bad timing line ${JSON.stringify(timing)}`);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line.trim()).not.toBe('');
+      expect(line).not.toContain('-->');
+      // Only the voice span may use '<' and '>'; '&' only as an entity.
+      const withoutVoice = line.replace(/^<v [^<>&]*(?:&(?:amp|lt|gt);[^<>&]*)*>/, '');
+      expect(withoutVoice).not.toMatch(/[<>]/);
+      expect(withoutVoice).not.toMatch(/&(?!(?:amp|lt|gt);)/);
+    }
+    return { start: parseTime(m[1]!, '.'), end: parseTime(m[2]!, '.'), lines };
+  });
+}
+
+/** The cue rules every output must keep. */
+function expectValidCues(cues: ParsedCue[], opts: { textLines: (lines: string[]) => string[] }): void {
+  cues.forEach((cue, i) => {
+    expect(cue.end).toBeGreaterThan(cue.start);
+    expect(cue.end - cue.start).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxCueSeconds * 1000);
+    expect(cue.lines.length).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxLines);
+    for (const line of opts.textLines(cue.lines)) expect(Array.from(line).length).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxLineLength);
+    const next = cues[i + 1];
+    if (next !== undefined) {
+      expect(next.start).toBeGreaterThan(cue.start);
+      expect(cue.end).toBeLessThanOrEqual(next.start);
+    }
+  });
+}
+
+const srtText = (lines: string[]): string[] => lines.map((l, i) => (i === 0 ? l.replace(/^SPEAKER_\d+: /, '') : l));
+const vttText = (lines: string[]): string[] =>
+  lines.map((l, i) => (i === 0 ? l.replace(/^<v [^>]*>/, '') : l).replace(/&lt;|&gt;|&amp;/g, '_'));
+
+// ---- tests -------------------------------------------------------------------------------------------------------
+
+describe('timestamps', () => {
+  it('formats SRT and VTT times exactly', () => {
+    expect(formatTimestamp(1000, ',')).toBe('00:00:01,000');
+    expect(formatTimestamp(1000, '.')).toBe('00:00:01.000');
+    expect(formatTimestamp(3_723_045, ',')).toBe('01:02:03,045');
+    expect(formatTimestamp(0, '.')).toBe('00:00:00.000');
+    expect(formatTimestamp(360_000_000, '.')).toBe('100:00:00.000');
+  });
+
+  it('labels speakers SPEAKER_1 style', () => {
+    expect(speakerLabel(0)).toBe('SPEAKER_1');
+    expect(speakerLabel(2)).toBe('SPEAKER_3');
+  });
+});
+
+describe('SRT and VTT', () => {
+  it('renders a short transcript as one exact cue', () => {
+    const t = { ...spoken('Hello world.', 1, { step: 0.4, gap: 0.1 }), duration: 5 };
+    expect(transcriptToSrt(t)).toBe('1\n00:00:01,000 --> 00:00:02,000\nHello world.\n');
+    expect(transcriptToVtt(t)).toBe('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello world.\n');
+  });
+
+  it('splits a long monologue into cues of at most 6 s and 2 lines of 42 characters', () => {
+    const t = spoken(LOREM, 0.5);
+    const srt = parseSrt(transcriptToSrt(t));
+    const vtt = parseVtt(transcriptToVtt(t));
+    expect(srt.length).toBeGreaterThanOrEqual(5);
+    expect(vtt.map((c) => [c.start, c.end])).toEqual(srt.map((c) => [c.start, c.end]));
+    expectValidCues(srt, { textLines: srtText });
+    expectValidCues(vtt, { textLines: vttText });
+    // No word is lost or duplicated.
+    expect(srt.flatMap((c) => c.lines.join(' ').split(' '))).toEqual(LOREM.split(' '));
+    // Two-line cues exist (the monologue fills them).
+    expect(srt.some((c) => c.lines.length === 2)).toBe(true);
+  });
+
+  it('ends a cue after a sentence and cuts at punctuation when a cue is full', () => {
+    const cues = transcriptToCues(spoken(LOREM, 0));
+    const texts = cues.map((c) => c.lines.join(' '));
+    // The sentence end 'squads.' closes its cue; 'I think' starts one.
+    expect(texts.some((t) => t.endsWith('squads.'))).toBe(true);
+    expect(texts.some((t) => t.startsWith('I think'))).toBe(true);
+    // The comma after 'backlog' is a cut point of the full cue it falls in.
+    expect(texts.some((t) => t.endsWith('backlog,'))).toBe(true);
+  });
+
+  it('starts a new cue after a pause and when the speaker changes, with labels', () => {
+    const t = concat(
+      spoken('Good morning everyone', 0, { speaker: 'SPEAKER_1' }),
+      spoken('and welcome', 3, { speaker: 'SPEAKER_1' }),
+      spoken('Thanks', 4, { speaker: 'SPEAKER_2' }),
+    );
+    const srt = transcriptToSrt(t);
+    const cues = parseSrt(srt);
+    expect(cues.map((c) => c.lines.join(' '))).toEqual(['SPEAKER_1: Good morning everyone', 'SPEAKER_1: and welcome', 'SPEAKER_2: Thanks']);
+    const vtt = parseVtt(transcriptToVtt(t));
+    expect(vtt.map((c) => c.lines[0])).toEqual(['<v SPEAKER_1>Good morning everyone', '<v SPEAKER_1>and welcome', '<v SPEAKER_2>Thanks']);
+    expectValidCues(cues, { textLines: srtText });
+  });
+
+  it('takes a word speaker from its segment when the word has none', () => {
+    const t = concat(spoken('one two', 0), spoken('three four', 2));
+    t.segments[0]!.speaker = 'SPEAKER_1';
+    t.segments[1]!.speaker = 'SPEAKER_2';
+    const cues = transcriptToCues(t);
+    expect(cues.map((c) => [c.speaker, c.lines.join(' ')])).toEqual([
+      ['SPEAKER_1', 'one two'],
+      ['SPEAKER_2', 'three four'],
+    ]);
+  });
+
+  it('extends a short cue to 1 s when there is room, never over the next cue', () => {
+    const t = {
+      ...concat(
+        spoken('Yes.', 0, { step: 0.2, speaker: 'SPEAKER_1' }),
+        spoken('No.', 1.5, { step: 0.2, speaker: 'SPEAKER_2' }),
+        spoken('Maybe.', 1.9, { step: 0.2, speaker: 'SPEAKER_1' }),
+      ),
+      duration: 10,
+    };
+    const cues = parseSrt(transcriptToSrt(t));
+    expect(cues.map((c) => [c.start, c.end])).toEqual([
+      [0, 1000],
+      [1500, 1900],
+      [1900, 2900],
+    ]);
+    // Never past the end of the audio.
+    const short = parseSrt(transcriptToSrt({ ...spoken('Yes.', 0, { step: 0.2 }), duration: 0.5 }));
+    expect(short.map((c) => [c.start, c.end])).toEqual([[0, 500]]);
+  });
+
+  it('keeps a sentence shorter than 1 s in the same cue as the next words', () => {
+    const t = concat(spoken('No.', 1.5, { step: 0.2 }), spoken('Maybe.', 1.9, { step: 0.2 }));
+    expect(transcriptToCues(t).map((c) => c.lines.join(' '))).toEqual(['No. Maybe.']);
+  });
+
+  it('fixes overlapping, unordered and odd engine times (monotonic, no overlap, inside the audio)', () => {
+    const t: LabelledTranscript = {
+      language: 'en',
+      duration: 5,
+      segments: [{ start: 0, end: 9, text: 'a b c d e f' }],
+      words: [
+        { word: 'a', start: 0.5, end: 2.5, confidence: 0.9 },
+        { word: 'b', start: 0.2, end: 0.4, confidence: 0.9 }, // before its predecessor
+        { word: 'c', start: 1, end: 0.8, confidence: 0.9 }, // ends before it starts
+        { word: 'd', start: Number.NaN, end: Number.NaN, confidence: Number.NaN },
+        { word: 'e', start: 4, end: 4, confidence: 1.5 },
+        { word: 'f', start: 4, end: 30, confidence: -1 }, // past the reported duration
+      ],
+    };
+    const json = TranscriptJson.parse(JSON.parse(transcriptToJson(t)));
+    for (let i = 0; i < json.words.length; i += 1) {
+      const w = json.words[i]!;
+      expect(w.end).toBeGreaterThanOrEqual(w.start);
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+      expect(w.end).toBeLessThanOrEqual(json.duration);
+      const next = json.words[i + 1];
+      if (next !== undefined) {
+        expect(next.start).toBeGreaterThanOrEqual(w.start);
+        expect(w.end).toBeLessThanOrEqual(next.start);
+      }
+    }
+    expect(json.words.map((w) => w.word).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    // The duration grows to the last time the engine reported.
+    expect(json.duration).toBe(30);
+    const srt = parseSrt(transcriptToSrt(t));
+    const vtt = parseVtt(transcriptToVtt(t));
+    expectValidCues(srt, { textLines: srtText });
+    expectValidCues(vtt, { textLines: vttText });
+  });
+
+  it('gives cues with identical engine start times strictly increasing starts', () => {
+    const t: LabelledTranscript = {
+      language: 'en',
+      duration: 2,
+      segments: [],
+      words: [
+        { word: 'x', start: 1, end: 1.2, confidence: 1, speaker: 'SPEAKER_1' },
+        { word: 'y', start: 1, end: 1.2, confidence: 1, speaker: 'SPEAKER_2' },
+      ],
+    };
+    const cues = parseVtt(transcriptToVtt(t));
+    expect(cues).toHaveLength(2);
+    expectValidCues(cues, { textLines: vttText });
+  });
+
+  it('caps a cue at 6 s even when one word lasts longer', () => {
+    const t: LabelledTranscript = { language: 'en', duration: 20, segments: [], words: [{ word: 'Hmmm', start: 1, end: 15, confidence: 1 }] };
+    expect(transcriptToSrt(t)).toBe('1\n00:00:01,000 --> 00:00:07,000\nHmmm\n');
+  });
+
+  it('cuts a word longer than a line into line-sized pieces', () => {
+    const long = 'x'.repeat(100);
+    const t: LabelledTranscript = { language: 'en', duration: 3, segments: [], words: [{ word: long, start: 0, end: 3, confidence: 1 }] };
+    const cues = parseSrt(transcriptToSrt(t));
+    expectValidCues(cues, { textLines: srtText });
+    expect(cues.flatMap((c) => c.lines).join('')).toBe(long);
+  });
+
+  it('renders an empty transcript as an empty SRT and a header-only VTT', () => {
+    expect(transcriptToSrt(EMPTY)).toBe('');
+    expect(transcriptToVtt(EMPTY)).toBe('WEBVTT\n');
+    expect(parseVtt(transcriptToVtt(EMPTY))).toEqual([]);
+  });
+
+  it('escapes HTML-like text in VTT and never lets --> into a cue', () => {
+    const t = spoken('<b>bold</b> & a --> b', 0, { speaker: 'A<B>&C' });
+    const vtt = transcriptToVtt(t);
+    parseVtt(vtt);
+    expect(vtt).toContain('<v A&lt;B&gt;&amp;C>&lt;b&gt;bold&lt;/b&gt; &amp; a --&gt; b');
+    const srt = transcriptToSrt(t);
+    parseSrt(srt);
+    expect(srt).toContain('A<B>&C: <b>bold</b> & a -> b');
+  });
+
+  it('keeps unicode text and counts line length in characters, not bytes', () => {
+    const words = 'Größenwahn führt zu Übermut — naïve café ☕ 😀 Ελληνικά καλημέρα σας όλους'.split(' ');
+    const t: LabelledTranscript = {
+      language: 'de',
+      duration: 10,
+      segments: [{ start: 0, end: 10, text: words.join(' ') }],
+      words: words.map((word, i) => ({ word, start: i * 0.5, end: i * 0.5 + 0.4, confidence: 0.8 })),
+    };
+    const srt = transcriptToSrt(t);
+    expect(srt).toContain('Größenwahn');
+    expect(srt).toContain('😀');
+    expectValidCues(parseSrt(srt), { textLines: srtText });
+    expect(parseSrt(srt).flatMap((c) => c.lines.join(' ').split(' '))).toEqual(words);
+  });
+
+  it('joins words without spaces in languages written without them', () => {
+    const words = ['今日', 'は', '良い', '天気', 'です', '。'];
+    const t: LabelledTranscript = {
+      language: 'ja',
+      duration: 3,
+      segments: [],
+      words: words.map((word, i) => ({ word, start: i * 0.4, end: i * 0.4 + 0.3, confidence: 0.9 })),
+    };
+    expect(transcriptToCues(t).map((c) => c.lines.join(''))).toEqual(['今日は良い天気です。']);
+  });
+
+  it('strips control characters and line breaks from cue text', () => {
+    const t = spoken('one\ntwo\u0007 three', 0);
+    t.words = [{ word: 'a\r\n\u0000b', start: 0, end: 1, confidence: 1 }];
+    expect(transcriptToSrt(t)).toBe('1\n00:00:00,000 --> 00:00:01,000\na b\n');
+  });
+});
+
+describe('TXT', () => {
+  it('writes speaker-labelled paragraphs: a new one on a speaker change or after a long pause', () => {
+    const t = concat(
+      spoken('Hello there.', 0, { speaker: 'SPEAKER_1' }),
+      spoken('How are you?', 1, { speaker: 'SPEAKER_1' }),
+      spoken('Fine, thanks.', 2, { speaker: 'SPEAKER_2' }),
+      spoken('And you?', 3, { speaker: 'SPEAKER_2' }),
+      spoken('After a long pause.', 10, { speaker: 'SPEAKER_2' }),
+    );
+    expect(transcriptToTxt(t)).toBe(
+      'SPEAKER_1: Hello there. How are you?\n\nSPEAKER_2: Fine, thanks. And you?\n\nSPEAKER_2: After a long pause.\n',
+    );
+  });
+
+  it('writes unlabelled paragraphs without labels, and keeps unicode', () => {
+    const t = concat(spoken('Ça va très bien 😀', 0), spoken('<script>x</script>', 5));
+    const txt = transcriptToTxt(t);
+    expect(txt).toBe('Ça va très bien 😀\n\n<script>x</script>\n');
+    expect(Buffer.from(txt, 'utf8').toString('utf8')).toBe(txt);
+  });
+
+  it('falls back to the words when the engine gave no segments, and is empty for an empty transcript', () => {
+    const t = spoken('one two three.', 0, { speaker: 'SPEAKER_1' });
+    t.segments = [];
+    expect(transcriptToTxt(t)).toBe('SPEAKER_1: one two three.\n');
+    expect(transcriptToTxt(EMPTY)).toBe('');
+  });
+});
+
+describe('JSON', () => {
+  it('gives language, duration, segments with speaker and words with start/end/confidence, valid by its schema', () => {
+    const t = concat(spoken('Hi there', 0.25, { speaker: 'SPEAKER_1' }), spoken('Hello', 2));
+    const parsed: unknown = JSON.parse(transcriptToJson(t));
+    expect(TranscriptJson.parse(parsed)).toEqual({
+      language: 'en',
+      duration: 2.3,
+      segments: [
+        { start: 0.25, end: 0.9, text: 'Hi there', speaker: 'SPEAKER_1' },
+        { start: 2, end: 2.3, text: 'Hello', speaker: null },
+      ],
+      words: [
+        { start: 0.25, end: 0.55, word: 'Hi', confidence: 0.9, speaker: 'SPEAKER_1' },
+        { start: 0.6, end: 0.9, word: 'there', confidence: 0.9, speaker: 'SPEAKER_1' },
+        { start: 2, end: 2.3, word: 'Hello', confidence: 0.9, speaker: null },
+      ],
+    });
+  });
+
+  it('exports a JSON Schema describing the same shape', () => {
+    const schema = transcriptJsonSchema as { type?: string; required?: string[]; properties?: Record<string, { type?: string; items?: { required?: string[] } }> };
+    expect(schema.type).toBe('object');
+    expect(schema.required).toEqual(expect.arrayContaining(['language', 'duration', 'segments', 'words']));
+    expect(schema.properties?.words?.items?.required).toEqual(expect.arrayContaining(['start', 'end', 'word', 'confidence', 'speaker']));
+    expect(schema.properties?.segments?.items?.required).toEqual(expect.arrayContaining(['start', 'end', 'text', 'speaker']));
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+
+  it('renders an empty transcript', () => {
+    expect(JSON.parse(transcriptToJson(EMPTY))).toEqual({ language: 'en', duration: 12.5, segments: [], words: [] });
+  });
+});
+
+describe('DOCX', () => {
+  function documentXml(docx: Buffer): string {
+    const zip = new AdmZip(docx);
+    const entry = zip.getEntry('word/document.xml');
+    if (entry === null) throw new Error('no word/document.xml');
+    return entry.getData().toString('utf8');
+  }
+  /** The visible text of each paragraph. */
+  function paragraphTexts(xml: string): string[] {
+    return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((p) =>
+      [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''),
+    );
+  }
+
+  it('has a title, then speaker-labelled paragraphs with timestamps', async () => {
+    const t = concat(
+      spoken('Hello there.', 0, { speaker: 'SPEAKER_1' }),
+      spoken('Fine & <well>.', 65, { speaker: 'SPEAKER_2' }),
+    );
+    const xml = documentXml(await transcriptToDocx(t, 'Weekly call'));
+    const texts = paragraphTexts(xml).filter((x) => x !== '');
+    expect(texts[0]).toBe('Weekly call');
+    expect(xml).toMatch(/<w:pStyle w:val="Title"\/>/);
+    expect(texts.slice(2)).toEqual(['[00:00:00] SPEAKER_1: Hello there.', '[00:01:05] SPEAKER_2: Fine &amp; &lt;well&gt;.']);
+    expect(xml).toContain('<w:b/>');
+  });
+
+  it('renders an empty transcript with a note, and unlabelled text without labels', async () => {
+    const empty = paragraphTexts(documentXml(await transcriptToDocx(EMPTY))).filter((x) => x !== '');
+    expect(empty[0]).toBe('Transcript');
+    expect(empty.at(-1)).toBe('No speech was recognised.');
+    const plain = paragraphTexts(documentXml(await transcriptToDocx(spoken('Grüße 😀', 3)))).filter((x) => x !== '');
+    expect(plain.at(-1)).toBe('[00:00:03] Grüße 😀');
+  });
+});
