@@ -271,7 +271,8 @@ const CLAUSE_END = /[,;:，；：、—–-]["'”’»)\]]*$/u;
  * Cues from the words: a cue ends when the speaker changes, at a pause (options.pauseSeconds), after a sentence
  * once it has lasted minCueSeconds, or when the next word would make it longer than maxCueSeconds or more than
  * maxLines lines of maxLineLength characters; in that last case it is cut after its last punctuation mark (when it
- * has one in its second half) rather than before the word. Then times: cue starts strictly increase, a cue lasts at
+ * has one in its second half) rather than before the word; a word left alone after such a cut takes the previous
+ * cue's last word with it. Then times: cue starts strictly increase, a cue lasts at
  * least minCueSeconds when the next start allows, never more than maxCueSeconds, and ends at or before the next
  * cue's start.
  */
@@ -283,8 +284,12 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
   const pauseMs = Math.round(opts.pauseSeconds * 1000);
   const groups: NWord[][] = [];
   let current: NWord[] = [];
-  const close = (words: NWord[]): void => {
-    if (words.length > 0) groups.push(words);
+  /** Groups closed only because the next word did not fit (not at a pause, a speaker change or a sentence end). */
+  const softBreaks = new Set<NWord[]>();
+  const close = (words: NWord[], soft = false): void => {
+    if (words.length === 0) return;
+    groups.push(words);
+    if (soft) softBreaks.add(words);
   };
   for (const word of n.words) {
     const first = current[0];
@@ -317,7 +322,7 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
         break;
       }
     }
-    close(current.slice(0, cut));
+    close(current.slice(0, cut), cut === current.length);
     current = [...current.slice(cut), word];
     // The carried words (a suffix of a fitting cue) plus this one: when they do not fit, the word starts a cue alone.
     if (
@@ -329,6 +334,24 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
     }
   }
   close(current);
+  // No lone word after a cue that was cut only because it was full: it takes the previous cue's last word with it
+  // (when that cue keeps two words or more and the last word is not a punctuation cut point).
+  for (let i = 1; i < groups.length; i += 1) {
+    const previous = groups[i - 1]!;
+    const group = groups[i]!;
+    const lone = group[0]!;
+    const moved = previous.at(-1)!;
+    if (
+      group.length === 1 &&
+      previous.length > 2 &&
+      softBreaks.has(previous) &&
+      !SENTENCE_END.test(moved.text) &&
+      !CLAUSE_END.test(moved.text) &&
+      lone.endMs - moved.startMs <= maxMs
+    ) {
+      groups[i] = [previous.pop()!, lone];
+    }
+  }
 
   const cues: SubtitleCue[] = groups.map((g) => ({
     startMs: g[0]!.startMs,

@@ -174,6 +174,9 @@ describe('SRT and VTT', () => {
     expect(texts.some((t) => t.startsWith('I think'))).toBe(true);
     // The comma after 'backlog' is a cut point of the full cue it falls in.
     expect(texts.some((t) => t.endsWith('backlog,'))).toBe(true);
+    // The last word is not left alone in a cue of its own.
+    expect(texts.at(-1)).toBe('about it');
+    expect(texts.at(-2)?.endsWith('thinks')).toBe(true);
   });
 
   it('starts a new cue after a pause and when the speaker changes, with labels', () => {
