@@ -69,22 +69,27 @@ function parseTime(text: string, sep: ',' | '.'): number {
   return Number(m[1]) * 3_600_000 + Number(m[2]) * 60_000 + Number(m[3]) * 1000 + Number(m[4]);
 }
 
+/** A cue's timing line and text lines (SRT after its number, VTT as is): non-empty lines, never `-->` in the text. */
+function parseCueBlock([timing, ...lines]: string[], decimal: ',' | '.'): ParsedCue {
+  const m = /^(\S+) --> (\S+)$/.exec(timing ?? '');
+  if (m === null) throw new Error(`bad timing line ${JSON.stringify(timing)}`);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line.trim()).not.toBe('');
+    expect(line).not.toContain('-->');
+  }
+  return { start: parseTime(m[1]!, decimal), end: parseTime(m[2]!, decimal), lines };
+}
+
 function parseSrt(srt: string): ParsedCue[] {
   if (srt === '') return [];
   expect(srt.endsWith('\n')).toBe(true);
   expect(srt).not.toContain('\r');
   const blocks = srt.replace(/\n$/, '').split('\n\n');
   return blocks.map((block, i) => {
-    const [index, timing, ...lines] = block.split('\n');
+    const [index, ...rest] = block.split('\n');
     expect(index).toBe(String(i + 1));
-    const m = /^(\S+) --> (\S+)$/.exec(timing ?? '');
-    if (m === null) throw new Error(`bad timing line ${JSON.stringify(timing)}`);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) {
-      expect(line.trim()).not.toBe('');
-      expect(line).not.toContain('-->');
-    }
-    return { start: parseTime(m[1]!, ','), end: parseTime(m[2]!, ','), lines };
+    return parseCueBlock(rest, ',');
   });
 }
 
@@ -93,19 +98,14 @@ function parseVtt(vtt: string): ParsedCue[] {
   const body = vtt.slice('WEBVTT\n'.length).replace(/^\n/, '').replace(/\n$/, '');
   if (body === '') return [];
   return body.split('\n\n').map((block) => {
-    const [timing, ...lines] = block.split('\n');
-    const m = /^(\S+) --> (\S+)$/.exec(timing ?? '');
-    if (m === null) throw new Error(`bad timing line ${JSON.stringify(timing)}`);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) {
-      expect(line.trim()).not.toBe('');
-      expect(line).not.toContain('-->');
+    const cue = parseCueBlock(block.split('\n'), '.');
+    for (const line of cue.lines) {
       // Only the voice span may use '<' and '>'; '&' only as an entity.
       const withoutVoice = line.replace(/^<v [^<>&]*(?:&(?:amp|lt|gt);[^<>&]*)*>/, '');
       expect(withoutVoice).not.toMatch(/[<>]/);
       expect(withoutVoice).not.toMatch(/&(?!(?:amp|lt|gt);)/);
     }
-    return { start: parseTime(m[1]!, '.'), end: parseTime(m[2]!, '.'), lines };
+    return cue;
   });
 }
 
