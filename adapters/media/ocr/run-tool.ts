@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { runToolProcess, ToolFailed, ToolTimeout, ToolUnavailable } from '../../infra/tool-process.js';
 
 /**
- * Runs an OCR engine program (tesseract, ocrmypdf, pdftoppm, pdftotext, qpdf) as a child process with a time
- * limit and an abort signal; resolves its standard output. Arguments are an argument vector (no shell), and file
- * paths are always ones this service chose (never a client's name).
+ * Runs an OCR engine program (tesseract, ocrmypdf, pdftoppm, pdftotext, qpdf) with a time limit and an abort
+ * signal, in its own process group (ocrmypdf's tesseract goes with it) that dies with the worker. Arguments are an
+ * argument vector (no shell), and file paths are always ones this service chose (never a client's name).
  */
 
 /** The program could not be started (not installed, no resources): the engine is unavailable, not the file bad. */
@@ -39,50 +39,14 @@ export interface RunToolOptions {
   maxStdoutBytes?: number;
 }
 
-export function runTool(program: string, args: readonly string[], opts: RunToolOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (opts.signal?.aborted) return reject(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
-    // The child inherits the environment (PATH for the programs ocrmypdf runs) plus engine settings; no config is read here.
-    // eslint-disable-next-line no-restricted-properties
-    const env = opts.env ? { ...process.env, ...opts.env } : undefined;
-    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let err = '';
-    let timedOut = false;
-    let aborted = false;
-    const max = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      child.kill('SIGKILL');
-    };
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => {
-      outBytes += c.length;
-      if (outBytes <= max) out.push(c);
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err = (err + c.toString()).slice(-4000);
-    });
-    const done = () => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (e) => {
-      done();
-      reject(new OcrEngineUnavailable(program, e));
-    });
-    child.on('close', (code) => {
-      done();
-      if (aborted) return reject(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
-      if (timedOut) return reject(new OcrEngineTimeout(program, opts.timeoutMs));
-      if (code !== 0) return reject(new OcrEngineFailed(program, code, err));
-      if (outBytes > max) return reject(new OcrEngineFailed(program, code, `more than ${max} bytes of output`));
-      resolve(Buffer.concat(out));
-    });
-  });
+/** Runs an engine program on the platform's runner (adapters/infra/tool-process.ts); resolves its standard output. */
+export async function runTool(program: string, args: readonly string[], opts: RunToolOptions): Promise<Buffer> {
+  try {
+    return await runToolProcess(program, args, opts);
+  } catch (e) {
+    if (e instanceof ToolUnavailable) throw new OcrEngineUnavailable(program, e.cause);
+    if (e instanceof ToolTimeout) throw new OcrEngineTimeout(program, e.timeoutMs);
+    if (e instanceof ToolFailed) throw new OcrEngineFailed(program, e.exitCode, e.stderr);
+    throw e;
+  }
 }

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { runToolProcess, ToolFailed, ToolTimeout, ToolUnavailable } from '../../infra/tool-process.js';
+import { fileArg } from '../../media/av/media-process.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 
 interface FfmpegOptions {
@@ -26,25 +27,14 @@ export async function encodeToOggOpus16k(input: string, output: string, opts: Ff
 }
 
 async function transcode(input: string, output: string, codecArgs: string[], opts: FfmpegOptions): Promise<void> {
-  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', ...codecArgs, output];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(opts.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'], signal: opts.signal });
-    let stderrBytes = 0;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderrBytes += chunk.length; // read and dropped: ffmpeg's messages name the input path
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new ProviderUnavailableError('decoding the audio timed out'));
-    }, opts.timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error.name === 'AbortError' ? error : new ProviderUnavailableError(`ffmpeg could not be started (${(error as NodeJS.ErrnoException).code ?? error.name})`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new InvalidSourceError(stderrBytes > 0 ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${code})`));
-    });
-  });
+  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', fileArg(input), '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', ...codecArgs, fileArg(output)];
+  try {
+    await runToolProcess(opts.ffmpegPath ?? 'ffmpeg', args, { timeoutMs: opts.timeoutMs, signal: opts.signal });
+  } catch (e) {
+    if (e instanceof ToolTimeout) throw new ProviderUnavailableError('decoding the audio timed out');
+    if (e instanceof ToolUnavailable) throw new ProviderUnavailableError('ffmpeg could not be started');
+    // ffmpeg's messages name the input path: never passed on.
+    if (e instanceof ToolFailed) throw new InvalidSourceError(e.stderr.trim() ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${e.exitCode})`);
+    throw e;
+  }
 }
