@@ -88,7 +88,6 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   const x402RateLimit = rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now);
   const routers: InterfaceRouter[] = [
     ...x402Routers({
-      db: deps.db,
       rateLimit: x402RateLimit,
       operations: paidOperations,
       settings: {

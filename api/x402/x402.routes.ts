@@ -3,7 +3,6 @@ import type { Middleware } from 'koa';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { createRouter } from '../http/router.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { Db } from '../../db/connection.js';
 import type { PaidOperations } from './paid-operations.js';
 import { buildDiscoveryManifest, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from './discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
@@ -12,7 +11,6 @@ import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc
 import { publicBase } from '../http/public-origin.js';
 
 export interface X402RouterDeps {
-  db: Db;
   rateLimit: Middleware<AppState>;
   settings: X402Settings;
   /** The paid operations, shared with /mcp (api/server.ts builds them). */
