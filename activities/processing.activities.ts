@@ -4,11 +4,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory, WorkflowIdConflictPolicy } from '@temporalio/common';
 import { LIMITS } from '../domain/accounts.js';
 import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } from '../domain/jobs.js';
-import type { AvailableOperation } from '../domain/validation/processing-request.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
-import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
+import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerOperation, type RunnerOutput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
@@ -60,14 +59,14 @@ export function resultStorageId(jobId: string, index: number): string {
 }
 
 /** A failure of the client's input: final for the job, and logged by the worker at DEBUG, not WARN. */
-const permanent = (type: JobErrorCode, message: string) =>
+export const permanent = (type: JobErrorCode, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
 
 /**
  * Runs an operation heartbeating every 2 s, and at once whenever it reports progress: the heartbeat details are
  * its latest RunnerProgress (visible in the Temporal UI), and a retry gets the last checkpoint back as `resume`.
  */
-function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume' | 'signal'>) => Promise<T>): Promise<T> {
+export function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume' | 'signal'>) => Promise<T>): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
@@ -87,7 +86,41 @@ function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume' |
 }
 
 /** The folder of a job's checkpointed partial results, kept across attempts (RunnerInput.checkpointDir). */
-const checkpointDirOf = (root: string, jobId: string) => join(root, 'tmp', `ckpt-${jobId}`);
+export const checkpointDirOf = (root: string, jobId: string) => join(root, 'tmp', `ckpt-${jobId}`);
+
+/** The job's sources in the store; a source purged since the quote fails the job (`source_missing`). */
+export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'store'>, job: Pick<jobs.Job, 'companyId' | 'uploadIds'>): Promise<RunnerSource[]> {
+  const sources: RunnerSource[] = [];
+  for (const id of job.uploadIds) {
+    const upload = await getUpload(deps.db, job.companyId, id);
+    if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
+    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename });
+  }
+  return sources;
+}
+
+/**
+ * Puts an operation's outputs in the store under ids derived from the job id (so a retried run replaces them) and
+ * describes them as the job's result files, named after the first source.
+ */
+export async function storeResults(store: FileStore, job: Pick<jobs.Job, 'id' | 'operation'>, sourceName: string, outputs: readonly RunnerOutput[]): Promise<jobs.ResultFile[]> {
+  if (outputs.length > MAX_RESULT_FILES) throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
+  const files: jobs.ResultFile[] = [];
+  for (const [index, out] of outputs.entries()) {
+    const storageId = resultStorageId(job.id, index);
+    let bytes: number;
+    if ('path' in out) {
+      // A file the runner wrote in its scratch folder (same disk as the store): moved into place, not copied.
+      bytes = (await stat(out.path)).size;
+      await store.commit(out.path, storageId);
+    } else {
+      bytes = out.data.byteLength;
+      await store.put(storageId, out.data);
+    }
+    files.push({ name: resultFileName(job.operation, sourceName, out.format), storageId, bytes, contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream' });
+  }
+  return files;
+}
 
 /** `delivery:<id>` of `webhookDeliveryWorkflow`, started with the activity's own client (as the API's startDeliveryWorkflow does). */
 export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
@@ -143,14 +176,9 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async runJobOperation(input: { jobId: string }): Promise<RunResult> {
       const job = await jobs.getJobById(deps.db, input.jobId);
       if (!job || job.status !== 'processing') return { outcome: 'not_processing', status: job?.status ?? null };
-      const sources: RunnerSource[] = [];
-      for (const id of job.uploadIds) {
-        const upload = await getUpload(deps.db, job.companyId, id);
-        if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
-        sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename });
-      }
+      const sources = await jobSources(deps, job);
       const options = { ...job.options, ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}) };
-      const runner = deps.runners[job.operation as AvailableOperation];
+      const runner = deps.runners[job.operation as RunnerOperation];
       if (!runner) throw ApplicationFailure.nonRetryable(`operation ${job.operation} is not available on this worker`, 'processing_error');
       // One scratch folder per job, emptied first: what a killed worker left behind is removed on the retry.
       const workDir = join(deps.store.root, 'tmp', `work-${job.id}`);
@@ -161,27 +189,8 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const started = performance.now();
       try {
         const outputs = await heartbeating((hooks) => runner({ sources, options, workDir, checkpointDir, ...hooks }));
-        if (outputs.length > MAX_RESULT_FILES) throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
         const operationMs = performance.now() - started;
-        const files: jobs.ResultFile[] = [];
-        for (const [index, out] of outputs.entries()) {
-          const storageId = resultStorageId(job.id, index);
-          let bytes: number;
-          if ('path' in out) {
-            // A file the runner wrote in its scratch folder (same disk as the store): moved into place, not copied.
-            bytes = (await stat(out.path)).size;
-            await deps.store.commit(out.path, storageId);
-          } else {
-            bytes = out.data.byteLength;
-            await deps.store.put(storageId, out.data);
-          }
-          files.push({
-            name: resultFileName(job.operation, sources[0]!.filename, out.format),
-            storageId,
-            bytes,
-            contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream',
-          });
-        }
+        const files = await storeResults(deps.store, job, sources[0]!.filename, outputs);
         await rm(checkpointDir, { recursive: true, force: true });
         return { outcome: 'done', files, operationMs };
       } catch (e) {
@@ -198,6 +207,8 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async completeJob(input: { jobId: string; files: jobs.ResultFile[] }): Promise<boolean> {
       const at = now();
       const changed = await jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
+      // The speech operations keep their chunk transcripts until here (their last activity may run again).
+      await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
       await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },

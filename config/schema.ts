@@ -220,6 +220,11 @@ export const envSchema = z.object({
   TRANSCRIPTION_API_KEY: optionalString,
   TRANSCRIPTION_API_MODEL: optionalString.transform((v) => v ?? 'whisper-1'),
   TRANSCRIPTION_API_TIMEOUT_MS: int(300_000, 1000, 300_000),
+  /**
+   * Long audio is transcribed in chunks cut on silences near this length (seconds; each chunk between half of it, at
+   * most 30 s, and twice it, at most 10 minutes): one activity per chunk, the unit of progress a crashed worker loses.
+   */
+  TRANSCRIPTION_CHUNK_SECONDS: int(300, 10, 600),
 
   /**
    * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
@@ -365,6 +370,8 @@ export interface Config {
     readonly concurrency: number;
     readonly timeoutMs: number;
     readonly api?: TranscriptionApiConfig;
+    /** Target chunk length of long audio, seconds. */
+    readonly chunkSeconds: number;
   };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
@@ -579,6 +586,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: e.TRANSCRIPTION_CONCURRENCY,
       timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS,
       ...(transcriptionApi ? { api: transcriptionApi } : {}),
+      chunkSeconds: e.TRANSCRIPTION_CHUNK_SECONDS,
     },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {

@@ -77,7 +77,7 @@ export function assertCancellable(status: JobStatus): void {
   }
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx' };
+const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx', srt: 'srt', vtt: 'vtt', json: 'json' };
 
 /**
  * The download name of a result: the first source's name without its extension, a suffix naming the
@@ -93,7 +93,7 @@ export function resultFileName(operation: string, sourceName: string, format: st
     'image-compress': 'compressed', webp: 'converted',
     'ocr-text': 'text', 'ocr-docx': 'text', 'ocr-pdf': 'searchable',
     'audio-trim': 'trimmed', 'video-trim': 'trimmed', 'video-rotate': 'rotated', 'video-resize': 'resized', 'audio-compress': 'compressed',
-    'video-compress': 'compressed',
+    'video-compress': 'compressed', transcribe: 'transcript', meeting: 'meeting',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

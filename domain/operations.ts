@@ -45,7 +45,8 @@ export const OPERATION_RULES: Readonly<Record<OperationId, OperationRule>> = {
   'ocr-pdf': one(['pdf', 'image'], ['pdf']),
   'flow-extract': { sourceKinds: ['pdf', 'image', 'text'], sources: { min: 1, max: 20 }, outputFormats: ['xlsx', 'csv', 'json'] },
   transcribe: one(['audio', 'video'], ['txt', 'docx', 'srt', 'vtt', 'json']),
-  meeting: one(['audio', 'video'], null),
+  // The meeting document as DOCX and as JSON (both are results of one job).
+  meeting: one(['audio', 'video'], ['docx', 'json']),
 };
 
 const ARTICLE: Readonly<Record<SourceKind, string>> = { pdf: 'a PDF', image: 'an image', text: 'a text', audio: 'an audio file', video: 'a video' };

@@ -2,6 +2,8 @@
 export const workflowIds = {
   delivery: (deliveryId: string) => `delivery:${deliveryId}`,
   job: (jobId: string) => `job:${jobId}`,
+  /** The speech operation of a job, run `n` (a new run after each provider outage): a child of `job:<id>`. */
+  speech: (jobId: string, n: number) => `job:${jobId}/speech-${n}`,
   batch: (batchId: string) => `batch:${batchId}`,
   request: (requestId: string) => `request:${requestId}`,
   watcher: (network: string) => `watch:${network}`,

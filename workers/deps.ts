@@ -8,6 +8,7 @@ import type { X402ActivityDeps } from '../activities/x402.activities.js';
 import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
+import { createTranscriptionProvider } from '../adapters/providers/transcription/create-transcription-provider.js';
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
@@ -35,6 +36,12 @@ export function buildActivityDeps(
         },
         { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
       ),
+      // The engine starts on its first job (the offline engine's worker process loads the model then).
+      speech: {
+        provider: createTranscriptionProvider(config.transcription, { logger, ffmpegPath: config.media.ffmpegPath }),
+        media: { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
+        chunkSeconds: config.transcription.chunkSeconds,
+      },
     },
     mail: buildMailDeps(config, store),
     watcher: {

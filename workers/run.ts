@@ -37,18 +37,23 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     );
   }
   if ('unknown' in attributes) logger.warn({ reason: attributes.unknown }, 'could not list the namespace\'s search attributes; assuming they are registered');
+  const activityDeps = buildActivityDeps(config, db, logger);
   const { worker, connection } = await createPlatformWorker({
     address: temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activityDeps: buildActivityDeps(config, db, logger),
+    activityDeps,
     shutdownGraceMs: config.shutdownGraceMs,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
   await ensureWatchers({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, networks: config.watcher.networks, pollSeconds: config.watcher.pollSeconds });
   await checkOcrLanguages(config, logger);
-  const done = worker.run().finally(() => connection.close());
+  // After the last activity: the speech engine's processes stop with the worker.
+  const done = worker.run().finally(async () => {
+    await activityDeps.processing.speech?.provider.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));
+    await connection.close();
+  });
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');
   return {
     done,

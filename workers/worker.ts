@@ -5,6 +5,7 @@ import { createMaintenanceActivities } from '../activities/maintenance.activitie
 import { createX402Activities, type X402ActivityDeps } from '../activities/x402.activities.js';
 import { createProcessingActivities } from '../activities/processing.activities.js';
 import { createBatchActivities } from '../activities/batches.activities.js';
+import { createSpeechActivities, type SpeechWorkerDeps } from '../activities/speech.activities.js';
 import { createRetentionActivities } from '../activities/retention.activities.js';
 import { createMailActivities } from '../activities/mail.activities.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
@@ -19,6 +20,8 @@ import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycl
 export interface ProcessingWorkerDeps {
   store: FileStore;
   runners: OperationRunners;
+  /** The speech engine (`transcribe`, `meeting`); without one, speech jobs reaching this worker fail as `processing_error`. */
+  speech?: SpeechWorkerDeps;
   /** Test-only: the waits between `/v1` job-event delivery attempts, in ms. */
   webhookDelaysMs?: number[];
 }
@@ -77,6 +80,7 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   const { db, logger, secretBox } = deps;
   return {
     ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
+    ...createSpeechActivities({ db, logger, store: deps.processing.store, speech: deps.processing.speech }),
     ...createBatchActivities({ db, logger, ...(deps.processing.webhookDelaysMs ? { webhookDelaysMs: deps.processing.webhookDelaysMs } : {}) }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };

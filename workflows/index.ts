@@ -2,6 +2,7 @@
 export { webhookDeliveryWorkflow } from './webhooks/delivery.workflow.js';
 export { maintenanceWorkflow } from './maintenance/maintenance.workflow.js';
 export { processingJobWorkflow } from './processing/job.workflow.js';
+export { speechJobWorkflow } from './processing/speech.workflow.js';
 export { processingBatchWorkflow } from './processing/batch.workflow.js';
 export { retentionWorkflow } from './maintenance/retention.workflow.js';
 export { invoiceMailWorkflow } from './proof/invoice-mail.workflow.js';

@@ -1,3 +1,4 @@
+import type { SpeechOperation } from '../../domain/speech.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
@@ -61,7 +62,9 @@ export interface RunnerInput {
  * (media, OCR, transcription, extraction) drop in as further entries of an OperationRunners map.
  */
 export type OperationRunner = (input: RunnerInput) => Promise<RunnerOutput[]>;
-export type OperationRunners = Readonly<Record<AvailableOperation, OperationRunner>>;
+/** The operations that run as one activity; the speech operations run chunk by chunk (activities/speech.activities.ts). */
+export type RunnerOperation = Exclude<AvailableOperation, SpeechOperation>;
+export type OperationRunners = Readonly<Record<RunnerOperation, OperationRunner>>;
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   pdf: 'application/pdf',
@@ -76,6 +79,9 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   wav: 'audio/wav',
   flac: 'audio/flac',
   ogg: 'audio/ogg',
+  srt: 'application/x-subrip; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+  json: 'application/json',
 };
 
 /** Library errors on user-supplied bytes are failures of the source, not of the platform. */

@@ -7,6 +7,8 @@ import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
 import { mediaToolIssues } from '../../domain/media-trim.js';
 import { displayedImageSize } from '../../adapters/media/measure.js';
+import { normalizeLanguage } from '../../adapters/providers/transcription/whisper-languages.js';
+import { isSpeechOperation } from '../../domain/speech.js';
 import { layoutWatermark, loadWatermarkFonts, WatermarkFontsUnavailable } from '../../adapters/media/pdf/watermark-fonts.js';
 import type { JobRequest } from '../../domain/validation/processing-request.js';
 import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, type QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
@@ -128,6 +130,9 @@ export async function quoteRequest(
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));
   if (typeof req.options['language'] === 'string' && req.operation.startsWith('ocr-')) issues.push(...ocrLanguageIssues(req.options['language'], deps.ocrLanguages ?? ['eng']));
+  if (typeof req.options['language'] === 'string' && isSpeechOperation(req.operation) && normalizeLanguage(req.options['language']) !== req.options['language']) {
+    issues.push({ path: 'options.language', message: `${req.options['language']} is not a language the speech engine knows; send an ISO 639-1 code such as en, de or ja, or leave it out to detect the language` });
+  }
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
   }

@@ -149,7 +149,7 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
       description:
         'Every operation identifier with whether this server runs it, its options (a JSON Schema), the kinds and number of sources it takes, its output ' +
         'formats and its price rule, and the limits. Generated from the tables that validate and price requests, so it says what they do. An ' +
-        'operation with `available: false` (media tools, `transcribe`, `meeting`, `flow-extract` today) is refused with 422 until it is built.',
+        'operation with `available: false` (`flow-extract` today) is refused with 422 until it is built.',
       responses: {
         '200': { description: 'The capabilities of this server.', headers: limited(true), content: json(schemaRef('Capabilities'), { capabilities: capabilitiesJson(s) }) },
         ...readErrors(),

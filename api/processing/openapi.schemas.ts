@@ -6,6 +6,7 @@ import { AVAILABLE_OPERATIONS, OCR_LANGUAGE_PATTERN, RESERVED_FIELD_NAMES, type 
 import { statusOf } from '../http/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
+import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -41,6 +42,12 @@ const ocrLanguage: Schema = {
   description: 'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
     'server\'s installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` ' +
     'and listing the installed ones.',
+};
+const speechLanguage: Schema = {
+  type: 'string', maxLength: 3, pattern: SPEECH_LANGUAGE_PATTERN,
+  description: 'The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected ' +
+    'from the audio (per chunk of a long file; the transcript\'s `language` is the one most of its words were heard in). A code the engine does ' +
+    'not know is refused with 422 naming `options.language`.',
 };
 /** `start` and `end` of a trim, as OPTION_SCHEMAS checks them (the quote then checks them against the measured duration). */
 function trimOptions(kind: 'audio' | 'video'): Schema {
@@ -147,6 +154,20 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     summary: 'Compress a video (H.264 CRF 28, at most 70 % of the source\'s video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.', optionsRequired: false,
     options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
   },
+  transcribe: {
+    summary: 'Transcribe the speech of an audio file or of a video\'s first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). ' +
+      'Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".',
+    optionsRequired: false,
+    options: options({
+      output_format: {
+        type: 'string', enum: [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())],
+        description: `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
+          '`srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` ' +
+          'schema (language, duration, segments with speaker, words with start, end and confidence).',
+      },
+      language: speechLanguage,
+    }),
+  },
 };
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
@@ -228,8 +249,8 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
         'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
-        'available on this route and are refused with 422; other spec operation identifiers (media tools, `transcribe`, `meeting`, ' +
-        `\`flow-extract\`) answer 422 "not available yet". Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
+        'available on this route and are refused with 422; the spec operation `flow-extract` answers 422 "not available yet". ' +
+        `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },
     ...variants,

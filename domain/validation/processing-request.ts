@@ -6,6 +6,7 @@ import { FILE_OPERATIONS, MEDIA_OPERATIONS, MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SEC
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
+import { SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../speech.js';
 
 /**
  * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
@@ -15,8 +16,8 @@ export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_re
 
 /** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
-/** Operations this release runs (later issues add transcription, meeting and extraction). */
-export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS] as const;
+/** Operations this release runs (a later issue adds field extraction). */
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, 'transcribe'] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -71,6 +72,17 @@ const trim = z.strictObject({
   start: trimSeconds.min(0, 'start is at least 0').optional(),
   end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`),
 });
+/**
+ * The speech `language`: an ISO 639-1 code the engine should assume instead of detecting one. Which codes the engine
+ * knows is checked when the request is quoted.
+ */
+const speechLanguage = z.string().max(3).regex(new RegExp(SPEECH_LANGUAGE_PATTERN), 'language must be an ISO 639-1 code in lower case, such as en, de or ja');
+/** `output_format` in lower case, or in capitals as the spec writes them (`SRT`). */
+const TRANSCRIPT_FORMAT_NAMES = [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())];
+const transcriptFormat = z
+  .string()
+  .refine((f) => TRANSCRIPT_FORMAT_NAMES.includes(f), `output_format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`)
+  .transform((f) => f.toLowerCase() as TranscriptFormat);
 const mediaLevel = z.strictObject({ level: z.enum(['balanced'], { message: 'level must be balanced' }).optional() });
 
 /** Options of each operation of this release; every object is strict. */
@@ -109,6 +121,7 @@ export const OPTION_SCHEMAS = {
   }),
   'audio-compress': mediaLevel,
   'video-compress': mediaLevel,
+  transcribe: z.strictObject({ output_format: transcriptFormat.optional(), language: speechLanguage.optional() }),
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;

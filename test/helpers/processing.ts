@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { createSecretBox, generateSecretsKey, type SecretBox } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import type { JobRecord } from '../../api/processing/jobs.routes.js';
@@ -47,9 +48,12 @@ export class ProcessingHarness {
 
   /** Test-only waits between `/v1` webhook delivery attempts of the workers' job events (ms). */
   webhookDelaysMs: number[] | undefined;
+  /** The speech engine of the workers this harness starts (none by default: speech jobs then fail). */
+  speech: SpeechWorkerDeps | undefined;
 
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[] } = {}): Promise<this> {
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps } = {}): Promise<this> {
     this.webhookDelaysMs = opts.webhookDelaysMs;
+    this.speech = opts.speech;
     this.tdb = await createTestDatabase();
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
@@ -74,7 +78,7 @@ export class ProcessingHarness {
       secretBox: this.secretBox,
       resolver: createSystemResolver(),
       allowLoopbackForTests: true,
-      processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}) },
+      processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}), ...(this.speech ? { speech: this.speech } : {}) },
     }, `test-worker-${++this.workerCount}@${process.pid}`);
     this.workers.push(worker);
     return worker;

@@ -1,6 +1,9 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
+import { isSpeechOperation } from '../../domain/speech.js';
+import { workflowIds } from '../../domain/workflow-ids.js';
+import { speechJobWorkflow } from './speech.workflow.js';
 import type { ProcessingActivities } from '../../activities/processing.activities.js';
 
 export interface JobWorkflowInput {
@@ -55,7 +58,8 @@ const { completeJob, failJob, requeueJob } = proxyLocalActivities<ProcessingActi
 const KNOWN: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'processing_error'];
 
 function failureOf(e: unknown): { code: JobErrorCode; message: string } {
-  const cause = e instanceof ActivityFailure ? e.cause : e;
+  let cause = e instanceof ChildWorkflowFailure ? e.cause : e;
+  if (cause instanceof ActivityFailure) cause = cause.cause;
   if (cause instanceof ApplicationFailure && KNOWN.includes(cause.type as JobErrorCode)) {
     return { code: cause.type as JobErrorCode, message: cause.message };
   }
@@ -86,7 +90,11 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
 
     let run;
     try {
-      run = await runJobOperation({ jobId: input.jobId });
+      // The speech operations run chunk by chunk in a child workflow (one per run between outages); the others in one
+      // activity. No patch: jobs of these operations did not exist before this branch.
+      run = claim.operation !== undefined && isSpeechOperation(claim.operation)
+        ? await executeChild(speechJobWorkflow, { workflowId: workflowIds.speech(input.jobId, outages), args: [{ jobId: input.jobId }] })
+        : await runJobOperation({ jobId: input.jobId });
     } catch (e) {
       const error = failureOf(e);
       await failJob({ jobId: input.jobId, ...error });
