@@ -25,16 +25,23 @@ describe('job and estimate bodies', () => {
       ['pdf-watermark', { text: 'DRAFT', pages: '' }], ['pdf-number', {}], ['pdf-number', { start: 5, pages: '2-9' }], ['pdf-merge', {}, [U1, U2]],
       ['image-edit', { width: 800, height: 600 }], ['image-edit', { angle: 90, flip: 'horizontal', format: 'webp', crop: [0, 0, 10, 10] }],
       ['image-compress', {}], ['image-compress', { format: 'jpg', level: 'strong' }], ['webp', {}],
+      ['transcribe', {}], ['transcribe', { output_format: 'vtt', language: 'de' }],
     ];
     for (const [operation, options, ids] of ok) {
       expect(parseJobRequest({ operation, upload_ids: ids ?? [U1], options, max_credits: 50 })).toMatchObject({ operation, options, maxCredits: 50 });
     }
     expect(parseJobRequest({ operation: 'webp', upload_ids: [U1] }).options).toEqual({});
+    // The spec writes the transcript formats in capitals: accepted, and kept in lower case.
+    expect(parseJobRequest({ operation: 'transcribe', upload_ids: [U1], options: { output_format: 'SRT' } }).options).toEqual({ output_format: 'srt' });
   });
 
   it.each([
     ['unknown operation', { operation: 'pdf-explode', upload_ids: [U1] }, ['operation']],
-    ['an operation of a later release', { operation: 'transcribe', upload_ids: [U1] }, ['operation']],
+    ['an operation of a later release', { operation: 'flow-extract', upload_ids: [U1] }, ['operation']],
+    ['transcribe to PDF', { operation: 'transcribe', upload_ids: [U1], options: { output_format: 'pdf' } }, ['options.output_format']],
+    ['transcribe in mixed case', { operation: 'transcribe', upload_ids: [U1], options: { output_format: 'Vtt' } }, ['options.output_format']],
+    ['a language name instead of a code', { operation: 'transcribe', upload_ids: [U1], options: { language: 'English' } }, ['options.language']],
+    ['transcribe with two sources', { operation: 'transcribe', upload_ids: [U1, U2] }, ['upload_ids']],
     ['missing upload_ids', { operation: 'webp' }, ['upload_ids']],
     ['empty upload_ids', { operation: 'webp', upload_ids: [] }, ['upload_ids']],
     ['a malformed upload id', { operation: 'webp', upload_ids: ['../../etc/passwd'] }, ['upload_ids.0']],
