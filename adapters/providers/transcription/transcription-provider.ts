@@ -44,7 +44,11 @@ export interface Transcript {
 export interface TranscribeRequest {
   /** A local audio or video file (any container ffmpeg reads); only its first audio stream is used. */
   path: string;
-  /** ISO 639-1 code; detected when absent. */
+  /**
+   * ISO 639-1 code (a Whisper language name, any case, or a code with a region such as `en-US` is accepted too:
+   * whisper-languages.ts `requestedLanguage`); detected when absent. A language Whisper does not know is refused by
+   * every provider with InvalidSourceError before any work.
+   */
   language?: string;
   /** Aborts the request: a queued one is dropped, a running one ends its engine process (restarted for the next). */
   signal?: AbortSignal;

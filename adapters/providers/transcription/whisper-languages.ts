@@ -1,3 +1,5 @@
+import { InvalidSourceError } from '../provider-errors.js';
+
 /**
  * Whisper's languages as its HTTP API names them (OpenAI's `/v1/audio/transcriptions` answers `"language": "english"`),
  * keyed by the code Whisper uses. These are the API's vocabulary (Whisper's tokenizer), so they are listed here rather
@@ -40,4 +42,23 @@ export function normalizeLanguage(reported: string): string | null {
   const code = BY_NAME.get(value) ?? (value in WHISPER_LANGUAGES ? value : /^([a-z]{2,3})(?: [a-z0-9]+)*$/.exec(value)?.[1]);
   if (code === undefined || !(code in WHISPER_LANGUAGES || code === 'jv')) return null;
   return ISO_FIXES[code] ?? code;
+}
+
+/** The InvalidSourceError message for a requested language Whisper does not know (the same from every provider). */
+export const UNSUPPORTED_LANGUAGE = 'the transcription provider does not support the requested language';
+
+/**
+ * A requested language (an ISO 639-1 code, a Whisper name or alias, any case, a region allowed: `en`, `English`,
+ * `en-US`) as the ISO 639-1 code every provider sends and answers; InvalidSourceError for one Whisper does not know,
+ * before any work is done. Both providers use it, so a request is accepted or refused the same way by either.
+ */
+export function requestedLanguage(requested: string): string {
+  const code = requested.length <= 64 ? normalizeLanguage(requested) : null;
+  if (code === null) throw new InvalidSourceError(UNSUPPORTED_LANGUAGE);
+  return code;
+}
+
+/** The code Whisper's own tokenizer uses for an ISO code from normalizeLanguage (only Javanese differs: `jv` → `jw`). */
+export function whisperLanguageCode(iso: string): string {
+  return Object.entries(ISO_FIXES).find(([, fixed]) => fixed === iso)?.[0] ?? iso;
 }
