@@ -178,7 +178,8 @@ const NO_SPACE_LANGUAGES = new Set(['zh', 'ja', 'th', 'lo', 'km', 'my', 'bo', 'y
 /** Tokens that attach to the previous word (closing punctuation). */
 const ATTACHES_LEFT = /^[,.;:!?…%)\]}»”’、。，！？；：]/u;
 
-function joinWords(words: readonly string[], language: string): string {
+/** Words joined as the transcript's text: with spaces, or without them in languages written without (zh, ja, th, …). */
+export function joinWords(words: readonly string[], language: string): string {
   const noSpace = NO_SPACE_LANGUAGES.has(language.toLowerCase().split(/[-_]/)[0] ?? '');
   let out = '';
   for (const word of words) {
