@@ -307,6 +307,8 @@ export interface QuoteIndex {
    * time span and the speaker of the first word; null when it does not occur or is shorter than MIN_QUOTE_TOKENS.
    */
   find(quote: string): MeetingQuote | null;
+  /** Whether the text occurs in the transcript as find() compares (one token is enough). */
+  occurs(text: string): boolean;
 }
 
 export function quoteIndex(units: readonly Unit[], language: string): QuoteIndex {
@@ -324,13 +326,24 @@ export function quoteIndex(units: readonly Unit[], language: string): QuoteIndex
     if (list) list.push(i);
     else positions.set(token, [i]);
   });
+  /** The first token position where q occurs, or -1. */
+  const locate = (q: readonly string[]): number => {
+    for (const p of positions.get(q[0]!) ?? []) {
+      if (p + q.length > tokens.length) break;
+      if (q.every((token, k) => tokens[p + k] === token)) return p;
+    }
+    return -1;
+  };
   return {
+    occurs(text) {
+      const q = quoteTokens(text);
+      return q.length > 0 && locate(q) >= 0;
+    },
     find(quote) {
       const q = quoteTokens(quote);
       if (q.length < MIN_QUOTE_TOKENS) return null;
-      for (const p of positions.get(q[0]!) ?? []) {
-        if (p + q.length > tokens.length) break;
-        if (!q.every((token, k) => tokens[p + k] === token)) continue;
+      const p = locate(q);
+      if (p >= 0) {
         const first = owner[p]!;
         const last = owner[p + q.length - 1]!;
         const span = units.slice(first, last + 1);

@@ -7,15 +7,17 @@ import {
   meetingSentences,
   meetingTurns,
   meetingUnits,
+  quoteIndex,
   sentenceQuote,
   speakerStats,
   toSeconds,
   TURN_EXCERPT_WORDS,
   type MeetingQuote,
+  type QuoteIndex,
 } from './meeting-analysis.js';
 import { formatTimestamp, transcriptToJsonValue, TranscriptJson, type LabelledTranscript } from './transcript-formats.js';
 
-export type { MeetingQuote } from './meeting-analysis.js';
+export type { MeetingQuote, QuoteIndex } from './meeting-analysis.js';
 
 /**
  * The meeting document of the `meeting` operation, as JSON (meetingToJson) and DOCX (meetingToDocx), from a
@@ -266,4 +268,28 @@ export async function meetingToDocx(input: MeetingDocumentInput): Promise<Buffer
 /** The transcript's turns with their full text (the Transcript section of the DOCX). */
 function meetingToTranscriptTurns(m: MeetingJson): { start: number; speaker: string | null; text: string }[] {
   return meetingTurns(meetingUnits(m), m.language).map((turn) => ({ start: toSeconds(turn.startMs), speaker: turn.speaker, text: turn.text }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// For the language model (adapters/providers/llm/meeting-summary.ts)
+
+export interface MeetingTranscriptView {
+  /** One line per turn: `[hh:mm:ss] SPEAKER_1: text` (`Unknown speaker` without a label), in time order. */
+  lines: { start: number; text: string }[];
+  /** The speaker labels present, in order of first appearance. */
+  speakers: string[];
+  /** Finds quotes in the transcript (see QuoteIndex). */
+  quotes: QuoteIndex;
+}
+
+/** The transcript as a language model reads it, and the index its quotes are checked against. */
+export function meetingTranscriptView(transcript: LabelledTranscript): MeetingTranscriptView {
+  const t = transcriptToJsonValue(transcript);
+  const units = meetingUnits(t);
+  const turns = meetingTurns(units, t.language);
+  return {
+    lines: turns.map((turn) => ({ start: toSeconds(turn.startMs), text: `[${hms(toSeconds(turn.startMs))}] ${who(turn.speaker)}: ${turn.text}` })),
+    speakers: [...new Set(units.map((u) => u.speaker).filter((s): s is string => s !== null))],
+    quotes: quoteIndex(units, t.language),
+  };
 }
