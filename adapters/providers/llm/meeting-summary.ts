@@ -120,7 +120,9 @@ export class LanguageModelMeetingSummarizer implements MeetingSummarizer {
       { role: 'user', content: `Meeting transcript (${view.speakers.length} speakers):\n<transcript>\n${sent.join('\n')}\n</transcript>` },
     ];
     const { value, rejected } = await this.chat.completeJson({ messages, schemaName: 'meeting_summary', schema: MeetingSummaryAnswer, signal: options.signal });
-    if (rejected.length > 0) warnings.push(`The language model's first ${plural(rejected.length, 'answer was', 'answers were')} unusable and asked again.`);
+    if (rejected.length > 0) {
+      warnings.push(`The language model's first ${rejected.length === 1 ? 'answer was' : `${rejected.length} answers were`} unusable; it was asked again.`);
+    }
 
     const summary: LanguageModelSummary = { ...empty, warnings };
     let cutText = false;

@@ -149,8 +149,8 @@ export class OpenAiCompatibleChatClient {
         return { value: this.parse(text, request.schema), attempts: attempt, rejected };
       } catch (error) {
         if (!(error instanceof LanguageModelAnswerError)) throw error;
-        rejected.push(error.message);
-        this.opts.logger?.warn({ provider: this.name, attempt, attempts, problem: this.#scrub(error.message) }, 'language model answer rejected');
+        rejected.push(this.#scrub(error.message));
+        this.opts.logger?.warn({ provider: this.name, attempt, attempts, problem: rejected.at(-1) }, 'language model answer rejected');
       }
     }
     throw new LanguageModelAnswerError(`the language model gave no usable answer in ${attempts} attempts (last: ${rejected.at(-1) ?? 'none'})`);
