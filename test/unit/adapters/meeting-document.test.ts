@@ -269,3 +269,28 @@ describe('quote index', () => {
     expect(quoteTokens('予算を決めました')).toEqual(['予', '算', 'を', '決', 'め', 'ま', 'し', 'た']);
   });
 });
+
+describe('long meetings', () => {
+  /** 150 000 words (about 14 hours of speech), four speakers taking turns of 40 words, a long pause now and then. */
+  function longMeeting(): LabelledTranscript {
+    const vocab = 'the billing migration invoice export team support database query account plan budget review customer release deadline friday we decided to move will write fix notes send'.split(' ');
+    const words: LabelledTranscript['words'] = [];
+    let t = 0;
+    for (let i = 0; i < 150_000; i++) {
+      words.push({ start: t, end: t + 0.3, word: `${vocab[(i * 7919) % vocab.length]!}${i % 13 === 12 ? '.' : ''}`, confidence: 0.9, speaker: `SPEAKER_${1 + (Math.floor(i / 40) % 4)}` });
+      t += i % 97 === 96 ? 2.5 : 0.33;
+    }
+    return { language: 'en', duration: Math.ceil(t), segments: [], words };
+  }
+
+  it('renders a 150 000-word transcript (no stack overflow from spreading its times into Math.max)', async () => {
+    const t = longMeeting();
+    expect(transcriptToJsonValue(t).words).toHaveLength(150_000);
+    const m = MeetingJson.parse(JSON.parse(meetingToJson({ transcript: t })));
+    expect(m.speakers.map((s) => s.speaker)).toEqual(['SPEAKER_1', 'SPEAKER_2', 'SPEAKER_3', 'SPEAKER_4']);
+    expect(m.summary.key_sentences.length).toBeGreaterThan(0);
+    expect(m.summary.key_sentences.length).toBeLessThanOrEqual(12);
+    const docx = await meetingToDocx({ transcript: t });
+    expect(docx.subarray(0, 2).toString('latin1')).toBe('PK');
+  });
+});
