@@ -18,7 +18,7 @@ export interface MeetingQuote {
 }
 
 /** A word (or, for a transcript without words, a segment): times in whole milliseconds. */
-interface Unit {
+export interface MeetingUnit {
   startMs: number;
   endMs: number;
   text: string;
@@ -85,14 +85,14 @@ const ms = (seconds: number): number => Math.round(seconds * 1000);
 export const toSeconds = (milliseconds: number): number => milliseconds / 1000;
 
 /** The units of a transcript: its words, or its segments when it has no words. */
-export function meetingUnits(t: TranscriptJson): Unit[] {
+export function meetingUnits(t: TranscriptJson): MeetingUnit[] {
   if (t.words.length > 0) return t.words.map((w) => ({ startMs: ms(w.start), endMs: ms(w.end), text: w.word, speaker: w.speaker, words: 1 }));
   return t.segments.map((s) => ({ startMs: ms(s.start), endMs: ms(s.end), text: s.text, speaker: s.speaker, words: s.text.split(' ').length }));
 }
 
 /** Turns: runs of one speaker's words, split at a speaker change or a pause of TURN_PAUSE_MS or more. */
-export function meetingTurns(units: readonly Unit[], language: string): MeetingTurn[] {
-  const groups: Unit[][] = [];
+export function meetingTurns(units: readonly MeetingUnit[], language: string): MeetingTurn[] {
+  const groups: MeetingUnit[][] = [];
   for (const unit of units) {
     const group = groups.at(-1);
     const last = group?.at(-1);
@@ -110,7 +110,7 @@ export function meetingTurns(units: readonly Unit[], language: string): MeetingT
 }
 
 /** Speakers in order of first appearance with their talk time, share of speech, words and turns. */
-export function speakerStats(units: readonly Unit[], turns: readonly MeetingTurn[]): SpeakerStats[] {
+export function speakerStats(units: readonly MeetingUnit[], turns: readonly MeetingTurn[]): SpeakerStats[] {
   const bySpeaker = new Map<string | null, SpeakerStats>();
   units.forEach((unit, i) => {
     let stats = bySpeaker.get(unit.speaker);
@@ -131,9 +131,9 @@ export function speakerStats(units: readonly Unit[], turns: readonly MeetingTurn
 }
 
 /** Sentences: split after sentence-final punctuation, at a speaker change, a TURN_PAUSE_MS pause, or MAX_SENTENCE_WORDS. */
-export function meetingSentences(units: readonly Unit[], language: string): MeetingSentence[] {
-  const groups: Unit[][] = [];
-  let current: Unit[] = [];
+export function meetingSentences(units: readonly MeetingUnit[], language: string): MeetingSentence[] {
+  const groups: MeetingUnit[][] = [];
+  let current: MeetingUnit[] = [];
   for (const unit of units) {
     const last = current.at(-1);
     if (last && (last.speaker !== unit.speaker || unit.startMs - last.endMs >= TURN_PAUSE_MS || SENTENCE_END.test(last.text) || current.reduce((sum, u) => sum + u.words, 0) >= MAX_SENTENCE_WORDS)) {
@@ -311,7 +311,7 @@ export interface QuoteIndex {
   occurs(text: string): boolean;
 }
 
-export function quoteIndex(units: readonly Unit[], language: string): QuoteIndex {
+export function quoteIndex(units: readonly MeetingUnit[], language: string): QuoteIndex {
   const tokens: string[] = [];
   const owner: number[] = [];
   units.forEach((unit, i) => {
