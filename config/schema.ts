@@ -227,6 +227,18 @@ export const envSchema = z.object({
   TRANSCRIPTION_CHUNK_SECONDS: int(300, 10, 600),
 
   /**
+   * The language model that summarises meetings (docs/processing.md, "Meeting"): `none` (an extractive summary, and
+   * the document says so) or `openai`, an OpenAI-compatible `/chat/completions` API at LLM_API_BASE_URL (with its
+   * version path) with the secret LLM_API_KEY and a model that supports structured outputs (a strict JSON schema);
+   * the time limit is per HTTP request.
+   */
+  LLM_PROVIDER: z.enum(['none', 'openai', '']).default('none'),
+  LLM_API_BASE_URL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_API_MODEL: optionalString.transform((v) => v ?? 'gpt-4o-mini'),
+  LLM_API_TIMEOUT_MS: int(120_000, 1000, 300_000),
+
+  /**
    * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
    * addresses with an optional port (`1.1.1.1`, `1.1.1.1:53`, `[2606:4700:4700::1111]:53`), in failover order.
    */
@@ -373,6 +385,8 @@ export interface Config {
     /** Target chunk length of long audio, seconds. */
     readonly chunkSeconds: number;
   };
+  /** The language model of meeting summaries: `none`, or `openai` with its API settings in `api` (only then). */
+  readonly llm: { readonly provider: 'none' | 'openai'; readonly api?: LlmApiConfig };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
   readonly x402: {
@@ -432,6 +446,36 @@ function parseTranscriptionApi(e: Env, issues: string[]): TranscriptionApiConfig
   const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e.TRANSCRIPTION_API_MODEL, timeoutMs: e.TRANSCRIPTION_API_TIMEOUT_MS };
   // Not enumerable: a serialized or inspected Config never shows the key.
   return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as TranscriptionApiConfig;
+}
+
+/** The OpenAI-compatible chat API of meeting summaries. `apiKey` is a secret. */
+export interface LlmApiConfig {
+  /** Normalized: no trailing slash. */
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly timeoutMs: number;
+  /** Not enumerable (absent from JSON and inspection); read it only to authenticate. */
+  readonly apiKey: string;
+}
+
+/** LLM_PROVIDER and its API settings, checked as parseTranscriptionApi checks its own (names only, never values). */
+function parseLlmApi(e: Env, issues: string[]): LlmApiConfig | undefined {
+  if (e.LLM_PROVIDER !== 'openai') return undefined;
+  const raw = e.LLM_API_BASE_URL;
+  let url: URL | null = null;
+  try {
+    url = raw ? new URL(raw) : null;
+  } catch {
+    url = null;
+  }
+  const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
+  if (!urlOk) issues.push('LLM_API_BASE_URL: required with LLM_PROVIDER=openai; an http(s) URL with the API\'s version path (e.g. https://api.openai.com/v1), without credentials, query or fragment');
+  const key = e.LLM_API_KEY;
+  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push('LLM_API_KEY: required with LLM_PROVIDER=openai; printable characters without spaces');
+  if (!urlOk || !key) return undefined;
+  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e.LLM_API_MODEL, timeoutMs: e.LLM_API_TIMEOUT_MS };
+  // Not enumerable: a serialized or inspected Config never shows the key.
+  return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as LlmApiConfig;
 }
 
 /** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
@@ -506,6 +550,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const mail = parseMailConfig(e, issues);
   const transcriptionApi = parseTranscriptionApi(e, issues);
+  const llmApi = parseLlmApi(e, issues);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
@@ -588,6 +633,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ...(transcriptionApi ? { api: transcriptionApi } : {}),
       chunkSeconds: e.TRANSCRIPTION_CHUNK_SECONDS,
     },
+    llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi ? { api: llmApi } : {}) },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,

@@ -158,7 +158,9 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
       speaker: cleanLabel(w.speaker),
     }))
     .filter((w) => w.text !== '');
-  const lastEnd = Math.max(0, ...[...rawSegments, ...rawWords].flatMap((x) => [x.startMs, x.endMs]).filter((t) => Number.isFinite(t)));
+  // A loop, not Math.max(...times): spreading a long transcript's times (hundreds of thousands) overflows the stack.
+  let lastEnd = 0;
+  for (const x of [...rawSegments, ...rawWords]) for (const t of [x.startMs, x.endMs]) if (Number.isFinite(t) && t > lastEnd) lastEnd = t;
   const reported = toMs(transcript.duration);
   const durationMs = Number.isNaN(reported) ? lastEnd : Math.max(reported, lastEnd);
   const segments = normaliseItems(rawSegments, durationMs);
@@ -178,7 +180,8 @@ const NO_SPACE_LANGUAGES = new Set(['zh', 'ja', 'th', 'lo', 'km', 'my', 'bo', 'y
 /** Tokens that attach to the previous word (closing punctuation). */
 const ATTACHES_LEFT = /^[,.;:!?…%)\]}»”’、。，！？；：]/u;
 
-function joinWords(words: readonly string[], language: string): string {
+/** Words joined as the transcript's text: with spaces, or without them in languages written without (zh, ja, th, …). */
+export function joinWords(words: readonly string[], language: string): string {
   const noSpace = NO_SPACE_LANGUAGES.has(language.toLowerCase().split(/[-_]/)[0] ?? '');
   let out = '';
   for (const word of words) {

@@ -239,4 +239,39 @@ describe('chain and x402 config', () => {
       }
     }
   });
+
+  it('configures the meeting-summary language model: none by default, URL and key required for openai, the key never in a dump or an error', () => {
+    const key = 'sk-llm-config-test-8c1d5e0f3a';
+    expect(loadConfig({}).llm).toEqual({ provider: 'none' });
+    expect(loadConfig({ LLM_PROVIDER: '', LLM_API_KEY: key }).llm).toEqual({ provider: 'none' });
+    const c = loadConfig({ LLM_PROVIDER: 'openai', LLM_API_BASE_URL: 'https://API.example.com/v1/', LLM_API_KEY: key });
+    expect(c.llm).toEqual({ provider: 'openai', api: { baseUrl: 'https://api.example.com/v1', model: 'gpt-4o-mini', timeoutMs: 120_000 } });
+    expect(c.llm.api?.apiKey).toBe(key);
+    expect(JSON.stringify(c)).not.toContain(key);
+    expect(inspect(c, { depth: 10 })).not.toContain(key);
+    expect(Object.isFrozen(c.llm.api)).toBe(true);
+    expect(loadConfig({ LLM_PROVIDER: 'openai', LLM_API_BASE_URL: 'http://llm:8080/v1', LLM_API_KEY: key, LLM_API_MODEL: 'qwen2.5-7b', LLM_API_TIMEOUT_MS: '30000' }).llm.api).toEqual({
+      baseUrl: 'http://llm:8080/v1',
+      model: 'qwen2.5-7b',
+      timeoutMs: 30_000,
+    });
+    expect(() => loadConfig({ LLM_PROVIDER: 'local' })).toThrow(/LLM_PROVIDER/);
+    expect(() => loadConfig({ LLM_API_TIMEOUT_MS: '300001' })).toThrow(/LLM_API_TIMEOUT_MS/);
+    for (const [url, apiKey, variable] of [
+      [undefined, key, 'LLM_API_BASE_URL: required'],
+      ['https://api.example.com/v1', undefined, 'LLM_API_KEY: required'],
+      [`https://user:${key}@api.example.com/v1`, key, 'LLM_API_BASE_URL'],
+      [`https://api.example.com/v1?api_key=${key}`, key, 'LLM_API_BASE_URL'],
+      ['https://api.example.com/v1', `${key} with spaces`, 'LLM_API_KEY'],
+    ] as const) {
+      try {
+        loadConfig({ LLM_PROVIDER: 'openai', LLM_API_BASE_URL: url, LLM_API_KEY: apiKey });
+        expect.unreachable(`${url} should be refused`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect(String(e)).toContain(variable);
+        expect(String(e)).not.toContain(key);
+      }
+    }
+  });
 });
