@@ -23,6 +23,9 @@ import {
   transcriptToVtt,
   type LabelledTranscript,
 } from '../adapters/documents/transcript-formats.js';
+import { meetingToDocx, meetingToJson } from '../adapters/documents/meeting-document.js';
+import type { MeetingSummarizer } from '../adapters/providers/llm/meeting-summary.js';
+import { LanguageModelAnswerError, LanguageModelConfigError } from '../adapters/providers/llm/openai-compatible-chat.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
@@ -45,6 +48,8 @@ export interface SpeechWorkerDeps {
   chunkSeconds?: number;
   /** Chunks per workflow run before it continues as new; default SPEECH_CHUNKS_PER_RUN (tests set it low). */
   chunksPerRun?: number;
+  /** The language model that summarises meetings (LLM_PROVIDER); none: the meeting document has an extractive summary. */
+  summarizer?: MeetingSummarizer | null;
 }
 
 export interface SpeechActivityDeps {
@@ -100,9 +105,8 @@ async function readJson<T>(path: string): Promise<T | null> {
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
-/** The result files of a speech job. */
-async function renderResults(operation: string, transcript: LabelledTranscript, options: Record<string, unknown>): Promise<RunnerOutput[]> {
-  if (operation !== 'transcribe') throw ApplicationFailure.nonRetryable(`operation ${operation} is not a speech operation of this worker`, 'processing_error');
+/** `transcribe`'s one result file, in the requested format. */
+async function transcriptResult(transcript: LabelledTranscript, options: Record<string, unknown>): Promise<RunnerOutput[]> {
   const format = (options['output_format'] as TranscriptFormat | undefined) ?? DEFAULT_TRANSCRIPT_FORMAT;
   const text = (s: string) => ({ format, data: Buffer.from(s, 'utf8') });
   switch (format) {
@@ -113,6 +117,9 @@ async function renderResults(operation: string, transcript: LabelledTranscript, 
     case 'docx': return [{ format, data: await transcriptToDocx(transcript) }];
   }
 }
+
+/** The title of a meeting document: the source's name without its extension. */
+const meetingTitle = (filename: string) => `Meeting: ${filename.replace(/\.[A-Za-z0-9]{1,5}$/, '') || filename}`;
 
 export function createSpeechActivities(deps: SpeechActivityDeps) {
   const engine = (): SpeechWorkerDeps => {
@@ -128,6 +135,14 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
     if (e instanceof TranscriptionEngineMissingError || e instanceof TranscriptionProviderConfigError) {
       deps.logger.error({ jobId, err: e }, 'the transcription engine cannot run; the job fails and its reservation is released');
       throw ApplicationFailure.nonRetryable(ENGINE_UNAVAILABLE, 'processing_error');
+    }
+    if (e instanceof LanguageModelConfigError) {
+      deps.logger.error({ jobId, err: e }, 'the language model refuses the configuration; the job fails and its reservation is released');
+      throw ApplicationFailure.nonRetryable('Meeting summaries are not available on this server right now; the reservation was released. Retry later.', 'processing_error');
+    }
+    if (e instanceof LanguageModelAnswerError) {
+      deps.logger.error({ jobId, err: e }, 'the language model kept giving unusable answers');
+      throw ApplicationFailure.nonRetryable('The language model gave unusable answers to the meeting summary; the reservation was released. Retry later.', 'processing_error');
     }
     if (e instanceof TranscriptionAnswerError) {
       deps.logger.error({ jobId, err: e }, 'the transcription provider kept giving malformed answers');
@@ -224,7 +239,21 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
       }
       const transcript: LabelledTranscript = stitchTranscripts(parts, plan.duration);
       const [source] = await jobSources(deps, job);
-      const outputs = await renderResults(job.operation, transcript, job.options);
+      let outputs: RunnerOutput[];
+      if (job.operation === 'meeting') {
+        const summarizer = engine().summarizer ?? null;
+        let summary = null;
+        try {
+          summary = summarizer && transcript.words.length > 0 ? await heartbeating(({ signal }) => summarizer.summarize(transcript, signal ? { signal } : {})) : null;
+        } catch (e) {
+          const outcome = failure(e, job.id);
+          if (outcome.outcome !== 'done') return outcome;
+        }
+        const document = { transcript, title: meetingTitle(source!.filename), summary };
+        outputs = [{ format: 'docx', data: await meetingToDocx(document) }, { format: 'json', data: Buffer.from(meetingToJson(document), 'utf8') }];
+      } else {
+        outputs = await transcriptResult(transcript, job.options);
+      }
       const files = await storeResults(deps.store, job, source!.filename, outputs);
       const engineMs = parts.reduce((sum, p) => sum + p.engineMs, 0);
       return { outcome: 'done', files, operationMs: engineMs + (performance.now() - started) };

@@ -9,6 +9,7 @@ import { createAuthorizationStateReader } from '../adapters/x402/authorization-s
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { createTranscriptionProvider } from '../adapters/providers/transcription/create-transcription-provider.js';
+import { createMeetingSummarizer } from '../adapters/providers/llm/create-meeting-summarizer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
@@ -41,6 +42,7 @@ export function buildActivityDeps(
         provider: createTranscriptionProvider(config.transcription, { logger, ffmpegPath: config.media.ffmpegPath }),
         media: { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
         chunkSeconds: config.transcription.chunkSeconds,
+        summarizer: createMeetingSummarizer(config.llm, { logger }),
       },
     },
     mail: buildMailDeps(config, store),

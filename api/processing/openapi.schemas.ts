@@ -167,6 +167,11 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
       },
       language: speechLanguage,
     }),
+  },  meeting: {
+    summary: 'Transcribe a meeting (audio, or a video\'s first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk ' +
+      'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
+    optionsRequired: false,
+    options: options({ language: speechLanguage }),
   },
 };
 

@@ -6,7 +6,7 @@ import { FILE_OPERATIONS, MEDIA_OPERATIONS, MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SEC
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
-import { SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../speech.js';
+import { SPEECH_LANGUAGE_PATTERN, SPEECH_OPERATIONS, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../speech.js';
 
 /**
  * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
@@ -17,7 +17,7 @@ export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_re
 /** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
 /** Operations this release runs (a later issue adds field extraction). */
-export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, 'transcribe'] as const;
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, ...SPEECH_OPERATIONS] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -122,6 +122,7 @@ export const OPTION_SCHEMAS = {
   'audio-compress': mediaLevel,
   'video-compress': mediaLevel,
   transcribe: z.strictObject({ output_format: transcriptFormat.optional(), language: speechLanguage.optional() }),
+  meeting: z.strictObject({ language: speechLanguage.optional() }),
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;

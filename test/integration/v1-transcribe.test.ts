@@ -7,6 +7,9 @@ import { promisify } from 'node:util';
 import AdmZip from 'adm-zip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TranscriptJson } from '../../adapters/documents/transcript-formats.js';
+import { MeetingJson, NO_LANGUAGE_MODEL_NOTICE } from '../../adapters/documents/meeting-document.js';
+import type { MeetingSummarizer } from '../../adapters/providers/llm/meeting-summary.js';
+import { LanguageModelConfigError } from '../../adapters/providers/llm/openai-compatible-chat.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../adapters/providers/provider-errors.js';
 import { OfflineWhisperProvider } from '../../adapters/providers/transcription/offline-whisper.provider.js';
 import { TranscriptionProviderConfigError, type TranscriptionProvider } from '../../adapters/providers/transcription/transcription-provider.js';
@@ -244,5 +247,63 @@ describe('transcribe jobs', () => {
     const rejected = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, 240_000);
     expect(rejected).toMatchObject({ status: 'failed', error_code: 'invalid_source', error: 'the audio could not be decoded' });
     expect(await h.wallet(acme.id)).toEqual(before);
+  });
+});
+
+describe('meeting jobs', () => {
+  it('15 credits per started minute; the meeting document as DOCX and JSON, with an extractive summary quoted from the transcript', async () => {
+    const estimate = await post('/estimate', { operation: 'meeting', upload_ids: [audio] });
+    expect(await estimate.json()).toMatchObject({ operation: 'meeting', estimated_credits: 15 });
+    const before = await h.wallet(acme.id);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'meeting', upload_ids: [audio], options: { language: 'en' } })).id, 240_000);
+    expect(job).toMatchObject({ status: 'completed', charged_credits: 15 });
+    expect(job.result!.files.map((f) => [f.name, f.content_type])).toEqual([
+      ['standup-meeting.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['standup-meeting.json', 'application/json'],
+    ]);
+    const meeting = MeetingJson.parse(await (await h.download(acme.key, job.result!.files[1]!.download_path)).json());
+    expect(meeting.title).toBe('Meeting: standup');
+    expect(meeting.summary).toMatchObject({ source: 'extractive', notice: NO_LANGUAGE_MODEL_NOTICE });
+    expect(wordErrorRate(clip.text, meeting.words.map((w) => w.word).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR);
+    // Every key sentence is the transcript's own text at its own time.
+    const spoken = normaliseWords(meeting.words.map((w) => w.word).join(' ')).join(' ');
+    expect(meeting.summary.key_sentences.length).toBeGreaterThan(0);
+    for (const q of meeting.summary.key_sentences) {
+      expect(spoken).toContain(normaliseWords(q.text).join(' '));
+      expect(q.end).toBeLessThanOrEqual(meeting.duration);
+    }
+    const total = meeting.speakers.reduce((sum, s) => sum + s.talk_time, 0);
+    expect(total).toBeGreaterThan(10);
+    expect(total).toBeLessThanOrEqual(meeting.duration);
+    const xml = new AdmZip(Buffer.from(await (await h.download(acme.key, job.result!.files[0]!.download_path)).arrayBuffer())).readAsText('word/document.xml');
+    expect(xml).toContain('No language model is configured');
+    expect(await h.wallet(acme.id)).toEqual({ available: before.available - 15, reserved: before.reserved });
+  });
+
+  it('a language-model outage at the summary requeues the job; the chunks are not transcribed again', async () => {
+    await h.stopWorkers();
+    calls.length = 0;
+    let asked = 0;
+    const summarizer: MeetingSummarizer = {
+      model: 'injected',
+      summarize() {
+        asked++;
+        return Promise.reject(asked === 1 ? new ProviderUnavailableError('the language model is temporarily unavailable', 100) : new LanguageModelConfigError('LLM_API_KEY was refused (401)'));
+      },
+    };
+    h.speech = { ...h.speech!, summarizer };
+    const jobId = await submitWithShortOutages({ operation: 'meeting', upload_ids: [audio] });
+    await h.startWorker();
+    const job = await h.waitForJob(acme.key, jobId, 240_000);
+    // The second answer is a refused configuration: a clear failure, the reservation released.
+    expect(job).toMatchObject({ status: 'failed', error_code: 'processing_error', error: expect.stringContaining('the reservation was released') });
+    expect(JSON.stringify(job)).not.toContain('LLM_API_KEY');
+    expect(asked).toBe(2);
+    expect(calls).toHaveLength(chunkCount);
+    expect(await h.gateway.client.workflow.getHandle(workflowIds.job(jobId)).result()).toMatchObject({ status: 'failed', outages: 1 });
+    expect(await ledgerOf(jobId)).toEqual([['reserve', 15], ['release', 15]]);
+    h.speech = { ...h.speech, summarizer: null };
+    await h.stopWorkers();
+    await h.startWorker();
   });
 });
