@@ -266,11 +266,13 @@ MAX_REGION_SECONDS = 3.0  # longer regions are cut into equal pieces of at most 
 
 
 def speech_regions(audio: np.ndarray) -> list[tuple[int, int]]:
-    """Sample ranges of speech: Silero VAD with a 0.3 s minimum silence and 0.1 s padding (faster-whisper's defaults,
-    2 s and 0.4 s, would join two speakers' turns across a short pause), pieces of at most MAX_REGION_SECONDS."""
+    """Sample ranges of speech: Silero VAD with a 0.2 s minimum silence and 0.05 s padding, so a pause of 0.3 s
+    between two speakers' turns ends a region (faster-whisper's defaults for transcription, 2 s and 0.4 s, join turns
+    across pauses under 2.8 s), cut into equal pieces of at most MAX_REGION_SECONDS (a change of speaker without a
+    pause then lies inside one piece at most)."""
     from faster_whisper.vad import VadOptions, get_speech_timestamps
 
-    options = VadOptions(min_silence_duration_ms=300, speech_pad_ms=100, min_speech_duration_ms=250)
+    options = VadOptions(min_silence_duration_ms=200, speech_pad_ms=50, min_speech_duration_ms=250)
     regions = []
     for ts in get_speech_timestamps(audio, options, sampling_rate=SAMPLE_RATE):
         start, end = int(ts["start"]), int(ts["end"])
