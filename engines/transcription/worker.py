@@ -1,6 +1,6 @@
 """The offline speech worker: faster-whisper with the model loaded once, answering JSON lines over stdio.
 
-Usage: python worker.py --model DIR [--cpu-threads N] [--compute-type int8]
+Usage: python worker.py [--model DIR] [--speaker-model FILE] [--cpu-threads N] [--compute-type int8]
 
 After loading the model it writes {"ready": true, ...}; then, for each request line
     {"id": "r1", "path": "/tmp/.../audio.wav", "language": "en"?, "vad": true?}
@@ -9,6 +9,10 @@ it writes one line, in order:
      "segments": [{"start": 0.0, "end": 2.9, "text": "..."}],
      "words": [{"start": 0.0, "end": 0.16, "word": "The", "probability": 0.52}]}
 or {"id": "r1", "error": "...", "code": "invalid_audio" | "bad_request" | "engine_error"}.
+A request with "kind": "speakers" (needs --speaker-model, the Resemblyzer pretrained.pt; see speakers.py)
+    {"id": "r2", "kind": "speakers", "path": "/tmp/.../audio.wav"}
+is answered with the speech regions (Silero VAD, cut to at most 3 s) and one voice embedding each:
+    {"id": "r2", "duration": 7.3, "regions": [{"start": 0.35, "end": 2.9, "embedding": [0.0123, ...256 floats]}]}
 Times are seconds on the file's timeline. Error messages never contain the path; details go to stderr.
 Requests are handled one at a time (the TypeScript adapter runs several workers for concurrency).
 A model that cannot load writes {"fatal": "..."} and exits with status 2.
@@ -32,7 +36,8 @@ def log(message: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", required=True)
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--speaker-model", default=None)
     parser.add_argument("--cpu-threads", type=int, default=0)
     parser.add_argument("--compute-type", default="int8")
     args = parser.parse_args()
@@ -48,8 +53,10 @@ def main() -> int:
     try:
         from faster_whisper import WhisperModel
 
-        model = WhisperModel(args.model, device="cpu", compute_type=args.compute_type, cpu_threads=args.cpu_threads,
-                             local_files_only=True)
+        # Without --model the worker only answers speakers requests (a deployment transcribing over HTTP).
+        model = None if not args.model else WhisperModel(args.model, device="cpu", compute_type=args.compute_type,
+                                                          cpu_threads=args.cpu_threads, local_files_only=True)
+        speakers = Speakers(args.speaker_model)
     except Exception as error:  # noqa: BLE001 - reported to the supervisor, which fails the requests
         traceback.print_exc()
         send({"fatal": f"model could not be loaded ({type(error).__name__})"})
@@ -69,11 +76,49 @@ def main() -> int:
         except (ValueError, KeyError, TypeError) as error:
             send({"id": None, "error": f"bad request ({type(error).__name__})", "code": "bad_request"})
             continue
-        send(transcribe(model, request_id, path, request.get("language"), request.get("vad", True)))
+        if request.get("kind", "transcribe") == "speakers":
+            send(speakers.answer(request_id, path))
+        else:
+            send(transcribe(model, request_id, path, request.get("language"), request.get("vad", True)))
     return 0
 
 
+class Speakers:
+    """The voice encoder (0.03 s to load, numpy only), when the worker was given one."""
+
+    def __init__(self, checkpoint: str | None):
+        self.checkpoint = checkpoint
+        self.encoder = None
+        if checkpoint:
+            import speakers as engine
+
+            self.encoder = engine.VoiceEncoder(checkpoint)
+
+    def answer(self, request_id: str, path: str) -> dict:
+        if self.encoder is None:
+            return {"id": request_id, "error": "no speaker model was given to the worker", "code": "engine_error"}
+        try:
+            import speakers as engine
+            from faster_whisper.audio import decode_audio
+
+            audio = decode_audio(path, sampling_rate=engine.SAMPLE_RATE)
+        except (av.error.FFmpegError, EOFError) as error:
+            log(f"request {request_id}: audio could not be decoded ({type(error).__name__})")
+            return {"id": request_id, "error": "the audio could not be decoded", "code": "invalid_audio"}
+        except Exception as error:  # noqa: BLE001 - one bad request must not end the worker
+            traceback.print_exc()
+            return {"id": request_id, "error": f"speaker analysis failed ({type(error).__name__})", "code": "engine_error"}
+        try:
+            regions = engine.speaker_regions(self.encoder, audio)
+            return {"id": request_id, "duration": round(len(audio) / engine.SAMPLE_RATE, 3), "regions": regions}
+        except Exception as error:  # noqa: BLE001
+            traceback.print_exc()
+            return {"id": request_id, "error": f"speaker analysis failed ({type(error).__name__})", "code": "engine_error"}
+
+
 def transcribe(model, request_id: str, path: str, language, vad) -> dict:
+    if model is None:
+        return {"id": request_id, "error": "no Whisper model was given to the worker", "code": "engine_error"}
     try:
         # Voice activity detection (Silero, shipped inside faster-whisper) on by default: without it the model
         # invents words on silence and noise ("You" on 5 s of silence here) and spends seconds decoding them.

@@ -12,8 +12,9 @@ import {
   type Transcript,
   type TranscriptionProvider,
 } from './transcription-provider.js';
+import type { SpeakerEmbedder, SpeakerEmbedRequest, SpeakerRegions } from './speakers.js';
 import { normalizeLanguage, requestedLanguage, whisperLanguageCode } from './whisper-languages.js';
-import { WhisperWorkerProcess, type WorkerFailure, type WorkerResult } from './whisper-worker-process.js';
+import { WhisperWorkerProcess, type WorkerAnswerOf, type WorkerRequestKind } from './whisper-worker-process.js';
 
 export interface OfflineWhisperOptions {
   /** Python of the engine's environment; default: the one scripts/setup.sh installs in the tool cache. */
@@ -22,6 +23,13 @@ export interface OfflineWhisperOptions {
   modelDir?: string;
   /** engines/transcription/worker.py; default: found from this module's place in the source tree. */
   workerScript?: string;
+  /** The speaker encoder's pretrained.pt (embedSpeakers); default: the one scripts/setup.sh installs in the tool cache. */
+  speakerModel?: string;
+  /**
+   * Whether the workers load the Whisper model (default true). False for a provider used only for embedSpeakers
+   * (a deployment that transcribes over HTTP still finds speakers offline): its workers start faster and smaller.
+   */
+  transcription?: boolean;
   /** Worker processes, i.e. requests transcribed at once; more wait in a queue. Default 1. */
   concurrency?: number;
   /** Time limit of one transcription by a ready worker; past it the worker is killed (and replaced for the next). */
@@ -54,18 +62,24 @@ function abortError(): Error {
  * order; a request past `timeoutMs` kills its worker. Every source is first decoded by ffmpeg into a 16 kHz mono
  * WAV in a private temporary folder, so the engine never sees a storage path.
  */
-export class OfflineWhisperProvider implements TranscriptionProvider {
+export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmbedder {
   readonly name = 'offline-whisper';
   private readonly layout: EngineLayout;
   private readonly slots: Slot[];
   private readonly waiting: { resolve: (slot: Slot) => void; reject: (e: Error) => void; signal?: AbortSignal; onAbort: () => void }[] = [];
   private readonly cpuThreads: number;
   private installChecked = false;
+  private speakersChecked = false;
   private closed = false;
 
   constructor(private readonly opts: OfflineWhisperOptions) {
     const defaults = defaultEngineLayout();
-    this.layout = { python: opts.python ?? defaults.python, modelDir: opts.modelDir ?? defaults.modelDir, workerScript: opts.workerScript ?? defaults.workerScript };
+    this.layout = {
+      python: opts.python ?? defaults.python,
+      modelDir: opts.modelDir ?? defaults.modelDir,
+      workerScript: opts.workerScript ?? defaults.workerScript,
+      speakerModel: opts.speakerModel ?? defaults.speakerModel,
+    };
     const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
     this.slots = Array.from({ length: concurrency }, () => ({ worker: null, busy: false }));
     this.cpuThreads = opts.cpuThreads ?? Math.max(1, Math.floor(availableParallelism() / concurrency));
@@ -82,19 +96,53 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
   }
 
   async transcribe(request: TranscribeRequest): Promise<Transcript> {
+    if (this.opts.transcription === false) throw new Error('this offline speech provider was created for speakers only');
     // The same languages as the HTTP provider (whisper-languages.ts): a name, any case or a region is accepted, an
     // unknown one refused before any work (InvalidSourceError); the worker gets Whisper's own code.
     const language = request.language ? requestedLanguage(request.language) : undefined;
     this.checkInstalled();
+    const answer = await this.call('transcribe', { ...request, language });
+    return {
+      language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
+      duration: answer.duration,
+      segments: answer.segments,
+      words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
+    };
+  }
+
+  /**
+   * Speech regions of an audio (or video) file with one voice embedding each (engines/transcription/speakers.py:
+   * Silero VAD, regions of at most 3 s, Resemblyzer's encoder), times in seconds on the file's timeline. Same
+   * supervision as transcribe: the same workers, queue, time limit and abort.
+   */
+  async embedSpeakers(request: SpeakerEmbedRequest): Promise<SpeakerRegions> {
+    this.checkInstalled();
+    if (!this.speakersChecked) {
+      if (!existsSync(this.layout.speakerModel)) throw new TranscriptionEngineMissingError("the offline speech engine's speaker model is missing: run bash scripts/setup.sh");
+      this.speakersChecked = true;
+    }
+    const answer = await this.call('speakers', request);
+    return { duration: answer.duration, regions: answer.regions };
+  }
+
+  /** Queues for a worker, decodes the source into a private WAV, asks the worker and maps its failures. */
+  private async call<K extends WorkerRequestKind>(kind: K, request: TranscribeRequest): Promise<Exclude<WorkerAnswerOf<K>, { error: string }>> {
     const slot = await this.acquire(request.signal);
     let dir: string | null = null;
+    let answer: WorkerAnswerOf<K>;
     try {
       dir = await mkdtemp(join(tmpdir(), 'paycore-stt-'));
-      return await this.run(slot, { ...request, language }, join(dir, 'audio.wav'));
+      answer = await this.run(slot, kind, request, join(dir, 'audio.wav'));
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
       this.release(slot);
     }
+    if ('error' in answer) {
+      if (answer.code === 'invalid_audio') throw new InvalidSourceError('the audio could not be decoded');
+      throw new Error(`the speech engine failed: ${answer.error}`);
+    }
+    if ((kind === 'speakers') !== 'regions' in answer) throw new Error('the speech engine answered another kind of request');
+    return answer as Exclude<WorkerAnswerOf<K>, { error: string }>;
   }
 
   async close(): Promise<void> {
@@ -110,7 +158,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
     if (this.installChecked) return;
     for (const [what, path] of [
       ['Python environment', this.layout.python],
-      ['model', join(this.layout.modelDir, 'model.bin')],
+      ...(this.opts.transcription === false ? [] : ([['model', join(this.layout.modelDir, 'model.bin')]] as const)),
       ['worker script', this.layout.workerScript],
     ] as const) {
       if (!existsSync(path)) throw new TranscriptionEngineMissingError(`the offline speech engine's ${what} is missing: run bash scripts/setup.sh`);
@@ -118,13 +166,22 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
     this.installChecked = true;
   }
 
-  private async run(slot: Slot, request: TranscribeRequest, wav: string): Promise<Transcript> {
+  private async run<K extends WorkerRequestKind>(slot: Slot, kind: K, request: TranscribeRequest, wav: string): Promise<WorkerAnswerOf<K>> {
     const signal = request.signal;
     await decodeToWav16k(request.path, wav, { ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.decodeTimeoutMs ?? this.opts.timeoutMs, signal });
     if (signal?.aborted) throw abortError();
 
     if (!slot.worker?.alive) {
-      slot.worker = new WhisperWorkerProcess({ ...this.layout, cpuThreads: this.cpuThreads, startTimeoutMs: this.opts.startTimeoutMs ?? 120_000, logger: this.opts.logger });
+      slot.worker = new WhisperWorkerProcess({
+        python: this.layout.python,
+        workerScript: this.layout.workerScript,
+        modelDir: this.opts.transcription === false ? undefined : this.layout.modelDir,
+        // The voice encoder loads in 0.03 s, so every worker gets it when it is installed.
+        speakerModel: existsSync(this.layout.speakerModel) ? this.layout.speakerModel : undefined,
+        cpuThreads: this.cpuThreads,
+        startTimeoutMs: this.opts.startTimeoutMs ?? 120_000,
+        logger: this.opts.logger,
+      });
       try {
         await slot.worker.start();
       } catch (error) {
@@ -141,9 +198,8 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
     }, this.opts.timeoutMs);
     const onAbort = () => worker.kill();
     signal?.addEventListener('abort', onAbort, { once: true });
-    let answer: WorkerResult | WorkerFailure;
     try {
-      answer = await worker.request({ path: wav, ...(request.language ? { language: whisperLanguageCode(request.language) } : {}) });
+      return await worker.request<K>({ ...(kind === 'speakers' ? { kind } : {}), path: wav, ...(request.language && kind === 'transcribe' ? { language: whisperLanguageCode(request.language) } : {}) });
     } catch (error) {
       if (signal?.aborted) throw abortError();
       if (timedOut) throw new ProviderUnavailableError(`the transcription took longer than ${this.opts.timeoutMs} ms; its speech worker was stopped`);
@@ -152,16 +208,6 @@ export class OfflineWhisperProvider implements TranscriptionProvider {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
-    if ('error' in answer) {
-      if (answer.code === 'invalid_audio') throw new InvalidSourceError('the audio could not be decoded');
-      throw new Error(`the speech engine failed: ${answer.error}`);
-    }
-    return {
-      language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
-      duration: answer.duration,
-      segments: answer.segments,
-      words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
-    };
   }
 
   private acquire(signal?: AbortSignal): Promise<Slot> {

@@ -17,15 +17,27 @@ const WorkerAnswer = z.union([
     segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
     words: z.array(z.object({ start: z.number(), end: z.number(), word: z.string(), probability: z.number() })),
   }),
+  z.object({
+    id: z.string(),
+    duration: z.number(),
+    regions: z.array(z.object({ start: z.number(), end: z.number(), embedding: z.array(z.number()).length(256) })),
+  }),
 ]);
 type WorkerAnswer = z.infer<typeof WorkerAnswer>;
 export type WorkerResult = Extract<WorkerAnswer, { segments: unknown }>;
 export type WorkerFailure = Extract<WorkerAnswer, { error: string }>;
+export type WorkerSpeakersResult = Extract<WorkerAnswer, { regions: unknown }>;
+export type WorkerAnswerOf<K extends WorkerRequestKind> = (K extends 'speakers' ? WorkerSpeakersResult : WorkerResult) | WorkerFailure;
+/** `transcribe` (the default) or `speakers` (speech regions with voice embeddings). */
+export type WorkerRequestKind = 'transcribe' | 'speakers';
 
 export interface WorkerProcessOptions {
   python: string;
   workerScript: string;
-  modelDir: string;
+  /** The Whisper model folder; without it the worker answers only speakers requests. */
+  modelDir?: string;
+  /** The speaker encoder's pretrained.pt; without it the worker answers only transcription requests. */
+  speakerModel?: string;
   cpuThreads: number;
   startTimeoutMs: number;
   logger?: Logger;
@@ -43,7 +55,7 @@ export function redactPaths(line: string): string {
  */
 export class WhisperWorkerProcess {
   private child: ChildProcessWithoutNullStreams | null = null;
-  private pending: { id: string; resolve: (a: WorkerResult | WorkerFailure) => void; reject: (e: Error) => void } | null = null;
+  private pending: { id: string; resolve: (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void; reject: (e: Error) => void } | null = null;
   private exited = false;
   private nextId = 0;
 
@@ -64,8 +76,17 @@ export class WhisperWorkerProcess {
 
   /** Spawns the process and waits for its `ready` line (the model is loaded). */
   start(): Promise<void> {
-    const { python, workerScript, modelDir, cpuThreads, logger } = this.opts;
-    const child = spawn(python, [workerScript, '--model', modelDir, '--cpu-threads', String(cpuThreads), '--compute-type', 'int8'], {
+    const { python, workerScript, modelDir, speakerModel, cpuThreads, logger } = this.opts;
+    const args = [
+      workerScript,
+      ...(modelDir ? ['--model', modelDir] : []),
+      ...(speakerModel ? ['--speaker-model', speakerModel] : []),
+      '--cpu-threads',
+      String(cpuThreads),
+      '--compute-type',
+      'int8',
+    ];
+    const child = spawn(python, args, {
       // The environment is inherited, like every engine's (qpdf, ffmpeg); worker.py sets HF_HUB_OFFLINE=1 itself.
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -119,13 +140,14 @@ export class WhisperWorkerProcess {
   }
 
   /** Sends one request; the caller (the pool) never sends a second before the first is answered. */
-  request(body: { path: string; language?: string }): Promise<WorkerResult | WorkerFailure> {
+  request<K extends WorkerRequestKind = 'transcribe'>(body: { kind?: K; path: string; language?: string }): Promise<WorkerAnswerOf<K>> {
     const child = this.child;
     if (!child || this.exited) return Promise.reject(new ProviderUnavailableError('the speech worker is not running'));
     if (this.pending) return Promise.reject(new Error('the speech worker is busy'));
     const id = `r${++this.nextId}`;
-    return new Promise((resolve, reject) => {
-      this.pending = { id, resolve, reject };
+    return new Promise<WorkerAnswerOf<K>>((resolve, reject) => {
+      // The answer's shape follows the request's kind (the worker answers each kind with its own fields).
+      this.pending = { id, resolve: resolve as (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void, reject };
       child.stdin.write(`${JSON.stringify({ id, ...body })}\n`);
     });
   }

@@ -1,0 +1,303 @@
+import { speakerLabel, type LabelledSegment, type LabelledTranscript, type LabelledWord } from '../../documents/transcript-formats.js';
+import type { Transcript, TranscriptWord } from './transcription-provider.js';
+
+/**
+ * Anonymous speakers, offline, in three steps the pipeline can spread over chunks of a long recording:
+ *
+ * 1. `SpeakerEmbedder.embedSpeakers({ path })` (OfflineWhisperProvider): the speech regions of one chunk's audio
+ *    with one voice embedding each (engines/transcription/speakers.py: Silero VAD, regions of at most 3 s, the
+ *    Resemblyzer encoder run in numpy). Plain JSON, times relative to the chunk: the caller moves them onto the
+ *    source's timeline (`offsetRegions`) and may store them between activities (about 2 KB a region, 1.5 MB an hour).
+ * 2. `clusterSpeakers(allRegions)`: one clustering over every chunk's regions, in bounded time and memory (below).
+ * 3. `assignSpeakers(transcript, turns)`: speaker labels (`SPEAKER_1`, … by first appearance) on words and segments.
+ */
+
+/** One stretch of speech and its voice embedding (256 non-negative floats, L2 norm 1, 4 decimals). */
+export interface SpeakerRegion {
+  start: number;
+  end: number;
+  embedding: number[];
+}
+
+export interface SpeakerRegions {
+  /** Seconds of audio the engine decoded. */
+  duration: number;
+  regions: SpeakerRegion[];
+}
+
+export interface SpeakerEmbedRequest {
+  /** A local audio or video file (any container ffmpeg reads; its first audio stream). */
+  path: string;
+  signal?: AbortSignal;
+}
+
+export interface SpeakerEmbedder {
+  embedSpeakers(request: SpeakerEmbedRequest): Promise<SpeakerRegions>;
+}
+
+/** A stretch of time given to one speaker; `speaker` is `SPEAKER_1`, `SPEAKER_2`, … numbered by first appearance. */
+export interface SpeakerTurn {
+  start: number;
+  end: number;
+  speaker: string;
+}
+
+/** Moves a chunk's regions onto the source's timeline (the chunk starts `offsetSeconds` into the source). */
+export function offsetRegions(regions: readonly SpeakerRegion[], offsetSeconds: number): SpeakerRegion[] {
+  const round = (t: number) => Math.round((t + offsetSeconds) * 1000) / 1000;
+  return regions.map((r) => ({ start: round(r.start), end: round(r.end), embedding: r.embedding }));
+}
+
+export interface ClusterOptions {
+  /**
+   * Two groups of regions are one speaker when the cosine similarity of their (duration-weighted) mean embeddings is
+   * at least this. Calibrated on espeak-ng dialogues (engines/transcription/README.md, "Speakers").
+   */
+  threshold: number;
+  /** First pass: a region joins the most similar running group when at least this similar, else starts one. */
+  groupThreshold: number;
+  /** First pass: at most this many groups (then a region joins the most similar one); bounds time and memory. */
+  maxGroups: number;
+  /**
+   * A speaker heard for less than this in total (seconds), or for less than `minSpeakerShare` of all speech when that
+   * is less, is merged into the most similar other one (a few stray regions are not a person).
+   */
+  minSpeakerSeconds: number;
+  minSpeakerShare: number;
+  /** Consecutive regions of one speaker separated by at most this (seconds) make one turn. */
+  joinGapSeconds: number;
+}
+
+export const DEFAULT_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
+  threshold: 0.72,
+  groupThreshold: 0.9,
+  maxGroups: 200,
+  minSpeakerSeconds: 5,
+  minSpeakerShare: 0.05,
+  joinGapSeconds: 1,
+});
+
+const DIM = 256;
+
+function dot(a: Float32Array, ai: number, b: Float32Array, bi: number): number {
+  let s = 0;
+  for (let k = 0; k < DIM; k++) s += a[ai + k]! * b[bi + k]!;
+  return s;
+}
+
+/**
+ * Speaker turns from regions of one recording (every chunk's, on the source's timeline, any order).
+ *
+ * 1. One pass in time order: each region joins the most similar running group (cosine to the group's mean) when it
+ *    is at least `groupThreshold` similar, else starts a new one, up to `maxGroups` (then it joins the nearest).
+ *    Time O(regions × maxGroups), memory O(maxGroups) besides the input: 24,000 regions (20 hours) take about 2 s.
+ * 2. Average-linkage agglomeration of the groups: the two clusters whose regions are most similar on average (mean
+ *    cosine over all pairs, duration-weighted) merge while that mean is at least `threshold`; then clusters heard for
+ *    less than `minSpeakerSeconds` (or `minSpeakerShare` of the speech) merge into their most similar neighbour.
+ *    O(maxGroups³) at most, with a maintained matrix of the groups' dot products.
+ * 3. Every region is given again to the speaker it is most similar to on average (undoes the first pass's order
+ *    effects).
+ * Speakers are numbered by first appearance; consecutive regions of one speaker become one turn.
+ */
+export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Partial<ClusterOptions> = {}): SpeakerTurn[] {
+  const o = { ...DEFAULT_CLUSTER_OPTIONS, ...options };
+  const sorted = regions.filter((r) => r.embedding.length === DIM && r.end > r.start).sort((a, b) => a.start - b.start || a.end - b.end);
+  const n = sorted.length;
+  if (n === 0) return [];
+  const emb = new Float32Array(n * DIM);
+  const weight = new Float64Array(n);
+  sorted.forEach((r, i) => {
+    let norm = 0;
+    for (const v of r.embedding) norm += v * v;
+    norm = Math.sqrt(norm) || 1;
+    for (let k = 0; k < DIM; k++) emb[i * DIM + k] = r.embedding[k]! / norm;
+    weight[i] = r.end - r.start;
+  });
+
+  // 1. Online grouping (cosine to each group's normalised mean).
+  const maxGroups = Math.max(1, Math.floor(o.maxGroups));
+  const sums = new Float32Array(maxGroups * DIM);
+  const unit = new Float32Array(maxGroups * DIM);
+  const groupWeight = new Float64Array(maxGroups);
+  let groups = 0;
+  const groupOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let best = -1;
+    let bestSim = -Infinity;
+    for (let g = 0; g < groups; g++) {
+      const s = dot(emb, i * DIM, unit, g * DIM);
+      if (s > bestSim) [best, bestSim] = [g, s];
+    }
+    if (best < 0 || (bestSim < o.groupThreshold && groups < maxGroups)) best = groups++;
+    groupOf[i] = best;
+    groupWeight[best]! += weight[i]!;
+    for (let k = 0; k < DIM; k++) sums[best * DIM + k]! += weight[i]! * emb[i * DIM + k]!;
+    const norm = Math.sqrt(dot(sums, best * DIM, sums, best * DIM)) || 1;
+    for (let k = 0; k < DIM; k++) unit[best * DIM + k] = sums[best * DIM + k]! / norm;
+  }
+
+  // 2. Average-linkage agglomeration: the similarity of two clusters is the mean cosine over their pairs of regions
+  //    (weighted by duration), dot(sumA, sumB) / (weightA · weightB); it does not grow with the clusters' size as the
+  //    cosine of their means does. Sums merge by addition, so the matrix of dot products updates in O(clusters).
+  const k = groups;
+  const dots = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = a; b < k; b++) dots[a * k + b] = dots[b * k + a] = dot(sums, a * DIM, sums, b * DIM);
+  const clusterWeight = groupWeight.slice(0, k);
+  const parent = Int32Array.from({ length: k }, (_, g) => g);
+  let alive = Array.from({ length: k }, (_, g) => g);
+  const linkage = (a: number, b: number) => dots[a * k + b]! / (clusterWeight[a]! * clusterWeight[b]!);
+  const merge = (a: number, b: number) => {
+    const self = dots[a * k + a]! + 2 * dots[a * k + b]! + dots[b * k + b]!;
+    for (const c of alive) if (c !== a && c !== b) dots[a * k + c] = dots[c * k + a] = dots[a * k + c]! + dots[b * k + c]!;
+    dots[a * k + a] = self;
+    clusterWeight[a]! += clusterWeight[b]!;
+    clusterWeight[b] = 0;
+    parent[b] = a;
+    alive = alive.filter((c) => c !== b);
+  };
+  const mergeWhile = (accept: (sim: number, a: number, b: number) => boolean) => {
+    for (;;) {
+      let pair: [number, number] | null = null;
+      let bestSim = -Infinity;
+      for (let x = 0; x < alive.length; x++) {
+        for (let y = x + 1; y < alive.length; y++) {
+          const [a, b] = [alive[x]!, alive[y]!];
+          const sim = linkage(a, b);
+          if (sim > bestSim && accept(sim, a, b)) [pair, bestSim] = [[a, b], sim];
+        }
+      }
+      if (!pair) return;
+      merge(pair[0], pair[1]);
+    }
+  };
+  mergeWhile((sim) => sim >= o.threshold);
+  const totalSpeech = weight.reduce((a, b) => a + b, 0);
+  const minSpeaker = Math.min(o.minSpeakerSeconds, o.minSpeakerShare * totalSpeech);
+  mergeWhile((_sim, a, b) => Math.min(clusterWeight[a]!, clusterWeight[b]!) < minSpeaker);
+
+  // 3. Every region goes to the speaker it is most similar to on average (undoes the first pass's order effects).
+  const root = (g: number): number => (parent[g] === g ? g : root(parent[g]!));
+  const speakerSums = new Float32Array(k * DIM);
+  for (let g = 0; g < k; g++) {
+    const r = root(g);
+    for (let d = 0; d < DIM; d++) speakerSums[r * DIM + d]! += sums[g * DIM + d]!;
+  }
+  const speakerOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let best = alive[0]!;
+    let bestSim = -Infinity;
+    for (const c of alive) {
+      const sim = dot(emb, i * DIM, speakerSums, c * DIM) / clusterWeight[c]!;
+      if (sim > bestSim) [best, bestSim] = [c, sim];
+    }
+    speakerOf[i] = best;
+  }
+
+  // Number by first appearance and join consecutive regions of one speaker.
+  const number = new Map<number, number>();
+  const turns: SpeakerTurn[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = speakerOf[i]!;
+    if (!number.has(c)) number.set(c, number.size);
+    const speaker = speakerLabel(number.get(c)!);
+    const r = sorted[i]!;
+    const last = turns.at(-1);
+    if (last && last.speaker === speaker && r.start - last.end <= o.joinGapSeconds) last.end = Math.max(last.end, r.end);
+    else turns.push({ start: r.start, end: r.end, speaker });
+  }
+  return turns;
+}
+
+/** The speaker of the turn covering the word's middle, else the turn nearest to it (turns sorted by start). */
+function speakerAt(turns: readonly SpeakerTurn[], start: number, end: number): string {
+  const mid = (start + end) / 2;
+  let lo = 0;
+  let hi = turns.length - 1;
+  while (lo < hi) {
+    const m = (lo + hi + 1) >> 1;
+    if (turns[m]!.start <= mid) lo = m;
+    else hi = m - 1;
+  }
+  let best = turns[lo]!;
+  let bestDistance = Infinity;
+  for (let i = Math.max(0, lo - 2); i <= Math.min(turns.length - 1, lo + 2); i++) {
+    const t = turns[i]!;
+    const distance = mid < t.start ? t.start - mid : mid > t.end ? mid - t.end : 0;
+    if (distance < bestDistance) [best, bestDistance] = [t, distance];
+  }
+  return best.speaker;
+}
+
+/** A speaker change inside a segment splits it only when the new speaker holds at least this long a run of words. */
+const MIN_SPLIT_RUN_SECONDS = 0.5;
+
+/**
+ * Labels a transcript with speakers: each word gets the speaker whose turn covers its middle (else the nearest
+ * turn); a segment is split where the speaker of its words changes for a run of at least 0.5 s (a shorter run, one
+ * misheard word, stays inside), and each (part of a) segment takes the speaker who holds most of its words' time.
+ * Without turns (no speech found) the transcript is returned unlabelled. Split parts get their words' text joined by
+ * spaces, their first word's start and last word's end (the first part keeps the segment's start, the last its end).
+ */
+export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTurn[]): LabelledTranscript {
+  if (turns.length === 0) return { ...transcript, segments: [...transcript.segments], words: [...transcript.words] };
+  const sortedTurns = [...turns].sort((a, b) => a.start - b.start);
+  const words: LabelledWord[] = transcript.words.map((w) => ({ ...w, speaker: speakerAt(sortedTurns, w.start, w.end) }));
+
+  // Words of each segment: the segment whose span holds the word's middle, else the last one starting before it.
+  const segs = transcript.segments;
+  const byStart = segs.map((_, i) => i).sort((a, b) => segs[a]!.start - segs[b]!.start);
+  const wordsOf: LabelledWord[][] = segs.map(() => []);
+  let p = 0;
+  for (const w of [...words].sort((a, b) => a.start - b.start)) {
+    const mid = (w.start + w.end) / 2;
+    while (p + 1 < byStart.length && segs[byStart[p + 1]!]!.start <= mid) p++;
+    const current = byStart[p];
+    if (current !== undefined) wordsOf[current]!.push(w);
+  }
+
+  const segments: LabelledSegment[] = [];
+  segs.forEach((segment, s) => {
+    const own = wordsOf[s]!;
+    if (own.length === 0) {
+      segments.push({ ...segment, speaker: speakerAt(sortedTurns, segment.start, segment.end) });
+      return;
+    }
+    // Runs of one speaker; a run shorter than MIN_SPLIT_RUN_SECONDS joins the run before it (or after, at the start).
+    const runs: LabelledWord[][] = [];
+    for (const w of own) {
+      const last = runs.at(-1);
+      if (last && last[0]!.speaker === w.speaker) last.push(w);
+      else runs.push([w]);
+    }
+    const span = (run: LabelledWord[]) => run.at(-1)!.end - run[0]!.start;
+    const merged: LabelledWord[][] = [];
+    for (const run of runs) {
+      const last = merged.at(-1);
+      if (last && (span(run) < MIN_SPLIT_RUN_SECONDS || last[0]!.speaker === run[0]!.speaker)) last.push(...run);
+      else merged.push([...run]);
+    }
+    if (merged.length > 1 && span(merged[0]!) < MIN_SPLIT_RUN_SECONDS) merged.splice(0, 2, [...merged[0]!, ...merged[1]!]);
+    if (merged.length === 1) {
+      segments.push({ ...segment, speaker: majority(merged[0]!) });
+      return;
+    }
+    merged.forEach((run, i) => {
+      segments.push({
+        start: i === 0 ? segment.start : run[0]!.start,
+        end: i === merged.length - 1 ? segment.end : run.at(-1)!.end,
+        text: run.map((w) => w.word).join(' '),
+        speaker: majority(run),
+      });
+    });
+  });
+  return { ...transcript, segments, words };
+}
+
+/** The speaker holding most of the words' time (the earliest such speaker on a tie). */
+function majority(words: readonly (TranscriptWord & { speaker?: string })[]): string {
+  const time = new Map<string, number>();
+  for (const w of words) if (w.speaker) time.set(w.speaker, (time.get(w.speaker) ?? 0) + Math.max(0.01, w.end - w.start));
+  let best = words[0]?.speaker ?? speakerLabel(0);
+  for (const [speaker, t] of time) if (t > (time.get(best) ?? 0)) best = speaker;
+  return best;
+}

@@ -1,0 +1,293 @@
+"""Anonymous speaker embeddings without torch: Silero VAD regions, each embedded by the Resemblyzer voice encoder.
+
+- Voice activity: Silero VAD v6 as shipped inside faster-whisper (faster_whisper.vad, ONNX on onnxruntime), with a
+  short minimum silence so that a pause between two speakers' turns ends a region.
+- Embeddings: Resemblyzer's GE2E voice encoder (Apache-2.0; `pretrained.pt` from the `resemblyzer` wheel, installed by
+  install_model.py from speaker.lock.json). The checkpoint is a legacy (non-zip) torch file; it is read here with a
+  restricted unpickler that only knows torch's storage and tensor-rebuild names and turns them into numpy arrays. The
+  network (3-layer LSTM, 256 hidden units, linear 256→256, ReLU, L2 normalisation) runs in numpy.
+- Preprocessing as resemblyzer/audio.py and hparams.py (0.1.4): 16 kHz, volume raised (never lowered) to −30 dBFS,
+  mel power spectrogram (not log) of 40 Slaney mel bands, 25 ms Hann window (n_fft 400), 10 ms hop, centred frames
+  with zero padding (librosa's defaults); partial utterances of 160 frames (1.6 s) at 1.3 per second, the last kept
+  when it is 75 % covered, embeddings averaged and L2-normalised (VoiceEncoder.embed_utterance).
+
+Standard library + numpy + faster-whisper only (already in the engine's environment).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import pickle
+import struct
+
+import numpy as np
+
+SAMPLE_RATE = 16000
+N_FFT = 400  # 25 ms
+HOP = 160  # 10 ms
+N_MELS = 40
+PARTIAL_FRAMES = 160  # 1.6 s
+PARTIAL_RATE = 1.3  # partial utterances per second
+MIN_COVERAGE = 0.75
+NORM_TARGET_DBFS = -30.0
+INT16_MAX = 2**15 - 1
+
+
+# ---------------------------------------------------------------- checkpoint (legacy torch format, without torch)
+
+class _Storage:
+    def __init__(self, dtype: np.dtype, key: str, numel: int):
+        self.dtype, self.key, self.numel = dtype, key, numel
+        self.array: np.ndarray | None = None
+
+
+class _LazyTensor:
+    def __init__(self, storage: _Storage, offset: int, size: tuple, stride: tuple):
+        self.storage, self.offset, self.size, self.stride = storage, offset, tuple(size), tuple(stride)
+
+    def materialise(self) -> np.ndarray:
+        base = self.storage.array
+        if base is None:
+            raise ValueError(f"storage {self.storage.key} has no data")
+        item = base.itemsize
+        view = np.lib.stride_tricks.as_strided(base[self.offset:], shape=self.size,
+                                               strides=tuple(s * item for s in self.stride))
+        return np.array(view, dtype=np.float32)
+
+
+_STORAGE_TYPES = {"FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
+                  "LongStorage": np.int64, "IntStorage": np.int32}
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride, *_rest):
+    return _LazyTensor(storage, storage_offset, size, stride)
+
+
+class _StorageType:
+    def __init__(self, name: str):
+        self.dtype = np.dtype(_STORAGE_TYPES[name])
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    """Knows only the names a state-dict checkpoint needs; anything else (code to run) is refused."""
+
+    def __init__(self, file, storages: dict[str, _Storage]):
+        super().__init__(file)
+        self.storages = storages
+
+    def find_class(self, module: str, name: str):
+        if module == "collections" and name == "OrderedDict":
+            import collections
+            return collections.OrderedDict
+        if module == "torch._utils" and name in ("_rebuild_tensor", "_rebuild_tensor_v2"):
+            return _rebuild_tensor
+        if module == "torch" and name in _STORAGE_TYPES:
+            return _StorageType(name)
+        raise pickle.UnpicklingError(f"refused global {module}.{name}")
+
+    def persistent_load(self, pid):
+        kind, storage_type, key, _location, numel = pid[:5]
+        if kind != "storage" or not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError("unexpected persistent id")
+        if key not in self.storages:
+            self.storages[key] = _Storage(storage_type.dtype, key, int(numel))
+        return self.storages[key]
+
+
+def _walk(value, fn):
+    if isinstance(value, dict):
+        return type(value)((k, _walk(v, fn)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_walk(v, fn) for v in value)
+    return fn(value) if isinstance(value, _LazyTensor) else value
+
+
+def load_legacy_torch_checkpoint(path: str) -> dict:
+    """Reads a checkpoint written by torch.save before torch 1.6 (magic, protocol, sys info, object, storage keys, raw
+    storages) into nested dicts of numpy float32 arrays."""
+    with open(path, "rb") as f:
+        data = f.read()
+    stream = io.BytesIO(data)
+
+    def plain_load():
+        return _RestrictedUnpickler(stream, {}).load()
+
+    if plain_load() != 0x1950A86A20F9469CFC6C:
+        raise ValueError("not a legacy torch checkpoint (magic number)")
+    if plain_load() != 1001:
+        raise ValueError("unsupported torch checkpoint protocol")
+    sys_info = plain_load()
+    if not sys_info.get("little_endian", False):
+        raise ValueError("big-endian checkpoint")
+    storages: dict[str, _Storage] = {}
+    obj = _RestrictedUnpickler(stream, storages).load()
+    keys = plain_load()
+    for key in keys:
+        storage = storages[key]
+        (numel,) = struct.unpack("<q", stream.read(8))
+        nbytes = numel * storage.dtype.itemsize
+        raw = stream.read(nbytes)
+        if len(raw) != nbytes:
+            raise ValueError("truncated checkpoint")
+        storage.array = np.frombuffer(raw, dtype=storage.dtype)
+    return _walk(obj, lambda t: t.materialise())
+
+
+# ---------------------------------------------------------------- features
+
+def _hz_to_mel(f: np.ndarray) -> np.ndarray:
+    """Slaney's mel scale (librosa, htk=False): linear below 1 kHz, logarithmic above."""
+    f = np.asarray(f, dtype=np.float64)
+    f_sp, min_log_hz = 200.0 / 3, 1000.0
+    min_log_mel, logstep = min_log_hz / f_sp, math.log(6.4) / 27.0
+    return np.where(f >= min_log_hz, min_log_mel + np.log(np.maximum(f, 1e-10) / min_log_hz) / logstep, f / f_sp)
+
+
+def _mel_to_hz(m: np.ndarray) -> np.ndarray:
+    m = np.asarray(m, dtype=np.float64)
+    f_sp, min_log_hz = 200.0 / 3, 1000.0
+    min_log_mel, logstep = min_log_hz / f_sp, math.log(6.4) / 27.0
+    return np.where(m >= min_log_mel, min_log_hz * np.exp(logstep * (m - min_log_mel)), f_sp * m)
+
+
+def mel_filterbank(sr: int = SAMPLE_RATE, n_fft: int = N_FFT, n_mels: int = N_MELS) -> np.ndarray:
+    """librosa.filters.mel(sr, n_fft, n_mels) with its defaults: fmin 0, fmax sr/2, Slaney scale and area norm."""
+    fft_freqs = np.fft.rfftfreq(n_fft, 1.0 / sr)
+    mel_f = _mel_to_hz(np.linspace(_hz_to_mel(0.0), _hz_to_mel(sr / 2.0), n_mels + 2))
+    fdiff = np.diff(mel_f)
+    ramps = mel_f[:, None] - fft_freqs[None, :]
+    lower = -ramps[:-2] / fdiff[:-1, None]
+    upper = ramps[2:] / fdiff[1:, None]
+    weights = np.maximum(0.0, np.minimum(lower, upper))
+    weights *= (2.0 / (mel_f[2:] - mel_f[:-2]))[:, None]
+    return weights.astype(np.float32)
+
+
+_MEL = mel_filterbank()
+_WINDOW = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(N_FFT) / N_FFT)).astype(np.float32)  # periodic Hann
+
+
+def mel_spectrogram(wav: np.ndarray) -> np.ndarray:
+    """Frames × 40 mel power spectrogram, as resemblyzer.audio.wav_to_mel_spectrogram (librosa, centre, zero pad)."""
+    padded = np.pad(wav.astype(np.float32), (N_FFT // 2, N_FFT // 2))
+    n_frames = 1 + (len(padded) - N_FFT) // HOP
+    frames = np.lib.stride_tricks.as_strided(padded, shape=(n_frames, N_FFT),
+                                             strides=(padded.strides[0] * HOP, padded.strides[0]))
+    power = np.abs(np.fft.rfft(frames * _WINDOW, axis=1)) ** 2
+    return (power @ _MEL.T).astype(np.float32)
+
+
+def normalise_volume(wav: np.ndarray) -> np.ndarray:
+    rms = float(np.sqrt(np.mean((wav.astype(np.float64) * INT16_MAX) ** 2)))
+    if rms <= 0:
+        return wav
+    change = NORM_TARGET_DBFS - 20 * math.log10(rms / INT16_MAX)
+    return wav if change < 0 else (wav * (10 ** (change / 20))).astype(np.float32)
+
+
+def partial_slices(n_samples: int) -> list[tuple[int, int]]:
+    """Mel-frame ranges of the partial utterances (VoiceEncoder.compute_partial_slices, rate 1.3, coverage 0.75)."""
+    n_frames = int(math.ceil((n_samples + 1) / HOP))
+    frame_step = int(round((SAMPLE_RATE / PARTIAL_RATE) / HOP))
+    steps = max(1, n_frames - PARTIAL_FRAMES + frame_step + 1)
+    slices = [(i, i + PARTIAL_FRAMES) for i in range(0, steps, frame_step)]
+    start = slices[-1][0] * HOP
+    coverage = (n_samples - start) / (PARTIAL_FRAMES * HOP)
+    if coverage < MIN_COVERAGE and len(slices) > 1:
+        slices.pop()
+    return slices
+
+
+# ---------------------------------------------------------------- the encoder
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+class VoiceEncoder:
+    def __init__(self, checkpoint_path: str):
+        state = load_legacy_torch_checkpoint(checkpoint_path)["model_state"]
+        self.layers = []
+        for k in range(3):
+            w_ih, w_hh = state[f"lstm.weight_ih_l{k}"], state[f"lstm.weight_hh_l{k}"]
+            bias = state[f"lstm.bias_ih_l{k}"] + state[f"lstm.bias_hh_l{k}"]
+            if w_hh.shape != (1024, 256):
+                raise ValueError(f"unexpected LSTM shape {w_hh.shape}")
+            self.layers.append((np.ascontiguousarray(w_ih.T), np.ascontiguousarray(w_hh.T), bias))
+        self.linear_w = np.ascontiguousarray(state["linear.weight"].T)
+        self.linear_b = state["linear.bias"]
+
+    def forward(self, mels: np.ndarray) -> np.ndarray:
+        """Batch × frames × 40 → batch × 256 L2-normalised embeddings (VoiceEncoder.forward)."""
+        x = mels.astype(np.float32)
+        batch, steps, _ = x.shape
+        h = np.zeros((batch, 256), dtype=np.float32)
+        for w_ih, w_hh, bias in self.layers:
+            gates_in = x @ w_ih + bias  # all time steps at once: batch × steps × 1024
+            h = np.zeros((batch, 256), dtype=np.float32)
+            c = np.zeros((batch, 256), dtype=np.float32)
+            outputs = np.empty((batch, steps, 256), dtype=np.float32)
+            for t in range(steps):
+                g = gates_in[:, t] + h @ w_hh  # PyTorch gate order: input, forget, cell, output
+                i, f, gg, o = _sigmoid(g[:, :256]), _sigmoid(g[:, 256:512]), np.tanh(g[:, 512:768]), _sigmoid(g[:, 768:])
+                c = f * c + i * gg
+                h = o * np.tanh(c)
+                outputs[:, t] = h
+            x = outputs
+        raw = np.maximum(h @ self.linear_w + self.linear_b, 0.0)
+        return raw / np.maximum(np.linalg.norm(raw, axis=1, keepdims=True), 1e-12)
+
+    def embed_utterances(self, wavs: list[np.ndarray]) -> np.ndarray:
+        """One embedding per waveform: the L2-normalised mean of its partial utterances' embeddings."""
+        batch, owners = [], []
+        for n, wav in enumerate(wavs):
+            wav = normalise_volume(wav)
+            slices = partial_slices(len(wav))
+            needed = slices[-1][1] * HOP
+            if needed >= len(wav):
+                wav = np.pad(wav, (0, needed - len(wav)))
+            mel = mel_spectrogram(wav)
+            for a, b in slices:
+                batch.append(mel[a:b])
+                owners.append(n)
+        out = np.zeros((len(wavs), 256), dtype=np.float32)
+        owners_arr = np.array(owners)
+        for start in range(0, len(batch), 64):
+            emb = self.forward(np.stack(batch[start:start + 64]))
+            np.add.at(out, owners_arr[start:start + 64], emb)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+
+# ---------------------------------------------------------------- regions
+
+MIN_REGION_SECONDS = 0.3  # shorter speech (a click, a breath) gets no region
+MAX_REGION_SECONDS = 3.0  # longer regions are cut into equal pieces of at most this
+
+
+def speech_regions(audio: np.ndarray) -> list[tuple[int, int]]:
+    """Sample ranges of speech: Silero VAD with a 0.2 s minimum silence and 0.05 s padding, so a pause of 0.3 s
+    between two speakers' turns ends a region (faster-whisper's defaults for transcription, 2 s and 0.4 s, join turns
+    across pauses under 2.8 s), cut into equal pieces of at most MAX_REGION_SECONDS (a change of speaker without a
+    pause then lies inside one piece at most)."""
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    options = VadOptions(min_silence_duration_ms=200, speech_pad_ms=50, min_speech_duration_ms=250)
+    regions = []
+    for ts in get_speech_timestamps(audio, options, sampling_rate=SAMPLE_RATE):
+        start, end = int(ts["start"]), int(ts["end"])
+        if end - start < MIN_REGION_SECONDS * SAMPLE_RATE:
+            continue
+        pieces = max(1, math.ceil((end - start) / (MAX_REGION_SECONDS * SAMPLE_RATE)))
+        edges = np.linspace(start, end, pieces + 1).round().astype(int)
+        regions.extend((int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]))
+    return regions
+
+
+def speaker_regions(encoder: VoiceEncoder, audio: np.ndarray) -> list[dict]:
+    regions = speech_regions(audio)
+    if not regions:
+        return []
+    embeddings = encoder.embed_utterances([audio[a:b] for a, b in regions])
+    return [{"start": round(a / SAMPLE_RATE, 3), "end": round(b / SAMPLE_RATE, 3),
+             "embedding": [round(float(v), 4) for v in emb]} for (a, b), emb in zip(regions, embeddings)]
