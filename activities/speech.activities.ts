@@ -8,6 +8,7 @@ import type { RunnerOutput } from '../adapters/media/operation-runners.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
 import { extractChunk, planAudioChunks, type AudioChunk } from '../adapters/providers/transcription/chunking.js';
 import { stitchTranscripts } from '../adapters/providers/transcription/stitch.js';
+import { assignSpeakers, clusterSpeakers, offsetRegions, type SpeakerEmbedder, type SpeakerRegion } from '../adapters/providers/transcription/speakers.js';
 import { TranscriptionAnswerError } from '../adapters/providers/transcription/openai-compatible.response.js';
 import {
   TranscriptionEngineMissingError,
@@ -42,6 +43,8 @@ import { checkpointDirOf, heartbeating, jobSources, permanent, storeResults, typ
 /** The speech engine of a worker and how it cuts long audio. */
 export interface SpeechWorkerDeps {
   provider: TranscriptionProvider;
+  /** The offline speaker engine (voice regions with embeddings), whatever engine transcribes; may be `provider` itself. */
+  speakers: SpeakerEmbedder & Pick<TranscriptionProvider, 'close'>;
   /** ffmpeg for the analysis and the chunks (its time limit also bounds the analysis pass over the whole source). */
   media: MediaToolOptions;
   /** Target chunk length in seconds (TRANSCRIPTION_CHUNK_SECONDS); default 300. */
@@ -77,7 +80,9 @@ interface SpeechPlan {
 interface ChunkFile {
   chunk: Pick<AudioChunk, 'index' | 'start' | 'end'>;
   transcript: Transcript;
-  /** The engine's time on this chunk, ms. */
+  /** The chunk's voice regions with their embeddings, on the source's timeline. */
+  regions: SpeakerRegion[];
+  /** The engines' time on this chunk, ms. */
   engineMs: number;
 }
 
@@ -211,7 +216,13 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
           const language = typeof job.options['language'] === 'string' ? job.options['language'] : undefined;
           const started = performance.now();
           const transcript = await speech.provider.transcribe({ path: wav, ...(language ? { language } : {}), ...(signal ? { signal } : {}) });
-          const file: ChunkFile = { chunk: { index: chunk.index, start: chunk.start, end: chunk.end }, transcript, engineMs: Math.round(performance.now() - started) };
+          const voices = await speech.speakers.embedSpeakers({ path: wav, ...(signal ? { signal } : {}) });
+          const file: ChunkFile = {
+            chunk: { index: chunk.index, start: chunk.start, end: chunk.end },
+            transcript,
+            regions: offsetRegions(voices.regions, chunk.start),
+            engineMs: Math.round(performance.now() - started),
+          };
           await writeWhole(out, file);
           return { outcome: 'done' } as const;
         });
@@ -237,7 +248,9 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
         if (!part) throw new Error(`job ${job.id} has no transcript of chunk ${c.index}`);
         parts.push(part);
       }
-      const transcript: LabelledTranscript = stitchTranscripts(parts, plan.duration);
+      // Speakers are clustered over the whole source at once, so SPEAKER_1 is the same voice in every chunk.
+      const turns = clusterSpeakers(parts.flatMap((p) => p.regions));
+      const transcript: LabelledTranscript = assignSpeakers(stitchTranscripts(parts, plan.duration), turns);
       const [source] = await jobSources(deps, job);
       let outputs: RunnerOutput[];
       if (job.operation === 'meeting') {

@@ -23,6 +23,7 @@ tests=(
   test/integration/invoice-mail.test.ts        # invoiceMailWorkflow: sent, retried then sent, failed permanent/temporary
   test/integration/maintenance.test.ts         # maintenanceWorkflow: purges, restarted deliveries
   test/integration/batches.test.ts             # processingBatchWorkflow: completed, partial, failed; processingJobWorkflow as its child (search attributes)
+  test/integration/v1-transcribe.test.ts       # speechJobWorkflow: chunks, continue-as-new, outage, failures; processingJobWorkflow with the speech child
 )
 bash scripts/setup.sh --tests
 recorded=var/workflow-histories

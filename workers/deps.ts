@@ -9,6 +9,7 @@ import { createAuthorizationStateReader } from '../adapters/x402/authorization-s
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { createTranscriptionProvider } from '../adapters/providers/transcription/create-transcription-provider.js';
+import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
 import { createMeetingSummarizer } from '../adapters/providers/llm/create-meeting-summarizer.js';
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
@@ -22,6 +23,9 @@ export function buildActivityDeps(
   logger: Logger,
 ): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner } } {
   const store = createFileStore(config.storage.dir);
+  const provider = createTranscriptionProvider(config.transcription, { logger, ffmpegPath: config.media.ffmpegPath });
+  // Speakers always come from the offline engine: the same worker processes when it also transcribes.
+  const speakers = provider instanceof OfflineWhisperProvider ? provider : offlineSpeakerEngine(config, logger);
   return {
     processing: {
       store,
@@ -39,7 +43,8 @@ export function buildActivityDeps(
       ),
       // The engine starts on its first job (the offline engine's worker process loads the model then).
       speech: {
-        provider: createTranscriptionProvider(config.transcription, { logger, ffmpegPath: config.media.ffmpegPath }),
+        provider,
+        speakers,
         media: { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
         chunkSeconds: config.transcription.chunkSeconds,
         summarizer: createMeetingSummarizer(config.llm, { logger }),
@@ -82,4 +87,12 @@ export function buildMailDeps(config: Pick<Config, 'mail' | 'http' | 'storage'>,
     from: mail?.from ?? null,
     publicBaseUrl: config.http.publicBaseUrl ?? null,
   };
+}
+
+/** The offline engine for speakers only (no Whisper model loaded), when an HTTP provider transcribes. */
+function offlineSpeakerEngine(config: Config, logger: Logger): OfflineWhisperProvider {
+  const t = config.transcription;
+  return new OfflineWhisperProvider({
+    python: t.python, modelDir: t.modelDir, concurrency: t.concurrency, timeoutMs: t.timeoutMs, ffmpegPath: config.media.ffmpegPath, logger, transcription: false,
+  });
 }

@@ -51,7 +51,9 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
   await checkOcrLanguages(config, logger);
   // After the last activity: the speech engine's processes stop with the worker.
   const done = worker.run().finally(async () => {
-    await activityDeps.processing.speech?.provider.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));
+    const speech = activityDeps.processing.speech;
+    const engines = new Set(speech ? [speech.provider, speech.speakers] : []);
+    for (const engine of engines) await engine.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));
     await connection.close();
   });
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');

@@ -17,6 +17,8 @@ import { workflowIds } from '../../domain/workflow-ids.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { SENTENCES, spokenClip, type SpokenClip } from '../helpers/speech-corpus.js';
 import { parseSrt, parseVtt } from '../helpers/subtitles.js';
+import { DIALOGUE_VOICES, makeDialogue } from '../helpers/speaker-dialogue.js';
+import { diarizationErrorRate } from '../helpers/der.js';
 import { normaliseWords, wordErrorRate } from '../helpers/wer.js';
 
 const run = promisify(execFile);
@@ -54,7 +56,7 @@ let video: string;
 let chunkCount = 0;
 
 beforeAll(async () => {
-  await h.start({ startWorkers: false, speech: { provider: engine, media: {}, chunkSeconds: 10, chunksPerRun: 1 } });
+  await h.start({ startWorkers: false, speech: { provider: engine, speakers: real, media: {}, chunkSeconds: 10, chunksPerRun: 1 } });
   acme = await h.company('Speech');
   clip = await spokenClip(dir, 'six', SENTENCES, 'en-us', 165, 1.2);
   const mp3 = join(dir, 'six.mp3');
@@ -189,6 +191,22 @@ describe('transcribe jobs', () => {
     // The document holds the words of the TXT transcript, in order (after its title and header lines).
     const docWords = normaliseWords([...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ')).join(' ');
     expect(docWords).toContain(normaliseWords(results['txt']!.toString('utf8')).join(' '));
+  });
+
+  it('speakers: a two-voice dialogue gets two speakers, the same voice the same label in every chunk', async () => {
+    const dialogue = await makeDialogue(dir, 'dialogue', { voices: DIALOGUE_VOICES.slice(0, 2), turns: 8, seed: 16, minTurnSeconds: 2, maxTurnSeconds: 5 });
+    const id = await h.upload(acme.key, 'dialogue.wav', await readFile(dialogue.path));
+    calls.length = 0;
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [id], options: { output_format: 'json' } })).id, 240_000);
+    expect(job.status).toBe('completed');
+    const transcript = TranscriptJson.parse(await (await h.download(acme.key, job.result!.files[0]!.download_path)).json());
+    const speakers = [...new Set(transcript.segments.map((seg) => seg.speaker))];
+    const der = diarizationErrorRate(dialogue.turns, transcript.segments.map((seg) => ({ start: seg.start, end: seg.end, speaker: seg.speaker })));
+    console.log(`speakers job: ${calls.length} chunks, ${speakers.length} speakers, DER ${der.der.toFixed(3)}`);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(speakers.sort()).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    expect(der.der).toBeLessThanOrEqual(0.15);
+    for (const w of transcript.words) expect(w.speaker).toMatch(/^SPEAKER_[12]$/);
   });
 
   it('a provider outage puts the job back in the queue with its reservation; it resumes at the unfinished chunk and charges once', async () => {
