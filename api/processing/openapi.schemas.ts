@@ -7,6 +7,8 @@ import { statusOf } from '../http/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
 import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
+import { transcriptJsonSchema } from '../../adapters/documents/transcript-formats.js';
+import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -163,7 +165,7 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
         type: 'string', enum: [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())],
         description: `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
           '`srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` ' +
-          'schema (language, duration, segments with speaker, words with start, end and confidence).',
+          'schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).',
       },
       language: speechLanguage,
     }),
@@ -174,6 +176,12 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     options: options({ language: speechLanguage }),
   },
 };
+
+/** A zod-made JSON Schema as an OpenAPI 3.1 component: the document's dialect applies, so its `$schema` goes. */
+function withoutDialect(schema: Record<string, unknown>): Schema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest as Schema;
+}
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
 export const requestSchemaName = (op: AvailableOperation) => `${op.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Request`;
@@ -259,6 +267,15 @@ export function componentSchemas(): Record<string, Schema> {
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },
     ...variants,
+    TranscriptJson: {
+      ...withoutDialect(transcriptJsonSchema),
+      description: 'The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, ' +
+        'millisecond precision, monotonic and within `duration`; `speaker` is an anonymous label (`SPEAKER_1`, … by first appearance).',
+    },
+    MeetingJson: {
+      ...withoutDialect(meetingJsonSchema),
+      description: 'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
+    },
     Upload: {
       type: 'object', additionalProperties: false,
       required: ['id', 'filename', 'kind', 'mime_type', 'bytes', 'pages', 'duration_seconds', 'encrypted', 'width', 'height', 'sha256', 'created_at', 'expires_at'],
