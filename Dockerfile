@@ -34,8 +34,9 @@ RUN python3 -m venv /opt/speech/venv \
  && /opt/speech/venv/bin/python -m pip install --no-cache-dir --disable-pip-version-check --no-input \
       --require-hashes --no-deps --only-binary=:all: -r /opt/speech/requirements.txt \
  && /opt/speech/venv/bin/python -c 'import faster_whisper, ctranslate2'
-COPY engines/transcription/model.lock.json engines/transcription/install_model.py /opt/speech/
+COPY engines/transcription/model.lock.json engines/transcription/speaker.lock.json engines/transcription/install_model.py /opt/speech/
 RUN PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base \
+ && PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/speaker.lock.json /opt/speech/resemblyzer \
  && rm /opt/speech/install_model.py
 
 # ---- runtime: production dependencies, compiled code, media tools ----
@@ -58,7 +59,8 @@ WORKDIR /app
 ENV NODE_ENV=production \
     TEMPORAL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js \
     TRANSCRIPTION_PYTHON=/opt/speech/venv/bin/python \
-    TRANSCRIPTION_MODEL_DIR=/opt/speech/whisper-base
+    TRANSCRIPTION_MODEL_DIR=/opt/speech/whisper-base \
+    TRANSCRIPTION_SPEAKER_MODEL=/opt/speech/resemblyzer/pretrained.pt
 
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund \

@@ -207,6 +207,8 @@ export const envSchema = z.object({
    */
   TRANSCRIPTION_PYTHON: optionalString,
   TRANSCRIPTION_MODEL_DIR: optionalString,
+  /** The speaker encoder's weights (`pretrained.pt`); default: what scripts/setup.sh installs in the tool cache. */
+  TRANSCRIPTION_SPEAKER_MODEL: optionalString,
   TRANSCRIPTION_CONCURRENCY: int(1, 1, 16),
   TRANSCRIPTION_TIMEOUT_MS: int(900_000, 1000, 86_400_000),
   /**
@@ -379,6 +381,7 @@ export interface Config {
     readonly provider: 'offline' | 'openai';
     readonly python?: string;
     readonly modelDir?: string;
+    readonly speakerModel?: string;
     readonly concurrency: number;
     readonly timeoutMs: number;
     readonly api?: TranscriptionApiConfig;
@@ -415,8 +418,8 @@ export interface MailConfig {
   readonly timeoutMs: number;
 }
 
-/** The OpenAI-compatible transcription API. `apiKey` is a secret. */
-export interface TranscriptionApiConfig {
+/** An OpenAI-compatible HTTP API (transcription, language model). `apiKey` is a secret. */
+export interface OpenAiCompatibleApiConfig {
   /** Normalized: no trailing slash. */
   readonly baseUrl: string;
   readonly model: string;
@@ -424,14 +427,19 @@ export interface TranscriptionApiConfig {
   /** Not enumerable (absent from JSON and inspection); read it only to authenticate. */
   readonly apiKey: string;
 }
+/** The OpenAI-compatible transcription API. */
+export type TranscriptionApiConfig = OpenAiCompatibleApiConfig;
+/** The OpenAI-compatible chat API of meeting summaries. */
+export type LlmApiConfig = OpenAiCompatibleApiConfig;
 
 /**
- * TRANSCRIPTION_PROVIDER and its API settings. Problems are reported by variable name only: the key is never echoed
- * (nor the URL, which may hold credentials: user info, query and fragment are refused, the key has its own variable).
+ * `<PREFIX>_PROVIDER=openai` and its `<PREFIX>_API_*` settings (TRANSCRIPTION, LLM). Problems are reported by variable
+ * name only: the key is never echoed (nor the URL, which may hold credentials: user info, query and fragment are
+ * refused, the key has its own variable).
  */
-function parseTranscriptionApi(e: Env, issues: string[]): TranscriptionApiConfig | undefined {
-  if (e.TRANSCRIPTION_PROVIDER !== 'openai') return undefined;
-  const raw = e.TRANSCRIPTION_API_BASE_URL;
+function parseOpenAiApi(prefix: 'TRANSCRIPTION' | 'LLM', e: Env, issues: string[]): OpenAiCompatibleApiConfig | undefined {
+  if (e[`${prefix}_PROVIDER`] !== 'openai') return undefined;
+  const raw = e[`${prefix}_API_BASE_URL`];
   let url: URL | null = null;
   try {
     url = raw ? new URL(raw) : null;
@@ -439,43 +447,13 @@ function parseTranscriptionApi(e: Env, issues: string[]): TranscriptionApiConfig
     url = null;
   }
   const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
-  if (!urlOk) issues.push('TRANSCRIPTION_API_BASE_URL: required with TRANSCRIPTION_PROVIDER=openai; an http(s) URL with the API\'s version path (e.g. https://api.openai.com/v1), without credentials, query or fragment');
-  const key = e.TRANSCRIPTION_API_KEY;
-  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push('TRANSCRIPTION_API_KEY: required with TRANSCRIPTION_PROVIDER=openai; printable characters without spaces');
+  if (!urlOk) issues.push(`${prefix}_API_BASE_URL: required with ${prefix}_PROVIDER=openai; an http(s) URL with the API's version path (e.g. https://api.openai.com/v1), without credentials, query or fragment`);
+  const key = e[`${prefix}_API_KEY`];
+  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push(`${prefix}_API_KEY: required with ${prefix}_PROVIDER=openai; printable characters without spaces`);
   if (!urlOk || !key) return undefined;
-  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e.TRANSCRIPTION_API_MODEL, timeoutMs: e.TRANSCRIPTION_API_TIMEOUT_MS };
+  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e[`${prefix}_API_MODEL`], timeoutMs: e[`${prefix}_API_TIMEOUT_MS`] };
   // Not enumerable: a serialized or inspected Config never shows the key.
-  return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as TranscriptionApiConfig;
-}
-
-/** The OpenAI-compatible chat API of meeting summaries. `apiKey` is a secret. */
-export interface LlmApiConfig {
-  /** Normalized: no trailing slash. */
-  readonly baseUrl: string;
-  readonly model: string;
-  readonly timeoutMs: number;
-  /** Not enumerable (absent from JSON and inspection); read it only to authenticate. */
-  readonly apiKey: string;
-}
-
-/** LLM_PROVIDER and its API settings, checked as parseTranscriptionApi checks its own (names only, never values). */
-function parseLlmApi(e: Env, issues: string[]): LlmApiConfig | undefined {
-  if (e.LLM_PROVIDER !== 'openai') return undefined;
-  const raw = e.LLM_API_BASE_URL;
-  let url: URL | null = null;
-  try {
-    url = raw ? new URL(raw) : null;
-  } catch {
-    url = null;
-  }
-  const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
-  if (!urlOk) issues.push('LLM_API_BASE_URL: required with LLM_PROVIDER=openai; an http(s) URL with the API\'s version path (e.g. https://api.openai.com/v1), without credentials, query or fragment');
-  const key = e.LLM_API_KEY;
-  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push('LLM_API_KEY: required with LLM_PROVIDER=openai; printable characters without spaces');
-  if (!urlOk || !key) return undefined;
-  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e.LLM_API_MODEL, timeoutMs: e.LLM_API_TIMEOUT_MS };
-  // Not enumerable: a serialized or inspected Config never shows the key.
-  return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as LlmApiConfig;
+  return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as OpenAiCompatibleApiConfig;
 }
 
 /** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
@@ -549,8 +527,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
   const mail = parseMailConfig(e, issues);
-  const transcriptionApi = parseTranscriptionApi(e, issues);
-  const llmApi = parseLlmApi(e, issues);
+  const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
+  const llmApi = parseOpenAiApi('LLM', e, issues);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
@@ -628,6 +606,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       provider: e.TRANSCRIPTION_PROVIDER || 'offline',
       python: e.TRANSCRIPTION_PYTHON,
       modelDir: e.TRANSCRIPTION_MODEL_DIR,
+      speakerModel: e.TRANSCRIPTION_SPEAKER_MODEL,
       concurrency: e.TRANSCRIPTION_CONCURRENCY,
       timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS,
       ...(transcriptionApi ? { api: transcriptionApi } : {}),

@@ -1,3 +1,4 @@
+import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import type { RunLifecycle } from './lifecycle.js';
@@ -39,7 +40,7 @@ export async function startBenchWorker(run: RunLifecycle, opts: PlatformWorkerOp
  */
 export async function startProcessingBench(
   run: RunLifecycle,
-  opts: { name: string; infra: { temporalAddress: string }; config: Config; db: Db; logger: Logger; runners: OperationRunners },
+  opts: { name: string; infra: { temporalAddress: string }; config: Config; db: Db; logger: Logger; runners: OperationRunners; speech?: SpeechWorkerDeps },
 ): Promise<{ url: string; gw: WorkflowGateway; taskQueue: string }> {
   const { name, config, db, logger } = opts;
   progress('bundling workflows');
@@ -51,7 +52,7 @@ export async function startProcessingBench(
     taskQueue,
     activityDeps: {
       db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false,
-      processing: { store: createFileStore(config.storage.dir), runners: opts.runners },
+      processing: { store: createFileStore(config.storage.dir), runners: opts.runners, ...(opts.speech ? { speech: opts.speech } : {}) },
     },
     workflowBundle: { code },
     shutdownGraceMs: 5000,

@@ -1,3 +1,4 @@
+import { seededRandom } from './random.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 
@@ -70,25 +71,13 @@ async function prosePage(paragraphs: string[], font: Font, points: number, dpi: 
   return page(dpi, blocks);
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so a damaged page is the same in every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A scan's damage: rotated by `degrees`, blurred (Gaussian sigma in pixels), and speckled with dark dots. */
 export async function degrade(png: Buffer, opts: { degrees: number; blur: number; speckles: number; seed?: number }): Promise<Buffer> {
   const meta = await sharp(png).metadata();
   const rotated = await sharp(png).rotate(opts.degrees, { background: '#ffffff' }).blur(opts.blur).greyscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = rotated.info;
   const px = rotated.data;
-  const next = random(opts.seed ?? 7);
+  const next = seededRandom(opts.seed ?? 7); // the same damage in every run
   const dots = Math.round(width * height * opts.speckles);
   for (let i = 0; i < dots; i++) {
     const x = Math.floor(next() * (width - 2));

@@ -3,6 +3,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SENTENCES } from './speech-corpus.js';
+import { seededRandom } from './random.js';
+
+export { seededRandom };
 
 const run = promisify(execFile);
 
@@ -37,18 +40,6 @@ export interface Dialogue {
   path: string;
   duration: number;
   turns: TruthTurn[];
-}
-
-/** mulberry32: a small seeded generator, so a dialogue is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = SENTENCES.join(' ').replace(/[.,]/g, '').split(/\s+/);

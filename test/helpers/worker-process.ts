@@ -56,6 +56,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
   }
 }
 
+/** SIGKILL to each process a crash test held (a tool parked in `sleep`), skipping those already gone. */
+export function killHeld(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /**
  * The set-up of a worker-crash test: a processing harness without in-process workers (the test spawns worker
  * processes, registered in `workers`, and kills them). Its teardown stops the live workers, then `cleanup` (e.g. a

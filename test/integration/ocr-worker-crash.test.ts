@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crashTestHarness, spawnWorkerProcess, until } from '../helpers/worker-process.js';
+import { crashTestHarness, killHeld, spawnWorkerProcess, until } from '../helpers/worker-process.js';
 import { corpusPage, scannedPdf, wordAccuracy } from '../helpers/ocr-corpus.js';
 
 /**
@@ -17,13 +17,7 @@ import { corpusPage, scannedPdf, wordAccuracy } from '../helpers/ocr-corpus.js';
 const dir = mkdtempSync(join(tmpdir(), 'ocr-crash-'));
 const held: number[] = [];
 const { h, workers } = crashTestHarness(() => {
-  for (const pid of held) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killHeld(held);
   rmSync(dir, { recursive: true, force: true });
 });
 

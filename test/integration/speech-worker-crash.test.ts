@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crashTestHarness, spawnWorkerProcess, until } from '../helpers/worker-process.js';
+import { crashTestHarness, killHeld, spawnWorkerProcess, until } from '../helpers/worker-process.js';
 import { SENTENCES, spokenClip } from '../helpers/speech-corpus.js';
 import { wordErrorRate } from '../helpers/wer.js';
 
@@ -18,13 +18,7 @@ import { wordErrorRate } from '../helpers/wer.js';
 const dir = mkdtempSync(join(tmpdir(), 'speech-crash-'));
 const held: number[] = [];
 const { h, workers } = crashTestHarness(() => {
-  for (const pid of held) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killHeld(held);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import { ProviderUnavailableError } from '../provider-errors.js';
-import { retryAfterMs } from '../transcription/openai-compatible.provider.js';
+import { causeCode, errorDetail, readCapped, retryAfterMs } from '../openai-http.js';
 
 /**
  * A generic client of an OpenAI-compatible `POST {baseUrl}/chat/completions` that asks for a JSON answer under a
@@ -257,37 +257,5 @@ function issuePaths(error: z.ZodError): string {
     .join('; ');
 }
 
-/** The body as text, or null when it exceeds `limit` bytes (the rest is not read). */
-async function readCapped(response: Response, limit: number): Promise<string | null> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > limit) {
-      await response.body.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
-/** `error.code` and `error.param` of an OpenAI-style error body, only when they look like identifiers. */
-function errorDetail(text: string): { code?: string; param?: string } {
-  const ident = (v: unknown) => (typeof v === 'string' && /^[A-Za-z0-9_.[\]-]{1,64}$/.test(v) ? v : undefined);
-  try {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown; type?: unknown; param?: unknown } };
-    const e = parsed && typeof parsed === 'object' ? parsed.error : undefined;
-    if (!e || typeof e !== 'object') return {};
-    return { code: ident(e.code) ?? ident(e.type), param: ident(e.param) };
-  } catch {
-    return {};
-  }
-}
 
-function causeCode(error: Error): string | undefined {
-  const cause = error.cause as { code?: unknown; name?: unknown } | undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : typeof cause?.name === 'string' ? cause.name : undefined;
-  return code && /^[A-Za-z0-9_]{1,64}$/.test(code) ? code : undefined;
-}

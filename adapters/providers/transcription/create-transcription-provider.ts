@@ -9,6 +9,8 @@ export interface TranscriptionSettings {
   /** The offline engine's Python, model folder, worker processes and time limit of one transcription. */
   readonly python?: string;
   readonly modelDir?: string;
+  /** The speaker encoder's weights (the offline engine also gives speaker regions). */
+  readonly speakerModel?: string;
   readonly concurrency: number;
   readonly timeoutMs: number;
   /** The OpenAI-compatible API; present when `provider` is `openai`. `apiKey` is a secret. */
@@ -36,6 +38,7 @@ export function createTranscriptionProvider(settings: TranscriptionSettings, dep
   return new OfflineWhisperProvider({
     python: settings.python,
     modelDir: settings.modelDir,
+    speakerModel: settings.speakerModel,
     concurrency: settings.concurrency,
     timeoutMs: settings.timeoutMs,
     ffmpegPath: deps.ffmpegPath,
