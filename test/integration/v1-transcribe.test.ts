@@ -15,6 +15,7 @@ import { OfflineWhisperProvider } from '../../adapters/providers/transcription/o
 import { TranscriptionProviderConfigError, type TranscriptionProvider } from '../../adapters/providers/transcription/transcription-provider.js';
 import { workflowIds } from '../../domain/workflow-ids.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
+import { batchClient } from '../helpers/batches.js';
 import { SENTENCES, spokenClip, type SpokenClip } from '../helpers/speech-corpus.js';
 import { parseSrt, parseVtt } from '../helpers/subtitles.js';
 import { DIALOGUE_VOICES, makeDialogue } from '../helpers/speaker-dialogue.js';
@@ -265,6 +266,22 @@ describe('transcribe jobs', () => {
     const rejected = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, 240_000);
     expect(rejected).toMatchObject({ status: 'failed', error_code: 'invalid_source', error: 'the audio could not be decoded' });
     expect(await h.wallet(acme.id)).toEqual(before);
+  });
+});
+
+describe('transcription batches', () => {
+  it('one child job per upload: each transcribed as its own job (speech child workflow under the batch\'s job), partial when one has no sound; the results ZIP', async () => {
+    const batches = batchClient(h);
+    const before = await h.wallet(acme.id);
+    const batch = await batches.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio, video], options: { output_format: 'vtt' } });
+    const done = await batches.waitForBatch(acme.key, batch.id);
+    expect(done).toMatchObject({ status: 'partial', progress: { completed: 1, failed: 1 }, credits: { charged: 8, released: 8, reserved: 0 } });
+    const zip = new AdmZip(Buffer.from(await (await batches.zip(acme.key, batch.id)).arrayBuffer()));
+    const vtt = zip.getEntries().find((e) => e.entryName.endsWith('standup-transcript.vtt'));
+    expect(vtt, zip.getEntries().map((e) => e.entryName).join(', ')).toBeDefined();
+    const cues = parseVtt(vtt!.getData().toString('utf8'));
+    expect(wordErrorRate(clip.text, cues.flatMap((c) => c.lines).join(' ').replace(/<v [^>]*>/g, '')).wer).toBeLessThanOrEqual(WER_FLOOR);
+    expect(await h.wallet(acme.id)).toEqual({ available: before.available - 8, reserved: before.reserved });
   });
 });
 
