@@ -1,0 +1,131 @@
+/**
+ * Document field extraction (`flow-extract`, spec sections 2 and 8; issue 17): the shapes every part shares. A
+ * source becomes positioned text (adapters/extraction/source-text.ts), an engine behind one interface reads field
+ * values and line items from it, each non-null value with the evidence it came from
+ * (adapters/extraction/offline-engine.ts, adapters/providers/llm/extraction.provider.ts), the platform checks that
+ * evidence against the source itself (extraction-evidence.ts), and the results are exported as XLSX, CSV and JSON.
+ *
+ * Pure types and constants: no I/O.
+ */
+
+/** A box on a page, in PDF points from the page's top-left corner (images: pixels at 72 dpi, i.e. points too). */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One word of a page with where it is; `offset` is its first character's index in the page's `text`. */
+export interface PositionedWord {
+  text: string;
+  box: Box;
+  offset: number;
+}
+
+/** How a page's text was obtained. */
+export type PageTextSource = 'text_layer' | 'ocr' | 'plain_text';
+
+export interface PageText {
+  /** 1-based. */
+  page: number;
+  /**
+   * The page's text in reading order: words separated by single spaces, lines by `\n`, blocks (paragraphs, table
+   * rows) by a blank line where the source shows one. Every word of `words` is in it at its `offset`.
+   */
+  text: string;
+  words: PositionedWord[];
+  source: PageTextSource;
+  /** Page size in points (plain text: 0 × 0, and words have zero boxes). */
+  width: number;
+  height: number;
+}
+
+/** A source document as text with positions, after the length cap. */
+export interface PositionedText {
+  pages: PageText[];
+  /** True when the text was cut at EXTRACTION_LIMITS.maxTextChars (the later pages or lines are not read). */
+  truncated: boolean;
+  /** Human-readable notes for the result's `warnings` (e.g. the cap, a page that could not be read). */
+  warnings: string[];
+}
+
+/** What the extraction limits are (spec section 8: 25 credits per page; "long text capped"). */
+export const EXTRACTION_LIMITS = {
+  /** Characters of text read per document; the rest is ignored and a warning says from where. */
+  maxTextChars: 200_000,
+  /** Line items read per document. */
+  maxLineItems: 500,
+  /** Characters of a string value. */
+  maxValueChars: 2_000,
+} as const;
+
+/** Where a value was read: the page, the exact snippet of the page's text it came from, and where that lies. */
+export interface Evidence {
+  page: number;
+  /** Text of the source as the engine quotes it (the check compares it with whitespace normalised). */
+  snippet: string;
+  /** The snippet's box on the page when known (engines reading positioned words know it). */
+  box: Box | null;
+}
+
+/**
+ * A value as engines give it: text exactly as normalised by its kind (dates `YYYY-MM-DD`, amounts and numbers as
+ * plain decimal strings with `.` and no grouping, e.g. `"1234.50"`, currencies ISO 4217 codes, other text as read),
+ * or null when the document does not give it; a non-null value carries evidence.
+ */
+export interface ExtractedValue {
+  value: string | null;
+  evidence: Evidence | null;
+  /** The engine's own confidence in [0, 1], informative only: the platform's evidence check decides review. */
+  confidence: number | null;
+}
+
+/** The columns of a line item (the Line items worksheet); any of them may be null. */
+export const LINE_ITEM_COLUMNS = ['description', 'quantity', 'unit_price', 'amount'] as const;
+export type LineItemColumn = (typeof LINE_ITEM_COLUMNS)[number];
+export type LineItem = Record<LineItemColumn, ExtractedValue>;
+
+export interface ExtractionResult {
+  /** Every requested field, in request order; missing values are `{ value: null, evidence: null }`. */
+  fields: Record<string, ExtractedValue>;
+  items: LineItem[];
+  /** Notes of the engine (e.g. more line items than EXTRACTION_LIMITS.maxLineItems). */
+  warnings: string[];
+}
+
+/** What an engine is asked: one document's positioned text, the field names (and the client's instructions). */
+export interface ExtractionRequest {
+  document: PositionedText;
+  fields: readonly string[];
+  instructions?: string;
+  signal?: AbortSignal;
+}
+
+/** Field value kinds the value grammars and the evidence check know; a field's kind comes from its name. */
+export type ValueKind = 'date' | 'amount' | 'currency' | 'tax_id' | 'email' | 'iban' | 'number' | 'text';
+
+/**
+ * The kind of a field from its name (snake_case or camelCase, any case): what its value is normalised to and how its
+ * evidence is checked. Anything not recognised is `text`.
+ */
+export function fieldKind(name: string): ValueKind {
+  const n = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const has = (...words: string[]) => words.some((w) => new RegExp(`(^|_)${w}(_|$)`).test(n));
+  if (has('iban')) return 'iban';
+  if (has('email', 'e_mail', 'mail')) return 'email';
+  if (has('vat', 'tax_id', 'vat_id', 'vat_number', 'tin', 'ein', 'abn', 'gst_number') || /tax_(id|number|no)$/.test(n)) return 'tax_id';
+  if (has('currency', 'ccy')) return 'currency';
+  if (has('date', 'dated', 'due', 'issued', 'day')) return 'date';
+  if (has('total', 'subtotal', 'amount', 'price', 'tax', 'vat_amount', 'balance', 'fee', 'cost', 'discount', 'shipping', 'paid', 'due_amount')) return 'amount';
+  if (has('quantity', 'qty', 'count', 'number_of', 'pages', 'units')) return 'number';
+  return 'text';
+}
+
+/** Field names a client uses for line-item columns, for engines reading tables. */
+export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[]>> = {
+  description: ['description', 'item', 'items', 'product', 'service', 'article', 'details', 'designation'],
+  quantity: ['qty', 'quantity', 'qté', 'units', 'hours', 'menge', 'count'],
+  unit_price: ['unit price', 'price', 'rate', 'unit cost', 'price each', 'each', 'prix unitaire', 'einzelpreis'],
+  amount: ['amount', 'total', 'line total', 'net', 'sum', 'montant', 'betrag'],
+};
