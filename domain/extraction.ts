@@ -114,11 +114,12 @@ export function fieldKind(name: string): ValueKind {
   const has = (...words: string[]) => words.some((w) => new RegExp(`(^|_)${w}(_|$)`).test(n));
   if (has('iban')) return 'iban';
   if (has('email', 'e_mail', 'mail')) return 'email';
-  if (has('vat', 'tax_id', 'vat_id', 'vat_number', 'tin', 'ein', 'abn', 'gst_number') || /tax_(id|number|no)$/.test(n)) return 'tax_id';
+  if (/(^|_)(vat|tax|gst)_(id|number|no|reg|registration)(_|$)/.test(n) || has('tin', 'ein', 'abn', 'siret', 'siren')) return 'tax_id';
   if (has('currency', 'ccy')) return 'currency';
+  // Before dates: `amount_due` is an amount, `due_date` a date.
+  if (has('total', 'subtotal', 'amount', 'price', 'tax', 'vat', 'balance', 'fee', 'cost', 'discount', 'shipping', 'paid')) return 'amount';
   if (has('date', 'dated', 'due', 'issued', 'day')) return 'date';
-  if (has('total', 'subtotal', 'amount', 'price', 'tax', 'vat_amount', 'balance', 'fee', 'cost', 'discount', 'shipping', 'paid', 'due_amount')) return 'amount';
-  if (has('quantity', 'qty', 'count', 'number_of', 'pages', 'units')) return 'number';
+  if (has('quantity', 'qty', 'count', 'pages', 'units')) return 'number';
   return 'text';
 }
 
