@@ -9,6 +9,8 @@ export const LIMITS = {
   membersPerCompany: 20,
   /** /v1 webhooks per company, disabled ones included (deleted ones do not count); not in the spec, chosen to bound the list. */
   webhooksPerCompany: 20,
+  /** Saved workflows per company, deleted ones not counted; not in the spec, chosen to bound the list. */
+  savedWorkflowsPerCompany: 50,
   /** Credits granted once to every new company. */
   trialCredits: 1000n,
   /** Sources and results are kept this long (accounting records stay). */

@@ -19,6 +19,7 @@ import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
 import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
+import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 
 export interface CompanyRouterDeps {
   db: Db;
@@ -39,7 +40,8 @@ export interface CompanyRouterDeps {
  * order: its public OpenAPI document and page; the per-IP limit; an Authorization header refused (403); a key in the
  * query refused; on every mutation an allowed Origin (403); JSON bodies; sign-in and invitation acceptance; then a
  * live session, its X-CSRF-Token on mutations and 120 requests a minute per session. Every member may read the
- * session and the company's jobs; keys, members, invitations and webhooks need a billing administrator.
+ * session, the company's jobs and its saved workflows; keys, members, invitations, webhooks and changes to saved
+ * workflows need a billing administrator.
  */
 export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
@@ -75,8 +77,11 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     ctx.body = page('batches', rows, limit, (b) => summaries.get(b.id)!);
   });
 
+  mountSavedWorkflowReads(signedIn, { db: deps.db, now });
+
   const admin = createRouter();
   admin.use(requireBillingAdmin());
+  mountSavedWorkflowChanges(admin, { db: deps.db, now });
   mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
   mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
   signedIn.use(admin.routes(), admin.allowedMethods());

@@ -1,6 +1,8 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
+import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflows.js';
 import { statusOf } from '../http/errors.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
@@ -29,11 +31,12 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'api_key_not_accepted', when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.' },
   { code: 'origin_rejected', when: 'A mutation without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).' },
   { code: 'csrf_failed', when: 'A mutation without the session\'s `X-CSRF-Token`.' },
-  { code: 'billing_admin_required', when: 'Keys, members, invitations and webhooks are for billing administrators; this member is not one.' },
+  { code: 'billing_admin_required', when: 'Keys, members, invitations, webhooks and changes to saved workflows are for billing administrators; this member is not one.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The key, member, invitation, webhook or delivery does not exist in your company (another company\'s id gets the same answer).' },
+  { code: 'not_found', when: 'The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company\'s id gets the same answer).' },
+  { code: 'conflict', when: 'A saved workflow of that name exists already (names are compared whatever their case).' },
   { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
-  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included).` },
+  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows.` },
   { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
   { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
@@ -98,7 +101,7 @@ const MUTATION = [{ session: [], csrf: [] }];
 
 const EX = {
   member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds', company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4', key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7', webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
-  invitation: 'cin_Qm4Zr8Tv1Yx5Cb9Nd2Fh', delivery: 'dlv_Wq3Lk8Zt5Rb1Nc7Xd2Hm', at: '2025-03-04T09:15:02.118Z',
+  invitation: 'cin_Qm4Zr8Tv1Yx5Cb9Nd2Fh', delivery: 'dlv_Wq3Lk8Zt5Rb1Nc7Xd2Hm', workflow: 'wfl_Nc7Xd2HmWq3Lk8Zt5Rb1', at: '2025-03-04T09:15:02.118Z',
 };
 const memberEx = { id: EX.member, email: 'ops@example.com', role: 'billing_admin' };
 const companyEx = { id: EX.company, name: 'Example GmbH' };
@@ -113,6 +116,22 @@ const deliveryEx = {
   next_attempt_at: null, last_status_code: 200, last_error: null, created_at: EX.at, delivered_at: '2025-03-04T09:16:05.000Z', failed_at: null,
 };
 const secret = 'whsec_Q2xhc3NpYy1leGFtcGxlLXNlY3JldC1zaG93bi1vbmNl';
+const workflowEx = {
+  id: EX.workflow, name: 'Supplier invoices', operation: 'flow-extract', fields: ['invoice_number', 'invoice_date', 'total', 'currency'],
+  instructions: 'Dates as printed; totals include tax.', options: {}, revision: 1, created_by: EX.member, updated_by: EX.member, created_at: EX.at, updated_at: EX.at,
+};
+/** A field name: a letter, then letters, digits or underscores, at most 64; not a reserved name in any case. */
+const reserved = RESERVED_FIELD_NAMES.map((n) => [...n].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|');
+const FIELD_NAME: Schema = { type: 'string', pattern: `^(?!(?:${reserved})$)[A-Za-z][A-Za-z0-9_]{0,63}$` };
+const WORKFLOW_BODY: Record<string, Schema> = {
+  name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$', description: 'Unique in the company (whatever the case).' },
+  fields: {
+    type: 'array', items: FIELD_NAME, minItems: 1, maxItems: 30, uniqueItems: true,
+    description: `The fields to extract: unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved.`,
+  },
+  instructions: { ...nullable({ type: 'string', maxLength: 4000, pattern: NO_NUL }), description: 'Free text for the extraction; null for none.' },
+  options: { type: 'object', additionalProperties: false, maxProperties: 0, description: '`flow-extract` takes no options in this release: `{}`.' },
+};
 
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
@@ -235,6 +254,49 @@ function paths(): Record<string, Schema> {
         operationId: 'revokeInvitation', tags: t('Members'), summary: 'Revoke an invitation', security: MUTATION,
         parameters: [idParam('invitation_id', 'cin', 'Invitation')], requestBody: emptyBody,
         responses: { ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+      },
+    },
+    '/api/company/workflows': {
+      get: {
+        operationId: 'listSavedWorkflows', tags: t('Saved workflows'), summary: 'Saved workflows', security: SESSION,
+        description: 'The company\'s saved workflows (every member), oldest first; deleted ones are gone.',
+        responses: { ...ok('Saved workflows.', schemaRef('SavedWorkflowList'), { workflows: { data: [workflowEx] } }), ...errorsOf({}) },
+      },
+      post: {
+        operationId: 'createSavedWorkflow', tags: t('Saved workflows'), summary: 'Save a workflow', security: MUTATION,
+        description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
+        requestBody: body({ type: 'object', additionalProperties: false, required: ['name', 'fields'], properties: { ...WORKFLOW_BODY, operation: { enum: [...SAVED_WORKFLOW_OPERATIONS], description: 'Document extraction only (the default).' } } }, {
+          create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions },
+        }),
+        responses: {
+          ...ok('Saved.', schemaRef('SavedWorkflow'), { created: workflowEx }, '201'),
+          ...errorsOf({ admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] }),
+        },
+      },
+    },
+    '/api/company/workflows/{workflow_id}': {
+      get: {
+        operationId: 'getSavedWorkflow', tags: t('Saved workflows'), summary: 'A saved workflow', security: SESSION,
+        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
+        responses: { ...ok('The saved workflow.', schemaRef('SavedWorkflow'), { workflow: workflowEx }), ...errorsOf({ ids: true }) },
+      },
+      patch: {
+        operationId: 'updateSavedWorkflow', tags: t('Saved workflows'), summary: 'Edit a saved workflow', security: MUTATION,
+        description: 'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
+        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
+        requestBody: body({ type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY }, { rename: { name: 'Supplier invoices (EU)' } }),
+        responses: {
+          ...ok('Changed.', schemaRef('SavedWorkflow'), { changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 } }),
+          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['conflict'] }),
+        },
+      },
+    },
+    '/api/company/workflows/{workflow_id}/delete': {
+      post: {
+        operationId: 'deleteSavedWorkflow', tags: t('Saved workflows'), summary: 'Delete a saved workflow', security: MUTATION,
+        description: 'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
+        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')], requestBody: emptyBody,
+        responses: { ...ok('Deleted.', schemaRef('DeletedSavedWorkflow'), { deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
       },
     },
     '/v1/webhooks': {
@@ -372,6 +434,13 @@ function schemas(): Record<string, Schema> {
     RotatedWebhook: obj(['id', 'key_version', 'secret'], { id: id('whe', 'Webhook'), key_version: { type: 'integer', minimum: 2 }, secret: { type: 'string', pattern: '^whsec_' } }),
     DeletedWebhook: obj(['id', 'status', 'deleted_at'], { id: id('whe', 'Webhook'), status: { const: 'deleted' }, deleted_at: dateTime }),
     WebhookList: list('Webhook'),
+    SavedWorkflow: obj(Object.keys(workflowEx), {
+      ...WORKFLOW_BODY, id: id('wfl', 'Saved workflow'), operation: { enum: [...SAVED_WORKFLOW_OPERATIONS] }, revision: { type: 'integer', minimum: 1 },
+      instructions: nullable({ type: 'string' }), options: { type: 'object' }, name: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } },
+      created_by: id('mem', 'Member'), updated_by: id('mem', 'Member'), created_at: dateTime, updated_at: dateTime,
+    }),
+    SavedWorkflowList: list('SavedWorkflow'),
+    DeletedSavedWorkflow: obj(['id', 'status', 'deleted_at'], { id: id('wfl', 'Saved workflow'), status: { const: 'deleted' }, deleted_at: dateTime }),
     Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
     DeliveryPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Delivery') }, next_cursor: nullable({ type: 'string' }) }),
     DeliveryDetail: obj([...Object.keys(DELIVERY_FIELDS), 'attempts_detail'], {
@@ -415,6 +484,7 @@ export function companyOpenApi(): Schema {
       { name: 'API keys', description: '`/v1` keys (billing administrators).' },
       { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
       { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },
+      { name: 'Saved workflows', description: 'Extraction settings under a name, for `workflow_id` (every member reads; billing administrators change).' },
       { name: 'Documentation', description: 'This document and its page (public).' },
     ],
     paths: paths(),

@@ -136,16 +136,20 @@ const fieldName = z
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'field names start with a letter and contain only letters, digits and underscores')
   .refine((f) => !(RESERVED_FIELD_NAMES as readonly string[]).includes(f.toLowerCase()), 'this field name is reserved');
 
+/** Extraction `fields` (spec section 2): unique names, at most 30; shared by requests and saved workflows. */
+export const extractionFields = z
+  .array(fieldName)
+  .max(30, 'at most 30 fields')
+  .refine((f) => new Set(f.map((x) => x.toLowerCase())).size === f.length, 'field names must be unique');
+/** Extraction `instructions`: optional free text. */
+export const extractionInstructions = z.string().max(4000, 'instructions have at most 4,000 characters');
+
 const requestBody = z.strictObject({
   operation: z.string(),
   upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(100),
   items: z.unknown().optional(),
-  fields: z
-    .array(fieldName)
-    .max(30, 'at most 30 fields')
-    .refine((f) => new Set(f.map((x) => x.toLowerCase())).size === f.length, 'field names must be unique')
-    .optional(),
-  instructions: z.string().max(4000, 'instructions have at most 4,000 characters').optional(),
+  fields: extractionFields.optional(),
+  instructions: extractionInstructions.optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   max_credits: z.number().int().min(1).max(1_000_000_000).optional(),
   workflow_id: z.string().max(64).optional(),

@@ -59,6 +59,8 @@ const SETTINGS = {
     'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
     'POST /v1/webhooks': 'the URL must pass the destination policy (https, port 443, a public host name, no credentials)',
     'POST /api/company/keys': 'expires_at must be in the future and at most the allowed days ahead of the server\'s clock',
+    'POST /api/company/workflows': 'the name must not be taken in the company and the field names must be unique whatever their case (and at most 50 workflows)',
+    'PATCH /api/company/workflows/{workflow_id}': 'as POST /api/company/workflows, and the workflow must not have been deleted',
   } as Record<string, string>,
 };
 
@@ -130,6 +132,7 @@ beforeAll(async () => {
   const member = await addMember(h.tdb.db, company.id, 'member@fuzz.example', 'member');
   const invitation = ((await (await session.request('POST', '/invitations', { email: 'invited@fuzz.example' })).json()) as { id: string }).id;
   const webhook = ((await (await session.requestAt('POST', '/v1/webhooks', { url: 'https://hooks.example.com/fuzz' })).json()) as { id: string }).id;
+  const workflow = ((await (await session.request('POST', '/workflows', { name: 'Fuzz invoices', fields: ['invoice_number', 'total'] })).json()) as { id: string }).id;
   const endpoint = (await getEndpoint(h.tdb.db, webhook))!;
   const deliveries: string[] = [];
   for (const eventId of ['evt_FuzzFuzzFuzzFuzzFuz1', 'evt_FuzzFuzzFuzzFuzzFuz2']) {
@@ -145,6 +148,7 @@ beforeAll(async () => {
   bindings['company_invitations'] = { values: [invitation], targets: ['path.invitation_id'] };
   bindings['company_webhooks'] = { values: [webhook], targets: ['path.webhook_id'] };
   bindings['company_deliveries'] = { values: deliveries, targets: ['path.delivery_id'] };
+  bindings['company_workflows'] = { values: [workflow], targets: ['path.workflow_id'] };
   bindings['result_indexes'] = { values: [0], targets: ['path.index'] };
 
   // /proof: a merchant with a wallet and a webhook destination (so events are recorded); a payment request, two
