@@ -8,7 +8,7 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerOperation, type RunnerOutput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
-import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
+import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
@@ -61,6 +61,15 @@ export function resultStorageId(jobId: string, index: number): string {
 /** A failure of the client's input: final for the job, and logged by the worker at DEBUG, not WARN. */
 export const permanent = (type: JobErrorCode, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+
+/**
+ * A provider this server cannot use (ProviderUnusableError): logged for an operator with its cause, and the job fails at
+ * once as `processing_error` with a message that names no setting (`what` says which service, e.g. "Transcription").
+ */
+export function unusableProvider(logger: Logger, jobId: string, e: ProviderUnusableError, what = 'This operation'): ApplicationFailure {
+  logger.error({ jobId, err: e }, 'a processing provider cannot be used as configured; the job fails and its reservation is released');
+  return ApplicationFailure.nonRetryable(`${what} is not available on this server right now; the reservation was released. Retry later.`, 'processing_error');
+}
 
 /**
  * Runs an operation heartbeating every 2 s, and at once whenever it reports progress: the heartbeat details are
@@ -196,6 +205,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       } catch (e) {
         if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
         if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
+        if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, job.id, e);
         deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
         throw e;
       } finally {

@@ -5,17 +5,11 @@ import { chunkLengths, DEFAULT_TRANSCRIPT_FORMAT, SPEECH_CHUNKS_PER_RUN, type Tr
 import type { Logger } from '../adapters/logging/logger.js';
 import { MediaToolFailed, type MediaToolOptions } from '../adapters/media/av/media-process.js';
 import type { RunnerOutput } from '../adapters/media/operation-runners.js';
-import { InvalidSourceError, ProviderUnavailableError } from '../adapters/providers/provider-errors.js';
+import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
 import { extractChunk, planAudioChunks, type AudioChunk } from '../adapters/providers/transcription/chunking.js';
 import { stitchTranscripts } from '../adapters/providers/transcription/stitch.js';
 import { assignSpeakers, clusterSpeakers, offsetRegions, type SpeakerEmbedder, type SpeakerRegion } from '../adapters/providers/transcription/speakers.js';
-import { TranscriptionAnswerError } from '../adapters/providers/transcription/openai-compatible.response.js';
-import {
-  TranscriptionEngineMissingError,
-  TranscriptionProviderConfigError,
-  type Transcript,
-  type TranscriptionProvider,
-} from '../adapters/providers/transcription/transcription-provider.js';
+import type { Transcript, TranscriptionProvider } from '../adapters/providers/transcription/transcription-provider.js';
 import {
   transcriptToDocx,
   transcriptToJson,
@@ -30,7 +24,7 @@ import { LanguageModelAnswerError, LanguageModelConfigError } from '../adapters/
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
-import { checkpointDirOf, heartbeating, jobSources, permanent, storeResults, type RunResult } from './processing.activities.js';
+import { checkpointDirOf, heartbeating, jobSources, permanent, storeResults, unusableProvider, type RunResult } from './processing.activities.js';
 
 /**
  * The speech operations (`transcribe`, `meeting`), run chunk by chunk (workflows/processing/speech.workflow.ts):
@@ -137,22 +131,8 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
   const failure = (e: unknown, jobId: string): ChunkResult => {
     if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
     if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
-    if (e instanceof TranscriptionEngineMissingError || e instanceof TranscriptionProviderConfigError) {
-      deps.logger.error({ jobId, err: e }, 'the transcription engine cannot run; the job fails and its reservation is released');
-      throw ApplicationFailure.nonRetryable(ENGINE_UNAVAILABLE, 'processing_error');
-    }
-    if (e instanceof LanguageModelConfigError) {
-      deps.logger.error({ jobId, err: e }, 'the language model refuses the configuration; the job fails and its reservation is released');
-      throw ApplicationFailure.nonRetryable('Meeting summaries are not available on this server right now; the reservation was released. Retry later.', 'processing_error');
-    }
-    if (e instanceof LanguageModelAnswerError) {
-      deps.logger.error({ jobId, err: e }, 'the language model kept giving unusable answers');
-      throw ApplicationFailure.nonRetryable('The language model gave unusable answers to the meeting summary; the reservation was released. Retry later.', 'processing_error');
-    }
-    if (e instanceof TranscriptionAnswerError) {
-      deps.logger.error({ jobId, err: e }, 'the transcription provider kept giving malformed answers');
-      throw ApplicationFailure.nonRetryable('The transcription provider gave malformed answers; the reservation was released. Retry later.', 'processing_error');
-    }
+    if (e instanceof LanguageModelConfigError || e instanceof LanguageModelAnswerError) throw unusableProvider(deps.logger, jobId, e, 'The meeting summary');
+    if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, jobId, e, 'Transcription');
     deps.logger.warn({ jobId, err: e }, 'a speech step failed unexpectedly; Temporal retries it');
     throw e;
   };

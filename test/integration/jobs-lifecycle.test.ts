@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
-import { ProviderUnavailableError } from '../../adapters/providers/provider-errors.js';
+import { ProviderUnavailableError, ProviderUnusableError } from '../../adapters/providers/provider-errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { samplePdf } from '../helpers/sample-files.js';
@@ -106,6 +106,30 @@ describe('provider outage', () => {
       { kind: 'reserve' }, { kind: 'charge' },
     ]);
     expect((await h.tdb.db('jobs').where({ id: job.id }).first()).attempts).toBe(3);
+    await h.stopWorkers();
+  });
+});
+
+describe('a provider this server cannot use', () => {
+  it('fails the job at once as processing_error (no retries), releases the reservation, and names no setting', async () => {
+    let calls = 0;
+    const real = createFileOperationRunners();
+    const refused: OperationRunners = {
+      ...real,
+      'pdf-rotate': () => {
+        calls++;
+        return Promise.reject(new ProviderUnusableError('PDF_ENGINE_API_KEY was refused (401)'));
+      },
+    };
+    await h.startWorker(refused);
+    const pdf = await h.upload(acme.key, 'refused.pdf', await samplePdf(1));
+    const before = await h.wallet(acme.id);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } })).id);
+    expect(job).toMatchObject({ status: 'failed', error_code: 'processing_error', charged_credits: 0, error: expect.stringContaining('the reservation was released') });
+    expect(JSON.stringify(job)).not.toContain('PDF_ENGINE_API_KEY');
+    expect(calls).toBe(1);
+    expect(await h.wallet(acme.id)).toEqual(before);
+    expect(h.logs.lines.some((l) => l.includes('cannot be used as configured') && l.includes('PDF_ENGINE_API_KEY'))).toBe(true);
     await h.stopWorkers();
   });
 });

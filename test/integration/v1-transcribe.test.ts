@@ -255,7 +255,7 @@ describe('transcribe jobs', () => {
     expect(JSON.stringify(job)).not.toContain('TRANSCRIPTION_API_KEY');
     expect(await ledgerOf(job.id)).toEqual([['reserve', 8], ['release', 8]]);
     expect(await h.wallet(acme.id)).toEqual(before);
-    expect(h.logs.lines.some((l) => l.includes('the transcription engine cannot run'))).toBe(true);
+    expect(h.logs.lines.some((l) => l.includes('a processing provider cannot be used as configured'))).toBe(true);
   });
 
   it('a video without sound and a source the engine rejects fail as invalid_source, nothing charged', async () => {

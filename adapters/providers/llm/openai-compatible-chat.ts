@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
-import { ProviderUnavailableError } from '../provider-errors.js';
+import { ProviderUnusableError, ProviderUnavailableError } from '../provider-errors.js';
 import { causeCode, errorDetail, readCapped, retryAfterMs } from '../openai-http.js';
 
 /**
@@ -20,7 +20,7 @@ import { causeCode, errorDetail, readCapped, retryAfterMs } from '../openai-http
  */
 
 /** The language model API refuses the configuration (key, base URL, model): an operator must fix it; not retried. */
-export class LanguageModelConfigError extends Error {
+export class LanguageModelConfigError extends ProviderUnusableError {
   constructor(message: string) {
     super(message);
     this.name = 'LanguageModelConfigError';
@@ -28,7 +28,7 @@ export class LanguageModelConfigError extends Error {
 }
 
 /** The language model gave no usable answer in the allowed attempts (not JSON, off-schema, cut short, refused). */
-export class LanguageModelAnswerError extends Error {
+export class LanguageModelAnswerError extends ProviderUnusableError {
   constructor(message: string) {
     super(message);
     this.name = 'LanguageModelAnswerError';

@@ -1,3 +1,4 @@
+import { ProviderUnusableError } from '../provider-errors.js';
 import { z } from 'zod';
 import type { Transcript, TranscriptSegment, TranscriptWord } from './transcription-provider.js';
 import { TranscriptionProviderConfigError } from './transcription-provider.js';
@@ -8,7 +9,7 @@ import { normalizeLanguage } from './whisper-languages.js';
  * tries the request again a bounded number of times; past that, this error reaches the pipeline, which treats it
  * as unexpected (retried a few times, then the job fails as `processing_error`).
  */
-export class TranscriptionAnswerError extends Error {
+export class TranscriptionAnswerError extends ProviderUnusableError {
   constructor(message: string) {
     super(message);
     this.name = 'TranscriptionAnswerError';

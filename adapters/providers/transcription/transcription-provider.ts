@@ -16,6 +16,8 @@
  * - An Error named AbortError when the request's signal aborted it.
  */
 
+import { ProviderUnusableError } from '../provider-errors.js';
+
 /** One recognised word; times in seconds on the source's timeline, `confidence` in [0, 1]. */
 export interface TranscriptWord {
   start: number;
@@ -62,7 +64,7 @@ export interface TranscriptionProvider {
 }
 
 /** The offline engine's Python environment or model is missing: `bash scripts/setup.sh` installs them. */
-export class TranscriptionEngineMissingError extends Error {
+export class TranscriptionEngineMissingError extends ProviderUnusableError {
   constructor(message: string) {
     super(message);
     this.name = 'TranscriptionEngineMissingError';
@@ -76,7 +78,7 @@ export class TranscriptionEngineMissingError extends Error {
  * TranscriptionEngineMissingError) and log it at error level for an operator. The message names the variable to
  * check, never its value.
  */
-export class TranscriptionProviderConfigError extends Error {
+export class TranscriptionProviderConfigError extends ProviderUnusableError {
   constructor(message: string) {
     super(message);
     this.name = 'TranscriptionProviderConfigError';
