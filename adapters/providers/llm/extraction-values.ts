@@ -60,19 +60,22 @@ function isoDate(y: number, m: number, d: number): string | null {
 const year = (s: string) => (s.length === 2 ? 2000 + Number(s) : Number(s));
 
 /**
- * `2024-03-05`, `2024/3/5`, `2024-03-05T10:00:00Z`, `05.03.2024`, `5/3/2024` (day first unless that is impossible and
- * month first is not; both possible → null, since the answer was asked for in ISO form and we do not guess),
+ * `2024-03-05`, `2024/3/5`, `2024-03-05T10:00:00Z`, `05.03.2024` (dots: day first), `25/12/2024` and `12/25/2024`
+ * (slashes or dashes: whichever order is possible; both possible and different → null: the answer was asked for in
+ * ISO form and we do not guess),
  * `5 March 2024`, `March 5, 2024`, `5. März 2024`.
  */
 export function normaliseDate(text: string): string | null {
   const t = text.toLowerCase().replace(/(\d)(st|nd|rd|th)\b/g, '$1');
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$/.exec(t);
   if (m) return isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
-  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})$/.exec(t);
+  m = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})$/.exec(t);
+  if (m) return isoDate(year(m[3]!), Number(m[2]), Number(m[1]));
+  m = /^(\d{1,2})([-/])(\d{1,2})\2(\d{4}|\d{2})$/.exec(t);
   if (m) {
     const a = Number(m[1]);
-    const b = Number(m[2]);
-    const y = year(m[3]!);
+    const b = Number(m[3]);
+    const y = year(m[4]!);
     if (a === b || a > 12 || b > 12) return a > 12 ? isoDate(y, b, a) : b > 12 ? isoDate(y, a, b) : isoDate(y, b, a);
     return null;
   }
@@ -99,7 +102,7 @@ export function normaliseDecimal(text: string): string | null {
   // A sign, currency codes and symbols around the number (`-$5`, `$-5`, `EUR 5`, `5,00 €`, `5.00-`).
   let sign = /^([-+])/.exec(t);
   if (sign) t = t.slice(1);
-  t = t.replace(/^(?:[A-Za-z]{3}|[^\d\-+.,]{1,3})(?=[-+]?\d)/, '').replace(/(?<=\d)(?:[A-Za-z]{3}|[^\d.,]{1,3})$/, '');
+  t = t.replace(/^(?:[A-Za-z]{3}|[^\d\-+.,]{1,3})(?=[-+]?\d)/, '').replace(/(?<=\d)(?:[A-Za-z]{3}|[^\d.,+-]{1,3})$/, '');
   if (!sign) {
     sign = /^([-+])/.exec(t);
     if (sign) t = t.slice(1);
