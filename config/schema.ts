@@ -239,6 +239,12 @@ export const envSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_API_MODEL: optionalString.transform((v) => v ?? 'gpt-4o-mini'),
   LLM_API_TIMEOUT_MS: int(120_000, 1000, 300_000),
+  /**
+   * The engine of document field extraction (`flow-extract`, docs/processing.md "Field extraction"): `offline`, the
+   * deterministic engine of this repository, or `openai`, a chat model over the same LLM_API_* settings as meeting
+   * summaries (chosen separately: sending invoices to a model is a decision of its own).
+   */
+  EXTRACTION_PROVIDER: z.enum(['offline', 'openai', '']).default('offline'),
 
   /**
    * The DNS/TLS audit (MCP tool domain_dns_tls_audit, docs/x402.md): the resolvers it asks, comma-separated IP
@@ -390,6 +396,8 @@ export interface Config {
   };
   /** The language model of meeting summaries: `none`, or `openai` with its API settings in `api` (only then). */
   readonly llm: { readonly provider: 'none' | 'openai'; readonly api?: LlmApiConfig };
+  /** The field extraction engine: `offline`, or `openai` with the LLM_API_* settings in `api` (only then). */
+  readonly extraction: { readonly provider: 'offline' | 'openai'; readonly api?: LlmApiConfig };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
   readonly x402: {
@@ -437,8 +445,15 @@ export type LlmApiConfig = OpenAiCompatibleApiConfig;
  * name only: the key is never echoed (nor the URL, which may hold credentials: user info, query and fragment are
  * refused, the key has its own variable).
  */
-function parseOpenAiApi(prefix: 'TRANSCRIPTION' | 'LLM', e: Env, issues: string[]): OpenAiCompatibleApiConfig | undefined {
-  if (e[`${prefix}_PROVIDER`] !== 'openai') return undefined;
+function parseOpenAiApi(
+  prefix: 'TRANSCRIPTION' | 'LLM',
+  e: Env,
+  issues: string[],
+  selectors: readonly ('TRANSCRIPTION_PROVIDER' | 'LLM_PROVIDER' | 'EXTRACTION_PROVIDER')[] = [`${prefix}_PROVIDER`],
+): OpenAiCompatibleApiConfig | undefined {
+  const by = selectors.filter((s) => e[s] === 'openai').map((s) => `${s}=openai`);
+  if (by.length === 0) return undefined;
+  const required = `required with ${by.join(' or ')}`;
   const raw = e[`${prefix}_API_BASE_URL`];
   let url: URL | null = null;
   try {
@@ -447,9 +462,9 @@ function parseOpenAiApi(prefix: 'TRANSCRIPTION' | 'LLM', e: Env, issues: string[
     url = null;
   }
   const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
-  if (!urlOk) issues.push(`${prefix}_API_BASE_URL: required with ${prefix}_PROVIDER=openai; an http(s) URL with the API's version path (e.g. https://api.openai.com/v1), without credentials, query or fragment`);
+  if (!urlOk) issues.push(`${prefix}_API_BASE_URL: ${required}; an http(s) URL with the API's version path (e.g. https://api.openai.com/v1), without credentials, query or fragment`);
   const key = e[`${prefix}_API_KEY`];
-  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push(`${prefix}_API_KEY: required with ${prefix}_PROVIDER=openai; printable characters without spaces`);
+  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push(`${prefix}_API_KEY: ${required}; printable characters without spaces`);
   if (!urlOk || !key) return undefined;
   const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e[`${prefix}_API_MODEL`], timeoutMs: e[`${prefix}_API_TIMEOUT_MS`] };
   // Not enumerable: a serialized or inspected Config never shows the key.
@@ -528,7 +543,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const mail = parseMailConfig(e, issues);
   const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
-  const llmApi = parseOpenAiApi('LLM', e, issues);
+  const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
   if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
@@ -612,7 +627,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       ...(transcriptionApi ? { api: transcriptionApi } : {}),
       chunkSeconds: e.TRANSCRIPTION_CHUNK_SECONDS,
     },
-    llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi ? { api: llmApi } : {}) },
+    llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi && e.LLM_PROVIDER === 'openai' ? { api: llmApi } : {}) },
+    extraction: { provider: e.EXTRACTION_PROVIDER || 'offline', ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}) },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,
