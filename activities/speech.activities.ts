@@ -45,6 +45,8 @@ export interface SpeechWorkerDeps {
   chunkSeconds?: number;
   /** Chunks per workflow run before it continues as new; default SPEECH_CHUNKS_PER_RUN (tests set it low). */
   chunksPerRun?: number;
+  /** Chunks of one job transcribed at once (TRANSCRIPTION_CHUNKS_AT_ONCE); default 1. */
+  chunksAtOnce?: number;
   /** The language model that summarises meetings (LLM_PROVIDER); none: the meeting document has an extractive summary. */
   summarizer?: MeetingSummarizer | null;
 }
@@ -58,7 +60,7 @@ export interface SpeechActivityDeps {
 }
 
 export type PlanResult =
-  | { outcome: 'planned'; pending: number[]; chunksPerRun: number }
+  | { outcome: 'planned'; pending: number[]; chunksPerRun: number; chunksAtOnce?: number }
   | { outcome: 'not_processing'; status: jobs.Job['status'] | null };
 
 export type ChunkResult =
@@ -170,7 +172,7 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
       }
       const pending: number[] = [];
       for (const c of plan.chunks) if (!(await exists(chunkPath(dir, c.index)))) pending.push(c.index);
-      return { outcome: 'planned', pending, chunksPerRun: speech.chunksPerRun ?? SPEECH_CHUNKS_PER_RUN };
+      return { outcome: 'planned', pending, chunksPerRun: speech.chunksPerRun ?? SPEECH_CHUNKS_PER_RUN, chunksAtOnce: speech.chunksAtOnce ?? 1 };
     },
 
     /** Transcribes chunk `index` of the plan, unless an earlier attempt already did. */

@@ -227,6 +227,11 @@ export const envSchema = z.object({
    * most 30 s, and twice it, at most 10 minutes): one activity per chunk, the unit of progress a crashed worker loses.
    */
   TRANSCRIPTION_CHUNK_SECONDS: int(300, 10, 600),
+  /**
+   * Chunks of one job transcribed at once: activities any worker process may take, so several workers share a long
+   * file; each worker still runs at most TRANSCRIPTION_CONCURRENCY transcriptions (more wait in its queue).
+   */
+  TRANSCRIPTION_CHUNKS_AT_ONCE: int(2, 1, 16),
 
   /**
    * The language model that summarises meetings (docs/processing.md, "Meeting"): `none` (an extractive summary, and
@@ -393,6 +398,8 @@ export interface Config {
     readonly api?: TranscriptionApiConfig;
     /** Target chunk length of long audio, seconds. */
     readonly chunkSeconds: number;
+    /** Chunks of one job at once. */
+    readonly chunksAtOnce: number;
   };
   /** The language model of meeting summaries: `none`, or `openai` with its API settings in `api` (only then). */
   readonly llm: { readonly provider: 'none' | 'openai'; readonly api?: LlmApiConfig };
@@ -626,6 +633,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS,
       ...(transcriptionApi ? { api: transcriptionApi } : {}),
       chunkSeconds: e.TRANSCRIPTION_CHUNK_SECONDS,
+      chunksAtOnce: e.TRANSCRIPTION_CHUNKS_AT_ONCE,
     },
     llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi && e.LLM_PROVIDER === 'openai' ? { api: llmApi } : {}) },
     extraction: { provider: e.EXTRACTION_PROVIDER || 'offline', ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}) },

@@ -47,6 +47,7 @@ export function buildActivityDeps(
         speakers,
         media: { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
         chunkSeconds: config.transcription.chunkSeconds,
+        chunksAtOnce: config.transcription.chunksAtOnce,
         summarizer: createMeetingSummarizer(config.llm, { logger }),
       },
     },

@@ -247,6 +247,24 @@ describe('transcribe jobs', () => {
     await h.startWorker();
   });
 
+  it('chunks at once: both chunks are scheduled before either finishes, and the transcript is the same', async () => {
+    await h.stopWorkers();
+    h.speech = { ...h.speech!, chunksAtOnce: 2, chunksPerRun: 100 };
+    await h.startWorker();
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: 'json', language: 'en' } })).id, 240_000);
+    expect(job).toMatchObject({ status: 'completed', charged_credits: 8 });
+    const history = await h.gateway.client.workflow.getHandle(workflowIds.speech(job.id, 0)).fetchHistory();
+    const order = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name === 'transcribeSpeechChunk' ? ['scheduled'] : e.activityTaskCompletedEventAttributes ? ['completed'] : []);
+    // plan completed, then both chunks scheduled before the first chunk completes.
+    expect(order.slice(0, 4)).toEqual(['completed', 'scheduled', 'scheduled', 'completed']);
+    const transcript = TranscriptJson.parse(await (await h.download(acme.key, job.result!.files[0]!.download_path)).json());
+    expect(wordErrorRate(clip.text, transcript.words.map((w) => w.word).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR);
+    h.speech = { ...h.speech, chunksAtOnce: 1, chunksPerRun: 1 };
+    await h.stopWorkers();
+    await h.startWorker();
+  });
+
   it('a refused engine configuration fails the job as processing_error, releases the reservation and says nothing of the cause', async () => {
     const before = await h.wallet(acme.id);
     inject.push(new TranscriptionProviderConfigError('TRANSCRIPTION_API_KEY was refused (401)'));

@@ -191,7 +191,7 @@ describe('chain and x402 config', () => {
   });
 
   it('configures the offline speech engine: setup-installed paths by default, bounded concurrency and time limit', () => {
-    expect(loadConfig({}).transcription).toEqual({ provider: 'offline', python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000, chunkSeconds: 300 });
+    expect(loadConfig({}).transcription).toEqual({ provider: 'offline', python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000, chunkSeconds: 300, chunksAtOnce: 2 });
     expect(loadConfig({ TRANSCRIPTION_PYTHON: '/opt/stt/bin/python', TRANSCRIPTION_MODEL_DIR: '/opt/models/whisper-base', TRANSCRIPTION_SPEAKER_MODEL: '/opt/models/pretrained.pt', TRANSCRIPTION_CONCURRENCY: '2', TRANSCRIPTION_TIMEOUT_MS: '60000' }).transcription).toEqual({
       provider: 'offline',
       python: '/opt/stt/bin/python',
@@ -200,6 +200,7 @@ describe('chain and x402 config', () => {
       concurrency: 2,
       timeoutMs: 60_000,
       chunkSeconds: 300,
+      chunksAtOnce: 2,
     });
     expect(loadConfig({ TRANSCRIPTION_CHUNK_SECONDS: '60' }).transcription.chunkSeconds).toBe(60);
     expect(() => loadConfig({ TRANSCRIPTION_CHUNK_SECONDS: '5' })).toThrow(/TRANSCRIPTION_CHUNK_SECONDS/);

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { RunResult } from '../../activities/processing.activities.js';
-import type { SpeechActivities } from '../../activities/speech.activities.js';
+import type { ChunkResult, SpeechActivities } from '../../activities/speech.activities.js';
 
 export interface SpeechWorkflowInput {
   jobId: string;
@@ -18,7 +18,8 @@ const { planSpeechJob, transcribeSpeechChunk, finishSpeechJob } = proxyActivitie
 
 /**
  * The operation of a `transcribe` or `meeting` job, as a child of its job workflow (`job:<id>/speech-<n>`, one per
- * run of the job between provider outages): plan the chunks, transcribe those not done yet one activity each, then
+ * run of the job between provider outages): plan the chunks, transcribe those not done yet one activity each (up to
+ * `chunksAtOnce` at a time, so several worker processes share a long file), then
  * stitch and store the results. After `chunksPerRun` chunks it continues as new, so the history of a 10-hour file
  * stays small; the new run plans again, which only lists the chunks still to do. Its result is the job workflow's
  * `runJobOperation` result: done with the files, a provider outage (the job workflow requeues the job), or the job
@@ -28,10 +29,18 @@ export async function speechJobWorkflow(input: SpeechWorkflowInput): Promise<Run
   const plan = await planSpeechJob({ jobId: input.jobId });
   if (plan.outcome !== 'planned') return plan;
   const now = plan.pending.slice(0, plan.chunksPerRun);
-  for (const index of now) {
-    const chunk = await transcribeSpeechChunk({ jobId: input.jobId, index });
-    if (chunk.outcome !== 'done') return chunk;
-  }
+  // `chunksAtOnce` lanes take the chunks in order; a lane stops taking new ones once any chunk met an outage (the
+  // chunks already running finish and are kept). Runs planned before lanes existed have none: one lane, as then.
+  let stopped: ChunkResult | null = null;
+  let next = 0;
+  const lane = async () => {
+    while (stopped === null && next < now.length) {
+      const chunk = await transcribeSpeechChunk({ jobId: input.jobId, index: now[next++]! });
+      if (chunk.outcome !== 'done') stopped ??= chunk;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, plan.chunksAtOnce ?? 1), now.length) }, lane));
+  if (stopped !== null) return stopped;
   if (plan.pending.length > now.length) return continueAsNew<typeof speechJobWorkflow>(input);
   return finishSpeechJob({ jobId: input.jobId });
 }
