@@ -1,0 +1,338 @@
+import { PassThrough } from 'node:stream';
+import archiver from 'archiver';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import { z } from 'zod';
+import { fieldKind, LINE_ITEM_COLUMNS, type ExtractedValue, type ExtractionResult, type LineItemColumn } from '../../domain/extraction.js';
+
+/**
+ * The results of `flow-extract` (issue 17, section 3; spec section 2: one document row per input document, line
+ * items in a separate worksheet, XLSX, CSV and JSON, missing values are null). Functions of the per-document results
+ * alone: the same input gives the same content (JSON and the CSV ZIP, given the same `date`, the same bytes; the XLSX
+ * package dates its parts when written), so a review correction simply regenerates them as new files.
+ *
+ * Three result files per job (docs/processing.md, "Field extraction (flow-extract)", Exports):
+ * - `<base>.xlsx`: sheets Documents, Line items, Evidence;
+ * - `<base>-csv.zip`: one CSV per sheet (documents.csv, line-items.csv, evidence.csv); RFC 4180, UTF-8 with a BOM,
+ *   CRLF, formula cells defused;
+ * - `<base>.json`: ExtractionJson (its JSON Schema: extractionJsonSchema).
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Input
+
+/**
+ * The outcome of the platform's evidence check for one document. A minimal local shape: the check itself
+ * (domain/extraction-evidence.ts) is built by another part of issue 17; its outcome maps onto this.
+ */
+export interface EvidenceCheckOutcome {
+  review_required: boolean;
+  /** Why review is required, for the reader (document level, e.g. "total: the snippet is not in the source"). */
+  reasons: string[];
+  /** The values that failed the check: a field by name, or a line item's column by its 0-based index in `items`. */
+  flagged: FlaggedValue[];
+}
+export type FlaggedValue = { field: string; reason: string } | { item: number; column: LineItemColumn; reason: string };
+
+/** One input document's extraction. */
+export interface ExtractionDocumentResult {
+  /** The input document's name (its upload's file name). */
+  document: string;
+  upload_id: string | null;
+  pages: number;
+  result: ExtractionResult;
+  check: EvidenceCheckOutcome;
+}
+
+export interface ExtractionExportInput {
+  /** The requested field names, in request order: the Documents sheet's columns and the JSON `fields` order. */
+  fields: readonly string[];
+  /** In input order: one row per input document. */
+  documents: readonly ExtractionDocumentResult[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared rows
+
+const DOCUMENT_COLUMNS = ['document', 'pages', 'review_required', 'review_reasons'] as const;
+const ITEM_COLUMNS = ['document', 'line', ...LINE_ITEM_COLUMNS] as const;
+const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason'] as const;
+
+interface EvidenceRow {
+  document: string;
+  /** A field name, or a line-item column name when `line` is set. */
+  field: string;
+  /** 1-based line number of the Line items sheet, null for a field. */
+  line: number | null;
+  value: string;
+  page: number | null;
+  snippet: string | null;
+  flagged: boolean;
+  reason: string | null;
+}
+
+function flagOf(check: EvidenceCheckOutcome, ref: { field: string } | { item: number; column: LineItemColumn }): string | null {
+  const hit = check.flagged.find((f) => ('field' in ref ? 'field' in f && f.field === ref.field : 'item' in f && f.item === ref.item && f.column === ref.column));
+  return hit ? hit.reason : null;
+}
+
+const valueOf = (v: ExtractedValue | undefined): string | null => v?.value ?? null;
+
+/** Rows of the Evidence sheet: one per non-null value (fields in request order, then items line by line). */
+function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
+  const rows: EvidenceRow[] = [];
+  for (const d of input.documents) {
+    const push = (field: string, line: number | null, v: ExtractedValue | undefined, reason: string | null) => {
+      if (v?.value == null) return;
+      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason });
+    };
+    for (const f of input.fields) push(f, null, d.result.fields[f], flagOf(d.check, { field: f }));
+    d.result.items.forEach((item, i) => {
+      for (const c of LINE_ITEM_COLUMNS) push(c, i + 1, item[c], flagOf(d.check, { item: i, column: c }));
+    });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// XLSX
+
+// eslint-disable-next-line no-control-regex -- characters XML 1.0 cannot hold are removed from cells
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+/** Excel's limit of characters in a cell. */
+const CELL_MAX = 32_767;
+const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/;
+
+/** Text for a cell: characters XML cannot hold removed, CR LF and CR as LF (XML reads a bare CR as LF anyway), capped. */
+const xlsxText = (s: string): string => {
+  const t = s.replace(NOT_XML, '').replace(/\r\n?/g, '\n');
+  return t.length > CELL_MAX ? t.slice(0, CELL_MAX) : t;
+};
+
+/** A normalised value as a cell: amounts and numbers as numbers, dates as dates (UTC midnight), the rest as text. */
+function xlsxValue(kind: ReturnType<typeof fieldKind>, value: string | null): { value: ExcelJS.CellValue; numFmt?: string } {
+  if (value === null) return { value: null };
+  if ((kind === 'amount' || kind === 'number') && DECIMAL.test(value) && value.replace(/\D/g, '').length <= 15) {
+    return { value: Number(value), numFmt: kind === 'amount' ? '#,##0.00##' : 'General' };
+  }
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (kind === 'date' && date) {
+    const d = new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])));
+    if (d.toISOString().startsWith(value)) return { value: d, numFmt: 'yyyy-mm-dd' };
+  }
+  return { value: xlsxText(value) };
+}
+
+function addRow(sheet: ExcelJS.Worksheet, cells: Array<{ value: ExcelJS.CellValue; numFmt?: string }>): void {
+  const row = sheet.addRow(cells.map((c) => c.value));
+  cells.forEach((c, i) => {
+    if (c.numFmt) row.getCell(i + 1).numFmt = c.numFmt;
+  });
+}
+
+const plain = (v: ExcelJS.CellValue) => ({ value: typeof v === 'string' ? xlsxText(v) : v });
+
+/**
+ * The XLSX workbook: "Documents" (document, pages, review_required, review_reasons, then one column per requested
+ * field in request order), "Line items" (document, line, description, quantity, unit_price, amount) and "Evidence"
+ * (document, field, line, value, page, snippet, flagged, reason). Missing values are empty cells; amounts and
+ * numbers are numbers, dates are dates; text is always a text cell (never a formula).
+ */
+export async function extractionToXlsx(input: ExtractionExportInput, options: { date?: Date } = {}): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const date = options.date ?? new Date();
+  wb.creator = 'paycore flow-extract';
+  wb.created = date;
+  wb.modified = date;
+  const header = (sheet: ExcelJS.Worksheet, names: readonly string[]) => {
+    sheet.addRow(names.map(xlsxText)).font = { bold: true };
+    sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  };
+
+  const docs = wb.addWorksheet('Documents');
+  header(docs, [...DOCUMENT_COLUMNS, ...input.fields]);
+  for (const d of input.documents) {
+    addRow(docs, [
+      plain(d.document), plain(d.pages), plain(d.check.review_required), plain(d.check.reasons.join('; ')),
+      ...input.fields.map((f) => xlsxValue(fieldKind(f), valueOf(d.result.fields[f]))),
+    ]);
+  }
+
+  const items = wb.addWorksheet('Line items');
+  header(items, ITEM_COLUMNS);
+  for (const d of input.documents) {
+    d.result.items.forEach((item, i) => {
+      addRow(items, [
+        plain(d.document), plain(i + 1), xlsxValue('text', valueOf(item.description)), xlsxValue('number', valueOf(item.quantity)),
+        xlsxValue('amount', valueOf(item.unit_price)), xlsxValue('amount', valueOf(item.amount)),
+      ]);
+    });
+  }
+
+  const evidence = wb.addWorksheet('Evidence');
+  header(evidence, EVIDENCE_COLUMNS);
+  for (const r of evidenceRows(input)) addRow(evidence, [r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason].map(plain));
+
+  for (const sheet of [docs, items, evidence]) {
+    sheet.columns.forEach((col) => {
+      col.width = Math.min(60, Math.max(10, ...(col.values ?? []).map((v) => (v == null ? 0 : String(v instanceof Date ? '2026-12-31' : v).length + 2))));
+    });
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// CSV
+
+/** The CSV files of the ZIP, one per sheet. */
+export const EXTRACTION_CSV_FILES = { documents: 'documents.csv', items: 'line-items.csv', evidence: 'evidence.csv' } as const;
+
+/**
+ * A cell spreadsheet programs will not run as a formula (CSV injection): text starting with `=`, `+`, `-`, `@`, a
+ * tab or a carriage return gets a leading apostrophe. A plain decimal number (`-12.50`) is left as it is: it is a
+ * number, not a formula.
+ */
+export function defuseFormula(cell: string): string {
+  if (/^-\d+(\.\d+)?$/.test(cell)) return cell;
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+function csv(rows: Array<ReadonlyArray<string | number | boolean | null>>): Buffer {
+  const cells = rows.map((r) => r.map((c) => (c === null ? '' : typeof c === 'string' ? defuseFormula(c) : String(c))));
+  // RFC 4180: fields with a comma, a quote or a line break are quoted (quotes doubled); records end with CRLF.
+  return Buffer.from(stringify(cells, { bom: true, record_delimiter: 'windows' }), 'utf8');
+}
+
+/**
+ * The three CSV tables: the sheets of the workbook with values as their normalised strings (dates `YYYY-MM-DD`,
+ * amounts `1234.50`, booleans `true`/`false`), missing values empty. UTF-8 with a byte-order mark (so Excel opens
+ * the accents and scripts correctly), CRLF line ends, RFC 4180 quoting, formula cells defused (defuseFormula).
+ */
+export function extractionToCsvFiles(input: ExtractionExportInput): Array<{ name: string; content: Buffer }> {
+  const docs: Array<Array<string | number | boolean | null>> = [[...DOCUMENT_COLUMNS, ...input.fields]];
+  for (const d of input.documents) {
+    docs.push([d.document, d.pages, d.check.review_required, d.check.reasons.join('; '), ...input.fields.map((f) => valueOf(d.result.fields[f]))]);
+  }
+  const items: Array<Array<string | number | null>> = [[...ITEM_COLUMNS]];
+  for (const d of input.documents) d.result.items.forEach((it, i) => items.push([d.document, i + 1, ...LINE_ITEM_COLUMNS.map((c) => valueOf(it[c]))]));
+  const evidence: Array<Array<string | number | boolean | null>> = [[...EVIDENCE_COLUMNS]];
+  for (const r of evidenceRows(input)) evidence.push([r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason]);
+  return [
+    { name: EXTRACTION_CSV_FILES.documents, content: csv(docs) },
+    { name: EXTRACTION_CSV_FILES.items, content: csv(items) },
+    { name: EXTRACTION_CSV_FILES.evidence, content: csv(evidence) },
+  ];
+}
+
+/** The three CSV files in one ZIP (entries dated `date`, so the same input and date give the same bytes). */
+export async function extractionToCsvZip(input: ExtractionExportInput, options: { date?: Date } = {}): Promise<Buffer> {
+  const date = options.date ?? new Date();
+  const archive = archiver('zip', { zlib: { level: 6 } });
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+    archive.on('error', reject);
+  });
+  archive.pipe(out);
+  for (const f of extractionToCsvFiles(input)) archive.append(f.content, { name: f.name, date });
+  await archive.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON
+
+const Box = z.object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() }).describe('In PDF points from the page\'s top-left corner');
+const ValueEvidence = z
+  .object({
+    page: z.number().int().positive().nullable().describe('1-based page the value was read from'),
+    snippet: z.string().nullable().describe('The source text the value came from'),
+    box: Box.nullable(),
+    flagged: z.boolean().describe('True when the value failed the evidence check (kept, to be reviewed)'),
+    reason: z.string().nullable().describe('Why it was flagged'),
+  })
+  .describe('Where a value was read and whether its evidence was confirmed; null for a missing value');
+const Str = z.string().nullable();
+const Item = z.object({ description: Str, quantity: Str, unit_price: Str, amount: Str }).describe('A line item: normalised strings, missing values null');
+
+/** The JSON result of `flow-extract`. */
+export const ExtractionJson = z
+  .object({
+    documents: z.array(
+      z.object({
+        document: z.string().describe('The input document\'s name'),
+        upload_id: z.string().nullable(),
+        pages: z.number().int().nonnegative(),
+        review_required: z.boolean().describe('True when a value failed the evidence check or the document needs a look'),
+        review_reasons: z.array(z.string()),
+        fields: z.record(z.string(), Str).describe('Every requested field in request order: dates YYYY-MM-DD, amounts "1234.50", currencies ISO 4217; null when missing'),
+        items: z.array(Item),
+        evidence: z.object({
+          fields: z.record(z.string(), ValueEvidence.nullable()),
+          items: z.array(z.object({ description: ValueEvidence.nullable(), quantity: ValueEvidence.nullable(), unit_price: ValueEvidence.nullable(), amount: ValueEvidence.nullable() })),
+        }),
+        warnings: z.array(z.string()),
+      }).describe('One input document'),
+    ),
+  })
+  .describe('Field extraction results: one entry per input document, in input order');
+export type ExtractionJson = z.infer<typeof ExtractionJson>;
+
+/** JSON Schema (draft 2020-12, as OpenAPI 3.1 uses) of ExtractionJson. */
+export const extractionJsonSchema = z.toJSONSchema(ExtractionJson);
+
+function evidenceJson(v: ExtractedValue | undefined, reason: string | null): z.infer<typeof ValueEvidence> | null {
+  if (v?.value == null) return null;
+  return { page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, box: v.evidence?.box ?? null, flagged: reason !== null, reason };
+}
+
+export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJson {
+  return {
+    documents: input.documents.map((d) => ({
+      document: d.document,
+      upload_id: d.upload_id,
+      pages: d.pages,
+      review_required: d.check.review_required,
+      review_reasons: [...d.check.reasons],
+      fields: Object.fromEntries(input.fields.map((f) => [f, valueOf(d.result.fields[f])])),
+      items: d.result.items.map((it) => ({ description: valueOf(it.description), quantity: valueOf(it.quantity), unit_price: valueOf(it.unit_price), amount: valueOf(it.amount) })),
+      evidence: {
+        fields: Object.fromEntries(input.fields.map((f) => [f, evidenceJson(d.result.fields[f], flagOf(d.check, { field: f }))])),
+        items: d.result.items.map((it, i) => ({
+          description: evidenceJson(it.description, flagOf(d.check, { item: i, column: 'description' })),
+          quantity: evidenceJson(it.quantity, flagOf(d.check, { item: i, column: 'quantity' })),
+          unit_price: evidenceJson(it.unit_price, flagOf(d.check, { item: i, column: 'unit_price' })),
+          amount: evidenceJson(it.amount, flagOf(d.check, { item: i, column: 'amount' })),
+        })),
+      },
+      warnings: [...d.result.warnings],
+    })),
+  };
+}
+
+/** ExtractionJson serialised (validated, UTF-8, two-space indentation, final line feed). */
+export function extractionToJson(input: ExtractionExportInput): string {
+  return `${JSON.stringify(ExtractionJson.parse(extractionToJsonValue(input)), null, 2)}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// All three
+
+export interface ExtractionResultFile {
+  name: string;
+  mime: string;
+  content: Buffer;
+}
+
+/** The job's three result files: `<base>.xlsx`, `<base>-csv.zip`, `<base>.json`. */
+export async function extractionResultFiles(input: ExtractionExportInput, base: string, options: { date?: Date } = {}): Promise<ExtractionResultFile[]> {
+  return [
+    { name: `${base}.xlsx`, mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: await extractionToXlsx(input, options) },
+    { name: `${base}-csv.zip`, mime: 'application/zip', content: await extractionToCsvZip(input, options) },
+    { name: `${base}.json`, mime: 'application/json', content: Buffer.from(extractionToJson(input), 'utf8') },
+  ];
+}
