@@ -261,7 +261,7 @@ export function dateOrderOfCurrency(code: string): DateOrder | null {
 // ---------------------------------------------------------------------------------------- tax ids, e-mail and IBAN
 
 const VAT_PREFIX = 'AT|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI|GB|CHE|NO';
-const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[ .-]?[0-9A-Z]){7,13}${NOT_AFTER}`, 'gu');
+const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[0-9A-Z]| \\d){7,13}${NOT_AFTER}`, 'gu');
 const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
 
 export interface ValueMatch extends Match {

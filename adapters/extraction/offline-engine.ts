@@ -224,6 +224,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
   }
 }
 
+const OTHER_DATE = /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
+
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
 function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
   const found: ExtractedValue[] = [];
@@ -232,7 +234,8 @@ function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
       if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
       const text = line.text;
       const add = (index: number, raw: string, value: string | null) => { if (value) found.push(at(page, line.start + index, raw, value)); };
-      if (reader === 'date') for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
+      // A date on a line that names another date (due, delivery, order…) is not the document's date.
+      if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
       if (reader === 'tax_id') for (const m of findTaxIds(text)) add(m.index, m.raw, m.value);
