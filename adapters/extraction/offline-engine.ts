@@ -27,16 +27,16 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, findLabels, type Concept, type Reader } from './offline-labels.js';
+import { conceptOf, findLabels, NEXT_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
 export class OfflineExtractionEngine implements ExtractionProvider {
   readonly name = 'offline';
 
-  extract(request: ExtractionRequest): Promise<ExtractionResult> {
+  async extract(request: ExtractionRequest): Promise<ExtractionResult> {
     request.signal?.throwIfAborted();
-    return Promise.resolve(extractOffline(request.document, request.fields));
+    return extractOffline(request.document, request.fields);
   }
 }
 
@@ -165,7 +165,7 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
 function textKindEnd(reader: Reader, page: PageText, start: number, end: number): number {
   if (reader !== 'text' && reader !== 'identifier') return end;
-  const m = /\s\S+:(\s|$)/u.exec(page.text.slice(start, end));
+  const m = NEXT_LABEL.exec(page.text.slice(start, end));
   return m ? start + m.index : end;
 }
 

@@ -139,3 +139,9 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
   });
   return hits.sort((a, b) => a.rank - b.rank || a.start - b.start);
 }
+
+/** Any known label followed by a colon (where a text value on the same line ends). */
+export const NEXT_LABEL = new RegExp(
+  `\\s(?:${[...new Set(CONCEPTS.flatMap((c) => c.labels))].sort((a, b) => b.length - a.length).map((l) => l.split(/\\s+/u).map(escape).join('\\.?\\s*')).join('|')}|\\S+)\\.?\\s*:(?:\\s|$)`,
+  'iu',
+);
