@@ -17,13 +17,16 @@ export interface Line {
 
 /** True when the page's words carry real boxes (not a plain-text page with zero boxes). */
 export function hasBoxes(page: PageText): boolean {
-  return page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0 && w.box.y1 > w.box.y0);
+  let v = boxed.get(page);
+  if (v === undefined) boxed.set(page, (v = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0 && w.box.y1 > w.box.y0)));
+  return v;
 }
+const boxed = new WeakMap<PageText, boolean>();
 
 /** The page's non-empty lines with their words. */
 export function pageLines(page: PageText): Line[] {
   const lines: Line[] = [];
-  const words = [...page.words].sort((a, b) => a.offset - b.offset);
+  const words = sortedWords(page);
   let wi = 0;
   let start = 0;
   for (const raw of page.text.split('\n')) {
@@ -49,8 +52,26 @@ export function unionBox(boxes: readonly Box[]): Box | null {
 
 /** Evidence for the page text between `start` and `end`: the exact snippet and the box of the words it covers. */
 export function evidenceOf(page: PageText, start: number, end: number): Evidence {
-  const covered = hasBoxes(page) ? page.words.filter((w) => w.offset < end && w.offset + w.text.length > start) : [];
+  const covered: PositionedWord[] = [];
+  if (hasBoxes(page)) {
+    const words = sortedWords(page);
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (words[mid]!.offset + words[mid]!.text.length <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < words.length && words[i]!.offset < end; i++) covered.push(words[i]!);
+  }
   return { page: page.page, snippet: page.text.slice(start, end), box: unionBox(covered.map((w) => w.box)) };
+}
+
+const sorted = new WeakMap<PageText, PositionedWord[]>();
+function sortedWords(page: PageText): PositionedWord[] {
+  let words = sorted.get(page);
+  if (!words) sorted.set(page, (words = [...page.words].sort((a, b) => a.offset - b.offset)));
+  return words;
 }
 
 /** Typical height of a line of words on the page (median word height), for gap thresholds. */
