@@ -71,6 +71,7 @@ function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue
   const snippet = normaliseWhitespace(ev.snippet ?? '');
   if (!snippet) return 'the evidence snippet is empty';
   if (!pageText.includes(snippet)) return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
+  if (!occursWhole(pageText, snippet)) return `the snippet "${clip(snippet)}" occurs on page ${ev.page} only inside a longer word or number`;
   const why = derivable(kind, isItemDescription, value, snippet);
   return why === null ? null : `the value "${clip(value)}" ${why} "${clip(snippet)}"`;
 }
@@ -116,6 +117,23 @@ function derivable(kind: ValueKind, isItemDescription: boolean, value: string, s
       return 'does not occur in the snippet';
     }
   }
+}
+
+/**
+ * True when `snippet` occurs in `text` somewhere without cutting a word or a number: not "3,593" out of "3,593.80",
+ * nor "INV-1" out of "INV-12".
+ */
+function occursWhole(text: string, snippet: string): boolean {
+  const startsWord = /^[\p{L}\p{N}]/u.test(snippet);
+  const endsWord = /[\p{L}\p{N}]$/u.test(snippet);
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) {
+    const before = text.slice(Math.max(0, i - 2), i);
+    const after = text.slice(i + snippet.length, i + snippet.length + 2);
+    if (startsWord && (/[\p{L}\p{N}]$/u.test(before) || (/^\d/u.test(snippet) && /\d[.,'’]$/u.test(before)))) continue;
+    if (endsWord && (/^[\p{L}\p{N}]/u.test(after) || (/\d$/u.test(snippet) && /^[.,'’]\d/u.test(after)))) continue;
+    return true;
+  }
+  return false;
 }
 
 function isSubsequence(words: string[], of: string[]): boolean {

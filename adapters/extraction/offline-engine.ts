@@ -212,7 +212,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
     }
     case 'identifier': {
       const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?\s*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
-      if (!m || !/\d/u.test(m[1]!)) return null;
+      // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
+      if (!m || !/\d/u.test(m[1]!) || findDates(m[1]!).some((d) => d.raw === m[1]) || /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)) return null;
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
     }
     case 'text': {

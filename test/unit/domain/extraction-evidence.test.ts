@@ -70,6 +70,8 @@ describe('checkEvidence', () => {
     ['a date in another shape', 'invoice_date', v('15.03.2024', '15/03/2024'), 'is not a YYYY-MM-DD date'],
     ['a date one day off', 'invoice_date', v('2024-03-16', '15/03/2024'), 'is not the date'],
     ['a snippet not in the source', 'total', v('3593.80', 'Total 3.593,80'), 'total: the snippet "Total 3.593,80" does not occur in the text of page 1'],
+    ['a snippet cut out of a longer number', 'total', v('3593', '3.593'), 'occurs on page 1 only inside a longer word or number'],
+    ['a snippet cut out of a longer identifier', 'invoice_number', v('INV-2024-004', 'INV-2024-004'), 'only inside a longer word or number'],
     ['a snippet in another case', 'invoice_number', v('INV-2024-0042', 'invoice no.: INV-2024-0042'), 'does not occur in the text of page 1'],
     ['a snippet on a page the document lacks', 'total', v('3593.80', '3.593,80', 2), 'names page 2'],
     ['no evidence', 'total', v('3593.80', null), 'total: no evidence'],

@@ -79,8 +79,11 @@ describe('offline engine: labels', () => {
     'invoice_number from "%s"', (line) => expect(one(plain('ACME', line), 'invoice_number')).toBe('4711'),
   );
 
-  it('an invoice number needs a digit: a title "INVOICE" is no number', () => {
+  it('an invoice number needs a digit and is neither a date nor an amount', () => {
     expect(one(plain('INVOICE', 'Invoice date: 2024-01-02'), 'invoice_number')).toBeNull();
+    expect(one(plain('Invoice 2024-01-02'), 'invoice_number')).toBeNull();
+    expect(one(plain('Receipt 12.50'), 'receipt_number')).toBeNull();
+    expect(one(plain('Invoice 2024-0102'), 'invoice_number')).toBe('2024-0102');
   });
 
   it.each(['Total 99.00', 'Amount due: 99.00', 'Grand total 99.00', 'TOTAL DUE $99.00', 'Balance due 99,00', 'Total (incl. VAT) 99.00', 'Total incl. VAT: 99.00'])(
@@ -170,6 +173,11 @@ describe('offline engine: currencies and dates need no guess', () => {
     expect(values(plain('sales@acme.example', 'help@acme.example', 'ATU12345678 DE123456789'), ['email', 'vat_number'])).toEqual({ email: null, vat_number: null });
     expect(one(plain('Support: help@acme.example', 'sales@acme.example'), 'support_email')).toBeNull();
     expect(one(plain('E-mail: help@acme.example', 'sales@acme.example'), 'email')).toBe('help@acme.example');
+  });
+
+  it('an empty document gives nulls and no items', () => {
+    const r = extractOffline({ pages: [], truncated: false, warnings: [] }, ['total', 'date']);
+    expect(r).toEqual({ fields: { total: { value: null, evidence: null, confidence: null }, date: { value: null, evidence: null, confidence: null } }, items: [], warnings: [] });
   });
 
   it('a label with no readable value gives null, not the next number', () => {
