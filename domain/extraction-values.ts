@@ -100,7 +100,7 @@ export function amountReadings(token: string): Set<string> {
   return out;
 }
 
-/** `"0012.500"` → `"12.5"`, `"-3.00"` → `"-3"`; null when not a plain decimal string. */
+/** `"0012.500"` → `"12.5"`, `"-3.00"` → `"-3"`; anything that is not a plain decimal string is returned as it is. */
 export function canonicalDecimal(s: string): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/u.exec(s);
   if (!m) return s;
