@@ -1,0 +1,248 @@
+/**
+ * The offline extraction engine (issue 17, section 2; the default engine and what tests use): deterministic label and
+ * synonym matching over a document's positioned text, value grammars per kind (domain/extraction-values.ts) and a
+ * table reader for line items (offline-tables.ts). It reads a value to the right of its label, or below it when
+ * nothing is to the right, and leaves a field null rather than guess. Every value it gives quotes the exact page
+ * text it was read from, with the words' box when the page has boxes.
+ */
+import {
+  EXTRACTION_LIMITS,
+  type ExtractedValue,
+  type ExtractionRequest,
+  type ExtractionResult,
+  type PageText,
+  type PositionedText,
+} from '../../domain/extraction.js';
+import {
+  dateOrderOfCurrency,
+  findAmounts,
+  findCurrencies,
+  findDates,
+  findEmails,
+  findIbans,
+  findTaxIds,
+  compactId,
+  resolveDate,
+  type CurrencyMatch,
+  type DateOrder,
+} from '../../domain/extraction-values.js';
+import type { ExtractionProvider } from './extraction-provider.js';
+import { conceptOf, findLabels, NEXT_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
+import { readLineItems } from './offline-tables.js';
+
+export class OfflineExtractionEngine implements ExtractionProvider {
+  readonly name = 'offline';
+
+  async extract(request: ExtractionRequest): Promise<ExtractionResult> {
+    request.signal?.throwIfAborted();
+    return extractOffline(request.document, request.fields);
+  }
+}
+
+const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
+
+interface Context {
+  pages: { page: PageText; lines: Line[] }[];
+  tableLines: Set<string>;
+  order: DateOrder | null;
+  currency: ExtractedValue;
+}
+
+/** Reads the requested fields and the line items of one document (synchronous, deterministic). */
+export function extractOffline(document: PositionedText, fields: readonly string[]): ExtractionResult {
+  const pages = document.pages.map((page) => ({ page, lines: pageLines(page) }));
+  const table = readLineItems(pages);
+  const currency = documentCurrency(pages.map((p) => p.page));
+  const ctx: Context = { pages, tableLines: table.tableLines, order: null, currency };
+  ctx.order = documentDateOrder(pages.map((p) => p.page), currency.value);
+  const out: Record<string, ExtractedValue> = {};
+  for (const field of fields) out[field] = readField(conceptOf(field), ctx) ?? empty();
+  return { fields: out, items: table.items, warnings: table.warnings };
+}
+
+/**
+ * The day/month order of a document's numeric dates: its unambiguous dates (31/01 → day first, 01/31 → month first;
+ * both kinds → unknown), else day first when every numeric date is written with dots, else the usual order of the
+ * document's currency (USD → month first; EUR, GBP, … → day first), else unknown (ambiguous dates stay null).
+ */
+export function documentDateOrder(pages: readonly PageText[], currency: string | null): DateOrder | null {
+  const numeric = pages.flatMap((p) => findDates(p.text)).filter((d) => d.separator !== null);
+  const dmyOnly = numeric.some((d) => d.dmy && !d.mdy);
+  const mdyOnly = numeric.some((d) => d.mdy && !d.dmy);
+  if (dmyOnly !== mdyOnly) return dmyOnly ? 'dmy' : 'mdy';
+  if (dmyOnly && mdyOnly) return null;
+  if (numeric.length > 0 && numeric.every((d) => d.separator === '.')) return 'dmy';
+  return currency ? dateOrderOfCurrency(currency) : null;
+}
+
+/** Currency markers written next to an amount ("€ 12.00", "12,00 EUR", "$5"). */
+function adjacentMarkers(page: PageText): CurrencyMatch[] {
+  const amounts = findAmounts(page.text);
+  return findCurrencies(page.text).filter((c) => amounts.some((a) => {
+    const between = c.index < a.index ? page.text.slice(c.index + c.raw.length, a.index) : page.text.slice(a.index + a.raw.length, c.index);
+    return /^[ \u00a0]?$/u.test(between);
+  }));
+}
+
+/**
+ * The document's currency: a "Currency" label is read by the field itself; here the markers next to amounts. ISO
+ * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as USD unless a dollar code is written; a
+ * symbol naming several (¥, kr) only confirms a code. More than one currency → null.
+ */
+function documentCurrency(pages: readonly PageText[]): ExtractedValue {
+  const found: { code: string; page: PageText; m: CurrencyMatch }[] = [];
+  const marks = pages.flatMap((page) => adjacentMarkers(page).map((m) => ({ page, m })));
+  const codes = new Set(marks.filter((x) => x.m.isCode).map((x) => x.m.codes[0]!));
+  for (const { page, m } of marks) {
+    const named = m.codes.filter((c) => codes.has(c));
+    const code = m.isCode ? m.codes[0]! : named.length === 1 ? named[0]! : m.codes.length === 1 ? m.codes[0]! : m.raw === '$' ? 'USD' : null;
+    if (code) found.push({ code, page, m });
+  }
+  const distinct = new Set(found.map((f) => f.code));
+  if (distinct.size !== 1) return empty();
+  const f = found[0]!;
+  return { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
+}
+
+function readField(concept: Concept, ctx: Context): ExtractedValue | null {
+  const hits = ctx.pages.flatMap(({ page, lines }) => lines
+    .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
+    .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
+  hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
+  for (const { page, lines, line, hit } of hits) {
+    const v = readNearLabel(concept.reader, ctx, page, lines, line, hit.start, hit.end);
+    if (v) return v;
+  }
+  if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
+  if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
+  return null;
+}
+
+function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+  const from = line.start + hitEnd;
+  if (!hasBoxes(page)) {
+    const right = readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end));
+    if (right || page.text.slice(from, line.end).trim()) return right && { ...right, confidence: 0.9 };
+    const next = lines[line.index + 1];
+    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`)) return null;
+    const below = readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end));
+    return below && { ...below, confidence: 0.8 };
+  }
+  const lh = lineHeight(page);
+  const labelWords = line.words.filter((w) => w.offset < line.start + hitEnd && w.offset + w.text.length > line.start + hitStart);
+  if (labelWords.length === 0) return null;
+  const lx0 = Math.min(...labelWords.map((w) => w.box.x0));
+  const lx1 = Math.max(...labelWords.map((w) => w.box.x1));
+  const rightWords = line.words.filter((w) => w.offset >= from);
+  const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
+  const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
+  if (first && (!near || first.box.x0 - lx1 <= 3 * lh)) {
+    // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one
+    // ("VAT 19%      596.60").
+    for (const cluster of clusters(rightWords, 1.5 * lh).slice(0, near ? 1 : undefined)) {
+      const start = Math.min(...cluster.map((w) => w.offset));
+      const end = Math.max(...cluster.map((w) => w.offset + w.text.length));
+      const right = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
+      if (right) return { ...right, confidence: 0.9 };
+    }
+    return null;
+  }
+  // Below: the words of the next line or the one after it, under the label.
+  const y = midY(labelWords[0]!.box);
+  for (const next of lines.slice(line.index + 1, line.index + 3)) {
+    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * lh || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
+    const under = clusters(next.words, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
+    if (!under) continue;
+    const start = Math.min(...under.map((w) => w.offset));
+    const end = Math.max(...under.map((w) => w.offset + w.text.length));
+    const below = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
+    return below && { ...below, confidence: 0.8 };
+  }
+  return null;
+}
+
+/** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
+function textKindEnd(reader: Reader, page: PageText, start: number, end: number): number {
+  if (reader !== 'text' && reader !== 'identifier') return end;
+  const m = NEXT_LABEL.exec(page.text.slice(start, end));
+  return m ? start + m.index : end;
+}
+
+function at(page: PageText, start: number, raw: string, value: string): ExtractedValue {
+  return { value, evidence: evidenceOf(page, start, start + raw.length), confidence: null };
+}
+
+/** The first value of the reader's kind in `page.text[start, end)`, or null. */
+function readValue(reader: Reader, ctx: Context, page: PageText, start: number, end: number): ExtractedValue | null {
+  const text = page.text.slice(start, end);
+  switch (reader) {
+    case 'amount':
+    case 'number': {
+      const dates = findDates(text);
+      const m = findAmounts(text).find((a) => !dates.some((d) => a.index < d.index + d.raw.length && a.index + a.raw.length > d.index));
+      return m ? at(page, start + m.index, m.raw, m.value) : null;
+    }
+    case 'date': {
+      const d = findDates(text)[0];
+      const v = d ? resolveDate(d, ctx.order) : null;
+      return d && v ? at(page, start + d.index, d.raw, v) : null;
+    }
+    case 'currency': {
+      const c = findCurrencies(text)[0];
+      if (!c) return null;
+      const code = c.isCode || c.codes.length === 1 ? c.codes[0]! : ctx.currency.value && c.codes.includes(ctx.currency.value) ? ctx.currency.value : c.raw === '$' ? 'USD' : null;
+      return code ? at(page, start + c.index, c.raw, code) : null;
+    }
+    case 'tax_id': {
+      const ibans = findIbans(text);
+      const t = findTaxIds(text).find((x) => !ibans.some((i) => x.index < i.index + i.raw.length && x.index + x.raw.length > i.index));
+      if (t) return at(page, start + t.index, t.raw, t.value);
+      const token = /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
+      if (token && (token[1]!.match(/\d/gu) ?? []).length >= 6) return at(page, start + text.indexOf(token[1]!), token[1]!, compactId(token[1]!));
+      return null;
+    }
+    case 'email': {
+      const m = findEmails(text)[0];
+      return m ? at(page, start + m.index, m.raw, m.value) : null;
+    }
+    case 'iban': {
+      const m = findIbans(text)[0];
+      return m ? at(page, start + m.index, m.raw, m.value) : null;
+    }
+    case 'identifier': {
+      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?\s*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
+      // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
+      if (!m || !/\d/u.test(m[1]!) || findDates(m[1]!).some((d) => d.raw === m[1]) || /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)) return null;
+      return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
+    }
+    case 'text': {
+      const lead = /^[\s:#\-–]*/u.exec(text)![0].length;
+      const raw = text.slice(lead).trimEnd().slice(0, EXTRACTION_LIMITS.maxValueChars);
+      if (!/[\p{L}\p{N}]/u.test(raw)) return null;
+      return at(page, start + lead, raw, raw.replace(/\s+/gu, ' '));
+    }
+  }
+}
+
+const OTHER_DATE = /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
+
+/** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
+function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
+  const found: ExtractedValue[] = [];
+  for (const { page, lines } of ctx.pages) {
+    for (const line of lines) {
+      if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
+      const text = line.text;
+      const add = (index: number, raw: string, value: string | null) => { if (value) found.push(at(page, line.start + index, raw, value)); };
+      // A date on a line that names another date (due, delivery, order…) is not the document's date.
+      if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
+      if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
+      if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
+      if (reader === 'tax_id') for (const m of findTaxIds(text)) add(m.index, m.raw, m.value);
+    }
+  }
+  const distinct = new Set(found.map((f) => f.value));
+  if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
+  return { ...found[0]!, confidence: 0.5 };
+}

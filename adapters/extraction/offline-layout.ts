@@ -1,0 +1,97 @@
+/**
+ * Lines, word clusters and evidence of a page for the offline extraction engine (offline-engine.ts). A page with word
+ * boxes (text layer, OCR) is read by positions; a plain-text page by its lines.
+ */
+import type { Box, Evidence, PageText, PositionedWord } from '../../domain/extraction.js';
+
+export interface Line {
+  page: PageText;
+  /** Index of the line among the page's non-empty lines. */
+  index: number;
+  start: number;
+  end: number;
+  text: string;
+  /** The page's words on this line, in text order (empty on a page without words). */
+  words: PositionedWord[];
+}
+
+/** True when the page's words carry real boxes (not a plain-text page with zero boxes). */
+export function hasBoxes(page: PageText): boolean {
+  let v = boxed.get(page);
+  if (v === undefined) boxed.set(page, (v = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0 && w.box.y1 > w.box.y0)));
+  return v;
+}
+const boxed = new WeakMap<PageText, boolean>();
+
+/** The page's non-empty lines with their words. */
+export function pageLines(page: PageText): Line[] {
+  const lines: Line[] = [];
+  const words = sortedWords(page);
+  let wi = 0;
+  let start = 0;
+  for (const raw of page.text.split('\n')) {
+    const end = start + raw.length;
+    const lineWords: PositionedWord[] = [];
+    while (wi < words.length && words[wi]!.offset < start) wi++;
+    while (wi < words.length && words[wi]!.offset < end) lineWords.push(words[wi++]!);
+    if (raw.trim()) lines.push({ page, index: lines.length, start, end, text: raw, words: lineWords });
+    start = end + 1;
+  }
+  return lines;
+}
+
+export function unionBox(boxes: readonly Box[]): Box | null {
+  if (boxes.length === 0) return null;
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
+/** Evidence for the page text between `start` and `end`: the exact snippet and the box of the words it covers. */
+export function evidenceOf(page: PageText, start: number, end: number): Evidence {
+  const covered: PositionedWord[] = [];
+  if (hasBoxes(page)) {
+    const words = sortedWords(page);
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (words[mid]!.offset + words[mid]!.text.length <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < words.length && words[i]!.offset < end; i++) covered.push(words[i]!);
+  }
+  return { page: page.page, snippet: page.text.slice(start, end), box: unionBox(covered.map((w) => w.box)) };
+}
+
+const sorted = new WeakMap<PageText, PositionedWord[]>();
+function sortedWords(page: PageText): PositionedWord[] {
+  let words = sorted.get(page);
+  if (!words) sorted.set(page, (words = [...page.words].sort((a, b) => a.offset - b.offset)));
+  return words;
+}
+
+/** Typical height of a line of words on the page (median word height), for gap thresholds. */
+export function lineHeight(page: PageText): number {
+  const hs = page.words.map((w) => w.box.y1 - w.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
+  return hs.length ? hs[Math.floor(hs.length / 2)]! : 10;
+}
+
+/** Splits words (sorted by x) into clusters separated by a horizontal gap wider than `gap`. */
+export function clusters(words: readonly PositionedWord[], gap: number): PositionedWord[][] {
+  const out: PositionedWord[][] = [];
+  for (const w of [...words].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const cur = out[out.length - 1];
+    if (cur && w.box.x0 - cur[cur.length - 1]!.box.x1 <= gap) cur.push(w);
+    else out.push([w]);
+  }
+  return out;
+}
+
+/** Vertical centre of a box. */
+export function midY(b: Box): number {
+  return (b.y0 + b.y1) / 2;
+}

@@ -1,0 +1,180 @@
+/**
+ * The line-item table reader of the offline extraction engine: a header row is a line naming at least two columns
+ * of LINE_ITEM_HEADERS (one of them a price or an amount); the rows below it are read column by column, by x
+ * position on a page with word boxes, by trailing numbers on a plain-text page. A line with only a description
+ * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
+ * the confidence and, when it fails, a warning; it never invents a missing value.
+ */
+import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
+import { findAmounts } from '../../domain/extraction-values.js';
+import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
+
+export interface TableRead {
+  items: LineItem[];
+  warnings: string[];
+  /** Lines that belong to a table (header and rows), as `page:start`: labels are not looked for there. */
+  tableLines: Set<string>;
+}
+
+const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|vat|tax|sales\s+tax|gst|mwst|tva|amount\s+due|balance|discount|shipping|zwischensumme|gesamt)\b/iu;
+
+interface Column {
+  col: LineItemColumn;
+  start: number;
+  end: number;
+  x0: number;
+  x1: number;
+}
+
+const HEADER_TERMS = LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col, term })))
+  .sort((a, b) => b.term.length - a.term.length)
+  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu') }));
+
+/** The columns a line names when it is a table header, in x (or text) order; null when it is not one. */
+export function headerColumns(line: Line): Column[] | null {
+  const found: Column[] = [];
+  for (const { col, re } of HEADER_TERMS) {
+    if (found.some((c) => c.col === col)) continue;
+    const m = re.exec(line.text);
+    if (!m) continue;
+    const start = line.start + m.index;
+    const end = start + m[0].length;
+    if (found.some((c) => start < c.end && end > c.start)) continue;
+    const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
+    found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+  }
+  if (found.length < 2 || !found.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
+  if (findAmounts(line.text).length > 0) return null;
+  const covered = found.reduce((n, c) => n + (c.end - c.start), 0);
+  if (line.text.replace(/\s/gu, '').length > covered * 2 + 6) return null; // mostly other words: a sentence
+  return found.sort((a, b) => (hasBoxes(line.page) ? a.x0 - b.x0 : a.start - b.start));
+}
+
+interface Cell {
+  start: number;
+  end: number;
+}
+
+type Row = Partial<Record<LineItemColumn, Cell>>;
+
+/** The cells of a row by x position: boundaries after a description at the next header, after a number at its end. */
+function rowByPosition(line: Line, cols: Column[]): Row {
+  const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
+  const row: Row = {};
+  for (const w of line.words) {
+    const cx = (w.box.x0 + w.box.x1) / 2;
+    let i = bounds.findIndex((b) => cx <= b);
+    if (i < 0) i = cols.length - 1;
+    const col = cols[i]!.col;
+    const cur = row[col];
+    row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
+  }
+  return row;
+}
+
+/** The cells of a plain-text row: trailing numeric tokens fill the numeric columns from the right, the rest is the description. */
+function rowByTokens(line: Line, cols: Column[]): Row {
+  const tokens = [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0] }));
+  const numeric = cols.filter((c) => c.col !== 'description').map((c) => c.col);
+  const row: Row = {};
+  let k = tokens.length;
+  let n = numeric.length;
+  while (k > 0 && n > 0 && /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u.test(tokens[k - 1]!.text)) {
+    k--;
+    n--;
+    row[numeric[n]!] = { start: tokens[k]!.start, end: tokens[k]!.end };
+  }
+  if (k > 0 && cols.some((c) => c.col === 'description')) row.description = { start: tokens[0]!.start, end: tokens[k - 1]!.end };
+  return row;
+}
+
+const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
+
+function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
+  if (!cell) return empty();
+  const text = page.text.slice(cell.start, cell.end);
+  const m = findAmounts(text)[0];
+  if (!m) return empty();
+  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length), confidence: 0.8 };
+}
+
+interface Draft {
+  item: LineItem;
+  desc: Cell[];
+  page: PageText;
+  y: number;
+}
+
+/** Reads the line items of every table on the given pages (lines per page from pageLines). */
+export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[]): TableRead {
+  const items: LineItem[] = [];
+  const warnings: string[] = [];
+  const tableLines = new Set<string>();
+  const drafts: Draft[] = [];
+  for (const { page, lines } of pages) {
+    const boxes = hasBoxes(page);
+    const lh = lineHeight(page);
+    for (let i = 0; i < lines.length; i++) {
+      const cols = headerColumns(lines[i]!);
+      if (!cols) continue;
+      tableLines.add(`${page.page}:${lines[i]!.start}`);
+      let last: Draft | null = null;
+      let pending: Cell[] = [];
+      let prevY = boxes ? midY(lines[i]!.words[0]!.box) : 0;
+      let j = i + 1;
+      for (; j < lines.length; j++) {
+        const line = lines[j]!;
+        if (headerColumns(line)) break;
+        const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
+        if (boxes && y - prevY > 3 * lh) break;
+        const row = boxes ? rowByPosition(line, cols) : rowByTokens(line, cols);
+        const q = numberCell(page, row.quantity);
+        const u = numberCell(page, row.unit_price);
+        const a = numberCell(page, row.amount);
+        const desc = row.description;
+        if (SUMMARY.test(line.text.trim()) && q.value === null && u.value === null) break;
+        if (q.value === null && u.value === null && a.value === null) {
+          if (!desc) break;
+          // A description line: continues the item above when close to it, else starts the next item's description.
+          if (last && (!boxes || y - last.y <= 1.6 * lh)) last.desc.push(desc);
+          else pending.push(desc);
+          if (last) last.y = y;
+          tableLines.add(`${page.page}:${line.start}`);
+          prevY = y;
+          continue;
+        }
+        tableLines.add(`${page.page}:${line.start}`);
+        last = { item: { description: empty(), quantity: q, unit_price: u, amount: a }, desc: [...pending, ...(desc ? [desc] : [])], page, y };
+        pending = [];
+        if (items.length + drafts.length >= EXTRACTION_LIMITS.maxLineItems) {
+          warnings.push(`More than ${EXTRACTION_LIMITS.maxLineItems} line items: the rest are not read.`);
+          finish();
+          return { items, warnings, tableLines };
+        }
+        drafts.push(last);
+        prevY = y;
+      }
+      finish();
+      i = j - 1;
+    }
+  }
+  return { items, warnings, tableLines };
+
+  function finish() {
+    for (const d of drafts.splice(0)) items.push(complete(d));
+  }
+  function complete(d: Draft): LineItem {
+    const it = d.item;
+    if (d.desc.length > 0) {
+      const value = d.desc.map((c) => d.page.text.slice(c.start, c.end)).join(' ').replace(/\s+/gu, ' ').slice(0, EXTRACTION_LIMITS.maxValueChars);
+      it.description = { value, evidence: evidenceOf(d.page, d.desc[0]!.start, d.desc[d.desc.length - 1]!.end), confidence: 0.8 };
+    }
+    const [q, u, a] = [it.quantity.value, it.unit_price.value, it.amount.value].map((v) => (v === null ? null : Number(v)));
+    if (q != null && u != null && a != null) {
+      const ok = Math.abs(q * u - a) <= Math.max(0.011, Math.abs(a) * 0.005);
+      for (const v of [it.quantity, it.unit_price, it.amount]) v.confidence = ok ? 0.95 : 0.6;
+      if (!ok) warnings.push(`Line item ${items.length + 1}: quantity × unit price (${q} × ${u}) differs from the amount ${a}.`);
+    }
+    return it;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The platform's own check of an engine's evidence (issue 17, section 3), whatever engine answered and whatever
+ * confidence it claimed: every non-null value must quote a snippet that occurs in its page's text (whitespace
+ * normalised, otherwise exactly as written) and the value must be derivable from that snippet by its kind. A value
+ * that fails is kept but flagged; the document then needs review.
+ *
+ * Pure: no I/O.
+ */
+import {
+  fieldKind,
+  type ExtractedValue,
+  type ExtractionResult,
+  type LineItemColumn,
+  type PositionedText,
+  type ValueKind,
+} from './extraction.js';
+import { amountReadings, canonicalDecimal, compactId, CURRENCY_SYMBOLS, dateReadings, findCurrencies, isCurrencyCode, isValidIban } from './extraction-values.js';
+
+/** The outcome of one non-null value's check. */
+export interface EvidenceCheck {
+  /** The field name, or for a line item its column (`description`, `quantity`, `unit_price`, `amount`). */
+  field: string;
+  /** 0-based index of the line item in `items`; null for a document field. */
+  item: number | null;
+  ok: boolean;
+  /** Why the check failed (human-readable, names the field and, for a line item, its 1-based number); null when ok. */
+  reason: string | null;
+}
+
+/** An engine's result with the platform's check of every non-null value. */
+export interface ReviewedResult extends ExtractionResult {
+  /** One entry per non-null value: the document's fields in request order, then the line items row by row. */
+  checks: EvidenceCheck[];
+  /** True when any check failed. */
+  review_required: boolean;
+  /** The reasons of the failed checks, in the order of `checks`. */
+  review_reasons: string[];
+}
+
+const ITEM_KINDS: Record<LineItemColumn, ValueKind> = { description: 'text', quantity: 'number', unit_price: 'amount', amount: 'amount' };
+
+/** Whitespace runs (incl. no-break spaces and line breaks) as one space, trimmed. */
+export function normaliseWhitespace(s: string): string {
+  return s.replace(/\s+/gu, ' ').trim();
+}
+
+/** Checks every non-null value of `result` against `document`; never throws on malformed values, flags them. */
+export function checkEvidence(result: ExtractionResult, document: PositionedText): ReviewedResult {
+  const pages = new Map(document.pages.map((p) => [p.page, normaliseWhitespace(p.text)]));
+  const checks: EvidenceCheck[] = [];
+  const check = (field: string, item: number | null, kind: ValueKind, v: ExtractedValue) => {
+    if (v.value === null) return;
+    const failure = checkOne(kind, item !== null && field === 'description', v, pages);
+    const where = item === null ? field : `line item ${item + 1} ${field}`;
+    checks.push({ field, item, ok: failure === null, reason: failure === null ? null : `${where}: ${failure}` });
+  };
+  for (const [name, v] of Object.entries(result.fields)) check(name, null, fieldKind(name), v);
+  result.items.forEach((it, i) => {
+    for (const col of Object.keys(ITEM_KINDS) as LineItemColumn[]) if (it[col]) check(col, i, ITEM_KINDS[col], it[col]);
+  });
+  const reasons = checks.flatMap((c) => (c.reason === null ? [] : [c.reason]));
+  return { ...result, checks, review_required: reasons.length > 0, review_reasons: reasons };
+}
+
+function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue, pages: Map<number, string>): string | null {
+  const value = v.value!;
+  const ev = v.evidence;
+  if (!ev) return 'no evidence was given for the value';
+  const pageText = pages.get(ev.page);
+  if (pageText === undefined) return `the evidence names page ${ev.page}, which the document does not have`;
+  const snippet = normaliseWhitespace(ev.snippet ?? '');
+  if (!snippet) return 'the evidence snippet is empty';
+  if (!pageText.includes(snippet)) return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
+  if (!occursWhole(pageText, snippet)) return `the snippet "${clip(snippet)}" occurs on page ${ev.page} only inside a longer word or number`;
+  const why = derivable(kind, isItemDescription, value, snippet);
+  return why === null ? null : `the value "${clip(value)}" ${why} "${clip(snippet)}"`;
+}
+
+/** Null when `value` can be read from `snippet` as a value of `kind`, else the reason (completed by the caller). */
+function derivable(kind: ValueKind, isItemDescription: boolean, value: string, snippet: string): string | null {
+  switch (kind) {
+    case 'amount':
+    case 'number': {
+      if (!/^-?\d+(\.\d+)?$/u.test(value)) return 'is not a plain decimal number, in';
+      const negative = value.startsWith('-');
+      const want = canonicalDecimal(value.replace(/^-/u, ''));
+      const tokens = snippet.match(/\d[\d.,'’ \u00a0\u202f]*\d|\d/gu) ?? [];
+      // Each maximal run and each of its space-separated parts, under either decimal mark.
+      const found = tokens.some((t) => [t, ...t.split(' ')].some((part) => amountReadings(part).has(want)));
+      if (!found) return 'has other digits or another decimal value than the snippet';
+      if (negative && !/[-−(]/u.test(snippet)) return 'is negative but no minus sign or parenthesis is in the snippet';
+      return null;
+    }
+    case 'date':
+      if (!/^\d{4}-\d{2}-\d{2}$/u.test(value)) return 'is not a YYYY-MM-DD date, in';
+      return dateReadings(snippet).has(value) ? null : 'is not the date written (in any common format) in the snippet';
+    case 'currency': {
+      if (!isCurrencyCode(value)) return 'is not an ISO 4217 code, in';
+      const ok = findCurrencies(snippet).some((c) => c.codes.includes(value)) || Object.entries(CURRENCY_SYMBOLS).some(([sym, codes]) => codes.includes(value) && snippet.includes(sym));
+      return ok ? null : 'is named by neither its code nor its symbol in the snippet';
+    }
+    case 'iban': {
+      const compact = value.replace(/\s/gu, '').toUpperCase();
+      if (!isValidIban(compact)) return 'fails the IBAN checksum or length, in';
+      return snippet.replace(/\s/gu, '').toUpperCase().includes(compact) ? null : 'does not occur in the snippet';
+    }
+    case 'tax_id':
+      return compactId(snippet).includes(compactId(value)) && compactId(value) !== '' ? null : 'does not occur in the snippet';
+    case 'email':
+      return snippet.toLowerCase().includes(value.trim().toLowerCase()) && value.includes('@') ? null : 'does not occur in the snippet';
+    case 'text': {
+      const val = normaliseWhitespace(value);
+      if (!val) return 'is blank, for the snippet';
+      if (snippet.includes(val)) return null;
+      // A line item's description may span lines with the other columns' words between: its words, in order.
+      if (isItemDescription && isSubsequence(val.split(' '), snippet.split(' '))) return null;
+      return 'does not occur in the snippet';
+    }
+  }
+}
+
+/**
+ * True when `snippet` occurs in `text` somewhere without cutting a word or a number: not "3,593" out of "3,593.80",
+ * nor "INV-1" out of "INV-12".
+ */
+function occursWhole(text: string, snippet: string): boolean {
+  const startsWord = /^[\p{L}\p{N}]/u.test(snippet);
+  const endsWord = /[\p{L}\p{N}]$/u.test(snippet);
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) {
+    const before = text.slice(Math.max(0, i - 2), i);
+    const after = text.slice(i + snippet.length, i + snippet.length + 2);
+    if (startsWord && (/[\p{L}\p{N}]$/u.test(before) || (/^\d/u.test(snippet) && /\d[.,'’]$/u.test(before)))) continue;
+    if (endsWord && (/^[\p{L}\p{N}]/u.test(after) || (/\d$/u.test(snippet) && /^[.,'’]\d/u.test(after)))) continue;
+    return true;
+  }
+  return false;
+}
+
+function isSubsequence(words: string[], of: string[]): boolean {
+  let i = 0;
+  for (const w of of) if (i < words.length && w === words[i]) i++;
+  return i === words.length;
+}
+
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}

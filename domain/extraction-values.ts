@@ -1,0 +1,328 @@
+/**
+ * Value grammars of field extraction (issue 17): where dates, amounts, currencies, tax ids, e-mail addresses and IBANs
+ * occur in a text and what they normalise to (the forms of domain/extraction.ts: dates `YYYY-MM-DD`, amounts plain
+ * decimal strings with `.`, currencies ISO 4217 codes). Shared by the offline engine (which reads values) and the
+ * evidence check (which asks whether a value can be read from its snippet), so both agree on the formats.
+ *
+ * Pure: no I/O. Every `find*` returns matches in text order with their index and raw text.
+ */
+
+export interface Match {
+  index: number;
+  /** The exact text matched. */
+  raw: string;
+}
+
+const NOT_BEFORE = String.raw`(?<![\p{L}\p{N}])`;
+const NOT_AFTER = String.raw`(?![\p{L}\p{N}])`;
+
+// ---------------------------------------------------------------------------------------------------------- amounts
+
+export interface AmountMatch extends Match {
+  /** Plain decimal string, `.` as decimal mark, no grouping; `-` when the amount is negative. */
+  value: string;
+}
+
+/** Grouping characters: comma, dot, space (incl. no-break and narrow no-break), apostrophe (incl. ’). */
+const AMOUNT_RE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}.,/_#]|[\p{L}\p{N}][-–])(\d{1,3}(?:([,.'’\u00a0\u202f ])\d{3})(?:\2\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}%]|\s?%|[.,'’]\d|[-/]\d)`,
+  'gu',
+);
+
+/** Reads one amount token (digits with grouping and a decimal mark) the way the engine does; null when malformed. */
+export function normaliseAmountToken(token: string): string | null {
+  const t = token.replace(/[\s\u00a0\u202f]/gu, ' ');
+  if (!/^\d[\d,.'’ ]*$/u.test(t)) return null;
+  const seps = [...t.matchAll(/[,.'’ ]/gu)].map((m) => ({ ch: m[0], at: m.index }));
+  if (seps.length === 0) return stripZeros(t);
+  const last = seps[seps.length - 1]!;
+  const tail = t.slice(last.at + 1);
+  const marks = seps.filter((x) => x.ch === '.' || x.ch === ',');
+  let decimal: string | null = null;
+  if (last.ch === '.' || last.ch === ',') {
+    const sameMark = marks.filter((x) => x.ch === last.ch).length;
+    if (marks.some((x) => x.ch !== last.ch) || seps.some((x) => x.ch !== last.ch)) decimal = sameMark === 1 ? last.ch : null; // 1,234.56 · 1 234,56
+    else if (sameMark === 1 && (tail.length !== 3 || /^0+$/u.test(t.slice(0, last.at)))) decimal = last.ch; // 12.5 · 0.125; 1.234 is grouping
+  }
+  const intPart = decimal ? t.slice(0, last.at) : t;
+  const frac = decimal ? tail : '';
+  const groups = intPart.split(/[,.'’ ]/u);
+  // Groups after the first must have three digits, one grouping character throughout, never the decimal mark.
+  if (groups.length > 1) {
+    const groupSeps = new Set(seps.filter((s) => s.at < (decimal ? last.at : Infinity)).map((s) => s.ch));
+    if (groupSeps.size !== 1 || (decimal && groupSeps.has(decimal))) return null;
+    if (groups[0]!.length > 3 || groups.slice(1).some((g) => g.length !== 3)) return null;
+  }
+  return stripZeros(groups.join('') + (frac ? `.${frac}` : ''));
+}
+
+function stripZeros(s: string): string {
+  const [i, f] = s.split('.');
+  const int = i!.replace(/^0+(?=\d)/u, '');
+  return f === undefined ? int : `${int}.${f}`;
+}
+
+/** Amounts in a text (percentages, parts of dates and of identifiers excluded). */
+export function findAmounts(text: string): AmountMatch[] {
+  const out: AmountMatch[] = [];
+  for (const m of text.matchAll(AMOUNT_RE)) {
+    const value = normaliseAmountToken(m[1]!);
+    if (value === null) continue;
+    const before = text.slice(Math.max(0, m.index - 2), m.index);
+    const negative = /(^|[^\p{L}\p{N}])[-−]$/u.test(before) || /\($/u.test(before);
+    let raw = m[1]!;
+    let index = m.index;
+    // Space grouping reads "2 100.00" as 2100.00 (groups of exactly three digits): how such amounts are written.
+    if (negative && /[-−]$/u.test(before)) { raw = text.slice(m.index - 1, m.index + m[1]!.length); index = m.index - 1; }
+    else if (negative && text[m.index + raw.length] === ')') { raw = `(${raw})`; index = m.index - 1; }
+    out.push({ index, raw, value: negative ? `-${value}` : value });
+  }
+  return out;
+}
+
+/**
+ * Every decimal value an amount token can mean under either decimal mark (for the evidence check): "1,234" →
+ * {1234, 1.234}; "1.234,56" → {1234.56}; canonical form: no leading zeros, no trailing fractional zeros.
+ */
+export function amountReadings(token: string): Set<string> {
+  const out = new Set<string>();
+  const t = token.replace(/[\s\u00a0\u202f'’]/gu, ' ').trim();
+  if (!/^\d[\d,. ]*$/u.test(t)) return out;
+  const marks = [...t.matchAll(/[.,]/gu)].map((m) => m.index);
+  // The last mark as the decimal mark, every other separator as grouping.
+  if (marks.length > 0) {
+    const at = marks[marks.length - 1]!;
+    out.add(canonicalDecimal(`${t.slice(0, at).replace(/[., ]/gu, '')}.${t.slice(at + 1)}`));
+  }
+  // Every separator as grouping, when the groups after the first have three digits.
+  const groups = t.split(/[., ]/u);
+  if (groups.length === 1 || (groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3))) out.add(canonicalDecimal(groups.join('')));
+  return out;
+}
+
+/** `"0012.500"` → `"12.5"`, `"-3.00"` → `"-3"`; anything that is not a plain decimal string is returned as it is. */
+export function canonicalDecimal(s: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/u.exec(s);
+  if (!m) return s;
+  const int = m[2]!.replace(/^0+(?=\d)/u, '');
+  const frac = (m[3] ?? '').replace(/0+$/u, '');
+  const sign = m[1] && (int !== '0' || frac) ? '-' : '';
+  return `${sign}${int}${frac ? `.${frac}` : ''}`;
+}
+
+// ------------------------------------------------------------------------------------------------------------ dates
+
+const MONTHS: Record<string, number> = {};
+const monthNames: [number, string[]][] = [
+  [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'gennaio']],
+  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'febrero', 'febbraio']],
+  [3, ['march', 'mar', 'märz', 'maerz', 'mars', 'marzo']],
+  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'aprile']],
+  [5, ['may', 'mai', 'mayo', 'maggio']],
+  [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno']],
+  [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio']],
+  [8, ['august', 'aug', 'août', 'aout', 'agosto']],
+  [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'settembre']],
+  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre']],
+  [11, ['november', 'nov', 'novembre', 'noviembre']],
+  [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre']],
+];
+for (const [n, names] of monthNames) for (const name of names) MONTHS[name] = n;
+const MONTH_ALT = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
+
+const ISO_DATE = new RegExp(`${NOT_BEFORE}(\\d{4})([-/.])(\\d{1,2})\\2(\\d{1,2})${NOT_AFTER}`, 'gu');
+const NUMERIC_DATE = new RegExp(`${NOT_BEFORE}(\\d{1,2})([-/.])(\\d{1,2})\\2(\\d{4}|\\d{2})${NOT_AFTER}`, 'gu');
+const DAY_MONTH_YEAR = new RegExp(`${NOT_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s/-]*(${MONTH_ALT})\\.?,?[\\s/-]*(\\d{4})${NOT_AFTER}`, 'giu');
+const MONTH_DAY_YEAR = new RegExp(`${NOT_BEFORE}(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})${NOT_AFTER}`, 'giu');
+
+export type DateOrder = 'dmy' | 'mdy';
+
+export interface DateMatch extends Match {
+  /**
+   * The date when the text says it unambiguously; null for a numeric day/month date whose two first parts could
+   * each be the month (e.g. 03/04/2024): `dmy` and `mdy` then give both readings.
+   */
+  value: string | null;
+  dmy: string | null;
+  mdy: string | null;
+  /** The separator of a numeric date (`/`, `.`, `-`), null for ISO and written-out months. */
+  separator: string | null;
+}
+
+/** A valid calendar date as `YYYY-MM-DD`, else null. Two-digit years: 00–69 → 20xx, 70–99 → 19xx. */
+export function isoDate(year: number, month: number, day: number): string | null {
+  const y = year < 100 ? (year < 70 ? 2000 + year : 1900 + year) : year;
+  if (month < 1 || month > 12 || day < 1 || y < 1900 || y > 2199) return null;
+  const dim = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  if (day > dim) return null;
+  return `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Dates in a text in the common formats (ISO, numeric day/month either way, written-out months in EN/DE/FR/ES/IT). */
+export function findDates(text: string): DateMatch[] {
+  const out: DateMatch[] = [];
+  const taken: [number, number][] = [];
+  const free = (i: number, len: number) => !taken.some(([a, b]) => i < b && i + len > a);
+  const add = (m: RegExpMatchArray, d: Omit<DateMatch, 'index' | 'raw'>) => {
+    if (!free(m.index!, m[0].length)) return;
+    taken.push([m.index!, m.index! + m[0].length]);
+    out.push({ index: m.index!, raw: m[0], ...d });
+  };
+  for (const m of text.matchAll(ISO_DATE)) {
+    const v = isoDate(+m[1]!, +m[3]!, +m[4]!);
+    if (v) add(m, { value: v, dmy: v, mdy: v, separator: null });
+  }
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) {
+    const v = isoDate(+m[3]!, MONTHS[m[2]!.toLowerCase()]!, +m[1]!);
+    if (v) add(m, { value: v, dmy: v, mdy: v, separator: null });
+  }
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) {
+    const v = isoDate(+m[3]!, MONTHS[m[1]!.toLowerCase()]!, +m[2]!);
+    if (v) add(m, { value: v, dmy: v, mdy: v, separator: null });
+  }
+  for (const m of text.matchAll(NUMERIC_DATE)) {
+    const a = +m[1]!;
+    const b = +m[3]!;
+    const y = +m[4]!;
+    const dmy = isoDate(y, b, a);
+    const mdy = isoDate(y, a, b);
+    if (!dmy && !mdy) continue;
+    const value = dmy && mdy ? (dmy === mdy ? dmy : null) : (dmy ?? mdy);
+    add(m, { value, dmy, mdy, separator: m[2]! });
+  }
+  return out.sort((x, y) => x.index - y.index);
+}
+
+/**
+ * The reading of a numeric date under a document's order: its own value when unambiguous, else the reading of the
+ * order, else null (never a guess).
+ */
+export function resolveDate(d: DateMatch, order: DateOrder | null): string | null {
+  if (d.value) return d.value;
+  if (order === 'dmy') return d.dmy;
+  if (order === 'mdy') return d.mdy;
+  return null;
+}
+
+/** Every date a text could mean under any common format (evidence check). */
+export function dateReadings(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const d of findDates(text)) for (const v of [d.value, d.dmy, d.mdy]) if (v) out.add(v);
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------------- currencies
+
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/** Symbols and what they name; `$` alone is read as USD unless the document names another dollar by its code. */
+export const CURRENCY_SYMBOLS: Readonly<Record<string, readonly string[]>> = {
+  'US$': ['USD'], 'C$': ['CAD'], 'CA$': ['CAD'], 'A$': ['AUD'], 'AU$': ['AUD'], 'NZ$': ['NZD'], 'HK$': ['HKD'],
+  'S$': ['SGD'], 'R$': ['BRL'], 'MX$': ['MXN'],
+  $: ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'TWD'],
+  '€': ['EUR'], '£': ['GBP'], '¥': ['JPY', 'CNY'], '₹': ['INR'], '₩': ['KRW'], '₽': ['RUB'], '₺': ['TRY'],
+  '₪': ['ILS'], '₫': ['VND'], '₱': ['PHP'], 'zł': ['PLN'], 'Kč': ['CZK'], 'Fr.': ['CHF'],
+  kr: ['SEK', 'NOK', 'DKK', 'ISK'],
+};
+const SYMBOL_ALT = Object.keys(CURRENCY_SYMBOLS).sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/gu, '\\$&')).join('|');
+const CURRENCY_RE = new RegExp(`(${SYMBOL_ALT})|${NOT_BEFORE}([A-Z]{3})${NOT_AFTER}`, 'gu');
+
+export interface CurrencyMatch extends Match {
+  /** The ISO 4217 codes the marker can name (one for a code, one or more for a symbol). */
+  codes: readonly string[];
+  /** True for an ISO code written out. */
+  isCode: boolean;
+}
+
+/** Currency symbols and ISO 4217 codes in a text. Codes are only those Intl knows; `kr`, `Fr.` need a word boundary. */
+export function findCurrencies(text: string): CurrencyMatch[] {
+  const out: CurrencyMatch[] = [];
+  for (const m of text.matchAll(CURRENCY_RE)) {
+    if (m[1]) {
+      if (/^[\p{L}]/u.test(m[1]) && /[\p{L}]/u.test(text[m.index - 1] ?? '')) continue;
+      if (/[\p{L}]$/u.test(m[1]) && /[\p{L}]/u.test(text[m.index + m[1].length] ?? '')) continue;
+      out.push({ index: m.index, raw: m[1], codes: CURRENCY_SYMBOLS[m[1]]!, isCode: false });
+    } else if (m[2] && ISO_CURRENCIES.has(m[2])) {
+      out.push({ index: m.index, raw: m[2], codes: [m[2]], isCode: true });
+    }
+  }
+  return out;
+}
+
+export function isCurrencyCode(s: string): boolean {
+  return /^[A-Z]{3}$/u.test(s) && ISO_CURRENCIES.has(s);
+}
+
+/** The usual day/month order where a currency is used: USD → month first; most others → day first; else unknown. */
+export function dateOrderOfCurrency(code: string): DateOrder | null {
+  if (code === 'USD') return 'mdy';
+  return ['EUR', 'GBP', 'CHF', 'AUD', 'NZD', 'INR', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'BRL', 'ZAR', 'TRY', 'RUB', 'MXN', 'ILS', 'SGD', 'HKD'].includes(code) ? 'dmy' : null;
+}
+
+// ---------------------------------------------------------------------------------------- tax ids, e-mail and IBAN
+
+const VAT_PREFIX = 'AT|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI|GB|CHE|NO';
+const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[0-9A-Z]| \\d){7,13}${NOT_AFTER}`, 'gu');
+const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
+
+export interface ValueMatch extends Match {
+  value: string;
+}
+
+/** Compact form of an identifier: upper case, without spaces, dots and hyphens. */
+export function compactId(s: string): string {
+  return s.toUpperCase().replace(/[\s.\-–]/gu, '');
+}
+
+/** EU (and GB, CH, NO) VAT numbers and US EINs. VAT numbers normalise to their compact form, EINs stay `12-3456789`. */
+export function findTaxIds(text: string): ValueMatch[] {
+  const out: ValueMatch[] = [];
+  for (const m of text.matchAll(VAT_RE)) {
+    const raw = m[0].replace(/\s+$/u, '');
+    if ((raw.match(/\d/gu) ?? []).length < 7) continue;
+    out.push({ index: m.index, raw, value: compactId(raw) });
+  }
+  for (const m of text.matchAll(EIN_RE)) out.push({ index: m.index, raw: m[0], value: m[0] });
+  return out.sort((a, b) => a.index - b.index);
+}
+
+const EMAIL_RE = /(?<![\w.%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/gu;
+
+export function findEmails(text: string): ValueMatch[] {
+  return [...text.matchAll(EMAIL_RE)].map((m) => ({ index: m.index, raw: m[0], value: m[0] }));
+}
+
+/** IBAN lengths of the countries that use one (SWIFT IBAN registry); other countries: 15–34. */
+const IBAN_LENGTHS: Record<string, number> = {
+  AD: 24, AE: 23, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27,
+  GB: 22, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18,
+  NO: 15, PL: 28, PT: 25, RO: 24, SA: 24, SE: 24, SI: 19, SK: 24, SM: 27, TR: 26,
+};
+
+/** ISO 13616 check: country length and the mod-97 checksum of the compact form. */
+export function isValidIban(iban: string): boolean {
+  const s = iban.replace(/\s/gu, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/u.test(s)) return false;
+  const len = IBAN_LENGTHS[s.slice(0, 2)];
+  if (len !== undefined && s.length !== len) return false;
+  const digits = (s.slice(4) + s.slice(0, 4)).replace(/[A-Z]/gu, (c) => String(c.charCodeAt(0) - 55));
+  let rem = 0;
+  for (const ch of digits) rem = (rem * 10 + Number(ch)) % 97;
+  return rem === 1;
+}
+
+const IBAN_RE = new RegExp(`${NOT_BEFORE}[A-Z]{2}\\d{2}(?: ?[A-Z0-9]){11,32}`, 'gu');
+
+/** IBANs with a valid checksum, printed or grouped by four; the value is the compact electronic form. */
+export function findIbans(text: string): ValueMatch[] {
+  const out: ValueMatch[] = [];
+  for (const m of text.matchAll(IBAN_RE)) {
+    // The greedy match may run into the next word (e.g. "BIC"): shorten it to the longest valid IBAN ending at a
+    // word or group boundary.
+    for (let end = m[0].length; end >= 15; end--) {
+      const raw = m[0].slice(0, end);
+      if (raw.endsWith(' ') || /[A-Z0-9]/u.test(m[0][end] ?? '') ) continue;
+      if (isValidIban(raw)) { out.push({ index: m.index, raw, value: raw.replace(/ /gu, '') }); break; }
+    }
+  }
+  return out;
+}
