@@ -46,3 +46,20 @@ export function causeCode(error: Error): string | undefined {
   const code = typeof cause?.code === 'string' ? cause.code : typeof cause?.name === 'string' ? cause.name : undefined;
   return code && /^[A-Za-z0-9_]{1,64}$/.test(code) ? code : undefined;
 }
+
+/** `error` with `scrub` applied to its message and stack, and to its causes' (in place; a frozen field is left). */
+export function scrubError(error: unknown, scrub: (text: string) => string, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 5) return error;
+  for (const field of ['message', 'stack'] as const) {
+    const value = error[field];
+    if (typeof value === 'string') {
+      try {
+        Object.defineProperty(error, field, { value: scrub(value), configurable: true, writable: true });
+      } catch {
+        /* a frozen error keeps its field */
+      }
+    }
+  }
+  if (error.cause !== undefined) scrubError(error.cause, scrub, depth + 1);
+  return error;
+}

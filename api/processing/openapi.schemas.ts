@@ -9,6 +9,7 @@ import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../d
 import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
 import { transcriptJsonSchema } from '../../adapters/documents/transcript-formats.js';
 import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js';
+import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
 
 /**
  * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
@@ -271,6 +272,11 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(transcriptJsonSchema),
       description: 'The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, ' +
         'millisecond precision, monotonic and within `duration`; `speaker` is an anonymous label (`SPEAKER_1`, … by first appearance).',
+    },
+    ExtractionJson: {
+      ...withoutDialect(extractionJsonSchema),
+      description: 'The `.json` result of `flow-extract` (a result file, when the operation is available): one entry per input document with its ' +
+        'fields (missing values are null), line items, evidence and review flags (docs/processing.md, "Field extraction").',
     },
     MeetingJson: {
       ...withoutDialect(meetingJsonSchema),

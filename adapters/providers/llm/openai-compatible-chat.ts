@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import { ProviderUnusableError, ProviderUnavailableError } from '../provider-errors.js';
-import { causeCode, errorDetail, readCapped, retryAfterMs } from '../openai-http.js';
+import { causeCode, errorDetail, readCapped, retryAfterMs, scrubError } from '../openai-http.js';
 
 /**
  * A generic client of an OpenAI-compatible `POST {baseUrl}/chat/completions` that asks for a JSON answer under a
@@ -232,20 +232,8 @@ export class OpenAiCompatibleChatClient {
   }
 
   /** Defence in depth: whatever leaves this class is scrubbed of the key and the URLs (message, stack, causes). */
-  private scrubbed(error: unknown, depth = 0): unknown {
-    if (!(error instanceof Error) || depth > 5) return error;
-    for (const field of ['message', 'stack'] as const) {
-      const value = error[field];
-      if (typeof value === 'string') {
-        try {
-          Object.defineProperty(error, field, { value: this.#scrub(value), configurable: true, writable: true });
-        } catch {
-          /* a frozen error keeps its field */
-        }
-      }
-    }
-    if (error.cause !== undefined) this.scrubbed(error.cause, depth + 1);
-    return error;
+  private scrubbed(error: unknown): unknown {
+    return scrubError(error, (text) => this.#scrub(text));
   }
 }
 

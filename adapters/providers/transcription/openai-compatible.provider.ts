@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
-import { causeCode, errorDetail, readCapped, retryAfterMs } from '../openai-http.js';
+import { causeCode, errorDetail, readCapped, retryAfterMs, scrubError } from '../openai-http.js';
 import { encodeToOggOpus16k } from './decode-audio.js';
 import { parseVerboseTranscription, TranscriptionAnswerError } from './openai-compatible.response.js';
 import { TranscriptionProviderConfigError, type TranscribeRequest, type Transcript, type TranscriptionProvider } from './transcription-provider.js';
@@ -205,20 +205,8 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
   }
 
   /** Defence in depth: whatever leaves this class is scrubbed of the key and the URLs (message, stack, causes). */
-  private scrubbed(error: unknown, depth = 0): unknown {
-    if (!(error instanceof Error) || depth > 5) return error;
-    for (const field of ['message', 'stack'] as const) {
-      const value = error[field];
-      if (typeof value === 'string') {
-        try {
-          Object.defineProperty(error, field, { value: this.#scrub(value), configurable: true, writable: true });
-        } catch {
-          /* a frozen error keeps its field */
-        }
-      }
-    }
-    if (error.cause !== undefined) this.scrubbed(error.cause, depth + 1);
-    return error;
+  private scrubbed(error: unknown): unknown {
+    return scrubError(error, (text) => this.#scrub(text));
   }
 }
 
