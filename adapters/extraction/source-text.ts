@@ -85,7 +85,9 @@ async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]
   const { engine } = opts;
   const limitMs = opts.pageTimeoutMs ?? engine.pageTimeoutMs;
   const read = async (page: number, signal: AbortSignal): Promise<PageText> => {
-    const layer = pageOf(page, await engine.pdfPageTsv(path, page, signal), 1, 'text_layer');
+    const read = pageOf(page, await engine.pdfPageTsv(path, page, signal), 1, 'text_layer');
+    // pdftotext gives the words as the page is shown (its /Rotate applied) but the page's size before the rotation.
+    const layer = sizes[page - 1]!.rotation % 180 === 90 ? { ...read, width: read.height, height: read.width } : read;
     if (letters(layer.text) >= MIN_TEXT_LAYER_CHARS) return layer;
     const dpi = renderDpi(sizes[page - 1]!);
     const png = await engine.rasterise(path, page, dpi, join(opts.workDir, `extract-page-${page}`), signal);
@@ -113,7 +115,8 @@ async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]
           } catch (e) {
             if (!all.signal.aborted && pageFailure(e)) {
               warnings.push(`page ${page} could not be read (${e instanceof PageTimeout || e instanceof OcrEngineTimeout ? 'text recognition took too long' : 'text recognition failed'}); it is read as empty`);
-              return { page, text: '', words: [], source: 'ocr', width: size.width, height: size.height };
+              const turned = size.rotation % 180 === 90;
+              return { page, text: '', words: [], source: 'ocr', width: turned ? size.height : size.width, height: turned ? size.width : size.height };
             }
             if (!all.signal.aborted) all.abort(e);
             throw e;

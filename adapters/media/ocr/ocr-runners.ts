@@ -57,15 +57,15 @@ export async function isPdf(path: string): Promise<boolean> {
   }
 }
 
-/** Page sizes of a PDF in points; refuses an encrypted or unreadable one. */
-export async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number }>> {
+/** Page sizes of a PDF in points (media box, before `rotation`, its /Rotate in degrees); refuses an encrypted or unreadable one. */
+export async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number; rotation: number }>> {
   const bytes = await readFile(path);
-  let pages: Array<{ width: number; height: number }>;
+  let pages: Array<{ width: number; height: number; rotation: number }>;
   try {
     // A damaged PDF may load and only fail when its page tree is read: both are inside the guard.
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
     if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
-    pages = doc.getPages().map((p) => p.getSize());
+    pages = doc.getPages().map((p) => ({ ...p.getSize(), rotation: (((p.getRotation().angle % 360) + 360) % 360) }));
   } catch (e) {
     if (e instanceof InvalidSourceError) throw e;
     throw new InvalidSourceError('the PDF could not be read');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSourceText, type SourceTextOptions } from '../../../../adapters/extraction/source-text.js';
@@ -86,13 +86,17 @@ describe('a PDF with a text layer', () => {
     right.forEach((l, i) => page.drawText(l, { x: 320, y: H - 120 - i * 14, size, font }));
     table.forEach((row, i) => row.forEach((cell, j) => page.drawText(cell, { x: columnsX[j]!, y: H - 250 - i * 18, size, font })));
     pdf.addPage([300, 400]).drawText('Second page words', { x: 20, y: 350, size, font });
+    const turned = pdf.addPage([300, 400]);
+    turned.drawText('Shown turned a quarter', { x: 20, y: 350, size, font });
+    turned.setRotation(degrees(90));
     doc = await readSourceText(file('text.pdf', await pdf.save()), opts());
   });
 
   it('gives every page its words, boxes in points from the top-left, and each word at its offset', () => {
     expect(doc.truncated).toBe(false);
     expect(doc.warnings).toEqual([]);
-    expect(doc.pages.map((p) => [p.page, p.source, p.width, p.height])).toEqual([[1, 'text_layer', 595, 842], [2, 'text_layer', 300, 400]]);
+    // The third page has /Rotate 90: its size and boxes are as it is shown.
+    expect(doc.pages.map((p) => [p.page, p.source, p.width, p.height])).toEqual([[1, 'text_layer', 595, 842], [2, 'text_layer', 300, 400], [3, 'text_layer', 400, 300]]);
     for (const p of doc.pages) {
       expectOffsets(p);
       expectSaneBoxes(p);
