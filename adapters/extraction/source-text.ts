@@ -151,10 +151,13 @@ async function imageText(path: string, opts: SourceTextOptions, warnings: string
   }
 }
 
+/** The image formats uploads accept (adapters/media/measure.ts); SVG and the like are read as text. */
+const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+
 async function isImage(path: string): Promise<boolean> {
   try {
     const meta = await sharp(path, { limitInputPixels: false }).metadata();
-    return !!meta.format && !!meta.width && !!meta.height;
+    return IMAGE_FORMATS.has(meta.format ?? '') && !!meta.width && !!meta.height;
   } catch {
     return false;
   }

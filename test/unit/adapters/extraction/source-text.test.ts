@@ -221,6 +221,11 @@ describe('UTF-8 text', () => {
     }
   });
 
+  it('an SVG is text, not an image', async () => {
+    const doc = await readSourceText(file('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>Hi</text></svg>'), opts());
+    expect(doc.pages.map((p) => p.source)).toEqual(['plain_text']);
+  });
+
   it('a file that is not a PDF, an image or UTF-8 text is the source\'s fault', async () => {
     await expect(readSourceText(file('junk.bin', Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80])), opts())).rejects.toBeInstanceOf(InvalidSourceError);
   });
