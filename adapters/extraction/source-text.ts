@@ -68,6 +68,15 @@ function classify(e: unknown): unknown {
   return e;
 }
 
+/** A warning about one page. */
+interface PageNote {
+  page: number;
+  text: string;
+}
+
+const unreadPage = (page: number, e: unknown) =>
+  `page ${page} could not be read (${e instanceof PageTimeout || e instanceof OcrEngineTimeout ? 'text recognition took too long' : 'text recognition failed'}); it is read as empty`;
+
 /** Failures that cost one page, not the document. */
 const pageFailure = (e: unknown) => e instanceof PageTimeout || e instanceof OcrEngineTimeout || (e instanceof OcrEngineFailed && !/pdfto/.test(e.program));
 
@@ -80,7 +89,7 @@ async function ocrPage(opts: SourceTextOptions, image: string, dpi: number, page
   return pageOf(page, await opts.engine.recogniseTsv(image, opts.language ?? 'eng', dpi, signal), 72 / dpi, 'ocr');
 }
 
-async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]): Promise<PageText[]> {
+async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[], maxChars: number): Promise<PageText[]> {
   const sizes = await pdfPageSizes(path);
   const { engine } = opts;
   const limitMs = opts.pageTimeoutMs ?? engine.pageTimeoutMs;
@@ -100,6 +109,8 @@ async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]
       await rm(png, { force: true });
     }
   };
+  /** Characters of each page read so far (for the cap). */
+  const lengths: Array<number | undefined> = sizes.map(() => undefined);
   const all = new AbortController();
   const onAbort = () => all.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -110,11 +121,19 @@ async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]
         engine.limit(async (): Promise<PageText> => {
           const page = i + 1;
           if (all.signal.aborted) throw all.signal.reason;
+          // The earlier pages hold more than the cap already: the cap cuts before this page, so it is not read.
+          const before = lengths.slice(0, i);
+          if (before.every((l) => l !== undefined) && before.reduce((a: number, b) => a + b!, 0) > maxChars) {
+            return { page, text: '', words: [], source: 'text_layer', width: 0, height: 0 };
+          }
           try {
-            return await withPageLimit(limitMs, all.signal, (signal) => read(page, signal));
+            const result = await withPageLimit(limitMs, all.signal, (signal) => read(page, signal));
+            lengths[i] = result.text.length;
+            return result;
           } catch (e) {
             if (!all.signal.aborted && pageFailure(e)) {
-              warnings.push(`page ${page} could not be read (${e instanceof PageTimeout || e instanceof OcrEngineTimeout ? 'text recognition took too long' : 'text recognition failed'}); it is read as empty`);
+              lengths[i] = 0;
+              notes.push({ page, text: unreadPage(page, e) });
               const turned = size.rotation % 180 === 90;
               return { page, text: '', words: [], source: 'ocr', width: turned ? size.height : size.width, height: turned ? size.width : size.height };
             }
@@ -132,7 +151,7 @@ async function pdfText(path: string, opts: SourceTextOptions, warnings: string[]
   }
 }
 
-async function imageText(path: string, opts: SourceTextOptions, warnings: string[]): Promise<PageText[]> {
+async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[]): Promise<PageText[]> {
   const png = join(opts.workDir, 'extract-image.png');
   const dpi = await normaliseImage(path, png);
   try {
@@ -143,7 +162,7 @@ async function imageText(path: string, opts: SourceTextOptions, warnings: string
       return [{ ...page, ...size }];
     } catch (e) {
       if (opts.signal?.aborted || !pageFailure(e)) throw classify(e);
-      warnings.push(`page 1 could not be read (${e instanceof OcrEngineFailed ? 'text recognition failed' : 'text recognition took too long'}); it is read as empty`);
+      notes.push({ page: 1, text: unreadPage(1, e) });
       return [{ page: 1, text: '', words: [], source: 'ocr', ...size }];
     }
   } finally {
@@ -169,10 +188,10 @@ async function isImage(path: string): Promise<boolean> {
  */
 export async function readSourceText(path: string, opts: SourceTextOptions): Promise<PositionedText> {
   opts.signal?.throwIfAborted();
-  const warnings: string[] = [];
+  const notes: PageNote[] = [];
   let pages: PageText[];
-  if (await isPdf(path)) pages = await pdfText(path, opts, warnings);
-  else if (await isImage(path)) pages = await imageText(path, opts, warnings);
+  if (await isPdf(path)) pages = await pdfText(path, opts, notes, EXTRACTION_LIMITS.maxTextChars);
+  else if (await isImage(path)) pages = await imageText(path, opts, notes);
   else {
     const text = plainTextOf(await readFile(path));
     if (text === null) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
@@ -180,10 +199,11 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   }
   opts.signal?.throwIfAborted();
   const capped = capText(pages, EXTRACTION_LIMITS.maxTextChars);
-  return { pages: capped.pages, truncated: capped.truncated, warnings: [...warnings.sort(byPage), ...capped.warnings] };
+  // Notes of pages the cap left out are dropped with them.
+  const kept = capped.pages.at(-1)?.page ?? 0;
+  const pageNotes = notes.filter((n) => n.page <= kept).sort((a, b) => a.page - b.page).map((n) => n.text);
+  return { pages: capped.pages, truncated: capped.truncated, warnings: [...pageNotes, ...capped.warnings] };
 }
-
-const byPage = (a: string, b: string) => Number(/page (\d+)/.exec(a)?.[1] ?? 0) - Number(/page (\d+)/.exec(b)?.[1] ?? 0);
 
 /** The text of a UTF-8 file (a byte-order mark dropped), or null when it is not UTF-8 text. */
 function plainTextOf(buf: Buffer): string | null {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
@@ -248,6 +248,28 @@ describe('the cap on long text', () => {
     expect(doc.warnings).toEqual([
       `the text was cut at 200,000 characters: reading stopped on page 2 at character ${last.text.length.toLocaleString('en-US')} of that page; the rest was not read`,
     ]);
+  });
+
+  it('a PDF: pages after the cut are not read at all', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const line = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore';
+    for (let p = 0; p < 2; p++) {
+      const page = pdf.addPage([612, 14_400]);
+      for (let i = 0; i < 1150; i++) page.drawText(`${line} ${i}`, { x: 20, y: 14_380 - i * 12.4, size: 8, font });
+    }
+    pdf.addPage([612, 792]).drawText('never read', { x: 20, y: 700, size: 11, font });
+    const log = join(dir, 'pdftotext.log');
+    const logging = join(dir, 'pdftotext.sh');
+    writeFileSync(logging, `#!/bin/sh\necho "$6" >> "${log}"\nexec pdftotext "$@"\n`); // $6 is the page (-q -tsv -enc UTF-8 -f N)
+    chmodSync(logging, 0o755);
+    const doc = await readSourceText(file('long.pdf', await pdf.save()), opts({ engine: createOcrEngine({ concurrency: 1, pdftotextPath: logging }) }));
+    expect(doc.truncated).toBe(true);
+    expect(doc.pages.map((p) => [p.page, p.source])).toEqual([[1, 'text_layer'], [2, 'text_layer']]);
+    expect(doc.pages[0]!.text.split('\n')).toHaveLength(1150);
+    expect(doc.warnings).toHaveLength(1);
+    expect(doc.warnings[0]).toMatch(/^the text was cut at 200,000 characters: reading stopped on page 2 at character [\d,]+ of that page/);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['1', '2']);
   });
 
   it('capText keeps whole pages under the limit and the words of the cut page that fit', () => {
