@@ -8,7 +8,10 @@
  * Pure types and constants: no I/O.
  */
 
-/** A box on a page, in PDF points from the page's top-left corner (images: pixels at 72 dpi, i.e. points too). */
+/**
+ * A box on a page, in PDF points from the page's top-left corner (images and OCR: pixels converted to points at the
+ * image's resolution, 300 dpi when it states none; adapters/extraction/source-text.ts).
+ */
 export interface Box {
   x0: number;
   y0: number;

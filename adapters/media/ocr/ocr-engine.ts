@@ -40,6 +40,13 @@ export interface OcrEngine {
   rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal): Promise<string>;
   /** Tesseract's text of an image. */
   recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
+  /**
+   * The words of page `page` (1-based) of a PDF's text layer with their boxes, as pdftotext's TSV (`-tsv`: points
+   * from the page's top-left; the page's own row gives its size). A page without text has only its page row.
+   */
+  pdfPageTsv(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
+  /** Tesseract's words of an image with their boxes (its `tsv` output: pixels of the image from its top-left). */
+  recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
   /** Copies page `page` of `pdf` into a one-page PDF. */
   splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
   /** A searchable PDF of a one-page PDF, or of an image at `imageDpi`. */
@@ -100,6 +107,12 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     },
     async recognise(image, language, dpi, signal) {
       const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '3'], signal, SINGLE_THREAD);
+      return out.toString('utf8');
+    },
+    pdfPageTsv: (pdf, page, signal) =>
+      onPdf('text layer', async () => (await run(pdftotext, ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
+    async recogniseTsv(image, language, dpi, signal) {
+      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '3', 'tsv'], signal, SINGLE_THREAD);
       return out.toString('utf8');
     },
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),

@@ -46,7 +46,7 @@ async function writeAtomic(path: string, data: string | Uint8Array): Promise<voi
   await rename(`${path}.part`, path);
 }
 
-async function isPdf(path: string): Promise<boolean> {
+export async function isPdf(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(1024);
@@ -57,15 +57,15 @@ async function isPdf(path: string): Promise<boolean> {
   }
 }
 
-/** Page sizes of a PDF in points; refuses an encrypted or unreadable one. */
-async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number }>> {
+/** Page sizes of a PDF in points (media box, before `rotation`, its /Rotate in degrees); refuses an encrypted or unreadable one. */
+export async function pdfPageSizes(path: string): Promise<Array<{ width: number; height: number; rotation: number }>> {
   const bytes = await readFile(path);
-  let pages: Array<{ width: number; height: number }>;
+  let pages: Array<{ width: number; height: number; rotation: number }>;
   try {
     // A damaged PDF may load and only fail when its page tree is read: both are inside the guard.
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
     if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
-    pages = doc.getPages().map((p) => p.getSize());
+    pages = doc.getPages().map((p) => ({ ...p.getSize(), rotation: (((p.getRotation().angle % 360) + 360) % 360) }));
   } catch (e) {
     if (e instanceof InvalidSourceError) throw e;
     throw new InvalidSourceError('the PDF could not be read');
@@ -75,13 +75,13 @@ async function pdfPageSizes(path: string): Promise<Array<{ width: number; height
 }
 
 /** Render resolution of a page: 300 dpi unless that would pass MAX_PAGE_PIXELS on its longest side. */
-const renderDpi = (size: { width: number; height: number }) => Math.max(50, Math.min(OCR_DPI, Math.floor((MAX_PAGE_PIXELS * 72) / Math.max(size.width, size.height, 1))));
+export const renderDpi = (size: { width: number; height: number }) => Math.max(50, Math.min(OCR_DPI, Math.floor((MAX_PAGE_PIXELS * 72) / Math.max(size.width, size.height, 1))));
 
 /**
  * An image as Tesseract and ocrmypdf read it: turned upright (EXIF), transparency laid over white, 8-bit sRGB PNG,
  * with its resolution: the image's own when it states a plausible one (100 to 1,200 dpi), else 300.
  */
-async function normaliseImage(path: string, out: string): Promise<number> {
+export async function normaliseImage(path: string, out: string): Promise<number> {
   try {
     const meta = await sharp(path).metadata();
     const dpi = meta.density && meta.density >= 100 && meta.density <= 1200 ? Math.round(meta.density) : OCR_DPI;

@@ -1,0 +1,121 @@
+import type { Box, PositionedWord } from '../../domain/extraction.js';
+import { unionBox, type LineSegment } from './tsv-words.js';
+
+/**
+ * The reading order of a page's line segments, by recursive cuts along white space (the XY-cut of document layout
+ * analysis), the same for a text layer and for OCR:
+ * - a vertical gutter splits the region into columns, read left to right, when both sides read as running text
+ *   (at least two rows each, three words a row on average): two columns of prose are read one after the other;
+ * - otherwise the widest horizontal gap splits it into what is above and what is below;
+ * - a region with no gap left is a set of rows: segments side by side on one row (the cells of a table row, a
+ *   label and its value) become one line, left to right.
+ * So a table is read row by row ("Printer paper A4 12 4.50 54.00"), whatever the engine's own blocks were.
+ * Blocks (a blank line in `text`) are where a column ends or where a horizontal gap is wider than
+ * PARAGRAPH_GAP line heights.
+ */
+
+/** A horizontal gap wider than this share of the page's median line height starts a new block. */
+const PARAGRAPH_GAP = 0.9;
+/** A gutter between columns is at least this many line heights wide. */
+const MIN_GUTTER = 1;
+/** Running text: words per row, on average, on each side of a gutter. */
+const MIN_COLUMN_WORDS = 3;
+
+interface Gap {
+  /** Where the region is cut (the middle of the gap). */
+  at: number;
+  size: number;
+}
+
+/** Gaps between the intervals' union, widest first. */
+function gaps(intervals: Array<[number, number]>): Gap[] {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  const out: Gap[] = [];
+  let end = sorted[0]?.[1] ?? 0;
+  for (const [s, e] of sorted.slice(1)) {
+    if (s > end) out.push({ at: (s + end) / 2, size: s - end });
+    end = Math.max(end, e);
+  }
+  return out.sort((a, b) => b.size - a.size);
+}
+
+const height = (b: Box) => b.y1 - b.y0;
+const overlapY = (a: Box, b: Box) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+
+/** Segments grouped into rows (vertically overlapping by half the smaller height), top to bottom, each left to right. */
+function rows(segments: readonly LineSegment[]): LineSegment[][] {
+  const out: Array<{ box: Box; segs: LineSegment[] }> = [];
+  for (const s of [...segments].sort((a, b) => (a.box.y0 + a.box.y1) / 2 - (b.box.y0 + b.box.y1) / 2)) {
+    const row = out.find((r) => overlapY(r.box, s.box) >= 0.5 * Math.min(height(r.box), height(s.box)));
+    if (row) {
+      row.segs.push(s);
+      row.box = unionBox([row.box, s.box]);
+    } else out.push({ box: s.box, segs: [s] });
+  }
+  return out.sort((a, b) => a.box.y0 - b.box.y0).map((r) => r.segs.sort((a, b) => a.box.x0 - b.box.x0));
+}
+
+const readsAsText = (segs: readonly LineSegment[]) => {
+  const r = rows(segs);
+  return r.length >= 2 && segs.reduce((n, s) => n + s.words.length, 0) / r.length >= MIN_COLUMN_WORDS;
+};
+
+/** One line of the output: its words left to right, and whether a blank line comes before it. */
+export interface OrderedLine {
+  words: LineSegment['words'];
+  box: Box;
+  newBlock: boolean;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.floor(s.length / 2)]!;
+}
+
+/** The page's segments as lines in reading order. */
+export function orderLines(segments: readonly LineSegment[]): OrderedLine[] {
+  const lineHeight = median(segments.map((s) => height(s.box))) || 1;
+  const out: OrderedLine[] = [];
+  let pendingBlock = false;
+  const emit = (segs: readonly LineSegment[]) => {
+    for (const row of rows(segs)) {
+      out.push({ words: row.flatMap((s) => s.words), box: unionBox(row.map((s) => s.box)), newBlock: pendingBlock && out.length > 0 });
+      pendingBlock = false;
+    }
+  };
+  const cut = (segs: readonly LineSegment[]) => {
+    if (segs.length <= 1) return emit(segs);
+    const h = gaps(segs.map((s) => [s.box.y0, s.box.y1]))[0];
+    const column = gaps(segs.map((s) => [s.box.x0, s.box.x1]))
+      .filter((g) => g.size >= MIN_GUTTER * lineHeight && (!h || g.size >= h.size))
+      .find((g) => readsAsText(segs.filter((s) => s.box.x1 <= g.at)) && readsAsText(segs.filter((s) => s.box.x0 >= g.at)));
+    if (column) {
+      cut(segs.filter((s) => s.box.x1 <= column.at));
+      pendingBlock = true;
+      cut(segs.filter((s) => s.box.x0 >= column.at));
+      pendingBlock = true;
+      return;
+    }
+    if (!h) return emit(segs);
+    cut(segs.filter((s) => s.box.y1 <= h.at));
+    if (h.size > PARAGRAPH_GAP * lineHeight) pendingBlock = true;
+    cut(segs.filter((s) => s.box.y0 >= h.at));
+  };
+  cut(segments);
+  return out;
+}
+
+/** A page's text and words from ordered lines: words by single spaces, lines by `\n`, blocks by a blank line. */
+export function layoutText(lines: readonly OrderedLine[]): { text: string; words: PositionedWord[] } {
+  let text = '';
+  const words: PositionedWord[] = [];
+  for (const line of lines) {
+    if (text !== '') text += line.newBlock ? '\n\n' : '\n';
+    line.words.forEach((w, i) => {
+      if (i > 0) text += ' ';
+      words.push({ text: w.text, box: w.box, offset: text.length });
+      text += w.text;
+    });
+  }
+  return { text, words };
+}

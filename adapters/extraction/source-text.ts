@@ -1,0 +1,216 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { EXTRACTION_LIMITS, type PageText, type PositionedText } from '../../domain/extraction.js';
+import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
+import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
+import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
+import { layoutText, orderLines } from './reading-order.js';
+import { capText, plainTextPages } from './text-pages.js';
+import { parseTsvPage } from './tsv-words.js';
+
+/**
+ * Every source of `flow-extract` as positioned text (domain/extraction.ts; docs/processing.md, "Source text"):
+ * - a PDF page with a text layer: pdftotext's words and boxes (poppler, `-tsv`), `source: 'text_layer'`;
+ * - a PDF page with no text layer, or almost none (fewer than MIN_TEXT_LAYER_CHARS letters and digits, e.g. a scan
+ *   with a stamped page number), and an image: rendered at 300 dpi (images: their own resolution) and read by
+ *   Tesseract with word boxes, converted to points, `source: 'ocr'`;
+ * - UTF-8 text: one page per form-feed-separated part, `source: 'plain_text'`, zero boxes.
+ * Lines are put in reading order by reading-order.ts. The text is capped at EXTRACTION_LIMITS.maxTextChars (see
+ * text-pages.ts). A page OCR cannot finish (its time limit, an engine failure on it) becomes an empty page and a
+ * warning; a damaged or encrypted PDF, or a file that is none of these, is an InvalidSourceError; a missing engine a
+ * ProviderUnavailableError.
+ */
+export interface SourceTextOptions {
+  /** The OCR engine (adapters/media/ocr/ocr-engine.ts): its programs, its per-run time limit and its page bound. */
+  engine: OcrEngine;
+  /** A folder of this call's own for rendered pages (removed page by page). */
+  workDir: string;
+  /** The Tesseract language(s), e.g. `eng` or `eng+deu`; default the first of OCR_LANGUAGES as the caller passes it, else `eng`. */
+  language?: string;
+  /** Stops the reading (the engines' programs are killed); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Time limit of all the work on one page (rendering and OCR); default the engine's per-run limit. */
+  pageTimeoutMs?: number;
+}
+
+/** A PDF page whose text layer has fewer letters and digits than this is read by OCR instead. */
+export const MIN_TEXT_LAYER_CHARS = 12;
+
+const letters = (s: string) => (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
+
+/** The page's work ran past its time limit. */
+class PageTimeout extends Error {}
+
+/** Runs `work` with a signal that fires on the caller's abort or after `ms`; a time-out rejects with PageTimeout. */
+async function withPageLimit<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctl = new AbortController();
+  const onAbort = () => ctl.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted) onAbort();
+  const timer = setTimeout(() => ctl.abort(new PageTimeout()), ms);
+  try {
+    return await work(ctl.signal);
+  } catch (e) {
+    if (ctl.signal.aborted && !outer?.aborted) throw new PageTimeout();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Engine failures: unreadable input is the client's, a missing engine an outage; anything else as it is. */
+function classify(e: unknown): unknown {
+  if (e instanceof OcrSourceError) return new InvalidSourceError(e.message);
+  if (e instanceof OcrEngineUnavailable) return new ProviderUnavailableError(e.message);
+  return e;
+}
+
+/** A warning about one page. */
+interface PageNote {
+  page: number;
+  text: string;
+}
+
+const unreadPage = (page: number, e: unknown) =>
+  `page ${page} could not be read (${e instanceof PageTimeout || e instanceof OcrEngineTimeout ? 'text recognition took too long' : 'text recognition failed'}); it is read as empty`;
+
+/** Failures that cost one page, not the document. */
+const pageFailure = (e: unknown) => e instanceof PageTimeout || e instanceof OcrEngineTimeout || (e instanceof OcrEngineFailed && !/pdfto/.test(e.program));
+
+function pageOf(page: number, tsv: string, scale: number, source: PageText['source']): PageText {
+  const parsed = parseTsvPage(tsv, scale);
+  return { page, ...layoutText(orderLines(parsed.segments)), source, width: parsed.width, height: parsed.height };
+}
+
+async function ocrPage(opts: SourceTextOptions, image: string, dpi: number, page: number, signal: AbortSignal): Promise<PageText> {
+  return pageOf(page, await opts.engine.recogniseTsv(image, opts.language ?? 'eng', dpi, signal), 72 / dpi, 'ocr');
+}
+
+async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[], maxChars: number): Promise<PageText[]> {
+  const sizes = await pdfPageSizes(path);
+  const { engine } = opts;
+  const limitMs = opts.pageTimeoutMs ?? engine.pageTimeoutMs;
+  const read = async (page: number, signal: AbortSignal): Promise<PageText> => {
+    const read = pageOf(page, await engine.pdfPageTsv(path, page, signal), 1, 'text_layer');
+    // pdftotext gives the words as the page is shown (its /Rotate applied) but the page's size before the rotation.
+    const layer = sizes[page - 1]!.rotation % 180 === 90 ? { ...read, width: read.height, height: read.width } : read;
+    if (letters(layer.text) >= MIN_TEXT_LAYER_CHARS) return layer;
+    const dpi = renderDpi(sizes[page - 1]!);
+    const png = await engine.rasterise(path, page, dpi, join(opts.workDir, `extract-page-${page}`), signal);
+    try {
+      const ocr = await ocrPage(opts, png, dpi, page, signal);
+      // The page size as the PDF gives it (the render's pixels are rounded).
+      const scanned = { ...ocr, width: layer.width || ocr.width, height: layer.height || ocr.height };
+      return letters(scanned.text) >= letters(layer.text) ? scanned : layer;
+    } finally {
+      await rm(png, { force: true });
+    }
+  };
+  /** Characters of each page read so far (for the cap). */
+  const lengths: Array<number | undefined> = sizes.map(() => undefined);
+  const all = new AbortController();
+  const onAbort = () => all.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  try {
+    const results = await Promise.allSettled(
+      sizes.map((size, i) =>
+        engine.limit(async (): Promise<PageText> => {
+          const page = i + 1;
+          if (all.signal.aborted) throw all.signal.reason;
+          // The earlier pages hold more than the cap already: the cap cuts before this page, so it is not read.
+          const before = lengths.slice(0, i);
+          if (before.every((l) => l !== undefined) && before.reduce((a: number, b) => a + b!, 0) > maxChars) {
+            return { page, text: '', words: [], source: 'text_layer', width: 0, height: 0 };
+          }
+          try {
+            const result = await withPageLimit(limitMs, all.signal, (signal) => read(page, signal));
+            lengths[i] = result.text.length;
+            return result;
+          } catch (e) {
+            if (!all.signal.aborted && pageFailure(e)) {
+              lengths[i] = 0;
+              notes.push({ page, text: unreadPage(page, e) });
+              const turned = size.rotation % 180 === 90;
+              return { page, text: '', words: [], source: 'ocr', width: turned ? size.height : size.width, height: turned ? size.width : size.height };
+            }
+            if (!all.signal.aborted) all.abort(e);
+            throw e;
+          }
+        }),
+      ),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw classify(all.signal.aborted ? all.signal.reason : failed.reason);
+    return results.map((r) => (r as PromiseFulfilledResult<PageText>).value);
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[]): Promise<PageText[]> {
+  const png = join(opts.workDir, 'extract-image.png');
+  const dpi = await normaliseImage(path, png);
+  try {
+    const { width, height } = await sharp(png).metadata();
+    const size = { width: Math.round(((width ?? 0) * 72 * 100) / dpi) / 100, height: Math.round(((height ?? 0) * 72 * 100) / dpi) / 100 };
+    try {
+      const page = await opts.engine.limit(() => withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, (signal) => ocrPage(opts, png, dpi, 1, signal)));
+      return [{ ...page, ...size }];
+    } catch (e) {
+      if (opts.signal?.aborted || !pageFailure(e)) throw classify(e);
+      notes.push({ page: 1, text: unreadPage(1, e) });
+      return [{ page: 1, text: '', words: [], source: 'ocr', ...size }];
+    }
+  } finally {
+    await rm(png, { force: true });
+  }
+}
+
+/** The image formats uploads accept (adapters/media/measure.ts); SVG and the like are read as text. */
+const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+
+async function isImage(path: string): Promise<boolean> {
+  try {
+    const meta = await sharp(path, { limitInputPixels: false }).metadata();
+    return IMAGE_FORMATS.has(meta.format ?? '') && !!meta.width && !!meta.height;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads a source file (PDF, image or UTF-8 text, told apart by content) as positioned text, capped at
+ * EXTRACTION_LIMITS.maxTextChars.
+ */
+export async function readSourceText(path: string, opts: SourceTextOptions): Promise<PositionedText> {
+  opts.signal?.throwIfAborted();
+  const notes: PageNote[] = [];
+  let pages: PageText[];
+  if (await isPdf(path)) pages = await pdfText(path, opts, notes, EXTRACTION_LIMITS.maxTextChars);
+  else if (await isImage(path)) pages = await imageText(path, opts, notes);
+  else {
+    const text = plainTextOf(await readFile(path));
+    if (text === null) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
+    pages = plainTextPages(text, EXTRACTION_LIMITS.maxTextChars);
+  }
+  opts.signal?.throwIfAborted();
+  const capped = capText(pages, EXTRACTION_LIMITS.maxTextChars);
+  // Notes of pages the cap left out are dropped with them.
+  const kept = capped.pages.at(-1)?.page ?? 0;
+  const pageNotes = notes.filter((n) => n.page <= kept).sort((a, b) => a.page - b.page).map((n) => n.text);
+  return { pages: capped.pages, truncated: capped.truncated, warnings: [...pageNotes, ...capped.warnings] };
+}
+
+/** The text of a UTF-8 file (a byte-order mark dropped), or null when it is not UTF-8 text. */
+function plainTextOf(buf: Buffer): string | null {
+  if (buf.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buf);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { layoutText, orderLines } from '../../../../adapters/extraction/reading-order.js';
+import type { LineSegment } from '../../../../adapters/extraction/tsv-words.js';
+
+/** A line segment of `text` from (x, y), 5 points a character, 10 points high (1 point between words). */
+function seg(text: string, x: number, y: number): LineSegment {
+  let at = x;
+  const words = text.split(' ').map((t) => {
+    const box = { x0: at, y0: y, x1: at + 5 * t.length, y1: y + 10 };
+    at = box.x1 + 5;
+    return { text: t, box };
+  });
+  return { words, box: { x0: x, y0: y, x1: at - 5, y1: y + 10 } };
+}
+const read = (segs: LineSegment[]) => layoutText(orderLines(segs)).text;
+
+describe('reading order', () => {
+  it('two columns whose lines do not line up are read one after the other', () => {
+    const left = ['the left column starts here', 'and it goes on for a while', 'before it ends on this line'];
+    const right = ['the right column is offset', 'by half a line from the left', 'so no row lines up with it'];
+    const segs = [...left.map((l, i) => seg(l, 20, 100 + i * 12)), ...right.map((l, i) => seg(l, 200, 106 + i * 12))];
+    expect(read(segs.reverse())).toBe(`${left.join('\n')}\n\n${right.join('\n')}`);
+  });
+
+  it('a table whose cells the engine gave as separate segments is read row by row, under its heading', () => {
+    const rows = [['Item', 'Qty', 'Amount'], ['Long description of the first thing', '2', '10.00'], ['Second thing', '1', '5.50']];
+    const segs = [seg('Invoice 42 from Acme', 20, 20), ...rows.flatMap((r, i) => r.map((c, j) => seg(c, [20, 250, 300][j]!, 60 + i * 12)))];
+    expect(read(segs)).toBe('Invoice 42 from Acme\n\nItem Qty Amount\nLong description of the first thing 2 10.00\nSecond thing 1 5.50');
+  });
+
+  it('a label and its value far to its right are one line; a wide gap starts a block', () => {
+    const segs = [seg('Total', 20, 20), seg('645.70', 300, 21), seg('Thank you', 20, 60)];
+    const { text, words } = layoutText(orderLines(segs));
+    expect(text).toBe('Total 645.70\n\nThank you');
+    expect(words.map((w) => [w.text, w.offset])).toEqual([['Total', 0], ['645.70', 6], ['Thank', 14], ['you', 20]]);
+  });
+
+  it('no segments, no text', () => {
+    expect(layoutText(orderLines([]))).toEqual({ text: '', words: [] });
+  });
+});
