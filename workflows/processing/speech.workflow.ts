@@ -8,10 +8,12 @@ export interface SpeechWorkflowInput {
 
 /**
  * Each step heartbeats every 2 s: a worker that dies is noticed within 15 s and the step runs again elsewhere,
- * finding what the dead one finished in the job's checkpoint folder. A chunk is at most 10 minutes of audio.
+ * finding what the dead one finished in the job's checkpoint folder. A chunk is at most 10 minutes of audio, but its
+ * activity may first wait in its worker's engine queue behind other jobs' chunks (TRANSCRIPTION_CONCURRENCY), so the
+ * limit is generous: the heartbeat, not this limit, is what notices a dead worker.
  */
 const { planSpeechJob, transcribeSpeechChunk, finishSpeechJob } = proxyActivities<SpeechActivities>({
-  startToCloseTimeout: '30 minutes',
+  startToCloseTimeout: '3 hours',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'] },
 });
