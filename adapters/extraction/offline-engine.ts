@@ -12,6 +12,7 @@ import {
   type ExtractionResult,
   type PageText,
   type PositionedText,
+  type PositionedWord,
 } from '../../domain/extraction.js';
 import {
   dateOrderOfCurrency,
@@ -137,7 +138,7 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
   const rightWords = line.words.filter((w) => w.offset >= from);
   const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
-  if (first && (!near || first.box.x0 - lx1 <= 3 * lh)) {
+  if (first && (!near || first.box.x0 - lx1 <= 3 * lh || farValue(page, line, hitStart, hitEnd, rightWords, first.box.x0 - lx1, lh))) {
     // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one
     // ("VAT 19%      596.60").
     for (const cluster of clusters(rightWords, 1.5 * lh).slice(0, near ? 1 : undefined)) {
@@ -160,6 +161,18 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
     return below && { ...below, confidence: 0.8 };
   }
   return null;
+}
+
+/**
+ * A text-like value further right than 3 line heights belongs to its label only in a form laid out as "Label:" and a
+ * value column (label-left invoices, a header block of such pairs): the label ends with a colon, the value starts
+ * within 12 line heights, and the value's first group of words is not itself a label ("Bill to:    Ship to:").
+ */
+function farValue(page: PageText, line: Line, hitStart: number, hitEnd: number, rightWords: readonly PositionedWord[], gap: number, lh: number): boolean {
+  if (gap > 12 * lh || !/:\s*$/u.test(line.text.slice(hitStart, hitEnd))) return false;
+  const group = clusters(rightWords, 1.5 * lh)[0]!;
+  const text = page.text.slice(Math.min(...group.map((w) => w.offset)), Math.max(...group.map((w) => w.offset + w.text.length)));
+  return !/^[^\d:]{1,40}:(?:\s|$)/u.test(text);
 }
 
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
