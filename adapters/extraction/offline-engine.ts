@@ -28,7 +28,7 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, findLabels, NEXT_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { conceptOf, DOCUMENT_TITLE, findLabels, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -117,7 +117,39 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
+  if (concept.letterhead) return letterhead(ctx);
   return null;
+}
+
+/**
+ * The vendor's name when no label names it: the letterhead, i.e. the first line of page 1 that is not the document's
+ * title (with word boxes: the line's first group of words, so "ACME Ltd      INVOICE" gives "ACME Ltd"). Taken only
+ * when the document is recognisably an invoice or receipt whose top is its issuer's: a title among the first three
+ * lines, or a labelled customer ("Bill to", "Customer"…) that is not the same name. The line must not start with a
+ * label, hold a colon, a date, an amount, an e-mail address, an IBAN or a tax id, and must have more letters than
+ * digits. Anything else gives null: an unlabelled top line may as well be the addressee.
+ */
+function letterhead(ctx: Context): ExtractedValue | null {
+  const first = ctx.pages[0];
+  if (!first || first.page.page !== 1) return null;
+  const { page, lines } = first;
+  const lh = lineHeight(page);
+  const groups = lines.slice(0, 3).filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`)).flatMap((line) => (hasBoxes(page) && line.words.length > 0
+    ? clusters(line.words, 1.5 * lh).map((c) => [Math.min(...c.map((w) => w.offset)), Math.max(...c.map((w) => w.offset + w.text.length))] as const)
+    : [[line.start + line.text.length - line.text.trimStart().length, line.start + line.text.trimEnd().length] as const]));
+  const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
+  const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
+  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text));
+  if (!candidate) return null;
+  const t = candidate.text;
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  const digits = (t.match(/\p{N}/gu) ?? []).length;
+  if (letters < 2 || digits >= letters || t.includes(':') || STARTS_WITH_LABEL.test(t) || t.length > EXTRACTION_LIMITS.maxValueChars) return null;
+  if (findDates(t).length || findEmails(t).length || findIbans(t).length || findTaxIds(t).length || findAmounts(t).some((a) => /[.,'’]/u.test(a.raw))) return null;
+  const value = t.replace(/\s+/gu, ' ');
+  const customer = readField(conceptOf('customer_name'), ctx)?.value ?? null;
+  if ((!titled && !customer) || customer?.toLowerCase() === value.toLowerCase()) return null;
+  return { ...at(page, candidate.start, t, value), confidence: 0.6 };
 }
 
 function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {

@@ -40,7 +40,7 @@ describe('offline engine: a laid-out invoice', () => {
       invoice_number: 'INV-2024-0042', invoice_date: '2024-03-15', due_date: '2024-04-14', po_number: 'PO-778',
       subtotal: '3140.00', vat: '596.60', total: '3736.60', currency: 'EUR', vat_number: 'DE123456789',
       email: 'billing@acme.example', iban: 'DE89370400440532013000', customer_name: 'Globex GmbH',
-      vendor_name: null, favourite_colour: null,
+      vendor_name: 'ACME Supplies Ltd', favourite_colour: null,
     });
     for (const v of Object.values(r.fields)) expect(v.value === null).toBe(v.evidence === null);
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
