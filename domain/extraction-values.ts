@@ -23,9 +23,12 @@ export interface AmountMatch extends Match {
   value: string;
 }
 
-/** Grouping characters: comma, dot, space (incl. no-break and narrow no-break), apostrophe (incl. ’). */
+/**
+ * Grouping characters: comma, dot, space (incl. no-break and narrow no-break), apostrophe (incl. ’). Digits around a
+ * colon (a time, or OCR's "526:79") and a number followed by a spaced decimal part ("7.891 ,21") are no amount.
+ */
 const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,/_#]|[\p{L}\p{N}][-–])(\d{1,3}(?:([,.'’\u00a0\u202f ])\d{3})(?:\2\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}%]|\s?%|[.,'’]\d|[-/]\d)`,
+  String.raw`(?<![\p{L}\p{N}.,/_#]|[\p{L}\p{N}][-–]|\p{N}:)(\d{1,3}(?:([,.'’\u00a0\u202f ])\d{3})(?:\2\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}%]|\s?%|[.,'’]\d|[-/:]\d|\s[.,]\d)`,
   'gu',
 );
 

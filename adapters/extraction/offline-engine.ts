@@ -141,7 +141,9 @@ function letterhead(ctx: Context): ExtractedValue | null {
   const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
   const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text));
   if (!candidate) return null;
-  const t = candidate.text;
+  // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
+  const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
+  const t = candidate.text.slice(lead);
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\p{N}/gu) ?? []).length;
   if (letters < 2 || digits >= letters || t.includes(':') || STARTS_WITH_LABEL.test(t) || t.length > EXTRACTION_LIMITS.maxValueChars) return null;
@@ -149,7 +151,7 @@ function letterhead(ctx: Context): ExtractedValue | null {
   const value = t.replace(/\s+/gu, ' ');
   const customer = readField(conceptOf('customer_name'), ctx)?.value ?? null;
   if ((!titled && !customer) || customer?.toLowerCase() === value.toLowerCase()) return null;
-  return { ...at(page, candidate.start, t, value), confidence: 0.6 };
+  return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
 function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
@@ -256,7 +258,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'identifier': {
-      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?\s*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
+      // Leader marks ("........", "—-—-") and a stray quote OCR puts between label and value are skipped.
+      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
       if (!m || !/\d/u.test(m[1]!) || findDates(m[1]!).some((d) => d.raw === m[1]) || /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)) return null;
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);

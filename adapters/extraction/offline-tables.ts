@@ -102,7 +102,8 @@ function splitTimes(page: PageText, row: Row): Row {
   if (!m) return row;
   const priceAt = d.start + m[0].length - m[2]!.length;
   const { description: _, ...rest } = row;
-  return { ...rest, quantity: { start: d.start, end: d.start + m[1]!.length }, unit_price: { start: priceAt, end: priceAt + m[2]!.length } };
+  const glued = /^\d+(?:[.,]\d+)?[x×]/u.test(m[0]) ? 1 : 0;
+  return { ...rest, quantity: { start: d.start, end: d.start + m[1]!.length + glued }, unit_price: { start: priceAt, end: priceAt + m[2]!.length } };
 }
 
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
@@ -112,7 +113,9 @@ function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
   const text = page.text.slice(cell.start, cell.end);
   const m = findAmounts(text)[0];
   if (!m) return empty();
-  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length), confidence: 0.8 };
+  // "4x" (a quantity glued to its "x"): the quote is the whole token, so it is not cut out of a word.
+  const glued = /^[x×]/u.test(text.slice(m.index + m.raw.length)) ? 1 : 0;
+  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length + glued), confidence: 0.8 };
 }
 
 interface Draft {

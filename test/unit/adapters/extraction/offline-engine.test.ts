@@ -341,3 +341,26 @@ describe('offline engine: the vendor name from the letterhead', () => {
 });
 
 const RECEIPT_TOP: Row[] = [[[14, 'Oak & Iron Workshop LLC']], [[14, 'RECEIPT']], [[14, 'Receipt #: R-42312']]];
+
+// What OCR makes of the corpus's scanned pages and images (test/integration/extraction-accuracy.test.ts).
+describe('offline engine: OCR noise it reads through, and noise it leaves null', () => {
+  it('an identifier after leader marks or a stray quote OCR put between label and value', () => {
+    expect(one(plain('Invoice #: ~—-—-F-2025-0208'), 'invoice_number')).toBe('F-2025-0208');
+    expect(one(plain('Invoice No.: ‘INV-2026-9460'), 'invoice_number')).toBe('INV-2026-9460');
+    expect(one(plain('Invoice No. ........ 4711'), 'invoice_number')).toBe('4711');
+  });
+
+  it('a letterhead without the stray mark OCR put before it', () => {
+    expect(one(plain('‘Northwind Traders Inc.', 'INVOICE', 'Bill to: Initech GmbH ,'), 'vendor_name')).toBe('Northwind Traders Inc.');
+  });
+
+  it('"4x 164.56": the quantity quotes "4x", so its evidence passes the check', () => {
+    const doc = plain('Item Amount', 'Desk lamp', '4x 164.56 658.24', 'Tax €526:79', 'Subtotal 7.891 ,21:GBP');
+    const r = extractOffline(doc, ['tax', 'subtotal']);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([['Desk lamp', '4', '164.56', '658.24']]);
+    expect(r.items[0]!.quantity.evidence?.snippet).toBe('4x');
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+    // "526:79" and "7.891 ,21" are not amounts of 526 and 7891: null, not a wrong value.
+    expect(values(doc, ['tax', 'subtotal'])).toEqual({ tax: null, subtotal: null });
+  });
+});
