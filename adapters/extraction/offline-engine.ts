@@ -169,8 +169,9 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
   if (labelWords.length === 0) return null;
   const lx0 = Math.min(...labelWords.map((w) => w.box.x0));
   const lx1 = Math.max(...labelWords.map((w) => w.box.x1));
-  const rightWords = line.words.filter((w) => w.offset >= from);
   const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
+  // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
+  const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
   const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
   if (first && (!near || first.box.x0 - lx1 <= 3 * lh || farValue(page, line, hitStart, hitEnd, rightWords, first.box.x0 - lx1, lh))) {
     // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one

@@ -350,6 +350,11 @@ describe('offline engine: OCR noise it reads through, and noise it leaves null',
     expect(one(plain('Invoice No. ........ 4711'), 'invoice_number')).toBe('4711');
   });
 
+  it('a group of marks alone (OCR noise) between a label and its value is skipped', () => {
+    const doc = documentOf(layoutPage([[[340, 'Invoice #:'], [410, '_'], [430, '—-—-F-2025-0208']], [[340, 'Customer:'], [410, '|'], [430, 'Acme Corporation']]]));
+    expect(values(doc, ['invoice_number', 'customer_name'])).toEqual({ invoice_number: 'F-2025-0208', customer_name: 'Acme Corporation' });
+  });
+
   it('a letterhead without the stray mark OCR put before it', () => {
     expect(one(plain('‘Northwind Traders Inc.', 'INVOICE', 'Bill to: Initech GmbH ,'), 'vendor_name')).toBe('Northwind Traders Inc.');
   });
