@@ -14,7 +14,7 @@ import {
   type PositionedText,
   type ValueKind,
 } from './extraction.js';
-import { amountReadings, canonicalDecimal, compactId, CURRENCY_SYMBOLS, dateReadings, findCurrencies, isCurrencyCode, isValidIban } from './extraction-values.js';
+import { amountReadings, canonicalDecimal, compactId, CURRENCY_SYMBOLS, dateReadings, findCurrencies, findIbans, insideAny, isCurrencyCode, isValidIban } from './extraction-values.js';
 
 /** The outcome of one non-null value's check. */
 export interface EvidenceCheck {
@@ -72,6 +72,8 @@ function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue
   if (!snippet) return 'the evidence snippet is empty';
   if (!pageText.includes(snippet)) return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
   if (!occursWhole(pageText, snippet)) return `the snippet "${clip(snippet)}" occurs on page ${ev.page} only inside a longer word or number`;
+  // A tax id is never read out of an IBAN ("DE12 5854 0436 9189" of "DE12 5854 0436 9189 7803 900").
+  if (kind === 'tax_id' && onlyInsideIban(pageText, snippet)) return `the value "${clip(value)}" is read out of an IBAN, in "${clip(snippet)}"`;
   const why = derivable(kind, isItemDescription, value, snippet);
   return why === null ? null : `the value "${clip(value)}" ${why} "${clip(snippet)}"`;
 }
@@ -134,6 +136,14 @@ function occursWhole(text: string, snippet: string): boolean {
     return true;
   }
   return false;
+}
+
+/** True when every occurrence of `snippet` in `text` lies inside an IBAN of the text. */
+function onlyInsideIban(text: string, snippet: string): boolean {
+  const ibans = findIbans(text);
+  if (ibans.length === 0) return false;
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) if (!insideAny(ibans, i, i + snippet.length)) return false;
+  return true;
 }
 
 function isSubsequence(words: string[], of: string[]): boolean {

@@ -23,9 +23,12 @@ export interface AmountMatch extends Match {
   value: string;
 }
 
-/** Grouping characters: comma, dot, space (incl. no-break and narrow no-break), apostrophe (incl. ’). */
+/**
+ * Grouping characters: comma, dot, space (incl. no-break and narrow no-break), apostrophe (incl. ’). Digits around a
+ * colon (a time, or OCR's "526:79") and a number followed by a spaced decimal part ("7.891 ,21") are no amount.
+ */
 const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,/_#]|[\p{L}\p{N}][-–])(\d{1,3}(?:([,.'’\u00a0\u202f ])\d{3})(?:\2\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}%]|\s?%|[.,'’]\d|[-/]\d)`,
+  String.raw`(?<![\p{L}\p{N}.,/_#]|[\p{L}\p{N}][-–]|\p{N}:)(\d{1,3}(?:([,.'’\u00a0\u202f ])\d{3})(?:\2\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}%]|\s?%|[.,'’]\d|[-/:]\d|\s[.,]\d)`,
   'gu',
 );
 
@@ -273,7 +276,10 @@ export function compactId(s: string): string {
   return s.toUpperCase().replace(/[\s.\-–]/gu, '');
 }
 
-/** EU (and GB, CH, NO) VAT numbers and US EINs. VAT numbers normalise to their compact form, EINs stay `12-3456789`. */
+/**
+ * EU (and GB, CH, NO) VAT numbers and US EINs. VAT numbers normalise to their compact form, EINs stay `12-3456789`.
+ * Nothing inside an IBAN is a tax id (`DE12 5854 0436 9189 …` has the shape of a German VAT number).
+ */
 export function findTaxIds(text: string): ValueMatch[] {
   const out: ValueMatch[] = [];
   for (const m of text.matchAll(VAT_RE)) {
@@ -282,7 +288,13 @@ export function findTaxIds(text: string): ValueMatch[] {
     out.push({ index: m.index, raw, value: compactId(raw) });
   }
   for (const m of text.matchAll(EIN_RE)) out.push({ index: m.index, raw: m[0], value: m[0] });
-  return out.sort((a, b) => a.index - b.index);
+  const ibans = findIbans(text);
+  return out.filter((t) => !insideAny(ibans, t.index, t.index + t.raw.length)).sort((a, b) => a.index - b.index);
+}
+
+/** True when `[start, end)` overlaps one of the matches. */
+export function insideAny(matches: readonly Match[], start: number, end: number): boolean {
+  return matches.some((m) => start < m.index + m.raw.length && end > m.index);
 }
 
 const EMAIL_RE = /(?<![\w.%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/gu;

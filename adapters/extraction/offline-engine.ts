@@ -12,6 +12,7 @@ import {
   type ExtractionResult,
   type PageText,
   type PositionedText,
+  type PositionedWord,
 } from '../../domain/extraction.js';
 import {
   dateOrderOfCurrency,
@@ -27,7 +28,7 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, findLabels, NEXT_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { conceptOf, DOCUMENT_TITLE, findLabels, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -116,7 +117,41 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
+  if (concept.letterhead) return letterhead(ctx);
   return null;
+}
+
+/**
+ * The vendor's name when no label names it: the letterhead, i.e. the first line of page 1 that is not the document's
+ * title (with word boxes: the line's first group of words, so "ACME Ltd      INVOICE" gives "ACME Ltd"). Taken only
+ * when the document is recognisably an invoice or receipt whose top is its issuer's: a title among the first three
+ * lines, or a labelled customer ("Bill to", "Customer"…) that is not the same name. The line must not start with a
+ * label, hold a colon, a date, an amount, an e-mail address, an IBAN or a tax id, and must have more letters than
+ * digits. Anything else gives null: an unlabelled top line may as well be the addressee.
+ */
+function letterhead(ctx: Context): ExtractedValue | null {
+  const first = ctx.pages[0];
+  if (!first || first.page.page !== 1) return null;
+  const { page, lines } = first;
+  const lh = lineHeight(page);
+  const groups = lines.slice(0, 3).filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`)).flatMap((line) => (hasBoxes(page) && line.words.length > 0
+    ? clusters(line.words, 1.5 * lh).map((c) => [Math.min(...c.map((w) => w.offset)), Math.max(...c.map((w) => w.offset + w.text.length))] as const)
+    : [[line.start + line.text.length - line.text.trimStart().length, line.start + line.text.trimEnd().length] as const]));
+  const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
+  const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
+  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text));
+  if (!candidate) return null;
+  // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
+  const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
+  const t = candidate.text.slice(lead);
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  const digits = (t.match(/\p{N}/gu) ?? []).length;
+  if (letters < 2 || digits >= letters || t.includes(':') || STARTS_WITH_LABEL.test(t) || t.length > EXTRACTION_LIMITS.maxValueChars) return null;
+  if (findDates(t).length || findEmails(t).length || findIbans(t).length || findTaxIds(t).length || findAmounts(t).some((a) => /[.,'’]/u.test(a.raw))) return null;
+  const value = t.replace(/\s+/gu, ' ');
+  const customer = readField(conceptOf('customer_name'), ctx)?.value ?? null;
+  if ((!titled && !customer) || customer?.toLowerCase() === value.toLowerCase()) return null;
+  return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
 function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
@@ -134,10 +169,11 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
   if (labelWords.length === 0) return null;
   const lx0 = Math.min(...labelWords.map((w) => w.box.x0));
   const lx1 = Math.max(...labelWords.map((w) => w.box.x1));
-  const rightWords = line.words.filter((w) => w.offset >= from);
   const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
+  // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
+  const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
   const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
-  if (first && (!near || first.box.x0 - lx1 <= 3 * lh)) {
+  if (first && (!near || first.box.x0 - lx1 <= 3 * lh || farValue(page, line, hitStart, hitEnd, rightWords, first.box.x0 - lx1, lh))) {
     // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one
     // ("VAT 19%      596.60").
     for (const cluster of clusters(rightWords, 1.5 * lh).slice(0, near ? 1 : undefined)) {
@@ -160,6 +196,18 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
     return below && { ...below, confidence: 0.8 };
   }
   return null;
+}
+
+/**
+ * A text-like value further right than 3 line heights belongs to its label only in a form laid out as "Label:" and a
+ * value column (label-left invoices, a header block of such pairs): the label ends with a colon, the value starts
+ * within 12 line heights, and the value's first group of words is not itself a label ("Bill to:    Ship to:").
+ */
+function farValue(page: PageText, line: Line, hitStart: number, hitEnd: number, rightWords: readonly PositionedWord[], gap: number, lh: number): boolean {
+  if (gap > 12 * lh || !/:\s*$/u.test(line.text.slice(hitStart, hitEnd))) return false;
+  const group = clusters(rightWords, 1.5 * lh)[0]!;
+  const text = page.text.slice(Math.min(...group.map((w) => w.offset)), Math.max(...group.map((w) => w.offset + w.text.length)));
+  return !/^[^\d:]{1,40}:(?:\s|$)/u.test(text);
 }
 
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
@@ -211,7 +259,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'identifier': {
-      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?\s*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
+      // Leader marks ("........", "—-—-") and a stray quote OCR puts between label and value are skipped.
+      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
       if (!m || !/\d/u.test(m[1]!) || findDates(m[1]!).some((d) => d.raw === m[1]) || /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)) return null;
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);

@@ -18,6 +18,8 @@ export interface Concept {
   notBefore?: readonly string[];
   /** Whether a value found nowhere near a label may be taken when the document has exactly one candidate. */
   soleCandidate?: boolean;
+  /** Whether, without a label, the letterhead (the top line of page 1) may be the value (the vendor's name). */
+  letterhead?: boolean;
 }
 
 const TOTAL_NOT_BEFORE = ['excl', 'excluding', 'exkl', 'before', 'net', 'netto', 'tax', 'vat', 'ht', 'qty', 'quantity', 'items', 'hours', 'weight', 'pages', 'discount', 'paid'];
@@ -66,7 +68,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
   { id: 'iban', reader: 'iban', soleCandidate: true, names: [], labels: ['iban'] },
   { id: 'currency', reader: 'currency', names: [], labels: ['currency', 'währung', 'devise', 'moneda', 'valuta'] },
   {
-    id: 'vendor_name', reader: 'text',
+    id: 'vendor_name', reader: 'text', letterhead: true,
     names: ['vendor', 'vendor_name', 'supplier', 'supplier_name', 'seller', 'seller_name', 'merchant', 'merchant_name', 'issuer', 'issuer_name'],
     labels: ['vendor', 'supplier', 'seller', 'merchant', 'issued by', 'from'],
   },
@@ -145,3 +147,12 @@ export const NEXT_LABEL = new RegExp(
   `\\s(?:${[...new Set(CONCEPTS.flatMap((c) => c.labels))].sort((a, b) => b.length - a.length).map((l) => l.split(/\\s+/u).map(escape).join('\\.?\\s*')).join('|')}|\\S+)\\.?\\s*:(?:\\s|$)`,
   'iu',
 );
+
+/** A line that starts with any known label ("Invoice No", "Bill to", "Total"…). */
+export const STARTS_WITH_LABEL = new RegExp(
+  `^(?:${[...new Set(CONCEPTS.flatMap((c) => c.labels))].sort((a, b) => b.length - a.length).map((l) => l.split(/\\s+/u).map(escape).join('\\.?\\s*')).join('|')})(?![\\p{L}\\p{N}])`,
+  'iu',
+);
+
+/** A document's title ("Invoice", "TAX INVOICE", "Receipt", "Credit note", "Rechnung"…): a whole line or group of words. */
+export const DOCUMENT_TITLE = /^(?:(?:tax|sales|vat|commercial|pro[\s-]?forma|final|original|cash)\s+)?(?:invoice|receipt|bill|credit\s+note|debit\s+note|statement|quotation|quote|rechnung|quittung|gutschrift|facture|reçu|avoir|factura|recibo|fattura|ricevuta)(?:\s*\/\s*[\p{L}]+)?[\s.:]*$/iu;

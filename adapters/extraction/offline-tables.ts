@@ -16,7 +16,7 @@ export interface TableRead {
   tableLines: Set<string>;
 }
 
-const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|vat|tax|sales\s+tax|gst|mwst|tva|amount\s+due|balance|discount|shipping|zwischensumme|gesamt)\b/iu;
+const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|tva|amount\s+due|balance|discount|shipping|zwischensumme|gesamt)\b/iu;
 
 interface Column {
   col: LineItemColumn;
@@ -88,6 +88,24 @@ function rowByTokens(line: Line, cols: Column[]): Row {
   return row;
 }
 
+/** "4 x 164.56", "2 × 3,50", "3 @ 1.20": a receipt's quantity and unit price, printed where a description would be. */
+const TIMES = /^(\d+(?:[.,]\d+)?)\s*[x×@]\s*(?:[$€£]\s?)?(\d[\d.,'’]*)$/u;
+
+/**
+ * A row whose description cell is only "quantity x unit price" (receipts print it under the item's name) gives its
+ * quantity and unit price, and no description, when the row has no quantity or unit price column of its own.
+ */
+function splitTimes(page: PageText, row: Row): Row {
+  const d = row.description;
+  if (!d || row.quantity || row.unit_price) return row;
+  const m = TIMES.exec(page.text.slice(d.start, d.end));
+  if (!m) return row;
+  const priceAt = d.start + m[0].length - m[2]!.length;
+  const { description: _, ...rest } = row;
+  const glued = /^\d+(?:[.,]\d+)?[x×]/u.test(m[0]) ? 1 : 0;
+  return { ...rest, quantity: { start: d.start, end: d.start + m[1]!.length + glued }, unit_price: { start: priceAt, end: priceAt + m[2]!.length } };
+}
+
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
 function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
@@ -95,7 +113,9 @@ function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
   const text = page.text.slice(cell.start, cell.end);
   const m = findAmounts(text)[0];
   if (!m) return empty();
-  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length), confidence: 0.8 };
+  // "4x" (a quantity glued to its "x"): the quote is the whole token, so it is not cut out of a word.
+  const glued = /^[x×]/u.test(text.slice(m.index + m.raw.length)) ? 1 : 0;
+  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length + glued), confidence: 0.8 };
 }
 
 interface Draft {
@@ -120,6 +140,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       tableLines.add(`${page.page}:${lines[i]!.start}`);
       let last: Draft | null = null;
       let pending: Cell[] = [];
+      let above = false;
       let prevY = boxes ? midY(lines[i]!.words[0]!.box) : 0;
       let j = i + 1;
       for (; j < lines.length; j++) {
@@ -127,7 +148,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line)) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         if (boxes && y - prevY > 3 * lh) break;
-        const row = boxes ? rowByPosition(line, cols) : rowByTokens(line, cols);
+        const row = splitTimes(page, boxes ? rowByPosition(line, cols) : rowByTokens(line, cols));
         const q = numberCell(page, row.quantity);
         const u = numberCell(page, row.unit_price);
         const a = numberCell(page, row.amount);
@@ -136,7 +157,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (q.value === null && u.value === null && a.value === null) {
           if (!desc) break;
           // A description line: continues the item above when close to it, else starts the next item's description.
-          if (last && (!boxes || y - last.y <= 1.6 * lh)) last.desc.push(desc);
+          // In a table whose first item had its description above its numbers (receipts), it always starts the next.
+          if (last && !above && (!boxes || y - last.y <= 1.6 * lh)) last.desc.push(desc);
           else pending.push(desc);
           if (last) last.y = y;
           tableLines.add(`${page.page}:${line.start}`);
@@ -144,6 +166,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           continue;
         }
         tableLines.add(`${page.page}:${line.start}`);
+        if (!last && !desc && pending.length > 0) above = true;
         last = { item: { description: empty(), quantity: q, unit_price: u, amount: a }, desc: [...pending, ...(desc ? [desc] : [])], page, y };
         pending = [];
         if (items.length + drafts.length >= EXTRACTION_LIMITS.maxLineItems) {

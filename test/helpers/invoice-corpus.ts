@@ -179,7 +179,7 @@ export function generateInvoice(seed: number, overrides: Partial<Omit<InvoiceSpe
   const country = pick(rnd, VAT_PREFIX[spec.currency]);
   const vat = receipt && rnd() < 0.5 ? null : `${country}${String(int(rnd, 100_000_000, 999_999_999))}`;
   const ibanCountry = { USD: 'DE', EUR: pick(rnd, ['DE', 'FR', 'NL']), GBP: 'GB', CHF: 'CH' }[spec.currency];
-  const bban = { DE: () => String(int(rnd, 1e8, 1e9 - 1)) + String(int(rnd, 1e9, 1e10 - 1)), FR: () => `${int(rnd, 10000, 99999)}${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}A${int(rnd, 10, 99)}`, NL: () => `ABNA${String(int(rnd, 1e9, 1e10 - 1))}`, GB: () => `NWBK${int(rnd, 100000, 999999)}${int(rnd, 10000000, 99999999)}`, CH: () => `${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}00` }[ibanCountry as 'DE']();
+  const bban = { DE: () => String(int(rnd, 1e7, 1e8 - 1)) + String(int(rnd, 1e9, 1e10 - 1)), FR: () => `${int(rnd, 10000, 99999)}${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}A${int(rnd, 10, 99)}`, NL: () => `ABNA${String(int(rnd, 1e9, 1e10 - 1))}`, GB: () => `NWBK${int(rnd, 100000, 999999)}${int(rnd, 10000000, 99999999)}`, CH: () => `${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}00` }[ibanCountry as 'DE']();
   const iban = receipt ? null : makeIban(ibanCountry, bban);
   const slug = vendor.toLowerCase().normalize('NFD').replace(/[^a-z]+/g, '').slice(0, 14);
   const email = receipt && rnd() < 0.5 ? null : `${pick(rnd, ['billing', 'accounts', 'invoices'])}@${slug}.example`;

@@ -165,6 +165,12 @@ describe('checkEvidence', () => {
     }
     expect(injected).toBeGreaterThan(slots.length * 4);
   });
+
+  it('a tax id quoted from inside an IBAN is not a tax id', () => {
+    const d = documentOf(plainPage('IBAN: DE89 3704 0044 0532 0130 00\nVAT: DE123456789'));
+    const checked = checkEvidence(result({ vat_number: v('DE89370400440532', 'DE89 3704 0044 0532'), vat_id: v('DE123456789', 'DE123456789') }), d);
+    expect(checked.review_reasons).toEqual(['vat_number: the value "DE89370400440532" is read out of an IBAN, in "DE89 3704 0044 0532"']);
+  });
 });
 
 /** Changes the last digit (or, without digits, the first letter) of a value. */

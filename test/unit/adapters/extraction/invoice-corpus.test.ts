@@ -4,6 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ExtractedValue, ExtractionResult, LineItem } from '../../../../domain/extraction.js';
+import { isValidIban } from '../../../../domain/extraction-values.js';
 import { measureExtraction } from '../../../helpers/extraction-measure.js';
 import {
   CORPUS_FIELDS, CURRENCIES, DATE_FORMATS, LAYOUTS, NUMBER_FORMATS, generateInvoice, invoiceCorpus, makeIban, renderPngs, renderScannedPdf, renderTextPdf,
@@ -95,6 +96,7 @@ describe('invoice corpus generator', () => {
       expect(cents(f.total!)).toBe(cents(f.subtotal!) + cents(f.tax!));
       expect(f.invoice_date).toMatch(/^\d{4}-\d\d-\d\d$/);
       if (f.iban) expect(makeIban(f.iban.slice(0, 2), f.iban.slice(4))).toBe(f.iban); // valid check digits
+      if (f.iban) expect(isValidIban(f.iban), f.iban).toBe(true); // and the country's length (DE: 22)
       expect(d.instructions !== undefined).toBe(d.spec.dateFormat === 'mdy-us');
     }
   });

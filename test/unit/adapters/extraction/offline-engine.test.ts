@@ -40,7 +40,7 @@ describe('offline engine: a laid-out invoice', () => {
       invoice_number: 'INV-2024-0042', invoice_date: '2024-03-15', due_date: '2024-04-14', po_number: 'PO-778',
       subtotal: '3140.00', vat: '596.60', total: '3736.60', currency: 'EUR', vat_number: 'DE123456789',
       email: 'billing@acme.example', iban: 'DE89370400440532013000', customer_name: 'Globex GmbH',
-      vendor_name: null, favourite_colour: null,
+      vendor_name: 'ACME Supplies Ltd', favourite_colour: null,
     });
     for (const v of Object.values(r.fields)) expect(v.value === null).toBe(v.evidence === null);
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
@@ -224,5 +224,148 @@ describe('offline engine: tables', () => {
     expect(r.items.map((i) => [i.description.value, i.amount.value, i.amount.evidence?.page])).toEqual([['A', '1.00', 1], ['B', '4.00', 2]]);
     expect(r.fields.total!.value).toBe('5.00');
     expect(checkEvidence(r, doc).review_required).toBe(false);
+  });
+});
+
+// Defects measured on the generated corpus (test/integration/extraction-accuracy.test.ts), laid out as its text PDFs.
+describe('offline engine: the corpus layouts', () => {
+  it('label-left: a value in a column of its own right of "Label:" is read, and an IBAN is never a tax id', () => {
+    const doc = documentOf(layoutPage([
+      'Northwind Traders Inc.',
+      'INVOICE',
+      null,
+      [[50, 'Invoice No.:'], [170, 'INV-2026-9460']],
+      [[50, 'Issue date:'], [170, '2026-05-11']],
+      [[50, 'Tax ID:'], [170, 'US746339911']],
+      [[50, 'Email:'], [170, 'invoices@northwindtrade.example']],
+      [[50, 'IBAN:'], [170, 'DE89 3704 0044 0532 0130 00']],
+      [[50, 'Bill to:'], [170, 'Initech GmbH']],
+    ]));
+    const r = extractOffline(doc, ['invoice_number', 'customer_name', 'vendor_vat_number', 'iban', 'vendor_email']);
+    expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
+      invoice_number: 'INV-2026-9460', customer_name: 'Initech GmbH', vendor_vat_number: 'US746339911',
+      iban: 'DE89370400440532013000', vendor_email: 'invoices@northwindtrade.example',
+    });
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+
+  it('an IBAN is not a tax id, not even as the only candidate', () => {
+    expect(one(plain('IBAN: DE89 3704 0044 0532 0130 00'), 'vat_number')).toBeNull();
+    expect(one(plain('Pay to DE89 3704 0044 0532 0130 00', 'VAT: DE123456789'), 'vat_number')).toBe('DE123456789');
+  });
+
+  it('two-column header: "Label:" and its value in the right-hand column', () => {
+    const doc = documentOf(layoutPage([
+      'Østergaard Print ApS',
+      'VAT ID: CHE497347399',
+      [[340, 'INVOICE']],
+      [[340, 'Invoice #:'], [425, 'F-2025-0208']],
+      [[340, 'Customer:'], [425, 'Acme Corporation']],
+    ]));
+    expect(values(doc, ['invoice_number', 'customer_name', 'vendor_vat_number'])).toEqual({
+      invoice_number: 'F-2025-0208', customer_name: 'Acme Corporation', vendor_vat_number: 'CHE497347399',
+    });
+  });
+
+  it('a far value is still not read when it is another label, nor when it is a column away', () => {
+    const doc = documentOf(layoutPage([
+      [[50, 'Bill to:'], [170, 'Ship to:']],
+      [[50, 'Initech Inc.'], [170, 'Globex']],
+    ]));
+    expect(one(doc, 'customer_name')).toBe('Initech Inc.');
+  });
+
+  const RECEIPT: Row[] = [
+    [[14, 'Oak & Iron Workshop LLC']],
+    [[14, 'RECEIPT']],
+    [[14, 'Receipt #: R-42312']],
+    [[14, 'Item'], [180, 'Amount']],
+    [[14, 'Desk lamp']],
+    [[22, '4 x 164.56'], [180, '658.24']],
+    [[14, 'Server maintenance']],
+    [[22, '8 x 119.87'], [180, '958.96']],
+    [[14, 'USB-C cable 2 m']],
+    [[22, '12 x 1.45'], [186, '17.40']],
+    [[14, 'Net amount'], [162, "€2'633.96"]],
+    [[14, 'Tax'], [174, '€526.79']],
+    [[14, 'Amount due'], [162, "€3'160.75"]],
+  ];
+
+  it('receipt: "quantity x unit price" under each description, the summary rows are not items, "€2\'633.96" is the subtotal', () => {
+    const doc = documentOf(layoutPage(RECEIPT));
+    const r = extractOffline(doc, ['subtotal', 'tax', 'total', 'currency']);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Desk lamp', '4', '164.56', '658.24'],
+      ['Server maintenance', '8', '119.87', '958.96'],
+      ['USB-C cable 2 m', '12', '1.45', '17.40'],
+    ]);
+    expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({ subtotal: '2633.96', tax: '526.79', total: '3160.75', currency: 'EUR' });
+    expect(r.warnings).toEqual([]);
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+
+  it('receipt as plain text: the same items', () => {
+    const doc = plain('Item Amount', 'Desk lamp', '4 x 164.56 658.24', 'Server maintenance', '8 × 119.87 958.96', 'Net amount 1,617.20');
+    const r = extractOffline(doc, ['subtotal']);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Desk lamp', '4', '164.56', '658.24'],
+      ['Server maintenance', '8', '119.87', '958.96'],
+    ]);
+    expect(r.fields.subtotal!.value).toBe('1617.20');
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+});
+
+describe('offline engine: the vendor name from the letterhead', () => {
+  it('the first line of page 1, when the document names itself (a title) or has a labelled customer', () => {
+    expect(one(documentOf(layoutPage(RECEIPT_TOP)), 'vendor_name')).toBe('Oak & Iron Workshop LLC');
+    expect(one(plain('Invoice', 'Café Rivière SARL', 'Invoice #', 'F-2025-2983', 'Customer', 'Acme Corporation'), 'vendor_name')).toBe('Café Rivière SARL');
+    expect(one(plain('Northwind Traders Inc.', 'Bill to: Initech GmbH', 'Total 5.00'), 'vendor_name')).toBe('Northwind Traders Inc.');
+    const r = extractOffline(plain('Tax invoice', 'Harbor Supplies Ltd', 'Total 5.00'), ['vendor_name']);
+    expect(r.fields.vendor_name).toEqual({ value: 'Harbor Supplies Ltd', evidence: { page: 1, snippet: 'Harbor Supplies Ltd', box: null }, confidence: 0.6 });
+    // Side by side with the title: its own group of words.
+    expect(one(documentOf(layoutPage([[[50, 'ACME Supplies Ltd'], [400, 'INVOICE']], 'Total 5.00'])), 'vendor_name')).toBe('ACME Supplies Ltd');
+  });
+
+  it('a labelled vendor wins; otherwise null rather than a guess', () => {
+    expect(one(plain('Invoice', 'ACME Ltd', 'Supplier: Globex plc'), 'vendor_name')).toBe('Globex plc');
+    // Neither a title nor a labelled customer: an unlabelled top line may be anything.
+    expect(one(plain('ACME Ltd', 'Total 5.00'), 'vendor_name')).toBeNull();
+    // The top line is a label, a value of another kind, or the customer's own name.
+    expect(one(plain('Invoice No: 12', 'ACME Ltd', 'Bill to: X'), 'vendor_name')).toBeNull();
+    expect(one(plain('Invoice', '2024-01-05', 'Bill to: X'), 'vendor_name')).toBeNull();
+    expect(one(plain('Invoice', 'billing@acme.example', 'Bill to: X'), 'vendor_name')).toBeNull();
+    expect(one(plain('Invoice', 'Initech GmbH', 'Bill to: Initech GmbH'), 'vendor_name')).toBeNull();
+    expect(one(plain('Invoice', 'Invoice'), 'vendor_name')).toBeNull();
+  });
+});
+
+const RECEIPT_TOP: Row[] = [[[14, 'Oak & Iron Workshop LLC']], [[14, 'RECEIPT']], [[14, 'Receipt #: R-42312']]];
+
+// What OCR makes of the corpus's scanned pages and images (test/integration/extraction-accuracy.test.ts).
+describe('offline engine: OCR noise it reads through, and noise it leaves null', () => {
+  it('an identifier after leader marks or a stray quote OCR put between label and value', () => {
+    expect(one(plain('Invoice #: ~—-—-F-2025-0208'), 'invoice_number')).toBe('F-2025-0208');
+    expect(one(plain('Invoice No.: ‘INV-2026-9460'), 'invoice_number')).toBe('INV-2026-9460');
+    expect(one(plain('Invoice No. ........ 4711'), 'invoice_number')).toBe('4711');
+  });
+
+  it('a group of marks alone (OCR noise) between a label and its value is skipped', () => {
+    const doc = documentOf(layoutPage([[[340, 'Invoice #:'], [410, '_'], [430, '—-—-F-2025-0208']], [[340, 'Customer:'], [410, '|'], [430, 'Acme Corporation']]]));
+    expect(values(doc, ['invoice_number', 'customer_name'])).toEqual({ invoice_number: 'F-2025-0208', customer_name: 'Acme Corporation' });
+  });
+
+  it('a letterhead without the stray mark OCR put before it', () => {
+    expect(one(plain('‘Northwind Traders Inc.', 'INVOICE', 'Bill to: Initech GmbH ,'), 'vendor_name')).toBe('Northwind Traders Inc.');
+  });
+
+  it('"4x 164.56": the quantity quotes "4x", so its evidence passes the check', () => {
+    const doc = plain('Item Amount', 'Desk lamp', '4x 164.56 658.24', 'Tax €526:79', 'Subtotal 7.891 ,21:GBP');
+    const r = extractOffline(doc, ['tax', 'subtotal']);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([['Desk lamp', '4', '164.56', '658.24']]);
+    expect(r.items[0]!.quantity.evidence?.snippet).toBe('4x');
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+    // "526:79" and "7.891 ,21" are not amounts of 526 and 7891: null, not a wrong value.
+    expect(values(doc, ['tax', 'subtotal'])).toEqual({ tax: null, subtotal: null });
   });
 });
