@@ -103,7 +103,7 @@ export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'stor
   for (const id of job.uploadIds) {
     const upload = await getUpload(deps.db, job.companyId, id);
     if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
-    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename });
+    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id });
   }
   return sources;
 }
@@ -186,7 +186,12 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const job = await jobs.getJobById(deps.db, input.jobId);
       if (!job || job.status !== 'processing') return { outcome: 'not_processing', status: job?.status ?? null };
       const sources = await jobSources(deps, job);
-      const options = { ...job.options, ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}) };
+      const options = {
+        ...job.options,
+        ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}),
+        // flow-extract: what it reads, as quoted (docs/processing.md, "Field extraction").
+        ...(job.extraction ? { fields: job.extraction.fields, ...(job.extraction.instructions ? { instructions: job.extraction.instructions } : {}) } : {}),
+      };
       const runner = deps.runners[job.operation as RunnerOperation];
       if (!runner) throw ApplicationFailure.nonRetryable(`operation ${job.operation} is not available on this worker`, 'processing_error');
       // One scratch folder per job, emptied first: what a killed worker left behind is removed on the retry.

@@ -133,3 +133,12 @@ export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[
   unit_price: ['unit price', 'price', 'rate', 'unit cost', 'price each', 'each', 'prix unitaire', 'einzelpreis'],
   amount: ['amount', 'total', 'line total', 'net', 'sum', 'montant', 'betrag'],
 };
+
+/** What a `flow-extract` job reads, as its quote resolved it (a saved workflow's settings take precedence). */
+export interface JobExtraction {
+  fields: string[];
+  instructions: string | null;
+  /** The saved workflow the request named, and the revision that was used; null without one. */
+  workflow_id: string | null;
+  workflow_revision: number | null;
+}

@@ -77,7 +77,7 @@ export function assertCancellable(status: JobStatus): void {
   }
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx', srt: 'srt', vtt: 'vtt', json: 'json' };
+const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx', srt: 'srt', vtt: 'vtt', json: 'json', xlsx: 'xlsx', zip: 'zip' };
 
 /**
  * The download name of a result: the first source's name without its extension, a suffix naming the
@@ -86,6 +86,8 @@ const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', p
 export function resultFileName(operation: string, sourceName: string, format: string): string {
   const ext = EXTENSIONS[format] ?? format;
   if (operation === 'pdf-merge') return `merged.${ext}`;
+  // flow-extract's CSV files come in one ZIP: `invoice-extracted-csv.zip` beside `invoice-extracted.xlsx`.
+  if (operation === 'flow-extract' && format === 'zip') return `${sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result'}-extracted-csv.zip`;
   const stem = sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result';
   const suffix: Readonly<Record<string, string>> = {
     'pdf-extract': 'extracted', 'pdf-delete': 'pages-deleted', 'pdf-rotate': 'rotated', 'pdf-protect': 'protected',
@@ -93,7 +95,7 @@ export function resultFileName(operation: string, sourceName: string, format: st
     'image-compress': 'compressed', webp: 'converted',
     'ocr-text': 'text', 'ocr-docx': 'text', 'ocr-pdf': 'searchable',
     'audio-trim': 'trimmed', 'video-trim': 'trimmed', 'video-rotate': 'rotated', 'video-resize': 'resized', 'audio-compress': 'compressed',
-    'video-compress': 'compressed', transcribe: 'transcript', meeting: 'meeting',
+    'video-compress': 'compressed', transcribe: 'transcript', meeting: 'meeting', 'flow-extract': 'extracted',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

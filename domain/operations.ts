@@ -43,7 +43,8 @@ export const OPERATION_RULES: Readonly<Record<OperationId, OperationRule>> = {
   'ocr-text': one(['pdf', 'image'], ['txt']),
   'ocr-docx': one(['pdf', 'image'], ['docx']),
   'ocr-pdf': one(['pdf', 'image'], ['pdf']),
-  'flow-extract': { sourceKinds: ['pdf', 'image', 'text'], sources: { min: 1, max: 20 }, outputFormats: ['xlsx', 'csv', 'json'] },
+  // One row per document: XLSX, the CSV files in one ZIP, and JSON (all three are results of one job).
+  'flow-extract': { sourceKinds: ['pdf', 'image', 'text'], sources: { min: 1, max: 20 }, outputFormats: ['xlsx', 'zip', 'json'] },
   transcribe: one(['audio', 'video'], ['txt', 'docx', 'srt', 'vtt', 'json']),
   // The meeting document as DOCX and as JSON (both are results of one job).
   meeting: one(['audio', 'video'], ['docx', 'json']),

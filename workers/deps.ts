@@ -11,6 +11,8 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { createTranscriptionProvider } from '../adapters/providers/transcription/create-transcription-provider.js';
 import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
 import { createMeetingSummarizer } from '../adapters/providers/llm/create-meeting-summarizer.js';
+import { createExtractionProvider } from '../adapters/extraction/create-extraction-provider.js';
+import { OfflineExtractionEngine } from '../adapters/extraction/offline-engine.js';
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
@@ -40,6 +42,7 @@ export function buildActivityDeps(
           onResume: (info) => logger.info(info, 'OCR resumed from its checkpoint'),
         },
         { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
+        { provider: createExtractionProvider(config.extraction, { logger, offline: () => new OfflineExtractionEngine() }) },
       ),
       // The engine starts on its first job (the offline engine's worker process loads the model then).
       speech: {

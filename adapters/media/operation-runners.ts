@@ -11,6 +11,9 @@ import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
 import { createOcrEngine, type OcrEngineOptions } from './ocr/ocr-engine.js';
 import { createOcrRunners, type OcrRunnerOptions } from './ocr/ocr-runners.js';
+import { createExtractionRunner } from '../extraction/extraction-runner.js';
+import { OfflineExtractionEngine } from '../extraction/offline-engine.js';
+import type { ExtractionProvider } from '../extraction/extraction-provider.js';
 import { runAvOperation, UnsuitableMedia, type AvOperation } from './av/av-operations.js';
 import { MediaToolFailed, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
@@ -18,6 +21,8 @@ import { MediaToolFailed, MediaToolUnavailable, type MediaToolOptions } from './
 export interface RunnerSource {
   path: string;
   filename: string;
+  /** The upload it is (named in results that list their sources). */
+  uploadId?: string;
 }
 
 /**
@@ -80,6 +85,8 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   flac: 'audio/flac',
   ogg: 'audio/ogg',
   srt: 'application/x-subrip; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  zip: 'application/zip',
   vtt: 'text/vtt; charset=utf-8',
   json: 'application/json',
 };
@@ -175,9 +182,17 @@ function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRun
  * The file operations of this release: PDF and image tools on pdf-lib, qpdf and sharp; OCR (adapters/media/ocr) on
  * Tesseract and ocrmypdf; the audio and video tools on ffmpeg.
  */
-export function createFileOperationRunners(qpdf: QpdfOptions = {}, ocr: OcrEngineOptions & OcrRunnerOptions = {}, media: MediaToolOptions = {}): OperationRunners {
+export function createFileOperationRunners(
+  qpdf: QpdfOptions = {},
+  ocr: OcrEngineOptions & OcrRunnerOptions = {},
+  media: MediaToolOptions = {},
+  extraction: { provider?: ExtractionProvider } = {},
+): OperationRunners {
+  const ocrEngine = createOcrEngine({ ...(qpdf.qpdfPath ? { qpdfPath: qpdf.qpdfPath } : {}), ...ocr });
   return {
-    ...createOcrRunners(createOcrEngine({ ...(qpdf.qpdfPath ? { qpdfPath: qpdf.qpdfPath } : {}), ...ocr }), ocr),
+    ...createOcrRunners(ocrEngine, ocr),
+    // Field extraction reads scanned pages with the same OCR engine (and its page bound); the offline engine by default.
+    'flow-extract': createExtractionRunner(ocrEngine, { provider: extraction.provider ?? new OfflineExtractionEngine(), ...(ocr.defaultLanguage ? { language: ocr.defaultLanguage } : {}) }),
     'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
     'pdf-delete': pdfPages(false, async (b, pages) => {
       const doc = await PDFDocument.load(b, { updateMetadata: false });

@@ -6,7 +6,7 @@ import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflo
 import { statusOf } from '../http/errors.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
-import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
+import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
@@ -120,13 +120,10 @@ const workflowEx = {
   id: EX.workflow, name: 'Supplier invoices', operation: 'flow-extract', fields: ['invoice_number', 'invoice_date', 'total', 'currency'],
   instructions: 'Dates as printed; totals include tax.', options: {}, revision: 1, created_by: EX.member, updated_by: EX.member, created_at: EX.at, updated_at: EX.at,
 };
-/** A field name: a letter, then letters, digits or underscores, at most 64; not a reserved name in any case. */
-const reserved = RESERVED_FIELD_NAMES.map((n) => [...n].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|');
-const FIELD_NAME: Schema = { type: 'string', pattern: `^(?!(?:${reserved})$)[A-Za-z][A-Za-z0-9_]{0,63}$` };
 const WORKFLOW_BODY: Record<string, Schema> = {
   name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$', description: 'Unique in the company (whatever the case).' },
   fields: {
-    type: 'array', items: FIELD_NAME, minItems: 1, maxItems: 30, uniqueItems: true,
+    type: 'array', items: FIELD_NAME_SCHEMA, minItems: 1, maxItems: 30, uniqueItems: true,
     description: `The fields to extract: unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved.`,
   },
   instructions: { ...nullable({ type: 'string', maxLength: 4000, pattern: NO_NUL }), description: 'Free text for the extraction; null for none.' },

@@ -19,7 +19,7 @@ import { streamBatchZip } from './batch-zip.js';
 export type BatchesRouteDeps = JobsRouteDeps;
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
-  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, webhookId: undefined }, sourcePath: item.sourcePath }));
+  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, extraction: req.extraction, webhookId: undefined }, sourcePath: item.sourcePath }));
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {

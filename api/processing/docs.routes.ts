@@ -118,8 +118,9 @@ transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <c
 unfinished job reads can be deleted (<code>DELETE /v1/uploads/{upload_id}</code>).</p>
 
 <h2>Operations</h2>
-<p>The <code>operation</code> of a job body and its <code>options</code>; unknown fields or options are refused (422). Identifiers of the
-specification that this release does not run yet (<code>flow-extract</code>) answer 422.
+<p>The <code>operation</code> of a job body and its <code>options</code>; unknown fields or options are refused (422).
+<code>flow-extract</code> also takes <code>fields</code> (the names of the values to extract), <code>instructions</code>, or a saved
+<code>workflow_id</code> whose settings take precedence.
 An encrypted PDF (<code>encrypted: true</code>, 0 pages) is accepted only by <code>pdf-unlock</code>.</p>
 <table><tr><th>Operation</th><th>What it does</th><th>Sources</th><th>Options</th></tr>${operations}</table>
 <p>Every body may also carry <code>max_credits</code> (integer): the request is refused with 409 <code>max_credits_exceeded</code> if its quote is higher,

@@ -16,6 +16,8 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { getUpload, type Upload } from '../../db/repositories/uploads.repo.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
+import { getSavedWorkflow } from '../../db/repositories/saved-workflows.repo.js';
+import type { JobExtraction } from '../../domain/extraction.js';
 
 /** qpdf settings from the media config. */
 export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
@@ -31,6 +33,8 @@ export interface QuoteDeps {
 
 export interface Quote {
   operation: string;
+  /** `flow-extract`: what the job reads, the saved workflow resolved (its settings take precedence); null otherwise. */
+  extraction: JobExtraction | null;
   credits: number;
   sources: Array<{ upload: Upload; measure: SourceMeasure; credits: number }>;
 }
@@ -69,6 +73,21 @@ function ocrLanguageIssues(language: string, installed: readonly string[]): Arra
 }
 
 /**
+ * `flow-extract`'s fields and instructions: the saved workflow's when the request names one (404 naming `workflow_id`
+ * when the company has no such workflow, or it was deleted), else the body's.
+ */
+async function resolveExtraction(deps: QuoteDeps, companyId: string, req: JobRequest): Promise<JobExtraction | null> {
+  const spec = req.extraction;
+  if (!spec) return null;
+  if (spec.workflowId !== undefined) {
+    const w = await getSavedWorkflow(deps.db, companyId, spec.workflowId);
+    if (!w) throw bodyIdNotFound('workflow_id', 'no saved workflow with this id in your company');
+    return { fields: w.fields, instructions: w.instructions, workflow_id: w.id, workflow_revision: w.revision };
+  }
+  return { fields: spec.fields ?? [], instructions: spec.instructions ?? null, workflow_id: null, workflow_revision: null };
+}
+
+/**
  * Prices a validated request on what the server measured: the sources must exist in the caller's company
  * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
  * with the password to count its pages; a quote above `max_credits` is refused (409 `max_credits_exceeded`, with the quote).
@@ -88,7 +107,8 @@ export async function quoteRequest(
     if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
     uploads.push(upload);
   }
-  // The ids of the body in body order (docs/platform.md, "Ids"): `webhook_id` comes after `upload_ids`.
+  // The ids of the body in body order (docs/platform.md, "Ids"): `workflow_id`, then `webhook_id`, after `upload_ids`.
+  const extraction = await resolveExtraction(deps, companyId, req);
   if (req.webhookId !== undefined && !(await findUsableV1Webhook(deps.db, companyId, req.webhookId))) {
     throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
   }
@@ -147,6 +167,7 @@ export async function quoteRequest(
   const cls = PRICE_CLASS[req.operation];
   return {
     operation: req.operation,
+    extraction,
     credits,
     sources: uploads.map((upload, i) => ({ upload, measure: measures[i]!, credits: sourceCredits(cls, measures[i]!) })),
   };

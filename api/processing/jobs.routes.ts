@@ -49,6 +49,8 @@ export function jobJson(job: Job) {
     operation: job.operation,
     upload_ids: job.uploadIds,
     options: job.options,
+    /** flow-extract: the fields, instructions and saved workflow (with its revision) the job reads; null otherwise. */
+    extraction: job.extraction,
     estimated_credits: job.quotedCredits,
     charged_credits: settled,
     created_at: job.createdAt.toISOString(),

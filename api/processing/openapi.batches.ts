@@ -3,7 +3,7 @@ import { OPERATION_RULES } from '../../domain/operations.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import { OPERATION_DOCS, requestSchemaName, schemaRef, type Schema } from './openapi.schemas.js';
+import { EXTRACTION_NEEDS, EXTRACTION_PROPERTIES, OPERATION_DOCS, requestSchemaName, schemaRef, type Schema } from './openapi.schemas.js';
 import { AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
 
 /**
@@ -35,7 +35,9 @@ function batchVariant(op: AvailableOperation): Schema {
     required: ['operation', ...(d.optionsRequired ? ['options'] : [])],
     description: d.summary,
     oneOf: [{ properties: { upload_ids: true }, required: ['upload_ids'] }, { properties: { items: true }, required: ['items'] }],
+    ...(op === 'flow-extract' ? { anyOf: EXTRACTION_NEEDS } : {}),
     properties: {
+      ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
       operation: { type: 'string', const: op },
       upload_ids: sources.max === 1
         ? { ...uploadIds, minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'Shorthand: one child job per upload (an upload may repeat).' }

@@ -43,7 +43,7 @@ const upload = (id: string, filename: string, kind: string, mimeType: string, by
 const jobExample = (over: Json): Json => ({
   id: EXAMPLES.job, status: 'queued', operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' },
   estimated_credits: 4, charged_credits: null, created_at: '2025-03-04T09:16:40.502Z', started_at: null, finished_at: null,
-  error: null, error_code: null, batch_id: null, webhook_id: null, result: null, ...over,
+  error: null, error_code: null, batch_id: null, webhook_id: null, result: null, extraction: null, ...over,
 });
 const rotateBody = { operation: 'pdf-rotate', upload_ids: [EXAMPLES.pdf], options: { angle: 90, pages: '1-2' } };
 

@@ -170,11 +170,39 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
       },
       language: speechLanguage,
     }),
-  },  meeting: {
+  },
+  meeting: {
     summary: 'Transcribe a meeting (audio, or a video\'s first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk ' +
       'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
     optionsRequired: false,
     options: options({ language: speechLanguage }),
+  },
+  'flow-extract': {
+    summary: 'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
+      'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
+      'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
+      '25 credits per page. docs/processing.md, "Field extraction".',
+    optionsRequired: false,
+    options: options({}, [], { maxProperties: 0, description: 'No options in this release: `{}` or absent.' }),
+  },
+};
+
+/** A field name of `fields`: a letter, then letters, digits or underscores, at most 64; not a reserved name in any case. */
+const reservedFieldPattern = RESERVED_FIELD_NAMES.map((n) => [...n].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|');
+export const FIELD_NAME_SCHEMA: Schema = { type: 'string', pattern: `^(?!(?:${reservedFieldPattern})$)[A-Za-z][A-Za-z0-9_]{0,63}$` };
+/** `fields`, `instructions` and `workflow_id` of a flow-extract request. */
+/** A flow-extract body names its fields, or a saved workflow that does. */
+export const EXTRACTION_NEEDS: Schema[] = [{ properties: { fields: true }, required: ['fields'] }, { properties: { workflow_id: true }, required: ['workflow_id'] }];
+export const EXTRACTION_PROPERTIES: Record<string, Schema> = {
+  fields: {
+    type: 'array', items: FIELD_NAME_SCHEMA, minItems: 1, maxItems: 30, uniqueItems: true,
+    description: `The values to extract, as field names (unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved). Required unless \`workflow_id\` is sent.`,
+  },
+  instructions: { type: 'string', maxLength: 4000, description: 'Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own.' },
+  workflow_id: {
+    type: 'string', pattern: '^wfl_[A-Za-z0-9]{20}$',
+    description: 'A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body\'s. ' +
+      'Unknown, another company\'s or deleted: 404 naming `workflow_id`.',
   },
 };
 
@@ -195,7 +223,9 @@ function requestVariant(op: AvailableOperation): Schema {
     additionalProperties: false,
     required: ['operation', 'upload_ids', ...(d.optionsRequired ? ['options'] : [])],
     description: d.summary,
+    ...(op === 'flow-extract' ? { anyOf: EXTRACTION_NEEDS } : {}),
     properties: {
+      ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
       operation: { type: 'string', const: op },
       upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
       options: d.options,
@@ -263,7 +293,7 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
         'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
-        'available on this route and are refused with 422; the spec operation `flow-extract` answers 422 "not available yet". ' +
+        'available on this route and are refused with 422; `fields`, `instructions` and `workflow_id` belong to `flow-extract` only. ' +
         `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
     },
@@ -346,7 +376,7 @@ export function componentSchemas(): Record<string, Schema> {
     },
     Job: {
       type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'webhook_id', 'result'],
+      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'extraction', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'webhook_id', 'result'],
       properties: {
         id: schemaRef('JobId'),
         batch_id: { ...nullable(id('bat', 'Batch')), description: 'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.' },
@@ -358,6 +388,21 @@ export function componentSchemas(): Record<string, Schema> {
         operation: schemaRef('Operation'),
         upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
         options: { type: 'object', description: 'The options as validated, without secrets (a password is never shown).' },
+        extraction: {
+          description: '`flow-extract`: what the job reads, as it was quoted (a saved workflow\'s settings and the revision used); null for other operations.',
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object', additionalProperties: false, required: ['fields', 'instructions', 'workflow_id', 'workflow_revision'],
+              properties: {
+                fields: { type: 'array', items: { type: 'string' }, minItems: 1 },
+                instructions: { type: ['string', 'null'] },
+                workflow_id: { type: ['string', 'null'], pattern: '^wfl_[A-Za-z0-9]{20}$' },
+                workflow_revision: { type: ['integer', 'null'], minimum: 1 },
+              },
+            },
+          ],
+        },
         estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
         charged_credits: { type: ['integer', 'null'], minimum: 0, description: 'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.' },
         created_at: dateTime,

@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { isBatchTerminal, type WebhookMode } from '../../domain/batches.js';
-import type { AvailableOperation, BodyIssue, JobRequest } from '../../domain/validation/processing-request.js';
+import type { AvailableOperation, BodyIssue, ExtractionSpec, JobRequest } from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
@@ -162,6 +162,7 @@ export async function submitJobs(
         batchId: batch?.id ?? null,
         itemIndex: batch ? i : null,
         retryOf: child.retryOf ?? null,
+        extraction: quotes[i]!.extraction,
       }),
     );
   }
@@ -171,6 +172,12 @@ export async function submitJobs(
     else await startJobWorkflow(workflows, { jobId: jobs[0]!.id }, { companyId, operation: jobs[0]!.operation });
   });
   return { jobs, batch };
+}
+
+/** A failed extraction child's fields and instructions as it ran them, for retry-failed. */
+function extractionAsRan(j: Job): ExtractionSpec | null {
+  if (!j.extraction) return null;
+  return { fields: j.extraction.fields, instructions: j.extraction.instructions ?? undefined, workflowId: undefined };
 }
 
 /** Operations whose options carry a secret (not kept once a job ends, so their failed items cannot be re-run as they were). */
@@ -193,7 +200,8 @@ export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: A
     throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
   }
   const children: ChildSpec[] = failed.map((j) => ({
-    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options, webhookId: undefined },
+    // As it ran: the fields it read (not the saved workflow's current revision).
+    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options, extraction: extractionAsRan(j), webhookId: undefined },
     sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
     retryOf: j.id,
   }));

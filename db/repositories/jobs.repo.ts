@@ -1,4 +1,5 @@
 import { JOB_LIMITS, statusesBefore, TERMINAL_JOB_STATUSES, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import type { JobExtraction } from '../../domain/extraction.js';
 import type { Db } from '../connection.js';
 import { settleReservation } from './credits.repo.js';
 import { enqueueJobTerminalEvent } from './v1-events.repo.js';
@@ -38,6 +39,8 @@ export interface Job {
   itemIndex: number | null;
   /** A child made by retry-failed: the failed job it runs again. */
   retryOf: string | null;
+  /** `flow-extract`: the fields, instructions and saved workflow it reads; null for other operations. */
+  extraction: JobExtraction | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -48,6 +51,7 @@ export const toJob = (r: any): Job => ({
   operation: r.operation,
   uploadIds: r.upload_ids,
   options: r.options,
+  extraction: r.extraction ?? null,
   secretSealed: r.secret_sealed,
   webhookId: r.webhook_id ?? null,
   quotedCredits: r.quoted_credits,
@@ -72,7 +76,7 @@ export const toJob = (r: any): Job => ({
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
-  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId'>>;
+  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId' | 'extraction'>>;
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
@@ -83,6 +87,7 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
       operation: job.operation,
       upload_ids: job.uploadIds,
       options: JSON.stringify(job.options),
+      extraction: job.extraction ? JSON.stringify(job.extraction) : null,
       secret_sealed: job.secretSealed,
       webhook_id: job.webhookId ?? null,
       quoted_credits: job.quotedCredits,

@@ -16,8 +16,8 @@ export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_re
 
 /** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
-/** Operations this release runs (a later issue adds field extraction). */
-export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, ...SPEECH_OPERATIONS] as const;
+/** Operations this release runs (every operation of the spec). */
+export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, ...SPEECH_OPERATIONS, 'flow-extract'] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
   ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
 ];
@@ -123,6 +123,8 @@ export const OPTION_SCHEMAS = {
   'video-compress': mediaLevel,
   transcribe: z.strictObject({ output_format: transcriptFormat.optional(), language: speechLanguage.optional() }),
   meeting: z.strictObject({ language: speechLanguage.optional() }),
+  // Field extraction takes its fields, instructions and workflow_id beside the options; no options in this release.
+  'flow-extract': z.strictObject({}),
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;
@@ -148,19 +150,31 @@ const requestBody = z.strictObject({
   operation: z.string(),
   upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(100),
   items: z.unknown().optional(),
-  fields: extractionFields.optional(),
-  instructions: extractionInstructions.optional(),
+  fields: z.unknown().optional(),
+  instructions: z.unknown().optional(),
   options: z.record(z.string(), z.unknown()).optional(),
   max_credits: z.number().int().min(1).max(1_000_000_000).optional(),
-  workflow_id: z.string().max(64).optional(),
+  workflow_id: z.unknown().optional(),
   webhook_id: id(WEBHOOK_ID_PREFIX).optional(),
   webhook_mode: z.unknown().optional(),
 });
+
+/**
+ * What an extraction reads (`flow-extract` only): the body's `fields` and `instructions`, or the saved workflow named by
+ * `workflowId`, whose settings take precedence (resolved against the company's workflows when the request is quoted).
+ */
+export interface ExtractionSpec {
+  fields: string[] | undefined;
+  instructions: string | undefined;
+  workflowId: string | undefined;
+}
 
 export interface JobRequest {
   operation: AvailableOperation;
   uploadIds: string[];
   options: Record<string, unknown>;
+  /** `flow-extract`'s fields, instructions and saved workflow; null for every other operation. */
+  extraction: ExtractionSpec | null;
   maxCredits: number | undefined;
   /** A `/v1` webhook of the company for the job's terminal event; checked against the database when quoting. */
   webhookId: string | undefined;
@@ -178,6 +192,32 @@ function invalid(issues: BodyIssue[]): never {
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
+/** The saved workflow a request names (`wfl_…`); the quote resolves it against the company's workflows. */
+const workflowIdSchema = id('wfl');
+
+/** `flow-extract`'s fields, instructions and workflow: fields (1 to 30) unless a saved workflow supplies them. */
+function extractionSpec(b: { fields?: unknown; instructions?: unknown; workflow_id?: unknown }, issues: BodyIssue[]): ExtractionSpec {
+  const spec: ExtractionSpec = { fields: undefined, instructions: undefined, workflowId: undefined };
+  if (b.workflow_id !== undefined) {
+    const w = workflowIdSchema.safeParse(b.workflow_id);
+    if (w.success) spec.workflowId = w.data;
+    else issues.push(...toIssues(w.error, ['workflow_id']));
+  }
+  if (b.fields !== undefined) {
+    const f = extractionFields.min(1, 'fields needs at least one field name').safeParse(b.fields);
+    if (f.success) spec.fields = f.data;
+    else issues.push(...toIssues(f.error, ['fields']));
+  } else if (b.workflow_id === undefined) {
+    issues.push({ path: 'fields', message: 'flow-extract needs fields (the names of the values to extract) or a workflow_id' });
+  }
+  if (b.instructions !== undefined) {
+    const i = extractionInstructions.safeParse(b.instructions);
+    if (i.success) spec.instructions = i.data;
+    else issues.push(...toIssues(i.error, ['instructions']));
+  }
+  return spec;
+}
+
 /** The operation and its options, shared by job and batch bodies; problems are added to `issues`. */
 function operationAndOptions(b: { operation: string; options?: Record<string, unknown> | undefined; fields?: unknown; instructions?: unknown; workflow_id?: unknown }, issues: BodyIssue[]) {
   if (!(ALL_OPERATIONS as readonly string[]).includes(b.operation)) {
@@ -189,12 +229,17 @@ function operationAndOptions(b: { operation: string; options?: Record<string, un
     invalid(issues);
   }
   const operation = b.operation as AvailableOperation;
-  if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
-  if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
-  if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only' });
+  let extraction: ExtractionSpec | null = null;
+  if (operation === 'flow-extract') {
+    extraction = extractionSpec(b, issues);
+  } else {
+    if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
+    if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
+    if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only (flow-extract)' });
+  }
   const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
   if (!options.success) issues.push(...toIssues(options.error, ['options']));
-  return { operation, options: (options.success ? options.data : {}) as Record<string, unknown> };
+  return { operation, options: (options.success ? options.data : {}) as Record<string, unknown>, extraction };
 }
 
 /** The number of sources the operation takes, checked for one job (`path` names its `upload_ids`). */
@@ -218,10 +263,10 @@ export function parseJobRequest(body: unknown): JobRequest {
   const issues: BodyIssue[] = [];
   if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
   if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
-  const { operation, options } = operationAndOptions(b, issues);
+  const { operation, options, extraction } = operationAndOptions(b, issues);
   issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
   if (issues.length) invalid(issues);
-  return { operation, uploadIds: b.upload_ids, options, maxCredits: b.max_credits, webhookId: b.webhook_id };
+  return { operation, uploadIds: b.upload_ids, options, extraction, maxCredits: b.max_credits, webhookId: b.webhook_id };
 }
 
 /** One item of a batch: the sources of one child job, and the body path naming them (`items.3.upload_ids`, `upload_ids.3`). */
@@ -236,6 +281,8 @@ export interface BatchItem {
 export interface BatchRequest {
   operation: AvailableOperation;
   options: Record<string, unknown>;
+  /** `flow-extract`'s fields, instructions and saved workflow, for every child; null otherwise. */
+  extraction: ExtractionSpec | null;
   items: BatchItem[];
   /** Applies to the whole batch's quote. */
   maxCredits: number | undefined;
@@ -271,11 +318,11 @@ export function parseBatchRequest(body: unknown): BatchRequest {
   const issues: BodyIssue[] = [];
   if (b.upload_ids && b.items) invalid([{ path: 'items', message: 'send upload_ids or items, not both' }]);
   if (!b.upload_ids && !b.items) invalid([{ path: 'upload_ids', message: 'a batch needs upload_ids (one child per upload) or items (one child per group)' }]);
-  const { operation, options } = operationAndOptions(b as { operation: string; options?: Record<string, unknown> }, issues);
+  const { operation, options, extraction } = operationAndOptions(b as { operation: string; options?: Record<string, unknown> }, issues);
   const items: BatchItem[] = b.items
     ? b.items.map((it, i) => ({ uploadIds: it.upload_ids, path: `items.${i}.upload_ids`, sourcePath: (j: number) => `items.${i}.upload_ids.${j}` }))
     : b.upload_ids!.map((u, i) => ({ uploadIds: [u], path: `upload_ids.${i}`, sourcePath: () => `upload_ids.${i}` }));
   for (const item of items) issues.push(...sourceIssues(operation, item.uploadIds, item.path));
   if (issues.length) invalid(issues);
-  return { operation, options, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? DEFAULT_WEBHOOK_MODE };
+  return { operation, options, extraction, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? DEFAULT_WEBHOOK_MODE };
 }

@@ -56,8 +56,10 @@ const VALID_OPTIONS: Record<string, Obj> = {
   'ocr-text': {}, 'ocr-docx': { language: 'eng' }, 'ocr-pdf': {},
   'audio-trim': { end: 0.5 }, 'video-trim': { start: 0.25, end: 0.5 }, 'video-rotate': { angle: 270 }, 'video-resize': { height: 240 },
   'audio-compress': {}, 'video-compress': { level: 'balanced' },
-  transcribe: { output_format: 'SRT' }, meeting: {},
+  transcribe: { output_format: 'SRT' }, meeting: {}, 'flow-extract': {},
 };
+/** Body fields an operation needs beside its options (flow-extract: the fields to extract). */
+const EXTRA_BODY: Record<string, Obj> = { 'flow-extract': { fields: ['total'] } };
 /** Option objects tried against every available operation's schema and the validator. */
 const OPTION_SAMPLES: Obj[] = [
   {}, { pages: '1-2' }, { pages: '' }, { pages: 'x' }, { angle: 90 }, { angle: 45 }, { angle: 180, pages: '2' }, { password: 'secret' }, { password: '' },
@@ -97,13 +99,13 @@ describe('GET /v1/capabilities', () => {
     expect(caps.operations.map((o) => o.id)).toEqual([...ALL_OPERATIONS]);
     for (const op of caps.operations) {
       const min = op.sources?.min ?? 1;
-      expect(validatorSays({ operation: op.id, upload_ids: ids(min), options: VALID_OPTIONS[op.id] ?? {} }).operation, op.id).toBe(op.available);
+      expect(validatorSays({ operation: op.id, upload_ids: ids(min), options: VALID_OPTIONS[op.id] ?? {}, ...EXTRA_BODY[op.id] }).operation, op.id).toBe(op.available);
     }
     // Anything not listed is refused as an operation.
     expect(validatorSays({ operation: 'pdf-shred', upload_ids: [samplePdfId] }).operation).toBe(false);
     const unavailable = caps.operations.filter((o) => !o.available).map((o) => o.id);
-    expect(unavailable).toEqual(['flow-extract']);
-    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf', 'transcribe', 'meeting', 'audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress']) expect(unavailable).not.toContain(id);
+    expect(unavailable).toEqual([]);
+    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf', 'transcribe', 'meeting', 'flow-extract', 'audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress']) expect(unavailable).not.toContain(id);
     for (const op of caps.operations.filter((o) => !o.available)) {
       expect(op).toMatchObject({ summary: expect.stringContaining('Not available yet'), sources: null, options: null, output_formats: null });
       expect(op.source_kinds.length).toBeGreaterThan(0);
@@ -122,12 +124,12 @@ describe('GET /v1/capabilities', () => {
       // Its options schema says yes exactly when the validator does.
       const validate = c.validator(op.options);
       for (const options of OPTION_SAMPLES) {
-        const body = { operation: op.id, upload_ids: ids(op.sources!.min), options };
+        const body = { operation: op.id, upload_ids: ids(op.sources!.min), options, ...EXTRA_BODY[op.id] };
         expect(validate(options), `${op.id} ${JSON.stringify(options)}`).toBe(validatorSays(body).options);
       }
       // The source counts: one fewer and one more than allowed are refused naming upload_ids.
       for (const n of [op.sources!.min - 1, op.sources!.max + 1].filter((x) => x > 0)) {
-        expect(() => parseJobRequest({ operation: op.id, upload_ids: ids(n), options: VALID_OPTIONS[op.id] }), `${op.id} with ${n}`).toThrow();
+        expect(() => parseJobRequest({ operation: op.id, upload_ids: ids(n), options: VALID_OPTIONS[op.id], ...EXTRA_BODY[op.id] }), `${op.id} with ${n}`).toThrow();
       }
     }
   });
@@ -141,7 +143,7 @@ describe('GET /v1/capabilities', () => {
         const sources = op.sources!.min === 1 ? [upload[kind]!] : [upload[kind]!, upload[`${kind}2`]!];
         const res = await fetch(`${h.app.url}/v1/estimate`, {
           method: 'POST', headers: { ...h.auth(key), 'content-type': 'application/json' },
-          body: JSON.stringify({ operation: op.id, upload_ids: sources, options: VALID_OPTIONS[op.id] }),
+          body: JSON.stringify({ operation: op.id, upload_ids: sources, options: VALID_OPTIONS[op.id], ...EXTRA_BODY[op.id] }),
         });
         const body = (await res.json()) as { issues?: Array<{ message: string }> };
         const refusedForKind = res.status === 422 && (body.issues ?? []).some((i) => i.message.includes(' needs '));

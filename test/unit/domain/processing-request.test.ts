@@ -27,6 +27,11 @@ describe('job and estimate bodies', () => {
       ['image-compress', {}], ['image-compress', { format: 'jpg', level: 'strong' }], ['webp', {}],
       ['transcribe', {}], ['transcribe', { output_format: 'vtt', language: 'de' }],
     ];
+    expect(parseJobRequest({ operation: 'flow-extract', upload_ids: [U1, U2], fields: ['invoice_number', 'total'], instructions: 'US dates' })).toMatchObject({
+      operation: 'flow-extract', extraction: { fields: ['invoice_number', 'total'], instructions: 'US dates', workflowId: undefined },
+    });
+    expect(parseJobRequest({ operation: 'flow-extract', upload_ids: [U1], workflow_id: `wfl_${'A'.repeat(20)}` }).extraction).toEqual({ fields: undefined, instructions: undefined, workflowId: `wfl_${'A'.repeat(20)}` });
+    expect(parseJobRequest({ operation: 'webp', upload_ids: [U1] }).extraction).toBeNull();
     for (const [operation, options, ids] of ok) {
       expect(parseJobRequest({ operation, upload_ids: ids ?? [U1], options, max_credits: 50 })).toMatchObject({ operation, options, maxCredits: 50 });
     }
@@ -37,7 +42,12 @@ describe('job and estimate bodies', () => {
 
   it.each([
     ['unknown operation', { operation: 'pdf-explode', upload_ids: [U1] }, ['operation']],
-    ['an operation of a later release', { operation: 'flow-extract', upload_ids: [U1] }, ['operation']],
+    ['flow-extract without fields or a workflow', { operation: 'flow-extract', upload_ids: [U1] }, ['fields']],
+    ['flow-extract with a reserved field', { operation: 'flow-extract', upload_ids: [U1], fields: ['Evidence'] }, ['fields.0']],
+    ['flow-extract with a malformed workflow_id', { operation: 'flow-extract', upload_ids: [U1], workflow_id: 'invoices' }, ['workflow_id']],
+    ['flow-extract with options', { operation: 'flow-extract', upload_ids: [U1], fields: ['total'], options: { format: 'csv' } }, ['options']],
+    ['fields on another operation', { operation: 'webp', upload_ids: [U1], fields: ['total'] }, ['fields']],
+    ['a workflow_id on another operation', { operation: 'webp', upload_ids: [U1], workflow_id: `wfl_${'A'.repeat(20)}` }, ['workflow_id']],
     ['transcribe to PDF', { operation: 'transcribe', upload_ids: [U1], options: { output_format: 'pdf' } }, ['options.output_format']],
     ['transcribe in mixed case', { operation: 'transcribe', upload_ids: [U1], options: { output_format: 'Vtt' } }, ['options.output_format']],
     ['a language name instead of a code', { operation: 'transcribe', upload_ids: [U1], options: { language: 'English' } }, ['options.language']],
@@ -83,7 +93,7 @@ describe('job and estimate bodies', () => {
   });
 
   it('applies the field rules: unique, start with a letter, letters/digits/underscore, ≤64, ≤30, not reserved', () => {
-    const body = (fields: unknown) => ({ operation: 'webp', upload_ids: [U1], fields });
+    const body = (fields: unknown) => ({ operation: 'flow-extract', upload_ids: [U1], fields });
     const fieldIssues = (fields: unknown) => issuesOf(body(fields)).filter((i) => i.startsWith('fields') && !i.includes('only accepted'));
     expect(fieldIssues(['total', 'due_date', `a${'b'.repeat(63)}`])).toEqual([]);
     expect(fieldIssues([`a${'b'.repeat(64)}`])).toHaveLength(1);

@@ -1,0 +1,83 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkEvidence } from '../../domain/extraction-evidence.js';
+import type { LineItemColumn } from '../../domain/extraction.js';
+import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
+import type { OcrEngine } from '../media/ocr/ocr-engine.js';
+import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
+import type { ExtractionProvider } from './extraction-provider.js';
+import { readSourceText } from './source-text.js';
+
+/**
+ * `flow-extract` (docs/processing.md, "Field extraction"): each source document is read as positioned text, given to
+ * the configured engine with the job's fields and instructions, and every value's evidence is checked against the
+ * source; then the three result files (XLSX, the CSV files in one ZIP, JSON) are written with one row per document.
+ * Each finished document is saved whole in the job's checkpoint folder, so a worker that dies resumes at the next
+ * document (its progress is reported as the activity's heartbeat).
+ *
+ * The runner's `options` carry `fields` and `instructions` (the job's extraction, resolved when it was quoted).
+ */
+export interface ExtractionRunnerOptions {
+  provider: ExtractionProvider;
+  /** The Tesseract language(s) of scanned pages and images (the first of OCR_LANGUAGES). */
+  language?: string;
+}
+
+const documentFile = (dir: string, index: number) => join(dir, `document-${index}.json`);
+
+async function readSaved(path: string): Promise<ExtractionDocumentResult | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as ExtractionDocumentResult;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+async function saveWhole(path: string, value: unknown): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(value), { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+/** The formats of the result files, in the order of extractionResultFiles: `xlsx`, `zip` (the CSV files), `json`. */
+const FORMATS = ['xlsx', 'zip', 'json'] as const;
+
+export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunnerOptions): OperationRunner {
+  return async ({ sources, options, workDir, checkpointDir, progress, signal }): Promise<RunnerOutput[]> => {
+    const fields = (options['fields'] as string[] | undefined) ?? [];
+    const instructions = typeof options['instructions'] === 'string' ? options['instructions'] : undefined;
+    const documents: ExtractionDocumentResult[] = [];
+    for (const [i, source] of sources.entries()) {
+      const saved = checkpointDir ? await readSaved(documentFile(checkpointDir, i)) : null;
+      if (saved) {
+        documents.push(saved);
+        continue;
+      }
+      const pagesDir = join(workDir, `document-${i}`);
+      await mkdir(pagesDir, { recursive: true, mode: 0o700 });
+      const text = await readSourceText(source.path, { engine, workDir: pagesDir, ...(opts.language ? { language: opts.language } : {}), ...(signal ? { signal } : {}) });
+      await rm(pagesDir, { recursive: true, force: true });
+      const result = await opts.provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
+      const reviewed = checkEvidence(result, text);
+      const doc: ExtractionDocumentResult = {
+        document: source.filename,
+        upload_id: source.uploadId ?? null,
+        pages: text.pages.length,
+        result: { fields: reviewed.fields, items: reviewed.items, warnings: [...text.warnings, ...reviewed.warnings] },
+        check: {
+          review_required: reviewed.review_required,
+          reasons: reviewed.review_reasons,
+          flagged: reviewed.checks
+            .filter((c) => !c.ok)
+            .map((c) => (c.item === null ? { field: c.field, reason: c.reason ?? 'failed the evidence check' } : { item: c.item, column: c.field as LineItemColumn, reason: c.reason ?? 'failed the evidence check' })),
+        },
+      };
+      if (checkpointDir) await saveWhole(documentFile(checkpointDir, i), doc);
+      documents.push(doc);
+      progress?.({ fraction: (i + 1) / sources.length, detail: `${i + 1} of ${sources.length} documents` });
+    }
+    const files = await extractionResultFiles({ fields, documents }, 'extraction');
+    return files.map((f, i) => ({ format: FORMATS[i]!, data: f.content }));
+  };
+}
