@@ -5,7 +5,8 @@ import { unionBox, type LineSegment } from './tsv-words.js';
  * The reading order of a page's line segments, by recursive cuts along white space (the XY-cut of document layout
  * analysis), the same for a text layer and for OCR:
  * - a vertical gutter splits the region into columns, read left to right, when both sides read as running text
- *   (at least two rows each, three words a row on average): two columns of prose are read one after the other;
+ *   (at least two rows each, three words a row on average, most words with a letter): two columns of prose are read
+ *   one after the other, but a table's descriptions and its columns of numbers beside them are not two columns;
  * - otherwise the widest horizontal gap splits it into what is above and what is below;
  * - a region with no gap left is a set of rows: segments side by side on one row (the cells of a table row, a
  *   label and its value) become one line, left to right.
@@ -57,7 +58,9 @@ function rows(segments: readonly LineSegment[]): LineSegment[][] {
 
 const readsAsText = (segs: readonly LineSegment[]) => {
   const r = rows(segs);
-  return r.length >= 2 && segs.reduce((n, s) => n + s.words.length, 0) / r.length >= MIN_COLUMN_WORDS;
+  const words = segs.flatMap((s) => s.words);
+  const lettered = words.filter((w) => /\p{L}/u.test(w.text)).length;
+  return r.length >= 2 && words.length / r.length >= MIN_COLUMN_WORDS && lettered * 2 > words.length;
 };
 
 /** One line of the output: its words left to right, and whether a blank line comes before it. */

@@ -1,7 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PositionedText } from '../../../../domain/extraction.js';
 import { checkEvidence } from '../../../../domain/extraction-evidence.js';
 import { extractOffline, OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
+import { readSourceText } from '../../../../adapters/extraction/source-text.js';
+import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
+import { generateInvoice, renderInvoice, type InvoiceDocument } from '../../../helpers/invoice-corpus.js';
 import { CHAR_WIDTH, documentOf, layoutPage, plainPage, type Row } from '../../../helpers/positioned-text.js';
 
 const plain = (...lines: string[]) => documentOf(plainPage(lines.join('\n')));
@@ -313,6 +319,27 @@ describe('offline engine: the corpus layouts', () => {
     ]);
     expect(r.fields.subtotal!.value).toBe('1617.20');
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+});
+
+describe('offline engine: line items of generated invoices read from their text PDF', () => {
+  const itemsOf = async (doc: InvoiceDocument) => {
+    const dir = await mkdtemp(join(tmpdir(), 'offline-engine-'));
+    try {
+      const path = join(dir, 'invoice.pdf');
+      await writeFile(path, (await renderInvoice(doc, 'text_pdf')).bytes);
+      const text = await readSourceText(path, { engine: createOcrEngine(), workDir: dir });
+      return extractOffline(text, []).items.map((i) => ({ description: i.description.value, quantity: i.quantity.value, unit_price: i.unit_price.value, amount: i.amount.value }));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('two last rows with descriptions of several words keep each description on its own item', async () => {
+    // The reading order once cut the last two rows into a column of descriptions and a column of numbers:
+    // "Ergonomic keyboard Label tape 12 mm" on item 3, null on item 4.
+    const doc = generateInvoice(21, { layout: 'label-left', itemCount: 4, dateFormat: 'd-mon-y' });
+    expect(await itemsOf(doc)).toEqual(doc.truth.items);
   });
 });
 

@@ -28,6 +28,14 @@ describe('reading order', () => {
     expect(read(segs)).toBe('Invoice 42 from Acme\n\nItem Qty Amount\nLong description of the first thing 2 10.00\nSecond thing 1 5.50');
   });
 
+  it('two table rows of several-word descriptions beside their numbers are rows, not two columns of text', () => {
+    // Cut down to these two rows, the descriptions (three words a row) and the numbers (three a row) both pass the
+    // words-per-row test of running text; numbers are not running text, so the rows stay whole.
+    const rows = [['Ergonomic keyboard', '3', '41.22', '123.66'], ['Label tape 12 mm', '8', '95.28', '762.24']];
+    const segs = rows.flatMap((r, i) => r.map((c, j) => seg(c, [50, 340, 410, 510][j]!, 100 + i * 15)));
+    expect(read(segs)).toBe('Ergonomic keyboard 3 41.22 123.66\nLabel tape 12 mm 8 95.28 762.24');
+  });
+
   it('a label and its value far to its right are one line; a wide gap starts a block', () => {
     const segs = [seg('Total', 20, 20), seg('645.70', 300, 21), seg('Thank you', 20, 60)];
     const { text, words } = layoutText(orderLines(segs));
