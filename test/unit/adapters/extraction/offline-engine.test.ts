@@ -341,6 +341,15 @@ describe('offline engine: line items of generated invoices read from their text 
     const doc = generateInvoice(21, { layout: 'label-left', itemCount: 4, dateFormat: 'd-mon-y' });
     expect(await itemsOf(doc)).toEqual(doc.truth.items);
   });
+
+  it('two-column header: the table under it keeps its descriptions', async () => {
+    // The gutter between the header's two columns runs on down the table, between descriptions and numbers: the
+    // reading order once cut the page there, putting "Description" and the descriptions in the left-hand column.
+    for (const seed of [10, 13, 34]) {
+      const doc = generateInvoice(seed, { layout: 'two-column-header' });
+      expect(await itemsOf(doc)).toEqual(doc.truth.items);
+    }
+  });
 });
 
 describe('offline engine: the vendor name from the letterhead', () => {
