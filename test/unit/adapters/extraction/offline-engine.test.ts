@@ -310,6 +310,25 @@ describe('offline engine: the corpus layouts', () => {
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
 
+  it('receipt: a unit price grouped by spaces ("10 x 1 493,80") is still the quantity and unit price', () => {
+    const doc = documentOf(layoutPage([
+      [[14, 'Item'], [180, 'Amount']],
+      [[14, 'Coffee beans 1 kg']],
+      [[22, '10 x 1 493,80'], [168, '14938,00']],
+      [[14, 'Desk lamp']],
+      [[22, '2 x 1 000 000,00'], [156, '2000000,00']],
+      [[14, 'Net amount'], [162, '2 014 938,00']],
+    ]));
+    const r = extractOffline(doc, []);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Coffee beans 1 kg', '10', '1493.80', '14938.00'],
+      ['Desk lamp', '2', '1000000.00', '2000000.00'],
+    ]);
+    expect(r.items[0]!.unit_price.evidence?.snippet).toBe('1 493,80');
+    expect(r.warnings).toEqual([]);
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+
   it('receipt as plain text: the same items', () => {
     const doc = plain('Item Amount', 'Desk lamp', '4 x 164.56 658.24', 'Server maintenance', '8 × 119.87 958.96', 'Net amount 1,617.20');
     const r = extractOffline(doc, ['subtotal']);
@@ -349,6 +368,12 @@ describe('offline engine: line items of generated invoices read from their text 
       const doc = generateInvoice(seed, { layout: 'two-column-header' });
       expect(await itemsOf(doc)).toEqual(doc.truth.items);
     }
+  });
+
+  it('receipt with space-grouped numbers: "10 x 1 493,80" under the description gives its quantity and unit price', async () => {
+    const doc = generateInvoice(16, { layout: 'receipt' });
+    expect(doc.printedItems.some((i) => i.unit_price.includes(' '))).toBe(true);
+    expect(await itemsOf(doc)).toEqual(doc.truth.items);
   });
 });
 
