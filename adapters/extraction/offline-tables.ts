@@ -88,8 +88,11 @@ function rowByTokens(line: Line, cols: Column[]): Row {
   return row;
 }
 
-/** "4 x 164.56", "2 × 3,50", "3 @ 1.20": a receipt's quantity and unit price, printed where a description would be. */
-const TIMES = /^(\d+(?:[.,]\d+)?)\s*[x×@]\s*(?:[$€£]\s?)?(\d[\d.,'’]*)$/u;
+/**
+ * "4 x 164.56", "2 × 3,50", "3 @ 1.20", "10 x 1 493,80": a receipt's quantity and unit price, printed where a
+ * description would be (after the "x" only one number can follow, so spaces between groups of three are grouping).
+ */
+const TIMES = /^(\d+(?:[.,]\d+)?)\s*[x×@]\s*(?:[$€£]\s?)?(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d[\d.,'’]*)$/u;
 
 /**
  * A row whose description cell is only "quantity x unit price" (receipts print it under the item's name) gives its

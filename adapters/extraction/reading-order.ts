@@ -5,7 +5,10 @@ import { unionBox, type LineSegment } from './tsv-words.js';
  * The reading order of a page's line segments, by recursive cuts along white space (the XY-cut of document layout
  * analysis), the same for a text layer and for OCR:
  * - a vertical gutter splits the region into columns, read left to right, when both sides read as running text
- *   (at least two rows each, three words a row on average): two columns of prose are read one after the other;
+ *   (at least two rows each, three words a row on average, most words with a letter): two columns of prose are read
+ *   one after the other, but a table's descriptions and its columns of numbers beside them are not two columns,
+ *   nor is a region in which some row has words on the left and only numbers on the right (a table row: a two-
+ *   column header's gutter running on down between a table's descriptions and its numbers);
  * - otherwise the widest horizontal gap splits it into what is above and what is below;
  * - a region with no gap left is a set of rows: segments side by side on one row (the cells of a table row, a
  *   label and its value) become one line, left to right.
@@ -55,10 +58,26 @@ function rows(segments: readonly LineSegment[]): LineSegment[][] {
   return out.sort((a, b) => a.box.y0 - b.box.y0).map((r) => r.segs.sort((a, b) => a.box.x0 - b.box.x0));
 }
 
+const LETTER = /\p{L}/u;
+
 const readsAsText = (segs: readonly LineSegment[]) => {
   const r = rows(segs);
-  return r.length >= 2 && segs.reduce((n, s) => n + s.words.length, 0) / r.length >= MIN_COLUMN_WORDS;
+  const words = segs.flatMap((s) => s.words);
+  const lettered = words.filter((w) => LETTER.test(w.text)).length;
+  return r.length >= 2 && words.length / r.length >= MIN_COLUMN_WORDS && lettered * 2 > words.length;
 };
+
+/** Only numbers (amounts, quantities, perhaps a currency code): the right-hand cells of a table row. */
+const onlyNumbers = (words: LineSegment['words']) =>
+  words.some((w) => /\d/u.test(w.text)) && words.every((w) => !LETTER.test(w.text) || /^\p{Lu}{3}$/u.test(w.text));
+
+/** Some row has words on the left of `at` and only numbers on its right: the gutter runs through a table. */
+const splitsTableRow = (segs: readonly LineSegment[], at: number) =>
+  rows(segs).some((row) => {
+    const left = row.filter((s) => s.box.x1 <= at).flatMap((s) => s.words);
+    const right = row.filter((s) => s.box.x0 >= at).flatMap((s) => s.words);
+    return left.some((w) => LETTER.test(w.text)) && onlyNumbers(right);
+  });
 
 /** One line of the output: its words left to right, and whether a blank line comes before it. */
 export interface OrderedLine {
@@ -88,7 +107,7 @@ export function orderLines(segments: readonly LineSegment[]): OrderedLine[] {
     const h = gaps(segs.map((s) => [s.box.y0, s.box.y1]))[0];
     const column = gaps(segs.map((s) => [s.box.x0, s.box.x1]))
       .filter((g) => g.size >= MIN_GUTTER * lineHeight && (!h || g.size >= h.size))
-      .find((g) => readsAsText(segs.filter((s) => s.box.x1 <= g.at)) && readsAsText(segs.filter((s) => s.box.x0 >= g.at)));
+      .find((g) => readsAsText(segs.filter((s) => s.box.x1 <= g.at)) && readsAsText(segs.filter((s) => s.box.x0 >= g.at)) && !splitsTableRow(segs, g.at));
     if (column) {
       cut(segs.filter((s) => s.box.x1 <= column.at));
       pendingBlock = true;

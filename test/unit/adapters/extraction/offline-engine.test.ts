@@ -1,7 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PositionedText } from '../../../../domain/extraction.js';
 import { checkEvidence } from '../../../../domain/extraction-evidence.js';
 import { extractOffline, OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
+import { readSourceText } from '../../../../adapters/extraction/source-text.js';
+import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
+import { generateInvoice, renderInvoice, type InvoiceDocument } from '../../../helpers/invoice-corpus.js';
 import { CHAR_WIDTH, documentOf, layoutPage, plainPage, type Row } from '../../../helpers/positioned-text.js';
 
 const plain = (...lines: string[]) => documentOf(plainPage(lines.join('\n')));
@@ -304,6 +310,25 @@ describe('offline engine: the corpus layouts', () => {
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
 
+  it('receipt: a unit price grouped by spaces ("10 x 1 493,80") is still the quantity and unit price', () => {
+    const doc = documentOf(layoutPage([
+      [[14, 'Item'], [180, 'Amount']],
+      [[14, 'Coffee beans 1 kg']],
+      [[22, '10 x 1 493,80'], [168, '14938,00']],
+      [[14, 'Desk lamp']],
+      [[22, '2 x 1 000 000,00'], [156, '2000000,00']],
+      [[14, 'Net amount'], [162, '2 014 938,00']],
+    ]));
+    const r = extractOffline(doc, []);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Coffee beans 1 kg', '10', '1493.80', '14938.00'],
+      ['Desk lamp', '2', '1000000.00', '2000000.00'],
+    ]);
+    expect(r.items[0]!.unit_price.evidence?.snippet).toBe('1 493,80');
+    expect(r.warnings).toEqual([]);
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+
   it('receipt as plain text: the same items', () => {
     const doc = plain('Item Amount', 'Desk lamp', '4 x 164.56 658.24', 'Server maintenance', '8 × 119.87 958.96', 'Net amount 1,617.20');
     const r = extractOffline(doc, ['subtotal']);
@@ -313,6 +338,42 @@ describe('offline engine: the corpus layouts', () => {
     ]);
     expect(r.fields.subtotal!.value).toBe('1617.20');
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+});
+
+describe('offline engine: line items of generated invoices read from their text PDF', () => {
+  const itemsOf = async (doc: InvoiceDocument) => {
+    const dir = await mkdtemp(join(tmpdir(), 'offline-engine-'));
+    try {
+      const path = join(dir, 'invoice.pdf');
+      await writeFile(path, (await renderInvoice(doc, 'text_pdf')).bytes);
+      const text = await readSourceText(path, { engine: createOcrEngine(), workDir: dir });
+      return extractOffline(text, []).items.map((i) => ({ description: i.description.value, quantity: i.quantity.value, unit_price: i.unit_price.value, amount: i.amount.value }));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('two last rows with descriptions of several words keep each description on its own item', async () => {
+    // The reading order once cut the last two rows into a column of descriptions and a column of numbers:
+    // "Ergonomic keyboard Label tape 12 mm" on item 3, null on item 4.
+    const doc = generateInvoice(21, { layout: 'label-left', itemCount: 4, dateFormat: 'd-mon-y' });
+    expect(await itemsOf(doc)).toEqual(doc.truth.items);
+  });
+
+  it('two-column header: the table under it keeps its descriptions', async () => {
+    // The gutter between the header's two columns runs on down the table, between descriptions and numbers: the
+    // reading order once cut the page there, putting "Description" and the descriptions in the left-hand column.
+    for (const seed of [10, 13, 34]) {
+      const doc = generateInvoice(seed, { layout: 'two-column-header' });
+      expect(await itemsOf(doc)).toEqual(doc.truth.items);
+    }
+  });
+
+  it('receipt with space-grouped numbers: "10 x 1 493,80" under the description gives its quantity and unit price', async () => {
+    const doc = generateInvoice(16, { layout: 'receipt' });
+    expect(doc.printedItems.some((i) => i.unit_price.includes(' '))).toBe(true);
+    expect(await itemsOf(doc)).toEqual(doc.truth.items);
   });
 });
 

@@ -28,6 +28,33 @@ describe('reading order', () => {
     expect(read(segs)).toBe('Invoice 42 from Acme\n\nItem Qty Amount\nLong description of the first thing 2 10.00\nSecond thing 1 5.50');
   });
 
+  it('two table rows of several-word descriptions beside their numbers are rows, not two columns of text', () => {
+    // Cut down to these two rows, the descriptions (three words a row) and the numbers (three a row) both pass the
+    // words-per-row test of running text; numbers are not running text, so the rows stay whole.
+    const rows = [['Ergonomic keyboard', '3', '41.22', '123.66'], ['Label tape 12 mm', '8', '95.28', '762.24']];
+    const segs = rows.flatMap((r, i) => r.map((c, j) => seg(c, [50, 340, 410, 510][j]!, 100 + i * 15)));
+    expect(read(segs)).toBe('Ergonomic keyboard 3 41.22 123.66\nLabel tape 12 mm 8 95.28 762.24');
+  });
+
+  it('a two-column header above a table: the header is read column by column, the table row by row', () => {
+    // The gutter between the header's columns runs on down between the table's descriptions and its numbers, and
+    // both sides read as text; a row with a description on one side and only numbers on the other is a table row.
+    const segs = [
+      seg('Blue Fjord Analytics AS', 50, 40), seg('INVOICE', 340, 40),
+      seg('Tax ID: NL220164825', 50, 56), seg('Invoice No.: RE-2026-9576', 340, 56),
+      seg('Email: billing@bluefjord.example', 50, 68), seg('Issue date: April 9, 2026', 340, 68),
+      seg('IBAN: FR30 1639 7272 3912 6721 8482 A78', 50, 80), seg('Payment due: May 24, 2026', 340, 80),
+      seg('Customer: Initech GmbH', 340, 92),
+      ...[['Description', 50], ['Qty', 335], ['Unit price', 400], ['Amount', 510]].map(([t, x]) => seg(t as string, x as number, 120)),
+      ...[['Consulting hours', 50], ['7', 345], ['7.37', 420], ['51.59', 520]].map(([t, x]) => seg(t as string, x as number, 135)),
+      seg('Subtotal', 310, 160), seg('€51.59', 515, 160),
+      seg('Tax', 310, 175), seg('€3.97', 520, 175),
+    ];
+    const text = read(segs);
+    expect(text).toContain('Tax ID: NL220164825\nEmail: billing@bluefjord.example');
+    expect(text).toContain('Description Qty Unit price Amount\nConsulting hours 7 7.37 51.59');
+  });
+
   it('a label and its value far to its right are one line; a wide gap starts a block', () => {
     const segs = [seg('Total', 20, 20), seg('645.70', 300, 21), seg('Thank you', 20, 60)];
     const { text, words } = layoutText(orderLines(segs));
