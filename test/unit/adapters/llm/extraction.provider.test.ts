@@ -10,7 +10,7 @@ import {
 } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { capturingLogger } from '../../../helpers/logs.js';
-import { completion, hang, json, standIn, type Recorded } from './llm-stand-in.js';
+import { completion, hang, json, standIn, type Recorded } from '../../../helpers/openai-stand-in.js';
 
 /**
  * The language-model extraction engine against a scripted OpenAI-compatible stand-in on a free loopback port, used

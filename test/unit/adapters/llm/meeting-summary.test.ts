@@ -7,7 +7,7 @@ import { LanguageModelMeetingSummarizer, MEETING_SUMMARY_INSTRUCTIONS, type Meet
 import { OpenAiCompatibleChatClient } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { capturingLogger } from '../../../helpers/logs.js';
-import { completion, json, standIn } from './llm-stand-in.js';
+import { completion, json, standIn } from '../../../helpers/openai-stand-in.js';
 
 const API_KEY = 'sk-llm-summary-3e9a0b7c5d1f2a8e';
 

@@ -9,7 +9,7 @@ import {
 } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { capturingLogger } from '../../../helpers/logs.js';
 import { startBlackHole, startConnectionDropper } from '../../../helpers/tcp-fault.js';
-import { completion, hang, json, standIn, until } from './llm-stand-in.js';
+import { completion, hang, json, standIn, until } from '../../../helpers/openai-stand-in.js';
 
 /**
  * The OpenAI-compatible chat client against a scripted stand-in on a free port, used only to inject failures (429,

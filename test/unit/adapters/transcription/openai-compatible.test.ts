@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +16,7 @@ import { parseVerboseTranscription } from '../../../../adapters/providers/transc
 import { TranscriptionProviderConfigError } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { normalizeLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
 import { capturingLogger } from '../../../helpers/logs.js';
+import { hang, json, standIn } from '../../../helpers/openai-stand-in.js';
 import { startBlackHole, startConnectionDropper } from '../../../helpers/tcp-fault.js';
 
 const run = promisify(execFile);
@@ -51,43 +50,6 @@ const VERBOSE_JSON = {
   usage: { type: 'duration', seconds: 5 },
 };
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-type Script = (req: Recorded, res: http.ServerResponse) => void;
-
-/** The stand-in: answers each request with the next script (the last one repeats), records every request. */
-async function standIn(scripts: Script[]): Promise<{ baseUrl: string; requests: Recorded[]; close(): Promise<void> }> {
-  const requests: Recorded[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
-      requests.push(recorded);
-      scripts[Math.min(requests.length, scripts.length) - 1]!(recorded, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Script => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
-const hang: Script = () => undefined;
 
 describe('OpenAI-compatible transcription provider', () => {
   let dir: string;
@@ -145,7 +107,7 @@ describe('OpenAI-compatible transcription provider', () => {
     expect(req.url).toBe('/v1/audio/transcriptions');
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    const form = await new Request('http://stand-in/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: req.body }).formData();
+    const form = await new Request('http://stand-in/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: req.raw }).formData();
     expect(form.get('model')).toBe('whisper-1');
     expect(form.get('response_format')).toBe('verbose_json');
     expect(form.getAll('timestamp_granularities[]')).toEqual(['word', 'segment']);

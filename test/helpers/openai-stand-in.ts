@@ -2,14 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A scripted stand-in for an OpenAI-compatible chat API on a free loopback port: used only to inject failures and to
- * record the requests the client sends (their shape is checked by the tests).
+ * A scripted stand-in for an OpenAI-compatible API (chat completions, audio transcriptions) on a free loopback port:
+ * used only to inject failures and to record the requests the clients send (their shape is checked by the tests).
  */
 export interface Recorded {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** The body as UTF-8 text, and its bytes (a multipart upload). */
   body: string;
+  raw: Buffer;
 }
 export type Script = (req: Recorded, res: http.ServerResponse) => void;
 
@@ -20,7 +22,8 @@ export async function standIn(scripts: Script[]): Promise<{ baseUrl: string; req
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const raw = Buffer.concat(chunks);
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw };
       requests.push(recorded);
       scripts[Math.min(requests.length, scripts.length) - 1]!(recorded, res);
     });
