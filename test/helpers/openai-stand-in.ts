@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -73,4 +74,34 @@ export async function until(condition: () => boolean, timeoutMs = 30_000): Promi
     if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * The errors a client under test threw, kept so that a file can check at its end that none of them carried the API key,
+ * however the client failed.
+ */
+export function thrownErrors() {
+  const errors: unknown[] = [];
+  return {
+    errors,
+    /** The error `promise` rejects with (recorded for the key check); fails the test when it resolves. */
+    async failure(promise: Promise<unknown>): Promise<Error> {
+      try {
+        await promise;
+      } catch (e) {
+        errors.push(e);
+        return e as Error;
+      }
+      throw new Error('expected a failure');
+    },
+    /** No recorded error's message, stack, JSON or cause holds `secret` or its first 12 characters; at least `atLeast` were recorded. */
+    expectNoneHolds(secret: string, atLeast: number): void {
+      expect(errors.length).toBeGreaterThanOrEqual(atLeast);
+      for (const e of errors) {
+        const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}\n${String(e.cause ?? '')}` : String(e);
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(secret.slice(0, 12));
+      }
+    },
+  };
 }

@@ -10,7 +10,7 @@ import {
 } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { capturingLogger } from '../../../helpers/logs.js';
-import { completion, hang, json, standIn, type Recorded } from '../../../helpers/openai-stand-in.js';
+import { completion, hang, json, standIn, type Recorded, thrownErrors } from '../../../helpers/openai-stand-in.js';
 
 /**
  * The language-model extraction engine against a scripted OpenAI-compatible stand-in on a free loopback port, used
@@ -74,7 +74,8 @@ interface JsonSchema {
 
 describe('language-model extraction engine', () => {
   const log = capturingLogger();
-  const errors: unknown[] = [];
+  const thrown = thrownErrors();
+  const failure = thrown.failure;
   let stub: Awaited<ReturnType<typeof standIn>> | null = null;
 
   afterEach(async () => {
@@ -84,11 +85,7 @@ describe('language-model extraction engine', () => {
 
   afterAll(() => {
     // No thrown error and no logged line carried the key (however it failed), nor any prompt text.
-    expect(errors.length).toBeGreaterThanOrEqual(5);
-    for (const e of errors) {
-      const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}` : String(e);
-      expect(text).not.toContain(API_KEY.slice(0, 12));
-    }
+    thrown.expectNoneHolds(API_KEY, 5);
     expect(log.lines.length).toBeGreaterThan(5);
     expect(log.text()).not.toContain(API_KEY.slice(0, 12));
     expect(log.text()).not.toContain(DOC_MARKER);
@@ -98,15 +95,6 @@ describe('language-model extraction engine', () => {
   const engine = (baseUrl: string, extra: Partial<OpenAiCompatibleChatOptions> = {}) =>
     new LanguageModelExtractionProvider(new OpenAiCompatibleChatClient({ baseUrl, apiKey: API_KEY, model: 'gpt-4o-mini', timeoutMs: 10_000, logger: log.logger, ...extra }));
 
-  async function failure(promise: Promise<unknown>): Promise<Error> {
-    try {
-      await promise;
-    } catch (e) {
-      errors.push(e);
-      return e as Error;
-    }
-    throw new Error('expected a failure');
-  }
 
   const userMessage = (req: Recorded) => (JSON.parse(req.body) as { messages: { role: string; content: string }[] }).messages[1]!.content;
 

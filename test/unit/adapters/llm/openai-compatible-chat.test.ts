@@ -9,7 +9,7 @@ import {
 } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { capturingLogger } from '../../../helpers/logs.js';
 import { startBlackHole, startConnectionDropper } from '../../../helpers/tcp-fault.js';
-import { completion, hang, json, standIn, until } from '../../../helpers/openai-stand-in.js';
+import { completion, hang, json, standIn, until, thrownErrors } from '../../../helpers/openai-stand-in.js';
 
 /**
  * The OpenAI-compatible chat client against a scripted stand-in on a free port, used only to inject failures (429,
@@ -25,7 +25,8 @@ const GOOD = { title: 'ok', items: [{ name: 'a', note: null }] };
 
 describe('OpenAI-compatible chat client', () => {
   const log = capturingLogger();
-  const errors: unknown[] = [];
+  const thrown = thrownErrors();
+  const failure = thrown.failure;
   let stub: Awaited<ReturnType<typeof standIn>> | null = null;
 
   afterEach(async () => {
@@ -35,12 +36,7 @@ describe('OpenAI-compatible chat client', () => {
 
   afterAll(() => {
     // No thrown error and no logged line carried the key (however it failed), nor any request body.
-    expect(errors.length).toBeGreaterThan(8);
-    for (const e of errors) {
-      const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}\n${String(e.cause ?? '')}` : String(e);
-      expect(text).not.toContain(API_KEY);
-      expect(text).not.toContain(API_KEY.slice(0, 12));
-    }
+    thrown.expectNoneHolds(API_KEY, 9);
     expect(log.lines.length).toBeGreaterThan(8);
     expect(log.text()).not.toContain(API_KEY.slice(0, 12));
     expect(log.text()).not.toContain(PROMPT_MARKER);
@@ -52,15 +48,6 @@ describe('OpenAI-compatible chat client', () => {
   const ask = (c: OpenAiCompatibleChatClient, signal?: AbortSignal) =>
     c.completeJson({ messages: [{ role: 'system', content: 'Answer.' }, { role: 'user', content: `data ${PROMPT_MARKER}` }], schemaName: 'test_answer', schema: Answer, signal });
 
-  async function failure(promise: Promise<unknown>): Promise<Error> {
-    try {
-      await promise;
-    } catch (e) {
-      errors.push(e);
-      return e as Error;
-    }
-    throw new Error('expected a failure');
-  }
 
   it('posts the documented request (model, messages, strict json_schema response format) and returns the checked value', async () => {
     stub = await standIn([json(200, completion(GOOD))]);

@@ -16,7 +16,7 @@ import { parseVerboseTranscription } from '../../../../adapters/providers/transc
 import { TranscriptionProviderConfigError } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { normalizeLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
 import { capturingLogger } from '../../../helpers/logs.js';
-import { hang, json, standIn } from '../../../helpers/openai-stand-in.js';
+import { hang, json, standIn, thrownErrors } from '../../../helpers/openai-stand-in.js';
 import { startBlackHole, startConnectionDropper } from '../../../helpers/tcp-fault.js';
 
 const run = promisify(execFile);
@@ -55,7 +55,8 @@ describe('OpenAI-compatible transcription provider', () => {
   let dir: string;
   let audio: string;
   const log = capturingLogger();
-  const errors: unknown[] = [];
+  const thrown = thrownErrors();
+  const failure = thrown.failure;
   let stub: Awaited<ReturnType<typeof standIn>> | null = null;
 
   beforeAll(async () => {
@@ -72,12 +73,7 @@ describe('OpenAI-compatible transcription provider', () => {
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
     // No thrown error and no logged line carried the key, however it failed.
-    expect(errors.length).toBeGreaterThan(5);
-    for (const e of errors) {
-      const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}` : String(e);
-      expect(text).not.toContain(API_KEY);
-      expect(text).not.toContain(API_KEY.slice(0, 12));
-    }
+    thrown.expectNoneHolds(API_KEY, 6);
     expect(log.lines.length).toBeGreaterThan(5);
     expect(log.text()).not.toContain(API_KEY.slice(0, 12));
   });
@@ -86,16 +82,6 @@ describe('OpenAI-compatible transcription provider', () => {
     return new OpenAiCompatibleTranscriptionProvider({ baseUrl, apiKey: API_KEY, model: 'whisper-1', timeoutMs: 10_000, logger: log.logger, ...extra });
   }
 
-  /** The error `promise` rejects with (recorded for the key check). */
-  async function failure(promise: Promise<unknown>): Promise<Error> {
-    try {
-      await promise;
-    } catch (e) {
-      errors.push(e);
-      return e as Error;
-    }
-    throw new Error('expected a failure');
-  }
 
   it('uploads 16 kHz mono Opus as multipart with the documented fields and maps verbose_json onto the Transcript', async () => {
     stub = await standIn([json(200, VERBOSE_JSON)]);
