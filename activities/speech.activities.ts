@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { chunkLengths, DEFAULT_TRANSCRIPT_FORMAT, SPEECH_CHUNKS_PER_RUN, type TranscriptFormat } from '../domain/speech.js';
@@ -22,6 +22,7 @@ import { meetingToDocx, meetingToJson } from '../adapters/documents/meeting-docu
 import type { MeetingSummarizer } from '../adapters/providers/llm/meeting-summary.js';
 import { LanguageModelAnswerError, LanguageModelConfigError } from '../adapters/providers/llm/openai-compatible-chat.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
+import { fileExists, readJsonIfExists, writeWhole } from '../adapters/storage/whole-files.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
 import { checkpointDirOf, heartbeating, jobSources, permanent, storeResults, unusableProvider, type RunResult } from './processing.activities.js';
@@ -88,23 +89,6 @@ const ENGINE_UNAVAILABLE = 'Transcription is not available on this server right 
 const planPath = (dir: string) => join(dir, 'plan.json');
 const chunkPath = (dir: string, index: number) => join(dir, `chunk-${index}.json`);
 
-/** Writes a checkpoint file whole: a reader sees the old file, no file, or the new one. */
-async function writeWhole(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(value), { mode: 0o600 });
-  await rename(tmp, path);
-}
-
-async function readJson<T>(path: string): Promise<T | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
-const exists = (path: string) => stat(path).then(() => true, () => false);
 
 /** `transcribe`'s one result file, in the requested format. */
 async function transcriptResult(transcript: LabelledTranscript, options: Record<string, unknown>): Promise<RunnerOutput[]> {
@@ -156,7 +140,7 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
       const speech = engine();
       const dir = checkpointDirOf(deps.store.root, job.id);
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      let plan = await readJson<SpeechPlan>(planPath(dir));
+      let plan = await readJsonIfExists<SpeechPlan>(planPath(dir));
       if (!plan) {
         const [source] = await jobSources(deps, job);
         try {
@@ -171,7 +155,7 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
         await writeWhole(planPath(dir), plan);
       }
       const pending: number[] = [];
-      for (const c of plan.chunks) if (!(await exists(chunkPath(dir, c.index)))) pending.push(c.index);
+      for (const c of plan.chunks) if (!(await fileExists(chunkPath(dir, c.index)))) pending.push(c.index);
       return { outcome: 'planned', pending, chunksPerRun: speech.chunksPerRun ?? SPEECH_CHUNKS_PER_RUN, chunksAtOnce: speech.chunksAtOnce ?? 1 };
     },
 
@@ -183,8 +167,8 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
       const speech = engine();
       const dir = checkpointDirOf(deps.store.root, job.id);
       const out = chunkPath(dir, input.index);
-      if (await exists(out)) return { outcome: 'done' };
-      const plan = await readJson<SpeechPlan>(planPath(dir));
+      if (await fileExists(out)) return { outcome: 'done' };
+      const plan = await readJsonIfExists<SpeechPlan>(planPath(dir));
       const chunk = plan?.chunks.find((c) => c.index === input.index);
       if (!chunk) throw new Error(`job ${job.id} has no planned chunk ${input.index}`);
       const [source] = await jobSources(deps, job);
@@ -222,11 +206,11 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
       const { job } = found;
       const started = performance.now();
       const dir = checkpointDirOf(deps.store.root, job.id);
-      const plan = await readJson<SpeechPlan>(planPath(dir));
+      const plan = await readJsonIfExists<SpeechPlan>(planPath(dir));
       if (!plan) throw new Error(`job ${job.id} has no speech plan`);
       const parts: ChunkFile[] = [];
       for (const c of plan.chunks) {
-        const part = await readJson<ChunkFile>(chunkPath(dir, c.index));
+        const part = await readJsonIfExists<ChunkFile>(chunkPath(dir, c.index));
         if (!part) throw new Error(`job ${job.id} has no transcript of chunk ${c.index}`);
         parts.push(part);
       }

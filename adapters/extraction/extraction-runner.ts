@@ -1,10 +1,11 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkEvidence } from '../../domain/extraction-evidence.js';
 import type { LineItemColumn } from '../../domain/extraction.js';
 import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
 import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
+import { readJsonIfExists, writeWhole } from '../storage/whole-files.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import { readSourceText } from './source-text.js';
 
@@ -25,21 +26,6 @@ export interface ExtractionRunnerOptions {
 
 const documentFile = (dir: string, index: number) => join(dir, `document-${index}.json`);
 
-async function readSaved(path: string): Promise<ExtractionDocumentResult | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as ExtractionDocumentResult;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
-async function saveWhole(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(value), { mode: 0o600 });
-  await rename(tmp, path);
-}
-
 /** The formats of the result files, in the order of extractionResultFiles: `xlsx`, `zip` (the CSV files), `json`. */
 const FORMATS = ['xlsx', 'zip', 'json'] as const;
 
@@ -49,7 +35,7 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
     const instructions = typeof options['instructions'] === 'string' ? options['instructions'] : undefined;
     const documents: ExtractionDocumentResult[] = [];
     for (const [i, source] of sources.entries()) {
-      const saved = checkpointDir ? await readSaved(documentFile(checkpointDir, i)) : null;
+      const saved = checkpointDir ? await readJsonIfExists<ExtractionDocumentResult>(documentFile(checkpointDir, i)) : null;
       if (saved) {
         documents.push(saved);
         continue;
@@ -73,7 +59,7 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
             .map((c) => (c.item === null ? { field: c.field, reason: c.reason ?? 'failed the evidence check' } : { item: c.item, column: c.field as LineItemColumn, reason: c.reason ?? 'failed the evidence check' })),
         },
       };
-      if (checkpointDir) await saveWhole(documentFile(checkpointDir, i), doc);
+      if (checkpointDir) await writeWhole(documentFile(checkpointDir, i), doc);
       documents.push(doc);
       progress?.({ fraction: (i + 1) / sources.length, detail: `${i + 1} of ${sources.length} documents` });
     }

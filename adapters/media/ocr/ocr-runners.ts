@@ -1,10 +1,11 @@
-import { access, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { OCR_OPERATIONS } from '../../../domain/validation/processing-request.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../providers/provider-errors.js';
 import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-runners.js';
+import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
 import { MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
 import { OcrEngineUnavailable } from './run-tool.js';
@@ -38,13 +39,6 @@ const isCheckpoint = (v: unknown, op: OcrOperation): v is OcrCheckpoint =>
   !!v && typeof v === 'object' && (v as OcrCheckpoint).ocr === op && Array.isArray((v as OcrCheckpoint).pages) &&
   (v as OcrCheckpoint).pages.every((p) => Number.isInteger(p) && p > 0);
 
-const exists = (path: string) => access(path).then(() => true, () => false);
-
-/** Writes a file so that it exists whole or not at all (a killed worker leaves no half page behind). */
-async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFile(`${path}.part`, data);
-  await rename(`${path}.part`, path);
-}
 
 export async function isPdf(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
@@ -145,7 +139,7 @@ async function resumedPages(input: RunnerInput, op: OcrOperation, total: number,
   for (const page of input.resume.pages) {
     if (page > total) continue;
     for (const f of fileOf(page)) {
-      if (await exists(f)) {
+      if (await fileExists(f)) {
         done.add(page);
         break;
       }
@@ -186,7 +180,7 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
       text = await engine.recognise(png, language, dpi, signal);
       await rm(png, { force: true });
     }
-    await writeAtomic(fileOf(page), text);
+    await writeWhole(fileOf(page), text);
   });
   return Promise.all(sizes.map((_, i) => readFile(fileOf(i + 1), 'utf8')));
 }
@@ -218,7 +212,7 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
   if (done.size > 0) opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, 'ocr-pdf', sizes.length, done, async (page, signal) => {
     if ((await engine.pdfPageText(source.path, page, signal)).trim() !== '') {
-      await writeAtomic(keptFile(page), '');
+      await writeWhole(keptFile(page), '');
       return;
     }
     const single = join(input.workDir, `source-${page}.pdf`);
@@ -228,7 +222,7 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
     await rename(part, ocrFile(page));
     await rm(single, { force: true });
   });
-  const pages = await Promise.all(sizes.map(async (_, i) => ((await exists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
+  const pages = await Promise.all(sizes.map(async (_, i) => ((await fileExists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
   try {
     await engine.assemble(source.path, pages, out);
   } catch (e) {
