@@ -1,4 +1,5 @@
 import { EXTRACTION_LIMITS, type ValueKind } from '../../../domain/extraction.js';
+import { isValidIban } from '../../../domain/extraction-values.js';
 
 /**
  * A language model's value normalised again on our side by its kind (domain/extraction.ts): the model is asked for
@@ -186,14 +187,10 @@ export function normaliseCurrency(text: string): string | null {
   return SYMBOLS[t.toLowerCase()] ?? null;
 }
 
-/** An IBAN without spaces, upper case, when its ISO 13616 check digits are right. */
+/** An IBAN without spaces, upper case, when it passes the same ISO 13616 check as the evidence check (isValidIban). */
 export function normaliseIban(text: string): string | null {
   const iban = text.replace(/^iban:?/i, '').replace(/[\s-]+/g, '').toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return null;
-  const rearranged = `${iban.slice(4)}${iban.slice(0, 4)}`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
-  let rest = 0;
-  for (const digit of rearranged) rest = (rest * 10 + Number(digit)) % 97;
-  return rest === 1 ? iban : null;
+  return isValidIban(iban) ? iban : null;
 }
 
 /** An e-mail address with its domain in lower case (`mailto:` and angle brackets removed). */
