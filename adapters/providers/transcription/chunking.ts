@@ -1,3 +1,4 @@
+import { chunkLengths } from '../../../domain/speech.js';
 import { DEFAULT_FFMPEG_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, fileArg, runMediaTool, type MediaToolOptions } from '../../media/av/media-process.js';
 
 /**
@@ -33,7 +34,8 @@ export interface SilenceOptions {
   minSilenceSeconds: number;
 }
 
-export const DEFAULT_CHUNKING: Readonly<ChunkingOptions> = Object.freeze({ targetSeconds: 300, minSeconds: 30, maxSeconds: 600, overlapSeconds: 2 });
+/** The chunk lengths of the default TRANSCRIPTION_CHUNK_SECONDS (300): 30 s to 10 minutes, a 2 s overlap on a hard cut. */
+export const DEFAULT_CHUNKING: Readonly<ChunkingOptions> = Object.freeze(chunkLengths(300));
 export const DEFAULT_SILENCE: Readonly<SilenceOptions> = Object.freeze({ noiseDb: -35, minSilenceSeconds: 0.5 });
 
 export interface Silence {
