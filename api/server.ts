@@ -77,6 +77,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     publicBaseUrl: deps.config.http.publicBaseUrl,
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    store,
     ...(deps.now ? { now: deps.now } : {}),
   };
   // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.
