@@ -122,11 +122,11 @@ describe('flow-extract jobs', () => {
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await download(0)) as unknown as ArrayBuffer);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Documents', 'Line items', 'Evidence']);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Documents', 'Line items', 'Evidence', 'Corrections']);
     expect(book.getWorksheet('Documents')!.rowCount).toBe(3); // header + one row per document
     expect(book.getWorksheet('Line items')!.rowCount).toBe(1 + textInvoice.truth.items.length + json.documents[1]!.items.length);
     const zip = new AdmZip(await download(1));
-    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['documents.csv', 'evidence.csv', 'line-items.csv']);
+    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['corrections.csv', 'documents.csv', 'evidence.csv', 'line-items.csv']);
 
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 50, reserved: before.reserved });
   });
