@@ -137,6 +137,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     workflowBundle: { code },
     shutdownGraceMs: 5000,
     identity: `bench-webhooks-${process.pid}`,
+    tuning: config.temporal.worker,
   });
   const endpoint = await createEndpoint(db, {
     interface: 'v1',
