@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
 import { isSpeechOperation } from '../../domain/speech.js';
@@ -62,9 +62,10 @@ const { claimJobSlot: claimJobSlotOnce } = proxyLocalActivities<ProcessingActivi
   retry: { maximumAttempts: 1 },
 });
 
+/** Busy, or the local try failed in any other way: null, so the retrying activity takes over. Cancellation stays. */
 function busyOrFailed(e: unknown): null {
-  if (e instanceof ActivityFailure) return null;
-  throw e;
+  if (isCancellation(e)) throw e;
+  return null;
 }
 
 const { completeJob, failJob, requeueJob } = proxyLocalActivities<ProcessingActivities>({

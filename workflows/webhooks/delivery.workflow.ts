@@ -30,8 +30,7 @@ const { sendAttempt } = proxyActivities<WebhookActivities>({
 /**
  * The same attempt as a local activity (patch `delivery-attempt-local`): it runs inside the workflow task, so a
  * delivery costs one workflow task and no activity task round trip through the server. A worker that dies during it
- * is noticed when the workflow task times out (DELIVERY_WORKFLOW_TASK_TIMEOUT at the start, 5 s), and the same
- * attempt is sent again by another worker.
+ * is noticed when its workflow task times out (10 s), and the same attempt is sent again by another worker.
  */
 const local = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '60 seconds',
