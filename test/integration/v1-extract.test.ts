@@ -151,6 +151,28 @@ describe('flow-extract jobs', () => {
     expect((await h.submit(acme.key, { operation: 'flow-extract', upload_ids: [textPdf], workflow_id: created.id })).status).toBe(404);
   });
 
+  it('a batch names its saved workflow once: every child reads the same revision, looked up once', async () => {
+    const session = await signedInOwner();
+    const created = (await (await session.request('POST', '/workflows', { name: 'Batch workflow', fields: ['total'] })).json()) as { id: string };
+    const lookups: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (/from "saved_workflows"/.test(q.sql)) lookups.push(q.sql);
+    };
+    h.tdb.db.on('query', count);
+    const batches = batchClient(h);
+    let batchId: string;
+    try {
+      const batch = await batches.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [note, note, note, note], workflow_id: created.id });
+      batchId = batch.id;
+    } finally {
+      h.tdb.db.removeListener('query', count);
+    }
+    expect(lookups).toHaveLength(1);
+    const done = await batches.waitForBatch(acme.key, batchId);
+    const children = await Promise.all(done.jobs.map((j) => h.getJob(acme.key, j.id)));
+    for (const c of children) expect(c.extraction).toEqual({ fields: ['total'], instructions: null, workflow_id: created.id, workflow_revision: 1 });
+  });
+
   it('a batch: one child per document, each with the batch\'s fields', async () => {
     const batches = batchClient(h);
     const batch = await batches.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [textPdf, note], fields: ['total', 'invoice_number'] });
