@@ -17,8 +17,8 @@ function Section({ kind, pages, label }: { kind: AccountKind; pages: readonly Pa
   const visible = account.kind === 'company' && account.role !== 'billing_admin' ? pages.filter((p) => !p.billingAdmin) : pages;
   return (
     <Routes>
-      <Route element={<Layout section={label} pages={visible} />}>
-        <Route index element={<Navigate to={visible[0]!.path} replace />} />
+      <Route element={<Layout section={label} base={`/${kind}`} pages={visible} />}>
+        <Route index element={<Navigate to={`/${kind}/${visible[0]!.path}`} replace />} />
         {visible.map((p) => (
           <Route key={p.path} path={p.path} element={p.element} />
         ))}

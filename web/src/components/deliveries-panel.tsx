@@ -109,17 +109,19 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
         </td>
         <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
         <td>{when(d.created_at)}</td>
-        <td className="actions">
-          {api.detail && (
-            <button type="button" aria-expanded={open} onClick={() => void toggle()}>
-              {open ? 'Hide attempts' : 'Show attempts'}
-            </button>
-          )}
-          {d.retryable && api.retry && (
-            <BusyButton busy={retrying} busyLabel="Retrying…" onClick={onRetry}>
-              Retry
-            </BusyButton>
-          )}
+        <td>
+          <div className="actions">
+            {api.detail && (
+              <button type="button" aria-expanded={open} onClick={() => void toggle()}>
+                {open ? 'Hide attempts' : 'Show attempts'}
+              </button>
+            )}
+            {d.retryable && api.retry && (
+              <BusyButton busy={retrying} busyLabel="Retrying…" onClick={onRetry}>
+                Retry
+              </BusyButton>
+            )}
+          </div>
         </td>
       </tr>
       {open && (

@@ -10,10 +10,10 @@ import type { ApiError } from '../backend/client';
  * The frame of every signed-in page: a skip link, the banner (who is signed in, sign out), the section's navigation
  * built from its page table, and the main landmark whose heading takes the focus on every navigation.
  */
-export function Layout({ section, pages }: { section: string; pages: readonly PageDef[] }) {
+export function Layout({ section, base, pages }: { section: string; base: string; pages: readonly PageDef[] }) {
   const { account, signOut } = useSession();
   const location = useLocation();
-  const current = pages.find((p) => location.pathname.endsWith(`/${p.path}`));
+  const current = pages.find((p) => location.pathname === `${base}/${p.path}`);
   const heading = useRef<HTMLHeadingElement>(null);
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -57,7 +57,7 @@ export function Layout({ section, pages }: { section: string; pages: readonly Pa
         <ul>
           {pages.map((p) => (
             <li key={p.path}>
-              <NavLink to={p.path}>{p.title}</NavLink>
+              <NavLink to={`${base}/${p.path}`}>{p.title}</NavLink>
             </li>
           ))}
         </ul>

@@ -132,20 +132,22 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
                   </td>
                   <td>{w.key_version}</td>
                   <td>{when(w.created_at)}</td>
-                  <td className="actions">
-                    {w.status === 'enabled' && (
-                      <>
-                        <ConfirmButton label={`Rotate the secret of ${w.url}`} confirmLabel="Yes, rotate" busy={change.busy} onConfirm={() => void act(w, 'rotate')}>
-                          Rotate secret
-                        </ConfirmButton>
-                        <ConfirmButton label={`Disable ${w.url}`} confirmLabel="Yes, disable" busy={change.busy} onConfirm={() => void act(w, 'disable')}>
-                          Disable
-                        </ConfirmButton>
-                      </>
-                    )}
-                    <ConfirmButton label={`Delete ${w.url}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void act(w, 'remove')}>
-                      Delete
-                    </ConfirmButton>
+                  <td>
+                    <div className="actions">
+                      {w.status === 'enabled' && (
+                        <>
+                          <ConfirmButton label={`Rotate secret of ${w.url}`} confirmLabel="Yes, rotate" busy={change.busy} onConfirm={() => void act(w, 'rotate')}>
+                            Rotate secret
+                          </ConfirmButton>
+                          <ConfirmButton label={`Disable ${w.url}`} confirmLabel="Yes, disable" busy={change.busy} onConfirm={() => void act(w, 'disable')}>
+                            Disable
+                          </ConfirmButton>
+                        </>
+                      )}
+                      <ConfirmButton label={`Delete ${w.url}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void act(w, 'remove')}>
+                        Delete
+                      </ConfirmButton>
+                    </div>
                   </td>
                 </tr>
               ))}

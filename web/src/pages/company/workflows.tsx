@@ -128,13 +128,15 @@ export function CompanyWorkflowsPage() {
                   <td>{w.revision}</td>
                   <td>{when(w.updated_at)}</td>
                   {admin && (
-                    <td className="actions">
-                      <button type="button" aria-label={`Edit ${w.name}`} onClick={() => edit(w)}>
-                        Edit
-                      </button>
-                      <ConfirmButton label={`Delete ${w.name}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void remove(w)}>
-                        Delete
-                      </ConfirmButton>
+                    <td>
+                      <div className="actions">
+                        <button type="button" aria-label={`Edit ${w.name}`} onClick={() => edit(w)}>
+                          Edit
+                        </button>
+                        <ConfirmButton label={`Delete ${w.name}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void remove(w)}>
+                          Delete
+                        </ConfirmButton>
+                      </div>
                     </td>
                   )}
                 </tr>
