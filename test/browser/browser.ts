@@ -74,9 +74,9 @@ export class Journey {
     return new Journey(context, await context.newPage(), baseUrl, name);
   }
 
-  /** Waits until no load or action is in progress (the app's `role=status` progress lines are gone). */
+  /** Waits until no load or action of the page is in progress (its progress lines are gone; work it follows may go on). */
   async settled(): Promise<void> {
-    await this.page.locator('.progress').first().waitFor({ state: 'detached' });
+    await this.page.locator('.progress:not(.ongoing)').first().waitFor({ state: 'detached' });
   }
 
   /** axe-core on the page as it is now: no serious or critical violation. Records the path as checked. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { Journey, launchBrowser, SCREENSHOT_DIR } from './browser.js';
 
 /**
@@ -182,6 +183,46 @@ describe('dashboard in a browser', () => {
     await page.getByRole('table', { name: 'Webhooks' }).waitFor();
     await j.checkPage('webhooks (final)');
     await j.finish();
+  });
+
+  it('a merchant retries a failed delivery and watches it delivered', async () => {
+    const m = await h.merchant({ plan: 'business' });
+    const user = await createDashboardUser(h.tdb.db, m.id);
+    let answer = 302; // a redirect is a terminal failure: the delivery ends failed after one attempt
+    const receiver = await startReceiver(() => answer);
+    try {
+      const api = new DashboardClient(h.app.url);
+      expect((await api.signIn(user.email, user.password)).status).toBe(201);
+      const hook = await api.request('POST', '/webhooks', { url: receiver.url, events: ['payment_request.created'] });
+      expect(hook.status, await hook.clone().text()).toBe(201);
+      const request = await h.call(m.key, 'POST', '/v1/requests', { wallet_id: m.wallets['base'], amount_usdc: '12.50', description: 'Order from the browser test' });
+      expect(request.status, await request.clone().text()).toBe(201);
+      const { id: hookId } = (await hook.json()) as { id: string };
+      const [row] = await h.tdb.db('webhook_deliveries').where({ endpoint_id: hookId }).select('id');
+      expect(row).toBeDefined();
+      await h.gateway!.client.workflow.getHandle(`delivery:${row.id}`).result();
+
+      const j = await journey('merchant-retry');
+      const { page } = j;
+      await signIn(j, 'merchant', user.email, user.password, 'Plan and usage');
+      await j.checkPage('plan and usage');
+      await page.getByRole('link', { name: 'Deliveries' }).click();
+      const table = page.getByRole('table', { name: 'Webhook deliveries, newest first' });
+      await table.getByText('failed').waitFor();
+      await j.checkPage('deliveries (one failed)');
+      answer = 200;
+      await table.getByRole('button', { name: 'Retry' }).click();
+      await page.getByRole('status').filter({ hasText: `Delivery ${row.id}: a retry from attempt 2 has started` }).waitFor();
+      // The page follows the delivery until it is delivered.
+      await table.getByText('delivered').waitFor();
+      await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
+      expect(await table.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+      await j.checkPage('deliveries (delivered)');
+      await j.finish();
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('an ended session takes the app back to sign-in with a message', async () => {

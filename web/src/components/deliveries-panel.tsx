@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import type { Delivery, DeliveryDetail, Page } from '../backend/types';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
@@ -12,6 +12,9 @@ export interface DeliveriesApi {
   retry?: (id: string) => Promise<Delivery>;
 }
 
+/** How often a page with deliveries under way asks again. */
+const FOLLOW_MS = 3000;
+
 /** The delivery history: newest first, older pages on demand, each delivery's attempts and a manual retry. */
 export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
   const [older, setOlder] = useState<{ rows: Delivery[]; cursor: string | null } | null>(null);
@@ -22,6 +25,15 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
   const ids = useId();
 
   const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
+  const inFlight = (first.data?.data ?? []).filter((d) => d.status === 'pending' || d.status === 'retrying').length;
+
+  // While deliveries of the newest page are under way, follow them: the page asks again every few seconds.
+  const { reload, loading } = first;
+  useEffect(() => {
+    if (inFlight === 0 || loading) return;
+    const timer = setTimeout(() => void reload(), FOLLOW_MS);
+    return () => clearTimeout(timer);
+  }, [inFlight, loading, reload]);
   const cursor = older ? older.cursor : first.data?.next_cursor ?? null;
 
   const loadMore = async () => {
@@ -34,7 +46,7 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
     if (!api.retry) return;
     const retried = await retry.run(() => api.retry!(d.id));
     if (retried) {
-      setDone(`Delivery ${d.id} is being retried from attempt ${retried.attempts + 1}.`);
+      setDone(`Delivery ${d.id}: a retry from attempt ${retried.attempts + 1} has started; its status below follows it.`);
       setOlder(null);
       await first.reload();
     }
@@ -42,11 +54,12 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
 
   return (
     <section aria-labelledby={`${ids}-list`}>
-      <h2 id={`${ids}-list`}>Deliveries</h2>
+      <h2 id={`${ids}-list`}>Delivery history</h2>
       {done && <SuccessNotice>{done}</SuccessNotice>}
       <ErrorNotice error={retry.error} title="The delivery was not retried" />
       <ErrorNotice error={first.error ?? more.error} title="Could not load the deliveries" />
       {first.loading && !first.data && <Progress label="Loading deliveries…" />}
+      {inFlight > 0 && <Progress ongoing label={`${inFlight === 1 ? 'A delivery is' : `${inFlight} deliveries are`} under way; this list follows them.`} />}
       {first.data && rows.length === 0 && (
         <EmptyState title="No deliveries yet">Deliveries appear here when an event is sent to one of your webhooks. Register a webhook first if you have none.</EmptyState>
       )}

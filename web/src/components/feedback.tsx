@@ -23,10 +23,13 @@ export function ErrorNotice({ error, title = 'That did not work' }: { error: Api
   );
 }
 
-/** A load or an action under way: a live region, so assistive technology hears it too. */
-export function Progress({ label }: { label: string }) {
+/**
+ * A load or an action under way: a live region, so assistive technology hears it too. `ongoing`: work on the server
+ * the page follows (e.g. deliveries being retried) rather than the page's own load.
+ */
+export function Progress({ label, ongoing = false }: { label: string; ongoing?: boolean }) {
   return (
-    <p className="progress" role="status" aria-live="polite">
+    <p className={ongoing ? 'progress ongoing' : 'progress'} role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
       {label}
     </p>

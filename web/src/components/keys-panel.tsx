@@ -73,7 +73,7 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
       </section>
 
       <section aria-labelledby={`${ids}-list`}>
-        <h2 id={`${ids}-list`}>Keys</h2>
+        <h2 id={`${ids}-list`}>Your keys</h2>
         {done && <SuccessNotice>{done}</SuccessNotice>}
         <ErrorNotice error={revoke.error} title="The key was not revoked" />
         <ErrorNotice error={keys.error} title="Could not load the keys" />

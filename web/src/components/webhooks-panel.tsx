@@ -97,7 +97,7 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
       </section>
 
       <section aria-labelledby={`${ids}-list`}>
-        <h2 id={`${ids}-list`}>Webhooks</h2>
+        <h2 id={`${ids}-list`}>Registered webhooks</h2>
         {done && <SuccessNotice>{done}</SuccessNotice>}
         <ErrorNotice error={change.error} />
         <ErrorNotice error={hooks.error} title="Could not load the webhooks" />
