@@ -93,6 +93,11 @@ export class Journey {
     this.checked.add(new URL(this.page.url()).pathname);
   }
 
+  /** A screen worth keeping besides the last one: `<journey>-<label>.png`. */
+  async screenshot(label: string): Promise<void> {
+    await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${this.name}-${label}.png`), fullPage: true });
+  }
+
   /** A page the app left on its own before showing anything to check (e.g. for sign-in when the session had ended). */
   passThrough(path: string): void {
     this.passedThrough.add(path);

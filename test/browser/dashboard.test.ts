@@ -244,7 +244,7 @@ describe('dashboard in a browser', () => {
     await j.finish();
   });
 
-  it('a refused CSRF token is shown as the API\'s error and changes nothing', async () => {
+  it('a refused CSRF token is shown as the API\'s error and changes nothing; sign-out still works', async () => {
     const admin = await createCompanyAdmin(h.tdb.db, 'Csrf Co');
     const j = await journey('csrf-failure');
     const { page } = j;
@@ -267,7 +267,13 @@ describe('dashboard in a browser', () => {
     expect(await page.getByRole('region', { name: /is ready/ }).count()).toBe(0);
     expect(await h.tdb.db('api_keys').where({ tenant_id: admin.companyId }).count<{ count: string }[]>().then((r) => Number(r[0]!.count))).toBe(0);
     await page.getByText('No keys yet').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await j.screenshot('refused');
+    // Still signed in: signing out (a DELETE with the session's own token, which the route above leaves alone) works.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('status').filter({ hasText: 'You are signed out.' }).waitFor();
+    await j.checkPage('signed out');
+    const [session] = await h.tdb.db('company_sessions').where({ member_id: admin.memberId }).select('ended_at');
+    expect(session?.ended_at).not.toBeNull();
     await j.finish();
   });
 });

@@ -61,9 +61,8 @@ export function SessionProvider({ children, preferred }: { children: ReactNode; 
     const quiet = async <T,>(client: ApiClient): Promise<T | null> => {
       try {
         return await client.request<T>('GET', '/session', undefined, { quietSessionEnd: true });
-      } catch (e) {
-        if (e instanceof ApiError && e.code === SESSION_ENDED) return null;
-        return null;
+      } catch {
+        return null; // not signed in (session_required), or the server cannot say: the sign-in page either way
       }
     };
     void (async () => {
