@@ -88,6 +88,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const merchantIds: string[] = [];
   if (!infra.adminDatabaseUrl) run.defer("delete this run's merchants and their rows", () => deleteBenchMerchants(db, merchantIds));
 
+  // Every statement sent on the pool (the app's and the bare side's; the two never overlap), for statements per creation.
+  let sent = 0;
+  db.on('query', () => void sent++);
+  const statements = { mark: () => { const from = sent; return { since: () => sent - from }; } };
+
   const sink = warningSink();
   const logger = createLogger({ level: 'warn', name: 'bench-proof' }, sink.stream);
   const secretBox = createSecretBox(generateSecretsKey());
@@ -138,6 +143,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const warmup = measured ? WARMUP_PER_CLIENT : 0;
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} POST /proof/v1/requests, ${c} in flight`);
+    const apiStatements = statements.mark();
     const elu = recordEventLoopUtilization();
     const loading = runProofLoad(
       {
@@ -162,16 +168,19 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       latenciesMs: load.measured.map((x) => x.ms),
       doneAtMs: load.measured.filter((x) => x.status === 201).map((x) => x.doneAt),
       mainThreadBusy: elu.between(load.measuredFrom, load.measuredTo),
+      statementsEach: apiStatements.since() / all.length,
     };
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
     const maxApiDelta = created.reduce((m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))), 0);
+    const bareStatements = statements.mark();
     const bare = await runBareInserts(
       db,
       { merchantOf, quotedAtomic, firstDelta: maxApiDelta + 1, description: DESCRIPTION, validHours: DEFAULT_VALID_HOURS, warmup: warmup * c, n, concurrency: c },
       run.signal,
     );
 
+    bare.side.statementsEach = bareStatements.since() / (warmup * c + n);
     const statuses = new Map<number, number>();
     for (const x of all) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
     const serverErrors = all.filter((x) => x.status >= 500 || x.status === 0).length;

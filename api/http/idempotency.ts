@@ -3,7 +3,7 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, countRetainedResponses, findStoredResponse, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -53,6 +53,9 @@ const MAX_CLAIM_ROUNDS = 5;
 export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   const now = opts.now ?? (() => new Date());
   const retention = IDEMPOTENCY_RULES[opts.dialect].retentionDays;
+  // The bound counts responses kept forever (db: idempotency_retained); a dialect whose keys expire has none to count.
+  if (opts.retainedLimit !== undefined && retention !== null) throw new Error(`idempotency: a retained-responses bound needs a dialect that keeps responses forever, not ${opts.dialect}`);
+  const bounded = opts.retainedLimit !== undefined;
   return async (ctx, next) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
@@ -60,14 +63,17 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
-      const stored = await findStoredResponse(opts.db, ref, at);
+      // With a bound, the stored response and the tenant's retained count come in one statement.
+      const { stored, retained } = bounded
+        ? await findStoredResponseAndRetained(opts.db, ref, at)
+        : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 };
       if (stored) {
         const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
         assertSameRequest(stored, opts.operation, requestHash, earlier);
         if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
         return replay(ctx, stored);
       }
-      if (opts.retainedLimit !== undefined && (await countRetainedResponses(opts.db, ref.dialect, ref.tenantId)) >= opts.retainedLimit) {
+      if (opts.retainedLimit !== undefined && retained >= opts.retainedLimit) {
         throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
       }
 
@@ -92,7 +98,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           body: opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(ctx.body ?? null)), 'utf8') : body,
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
-        });
+        }, { retained: retention === null });
         await trx.commit();
         committed = true;
         ctx.type = 'application/json; charset=utf-8';

@@ -71,7 +71,7 @@ export async function createPaymentRequest(
   now: Date,
   opts: { invoiceId?: string; needInvoices?: number; dueDate?: string } = {},
 ): Promise<PaymentRequest> {
-  const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
+  const { merchant, ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
   const maxHours = ent.limits.maxValidHours;
   const onPlan = ent.kind === 'trial' ? 'a trial' : 'this plan';
   const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
@@ -100,7 +100,7 @@ export async function createPaymentRequest(
     type: 'payment_request.created',
     occurredAt: now,
     data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-  });
+  }, merchant); // read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }
 

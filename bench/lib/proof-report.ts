@@ -14,6 +14,8 @@ export interface SideResult {
   doneAtMs: number[];
   /** Event-loop utilisation of the main thread during the pass (0..1): the app on the API side, knex on the bare side. */
   mainThreadBusy: number;
+  /** SQL statements sent per creation (or insert), warm-up included: knex 'query' events, BEGIN and COMMIT counted. */
+  statementsEach: number;
 }
 
 export interface ScenarioResult {
@@ -69,6 +71,7 @@ export function formatReport(r: ProofBenchReport): string {
     fmt.ms(percentile(s.latenciesMs, 0.5)),
     fmt.ms(percentile(s.latenciesMs, 0.95)),
     Number.isFinite(s.mainThreadBusy) ? `${(s.mainThreadBusy * 100).toFixed(0)}%` : 'n/a',
+    Number.isFinite(s.statementsEach) ? s.statementsEach.toFixed(2) : 'n/a',
     ratio,
   ];
   const rows = r.scenarios.flatMap((s) => [
@@ -89,10 +92,12 @@ export function formatReport(r: ProofBenchReport): string {
     `body: ${r.body}`,
     '',
     '1. payment requests created per second: the API beside a bare INSERT of the same row, same concurrency, same run',
-    table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'API / bare'], ...rows]),
+    table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'statements each', 'API / bare'], ...rows]),
     ...r.scenarios.map((s) => `   ${s.label}: ${s.note}${s.serialised ? ` (one creation every ${fmt.ms(1000 / rate(s.api))})` : ''}`),
-    '   API: POST sent -> 201 body read, with auth, 2 rate-limit upserts (+1 pro hourly), key rank, idempotency claim and stored',
-    '   response, merchant lock + quota count, wallet lock + open-amount scan + unique delta, insert (+ event). bare: one INSERT.',
+    '   API: POST sent -> 201 body read: key + merchant + key rank (one statement), rate-limit reservations (shared, amortised),',
+    '   stored response + retained count, BEGIN, idempotency claim, merchant lock (+ quota count on capped plans), wallet lock,',
+    '   expiry + open amounts + unique delta, insert, endpoint check (+ event and delivery), stored response, COMMIT. bare: one INSERT.',
+    '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
     '2. does the API slow down as the history grows (quota count, open-amount scan, stored-response count)?',
     '   creations/s over the first and the last fifth of each measured pass',

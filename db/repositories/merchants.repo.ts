@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors.js';
 import { walletAddressIssue, type Network } from '../../domain/networks.js';
 import { entitlementAt, type MerchantPlanState, type PaidPlan } from '../../domain/proof/plans.js';
 import type { KeyScope } from '../../domain/api-keys.js';
-import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from './api-keys.repo.js';
+import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -57,6 +57,22 @@ export async function createMerchant(db: Db, input: { name: string; trial: boole
 export async function getMerchant(db: Db, id: string): Promise<Merchant | null> {
   const row = await db('merchants').where({ id }).first();
   return row ? toMerchant(row) : null;
+}
+
+/**
+ * A `/proof/v1` key (verifyApiKey 'proof') with, in the same statement, its merchant (null when the row is gone) and
+ * its rank among the merchant's active keys at `now` (activeKeyRank): what the key guard and the merchant guard of
+ * /proof/v1 need, in one round trip instead of three.
+ */
+export async function verifyMerchantKey(db: Db, token: string, now: Date): Promise<{ outcome: VerifyOutcome; merchant: Merchant | null; keyRank: number }> {
+  const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
+    columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
+              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank`,
+    joins: 'LEFT JOIN merchants m ON m.id = k.tenant_id',
+    bindings: [now],
+  });
+  const merchant = extra?.['m_id'] == null ? null : toMerchant(Object.fromEntries(Object.entries(extra).filter(([k]) => k.startsWith('m_')).map(([k, v]) => [k.slice(2), v])));
+  return { outcome, merchant, keyRank: Number(extra?.['m_key_rank'] ?? 0) };
 }
 
 /** Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. */

@@ -63,8 +63,16 @@ export async function expireOverdueRequests(db: Db, now: Date, walletId?: string
 
 /** Open requests hold their amount; AWAITING past its expiry is closed first (EXPIRED) and frees it. */
 async function openAmounts(trx: Db, walletId: string, now: Date): Promise<Set<bigint>> {
-  await expireOverdueRequests(trx, now, walletId);
-  const rows = await trx('payment_requests').where({ wallet_id: walletId }).whereIn('status', ['AWAITING', 'REVIEW']).select('amount_atomic');
+  // One statement: the expiry (expireOverdueRequests for this wallet), then the open amounts. The read sees the rows
+  // as they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
+  const { rows } = await trx.raw<{ rows: Array<{ amount_atomic: string }> }>(
+    `WITH expired AS (
+       UPDATE payment_requests SET status = 'EXPIRED' WHERE wallet_id = ? AND status = 'AWAITING' AND expires_at <= ?
+     )
+     SELECT amount_atomic FROM payment_requests
+      WHERE wallet_id = ? AND status IN ('AWAITING', 'REVIEW') AND NOT (status = 'AWAITING' AND expires_at <= ?)`,
+    [walletId, now, walletId, now],
+  );
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }
 
