@@ -120,7 +120,8 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
   const idempotency = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
-  const idem = (operation: string): Middleware<AppState> => compose([idempotency(operation), startRecordedDeliveries(deps.workflows ?? null)]);
+  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> =>
+    compose([idempotency(operation, opts), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
   mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null }, idem);

@@ -35,7 +35,11 @@ async function countUsageSince(db: Db, merchantId: string, since: Date): Promise
  * Pass the idempotent transaction: the lock serialises parallel creations, so the count cannot be overrun.
  */
 export async function reserveQuota(trx: Db, merchantId: string, need: { requests: number; invoices: number }, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
-  const merchant = await lockMerchant(trx, merchantId);
+  return checkQuota(trx, await lockMerchant(trx, merchantId), need, now);
+}
+
+/** reserveQuota's check, for a caller that locked the merchant row itself (in `trx`, before this call). */
+export async function checkQuota(trx: Db, merchant: Merchant, need: { requests: number; invoices: number }, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   const ent = entitlementAt(merchant, now);
   if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'This account has no active plan or trial; creating payment requests and invoices needs one');
   const { requestsPerPeriod, invoicesPerPeriod } = ent.limits;

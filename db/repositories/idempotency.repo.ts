@@ -111,6 +111,33 @@ export async function completeKey(
   );
 }
 
+/**
+ * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
+ * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
+ * insert until it ends, so false means another response is committed under the key.
+ */
+export async function storeKey(
+  trx: Db,
+  ref: KeyRef,
+  claim: { operation: string; requestHash: string },
+  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: Array<{ stored: string }> }>(
+    `WITH stored AS (
+       INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (dialect, tenant_id, key) DO NOTHING
+       RETURNING 1
+     ), counted AS (
+       INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored
+       ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
+     )
+     SELECT count(*) AS stored FROM stored`,
+    [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId],
+  );
+  return Number(rows[0]?.stored ?? 0) === 1;
+}
+
 /** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */
 export async function countRetainedResponses(db: Db, dialect: IdempotencyDialect, tenantId: string): Promise<number> {
   const row = await db('idempotency_retained').where({ dialect, tenant_id: tenantId }).first<{ responses: number } | undefined>('responses');

@@ -82,6 +82,28 @@ export async function lockMerchant(trx: Db, id: string): Promise<Merchant> {
   return toMerchant(row);
 }
 
+/**
+ * Locks the merchant row and one of its verified wallets in one statement (merchant first, then wallet, the order
+ * lockMerchant then getVerifiedWallet take them). Null when the wallet is not a verified wallet of the merchant:
+ * nothing is locked then.
+ */
+export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletId: string): Promise<{ merchant: Merchant; wallet: MerchantWallet } | null> {
+  const row = await trx('merchants as m')
+    .join('merchant_wallets as w', 'w.merchant_id', 'm.id')
+    .where('m.id', merchantId)
+    .andWhere('w.id', walletId)
+    .whereNotNull('w.verified_at')
+    .forUpdate('m', 'w')
+    .first(
+      'm.*',
+      'w.id as w_id', 'w.merchant_id as w_merchant_id', 'w.network as w_network', 'w.address as w_address',
+      'w.label as w_label', 'w.verified_at as w_verified_at', 'w.created_at as w_created_at',
+    );
+  if (!row) return null;
+  const wallet = toWallet({ id: row.w_id, merchant_id: row.w_merchant_id, network: row.w_network, address: row.w_address, label: row.w_label, verified_at: row.w_verified_at, created_at: row.w_created_at });
+  return { merchant: toMerchant(row), wallet };
+}
+
 /** Records a paid 30-day period of `plan` ending at `paidUntil` (operator action until checkout exists). */
 export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
   const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
