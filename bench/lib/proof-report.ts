@@ -28,6 +28,16 @@ export interface ScenarioResult {
   bare: SideResult;
 }
 
+/** The one-wallet-per-merchant row on `processes` separate API processes. */
+export interface ScaledRow {
+  processes: number;
+  created: number;
+  seconds: number;
+  latenciesMs: number[];
+  /** The bare INSERT rate of the in-process row with one wallet per merchant, for the ratio. */
+  bareRate: number;
+}
+
 export interface Check {
   ok: boolean;
   text: string;
@@ -41,6 +51,8 @@ export interface ProofBenchReport {
   database: string;
   body: string;
   scenarios: ScenarioResult[];
+  /** With --processes: the rows of 1 and P API processes (empty without). */
+  scaled: ScaledRow[];
   memory: { label: string; sample: MemorySample }[];
   checks: Check[];
   appWarnings: { count: number; first: string[] };
@@ -99,6 +111,24 @@ export function formatReport(r: ProofBenchReport): string {
     '   expiry + open amounts + unique delta, insert, endpoint check (+ event and delivery), stored response, COMMIT. bare: one INSERT.',
     '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
+    ...(r.scaled.length === 0 ? [] : [
+      `1b. ${r.concurrency} merchants, 1 wallet each, on separate API processes (api/main.ts, logs to /dev/null) on the same PostgreSQL, clients spread over them`,
+      table([
+        ['', 'N', 'created', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'API / bare (row above)', 'x 1 process'],
+        ...r.scaled.map((s) => [
+          `${s.processes} API process${s.processes > 1 ? 'es' : ''}`,
+          String(s.latenciesMs.length),
+          String(s.created),
+          s.seconds.toFixed(3),
+          fmt.rate(s.created / s.seconds),
+          fmt.ms(percentile(s.latenciesMs, 0.5)),
+          fmt.ms(percentile(s.latenciesMs, 0.95)),
+          fmt.ratio(s.created / s.seconds / s.bareRate),
+          r.scaled[0] ? `${((s.created / s.seconds) / (r.scaled[0].created / r.scaled[0].seconds)).toFixed(2)}` : '',
+        ]),
+      ]),
+      '',
+    ]),
     '2. does the API slow down as the history grows (quota count, open-amount scan, stored-response count)?',
     '   creations/s over the first and the last fifth of each measured pass',
     table([['', 'first fifth', 'last fifth', 'last / first'], ...trend]),
