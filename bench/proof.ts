@@ -112,14 +112,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const scenarios: Scenario[] = [
     {
       label: `1 merchant, 1 wallet, ${plural(c, 'client')}`,
-      note: 'every creation holds the merchant row lock (quota) and the wallet row lock (unique delta) until it commits, so the clients take turns',
+      note: 'every creation holds the merchant row lock (quota, event order) and the wallet row lock (unique delta) until it commits, so the clients take turns',
       serialised: true,
       merchants: 1,
       webhook: false,
     },
     {
       label: `${plural(c, 'merchant')}, 1 wallet each`,
-      note: 'no row lock is shared between merchants (only the per-IP rate-limit counter, one short upsert): creations overlap',
+      note: 'no row lock is shared between merchants (only the per-IP rate-limit counter, reserved many hits at a time): creations overlap',
       serialised: false,
       merchants: c,
       webhook: false,
@@ -278,7 +278,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     warmupPerClient: WARMUP_PER_CLIENT,
     database:
       `${description}, pool max ${config.database.poolMax}${c > config.database.poolMax ? ` (below the ${c} clients: both sides queue for connections)` : ''}; ` +
-      `/proof/v1 rate limits ${RATE_LIMIT} per key and per IP per minute and pro creations per hour (still counted on every request); pro plan`,
+      `/proof/v1 rate limits ${RATE_LIMIT} per key and per IP per minute and pro creations per hour (every request still counted, through reservations of the shared counters); pro plan`,
     body: `{"wallet_id":"wal_…","amount_usdc":"${AMOUNT_USDC}","description":"${DESCRIPTION}"} + a new Idempotency-Key -> 201; logs at warn`,
     scenarios: results,
     scaled,
