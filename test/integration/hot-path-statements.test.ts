@@ -61,6 +61,12 @@ describe('statements per request', () => {
       expect(withEndpoint.length, withEndpoint.join('\n')).toBeLessThanOrEqual(11);
       // The fair-use bound on stored responses is read from a per-account counter, never counted row by row.
       expect([...plain, ...withEndpoint].filter((s) => /count\([^)]*\)\s+(as\s+\S+\s+)?from\s+"?idempotency_keys/i.test(s))).toEqual([]);
+      // The counter it reads is the number of stored responses (five creations each).
+      for (const m of [pro, proWithEndpoint]) {
+        const [stored] = await h.tdb.db('idempotency_keys').where({ dialect: 'proof', tenant_id: m.id }).count<Array<{ count: string }>>('* as count');
+        const counter = await h.tdb.db('idempotency_retained').where({ dialect: 'proof', tenant_id: m.id }).first('responses');
+        expect([Number(stored?.count), counter?.responses]).toEqual([5, 5]);
+      }
     } finally {
       counter.stop();
     }
