@@ -44,7 +44,7 @@ export interface SharedCounters {
   fail(check: CounterCheck, at: Date): Promise<void>;
 }
 
-/** Entries of ended windows are dropped once the map holds this many. */
+/** Entries of ended windows are dropped once the map holds this many (or twice as many as after the last sweep). */
 const SWEEP_AT = 10_000;
 
 /**
@@ -62,6 +62,7 @@ const SWEEP_AT = 10_000;
  */
 export function createSharedCounters(db: Db, opts: { reserveMax: number }): SharedCounters {
   const shares = new Map<string, Share>();
+  let sweepAt = SWEEP_AT;
   const reserveMax = Math.max(1, Math.floor(opts.reserveMax));
   const bucketOf = (c: CounterCheck) => `${c.rule.name}:${c.subject}`;
 
@@ -70,7 +71,11 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
     const key = bucketOf(c);
     let share = shares.get(key);
     if (!share || share.windowStart !== start) {
-      if (shares.size >= SWEEP_AT) sweep(at);
+      if (shares.size >= sweepAt) {
+        sweep(at);
+        // Many live subjects in the current windows: sweep again only once the map has doubled (linear overall).
+        sweepAt = Math.max(SWEEP_AT, shares.size * 2);
+      }
       share = { windowStart: start, windowEnd: start + c.rule.windowSeconds * 1000, available: 0, lastAsked: 0, seen: 0, exhausted: false, pending: null };
       shares.set(key, share);
     }
