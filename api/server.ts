@@ -7,7 +7,8 @@ import type { AppState } from './http/context.js';
 import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
-import { perIp, rateLimit } from './http/rate-limit.js';
+import { installSharedCounters, perIp, rateLimit } from './http/rate-limit.js';
+import { createSharedCounters } from './http/shared-counters.js';
 import { trustProxies } from './http/proxy.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -59,6 +60,8 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
   // Production refuses to start without it (config/schema.ts); elsewhere say once what its absence means.
   if (!deps.config.http.publicBaseUrl) deps.logger.warn({ variable: 'PUBLIC_BASE_URL' }, PUBLIC_BASE_URL_UNSET_WARNING);
   app.silent = true; // errors are rendered and logged by errorMiddleware
+  // One set of rate-limit reservations per app (an API process), shared by all its limiters.
+  installSharedCounters(app, createSharedCounters(deps.db, { reserveMax: deps.config.rateLimits.reserveMax }));
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
   app.use(errorMiddleware(deps.logger));

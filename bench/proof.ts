@@ -28,7 +28,8 @@ import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lif
 import { sampleMemory, startMemorySampler, warningSink, type MemorySample } from './lib/measure.js';
 import { recordEventLoopUtilization, runProofLoad, type ProofCreation } from './lib/proof-load.js';
 import { createBenchMerchant, deleteBenchMerchants, proofRunStats, runBareInserts, type BenchMerchant } from './lib/proof-db.js';
-import { formatReport, isHealthy, type Check, type ScenarioResult, type SideResult } from './lib/proof-report.js';
+import { formatReport, isHealthy, type Check, type ScaledRow, type ScenarioResult, type SideResult } from './lib/proof-report.js';
+import { startApiProcesses } from './lib/api-processes.js';
 
 const WARMUP_PER_CLIENT = 5;
 /** Creations (and bare inserts) per client of the untimed round before the measured rows. */
@@ -43,18 +44,22 @@ interface Options {
   n: number;
   /** Clients in flight on both sides. */
   concurrency: number;
+  /** API processes (api/main.ts) for the scaling rows; 0 = none. */
+  processes: number;
 }
 
-const USAGE = `usage: tsx bench/proof.ts [--n N] [--concurrency C]
+const USAGE = `usage: tsx bench/proof.ts [--n N] [--concurrency C] [--processes P]
   --n            measured creations per row (and as many bare inserts), 1..4000 (default 500)
-  --concurrency  clients in flight on both sides, 1..64 (default 8; plus ${WARMUP_PER_CLIENT} warm-up requests per client)`;
+  --concurrency  clients in flight on both sides, 1..64 (default 8; plus ${WARMUP_PER_CLIENT} warm-up requests per client)
+  --processes    also run the one-wallet-per-merchant row on 1 and P separate API processes (api/main.ts), 0..4 (default 0)`;
 
 function parseOptions(argv: string[]): Options {
-  const values = benchArgs(argv, ['n', 'concurrency'], USAGE);
+  const values = benchArgs(argv, ['n', 'concurrency', 'processes'], USAGE);
   return {
     // One wallet holds the API's rows and then the bare rows, all open: 2 x (4000 + 5 x 64) stays under 9,999 deltas.
     n: intOption('--n', values.n, 500, 1, 4000),
     concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),
+    processes: intOption('--processes', values.processes, 0, 0, 4),
   };
 }
 
@@ -70,12 +75,13 @@ interface Scenario {
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const memory: { label: string; sample: MemorySample }[] = [{ label: 'at start (before infrastructure)', sample: sampleMemory() }];
-  const config = loadConfig({
+  const appEnv: Record<string, string | undefined> = {
     ...process.env,
     RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_PROOF_PRO_PER_HOUR: RATE_LIMIT,
-  });
+  };
+  const config = loadConfig(appEnv);
   // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
   const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-proof:7233' } };
   const infra = await ensureInfrastructure(pgOnly, progress, { fsync: false });
@@ -83,10 +89,15 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   run.signal.throwIfAborted();
 
   const runId = randomBytes(4).toString('hex');
-  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_proof_${runId}`, run);
+  const { db, description, url: databaseUrl } = await openBenchDatabase(infra, config, `tenant_bench_proof_${runId}`, run);
   await migrateLatest(db);
   const merchantIds: string[] = [];
   if (!infra.adminDatabaseUrl) run.defer("delete this run's merchants and their rows", () => deleteBenchMerchants(db, merchantIds));
+
+  // Every statement sent on the pool (the app's and the bare side's; the two never overlap), for statements per creation.
+  let sent = 0;
+  db.on('query', () => void sent++);
+  const statements = { mark: () => { const from = sent; return { since: () => sent - from }; } };
 
   const sink = warningSink();
   const logger = createLogger({ level: 'warn', name: 'bench-proof' }, sink.stream);
@@ -101,14 +112,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const scenarios: Scenario[] = [
     {
       label: `1 merchant, 1 wallet, ${plural(c, 'client')}`,
-      note: 'every creation holds the merchant row lock (quota) and the wallet row lock (unique delta) until it commits, so the clients take turns',
+      note: 'every creation holds the merchant row lock (quota, event order) and the wallet row lock (unique delta) until it commits, so the clients take turns',
       serialised: true,
       merchants: 1,
       webhook: false,
     },
     {
       label: `${plural(c, 'merchant')}, 1 wallet each`,
-      note: 'no row lock is shared between merchants (only the per-IP rate-limit counter, one short upsert): creations overlap',
+      note: 'no row lock is shared between merchants (only the per-IP rate-limit counter, reserved many hits at a time): creations overlap',
       serialised: false,
       merchants: c,
       webhook: false,
@@ -138,6 +149,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const warmup = measured ? WARMUP_PER_CLIENT : 0;
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} POST /proof/v1/requests, ${c} in flight`);
+    const apiStatements = statements.mark();
     const elu = recordEventLoopUtilization();
     const loading = runProofLoad(
       {
@@ -162,16 +174,19 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       latenciesMs: load.measured.map((x) => x.ms),
       doneAtMs: load.measured.filter((x) => x.status === 201).map((x) => x.doneAt),
       mainThreadBusy: elu.between(load.measuredFrom, load.measuredTo),
+      statementsEach: apiStatements.since() / all.length,
     };
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
     const maxApiDelta = created.reduce((m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))), 0);
+    const bareStatements = statements.mark();
     const bare = await runBareInserts(
       db,
       { merchantOf, quotedAtomic, firstDelta: maxApiDelta + 1, description: DESCRIPTION, validHours: DEFAULT_VALID_HOURS, warmup: warmup * c, n, concurrency: c },
       run.signal,
     );
 
+    bare.side.statementsEach = bareStatements.since() / (warmup * c + n);
     const statuses = new Map<number, number>();
     for (const x of all) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
     const serverErrors = all.filter((x) => x.status >= 500 || x.status === 0).length;
@@ -213,6 +228,46 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     peak = sampler.stop();
   }
   memory.push({ label: 'peak during the measured phases (250 ms samples)', sample: peak });
+
+  // The one-wallet-per-merchant row again on 1 and P API processes as deployed (api/main.ts), clients spread over them.
+  const scaled: ScaledRow[] = [];
+  if (opts.processes > 0) {
+    const urls = await startApiProcesses({ n: opts.processes, databaseUrl, env: { ...appEnv, LOG_LEVEL: 'warn' }, readyPath: '/x402/health' }, progress, run);
+    const perMerchant = results.find((r) => !r.serialised && !r.label.includes('webhook'));
+    for (const k of [...new Set([1, opts.processes])]) {
+      run.signal.throwIfAborted();
+      const merchants: BenchMerchant[] = [];
+      for (let i = 0; i < c; i++) {
+        const m = await createBenchMerchant(db, { name: `bench-proof-${runId}-p${k}-${i + 1}`, webhook: false, secretBox, now: new Date() });
+        merchantIds.push(m.id);
+        merchants.push(m);
+      }
+      progress(`${k} API process(es): ${WARMUP_PER_CLIENT * c} warm-up + ${opts.n} POST /proof/v1/requests, ${c} in flight`);
+      const lanes = urls.slice(0, k).map((url, p) => ({ url, clients: merchants.filter((_, i) => i % k === p) })).filter((l) => l.clients.length > 0);
+      const loads = await Promise.all(
+        lanes.map((lane, p) =>
+          runProofLoad(
+            {
+              baseUrl: lane.url,
+              clients: lane.clients.map((m) => ({ key: m.key, walletId: m.wallet.id })),
+              amountUsdc: AMOUNT_USDC,
+              description: DESCRIPTION,
+              warmupPerClient: WARMUP_PER_CLIENT,
+              n: Math.floor(opts.n / lanes.length) + (p < opts.n % lanes.length ? 1 : 0),
+              idemPrefix: `bench_${runId}_p${k}_${p}_`,
+            },
+            run.signal,
+          ),
+        ),
+      );
+      const measured = loads.flatMap((l) => l.measured);
+      const seconds = (Math.max(...loads.map((l) => l.measuredTo)) - Math.min(...loads.map((l) => l.measuredFrom))) / 1000;
+      const created = measured.filter((x) => x.status === 201).length;
+      const all = loads.flatMap((l) => [...l.warmup, ...l.measured]);
+      check(all.every((x) => x.status === 201), `${k} API process(es): ${all.filter((x) => x.status === 201).length}/${all.length} POSTs answered 201${all.find((x) => x.status !== 201)?.problem ? `; first problem: ${all.find((x) => x.status !== 201)?.problem}` : ''}`);
+      scaled.push({ processes: k, created, seconds, latenciesMs: measured.map((x) => x.ms), bareRate: perMerchant ? perMerchant.bare.ok / perMerchant.bare.seconds : Number.NaN });
+    }
+  }
   memory.push({ label: 'after the measured phases', sample: sampleMemory() });
 
   const cpu = os.cpus();
@@ -223,9 +278,10 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     warmupPerClient: WARMUP_PER_CLIENT,
     database:
       `${description}, pool max ${config.database.poolMax}${c > config.database.poolMax ? ` (below the ${c} clients: both sides queue for connections)` : ''}; ` +
-      `/proof/v1 rate limits ${RATE_LIMIT} per key and per IP per minute and pro creations per hour (still counted on every request); pro plan`,
+      `/proof/v1 rate limits ${RATE_LIMIT} per key and per IP per minute and pro creations per hour (every request still counted, through reservations of the shared counters); pro plan`,
     body: `{"wallet_id":"wal_…","amount_usdc":"${AMOUNT_USDC}","description":"${DESCRIPTION}"} + a new Idempotency-Key -> 201; logs at warn`,
     scenarios: results,
+    scaled,
     memory,
     checks,
     appWarnings: sink.warnings(),

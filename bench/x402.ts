@@ -21,28 +21,30 @@ import { PAID_ROUTES } from '../api/x402/route-table.js';
 import { USDC } from '../test/helpers/x402-harness.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
-import { runHttpLoad } from './lib/http-load.js';
+import { runHttpLoad, runHttpLoadSpread } from './lib/http-load.js';
+import { startApiProcesses } from './lib/api-processes.js';
 import { timedPayingClient } from './lib/x402-client.js';
 import { BENCH_RATE_LIMIT, parsePaidBenchOptions, startX402BenchApp, type PaidBenchOptions } from './lib/x402-app.js';
 import { deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
-import { formatReport, isHealthy, type Check, type PaidCall, type ThroughputSide } from './lib/x402-report.js';
+import { formatReport, isHealthy, type Check, type PaidCall, type ScaledRows, type ThroughputSide } from './lib/x402-report.js';
 
 const WARMUP_SECONDS = 1;
 const PAID_WARMUP = 3;
 /** The reader's documented cost of one read once the endpoint's chain id is known (evm-reader.ts). */
 const RPC_AIM = 3;
 
-const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N]
+const USAGE = `usage: tsx bench/x402.ts [--duration S] [--concurrency C] [--n N] [--processes P]
   --duration     measured seconds per throughput row, 1..60 (default 5; each row also gets ${WARMUP_SECONDS} s of warm-up)
   --concurrency  requests in flight in the throughput rows, 1..256 (default 16)
-  --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)`;
+  --n            measured paid Verify calls, 1..300 (default 30; plus ${PAID_WARMUP} warm-up calls)
+  --processes    also measure the app as P separate API processes (api/main.ts) on the same database, 0..4 (default 0)`;
 
 // The payer holds 10 USDC: 500 calls at 0.02.
-const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 300);
+const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 300, true);
 
 async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean> {
   // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by its call.
-  const { config, infra, chain, db, database, url: appUrl, since, hashes, amount, confirmations: required, rec, warnings } =
+  const { config, infra, chain, db, database, url: appUrl, since, hashes, amount, confirmations: required, rec, warnings, appEnv, databaseUrl } =
     await startX402BenchApp({ name: 'bench-x402', txCount: 1 + PAID_WARMUP + opts.n }, progress, run);
   const verifyPath = `/x402${PAID_ROUTES.verify.path}`;
   const runRows: X402RunRows = { resource: `${appUrl}${verifyPath}`, since, txHashes: hashes };
@@ -87,6 +89,28 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
   const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareServer.url}/ok`, 200);
   const healthSide = await side('app  GET /x402/health -> 200', `${appUrl}/x402/health`, 200);
   const unpaidSide = await side(`app  GET ${verifyPath} -> 402`, unpaidUrl, 402, 'payment-required');
+
+  // ---- 1b. The same app as 1 and as P API processes (api/main.ts, as deployed), the load spread over them.
+  const scaled: ScaledRows[] = [];
+  if (opts.processes > 0) {
+    const urls = await startApiProcesses({ n: opts.processes, databaseUrl, env: appEnv, readyPath: '/x402/health' }, progress, run);
+    for (const k of [...new Set([1, opts.processes])]) {
+      const some = urls.slice(0, k);
+      const spread = async (label: string, path: string, expectStatus: number, expectHeader?: string): Promise<ThroughputSide> => {
+        progress(`throughput: ${label}`);
+        const result = await runHttpLoadSpread({ ...load, expectStatus, ...(expectHeader ? { expectHeader } : {}) }, some.map((u) => `${u}${path}`), run.signal);
+        if (result.stoppedEarly) throw new Error(`${label}: the load stopped early (first: ${result.firstProblem})`);
+        check(result.ok > 0 && result.unexpected + result.errors === 0, `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`);
+        return { label, result };
+      };
+      const processes = `${k} API process${k > 1 ? 'es' : ''}`;
+      scaled.push({
+        processes: k,
+        health: await spread(`${processes}  GET /x402/health -> 200`, '/x402/health', 200),
+        unpaid: await spread(`${processes}  GET ${verifyPath} -> 402`, `${verifyPath}?tx_hash=${hashes[0]}`, 402, 'payment-required'),
+      });
+    }
+  }
 
   // ---- 2 and 3. Paid Verify calls, one at a time; warm-up calls first (the very first makes the first chain read).
   progress(`paid Verify: ${PAID_WARMUP} warm-up + ${opts.n} calls, one at a time`);
@@ -151,6 +175,7 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     bare: bareSide,
     health: healthSide,
     unpaid: unpaidSide,
+    scaled,
     challengeBytes: challenge?.length ?? 0,
     paidWarmup: PAID_WARMUP,
     paid: calls,

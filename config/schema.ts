@@ -143,6 +143,11 @@ export const envSchema = z.object({
   /** Dashboard sign-in attempts per e-mail address per 15 minutes (on top of the per-IP limit). */
   RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: int(10, 1),
   /**
+   * Hits an API process reserves at most from one shared rate-limit counter in one statement (api/http/shared-counters.ts);
+   * 1 = one upsert per request.
+   */
+  RATE_LIMIT_RESERVE_MAX: int(64, 1),
+  /**
    * Origins allowed to make management (`/api/integrations`) mutations, comma-separated, e.g.
    * https://dashboard.example.com. Unset: the origin of PUBLIC_BASE_URL, else the origin the request was sent to.
    */
@@ -361,6 +366,8 @@ export interface Config {
     readonly x402PerIpPerMinute: number;
     readonly integrationsPerIpPerMinute: number;
     readonly authFailuresPerIpPerMinute: number;
+    /** Hits one process reserves at most from a shared counter in one statement (RATE_LIMIT_RESERVE_MAX). */
+    readonly reserveMax: number;
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
@@ -633,6 +640,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       x402PerIpPerMinute: e.RATE_LIMIT_X402_PER_IP_PER_MINUTE,
       integrationsPerIpPerMinute: e.RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE,
       authFailuresPerIpPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
+      reserveMax: e.RATE_LIMIT_RESERVE_MAX,
     },
     webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
     domainAudit: {

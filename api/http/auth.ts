@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import { looksLikeApiKey, requiredScope, type KeyInterface } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
-import { touchApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.js';
+import { touchApiKey, verifyApiKey, type VerifyOutcome } from '../../db/repositories/api-keys.repo.js';
 import type { Db } from '../../db/connection.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 
 /** last_used_at is kept to the minute. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -29,13 +29,19 @@ export function refuseKeyInQuery(): Middleware<AppState> {
  * or expired key all answer 401 with the same message; a key lacking the method's scope answers
  * insufficient_scope (401 on /proof/v1, 403 on /v1).
  */
-export function requireApiKey(db: Db, iface: KeyInterface, now: () => Date = () => new Date()): Middleware<AppState> {
+export function requireApiKey(
+  db: Db,
+  iface: KeyInterface,
+  now: () => Date = () => new Date(),
+  /** Replaces verifyApiKey, e.g. to read what a later guard needs in the same statement (api/proof/proof.routes.ts). */
+  verify: (ctx: AppContext, token: string, at: Date) => Promise<VerifyOutcome> = (_ctx, token, at) => verifyApiKey(db, iface, token, at),
+): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     const match = /^Bearer +(\S+)$/i.exec(header); // the auth scheme is case-insensitive (RFC 9110)
     if (!match) throw new DomainError('unauthorized', 'Missing or invalid API key');
     const at = now();
-    const outcome = await verifyApiKey(db, iface, match[1]!, at);
+    const outcome = await verify(ctx, match[1]!, at);
     if (!outcome.ok) throw new DomainError('unauthorized', 'Missing or invalid API key');
     const scope = requiredScope(ctx.method);
     if (!outcome.key.scopes.includes(scope)) {

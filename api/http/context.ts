@@ -13,6 +13,8 @@ export interface AppState {
   apiKey?: ApiKeyRecord;
   /** The /proof/v1 merchant of the bearer key, or of the dashboard session on /api/integrations. */
   merchant?: Merchant;
+  /** Read with the /proof/v1 key in the same statement, for the merchant guard after the rate limits. */
+  keyMerchant?: { merchant: Merchant | null; keyRank: number };
   /** The signed-in member of a processing company on /api/company and POST /v1/webhooks. */
   member?: { id: string; companyId: string; accountId: string; email: string; role: 'member' | 'billing_admin'; companyName: string };
   /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */

@@ -3,7 +3,7 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, countRetainedResponses, findStoredResponse, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -38,6 +38,13 @@ export interface IdempotentOptions {
   beforeReplay?: (ctx: AppContext, resourceId: string) => Promise<void>;
   /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
   retainedLimit?: number;
+  /**
+   * Claim the key with the stored response, just before the commit, instead of first (one statement less): for a
+   * handler whose every effect is in `ctx.state.trx` and that takes a lock a concurrent request with the same key
+   * also takes (e.g. the merchant row), so the second waits for the first to commit, then finds the key taken, rolls
+   * its own work back and replays the first answer. Only for a dialect that keeps responses forever.
+   */
+  claimAtCommit?: boolean;
   now?: () => Date;
 }
 
@@ -53,6 +60,10 @@ const MAX_CLAIM_ROUNDS = 5;
 export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   const now = opts.now ?? (() => new Date());
   const retention = IDEMPOTENCY_RULES[opts.dialect].retentionDays;
+  // The bound counts responses kept forever (db: idempotency_retained); a dialect whose keys expire has none to count.
+  if (opts.retainedLimit !== undefined && retention !== null) throw new Error(`idempotency: a retained-responses bound needs a dialect that keeps responses forever, not ${opts.dialect}`);
+  const bounded = opts.retainedLimit !== undefined;
+  if (opts.claimAtCommit && retention !== null) throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
   return async (ctx, next) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
@@ -60,14 +71,17 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
-      const stored = await findStoredResponse(opts.db, ref, at);
+      // With a bound, the stored response and the tenant's retained count come in one statement.
+      const { stored, retained } = bounded
+        ? await findStoredResponseAndRetained(opts.db, ref, at)
+        : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 };
       if (stored) {
         const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
         assertSameRequest(stored, opts.operation, requestHash, earlier);
         if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
         return replay(ctx, stored);
       }
-      if (opts.retainedLimit !== undefined && (await countRetainedResponses(opts.db, ref.dialect, ref.tenantId)) >= opts.retainedLimit) {
+      if (opts.retainedLimit !== undefined && retained >= opts.retainedLimit) {
         throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
       }
 
@@ -75,7 +89,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       let committed = false;
       try {
         const expiresAt = retention === null ? null : new Date(at.getTime() + retention * 86_400_000);
-        if (!(await claimKey(trx, ref, { operation: opts.operation, requestHash, expiresAt }, at))) {
+        if (!opts.claimAtCommit && !(await claimKey(trx, ref, { operation: opts.operation, requestHash, expiresAt }, at))) {
           await trx.rollback();
           continue; // someone else held it: their response is committed now (or they rolled back)
         }
@@ -87,12 +101,20 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           return;
         }
         const body = Buffer.from(JSON.stringify(ctx.body ?? null), 'utf8');
-        await completeKey(trx, ref, {
+        const response = {
           status: ctx.status,
           body: opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(ctx.body ?? null)), 'utf8') : body,
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
-        });
+        };
+        if (opts.claimAtCommit) {
+          if (!(await storeKey(trx, ref, { operation: opts.operation, requestHash }, response))) {
+            await trx.rollback();
+            continue; // a request with the same key committed first: replay its answer
+          }
+        } else {
+          await completeKey(trx, ref, response, { retained: retention === null });
+        }
         await trx.commit();
         committed = true;
         ctx.type = 'application/json; charset=utf-8';

@@ -6,7 +6,7 @@ import { merchantOf } from '../http/context.js';
 import { idempotent } from '../http/idempotency.js';
 
 /** An Idempotency-Key guard for one operation; `storedBody` is what replays get when it differs from the live body. */
-export type MerchantIdempotent = (operation: string, opts?: { storedBody?: (body: unknown) => unknown }) => Middleware<AppState>;
+export type MerchantIdempotent = (operation: string, opts?: { storedBody?: (body: unknown) => unknown; claimAtCommit?: boolean }) => Middleware<AppState>;
 
 /**
  * Idempotency in the /proof dialect (kept forever, at most `retainedResponsesPerAccount` per merchant), keyed by
@@ -22,6 +22,7 @@ export function merchantIdempotency(deps: { db: Db; logger: Logger; retainedResp
       tenantOf: (ctx) => merchantOf(ctx).id,
       retainedLimit: deps.retainedResponsesPerAccount,
       ...(opts.storedBody ? { storedBody: opts.storedBody } : {}),
+      ...(opts.claimAtCommit ? { claimAtCommit: true } : {}),
       now: deps.now,
     });
 }

@@ -7,7 +7,7 @@ import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/p
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
 import { activeKeyRank } from '../../db/repositories/api-keys.repo.js';
-import { getMerchant } from '../../db/repositories/merchants.repo.js';
+import { getMerchant, verifyMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
@@ -51,12 +51,14 @@ export interface ProofRouterDeps {
 function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
   return async (ctx, next) => {
     const key = keyOf(ctx);
-    const merchant = await getMerchant(db, key.tenantId);
+    // Read with the key (requireApiKey with verifyMerchantKey) when it came that way; else looked up here.
+    const read = ctx.state.keyMerchant;
+    const merchant = read ? read.merchant : await getMerchant(db, key.tenantId);
     if (!merchant) throw new DomainError('unauthorized', 'Missing or invalid API key');
     if (merchant.status !== 'active') throw new DomainError('forbidden', 'This account is suspended');
     const at = now();
     const allowed = usableLimit(merchant, at, 'keys');
-    if (!usableAfterDowngrade(await activeKeyRank(db, 'proof', merchant.id, key, at), allowed)) {
+    if (!usableAfterDowngrade(read ? read.keyRank : await activeKeyRank(db, 'proof', merchant.id, key, at), allowed)) {
       throw new DomainError('unauthorized', `This API key is inactive: the current plan allows ${allowed} key(s), and only the earliest are usable`);
     }
     ctx.state.merchant = merchant;
@@ -106,7 +108,11 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   router.use(
     '/v1',
     authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, now),
-    requireApiKey(deps.db, 'proof', now),
+    requireApiKey(deps.db, 'proof', now, async (ctx, token, at) => {
+      const { outcome, merchant, keyRank } = await verifyMerchantKey(deps.db, token, at);
+      if (outcome.ok) ctx.state.keyMerchant = { merchant, keyRank };
+      return outcome;
+    }),
     rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),
     merchantOfKey(deps.db, now),
     rateLimit(deps.db, [proCreationsPerHour(deps.rateLimits.proPerHour, now)], now),
@@ -114,7 +120,8 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
   const idempotency = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
-  const idem = (operation: string): Middleware<AppState> => compose([idempotency(operation), startRecordedDeliveries(deps.workflows ?? null)]);
+  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> =>
+    compose([idempotency(operation, opts), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
   mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null }, idem);

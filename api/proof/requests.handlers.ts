@@ -7,7 +7,7 @@ import { paymentRequestCreatedData } from '../../domain/proof/events.js';
 import { DEFAULT_VALID_HOURS, parseRequestCreate, type RequestCreate } from '../../domain/validation/proof-request.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import { getVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
@@ -15,7 +15,7 @@ import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
-import { reserveQuota } from './quota.js';
+import { checkQuota, reserveQuota } from './quota.js';
 
 export interface ProofDeps {
   db: Db;
@@ -71,11 +71,18 @@ export async function createPaymentRequest(
   now: Date,
   opts: { invoiceId?: string; needInvoices?: number; dueDate?: string } = {},
 ): Promise<PaymentRequest> {
-  const { ent } = await reserveQuota(trx, merchantId, { requests: 1, invoices: opts.needInvoices ?? 0 }, now);
+  const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
+  // The merchant lock (quota) and the wallet lock (delta allocation) in one statement; without such a wallet the
+  // quota is still checked first, so its answer does not depend on the wallet.
+  const locked = await lockMerchantAndWallet(trx, merchantId, req.walletId);
+  if (!locked) {
+    await reserveQuota(trx, merchantId, need, now);
+    throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
+  }
+  const { merchant, ent } = await checkQuota(trx, locked.merchant, need, now);
+  const { wallet } = locked;
   const maxHours = ent.limits.maxValidHours;
   const onPlan = ent.kind === 'trial' ? 'a trial' : 'this plan';
-  const wallet = await getVerifiedWallet(trx, merchantId, req.walletId, { lock: true });
-  if (!wallet) throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
   const issues: Array<{ path: string; message: string }> = [];
   let validHours = req.validHours ?? DEFAULT_VALID_HOURS;
   if (opts.dueDate !== undefined) {
@@ -100,12 +107,14 @@ export async function createPaymentRequest(
     type: 'payment_request.created',
     occurredAt: now,
     data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-  });
+  }, merchant); // read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }
 
-export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
-  router.post('/v1/requests', idempotent('requests.create'), async (ctx) => {
+export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>): void {
+  // Every effect of a creation is in the idempotent transaction, after the merchant lock a same-key request also
+  // waits for: the key can be claimed with the stored answer at the end (api/http/idempotency.ts claimAtCommit).
+  router.post('/v1/requests', idempotent('requests.create', { claimAtCommit: true }), async (ctx) => {
     const req = parseRequestCreate(ctx.request.body);
     const now = deps.now();
     const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now);

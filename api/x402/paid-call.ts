@@ -121,9 +121,29 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
   const waitMs = deps.settlementWaitMs ?? 15_000;
   const running = new Set<Promise<unknown>>();
 
+  // A route's challenge is a function of the route, the resource URL and the request's method (the bazaar declaration
+  // names it; nothing else of the request goes into it): built once per combination, not per request. Bounded per
+  // route (without PUBLIC_BASE_URL the URL follows the Host header), oldest evicted; failures are not kept.
+  const challenges = new WeakMap<PaidRouteSpec, Map<string, Promise<PaymentRequired>>>();
+  const cachedChallenge = (route: PaidRouteSpec, resourceUrl: string, request?: RequestView): Promise<PaymentRequired> => {
+    let byKey = challenges.get(route);
+    if (!byKey) challenges.set(route, (byKey = new Map()));
+    const key = `${request ? (request.method === 'HEAD' ? 'GET' : request.method) : '-'} ${resourceUrl}`;
+    let built = byKey.get(key);
+    if (!built) {
+      if (byKey.size >= CHALLENGES_PER_ROUTE) byKey.delete(byKey.keys().next().value!);
+      const map = byKey;
+      built = server.paymentRequired(route, resourceUrl, 'Payment required', request);
+      map.set(key, built);
+      built.catch(() => map.delete(key));
+    }
+    return built;
+  };
+
   const challenge = async (route: PaidRouteSpec, resourceUrl: string, request?: RequestView): Promise<PaymentRequired> => {
     try {
-      return await server.paymentRequired(route, resourceUrl, 'Payment required', request);
+      // Callers get their own copy (the paid path hands it to @x402/core); the unpaid 402 reads the shared one.
+      return structuredClone(await cachedChallenge(route, resourceUrl, request));
     } catch (err) {
       logger.warn({ error: errorSummary(err) }, 'x402 challenge unavailable (facilitator not ready)');
       throw new DomainError('service_unavailable', 'The payment facilitator is unavailable; try again later', { retryAfterSeconds: 5 });
@@ -191,10 +211,17 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
 
     async process(call) {
       const { route } = call;
-      const pr = await challenge(route, call.resourceUrl, call.request);
       if (call.payment.kind === 'none') {
-        return refused(pr, 'payment_required', 'Payment required: pay this fee with x402 v2 and repeat the call with the payment');
+        // The shared challenge as is: the refusal only reads it (the transport encodes it once, payment.middleware.ts).
+        let shared: PaymentRequired;
+        try {
+          shared = await cachedChallenge(route, call.resourceUrl, call.request);
+        } catch {
+          return refused(await challenge(route, call.resourceUrl, call.request), 'payment_required', PAYMENT_REQUIRED_MESSAGE);
+        }
+        return refused(shared, 'payment_required', PAYMENT_REQUIRED_MESSAGE);
       }
+      const pr = await challenge(route, call.resourceUrl, call.request);
       if (call.payment.kind === 'undecodable') return refused(pr, 'payment_invalid', 'The payment is not an x402 payment payload', call.payment.reason);
       const { payload } = call.payment;
       const match = server.match(pr, payload);
@@ -275,6 +302,11 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
     },
   };
 }
+
+const PAYMENT_REQUIRED_MESSAGE = 'Payment required: pay this fee with x402 v2 and repeat the call with the payment';
+
+/** Distinct challenges kept per paid route (resource URL x method). */
+const CHALLENGES_PER_ROUTE = 64;
 
 /** After its wait, a first request that has not answered within this margin is taken as gone (process died). */
 const FIRST_REQUEST_GRACE_MS = 5 * 60_000;

@@ -76,8 +76,13 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
 
   // The challenge of a route rarely changes, but @x402/core's base64 encoder walks the 3-4 KB header byte by
   // byte: encoding it once per distinct challenge keeps the unpaid 402 path cheap. Bounded, oldest evicted.
+  // The unpaid 402 hands over the same (shared, never modified) challenge object each time: its encoding is found by
+  // identity, without serialising it to look it up.
+  const encodedByObject = new WeakMap<PaymentRequired, string>();
   const encodedChallenges = new Map<string, string>();
   const encodeChallenge = (challenge: PaymentRequired): string => {
+    const known = encodedByObject.get(challenge);
+    if (known !== undefined) return known;
     const json = JSON.stringify(challenge);
     let encoded = encodedChallenges.get(json);
     if (encoded === undefined) {
@@ -85,6 +90,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
       if (encodedChallenges.size >= 256) encodedChallenges.delete(encodedChallenges.keys().next().value!);
       encodedChallenges.set(json, encoded);
     }
+    encodedByObject.set(challenge, encoded);
     return encoded;
   };
 

@@ -67,3 +67,31 @@ export async function runOnThread<T>(body: URL, data: unknown, deadlineMs: numbe
     await worker.terminate();
   }
 }
+
+/**
+ * The same load spread over several servers (API processes) of one app: `concurrency` split as evenly as possible,
+ * one loop per server, all at once. Counts are summed; the latency percentiles are the worst server's.
+ */
+export async function runHttpLoadSpread(job: Omit<HttpLoadJob, 'url'>, urls: readonly string[], signal?: AbortSignal): Promise<HttpLoadResult> {
+  const results = await Promise.all(
+    urls.map((url, i) => {
+      const concurrency = Math.floor(job.concurrency / urls.length) + (i < job.concurrency % urls.length ? 1 : 0);
+      return runHttpLoad({ ...job, url, concurrency: Math.max(1, concurrency) }, signal);
+    }),
+  );
+  const sum = (pick: (r: HttpLoadResult) => number) => results.reduce((a, r) => a + pick(r), 0);
+  const worst = (pick: (r: HttpLoadResult) => number) => Math.max(...results.map(pick));
+  return {
+    requests: sum((r) => r.requests),
+    ok: sum((r) => r.ok),
+    unexpected: sum((r) => r.unexpected),
+    errors: sum((r) => r.errors),
+    firstProblem: results.find((r) => r.firstProblem)?.firstProblem,
+    stoppedEarly: results.some((r) => r.stoppedEarly),
+    seconds: worst((r) => r.seconds),
+    connections: sum((r) => r.connections),
+    p50Ms: worst((r) => r.p50Ms),
+    p95Ms: worst((r) => r.p95Ms),
+    p99Ms: worst((r) => r.p99Ms),
+  };
+}

@@ -96,7 +96,7 @@ export async function runBareInserts(
     signal,
   );
 
-  const side: SideResult = { n: opts.n, ok: 0, other: 0, seconds: 0, latenciesMs: [], doneAtMs: [], mainThreadBusy: Number.NaN };
+  const side: SideResult = { n: opts.n, ok: 0, other: 0, seconds: 0, latenciesMs: [], doneAtMs: [], mainThreadBusy: Number.NaN, statementsEach: Number.NaN };
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
   await runPool(
@@ -164,6 +164,7 @@ export async function deleteBenchMerchants(db: Db, merchantIds: readonly string[
   await db.transaction(async (trx) => {
     await trx('proof_events').whereIn('merchant_id', merchantIds).delete();
     await trx('idempotency_keys').where({ dialect: 'proof' }).whereIn('tenant_id', merchantIds).delete();
+    await trx('idempotency_retained').where({ dialect: 'proof' }).whereIn('tenant_id', merchantIds).delete();
     await trx('payment_requests').whereIn('merchant_id', merchantIds).delete();
     await trx('webhook_endpoints').where({ interface: 'proof' }).whereIn('tenant_id', merchantIds).delete();
     await trx('api_keys').where({ interface: 'proof' }).whereIn('tenant_id', merchantIds).delete();

@@ -14,6 +14,8 @@ export interface SideResult {
   doneAtMs: number[];
   /** Event-loop utilisation of the main thread during the pass (0..1): the app on the API side, knex on the bare side. */
   mainThreadBusy: number;
+  /** SQL statements sent per creation (or insert), warm-up included: knex 'query' events, BEGIN and COMMIT counted. */
+  statementsEach: number;
 }
 
 export interface ScenarioResult {
@@ -24,6 +26,16 @@ export interface ScenarioResult {
   serialised: boolean;
   api: SideResult;
   bare: SideResult;
+}
+
+/** The one-wallet-per-merchant row on `processes` separate API processes. */
+export interface ScaledRow {
+  processes: number;
+  created: number;
+  seconds: number;
+  latenciesMs: number[];
+  /** The bare INSERT rate of the in-process row with one wallet per merchant, for the ratio. */
+  bareRate: number;
 }
 
 export interface Check {
@@ -39,6 +51,8 @@ export interface ProofBenchReport {
   database: string;
   body: string;
   scenarios: ScenarioResult[];
+  /** With --processes: the rows of 1 and P API processes (empty without). */
+  scaled: ScaledRow[];
   memory: { label: string; sample: MemorySample }[];
   checks: Check[];
   appWarnings: { count: number; first: string[] };
@@ -69,6 +83,7 @@ export function formatReport(r: ProofBenchReport): string {
     fmt.ms(percentile(s.latenciesMs, 0.5)),
     fmt.ms(percentile(s.latenciesMs, 0.95)),
     Number.isFinite(s.mainThreadBusy) ? `${(s.mainThreadBusy * 100).toFixed(0)}%` : 'n/a',
+    Number.isFinite(s.statementsEach) ? s.statementsEach.toFixed(2) : 'n/a',
     ratio,
   ];
   const rows = r.scenarios.flatMap((s) => [
@@ -89,12 +104,32 @@ export function formatReport(r: ProofBenchReport): string {
     `body: ${r.body}`,
     '',
     '1. payment requests created per second: the API beside a bare INSERT of the same row, same concurrency, same run',
-    table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'API / bare'], ...rows]),
+    table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'statements each', 'API / bare'], ...rows]),
     ...r.scenarios.map((s) => `   ${s.label}: ${s.note}${s.serialised ? ` (one creation every ${fmt.ms(1000 / rate(s.api))})` : ''}`),
-    '   API: POST sent -> 201 body read, with auth, 2 rate-limit upserts (+1 pro hourly), key rank, idempotency claim and stored',
-    '   response, merchant lock + quota count, wallet lock + open-amount scan + unique delta, insert (+ event). bare: one INSERT.',
+    '   API: POST sent -> 201 body read: key + merchant + key rank (one statement), rate-limit reservations (shared, amortised),',
+    '   stored response + retained count, BEGIN, merchant + wallet locks (+ quota count on capped plans), expiry + open amounts',
+    '   + unique delta, insert, endpoint check (+ event and delivery), stored answer + key claim, COMMIT. bare: one INSERT.',
+    '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
-    '2. does the API slow down as the history grows (quota count, open-amount scan, stored-response count)?',
+    ...(r.scaled.length === 0 ? [] : [
+      `1b. ${r.concurrency} merchants, 1 wallet each, on separate API processes (api/main.ts, logs to /dev/null) on the same PostgreSQL, clients spread over them`,
+      table([
+        ['', 'N', 'created', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'API / bare (row above)', 'x 1 process'],
+        ...r.scaled.map((s) => [
+          `${s.processes} API process${s.processes > 1 ? 'es' : ''}`,
+          String(s.latenciesMs.length),
+          String(s.created),
+          s.seconds.toFixed(3),
+          fmt.rate(s.created / s.seconds),
+          fmt.ms(percentile(s.latenciesMs, 0.5)),
+          fmt.ms(percentile(s.latenciesMs, 0.95)),
+          fmt.ratio(s.created / s.seconds / s.bareRate),
+          r.scaled[0] ? `${((s.created / s.seconds) / (r.scaled[0].created / r.scaled[0].seconds)).toFixed(2)}` : '',
+        ]),
+      ]),
+      '',
+    ]),
+    '2. does the API slow down as the history grows (quota count on capped plans, open amounts near the quote)?',
     '   creations/s over the first and the last fifth of each measured pass',
     table([['', 'first fifth', 'last fifth', 'last / first'], ...trend]),
     '',

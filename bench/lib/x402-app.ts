@@ -28,6 +28,8 @@ export const BENCH_RATE_LIMIT = '1000000000';
 export interface PaidBenchOptions {
   /** Measured seconds of each throughput side. */
   duration: number;
+  /** API processes (api/main.ts) for the extra scaling rows; 0 = none (bench/x402.ts only). */
+  processes: number;
   /** Requests in flight in the throughput rows. */
   concurrency: number;
   /** Measured paid calls (per transport where there are two). */
@@ -38,10 +40,11 @@ export interface PaidBenchOptions {
  * `--duration` (1..60, default 5), `--concurrency` (1..256, default 16) and `--n` (1..maxN, default 30); a bad
  * value is a usage error, `--help` prints `usage`.
  */
-export function parsePaidBenchOptions(argv: string[], usage: string, maxN: number): PaidBenchOptions {
-  const values = benchArgs(argv, ['duration', 'concurrency', 'n'], usage);
+export function parsePaidBenchOptions(argv: string[], usage: string, maxN: number, withProcesses = false): PaidBenchOptions {
+  const values = benchArgs(argv, withProcesses ? ['duration', 'concurrency', 'n', 'processes'] : ['duration', 'concurrency', 'n'], usage);
   return {
     duration: intOption('--duration', values.duration, 5, 1, 60),
+    processes: intOption('--processes', values.processes, 0, 0, 4),
     concurrency: intOption('--concurrency', values.concurrency, 16, 1, 256),
     n: intOption('--n', values.n, 30, 1, maxN),
   };
@@ -69,6 +72,9 @@ export interface X402BenchApp {
   rec: PhaseRecorder;
   /** Warning and error lines the app logged (info lines are produced, as in production, then dropped). */
   warnings(): { count: number; first: string[] };
+  /** The environment the app's config was loaded from, and its database, for API processes of the same app. */
+  appEnv: Record<string, string | undefined>;
+  databaseUrl: string;
 }
 
 /** Starts PostgreSQL and the local Base chain side by side; whatever started is stopped at the end. */
@@ -116,7 +122,7 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
 
   // The app's configuration: every chain URL points at the local node (Solana at a closed port; never read).
   const rpc = chain.node.url;
-  const config = loadConfig({
+  const appEnv: Record<string, string | undefined> = {
     ...process.env,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
@@ -128,10 +134,11 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
     X402_PAY_TO: chain.payTo,
     X402_FACILITATOR: 'self',
     X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorSigner.privateKey,
-  });
+  };
+  const config = loadConfig(appEnv);
 
   const runId = randomBytes(4).toString('hex');
-  const { db, description } = await openBenchDatabase(infra, config, `tenant_${opts.name.replaceAll('-', '_')}_${runId}`, run);
+  const { db, description, url: databaseUrl } = await openBenchDatabase(infra, config, `tenant_${opts.name.replaceAll('-', '_')}_${runId}`, run);
   await migrateLatest(db);
   const since = await dbNow(db);
 
@@ -168,5 +175,5 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
   const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments, secretBox: createSecretBox(generateSecretsKey()), workflows: null });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
-  return { config, infra, chain, db, database: description, url: server.url, since, hashes, amount, confirmations, rec, warnings: sink.warnings };
+  return { config, infra, chain, db, database: description, url: server.url, since, hashes, amount, confirmations, rec, warnings: sink.warnings, appEnv, databaseUrl };
 }

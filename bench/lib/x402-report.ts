@@ -19,6 +19,13 @@ export interface PaidCall {
   sample: PhaseSample;
 }
 
+/** The app as `processes` separate API processes on one database, the load spread over them. */
+export interface ScaledRows {
+  processes: number;
+  health: ThroughputSide;
+  unpaid: ThroughputSide;
+}
+
 export interface Check {
   ok: boolean;
   text: string;
@@ -35,6 +42,8 @@ export interface X402BenchReport {
   /** The app's cheapest /x402 route, for reference: the same middleware and rate limit, no payment layer. */
   health: ThroughputSide;
   unpaid: ThroughputSide;
+  /** With --processes: the rows of 1 and P API processes (empty without). */
+  scaled: ScaledRows[];
   /** Size of the PAYMENT-REQUIRED header of the unpaid answer. */
   challengeBytes: number;
   paidWarmup: number;
@@ -106,6 +115,13 @@ export function formatReport(r: X402BenchReport): string {
     `ratio unpaid 402 / bare Koa: ${fmt.ratio(rate(r.unpaid.result) / rate(r.bare.result))}` +
       `   (app /x402/health / bare Koa: ${fmt.ratio(rate(r.health.result) / rate(r.bare.result))})`,
     `the 402 carries a PAYMENT-REQUIRED header of ${r.challengeBytes} bytes`,
+    ...(r.scaled.length === 0 ? [] : [
+      '',
+      `1b. the app as separate API processes (api/main.ts, logs to /dev/null) on the same PostgreSQL, ${r.concurrency} in flight spread over them (p50/p95/p99: the worst process)`,
+      table([THROUGHPUT_HEADER, ...r.scaled.flatMap((s) => [throughputRow(s.health), throughputRow(s.unpaid)])]),
+      ...r.scaled.map((s) => `   ${s.processes} process${s.processes > 1 ? 'es' : ''}: unpaid 402 / bare Koa ${fmt.ratio(rate(s.unpaid.result) / rate(r.bare.result))}, /x402/health / bare Koa ${fmt.ratio(rate(s.health.result) / rate(r.bare.result))}` +
+        (s.processes > 1 && r.scaled[0] ? `; x${(rate(s.unpaid.result) / rate(r.scaled[0].unpaid.result)).toFixed(2)} the 402s/s and x${(rate(s.health.result) / rate(r.scaled[0].health.result)).toFixed(2)} the health/s of 1 process` : '')),
+    ]),
     '',
     `2. paid Verify end to end: N=${r.paid.length} one at a time (+${r.paidWarmup} warm-up), a fresh authorization and a never-read transaction each`,
     table([

@@ -95,12 +95,52 @@ export async function verifyApiKey(db: Db, iface: KeyInterface, token: string, n
     return { ok: false, reason: 'malformed' };
   }
   const row = await db<Row>('api_keys').where({ lookup_id: parsed.lookupId, interface: iface }).first();
+  return checkKeyRow(row, presentedHash, now);
+}
+
+/**
+ * As verifyApiKey, with `extra` columns selected beside the key row in the same statement (`k` is the key row):
+ * e.g. the tenant's row and the key's rank (db/repositories/merchants.repo.ts verifyMerchantKey). `extra` is
+ * undefined when the token is malformed or no key has its lookup id.
+ */
+export async function verifyApiKeyWith<T extends Record<string, unknown>>(
+  db: Db,
+  iface: KeyInterface,
+  token: string,
+  now: Date,
+  extra: { columns: string; joins?: string; bindings: readonly unknown[] },
+): Promise<{ outcome: VerifyOutcome; extra: T | undefined }> {
+  const parsed = parsePresentedKey(iface, token);
+  const presentedHash = sha256Hex(token);
+  if (!parsed) {
+    timingSafeEqualHex(presentedHash, presentedHash);
+    return { outcome: { ok: false, reason: 'malformed' }, extra: undefined };
+  }
+  const { rows } = await db.raw<{ rows: Array<Row & T> }>(
+    `SELECT k.*, ${extra.columns} FROM api_keys k ${extra.joins ?? ''} WHERE k.lookup_id = ? AND k.interface = ? LIMIT 1`,
+    [...extra.bindings, parsed.lookupId, iface] as never[],
+  );
+  const row = rows[0];
+  return { outcome: checkKeyRow(row, presentedHash, now), extra: row };
+}
+
+/** The verdict on the key row found by a token's lookup id (the digest compared in constant time either way). */
+function checkKeyRow(row: Row | undefined, presentedHash: string, now: Date): VerifyOutcome {
   const match = timingSafeEqualHex(presentedHash, row?.secret_hash ?? presentedHash.replace(/./g, '0'));
   if (!row || !match) return { ok: false, reason: 'unknown' };
   if (row.revoked_at) return { ok: false, reason: 'revoked' };
   if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
   return { ok: true, key: toRecord(row) };
 }
+
+/**
+ * SQL (over the key row `k`) of the key's 0-based rank among its tenant's active keys at the first binding (a
+ * timestamp), as activeKeyRank computes it.
+ */
+export const ACTIVE_KEY_RANK_SQL = `(SELECT count(*) FROM api_keys o
+   WHERE o.interface = k.interface AND o.tenant_id = k.tenant_id AND o.revoked_at IS NULL
+     AND (o.expires_at IS NULL OR o.expires_at > ?)
+     AND (o.created_at < k.created_at OR (o.created_at = k.created_at AND o.id < k.id)))`;
 
 /** Records use at most once a minute per key, so authentication stays one read on the hot path. */
 export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> {

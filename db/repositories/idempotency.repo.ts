@@ -19,21 +19,37 @@ export interface KeyRef {
 
 const pk = (ref: KeyRef) => ({ dialect: ref.dialect, tenant_id: ref.tenantId, key: ref.key });
 
+const toStored = (row: Record<string, unknown>): StoredResponse => ({
+  operation: row['operation'] as string,
+  requestHash: row['request_hash'] as string,
+  status: row['response_status'] as number,
+  body: row['response_body'] as Buffer,
+  contentType: row['response_content_type'] as string,
+  resourceId: row['resource_id'] as string | null,
+});
+
 /** The completed response stored under a key, ignoring rows past their retention. */
 export async function findStoredResponse(db: Db, ref: KeyRef, now: Date): Promise<StoredResponse | null> {
   const row = await db('idempotency_keys')
     .where(pk(ref))
     .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
     .first();
-  if (!row) return null;
-  return {
-    operation: row.operation,
-    requestHash: row.request_hash,
-    status: row.response_status,
-    body: row.response_body,
-    contentType: row.response_content_type,
-    resourceId: row.resource_id,
-  };
+  return row ? toStored(row) : null;
+}
+
+/**
+ * As findStoredResponse, and in the same statement how many responses the tenant keeps forever in the dialect
+ * (the `idempotency_retained` counter: one row read, whatever the tenant's history).
+ */
+export async function findStoredResponseAndRetained(db: Db, ref: KeyRef, now: Date): Promise<{ stored: StoredResponse | null; retained: number }> {
+  const { rows } = await db.raw<{ rows: Array<Record<string, unknown>> }>(
+    `SELECT k.*, (SELECT r.responses FROM idempotency_retained r WHERE r.dialect = ? AND r.tenant_id = ?) AS retained_responses
+       FROM (SELECT 1) AS one
+       LEFT JOIN idempotency_keys k ON k.dialect = ? AND k.tenant_id = ? AND k.key = ? AND (k.expires_at IS NULL OR k.expires_at > ?)`,
+    [ref.dialect, ref.tenantId, ref.dialect, ref.tenantId, ref.key, now],
+  );
+  const row = rows[0] ?? {};
+  return { stored: row['operation'] == null ? null : toStored(row), retained: Number(row['retained_responses'] ?? 0) };
 }
 
 /**
@@ -47,7 +63,8 @@ export async function claimKey(
   claim: { operation: string; requestHash: string; expiresAt: Date | null },
   now: Date,
 ): Promise<boolean> {
-  await trx('idempotency_keys').where(pk(ref)).andWhere('expires_at', '<=', now).del();
+  // A key of a dialect that keeps responses forever never expires: there is nothing to clear.
+  if (claim.expiresAt !== null) await trx('idempotency_keys').where(pk(ref)).andWhere('expires_at', '<=', now).del();
   const rows = await trx('idempotency_keys')
     .insert({
       ...pk(ref),
@@ -64,22 +81,67 @@ export async function claimKey(
   return rows.length === 1;
 }
 
+/**
+ * Stores the response of a claimed key, in the claim's transaction. With `retained` (a response kept forever) the
+ * tenant's `idempotency_retained` counter goes up by one in the same statement.
+ */
 export async function completeKey(
   trx: Db,
   ref: KeyRef,
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+  opts: { retained?: boolean } = {},
 ): Promise<void> {
-  await trx('idempotency_keys').where(pk(ref)).update({
-    response_status: response.status,
-    response_body: response.body,
-    response_content_type: response.contentType,
-    resource_id: response.resourceId,
-  });
+  if (!opts.retained) {
+    await trx('idempotency_keys').where(pk(ref)).update({
+      response_status: response.status,
+      response_body: response.body,
+      response_content_type: response.contentType,
+      resource_id: response.resourceId,
+    });
+    return;
+  }
+  await trx.raw(
+    `WITH counted AS (
+       INSERT INTO idempotency_retained (dialect, tenant_id, responses) VALUES (?, ?, 1)
+       ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
+     )
+     UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_content_type = ?, resource_id = ?
+      WHERE dialect = ? AND tenant_id = ? AND key = ?`,
+    [ref.dialect, ref.tenantId, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId, ref.key],
+  );
 }
 
+/**
+ * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
+ * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
+ * insert until it ends, so false means another response is committed under the key.
+ */
+export async function storeKey(
+  trx: Db,
+  ref: KeyRef,
+  claim: { operation: string; requestHash: string },
+  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: Array<{ stored: string }> }>(
+    `WITH stored AS (
+       INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (dialect, tenant_id, key) DO NOTHING
+       RETURNING 1
+     ), counted AS (
+       INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored
+       ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
+     )
+     SELECT count(*) AS stored FROM stored`,
+    [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId],
+  );
+  return Number(rows[0]?.stored ?? 0) === 1;
+}
+
+/** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */
 export async function countRetainedResponses(db: Db, dialect: IdempotencyDialect, tenantId: string): Promise<number> {
-  const [row] = await db('idempotency_keys').where({ dialect, tenant_id: tenantId }).count<{ count: string }[]>('* as count');
-  return Number(row?.count ?? 0);
+  const row = await db('idempotency_retained').where({ dialect, tenant_id: tenantId }).first<{ responses: number } | undefined>('responses');
+  return row?.responses ?? 0;
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {

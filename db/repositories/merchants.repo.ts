@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors.js';
 import { walletAddressIssue, type Network } from '../../domain/networks.js';
 import { entitlementAt, type MerchantPlanState, type PaidPlan } from '../../domain/proof/plans.js';
 import type { KeyScope } from '../../domain/api-keys.js';
-import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from './api-keys.repo.js';
+import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -59,11 +59,49 @@ export async function getMerchant(db: Db, id: string): Promise<Merchant | null> 
   return row ? toMerchant(row) : null;
 }
 
+/**
+ * A `/proof/v1` key (verifyApiKey 'proof') with, in the same statement, its merchant (null when the row is gone) and
+ * its rank among the merchant's active keys at `now` (activeKeyRank): what the key guard and the merchant guard of
+ * /proof/v1 need, in one round trip instead of three.
+ */
+export async function verifyMerchantKey(db: Db, token: string, now: Date): Promise<{ outcome: VerifyOutcome; merchant: Merchant | null; keyRank: number }> {
+  const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
+    columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
+              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank`,
+    joins: 'LEFT JOIN merchants m ON m.id = k.tenant_id',
+    bindings: [now],
+  });
+  const merchant = extra?.['m_id'] == null ? null : toMerchant(Object.fromEntries(Object.entries(extra).filter(([k]) => k.startsWith('m_')).map(([k, v]) => [k.slice(2), v])));
+  return { outcome, merchant, keyRank: Number(extra?.['m_key_rank'] ?? 0) };
+}
+
 /** Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. */
 export async function lockMerchant(trx: Db, id: string): Promise<Merchant> {
   const row = await trx('merchants').where({ id }).forUpdate().first();
   if (!row) throw new DomainError('not_found', 'Merchant not found');
   return toMerchant(row);
+}
+
+/**
+ * Locks the merchant row and one of its verified wallets in one statement (merchant first, then wallet, the order
+ * lockMerchant then getVerifiedWallet take them). Null when the wallet is not a verified wallet of the merchant:
+ * nothing is locked then.
+ */
+export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletId: string): Promise<{ merchant: Merchant; wallet: MerchantWallet } | null> {
+  const row = await trx('merchants as m')
+    .join('merchant_wallets as w', 'w.merchant_id', 'm.id')
+    .where('m.id', merchantId)
+    .andWhere('w.id', walletId)
+    .whereNotNull('w.verified_at')
+    .forUpdate('m', 'w')
+    .first(
+      'm.*',
+      'w.id as w_id', 'w.merchant_id as w_merchant_id', 'w.network as w_network', 'w.address as w_address',
+      'w.label as w_label', 'w.verified_at as w_verified_at', 'w.created_at as w_created_at',
+    );
+  if (!row) return null;
+  const wallet = toWallet({ id: row.w_id, merchant_id: row.w_merchant_id, network: row.w_network, address: row.w_address, label: row.w_label, verified_at: row.w_verified_at, created_at: row.w_created_at });
+  return { merchant: toMerchant(row), wallet };
 }
 
 /** Records a paid 30-day period of `plan` ending at `paidUntil` (operator action until checkout exists). */

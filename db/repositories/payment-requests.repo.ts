@@ -1,5 +1,5 @@
 import type { Network } from '../../domain/networks.js';
-import { chooseMatchingDelta } from '../../domain/proof/matching-delta.js';
+import { chooseMatchingDelta, DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
@@ -62,9 +62,18 @@ export async function expireOverdueRequests(db: Db, now: Date, walletId?: string
 }
 
 /** Open requests hold their amount; AWAITING past its expiry is closed first (EXPIRED) and frees it. */
-async function openAmounts(trx: Db, walletId: string, now: Date): Promise<Set<bigint>> {
-  await expireOverdueRequests(trx, now, walletId);
-  const rows = await trx('payment_requests').where({ wallet_id: walletId }).whereIn('status', ['AWAITING', 'REVIEW']).select('amount_atomic');
+async function openAmounts(trx: Db, walletId: string, now: Date, near: { from: bigint; to: bigint }): Promise<Set<bigint>> {
+  // One statement: the expiry (expireOverdueRequests for this wallet), then the open amounts. The read sees the rows
+  // as they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
+  const { rows } = await trx.raw<{ rows: Array<{ amount_atomic: string }> }>(
+    `WITH expired AS (
+       UPDATE payment_requests SET status = 'EXPIRED' WHERE wallet_id = ? AND status = 'AWAITING' AND expires_at <= ?
+     )
+     SELECT amount_atomic FROM payment_requests
+      WHERE wallet_id = ? AND status IN ('AWAITING', 'REVIEW') AND NOT (status = 'AWAITING' AND expires_at <= ?)
+        AND amount_atomic BETWEEN ? AND ?`,
+    [walletId, now, walletId, now, near.from.toString(), near.to.toString()],
+  );
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }
 
@@ -87,7 +96,9 @@ export async function insertPaymentRequest(
   },
   now: Date,
 ): Promise<PaymentRequest> {
-  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now));
+  // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
+  const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
+  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now, near));
   const [row] = await trx('payment_requests')
     .insert({
       id: newId('req'),

@@ -1,7 +1,7 @@
 import { envelope, type ProofEventType } from '../../domain/proof/events.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
-import { usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
+import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../../domain/proof/plans.js';
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
 
@@ -14,9 +14,11 @@ import type { Db } from '../connection.js';
 export async function appendProofEvent(
   trx: Db,
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
+  /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
+  plan?: MerchantPlanState,
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
-  const merchant = await trx('merchants').where({ id: input.merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
-  const allowed = usableLimit({ plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at }, input.occurredAt, 'destinations');
+  const state = plan ?? (await planStateOf(trx, input.merchantId));
+  const allowed = usableLimit(state, input.occurredAt, 'destinations');
   // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
   const counted = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId }).whereNot({ status: 'deleted' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).forShare()).map(toEndpoint);
   const endpoints = counted.filter((e, rank) => e.status === 'enabled' && usableAfterDowngrade(rank, allowed));
@@ -36,6 +38,11 @@ export async function appendProofEvent(
     collected.push(delivery.id);
   }
   return { id, cursor: Number(row.cursor), body };
+}
+
+async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
+  const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
+  return { plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at };
 }
 
 const collectors = new WeakMap<Db, string[]>();
