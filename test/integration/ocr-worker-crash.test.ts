@@ -51,7 +51,9 @@ describe('a worker dies in the middle of an OCR document', () => {
       const pending = (await handle.describe()).raw.pendingActivities ?? [];
       for (const a of pending) {
         const payload = a.heartbeatDetails?.payloads?.[0];
-        if (!payload?.data) continue;
+        // A heartbeat without details (the first, before any page is done) is an empty binary/null payload, not JSON.
+        const encoding = Buffer.from(payload?.metadata?.['encoding'] ?? new Uint8Array()).toString('utf8');
+        if (!payload?.data || encoding !== 'json/plain') continue;
         const details = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { checkpoint?: { pages?: number[] } };
         if (details.checkpoint?.pages?.length === 2) return details;
       }
