@@ -163,7 +163,7 @@ describe('OpenAI-compatible transcription provider', () => {
 
   it('a request that hangs past its time limit is a temporary outage; so are a silent host and a dropped connection', async () => {
     stub = await standIn([hang]);
-    const e = await failure(provider(stub.baseUrl, { timeoutMs: 300 }).transcribe({ path: audio }));
+    const e = await failure(provider(stub.baseUrl, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({ path: audio }));
     expect(e).toBeInstanceOf(ProviderUnavailableError);
     expect(e.message).toMatch(/did not answer within 300 ms/);
     expect(stub.requests).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('OpenAI-compatible transcription provider', () => {
     const blackHole = await startBlackHole();
     const dropper = await startConnectionDropper();
     try {
-      const silent = await failure(provider(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300 }).transcribe({ path: audio }));
+      const silent = await failure(provider(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({ path: audio }));
       expect(silent).toBeInstanceOf(ProviderUnavailableError);
       const dropped = await failure(provider(`http://127.0.0.1:${dropper.port}/v1`).transcribe({ path: audio }));
       expect(dropped).toBeInstanceOf(ProviderUnavailableError);
