@@ -4,6 +4,7 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../adapters/media/pdf/qpdf.js';
 import type { Db } from '../db/connection.js';
 import { getBatchById } from '../db/repositories/batches.repo.js';
+import { submitterOf } from '../db/repositories/jobs.repo.js';
 import { batchJson } from '../api/processing/batches.routes.js';
 import { retryFailedItems } from '../api/processing/submission.service.js';
 import { workflowIds } from '../workflows/task-queues.js';
@@ -40,7 +41,7 @@ export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf:
     throw new DomainError('conflict', `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`);
   }
   const afterCommit: Array<() => Promise<void>> = [];
-  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, apiKeyId: original.apiKeyId }));
+  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }));
   for (const start of afterCommit) await start();
   const batch = submitted.batch!;
   return { workflow_id: workflowIds.batch(batch.id), ...(await batchJson(deps.db, batch)) };
