@@ -531,10 +531,11 @@ const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_typ
 /** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
 function reviewSchemas(): Record<string, Schema> {
   return {
-    ExtractionReview: obj(['job_id', 'revision', 'fields', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
+    ExtractionReview: obj(['job_id', 'revision', 'fields', 'forms', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
       job_id: id('job', 'Job'),
       revision: { type: 'integer', minimum: 0, description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.' },
       fields: { type: 'array', items: { type: 'string' } },
+      forms: { type: 'object', additionalProperties: { type: 'string' }, description: 'For each field, the form a correction takes (e.g. `a date as YYYY-MM-DD, e.g. "2026-03-31"`), as a 422 words it.' },
       review_required: { type: 'boolean', description: 'Some document still has a flagged value that was not corrected.' },
       documents: {
         type: 'array',

@@ -9,6 +9,10 @@ import { CompanyMembersPage } from './pages/company/members';
 import { CompanyWebhooksPage } from './pages/company/webhooks';
 import { CompanyDeliveriesPage } from './pages/company/deliveries';
 import { CompanyWorkflowsPage } from './pages/company/workflows';
+import { CompanyJobPage, CompanyJobsPage } from './pages/company/jobs';
+import { CompanyBatchesPage, CompanyBatchPage } from './pages/company/batches';
+import { CompanyCreditsPage } from './pages/company/credits';
+import { CompanyReviewPage } from './pages/company/review';
 
 /**
  * Every page of the app, one table per kind of account: the route (under /dashboard/<kind>/), the title (navigation,
@@ -21,6 +25,8 @@ export interface PageDef {
   element: ReactElement;
   /** Company pages only a billing administrator can use: left out of a member's navigation. */
   billingAdmin?: boolean;
+  /** A page reached from another (a detail page, `path` with a `:param`): not in the navigation. */
+  detail?: boolean;
 }
 
 export const MERCHANT_PAGES: readonly PageDef[] = [
@@ -35,7 +41,13 @@ export const COMPANY_PAGES: readonly PageDef[] = [
   { path: 'members', title: 'Members', element: <CompanyMembersPage />, billingAdmin: true },
   { path: 'webhooks', title: 'Webhooks', element: <CompanyWebhooksPage />, billingAdmin: true },
   { path: 'deliveries', title: 'Deliveries', element: <CompanyDeliveriesPage />, billingAdmin: true },
+  { path: 'jobs', title: 'Jobs', element: <CompanyJobsPage /> },
+  { path: 'batches', title: 'Batches', element: <CompanyBatchesPage /> },
+  { path: 'credits', title: 'Credits', element: <CompanyCreditsPage /> },
   { path: 'workflows', title: 'Saved workflows', element: <CompanyWorkflowsPage /> },
+  { path: 'jobs/:id', title: 'Job', element: <CompanyJobPage />, detail: true },
+  { path: 'jobs/:id/review', title: 'Extraction review', element: <CompanyReviewPage />, detail: true },
+  { path: 'batches/:id', title: 'Batch', element: <CompanyBatchPage />, detail: true },
 ];
 
 /** The first page a kind of account sees after signing in (router paths, without the /dashboard basename). */
