@@ -105,6 +105,7 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'total is corrected (revision 1)' }).waitFor();
     await page.getByRole('list', { name: 'Reviewed files' }).waitFor();
     await j.checkPage('review (corrected)');
+    await j.screenshot('review');
 
     // The regenerated JSON export holds the correction.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('list', { name: 'Reviewed files' }).getByRole('link', { name: /-reviewed\.json$/ }).click()]);

@@ -105,7 +105,7 @@ export function CompanyReviewPage() {
                 </div>
               )}
               <table>
-                <caption>Fields of {d.document}</caption>
+                <caption className="visually-hidden">Fields of {d.document}</caption>
                 <thead>
                   <tr>
                     <th scope="col">Field</th>
