@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -7,6 +8,7 @@ import { setAccountPassword } from '../../db/repositories/company-sessions.repo.
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { generateInvoice, renderInvoice } from '../helpers/invoice-corpus.js';
+import { samplePdf } from '../helpers/sample-files.js';
 import { Journey, launchBrowser, SCREENSHOT_DIR } from './browser.js';
 
 /**
@@ -130,6 +132,41 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await page.getByRole('link', { name: 'Credits', exact: true }).click();
     await page.getByRole('img', { name: /Credits used per day/ }).waitFor();
     await j.checkPage('credits');
+    await j.finish();
+  }, 600_000);
+
+  it('an administrator retries a batch\'s failed item from its page; a double click makes one retry batch', async () => {
+    const good = await h.upload(acme.key, 'good.pdf', await samplePdf(1));
+    const bad = await h.upload(acme.key, 'bad.pdf', await samplePdf(1));
+    const original = readFileSync(h.store.pathOf(bad));
+    writeFileSync(h.store.pathOf(bad), original.subarray(0, 40)); // measured, then damaged: its item fails
+    const batch = await b.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [good, bad], options: { angle: 90 } });
+    await b.waitForBatch(acme.key, batch.id);
+    writeFileSync(h.store.pathOf(bad), original); // repaired: the retry can succeed
+
+    const j = await journey('company-batch-retry');
+    const { page } = j;
+    await page.goto(`/dashboard/company/batches/${batch.id}`);
+    await page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
+    await j.checkPage('sign-in');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Batch' }).waitFor(); // back where the link pointed
+    await page.locator('.facts').getByText('partial', { exact: true }).waitFor();
+    await j.checkPage('batch (partial)');
+    await page.getByRole('button', { name: 'Retry the failed item' }).dblclick();
+    const notice = page.getByRole('status').filter({ hasText: 'The failed items are queued again as batch' });
+    await notice.waitFor();
+    const retryId = (await notice.getByRole('link').innerText()).trim();
+    expect(retryId).toMatch(/^bat_/);
+    expect(await h.tdb.db('batches').where({ retry_of: batch.id }).select('id', 'member_id')).toEqual([{ id: retryId, member_id: acme.ownerId }]);
+    await j.checkPage('batch (retried)');
+    await notice.getByRole('button', { name: 'Follow it' }).click();
+    await page.getByText(`Retries the failed items of ${batch.id}`).waitFor();
+    await page.locator('.facts').getByText('completed', { exact: true }).waitFor({ timeout: 300_000 });
+    await page.getByRole('link', { name: 'Download results (ZIP)' }).waitFor();
+    await j.checkPage('retry batch (completed)');
     await j.finish();
   }, 600_000);
 });

@@ -90,10 +90,14 @@ export function CompanyBatchesPage() {
 
 /** One batch: aggregate progress and credits (followed while it runs), its children, its ZIP, and retry-failed. */
 export function CompanyBatchPage() {
+  const { id = '' } = useParams();
+  return <BatchView key={id} id={id} />; // a new batch is a new page: its own load, polling and retry state
+}
+
+function BatchView({ id }: { id: string }) {
   const account = useAccount('company');
   const { api } = account;
   const admin = account.role === 'billing_admin';
-  const { id = '' } = useParams();
   const navigate = useNavigate();
   const batch = useLoad(useCallback(() => api.get<Batch>(`/batches/${encodeURIComponent(id)}?limit=100`), [api, id]));
   const retry = useAction();

@@ -101,8 +101,12 @@ export function CompanyJobsPage() {
 
 /** One job: its state (followed while it runs), its error, its result files, and its review for flow-extract. */
 export function CompanyJobPage() {
-  const { api } = useAccount('company');
   const { id = '' } = useParams();
+  return <JobView key={id} id={id} />; // another job is a new page: its own load and polling
+}
+
+function JobView({ id }: { id: string }) {
+  const { api } = useAccount('company');
   const job = useLoad(useCallback(() => api.get<Job>(`/jobs/${encodeURIComponent(id)}`), [api, id]));
   usePolling(job.data !== null && unfinished(job.data.status), job.loading, job.reload);
   const j = job.data;

@@ -34,8 +34,12 @@ function Files({ files, label }: { files: readonly ReviewFile[]; label: string }
  * the regenerated exports are then offered beside the originals. Line items are read-only. Every member may review.
  */
 export function CompanyReviewPage() {
-  const { api } = useAccount('company');
   const { id = '' } = useParams();
+  return <ReviewView key={id} id={id} />; // another job's review starts afresh (no edit or revision carried over)
+}
+
+function ReviewView({ id }: { id: string }) {
+  const { api } = useAccount('company');
   const loaded = useLoad(useCallback(() => api.get<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction`), [api, id]));
   const [latest, setLatest] = useState<ExtractionReview | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
