@@ -6,6 +6,7 @@ import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { DashboardClient } from '../helpers/dashboard.js';
 import { batchClient, type BatchJson } from '../helpers/batches.js';
 import { samplePdf } from '../helpers/sample-files.js';
+import { Conformance } from '../helpers/openapi-conformance.js';
 
 /**
  * `POST /api/company/batches/{id}/retry-failed` (docs/processing.md "Retrying failed items"): a billing administrator
@@ -106,5 +107,25 @@ describe('POST /api/company/batches/{id}/retry-failed', () => {
     const res = await retry(owner, done.id);
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'batch_has_no_failed_items' });
+  }, 300_000);
+
+  it('answers as the company OpenAPI document says: 202, 403, 404, 409 and 422', async () => {
+    const doc = (await (await fetch(`${h.app.url}/api/company/openapi.json`)).json()) as Record<string, unknown>;
+    const c = new Conformance(doc);
+    const op = 'POST /api/company/batches/{batch_id}/retry-failed';
+    for (const r of await h.tdb.db('batches').where({ retry_of: batch.id }).select('id')) await b.waitForBatch(acme.key, r.id as string);
+    await h.stopWorkers();
+    try {
+      const created = (await c.check(op, await retry(owner, batch.id))) as { id: string };
+      expect(created.id).toMatch(/^bat_/);
+      expect(await c.check(op, await retry(owner, batch.id))).toMatchObject({ code: 'batch_retry_in_progress' });
+      expect(await c.check(op, await retry(owner, created.id))).toMatchObject({ code: 'batch_not_terminal' });
+      expect(await c.check(op, await retry(member, batch.id))).toMatchObject({ code: 'billing_admin_required' });
+      expect(await c.check(op, await retry(owner, batch.id, undefined, { csrf: null }))).toMatchObject({ code: 'csrf_failed' });
+      expect(await c.check(op, await retry(owner, batch.id, { again: true }))).toMatchObject({ code: 'validation_failed' });
+      expect(await c.check(op, await retry(owner, 'bat_Ab3Ab3Ab3Ab3Ab3Ab3Cd'))).toMatchObject({ code: 'not_found' });
+    } finally {
+      await h.startWorker();
+    }
   }, 300_000);
 });
