@@ -31,8 +31,9 @@ export async function batchesShow(db: Db, flags: Flags) {
 
 /**
  * `batches:retry-failed <batch id>`: what `POST /v1/batches/{id}/retry-failed` does, for the batch's company, on
- * behalf of the key that submitted the batch: a new batch of the failed items, quoted and reserved anew. A batch that
- * was already retried is refused unless `--again` is given, so a repeated command does not run the items twice.
+ * behalf of whoever submitted the batch (its API key, or the member who retried it from the dashboard): a new batch
+ * of the failed items, quoted and reserved anew. A batch that was already retried is refused unless `--again` is
+ * given, so a repeated command does not run the items twice.
  */
 export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
   const original = await batchOf(deps.db, flags);
