@@ -9,6 +9,7 @@ import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { generateInvoice, renderInvoice } from '../helpers/invoice-corpus.js';
 import { samplePdf } from '../helpers/sample-files.js';
+import { DashboardClient } from '../helpers/dashboard.js';
 import { Journey, launchBrowser, SCREENSHOT_DIR } from './browser.js';
 
 /**
@@ -169,4 +170,41 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await j.checkPage('retry batch (completed)');
     await j.finish();
   }, 600_000);
+
+  it('a member who is not a billing administrator lands on the jobs and sees batches (without Retry) and credits', async () => {
+    const owner = new DashboardClient(h.app.url, '/api/company');
+    expect((await owner.signIn(email, PASSWORD, { idem: null })).status).toBe(201);
+    const invitation = (await (await owner.request('POST', '/invitations', { email: 'viewer@journey.example', role: 'member' })).json()) as { token: string };
+    const accepted = await new DashboardClient(h.app.url, '/api/company').request('POST', '/invitations/accept', { token: invitation.token, password: 'viewer password 1' }, { csrf: null, idem: null, cookie: null });
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+    const partial = await h.tdb.db('batches').where({ company_id: acme.id, status: 'partial' }).first('id');
+
+    const j = await journey('company-member');
+    const { page } = j;
+    await page.goto('/dashboard/');
+    await page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
+    await j.checkPage('sign-in');
+    await page.getByRole('radio', { name: /Company/ }).check();
+    await page.getByLabel('E-mail address').fill('viewer@journey.example');
+    await page.getByLabel('Password').fill('viewer password 1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor(); // a member's home
+    await page.getByRole('table', { name: 'Jobs, newest first' }).waitFor();
+    await j.checkPage('jobs');
+    const nav = page.getByRole('navigation', { name: 'Company sections' });
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Batches', 'Credits', 'Saved workflows']);
+    await nav.getByRole('link', { name: 'Batches' }).click();
+    const batchLink = page.getByRole('table', { name: 'Batches, newest first' }).getByRole('link', { name: partial.id as string, exact: true });
+    await batchLink.waitFor();
+    await j.checkPage('batches (member)');
+    await batchLink.click();
+    await page.locator('.facts').getByText('partial', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Download results (ZIP)' }).waitFor();
+    expect(await page.getByRole('button', { name: /Retry/ }).count()).toBe(0);
+    await j.checkPage('batch (member)');
+    await nav.getByRole('link', { name: 'Credits' }).click();
+    await page.getByRole('img', { name: /Credits used per day/ }).waitFor();
+    await j.checkPage('credits (member)');
+    await j.finish();
+  }, 300_000);
 });

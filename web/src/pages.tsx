@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { AccountKind } from './session';
+import type { Account } from './session';
 import { MerchantOverviewPage } from './pages/merchant/overview';
 import { MerchantKeysPage } from './pages/merchant/keys';
 import { MerchantWebhooksPage } from './pages/merchant/webhooks';
@@ -50,5 +50,12 @@ export const COMPANY_PAGES: readonly PageDef[] = [
   { path: 'batches/:id', title: 'Batch', element: <CompanyBatchPage />, detail: true },
 ];
 
-/** The first page a kind of account sees after signing in (router paths, without the /dashboard basename). */
-export const homeOf = (kind: AccountKind): string => (kind === 'merchant' ? `/merchant/${MERCHANT_PAGES[0]!.path}` : `/company/${COMPANY_PAGES[0]!.path}`);
+/** The pages an account may use: a company member who is not a billing administrator does without the admin's. */
+export const pagesFor = (account: Pick<Account, 'kind'> & { role?: string }): readonly PageDef[] =>
+  account.kind === 'merchant' ? MERCHANT_PAGES : account.role === 'billing_admin' ? COMPANY_PAGES : COMPANY_PAGES.filter((p) => !p.billingAdmin);
+
+/**
+ * The first page an account sees after signing in (router paths, without the /dashboard basename): the first page of
+ * its table it may use (a member who is not a billing administrator starts on the jobs, not on the keys they may not see).
+ */
+export const homeOf = (account: Pick<Account, 'kind'> & { role?: string }): string => `/${account.kind}/${pagesFor(account)[0]!.path}`;
