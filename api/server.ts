@@ -20,6 +20,7 @@ import { createDomainAuditor } from '../adapters/domain-audit/index.js';
 import { x402Routers } from './x402/x402.routes.js';
 import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
+import { qpdfOptions } from './processing/estimate.service.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
@@ -82,6 +83,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
     store,
+    submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}) },
     ...(deps.now ? { now: deps.now } : {}),
   };
   // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.

@@ -4,6 +4,7 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../adapters/media/pdf/qpdf.js';
 import type { Db } from '../db/connection.js';
 import { getBatchById } from '../db/repositories/batches.repo.js';
+import { submitterOf } from '../db/repositories/jobs.repo.js';
 import { batchJson } from '../api/processing/batches.routes.js';
 import { retryFailedItems } from '../api/processing/submission.service.js';
 import { workflowIds } from '../workflows/task-queues.js';
@@ -30,8 +31,9 @@ export async function batchesShow(db: Db, flags: Flags) {
 
 /**
  * `batches:retry-failed <batch id>`: what `POST /v1/batches/{id}/retry-failed` does, for the batch's company, on
- * behalf of the key that submitted the batch: a new batch of the failed items, quoted and reserved anew. A batch that
- * was already retried is refused unless `--again` is given, so a repeated command does not run the items twice.
+ * behalf of whoever submitted the batch (its API key, or the member who retried it from the dashboard): a new batch
+ * of the failed items, quoted and reserved anew. A batch that was already retried is refused unless `--again` is
+ * given, so a repeated command does not run the items twice.
  */
 export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
   const original = await batchOf(deps.db, flags);
@@ -40,7 +42,7 @@ export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf:
     throw new DomainError('conflict', `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`);
   }
   const afterCommit: Array<() => Promise<void>> = [];
-  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, apiKeyId: original.apiKeyId }));
+  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }));
   for (const start of afterCommit) await start();
   const batch = submitted.batch!;
   return { workflow_id: workflowIds.batch(batch.id), ...(await batchJson(deps.db, batch)) };

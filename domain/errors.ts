@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'batch_not_terminal'
   | 'batch_has_no_failed_items'
   | 'batch_retry_needs_password'
+  | 'batch_retry_in_progress'
   | 'batch_zip_too_large'
   | 'job_not_cancellable'
   | 'batch_not_cancellable'

@@ -29,6 +29,9 @@ const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/u;
 const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/u;
 const CONTROL = /\p{Cc}/u;
 
+/** The form a correction of `field` takes, as the review shows it beside the field (and a refusal words it). */
+export const expectedForm = (field: string): string => FORMS[fieldKind(field)];
+
 /**
  * A corrected value of field `field` in its stored form, or `{ error }` naming the expected form. `null` clears the
  * field (the document does not give it). Amounts and numbers are stored canonical (`"0012.50"` → `"12.5"`, as the

@@ -20,6 +20,7 @@ import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 import { mountExtractionReview } from './extraction-review.handlers.js';
+import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
 import { mountCredits } from '../processing/credits.routes.js';
 import { batchJson } from '../processing/batches.routes.js';
 import { streamBatchZip } from '../processing/batch-zip.js';
@@ -44,6 +45,8 @@ export interface CompanyRouterDeps {
   allowLoopbackForTests: boolean;
   /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
   store: FileStore;
+  /** The /v1 submission's engines and workflow client, for a billing administrator's retry-failed. */
+  submission?: SessionSubmissionDeps;
   now?: () => Date;
 }
 
@@ -128,6 +131,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   admin.use(requireBillingAdmin());
   mountSavedWorkflowChanges(admin, { db: deps.db, now });
   mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
+  mountBatchRetry(admin, { db: deps.db, store: deps.store, logger: deps.logger, secretBox: deps.secretBox, submission: deps.submission, now });
   mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
   signedIn.use(admin.routes(), admin.allowedMethods());
   router.use(signedIn.routes(), signedIn.allowedMethods());

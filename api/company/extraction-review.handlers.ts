@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
-import { correctedValue, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
+import { correctedValue, expectedForm, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { LINE_ITEM_COLUMNS, type ExtractedValue } from '../../domain/extraction.js';
 import { parseCorrections } from '../../domain/validation/extraction-corrections.js';
 import { invalidBody } from '../../domain/validation/proof-request.js';
@@ -70,6 +70,7 @@ function reviewJson(r: LoadedReview) {
     job_id: r.job.id,
     revision: r.revision,
     fields: r.fields,
+    forms: Object.fromEntries(r.fields.map((f) => [f, expectedForm(f)])),
     review_required: r.current.documents.some((d) => d.check.review_required),
     documents: r.current.documents.map((d, i) => {
       const engine = r.original.documents[i]!;

@@ -40,7 +40,12 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'not_found', when: 'The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company\'s id gets the same answer).' },
   { code: 'conflict', when: 'A saved workflow of that name exists already (names are compared whatever their case); a job\'s results asked for before it completed; an extraction review of a job that is not a completed `flow-extract`, or corrections sent for another revision than the current one (the body\'s `revision` says which it is).' },
   { code: 'gone', when: 'The job\'s results passed retention (7 days) or are no longer stored; the corrections log is kept.' },
-  { code: 'batch_not_terminal', when: 'A batch\'s results ZIP asked for while it runs.' },
+  { code: 'batch_not_terminal', when: 'A batch\'s results ZIP asked for, or its failed items retried, while it runs.' },
+  { code: 'batch_has_no_failed_items', when: 'retry-failed: no item of the batch failed or was cancelled; there is nothing to retry.' },
+  { code: 'batch_retry_needs_password', when: 'retry-failed of a `pdf-protect`/`pdf-unlock` batch: the password is not kept once a job ends; submit a new batch with it.' },
+  { code: 'batch_retry_in_progress', when: 'retry-failed while an earlier retry of the same batch is still queued or processing (a double click makes one retry batch); wait for it to end.' },
+  { code: 'insufficient_credits', when: 'retry-failed: the wallet\'s available credits do not cover the new quote.' },
+  { code: 'queue_full', when: 'retry-failed: the company\'s pending jobs and the retried items would be over the queue limit; wait `Retry-After` seconds.' },
   { code: 'batch_zip_too_large', when: 'A batch\'s results ZIP would be over 1 GB: download the jobs\' results one by one.' },
   { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
   { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows; ${MAX_REVIEW_REVISIONS} review revisions per job.` },
@@ -262,6 +267,24 @@ function paths(): Record<string, Schema> {
           ...errorsOf({ ids: true, codes409: ['batch_not_terminal'] }),
           '410': errors(410, ['gone'], 'The results passed retention.'),
           '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.'),
+        },
+      },
+    },
+    '/api/company/batches/{batch_id}/retry-failed': {
+      post: {
+        operationId: 'retryFailedBatchItems', tags: t('Jobs'), summary: 'Re-run the failed items as a new batch', security: MUTATION,
+        description:
+          'Billing administrators: what `POST /v1/batches/{batch_id}/retry-failed` does (a new batch, `retry_of` the original, of its failed and cancelled items, each quoted and ' +
+          'reserved anew, atomically), recorded as submitted by the member instead of an API key. No body and no `Idempotency-Key`: a second request while a retry of the same ' +
+          'batch is still queued or processing gets 409 `batch_retry_in_progress`, so a double click makes one retry batch. Once that retry has ended, the original may be retried again.',
+        parameters: [idParam('batch_id', 'bat', 'Batch')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Accepted: the failed items are queued again as a new batch (its path in `Location`).', schemaRef('Batch'), {}, '202', { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) }),
+          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['batch_not_terminal', 'batch_has_no_failed_items', 'batch_retry_needs_password', 'batch_retry_in_progress'] }),
+          '402': errors(402, ['insufficient_credits'], 'Not enough credits for the new quote.'),
+          '410': errors(410, ['gone'], 'A source of a failed item is past its 7-day retention.'),
+          '429': errors(429, ['rate_limited', 'queue_full'], 'Over a request limit, or the queue limit.', { 'Retry-After': headerRef('Retry-After') }),
         },
       },
     },
@@ -508,10 +531,11 @@ const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_typ
 /** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
 function reviewSchemas(): Record<string, Schema> {
   return {
-    ExtractionReview: obj(['job_id', 'revision', 'fields', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
+    ExtractionReview: obj(['job_id', 'revision', 'fields', 'forms', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
       job_id: id('job', 'Job'),
       revision: { type: 'integer', minimum: 0, description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.' },
       fields: { type: 'array', items: { type: 'string' } },
+      forms: { type: 'object', additionalProperties: { type: 'string' }, description: 'For each field, the form a correction takes (e.g. `a date as YYYY-MM-DD, e.g. "2026-03-31"`), as a 422 words it.' },
       review_required: { type: 'boolean', description: 'Some document still has a flagged value that was not corrected.' },
       documents: {
         type: 'array',

@@ -27,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   batch_not_terminal: 409,
   batch_has_no_failed_items: 409,
   batch_retry_needs_password: 409,
+  batch_retry_in_progress: 409,
   batch_zip_too_large: 413,
   job_not_cancellable: 409,
   batch_not_cancellable: 409,

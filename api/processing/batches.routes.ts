@@ -59,7 +59,7 @@ export async function batchSummaryJson(db: Db, batch: Batch) {
 export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
 
 /** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
-const RETRY_BODY = {
+export const RETRY_BODY = {
   field: 'retry-failed takes no fields: the new batch repeats the failed items as they were',
   body: 'retry-failed takes no body, or an empty JSON object',
 };
@@ -101,7 +101,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     const trx = ctx.state.trx!;
     const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
       companyId: companyOf(ctx),
-      apiKeyId: keyOf(ctx).id,
+      submitter: { apiKeyId: keyOf(ctx).id },
       children: childrenOf(req),
       maxCredits: req.maxCredits,
       batch: { webhookId: req.webhookId, webhookMode: req.webhookMode, retryOf: null },
@@ -126,7 +126,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     assertNoFields(ctx.request.body, RETRY_BODY);
     const original = await findBatch(ctx);
     const trx = ctx.state.trx!;
-    const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, apiKeyId: keyOf(ctx).id });
+    const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, submitter: { apiKeyId: keyOf(ctx).id } });
     ctx.state.resourceId = batch!.id;
     ctx.status = 202;
     ctx.body = await batchJson(trx, batch!);

@@ -202,7 +202,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
         { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), secretBox: deps.secretBox, workflows: deps.workflows!, now },
         ctx.state.trx!,
         ctx.state.afterCommit!,
-        { companyId: companyOf(ctx), apiKeyId: keyOf(ctx).id, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },
+        { companyId: companyOf(ctx), submitter: { apiKeyId: keyOf(ctx).id }, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },
       );
       const job = jobs[0]!;
       ctx.state.resourceId = job.id;

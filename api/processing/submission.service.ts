@@ -8,7 +8,7 @@ import type { Db } from '../../db/connection.js';
 import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
-import { countUnfinishedJobs, insertJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+import { countUnfinishedJobs, insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
 import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
@@ -111,7 +111,7 @@ export async function submitJobs(
   deps: SubmitDeps,
   trx: Db,
   afterCommit: Array<() => Promise<void>>,
-  input: { companyId: string; apiKeyId: string; children: readonly ChildSpec[]; maxCredits: number | undefined; batch?: BatchSpec },
+  input: { companyId: string; submitter: Submitter; children: readonly ChildSpec[]; maxCredits: number | undefined; batch?: BatchSpec },
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
   const { companyId, children } = input;
@@ -130,7 +130,7 @@ export async function submitJobs(
     ? await insertBatch(trx, {
         id: newId('bat'),
         companyId,
-        apiKeyId: input.apiKeyId,
+        submitter: input.submitter,
         operation: children[0]!.request.operation,
         options: splitSecrets(children[0]!.request.options).visible,
         itemCount: children.length,
@@ -151,7 +151,7 @@ export async function submitJobs(
       await insertJob(trx, {
         id: jobId,
         companyId,
-        apiKeyId: input.apiKeyId,
+        submitter: input.submitter,
         operation: child.request.operation,
         uploadIds: child.request.uploadIds,
         options: visible,
@@ -189,7 +189,7 @@ const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock'])
  * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
  * operator command `batches:retry-failed`. A source problem names the original item (`items.<item_index>.upload_ids.<j>`).
  */
-export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: Array<() => Promise<void>>, input: { original: Batch; apiKeyId: string }): Promise<Submitted> {
+export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: Array<() => Promise<void>>, input: { original: Batch; submitter: Submitter }): Promise<Submitted> {
   const { original } = input;
   if (!isBatchTerminal(original.status)) {
     throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);
@@ -208,7 +208,7 @@ export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: A
   }));
   return submitJobs(deps, trx, afterCommit, {
     companyId: original.companyId,
-    apiKeyId: input.apiKeyId,
+    submitter: input.submitter,
     children,
     maxCredits: undefined,
     batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },

@@ -3,11 +3,14 @@ import { listBatchChildren } from './jobs.repo.js';
 import { countChildren, finalBatchStatus, isBatchTerminal, type BatchCounts, type BatchStatus, type WebhookMode } from '../../domain/batches.js';
 import type { JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
+import type { Submitter } from './jobs.repo.js';
 
 export interface Batch {
   id: string;
   companyId: string;
-  apiKeyId: string;
+  /** Who submitted it (jobs.repo `Submitter`): an API key, or a member of the company session. */
+  apiKeyId: string | null;
+  memberId: string | null;
   operation: string;
   options: Record<string, unknown>;
   itemCount: number;
@@ -25,7 +28,8 @@ export interface Batch {
 const toBatch = (r: any): Batch => ({
   id: r.id,
   companyId: r.company_id,
-  apiKeyId: r.api_key_id,
+  apiKeyId: r.api_key_id ?? null,
+  memberId: r.member_id ?? null,
   operation: r.operation,
   options: r.options,
   itemCount: r.item_count,
@@ -40,14 +44,15 @@ const toBatch = (r: any): Batch => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export type NewBatch = Pick<Batch, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'options' | 'itemCount' | 'quotedCredits' | 'webhookId' | 'webhookMode' | 'retryOf' | 'createdAt'>;
+export type NewBatch = Pick<Batch, 'id' | 'companyId' | 'operation' | 'options' | 'itemCount' | 'quotedCredits' | 'webhookId' | 'webhookMode' | 'retryOf' | 'createdAt'> & { submitter: Submitter };
 
 export async function insertBatch(trx: Db, b: NewBatch): Promise<Batch> {
   const [row] = await trx('batches')
     .insert({
       id: b.id,
       company_id: b.companyId,
-      api_key_id: b.apiKeyId,
+      api_key_id: b.submitter.apiKeyId ?? null,
+      member_id: b.submitter.memberId ?? null,
       operation: b.operation,
       options: JSON.stringify(b.options),
       item_count: b.itemCount,

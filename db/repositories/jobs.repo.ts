@@ -11,10 +11,21 @@ export interface ResultFile {
   contentType: string;
 }
 
+/**
+ * Who submitted a job or a batch (attribution only; reads are scoped by company): the API key on /v1, or the member
+ * of a company session (a billing administrator's retry-failed from the dashboard). Exactly one is set.
+ */
+export type Submitter = { apiKeyId: string; memberId?: undefined } | { memberId: string; apiKeyId?: undefined };
+
+/** The submitter a row records (for re-submitting on its behalf, e.g. the operator's batches:retry-failed). */
+export const submitterOf = (row: { apiKeyId: string | null; memberId: string | null }): Submitter =>
+  row.apiKeyId !== null ? { apiKeyId: row.apiKeyId } : { memberId: row.memberId! };
+
 export interface Job {
   id: string;
   companyId: string;
-  apiKeyId: string;
+  apiKeyId: string | null;
+  memberId: string | null;
   operation: string;
   uploadIds: string[];
   options: Record<string, unknown>;
@@ -47,7 +58,8 @@ export interface Job {
 export const toJob = (r: any): Job => ({
   id: r.id,
   companyId: r.company_id,
-  apiKeyId: r.api_key_id,
+  apiKeyId: r.api_key_id ?? null,
+  memberId: r.member_id ?? null,
   operation: r.operation,
   uploadIds: r.upload_ids,
   options: r.options,
@@ -75,15 +87,16 @@ export const toJob = (r: any): Job => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export type NewJob = Pick<Job, 'id' | 'companyId' | 'apiKeyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
-  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId' | 'extraction'>>;
+export type NewJob = Pick<Job, 'id' | 'companyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
+  Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId' | 'extraction'>> & { submitter: Submitter };
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   const [row] = await trx('jobs')
     .insert({
       id: job.id,
       company_id: job.companyId,
-      api_key_id: job.apiKeyId,
+      api_key_id: job.submitter.apiKeyId ?? null,
+      member_id: job.submitter.memberId ?? null,
       operation: job.operation,
       upload_ids: job.uploadIds,
       options: JSON.stringify(job.options),

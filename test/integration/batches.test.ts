@@ -120,7 +120,7 @@ describe('POST /v1/batches is atomic', () => {
       for (let i = 0; i < 99; i++) {
         const id = `job_${String(i).padStart(20, 'Q')}`;
         const { reservationId } = await reserveCredits(trx, busy.id, 1n, id);
-        await insertJob(trx, { id, companyId: busy.id, apiKeyId: 'key_x', operation: 'webp', uploadIds: [png], options: {}, secretSealed: null, quotedCredits: 1, reservationId, createdAt: new Date() });
+        await insertJob(trx, { id, companyId: busy.id, submitter: { apiKeyId: 'key_x' }, operation: 'webp', uploadIds: [png], options: {}, secretSealed: null, quotedCredits: 1, reservationId, createdAt: new Date() });
       }
     });
     const before = { wallet: await h.wallet(busy.id), rows: await counts(busy.id) };

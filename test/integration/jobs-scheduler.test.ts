@@ -130,7 +130,7 @@ describe('scheduler limits across two worker processes', () => {
           const id = newId('job');
           const { reservationId } = await reserveCredits(trx, co.id, 2n, id);
           await insertJob(trx, {
-            id, companyId: co.id, apiKeyId: 'key_test', operation: 'pdf-rotate', uploadIds: [], options: {}, secretSealed: null,
+            id, companyId: co.id, submitter: { apiKeyId: 'key_test' }, operation: 'pdf-rotate', uploadIds: [], options: {}, secretSealed: null,
             quotedCredits: 2, reservationId, createdAt: new Date(at.getTime() + j),
           });
           queued.push({ id, companyId: co.id });

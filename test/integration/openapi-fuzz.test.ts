@@ -62,6 +62,7 @@ const SETTINGS = {
     'POST /api/company/workflows': 'the name must not be taken in the company and the field names must be unique whatever their case (and at most 50 workflows)',
     'PATCH /api/company/workflows/{workflow_id}': 'as POST /api/company/workflows, and the workflow must not have been deleted',
     'POST /api/company/jobs/{job_id}/extraction/corrections': 'the job must be a completed flow-extract job whose fields and documents the corrections name, and revision its current review revision',
+    'POST /api/company/batches/{batch_id}/retry-failed': 'as POST /v1/batches/{batch_id}/retry-failed, and no earlier retry of the batch may still be running',
   } as Record<string, string>,
 };
 

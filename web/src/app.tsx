@@ -35,7 +35,7 @@ function NotFound() {
 function Home() {
   const { account } = useSession();
   if (account === undefined) return <Progress label="Loading…" />;
-  return <Navigate to={account ? homeOf(account.kind) : '/sign-in'} replace />;
+  return <Navigate to={account ? homeOf(account) : '/sign-in'} replace />;
 }
 
 export function App() {

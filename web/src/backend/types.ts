@@ -150,3 +150,104 @@ export interface SavedWorkflowInput {
   fields: string[];
   instructions: string | null;
 }
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface ResultFile {
+  name: string;
+  download_path: string;
+  bytes: number;
+  content_type: string;
+}
+
+/** A job as `GET /api/company/jobs[/{id}]` shows it (the /v1 job record; its `download_path`s are the /v1 ones). */
+export interface Job {
+  id: string;
+  status: JobStatus;
+  operation: string;
+  upload_ids: string[];
+  options: Record<string, unknown>;
+  extraction: { fields: string[]; instructions?: string | null; workflow_id?: string | null } | null;
+  estimated_credits: number;
+  charged_credits: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+  error_code: string | null;
+  batch_id: string | null;
+  webhook_id: string | null;
+  result: { files: ResultFile[]; expires_at: string | null } | null;
+}
+
+export type BatchStatus = 'queued' | 'processing' | 'completed' | 'partial' | 'failed';
+
+export interface BatchSummary {
+  id: string;
+  status: BatchStatus;
+  operation: string;
+  item_count: number;
+  retry_of: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress: { total: number; queued: number; processing: number; completed: number; failed: number; cancelled: number };
+  credits: { estimated: number; reserved: number; charged: number; released: number };
+}
+
+export type Batch = BatchSummary & { jobs: Array<Job & { item_index: number }>; next_after: number | null };
+
+export interface LedgerEntry {
+  id: number;
+  kind: 'grant' | 'reserve' | 'charge' | 'release';
+  amount: number;
+  job_id: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface Credits {
+  available: number;
+  reserved: number;
+  ledger: { data: LedgerEntry[]; next_cursor: number };
+}
+
+export interface ReviewValue {
+  value: string | null;
+  extracted_value: string | null;
+  evidence: { page: number; snippet: string } | null;
+  flagged: boolean;
+  reason: string | null;
+  corrected: boolean;
+}
+
+export interface ReviewFile {
+  index: number;
+  name: string;
+  download_path: string;
+  bytes: number;
+  content_type: string;
+}
+
+export interface ExtractionReview {
+  job_id: string;
+  revision: number;
+  fields: string[];
+  /** The form a correction of each field takes. */
+  forms: Record<string, string>;
+  review_required: boolean;
+  documents: Array<{
+    index: number;
+    document: string;
+    upload_id: string;
+    pages: number;
+    review_required: boolean;
+    review_reasons: string[];
+    warnings: string[];
+    fields: Record<string, ReviewValue>;
+    items: Array<Record<string, { value: string | null; evidence: { page: number; snippet: string } | null; flagged: boolean; reason: string | null }>>;
+  }>;
+  corrections: Array<{ id: string; revision: number; document: number; field: string; previous_value: string | null; value: string | null; corrected_by: string; corrected_at: string }>;
+  files: { original: ReviewFile[]; reviewed: ReviewFile[] };
+  expires_at: string | null;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { matchPath, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../session';
 import type { PageDef } from '../pages';
 import { ErrorNotice } from './feedback';
@@ -13,7 +13,7 @@ import type { ApiError } from '../backend/client';
 export function Layout({ section, base, pages }: { section: string; base: string; pages: readonly PageDef[] }) {
   const { account, signOut } = useSession();
   const location = useLocation();
-  const current = pages.find((p) => location.pathname === `${base}/${p.path}`);
+  const current = pages.find((p) => matchPath({ path: `${base}/${p.path}`, end: true }, location.pathname) !== null);
   const heading = useRef<HTMLHeadingElement>(null);
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -55,7 +55,7 @@ export function Layout({ section, base, pages }: { section: string; base: string
       </header>
       <nav className="nav" aria-label={`${section} sections`}>
         <ul>
-          {pages.map((p) => (
+          {pages.filter((p) => !p.detail).map((p) => (
             <li key={p.path}>
               <NavLink to={`${base}/${p.path}`}>{p.title}</NavLink>
             </li>

@@ -72,3 +72,29 @@ export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/**
+ * Follows work on the server: while `active`, calls `reload` again after a delay that starts at `firstMs` and grows by
+ * half each time up to `maxMs` (backoff: a long batch is asked about less often); the delay starts over when the work
+ * becomes active again. Waits for each load to end before the next timer, so requests never overlap.
+ */
+export function usePolling(active: boolean, loading: boolean, reload: () => Promise<void>, firstMs = 1000, maxMs = 10_000): void {
+  const delay = useRef(firstMs);
+  useEffect(() => {
+    if (!active) {
+      delay.current = firstMs;
+      return;
+    }
+    if (loading) return;
+    const timer = setTimeout(() => void reload(), delay.current);
+    delay.current = Math.min(maxMs, Math.round(delay.current * 1.5));
+    return () => clearTimeout(timer);
+  }, [active, loading, reload, firstMs, maxMs]);
+}
+
+/** A byte count for people. */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

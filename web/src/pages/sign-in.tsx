@@ -29,7 +29,7 @@ export function SignInPage() {
     if (account) {
       setPassword('');
       const next = params.get('next');
-      navigate(next && next.startsWith(`/${account.kind}/`) ? next : homeOf(account.kind), { replace: true });
+      navigate(next && next.startsWith(`/${account.kind}/`) ? next : homeOf(account), { replace: true });
     }
   };
 

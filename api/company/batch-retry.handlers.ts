@@ -1,0 +1,68 @@
+import type Router from '@koa/router';
+import type { Db } from '../../db/connection.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import type { SecretBox } from '../../adapters/crypto/secret-box.js';
+import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { DomainError } from '../../domain/errors.js';
+import { getBatch } from '../../db/repositories/batches.repo.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import type { AppState } from '../http/context.js';
+import { memberOf } from '../http/context.js';
+import { assertNoFields } from '../processing/jobs.routes.js';
+import { batchJson, RETRY_BODY } from '../processing/batches.routes.js';
+import { retryFailedItems } from '../processing/submission.service.js';
+
+/** What the session's retry-failed submits with: the /v1 submission's engines and the workflow client. */
+export interface SessionSubmissionDeps {
+  /** Null when the API runs without Temporal: the route then answers 503, as on /v1. */
+  workflows: WorkflowGateway | null;
+  qpdf: QpdfOptions;
+  ocrLanguages?: readonly string[];
+}
+
+/**
+ * `POST /api/company/batches/{id}/retry-failed` (billing administrators; docs/processing.md "Retrying failed items"):
+ * what the /v1 route does, through the same `retryFailedItems`, recorded as submitted by the member (`member_id`, no
+ * API key). Double submission: no Idempotency-Key here; instead, under the company lock that every submission takes,
+ * a batch whose earlier retry is still queued or processing is refused with 409 `batch_retry_in_progress`, so a double
+ * click (or two tabs) makes one retry batch. Once that retry has ended, the original may be retried again, as on /v1.
+ */
+export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store: FileStore; logger: Logger; secretBox: SecretBox; submission: SessionSubmissionDeps | undefined; now: () => Date }): void {
+  router.post('/batches/:id/retry-failed', async (ctx) => {
+    assertNoFields(ctx.request.body, RETRY_BODY);
+    const me = memberOf(ctx);
+    const original = await getBatch(deps.db, me.companyId, ctx.params['id'] ?? '');
+    if (!original) throw new DomainError('not_found', 'Batch not found');
+    const submission = deps.submission;
+    if (!submission?.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
+    const workflows = submission.workflows;
+    const afterCommit: Array<() => Promise<void>> = [];
+    const body = await deps.db.transaction(async (trx) => {
+      await lockCompany(trx, me.companyId);
+      const running = await trx('batches').where({ retry_of: original.id }).whereIn('status', ['queued', 'processing']).first('id');
+      if (running) {
+        throw new DomainError('batch_retry_in_progress', `This batch's failed items are already being retried in batch ${running.id as string}; wait for it to end`);
+      }
+      const submitDeps = {
+        db: trx,
+        store: deps.store,
+        qpdf: submission.qpdf,
+        ...(submission.ocrLanguages ? { ocrLanguages: submission.ocrLanguages } : {}),
+        secretBox: deps.secretBox,
+        workflows,
+        now: deps.now,
+      };
+      const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, { original, submitter: { memberId: me.id } });
+      return batchJson(trx, batch!);
+    });
+    for (const start of afterCommit) {
+      // Committed; a workflow that did not start is picked up by the reconciler (as after an Idempotency-Key commit).
+      await start().catch((err: unknown) => deps.logger.error({ err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' }, 'after-commit hook failed'));
+    }
+    ctx.status = 202;
+    ctx.set('Location', `/api/company/batches/${body.id}`);
+    ctx.body = body;
+  });
+}
