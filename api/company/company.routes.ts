@@ -19,6 +19,8 @@ import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
 import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
+import { mountCreditPacks } from './credit-packs.handlers.js';
+import type { SelfServiceConfig } from '../../domain/self-service.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 
 export interface CompanyRouterDeps {
@@ -32,6 +34,8 @@ export interface CompanyRouterDeps {
   publicBaseUrl: string | undefined;
   dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
   allowLoopbackForTests: boolean;
+  /** Credit packs paid to the platform's receiving wallets. */
+  selfService: SelfServiceConfig;
   now?: () => Date;
 }
 
@@ -84,6 +88,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   mountSavedWorkflowChanges(admin, { db: deps.db, now });
   mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
   mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
+  mountCreditPacks(signedIn, admin, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, now });
   signedIn.use(admin.routes(), admin.allowedMethods());
   router.use(signedIn.routes(), signedIn.allowedMethods());
   return router;
