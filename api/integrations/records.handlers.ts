@@ -19,12 +19,13 @@ import type { MerchantIdempotent } from '../proof/idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
 import { startRecordedDeliveries } from '../proof/proof.routes.js';
 import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
-import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { nudgeInvoiceLifecycle, startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 
 export interface RecordRouteDeps extends ProofDeps {
   store: FileStore;
   logger: Logger;
-  /** Starts invoice lifecycles and deliveries, and voids through `invoice:<id>`; null without Temporal (voiding then answers 503). */
+  /** Starts invoice lifecycles and deliveries, and nudges `invoice:<id>` after a voiding; null without Temporal (the maintenance run starts what is missing). */
   workflows: WorkflowGateway | null;
 }
 
@@ -41,8 +42,8 @@ const voidBody = z.strictObject({ reason: z.unknown().optional() });
 /**
  * The merchant's records in the dashboard session: payment requests, contacts, invoices and events are the
  * /proof/v1 handlers themselves (api/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
- * an API-key route cannot drift apart. Only the session has the invoice document download, voiding (the operator's
- * `invoices:void`, through the same `invoice:<id>` workflow) and the review queue with its evidence.
+ * an API-key route cannot drift apart. Only the session has the invoice document download, voiding (the voiding
+ * transaction of the operator's `invoices:void`) and the review queue with its evidence.
  */
 export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, idempotent: MerchantIdempotent): void {
   const idem = (operation: string): Middleware<AppState> => compose([idempotent(operation), startRecordedDeliveries(deps.workflows)]);
@@ -69,25 +70,31 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
   });
 
   /**
-   * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided. The `void` update of `invoice:<id>` (as the
-   * operator's `invoices:void`): its request becomes VOIDED, `invoice.voided` is emitted, quota is not restored.
-   * Voiding a voided invoice answers it unchanged; a paid invoice → 409 `conflict`.
+   * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided. The voiding transaction of the operator's
+   * `invoices:void` (`voidInvoice` in db/repositories/invoice-lifecycle.repo.ts, run here in the request's own
+   * transaction instead of through the `void` update, so the answer never waits for a worker): its request becomes
+   * VOIDED, `invoice.voided` is emitted, quota is not restored. After the commit the deliveries start and
+   * `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
+   * unchanged; a paid invoice → 409 `conflict`.
    */
-  router.post('/invoices/:id/void', idempotent('integrations.invoices.void'), async (ctx) => {
+  router.post('/invoices/:id/void', idem('integrations.invoices.void'), async (ctx) => {
     const parsed = voidBody.safeParse(ctx.request.body ?? {});
     if (!parsed.success) invalidBody(zodIssues(parsed.error));
     const reason = parseVoidReason(parsed.data.reason);
     if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
+    const trx = ctx.state.trx!;
     const merchantId = merchantOf(ctx).id;
-    const { invoice } = await loadInvoice(deps, merchantId, ctx.params['id'] ?? '');
+    const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
+    const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
+    if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
     const workflows = deps.workflows;
-    if (!workflows) throw new DomainError('service_unavailable', 'Invoices cannot be voided right now; try again later');
-    if (invoice.status === 'issued') {
-      const outcome = await voidInvoiceThroughWorkflow(workflows, { invoiceId: invoice.id, reason: reason.reason });
-      if (outcome.outcome === 'not_found') throw new DomainError('not_found', 'Invoice not found');
+    if (outcome.outcome === 'voided' && workflows) {
+      ctx.state.afterCommit!.push(async () => {
+        for (const deliveryId of outcome.deliveryIds) await startDeliveryWorkflow(workflows, { deliveryId, interface: 'proof' });
+        await nudgeInvoiceLifecycle(workflows, invoice.id);
+      });
     }
-    const after = await loadInvoice(deps, merchantId, invoice.id);
-    if (after.invoice.status === 'paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
+    const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
     ctx.body = invoiceJson(after.invoice, after.request);
   });
 

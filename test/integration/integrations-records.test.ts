@@ -75,7 +75,7 @@ describe('payment requests and contacts in the session', () => {
 });
 
 describe('invoices in the session', () => {
-  it('issues an invoice, downloads the issued PDF (the stored bytes, by hash), voids it with a reason, and lists its events', async () => {
+  it('issues an invoice, downloads the issued PDF (the stored bytes, by hash), voids it with a reason (its workflow settles voided), and lists its events', async () => {
     const { m, dash } = await signedIn();
     const contact = await json<{ id: string }>(await dash.request('POST', '/contacts', { legal_name: 'Download Buyer Ltd', email: 'billing@download.example' }), 201);
     const invoice = await json<{ id: string; number: string; document_sha256: string; request_id: string; status: string }>(await dash.request('POST', '/invoices', {
@@ -103,6 +103,8 @@ describe('invoices in the session', () => {
     expect(voided.status).toBe('voided');
     expect((await h.tdb.db('invoices').where({ id: invoice.id }).first()).void_reason).toBe('Issued to the wrong buyer');
     expect((await json<{ status: string }>(await dash.request('GET', `/requests/${invoice.request_id}`), 200)).status).toBe('VOIDED');
+    // The invoice's lifecycle workflow, nudged after the commit, settles as voided.
+    expect(await h.gateway!.client.workflow.getHandle(`invoice:${invoice.id}`).result()).toEqual({ status: 'voided' });
     // Again: unchanged, no second event.
     expect((await json<{ voided_at: string }>(await dash.request('POST', `/invoices/${invoice.id}/void`, {}), 200)).voided_at).toBe(voided.voided_at);
     await json(await other.dash.request('POST', `/invoices/${invoice.id}/void`, {}), 404);
