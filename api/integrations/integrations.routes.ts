@@ -15,6 +15,7 @@ import { mountKeys } from './keys.handlers.js';
 import { mountSession } from './session.handlers.js';
 import { mountWebhooks } from './webhooks.handlers.js';
 import { mountPlan } from './plan.handlers.js';
+import { mountIntegrationsDocs } from './docs.routes.js';
 import { mountRecords } from './records.handlers.js';
 import { mountWallets } from './wallets.handlers.js';
 import { proCreationsPerHour } from '../proof/proof.routes.js';
@@ -51,6 +52,7 @@ export interface IntegrationsRouterDeps {
 export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
   const router = createRouter({ prefix: '/api/integrations' });
+  mountIntegrationsDocs(router); // public: before the guards
   router.use(
     rateLimit(deps.db, [perIp('integrations:ip:min', deps.perIpPerMinute, 60)], now),
     refuseAuthorizationHeader(),
