@@ -9,7 +9,7 @@ import { errorResponses, header, headerRef, json, pathParam, responseRef, schema
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { eventSchemas } from '../proof/openapi.events.js';
 import { EVENT_EXAMPLES, EXAMPLES, contactCreateExample, contactExample, invoiceCreateExample, invoiceExample, requestCreateExample, requestExample } from '../proof/openapi.examples.js';
-import { atomic, componentSchemas as proofSchemas, dateTime, EMAIL, id, nullable } from '../proof/openapi.schemas.js';
+import { atomic, componentSchemas as proofSchemas, dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { PURCHASE_STATUSES } from './purchases.js';
 import { SESSION_COOKIE } from './guards.js';
 
@@ -158,7 +158,7 @@ const deliveryEx = {
   next_attempt_at: null, last_status_code: 302, last_error: null, created_at: AT, delivered_at: null, failed_at: AT, retryable: true,
 };
 const attemptEx = { attempt: 1, outcome: 'terminal', status_code: 302, error: null, duration_ms: 41, key_version: 1, started_at: AT };
-const purchaseEx = {
+export const purchaseEx = {
   id: EX.purchase, kind: 'plan', plan: 'business', pack: null, credits: null, status: 'awaiting_payment', network: 'base', pay_to: EX.platform, payer: EX.payer,
   price_usdc: '19.000000', amount_atomic: '19000001', amount_usdc: '19.000001', received_atomic: '0', payment_url: `https://pay.example.com/proof/pay/${EXAMPLES.request}`,
   request_id: EXAMPLES.request, review_reason: null, tx_hash: null, paid_at: null, period_start: null, period_end: null, expires_at: '2025-11-23T09:05:00.000Z', created_at: AT,
@@ -195,7 +195,8 @@ const LIMITS = obj(['requests_per_period', 'invoices_per_period', 'keys', 'desti
 }, '`null`: no cap.');
 const USAGE = obj(['requests', 'invoices', 'window_start'], { requests: { type: 'integer', minimum: 0 }, invoices: { type: 'integer', minimum: 0 }, window_start: nullable(dateTime) });
 const PLAN_NAME = { type: ['string', 'null'], enum: [...PAID_PLANS, 'trial', null] };
-const PURCHASE_FIELDS: Record<string, Schema> = {
+/** The purchase object of both session interfaces (a merchant's plan here, a company's credit pack on /api/company). */
+export const PURCHASE_FIELDS: Record<string, Schema> = {
   id: id('pur', 'Purchase'),
   kind: { enum: ['plan', 'credits'] },
   plan: { type: ['string', 'null'], enum: [...PAID_PLANS, null], description: 'The plan bought (once paid: the plan the period was granted at).' },
@@ -353,7 +354,7 @@ function paths(): Record<string, Schema> {
         description: 'An `skp_` key for `/proof/v1`; the secret is in this response only (a replay answers `secret: null`). Within the plan\'s active keys (422 `limit_reached`). `expires_at`: Unix seconds, at most 366 days ahead.',
         parameters: [idempotencyKey],
         requestBody: body(obj(['name', 'scopes'], {
-          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' }, scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } }, expires_at: { type: 'integer', minimum: 1 },
+          name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'), scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } }, expires_at: { type: 'integer', minimum: 1 },
         }), { create: { name: 'billing server', scopes: ['read', 'write'] } }),
         responses: { ...ok('Created.', schemaRef('NewKey'), { created: { ...keyEx, secret: 'skp_Ab3xExampleExampleExampleQz9K' } }, '201', replayed), ...errorsOf({ mutation: true, idem: true, plan: true, extra422: ['limit_reached'] }) },
       },
@@ -370,7 +371,7 @@ function paths(): Record<string, Schema> {
         operationId: 'createDestination', tags: t('Webhooks'), summary: 'Create a webhook destination', security: MUTATION,
         description: 'A public HTTPS URL (the destination policy of spec section 6) and the event types it receives (a non-empty list, no repeats). The signing secret is in this response only.',
         parameters: [idempotencyKey],
-        requestBody: body(obj(['url', 'events'], { url: { type: 'string', minLength: 1, maxLength: 2048 }, events: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...PROOF_EVENT_TYPES] } } }), { create: { url: 'https://hooks.example.com/paycore', events: ['payment.confirmed', 'invoice.paid'] } }),
+        requestBody: body(obj(['url', 'events'], { url: trimmed(1, 2048, 'The destination URL (at most 2048 characters after trimming).'), events: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...PROOF_EVENT_TYPES] } } }), { create: { url: 'https://hooks.example.com/paycore', events: ['payment.confirmed', 'invoice.paid'] } }),
         responses: { ...ok('Created.', schemaRef('NewDestination'), { created: { ...webhookEx, secret: 'whsec_Q2xhc3NpYy1leGFtcGxlLXNlY3JldC1zaG93bi1vbmNl' } }, '201', replayed), ...errorsOf({ mutation: true, idem: true, plan: true, extra422: ['limit_reached'] }) },
       },
     },
@@ -420,7 +421,7 @@ function paths(): Record<string, Schema> {
         operationId: 'createWalletChallenge', tags: t('Wallets'), summary: 'Ask for a wallet challenge', security: MUTATION,
         description: `A one-time message bound to your account, the network and the address, with a random nonce; sign it in the wallet within ${WALLET_CHALLENGE_TTL_MS / 60_000} minutes and send the signature to \`POST /wallets/verify\`. No private key is ever sent. A wallet verified by another account is refused (409).`,
         parameters: [idempotencyKey],
-        requestBody: body(obj(['network', 'address'], { network: { enum: [...NETWORKS] }, address: { type: 'string', minLength: 1, maxLength: 64 }, label: nullable({ type: 'string', minLength: 1, maxLength: 80, pattern: '\\S' }) }), { base: { network: 'base', address: EX.payer, label: 'Main' } }),
+        requestBody: body(obj(['network', 'address'], { network: { enum: [...NETWORKS] }, address: { type: 'string', minLength: 1, maxLength: 64 }, label: nullable(trimmed(1, 80, 'An optional label, 1 to 80 characters after trimming; null for none.')) }), { base: { network: 'base', address: EX.payer, label: 'Main' } }),
         responses: { ...ok('The challenge.', schemaRef('WalletChallenge'), { challenge: { id: EX.challenge, network: 'base', address: EX.payer, label: 'Main', message: challengeMessage, expires_at: '2025-11-22T09:15:00.000Z' } }, '201', replayed), ...errorsOf({ mutation: true, idem: true, plan: true, extra409: ['conflict'] }) },
       },
     },
@@ -525,7 +526,7 @@ function paths(): Record<string, Schema> {
         operationId: 'voidInvoice', tags: t('Invoices'), summary: 'Void an invoice, with a reason', security: MUTATION,
         description: 'Its payment request becomes `VOIDED` (its amount is free again), `invoice.voided` is emitted, the quota is not restored. The reason (at most 500 characters) is stored for you and operators, never in an event. Voiding a voided invoice answers it unchanged; a paid invoice is 409.',
         parameters: [idParam('inv', 'Invoice', EXAMPLES.invoice), idempotencyKey],
-        requestBody: { required: false, content: json(obj([], { reason: nullable({ type: 'string', maxLength: 500 }) }), { reason: { reason: 'Issued to the wrong buyer' } }) },
+        requestBody: { required: false, content: json(obj([], { reason: nullable(trimmed(0, 500, 'Why, at most 500 characters after trimming; empty or null for none.')) }), { reason: { reason: 'Issued to the wrong buyer' } }) },
         responses: { ...ok('Voided.', schemaRef('Invoice'), { voided: invoiceExample({ status: 'voided', voided_at: AT }) }, '200', replayed), ...errorsOf({ mutation: true, idem: true, ids: true, plan: true, extra409: ['conflict'] }) },
       },
     },
