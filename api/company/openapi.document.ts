@@ -3,8 +3,8 @@ import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
 import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflows.js';
-import { statusOf } from '../http/errors.js';
-import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
+import { closedObject, EMPTY_BODY, jsonBody, MUTATION, okResponse, plainHeaders, SESSION, sessionDocument, sessionHeaders } from '../http/session-document.js';
+import { errorResponses, header, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
@@ -57,10 +57,9 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
 
 const CODES = COMPANY_ERRORS.map((e) => e.code);
 const HEADERS: Record<string, Schema> = {
-  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  ...sessionHeaders(),
 };
-const plain = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
+const plain = plainHeaders;
 const errorResponse = errorResponses('company', plain);
 const example = (code: ErrorCode): Schema => ({ detail: COMPANY_ERRORS.find((e) => e.code === code)!.when, code, request_id: REQUEST_ID });
 const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) => errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
@@ -87,11 +86,9 @@ function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; id
   return out;
 }
 
-const ok = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
-  [status]: { description, headers: { ...plain(), ...extraHeaders }, content: json(schema, examples) },
-});
-const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
-const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+const ok = okResponse;
+const body = jsonBody;
+const emptyBody = EMPTY_BODY;
 const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
 const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
 const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Schema => ({
@@ -102,8 +99,6 @@ const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Sch
 /** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
 const NO_NUL = '^[^\\x00]*$';
 
-const SESSION = [{ session: [] }];
-const MUTATION = [{ session: [], csrf: [] }];
 
 const EX = {
   member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds', company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4', key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7', webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
@@ -417,9 +412,7 @@ function paths(): Record<string, Schema> {
   };
 }
 
-const obj = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
-});
+const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 const KEY_FIELDS: Record<string, Schema> = {
   id: id('key', 'API key'), name: { type: 'string' }, prefix: { type: 'string', pattern: '^sk_live_' }, last4: { type: 'string' },
@@ -505,8 +498,8 @@ function schemas(): Record<string, Schema> {
 
 /** The document, built once at mount. */
 export function companyOpenApi(): Schema {
-  return {
-    openapi: '3.1.0',
+  return sessionDocument({
+    iface: 'company',
     info: {
       title: 'Company session (processing interface)',
       version: COMPANY_API_VERSION,
@@ -517,31 +510,20 @@ export function companyOpenApi(): Schema {
         'from an allowed `Origin`. Any `Authorization` header is refused. Errors are `{detail, code, request_id}` as on `/v1`. ' +
         `Human-readable guide: ${COMPANY_DOCS_PATH}.`,
     },
-    servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Session', description: 'Sign-in and sign-out.' },
       { name: 'Jobs', description: 'The company\'s jobs (every member).' },
       { name: 'API keys', description: '`/v1` keys (billing administrators).' },
       { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
       { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },
       { name: 'Credits', description: 'Credit packs paid in USDC (any member reads; billing administrators buy).' },
       { name: 'Saved workflows', description: 'Extraction settings under a name, for `workflow_id` (every member reads; billing administrators change).' },
-      { name: 'Documentation', description: 'This document and its page (public).' },
     ],
     paths: paths(),
-    components: {
-      securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: COMPANY_SESSION_COOKIE, description: 'The session cookie set by `POST /api/company/session`.' },
-        csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
-      },
-      schemas: schemas(),
-      responses: {
-        RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
-        InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
-        ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
-      },
-      headers: HEADERS,
-    },
-    'x-error-codes': COMPANY_ERRORS.map((e) => ({ code: e.code, status: statusOf('company', e.code), when: e.when })),
-  };
+    schemas: schemas(),
+    headers: HEADERS,
+    cookieName: COMPANY_SESSION_COOKIE,
+    signInPath: '/api/company/session',
+    errors,
+    errorList: COMPANY_ERRORS,
+  });
 }

@@ -4,7 +4,7 @@ import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { PAID_PLANS } from '../../domain/proof/plans.js';
 import { REQUEST_STATUSES } from '../../domain/proof/statuses.js';
 import { PURCHASE_VALID_HOURS, WALLET_CHALLENGE_TTL_MS } from '../../domain/self-service.js';
-import { statusOf } from '../http/errors.js';
+import { closedObject, EMPTY_BODY, jsonBody, MUTATION, okResponse, plainHeaders, SESSION, sessionDocument, sessionHeaders } from '../http/session-document.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { eventSchemas } from '../proof/openapi.events.js';
@@ -56,11 +56,10 @@ export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
 
 const CODES = INTEGRATIONS_ERRORS.map((e) => e.code);
 const HEADERS: Record<string, Schema> = {
-  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  ...sessionHeaders(),
   'Idempotent-Replayed': header('`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.', { type: 'string', const: 'true' }, false),
 };
-const plain = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
+const plain = plainHeaders;
 const errorResponse = errorResponses('integrations', plain);
 const example = (code: ErrorCode): Schema => ({ error: INTEGRATIONS_ERRORS.find((e) => e.code === code)!.when, code, request_id: EXAMPLES.requestId });
 const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) => errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
@@ -111,12 +110,10 @@ function errorsOf(o: ErrorsOf): Record<string, Schema> {
   return out;
 }
 
-const ok = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
-  [status]: { description, headers: { ...plain(), ...extraHeaders }, content: json(schema, examples) },
-});
+const ok = okResponse;
 const replayed = { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };
-const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
-const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+const body = jsonBody;
+const emptyBody = EMPTY_BODY;
 const idParam = (prefix: string, what: string, value: string) => pathParam('id', { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, value);
 const idempotencyKey: Schema = {
   name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,80}$' }, example: EXAMPLES.idempotencyKey,
@@ -132,12 +129,8 @@ const beforeParam = (list: CursorList): Schema => ({
   examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, SAMPLE_IDS[list]) } },
 });
 const NO_NUL = '^[^\\x00]*$';
-const SESSION = [{ session: [] }];
-const MUTATION = [{ session: [], csrf: [] }];
 
-const obj = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
-});
+const obj = closedObject;
 const page = (item: string, list: CursorList): Schema => obj(['data', 'next_cursor'], {
   data: { type: 'array', maxItems: 100, items: schemaRef(item) },
   next_cursor: { type: ['string', 'null'], pattern: cursorPattern(list), description: 'Pass as `before` for the next page; null on the last page.' },
@@ -558,8 +551,8 @@ function paths(): Record<string, Schema> {
 
 /** The document, built once at mount. */
 export function integrationsOpenApi(): Schema {
-  return {
-    openapi: '3.1.0',
+  return sessionDocument({
+    iface: 'integrations',
     info: {
       title: 'Merchant dashboard session (/proof management)',
       version: INTEGRATIONS_API_VERSION,
@@ -571,9 +564,7 @@ export function integrationsOpenApi(): Schema {
         '`{error, code, request_id}` as on `/proof/v1`. Payment requests, contacts, invoices and events are the `/proof/v1` handlers and objects. ' +
         `Human-readable page: ${INTEGRATIONS_DOCS_PATH}.`,
     },
-    servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Session', description: 'Sign-in and sign-out.' },
       { name: 'Account', description: 'The overview.' },
       { name: 'Plan', description: 'The plan and its purchase in USDC (no active plan needed).' },
       { name: 'Wallets', description: 'Receiving wallets, verified by signature.' },
@@ -583,22 +574,13 @@ export function integrationsOpenApi(): Schema {
       { name: 'Contacts', description: 'Buyers.' },
       { name: 'Invoices', description: 'Invoices, their documents and voiding.' },
       { name: 'Events', description: 'The event log.' },
-      { name: 'Documentation', description: 'This document and its page (public).' },
     ],
     paths: paths(),
-    components: {
-      securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by `POST /api/integrations/session`.' },
-        csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
-      },
-      schemas: schemas(),
-      responses: {
-        RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
-        InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
-        ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
-      },
-      headers: HEADERS,
-    },
-    'x-error-codes': INTEGRATIONS_ERRORS.map((e) => ({ code: e.code, status: statusOf('integrations', e.code), when: e.when })),
-  };
+    schemas: schemas(),
+    headers: HEADERS,
+    cookieName: SESSION_COOKIE,
+    signInPath: '/api/integrations/session',
+    errors,
+    errorList: INTEGRATIONS_ERRORS,
+  });
 }

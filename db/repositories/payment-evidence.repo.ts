@@ -118,16 +118,9 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
   });
 }
 
-export interface EvidenceRecord {
+/** A recorded transfer with what the watcher decided about it. */
+export interface EvidenceRecord extends ObservedTransfer {
   requestId: string;
-  network: string;
-  txHash: string;
-  logIndex: number;
-  from: string;
-  to: string;
-  amountAtomic: bigint;
-  blockNumber: number;
-  blockTime: Date;
   decision: string;
   reason: string | null;
   recordedAt: Date;

@@ -18,23 +18,17 @@ const addressOnNetwork = <T extends { network: Network }>(field: keyof T & strin
   if (issue) ctx.addIssue({ code: 'custom', path: [field], message: issue });
 };
 
-const planPurchaseSchema = z
-  .strictObject({
-    plan: z.enum(PAID_PLANS as unknown as [PaidPlan, ...PaidPlan[]], `plan must be one of ${PAID_PLANS.join(', ')}`),
-    network,
-    /** The wallet the buyer will pay from: only its transfers count (another payer's go to review). */
-    payer: address,
-  })
+/** What every purchase body has: the network paid on and the wallet the buyer pays from (only its transfers count). */
+const purchaseBase = z.strictObject({ network, payer: address });
+
+const planPurchaseSchema = purchaseBase
+  .extend({ plan: z.enum(PAID_PLANS as unknown as [PaidPlan, ...PaidPlan[]], `plan must be one of ${PAID_PLANS.join(', ')}`) })
   .superRefine(addressOnNetwork('payer'));
 export type PlanPurchase = z.output<typeof planPurchaseSchema>;
 export const parsePlanPurchase = parser(planPurchaseSchema);
 
-const packPurchaseSchema = z
-  .strictObject({
-    pack: z.string().regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
-    network,
-    payer: address,
-  })
+const packPurchaseSchema = purchaseBase
+  .extend({ pack: z.string().regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)') })
   .superRefine(addressOnNetwork('payer'));
 export type PackPurchase = z.output<typeof packPurchaseSchema>;
 export const parsePackPurchase = parser(packPurchaseSchema);

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
-import { EVM, EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
-import { createEvmTransferScanner } from '../../adapters/chains/evm/evm-transfer-scanner.js';
-import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import { EVM } from '../../domain/networks.js';
 import { grantPurchaseOnPayment, PLATFORM_MERCHANT_ID } from '../../db/repositories/platform-purchases.repo.js';
 import { getBalance } from '../../db/repositories/credits.repo.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import { startTestWorker } from '../helpers/temporal.js';
+import type { startTestWorker } from '../helpers/temporal.js';
+import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Self-service purchases end to end (docs/proof.md "Plans paid in USDC"): the real app on PostgreSQL, a real worker
@@ -39,17 +39,7 @@ beforeAll(async () => {
   await node.mint(EVM.base.usdc, stranger.address, 1_000_000_000n);
   env = { PLATFORM_RECEIVING_WALLETS: `base:${platform}`, PLAN_PRICES_USDC: 'starter:9,business:19,pro:29.5', CREDIT_PACKS: '30000:29,85000:79' };
   app = await h.startApp(env);
-  worker = await startTestWorker(h.taskQueue, {
-    db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox, resolver: createSystemResolver(), allowLoopbackForTests: true,
-    watcher: {
-      evm: createEvmTransferScanner({
-        rpcUrls: { base: [node.url] },
-        requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, CONFIRMATIONS])) as Record<EvmNetwork, number>,
-        timeoutMs: 30_000,
-        retries: 1,
-      }),
-    },
-  });
+  worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
   watcherId = `watch:base:${h.taskQueue}`;
   await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
 });
@@ -61,15 +51,8 @@ afterAll(async () => {
   await h.stop();
 });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+/** Polls `probe` until it gives something truthy (the purchase tests wait for the watcher). */
+const waitFor = <T>(probe: () => Promise<T | null | undefined | false>, what: string): Promise<T> => until(what, async () => (await probe()) || undefined);
 
 async function json<T = Record<string, unknown>>(res: Response, status: number): Promise<T> {
   const text = await res.text();
