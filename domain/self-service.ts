@@ -8,17 +8,21 @@ import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type MerchantPlanState, ty
  * confirmed payment adds, and the one-time message of a wallet verification.
  */
 
+/**
+ * Amounts in this configuration are whole numbers as decimal text (credits, atomic USDC): the Config is frozen plain
+ * data that serializes (no bigint); callers read them with `BigInt`.
+ */
 export interface CreditPack {
   /** `credits_<n>`: the pack's id in requests and answers. */
   id: string;
-  credits: bigint;
-  priceAtomic: bigint;
+  credits: string;
+  priceAtomic: string;
 }
 
 export interface SelfServiceConfig {
   /** The platform's receiving wallet per network; a network without one sells nothing. */
   platformWallets: Partial<Record<Network, string>>;
-  planPricesAtomic: Readonly<Record<PaidPlan, bigint>>;
+  planPricesAtomic: Readonly<Record<PaidPlan, string>>;
   creditPacks: readonly CreditPack[];
 }
 
@@ -58,14 +62,15 @@ export function parsePlatformWallets(raw: string, issues: string[]): Partial<Rec
   return out;
 }
 
-const price = (raw: string): bigint | null => {
+/** A price in USDC → atomic USDC as text; null unless above zero and at most 10^16 USDC (the largest quote). */
+const price = (raw: string): string | null => {
   const atomic = decimalToAtomic(raw);
-  return atomic !== null && atomic > 0n && atomic <= 10n ** 22n ? atomic : null;
+  return atomic !== null && atomic > 0n && atomic <= 10n ** 22n ? atomic.toString() : null;
 };
 
 /** `starter:9,business:19,pro:29` (USDC) → atomic prices; every paid plan must be priced. */
-export function parsePlanPrices(raw: string, issues: string[]): Record<PaidPlan, bigint> {
-  const out = {} as Record<PaidPlan, bigint>;
+export function parsePlanPrices(raw: string, issues: string[]): Record<PaidPlan, string> {
+  const out = {} as Record<PaidPlan, string>;
   const problem = `PLAN_PRICES_USDC: plan:price pairs for ${PAID_PLANS.join(', ')} (USDC, up to 6 decimals, above zero)`;
   const list = pairs(raw);
   if (!list) issues.push(problem);
@@ -92,11 +97,11 @@ export function parseCreditPacks(raw: string, issues: string[]): CreditPack[] {
   const packs: CreditPack[] = [];
   for (const [credits, value] of list) {
     const atomic = price(value);
-    if (!/^[1-9]\d{0,11}$/.test(credits) || atomic === null || packs.some((p) => p.credits === BigInt(credits))) {
+    if (!/^[1-9]\d{0,11}$/.test(credits) || atomic === null || packs.some((p) => p.credits === credits)) {
       issues.push(problem);
       return [];
     }
-    packs.push({ id: `credits_${credits}`, credits: BigInt(credits), priceAtomic: atomic });
+    packs.push({ id: `credits_${credits}`, credits, priceAtomic: atomic });
   }
   return packs;
 }

@@ -28,7 +28,7 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
 
   signedIn.get('/credit-packs', (ctx) => {
     ctx.body = {
-      packs: deps.selfService.creditPacks.map((p) => ({ id: p.id, credits: p.credits.toString(), price_usdc: formatUsdc(p.priceAtomic) })),
+      packs: deps.selfService.creditPacks.map((p) => ({ id: p.id, credits: p.credits, price_usdc: formatUsdc(BigInt(p.priceAtomic)) })),
       purchase_networks: purchaseNetworks(deps.selfService),
       card_checkout: false,
     };
@@ -57,10 +57,10 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
     const purchase = await deps.db.transaction((trx) =>
       startPurchase(trx, deps.selfService, {
         buyer: { kind: 'credits', companyId },
-        pack: { id: pack.id, credits: pack.credits },
+        pack: { id: pack.id, credits: BigInt(pack.credits) },
         network: body.network,
         payer: body.payer,
-        priceAtomic: pack.priceAtomic,
+        priceAtomic: BigInt(pack.priceAtomic),
         description: `${pack.credits} credits for ${companyId}`,
       }, now),
     );

@@ -40,7 +40,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       paid_until: merchant.planPaidUntil?.toISOString() ?? null,
       limits: ent.kind === 'none' ? null : limitsJson(ent.limits, deps.proPerHour),
       usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
-      prices: PAID_PLANS.map((plan) => ({ plan, price_usdc: formatUsdc(deps.selfService.planPricesAtomic[plan]), period_days: PLAN_PERIOD_DAYS })),
+      prices: PAID_PLANS.map((plan) => ({ plan, price_usdc: formatUsdc(BigInt(deps.selfService.planPricesAtomic[plan])), period_days: PLAN_PERIOD_DAYS })),
       trial_days: TRIAL_DAYS,
       purchase_networks: purchaseNetworks(deps.selfService),
     };
@@ -61,7 +61,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
         plan: body.plan,
         network: body.network,
         payer: body.payer,
-        priceAtomic: deps.selfService.planPricesAtomic[body.plan],
+        priceAtomic: BigInt(deps.selfService.planPricesAtomic[body.plan]),
         description: `${body.plan} plan, ${PLAN_PERIOD_DAYS} days, for ${merchant.id}`,
       },
       now,
