@@ -5,7 +5,7 @@
 #   worker (override): node dist/workers/main.js
 # Both run compiled JavaScript from dist/ (tsx is a dependency for `npm start` in development only).
 
-# ---- build: compile TypeScript and prebuild the Temporal workflow bundle ----
+# ---- build: compile TypeScript, prebuild the Temporal workflow bundle, build the dashboard (web/) ----
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 
@@ -17,7 +17,8 @@ RUN npm install --no-audit --no-fund
 
 COPY . .
 RUN npm run build \
- && node dist/cli/build-workflows.js dist/workflow-bundle.js
+ && node dist/cli/build-workflows.js dist/workflow-bundle.js \
+ && npm run build:web
 
 # ---- speech: the offline speech engine (engines/transcription/README.md) ----
 # The same steps as scripts/setup.sh step 4b, into fixed paths: Debian's Python 3.11 with a virtual environment holding
@@ -67,6 +68,8 @@ RUN npm install --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
 COPY --from=build /app/dist ./dist
+# The dashboard's build (docs/dashboard.md): api/dashboard/ looks for it two folders up from itself, in dist/web/dist.
+COPY --from=build /app/web/dist ./dist/web/dist
 # The speech worker script and the lock files the adapter reads (adapters/providers/transcription/install-layout.ts
 # looks for them three folders up from itself: dist/engines/transcription/).
 COPY engines/transcription/ ./dist/engines/transcription/

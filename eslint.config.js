@@ -1,6 +1,7 @@
 // Lint: TypeScript recommended rules plus the architecture guide's import rules (../shared/ARCHITECTURE.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const layer = (name) => [`**/${name}/**`, `../${name}/*`, `../../${name}/*`, `../../../${name}/*`];
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'dns/*', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib', 'tls'];
@@ -10,7 +11,7 @@ const restrict = (patterns, extra = {}) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'coverage/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -105,5 +106,20 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  // 7. web/ (the dashboard, a browser app) imports nothing from the server folders nor Node; it talks to the session
+  //    routes over HTTP only. React's rules of hooks apply. Its build config runs in Node and may use it.
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      ...restrict([{ group: [...layer('domain'), ...layer('adapters'), ...layer('db'), ...layer('activities'), ...layer('workflows'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli'), ...NODE_BUILTINS], message: 'web/ talks to the server over HTTP only (and runs in the browser)' }]),
+    },
+  },
+  {
+    files: ['web/vite.config.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -22,6 +22,7 @@ import { processingRouter } from './processing/processing.routes.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
+import { dashboardRouter } from './dashboard/dashboard.routes.js';
 import { allowedMethods, recordRoutes } from './http/router.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
@@ -77,6 +78,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     publicBaseUrl: deps.config.http.publicBaseUrl,
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    store,
     selfService: deps.config.selfService,
     ...(deps.now ? { now: deps.now } : {}),
   };
@@ -154,6 +156,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       ...(deps.now ? { now: deps.now } : {}),
     }),
     companyRouter(company),
+    dashboardRouter(), // the web app at /dashboard (web/, docs/dashboard.md), same origin as the session routes
     ...(extra.routers ?? []),
   ];
   for (const router of routers) {

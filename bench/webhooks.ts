@@ -8,6 +8,13 @@
  * Run: npm run bench:webhooks -- --n 200   (or BENCH_N=200 npx tsx bench/webhooks.ts). See bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
@@ -42,19 +49,23 @@ interface Options {
   concurrency: number;
   /** enqueueDelivery calls (DB insert + workflow start) in flight. */
   startConcurrency: number;
+  /** 0: the worker runs in this process; N: N worker processes (bench/lib/webhooks-worker.ts) on the same server. */
+  workerProcesses: number;
 }
 
-const USAGE = `usage: tsx bench/webhooks.ts [--n N] [--concurrency C] [--start-concurrency S]
+const USAGE = `usage: tsx bench/webhooks.ts [--n N] [--concurrency C] [--start-concurrency S] [--worker-processes W]
   --n                  deliveries per side, 1..5000 (default: BENCH_N or 200)
   --concurrency        POSTs in flight in the plain loop, 1..64 (default 8)
-  --start-concurrency  workflow starts in flight, 1..256 (default 16)`;
+  --start-concurrency  workflow starts in flight, 1..256 (default 16)
+  --worker-processes   0: the worker runs in this process (default); 1..8: that many worker processes`;
 
 function parseOptions(argv: string[]): Options {
-  const values = benchArgs(argv, ['n', 'concurrency', 'start-concurrency'], USAGE);
+  const values = benchArgs(argv, ['n', 'concurrency', 'start-concurrency', 'worker-processes'], USAGE);
   return {
     n: intOption('--n', values.n ?? process.env['BENCH_N'], 200, 1, 5000),
     concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),
     startConcurrency: intOption('--start-concurrency', values['start-concurrency'], 16, 1, 256),
+    workerProcesses: intOption('--worker-processes', values['worker-processes'], 0, 0, 8),
   };
 }
 
@@ -82,7 +93,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
 
   const runId = randomBytes(4).toString('hex');
   const tenantId = `tenant_bench_${runId}`;
-  const { db, description } = await openBenchDatabase(infra, config, tenantId, run);
+  const { db, description, url: databaseUrl } = await openBenchDatabase(infra, config, tenantId, run);
   await migrateLatest(db);
 
   const receiver = await startBenchReceiver(SECRET);
@@ -126,10 +137,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   progress('bundling workflows');
   const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
   run.signal.throwIfAborted();
-  const secretBox = createSecretBox(generateSecretsKey());
+  const secretsKey = generateSecretsKey();
+  const secretBox = createSecretBox(secretsKey);
   const taskQueue = `bench-webhooks-${runId}`;
   memory.push({ label: 'before worker start', sample: sampleMemory() });
-  const gw = await startBenchWorker(run, {
+  const workers = opts.workerProcesses > 0
+    ? await startWorkerProcesses(run, opts.workerProcesses, { code, databaseUrl, temporalAddress: infra.temporalAddress, taskQueue, secretsKey })
+    : null;
+  const gw = workers ? await connectBenchClient(run, infra.temporalAddress, config.temporal.namespace, taskQueue) : await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
@@ -137,6 +152,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     workflowBundle: { code },
     shutdownGraceMs: 5000,
     identity: `bench-webhooks-${process.pid}`,
+    tuning: config.temporal.worker,
   });
   const endpoint = await createEndpoint(db, {
     interface: 'v1',
@@ -233,7 +249,57 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     workflowErrors,
   };
   process.stdout.write(formatReport(report));
+  const w = config.temporal.worker;
+  process.stdout.write(
+    `worker tuning: ${w.workflowTasks} workflow tasks, ${w.activities} activities, ${w.localActivities} local activities, ${w.cachedWorkflows} cached, ` +
+      `${w.workflowPollers} workflow pollers (non-sticky ratio ${w.nonStickyPollRatio}), ${w.activityPollers} activity pollers\n`,
+  );
+  if (workers) process.stdout.write(`worker processes: ${workers.length}, peak rss each: ${workers.map((p) => `${(p.peakRss / 2 ** 20).toFixed(1)} MiB`).join(', ')}\n`);
   return isHealthy(report);
+}
+
+/** A workflow client only (the workers run in other processes), closed by the run's clean-up. */
+async function connectBenchClient(run: RunLifecycle, address: string, namespace: string, taskQueue: string) {
+  const gw = await connectWorkflowGateway({ address, namespace, taskQueue });
+  run.defer('close workflow client', () => gw.close());
+  return gw;
+}
+
+/** N worker processes on the bench's task queue, each ready (polling) before this returns; stopped by the clean-up. */
+async function startWorkerProcesses(
+  run: RunLifecycle,
+  n: number,
+  o: { code: string; databaseUrl: string; temporalAddress: string; taskQueue: string; secretsKey: string },
+): Promise<Array<{ peakRss: number }>> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-webhooks-'));
+  run.defer('remove the bundle', () => rm(dir, { recursive: true, force: true }));
+  const bundlePath = join(dir, 'workflows.js');
+  await writeFile(bundlePath, o.code);
+  const script = fileURLToPath(new URL('./lib/webhooks-worker.ts', import.meta.url));
+  progress(`starting ${n} worker process(es)`);
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        env: { ...process.env, BENCH_DATABASE_URL: o.databaseUrl, BENCH_TEMPORAL_ADDRESS: o.temporalAddress, BENCH_TASK_QUEUE: o.taskQueue, BENCH_BUNDLE_PATH: bundlePath, BENCH_SECRETS_KEY: o.secretsKey },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      run.defer(`stop worker process ${child.pid}`, async () => {
+        child.kill('SIGTERM');
+        await exited;
+      });
+      const state = { peakRss: 0 };
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line === 'ready') resolve();
+          const m = /^rss (\d+)$/.exec(line);
+          if (m) state.peakRss = Math.max(state.peakRss, Number(m[1]));
+        });
+        void exited.then(() => reject(new Error(`worker process ${child.pid} exited before it was ready`)));
+      });
+      return state;
+    }),
+  );
 }
 
 await runBenchmark({ progress, usage: USAGE, parseOptions, main });

@@ -6,6 +6,24 @@ import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parse
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
 
+/** How much one worker process takes on at once (Temporal WorkerOptions); docs/operations.md "Worker tuning". */
+export interface WorkerTuning {
+  /** maxConcurrentWorkflowTaskExecutions */
+  readonly workflowTasks: number;
+  /** maxConcurrentActivityTaskExecutions */
+  readonly activities: number;
+  /** maxConcurrentLocalActivityExecutions */
+  readonly localActivities: number;
+  /** maxCachedWorkflows (the sticky cache; 0 turns sticky execution off) */
+  readonly cachedWorkflows: number;
+  /** maxConcurrentWorkflowTaskPolls (sticky and normal queue together), at most workflowTasks */
+  readonly workflowPollers: number;
+  /** nonStickyToStickyPollRatio: the share of the workflow pollers that poll the normal (not sticky) queue */
+  readonly nonStickyPollRatio: number;
+  /** maxConcurrentActivityTaskPolls, at most activities */
+  readonly activityPollers: number;
+}
+
 /**
  * The whole environment of the platform, validated once at start-up.
  * Only entry points (api/main.ts, workers/main.ts, cli/*) call loadConfig; everything else receives
@@ -95,6 +113,14 @@ export const envSchema = z.object({
   TEMPORAL_UI_PORT: int(8233, 1, 65535),
   /** Optional path of a prebuilt workflow bundle (npm run build:workflows); otherwise bundled at worker start. */
   TEMPORAL_WORKFLOW_BUNDLE: optionalString,
+  /** Worker tuning (docs/operations.md "Worker tuning"): slots, sticky cache and pollers of each worker process. */
+  TEMPORAL_WORKER_WORKFLOW_TASKS: int(40, 2, 10_000),
+  TEMPORAL_WORKER_ACTIVITIES: int(100, 1, 10_000),
+  TEMPORAL_WORKER_LOCAL_ACTIVITIES: int(100, 1, 10_000),
+  TEMPORAL_WORKER_CACHED_WORKFLOWS: int(1000, 0, 1_000_000),
+  TEMPORAL_WORKER_WORKFLOW_POLLERS: int(20, 2, 1000),
+  TEMPORAL_WORKER_NONSTICKY_POLL_RATIO: z.coerce.number().gt(0).max(1).default(0.5),
+  TEMPORAL_WORKER_ACTIVITY_POLLERS: int(10, 1, 1000),
 
   /**
    * 32 bytes, base64: seals webhook signing secrets and PDF passwords at rest. Generated under DATA_DIR when unset
@@ -331,6 +357,7 @@ export interface Config {
     readonly devPort: number;
     readonly uiPort: number;
     readonly workflowBundlePath: string | undefined;
+    readonly worker: WorkerTuning;
   };
   readonly secretsKey: string | undefined;
   /** Earlier secrets keys: they open values sealed before a rotation, never seal. */
@@ -602,6 +629,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
+      worker: {
+        workflowTasks: e.TEMPORAL_WORKER_WORKFLOW_TASKS,
+        activities: e.TEMPORAL_WORKER_ACTIVITIES,
+        localActivities: e.TEMPORAL_WORKER_LOCAL_ACTIVITIES,
+        cachedWorkflows: e.TEMPORAL_WORKER_CACHED_WORKFLOWS,
+        workflowPollers: Math.min(e.TEMPORAL_WORKER_WORKFLOW_POLLERS, e.TEMPORAL_WORKER_WORKFLOW_TASKS),
+        nonStickyPollRatio: e.TEMPORAL_WORKER_NONSTICKY_POLL_RATIO,
+        activityPollers: Math.min(e.TEMPORAL_WORKER_ACTIVITY_POLLERS, e.TEMPORAL_WORKER_ACTIVITIES),
+      },
     },
     secretsKey: e.SECRETS_KEY,
     secretsKeysPrevious,

@@ -117,20 +117,23 @@ export function canonicalDecimal(s: string): string {
 
 const MONTHS: Record<string, number> = {};
 const monthNames: [number, string[]][] = [
-  [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'gennaio']],
-  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'febrero', 'febbraio']],
+  [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio']],
+  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'febrero', 'febbraio']],
   [3, ['march', 'mar', 'märz', 'maerz', 'mars', 'marzo']],
-  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'aprile']],
+  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile']],
   [5, ['may', 'mai', 'mayo', 'maggio']],
   [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno']],
   [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio']],
-  [8, ['august', 'aug', 'août', 'aout', 'agosto']],
+  [8, ['august', 'aug', 'août', 'aout', 'agosto', 'ago']],
   [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'settembre']],
   [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre']],
   [11, ['november', 'nov', 'novembre', 'noviembre']],
-  [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre']],
+  [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre']],
 ];
 for (const [n, names] of monthNames) for (const name of names) MONTHS[name] = n;
+
+/** The month (1–12) a written-out month name or abbreviation names, in any case, in EN/DE/FR/ES/IT; else null. */
+export const monthNumber = (name: string): number | null => MONTHS[name.toLowerCase()] ?? null;
 const MONTH_ALT = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
 
 const ISO_DATE = new RegExp(`${NOT_BEFORE}(\\d{4})([-/.])(\\d{1,2})\\2(\\d{1,2})${NOT_AFTER}`, 'gu');
@@ -253,6 +256,21 @@ export function findCurrencies(text: string): CurrencyMatch[] {
 
 export function isCurrencyCode(s: string): boolean {
   return /^[A-Z]{3}$/u.test(s) && ISO_CURRENCIES.has(s);
+}
+
+/** Words for a currency that are neither a code nor a symbol. */
+const CURRENCY_WORDS: Readonly<Record<string, string>> = { euro: 'EUR', euros: 'EUR', sfr: 'CHF' };
+
+/**
+ * The ISO 4217 code a marker alone names: a code in any case, a symbol of CURRENCY_SYMBOLS that names one currency
+ * (any case: `us$`, `fr.`), or a word (`euro`); null when it names none or several (a bare `$`, `kr`, `¥`).
+ */
+export function currencyCodeOf(marker: string): string | null {
+  const t = marker.trim();
+  if (isCurrencyCode(t.toUpperCase())) return t.toUpperCase();
+  const symbol = Object.entries(CURRENCY_SYMBOLS).find(([k]) => k.toLowerCase() === t.toLowerCase());
+  if (symbol) return symbol[1].length === 1 ? symbol[1][0]! : null;
+  return CURRENCY_WORDS[t.toLowerCase()] ?? null;
 }
 
 /** The usual day/month order where a currency is used: USD → month first; most others → day first; else unknown. */

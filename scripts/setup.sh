@@ -33,6 +33,17 @@ if [ -n "$pgpkg" ] && [ -f "$pgpkg/native/pg-symlinks.json" ]; then
   fi
 fi
 
+# 2b. The dashboard (web/, docs/dashboard.md): built by Vite into web/dist, which the API serves at /dashboard. Built
+#     again only when its sources, its config or the lockfile changed: the hash of them is kept in web/dist/.source-hash.
+web_hash=$( { find web -path web/dist -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum; sha256sum package-lock.json; } | sha256sum | cut -c1-64)
+if [ "$(cat web/dist/.source-hash 2>/dev/null || true)" != "$web_hash" ]; then
+  say "building the dashboard (web/ -> web/dist)"
+  npx --no-install vite build --config web/vite.config.ts --logLevel warn
+  printf '%s\n' "$web_hash" > web/dist/.source-hash
+else
+  say "dashboard build is up to date"
+fi
+
 # 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools), qpdf (PDF encryption) and the fonts the PDF
 #    watermark embeds (DejaVu Sans for Latin, Greek, Cyrillic and symbols; Droid Sans Fallback for Chinese, Japanese
 #    and Korean; adapters/media/pdf/watermark-fonts.ts). OCR (adapters/media/ocr): Tesseract 5 with the English data,
@@ -64,6 +75,27 @@ if [ ${#missing_tools[@]} -gt 0 ]; then
     say "missing ${missing_tools[*]}: install them (e.g. apt-get install ${missing_tools[*]})"
     exit 1
   fi
+fi
+
+# 3b. Tests only: Debian's Chromium for the browser tests (test/browser/, driven by playwright-core, which downloads no
+#     browser of its own). CHROMIUM_PATH names another Chromium or Chrome binary instead. Installed with apt-get as
+#     root, else through sudo when it needs no password; the download is large, so apt's progress lines are shown.
+if [ "$with_tests" = true ] && [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
+  apt=()
+  if [ "$(id -u)" = "0" ]; then apt=(apt-get); elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt=(sudo -n apt-get); fi
+  if [ ${#apt[@]} -eq 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    say "missing chromium for the browser tests: install it (apt-get install chromium) or set CHROMIUM_PATH"
+    exit 1
+  fi
+  say "installing chromium from Debian for the browser tests (one time, about 100 MB with its libraries)"
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+    say "refreshing the package index"
+    "${apt[@]}" update -q >&2
+  fi
+  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q --no-install-recommends chromium 2>&1 \
+    | grep --line-buffered -E '^(Get:|Setting up chromium|Need to get|E:)' >&2 || true
+  [ -x /usr/bin/chromium ] || { say "chromium did not install"; exit 1; }
+  say "chromium installed: $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"
 fi
 
 # 4. Temporal CLI, unless a server is configured: TEMPORAL_CLI_PATH, PATH, the cache folder, else build it.

@@ -7,6 +7,7 @@ bash scripts/setup.sh --tests
 say() { printf '[paycore] %s\n' "$*" >&2; }
 say "typecheck"
 npx --no-install tsc -p tsconfig.json --noEmit
+npx --no-install tsc -p web/tsconfig.json --noEmit # the dashboard (its own settings: DOM, JSX, bundler resolution)
 say "lint"
 npx --no-install eslint --max-warnings 0 .
 say "tests"

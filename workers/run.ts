@@ -44,6 +44,7 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     taskQueue: config.temporal.taskQueue,
     activityDeps,
     shutdownGraceMs: config.shutdownGraceMs,
+    tuning: config.temporal.worker,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });

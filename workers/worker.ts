@@ -8,6 +8,7 @@ import { createBatchActivities } from '../activities/batches.activities.js';
 import { createSpeechActivities, type SpeechWorkerDeps } from '../activities/speech.activities.js';
 import { createRetentionActivities } from '../activities/retention.activities.js';
 import { createMailActivities } from '../activities/mail.activities.js';
+import type { WorkerTuning } from '../config/schema.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Mailer } from '../adapters/mail/smtp-mailer.js';
 import type { OperationRunners } from '../adapters/media/operation-runners.js';
@@ -43,6 +44,21 @@ export interface PlatformWorkerOptions {
   workflowBundle?: { code: string } | { codePath: string };
   shutdownGraceMs: number;
   identity?: string;
+  /** Slots, sticky cache and pollers (config.temporal.worker); the SDK's defaults when absent. */
+  tuning?: WorkerTuning;
+}
+
+/** The WorkerOptions of a tuning (config.temporal.worker). */
+export function tuningOptions(t: WorkerTuning): Partial<WorkerOptions> {
+  return {
+    maxConcurrentWorkflowTaskExecutions: t.workflowTasks,
+    maxConcurrentActivityTaskExecutions: t.activities,
+    maxConcurrentLocalActivityExecutions: t.localActivities,
+    maxCachedWorkflows: t.cachedWorkflows,
+    maxConcurrentWorkflowTaskPolls: t.workflowPollers,
+    nonStickyToStickyPollRatio: t.nonStickyPollRatio,
+    maxConcurrentActivityTaskPolls: t.activityPollers,
+  };
 }
 
 /** Path of the workflows entry, as .ts under tsx/vitest or .js under dist/. */
@@ -67,6 +83,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       ...(opts.activityDeps.watcher ? createWatcherActivities({ db: opts.activityDeps.db, ...opts.activityDeps.watcher }) : {}),
     },
     shutdownGraceTime: opts.shutdownGraceMs,
+    ...(opts.tuning ? tuningOptions(opts.tuning) : {}),
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
   };

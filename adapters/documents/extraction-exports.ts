@@ -12,8 +12,8 @@ import { fieldKind, LINE_ITEM_COLUMNS, type ExtractedValue, type ExtractionResul
  * package dates its parts when written), so a review correction simply regenerates them as new files.
  *
  * Three result files per job (docs/processing.md, "Field extraction (flow-extract)", Exports):
- * - `<base>.xlsx`: sheets Documents, Line items, Evidence;
- * - `<base>-csv.zip`: one CSV per sheet (documents.csv, line-items.csv, evidence.csv); RFC 4180, UTF-8 with a BOM,
+ * - `<base>.xlsx`: sheets Documents, Line items, Evidence, Corrections;
+ * - `<base>-csv.zip`: one CSV per sheet (documents.csv, line-items.csv, evidence.csv, corrections.csv); RFC 4180, UTF-8 with a BOM,
  *   CRLF, formula cells defused;
  * - `<base>.json`: ExtractionJson (its JSON Schema: extractionJsonSchema).
  */
@@ -42,6 +42,22 @@ export interface ExtractionDocumentResult {
   pages: number;
   result: ExtractionResult;
   check: EvidenceCheckOutcome;
+  /** Review corrections applied to this document, oldest first (none in a job's first exports). */
+  corrections?: readonly ExtractionCorrection[];
+}
+
+/** A reviewer's correction of a scalar field (docs/processing.md "Review corrections"), as the exports list it. */
+export interface ExtractionCorrection {
+  field: string;
+  /** The value before this correction (the engine's, or an earlier correction's). */
+  previous_value: string | null;
+  value: string | null;
+  /** The review revision that made it (1 for the first regenerated exports). */
+  revision: number;
+  /** The reviewer's e-mail address. */
+  corrected_by: string;
+  /** ISO 8601. */
+  corrected_at: string;
 }
 
 export interface ExtractionExportInput {
@@ -57,6 +73,11 @@ export interface ExtractionExportInput {
 const DOCUMENT_COLUMNS = ['document', 'pages', 'review_required', 'review_reasons'] as const;
 const ITEM_COLUMNS = ['document', 'line', ...LINE_ITEM_COLUMNS] as const;
 const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason'] as const;
+const CORRECTION_COLUMNS = ['document', 'field', 'revision', 'previous_value', 'value', 'corrected_by', 'corrected_at'] as const;
+
+/** Rows of the Corrections sheet: every correction of every document, oldest first. */
+const correctionRows = (input: ExtractionExportInput): Array<Array<string | number | null>> =>
+  input.documents.flatMap((d) => (d.corrections ?? []).map((c) => [d.document, c.field, c.revision, c.previous_value, c.value, c.corrected_by, c.corrected_at]));
 
 interface EvidenceRow {
   document: string;
@@ -135,7 +156,8 @@ const plain = (v: ExcelJS.CellValue) => ({ value: typeof v === 'string' ? xlsxTe
 /**
  * The XLSX workbook: "Documents" (document, pages, review_required, review_reasons, then one column per requested
  * field in request order), "Line items" (document, line, description, quantity, unit_price, amount) and "Evidence"
- * (document, field, line, value, page, snippet, flagged, reason). Missing values are empty cells; amounts and
+ * (document, field, line, value, page, snippet, flagged, reason), "Corrections" (document, field, revision,
+ * previous_value, value, corrected_by, corrected_at: the review corrections, none in a job's first exports). Missing values are empty cells; amounts and
  * numbers are numbers, dates are dates; text is always a text cell (never a formula).
  */
 export async function extractionToXlsx(input: ExtractionExportInput, options: { date?: Date } = {}): Promise<Buffer> {
@@ -173,7 +195,11 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
   header(evidence, EVIDENCE_COLUMNS);
   for (const r of evidenceRows(input)) addRow(evidence, [r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason].map(plain));
 
-  for (const sheet of [docs, items, evidence]) {
+  const corrections = wb.addWorksheet('Corrections');
+  header(corrections, CORRECTION_COLUMNS);
+  for (const r of correctionRows(input)) addRow(corrections, r.map(plain));
+
+  for (const sheet of [docs, items, evidence, corrections]) {
     sheet.columns.forEach((col) => {
       col.width = Math.min(60, Math.max(10, ...(col.values ?? []).map((v) => (v == null ? 0 : String(v instanceof Date ? '2026-12-31' : v).length + 2))));
     });
@@ -185,7 +211,7 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
 // CSV
 
 /** The CSV files of the ZIP, one per sheet. */
-export const EXTRACTION_CSV_FILES = { documents: 'documents.csv', items: 'line-items.csv', evidence: 'evidence.csv' } as const;
+export const EXTRACTION_CSV_FILES = { documents: 'documents.csv', items: 'line-items.csv', evidence: 'evidence.csv', corrections: 'corrections.csv' } as const;
 
 /**
  * A cell spreadsheet programs will not run as a formula (CSV injection): text starting with `=`, `+`, `-`, `@`, a
@@ -204,7 +230,7 @@ function csv(rows: Array<ReadonlyArray<string | number | boolean | null>>): Buff
 }
 
 /**
- * The three CSV tables: the sheets of the workbook with values as their normalised strings (dates `YYYY-MM-DD`,
+ * The four CSV tables: the sheets of the workbook with values as their normalised strings (dates `YYYY-MM-DD`,
  * amounts `1234.50`, booleans `true`/`false`), missing values empty. UTF-8 with a byte-order mark (so Excel opens
  * the accents and scripts correctly), CRLF line ends, RFC 4180 quoting, formula cells defused (defuseFormula).
  */
@@ -221,10 +247,11 @@ export function extractionToCsvFiles(input: ExtractionExportInput): Array<{ name
     { name: EXTRACTION_CSV_FILES.documents, content: csv(docs) },
     { name: EXTRACTION_CSV_FILES.items, content: csv(items) },
     { name: EXTRACTION_CSV_FILES.evidence, content: csv(evidence) },
+    { name: EXTRACTION_CSV_FILES.corrections, content: csv([[...CORRECTION_COLUMNS], ...correctionRows(input)]) },
   ];
 }
 
-/** The three CSV files in one ZIP (entries dated `date`, so the same input and date give the same bytes). */
+/** The CSV files in one ZIP (entries dated `date`, so the same input and date give the same bytes). */
 export async function extractionToCsvZip(input: ExtractionExportInput, options: { date?: Date } = {}): Promise<Buffer> {
   const date = options.date ?? new Date();
   const archive = archiver('zip', { zlib: { level: 6 } });
@@ -257,6 +284,16 @@ const ValueEvidence = z
   })
   .describe('Where a value was read and whether its evidence was confirmed; null for a missing value');
 const Str = z.string().nullable();
+const Correction = z
+  .object({
+    field: z.string(),
+    previous_value: Str.describe('The value before this correction'),
+    value: Str.describe('The corrected value, in the same form as `fields`'),
+    revision: z.number().int().positive().describe('The review revision that made it'),
+    corrected_by: z.string().describe('The reviewer\'s e-mail address'),
+    corrected_at: z.string().describe('ISO 8601'),
+  })
+  .describe('A reviewer\'s correction of a scalar field');
 const Item = z.object({ description: Str, quantity: Str, unit_price: Str, amount: Str }).describe('A line item: normalised strings, missing values null');
 
 /** The JSON result of `flow-extract`. */
@@ -276,6 +313,9 @@ export const ExtractionJson = z
           items: z.array(z.object({ description: ValueEvidence.nullable(), quantity: ValueEvidence.nullable(), unit_price: ValueEvidence.nullable(), amount: ValueEvidence.nullable() })),
         }),
         warnings: z.array(z.string()),
+        corrections: z
+          .array(Correction)
+          .describe('Review corrections of this document\'s fields, oldest first; empty in a job\'s first exports. A corrected field has no evidence: its value is the reviewer\'s'),
       }).describe('One input document'),
     ),
   })
@@ -310,6 +350,7 @@ export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJ
         })),
       },
       warnings: [...d.result.warnings],
+      corrections: (d.corrections ?? []).map((c) => ({ ...c })),
     })),
   };
 }

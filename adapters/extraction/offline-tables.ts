@@ -57,6 +57,13 @@ interface Cell {
 
 type Row = Partial<Record<LineItemColumn, Cell>>;
 
+/**
+ * Stray marks OCR reads at the ends of a description (a table rule as `|`, specks as `.`, `'`, `~`, dashes): words made
+ * of nothing else are dropped from its start and end (`Desk lamp |` → `Desk lamp`); the value stays a part of its
+ * snippet, so its evidence is unchanged.
+ */
+const STRAY_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+ )+|(?: [|_~'‘’"`.,:;—–-]+)+$/gu;
+
 /** The cells of a row by x position: boundaries after a description at the next header, after a number at its end. */
 function rowByPosition(line: Line, cols: Column[]): Row {
   const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
@@ -192,7 +199,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   function complete(d: Draft): LineItem {
     const it = d.item;
     if (d.desc.length > 0) {
-      const value = d.desc.map((c) => d.page.text.slice(c.start, c.end)).join(' ').replace(/\s+/gu, ' ').slice(0, EXTRACTION_LIMITS.maxValueChars);
+      const value = d.desc.map((c) => d.page.text.slice(c.start, c.end)).join(' ').replace(/\s+/gu, ' ').replace(STRAY_MARKS, '').slice(0, EXTRACTION_LIMITS.maxValueChars);
       it.description = { value, evidence: evidenceOf(d.page, d.desc[0]!.start, d.desc[d.desc.length - 1]!.end), confidence: 0.8 };
     }
     const [q, u, a] = [it.quantity.value, it.unit_price.value, it.amount.value].map((v) => (v === null ? null : Number(v)));

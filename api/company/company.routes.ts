@@ -4,7 +4,6 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
-import { listBatches } from '../../db/repositories/batches.repo.js';
 import { batchSummaryJson } from '../processing/batches.routes.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
@@ -22,6 +21,17 @@ import { mountCompanyDocs } from './docs.routes.js';
 import { mountCreditPacks } from './credit-packs.handlers.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
+import { mountExtractionReview } from './extraction-review.handlers.js';
+import { mountCredits } from '../processing/credits.routes.js';
+import { batchJson } from '../processing/batches.routes.js';
+import { streamBatchZip } from '../processing/batch-zip.js';
+import { sendResultFile } from '../processing/jobs.routes.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import { DomainError } from '../../domain/errors.js';
+import { getJob, listBatchChildren } from '../../db/repositories/jobs.repo.js';
+import { getBatch, listBatches } from '../../db/repositories/batches.repo.js';
+import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
+import { parseAfter } from '../http/pagination.js';
 
 export interface CompanyRouterDeps {
   db: Db;
@@ -34,6 +44,8 @@ export interface CompanyRouterDeps {
   publicBaseUrl: string | undefined;
   dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
   allowLoopbackForTests: boolean;
+  /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
+  store: FileStore;
   /** Credit packs paid to the platform's receiving wallets. */
   selfService: SelfServiceConfig;
   now?: () => Date;
@@ -80,6 +92,39 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     for (const b of rows) summaries.set(b.id, await batchSummaryJson(deps.db, b));
     ctx.body = page('batches', rows, limit, (b) => summaries.get(b.id)!);
   });
+
+  /** One job of the company, its results and, for flow-extract, its review (any member). */
+  const findJob = async (companyId: string, id: string) => {
+    const job = await getJob(deps.db, companyId, id);
+    if (!job) throw new DomainError('not_found', 'Job not found');
+    return job;
+  };
+  signedIn.get('/jobs/:id', async (ctx) => {
+    ctx.body = jobJson(await findJob(memberOf(ctx).companyId, ctx.params['id'] ?? ''));
+  });
+  signedIn.get('/jobs/:id/results/:index', async (ctx) => {
+    await sendResultFile(ctx, deps.store, await findJob(memberOf(ctx).companyId, ctx.params['id'] ?? ''), ctx.params['index'] ?? '', now());
+  });
+  mountExtractionReview(signedIn, { db: deps.db, store: deps.store, now });
+
+  /** One batch with its children, and its results ZIP once ended (any member), as on /v1. */
+  const findBatch = async (companyId: string, id: string) => {
+    const batch = await getBatch(deps.db, companyId, id);
+    if (!batch) throw new DomainError('not_found', 'Batch not found');
+    return batch;
+  };
+  signedIn.get('/batches/:id', async (ctx) => {
+    const paging = { limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems), after: parseAfter(ctx.query['after']) };
+    ctx.body = await batchJson(deps.db, await findBatch(memberOf(ctx).companyId, ctx.params['id'] ?? ''), paging);
+  });
+  signedIn.get('/batches/:id/results.zip', async (ctx) => {
+    const batch = await findBatch(memberOf(ctx).companyId, ctx.params['id'] ?? '');
+    if (!isBatchTerminal(batch.status)) throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
+    await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: now() }, batch, await listBatchChildren(deps.db, batch.id));
+  });
+
+  /** The company's credits: available, reserved and the ledger feed (any member), as GET /v1/credits. */
+  mountCredits(signedIn, { db: deps.db, companyOf: (ctx) => memberOf(ctx).companyId });
 
   mountSavedWorkflowReads(signedIn, { db: deps.db, now });
 

@@ -3,11 +3,15 @@ import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
 import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflows.js';
+import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
+import { BATCH_LIMITS } from '../../domain/batches.js';
+import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
 import { closedObject, EMPTY_BODY, jsonBody, MUTATION, okResponse, plainHeaders, SESSION, sessionDocument, sessionHeaders } from '../http/session-document.js';
 import { errorResponses, header, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
+import { readSchemas } from '../processing/openapi.reads.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { NETWORKS } from '../../domain/networks.js';
@@ -39,9 +43,12 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'billing_admin_required', when: 'Keys, members, invitations, webhooks and changes to saved workflows are for billing administrators; this member is not one.' },
   { code: 'forbidden', when: 'The company is suspended.' },
   { code: 'not_found', when: 'The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company\'s id gets the same answer).' },
-  { code: 'conflict', when: 'A saved workflow of that name exists already (names are compared whatever their case).' },
+  { code: 'conflict', when: 'A saved workflow of that name exists already (names are compared whatever their case); a job\'s results asked for before it completed; an extraction review of a job that is not a completed `flow-extract`, or corrections sent for another revision than the current one (the body\'s `revision` says which it is).' },
+  { code: 'gone', when: 'The job\'s results passed retention (7 days) or are no longer stored; the corrections log is kept.' },
+  { code: 'batch_not_terminal', when: 'A batch\'s results ZIP asked for while it runs.' },
+  { code: 'batch_zip_too_large', when: 'A batch\'s results ZIP would be over 1 GB: download the jobs\' results one by one.' },
   { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
-  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows.` },
+  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows; ${MAX_REVIEW_REVISIONS} review revisions per job.` },
   { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
   { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
@@ -90,6 +97,7 @@ const ok = okResponse;
 const body = jsonBody;
 const emptyBody = EMPTY_BODY;
 const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
+const jobIdParam = idParam('job_id', 'job', 'Job');
 const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
 const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Schema => ({
   name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
@@ -185,6 +193,88 @@ function paths(): Record<string, Schema> {
         description: 'Every member may list the company\'s batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).',
         parameters: [limitParam, beforeParam('batches')],
         responses: { ...ok('A page of batches.', schemaRef('BatchPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
+      },
+    },
+    '/api/company/jobs/{job_id}': {
+      get: {
+        operationId: 'getJob', tags: t('Jobs'), summary: 'A job', security: SESSION,
+        description: 'One of the company\'s jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.',
+        parameters: [jobIdParam],
+        responses: { ...ok('The job.', schemaRef('Job'), {}), ...errorsOf({ ids: true }) },
+      },
+    },
+    '/api/company/jobs/{job_id}/results/{index}': {
+      get: {
+        operationId: 'downloadResult', tags: t('Jobs'), summary: 'Download a result file', security: SESSION,
+        description: 'The bytes of a completed job\'s result file `index` (from 0, the order of `result.files`), as an attachment (every member).',
+        parameters: [jobIdParam, pathParam('index', { type: 'string', pattern: '^[0-9]{1,3}$' }, 'The 0-based position in `result.files`.', '0')],
+        responses: {
+          '200': { description: 'The file.', headers: plain(), content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+          ...errorsOf({ ids: true, codes409: ['conflict'] }),
+          '410': errors(410, ['gone'], 'The results passed retention.'),
+        },
+      },
+    },
+    '/api/company/jobs/{job_id}/extraction': {
+      get: {
+        operationId: 'getExtractionReview', tags: t('Extraction review'), summary: 'The review of an extraction', security: SESSION,
+        description: 'A completed `flow-extract` job\'s values beside the evidence each was read from, with the evidence check\'s flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision\'s regenerated exports (every member).',
+        parameters: [jobIdParam],
+        responses: { ...ok('The review.', schemaRef('ExtractionReview'), {}), ...errorsOf({ ids: true, codes409: ['conflict'] }), '410': errors(410, ['gone'], 'The results passed retention.') },
+      },
+    },
+    '/api/company/jobs/{job_id}/extraction/corrections': {
+      post: {
+        operationId: 'correctExtraction', tags: t('Extraction review'), summary: 'Correct extracted fields', security: MUTATION,
+        description:
+          'One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again ' +
+          'with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision\'s ' +
+          'regenerated files are replaced. No credits are charged. `revision` must be the review\'s current revision (409 otherwise, nothing changed). A value is given in the form the ' +
+          'exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field\'s ' +
+          'current value confirms it. A corrected field has no evidence and is no longer flagged.',
+        parameters: [jobIdParam],
+        requestBody: body(schemaRef('ExtractionCorrections'), { correct: { revision: 0, corrections: [{ document: 0, field: 'total', value: '1234.50' }, { document: 0, field: 'due_date', value: null }] } }),
+        responses: {
+          ...ok('The review at its new revision.', schemaRef('ExtractionReview'), {}, '201'),
+          ...errorsOf({ mutation: true, ids: true, codes409: ['conflict', 'limit_reached'] }),
+          '410': errors(410, ['gone'], 'The results passed retention.'),
+        },
+      },
+    },
+    '/api/company/batches/{batch_id}': {
+      get: {
+        operationId: 'getBatch', tags: t('Jobs'), summary: 'A batch', security: SESSION,
+        description: 'One of the company\'s batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).',
+        parameters: [
+          idParam('batch_id', 'bat', 'Batch'),
+          { name: 'limit', in: 'query', required: false, description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`, schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems } },
+          { name: 'after', in: 'query', required: false, description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
+        ],
+        responses: { ...ok('The batch.', schemaRef('Batch'), {}), ...errorsOf({ ids: true, query: true }) },
+      },
+    },
+    '/api/company/batches/{batch_id}/results.zip': {
+      get: {
+        operationId: 'downloadBatchResults', tags: t('Jobs'), summary: 'A batch\'s results ZIP', security: SESSION,
+        description: 'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
+        parameters: [idParam('batch_id', 'bat', 'Batch')],
+        responses: {
+          '200': { description: 'The ZIP.', headers: plain(), content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } },
+          ...errorsOf({ ids: true, codes409: ['batch_not_terminal'] }),
+          '410': errors(410, ['gone'], 'The results passed retention.'),
+          '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.'),
+        },
+      },
+    },
+    '/api/company/credits': {
+      get: {
+        operationId: 'getCredits', tags: t('Jobs'), summary: 'Credits and the ledger', security: SESSION,
+        description: 'The company\'s available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).',
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'Return entries with a greater id (default 0: from the first).', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 } },
+          limitParam,
+        ],
+        responses: { ...ok('Credits.', schemaRef('Credits'), {}), ...errorsOf({ query: true }) },
       },
     },
     '/api/company/keys': {
@@ -437,6 +527,60 @@ const MEMBER = obj(['id', 'email', 'role'], { id: id('mem', 'Member'), email: { 
 const COMPANY = obj(['id', 'name'], { id: { type: 'string' }, name: { type: 'string' } });
 const SESSION_FIELDS = { csrf_token: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Send it as `X-CSRF-Token` on every mutation.' }, member: MEMBER, company: COMPANY };
 
+const EVIDENCE = nullable(obj(['page', 'snippet', 'box'], {
+  page: { type: 'integer', minimum: 1 }, snippet: { type: 'string' },
+  box: nullable(obj(['x0', 'y0', 'x1', 'y1'], { x0: { type: 'number' }, y0: { type: 'number' }, x1: { type: 'number' }, y1: { type: 'number' } })),
+}));
+const FLAG = { flagged: { type: 'boolean', description: 'The evidence check failed: look at it.' }, reason: nullable({ type: 'string' }) };
+const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_type'], { index: { type: 'integer', minimum: 0 }, name: { type: 'string' }, download_path: { type: 'string' }, bytes: { type: 'integer', minimum: 0 }, content_type: { type: 'string' } });
+
+/** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
+function reviewSchemas(): Record<string, Schema> {
+  return {
+    ExtractionReview: obj(['job_id', 'revision', 'fields', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
+      job_id: id('job', 'Job'),
+      revision: { type: 'integer', minimum: 0, description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.' },
+      fields: { type: 'array', items: { type: 'string' } },
+      review_required: { type: 'boolean', description: 'Some document still has a flagged value that was not corrected.' },
+      documents: {
+        type: 'array',
+        items: obj(['index', 'document', 'upload_id', 'pages', 'review_required', 'review_reasons', 'warnings', 'fields', 'items'], {
+          index: { type: 'integer', minimum: 0 }, document: { type: 'string' }, upload_id: nullable({ type: 'string' }), pages: { type: 'integer', minimum: 0 },
+          review_required: { type: 'boolean' }, review_reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } },
+          fields: {
+            type: 'object',
+            additionalProperties: obj(['value', 'extracted_value', 'evidence', 'flagged', 'reason', 'corrected'], {
+              value: nullable({ type: 'string' }), extracted_value: { ...nullable({ type: 'string' }), description: 'What the engine read.' }, evidence: EVIDENCE, ...FLAG,
+              corrected: { type: 'boolean' },
+            }),
+          },
+          items: { type: 'array', items: obj([...LINE_ITEM_COLUMNS], Object.fromEntries(LINE_ITEM_COLUMNS.map((c) => [c, obj(['value', 'evidence', 'flagged', 'reason'], { value: nullable({ type: 'string' }), evidence: EVIDENCE, ...FLAG })]))) },
+        }),
+      },
+      corrections: {
+        type: 'array',
+        items: obj(['id', 'revision', 'document', 'field', 'previous_value', 'value', 'corrected_by', 'corrected_at'], {
+          id: id('exc', 'Correction'), revision: { type: 'integer', minimum: 1 }, document: { type: 'integer', minimum: 0 }, field: { type: 'string' },
+          previous_value: nullable({ type: 'string' }), value: nullable({ type: 'string' }), corrected_by: { type: 'string', description: 'The member\'s e-mail address.' }, corrected_at: dateTime,
+        }),
+      },
+      files: obj(['original', 'reviewed'], { original: { type: 'array', items: REVIEW_FILE }, reviewed: { type: 'array', items: REVIEW_FILE, description: 'Empty before the first correction.' } }),
+      expires_at: nullable(dateTime),
+    }),
+    ExtractionCorrections: obj(['revision', 'corrections'], {
+      revision: { type: 'integer', minimum: 0 },
+      corrections: {
+        type: 'array', minItems: 1, maxItems: MAX_CORRECTIONS_PER_REQUEST,
+        items: obj(['document', 'field', 'value'], {
+          document: { type: 'integer', minimum: 0, maximum: 10_000, description: 'The 0-based index of the input document.' },
+          field: { type: 'string', minLength: 1, maxLength: 200, description: 'One of the job\'s fields (line items are not corrected).' },
+          value: nullable({ type: 'string', maxLength: 10_000 }),
+        }),
+      },
+    }),
+  };
+}
+
 function schemas(): Record<string, Schema> {
   return {
     ...processingSchemas(), // Job and what it refers to
@@ -445,6 +589,8 @@ function schemas(): Record<string, Schema> {
     Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
     JobPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Job') }, next_cursor: nullable({ type: 'string' }) }),
     ...batchSchemas(processingSchemas()['Job']!), // BatchSummary and what it refers to
+    ...readSchemas(), // Credits and LedgerEntry
+    ...reviewSchemas(),
     BatchPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('BatchSummary') }, next_cursor: nullable({ type: 'string' }) }),
     Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
     NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
@@ -511,7 +657,8 @@ export function companyOpenApi(): Schema {
         `Human-readable guide: ${COMPANY_DOCS_PATH}.`,
     },
     tags: [
-      { name: 'Jobs', description: 'The company\'s jobs (every member).' },
+      { name: 'Jobs', description: 'The company\'s jobs, batches and credits (every member).' },
+      { name: 'Extraction review', description: 'Review corrections of `flow-extract` results (every member).' },
       { name: 'API keys', description: '`/v1` keys (billing administrators).' },
       { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
       { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },

@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
-export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'root';
+export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
 
 export interface AppState {
   requestId: string;
@@ -42,6 +42,7 @@ export function interfaceOf(path: string): InterfaceName {
   if (path === '/.well-known/x402' || path.startsWith('/.well-known/x402/')) return 'x402'; // the root x402 discovery manifest
   if (path === '/api/integrations' || path.startsWith('/api/integrations/')) return 'integrations';
   if (path === '/api/company' || path.startsWith('/api/company/')) return 'company';
+  if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'dashboard'; // the web app (api/dashboard/)
   return 'root';
 }
 

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Db } from '../../db/connection.js';
 import { getBalance, ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
-import type { AppState } from '../http/context.js';
+import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 
@@ -13,13 +13,15 @@ export function ledgerEntryJson(e: LedgerFeedEntry) {
 /**
  * GET /v1/credits?after=&limit=: the wallet's `available` and `reserved` credits, and its ledger as a feed (the
  * `/proof/v1/events` convention): entries with an id greater than `after`, oldest first; `next_cursor` is the last id
- * returned (or `after` itself when nothing is new), to pass as `after` next time. Read scope.
+ * returned (or `after` itself when nothing is new), to pass as `after` next time. Read scope. The company session
+ * mounts the same route (`GET /api/company/credits`) with the signed-in member's company.
  */
-export function mountCredits(router: Router<AppState>, deps: { db: Db }): void {
+export function mountCredits(router: Router<AppState>, deps: { db: Db; companyOf?: (ctx: AppContext) => string }): void {
+  const companyOf = deps.companyOf ?? ((ctx: AppContext) => keyOf(ctx).tenantId);
   router.get('/credits', async (ctx) => {
     const after = parseAfter(ctx.query['after']);
     const limit = parseLimit(ctx.query['limit']);
-    const companyId = keyOf(ctx).tenantId;
+    const companyId = companyOf(ctx);
     // One snapshot: the balance and the entries agree (REPEATABLE READ, read only).
     const { balance, entries } = await deps.db.transaction(
       async (trx) => ({ balance: await getBalance(trx, companyId), entries: await ledgerFeed(trx, companyId, after, limit) }),

@@ -76,8 +76,7 @@ function ocrLanguageIssues(language: string, installed: readonly string[]): Arra
  * `flow-extract`'s fields and instructions: the saved workflow's when the request names one (404 naming `workflow_id`
  * when the company has no such workflow, or it was deleted), else the body's.
  */
-async function resolveExtraction(deps: QuoteDeps, companyId: string, req: JobRequest): Promise<JobExtraction | null> {
-  const spec = req.extraction;
+async function resolveExtraction(deps: QuoteDeps, companyId: string, spec: JobRequest['extraction']): Promise<JobExtraction | null> {
   if (!spec) return null;
   if (spec.workflowId !== undefined) {
     const w = await getSavedWorkflow(deps.db, companyId, spec.workflowId);
@@ -85,6 +84,26 @@ async function resolveExtraction(deps: QuoteDeps, companyId: string, req: JobReq
     return { fields: w.fields, instructions: w.instructions, workflow_id: w.id, workflow_revision: w.revision };
   }
   return { fields: spec.fields ?? [], instructions: spec.instructions ?? null, workflow_id: null, workflow_revision: null };
+}
+
+/** How a quote resolves a request's extraction (ExtractionResolver: once per batch). */
+export type ExtractionResolver = (spec: JobRequest['extraction']) => Promise<JobExtraction | null>;
+
+/**
+ * A resolver that looks each extraction up once: the children of a batch share their request's extraction, so the
+ * saved workflow is read once and every child gets the same revision, even if the workflow is edited meanwhile.
+ */
+export function extractionResolver(deps: QuoteDeps, companyId: string): ExtractionResolver {
+  const seen = new Map<NonNullable<JobRequest['extraction']>, Promise<JobExtraction | null>>();
+  return (spec) => {
+    if (!spec) return Promise.resolve(null);
+    let resolved = seen.get(spec);
+    if (!resolved) {
+      resolved = resolveExtraction(deps, companyId, spec);
+      seen.set(spec, resolved);
+    }
+    return resolved;
+  };
 }
 
 /**
@@ -98,6 +117,8 @@ export async function quoteRequest(
   req: JobRequest,
   /** The body path of source i: `upload_ids.<i>` for a job; a batch child names its place in the batch body. */
   sourcePath: (i: number) => string = (i) => `upload_ids.${i}`,
+  /** How the extraction is resolved (a batch passes one resolver to all its children). */
+  resolve: ExtractionResolver = (spec) => resolveExtraction(deps, companyId, spec),
 ): Promise<Quote> {
   const now = (deps.now ?? (() => new Date()))();
   const uploads: Upload[] = [];
@@ -108,7 +129,7 @@ export async function quoteRequest(
     uploads.push(upload);
   }
   // The ids of the body in body order (docs/platform.md, "Ids"): `workflow_id`, then `webhook_id`, after `upload_ids`.
-  const extraction = await resolveExtraction(deps, companyId, req);
+  const extraction = await resolve(req.extraction);
   if (req.webhookId !== undefined && !(await findUsableV1Webhook(deps.db, companyId, req.webhookId))) {
     throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
   }

@@ -84,6 +84,31 @@ function attachmentHeader(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
+/** True once a completed job's results passed retention (or were removed). */
+export const resultsExpired = (job: Job, now: Date): boolean =>
+  job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now.getTime());
+
+/**
+ * The bytes of a job's result file `rawIndex` (from 0, as in `download_path`), as an attachment: for
+ * `GET /v1/jobs/{id}/results/{index}` and the company session's same route. Not completed → 409; unknown index →
+ * 404; past retention → 410.
+ */
+export async function sendResultFile(ctx: AppContext, store: FileStore, job: Job, rawIndex: string, now: Date): Promise<void> {
+  if (job.status !== 'completed' || !job.resultFiles) {
+    throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
+  }
+  const file = /^\d{1,3}$/.test(rawIndex) ? job.resultFiles[Number(rawIndex)] : undefined;
+  if (!file) throw new DomainError('not_found', `Result ${rawIndex} not found; the job has ${job.resultFiles.length} result file(s)`);
+  if (resultsExpired(job, now)) throw new DomainError('gone', 'This result has expired (results are kept 7 days)');
+  const path = store.pathOf(file.storageId);
+  const info = await stat(path).catch(() => null);
+  if (!info) throw new DomainError('gone', 'This result is no longer stored');
+  ctx.type = file.contentType;
+  ctx.length = info.size;
+  ctx.set('Content-Disposition', attachmentHeader(file.name));
+  ctx.body = createReadStream(path);
+}
+
 /** What identifies a job or batch request for its Idempotency-Key: the body with each secret option replaced by a digest. */
 function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): unknown {
   const body = ctx.request.body as { options?: Record<string, unknown> } | null;
@@ -219,22 +244,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
    * Not completed → 409; unknown index → 404; past retention → 410.
    */
   router.get('/jobs/:id/results/:index', async (ctx) => {
-    const job = await findJob(ctx);
-    if (job.status !== 'completed' || !job.resultFiles) {
-      throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
-    }
-    const raw = ctx.params['index'] ?? '';
-    const file = /^\d{1,3}$/.test(raw) ? job.resultFiles[Number(raw)] : undefined;
-    if (!file) throw new DomainError('not_found', `Result ${raw} not found; the job has ${job.resultFiles.length} result file(s)`);
-    const expired = job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now().getTime());
-    if (expired) throw new DomainError('gone', 'This result has expired (results are kept 7 days)');
-    const path = deps.store.pathOf(file.storageId);
-    const info = await stat(path).catch(() => null);
-    if (!info) throw new DomainError('gone', 'This result is no longer stored');
-    ctx.type = file.contentType;
-    ctx.length = info.size;
-    ctx.set('Content-Disposition', attachmentHeader(file.name));
-    ctx.body = createReadStream(path);
+    await sendResultFile(ctx, deps.store, await findJob(ctx), ctx.params['index'] ?? '', now());
   });
 
   /** DELETE /v1/jobs/{id}: removes a completed, failed or cancelled job and its result files (409 while unfinished). */

@@ -10,7 +10,7 @@ import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
 import { countUnfinishedJobs, insertJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
-import { quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
+import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
@@ -65,9 +65,10 @@ export async function quoteChildren(
 ): Promise<{ quotes: Quote[]; total: number }> {
   const quotes: Quote[] = [];
   const issues: BodyIssue[] = [];
+  const resolve = extractionResolver(deps, companyId);
   for (const child of children) {
     try {
-      quotes.push(await quoteRequest(deps, companyId, { ...child.request, maxCredits: undefined }, child.sourcePath));
+      quotes.push(await quoteRequest(deps, companyId, { ...child.request, maxCredits: undefined }, child.sourcePath, resolve));
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== 'validation_failed') throw e;
       for (const issue of (e.details['issues'] as BodyIssue[] | undefined) ?? []) {

@@ -167,7 +167,7 @@ revoked or expired key, and a key without the method's scope, answer <strong>401
 only the earliest keys your plan allows stay usable.</p>
 <p class="note">This interface is for your server only: no cookies, no CSRF tokens, no CORS. Never put a key in a URL (it is refused with 401
 <code>api_key_in_url</code>; revoke such a key), in a browser, in logs or in source control. Keys of the processing interface do not work here.</p>
-<p id="management"><strong>Creating keys and webhook destinations.</strong> No web dashboard ships yet. Keys and destinations are managed by a
+<p id="management"><strong>Creating keys and webhook destinations.</strong> Sign in to the dashboard at <code>/dashboard</code>. Keys and destinations are managed by a
 signed-in user of your account through the management routes under <code>/api/integrations</code>, which take the browser session of
 <code>POST /api/integrations/session</code> (a cookie), an <code>X-CSRF-Token</code> header and an allowed <code>Origin</code> on every
 mutation, and refuse any <code>Authorization</code> header (an API key cannot create keys). The service operator creates your users and can also

@@ -24,7 +24,7 @@ export async function openBenchDatabase(
   config: Config,
   tenantId: string,
   run: RunLifecycle,
-): Promise<{ db: Db; description: string }> {
+): Promise<{ db: Db; description: string; url: string }> {
   const opts = { poolMax: config.database.poolMax, applicationName: 'paycore-bench', timeouts: config.database.timeouts };
   const adminUrl = infra.adminDatabaseUrl;
   if (adminUrl) {
@@ -37,7 +37,7 @@ export async function openBenchDatabase(
       await db.destroy();
       await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     });
-    return { db, description: `embedded PostgreSQL, database ${name} (dropped at the end)` };
+    return { db, description: `embedded PostgreSQL, database ${name} (dropped at the end)`, url: url.toString() };
   }
   const db = createDb(infra.databaseUrl, opts);
   run.defer('close database', () => db.destroy());
@@ -48,7 +48,7 @@ export async function openBenchDatabase(
     await db('webhook_deliveries').whereIn('endpoint_id', endpoints).delete();
     await db('webhook_endpoints').where({ tenant_id: tenantId }).delete();
   });
-  return { db, description: "DATABASE_URL (this run's rows are deleted at the end)" };
+  return { db, description: "DATABASE_URL (this run's rows are deleted at the end)", url: infra.databaseUrl };
 }
 
 /** Percentiles in milliseconds, NaN when there is nothing to measure. */

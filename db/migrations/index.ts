@@ -22,11 +22,12 @@ import * as m9000 from './20261123000000_create_batches.js';
 import * as m14pa from './20261124000000_add_x402_payment_answers.js';
 import * as m14sw from './20261124010000_create_saved_workflows.js';
 import * as m14je from './20261124020000_add_job_extraction.js';
-import * as m14pp from './20261124030000_create_platform_purchases.js';
+import * as m14ec from './20261124030000_create_extraction_corrections.js';
+import * as m14pp from './20261124040000_create_platform_purchases.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14pp];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14pp];

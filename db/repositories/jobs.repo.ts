@@ -226,7 +226,7 @@ export async function completeJob(db: Db, jobId: string, files: ResultFile[], no
         finished_at: now,
         secret_sealed: null,
         results_expire_at: resultsExpireAt,
-        result_files: JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType }))),
+        result_files: resultFilesJson(files),
       })
       .returning('*');
     if (!row) return false;
@@ -234,6 +234,20 @@ export async function completeJob(db: Db, jobId: string, files: ResultFile[], no
     await recordTerminalEvent(trx, row, now);
     return true;
   });
+}
+
+const resultFilesJson = (files: readonly ResultFile[]) =>
+  JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType })));
+
+/** A company's completed job, its row locked until the transaction ends (review corrections serialise on it). */
+export async function lockCompletedJob(trx: Db, companyId: string, id: string): Promise<Job | null> {
+  const row = await trx('jobs').where({ id, company_id: companyId, status: 'completed' }).whereNull('deleted_at').forUpdate().first();
+  return row ? toJob(row) : null;
+}
+
+/** Replaces a completed job's list of result files (review corrections add their regenerated exports). */
+export async function setResultFiles(trx: Db, jobId: string, files: readonly ResultFile[]): Promise<void> {
+  await trx('jobs').where({ id: jobId, status: 'completed' }).update({ result_files: resultFilesJson(files) });
 }
 
 /** An unfinished job → failed with its error, the secret dropped and the reservation released, once. */

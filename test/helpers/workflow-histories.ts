@@ -228,5 +228,23 @@ export function scenarioOf(history: HistoryJson): string {
   }
   const types = new Set(history.events.map((e) => e.eventType));
   for (const [eventType, name] of BRANCHES) if (types.has(eventType)) parts.push(name);
+  for (const id of patchesOf(history)) if (PATCH_BRANCHES[id]) parts.push(PATCH_BRANCHES[id]);
   return parts.join('-');
+}
+
+/**
+ * Patches whose path is not visible from other events (both run the same activity, locally instead of through the
+ * server): named in the scenario, so a history of the patched path is kept beside the one from before the patch.
+ */
+const PATCH_BRANCHES: Readonly<Record<string, string>> = { 'delivery-attempt-local': 'attempt-local', 'job-claim-local-first': 'claim-local' };
+
+/** The ids of the patches a history recorded (`patched()` markers). */
+function patchesOf(history: HistoryJson): string[] {
+  return history.events
+    .filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED' && attributes(e)['markerName'] === 'core_patch')
+    .map((e) => {
+      const payload = ((attributes(e)['details'] as Record<string, { payloads?: JsonPayload[] }> | undefined)?.['patch-data']?.payloads ?? [])[0];
+      const data = payload ? payloadValue(payload) : undefined;
+      return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string' ? (data as { id: string }).id : '';
+    });
 }

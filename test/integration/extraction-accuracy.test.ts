@@ -29,13 +29,13 @@ const DOCUMENTS: InvoiceDocument[] = [
 ];
 /**
  * A little under what was measured here (the table the test prints; docs/processing.md, "Measured corpus"): text PDFs
- * 1.000 / 1.000 / 1.000; scanned PDFs 0.932 / 0.911 / 0.333; PNGs 0.930 / 0.889 / 0.333. The OCR forms lose most line
- * items because Tesseract's page layout analysis (PSM 3) drops the quantity column of single digits.
+ * 1.000 / 1.000 / 1.000; scanned PDFs 0.932 / 0.911 / 0.600; PNGs 0.930 / 0.889 / 0.667. The OCR forms lose line items
+ * where Tesseract reads neither pass's single-digit quantities (adapters/extraction/source-text.ts, ocrPage).
  */
 const FLOORS: Record<RenderForm, { precision: number; recall: number; items: number }> = {
   text_pdf: { precision: 0.97, recall: 0.97, items: 0.93 },
-  scanned_pdf: { precision: 0.9, recall: 0.88, items: 0.3 },
-  png: { precision: 0.9, recall: 0.86, items: 0.3 },
+  scanned_pdf: { precision: 0.9, recall: 0.88, items: 0.55 },
+  png: { precision: 0.9, recall: 0.86, items: 0.6 },
 };
 
 let dir: string;

@@ -63,6 +63,7 @@ const SETTINGS = {
     'POST /api/company/keys': 'expires_at must be in the future and at most the allowed days ahead of the server\'s clock',
     'POST /api/company/workflows': 'the name must not be taken in the company and the field names must be unique whatever their case (and at most 50 workflows)',
     'PATCH /api/company/workflows/{workflow_id}': 'as POST /api/company/workflows, and the workflow must not have been deleted',
+    'POST /api/company/jobs/{job_id}/extraction/corrections': 'the job must be a completed flow-extract job whose fields and documents the corrections name, and revision its current review revision',
     'POST /api/company/credit-packs/purchases': 'the pack must be one on sale, the network one the platform has a receiving wallet on, and the payer a wallet address of that network',
     'POST /api/integrations/plan/purchases': 'the network must be one the platform has a receiving wallet on, the payer a wallet address of that network, and the plan not lower than the one running',
     'POST /api/integrations/wallets/challenges': 'the address must be a wallet address of the network (EIP-55 when mixed case, not the zero address) and not another account\'s verified wallet',

@@ -67,9 +67,9 @@ const endsSession = (r: RouteInfo) => r.method === 'DELETE' && /^\/api\/(integra
 const guardEvidence = (r: ProbeResponse) => ({ status: r.status, code: r.json?.['code'] ?? null, rateLimited: r.headers['ratelimit-limit'] !== undefined });
 
 describe('route guards under odd spellings of every path', () => {
-  it('covers every route of the six interfaces', () => {
+  it('covers every route of the six interfaces and the web app', () => {
     const ifaces = new Set(routes.map((r) => r.iface));
-    expect([...ifaces].sort()).toEqual(['company', 'integrations', 'mcp', 'proof', 'v1', 'x402']);
+    expect([...ifaces].sort()).toEqual(['company', 'dashboard', 'integrations', 'mcp', 'proof', 'v1', 'x402']);
   });
 
   it('without credentials: each odd spelling answers 404 or exactly what the guards answer the real path', async () => {

@@ -122,11 +122,11 @@ describe('flow-extract jobs', () => {
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await download(0)) as unknown as ArrayBuffer);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Documents', 'Line items', 'Evidence']);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Documents', 'Line items', 'Evidence', 'Corrections']);
     expect(book.getWorksheet('Documents')!.rowCount).toBe(3); // header + one row per document
     expect(book.getWorksheet('Line items')!.rowCount).toBe(1 + textInvoice.truth.items.length + json.documents[1]!.items.length);
     const zip = new AdmZip(await download(1));
-    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['documents.csv', 'evidence.csv', 'line-items.csv']);
+    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['corrections.csv', 'documents.csv', 'evidence.csv', 'line-items.csv']);
 
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 50, reserved: before.reserved });
   });
@@ -149,6 +149,28 @@ describe('flow-extract jobs', () => {
     // A deleted workflow cannot be used.
     expect((await session.request('POST', `/workflows/${created.id}/delete`)).status).toBe(200);
     expect((await h.submit(acme.key, { operation: 'flow-extract', upload_ids: [textPdf], workflow_id: created.id })).status).toBe(404);
+  });
+
+  it('a batch names its saved workflow once: every child reads the same revision, looked up once', async () => {
+    const session = await signedInOwner();
+    const created = (await (await session.request('POST', '/workflows', { name: 'Batch workflow', fields: ['total'] })).json()) as { id: string };
+    const lookups: string[] = [];
+    const count = (q: { sql: string }) => {
+      if (/from "saved_workflows"/.test(q.sql)) lookups.push(q.sql);
+    };
+    h.tdb.db.on('query', count);
+    const batches = batchClient(h);
+    let batchId: string;
+    try {
+      const batch = await batches.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [note, note, note, note], workflow_id: created.id });
+      batchId = batch.id;
+    } finally {
+      h.tdb.db.removeListener('query', count);
+    }
+    expect(lookups).toHaveLength(1);
+    const done = await batches.waitForBatch(acme.key, batchId);
+    const children = await Promise.all(done.jobs.map((j) => h.getJob(acme.key, j.id)));
+    for (const c of children) expect(c.extraction).toEqual({ fields: ['total'], instructions: null, workflow_id: created.id, workflow_revision: 1 });
   });
 
   it('a batch: one child per document, each with the batch\'s fields', async () => {

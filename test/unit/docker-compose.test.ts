@@ -45,12 +45,14 @@ function publishedPorts(ports: unknown): Published[] {
 const LOOPBACK = new Set(['127.0.0.1', '::1']);
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(COMPOSE, 'utf8'), { merge: true }) as { services: Record<string, { image?: string; ports?: unknown; network_mode?: string }> };
+  const compose = parse(readFileSync(COMPOSE, 'utf8'), { merge: true }) as {
+    services: Record<string, { image?: string; ports?: unknown; network_mode?: string; container_name?: string; depends_on?: Record<string, { condition: string }> | string[] }>;
+  };
   const services = Object.entries(compose.services);
 
   it('publishes no port of Temporal or PostgreSQL beyond 127.0.0.1', () => {
     const guarded = services.filter(([, s]) => /^(postgres|temporalio\/)/.test(s.image ?? ''));
-    expect(guarded.map(([name]) => name).sort()).toEqual(['postgres', 'temporal', 'temporal-postgres', 'temporal-ui']);
+    expect(guarded.map(([name]) => name).sort()).toEqual(['postgres', 'temporal', 'temporal-namespace', 'temporal-postgres', 'temporal-schema', 'temporal-ui']);
     for (const [name, service] of guarded) {
       expect(service.network_mode, name).toBeUndefined();
       for (const port of publishedPorts(service.ports)) expect(LOOPBACK.has(port.hostIp), `${name} publishes ${port.published}:${port.target} on "${port.hostIp || 'all interfaces'}"`).toBe(true);
@@ -77,5 +79,20 @@ describe('docker-compose.yml', () => {
       { hostIp: '127.0.0.1', published: '8081', target: '80' },
       { hostIp: '127.0.0.1', published: '1', target: '2' },
     ]);
+  });
+
+  it('runs the maintained Temporal server image after a one-shot schema setup, and the app after the namespace exists', () => {
+    const byName = Object.fromEntries(services);
+    expect(services.filter(([, s]) => /auto-setup/.test(s.image ?? ''))).toEqual([]);
+    expect(byName['temporal']!.image).toMatch(/^temporalio\/server:/);
+    expect(byName['temporal-schema']!.image).toMatch(/^temporalio\/admin-tools:/);
+    expect(byName['temporal']!.depends_on).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
+    for (const app of ['api', 'worker']) expect(byName[app]!.depends_on).toMatchObject({ 'temporal-namespace': { condition: 'service_completed_successfully' } });
+  });
+
+  it('lets `docker compose up --scale worker=N` start several workers (no fixed name, no published port)', () => {
+    const worker = Object.fromEntries(services)['worker']!;
+    expect(worker.container_name).toBeUndefined();
+    expect(publishedPorts(worker.ports)).toEqual([]);
   });
 });

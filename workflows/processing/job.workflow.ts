@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
 import { isSpeechOperation } from '../../domain/speech.js';
@@ -50,6 +50,24 @@ const { runJobOperation } = proxyActivities<ProcessingActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'] },
 });
 
+/**
+ * The first claim of a run, as a local activity tried once (patch `job-claim-local-first`): with a free slot (the usual
+ * case) the job goes from queued to processing inside the first workflow task, without an activity task's round trip
+ * through the server and a second workflow task. Busy or any error: the retrying activity above takes over, so a long
+ * wait still adds nothing to the history.
+ */
+const CLAIM_LOCAL_PATCH = 'job-claim-local-first';
+const { claimJobSlot: claimJobSlotOnce } = proxyLocalActivities<ProcessingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+/** Busy, or the local try failed in any other way: null, so the retrying activity takes over. Cancellation stays. */
+function busyOrFailed(e: unknown): null {
+  if (isCancellation(e)) throw e;
+  return null;
+}
+
 const { completeJob, failJob, requeueJob } = proxyLocalActivities<ProcessingActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
@@ -80,7 +98,8 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
     if (tagged) upsertSearchAttributes(searchAttributesOf({ status: value }));
   };
   for (;;) {
-    const claim = await claimJobSlot({ jobId: input.jobId });
+    const claim = (outages === 0 && patched(CLAIM_LOCAL_PATCH) ? await claimJobSlotOnce({ jobId: input.jobId }).catch(busyOrFailed) : null)
+      ?? await claimJobSlot({ jobId: input.jobId });
     if (claim.outcome === 'missing') return { status: 'missing', outages, operationMs: null };
     if (claim.outcome === 'finished') return { status: claim.status, outages, operationMs: null, ...(claim.error ? { error: claim.error } : {}) };
     if (outages === 0 && patched(SEARCH_ATTRIBUTES_PATCH)) {

@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import { DELIVERY_PROFILES, nextStep, scheduleMs, type WebhookInterface } from '../../domain/webhooks.js';
 import type { WebhookActivities } from '../../activities/webhooks.activities.js';
 
@@ -27,6 +27,16 @@ const { sendAttempt } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['delivery_not_found'] },
 });
 
+/**
+ * The same attempt as a local activity (patch `delivery-attempt-local`): it runs inside the workflow task, so a
+ * delivery costs one workflow task and no activity task round trip through the server. A worker that dies during it
+ * is noticed when its workflow task times out (10 s), and the same attempt is sent again by another worker.
+ */
+const local = proxyLocalActivities<WebhookActivities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['delivery_not_found'] },
+});
+
 const { settleDelivery } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
@@ -39,8 +49,9 @@ const { settleDelivery } = proxyLocalActivities<WebhookActivities>({
 export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const profile = DELIVERY_PROFILES[input.interface];
   const delays = input.delaysMs ?? scheduleMs(profile);
+  const attemptLocally = patched('delivery-attempt-local');
   for (let attempt = input.startAttempt ?? 1; attempt <= profile.maxAttempts; attempt++) {
-    const { verdict } = await sendAttempt({ deliveryId: input.deliveryId, attemptNo: attempt });
+    const { verdict } = await (attemptLocally ? local.sendAttempt : sendAttempt)({ deliveryId: input.deliveryId, attemptNo: attempt });
     const step = nextStep(verdict, attempt, profile);
     const waitMs = step.state === 'retrying' ? delays[attempt - 1] ?? delays[delays.length - 1]! : 0;
     await settleDelivery({ deliveryId: input.deliveryId, attemptNo: attempt, state: step.state, waitMs });

@@ -45,8 +45,13 @@ export interface OcrEngine {
    * from the page's top-left; the page's own row gives its size). A page without text has only its page row.
    */
   pdfPageTsv(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
-  /** Tesseract's words of an image with their boxes (its `tsv` output: pixels of the image from its top-left). */
-  recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
+  /**
+   * Tesseract's words of an image with their boxes (its `tsv` output: pixels of the image from its top-left).
+   * `layout` (page segmentation mode 3, the default) analyses the page's blocks and columns; `sparse` (mode 11) finds
+   * as much text as it can wherever it is, in no particular order: it keeps lone short words such as a table's
+   * single-digit quantities, which the layout analysis drops, and misses some words the layout pass reads.
+   */
+  recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal, mode?: 'layout' | 'sparse'): Promise<string>;
   /** Copies page `page` of `pdf` into a one-page PDF. */
   splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
   /** A searchable PDF of a one-page PDF, or of an image at `imageDpi`. */
@@ -111,8 +116,8 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     },
     pdfPageTsv: (pdf, page, signal) =>
       onPdf('text layer', async () => (await run(pdftotext, ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
-    async recogniseTsv(image, language, dpi, signal) {
-      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '3', 'tsv'], signal, SINGLE_THREAD);
+    async recogniseTsv(image, language, dpi, signal, mode = 'layout') {
+      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '3', 'tsv'], signal, SINGLE_THREAD);
       return out.toString('utf8');
     },
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),

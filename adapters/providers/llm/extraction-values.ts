@@ -1,5 +1,5 @@
 import { EXTRACTION_LIMITS, type ValueKind } from '../../../domain/extraction.js';
-import { isValidIban } from '../../../domain/extraction-values.js';
+import { currencyCodeOf, isoDate, isValidIban, monthNumber } from '../../../domain/extraction-values.js';
 
 /**
  * A language model's value normalised again on our side by its kind (domain/extraction.ts): the model is asked for
@@ -7,6 +7,11 @@ import { isValidIban } from '../../../domain/extraction-values.js';
  * normalised text, or null when the value cannot be read as its kind (the engine then leaves the field empty rather
  * than pass on a guess). Digits are never added or dropped: `"1,234.5"` becomes `"1234.5"`, not `"1234.50"`, so the
  * evidence check still finds the same digits in the snippet.
+ *
+ * The calendar, month names and currency markers are the domain's (domain/extraction-values.ts), shared with the
+ * offline engine and the evidence check. The decimal rule differs on purpose: the model was asked for `.` as the
+ * decimal mark, so a single `.` is one (`"1.234"` → `"1.234"`), where the offline engine reading a printed document
+ * takes `1.234` as grouping.
  */
 export function normaliseModelValue(kind: ValueKind, raw: string): string | null {
   const text = raw.replace(/\s+/g, ' ').trim();
@@ -34,32 +39,6 @@ export function normaliseModelValue(kind: ValueKind, raw: string): string | null
   }
 }
 
-const MONTHS: Record<string, number> = {};
-[
-  ['jan', 'january', 'janv', 'janvier', 'januar', 'enero', 'ene'],
-  ['feb', 'february', 'fév', 'fev', 'févr', 'février', 'fevrier', 'februar', 'febrero'],
-  ['mar', 'march', 'mars', 'märz', 'maerz', 'marzo'],
-  ['apr', 'april', 'avr', 'avril', 'abril', 'abr'],
-  ['may', 'mai', 'mayo'],
-  ['jun', 'june', 'juin', 'juni', 'junio'],
-  ['jul', 'july', 'juil', 'juillet', 'juli', 'julio'],
-  ['aug', 'august', 'août', 'aout', 'agosto', 'ago'],
-  ['sep', 'sept', 'september', 'septembre', 'septiembre'],
-  ['oct', 'october', 'octobre', 'oktober', 'octubre', 'okt'],
-  ['nov', 'november', 'novembre', 'noviembre'],
-  ['dec', 'december', 'déc', 'décembre', 'decembre', 'dezember', 'diciembre', 'dic', 'dez'],
-].forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
-
-function isoDate(y: number, m: number, d: number): string | null {
-  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1) return null;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  if (d > days) return null;
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-/** Two-digit years are 20xx. */
-const year = (s: string) => (s.length === 2 ? 2000 + Number(s) : Number(s));
-
 /**
  * `2024-03-05`, `2024/3/5`, `2024-03-05T10:00:00Z`, `05.03.2024` (dots: day first), `25/12/2024` and `12/25/2024`
  * (slashes or dashes: whichever order is possible; both possible and different → null: the answer was asked for in
@@ -71,19 +50,19 @@ export function normaliseDate(text: string): string | null {
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$/.exec(t);
   if (m) return isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})$/.exec(t);
-  if (m) return isoDate(year(m[3]!), Number(m[2]), Number(m[1]));
+  if (m) return isoDate(Number(m[3]), Number(m[2]), Number(m[1]));
   m = /^(\d{1,2})([-/])(\d{1,2})\2(\d{4}|\d{2})$/.exec(t);
   if (m) {
     const a = Number(m[1]);
     const b = Number(m[3]);
-    const y = year(m[4]!);
+    const y = Number(m[4]);
     if (a === b || a > 12 || b > 12) return a > 12 ? isoDate(y, b, a) : b > 12 ? isoDate(y, a, b) : isoDate(y, b, a);
     return null;
   }
   m = /^(\d{1,2})\.? ?([a-zäéû]+)\.?,? (\d{4})$/.exec(t);
-  if (m && MONTHS[m[2]!]) return isoDate(Number(m[3]), MONTHS[m[2]!]!, Number(m[1]));
+  if (m && monthNumber(m[2]!)) return isoDate(Number(m[3]), monthNumber(m[2]!)!, Number(m[1]));
   m = /^([a-zäéû]+)\.? (\d{1,2}),? (\d{4})$/.exec(t);
-  if (m && MONTHS[m[1]!]) return isoDate(Number(m[3]), MONTHS[m[1]!]!, Number(m[2]));
+  if (m && monthNumber(m[1]!)) return isoDate(Number(m[3]), monthNumber(m[1]!)!, Number(m[2]));
   return null;
 }
 
@@ -150,42 +129,8 @@ function validGrouping(text: string, sep: string): boolean {
   return groups.length === 1 || (/^\d{1,3}$/.test(groups[0]!) && groups.slice(1).every((g) => /^\d{3}$/.test(g)));
 }
 
-const SYMBOLS: Record<string, string> = {
-  '€': 'EUR',
-  '£': 'GBP',
-  '¥': 'JPY',
-  '₹': 'INR',
-  '₩': 'KRW',
-  '₽': 'RUB',
-  '₺': 'TRY',
-  '₪': 'ILS',
-  '₫': 'VND',
-  '₱': 'PHP',
-  '₴': 'UAH',
-  '₦': 'NGN',
-  'us$': 'USD',
-  'a$': 'AUD',
-  'au$': 'AUD',
-  'c$': 'CAD',
-  'ca$': 'CAD',
-  'nz$': 'NZD',
-  'hk$': 'HKD',
-  's$': 'SGD',
-  'r$': 'BRL',
-  'fr.': 'CHF',
-  'sfr': 'CHF',
-  euro: 'EUR',
-  euros: 'EUR',
-};
-let codes: Set<string> | null = null;
-
-/** An ISO 4217 code (as Intl knows them) from a code in any case or an unambiguous symbol; a bare `$` is ambiguous. */
-export function normaliseCurrency(text: string): string | null {
-  codes ??= new Set(Intl.supportedValuesOf('currency'));
-  const t = text.trim();
-  if (/^[A-Za-z]{3}$/.test(t) && codes.has(t.toUpperCase())) return t.toUpperCase();
-  return SYMBOLS[t.toLowerCase()] ?? null;
-}
+/** An ISO 4217 code from a code in any case, an unambiguous symbol or a word (domain currencyCodeOf); a bare `$` is ambiguous. */
+export const normaliseCurrency = (text: string): string | null => currencyCodeOf(text);
 
 /** An IBAN without spaces, upper case, when it passes the same ISO 13616 check as the evidence check (isValidIban). */
 export function normaliseIban(text: string): string | null {

@@ -79,7 +79,8 @@ describe('extraction exports: XLSX', () => {
   it('20 documents: a row each with a column per field in request order; numbers as numbers, dates as dates, missing values empty', async () => {
     const input = twenty();
     const wb = await readXlsx(await extractionToXlsx(input));
-    expect(wb.worksheets.map((s) => s.name)).toEqual(['Documents', 'Line items', 'Evidence']);
+    expect(wb.worksheets.map((s) => s.name)).toEqual(['Documents', 'Line items', 'Evidence', 'Corrections']);
+    expect(rowsOf(wb.getWorksheet('Corrections')!)).toHaveLength(1); // the header: no correction yet
     const docs = wb.getWorksheet('Documents')!;
     expect(docs.getRow(1).values).toEqual([undefined, 'document', 'pages', 'review_required', 'review_reasons', ...FIELDS]);
     expect(docs.rowCount).toBe(21);
@@ -157,7 +158,7 @@ describe('extraction exports: CSV', () => {
     const zipBuf = await extractionToCsvZip(input, { date });
     expect((await extractionToCsvZip(input, { date })).equals(zipBuf)).toBe(true); // deterministic
     const zip = new AdmZip(zipBuf);
-    expect(zip.getEntries().map((e) => e.entryName)).toEqual([EXTRACTION_CSV_FILES.documents, EXTRACTION_CSV_FILES.items, EXTRACTION_CSV_FILES.evidence]);
+    expect(zip.getEntries().map((e) => e.entryName)).toEqual([EXTRACTION_CSV_FILES.documents, EXTRACTION_CSV_FILES.items, EXTRACTION_CSV_FILES.evidence, EXTRACTION_CSV_FILES.corrections]);
     const docsCsv = zip.readFile(EXTRACTION_CSV_FILES.documents)!;
     expect([...docsCsv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(docsCsv.toString('utf8')).toContain('\r\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  currencyCodeOf, monthNumber,
   amountReadings,
   dateReadings,
   findAmounts,
@@ -94,5 +95,16 @@ describe('currencies, tax ids, e-mail, IBAN', () => {
     expect(found.map((i) => [i.raw, i.value])).toEqual([
       ['DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'], ['GB82WEST12345698765432', 'GB82WEST12345698765432'],
     ]);
+  });
+});
+
+describe('month names and currency markers on their own', () => {
+  it('monthNumber reads names and abbreviations in any case; others are null', () => {
+    expect(['January', 'févr', 'FEV', 'März', 'abr', 'ago', 'Dic', 'dicembre'].map(monthNumber)).toEqual([1, 2, 2, 3, 4, 8, 12, 12]);
+    expect(monthNumber('Friday')).toBeNull();
+  });
+  it('currencyCodeOf: a code in any case, a symbol naming one currency, a word; ambiguous and unknown markers are null', () => {
+    expect(['eur', 'EUR', '€', 'us$', 'Fr.', 'euros', 'sfr', 'zł'].map(currencyCodeOf)).toEqual(['EUR', 'EUR', 'EUR', 'USD', 'CHF', 'EUR', 'CHF', 'PLN']);
+    expect(['$', 'kr', '¥', 'XYZ', 'dollar', ''].map(currencyCodeOf)).toEqual([null, null, null, null, null, null]);
   });
 });

@@ -204,6 +204,18 @@ describe('offline engine: tables', () => {
     expect(checkEvidence(r, doc).review_required).toBe(false);
   });
 
+  it('OCR marks at the ends of a description are dropped; marks inside it and real punctuation stay', () => {
+    const doc = documentOf(layoutPage([
+      [[50, 'Description'], [300, 'Qty'], [360, 'Unit price'], [460, 'Amount']],
+      [[50, '| Desk lamp |'], [312, '7'], [384, '148.34'], [460, '1038.38']],
+      [[50, "~ A | B, ruled . '"], [312, '1'], [384, '2.00'], [466, '2.00']],
+      [[50, 'Cable 2m.'], [312, '1'], [384, '1.00'], [466, '1.00']],
+    ]));
+    const r = extractOffline(doc, []);
+    expect(r.items.map((i) => i.description.value)).toEqual(['Desk lamp', 'A | B, ruled', 'Cable 2m.']);
+    expect(checkEvidence(r, doc).review_required).toBe(false);
+  });
+
   it('a row whose quantity × unit price is not its amount is kept, with a warning and a lower confidence', () => {
     const r = extractOffline(plain('Description Qty Unit price Amount', 'Bolts 4 2.50 12.00', 'Nuts 10 0.10 1.00'), []);
     expect(r.items.map((i) => i.amount.value)).toEqual(['12.00', '1.00']);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-export const name = '20261124030000_create_platform_purchases';
+export const name = '20261124040000_create_platform_purchases';
 
 /**
  * Self-service purchases paid in USDC to the platform's own receiving wallet (docs/proof.md "Plans paid in USDC"):

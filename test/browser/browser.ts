@@ -1,0 +1,118 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * The browser side of the dashboard's tests (test/browser/): Debian's Chromium (scripts/setup.sh installs it;
+ * CHROMIUM_PATH names another) driven by playwright-core, which downloads no browser of its own. Every page a journey
+ * shows is checked by axe-core (injected through the DevTools protocol, so the page's CSP stays as strict as served)
+ * and no serious or critical violation may be found; every page the browser navigated to must have been checked; a
+ * CSP violation reported by the browser fails the journey; the last screen of each journey is saved as a screenshot
+ * under var/artifacts/screenshots (gitignored).
+ */
+
+export const SCREENSHOT_DIR = resolve('var/artifacts/screenshots');
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+/** Generous: conditions are waited for, never time; the deadline is a hang guard on a busy two-core machine. */
+export const WAIT_MS = 60_000;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] || '/usr/bin/chromium',
+    headless: true,
+    // Chromium refuses its sandbox to root (CI runs as root here); no untrusted page is ever opened by these tests.
+    chromiumSandbox: process.getuid?.() !== 0,
+    args: ['--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check'],
+    timeout: WAIT_MS,
+  });
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown; failureSummary?: string }>;
+}
+
+/**
+ * One journey: a fresh browser context (its own cookies) on the app's origin, with what it watches: CSP violations
+ * and the paths it navigated to, which must each have passed `checkPage`.
+ */
+export class Journey {
+  readonly page: Page;
+  readonly cspViolations: string[] = [];
+  /** Requests that left the app's origin (there must be none: no CDN, no fonts, no analytics). */
+  readonly foreignRequests: string[] = [];
+  private readonly navigated = new Set<string>();
+  private readonly checked = new Set<string>();
+  private readonly passedThrough = new Set<string>();
+
+  private constructor(readonly context: BrowserContext, page: Page, readonly baseUrl: string, readonly name: string) {
+    this.page = page;
+    const origin = new URL(baseUrl).origin;
+    page.setDefaultTimeout(WAIT_MS);
+    page.on('console', (msg) => {
+      const text = msg.text();
+      if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(text)) this.cspViolations.push(text);
+    });
+    page.on('request', (req) => {
+      const url = req.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('about:')) this.foreignRequests.push(url);
+    });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.navigated.add(new URL(frame.url()).pathname);
+    });
+  }
+
+  static async open(browser: Browser, baseUrl: string, name: string): Promise<Journey> {
+    const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-GB', timezoneId: 'UTC', viewport: { width: 1280, height: 900 } });
+    return new Journey(context, await context.newPage(), baseUrl, name);
+  }
+
+  /** Waits until no load or action of the page is in progress (its progress lines are gone; work it follows may go on). */
+  async settled(): Promise<void> {
+    await this.page.locator('.progress:not(.ongoing)').first().waitFor({ state: 'detached' });
+  }
+
+  /** axe-core on the page as it is now: no serious or critical violation. Records the path as checked. */
+  async checkPage(label: string): Promise<void> {
+    await this.settled();
+    const hasAxe = await this.page.evaluate('typeof window.axe !== "undefined"');
+    if (!hasAxe) await this.page.evaluate(AXE_SOURCE);
+    const violations = (await this.page.evaluate(
+      'window.axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))',
+    )) as AxeViolation[];
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const where = `${this.name} / ${label} (${new URL(this.page.url()).pathname})`;
+    expect(serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`), where).toEqual([]);
+    this.checked.add(new URL(this.page.url()).pathname);
+  }
+
+  /** A screen worth keeping besides the last one: `<journey>-<label>.png`. */
+  async screenshot(label: string): Promise<void> {
+    await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${this.name}-${label}.png`), fullPage: true });
+  }
+
+  /** A page the app left on its own before showing anything to check (e.g. for sign-in when the session had ended). */
+  passThrough(path: string): void {
+    this.passedThrough.add(path);
+  }
+
+  /** The journey's last screen as a PNG, and the checks that cover the whole journey. */
+  async finish(): Promise<string> {
+    
+    const file = join(SCREENSHOT_DIR, `${this.name}.png`);
+    await this.page.screenshot({ path: file, fullPage: true });
+    expect(this.cspViolations, `${this.name}: CSP violations`).toEqual([]);
+    expect(this.foreignRequests, `${this.name}: requests to other origins`).toEqual([]);
+    const unchecked = [...this.navigated].filter((p) => !this.checked.has(p) && !this.passedThrough.has(p) && p !== '/dashboard' && p !== '/dashboard/');
+    expect(unchecked, `${this.name}: pages shown without an accessibility check`).toEqual([]);
+    await this.context.close();
+    return file;
+  }
+}

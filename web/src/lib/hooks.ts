@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../backend/client';
+
+/** What a page loaded: its data, the error if the load failed, whether a load is running, and a way to load again. */
+export interface Loaded<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+  reload: () => Promise<void>;
+}
+
+export const asApiError = (e: unknown): ApiError =>
+  e instanceof ApiError ? e : new ApiError(e instanceof Error ? e.message : 'Something went wrong', 0, 'client_error', null);
+
+/** Loads `load()` when the component mounts (and on `reload`); a late answer for an unmounted page is dropped. */
+export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const mounted = useRef(true);
+
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      const value = await loadRef.current();
+      if (mounted.current) {
+        setData(value);
+        setError(null);
+      }
+    } catch (e) {
+      if (mounted.current) setError(asApiError(e));
+    } finally {
+      if (mounted.current) setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    mounted.current = true;
+    void reload();
+    return () => {
+      mounted.current = false;
+    };
+  }, [reload]);
+
+  return { data, error, loading, reload };
+}
+
+/** One action at a time (a button's work): whether it runs, and its error. `run` resolves to the result, or null on failure. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | null> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await work();
+    } catch (e) {
+      setError(asApiError(e));
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  const clear = useCallback(() => setError(null), []);
+  return { busy, error, run, clear };
+}
+
+/** A short date and time in the reader's locale; an em dash for none. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

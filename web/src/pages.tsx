@@ -1,0 +1,42 @@
+import type { ReactElement } from 'react';
+import type { AccountKind } from './session';
+import { MerchantOverviewPage } from './pages/merchant/overview';
+import { MerchantKeysPage } from './pages/merchant/keys';
+import { MerchantWebhooksPage } from './pages/merchant/webhooks';
+import { MerchantDeliveriesPage } from './pages/merchant/deliveries';
+import { CompanyKeysPage } from './pages/company/keys';
+import { CompanyMembersPage } from './pages/company/members';
+import { CompanyWebhooksPage } from './pages/company/webhooks';
+import { CompanyDeliveriesPage } from './pages/company/deliveries';
+import { CompanyWorkflowsPage } from './pages/company/workflows';
+
+/**
+ * Every page of the app, one table per kind of account: the route (under /dashboard/<kind>/), the title (navigation,
+ * heading and document title) and the component. Adding a page is a file under pages/<kind>/ and a line here
+ * (docs/dashboard.md "Adding a page"). The first page of a table is the section's home.
+ */
+export interface PageDef {
+  path: string;
+  title: string;
+  element: ReactElement;
+  /** Company pages only a billing administrator can use: left out of a member's navigation. */
+  billingAdmin?: boolean;
+}
+
+export const MERCHANT_PAGES: readonly PageDef[] = [
+  { path: 'overview', title: 'Plan and usage', element: <MerchantOverviewPage /> },
+  { path: 'keys', title: 'API keys', element: <MerchantKeysPage /> },
+  { path: 'webhooks', title: 'Webhooks', element: <MerchantWebhooksPage /> },
+  { path: 'deliveries', title: 'Deliveries', element: <MerchantDeliveriesPage /> },
+];
+
+export const COMPANY_PAGES: readonly PageDef[] = [
+  { path: 'keys', title: 'API keys', element: <CompanyKeysPage />, billingAdmin: true },
+  { path: 'members', title: 'Members', element: <CompanyMembersPage />, billingAdmin: true },
+  { path: 'webhooks', title: 'Webhooks', element: <CompanyWebhooksPage />, billingAdmin: true },
+  { path: 'deliveries', title: 'Deliveries', element: <CompanyDeliveriesPage />, billingAdmin: true },
+  { path: 'workflows', title: 'Saved workflows', element: <CompanyWorkflowsPage /> },
+];
+
+/** The first page a kind of account sees after signing in (router paths, without the /dashboard basename). */
+export const homeOf = (kind: AccountKind): string => (kind === 'merchant' ? `/merchant/${MERCHANT_PAGES[0]!.path}` : `/company/${COMPANY_PAGES[0]!.path}`);

@@ -1,0 +1,168 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { Invitation, Member, NewInvitation, Role } from '../../backend/types';
+import { BusyButton, ConfirmButton } from '../../components/buttons';
+import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from '../../components/feedback';
+import { useAction, useLoad, when } from '../../lib/hooks';
+import { useAccount } from '../../session';
+
+const ROLE_NAMES: Record<Role, string> = { member: 'Member', billing_admin: 'Billing administrator' };
+
+/** Members (remove) and invitations (invite: the token shown once; revoke): `/api/company/members`, `/invitations`. */
+export function CompanyMembersPage() {
+  const account = useAccount('company');
+  const { api } = account;
+  const team = useLoad(
+    useCallback(async () => {
+      const [members, invitations] = await Promise.all([api.get<{ data: Member[] }>('/members'), api.get<{ data: Invitation[] }>('/invitations')]);
+      return { members: members.data, invitations: invitations.data };
+    }, [api]),
+  );
+  const invite = useAction();
+  const change = useAction();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [token, setToken] = useState<NewInvitation | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const ids = useId();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    const created = await invite.run(() => api.post<NewInvitation>('/invitations', { email: email.trim(), role }));
+    if (created) {
+      setEmail('');
+      setToken(created);
+      await team.reload();
+    }
+  };
+
+  const remove = async (m: Member) => {
+    setDone(null);
+    const r = await change.run(() => api.post<{ revoked_keys: number }>(`/members/${encodeURIComponent(m.id)}/remove`));
+    if (r) setDone(`${m.email} is removed; ${r.revoked_keys} of their keys revoked and their sessions ended.`);
+    await team.reload();
+  };
+
+  const revoke = async (i: Invitation) => {
+    setDone(null);
+    if (await change.run(() => api.post(`/invitations/${encodeURIComponent(i.id)}/revoke`))) setDone(`The invitation of ${i.email} is revoked.`);
+    await team.reload();
+  };
+
+  return (
+    <>
+      {token && (
+        <SecretOnce
+          title={`Invitation for ${token.email}`}
+          what="the invitation token"
+          secret={token.token}
+          onDone={() => setToken(null)}
+        />
+      )}
+      <section aria-labelledby={`${ids}-new`} className="card">
+        <h2 id={`${ids}-new`}>Invite a member</h2>
+        <form onSubmit={(e) => void submit(e)} className="form">
+          <div className="field">
+            <label htmlFor={`${ids}-email`}>E-mail address</label>
+            <input id={`${ids}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor={`${ids}-role`}>Role</label>
+            <select id={`${ids}-role`} value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby={`${ids}-role-hint`}>
+              <option value="member">{ROLE_NAMES.member}</option>
+              <option value="billing_admin">{ROLE_NAMES.billing_admin}</option>
+            </select>
+            <p id={`${ids}-role-hint`} className="hint">
+              Billing administrators manage keys, members, webhooks and saved workflows.
+            </p>
+          </div>
+          <BusyButton type="submit" className="primary" busy={invite.busy} busyLabel="Inviting…">
+            Invite
+          </BusyButton>
+        </form>
+        <p className="hint">No e-mail is sent: give the person the token shown after inviting. They accept it with a password of their choice.</p>
+        <ErrorNotice error={invite.error} title="The invitation was not created" />
+      </section>
+
+      {done && <SuccessNotice>{done}</SuccessNotice>}
+      <ErrorNotice error={change.error} />
+      <ErrorNotice error={team.error} title="Could not load the team" />
+      {team.loading && !team.data && <Progress label="Loading the team…" />}
+
+      {team.data && (
+        <section aria-labelledby={`${ids}-members`}>
+          <h2 id={`${ids}-members`}>Members</h2>
+          <table>
+            <caption className="visually-hidden">Members of the company</caption>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {team.data.members.map((m) => (
+                <tr key={m.id}>
+                  <th scope="row">
+                    {m.email}
+                    {m.email === account.email && <span className="muted"> (you)</span>}
+                  </th>
+                  <td>{ROLE_NAMES[m.role]}</td>
+                  <td>{when(m.created_at)}</td>
+                  <td>
+                    {m.email !== account.email && (
+                      <ConfirmButton label={`Remove ${m.email}`} confirmLabel="Yes, remove" busy={change.busy} onConfirm={() => void remove(m)}>
+                        Remove
+                      </ConfirmButton>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {team.data && (
+        <section aria-labelledby={`${ids}-invitations`}>
+          <h2 id={`${ids}-invitations`}>Open invitations</h2>
+          {team.data.invitations.length === 0 ? (
+            <EmptyState title="No open invitations">Invite a colleague above; the invitation stays open until it is accepted, revoked or expires.</EmptyState>
+          ) : (
+            <table>
+              <caption className="visually-hidden">Open invitations</caption>
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {team.data.invitations.map((i) => (
+                  <tr key={i.id}>
+                    <th scope="row">{i.email}</th>
+                    <td>{ROLE_NAMES[i.role]}</td>
+                    <td>{when(i.expires_at)}</td>
+                    <td>
+                      <ConfirmButton label={`Revoke the invitation of ${i.email}`} confirmLabel="Yes, revoke" busy={change.busy} onConfirm={() => void revoke(i)}>
+                        Revoke
+                      </ConfirmButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </>
+  );
+}
