@@ -9,6 +9,7 @@ import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import type { startTestWorker } from '../helpers/temporal.js';
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 import { until } from '../helpers/until.js';
+import { Conformance } from '../helpers/openapi-conformance.js';
 
 /**
  * Self-service purchases end to end (docs/proof.md "Plans paid in USDC"): the real app on PostgreSQL, a real worker
@@ -246,7 +247,10 @@ describe('credit packs paid in USDC', () => {
     expect(packs).toEqual({ packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }, { id: 'credits_85000', credits: '85000', price_usdc: '79.000000' }], purchase_networks: ['base'], card_checkout: false });
     const before = await getBalance(h.tdb.db, admin.companyId);
 
-    const bought = await json<PurchaseView>(await dash.request('POST', '/credit-packs/purchases', { pack: 'credits_30000', network: 'base', payer: payer.address }), 201);
+    // Every answer conforms to the company session's OpenAPI document.
+    const c = new Conformance((await (await fetch(`${app.url}/api/company/openapi.json`)).json()) as Record<string, unknown>);
+    await c.check('GET /api/company/credit-packs', await dash.request('GET', '/credit-packs'));
+    const bought = (await c.check('POST /api/company/credit-packs/purchases', await dash.request('POST', '/credit-packs/purchases', { pack: 'credits_30000', network: 'base', payer: payer.address }))) as PurchaseView;
     expect(bought).toMatchObject({ kind: 'credits', pack: 'credits_30000', credits: '30000', plan: null, status: 'awaiting_payment', price_usdc: '29.000000' });
     await pay(BigInt(bought.amount_atomic));
     const paid = await waitFor(async () => {
@@ -261,7 +265,8 @@ describe('credit packs paid in USDC', () => {
     expect(await h.tdb.db('credit_ledger').where({ company_id: admin.companyId, reason: `pack:${bought.id}` })).toHaveLength(1);
     await expect(h.tdb.db('credit_ledger').insert({ company_id: admin.companyId, kind: 'grant', amount: '30000', reason: `pack:${bought.id}` })).rejects.toThrow(/duplicate key|unique/);
 
-    const list = await json<{ data: PurchaseView[] }>(await dash.request('GET', '/credit-packs/purchases'), 200);
+    await c.check('GET /api/company/credit-packs/purchases/{purchase_id}', await dash.request('GET', `/credit-packs/purchases/${bought.id}`));
+    const list = (await c.check('GET /api/company/credit-packs/purchases', await dash.request('GET', '/credit-packs/purchases'))) as { data: PurchaseView[] };
     expect(list.data.map((p) => p.id)).toEqual([bought.id]);
     expect((await json<{ code: string }>(await dash.request('POST', '/credit-packs/purchases', { pack: 'credits_1', network: 'base', payer: payer.address }), 404)).code).toBe('not_found');
     // Another company sees none of it.
