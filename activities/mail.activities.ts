@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { ApplicationFailure } from '@temporalio/activity';
-import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { invoiceMailContent } from '../adapters/mail/invoice-message.js';
 import { classifySmtpError, MailSendError, type Mailer } from '../adapters/mail/smtp-mailer.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
+import { readIssuedDocument } from '../adapters/documents/issued-document.js';
 import type { Db } from '../db/connection.js';
 import { getPaymentRequest } from '../db/repositories/payment-requests.repo.js';
 import { getInvoiceForMail } from '../db/repositories/invoices.repo.js';
@@ -76,19 +75,17 @@ export function createMailActivities(deps: MailActivityDeps) {
       const request = await getPaymentRequest(deps.db, mail.merchantId, invoice.requestId);
       if (!request) return { outcome: 'permanent', code: 'invoice_missing', message: 'the payment request of this invoice does not exist' };
 
-      let pdf: Buffer;
-      try {
-        pdf = await readFile(deps.store.pathOf(found.documentStorageId));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      const document = await readIssuedDocument(deps.store, found.documentStorageId, invoice.documentSha256);
+      if (!document.ok && document.reason === 'missing') {
         // A worker without the API's storage mounted: retried, so an operator can fix it before the deadline.
         deps.logger.error({ mailId: input.mailId, invoiceId: invoice.id }, 'invoice document not found in the file store');
         return temporary(deps.db, input.mailId, 'document_missing', 'the invoice document is not in the file store of this worker');
       }
-      if (sha256Hex(pdf) !== invoice.documentSha256) {
+      if (!document.ok) {
         deps.logger.error({ mailId: input.mailId, invoiceId: invoice.id }, 'stored invoice document does not match its SHA-256; not sent');
         return { outcome: 'permanent', code: 'document_mismatch', message: 'the stored invoice document does not match its SHA-256' };
       }
+      const pdf = document.pdf;
 
       const content = invoiceMailContent({
         number: invoice.number,

@@ -36,7 +36,7 @@ import type { WorkflowGateway } from './temporal/workflow-client.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks' | 'domainAudit'>;
+  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks' | 'domainAudit' | 'selfService'>;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -84,6 +84,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
     store,
     submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}) },
+    selfService: deps.config.selfService,
     ...(deps.now ? { now: deps.now } : {}),
   };
   // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.
@@ -154,6 +155,9 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       dashboard: deps.config.dashboard,
       retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
       allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+      store,
+      selfService: deps.config.selfService,
+      proPerHour: rl.proofProPerHour,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     companyRouter(company),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network } from '../domain/networks.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
+import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
 
@@ -319,6 +320,16 @@ export const envSchema = z.object({
     .refine((list) => list.every((n) => isNetwork(n)), `WATCHER_NETWORKS: networks among ${NETWORKS.join(', ')}`),
   /** Wait between watcher scans once caught up with the final height. */
   WATCHER_POLL_SECONDS: int(5, 1, 3600),
+
+  /**
+   * The platform's own receiving wallets for self-service purchases (merchant plans, credit packs), as
+   * `network:address` pairs, e.g. `base:0x…,solana:…`. Unset: self-service purchases are refused (operators grant).
+   */
+  PLATFORM_RECEIVING_WALLETS: z.string().default(''),
+  /** Prices of the /proof plans per 30 days, in USDC. */
+  PLAN_PRICES_USDC: z.string().default(DEFAULT_PLAN_PRICES_USDC),
+  /** /v1 credit packs sold for USDC, as `credits:price` pairs. */
+  CREDIT_PACKS: z.string().default(DEFAULT_CREDIT_PACKS),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -441,6 +452,8 @@ export interface Config {
   readonly extraction: { readonly provider: 'offline' | 'openai'; readonly api?: LlmApiConfig };
   /** The payment watchers the worker keeps running. */
   readonly watcher: { readonly networks: readonly Network[]; readonly pollSeconds: number };
+  /** Self-service purchases paid to the platform's receiving wallets (domain/self-service.ts). */
+  readonly selfService: SelfServiceConfig;
   readonly x402: {
     readonly payTo: `0x${string}` | undefined;
     readonly facilitator:
@@ -583,6 +596,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
   const mail = parseMailConfig(e, issues);
+  const selfService: SelfServiceConfig = {
+    platformWallets: parsePlatformWallets(e.PLATFORM_RECEIVING_WALLETS, issues),
+    planPricesAtomic: parsePlanPrices(e.PLAN_PRICES_USDC, issues),
+    creditPacks: parseCreditPacks(e.CREDIT_PACKS, issues),
+  };
   const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
   const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
@@ -682,6 +700,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi && e.LLM_PROVIDER === 'openai' ? { api: llmApi } : {}) },
     extraction: { provider: e.EXTRACTION_PROVIDER || 'offline', ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}) },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
+    selfService,
     x402: {
       payTo: e.X402_PAY_TO as `0x${string}` | undefined,
       facilitator,

@@ -61,7 +61,10 @@ export type ErrorCode =
   | 'invitation_invalid'
   | 'invitation_pending'
   | 'account_in_other_company'
-  | 'last_billing_admin';
+  | 'last_billing_admin'
+  | 'purchase_unavailable'
+  | 'challenge_invalid'
+  | 'signature_invalid';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

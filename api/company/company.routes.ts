@@ -18,6 +18,8 @@ import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
 import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
+import { mountCreditPacks } from './credit-packs.handlers.js';
+import type { SelfServiceConfig } from '../../domain/self-service.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 import { mountExtractionReview } from './extraction-review.handlers.js';
 import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
@@ -47,6 +49,8 @@ export interface CompanyRouterDeps {
   store: FileStore;
   /** The /v1 submission's engines and workflow client, for a billing administrator's retry-failed. */
   submission?: SessionSubmissionDeps;
+  /** Credit packs paid to the platform's receiving wallets. */
+  selfService: SelfServiceConfig;
   now?: () => Date;
 }
 
@@ -133,6 +137,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
   mountBatchRetry(admin, { db: deps.db, store: deps.store, logger: deps.logger, secretBox: deps.secretBox, submission: deps.submission, now });
   mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
+  mountCreditPacks(signedIn, admin, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, now });
   signedIn.use(admin.routes(), admin.allowedMethods());
   router.use(signedIn.routes(), signedIn.allowedMethods());
   return router;

@@ -6,14 +6,19 @@ import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflo
 import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
-import { statusOf } from '../http/errors.js';
-import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
+import { closedObject, EMPTY_BODY, jsonBody, MUTATION, okResponse, plainHeaders, SESSION, sessionDocument, sessionHeaders } from '../http/session-document.js';
+import { errorResponses, header, headerRef, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
 import { readSchemas } from '../processing/openapi.reads.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
+import { NETWORKS } from '../../domain/networks.js';
+import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
+import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
+
+const packPurchaseEx = { ...purchaseEx, id: 'pur_Vb7Nm2Xc4Lk9Jh3Gf6Ds', kind: 'credits', plan: null, pack: 'credits_30000', credits: '30000', price_usdc: '29.000000', amount_atomic: '29000001', amount_usdc: '29.000001' };
 
 /**
  * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
@@ -52,6 +57,7 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
   { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
+  { code: 'purchase_unavailable', when: 'Credit packs are not sold for USDC on that network (the platform has no receiving wallet there), or not at all: an operator grants credits.' },
   { code: 'payload_too_large', when: 'A JSON body over the limit.' },
   { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
   { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
@@ -63,10 +69,9 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
 
 const CODES = COMPANY_ERRORS.map((e) => e.code);
 const HEADERS: Record<string, Schema> = {
-  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  ...sessionHeaders(),
 };
-const plain = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
+const plain = plainHeaders;
 const errorResponse = errorResponses('company', plain);
 const example = (code: ErrorCode): Schema => ({ detail: COMPANY_ERRORS.find((e) => e.code === code)!.when, code, request_id: REQUEST_ID });
 const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) => errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
@@ -93,15 +98,13 @@ function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; id
   return out;
 }
 
-const ok = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
-  [status]: { description, headers: { ...plain(), ...extraHeaders }, content: json(schema, examples) },
-});
-const body = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
-const emptyBody = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+const ok = okResponse;
+const body = jsonBody;
+const emptyBody = EMPTY_BODY;
 const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
 const jobIdParam = idParam('job_id', 'job', 'Job');
 const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
-const beforeParam = (list: 'jobs' | 'deliveries' | 'batches'): Schema => ({
+const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Schema => ({
   name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
   description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
   examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`) } },
@@ -109,8 +112,6 @@ const beforeParam = (list: 'jobs' | 'deliveries' | 'batches'): Schema => ({
 /** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
 const NO_NUL = '^[^\\x00]*$';
 
-const SESSION = [{ session: [] }];
-const MUTATION = [{ session: [], csrf: [] }];
 
 const EX = {
   member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds', company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4', key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7', webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
@@ -479,6 +480,36 @@ function paths(): Record<string, Schema> {
         },
       },
     },
+    '/api/company/credit-packs': {
+      get: {
+        operationId: 'listCreditPacks', tags: t('Credits'), summary: 'Credit packs for sale', security: SESSION,
+        description: 'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
+        responses: { ...ok('The packs.', schemaRef('CreditPacks'), { packs: { packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }], purchase_networks: ['base'], card_checkout: false } }), ...errorsOf({}) },
+      },
+    },
+    '/api/company/credit-packs/purchases': {
+      post: {
+        operationId: 'buyCreditPack', tags: t('Credits'), summary: 'Buy a credit pack (paid in USDC)', security: MUTATION,
+        description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
+        requestBody: body({
+          type: 'object', additionalProperties: false, required: ['pack', 'network', 'payer'],
+          properties: { pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' }, network: { enum: [...NETWORKS] }, payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' } },
+        }, { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } }),
+        responses: { ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'), ...errorsOf({ admin: true, mutation: true, notFound: ['not_found'], codes409: ['purchase_unavailable'] }) },
+      },
+      get: {
+        operationId: 'listCreditPackPurchases', tags: t('Credits'), summary: 'Credit pack purchases', security: SESSION,
+        parameters: [limitParam, beforeParam('purchases')],
+        responses: { ...ok('A page, by id descending.', schemaRef('PurchasePage'), { page: { data: [packPurchaseEx], next_cursor: null } }), ...errorsOf({ query: true }) },
+      },
+    },
+    '/api/company/credit-packs/purchases/{purchase_id}': {
+      get: {
+        operationId: 'getCreditPackPurchase', tags: t('Credits'), summary: 'A credit pack purchase', security: SESSION,
+        parameters: [idParam('purchase_id', 'pur', 'Purchase')],
+        responses: { ...ok('The purchase.', schemaRef('Purchase'), { awaiting: packPurchaseEx }), ...errorsOf({ ids: true }) },
+      },
+    },
     [COMPANY_OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi', tags: t('Documentation'), summary: 'This document', security: [],
@@ -494,9 +525,7 @@ function paths(): Record<string, Schema> {
   };
 }
 
-const obj = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
-});
+const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 const KEY_FIELDS: Record<string, Schema> = {
   id: id('key', 'API key'), name: { type: 'string' }, prefix: { type: 'string', pattern: '^sk_live_' }, last4: { type: 'string' },
@@ -620,6 +649,13 @@ function schemas(): Record<string, Schema> {
         }),
       },
     }),
+    CreditPacks: obj(['packs', 'purchase_networks', 'card_checkout'], {
+      packs: { type: 'array', items: obj(['id', 'credits', 'price_usdc'], { id: { type: 'string', pattern: '^credits_[0-9]+$' }, credits: { type: 'string', pattern: '^[0-9]+$' }, price_usdc: { type: 'string', pattern: '^[0-9]{1,17}\\.[0-9]{6}$' } }) },
+      purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },
+      card_checkout: { const: false, description: 'Card checkout is an operator grant until a card processor is configured.' },
+    }),
+    Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),
+    PurchasePage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Purchase') }, next_cursor: { type: ['string', 'null'], pattern: cursorPattern('purchases') } }),
     Error: {
       type: 'object', required: ['detail', 'code', 'request_id'],
       properties: {
@@ -632,8 +668,8 @@ function schemas(): Record<string, Schema> {
 
 /** The document, built once at mount. */
 export function companyOpenApi(): Schema {
-  return {
-    openapi: '3.1.0',
+  return sessionDocument({
+    iface: 'company',
     info: {
       title: 'Company session (processing interface)',
       version: COMPANY_API_VERSION,
@@ -644,31 +680,21 @@ export function companyOpenApi(): Schema {
         'from an allowed `Origin`. Any `Authorization` header is refused. Errors are `{detail, code, request_id}` as on `/v1`. ' +
         `Human-readable guide: ${COMPANY_DOCS_PATH}.`,
     },
-    servers: [{ url: '/', description: 'This server' }],
     tags: [
-      { name: 'Session', description: 'Sign-in and sign-out.' },
       { name: 'Jobs', description: 'The company\'s jobs, batches and credits (every member).' },
       { name: 'Extraction review', description: 'Review corrections of `flow-extract` results (every member).' },
       { name: 'API keys', description: '`/v1` keys (billing administrators).' },
       { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
       { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },
+      { name: 'Credits', description: 'Credit packs paid in USDC (any member reads; billing administrators buy).' },
       { name: 'Saved workflows', description: 'Extraction settings under a name, for `workflow_id` (every member reads; billing administrators change).' },
-      { name: 'Documentation', description: 'This document and its page (public).' },
     ],
     paths: paths(),
-    components: {
-      securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: COMPANY_SESSION_COOKIE, description: 'The session cookie set by `POST /api/company/session`.' },
-        csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
-      },
-      schemas: schemas(),
-      responses: {
-        RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
-        InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
-        ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
-      },
-      headers: HEADERS,
-    },
-    'x-error-codes': COMPANY_ERRORS.map((e) => ({ code: e.code, status: statusOf('company', e.code), when: e.when })),
-  };
+    schemas: schemas(),
+    headers: HEADERS,
+    cookieName: COMPANY_SESSION_COOKIE,
+    signInPath: '/api/company/session',
+    errors,
+    errorList: COMPANY_ERRORS,
+  });
 }

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { attemptJson } from '../integrations/webhooks.handlers.js';
 import type { Middleware } from 'koa';
 import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
@@ -116,9 +117,7 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const attempts = await listAttempts(deps.db, delivery.id);
     ctx.body = {
       ...deliveryJson(delivery),
-      attempts_detail: attempts.map((a) => ({
-        attempt: a.attemptNo, outcome: a.outcome, status_code: a.statusCode, error: a.errorClass, duration_ms: a.durationMs, key_version: a.keyVersion, started_at: a.startedAt.toISOString(),
-      })),
+      attempts_detail: attempts.map(attemptJson),
     };
   });
 }

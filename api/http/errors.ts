@@ -65,6 +65,9 @@ const STATUS: Record<ErrorCode, number> = {
   invitation_pending: 409,
   account_in_other_company: 409,
   last_billing_admin: 409,
+  purchase_unavailable: 409,
+  challenge_invalid: 422,
+  signature_invalid: 422,
 };
 
 /**

@@ -28,7 +28,7 @@ export function parseAfter(raw: unknown): number {
 }
 
 /** The lists paged with a `before` cursor, and the prefix of the ids they hold (ids are `<prefix>_` and 20 letters or digits). */
-export const CURSOR_LISTS = { requests: 'req', contacts: 'con', invoices: 'inv', deliveries: 'dlv', jobs: 'job', batches: 'bat' } as const;
+export const CURSOR_LISTS = { requests: 'req', contacts: 'con', invoices: 'inv', deliveries: 'dlv', jobs: 'job', batches: 'bat', purchases: 'pur' } as const;
 export type CursorList = keyof typeof CURSOR_LISTS;
 
 export function encodeCursor(kind: CursorList, lastId: string): string {

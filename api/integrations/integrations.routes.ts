@@ -14,6 +14,13 @@ import { refuseAuthorizationHeader, requireCustomerAccess, requireSession } from
 import { mountKeys } from './keys.handlers.js';
 import { mountSession } from './session.handlers.js';
 import { mountWebhooks } from './webhooks.handlers.js';
+import { mountPlan } from './plan.handlers.js';
+import { mountIntegrationsDocs } from './docs.routes.js';
+import { mountRecords } from './records.handlers.js';
+import { mountWallets } from './wallets.handlers.js';
+import { proCreationsPerHour } from '../proof/proof.routes.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { SelfServiceConfig } from '../../domain/self-service.js';
 
 export interface IntegrationsRouterDeps {
   db: Db;
@@ -26,18 +33,26 @@ export interface IntegrationsRouterDeps {
   dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number };
   retainedResponsesPerAccount: number;
   allowLoopbackForTests: boolean;
+  /** Issued invoice documents (the same store /proof/v1 writes them to). */
+  store: FileStore;
+  /** Self-service purchases (plans) paid to the platform's receiving wallets. */
+  selfService: SelfServiceConfig;
+  /** The enforced pro creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR), shared with /proof/v1. */
+  proPerHour: number;
   now?: () => Date;
 }
 
 /**
  * `/api/integrations`: the dashboard's management routes (spec section 4). In order: the per-IP throttle; an
  * Authorization header refused (403); on every mutation an allowed Origin (403); JSON bodies; sign-in at
- * `/session`; then a live cookie session, the session's X-CSRF-Token on mutations, an active plan or trial,
- * and the resources. Mutations take an Idempotency-Key in the /proof dialect (tenant-wide, kept forever).
+ * `/session`; then a live cookie session and the session's X-CSRF-Token on mutations; the plan and its purchase;
+ * then an active plan or trial, the pro creations throttle, and the resources (keys, webhooks, wallets, and the
+ * merchant's records through the /proof/v1 handlers). Mutations take an Idempotency-Key in the /proof dialect (tenant-wide, kept forever).
  */
 export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
   const router = createRouter({ prefix: '/api/integrations' });
+  mountIntegrationsDocs(router); // public: before the guards
   router.use(
     rateLimit(deps.db, [perIp('integrations:ip:min', deps.perIpPerMinute, 60)], now),
     refuseAuthorizationHeader(),
@@ -47,11 +62,20 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
   );
   mountSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now });
 
-  const managed = createRouter();
-  managed.use(requireSession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken(), requireCustomerAccess(now));
+  // Signed in (and the CSRF token on mutations): the plan and its purchase, which need no active plan or trial.
+  const signedIn = createRouter();
+  signedIn.use(requireSession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken());
   const idem = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
+  mountPlan(signedIn, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.proPerHour, now }, idem);
+
+  // Everything else needs an active plan or trial too.
+  const managed = createRouter();
+  managed.use(requireCustomerAccess(now), rateLimit(deps.db, [proCreationsPerHour(deps.proPerHour, now)], now));
   mountKeys(managed, { db: deps.db, now }, idem);
   mountWebhooks(managed, { db: deps.db, secretBox: deps.secretBox, workflows: deps.workflows, allowLoopbackForTests: deps.allowLoopbackForTests, now }, idem);
-  router.use(managed.routes(), managed.allowedMethods());
+  mountWallets(managed, { db: deps.db, service: 'paycore', now }, idem);
+  mountRecords(managed, { db: deps.db, logger: deps.logger, store: deps.store, workflows: deps.workflows, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.proPerHour, now }, idem);
+  signedIn.use(managed.routes(), managed.allowedMethods());
+  router.use(signedIn.routes(), signedIn.allowedMethods());
   return router;
 }

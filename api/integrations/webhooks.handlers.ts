@@ -12,11 +12,12 @@ import {
   deleteDestination,
   deliveriesPage,
   disableDestination,
+  getDeliverySummary,
   reopenFailedDelivery,
   rotateDestination,
   type DeliverySummary,
 } from '../../db/repositories/webhook-destinations.repo.js';
-import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { listAttempts, type AttemptRecord, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
@@ -55,6 +56,11 @@ export function deliveryJson(d: DeliverySummary) {
     failed_at: d.failedAt?.toISOString() ?? null,
     retryable: d.status === 'failed' && d.attempts < d.maxAttempts && d.endpointStatus === 'enabled',
   };
+}
+
+/** One attempt of a delivery: its outcome, HTTP status, error class and duration (never a body). */
+export function attemptJson(a: AttemptRecord) {
+  return { attempt: a.attemptNo, outcome: a.outcome, status_code: a.statusCode, error: a.errorClass, duration_ms: a.durationMs, key_version: a.keyVersion, started_at: a.startedAt.toISOString() };
 }
 
 /** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */
@@ -102,6 +108,13 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     const limit = parseLimit(ctx.query['limit']);
     const rows = await deliveriesPage(deps.db, merchantId(ctx), limit, decodeCursor('deliveries', ctx.query['before']));
     ctx.body = page('deliveries', rows, limit, deliveryJson);
+  });
+
+  /** GET /deliveries/{id}: the delivery and every attempt, oldest first. */
+  router.get('/deliveries/:id', async (ctx) => {
+    const delivery = await getDeliverySummary(deps.db, merchantId(ctx), ctx.params['id'] ?? '', 'proof');
+    if (!delivery) throw new DomainError('not_found', 'Delivery not found');
+    ctx.body = { ...deliveryJson(delivery), attempts_detail: (await listAttempts(deps.db, delivery.id)).map(attemptJson) };
   });
 
   router.post('/deliveries/:id/retry', idempotent('integrations.deliveries.retry'), async (ctx) => {

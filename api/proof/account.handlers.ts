@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
-import { entitlementAt } from '../../domain/proof/plans.js';
+import { entitlementAt, type PlanLimits } from '../../domain/proof/plans.js';
 import { parseContactCreate } from '../../domain/validation/proof-invoice.js';
 import { getContact, insertContact, listContacts, type Contact } from '../../db/repositories/contacts.repo.js';
 import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
@@ -10,7 +10,7 @@ import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseAfter, parseLimit } from '../http/pagination.js';
-import type { ProofDeps } from './requests.handlers.js';
+import type { MountAt, ProofDeps } from './requests.handlers.js';
 import { usageOf } from './quota.js';
 
 export function contactJson(c: Contact) {
@@ -19,6 +19,24 @@ export function contactJson(c: Contact) {
 
 /** `/v1/me`, contacts and the event log. */
 export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+  mountMe(router, deps);
+  mountContacts(router, deps, idempotent);
+  mountEvents(router, deps);
+}
+
+/** A plan's (or trial's) limits as /v1/me and the dashboard show them; `null` means no cap. */
+export function limitsJson(limits: PlanLimits, proPerHour: number) {
+  return {
+    requests_per_period: limits.requestsPerPeriod,
+    invoices_per_period: limits.invoicesPerPeriod,
+    keys: limits.keys,
+    destinations: limits.destinations,
+    max_valid_hours: limits.maxValidHours,
+    requests_per_hour: limits.requestsPerHour === null ? null : proPerHour,
+  };
+}
+
+function mountMe(router: Router<AppState>, deps: ProofDeps): void {
   router.get('/v1/me', async (ctx) => {
     const merchant = merchantOf(ctx);
     const now = deps.now();
@@ -31,20 +49,17 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
       name: merchant.name,
       plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
       plan_ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
-      limits: limits && {
-        requests_per_period: limits.requestsPerPeriod,
-        invoices_per_period: limits.invoicesPerPeriod,
-        keys: limits.keys,
-        destinations: limits.destinations,
-        max_valid_hours: limits.maxValidHours,
-        requests_per_hour: limits.requestsPerHour === null ? null : deps.proPerHour,
-      },
+      limits: limits && limitsJson(limits, deps.proPerHour),
       usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
       wallets: (await listVerifiedWallets(deps.db, merchant.id)).map((w) => ({ id: w.id, network: w.network, address: w.address, label: w.label })),
     };
   });
 
-  router.post('/v1/contacts', idempotent('contacts.create'), async (ctx) => {
+}
+
+/** Contacts, at `/v1/contacts` (API keys) or `/contacts` (the dashboard session). */
+export function mountContacts(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>, at: MountAt = { base: '/v1' }): void {
+  router.post(`${at.base}/contacts`, idempotent('contacts.create'), async (ctx) => {
     const body = parseContactCreate(ctx.request.body);
     const contact = await insertContact(
       ctx.state.trx!,
@@ -56,22 +71,26 @@ export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempote
     ctx.body = contactJson(contact);
   });
 
-  router.get('/v1/contacts', async (ctx) => {
+  router.get(`${at.base}/contacts`, async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
     ctx.body = page('contacts', await listContacts(deps.db, merchantOf(ctx).id, limit, decodeCursor('contacts', ctx.query['before'])), limit, contactJson);
   });
 
-  router.get('/v1/contacts/:id', async (ctx) => {
+  router.get(`${at.base}/contacts/:id`, async (ctx) => {
     const contact = await getContact(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
     if (!contact) throw new DomainError('not_found', 'Contact not found');
     ctx.body = contactJson(contact);
   });
 
+}
+
+/** The event log, at `/v1/events` (API keys) or `/events` (the dashboard session). */
+export function mountEvents(router: Router<AppState>, deps: ProofDeps, at: MountAt = { base: '/v1' }): void {
   /**
    * GET /v1/events?after=&limit=: `{data: [{cursor, event}], next_cursor}`. The event is the stored bytes,
    * spliced in unchanged, so it is byte-identical to the webhook body.
    */
-  router.get('/v1/events', async (ctx) => {
+  router.get(`${at.base}/events`, async (ctx) => {
     const after = parseAfter(ctx.query['after']);
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listProofEvents(deps.db, merchantOf(ctx).id, after, limit);

@@ -19,7 +19,7 @@ import type { AppState } from '../http/context.js';
 import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { startInvoiceLifecycleWorkflow, startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
-import { createPaymentRequest, originOf, paymentPagePath, type ProofDeps } from './requests.handlers.js';
+import { createPaymentRequest, originOf, paymentPagePath, type MountAt, type ProofDeps } from './requests.handlers.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 
 export interface InvoiceDeps extends ProofDeps {
@@ -66,21 +66,21 @@ export function invoiceJson(i: Invoice, r: PaymentRequest) {
 
 const sendBody = z.strictObject({ user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }) });
 
-async function loadInvoice(deps: InvoiceDeps, merchantId: string, id: string): Promise<{ invoice: Invoice; request: PaymentRequest }> {
+export async function loadInvoice(deps: InvoiceDeps, merchantId: string, id: string): Promise<{ invoice: Invoice; request: PaymentRequest }> {
   const invoice = await getInvoice(deps.db, merchantId, id);
   const request = invoice ? await getPaymentRequest(deps.db, merchantId, invoice.requestId) : null;
   if (!invoice || !request) throw new DomainError('not_found', 'Invoice not found');
   return { invoice, request };
 }
 
-export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idempotent: (operation: string) => Middleware<AppState>, at: MountAt = { base: '/v1' }): void {
   /**
    * POST /v1/invoices: one invoice, exactly one payment request for its total, `payment_request.created` and
    * `invoice.issued`, and the merchant document rendered once and stored with its hash. Consumes one request
    * and one invoice allowance; no e-mail is sent. After the commit, the invoice's `invoice:<id>` lifecycle
    * workflow starts (a lost start is made by the maintenance run).
    */
-  router.post('/v1/invoices', idempotent('invoices.create'), async (ctx) => {
+  router.post(`${at.base}/invoices`, idempotent('invoices.create'), async (ctx) => {
     const body = parseInvoiceCreate(ctx.request.body);
     const trx = ctx.state.trx!;
     const merchantId = merchantOf(ctx).id;
@@ -170,7 +170,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     ctx.body = invoiceJson(invoice, request);
   });
 
-  router.get('/v1/invoices', async (ctx) => {
+  router.get(`${at.base}/invoices`, async (ctx) => {
     const merchantId = merchantOf(ctx).id;
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listInvoices(deps.db, merchantId, limit, decodeCursor('invoices', ctx.query['before']));
@@ -179,11 +179,17 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     ctx.body = page('invoices', rows, limit, (i) => invoiceJson(i, requests.get(i.id)!));
   });
 
-  router.get('/v1/invoices/:id', async (ctx) => {
+  router.get(`${at.base}/invoices/:id`, async (ctx) => {
     const { invoice, request } = await loadInvoice(deps, merchantOf(ctx).id, ctx.params['id'] ?? '');
     ctx.body = invoiceJson(invoice, request);
   });
 
+}
+
+/**
+ * POST /v1/invoices/{id}/send (API keys only: the approval assertion is stored with the key that made it).
+ */
+export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, idempotent: (operation: string) => Middleware<AppState>): void {
   /**
    * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
    * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for

@@ -17,7 +17,7 @@ import { mountAccount } from './account.handlers.js';
 import { merchantIdempotency } from './idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
-import { mountInvoices } from './invoices.handlers.js';
+import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
 import { deliveriesRecordedIn } from '../../db/repositories/proof-events.repo.js';
 import { startDeliveryWorkflow } from '../temporal/workflow-client.js';
 import { mountProofDocs } from './docs.routes.js';
@@ -70,7 +70,7 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
  * After the idempotent handler, while its transaction is still open: schedule, for after the commit, the start
  * of `delivery:<id>` for every webhook delivery the handler's events recorded.
  */
-function startRecordedDeliveries(workflows: WorkflowGateway | null): Middleware<AppState> {
+export function startRecordedDeliveries(workflows: WorkflowGateway | null): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     const trx = ctx.state.trx;
@@ -81,10 +81,11 @@ function startRecordedDeliveries(workflows: WorkflowGateway | null): Middleware<
   };
 }
 
-const CREATION_PATHS = new Set(['/proof/v1/requests', '/proof/v1/invoices']);
+/** Payment-request creations, direct or by invoice, through an API key or the dashboard session. */
+const CREATION_PATHS = new Set(['/proof/v1/requests', '/proof/v1/invoices', '/api/integrations/requests', '/api/integrations/invoices']);
 
 /** pro: at most N payment-request creations (direct or by invoice) per hour per account. */
-const proCreationsPerHour = (limit: number, now: () => Date): RateLimitCheck => ({
+export const proCreationsPerHour = (limit: number, now: () => Date): RateLimitCheck => ({
   rule: { name: 'proof:pro:requests:hour', limit, windowSeconds: 3600 },
   subject: (ctx) => {
     const m = ctx.state.merchant;
@@ -124,6 +125,8 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     compose([idempotency(operation, opts), startRecordedDeliveries(deps.workflows ?? null)]);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
-  mountInvoices(router, { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null }, idem);
+  const invoiceDeps = { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null };
+  mountInvoices(router, invoiceDeps, idem);
+  mountInvoiceSend(router, invoiceDeps, idem);
   return router;
 }

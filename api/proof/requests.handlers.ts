@@ -15,6 +15,7 @@ import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
+import { REQUEST_STATUSES, type RequestStatus } from '../../domain/proof/statuses.js';
 import { checkQuota, reserveQuota } from './quota.js';
 
 export interface ProofDeps {
@@ -111,10 +112,32 @@ export async function createPaymentRequest(
   return request;
 }
 
-export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>): void {
+/**
+ * Where a set of /proof handlers is mounted: `/v1` on the API-key router (`/proof/v1/…`), `` on the dashboard's
+ * session router (`/api/integrations/…`). The handlers are the same functions either way; the session router adds
+ * the list filters the dashboard needs (`filters`).
+ */
+export interface MountAt {
+  base: '/v1' | '';
+  filters?: boolean;
+}
+
+/** `status` of a request list: one of the request states, or absent. */
+function parseStatusFilter(raw: unknown): RequestStatus | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'string' && (REQUEST_STATUSES as readonly string[]).includes(raw)) return raw as RequestStatus;
+  throw new DomainError('validation_failed', `status must be one of ${REQUEST_STATUSES.join(', ')}`, { issues: [{ path: 'status', message: `one of ${REQUEST_STATUSES.join(', ')}` }] });
+}
+
+export function mountRequests(
+  router: Router<AppState>,
+  deps: ProofDeps,
+  idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>,
+  at: MountAt = { base: '/v1' },
+): void {
   // Every effect of a creation is in the idempotent transaction, after the merchant lock a same-key request also
   // waits for: the key can be claimed with the stored answer at the end (api/http/idempotency.ts claimAtCommit).
-  router.post('/v1/requests', idempotent('requests.create', { claimAtCommit: true }), async (ctx) => {
+  router.post(`${at.base}/requests`, idempotent('requests.create', { claimAtCommit: true }), async (ctx) => {
     const req = parseRequestCreate(ctx.request.body);
     const now = deps.now();
     const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now);
@@ -123,14 +146,15 @@ export function mountRequests(router: Router<AppState>, deps: ProofDeps, idempot
     ctx.body = requestJson(request, originOf(deps, ctx), now);
   });
 
-  router.get('/v1/requests', async (ctx) => {
+  router.get(`${at.base}/requests`, async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']));
+    const status = at.filters ? parseStatusFilter(ctx.query['status']) : undefined;
     const now = deps.now();
+    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']), status && { status, now });
     ctx.body = page('requests', rows, limit, (r) => requestJson(r, originOf(deps, ctx), now));
   });
 
-  router.get('/v1/requests/:id', async (ctx) => {
+  router.get(`${at.base}/requests/:id`, async (ctx) => {
     const request = await getPaymentRequest(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
     if (!request) throw new DomainError('not_found', 'Payment request not found');
     ctx.body = requestJson(request, originOf(deps, ctx), deps.now());

@@ -1,4 +1,4 @@
-import { Client, Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { Client, Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
 import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
@@ -110,4 +110,17 @@ export async function voidInvoiceThroughWorkflow(gw: WorkflowGateway, input: { i
     args: [{ reason: input.reason ?? null }],
     startWorkflowOperation,
   });
+}
+
+/**
+ * Asks `invoice:<id>` to re-read its invoice (the `paid` signal, which makes the workflow read the invoice and settle
+ * on what it finds, paid or voided), after a change committed outside the workflow: the dashboard's voiding. A
+ * missing or closed workflow is fine: a later start reads the invoice as it is.
+ */
+export async function nudgeInvoiceLifecycle(gw: WorkflowGateway, invoiceId: string): Promise<void> {
+  try {
+    await gw.client.workflow.getHandle(workflowIds.invoice(invoiceId)).signal(INVOICE_LIFECYCLE.paidSignal);
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+  }
 }

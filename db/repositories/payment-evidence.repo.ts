@@ -3,6 +3,7 @@ import { decideMatch, latestPayableCreation, type ObservedTransfer } from '../..
 import type { Db } from '../connection.js';
 import { lockMerchant } from './merchants.repo.js';
 import { appendProofEvent, deliveriesRecordedIn } from './proof-events.repo.js';
+import { attributeUnderpayment, grantPurchaseOnPayment, PLATFORM_MERCHANT_ID } from './platform-purchases.repo.js';
 
 export type EvidenceOutcome =
   | { outcome: 'duplicate' }
@@ -21,7 +22,9 @@ export type EvidenceOutcome =
  * 3. the decision (domain/proof/matching.ts): PAID with `tx_hash` and `verified_at`, emitting
  *    `payment.confirmed` (and `invoice.paid` with the invoice marked paid: `invoiceId` tells the caller to
  *    signal `invoice:<id>`) with the state change; or REVIEW (no event).
- * The merchant row is locked first, as every event writer does, so events commit in cursor order.
+ * The merchant row is locked first, as every event writer does, so events commit in cursor order. A request of a
+ * self-service purchase grants what was bought in the same transaction (db/repositories/platform-purchases.repo.ts);
+ * a smaller transfer from a purchase's named payer is kept on it as an underpayment (REVIEW `underpaid`).
  */
 export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Promise<EvidenceOutcome> {
   return db.transaction(async (trx) => {
@@ -57,7 +60,11 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
     // An open request holds its amount; only when none does can the transfer be a late payment of an expired
     // one, or a payment of a voided invoice's request (REVIEW `invoice_voided`: it never confirms).
     const candidate = (await matching(['AWAITING', 'REVIEW'])) ?? (await matching(['EXPIRED', 'VOIDED']));
-    if (!candidate) return { outcome: 'unmatched' };
+    if (!candidate) {
+      // Less than a self-service purchase asks, from the payer it names: kept on it as an underpayment (REVIEW).
+      const underpaid = await attributeUnderpayment(trx, t, evidence.id);
+      return underpaid ? { outcome: 'review', requestId: underpaid, reason: 'underpaid' } : { outcome: 'unmatched' };
+    }
 
     await lockMerchant(trx, candidate.merchant_id);
     const row = await trx('payment_requests').where({ id: candidate.id }).forUpdate().first();
@@ -86,6 +93,8 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       .update({ status: 'PAID', tx_hash: t.txHash, verified_at: now })
       .returning('*');
     await link('paid', null);
+    // A self-service purchase (a request of the platform's own account) grants its plan period or credits here, once.
+    if (paid.merchant_id === PLATFORM_MERCHANT_ID) await grantPurchaseOnPayment(trx, paid.id, t.txHash, now);
     const facts = {
       id: paid.id,
       network: paid.network,
@@ -107,4 +116,26 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
     }
     return { outcome: 'paid', requestId: paid.id, events, deliveryIds: deliveriesRecordedIn(trx), ...(invoiceId ? { invoiceId } : {}) };
   });
+}
+
+/** A recorded transfer with what the watcher decided about it. */
+export interface EvidenceRecord extends ObservedTransfer {
+  requestId: string;
+  decision: string;
+  reason: string | null;
+  recordedAt: Date;
+}
+
+/** The transfers attributed to each of `requestIds` (whatever was decided), oldest first. */
+export async function evidenceOfRequests(db: Db, requestIds: readonly string[]): Promise<Map<string, EvidenceRecord[]>> {
+  const out = new Map<string, EvidenceRecord[]>(requestIds.map((id) => [id, []]));
+  if (!requestIds.length) return out;
+  const rows = await db('payment_evidence').whereIn('request_id', requestIds).orderBy('id', 'asc');
+  for (const r of rows) {
+    out.get(r.request_id)!.push({
+      requestId: r.request_id, network: r.network, txHash: r.tx_hash, logIndex: r.log_index, from: r.from_address, to: r.to_address, amountAtomic: BigInt(r.amount_atomic),
+      blockNumber: Number(r.block_number), blockTime: r.block_time, decision: r.decision, reason: r.reason, recordedAt: r.created_at,
+    });
+  }
+  return out;
 }

@@ -26,6 +26,8 @@ export interface PaymentRequest {
   verifiedAt: Date | null;
   expiresAt: Date;
   createdAt: Date;
+  /** Why a request is in REVIEW (or was, before a later state): `unexpected_payer`, `after_expiry`, `invoice_voided`, `underpaid`. */
+  reviewReason?: string | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -47,6 +49,7 @@ const toRequest = (r: any): PaymentRequest => ({
   verifiedAt: r.verified_at,
   expiresAt: r.expires_at,
   createdAt: r.created_at,
+  reviewReason: r.review_reason ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -131,9 +134,16 @@ export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ re
   return row ? { request: toRequest(row), merchantName: row.merchant_name, merchantActive: row.merchant_status === 'active' } : null;
 }
 
-/** A page of the merchant's requests ordered by id, descending, strictly before the id `before`. */
-export async function listPaymentRequests(db: Db, merchantId: string, limit: number, before: string | null): Promise<PaymentRequest[]> {
-  return merchantPageById(db, 'payment_requests', merchantId, limit, before, toRequest);
+/**
+ * A page of the merchant's requests ordered by id, descending, strictly before the id `before`; with `status`, only
+ * those that read as that status at `now` (an AWAITING request past its expiry reads as EXPIRED).
+ */
+export async function listPaymentRequests(db: Db, merchantId: string, limit: number, before: string | null, only?: { status: RequestStatus; now: Date }): Promise<PaymentRequest[]> {
+  return merchantPageById(db, 'payment_requests', merchantId, limit, before, toRequest, only && ((q) => {
+    if (only.status === 'AWAITING') q.where({ status: 'AWAITING' }).where('expires_at', '>', only.now);
+    else if (only.status === 'EXPIRED') q.where((w) => w.where({ status: 'EXPIRED' }).orWhere((a) => a.where({ status: 'AWAITING' }).where('expires_at', '<=', only.now)));
+    else q.where({ status: only.status });
+  }));
 }
 
 /** Requests created since `since` (direct and invoice-backed): the request quota. */

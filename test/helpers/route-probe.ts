@@ -66,7 +66,7 @@ export function concretePath(route: RouteInfo, fill: Partial<Record<string, stri
     const segment = route.path.split('/').slice(-3).join('/');
     const prefix = /uploads/.test(segment) ? 'upl' : /jobs/.test(segment) ? 'job' : /batches/.test(segment) ? 'bat' : /requests|pay/.test(segment) ? 'req' : /invoices/.test(segment) ? 'inv'
       : /contacts/.test(segment) ? 'con' : /keys/.test(segment) ? 'key' : /webhooks/.test(segment) ? 'whe' : /deliveries/.test(segment) ? 'dlv'
-      : /members/.test(segment) ? 'mem' : /invitations/.test(segment) ? 'cin' : 'obj';
+      : /members/.test(segment) ? 'mem' : /invitations/.test(segment) ? 'cin' : /purchases/.test(segment) ? 'pur' : 'obj';
     return ABSENT_ID(prefix);
   });
 }

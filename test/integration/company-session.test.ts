@@ -287,6 +287,13 @@ describe('OpenAPI document', () => {
     await c.check('GET /api/company/webhooks', await probe.request('GET', '/webhooks', undefined, { authorization: 'Bearer x' }));
     await c.check('GET /api/company/deliveries', await probe.request('GET', '/deliveries', undefined, { cookie: null }));
     await c.check('POST /api/company/invitations/accept', await accept('A'.repeat(43), 'a long enough password'));
+    // Credit packs: this app has no platform receiving wallet, so buying is refused with purchase_unavailable (409).
+    await c.check('GET /api/company/credit-packs', await probe.request('GET', '/credit-packs'));
+    await c.check('POST /api/company/credit-packs/purchases', await probe.request('POST', '/credit-packs/purchases', { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' }));
+    await c.check('POST /api/company/credit-packs/purchases', await probe.request('POST', '/credit-packs/purchases', { pack: 'credits_7', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' }));
+    await c.check('POST /api/company/credit-packs/purchases', await probe.request('POST', '/credit-packs/purchases', { pack: 'gold' }));
+    await c.check('GET /api/company/credit-packs/purchases', await probe.request('GET', '/credit-packs/purchases'));
+    await c.check('GET /api/company/credit-packs/purchases/{purchase_id}', await probe.request('GET', '/credit-packs/purchases/pur_AAAAAAAAAAAAAAAAAAAA'));
     await c.check('DELETE /api/company/session', await probe.request('DELETE', '/session'));
   });
 });

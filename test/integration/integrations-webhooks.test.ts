@@ -211,6 +211,16 @@ describe('deliveries', () => {
       const after = await json<{ data: Array<Record<string, unknown>> }>(await dash.request('GET', '/deliveries'), 200);
       expect(after.data[0]).toMatchObject({ id: row.id, status: 'delivered', attempts: 2, retryable: false });
       expect((await json<{ code: string }>(await dash.request('POST', `/deliveries/${row.id}/retry`, {}), 409)).code).toBe('invalid_retry_state');
+
+      // One delivery with every attempt: outcome, status, error class and duration; never a body.
+      const detail = await json<{ id: string; attempts_detail: Array<{ attempt: number; outcome: string; status_code: number; error: string | null; duration_ms: number; key_version: number; started_at: string }> }>(await dash.request('GET', `/deliveries/${row.id}`), 200);
+      expect(detail).toMatchObject({ id: row.id, status: 'delivered', attempts: 2 });
+      expect(detail.attempts_detail.map((a) => [a.attempt, a.outcome, a.status_code, a.key_version])).toEqual([[1, 'terminal', 302, 1], [2, 'delivered', 200, 1]]);
+      expect(detail.attempts_detail.map((a) => a.error)).toEqual([null, null]); // an HTTP answer has its status, no error class
+      for (const a of detail.attempts_detail) expect(Number.isInteger(a.duration_ms) && a.duration_ms >= 0).toBe(true);
+      expect(JSON.stringify(detail)).not.toContain(hook.secret);
+      const outsider = await signedIn();
+      await json(await outsider.dash.request('GET', `/deliveries/${row.id}`), 404);
     } finally {
       await receiver.close();
     }

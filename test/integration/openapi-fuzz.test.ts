@@ -8,7 +8,8 @@ import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { COMPANY_SESSION_COOKIE } from '../../api/company/guards.js';
-import { DashboardClient } from '../helpers/dashboard.js';
+import { SESSION_COOKIE } from '../../api/integrations/guards.js';
+import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness, newIdem } from '../helpers/proof.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { failureSections, runProgram, schemathesisBinary } from '../helpers/schemathesis.js';
@@ -20,6 +21,7 @@ import { failureSections, runProgram, schemathesisBinary } from '../helpers/sche
  * client but no worker (started workflows wait on this file's task queue and are ended afterwards), on an
  * ephemeral loopback port. Seeded: a /v1 company with a read/write `sk_live_` key, an upload and two jobs, its owner
  * signed in to the company session (`/api/company`: a member, an invitation, a webhook with two deliveries); a /proof
+ * merchant user signed in to the dashboard session (`/api/integrations`: two plan purchases to the platform wallet); a /proof
  * merchant with a verified wallet, a webhook destination (so events exist), an `skp_` key, payment requests,
  * contacts and invoices. Their ids and cursors are offered to the parameters and body fields that take them.
  *
@@ -63,6 +65,16 @@ const SETTINGS = {
     'PATCH /api/company/workflows/{workflow_id}': 'as POST /api/company/workflows, and the workflow must not have been deleted',
     'POST /api/company/jobs/{job_id}/extraction/corrections': 'the job must be a completed flow-extract job whose fields and documents the corrections name, and revision its current review revision',
     'POST /api/company/batches/{batch_id}/retry-failed': 'as POST /v1/batches/{batch_id}/retry-failed, and no earlier retry of the batch may still be running',
+    'POST /api/company/credit-packs/purchases': 'the pack must be one on sale, the network one the platform has a receiving wallet on, and the payer a wallet address of that network',
+    'POST /api/integrations/plan/purchases': 'the network must be one the platform has a receiving wallet on, the payer a wallet address of that network, and the plan not lower than the one running',
+    'POST /api/integrations/wallets/challenges': 'the address must be a wallet address of the network (EIP-55 when mixed case, not the zero address) and not another account\'s verified wallet',
+    'POST /api/integrations/wallets/verify': 'the challenge must be the account\'s, open, and the signature the wallet\'s own over its message',
+    'POST /api/integrations/requests': 'as POST /proof/v1/requests',
+    'POST /api/integrations/invoices': 'as POST /proof/v1/invoices',
+    'POST /api/integrations/webhooks': 'the URL must pass the destination policy, within the plan\'s destinations',
+    'POST /api/integrations/keys': 'expires_at must be in the future and at most 366 days ahead of the server\'s clock, within the plan\'s keys',
+    'POST /api/integrations/deliveries/{id}/retry': 'only a failed delivery with attempts left to an enabled destination can be retried',
+    'POST /api/integrations/invoices/{id}/void': 'a paid invoice cannot be voided',
   } as Record<string, string>,
 };
 
@@ -74,14 +86,16 @@ const ENV = {
   RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '1000000',
   RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1000000',
   RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '1000000',
+  // Self-service purchases are offered on base (the platform's wallet), so their routes answer 201 too.
+  PLATFORM_RECEIVING_WALLETS: 'base:0x52908400098527886E0F7030069857D2E4169EE7',
 };
 
 const h = new ProofHarness();
 const work = mkdtempSync(join(tmpdir(), 'openapi-fuzz-'));
 /** The bearer key of each interface, by the `bearerFormat` prefix its document gives. */
 const keys: Record<string, string> = {};
-/** The values of the session documents' `apiKey` schemes (cookie and CSRF header), by the cookie's or header's name. */
-const sessionValues: Record<string, string> = {};
+/** The values of each session document's `apiKey` schemes (cookie and CSRF header), by document path, then by the cookie's or header's name. */
+const sessionValues: Record<string, Record<string, string>> = {};
 /** Seeded values offered to parameters and body fields (`targets` are schemathesis binding keys). */
 const bindings: Record<string, { values: Array<string | number>; targets: string[] }> = {};
 /** `next_cursor`s the seeded lists handed out: each list operation's `before` is bound to the ones its schema admits. */
@@ -129,8 +143,7 @@ beforeAll(async () => {
   await setAccountPassword(h.tdb.db, owner.accountId, await hashPassword(ownerPassword), new Date());
   const session = new DashboardClient(h.app.url, '/api/company');
   expect((await session.signIn(owner.email, ownerPassword, { idem: null })).status).toBe(201);
-  sessionValues[COMPANY_SESSION_COOKIE] = session.cookie!.split('=')[1]!;
-  sessionValues['X-CSRF-Token'] = session.csrf!;
+  sessionValues['/api/company/openapi.json'] = { [COMPANY_SESSION_COOKIE]: session.cookie!.split('=')[1]!, 'X-CSRF-Token': session.csrf! };
   const member = await addMember(h.tdb.db, company.id, 'member@fuzz.example', 'member');
   const invitation = ((await (await session.request('POST', '/invitations', { email: 'invited@fuzz.example' })).json()) as { id: string }).id;
   const webhook = ((await (await session.requestAt('POST', '/v1/webhooks', { url: 'https://hooks.example.com/fuzz' })).json()) as { id: string }).id;
@@ -173,7 +186,23 @@ beforeAll(async () => {
     const res = await fetch(`${h.app.url}/proof/v1/${list}?limit=1`, { headers: { Authorization: `Bearer ${m.key}` } });
     cursors.push(((await res.json()) as { next_cursor: string }).next_cursor);
   }
-  bindings['proof_ids'] = { values: [request, ...contacts, ...invoices], targets: ['path.id'] };
+  // The merchant's dashboard session (/api/integrations): its owner signs in; two plan purchases (so the purchase
+  // lists have a next cursor at limit=1), a destination with a delivery, and the ids the session's paths take.
+  const user = await createDashboardUser(h.tdb.db, m.id);
+  const dash = new DashboardClient(h.app.url);
+  expect((await dash.signIn(user.email, user.password)).status).toBe(201);
+  sessionValues['/api/integrations/openapi.json'] = { [SESSION_COOKIE]: dash.cookie!.split('=')[1]!, 'X-CSRF-Token': dash.csrf! };
+  const purchases: string[] = [];
+  for (const plan of ['business', 'pro']) {
+    const res = await dash.request('POST', '/plan/purchases', { plan, network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' });
+    expect(res.status).toBe(201);
+    purchases.push(((await res.json()) as { id: string }).id);
+  }
+  cursors.push(((await (await dash.request('GET', '/plan/purchases?limit=1')).json()) as { next_cursor: string }).next_cursor);
+  const proofKeyId = (await h.tdb.db('api_keys').where({ tenant_id: m.id }).first('id')).id as string;
+  const proofDeliveries = (await h.tdb.db('webhook_deliveries').where({ tenant_id: m.id }).select('id')).map((d: { id: string }) => d.id);
+  const destination = (await h.tdb.db('webhook_endpoints').where({ tenant_id: m.id }).first('id')).id as string;
+  bindings['proof_ids'] = { values: [request, ...contacts, ...invoices, ...purchases, proofKeyId, destination, ...proofDeliveries.slice(0, 2)], targets: ['path.id'] };
   bindings['wallets'] = { values: [wallet], targets: ['body.wallet_id'] };
   bindings['contacts'] = { values: contacts, targets: ['body.customer_id'] };
 });
@@ -240,7 +269,7 @@ function configToml(operations: Operation[], auth: Record<string, string>): stri
 describe('schemathesis against every OpenAPI document the app serves', () => {
   it('finds no server error, hang, or answer that breaks its own document', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
     const documents = openApiDocumentPaths(h.app.app);
-    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json', '/api/company/openapi.json']));
+    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json', '/api/integrations/openapi.json', '/api/company/openapi.json']));
     const bin = schemathesisBinary();
     const failures: string[] = [];
     const seen: string[] = [];
@@ -257,7 +286,7 @@ describe('schemathesis against every OpenAPI document the app serves', () => {
       for (const [name, scheme] of Object.entries(schemes)) {
         if (scheme.type === 'apiKey') {
           // A session document: the seeded session's value, and the app's own Origin (browsers send it; mutations need it).
-          const value = sessionValues[scheme.name ?? ''];
+          const value = sessionValues[path]?.[scheme.name ?? ''];
           if (!value) throw new Error(`${path}: no seeded value for its apiKey scheme ${name} (${scheme.name ?? 'no name'}); seed one in this test`);
           auth[name] = value;
           if (!headers.includes('Origin: ' + new URL(h.app.url).origin)) headers.push('-H', `Origin: ${new URL(h.app.url).origin}`);

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
-import { EVM, EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
-import { createEvmTransferScanner } from '../../adapters/chains/evm/evm-transfer-scanner.js';
+import { EVM } from '../../domain/networks.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
-import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { testGateway, uniqueTaskQueue, type startTestWorker } from '../helpers/temporal.js';
+import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 
 /**
  * End to end on a local EVM node (Hardhat, chain id 8453, a USDC-like token at Base's canonical USDC address):
@@ -35,18 +34,7 @@ const SCANS_PER_RUN = 5;
 let firstRunId: string;
 
 async function startWorker(): Promise<void> {
-  worker = await startTestWorker(taskQueue, {
-    db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey), resolver: createSystemResolver(), allowLoopbackForTests: true,
-    watcher: {
-      evm: createEvmTransferScanner({
-        rpcUrls: { base: [node.url] },
-        requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, CONFIRMATIONS])) as Record<EvmNetwork, number>,
-        timeoutMs: 30_000,
-        retries: 1,
-        onRpcCall: (method) => rpcCalls.push(method),
-      }),
-    },
-  });
+  worker = await startEvmWatcherWorker(taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey) }, node, CONFIRMATIONS, (method) => rpcCalls.push(method));
 }
 
 beforeAll(async () => {

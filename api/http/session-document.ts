@@ -1,0 +1,102 @@
+import type Router from '@koa/router';
+import type { ErrorCode } from '../../domain/errors.js';
+import type { AppState, InterfaceName } from './context.js';
+import { statusOf } from './errors.js';
+import { header, headerRef, htmlPage, json, md, mountDocumentRoutes, renderEndpoints, type Obj, type Schema } from './openapi-kit.js';
+
+/**
+ * What the OpenAPI documents of the two browser-session interfaces share (`/api/company`, `/api/integrations`): the
+ * cookie and CSRF security schemes, the common responses and headers, small schema builders, and the HTML page with its
+ * error table. Each document keeps its own paths, schemas and error list.
+ */
+
+/** A closed object schema: these documents describe every field they answer. */
+export const closedObject = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
+  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
+});
+
+/** `{}` or no body: the action routes. */
+export const EMPTY_BODY = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+
+export const jsonBody = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
+
+export const SESSION = [{ session: [] }];
+export const MUTATION = [{ session: [], csrf: [] }];
+
+export const sessionHeaders = (): Record<string, Schema> => ({
+  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+});
+
+export const plainHeaders = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
+
+/** A success response with the request id header (and `extraHeaders`). */
+export const okResponse = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
+  [status]: { description, headers: { ...plainHeaders(), ...extraHeaders }, content: json(schema, examples) },
+});
+
+type ErrorBuilder = (status: number, codes: ErrorCode[], description: string, extraHeaders?: Schema) => Schema;
+
+/** The security schemes and shared responses of a session document. */
+export function sessionComponents(cookieName: string, signInPath: string, errors: ErrorBuilder) {
+  return {
+    securitySchemes: {
+      session: { type: 'apiKey', in: 'cookie', name: cookieName, description: `The session cookie set by \`POST ${signInPath}\`.` },
+      csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
+    },
+    responses: {
+      RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
+      InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
+      ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
+    },
+  };
+}
+
+/**
+ * Serves a session document and its HTML page on the interface's router (before its guards): the description, every
+ * endpoint, and the error table with each code's status from the error middleware.
+ */
+export function mountSessionDocs(
+  router: Router<AppState>,
+  spec: { iface: InterfaceName; prefix: string; documentPath: string; docsPath: string; title: string; document: Obj; errors: ReadonlyArray<{ code: ErrorCode; when: string }>; note?: string },
+): void {
+  const rows = spec.errors.map((e) => `<tr><td>${statusOf(spec.iface, e.code)}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`).join('');
+  const nav = [['#session', 'Session'], ['#endpoints', 'Endpoints'], ['#errors', 'Errors'], [spec.documentPath, 'OpenAPI']] as const;
+  const page = htmlPage(`${spec.title}: documentation`, nav, `<h1>${spec.title}</h1>
+<p class="muted">Machine-readable: <a href="${spec.documentPath}"><code>${spec.documentPath}</code></a> (OpenAPI 3.1).</p>
+<h2 id="session">Session</h2>
+<p>${md(String((spec.document['info'] as Obj)['description']))}</p>${spec.note ? `\n<p>${md(spec.note)}</p>` : ''}
+<h2 id="endpoints">Endpoints</h2>
+${renderEndpoints(spec.document)}
+<h2 id="errors">Errors</h2>
+<table><tr><th>Status</th><th>Code</th><th>When</th></tr>${rows}</table>`);
+  mountDocumentRoutes(router, { documentPath: spec.documentPath.slice(spec.prefix.length), pagePath: spec.docsPath.slice(spec.prefix.length), document: spec.document, page });
+}
+
+/**
+ * A whole session document: `info`, this server, the tags (with the session's and the documentation's around the
+ * interface's own), the paths, the components (security schemes, shared responses, `schemas`, `headers`) and
+ * `x-error-codes` with each code's status from the error middleware.
+ */
+export function sessionDocument(spec: {
+  iface: InterfaceName;
+  info: { title: string; version: string; summary: string; description: string };
+  tags: ReadonlyArray<{ name: string; description: string }>;
+  paths: Record<string, Schema>;
+  schemas: Record<string, Schema>;
+  headers: Record<string, Schema>;
+  cookieName: string;
+  signInPath: string;
+  errors: ErrorBuilder;
+  errorList: ReadonlyArray<{ code: ErrorCode; when: string }>;
+}): Schema {
+  return {
+    openapi: '3.1.0',
+    info: spec.info,
+    servers: [{ url: '/', description: 'This server' }],
+    tags: [{ name: 'Session', description: 'Sign-in and sign-out.' }, ...spec.tags, { name: 'Documentation', description: 'This document and its page (public).' }],
+    paths: spec.paths,
+    components: { ...sessionComponents(spec.cookieName, spec.signInPath, spec.errors), schemas: spec.schemas, headers: spec.headers },
+    'x-error-codes': spec.errorList.map((e) => ({ code: e.code, status: statusOf(spec.iface, e.code), when: e.when })),
+  };
+}

@@ -1,0 +1,109 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { z } from 'zod';
+import { DomainError } from '../../domain/errors.js';
+import { parseVoidReason } from '../../domain/proof/invoice-lifecycle.js';
+import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
+import { readIssuedDocument } from '../../adapters/documents/issued-document.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Logger } from '../../adapters/logging/logger.js';
+import { getInvoiceForMail } from '../../db/repositories/invoices.repo.js';
+import { evidenceOfRequests, type EvidenceRecord } from '../../db/repositories/payment-evidence.repo.js';
+import { listPaymentRequests } from '../../db/repositories/payment-requests.repo.js';
+import type { AppState } from '../http/context.js';
+import { merchantOf } from '../http/context.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { mountContacts, mountEvents } from '../proof/account.handlers.js';
+import type { MerchantIdempotent } from '../proof/idempotency.js';
+import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
+import { startRecordedDeliveries } from '../proof/proof.routes.js';
+import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
+import { nudgeInvoiceLifecycle, startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
+
+export interface RecordRouteDeps extends ProofDeps {
+  store: FileStore;
+  logger: Logger;
+  /** Starts invoice lifecycles and deliveries, and nudges `invoice:<id>` after a voiding; null without Temporal (the maintenance run starts what is missing). */
+  workflows: WorkflowGateway | null;
+}
+
+/** One transfer the watcher attributed to a request: chain facts and what it decided. */
+export function evidenceJson(e: EvidenceRecord) {
+  return {
+    tx_hash: e.txHash, log_index: e.logIndex, from: e.from, to: e.to, amount_atomic: e.amountAtomic.toString(), block_number: e.blockNumber,
+    block_time: e.blockTime.toISOString(), decision: e.decision, reason: e.reason, recorded_at: e.recordedAt.toISOString(),
+  };
+}
+
+const voidBody = z.strictObject({ reason: z.unknown().optional() });
+
+/**
+ * The merchant's records in the dashboard session: payment requests, contacts, invoices and events are the
+ * /proof/v1 handlers themselves (api/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
+ * an API-key route cannot drift apart. Only the session has the invoice document download, voiding (the voiding
+ * transaction of the operator's `invoices:void`) and the review queue with its evidence.
+ */
+export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, idempotent: MerchantIdempotent): void {
+  const idem = (operation: string): Middleware<AppState> => compose([idempotent(operation), startRecordedDeliveries(deps.workflows)]);
+  const at = { base: '', filters: true } as const;
+  mountRequests(router, deps, idem, at);
+  mountContacts(router, deps, idem, at);
+  mountInvoices(router, { ...deps, mailWorkflows: null }, idem, at);
+  mountEvents(router, deps, at);
+
+  /** The issued document, as stored at issue and checked against `document_sha256`. */
+  router.get('/invoices/:id/document', async (ctx) => {
+    const found = await getInvoiceForMail(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
+    if (!found) throw new DomainError('not_found', 'Invoice not found');
+    const document = await readIssuedDocument(deps.store, found.documentStorageId, found.invoice.documentSha256);
+    if (!document.ok) {
+      deps.logger.error({ invoiceId: found.invoice.id, reason: document.reason }, 'issued invoice document unreadable');
+      throw new DomainError('service_unavailable', 'The invoice document cannot be read right now; try again later');
+    }
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Content-Disposition', `attachment; filename="${found.invoice.number}.pdf"`);
+    ctx.set('X-Content-SHA256', found.invoice.documentSha256);
+    ctx.type = 'application/pdf';
+    ctx.body = document.pdf;
+  });
+
+  /**
+   * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided. The voiding transaction of the operator's
+   * `invoices:void` (`voidInvoice` in db/repositories/invoice-lifecycle.repo.ts, run here in the request's own
+   * transaction instead of through the `void` update, so the answer never waits for a worker): its request becomes
+   * VOIDED, `invoice.voided` is emitted, quota is not restored. After the commit the deliveries start and
+   * `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
+   * unchanged; a paid invoice → 409 `conflict`.
+   */
+  router.post('/invoices/:id/void', idem('integrations.invoices.void'), async (ctx) => {
+    const parsed = voidBody.safeParse(ctx.request.body ?? {});
+    if (!parsed.success) invalidBody(zodIssues(parsed.error));
+    const reason = parseVoidReason(parsed.data.reason);
+    if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
+    const trx = ctx.state.trx!;
+    const merchantId = merchantOf(ctx).id;
+    const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
+    const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
+    if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
+    const workflows = deps.workflows;
+    if (outcome.outcome === 'voided' && workflows) {
+      ctx.state.afterCommit!.push(async () => {
+        for (const deliveryId of outcome.deliveryIds) await startDeliveryWorkflow(workflows, { deliveryId, interface: 'proof' });
+        await nudgeInvoiceLifecycle(workflows, invoice.id);
+      });
+    }
+    const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
+    ctx.body = invoiceJson(after.invoice, after.request);
+  });
+
+  /** GET /reviews: requests in REVIEW, newest first, each with its reason and every transfer attributed to it. */
+  router.get('/reviews', async (ctx) => {
+    const limit = parseLimit(ctx.query['limit']);
+    const now = deps.now();
+    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']), { status: 'REVIEW', now });
+    const evidence = await evidenceOfRequests(deps.db, rows.map((r) => r.id));
+    ctx.body = page('requests', rows, limit, (r) => ({ ...requestJson(r, originOf(deps, ctx), now), review_reason: r.reviewReason ?? null, evidence: evidence.get(r.id)!.map(evidenceJson) }));
+  });
+}

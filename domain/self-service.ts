@@ -1,0 +1,151 @@
+import { decimalToAtomic } from './money.js';
+import { isNetwork, walletAddressIssue, type Network } from './networks.js';
+import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type MerchantPlanState, type PaidPlan } from './proof/plans.js';
+
+/**
+ * Self-service purchases paid in USDC to the platform's own receiving wallet (docs/proof.md "Plans paid in
+ * USDC"): a merchant's 30-day plan period, a company's credit pack. Pure rules: prices, packs, the period a
+ * confirmed payment adds, and the one-time message of a wallet verification.
+ */
+
+/**
+ * Amounts in this configuration are whole numbers as decimal text (credits, atomic USDC): the Config is frozen plain
+ * data that serializes (no bigint); callers read them with `BigInt`.
+ */
+export interface CreditPack {
+  /** `credits_<n>`: the pack's id in requests and answers. */
+  id: string;
+  credits: string;
+  priceAtomic: string;
+}
+
+export interface SelfServiceConfig {
+  /** The platform's receiving wallet per network; a network without one sells nothing. */
+  platformWallets: Partial<Record<Network, string>>;
+  planPricesAtomic: Readonly<Record<PaidPlan, string>>;
+  creditPacks: readonly CreditPack[];
+}
+
+/** Defaults: the plan prices of proof-payments-api.md section 1; the packs of processing-api.md section 8, 1 EUR read as 1 USDC. */
+export const DEFAULT_PLAN_PRICES_USDC = 'starter:9,business:19,pro:29';
+export const DEFAULT_CREDIT_PACKS = '30000:29,85000:79,225000:199,600000:499';
+/** How long the payment request of a purchase stays payable. */
+export const PURCHASE_VALID_HOURS = 24;
+/** How long a wallet-verification challenge may be signed and sent back. */
+export const WALLET_CHALLENGE_TTL_MS = 10 * 60_000;
+
+const pairs = (raw: string): Array<[string, string]> | null => {
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const out: Array<[string, string]> = [];
+  for (const item of items) {
+    const at = item.indexOf(':');
+    if (at <= 0 || at === item.length - 1) return null;
+    out.push([item.slice(0, at).trim(), item.slice(at + 1).trim()]);
+  }
+  return out;
+};
+
+/** `base:0x…,solana:…` → the wallet per network; problems are added to `issues` by variable name (addresses are public, but kept out anyway). */
+export function parsePlatformWallets(raw: string, issues: string[]): Partial<Record<Network, string>> {
+  const list = pairs(raw);
+  const out: Partial<Record<Network, string>> = {};
+  if (!list) {
+    issues.push('PLATFORM_RECEIVING_WALLETS: network:address pairs separated by commas, e.g. base:0x…,solana:…');
+    return out;
+  }
+  for (const [network, address] of list) {
+    if (!isNetwork(network)) issues.push(`PLATFORM_RECEIVING_WALLETS: unknown network ${JSON.stringify(network.slice(0, 20))}`);
+    else if (out[network]) issues.push(`PLATFORM_RECEIVING_WALLETS: ${network} is given twice`);
+    else if (walletAddressIssue(network, address)) issues.push(`PLATFORM_RECEIVING_WALLETS: the ${network} address is not a wallet address of that network`);
+    else out[network] = address;
+  }
+  return out;
+}
+
+/** A price in USDC → atomic USDC as text; null unless above zero and at most 10^16 USDC (the largest quote). */
+const price = (raw: string): string | null => {
+  const atomic = decimalToAtomic(raw);
+  return atomic !== null && atomic > 0n && atomic <= 10n ** 22n ? atomic.toString() : null;
+};
+
+/** `starter:9,business:19,pro:29` (USDC) → atomic prices; every paid plan must be priced. */
+export function parsePlanPrices(raw: string, issues: string[]): Record<PaidPlan, string> {
+  const out = {} as Record<PaidPlan, string>;
+  const problem = `PLAN_PRICES_USDC: plan:price pairs for ${PAID_PLANS.join(', ')} (USDC, up to 6 decimals, above zero)`;
+  const list = pairs(raw);
+  if (!list) issues.push(problem);
+  for (const [plan, value] of list ?? []) {
+    const atomic = price(value);
+    if (!(PAID_PLANS as readonly string[]).includes(plan) || atomic === null || out[plan as PaidPlan] !== undefined) {
+      issues.push(problem);
+      return out;
+    }
+    out[plan as PaidPlan] = atomic;
+  }
+  if (list && PAID_PLANS.some((p) => out[p] === undefined)) issues.push(problem);
+  return out;
+}
+
+/** `30000:29,85000:79` (credits:USDC) → packs, in the order given. */
+export function parseCreditPacks(raw: string, issues: string[]): CreditPack[] {
+  const problem = 'CREDIT_PACKS: credits:price pairs (whole credits above zero, USDC price above zero), each number of credits once';
+  const list = pairs(raw);
+  if (!list) {
+    issues.push(problem);
+    return [];
+  }
+  const packs: CreditPack[] = [];
+  for (const [credits, value] of list) {
+    const atomic = price(value);
+    if (!/^[1-9]\d{0,11}$/.test(credits) || atomic === null || packs.some((p) => p.credits === credits)) {
+      issues.push(problem);
+      return [];
+    }
+    packs.push({ id: `credits_${credits}`, credits, priceAtomic: atomic });
+  }
+  return packs;
+}
+
+const PLAN_RANK: Readonly<Record<PaidPlan, number>> = { starter: 0, business: 1, pro: 2 };
+const DAY_MS = 86_400_000;
+
+/**
+ * The period one confirmed plan payment adds: 30 days from the end of the paid period still running (a renewal),
+ * else from `now`. The plan is the higher of the one paid for and the one still running, so a payment never
+ * lowers what the merchant already has (an upgrade applies to the remaining days at once).
+ */
+export function planPeriodAfterPayment(m: MerchantPlanState, purchased: PaidPlan, now: Date): { plan: PaidPlan; start: Date; end: Date } {
+  const ent = entitlementAt(m, now);
+  const running = ent.kind === 'plan' ? ent : null;
+  const start = running ? running.endsAt : now;
+  const plan = running && PLAN_RANK[running.plan] > PLAN_RANK[purchased] ? running.plan : purchased;
+  return { plan, start, end: new Date(start.getTime() + PLAN_PERIOD_DAYS * DAY_MS) };
+}
+
+/** Why buying `plan` now is refused (null when it is not): a lower plan than the one still running. */
+export function planPurchaseIssue(m: MerchantPlanState, plan: PaidPlan, now: Date): string | null {
+  const ent = entitlementAt(m, now);
+  if (ent.kind === 'plan' && PLAN_RANK[ent.plan] > PLAN_RANK[plan]) {
+    return `the ${ent.plan} plan runs until ${ent.endsAt.toISOString()}: renew it or buy a higher plan; a lower plan can be bought once it has ended`;
+  }
+  return null;
+}
+
+/**
+ * The text a merchant signs to prove control of a receiving wallet: bound to the merchant, the network, the
+ * address, a random nonce and the expiry, and saying it authorises nothing. Signed as is (EIP-191 personal_sign
+ * on EVM networks; ed25519 over its UTF-8 bytes on Solana).
+ */
+export function walletChallengeMessage(c: { service: string; merchantId: string; network: Network; address: string; nonce: string; expiresAt: Date }): string {
+  return [
+    `${c.service} wallet verification`,
+    '',
+    'Sign this message to prove that you control this receiving wallet. Signing it moves no funds and authorises no payment or transaction.',
+    '',
+    `Account: ${c.merchantId}`,
+    `Network: ${c.network}`,
+    `Wallet: ${c.address}`,
+    `Nonce: ${c.nonce}`,
+    `Expires: ${c.expiresAt.toISOString()}`,
+  ].join('\n');
+}
