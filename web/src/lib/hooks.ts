@@ -72,3 +72,8 @@ export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A long address shortened for a menu (its start and end, which wallets show too); tables show it whole. */
+export function shortAddress(address: string): string {
+  return address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
+}
