@@ -74,6 +74,13 @@ describe('the merchant journey in a browser', () => {
     expect(message).toContain(wallet.address);
     expect(message).toContain(m.id);
     await j.checkPage('wallets (challenge shown)');
+    await j.screenshot('wallet-challenge');
+    // A signature by another wallet is refused with the API's message; the challenge stays open for the right one.
+    await page.getByLabel('Signature').fill(await privateKeyToAccount(generatePrivateKey()).signMessage({ message }));
+    await page.getByRole('button', { name: 'Verify wallet' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'The wallet was not verified' });
+    await refused.filter({ hasText: 'not the signature of this wallet over the challenge message' }).filter({ hasText: 'signature_invalid' }).waitFor();
+    await j.checkPage('wallets (signature refused)');
     await page.getByLabel('Signature').fill(await wallet.signMessage({ message }));
     await page.getByRole('button', { name: 'Verify wallet' }).click();
     await page.getByRole('status').filter({ hasText: `Wallet ${wallet.address} on base is verified` }).waitFor();
@@ -148,6 +155,7 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Invoice INV-000001 is voided' }).waitFor();
     await page.getByRole('table', { name: 'Invoices, newest first' }).getByText('voided', { exact: true }).waitFor();
     await j.checkPage('invoices (voided)');
+    await j.screenshot('invoice-voided');
     const [voided] = await h.tdb.db('invoices').where({ merchant_id: m.id }).select('void_reason', 'status');
     expect(voided).toMatchObject({ void_reason: 'Issued to the wrong entity', status: 'voided' });
 
@@ -163,16 +171,19 @@ describe('the merchant journey in a browser', () => {
     await requests.getByRole('button', { name: /^View request/ }).click();
     await requests.getByText('Payment page of').waitFor();
     await j.checkPage('payment requests (voided, viewed)');
+    await j.screenshot('payment-requests');
 
     await page.getByRole('link', { name: 'Review queue' }).click();
     await page.getByText('Nothing to review').waitFor();
     await j.checkPage('review queue (empty)');
+    await j.screenshot('review-queue');
 
     await page.getByRole('link', { name: 'Events' }).click();
     const events = page.getByRole('table', { name: 'Events, oldest first' });
     await events.getByText('invoice.issued').waitFor();
     await events.getByText('invoice.voided').waitFor();
     await j.checkPage('events');
+    await j.screenshot('events');
 
     await page.getByRole('link', { name: 'Deliveries' }).click();
     const deliveries = page.getByRole('table', { name: 'Webhook deliveries, newest first' });
@@ -180,6 +191,7 @@ describe('the merchant journey in a browser', () => {
     await deliveries.getByRole('button', { name: 'Hide attempts' }).waitFor();
     await j.settled();
     await j.checkPage('deliveries (attempts shown)');
+    await j.screenshot('deliveries');
 
     await page.getByRole('link', { name: 'Plan and usage' }).click();
     await page.locator('.facts').getByText('business', { exact: true }).waitFor();

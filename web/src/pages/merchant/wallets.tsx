@@ -158,7 +158,7 @@ function SignChallenge({ challenge, signature, setSignature, busy, onSubmit, onC
         {evm ? ' ("Sign message", personal_sign)' : ' (signMessage)'}, then paste the signature. The message can be used once, until {when(challenge.expires_at)}.
       </p>
       <label htmlFor={`${ids}-message`}>Message to sign</label>
-      <textarea id={`${ids}-message`} className="secret-value" readOnly rows={9} value={challenge.message} onFocus={(e) => e.currentTarget.select()} />
+      <textarea id={`${ids}-message`} className="secret-value" readOnly rows={12} value={challenge.message} onFocus={(e) => e.currentTarget.select()} />
       <p>
         <button type="button" onClick={() => void copy()}>
           {copied ? 'Copied' : 'Copy the message'}
