@@ -8,6 +8,7 @@ import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 import { pdfPageText } from '../helpers/pdf-inspect.js';
 import { ProofHarness } from '../helpers/proof.js';
+import { until } from '../helpers/until.js';
 import type { startTestWorker } from '../helpers/temporal.js';
 import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './browser.js';
 
@@ -16,8 +17,8 @@ import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './br
  * (a worker with the payment watcher and every other activity) and a local Hardhat chain (chain id 8453, a USDC-like
  * token at Base's USDC address): the merchant adds and verifies a receiving wallet by signature, buys a plan paid in
  * USDC (the test pays as the payer would, and the page follows the purchase until it is paid), creates a key and a
- * webhook destination, issues an invoice, downloads its PDF and voids it, and visits every merchant page (axe-core on
- * each).
+ * webhook destination, issues an invoice, downloads its PDF and voids it, asks for a payment that the wrong payer pays
+ * (it shows in the review queue with the transfer), and visits every merchant page (axe-core on each).
  */
 const CONFIRMATIONS = 3;
 const h = new ProofHarness();
@@ -159,13 +160,23 @@ describe('the merchant journey in a browser', () => {
     const [voided] = await h.tdb.db('invoices').where({ merchant_id: m.id }).select('void_reason', 'status');
     expect(voided).toMatchObject({ void_reason: 'Issued to the wrong entity', status: 'voided' });
 
-    // 5. The other pages: payment requests (filtered, viewed), review queue, events, deliveries with their attempts.
+    // 5. Payment requests: listed, filtered, one asked for on the page; paid by the wrong payer it lands in the review
+    // queue with the transfer as evidence.
     await page.getByRole('link', { name: 'Payment requests' }).click();
     const requests = page.getByRole('table', { name: 'Payment requests, newest first' });
     await requests.getByText('INV-000001').waitFor();
     await j.checkPage('payment requests');
     await page.getByLabel('Show').selectOption('AWAITING');
     await page.getByText('No AWAITING payment requests').waitFor();
+    await j.checkPage('payment requests (none awaiting)');
+    await page.getByLabel('Amount (USDC)').fill('5');
+    await page.getByLabel('Description').fill('Order 42');
+    await page.getByLabel('Expected payer address (optional)').fill(node.accounts[2]!.address);
+    await page.getByRole('button', { name: 'Create payment request' }).click();
+    const created = page.getByRole('status').filter({ hasText: /Payment request req_\w+ is ready: ask for exactly [\d.]+ USDC on base/ });
+    await created.waitFor();
+    const [, requestId, asked] = /Payment request (req_\w+) is ready: ask for exactly ([\d.]+) USDC/.exec((await created.textContent())!)!;
+    await requests.getByText('Order 42').waitFor();
     await page.getByLabel('Show').selectOption('VOIDED');
     await requests.getByText('INV-000001').waitFor();
     await requests.getByRole('button', { name: /^View request/ }).click();
@@ -173,9 +184,14 @@ describe('the merchant journey in a browser', () => {
     await j.checkPage('payment requests (voided, viewed)');
     await j.screenshot('payment-requests');
 
+    const wrongPayer = await node.transfer(EVM.base.usdc, payer, wallet.address, parseUnits(asked!, 6));
+    await node.mine(CONFIRMATIONS);
+    await until('the payment from the wrong payer to be in review', async () => ((await h.tdb.db('payment_requests').where({ id: requestId }).first('status'))?.status === 'REVIEW' ? true : undefined));
     await page.getByRole('link', { name: 'Review queue' }).click();
-    await page.getByText('Nothing to review').waitFor();
-    await j.checkPage('review queue (empty)');
+    const review = page.getByRole('article', { name: /Order 42/ });
+    await review.getByText('unexpected_payer', { exact: true }).waitFor();
+    await review.getByRole('table', { name: `Transfers seen for ${requestId}` }).getByText(wrongPayer).waitFor();
+    await j.checkPage('review queue (one)');
     await j.screenshot('review-queue');
 
     await page.getByRole('link', { name: 'Events' }).click();

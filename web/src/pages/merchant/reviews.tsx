@@ -8,9 +8,9 @@ import { useAccount } from '../../session';
 
 /** What each review reason means for the merchant. */
 const REASONS: Record<string, string> = {
-  underpaid: 'Less than the amount arrived from the expected payer.',
   unexpected_payer: 'The amount arrived from an address other than the expected payer.',
   after_expiry: 'The payment arrived after the request expired.',
+  invoice_voided: 'The amount arrived after its invoice was voided.',
 };
 
 /** Requests in REVIEW (`GET /reviews`): each with its reason and every transfer the watcher attributed to it. */
@@ -34,7 +34,7 @@ export function MerchantReviewsPage() {
       </p>
       <ErrorNotice error={first.error ?? more.error} title="Could not load the review queue" />
       {first.loading && !first.data && <Progress label="Loading the review queue…" />}
-      {first.data && rows.length === 0 && <EmptyState title="Nothing to review">Payments that arrive late, short or from an unexpected address appear here with the transfers that were seen.</EmptyState>}
+      {first.data && rows.length === 0 && <EmptyState title="Nothing to review">Payments that arrive late, for a voided invoice or from an unexpected address appear here with the transfers that were seen.</EmptyState>}
       {rows.map((r) => (
         <article key={r.id} className="card" aria-labelledby={`${ids}-${r.id}`}>
           <h3 id={`${ids}-${r.id}`}>
@@ -51,7 +51,7 @@ export function MerchantReviewsPage() {
                 from <code className="wrap">{r.expected_payer}</code>
               </>
             ) : null}
-            ; expired {when(r.expires_at)}.
+            ; open until {when(r.expires_at)}.
           </p>
           {r.evidence.length === 0 ? (
             <p className="muted">No transfer is attributed to it.</p>
