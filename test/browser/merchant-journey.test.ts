@@ -214,4 +214,43 @@ describe('the merchant journey in a browser', () => {
     await j.checkPage('plan and usage (business)');
     await j.finish();
   });
+  it('a merchant whose trial ended buys a plan: an underpayment and an expired purchase are shown as the API says', async () => {
+    const m = await h.merchant({ trial: true, networks: [] });
+    await h.tdb.db('merchants').where({ id: m.id }).update({ trial_started_at: new Date(Date.now() - 8 * 86_400_000) });
+    const user = await createDashboardUser(h.tdb.db, m.id);
+    const j = await Journey.open(browser, h.app.url, 'merchant-plan-problems');
+    onTestFailed(async () => {
+      await j.page.screenshot({ path: `${SCREENSHOT_DIR}/merchant-plan-problems-failed.png`, fullPage: true }).catch(() => undefined);
+    });
+    const { page } = j;
+    await signIn(j, 'merchant', user.email, user.password, 'Plan and usage');
+    await page.getByText('You have no active plan or trial').waitFor();
+    await page.getByRole('heading', { name: 'Buy or renew a plan' }).waitFor();
+    await j.checkPage('plan and usage (no plan)');
+
+    // Less than the amount, from the named payer: underpaid, nothing granted.
+    await page.getByLabel('Plan', { exact: true }).selectOption('starter');
+    await page.getByLabel('Paying from (wallet address)').fill(payer.address);
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    const payment = page.getByRole('region', { name: 'Payment for the starter plan' });
+    await payment.getByText('Status: awaiting payment').waitFor();
+    const payTo = (await payment.locator('dd code').first().textContent()) as Address;
+    await node.transfer(EVM.base.usdc, payer, payTo, 5_000_000n);
+    await node.mine(CONFIRMATIONS);
+    await payment.getByText('Status: underpaid').waitFor();
+    await payment.getByText('Received').waitFor();
+    await payment.getByText('5.000000 USDC', { exact: true }).waitFor();
+    await j.checkPage('plan (underpaid)');
+    await j.screenshot('underpaid');
+
+    // A second purchase whose payment request passes its expiry unpaid: the page shows it expired.
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await payment.getByText('Status: awaiting payment').waitFor();
+    const open = h.tdb.db('platform_purchases').where({ merchant_id: m.id }).select('request_id');
+    expect(await h.tdb.db('payment_requests').whereIn('id', open).where({ status: 'AWAITING' }).update({ expires_at: new Date(Date.now() - 1000) })).toBe(1);
+    await payment.getByText('Status: expired').waitFor();
+    await j.checkPage('plan (expired)');
+    expect(await page.getByText('You have no active plan or trial').count()).toBe(1);
+    await j.finish();
+  });
 });

@@ -94,7 +94,8 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
   const [currentId, setCurrentId] = useState<string | null>(null);
 
   // The purchase followed: the one just started, else the newest still awaiting its payment.
-  const list = purchases.data?.data ?? [];
+  // The API pages by id; the page shows its purchases newest first.
+  const list = [...(purchases.data?.data ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const current = list.find((p) => p.id === currentId) ?? (currentId ? null : list.find((p) => p.status === 'awaiting_payment') ?? null);
   const awaiting = current?.status === 'awaiting_payment';
   const { reload, loading } = purchases;
@@ -222,6 +223,8 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
 function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
   const ids = useId();
   const [copied, setCopied] = useState<string | null>(null);
+  /** Still to be paid: only then the page says what to send and offers to copy it. */
+  const open = p.status === 'awaiting_payment';
   const copy = async (what: string, value: string) => {
     try {
       await navigator.clipboard.writeText(value);
@@ -243,22 +246,28 @@ function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
       </div>
       {p.status === 'awaiting_payment' && <Progress ongoing label="Waiting for the payment to be confirmed…" />}
       <dl className="pay-facts">
-        <dt>{p.status === 'awaiting_payment' ? 'Amount to send' : 'Amount'}</dt>
+        <dt>{open ? 'Amount to send' : 'Amount'}</dt>
         <dd>
           <strong className="amount">{p.amount_usdc} USDC</strong>{' '}
-          <button type="button" onClick={() => void copy('amount', p.amount_usdc)} aria-label="Copy the amount">
-            {copied === 'amount' ? 'Copied' : 'Copy'}
-          </button>
-          <span className="hint">
-            Exactly this amount: it is the price ({p.price_usdc} USDC) plus a small matching amount that identifies your payment.
-          </span>
+          {open && (
+            <>
+              <button type="button" onClick={() => void copy('amount', p.amount_usdc)} aria-label="Copy the amount">
+                {copied === 'amount' ? 'Copied' : 'Copy'}
+              </button>
+              <span className="hint">
+                Exactly this amount: it is the price ({p.price_usdc} USDC) plus a small matching amount that identifies your payment.
+              </span>
+            </>
+          )}
         </dd>
         <dt>To address</dt>
         <dd>
           <code className="wrap">{p.pay_to}</code>{' '}
-          <button type="button" onClick={() => void copy('address', p.pay_to)} aria-label="Copy the address">
-            {copied === 'address' ? 'Copied' : 'Copy'}
-          </button>
+          {open && (
+            <button type="button" onClick={() => void copy('address', p.pay_to)} aria-label="Copy the address">
+              {copied === 'address' ? 'Copied' : 'Copy'}
+            </button>
+          )}
         </dd>
         <dt>Network</dt>
         <dd>{p.network} (native USDC)</dd>
@@ -266,7 +275,7 @@ function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
         <dd>
           <code className="wrap">{p.payer}</code>
         </dd>
-        {p.status === 'awaiting_payment' && (
+        {open && (
           <>
             <dt>Pay before</dt>
             <dd>{when(p.expires_at)}</dd>
@@ -287,11 +296,13 @@ function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
           </>
         )}
       </dl>
-      <p>
-        <a href={p.payment_url} target="_blank" rel="noopener noreferrer">
-          Open the payment page (QR code for your wallet)
-        </a>
-      </p>
+      {open && (
+        <p>
+          <a href={p.payment_url} target="_blank" rel="noopener noreferrer">
+            Open the payment page (QR code for your wallet)
+          </a>
+        </p>
+      )}
     </section>
   );
 }
