@@ -8,6 +8,7 @@ import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 import { pdfPageText } from '../helpers/pdf-inspect.js';
 import { ProofHarness } from '../helpers/proof.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/until.js';
 import type { startTestWorker } from '../helpers/temporal.js';
 import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './browser.js';
@@ -28,6 +29,7 @@ let payer: EvmAccount;
 let platform: Address;
 let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
 let watcherId: string;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   node = await startEvmNode({ chainId: 8453 });
@@ -39,10 +41,12 @@ beforeAll(async () => {
   worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
   watcherId = `watch:base:${h.taskQueue}`;
   await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  receiver = await startReceiver(() => 200);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
+  await receiver?.close();
   await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
   await worker?.stop();
   await node?.stop();
@@ -125,9 +129,10 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('group', { name: 'Events' }).waitFor();
     await j.checkPage('webhooks');
-    await page.getByLabel('URL').fill('https://hooks.example.com/shop');
+    // The merchant's receiver (on this machine): the events below are delivered to it.
+    await page.getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Register webhook' }).click();
-    expect(await takeSecret(j, /Webhook https:\/\/hooks\.example\.com\/shop is registered/)).toMatch(/^whsec_/);
+    expect(await takeSecret(j, new RegExp(`Webhook ${receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is registered`))).toMatch(/^whsec_/);
 
     // 4. An invoice: a customer, lines, issued; its PDF downloaded; then voided with a reason.
     await page.getByRole('link', { name: 'Invoices' }).click();
@@ -203,8 +208,15 @@ describe('the merchant journey in a browser', () => {
 
     await page.getByRole('link', { name: 'Deliveries' }).click();
     const deliveries = page.getByRole('table', { name: 'Webhook deliveries, newest first' });
-    await deliveries.getByRole('button', { name: 'Show attempts' }).first().click();
-    await deliveries.getByRole('button', { name: 'Hide attempts' }).waitFor();
+    // Every event reached the receiver: the page follows the deliveries until none is under way.
+    await deliveries.getByRole('row').filter({ hasText: 'invoice.voided' }).getByText('delivered').waitFor();
+    await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
+    expect(await deliveries.getByText('delivered', { exact: true }).count()).toBe(4); // request and invoice created, invoice voided, the review's request created
+    const voidedRow = deliveries.getByRole('row').filter({ hasText: 'invoice.voided' });
+    await voidedRow.getByRole('button', { name: 'Show attempts' }).click();
+    const attempts = page.getByRole('table', { name: /^Attempts of delivery/ });
+    await attempts.getByRole('cell', { name: '200', exact: true }).waitFor();
+    await attempts.getByRole('cell', { name: /^\d+ ms$/ }).waitFor();
     await j.settled();
     await j.checkPage('deliveries (attempts shown)');
     await j.screenshot('deliveries');
