@@ -76,6 +76,8 @@ describe('the merchant journey in a browser', () => {
     await page.getByLabel('Label (optional)').fill('shop wallet');
     await page.getByRole('button', { name: 'Get the message to sign' }).click();
     const message = await page.getByLabel('Message to sign').inputValue();
+    // The focus moves to the signing step, so a keyboard or screen-reader user lands on it.
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe(`Sign this message with ${wallet.address}`);
     expect(message).toContain(wallet.address);
     expect(message).toContain(m.id);
     await j.checkPage('wallets (challenge shown)');
@@ -86,8 +88,9 @@ describe('the merchant journey in a browser', () => {
     const refused = page.getByRole('alert').filter({ hasText: 'The wallet was not verified' });
     await refused.filter({ hasText: 'not the signature of this wallet over the challenge message' }).filter({ hasText: 'signature_invalid' }).waitFor();
     await j.checkPage('wallets (signature refused)');
+    // By keyboard: the signature pasted, the button pressed with Enter.
     await page.getByLabel('Signature').fill(await wallet.signMessage({ message }));
-    await page.getByRole('button', { name: 'Verify wallet' }).click();
+    await page.getByRole('button', { name: 'Verify wallet' }).press('Enter');
     await page.getByRole('status').filter({ hasText: `Wallet ${wallet.address} on base is verified` }).waitFor();
     await page.getByRole('table', { name: 'Receiving wallets' }).getByRole('rowheader', { name: wallet.address }).waitFor();
     await j.checkPage('wallets (verified)');
@@ -98,7 +101,7 @@ describe('the merchant journey in a browser', () => {
     await page.getByLabel('Plan', { exact: true }).selectOption('business');
     await page.getByLabel('Network').selectOption('base');
     await page.getByLabel('Paying from (wallet address)').fill(payer.address);
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.getByLabel('Paying from (wallet address)').press('Enter'); // the form submits from the keyboard
     const payment = page.getByRole('region', { name: 'Payment for the business plan' });
     await payment.getByText('Status: awaiting payment').waitFor();
     await j.checkPage('plan (payment awaited)');
@@ -184,7 +187,11 @@ describe('the merchant journey in a browser', () => {
     await requests.getByText('Order 42').waitFor();
     await page.getByLabel('Show').selectOption('VOIDED');
     await requests.getByText('INV-000001').waitFor();
-    await requests.getByRole('button', { name: /^View request/ }).click();
+    const [viewed] = await Promise.all([
+      page.waitForResponse((r) => /\/api\/integrations\/requests\/req_\w+$/.test(new URL(r.url()).pathname)),
+      requests.getByRole('button', { name: /^View request/ }).click(),
+    ]);
+    expect(viewed.status()).toBe(200);
     await requests.getByText('Payment page of').waitFor();
     await j.checkPage('payment requests (voided, viewed)');
     await j.screenshot('payment-requests');

@@ -186,9 +186,6 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
 }
 
 function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; open: boolean; onToggle: () => void }) {
-  const { api } = useAccount('merchant');
-  const detail = useLoad(useCallback(() => (open ? api.get<PaymentRequest>(`/requests/${encodeURIComponent(r.id)}`) : Promise.resolve(null)), [api, r.id, open]));
-  const d = detail.data ?? r;
   return (
     <>
       <tr>
@@ -212,47 +209,60 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
       {open && (
         <tr>
           <td colSpan={6}>
-            <ErrorNotice error={detail.error} title="Could not load the request" />
-            <dl className="pay-facts">
-              <dt>Status</dt>
-              <dd>{d.status}</dd>
-              <dt>Amount to pay</dt>
-              <dd>{d.amount_usdc} USDC (exactly; it includes a small matching amount)</dd>
-              <dt>To</dt>
-              <dd>
-                <code className="wrap">{d.pay_to}</code> on {d.network}
-              </dd>
-              <dt>Customer</dt>
-              <dd>{d.customer_label ?? '—'}</dd>
-              <dt>Expected payer</dt>
-              <dd>{d.expected_payer ? <code className="wrap">{d.expected_payer}</code> : 'any'}</dd>
-              <dt>Created</dt>
-              <dd>{when(d.created_at)}</dd>
-              <dt>Expires</dt>
-              <dd>{when(d.expires_at)}</dd>
-              {d.invoice_id && (
-                <>
-                  <dt>Invoice</dt>
-                  <dd>{d.invoice_id}</dd>
-                </>
-              )}
-              {d.tx_hash && (
-                <>
-                  <dt>Transaction</dt>
-                  <dd>
-                    <code className="wrap">{d.tx_hash}</code> (confirmed {when(d.verified_at)})
-                  </dd>
-                </>
-              )}
-            </dl>
-            <p>
-              <a href={d.url} target="_blank" rel="noopener noreferrer">
-                Payment page of {d.id}
-              </a>
-            </p>
+            <RequestDetail request={r} />
           </td>
         </tr>
       )}
+    </>
+  );
+}
+
+/** One request as `GET /requests/{id}` reads it now (the list's copy until it answers). */
+function RequestDetail({ request: r }: { request: PaymentRequest }) {
+  const { api } = useAccount('merchant');
+  const detail = useLoad(useCallback(() => api.get<PaymentRequest>(`/requests/${encodeURIComponent(r.id)}`), [api, r.id]));
+  const d = detail.data ?? r;
+  return (
+    <>
+      <ErrorNotice error={detail.error} title="Could not load the request" />
+      <dl className="pay-facts">
+        <dt>Status</dt>
+        <dd>{d.status}</dd>
+        <dt>Amount to pay</dt>
+        <dd>{d.amount_usdc} USDC (exactly; it includes a small matching amount)</dd>
+        <dt>To</dt>
+        <dd>
+          <code className="wrap">{d.pay_to}</code> on {d.network}
+        </dd>
+        <dt>Customer</dt>
+        <dd>{d.customer_label ?? '—'}</dd>
+        <dt>Expected payer</dt>
+        <dd>{d.expected_payer ? <code className="wrap">{d.expected_payer}</code> : 'any'}</dd>
+        <dt>Created</dt>
+        <dd>{when(d.created_at)}</dd>
+        <dt>Expires</dt>
+        <dd>{when(d.expires_at)}</dd>
+        {d.invoice_id && (
+          <>
+            <dt>Invoice</dt>
+            <dd>{d.invoice_id}</dd>
+          </>
+        )}
+        {d.tx_hash && (
+          <>
+            <dt>Transaction</dt>
+            <dd>
+              <code className="wrap">{d.tx_hash}</code>
+              {d.verified_at ? ` (confirmed ${when(d.verified_at)})` : ''}
+            </dd>
+          </>
+        )}
+      </dl>
+      <p>
+        <a href={d.url} target="_blank" rel="noopener noreferrer">
+          Payment page of {d.id}
+        </a>
+      </p>
     </>
   );
 }
