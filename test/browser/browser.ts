@@ -116,3 +116,27 @@ export class Journey {
     return file;
   }
 }
+
+/** Signs in through the sign-in page as `kind` and waits for the section's first page. */
+export async function signIn(j: Journey, kind: 'company' | 'merchant', email: string, password: string, home: string): Promise<void> {
+  const { page } = j;
+  await page.goto('/dashboard/');
+  await page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
+  await j.checkPage('sign-in');
+  await page.getByRole('radio', { name: kind === 'company' ? /Company/ : /Merchant/ }).check();
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: home }).waitFor();
+}
+
+/** The secret in the "shown once" panel, after which the panel is dismissed. */
+export async function takeSecret(j: Journey, title: RegExp): Promise<string> {
+  const panel = j.page.getByRole('region', { name: title });
+  await panel.waitFor();
+  const secret = await panel.getByRole('textbox').inputValue();
+  await j.checkPage(`secret shown: ${title.source}`);
+  await panel.getByRole('button', { name: 'I have saved it' }).click();
+  await panel.waitFor({ state: 'detached' });
+  return secret;
+}

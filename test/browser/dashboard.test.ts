@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { Journey, launchBrowser, SCREENSHOT_DIR } from './browser.js';
+import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './browser.js';
 
 /**
  * The dashboard (web/, served at /dashboard) in Debian's Chromium against the real app, PostgreSQL and Temporal: the
@@ -30,30 +30,6 @@ async function journey(name: string): Promise<Journey> {
     await j.page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-failed.png`, fullPage: true }).catch(() => undefined);
   });
   return j;
-}
-
-/** Signs in through the sign-in page as `kind` and waits for the section's first page. */
-async function signIn(j: Journey, kind: 'company' | 'merchant', email: string, password: string, home: string): Promise<void> {
-  const { page } = j;
-  await page.goto('/dashboard/');
-  await page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
-  await j.checkPage('sign-in');
-  await page.getByRole('radio', { name: kind === 'company' ? /Company/ : /Merchant/ }).check();
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: home }).waitFor();
-}
-
-/** The secret in the "shown once" panel, after which the panel is dismissed. */
-async function takeSecret(j: Journey, title: RegExp): Promise<string> {
-  const panel = j.page.getByRole('region', { name: title });
-  await panel.waitFor();
-  const secret = await panel.getByRole('textbox').inputValue();
-  await j.checkPage(`secret shown: ${title.source}`);
-  await panel.getByRole('button', { name: 'I have saved it' }).click();
-  await panel.waitFor({ state: 'detached' });
-  return secret;
 }
 
 describe('dashboard in a browser', () => {

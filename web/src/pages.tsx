@@ -4,6 +4,11 @@ import { MerchantOverviewPage } from './pages/merchant/overview';
 import { MerchantKeysPage } from './pages/merchant/keys';
 import { MerchantWebhooksPage } from './pages/merchant/webhooks';
 import { MerchantDeliveriesPage } from './pages/merchant/deliveries';
+import { MerchantWalletsPage } from './pages/merchant/wallets';
+import { MerchantRequestsPage } from './pages/merchant/requests';
+import { MerchantInvoicesPage } from './pages/merchant/invoices';
+import { MerchantEventsPage } from './pages/merchant/event-feed';
+import { MerchantReviewsPage } from './pages/merchant/reviews';
 import { CompanyKeysPage } from './pages/company/keys';
 import { CompanyMembersPage } from './pages/company/members';
 import { CompanyWebhooksPage } from './pages/company/webhooks';
@@ -31,6 +36,11 @@ export interface PageDef {
 
 export const MERCHANT_PAGES: readonly PageDef[] = [
   { path: 'overview', title: 'Plan and usage', element: <MerchantOverviewPage /> },
+  { path: 'wallets', title: 'Wallets', element: <MerchantWalletsPage /> },
+  { path: 'requests', title: 'Payment requests', element: <MerchantRequestsPage /> },
+  { path: 'invoices', title: 'Invoices', element: <MerchantInvoicesPage /> },
+  { path: 'review', title: 'Review queue', element: <MerchantReviewsPage /> },
+  { path: 'events', title: 'Events', element: <MerchantEventsPage /> },
   { path: 'keys', title: 'API keys', element: <MerchantKeysPage /> },
   { path: 'webhooks', title: 'Webhooks', element: <MerchantWebhooksPage /> },
   { path: 'deliveries', title: 'Deliveries', element: <MerchantDeliveriesPage /> },

@@ -251,3 +251,155 @@ export interface ExtractionReview {
   files: { original: ReviewFile[]; reviewed: ReviewFile[] };
   expires_at: string | null;
 }
+
+/** The networks a /proof wallet, request or purchase is on. */
+export const NETWORKS = ['base', 'polygon', 'arbitrum', 'optimism', 'ethereum', 'avalanche', 'solana'] as const;
+export type Network = (typeof NETWORKS)[number];
+export type PaidPlan = 'starter' | 'business' | 'pro';
+
+/** `GET /api/integrations/plan`: usable without an active plan or trial (to buy one). */
+export interface PlanInfo {
+  plan: string | null;
+  ends_at: string | null;
+  paid_plan: PaidPlan | null;
+  paid_until: string | null;
+  limits: Record<string, number | null> | null;
+  usage: { requests: number; invoices: number; window_start: string | null };
+  prices: Array<{ plan: PaidPlan; price_usdc: string; period_days: number }>;
+  trial_days: number;
+  purchase_networks: Network[];
+}
+
+export type PurchaseStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'review' | 'expired';
+
+/** A plan (or credit pack) bought with USDC paid to the platform's wallet (docs/proof.md "Plans paid in USDC"). */
+export interface Purchase {
+  id: string;
+  kind: 'plan' | 'credits';
+  plan: PaidPlan | null;
+  status: PurchaseStatus;
+  network: Network;
+  pay_to: string;
+  payer: string;
+  price_usdc: string;
+  amount_atomic: string;
+  amount_usdc: string;
+  received_atomic: string;
+  payment_url: string;
+  request_id: string;
+  review_reason: string | null;
+  tx_hash: string | null;
+  paid_at: string | null;
+  period_start: string | null;
+  period_end: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface Wallet {
+  id: string;
+  network: Network;
+  address: string;
+  label: string | null;
+  verified_at: string | null;
+  created_at: string;
+}
+
+export interface WalletChallenge {
+  id: string;
+  network: Network;
+  address: string;
+  label: string | null;
+  message: string;
+  expires_at: string;
+}
+
+export const REQUEST_STATUSES = ['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export interface PaymentRequest {
+  id: string;
+  url: string;
+  status: RequestStatus;
+  network: Network;
+  wallet_id: string;
+  pay_to: string;
+  amount_atomic: string;
+  quoted_amount_atomic: string;
+  amount_usdc: string;
+  description: string;
+  customer_label: string | null;
+  expected_payer: string | null;
+  valid_hours: number;
+  expires_at: string;
+  created_at: string;
+  invoice_id: string | null;
+  tx_hash: string | null;
+  verified_at: string | null;
+}
+
+export interface Evidence {
+  tx_hash: string;
+  log_index: number;
+  from: string;
+  to: string;
+  amount_atomic: string;
+  block_number: number;
+  block_time: string;
+  decision: string;
+  reason: string | null;
+  recorded_at: string;
+}
+
+export type ReviewRequest = PaymentRequest & { review_reason: string | null; evidence: Evidence[] };
+
+export interface Contact {
+  id: string;
+  legal_name: string;
+  email: string;
+  address: string | null;
+  reference: string | null;
+  created_at: string;
+}
+
+export interface InvoiceLine {
+  description: string;
+  quantity: string;
+  unit_usdc: string;
+  amount_usdc?: string;
+}
+
+export interface Invoice {
+  id: string;
+  number: string;
+  status: 'issued' | 'paid' | 'voided';
+  customer_id: string;
+  wallet_id: string;
+  request_id: string;
+  network: Network;
+  due_date: string;
+  issued_at: string;
+  items: InvoiceLine[];
+  subtotal_usdc: string;
+  tax_mode: string;
+  tax_rate: string | null;
+  tax_usdc: string;
+  total_usdc: string;
+  total_atomic: string;
+  amount_atomic: string;
+  memo: string | null;
+  document_sha256: string;
+  tx_hash: string | null;
+  paid_at: string | null;
+  voided_at: string | null;
+}
+
+export interface ProofEvent {
+  cursor: number;
+  event: { id: string; api_version: string; type: string; occurred_at: number; data: Record<string, unknown> };
+}
+
+export interface EventsPage {
+  data: ProofEvent[];
+  next_cursor: number;
+}

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import type { Delivery, DeliveryDetail, Page } from '../backend/types';
-import { useAction, useLoad, when } from '../lib/hooks';
+import { FOLLOW_MS, useAction, useLoad, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
 
@@ -11,9 +11,6 @@ export interface DeliveriesApi {
   /** A manual retry of a failed delivery, where the interface has it. */
   retry?: (id: string) => Promise<Delivery>;
 }
-
-/** How often a page with deliveries under way asks again. */
-const FOLLOW_MS = 3000;
 
 /** The delivery history: newest first, older pages on demand, each delivery's attempts and a manual retry. */
 export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
@@ -29,11 +26,7 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
 
   // While deliveries of the newest page are under way, follow them: the page asks again every few seconds.
   const { reload, loading } = first;
-  useEffect(() => {
-    if (inFlight === 0 || loading) return;
-    const timer = setTimeout(() => void reload(), FOLLOW_MS);
-    return () => clearTimeout(timer);
-  }, [inFlight, loading, reload]);
+  usePolling(inFlight > 0, loading, reload, FOLLOW_MS, FOLLOW_MS);
   const cursor = older ? older.cursor : first.data?.next_cursor ?? null;
 
   const loadMore = async () => {

@@ -73,6 +73,9 @@ export function when(iso: string | null | undefined): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** How often a page asks again about work the server settles within seconds (a payment awaited, deliveries under way). */
+export const FOLLOW_MS = 3000;
+
 /**
  * Follows work on the server: while `active`, calls `reload` again after a delay that starts at `firstMs` and grows by
  * half each time up to `maxMs` (backoff: a long batch is asked about less often); the delay starts over when the work
@@ -97,4 +100,9 @@ export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A long address shortened for a menu (its start and end, which wallets show too); tables show it whole. */
+export function shortAddress(address: string): string {
+  return address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
 }
