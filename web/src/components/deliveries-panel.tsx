@@ -1,6 +1,6 @@
 import { useCallback, useId, useState } from 'react';
 import type { Delivery, DeliveryDetail, Page } from '../backend/types';
-import { FOLLOW_MS, useAction, useLoad, usePolling, when } from '../lib/hooks';
+import { FOLLOW_MS, useAction, usePagedList, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
 
@@ -14,25 +14,16 @@ export interface DeliveriesApi {
 
 /** The delivery history: newest first, older pages on demand, each delivery's attempts and a manual retry. */
 export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
-  const [older, setOlder] = useState<{ rows: Delivery[]; cursor: string | null } | null>(null);
-  const first = useLoad(useCallback(() => api.page(null), [api]));
-  const more = useAction();
+  const { first, more, rows, cursor, loadMore, refresh } = usePagedList(useCallback((before: string | null) => api.page(before), [api]));
   const retry = useAction();
   const [done, setDone] = useState<string | null>(null);
   const ids = useId();
 
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
   const inFlight = (first.data?.data ?? []).filter((d) => d.status === 'pending' || d.status === 'retrying').length;
 
   // While deliveries of the newest page are under way, follow them: the page asks again every few seconds.
   const { reload, loading } = first;
   usePolling(inFlight > 0, loading, reload, FOLLOW_MS, FOLLOW_MS);
-  const cursor = older ? older.cursor : first.data?.next_cursor ?? null;
-
-  const loadMore = async () => {
-    const next = await more.run(() => api.page(cursor));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
-  };
 
   const doRetry = async (d: Delivery) => {
     setDone(null);
@@ -40,8 +31,7 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
     const retried = await retry.run(() => api.retry!(d.id));
     if (retried) {
       setDone(`Delivery ${d.id}: a retry from attempt ${retried.attempts + 1} has started; its status below follows it.`);
-      setOlder(null);
-      await first.reload();
+      await refresh();
     }
   };
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../backend/client';
+import type { Page } from '../backend/types';
 
 /** What a page loaded: its data, the error if the load failed, whether a load is running, and a way to load again. */
 export interface Loaded<T> {
@@ -65,6 +66,30 @@ export function useAction() {
   }, []);
   const clear = useCallback(() => setError(null), []);
   return { busy, error, run, clear };
+}
+
+/**
+ * A list newest first with older pages on demand: `page(null)` is the first page, `page(cursor)` the one after a
+ * `next_cursor`. `load` must be stable (useCallback): a new one loads the list again from the start. `rows` are every
+ * page loaded so far; `refresh` goes back to the first page only.
+ */
+export function usePagedList<T>(page: (before: string | null) => Promise<Page<T>>) {
+  const first = useLoad(useCallback(() => page(null), [page]));
+  const more = useAction();
+  const [older, setOlder] = useState<{ rows: T[]; cursor: string | null } | null>(null);
+  useEffect(() => setOlder(null), [page]);
+  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
+  const cursor = older ? older.cursor : (first.data?.next_cursor ?? null);
+  const loadMore = async () => {
+    if (cursor === null) return;
+    const next = await more.run(() => page(cursor));
+    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
+  };
+  const refresh = async () => {
+    setOlder(null);
+    await first.reload();
+  };
+  return { first, more, rows, cursor, loadMore, refresh };
 }
 
 /** A short date and time in the reader's locale; an em dash for none. */

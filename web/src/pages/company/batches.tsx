@@ -4,7 +4,7 @@ import type { Batch, BatchSummary, Page } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { ProgressBar, StatusBadge } from '../../components/job-bits';
-import { useAction, useLoad, usePolling, when } from '../../lib/hooks';
+import { useAction, useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 import { HowToSubmit, unfinished } from './jobs';
 
@@ -14,23 +14,13 @@ const doneOf = (b: BatchSummary) => b.progress.completed + b.progress.failed + b
 /** The company's batches, newest first, with their progress, followed while any runs. */
 export function CompanyBatchesPage() {
   const { api } = useAccount('company');
-  const [older, setOlder] = useState<{ rows: BatchSummary[]; cursor: string | null } | null>(null);
-  const first = useLoad(useCallback(() => api.get<Page<BatchSummary>>('/batches?limit=25'), [api]));
-  const more = useAction();
+  const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
+    useCallback((before: string | null) => api.get<Page<BatchSummary>>(`/batches?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+  );
   const ids = useId();
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
   const running = (first.data?.data ?? []).filter((b) => !ended(b)).length;
   // Followed while any runs, and while the list is empty (the first one appears as soon as it is accepted).
   usePolling(running > 0 || (first.data !== null && rows.length === 0), first.loading, first.reload);
-  const cursor = older ? older.cursor : (first.data?.next_cursor ?? null);
-  const refresh = async () => {
-    setOlder(null);
-    await first.reload();
-  };
-  const loadMore = async () => {
-    const next = await more.run(() => api.get<Page<BatchSummary>>(`/batches?limit=25&before=${encodeURIComponent(cursor!)}`));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
-  };
   return (
     <section aria-labelledby={`${ids}-list`}>
       <h2 id={`${ids}-list`}>All batches</h2>

@@ -1,10 +1,10 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Job, Page } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { ResultFiles, StatusBadge } from '../../components/job-bits';
-import { useAction, useLoad, usePolling, when } from '../../lib/hooks';
+import { useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 
 export const unfinished = (status: string) => status === 'queued' || status === 'processing';
@@ -26,23 +26,13 @@ export function HowToSubmit({ what }: { what: 'jobs' | 'batches' }) {
 /** The company's jobs, newest first, followed while any is queued or processing. */
 export function CompanyJobsPage() {
   const { api } = useAccount('company');
-  const [older, setOlder] = useState<{ rows: Job[]; cursor: string | null } | null>(null);
-  const first = useLoad(useCallback(() => api.get<Page<Job>>('/jobs?limit=25'), [api]));
-  const more = useAction();
+  const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
+    useCallback((before: string | null) => api.get<Page<Job>>(`/jobs?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+  );
   const ids = useId();
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
   const running = (first.data?.data ?? []).filter((j) => unfinished(j.status)).length;
   // Followed while any runs, and while the list is empty (the first one appears as soon as it is accepted).
   usePolling(running > 0 || (first.data !== null && rows.length === 0), first.loading, first.reload);
-  const cursor = older ? older.cursor : (first.data?.next_cursor ?? null);
-  const refresh = async () => {
-    setOlder(null);
-    await first.reload();
-  };
-  const loadMore = async () => {
-    const next = await more.run(() => api.get<Page<Job>>(`/jobs?limit=25&before=${encodeURIComponent(cursor!)}`));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
-  };
   return (
     <section aria-labelledby={`${ids}-list`}>
       <h2 id={`${ids}-list`}>All jobs</h2>

@@ -2,7 +2,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import { REQUEST_STATUSES, type Page, type PaymentRequest, type RequestStatus, type Wallet } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
-import { shortAddress, useAction, useLoad, when } from '../../lib/hooks';
+import { shortAddress, useAction, useLoad, usePagedList, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 
 /** Payment requests: `GET /requests?status=` (a filter by the status a request reads as now), `POST /requests`, `GET /requests/{id}`. */
@@ -134,17 +134,13 @@ export function MerchantRequestsPage() {
 /** One filter's list: newest first, older pages on demand. */
 function RequestList({ status }: { status: RequestStatus | '' }) {
   const { api } = useAccount('merchant');
-  const query = (before: string | null) => `/requests?limit=25${status ? `&status=${status}` : ''}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
-  const first = useLoad(useCallback(() => api.get<Page<PaymentRequest>>(`/requests?limit=25${status ? `&status=${status}` : ''}`), [api, status]));
-  const [older, setOlder] = useState<{ rows: PaymentRequest[]; cursor: string | null } | null>(null);
-  const more = useAction();
+  const { first, more, rows, cursor, loadMore } = usePagedList(
+    useCallback(
+      (before: string | null) => api.get<Page<PaymentRequest>>(`/requests?limit=25${status ? `&status=${status}` : ''}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      [api, status],
+    ),
+  );
   const [open, setOpen] = useState<string | null>(null);
-  const cursor = older ? older.cursor : first.data?.next_cursor ?? null;
-  const loadMore = async () => {
-    const next = await more.run(() => api.get<Page<PaymentRequest>>(query(cursor)));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
-  };
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
   return (
     <>
         <ErrorNotice error={first.error ?? more.error} title="Could not load the payment requests" />

@@ -1,8 +1,8 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId } from 'react';
 import type { Page, ReviewRequest } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
-import { useAction, useLoad, when } from '../../lib/hooks';
+import { usePagedList, when } from '../../lib/hooks';
 import { formatAtomic } from '../../lib/usdc';
 import { useAccount } from '../../session';
 
@@ -17,15 +17,9 @@ const REASONS: Record<string, string> = {
 export function MerchantReviewsPage() {
   const { api } = useAccount('merchant');
   const ids = useId();
-  const first = useLoad(useCallback(() => api.get<Page<ReviewRequest>>('/reviews?limit=25'), [api]));
-  const more = useAction();
-  const [older, setOlder] = useState<{ rows: ReviewRequest[]; cursor: string | null } | null>(null);
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
-  const cursor = older ? older.cursor : first.data?.next_cursor ?? null;
-  const loadMore = async () => {
-    const next = await more.run(() => api.get<Page<ReviewRequest>>(`/reviews?limit=25&before=${encodeURIComponent(cursor ?? '')}`));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
-  };
+  const { first, more, rows, cursor, loadMore } = usePagedList(
+    useCallback((before: string | null) => api.get<Page<ReviewRequest>>(`/reviews?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+  );
   return (
     <section aria-labelledby={`${ids}-list`}>
       <h2 id={`${ids}-list`}>Payments that need a person</h2>
