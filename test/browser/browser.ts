@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, onTestFailed } from 'vitest';
 
 /**
  * The browser side of the dashboard's tests (test/browser/): Debian's Chromium (scripts/setup.sh installs it;
@@ -69,9 +69,14 @@ export class Journey {
     });
   }
 
+  /** A journey in a new browser context; if the test that opened it fails, its screen is saved as `<name>-failed.png`. */
   static async open(browser: Browser, baseUrl: string, name: string): Promise<Journey> {
     const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-GB', timezoneId: 'UTC', viewport: { width: 1280, height: 900 } });
-    return new Journey(context, await context.newPage(), baseUrl, name);
+    const j = new Journey(context, await context.newPage(), baseUrl, name);
+    onTestFailed(async () => {
+      await j.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-failed.png`), fullPage: true }).catch(() => undefined);
+    });
+    return j;
   }
 
   /** Waits until no load or action of the page is in progress (its progress lines are gone; work it follows may go on). */

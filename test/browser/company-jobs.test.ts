@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ExtractionJson } from '../../adapters/documents/extraction-exports.js';
 import { hashPassword } from '../../adapters/crypto/password.js';
@@ -10,7 +10,7 @@ import { batchClient } from '../helpers/batches.js';
 import { generateInvoice, renderInvoice } from '../helpers/invoice-corpus.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { DashboardClient } from '../helpers/dashboard.js';
-import { Journey, launchBrowser, SCREENSHOT_DIR } from './browser.js';
+import { Journey, launchBrowser } from './browser.js';
 
 /**
  * The /v1 company half of the dashboard (issue 18, section 3) in Debian's Chromium against the real app, PostgreSQL
@@ -39,13 +39,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-async function journey(name: string): Promise<Journey> {
-  const j = await Journey.open(browser, h.app.url, name);
-  onTestFailed(async () => {
-    await j.page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-failed.png`, fullPage: true }).catch(() => undefined);
-  });
-  return j;
-}
+const journey = (name: string): Promise<Journey> => Journey.open(browser, h.app.url, name);
 
 describe('company jobs, batches, review and credits in a browser', () => {
   it('an administrator watches a flow-extract batch finish, corrects a total, downloads the regenerated export and sees the charge', async () => {

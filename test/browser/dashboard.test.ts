@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './browser.js';
+import { Journey, launchBrowser, signIn, takeSecret } from './browser.js';
 
 /**
  * The dashboard (web/, served at /dashboard) in Debian's Chromium against the real app, PostgreSQL and Temporal: the
@@ -23,14 +23,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-/** A journey whose screen is saved as `<name>-failed.png` if its test fails, to see what went wrong. */
-async function journey(name: string): Promise<Journey> {
-  const j = await Journey.open(browser, h.app.url, name);
-  onTestFailed(async () => {
-    await j.page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-failed.png`, fullPage: true }).catch(() => undefined);
-  });
-  return j;
-}
+const journey = (name: string): Promise<Journey> => Journey.open(browser, h.app.url, name);
 
 describe('dashboard in a browser', () => {
   it('a company administrator signs in, invites a member, creates a key (secret shown once) and registers a webhook', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -11,7 +11,7 @@ import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/until.js';
 import type { startTestWorker } from '../helpers/temporal.js';
-import { Journey, launchBrowser, SCREENSHOT_DIR, signIn, takeSecret } from './browser.js';
+import { Journey, launchBrowser, signIn, takeSecret } from './browser.js';
 
 /**
  * The merchant's self-service journey of issue 18 in Debian's Chromium, against the real app, PostgreSQL, Temporal
@@ -58,9 +58,6 @@ describe('the merchant journey in a browser', () => {
     const m = await h.merchant({ trial: true, networks: [] });
     const user = await createDashboardUser(h.tdb.db, m.id);
     const j = await Journey.open(browser, h.app.url, 'merchant-journey');
-    onTestFailed(async () => {
-      await j.page.screenshot({ path: `${SCREENSHOT_DIR}/merchant-journey-failed.png`, fullPage: true }).catch(() => undefined);
-    });
     const { page } = j;
     await signIn(j, 'merchant', user.email, user.password, 'Plan and usage');
     await page.getByText('Active keys').waitFor();
@@ -238,9 +235,6 @@ describe('the merchant journey in a browser', () => {
     await h.tdb.db('merchants').where({ id: m.id }).update({ trial_started_at: new Date(Date.now() - 8 * 86_400_000) });
     const user = await createDashboardUser(h.tdb.db, m.id);
     const j = await Journey.open(browser, h.app.url, 'merchant-plan-problems');
-    onTestFailed(async () => {
-      await j.page.screenshot({ path: `${SCREENSHOT_DIR}/merchant-plan-problems-failed.png`, fullPage: true }).catch(() => undefined);
-    });
     const { page } = j;
     await signIn(j, 'merchant', user.email, user.password, 'Plan and usage');
     await page.getByText('You have no active plan or trial').waitFor();
