@@ -59,6 +59,12 @@ export function CompanyBuyCreditsPage() {
       <section aria-labelledby={`${ids}-buy`} className="card">
         <h2 id={`${ids}-buy`}>Buy a credit pack</h2>
         <ErrorNotice error={offer.error} title="Could not load the packs on offer" />
+        {offer.data && !offer.data.card_checkout && (
+          <div className="notice notice-info">
+            <p className="notice-title">Card checkout is not available</p>
+            <p>Packs are paid here in USDC. To pay by card, ask the platform's support: an operator adds the credits to your wallet once the card payment is settled.</p>
+          </div>
+        )}
         {offer.loading && !offer.data && <Progress label="Loading the packs on offer…" />}
         {offer.data &&
           (networks.length === 0 || packs.length === 0 ? (
@@ -84,12 +90,6 @@ export function CompanyBuyCreditsPage() {
               </BusyButton>
             </form>
           ))}
-        {offer.data && !offer.data.card_checkout && (
-          <p className="hint">
-            Paying by card is not available here. To pay by card, ask the platform's support: an operator adds the credits to your wallet once the card payment
-            is settled.
-          </p>
-        )}
         <ErrorNotice error={buy.error} title="The purchase was not started" />
       </section>
 
