@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVM } from '../../domain/networks.js';
-import { createDashboardUser } from '../helpers/dashboard.js';
+import { createCompanyAdmin, createDashboardUser } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 import { pdfPageText } from '../helpers/pdf-inspect.js';
@@ -19,7 +19,8 @@ import { Journey, launchBrowser, signIn, takeSecret } from './browser.js';
  * token at Base's USDC address): the merchant adds and verifies a receiving wallet by signature, buys a plan paid in
  * USDC (the test pays as the payer would, and the page follows the purchase until it is paid), creates a key and a
  * webhook destination, issues an invoice, downloads its PDF and voids it, asks for a payment that the wrong payer pays
- * (it shows in the review queue with the transfer), and visits every merchant page (axe-core on each).
+ * (it shows in the review queue with the transfer), and visits every merchant page (axe-core on each). The same chain,
+ * watcher and platform wallet serve a company administrator buying a credit pack paid in USDC (the same purchase).
  */
 const CONFIRMATIONS = 3;
 const h = new ProofHarness();
@@ -264,6 +265,60 @@ describe('the merchant journey in a browser', () => {
     await payment.getByText('Status: expired').waitFor();
     await j.checkPage('plan (expired)');
     expect(await page.getByText('You have no active plan or trial').count()).toBe(1);
+    await j.finish();
+  });
+});
+
+describe('a company buys credits in a browser', () => {
+  it('a company administrator buys a credit pack paid in USDC on the local chain: the page follows it until paid and the credits grow by the pack', async () => {
+    const admin = await createCompanyAdmin(h.tdb.db, 'Pack Buyer Co');
+    const j = await Journey.open(browser, h.app.url, 'company-buys-credits');
+    const { page } = j;
+    await signIn(j, 'company', admin.email, admin.password, 'API keys');
+    await j.checkPage('keys');
+
+    // The credits page says what is available and links to buying more.
+    await page.getByRole('link', { name: 'Credits', exact: true }).click();
+    const available = page.locator('.facts div').filter({ hasText: 'Available' }).locator('dd');
+    await available.waitFor();
+    await j.checkPage('credits (before)');
+    const before = Number((await available.textContent())!.replace(/\D/g, ''));
+    await page.getByRole('main').getByRole('link', { name: 'Buy credits' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Buy credits' }).waitFor();
+    await page.getByText('Card checkout is not available').waitFor();
+    await page.getByText('No purchases yet').waitFor();
+    await j.checkPage('buy credits (none yet)');
+
+    // A pack of 30,000 credits (29 USDC): the payment request shown; the payer sends exactly that to that address.
+    await page.getByLabel('Pack', { exact: true }).selectOption('credits_30000');
+    await page.getByLabel('Network').selectOption('base');
+    await page.getByLabel('Paying from (wallet address)').fill(payer.address);
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    const payment = page.getByRole('region', { name: 'Payment for 30,000 credits' });
+    await payment.getByText('Status: awaiting payment').waitFor();
+    await j.checkPage('buy credits (payment awaited)');
+    const amount = parseUnits((await payment.locator('.amount').textContent())!.replace(' USDC', ''), 6);
+    expect(amount > 29_000_000n && amount < 29_010_000n).toBe(true);
+    const payTo = (await payment.locator('dd code').first().textContent()) as Address;
+    expect(payTo).toBe(platform);
+    await node.transfer(EVM.base.usdc, payer, payTo, amount);
+    await node.mine(CONFIRMATIONS);
+
+    // The page follows the purchase until the watcher confirmed it; the credits shown above are loaded again.
+    await payment.getByText('Status: paid').waitFor();
+    await payment.getByText('Paid: 30,000 credits were added to your wallet.').waitFor();
+    await available.filter({ hasText: `${(before + 30_000).toLocaleString('en-GB')} credits` }).waitFor();
+    await page.getByRole('table', { name: 'Your credit pack purchases, newest first' }).getByText('paid', { exact: true }).waitFor();
+    await j.checkPage('buy credits (paid)');
+    await j.screenshot('paid');
+
+    // The ledger holds the grant.
+    await page.getByRole('link', { name: 'Credits', exact: true }).click();
+    await page.getByRole('table', { name: 'Ledger entries, oldest first' }).getByRole('row').filter({ hasText: 'Credits added' }).filter({ hasText: '30,000' }).waitFor();
+    await j.checkPage('credits (after)');
+    await page.getByRole('main').getByRole('link', { name: 'Buy credits' }).click();
+    await page.getByRole('table', { name: 'Your credit pack purchases, newest first' }).getByText('paid', { exact: true }).waitFor();
+    await j.checkPage('buy credits (after)');
     await j.finish();
   });
 });

@@ -17,6 +17,7 @@ import { CompanyWorkflowsPage } from './pages/company/workflows';
 import { CompanyJobPage, CompanyJobsPage } from './pages/company/jobs';
 import { CompanyBatchesPage, CompanyBatchPage } from './pages/company/batches';
 import { CompanyCreditsPage } from './pages/company/credits';
+import { CompanyBuyCreditsPage } from './pages/company/buy-credits';
 import { CompanyReviewPage } from './pages/company/review';
 
 /**
@@ -54,6 +55,7 @@ export const COMPANY_PAGES: readonly PageDef[] = [
   { path: 'jobs', title: 'Jobs', element: <CompanyJobsPage /> },
   { path: 'batches', title: 'Batches', element: <CompanyBatchesPage /> },
   { path: 'credits', title: 'Credits', element: <CompanyCreditsPage /> },
+  { path: 'buy-credits', title: 'Buy credits', element: <CompanyBuyCreditsPage />, billingAdmin: true },
   { path: 'workflows', title: 'Saved workflows', element: <CompanyWorkflowsPage /> },
   { path: 'jobs/:id', title: 'Job', element: <CompanyJobPage />, detail: true },
   { path: 'jobs/:id/review', title: 'Extraction review', element: <CompanyReviewPage />, detail: true },

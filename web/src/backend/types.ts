@@ -277,6 +277,9 @@ export interface Purchase {
   id: string;
   kind: 'plan' | 'credits';
   plan: PaidPlan | null;
+  /** A credit pack's id (`credits_<n>`) and its credits (a decimal string), for `kind: 'credits'`. */
+  pack: string | null;
+  credits: string | null;
   status: PurchaseStatus;
   network: Network;
   pay_to: string;
@@ -294,6 +297,13 @@ export interface Purchase {
   period_end: string | null;
   expires_at: string;
   created_at: string;
+}
+
+/** `GET /api/company/credit-packs`: the packs on offer, the networks they can be paid on; no card checkout here. */
+export interface CreditPackOffer {
+  packs: { id: string; credits: string; price_usdc: string }[];
+  purchase_networks: Network[];
+  card_checkout: boolean;
 }
 
 export interface Wallet {

@@ -21,7 +21,7 @@ const KIND_TEXT: Record<LedgerEntry['kind'], string> = {
  * ledger, and the ledger itself, oldest first, a page at a time (the API's feed: `after` the last id read).
  */
 export function CompanyCreditsPage() {
-  const { api } = useAccount('company');
+  const { api, role } = useAccount('company');
   const first = useLoad(useCallback(() => api.get<Credits>(`/credits?limit=${PAGE}`), [api]));
   const [later, setLater] = useState<{ rows: LedgerEntry[]; cursor: number; done: boolean } | null>(null);
   const more = useAction();
@@ -55,6 +55,11 @@ export function CompanyCreditsPage() {
               <dd>{first.data.reserved.toLocaleString()} credits</dd>
             </div>
           </dl>
+          {role === 'billing_admin' && (
+            <p>
+              <Link to="/company/buy-credits">Buy credits</Link> (a pack paid in USDC)
+            </p>
+          )}
           <section aria-labelledby={`${ids}-chart`}>
             <h2 id={`${ids}-chart`}>Use over time</h2>
             <UsageChart entries={entries} />
