@@ -22,7 +22,7 @@ export async function startApi(config: Config, db: Db, logger: Logger, temporalA
     secretBox: configuredSecretBox(config),
     workflows,
   });
-  const handle = await listen(app, config.http.host, config.http.port);
+  const handle = await listen(app, config.http.host, config.http.port, { maxRequestBytes: config.storage.maxUploadBytes });
   logger.info({ url: handle.url }, 'API listening');
   return {
     ...handle,

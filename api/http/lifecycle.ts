@@ -10,8 +10,20 @@ export interface HttpServerHandle {
   drain(graceMs: number): Promise<void>;
 }
 
+/** The slowest upload link the server waits for: a request of the largest allowed size gets the time to arrive at this rate. */
+export const MIN_UPLOAD_BYTES_PER_SECOND = 256 * 1024;
+
+/**
+ * Node's `requestTimeout` (the whole request, body included, must arrive within it; past it the connection is reset):
+ * the time the largest allowed request (UPLOAD_MAX_REQUEST_MB) takes at MIN_UPLOAD_BYTES_PER_SECOND, at least 120 s.
+ * 500 MB gives about 32 minutes. The headers alone must still arrive within 30 s (`headersTimeout`).
+ */
+export function requestTimeoutMs(maxRequestBytes: number): number {
+  return Math.max(120_000, Math.ceil(maxRequestBytes / MIN_UPLOAD_BYTES_PER_SECOND) * 1000);
+}
+
 /** Listens and keeps what is needed for a graceful drain on SIGTERM. */
-export async function listen(app: Koa<never, never> | Koa, host: string, port: number): Promise<HttpServerHandle> {
+export async function listen(app: Koa<never, never> | Koa, host: string, port: number, opts: { maxRequestBytes?: number } = {}): Promise<HttpServerHandle> {
   const inFlight = new Set<http.ServerResponse>();
   let draining = false;
   const handler = app.callback();
@@ -22,7 +34,7 @@ export async function listen(app: Koa<never, never> | Koa, host: string, port: n
     void handler(req, res);
   });
   server.headersTimeout = 30_000;
-  server.requestTimeout = 120_000;
+  server.requestTimeout = requestTimeoutMs(opts.maxRequestBytes ?? 0);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -41,6 +41,6 @@ export async function startTestApp(opts: {
     },
     { routers: opts.routers ?? [] },
   );
-  const handle = await listen(app, '127.0.0.1', 0);
+  const handle = await listen(app, '127.0.0.1', 0, { maxRequestBytes: config.storage.maxUploadBytes });
   return { ...handle, app: app as unknown as Koa, close: () => handle.drain(1000) };
 }
