@@ -6,12 +6,11 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { DomainError } from '../../domain/errors.js';
-import { getBatch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { assertNoFields } from '../processing/jobs.routes.js';
-import { batchJson, RETRY_BODY } from '../processing/batches.routes.js';
+import { batchJson, companyBatch, RETRY_BODY } from '../processing/batches.routes.js';
 import { retryFailedItems } from '../processing/submission.service.js';
 
 /** What the session's retry-failed submits with: the /v1 submission's engines and the workflow client. */
@@ -33,8 +32,7 @@ export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store:
   router.post('/batches/:id/retry-failed', async (ctx) => {
     assertNoFields(ctx.request.body, RETRY_BODY);
     const me = memberOf(ctx);
-    const original = await getBatch(deps.db, me.companyId, ctx.params['id'] ?? '');
-    if (!original) throw new DomainError('not_found', 'Batch not found');
+    const original = await companyBatch(deps.db, me.companyId, ctx.params['id'] ?? '');
     const submission = deps.submission;
     if (!submission?.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     const workflows = submission.workflows;

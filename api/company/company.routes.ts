@@ -4,15 +4,15 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
-import { batchSummaryJson } from '../processing/batches.routes.js';
+import { batchJson, batchSummaryJson, childrenPage, companyBatch, sendBatchResults } from '../processing/batches.routes.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
-import type { AppState } from '../http/context.js';
+import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
-import { jobJson } from '../processing/jobs.routes.js';
+import { companyJob, jobJson, sendResultFile } from '../processing/jobs.routes.js';
 import { perSessionLimit, refuseApiKey, refuseAuthorizationOnSession, requireBillingAdmin, requireCompanySession } from './guards.js';
 import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
@@ -24,15 +24,8 @@ import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.
 import { mountExtractionReview } from './extraction-review.handlers.js';
 import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
 import { mountCredits } from '../processing/credits.routes.js';
-import { batchJson } from '../processing/batches.routes.js';
-import { streamBatchZip } from '../processing/batch-zip.js';
-import { sendResultFile } from '../processing/jobs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
-import { DomainError } from '../../domain/errors.js';
-import { getJob, listBatchChildren } from '../../db/repositories/jobs.repo.js';
-import { getBatch, listBatches } from '../../db/repositories/batches.repo.js';
-import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
-import { parseAfter } from '../http/pagination.js';
+import { listBatches } from '../../db/repositories/batches.repo.js';
 
 export interface CompanyRouterDeps {
   db: Db;
@@ -97,33 +90,22 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   });
 
   /** One job of the company, its results and, for flow-extract, its review (any member). */
-  const findJob = async (companyId: string, id: string) => {
-    const job = await getJob(deps.db, companyId, id);
-    if (!job) throw new DomainError('not_found', 'Job not found');
-    return job;
-  };
+  const findJob = (ctx: AppContext) => companyJob(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '');
   signedIn.get('/jobs/:id', async (ctx) => {
-    ctx.body = jobJson(await findJob(memberOf(ctx).companyId, ctx.params['id'] ?? ''));
+    ctx.body = jobJson(await findJob(ctx));
   });
   signedIn.get('/jobs/:id/results/:index', async (ctx) => {
-    await sendResultFile(ctx, deps.store, await findJob(memberOf(ctx).companyId, ctx.params['id'] ?? ''), ctx.params['index'] ?? '', now());
+    await sendResultFile(ctx, deps.store, await findJob(ctx), ctx.params['index'] ?? '', now());
   });
   mountExtractionReview(signedIn, { db: deps.db, store: deps.store, now });
 
   /** One batch with its children, and its results ZIP once ended (any member), as on /v1. */
-  const findBatch = async (companyId: string, id: string) => {
-    const batch = await getBatch(deps.db, companyId, id);
-    if (!batch) throw new DomainError('not_found', 'Batch not found');
-    return batch;
-  };
+  const findBatch = (ctx: AppContext) => companyBatch(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '');
   signedIn.get('/batches/:id', async (ctx) => {
-    const paging = { limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems), after: parseAfter(ctx.query['after']) };
-    ctx.body = await batchJson(deps.db, await findBatch(memberOf(ctx).companyId, ctx.params['id'] ?? ''), paging);
+    ctx.body = await batchJson(deps.db, await findBatch(ctx), childrenPage(ctx));
   });
   signedIn.get('/batches/:id/results.zip', async (ctx) => {
-    const batch = await findBatch(memberOf(ctx).companyId, ctx.params['id'] ?? '');
-    if (!isBatchTerminal(batch.status)) throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
-    await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: now() }, batch, await listBatchChildren(deps.db, batch.id));
+    await sendBatchResults(ctx, { db: deps.db, store: deps.store, logger: deps.logger, now: now() }, await findBatch(ctx));
   });
 
   /** The company's credits: available, reserved and the ledger feed (any member), as GET /v1/credits. */

@@ -12,10 +12,10 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
 import { insertExtractionCorrections, listExtractionCorrections, type CorrectionRecord } from '../../db/repositories/extraction-corrections.repo.js';
-import { getJob, lockCompletedJob, setResultFiles, type Job, type ResultFile } from '../../db/repositories/jobs.repo.js';
+import { lockCompletedJob, setResultFiles, type Job, type ResultFile } from '../../db/repositories/jobs.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { resultsExpired } from '../processing/jobs.routes.js';
+import { companyJob, resultsExpired } from '../processing/jobs.routes.js';
 
 /**
  * Review of a `flow-extract` job in the company session (spec section 2, Records: "Review corrections of extracted
@@ -137,15 +137,10 @@ function checkCorrections(review: LoadedReview, body: ReturnType<typeof parseCor
 }
 
 export function mountExtractionReview(router: Router<AppState>, deps: ExtractionReviewDeps): void {
-  const findJob = async (companyId: string, id: string) => {
-    const job = await getJob(deps.db, companyId, id);
-    if (!job) throw new DomainError('not_found', 'Job not found');
-    return job;
-  };
 
   /** GET /api/company/jobs/{id}/extraction: the review of a completed flow-extract job (any member). */
   router.get('/jobs/:id/extraction', async (ctx) => {
-    const job = await findJob(memberOf(ctx).companyId, ctx.params['id'] ?? '');
+    const job = await companyJob(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '');
     ctx.body = reviewJson(await loadReview(deps.db, deps.store, job, deps.now()));
   });
 
@@ -159,7 +154,7 @@ export function mountExtractionReview(router: Router<AppState>, deps: Extraction
     const body = parseCorrections(ctx.request.body);
     const me = memberOf(ctx);
     const at = deps.now();
-    await findJob(me.companyId, ctx.params['id'] ?? ''); // 404 before the lock for a foreign or unknown id
+    await companyJob(deps.db, me.companyId, ctx.params['id'] ?? ''); // 404 before the lock for a foreign or unknown id
     const written: string[] = [];
     let replaced: ResultFile[] = [];
     let review: LoadedReview;

@@ -14,6 +14,8 @@ import { assertNoFields, jobJson, v1Idempotent, type JobsRouteDeps } from './job
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
 import { streamBatchZip } from './batch-zip.js';
+import type { FileStore } from '../../adapters/storage/file-store.js';
+import type { Logger } from '../../adapters/logging/logger.js';
 
 /** The batch routes need what the job routes need: they submit through the same code. */
 export type BatchesRouteDeps = JobsRouteDeps;
@@ -68,11 +70,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
   const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), now };
-  const findBatch = async (ctx: AppContext): Promise<Batch> => {
-    const batch = await getBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
-    if (!batch) throw new DomainError('not_found', 'Batch not found');
-    return batch;
-  };
+  const findBatch = (ctx: AppContext): Promise<Batch> => companyBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
   const needsWorkflows = async (_ctx: AppContext, next: () => Promise<unknown>) => {
     if (!deps.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     await next();
@@ -113,8 +111,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
 
   /** GET /v1/batches/{id}: progress, credits and the children (`limit` 1 to 100, `after` = first item index). */
   router.get('/batches/:id', async (ctx) => {
-    const page = { limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems), after: parseAfter(ctx.query['after']) };
-    ctx.body = await batchJson(deps.db, await findBatch(ctx), page);
+    ctx.body = await batchJson(deps.db, await findBatch(ctx), childrenPage(ctx));
   });
 
   /**
@@ -152,10 +149,27 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * past retention → 410.
    */
   router.get('/batches/:id/results.zip', async (ctx) => {
-    const batch = await findBatch(ctx);
-    if (!isBatchTerminal(batch.status)) {
-      throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
-    }
-    await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: now() }, batch, await listBatchChildren(deps.db, batch.id));
+    await sendBatchResults(ctx, { ...deps, now: now() }, await findBatch(ctx));
   });
+}
+
+/** A batch of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
+export async function companyBatch(db: Db, companyId: string, id: string): Promise<Batch> {
+  const batch = await getBatch(db, companyId, id);
+  if (!batch) throw new DomainError('not_found', 'Batch not found');
+  return batch;
+}
+
+/** The page of a batch's children a request asks for: `limit` 1 to the batch maximum, `after` the first item index. */
+export const childrenPage = (ctx: AppContext) => ({
+  limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems),
+  after: parseAfter(ctx.query['after']),
+});
+
+/** The results ZIP of an ended batch (409 `batch_not_terminal` before), streamed. */
+export async function sendBatchResults(ctx: AppContext, deps: { db: Db; store: FileStore; logger: Logger; now: Date }, batch: Batch): Promise<void> {
+  if (!isBatchTerminal(batch.status)) {
+    throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
+  }
+  await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: deps.now }, batch, await listBatchChildren(deps.db, batch.id));
 }

@@ -161,14 +161,17 @@ export function assertNoFields(
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
+/** A job of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
+export async function companyJob(db: Db, companyId: string, id: string): Promise<Job> {
+  const job = await getJob(db, companyId, id);
+  if (!job) throw new DomainError('not_found', 'Job not found');
+  return job;
+}
+
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
-  const findJob = async (ctx: AppContext): Promise<Job> => {
-    const job = await getJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
-    if (!job) throw new DomainError('not_found', 'Job not found');
-    return job;
-  };
+  const findJob = (ctx: AppContext): Promise<Job> => companyJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
 
   /**
    * POST /v1/jobs: validates and quotes the body exactly as /v1/estimate, then, in one transaction under the
