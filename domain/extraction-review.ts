@@ -1,5 +1,5 @@
 import { EXTRACTION_LIMITS, fieldKind, type ValueKind } from './extraction.js';
-import { canonicalDecimal, compactId, isCurrencyCode, isoDate, isValidIban } from './extraction-values.js';
+import { canonicalDecimal, compactId, findEmails, isCurrencyCode, isoDate, isValidIban, PLAIN_DECIMAL } from './extraction-values.js';
 
 /**
  * Review corrections of extracted scalar fields (spec section 2, Records: "made in the dashboard, are recorded, and
@@ -25,8 +25,6 @@ const FORMS: Readonly<Record<ValueKind, string>> = {
   text: `text of 1 to ${EXTRACTION_LIMITS.maxValueChars} characters without control characters`,
 };
 
-const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/u;
-const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/u;
 const CONTROL = /\p{Cc}/u;
 
 /** The form a correction of `field` takes, as the review shows it beside the field (and a refusal words it). */
@@ -51,11 +49,14 @@ export function correctedValue(field: string, raw: unknown): { value: string | n
     }
     case 'amount':
     case 'number':
-      return DECIMAL.test(s) ? { value: canonicalDecimal(s) } : expected;
+      return PLAIN_DECIMAL.test(s) ? { value: canonicalDecimal(s) } : expected;
     case 'currency':
       return isCurrencyCode(s) ? { value: s } : expected;
-    case 'email':
-      return EMAIL.test(s) && s.length <= 254 ? { value: s } : expected;
+    case 'email': {
+      // One address, the whole value, by the grammar the engines read addresses with; at most 64 before the @.
+      const found = findEmails(s);
+      return found.length === 1 && found[0]!.raw === s && s.indexOf('@') <= 64 && s.length <= 254 ? { value: s } : expected;
+    }
     case 'iban': {
       const iban = s.replace(/\s/gu, '').toUpperCase();
       return isValidIban(iban) ? { value: iban } : expected;

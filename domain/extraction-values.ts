@@ -103,6 +103,12 @@ export function amountReadings(token: string): Set<string> {
   return out;
 }
 
+/**
+ * A number as the exports hold it: a plain decimal with `.`, at most 15 integer and 10 fraction digits (what a
+ * spreadsheet number keeps exactly). Reviewers' amounts must have this form; the XLSX writes such values as numbers.
+ */
+export const PLAIN_DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/u;
+
 /** `"0012.500"` → `"12.5"`, `"-3.00"` → `"-3"`; anything that is not a plain decimal string is returned as it is. */
 export function canonicalDecimal(s: string): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/u.exec(s);

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { fieldKind, LINE_ITEM_COLUMNS, type ExtractedValue, type ExtractionResult, type LineItemColumn } from '../../domain/extraction.js';
+import { PLAIN_DECIMAL } from '../../domain/extraction-values.js';
 
 /**
  * The results of `flow-extract` (issue 17, section 3; spec section 2: one document row per input document, line
@@ -122,7 +123,6 @@ function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 /** Excel's limit of characters in a cell. */
 const CELL_MAX = 32_767;
-const DECIMAL = /^-?\d{1,15}(\.\d{1,10})?$/;
 
 /** Text for a cell: characters XML cannot hold removed, CR LF and CR as LF (XML reads a bare CR as LF anyway), capped. */
 const xlsxText = (s: string): string => {
@@ -133,7 +133,7 @@ const xlsxText = (s: string): string => {
 /** A normalised value as a cell: amounts and numbers as numbers, dates as dates (UTC midnight), the rest as text. */
 function xlsxValue(kind: ReturnType<typeof fieldKind>, value: string | null): { value: ExcelJS.CellValue; numFmt?: string } {
   if (value === null) return { value: null };
-  if ((kind === 'amount' || kind === 'number') && DECIMAL.test(value) && value.replace(/\D/g, '').length <= 15) {
+  if ((kind === 'amount' || kind === 'number') && PLAIN_DECIMAL.test(value) && value.replace(/\D/g, '').length <= 15) {
     return { value: Number(value), numFmt: kind === 'amount' ? '#,##0.00##' : 'General' };
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

@@ -16,6 +16,7 @@ describe('correctedValue', () => {
     expect(ok('vendor_vat_number', '12-3456789')).toEqual({ value: '12-3456789' });
     expect(ok('vendor_name', '  Müller & Söhne  ')).toEqual({ value: 'Müller & Söhne' });
     expect(ok('total', null)).toEqual({ value: null });
+    expect(ok('vendor_email', `${'a'.repeat(64)}@example.com`)).toEqual({ value: `${'a'.repeat(64)}@example.com` });
   });
 
   it('refuses other forms, naming the field and the form it takes', () => {
