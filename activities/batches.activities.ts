@@ -4,16 +4,11 @@ import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import * as batches from '../db/repositories/batches.repo.js';
 import { listBatchChildren } from '../db/repositories/jobs.repo.js';
-import { terminalDeliveryStarter } from './processing.activities.js';
 
 export interface BatchActivityDeps {
   db: Db;
   logger: Logger;
   now?: () => Date;
-  /** Starts `delivery:<id>` (default: the worker's own client); tests inject one. */
-  startDelivery?: (deliveryId: string) => Promise<void>;
-  /** Test-only retry schedule of /v1 deliveries (as for job events). */
-  webhookDelaysMs?: number[];
 }
 
 export type BatchStart =
@@ -29,7 +24,6 @@ export interface BatchEnd {
 
 export function createBatchActivities(deps: BatchActivityDeps) {
   const now = deps.now ?? (() => new Date());
-  const startTerminalDeliveries = terminalDeliveryStarter(deps);
   return {
     /** The batch's children in item order; the batch goes queued → processing (its children start now). */
     async startBatch(input: { batchId: string }): Promise<BatchStart> {
@@ -51,8 +45,6 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       // Every child workflow has returned, so every child is terminal; anything else is retried until it is.
       if (!end) throw ApplicationFailure.retryable(`batch ${input.batchId} has unfinished children`, 'batch_unfinished');
       if (end.changed) deps.logger.info({ batchId: input.batchId, status: end.status, counts: end.counts }, 'batch finished');
-      // The batch event was recorded with the transition; start its delivery now (again on a retry: idempotent).
-      await startTerminalDeliveries({ batchId: input.batchId });
       return end;
     },
   };

@@ -1,7 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ApplicationFailureCategory, WorkflowIdConflictPolicy } from '@temporalio/common';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import { LIMITS } from '../domain/accounts.js';
 import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } from '../domain/jobs.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
@@ -13,8 +13,6 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
 import { getUpload } from '../db/repositories/uploads.repo.js';
-import { terminalEventId, unstartedDeliveriesOfEvent } from '../db/repositories/v1-events.repo.js';
-import { workflowIds } from '../domain/workflow-ids.js';
 
 export interface ProcessingActivityDeps {
   db: Db;
@@ -23,13 +21,6 @@ export interface ProcessingActivityDeps {
   runners: OperationRunners;
   logger: Logger;
   now?: () => Date;
-  /**
-   * Starts `delivery:<id>` of a committed `/v1` delivery. Default: the worker's own client (activity context), on
-   * this activity's task queue, keeping a workflow of that id that already runs.
-   */
-  startDelivery?: (deliveryId: string) => Promise<void>;
-  /** Test-only: the waits between `/v1` delivery attempts, in ms (the workflow's `delaysMs`); unset in production. */
-  webhookDelaysMs?: number[];
 }
 
 /**
@@ -131,35 +122,8 @@ export async function storeResults(store: FileStore, job: Pick<jobs.Job, 'id' | 
   return files;
 }
 
-/** `delivery:<id>` of `webhookDeliveryWorkflow`, started with the activity's own client (as the API's startDeliveryWorkflow does). */
-export function startDeliveryFromActivity(delaysMs: number[] | undefined) {
-  return async (deliveryId: string): Promise<void> => {
-    const ctx = Context.current();
-    await ctx.client.workflow.start('webhookDeliveryWorkflow', {
-      workflowId: workflowIds.delivery(deliveryId),
-      taskQueue: ctx.info.taskQueue,
-      args: [{ deliveryId, interface: 'v1', ...(delaysMs ? { delaysMs } : {}) }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      memo: { interface: 'v1' },
-    });
-  };
-}
-
-/**
- * Starts the deliveries of a job's or batch's terminal event after the transition committed, if one was recorded
- * (also on a retry of the calling activity, whose transition already committed). Call it from the activity that
- * committed the transition; a failed start throws, so that activity retries.
- */
-export function terminalDeliveryStarter(deps: Pick<ProcessingActivityDeps, 'db' | 'startDelivery' | 'webhookDelaysMs'>) {
-  const startDelivery = deps.startDelivery ?? startDeliveryFromActivity(deps.webhookDelaysMs);
-  return async (subject: { jobId: string } | { batchId: string }): Promise<void> => {
-    for (const deliveryId of await unstartedDeliveriesOfEvent(deps.db, terminalEventId(subject))) await startDelivery(deliveryId);
-  };
-}
-
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
-  const startTerminalDeliveries = terminalDeliveryStarter(deps);
   return {
     /**
      * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
@@ -224,7 +188,6 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const changed = await jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
       // The speech operations keep their chunk transcripts until here (their last activity may run again).
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
-      await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },
 
@@ -233,7 +196,6 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
-      await startTerminalDeliveries({ jobId: input.jobId });
       return changed;
     },
 

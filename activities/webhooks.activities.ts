@@ -7,6 +7,7 @@ import { signBody } from '../adapters/webhooks/sign.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import * as webhooks from '../db/repositories/webhooks.repo.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../db/repositories/webhooks.repo.js';
 
 export interface WebhookActivityDeps {
   db: Db;
@@ -22,6 +23,42 @@ export interface SendAttemptResult {
   verdict: AttemptVerdict;
   statusCode: number | null;
   errorClass: string | null;
+}
+
+export interface SentAttempt {
+  verdict: AttemptVerdict;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+}
+
+/**
+ * One attempt on the wire: the stored body bytes, signed now with the endpoint's current secret, POSTed under the
+ * destination policy; the answer classified. Shared by the delivery workflow's attempt and the dispatcher.
+ */
+export async function signAndSend(
+  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now'>,
+  input: { delivery: WebhookDelivery; endpoint: WebhookEndpoint; body: Buffer },
+): Promise<SentAttempt> {
+  const { delivery, endpoint, body } = input;
+  const timestamp = Math.floor((deps.now ?? (() => new Date()))().getTime() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-service-timestamp': String(timestamp),
+    'x-service-signature': signBody(deps.secretBox.open(endpoint.secretSealed), timestamp, body),
+    'x-service-event-id': delivery.eventId,
+  };
+  if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
+    headers['x-service-delivery-id'] = delivery.id;
+    headers['x-service-key-version'] = String(endpoint.keyVersion);
+  }
+  const result = await postWithPolicy(endpoint.url, headers, body, {
+    resolver: deps.resolver,
+    allowLoopbackForTests: deps.allowLoopbackForTests,
+    ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+  });
+  const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);
+  return { verdict, statusCode: result.statusCode, errorClass: result.errorClass, durationMs: result.durationMs };
 }
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
@@ -45,26 +82,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         return { verdict: 'terminal', statusCode: null, errorClass: 'endpoint_disabled' };
       }
 
-      const timestamp = Math.floor(now().getTime() / 1000);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'x-service-timestamp': String(timestamp),
-        'x-service-signature': signBody(deps.secretBox.open(endpoint.secretSealed), timestamp, body),
-        'x-service-event-id': delivery.eventId,
-      };
-      if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
-        headers['x-service-delivery-id'] = delivery.id;
-        headers['x-service-key-version'] = String(endpoint.keyVersion);
-      }
-
-      const result = await heartbeatWhileWaiting(
-        postWithPolicy(endpoint.url, headers, body, {
-          resolver: deps.resolver,
-          allowLoopbackForTests: deps.allowLoopbackForTests,
-          ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
-        }),
-      );
-      const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);
+      const result = await heartbeatWhileWaiting(signAndSend(deps, { delivery, endpoint, body }));
+      const { verdict } = result;
       await webhooks.finishAttempt(deps.db, attemptId, {
         outcome: verdict,
         statusCode: result.statusCode,

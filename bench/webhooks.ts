@@ -1,8 +1,8 @@
 /**
  * Webhook delivery benchmark: the same N signed POSTs to a local 127.0.0.1 receiver, sent
  *   1. by a plain loop calling postWithPolicy (a few in flight), and
- *   2. by the platform's delivery path: enqueueDelivery -> webhookDeliveryWorkflow -> sendAttempt/settleDelivery
- *      on an in-process Temporal worker, with a real PostgreSQL database,
+ *   2. by the platform's delivery path: enqueueDelivery (the row, committed) -> the worker's webhook dispatcher (claim,
+ *      signed POST, attempt and state recorded) on an in-process platform worker, with a real PostgreSQL database,
  * and prints deliveries/second side by side with their ratio, latency percentiles and process memory.
  *
  * Run: npm run bench:webhooks -- --n 200   (or BENCH_N=200 npx tsx bench/webhooks.ts). See bench/README.md.
@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
@@ -30,7 +29,7 @@ import { workflowsPath } from '../workers/worker.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
-import type { DeliveryWorkflowResult } from '../workflows/webhooks/delivery.workflow.js';
+import { watchDeliveryOutcomes, type DeliveryOutcome } from './lib/delivery-outcomes.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
@@ -144,7 +143,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const workers = opts.workerProcesses > 0
     ? await startWorkerProcesses(run, opts.workerProcesses, { code, databaseUrl, temporalAddress: infra.temporalAddress, taskQueue, secretsKey })
     : null;
-  const gw = workers ? await connectBenchClient(run, infra.temporalAddress, config.temporal.namespace, taskQueue) : await startBenchWorker(run, {
+  if (!workers) await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
@@ -153,6 +152,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-webhooks-${process.pid}`,
     tuning: config.temporal.worker,
+    dispatch: config.webhooks.dispatch,
   });
   const endpoint = await createEndpoint(db, {
     interface: 'v1',
@@ -162,12 +162,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     secretSealed: secretBox.seal(SECRET),
   });
 
-  /** Records the delivery and starts its workflow; `completed` settles when the workflow has completed. */
-  const enqueue = async (eventId: string, i: number): Promise<{ completed: Promise<DeliveryWorkflowResult> }> => {
-    const { workflowId } = await enqueueDelivery(db, gw, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
-    const completed = gw.client.workflow.getHandle(workflowId).result() as Promise<DeliveryWorkflowResult>;
-    completed.catch(() => undefined); // awaited by the caller; never an unhandled rejection
-    return { completed };
+  const outcomes = watchDeliveryOutcomes(db);
+  run.defer('stop watching deliveries', async () => outcomes.stop());
+  /** Records the delivery (the dispatcher is woken by its commit); `completed` settles when its row is delivered or failed. */
+  const enqueue = async (eventId: string, i: number): Promise<{ completed: Promise<DeliveryOutcome> }> => {
+    const { delivery } = await enqueueDelivery(db, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
+    return { completed: outcomes.of(delivery.id) };
   };
 
   progress(`workflow engine: ${WARMUP} warm-up + ${opts.n} deliveries, ${opts.startConcurrency} starts in flight, task queue ${taskQueue}`);
@@ -256,13 +256,6 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   );
   if (workers) process.stdout.write(`worker processes: ${workers.length}, peak rss each: ${workers.map((p) => `${(p.peakRss / 2 ** 20).toFixed(1)} MiB`).join(', ')}\n`);
   return isHealthy(report);
-}
-
-/** A workflow client only (the workers run in other processes), closed by the run's clean-up. */
-async function connectBenchClient(run: RunLifecycle, address: string, namespace: string, taskQueue: string) {
-  const gw = await connectWorkflowGateway({ address, namespace, taskQueue });
-  run.defer('close workflow client', () => gw.close());
-  return gw;
 }
 
 /** N worker processes on the bench's task queue, each ready (polling) before this returns; stopped by the clean-up. */

@@ -7,12 +7,12 @@ import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
 import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
 import { issueMerchantKey } from '../db/repositories/merchants.repo.js';
-import { createEndpoint } from '../db/repositories/webhooks.repo.js';
+import { createEndpoint, getDelivery } from '../db/repositories/webhooks.repo.js';
+import { workflowIds } from '../domain/workflow-ids.js';
 import { addMember, createCompany, getCompany, issueCompanyKey, listMembers, removeMember } from '../db/repositories/companies.repo.js';
 import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
 import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
-import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
 
 /** Operator commands behind `npm run admin`; each returns a JSON-serialisable result. */
 
@@ -89,13 +89,12 @@ export async function keysRevoke(db: Db, flags: Record<string, string | undefine
 }
 
 /**
- * Registers a destination and sends it one signed `test.ping` event through the delivery workflow, so an
- * operator can watch `delivery:<id>` in the Temporal UI. The body has the event shape of `--interface` (`/v1`
- * or `/proof/v1`, docs/webhooks.md) and is signed like that interface's real deliveries.
+ * Registers a destination and queues one signed `test.ping` event for it, sent by the worker's dispatcher exactly as
+ * real deliveries are (a retryable failure hands it to `delivery:<id>` in the Temporal UI). The body has the event
+ * shape of `--interface` (`/v1` or `/proof/v1`, docs/webhooks.md) and is signed like that interface's deliveries.
  */
 export async function webhooksSendTest(
   db: Db,
-  gw: WorkflowGateway,
   secretBox: SecretBox,
   flags: Record<string, string | undefined>,
   now: Date,
@@ -116,6 +115,22 @@ export async function webhooksSendTest(
   });
   const eventId = newId('evt');
   const body = Buffer.from(JSON.stringify(testPingEvent(iface, eventId, now)));
-  const { delivery, workflowId } = await enqueueDelivery(db, gw, { endpoint, eventId, eventType: TEST_PING, body });
-  return { endpoint_id: endpoint.id, signing_secret: secret, delivery_id: delivery.id, event_id: eventId, workflow_id: workflowId };
+  const { delivery } = await enqueueDelivery(db, { endpoint, eventId, eventType: TEST_PING, body });
+  return { endpoint_id: endpoint.id, signing_secret: secret, delivery_id: delivery.id, event_id: eventId, retries_workflow_id: workflowIds.delivery(delivery.id) };
+}
+
+/**
+ * `--wait`: the delivery once its first attempt is recorded (delivered, failed, or retrying under its workflow), polled
+ * every 200 ms for at most `timeoutMs` (a worker must be running).
+ */
+export async function waitForFirstAttempt(db: Db, deliveryId: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = await getDelivery(db, deliveryId);
+    if (d && d.status !== 'pending') {
+      return { status: d.status, attempts: d.attempts, last_status_code: d.lastStatusCode, last_error_class: d.lastErrorClass, next_attempt_at: d.nextAttemptAt };
+    }
+    if (Date.now() > deadline) throw new DomainError('service_unavailable', `no attempt within ${timeoutMs / 1000} s: is a worker running?`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

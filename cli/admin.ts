@@ -11,7 +11,7 @@ import { migrateLatest } from '../db/migrate.js';
 import { getDelivery, listAttempts } from '../db/repositories/webhooks.repo.js';
 import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import {
-  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
+  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest, waitForFirstAttempt,
 } from './admin-commands.js';
 import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
 import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './user-commands.js';
@@ -137,17 +137,10 @@ try {
       print(await keysRevoke(db, flags, now));
       break;
     case 'webhooks:send-test': {
-      const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
-      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
-      try {
-        const secretBox = configuredSecretBox(config);
-        const result = await webhooksSendTest(db, gw, secretBox, flags, now, { allowLoopbackForTests: config.webhooks.allowLoopbackForTests });
-        const ui = config.temporal.address ? null : `http://127.0.0.1:${config.temporal.uiPort}/namespaces/${config.temporal.namespace}/workflows/${encodeURIComponent(result.workflow_id)}`;
-        print({ ...result, temporal_ui: ui, notice: 'The signing secret is shown once.' });
-        if (flags['wait']) print(await gw.client.workflow.getHandle(result.workflow_id).result());
-      } finally {
-        await gw.close();
-      }
+      const secretBox = configuredSecretBox(config);
+      const result = await webhooksSendTest(db, secretBox, flags, now, { allowLoopbackForTests: config.webhooks.allowLoopbackForTests });
+      print({ ...result, notice: 'The signing secret is shown once.' });
+      if (flags['wait']) print(await waitForFirstAttempt(db, result.delivery_id));
       break;
     }
     case 'invoices:void': {

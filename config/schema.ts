@@ -231,6 +231,12 @@ export const envSchema = z.object({
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * The worker's webhook dispatcher (docs/webhooks.md, "How a delivery is sent"): first attempts in flight at once per
+   * worker process, and at most this many of them to one destination.
+   */
+  WEBHOOK_DISPATCH_CONCURRENCY: int(32, 1, 1000),
+  WEBHOOK_DISPATCH_PER_DESTINATION: int(8, 1, 1000),
 
   /**
    * The offline speech engine (engines/transcription/README.md): its Python and model folder (default: what
@@ -382,6 +388,8 @@ export interface Config {
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
+    /** The dispatcher's attempts in flight per worker process, and per destination. */
+    readonly dispatch: { readonly concurrency: number; readonly perEndpoint: number };
   };
   /** Options of createDomainAuditor (adapters/domain-audit); the test* ones are never set in production. */
   readonly domainAudit: {
@@ -660,7 +668,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       authFailuresPerIpPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE,
       reserveMax: e.RATE_LIMIT_RESERVE_MAX,
     },
-    webhooks: { allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK },
+    webhooks: {
+      allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK,
+      dispatch: { concurrency: e.WEBHOOK_DISPATCH_CONCURRENCY, perEndpoint: Math.min(e.WEBHOOK_DISPATCH_PER_DESTINATION, e.WEBHOOK_DISPATCH_CONCURRENCY) },
+    },
     domainAudit: {
       resolvers: e.DOMAIN_AUDIT_RESOLVERS,
       testResolver: e.DOMAIN_AUDIT_TEST_RESOLVER,

@@ -45,6 +45,7 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     activityDeps,
     shutdownGraceMs: config.shutdownGraceMs,
     tuning: config.temporal.worker,
+    dispatch: config.webhooks.dispatch,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });

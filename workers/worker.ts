@@ -16,6 +16,9 @@ import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-sca
 import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
+import { Client, WorkflowIdConflictPolicy } from '@temporalio/client';
+import { workflowIds } from '../workflows/task-queues.js';
+import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** What the processing and retention activities need besides the shared deps. */
 export interface ProcessingWorkerDeps {
@@ -23,7 +26,7 @@ export interface ProcessingWorkerDeps {
   runners: OperationRunners;
   /** The speech engine (`transcribe`, `meeting`); without one, speech jobs reaching this worker fail as `processing_error`. */
   speech?: SpeechWorkerDeps;
-  /** Test-only: the waits between `/v1` job-event delivery attempts, in ms. */
+  /** Test-only: the waits between `/v1` job-event delivery attempts, in ms (the dispatcher's `retryDelaysMs`). */
   webhookDelaysMs?: number[];
 }
 
@@ -46,6 +49,34 @@ export interface PlatformWorkerOptions {
   identity?: string;
   /** Slots, sticky cache and pollers (config.temporal.worker); the SDK's defaults when absent. */
   tuning?: WorkerTuning;
+  /** The webhook dispatcher's limits (config.webhooks.dispatch); DEFAULT_DISPATCH when absent. */
+  dispatch?: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint'>;
+}
+
+/** WEBHOOK_DISPATCH_CONCURRENCY and WEBHOOK_DISPATCH_PER_DESTINATION's defaults. */
+export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8 } as const;
+
+/**
+ * The platform's Temporal worker, with the webhook dispatcher (workers/webhook-dispatcher.ts) running exactly as long
+ * as it does: `run()` starts it, `shutdown()` stops its claims at once, and `run()` resolves only after its attempts
+ * in flight were recorded, so the database and the connection can be closed right after.
+ */
+export class PlatformWorker extends Worker {
+  dispatcher: WebhookDispatcher | undefined;
+
+  override async run(): Promise<void> {
+    this.dispatcher?.start();
+    try {
+      await super.run();
+    } finally {
+      await this.dispatcher?.stop();
+    }
+  }
+
+  override shutdown(): void {
+    void this.dispatcher?.stop();
+    super.shutdown();
+  }
 }
 
 /** The WorkerOptions of a tuning (config.temporal.worker). */
@@ -67,7 +98,7 @@ export function workflowsPath(): string {
   return fileURLToPath(new URL(`../workflows/index.${ext}`, import.meta.url));
 }
 
-export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise<{ worker: PlatformWorker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: opts.address });
   const options: WorkerOptions = {
     connection,
@@ -87,7 +118,25 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
   };
-  const worker = await Worker.create(options);
+  const worker = (await PlatformWorker.create(options)) as PlatformWorker;
+  const client = new Client({ connection, namespace: opts.namespace });
+  const deps = opts.activityDeps;
+  worker.dispatcher = createWebhookDispatcher(
+    {
+      ...deps,
+      // The retries of a delivery are its workflow `delivery:<id>`, on this worker's task queue.
+      async startRetries(input) {
+        await client.workflow.start('webhookDeliveryWorkflow', {
+          workflowId: workflowIds.delivery(input.deliveryId),
+          taskQueue: opts.taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          memo: { interface: input.interface },
+        });
+      },
+    },
+    { ...(opts.dispatch ?? DEFAULT_DISPATCH), ...(deps.processing?.webhookDelaysMs ? { retryDelaysMs: deps.processing.webhookDelaysMs } : {}) },
+  );
   return { worker, connection };
 }
 
@@ -98,7 +147,7 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   return {
     ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
     ...createSpeechActivities({ db, logger, store: deps.processing.store, speech: deps.processing.speech }),
-    ...createBatchActivities({ db, logger, ...(deps.processing.webhookDelaysMs ? { webhookDelaysMs: deps.processing.webhookDelaysMs } : {}) }),
+    ...createBatchActivities({ db, logger }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
 }

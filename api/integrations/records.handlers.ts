@@ -1,6 +1,4 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
-import compose from 'koa-compose';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import { parseVoidReason } from '../../domain/proof/invoice-lifecycle.js';
@@ -17,9 +15,8 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { mountContacts, mountEvents } from '../proof/account.handlers.js';
 import type { MerchantIdempotent } from '../proof/idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
-import { startRecordedDeliveries } from '../proof/proof.routes.js';
 import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
-import { nudgeInvoiceLifecycle, startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import { nudgeInvoiceLifecycle, type WorkflowGateway } from '../temporal/workflow-client.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 
 export interface RecordRouteDeps extends ProofDeps {
@@ -46,7 +43,7 @@ const voidBody = z.strictObject({ reason: z.unknown().optional() });
  * transaction of the operator's `invoices:void`) and the review queue with its evidence.
  */
 export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, idempotent: MerchantIdempotent): void {
-  const idem = (operation: string): Middleware<AppState> => compose([idempotent(operation), startRecordedDeliveries(deps.workflows)]);
+  const idem = idempotent;
   const at = { base: '', filters: true } as const;
   mountRequests(router, deps, idem, at);
   mountContacts(router, deps, idem, at);
@@ -90,7 +87,6 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
     const workflows = deps.workflows;
     if (outcome.outcome === 'voided' && workflows) {
       ctx.state.afterCommit!.push(async () => {
-        for (const deliveryId of outcome.deliveryIds) await startDeliveryWorkflow(workflows, { deliveryId, interface: 'proof' });
         await nudgeInvoiceLifecycle(workflows, invoice.id);
       });
     }

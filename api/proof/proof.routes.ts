@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
-import compose from 'koa-compose';
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -18,8 +17,6 @@ import { merchantIdempotency } from './idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
-import { deliveriesRecordedIn } from '../../db/repositories/proof-events.repo.js';
-import { startDeliveryWorkflow } from '../temporal/workflow-client.js';
 import { mountProofDocs } from './docs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
@@ -66,21 +63,6 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
   };
 }
 
-/**
- * After the idempotent handler, while its transaction is still open: schedule, for after the commit, the start
- * of `delivery:<id>` for every webhook delivery the handler's events recorded.
- */
-export function startRecordedDeliveries(workflows: WorkflowGateway | null): Middleware<AppState> {
-  return async (ctx, next) => {
-    await next();
-    const trx = ctx.state.trx;
-    if (!trx || !workflows) return;
-    ctx.state.afterCommit?.push(async () => {
-      for (const deliveryId of deliveriesRecordedIn(trx)) await startDeliveryWorkflow(workflows, { deliveryId, interface: 'proof' });
-    });
-  };
-}
-
 /** Payment-request creations, direct or by invoice, through an API key or the dashboard session. */
 const CREATION_PATHS = new Set(['/proof/v1/requests', '/proof/v1/invoices', '/api/integrations/requests', '/api/integrations/invoices']);
 
@@ -121,8 +103,8 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
   const idempotency = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
-  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> =>
-    compose([idempotency(operation, opts), startRecordedDeliveries(deps.workflows ?? null)]);
+  // Webhook deliveries recorded with an event are sent by the worker's dispatcher, woken by their commit.
+  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> => idempotency(operation, opts);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
   const invoiceDeps = { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null };

@@ -30,6 +30,7 @@ const { worker, connection } = await createPlatformWorker({
   shutdownGraceMs: 5000,
   identity: `bench-webhooks-worker-${process.pid}`,
   tuning: config.temporal.worker,
+  dispatch: config.webhooks.dispatch,
 });
 const running = worker.run();
 const sampler = setInterval(() => process.stdout.write(`rss ${process.memoryUsage().rss}\n`), 250);

@@ -7,9 +7,8 @@ import { createDelivery, toEndpoint, type WebhookEndpoint } from './webhooks.rep
 /**
  * The `/v1` job and batch events (docs/webhooks.md, "/v1 job and batch events"). The delivery row
  * (`webhook_deliveries`, with the exact body bytes) is the outbox: it is written in the transaction of the
- * terminal transition it reports, so the event exists exactly when the transition committed, once. Its
- * `delivery:<id>` workflow is started after commit by whoever committed; a start lost to a crash is made by the
- * maintenance schedule (`findUnstartedDeliveries`).
+ * terminal transition it reports, so the event exists exactly when the transition committed, once. Its commit wakes
+ * the worker's webhook dispatcher, which sends it (workers/webhook-dispatcher.ts).
  */
 
 /**
@@ -69,7 +68,7 @@ export async function enqueueJobTerminalEvent(trx: Db, input: { companyId: strin
 
 /**
  * The batch's terminal event (`batch.completed|partial|failed`, modes `batch` and `both`), to be called by the
- * batches repository in the transaction that makes the batch terminal; start the returned deliveries after commit.
+ * batches repository in the transaction that makes the batch terminal.
  */
 export async function enqueueBatchTerminalEvent(trx: Db, input: { companyId: string; webhookId: string | null; batch: EventBatchInput; at: Date }): Promise<string[]> {
   const ids: string[] = [];
@@ -79,13 +78,4 @@ export async function enqueueBatchTerminalEvent(trx: Db, input: { companyId: str
     if (id) ids.push(id);
   }
   return ids;
-}
-
-/**
- * Deliveries of a terminal event whose workflow may not have been started yet (no attempt made): what the committer
- * starts after commit, again on a retry. Starting `delivery:<id>` twice keeps the running workflow.
- */
-export async function unstartedDeliveriesOfEvent(db: Db, eventId: string): Promise<string[]> {
-  const rows = await db('webhook_deliveries').where({ event_id: eventId, interface: 'v1', status: 'pending', attempts: 0 }).select('id');
-  return rows.map((r) => r.id as string);
 }

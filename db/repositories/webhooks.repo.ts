@@ -107,11 +107,13 @@ export async function setEndpointStatus(db: Db, id: string, status: EndpointStat
 
 /**
  * Records a delivery of one event to one endpoint with its body bytes, once: a repeat of the same
- * (endpoint, event) returns the existing delivery. Pass a transaction to commit it with the event.
+ * (endpoint, event) returns the existing delivery. Pass a transaction to commit it with the event: at commit the
+ * worker's dispatcher is woken and sends its first attempt (webhook-dispatch.repo.ts). `delaysMs` is a test-only
+ * override of the waits between attempts.
  */
 export async function createDelivery(
   db: Db,
-  input: { endpoint: WebhookEndpoint; eventId: string; eventType: string; body: Buffer; maxAttempts: number },
+  input: { endpoint: WebhookEndpoint; eventId: string; eventType: string; body: Buffer; maxAttempts: number; delaysMs?: number[] },
 ): Promise<{ delivery: WebhookDelivery; created: boolean }> {
   const inserted = await db('webhook_deliveries')
     .insert({
@@ -123,6 +125,8 @@ export async function createDelivery(
       event_type: input.eventType,
       body: input.body,
       max_attempts: input.maxAttempts,
+      dispatch: 'queued',
+      retry_delays_ms: input.delaysMs ?? null,
     })
     .onConflict(['endpoint_id', 'event_id'])
     .ignore()
@@ -229,8 +233,9 @@ export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptR
 }
 
 /**
- * Deliveries that were recorded but never attempted for longer than `olderThan`: their workflow start was
- * lost (e.g. the process died between commit and start). The maintenance workflow starts them again.
+ * Deliveries of earlier versions (not queued for the dispatcher) that were recorded but never attempted for longer
+ * than `olderThan`: their workflow start was lost (e.g. the process died between commit and start). The maintenance
+ * workflow starts them again. Queued deliveries are the dispatcher's, which takes over an expired claim itself.
  */
 export async function findUnstartedDeliveries(
   db: Db,
@@ -240,6 +245,7 @@ export async function findUnstartedDeliveries(
   const rows = await db('webhook_deliveries as d')
     .select('d.id', 'd.interface')
     .where('d.status', 'pending')
+    .whereNull('d.dispatch')
     .andWhere('d.attempts', 0)
     .andWhere('d.created_at', '<', olderThan)
     .whereNotExists(db('webhook_delivery_attempts as a').whereRaw('a.delivery_id = d.id'))

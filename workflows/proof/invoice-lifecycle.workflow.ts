@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, condition, defineSignal, defineUpdate, getExternalWorkflowHandle, proxyActivities, setHandler, TemporalFailure } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, defineSignal, defineUpdate, getExternalWorkflowHandle, patched, proxyActivities, setHandler, TemporalFailure } from '@temporalio/workflow';
 import type { InvoiceLifecycleActivities } from '../../activities/invoice-lifecycle.activities.js';
 import { parseVoidReason, type SettledInvoiceStatus, type VoidOutcome } from '../../domain/proof/invoice-lifecycle.js';
 import { startIfAbsent } from '../start-if-absent.js';
@@ -60,8 +60,11 @@ export async function invoiceLifecycleWorkflow(input: InvoiceLifecycleInput): Pr
     async (request) => {
       const reason = parseVoidReason(request?.reason);
       const { outcome, deliveryIds } = await voidInvoice({ invoiceId: input.invoiceId, reason: reason.ok ? reason.reason : null });
-      // If this is lost (a crash right here), the maintenance run starts the deliveries after its grace period.
-      for (const deliveryId of deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+      // The worker's dispatcher sends deliveries recorded since patch `webhook-dispatcher`; runs from before start
+      // their workflows here (a start lost to a crash right here is made by the maintenance run).
+      if (!patched('webhook-dispatcher')) {
+        for (const deliveryId of deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+      }
       if (outcome.outcome === 'voided' || outcome.outcome === 'already_voided') settle('voided');
       else if (outcome.outcome === 'already_paid') settle('paid');
       else settle('not_found');

@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import { startIfAbsent } from '../start-if-absent.js';
 import { workflowIds } from '../task-queues.js';
 import { webhookDeliveryWorkflow } from '../webhooks/delivery.workflow.js';
@@ -49,8 +49,11 @@ export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promis
       ...(input.maxAccounts !== undefined ? { maxAccounts: input.maxAccounts } : {}),
       ...(input.maxTransactions !== undefined ? { maxTransactions: input.maxTransactions } : {}),
     });
-    // If this answer is lost (a crash right here), the maintenance run starts the delivery after its grace period.
-    for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+    // The worker's dispatcher sends deliveries recorded since patch `webhook-dispatcher`; runs from before start their
+    // workflows here (a start lost to a crash right here is made by the maintenance run after its grace period).
+    if (!patched('webhook-dispatcher')) {
+      for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+    }
     // Absent from results recorded before it existed (`?? []` keeps their replay unchanged).
     for (const invoiceId of result.paidInvoiceIds ?? []) await signalInvoicePaid(invoiceId);
     if (result.caughtUp) await sleep(pollIntervalMs);

@@ -5,8 +5,13 @@ import type { WebhookActivities } from '../../activities/webhooks.activities.js'
 export interface DeliveryWorkflowInput {
   deliveryId: string;
   interface: WebhookInterface;
-  /** First attempt number of this run (a manual retry continues the budget of the same delivery). */
+  /**
+   * First attempt number of this run: the dispatcher hands a delivery over from attempt 2 after a retryable first
+   * attempt, and a manual retry continues the budget of the same delivery.
+   */
   startAttempt?: number;
+  /** When the first attempt of this run is due (epoch ms): the dispatcher's hand-over waits until then. */
+  resumeAt?: number;
   /**
    * Test-only override of the waits between attempts, in milliseconds. Production starters never set it,
    * so the profile's schedule applies.
@@ -43,13 +48,17 @@ const { settleDelivery } = proxyLocalActivities<WebhookActivities>({
 });
 
 /**
- * One signed webhook delivery (workflow id `delivery:<id>`): attempt, and after a retryable failure wait per
- * the interface's schedule, until delivered, terminally failed, or out of attempts.
+ * The retries of one signed webhook delivery (workflow id `delivery:<id>`), started by the dispatcher after a
+ * retryable first attempt, by a manual retry, or (deliveries of earlier versions) for the whole delivery: attempt,
+ * and after a retryable failure wait per the interface's schedule, until delivered, terminally failed, or out of
+ * attempts.
  */
 export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const profile = DELIVERY_PROFILES[input.interface];
   const delays = input.delaysMs ?? scheduleMs(profile);
   const attemptLocally = patched('delivery-attempt-local');
+  // Only a hand-over from the dispatcher carries `resumeAt`; runs started before it existed never wait here.
+  if (input.resumeAt !== undefined && input.resumeAt > Date.now()) await sleep(input.resumeAt - Date.now());
   for (let attempt = input.startAttempt ?? 1; attempt <= profile.maxAttempts; attempt++) {
     const { verdict } = await (attemptLocally ? local.sendAttempt : sendAttempt)({ deliveryId: input.deliveryId, attemptNo: attempt });
     const step = nextStep(verdict, attempt, profile);

@@ -1,0 +1,146 @@
+import type { Db } from '../connection.js';
+import { toDelivery, toEndpoint, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repo.js';
+
+/** The channel every insert into `webhook_deliveries` notifies at commit (migration 20261124090000). */
+export const DISPATCH_CHANNEL = 'webhook_dispatch';
+
+/** A delivery claimed by a dispatcher: what to send, and the claim that fences what it writes back. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  body: Buffer;
+  /** `queued`: send the first attempt (`attemptId` is its row, already in flight); `handoff`: start the retries. */
+  dispatch: 'queued' | 'handoff';
+  attemptId: number | null;
+  /** The claim's expiry as PostgreSQL prints it (to the microsecond): the fencing token of what the dispatcher writes back. */
+  claimedUntil: string;
+  /** Test-only waits between attempts (`createDelivery`'s `delaysMs`), or null. */
+  retryDelaysMs: number[] | null;
+}
+
+/** How far into the queue (oldest first) a claim looks for destinations with a free slot. */
+const CLAIM_WINDOW = 1000;
+
+/**
+ * Claims up to `limit` deliveries queued for the dispatcher (oldest first) for `leaseMs`, skipping rows another
+ * dispatcher holds and never giving one destination more than `perEndpoint` in flight (counting the caller's own,
+ * `inFlight`). One statement: an expired claim (a dispatcher that died mid-send) is taken over, its in-flight
+ * attempt closed as interrupted, and for each queued delivery its first attempt row is written, in flight, with the
+ * endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW` waiting rows are looked at, so a claim costs
+ * the same however long the queue grows.
+ */
+export async function claimDispatch(
+  db: Db,
+  opts: { limit: number; leaseMs: number; perEndpoint: number; inFlight: ReadonlyMap<string, number> },
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.raw(
+    `WITH busy AS (
+       SELECT * FROM unnest(?::text[], ?::int[]) AS b(endpoint_id, n)
+     ), waiting AS (
+       SELECT id, endpoint_id, created_at FROM webhook_deliveries
+        WHERE dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
+        ORDER BY created_at
+        LIMIT ${CLAIM_WINDOW}
+     ), slotted AS (
+       SELECT w.id, row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.created_at) + coalesce(b.n, 0) AS slot
+         FROM waiting w LEFT JOIN busy b ON b.endpoint_id = w.endpoint_id
+     ), picked AS (
+       SELECT id FROM webhook_deliveries
+        WHERE id IN (SELECT id FROM slotted WHERE slot <= ?)
+          AND dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
+        ORDER BY created_at
+        LIMIT ?
+        FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE webhook_deliveries d SET dispatch_until = now() + make_interval(secs => ?::int / 1000.0)
+         FROM picked WHERE d.id = picked.id
+       RETURNING d.*
+     ), interrupted AS (
+       UPDATE webhook_delivery_attempts a SET outcome = 'interrupted', error_class = 'worker_interrupted', finished_at = now()
+         FROM claimed c WHERE a.delivery_id = c.id AND c.dispatch = 'queued' AND a.outcome = 'in_flight'
+     ), started AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt_no, key_version, outcome)
+       SELECT c.id, c.attempts + 1, e.key_version, 'in_flight'
+         FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+        WHERE c.dispatch = 'queued' AND c.status = 'pending'
+       RETURNING id, delivery_id
+     )
+     SELECT c.*, c.dispatch_until::text AS claim_token, s.id AS attempt_id,
+            e.id AS e_id, e.interface AS e_interface, e.tenant_id AS e_tenant_id, e.url AS e_url, e.events AS e_events,
+            e.secret_sealed AS e_secret_sealed, e.key_version AS e_key_version, e.status AS e_status, e.created_at AS e_created_at
+       FROM claimed c
+       JOIN webhook_endpoints e ON e.id = c.endpoint_id
+       LEFT JOIN started s ON s.delivery_id = c.id
+      ORDER BY c.created_at`,
+    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.limit, opts.leaseMs],
+  );
+  return (rows as Array<Record<string, unknown>>).map((r) => ({
+    delivery: toDelivery(r),
+    endpoint: toEndpoint({
+      id: r['e_id'], interface: r['e_interface'], tenant_id: r['e_tenant_id'], url: r['e_url'], events: r['e_events'],
+      secret_sealed: r['e_secret_sealed'], key_version: r['e_key_version'], status: r['e_status'], created_at: r['e_created_at'],
+    }),
+    body: r['body'] as Buffer,
+    dispatch: r['dispatch'] as 'queued' | 'handoff',
+    attemptId: r['attempt_id'] === null || r['attempt_id'] === undefined ? null : Number(r['attempt_id']),
+    claimedUntil: r['claim_token'] as string,
+    retryDelaysMs: (r['retry_delays_ms'] as number[] | null) ?? null,
+  }));
+}
+
+/**
+ * Records the dispatched attempt's result and the delivery's new state in one statement, under the claim: a
+ * delivered or failed delivery leaves the dispatcher; a retrying one becomes a `handoff` (still claimed) until its
+ * workflow is started. Nothing changes on the delivery when the claim was lost (taken over after its lease); the
+ * attempt row still gets what really happened.
+ */
+export async function finishDispatched(
+  db: Db,
+  input: {
+    claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>;
+    attemptId: number;
+    result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number };
+    state: 'delivered' | 'failed' | 'retrying';
+    nextAttemptAt: Date | null;
+  },
+): Promise<boolean> {
+  const { rows } = await db.raw(
+    `WITH attempt AS (
+       UPDATE webhook_delivery_attempts
+          SET outcome = ?, status_code = ?, error_class = ?, duration_ms = ?, finished_at = now()
+        WHERE id = ?
+     )
+     UPDATE webhook_deliveries
+        SET status = ?, attempts = GREATEST(attempts, 1), next_attempt_at = ?::timestamptz,
+            last_status_code = ?, last_error_class = ?,
+            delivered_at = CASE WHEN ? = 'delivered' THEN now() END,
+            failed_at = CASE WHEN ? = 'failed' THEN now() END,
+            updated_at = now(),
+            dispatch = CASE WHEN ? = 'retrying' THEN 'handoff' END,
+            dispatch_until = CASE WHEN ? = 'retrying' THEN dispatch_until END
+      WHERE id = ? AND dispatch = 'queued' AND dispatch_until = ?::timestamptz
+     RETURNING id`,
+    [
+      input.result.outcome, input.result.statusCode, input.result.errorClass, input.result.durationMs, input.attemptId,
+      input.state, input.nextAttemptAt, input.result.statusCode, input.result.errorClass,
+      input.state, input.state, input.state, input.state, input.claimed.delivery.id, input.claimed.claimedUntil,
+    ],
+  );
+  return (rows as unknown[]).length === 1;
+}
+
+/** Leaves a delivery that needs no send (already settled, e.g. by an operator) to nobody, under the claim. */
+export async function releaseDispatched(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: claimed.delivery.id })
+    .whereRaw('dispatch_until = ?::timestamptz', [claimed.claimedUntil])
+    .update({ dispatch: null, dispatch_until: null });
+}
+
+/** The delivery's retries now belong to its workflow: the dispatcher lets go of it (under the claim). */
+export async function endHandoff(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: claimed.delivery.id, dispatch: 'handoff' })
+    .whereRaw('dispatch_until = ?::timestamptz', [claimed.claimedUntil])
+    .update({ dispatch: null, dispatch_until: null });
+}

@@ -1,0 +1,190 @@
+import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
+import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
+import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, type ClaimedDelivery } from '../db/repositories/webhook-dispatch.repo.js';
+import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
+import { DEFAULT_TIMEOUTS } from '../adapters/webhooks/http-delivery.js';
+
+export interface DispatcherOptions {
+  /** Attempts in flight at once in this process. */
+  concurrency: number;
+  /** Attempts in flight at once to one destination, so one slow receiver cannot take every slot. */
+  perEndpoint: number;
+  /** How often the queue is read without a notification (a missed one, an expired claim). */
+  pollMs?: number;
+  /** Test-only waits between attempts for deliveries without their own (`/v1` job events of a test worker). */
+  retryDelaysMs?: number[];
+}
+
+export interface WebhookDispatcher {
+  start(): void;
+  /** Stops claiming, lets the attempts in flight finish and record, then resolves. */
+  stop(): Promise<void>;
+}
+
+/** A raw PostgreSQL connection that can LISTEN (the pool's connections are shared and must not). */
+interface ListenConnection {
+  query(sql: string): Promise<unknown>;
+  on(event: 'notification', fn: () => void): unknown;
+  on(event: 'error' | 'end', fn: (err?: unknown) => void): unknown;
+}
+
+/**
+ * The worker's webhook dispatcher (docs/webhooks.md, "How a delivery is sent"). A delivery is a row committed with
+ * its event (`createDelivery`, the outbox); the insert notifies `webhook_dispatch` at commit. The dispatcher claims
+ * queued rows (a lease in the row, so any number of worker processes share the queue and a dead one's rows are
+ * taken over), sends each first attempt and records it with the delivery's new state in one statement. A delivery
+ * that needs a retry is handed to its Temporal workflow `delivery:<id>` (attempt 2 on, the interface's schedule, the
+ * Temporal UI, manual retry); one delivered or failed at once needs no workflow at all, which is what makes a
+ * delivery cheap: a workflow costs the Temporal server several milliseconds of CPU, the dispatcher two statements.
+ */
+export function createWebhookDispatcher(
+  deps: Pick<WebhookActivityDeps, 'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger'> & {
+    startRetries(input: DeliveryWorkflowInput): Promise<void>;
+  },
+  opts: DispatcherOptions,
+): WebhookDispatcher {
+  const now = deps.now ?? (() => new Date());
+  const pollMs = opts.pollMs ?? 1000;
+  // Longer than any attempt can take, so a live dispatcher never loses a claim to another one.
+  const leaseMs = (deps.timeouts ?? DEFAULT_TIMEOUTS).totalMs + 60_000;
+  const inFlight = new Map<string, Promise<void>>();
+  const perEndpoint = new Map<string, number>();
+  let stopping = false;
+  let running: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  // Something may be waiting: at start, after a notification or a poll tick, after a claim that filled every slot.
+  let mayHaveMore = true;
+  let listener: { conn: ListenConnection; close(): Promise<void> } | null = null;
+
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  const notified = () => {
+    mayHaveMore = true;
+    poke();
+  };
+
+  async function listen(): Promise<void> {
+    if (stopping || listener) return;
+    const client = deps.db.client as { acquireRawConnection(): Promise<ListenConnection>; destroyRawConnection(c: ListenConnection): Promise<void> };
+    try {
+      const conn = await client.acquireRawConnection();
+      let closed = false;
+      const close = async () => {
+        if (closed) return;
+        closed = true;
+        if (listener?.conn === conn) listener = null;
+        await client.destroyRawConnection(conn).catch(() => undefined);
+      };
+      conn.on('notification', notified);
+      // A dropped connection is replaced on the next poll tick; the poll covers what was notified meanwhile.
+      conn.on('error', (err) => {
+        deps.logger.warn({ err }, 'webhook dispatcher: the LISTEN connection failed; polling until it is back');
+        void close();
+      });
+      conn.on('end', () => void close());
+      await conn.query(`LISTEN ${DISPATCH_CHANNEL}`);
+      listener = { conn, close };
+      if (stopping) await close();
+    } catch (err) {
+      deps.logger.warn({ err }, 'webhook dispatcher: could not LISTEN; polling every second');
+    }
+  }
+
+  function launch(c: ClaimedDelivery): void {
+    const endpointId = c.endpoint.id;
+    perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    const work = handle(c)
+      .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded; its claim expires and it is taken over'))
+      .finally(() => {
+        inFlight.delete(c.delivery.id);
+        const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) perEndpoint.set(endpointId, left);
+        else perEndpoint.delete(endpointId);
+        // A slot of this destination is free: rows skipped for its cap may go now.
+        notified();
+      });
+    inFlight.set(c.delivery.id, work);
+  }
+
+  async function handle(c: ClaimedDelivery): Promise<void> {
+    if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
+    if (c.attemptId === null) return releaseDispatched(deps.db, c); // settled meanwhile (not pending): nothing to send
+    const profile = DELIVERY_PROFILES[c.delivery.interface];
+    const sent = c.endpoint.status === 'enabled'
+      ? await signAndSend(deps, c)
+      : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
+    const step = nextStep(sent.verdict, 1, profile);
+    const delays = c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined) ?? scheduleMs(profile);
+    const nextAttemptAt = step.state === 'retrying' ? new Date(now().getTime() + delays[0]!) : null;
+    const kept = await finishDispatched(deps.db, {
+      claimed: c,
+      attemptId: c.attemptId,
+      result: { outcome: sent.verdict, statusCode: sent.statusCode, errorClass: sent.errorClass, durationMs: sent.durationMs },
+      state: step.state,
+      nextAttemptAt,
+    });
+    deps.logger.info(
+      { deliveryId: c.delivery.id, attempt: 1, status: sent.statusCode, errorClass: sent.errorClass, ms: sent.durationMs, verdict: sent.verdict },
+      'webhook attempt',
+    );
+    if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
+  }
+
+  /** Starts `delivery:<id>` from attempt 2 at the scheduled time; on failure the claim expires and this is retried. */
+  async function handOver(c: ClaimedDelivery, resumeAt: Date | null): Promise<void> {
+    const delays = c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined);
+    await deps.startRetries({
+      deliveryId: c.delivery.id,
+      interface: c.delivery.interface,
+      startAttempt: 2,
+      ...(resumeAt ? { resumeAt: resumeAt.getTime() } : {}),
+      ...(delays ? { delaysMs: delays } : {}),
+    });
+    await endHandoff(deps.db, c);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      if (!listener) await listen();
+      const free = opts.concurrency - inFlight.size;
+      // Claim when a quarter of the slots are free (or nothing runs), so a busy queue is read in batches.
+      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || inFlight.size === 0)) {
+        mayHaveMore = false;
+        try {
+          const claimed = await claimDispatch(deps.db, { limit: free, leaseMs, perEndpoint: opts.perEndpoint, inFlight: perEndpoint });
+          for (const c of claimed) launch(c);
+          // A full claim may have left more; a destination at its cap is read again when one of its attempts ends.
+          if (claimed.length === free) mayHaveMore = true;
+          if (claimed.length > 0 && claimed.length === free) continue;
+        } catch (err) {
+          deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again');
+        }
+      }
+      if (stopping) break;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(notified, pollMs);
+      });
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      stopping = false;
+      running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
+    },
+    async stop() {
+      stopping = true;
+      poke();
+      await running;
+      running = null;
+      await Promise.all(inFlight.values());
+      await listener?.close();
+    },
+  };
+}
