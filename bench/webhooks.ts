@@ -29,7 +29,7 @@ import { workflowsPath } from '../workers/worker.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { enqueueDelivery } from '../api/temporal/deliveries.js';
-import { watchDeliveryOutcomes, type DeliveryOutcome } from './lib/delivery-outcomes.js';
+import { awaitDeliveries, type DeliveryOutcome } from './lib/delivery-outcomes.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
@@ -162,67 +162,78 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     secretSealed: secretBox.seal(SECRET),
   });
 
-  const outcomes = watchDeliveryOutcomes(db);
-  run.defer('stop watching deliveries', async () => outcomes.stop());
-  /** Records the delivery (the dispatcher is woken by its commit); `completed` settles when its row is delivered or failed. */
-  const enqueue = async (eventId: string, i: number): Promise<{ completed: Promise<DeliveryOutcome> }> => {
-    const { delivery } = await enqueueDelivery(db, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
-    return { completed: outcomes.of(delivery.id) };
-  };
+  /** Records the delivery; its commit wakes the dispatcher. */
+  const enqueue = (eventId: string, i: number) => enqueueDelivery(db, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
 
-  progress(`workflow engine: ${WARMUP} warm-up + ${opts.n} deliveries, ${opts.startConcurrency} starts in flight, task queue ${taskQueue}`);
-  const warmup = Promise.all(Array.from({ length: WARMUP }, async (_, i) => (await enqueue(`evt_bench_wfwarmup_${runId}_${i}`, i)).completed));
+  progress(`delivery path: ${WARMUP} warm-up + ${opts.n} deliveries, ${opts.startConcurrency} enqueues in flight, task queue ${taskQueue}`);
+  const warmupPrefix = `evt_bench_wfwarmup_${runId}_`;
+  const warmup = (async () => {
+    for (let i = 0; i < WARMUP; i++) await enqueue(`${warmupPrefix}${i}`, i);
+    await awaitDeliveries(db, { endpointId: endpoint.id, eventIdPrefix: warmupPrefix, n: WARMUP, signal: run.signal });
+  })();
   warmup.catch(() => undefined);
   await withDeadline(warmup, 60_000, 'the warm-up deliveries', run.signal);
   const receivedBeforeWorkflow = receiver.count;
 
-  const wf: PhaseResult = { label: `workflow (${opts.startConcurrency} starts in flight)`, n: opts.n, ok: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const wf: PhaseResult = { label: `dispatcher (${opts.startConcurrency} enqueues in flight)`, n: opts.n, ok: 0, failed: 0, seconds: 0, latenciesMs: [] };
   const workflowErrors: string[] = [];
-  const completions: Array<Promise<void>> = [];
   memory.push({ label: 'before workflow phase', sample: sampleMemory() });
   const sampler = startMemorySampler(250);
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   loopDelay.enable();
+  // SQL statements of the delivery path by kind (knex 'query' events; the bench's own counting polls excluded).
+  const statements = new Map<string, number>();
+  const countStatement = (q: { sql?: string }) => {
+    const sql = (q.sql ?? '').trimStart();
+    if (sql.startsWith('select count(*)')) return;
+    const kind = sql.startsWith('insert into "webhook_deliveries"') ? 'enqueue (insert)'
+      : sql.startsWith('WITH busy') ? 'claim'
+        : sql.startsWith('WITH f AS') ? 'attempts + states (grouped)'
+          : sql.split(/\s+/).slice(0, 3).join(' ');
+    statements.set(kind, (statements.get(kind) ?? 0) + 1);
+  };
+  db.on('query', countStatement);
   const cpuBefore = process.cpuUsage();
-  const wfStart = performance.now();
-  let wfEnd = wfStart;
+  // Wall clock (not performance.now) on this side: the finish times come from the database, on the same host clock.
+  const wfStart = Date.now();
+  const enqueuedAt = new Map<string, number>();
+  const prefix = `evt_bench_wf_${runId}_`;
   let startsSeconds = Number.NaN;
   const phase = (async () => {
     await runPool(
       opts.n,
       opts.startConcurrency,
       async (i) => {
-        const t = performance.now();
-        const { completed } = await enqueue(`evt_bench_wf_${runId}_${i}`, i);
-        // Wait for completion outside the start slot.
-        completions.push(
-          completed.then(
-            (r) => {
-              wfEnd = performance.now();
-              wf.latenciesMs.push(wfEnd - t);
-              if (r.status === 'delivered') wf.ok++;
-              else wf.failed++;
-            },
-            (e: unknown) => {
-              wf.failed++;
-              workflowErrors.push(e instanceof Error ? e.message : String(e));
-            },
-          ),
-        );
+        const eventId = `${prefix}${i}`;
+        enqueuedAt.set(eventId, Date.now());
+        await enqueue(eventId, i);
       },
       run.signal,
     );
-    startsSeconds = (performance.now() - wfStart) / 1000;
-    await Promise.all(completions);
+    startsSeconds = (Date.now() - wfStart) / 1000;
+    return awaitDeliveries(db, { endpointId: endpoint.id, eventIdPrefix: prefix, n: opts.n, signal: run.signal });
   })();
   phase.catch(() => undefined); // reported through withDeadline
   let peak: MemorySample;
+  let outcomes: DeliveryOutcome[];
   try {
     // A healthy local run needs well under a second per 10 deliveries; one retry (60 s later) would blow this.
-    await withDeadline(phase, 60_000 + opts.n * 100, 'the workflow phase', run.signal);
+    outcomes = await withDeadline(phase, 60_000 + opts.n * 100, 'the workflow phase', run.signal);
   } finally {
     peak = sampler.stop();
     loopDelay.disable();
+  }
+  db.off('query', countStatement);
+  let wfEnd = wfStart;
+  for (const o of outcomes) {
+    const finished = o.finishedAt.getTime();
+    wfEnd = Math.max(wfEnd, finished);
+    wf.latenciesMs.push(finished - enqueuedAt.get(o.eventId)!);
+    if (o.status === 'delivered') wf.ok++;
+    else {
+      wf.failed++;
+      workflowErrors.push(`${o.eventId}: ${o.status} after ${o.attempts} attempt(s)`);
+    }
   }
   const cpu = process.cpuUsage(cpuBefore);
   wf.seconds = (wfEnd - wfStart) / 1000;
@@ -247,6 +258,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     memory,
     received: { plain: receivedPlain, workflow: receivedWorkflow, badSignatures: receiver.badSignatures },
     workflowErrors,
+    statements: Object.fromEntries(statements),
   };
   process.stdout.write(formatReport(report));
   const w = config.temporal.worker;

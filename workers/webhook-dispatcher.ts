@@ -1,6 +1,6 @@
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
-import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, type ClaimedDelivery } from '../db/repositories/webhook-dispatch.repo.js';
+import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
 import { DEFAULT_TIMEOUTS } from '../adapters/webhooks/http-delivery.js';
 
@@ -47,12 +47,17 @@ export function createWebhookDispatcher(
   const pollMs = opts.pollMs ?? 1000;
   // Longer than any attempt can take, so a live dispatcher never loses a claim to another one.
   const leaseMs = (deps.timeouts ?? DEFAULT_TIMEOUTS).totalMs + 60_000;
-  const inFlight = new Map<string, Promise<void>>();
-  const perEndpoint = new Map<string, number>();
+  // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
+  // slot is refilled without waiting for the database).
+  const destinations = new Map<string, { sending: number; ready: ClaimedDelivery[] }>();
+  // Claimed and not yet recorded: waiting, sending, or being written back.
+  let held = 0;
+  let drained: (() => void) | null = null;
   let stopping = false;
   let running: Promise<void> | null = null;
   let wake: (() => void) | null = null;
-  // Something may be waiting: at start, after a notification or a poll tick, after a claim that filled every slot.
+  // Something may be waiting: at start, after a notification or a poll tick, after a full claim, when a destination's
+  // claimed rows run out.
   let mayHaveMore = true;
   let listener: { conn: ListenConnection; close(): Promise<void> } | null = null;
 
@@ -92,33 +97,64 @@ export function createWebhookDispatcher(
     }
   }
 
-  function launch(c: ClaimedDelivery): void {
-    const endpointId = c.endpoint.id;
-    perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
-    const work = handle(c)
-      .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded; its claim expires and it is taken over'))
-      .finally(() => {
-        inFlight.delete(c.delivery.id);
-        const left = (perEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) perEndpoint.set(endpointId, left);
-        else perEndpoint.delete(endpointId);
-        // A slot of this destination is free: rows skipped for its cap may go now.
-        notified();
-      });
-    inFlight.set(c.delivery.id, work);
+  /** Rows held per destination (sending or waiting), which the claim tops up to twice the destination's cap. */
+  function heldPerDestination(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [id, d] of destinations) out.set(id, d.sending + d.ready.length);
+    return out;
   }
 
-  async function handle(c: ClaimedDelivery): Promise<void> {
+  function accept(c: ClaimedDelivery): void {
+    held++;
+    const id = c.endpoint.id;
+    let d = destinations.get(id);
+    if (!d) destinations.set(id, (d = { sending: 0, ready: [] }));
+    d.ready.push(c);
+    pump(id);
+  }
+
+  /** Sends the destination's waiting rows while it has free slots. */
+  function pump(id: string): void {
+    const d = destinations.get(id);
+    if (!d) return;
+    while (d.sending < opts.perEndpoint && d.ready.length > 0) {
+      const c = d.ready.shift()!;
+      d.sending++;
+      let released = false;
+      // The slot is the receiver's: free again once the POST is answered, before the result is written.
+      const releaseSlot = () => {
+        if (released) return;
+        released = true;
+        d.sending--;
+        pump(id);
+        if (d.ready.length === 0) {
+          if (d.sending === 0) destinations.delete(id);
+          notified(); // its claimed rows ran out: claim more (rows skipped for its cap may go now)
+        }
+      };
+      void handle(c, releaseSlot)
+        .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded; its claim expires and it is taken over'))
+        .finally(() => {
+          releaseSlot();
+          held--;
+          if (held === 0) drained?.();
+          poke();
+        });
+    }
+  }
+
+  async function handle(c: ClaimedDelivery, releaseSlot: () => void): Promise<void> {
     if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
     if (c.attemptId === null) return releaseDispatched(deps.db, c); // settled meanwhile (not pending): nothing to send
     const profile = DELIVERY_PROFILES[c.delivery.interface];
     const sent = c.endpoint.status === 'enabled'
       ? await signAndSend(deps, c)
       : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
+    releaseSlot();
     const step = nextStep(sent.verdict, 1, profile);
     const delays = c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined) ?? scheduleMs(profile);
     const nextAttemptAt = step.state === 'retrying' ? new Date(now().getTime() + delays[0]!) : null;
-    const kept = await finishDispatched(deps.db, {
+    const kept = await record({
       claimed: c,
       attemptId: c.attemptId,
       result: { outcome: sent.verdict, statusCode: sent.statusCode, errorClass: sent.errorClass, durationMs: sent.durationMs },
@@ -130,6 +166,30 @@ export function createWebhookDispatcher(
       'webhook attempt',
     );
     if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
+  }
+
+  // Group commit: attempts that end while a write is in flight are recorded together by the next one.
+  let pending: Array<{ result: DispatchedResult; done: (kept: boolean) => void; fail: (err: unknown) => void }> = [];
+  let writing = false;
+  function record(result: DispatchedResult): Promise<boolean> {
+    return new Promise((done, fail) => {
+      pending.push({ result, done, fail });
+      if (!writing) void write();
+    });
+  }
+  async function write(): Promise<void> {
+    writing = true;
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        const kept = await finishDispatched(deps.db, batch.map((p) => p.result));
+        for (const p of batch) p.done(kept.has(p.result.claimed.delivery.id));
+      } catch (err) {
+        for (const p of batch) p.fail(err);
+      }
+    }
+    writing = false;
   }
 
   /** Starts `delivery:<id>` from attempt 2 at the scheduled time; on failure the claim expires and this is retried. */
@@ -148,16 +208,17 @@ export function createWebhookDispatcher(
   async function loop(): Promise<void> {
     while (!stopping) {
       if (!listener) await listen();
-      const free = opts.concurrency - inFlight.size;
-      // Claim when a quarter of the slots are free (or nothing runs), so a busy queue is read in batches.
-      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || inFlight.size === 0)) {
+      const free = opts.concurrency - held;
+      // Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
+      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0)) {
         mayHaveMore = false;
         try {
-          const claimed = await claimDispatch(deps.db, { limit: free, leaseMs, perEndpoint: opts.perEndpoint, inFlight: perEndpoint });
-          for (const c of claimed) launch(c);
-          // A full claim may have left more; a destination at its cap is read again when one of its attempts ends.
-          if (claimed.length === free) mayHaveMore = true;
-          if (claimed.length > 0 && claimed.length === free) continue;
+          const claimed = await claimDispatch(deps.db, { limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination() });
+          for (const c of claimed) accept(c);
+          if (claimed.length === free) {
+            mayHaveMore = true;
+            continue;
+          }
         } catch (err) {
           deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again');
         }
@@ -172,19 +233,26 @@ export function createWebhookDispatcher(
     }
   }
 
+  let stopped: Promise<void> | null = null;
   return {
     start() {
       if (running) return;
       stopping = false;
+      stopped = null;
       running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
     },
-    async stop() {
-      stopping = true;
-      poke();
-      await running;
-      running = null;
-      await Promise.all(inFlight.values());
-      await listener?.close();
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        poke();
+        await running;
+        running = null;
+        // What was claimed is still sent (at most `concurrency` rows), so nothing waits for a lease to expire.
+        if (held > 0) await new Promise<void>((resolve) => (drained = resolve));
+        drained = null;
+        await listener?.close();
+      })();
+      return stopped;
     },
   };
 }

@@ -1,41 +1,28 @@
 import type { Db } from '../../db/connection.js';
 
 export interface DeliveryOutcome {
+  eventId: string;
   status: 'delivered' | 'failed';
   attempts: number;
+  /** When the row became delivered or failed (database clock, the same host clock as `Date.now()`). */
+  finishedAt: Date;
 }
 
 /**
- * Resolves each delivery's outcome once its row is delivered or failed, read by one poller for all of them (one
- * statement every `pollMs` while any is awaited), so waiting for N deliveries costs the measured system little.
+ * Waits until `n` deliveries to `endpointId` whose event id starts with `eventIdPrefix` are delivered or failed, with
+ * one count every `pollMs` (cheap for the measured system, unlike a watch per delivery), then reads each outcome.
  */
-export function watchDeliveryOutcomes(db: Db, pollMs = 10): { of(deliveryId: string): Promise<DeliveryOutcome>; stop(): void } {
-  const waiting = new Map<string, (o: DeliveryOutcome) => void>();
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const tick = async () => {
-    timer = null;
-    if (stopped || waiting.size === 0) return;
-    try {
-      const rows = await db('webhook_deliveries').whereIn('id', [...waiting.keys()]).whereIn('status', ['delivered', 'failed']).select('id', 'status', 'attempts');
-      for (const r of rows as Array<{ id: string; status: DeliveryOutcome['status']; attempts: number }>) {
-        waiting.get(r.id)?.({ status: r.status, attempts: r.attempts });
-        waiting.delete(r.id);
-      }
-    } finally {
-      if (!stopped && waiting.size > 0) timer = setTimeout(() => void tick(), pollMs);
-    }
-  };
-  return {
-    of(deliveryId) {
-      return new Promise((resolve) => {
-        waiting.set(deliveryId, resolve);
-        timer ??= setTimeout(() => void tick(), pollMs);
-      });
-    },
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+export async function awaitDeliveries(db: Db, opts: { endpointId: string; eventIdPrefix: string; n: number; pollMs?: number; signal?: AbortSignal }): Promise<DeliveryOutcome[]> {
+  const like = `${opts.eventIdPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+  const ours = () => db('webhook_deliveries').where('endpoint_id', opts.endpointId).andWhere('event_id', 'like', like).whereIn('status', ['delivered', 'failed']);
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    const row = await ours().count<{ count: string }[]>('* as count').first();
+    if (Number(row?.count ?? 0) >= opts.n) break;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
+  }
+  const rows = await ours().select('event_id', 'status', 'attempts', db.raw('coalesce(delivered_at, failed_at) as finished_at'));
+  return (rows as Array<{ event_id: string; status: DeliveryOutcome['status']; attempts: number; finished_at: Date }>).map((r) => ({
+    eventId: r.event_id, status: r.status, attempts: r.attempts, finishedAt: r.finished_at,
+  }));
 }

@@ -88,45 +88,53 @@ export async function claimDispatch(
   }));
 }
 
+/** What `finishDispatched` records for one dispatched attempt. */
+export interface DispatchedResult {
+  claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>;
+  attemptId: number;
+  result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number };
+  state: 'delivered' | 'failed' | 'retrying';
+  nextAttemptAt: Date | null;
+}
+
 /**
- * Records the dispatched attempt's result and the delivery's new state in one statement, under the claim: a
- * delivered or failed delivery leaves the dispatcher; a retrying one becomes a `handoff` (still claimed) until its
- * workflow is started. Nothing changes on the delivery when the claim was lost (taken over after its lease); the
- * attempt row still gets what really happened.
+ * Records dispatched attempts' results and their deliveries' new states, any number in one statement (the dispatcher
+ * groups the attempts that end while a previous write is in flight), each under its claim: a delivered or failed
+ * delivery leaves the dispatcher; a retrying one becomes a `handoff` (still claimed) until its workflow is started.
+ * Nothing changes on a delivery whose claim was lost (taken over after its lease); its attempt row still gets what
+ * really happened. Returns the ids of the deliveries whose state was written.
  */
-export async function finishDispatched(
-  db: Db,
-  input: {
-    claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>;
-    attemptId: number;
-    result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number };
-    state: 'delivered' | 'failed' | 'retrying';
-    nextAttemptAt: Date | null;
-  },
-): Promise<boolean> {
+export async function finishDispatched(db: Db, results: readonly DispatchedResult[]): Promise<Set<string>> {
+  if (results.length === 0) return new Set();
+  const col = <T>(f: (r: DispatchedResult) => T) => results.map(f);
   const { rows } = await db.raw(
-    `WITH attempt AS (
-       UPDATE webhook_delivery_attempts
-          SET outcome = ?, status_code = ?, error_class = ?, duration_ms = ?, finished_at = now()
-        WHERE id = ?
+    `WITH f AS (
+       SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+         AS f(attempt_id, delivery_id, outcome, status_code, error_class, duration_ms, state, next_attempt_at, claim)
+     ), attempt AS (
+       UPDATE webhook_delivery_attempts a
+          SET outcome = f.outcome, status_code = f.status_code, error_class = f.error_class, duration_ms = f.duration_ms, finished_at = now()
+         FROM f WHERE a.id = f.attempt_id
      )
-     UPDATE webhook_deliveries
-        SET status = ?, attempts = GREATEST(attempts, 1), next_attempt_at = ?::timestamptz,
-            last_status_code = ?, last_error_class = ?,
-            delivered_at = CASE WHEN ? = 'delivered' THEN now() END,
-            failed_at = CASE WHEN ? = 'failed' THEN now() END,
+     UPDATE webhook_deliveries d
+        SET status = f.state, attempts = GREATEST(d.attempts, 1), next_attempt_at = f.next_attempt_at,
+            last_status_code = f.status_code, last_error_class = f.error_class,
+            delivered_at = CASE WHEN f.state = 'delivered' THEN now() END,
+            failed_at = CASE WHEN f.state = 'failed' THEN now() END,
             updated_at = now(),
-            dispatch = CASE WHEN ? = 'retrying' THEN 'handoff' END,
-            dispatch_until = CASE WHEN ? = 'retrying' THEN dispatch_until END
-      WHERE id = ? AND dispatch = 'queued' AND dispatch_until = ?::timestamptz
-     RETURNING id`,
+            dispatch = CASE WHEN f.state = 'retrying' THEN 'handoff' END,
+            dispatch_until = CASE WHEN f.state = 'retrying' THEN d.dispatch_until END
+       FROM f
+      WHERE d.id = f.delivery_id AND d.dispatch = 'queued' AND d.dispatch_until = f.claim
+     RETURNING d.id`,
+    // Typed columns; knex's RawBinding does not list arrays of nullable values.
     [
-      input.result.outcome, input.result.statusCode, input.result.errorClass, input.result.durationMs, input.attemptId,
-      input.state, input.nextAttemptAt, input.result.statusCode, input.result.errorClass,
-      input.state, input.state, input.state, input.state, input.claimed.delivery.id, input.claimed.claimedUntil,
-    ],
+      col((r) => r.attemptId), col((r) => r.claimed.delivery.id), col((r) => r.result.outcome), col((r) => r.result.statusCode),
+      col((r) => r.result.errorClass), col((r) => r.result.durationMs), col((r) => r.state), col((r) => r.nextAttemptAt),
+      col((r) => r.claimed.claimedUntil),
+    ] as unknown as string[],
   );
-  return (rows as unknown[]).length === 1;
+  return new Set((rows as Array<{ id: string }>).map((r) => r.id));
 }
 
 /** Leaves a delivery that needs no send (already settled, e.g. by an operator) to nobody, under the claim. */
