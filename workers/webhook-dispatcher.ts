@@ -1,8 +1,8 @@
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
-import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
+import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
-import { DEFAULT_TIMEOUTS } from '../adapters/webhooks/http-delivery.js';
+import { randomUUID } from 'node:crypto';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
@@ -14,6 +14,9 @@ export interface DispatcherOptions {
   /** Test-only waits between attempts for deliveries without their own (`/v1` job events of a test worker). */
   retryDelaysMs?: number[];
 }
+
+/** How long a claim lasts without renewal: a dispatcher that died is taken over this long after its last renewal. */
+export const LEASE_MS = 15_000;
 
 export interface WebhookDispatcher {
   start(): void;
@@ -45,13 +48,14 @@ export function createWebhookDispatcher(
 ): WebhookDispatcher {
   const now = deps.now ?? (() => new Date());
   const pollMs = opts.pollMs ?? 1000;
-  // Longer than any attempt can take, so a live dispatcher never loses a claim to another one.
-  const leaseMs = (deps.timeouts ?? DEFAULT_TIMEOUTS).totalMs + 60_000;
+  // A claim is renewed every LEASE_MS / 3 while this dispatcher runs; a dead one's rows are taken over after LEASE_MS.
+  let claim = randomUUID();
   // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
   // slot is refilled without waiting for the database).
   const destinations = new Map<string, { sending: number; ready: ClaimedDelivery[] }>();
   // Claimed and not yet recorded: waiting, sending, or being written back.
   let held = 0;
+  const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
   let stopping = false;
   let running: Promise<void> | null = null;
@@ -106,6 +110,7 @@ export function createWebhookDispatcher(
 
   function accept(c: ClaimedDelivery): void {
     held++;
+    heldIds.add(c.delivery.id);
     const id = c.endpoint.id;
     let d = destinations.get(id);
     if (!d) destinations.set(id, (d = { sending: 0, ready: [] }));
@@ -137,6 +142,7 @@ export function createWebhookDispatcher(
         .finally(() => {
           releaseSlot();
           held--;
+          heldIds.delete(c.delivery.id);
           if (held === 0) drained?.();
           poke();
         });
@@ -213,7 +219,9 @@ export function createWebhookDispatcher(
       if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0)) {
         mayHaveMore = false;
         try {
-          const claimed = await claimDispatch(deps.db, { limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination() });
+          const claimed = await claimDispatch(deps.db, {
+            claim, limit: free, leaseMs: LEASE_MS, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
+          });
           for (const c of claimed) accept(c);
           if (claimed.length === free) {
             mayHaveMore = true;
@@ -234,11 +242,16 @@ export function createWebhookDispatcher(
   }
 
   let stopped: Promise<void> | null = null;
+  let renewer: NodeJS.Timeout | undefined;
   return {
     start() {
       if (running) return;
       stopping = false;
       stopped = null;
+      claim = randomUUID();
+      renewer = setInterval(() => {
+        if (held > 0) void renewClaims(deps.db, claim, LEASE_MS).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
+      }, LEASE_MS / 3).unref();
       running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
     },
     stop() {
@@ -250,6 +263,7 @@ export function createWebhookDispatcher(
         // What was claimed is still sent (at most `concurrency` rows), so nothing waits for a lease to expire.
         if (held > 0) await new Promise<void>((resolve) => (drained = resolve));
         drained = null;
+        clearInterval(renewer);
         await listener?.close();
       })();
       return stopped;

@@ -8,7 +8,8 @@ export const name = '20261124090000_add_webhook_dispatch';
  * - `dispatch`: `queued` (its first attempt is to be sent) or `handoff` (the first attempt failed retryably and
  *   `delivery:<id>` must be started for the retries); NULL once the dispatcher is done with it, and for the rows of
  *   earlier versions, whose workflows send them.
- * - `dispatch_until`: the claim of a dispatcher (its lease); an expired claim is taken over by another one.
+ * - `dispatch_claim`, `dispatch_until`: which dispatcher holds the row (a random token per dispatcher run) and until
+ *   when (its lease, renewed while it runs); an expired claim is taken over by another one.
  * - `retry_delays_ms`: test-only override of the waits between attempts (`enqueueDelivery`'s `delaysMs`); NULL in
  *   production, where the interface's schedule applies.
  * Every insert notifies the channel `webhook_dispatch` at commit, which wakes the dispatchers.
@@ -16,6 +17,7 @@ export const name = '20261124090000_add_webhook_dispatch';
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('webhook_deliveries', (t) => {
     t.text('dispatch').nullable().checkIn(['queued', 'handoff'], 'webhook_deliveries_dispatch_check');
+    t.text('dispatch_claim').nullable();
     t.timestamp('dispatch_until', { useTz: true }).nullable();
     t.specificType('retry_delays_ms', 'integer[]').nullable();
   });
@@ -38,6 +40,7 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('webhook_deliveries', (t) => {
     t.dropChecks(['webhook_deliveries_dispatch_check']);
     t.dropColumn('dispatch');
+    t.dropColumn('dispatch_claim');
     t.dropColumn('dispatch_until');
     t.dropColumn('retry_delays_ms');
   });

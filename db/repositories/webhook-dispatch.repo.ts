@@ -12,8 +12,8 @@ export interface ClaimedDelivery {
   /** `queued`: send the first attempt (`attemptId` is its row, already in flight); `handoff`: start the retries. */
   dispatch: 'queued' | 'handoff';
   attemptId: number | null;
-  /** The claim's expiry as PostgreSQL prints it (to the microsecond): the fencing token of what the dispatcher writes back. */
-  claimedUntil: string;
+  /** The claiming dispatcher's token: what it writes back is fenced by it (a row taken over has another). */
+  claim: string;
   /** Test-only waits between attempts (`createDelivery`'s `delaysMs`), or null. */
   retryDelaysMs: number[] | null;
 }
@@ -22,16 +22,16 @@ export interface ClaimedDelivery {
 const CLAIM_WINDOW = 1000;
 
 /**
- * Claims up to `limit` deliveries queued for the dispatcher (oldest first) for `leaseMs`, skipping rows another
- * dispatcher holds and never giving one destination more than `perEndpoint` in flight (counting the caller's own,
- * `inFlight`). One statement: an expired claim (a dispatcher that died mid-send) is taken over, its in-flight
+ * Claims up to `limit` deliveries queued for the dispatcher (oldest first) for `leaseMs` under the dispatcher's
+ * token `claim`, skipping rows another dispatcher holds (and the ones in `held`, the caller's own) and never giving
+ * one destination more than `perEndpoint` (counting the caller's own, `inFlight`). One statement: an expired claim (a dispatcher that died mid-send) is taken over, its in-flight
  * attempt closed as interrupted, and for each queued delivery its first attempt row is written, in flight, with the
  * endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW` waiting rows are looked at, so a claim costs
  * the same however long the queue grows.
  */
 export async function claimDispatch(
   db: Db,
-  opts: { limit: number; leaseMs: number; perEndpoint: number; inFlight: ReadonlyMap<string, number> },
+  opts: { claim: string; limit: number; leaseMs: number; perEndpoint: number; inFlight: ReadonlyMap<string, number>; held: readonly string[] },
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.raw(
     `WITH busy AS (
@@ -48,11 +48,12 @@ export async function claimDispatch(
        SELECT id FROM webhook_deliveries
         WHERE id IN (SELECT id FROM slotted WHERE slot <= ?)
           AND dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
+          AND NOT (id = ANY(?::text[]))
         ORDER BY created_at
         LIMIT ?
         FOR UPDATE SKIP LOCKED
      ), claimed AS (
-       UPDATE webhook_deliveries d SET dispatch_until = now() + make_interval(secs => ?::int / 1000.0)
+       UPDATE webhook_deliveries d SET dispatch_claim = ?, dispatch_until = now() + make_interval(secs => ?::int / 1000.0)
          FROM picked WHERE d.id = picked.id
        RETURNING d.*
      ), interrupted AS (
@@ -65,14 +66,14 @@ export async function claimDispatch(
         WHERE c.dispatch = 'queued' AND c.status = 'pending'
        RETURNING id, delivery_id
      )
-     SELECT c.*, c.dispatch_until::text AS claim_token, s.id AS attempt_id,
+     SELECT c.*, s.id AS attempt_id,
             e.id AS e_id, e.interface AS e_interface, e.tenant_id AS e_tenant_id, e.url AS e_url, e.events AS e_events,
             e.secret_sealed AS e_secret_sealed, e.key_version AS e_key_version, e.status AS e_status, e.created_at AS e_created_at
        FROM claimed c
        JOIN webhook_endpoints e ON e.id = c.endpoint_id
        LEFT JOIN started s ON s.delivery_id = c.id
       ORDER BY c.created_at`,
-    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.limit, opts.leaseMs],
+    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.held as string[], opts.limit, opts.claim, opts.leaseMs],
   );
   return (rows as Array<Record<string, unknown>>).map((r) => ({
     delivery: toDelivery(r),
@@ -83,14 +84,14 @@ export async function claimDispatch(
     body: r['body'] as Buffer,
     dispatch: r['dispatch'] as 'queued' | 'handoff',
     attemptId: r['attempt_id'] === null || r['attempt_id'] === undefined ? null : Number(r['attempt_id']),
-    claimedUntil: r['claim_token'] as string,
+    claim: r['dispatch_claim'] as string,
     retryDelaysMs: (r['retry_delays_ms'] as number[] | null) ?? null,
   }));
 }
 
 /** What `finishDispatched` records for one dispatched attempt. */
 export interface DispatchedResult {
-  claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>;
+  claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>;
   attemptId: number;
   result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number };
   state: 'delivered' | 'failed' | 'retrying';
@@ -109,7 +110,7 @@ export async function finishDispatched(db: Db, results: readonly DispatchedResul
   const col = <T>(f: (r: DispatchedResult) => T) => results.map(f);
   const { rows } = await db.raw(
     `WITH f AS (
-       SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+       SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::int[], ?::text[], ?::timestamptz[], ?::text[])
          AS f(attempt_id, delivery_id, outcome, status_code, error_class, duration_ms, state, next_attempt_at, claim)
      ), attempt AS (
        UPDATE webhook_delivery_attempts a
@@ -123,32 +124,39 @@ export async function finishDispatched(db: Db, results: readonly DispatchedResul
             failed_at = CASE WHEN f.state = 'failed' THEN now() END,
             updated_at = now(),
             dispatch = CASE WHEN f.state = 'retrying' THEN 'handoff' END,
+            dispatch_claim = CASE WHEN f.state = 'retrying' THEN d.dispatch_claim END,
             dispatch_until = CASE WHEN f.state = 'retrying' THEN d.dispatch_until END
        FROM f
-      WHERE d.id = f.delivery_id AND d.dispatch = 'queued' AND d.dispatch_until = f.claim
+      WHERE d.id = f.delivery_id AND d.dispatch = 'queued' AND d.dispatch_claim = f.claim
      RETURNING d.id`,
     // Typed columns; knex's RawBinding does not list arrays of nullable values.
     [
       col((r) => r.attemptId), col((r) => r.claimed.delivery.id), col((r) => r.result.outcome), col((r) => r.result.statusCode),
       col((r) => r.result.errorClass), col((r) => r.result.durationMs), col((r) => r.state), col((r) => r.nextAttemptAt),
-      col((r) => r.claimed.claimedUntil),
+      col((r) => r.claimed.claim),
     ] as unknown as string[],
   );
   return new Set((rows as Array<{ id: string }>).map((r) => r.id));
 }
 
 /** Leaves a delivery that needs no send (already settled, e.g. by an operator) to nobody, under the claim. */
-export async function releaseDispatched(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>): Promise<void> {
+export async function releaseDispatched(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>): Promise<void> {
   await db('webhook_deliveries')
-    .where({ id: claimed.delivery.id })
-    .whereRaw('dispatch_until = ?::timestamptz', [claimed.claimedUntil])
-    .update({ dispatch: null, dispatch_until: null });
+    .where({ id: claimed.delivery.id, dispatch_claim: claimed.claim })
+    .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
 }
 
 /** The delivery's retries now belong to its workflow: the dispatcher lets go of it (under the claim). */
-export async function endHandoff(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claimedUntil'>): Promise<void> {
+export async function endHandoff(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>): Promise<void> {
   await db('webhook_deliveries')
-    .where({ id: claimed.delivery.id, dispatch: 'handoff' })
-    .whereRaw('dispatch_until = ?::timestamptz', [claimed.claimedUntil])
-    .update({ dispatch: null, dispatch_until: null });
+    .where({ id: claimed.delivery.id, dispatch: 'handoff', dispatch_claim: claimed.claim })
+    .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+}
+
+/** Extends the lease of every row the dispatcher `claim` holds (one statement, while it runs). */
+export async function renewClaims(db: Db, claim: string, leaseMs: number): Promise<number> {
+  return db('webhook_deliveries')
+    .where({ dispatch_claim: claim })
+    .whereNotNull('dispatch')
+    .update({ dispatch_until: db.raw("now() + make_interval(secs => ?::int / 1000.0)", [leaseMs]) });
 }
