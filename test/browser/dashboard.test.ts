@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryOutcome } from '../helpers/deliveries.js';
 import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
@@ -169,7 +170,7 @@ describe('dashboard in a browser', () => {
       const { id: hookId } = (await hook.json()) as { id: string };
       const [row] = await h.tdb.db('webhook_deliveries').where({ endpoint_id: hookId }).select('id');
       expect(row).toBeDefined();
-      await h.gateway!.client.workflow.getHandle(`delivery:${row.id}`).result();
+      await deliveryOutcome(h.tdb.db, row.id);
 
       const j = await journey('merchant-retry');
       const { page } = j;

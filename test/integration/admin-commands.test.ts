@@ -9,7 +9,7 @@ import { processingOpenApi } from '../../api/processing/openapi.document.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import {
-  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest,
+  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest, waitForFirstAttempt,
 } from '../../cli/admin-commands.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
@@ -81,7 +81,7 @@ describe('operator commands', () => {
     await expect(keysCreate(tdb.db, { interface: 'v1', name: 'n' }, now)).rejects.toThrow('--tenant is required');
     await expect(keysCreate(tdb.db, { interface: 'v1', tenant: 't', name: 'n', scopes: 'admin' }, now)).rejects.toThrow(/Unknown scope/);
     await expect(keysCreate(tdb.db, { interface: 'proof', tenant: 'mer_unknown', name: 'n', 'expires-at': String(Math.floor(now.getTime() / 1000) + 400 * 86_400) }, now)).rejects.toThrow(/366 days/);
-    await expect(webhooksSendTest(tdb.db, gw, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
+    await expect(webhooksSendTest(tdb.db, secretBox, { url: 'http://example.com/x' }, now, { allowLoopbackForTests: false })).rejects.toThrow(/destination policy/);
     // invoices:void (test/integration/invoice-lifecycle.test.ts voids real invoices).
     await expect(invoicesVoid(tdb.db, gw, {})).rejects.toThrow('the invoice id (invoices:void <invoice id>) is required');
     await expect(invoicesVoid(tdb.db, gw, { invoice: 'inv_missing000000000000' })).rejects.toThrow('no such invoice: inv_missing000000000000');
@@ -111,11 +111,11 @@ describe('operator commands', () => {
     await expect(companiesShow(tdb.db, { company: 'co_missing' })).rejects.toThrow(/not found/i);
   });
 
-  it('webhooks:send-test delivers a signed test.ping through delivery:<id>', async () => {
+  it('webhooks:send-test delivers a signed test.ping as real deliveries are sent', async () => {
     const receiver = await startReceiver(() => 200);
-    const r = await webhooksSendTest(tdb.db, gw, secretBox, { url: receiver.url }, now, { allowLoopbackForTests: true });
-    expect(r.workflow_id).toBe(`delivery:${r.delivery_id}`);
-    expect(await gw.client.workflow.getHandle(r.workflow_id).result()).toEqual({ status: 'delivered', attempts: 1 });
+    const r = await webhooksSendTest(tdb.db, secretBox, { url: receiver.url }, now, { allowLoopbackForTests: true });
+    expect(r.retries_workflow_id).toBe(`delivery:${r.delivery_id}`);
+    expect(await waitForFirstAttempt(tdb.db, r.delivery_id)).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200, last_error_class: null });
     expect(JSON.parse(receiver.requests[0]!.body.toString())).toMatchObject({ id: r.event_id, type: 'test.ping', api_version: '1.0' });
     expect((await getDelivery(tdb.db, r.delivery_id))!.status).toBe('delivered');
     await receiver.close();
@@ -125,8 +125,8 @@ describe('operator commands', () => {
     const company = await companiesCreate(tdb.db, { name: 'Ping Co', 'owner-email': 'ping@example.com' });
     const { secret: apiKey } = await keysCreate(tdb.db, { interface: 'v1', tenant: company.company.id, owner: company.owner.id, name: 'ci', scopes: 'read,write' }, now);
     const receiver = await startReceiver(() => 200);
-    const r = await webhooksSendTest(tdb.db, gw, secretBox, { url: receiver.url, interface: 'v1', tenant: company.company.id }, now, { allowLoopbackForTests: true });
-    expect(await gw.client.workflow.getHandle(r.workflow_id).result()).toEqual({ status: 'delivered', attempts: 1 });
+    const r = await webhooksSendTest(tdb.db, secretBox, { url: receiver.url, interface: 'v1', tenant: company.company.id }, now, { allowLoopbackForTests: true });
+    expect(await waitForFirstAttempt(tdb.db, r.delivery_id)).toMatchObject({ status: 'delivered', attempts: 1 });
 
     // Signed as every /v1 delivery: the three X-Service headers, no /proof delivery headers.
     const received = receiver.requests[0]!;

@@ -61,15 +61,19 @@ describe('maintenance', () => {
     expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
   });
 
-  it('starts the workflow of a delivery whose start was lost, and leaves running ones alone', async () => {
+  it('starts the workflow of an earlier version\'s delivery whose start was lost, and leaves running ones alone', async () => {
     const receiver = await startReceiver(() => 200);
     const secretBox = createSecretBox(secretsKey);
     const endpoint = await createEndpoint(tdb.db, { interface: 'proof', tenantId: 'mer_m', url: receiver.url, events: [], secretSealed: secretBox.seal('whsec_m') });
-    // Recorded 10 minutes ago, but the process died before starting delivery:<id>.
-    const { delivery: lost } = await createDelivery(tdb.db, { endpoint, eventId: 'evt_lost', eventType: 'test.event', body: Buffer.from('{"id":"evt_lost"}'), maxAttempts: 5 });
-    await tdb.db('webhook_deliveries').where({ id: lost.id }).update({ created_at: new Date(Date.now() - 600_000) });
-    // A recent one is still within the grace period and is not touched.
-    const { delivery: recent } = await createDelivery(tdb.db, { endpoint, eventId: 'evt_recent', eventType: 'test.event', body: Buffer.from('{"id":"evt_recent"}'), maxAttempts: 5 });
+    // Deliveries recorded before the dispatcher existed (not queued for it; committed so, the dispatcher never sees them
+    // queued): one 10 minutes ago whose process died before starting delivery:<id>, one within the grace period.
+    const legacy = (eventId: string, createdAt: Date) => tdb.db.transaction(async (trx) => {
+      const { delivery } = await createDelivery(trx, { endpoint, eventId, eventType: 'test.event', body: Buffer.from(`{"id":"${eventId}"}`), maxAttempts: 5 });
+      await trx('webhook_deliveries').where({ id: delivery.id }).update({ dispatch: null, created_at: createdAt });
+      return delivery;
+    });
+    const lost = await legacy('evt_lost', new Date(Date.now() - 600_000));
+    const recent = await legacy('evt_recent', new Date());
 
     const run = () => gw.client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
     expect(await run()).toMatchObject({ restartedDeliveries: 1 });

@@ -11,6 +11,7 @@ import { encryptedPdfPageCount } from '../../adapters/media/pdf/qpdf.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { deliveryOutcome } from '../helpers/deliveries.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
@@ -136,15 +137,15 @@ async function protectedPageCount(baseUrl: string, key: string, jobId: string, p
   return encryptedPdfPageCount(file, password);
 }
 
-/** Delivers one event to each endpoint through the delivery workflow; returns what each receiver got. */
+/** Delivers one event to each endpoint as the platform does (the dispatcher); returns each outcome. */
 async function deliverAll(endpoints: WebhookEndpoint[]) {
   const out = [];
   for (const stored of endpoints) {
     const endpoint = (await getEndpoint(tdb.db, stored.id))!;
     const eventId = `evt_rotation_${randomBytes(6).toString('hex')}`;
     const body = Buffer.from(JSON.stringify({ id: eventId, api_version: '1.0', type: 'test.ping', occurred_at: 1_800_000_000, data: {} }));
-    const { workflowId } = await enqueueDelivery(tdb.db, hooksGw, { endpoint, eventId, eventType: 'test.ping', body, delaysMs: [50, 50, 50] });
-    const result = await hooksGw.client.workflow.getHandle(workflowId).result();
+    const { delivery } = await enqueueDelivery(tdb.db, { endpoint, eventId, eventType: 'test.ping', body, delaysMs: [50, 50, 50] });
+    const result = await deliveryOutcome(tdb.db, delivery.id);
     out.push({ endpoint, eventId, result });
   }
   return out;

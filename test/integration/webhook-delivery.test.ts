@@ -9,6 +9,8 @@ import { createEndpoint, getDelivery, listAttempts, rotateEndpointSecret, setEnd
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import type { WebhookInterface } from '../../domain/webhooks.js';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { deliveryOutcome } from '../helpers/deliveries.js';
 
 let tdb: TestDatabase;
 let gw: WorkflowGateway;
@@ -40,18 +42,19 @@ async function deliver(opts: { iface: WebhookInterface; url: string; secret?: st
   const endpoint = await createEndpoint(tdb.db, { interface: opts.iface, tenantId: 'tenant_1', url: opts.url, events: [], secretSealed: secretBox.seal(secret) });
   const eventId = opts.eventId ?? `evt_${Date.now()}_${++seq}`;
   const body = Buffer.from(JSON.stringify({ id: eventId, type: 'test.event', created_at: 1_800_000_000, data: { n: seq } }));
-  const { delivery, workflowId } = await enqueueDelivery(tdb.db, gw, {
+  const { delivery } = await enqueueDelivery(tdb.db, {
     endpoint, eventId, eventType: 'test.event', body, delaysMs: opts.delaysMs ?? [50, 50, 50, 50, 50],
   });
-  const result = () => gw.client.workflow.getHandle(workflowId).result();
+  // The first attempt is the dispatcher's; retries run in `delivery:<id>`, started only when one is needed.
+  const workflowId = `delivery:${delivery.id}`;
+  const result = () => deliveryOutcome(tdb.db, delivery.id);
   return { endpoint, delivery, workflowId, body, secret, eventId, result };
 }
 
-describe('signed webhook delivery workflow', () => {
-  it('delivers a /proof/v1 event once with every header, visible under delivery:<id>', async () => {
+describe('signed webhook delivery (the dispatcher, then delivery:<id> for retries)', () => {
+  it('delivers a /proof/v1 event once with every header, with no workflow when the first attempt succeeds', async () => {
     const receiver = await startReceiver(() => 200);
     const d = await deliver({ iface: 'proof', url: receiver.url });
-    expect(d.workflowId).toBe(`delivery:${d.delivery.id}`);
     expect(await d.result()).toEqual({ status: 'delivered', attempts: 1 });
     expect(receiver.requests).toHaveLength(1);
     const req = receiver.requests[0]!;
@@ -61,12 +64,12 @@ describe('signed webhook delivery workflow', () => {
     expect(req.headers['x-service-delivery-id']).toBe(d.delivery.id);
     expect(req.headers['x-service-key-version']).toBe('1');
     expect(verifyReceived(req, d.secret)).toEqual({ ok: true });
-    const desc = await gw.client.workflow.getHandle(d.workflowId).describe();
-    expect(desc.status.name).toBe('COMPLETED');
-    expect(desc.type).toBe('webhookDeliveryWorkflow');
+    await expect(gw.client.workflow.getHandle(d.workflowId).describe()).rejects.toThrow(WorkflowNotFoundError);
     const stored = await getDelivery(tdb.db, d.delivery.id);
     expect(stored).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
     expect(stored!.deliveredAt).toBeInstanceOf(Date);
+    // The dispatcher is done with it: nothing can send it again.
+    expect(await tdb.db('webhook_deliveries').where({ id: d.delivery.id }).first('dispatch', 'dispatch_claim', 'dispatch_until')).toEqual({ dispatch: null, dispatch_claim: null, dispatch_until: null });
     const attempts = await listAttempts(tdb.db, d.delivery.id);
     expect(attempts).toMatchObject([{ attemptNo: 1, outcome: 'delivered', statusCode: 200, errorClass: null, keyVersion: 1 }]);
     expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0);
@@ -107,6 +110,13 @@ describe('signed webhook delivery workflow', () => {
     expect(attempts.map((a) => [a.attemptNo, a.outcome, a.statusCode])).toEqual([
       [1, 'retry', 503], [2, 'retry', 429], [3, 'retry', 408], [4, 'delivered', 200],
     ]);
+    // The retries ran in delivery:<id> (the operator's view in the Temporal UI), from attempt 2 after the first wait.
+    const handle = gw.client.workflow.getHandle(d.workflowId);
+    expect(await handle.result()).toEqual({ status: 'delivered', attempts: 4 });
+    const desc = await handle.describe();
+    expect(desc.type).toBe('webhookDeliveryWorkflow');
+    expect(desc.status.name).toBe('COMPLETED');
+    expect(Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(1);
     await receiver.close();
   });
 
@@ -217,14 +227,15 @@ describe('signed webhook delivery workflow', () => {
     const receiver = await startReceiver(() => 200);
     const d = await deliver({ iface: 'proof', url: receiver.url });
     await d.result();
-    const { runId } = await gw.client.workflow.getHandle(d.workflowId).describe();
-    const again = await enqueueDelivery(tdb.db, gw, { endpoint: d.endpoint, eventId: d.eventId, eventType: 'test.event', body: Buffer.from('{"different":true}') });
-    expect(again.delivery.id).toBe(d.delivery.id);
+    const again = await enqueueDelivery(tdb.db, { endpoint: d.endpoint, eventId: d.eventId, eventType: 'test.event', body: Buffer.from('{"different":true}') });
+    expect(again).toMatchObject({ created: false, delivery: { id: d.delivery.id, status: 'delivered' } });
     const stored = await tdb.db('webhook_deliveries').where({ id: d.delivery.id }).first();
     expect(Buffer.compare(stored.body, d.body)).toBe(0);
-    // No second run was started (the completed one is the only run of delivery:<id>), so nothing more is sent.
-    expect(await gw.client.workflow.getHandle(again.workflowId).describe()).toMatchObject({ runId, status: { name: 'COMPLETED' } });
-    expect(receiver.requests).toHaveLength(1);
+    expect(stored.dispatch).toBeNull();
+    // Another delivery enqueued and delivered after it proves the dispatcher ran since: still one request for the first.
+    const later = await deliver({ iface: 'proof', url: receiver.url });
+    expect(await later.result()).toEqual({ status: 'delivered', attempts: 1 });
+    expect(receiver.requests.filter((r) => r.headers['x-service-event-id'] === d.eventId)).toHaveLength(1);
     await expect(tdb.db('webhook_deliveries').where({ id: d.delivery.id }).update({ body: Buffer.from('x') })).rejects.toThrow(/immutable/);
     await receiver.close();
   });
