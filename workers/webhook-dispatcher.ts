@@ -11,6 +11,8 @@ export interface DispatcherOptions {
   perEndpoint: number;
   /** How often the queue is read without a notification (a missed one, an expired claim). */
   pollMs?: number;
+  /** How long a claim lasts without renewal (LEASE_MS); tests shorten it. */
+  leaseMs?: number;
   /** Test-only waits between attempts for deliveries without their own (`/v1` job events of a test worker). */
   retryDelaysMs?: number[];
 }
@@ -48,7 +50,8 @@ export function createWebhookDispatcher(
 ): WebhookDispatcher {
   const now = deps.now ?? (() => new Date());
   const pollMs = opts.pollMs ?? 1000;
-  // A claim is renewed every LEASE_MS / 3 while this dispatcher runs; a dead one's rows are taken over after LEASE_MS.
+  // A claim is renewed every leaseMs / 3 while this dispatcher holds it; a dead one's rows are taken over after leaseMs.
+  const leaseMs = opts.leaseMs ?? LEASE_MS;
   let claim = randomUUID();
   // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
   // slot is refilled without waiting for the database).
@@ -138,7 +141,7 @@ export function createWebhookDispatcher(
         }
       };
       void handle(c, releaseSlot)
-        .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded; its claim expires and it is taken over'))
+        .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
         .finally(() => {
           releaseSlot();
           held--;
@@ -220,7 +223,7 @@ export function createWebhookDispatcher(
         mayHaveMore = false;
         try {
           const claimed = await claimDispatch(deps.db, {
-            claim, limit: free, leaseMs: LEASE_MS, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
+            claim, limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
           });
           for (const c of claimed) accept(c);
           if (claimed.length === free) {
@@ -250,8 +253,8 @@ export function createWebhookDispatcher(
       stopped = null;
       claim = randomUUID();
       renewer = setInterval(() => {
-        if (held > 0) void renewClaims(deps.db, claim, LEASE_MS).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
-      }, LEASE_MS / 3).unref();
+        if (held > 0) void renewClaims(deps.db, claim, [...heldIds], leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
+      }, leaseMs / 3).unref();
       running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
     },
     stop() {

@@ -153,10 +153,11 @@ export async function endHandoff(db: Db, claimed: Pick<ClaimedDelivery, 'deliver
     .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
 }
 
-/** Extends the lease of every row the dispatcher `claim` holds (one statement, while it runs). */
-export async function renewClaims(db: Db, claim: string, leaseMs: number): Promise<number> {
+/** Extends the lease of the rows `ids` the dispatcher `claim` holds (one statement, while it runs). */
+export async function renewClaims(db: Db, claim: string, ids: readonly string[], leaseMs: number): Promise<number> {
   return db('webhook_deliveries')
     .where({ dispatch_claim: claim })
+    .whereIn('id', ids as string[])
     .whereNotNull('dispatch')
-    .update({ dispatch_until: db.raw("now() + make_interval(secs => ?::int / 1000.0)", [leaseMs]) });
+    .update({ dispatch_until: db.raw('now() + make_interval(secs => ?::int / 1000.0)', [leaseMs]) });
 }
