@@ -218,6 +218,8 @@ export function scenarioOf(history: HistoryJson): string {
   const input = attributes(history.events[0]!)['input'] as { payloads?: JsonPayload[] } | undefined;
   const arg = input?.payloads?.[0] ? payloadValue(input.payloads[0]) : undefined;
   if (typeof arg === 'object' && arg !== null && typeof (arg as { network?: unknown }).network === 'string') parts.push((arg as { network: string }).network);
+  // A delivery's retries handed over by the dispatcher (they wait until `resumeAt`, then go on from attempt 2).
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { resumeAt?: unknown }).resumeAt === 'number') parts.push('handed-over');
   const last = history.events.at(-1)!;
   parts.push(CLOSE[last.eventType] ?? 'running');
   if (last.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED') {
@@ -236,7 +238,12 @@ export function scenarioOf(history: HistoryJson): string {
  * Patches whose path is not visible from other events (both run the same activity, locally instead of through the
  * server): named in the scenario, so a history of the patched path is kept beside the one from before the patch.
  */
-const PATCH_BRANCHES: Readonly<Record<string, string>> = { 'delivery-attempt-local': 'attempt-local', 'job-claim-local-first': 'claim-local' };
+const PATCH_BRANCHES: Readonly<Record<string, string>> = {
+  'delivery-attempt-local': 'attempt-local',
+  'job-claim-local-first': 'claim-local',
+  // The watcher and the invoice lifecycle leave their deliveries to the dispatcher (no workflows started).
+  'webhook-dispatcher': 'dispatched',
+};
 
 /** The ids of the patches a history recorded (`patched()` markers). */
 function patchesOf(history: HistoryJson): string[] {
