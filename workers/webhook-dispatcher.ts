@@ -1,8 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
-import { randomUUID } from 'node:crypto';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
