@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { DomainError } from '../../domain/errors.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
+import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
@@ -15,6 +16,11 @@ export interface AppState {
   merchant?: Merchant;
   /** Read with the /proof/v1 key in the same statement, for the merchant guard after the rate limits. */
   keyMerchant?: { merchant: Merchant | null; keyRank: number };
+  /**
+   * Read with the /proof/v1 key in the same statement (verifyMerchantKey): the response stored under the request's
+   * Idempotency-Key for the key's merchant and its retained count, for the idempotency guard's first lookup.
+   */
+  idempotencyRead?: { ref: KeyRef; stored: StoredResponse | null; retained: number };
   /** The signed-in member of a processing company on /api/company and POST /v1/webhooks. */
   member?: { id: string; companyId: string; accountId: string; email: string; role: 'member' | 'billing_admin'; companyName: string };
   /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */

@@ -71,10 +71,13 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
-      // With a bound, the stored response and the tenant's retained count come in one statement.
-      const { stored, retained } = bounded
-        ? await findStoredResponseAndRetained(opts.db, ref, at)
-        : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 };
+      // First round: what the key statement already read for this key and tenant, if it did (no statement here).
+      // Otherwise, with a bound, the stored response and the tenant's retained count come in one statement.
+      const read = round === 0 ? readWithKey(ctx, ref) : null;
+      const { stored, retained } = read
+        ?? (bounded
+          ? await findStoredResponseAndRetained(opts.db, ref, at)
+          : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 });
       if (stored) {
         const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
         assertSameRequest(stored, opts.operation, requestHash, earlier);
@@ -135,6 +138,18 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
     }
     throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
   };
+}
+
+/**
+ * The lookup the authentication statement made for this request's key (AppState.idempotencyRead), taken once and only
+ * when it is for the same dialect, tenant and key. It is a read like findStoredResponseAndRetained's, made a few
+ * middlewares earlier: a same-key request that commits in between is found by the claim, as after any lookup.
+ */
+function readWithKey(ctx: AppContext, ref: KeyRef): { stored: StoredResponse | null; retained: number } | null {
+  const read = ctx.state.idempotencyRead;
+  ctx.state.idempotencyRead = undefined;
+  if (!read || read.ref.dialect !== ref.dialect || read.ref.tenantId !== ref.tenantId || read.ref.key !== ref.key) return null;
+  return { stored: read.stored, retained: read.retained };
 }
 
 function assertSameRequest(stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {

@@ -53,6 +53,29 @@ export async function findStoredResponseAndRetained(db: Db, ref: KeyRef, now: Da
 }
 
 /**
+ * The stored response under `ref` and the tenant's retained count (findStoredResponseAndRetained) as columns of a
+ * statement over a row whose tenant id is the SQL expression `tenantSql` (e.g. an API key row `k.tenant_id`): how the
+ * /proof/v1 key statement reads them in the same round trip (verifyMerchantKey). Column bindings first, then join
+ * bindings, in the order the text has them; storedFromColumns reads the result.
+ */
+export function storedResponseColumns(ref: Omit<KeyRef, 'tenantId'>, tenantSql: string, now: Date): { columns: string; columnBindings: unknown[]; joins: string; joinBindings: unknown[] } {
+  return {
+    columns: `ik.operation AS ik_operation, ik.request_hash AS ik_request_hash, ik.response_status AS ik_response_status,
+              ik.response_body AS ik_response_body, ik.response_content_type AS ik_response_content_type, ik.resource_id AS ik_resource_id,
+              (SELECT r.responses FROM idempotency_retained r WHERE r.dialect = ? AND r.tenant_id = ${tenantSql}) AS ik_retained`,
+    columnBindings: [ref.dialect],
+    joins: `LEFT JOIN idempotency_keys ik ON ik.dialect = ? AND ik.tenant_id = ${tenantSql} AND ik.key = ? AND (ik.expires_at IS NULL OR ik.expires_at > ?)`,
+    joinBindings: [ref.dialect, ref.key, now],
+  };
+}
+
+/** What storedResponseColumns read, as findStoredResponseAndRetained answers it. */
+export function storedFromColumns(row: Record<string, unknown>): { stored: StoredResponse | null; retained: number } {
+  const stored = row['ik_operation'] == null ? null : toStored(Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith('ik_')).map(([k, v]) => [k.slice(3), v])));
+  return { stored, retained: Number(row['ik_retained'] ?? 0) };
+}
+
+/**
  * Inside the caller's transaction, claims the key by inserting a placeholder row. A concurrent claim of the
  * same key blocks on the unique index until this transaction ends, then sees the row (or claims it if this
  * transaction rolled back). Returns false when someone else holds the key.
