@@ -8,8 +8,8 @@ import { DEFAULT_VALID_HOURS, parseRequestCreate, type RequestCreate } from '../
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
-import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
-import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import { getPaymentRequest, insertPaymentRequestWith, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import { appendProofEvent, eventDestinationsSql } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
@@ -98,17 +98,19 @@ export async function createPaymentRequest(
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
-  const request = await insertPaymentRequest(
+  // The insert also counts the merchant's webhook destinations (locked FOR SHARE): with none, no event to read for.
+  const { request, also: destinations } = await insertPaymentRequestWith(
     trx,
     { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
     now,
+    eventDestinationsSql(merchantId),
   );
   await appendProofEvent(trx, {
     merchantId,
     type: 'payment_request.created',
     occurredAt: now,
     data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-  }, merchant); // read under this transaction's lock of the merchant row (reserveQuota)
+  }, merchant, Number(destinations)); // the plan read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }
 

@@ -80,29 +80,42 @@ async function openAmounts(trx: Db, walletId: string, now: Date, near: { from: b
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }
 
+/** What insertPaymentRequest writes. */
+export interface PaymentRequestInput {
+  merchantId: string;
+  wallet: MerchantWallet;
+  quotedAtomic: bigint;
+  description: string;
+  customerLabel: string | null;
+  expectedPayer: string | null;
+  validHours: number;
+  invoiceId?: string;
+}
+
 /**
  * Inserts a request with a unique matching amount. Call inside a transaction holding the wallet row lock
  * (getVerifiedWallet with `lock`), so parallel creations for one wallet choose deltas one after another; the
  * partial unique index on (wallet_id, amount_atomic) is the database's own guarantee.
  */
-export async function insertPaymentRequest(
+export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, now: Date): Promise<PaymentRequest> {
+  return (await insertPaymentRequestWith(trx, input, now, null)).request;
+}
+
+/**
+ * insertPaymentRequest, and in the same statement the value of `also` (a scalar SQL expression with its bindings,
+ * evaluated after the insert's locks, e.g. proof-events' eventDestinationsSql): what the caller would otherwise read in
+ * a statement of its own right after the insert.
+ */
+export async function insertPaymentRequestWith(
   trx: Db,
-  input: {
-    merchantId: string;
-    wallet: MerchantWallet;
-    quotedAtomic: bigint;
-    description: string;
-    customerLabel: string | null;
-    expectedPayer: string | null;
-    validHours: number;
-    invoiceId?: string;
-  },
+  input: PaymentRequestInput,
   now: Date,
-): Promise<PaymentRequest> {
+  also: { sql: string; bindings: readonly unknown[] } | null,
+): Promise<{ request: PaymentRequest; also: unknown }> {
   // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
   const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
   const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now, near));
-  const [row] = await trx('payment_requests')
+  const insert = trx('payment_requests')
     .insert({
       id: newId('req'),
       merchant_id: input.merchantId,
@@ -120,7 +133,12 @@ export async function insertPaymentRequest(
       created_at: now,
     })
     .returning('*');
-  return toRequest(row);
+  if (!also) {
+    const [row] = await insert;
+    return { request: toRequest(row), also: undefined };
+  }
+  const [row] = await trx.with('inserted', insert).from('inserted').select('inserted.*', trx.raw(`${also.sql} AS also_value`, also.bindings as never[]));
+  return { request: toRequest(row), also: row.also_value };
 }
 
 export async function getPaymentRequest(db: Db, merchantId: string, id: string): Promise<PaymentRequest | null> {

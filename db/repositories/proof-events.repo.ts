@@ -16,7 +16,13 @@ export async function appendProofEvent(
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
   /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
   plan?: MerchantPlanState,
+  /**
+   * How many destinations eventDestinationsSql counted for this merchant earlier in this transaction (their rows then
+   * locked FOR SHARE): with none there is nothing to read, and no event.
+   */
+  destinations?: number,
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
+  if (destinations === 0) return null;
   const state = plan ?? (await planStateOf(trx, input.merchantId));
   const allowed = usableLimit(state, input.occurredAt, 'destinations');
   // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
@@ -39,6 +45,16 @@ export async function appendProofEvent(
   }
   return { id, cursor: Number(row.cursor), body };
 }
+
+/**
+ * SQL (a scalar subquery; binding: the merchant id) of how many `/proof` webhook destinations appendProofEvent would
+ * consider for the merchant (not deleted), locking their rows FOR SHARE as it does: a statement that must run anyway
+ * (e.g. the insert of a payment request) carries it, and appendProofEvent skips its own read when it is 0.
+ */
+export const eventDestinationsSql = (merchantId: string) => ({
+  sql: `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS destinations)`,
+  bindings: [merchantId] as const,
+});
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
   const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
