@@ -3,7 +3,7 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, storeKeyPart, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -98,7 +98,23 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         }
         ctx.state.trx = trx;
         ctx.state.afterCommit = [];
+        // With claimAtCommit the handler may claim the key with its answer in its own last statement.
+        let answered: { status: number; bytes: Buffer; claimed: boolean } | null = null;
+        if (opts.claimAtCommit) {
+          ctx.state.answerClaim = {
+            part: (status, answer, resourceId) => {
+              const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
+              const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
+              answered = { status, bytes, claimed: false };
+              return storeKeyPart(ref, { operation: opts.operation, requestHash }, { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId });
+            },
+            settle: (claimed) => {
+              if (answered) answered.claimed = claimed;
+            },
+          };
+        }
         await next();
+        ctx.state.answerClaim = undefined;
         if (ctx.status >= 400) {
           await trx.rollback();
           return;
@@ -110,7 +126,15 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         };
-        if (opts.claimAtCommit) {
+        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean } | null;
+        if (claimedWith) {
+          if (!claimedWith.claimed) {
+            await trx.rollback();
+            continue; // a request with the same key committed first: replay its answer
+          }
+          // What was stored is what is sent, byte for byte, or nothing is committed.
+          if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body)) throw new Error('idempotency: the answer claimed with the key differs from the response');
+        } else if (opts.claimAtCommit) {
           if (!(await storeKey(trx, ref, { operation: opts.operation, requestHash }, response))) {
             await trx.rollback();
             continue; // a request with the same key committed first: replay its answer
@@ -127,6 +151,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         throw e;
       } finally {
         ctx.state.trx = undefined;
+        ctx.state.answerClaim = undefined;
       }
       for (const hook of ctx.state.afterCommit ?? []) {
         // The effect is committed; a failed follow-up (e.g. workflow start) is picked up by a reconciler.

@@ -1,5 +1,6 @@
 import type { IdempotencyDialect } from '../../domain/idempotency.js';
 import type { Db } from '../connection.js';
+import type { StatementPart } from '../statement-part.js';
 import { deleteInBatches } from '../batches.js';
 
 export interface StoredResponse {
@@ -135,6 +136,36 @@ export async function completeKey(
 }
 
 /**
+ * storeKey as part of another statement (e.g. the insert of the resource the answer describes): CTEs `stored_key` and
+ * `counted_key`, and a column that is 1 when the key was claimed, 0 when it is taken.
+ */
+export function storeKeyPart(
+  ref: KeyRef,
+  claim: { operation: string; requestHash: string },
+  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+): StatementPart {
+  return {
+    ctes: [
+      {
+        name: 'stored_key',
+        sql: `INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+              ON CONFLICT (dialect, tenant_id, key) DO NOTHING
+              RETURNING 1`,
+        bindings: [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId],
+      },
+      {
+        name: 'counted_key',
+        sql: `INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored_key
+              ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
+        bindings: [ref.dialect, ref.tenantId],
+      },
+    ],
+    column: { sql: '(SELECT count(*) FROM stored_key)', bindings: [] },
+  };
+}
+
+/**
  * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
  * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
  * insert until it ends, so false means another response is committed under the key.
@@ -145,20 +176,10 @@ export async function storeKey(
   claim: { operation: string; requestHash: string },
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
 ): Promise<boolean> {
-  const { rows } = await trx.raw<{ rows: Array<{ stored: string }> }>(
-    `WITH stored AS (
-       INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-       ON CONFLICT (dialect, tenant_id, key) DO NOTHING
-       RETURNING 1
-     ), counted AS (
-       INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored
-       ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
-     )
-     SELECT count(*) AS stored FROM stored`,
-    [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId],
-  );
-  return Number(rows[0]?.stored ?? 0) === 1;
+  const part = storeKeyPart(ref, claim, response);
+  const q = part.ctes.reduce((b, cte) => b.with(cte.name, trx.raw(cte.sql, cte.bindings as never[])), trx.queryBuilder());
+  const [row] = await q.select(trx.raw(`${part.column.sql} AS stored`, part.column.bindings as never[]));
+  return Number(row?.stored ?? 0) === 1;
 }
 
 /** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */

@@ -4,6 +4,7 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
+import type { StatementPart } from '../statement-part.js';
 
 export type { RequestStatus } from '../../domain/proof/statuses.js';
 import type { RequestStatus } from '../../domain/proof/statuses.js';
@@ -102,43 +103,51 @@ export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, 
 }
 
 /**
- * insertPaymentRequest, and in the same statement the value of `also` (a scalar SQL expression with its bindings,
- * evaluated after the insert's locks, e.g. proof-events' eventDestinationsSql): what the caller would otherwise read in
- * a statement of its own right after the insert.
+ * insertPaymentRequest, and in the same statement the parts `also` makes from the request about to be inserted (each
+ * a scalar column, after CTEs of its own, e.g. proof-events' eventDestinationsPart or the idempotency answer
+ * storeKeyPart): what the caller would otherwise send as statements of their own right after the insert. The request
+ * handed to `also` is the row as written (status AWAITING, no payment yet); the one returned is the row as stored.
  */
-export async function insertPaymentRequestWith(
+export async function insertPaymentRequestWith<K extends string>(
   trx: Db,
   input: PaymentRequestInput,
   now: Date,
-  also: { sql: string; bindings: readonly unknown[] } | null,
-): Promise<{ request: PaymentRequest; also: unknown }> {
+  also: ((request: PaymentRequest) => Partial<Record<K, StatementPart>>) | null,
+): Promise<{ request: PaymentRequest; also: Partial<Record<K, unknown>> }> {
   // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
   const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
   const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now, near));
-  const insert = trx('payment_requests')
-    .insert({
-      id: newId('req'),
-      merchant_id: input.merchantId,
-      wallet_id: input.wallet.id,
-      network: input.wallet.network,
-      pay_to: input.wallet.address,
-      quoted_amount_atomic: input.quotedAtomic.toString(),
-      amount_atomic: (input.quotedAtomic + delta).toString(),
-      description: input.description,
-      customer_label: input.customerLabel,
-      expected_payer: input.expectedPayer,
-      valid_hours: input.validHours,
-      invoice_id: input.invoiceId ?? null,
-      expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
-      created_at: now,
-    })
-    .returning('*');
+  const row = {
+    id: newId('req'),
+    merchant_id: input.merchantId,
+    wallet_id: input.wallet.id,
+    network: input.wallet.network,
+    pay_to: input.wallet.address,
+    quoted_amount_atomic: input.quotedAtomic.toString(),
+    amount_atomic: (input.quotedAtomic + delta).toString(),
+    description: input.description,
+    customer_label: input.customerLabel,
+    expected_payer: input.expectedPayer,
+    valid_hours: input.validHours,
+    status: 'AWAITING',
+    invoice_id: input.invoiceId ?? null,
+    expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
+    created_at: now,
+  };
+  const insert = trx('payment_requests').insert(row).returning('*');
   if (!also) {
-    const [row] = await insert;
-    return { request: toRequest(row), also: undefined };
+    const [stored] = await insert;
+    return { request: toRequest(stored), also: {} };
   }
-  const [row] = await trx.with('inserted', insert).from('inserted').select('inserted.*', trx.raw(`${also.sql} AS also_value`, also.bindings as never[]));
-  return { request: toRequest(row), also: row.also_value };
+  const parts = Object.entries(also(toRequest({ ...row, tx_hash: null, verified_at: null, review_reason: null }))).filter(([, part]) => part !== undefined) as Array<[K, StatementPart]>;
+  let q = trx.queryBuilder();
+  for (const [, part] of parts) for (const cte of part.ctes) q = q.with(cte.name, trx.raw(cte.sql, cte.bindings as never[]));
+  const [stored] = await q
+    .with('inserted', insert)
+    .from('inserted')
+    .select('inserted.*', ...parts.map(([name, part]) => trx.raw(`${part.column.sql} AS ??`, [...part.column.bindings, `also_${name}`] as never[])));
+  const values = Object.fromEntries(parts.map(([name]) => [name, stored[`also_${name}`]])) as Partial<Record<K, unknown>>;
+  return { request: toRequest(stored), also: values };
 }
 
 export async function getPaymentRequest(db: Db, merchantId: string, id: string): Promise<PaymentRequest | null> {

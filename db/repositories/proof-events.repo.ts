@@ -4,6 +4,7 @@ import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../../domain/proof/plans.js';
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
+import type { StatementPart } from '../statement-part.js';
 
 /**
  * Appends an event in the caller's transaction, only if the merchant has an enabled `/proof` webhook
@@ -17,7 +18,7 @@ export async function appendProofEvent(
   /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
   plan?: MerchantPlanState,
   /**
-   * How many destinations eventDestinationsSql counted for this merchant earlier in this transaction (their rows then
+   * How many destinations eventDestinationsPart counted for this merchant earlier in this transaction (their rows then
    * locked FOR SHARE): with none there is nothing to read, and no event.
    */
   destinations?: number,
@@ -47,13 +48,16 @@ export async function appendProofEvent(
 }
 
 /**
- * SQL (a scalar subquery; binding: the merchant id) of how many `/proof` webhook destinations appendProofEvent would
- * consider for the merchant (not deleted), locking their rows FOR SHARE as it does: a statement that must run anyway
- * (e.g. the insert of a payment request) carries it, and appendProofEvent skips its own read when it is 0.
+ * How many `/proof` webhook destinations appendProofEvent would consider for the merchant (not deleted), their rows
+ * locked FOR SHARE as it locks them, as a column of another statement (e.g. the insert of a payment request):
+ * appendProofEvent skips its own read when it is 0.
  */
-export const eventDestinationsSql = (merchantId: string) => ({
-  sql: `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS destinations)`,
-  bindings: [merchantId] as const,
+export const eventDestinationsPart = (merchantId: string): StatementPart => ({
+  ctes: [],
+  column: {
+    sql: `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS destinations)`,
+    bindings: [merchantId],
+  },
 });
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
