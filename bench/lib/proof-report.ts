@@ -108,7 +108,7 @@ export function formatReport(r: ProofBenchReport): string {
     ...r.scenarios.map((s) => `   ${s.label}: ${s.note}${s.serialised ? ` (one creation every ${fmt.ms(1000 / rate(s.api))})` : ''}`),
     '   API: POST sent -> 201 body read: key + merchant + key rank + stored response + retained count (one statement), rate-limit',
     '   reservations (shared, amortised), BEGIN, merchant + wallet locks (+ quota count on capped plans), expiry + open amounts',
-    '   + unique delta, insert + endpoint count (+ endpoint read, event and delivery), stored answer + key claim, COMMIT. bare: one INSERT.',
+    '   + unique delta, insert + endpoint count + stored answer and key claim (+ endpoint read, event and delivery), COMMIT. bare: one INSERT.',
     '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
     ...(r.scaled.length === 0 ? [] : [
