@@ -99,13 +99,13 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         ctx.state.trx = trx;
         ctx.state.afterCommit = [];
         // With claimAtCommit the handler may claim the key with its answer in its own last statement.
-        let answered: { status: number; bytes: Buffer; claimed: boolean } | null = null;
+        let answered: { status: number; bytes: Buffer; claimed: boolean | null } | null = null;
         if (opts.claimAtCommit) {
           ctx.state.answerClaim = {
             part: (status, answer, resourceId) => {
               const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
               const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
-              answered = { status, bytes, claimed: false };
+              answered = { status, bytes, claimed: null };
               return storeKeyPart(ref, { operation: opts.operation, requestHash }, { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId });
             },
             settle: (claimed) => {
@@ -126,8 +126,9 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         };
-        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean } | null;
+        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean | null } | null;
         if (claimedWith) {
+          if (claimedWith.claimed === null) throw new Error('idempotency: the handler took a key claim and never said whether it held');
           if (!claimedWith.claimed) {
             await trx.rollback();
             continue; // a request with the same key committed first: replay its answer
