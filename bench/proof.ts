@@ -126,7 +126,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     },
     {
       label: `${plural(c, 'merchant')} + webhook endpoint`,
-      note: 'as above, plus the endpoint check (FOR SHARE) and a proof_events insert per creation',
+      note: 'as above, plus the endpoint read (FOR SHARE), a proof_events insert and its delivery per creation',
       serialised: false,
       merchants: c,
       webhook: true,

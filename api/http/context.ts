@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { DomainError } from '../../domain/errors.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
+import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import type { StatementPart } from '../../db/statement-part.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
@@ -15,6 +17,11 @@ export interface AppState {
   merchant?: Merchant;
   /** Read with the /proof/v1 key in the same statement, for the merchant guard after the rate limits. */
   keyMerchant?: { merchant: Merchant | null; keyRank: number };
+  /**
+   * Read with the /proof/v1 key in the same statement (verifyMerchantKey): the response stored under the request's
+   * Idempotency-Key for the key's merchant and its retained count, for the idempotency guard's first lookup.
+   */
+  idempotencyRead?: { ref: KeyRef; stored: StoredResponse | null; retained: number };
   /** The signed-in member of a processing company on /api/company and POST /v1/webhooks. */
   member?: { id: string; companyId: string; accountId: string; email: string; role: 'member' | 'billing_admin'; companyName: string };
   /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */
@@ -22,6 +29,11 @@ export interface AppState {
   session?: { id: string; userId: string; email: string; csrfToken: string; csrfTokensAccepted: readonly string[] };
   /** Set by the idempotency middleware: the transaction the handler's effect must use. */
   trx?: Knex.Transaction;
+  /**
+   * Set by the idempotency middleware with claimAtCommit: lets the handler claim the key with its answer inside its own
+   * last statement (`part`, then `settle` with what the part's column said) instead of a statement of its own.
+   */
+  answerClaim?: AnswerClaim;
   /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */
   afterCommit?: Array<() => Promise<void>>;
   /** Resource created by an idempotent handler, stored beside the response. */
@@ -31,6 +43,14 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+
+/** AppState.answerClaim: the key claimed with this answer as part of the handler's statement. */
+export interface AnswerClaim {
+  /** The claim of the key with this answer (status, the body as it will be sent, the resource it names). */
+  part(status: number, body: unknown, resourceId: string | null): StatementPart;
+  /** What the part's column said: true when the key was claimed, false when a same-key request holds it. */
+  settle(claimed: boolean): void;
+}
 
 /** `POST /v1/webhooks` is a company session route under /v1 (spec section 4): it answers as `/api/company` does. */
 const COMPANY_SESSION_PATHS_UNDER_V1 = new Set(['/v1/webhooks']);

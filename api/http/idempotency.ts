@@ -3,7 +3,7 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, storeKeyPart, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -71,10 +71,13 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
-      // With a bound, the stored response and the tenant's retained count come in one statement.
-      const { stored, retained } = bounded
-        ? await findStoredResponseAndRetained(opts.db, ref, at)
-        : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 };
+      // First round: what the key statement already read for this key and tenant, if it did (no statement here).
+      // Otherwise, with a bound, the stored response and the tenant's retained count come in one statement.
+      const read = round === 0 ? readWithKey(ctx, ref) : null;
+      const { stored, retained } = read
+        ?? (bounded
+          ? await findStoredResponseAndRetained(opts.db, ref, at)
+          : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 });
       if (stored) {
         const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
         assertSameRequest(stored, opts.operation, requestHash, earlier);
@@ -95,7 +98,23 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         }
         ctx.state.trx = trx;
         ctx.state.afterCommit = [];
+        // With claimAtCommit the handler may claim the key with its answer in its own last statement.
+        let answered: { status: number; bytes: Buffer; claimed: boolean | null } | null = null;
+        if (opts.claimAtCommit) {
+          ctx.state.answerClaim = {
+            part: (status, answer, resourceId) => {
+              const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
+              const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
+              answered = { status, bytes, claimed: null };
+              return storeKeyPart(ref, { operation: opts.operation, requestHash }, { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId });
+            },
+            settle: (claimed) => {
+              if (answered) answered.claimed = claimed;
+            },
+          };
+        }
         await next();
+        ctx.state.answerClaim = undefined;
         if (ctx.status >= 400) {
           await trx.rollback();
           return;
@@ -107,7 +126,16 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         };
-        if (opts.claimAtCommit) {
+        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean | null } | null;
+        if (claimedWith) {
+          if (claimedWith.claimed === null) throw new Error('idempotency: the handler took a key claim and never said whether it held');
+          if (!claimedWith.claimed) {
+            await trx.rollback();
+            continue; // a request with the same key committed first: replay its answer
+          }
+          // What was stored is what is sent, byte for byte, or nothing is committed.
+          if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body)) throw new Error('idempotency: the answer claimed with the key differs from the response');
+        } else if (opts.claimAtCommit) {
           if (!(await storeKey(trx, ref, { operation: opts.operation, requestHash }, response))) {
             await trx.rollback();
             continue; // a request with the same key committed first: replay its answer
@@ -124,6 +152,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         throw e;
       } finally {
         ctx.state.trx = undefined;
+        ctx.state.answerClaim = undefined;
       }
       for (const hook of ctx.state.afterCommit ?? []) {
         // The effect is committed; a failed follow-up (e.g. workflow start) is picked up by a reconciler.
@@ -135,6 +164,18 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
     }
     throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
   };
+}
+
+/**
+ * The lookup the authentication statement made for this request's key (AppState.idempotencyRead), taken once and only
+ * when it is for the same dialect, tenant and key. It is a read like findStoredResponseAndRetained's, made a few
+ * middlewares earlier: a same-key request that commits in between is found by the claim, as after any lookup.
+ */
+function readWithKey(ctx: AppContext, ref: KeyRef): { stored: StoredResponse | null; retained: number } | null {
+  const read = ctx.state.idempotencyRead;
+  ctx.state.idempotencyRead = undefined;
+  if (!read || read.ref.dialect !== ref.dialect || read.ref.tenantId !== ref.tenantId || read.ref.key !== ref.key) return null;
+  return { stored: read.stored, retained: read.retained };
 }
 
 function assertSameRequest(stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {

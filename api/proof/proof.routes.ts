@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
+import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
@@ -92,8 +93,14 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     '/v1',
     authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, now),
     requireApiKey(deps.db, 'proof', now, async (ctx, token, at) => {
-      const { outcome, merchant, keyRank } = await verifyMerchantKey(deps.db, token, at);
-      if (outcome.ok) ctx.state.keyMerchant = { merchant, keyRank };
+      // A mutation's Idempotency-Key, when valid, is looked up in the key's statement too (the guard's first read).
+      const idemKey = ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : ctx.get('Idempotency-Key');
+      const lookup = idemKey && IDEMPOTENCY_RULES.proof.pattern.test(idemKey) ? idemKey : undefined;
+      const { outcome, merchant, keyRank, idempotency } = await verifyMerchantKey(deps.db, token, at, lookup);
+      if (outcome.ok) {
+        ctx.state.keyMerchant = { merchant, keyRank };
+        if (idempotency) ctx.state.idempotencyRead = idempotency;
+      }
       return outcome;
     }),
     rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),

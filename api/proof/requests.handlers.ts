@@ -7,9 +7,10 @@ import { paymentRequestCreatedData } from '../../domain/proof/events.js';
 import { DEFAULT_VALID_HOURS, parseRequestCreate, type RequestCreate } from '../../domain/validation/proof-request.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
+import type { StatementPart } from '../../db/statement-part.js';
 import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
-import { getPaymentRequest, insertPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
-import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import { getPaymentRequest, insertPaymentRequestWith, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import { appendProofEvent, eventDestinationsPart } from '../../db/repositories/proof-events.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
@@ -70,7 +71,13 @@ export async function createPaymentRequest(
   merchantId: string,
   req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
   now: Date,
-  opts: { invoiceId?: string; needInvoices?: number; dueDate?: string } = {},
+  opts: {
+    invoiceId?: string;
+    needInvoices?: number;
+    dueDate?: string;
+    /** The idempotency key claimed with this answer in the insert's statement (AppState.answerClaim). */
+    answer?: { part: (request: PaymentRequest) => StatementPart; settle: (claimed: boolean) => void };
+  } = {},
 ): Promise<PaymentRequest> {
   const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
   // The merchant lock (quota) and the wallet lock (delta allocation) in one statement; without such a wallet the
@@ -98,17 +105,26 @@ export async function createPaymentRequest(
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
-  const request = await insertPaymentRequest(
+  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for)
+  // and, when given, claims the idempotency key with the answer.
+  const answer = opts.answer;
+  const { request, also } = await insertPaymentRequestWith(
     trx,
     { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
     now,
+    (row) => ({ destinations: eventDestinationsPart(merchantId), ...(answer ? { answer: answer.part(row) } : {}) }),
   );
+  if (answer) {
+    answer.settle(Number(also.answer) === 1);
+    if (Number(also.answer) !== 1) return request; // the key is taken: all of this is rolled back, the first answer replayed
+  }
+  const destinations = also.destinations;
   await appendProofEvent(trx, {
     merchantId,
     type: 'payment_request.created',
     occurredAt: now,
     data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-  }, merchant); // read under this transaction's lock of the merchant row (reserveQuota)
+  }, merchant, Number(destinations)); // the plan read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }
 
@@ -140,10 +156,14 @@ export function mountRequests(
   router.post(`${at.base}/requests`, idempotent('requests.create', { claimAtCommit: true }), async (ctx) => {
     const req = parseRequestCreate(ctx.request.body);
     const now = deps.now();
-    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now);
+    const origin = originOf(deps, ctx);
+    // The key is claimed with the answer in the insert's statement: the answer is made from the row as written.
+    const claim = ctx.state.answerClaim;
+    const answer = claim && { part: (r: PaymentRequest) => claim.part(201, requestJson(r, origin, now), r.id), settle: (claimed: boolean) => claim.settle(claimed) };
+    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, answer ? { answer } : {});
     ctx.state.resourceId = request.id;
     ctx.status = 201;
-    ctx.body = requestJson(request, originOf(deps, ctx), now);
+    ctx.body = requestJson(request, origin, now);
   });
 
   router.get(`${at.base}/requests`, async (ctx) => {

@@ -106,9 +106,9 @@ export function formatReport(r: ProofBenchReport): string {
     '1. payment requests created per second: the API beside a bare INSERT of the same row, same concurrency, same run',
     table([['', 'N', 'created', 'other', 'seconds', 'creations/s', 'p50 latency', 'p95 latency', 'main thread busy', 'statements each', 'API / bare'], ...rows]),
     ...r.scenarios.map((s) => `   ${s.label}: ${s.note}${s.serialised ? ` (one creation every ${fmt.ms(1000 / rate(s.api))})` : ''}`),
-    '   API: POST sent -> 201 body read: key + merchant + key rank (one statement), rate-limit reservations (shared, amortised),',
-    '   stored response + retained count, BEGIN, merchant + wallet locks (+ quota count on capped plans), expiry + open amounts',
-    '   + unique delta, insert, endpoint check (+ event and delivery), stored answer + key claim, COMMIT. bare: one INSERT.',
+    '   API: POST sent -> 201 body read: key + merchant + key rank + stored response + retained count (one statement), rate-limit',
+    '   reservations (shared, amortised), BEGIN, merchant + wallet locks (+ quota count on capped plans), expiry + open amounts',
+    '   + unique delta, insert + endpoint count + stored answer and key claim (+ endpoint read, event and delivery), COMMIT. bare: one INSERT.',
     '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
     ...(r.scaled.length === 0 ? [] : [

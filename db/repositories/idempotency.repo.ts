@@ -1,5 +1,6 @@
 import type { IdempotencyDialect } from '../../domain/idempotency.js';
 import type { Db } from '../connection.js';
+import type { StatementPart } from '../statement-part.js';
 import { deleteInBatches } from '../batches.js';
 
 export interface StoredResponse {
@@ -50,6 +51,29 @@ export async function findStoredResponseAndRetained(db: Db, ref: KeyRef, now: Da
   );
   const row = rows[0] ?? {};
   return { stored: row['operation'] == null ? null : toStored(row), retained: Number(row['retained_responses'] ?? 0) };
+}
+
+/**
+ * The stored response under `ref` and the tenant's retained count (findStoredResponseAndRetained) as columns of a
+ * statement over a row whose tenant id is the SQL expression `tenantSql` (e.g. an API key row `k.tenant_id`): how the
+ * /proof/v1 key statement reads them in the same round trip (verifyMerchantKey). Column bindings first, then join
+ * bindings, in the order the text has them; storedFromColumns reads the result.
+ */
+export function storedResponseColumns(ref: Omit<KeyRef, 'tenantId'>, tenantSql: string, now: Date): { columns: string; columnBindings: unknown[]; joins: string; joinBindings: unknown[] } {
+  return {
+    columns: `ik.operation AS ik_operation, ik.request_hash AS ik_request_hash, ik.response_status AS ik_response_status,
+              ik.response_body AS ik_response_body, ik.response_content_type AS ik_response_content_type, ik.resource_id AS ik_resource_id,
+              (SELECT r.responses FROM idempotency_retained r WHERE r.dialect = ? AND r.tenant_id = ${tenantSql}) AS ik_retained`,
+    columnBindings: [ref.dialect],
+    joins: `LEFT JOIN idempotency_keys ik ON ik.dialect = ? AND ik.tenant_id = ${tenantSql} AND ik.key = ? AND (ik.expires_at IS NULL OR ik.expires_at > ?)`,
+    joinBindings: [ref.dialect, ref.key, now],
+  };
+}
+
+/** What storedResponseColumns read, as findStoredResponseAndRetained answers it. */
+export function storedFromColumns(row: Record<string, unknown>): { stored: StoredResponse | null; retained: number } {
+  const stored = row['ik_operation'] == null ? null : toStored(Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith('ik_')).map(([k, v]) => [k.slice(3), v])));
+  return { stored, retained: Number(row['ik_retained'] ?? 0) };
 }
 
 /**
@@ -112,6 +136,36 @@ export async function completeKey(
 }
 
 /**
+ * storeKey as part of another statement (e.g. the insert of the resource the answer describes): CTEs `stored_key` and
+ * `counted_key`, and a column that is 1 when the key was claimed, 0 when it is taken.
+ */
+export function storeKeyPart(
+  ref: KeyRef,
+  claim: { operation: string; requestHash: string },
+  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+): StatementPart {
+  return {
+    ctes: [
+      {
+        name: 'stored_key',
+        sql: `INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+              ON CONFLICT (dialect, tenant_id, key) DO NOTHING
+              RETURNING 1`,
+        bindings: [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId],
+      },
+      {
+        name: 'counted_key',
+        sql: `INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored_key
+              ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
+        bindings: [ref.dialect, ref.tenantId],
+      },
+    ],
+    column: { sql: '(SELECT count(*) FROM stored_key)', bindings: [] },
+  };
+}
+
+/**
  * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
  * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
  * insert until it ends, so false means another response is committed under the key.
@@ -122,20 +176,10 @@ export async function storeKey(
   claim: { operation: string; requestHash: string },
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
 ): Promise<boolean> {
-  const { rows } = await trx.raw<{ rows: Array<{ stored: string }> }>(
-    `WITH stored AS (
-       INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-       ON CONFLICT (dialect, tenant_id, key) DO NOTHING
-       RETURNING 1
-     ), counted AS (
-       INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored
-       ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
-     )
-     SELECT count(*) AS stored FROM stored`,
-    [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId],
-  );
-  return Number(rows[0]?.stored ?? 0) === 1;
+  const part = storeKeyPart(ref, claim, response);
+  const q = part.ctes.reduce((b, cte) => b.with(cte.name, trx.raw(cte.sql, cte.bindings as never[])), trx.queryBuilder());
+  const [row] = await q.select(trx.raw(`${part.column.sql} AS stored`, part.column.bindings as never[]));
+  return Number(row?.stored ?? 0) === 1;
 }
 
 /** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */

@@ -5,6 +5,7 @@ import type { KeyScope } from '../../domain/api-keys.js';
 import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
+import { storedFromColumns, storedResponseColumns, type KeyRef, type StoredResponse } from './idempotency.repo.js';
 
 export interface Merchant extends MerchantPlanState {
   id: string;
@@ -62,17 +63,28 @@ export async function getMerchant(db: Db, id: string): Promise<Merchant | null> 
 /**
  * A `/proof/v1` key (verifyApiKey 'proof') with, in the same statement, its merchant (null when the row is gone) and
  * its rank among the merchant's active keys at `now` (activeKeyRank): what the key guard and the merchant guard of
- * /proof/v1 need, in one round trip instead of three.
+ * /proof/v1 need, in one round trip instead of three. With `idempotencyKey` (a valid /proof Idempotency-Key of the
+ * request) also the response stored under it for the key's merchant and the merchant's retained count
+ * (findStoredResponseAndRetained), which the idempotency guard would otherwise read in a statement of its own.
  */
-export async function verifyMerchantKey(db: Db, token: string, now: Date): Promise<{ outcome: VerifyOutcome; merchant: Merchant | null; keyRank: number }> {
+export async function verifyMerchantKey(
+  db: Db,
+  token: string,
+  now: Date,
+  idempotencyKey?: string,
+): Promise<{ outcome: VerifyOutcome; merchant: Merchant | null; keyRank: number; idempotency?: { ref: KeyRef; stored: StoredResponse | null; retained: number } }> {
+  const idem = idempotencyKey === undefined ? null : storedResponseColumns({ dialect: 'proof', key: idempotencyKey }, 'k.tenant_id', now);
   const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
     columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
-              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank`,
-    joins: 'LEFT JOIN merchants m ON m.id = k.tenant_id',
-    bindings: [now],
+              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
+    joins: `LEFT JOIN merchants m ON m.id = k.tenant_id${idem ? ` ${idem.joins}` : ''}`,
+    bindings: [now, ...(idem ? [...idem.columnBindings, ...idem.joinBindings] : [])],
   });
   const merchant = extra?.['m_id'] == null ? null : toMerchant(Object.fromEntries(Object.entries(extra).filter(([k]) => k.startsWith('m_')).map(([k, v]) => [k.slice(2), v])));
-  return { outcome, merchant, keyRank: Number(extra?.['m_key_rank'] ?? 0) };
+  const keyRank = Number(extra?.['m_key_rank'] ?? 0);
+  if (!idem || !outcome.ok || !extra) return { outcome, merchant, keyRank };
+  const ref: KeyRef = { dialect: 'proof', tenantId: outcome.key.tenantId, key: idempotencyKey! };
+  return { outcome, merchant, keyRank, idempotency: { ref, ...storedFromColumns(extra) } };
 }
 
 /** Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. */

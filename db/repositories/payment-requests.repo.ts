@@ -4,6 +4,7 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
+import type { StatementPart } from '../statement-part.js';
 
 export type { RequestStatus } from '../../domain/proof/statuses.js';
 import type { RequestStatus } from '../../domain/proof/statuses.js';
@@ -80,47 +81,73 @@ async function openAmounts(trx: Db, walletId: string, now: Date, near: { from: b
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }
 
+/** What insertPaymentRequest writes. */
+export interface PaymentRequestInput {
+  merchantId: string;
+  wallet: MerchantWallet;
+  quotedAtomic: bigint;
+  description: string;
+  customerLabel: string | null;
+  expectedPayer: string | null;
+  validHours: number;
+  invoiceId?: string;
+}
+
 /**
  * Inserts a request with a unique matching amount. Call inside a transaction holding the wallet row lock
  * (getVerifiedWallet with `lock`), so parallel creations for one wallet choose deltas one after another; the
  * partial unique index on (wallet_id, amount_atomic) is the database's own guarantee.
  */
-export async function insertPaymentRequest(
+export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, now: Date): Promise<PaymentRequest> {
+  return (await insertPaymentRequestWith(trx, input, now, null)).request;
+}
+
+/**
+ * insertPaymentRequest, and in the same statement the parts `also` makes from the request about to be inserted (each
+ * a scalar column, after CTEs of its own, e.g. proof-events' eventDestinationsPart or the idempotency answer
+ * storeKeyPart): what the caller would otherwise send as statements of their own right after the insert. The request
+ * handed to `also` is the row as written (status AWAITING, no payment yet); the one returned is the row as stored.
+ */
+export async function insertPaymentRequestWith<K extends string>(
   trx: Db,
-  input: {
-    merchantId: string;
-    wallet: MerchantWallet;
-    quotedAtomic: bigint;
-    description: string;
-    customerLabel: string | null;
-    expectedPayer: string | null;
-    validHours: number;
-    invoiceId?: string;
-  },
+  input: PaymentRequestInput,
   now: Date,
-): Promise<PaymentRequest> {
+  also: ((request: PaymentRequest) => Partial<Record<K, StatementPart>>) | null,
+): Promise<{ request: PaymentRequest; also: Partial<Record<K, unknown>> }> {
   // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
   const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
   const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now, near));
-  const [row] = await trx('payment_requests')
-    .insert({
-      id: newId('req'),
-      merchant_id: input.merchantId,
-      wallet_id: input.wallet.id,
-      network: input.wallet.network,
-      pay_to: input.wallet.address,
-      quoted_amount_atomic: input.quotedAtomic.toString(),
-      amount_atomic: (input.quotedAtomic + delta).toString(),
-      description: input.description,
-      customer_label: input.customerLabel,
-      expected_payer: input.expectedPayer,
-      valid_hours: input.validHours,
-      invoice_id: input.invoiceId ?? null,
-      expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
-      created_at: now,
-    })
-    .returning('*');
-  return toRequest(row);
+  const row = {
+    id: newId('req'),
+    merchant_id: input.merchantId,
+    wallet_id: input.wallet.id,
+    network: input.wallet.network,
+    pay_to: input.wallet.address,
+    quoted_amount_atomic: input.quotedAtomic.toString(),
+    amount_atomic: (input.quotedAtomic + delta).toString(),
+    description: input.description,
+    customer_label: input.customerLabel,
+    expected_payer: input.expectedPayer,
+    valid_hours: input.validHours,
+    status: 'AWAITING',
+    invoice_id: input.invoiceId ?? null,
+    expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
+    created_at: now,
+  };
+  const insert = trx('payment_requests').insert(row).returning('*');
+  if (!also) {
+    const [stored] = await insert;
+    return { request: toRequest(stored), also: {} };
+  }
+  const parts = Object.entries(also(toRequest({ ...row, tx_hash: null, verified_at: null, review_reason: null }))).filter(([, part]) => part !== undefined) as Array<[K, StatementPart]>;
+  let q = trx.queryBuilder();
+  for (const [, part] of parts) for (const cte of part.ctes) q = q.with(cte.name, trx.raw(cte.sql, cte.bindings as never[]));
+  const [stored] = await q
+    .with('inserted', insert)
+    .from('inserted')
+    .select('inserted.*', ...parts.map(([name, part]) => trx.raw(`${part.column.sql} AS ??`, [...part.column.bindings, `also_${name}`] as never[])));
+  const values = Object.fromEntries(parts.map(([name]) => [name, stored[`also_${name}`]])) as Partial<Record<K, unknown>>;
+  return { request: toRequest(stored), also: values };
 }
 
 export async function getPaymentRequest(db: Db, merchantId: string, id: string): Promise<PaymentRequest | null> {

@@ -4,6 +4,7 @@ import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../../domain/proof/plans.js';
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
+import type { StatementPart } from '../statement-part.js';
 
 /**
  * Appends an event in the caller's transaction, only if the merchant has an enabled `/proof` webhook
@@ -16,7 +17,13 @@ export async function appendProofEvent(
   input: { merchantId: string; type: ProofEventType; data: Record<string, unknown>; occurredAt: Date },
   /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
   plan?: MerchantPlanState,
+  /**
+   * How many destinations eventDestinationsPart counted for this merchant earlier in this transaction (their rows then
+   * locked FOR SHARE): with none there is nothing to read, and no event.
+   */
+  destinations?: number,
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
+  if (destinations === 0) return null;
   const state = plan ?? (await planStateOf(trx, input.merchantId));
   const allowed = usableLimit(state, input.occurredAt, 'destinations');
   // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
@@ -39,6 +46,19 @@ export async function appendProofEvent(
   }
   return { id, cursor: Number(row.cursor), body };
 }
+
+/**
+ * How many `/proof` webhook destinations appendProofEvent would consider for the merchant (not deleted), their rows
+ * locked FOR SHARE as it locks them, as a column of another statement (e.g. the insert of a payment request):
+ * appendProofEvent skips its own read when it is 0.
+ */
+export const eventDestinationsPart = (merchantId: string): StatementPart => ({
+  ctes: [],
+  column: {
+    sql: `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS destinations)`,
+    bindings: [merchantId],
+  },
+});
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
   const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
