@@ -259,6 +259,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     received: { plain: receivedPlain, workflow: receivedWorkflow, badSignatures: receiver.badSignatures },
     workflowErrors,
     statements: Object.fromEntries(statements),
+    workerProcesses: workers?.length ?? 0,
   };
   process.stdout.write(formatReport(report));
   const w = config.temporal.worker;

@@ -27,8 +27,10 @@ export interface WebhooksBenchReport {
   memory: { label: string; sample: MemorySample }[];
   received: { plain: number; workflow: number; badSignatures: number };
   workflowErrors: string[];
-  /** SQL statements the delivery path sent during the measured phase, by kind. */
+  /** SQL statements the delivery path sent during the measured phase, by kind (this process's only). */
   statements: Record<string, number>;
+  /** Worker processes of `--worker-processes` (their statements are not counted), 0 when the worker is in-process. */
+  workerProcesses: number;
 }
 
 const rate = (p: PhaseResult) => p.ok / p.seconds;
@@ -81,7 +83,7 @@ export function formatReport(r: WebhooksBenchReport): string {
     `  the POST                        ${pair(r.db.post)}`,
     `  attempt finished -> delivered   ${pair(r.db.settle)}   (0: the attempt and the state are one statement)`,
     `  all ${r.n} enqueueDelivery calls returned after ${r.workflowStartsSeconds.toFixed(3)} s`,
-    `  SQL statements per delivery: ${statementsLine(r.statements, r.n)}`,
+    `  SQL statements per delivery: ${statementsLine(r.statements, r.n)}${r.workerProcesses > 0 ? ' (this process only: the dispatchers run in the worker processes)' : ''}`,
     `  this process: CPU ${r.workflowCpuSeconds.toFixed(2)} s over ${r.workflow.seconds.toFixed(2)} s wall; main-thread event-loop lag ` +
       `p50 ${fmt.ms(r.eventLoopLag.p50)}, p99 ${fmt.ms(r.eventLoopLag.p99)}, max ${fmt.ms(r.eventLoopLag.max)}`,
     '',
