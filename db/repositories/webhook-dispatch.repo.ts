@@ -26,8 +26,9 @@ const CLAIM_WINDOW = 1000;
  * token `claim`, skipping rows another dispatcher holds (and the ones in `held`, the caller's own) and never giving
  * one destination more than `perEndpoint` (counting the caller's own, `inFlight`). One statement: an expired claim (a dispatcher that died mid-send) is taken over, its in-flight
  * attempt closed as interrupted, and for each queued delivery its first attempt row is written, in flight, with the
- * endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW` waiting rows are looked at, so a claim costs
- * the same however long the queue grows.
+ * endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW` waiting rows of destinations the caller can
+ * still take more of are looked at: a claim costs about the same however long the queue grows, and a long backlog for
+ * one slow destination (the caller's full) does not hide the rows of others behind it.
  */
 export async function claimDispatch(
   db: Db,
@@ -39,6 +40,7 @@ export async function claimDispatch(
      ), waiting AS (
        SELECT id, endpoint_id, created_at FROM webhook_deliveries
         WHERE dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
+          AND endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE n >= ?)
         ORDER BY created_at
         LIMIT ${CLAIM_WINDOW}
      ), slotted AS (
@@ -73,7 +75,7 @@ export async function claimDispatch(
        JOIN webhook_endpoints e ON e.id = c.endpoint_id
        LEFT JOIN started s ON s.delivery_id = c.id
       ORDER BY c.created_at`,
-    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.held as string[], opts.limit, opts.claim, opts.leaseMs],
+    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.perEndpoint, opts.held as string[], opts.limit, opts.claim, opts.leaseMs],
   );
   return (rows as Array<Record<string, unknown>>).map((r) => ({
     delivery: toDelivery(r),

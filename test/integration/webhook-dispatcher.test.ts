@@ -113,6 +113,40 @@ describe('the webhook dispatcher', () => {
     await receiver.close();
   });
 
+  it('a long backlog for one slow destination does not hold back another destination', async () => {
+    // The slow receiver holds every request until the test lets go; the dispatcher fills that destination's slots.
+    let letGo!: () => void;
+    const released = new Promise<void>((r) => (letGo = r));
+    const slow = await startReceiver(async () => released.then(() => 200));
+    const fast = await startReceiver(() => 200);
+    const slowEndpoint = await endpointFor(slow.url, 'whsec_slow');
+    const fastEndpoint = await endpointFor(fast.url, 'whsec_fast');
+    // More waiting rows for the slow destination than a claim looks at (1000), all older than the fast one's.
+    const backlog = 1050;
+    await tdb.db.transaction(async (trx) => {
+      for (let i = 0; i < backlog; i++) {
+        const eventId = `evt_backlog_${++seq}`;
+        await enqueueDelivery(trx, { endpoint: slowEndpoint, eventId, eventType: 'test.event', body: Buffer.from(`{"id":"${eventId}"}`) });
+      }
+    });
+    const [fastId] = await enqueueMany(fastEndpoint, 1);
+    const d = dispatcher({ perEndpoint: 2 });
+    d.start();
+    try {
+      expect(await deliveryOutcome(tdb.db, fastId!, 60_000)).toEqual({ status: 'delivered', attempts: 1 });
+      expect(slow.requests.length).toBeLessThanOrEqual(2);
+    } finally {
+      letGo();
+      // Stopping sends what was claimed (a few of the backlog), then returns; the rest stays queued.
+      await d.stop();
+    }
+    expect(fast.requests).toHaveLength(1);
+    // The rest of the backlog leaves the queue, so the next test's dispatcher does not meet it.
+    await tdb.db('webhook_deliveries').where({ endpoint_id: slowEndpoint.id }).whereNotNull('dispatch').update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+    await slow.close();
+    await fast.close();
+  });
+
   it('hands a retryable first attempt to delivery:<id> from attempt 2 at the first wait, and hands it over again when the start failed', async () => {
     const receiver = await startReceiver(() => 503);
     const endpoint = await endpointFor(receiver.url, 'whsec_handoff');
