@@ -77,20 +77,24 @@ export function createWebhookDispatcher(
     poke();
   };
 
+  // After a failed LISTEN, the next try waits this long (the poll carries the queue meanwhile; one warning per try).
+  const LISTEN_RETRY_MS = 10_000;
+  let listenAgainAt = 0;
   async function listen(): Promise<void> {
-    if (stopping || listener) return;
+    if (stopping || listener || Date.now() < listenAgainAt) return;
     const client = deps.db.client as { acquireRawConnection(): Promise<ListenConnection>; destroyRawConnection(c: ListenConnection): Promise<void> };
+    let conn: ListenConnection | null = null;
+    let closed = false;
+    const close = async () => {
+      if (closed || !conn) return;
+      closed = true;
+      if (listener?.conn === conn) listener = null;
+      await client.destroyRawConnection(conn).catch(() => undefined);
+    };
     try {
-      const conn = await client.acquireRawConnection();
-      let closed = false;
-      const close = async () => {
-        if (closed) return;
-        closed = true;
-        if (listener?.conn === conn) listener = null;
-        await client.destroyRawConnection(conn).catch(() => undefined);
-      };
+      conn = await client.acquireRawConnection();
       conn.on('notification', notified);
-      // A dropped connection is replaced on the next poll tick; the poll covers what was notified meanwhile.
+      // A dropped connection is replaced on a later poll tick; the poll covers what was notified meanwhile.
       conn.on('error', (err) => {
         deps.logger.warn({ err }, 'webhook dispatcher: the LISTEN connection failed; polling until it is back');
         void close();
@@ -100,7 +104,9 @@ export function createWebhookDispatcher(
       listener = { conn, close };
       if (stopping) await close();
     } catch (err) {
-      deps.logger.warn({ err }, 'webhook dispatcher: could not LISTEN; polling every second');
+      listenAgainAt = Date.now() + LISTEN_RETRY_MS;
+      await close();
+      deps.logger.warn({ err }, 'webhook dispatcher: could not LISTEN; polling every second meanwhile');
     }
   }
 
@@ -214,6 +220,7 @@ export function createWebhookDispatcher(
     await endHandoff(deps.db, c);
   }
 
+  let queueDown = false;
   async function loop(): Promise<void> {
     while (!stopping) {
       if (!listener) await listen();
@@ -225,13 +232,17 @@ export function createWebhookDispatcher(
           const claimed = await claimDispatch(deps.db, {
             claim, limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
           });
+          if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
+          queueDown = false;
           for (const c of claimed) accept(c);
           if (claimed.length === free) {
             mayHaveMore = true;
             continue;
           }
         } catch (err) {
-          deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again');
+          // One warning per outage: the poll tries again every second.
+          if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
+          queueDown = true;
         }
       }
       if (stopping) break;
