@@ -22,7 +22,7 @@ import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 export interface RecordRouteDeps extends ProofDeps {
   store: FileStore;
   logger: Logger;
-  /** Starts invoice lifecycles and deliveries, and nudges `invoice:<id>` after a voiding; null without Temporal (the maintenance run starts what is missing). */
+  /** Starts invoice lifecycles and nudges `invoice:<id>` after a voiding; null without Temporal (the maintenance run starts what is missing). */
   workflows: WorkflowGateway | null;
 }
 
@@ -70,8 +70,8 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
    * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided. The voiding transaction of the operator's
    * `invoices:void` (`voidInvoice` in db/repositories/invoice-lifecycle.repo.ts, run here in the request's own
    * transaction instead of through the `void` update, so the answer never waits for a worker): its request becomes
-   * VOIDED, `invoice.voided` is emitted, quota is not restored. After the commit the deliveries start and
-   * `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
+   * VOIDED, `invoice.voided` is emitted (its deliveries go to the worker's dispatcher at commit), quota is not restored.
+   * After the commit `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
    * unchanged; a paid invoice → 409 `conflict`.
    */
   router.post('/invoices/:id/void', idem('integrations.invoices.void'), async (ctx) => {

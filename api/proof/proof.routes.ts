@@ -34,10 +34,7 @@ export interface ProofRouterDeps {
   store: FileStore;
   /** Starts invoice e-mail workflows; null when mail (SMTP_URL) or Temporal is not configured. */
   mailWorkflows?: WorkflowGateway | null;
-  /**
-   * Starts the webhook deliveries of the events a mutation recorded, after it commits; null without Temporal
-   * (the maintenance run starts deliveries whose start was lost or never made).
-   */
+  /** Starts invoice workflows (lifecycle, a voiding's nudge); null without Temporal (the maintenance run starts what is missing). */
   workflows?: WorkflowGateway | null;
   now?: () => Date;
 }

@@ -106,7 +106,7 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
     if (isBatchTerminal(row.status)) return { status: row.status, counts, changed: false };
     await trx('batches').where({ id }).update({ status: final, finished_at: now, started_at: row.started_at ?? now });
     // The batch's terminal event (batch.completed | partial | failed, by webhook_mode) is recorded in the same
-    // transaction as the transition: the delivery row is the outbox; the activity starts it after commit.
+    // transaction as the transition: the delivery row is the outbox, sent by the worker's dispatcher after the commit.
     await enqueueBatchTerminalEvent(trx, {
       companyId: row.company_id,
       webhookId: row.webhook_id,

@@ -23,7 +23,7 @@ const VOIDABLE_REQUEST_STATES: readonly RequestStatus[] = ['AWAITING', 'REVIEW',
  * index, so its amount is free again), and `invoice.voided` is appended (data as `invoice.issued`, status
  * `voided`, `tx_hash` null). A paid invoice is left as it is (`already_paid`); a voided one too
  * (`already_voided`, no new event). Quota counts created rows, so nothing is restored.
- * The webhook deliveries recorded with the event are in `deliveryIds`: start them after this returns.
+ * The webhook deliveries recorded with the event are in `deliveryIds` (the dispatcher sends them after the commit).
  */
 export async function voidInvoice(db: Db, input: { invoiceId: string; reason: string | null; now: Date }): Promise<VoidResult> {
   const { invoiceId, now } = input;

@@ -210,8 +210,8 @@ export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<
 
 /**
  * The outbox of the job's webhook: its `job.completed` / `job.failed` delivery, recorded in the transaction of the
- * terminal update (so once, and only if that update committed). The committer starts `delivery:<id>` afterwards
- * (activities/processing.activities.ts); the maintenance schedule starts one whose start was lost.
+ * terminal update (so once, and only if that update committed). The worker's dispatcher sends it after the commit
+ * (docs/webhooks.md, "How a delivery is sent").
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function recordTerminalEvent(trx: Db, row: any, at: Date): Promise<void> {

@@ -35,8 +35,8 @@ export async function appendProofEvent(
   const [row] = await trx('proof_events').insert({ id, merchant_id: input.merchantId, type: input.type, body, created_at: input.occurredAt }).returning(['cursor']);
   // One delivery per enabled endpoint whose `events` list the type (a destination receives exactly the types it
   // lists; the management route refuses an empty list), committed with the event: the same bytes, signed at each
-  // attempt by the delivery workflow.
-  // They are collected per transaction (deliveriesRecordedIn) so the caller starts their workflows after commit.
+  // attempt. The commit wakes the worker's dispatcher, which sends them (docs/webhooks.md, "How a delivery is sent").
+  // They are collected per transaction (deliveriesRecordedIn) for the callers that report them (activity results).
   const collected = collectors.get(trx) ?? [];
   collectors.set(trx, collected);
   for (const endpoint of endpoints) {
@@ -67,7 +67,7 @@ async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanSta
 
 const collectors = new WeakMap<Db, string[]>();
 
-/** The deliveries recorded by appendProofEvent in this transaction: start their workflows after it commits. */
+/** The deliveries recorded by appendProofEvent in this transaction (reported in activity results; the dispatcher sends them). */
 export const deliveriesRecordedIn = (trx: Db): string[] => collectors.get(trx) ?? [];
 
 /** Events of the merchant after `after` (exclusive), oldest first, with their stored bytes. */
