@@ -93,7 +93,7 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     const restartedAfterMs = Number(started[0]!.eventTime!.seconds) * 1000 - killedAt;
     expect(restartedAfterMs).toBeLessThan(60_000);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind', 'credit_ledger.amount');
+    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
     expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 4], ['charge', 4]]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 4, reserved: before.reserved });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
 import { ProviderUnavailableError, ProviderUnusableError } from '../../adapters/providers/provider-errors.js';
@@ -18,6 +18,8 @@ beforeAll(async () => {
   await h.start({ startWorkers: false });
   acme = await h.company('Lifecycle');
 });
+// Each test starts the workers it needs (with its own runners); a test that fails midway leaves none to the next.
+afterEach(() => h.stopWorkers());
 afterAll(() => h.stop());
 
 const terminate = (jobId: string) => h.gateway.client.workflow.getHandle(`job:${jobId}`).terminate('test: parked job');
@@ -102,7 +104,7 @@ describe('provider outage', () => {
     expect(calls).toBe(3);
     expect(await h.gateway.client.workflow.getHandle(`job:${job.id}`).result()).toMatchObject({ status: 'completed', outages: 2 });
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved });
-    expect(await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind')).toEqual([
+    expect(await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind')).toEqual([
       { kind: 'reserve' }, { kind: 'charge' },
     ]);
     expect((await h.tdb.db('jobs').where({ id: job.id }).first()).attempts).toBe(3);

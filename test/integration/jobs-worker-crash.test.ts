@@ -54,7 +54,7 @@ describe('a worker dies in the middle of a job', () => {
       (s) => s.eventId?.toString() === e.activityTaskStartedEventAttributes!.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation'));
     expect(runs.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([2]);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind', 'credit_ledger.amount');
+    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
     expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 2], ['charge', 2]]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved });
 

@@ -75,7 +75,7 @@ describe('a worker dies in the middle of an OCR document', () => {
     expect(texts).toHaveLength(4);
     for (const [i, p] of pages.entries()) expect(wordAccuracy(p.truth, texts[i]!).recall, p.name).toBeGreaterThanOrEqual(0.95);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind', 'credit_ledger.amount');
+    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
     expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 12], ['charge', 12]]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 12, reserved: before.reserved });
     // The checkpoint folder went with the job.

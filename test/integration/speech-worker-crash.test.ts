@@ -73,7 +73,7 @@ describe('a worker dies in the middle of a transcription', () => {
 
     const text = await (await h.download(acme.key, done.result!.files[0]!.download_path)).text();
     expect(wordErrorRate(clip.text, text).wer).toBeLessThanOrEqual(0.1);
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).select('kind', 'credit_ledger.amount');
+    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
     expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 8], ['charge', 8]]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 8, reserved: before.reserved });
     expect(readdirSync(join(h.storageDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);
