@@ -3,6 +3,7 @@ import type { Delivery, DeliveryDetail, Page } from '../backend/types';
 import { FOLLOW_MS, useAction, usePagedList, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
+import { TableHead } from './table-head';
 
 export interface DeliveriesApi {
   page(before: string | null): Promise<Page<Delivery>>;
@@ -48,19 +49,7 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
       )}
       {rows.length > 0 && (
         <table>
-          <caption className="visually-hidden">Webhook deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead caption="Webhook deliveries, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions />
           <tbody>
             {rows.map((d) => (
               <DeliveryRow key={d.id} delivery={d} api={api} retrying={retry.busy} onRetry={() => void doRetry(d)} />
@@ -128,17 +117,7 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
             {attempts && attempts.attempts_detail.length === 0 && <p className="muted">No attempt has been made yet.</p>}
             {attempts && attempts.attempts_detail.length > 0 && (
               <table className="nested">
-                <caption>Attempts of delivery {d.id}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">HTTP status</th>
-                    <th scope="col">Error class</th>
-                    <th scope="col">Duration</th>
-                    <th scope="col">Started</th>
-                  </tr>
-                </thead>
+                <TableHead caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption />
                 <tbody>
                   {attempts.attempts_detail.map((a) => (
                     <tr key={a.attempt}>

@@ -3,6 +3,7 @@ import type { ApiKey, KeyCreate, NewApiKey, Scope } from '../backend/types';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
+import { TableHead } from './table-head';
 
 export interface KeysApi {
   list(): Promise<ApiKey[]>;
@@ -83,20 +84,7 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
         )}
         {list.length > 0 && (
           <table>
-            <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption="API keys" columns={['Name', 'Key', 'Scopes', 'Status', 'Created', 'Last used']} actions />
             <tbody>
               {list.map((k) => (
                 <tr key={k.id}>

@@ -3,6 +3,7 @@ import type { Network, Page, Purchase } from '../backend/types';
 import { formatAtomic } from '../lib/usdc';
 import { FOLLOW_MS, usePolling, when, type Loaded } from '../lib/hooks';
 import { EmptyState, ErrorNotice, Progress } from './feedback';
+import { TableHead } from './table-head';
 
 /**
  * A purchase paid in USDC to the platform's wallet, shared by the merchant's plan page and the company's "Buy credits"
@@ -167,19 +168,7 @@ export function PurchaseHistory(props: {
       {purchases.data && list.length === 0 && <EmptyState title="No purchases yet">{empty}</EmptyState>}
       {list.length > 0 && (
         <table>
-          <caption className="visually-hidden">{title}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">{credits ? 'Pack' : 'Plan'}</th>
-              <th scope="col">Status</th>
-              <th scope="col">Amount</th>
-              <th scope="col">{credits ? 'Paid' : 'Period'}</th>
-              <th scope="col">Started</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead caption={`${title}, newest first`} columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions />
           <tbody>
             {list.map((p) => (
               <tr key={p.id}>

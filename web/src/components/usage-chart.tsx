@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { LedgerEntry } from '../backend/types';
+import { TableHead } from './table-head';
 
 /** Credits charged per day (UTC), from the ledger entries loaded so far, oldest day first. */
 export function dailyUse(entries: readonly LedgerEntry[]): Array<{ day: string; used: number }> {
@@ -68,13 +69,7 @@ export function UsageChart({ entries }: { entries: readonly LedgerEntry[] }) {
       </svg>
       <figcaption className="muted small">Credits charged per day (UTC) in the ledger entries loaded below.</figcaption>
       <table className="visually-hidden">
-        <caption>Credits used per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Credits used</th>
-          </tr>
-        </thead>
+        <TableHead caption="Credits used per day" columns={['Day', 'Credits used']} showCaption />
         <tbody>
           {days.map((d) => (
             <tr key={d.day}>

@@ -3,6 +3,7 @@ import type { NewWebhook, Rotated, Webhook } from '../backend/types';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
+import { TableHead } from './table-head';
 
 export interface WebhooksApi {
   list(): Promise<{ webhooks: Webhook[]; eventTypes: string[] | null }>;
@@ -106,19 +107,7 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
         {hooks.data && list.length === 0 && <EmptyState title="No webhooks yet">Register a URL above to be told about events as they happen.</EmptyState>}
         {list.length > 0 && (
           <table>
-            <caption className="visually-hidden">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Secret version</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption="Webhooks" columns={['URL', 'Events', 'Status', 'Secret version', 'Created']} actions />
             <tbody>
               {list.map((w) => (
                 <tr key={w.id}>

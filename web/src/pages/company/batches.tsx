@@ -7,6 +7,7 @@ import { ProgressBar, StatusBadge } from '../../components/job-bits';
 import { useAction, useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 import { HowToSubmit, unfinished } from './jobs';
+import { TableHead } from '../../components/table-head';
 
 const ended = (b: BatchSummary) => !unfinished(b.status);
 const doneOf = (b: BatchSummary) => b.progress.completed + b.progress.failed + b.progress.cancelled;
@@ -34,16 +35,7 @@ export function CompanyBatchesPage() {
       )}
       {rows.length > 0 && (
         <table>
-          <caption className="visually-hidden">Batches, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Batch</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Status</th>
-              <th scope="col">Progress</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead caption="Batches, newest first" columns={['Batch', 'Operation', 'Status', 'Progress', 'Created']} />
           <tbody>
             {rows.map((b) => (
               <tr key={b.id}>
@@ -182,18 +174,7 @@ function BatchView({ id }: { id: string }) {
           <ErrorNotice error={retry.error} title="The failed items were not retried" />
           <h2>Items</h2>
           <table>
-            <caption className="visually-hidden">Items of batch {b.id}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Job</th>
-                <th scope="col">Status</th>
-                <th scope="col">Credits</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption={`Items of batch ${b.id}`} columns={['Item', 'Job', 'Status', 'Credits']} actions />
             <tbody>
               {b.jobs.map((j) => (
                 <tr key={j.id}>

@@ -6,6 +6,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { UsageChart } from '../../components/usage-chart';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 const PAGE = 50;
 
@@ -73,16 +74,7 @@ export function CompanyCreditsPage() {
               </EmptyState>
             ) : (
               <table>
-                <caption className="visually-hidden">Ledger entries, oldest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">Movement</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Job</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
+                <TableHead caption="Ledger entries, oldest first" columns={['#', 'Movement', 'Credits', 'Job', 'When']} />
                 <tbody>
                   {entries.map((e) => (
                     <tr key={e.id} className={`ledger-${e.kind}`}>

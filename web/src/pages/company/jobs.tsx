@@ -6,6 +6,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { ResultFiles, StatusBadge } from '../../components/job-bits';
 import { useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 export const unfinished = (status: string) => status === 'queued' || status === 'processing';
 
@@ -46,17 +47,7 @@ export function CompanyJobsPage() {
       )}
       {rows.length > 0 && (
         <table>
-          <caption className="visually-hidden">Jobs, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Status</th>
-              <th scope="col">Credits</th>
-              <th scope="col">Batch</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead caption="Jobs, newest first" columns={['Job', 'Operation', 'Status', 'Credits', 'Batch', 'Created']} />
           <tbody>
             {rows.map((j) => (
               <tr key={j.id}>

@@ -4,6 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 const ROLE_NAMES: Record<Role, string> = { member: 'Member', billing_admin: 'Billing administrator' };
 
@@ -93,17 +94,7 @@ export function CompanyMembersPage() {
         <section aria-labelledby={`${ids}-members`}>
           <h2 id={`${ids}-members`}>Members</h2>
           <table>
-            <caption className="visually-hidden">Members of the company</caption>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption="Members of the company" columns={['E-mail', 'Role', 'Joined']} actions />
             <tbody>
               {team.data.members.map((m) => (
                 <tr key={m.id}>
@@ -134,17 +125,7 @@ export function CompanyMembersPage() {
             <EmptyState title="No open invitations">Invite a colleague above; the invitation stays open until it is accepted, revoked or expires.</EmptyState>
           ) : (
             <table>
-              <caption className="visually-hidden">Open invitations</caption>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead caption="Open invitations" columns={['E-mail', 'Role', 'Expires']} actions />
               <tbody>
                 {team.data.invitations.map((i) => (
                   <tr key={i.id}>

@@ -5,6 +5,7 @@ import { BusyButton } from '../../components/buttons';
 import { ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { bytes, useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 interface Editing {
   document: number;
@@ -109,19 +110,7 @@ function ReviewView({ id }: { id: string }) {
                 </div>
               )}
               <table>
-                <caption className="visually-hidden">Fields of {d.document}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Extracted</th>
-                    <th scope="col">Evidence</th>
-                    <th scope="col">Flag</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead caption={`Fields of ${d.document}`} columns={['Field', 'Value', 'Extracted', 'Evidence', 'Flag']} actions />
                 <tbody>
                   {review.fields.map((f) => {
                     const v = d.fields[f]!;
@@ -240,18 +229,7 @@ function ReviewView({ id }: { id: string }) {
             <section aria-labelledby={`${ids}-log`}>
               <h2 id={`${ids}-log`}>Corrections</h2>
               <table>
-                <caption className="visually-hidden">Corrections, every revision</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Revision</th>
-                    <th scope="col">Document</th>
-                    <th scope="col">Field</th>
-                    <th scope="col">Before</th>
-                    <th scope="col">After</th>
-                    <th scope="col">By</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
+                <TableHead caption="Corrections, every revision" columns={['Revision', 'Document', 'Field', 'Before', 'After', 'By', 'When']} />
                 <tbody>
                   {review.corrections.map((c) => (
                     <tr key={c.id}>

@@ -4,6 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 const EMPTY: SavedWorkflowInput = { name: '', fields: [], instructions: null };
 
@@ -102,21 +103,7 @@ export function CompanyWorkflowsPage() {
         )}
         {list.data && list.data.length > 0 && (
           <table>
-            <caption className="visually-hidden">Saved workflows</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Fields</th>
-                <th scope="col">Revision</th>
-                <th scope="col">Updated</th>
-                {admin && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
+            <TableHead caption="Saved workflows" columns={['Name', 'Id', 'Fields', 'Revision', 'Updated']} actions={admin} />
             <tbody>
               {list.data.map((w) => (
                 <tr key={w.id}>

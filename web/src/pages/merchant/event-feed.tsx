@@ -4,6 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 const LIMIT = 50;
 
@@ -34,18 +35,7 @@ export function MerchantEventsPage() {
       )}
       {rows.length > 0 && (
         <table>
-          <caption className="visually-hidden">Events, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Cursor</th>
-              <th scope="col">Occurred</th>
-              <th scope="col">Subject</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead caption="Events, oldest first" columns={['Type', 'Cursor', 'Occurred', 'Subject']} actions />
           <tbody>
             {rows.map(({ cursor: c, event: e }) => (
               <EventRow key={c} cursor={c} event={e} open={open === c} onToggle={() => setOpen(open === c ? null : c)} />

@@ -4,6 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 interface Line {
   description: string;
@@ -183,19 +184,7 @@ export function MerchantInvoicesPage() {
         {invoices.data && list.length === 0 && <EmptyState title="No invoices yet">Issue one above: it gets a number, a PDF and a payment request for its total.</EmptyState>}
         {list.length > 0 && (
           <table>
-            <caption className="visually-hidden">Invoices, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-                <th scope="col">Total</th>
-                <th scope="col">Due</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption="Invoices, newest first" columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions />
             <tbody>
               {list.map((inv) => (
                 <InvoiceRow key={inv.id} invoice={inv} customer={contactName(inv.customer_id)} open={open === inv.id} onToggle={() => setOpen(open === inv.id ? null : inv.id)} onChanged={invoices.reload} />
@@ -249,15 +238,7 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
           <td colSpan={6}>
             {done && <SuccessNotice>{done}</SuccessNotice>}
             <table className="nested">
-              <caption>Lines of invoice {inv.number}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Unit (USDC)</th>
-                  <th scope="col">Amount (USDC)</th>
-                </tr>
-              </thead>
+              <TableHead caption={`Lines of invoice ${inv.number}`} columns={['Description', 'Quantity', 'Unit (USDC)', 'Amount (USDC)']} showCaption />
               <tbody>
                 {inv.items.map((l, i) => (
                   <tr key={i}>

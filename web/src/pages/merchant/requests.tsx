@@ -4,6 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, usePagedList, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 /** Payment requests: `GET /requests?status=` (a filter by the status a request reads as now), `POST /requests`, `GET /requests/{id}`. */
 export function MerchantRequestsPage() {
@@ -152,19 +153,7 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
         )}
         {rows.length > 0 && (
           <table>
-            <caption className="visually-hidden">Payment requests, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Description</th>
-                <th scope="col">Status</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Network</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead caption="Payment requests, newest first" columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions />
             <tbody>
               {rows.map((r) => (
                 <RequestRow key={r.id} request={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} />

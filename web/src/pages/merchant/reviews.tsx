@@ -5,6 +5,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { usePagedList, when } from '../../lib/hooks';
 import { formatAtomic } from '../../lib/usdc';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 /** What each review reason means for the merchant. */
 const REASONS: Record<string, string> = {
@@ -51,16 +52,7 @@ export function MerchantReviewsPage() {
             <p className="muted">No transfer is attributed to it.</p>
           ) : (
             <table className="nested">
-              <caption>Transfers seen for {r.id}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Amount (USDC)</th>
-                  <th scope="col">Block</th>
-                  <th scope="col">Decision</th>
-                </tr>
-              </thead>
+              <TableHead caption={`Transfers seen for ${r.id}`} columns={['Transaction', 'From', 'Amount (USDC)', 'Block', 'Decision']} showCaption />
               <tbody>
                 {r.evidence.map((e) => (
                   <tr key={`${e.tx_hash}:${e.log_index}`}>

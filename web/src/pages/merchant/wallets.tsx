@@ -4,6 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
+import { TableHead } from '../../components/table-head';
 
 /**
  * Receiving wallets (`GET /wallets`), added by proving control: `POST /wallets/challenges` gives a one-time message,
@@ -98,15 +99,7 @@ export function MerchantWalletsPage() {
         )}
         {list.length > 0 && (
           <table>
-            <caption className="visually-hidden">Receiving wallets</caption>
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Network</th>
-                <th scope="col">Label</th>
-                <th scope="col">Verified</th>
-              </tr>
-            </thead>
+            <TableHead caption="Receiving wallets" columns={['Address', 'Network', 'Label', 'Verified']} />
             <tbody>
               {list.map((w) => (
                 <tr key={w.id}>
