@@ -16,8 +16,8 @@ import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-sca
 import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
-import { Client, WorkflowIdConflictPolicy } from '@temporalio/client';
-import { workflowIds } from '../workflows/task-queues.js';
+import { Client } from '@temporalio/client';
+import { startDeliveryWorkflow } from '../api/temporal/workflow-client.js';
 import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** What the processing and retention activities need besides the shared deps. */
@@ -124,15 +124,10 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
   worker.dispatcher = createWebhookDispatcher(
     {
       ...deps,
-      // The retries of a delivery are its workflow `delivery:<id>`, on this worker's task queue.
+      // The retries of a delivery are its workflow `delivery:<id>`, on this worker's task queue, started as the API's
+      // manual retry starts it (the connection is the worker's, closed with it).
       async startRetries(input) {
-        await client.workflow.start('webhookDeliveryWorkflow', {
-          workflowId: workflowIds.delivery(input.deliveryId),
-          taskQueue: opts.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-          memo: { interface: input.interface },
-        });
+        await startDeliveryWorkflow({ client, taskQueue: opts.taskQueue, close: async () => undefined }, input);
       },
     },
     { ...(opts.dispatch ?? DEFAULT_DISPATCH), ...(deps.processing?.webhookDelaysMs ? { retryDelaysMs: deps.processing.webhookDelaysMs } : {}) },
