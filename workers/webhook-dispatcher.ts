@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
-import { claimDispatch, DISPATCH_CHANNEL, endHandoff, finishDispatched, releaseDispatched, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
+import { claimDispatch, DISPATCH_CHANNEL, finishDispatched, releaseClaim, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
 
 export interface DispatcherOptions {
@@ -160,7 +160,7 @@ export function createWebhookDispatcher(
 
   async function handle(c: ClaimedDelivery, releaseSlot: () => void): Promise<void> {
     if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
-    if (c.attemptId === null) return releaseDispatched(deps.db, c); // settled meanwhile (not pending): nothing to send
+    if (c.attemptId === null) return releaseClaim(deps.db, c); // settled meanwhile (not pending): nothing to send
     const profile = DELIVERY_PROFILES[c.delivery.interface];
     const sent = c.endpoint.status === 'enabled'
       ? await signAndSend(deps, c)
@@ -217,7 +217,7 @@ export function createWebhookDispatcher(
       ...(resumeAt ? { resumeAt: resumeAt.getTime() } : {}),
       ...(delays ? { delaysMs: delays } : {}),
     });
-    await endHandoff(deps.db, c);
+    await releaseClaim(deps.db, c);
   }
 
   let queueDown = false;

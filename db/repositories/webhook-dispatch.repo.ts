@@ -141,17 +141,13 @@ export async function finishDispatched(db: Db, results: readonly DispatchedResul
   return new Set((rows as Array<{ id: string }>).map((r) => r.id));
 }
 
-/** Leaves a delivery that needs no send (already settled, e.g. by an operator) to nobody, under the claim. */
-export async function releaseDispatched(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>): Promise<void> {
+/**
+ * The dispatcher lets go of a row it claimed: one that needs no send (settled meanwhile, e.g. by an operator), or one
+ * whose retries now belong to its workflow. Only under its own claim.
+ */
+export async function releaseClaim(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>): Promise<void> {
   await db('webhook_deliveries')
     .where({ id: claimed.delivery.id, dispatch_claim: claimed.claim })
-    .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
-}
-
-/** The delivery's retries now belong to its workflow: the dispatcher lets go of it (under the claim). */
-export async function endHandoff(db: Db, claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: claimed.delivery.id, dispatch: 'handoff', dispatch_claim: claimed.claim })
     .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
 }
 
