@@ -74,9 +74,12 @@ export interface DeliveryStats {
 const pct = (expr: string, q: number) => `percentile_cont(${q}) within group (order by ${expr})`;
 const ms = (interval: string) => `extract(epoch from ${interval}) * 1000`;
 
+/** A LIKE pattern for the values starting with `prefix` (its `\`, `%` and `_` taken literally). */
+export const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
+
 /** What the database recorded about the deliveries to `endpointId` whose event id starts with `eventIdPrefix`. */
 export async function deliveryStats(db: Db, endpointId: string, eventIdPrefix: string): Promise<DeliveryStats> {
-  const like = `${eventIdPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+  const like = likePrefix(eventIdPrefix);
   const row = await db('webhook_deliveries as d')
     .leftJoin('webhook_delivery_attempts as a', (j) => j.on('a.delivery_id', 'd.id').andOnVal('a.attempt_no', 1))
     .where('d.endpoint_id', endpointId)

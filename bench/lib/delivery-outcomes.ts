@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { likePrefix } from './bench-db.js';
 
 export interface DeliveryOutcome {
   eventId: string;
@@ -13,7 +14,7 @@ export interface DeliveryOutcome {
  * one count every `pollMs` (cheap for the measured system, unlike a watch per delivery), then reads each outcome.
  */
 export async function awaitDeliveries(db: Db, opts: { endpointId: string; eventIdPrefix: string; n: number; pollMs?: number; signal?: AbortSignal }): Promise<DeliveryOutcome[]> {
-  const like = `${opts.eventIdPrefix.replace(/[\\%_]/g, '\\$&')}%`;
+  const like = likePrefix(opts.eventIdPrefix);
   const ours = () => db('webhook_deliveries').where('endpoint_id', opts.endpointId).andWhere('event_id', 'like', like).whereIn('status', ['delivered', 'failed']);
   for (;;) {
     opts.signal?.throwIfAborted();
