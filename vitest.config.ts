@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-http-client.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Hang guards, not speed requirements: a test may take minutes on a loaded two-core machine (e.g. a worker

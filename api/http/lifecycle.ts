@@ -14,6 +14,13 @@ export interface HttpServerHandle {
 export const MIN_UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
 /**
+ * How long the server keeps an idle keep-alive connection: longer than any client or proxy in front keeps one (60 s is
+ * the common proxy default), so the client always closes first. A server that closes first (Node's default is 5 s) can
+ * meet a request the client has just written on that socket, and the client gets a reset with no answer.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * Node's `requestTimeout` (the whole request, body included, must arrive within it; past it the connection is reset):
  * the time the largest allowed request (UPLOAD_MAX_REQUEST_MB) takes at MIN_UPLOAD_BYTES_PER_SECOND, at least 120 s.
  * 500 MB gives about 32 minutes. The headers alone must still arrive within 30 s (`headersTimeout`).
@@ -35,7 +42,7 @@ export async function listen(app: Koa<never, never> | Koa, host: string, port: n
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = requestTimeoutMs(opts.maxRequestBytes ?? 0);
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
