@@ -24,29 +24,40 @@ export function schemathesisBinary(): string {
 export interface ChildResult {
   code: number | null;
   signal: NodeJS.Signals | null;
-  timedOut: boolean;
+  /** Killed because it made no progress (see `stall`). */
+  stalled: boolean;
   output: string;
 }
 
-/** Runs a program to its end (or kills it after `timeoutMs`), with stdout and stderr interleaved in `output`. */
-export function runProgram(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ChildResult> {
+/**
+ * Runs a program to its end, with stdout and stderr interleaved in `output`. There is no budget for the whole run (a
+ * busy machine makes every step slower); the program is killed only when it stops making progress: `stall.lastProgress`
+ * (a time in ms, e.g. of the last request the program sent to the server under test) is older than `stall.limitMs`.
+ */
+export function runProgram(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; stall: { lastProgress: () => number; limitMs: number } },
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let stalled = false;
+    const started = Date.now();
+    const watchdog = setInterval(() => {
+      if (Date.now() - Math.max(started, opts.stall.lastProgress()) <= opts.stall.limitMs) return;
+      stalled = true;
       child.kill('SIGKILL');
-    }, opts.timeoutMs);
+    }, 1000);
     child.on('error', (e) => {
-      clearTimeout(timer);
+      clearInterval(watchdog);
       reject(e);
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, timedOut, output: Buffer.concat(chunks).toString('utf8') });
+      clearInterval(watchdog);
+      resolve({ code, signal, stalled, output: Buffer.concat(chunks).toString('utf8') });
     });
   });
 }
