@@ -6,6 +6,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf '[paycore] %s\n' "$*" >&2; }
+# Runs a long step with a line every 30 s, so a slow machine shows it is still at work: `ticking "what" cmd args...`.
+ticking() {
+  local what=$1 started=$SECONDS ticker status=0
+  shift
+  ( while sleep 30; do say "  ... still $what ($((SECONDS - started)) s)"; done ) &
+  ticker=$!
+  "$@" || status=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  say "  $what: done in $((SECONDS - started)) s"
+  return "$status"
+}
+# Installs Debian packages as root, with the package index refreshed first when it is older than a day; each package's
+# "Setting up" line is shown as it is installed (apt-get's own progress bars need a terminal).
+apt_install() {
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
+    say "refreshing the package index"
+    "${apt[@]}" update -qq >/dev/null
+  fi
+  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q --no-install-recommends "$@" 2>&1 \
+    | grep --line-buffered -E '^(Need to get|Setting up|E:)' | sed -u 's/^/[paycore]   /' >&2 || true
+}
 with_tests=false
 [ "${1:-}" = "--tests" ] && with_tests=true
 
@@ -15,7 +37,7 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   say "installing Node dependencies"
   # Not `npm ci`: the lockfile lacks other platforms' optional @swc/core binaries, which npm ci rejects as
   # out of sync; npm install keeps the locked versions and adds this platform's binary.
-  npm install --no-audit --no-fund --loglevel=error
+  ticking "installing Node dependencies" npm install --no-audit --no-fund --loglevel=error
   touch "$stamp"
 fi
 
@@ -38,7 +60,7 @@ fi
 web_hash=$( { find web -path web/dist -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum; sha256sum package-lock.json; } | sha256sum | cut -c1-64)
 if [ "$(cat web/dist/.source-hash 2>/dev/null || true)" != "$web_hash" ]; then
   say "building the dashboard (web/ -> web/dist)"
-  npx --no-install vite build --config web/vite.config.ts --logLevel warn
+  ticking "building the dashboard" npx --no-install vite build --config web/vite.config.ts --logLevel warn
   printf '%s\n' "$web_hash" > web/dist/.source-hash
 else
   say "dashboard build is up to date"
@@ -67,10 +89,11 @@ if [ ${#missing_tools[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing_tools[*]} from Debian (one time)"
     # An index older than a day is refreshed first; apt-get install alone cannot find packages on a fresh machine.
-    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-      apt-get update -qq >/dev/null
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_tools[@]}" >/dev/null
+    apt=(apt-get)
+    ticking "installing from Debian" apt_install "${missing_tools[@]}"
+    for tool in "${missing_tools[@]}"; do
+      dpkg -s "$tool" >/dev/null 2>&1 || { say "$tool did not install"; exit 1; }
+    done
   else
     say "missing ${missing_tools[*]}: install them (e.g. apt-get install ${missing_tools[*]})"
     exit 1
@@ -88,12 +111,7 @@ if [ "$with_tests" = true ] && [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/ch
     exit 1
   fi
   say "installing chromium from Debian for the browser tests (one time, about 100 MB with its libraries)"
-  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-    say "refreshing the package index"
-    "${apt[@]}" update -q >&2
-  fi
-  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q --no-install-recommends chromium 2>&1 \
-    | grep --line-buffered -E '^(Get:|Setting up chromium|Need to get|E:)' >&2 || true
+  ticking "installing chromium" apt_install chromium
   [ -x /usr/bin/chromium ] || { say "chromium did not install"; exit 1; }
   say "chromium installed: $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"
 fi
@@ -121,10 +139,8 @@ find_python() {
   done
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing python3-venv from Debian (one time)"
-    if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-      apt-get update -qq >/dev/null
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+    apt=(apt-get)
+    ticking "installing python3-venv" apt_install python3 python3-venv
     python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo python3
   fi
 }
@@ -147,7 +163,7 @@ install_locked_venv() {
   if [ ! -f "$venv/.paycore-installed" ]; then
     say "installing $label ($(grep -m1 "^$package==" "$reqs" | cut -d' ' -f1)) into $venv (one time)"
     "$python" -m venv --clear "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps "$@" -r "$reqs"
+    ticking "installing $label" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --require-hashes --no-deps "$@" -r "$reqs"
     "$venv/bin/python" -c "$check"
     touch "$venv/.paycore-installed"
     say "$label installed"
