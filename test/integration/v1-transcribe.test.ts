@@ -48,6 +48,13 @@ const engine: TranscriptionProvider = {
 };
 // Measured here: WER 0.000–0.024 on this clip across chunkings (floor a little above).
 const WER_FLOOR = 0.1;
+/**
+ * How long one transcription job of the clip may take before the wait gives up: a hang guard, several times what one
+ * job takes on a loaded two-core machine. A test that runs several jobs one after the other gets this much per job
+ * (four formats at 300 s for the whole test once timed out on a clean clone at a load average of 4 to 16).
+ */
+const JOB_WAIT_MS = 240_000;
+const forJobs = (jobs: number) => ({ timeout: jobs * JOB_WAIT_MS + 60_000 });
 
 let acme: TestCompany;
 let clip: SpokenClip;
@@ -130,7 +137,7 @@ describe('transcribe jobs', () => {
     await h.startWorker();
     const before = await h.wallet(acme.id);
     calls.length = 0;
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: 'JSON', language: 'en' } })).id, 240_000);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: 'JSON', language: 'en' } })).id, JOB_WAIT_MS);
     expect(job).toMatchObject({ status: 'completed', charged_credits: 8 });
     const file = job.result!.files[0]!;
     expect(file).toMatchObject({ name: 'standup-transcript.json', content_type: 'application/json' });
@@ -164,10 +171,11 @@ describe('transcribe jobs', () => {
     expect(readdirSync(join(h.storageDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);
   });
 
-  it('SRT, VTT, TXT and DOCX: valid files of the same words', async () => {
+  const FORMATS = ['srt', 'vtt', 'txt', 'docx'] as const;
+  it('SRT, VTT, TXT and DOCX: valid files of the same words', forJobs(FORMATS.length), async () => {
     const results: Record<string, Buffer> = {};
-    for (const format of ['srt', 'vtt', 'txt', 'docx'] as const) {
-      const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: format } })).id, 240_000);
+    for (const format of FORMATS) {
+      const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: format } })).id, JOB_WAIT_MS);
       expect(job, format).toMatchObject({ status: 'completed', charged_credits: 8 });
       expect(job.result!.files.map((f) => f.name)).toEqual([`standup-transcript.${format}`]);
       results[format] = Buffer.from(await (await h.download(acme.key, job.result!.files[0]!.download_path)).arrayBuffer());
@@ -198,7 +206,7 @@ describe('transcribe jobs', () => {
     const dialogue = await makeDialogue(dir, 'dialogue', { voices: DIALOGUE_VOICES.slice(0, 2), turns: 8, seed: 16, minTurnSeconds: 2, maxTurnSeconds: 5 });
     const id = await h.upload(acme.key, 'dialogue.wav', await readFile(dialogue.path));
     calls.length = 0;
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [id], options: { output_format: 'json' } })).id, 240_000);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [id], options: { output_format: 'json' } })).id, JOB_WAIT_MS);
     expect(job.status).toBe('completed');
     const transcript = TranscriptJson.parse(await (await h.download(acme.key, job.result!.files[0]!.download_path)).json());
     const speakers = [...new Set(transcript.segments.map((seg) => seg.speaker))];
@@ -230,7 +238,7 @@ describe('transcribe jobs', () => {
     };
     h.speech = { ...h.speech!, provider: flaky };
     await h.startWorker();
-    const job = await h.waitForJob(acme.key, jobId, 240_000);
+    const job = await h.waitForJob(acme.key, jobId, JOB_WAIT_MS);
     expect(job).toMatchObject({ status: 'completed', charged_credits: 8 });
     expect(await h.gateway.client.workflow.getHandle(workflowIds.job(jobId)).result()).toMatchObject({ status: 'completed', outages: 1 });
     // The first chunk was not transcribed again: one call per chunk plus the one that failed.
@@ -251,7 +259,7 @@ describe('transcribe jobs', () => {
     await h.stopWorkers();
     h.speech = { ...h.speech!, chunksAtOnce: 2, chunksPerRun: 100 };
     await h.startWorker();
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: 'json', language: 'en' } })).id, 240_000);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio], options: { output_format: 'json', language: 'en' } })).id, JOB_WAIT_MS);
     expect(job).toMatchObject({ status: 'completed', charged_credits: 8 });
     const history = await h.gateway.client.workflow.getHandle(workflowIds.speech(job.id, 0)).fetchHistory();
     const order = (history.events ?? []).flatMap((e) =>
@@ -268,7 +276,7 @@ describe('transcribe jobs', () => {
   it('a refused engine configuration fails the job as processing_error, releases the reservation and says nothing of the cause', async () => {
     const before = await h.wallet(acme.id);
     inject.push(new TranscriptionProviderConfigError('TRANSCRIPTION_API_KEY was refused (401)'));
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, 240_000);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, JOB_WAIT_MS);
     expect(job).toMatchObject({ status: 'failed', charged_credits: 0, error_code: 'processing_error', error: expect.stringContaining('the reservation was released') });
     expect(JSON.stringify(job)).not.toContain('TRANSCRIPTION_API_KEY');
     expect(await ledgerOf(job.id)).toEqual([['reserve', 8], ['release', 8]]);
@@ -276,12 +284,12 @@ describe('transcribe jobs', () => {
     expect(h.logs.lines.some((l) => l.includes('a processing provider cannot be used as configured'))).toBe(true);
   });
 
-  it('a video without sound and a source the engine rejects fail as invalid_source, nothing charged', async () => {
+  it('a video without sound and a source the engine rejects fail as invalid_source, nothing charged', forJobs(2), async () => {
     const before = await h.wallet(acme.id);
-    const silent = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [video] })).id, 240_000);
+    const silent = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [video] })).id, JOB_WAIT_MS);
     expect(silent).toMatchObject({ status: 'failed', error_code: 'invalid_source', error: expect.stringContaining('no audio') });
     inject.push(new InvalidSourceError('the audio could not be decoded'));
-    const rejected = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, 240_000);
+    const rejected = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'transcribe', upload_ids: [audio] })).id, JOB_WAIT_MS);
     expect(rejected).toMatchObject({ status: 'failed', error_code: 'invalid_source', error: 'the audio could not be decoded' });
     expect(await h.wallet(acme.id)).toEqual(before);
   });
@@ -308,7 +316,7 @@ describe('meeting jobs', () => {
     const estimate = await post('/estimate', { operation: 'meeting', upload_ids: [audio] });
     expect(await estimate.json()).toMatchObject({ operation: 'meeting', estimated_credits: 15 });
     const before = await h.wallet(acme.id);
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'meeting', upload_ids: [audio], options: { language: 'en' } })).id, 240_000);
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'meeting', upload_ids: [audio], options: { language: 'en' } })).id, JOB_WAIT_MS);
     expect(job).toMatchObject({ status: 'completed', charged_credits: 15 });
     expect(job.result!.files.map((f) => [f.name, f.content_type])).toEqual([
       ['standup-meeting.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
@@ -347,7 +355,7 @@ describe('meeting jobs', () => {
     h.speech = { ...h.speech!, summarizer };
     const jobId = await submitWithShortOutages({ operation: 'meeting', upload_ids: [audio] });
     await h.startWorker();
-    const job = await h.waitForJob(acme.key, jobId, 240_000);
+    const job = await h.waitForJob(acme.key, jobId, JOB_WAIT_MS);
     // The second answer is a refused configuration: a clear failure, the reservation released.
     expect(job).toMatchObject({ status: 'failed', error_code: 'processing_error', error: expect.stringContaining('the reservation was released') });
     expect(JSON.stringify(job)).not.toContain('LLM_API_KEY');
