@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, onTestFailed } from 'vitest';
 
 /**
@@ -144,4 +144,18 @@ export async function takeSecret(j: Journey, title: RegExp): Promise<string> {
   await panel.getByRole('button', { name: 'I have saved it' }).click();
   await panel.waitFor({ state: 'detached' });
   return secret;
+}
+
+/** The accessible name of the focused element as a keyboard user meets it (its aria-label, else its text). */
+export function focusedName(page: Page): Promise<string | null> {
+  return page.evaluate('(() => { const el = document.activeElement; return el ? (el.getAttribute("aria-label") ?? el.textContent?.trim() ?? null) : null; })()');
+}
+
+/** Moves the focus to `target` with the Tab key only, as a keyboard user would (fails after `max` presses). */
+export async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
+  }
+  throw new Error(`${String(target)} was not reached with ${max} presses of Tab (the focus is on ${await focusedName(page)})`);
 }
