@@ -3,7 +3,7 @@ import type { Delivery, DeliveryDetail, Page } from '../backend/types';
 import { FOLLOW_MS, useAction, usePagedList, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 export interface DeliveriesApi {
   page(before: string | null): Promise<Page<Delivery>>;
@@ -48,14 +48,13 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
         <EmptyState title="No deliveries yet">Deliveries appear here when an event is sent to one of your webhooks. Register a webhook first if you have none.</EmptyState>
       )}
       {rows.length > 0 && (
-        <table>
-          <TableHead caption="Webhook deliveries, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions />
+        <DataTable caption="Webhook deliveries, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions>
           <tbody>
             {rows.map((d) => (
               <DeliveryRow key={d.id} delivery={d} api={api} retrying={retry.busy} onRetry={() => void doRetry(d)} />
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
       {cursor && (
         <BusyButton busy={more.busy} busyLabel="Loading older deliveries…" onClick={() => void loadMore()}>
@@ -116,8 +115,7 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
             <ErrorNotice error={detail.error} title="Could not load the attempts" />
             {attempts && attempts.attempts_detail.length === 0 && <p className="muted">No attempt has been made yet.</p>}
             {attempts && attempts.attempts_detail.length > 0 && (
-              <table className="nested">
-                <TableHead caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption />
+              <DataTable caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption className="nested">
                 <tbody>
                   {attempts.attempts_detail.map((a) => (
                     <tr key={a.attempt}>
@@ -130,7 +128,7 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </DataTable>
             )}
           </td>
         </tr>

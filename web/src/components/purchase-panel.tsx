@@ -3,7 +3,7 @@ import type { Network, Page, Purchase } from '../backend/types';
 import { formatAtomic } from '../lib/usdc';
 import { FOLLOW_MS, usePolling, when, type Loaded } from '../lib/hooks';
 import { EmptyState, ErrorNotice, Progress } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 /**
  * A purchase paid in USDC to the platform's wallet, shared by the merchant's plan page and the company's "Buy credits"
@@ -167,8 +167,7 @@ export function PurchaseHistory(props: {
       {purchases.loading && !purchases.data && <Progress label="Loading purchases…" />}
       {purchases.data && list.length === 0 && <EmptyState title="No purchases yet">{empty}</EmptyState>}
       {list.length > 0 && (
-        <table>
-          <TableHead caption={`${title}, newest first`} columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions />
+        <DataTable caption={`${title}, newest first`} columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions>
           <tbody>
             {list.map((p) => (
               <tr key={p.id}>
@@ -193,7 +192,7 @@ export function PurchaseHistory(props: {
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
     </section>
   );

@@ -4,7 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, usePagedList, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 /** Payment requests: `GET /requests?status=` (a filter by the status a request reads as now), `POST /requests`, `GET /requests/{id}`. */
 export function MerchantRequestsPage() {
@@ -152,14 +152,13 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
           </EmptyState>
         )}
         {rows.length > 0 && (
-          <table>
-            <TableHead caption="Payment requests, newest first" columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions />
+          <DataTable caption="Payment requests, newest first" columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions>
             <tbody>
               {rows.map((r) => (
                 <RequestRow key={r.id} request={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} />
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
         {cursor && (
           <BusyButton busy={more.busy} busyLabel="Loading older requests…" onClick={() => void loadMore()}>
@@ -174,7 +173,7 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
   return (
     <>
       <tr>
-        <th scope="row">
+        <th scope="row" className="wrap">
           {r.description}
           <br />
           <span className="muted small">{r.id}</span>
