@@ -201,6 +201,19 @@ describe('the merchant journey in a browser', () => {
     await page.goBack();
     await requests.getByText(longDescription).waitFor();
 
+    // The list is in the API's order, by id (not by creation time: spec section 4 and docs/proof.md), and its caption
+    // says so. Made to differ from the creation order: the request with the lowest id is the newest.
+    const byId = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy('id', 'desc').pluck('id');
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id }).whereNot({ id: byId.at(-1) }).update({ created_at: h.tdb.db.raw("created_at - interval '1 hour'") })).toBe(byId.length - 1);
+    await page.reload();
+    await requests.getByText(longDescription).waitFor();
+    const shown = await requests.locator('tbody > tr > th .small').allInnerTexts();
+    const newest = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id');
+    expect(shown).toEqual(byId);
+    expect(newest).not.toEqual(byId);
+    expect(await requests.locator('caption').innerText(), 'the caption of a list in id order').toBe('Payment requests, in id order (not by date)');
+    await j.checkPage('payment requests (in id order)');
+
     await page.getByLabel('Show').selectOption('VOIDED');
     await requests.getByText('INV-000001').waitFor();
     const [viewed] = await Promise.all([
@@ -235,6 +248,10 @@ describe('the merchant journey in a browser', () => {
     await deliveries.getByRole('row').filter({ hasText: 'invoice.voided' }).getByText('delivered').waitFor();
     await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
     expect(await deliveries.getByText('delivered', { exact: true }).count()).toBe(5); // request and invoice created, invoice voided, the two requests created
+    // In the API's order (by id), as its caption says.
+    const deliveryIds = await h.tdb.db('webhook_deliveries').where({ interface: 'proof', tenant_id: m.id }).orderBy('id', 'desc').pluck('id');
+    expect(await deliveries.locator('tbody > tr > th .small').allInnerTexts()).toEqual(deliveryIds);
+    expect(await deliveries.locator('caption').innerText(), 'the caption of a list in id order').toBe('Webhook deliveries, in id order (not by date)');
     const voidedRow = deliveries.getByRole('row').filter({ hasText: 'invoice.voided' });
     await voidedRow.getByRole('button', { name: 'Show attempts' }).click();
     const attempts = page.getByRole('table', { name: /^Attempts of delivery/ });

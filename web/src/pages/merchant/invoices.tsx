@@ -183,7 +183,7 @@ export function MerchantInvoicesPage() {
         {invoices.loading && !invoices.data && <Progress label="Loading invoices…" />}
         {invoices.data && list.length === 0 && <EmptyState title="No invoices yet">Issue one above: it gets a number, a PDF and a payment request for its total.</EmptyState>}
         {list.length > 0 && (
-          <DataTable caption="Invoices, newest first" columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions>
+          <DataTable caption="Invoices, in id order (not by date)" showCaption columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions>
             <tbody>
               {list.map((inv) => (
                 <InvoiceRow key={inv.id} invoice={inv} customer={contactName(inv.customer_id)} open={open === inv.id} onToggle={() => setOpen(open === inv.id ? null : inv.id)} onChanged={invoices.reload} />
@@ -191,7 +191,7 @@ export function MerchantInvoicesPage() {
             </tbody>
           </DataTable>
         )}
-        {invoices.data?.next_cursor && <p className="hint">Only the 25 newest invoices are shown.</p>}
+        {invoices.data?.next_cursor && <p className="hint">Only the first 25 invoices in id order are shown.</p>}
       </section>
     </>
   );

@@ -132,7 +132,7 @@ export function MerchantRequestsPage() {
   );
 }
 
-/** One filter's list: newest first, older pages on demand. */
+/** One filter's list in the API's order (by id, not by date), more pages on demand. */
 function RequestList({ status }: { status: RequestStatus | '' }) {
   const { api } = useAccount('merchant');
   const { first, more, rows, cursor, loadMore } = usePagedList(
@@ -152,7 +152,7 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
           </EmptyState>
         )}
         {rows.length > 0 && (
-          <DataTable caption="Payment requests, newest first" columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions>
+          <DataTable caption="Payment requests, in id order (not by date)" showCaption columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions>
             <tbody>
               {rows.map((r) => (
                 <RequestRow key={r.id} request={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} />
@@ -161,8 +161,8 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
           </DataTable>
         )}
         {cursor && (
-          <BusyButton busy={more.busy} busyLabel="Loading older requests…" onClick={() => void loadMore()}>
-            Load older requests
+          <BusyButton busy={more.busy} busyLabel="Loading more requests…" onClick={() => void loadMore()}>
+            Load more requests
           </BusyButton>
         )}
     </>

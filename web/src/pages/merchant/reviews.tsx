@@ -77,8 +77,8 @@ export function MerchantReviewsPage() {
         </article>
       ))}
       {cursor && (
-        <BusyButton busy={more.busy} busyLabel="Loading older…" onClick={() => void loadMore()}>
-          Load older
+        <BusyButton busy={more.busy} busyLabel="Loading more…" onClick={() => void loadMore()}>
+          Load more
         </BusyButton>
       )}
     </section>
