@@ -124,7 +124,7 @@ describe('/mcp over HTTP', () => {
     const status = (await (await fetch(`${app.url}/x402/launch-status`)).json()) as { mcp: { status: string; path: string; tools: Array<{ name: string; price_atomic: string }> } };
     expect(status.mcp).toMatchObject({ status: 'available', path: '/mcp', transport: 'streamable-http' });
     expect(status.mcp.tools).toContainEqual({ name: 'domain_dns_tls_audit', price_atomic: '50000' });
-    const manifest = (await (await fetch(`${app.url}/.well-known/x402`)).json()) as { resources: Array<Record<string, unknown>> };
+    const manifest = (await (await fetch(`${app.url}/x402/.well-known/x402`)).json()) as { resources: Array<Record<string, unknown>> };
     const tools = manifest.resources.filter((r) => r['type'] === 'mcp');
     expect(tools.map((t) => t['toolName']).sort()).toEqual(['domain_dns_tls_audit', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'verify_native_usdc']);
     for (const t of tools) {
