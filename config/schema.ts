@@ -5,6 +5,7 @@ import { decodeSecretsKey } from '../domain/secrets-key.js';
 import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
+import type { SpeechCpuKernels } from '../adapters/providers/transcription/whisper-worker-process.js';
 
 /** How much one worker process takes on at once (Temporal WorkerOptions); docs/operations.md "Worker tuning". */
 export interface WorkerTuning {
@@ -250,6 +251,14 @@ export const envSchema = z.object({
   TRANSCRIPTION_CONCURRENCY: int(1, 1, 16),
   TRANSCRIPTION_TIMEOUT_MS: int(900_000, 1000, 86_400_000),
   /**
+   * CPU threads of each speech worker (0: the machine's cores divided among the workers), and the CPU kernels it
+   * computes with: `native`, the fastest this CPU has (Intel MKL on Intel CPUs, oneDNN up to AVX-512 on others), or
+   * `portable`, oneDNN capped at AVX2 on every x86-64 CPU, so machines of different CPUs give the same transcript of
+   * the same audio (the tests run so). engines/transcription/README.md ("Same audio, same transcript").
+   */
+  TRANSCRIPTION_CPU_THREADS: int(0, 0, 64),
+  TRANSCRIPTION_CPU_KERNELS: z.enum(['native', 'portable']).default('native'),
+  /**
    * Which engine transcribes: `offline` (the speech engine above) or `openai`, an OpenAI-compatible
    * `/audio/transcriptions` API at TRANSCRIPTION_API_BASE_URL (with its version path, e.g. https://api.openai.com/v1)
    * with the secret TRANSCRIPTION_API_KEY and a model that gives word timestamps; the time limit is per HTTP request
@@ -448,6 +457,9 @@ export interface Config {
     readonly speakerModel?: string;
     readonly concurrency: number;
     readonly timeoutMs: number;
+    /** CPU threads of each offline worker; absent: the machine's cores divided among the workers. */
+    readonly cpuThreads?: number;
+    readonly cpuKernels: SpeechCpuKernels;
     readonly api?: TranscriptionApiConfig;
     /** Target chunk length of long audio, seconds. */
     readonly chunkSeconds: number;
@@ -704,6 +716,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       speakerModel: e.TRANSCRIPTION_SPEAKER_MODEL,
       concurrency: e.TRANSCRIPTION_CONCURRENCY,
       timeoutMs: e.TRANSCRIPTION_TIMEOUT_MS,
+      ...(e.TRANSCRIPTION_CPU_THREADS > 0 ? { cpuThreads: e.TRANSCRIPTION_CPU_THREADS } : {}),
+      cpuKernels: e.TRANSCRIPTION_CPU_KERNELS,
       ...(transcriptionApi ? { api: transcriptionApi } : {}),
       chunkSeconds: e.TRANSCRIPTION_CHUNK_SECONDS,
       chunksAtOnce: e.TRANSCRIPTION_CHUNKS_AT_ONCE,

@@ -97,6 +97,7 @@ export function buildMailDeps(config: Pick<Config, 'mail' | 'http' | 'storage'>,
 function offlineSpeakerEngine(config: Config, logger: Logger): OfflineWhisperProvider {
   const t = config.transcription;
   return new OfflineWhisperProvider({
-    python: t.python, modelDir: t.modelDir, speakerModel: t.speakerModel, concurrency: t.concurrency, timeoutMs: t.timeoutMs, ffmpegPath: config.media.ffmpegPath, logger, transcription: false,
+    python: t.python, modelDir: t.modelDir, speakerModel: t.speakerModel, concurrency: t.concurrency, timeoutMs: t.timeoutMs,
+    cpuThreads: t.cpuThreads, cpuKernels: t.cpuKernels, ffmpegPath: config.media.ffmpegPath, logger, transcription: false,
   });
 }

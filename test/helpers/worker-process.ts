@@ -4,6 +4,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { ProcessingHarness } from './processing.js';
 import { deleteRunSchedules } from './temporal.js';
 import { waitForOutput } from './child-output.js';
+import { TEST_SPEECH_ENGINE_ENV } from './speech-engine.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,6 +21,8 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
       TEMPORAL_NAMESPACE: inject('temporalNamespace'),
       TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
       WEBHOOK_TEST_ALLOW_LOOPBACK: 'true',
+      // The speech engine as every test runs it (test/helpers/speech-engine.ts).
+      ...TEST_SPEECH_ENGINE_ENV,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -191,7 +191,7 @@ describe('chain and x402 config', () => {
   });
 
   it('configures the offline speech engine: setup-installed paths by default, bounded concurrency and time limit', () => {
-    expect(loadConfig({}).transcription).toEqual({ provider: 'offline', python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000, chunkSeconds: 300, chunksAtOnce: 2 });
+    expect(loadConfig({}).transcription).toEqual({ provider: 'offline', python: undefined, modelDir: undefined, concurrency: 1, timeoutMs: 900_000, cpuKernels: 'native', chunkSeconds: 300, chunksAtOnce: 2 });
     expect(loadConfig({ TRANSCRIPTION_PYTHON: '/opt/stt/bin/python', TRANSCRIPTION_MODEL_DIR: '/opt/models/whisper-base', TRANSCRIPTION_SPEAKER_MODEL: '/opt/models/pretrained.pt', TRANSCRIPTION_CONCURRENCY: '2', TRANSCRIPTION_TIMEOUT_MS: '60000' }).transcription).toEqual({
       provider: 'offline',
       python: '/opt/stt/bin/python',
@@ -199,9 +199,13 @@ describe('chain and x402 config', () => {
       speakerModel: '/opt/models/pretrained.pt',
       concurrency: 2,
       timeoutMs: 60_000,
+      cpuKernels: 'native',
       chunkSeconds: 300,
       chunksAtOnce: 2,
     });
+    expect(loadConfig({ TRANSCRIPTION_CPU_THREADS: '2', TRANSCRIPTION_CPU_KERNELS: 'portable' }).transcription).toMatchObject({ cpuThreads: 2, cpuKernels: 'portable' });
+    expect(() => loadConfig({ TRANSCRIPTION_CPU_KERNELS: 'avx512' })).toThrow(/TRANSCRIPTION_CPU_KERNELS/);
+    expect(() => loadConfig({ TRANSCRIPTION_CPU_THREADS: '-1' })).toThrow(/TRANSCRIPTION_CPU_THREADS/);
     expect(loadConfig({ TRANSCRIPTION_CHUNK_SECONDS: '60' }).transcription.chunkSeconds).toBe(60);
     expect(() => loadConfig({ TRANSCRIPTION_CHUNK_SECONDS: '5' })).toThrow(/TRANSCRIPTION_CHUNK_SECONDS/);
     expect(() => loadConfig({ TRANSCRIPTION_CONCURRENCY: '0' })).toThrow(/TRANSCRIPTION_CONCURRENCY/);

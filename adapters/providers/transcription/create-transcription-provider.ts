@@ -2,6 +2,7 @@ import type { Logger } from '../../logging/logger.js';
 import { OfflineWhisperProvider } from './offline-whisper.provider.js';
 import { OpenAiCompatibleTranscriptionProvider } from './openai-compatible.provider.js';
 import type { TranscriptionProvider } from './transcription-provider.js';
+import type { SpeechCpuKernels } from './whisper-worker-process.js';
 
 /** Which engine transcribes (the same shape as Config['transcription']). */
 export interface TranscriptionSettings {
@@ -13,6 +14,9 @@ export interface TranscriptionSettings {
   readonly speakerModel?: string;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /** CPU threads of each offline worker and their kernels (whisper-worker-process.ts). */
+  readonly cpuThreads?: number;
+  readonly cpuKernels?: SpeechCpuKernels;
   /** The OpenAI-compatible API; present when `provider` is `openai`. `apiKey` is a secret. */
   readonly api?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string; readonly timeoutMs: number };
 }
@@ -41,6 +45,8 @@ export function createTranscriptionProvider(settings: TranscriptionSettings, dep
     speakerModel: settings.speakerModel,
     concurrency: settings.concurrency,
     timeoutMs: settings.timeoutMs,
+    cpuThreads: settings.cpuThreads,
+    cpuKernels: settings.cpuKernels,
     ffmpegPath: deps.ffmpegPath,
     logger: deps.logger,
   });

@@ -14,7 +14,7 @@ import {
 } from './transcription-provider.js';
 import type { SpeakerEmbedder, SpeakerEmbedRequest, SpeakerRegions } from './speakers.js';
 import { normalizeLanguage, requestedLanguage, whisperLanguageCode } from './whisper-languages.js';
-import { WhisperWorkerProcess, type WorkerAnswerOf, type WorkerRequestKind } from './whisper-worker-process.js';
+import { WhisperWorkerProcess, type SpeechCpuKernels, type WorkerAnswerOf, type WorkerRequestKind } from './whisper-worker-process.js';
 
 export interface OfflineWhisperOptions {
   /** Python of the engine's environment; default: the one scripts/setup.sh installs in the tool cache. */
@@ -40,6 +40,8 @@ export interface OfflineWhisperOptions {
   startTimeoutMs?: number;
   /** CPU threads of each worker; default the machine's cores divided among the workers. */
   cpuThreads?: number;
+  /** The CPU kernels of the workers (whisper-worker-process.ts); default `native`. */
+  cpuKernels?: SpeechCpuKernels;
   ffmpegPath?: string;
   logger?: Logger;
 }
@@ -179,6 +181,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
         // The voice encoder loads in 0.03 s, so every worker gets it when it is installed.
         speakerModel: existsSync(this.layout.speakerModel) ? this.layout.speakerModel : undefined,
         cpuThreads: this.cpuThreads,
+        cpuKernels: this.opts.cpuKernels ?? 'native',
         startTimeoutMs: this.opts.startTimeoutMs ?? 120_000,
         logger: this.opts.logger,
       });

@@ -31,6 +31,15 @@ export type WorkerAnswerOf<K extends WorkerRequestKind> = (K extends 'speakers' 
 /** `transcribe` (the default) or `speakers` (speech regions with voice embeddings). */
 export type WorkerRequestKind = 'transcribe' | 'speakers';
 
+/**
+ * The CPU kernels a speech worker computes with. `native`: CTranslate2's own choice, the fastest the CPU has (Intel MKL
+ * on Intel CPUs, oneDNN on others, which itself goes up to AVX-512 with VNNI). Different CPUs then give slightly
+ * different numbers, and now and then a different word or timestamp. `portable`: oneDNN on every CPU, capped at AVX2,
+ * so every x86-64 CPU with AVX2 computes the same numbers and gives the same transcript. Other architectures have one
+ * kernel family each, and are not affected.
+ */
+export type SpeechCpuKernels = 'native' | 'portable';
+
 export interface WorkerProcessOptions {
   python: string;
   workerScript: string;
@@ -39,6 +48,7 @@ export interface WorkerProcessOptions {
   /** The speaker encoder's pretrained.pt; without it the worker answers only transcription requests. */
   speakerModel?: string;
   cpuThreads: number;
+  cpuKernels: SpeechCpuKernels;
   startTimeoutMs: number;
   logger?: Logger;
 }
@@ -76,7 +86,7 @@ export class WhisperWorkerProcess {
 
   /** Spawns the process and waits for its `ready` line (the model is loaded). */
   start(): Promise<void> {
-    const { python, workerScript, modelDir, speakerModel, cpuThreads, logger } = this.opts;
+    const { python, workerScript, modelDir, speakerModel, cpuThreads, cpuKernels, logger } = this.opts;
     const args = [
       workerScript,
       ...(modelDir ? ['--model', modelDir] : []),
@@ -85,6 +95,8 @@ export class WhisperWorkerProcess {
       String(cpuThreads),
       '--compute-type',
       'int8',
+      '--cpu-kernels',
+      cpuKernels,
     ];
     const child = spawn(python, args, {
       // The environment is inherited, like every engine's (qpdf, ffmpeg); worker.py sets HF_HUB_OFFLINE=1 itself.

@@ -11,6 +11,7 @@ import type { TranscriptionProvider } from '../../../../adapters/providers/trans
 import { requestedLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
 import { SENTENCES, spokenClip, type SpokenClip } from '../../../helpers/speech-corpus.js';
 import { wordErrorRate } from '../../../helpers/wer.js';
+import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 /**
  * Languages on the offline path, the same as on the OpenAI-compatible one (whisper-languages.ts): a requested
@@ -42,7 +43,7 @@ describe('requested and reported languages', () => {
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'paycore-stt-lang-'));
       clip = await spokenClip(dir, 'one', SENTENCES.slice(0, 1), 'en-us', 165);
-      provider = createTranscriptionProvider({ provider: 'offline', concurrency: 1, timeoutMs: 240_000 });
+      provider = createTranscriptionProvider({ ...TEST_SPEECH_ENGINE, provider: 'offline', concurrency: 1, timeoutMs: 240_000 });
     });
 
     afterAll(async () => {

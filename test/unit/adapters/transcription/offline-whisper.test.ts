@@ -11,6 +11,7 @@ import { TranscriptionEngineMissingError, type Transcript } from '../../../../ad
 import { redactPaths } from '../../../../adapters/providers/transcription/whisper-worker-process.js';
 import { SENTENCES, VOICES, spokenClip, type SpokenClip } from '../../../helpers/speech-corpus.js';
 import { wordErrorRate } from '../../../helpers/wer.js';
+import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 const run = promisify(execFile);
 
@@ -74,7 +75,7 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
       }
     }
     long = await spokenClip(dir, 'long', SENTENCES, 'en-us', 150);
-    provider = new OfflineWhisperProvider({ timeoutMs: 240_000 });
+    provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
   });
 
   afterAll(async () => {
@@ -185,7 +186,7 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
     await mkdir(tenantDir);
     const source = join(tenantDir, 'upload_private_name.wav');
     await copyFile(clips[0]!.path, source);
-    const pair = new OfflineWhisperProvider({ timeoutMs: 240_000, concurrency: 2, logger });
+    const pair = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000, concurrency: 2, logger });
     try {
       const pids = new Set<number>();
       const seen = setInterval(() => pair.busyWorkerPids().forEach((p) => pids.add(p)), 10);
@@ -205,7 +206,7 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
   });
 
   it('kills a worker past the request time limit and answers a retryable error', async () => {
-    const strict = new OfflineWhisperProvider({ timeoutMs: 300, decodeTimeoutMs: 60_000 });
+    const strict = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 300, decodeTimeoutMs: 60_000 });
     try {
       const pending = strict.transcribe({ path: long.path }); // ~20 s of speech: far more than 300 ms of work
       await until(() => strict.busyWorkerPids().length === 1, 'the request to reach the worker');
@@ -220,7 +221,7 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
   });
 
   it('reports a missing installation as TranscriptionEngineMissingError', async () => {
-    const missing = new OfflineWhisperProvider({ timeoutMs: 1000, modelDir: join(dir, 'no-model') });
+    const missing = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 1000, modelDir: join(dir, 'no-model') });
     await expect(missing.transcribe({ path: clips[0]!.path })).rejects.toBeInstanceOf(TranscriptionEngineMissingError);
     await missing.close();
   });

@@ -17,6 +17,7 @@ import {
 import type { Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { diarizationErrorRate } from '../../../helpers/der.js';
 import { DIALOGUE_VOICES, makeDialogue, seededRandom, type Dialogue } from '../../../helpers/speaker-dialogue.js';
+import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 const run = promisify(execFile);
 
@@ -157,7 +158,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     for (const voices of [2, 3, 4]) {
       dialogues.set(voices, await makeDialogue(dir, `dialogue-${voices}`, { voices: DIALOGUE_VOICES.slice(0, voices), turns: voices + 4, seed: 500 + voices, maxTurnSeconds: 4 }));
     }
-    provider = new OfflineWhisperProvider({ timeoutMs: 240_000 });
+    provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -248,7 +249,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     expect((await provider.embedSpeakers({ path: dialogues.get(2)!.path })).regions.length).toBeGreaterThan(3);
 
     // A speakers-only provider (no Whisper model loaded) past its time limit: the worker is killed, none is left.
-    const hurried = new OfflineWhisperProvider({ timeoutMs: 1, transcription: false });
+    const hurried = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 1, transcription: false });
     try {
       await expect(hurried.embedSpeakers({ path: dialogues.get(4)!.path })).rejects.toBeInstanceOf(ProviderUnavailableError);
       await expect(hurried.embedSpeakers({ path: dialogues.get(2)!.path })).rejects.toBeInstanceOf(ProviderUnavailableError);
