@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
 import { textPages } from '../../domain/pricing.js';
 import { isMovingVideo, mediaDuration, probeMedia, type ProbeData } from './av/media-probe.js';
-import { MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import { isAcceptedContainer, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
 export interface MeasuredSource {
@@ -119,7 +119,9 @@ async function measureMedia(path: string, bytes: number, opts: MediaToolOptions)
     if (e instanceof MediaToolUnavailable) return null;
     throw e;
   }
-  if (!data) return null;
+  // ffprobe reads only ACCEPTED_CONTAINERS (media-process.ts); the name is checked again here, so no other container
+  // is ever recorded as a source, whatever the ffprobe in use does with its options.
+  if (!data || !isAcceptedContainer(data.format?.format_name)) return null;
   const streams = data.streams ?? [];
   const video = streams.some(isMovingVideo);
   const audio = streams.some((s) => s.codec_type === 'audio');
@@ -186,14 +188,33 @@ export async function displayedImageSize(path: string): Promise<{ width: number;
 }
 
 /**
+ * A playlist, manifest or list that names other files, as ffmpeg would detect it (its probes read the same marks):
+ * an HLS playlist (`#EXTM3U` first), a DASH manifest (an `<MPD` element near the start) or an ffconcat list
+ * (`ffconcat version` first). Null for anything else. Only asked of files that are not UTF-8 text: as text such a file
+ * is read as the text it is, never followed.
+ */
+export function namesOtherFiles(start: Buffer): string | null {
+  const text = start.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('#EXTM3U')) return 'HLS playlist';
+  if (text.startsWith('ffconcat version')) return 'ffconcat list';
+  if (/<MPD[\s>]/.test(text)) return 'DASH manifest';
+  return null;
+}
+
+/**
  * Identifies and measures an uploaded file by its content (never by its name or declared type): PDF, image,
- * UTF-8 text, or audio/video (ffprobe). Anything else is unreadable.
+ * UTF-8 text, or audio/video (ffprobe, in an accepted container). A playlist, manifest or list naming other files,
+ * and anything else, is unreadable.
  */
 export async function measureSource(path: string, bytes: number, opts: MediaToolOptions = {}): Promise<MeasuredSource> {
   if (bytes === 0) throw new UnreadableSource('the file is empty');
   const start = await head(path, 1024);
   if (start.includes(Buffer.from('%PDF-'))) return measurePdf(path, bytes);
-  const measured = (await measureImage(path, bytes)) ?? (await measureText(path, bytes)) ?? (await measureMedia(path, bytes, opts));
+  const asDocument = (await measureImage(path, bytes)) ?? (await measureText(path, bytes));
+  if (asDocument) return asDocument;
+  const manifest = namesOtherFiles(start);
+  if (manifest) throw new UnreadableSource(`the file is a media playlist or manifest (${manifest}) that names other files; upload the audio or video file itself`);
+  const measured = await measureMedia(path, bytes, opts);
   if (!measured) throw new UnreadableSource('the file is not a readable PDF, image, UTF-8 text, audio or video');
   return measured;
 }

@@ -327,8 +327,9 @@ export function componentSchemas(): Record<string, Schema> {
           type: 'string',
           description: 'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
             'image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), ' +
-            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, ' +
-            'video/x-msvideo (AVI, which has no registered type); application/octet-stream for another container ffprobe reads.',
+            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, ' +
+            'video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video ' +
+            'in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat).',
         },
         bytes: { type: 'integer', minimum: 1 },
         pages: { type: 'integer', minimum: 0, description: 'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.' },

@@ -27,7 +27,7 @@ export interface ProbeData {
 export async function probeMedia(path: string, opts: MediaToolOptions = {}, signal?: AbortSignal): Promise<ProbeData | null> {
   let out: string;
   try {
-    out = await runMediaTool('ffprobe', opts.ffprobePath ?? 'ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', fileArg(path)], {
+    out = await runMediaTool('ffprobe', opts.ffprobePath ?? 'ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', '-i', fileArg(path)], {
       timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       signal,
     });
