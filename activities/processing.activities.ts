@@ -54,6 +54,18 @@ export const permanent = (type: JobErrorCode, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
 
 /**
+ * A source the engine could not process (InvalidSourceError) → the job's failure as the client sees it: code
+ * `invalid_source` and the error's message, which is this service's own stable wording (never an engine's text, see
+ * provider-errors.ts). What the engine said (`detail`) is logged here with the job's id, for an operator, and goes
+ * nowhere else: not to the job's `error`, its `job.failed` event, the workflow's history or a batch's ZIP manifest.
+ * Every activity that runs a job's operation turns source failures into job failures through this one function.
+ */
+export function sourceFailure(logger: Logger, jobId: string, e: InvalidSourceError): ApplicationFailure {
+  logger.info({ jobId, reason: e.message, ...(e.detail ? { engine: e.detail } : {}) }, 'the job\'s source could not be processed; the job fails as invalid_source');
+  return permanent('invalid_source', e.message);
+}
+
+/**
  * A provider this server cannot use (ProviderUnusableError): logged for an operator with its cause, and the job fails at
  * once as `processing_error` with a message that names no setting (`what` says which service, e.g. "Transcription").
  */
@@ -173,7 +185,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
         return { outcome: 'done', files, operationMs };
       } catch (e) {
         if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
-        if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
+        if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, job.id, e);
         if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, job.id, e);
         deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
         throw e;
