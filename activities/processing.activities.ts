@@ -106,7 +106,7 @@ export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'stor
   for (const id of job.uploadIds) {
     const upload = await getUpload(deps.db, job.companyId, id);
     if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
-    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id });
+    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id, pages: upload.pages });
   }
   return sources;
 }

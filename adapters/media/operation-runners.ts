@@ -23,6 +23,8 @@ export interface RunnerSource {
   filename: string;
   /** The upload it is (named in results that list their sources). */
   uploadId?: string;
+  /** Its pages as measured at upload: the count it was quoted and charged for (results that report pages say this). */
+  pages?: number;
 }
 
 /**

@@ -23,12 +23,15 @@ export class ProviderUnavailableError extends Error {
 }
 
 export class InvalidSourceError extends Error {
-  /** The engine's or library's own text about the failure, for the log only. */
-  readonly detail: string | undefined;
+  /**
+   * The engine's or library's own text about the failure, for the log only. Not enumerable, so nothing that copies or
+   * serialises the error's fields carries it along: it is read by name where it is logged.
+   */
+  declare readonly detail: string | undefined;
   constructor(message: string, opts: { detail?: string | undefined } = {}) {
     super(message);
     this.name = 'InvalidSourceError';
-    this.detail = opts.detail;
+    Object.defineProperty(this, 'detail', { value: opts.detail, enumerable: false });
   }
 }
 
