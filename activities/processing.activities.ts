@@ -8,7 +8,7 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerOperation, type RunnerOutput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
-import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
+import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError, WorkTimeoutError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
@@ -186,6 +186,10 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       } catch (e) {
         if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
         if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, job.id, e);
+        if (e instanceof WorkTimeoutError) {
+          deps.logger.warn({ jobId: job.id, operation: job.operation, limitMs: e.limitMs }, 'the job\'s engine run passed its time limit; the job fails as processing_timeout, not retried');
+          throw ApplicationFailure.create({ type: 'processing_timeout', message: e.message, nonRetryable: true });
+        }
         if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, job.id, e);
         deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
         throw e;

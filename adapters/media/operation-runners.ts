@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import type { AvailableOperation } from '../../domain/validation/processing-request.js';
-import { engineDetail, InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
+import { engineDetail, InvalidSourceError, ProviderUnavailableError, WorkTimeoutError } from '../providers/provider-errors.js';
 import { compressImage, CropOutsideImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, UndrawableText, watermarkPages } from './pdf/pdf-operations.js';
 import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
@@ -15,7 +15,7 @@ import { createExtractionRunner } from '../extraction/extraction-runner.js';
 import { OfflineExtractionEngine } from '../extraction/offline-engine.js';
 import type { ExtractionProvider } from '../extraction/extraction-provider.js';
 import { runAvOperation, UnsuitableMedia, type AvOperation } from './av/av-operations.js';
-import { MediaToolFailed, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import { DEFAULT_FFMPEG_TIMEOUT_MS, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
 export interface RunnerSource {
@@ -175,8 +175,11 @@ function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRun
     } catch (e) {
       if (e instanceof UnsuitableMedia) throw new InvalidSourceError(e.message);
       if (e instanceof MediaToolUnavailable) throw new ProviderUnavailableError(e.message);
+      // The encode ran past FFMPEG_TIMEOUT_MS: the source's size, which the quote bounds (VIDEO_MAX_PIXEL_FRAMES), is
+      // what it ran out of. Not retried: each attempt would hold a processing slot for the whole limit again.
+      if (e instanceof MediaToolTimeout) throw new WorkTimeoutError(tools.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS);
       // ffmpeg refused the file's content (a damaged stream): the source's fault, told in these words (ffmpeg's last log
-      // line is logged only: it may name the stored file's path). Timeouts and aborts are retried.
+      // line is logged only: it may name the stored file's path). Aborts (a lost heartbeat, a shutdown) are retried.
       if (e instanceof MediaToolFailed) {
         throw new InvalidSourceError('the media could not be processed: a stream is damaged or in a codec this service cannot decode', { detail: e.detail });
       }

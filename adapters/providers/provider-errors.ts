@@ -13,6 +13,9 @@
  *   model, or answers that stay unusable after the provider's own retries. Not the client's fault and not cured by waiting: the job fails at once as
  *   `processing_error` with its reservation released and a message that names no setting; the error is logged for
  *   an operator. Its message names the variable to check, never its value.
+ * - WorkTimeoutError: the engine ran past its time limit on this source and was stopped. The source's size is what
+ *   it ran out of, so running it again would only hold a processing slot as long once more: the job fails at once as
+ *   `processing_timeout`, its reservation released.
  * Anything else is unexpected: retried a few times, then the job fails as `processing_error`.
  */
 export class ProviderUnavailableError extends Error {
@@ -42,5 +45,15 @@ export class ProviderUnusableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProviderUnusableError';
+  }
+}
+
+export class WorkTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(
+      `The operation ran past its time limit of ${Math.round(limitMs / 60_000) || 1} minute(s) on this source and was stopped; it is not retried, ` +
+        'and the reservation was released. Trim the source into shorter parts or lower its resolution, then submit a new job.',
+    );
+    this.name = 'WorkTimeoutError';
   }
 }

@@ -42,6 +42,30 @@ export async function probeMedia(path: string, opts: MediaToolOptions = {}, sign
   }
 }
 
+/**
+ * The frames of the first moving video stream (`V`: cover art excluded), counted as its packets by reading the file
+ * through (`-count_packets`: demuxed, not decoded; a second or so for 500 MB), not taken from what the container
+ * states. Null when the file has no such stream or ffprobe cannot read it.
+ */
+export async function videoFrameCount(path: string, opts: MediaToolOptions = {}, signal?: AbortSignal): Promise<number | null> {
+  let out: string;
+  try {
+    out = await runMediaTool('ffprobe', opts.ffprobePath ?? 'ffprobe', ['-v', 'error', '-select_streams', 'V:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'json', '-i', fileArg(path)], {
+      timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      signal,
+    });
+  } catch (e) {
+    if (e instanceof MediaToolFailed) return null;
+    throw e;
+  }
+  try {
+    const packets = Number((JSON.parse(out) as { streams?: Array<{ nb_read_packets?: string }> }).streams?.[0]?.nb_read_packets);
+    return Number.isSafeInteger(packets) && packets > 0 ? packets : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A picture stream that is a moving video (not an MP3's or M4A's cover art). */
 export const isMovingVideo = (s: ProbeStream) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1;
 
