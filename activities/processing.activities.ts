@@ -8,7 +8,7 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerOperation, type RunnerOutput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
-import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
+import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError, WorkTimeoutError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
@@ -54,6 +54,18 @@ export const permanent = (type: JobErrorCode, message: string) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
 
 /**
+ * A source the engine could not process (InvalidSourceError) → the job's failure as the client sees it: code
+ * `invalid_source` and the error's message, which is this service's own stable wording (never an engine's text, see
+ * provider-errors.ts). What the engine said (`detail`) is logged here with the job's id, for an operator, and goes
+ * nowhere else: not to the job's `error`, its `job.failed` event, the workflow's history or a batch's ZIP manifest.
+ * Every activity that runs a job's operation turns source failures into job failures through this one function.
+ */
+export function sourceFailure(logger: Logger, jobId: string, e: InvalidSourceError): ApplicationFailure {
+  logger.info({ jobId, reason: e.message, ...(e.detail ? { engine: e.detail } : {}) }, 'the job\'s source could not be processed; the job fails as invalid_source');
+  return permanent('invalid_source', e.message);
+}
+
+/**
  * A provider this server cannot use (ProviderUnusableError): logged for an operator with its cause, and the job fails at
  * once as `processing_error` with a message that names no setting (`what` says which service, e.g. "Transcription").
  */
@@ -94,7 +106,7 @@ export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'stor
   for (const id of job.uploadIds) {
     const upload = await getUpload(deps.db, job.companyId, id);
     if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
-    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id });
+    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id, pages: upload.pages });
   }
   return sources;
 }
@@ -173,7 +185,11 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
         return { outcome: 'done', files, operationMs };
       } catch (e) {
         if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
-        if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
+        if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, job.id, e);
+        if (e instanceof WorkTimeoutError) {
+          deps.logger.warn({ jobId: job.id, operation: job.operation, limitMs: e.limitMs }, 'the job\'s engine run passed its time limit; the job fails as processing_timeout, not retried');
+          throw ApplicationFailure.create({ type: 'processing_timeout', message: e.message, nonRetryable: true });
+        }
         if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, job.id, e);
         deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
         throw e;

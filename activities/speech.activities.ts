@@ -25,7 +25,7 @@ import type { FileStore } from '../adapters/storage/file-store.js';
 import { fileExists, readJsonIfExists, writeWhole } from '../adapters/storage/whole-files.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
-import { checkpointDirOf, heartbeating, jobSources, permanent, storeResults, unusableProvider, type RunResult } from './processing.activities.js';
+import { checkpointDirOf, heartbeating, jobSources, sourceFailure, storeResults, unusableProvider, type RunResult } from './processing.activities.js';
 
 /**
  * The speech operations (`transcribe`, `meeting`), run chunk by chunk (workflows/processing/speech.workflow.ts):
@@ -116,7 +116,7 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
   /** What the engine's errors mean for the job (see transcription-provider.ts). */
   const failure = (e: unknown, jobId: string): ChunkResult => {
     if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
-    if (e instanceof InvalidSourceError) throw permanent('invalid_source', e.message);
+    if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, jobId, e);
     if (e instanceof LanguageModelConfigError || e instanceof LanguageModelAnswerError) throw unusableProvider(deps.logger, jobId, e, 'The meeting summary');
     if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, jobId, e, 'Transcription');
     deps.logger.warn({ jobId, err: e }, 'a speech step failed unexpectedly; Temporal retries it');
@@ -149,7 +149,7 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
           );
           plan = { duration: planned.duration, chunks: planned.chunks };
         } catch (e) {
-          if (e instanceof MediaToolFailed) throw permanent('invalid_source', 'the source has no audio stream that can be decoded');
+          if (e instanceof MediaToolFailed) throw sourceFailure(deps.logger, job.id, new InvalidSourceError('the source has no audio stream that can be decoded', { detail: e.detail }));
           throw e;
         }
         await writeWhole(planPath(dir), plan);

@@ -20,7 +20,7 @@ import { createDomainAuditor } from '../adapters/domain-audit/index.js';
 import { x402Routers } from './x402/x402.routes.js';
 import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
-import { qpdfOptions } from './processing/estimate.service.js';
+import { qpdfOptions, videoWorkPolicy } from './processing/estimate.service.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
@@ -83,7 +83,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
     store,
-    submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}) },
+    submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}), video: videoWorkPolicy(deps.config.media) },
     selfService: deps.config.selfService,
     ...(deps.now ? { now: deps.now } : {}),
   };

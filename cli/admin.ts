@@ -18,7 +18,7 @@ import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './us
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
 import { batchesRetryFailed, batchesShow } from './batch-commands.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
-import { qpdfOptions } from '../api/processing/estimate.service.js';
+import { qpdfOptions, videoWorkPolicy } from '../api/processing/estimate.service.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 
@@ -171,7 +171,7 @@ try {
       const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
       const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
       try {
-        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), ocrLanguages: config.media.ocr.languages, secretBox: configuredSecretBox(config), workflows: gw }, flags));
+        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), ocrLanguages: config.media.ocr.languages, video: videoWorkPolicy(config.media), secretBox: configuredSecretBox(config), workflows: gw }, flags));
       } finally {
         await gw.close();
       }

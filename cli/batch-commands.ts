@@ -7,6 +7,7 @@ import { getBatchById } from '../db/repositories/batches.repo.js';
 import { submitterOf } from '../db/repositories/jobs.repo.js';
 import { batchJson } from '../api/processing/batches.routes.js';
 import { retryFailedItems } from '../api/processing/submission.service.js';
+import type { VideoWorkPolicy } from '../api/processing/estimate.service.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
 import { required } from './admin-commands.js';
@@ -35,7 +36,7 @@ export async function batchesShow(db: Db, flags: Flags) {
  * of the failed items, quoted and reserved anew. A batch that was already retried is refused unless `--again` is
  * given, so a repeated command does not run the items twice.
  */
-export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
+export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; video?: VideoWorkPolicy; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
   const original = await batchOf(deps.db, flags);
   const earlier = await deps.db('batches').where({ retry_of: original.id }).orderBy('created_at').first('id');
   if (earlier && !flags['again']) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network } from '../domain/networks.js';
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
+import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../domain/media-work.js';
 import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
@@ -229,6 +230,12 @@ export const envSchema = z.object({
   /** ffmpeg (audio and video tools, exact durations) and its time limit per run (under the job activity's 30 minutes). */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFMPEG_TIMEOUT_MS: int(1_500_000, 1000, 1_740_000),
+  /**
+   * The most work a video tool takes on one source, in pixel-frames (frames encoded × pixels per frame; docs/processing.md,
+   * "Audio and video tools"): more is refused at the estimate and at submission (422), so no accepted job runs into
+   * FFMPEG_TIMEOUT_MS. The default fits the reference 2-core worker; raise it with the worker's cores.
+   */
+  VIDEO_MAX_PIXEL_FRAMES: int(DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 1_000_000, 1e15),
 
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
@@ -443,6 +450,8 @@ export interface Config {
     };
     readonly ffmpegPath: string;
     readonly ffmpegTimeoutMs: number;
+    /** VIDEO_MAX_PIXEL_FRAMES. */
+    readonly videoMaxPixelFrames: number;
   };
   /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
   readonly mail: MailConfig | null;
@@ -705,6 +714,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     media: {
       qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH, ffmpegPath: e.FFMPEG_PATH, ffmpegTimeoutMs: e.FFMPEG_TIMEOUT_MS,
+      videoMaxPixelFrames: e.VIDEO_MAX_PIXEL_FRAMES,
       ocr: { languages: e.OCR_LANGUAGES, concurrency: e.OCR_CONCURRENCY, pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS, tesseractPath: e.TESSERACT_PATH, ocrmypdfPath: e.OCRMYPDF_PATH },
     },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },

@@ -56,6 +56,7 @@ export type JobErrorCode =
   | 'invalid_source' // the source could not be processed (damaged, wrong password at run time, crop outside image…)
   | 'source_missing' // a source disappeared before the job ran
   | 'provider_unavailable' // the outage outlasted OUTAGE_RETRY.giveUpHours
+  | 'processing_timeout' // the engine ran past its time limit on the source (not retried; docs/processing.md)
   | 'processing_error'; // an unexpected error persisted through every retry
 
 /** Why a job may not be deleted yet. */

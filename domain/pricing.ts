@@ -63,6 +63,32 @@ export function textPages(bytes: number): number {
   return Math.max(1, started(bytes, TEXT_PAGE_BYTES));
 }
 
+/** How far before a 4,000-byte mark a text page may end to end at a break rather than inside a line or word. */
+export const TEXT_PAGE_SLACK = 500;
+
+/**
+ * Where each page of a UTF-8 text source starts (byte offsets; the first is 0): exactly `textPages(bytes.length)`
+ * pages, the pages the source is quoted and charged for, so reading, billing and every report count the same pages.
+ * Page k (from 1) ends near byte 4,000 × k: at the last form feed, else line break, else space or tab within
+ * TEXT_PAGE_SLACK bytes before the mark (the break stays on the earlier page), else at the mark itself, moved back to
+ * the start of the character it would split. Every page is non-empty: each end lies after the previous one (the slack
+ * is under 4,000) and the last begins before the end of the text.
+ */
+export function textPageStarts(bytes: Uint8Array): number[] {
+  const starts = [0];
+  for (let k = 1; k < textPages(bytes.length); k++) {
+    const mark = k * TEXT_PAGE_BYTES;
+    const breakAfter = (isBreak: (b: number) => boolean): number | null => {
+      for (let i = mark - 1; i >= mark - TEXT_PAGE_SLACK; i--) if (isBreak(bytes[i]!)) return i + 1;
+      return null;
+    };
+    let cut = breakAfter((b) => b === 0x0c) ?? breakAfter((b) => b === 0x0a) ?? breakAfter((b) => b === 0x20 || b === 0x09) ?? mark;
+    while ((bytes[cut]! & 0xc0) === 0x80) cut--; // a UTF-8 continuation byte: back to its character's first byte
+    starts.push(cut);
+  }
+  return starts;
+}
+
 /** Credits for one source under a price class. */
 export function sourceCredits(cls: PriceClass, m: SourceMeasure): number {
   switch (cls) {

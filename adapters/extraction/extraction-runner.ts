@@ -49,7 +49,9 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       const doc: ExtractionDocumentResult = {
         document: source.filename,
         upload_id: source.uploadId ?? null,
-        pages: text.pages.length,
+        // The pages the document was quoted and charged for (a capped text reads fewer); the reading's own count for a
+        // source without a measure (direct calls).
+        pages: source.pages ?? text.pages.length,
         result: { fields: reviewed.fields, items: reviewed.items, warnings: [...text.warnings, ...reviewed.warnings] },
         check: {
           review_required: reviewed.review_required,

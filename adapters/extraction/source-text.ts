@@ -16,7 +16,7 @@ import { parseTsvPage } from './tsv-words.js';
  * - a PDF page with no text layer, or almost none (fewer than MIN_TEXT_LAYER_CHARS letters and digits, e.g. a scan
  *   with a stamped page number), and an image: rendered at 300 dpi (images: their own resolution) and read by
  *   Tesseract with word boxes, converted to points, `source: 'ocr'`;
- * - UTF-8 text: one page per form-feed-separated part, `source: 'plain_text'`, zero boxes.
+ * - UTF-8 text: the pages it is charged for (one per started 4,000 bytes, text-pages.ts), `source: 'plain_text'`, zero boxes.
  * Lines are put in reading order by reading-order.ts. The text is capped at EXTRACTION_LIMITS.maxTextChars (see
  * text-pages.ts). A page OCR cannot finish (its time limit, an engine failure on it) becomes an empty page and a
  * warning; a damaged or encrypted PDF, or a file that is none of these, is an InvalidSourceError; a missing engine a
@@ -208,9 +208,9 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   if (await isPdf(path)) pages = await pdfText(path, opts, notes, EXTRACTION_LIMITS.maxTextChars);
   else if (await isImage(path)) pages = await imageText(path, opts, notes);
   else {
-    const text = plainTextOf(await readFile(path));
-    if (text === null) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
-    pages = plainTextPages(text, EXTRACTION_LIMITS.maxTextChars);
+    const bytes = await readFile(path);
+    if (!isPlainText(bytes)) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
+    pages = plainTextPages(bytes, EXTRACTION_LIMITS.maxTextChars);
   }
   opts.signal?.throwIfAborted();
   const capped = capText(pages, EXTRACTION_LIMITS.maxTextChars);
@@ -220,12 +220,13 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   return { pages: capped.pages, truncated: capped.truncated, warnings: [...pageNotes, ...capped.warnings] };
 }
 
-/** The text of a UTF-8 file (a byte-order mark dropped), or null when it is not UTF-8 text. */
-function plainTextOf(buf: Buffer): string | null {
-  if (buf.includes(0)) return null;
+/** Whether a file is UTF-8 text (no NUL byte, every sequence valid), as uploads measure it. */
+function isPlainText(buf: Buffer): boolean {
+  if (buf.includes(0)) return false;
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buf);
+    new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    return true;
   } catch {
-    return null;
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import type { PageText, PositionedWord } from '../../domain/extraction.js';
+import { textPageStarts } from '../../domain/pricing.js';
 
 /**
  * UTF-8 text as pages, and the cap on a document's text (EXTRACTION_LIMITS.maxTextChars; docs/processing.md,
@@ -8,39 +9,50 @@ import type { PageText, PositionedWord } from '../../domain/extraction.js';
 const ZERO_BOX = { x0: 0, y0: 0, x1: 0, y1: 0 } as const;
 
 /**
- * UTF-8 text as pages: one per form-feed-separated part (a form feed that ends the text starts no page), each line's
- * words separated by single spaces, blank lines kept as one blank line (a block), words with zero boxes. Stops making
+ * UTF-8 text as pages: the pages it is quoted and charged for, one per started 4,000 bytes of the file, each ending at
+ * a form feed, line break or space near its 4,000-byte mark (domain/pricing.ts, `textPageStarts`). A byte-order mark
+ * is dropped; a form feed inside a page is a block break like a blank line. On each page, each line's words are
+ * separated by single spaces, blank lines are kept as one blank line (a block), words have zero boxes. Stops making
  * pages once `budget` characters are made (the cap cuts the rest anyway), so a 20 MB text costs no more than that.
  */
-export function plainTextPages(source: string, budget = Number.POSITIVE_INFINITY): PageText[] {
-  const parts = source.replace(/\r\n?/g, '\n').split('\f');
-  if (parts.length > 1 && parts.at(-1)!.trim() === '') parts.pop();
+export function plainTextPages(source: Uint8Array | string, budget = Number.POSITIVE_INFINITY): PageText[] {
+  const bytes = typeof source === 'string' ? Buffer.from(source, 'utf8') : source;
+  const starts = textPageStarts(bytes);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const pages: PageText[] = [];
   let made = 0;
-  for (const [i, part] of parts.entries()) {
+  for (const [i, start] of starts.entries()) {
     if (made > budget) break;
-    let text = '';
-    let blank = false;
-    const words: PositionedWord[] = [];
-    for (const line of part.split('\n')) {
-      const tokens = line.split(/\s+/u).filter((t) => t !== '');
-      if (tokens.length === 0) {
-        blank = true;
-        continue;
-      }
-      if (text !== '') text += blank ? '\n\n' : '\n';
-      blank = false;
-      tokens.forEach((t, j) => {
-        if (j > 0) text += ' ';
-        words.push({ text: t, box: { ...ZERO_BOX }, offset: text.length });
-        text += t;
-      });
-      if (made + text.length > budget) break;
-    }
-    made += text.length;
-    pages.push({ page: i + 1, text, words, source: 'plain_text', width: 0, height: 0 });
+    const part = decoder.decode(bytes.subarray(Math.max(start, bom), starts[i + 1] ?? bytes.length));
+    const page = plainTextPage(i + 1, part, budget - made);
+    made += page.text.length;
+    pages.push(page);
   }
   return pages;
+}
+
+/** One page of plain text (see plainTextPages), stopping once `room` characters are made. */
+function plainTextPage(page: number, part: string, room: number): PageText {
+  let text = '';
+  let blank = false;
+  const words: PositionedWord[] = [];
+  for (const line of part.replace(/\r\n?/g, '\n').replace(/\f/g, '\n\n').split('\n')) {
+    const tokens = line.split(/\s+/u).filter((t) => t !== '');
+    if (tokens.length === 0) {
+      blank = true;
+      continue;
+    }
+    if (text !== '') text += blank ? '\n\n' : '\n';
+    blank = false;
+    tokens.forEach((t, j) => {
+      if (j > 0) text += ' ';
+      words.push({ text: t, box: { ...ZERO_BOX }, offset: text.length });
+      text += t;
+    });
+    if (text.length > room) break;
+  }
+  return { page, text, words, source: 'plain_text', width: 0, height: 0 };
 }
 
 /**

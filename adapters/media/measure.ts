@@ -1,9 +1,10 @@
 import { open, readFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
+import type { VideoMeasure } from '../../domain/media-work.js';
 import { textPages } from '../../domain/pricing.js';
-import { isMovingVideo, mediaDuration, probeMedia, type ProbeData } from './av/media-probe.js';
-import { MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import { isMovingVideo, mediaDuration, probeMedia, videoFrameCount, type ProbeData, type ProbeStream } from './av/media-probe.js';
+import { isAcceptedContainer, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
 export interface MeasuredSource {
@@ -14,9 +15,14 @@ export interface MeasuredSource {
   pages: number;
   durationSeconds: number | null;
   encrypted: boolean;
-  /** Images: pixels as displayed (after the EXIF orientation); null for other kinds. */
+  /**
+   * Images: pixels as displayed (after the EXIF orientation); videos: the first moving video stream's, as displayed
+   * (after its rotation flag); null for other kinds.
+   */
   width: number | null;
   height: number | null;
+  /** Videos: the frames of that stream (its packets, counted); null for other kinds. */
+  videoFrames: number | null;
 }
 
 /** The file is not something the service can read (422); `reason` is safe to show. */
@@ -71,7 +77,7 @@ async function measurePdf(path: string, bytes: number): Promise<MeasuredSource> 
   }
   if (!encrypted && pages === 0) throw new UnreadableSource('the PDF has no pages');
   if (pages > LIMITS.pdfPages) throw new UnreadableSource(`the PDF has ${pages} pages; at most ${LIMITS.pdfPages} are accepted`);
-  return { kind: 'pdf', mimeType: 'application/pdf', bytes, pages, durationSeconds: null, encrypted, width: null, height: null };
+  return { kind: 'pdf', mimeType: 'application/pdf', bytes, pages, durationSeconds: null, encrypted, width: null, height: null, videoFrames: null };
 }
 
 async function measureImage(path: string, bytes: number): Promise<MeasuredSource | null> {
@@ -89,7 +95,7 @@ async function measureImage(path: string, bytes: number): Promise<MeasuredSource
   }
   // As displayed: an EXIF orientation of 5 to 8 swaps width and height (crops are taken in these coordinates).
   const { width, height } = meta.autoOrient ?? { width: meta.width, height: meta.height };
-  return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false, width, height };
+  return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false, width, height, videoFrames: null };
 }
 
 async function measureText(path: string, bytes: number): Promise<MeasuredSource | null> {
@@ -101,7 +107,7 @@ async function measureText(path: string, bytes: number): Promise<MeasuredSource 
   } catch {
     return null;
   }
-  return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null };
+  return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null, videoFrames: null };
 }
 
 /**
@@ -111,15 +117,19 @@ async function measureText(path: string, bytes: number): Promise<MeasuredSource 
 async function measureMedia(path: string, bytes: number, opts: MediaToolOptions): Promise<MeasuredSource | null> {
   let data: ProbeData | null;
   let duration: number | null = null;
+  let frames: number | null = null;
   try {
     data = await probeMedia(path, opts);
     if (data && (data.streams ?? []).some((s) => s.codec_type === 'audio' || isMovingVideo(s))) duration = await mediaDuration(path, data, opts);
+    if (data && (data.streams ?? []).some(isMovingVideo)) frames = await videoFrameCount(path, opts);
   } catch (e) {
     if (e instanceof MediaToolTimeout) throw new UnreadableSource('the media took too long to read');
     if (e instanceof MediaToolUnavailable) return null;
     throw e;
   }
-  if (!data) return null;
+  // ffprobe reads only ACCEPTED_CONTAINERS (media-process.ts); the name is checked again here, so no other container
+  // is ever recorded as a source, whatever the ffprobe in use does with its options.
+  if (!data || !isAcceptedContainer(data.format?.format_name)) return null;
   const streams = data.streams ?? [];
   const video = streams.some(isMovingVideo);
   const audio = streams.some((s) => s.codec_type === 'audio');
@@ -127,6 +137,7 @@ async function measureMedia(path: string, bytes: number, opts: MediaToolOptions)
   if (duration === null || !Number.isFinite(duration) || duration <= 0) return null;
   if (duration > LIMITS.mediaSeconds) throw new UnreadableSource('the media is longer than 10 hours');
   const kind = video ? 'video' : 'audio';
+  const size = video ? displayedSize(streams.find(isMovingVideo)!) : null;
   return {
     kind,
     mimeType: mediaMimeType(kind, data),
@@ -134,9 +145,29 @@ async function measureMedia(path: string, bytes: number, opts: MediaToolOptions)
     pages: 0,
     durationSeconds: Math.round(duration * 1000) / 1000,
     encrypted: false,
-    width: null,
-    height: null,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    videoFrames: video ? frames : null,
   };
+}
+
+/** A video stream's size as players show it: a rotation flag of ±90° swaps width and height. Null when unstated. */
+function displayedSize(stream: ProbeStream): { width: number; height: number } | null {
+  if (!stream.width || !stream.height) return null;
+  const rotation = stream.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? 0;
+  return Math.abs(rotation) % 180 === 90 ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height };
+}
+
+/**
+ * What a video costs to process, measured from its file (domain/media-work.ts): for an upload measured before its
+ * frames were stored. Null when the file has no moving video stream that can be measured.
+ */
+export async function measureVideoWork(path: string, durationSeconds: number, opts: MediaToolOptions = {}): Promise<VideoMeasure | null> {
+  const data = await probeMedia(path, opts);
+  const stream = data && isAcceptedContainer(data.format?.format_name) ? (data.streams ?? []).find(isMovingVideo) : undefined;
+  const size = stream ? displayedSize(stream) : null;
+  const frames = size ? await videoFrameCount(path, opts) : null;
+  return size && frames ? { ...size, frames, durationSeconds } : null;
 }
 
 /** Codecs a WebM file may hold (the WebM subset of Matroska); anything else is Matroska proper. */
@@ -186,14 +217,33 @@ export async function displayedImageSize(path: string): Promise<{ width: number;
 }
 
 /**
+ * A playlist, manifest or list that names other files, as ffmpeg would detect it (its probes read the same marks):
+ * an HLS playlist (`#EXTM3U` first), a DASH manifest (an `<MPD` element near the start) or an ffconcat list
+ * (`ffconcat version` first). Null for anything else. Only asked of files that are not UTF-8 text: as text such a file
+ * is read as the text it is, never followed.
+ */
+export function namesOtherFiles(start: Buffer): string | null {
+  const text = start.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('#EXTM3U')) return 'HLS playlist';
+  if (text.startsWith('ffconcat version')) return 'ffconcat list';
+  if (/<MPD[\s>]/.test(text)) return 'DASH manifest';
+  return null;
+}
+
+/**
  * Identifies and measures an uploaded file by its content (never by its name or declared type): PDF, image,
- * UTF-8 text, or audio/video (ffprobe). Anything else is unreadable.
+ * UTF-8 text, or audio/video (ffprobe, in an accepted container). A playlist, manifest or list naming other files,
+ * and anything else, is unreadable.
  */
 export async function measureSource(path: string, bytes: number, opts: MediaToolOptions = {}): Promise<MeasuredSource> {
   if (bytes === 0) throw new UnreadableSource('the file is empty');
   const start = await head(path, 1024);
   if (start.includes(Buffer.from('%PDF-'))) return measurePdf(path, bytes);
-  const measured = (await measureImage(path, bytes)) ?? (await measureText(path, bytes)) ?? (await measureMedia(path, bytes, opts));
+  const asDocument = (await measureImage(path, bytes)) ?? (await measureText(path, bytes));
+  if (asDocument) return asDocument;
+  const manifest = namesOtherFiles(start);
+  if (manifest) throw new UnreadableSource(`the file is a media playlist or manifest (${manifest}) that names other files; upload the audio or video file itself`);
+  const measured = await measureMedia(path, bytes, opts);
   if (!measured) throw new UnreadableSource('the file is not a readable PDF, image, UTF-8 text, audio or video');
   return measured;
 }

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import type { AvailableOperation } from '../../domain/validation/processing-request.js';
-import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
-import { compressImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
+import { engineDetail, InvalidSourceError, ProviderUnavailableError, WorkTimeoutError } from '../providers/provider-errors.js';
+import { compressImage, CropOutsideImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
 import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, UndrawableText, watermarkPages } from './pdf/pdf-operations.js';
 import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
@@ -15,7 +15,7 @@ import { createExtractionRunner } from '../extraction/extraction-runner.js';
 import { OfflineExtractionEngine } from '../extraction/offline-engine.js';
 import type { ExtractionProvider } from '../extraction/extraction-provider.js';
 import { runAvOperation, UnsuitableMedia, type AvOperation } from './av/av-operations.js';
-import { MediaToolFailed, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import { DEFAULT_FFMPEG_TIMEOUT_MS, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
 
 /** One source of a job as the runner sees it: where its bytes are, and its display name. */
 export interface RunnerSource {
@@ -23,6 +23,8 @@ export interface RunnerSource {
   filename: string;
   /** The upload it is (named in results that list their sources). */
   uploadId?: string;
+  /** Its pages as measured at upload: the count it was quoted and charged for (results that report pages say this). */
+  pages?: number;
 }
 
 /**
@@ -91,7 +93,10 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   json: 'application/json',
 };
 
-/** Library errors on user-supplied bytes are failures of the source, not of the platform. */
+/**
+ * Library errors on user-supplied bytes are failures of the source, not of the platform: the client is told `what`
+ * could not be read, in these words; the library's own text is the error's `detail`, for the log only.
+ */
 async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -103,11 +108,10 @@ async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
     if (e instanceof WatermarkFontsUnavailable) throw e;
     if (e instanceof UndrawableText) throw new InvalidSourceError(`options.text: ${e.problem}`);
     if (e instanceof WrongPdfPassword) throw new InvalidSourceError('the password does not open this PDF');
-    if (e instanceof RangeError) throw new InvalidSourceError(e.message);
+    if (e instanceof CropOutsideImage) throw new InvalidSourceError(e.message);
     // System errors (disk full, too many open files…) are the platform's: let them be retried.
     if (e && typeof e === 'object' && 'syscall' in e) throw e;
-    const detail = e instanceof Error ? e.message.replace(/\s+/g, ' ').slice(0, 160) : 'unreadable';
-    throw new InvalidSourceError(`${what} could not be processed: ${detail}`);
+    throw new InvalidSourceError(`${what} could not be processed: it is damaged or in a form this operation does not support`, { detail: engineDetail(e) });
   }
 }
 
@@ -171,8 +175,14 @@ function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRun
     } catch (e) {
       if (e instanceof UnsuitableMedia) throw new InvalidSourceError(e.message);
       if (e instanceof MediaToolUnavailable) throw new ProviderUnavailableError(e.message);
-      // ffmpeg refused the file's content (a damaged stream): the source's fault. Timeouts and aborts are retried.
-      if (e instanceof MediaToolFailed) throw new InvalidSourceError(`the media could not be processed: ${e.detail}`);
+      // The encode ran past FFMPEG_TIMEOUT_MS: the source's size, which the quote bounds (VIDEO_MAX_PIXEL_FRAMES), is
+      // what it ran out of. Not retried: each attempt would hold a processing slot for the whole limit again.
+      if (e instanceof MediaToolTimeout) throw new WorkTimeoutError(tools.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS);
+      // ffmpeg refused the file's content (a damaged stream): the source's fault, told in these words (ffmpeg's last log
+      // line is logged only: it may name the stored file's path). Aborts (a lost heartbeat, a shutdown) are retried.
+      if (e instanceof MediaToolFailed) {
+        throw new InvalidSourceError('the media could not be processed: a stream is damaged or in a codec this service cannot decode', { detail: e.detail });
+      }
       throw e;
     }
   };

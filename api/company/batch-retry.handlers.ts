@@ -4,6 +4,7 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
+import type { VideoWorkPolicy } from '../processing/estimate.service.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { DomainError } from '../../domain/errors.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
@@ -19,6 +20,7 @@ export interface SessionSubmissionDeps {
   workflows: WorkflowGateway | null;
   qpdf: QpdfOptions;
   ocrLanguages?: readonly string[];
+  video?: VideoWorkPolicy;
 }
 
 /**
@@ -48,6 +50,7 @@ export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store:
         store: deps.store,
         qpdf: submission.qpdf,
         ...(submission.ocrLanguages ? { ocrLanguages: submission.ocrLanguages } : {}),
+        ...(submission.video ? { video: submission.video } : {}),
         secretBox: deps.secretBox,
         workflows,
         now: deps.now,

@@ -69,7 +69,7 @@ export const RETRY_BODY = {
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
-  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), now };
+  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), ...(deps.video ? { video: deps.video } : {}), now };
   const findBatch = (ctx: AppContext): Promise<Batch> => companyBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
   const needsWorkflows = async (_ctx: AppContext, next: () => Promise<unknown>) => {
     if (!deps.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../../domain/media-work.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { OPERATION_RULES, priceRule, type PriceRule } from '../../domain/operations.js';
 import { MB, type OperationId } from '../../domain/pricing.js';
@@ -21,6 +22,8 @@ import type { UploadLimits } from './uploads.routes.js';
 export interface CapabilitySettings {
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number };
+  /** VIDEO_MAX_PIXEL_FRAMES; default the domain's. */
+  videoMaxPixelFrames?: number;
 }
 
 const MEASURE_WORDS = { bytes: (n: number) => `${n / MB} MB`, pages: (n: number) => (n === 1 ? 'page' : `${n} pages`), duration_seconds: (n: number) => (n === 60 ? 'minute' : `${n} s`) } as const;
@@ -72,6 +75,7 @@ export function capabilitiesJson(s: CapabilitySettings) {
       media_seconds: SOURCE_LIMITS.mediaSeconds,
       text_bytes: SOURCE_LIMITS.textBytes,
       image_pixels: SOURCE_LIMITS.imagePixels,
+      video_pixel_frames: s.videoMaxPixelFrames ?? DEFAULT_VIDEO_MAX_PIXEL_FRAMES,
       pending_jobs_per_company: JOB_LIMITS.pendingPerCompany,
       processing_jobs_per_company: JOB_LIMITS.activePerCompany,
       processing_jobs_platform: JOB_LIMITS.activePlatform,

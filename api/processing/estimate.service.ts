@@ -6,7 +6,8 @@ import { OPERATION_RULES, sourceKindsPhrase } from '../../domain/operations.js';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
 import { imageRequestIssues, type ImageRequest } from '../../domain/image-geometry.js';
 import { mediaToolIssues } from '../../domain/media-trim.js';
-import { displayedImageSize } from '../../adapters/media/measure.js';
+import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES, VIDEO_OPERATIONS, videoWorkIssues, type VideoMeasure } from '../../domain/media-work.js';
+import { displayedImageSize, measureVideoWork } from '../../adapters/media/measure.js';
 import { normalizeLanguage } from '../../adapters/providers/transcription/whisper-languages.js';
 import { isSpeechOperation } from '../../domain/speech.js';
 import { layoutWatermark, loadWatermarkFonts, WatermarkFontsUnavailable } from '../../adapters/media/pdf/watermark-fonts.js';
@@ -22,12 +23,23 @@ import type { JobExtraction } from '../../domain/extraction.js';
 /** qpdf settings from the media config. */
 export const qpdfOptions = (media: { qpdfPath: string; qpdfTimeoutMs: number }): QpdfOptions => ({ qpdfPath: media.qpdfPath, timeoutMs: media.qpdfTimeoutMs });
 
+/** The bound on a video tool's work (VIDEO_MAX_PIXEL_FRAMES) and the ffprobe that measures older uploads. */
+export interface VideoWorkPolicy {
+  maxPixelFrames: number;
+  ffprobePath?: string;
+}
+
+/** The video work policy from the media config. */
+export const videoWorkPolicy = (media: { videoMaxPixelFrames: number; ffprobePath: string }): VideoWorkPolicy => ({ maxPixelFrames: media.videoMaxPixelFrames, ffprobePath: media.ffprobePath });
+
 export interface QuoteDeps {
   db: Db;
   store: FileStore;
   qpdf: QpdfOptions;
   /** The Tesseract languages installed here (OCR_LANGUAGES); an OCR `language` outside them is refused. Default `eng`. */
   ocrLanguages?: readonly string[];
+  /** The bound on a video tool's work; default DEFAULT_VIDEO_MAX_PIXEL_FRAMES (the bound always applies). */
+  video?: VideoWorkPolicy;
   now?: () => Date;
 }
 
@@ -50,6 +62,17 @@ async function imageIssues(store: FileStore, req: JobRequest, u: Upload, path: s
   const size = u.width && u.height ? { width: u.width, height: u.height } : await displayedImageSize(store.pathOf(u.id));
   if (!size) return [{ path, message: `${u.id} could not be opened as an image` }];
   return imageRequestIssues({ operation: req.operation, options: req.options } as ImageRequest, size, u.mimeType, path);
+}
+
+/**
+ * A video tool's work against the bound (domain/media-work.ts): the size and frames measured at upload, or, for a video
+ * uploaded before they were stored, measured from the stored file now.
+ */
+async function videoIssues(deps: QuoteDeps, req: JobRequest, u: Upload, path: string) {
+  let video: VideoMeasure | null = null;
+  if (u.width && u.height && u.videoFrames) video = { width: u.width, height: u.height, frames: u.videoFrames, durationSeconds: u.durationSeconds ?? 0 };
+  else video = await measureVideoWork(deps.store.pathOf(u.id), u.durationSeconds ?? 0, deps.video?.ffprobePath ? { ffprobePath: deps.video.ffprobePath } : {});
+  return videoWorkIssues(req.operation, req.options, video, deps.video?.maxPixelFrames ?? DEFAULT_VIDEO_MAX_PIXEL_FRAMES, path);
 }
 
 /** `pdf-watermark`: every character must be drawable by a shipped font (else the job would fail after quoting). */
@@ -167,6 +190,7 @@ export async function quoteRequest(
     }
     if (isImageOperation(req.operation) && u.kind === 'image') issues.push(...(await imageIssues(deps.store, req, u, path)));
     if (PRICE_CLASS[req.operation] === 'media' && kinds.includes(u.kind)) issues.push(...mediaToolIssues(req.operation, req.options, u.durationSeconds, path));
+    if ((VIDEO_OPERATIONS as readonly string[]).includes(req.operation) && u.kind === 'video' && issues.length === 0) issues.push(...(await videoIssues(deps, req, u, path)));
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));

@@ -23,6 +23,7 @@ import type { Middleware } from 'koa';
 import { jsonBody } from '../http/body.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
 import { SECRET_OPTIONS, submitJobs } from './submission.service.js';
+import type { VideoWorkPolicy } from './estimate.service.js';
 
 export interface JobsRouteDeps {
   db: Db;
@@ -34,6 +35,8 @@ export interface JobsRouteDeps {
   qpdf: QpdfOptions;
   /** OCR_LANGUAGES (the quote refuses others); default `eng`. */
   ocrLanguages?: readonly string[];
+  /** The bound on a video tool's work (VIDEO_MAX_PIXEL_FRAMES); default the domain's. */
+  video?: VideoWorkPolicy;
   bodyLimitJson: string;
   now?: () => Date;
 }
@@ -202,7 +205,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
       const { jobs } = await submitJobs(
-        { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), secretBox: deps.secretBox, workflows: deps.workflows!, now },
+        { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), ...(deps.video ? { video: deps.video } : {}), secretBox: deps.secretBox, workflows: deps.workflows!, now },
         ctx.state.trx!,
         ctx.state.afterCommit!,
         { companyId: companyOf(ctx), submitter: { apiKeyId: keyOf(ctx).id }, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },

@@ -236,7 +236,7 @@ export function readSchemas(): Record<string, Schema> {
         operations: { type: 'array', items: schemaRef('Capability') },
         limits: {
           type: 'object', additionalProperties: false,
-          required: ['upload_files_per_request', 'upload_bytes_per_request', 'company_source_bytes', 'pdf_pages', 'media_seconds', 'text_bytes', 'image_pixels', 'pending_jobs_per_company', 'processing_jobs_per_company', 'processing_jobs_platform', 'retention_days', 'requests_per_minute_per_key'],
+          required: ['upload_files_per_request', 'upload_bytes_per_request', 'company_source_bytes', 'pdf_pages', 'media_seconds', 'text_bytes', 'image_pixels', 'video_pixel_frames', 'pending_jobs_per_company', 'processing_jobs_per_company', 'processing_jobs_platform', 'retention_days', 'requests_per_minute_per_key'],
           properties: {
             upload_files_per_request: { type: 'integer', minimum: 1 },
             upload_bytes_per_request: { type: 'integer', minimum: 1 },
@@ -245,6 +245,11 @@ export function readSchemas(): Record<string, Schema> {
             media_seconds: { type: 'integer', minimum: 1, description: 'Longest audio or video accepted at upload.' },
             text_bytes: { type: 'integer', minimum: 1, description: 'Largest UTF-8 text source.' },
             image_pixels: { type: 'integer', minimum: 1, description: 'Most pixels of an image source.' },
+            video_pixel_frames: {
+              type: 'integer', minimum: 1,
+              description: 'Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source\'s and the ' +
+                'output\'s; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source.',
+            },
             pending_jobs_per_company: { type: 'integer', minimum: 1, description: 'Queued or processing jobs per company; one more is 429 `queue_full`.' },
             processing_jobs_per_company: { type: 'integer', minimum: 1 },
             processing_jobs_platform: { type: 'integer', minimum: 1 },

@@ -275,7 +275,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
-const JOB_ERROR_CODES: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'provider_unavailable', 'processing_error'];
+const JOB_ERROR_CODES: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'provider_unavailable', 'processing_error', 'processing_timeout'];
 const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
   if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
   then: { properties: then },
@@ -327,15 +327,20 @@ export function componentSchemas(): Record<string, Schema> {
           type: 'string',
           description: 'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
             'image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), ' +
-            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, ' +
-            'video/x-msvideo (AVI, which has no registered type); application/octet-stream for another container ffprobe reads.',
+            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, ' +
+            'video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video ' +
+            'in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat).',
         },
         bytes: { type: 'integer', minimum: 1 },
         pages: { type: 'integer', minimum: 0, description: 'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.' },
         duration_seconds: { type: ['number', 'null'], minimum: 0, description: 'Media duration; null for documents and images.' },
         encrypted: { type: 'boolean', description: 'An encrypted PDF; only `pdf-unlock` accepts it.' },
-        width: { type: ['integer', 'null'], minimum: 1, description: 'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Null for other kinds.' },
-        height: { type: ['integer', 'null'], minimum: 1, description: 'Images: height in pixels as displayed. Null for other kinds.' },
+        width: {
+          type: ['integer', 'null'], minimum: 1,
+          description: 'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video ' +
+            'stream\'s width as displayed (after its rotation flag). Null for other kinds.',
+        },
+        height: { type: ['integer', 'null'], minimum: 1, description: 'Images and videos: height in pixels as displayed. Null for other kinds.' },
         sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         created_at: dateTime,
         expires_at: { ...dateTime, description: 'Sources are kept 7 days.' },

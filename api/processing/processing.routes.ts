@@ -12,7 +12,7 @@ import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limi
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
 import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
-import { qpdfOptions, quoteRequest } from './estimate.service.js';
+import { qpdfOptions, quoteRequest, videoWorkPolicy } from './estimate.service.js';
 import { mountJobs } from './jobs.routes.js';
 import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
@@ -33,7 +33,7 @@ export interface ProcessingRouterDeps {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   /** Paths of the media engines and qpdf's time limit. */
-  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ffmpegPath?: string; ocr?: { languages: readonly string[] } };
+  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ffmpegPath?: string; ocr?: { languages: readonly string[] }; videoMaxPixelFrames?: number };
   now?: () => Date;
 }
 
@@ -67,8 +67,10 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
   mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, media: { ffprobePath: deps.media.ffprobePath, ...(deps.media.ffmpegPath ? { ffmpegPath: deps.media.ffmpegPath } : {}) }, ...(deps.now ? { now: deps.now } : {}) });
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
+  // The bound on a video tool's work: VIDEO_MAX_PIXEL_FRAMES when configured, else the domain's default (QuoteDeps).
+  const video = deps.media.videoMaxPixelFrames !== undefined ? { video: videoWorkPolicy({ videoMaxPixelFrames: deps.media.videoMaxPixelFrames, ffprobePath: deps.media.ffprobePath }) } : {};
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
-    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}), ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
+    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}), ...video, ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
     ctx.body = {
       operation: quote.operation,
       estimated_credits: quote.credits,
@@ -78,7 +80,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     };
   });
   mountCredits(router, { db: deps.db });
-  mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits });
+  mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits, ...(deps.media.videoMaxPixelFrames !== undefined ? { videoMaxPixelFrames: deps.media.videoMaxPixelFrames } : {}) });
   const submission = {
     db: deps.db,
     store: deps.store,
@@ -87,6 +89,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     workflows: deps.workflows,
     qpdf: qpdfOptions(deps.media),
     ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}),
+    ...video,
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
   };

@@ -109,3 +109,30 @@ export function frameColour(bytes: Uint8Array, ext: string, seconds: number): nu
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Sources that name other files, each with one byte that is not UTF-8 (0xFF) in a comment or title, so an upload's text
+ * check passes them on to ffprobe: an HLS playlist naming `mp3` (an absolute path), a DASH manifest naming `mp4`
+ * (declared ISO-8859-1, so the XML parser takes the byte), and an ffconcat list naming `concatName` (relative: the
+ * concat demuxer's default `safe` mode refuses absolute paths, so it resolves next to the list). Keyed by file name.
+ */
+export function mediaManifests(o: { mp3: string; mp4: string; concatName: string }): Array<[string, Buffer]> {
+  const ff = Buffer.from([0xff]);
+  return [
+    ['playlist.m3u8', Buffer.concat([Buffer.from('#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:3.0,'), ff, Buffer.from(`\n${o.mp3}\n#EXT-X-ENDLIST\n`)])],
+    [
+      'manifest.mpd',
+      Buffer.concat([
+        Buffer.from(
+          '<?xml version="1.0" encoding="ISO-8859-1"?>\n' +
+            '<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT3S" minBufferTime="PT1S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">\n' +
+            `<Period><AdaptationSet mimeType="audio/mp4"><Representation id="a" bandwidth="64000"><BaseURL>${o.mp4}</BaseURL></Representation></AdaptationSet></Period>\n` +
+            '</MPD>\n<!-- ',
+        ),
+        ff,
+        Buffer.from(' -->\n'),
+      ]),
+    ],
+    ['list.ffconcat', Buffer.concat([Buffer.from(`ffconcat version 1.0\nfile ${o.concatName}\n# `), ff, Buffer.from('\n')])],
+  ];
+}

@@ -51,7 +51,7 @@ export class ProcessingHarness {
   /** The speech engine of the workers this harness starts (none by default: speech jobs then fail). */
   speech: SpeechWorkerDeps | undefined;
 
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps } = {}): Promise<this> {
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps; config?: Record<string, string> } = {}): Promise<this> {
     this.webhookDelaysMs = opts.webhookDelaysMs;
     this.speech = opts.speech;
     this.tdb = await createTestDatabase();
@@ -61,7 +61,7 @@ export class ProcessingHarness {
     this.app = await startTestApp({
       db: this.tdb.db,
       logger: this.logs.logger,
-      config: testConfig({ STORAGE_DIR: this.storageDir, LOG_LEVEL: 'debug' }),
+      config: testConfig({ STORAGE_DIR: this.storageDir, LOG_LEVEL: 'debug', ...opts.config }),
       workflows: this.gateway,
       secretBox: this.secretBox,
     });

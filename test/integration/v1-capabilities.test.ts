@@ -193,6 +193,7 @@ describe('GET /v1/capabilities', () => {
       media_seconds: 36_000,
       text_bytes: 20_000_000,
       image_pixels: 16383 * 16383,
+      video_pixel_frames: config.media.videoMaxPixelFrames,
       pending_jobs_per_company: 100,
       processing_jobs_per_company: 1,
       processing_jobs_platform: 3,

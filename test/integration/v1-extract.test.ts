@@ -131,6 +131,32 @@ describe('flow-extract jobs', () => {
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 50, reserved: before.reserved });
   });
 
+  it('a text source is the pages it is billed for (one per started 4,000 bytes) in the quote, the charge and every export', async () => {
+    // 8,001 bytes: three started 4,000-byte pages (spec section 8), the total on the last of them.
+    const filler = Array.from({ length: 300 }, (_, i) => `Delivery note line ${String(i).padStart(3, '0')} checked.`).join('\n');
+    const tail = '\nTotal: 12.50 EUR\n';
+    const text = Buffer.from(filler.slice(0, 8_001 - tail.length) + tail);
+    expect(text.length).toBe(8_001);
+    const id = await h.upload(acme.key, 'long-note.txt', text);
+    expect((await (await fetch(`${h.app.url}/v1/uploads/${id}`, { headers: h.auth(acme.key) })).json()) as { pages: number }).toMatchObject({ pages: 3 });
+    const quote = await post('/estimate', { operation: 'flow-extract', upload_ids: [id], fields: ['total'] });
+    expect(await quote.json()).toMatchObject({ estimated_credits: 75, sources: [{ upload_id: id, pages: 3, credits: 75 }] });
+    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [id], fields: ['total'] })).id);
+    expect(job).toMatchObject({ status: 'completed', charged_credits: 75 });
+    const download = async (i: number) => Buffer.from(await (await h.download(acme.key, job.result!.files[i]!.download_path)).arrayBuffer());
+    const json = ExtractionJson.parse(JSON.parse((await download(2)).toString('utf8')));
+    expect(json.documents.map((d) => [d.document, d.pages])).toEqual([['long-note.txt', 3]]);
+    // The evidence names the page the value is on: the last of the three.
+    expect(json.documents[0]!.fields['total']).toBe('12.50');
+    expect(json.documents[0]!.evidence.fields['total']).toMatchObject({ page: 3, flagged: false });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await download(0)) as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Documents')!;
+    expect([sheet.getRow(1).getCell(2).value, sheet.getRow(2).getCell(2).value]).toEqual(['pages', 3]);
+    const csv = new AdmZip(await download(1)).getEntry('documents.csv')!.getData().toString('utf8');
+    expect(csv.split('\r\n')[1]!.split(',')[1]).toBe('3');
+  });
+
   it('a saved workflow\'s fields and instructions take precedence; the job keeps the revision it used', async () => {
     const session = await signedInOwner();
     const created = (await (await session.request('POST', '/workflows', { name: 'Totals', fields: ['invoice_number', 'total'], instructions: 'Totals include tax.' })).json()) as { id: string };

@@ -73,7 +73,11 @@ const { completeJob, failJob, requeueJob } = proxyLocalActivities<ProcessingActi
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-const KNOWN: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'processing_error'];
+/**
+ * Failure types whose message is the client's (the others' text may be internal). `processing_timeout` (an engine run
+ * past its time limit, thrown non-retryable by the activity) is new with issue 28; no run before it could fail so.
+ */
+const KNOWN: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'processing_error', 'processing_timeout'];
 
 function failureOf(e: unknown): { code: JobErrorCode; message: string } {
   let cause = e instanceof ChildWorkflowFailure ? e.cause : e;

@@ -8,6 +8,11 @@ import { runToolProcess, ToolFailed, ToolTimeout, ToolUnavailable } from '../../
  * never by parsing its log.
  * Arguments are an array (no shell); file paths are always server-made, and passed after `-i` or as the last
  * argument, prefixed with `file:` so a name can never be read as an option or a protocol.
+ *
+ * What an input may be read as is decided here, for every run, not by each caller: every input (`-i`) is opened with
+ * `-protocol_whitelist file` and `-format_whitelist` of ACCEPTED_CONTAINERS (see runMediaTool). ffmpeg's own default
+ * for playlists (`file,crypto,data`) stops only network protocols: an HLS playlist, a DASH manifest or an ffconcat
+ * list naming a local file would otherwise be read through to that file.
  */
 export interface MediaToolOptions {
   ffmpegPath?: string;
@@ -57,6 +62,44 @@ export interface RunOptions {
   onStderrLine?: ((line: string) => void) | undefined;
 }
 
+/**
+ * The containers (ffmpeg demuxer names) a source may be read as: the ones the audio and video tools, transcription and
+ * measuring accept (docs/processing.md, "Uploads"). Each holds its media itself; none names other files. Everything
+ * else is refused by ffmpeg and ffprobe before its header is read: playlists and manifests (`hls`, `dash`), lists
+ * (`concat`), image sequences (`image2`), network descriptions (`sdp`, `rtsp`), and any container not listed.
+ * `mov` is ffmpeg's one demuxer of the ISO-BMFF family (MP4, M4A, QuickTime, 3GPP, Motion JPEG 2000), whose
+ * external data references are off by default (`enable_drefs`); `matroska` covers WebM.
+ */
+export const ACCEPTED_CONTAINERS = ['mov', 'matroska', 'mp3', 'wav', 'ogg', 'flac', 'aac', 'amr', 'mpegts', 'mpeg', 'avi'] as const;
+
+/** Whether ffprobe's `format_name` (e.g. `mov,mp4,m4a,3gp,3g2,mj2`) names an accepted container. */
+export function isAcceptedContainer(formatName: string | undefined): boolean {
+  const names = String(formatName ?? '').split(',');
+  return names.some((n) => (ACCEPTED_CONTAINERS as readonly string[]).includes(n));
+}
+
+/** The options every input is opened with: local files only, in an accepted container only. */
+const INPUT_GUARD = ['-protocol_whitelist', 'file', '-format_whitelist', ACCEPTED_CONTAINERS.join(',')];
+
+/**
+ * The arguments with INPUT_GUARD in force for every input: ffprobe reads one input (given with `-i`), and its format
+ * options apply to it wherever they stand; ffmpeg's apply to the next `-i`, so they go before each. An input that is not a `file:` path
+ * (a device, a filter graph, another protocol) is a programming error, refused before anything runs.
+ */
+export function guardInputs(tool: 'ffmpeg' | 'ffprobe', args: readonly string[]): string[] {
+  const out: string[] = tool === 'ffprobe' ? [...INPUT_GUARD] : [];
+  for (const [i, a] of args.entries()) {
+    if (a === '-i') {
+      const input = args[i + 1] ?? '';
+      if (!input.startsWith('file:')) throw new TypeError(`${tool} input must be a file: path, not ${JSON.stringify(input.slice(0, 40))}`);
+      if (tool === 'ffmpeg') out.push(...INPUT_GUARD);
+    }
+    out.push(a);
+  }
+  if (tool === 'ffprobe' && !args.includes('-i')) throw new TypeError('ffprobe\'s input must be given with -i');
+  return out;
+}
+
 /** Reads `-progress pipe:1` lines into `key=value` blocks, each handed over at its `progress=` line. */
 function progressBlocks(onBlock: (block: Record<string, string>) => void): (line: string) => void {
   let block: Record<string, string> = {};
@@ -74,12 +117,14 @@ function progressBlocks(onBlock: (block: Record<string, string>) => void): (line
 }
 
 /**
- * Runs `program args` (adapters/infra/tool-process.ts: process group, time limit, abort, pdeathsig); resolves its
- * stdout (unless progress is read from it), rejects with the errors above.
+ * Runs `program args` (adapters/infra/tool-process.ts: process group, time limit, abort, pdeathsig) with every input
+ * guarded (guardInputs: local files in ACCEPTED_CONTAINERS only); resolves its stdout (unless progress is read from
+ * it), rejects with the errors above. Every ffmpeg and ffprobe run of the platform goes through here.
  */
 export async function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, args: string[], opts: RunOptions): Promise<string> {
+  const guarded = guardInputs(tool, args);
   try {
-    const out = await runToolProcess(program, args, {
+    const out = await runToolProcess(program, guarded, {
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
       onStdoutLine: opts.onProgress && progressBlocks(opts.onProgress),

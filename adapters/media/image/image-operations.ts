@@ -29,6 +29,14 @@ async function sourceFormat(input: Buffer): Promise<ImageFormat> {
  * image-edit: crop (of the input), then rotate, flip, then contain within width × height (aspect ratio kept,
  * never enlarged), then the output format (default: the input's).
  */
+/** The crop does not fit in the image as displayed (the estimate checks it; an older upload may reach the runner). */
+export class CropOutsideImage extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CropOutsideImage';
+  }
+}
+
 export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ data: Buffer; format: ImageFormat }> {
   const meta = await sharp(input).metadata();
   let img = sharp(input, { failOn: 'error' }).rotate(); // honour EXIF orientation first
@@ -37,7 +45,7 @@ export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ data:
     const [left, top, width, height] = edit.crop;
     const shown = meta.autoOrient ?? { width: meta.width ?? 0, height: meta.height ?? 0 };
     if (left + width > shown.width || top + height > shown.height) {
-      throw new RangeError(`crop ${edit.crop.join(',')} is outside the ${shown.width}x${shown.height} image`);
+      throw new CropOutsideImage(`crop ${edit.crop.join(',')} is outside the ${shown.width}x${shown.height} image`);
     }
     img = img.extract({ left, top, width, height });
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { OCR_OPERATIONS } from '../../../domain/validation/processing-request.js';
-import { InvalidSourceError, ProviderUnavailableError } from '../../providers/provider-errors.js';
+import { engineDetail, InvalidSourceError, ProviderUnavailableError } from '../../providers/provider-errors.js';
 import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-runners.js';
 import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
@@ -62,7 +62,7 @@ export async function pdfPageSizes(path: string): Promise<Array<{ width: number;
     pages = doc.getPages().map((p) => ({ ...p.getSize(), rotation: (((p.getRotation().angle % 360) + 360) % 360) }));
   } catch (e) {
     if (e instanceof InvalidSourceError) throw e;
-    throw new InvalidSourceError('the PDF could not be read');
+    throw new InvalidSourceError('the PDF could not be read', { detail: engineDetail(e) });
   }
   if (pages.length === 0) throw new InvalidSourceError('the PDF has no pages');
   return pages;
@@ -83,7 +83,7 @@ export async function normaliseImage(path: string, out: string): Promise<number>
     return dpi;
   } catch (e) {
     if (e && typeof e === 'object' && 'syscall' in e) throw e;
-    throw new InvalidSourceError('the image could not be read');
+    throw new InvalidSourceError('the image could not be read', { detail: engineDetail(e) });
   }
 }
 

@@ -1,5 +1,4 @@
-import { runToolProcess, ToolFailed, ToolTimeout, ToolUnavailable } from '../../infra/tool-process.js';
-import { fileArg } from '../../media/av/media-process.js';
+import { fileArg, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, runMediaTool } from '../../media/av/media-process.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 
 interface FfmpegOptions {
@@ -29,12 +28,13 @@ export async function encodeToOggOpus16k(input: string, output: string, opts: Ff
 async function transcode(input: string, output: string, codecArgs: string[], opts: FfmpegOptions): Promise<void> {
   const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', fileArg(input), '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', ...codecArgs, fileArg(output)];
   try {
-    await runToolProcess(opts.ffmpegPath ?? 'ffmpeg', args, { timeoutMs: opts.timeoutMs, signal: opts.signal });
+    // Through the platform's ffmpeg wrapper: the input is read only as a local file in an accepted container.
+    await runMediaTool('ffmpeg', opts.ffmpegPath ?? 'ffmpeg', args, { timeoutMs: opts.timeoutMs, signal: opts.signal });
   } catch (e) {
-    if (e instanceof ToolTimeout) throw new ProviderUnavailableError('decoding the audio timed out');
-    if (e instanceof ToolUnavailable) throw new ProviderUnavailableError('ffmpeg could not be started');
+    if (e instanceof MediaToolTimeout) throw new ProviderUnavailableError('decoding the audio timed out');
+    if (e instanceof MediaToolUnavailable) throw new ProviderUnavailableError('ffmpeg could not be started');
     // ffmpeg's messages name the input path: never passed on.
-    if (e instanceof ToolFailed) throw new InvalidSourceError(e.stderr.trim() ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${e.exitCode})`);
+    if (e instanceof MediaToolFailed) throw new InvalidSourceError(e.detail !== 'no message' ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${e.exitCode})`);
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MB, PRICE_CLASS, quoteCredits, sourceCredits, textPages, type SourceMeasure } from '../../../domain/pricing.js';
+import { MB, PRICE_CLASS, quoteCredits, sourceCredits, TEXT_PAGE_SLACK, textPageStarts, textPages, type SourceMeasure } from '../../../domain/pricing.js';
+import { seededRandom } from '../../helpers/random.js';
 
 const doc = (bytes: number, pages: number): SourceMeasure => ({ bytes, pages, durationSeconds: null });
 const media = (durationSeconds: number): SourceMeasure => ({ bytes: 1_000, pages: 0, durationSeconds });
@@ -53,5 +54,29 @@ describe('per page and per started minute', () => {
 describe('text sources', () => {
   it.each([[1, 1], [4_000, 1], [4_001, 2], [8_000, 2], [8_001, 3], [0, 1]])('%i bytes count %i pages', (bytes, pages) => {
     expect(textPages(bytes)).toBe(pages);
+  });
+
+  it('a text is cut into exactly the pages it counts, at a break near each 4,000-byte mark, never inside a character', () => {
+    const random = seededRandom(18);
+    const pieces = ['word ', 'Größe ', '日本語 ', '✓', '\n', '\f', 'x'.repeat(700), 'é'.repeat(300)];
+    for (let round = 0; round < 200; round++) {
+      let text = '';
+      const length = Math.floor(random() * 20_000);
+      while (Buffer.byteLength(text) < length) text += pieces[Math.floor(random() * pieces.length)];
+      const bytes = Buffer.from(text);
+      const starts = textPageStarts(bytes);
+      expect(starts.length).toBe(textPages(bytes.length));
+      expect(starts[0]).toBe(0);
+      for (const [k, start] of starts.entries()) {
+        if (k === 0) continue;
+        expect(start).toBeGreaterThan(starts[k - 1]!);
+        expect(start).toBeLessThan(bytes.length);
+        expect(start).toBeGreaterThan(k * 4_000 - TEXT_PAGE_SLACK - 3);
+        expect(start).toBeLessThanOrEqual(k * 4_000);
+        expect(bytes[start]! & 0xc0).not.toBe(0x80); // a character's first byte
+      }
+      // The pages decode separately to the whole text.
+      expect(starts.map((s, k) => bytes.subarray(s, starts[k + 1] ?? bytes.length).toString('utf8')).join('')).toBe(text);
+    }
   });
 });

@@ -208,17 +208,38 @@ describe('scanned pages and images (OCR)', () => {
 });
 
 describe('UTF-8 text', () => {
-  it('one page per form-feed-separated part, whitespace made single, blank lines kept as blocks, zero boxes', async () => {
+  it('the pages it is charged for (one per started 4,000 bytes): a form feed is a block break, whitespace made single, blank lines kept as blocks, zero boxes', async () => {
     const doc = await readSourceText(file('doc.txt', '\uFEFFInvoice  No.\tINV-1\r\nDate: 2024-03-01\r\n\r\n\r\nTotal:   10.00 EUR  \fSecond page\n\f'), opts());
     expect(doc.truncated).toBe(false);
     expect(doc.pages.map((p) => [p.page, p.source, p.text, p.width, p.height])).toEqual([
-      [1, 'plain_text', 'Invoice No. INV-1\nDate: 2024-03-01\n\nTotal: 10.00 EUR', 0, 0],
-      [2, 'plain_text', 'Second page', 0, 0],
+      [1, 'plain_text', 'Invoice No. INV-1\nDate: 2024-03-01\n\nTotal: 10.00 EUR\n\nSecond page', 0, 0],
     ]);
     for (const p of doc.pages) {
       expectOffsets(p);
       for (const w of p.words) expect(w.box).toEqual({ x0: 0, y0: 0, x1: 0, y1: 0 });
     }
+  });
+
+  it('a long text: exactly the pages it is charged for, each ending at a line break near its 4,000-byte mark, no word split', async () => {
+    // 10,001 bytes of lines with two- and three-byte characters: three started 4,000-byte pages (issue 28 D18).
+    const lines = Array.from({ length: 400 }, (_, i) => `Größe ✓ line ${i}`);
+    let source = '';
+    for (const line of lines) if (Buffer.byteLength(`${source}${line}\n`) <= 10_001) source += `${line}\n`;
+    source = source.padEnd(source.length + 10_001 - Buffer.byteLength(source), 'x');
+    expect(Buffer.byteLength(source)).toBe(10_001);
+    const doc = await readSourceText(file('long-lines.txt', source), opts());
+    expect(doc.pages.map((p) => p.page)).toEqual([1, 2, 3]);
+    // Each page is whole lines (the last ends where the text does), and the pages together are the text.
+    expect(doc.pages.map((p) => p.text).join('\n')).toBe(source.trim());
+    for (const p of doc.pages.slice(0, -1)) {
+      expect(p.text.split('\n').every((l) => lines.includes(l)), `page ${p.page}`).toBe(true);
+      expect(Buffer.byteLength(`${p.text}\n`)).toBeGreaterThan(4_000 - 500);
+    }
+    // One word of 5,000 two-byte characters: three pages cut at character boundaries, nothing lost or garbled.
+    const word = 'é'.repeat(5_000);
+    const cut = await readSourceText(file('one-word.txt', word), opts());
+    expect(cut.pages.map((p) => [p.page, Buffer.byteLength(p.text)])).toEqual([[1, 4_000], [2, 4_000], [3, 2_000]]);
+    expect(cut.pages.map((p) => p.text).join('')).toBe(word);
   });
 
   it('an SVG is text, not an image', async () => {
@@ -235,18 +256,23 @@ describe('the cap on long text', () => {
   it(`cuts at ${EXTRACTION_LIMITS.maxTextChars} characters at a word boundary, says where, and marks the text truncated`, async () => {
     const line = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu';
     const part = Array.from({ length: 1500 }, (_, i) => `${line} ${i}`).join('\n'); // about 105,000 characters
-    const doc = await readSourceText(file('long.txt', [part, part, part].join('\f')), opts());
+    const source = [part, part, part].join('\f');
+    const doc = await readSourceText(file('long.txt', source), opts());
+    const whole = plainTextPages(source); // every page, uncapped
     expect(doc.truncated).toBe(true);
-    expect(doc.pages.map((p) => p.page)).toEqual([1, 2]);
+    const stop = doc.pages.length;
+    expect(doc.pages.map((p) => p.page)).toEqual(whole.slice(0, stop).map((p) => p.page));
+    expect(doc.pages.slice(0, -1)).toEqual(whole.slice(0, stop - 1)); // the pages before the cut whole
     const total = doc.pages.reduce((s, p) => s + p.text.length, 0);
     expect(total).toBeLessThanOrEqual(EXTRACTION_LIMITS.maxTextChars);
     expect(total).toBeGreaterThan(EXTRACTION_LIMITS.maxTextChars - 20);
-    const last = doc.pages[1]!;
-    expect(last.text).toBe(part.slice(0, last.text.length)); // a prefix of the page…
-    expect(part[last.text.length]).toMatch(/\s/); // …that ends at a word's end
+    const last = doc.pages.at(-1)!;
+    const full = whole[stop - 1]!.text;
+    expect(last.text).toBe(full.slice(0, last.text.length)); // a prefix of the page…
+    expect(full[last.text.length]).toMatch(/\s/); // …that ends at a word's end
     expectOffsets(last);
     expect(doc.warnings).toEqual([
-      `the text was cut at 200,000 characters: reading stopped on page 2 at character ${last.text.length.toLocaleString('en-US')} of that page; the rest was not read`,
+      `the text was cut at 200,000 characters: reading stopped on page ${stop} at character ${last.text.length.toLocaleString('en-US')} of that page; the rest was not read`,
     ]);
   });
 
@@ -273,7 +299,7 @@ describe('the cap on long text', () => {
   });
 
   it('capText keeps whole pages under the limit and the words of the cut page that fit', () => {
-    const pages = plainTextPages('one two three\ffour five six\fseven');
+    const pages = ['one two three', 'four five six', 'seven'].map((t, i) => ({ ...plainTextPages(t)[0]!, page: i + 1 }));
     expect(capText(pages, 100)).toEqual({ pages, truncated: false, warnings: [] });
     const cut = capText(pages, 13 + 8);
     expect(cut.truncated).toBe(true);
