@@ -337,9 +337,11 @@ function paths(): Record<string, Schema> {
     '/api/company/members/{member_id}/remove': {
       post: {
         operationId: 'removeMember', tags: t('Members'), summary: 'Remove a member', security: MUTATION,
-        description: 'In one transaction: the membership ends, every API key the member created is revoked, their sessions end. The last billing administrator cannot be removed (409).',
+        description:
+          'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
+          'their sessions end. The last billing administrator cannot be removed (409).',
         parameters: [idParam('member_id', 'mem', 'Member')], requestBody: emptyBody,
-        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
+        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
       },
     },
     '/api/company/invitations': {
@@ -620,7 +622,12 @@ function schemas(): Record<string, Schema> {
     NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
     KeyList: list('Key'),
     MemberList: obj(['data'], { data: { type: 'array', items: obj(['id', 'email', 'role', 'created_at'], { ...(MEMBER['properties'] as Record<string, Schema>), created_at: dateTime }) } }),
-    Removed: obj(['id', 'removed_at', 'revoked_keys'], { id: id('mem', 'Member'), removed_at: dateTime, revoked_keys: { type: 'integer', minimum: 0 } }),
+    Removed: obj(['id', 'removed_at', 'revoked_keys', 'revoked_invitations'], {
+      id: id('mem', 'Member'),
+      removed_at: dateTime,
+      revoked_keys: { type: 'integer', minimum: 0 },
+      revoked_invitations: { type: 'integer', minimum: 0, description: 'Open invitations the member had issued, revoked with the membership.' },
+    }),
     Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
     NewInvitation: obj([...Object.keys(INVITATION_FIELDS), 'token'], { ...INVITATION_FIELDS, token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'Shown once.' } }),
     RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], { ...INVITATION_FIELDS, revoked_at: dateTime }),

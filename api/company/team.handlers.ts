@@ -63,12 +63,12 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     ctx.body = { data: (await listMembers(deps.db, memberOf(ctx).companyId)).map(memberJson) };
   });
 
-  // The member's keys are revoked and their sessions end in the same transaction.
+  // The member's keys and open invitations are revoked and their sessions end in the same transaction.
   router.post('/members/:id/remove', async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const id = ctx.params['id'] ?? '';
-    const { revokedKeys } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
-    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys };
+    const { revokedKeys, revokedInvitations } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
+    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys, revoked_invitations: revokedInvitations };
   });
 
   router.get('/invitations', async (ctx) => {
