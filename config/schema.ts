@@ -3,6 +3,7 @@ import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network }
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
 import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
+import type { SignInLimits } from '../domain/sign-in.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
 
@@ -141,8 +142,13 @@ export const envSchema = z.object({
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
   /** Failed API-key authentications per client IP per minute, /v1 and /proof/v1 together; past it 429 before any lookup. */
   RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: int(30, 1),
-  /** Dashboard sign-in attempts per e-mail address per 15 minutes (on top of the per-IP limit). */
-  RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: int(10, 1),
+  /**
+   * Failed sign-ins (both browser sessions) in any 15 minutes (domain/sign-in.ts): per client address and account; per
+   * client address, for any accounts; and per account from every address, past which each address may fail once for it.
+   */
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_ACCOUNT_PER_15_MINUTES: int(5, 1),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_PER_15_MINUTES: int(30, 1),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT_PER_15_MINUTES: int(20, 1),
   /**
    * Hits an API process reserves at most from one shared rate-limit counter in one statement (api/http/shared-counters.ts);
    * 1 = one upsert per request.
@@ -403,7 +409,8 @@ export interface Config {
     readonly origins: readonly string[];
     readonly sessionTtlMs: number;
     readonly sessionIdleMs: number;
-    readonly signInPerEmailPer15Minutes: number;
+    /** Failed sign-ins allowed in 15 minutes (domain/sign-in.ts). */
+    readonly signIn: SignInLimits;
     /** How long a company invitation can be accepted. */
     readonly invitationTtlMs: number;
   };
@@ -682,7 +689,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origins: e.DASHBOARD_ORIGINS ? e.DASHBOARD_ORIGINS.split(',').map((o) => o.trim().toLowerCase()) : [],
       sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
       sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
-      signInPerEmailPer15Minutes: e.RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES,
+      signIn: {
+        perIpAccount: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_ACCOUNT_PER_15_MINUTES,
+        perIp: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_PER_15_MINUTES,
+        perAccount: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT_PER_15_MINUTES,
+      },
       invitationTtlMs: e.COMPANY_INVITATION_TTL_HOURS * 3_600_000,
     },
     storage: {

@@ -20,6 +20,7 @@ import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
 import { mountCreditPacks } from './credit-packs.handlers.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
+import type { SignInLimits } from '../../domain/sign-in.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 import { mountExtractionReview } from './extraction-review.handlers.js';
 import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
@@ -36,7 +37,7 @@ export interface CompanyRouterDeps {
   perSessionPerMinute: number;
   bodyLimitJson: string;
   publicBaseUrl: string | undefined;
-  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
+  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signIn: SignInLimits; invitationTtlMs: number };
   allowLoopbackForTests: boolean;
   /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
   store: FileStore;

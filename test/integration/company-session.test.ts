@@ -70,7 +70,7 @@ async function accept(token: string, password: string): Promise<Response> {
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig({ RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: '3' }) });
+  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig() });
   admin = await createCompanyAdmin(tdb.db);
   secrets.push(admin.password);
   adminClient = await signedIn(admin.email, admin.password);
@@ -120,15 +120,58 @@ describe('sign-in', () => {
     await expectError(await client().request('POST', '/session', { email: 'someone@company.example', password: 'x', extra: 1 }, { idem: null }), 422, 'validation_failed');
   });
 
-  it('throttles sign-in per address: 429 with Retry-After past the limit, even with the right password', async () => {
-    const c = await createCompanyAdmin(tdb.db, 'Throttled Co');
-    secrets.push(c.password);
-    for (let i = 0; i < 3; i++) expect((await client().signIn(c.email, 'wrong password here', { idem: null })).status).toBe(401);
-    const res = await client().signIn(c.email, c.password, { idem: null });
-    await expectError(res, 429, 'rate_limited');
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    advance(15 * 60_000);
-    expect((await client().signIn(c.email, c.password, { idem: null })).status).toBe(201);
+  it('throttles failed sign-ins per address and account and per address, without locking the owner out, and keeps guessing slow', async () => {
+    // Behind one trusted proxy, so each request says which client address it comes from; the default limits.
+    const proxied = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig({ TRUST_PROXY: 'true' }) });
+    try {
+      const from = (ip: string) => ({ idem: null, headers: { 'X-Forwarded-For': ip } });
+      const attempt = (ip: string, email: string, password: string) => new DashboardClient(proxied.url, '/api/company').signIn(email, password, from(ip));
+      const c = await createCompanyAdmin(tdb.db, 'Throttled Co');
+      secrets.push(c.password);
+
+      // An attacker elsewhere sends 12 wrong passwords for the owner's address: after 5, that address is refused for it.
+      const attacker: number[] = [];
+      for (let i = 0; i < 12; i++) attacker.push((await attempt('198.51.100.7', c.email, `wrong password ${i}`)).status);
+      // The owner, at their own address, is not locked out: the right password signs in.
+      const owner = await attempt('203.0.113.9', c.email, c.password);
+      expect(owner.status, await owner.clone().text()).toBe(201);
+      expect(attacker).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      const refused = await attempt('198.51.100.7', c.email, c.password);
+      await expectError(refused, 429, 'rate_limited');
+      // The refusal ends when the oldest of those failures is 15 minutes old (they were all made at this instant).
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(900);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(915);
+      // A wrong password of the owner's counts for them alone; they still sign in.
+      await expectError(await attempt('203.0.113.9', c.email, 'a typo in it'), 401, 'invalid_credentials');
+      expect((await attempt('203.0.113.9', c.email, c.password)).status).toBe(201);
+
+      // Per address: after 30 failures in 15 minutes for any accounts, the address is refused for every account.
+      const spray: number[] = [];
+      for (let i = 0; i < 26; i++) spray.push((await attempt('198.51.100.7', `someone-${i}@throttled.example`, 'guess guess guess')).status);
+      expect(spray).toEqual([...Array<number>(25).fill(401), 429]);
+      await expectError(await attempt('198.51.100.7', 'one-more@throttled.example', 'guess guess guess'), 429, 'rate_limited');
+
+      // Many addresses, each under its own limit: past 20 failures for the account in 15 minutes, every address gets
+      // one failure for it per 15 minutes, so guessing from many addresses stays slow ...
+      for (let i = 1; i <= 14; i++) await expectError(await attempt(`192.0.2.${i}`, c.email, 'distributed guess'), 401, 'invalid_credentials');
+      await expectError(await attempt('192.0.2.1', c.email, 'second guess from here'), 429, 'rate_limited');
+      await expectError(await attempt('192.0.2.99', c.email, 'a first guess from here'), 401, 'invalid_credentials');
+      await expectError(await attempt('192.0.2.99', c.email, c.password), 429, 'rate_limited');
+      // ... and the owner, from an address without a failure for it, still signs in; from the one where they mistyped,
+      // they wait until that failure is 15 minutes old.
+      expect((await attempt('203.0.113.10', c.email, c.password)).status).toBe(201);
+      const slowed = await attempt('203.0.113.9', c.email, c.password);
+      await expectError(slowed, 429, 'rate_limited');
+      advance(Number(slowed.headers.get('retry-after')) * 1000);
+      expect((await attempt('203.0.113.9', c.email, c.password)).status).toBe(201);
+
+      // The counters hold digests and addresses, never the e-mail address.
+      const buckets = (await tdb.db('rate_limit_windows').where('bucket', 'like', '%sign-in%').pluck('bucket')).join(' ');
+      expect(buckets).not.toContain(c.email);
+      expect(buckets).not.toContain('someone-0@');
+    } finally {
+      await proxied.close();
+    }
     adminClient = await signedIn(admin.email, admin.password); // the clock moved past the idle timeout
   });
 });
