@@ -312,11 +312,12 @@ export const envSchema = z.object({
   DOMAIN_AUDIT_TEST_CA_FILE: optionalString,
 
   /**
-   * Outgoing invoice e-mail: `smtp://user:pass@host:587` (STARTTLS) or `smtps://user:pass@host:465`. Unset: the
-   * mail outbox only queues, nothing is sent. The password is a secret: never logged or echoed.
+   * Outgoing e-mail, invoices (the worker) and company invitations (the API): `smtp://user:pass@host:587` (STARTTLS) or
+   * `smtps://user:pass@host:465`. Unset: the invoice mail outbox only queues, nothing is sent, and companies cannot
+   * invite (503). The password is a secret: never logged or echoed.
    */
   SMTP_URL: optionalString,
-  /** Sender of invoice e-mail (`billing@example.com` or `Example Billing <billing@example.com>`); required with SMTP_URL. */
+  /** Sender of invoice and invitation e-mail (`billing@example.com` or `Example Billing <billing@example.com>`); required with SMTP_URL. */
   MAIL_FROM: optionalString,
   /** Bound on connecting, the greeting and each SMTP reply, in milliseconds. */
   SMTP_TIMEOUT_MS: int(30_000, 1000, 120_000),
@@ -442,7 +443,7 @@ export interface Config {
     readonly ffmpegPath: string;
     readonly ffmpegTimeoutMs: number;
   };
-  /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
+  /** E-mail through SMTP (invoices from the worker, company invitations from the API); null when SMTP_URL is unset. */
   readonly mail: MailConfig | null;
   /**
    * The transcription engine: `offline` (undefined paths mean the ones scripts/setup.sh installs) or `openai`, whose

@@ -6,6 +6,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { createCompanyAdmin, DashboardClient } from '../helpers/dashboard.js';
 import { createDelivery, finishAttempt, getEndpoint, settleDelivery, startAttempt } from '../../db/repositories/webhooks.repo.js';
 import { Conformance, expectSoundDocument, expectSoundOperations } from '../helpers/openapi-conformance.js';
+import { invitationTokenIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 
 /**
  * The company administrators' session (spec section 5; docs/processing.md "Company session"): `/api/company` and
@@ -13,6 +14,8 @@ import { Conformance, expectSoundDocument, expectSoundOperations } from '../help
  */
 let tdb: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
+/** Where the app's mail goes: invitations reach the invitee only this way. */
+let smtp: TestSmtpServer;
 const logs = capturingLogger();
 let clock = new Date('2026-03-02T10:00:00.000Z');
 const advance = (ms: number) => {
@@ -55,12 +58,15 @@ async function createKey(c: DashboardClient, name = 'ci'): Promise<{ id: string;
   return { id: body['id'] as string, secret: body['secret'] as string };
 }
 
+/** Invites `email`; the token is what the invitee reads in the mail the app sent them (the answer never holds it). */
 async function invite(c: DashboardClient, email: string, role: 'member' | 'billing_admin' = 'member'): Promise<{ id: string; token: string }> {
   const res = await c.request('POST', '/invitations', { email, role });
   const body = await json(res);
   expect(res.status, JSON.stringify(body)).toBe(201);
-  secrets.push(body['token'] as string);
-  return { id: body['id'] as string, token: body['token'] as string };
+  const token = invitationTokenIn(smtp, email);
+  secrets.push(token);
+  expect(JSON.stringify(body)).not.toContain(token);
+  return { id: body['id'] as string, token };
 }
 
 async function accept(token: string, password: string): Promise<Response> {
@@ -70,13 +76,16 @@ async function accept(token: string, password: string): Promise<Response> {
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig() });
+  smtp = await startSmtpServer();
+  secrets.push(smtp.password);
+  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig(smtp.env) });
   admin = await createCompanyAdmin(tdb.db);
   secrets.push(admin.password);
   adminClient = await signedIn(admin.email, admin.password);
 });
 afterAll(async () => {
   await app?.close();
+  await smtp?.close();
   await tdb?.drop();
 });
 
@@ -229,6 +238,60 @@ describe('keys', () => {
 });
 
 describe('members and invitations', () => {
+  it('an invitation reaches the invited address by e-mail; the administrator never sees its token, so cannot accept it', async () => {
+    const email = 'invited-by-mail@company.example';
+    const res = await adminClient.request('POST', '/invitations', { email, role: 'member' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body).toMatchObject({ email, role: 'member', invited_by: admin.memberId });
+    expect(body).not.toHaveProperty('token');
+    // The invitee's mailbox has the one way in: a link to the dashboard's acceptance page carrying the token.
+    const mails = smtp.to(email);
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!.parsed;
+    expect(mail.from?.value).toEqual([{ name: 'Paycore', address: 'no-reply@paycore.example' }]);
+    expect(mail.subject).toBe('You are invited to join Session Co on Paycore');
+    expect(mail.text).toContain(`${admin.email} invited you to join Session Co as member.`);
+    expect(mail.text).toMatch(new RegExp(`${new URL(app.url).origin}/dashboard/accept-invitation#token=[A-Za-z0-9_-]{43}\\b`));
+    const token = invitationTokenIn(smtp, email);
+    secrets.push(token);
+    // Nothing the administrator can read holds it: the answer, the list, the stored row (a digest only).
+    expect(JSON.stringify(body)).not.toContain(token);
+    expect(JSON.stringify(await json(await adminClient.request('GET', '/invitations')))).not.toContain(token);
+    expect(JSON.stringify(await tdb.db('company_invitations').where({ email }))).not.toContain(token);
+    const accepted = await accept(token, 'invited by mail password');
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+    expect(await accepted.json()).toMatchObject({ member: { email, role: 'member' } });
+  });
+
+  it('refuses to invite when the mail does not go out, leaving no invitation open', async () => {
+    // The mail server refuses the address for good: 422 naming the address; nothing stays open.
+    const gone = 'gone+invitee@company.example';
+    const refused = await expectError(await adminClient.request('POST', '/invitations', { email: gone }), 422, 'invitation_undeliverable');
+    expect(refused['issues']).toEqual([{ path: 'email', message: expect.any(String) }]);
+    // It cannot get through for now: 503 with Retry-After; nothing stays open either.
+    const busy = 'busy+invitee@company.example';
+    const later = await adminClient.request('POST', '/invitations', { email: busy });
+    await expectError(later, 503, 'mail_unavailable');
+    expect(Number(later.headers.get('retry-after'))).toBeGreaterThan(0);
+    const open = ((await json(await adminClient.request('GET', '/invitations')))['data'] as Array<{ email: string }>).map((i) => i.email);
+    expect(open).not.toContain(gone);
+    expect(open).not.toContain(busy);
+    await expectError(await adminClient.request('POST', '/invitations', { email: gone }), 422, 'invitation_undeliverable'); // not invitation_pending
+
+    // A server without mail configured cannot invite at all (the token would have nowhere to go but the administrator).
+    const mailless = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig() });
+    try {
+      const c = new DashboardClient(mailless.url, '/api/company');
+      expect((await c.signIn(admin.email, admin.password, { idem: null })).status).toBe(201);
+      secrets.push(c.cookie!.split('=')[1]!, c.csrf!);
+      await expectError(await c.request('POST', '/invitations', { email: 'no-mail@company.example' }), 503, 'mail_unavailable');
+      expect(await tdb.db('company_invitations').where({ email: 'no-mail@company.example' })).toEqual([]);
+    } finally {
+      await mailless.close();
+    }
+  });
+
   it('an invitation is single use; accepting sets a password; a member reads jobs but manages nothing', async () => {
     const inv = await invite(adminClient, 'member-one@company.example');
     expect(inv.token).toMatch(/^[A-Za-z0-9_-]{43}$/);

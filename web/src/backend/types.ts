@@ -132,7 +132,6 @@ export interface Invitation {
   expires_at: string;
 }
 
-export type NewInvitation = Invitation & { token: string };
 
 export interface SavedWorkflow {
   id: string;
