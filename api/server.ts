@@ -32,6 +32,7 @@ import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import type { WorkflowGateway } from './temporal/workflow-client.js';
+import { createSmtpMailer, type Mailer } from '../adapters/mail/smtp-mailer.js';
 
 export interface AppDeps {
   db: Db;
@@ -45,6 +46,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   /** Starts workflows (jobs); null when the API runs without Temporal. */
   workflows: WorkflowGateway | null;
+  /** Sends the API's e-mail (company invitations); by default the SMTP mailer of `config.mail`, none without it. */
+  mailer?: Mailer | null;
   now?: () => Date;
 }
 
@@ -72,6 +75,8 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
 
   const rl = deps.config.rateLimits;
   const store = createFileStore(deps.config.storage.dir);
+  // The API's own mail (company invitations, sent while the request waits); invoice mail is the worker's.
+  const mail = deps.mailer !== undefined ? deps.mailer : deps.config.mail ? createSmtpMailer(deps.config.mail) : null;
   const company: CompanyRouterDeps = {
     db: deps.db,
     logger: deps.logger,
@@ -85,6 +90,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     store,
     submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}), video: videoWorkPolicy(deps.config.media) },
     selfService: deps.config.selfService,
+    mail: mail && deps.config.mail ? { mailer: mail, from: deps.config.mail.from } : null,
     ...(deps.now ? { now: deps.now } : {}),
   };
   // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.

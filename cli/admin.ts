@@ -25,7 +25,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   companies:create  --name <name> --owner-email <email>     (owner is a billing administrator; 1,000 trial credits)
   companies:show    --company <id>                          (balance, members, recent ledger)
   members:add       --company <id> --email <email> [--role member|billing_admin]
-  members:remove    --company <id> --member <member id>     (revokes the member's keys)
+  members:remove    --company <id> --member <member id>     (revokes the member's keys and open invitations)
   company-admins:create --company <id> --email <email> [--password-stdin]   (billing administrator who signs in at /api/company/session; without --password-stdin a password is generated and shown once)
   credits:grant     --company <id> --amount <credits> [--reason <text>]
   merchants:create  --name <name> [--trial false]             (/proof merchant; its 7-day trial starts now unless --trial false)

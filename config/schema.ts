@@ -4,6 +4,7 @@ import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
 import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../domain/media-work.js';
 import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
+import type { SignInLimits } from '../domain/sign-in.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
 import type { SpeechCpuKernels } from '../adapters/providers/transcription/whisper-worker-process.js';
@@ -143,8 +144,13 @@ export const envSchema = z.object({
   RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: int(120, 1),
   /** Failed API-key authentications per client IP per minute, /v1 and /proof/v1 together; past it 429 before any lookup. */
   RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: int(30, 1),
-  /** Dashboard sign-in attempts per e-mail address per 15 minutes (on top of the per-IP limit). */
-  RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: int(10, 1),
+  /**
+   * Failed sign-ins (both browser sessions) in any 15 minutes (domain/sign-in.ts): per client address and account; per
+   * client address, for any accounts; and per account from every address, past which each address may fail once for it.
+   */
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_ACCOUNT_PER_15_MINUTES: int(5, 1),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_PER_15_MINUTES: int(30, 1),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT_PER_15_MINUTES: int(20, 1),
   /**
    * Hits an API process reserves at most from one shared rate-limit counter in one statement (api/http/shared-counters.ts);
    * 1 = one upsert per request.
@@ -322,11 +328,12 @@ export const envSchema = z.object({
   DOMAIN_AUDIT_TEST_CA_FILE: optionalString,
 
   /**
-   * Outgoing invoice e-mail: `smtp://user:pass@host:587` (STARTTLS) or `smtps://user:pass@host:465`. Unset: the
-   * mail outbox only queues, nothing is sent. The password is a secret: never logged or echoed.
+   * Outgoing e-mail, invoices (the worker) and company invitations (the API): `smtp://user:pass@host:587` (STARTTLS) or
+   * `smtps://user:pass@host:465`. Unset: the invoice mail outbox only queues, nothing is sent, and companies cannot
+   * invite (503). The password is a secret: never logged or echoed.
    */
   SMTP_URL: optionalString,
-  /** Sender of invoice e-mail (`billing@example.com` or `Example Billing <billing@example.com>`); required with SMTP_URL. */
+  /** Sender of invoice and invitation e-mail (`billing@example.com` or `Example Billing <billing@example.com>`); required with SMTP_URL. */
   MAIL_FROM: optionalString,
   /** Bound on connecting, the greeting and each SMTP reply, in milliseconds. */
   SMTP_TIMEOUT_MS: int(30_000, 1000, 120_000),
@@ -419,7 +426,8 @@ export interface Config {
     readonly origins: readonly string[];
     readonly sessionTtlMs: number;
     readonly sessionIdleMs: number;
-    readonly signInPerEmailPer15Minutes: number;
+    /** Failed sign-ins allowed in 15 minutes (domain/sign-in.ts). */
+    readonly signIn: SignInLimits;
     /** How long a company invitation can be accepted. */
     readonly invitationTtlMs: number;
   };
@@ -453,7 +461,7 @@ export interface Config {
     /** VIDEO_MAX_PIXEL_FRAMES. */
     readonly videoMaxPixelFrames: number;
   };
-  /** Invoice e-mail through SMTP; null when SMTP_URL is unset (mail stays queued in the outbox). */
+  /** E-mail through SMTP (invoices from the worker, company invitations from the API); null when SMTP_URL is unset. */
   readonly mail: MailConfig | null;
   /**
    * The transcription engine: `offline` (undefined paths mean the ones scripts/setup.sh installs) or `openai`, whose
@@ -703,7 +711,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origins: e.DASHBOARD_ORIGINS ? e.DASHBOARD_ORIGINS.split(',').map((o) => o.trim().toLowerCase()) : [],
       sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
       sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
-      signInPerEmailPer15Minutes: e.RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES,
+      signIn: {
+        perIpAccount: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_ACCOUNT_PER_15_MINUTES,
+        perIp: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_IP_PER_15_MINUTES,
+        perAccount: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT_PER_15_MINUTES,
+      },
       invitationTtlMs: e.COMPANY_INVITATION_TTL_HOURS * 3_600_000,
     },
     storage: {

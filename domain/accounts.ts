@@ -2,6 +2,7 @@ import { DomainError } from './errors.js';
 
 /** Processing-interface account rules (spec sections 5 and 8). */
 export type MemberRole = 'member' | 'billing_admin';
+/** Every role, from the one that may do least to the one that may do most (the order is their rank). */
 export const MEMBER_ROLES: readonly MemberRole[] = ['member', 'billing_admin'];
 
 export const LIMITS = {
@@ -16,6 +17,13 @@ export const LIMITS = {
   /** Sources and results are kept this long (accounting records stay). */
   retentionDays: 7,
 } as const;
+
+/**
+ * Whether a member holding `issuerRole` may grant `role` (by an invitation): never a role above their own (by their
+ * rank in MEMBER_ROLES). An invitation is open only while its issuer is a member who may grant its role, so it outlives
+ * neither its issuer's membership nor a lowering of their role.
+ */
+export const mayGrantRole = (issuerRole: MemberRole, role: MemberRole): boolean => MEMBER_ROLES.indexOf(role) <= MEMBER_ROLES.indexOf(issuerRole);
 
 export function parseRole(raw: string | undefined): MemberRole {
   if (raw === 'member' || raw === 'billing_admin') return raw;

@@ -61,6 +61,8 @@ export type ErrorCode =
   | 'billing_admin_required'
   | 'invitation_invalid'
   | 'invitation_pending'
+  | 'invitation_undeliverable'
+  | 'mail_unavailable'
   | 'account_in_other_company'
   | 'last_billing_admin'
   | 'purchase_unavailable'

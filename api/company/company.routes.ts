@@ -16,10 +16,12 @@ import { companyJob, jobJson, sendResultFile } from '../processing/jobs.routes.j
 import { perSessionLimit, refuseApiKey, refuseAuthorizationOnSession, requireBillingAdmin, requireCompanySession } from './guards.js';
 import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
+import type { InvitationMail } from './invitation-mail.js';
 import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
 import { mountCreditPacks } from './credit-packs.handlers.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
+import type { SignInLimits } from '../../domain/sign-in.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 import { mountExtractionReview } from './extraction-review.handlers.js';
 import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
@@ -36,7 +38,7 @@ export interface CompanyRouterDeps {
   perSessionPerMinute: number;
   bodyLimitJson: string;
   publicBaseUrl: string | undefined;
-  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number; invitationTtlMs: number };
+  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signIn: SignInLimits; invitationTtlMs: number };
   allowLoopbackForTests: boolean;
   /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
   store: FileStore;
@@ -44,6 +46,8 @@ export interface CompanyRouterDeps {
   submission?: SessionSubmissionDeps;
   /** Credit packs paid to the platform's receiving wallets. */
   selfService: SelfServiceConfig;
+  /** Invitations are e-mailed to the invitee (SMTP_URL, MAIL_FROM); null without mail. */
+  mail: InvitationMail | null;
   now?: () => Date;
 }
 
@@ -116,7 +120,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   const admin = createRouter();
   admin.use(requireBillingAdmin());
   mountSavedWorkflowChanges(admin, { db: deps.db, now });
-  mountTeam(admin, { db: deps.db, invitationTtlMs: deps.dashboard.invitationTtlMs, now });
+  mountTeam(admin, { db: deps.db, logger: deps.logger, invitationTtlMs: deps.dashboard.invitationTtlMs, mail: deps.mail, publicBaseUrl: deps.publicBaseUrl, now });
   mountBatchRetry(admin, { db: deps.db, store: deps.store, logger: deps.logger, secretBox: deps.secretBox, submission: deps.submission, now });
   mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
   mountCreditPacks(signedIn, admin, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, now });

@@ -55,6 +55,8 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
   { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows; ${MAX_REVIEW_REVISIONS} review revisions per job.` },
   { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
+  { code: 'invitation_undeliverable', when: 'The mail server refused the invited address for good (e.g. no such mailbox): no invitation was made; `issues` names `email`.' },
+  { code: 'mail_unavailable', when: 'The invitation e-mail could not be sent (the mail server did not take it for now, or this server sends no e-mail): no invitation was made; retry after `Retry-After` seconds when it is sent.' },
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
   { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
   { code: 'purchase_unavailable', when: 'Credit packs are not sold for USDC on that network (the platform has no receiving wallet there), or not at all: an operator grants credits.' },
@@ -337,9 +339,11 @@ function paths(): Record<string, Schema> {
     '/api/company/members/{member_id}/remove': {
       post: {
         operationId: 'removeMember', tags: t('Members'), summary: 'Remove a member', security: MUTATION,
-        description: 'In one transaction: the membership ends, every API key the member created is revoked, their sessions end. The last billing administrator cannot be removed (409).',
+        description:
+          'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
+          'their sessions end. The last billing administrator cannot be removed (409).',
         parameters: [idParam('member_id', 'mem', 'Member')], requestBody: emptyBody,
-        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
+        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
       },
     },
     '/api/company/invitations': {
@@ -349,14 +353,23 @@ function paths(): Record<string, Schema> {
       },
       post: {
         operationId: 'invite', tags: t('Members'), summary: 'Invite a member', security: MUTATION,
-        description: `A single-use invitation token, shown once (stored as a digest): give it to the person, who accepts it at \`POST /api/company/invitations/accept\` before \`expires_at\`. Members and open invitations together stay within ${LIMITS.membersPerCompany}. \`role\`: \`member\` (default) or \`billing_admin\`.`,
+        description:
+          'Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard\'s acceptance page, and shown to ' +
+          'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
+          'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
+          `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
+          '`role`: `member` (default) or `billing_admin`.',
         requestBody: body({
           type: 'object', additionalProperties: false, required: ['email'],
           properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
         }, { invite: { email: 'new.colleague@example.com', role: 'member' } }),
         responses: {
-          ...ok('Invited; the token is shown once.', schemaRef('NewInvitation'), { invited: { ...invitationEx, token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V' } }, '201'),
+          ...ok('Invited: the invitation was e-mailed to the address (its token is in that e-mail only).', schemaRef('Invitation'), { invited: invitationEx }, '201'),
           ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'] }),
+          '422': errors(422, ['validation_failed', 'malformed_json', 'invitation_undeliverable'], 'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).'),
+          '503': errors(503, ['mail_unavailable', 'service_unavailable'], 'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.', {
+            'Retry-After': header('Seconds to wait before retrying; absent when this server sends no e-mail at all.', { type: 'integer', minimum: 0 }, false),
+          }),
         },
       },
     },
@@ -620,9 +633,13 @@ function schemas(): Record<string, Schema> {
     NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
     KeyList: list('Key'),
     MemberList: obj(['data'], { data: { type: 'array', items: obj(['id', 'email', 'role', 'created_at'], { ...(MEMBER['properties'] as Record<string, Schema>), created_at: dateTime }) } }),
-    Removed: obj(['id', 'removed_at', 'revoked_keys'], { id: id('mem', 'Member'), removed_at: dateTime, revoked_keys: { type: 'integer', minimum: 0 } }),
+    Removed: obj(['id', 'removed_at', 'revoked_keys', 'revoked_invitations'], {
+      id: id('mem', 'Member'),
+      removed_at: dateTime,
+      revoked_keys: { type: 'integer', minimum: 0 },
+      revoked_invitations: { type: 'integer', minimum: 0, description: 'Open invitations the member had issued, revoked with the membership.' },
+    }),
     Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
-    NewInvitation: obj([...Object.keys(INVITATION_FIELDS), 'token'], { ...INVITATION_FIELDS, token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'Shown once.' } }),
     RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], { ...INVITATION_FIELDS, revoked_at: dateTime }),
     InvitationList: list('Invitation'),
     Webhook: obj(Object.keys(WEBHOOK_FIELDS), WEBHOOK_FIELDS),

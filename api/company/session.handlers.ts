@@ -39,7 +39,7 @@ export function mountPublicSession(router: Router<AppState>, deps: CompanySessio
 
   router.post('/session', origin, ...signInRoute({
     db: deps.db, logger: deps.logger, secretBox: deps.secretBox, now: deps.now, store,
-    throttle: { rule: 'company:sign-in:email:15min', perEmailPer15Minutes: deps.signInPerEmailPer15Minutes },
+    throttle: { route: 'company', limits: deps.signIn },
     label: 'company',
     find: async (email) => {
       const found = await findMemberCredential(deps.db, email);

@@ -8,14 +8,22 @@ import type { Db } from '../../db/connection.js';
 import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import { issueCompanyKey, listMembers, removeMember, type Member } from '../../db/repositories/companies.repo.js';
 import { createInvitation, listOpenInvitations, revokeInvitation, type Invitation } from '../../db/repositories/company-invitations.repo.js';
+import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
+import { publicOrigin } from '../http/public-origin.js';
 import { keyJson } from '../integrations/keys.handlers.js';
+import { mailInvitation, requireInvitationMail, type InvitationMail } from './invitation-mail.js';
 
 export interface TeamDeps {
   db: Db;
+  logger: Logger;
   /** How long an invitation can be accepted. */
   invitationTtlMs: number;
+  /** Invitations go to the invited address by e-mail; null: none is configured, and nobody can be invited. */
+  mail: InvitationMail | null;
+  /** The dashboard's origin in the invitation's link (else the request's own). */
+  publicBaseUrl: string | undefined;
   now: () => Date;
 }
 
@@ -32,7 +40,7 @@ const memberJson = (m: Member) => ({ id: m.id, email: m.email, role: m.role, cre
 
 const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, invited_by: i.invitedBy, created_at: i.createdAt.toISOString(), expires_at: i.expiresAt.toISOString() });
 
-/** API keys (create: secret shown once; revoke), members (list, remove) and invitations (create: token shown once; list, revoke). */
+/** API keys (create: secret shown once; revoke), members (list, remove) and invitations (create: token e-mailed to the invitee; list, revoke). */
 export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
   router.get('/keys', async (ctx) => {
     const now = deps.now();
@@ -63,21 +71,22 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     ctx.body = { data: (await listMembers(deps.db, memberOf(ctx).companyId)).map(memberJson) };
   });
 
-  // The member's keys are revoked and their sessions end in the same transaction.
+  // The member's keys and open invitations are revoked and their sessions end in the same transaction.
   router.post('/members/:id/remove', async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const id = ctx.params['id'] ?? '';
-    const { revokedKeys } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
-    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys };
+    const { revokedKeys, revokedInvitations } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
+    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys, revoked_invitations: revokedInvitations };
   });
 
   router.get('/invitations', async (ctx) => {
     ctx.body = { data: (await listOpenInvitations(deps.db, memberOf(ctx).companyId, deps.now())).map(invitationJson) };
   });
 
-  // The token is in this response only; what is stored is its SHA-256.
+  // The token goes to the invited address by e-mail and nowhere else (not to the administrator); stored is its SHA-256.
   router.post('/invitations', async (ctx) => {
     const body = parseInvitationCreate(ctx.request.body);
+    const mail = requireInvitationMail(deps.mail);
     const now = deps.now();
     const me = memberOf(ctx);
     const token = newSessionToken();
@@ -86,8 +95,12 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
       { companyId: me.companyId, email: body.email, role: body.role, invitedBy: me.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + deps.invitationTtlMs) },
       now,
     );
+    await mailInvitation(
+      { db: deps.db, logger: deps.logger, mail, now, requestId: ctx.state.requestId },
+      { invitation, token, companyName: me.companyName, inviterEmail: me.email, dashboardOrigin: publicOrigin(deps.publicBaseUrl, ctx) },
+    );
     ctx.status = 201;
-    ctx.body = { ...invitationJson(invitation), token };
+    ctx.body = invitationJson(invitation);
   });
 
   router.post('/invitations/:id/revoke', async (ctx) => {

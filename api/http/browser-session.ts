@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
-import { emailSchema } from '../../domain/validation/integrations.js';
+import type { SignInLimits } from '../../domain/sign-in.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { burnPasswordCheck, verifyPassword } from '../../adapters/crypto/password.js';
@@ -9,14 +9,15 @@ import type { Db } from '../../db/connection.js';
 import type { AppContext, AppState } from './context.js';
 import { sessionOf } from './context.js';
 import { publicOrigin } from './public-origin.js';
-import { rateLimit } from './rate-limit.js';
+import { signInThrottle } from './sign-in-throttle.js';
 
 /**
  * What every interactive same-origin session of the app shares (the /proof dashboard's `/api/integrations` and the
  * processing companies' `/api/company` with `POST /v1/webhooks`): a `__Host-` cookie holding a random token of which
  * only the SHA-256 is stored, the CSRF token derived from it, the Origin check on every mutation, the refusal of an
- * Authorization header, and a sign-in throttled per e-mail address whose password check costs the same whether or
- * not the address has an account.
+ * Authorization header, and a sign-in whose failures are throttled per client address and account, per address and per
+ * account (api/http/sign-in-throttle.ts), and whose password check costs the same whether or not the address has an
+ * account.
  */
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -99,17 +100,6 @@ export function requireCsrfToken(): Middleware<AppState> {
   };
 }
 
-/** The sign-in e-mail as the per-address throttle counts it: a digest, so counters never hold addresses. */
-function signInSubject(ctx: AppContext): string | null {
-  const raw = (ctx.request.body as { email?: unknown } | undefined)?.email;
-  const parsed = emailSchema.safeParse(raw);
-  return parsed.success ? sha256Hex(`sign-in:${parsed.data}`) : null;
-}
-
-/** Sign-in attempts per e-mail address in 15 minutes (429 with Retry-After past `limit`), counted in PostgreSQL. */
-export const signInThrottle = (db: Db, ruleName: string, limit: number, now: () => Date): Middleware<AppState> =>
-  rateLimit(db, [{ rule: { name: ruleName, limit, windowSeconds: 900 }, subject: signInSubject }], now);
-
 /** A sign-in candidate: the stored password hash (null: none set yet) and whether the user may sign in at all. */
 export interface Credential<U> {
   user: U;
@@ -124,7 +114,8 @@ export interface BrowserSessionDeps {
   secretBox: SecretBox;
   sessionTtlMs: number;
   sessionIdleMs: number;
-  signInPerEmailPer15Minutes: number;
+  /** Failed sign-ins allowed in 15 minutes (domain/sign-in.ts). */
+  signIn: SignInLimits;
   now: () => Date;
 }
 
@@ -220,8 +211,8 @@ export interface SignInSpec<U> {
   secretBox: SecretBox;
   now: () => Date;
   store: SessionStore<U, { id: string }>;
-  /** Name of the per-address throttle rule, and its limit per 15 minutes. */
-  throttle: { rule: string; perEmailPer15Minutes: number };
+  /** Which sign-in its failure windows belong to (`company`, `integrations`), and their limits. */
+  throttle: { route: string; limits: SignInLimits };
   /** Who this sign-in is for, in logs (`dashboard`, `company`). */
   label: string;
   find(email: string): Promise<Credential<U> | null>;
@@ -230,20 +221,31 @@ export interface SignInSpec<U> {
 }
 
 /**
- * `POST …/session` `{email, password}`: throttled per address, the same 401 for every wrong pair, then a new session
- * (cookie) and `201 {csrf_token, expires_at, …}`. `parse` validates the body.
+ * `POST …/session` `{email, password}`: `parse` validates the body; failed sign-ins are throttled (429 before the
+ * password is checked); the same 401 for every wrong pair; then a new session (cookie) and
+ * `201 {csrf_token, expires_at, …}`. Only a wrong pair counts as a failure.
  */
 export function signInRoute<U>(spec: SignInSpec<U>, parse: (body: unknown) => { email: string; password: string }): Middleware<AppState>[] {
+  const throttle = signInThrottle(spec.db, spec.throttle.route, spec.throttle.limits, spec.now);
   const handler: Middleware<AppState> = async (ctx) => {
     const body = parse(ctx.request.body);
-    const user = await checkCredentials(await spec.find(body.email), body.password, spec.logger, ctx, spec.label);
+    const attempt = await throttle.begin(ctx.ip || 'unknown', body.email);
+    let user: U;
+    try {
+      user = await checkCredentials(await spec.find(body.email), body.password, spec.logger, ctx, spec.label);
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'invalid_credentials') await attempt.failed();
+      else await attempt.settled();
+      throw e;
+    }
+    await attempt.settled();
     const admitted = await spec.admit(user);
     const { csrfToken, expiresAt } = await startBrowserSession(ctx, spec.store, spec.secretBox, user, spec.now());
     spec.logger.info({ requestId: ctx.state.requestId, ...admitted.log }, `${spec.label} sign-in`);
     ctx.status = 201;
     ctx.body = { csrf_token: csrfToken, expires_at: expiresAt.toISOString(), ...admitted.body };
   };
-  return [signInThrottle(spec.db, spec.throttle.rule, spec.throttle.perEmailPer15Minutes, spec.now), handler];
+  return [handler];
 }
 
 /** Ends the signed-in session and clears the cookie (204). */

@@ -64,6 +64,8 @@ const STATUS: Record<ErrorCode, number> = {
   billing_admin_required: 403,
   invitation_invalid: 404,
   invitation_pending: 409,
+  invitation_undeliverable: 422,
+  mail_unavailable: 503,
   account_in_other_company: 409,
   last_billing_admin: 409,
   purchase_unavailable: 409,

@@ -200,10 +200,14 @@ export function fieldTable(document: Obj, schema: unknown, markRequired = false)
 export function standardHeaders(): Record<string, Schema> {
   return {
     'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
-    'RateLimit-Limit': header('Requests allowed in the current window of the tightest limit; sent once the key is authenticated.', { type: 'integer', minimum: 1 }, false),
-    'RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }, false),
-    'RateLimit-Reset': header('Seconds until that window resets.', { type: 'integer', minimum: 0 }, false),
-    'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+    'RateLimit-Limit': header(
+      'Requests allowed in any window (a sliding window: e.g. at most 120 in any 60 seconds) by the tightest limit; sent once the key is authenticated.',
+      { type: 'integer', minimum: 1 },
+      false,
+    ),
+    'RateLimit-Remaining': header('Requests left in the current window of that limit (other API processes\' latest requests may not be in it yet).', { type: 'integer', minimum: 0 }, false),
+    'RateLimit-Reset': header('Seconds until every request that window counts has left it (the whole limit is available again if nothing more is sent).', { type: 'integer', minimum: 0 }, false),
+    'Retry-After': header('Seconds to wait before retrying (over a rate limit: until the window has room for one more request).', { type: 'integer', minimum: 0 }, true),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
-import { retryAfterSeconds, type RateLimitRule } from '../../domain/rate-limits.js';
+import { secondsUntil, type RateLimitRule } from '../../domain/rate-limits.js';
 import type { Db } from '../../db/connection.js';
 import type { AppContext, AppState } from './context.js';
 import { createSharedCounters, type SharedCounters } from './shared-counters.js';
@@ -45,9 +45,11 @@ export const perKey = (name: string, limit: number, windowSeconds: number): Rate
 });
 
 /**
- * PostgreSQL-backed fixed windows shared by every API process, counted through reservations of hits
- * (api/http/shared-counters.ts: no upsert per request, the limit is never exceeded). Over any limit: 429 with
- * Retry-After (the longest wait among the exceeded windows) and RateLimit headers of the tightest rule.
+ * PostgreSQL-backed sliding windows shared by every API process (at most `limit` in any `windowSeconds`), counted
+ * through reservations of hits (api/http/shared-counters.ts: no statement per request, the limit is never exceeded).
+ * Over any limit: 429 with Retry-After (when the longest-refusing window has room again). Every limited response
+ * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until every hit it counts has left its
+ * window) of the tightest rule.
  */
 export function rateLimit(db: Db, checks: RateLimitCheck[], now: () => Date = () => new Date()): Middleware<AppState> {
   return async (ctx, next) => {
@@ -64,10 +66,10 @@ export function rateLimit(db: Db, checks: RateLimitCheck[], now: () => Date = ()
     if (tightest) {
       ctx.set('RateLimit-Limit', String(tightest.rule.limit));
       ctx.set('RateLimit-Remaining', String(Math.max(0, tightest.rule.limit - tightest.used)));
-      ctx.set('RateLimit-Reset', String(retryAfterSeconds(at, tightest.rule.windowSeconds)));
+      ctx.set('RateLimit-Reset', String(secondsUntil(at, tightest.until)));
     }
     if (exceeded.length > 0) {
-      const wait = Math.max(...exceeded.map((h) => retryAfterSeconds(at, h.rule.windowSeconds)));
+      const wait = Math.max(...exceeded.map((h) => secondsUntil(at, h.until)));
       throw new DomainError('rate_limited', 'Too many requests; retry after the time in Retry-After', {
         retryAfterSeconds: wait,
       });
@@ -77,13 +79,12 @@ export function rateLimit(db: Db, checks: RateLimitCheck[], now: () => Date = ()
 }
 
 /**
- * Failed API-key authentication per client IP, shared by /v1 and /proof/v1 (one bucket per IP). Mounted
- * before the key check: an address past its budget of failures in the window gets 429 without any key
- * lookup; every `unauthorized` answer behind it (missing, malformed, unknown, revoked, expired or inactive
- * key) counts one failure. A process reserves one failure of the address's window before letting its first
- * request through (one upsert per address, window and process); authenticated requests keep that reservation
- * and write nothing, a failure uses it (the next request reserves again). So each process's unreserved failure
- * may make the address's budget one smaller, never larger.
+ * Failed API-key authentication per client IP, shared by /v1 and /proof/v1 (one sliding window per IP). Mounted
+ * before the key check: an address whose window of failures is full gets 429 without any key lookup, until it has
+ * room again; every `unauthorized` answer behind it (missing, malformed, unknown, revoked, expired or inactive key)
+ * counts one failure, at its time. A process reads an address's window once a window (authenticated requests then
+ * write nothing) and learns it is full from the statement that counts a failure, so requests already under way when
+ * it fills may still fail, each counted.
  */
 export function authFailureThrottle(db: Db, limit: number, now: () => Date = () => new Date()): Middleware<AppState> {
   const rule: RateLimitRule = { name: 'auth:fail:ip', limit, windowSeconds: 60 };
@@ -91,9 +92,10 @@ export function authFailureThrottle(db: Db, limit: number, now: () => Date = () 
     const at = now();
     const check = { rule, subject: ctx.ip || 'unknown' };
     const counters = countersOf(ctx, db);
-    if (!(await counters.hold(check, at))) {
+    const full = await counters.admitFailure(check, at);
+    if (full !== null) {
       throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; retry after the time in Retry-After', {
-        retryAfterSeconds: retryAfterSeconds(at, rule.windowSeconds),
+        retryAfterSeconds: secondsUntil(at, full),
       });
     }
     try {

@@ -1,64 +1,75 @@
-import { windowStart, type RateLimitRule } from '../../domain/rate-limits.js';
-import { addRateLimitHits } from '../../db/repositories/rate-limits.repo.js';
+import { emptyAt, recordedTime, roomAt, type RateLimitRule, type WindowHits } from '../../domain/rate-limits.js';
+import { takeRateLimitHits, type WindowState } from '../../db/repositories/rate-limits.repo.js';
 import type { Db } from '../../db/connection.js';
 
-/** A rule and the subject (an IP, a key id, …) whose counter it is. */
+/** A rule and the subject (an IP, a key id, …) whose window it is. */
 export interface CounterCheck {
   rule: RateLimitRule;
   subject: string;
 }
 
-/** What one request took from a counter: `used` hits of the window as far as this process knows (this one included). */
+/** What one request took from a window. */
 export interface CounterTake {
   rule: RateLimitRule;
+  /** Hits of the window as far as this process knows (this one included). */
   used: number;
   exceeded: boolean;
+  /** Epoch ms: refused, when the window will have room again (Retry-After); admitted, when it will be empty (RateLimit-Reset). */
+  until: number;
 }
 
-/** This process's share of one counter in one window. */
+/** This process's share of one (rule, subject) window. */
 interface Share {
-  windowStart: number;
-  windowEnd: number;
-  /** Hits reserved in PostgreSQL by this process and not used yet. */
+  windowMs: number;
+  /** Hits granted to this process and not used yet; usable up to `usableUntil`, the time they count from. */
   available: number;
-  /** The last reservation asked for (reservations double up to `reserveMax`). */
+  usableUntil: number;
+  /** Hits of ended reservations never used, given back with the next statement: recorded time → hits. */
+  refunds: Map<number, number>;
+  /** The last reservation asked for, and how many of its hits were used. */
   lastAsked: number;
-  /** The shared count after this process's last reservation. */
-  seen: number;
-  /** The shared count reached the limit: nothing more can be reserved in this window. */
-  exhausted: boolean;
-  /** The reservation in flight, shared by every request of this process waiting for it. */
+  usedOfLast: number;
+  /** The window as the last statement left it (this process's unused hits included). */
+  total: number;
+  entries: WindowHits[];
+  /** Epoch ms until which the window is full: refused without a statement until then (0: not known full). */
+  fullUntil: number;
+  /** Failure windows: when this process last read the window (epoch ms). */
+  lookedAt: number;
+  /** The statement in flight, shared by every request of this process waiting for it. */
   pending: Promise<void> | null;
 }
 
 export interface SharedCounters {
-  /** Counts one hit in every check's window; `exceeded` when the limit is already used up. */
+  /** Takes one hit from every check's window; `exceeded` when it has no room. */
   take(checks: readonly CounterCheck[], at: Date): Promise<CounterTake[]>;
   /**
-   * For a counter of failures: true while this process holds (or can reserve) one hit of the window, so the
-   * request may go on; false once the shared count has reached the limit. Holding does not use the hit: only
-   * `fail` does.
+   * For a window of failures: null while it has room (the request may go on; only a failure counts, through `fail`),
+   * else when it will have room again.
    */
-  hold(check: CounterCheck, at: Date): Promise<boolean>;
-  /** Counts one failure: the held hit when there is one, else one more hit in PostgreSQL. */
+  admitFailure(check: CounterCheck, at: Date): Promise<number | null>;
+  /** Counts one failure at `at`, whatever the limit (it happened). */
   fail(check: CounterCheck, at: Date): Promise<void>;
 }
 
-/** Entries of ended windows are dropped once the map holds this many (or twice as many as after the last sweep). */
+/** Shares are swept once the map holds this many (or twice as many as after the last sweep). */
 const SWEEP_AT = 10_000;
 
+const windowMs = (c: CounterCheck) => c.rule.windowSeconds * 1000;
+
 /**
- * Rate-limit counters shared by every API process through PostgreSQL (`rate_limit_counters`, fixed windows aligned
- * to the epoch), without one upsert per request: a process reserves hits in advance (one upsert adds `n` to the
- * shared count) and hands them out to its requests until they are used, then reserves again. Reservations start at
- * one hit per window and double with each one (so a subject that sends a few requests reserves a few hits), up to
- * `reserveMax` and to an eighth of what is left of the limit (so near the limit they are one hit each again).
+ * Sliding rate-limit windows shared by every API process through PostgreSQL (`rate_limit_windows`, one row per rule and
+ * subject: the hits of the last window by the time they count from), without one statement per request: a process
+ * reserves hits in advance (one statement grants up to `n` while the window has room) and hands them out to its requests
+ * until they are used or their time has passed, then reserves again, giving back in the same statement the hits it did
+ * not use. Reservations start at one hit and double while they are used up (so a subject that sends a few requests
+ * reserves a few hits), up to `reserveMax` and to an eighth of what is left of the limit (one at a time near it).
  *
- * The limit is never exceeded: a request is admitted only on a hit that the shared count granted (a reservation
- * that crosses the limit is granted only the part below it). A process's unused hits count as used for the others,
- * so with several processes a subject may be refused up to their unused reservations early (at most a few hits
- * each near the limit); with `reserveMax` 1 every request upserts, as exact as one counter can be. A window whose
- * shared count reached the limit is refused without a statement until it ends.
+ * The limit holds over every window, i.e. in any `windowSeconds`: a request is admitted only on a hit the shared window
+ * granted, and a reserved hit is used no later than the time it counts from (domain/rate-limits.ts `recordedTime`: one
+ * grain, a sixtieth of the window, after the reservation), so it counts for the whole window after its use. A process's
+ * unused hits count as used for the others until it gives them back, so with several processes a subject may be refused
+ * a few hits early, never late. A window known to be full is refused without a statement until it has room.
  */
 export function createSharedCounters(db: Db, opts: { reserveMax: number }): SharedCounters {
   const shares = new Map<string, Share>();
@@ -67,39 +78,68 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
   const bucketOf = (c: CounterCheck) => `${c.rule.name}:${c.subject}`;
 
   const shareOf = (c: CounterCheck, at: Date): Share => {
-    const start = windowStart(at, c.rule.windowSeconds).getTime();
     const key = bucketOf(c);
     let share = shares.get(key);
-    if (!share || share.windowStart !== start) {
+    if (!share) {
       if (shares.size >= sweepAt) {
-        sweep(at);
-        // Many live subjects in the current windows: sweep again only once the map has doubled (linear overall).
+        sweep(at.getTime());
+        // Many live subjects: sweep again only once the map has doubled (linear overall).
         sweepAt = Math.max(SWEEP_AT, shares.size * 2);
       }
-      share = { windowStart: start, windowEnd: start + c.rule.windowSeconds * 1000, available: 0, lastAsked: 0, seen: 0, exhausted: false, pending: null };
+      share = { windowMs: windowMs(c), available: 0, usableUntil: 0, refunds: new Map(), lastAsked: 0, usedOfLast: 0, total: 0, entries: [], fullUntil: 0, lookedAt: -Infinity, pending: null };
       shares.set(key, share);
     }
     return share;
   };
 
-  /** Forgets shares of ended windows (their unused hits were of that window only). */
-  const sweep = (at: Date) => {
-    for (const [key, share] of shares) if (share.pending === null && share.windowEnd <= at.getTime()) shares.delete(key);
+  /** Forgets shares with nothing left to use, refuse or remember (their unused hits, if any, simply run out). */
+  const sweep = (now: number) => {
+    for (const [key, s] of shares) {
+      if (s.pending === null && Math.max(s.usableUntil, s.fullUntil, s.lookedAt + s.windowMs) <= now) shares.delete(key);
+    }
+  };
+
+  /** Hits whose time has passed are no longer usable: they are given back with the next statement. */
+  const retire = (share: Share, at: number) => {
+    if (share.available > 0 && at > share.usableUntil) {
+      share.refunds.set(share.usableUntil, (share.refunds.get(share.usableUntil) ?? 0) + share.available);
+      share.available = 0;
+    }
+  };
+
+  /** Records what a statement left in the window; `full` when it had no room for what was asked. */
+  const learn = (c: CounterCheck, share: Share, state: WindowState, at: number, full: boolean) => {
+    share.total = state.total;
+    share.entries = state.entries;
+    share.fullUntil = full ? roomAt(state.entries, c.rule.limit, c.rule.windowSeconds, at) : 0;
   };
 
   /** One statement reserving hits for every share that needs them; each share's `pending` resolves with it. */
   const reserve = (needs: Array<{ check: CounterCheck; share: Share; asked: number }>, at: Date): void => {
-    const run = addRateLimitHits(db, needs.map((n) => ({ rule: n.check.rule, subject: n.check.subject, hits: n.asked })), at).then((totals) => {
-      needs.forEach((n, i) => {
-        const total = totals[i]!;
-        const before = total - n.asked;
-        const granted = Math.max(0, Math.min(n.asked, n.check.rule.limit - before));
-        n.share.available += granted;
-        n.share.lastAsked = n.asked;
-        n.share.seen = Math.max(n.share.seen, total);
-        if (total >= n.check.rule.limit) n.share.exhausted = true;
-      });
+    const takes = needs.map((n) => {
+      const refunds = n.share.refunds;
+      n.share.refunds = new Map();
+      return { rule: n.check.rule, subject: n.check.subject, ask: n.asked, recordAt: recordedTime(at, n.check.rule.windowSeconds, n.asked > 1), refunds };
     });
+    const run = takeRateLimitHits(db, takes, at).then(
+      (states) => {
+        needs.forEach((n, i) => {
+          const state = states[i]!;
+          n.share.available += state.granted;
+          n.share.usableUntil = takes[i]!.recordAt;
+          n.share.lastAsked = n.asked;
+          n.share.usedOfLast = 0;
+          learn(n.check, n.share, state, at.getTime(), state.granted < n.asked);
+        });
+      },
+      (e: unknown) => {
+        // Nothing was given back: keep the refunds for the next statement.
+        needs.forEach((n, i) => {
+          for (const [t, hits] of takes[i]!.refunds) n.share.refunds.set(t, (n.share.refunds.get(t) ?? 0) + hits);
+        });
+        throw e;
+      },
+    );
     const done = run.finally(() => {
       for (const n of needs) if (n.share.pending === done) n.share.pending = null;
     });
@@ -107,12 +147,14 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
   };
 
   const nextAsk = (c: CounterCheck, share: Share) => {
-    const left = c.rule.limit - share.seen;
-    return Math.max(1, Math.min(reserveMax, Math.max(1, share.lastAsked * 2), Math.floor(left / 8)));
+    const left = c.rule.limit - share.total;
+    const want = share.lastAsked === 0 ? 1 : share.usedOfLast >= share.lastAsked ? share.lastAsked * 2 : Math.max(1, share.usedOfLast);
+    return Math.max(1, Math.min(reserveMax, want, Math.floor(left / 8)));
   };
 
   return {
     async take(checks, at) {
+      const now = at.getTime();
       const unique = [...new Map(checks.map((c) => [bucketOf(c), c])).values()];
       const taken = new Map<string, CounterTake>();
       for (;;) {
@@ -122,11 +164,13 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
           const key = bucketOf(c);
           if (taken.has(key)) continue;
           const share = shareOf(c, at);
+          retire(share, now);
           if (share.available > 0) {
             share.available--;
-            taken.set(key, { rule: c.rule, used: share.seen - share.available, exceeded: false });
-          } else if (share.exhausted) {
-            taken.set(key, { rule: c.rule, used: c.rule.limit + 1, exceeded: true });
+            share.usedOfLast++;
+            taken.set(key, { rule: c.rule, used: share.total - share.available, exceeded: false, until: emptyAt(share.entries, c.rule.windowSeconds, now) });
+          } else if (share.fullUntil > now) {
+            taken.set(key, { rule: c.rule, used: c.rule.limit, exceeded: true, until: share.fullUntil });
           } else if (share.pending) {
             waits.push(share.pending);
           } else {
@@ -143,25 +187,33 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
       return checks.map((c) => taken.get(bucketOf(c))!);
     },
 
-    async hold(check, at) {
+    async admitFailure(check, at) {
+      const now = at.getTime();
       for (;;) {
         const share = shareOf(check, at);
-        if (share.available > 0) return true;
-        if (share.exhausted) return false;
-        if (!share.pending) reserve([{ check, share, asked: 1 }], at);
+        if (share.fullUntil > now) return share.fullUntil;
+        // Read within the last window and not full then: go on (a failure is counted, and its statement tells).
+        if (share.lookedAt > now - share.windowMs) return null;
+        if (!share.pending) {
+          const run = takeRateLimitHits(db, [{ ...check, ask: 0, recordAt: now }], at).then(([state]) => {
+            share.lookedAt = now;
+            learn(check, share, state!, now, state!.total >= check.rule.limit);
+          });
+          const done = run.finally(() => {
+            if (share.pending === done) share.pending = null;
+          });
+          share.pending = done;
+        }
         await share.pending;
       }
     },
 
     async fail(check, at) {
+      const now = at.getTime();
       const share = shareOf(check, at);
-      if (share.available > 0) {
-        share.available--;
-        return;
-      }
-      const [total] = await addRateLimitHits(db, [{ rule: check.rule, subject: check.subject, hits: 1 }], at);
-      share.seen = Math.max(share.seen, total!);
-      if (total! >= check.rule.limit) share.exhausted = true;
+      const [state] = await takeRateLimitHits(db, [{ ...check, ask: 1, recordAt: recordedTime(at, check.rule.windowSeconds, false), force: true }], at);
+      share.lookedAt = now;
+      learn(check, share, state!, now, state!.total >= check.rule.limit);
     },
   };
 }

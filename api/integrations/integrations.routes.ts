@@ -21,6 +21,7 @@ import { mountWallets } from './wallets.handlers.js';
 import { proCreationsPerHour } from '../proof/proof.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
+import type { SignInLimits } from '../../domain/sign-in.js';
 
 export interface IntegrationsRouterDeps {
   db: Db;
@@ -30,7 +31,7 @@ export interface IntegrationsRouterDeps {
   perIpPerMinute: number;
   bodyLimitJson: string;
   publicBaseUrl: string | undefined;
-  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signInPerEmailPer15Minutes: number };
+  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signIn: SignInLimits };
   retainedResponsesPerAccount: number;
   allowLoopbackForTests: boolean;
   /** Issued invoice documents (the same store /proof/v1 writes them to). */

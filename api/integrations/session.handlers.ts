@@ -26,7 +26,7 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
 
   router.post('/session', ...signInRoute({
     db: deps.db, logger: deps.logger, secretBox: deps.secretBox, now: deps.now, store,
-    throttle: { rule: 'integrations:sign-in:email:15min', perEmailPer15Minutes: deps.signInPerEmailPer15Minutes },
+    throttle: { route: 'integrations', limits: deps.signIn },
     label: 'dashboard',
     find: async (email) => {
       const found = await findUserByEmail(deps.db, email);

@@ -26,11 +26,13 @@ async function sha256Of(path: string): Promise<string> {
 
 /**
  * Streams the batch's results ZIP: one folder per successful item holding its result files, and `manifest.json`
- * (every item: state, sources, files with their size and SHA-256, and the error of a failed item). Nothing is held
- * in memory: each file is hashed from disk, then streamed into the archive, which is streamed to the client.
+ * (every item: state, sources, files with their size and SHA-256, the error of a failed item, and when a child was
+ * deleted by the client). Nothing is held in memory: each file is hashed from disk, then streamed into the archive,
+ * which is streamed to the client. A deleted child is the client's own act: it is left out (listed as deleted), never
+ * a reason to refuse the ZIP; a completed child whose results passed retention is (410: never served incomplete).
  */
 export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; logger: Logger; now: Date }, batch: Batch, children: Job[]): Promise<void> {
-  const completed = children.filter((j) => j.status === 'completed' && j.resultFiles);
+  const completed = children.filter((j) => j.status === 'completed' && j.resultFiles && j.deletedAt === null);
   const total = completed.reduce((sum, j) => sum + j.resultFiles!.reduce((s, f) => s + f.bytes, 0), 0);
   if (total > BATCH_LIMITS.zipMaxBytes) {
     throw new DomainError('batch_zip_too_large', `The batch's results total ${total} bytes, over the ${BATCH_LIMITS.zipMaxBytes}-byte ZIP limit (1 GB); download them one by one from each job's result.files`);
@@ -42,7 +44,7 @@ export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; 
   const items = [];
   for (const job of children) {
     const files = [];
-    if (job.status === 'completed') {
+    if (completed.includes(job)) {
       const used = new Set<string>();
       for (const file of job.resultFiles ?? []) {
         const path = deps.store.pathOf(file.storageId);
@@ -63,6 +65,7 @@ export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; 
       upload_ids: job.uploadIds,
       files,
       error: job.status === 'failed' ? { code: job.errorCode, message: job.errorMessage } : null,
+      deleted_at: job.deletedAt?.toISOString() ?? null,
     });
   }
   const manifest = { batch_id: batch.id, status: batch.status, operation: batch.operation, created_at: batch.createdAt.toISOString(), items };

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
 import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
+import { listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { jsonBody } from '../http/body.js';
@@ -23,6 +23,17 @@ export type BatchesRouteDeps = JobsRouteDeps;
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
   req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, extraction: req.extraction, webhookId: undefined }, sourcePath: item.sourcePath }));
 
+/**
+ * A child as its batch shows it: the job record and its position; a child the client deleted (`DELETE /v1/jobs/{id}`)
+ * keeps its state and credits but says when it was deleted and has no result (its files are gone).
+ */
+const batchChildJson = (j: Job) => ({
+  item_index: j.itemIndex!,
+  ...jobJson(j),
+  ...(j.deletedAt ? { result: null } : {}),
+  deleted_at: j.deletedAt?.toISOString() ?? null,
+});
+
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
 export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
   const summary = await batchSummaryJson(db, batch);
@@ -31,7 +42,7 @@ export async function batchJson(db: Db, batch: Batch, page: { after: number; lim
   const last = shown.at(-1);
   return {
     ...summary,
-    jobs: shown.map((j) => ({ item_index: j.itemIndex!, ...jobJson(j) })),
+    jobs: shown.map(batchChildJson),
     next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
   };
 }

@@ -78,9 +78,15 @@ function batchRecordSchemas(job: Schema): Record<string, Schema> {
   return {
     BatchJob: {
       ...job,
-      description: 'A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, and its position in the batch.',
-      required: ['item_index', ...(job['required'] as string[])],
-      properties: { item_index: { type: 'integer', minimum: 0, maximum: BATCH_LIMITS.maxItems - 1 }, ...(job['properties'] as Schema) },
+      description:
+        'A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client ' +
+        'deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own.',
+      required: ['item_index', ...(job['required'] as string[]), 'deleted_at'],
+      properties: {
+        item_index: { type: 'integer', minimum: 0, maximum: BATCH_LIMITS.maxItems - 1 },
+        ...(job['properties'] as Schema),
+        deleted_at: { ...nullable(dateTime), description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.' },
+      },
     },
     BatchRequest: {
       description:
@@ -125,8 +131,11 @@ function batchRecordSchemas(job: Schema): Record<string, Schema> {
         started_at: nullable(dateTime),
         finished_at: nullable(dateTime),
         progress: {
-          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'], description: 'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed).',
-          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count },
+          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled', 'deleted'],
+          description:
+            'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ' +
+            'ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP.',
+          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count, deleted: count },
         },
         credits: {
           type: 'object', additionalProperties: false, required: ['estimated', 'reserved', 'charged', 'released'],
@@ -278,8 +287,9 @@ export function batchPaths(k: BatchDocKit): Schema {
         operationId: 'downloadBatchResults', tags: ['Batches'], summary: 'Download every successful result as one ZIP', security: [{ apiKey: ['read'] }],
         description:
           'Once the batch has ended: a folder per successful item (`item-000/`, `item-001/`, … by `item_index`) with its result files, and `manifest.json` ' +
-          '(every item: `item_index`, `job_id`, `status`, `upload_ids`, `files` with `name`, `path` in the ZIP, `bytes`, `sha256`, `content_type`, and `error` ' +
-          '`{code, message}` of a failed item). Streamed; at most 1 GB of results.',
+          '(every item: `item_index`, `job_id`, `status`, `upload_ids`, `files` with `name`, `path` in the ZIP, `bytes`, `sha256`, `content_type`, `error` ' +
+          '`{code, message}` of a failed item, and `deleted_at`). A child the client deleted is left out (no folder, `files: []`) and listed with its `deleted_at`. ' +
+          'Streamed; at most 1 GB of results.',
         parameters: [batchIdParam],
         responses: {
           '200': {
@@ -289,7 +299,7 @@ export function batchPaths(k: BatchDocKit): Schema {
           },
           '404': notFound,
           '409': k.errorResponse(409, ['batch_not_terminal'], 'The batch has not ended yet.', k.error('batch_not_terminal', 'The batch is processing; its results ZIP is available once it has ended')),
-          '410': k.errorResponse(410, ['gone'], 'Results of the batch are past their 7-day retention.', k.error('gone', 'The results of this batch have expired (results are kept 7 days)')),
+          '410': k.errorResponse(410, ['gone'], 'Results of a completed child that was not deleted are past their 7-day retention: the ZIP is never served incomplete.', k.error('gone', 'The results of this batch have expired (results are kept 7 days)')),
           '413': k.errorResponse(413, ['batch_zip_too_large'], `The results total more than ${BATCH_LIMITS.zipMaxBytes} bytes (1 GB).`, k.error('batch_zip_too_large', 'The batch\'s results total 1100000000 bytes, over the 1073741824-byte ZIP limit (1 GB); download them one by one from each job\'s result.files')),
           ...k.readErrors(),
         },

@@ -331,7 +331,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       version: PROCESSING_API_VERSION,
       summary: 'Upload sources, quote a credit price, run asynchronous jobs, download results.',
       description:
-        `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key ` +
+        `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key (in any 60 seconds) ` +
         `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
         'belongs to your company: another company\'s id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. ' +
         'Clients ignore unknown response fields. Batches (release 1.2.0 of the specification) are served. A job or batch names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +

@@ -83,10 +83,10 @@ export async function markBatchProcessing(db: Db, id: string, now: Date): Promis
   await db('batches').where({ id, status: 'queued' }).update({ status: 'processing', started_at: now });
 }
 
-/** Children per state. */
-export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts> {
-  const rows = await db('jobs').where({ batch_id: batchId }).select<Array<{ status: JobStatus }>>('status');
-  return countChildren(rows.map((r) => r.status));
+/** Children per state, and how many of them the client has deleted since they ended (counted in their state too). */
+export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts & { deleted: number }> {
+  const rows = await db('jobs').where({ batch_id: batchId }).select<Array<{ status: JobStatus; deleted_at: Date | null }>>('status', 'deleted_at');
+  return { ...countChildren(rows.map((r) => r.status)), deleted: rows.filter((r) => r.deleted_at !== null).length };
 }
 
 /**

@@ -88,10 +88,17 @@ export async function addMember(db: Db, companyId: string, email: string, role: 
 }
 
 /**
- * Removes a member and, in the same transaction, revokes every API key that member created (their sessions end with
- * the membership). `keepABillingAdmin` refuses to remove the last billing administrator.
+ * Removes a member and, in the same transaction, revokes every API key that member created and every invitation they
+ * issued that is still open (their sessions end with the membership), so nothing they left behind lets them, or anyone
+ * they chose, act for the company again. `keepABillingAdmin` refuses to remove the last billing administrator.
  */
-export async function removeMember(db: Db, companyId: string, memberId: string, now: Date, opts: { keepABillingAdmin?: boolean } = {}): Promise<{ revokedKeys: number }> {
+export async function removeMember(
+  db: Db,
+  companyId: string,
+  memberId: string,
+  now: Date,
+  opts: { keepABillingAdmin?: boolean } = {},
+): Promise<{ revokedKeys: number; revokedInvitations: number }> {
   return db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
     if (opts.keepABillingAdmin) {
@@ -106,7 +113,13 @@ export async function removeMember(db: Db, companyId: string, memberId: string, 
       .where({ interface: 'v1', tenant_id: companyId, owner_id: memberId })
       .whereNull('revoked_at')
       .update({ revoked_at: now });
-    return { revokedKeys };
+    const revokedInvitations = await trx('company_invitations')
+      .where({ company_id: companyId, invited_by: memberId })
+      .whereNull('accepted_at')
+      .whereNull('revoked_at')
+      .where('expires_at', '>', now)
+      .update({ revoked_at: now });
+    return { revokedKeys, revokedInvitations };
   });
 }
 

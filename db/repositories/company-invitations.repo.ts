@@ -1,4 +1,4 @@
-import { LIMITS, type MemberRole } from '../../domain/accounts.js';
+import { LIMITS, MEMBER_ROLES, mayGrantRole, type MemberRole } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -26,8 +26,22 @@ const toInvitation = (r: any): Invitation => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
+/**
+ * `mayGrantRole` in SQL, for a row of `company_invitations`: its issuer is still a member of the company whose role ranks
+ * at least the invited one (ranks: the order of MEMBER_ROLES). Removing a member revokes their invitations outright;
+ * this also keeps an invitation from outliving a lowering of its issuer's role, whatever lowered it.
+ */
+const RANKS = `ARRAY[${MEMBER_ROLES.map(() => '?').join(', ')}]::text[]`;
+const issuerMayGrant = (db: Db) =>
+  db.raw(
+    `EXISTS (SELECT 1 FROM members m WHERE m.id = company_invitations.invited_by AND m.company_id = company_invitations.company_id
+       AND m.removed_at IS NULL AND array_position(${RANKS}, company_invitations.role) <= array_position(${RANKS}, m.role))`,
+    [...MEMBER_ROLES, ...MEMBER_ROLES],
+  );
+
+/** Open invitations of a company: neither accepted, revoked nor expired, and their issuer may still grant them. */
 const open = (db: Db, companyId: string, now: Date) =>
-  db('company_invitations').where({ company_id: companyId }).whereNull('accepted_at').whereNull('revoked_at').where('expires_at', '>', now);
+  db('company_invitations').where({ company_id: companyId }).whereNull('accepted_at').whereNull('revoked_at').where('expires_at', '>', now).whereRaw(issuerMayGrant(db));
 
 async function countActiveMembers(db: Db, companyId: string): Promise<number> {
   const [row] = await db('members').where({ company_id: companyId }).whereNull('removed_at').count<{ n: string }[]>({ n: '*' });
@@ -52,8 +66,11 @@ export async function createInvitation(
   return db.transaction(async (trx) => {
     await lockCompany(trx, input.companyId);
     await refuseMemberAddress(trx, input.email);
+    // An invitation to this address that is no longer open (expired, or its issuer may no longer grant it) is closed
+    // first, so it does not hold the address's one open invitation.
     await trx('company_invitations').where({ company_id: input.companyId, email: input.email }).whereNull('accepted_at').whereNull('revoked_at')
-      .where('expires_at', '<=', now).update({ revoked_at: now });
+      .where((q) => q.where('expires_at', '<=', now).orWhereNot(issuerMayGrant(trx)))
+      .update({ revoked_at: now });
     const [pending] = await open(trx, input.companyId, now).count<{ n: string }[]>({ n: '*' });
     if ((await countActiveMembers(trx, input.companyId)) + Number(pending?.n ?? 0) >= LIMITS.membersPerCompany) {
       throw new DomainError('limit_reached', `A company has at most ${LIMITS.membersPerCompany} members, open invitations included`);
@@ -82,18 +99,25 @@ export async function revokeInvitation(db: Db, companyId: string, id: string, no
   return toInvitation(row);
 }
 
+const INVALID = 'This invitation does not exist, was used or revoked, or has expired; ask a billing administrator for a new one';
+
 /**
- * Accepts an invitation by its token digest: once, before it expires. Creates the member (within the member limit,
- * one company per account) and sets the account's password, in one transaction.
+ * Accepts an invitation by its token digest: once, before it expires, while its issuer is still a member of the company
+ * whose role may grant the invited one (removing a member revokes their open invitations; a lowered role makes those
+ * granting more than it unusable). Creates the member (within the member limit, one company per account) and sets the
+ * account's password, in one transaction. Every refusal is the same `invitation_invalid`.
  */
 export async function acceptInvitation(db: Db, tokenHash: string, passwordHash: string, now: Date): Promise<{ member: Member; companyId: string }> {
   return db.transaction(async (trx) => {
     const row = await trx('company_invitations').where({ token_hash: tokenHash }).forUpdate().first();
     if (!row || row.accepted_at || row.revoked_at || new Date(row.expires_at).getTime() <= now.getTime()) {
-      throw new DomainError('invitation_invalid', 'This invitation does not exist, was used or revoked, or has expired; ask a billing administrator for a new one');
+      throw new DomainError('invitation_invalid', INVALID);
     }
     const invitation = toInvitation(row);
     await lockCompany(trx, invitation.companyId);
+    // Under the company lock, which removing a member takes too: the issuer's membership and role as they stand.
+    const issuer = await trx('members').where({ id: invitation.invitedBy, company_id: invitation.companyId }).whereNull('removed_at').first('role');
+    if (!issuer || !mayGrantRole(issuer.role, invitation.role)) throw new DomainError('invitation_invalid', INVALID);
     await refuseMemberAddress(trx, invitation.email);
     const member = await addMember(trx, invitation.companyId, invitation.email, invitation.role);
     await setAccountPassword(trx, member.accountId, passwordHash, now);

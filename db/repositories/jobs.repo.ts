@@ -52,6 +52,8 @@ export interface Job {
   retryOf: string | null;
   /** `flow-extract`: the fields, instructions and saved workflow it reads; null for other operations. */
   extraction: JobExtraction | null;
+  /** When the client deleted it (`DELETE /v1/jobs/{id}`): hidden from the API, shown as deleted in its batch. */
+  deletedAt: Date | null;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -84,6 +86,7 @@ export const toJob = (r: any): Job => ({
   batchId: r.batch_id ?? null,
   itemIndex: r.item_index ?? null,
   retryOf: r.retry_of ?? null,
+  deletedAt: r.deleted_at ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 

@@ -1,73 +1,65 @@
-import { windowStart, type RateLimitRule } from '../../domain/rate-limits.js';
+import type { RateLimitRule, WindowHits } from '../../domain/rate-limits.js';
 import type { Db } from '../connection.js';
 import { deleteInBatches } from '../batches.js';
 
-export interface RateLimitHit {
-  rule: RateLimitRule;
-  bucket: string;
-  hits: number;
-}
-
-/** The counter row of a rule for one subject (an IP, a key id, …): every read and write of it names it so. */
+/** The bucket of a rule for one subject (an IP, a key id, …): every read and write of it names it so. */
 const bucketOf = (c: { rule: RateLimitRule; subject: string }): string => `${c.rule.name}:${c.subject}`;
 
-/**
- * Counts one hit in every (rule, subject) bucket in a single statement and returns the new counts. Fixed
- * windows aligned to the epoch; every API process shares the same counters.
- */
-export async function hitRateLimits(
-  db: Db,
-  checks: ReadonlyArray<{ rule: RateLimitRule; subject: string }>,
-  now: Date,
-): Promise<RateLimitHit[]> {
-  // One row per bucket: ON CONFLICT cannot touch the same row twice in one statement.
-  const unique = [...new Map(checks.map((c) => [bucketOf(c), c])).values()];
-  const totals = await addRateLimitHits(db, unique.map((c) => ({ ...c, hits: 1 })), now);
-  const byBucket = new Map(unique.map((c, i) => [bucketOf(c), totals[i]!]));
-  return checks.map((c) => {
-    const bucket = bucketOf(c);
-    return { rule: c.rule, bucket, hits: byBucket.get(bucket) ?? 0 };
-  });
+/** What to do with one bucket's sliding window (`rate_limit_take`, migration 20261127130000). */
+export interface WindowTake {
+  rule: RateLimitRule;
+  subject: string;
+  /** Hits wanted: granted while the window holds fewer than the rule's limit (0: only read the window). */
+  ask: number;
+  /** Epoch milliseconds from which granted hits count (domain/rate-limits.ts `recordedTime`). */
+  recordAt: number;
+  /** Hits granted before and not used, given back: recorded time → hits. */
+  refunds?: ReadonlyMap<number, number>;
+  /** Record every asked hit whatever the limit (failures that happened). */
+  force?: boolean;
+}
+
+/** A bucket's window after a take: what was granted, and the hits it now holds (oldest first) with their total. */
+export interface WindowState {
+  granted: number;
+  total: number;
+  entries: WindowHits[];
 }
 
 /**
- * Adds `hits` to each (rule, subject) bucket of the window containing `now`, in one statement, and returns the new
- * counts in the order given (api/http/shared-counters.ts reserves hits for a process this way). Each bucket at most
- * once per call.
+ * Takes hits from each bucket's sliding window, in one statement (each bucket at most once per call). Buckets are
+ * locked in the order of their names, so two calls never wait for each other crosswise. Every API process shares them.
  */
-export async function addRateLimitHits(
-  db: Db,
-  adds: ReadonlyArray<{ rule: RateLimitRule; subject: string; hits: number }>,
-  now: Date,
-): Promise<number[]> {
-  if (adds.length === 0) return [];
-  const values: unknown[] = [];
-  const tuples = adds.map((c) => {
-    const { rule } = c;
-    const start = windowStart(now, rule.windowSeconds);
-    values.push(bucketOf(c), start, c.hits, new Date(start.getTime() + rule.windowSeconds * 1000));
-    return '(?, ?, ?::integer, ?)';
-  });
-  const result = await db.raw<{ rows: Array<{ bucket: string; hits: number }> }>(
-    `INSERT INTO rate_limit_counters (bucket, window_start, hits, expires_at)
-     VALUES ${tuples.join(', ')}
-     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + EXCLUDED.hits
-     RETURNING bucket, hits`,
-    values as never[],
+export async function takeRateLimitHits(db: Db, takes: readonly WindowTake[], now: Date): Promise<WindowState[]> {
+  if (takes.length === 0) return [];
+  const rows = takes
+    .map((t, i) => ({
+      i,
+      bucket: bucketOf(t),
+      window_ms: t.rule.windowSeconds * 1000,
+      lim: t.force ? null : t.rule.limit,
+      ask: t.ask,
+      record_ms: t.recordAt,
+      refunds: Object.fromEntries([...(t.refunds ?? new Map<number, number>())].filter(([, n]) => n > 0).map(([at, n]) => [String(at), n])),
+    }))
+    .sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  const result = await db.raw<{ rows: Array<{ i: number; granted_hits: number; window_total: number; window_hits: Record<string, number> }> }>(
+    `SELECT x.i, t.granted_hits, t.window_total, t.window_hits
+       FROM jsonb_to_recordset(?::jsonb) AS x(i integer, bucket text, window_ms bigint, lim integer, ask integer, record_ms bigint, refunds jsonb)
+       CROSS JOIN LATERAL rate_limit_take(x.bucket, ?::bigint, x.window_ms, x.lim, x.ask, x.record_ms, x.refunds) t`,
+    [JSON.stringify(rows), now.getTime()],
   );
-  const byBucket = new Map(result.rows.map((r) => [r.bucket, Number(r.hits)]));
-  return adds.map((c) => byBucket.get(bucketOf(c)) ?? 0);
+  const byIndex = new Map(result.rows.map((r) => [r.i, r]));
+  return takes.map((_, i) => {
+    const r = byIndex.get(i)!;
+    const entries = Object.entries(r.window_hits)
+      .map(([at, hits]) => ({ at: Number(at), hits: Number(hits) }))
+      .sort((a, b) => a.at - b.at);
+    return { granted: Number(r.granted_hits), total: Number(r.window_total), entries };
+  });
 }
 
-/** The hits of one (rule, subject) bucket in the current window, without counting one (0 when none). */
-export async function peekRateLimit(db: Db, check: { rule: RateLimitRule; subject: string }, now: Date): Promise<number> {
-  const row = await db('rate_limit_counters')
-    .where({ bucket: bucketOf(check), window_start: windowStart(now, check.rule.windowSeconds) })
-    .first<{ hits: number } | undefined>('hits');
-  return row?.hits ?? 0;
-}
-
-/** Removes windows that have ended. Called by the maintenance sweep. */
+/** Removes buckets whose newest hit has left the window. Called by the maintenance sweep. */
 export async function purgeExpiredRateLimits(db: Db, now: Date): Promise<number> {
-  return deleteInBatches(db, 'rate_limit_counters', (q) => q.where('expires_at', '<', now));
+  return deleteInBatches(db, 'rate_limit_windows', (q) => q.where('expires_at', '<', now));
 }

@@ -148,7 +148,7 @@ export const extractionInstructions = z.string().max(4000, 'instructions have at
 
 const requestBody = z.strictObject({
   operation: z.string(),
-  upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(100),
+  upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(100).optional(),
   items: z.unknown().optional(),
   fields: z.unknown().optional(),
   instructions: z.unknown().optional(),
@@ -255,17 +255,23 @@ function sourceIssues(operation: AvailableOperation, uploadIds: readonly string[
   return issues;
 }
 
+/** What a job or estimate body with `items` is told: one child job per item is a batch's form. */
+const ITEMS_ARE_FOR_BATCHES =
+  'items is for batches: send this body to POST /v1/batches (or POST /v1/batches/estimate), one child job per item; a job takes its sources in upload_ids';
+
 /** Validates a job or estimate body; every problem is reported at once as 422 with `issues`. */
 export function parseJobRequest(body: unknown): JobRequest {
   const parsed = requestBody.safeParse(body);
   if (!parsed.success) invalid(toIssues(parsed.error));
   const b = parsed.data;
   const issues: BodyIssue[] = [];
-  if (b.items !== undefined) issues.push({ path: 'items', message: 'items is only accepted by batches; use upload_ids' });
+  // A body in the batch form is told where it belongs, rather than that its upload_ids are missing.
+  if (b.items !== undefined) issues.push({ path: 'items', message: ITEMS_ARE_FOR_BATCHES });
+  else if (b.upload_ids === undefined) issues.push({ path: 'upload_ids', message: 'a job needs upload_ids: the uploads it reads' });
   if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
   const { operation, options, extraction } = operationAndOptions(b, issues);
-  issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
-  if (issues.length) invalid(issues);
+  if (b.upload_ids) issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
+  if (issues.length || !b.upload_ids) invalid(issues);
   return { operation, uploadIds: b.upload_ids, options, extraction, maxCredits: b.max_credits, webhookId: b.webhook_id };
 }
 

@@ -9,7 +9,7 @@ import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { generateInvoice, renderInvoice } from '../helpers/invoice-corpus.js';
 import { samplePdf } from '../helpers/sample-files.js';
-import { DashboardClient } from '../helpers/dashboard.js';
+import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
 import { Journey, launchBrowser } from './browser.js';
 
 /**
@@ -168,8 +168,7 @@ describe('company jobs, batches, review and credits in a browser', () => {
   it('a member who is not a billing administrator lands on the jobs and sees batches (without Retry) and credits', async () => {
     const owner = new DashboardClient(h.app.url, '/api/company');
     expect((await owner.signIn(email, PASSWORD, { idem: null })).status).toBe(201);
-    const invitation = (await (await owner.request('POST', '/invitations', { email: 'viewer@journey.example', role: 'member' })).json()) as { token: string };
-    const accepted = await new DashboardClient(h.app.url, '/api/company').request('POST', '/invitations/accept', { token: invitation.token, password: 'viewer password 1' }, { csrf: null, idem: null, cookie: null });
+    const accepted = await inviteAndAccept(owner, h.smtp, 'viewer@journey.example', 'viewer password 1');
     expect(accepted.status, await accepted.clone().text()).toBe(201);
     const partial = await h.tdb.db('batches').where({ company_id: acme.id, status: 'partial' }).first('id');
 

@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 import { focusedName, Journey, launchBrowser, signIn, tabTo, takeSecret } from './browser.js';
 
 /**
@@ -13,21 +14,25 @@ import { focusedName, Journey, launchBrowser, signIn, tabTo, takeSecret } from '
  */
 const h = new ProofHarness();
 let browser: Browser;
+/** The app's mail: company invitations reach their invitees here, and only here. */
+let smtp: TestSmtpServer;
 
 beforeAll(async () => {
-  await h.start({}, { workflows: true });
-  await h.startMailWorker(); // a worker with every activity (webhook deliveries among them)
+  smtp = await startSmtpServer();
+  await h.start(smtp.env, { workflows: true });
+  await h.startMailWorker(smtp.env); // a worker with every activity (webhook deliveries among them)
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await h.stop();
+  await smtp?.close();
 });
 
 const journey = (name: string): Promise<Journey> => Journey.open(browser, h.app.url, name);
 
 describe('dashboard in a browser', () => {
-  it('a company administrator signs in, invites a member, creates a key (secret shown once) and registers a webhook', async () => {
+  it('a company administrator signs in, invites a member (who accepts from the e-mail), creates a key (secret shown once) and registers a webhook', async () => {
     const admin = await createCompanyAdmin(h.tdb.db, 'Browser Co');
     const j = await journey('company-admin');
     const { page } = j;
@@ -35,16 +40,19 @@ describe('dashboard in a browser', () => {
     await j.checkPage('keys (empty)');
     await page.getByText('No keys yet').waitFor();
 
-    // Members: invite one; the token is shown once, then the invitation is listed.
+    // Members: invite one; the invitation is e-mailed to the address (the page never shows its token), then listed.
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     await j.checkPage('members');
     await page.getByLabel('E-mail address').fill('new.colleague@example.com');
     await page.getByLabel('Role').selectOption('member');
     await page.getByRole('button', { name: 'Invite' }).click();
-    const token = await takeSecret(j, /Invitation for new\.colleague@example\.com/);
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await page.getByText('An invitation was e-mailed to new.colleague@example.com.').waitFor();
     await page.getByRole('table', { name: 'Open invitations' }).getByRole('rowheader', { name: 'new.colleague@example.com' }).waitFor();
+    await j.checkPage('members (invited)');
+    const link = /https?:\/\/\S+#token=([A-Za-z0-9_-]{43})/.exec(smtp.to('new.colleague@example.com')[0]?.parsed.text ?? '');
+    expect(link, 'the invitation e-mail holds the acceptance link').not.toBeNull();
+    expect(await page.content()).not.toContain(link![1]!);
 
     // Keys: the secret is shown once and works against /v1; after a reload only its prefix and last four are shown.
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -100,6 +108,29 @@ describe('dashboard in a browser', () => {
     expect(keys.data.map((k) => k.name)).toEqual(['browser key']);
     const invitations = (await (await api.request('GET', '/invitations')).json()) as { data: Array<{ email: string }> };
     expect(invitations.data.map((i) => i.email)).toEqual(['new.colleague@example.com']);
+
+    // The invitee opens the link of the e-mail in their own browser, chooses a password, and signs in as a member.
+    const invitee = await journey('company-invitee');
+    await invitee.page.goto(link![0]!);
+    await invitee.page.getByRole('heading', { level: 1, name: 'Accept an invitation' }).waitFor();
+    expect(invitee.page.url()).not.toContain(link![1]!); // the token is taken out of the address bar (and the history)
+    await invitee.checkPage('accept invitation');
+    await invitee.page.getByLabel('Password', { exact: true }).fill('new colleague password');
+    await invitee.page.getByLabel('Password again').fill('new colleague password');
+    await invitee.page.getByRole('button', { name: 'Join the company' }).click();
+    await invitee.page.getByText('You joined Browser Co as member.').waitFor();
+    await invitee.checkPage('invitation accepted');
+    await invitee.page.getByRole('link', { name: 'Sign in' }).click();
+    await invitee.page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
+    await invitee.checkPage('sign-in');
+    await invitee.page.getByLabel('E-mail address').fill('new.colleague@example.com');
+    await invitee.page.getByLabel('Password').fill('new colleague password');
+    await invitee.page.getByRole('button', { name: 'Sign in' }).click();
+    await invitee.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await invitee.checkPage('jobs (the new member)');
+    await invitee.finish();
+    const members = (await (await api.request('GET', '/members')).json()) as { data: Array<{ email: string; role: string }> };
+    expect(members.data).toContainEqual(expect.objectContaining({ email: 'new.colleague@example.com', role: 'member' }));
   });
 
   it('a merchant signs in, sees the plan, creates a key and a webhook destination', async () => {

@@ -5,6 +5,7 @@ import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js
 import { createCompany } from '../../db/repositories/companies.repo.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { newIdem } from './proof.js';
+import { invitationTokenIn, type TestSmtpServer } from './smtp-server.js';
 
 export interface DashboardOptions {
   /** Origin header; null sends none. Default: the app's own origin. */
@@ -82,4 +83,15 @@ export class DashboardClient {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   }
+}
+
+/**
+ * `admin` (a signed-in billing administrator's client) invites `email`; the invitee reads the token in the mail the app
+ * sent to `smtp` and accepts it with `password`, as they would from the link. Returns the acceptance's answer.
+ */
+export async function inviteAndAccept(admin: DashboardClient, smtp: Pick<TestSmtpServer, 'to'>, email: string, password: string, role: 'member' | 'billing_admin' = 'member'): Promise<Response> {
+  const invited = await admin.request('POST', '/invitations', { email, role });
+  if (invited.status !== 201) throw new Error(`invitation of ${email} refused: ${invited.status} ${await invited.text()}`);
+  const token = invitationTokenIn(smtp, email);
+  return new DashboardClient(admin.baseUrl, '/api/company').request('POST', '/invitations/accept', { token, password }, { csrf: null, idem: null, cookie: null });
 }

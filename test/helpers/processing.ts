@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from './temporal.js';
+import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
@@ -39,6 +40,8 @@ export class ProcessingHarness {
   store!: FileStore;
   storageDir!: string;
   gateway!: WorkflowGateway;
+  /** The app's mail server: company invitations reach their invitees here. */
+  smtp!: TestSmtpServer;
   taskQueue = uniqueTaskQueue('jobs');
   /** Shared with worker processes (SECRETS_KEY) so they open the passwords this app sealed. */
   readonly secretsKey = generateSecretsKey();
@@ -58,10 +61,11 @@ export class ProcessingHarness {
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
     this.gateway = await testGateway(this.taskQueue);
+    this.smtp = await startSmtpServer();
     this.app = await startTestApp({
       db: this.tdb.db,
       logger: this.logs.logger,
-      config: testConfig({ STORAGE_DIR: this.storageDir, LOG_LEVEL: 'debug', ...opts.config }),
+      config: testConfig({ STORAGE_DIR: this.storageDir, LOG_LEVEL: 'debug', ...this.smtp.env, ...opts.config }),
       workflows: this.gateway,
       secretBox: this.secretBox,
     });
@@ -92,6 +96,7 @@ export class ProcessingHarness {
   async stop(): Promise<void> {
     await this.stopWorkers();
     await this.app?.close();
+    await this.smtp?.close();
     await this.gateway?.close();
     await this.tdb?.drop();
   }

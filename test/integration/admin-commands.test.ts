@@ -104,7 +104,7 @@ describe('operator commands', () => {
     const shown = await companiesShow(tdb.db, { company: companyId });
     expect(shown.members).toHaveLength(2);
     expect(shown.recent_ledger.map((e) => [e.kind, e.amount])).toEqual([['grant', '30000'], ['grant', '1000']]);
-    expect(await membersRemove(tdb.db, { company: companyId, member: member.id }, now)).toEqual({ revokedKeys: 1 });
+    expect(await membersRemove(tdb.db, { company: companyId, member: member.id }, now)).toEqual({ revokedKeys: 1, revokedInvitations: 0 });
     expect((await verifyApiKey(tdb.db, 'v1', key.secret, now)).ok).toBe(false);
     await expect(membersAdd(tdb.db, { company: companyId, email: 'not-an-email' })).rejects.toThrow(/e-mail/);
     await expect(membersAdd(tdb.db, { company: companyId, email: 'x@example.com', role: 'admin' })).rejects.toThrow(/role/);

@@ -288,6 +288,41 @@ describe('the batch state table', () => {
   });
 });
 
+describe('a deleted child of a batch', () => {
+  it('is shown deleted (no download path) in the batch, left out of the ZIP and listed in its manifest as deleted', async () => {
+    const del = await h.company('Deleting');
+    const pdf = await h.upload(del.key, 'keep.pdf', await samplePdf(1));
+    const batch = await b.submitOk(del.key, { operation: 'pdf-rotate', upload_ids: [pdf, pdf, pdf], options: { angle: 90 } });
+    const done = await b.waitForBatch(del.key, batch.id);
+    expect(done).toMatchObject({ status: 'completed', progress: { completed: 3 } });
+    const gone = done.jobs[1]!;
+    expect((await fetch(`${h.app.url}/v1/jobs/${gone.id}`, { method: 'DELETE', headers: h.auth(del.key) })).status).toBe(204);
+
+    // The batch says the child was deleted, keeps its accounting, and offers no dead download path.
+    const after = await b.getOk(del.key, batch.id);
+    expect(after).toMatchObject({ status: 'completed', progress: { total: 3, completed: 3, deleted: 1 }, credits: { charged: 6 } });
+    expect(after.jobs[1]).toMatchObject({ item_index: 1, id: gone.id, status: 'completed', deleted_at: expect.any(String), result: null });
+    expect(after.jobs[0]).toMatchObject({ deleted_at: null, result: { files: [expect.objectContaining({ download_path: `/v1/jobs/${after.jobs[0]!.id}/results/0` })] } });
+    expect((await h.download(del.key, gone.result!.files[0]!.download_path)).status).toBe(404);
+
+    // The ZIP of a 1-minute-old batch is served, without the deleted child, whose manifest entry says so.
+    const res = await b.zip(del.key, batch.id);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const zip = new AdmZip(Buffer.from(await res.arrayBuffer()));
+    const manifest = JSON.parse(zip.readAsText('manifest.json')) as { items: Array<{ item_index: number; status: string; deleted_at: string | null; files: unknown[] }> };
+    expect(manifest.items.map((i) => [i.item_index, i.status, i.deleted_at === null, i.files.length])).toEqual([
+      [0, 'completed', true, 1],
+      [1, 'completed', false, 0],
+      [2, 'completed', true, 1],
+    ]);
+    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['item-000/keep-rotated.pdf', 'item-002/keep-rotated.pdf', 'manifest.json']);
+
+    // A child that is not deleted but past its retention still makes the ZIP 410: it is never served incomplete.
+    await h.tdb.db('jobs').where({ id: after.jobs[2]!.id }).update({ results_expire_at: new Date(Date.now() - 1000) });
+    expect((await b.zip(del.key, batch.id)).status).toBe(410);
+  });
+});
+
 describe('items groups sources into one child', () => {
   it('pdf-merge per item; children are ordinary jobs with their own billing', async () => {
     const batch = await b.submitOk(acme.key, { operation: 'pdf-merge', items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf2'], up['pdf12'], up['pdf1']] }] });

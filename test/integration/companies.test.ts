@@ -75,7 +75,7 @@ describe('companies, members and keys', () => {
     expect(before.status).toBe(200);
     expect(await before.json()).toEqual({ company: company.id, member: colleague.id });
 
-    expect(await removeMember(tdb.db, company.id, colleague.id, now())).toEqual({ revokedKeys: 1 });
+    expect(await removeMember(tdb.db, company.id, colleague.id, now())).toEqual({ revokedKeys: 1, revokedInvitations: 0 });
     expect((await whoami(theirs.secret)).status).toBe(401);
     expect(await verifyApiKey(tdb.db, 'v1', theirs.secret, now())).toEqual({ ok: false, reason: 'revoked' });
     expect((await whoami(mine.secret)).status).toBe(200);

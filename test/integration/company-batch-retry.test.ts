@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { DashboardClient } from '../helpers/dashboard.js';
+import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
 import { batchClient, type BatchJson } from '../helpers/batches.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { Conformance } from '../helpers/openapi-conformance.js';
@@ -46,8 +46,7 @@ beforeAll(async () => {
   const ownerRow = await h.tdb.db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('m.id', acme.ownerId).first('a.id as account_id', 'a.email');
   await setAccountPassword(h.tdb.db, ownerRow.account_id, await hashPassword('retry owner password'), new Date());
   owner = await signIn(ownerRow.email, 'retry owner password');
-  const invitation = (await (await owner.request('POST', '/invitations', { email: 'viewer@retry.example', role: 'member' })).json()) as { token: string };
-  const accepted = await new DashboardClient(h.app.url, '/api/company').request('POST', '/invitations/accept', { token: invitation.token, password: 'viewer password 1' }, { csrf: null, idem: null, cookie: null });
+  const accepted = await inviteAndAccept(owner, h.smtp, 'viewer@retry.example', 'viewer password 1');
   expect(accepted.status, await accepted.clone().text()).toBe(201);
   member = await signIn('viewer@retry.example', 'viewer password 1');
 }, 300_000);

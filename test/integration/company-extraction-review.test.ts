@@ -6,7 +6,7 @@ import { ExtractionJson } from '../../adapters/documents/extraction-exports.js';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
-import { DashboardClient } from '../helpers/dashboard.js';
+import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
 import { generateInvoice, renderInvoice, type InvoiceDocument } from '../helpers/invoice-corpus.js';
 
 /**
@@ -43,8 +43,7 @@ beforeAll(async () => {
   const ownerRow = await h.tdb.db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('m.id', acme.ownerId).first('a.id as account_id', 'a.email');
   await setAccountPassword(h.tdb.db, ownerRow.account_id, await hashPassword('review owner password'), new Date());
   owner = await signIn(ownerRow.email, 'review owner password');
-  const invitation = (await (await owner.request('POST', '/invitations', { email: 'reviewer@review.example', role: 'member' })).json()) as { token: string };
-  const accepted = await new DashboardClient(h.app.url, '/api/company').request('POST', '/invitations/accept', { token: invitation.token, password: 'reviewer password 1' }, { csrf: null, idem: null, cookie: null });
+  const accepted = await inviteAndAccept(owner, h.smtp, 'reviewer@review.example', 'reviewer password 1');
   expect(accepted.status, await accepted.clone().text()).toBe(201);
   member = await signIn('reviewer@review.example', 'reviewer password 1');
 }, 300_000);

@@ -6,6 +6,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { createCompanyAdmin, DashboardClient } from '../helpers/dashboard.js';
 import { createDelivery, finishAttempt, getEndpoint, settleDelivery, startAttempt } from '../../db/repositories/webhooks.repo.js';
 import { Conformance, expectSoundDocument, expectSoundOperations } from '../helpers/openapi-conformance.js';
+import { invitationTokenIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 
 /**
  * The company administrators' session (spec section 5; docs/processing.md "Company session"): `/api/company` and
@@ -13,6 +14,8 @@ import { Conformance, expectSoundDocument, expectSoundOperations } from '../help
  */
 let tdb: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
+/** Where the app's mail goes: invitations reach the invitee only this way. */
+let smtp: TestSmtpServer;
 const logs = capturingLogger();
 let clock = new Date('2026-03-02T10:00:00.000Z');
 const advance = (ms: number) => {
@@ -55,12 +58,15 @@ async function createKey(c: DashboardClient, name = 'ci'): Promise<{ id: string;
   return { id: body['id'] as string, secret: body['secret'] as string };
 }
 
+/** Invites `email`; the token is what the invitee reads in the mail the app sent them (the answer never holds it). */
 async function invite(c: DashboardClient, email: string, role: 'member' | 'billing_admin' = 'member'): Promise<{ id: string; token: string }> {
   const res = await c.request('POST', '/invitations', { email, role });
   const body = await json(res);
   expect(res.status, JSON.stringify(body)).toBe(201);
-  secrets.push(body['token'] as string);
-  return { id: body['id'] as string, token: body['token'] as string };
+  const token = invitationTokenIn(smtp, email);
+  secrets.push(token);
+  expect(JSON.stringify(body)).not.toContain(token);
+  return { id: body['id'] as string, token };
 }
 
 async function accept(token: string, password: string): Promise<Response> {
@@ -70,13 +76,16 @@ async function accept(token: string, password: string): Promise<Response> {
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig({ RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: '3' }) });
+  smtp = await startSmtpServer();
+  secrets.push(smtp.password);
+  app = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig(smtp.env) });
   admin = await createCompanyAdmin(tdb.db);
   secrets.push(admin.password);
   adminClient = await signedIn(admin.email, admin.password);
 });
 afterAll(async () => {
   await app?.close();
+  await smtp?.close();
   await tdb?.drop();
 });
 
@@ -120,15 +129,58 @@ describe('sign-in', () => {
     await expectError(await client().request('POST', '/session', { email: 'someone@company.example', password: 'x', extra: 1 }, { idem: null }), 422, 'validation_failed');
   });
 
-  it('throttles sign-in per address: 429 with Retry-After past the limit, even with the right password', async () => {
-    const c = await createCompanyAdmin(tdb.db, 'Throttled Co');
-    secrets.push(c.password);
-    for (let i = 0; i < 3; i++) expect((await client().signIn(c.email, 'wrong password here', { idem: null })).status).toBe(401);
-    const res = await client().signIn(c.email, c.password, { idem: null });
-    await expectError(res, 429, 'rate_limited');
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    advance(15 * 60_000);
-    expect((await client().signIn(c.email, c.password, { idem: null })).status).toBe(201);
+  it('throttles failed sign-ins per address and account and per address, without locking the owner out, and keeps guessing slow', async () => {
+    // Behind one trusted proxy, so each request says which client address it comes from; the default limits.
+    const proxied = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig({ TRUST_PROXY: 'true' }) });
+    try {
+      const from = (ip: string) => ({ idem: null, headers: { 'X-Forwarded-For': ip } });
+      const attempt = (ip: string, email: string, password: string) => new DashboardClient(proxied.url, '/api/company').signIn(email, password, from(ip));
+      const c = await createCompanyAdmin(tdb.db, 'Throttled Co');
+      secrets.push(c.password);
+
+      // An attacker elsewhere sends 12 wrong passwords for the owner's address: after 5, that address is refused for it.
+      const attacker: number[] = [];
+      for (let i = 0; i < 12; i++) attacker.push((await attempt('198.51.100.7', c.email, `wrong password ${i}`)).status);
+      // The owner, at their own address, is not locked out: the right password signs in.
+      const owner = await attempt('203.0.113.9', c.email, c.password);
+      expect(owner.status, await owner.clone().text()).toBe(201);
+      expect(attacker).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      const refused = await attempt('198.51.100.7', c.email, c.password);
+      await expectError(refused, 429, 'rate_limited');
+      // The refusal ends when the oldest of those failures is 15 minutes old (they were all made at this instant).
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(900);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(915);
+      // A wrong password of the owner's counts for them alone; they still sign in.
+      await expectError(await attempt('203.0.113.9', c.email, 'a typo in it'), 401, 'invalid_credentials');
+      expect((await attempt('203.0.113.9', c.email, c.password)).status).toBe(201);
+
+      // Per address: after 30 failures in 15 minutes for any accounts, the address is refused for every account.
+      const spray: number[] = [];
+      for (let i = 0; i < 26; i++) spray.push((await attempt('198.51.100.7', `someone-${i}@throttled.example`, 'guess guess guess')).status);
+      expect(spray).toEqual([...Array<number>(25).fill(401), 429]);
+      await expectError(await attempt('198.51.100.7', 'one-more@throttled.example', 'guess guess guess'), 429, 'rate_limited');
+
+      // Many addresses, each under its own limit: past 20 failures for the account in 15 minutes, every address gets
+      // one failure for it per 15 minutes, so guessing from many addresses stays slow ...
+      for (let i = 1; i <= 14; i++) await expectError(await attempt(`192.0.2.${i}`, c.email, 'distributed guess'), 401, 'invalid_credentials');
+      await expectError(await attempt('192.0.2.1', c.email, 'second guess from here'), 429, 'rate_limited');
+      await expectError(await attempt('192.0.2.99', c.email, 'a first guess from here'), 401, 'invalid_credentials');
+      await expectError(await attempt('192.0.2.99', c.email, c.password), 429, 'rate_limited');
+      // ... and the owner, from an address without a failure for it, still signs in; from the one where they mistyped,
+      // they wait until that failure is 15 minutes old.
+      expect((await attempt('203.0.113.10', c.email, c.password)).status).toBe(201);
+      const slowed = await attempt('203.0.113.9', c.email, c.password);
+      await expectError(slowed, 429, 'rate_limited');
+      advance(Number(slowed.headers.get('retry-after')) * 1000);
+      expect((await attempt('203.0.113.9', c.email, c.password)).status).toBe(201);
+
+      // The counters hold digests and addresses, never the e-mail address.
+      const buckets = (await tdb.db('rate_limit_windows').where('bucket', 'like', '%sign-in%').pluck('bucket')).join(' ');
+      expect(buckets).not.toContain(c.email);
+      expect(buckets).not.toContain('someone-0@');
+    } finally {
+      await proxied.close();
+    }
     adminClient = await signedIn(admin.email, admin.password); // the clock moved past the idle timeout
   });
 });
@@ -186,6 +238,60 @@ describe('keys', () => {
 });
 
 describe('members and invitations', () => {
+  it('an invitation reaches the invited address by e-mail; the administrator never sees its token, so cannot accept it', async () => {
+    const email = 'invited-by-mail@company.example';
+    const res = await adminClient.request('POST', '/invitations', { email, role: 'member' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body).toMatchObject({ email, role: 'member', invited_by: admin.memberId });
+    expect(body).not.toHaveProperty('token');
+    // The invitee's mailbox has the one way in: a link to the dashboard's acceptance page carrying the token.
+    const mails = smtp.to(email);
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!.parsed;
+    expect(mail.from?.value).toEqual([{ name: 'Paycore', address: 'no-reply@paycore.example' }]);
+    expect(mail.subject).toBe('You are invited to join Session Co on Paycore');
+    expect(mail.text).toContain(`${admin.email} invited you to join Session Co as member.`);
+    expect(mail.text).toMatch(new RegExp(`${new URL(app.url).origin}/dashboard/accept-invitation#token=[A-Za-z0-9_-]{43}\\b`));
+    const token = invitationTokenIn(smtp, email);
+    secrets.push(token);
+    // Nothing the administrator can read holds it: the answer, the list, the stored row (a digest only).
+    expect(JSON.stringify(body)).not.toContain(token);
+    expect(JSON.stringify(await json(await adminClient.request('GET', '/invitations')))).not.toContain(token);
+    expect(JSON.stringify(await tdb.db('company_invitations').where({ email }))).not.toContain(token);
+    const accepted = await accept(token, 'invited by mail password');
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+    expect(await accepted.json()).toMatchObject({ member: { email, role: 'member' } });
+  });
+
+  it('refuses to invite when the mail does not go out, leaving no invitation open', async () => {
+    // The mail server refuses the address for good: 422 naming the address; nothing stays open.
+    const gone = 'gone+invitee@company.example';
+    const refused = await expectError(await adminClient.request('POST', '/invitations', { email: gone }), 422, 'invitation_undeliverable');
+    expect(refused['issues']).toEqual([{ path: 'email', message: expect.any(String) }]);
+    // It cannot get through for now: 503 with Retry-After; nothing stays open either.
+    const busy = 'busy+invitee@company.example';
+    const later = await adminClient.request('POST', '/invitations', { email: busy });
+    await expectError(later, 503, 'mail_unavailable');
+    expect(Number(later.headers.get('retry-after'))).toBeGreaterThan(0);
+    const open = ((await json(await adminClient.request('GET', '/invitations')))['data'] as Array<{ email: string }>).map((i) => i.email);
+    expect(open).not.toContain(gone);
+    expect(open).not.toContain(busy);
+    await expectError(await adminClient.request('POST', '/invitations', { email: gone }), 422, 'invitation_undeliverable'); // not invitation_pending
+
+    // A server without mail configured cannot invite at all (the token would have nowhere to go but the administrator).
+    const mailless = await startTestApp({ db: tdb.db, logger: logs.logger, now: () => clock, config: testConfig() });
+    try {
+      const c = new DashboardClient(mailless.url, '/api/company');
+      expect((await c.signIn(admin.email, admin.password, { idem: null })).status).toBe(201);
+      secrets.push(c.cookie!.split('=')[1]!, c.csrf!);
+      await expectError(await c.request('POST', '/invitations', { email: 'no-mail@company.example' }), 503, 'mail_unavailable');
+      expect(await tdb.db('company_invitations').where({ email: 'no-mail@company.example' })).toEqual([]);
+    } finally {
+      await mailless.close();
+    }
+  });
+
   it('an invitation is single use; accepting sets a password; a member reads jobs but manages nothing', async () => {
     const inv = await invite(adminClient, 'member-one@company.example');
     expect(inv.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -244,6 +350,42 @@ describe('members and invitations', () => {
     await expectError(await second.request('GET', '/session'), 401, 'session_required');
     await expectError(await adminClient.request('POST', `/members/${target.id}/remove`, {}), 404, 'not_found');
     await expectError(await adminClient.request('POST', `/members/${admin.memberId}/remove`, {}), 409, 'last_billing_admin');
+  });
+
+  it('a removed billing administrator cannot come back through an invitation they issued; a lowered role keeps only what it may grant', async () => {
+    const inv = await invite(adminClient, 'leaving-admin@company.example', 'billing_admin');
+    expect((await accept(inv.token, 'leaving admin password')).status).toBe(201);
+    const leaving = await signedIn('leaving-admin@company.example', 'leaving admin password');
+    // Before being removed, they invite a second address of their own as billing administrator, and a colleague.
+    const comeback = await invite(leaving, 'leaving-admin+alt@company.example', 'billing_admin');
+    const colleague = await invite(leaving, 'colleague-of-leaving@company.example', 'member');
+    const members = (await json(await adminClient.request('GET', '/members')))['data'] as Array<{ id: string; email: string }>;
+    const target = members.find((m) => m.email === 'leaving-admin@company.example')!;
+    expect(await (await adminClient.request('POST', `/members/${target.id}/remove`, {})).json()).toMatchObject({ id: target.id, revoked_invitations: 2 });
+
+    // Their open invitations were revoked with the membership: not listed, and not accepted.
+    const open = (await json(await adminClient.request('GET', '/invitations')))['data'] as Array<{ id: string }>;
+    expect(open.map((i) => i.id)).not.toContain(comeback.id);
+    expect(open.map((i) => i.id)).not.toContain(colleague.id);
+    await expectError(await accept(comeback.token, 'comeback password 1'), 404, 'invitation_invalid');
+    await expectError(await accept(colleague.token, 'colleague password 1'), 404, 'invitation_invalid');
+    await expectError(await client().signIn('leaving-admin+alt@company.example', 'comeback password 1', { idem: null }), 401, 'invalid_credentials');
+    expect(await tdb.db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('a.email', 'leaving-admin+alt@company.example').first()).toBeUndefined();
+
+    // A billing administrator whose role is lowered to member (no route does it in this release; an operator in the
+    // database stands for one): their invitations that grant more than member cannot be accepted, the others can.
+    const lowered = await invite(adminClient, 'lowered-admin@company.example', 'billing_admin');
+    expect((await accept(lowered.token, 'lowered admin password')).status).toBe(201);
+    const loweredClient = await signedIn('lowered-admin@company.example', 'lowered admin password');
+    const above = await invite(loweredClient, 'invited-as-admin@company.example', 'billing_admin');
+    const same = await invite(loweredClient, 'invited-as-member@company.example', 'member');
+    await tdb.db('members').whereIn('account_id', tdb.db('accounts').where({ email: 'lowered-admin@company.example' }).select('id')).update({ role: 'member' });
+    await expectError(await accept(above.token, 'invited admin password'), 404, 'invitation_invalid');
+    expect((await accept(same.token, 'invited member password')).status).toBe(201);
+    // It is no longer open: not listed, not counted, and it does not hold the address, which may be invited again.
+    expect(((await json(await adminClient.request('GET', '/invitations')))['data'] as Array<{ id: string }>).map((i) => i.id)).not.toContain(above.id);
+    const reinvited = await invite(adminClient, 'invited-as-admin@company.example', 'billing_admin');
+    expect((await adminClient.request('POST', `/invitations/${reinvited.id}/revoke`, {})).status).toBe(200);
   });
 
   it('a suspended company\'s members are refused (403), signed in or not', async () => {

@@ -112,22 +112,21 @@ describe('maintenance purges under a statement timeout', () => {
     const now = new Date('2026-11-22T12:00:00Z');
     const rows = Array.from({ length: 23 }, (_, i) => ({
       bucket: `purge-test:${i}`,
-      window_start: new Date(now.getTime() - 3_600_000),
-      hits: 1,
+      hits: JSON.stringify({ [String(now.getTime() - 3_600_000)]: 1 }),
       expires_at: new Date(now.getTime() + (i < 20 ? -60_000 : 60_000)),
     }));
-    await tdb.db('rate_limit_counters').insert(rows);
+    await tdb.db('rate_limit_windows').insert(rows);
     const statements: string[] = [];
     const record = (q: { sql: string }) => {
       if (/^delete/i.test(q.sql)) statements.push(q.sql);
     };
     tdb.db.on('query', record);
     try {
-      expect(await deleteInBatches(tdb.db, 'rate_limit_counters', (q) => q.where('bucket', 'like', 'purge-test:%').andWhere('expires_at', '<', now), 6)).toBe(20);
+      expect(await deleteInBatches(tdb.db, 'rate_limit_windows', (q) => q.where('bucket', 'like', 'purge-test:%').andWhere('expires_at', '<', now), 6)).toBe(20);
     } finally {
       tdb.db.off('query', record);
     }
     expect(statements).toHaveLength(4); // 6 + 6 + 6 + 2
-    expect((await tdb.db('rate_limit_counters').where('bucket', 'like', 'purge-test:%').pluck('bucket')).sort()).toEqual(['purge-test:20', 'purge-test:21', 'purge-test:22']);
+    expect((await tdb.db('rate_limit_windows').where('bucket', 'like', 'purge-test:%').pluck('bucket')).sort()).toEqual(['purge-test:20', 'purge-test:21', 'purge-test:22']);
   });
 });

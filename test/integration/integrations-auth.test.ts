@@ -152,18 +152,23 @@ describe('management route guards', () => {
     await expectError(wrong, 405, 'method_not_allowed');
   });
 
-  it('sign-in attempts per address are throttled (429 with Retry-After)', async () => {
-    // The app's clock stands still, so the 15-minute window cannot end between the attempts counted here.
+  it('failed sign-ins are throttled per address and account, never locking the owner out (429 with Retry-After)', async () => {
+    // The app's clock stands still, so no failure leaves its 15-minute window between the attempts counted here; behind
+    // one trusted proxy, so each request says which client address it comes from.
     const frozen = new Date();
-    const app = await h.startApp({ RATE_LIMIT_SIGN_IN_PER_EMAIL_PER_15_MINUTES: '3' }, { now: () => frozen });
+    const app = await h.startApp({ TRUST_PROXY: 'true' }, { now: () => frozen });
     try {
-      const client = new DashboardClient(app.url);
+      const attempt = (ip: string, email: string, password: string) => new DashboardClient(app.url).signIn(email, password, { headers: { 'X-Forwarded-For': ip } });
       const u = await createDashboardUser(h.tdb.db, merchant.id);
-      for (let i = 0; i < 3; i++) expect((await client.signIn(u.email, 'wrong password 123')).status).toBe(401);
-      const res = await client.signIn(u.email, u.password);
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await attempt('198.51.100.8', u.email, `wrong password ${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+      const res = await attempt('198.51.100.8', u.email, u.password);
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(((await res.json()) as { code: string }).code).toBe('rate_limited');
+      // The owner elsewhere signs in with the right password.
+      expect((await attempt('203.0.113.12', u.email, u.password)).status).toBe(201);
     } finally {
       await app.close();
     }

@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { ActivityFailure, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ConfigError, loadConfig } from '../../config/schema.js';
 import { formatUsdc } from '../../domain/money.js';
@@ -12,75 +10,15 @@ import { invoiceMailContent } from '../../adapters/mail/invoice-message.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { startInvoiceMailWorkflow } from '../../api/temporal/workflow-client.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
-
-// ---- A real SMTP server on loopback (smtp-server), with a login, whose replies depend on the recipient -------
-
-const SMTP_USER = 'mailer';
-const SMTP_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
-
-interface Received {
-  to: string[];
-  raw: Buffer;
-  parsed: ParsedMail;
-}
-
-/**
- * Recipients steer the server: `temp-once+…@` answers 451 to the first DATA and accepts the next; `busy+…@`
- * always answers 451; `gone+…@` is refused at RCPT with 550. Everything else is accepted.
- */
-async function startSmtpServer() {
-  const received: Received[] = [];
-  const dataAttempts = new Map<string, number>();
-  const reply = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
-  const server = new SMTPServer({
-    authMethods: ['PLAIN', 'LOGIN'],
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onAuth(auth, _session, cb) {
-      if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) cb(null, { user: SMTP_USER });
-      else cb(reply(535, 'Authentication credentials invalid'));
-    },
-    onRcptTo(address, _session, cb) {
-      if (address.address.startsWith('gone+')) cb(reply(550, `5.1.1 <${address.address}>: mailbox unavailable`));
-      else cb();
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        const n = (dataAttempts.get(to[0]!) ?? 0) + 1;
-        dataAttempts.set(to[0]!, n);
-        if (to[0]!.startsWith('busy+') || (to[0]!.startsWith('temp-once+') && n === 1)) {
-          cb(reply(451, '4.3.0 Temporary local problem, try again later'));
-          return;
-        }
-        const raw = Buffer.concat(chunks);
-        simpleParser(raw)
-          .then((parsed) => {
-            received.push({ to, raw, parsed });
-            cb();
-          })
-          .catch((e: Error) => cb(e));
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    port,
-    received,
-    dataAttempts,
-    to: (address: string) => received.filter((r) => r.to.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 
 // ---- Fixture ---------------------------------------------------------------------------------------------------
 
 const h = new ProofHarness();
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let smtp: TestSmtpServer;
+/** The test SMTP server's login (set when it starts). */
+let SMTP_USER: string;
+let SMTP_PASSWORD: string;
 let m: TestMerchant;
 let merchantName: string;
 const PUBLIC_BASE_URL = 'https://pay.example.test';
@@ -149,8 +87,9 @@ const gw = () => h.gateway!;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
+  ({ user: SMTP_USER, password: SMTP_PASSWORD } = smtp);
   mailEnv = {
-    SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${smtp.port}`,
+    SMTP_URL: smtp.env['SMTP_URL']!,
     MAIL_FROM: 'Billing <billing@merchant.example>',
     // Far above a loopback exchange on a busy machine: an attempt's outcome is the server's reply, never the load.
     SMTP_TIMEOUT_MS: '60000',

@@ -9,7 +9,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { startTestWorker, testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { hitRateLimits } from '../../db/repositories/rate-limits.repo.js';
+import { takeRateLimitHits } from '../../db/repositories/rate-limits.repo.js';
 import { createDelivery, createEndpoint, getDelivery } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { ensureSchedules } from '../../workers/schedules.js';
@@ -37,10 +37,11 @@ afterAll(async () => {
 describe('maintenance', () => {
   it('purges ended rate-limit windows, expired /v1 idempotency keys and ended dashboard sessions, keeping /proof keys forever', async () => {
     const rule = { name: 'm:test', limit: 10, windowSeconds: 60 };
-    await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date(Date.now() - 3_600_000));
-    // A window that has not ended when the sweep runs: one an hour ahead (the current minute's window could end
-    // between this line and the sweep).
-    await hitRateLimits(tdb.db, [{ rule, subject: 'a' }], new Date(Date.now() + 3_600_000));
+    const hitAt = (subject: string, at: number) => takeRateLimitHits(tdb.db, [{ rule, subject, ask: 1, recordAt: at }], new Date(at));
+    await hitAt('a', Date.now() - 3_600_000);
+    // A window whose hit has not left it when the sweep runs: one an hour ahead (a hit of now could leave it between
+    // this line and the sweep).
+    await hitAt('b', Date.now() + 3_600_000);
     const row = { operation: 'op', request_hash: 'h', response_status: 201, response_body: Buffer.from('{}'), response_content_type: 'application/json' };
     await tdb.db('idempotency_keys').insert([
       { ...row, dialect: 'v1', tenant_id: 't', key: 'expired-key-1', expires_at: new Date(Date.now() - 1000) },
@@ -58,7 +59,7 @@ describe('maintenance', () => {
     expect((await tdb.db('merchant_sessions').select('id')).map((r) => r.id)).toEqual([live.id]);
     expect(result).toEqual({ rateLimitWindows: 1, idempotencyKeys: 1, sessions: 2, expiredRequests: 0, restartedDeliveries: 0, restartedJobs: 0, reconciledPayments: { settled: 0, failed: 0, open: 0, purgedAnswers: 0 }, restartedInvoiceLifecycles: 0, restartedBatches: 0 });
     expect((await tdb.db('idempotency_keys').select('key').orderBy('key')).map((r) => r.key)).toEqual(['fresh-key-0001', 'proof-key-never-expires']);
-    expect(await tdb.db('rate_limit_counters')).toHaveLength(1);
+    expect((await tdb.db('rate_limit_windows')).map((r: { bucket: string }) => r.bucket)).toEqual(['m:test:b']);
   });
 
   it('starts the workflow of an earlier version\'s delivery whose start was lost, and leaves running ones alone', async () => {

@@ -11,6 +11,7 @@ import { COMPANY_SESSION_COOKIE } from '../../api/company/guards.js';
 import { SESSION_COOKIE } from '../../api/integrations/guards.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness, newIdem } from '../helpers/proof.js';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { failureSections, runProgram, schemathesisBinary } from '../helpers/schemathesis.js';
 
@@ -97,6 +98,8 @@ const ENV = {
 };
 
 const h = new ProofHarness();
+/** Company invitations are e-mailed: the app sends them here (and the fuzzer's, to whatever address it makes up). */
+let smtp: TestSmtpServer;
 const work = mkdtempSync(join(tmpdir(), 'openapi-fuzz-'));
 /** The bearer key of each interface, by the `bearerFormat` prefix its document gives. */
 const keys: Record<string, string> = {};
@@ -121,7 +124,8 @@ async function post(path: string, key: string, init: { json?: unknown; form?: Fo
 }
 
 beforeAll(async () => {
-  await h.start(ENV, { workflows: true });
+  smtp = await startSmtpServer();
+  await h.start({ ...ENV, ...smtp.env }, { workflows: true });
 
   // /v1: a company, its key, an upload, a job and a batch (queued: no worker runs here).
   const { company, owner } = await createCompany(h.tdb.db, { name: 'Fuzz Co', ownerEmail: 'owner@fuzz.example' });
@@ -222,6 +226,7 @@ afterAll(async () => {
     }
   }
   await h.stop();
+  await smtp?.close();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -111,7 +111,7 @@ describe('the document', () => {
     for (const [op, path] of [['GET /proof/openapi.json', '/proof/openapi.json?api_key=x'], ['GET /proof/developers', '/proof/developers?token=x'], ['GET /proof/pay/{id}', `/proof/pay/${UNKNOWN['pay']!}?key=${acme.key}`]] as const) {
       expect(codeOf(await c.check(op, await fetch(`${h.app.url}${path}`)))).toBe('api_key_in_url');
     }
-    expect(await h.tdb.db('rate_limit_counters').where('bucket', 'like', 'proof:%')).toHaveLength(0);
+    expect(await h.tdb.db('rate_limit_windows').where('bucket', 'like', 'proof:%')).toHaveLength(0);
   });
 
   it('is structurally valid OpenAPI 3.1: references resolve, schemas compile, examples validate, operation ids are unique', () => {

@@ -35,7 +35,8 @@ describe('rate limits', () => {
       const res = await fetch(`${apps[i % 2]!.url}/v1/test-things`, { headers: { Authorization: `Bearer ${secret}` } });
       statuses.push(res.status);
       if (res.status === 429) {
-        expect(res.headers.get('retry-after')).toBe('30');
+        // Sliding windows: every hit was at the pinned 12:00:30, so the oldest leaves the window a minute later.
+        expect(res.headers.get('retry-after')).toBe('60');
         expect(await res.json()).toMatchObject({ code: 'rate_limited', detail: expect.any(String) });
       } else {
         expect(res.headers.get('ratelimit-limit')).toBe('5');
@@ -56,10 +57,81 @@ describe('rate limits', () => {
   });
 
   it('keeps counters in PostgreSQL and purges ended windows', async () => {
-    const rows = await tdb.db('rate_limit_counters').select('bucket', 'hits');
+    const rows = await tdb.db('rate_limit_windows').select('bucket', 'hits');
     expect(rows.length).toBeGreaterThan(0);
     expect(await purgeExpiredRateLimits(tdb.db, new Date('2026-11-22T12:05:00Z'))).toBe(rows.length);
   });
+});
+
+describe('a sliding window, as "120 per minute" reads', () => {
+  it('never admits more than 120 in any 60 s across two processes, keeps close to 120 a minute, and its headers are true', async () => {
+    const fresh = await createTestDatabase();
+    let clock = new Date('2026-11-22T12:00:30.000Z'); // mid-minute: a fixed window would start over 30 s in
+    const config = testConfig({ RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '120' });
+    const pair = [
+      await startTestApp({ db: fresh.db, logger: logs.logger, config, now: () => clock }),
+      await startTestApp({ db: fresh.db, logger: logs.logger, config, now: () => clock }),
+    ];
+    try {
+      const { company, owner } = await createCompany(fresh.db, { name: 'Sliding', ownerEmail: 'sliding@example.com' });
+      const { secret } = await issueCompanyKey(fresh.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] }, new Date());
+      const get = (i: number) => fetch(`${pair[i % 2]!.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: { Authorization: `Bearer ${secret}` } });
+      // A client sending 4 requests a second for 150 s, alternating between the processes (404: admitted).
+      const admitted: number[] = [];
+      for (let i = 0; i < 600; i++) {
+        const t = clock.getTime();
+        const res = await get(i);
+        expect([404, 429], await res.clone().text()).toContain(res.status);
+        if (res.status === 404) {
+          admitted.push(t);
+          // Each process knows the others' hits as of its last statement: between 0 and the limit.
+          expect(Number(res.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+          expect(Number(res.headers.get('ratelimit-remaining'))).toBeLessThan(120);
+        } else {
+          const wait = Number(res.headers.get('retry-after'));
+          expect(wait).toBeGreaterThanOrEqual(1);
+          expect(wait).toBeLessThanOrEqual(61);
+        }
+        clock = new Date(t + 250);
+      }
+      // Whichever 60 s one looks at, at most 120 were admitted (a fixed window admits up to 240 across a minute's end).
+      const busiest = Math.max(...admitted.map((t) => admitted.filter((a) => a > t - 60_000 && a <= t).length));
+      expect(busiest, 'most requests admitted in any 60 s').toBeLessThanOrEqual(120);
+      // ... and the client is not starved: close to 120 a minute over the 150 s (at most a second or two of slack per minute).
+      expect(admitted.length).toBeGreaterThanOrEqual(280);
+
+      // Retry-After is true: refused now, admitted once it has passed (nothing else sent meanwhile).
+      let refused = await get(0);
+      while (refused.status !== 429) {
+        clock = new Date(clock.getTime() + 100);
+        refused = await get(0);
+      }
+      const wait = Number(refused.headers.get('retry-after'));
+      clock = new Date(clock.getTime() + wait * 1000);
+      expect((await get(1)).status).toBe(404);
+
+      // One process alone: RateLimit-Remaining never promises more than the window has left, and once RateLimit-Reset
+      // has passed with nothing sent, the whole limit is there again.
+      const alone = (): Promise<Response> => get(0);
+      let last: Response | null = null;
+      const recent: number[] = admitted.filter((a) => a > clock.getTime() - 60_000);
+      recent.push(clock.getTime());
+      for (let i = 0; i < 5; i++) {
+        clock = new Date(clock.getTime() + 20_000);
+        last = await alone();
+        if (last.status === 404) {
+          recent.push(clock.getTime());
+          expect(Number(last.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(120 - recent.filter((a) => a > clock.getTime() - 60_000).length);
+        }
+      }
+      clock = new Date(clock.getTime() + Number(last!.headers.get('ratelimit-reset')) * 1000);
+      const fresh1 = await alone();
+      expect([fresh1.status, fresh1.headers.get('ratelimit-remaining')]).toEqual([404, '119']);
+    } finally {
+      for (const a of pair) await a.close();
+      await fresh.drop();
+    }
+  }, 300_000);
 });
 
 describe('failed authentication per IP', () => {
@@ -83,7 +155,7 @@ describe('failed authentication per IP', () => {
       const lookupsBefore = lookups.length;
       const v1 = await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${bogus(9)}` } });
       expect(v1.status).toBe(429);
-      expect(v1.headers.get('retry-after')).toBe('30');
+      expect(v1.headers.get('retry-after')).toBe('60'); // the failures of the pinned 12:00:30 leave the window a minute later
       expect(await v1.json()).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('authentication') });
       const proof = await fetch(`${app.url}/proof/v1/me`, { headers: { Authorization: 'Bearer skp_nope' } });
       expect(proof.status).toBe(429);

@@ -73,8 +73,8 @@ describe('TRUST_PROXY with a number of trusted hops', () => {
   it('without TRUST_PROXY, X-Forwarded-For is ignored: every request counts against the socket address', async () => {
     const a = await app({ TRUST_PROXY: 'false', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
     expect(await health(a, '203.0.113.40')).toBe(200);
-    expect(await tdb.db('rate_limit_counters').where('bucket', 'like', '%203.0.113.40%').select('bucket')).toEqual([]);
-    expect(await tdb.db('rate_limit_counters').where('bucket', 'like', 'x402:ip:min:%127.0.0.1').select('bucket')).not.toEqual([]);
+    expect(await tdb.db('rate_limit_windows').where('bucket', 'like', '%203.0.113.40%').select('bucket')).toEqual([]);
+    expect(await tdb.db('rate_limit_windows').where('bucket', 'like', 'x402:ip:min:%127.0.0.1').select('bucket')).not.toEqual([]);
   });
 
   it('takes X-Forwarded-Proto and X-Forwarded-Host from the same trusted hop as the client address', async () => {

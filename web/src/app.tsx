@@ -3,6 +3,7 @@ import { Layout } from './components/layout';
 import { Progress } from './components/feedback';
 import { COMPANY_PAGES, homeOf, MERCHANT_PAGES, type PageDef } from './pages';
 import { SignInPage } from './pages/sign-in';
+import { AcceptInvitationPage } from './pages/accept-invitation';
 import { useSession, type AccountKind } from './session';
 
 /** A section (merchant or company): its pages behind a session of that kind; anything else goes to sign-in. */
@@ -44,6 +45,8 @@ export function App() {
     <Routes>
       <Route path="/" element={<Home />} />
       <Route path="/sign-in" element={account === undefined ? <Progress label="Loading…" /> : <SignInPage />} />
+      {/* Public: the link of an invitation e-mail (no session needed, whoever is signed in). */}
+      <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
       <Route path="/merchant/*" element={<Section kind="merchant" pages={MERCHANT_PAGES} label="Merchant" />} />
       <Route path="/company/*" element={<Section kind="company" pages={COMPANY_PAGES} label="Company" />} />
       <Route path="*" element={<Home />} />

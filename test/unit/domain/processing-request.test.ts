@@ -109,6 +109,16 @@ describe('job and estimate bodies', () => {
   it('reports every problem at once', () => {
     expect(paths({ operation: 'pdf-rotate', upload_ids: [U1, U2], options: { angle: 1 }, items: [] }).sort()).toEqual(['items', 'options.angle', 'upload_ids']);
   });
+
+  it('a job body in the batch form (items, no upload_ids) is told that items is for POST /v1/batches, not that upload_ids is missing', () => {
+    const issues = issuesOf({ operation: 'pdf-merge', items: [{ upload_ids: [U1, U2] }] });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^items: .*POST \/v1\/batches/);
+    // With upload_ids as well, the items issue says the same.
+    expect(issuesOf({ operation: 'pdf-rotate', upload_ids: [U1], items: [{ upload_ids: [U1] }], options: { angle: 90 } })).toEqual([expect.stringMatching(/^items: .*POST \/v1\/batches/)]);
+    // Without either, upload_ids is what a job needs.
+    expect(paths({ operation: 'pdf-rotate', options: { angle: 90 } })).toEqual(['upload_ids']);
+  });
 });
 
 describe('page ranges against the real page count', () => {

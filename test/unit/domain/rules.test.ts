@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIdempotencyKey } from '../../../domain/idempotency.js';
 import { normalizeScopes, parsePresentedKey, requiredScope, validateExpiry, looksLikeApiKey } from '../../../domain/api-keys.js';
-import { retryAfterSeconds, windowStart } from '../../../domain/rate-limits.js';
+import { emptyAt, recordedTime, roomAt, secondsUntil, windowGrainMs } from '../../../domain/rate-limits.js';
 import { canonicalJson } from '../../../domain/canonical-json.js';
 import { jsonBodyIssues, MAX_JSON_DEPTH } from '../../../domain/validation/json-body.js';
 import type { DomainError } from '../../../domain/errors.js';
@@ -70,14 +70,30 @@ describe('API key rules', () => {
   });
 });
 
-describe('fixed windows', () => {
-  it('aligns windows to the epoch and reports the wait to the next one', () => {
-    const now = new Date('2026-11-22T10:15:42.300Z');
-    expect(windowStart(now, 60).toISOString()).toBe('2026-11-22T10:15:00.000Z');
-    expect(windowStart(now, 3600).toISOString()).toBe('2026-11-22T10:00:00.000Z');
-    expect(retryAfterSeconds(now, 60)).toBe(18);
-    expect(retryAfterSeconds(now, 3600)).toBe(2658);
-    expect(retryAfterSeconds(new Date('2026-11-22T10:15:59.999Z'), 60)).toBe(1);
+describe('sliding windows', () => {
+  const now = new Date('2026-11-22T10:15:42.300Z');
+  const t = now.getTime();
+  it('records hits on a grain of a sixtieth of the window (at least 1 s), rounded up; a reservation one grain later', () => {
+    expect([windowGrainMs(60), windowGrainMs(900), windowGrainMs(3600), windowGrainMs(10)]).toEqual([1000, 15_000, 60_000, 1000]);
+    expect(new Date(recordedTime(now, 60, false)).toISOString()).toBe('2026-11-22T10:15:43.000Z');
+    expect(new Date(recordedTime(now, 60, true)).toISOString()).toBe('2026-11-22T10:15:44.000Z');
+    expect(new Date(recordedTime(now, 3600, false)).toISOString()).toBe('2026-11-22T10:16:00.000Z');
+    expect(recordedTime(new Date('2026-11-22T10:15:42.000Z'), 60, false)).toBe(new Date('2026-11-22T10:15:42.000Z').getTime());
+  });
+  it('has room again once enough of the oldest hits have left the window; is empty once the newest has', () => {
+    const entries = [{ at: t - 50_000, hits: 2 }, { at: t - 20_000, hits: 3 }, { at: t - 70_000, hits: 9 }];
+    // 9 hits left the window already; 5 remain.
+    expect(roomAt(entries, 6, 60, t)).toBe(t);
+    expect(roomAt(entries, 5, 60, t)).toBe(t + 10_000); // the 2 of 50 s ago leave in 10 s
+    expect(roomAt(entries, 4, 60, t)).toBe(t + 10_000);
+    expect(roomAt(entries, 3, 60, t)).toBe(t + 40_000); // 3 left are not fewer than 3: the 3 of 20 s ago must leave too
+    expect(emptyAt(entries, 60, t)).toBe(t + 40_000);
+    expect(emptyAt([], 60, t)).toBe(t);
+  });
+  it('says waits in whole seconds, at least one', () => {
+    expect(secondsUntil(now, t + 17_700)).toBe(18);
+    expect(secondsUntil(now, t + 1)).toBe(1);
+    expect(secondsUntil(now, t - 5000)).toBe(1);
   });
 });
 

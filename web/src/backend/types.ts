@@ -132,7 +132,6 @@ export interface Invitation {
   expires_at: string;
 }
 
-export type NewInvitation = Invitation & { token: string };
 
 export interface SavedWorkflow {
   id: string;
@@ -191,11 +190,13 @@ export interface BatchSummary {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  progress: { total: number; queued: number; processing: number; completed: number; failed: number; cancelled: number };
+  /** `deleted`: ended children the client deleted since (counted in their state too). */
+  progress: { total: number; queued: number; processing: number; completed: number; failed: number; cancelled: number; deleted: number };
   credits: { estimated: number; reserved: number; charged: number; released: number };
 }
 
-export type Batch = BatchSummary & { jobs: Array<Job & { item_index: number }>; next_after: number | null };
+/** A child the client deleted keeps its state and credits, has no result, and its own page is gone (`deleted_at`). */
+export type Batch = BatchSummary & { jobs: Array<Job & { item_index: number; deleted_at: string | null }>; next_after: number | null };
 
 export interface LedgerEntry {
   id: number;

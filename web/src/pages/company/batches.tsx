@@ -177,16 +177,15 @@ function BatchView({ id }: { id: string }) {
               {b.jobs.map((j) => (
                 <tr key={j.id}>
                   <th scope="row">{j.item_index}</th>
-                  <td>
-                    <Link to={`/company/jobs/${j.id}`}>{j.id}</Link>
-                  </td>
+                  <td>{j.deleted_at ? j.id : <Link to={`/company/jobs/${j.id}`}>{j.id}</Link>}</td>
                   <td className="wrap">
                     <StatusBadge status={j.status} />
                     {j.status === 'failed' && <span className="small"> {j.error}</span>}
+                    {j.deleted_at && <span className="small"> deleted {when(j.deleted_at)}: not in the ZIP</span>}
                   </td>
                   <td>{j.charged_credits ?? `${j.estimated_credits} reserved`}</td>
                   <td>
-                    {j.operation === 'flow-extract' && j.status === 'completed' && (
+                    {j.operation === 'flow-extract' && j.status === 'completed' && !j.deleted_at && (
                       <Link to={`/company/jobs/${j.id}/review`} aria-label={`Review the extraction of item ${j.item_index}`}>
                         Review
                       </Link>

@@ -1,14 +1,14 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { Invitation, Member, NewInvitation, Role } from '../../backend/types';
+import type { Invitation, Member, Role } from '../../backend/types';
 import { BusyButton, ConfirmButton } from '../../components/buttons';
-import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from '../../components/feedback';
+import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 import { DataTable } from '../../components/table-head';
 
 const ROLE_NAMES: Record<Role, string> = { member: 'Member', billing_admin: 'Billing administrator' };
 
-/** Members (remove) and invitations (invite: the token shown once; revoke): `/api/company/members`, `/invitations`. */
+/** Members (remove) and invitations (invite: e-mailed to the invitee, whose link accepts it; revoke): `/api/company/members`, `/invitations`. */
 export function CompanyMembersPage() {
   const account = useAccount('company');
   const { api } = account;
@@ -22,17 +22,16 @@ export function CompanyMembersPage() {
   const change = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [token, setToken] = useState<NewInvitation | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const ids = useId();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const created = await invite.run(() => api.post<NewInvitation>('/invitations', { email: email.trim(), role }));
+    const created = await invite.run(() => api.post<Invitation>('/invitations', { email: email.trim(), role }));
     if (created) {
       setEmail('');
-      setToken(created);
+      setDone(`An invitation was e-mailed to ${created.email}. They accept it from the link in that e-mail until ${when(created.expires_at)}.`);
       await team.reload();
     }
   };
@@ -52,14 +51,6 @@ export function CompanyMembersPage() {
 
   return (
     <>
-      {token && (
-        <SecretOnce
-          title={`Invitation for ${token.email}`}
-          what="the invitation token"
-          secret={token.token}
-          onDone={() => setToken(null)}
-        />
-      )}
       <section aria-labelledby={`${ids}-new`} className="card">
         <h2 id={`${ids}-new`}>Invite a member</h2>
         <form onSubmit={(e) => void submit(e)} className="form">
@@ -81,8 +72,11 @@ export function CompanyMembersPage() {
             Invite
           </BusyButton>
         </form>
-        <p className="hint">No e-mail is sent: give the person the token shown after inviting. They accept it with a password of their choice.</p>
-        <ErrorNotice error={invite.error} title="The invitation was not created" />
+        <p className="hint">
+          The invitation is e-mailed to that address: only the person who reads it can accept it, with a password of their choice. Nobody else sees its
+          link, you included.
+        </p>
+        <ErrorNotice error={invite.error} title="The invitation was not sent" />
       </section>
 
       {done && <SuccessNotice>{done}</SuccessNotice>}
