@@ -178,3 +178,15 @@ export async function countRequestsSince(trx: Db, merchantId: string, since: Dat
   const [row] = await trx('payment_requests').where({ merchant_id: merchantId }).where('created_at', '>=', since).count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
+
+/**
+ * `created_at` of the merchant's `n`-th newest payment request created after `since` (null when it made fewer), as a
+ * column of another statement (e.g. the insert of a request: the row being inserted is not counted).
+ */
+export const nthNewestCreationSincePart = (merchantId: string, since: Date, n: number): StatementPart => ({
+  ctes: [],
+  column: {
+    sql: '(SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1)',
+    bindings: [merchantId, since, Math.max(0, n - 1)],
+  },
+});
