@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-import type { Network } from '../../domain/networks.js';
+import { addressKey, type Network } from '../../domain/networks.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
 import { latestPayableCreation } from '../../domain/proof/matching.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
@@ -7,7 +7,7 @@ import { planPeriodAfterPayment, PURCHASE_VALID_HOURS } from '../../domain/self-
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { grantCredits } from './credits.repo.js';
-import { lockMerchant, setMerchantPlan, type MerchantWallet } from './merchants.repo.js';
+import { lockMerchant, setMerchantPlan, verifiedWalletsAt, type MerchantWallet } from './merchants.repo.js';
 import { insertPaymentRequest, type PaymentRequest } from './payment-requests.repo.js';
 
 /**
@@ -38,14 +38,28 @@ export interface Purchase {
   createdAt: Date;
 }
 
-/** The platform's verified wallet on `network` (created on first use), locked: amounts are allocated under this lock. */
+/**
+ * The platform's verified wallet on `network` (created on first use), locked: amounts are allocated under this lock.
+ * The platform's address is a receiving address like any other (one address, one account): when another account
+ * receives at it, or the platform's own wallet there is on hold, nothing is sold on that network (`purchase_unavailable`)
+ * until an operator corrects PLATFORM_RECEIVING_WALLETS or releases the wallet (docs/operations.md).
+ */
 async function platformWallet(trx: Db, network: Network, address: string, now: Date): Promise<MerchantWallet> {
   await trx('merchants').insert({ id: PLATFORM_MERCHANT_ID, name: PLATFORM_NAME, created_at: now }).onConflict('id').ignore();
-  await trx('merchant_wallets')
-    .insert({ id: newId('wal'), merchant_id: PLATFORM_MERCHANT_ID, network, address, label: 'platform receiving wallet', verified_at: now, created_at: now })
-    .onConflict(['merchant_id', 'network', 'address'])
-    .ignore();
-  const row = await trx('merchant_wallets').where({ merchant_id: PLATFORM_MERCHANT_ID, network, address }).forUpdate().first();
+  const unavailable = (why: string) =>
+    new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}: ${why}; an operator must resolve it`, { issues: [{ path: 'network', message: 'not offered for purchases' }] });
+  const existing = await verifiedWalletsAt(trx, network, address);
+  if (existing.some((w) => w.merchantId !== PLATFORM_MERCHANT_ID)) throw unavailable("the platform's receiving address is a receiving wallet of another account");
+  if (existing.length === 0) {
+    try {
+      await trx('merchant_wallets').insert({ id: newId('wal'), merchant_id: PLATFORM_MERCHANT_ID, network, address, label: 'platform receiving wallet', verified_at: now, created_at: now });
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw unavailable("the platform's receiving address became a receiving wallet of another account");
+      throw e;
+    }
+  }
+  const row = await trx('merchant_wallets').where({ merchant_id: PLATFORM_MERCHANT_ID, network, address_key: addressKey(network, address) }).whereNotNull('verified_at').orderBy('created_at').forUpdate().first();
+  if (row.held_reason) throw unavailable("the platform's receiving wallet is on hold");
   return { id: row.id, merchantId: row.merchant_id, network: row.network, address: row.address, label: row.label, verifiedAt: row.verified_at, createdAt: row.created_at };
 }
 
