@@ -247,8 +247,13 @@ function schemas(): Record<string, Schema> {
         }),
       },
     }),
-    Plan: obj(['plan', 'ends_at', 'paid_plan', 'paid_until', 'limits', 'usage', 'prices', 'trial_days', 'purchase_networks'], {
+    Plan: obj(['plan', 'ends_at', 'paid_plan', 'paid_until', 'queued', 'limits', 'usage', 'prices', 'trial_days', 'purchase_networks'], {
       plan: PLAN_NAME, ends_at: nullable(dateTime), paid_plan: { type: ['string', 'null'], enum: [...PAID_PLANS, null] }, paid_until: nullable(dateTime),
+      queued: {
+        type: 'array',
+        description: 'Paid periods that follow the running one, in the order they run (a lower plan paid while a higher one runs, or the days of a lower plan a higher one was bought over). A payment buys 30 days of the plan it was for, never of a higher one.',
+        items: obj(['plan', 'starts_at', 'ends_at'], { plan: { enum: [...PAID_PLANS] }, starts_at: dateTime, ends_at: dateTime }),
+      },
       limits: { oneOf: [LIMITS, { type: 'null' }] }, usage: USAGE,
       prices: { type: 'array', items: obj(['plan', 'price_usdc', 'period_days'], { plan: { enum: [...PAID_PLANS] }, price_usdc: usdc, period_days: { type: 'integer' } }) },
       trial_days: { type: 'integer' }, purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },

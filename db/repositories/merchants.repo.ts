@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import { addressKey, walletAddressIssue, type Network } from '../../domain/networks.js';
-import { entitlementAt, type MerchantPlanState, type PaidPlan } from '../../domain/proof/plans.js';
+import { entitlementAt, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
 import type { KeyScope } from '../../domain/api-keys.js';
 import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
@@ -26,6 +26,12 @@ export interface MerchantWallet {
   heldReason?: string | null;
 }
 
+/** `merchants.plan_queue` as stored (jsonb, read as an array; a text driver value is parsed). */
+export function toPlanQueue(raw: unknown): QueuedPeriod[] {
+  const list = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  return Array.isArray(list) ? list.map((q: { plan: PaidPlan; ms: number }) => ({ plan: q.plan, ms: Number(q.ms) })) : [];
+}
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const toMerchant = (r: any): Merchant => ({
   id: r.id,
@@ -34,6 +40,7 @@ const toMerchant = (r: any): Merchant => ({
   plan: r.plan,
   planPaidUntil: r.plan_paid_until,
   trialStartedAt: r.trial_started_at,
+  planQueue: toPlanQueue(r.plan_queue),
   createdAt: r.created_at,
 });
 const toWallet = (r: any): MerchantWallet => ({
@@ -79,7 +86,7 @@ export async function verifyMerchantKey(
   const idem = idempotencyKey === undefined ? null : storedResponseColumns({ dialect: 'proof', key: idempotencyKey }, 'k.tenant_id', now);
   const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
     columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
-              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
+              m.trial_started_at AS m_trial_started_at, m.plan_queue AS m_plan_queue, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
     joins: `LEFT JOIN merchants m ON m.id = k.tenant_id${idem ? ` ${idem.joins}` : ''}`,
     bindings: [now, ...(idem ? [...idem.columnBindings, ...idem.joinBindings] : [])],
   });
@@ -120,7 +127,20 @@ export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletI
   return { merchant: toMerchant(row), wallet };
 }
 
-/** Records a paid 30-day period of `plan` ending at `paidUntil` (operator action until checkout exists). */
+/**
+ * Writes the merchant's paid schedule as a grant decided it (domain/self-service.ts grantPlanPayment): the current
+ * period and the periods queued after it.
+ */
+export async function setMerchantSchedule(db: Db, id: string, current: { plan: PaidPlan; paidUntil: Date }, queue: readonly QueuedPeriod[]): Promise<Merchant> {
+  const [row] = await db('merchants').where({ id }).update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) }).returning('*');
+  if (!row) throw new DomainError('not_found', 'Merchant not found');
+  return toMerchant(row);
+}
+
+/**
+ * Records a paid period of `plan` ending at `paidUntil` as the current one (the operator's `merchants:plan`, for
+ * support); periods queued after the current one stay queued, after the new end.
+ */
 export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
   const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
   if (!row) throw new DomainError('not_found', 'Merchant not found');

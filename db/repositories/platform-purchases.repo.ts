@@ -3,11 +3,11 @@ import { addressKey, type Network } from '../../domain/networks.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
 import { latestPayableCreation } from '../../domain/proof/matching.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
-import { planPeriodAfterPayment, PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
+import { grantPlanPayment, PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { grantCredits } from './credits.repo.js';
-import { lockMerchant, setMerchantPlan, verifiedWalletsAt, type MerchantWallet } from './merchants.repo.js';
+import { lockMerchant, setMerchantSchedule, verifiedWalletsAt, type MerchantWallet } from './merchants.repo.js';
 import { insertPaymentRequest, type PaymentRequest } from './payment-requests.repo.js';
 
 /**
@@ -146,8 +146,8 @@ export type GrantOutcome = { granted: false } | { granted: true; purchaseId: str
 /**
  * Grants what the purchase behind `requestId` bought, once: called by the watcher's transaction right after the
  * request became PAID. The grant row goes in first (primary key = purchase, unique request): if it exists, nothing
- * is granted again. A plan adds 30 days from the end of the period still running (else from `now`, the
- * confirmation); credits go through the credits ledger with reason `pack:<purchase id>` (unique there too).
+ * is granted again. A plan adds 30 days of the plan bought to the merchant's schedule (grantPlanPayment: never a
+ * higher plan; higher plans run first, lower ones are queued after them); credits go through the credits ledger with reason `pack:<purchase id>` (unique there too).
  */
 export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash: string, now: Date): Promise<GrantOutcome> {
   const purchase = await trx('platform_purchases').where({ request_id: requestId }).first();
@@ -159,14 +159,15 @@ export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash:
     return { granted: true, purchaseId: purchase.id, kind: 'credits' };
   }
   const merchant = await lockMerchant(trx, purchase.merchant_id);
-  const period = planPeriodAfterPayment(merchant, purchase.plan, now);
+  // What the payment buys is decided here, at grant time: 30 days of the plan it was for (domain/self-service.ts).
+  const granted = grantPlanPayment(merchant, purchase.plan, now);
   const [grant] = await trx('platform_purchase_grants')
-    .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now, period_start: period.start, period_end: period.end, plan: period.plan })
+    .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now, period_start: granted.period.start, period_end: granted.period.end, plan: granted.plan })
     .onConflict()
     .ignore()
     .returning('purchase_id');
   if (!grant) return { granted: false };
-  await setMerchantPlan(trx, merchant.id, period.plan, period.end);
+  await setMerchantSchedule(trx, merchant.id, granted.current, granted.queue);
   return { granted: true, purchaseId: purchase.id, kind: 'plan' };
 }
 

@@ -4,6 +4,7 @@ import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../../domain/proof/plans.js';
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
+import { toPlanQueue } from './merchants.repo.js';
 import type { StatementPart } from '../statement-part.js';
 
 /**
@@ -69,8 +70,8 @@ export const eventDestinationsPart = (merchantId: string): StatementPart => ({
 });
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
-  const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at');
-  return { plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at };
+  const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at', 'plan_queue');
+  return { plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at, planQueue: toPlanQueue(merchant.plan_queue) };
 }
 
 const collectors = new WeakMap<Db, string[]>();

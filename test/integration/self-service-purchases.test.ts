@@ -138,6 +138,44 @@ describe('plans paid in USDC to the platform wallet', () => {
     expect(rest.next_cursor).toBeNull();
   });
 
+  it('a payment buys the plan it was for, never a higher one: a starter payment while pro runs is queued after it', async () => {
+    // While on trial both can be opened; pro is paid first, then starter.
+    const { m, dash } = await signedIn();
+    const starter = await buyPlan(dash, 'starter');
+    const pro = await buyPlan(dash, 'pro');
+    await pay(BigInt(pro.amount_atomic));
+    const proPaid = await waitFor(async () => ((await purchaseOf(dash, pro.id)).status === 'paid' ? purchaseOf(dash, pro.id) : null), 'pro to be paid');
+    await pay(BigInt(starter.amount_atomic));
+    const starterPaid = await waitFor(async () => ((await purchaseOf(dash, starter.id)).status === 'paid' ? purchaseOf(dash, starter.id) : null), 'starter to be paid');
+    // Starter's 30 days are starter days, after pro's: not 30 more days of pro.
+    expect(starterPaid).toMatchObject({ plan: 'starter', period_start: proPaid.period_end });
+    expect(new Date(starterPaid.period_end!).getTime() - new Date(proPaid.period_end!).getTime()).toBe(30 * DAY_MS);
+    const plan = await json<{ plan: string; ends_at: string; queued: Array<{ plan: string; starts_at: string; ends_at: string }> }>(await dash.request('GET', '/plan'), 200);
+    expect(plan).toMatchObject({ plan: 'pro', ends_at: proPaid.period_end, queued: [{ plan: 'starter', starts_at: proPaid.period_end, ends_at: starterPaid.period_end }] });
+    expect((await h.tdb.db('merchants').where({ id: m.id }).first()).plan_paid_until.toISOString()).toBe(proPaid.period_end);
+  });
+
+  it('N starter payments never become N x 30 days of pro: an upgrade buys 30 days of pro now and the starter days follow', async () => {
+    const { dash } = await signedIn();
+    const periods: PurchaseView[] = [];
+    for (let i = 0; i < 2; i++) {
+      const bought = await buyPlan(dash, 'starter');
+      await pay(BigInt(bought.amount_atomic));
+      periods.push(await waitFor(async () => ((await purchaseOf(dash, bought.id)).status === 'paid' ? purchaseOf(dash, bought.id) : null), 'starter to be paid'));
+    }
+    const starterEnd = new Date(periods[1]!.period_end!).getTime();
+    const pro = await buyPlan(dash, 'pro');
+    await pay(BigInt(pro.amount_atomic));
+    const proPaid = await waitFor(async () => ((await purchaseOf(dash, pro.id)).status === 'paid' ? purchaseOf(dash, pro.id) : null), 'pro to be paid');
+    expect(proPaid).toMatchObject({ plan: 'pro', period_start: proPaid.paid_at });
+    expect(new Date(proPaid.period_end!).getTime() - new Date(proPaid.paid_at!).getTime()).toBe(30 * DAY_MS);
+    const plan = await json<{ plan: string; ends_at: string; queued: Array<{ plan: string; starts_at: string; ends_at: string }> }>(await dash.request('GET', '/plan'), 200);
+    expect(plan).toMatchObject({ plan: 'pro', ends_at: proPaid.period_end });
+    // The starter days left when pro was bought follow it, none lost and none turned into pro.
+    const left = starterEnd - new Date(proPaid.paid_at!).getTime();
+    expect(plan.queued).toEqual([{ plan: 'starter', starts_at: proPaid.period_end, ends_at: new Date(new Date(proPaid.period_end!).getTime() + left).toISOString() }]);
+  });
+
   it('an underpayment from the named payer is visible (status and amounts) and grants nothing; so does a payment from another payer', async () => {
     const { m, dash } = await signedIn();
     const before = await h.tdb.db('merchants').where({ id: m.id }).first();
