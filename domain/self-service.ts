@@ -29,6 +29,12 @@ export interface SelfServiceConfig {
 /** Defaults: the plan prices of proof-payments-api.md section 1; the packs of processing-api.md section 8, 1 EUR read as 1 USDC. */
 export const DEFAULT_PLAN_PRICES_USDC = 'starter:9,business:19,pro:29';
 export const DEFAULT_CREDIT_PACKS = '30000:29,85000:79,225000:199,600000:499';
+/**
+ * Purchases one buyer (a merchant, or a company) may hold open at once: awaiting payment (until they expire, 24 hours)
+ * or in review. Every open purchase holds one of the 9,999 matching amounts next to its price at the platform's
+ * address; the cap keeps one buyer from holding more than a few of them, so no buyer can exhaust a price for others.
+ */
+export const MAX_OPEN_PURCHASES_PER_BUYER = 3;
 /** How long the payment request of a purchase stays payable. */
 export const PURCHASE_VALID_HOURS = 24;
 /** How long a wallet-verification challenge may be signed and sent back. */

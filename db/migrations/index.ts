@@ -30,10 +30,11 @@ import * as m14wd from './20261124090000_add_webhook_dispatch.js';
 import * as m28es from './20261127100100_add_proof_event_seq.js';
 import * as m28ra from './20261127100200_add_receiving_address_uniqueness.js';
 import * as m28pq from './20261127100300_add_merchant_plan_queue.js';
+import * as m28ru from './20261127100400_release_underpaid_purchase_amounts.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m28es, m28ra, m28pq];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m28es, m28ra, m28pq, m28ru];

@@ -93,6 +93,26 @@ export async function createPurchase(
   return (await getPurchase(trx, input.buyer, id))!;
 }
 
+/** Locks the buyer's row (the merchant or the company) for the caller's transaction: purchases of one buyer are counted one after another. */
+export async function lockPurchaseBuyer(trx: Db, buyer: PurchaseBuyer): Promise<void> {
+  const [table, id] = buyer.kind === 'plan' ? ['merchants', buyer.merchantId] : ['companies', buyer.companyId];
+  const row = await trx(table).where({ id }).forUpdate().first('id');
+  if (!row) throw new DomainError('not_found', 'The buyer of this purchase does not exist');
+}
+
+/**
+ * The buyer's open purchases at `now` — their payment request holds its amount: awaiting payment and not expired, or
+ * in review — how many, and when the first of those awaiting payment expires (null when all are in review).
+ */
+export async function openPurchasesOf(trx: Db, buyer: PurchaseBuyer, now: Date): Promise<{ count: number; firstExpiry: Date | null }> {
+  const [row] = await trx('platform_purchases as p')
+    .join('payment_requests as r', 'r.id', 'p.request_id')
+    .where(buyerColumn(buyer))
+    .where((q) => q.where((a) => a.where('r.status', 'AWAITING').where('r.expires_at', '>', now)).orWhere('r.status', 'REVIEW'))
+    .select(trx.raw('count(*)::int AS count'), trx.raw("min(r.expires_at) FILTER (WHERE r.status = 'AWAITING') AS first_expiry"));
+  return { count: Number(row?.count ?? 0), firstExpiry: row?.first_expiry ?? null };
+}
+
 const buyerColumn = (b: PurchaseBuyer) => (b.kind === 'plan' ? { 'p.kind': 'plan', 'p.merchant_id': b.merchantId } : { 'p.kind': 'credits', 'p.company_id': b.companyId });
 
 function purchaseQuery(db: Db) {
@@ -173,9 +193,11 @@ export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash:
 
 /**
  * A transfer that matched no request by amount, from the named payer of an open purchase, to the platform wallet of
- * that purchase, for less than it asks: an underpayment. The purchase's request goes to REVIEW `underpaid` and the
- * evidence is linked to it, so the buyer sees the amount received beside the amount asked; nothing is granted.
- * Returns the request id, or null when the transfer is not such a payment.
+ * that purchase, for less than it asks: an underpayment. The evidence is linked to the purchase's request and the
+ * request is marked `review_reason: underpaid`, so the buyer sees the amount received beside the amount asked;
+ * nothing is granted. The request stays AWAITING: it holds its amount only until it expires, like any open purchase
+ * (a transfer of one unit must not park an amount for good), and a transfer of the full amount while it is open
+ * still completes it. Returns the request id, or null when the transfer is not such a payment.
  */
 export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, evidenceId: string | number): Promise<string | null> {
   const solana = t.network === 'solana';
@@ -193,7 +215,7 @@ export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, eviden
     .forUpdate()
     .first('r.id');
   if (!candidate) return null;
-  await trx('payment_requests').where({ id: candidate.id, status: 'AWAITING' }).update({ status: 'REVIEW', review_reason: 'underpaid', tx_hash: t.txHash });
+  await trx('payment_requests').where({ id: candidate.id, status: 'AWAITING' }).update({ review_reason: 'underpaid' });
   await trx('payment_evidence').where({ id: evidenceId }).update({ request_id: candidate.id, decision: 'review', reason: 'underpaid' });
   return candidate.id;
 }
