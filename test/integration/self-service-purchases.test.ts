@@ -6,8 +6,7 @@ import { getBalance } from '../../db/repositories/credits.repo.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import type { startTestWorker } from '../helpers/temporal.js';
-import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
+import { watchBase } from '../helpers/evm-watcher.js';
 import { until } from '../helpers/until.js';
 import { Conformance } from '../helpers/openapi-conformance.js';
 
@@ -25,8 +24,7 @@ let node: EvmNode;
 let payer: EvmAccount;
 let stranger: EvmAccount;
 let platform: Address;
-let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
-let watcherId: string;
+let watcher: Awaited<ReturnType<typeof watchBase>> | undefined;
 let app: Awaited<ReturnType<ProofHarness['startApp']>>;
 let env: Record<string, string>;
 
@@ -40,13 +38,10 @@ beforeAll(async () => {
   await node.mint(EVM.base.usdc, stranger.address, 1_000_000_000n);
   env = { PLATFORM_RECEIVING_WALLETS: `base:${platform}`, PLAN_PRICES_USDC: 'starter:9,business:19,pro:29.5', CREDIT_PACKS: '30000:29,85000:79' };
   app = await h.startApp(env);
-  worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
-  watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  watcher = await watchBase(h, node, CONFIRMATIONS);
 });
 afterAll(async () => {
-  await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
-  await worker?.stop();
+  await watcher?.stop();
   await app?.close();
   await node?.stop();
   await h.stop();

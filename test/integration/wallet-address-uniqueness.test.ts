@@ -5,9 +5,8 @@ import { EVM } from '../../domain/networks.js';
 import { walletsAdd } from '../../cli/merchant-commands.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
-import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
+import { watchBase } from '../helpers/evm-watcher.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import type { startTestWorker } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -22,21 +21,17 @@ const CONFIRMATIONS = 3;
 const h = new ProofHarness();
 let node: EvmNode;
 let payer: EvmAccount;
-let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
-let watcherId: string;
+let watcher: Awaited<ReturnType<typeof watchBase>> | undefined;
 
 beforeAll(async () => {
   [node] = await Promise.all([startEvmNode({ chainId: 8453 }), h.start({}, { workflows: true })]);
   payer = node.accounts[1]!;
   await node.placeToken(EVM.base.usdc);
   await node.mint(EVM.base.usdc, payer.address, 1_000_000_000_000n);
-  worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
-  watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  watcher = await watchBase(h, node, CONFIRMATIONS);
 });
 afterAll(async () => {
-  await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
-  await worker?.stop();
+  await watcher?.stop();
   await node?.stop();
   await h.stop();
 });
