@@ -55,6 +55,7 @@ export async function walletsDuplicates(db: Db) {
   for (const w of held) {
     const key = `${w.network}:${addressKey(w.network, w.address)}`;
     const group = groups.get(key) ?? { network: w.network, address: w.address, wallets: [], unmatched_transfers: w.unmatchedTransfers };
+    group.unmatched_transfers = Math.max(group.unmatched_transfers, w.unmatchedTransfers);
     group.wallets.push({ wallet: w.id, merchant: w.merchantId, address: w.address, reason: w.heldReason, held_at: w.heldAt, verified_at: w.verifiedAt, created_at: w.createdAt, open_requests: w.openRequests });
     groups.set(key, group);
   }

@@ -207,7 +207,10 @@ export async function getVerifiedWallet(db: Db, merchantId: string, id: string, 
   return row ? toWallet(row) : null;
 }
 
-/** Wallets on hold (the migration's report of addresses that were receiving wallets of several rows), by address. */
+/**
+ * Wallets on hold (the migration's report of addresses that were receiving wallets of several rows), by address, each
+ * with its open requests and the transfers to its address that paid nothing since it was held.
+ */
 export async function listHeldWallets(db: Db): Promise<Array<MerchantWallet & { heldAt: Date; openRequests: number; unmatchedTransfers: number }>> {
   const rows = await db('merchant_wallets as w')
     .whereNotNull('w.held_reason')
@@ -215,7 +218,7 @@ export async function listHeldWallets(db: Db): Promise<Array<MerchantWallet & { 
     .select(
       'w.*',
       db.raw("(SELECT count(*) FROM payment_requests r WHERE r.wallet_id = w.id AND r.status IN ('AWAITING', 'REVIEW'))::int AS open_requests"),
-      db.raw("(SELECT count(*) FROM payment_evidence e WHERE e.network = w.network AND e.request_id IS NULL AND (CASE WHEN e.network = 'solana' THEN e.to_address ELSE lower(e.to_address) END) = w.address_key)::int AS unmatched_transfers"),
+      db.raw("(SELECT count(*) FROM payment_evidence e WHERE e.network = w.network AND e.request_id IS NULL AND e.created_at >= w.held_at AND (CASE WHEN e.network = 'solana' THEN e.to_address ELSE lower(e.to_address) END) = w.address_key)::int AS unmatched_transfers"),
     );
   return rows.map((r) => ({ ...toWallet(r), heldAt: r.held_at, openRequests: r.open_requests, unmatchedTransfers: r.unmatched_transfers }));
 }
