@@ -165,9 +165,9 @@ export async function addVerifiedWallet(db: Db, input: { merchantId: string; net
   const issue = walletAddressIssue(input.network, input.address);
   if (issue) throw new DomainError('validation_failed', issue);
   if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
-  const held = await verifiedWalletsAt(db, input.network, input.address);
-  if (held.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
-  const own = held[0] ?? (await db('merchant_wallets').where({ merchant_id: input.merchantId, network: input.network, address_key: addressKey(input.network, input.address) }).orderBy('created_at').first().then((r) => (r ? toWallet(r) : undefined)));
+  const holders = await verifiedWalletsAt(db, input.network, input.address);
+  if (holders.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
+  const own = holders[0] ?? (await db('merchant_wallets').where({ merchant_id: input.merchantId, network: input.network, address_key: addressKey(input.network, input.address) }).orderBy('created_at').first().then((r) => (r ? toWallet(r) : undefined)));
   if (own?.verifiedAt) return own;
   try {
     if (own) {
