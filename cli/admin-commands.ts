@@ -109,7 +109,7 @@ export async function webhooksSendTest(
   const endpoint = await createEndpoint(db, {
     interface: iface,
     tenantId: flags['tenant'] ?? 'operator',
-    url,
+    url: check.href,
     events: [TEST_PING],
     secretSealed: secretBox.seal(secret),
   });

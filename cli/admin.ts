@@ -13,7 +13,7 @@ import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
 import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest, waitForFirstAttempt,
 } from './admin-commands.js';
-import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd } from './merchant-commands.js';
+import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd, walletsDuplicates, walletsRelease } from './merchant-commands.js';
 import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './user-commands.js';
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
 import { batchesRetryFailed, batchesShow } from './batch-commands.js';
@@ -32,7 +32,9 @@ const USAGE = `usage: npm run admin -- <command> [flags]
   merchants:show    --merchant <id>                         (plan, limits, wallets, keys)
   merchants:plan    --merchant <id> --plan starter|business|pro [--days 30]   (records a paid plan period)
   merchants:suspend --merchant <id>    merchants:activate --merchant <id>
-  wallets:add       --merchant <id> --network <network> --address <address> [--label <text>]   (a verified receiving wallet)
+  wallets:add       --merchant <id> --network <network> --address <address> [--label <text>]   (a verified receiving wallet; refused when another account receives at the address)
+  wallets:duplicates                                        (wallets on hold because several shared one address; docs/operations.md)
+  wallets:release   --wallet <wallet id>                    (the one wallet that receives at its address again; refused while another does)
   users:create      --merchant <id> --email <email> [--password-stdin]   (dashboard user; without --password-stdin a password is generated and shown once)
   users:password    --email <email> [--password-stdin]      (new password; ends the user's sessions)
   invoices:void     <invoice id> [--reason <text>]          (voids an issued invoice through invoice:<id>; exit 1 if not found or already paid)
@@ -49,7 +51,7 @@ const USAGE = `usage: npm run admin -- <command> [flags]
 Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
 running \`bash scripts/start.sh\`.`;
 
-const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason'];
+const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason', 'wallet'];
 const [command, ...rest] = process.argv.slice(2);
 /** Commands that take one positional argument (the rest take flags only). */
 const POSITIONAL: Readonly<Record<string, string>> = { 'invoices:void': 'invoice', 'batches:show': 'batch', 'batches:retry-failed': 'batch' };
@@ -120,6 +122,12 @@ try {
       break;
     case 'wallets:add':
       print(await walletsAdd(db, flags, now));
+      break;
+    case 'wallets:duplicates':
+      print(await walletsDuplicates(db));
+      break;
+    case 'wallets:release':
+      print(await walletsRelease(db, flags));
       break;
     case 'users:create':
       print(await usersCreate(db, flags, now, readStdin));

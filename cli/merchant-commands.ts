@@ -1,12 +1,12 @@
 import { DomainError } from '../domain/errors.js';
-import { isNetwork } from '../domain/networks.js';
+import { addressKey, isNetwork } from '../domain/networks.js';
 import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type PaidPlan } from '../domain/proof/plans.js';
 import { parseVoidReason, type VoidOutcome } from '../domain/proof/invoice-lifecycle.js';
 import type { Db } from '../db/connection.js';
 import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.js';
 import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../api/temporal/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
-import { addVerifiedWallet, createMerchant, getMerchant, listVerifiedWallets, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
+import { addVerifiedWallet, createMerchant, getMerchant, listHeldWallets, listVerifiedWallets, releaseWallet, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
 import { required } from './admin-commands.js';
 
 /** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */
@@ -44,7 +44,30 @@ export async function merchantsSuspend(db: Db, flags: Flags, status: 'active' | 
   return { merchant: await setMerchantStatus(db, merchantId(flags), status) };
 }
 
-/** Adds a receiving wallet the operator verified the merchant controls. */
+/**
+ * `wallets:duplicates`: the wallets on hold because several verified wallets shared one receiving address (the report
+ * of migration 20261127100200), grouped by address, each with its account, its open requests and the transfers to the
+ * address that paid nothing meanwhile. docs/operations.md "Receiving addresses held as duplicates" says what to do.
+ */
+export async function walletsDuplicates(db: Db) {
+  const held = await listHeldWallets(db);
+  const groups = new Map<string, { network: string; address: string; wallets: unknown[]; unmatched_transfers: number }>();
+  for (const w of held) {
+    const key = `${w.network}:${addressKey(w.network, w.address)}`;
+    const group = groups.get(key) ?? { network: w.network, address: w.address, wallets: [], unmatched_transfers: w.unmatchedTransfers };
+    group.unmatched_transfers = Math.max(group.unmatched_transfers, w.unmatchedTransfers);
+    group.wallets.push({ wallet: w.id, merchant: w.merchantId, address: w.address, reason: w.heldReason, held_at: w.heldAt, verified_at: w.verifiedAt, created_at: w.createdAt, open_requests: w.openRequests });
+    groups.set(key, group);
+  }
+  return { addresses: [...groups.values()] };
+}
+
+/** `wallets:release --wallet <id>`: the wallet receives again; refused while another wallet receives at its address. */
+export async function walletsRelease(db: Db, flags: Flags) {
+  return { wallet: await releaseWallet(db, required(flags['wallet'], '--wallet')) };
+}
+
+/** Adds a receiving wallet the operator verified the merchant controls (refused when another account receives at the address). */
 export async function walletsAdd(db: Db, flags: Flags, now: Date) {
   const network = required(flags['network'], '--network');
   if (!isNetwork(network)) throw new DomainError('validation_failed', '--network must be base, polygon, arbitrum, optimism, ethereum, avalanche or solana');

@@ -66,6 +66,7 @@ export type ErrorCode =
   | 'account_in_other_company'
   | 'last_billing_admin'
   | 'purchase_unavailable'
+  | 'too_many_open_purchases'
   | 'challenge_invalid'
   | 'signature_invalid';
 

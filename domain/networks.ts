@@ -100,3 +100,10 @@ export function walletAddressIssue(network: Network, address: string): string | 
   }
   return EVM_ADDRESS.test(address) ? null : `on ${network}, a wallet is 0x followed by 40 hexadecimal characters`;
 }
+
+/**
+ * The one spelling of a receiving address on `network`, by which addresses are compared (and kept unique): EVM
+ * addresses in lower case (EIP-55 checksums and all-upper-case forms name the same account); a Solana address as
+ * it is (base58 is case-sensitive). The database computes the same key (`merchant_wallets.address_key`).
+ */
+export const addressKey = (network: Network, address: string): string => (network === 'solana' ? address : address.toLowerCase());

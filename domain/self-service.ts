@@ -1,6 +1,6 @@
 import { decimalToAtomic } from './money.js';
 import { isNetwork, walletAddressIssue, type Network } from './networks.js';
-import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type MerchantPlanState, type PaidPlan } from './proof/plans.js';
+import { entitlementAt, PAID_PLANS, paidSchedule, PLAN_PERIOD_DAYS, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from './proof/plans.js';
 
 /**
  * Self-service purchases paid in USDC to the platform's own receiving wallet (docs/proof.md "Plans paid in
@@ -29,6 +29,12 @@ export interface SelfServiceConfig {
 /** Defaults: the plan prices of proof-payments-api.md section 1; the packs of processing-api.md section 8, 1 EUR read as 1 USDC. */
 export const DEFAULT_PLAN_PRICES_USDC = 'starter:9,business:19,pro:29';
 export const DEFAULT_CREDIT_PACKS = '30000:29,85000:79,225000:199,600000:499';
+/**
+ * Purchases one buyer (a merchant, or a company) may hold open at once: awaiting payment (until they expire, 24 hours)
+ * or in review. Every open purchase holds one of the 9,999 matching amounts next to its price at the platform's
+ * address; the cap keeps one buyer from holding more than a few of them, so no buyer can exhaust a price for others.
+ */
+export const MAX_OPEN_PURCHASES_PER_BUYER = 3;
 /** How long the payment request of a purchase stays payable. */
 export const PURCHASE_VALID_HOURS = 24;
 /** How long a wallet-verification challenge may be signed and sent back. */
@@ -108,18 +114,47 @@ export function parseCreditPacks(raw: string, issues: string[]): CreditPack[] {
 
 const PLAN_RANK: Readonly<Record<PaidPlan, number>> = { starter: 0, business: 1, pro: 2 };
 const DAY_MS = 86_400_000;
+/** Plans from the highest down: the order paid time is used in. */
+const BY_RANK: readonly PaidPlan[] = [...PAID_PLANS].sort((a, b) => PLAN_RANK[b] - PLAN_RANK[a]);
+
+/** What one confirmed plan payment buys: its own 30 days (`period`) and the merchant's schedule after it. */
+export interface PlanGrant {
+  /** The plan paid for (never another), and the 30 days of it this payment added, as scheduled now. */
+  plan: PaidPlan;
+  period: { start: Date; end: Date };
+  /** The merchant's new current period and the periods queued after it (merchants.plan, plan_paid_until, plan_queue). */
+  current: { plan: PaidPlan; paidUntil: Date };
+  queue: QueuedPeriod[];
+}
 
 /**
- * The period one confirmed plan payment adds: 30 days from the end of the paid period still running (a renewal),
- * else from `now`. The plan is the higher of the one paid for and the one still running, so a payment never
- * lowers what the merchant already has (an upgrade applies to the remaining days at once).
+ * The rule of a confirmed plan payment, decided when it is granted (docs/proof.md "Plans paid in USDC"): a payment
+ * buys 30 days of the plan it was for — never of a higher one — and no paid day is lost. The merchant's paid time left
+ * at `now` is counted per plan, the 30 days are added to the plan bought, and the plans run from the highest down:
+ * pro, then business, then starter. So
+ * - a renewal adds 30 days at the end of the plan's time (from the end of the running period, or from `now`);
+ * - an upgrade (a higher plan than the one running) starts now, and the days left of the lower plan follow it;
+ * - a lower plan paid while a higher one runs (two purchases opened while neither ran, paid one after the other) is
+ *   queued after the higher one's time, as that plan.
+ * N starter payments are N x 30 days of starter, whatever else is bought.
  */
-export function planPeriodAfterPayment(m: MerchantPlanState, purchased: PaidPlan, now: Date): { plan: PaidPlan; start: Date; end: Date } {
-  const ent = entitlementAt(m, now);
-  const running = ent.kind === 'plan' ? ent : null;
-  const start = running ? running.endsAt : now;
-  const plan = running && PLAN_RANK[running.plan] > PLAN_RANK[purchased] ? running.plan : purchased;
-  return { plan, start, end: new Date(start.getTime() + PLAN_PERIOD_DAYS * DAY_MS) };
+export function grantPlanPayment(m: MerchantPlanState, purchased: PaidPlan, now: Date): PlanGrant {
+  const left: Record<PaidPlan, number> = { starter: 0, business: 0, pro: 0 };
+  for (const p of paidSchedule(m)) {
+    const from = Math.max(p.start?.getTime() ?? now.getTime(), now.getTime());
+    left[p.plan] += Math.max(0, p.end.getTime() - from);
+  }
+  const higher = BY_RANK.filter((p) => PLAN_RANK[p] > PLAN_RANK[purchased]).reduce((sum, p) => sum + left[p], 0);
+  const start = new Date(now.getTime() + higher + left[purchased]);
+  const added = PLAN_PERIOD_DAYS * DAY_MS;
+  left[purchased] += added;
+  const [first, ...rest] = BY_RANK.filter((p) => left[p] > 0);
+  return {
+    plan: purchased,
+    period: { start, end: new Date(start.getTime() + added) },
+    current: { plan: first!, paidUntil: new Date(now.getTime() + left[first!]) },
+    queue: rest.map((plan) => ({ plan, ms: left[plan] })),
+  };
 }
 
 /** Why buying `plan` now is refused (null when it is not): a lower plan than the one still running. */

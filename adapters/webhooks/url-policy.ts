@@ -7,12 +7,18 @@ import { parse as parseDomain } from 'tldts';
  * literal, userinfo, query, fragment or local hostname. DNS answers are checked separately, on every attempt,
  * with isPublicAddress.
  *
+ * The policy judges the URL in its normal form, and `href` is that form: what every path stores and every delivery
+ * sends to. The WHATWG parser already writes every numeric IPv4 host form (hexadecimal, octal, a decimal integer,
+ * short dotted forms, percent-encoded digits) as dotted decimal, lower-cases names, writes them in punycode and drops
+ * the default port; an IPv4-mapped IPv6 literal (`[::ffff:127.0.0.1]`) is written here as the IPv4 address it
+ * carries (ipaddr.js), so one destination has one spelling and the policy sees the address it names.
+ *
  * Test-only escape hatch: with allowLoopbackForTests, http(s)://127.0.0.1|localhost|[::1]:<any port> is
  * accepted so integration tests can reach a receiver on this machine. It is off by default and refused in
  * production by the config loader.
  */
 export type UrlCheck =
-  | { ok: true; url: URL; hostname: string; port: number; loopbackTestTarget: boolean }
+  | { ok: true; url: URL; href: string; hostname: string; port: number; loopbackTestTarget: boolean }
   | { ok: false; reason: string };
 
 const MAX_URL_LENGTH = 2048;
@@ -25,7 +31,7 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (/[\s\u0000-\u001f\u007f\\]/.test(raw)) return { ok: false, reason: 'url contains whitespace, control characters or backslashes' };
   let url: URL;
   try {
-    url = new URL(raw);
+    url = normalisedUrl(raw);
   } catch {
     return { ok: false, reason: 'url is not a valid absolute URL' };
   }
@@ -38,7 +44,7 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (opts.allowLoopbackForTests && LOOPBACK_TEST_HOSTS.has(url.hostname) && (url.protocol === 'http:' || url.protocol === 'https:')) {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const hostname = url.hostname === '[::1]' ? '::1' : url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
-    return { ok: true, url, hostname, port, loopbackTestTarget: true };
+    return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: true };
   }
 
   if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
@@ -55,7 +61,21 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (/(^|\.)(localhost|local|internal|localdomain|home\.arpa|lan|intranet)$/i.test(name)) {
     return { ok: false, reason: 'url must not use a local hostname' };
   }
-  return { ok: true, url, hostname: name, port: 443, loopbackTestTarget: false };
+  return { ok: true, url, href: url.href, hostname: name, port: 443, loopbackTestTarget: false };
+}
+
+/** `raw` parsed (WHATWG), with an IPv4-mapped IPv6 host written as its IPv4 address. Throws on an invalid URL. */
+function normalisedUrl(raw: string): URL {
+  const url = new URL(raw);
+  const host = url.hostname;
+  if (host.startsWith('[') && host.endsWith(']')) {
+    const inner = host.slice(1, -1);
+    if (ipaddr.IPv6.isValid(inner)) {
+      const v6 = ipaddr.IPv6.parse(inner);
+      if (v6.isIPv4MappedAddress()) url.hostname = v6.toIPv4Address().toString();
+    }
+  }
+  return url;
 }
 
 /** True only for globally routable unicast addresses (IPv4 or IPv6, including IPv4-mapped IPv6). */

@@ -60,6 +60,7 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
   { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
   { code: 'purchase_unavailable', when: 'Credit packs are not sold for USDC on that network (the platform has no receiving wallet there), or not at all: an operator grants credits.' },
+  { code: 'too_many_open_purchases', when: 'The company holds 3 credit-pack purchases awaiting payment or in review already: pay one or wait until one expires (24 hours after it was made).' },
   { code: 'payload_too_large', when: 'A JSON body over the limit.' },
   { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
   { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
@@ -508,7 +509,7 @@ function paths(): Record<string, Schema> {
           type: 'object', additionalProperties: false, required: ['pack', 'network', 'payer'],
           properties: { pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' }, network: { enum: [...NETWORKS] }, payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' } },
         }, { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } }),
-        responses: { ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'), ...errorsOf({ admin: true, mutation: true, notFound: ['not_found'], codes409: ['purchase_unavailable'] }) },
+        responses: { ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'), ...errorsOf({ admin: true, mutation: true, notFound: ['not_found'], codes409: ['purchase_unavailable', 'too_many_open_purchases'] }) },
       },
       get: {
         operationId: 'listCreditPackPurchases', tags: t('Credits'), summary: 'Credit pack purchases', security: SESSION,

@@ -61,7 +61,7 @@ export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppSt
       await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
       return createDestination(
         trx,
-        { merchantId: companyId, url: body.url, events: [...V1_WEBHOOK_EVENT_TYPES], secretSealed: deps.secretBox.seal(secret), allowed: LIMITS.webhooksPerCompany, interface: V1 },
+        { merchantId: companyId, url: check.href, events: [...V1_WEBHOOK_EVENT_TYPES], secretSealed: deps.secretBox.seal(secret), allowed: LIMITS.webhooksPerCompany, interface: V1 },
         deps.now(),
       );
     });

@@ -69,6 +69,7 @@ const STATUS: Record<ErrorCode, number> = {
   account_in_other_company: 409,
   last_billing_admin: 409,
   purchase_unavailable: 409,
+  too_many_open_purchases: 409,
   challenge_invalid: 422,
   signature_invalid: 422,
 };

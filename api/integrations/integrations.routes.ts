@@ -18,7 +18,6 @@ import { mountPlan } from './plan.handlers.js';
 import { mountIntegrationsDocs } from './docs.routes.js';
 import { mountRecords } from './records.handlers.js';
 import { mountWallets } from './wallets.handlers.js';
-import { proCreationsPerHour } from '../proof/proof.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
 import type { SignInLimits } from '../../domain/sign-in.js';
@@ -71,7 +70,7 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
 
   // Everything else needs an active plan or trial too.
   const managed = createRouter();
-  managed.use(requireCustomerAccess(now), rateLimit(deps.db, [proCreationsPerHour(deps.proPerHour, now)], now));
+  managed.use(requireCustomerAccess(now));
   mountKeys(managed, { db: deps.db, now }, idem);
   mountWebhooks(managed, { db: deps.db, secretBox: deps.secretBox, workflows: deps.workflows, allowLoopbackForTests: deps.allowLoopbackForTests, now }, idem);
   mountWallets(managed, { db: deps.db, service: 'paycore', now }, idem);

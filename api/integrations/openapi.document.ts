@@ -34,9 +34,10 @@ export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
   { code: 'customer_access_required', when: 'The account is suspended, or (outside `/plan`) it has no active plan or trial.' },
   { code: 'not_found', when: 'The id names nothing in your account (another account\'s id gets the same answer), or a body id (`wallet_id`, `customer_id`) is not yours.' },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
-  { code: 'conflict', when: 'Invalid state: a paid invoice cannot be voided; a wallet verified by another account cannot be claimed.' },
+  { code: 'conflict', when: 'Invalid state: a paid invoice cannot be voided; an address another account receives on (in any spelling) cannot be claimed.' },
   { code: 'invalid_retry_state', when: 'A delivery can be retried only when it failed with attempts left, to an enabled destination the plan still allows.' },
-  { code: 'purchase_unavailable', when: 'Self-service purchases are not offered on that network (the platform has no receiving wallet there), or not at all.' },
+  { code: 'purchase_unavailable', when: 'Self-service purchases are not offered on that network (the platform has no receiving wallet there, or it is held), or not at all.' },
+  { code: 'too_many_open_purchases', when: 'The account holds 3 purchases awaiting payment or in review already: pay one or wait until one expires (24 hours after it was made).' },
   { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used for another operation or payload (keys are account-wide, shared with `/proof/v1`, and never expire).' },
   { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
   { code: 'payload_too_large', when: 'A JSON body over the limit.' },
@@ -247,8 +248,13 @@ function schemas(): Record<string, Schema> {
         }),
       },
     }),
-    Plan: obj(['plan', 'ends_at', 'paid_plan', 'paid_until', 'limits', 'usage', 'prices', 'trial_days', 'purchase_networks'], {
+    Plan: obj(['plan', 'ends_at', 'paid_plan', 'paid_until', 'queued', 'limits', 'usage', 'prices', 'trial_days', 'purchase_networks'], {
       plan: PLAN_NAME, ends_at: nullable(dateTime), paid_plan: { type: ['string', 'null'], enum: [...PAID_PLANS, null] }, paid_until: nullable(dateTime),
+      queued: {
+        type: 'array',
+        description: 'Paid periods that follow the running one, in the order they run (a lower plan paid while a higher one runs, or the days of a lower plan a higher one was bought over). A payment buys 30 days of the plan it was for, never of a higher one.',
+        items: obj(['plan', 'starts_at', 'ends_at'], { plan: { enum: [...PAID_PLANS] }, starts_at: dateTime, ends_at: dateTime }),
+      },
       limits: { oneOf: [LIMITS, { type: 'null' }] }, usage: USAGE,
       prices: { type: 'array', items: obj(['plan', 'price_usdc', 'period_days'], { plan: { enum: [...PAID_PLANS] }, price_usdc: usdc, period_days: { type: 'integer' } }) },
       trial_days: { type: 'integer' }, purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },
@@ -326,7 +332,7 @@ function paths(): Record<string, Schema> {
           plan: { enum: [...PAID_PLANS] }, network: { enum: [...NETWORKS] },
           payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address).' },
         }), { renew: { plan: 'business', network: 'base', payer: EX.payer } }),
-        responses: { ...ok('Awaiting payment (or the replay).', schemaRef('Purchase'), { awaiting: purchaseEx }, '201', replayed), ...errorsOf({ mutation: true, idem: true, extra409: ['purchase_unavailable'] }) },
+        responses: { ...ok('Awaiting payment (or the replay).', schemaRef('Purchase'), { awaiting: purchaseEx }, '201', replayed), ...errorsOf({ mutation: true, idem: true, extra409: ['purchase_unavailable', 'too_many_open_purchases'] }) },
       },
       get: {
         operationId: 'listPlanPurchases', tags: t('Plan'), summary: 'Plan purchases', security: SESSION,

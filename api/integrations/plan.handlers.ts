@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
-import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, TRIAL_DAYS } from '../../domain/proof/plans.js';
+import { entitlementAt, PAID_PLANS, paidSchedule, PLAN_PERIOD_DAYS, TRIAL_DAYS, type MerchantPlanState } from '../../domain/proof/plans.js';
 import { planPurchaseIssue, type SelfServiceConfig } from '../../domain/self-service.js';
 import { parsePlanPurchase } from '../../domain/validation/self-service.js';
 import type { Db } from '../../db/connection.js';
@@ -23,6 +23,13 @@ export interface PlanRouteDeps {
   now: () => Date;
 }
 
+/** The paid periods that follow the one running at `now` (docs/proof.md "Plans paid in USDC"), in the order they run. */
+function queuedPeriods(m: MerchantPlanState, now: Date) {
+  const schedule = paidSchedule(m);
+  const running = schedule.findIndex((p) => p.end.getTime() > now.getTime());
+  return running < 0 ? [] : schedule.slice(running + 1).map((p) => ({ plan: p.plan, starts_at: p.start!.toISOString(), ends_at: p.end.toISOString() }));
+}
+
 /**
  * The merchant's plan and its purchase (docs/proof.md "Plans paid in USDC"). Mounted behind the session and CSRF
  * guards but before the active-plan guard: a merchant whose plan or trial ended must be able to buy one.
@@ -38,6 +45,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
       paid_plan: merchant.plan,
       paid_until: merchant.planPaidUntil?.toISOString() ?? null,
+      queued: queuedPeriods(merchant, now),
       limits: ent.kind === 'none' ? null : limitsJson(ent.limits, deps.proPerHour),
       usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
       prices: PAID_PLANS.map((plan) => ({ plan, price_usdc: formatUsdc(BigInt(deps.selfService.planPricesAtomic[plan])), period_days: PLAN_PERIOD_DAYS })),

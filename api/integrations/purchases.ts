@@ -2,10 +2,10 @@ import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
 import type { Network } from '../../domain/networks.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
-import type { SelfServiceConfig } from '../../domain/self-service.js';
+import { MAX_OPEN_PURCHASES_PER_BUYER, type SelfServiceConfig } from '../../domain/self-service.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import { createPurchase, purchaseUnavailable, type Purchase, type PurchaseBuyer } from '../../db/repositories/platform-purchases.repo.js';
+import { createPurchase, lockPurchaseBuyer, openPurchasesOf, purchaseUnavailable, type Purchase, type PurchaseBuyer } from '../../db/repositories/platform-purchases.repo.js';
 import { effectiveStatus, paymentPagePath } from '../proof/requests.handlers.js';
 
 /**
@@ -16,11 +16,15 @@ import { effectiveStatus, paymentPagePath } from '../proof/requests.handlers.js'
 export type PurchaseStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'review' | 'expired';
 export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ['awaiting_payment', 'paid', 'underpaid', 'review', 'expired'];
 
-/** What the purchase's payment request and grant say: paid only once granted; an underpayment and any other review are shown as such. */
+/**
+ * What the purchase's payment request and grant say: paid only once granted; an underpayment (its request stays open
+ * until it expires, and is shown as underpaid from the first short transfer on) and any other review are shown as such.
+ */
 export function purchaseStatus(p: Purchase, now: Date): PurchaseStatus {
   if (p.grant) return 'paid';
   const status = effectiveStatus(p.request, now);
-  if (status === 'REVIEW') return p.reviewReason === 'underpaid' ? 'underpaid' : 'review';
+  if (p.reviewReason === 'underpaid') return 'underpaid';
+  if (status === 'REVIEW') return 'review';
   if (status === 'AWAITING') return 'awaiting_payment';
   return 'expired';
 }
@@ -69,5 +73,16 @@ export async function startPurchase(
   if (!walletAddress) throw purchaseUnavailable(input.network, purchaseNetworks(cfg));
   const payerIssue = payerAddressIssue(input.network, input.payer);
   if (payerIssue) throw new DomainError('validation_failed', `payer: ${payerIssue}`, { issues: [{ path: 'payer', message: payerIssue }] });
+  // One buyer holds at most a few open purchases (each holds one of the matching amounts next to its price); the
+  // buyer's row lock makes parallel purchases count one after another.
+  await lockPurchaseBuyer(trx, input.buyer);
+  const open = await openPurchasesOf(trx, input.buyer, now);
+  if (open.count >= MAX_OPEN_PURCHASES_PER_BUYER) {
+    const when = open.firstExpiry ? `, or wait until one expires (the first at ${open.firstExpiry.toISOString()})` : '';
+    throw new DomainError(
+      'too_many_open_purchases',
+      `This account has ${open.count} purchases awaiting payment or in review, the most one account may hold: pay one${when}; a purchase in review is settled by support`,
+    );
+  }
   return createPurchase(trx, { ...input, walletAddress }, now);
 }

@@ -77,7 +77,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     const secret = newWebhookSecret();
     const endpoint = await createDestination(
       trx,
-      { merchantId: merchant.id, url: body.url, events: body.events, secretSealed: deps.secretBox.seal(secret), allowed: usableLimit(merchant, now, 'destinations') },
+      { merchantId: merchant.id, url: check.href, events: body.events, secretSealed: deps.secretBox.seal(secret), allowed: usableLimit(merchant, now, 'destinations') },
       now,
     );
     ctx.state.resourceId = endpoint.id;

@@ -248,7 +248,7 @@ ${PAID_PLANS.map((p) => planRow(p, PLAN_LIMITS[p], String(PLAN_PRICES_USDC[p]), 
 ${planRow('trial', PLAN_LIMITS.trial, `free, ${TRIAL_DAYS} days`, s.rateLimits.proPerHour)}</table>
 <p>Periods are a rolling 30-day window (a trial: since its start); voiding does not restore an allowance. Throttles:
 ${s.rateLimits.perKeyPerMinute} requests per key and ${s.rateLimits.perIpPerMinute} per IP address per minute; pro accounts also
-${s.rateLimits.proPerHour} payment-request creations per hour. JSON bodies up to ${esc(s.bodyLimitJson)}. Your current limits and usage:
+${s.rateLimits.proPerHour} payment-request creations in any 60 minutes (only creations count: a rejected call or a replay does not). JSON bodies up to ${esc(s.bodyLimitJson)}. Your current limits and usage:
 <code>GET /proof/v1/me</code>.</p>
 
 <h2 id="versioning">Versioning</h2>

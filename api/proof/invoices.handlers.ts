@@ -104,7 +104,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
         expectedPayer: null,
       },
       now,
-      { invoiceId: id, needInvoices: 1, dueDate: body.due_date },
+      { perHour: deps.proPerHour, invoiceId: id, needInvoices: 1, dueDate: body.due_date },
     );
     const buyer = { legal_name: contact.legalName, email: contact.email, address: contact.address ?? undefined, reference: contact.reference ?? undefined };
     const issuer = { name: merchant.name };

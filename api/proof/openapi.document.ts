@@ -45,7 +45,7 @@ function componentResponses(s: ProofDocsSettings): Record<string, Json> {
     Forbidden: errorResponse(403, ['forbidden'], 'The account is suspended.', error('forbidden', 'This account is suspended')),
     PayloadTooLarge: errorResponse(413, ['payload_too_large'], `JSON body over ${s.bodyLimitJson}.`, error('payload_too_large', 'Request body is too large')),
     UnsupportedMediaType: errorResponse(415, ['unsupported_media_type'], 'A body that is not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
-    RateLimited: errorResponse(429, ['rate_limited'], `Over a request limit: ${s.rateLimits.perKeyPerMinute} per key and ${s.rateLimits.perIpPerMinute} per IP address per minute; pro accounts also ${s.rateLimits.proPerHour} payment-request creations per hour.`,
+    RateLimited: errorResponse(429, ['rate_limited'], `Over a request limit: ${s.rateLimits.perKeyPerMinute} per key and ${s.rateLimits.perIpPerMinute} per IP address per minute; pro accounts also ${s.rateLimits.proPerHour} payment-request creations in any 60 minutes (only creations count; a replay is answered past it).`,
       error('rate_limited', 'Too many requests; retry after the time in Retry-After'), { 'Retry-After': headerRef('Retry-After') }),
     InternalError: errorResponse(500, ['internal_error'], 'Unexpected server error; retry with backoff (with the same `Idempotency-Key` for a POST).', error('internal_error', 'Internal server error')),
     ServiceUnavailable: errorResponse(503, ['service_unavailable'], 'Temporarily unavailable (e.g. the database cannot be reached); retry after `Retry-After` seconds (with the same `Idempotency-Key` for a POST).',

@@ -92,7 +92,7 @@ export function eventSchemas(): Record<string, Schema> {
           type: 'array', maxItems: 100, description: 'Oldest first; each event\'s bytes are exactly those of its webhook body.',
           items: {
             type: 'object', additionalProperties: false, required: ['cursor', 'event'],
-            properties: { cursor: { type: 'integer', minimum: 1, description: 'Increasing position in your event log.' }, event: schemaRef('Event') },
+            properties: { cursor: { type: 'integer', minimum: 1, description: 'Increasing position in your own event log, numbered per account (it tells nothing about other accounts).' }, event: schemaRef('Event') },
           },
         },
         next_cursor: { type: 'integer', minimum: 0, description: 'Pass as `after` to poll for newer events: the last cursor returned, or `after` itself when nothing is new.' },

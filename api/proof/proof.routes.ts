@@ -3,7 +3,7 @@ import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
+import { usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
 import { activeKeyRank } from '../../db/repositories/api-keys.repo.js';
@@ -12,7 +12,7 @@ import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { authFailureThrottle, perIp, perKey, rateLimit, type RateLimitCheck } from '../http/rate-limit.js';
+import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
 import { merchantIdempotency } from './idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
@@ -61,20 +61,6 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
   };
 }
 
-/** Payment-request creations, direct or by invoice, through an API key or the dashboard session. */
-const CREATION_PATHS = new Set(['/proof/v1/requests', '/proof/v1/invoices', '/api/integrations/requests', '/api/integrations/invoices']);
-
-/** pro: at most N payment-request creations (direct or by invoice) per hour per account. */
-export const proCreationsPerHour = (limit: number, now: () => Date): RateLimitCheck => ({
-  rule: { name: 'proof:pro:requests:hour', limit, windowSeconds: 3600 },
-  subject: (ctx) => {
-    const m = ctx.state.merchant;
-    if (ctx.method !== 'POST' || !CREATION_PATHS.has(ctx.path) || !m) return null;
-    const ent = entitlementAt(m, now());
-    return ent.kind === 'plan' && ent.limits.requestsPerHour !== null ? m.id : null;
-  },
-});
-
 /**
  * `/proof/v1`: bearer `skp_` keys only (never cookies, never in the URL, no CORS), 60 calls per key and 120
  * per IP per minute, the merchant and its plan, then the resources. Every JSON mutation needs an
@@ -102,7 +88,6 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     }),
     rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),
     merchantOfKey(deps.db, now),
-    rateLimit(deps.db, [proCreationsPerHour(deps.rateLimits.proPerHour, now)], now),
     jsonBody(deps.bodyLimitJson),
   );
   const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };

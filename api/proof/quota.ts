@@ -1,6 +1,8 @@
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt, type Entitlement } from '../../domain/proof/plans.js';
 import type { Db } from '../../db/connection.js';
+import type { StatementPart } from '../../db/statement-part.js';
+import { nthNewestCreationSincePart } from '../../db/repositories/payment-requests.repo.js';
 import { lockMerchant, type Merchant } from '../../db/repositories/merchants.repo.js';
 
 export interface Usage {
@@ -29,17 +31,46 @@ async function countUsageSince(db: Db, merchantId: string, since: Date): Promise
   return { requests: Number(rows[0]?.requests ?? 0), invoices: Number(rows[0]?.invoices ?? 0) };
 }
 
+/** What a creation needs: `requests` and `invoices` allowances. */
+export interface CreationNeed {
+  requests: number;
+  invoices: number;
+}
+
 /**
  * Locks the merchant and checks that `need` more creations fit its plan (spec section 8): a rolling 30-day
  * window (a trial: since its start); an invoice needs one request and one invoice allowance. Over → 422.
  * Pass the idempotent transaction: the lock serialises parallel creations, so the count cannot be overrun.
  */
-export async function reserveQuota(trx: Db, merchantId: string, need: { requests: number; invoices: number }, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
+export async function reserveQuota(trx: Db, merchantId: string, need: CreationNeed, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   return checkQuota(trx, await lockMerchant(trx, merchantId), need, now);
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The hourly creation limit of a plan that has one (pro: RATE_LIMIT_PROOF_PRO_PER_HOUR): the payment requests the
+ * merchant created in the hour before `now` (direct or by invoice, through a key or the dashboard) are counted in
+ * `payment_requests` itself, so only creations count — a rejected call or a replay created nothing — over a sliding
+ * hour. The count is a column of the creation's insert statement (`hourlyCreationsPart`), which runs under the
+ * merchant lock, so parallel creations cannot overrun it; `assertHourlyRoom` reads it and refuses the creation (the
+ * transaction, the inserted row with it, is rolled back).
+ */
+export function hourlyCreationsPart(merchantId: string, perHour: number, now: Date): StatementPart {
+  return nthNewestCreationSincePart(merchantId, new Date(now.getTime() - HOUR_MS), perHour);
+}
+
+/** At the limit (`nthNewest`: the perHour-th newest creation of the hour, as hourlyCreationsPart read it) → 429 with Retry-After. */
+export function assertHourlyRoom(nthNewest: unknown, perHour: number, now: Date): void {
+  if (nthNewest === null || nthNewest === undefined) return;
+  const frees = new Date(nthNewest as string | Date).getTime() + HOUR_MS;
+  throw new DomainError('rate_limited', `The pro plan allows ${perHour} payment-request creations per hour; retry after the time in Retry-After`, {
+    retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)),
+  });
+}
+
 /** reserveQuota's check, for a caller that locked the merchant row itself (in `trx`, before this call). */
-export async function checkQuota(trx: Db, merchant: Merchant, need: { requests: number; invoices: number }, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
+export async function checkQuota(trx: Db, merchant: Merchant, need: CreationNeed, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   const ent = entitlementAt(merchant, now);
   if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'This account has no active plan or trial; creating payment requests and invoices needs one');
   const { requestsPerPeriod, invoicesPerPeriod } = ent.limits;

@@ -17,7 +17,7 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { REQUEST_STATUSES, type RequestStatus } from '../../domain/proof/statuses.js';
-import { checkQuota, reserveQuota } from './quota.js';
+import { assertHourlyRoom, checkQuota, hourlyCreationsPart, reserveQuota } from './quota.js';
 
 export interface ProofDeps {
   db: Db;
@@ -72,12 +72,14 @@ export async function createPaymentRequest(
   req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
   now: Date,
   opts: {
+    /** The pro plan's creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR). */
+    perHour: number;
     invoiceId?: string;
     needInvoices?: number;
     dueDate?: string;
     /** The idempotency key claimed with this answer in the insert's statement (AppState.answerClaim). */
     answer?: { part: (request: PaymentRequest) => StatementPart; settle: (claimed: boolean) => void };
-  } = {},
+  },
 ): Promise<PaymentRequest> {
   const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
   // The merchant lock (quota) and the wallet lock (delta allocation) in one statement; without such a wallet the
@@ -105,19 +107,22 @@ export async function createPaymentRequest(
   if (issues.length) {
     throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
   }
-  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for)
-  // and, when given, claims the idempotency key with the answer.
+  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for),
+  // on pro the creations of the last hour, and, when given, claims the idempotency key with the answer.
   const answer = opts.answer;
+  const hourly = ent.limits.requestsPerHour !== null;
   const { request, also } = await insertPaymentRequestWith(
     trx,
     { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
     now,
-    (row) => ({ destinations: eventDestinationsPart(merchantId), ...(answer ? { answer: answer.part(row) } : {}) }),
+    (row) => ({ destinations: eventDestinationsPart(merchantId), ...(hourly ? { hour: hourlyCreationsPart(merchantId, opts.perHour, now) } : {}), ...(answer ? { answer: answer.part(row) } : {}) }),
   );
   if (answer) {
     answer.settle(Number(also.answer) === 1);
     if (Number(also.answer) !== 1) return request; // the key is taken: all of this is rolled back, the first answer replayed
   }
+  // Over the hour's creations: refused, and the row just inserted is rolled back with the transaction.
+  if (hourly) assertHourlyRoom(also.hour, opts.perHour, now);
   const destinations = also.destinations;
   await appendProofEvent(trx, {
     merchantId,
@@ -160,7 +165,7 @@ export function mountRequests(
     // The key is claimed with the answer in the insert's statement: the answer is made from the row as written.
     const claim = ctx.state.answerClaim;
     const answer = claim && { part: (r: PaymentRequest) => claim.part(201, requestJson(r, origin, now), r.id), settle: (claimed: boolean) => claim.settle(claimed) };
-    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, answer ? { answer } : {});
+    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, { perHour: deps.proPerHour, ...(answer ? { answer } : {}) });
     ctx.state.resourceId = request.id;
     ctx.status = 201;
     ctx.body = requestJson(request, origin, now);

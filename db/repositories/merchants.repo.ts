@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
-import { walletAddressIssue, type Network } from '../../domain/networks.js';
-import { entitlementAt, type MerchantPlanState, type PaidPlan } from '../../domain/proof/plans.js';
+import { addressKey, walletAddressIssue, type Network } from '../../domain/networks.js';
+import { entitlementAt, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
 import type { KeyScope } from '../../domain/api-keys.js';
 import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
@@ -22,6 +22,14 @@ export interface MerchantWallet {
   label: string | null;
   verifiedAt: Date | null;
   createdAt: Date;
+  /** Why the wallet receives nothing until an operator releases it (`duplicate_address`), or null. */
+  heldReason?: string | null;
+}
+
+/** `merchants.plan_queue` as stored (jsonb, read as an array; a text driver value is parsed). */
+export function toPlanQueue(raw: unknown): QueuedPeriod[] {
+  const list = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  return Array.isArray(list) ? list.map((q: { plan: PaidPlan; ms: number }) => ({ plan: q.plan, ms: Number(q.ms) })) : [];
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -32,6 +40,7 @@ const toMerchant = (r: any): Merchant => ({
   plan: r.plan,
   planPaidUntil: r.plan_paid_until,
   trialStartedAt: r.trial_started_at,
+  planQueue: toPlanQueue(r.plan_queue),
   createdAt: r.created_at,
 });
 const toWallet = (r: any): MerchantWallet => ({
@@ -42,6 +51,7 @@ const toWallet = (r: any): MerchantWallet => ({
   label: r.label,
   verifiedAt: r.verified_at,
   createdAt: r.created_at,
+  heldReason: r.held_reason ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -76,7 +86,7 @@ export async function verifyMerchantKey(
   const idem = idempotencyKey === undefined ? null : storedResponseColumns({ dialect: 'proof', key: idempotencyKey }, 'k.tenant_id', now);
   const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
     columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
-              m.trial_started_at AS m_trial_started_at, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
+              m.trial_started_at AS m_trial_started_at, m.plan_queue AS m_plan_queue, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
     joins: `LEFT JOIN merchants m ON m.id = k.tenant_id${idem ? ` ${idem.joins}` : ''}`,
     bindings: [now, ...(idem ? [...idem.columnBindings, ...idem.joinBindings] : [])],
   });
@@ -105,6 +115,7 @@ export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletI
     .where('m.id', merchantId)
     .andWhere('w.id', walletId)
     .whereNotNull('w.verified_at')
+    .whereNull('w.held_reason')
     .forUpdate('m', 'w')
     .first(
       'm.*',
@@ -116,7 +127,20 @@ export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletI
   return { merchant: toMerchant(row), wallet };
 }
 
-/** Records a paid 30-day period of `plan` ending at `paidUntil` (operator action until checkout exists). */
+/**
+ * Writes the merchant's paid schedule as a grant decided it (domain/self-service.ts grantPlanPayment): the current
+ * period and the periods queued after it.
+ */
+export async function setMerchantSchedule(db: Db, id: string, current: { plan: PaidPlan; paidUntil: Date }, queue: readonly QueuedPeriod[]): Promise<Merchant> {
+  const [row] = await db('merchants').where({ id }).update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) }).returning('*');
+  if (!row) throw new DomainError('not_found', 'Merchant not found');
+  return toMerchant(row);
+}
+
+/**
+ * Records a paid period of `plan` ending at `paidUntil` as the current one (the operator's `merchants:plan`, for
+ * support); periods queued after the current one stay queued, after the new end.
+ */
 export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
   const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
   if (!row) throw new DomainError('not_found', 'Merchant not found');
@@ -130,31 +154,88 @@ export async function setMerchantStatus(db: Db, id: string, status: 'active' | '
 }
 
 /**
- * Adds a receiving wallet, verified by the operator who checked the merchant controls it (until the
- * dashboard's signature check exists). Only verified wallets receive payment requests.
+ * Adds a receiving wallet to the merchant, verified (by the operator who checked the merchant controls it, or by the
+ * merchant's signature: api/integrations/wallets.handlers.ts). One address receives for one account (docs/proof.md
+ * "Receiving wallets"): an address another account holds as a verified wallet, in any spelling (`addressKey`), is
+ * refused with `conflict`, on every path; the merchant's own wallet at that address, in any spelling, is verified
+ * again and returned, never added twice. `merchant_wallets_one_receiver` (one verified wallet not on hold per
+ * network and address) is the database's own guarantee when two accounts race for one address.
  */
 export async function addVerifiedWallet(db: Db, input: { merchantId: string; network: Network; address: string; label?: string }, now: Date): Promise<MerchantWallet> {
   const issue = walletAddressIssue(input.network, input.address);
   if (issue) throw new DomainError('validation_failed', issue);
   if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
-  const [row] = await db('merchant_wallets')
-    .insert({ id: newId('wal'), merchant_id: input.merchantId, network: input.network, address: input.address, label: input.label ?? null, verified_at: now, created_at: now })
-    .onConflict(['merchant_id', 'network', 'address'])
-    .merge({ verified_at: now })
-    .returning('*');
-  return toWallet(row);
+  const holders = await verifiedWalletsAt(db, input.network, input.address);
+  if (holders.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
+  const own = holders[0] ?? (await db('merchant_wallets').where({ merchant_id: input.merchantId, network: input.network, address_key: addressKey(input.network, input.address) }).orderBy('created_at').first().then((r) => (r ? toWallet(r) : undefined)));
+  if (own?.verifiedAt) return own;
+  try {
+    if (own) {
+      const [row] = await db('merchant_wallets').where({ id: own.id }).update({ verified_at: now }).returning('*');
+      return toWallet(row);
+    }
+    const [row] = await db('merchant_wallets')
+      .insert({ id: newId('wal'), merchant_id: input.merchantId, network: input.network, address: input.address, label: input.label ?? null, verified_at: now, created_at: now })
+      .returning('*');
+    return toWallet(row);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw addressTaken();
+    throw e;
+  }
 }
 
-export async function listVerifiedWallets(db: Db, merchantId: string): Promise<MerchantWallet[]> {
-  const rows = await db('merchant_wallets').where({ merchant_id: merchantId }).whereNotNull('verified_at').orderBy('created_at').orderBy('id');
+const addressTaken = () => new DomainError('conflict', 'This address is a receiving wallet of another account; one address receives for one account (ask support if it is yours)');
+
+const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === '23505';
+
+/** The verified wallets (on hold or not) at `address` on `network`, in any spelling of it, oldest first. */
+export async function verifiedWalletsAt(db: Db, network: Network, address: string): Promise<MerchantWallet[]> {
+  const rows = await db('merchant_wallets').where({ network, address_key: addressKey(network, address) }).whereNotNull('verified_at').orderBy('created_at').orderBy('id');
   return rows.map(toWallet);
 }
 
-/** A verified wallet of the merchant, locked when `lock` (matching deltas are allocated under this lock). */
+/** The merchant's verified wallets that receive (not on hold): what /v1/me lists and requests may name. */
+export async function listVerifiedWallets(db: Db, merchantId: string): Promise<MerchantWallet[]> {
+  const rows = await db('merchant_wallets').where({ merchant_id: merchantId }).whereNotNull('verified_at').whereNull('held_reason').orderBy('created_at').orderBy('id');
+  return rows.map(toWallet);
+}
+
+/** A verified wallet of the merchant that receives (not on hold), locked when `lock` (matching deltas are allocated under this lock). */
 export async function getVerifiedWallet(db: Db, merchantId: string, id: string, opts: { lock?: boolean } = {}): Promise<MerchantWallet | null> {
-  const q = db('merchant_wallets').where({ id, merchant_id: merchantId }).whereNotNull('verified_at');
+  const q = db('merchant_wallets').where({ id, merchant_id: merchantId }).whereNotNull('verified_at').whereNull('held_reason');
   const row = await (opts.lock ? q.forUpdate().first() : q.first());
   return row ? toWallet(row) : null;
+}
+
+/**
+ * Wallets on hold (the migration's report of addresses that were receiving wallets of several rows), by address, each
+ * with its open requests and the transfers to its address that paid nothing since it was held.
+ */
+export async function listHeldWallets(db: Db): Promise<Array<MerchantWallet & { heldAt: Date; openRequests: number; unmatchedTransfers: number }>> {
+  const rows = await db('merchant_wallets as w')
+    .whereNotNull('w.held_reason')
+    .orderBy([{ column: 'w.network' }, { column: 'w.address_key' }, { column: 'w.created_at' }, { column: 'w.id' }])
+    .select(
+      'w.*',
+      db.raw("(SELECT count(*) FROM payment_requests r WHERE r.wallet_id = w.id AND r.status IN ('AWAITING', 'REVIEW'))::int AS open_requests"),
+      db.raw("(SELECT count(*) FROM payment_evidence e WHERE e.network = w.network AND e.request_id IS NULL AND e.created_at >= w.held_at AND (CASE WHEN e.network = 'solana' THEN e.to_address ELSE lower(e.to_address) END) = w.address_key)::int AS unmatched_transfers"),
+    );
+  return rows.map((r) => ({ ...toWallet(r), heldAt: r.held_at, openRequests: r.open_requests, unmatchedTransfers: r.unmatched_transfers }));
+}
+
+/**
+ * Releases a wallet from its hold: it receives again (requests, matching). Refused (`conflict`) while another wallet
+ * receives at its address: release one wallet per address, after the others' accounts were told (docs/operations.md).
+ */
+export async function releaseWallet(db: Db, id: string): Promise<MerchantWallet> {
+  try {
+    const [row] = await db('merchant_wallets').where({ id }).whereNotNull('held_reason').update({ held_reason: null, held_at: null }).returning('*');
+    if (!row) throw new DomainError('not_found', `no wallet on hold with id ${id}`);
+    return toWallet(row);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new DomainError('conflict', 'Another wallet receives at this address already; one address receives for one account');
+    throw e;
+  }
 }
 
 /**

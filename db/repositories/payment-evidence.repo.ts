@@ -1,5 +1,6 @@
 import { invoiceData, paymentConfirmedData } from '../../domain/proof/events.js';
 import { decideMatch, latestPayableCreation, type ObservedTransfer } from '../../domain/proof/matching.js';
+import { addressKey } from '../../domain/networks.js';
 import type { Db } from '../connection.js';
 import { lockMerchant } from './merchants.repo.js';
 import { appendProofEvent, deliveriesRecordedIn } from './proof-events.repo.js';
@@ -16,9 +17,10 @@ export type EvidenceOutcome =
  * Records one confirmed transfer and applies it, in one transaction:
  * 1. the evidence row (unique per network, transaction and log index: a repeated scan stops here, so nothing
  *    is decided or emitted twice);
- * 2. the request it matches: an open (AWAITING or REVIEW) request of a verified wallet at the transfer's
- *    recipient whose `amount_atomic` equals the amount — the unique index makes it at most one per wallet;
- *    only when none holds the amount, the most recent closed one (EXPIRED, or VOIDED with its invoice);
+ * 2. the request it matches: an open (AWAITING or REVIEW) request paid to the transfer's recipient address, of the
+ *    one account that receives there, whose `amount_atomic` equals the amount — amounts are allocated unique per
+ *    address; only when none holds the amount, the most recent closed one (EXPIRED, or VOIDED with its invoice). A
+ *    transfer to an address whose wallets are on hold (a legacy duplicate) matches nothing (reason `address_held`);
  * 3. the decision (domain/proof/matching.ts): PAID with `tx_hash` and `verified_at`, emitting
  *    `payment.confirmed` (and `invoice.paid` with the invoice marked paid: `invoiceId` tells the caller to
  *    signal `invoice:<id>`) with the state change; or REVIEW (no event).
@@ -26,6 +28,9 @@ export type EvidenceOutcome =
  * self-service purchase grants what was bought in the same transaction (db/repositories/platform-purchases.repo.ts);
  * a smaller transfer from a purchase's named payer is kept on it as an underpayment (REVIEW `underpaid`).
  */
+/** The account that receives at (network, address key): its one verified wallet not on hold there. */
+const RECEIVER_AT_ADDRESS = 'SELECT merchant_id FROM merchant_wallets WHERE network = ? AND address_key = ? AND verified_at IS NOT NULL AND held_reason IS NULL';
+
 export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Promise<EvidenceOutcome> {
   return db.transaction(async (trx) => {
     const [evidence] = await trx('payment_evidence')
@@ -45,13 +50,14 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       .returning(['id']);
     if (!evidence) return { outcome: 'duplicate' };
 
-    const address = t.network === 'solana' ? t.to : t.to.toLowerCase();
+    // Matching is per receiving address: the requests paid to the transfer's (network, address), of the one account
+    // that receives there (merchant_wallets_one_receiver). An address whose wallets are all on hold pays nothing.
+    const key = addressKey(t.network, t.to);
     const matching = (statuses: string[]) =>
       trx('payment_requests as r')
         .join('merchant_wallets as w', 'w.id', 'r.wallet_id')
-        .where('r.network', t.network)
-        .whereRaw(t.network === 'solana' ? 'w.address = ?' : 'lower(w.address) = ?', [address])
-        .whereNotNull('w.verified_at')
+        .where({ 'w.network': t.network, 'w.address_key': key })
+        .whereRaw(`r.merchant_id = (${RECEIVER_AT_ADDRESS})`, [t.network, key])
         .where('r.amount_atomic', t.amountAtomic.toString())
         .whereIn('r.status', statuses)
         .where('r.created_at', '<=', latestPayableCreation(t))
@@ -63,7 +69,12 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
     if (!candidate) {
       // Less than a self-service purchase asks, from the payer it names: kept on it as an underpayment (REVIEW).
       const underpaid = await attributeUnderpayment(trx, t, evidence.id);
-      return underpaid ? { outcome: 'review', requestId: underpaid, reason: 'underpaid' } : { outcome: 'unmatched' };
+      if (underpaid) return { outcome: 'review', requestId: underpaid, reason: 'underpaid' };
+      // To an address held as a duplicate: kept as evidence an operator finds by its reason (wallets:duplicates).
+      await trx('payment_evidence').where({ id: evidence.id }).whereExists(
+        trx('merchant_wallets').where({ network: t.network, address_key: key }).whereNotNull('held_reason').select(trx.raw('1')),
+      ).update({ reason: 'address_held' });
+      return { outcome: 'unmatched' };
     }
 
     await lockMerchant(trx, candidate.merchant_id);
@@ -80,7 +91,7 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       // A closed (EXPIRED or VOIDED) request whose amount a newer open request holds again keeps its state: the
       // payment is kept as review evidence on it, and the open request's unique amount stays untouched.
       const reissued = row.status !== 'AWAITING'
-        && (await trx('payment_requests').where({ wallet_id: row.wallet_id, amount_atomic: row.amount_atomic }).whereIn('status', ['AWAITING', 'REVIEW']).whereNot({ id: row.id }).first('id'));
+        && (await trx('payment_requests').whereIn('wallet_id', trx('merchant_wallets').where({ network: t.network, address_key: key }).select('id')).where({ amount_atomic: row.amount_atomic }).whereIn('status', ['AWAITING', 'REVIEW']).whereNot({ id: row.id }).first('id'));
       if (!reissued) {
         await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
       }

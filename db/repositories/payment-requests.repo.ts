@@ -1,4 +1,4 @@
-import type { Network } from '../../domain/networks.js';
+import { addressKey, type Network } from '../../domain/networks.js';
 import { chooseMatchingDelta, DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -55,28 +55,34 @@ const toRequest = (r: any): PaymentRequest => ({
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
- * AWAITING requests past `expires_at` become EXPIRED (all of them, or one wallet's), freeing their amounts.
- * Run by the maintenance schedule and before a wallet allocates an amount. A late payment of an expired request
- * still goes to REVIEW (domain/proof/matching.ts).
+ * AWAITING requests past `expires_at` become EXPIRED (all of them), freeing their amounts. Run by the maintenance
+ * schedule; an allocation does the same for the requests at its address (openAmounts). A late payment of an expired
+ * request still goes to REVIEW (domain/proof/matching.ts).
  */
-export async function expireOverdueRequests(db: Db, now: Date, walletId?: string): Promise<number> {
-  const q = db('payment_requests').where({ status: 'AWAITING' }).where('expires_at', '<=', now);
-  if (walletId) q.where({ wallet_id: walletId });
-  return q.update({ status: 'EXPIRED' });
+export async function expireOverdueRequests(db: Db, now: Date): Promise<number> {
+  return db('payment_requests').where({ status: 'AWAITING' }).where('expires_at', '<=', now).update({ status: 'EXPIRED' });
 }
 
-/** Open requests hold their amount; AWAITING past its expiry is closed first (EXPIRED) and frees it. */
-async function openAmounts(trx: Db, walletId: string, now: Date, near: { from: bigint; to: bigint }): Promise<Set<bigint>> {
-  // One statement: the expiry (expireOverdueRequests for this wallet), then the open amounts. The read sees the rows
-  // as they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
+/** The ids of every wallet row at the wallet's (network, address), whoever holds it: the scope of open amounts. */
+const WALLETS_AT_ADDRESS = 'SELECT id FROM merchant_wallets WHERE network = ? AND address_key = ?';
+
+/**
+ * Open requests hold their amount at their receiving address (network and address, not the wallet row): every open
+ * request paid to that address, of any wallet row, of any account (a legacy duplicate on hold included), so one
+ * amount names one request at one address. AWAITING past its expiry is closed first (EXPIRED) and frees it.
+ */
+async function openAmounts(trx: Db, wallet: MerchantWallet, now: Date, near: { from: bigint; to: bigint }): Promise<Set<bigint>> {
+  const at = [wallet.network, addressKey(wallet.network, wallet.address)];
+  // One statement: the expiry of the address's overdue requests, then the open amounts. The read sees the rows as
+  // they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
   const { rows } = await trx.raw<{ rows: Array<{ amount_atomic: string }> }>(
     `WITH expired AS (
-       UPDATE payment_requests SET status = 'EXPIRED' WHERE wallet_id = ? AND status = 'AWAITING' AND expires_at <= ?
+       UPDATE payment_requests SET status = 'EXPIRED' WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status = 'AWAITING' AND expires_at <= ?
      )
      SELECT amount_atomic FROM payment_requests
-      WHERE wallet_id = ? AND status IN ('AWAITING', 'REVIEW') AND NOT (status = 'AWAITING' AND expires_at <= ?)
+      WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status IN ('AWAITING', 'REVIEW') AND NOT (status = 'AWAITING' AND expires_at <= ?)
         AND amount_atomic BETWEEN ? AND ?`,
-    [walletId, now, walletId, now, near.from.toString(), near.to.toString()],
+    [...at, now, ...at, now, near.from.toString(), near.to.toString()],
   );
   return new Set(rows.map((r) => BigInt(r.amount_atomic)));
 }
@@ -94,9 +100,10 @@ export interface PaymentRequestInput {
 }
 
 /**
- * Inserts a request with a unique matching amount. Call inside a transaction holding the wallet row lock
- * (getVerifiedWallet with `lock`), so parallel creations for one wallet choose deltas one after another; the
- * partial unique index on (wallet_id, amount_atomic) is the database's own guarantee.
+ * Inserts a request with a matching amount unique at its receiving address. Call inside a transaction holding the
+ * wallet row lock (getVerifiedWallet with `lock`): one address has one receiving wallet (`merchant_wallets_one_receiver`),
+ * so parallel creations at one address choose deltas one after another; the partial unique index on
+ * (wallet_id, amount_atomic) of open requests is the database's own guarantee for the receiving wallet's requests.
  */
 export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, now: Date): Promise<PaymentRequest> {
   return (await insertPaymentRequestWith(trx, input, now, null)).request;
@@ -116,7 +123,7 @@ export async function insertPaymentRequestWith<K extends string>(
 ): Promise<{ request: PaymentRequest; also: Partial<Record<K, unknown>> }> {
   // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
   const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
-  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet.id, now, near));
+  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet, now, near));
   const row = {
     id: newId('req'),
     merchant_id: input.merchantId,
@@ -178,3 +185,15 @@ export async function countRequestsSince(trx: Db, merchantId: string, since: Dat
   const [row] = await trx('payment_requests').where({ merchant_id: merchantId }).where('created_at', '>=', since).count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
+
+/**
+ * `created_at` of the merchant's `n`-th newest payment request created after `since` (null when it made fewer), as a
+ * column of another statement (e.g. the insert of a request: the row being inserted is not counted).
+ */
+export const nthNewestCreationSincePart = (merchantId: string, since: Date, n: number): StatementPart => ({
+  ctes: [],
+  column: {
+    sql: '(SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1)',
+    bindings: [merchantId, since, Math.max(0, n - 1)],
+  },
+});

@@ -1,13 +1,13 @@
 import { DomainError } from '../../domain/errors.js';
-import type { Network } from '../../domain/networks.js';
+import { addressKey, type Network } from '../../domain/networks.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
 import { latestPayableCreation } from '../../domain/proof/matching.js';
 import type { PaidPlan } from '../../domain/proof/plans.js';
-import { planPeriodAfterPayment, PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
+import { grantPlanPayment, PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { grantCredits } from './credits.repo.js';
-import { lockMerchant, setMerchantPlan, type MerchantWallet } from './merchants.repo.js';
+import { lockMerchant, setMerchantSchedule, verifiedWalletsAt, type MerchantWallet } from './merchants.repo.js';
 import { insertPaymentRequest, type PaymentRequest } from './payment-requests.repo.js';
 
 /**
@@ -38,14 +38,28 @@ export interface Purchase {
   createdAt: Date;
 }
 
-/** The platform's verified wallet on `network` (created on first use), locked: amounts are allocated under this lock. */
+/**
+ * The platform's verified wallet on `network` (created on first use), locked: amounts are allocated under this lock.
+ * The platform's address is a receiving address like any other (one address, one account): when another account
+ * receives at it, or the platform's own wallet there is on hold, nothing is sold on that network (`purchase_unavailable`)
+ * until an operator corrects PLATFORM_RECEIVING_WALLETS or releases the wallet (docs/operations.md).
+ */
 async function platformWallet(trx: Db, network: Network, address: string, now: Date): Promise<MerchantWallet> {
   await trx('merchants').insert({ id: PLATFORM_MERCHANT_ID, name: PLATFORM_NAME, created_at: now }).onConflict('id').ignore();
-  await trx('merchant_wallets')
-    .insert({ id: newId('wal'), merchant_id: PLATFORM_MERCHANT_ID, network, address, label: 'platform receiving wallet', verified_at: now, created_at: now })
-    .onConflict(['merchant_id', 'network', 'address'])
-    .ignore();
-  const row = await trx('merchant_wallets').where({ merchant_id: PLATFORM_MERCHANT_ID, network, address }).forUpdate().first();
+  const unavailable = (why: string) =>
+    new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}: ${why}; an operator must resolve it`, { issues: [{ path: 'network', message: 'not offered for purchases' }] });
+  const existing = await verifiedWalletsAt(trx, network, address);
+  if (existing.some((w) => w.merchantId !== PLATFORM_MERCHANT_ID)) throw unavailable("the platform's receiving address is a receiving wallet of another account");
+  if (existing.length === 0) {
+    try {
+      await trx('merchant_wallets').insert({ id: newId('wal'), merchant_id: PLATFORM_MERCHANT_ID, network, address, label: 'platform receiving wallet', verified_at: now, created_at: now });
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw unavailable("the platform's receiving address became a receiving wallet of another account");
+      throw e;
+    }
+  }
+  const row = await trx('merchant_wallets').where({ merchant_id: PLATFORM_MERCHANT_ID, network, address_key: addressKey(network, address) }).whereNotNull('verified_at').orderBy('created_at').forUpdate().first();
+  if (row.held_reason) throw unavailable("the platform's receiving wallet is on hold");
   return { id: row.id, merchantId: row.merchant_id, network: row.network, address: row.address, label: row.label, verifiedAt: row.verified_at, createdAt: row.created_at };
 }
 
@@ -77,6 +91,26 @@ export async function createPurchase(
     created_at: now,
   });
   return (await getPurchase(trx, input.buyer, id))!;
+}
+
+/** Locks the buyer's row (the merchant or the company) for the caller's transaction: purchases of one buyer are counted one after another. */
+export async function lockPurchaseBuyer(trx: Db, buyer: PurchaseBuyer): Promise<void> {
+  const [table, id] = buyer.kind === 'plan' ? ['merchants', buyer.merchantId] : ['companies', buyer.companyId];
+  const row = await trx(table).where({ id }).forUpdate().first('id');
+  if (!row) throw new DomainError('not_found', 'The buyer of this purchase does not exist');
+}
+
+/**
+ * The buyer's open purchases at `now` — their payment request holds its amount: awaiting payment and not expired, or
+ * in review — how many, and when the first of those awaiting payment expires (null when all are in review).
+ */
+export async function openPurchasesOf(trx: Db, buyer: PurchaseBuyer, now: Date): Promise<{ count: number; firstExpiry: Date | null }> {
+  const [row] = await trx('platform_purchases as p')
+    .join('payment_requests as r', 'r.id', 'p.request_id')
+    .where(buyerColumn(buyer))
+    .where((q) => q.where((a) => a.where('r.status', 'AWAITING').where('r.expires_at', '>', now)).orWhere('r.status', 'REVIEW'))
+    .select(trx.raw('count(*)::int AS count'), trx.raw("min(r.expires_at) FILTER (WHERE r.status = 'AWAITING') AS first_expiry"));
+  return { count: Number(row?.count ?? 0), firstExpiry: row?.first_expiry ?? null };
 }
 
 const buyerColumn = (b: PurchaseBuyer) => (b.kind === 'plan' ? { 'p.kind': 'plan', 'p.merchant_id': b.merchantId } : { 'p.kind': 'credits', 'p.company_id': b.companyId });
@@ -132,8 +166,8 @@ export type GrantOutcome = { granted: false } | { granted: true; purchaseId: str
 /**
  * Grants what the purchase behind `requestId` bought, once: called by the watcher's transaction right after the
  * request became PAID. The grant row goes in first (primary key = purchase, unique request): if it exists, nothing
- * is granted again. A plan adds 30 days from the end of the period still running (else from `now`, the
- * confirmation); credits go through the credits ledger with reason `pack:<purchase id>` (unique there too).
+ * is granted again. A plan adds 30 days of the plan bought to the merchant's schedule (grantPlanPayment: never a
+ * higher plan; higher plans run first, lower ones are queued after them); credits go through the credits ledger with reason `pack:<purchase id>` (unique there too).
  */
 export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash: string, now: Date): Promise<GrantOutcome> {
   const purchase = await trx('platform_purchases').where({ request_id: requestId }).first();
@@ -145,22 +179,25 @@ export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash:
     return { granted: true, purchaseId: purchase.id, kind: 'credits' };
   }
   const merchant = await lockMerchant(trx, purchase.merchant_id);
-  const period = planPeriodAfterPayment(merchant, purchase.plan, now);
+  // What the payment buys is decided here, at grant time: 30 days of the plan it was for (domain/self-service.ts).
+  const granted = grantPlanPayment(merchant, purchase.plan, now);
   const [grant] = await trx('platform_purchase_grants')
-    .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now, period_start: period.start, period_end: period.end, plan: period.plan })
+    .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now, period_start: granted.period.start, period_end: granted.period.end, plan: granted.plan })
     .onConflict()
     .ignore()
     .returning('purchase_id');
   if (!grant) return { granted: false };
-  await setMerchantPlan(trx, merchant.id, period.plan, period.end);
+  await setMerchantSchedule(trx, merchant.id, granted.current, granted.queue);
   return { granted: true, purchaseId: purchase.id, kind: 'plan' };
 }
 
 /**
  * A transfer that matched no request by amount, from the named payer of an open purchase, to the platform wallet of
- * that purchase, for less than it asks: an underpayment. The purchase's request goes to REVIEW `underpaid` and the
- * evidence is linked to it, so the buyer sees the amount received beside the amount asked; nothing is granted.
- * Returns the request id, or null when the transfer is not such a payment.
+ * that purchase, for less than it asks: an underpayment. The evidence is linked to the purchase's request and the
+ * request is marked `review_reason: underpaid`, so the buyer sees the amount received beside the amount asked;
+ * nothing is granted. The request stays AWAITING: it holds its amount only until it expires, like any open purchase
+ * (a transfer of one unit must not park an amount for good), and a transfer of the full amount while it is open
+ * still completes it. Returns the request id, or null when the transfer is not such a payment.
  */
 export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, evidenceId: string | number): Promise<string | null> {
   const solana = t.network === 'solana';
@@ -178,7 +215,7 @@ export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, eviden
     .forUpdate()
     .first('r.id');
   if (!candidate) return null;
-  await trx('payment_requests').where({ id: candidate.id, status: 'AWAITING' }).update({ status: 'REVIEW', review_reason: 'underpaid', tx_hash: t.txHash });
+  await trx('payment_requests').where({ id: candidate.id, status: 'AWAITING' }).update({ review_reason: 'underpaid' });
   await trx('payment_evidence').where({ id: evidenceId }).update({ request_id: candidate.id, decision: 'review', reason: 'underpaid' });
   return candidate.id;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../../domain/errors.js';
-import type { Network } from '../../domain/networks.js';
+import { addressKey, type Network } from '../../domain/networks.js';
 import { WALLET_CHALLENGE_TTL_MS, walletChallengeMessage } from '../../domain/self-service.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -46,11 +46,10 @@ export async function markChallengeUsed(trx: Db, id: string, now: Date): Promise
   if (n !== 1) throw new DomainError('challenge_invalid', 'challenge_id: this challenge was used already', { issues: [{ path: 'challenge_id', message: 'used already' }] });
 }
 
-/** Whether another account (the platform's own included) holds `address` as a verified wallet on `network`. */
+/** Whether another account (the platform's own included) holds `address` as a verified wallet on `network` (on hold or not), in any spelling of it. */
 export async function walletVerifiedElsewhere(db: Db, merchantId: string, network: Network, address: string): Promise<boolean> {
   const row = await db('merchant_wallets')
-    .where({ network })
-    .whereRaw(network === 'solana' ? 'address = ?' : 'lower(address) = ?', [network === 'solana' ? address : address.toLowerCase()])
+    .where({ network, address_key: addressKey(network, address) })
     .whereNot({ merchant_id: merchantId })
     .whereNotNull('verified_at')
     .first('id');

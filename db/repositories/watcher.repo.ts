@@ -16,8 +16,11 @@ export async function advanceWatcherProgress(db: Db, network: Network, to: numbe
   await db('watcher_progress').where({ network }).where('last_block', '<', to).update({ last_block: to, updated_at: db.fn.now() });
 }
 
-/** Distinct verified merchant wallet addresses on a network (EVM lower-cased): the watcher's recipients. */
+/**
+ * Distinct verified merchant wallet addresses on a network (`address_key`: EVM lower-cased): the watcher's recipients.
+ * Wallets on hold are watched too, so a transfer to them is recorded as evidence (it pays nothing).
+ */
 export async function watchedRecipients(db: Db, network: Network): Promise<string[]> {
-  const rows = await db('merchant_wallets').where({ network }).whereNotNull('verified_at').distinct(db.raw(network === 'solana' ? 'address' : 'lower(address) as address'));
-  return rows.map((r: { address: string }) => r.address);
+  const rows = await db('merchant_wallets').where({ network }).whereNotNull('verified_at').distinct('address_key');
+  return rows.map((r: { address_key: string }) => r.address_key);
 }

@@ -33,11 +33,41 @@ export const TRIAL_DAYS = 7;
 export const QUOTA_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** Paid time of a plan that follows the current period (docs/proof.md "Plans paid in USDC"): `ms` milliseconds of `plan`. */
+export interface QueuedPeriod {
+  plan: PaidPlan;
+  ms: number;
+}
+
 export interface MerchantPlanState {
   plan: PaidPlan | null;
-  /** End of the paid 30-day period. */
+  /** End of the current paid period (of `plan`). */
   planPaidUntil: Date | null;
   trialStartedAt: Date | null;
+  /**
+   * Paid periods of other plans that run after the current one, back to back, in order (lower plans bought while a
+   * higher one runs, and the days of a lower plan a higher one was bought over). Absent or empty: none.
+   */
+  planQueue?: readonly QueuedPeriod[];
+}
+
+/** A paid period of the merchant's schedule, in the order they run; `start` is null for the current period (it began before). */
+export interface PaidPeriod {
+  plan: PaidPlan;
+  start: Date | null;
+  end: Date;
+}
+
+/** The current paid period and the queued ones after it, each with its end (the periods run back to back). */
+export function paidSchedule(m: MerchantPlanState): PaidPeriod[] {
+  if (!m.plan || !m.planPaidUntil) return [];
+  const out: PaidPeriod[] = [{ plan: m.plan, start: null, end: m.planPaidUntil }];
+  let at = m.planPaidUntil.getTime();
+  for (const q of m.planQueue ?? []) {
+    out.push({ plan: q.plan, start: new Date(at), end: new Date(at + q.ms) });
+    at += q.ms;
+  }
+  return out;
 }
 
 export type Entitlement =
@@ -45,10 +75,14 @@ export type Entitlement =
   | { kind: 'trial'; limits: PlanLimits; quotaWindowStart: Date; endsAt: Date }
   | { kind: 'none' };
 
-/** What a merchant may do now: an active paid plan wins over a trial; neither means no creations. */
+/**
+ * What a merchant may do now: the paid period running now (the current one, else the queued one whose time has come)
+ * wins over a trial; neither means no creations.
+ */
 export function entitlementAt(m: MerchantPlanState, now: Date): Entitlement {
-  if (m.plan && m.planPaidUntil && m.planPaidUntil.getTime() > now.getTime()) {
-    return { kind: 'plan', plan: m.plan, limits: PLAN_LIMITS[m.plan], quotaWindowStart: new Date(now.getTime() - QUOTA_WINDOW_DAYS * DAY_MS), endsAt: m.planPaidUntil };
+  const running = paidSchedule(m).find((p) => p.end.getTime() > now.getTime());
+  if (running) {
+    return { kind: 'plan', plan: running.plan, limits: PLAN_LIMITS[running.plan], quotaWindowStart: new Date(now.getTime() - QUOTA_WINDOW_DAYS * DAY_MS), endsAt: running.end };
   }
   if (m.trialStartedAt) {
     const endsAt = new Date(m.trialStartedAt.getTime() + TRIAL_DAYS * DAY_MS);

@@ -5,6 +5,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { Db } from '../../db/connection.js';
 import type { EvmNode } from './evm-node.js';
+import type { ProofHarness } from './proof.js';
 import { startTestWorker } from './temporal.js';
 
 /**
@@ -30,4 +31,21 @@ export function startEvmWatcherWorker(
       }),
     },
   });
+}
+
+/**
+ * The payment watcher of Base running for `h` (a ProofHarness started with workflows): a real worker on its task queue
+ * reading `node` with `confirmations` required, and the `watch:base:<task queue>` workflow polling every 150 ms.
+ * `stop` ends both.
+ */
+export async function watchBase(h: ProofHarness, node: EvmNode, confirmations: number): Promise<{ stop: () => Promise<void> }> {
+  const worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, confirmations);
+  const workflowId = `watch:base:${h.taskQueue}`;
+  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  return {
+    stop: async () => {
+      await h.gateway?.client.workflow.getHandle(workflowId).terminate('test finished').catch(() => undefined);
+      await worker.stop();
+    },
+  };
 }

@@ -15,6 +15,7 @@ import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';
 import type { startTestWorker } from './temporal.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
+import { base58Encode } from './solana-rpc.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
@@ -26,6 +27,8 @@ export interface TestMerchant {
   key: string;
   readKey?: string;
   wallets: Record<string, string>;
+  /** The receiving address of each wallet, by network. */
+  addresses: Record<string, string>;
 }
 
 /** Addresses that are valid on their networks (the local tests never send to them). */
@@ -110,18 +113,35 @@ export class ProofHarness {
     await this.tdb?.drop();
   }
 
+  /** Networks whose address of ADDRESSES a merchant of this harness received on already. */
+  private readonly addressesGiven = new Set<Network>();
+
+  /**
+   * A receiving address for a new merchant: the network's address of ADDRESSES for the first merchant that asks, then
+   * a fresh random one each (one address receives for one account, docs/proof.md "Receiving wallets").
+   */
+  receivingAddress(network: Network): string {
+    if (!this.addressesGiven.has(network)) {
+      this.addressesGiven.add(network);
+      return ADDRESSES[network];
+    }
+    return randomAddress(network);
+  }
+
   /** A merchant on a trial (default) or a paid plan, with verified wallets and a read/write key. */
   async merchant(opts: { plan?: PaidPlan; trial?: boolean; networks?: Network[]; webhook?: boolean; readKey?: boolean } = {}): Promise<TestMerchant> {
     const now = new Date();
     const m = await createMerchant(this.tdb.db, { name: `Merchant ${randomBytes(3).toString('hex')}`, trial: opts.trial ?? !opts.plan }, now);
     if (opts.plan) await setMerchantPlan(this.tdb.db, m.id, opts.plan, new Date(now.getTime() + 30 * 86_400_000));
     const wallets: Record<string, string> = {};
+    const addresses: Record<string, string> = {};
     for (const network of opts.networks ?? ['base']) {
-      wallets[network] = (await addVerifiedWallet(this.tdb.db, { merchantId: m.id, network, address: ADDRESSES[network] }, now)).id;
+      addresses[network] = this.receivingAddress(network);
+      wallets[network] = (await addVerifiedWallet(this.tdb.db, { merchantId: m.id, network, address: addresses[network] }, now)).id;
     }
     if (opts.webhook) await this.enableWebhook(m.id);
     const key = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'server', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
-    const out: TestMerchant = { id: m.id, key, wallets };
+    const out: TestMerchant = { id: m.id, key, wallets, addresses };
     if (opts.readKey) out.readKey = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'reader', scopes: ['read'], expiresAt: null }, now)).secret;
     return out;
   }
@@ -152,6 +172,11 @@ export class ProofHarness {
     expect(r.status, text).toBe(status);
     return JSON.parse(text) as T;
   }
+}
+
+/** A random valid wallet address on `network` (EVM: lower-case hex; Solana: a base58 32-byte key). */
+export function randomAddress(network: Network): string {
+  return network === 'solana' ? base58Encode(randomBytes(32)) : `0x${randomBytes(20).toString('hex')}`;
 }
 
 /** A fresh Idempotency-Key in the /proof grammar (16 to 80 letters, digits, `_` and `-`). */

@@ -7,7 +7,7 @@ import { createCompany, issueCompanyKey } from '../../db/repositories/companies.
 import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import type { Db } from '../../db/connection.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from './dashboard.js';
-import { ADDRESSES, newIdem } from './proof.js';
+import { newIdem, randomAddress } from './proof.js';
 
 /**
  * Probing every route of the real app with odd or hostile requests: the routes come from the app itself
@@ -31,7 +31,7 @@ export async function seedCredentials(db: Db, baseUrl: string): Promise<Credenti
   const { company, owner } = await createCompany(db, { name: 'Probe Co', ownerEmail: `probe-${newIdem()}@example.com` });
   const v1Key = (await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'probe', scopes: ['read', 'write'] }, now)).secret;
   const merchant = await createMerchant(db, { name: 'Probe Shop', trial: true }, now);
-  await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: ADDRESSES.base }, now);
+  await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: randomAddress('base') }, now);
   const proofKey = (await issueMerchantKey(db, { merchantId: merchant.id, name: 'probe', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
   const user = await createDashboardUser(db, merchant.id);
   const dashboard = new DashboardClient(baseUrl);

@@ -218,4 +218,60 @@ describe('events', () => {
     const theirs = await h.ok<{ data: Array<{ event: { data: { request_id: string } } }> }>(h.call(other.key, 'GET', '/v1/events?limit=100'));
     expect(theirs.data.some((e) => e.event.data.request_id === made.id)).toBe(false);
   });
+
+  it('cursors are numbered per account: another account\'s events change nothing in them, and paging by after is exact', async () => {
+    const [mine, theirs] = [await h.merchant({ plan: 'business', webhook: true }), await h.merchant({ plan: 'business', webhook: true })];
+    const create = (who: TestMerchant, i: number) => h.ok(h.call(who.key, 'POST', '/v1/requests', { wallet_id: who.wallets['base'], amount_usdc: String(3 + i), description: `order ${i}` }), 201);
+    const cursorsOf = async (who: TestMerchant) => (await h.ok<{ data: Array<{ cursor: number }> }>(h.call(who.key, 'GET', '/v1/events?after=0&limit=100'))).data.map((e) => e.cursor);
+    await create(mine, 0);
+    // Other accounts' events, between and beside this one's, leave no trace in its cursors.
+    for (let i = 0; i < 3; i++) await create(theirs, i);
+    await create(mine, 1);
+    await Promise.all([...[2, 3, 4].map((i) => create(mine, i)), ...[3, 4, 5, 6].map((i) => create(theirs, i))]);
+    expect(await cursorsOf(mine)).toEqual([1, 2, 3, 4, 5]);
+    expect(await cursorsOf(theirs)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // Paging with next_cursor visits every event once, in order; the dashboard's list is the same.
+    const seen: number[] = [];
+    for (let after = 0; ;) {
+      const page = await h.ok<{ data: Array<{ cursor: number }>; next_cursor: number }>(h.call(mine.key, 'GET', `/v1/events?after=${after}&limit=2`));
+      if (!page.data.length) {
+        expect(page.next_cursor).toBe(after);
+        break;
+      }
+      seen.push(...page.data.map((e) => e.cursor));
+      after = page.next_cursor;
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('the migration to per-account cursors keeps the cursors clients hold: old events keep theirs, new ones continue after them', async () => {
+    const { createTestDatabase } = await import('../helpers/db.js');
+    const seqMigration = await import('../../db/migrations/20261127100100_add_proof_event_seq.js');
+    const tdb = await createTestDatabase();
+    try {
+      const db = tdb.db;
+      await seqMigration.down(db);
+      await db('merchants').insert([{ id: 'mer_LegacyA0000000000001', name: 'A' }, { id: 'mer_LegacyB0000000000001', name: 'B' }]);
+      // The old global sequence, shared by both accounts.
+      for (const [i, merchant] of ['A', 'B', 'B', 'A', 'B'].entries()) {
+        await db('proof_events').insert({ id: `evt_legacy${String(i).padStart(11, '0')}`, merchant_id: `mer_Legacy${merchant}0000000000001`, type: 'payment_request.created', body: Buffer.from('{}') });
+      }
+      const before = await db('proof_events').orderBy('cursor').select('id', 'merchant_id', 'cursor');
+      await seqMigration.up(db);
+      const after = await db('proof_events').orderBy('cursor').select('id', 'merchant_id', 'cursor', 'seq');
+      expect(after.map((e) => ({ id: e.id, seq: Number(e.seq) }))).toEqual(before.map((e) => ({ id: e.id, seq: Number(e.cursor) })));
+      const { appendProofEvent } = await import('../../db/repositories/proof-events.repo.js');
+      await db('webhook_endpoints').insert({ id: 'whe_LegacyA000000000001', interface: 'proof', tenant_id: 'mer_LegacyA0000000000001', url: 'https://hooks.example.com/a', events: ['payment_request.created'], secret_sealed: h.secretBox.seal('whsec_a') });
+      await db('merchants').where({ id: 'mer_LegacyA0000000000001' }).update({ trial_started_at: new Date() });
+      const next = await db.transaction(async (trx) => {
+        await trx('merchants').where({ id: 'mer_LegacyA0000000000001' }).forUpdate();
+        return appendProofEvent(trx, { merchantId: 'mer_LegacyA0000000000001', type: 'payment_request.created', occurredAt: new Date(), data: {} });
+      });
+      const lastOfA = Math.max(...before.filter((e) => e.merchant_id === 'mer_LegacyA0000000000001').map((e) => Number(e.cursor)));
+      expect(next?.cursor).toBe(lastOfA + 1);
+      await expect(db('proof_events').insert({ id: 'evt_legacyDuplicate01', merchant_id: 'mer_LegacyA0000000000001', type: 'x', body: Buffer.from('{}'), seq: lastOfA })).rejects.toThrow(/unique|duplicate/);
+    } finally {
+      await tdb.drop();
+    }
+  });
 });

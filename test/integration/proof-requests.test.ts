@@ -256,6 +256,49 @@ describe('throttles', () => {
   });
 });
 
+describe('pro creations per hour', () => {
+  it('count creations only: rejected POSTs and replays never use the hour\'s allowance, and a replay is answered past it', async () => {
+    const frozen = new Date();
+    const limited = await h.startApp({ RATE_LIMIT_PROOF_PRO_PER_HOUR: '2' }, { now: () => frozen });
+    try {
+      const pro = await h.merchant({ plan: 'pro' });
+      const post = (payload: unknown, idem = newIdem()) => h.call(pro.key, 'POST', '/v1/requests', payload, idem, limited);
+      // Rejected creations: a bad body, an unknown wallet, a bad Idempotency-Key. None creates anything.
+      for (let i = 0; i < 3; i++) expect((await post(body(pro, { amount_usdc: 'ten' }))).status).toBe(422);
+      expect((await post(body(pro, { wallet_id: 'wal_AAAAAAAAAAAAAAAAAAAA' }))).status).toBe(404);
+      expect((await post(body(pro), 'short')).status).toBe(422);
+      const idem = newIdem();
+      const first = await post(body(pro), idem);
+      expect(first.status).toBe(201);
+      // Replays of the first creation create nothing.
+      for (let i = 0; i < 3; i++) expect((await post(body(pro), idem)).headers.get('idempotent-replayed')).toBe('true');
+      expect((await post(body(pro, { amount_usdc: '13' }))).status).toBe(201);
+      const over = await post(body(pro, { amount_usdc: '14' }));
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      expect(await over.json()).toMatchObject({ code: 'rate_limited' });
+      // Past the allowance, the stored answer of a creation is still replayed (it creates nothing).
+      const replay = await post(body(pro), idem);
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await h.tdb.db('payment_requests').where({ merchant_id: pro.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: '2' }]);
+      // Parallel creations (requests and an invoice) cannot overrun the hour: the count is read under the merchant lock.
+      const busy = await h.merchant({ plan: 'pro' });
+      const contact = await h.ok<{ id: string }>(h.call(busy.key, 'POST', '/v1/contacts', { legal_name: 'Buyer', email: 'buyer@example.com' }, newIdem(), limited), 201);
+      const invoice = { customer_id: contact.id, wallet_id: busy.wallets['base'], due_date: frozen.toISOString().slice(0, 10), items: [{ description: 'Work', quantity: '1', unit_usdc: '5' }] };
+      const parallel = await Promise.all([
+        ...Array.from({ length: 5 }, (_, i) => h.call(busy.key, 'POST', '/v1/requests', body(busy, { amount_usdc: String(20 + i) }), newIdem(), limited)),
+        h.call(busy.key, 'POST', '/v1/invoices', invoice, newIdem(), limited),
+      ]);
+      expect(parallel.map((r) => r.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+      expect(await h.tdb.db('payment_requests').where({ merchant_id: busy.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: '2' }]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('expiry', () => {
   it('a request past expires_at reads EXPIRED at once; the maintenance sweep closes it and frees its amount', async () => {
     const m = await h.merchant({ plan: 'business' });

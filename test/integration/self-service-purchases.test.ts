@@ -6,8 +6,7 @@ import { getBalance } from '../../db/repositories/credits.repo.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import type { startTestWorker } from '../helpers/temporal.js';
-import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
+import { watchBase } from '../helpers/evm-watcher.js';
 import { until } from '../helpers/until.js';
 import { Conformance } from '../helpers/openapi-conformance.js';
 
@@ -25,8 +24,7 @@ let node: EvmNode;
 let payer: EvmAccount;
 let stranger: EvmAccount;
 let platform: Address;
-let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
-let watcherId: string;
+let watcher: Awaited<ReturnType<typeof watchBase>> | undefined;
 let app: Awaited<ReturnType<ProofHarness['startApp']>>;
 let env: Record<string, string>;
 
@@ -40,13 +38,10 @@ beforeAll(async () => {
   await node.mint(EVM.base.usdc, stranger.address, 1_000_000_000n);
   env = { PLATFORM_RECEIVING_WALLETS: `base:${platform}`, PLAN_PRICES_USDC: 'starter:9,business:19,pro:29.5', CREDIT_PACKS: '30000:29,85000:79' };
   app = await h.startApp(env);
-  worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
-  watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  watcher = await watchBase(h, node, CONFIRMATIONS);
 });
 afterAll(async () => {
-  await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
-  await worker?.stop();
+  await watcher?.stop();
   await app?.close();
   await node?.stop();
   await h.stop();
@@ -138,6 +133,44 @@ describe('plans paid in USDC to the platform wallet', () => {
     expect(rest.next_cursor).toBeNull();
   });
 
+  it('a payment buys the plan it was for, never a higher one: a starter payment while pro runs is queued after it', async () => {
+    // While on trial both can be opened; pro is paid first, then starter.
+    const { m, dash } = await signedIn();
+    const starter = await buyPlan(dash, 'starter');
+    const pro = await buyPlan(dash, 'pro');
+    await pay(BigInt(pro.amount_atomic));
+    const proPaid = await waitFor(async () => ((await purchaseOf(dash, pro.id)).status === 'paid' ? purchaseOf(dash, pro.id) : null), 'pro to be paid');
+    await pay(BigInt(starter.amount_atomic));
+    const starterPaid = await waitFor(async () => ((await purchaseOf(dash, starter.id)).status === 'paid' ? purchaseOf(dash, starter.id) : null), 'starter to be paid');
+    // Starter's 30 days are starter days, after pro's: not 30 more days of pro.
+    expect(starterPaid).toMatchObject({ plan: 'starter', period_start: proPaid.period_end });
+    expect(new Date(starterPaid.period_end!).getTime() - new Date(proPaid.period_end!).getTime()).toBe(30 * DAY_MS);
+    const plan = await json<{ plan: string; ends_at: string; queued: Array<{ plan: string; starts_at: string; ends_at: string }> }>(await dash.request('GET', '/plan'), 200);
+    expect(plan).toMatchObject({ plan: 'pro', ends_at: proPaid.period_end, queued: [{ plan: 'starter', starts_at: proPaid.period_end, ends_at: starterPaid.period_end }] });
+    expect((await h.tdb.db('merchants').where({ id: m.id }).first()).plan_paid_until.toISOString()).toBe(proPaid.period_end);
+  });
+
+  it('N starter payments never become N x 30 days of pro: an upgrade buys 30 days of pro now and the starter days follow', async () => {
+    const { dash } = await signedIn();
+    const periods: PurchaseView[] = [];
+    for (let i = 0; i < 2; i++) {
+      const bought = await buyPlan(dash, 'starter');
+      await pay(BigInt(bought.amount_atomic));
+      periods.push(await waitFor(async () => ((await purchaseOf(dash, bought.id)).status === 'paid' ? purchaseOf(dash, bought.id) : null), 'starter to be paid'));
+    }
+    const starterEnd = new Date(periods[1]!.period_end!).getTime();
+    const pro = await buyPlan(dash, 'pro');
+    await pay(BigInt(pro.amount_atomic));
+    const proPaid = await waitFor(async () => ((await purchaseOf(dash, pro.id)).status === 'paid' ? purchaseOf(dash, pro.id) : null), 'pro to be paid');
+    expect(proPaid).toMatchObject({ plan: 'pro', period_start: proPaid.paid_at });
+    expect(new Date(proPaid.period_end!).getTime() - new Date(proPaid.paid_at!).getTime()).toBe(30 * DAY_MS);
+    const plan = await json<{ plan: string; ends_at: string; queued: Array<{ plan: string; starts_at: string; ends_at: string }> }>(await dash.request('GET', '/plan'), 200);
+    expect(plan).toMatchObject({ plan: 'pro', ends_at: proPaid.period_end });
+    // The starter days left when pro was bought follow it, none lost and none turned into pro.
+    const left = starterEnd - new Date(proPaid.paid_at!).getTime();
+    expect(plan.queued).toEqual([{ plan: 'starter', starts_at: proPaid.period_end, ends_at: new Date(new Date(proPaid.period_end!).getTime() + left).toISOString() }]);
+  });
+
   it('an underpayment from the named payer is visible (status and amounts) and grants nothing; so does a payment from another payer', async () => {
     const { m, dash } = await signedIn();
     const before = await h.tdb.db('merchants').where({ id: m.id }).first();
@@ -146,7 +179,7 @@ describe('plans paid in USDC to the platform wallet', () => {
     const seen = await waitFor(async () => ((await purchaseOf(dash, short.id)).status === 'underpaid' ? purchaseOf(dash, short.id) : null), 'the underpayment');
     expect(seen).toMatchObject({ status: 'underpaid', review_reason: 'underpaid', received_atomic: (BigInt(short.amount_atomic) - 1_000_000n).toString(), amount_atomic: short.amount_atomic, paid_at: null, period_start: null });
     expect((await h.tdb.db('payment_evidence').where({ tx_hash: hash }).first()).decision).toBe('review');
-    // The rest paid afterwards does not complete it: the request is under review, not open (support resolves it).
+    // The rest paid afterwards does not complete it: only a transfer of the full amount would (support resolves it).
     await pay(1_000_000n);
     expect((await purchaseOf(dash, short.id)).status).toBe('underpaid');
 
@@ -158,6 +191,50 @@ describe('plans paid in USDC to the platform wallet', () => {
     expect(await grants(other.id)).toHaveLength(0);
     const after = await h.tdb.db('merchants').where({ id: m.id }).first();
     expect({ plan: after.plan, until: after.plan_paid_until }).toEqual({ plan: before.plan, until: before.plan_paid_until });
+  });
+
+  it('one buyer cannot block a price: at most 3 open purchases per account (409), and a dust transfer parks no amount', async () => {
+    const { m, dash } = await signedIn();
+    const open: PurchaseView[] = [];
+    for (let i = 0; i < 3; i++) open.push(await buyPlan(dash, 'business'));
+    const refused = await json<{ error: string; code: string; request_id: string }>(await dash.request('POST', '/plan/purchases', { plan: 'business', network: 'base', payer: payer.address }), 409);
+    expect(refused).toMatchObject({ code: 'too_many_open_purchases', error: expect.stringMatching(/3 purchases/) });
+    expect(await h.tdb.db('platform_purchases').where({ merchant_id: m.id })).toHaveLength(3);
+    // Another buyer is not held up by this one.
+    const other = await signedIn();
+    await buyPlan(other.dash, 'business', stranger);
+
+    // One unit from the named payer: the newest purchase is underpaid, but its amount is not parked in REVIEW for good:
+    // the request stays open until it expires (24 hours) like any other, and a full payment still completes it.
+    const dusted = open[2]!;
+    await pay(1n);
+    const seen = await waitFor(async () => ((await purchaseOf(dash, dusted.id)).status === 'underpaid' ? purchaseOf(dash, dusted.id) : null), 'the dust to be seen');
+    expect(seen).toMatchObject({ received_atomic: '1', review_reason: 'underpaid' });
+    expect((await h.tdb.db('payment_requests').where({ id: dusted.request_id }).first()).status).toBe('AWAITING');
+    // Once it expires its amount is free, and it no longer counts against the buyer's open purchases.
+    await h.tdb.db('payment_requests').where({ id: dusted.request_id }).update({ expires_at: new Date(Date.now() - 1000) });
+    expect((await purchaseOf(dash, dusted.id)).status).toBe('underpaid');
+    const again = await buyPlan(dash, 'business');
+    expect(again.amount_atomic).toBe(dusted.amount_atomic);
+    await json(await dash.request('POST', '/plan/purchases', { plan: 'business', network: 'base', payer: payer.address }), 409);
+    // A full payment of an underpaid purchase that is still open completes it.
+    const underpaid = open[1]!;
+    await pay(1n);
+    await waitFor(async () => (await purchaseOf(dash, again.id)).status === 'underpaid', 'the second dust');
+    await pay(BigInt(again.amount_atomic));
+    await waitFor(async () => (await purchaseOf(dash, again.id)).status === 'paid', 'the full payment after the dust');
+    expect((await purchaseOf(dash, underpaid.id)).status).toBe('awaiting_payment');
+
+    // Purchases a dust transfer parked in REVIEW before this rule are returned to it by a migration: open until they
+    // expire, expired after, still shown as underpaid; nothing is granted.
+    const release = await import('../../db/migrations/20261127100400_release_underpaid_purchase_amounts.js');
+    const parked = [open[0]!, open[1]!];
+    await h.tdb.db('payment_requests').whereIn('id', parked.map((p) => p.request_id)).update({ status: 'REVIEW', review_reason: 'underpaid' });
+    await h.tdb.db('payment_requests').where({ id: parked[0]!.request_id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await release.up(h.tdb.db);
+    const states = Object.fromEntries((await h.tdb.db('payment_requests').whereIn('id', parked.map((p) => p.request_id)).select('id', 'status')).map((r) => [r.id, r.status]));
+    expect(states).toEqual({ [parked[0]!.request_id]: 'EXPIRED', [parked[1]!.request_id]: 'AWAITING' });
+    for (const p of parked) expect((await purchaseOf(dash, p.id)).status).toBe('underpaid');
   });
 
   it('a payment after the purchase expired grants nothing (REVIEW after_expiry)', async () => {
@@ -274,6 +351,17 @@ describe('credit packs paid in USDC', () => {
     const otherDash = new DashboardClient(app.url, '/api/company');
     expect((await otherDash.signIn(other.email, other.password)).status).toBe(201);
     await json(await otherDash.request('GET', `/credit-packs/purchases/${bought.id}`), 404);
+  });
+});
+
+describe('open purchases of a company', () => {
+  it('a company holds at most 3 open credit-pack purchases too (409 in the /api/company shape)', async () => {
+    const admin = await createCompanyAdmin(h.tdb.db, 'Busy Buyer Co');
+    const dash = new DashboardClient(app.url, '/api/company');
+    expect((await dash.signIn(admin.email, admin.password)).status).toBe(201);
+    const buy = () => dash.request('POST', '/credit-packs/purchases', { pack: 'credits_30000', network: 'base', payer: payer.address });
+    for (let i = 0; i < 3; i++) await json(await buy(), 201);
+    expect(await json<{ detail: string; code: string }>(await buy(), 409)).toMatchObject({ code: 'too_many_open_purchases', detail: expect.stringMatching(/3 purchases/) });
   });
 });
 

@@ -60,6 +60,30 @@ describe('destination URL policy', () => {
   });
 });
 
+describe('the normal form a destination is judged and stored in', () => {
+  it.each([
+    ['http://0x7f000001:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://2130706433:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://0177.0.0.1:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://127.1:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://%31%32%37.0.0.1:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://[::ffff:127.0.0.1]:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://[0:0:0:0:0:ffff:7f00:1]:9301/x', 'http://127.0.0.1:9301/x'],
+    ['http://localhost:9301/x', 'http://localhost:9301/x'],
+  ])('with the loopback test flag, %s is the loopback receiver, stored as %s', (raw, href) => {
+    expect(checkDestinationUrl(raw, { allowLoopbackForTests: true })).toMatchObject({ ok: true, href, hostname: '127.0.0.1', port: 9301, loopbackTestTarget: true });
+  });
+
+  it.each(['https://[::ffff:8.8.8.8]/x', 'https://[::ffff:808:808]/x', 'https://0x08080808/x', 'https://8.526344/x'])('%s is an IP literal', (raw) => {
+    expect(checkDestinationUrl(raw)).toEqual({ ok: false, reason: 'url must use a DNS name, not an IP address' });
+  });
+
+  it('names are lower case, in punycode, without the default port', () => {
+    expect(checkDestinationUrl('https://Hooks.EXAMPLE.com:443/Proof')).toMatchObject({ ok: true, href: 'https://hooks.example.com/Proof' });
+    expect(checkDestinationUrl('https://bücher.de/hook')).toMatchObject({ ok: true, href: 'https://xn--bcher-kva.de/hook' });
+  });
+});
+
 describe('public address check', () => {
   it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80e::200e', '::ffff:8.8.8.8'])(
     '%s is public',
