@@ -9,6 +9,11 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Attempts in flight at once to one destination, so one slow receiver cannot take every slot. */
   perEndpoint: number;
+  /**
+   * Rows one tenant (the owner of destinations: a company or a merchant) holds at once, over all its destinations, so
+   * one tenant's slow receivers cannot take every slot (default: half of `concurrency`).
+   */
+  perTenant?: number;
   /** How often the queue is read without a notification (a missed one, an expired claim). */
   pollMs?: number;
   /** How long a claim lasts without renewal (LEASE_MS); tests shorten it. */
@@ -19,6 +24,21 @@ export interface DispatcherOptions {
 
 /** How long a claim lasts without renewal: a dispatcher that died is taken over this long after its last renewal. */
 export const LEASE_MS = 15_000;
+
+/**
+ * What one dispatcher holds at most (docs/webhooks.md, "How a delivery is sent"): `concurrency` rows in all; per
+ * destination `perEndpoint` POSTs and twice that claimed ahead; per tenant `perTenant` rows; and rows beyond a tenant's
+ * first only up to `shared`, three quarters of `concurrency`: the last quarter is kept for tenants that hold nothing,
+ * so a tenant's first attempt never waits behind other tenants' slow receivers, however many.
+ */
+export function dispatchLimits(opts: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>): { perTenant: number; heldPerEndpoint: number; shared: number } {
+  const perTenant = Math.max(1, Math.min(opts.perTenant ?? Math.ceil(opts.concurrency / 2), opts.concurrency));
+  return {
+    perTenant,
+    heldPerEndpoint: Math.min(2 * opts.perEndpoint, perTenant),
+    shared: opts.concurrency - Math.floor(opts.concurrency / 4),
+  };
+}
 
 export interface WebhookDispatcher {
   start(): void;
@@ -52,12 +72,14 @@ export function createWebhookDispatcher(
   const pollMs = opts.pollMs ?? 1000;
   // A claim is renewed every leaseMs / 3 while this dispatcher holds it; a dead one's rows are taken over after leaseMs.
   const leaseMs = opts.leaseMs ?? LEASE_MS;
+  const limits = dispatchLimits(opts);
   let claim = randomUUID();
   // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
   // slot is refilled without waiting for the database).
   const destinations = new Map<string, { sending: number; ready: ClaimedDelivery[] }>();
-  // Claimed and not yet recorded: waiting, sending, or being written back.
+  // Claimed and not yet recorded: waiting, sending, or being written back; in all and per tenant.
   let held = 0;
+  const tenants = new Map<string, number>();
   const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
   let stopping = false;
@@ -119,12 +141,23 @@ export function createWebhookDispatcher(
 
   function accept(c: ClaimedDelivery): void {
     held++;
+    tenants.set(c.endpoint.tenantId, (tenants.get(c.endpoint.tenantId) ?? 0) + 1);
     heldIds.add(c.delivery.id);
     const id = c.endpoint.id;
     let d = destinations.get(id);
     if (!d) destinations.set(id, (d = { sending: 0, ready: [] }));
     d.ready.push(c);
     pump(id);
+  }
+
+  /** Counts a recorded row out; true when its tenant was at its cap or the shared slots were full before. */
+  function countOut(tenantId: string): boolean {
+    const n = tenants.get(tenantId) ?? 0;
+    const capped = n >= limits.perTenant || held >= limits.shared;
+    held--;
+    if (n <= 1) tenants.delete(tenantId);
+    else tenants.set(tenantId, n - 1);
+    return capped;
   }
 
   /** Sends the destination's waiting rows while it has free slots. */
@@ -150,10 +183,12 @@ export function createWebhookDispatcher(
         .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
         .finally(() => {
           releaseSlot();
-          held--;
+          // Rows left waiting for this tenant's cap, or for a shared slot, may be claimed now.
+          const capped = countOut(c.endpoint.tenantId);
           heldIds.delete(c.delivery.id);
           if (held === 0) drained?.();
-          poke();
+          if (capped) notified();
+          else poke();
         });
     }
   }
@@ -226,11 +261,13 @@ export function createWebhookDispatcher(
       if (!listener) await listen();
       const free = opts.concurrency - held;
       // Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
-      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0)) {
+      // Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
+      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0 || held >= limits.shared)) {
         mayHaveMore = false;
         try {
           const claimed = await claimDispatch(deps.db, {
-            claim, limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
+            claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
+            inFlight: heldPerDestination(), tenantsHeld: tenants, held: [...heldIds],
           });
           if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
           queueDown = false;

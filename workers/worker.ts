@@ -50,11 +50,11 @@ export interface PlatformWorkerOptions {
   /** Slots, sticky cache and pollers (config.temporal.worker); the SDK's defaults when absent. */
   tuning?: WorkerTuning;
   /** The webhook dispatcher's limits (config.webhooks.dispatch); DEFAULT_DISPATCH when absent. */
-  dispatch?: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint'>;
+  dispatch?: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>;
 }
 
-/** WEBHOOK_DISPATCH_CONCURRENCY and WEBHOOK_DISPATCH_PER_DESTINATION's defaults. */
-export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8 } as const;
+/** WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_PER_DESTINATION and WEBHOOK_DISPATCH_PER_TENANT's defaults. */
+export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8, perTenant: 16 } as const;
 
 /**
  * The platform's Temporal worker, with the webhook dispatcher (workers/webhook-dispatcher.ts) running exactly as long
