@@ -76,10 +76,9 @@ export function createWebhookDispatcher(
   let claim = randomUUID();
   // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
   // slot is refilled without waiting for the database).
-  const destinations = new Map<string, { sending: number; ready: ClaimedDelivery[] }>();
-  // Claimed and not yet recorded: waiting, sending, or being written back; in all and per tenant.
+  const destinations = new Map<string, { tenantId: string; sending: number; ready: ClaimedDelivery[] }>();
+  // Claimed and not yet recorded: waiting, sending, or being written back.
   let held = 0;
-  const tenants = new Map<string, number>();
   const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
   let stopping = false;
@@ -139,25 +138,24 @@ export function createWebhookDispatcher(
     return out;
   }
 
+  /**
+   * Rows held per tenant over all its destinations, counted as per destination (sending or waiting): a row whose POST
+   * was answered no longer holds anything of its tenant's, only a slot of the process until it is recorded.
+   */
+  function heldPerTenant(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const d of destinations.values()) out.set(d.tenantId, (out.get(d.tenantId) ?? 0) + d.sending + d.ready.length);
+    return out;
+  }
+
   function accept(c: ClaimedDelivery): void {
     held++;
-    tenants.set(c.endpoint.tenantId, (tenants.get(c.endpoint.tenantId) ?? 0) + 1);
     heldIds.add(c.delivery.id);
     const id = c.endpoint.id;
     let d = destinations.get(id);
-    if (!d) destinations.set(id, (d = { sending: 0, ready: [] }));
+    if (!d) destinations.set(id, (d = { tenantId: c.endpoint.tenantId, sending: 0, ready: [] }));
     d.ready.push(c);
     pump(id);
-  }
-
-  /** Counts a recorded row out; true when its tenant was at its cap or the shared slots were full before. */
-  function countOut(tenantId: string): boolean {
-    const n = tenants.get(tenantId) ?? 0;
-    const capped = n >= limits.perTenant || held >= limits.shared;
-    held--;
-    if (n <= 1) tenants.delete(tenantId);
-    else tenants.set(tenantId, n - 1);
-    return capped;
   }
 
   /** Sends the destination's waiting rows while it has free slots. */
@@ -176,18 +174,19 @@ export function createWebhookDispatcher(
         pump(id);
         if (d.ready.length === 0) {
           if (d.sending === 0) destinations.delete(id);
-          notified(); // its claimed rows ran out: claim more (rows skipped for its cap may go now)
+          notified(); // its claimed rows ran out: claim more (rows skipped for its or its tenant's cap may go now)
         }
       };
       void handle(c, releaseSlot)
         .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
         .finally(() => {
           releaseSlot();
-          // Rows left waiting for this tenant's cap, or for a shared slot, may be claimed now.
-          const capped = countOut(c.endpoint.tenantId);
+          const sharedFull = held >= limits.shared;
+          held--;
           heldIds.delete(c.delivery.id);
           if (held === 0) drained?.();
-          if (capped) notified();
+          // Rows left for want of a shared slot may be claimed now.
+          if (sharedFull) notified();
           else poke();
         });
     }
@@ -267,7 +266,7 @@ export function createWebhookDispatcher(
         try {
           const claimed = await claimDispatch(deps.db, {
             claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
-            inFlight: heldPerDestination(), tenantsHeld: tenants, held: [...heldIds],
+            inFlight: heldPerDestination(), tenantsHeld: heldPerTenant(), held: [...heldIds],
           });
           if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
           queueDown = false;

@@ -39,7 +39,7 @@ export interface ClaimBounds {
   shared: number;
   /** Rows the caller holds per destination (claimed, sending or waiting). */
   inFlight: ReadonlyMap<string, number>;
-  /** Rows the caller holds per tenant (claimed and not yet recorded). */
+  /** Rows the caller holds per tenant (sending or waiting, as `inFlight`). */
   tenantsHeld: ReadonlyMap<string, number>;
   /** Ids of the rows the caller holds (never claimed again by it). */
   held: readonly string[];
