@@ -3,6 +3,7 @@ import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import { claimDispatch, DISPATCH_CHANNEL, finishDispatched, releaseClaim, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
+import { createChannelListener, type ChannelListener } from '../db/listener.js';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
@@ -46,13 +47,6 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-/** A raw PostgreSQL connection that can LISTEN (the pool's connections are shared and must not). */
-interface ListenConnection {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notification', fn: () => void): unknown;
-  on(event: 'error' | 'end', fn: (err?: unknown) => void): unknown;
-}
-
 /**
  * The worker's webhook dispatcher (docs/webhooks.md, "How a delivery is sent"). A delivery is a row committed with
  * its event (`createDelivery`, the outbox); the insert notifies `webhook_dispatch` at commit. The dispatcher claims
@@ -87,7 +81,7 @@ export function createWebhookDispatcher(
   // Something may be waiting: at start, after a notification or a poll tick, after a full claim, when a destination's
   // claimed rows run out.
   let mayHaveMore = true;
-  let listener: { conn: ListenConnection; close(): Promise<void> } | null = null;
+  let listener: ChannelListener | null = null;
 
   const poke = () => {
     wake?.();
@@ -97,39 +91,6 @@ export function createWebhookDispatcher(
     mayHaveMore = true;
     poke();
   };
-
-  // After a failed LISTEN, the next try waits this long (the poll carries the queue meanwhile; one warning per try).
-  const LISTEN_RETRY_MS = 10_000;
-  let listenAgainAt = 0;
-  async function listen(): Promise<void> {
-    if (stopping || listener || Date.now() < listenAgainAt) return;
-    const client = deps.db.client as { acquireRawConnection(): Promise<ListenConnection>; destroyRawConnection(c: ListenConnection): Promise<void> };
-    let conn: ListenConnection | null = null;
-    let closed = false;
-    const close = async () => {
-      if (closed || !conn) return;
-      closed = true;
-      if (listener?.conn === conn) listener = null;
-      await client.destroyRawConnection(conn).catch(() => undefined);
-    };
-    try {
-      conn = await client.acquireRawConnection();
-      conn.on('notification', notified);
-      // A dropped connection is replaced on a later poll tick; the poll covers what was notified meanwhile.
-      conn.on('error', (err) => {
-        deps.logger.warn({ err }, 'webhook dispatcher: the LISTEN connection failed; polling until it is back');
-        void close();
-      });
-      conn.on('end', () => void close());
-      await conn.query(`LISTEN ${DISPATCH_CHANNEL}`);
-      listener = { conn, close };
-      if (stopping) await close();
-    } catch (err) {
-      listenAgainAt = Date.now() + LISTEN_RETRY_MS;
-      await close();
-      deps.logger.warn({ err }, 'webhook dispatcher: could not LISTEN; polling every second meanwhile');
-    }
-  }
 
   /** Rows held per destination (sending or waiting), which the claim tops up to twice the destination's cap. */
   function heldPerDestination(): Map<string, number> {
@@ -257,7 +218,7 @@ export function createWebhookDispatcher(
   let queueDown = false;
   async function loop(): Promise<void> {
     while (!stopping) {
-      if (!listener) await listen();
+      await listener?.ensure();
       const free = opts.concurrency - held;
       // Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
       // Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
@@ -299,6 +260,7 @@ export function createWebhookDispatcher(
       stopping = false;
       stopped = null;
       claim = randomUUID();
+      listener = createChannelListener(deps.db, DISPATCH_CHANNEL, { what: 'webhook dispatcher', logger: deps.logger, onNotify: notified });
       renewer = setInterval(() => {
         if (held > 0) void renewClaims(deps.db, claim, [...heldIds], leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
       }, leaseMs / 3).unref();
