@@ -8,8 +8,9 @@ import { buildChainReader, buildPayments } from './deps.js';
 import { connectWorkflowGateway } from './temporal/workflow-client.js';
 
 /**
- * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and
- * jobs accepted meanwhile are started by the maintenance reconciler once it is back.
+ * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and what it
+ * accepts meanwhile waits in the start outbox until the workers' starters start it, as soon as Temporal is back
+ * (api/temporal/workflow-starts.ts).
  */
 export async function startApi(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<HttpServerHandle> {
   const workflows = await connectWorkflowGateway({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, lazy: true });
