@@ -3,7 +3,7 @@ import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import { claimDispatch, DISPATCH_CHANNEL, finishDispatched, releaseClaim, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
-import { createChannelListener, type ChannelListener } from '../db/listener.js';
+import { createQueueLoop } from '../db/listener.js';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
@@ -75,22 +75,19 @@ export function createWebhookDispatcher(
   let held = 0;
   const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
-  let stopping = false;
-  let running: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  // Something may be waiting: at start, after a notification or a poll tick, after a full claim, when a destination's
-  // claimed rows run out.
-  let mayHaveMore = true;
-  let listener: ChannelListener | null = null;
-
-  const poke = () => {
-    wake?.();
-    wake = null;
-  };
-  const notified = () => {
-    mayHaveMore = true;
-    poke();
-  };
+  let started = false;
+  // Claims when something may be waiting: at start, after a notification or a poll tick, after a full claim, when a
+  // destination's claimed rows run out.
+  const queue = createQueueLoop(deps.db, {
+    channel: DISPATCH_CHANNEL,
+    what: 'webhook dispatcher',
+    logger: deps.logger,
+    pollMs,
+    ready: claimNow,
+    round: claimRound,
+  });
+  const poke = () => queue.poke();
+  const notified = () => queue.notify();
 
   /** Rows held per destination (sending or waiting), which the claim tops up to twice the destination's cap. */
   function heldPerDestination(): Map<string, number> {
@@ -215,40 +212,33 @@ export function createWebhookDispatcher(
     await releaseClaim(deps.db, c);
   }
 
+  /**
+   * Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
+   * Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
+   */
+  function claimNow(): boolean {
+    const free = opts.concurrency - held;
+    return free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0 || held >= limits.shared);
+  }
+
   let queueDown = false;
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      await listener?.ensure();
-      const free = opts.concurrency - held;
-      // Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
-      // Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
-      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0 || held >= limits.shared)) {
-        mayHaveMore = false;
-        try {
-          const claimed = await claimDispatch(deps.db, {
-            claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
-            inFlight: heldPerDestination(), tenantsHeld: heldPerTenant(), held: [...heldIds],
-          });
-          if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
-          queueDown = false;
-          for (const c of claimed) accept(c);
-          if (claimed.length === free) {
-            mayHaveMore = true;
-            continue;
-          }
-        } catch (err) {
-          // One warning per outage: the poll tries again every second.
-          if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
-          queueDown = true;
-        }
-      }
-      if (stopping) break;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(notified, pollMs);
+  /** One claim; true when it filled every free slot (more may be waiting). */
+  async function claimRound(): Promise<boolean> {
+    const free = opts.concurrency - held;
+    try {
+      const claimed = await claimDispatch(deps.db, {
+        claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
+        inFlight: heldPerDestination(), tenantsHeld: heldPerTenant(), held: [...heldIds],
       });
-      clearTimeout(timer);
+      if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
+      queueDown = false;
+      for (const c of claimed) accept(c);
+      return claimed.length === free;
+    } catch (err) {
+      // One warning per outage: the poll tries again every second.
+      if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
+      queueDown = true;
+      return false;
     }
   }
 
@@ -256,27 +246,23 @@ export function createWebhookDispatcher(
   let renewer: NodeJS.Timeout | undefined;
   return {
     start() {
-      if (running) return;
-      stopping = false;
+      if (started) return;
+      started = true;
       stopped = null;
       claim = randomUUID();
-      listener = createChannelListener(deps.db, DISPATCH_CHANNEL, { what: 'webhook dispatcher', logger: deps.logger, onNotify: notified });
       renewer = setInterval(() => {
         if (held > 0) void renewClaims(deps.db, claim, [...heldIds], leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
       }, leaseMs / 3).unref();
-      running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
+      queue.start();
     },
     stop() {
       stopped ??= (async () => {
-        stopping = true;
-        poke();
-        await running;
-        running = null;
+        await queue.stop();
+        started = false;
         // What was claimed is still sent (at most `concurrency` rows), so nothing waits for a lease to expire.
         if (held > 0) await new Promise<void>((resolve) => (drained = resolve));
         drained = null;
         clearInterval(renewer);
-        await listener?.close();
       })();
       return stopped;
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
-import { createChannelListener, type ChannelListener } from '../../db/listener.js';
+import { createQueueLoop } from '../../db/listener.js';
 import {
   claimWorkflowStarts,
   finishWorkflowStart,
@@ -92,19 +92,9 @@ export interface WorkflowStarter {
 export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; logger: Logger }, opts: StarterOptions = {}): WorkflowStarter {
   const concurrency = opts.concurrency ?? 16;
   const pollMs = opts.pollMs ?? 1000;
-  let claim = randomUUID();
-  let stopping = false;
-  let running: Promise<void> | null = null;
-  let listener: ChannelListener | null = null;
-  let mayHaveMore = true;
-  let wake: (() => void) | null = null;
+  const claim = randomUUID();
   let temporalDown = false;
   let queueDown = false;
-  const notified = () => {
-    mayHaveMore = true;
-    wake?.();
-    wake = null;
-  };
 
   /** Claims and tries one round; true when more rows may be waiting at once. */
   async function round(): Promise<boolean> {
@@ -129,7 +119,8 @@ export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; 
       temporalDown = true;
       return false;
     }
-    if (temporalDown && outcomes.includes('started')) {
+    // Temporal answered (a start, or a refusal): the rest need not wait one at a time any more.
+    if (temporalDown && outcomes.length > 0) {
       deps.logger.info('workflow starter: Temporal answers again; starting what waited');
       temporalDown = false;
       return true;
@@ -137,45 +128,6 @@ export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; 
     return rows.length > 0 && rows.length === concurrency;
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      await listener?.ensure();
-      if (mayHaveMore) {
-        mayHaveMore = false;
-        if (await round()) {
-          mayHaveMore = true;
-          continue;
-        }
-      }
-      if (stopping) break;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(notified, pollMs);
-      });
-      clearTimeout(timer);
-    }
-  }
-
-  let stopped: Promise<void> | null = null;
-  return {
-    start() {
-      if (running) return;
-      stopping = false;
-      stopped = null;
-      claim = randomUUID();
-      listener = createChannelListener(deps.db, WORKFLOW_STARTS_CHANNEL, { what: 'workflow starter', logger: deps.logger, onNotify: notified });
-      running = loop().catch((err: unknown) => deps.logger.error({ err }, 'workflow starter stopped on an error'));
-    },
-    stop() {
-      stopped ??= (async () => {
-        stopping = true;
-        notified();
-        await running;
-        running = null;
-        await listener?.close();
-      })();
-      return stopped;
-    },
-  };
+  const queue = createQueueLoop(deps.db, { channel: WORKFLOW_STARTS_CHANNEL, what: 'workflow starter', logger: deps.logger, pollMs, round });
+  return { start: () => queue.start(), stop: () => queue.stop() };
 }
