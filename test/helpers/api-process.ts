@@ -1,20 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { waitForOutput } from './child-output.js';
+import { spawnEntryPoint } from './child-output.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const LISTENING = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"API listening"|"msg":"API listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
 
 /**
  * The real API entry point (api/main.ts) as a separate OS process on an ephemeral port of 127.0.0.1, ready once it
  * logs "API listening" (its URL is read from that line). `env` adds DATABASE_URL, STORAGE_DIR and the like.
  */
-export async function spawnApiProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output(): string; kill(signal: NodeJS.Signals): Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
+export async function spawnApiProcess(env: Record<string, string>) {
+  const api = await spawnEntryPoint(
+    'api/main.ts',
+    {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       PORT: '0',
@@ -23,24 +19,11 @@ export async function spawnApiProcess(env: Record<string, string>): Promise<{ ch
       TEMPORAL_NAMESPACE: inject('temporalNamespace'),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"API listening"|"msg":"API listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
-  const { output, exited } = await waitForOutput(child, listening, 'api').catch((e: unknown) => {
-    child.kill('SIGKILL');
-    throw e;
-  });
-  const m = listening.exec(output())!;
-  return {
-    child,
-    url: (m[1] ?? m[2])!,
-    output,
-    async kill(signal) {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
-      return exited;
-    },
-  };
+    LISTENING,
+    'api',
+  );
+  const m = LISTENING.exec(api.output())!;
+  return { ...api, url: (m[1] ?? m[2])! };
 }
 
 export type ApiProcess = Awaited<ReturnType<typeof spawnApiProcess>>;

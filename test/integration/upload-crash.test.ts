@@ -64,6 +64,14 @@ function tempFiles(): Map<string, number> {
   return out;
 }
 
+/** Waits until an upload in progress has written at least 1 MiB under tmp; the paths of its files. */
+function onDisk(what: string): Promise<string[]> {
+  return until(`${what} to reach STORAGE_DIR/tmp`, () => {
+    const files = [...tempFiles()].filter(([, size]) => size >= 1024 * 1024);
+    return files.length > 0 ? files.map(([p]) => p) : undefined;
+  }, 120_000);
+}
+
 const BOUNDARY = 'crash-test-boundary';
 const CHUNK = Buffer.alloc(256 * 1024, 0x25);
 
@@ -110,10 +118,7 @@ describe('partial uploads of a killed API process', () => {
     const api = await startApi();
     const upload = slowUpload(api.url, 64 * 1024 * 1024, 8 * 1024 * 1024);
     // The request is being written to disk when the process dies.
-    const partial = await until('the upload to reach STORAGE_DIR/tmp', () => {
-      const files = [...tempFiles()].filter(([, size]) => size >= 1024 * 1024);
-      return files.length > 0 ? files.map(([p]) => p) : undefined;
-    }, 120_000);
+    const partial = await onDisk('the upload');
     await api.kill('SIGKILL');
     expect(await upload.response).toMatchObject({ error: expect.any(String) });
     for (const p of partial) expect(tempFiles().has(p)).toBe(true);
@@ -131,10 +136,7 @@ describe('partial uploads of a killed API process', () => {
   it('a live upload of one process is never removed by another process starting on the same STORAGE_DIR', async () => {
     const writer = await startApi();
     const upload = slowUpload(writer.url, 16 * 1024 * 1024, 4 * 1024 * 1024);
-    const partial = await until('the live upload to reach STORAGE_DIR/tmp', () => {
-      const files = [...tempFiles()].filter(([, size]) => size >= 1024 * 1024);
-      return files.length > 0 ? files.map(([p]) => p) : undefined;
-    }, 120_000);
+    const partial = await onDisk('the live upload');
     // Another API process starts (and cleans up what it may) while the first one's request is still receiving.
     await startApi();
     for (const p of partial) expect(tempFiles().has(p), p).toBe(true);
