@@ -7,6 +7,7 @@ import type { Logger } from '../adapters/logging/logger.js';
 import { createFacilitator } from '../adapters/x402/facilitator.js';
 import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
 import type { Db } from '../db/connection.js';
+import { sendingTurnsIn } from '../db/repositories/x402-sender-nonces.repo.js';
 import { createX402Payments, type X402Payments } from './x402/payment.middleware.js';
 
 /** Composition root of the API's adapters: chain readers for all seven networks from the validated config. */
@@ -20,10 +21,11 @@ export function buildChainReader(config: Pick<Config, 'chains'>): ChainReader {
 
 /**
  * The x402 payment gate: a remote facilitator (X402_FACILITATOR_URL) or the self-hosted one settling through
- * RPC_URL_BASE. Null when no facilitator or payee is configured: paid routes then answer 503.
+ * RPC_URL_BASE (its transactions take turns in PostgreSQL, so API processes sharing its key never share a nonce). Null when no facilitator or payee is configured: paid routes then answer 503.
  */
 export function buildPayments(config: Pick<Config, 'x402' | 'chains' | 'http'>, db: Db, logger: Logger): X402Payments | null {
-  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: config.chains.rpcUrls.base });
+  // Settlements of the self-hosted facilitator take turns in PostgreSQL: API processes share its key.
+  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: config.chains.rpcUrls.base, sendingTurns: sendingTurnsIn(db) });
   if (!facilitator || !config.x402.payTo) return null;
   return createX402Payments({
     db,

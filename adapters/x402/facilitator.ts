@@ -3,10 +3,12 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
-import { createWalletClient, http, publicActions, type Hex } from 'viem';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { concat, createWalletClient, encodeFunctionData, http, publicActions, type Abi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { FEE_NETWORK } from '../../domain/networks.js';
+import { SettlementNotBroadcastError, createSettlementSender, inProcessTurns, type SenderNode, type SendingTurns } from './settlement-sender.js';
 
 /** Which facilitator verifies and settles /x402 fees (the same shape as Config['x402']['facilitator']). */
 export type FacilitatorSettings =
@@ -23,7 +25,19 @@ export interface FacilitatorOptions {
   confirmationTimeoutMs?: number;
   /** Self-hosted: receipt polling interval in milliseconds. Default 1 s (Base makes a block every ~2 s). */
   pollingIntervalMs?: number;
+  /**
+   * Self-hosted: the sending turns of the key, so concurrent settlements get distinct transaction nonces. Several
+   * processes settling with one key must share them (db/repositories/x402-sender-nonces.repo.ts, in PostgreSQL);
+   * default: turns within this process only.
+   */
+  sendingTurns?: SendingTurns;
 }
+
+/**
+ * The x402 `errorReason` of a self-hosted settlement whose transaction was never broadcast (the node refused it, or it
+ * could not be prepared): the fee was not paid, and this authorization will not be settled by us.
+ */
+export const SETTLEMENT_NOT_BROADCAST = 'settlement_not_broadcast';
 
 export interface X402Facilitator {
   kind: 'remote' | 'self';
@@ -63,14 +77,44 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
     pollingInterval: opts.pollingIntervalMs ?? 1_000,
   }).extend(publicActions);
   type Args<K extends keyof typeof wallet> = Parameters<(typeof wallet)[K] & ((...a: never[]) => unknown)>[0];
+  const node: SenderNode = {
+    key: { chainId: base.id, address: account.address },
+    pendingNonce: async () => BigInt(await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+    async prepare({ to, data, gas }) {
+      // Gas, fees and type only: the nonce is the turn's.
+      const request = await wallet.prepareTransactionRequest({
+        account, chain: base, to, data, ...(gas !== undefined ? { gas } : {}), parameters: ['chainId', 'fees', 'gas', 'type'],
+      });
+      return (nonce) => wallet.signTransaction({ ...request, nonce: Number(nonce) } as Args<'signTransaction'>);
+    },
+    sendRaw: (serializedTransaction) => wallet.sendRawTransaction({ serializedTransaction }),
+    knows: (hash) => wallet.getTransaction({ hash }).then(() => true, () => false),
+  };
+  const sender = createSettlementSender({ node, turns: opts.sendingTurns ?? inProcessTurns() });
+  // What the sender reported during one settle call: a transaction it refused to broadcast, and whether one went out.
+  const sends = new AsyncLocalStorage<{ notBroadcast?: SettlementNotBroadcastError; broadcast?: boolean }>();
+  const send = async (tx: Parameters<typeof sender.send>[0]) => {
+    const record = sends.getStore();
+    try {
+      const hash = await sender.send(tx);
+      if (record) record.broadcast = true;
+      return hash;
+    } catch (err) {
+      if (record && err instanceof SettlementNotBroadcastError) record.notBroadcast = err;
+      throw err;
+    }
+  };
   const signer = toFacilitatorEvmSigner(
     {
       address: account.address,
       getCode: (args) => wallet.getCode(args),
       readContract: (args) => wallet.readContract({ ...args, args: args.args ?? [] } as Args<'readContract'>),
       verifyTypedData: (args) => wallet.verifyTypedData(args as Args<'verifyTypedData'>),
-      writeContract: (args) => wallet.writeContract({ ...args, args: args.args, chain: base, account } as Args<'writeContract'>),
-      sendTransaction: (args) => wallet.sendTransaction({ ...args, chain: base, account } as Args<'sendTransaction'>),
+      writeContract: (args) => {
+        const data = encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args });
+        return send({ to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data, gas: args.gas });
+      },
+      sendTransaction: (args) => send({ to: args.to, data: args.data }),
       waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args),
     },
     { confirmationTimeoutMs: opts.confirmationTimeoutMs ?? 30_000 },
@@ -78,7 +122,16 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
   const facilitator = new x402Facilitator().register(FEE_NETWORK_ID, new ExactEvmScheme(signer));
   const client: FacilitatorClient = {
     verify: (payload: PaymentPayload, requirements: PaymentRequirements) => facilitator.verify(payload, requirements),
-    settle: (payload: PaymentPayload, requirements: PaymentRequirements) => facilitator.settle(payload, requirements),
+    async settle(payload: PaymentPayload, requirements: PaymentRequirements) {
+      const record: { notBroadcast?: SettlementNotBroadcastError; broadcast?: boolean } = {};
+      const result = await sends.run(record, () => facilitator.settle(payload, requirements));
+      // @x402/evm reports a send that threw as a generic transaction failure, which could as well mean "broadcast, then
+      // lost": say that nothing went out, so the outcome is known at once (a specific reason it found stays).
+      if (!result.success && !result.transaction && record.notBroadcast && !record.broadcast && result.errorReason === GENERIC_TRANSACTION_FAILURE) {
+        return { ...result, errorReason: SETTLEMENT_NOT_BROADCAST, errorMessage: record.notBroadcast.message };
+      }
+      return result;
+    },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
   return { kind: 'self', client: scrubbed(client, [settings.privateKey], opts.baseRpcUrls), signerAddress: account.address };
@@ -127,5 +180,8 @@ function scrubbed(client: FacilitatorClient, secrets: readonly Hex[], urls: read
     getSupported: () => guard(() => client.getSupported(), (s) => s),
   };
 }
+
+/** @x402/evm's `errorReason` for a settlement transaction that failed without a more specific cause. */
+const GENERIC_TRANSACTION_FAILURE = 'invalid_exact_evm_transaction_failed';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

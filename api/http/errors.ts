@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   session_required: 403,
   csrf_failed: 403,
   origin_rejected: 403,
+  host_rejected: 403,
   authorization_header_rejected: 403,
   customer_access_required: 403,
   invalid_credentials: 401,

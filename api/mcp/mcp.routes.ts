@@ -15,6 +15,7 @@ import { publicBase } from '../http/public-origin.js';
 import { createRouter } from '../http/router.js';
 import type { PaidCalls, PresentedPayment } from '../x402/paid-call.js';
 import type { RawArgs } from '../x402/paid-operations.js';
+import { mcpHostGuard } from './host-guard.js';
 import { answerOf, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
 
 export interface McpRouterDeps {
@@ -48,10 +49,13 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
   const router = createRouter();
   const { tools } = deps;
   const parseBody = jsonBody(BODY_LIMIT);
+  // Host and Origin are checked first (DNS rebinding): a refused request is neither counted nor read.
+  const hostGuard = mcpHostGuard(deps.publicBaseUrl);
 
-  router.post('/mcp', deps.rateLimit, async (ctx) => {
+  router.post('/mcp', hostGuard, deps.rateLimit, async (ctx) => {
     // A body that is not JSON (or too large, or of another type) is refused in the JSON-RPC error shape (errors.ts).
     await parseBody(ctx, async () => undefined);
+    // PUBLIC_BASE_URL, else the request's own host, which hostGuard has limited to a loopback name.
     const origin = publicBase(deps.publicBaseUrl, ctx);
     const server = new Server(
       { name: 'usdc-verification', title: 'Native USDC verification (x402)', version: deps.version, websiteUrl: `${origin}/x402/docs` },
@@ -77,8 +81,8 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
   const noStream: Middleware<AppState> = () => {
     throw new DomainError('method_not_allowed', 'Method not allowed: this MCP server is stateless (POST only; no server-to-client stream, no session)', { allow: 'POST' });
   };
-  router.get('/mcp', deps.rateLimit, noStream);
-  router.delete('/mcp', deps.rateLimit, noStream);
+  router.get('/mcp', hostGuard, deps.rateLimit, noStream);
+  router.delete('/mcp', hostGuard, deps.rateLimit, noStream);
   return router;
 }
 

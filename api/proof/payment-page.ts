@@ -47,18 +47,19 @@ export { escapeHtml };
 const esc = escapeHtml;
 
 const CSS = `
-body{font:16px/1.55 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c}
+body{font:16px/1.55 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c;overflow-wrap:break-word}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:1.8rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;background:#f4f4f4;border-radius:4px;padding:.1rem .3rem}
 .addr{display:block;padding:.5rem .6rem;word-break:break-all;user-select:all;-webkit-user-select:all}
 .amount{font-size:1.8rem;font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace;user-select:all;-webkit-user-select:all}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.45rem 1rem}dt{font-weight:600}dd{margin:0;min-width:0}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.45rem 1rem}dt{font-weight:600}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .status{border-left:5px solid;padding:.6rem .9rem;margin:1rem 0;border-radius:4px}.status strong{display:block;font-size:1.1rem}
 .s-AWAITING{border-color:#1f6feb;background:#eef4ff}.s-REVIEW{border-color:#f0b400;background:#fff8e1}
 .s-PAID{border-color:#1a7f37;background:#e9f7ee}.s-EXPIRED,.s-VOIDED,.s-SUSPENDED{border-color:#b42318;background:#fdecea}
 .qr{text-align:center;margin:1rem 0}.qr svg{width:16.5rem;max-width:100%;height:auto}
 .desc{white-space:pre-wrap;overflow-wrap:anywhere}.muted{color:#666}.note{font-size:.92rem}
 .inactive .amount{color:#666}
+@media (max-width:30rem){body{margin:1rem auto}dl{grid-template-columns:minmax(0,1fr);gap:.1rem}dd{margin-bottom:.6rem}}
 `;
 
 /**

@@ -126,6 +126,27 @@ export function discoveryManifest(opts: { settings: X402Settings; origin: string
   };
 }
 
+/**
+ * The root `/.well-known/x402` in the shape x402scan's crawler reads (its registry's discovery, @agentcash/discovery,
+ * and x402scan's own parser before it): `{version: 1, resources: [URL strings], instructions}`. Each resource is
+ * the URL of a paid route with its example query (the bazaar `info.input.queryParams`), because the crawler probes
+ * the URL as listed and a paid route checks its query before it asks for payment: the bare route URL would answer
+ * 422, the listed one answers 402 with the challenge and its bazaar block. The full manifest (x402 discovery
+ * extension, complete entries, the MCP tools) is at /x402/.well-known/x402, which `instructions` names.
+ */
+export function crawlerDocument(origin: string): { version: 1; resources: string[]; instructions: string } {
+  return {
+    version: 1,
+    resources: Object.values(PAID_ROUTES).map((r) => `${origin}/x402${r.path}?${new URLSearchParams(r.inputExample).toString()}`),
+    instructions:
+      'Read-only inspection of native USDC transfers on seven networks (verify, match, evidence PDF), paid per call with ' +
+      'x402 v2: exact scheme, native USDC on Base (eip155:8453). Each resource is a GET; the query shown is an example ' +
+      '(tx_hash, network, and for match recipient and amount). An unpaid request answers 402 with PAYMENT-REQUIRED; repeat ' +
+      `it with PAYMENT-SIGNATURE. Full manifest with fees, schemas and the MCP tools (${origin}/mcp): ` +
+      `${origin}/x402/.well-known/x402. Documentation: ${origin}/x402/docs`,
+  };
+}
+
 export interface BuildManifestOptions {
   settings: X402Settings;
   /** The public origin: PUBLIC_BASE_URL when set (api/http/public-origin.ts). */

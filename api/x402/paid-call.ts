@@ -4,6 +4,7 @@ import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
+import { SETTLEMENT_NOT_BROADCAST } from '../../adapters/x402/facilitator.js';
 import { createX402PaymentServer, eip3009AuthorizationOf, type Eip3009Authorization, type RequestView } from '../../adapters/x402/payment-server.js';
 import {
   authorizationId, claimAuthorization, findPayment, loadKeptAnswer, markAnswerDelivered, markAnswerWithheld, transitionPayment,
@@ -295,7 +296,12 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
         return { kind: 'delivered', answer: result.answer, settlement: outcome.response, replayed: false };
       }
       if (outcome.kind === 'refused') {
-        logger.warn({ ...facts, settleMs: outcome.settleMs, reason: outcome.reason }, 'x402 payment refused at settlement');
+        if (outcome.reason === SETTLEMENT_NOT_BROADCAST) {
+          // Not the payer's doing: the facilitator could not broadcast (its key's gas, its RPC). Every payer is refused until fixed.
+          logger.error({ ...facts, settleMs: outcome.settleMs, reason: outcome.reason }, 'x402 settlement transaction not broadcast; the payer was refused, uncharged');
+        } else {
+          logger.warn({ ...facts, settleMs: outcome.settleMs, reason: outcome.reason }, 'x402 payment refused at settlement');
+        }
         return settlementRefused(pr, authorization, requirements.network, outcome.reason);
       }
       throw new Error('unreachable settlement outcome');

@@ -4,7 +4,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { createRouter } from '../http/router.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { PaidOperations } from './paid-operations.js';
-import { buildDiscoveryManifest, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from './discovery.js';
+import { buildDiscoveryManifest, crawlerDocument, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from './discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
 import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
@@ -33,7 +33,7 @@ export const MANIFEST_MAX_AGE_SECONDS = 60;
 
 /**
  * The routers of the x402 interface: everything under /x402 (health, discovery, pages, the paid USDC routes and
- * the disabled processing routes), and the root `/.well-known/x402` (the same manifest as /x402/.well-known/x402).
+ * the disabled processing routes), and the root `/.well-known/x402` (the crawlers' document: discovery.ts crawlerDocument).
  */
 export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
   // PUBLIC_BASE_URL when set (required in production); otherwise the origin the client used.
@@ -64,10 +64,20 @@ export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
   });
   mountProcessingDisabled(router);
 
+  // The root document is the crawlers' (x402scan): URL strings, pointing to the full manifest above.
   const root = createRouter();
   root.use(deps.rateLimit);
-  root.get('/.well-known/x402', manifest);
+  root.get('/.well-known/x402', (ctx) => {
+    ctx.body = crawlerDocument(origin(ctx));
+    publicDocumentHeaders(ctx, deps.publicBaseUrl);
+  });
   return [router, root];
+}
+
+/** A public discovery document: cached a minute; without PUBLIC_BASE_URL its URLs follow the request's host. */
+function publicDocumentHeaders(ctx: AppContext, publicBaseUrl: string | undefined): void {
+  ctx.set('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE_SECONDS}`);
+  if (!publicBaseUrl) ctx.vary('Host, X-Forwarded-Host, X-Forwarded-Proto');
 }
 
 /** The live `accepts` of a gate's 402 challenge, or undefined when the gate cannot tell them. */
@@ -78,7 +88,7 @@ export function acceptsFromGate(gate: PaymentGate | null): AcceptsFor | undefine
 }
 
 /**
- * GET /.well-known/x402 and /x402/.well-known/x402. Public data: any origin may read it (api/x402/cors.ts) and
+ * GET /x402/.well-known/x402, the manifest of the x402 discovery extension. Public data: any origin may read it (api/x402/cors.ts) and
  * caches may keep it a minute. Without PUBLIC_BASE_URL its URLs follow the request's host, so it varies by it.
  */
 function manifestHandler(deps: X402RouterDeps, origin: (ctx: AppContext) => string): Middleware<AppState> {
@@ -93,7 +103,6 @@ function manifestHandler(deps: X402RouterDeps, origin: (ctx: AppContext) => stri
       acceptsFor,
       extraResources: deps.extraManifestResources ? await deps.extraManifestResources(base) : [],
     });
-    ctx.set('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE_SECONDS}`);
-    if (!deps.publicBaseUrl) ctx.vary('Host, X-Forwarded-Host, X-Forwarded-Proto');
+    publicDocumentHeaders(ctx, deps.publicBaseUrl);
   };
 }

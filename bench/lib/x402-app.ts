@@ -8,6 +8,7 @@ import { createChainReader } from '../../adapters/chains/index.js';
 import { createEvmReader } from '../../adapters/chains/evm/evm-reader.js';
 import { createSolanaReader } from '../../adapters/chains/solana/solana-reader.js';
 import { createFacilitator } from '../../adapters/x402/facilitator.js';
+import { sendingTurnsIn } from '../../db/repositories/x402-sender-nonces.repo.js';
 import { createAuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
 import { ensureInfrastructure, type Infrastructure } from '../../cli/infrastructure.js';
 import type { Db } from '../../db/connection.js';
@@ -162,7 +163,7 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
     evm: createEvmReader({ rpcUrls: c.rpcUrls, requiredConfirmations: c.requiredConfirmations, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries, onRpcCall: (m) => rec.rpcCall(m) }),
     solana: createSolanaReader({ endpoints: c.rpcUrls.solana, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
   });
-  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: c.rpcUrls.base });
+  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: c.rpcUrls.base, sendingTurns: sendingTurnsIn(db) });
   if (!facilitator) throw new Error('the self-hosted facilitator was not configured');
   const payments = createX402Payments({
     db,

@@ -27,6 +27,7 @@ import * as m14ir from './20261124031900_create_idempotency_retained.js';
 import * as m14pp from './20261124040000_create_platform_purchases.js';
 import * as m14ms from './20261124041800_add_member_submitter.js';
 import * as m14wd from './20261124090000_add_webhook_dispatch.js';
+import * as m27sn from './20261127110000_create_x402_sender_nonces.js';
 import * as m27ws from './20261127140000_create_workflow_starts.js';
 
 export interface NamedMigration extends Knex.Migration {
@@ -34,4 +35,4 @@ export interface NamedMigration extends Knex.Migration {
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m27ws];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m27sn, m27ws];

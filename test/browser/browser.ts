@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, onTestFailed } from 'vitest';
 
 /**
@@ -10,7 +10,9 @@ import { expect, onTestFailed } from 'vitest';
  * shows is checked by axe-core (injected through the DevTools protocol, so the page's CSP stays as strict as served)
  * and no serious or critical violation may be found; every page the browser navigated to must have been checked; a
  * CSP violation reported by the browser fails the journey; the last screen of each journey is saved as a screenshot
- * under var/artifacts/screenshots (gitignored).
+ * under var/artifacts/screenshots (gitignored). Every check is made twice: at the journey's desktop width and at a
+ * phone's (`PHONE`, 390 px), where the page must also fit the screen (no horizontal scroll of the document; a wide
+ * table scrolls inside its own box) and is saved as `<journey>-<label>-390.png`.
  */
 
 export const SCREENSHOT_DIR = resolve('var/artifacts/screenshots');
@@ -18,6 +20,36 @@ mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
 /** Generous: conditions are waited for, never time; the deadline is a hang guard on a busy two-core machine. */
 export const WAIT_MS = 60_000;
+
+/** The journeys' screens: a desktop, and a phone (an iPhone 12 to 15's CSS viewport) on which every page is checked too. */
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** A check's label as part of a file name: "secret shown: Key ci" -> "secret-shown-key-ci". */
+const slug = (label: string): string => label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+
+/**
+ * The document's width at the current viewport, and for a failure message what makes it wider than the window: the
+ * innermost elements whose right edge passes the window's (tag.class "text…", width, right edge), at most five.
+ */
+const OVERFLOW_PROBE = `(() => {
+  const limit = window.innerWidth + 0.5;
+  const out = [];
+  // An element's right edge, counting what overflows it (a word wider than its box) unless it clips that.
+  const right = (el) => {
+    const r = el.getBoundingClientRect();
+    return getComputedStyle(el).overflowX === 'visible' ? Math.max(r.right, r.left + el.scrollWidth) : r.right;
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || right(el) <= limit) continue;
+    if ([...el.children].some((c) => right(c) > limit)) continue;
+    const cls = typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    out.push(el.tagName.toLowerCase() + cls + ' "' + (el.textContent || '').trim().slice(0, 40) + '" ' + Math.round(r.width) + ' px wide, right edge at ' + Math.round(right(el)));
+    if (out.length === 5) break;
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, offenders: out };
+})()`;
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -71,7 +103,7 @@ export class Journey {
 
   /** A journey in a new browser context; if the test that opened it fails, its screen is saved as `<name>-failed.png`. */
   static async open(browser: Browser, baseUrl: string, name: string): Promise<Journey> {
-    const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-GB', timezoneId: 'UTC', viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-GB', timezoneId: 'UTC', viewport: { ...DESKTOP } });
     const j = new Journey(context, await context.newPage(), baseUrl, name);
     onTestFailed(async () => {
       await j.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-failed.png`), fullPage: true }).catch(() => undefined);
@@ -84,18 +116,38 @@ export class Journey {
     await this.page.locator('.progress:not(.ongoing)').first().waitFor({ state: 'detached' });
   }
 
-  /** axe-core on the page as it is now: no serious or critical violation. Records the path as checked. */
+  /**
+   * axe-core on the page as it is now, at the desktop width and at a phone's: no serious or critical violation at
+   * either, and at the phone's width the document is no wider than the screen (its screen saved as
+   * `<journey>-<label>-390.png`). Records the path as checked.
+   */
   async checkPage(label: string): Promise<void> {
     await this.settled();
+    const where = `${this.name} / ${label} (${new URL(this.page.url()).pathname})`;
+    await this.axe(where);
+    await this.page.setViewportSize(PHONE);
+    try {
+      const fit = (await this.page.evaluate(OVERFLOW_PROBE)) as { scrollWidth: number; innerWidth: number; offenders: string[] };
+      expect(fit.innerWidth, `${where}: the phone viewport`).toBe(PHONE.width);
+      // Soft: one run names every page of the journey that does not fit a phone, not only the first.
+      expect.soft(fit.scrollWidth, `${where} at ${PHONE.width} px: the page scrolls sideways (${fit.offenders.join('; ')})`).toBeLessThanOrEqual(PHONE.width);
+      await this.axe(`${where} at ${PHONE.width} px`, true);
+      await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${this.name}-${slug(label)}-${PHONE.width}.png`), fullPage: true });
+    } finally {
+      await this.page.setViewportSize(DESKTOP);
+    }
+    this.checked.add(new URL(this.page.url()).pathname);
+  }
+
+  /** axe-core on the page as it is now: no serious or critical violation (`soft`: recorded, and the journey goes on). */
+  private async axe(where: string, soft = false): Promise<void> {
     const hasAxe = await this.page.evaluate('typeof window.axe !== "undefined"');
     if (!hasAxe) await this.page.evaluate(AXE_SOURCE);
     const violations = (await this.page.evaluate(
       'window.axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))',
     )) as AxeViolation[];
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    const where = `${this.name} / ${label} (${new URL(this.page.url()).pathname})`;
-    expect(serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`), where).toEqual([]);
-    this.checked.add(new URL(this.page.url()).pathname);
+    (soft ? expect.soft : expect)(serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`), where).toEqual([]);
   }
 
   /** A screen worth keeping besides the last one: `<journey>-<label>.png`. */
@@ -144,4 +196,18 @@ export async function takeSecret(j: Journey, title: RegExp): Promise<string> {
   await panel.getByRole('button', { name: 'I have saved it' }).click();
   await panel.waitFor({ state: 'detached' });
   return secret;
+}
+
+/** The accessible name of the focused element as a keyboard user meets it (its aria-label, else its text). */
+export function focusedName(page: Page): Promise<string | null> {
+  return page.evaluate('(() => { const el = document.activeElement; return el ? (el.getAttribute("aria-label") ?? el.textContent?.trim() ?? null) : null; })()');
+}
+
+/** Moves the focus to `target` with the Tab key only, as a keyboard user would (fails after `max` presses). */
+export async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
+  }
+  throw new Error(`${String(target)} was not reached with ${max} presses of Tab (the focus is on ${await focusedName(page)})`);
 }

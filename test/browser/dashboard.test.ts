@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { Journey, launchBrowser, signIn, takeSecret } from './browser.js';
+import { focusedName, Journey, launchBrowser, signIn, tabTo, takeSecret } from './browser.js';
 
 /**
  * The dashboard (web/, served at /dashboard) in Debian's Chromium against the real app, PostgreSQL and Temporal: the
@@ -119,9 +119,35 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByRole('alert').filter({ hasText: 'The key was not created' }).filter({ hasText: 'limit_reached' }).waitFor();
     await j.checkPage('keys (limit reached)');
-    // Revoke the old one (two steps), then create the new one.
-    await page.getByRole('button', { name: 'Revoke key server' }).click();
-    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    // Revoke the old one in two steps, by keyboard only. The confirmation opens on its safe choice (Cancel); Escape
+    // closes it and gives the focus back to the button that opened it; neither a double nor a held Enter confirms.
+    const opener = page.getByRole('button', { name: 'Revoke key server' });
+    const asking = page.getByRole('group', { name: 'Confirm: Revoke key server' });
+    await tabTo(page, opener);
+    await page.keyboard.press('Enter');
+    await asking.waitFor();
+    expect(await focusedName(page), 'the focus when the confirmation opens').toBe('Cancel');
+    await j.checkPage('keys (revocation asked)');
+    await page.keyboard.press('Escape');
+    await asking.waitFor({ state: 'detached' });
+    expect(await focusedName(page), 'the focus after Escape').toBe('Revoke key server');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // a double Enter: asks, then lands on Cancel
+    await asking.waitFor({ state: 'detached' });
+    expect(await focusedName(page), 'the focus after a double Enter').toBe('Revoke key server');
+    await page.keyboard.down('Enter'); // a held Enter: the key repeats
+    for (let i = 0; i < 5; i++) await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
+    await asking.waitFor();
+    expect(await focusedName(page), 'the focus after a held Enter').toBe('Cancel');
+    const stillValid = await fetch(`${h.app.url}/proof/v1/me`, { headers: { Authorization: `Bearer ${m.key}` } });
+    expect(stillValid.status, 'the key after Escape, a double and a held Enter').toBe(200);
+    await stillValid.arrayBuffer();
+    expect(await h.tdb.db('api_keys').where({ tenant_id: m.id }).whereNotNull('revoked_at').count<{ count: string }[]>().then((r) => Number(r[0]!.count))).toBe(0);
+    // Confirmed on purpose: Tab to the confirming button, Enter.
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('Yes, revoke');
+    await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Key server is revoked' }).waitFor();
     const old = await fetch(`${h.app.url}/proof/v1/me`, { headers: { Authorization: `Bearer ${m.key}` } });
     expect(old.status).toBe(401);
@@ -177,7 +203,7 @@ describe('dashboard in a browser', () => {
       await signIn(j, 'merchant', user.email, user.password, 'Plan and usage');
       await j.checkPage('plan and usage');
       await page.getByRole('link', { name: 'Deliveries' }).click();
-      const table = page.getByRole('table', { name: 'Webhook deliveries, newest first' });
+      const table = page.getByRole('table', { name: /^Webhook deliveries/ });
       await table.getByText('failed').waitFor();
       await j.checkPage('deliveries (one failed)');
       answer = 200;

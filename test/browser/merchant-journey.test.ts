@@ -160,7 +160,7 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('button', { name: 'Void invoice INV-000001' }).click();
     await page.getByRole('button', { name: 'Yes, void it' }).click();
     await page.getByRole('status').filter({ hasText: 'Invoice INV-000001 is voided' }).waitFor();
-    await page.getByRole('table', { name: 'Invoices, newest first' }).getByText('voided', { exact: true }).waitFor();
+    await page.getByRole('table', { name: /^Invoices/ }).getByText('voided', { exact: true }).waitFor();
     await j.checkPage('invoices (voided)');
     await j.screenshot('invoice-voided');
     const [voided] = await h.tdb.db('invoices').where({ merchant_id: m.id }).select('void_reason', 'status');
@@ -169,7 +169,7 @@ describe('the merchant journey in a browser', () => {
     // 5. Payment requests: listed, filtered, one asked for on the page; paid by the wrong payer it lands in the review
     // queue with the transfer as evidence.
     await page.getByRole('link', { name: 'Payment requests' }).click();
-    const requests = page.getByRole('table', { name: 'Payment requests, newest first' });
+    const requests = page.getByRole('table', { name: /^Payment requests/ });
     await requests.getByText('INV-000001').waitFor();
     await j.checkPage('payment requests');
     await page.getByLabel('Show').selectOption('AWAITING');
@@ -183,6 +183,37 @@ describe('the merchant journey in a browser', () => {
     await created.waitFor();
     const [, requestId, asked] = /Payment request (req_\w+) is ready: ask for exactly ([\d.]+) USDC/.exec((await created.textContent())!)!;
     await requests.getByText('Order 42').waitFor();
+
+    // A description of 350 characters without a break (the longest the API takes) wraps, on a phone too; so does the
+    // payment page the payer opens.
+    const longDescription = `Ref-${'0123456789abcdef'.repeat(22)}`.slice(0, 350);
+    await page.getByLabel('Amount (USDC)').fill('7');
+    await page.getByLabel('Description').fill(longDescription);
+    await page.getByRole('button', { name: 'Create payment request' }).click();
+    await requests.getByText(longDescription).waitFor();
+    await j.checkPage('payment requests (a 350-character description)');
+    const payUrl = await page.getByRole('status').getByRole('link', { name: 'Its payment page' }).getAttribute('href');
+    expect(payUrl).toMatch(new RegExp(`^${h.app.url}/proof/pay/req_\\w+$`));
+    await page.goto(payUrl!);
+    await page.getByRole('heading', { level: 1, name: /^Payment request from / }).waitFor();
+    await page.getByText(longDescription).waitFor();
+    await j.checkPage('payment page (a 350-character description)');
+    await page.goBack();
+    await requests.getByText(longDescription).waitFor();
+
+    // The list is in the API's order, by id (not by creation time: spec section 4 and docs/proof.md), and its caption
+    // says so. Made to differ from the creation order: the request with the lowest id is the newest.
+    const byId = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy('id', 'desc').pluck('id');
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id }).whereNot({ id: byId.at(-1) }).update({ created_at: h.tdb.db.raw("created_at - interval '1 hour'") })).toBe(byId.length - 1);
+    await page.reload();
+    await requests.getByText(longDescription).waitFor();
+    const shown = await requests.locator('tbody > tr > th .small').allInnerTexts();
+    const newest = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id');
+    expect(shown).toEqual(byId);
+    expect(newest).not.toEqual(byId);
+    expect(await requests.locator('caption').innerText(), 'the caption of a list in id order').toBe('Payment requests, in id order (not by date)');
+    await j.checkPage('payment requests (in id order)');
+
     await page.getByLabel('Show').selectOption('VOIDED');
     await requests.getByText('INV-000001').waitFor();
     const [viewed] = await Promise.all([
@@ -212,11 +243,15 @@ describe('the merchant journey in a browser', () => {
     await j.screenshot('events');
 
     await page.getByRole('link', { name: 'Deliveries' }).click();
-    const deliveries = page.getByRole('table', { name: 'Webhook deliveries, newest first' });
+    const deliveries = page.getByRole('table', { name: /^Webhook deliveries/ });
     // Every event reached the receiver: the page follows the deliveries until none is under way.
     await deliveries.getByRole('row').filter({ hasText: 'invoice.voided' }).getByText('delivered').waitFor();
     await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
-    expect(await deliveries.getByText('delivered', { exact: true }).count()).toBe(4); // request and invoice created, invoice voided, the review's request created
+    expect(await deliveries.getByText('delivered', { exact: true }).count()).toBe(5); // request and invoice created, invoice voided, the two requests created
+    // In the API's order (by id), as its caption says.
+    const deliveryIds = await h.tdb.db('webhook_deliveries').where({ interface: 'proof', tenant_id: m.id }).orderBy('id', 'desc').pluck('id');
+    expect(await deliveries.locator('tbody > tr > th .small').allInnerTexts()).toEqual(deliveryIds);
+    expect(await deliveries.locator('caption').innerText(), 'the caption of a list in id order').toBe('Webhook deliveries, in id order (not by date)');
     const voidedRow = deliveries.getByRole('row').filter({ hasText: 'invoice.voided' });
     await voidedRow.getByRole('button', { name: 'Show attempts' }).click();
     const attempts = page.getByRole('table', { name: /^Attempts of delivery/ });
@@ -308,7 +343,7 @@ describe('a company buys credits in a browser', () => {
     await payment.getByText('Status: paid').waitFor();
     await payment.getByText('Paid: 30,000 credits were added to your wallet.').waitFor();
     await available.filter({ hasText: `${(before + 30_000).toLocaleString('en-GB')} credits` }).waitFor();
-    await page.getByRole('table', { name: 'Your credit pack purchases, newest first' }).getByText('paid', { exact: true }).waitFor();
+    await page.getByRole('table', { name: /^Your credit pack purchases/ }).getByText('paid', { exact: true }).waitFor();
     await j.checkPage('buy credits (paid)');
     await j.screenshot('paid');
 
@@ -317,7 +352,7 @@ describe('a company buys credits in a browser', () => {
     await page.getByRole('table', { name: 'Ledger entries, oldest first' }).getByRole('row').filter({ hasText: 'Credits added' }).filter({ hasText: '30,000' }).waitFor();
     await j.checkPage('credits (after)');
     await page.getByRole('main').getByRole('link', { name: 'Buy credits' }).click();
-    await page.getByRole('table', { name: 'Your credit pack purchases, newest first' }).getByText('paid', { exact: true }).waitFor();
+    await page.getByRole('table', { name: /^Your credit pack purchases/ }).getByText('paid', { exact: true }).waitFor();
     await j.checkPage('buy credits (after)');
     await j.finish();
   });

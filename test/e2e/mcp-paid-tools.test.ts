@@ -121,7 +121,7 @@ describe('the paid MCP server', () => {
   });
 
   it('lists each tool complete in the discovery manifest: its live accepts, tool name and transport', async () => {
-    const manifest = (await (await fetch(`${app.url}/.well-known/x402`)).json()) as { resources: Array<Record<string, unknown>> };
+    const manifest = (await (await fetch(`${app.url}/x402/.well-known/x402`)).json()) as { resources: Array<Record<string, unknown>> };
     for (const [name, amount] of Object.entries(PRICES)) {
       const entry = manifest.resources.find((r) => r['toolName'] === name)!;
       expect(entry).toMatchObject({ type: 'mcp', url: `${app.url}/mcp`, method: 'POST', transport: 'streamable-http', x402Version: 2 });

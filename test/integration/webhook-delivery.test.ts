@@ -153,8 +153,10 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
     // Long enough waits that the receiver is back (right after the first refused attempt is recorded) well before
     // the attempts run out, however slow this machine is.
     const d = await deliver({ iface: 'proof', url, delaysMs: [1000, 5000, 15_000, 30_000] });
+    // The attempt's row is written in flight when the dispatcher claims the delivery, before its POST: wait for its
+    // outcome, or a loaded machine may bring the receiver back before the first POST is even sent.
     const deadline = Date.now() + 60_000;
-    while ((await listAttempts(tdb.db, d.delivery.id)).length === 0) {
+    while (!(await listAttempts(tdb.db, d.delivery.id)).some((a) => a.outcome !== 'in_flight')) {
       if (Date.now() > deadline) throw new Error('the first attempt was never recorded');
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -12,7 +12,8 @@ import { PAID_ROUTES } from '../../api/x402/route-table.js';
 /**
  * What a catalog or an x402 crawler sees: the bazaar block of every paid route's 402 challenge (checked with the
  * official validators of @x402/extensions), and the discovery manifest of the x402 discovery extension
- * (specs/extensions/discovery.md) at /x402/.well-known/x402 and /.well-known/x402.
+ * (specs/extensions/discovery.md) at /x402/.well-known/x402. The root /.well-known/x402 is the crawlers' document
+ * (x402-crawler-discovery.test.ts).
  */
 const PAY_TO = '0x00000000000000000000000000000000000000a1';
 const supported: SupportedResponse = { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [], signers: {} };
@@ -89,7 +90,7 @@ const manifestOf = async (app: App, path: string) => {
   expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
   return { res, doc: (await res.json()) as Manifest };
 };
-const MANIFEST_PATHS = ['/x402/.well-known/x402', '/.well-known/x402'];
+const MANIFEST_PATHS = ['/x402/.well-known/x402'];
 
 describe('the discovery manifest (x402 discovery extension)', () => {
   it.each(MANIFEST_PATHS)('%s: a resource-server manifest of x402 v2 listing every paid route', async (path) => {
@@ -117,13 +118,13 @@ describe('the discovery manifest (x402 discovery extension)', () => {
     ]);
   });
 
-  it('both paths serve the same manifest', async () => {
-    const [a, b] = await Promise.all(MANIFEST_PATHS.map((p) => manifestOf(paid, p)));
-    expect(a!.doc).toEqual(b!.doc);
+  it('the root /.well-known/x402 points crawlers to it', async () => {
+    const root = (await (await fetch(`${paid.url}/.well-known/x402`)).json()) as { instructions: string };
+    expect(root.instructions).toContain(`${paid.url}/x402/.well-known/x402`);
   });
 
   it('with payments live, each entry is complete: the exact accepts of the live 402 challenge', async () => {
-    const { doc } = await manifestOf(paid, '/.well-known/x402');
+    const { doc } = await manifestOf(paid, '/x402/.well-known/x402');
     for (const route of routes) {
       const entry = doc.resources.find((r) => r['url'] === `${paid.url}/x402${route.path}`)!;
       const challenge = await challengeOf(paid, route.path);
@@ -139,7 +140,7 @@ describe('the discovery manifest (x402 discovery extension)', () => {
     ['payments are not configured', () => none],
     ['the facilitator cannot be reached', () => down],
   ])('when %s, each entry is a bare pointer (url, method, description) and never partial payment data', async (_label, app) => {
-    const { doc } = await manifestOf(app(), '/.well-known/x402');
+    const { doc } = await manifestOf(app(), '/x402/.well-known/x402');
     expect(httpEntries(doc)).toEqual(routes.map((r) => ({ url: `${app().url}/x402${r.path}`, method: 'GET', description: r.description })));
     for (const tool of mcpEntries(doc)) expect(Object.keys(tool).sort()).toEqual(['description', 'method', 'toolName', 'type', 'url']);
   });

@@ -3,7 +3,7 @@ import type { Delivery, DeliveryDetail, Page } from '../backend/types';
 import { FOLLOW_MS, useAction, usePagedList, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 export interface DeliveriesApi {
   page(before: string | null): Promise<Page<Delivery>>;
@@ -13,7 +13,10 @@ export interface DeliveriesApi {
   retry?: (id: string) => Promise<Delivery>;
 }
 
-/** The delivery history: newest first, older pages on demand, each delivery's attempts and a manual retry. */
+/**
+ * The delivery history in the API's order (by id, not by date: the lists of both session interfaces page by id), more
+ * pages on demand, each delivery's attempts and a manual retry.
+ */
 export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
   const { first, more, rows, cursor, loadMore, refresh } = usePagedList(useCallback((before: string | null) => api.page(before), [api]));
   const retry = useAction();
@@ -22,7 +25,7 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
 
   const inFlight = (first.data?.data ?? []).filter((d) => d.status === 'pending' || d.status === 'retrying').length;
 
-  // While deliveries of the newest page are under way, follow them: the page asks again every few seconds.
+  // While deliveries of the first page are under way, follow them: the page asks again every few seconds.
   const { reload, loading } = first;
   usePolling(inFlight > 0, loading, reload, FOLLOW_MS, FOLLOW_MS);
 
@@ -48,18 +51,17 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
         <EmptyState title="No deliveries yet">Deliveries appear here when an event is sent to one of your webhooks. Register a webhook first if you have none.</EmptyState>
       )}
       {rows.length > 0 && (
-        <table>
-          <TableHead caption="Webhook deliveries, newest first" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions />
+        <DataTable caption="Webhook deliveries, in id order (not by date)" showCaption columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions>
           <tbody>
             {rows.map((d) => (
               <DeliveryRow key={d.id} delivery={d} api={api} retrying={retry.busy} onRetry={() => void doRetry(d)} />
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
       {cursor && (
-        <BusyButton busy={more.busy} busyLabel="Loading older deliveries…" onClick={() => void loadMore()}>
-          Load older deliveries
+        <BusyButton busy={more.busy} busyLabel="Loading more deliveries…" onClick={() => void loadMore()}>
+          Load more deliveries
         </BusyButton>
       )}
     </section>
@@ -116,8 +118,7 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
             <ErrorNotice error={detail.error} title="Could not load the attempts" />
             {attempts && attempts.attempts_detail.length === 0 && <p className="muted">No attempt has been made yet.</p>}
             {attempts && attempts.attempts_detail.length > 0 && (
-              <table className="nested">
-                <TableHead caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption />
+              <DataTable caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption className="nested">
                 <tbody>
                   {attempts.attempts_detail.map((a) => (
                     <tr key={a.attempt}>
@@ -130,7 +131,7 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </DataTable>
             )}
           </td>
         </tr>

@@ -3,7 +3,7 @@ import type { ApiKey, KeyCreate, NewApiKey, Scope } from '../backend/types';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 export interface KeysApi {
   list(): Promise<ApiKey[]>;
@@ -83,12 +83,13 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
           <EmptyState title="No keys yet">Create a key above to call {usedFor}. Its secret is shown once, when you create it.</EmptyState>
         )}
         {list.length > 0 && (
-          <table>
-            <TableHead caption="API keys" columns={['Name', 'Key', 'Scopes', 'Status', 'Created', 'Last used']} actions />
+          <DataTable caption="API keys" columns={['Name', 'Key', 'Scopes', 'Status', 'Created', 'Last used']} actions>
             <tbody>
               {list.map((k) => (
                 <tr key={k.id}>
-                  <th scope="row">{k.name}</th>
+                  <th scope="row" className="wrap">
+                    {k.name}
+                  </th>
                   <td>
                     <code>
                       {k.prefix}…{k.last4}
@@ -111,7 +112,7 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
       </section>
     </>

@@ -3,7 +3,7 @@ import type { Network, Page, Purchase } from '../backend/types';
 import { formatAtomic } from '../lib/usdc';
 import { FOLLOW_MS, usePolling, when, type Loaded } from '../lib/hooks';
 import { EmptyState, ErrorNotice, Progress } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 /**
  * A purchase paid in USDC to the platform's wallet, shared by the merchant's plan page and the company's "Buy credits"
@@ -35,13 +35,14 @@ function statusText(p: Purchase): string {
 }
 
 /**
- * The purchases of a page, newest first (the API pages by id), and the one the page follows: `chosen` (just started
- * or picked from the list), else the newest still awaiting its payment. While it awaits its payment the list is asked
+ * The purchases of a page in the API's order (by id, not by date), and the one the page follows: `chosen` (just
+ * started or picked from the list), else the most recently created of them still awaiting its payment. While it awaits its payment the list is asked
  * again every `FOLLOW_MS`; when it turns paid, `onGranted` runs once (the plan or the credits shown change).
  */
 export function useFollowedPurchase(purchases: Loaded<Page<Purchase>>, chosen: string | null, onGranted: () => Promise<void>) {
-  const list = [...(purchases.data?.data ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
-  const current = list.find((p) => p.id === chosen) ?? (chosen ? null : list.find((p) => p.status === 'awaiting_payment') ?? null);
+  const list = purchases.data?.data ?? [];
+  const newestAwaiting = () => list.filter((p) => p.status === 'awaiting_payment').sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ?? null;
+  const current = list.find((p) => p.id === chosen) ?? (chosen ? null : newestAwaiting());
   const { reload, loading } = purchases;
   usePolling(current?.status === 'awaiting_payment', loading, reload, FOLLOW_MS, FOLLOW_MS);
 
@@ -146,7 +147,7 @@ export function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
 }
 
 /**
- * The list of purchases, newest first, each with a button to show it in the panel. A plan's row says its period; a
+ * The list of purchases in the API's order (by id, not by date; its caption says so), each with a button to show it in the panel. A plan's row says its period; a
  * pack's says when it was paid.
  */
 export function PurchaseHistory(props: {
@@ -167,8 +168,7 @@ export function PurchaseHistory(props: {
       {purchases.loading && !purchases.data && <Progress label="Loading purchases…" />}
       {purchases.data && list.length === 0 && <EmptyState title="No purchases yet">{empty}</EmptyState>}
       {list.length > 0 && (
-        <table>
-          <TableHead caption={`${title}, newest first`} columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions />
+        <DataTable caption={`${title}, in id order (not by date)`} showCaption columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions>
           <tbody>
             {list.map((p) => (
               <tr key={p.id}>
@@ -193,7 +193,7 @@ export function PurchaseHistory(props: {
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import type { NewWebhook, Rotated, Webhook } from '../backend/types';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
-import { TableHead } from './table-head';
+import { DataTable } from './table-head';
 
 export interface WebhooksApi {
   list(): Promise<{ webhooks: Webhook[]; eventTypes: string[] | null }>;
@@ -106,8 +106,7 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
         {change.busy && <Progress label="Working…" />}
         {hooks.data && list.length === 0 && <EmptyState title="No webhooks yet">Register a URL above to be told about events as they happen.</EmptyState>}
         {list.length > 0 && (
-          <table>
-            <TableHead caption="Webhooks" columns={['URL', 'Events', 'Status', 'Secret version', 'Created']} actions />
+          <DataTable caption="Webhooks" columns={['URL', 'Events', 'Status', 'Secret version', 'Created']} actions>
             <tbody>
               {list.map((w) => (
                 <tr key={w.id}>
@@ -141,7 +140,7 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
       </section>
     </>

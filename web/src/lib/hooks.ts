@@ -69,24 +69,24 @@ export function useAction() {
 }
 
 /**
- * A list newest first with older pages on demand: `page(null)` is the first page, `page(cursor)` the one after a
- * `next_cursor`. `load` must be stable (useCallback): a new one loads the list again from the start. `rows` are every
+ * A list a page at a time, in the order the API pages it, more pages on demand: `page(null)` is the first page,
+ * `page(cursor)` the one after a `next_cursor`. `load` must be stable (useCallback): a new one loads the list again from the start. `rows` are every
  * page loaded so far; `refresh` goes back to the first page only.
  */
 export function usePagedList<T>(page: (before: string | null) => Promise<Page<T>>) {
   const first = useLoad(useCallback(() => page(null), [page]));
   const more = useAction();
-  const [older, setOlder] = useState<{ rows: T[]; cursor: string | null } | null>(null);
-  useEffect(() => setOlder(null), [page]);
-  const rows = [...(first.data?.data ?? []), ...(older?.rows ?? [])];
-  const cursor = older ? older.cursor : (first.data?.next_cursor ?? null);
+  const [further, setFurther] = useState<{ rows: T[]; cursor: string | null } | null>(null);
+  useEffect(() => setFurther(null), [page]);
+  const rows = [...(first.data?.data ?? []), ...(further?.rows ?? [])];
+  const cursor = further ? further.cursor : (first.data?.next_cursor ?? null);
   const loadMore = async () => {
     if (cursor === null) return;
     const next = await more.run(() => page(cursor));
-    if (next) setOlder({ rows: [...(older?.rows ?? []), ...next.data], cursor: next.next_cursor });
+    if (next) setFurther({ rows: [...(further?.rows ?? []), ...next.data], cursor: next.next_cursor });
   };
   const refresh = async () => {
-    setOlder(null);
+    setFurther(null);
     await first.reload();
   };
   return { first, more, rows, cursor, loadMore, refresh };

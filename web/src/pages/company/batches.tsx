@@ -7,7 +7,7 @@ import { ProgressBar, StatusBadge } from '../../components/job-bits';
 import { useAction, useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
 import { HowToSubmit, unfinished } from './jobs';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 const ended = (b: BatchSummary) => !unfinished(b.status);
 const doneOf = (b: BatchSummary) => b.progress.completed + b.progress.failed + b.progress.cancelled;
@@ -34,8 +34,7 @@ export function CompanyBatchesPage() {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <table>
-          <TableHead caption="Batches, newest first" columns={['Batch', 'Operation', 'Status', 'Progress', 'Created']} />
+        <DataTable caption="Batches, newest first" columns={['Batch', 'Operation', 'Status', 'Progress', 'Created']}>
           <tbody>
             {rows.map((b) => (
               <tr key={b.id}>
@@ -54,7 +53,7 @@ export function CompanyBatchesPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
       <div className="row">
         <BusyButton busy={first.loading && first.data !== null} busyLabel="Refreshing…" onClick={() => void refresh()}>
@@ -173,8 +172,7 @@ function BatchView({ id }: { id: string }) {
           )}
           <ErrorNotice error={retry.error} title="The failed items were not retried" />
           <h2>Items</h2>
-          <table>
-            <TableHead caption={`Items of batch ${b.id}`} columns={['Item', 'Job', 'Status', 'Credits']} actions />
+          <DataTable caption={`Items of batch ${b.id}`} columns={['Item', 'Job', 'Status', 'Credits']} actions>
             <tbody>
               {b.jobs.map((j) => (
                 <tr key={j.id}>
@@ -182,7 +180,7 @@ function BatchView({ id }: { id: string }) {
                   <td>
                     <Link to={`/company/jobs/${j.id}`}>{j.id}</Link>
                   </td>
-                  <td>
+                  <td className="wrap">
                     <StatusBadge status={j.status} />
                     {j.status === 'failed' && <span className="small"> {j.error}</span>}
                   </td>
@@ -197,7 +195,7 @@ function BatchView({ id }: { id: string }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
           {b.next_after !== null && <p className="muted">The first 100 items are shown; the others are on the jobs page.</p>}
         </>
       )}

@@ -6,7 +6,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { UsageChart } from '../../components/usage-chart';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 const PAGE = 50;
 
@@ -73,13 +73,12 @@ export function CompanyCreditsPage() {
                 <Link to="/company/jobs">jobs</Link>).
               </EmptyState>
             ) : (
-              <table>
-                <TableHead caption="Ledger entries, oldest first" columns={['#', 'Movement', 'Credits', 'Job', 'When']} />
+              <DataTable caption="Ledger entries, oldest first" columns={['#', 'Movement', 'Credits', 'Job', 'When']}>
                 <tbody>
                   {entries.map((e) => (
                     <tr key={e.id} className={`ledger-${e.kind}`}>
                       <th scope="row">{e.id}</th>
-                      <td>
+                      <td className="wrap">
                         {KIND_TEXT[e.kind]}
                         {e.reason && <span className="muted small"> · {e.reason}</span>}
                       </td>
@@ -89,7 +88,7 @@ export function CompanyCreditsPage() {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </DataTable>
             )}
             <div className="row">
               {mayHaveMore && (

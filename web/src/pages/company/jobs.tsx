@@ -6,7 +6,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { ResultFiles, StatusBadge } from '../../components/job-bits';
 import { useLoad, usePagedList, usePolling, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 export const unfinished = (status: string) => status === 'queued' || status === 'processing';
 
@@ -46,8 +46,7 @@ export function CompanyJobsPage() {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <table>
-          <TableHead caption="Jobs, newest first" columns={['Job', 'Operation', 'Status', 'Credits', 'Batch', 'Created']} />
+        <DataTable caption="Jobs, newest first" columns={['Job', 'Operation', 'Status', 'Credits', 'Batch', 'Created']}>
           <tbody>
             {rows.map((j) => (
               <tr key={j.id}>
@@ -64,7 +63,7 @@ export function CompanyJobsPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
       <div className="row">
         <BusyButton busy={first.loading && first.data !== null} busyLabel="Refreshing…" onClick={() => void refresh()}>

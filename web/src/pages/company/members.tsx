@@ -4,7 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 const ROLE_NAMES: Record<Role, string> = { member: 'Member', billing_admin: 'Billing administrator' };
 
@@ -93,12 +93,11 @@ export function CompanyMembersPage() {
       {team.data && (
         <section aria-labelledby={`${ids}-members`}>
           <h2 id={`${ids}-members`}>Members</h2>
-          <table>
-            <TableHead caption="Members of the company" columns={['E-mail', 'Role', 'Joined']} actions />
+          <DataTable caption="Members of the company" columns={['E-mail', 'Role', 'Joined']} actions>
             <tbody>
               {team.data.members.map((m) => (
                 <tr key={m.id}>
-                  <th scope="row">
+                  <th scope="row" className="wrap">
                     {m.email}
                     {m.email === account.email && <span className="muted"> (you)</span>}
                   </th>
@@ -114,7 +113,7 @@ export function CompanyMembersPage() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         </section>
       )}
 
@@ -124,12 +123,13 @@ export function CompanyMembersPage() {
           {team.data.invitations.length === 0 ? (
             <EmptyState title="No open invitations">Invite a colleague above; the invitation stays open until it is accepted, revoked or expires.</EmptyState>
           ) : (
-            <table>
-              <TableHead caption="Open invitations" columns={['E-mail', 'Role', 'Expires']} actions />
+            <DataTable caption="Open invitations" columns={['E-mail', 'Role', 'Expires']} actions>
               <tbody>
                 {team.data.invitations.map((i) => (
                   <tr key={i.id}>
-                    <th scope="row">{i.email}</th>
+                    <th scope="row" className="wrap">
+                      {i.email}
+                    </th>
                     <td>{ROLE_NAMES[i.role]}</td>
                     <td>{when(i.expires_at)}</td>
                     <td>
@@ -140,7 +140,7 @@ export function CompanyMembersPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </DataTable>
           )}
         </section>
       )}

@@ -5,7 +5,7 @@ import { BusyButton } from '../../components/buttons';
 import { ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { bytes, useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable, TableBox } from '../../components/table-head';
 
 interface Editing {
   document: number;
@@ -109,8 +109,7 @@ function ReviewView({ id }: { id: string }) {
                   </ul>
                 </div>
               )}
-              <table>
-                <TableHead caption={`Fields of ${d.document}`} columns={['Field', 'Value', 'Extracted', 'Evidence', 'Flag']} actions />
+              <DataTable caption={`Fields of ${d.document}`} columns={['Field', 'Value', 'Extracted', 'Evidence', 'Flag']} actions>
                 <tbody>
                   {review.fields.map((f) => {
                     const v = d.fields[f]!;
@@ -120,11 +119,11 @@ function ReviewView({ id }: { id: string }) {
                         <th scope="row">
                           <code>{f}</code>
                         </th>
-                        <td>
+                        <td className="wrap">
                           {v.value ?? <span className="muted">none</span>}
                           {v.corrected && <span className="badge badge-completed">corrected</span>}
                         </td>
-                        <td>{v.extracted_value ?? <span className="muted">none</span>}</td>
+                        <td className="wrap">{v.extracted_value ?? <span className="muted">none</span>}</td>
                         <td className="wrap">
                           {v.evidence ? (
                             <>
@@ -171,7 +170,7 @@ function ReviewView({ id }: { id: string }) {
                     );
                   })}
                 </tbody>
-              </table>
+              </DataTable>
               {save.error && editing?.document === d.index && (
                 <>
                   <ErrorNotice error={save.error} title="The correction was not saved" />
@@ -183,32 +182,34 @@ function ReviewView({ id }: { id: string }) {
                 </>
               )}
               {d.items.length > 0 && (
-                <table className="nested">
-                  <caption>Line items of {d.document} (read-only)</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">#</th>
-                      {Object.keys(d.items[0]!).map((c) => (
-                        <th scope="col" key={c}>
-                          {c}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.items.map((item, n) => (
-                      <tr key={n}>
-                        <th scope="row">{n + 1}</th>
-                        {Object.entries(item).map(([c, cell]) => (
-                          <td key={c} className={cell.flagged ? 'flagged' : undefined}>
-                            {cell.value ?? <span className="muted">—</span>}
-                            {cell.flagged && <span className="badge badge-warn">{cell.reason ?? 'flagged'}</span>}
-                          </td>
+                <TableBox captionId={`${ids}-items-${d.index}`}>
+                  <table className="nested">
+                    <caption id={`${ids}-items-${d.index}`}>Line items of {d.document} (read-only)</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">#</th>
+                        {Object.keys(d.items[0]!).map((c) => (
+                          <th scope="col" key={c}>
+                            {c}
+                          </th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {d.items.map((item, n) => (
+                        <tr key={n}>
+                          <th scope="row">{n + 1}</th>
+                          {Object.entries(item).map(([c, cell]) => (
+                            <td key={c} className={cell.flagged ? 'flagged' : undefined}>
+                              {cell.value ?? <span className="muted">—</span>}
+                              {cell.flagged && <span className="badge badge-warn">{cell.reason ?? 'flagged'}</span>}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableBox>
               )}
             </section>
           ))}
@@ -228,24 +229,23 @@ function ReviewView({ id }: { id: string }) {
           {review.corrections.length > 0 && (
             <section aria-labelledby={`${ids}-log`}>
               <h2 id={`${ids}-log`}>Corrections</h2>
-              <table>
-                <TableHead caption="Corrections, every revision" columns={['Revision', 'Document', 'Field', 'Before', 'After', 'By', 'When']} />
+              <DataTable caption="Corrections, every revision" columns={['Revision', 'Document', 'Field', 'Before', 'After', 'By', 'When']}>
                 <tbody>
                   {review.corrections.map((c) => (
                     <tr key={c.id}>
                       <th scope="row">{c.revision}</th>
-                      <td>{review.documents[c.document]?.document ?? c.document}</td>
+                      <td className="wrap">{review.documents[c.document]?.document ?? c.document}</td>
                       <td>
                         <code>{c.field}</code>
                       </td>
-                      <td>{c.previous_value ?? '—'}</td>
-                      <td>{c.value ?? '—'}</td>
+                      <td className="wrap">{c.previous_value ?? '—'}</td>
+                      <td className="wrap">{c.value ?? '—'}</td>
                       <td>{c.corrected_by}</td>
                       <td>{when(c.corrected_at)}</td>
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </DataTable>
             </section>
           )}
         </>

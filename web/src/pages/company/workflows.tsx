@@ -4,7 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 const EMPTY: SavedWorkflowInput = { name: '', fields: [], instructions: null };
 
@@ -102,12 +102,13 @@ export function CompanyWorkflowsPage() {
           </EmptyState>
         )}
         {list.data && list.data.length > 0 && (
-          <table>
-            <TableHead caption="Saved workflows" columns={['Name', 'Id', 'Fields', 'Revision', 'Updated']} actions={admin} />
+          <DataTable caption="Saved workflows" columns={['Name', 'Id', 'Fields', 'Revision', 'Updated']} actions={admin}>
             <tbody>
               {list.data.map((w) => (
                 <tr key={w.id}>
-                  <th scope="row">{w.name}</th>
+                  <th scope="row" className="wrap">
+                    {w.name}
+                  </th>
                   <td>
                     <code>{w.id}</code>
                   </td>
@@ -129,7 +130,7 @@ export function CompanyWorkflowsPage() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
       </section>
     </>

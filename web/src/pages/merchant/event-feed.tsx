@@ -4,7 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 const LIMIT = 50;
 
@@ -34,14 +34,13 @@ export function MerchantEventsPage() {
         <EmptyState title="No events yet">Events are recorded when a payment request or invoice changes while you have an enabled webhook destination. Register one on the Webhooks page.</EmptyState>
       )}
       {rows.length > 0 && (
-        <table>
-          <TableHead caption="Events, oldest first" columns={['Type', 'Cursor', 'Occurred', 'Subject']} actions />
+        <DataTable caption="Events, oldest first" columns={['Type', 'Cursor', 'Occurred', 'Subject']} actions>
           <tbody>
             {rows.map(({ cursor: c, event: e }) => (
               <EventRow key={c} cursor={c} event={e} open={open === c} onToggle={() => setOpen(open === c ? null : c)} />
             ))}
           </tbody>
-        </table>
+        </DataTable>
       )}
       {first.data && (
         <BusyButton busy={more.busy} busyLabel="Looking for newer events…" onClick={() => void loadNewer()}>

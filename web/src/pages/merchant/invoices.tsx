@@ -4,7 +4,7 @@ import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 interface Line {
   description: string;
@@ -183,16 +183,15 @@ export function MerchantInvoicesPage() {
         {invoices.loading && !invoices.data && <Progress label="Loading invoices…" />}
         {invoices.data && list.length === 0 && <EmptyState title="No invoices yet">Issue one above: it gets a number, a PDF and a payment request for its total.</EmptyState>}
         {list.length > 0 && (
-          <table>
-            <TableHead caption="Invoices, newest first" columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions />
+          <DataTable caption="Invoices, in id order (not by date)" showCaption columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions>
             <tbody>
               {list.map((inv) => (
                 <InvoiceRow key={inv.id} invoice={inv} customer={contactName(inv.customer_id)} open={open === inv.id} onToggle={() => setOpen(open === inv.id ? null : inv.id)} onChanged={invoices.reload} />
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
-        {invoices.data?.next_cursor && <p className="hint">Only the 25 newest invoices are shown.</p>}
+        {invoices.data?.next_cursor && <p className="hint">Only the first 25 invoices in id order are shown.</p>}
       </section>
     </>
   );
@@ -216,7 +215,7 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
     <>
       <tr>
         <th scope="row">{inv.number}</th>
-        <td>{customer}</td>
+        <td className="wrap">{customer}</td>
         <td>
           <span className={`badge badge-${inv.status}`}>{inv.status}</span>
         </td>
@@ -237,19 +236,18 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
         <tr>
           <td colSpan={6}>
             {done && <SuccessNotice>{done}</SuccessNotice>}
-            <table className="nested">
-              <TableHead caption={`Lines of invoice ${inv.number}`} columns={['Description', 'Quantity', 'Unit (USDC)', 'Amount (USDC)']} showCaption />
+            <DataTable caption={`Lines of invoice ${inv.number}`} columns={['Description', 'Quantity', 'Unit (USDC)', 'Amount (USDC)']} showCaption className="nested">
               <tbody>
                 {inv.items.map((l, i) => (
                   <tr key={i}>
-                    <td>{l.description}</td>
+                    <td className="wrap">{l.description}</td>
                     <td>{l.quantity}</td>
                     <td>{l.unit_usdc}</td>
                     <td>{l.amount_usdc}</td>
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </DataTable>
             <dl className="pay-facts">
               <dt>Subtotal</dt>
               <dd>{inv.subtotal_usdc} USDC</dd>

@@ -4,7 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, usePagedList, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 /** Payment requests: `GET /requests?status=` (a filter by the status a request reads as now), `POST /requests`, `GET /requests/{id}`. */
 export function MerchantRequestsPage() {
@@ -132,7 +132,7 @@ export function MerchantRequestsPage() {
   );
 }
 
-/** One filter's list: newest first, older pages on demand. */
+/** One filter's list in the API's order (by id, not by date), more pages on demand. */
 function RequestList({ status }: { status: RequestStatus | '' }) {
   const { api } = useAccount('merchant');
   const { first, more, rows, cursor, loadMore } = usePagedList(
@@ -152,18 +152,17 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
           </EmptyState>
         )}
         {rows.length > 0 && (
-          <table>
-            <TableHead caption="Payment requests, newest first" columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions />
+          <DataTable caption="Payment requests, in id order (not by date)" showCaption columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions>
             <tbody>
               {rows.map((r) => (
                 <RequestRow key={r.id} request={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} />
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
         {cursor && (
-          <BusyButton busy={more.busy} busyLabel="Loading older requests…" onClick={() => void loadMore()}>
-            Load older requests
+          <BusyButton busy={more.busy} busyLabel="Loading more requests…" onClick={() => void loadMore()}>
+            Load more requests
           </BusyButton>
         )}
     </>
@@ -174,7 +173,7 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
   return (
     <>
       <tr>
-        <th scope="row">
+        <th scope="row" className="wrap">
           {r.description}
           <br />
           <span className="muted small">{r.id}</span>

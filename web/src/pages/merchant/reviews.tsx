@@ -5,7 +5,7 @@ import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { usePagedList, when } from '../../lib/hooks';
 import { formatAtomic } from '../../lib/usdc';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 /** What each review reason means for the merchant. */
 const REASONS: Record<string, string> = {
@@ -51,8 +51,7 @@ export function MerchantReviewsPage() {
           {r.evidence.length === 0 ? (
             <p className="muted">No transfer is attributed to it.</p>
           ) : (
-            <table className="nested">
-              <TableHead caption={`Transfers seen for ${r.id}`} columns={['Transaction', 'From', 'Amount (USDC)', 'Block', 'Decision']} showCaption />
+            <DataTable caption={`Transfers seen for ${r.id}`} columns={['Transaction', 'From', 'Amount (USDC)', 'Block', 'Decision']} showCaption className="nested">
               <tbody>
                 {r.evidence.map((e) => (
                   <tr key={`${e.tx_hash}:${e.log_index}`}>
@@ -73,13 +72,13 @@ export function MerchantReviewsPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </DataTable>
           )}
         </article>
       ))}
       {cursor && (
-        <BusyButton busy={more.busy} busyLabel="Loading older…" onClick={() => void loadMore()}>
-          Load older
+        <BusyButton busy={more.busy} busyLabel="Loading more…" onClick={() => void loadMore()}>
+          Load more
         </BusyButton>
       )}
     </section>

@@ -4,7 +4,7 @@ import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
 import { useAccount } from '../../session';
-import { TableHead } from '../../components/table-head';
+import { DataTable } from '../../components/table-head';
 
 /**
  * Receiving wallets (`GET /wallets`), added by proving control: `POST /wallets/challenges` gives a one-time message,
@@ -98,8 +98,7 @@ export function MerchantWalletsPage() {
           <EmptyState title="No receiving wallet yet">Add one above: payment requests and invoices are paid into a verified wallet of yours.</EmptyState>
         )}
         {list.length > 0 && (
-          <table>
-            <TableHead caption="Receiving wallets" columns={['Address', 'Network', 'Label', 'Verified']} />
+          <DataTable caption="Receiving wallets" columns={['Address', 'Network', 'Label', 'Verified']}>
             <tbody>
               {list.map((w) => (
                 <tr key={w.id}>
@@ -107,12 +106,12 @@ export function MerchantWalletsPage() {
                     <code>{w.address}</code>
                   </th>
                   <td>{w.network}</td>
-                  <td>{w.label ?? '—'}</td>
+                  <td className="wrap">{w.label ?? '—'}</td>
                   <td>{w.verified_at ? <span className="badge badge-active">verified {when(w.verified_at)}</span> : '—'}</td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </DataTable>
         )}
         <p className="hint">Cannot sign with this wallet (for example a custody account)? Support can add a wallet after checking that it is yours.</p>
       </section>
