@@ -6,12 +6,17 @@ import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
 import { buildChainReader, buildPayments } from './deps.js';
 import { connectWorkflowGateway } from './temporal/workflow-client.js';
+import { startTempSweeper } from '../adapters/storage/temp-files.js';
 
 /**
- * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and
- * jobs accepted meanwhile are started by the maintenance reconciler once it is back.
+ * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and what it
+ * accepts meanwhile waits in the start outbox until the workers' starters start it, as soon as Temporal is back
+ * (api/temporal/workflow-starts.ts).
  */
 export async function startApi(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<HttpServerHandle> {
+  // Before the first request: the partial uploads of a process killed mid-request (this one's previous start, or
+  // another one's) go; a live request of another process is never touched.
+  const sweeper = await startTempSweeper(config.storage.dir, logger);
   const workflows = await connectWorkflowGateway({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, lazy: true });
   const app = buildApp({
     db,
@@ -28,6 +33,7 @@ export async function startApi(config: Config, db: Db, logger: Logger, temporalA
     ...handle,
     async drain(graceMs) {
       await handle.drain(graceMs);
+      sweeper.stop();
       await workflows.close();
     },
   };

@@ -10,6 +10,7 @@ import { retryFailedItems } from '../api/processing/submission.service.js';
 import type { VideoWorkPolicy } from '../api/processing/estimate.service.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
+import type { AfterCommit } from '../api/temporal/workflow-starts.js';
 import { required } from './admin-commands.js';
 
 type Flags = Record<string, string | undefined>;
@@ -42,9 +43,10 @@ export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf:
   if (earlier && !flags['again']) {
     throw new DomainError('conflict', `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`);
   }
-  const afterCommit: Array<() => Promise<void>> = [];
+  const afterCommit: AfterCommit = [];
   const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }));
-  for (const start of afterCommit) await start();
+  // A start Temporal did not take now stays queued in the outbox: the workers' starters make it.
+  for (const start of afterCommit) await start(deps.db);
   const batch = submitted.batch!;
   return { workflow_id: workflowIds.batch(batch.id), ...(await batchJson(deps.db, batch)) };
 }

@@ -247,10 +247,12 @@ export const envSchema = z.object({
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
   /**
    * The worker's webhook dispatcher (docs/webhooks.md, "How a delivery is sent"): first attempts in flight at once per
-   * worker process, and at most this many of them to one destination.
+   * worker process, at most this many of them to one destination, and deliveries one tenant holds at once over all its
+   * destinations (unset: half of WEBHOOK_DISPATCH_CONCURRENCY).
    */
   WEBHOOK_DISPATCH_CONCURRENCY: int(32, 1, 1000),
   WEBHOOK_DISPATCH_PER_DESTINATION: int(8, 1, 1000),
+  WEBHOOK_DISPATCH_PER_TENANT: optionalPositiveInt,
 
   /**
    * The offline speech engine (engines/transcription/README.md): its Python and model folder (default: what
@@ -411,8 +413,8 @@ export interface Config {
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
-    /** The dispatcher's attempts in flight per worker process, and per destination. */
-    readonly dispatch: { readonly concurrency: number; readonly perEndpoint: number };
+    /** The dispatcher's attempts in flight per worker process, per destination, and rows held per tenant. */
+    readonly dispatch: { readonly concurrency: number; readonly perEndpoint: number; readonly perTenant: number };
   };
   /** Options of createDomainAuditor (adapters/domain-audit); the test* ones are never set in production. */
   readonly domainAudit: {
@@ -699,7 +701,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     webhooks: {
       allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK,
-      dispatch: { concurrency: e.WEBHOOK_DISPATCH_CONCURRENCY, perEndpoint: Math.min(e.WEBHOOK_DISPATCH_PER_DESTINATION, e.WEBHOOK_DISPATCH_CONCURRENCY) },
+      dispatch: {
+        concurrency: e.WEBHOOK_DISPATCH_CONCURRENCY,
+        perEndpoint: Math.min(e.WEBHOOK_DISPATCH_PER_DESTINATION, e.WEBHOOK_DISPATCH_CONCURRENCY),
+        perTenant: Math.min(e.WEBHOOK_DISPATCH_PER_TENANT ?? Math.ceil(e.WEBHOOK_DISPATCH_CONCURRENCY / 2), e.WEBHOOK_DISPATCH_CONCURRENCY),
+      },
     },
     domainAudit: {
       resolvers: e.DOMAIN_AUDIT_RESOLVERS,

@@ -5,6 +5,7 @@ import { buildActivityDeps } from './deps.js';
 import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
 import { createPlatformWorker } from './worker.js';
 import { checkSearchAttributes, ensureSchedules, ensureWatchers } from './schedules.js';
+import { startTempSweeper } from '../adapters/storage/temp-files.js';
 
 export interface RunningWorker {
   /** Resolves when the worker has stopped (after shutdown, or on a fatal error). */
@@ -51,8 +52,11 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
   await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
   await ensureWatchers({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, networks: config.watcher.networks, pollSeconds: config.watcher.pollSeconds });
   await checkOcrLanguages(config, logger);
+  // The worker writes results through the same temporary files as the API's uploads: it sweeps what dead processes left.
+  const sweeper = await startTempSweeper(config.storage.dir, logger);
   // After the last activity: the speech engine's processes stop with the worker.
   const done = worker.run().finally(async () => {
+    sweeper.stop();
     const speech = activityDeps.processing.speech;
     const engines = new Set(speech ? [speech.provider, speech.speakers] : []);
     for (const engine of engines) await engine.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));

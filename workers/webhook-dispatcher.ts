@@ -3,12 +3,18 @@ import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import { claimDispatch, DISPATCH_CHANNEL, finishDispatched, releaseClaim, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
+import { createQueueLoop } from '../db/listener.js';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
   concurrency: number;
   /** Attempts in flight at once to one destination, so one slow receiver cannot take every slot. */
   perEndpoint: number;
+  /**
+   * Rows one tenant (the owner of destinations: a company or a merchant) holds at once, over all its destinations, so
+   * one tenant's slow receivers cannot take every slot (default: half of `concurrency`).
+   */
+  perTenant?: number;
   /** How often the queue is read without a notification (a missed one, an expired claim). */
   pollMs?: number;
   /** How long a claim lasts without renewal (LEASE_MS); tests shorten it. */
@@ -20,17 +26,25 @@ export interface DispatcherOptions {
 /** How long a claim lasts without renewal: a dispatcher that died is taken over this long after its last renewal. */
 export const LEASE_MS = 15_000;
 
+/**
+ * What one dispatcher holds at most (docs/webhooks.md, "How a delivery is sent"): `concurrency` rows in all; per
+ * destination `perEndpoint` POSTs and twice that claimed ahead; per tenant `perTenant` rows; and rows beyond a tenant's
+ * first only up to `shared`, three quarters of `concurrency`: the last quarter is kept for tenants that hold nothing,
+ * so a tenant's first attempt never waits behind other tenants' slow receivers, however many.
+ */
+export function dispatchLimits(opts: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>): { perTenant: number; heldPerEndpoint: number; shared: number } {
+  const perTenant = Math.max(1, Math.min(opts.perTenant ?? Math.ceil(opts.concurrency / 2), opts.concurrency));
+  return {
+    perTenant,
+    heldPerEndpoint: Math.min(2 * opts.perEndpoint, perTenant),
+    shared: opts.concurrency - Math.floor(opts.concurrency / 4),
+  };
+}
+
 export interface WebhookDispatcher {
   start(): void;
   /** Stops claiming, lets the attempts in flight finish and record, then resolves. */
   stop(): Promise<void>;
-}
-
-/** A raw PostgreSQL connection that can LISTEN (the pool's connections are shared and must not). */
-interface ListenConnection {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notification', fn: () => void): unknown;
-  on(event: 'error' | 'end', fn: (err?: unknown) => void): unknown;
 }
 
 /**
@@ -52,63 +66,28 @@ export function createWebhookDispatcher(
   const pollMs = opts.pollMs ?? 1000;
   // A claim is renewed every leaseMs / 3 while this dispatcher holds it; a dead one's rows are taken over after leaseMs.
   const leaseMs = opts.leaseMs ?? LEASE_MS;
+  const limits = dispatchLimits(opts);
   let claim = randomUUID();
   // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
   // slot is refilled without waiting for the database).
-  const destinations = new Map<string, { sending: number; ready: ClaimedDelivery[] }>();
+  const destinations = new Map<string, { tenantId: string; sending: number; ready: ClaimedDelivery[] }>();
   // Claimed and not yet recorded: waiting, sending, or being written back.
   let held = 0;
   const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
-  let stopping = false;
-  let running: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  // Something may be waiting: at start, after a notification or a poll tick, after a full claim, when a destination's
-  // claimed rows run out.
-  let mayHaveMore = true;
-  let listener: { conn: ListenConnection; close(): Promise<void> } | null = null;
-
-  const poke = () => {
-    wake?.();
-    wake = null;
-  };
-  const notified = () => {
-    mayHaveMore = true;
-    poke();
-  };
-
-  // After a failed LISTEN, the next try waits this long (the poll carries the queue meanwhile; one warning per try).
-  const LISTEN_RETRY_MS = 10_000;
-  let listenAgainAt = 0;
-  async function listen(): Promise<void> {
-    if (stopping || listener || Date.now() < listenAgainAt) return;
-    const client = deps.db.client as { acquireRawConnection(): Promise<ListenConnection>; destroyRawConnection(c: ListenConnection): Promise<void> };
-    let conn: ListenConnection | null = null;
-    let closed = false;
-    const close = async () => {
-      if (closed || !conn) return;
-      closed = true;
-      if (listener?.conn === conn) listener = null;
-      await client.destroyRawConnection(conn).catch(() => undefined);
-    };
-    try {
-      conn = await client.acquireRawConnection();
-      conn.on('notification', notified);
-      // A dropped connection is replaced on a later poll tick; the poll covers what was notified meanwhile.
-      conn.on('error', (err) => {
-        deps.logger.warn({ err }, 'webhook dispatcher: the LISTEN connection failed; polling until it is back');
-        void close();
-      });
-      conn.on('end', () => void close());
-      await conn.query(`LISTEN ${DISPATCH_CHANNEL}`);
-      listener = { conn, close };
-      if (stopping) await close();
-    } catch (err) {
-      listenAgainAt = Date.now() + LISTEN_RETRY_MS;
-      await close();
-      deps.logger.warn({ err }, 'webhook dispatcher: could not LISTEN; polling every second meanwhile');
-    }
-  }
+  let started = false;
+  // Claims when something may be waiting: at start, after a notification or a poll tick, after a full claim, when a
+  // destination's claimed rows run out.
+  const queue = createQueueLoop(deps.db, {
+    channel: DISPATCH_CHANNEL,
+    what: 'webhook dispatcher',
+    logger: deps.logger,
+    pollMs,
+    ready: claimNow,
+    round: claimRound,
+  });
+  const poke = () => queue.poke();
+  const notified = () => queue.notify();
 
   /** Rows held per destination (sending or waiting), which the claim tops up to twice the destination's cap. */
   function heldPerDestination(): Map<string, number> {
@@ -117,12 +96,22 @@ export function createWebhookDispatcher(
     return out;
   }
 
+  /**
+   * Rows held per tenant over all its destinations, counted as per destination (sending or waiting): a row whose POST
+   * was answered no longer holds anything of its tenant's, only a slot of the process until it is recorded.
+   */
+  function heldPerTenant(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const d of destinations.values()) out.set(d.tenantId, (out.get(d.tenantId) ?? 0) + d.sending + d.ready.length);
+    return out;
+  }
+
   function accept(c: ClaimedDelivery): void {
     held++;
     heldIds.add(c.delivery.id);
     const id = c.endpoint.id;
     let d = destinations.get(id);
-    if (!d) destinations.set(id, (d = { sending: 0, ready: [] }));
+    if (!d) destinations.set(id, (d = { tenantId: c.endpoint.tenantId, sending: 0, ready: [] }));
     d.ready.push(c);
     pump(id);
   }
@@ -143,17 +132,20 @@ export function createWebhookDispatcher(
         pump(id);
         if (d.ready.length === 0) {
           if (d.sending === 0) destinations.delete(id);
-          notified(); // its claimed rows ran out: claim more (rows skipped for its cap may go now)
+          notified(); // its claimed rows ran out: claim more (rows skipped for its or its tenant's cap may go now)
         }
       };
       void handle(c, releaseSlot)
         .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
         .finally(() => {
           releaseSlot();
+          const sharedFull = held >= limits.shared;
           held--;
           heldIds.delete(c.delivery.id);
           if (held === 0) drained?.();
-          poke();
+          // Rows left for want of a shared slot may be claimed now.
+          if (sharedFull) notified();
+          else poke();
         });
     }
   }
@@ -220,38 +212,33 @@ export function createWebhookDispatcher(
     await releaseClaim(deps.db, c);
   }
 
+  /**
+   * Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
+   * Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
+   */
+  function claimNow(): boolean {
+    const free = opts.concurrency - held;
+    return free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0 || held >= limits.shared);
+  }
+
   let queueDown = false;
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      if (!listener) await listen();
-      const free = opts.concurrency - held;
-      // Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
-      if (mayHaveMore && free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0)) {
-        mayHaveMore = false;
-        try {
-          const claimed = await claimDispatch(deps.db, {
-            claim, limit: free, leaseMs, perEndpoint: 2 * opts.perEndpoint, inFlight: heldPerDestination(), held: [...heldIds],
-          });
-          if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
-          queueDown = false;
-          for (const c of claimed) accept(c);
-          if (claimed.length === free) {
-            mayHaveMore = true;
-            continue;
-          }
-        } catch (err) {
-          // One warning per outage: the poll tries again every second.
-          if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
-          queueDown = true;
-        }
-      }
-      if (stopping) break;
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(notified, pollMs);
+  /** One claim; true when it filled every free slot (more may be waiting). */
+  async function claimRound(): Promise<boolean> {
+    const free = opts.concurrency - held;
+    try {
+      const claimed = await claimDispatch(deps.db, {
+        claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
+        inFlight: heldPerDestination(), tenantsHeld: heldPerTenant(), held: [...heldIds],
       });
-      clearTimeout(timer);
+      if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
+      queueDown = false;
+      for (const c of claimed) accept(c);
+      return claimed.length === free;
+    } catch (err) {
+      // One warning per outage: the poll tries again every second.
+      if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
+      queueDown = true;
+      return false;
     }
   }
 
@@ -259,26 +246,23 @@ export function createWebhookDispatcher(
   let renewer: NodeJS.Timeout | undefined;
   return {
     start() {
-      if (running) return;
-      stopping = false;
+      if (started) return;
+      started = true;
       stopped = null;
       claim = randomUUID();
       renewer = setInterval(() => {
         if (held > 0) void renewClaims(deps.db, claim, [...heldIds], leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
       }, leaseMs / 3).unref();
-      running = loop().catch((err: unknown) => deps.logger.error({ err }, 'webhook dispatcher stopped on an error'));
+      queue.start();
     },
     stop() {
       stopped ??= (async () => {
-        stopping = true;
-        poke();
-        await running;
-        running = null;
+        await queue.stop();
+        started = false;
         // What was claimed is still sent (at most `concurrency` rows), so nothing waits for a lease to expire.
         if (held > 0) await new Promise<void>((resolve) => (drained = resolve));
         drained = null;
         clearInterval(renewer);
-        await listener?.close();
       })();
       return stopped;
     },

@@ -18,6 +18,7 @@ import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 import { Client } from '@temporalio/client';
 import { startDeliveryWorkflow } from '../api/temporal/workflow-client.js';
+import { createWorkflowStarter, type WorkflowStarter } from '../api/temporal/workflow-starts.js';
 import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** What the processing and retention activities need besides the shared deps. */
@@ -50,31 +51,35 @@ export interface PlatformWorkerOptions {
   /** Slots, sticky cache and pollers (config.temporal.worker); the SDK's defaults when absent. */
   tuning?: WorkerTuning;
   /** The webhook dispatcher's limits (config.webhooks.dispatch); DEFAULT_DISPATCH when absent. */
-  dispatch?: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint'>;
+  dispatch?: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>;
 }
 
-/** WEBHOOK_DISPATCH_CONCURRENCY and WEBHOOK_DISPATCH_PER_DESTINATION's defaults. */
-export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8 } as const;
+/** WEBHOOK_DISPATCH_CONCURRENCY, WEBHOOK_DISPATCH_PER_DESTINATION and WEBHOOK_DISPATCH_PER_TENANT's defaults. */
+export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8, perTenant: 16 } as const;
 
 /**
- * The platform's Temporal worker, with the webhook dispatcher (workers/webhook-dispatcher.ts) running exactly as long
- * as it does: `run()` starts it, `shutdown()` stops its claims at once, and `run()` resolves only after its attempts
- * in flight were recorded, so the database and the connection can be closed right after.
+ * The platform's Temporal worker, with the webhook dispatcher (workers/webhook-dispatcher.ts) and the workflow starter
+ * (api/temporal/workflow-starts.ts, the start outbox) running exactly as long as it does: `run()` starts them,
+ * `shutdown()` stops their claims at once, and `run()` resolves only after the dispatcher's attempts in flight were
+ * recorded and the starter's tries ended, so the database and the connection can be closed right after.
  */
 export class PlatformWorker extends Worker {
   dispatcher: WebhookDispatcher | undefined;
+  starter: WorkflowStarter | undefined;
 
   override async run(): Promise<void> {
     this.dispatcher?.start();
+    this.starter?.start();
     try {
       await super.run();
     } finally {
-      await this.dispatcher?.stop();
+      await Promise.all([this.dispatcher?.stop(), this.starter?.stop()]);
     }
   }
 
   override shutdown(): void {
     void this.dispatcher?.stop();
+    void this.starter?.stop();
     super.shutdown();
   }
 }
@@ -120,6 +125,7 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
   };
   const worker = (await PlatformWorker.create(options)) as PlatformWorker;
   const client = new Client({ connection, namespace: opts.namespace });
+  const gateway = { client, taskQueue: opts.taskQueue, close: async () => undefined };
   const deps = opts.activityDeps;
   worker.dispatcher = createWebhookDispatcher(
     {
@@ -127,11 +133,14 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
       // The retries of a delivery are its workflow `delivery:<id>`, on this worker's task queue, started as the API's
       // manual retry starts it (the connection is the worker's, closed with it).
       async startRetries(input) {
-        await startDeliveryWorkflow({ client, taskQueue: opts.taskQueue, close: async () => undefined }, input);
+        await startDeliveryWorkflow(gateway, input);
       },
     },
     { ...(opts.dispatch ?? DEFAULT_DISPATCH), ...(deps.processing?.webhookDelaysMs ? { retryDelaysMs: deps.processing.webhookDelaysMs } : {}) },
   );
+  // Starts the workflows the API (or an operator command) queued in the start outbox and could not start itself, each
+  // on the task queue the row names.
+  worker.starter = createWorkflowStarter({ db: deps.db, gateway, logger: deps.logger });
   return { worker, connection };
 }
 

@@ -11,7 +11,8 @@ export interface TemporalServerHandle {
   address: string;
   uiUrl: string | null;
   started: boolean;
-  stop(): Promise<void>;
+  /** Stops the server this call started (SIGTERM, SIGKILL after 10 s); `SIGKILL` kills it at once, as a crash would. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 async function temporalAnswers(address: string): Promise<boolean> {
@@ -116,9 +117,9 @@ export async function startTemporalDevServer(opts: {
     address,
     uiUrl,
     started: true,
-    async stop() {
+    async stop(signal = 'SIGTERM') {
       if (dead) return;
-      child.kill('SIGTERM');
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);

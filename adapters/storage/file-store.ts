@@ -1,13 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { tempFileName } from './temp-files.js';
 
 /**
  * Files on local disk under one root, addressed only by server-made ids (`upl_…`, `res_…`): a client-supplied
- * name never becomes a path. Writes go to a temporary file first and are renamed into place.
+ * name never becomes a path. Writes go to a temporary file first (in `tmp/`, named after the writing process, so the
+ * ones of a process killed mid-write are found and removed: ./temp-files.ts) and are renamed into place.
  */
 export interface FileStore {
   root: string;
@@ -35,7 +37,7 @@ export function createFileStore(root: string): FileStore {
     async writeTemp(source, onBytes, signal) {
       const tmpDir = join(root, 'tmp');
       await mkdir(tmpDir, { recursive: true });
-      const tempPath = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      const tempPath = join(tmpDir, tempFileName());
       const hash = createHash('sha256');
       let bytes = 0;
       const meter = new Transform({
@@ -68,7 +70,7 @@ export function createFileStore(root: string): FileStore {
     async put(id, data) {
       const tmpDir = join(root, 'tmp');
       await mkdir(tmpDir, { recursive: true });
-      const tempPath = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      const tempPath = join(tmpDir, tempFileName());
       await writeFile(tempPath, data, { mode: 0o600 });
       const target = pathOf(id);
       await mkdir(join(target, '..'), { recursive: true });

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { VideoWorkPolicy } from '../processing/estimate.service.js';
 import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import type { AfterCommit } from '../temporal/workflow-starts.js';
 import { DomainError } from '../../domain/errors.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
@@ -38,7 +39,7 @@ export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store:
     const submission = deps.submission;
     if (!submission?.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     const workflows = submission.workflows;
-    const afterCommit: Array<() => Promise<void>> = [];
+    const afterCommit: AfterCommit = [];
     const body = await deps.db.transaction(async (trx) => {
       await lockCompany(trx, me.companyId);
       const running = await trx('batches').where({ retry_of: original.id }).whereIn('status', ['queued', 'processing']).first('id');
@@ -59,8 +60,8 @@ export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store:
       return batchJson(trx, batch!);
     });
     for (const start of afterCommit) {
-      // Committed; a workflow that did not start is picked up by the reconciler (as after an Idempotency-Key commit).
-      await start().catch((err: unknown) => deps.logger.error({ err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' }, 'after-commit hook failed'));
+      // Committed; a workflow that did not start stays in the outbox for the starters (as after an Idempotency-Key commit).
+      await start(deps.db).catch((err: unknown) => deps.logger.error({ err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' }, 'after-commit hook failed'));
     }
     ctx.status = 202;
     ctx.set('Location', `/api/company/batches/${body.id}`);

@@ -5,6 +5,7 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { StatementPart } from '../../db/statement-part.js';
+import type { AfterCommit } from '../temporal/workflow-starts.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
@@ -34,8 +35,8 @@ export interface AppState {
    * last statement (`part`, then `settle` with what the part's column said) instead of a statement of its own.
    */
   answerClaim?: AnswerClaim;
-  /** Work to run after the idempotent transaction commits (e.g. starting a workflow). */
-  afterCommit?: Array<() => Promise<void>>;
+  /** Work to run after the idempotent transaction commits (e.g. trying a workflow start the transaction queued). */
+  afterCommit?: AfterCommit;
   /** Resource created by an idempotent handler, stored beside the response. */
   resourceId?: string;
   /** Validated query of a paid /x402 route (validated before any payment is asked). */

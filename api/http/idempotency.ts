@@ -155,8 +155,8 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         ctx.state.answerClaim = undefined;
       }
       for (const hook of ctx.state.afterCommit ?? []) {
-        // The effect is committed; a failed follow-up (e.g. workflow start) is picked up by a reconciler.
-        await hook().catch((err: unknown) =>
+        // The effect is committed; a workflow start it queued that fails here stays in the outbox for the starters.
+        await hook(opts.db).catch((err: unknown) =>
           opts.logger.error({ err, requestId: ctx.state.requestId, operation: opts.operation }, 'after-commit hook failed'),
         );
       }

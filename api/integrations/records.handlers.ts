@@ -16,7 +16,8 @@ import { mountContacts, mountEvents } from '../proof/account.handlers.js';
 import type { MerchantIdempotent } from '../proof/idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
 import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
-import { nudgeInvoiceLifecycle, type WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { startAfterCommit } from '../temporal/workflow-starts.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
 
 export interface RecordRouteDeps extends ProofDeps {
@@ -84,12 +85,7 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
     const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
     if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
-    const workflows = deps.workflows;
-    if (outcome.outcome === 'voided' && workflows) {
-      ctx.state.afterCommit!.push(async () => {
-        await nudgeInvoiceLifecycle(workflows, invoice.id);
-      });
-    }
+    if (outcome.outcome === 'voided' && deps.workflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, { kind: 'invoice-nudge', input: { invoiceId: invoice.id } });
     const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
     ctx.body = invoiceJson(after.invoice, after.request);
   });

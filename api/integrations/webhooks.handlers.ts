@@ -22,7 +22,8 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { startDeliveryWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { startAfterCommit } from '../temporal/workflow-starts.js';
 
 export interface WebhookRouteDeps {
   db: Db;
@@ -126,9 +127,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     const merchant = await lockMerchant(trx, merchantId(ctx));
     const delivery = await reopenFailedDelivery(trx, merchant.id, ctx.params['id'] ?? '', usableLimit(merchant, now, 'destinations'), now);
     // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
-    ctx.state.afterCommit!.push(async () => {
-      await startDeliveryWorkflow(workflows, { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 });
-    });
+    await startAfterCommit(trx, ctx.state.afterCommit!, workflows, { kind: 'delivery', input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 } });
     ctx.status = 202;
     ctx.body = deliveryJson(delivery);
   });

@@ -9,7 +9,8 @@ import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
 import { countUnfinishedJobs, insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
-import { startBatchWorkflow, startJobWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { startAfterCommit, type AfterCommit } from '../temporal/workflow-starts.js';
 import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
@@ -105,12 +106,13 @@ export interface Submitted {
 /**
  * Quote, reserve, insert, start — for one job (`batch` absent) or every child of a batch, inside the caller's
  * transaction `trx` (the Idempotency-Key's). The workflow (`job:<id>`, or `batch:<id>` which starts its children)
- * is started by `afterCommit`, once the rows exist.
+ * is queued in the start outbox in `trx` and tried by `afterCommit`, once the rows exist; a start that fails then is
+ * made by the starters as soon as Temporal answers (api/temporal/workflow-starts.ts).
  */
 export async function submitJobs(
   deps: SubmitDeps,
   trx: Db,
-  afterCommit: Array<() => Promise<void>>,
+  afterCommit: AfterCommit,
   input: { companyId: string; submitter: Submitter; children: readonly ChildSpec[]; maxCredits: number | undefined; batch?: BatchSpec },
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
@@ -167,11 +169,12 @@ export async function submitJobs(
       }),
     );
   }
-  const workflows = deps.workflows;
-  afterCommit.push(async () => {
-    if (batch) await startBatchWorkflow(workflows, { batchId: batch.id }, { companyId, operation: batch.operation });
-    else await startJobWorkflow(workflows, { jobId: jobs[0]!.id }, { companyId, operation: jobs[0]!.operation });
-  });
+  await startAfterCommit(
+    trx,
+    afterCommit,
+    deps.workflows,
+    batch ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } } : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
+  );
   return { jobs, batch };
 }
 
@@ -189,7 +192,7 @@ const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock'])
  * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
  * operator command `batches:retry-failed`. A source problem names the original item (`items.<item_index>.upload_ids.<j>`).
  */
-export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: Array<() => Promise<void>>, input: { original: Batch; submitter: Submitter }): Promise<Submitted> {
+export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: AfterCommit, input: { original: Batch; submitter: Submitter }): Promise<Submitted> {
   const { original } = input;
   if (!isBatchTerminal(original.status)) {
     throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);

@@ -18,7 +18,8 @@ import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { startInvoiceLifecycleWorkflow, startInvoiceMailWorkflow, type WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import { startAfterCommit } from '../temporal/workflow-starts.js';
 import { createPaymentRequest, originOf, paymentPagePath, type MountAt, type ProofDeps } from './requests.handlers.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 
@@ -77,8 +78,8 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
   /**
    * POST /v1/invoices: one invoice, exactly one payment request for its total, `payment_request.created` and
    * `invoice.issued`, and the merchant document rendered once and stored with its hash. Consumes one request
-   * and one invoice allowance; no e-mail is sent. After the commit, the invoice's `invoice:<id>` lifecycle
-   * workflow starts (a lost start is made by the maintenance run).
+   * and one invoice allowance; no e-mail is sent. The invoice's `invoice:<id>` lifecycle workflow is queued in the
+   * start outbox with it and started after the commit (by the workers' starters if Temporal is away then).
    */
   router.post(`${at.base}/invoices`, idempotent('invoices.create'), async (ctx) => {
     const body = parseInvoiceCreate(ctx.request.body);
@@ -159,12 +160,7 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
       occurredAt: now,
       data: invoiceData({ id, requestId: request.id, number, status: invoice.status, network: request.network, amountAtomic: request.amountAtomic, txHash: null }),
     });
-    const workflows = deps.workflows;
-    if (workflows) {
-      ctx.state.afterCommit!.push(async () => {
-        await startInvoiceLifecycleWorkflow(workflows, { invoiceId: id });
-      });
-    }
+    if (deps.workflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, { kind: 'invoice-lifecycle', input: { invoiceId: id } });
     ctx.state.resourceId = id;
     ctx.status = 201;
     ctx.body = invoiceJson(invoice, request);
@@ -194,8 +190,8 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
    * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
    * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for
    * one invoice are serialized on its row: a queued e-mail is reused and a sent one is not sent again
-   * (`mail_status: "sent"`). With mail configured, a newly queued e-mail's `mail:<id>` workflow starts after
-   * commit; a lost start is picked up by the maintenance reconciler.
+   * (`mail_status: "sent"`). With mail configured, a newly queued e-mail's `mail:<id>` workflow is queued in the start
+   * outbox with it and started after the commit (by the workers' starters if Temporal is away then).
    */
   router.post('/v1/invoices/:id/send', idempotent('invoices.send'), async (ctx) => {
     const parsed = sendBody.safeParse(ctx.request.body);
@@ -207,12 +203,7 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
     if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
     const mailId = newId('mail');
     const mail = await queueInvoiceMail(trx, { id: mailId, invoiceId: invoice.id, merchantId, apiKeyId: keyOf(ctx).id, now: deps.now() });
-    const workflows = deps.mailWorkflows;
-    if (mail.created && workflows) {
-      ctx.state.afterCommit!.push(async () => {
-        await startInvoiceMailWorkflow(workflows, { mailId });
-      });
-    }
+    if (mail.created && deps.mailWorkflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.mailWorkflows, { kind: 'invoice-mail', input: { mailId } });
     ctx.body = { id: invoice.id, mail_status: mail.status };
   });
 }

@@ -1,4 +1,4 @@
-import { Client, Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, isGrpcServiceError, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
 import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
@@ -16,8 +16,8 @@ export interface WorkflowGateway {
 }
 
 /**
- * With `lazy`, the connection is made on first use: the API starts (and keeps answering reads) while
- * Temporal is down; starts made meanwhile fail and are picked up by the maintenance reconciler.
+ * With `lazy`, the connection is made on first use: the API starts (and keeps answering) while Temporal is down;
+ * starts decided meanwhile wait in the start outbox for the workers' starters (api/temporal/workflow-starts.ts).
  */
 export async function connectWorkflowGateway(opts: { address: string; namespace: string; taskQueue: string; lazy?: boolean }): Promise<WorkflowGateway> {
   const connection = opts.lazy ? Connection.lazy({ address: opts.address }) : await Connection.connect({ address: opts.address });
@@ -123,4 +123,82 @@ export async function nudgeInvoiceLifecycle(gw: WorkflowGateway, invoiceId: stri
   } catch (e) {
     if (!(e instanceof WorkflowNotFoundError)) throw e;
   }
+}
+
+/**
+ * A workflow start (or signal) decided in a transaction and written to the start outbox with it
+ * (api/temporal/workflow-starts.ts): what to start and its input, the id-only inputs of the functions above plus what
+ * the search attributes of jobs and batches need.
+ */
+export type WorkflowStart =
+  | { kind: 'job'; input: { jobId: string; companyId: string; operation: string } }
+  | { kind: 'batch'; input: { batchId: string; companyId: string; operation: string } }
+  | { kind: 'invoice-lifecycle'; input: { invoiceId: string } }
+  | { kind: 'invoice-mail'; input: { mailId: string } }
+  | { kind: 'delivery'; input: DeliveryWorkflowInput }
+  | { kind: 'invoice-nudge'; input: { invoiceId: string } };
+
+/** The business id a start concerns (`job:<id>`, …), for operators and logs. */
+export function workflowIdOf(start: WorkflowStart): string {
+  switch (start.kind) {
+    case 'job':
+      return workflowIds.job(start.input.jobId);
+    case 'batch':
+      return workflowIds.batch(start.input.batchId);
+    case 'invoice-lifecycle':
+    case 'invoice-nudge':
+      return workflowIds.invoice(start.input.invoiceId);
+    case 'invoice-mail':
+      return workflowIds.mail(start.input.mailId);
+    case 'delivery':
+      return workflowIds.delivery(start.input.deliveryId);
+  }
+}
+
+/** Makes a queued start through the functions above: each is harmless when repeated (the existing workflow is kept). */
+export async function performStart(gw: WorkflowGateway, start: WorkflowStart): Promise<void> {
+  switch (start.kind) {
+    case 'job':
+      await startJobWorkflow(gw, { jobId: start.input.jobId }, { companyId: start.input.companyId, operation: start.input.operation });
+      return;
+    case 'batch':
+      await startBatchWorkflow(gw, { batchId: start.input.batchId }, { companyId: start.input.companyId, operation: start.input.operation });
+      return;
+    case 'invoice-lifecycle':
+      await startInvoiceLifecycleWorkflow(gw, start.input);
+      return;
+    case 'invoice-mail':
+      await startInvoiceMailWorkflow(gw, start.input);
+      return;
+    case 'delivery':
+      await startDeliveryWorkflow(gw, start.input);
+      return;
+    case 'invoice-nudge':
+      await nudgeInvoiceLifecycle(gw, start.input.invoiceId);
+      return;
+  }
+}
+
+/** gRPC codes that mean the Temporal server could not be reached (or answer in time), not that it refused. */
+const UNREACHABLE = new Set([
+  4, // DEADLINE_EXCEEDED
+  8, // RESOURCE_EXHAUSTED
+  14, // UNAVAILABLE
+]);
+
+/**
+ * True when `err` (or an error it wraps) says the Temporal server is unreachable: try again as soon as it answers.
+ * Anything else (a refused start, a bug) is worth a wait and a log line.
+ */
+export function isTemporalUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isGrpcServiceError(e) && UNREACHABLE.has(e.code)) return true;
+    if (e.name === 'TransportError') return true;
+  }
+  return false;
+}
+
+/** Runs `fn` with every Temporal call in it bounded by `ms` (the client retries an unreachable server until then). */
+export function withinDeadline<T>(gw: WorkflowGateway, ms: number, fn: () => Promise<T>): Promise<T> {
+  return gw.client.connection.withDeadline(Date.now() + ms, fn);
 }

@@ -34,10 +34,11 @@ import * as m28ru from './20261127100400_release_underpaid_purchase_amounts.js';
 import * as m27sn from './20261127110000_create_x402_sender_nonces.js';
 import * as m28vf from './20261127120000_add_upload_video_frames.js';
 import * as m27rw from './20261127130000_create_rate_limit_windows.js';
+import * as m27ws from './20261127140000_create_workflow_starts.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
 }
 
 /** Every migration in order. Add new files here; names are YYYYMMDDHHMMSS_verb_noun. */
-export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m28es, m28ra, m28pq, m28ru, m27sn, m28vf, m27rw];
+export const migrations: readonly NamedMigration[] = [m0100, m0200, m0300, m0400, m1000, m1010, m2000, m2010, m2020, m3000, m3010, m4000, m4010, m5000, m7000, m8000, m9050, m9000, m9100, m13jw, m14pa, m14sw, m14je, m14ec, m14ir, m14pp, m14ms, m14wd, m28es, m28ra, m28pq, m28ru, m27sn, m28vf, m27rw, m27ws];

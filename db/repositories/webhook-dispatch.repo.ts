@@ -21,34 +21,72 @@ export interface ClaimedDelivery {
 /** How far into the queue (oldest first) a claim looks for destinations with a free slot. */
 const CLAIM_WINDOW = 1000;
 
+/** What a dispatcher may still take, given what it holds (docs/webhooks.md, "How a delivery is sent"). */
+export interface ClaimBounds {
+  /** The dispatcher's token: the rows are claimed under it. */
+  claim: string;
+  /** At most this many rows in all (the process's free slots). */
+  limit: number;
+  leaseMs: number;
+  /** Rows one destination may hold, counting `inFlight`. */
+  perEndpoint: number;
+  /** Rows one tenant (a webhook destination's owner: company or merchant) may hold, counting `tenantsHeld`. */
+  perTenant: number;
+  /**
+   * Rows that are not a tenant's first may take only this many slots: the rest of `limit` is kept for tenants that
+   * hold nothing yet, so their first attempts never wait behind what other tenants hold, however slow.
+   */
+  shared: number;
+  /** Rows the caller holds per destination (claimed, sending or waiting). */
+  inFlight: ReadonlyMap<string, number>;
+  /** Rows the caller holds per tenant (sending or waiting, as `inFlight`). */
+  tenantsHeld: ReadonlyMap<string, number>;
+  /** Ids of the rows the caller holds (never claimed again by it). */
+  held: readonly string[];
+}
+
 /**
  * Claims up to `limit` deliveries queued for the dispatcher (oldest first) for `leaseMs` under the dispatcher's
- * token `claim`, skipping rows another dispatcher holds (and the ones in `held`, the caller's own) and never giving
- * one destination more than `perEndpoint` (counting the caller's own, `inFlight`). One statement: an expired claim (a dispatcher that died mid-send) is taken over, its in-flight
- * attempt closed as interrupted, and for each queued delivery its first attempt row is written, in flight, with the
- * endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW` waiting rows of destinations the caller can
- * still take more of are looked at: a claim costs about the same however long the queue grows, and a long backlog for
- * one slow destination (the caller's full) does not hide the rows of others behind it.
+ * token `claim`, skipping rows another dispatcher holds (and the ones in `held`, the caller's own), never giving
+ * one destination more than `perEndpoint` nor one tenant more than `perTenant` (counting what the caller holds), and
+ * giving rows beyond a tenant's first no more than `shared` slots. One statement: an expired claim (a dispatcher that
+ * died mid-send) is taken over, its in-flight attempt closed as interrupted, and for each queued delivery its first
+ * attempt row is written, in flight, with the endpoint's key version of the moment. Only the oldest `CLAIM_WINDOW`
+ * waiting rows of destinations and tenants the caller can still take more of are looked at: a claim costs about the
+ * same however long the queue grows, and a long backlog for slow destinations (their caps full) does not hide the
+ * rows of others behind it.
  */
-export async function claimDispatch(
-  db: Db,
-  opts: { claim: string; limit: number; leaseMs: number; perEndpoint: number; inFlight: ReadonlyMap<string, number>; held: readonly string[] },
-): Promise<ClaimedDelivery[]> {
+export async function claimDispatch(db: Db, opts: ClaimBounds): Promise<ClaimedDelivery[]> {
   const { rows } = await db.raw(
     `WITH busy AS (
        SELECT * FROM unnest(?::text[], ?::int[]) AS b(endpoint_id, n)
+     ), busy_tenants AS (
+       SELECT * FROM unnest(?::text[], ?::int[]) AS t(tenant_id, n)
      ), waiting AS (
-       SELECT id, endpoint_id, created_at FROM webhook_deliveries
-        WHERE dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
-          AND endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE n >= ?)
-        ORDER BY created_at
+       SELECT d.id, d.endpoint_id, e.tenant_id, d.created_at
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.dispatch IS NOT NULL AND (d.dispatch_until IS NULL OR d.dispatch_until < now())
+          AND d.endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE n >= ?)
+          -- a tenant at its cap gets nothing; with no shared slot left, neither does any tenant that holds rows
+          AND e.tenant_id NOT IN (SELECT tenant_id FROM busy_tenants WHERE n >= ? OR ? <= 0)
+        ORDER BY d.created_at
         LIMIT ${CLAIM_WINDOW}
-     ), slotted AS (
-       SELECT w.id, row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.created_at) + coalesce(b.n, 0) AS slot
+     ), per_endpoint AS (
+       SELECT w.id, w.tenant_id, w.created_at,
+              row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.created_at) + coalesce(b.n, 0) AS slot
          FROM waiting w LEFT JOIN busy b ON b.endpoint_id = w.endpoint_id
+     ), per_tenant AS (
+       SELECT p.id, p.created_at, row_number() OVER (PARTITION BY p.tenant_id ORDER BY p.created_at) AS rank, coalesce(t.n, 0) AS holds
+         FROM per_endpoint p LEFT JOIN busy_tenants t ON t.tenant_id = p.tenant_id
+        WHERE p.slot <= ?
+     ), eligible AS (
+       SELECT id, holds = 0 AND rank = 1 AS first_of_tenant,
+              count(*) FILTER (WHERE NOT (holds = 0 AND rank = 1)) OVER (ORDER BY created_at, id) AS shared_slot
+         FROM per_tenant
+        WHERE holds + rank <= ?
      ), picked AS (
        SELECT id FROM webhook_deliveries
-        WHERE id IN (SELECT id FROM slotted WHERE slot <= ?)
+        WHERE id IN (SELECT id FROM eligible WHERE first_of_tenant OR shared_slot <= ?)
           AND dispatch IS NOT NULL AND (dispatch_until IS NULL OR dispatch_until < now())
           AND NOT (id = ANY(?::text[]))
         ORDER BY created_at
@@ -75,7 +113,11 @@ export async function claimDispatch(
        JOIN webhook_endpoints e ON e.id = c.endpoint_id
        LEFT JOIN started s ON s.delivery_id = c.id
       ORDER BY c.created_at`,
-    [[...opts.inFlight.keys()], [...opts.inFlight.values()], opts.perEndpoint, opts.perEndpoint, opts.held as string[], opts.limit, opts.claim, opts.leaseMs],
+    [
+      [...opts.inFlight.keys()], [...opts.inFlight.values()], [...opts.tenantsHeld.keys()], [...opts.tenantsHeld.values()],
+      opts.perEndpoint, opts.perTenant, opts.shared, opts.perEndpoint, opts.perTenant, opts.shared,
+      opts.held as string[], opts.limit, opts.claim, opts.leaseMs,
+    ],
   );
   return (rows as Array<Record<string, unknown>>).map((r) => ({
     delivery: toDelivery(r),

@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const KEEP = 256 * 1024;
 
@@ -34,4 +35,36 @@ export async function waitForOutput(
     });
   });
   return { output: () => output, exited };
+}
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A repository entry point (`workers/main.ts`, `api/main.ts`) as a separate OS process under tsx, with `env` (and
+ * PATH and HOME), ready once `marker` appears in its output. `kill` signals it (unless it has exited) and resolves
+ * with its exit code.
+ */
+export async function spawnEntryPoint(
+  script: string,
+  env: Record<string, string>,
+  marker: string | RegExp,
+  label: string,
+): Promise<{ child: ChildProcess; output(): string; kill(signal: NodeJS.Signals): Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { output, exited } = await waitForOutput(child, marker, label).catch((e: unknown) => {
+    child.kill('SIGKILL');
+    throw e;
+  });
+  return {
+    child,
+    output,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
 }

@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createSecretBox, generateSecretsKey, type SecretBox } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
 import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
 import type { JobRecord } from '../../api/processing/jobs.routes.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
@@ -54,13 +54,23 @@ export class ProcessingHarness {
   /** The speech engine of the workers this harness starts (none by default: speech jobs then fail). */
   speech: SpeechWorkerDeps | undefined;
 
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps; config?: Record<string, string> } = {}): Promise<this> {
+  /** The Temporal server of the app and the workers: the run's, or one of the test's own (OwnTemporal). */
+  private temporalAddress: string | undefined;
+
+  /**
+   * `temporalAddress`: a Temporal server of the test's own (test/helpers/own-temporal.ts); the app then connects to it
+   * lazily, as the API does in production (api/run.ts), so it starts and answers while that server is down.
+   */
+  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps; temporalAddress?: string; config?: Record<string, string> } = {}): Promise<this> {
     this.webhookDelaysMs = opts.webhookDelaysMs;
     this.speech = opts.speech;
+    this.temporalAddress = opts.temporalAddress;
     this.tdb = await createTestDatabase();
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
-    this.gateway = await testGateway(this.taskQueue);
+    this.gateway = opts.temporalAddress
+      ? await connectWorkflowGateway({ address: opts.temporalAddress, namespace: inject('temporalNamespace'), taskQueue: this.taskQueue, lazy: true })
+      : await testGateway(this.taskQueue);
     this.smtp = await startSmtpServer();
     this.app = await startTestApp({
       db: this.tdb.db,
@@ -83,7 +93,7 @@ export class ProcessingHarness {
       resolver: createSystemResolver(),
       allowLoopbackForTests: true,
       processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}), ...(this.speech ? { speech: this.speech } : {}) },
-    }, `test-worker-${++this.workerCount}@${process.pid}`);
+    }, `test-worker-${++this.workerCount}@${process.pid}`, this.temporalAddress);
     this.workers.push(worker);
     return worker;
   }

@@ -22,10 +22,18 @@ export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4
  */
 export const TEST_DELIVERY_TIMEOUTS: DeliveryTimeouts = { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 };
 
-/** A real worker on its own task queue against the run's Temporal server, using the run's workflow bundle. */
-export async function startTestWorker(taskQueue: string, activityDeps: PlatformWorkerOptions['activityDeps'], identity?: string): Promise<{ worker: Worker; stop(): Promise<void> }> {
+/**
+ * A real worker on its own task queue against the run's Temporal server (or `address`, a server of the test's own),
+ * using the run's workflow bundle.
+ */
+export async function startTestWorker(
+  taskQueue: string,
+  activityDeps: PlatformWorkerOptions['activityDeps'],
+  identity?: string,
+  address: string = inject('temporalAddress'),
+): Promise<{ worker: Worker; stop(): Promise<void> }> {
   const { worker, connection } = await createPlatformWorker({
-    address: inject('temporalAddress'),
+    address,
     namespace: inject('temporalNamespace'),
     taskQueue,
     activityDeps: { ...activityDeps, timeouts: activityDeps.timeouts ?? TEST_DELIVERY_TIMEOUTS },
@@ -41,7 +49,7 @@ export async function startTestWorker(taskQueue: string, activityDeps: PlatformW
       await running;
       await connection.close();
       // Recording mode only (RECORD_WORKFLOW_HISTORIES, `npm run histories:record`): keep this queue's histories.
-      await recordTaskQueueHistories({ address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue });
+      await recordTaskQueueHistories({ address, namespace: inject('temporalNamespace'), taskQueue });
     },
   };
 }

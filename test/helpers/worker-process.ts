@@ -1,20 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ProcessingHarness } from './processing.js';
 import { deleteRunSchedules } from './temporal.js';
-import { waitForOutput } from './child-output.js';
+import { spawnEntryPoint } from './child-output.js';
 import { TEST_SPEECH_ENGINE_ENV } from './speech-engine.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
 /** The real worker entry point (workers/main.ts) as a separate OS process, ready once it logs "worker running". */
-export async function spawnWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output(): string; kill(signal: NodeJS.Signals): Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOME: process.env['HOME'] ?? '',
+export function spawnWorkerProcess(env: Record<string, string>) {
+  return spawnEntryPoint(
+    'workers/main.ts',
+    {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       TEMPORAL_ADDRESS: inject('temporalAddress'),
@@ -25,20 +19,9 @@ export async function spawnWorkerProcess(env: Record<string, string>): Promise<{
       ...TEST_SPEECH_ENGINE_ENV,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const { output, exited } = await waitForOutput(child, '"worker running"', 'worker').catch((e: unknown) => {
-    child.kill('SIGKILL');
-    throw e;
-  });
-  return {
-    child,
-    output,
-    async kill(signal) {
-      child.kill(signal);
-      return exited;
-    },
-  };
+    '"worker running"',
+    'worker',
+  );
 }
 
 export type WorkerProcess = Awaited<ReturnType<typeof spawnWorkerProcess>>;

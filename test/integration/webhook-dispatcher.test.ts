@@ -10,6 +10,7 @@ import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createEndpoint, getDelivery, listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../api/temporal/deliveries.js';
 import { createWebhookDispatcher, type DispatcherOptions } from '../../workers/webhook-dispatcher.js';
+import { DEFAULT_DISPATCH } from '../../workers/worker.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 
 /**
@@ -145,6 +146,63 @@ describe('the webhook dispatcher', () => {
     await tdb.db('webhook_deliveries').where({ endpoint_id: slowEndpoint.id }).whereNotNull('dispatch').update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
     await slow.close();
     await fast.close();
+  });
+
+  /**
+   * `tenants` tenants with ten destinations each whose receivers accept every request and answer nothing until the
+   * test lets go, four events queued per destination (more than a worker process holds at once), then one event of
+   * another tenant: its first attempt must go while they all still hang (issue 28, C13).
+   */
+  async function behindSlowTenants(tenants: number): Promise<void> {
+    let letGo!: () => void;
+    const released = new Promise<void>((r) => (letGo = r));
+    const slow = await Promise.all(Array.from({ length: 10 * tenants }, () => startReceiver(() => released.then(() => 200))));
+    const fast = await startReceiver(() => 200);
+    const slowEndpoints: WebhookEndpoint[] = [];
+    for (let t = 0; t < tenants; t++) {
+      const tenantId = `mer_slow_${++seq}`;
+      for (const r of slow.slice(10 * t, 10 * t + 10)) {
+        slowEndpoints.push(await createEndpoint(tdb.db, { interface: 'proof', tenantId, url: r.url, events: [], secretSealed: secretBox.seal('whsec_hang') }));
+      }
+    }
+    // Oldest first across all their destinations.
+    for (let i = 0; i < 4; i++) for (const e of slowEndpoints) await enqueueMany(e, 1);
+    const fastEndpoint = await endpointFor(fast.url, 'whsec_other_tenant');
+    // The production limits (WEBHOOK_DISPATCH_* defaults).
+    const d = dispatcher({ ...DEFAULT_DISPATCH });
+    d.start();
+    const hanging = () => slow.reduce((n, r) => n + r.requests.length, 0);
+    try {
+      // The dispatcher has claimed the slow tenants' rows and their POSTs hang on the wire.
+      await until('the slow tenants\' requests to hang', () => (hanging() >= DEFAULT_DISPATCH.perEndpoint * tenants ? true : undefined), 60_000);
+      const [otherId] = await enqueueMany(fastEndpoint, 1);
+      const committed = Date.now();
+      expect(await deliveryOutcome(tdb.db, otherId!, 120_000)).toEqual({ status: 'delivered', attempts: 1 });
+      // It did not wait behind them: when it was sent, no request of the slow tenants had been answered or timed out
+      // (they hang until the test lets go, or for the 30 s socket timeout of the test delivery profile).
+      const slowAttempts = await tdb.db('webhook_delivery_attempts as a')
+        .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .whereIn('d.endpoint_id', slowEndpoints.map((e) => e.id))
+        .select<Array<{ outcome: string }>>('a.outcome');
+      expect(slowAttempts.length).toBeGreaterThan(0);
+      expect(slowAttempts.filter((a) => a.outcome !== 'in_flight')).toEqual([]);
+      // A bound for a loaded machine, far below the 30 s the old dispatcher made it wait here.
+      expect(fast.requests[0]!.receivedAt - committed).toBeLessThan(10_000);
+    } finally {
+      letGo();
+      await d.stop();
+    }
+    // The rest of the slow tenants' events leave the queue, so the next test's dispatcher does not meet them.
+    await tdb.db('webhook_deliveries').whereIn('endpoint_id', slowEndpoints.map((e) => e.id)).whereNotNull('dispatch').update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+    await Promise.all([...slow, fast].map((r) => r.close()));
+  }
+
+  it('ten destinations of one tenant that accept connections and never answer do not delay another tenant\'s first attempt', async () => {
+    await behindSlowTenants(1);
+  });
+
+  it('nor do two such tenants together: a tenant that holds nothing still gets a slot at once', async () => {
+    await behindSlowTenants(2);
   });
 
   it('hands a retryable first attempt to delivery:<id> from attempt 2 at the first wait, and hands it over again when the start failed', async () => {

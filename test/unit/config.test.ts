@@ -164,6 +164,15 @@ describe('secret box', () => {
 });
 
 describe('chain and x402 config', () => {
+  it('bounds the webhook dispatcher per process, per destination and per tenant (half the process by default)', () => {
+    expect(loadConfig({}).webhooks.dispatch).toEqual({ concurrency: 32, perEndpoint: 8, perTenant: 16 });
+    expect(loadConfig({ WEBHOOK_DISPATCH_CONCURRENCY: '10' }).webhooks.dispatch).toEqual({ concurrency: 10, perEndpoint: 8, perTenant: 5 });
+    expect(loadConfig({ WEBHOOK_DISPATCH_PER_TENANT: '4' }).webhooks.dispatch.perTenant).toBe(4);
+    expect(loadConfig({ WEBHOOK_DISPATCH_PER_TENANT: '' }).webhooks.dispatch.perTenant).toBe(16);
+    expect(loadConfig({ WEBHOOK_DISPATCH_CONCURRENCY: '6', WEBHOOK_DISPATCH_PER_TENANT: '50' }).webhooks.dispatch).toEqual({ concurrency: 6, perEndpoint: 6, perTenant: 6 });
+    expect(() => loadConfig({ WEBHOOK_DISPATCH_PER_TENANT: '0' })).toThrow(/WEBHOOK_DISPATCH_PER_TENANT/);
+  });
+
   it('parses RPC failover lists and confirmation overrides', () => {
     const c = loadConfig({ RPC_URL_BASE: 'http://a.example, https://b.example', CONFIRMATIONS_ETHEREUM: '12' });
     expect(c.chains.rpcUrls.base).toEqual(['http://a.example', 'https://b.example']);
