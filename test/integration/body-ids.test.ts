@@ -20,8 +20,12 @@ let myContact: string;
 let theirContact: string;
 const v1 = { key: '', otherKey: '', company: '', otherCompany: '', pdf: '', pdf2: '', foreign: '' };
 
-/** Jobs need a workflow gateway to be accepted at all; these requests never get as far as starting one. */
-const unusedGateway = {} as WorkflowGateway;
+/**
+ * Jobs need a workflow gateway to be accepted at all; the refused requests never get as far as starting one. The one
+ * invoice accepted at the end queues its lifecycle's start in the outbox (on this task queue), which no starter drains
+ * here; its try after the commit fails and is only logged.
+ */
+const unusedGateway = { taskQueue: 'body-ids-never-started' } as WorkflowGateway;
 const UNKNOWN = { wal: 'wal_AAAAAAAAAAAAAAAAAAAA', con: 'con_AAAAAAAAAAAAAAAAAAAA', upl: 'upl_AAAAAAAAAAAAAAAAAAAA', whe: 'whe_AAAAAAAAAAAAAAAAAAAA' };
 
 beforeAll(async () => {
