@@ -456,7 +456,7 @@ function paths(): Record<string, Schema> {
     [`${P}/reviews`]: {
       get: {
         operationId: 'listReviews', tags: t('Payment requests'), summary: 'Requests in REVIEW, with reason and evidence', security: SESSION,
-        description: 'Your requests in `REVIEW` (newest id first), each with `review_reason` (`unexpected_payer`, `after_expiry`, `invoice_voided`) and every transfer the payment watcher attributed to it.',
+        description: 'Your requests in `REVIEW` (in descending id order; ids are random, so not by date), each with `review_reason` (`unexpected_payer`, `after_expiry`, `invoice_voided`) and every transfer the payment watcher attributed to it.',
         parameters: [limitParam, beforeParam('requests')],
         responses: { ...ok('A page.', schemaRef('ReviewPage'), { page: { data: [{ ...requestExample({ status: 'REVIEW', tx_hash: EXAMPLES.txHash }), review_reason: 'unexpected_payer', evidence: [evidenceEx] }], next_cursor: null } }), ...errorsOf({ query: true, plan: true }) },
       },

@@ -90,7 +90,7 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
     ctx.body = invoiceJson(after.invoice, after.request);
   });
 
-  /** GET /reviews: requests in REVIEW, newest first, each with its reason and every transfer attributed to it. */
+  /** GET /reviews: requests in REVIEW, in descending id order, each with its reason and every transfer attributed to it. */
   router.get('/reviews', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
     const now = deps.now();

@@ -189,7 +189,7 @@ and never expire.</li>
 <li>Up to ${RETAINED_RESPONSES_PER_ACCOUNT.toLocaleString('en-US')} stored responses per account (a fair-use bound); beyond it a new key answers 422 <code>quota_exceeded</code>.</li></ul>
 
 <h2 id="pagination">Lists</h2>
-<p>Lists return <code>{"data": [...], "next_cursor": ...}</code>, newest id first (by id, not creation time). <code>limit</code> is 1 to 100
+<p>Lists return <code>{"data": [...], "next_cursor": ...}</code>, in descending id order (ids are random, so not by creation time). <code>limit</code> is 1 to 100
 (default 50); pass the opaque <code>next_cursor</code> as <code>before</code> for the next page; it is null on the last page. There is no
 unbounded list or export. The event log pages forward with the integer <code>after</code> instead.</p>
 

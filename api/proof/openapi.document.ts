@@ -131,7 +131,7 @@ function paths(): Json {
       },
       get: {
         operationId: 'listPaymentRequests', tags: ['Payment requests'], summary: 'List payment requests', security: readScope,
-        description: 'Your payment requests (direct and invoice-backed), newest id first, one bounded page at a time.',
+        description: 'Your payment requests (direct and invoice-backed), in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('requests'),
         responses: { '200': ok('A page.', 'PaymentRequestList', { page: { data: [requestExample()], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },
@@ -167,7 +167,7 @@ function paths(): Json {
       },
       get: {
         operationId: 'listContacts', tags: ['Contacts'], summary: 'List contacts', security: readScope,
-        description: 'Your contacts, newest id first, one bounded page at a time.',
+        description: 'Your contacts, in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('contacts'),
         responses: { '200': ok('A page.', 'ContactList', { page: { data: [contactExample], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },
@@ -200,7 +200,7 @@ function paths(): Json {
       },
       get: {
         operationId: 'listInvoices', tags: ['Invoices'], summary: 'List invoices', security: readScope,
-        description: 'Your invoices, newest id first, one bounded page at a time.',
+        description: 'Your invoices, in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('invoices'),
         responses: { '200': ok('A page.', 'InvoiceList', { page: { data: [invoiceExample()], next_cursor: null } }), '422': badQuery('`limit` or `before`'), ...common() },
       },

@@ -344,7 +344,7 @@ function list(item: string, kind: CursorList): Schema {
   return {
     type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
     properties: {
-      data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'Newest id first (ordered by id, not by creation time).' },
+      data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'In descending id order (ids are random: not by creation time).' },
       next_cursor: { type: ['string', 'null'], pattern: cursorPattern(kind), description: 'Pass as `before` for the next page of this list; null when this page is not full (no more).' },
     },
   };

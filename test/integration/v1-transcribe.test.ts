@@ -21,6 +21,7 @@ import { parseSrt, parseVtt } from '../helpers/subtitles.js';
 import { DIALOGUE_VOICES, makeDialogue } from '../helpers/speaker-dialogue.js';
 import { diarizationErrorRate } from '../helpers/der.js';
 import { normaliseWords, wordErrorRate } from '../helpers/wer.js';
+import { TEST_SPEECH_ENGINE } from '../helpers/speech-engine.js';
 
 const run = promisify(execFile);
 
@@ -32,7 +33,7 @@ const run = promisify(execFile);
  */
 const h = new ProcessingHarness();
 const dir = mkdtempSync(join(tmpdir(), 'v1-transcribe-'));
-const real = new OfflineWhisperProvider({ concurrency: 1, timeoutMs: 180_000 });
+const real = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, concurrency: 1, timeoutMs: 180_000 });
 /** Failures the engine throws on its next calls, in order (then it is the real engine again). */
 const inject: Error[] = [];
 const calls: string[] = [];
