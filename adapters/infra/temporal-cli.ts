@@ -46,7 +46,8 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Prog
         else if (line.trim() && !line.startsWith('go: downloading')) progress(`  go: ${line.trim().slice(0, 200)}`);
       }
     });
-    const ticker = setInterval(() => progress('  ... still building the Temporal CLI'), 30_000);
+    const started = Date.now();
+    const ticker = setInterval(() => progress(`  ... still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
     child.on('error', (e) => {
       clearInterval(ticker);
       reject(e);
@@ -79,8 +80,9 @@ export async function locateTemporalCli(opts: { explicitPath?: string | undefine
   const binDir = join(cached, '..');
   mkdirSync(binDir, { recursive: true });
   opts.progress(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${binDir} (one time, a few minutes)`);
+  const started = Date.now();
   await run(go, ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], { ...process.env, GOBIN: binDir, GOFLAGS: '-mod=mod' }, opts.progress);
   if (!existsSync(cached)) throw new Error(`go install finished but ${cached} is missing`);
-  opts.progress('Temporal CLI built');
+  opts.progress(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
   return cached;
 }
