@@ -1,18 +1,19 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkDocument, mergeReview } from '../../domain/extraction-checks.js';
 import { checkEvidence } from '../../domain/extraction-evidence.js';
-import type { LineItemColumn } from '../../domain/extraction.js';
 import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
 import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
 import { readJsonIfExists, writeWhole } from '../storage/whole-files.js';
 import type { ExtractionProvider } from './extraction-provider.js';
+import { conceptOf } from './offline-labels.js';
 import { readSourceText } from './source-text.js';
 
 /**
  * `flow-extract` (docs/processing.md, "Field extraction"): each source document is read as positioned text, given to
- * the configured engine with the job's fields and instructions, and every value's evidence is checked against the
- * source; then the three result files (XLSX, the CSV files in one ZIP, JSON) are written with one row per document.
+ * the configured engine with the job's fields and instructions, every value's evidence is checked against the source
+ * and the values against each other (the document's arithmetic and dates: domain/extraction-checks.ts); then the three result files (XLSX, the CSV files in one ZIP, JSON) are written with one row per document.
  * Each finished document is saved whole in the job's checkpoint folder, so a worker that dies resumes at the next
  * document (its progress is reported as the activity's heartbeat).
  *
@@ -46,6 +47,8 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       await rm(pagesDir, { recursive: true, force: true });
       const result = await opts.provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
       const reviewed = checkEvidence(result, text);
+      // Whatever engine answered: the client's field names map to the concepts the engines use (total, tax, dates…).
+      const check = mergeReview(reviewed, checkDocument(result, text, (f) => conceptOf(f).id));
       const doc: ExtractionDocumentResult = {
         document: source.filename,
         upload_id: source.uploadId ?? null,
@@ -53,13 +56,7 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
         // source without a measure (direct calls).
         pages: source.pages ?? text.pages.length,
         result: { fields: reviewed.fields, items: reviewed.items, warnings: [...text.warnings, ...reviewed.warnings] },
-        check: {
-          review_required: reviewed.review_required,
-          reasons: reviewed.review_reasons,
-          flagged: reviewed.checks
-            .filter((c) => !c.ok)
-            .map((c) => (c.item === null ? { field: c.field, reason: c.reason ?? 'failed the evidence check' } : { item: c.item, column: c.field as LineItemColumn, reason: c.reason ?? 'failed the evidence check' })),
-        },
+        check,
       };
       if (checkpointDir) await writeWhole(documentFile(checkpointDir, i), doc);
       documents.push(doc);
