@@ -93,6 +93,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const lines = document.pages.flatMap((p) => p.text.split('\n'));
   const taxLines = lines.filter((l) => TAX_WORD.test(l));
   const taxIncluded = taxLines.some((l) => TAX_INCLUDED.test(l));
+  const taxRates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
+  const printedTaxes = taxLines.flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
   const charges = lines.filter((l) => CHARGE_WORD.test(l)).flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
   /** A gap the page explains by a printed charge or deduction (shipping, discount…), or by all of them together. */
   const explained = (gap: number, tol: number) => charges.some((c) => Math.abs(Math.abs(gap) - c) <= tol) || (charges.length > 1 && Math.abs(Math.abs(gap) - charges.reduce((a, b) => a + b, 0)) <= tol);
@@ -133,7 +135,11 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const sum = amounts.reduce((s, a) => s + a.value, 0);
     const tol = amounts.reduce((t, a) => t + half(a), half(target)) + EPSILON;
     const candidates = [subtotal, total, total && tax && !subtotal ? { value: total.value - tax.value } : null].filter((x): x is { value: number } => x !== null);
-    if (!candidates.some((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol))) {
+    // Net lines and a gross total whose tax was not asked for: the gap is a tax the page prints (an amount on a tax
+    // line, or a printed rate of the lines' sum), perhaps with a printed charge.
+    const taxGap = (gap: number) =>
+      !tax && total && !subtotal && (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) || taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
+    if (!candidates.some((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)))) {
       fail(`the line items do not add up: their amounts sum to ${fmt(sum, maxDecimals(...amounts))}, but ${target.name} is ${target.text}`, [field(target.name), ...items.map((x) => ({ field: 'amount', item: x.i }))]);
     }
   }
@@ -162,7 +168,7 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
           ? { value: total.value - tax.value, label: `${total.name} ${total.text} − ${tax.name} ${tax.text} = ${fmt(total.value - tax.value, maxDecimals(total, tax))}`, fields: [total.name], decimals: maxDecimals(total, tax) }
           : null;
       if (base && base.value > 0) {
-        const rates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
+        const rates = taxRates;
         // Rounding: the tax's own, the base's times the rate, and one per line when the tax is summed line by line.
         const tol = half(tax) * (1 + items.length) + (MAX_TAX_RATE / 100) * 0.5 * 10 ** -base.decimals + EPSILON;
         const of = (r: number) => (base.value * r) / 100;

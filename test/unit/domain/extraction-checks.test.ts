@@ -168,6 +168,21 @@ describe('document checks: arithmetic of the lines', () => {
     expect(checkDocument(answer({ total: at(p2, '20.00', '20.00', { nth: 1 }) }, [item(p2, 'Widget', '2', '10.00', '20.00')]), page2, concept).flags).toEqual([]);
   });
 
+  it('net lines and a gross total, the tax not asked for: the tax printed on the page closes the gap, another gap does not', () => {
+    const rows = (total: string): Row[] => [
+      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
+      [[50, 'Net total'], [430, '20.00']],
+      [[50, 'VAT 19%'], [430, '3.80']],
+      [[50, 'Total'], [430, total]],
+    ];
+    const fine = table(rows('23.80'));
+    const p = fine.pages[0]!;
+    expect(checkDocument(answer({ total: at(p, '23.80', '23.80') }, [item(p, 'Widget', '2', '10.00', '20.00')]), fine, concept).flags).toEqual([]);
+    const off = table(rows('25.80'));
+    const q = off.pages[0]!;
+    expect(flaggedNames(checkDocument(answer({ total: at(q, '25.80', '25.80') }, [item(q, 'Widget', '2', '10.00', '20.00')]), off, concept))).toEqual(['line 1 amount', 'total']);
+  });
+
   it('shipping printed on the page closes the gap between the lines and the subtotal', () => {
     const page = table([
       [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
