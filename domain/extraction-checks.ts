@@ -211,6 +211,11 @@ interface Around {
 function around(page: PageText, ev: Evidence, value: string): Around[] {
   const want = canonicalDecimal(value.replace(/^-/u, ''));
   const isValue = (t: string) => [...t.matchAll(/\d[\d.,'’]*\d|\d/gu)].some((m) => amountReadings(m[0]).has(want));
+  /** The value's word among `candidates` (indexes of `tokens`): the last that is no percentage, else the last. */
+  const pick = (tokens: string[], candidates: number[]): number => {
+    const plain = candidates.filter((i) => !/%/u.test(tokens[i]!) && !/^%/u.test(tokens[i + 1] ?? ''));
+    return (plain.length > 0 ? plain : candidates).at(-1) ?? -1;
+  };
   const box = ev.box;
   if (box && page.words.length > 0) {
     const inside = (b: { x0: number; y0: number; x1: number; y1: number }) => {
@@ -219,8 +224,9 @@ function around(page: PageText, ev: Evidence, value: string): Around[] {
       return cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5 && cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
     };
     const line = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).sort((a, b) => a.box.x0 - b.box.x0);
-    const at = line.findIndex((w) => inside(w.box) && isValue(w.text));
-    return at < 0 ? [] : [{ tokens: line.map((w) => w.text), at }];
+    const tokens = line.map((w) => w.text);
+    const at = pick(tokens, line.flatMap((w, i) => (inside(w.box) && isValue(w.text) ? [i] : [])));
+    return at < 0 ? [] : [{ tokens, at }];
   }
   const snippet = ev.snippet.replace(/\s+/gu, ' ').trim();
   if (!snippet) return [];
@@ -231,7 +237,8 @@ function around(page: PageText, ev: Evidence, value: string): Around[] {
     for (let i = joined.indexOf(snippet); i >= 0; i = joined.indexOf(snippet, i + 1)) {
       const first = joined.slice(0, i).split(' ').length - 1;
       const last = joined.slice(0, i + snippet.length).split(' ').length - 1;
-      for (let t = first; t <= last; t++) if (isValue(tokens[t]!)) { out.push({ tokens, at: t }); break; }
+      const at = pick(tokens, Array.from({ length: last - first + 1 }, (_, k) => first + k).filter((t) => isValue(tokens[t]!)));
+      if (at >= 0) out.push({ tokens, at });
     }
   }
   return out;

@@ -218,6 +218,12 @@ describe('document checks: tax and plausibility', () => {
     expect(c.reasons).toContain('tax 19.00 is more than total 12.00');
     const c2 = checkDocument(answer({ tax: at(p, '19', '19') }), page, concept);
     expect(c2.reasons).toEqual(['tax "19" is a percentage ("19%"), not an amount']);
+    // A snippet quoting the label with its rate: the value's own word is the amount, not the rate.
+    expect(checkDocument(answer({ tax: at(p, 'VAT 19% 19.00', '19.00') }), page, concept).flags).toEqual([]);
+    const plain: PositionedText = { pages: [{ page: 1, text: 'VAT 19%: 19.00 EUR\nTotal: 119.00 EUR', words: [], source: 'plain_text', width: 0, height: 0 }], truncated: false, warnings: [] };
+    const onPlain = (snippet: string, value: string): ExtractedValue => ({ value, evidence: { page: 1, snippet, box: null }, confidence: null });
+    expect(checkDocument(answer({ tax: onPlain('VAT 19%: 19.00', '19.00') }), plain, concept).flags).toEqual([]);
+    expect(checkDocument(answer({ tax: onPlain('19%', '19') }), plain, concept).reasons).toEqual(['tax "19" is a percentage ("19%:"), not an amount']);
   });
 
   it('a value the engine was unsure of is flagged with its confidence; the engine\'s null confidence is no doubt', () => {
