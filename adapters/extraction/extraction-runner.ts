@@ -1,7 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkDocument, mergeReview } from '../../domain/extraction-checks.js';
+import { checkDocument, mergeReview, type ReviewOutcome } from '../../domain/extraction-checks.js';
 import { checkEvidence } from '../../domain/extraction-evidence.js';
+import type { ExtractionResult, PositionedText } from '../../domain/extraction.js';
 import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
 import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
@@ -25,6 +26,16 @@ export interface ExtractionRunnerOptions {
   language?: string;
 }
 
+/**
+ * The platform's review of an engine's answer, whatever engine gave it: the evidence check (every value's snippet on
+ * its page, the value derivable from it) and the document checks (its arithmetic and dates), the client's field
+ * names mapped to the concepts the engines use (total, tax, dates…). What a job's results show; a benchmark calling
+ * an engine directly uses it too, so it counts the same flags.
+ */
+export function reviewExtraction(result: ExtractionResult, document: PositionedText): ReviewOutcome {
+  return mergeReview(checkEvidence(result, document), checkDocument(result, document, (f) => conceptOf(f).id));
+}
+
 const documentFile = (dir: string, index: number) => join(dir, `document-${index}.json`);
 
 /** The formats of the result files, in the order of extractionResultFiles: `xlsx`, `zip` (the CSV files), `json`. */
@@ -46,16 +57,14 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       const text = await readSourceText(source.path, { engine, workDir: pagesDir, ...(opts.language ? { language: opts.language } : {}), ...(signal ? { signal } : {}) });
       await rm(pagesDir, { recursive: true, force: true });
       const result = await opts.provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
-      const reviewed = checkEvidence(result, text);
-      // Whatever engine answered: the client's field names map to the concepts the engines use (total, tax, dates…).
-      const check = mergeReview(reviewed, checkDocument(result, text, (f) => conceptOf(f).id));
+      const check = reviewExtraction(result, text);
       const doc: ExtractionDocumentResult = {
         document: source.filename,
         upload_id: source.uploadId ?? null,
         // The pages the document was quoted and charged for (a capped text reads fewer); the reading's own count for a
         // source without a measure (direct calls).
         pages: source.pages ?? text.pages.length,
-        result: { fields: reviewed.fields, items: reviewed.items, warnings: [...text.warnings, ...reviewed.warnings] },
+        result: { fields: result.fields, items: result.items, warnings: [...text.warnings, ...result.warnings] },
         check,
       };
       if (checkpointDir) await writeWhole(documentFile(checkpointDir, i), doc);
