@@ -92,7 +92,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const pages = new Map(document.pages.map((p) => [p.page, p]));
   const lines = document.pages.flatMap((p) => p.text.split('\n'));
   const taxLines = lines.filter((l) => TAX_WORD.test(l));
-  const taxIncluded = taxLines.some((l) => TAX_INCLUDED.test(l));
+  // The page says this tax is included: a tax line saying so carries the tax amount ("incl. 19% VAT 19.00", "dont TVA
+  // 3,17"), not a total ("Total incl. VAT 119.00" says nothing about which figure is the tax).
+  const taxIncluded = tax !== null && taxLines.some((l) => TAX_INCLUDED.test(l) && findAmounts(l).some((a) => Math.abs(Math.abs(Number(a.value)) - Math.abs(tax.value)) <= half(tax) + EPSILON));
   const taxRates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
   const printedTaxes = taxLines.flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
   const charges = lines.filter((l) => CHARGE_WORD.test(l)).flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));

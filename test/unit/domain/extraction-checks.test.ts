@@ -88,6 +88,10 @@ describe('document checks: the defects measured on real invoices', () => {
     const c2 = checkDocument(answer({ vat: at(p, '19.00', '19.00'), amount_due: at(p, '100.00', '100.00') }), page, concept);
     expect(flaggedNames(c2)).toEqual(['amount_due', 'vat']);
     expect(c2.reasons.join('\n')).toContain('19%');
+    // A total printed "incl. VAT" does not make the tax included in the subtotal given as the total.
+    const incl = doc([[[50, 'Net amount'], [430, '100.00']], [[50, 'VAT 19%'], [430, '19.00']], [[50, 'Total incl. VAT'], [430, '119.00']]]);
+    const q = incl.pages[0]!;
+    expect(flaggedNames(checkDocument(answer({ net_amount: at(q, '100.00', '100.00'), vat: at(q, '19.00', '19.00'), amount_due: at(q, '100.00', '100.00') }), incl, concept))).toEqual(['amount_due', 'net_amount', 'vat']);
     // The right answer passes.
     const right = checkDocument(answer({ net_amount: at(p, '100.00', '100.00'), vat: at(p, '19.00', '19.00'), amount_due: at(p, '119.00', '119.00') }), page, concept);
     expect(right).toEqual({ flags: [], reasons: [] });
