@@ -288,7 +288,7 @@ function rowPercentages(document: PositionedText, item: LineItem): number[] {
     const box = ev.box;
     text = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).map((w) => w.text).join(' ');
   } else {
-    const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[]).map((c) => item[c].evidence?.snippet).filter((s): s is string => !!s && /\d/u.test(s));
+    const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[]).map((c) => item[c]?.evidence?.snippet).filter((s): s is string => !!s && /\d/u.test(s));
     text = page.text.split('\n').filter((l) => snippets.some((s) => l.includes(s))).join('\n');
   }
   return [...text.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))).filter((r) => r > 0 && r < 100);

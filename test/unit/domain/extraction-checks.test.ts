@@ -244,6 +244,17 @@ describe('document checks: tax and plausibility', () => {
   });
 });
 
+describe('document checks never throw', () => {
+  it('on values that are not numbers or dates, a missing page, cells an engine left out, or an empty document', () => {
+    const odd = (value: string, page = 1, box: ExtractedValue['evidence'] = null): ExtractedValue => ({ value, evidence: { page, snippet: value, box }, confidence: Number.NaN });
+    const result = answer(
+      { total: odd('abc'), subtotal: odd('1e5', 9), tax: odd('-0.00'), invoice_date: odd('2024-02-30'), due_date: odd('yesterday'), amount_due: odd('', 1, { x0: 0, y0: 0, x1: 0, y1: 0 }) },
+      [{ description: odd('x'), quantity: odd('0'), unit_price: odd('-'), amount: odd('0') }, { amount: odd('5') } as unknown as LineItem, { description: none(), quantity: none(), unit_price: none(), amount: none() }],
+    );
+    for (const document of [receipt, { pages: [], truncated: false, warnings: [] }]) expect(() => checkDocument(result, document, concept)).not.toThrow();
+  });
+});
+
 describe('the review outcome and line evidence', () => {
   it('merges the evidence check and the document checks: one entry per value and reason, reasons once each', () => {
     const result = answer({ subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: { ...at(rp, '3', '3', { after: 'August ' }), evidence: { page: 1, snippet: 'TOTAL 3', box: null } } });
