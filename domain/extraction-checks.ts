@@ -15,7 +15,7 @@
  */
 import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
-import { amountReadings, canonicalDecimal, findAmounts, monthNumber, PLAIN_DECIMAL } from './extraction-values.js';
+import { amountReadings, canonicalDecimal, findAmounts, findTaxIds, monthNumber, PLAIN_DECIMAL } from './extraction-values.js';
 
 /** The concept id of a field name (`total`, `subtotal`, `tax`, `invoice_date`, `due_date`, or any other id). */
 export type ConceptOf = (field: string) => string;
@@ -45,6 +45,8 @@ const TAX_WORD = /(?<![\p{L}])(?:tax(?:es)?|vat|gst|hst|pst|qst|mwst|ust|tva|iva
 const TAX_INCLUDED = /(?<![\p{L}])(?:incl|included|including|inclusive|inkl|inklusive|enthalten|enth|dont|incluse|inclus|incluido|incluida|incluidos|inclusa|incluso|inclusief|inbegrepen)(?![\p{L}])/iu;
 /** Words of charges and deductions between the lines and the subtotal or total (shipping, discount, rounding…). */
 const CHARGE_WORD = /shipping|freight|delivery|handling|postage|discount|rebate|deposit|rounding|service charge|tip|rabatt|skonto|versand|fracht|porto|pfand|rundung|remise|escompte|frais|livraison|arrondi|envío|envio|descuento|gastos|sconto|spedizione|trasporto|arrotondamento|korting|verzend|afronding|bezorg/iu;
+/** Words of a company's registration, on legal footers beside its VAT number (share capital, SIRET, register…). */
+const REGISTRATION_WORD = /capital|kapital|siret|siren|\bape\b|\brcs\b|handelsreg|registro|register|iban|\bbic\b/iu;
 /** A percentage (`19%`, `7,7 %`, `-10%`). */
 const PERCENT = /(?<![\p{N}.,])(-?)(\d{1,3}(?:[.,]\d{1,3})?)\s?%/gu;
 
@@ -91,15 +93,34 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 
   const pages = new Map(document.pages.map((p) => [p.page, p]));
   const lines = document.pages.flatMap((p) => p.text.split('\n'));
-  const taxLines = lines.filter((l) => TAX_WORD.test(l));
+  // Lines about a tax amount or rate: naming a tax, but not a tax id or a company's registration ("TVA : FR11999999998 -
+  // SIRET : … - capital 120 000,00" is a footer, not a tax line).
+  const taxLines = lines.filter((l) => TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l));
   // The page says this tax is included: a tax line saying so carries the tax amount ("incl. 19% VAT 19.00", "dont TVA
   // 3,17"), not a total ("Total incl. VAT 119.00" says nothing about which figure is the tax).
   const taxIncluded = tax !== null && taxLines.some((l) => TAX_INCLUDED.test(l) && findAmounts(l).some((a) => Math.abs(Math.abs(Number(a.value)) - Math.abs(tax.value)) <= half(tax) + EPSILON));
   const taxRates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
   const printedTaxes = taxLines.flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
-  const charges = lines.filter((l) => CHARGE_WORD.test(l)).flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
-  /** A gap the page explains by a printed charge or deduction (shipping, discount…), or by all of them together. */
-  const explained = (gap: number, tol: number) => charges.some((c) => Math.abs(Math.abs(gap) - c) <= tol) || (charges.length > 1 && Math.abs(Math.abs(gap) - charges.reduce((a, b) => a + b, 0)) <= tol);
+  // Amounts on a line naming a charge or deduction, or on the line below one that names some and has no amount (a
+  // summary table: "Warenwert  Zu-/Abschlag  Fracht  Skonto  Nettobetrag" over its figures).
+  const charges = lines.flatMap((l, i) => {
+    if (!CHARGE_WORD.test(l)) return [];
+    const own = findAmounts(l);
+    return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
+  }).slice(0, 40);
+  /** A gap the page explains by a printed charge or deduction (shipping, discount…), two of them (a charge less a deduction), or all together. */
+  const explained = (gap: number, tol: number) => {
+    const g = Math.abs(gap);
+    if (charges.some((c) => Math.abs(g - c) <= tol)) return true;
+    for (let i = 0; i < charges.length; i++) for (let j = i + 1; j < charges.length; j++) if (Math.abs(g - (charges[i]! + charges[j]!)) <= tol || Math.abs(g - Math.abs(charges[i]! - charges[j]!)) <= tol) return true;
+    return charges.length > 2 && Math.abs(g - charges.reduce((a, b) => a + b, 0)) <= tol;
+  };
+  // Money as the document prints it: the amounts with a decimal part; how many decimals most of them have.
+  const money = document.pages.flatMap((p) => findAmounts(p.text)).filter((a) => a.value.includes('.')).map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
+  const byDecimals = new Map<number, number>();
+  for (const m of money) byDecimals.set(m.decimals, (byDecimals.get(m.decimals) ?? 0) + 1);
+  const [moneyDecimals, moneyCount] = [...byDecimals.entries()].sort((a, b) => b[1] - a[1])[0] ?? [null, 0];
+  const largest = money.reduce((m, a) => Math.max(m, a.value), 0);
 
   // 1. A value the engine was unsure of.
   const unsure = (name: string, ref: { field: string; item: number | null }, v: ExtractedValue) => {
@@ -116,6 +137,14 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const page = pages.get(v.evidence.page);
     const why = page ? notAnAmount(page, v.evidence, v.value) : null;
     if (why) fail(`${f} "${clip(v.value)}" ${why}`, [field(f)]);
+  }
+
+  // 2b. A total, subtotal or tax written with other decimals than most of the document's money ("19.0" from a VAT
+  // rate column on a page of "12.50"s, "3" from a date): not one of its money figures.
+  for (const f of [totalF, subtotalF, taxF]) {
+    const n = f ? num(f, result.fields[f]) : null;
+    if (!n || moneyDecimals === null || moneyCount < 3 || n.decimals === moneyDecimals) continue;
+    fail(`${n.name} "${n.text}" is written with ${n.decimals} decimal${n.decimals === 1 ? '' : 's'}, but the document's amounts have ${moneyDecimals}`, [field(n.name)]);
   }
 
   // 3. Each line: amount = quantity × unit price (a discount or a rate printed on the row may explain the difference).
@@ -156,7 +185,14 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     }
   }
 
-  // 6. The tax: named by the document, not more than the total, and the rate printed times its base.
+  // 6. A total below an amount printed on a tax line ("TOTAL IMPUESTOS 302.00" beside a total of 60.00; "Total incl.
+  // VAT 119.00" beside the pre-tax 100.00).
+  if (total && total.value > 0) {
+    const above = taxLines.flatMap((l) => findAmounts(l).filter((a) => a.value.includes('.') && Number(a.value) > total.value + half(total) + EPSILON).map((a) => ({ l, a })))[0];
+    if (above) fail(`${total.name} ${total.text} is less than ${above.a.raw} printed on a tax line ("${clip(normaliseLine(above.l))}")`, [field(total.name)]);
+  }
+
+  // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
   if (tax && tax.value !== 0) {
     if (!document.pages.some((p) => TAX_WORD.test(p.text))) {
       fail(`${tax.name} ${tax.text} is given, but the document names no tax (VAT, GST, sales tax…)`, [field(tax.name)]);
@@ -182,11 +218,14 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
         } else if (tax.value > of(MAX_TAX_RATE) + tol) {
           fail(`${tax.name} ${tax.text} is more than ${MAX_TAX_RATE}% of ${base.label}`, [field(tax.name), ...base.fields.map(field)]);
         }
+      } else if (!base && largest > 0 && tax.value > (largest * MAX_TAX_RATE) / (100 + MAX_TAX_RATE) + half(tax) + EPSILON) {
+        // No base given: at most 30% tax, the tax is at most 30/130 of any gross total the document prints.
+        fail(`${tax.name} ${tax.text} is more than a tax of ${MAX_TAX_RATE}% can be of the largest amount the document prints (${fmt(largest, moneyDecimals ?? 2)})`, [field(tax.name)]);
       }
     }
   }
 
-  // 7. The due date is not before the invoice date.
+  // 8. The due date is not before the invoice date.
   const invoiceDateF = byConcept('invoice_date');
   const dueDateF = byConcept('due_date');
   const isoOf = (f: string | null) => (f && /^\d{4}-\d{2}-\d{2}$/u.test(result.fields[f]!.value ?? '') ? result.fields[f]!.value! : null);
@@ -293,6 +332,8 @@ function rowPercentages(document: PositionedText, item: LineItem): number[] {
   }
   return [...text.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))).filter((r) => r > 0 && r < 100);
 }
+
+const normaliseLine = (s: string) => s.replace(/\s+/gu, ' ').trim();
 
 function clip(s: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { conceptOf } from '../../../adapters/extraction/offline-labels.js';
 import { checkDocument, mergeReview, UNSURE_CONFIDENCE, type DocumentCheck } from '../../../domain/extraction-checks.js';
 import { checkEvidence, lineEvidence } from '../../../domain/extraction-evidence.js';
-import type { ExtractedValue, ExtractionResult, LineItem, PageText, PositionedText } from '../../../domain/extraction.js';
+import type { Box, ExtractedValue, ExtractionResult, LineItem, PageText, PositionedText } from '../../../domain/extraction.js';
 import { layoutPage, type Row } from '../../helpers/positioned-text.js';
 
 /**
@@ -187,6 +187,18 @@ describe('document checks: arithmetic of the lines', () => {
     expect(flaggedNames(checkDocument(answer({ total: at(q, '25.80', '25.80') }, [item(q, 'Widget', '2', '10.00', '20.00')]), off, concept))).toEqual(['line 1 amount', 'total']);
   });
 
+  it('a summary table of charges and deductions closes the gap: goods 1062.60, surcharge 15.00, discount -21.55, net 1056.05', () => {
+    const page = table([
+      [[50, 'Wirkarbeit'], [300, '1'], [360, '520.00'], [430, '520.00']],
+      [[50, 'Kopierpapier'], [300, '1'], [360, '542.60'], [430, '542.60']],
+      [[50, 'Warenwert'], [140, 'Zu-/Abschlag'], [230, 'Fracht'], [290, 'Skonto'], [350, 'Nettobetrag'], [430, 'MwSt-Betrag']],
+      [[50, '1062.60'], [140, '15.00'], [230, '-21.55'], [350, '1056.05'], [430, '200.65']],
+    ]);
+    const p = page.pages[0]!;
+    const items = [item(p, 'Wirkarbeit', '1', '520.00', '520.00'), item(p, 'Kopierpapier', '1', '542.60', '542.60')];
+    expect(checkDocument(answer({ subtotal: at(p, '1056.05', '1056.05') }, items), page, concept).flags).toEqual([]);
+  });
+
   it('shipping printed on the page closes the gap between the lines and the subtotal', () => {
     const page = table([
       [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
@@ -221,13 +233,45 @@ describe('document checks: tax and plausibility', () => {
     expect(flaggedNames(c)).toEqual(['tax', 'total']);
     expect(c.reasons).toContain('tax 19.00 is more than total 12.00');
     const c2 = checkDocument(answer({ tax: at(p, '19', '19') }), page, concept);
-    expect(c2.reasons).toEqual(['tax "19" is a percentage ("19%"), not an amount']);
+    expect(c2.reasons).toContain('tax "19" is a percentage ("19%"), not an amount');
     // A snippet quoting the label with its rate: the value's own word is the amount, not the rate.
-    expect(checkDocument(answer({ tax: at(p, 'VAT 19% 19.00', '19.00') }), page, concept).flags).toEqual([]);
+    expect(checkDocument(answer({ tax: at(p, 'VAT 19% 19.00', '19.00') }), page, concept).reasons.filter((r) => r.includes('percentage'))).toEqual([]);
     const plain: PositionedText = { pages: [{ page: 1, text: 'VAT 19%: 19.00 EUR\nTotal: 119.00 EUR', words: [], source: 'plain_text', width: 0, height: 0 }], truncated: false, warnings: [] };
     const onPlain = (snippet: string, value: string): ExtractedValue => ({ value, evidence: { page: 1, snippet, box: null }, confidence: null });
     expect(checkDocument(answer({ tax: onPlain('VAT 19%: 19.00', '19.00') }), plain, concept).flags).toEqual([]);
     expect(checkDocument(answer({ tax: onPlain('19%', '19') }), plain, concept).reasons).toEqual(['tax "19" is a percentage ("19%:"), not an amount']);
+  });
+
+  it('with no total or subtotal read: a tax beyond what 30% can be of the largest amount printed, a total below a tax line\'s amount', () => {
+    // The tax base read as the tax (a line amount, 275.00, of a German invoice whose gross total is 529.87).
+    const page = doc([
+      [[50, 'Trennblätter A4'], [300, '20'], [360, '9,90'], [430, '198,00'], [480, '19']],
+      [[50, 'Joghurt Banane'], [300, '50'], [360, '5,50'], [430, '275,00'], [480, '7']],
+      [[50, 'Netto'], [200, '473,00'], [260, 'USt. 7%'], [330, '19,25'], [380, 'USt. 19%'], [450, '37,62'], [500, 'Brutto'], [540, '529,87']],
+    ]);
+    const p = page.pages[0]!;
+    const c = checkDocument(answer({ tax: at(p, '275,00', '275.00') }), page, concept);
+    expect(c.reasons).toEqual(['tax 275.00 is more than a tax of 30% can be of the largest amount the document prints (529.87)']);
+    expect(checkDocument(answer({ tax: at(p, '37,62', '37.62') }), page, concept).flags).toEqual([]);
+    // A total read from a table's first line, below the tax printed in the summary.
+    const es = doc([[[50, 'Rotulador'], [300, '50'], [360, '1.20'], [430, '60.00']], [[50, 'TOTAL PARCIAL'], [430, '1419.00']], [[50, 'TOTAL IMPUESTOS'], [430, '302.00']], [[50, 'Saldo adeudado'], [430, '1721.00']]]);
+    const q = es.pages[0]!;
+    expect(checkDocument(answer({ total: at(q, '60.00', '60.00') }), es, concept).reasons).toEqual(['total 60.00 is less than 302.00 printed on a tax line ("TOTAL IMPUESTOS 302.00")']);
+    expect(checkDocument(answer({ total: at(q, '1721.00', '1721.00') }), es, concept).flags).toEqual([]);
+    // A legal footer naming the VAT number beside the share capital is no tax line.
+    const fr = doc([[[50, 'Total TTC'], [430, '671.15']], 'SARL au capital de 120 000,00 € - TVA : FR11999999998 - SIRET : 99999999800010']);
+    expect(checkDocument(answer({ total: at(fr.pages[0]!, '671.15', '671.15') }), fr, concept).flags).toEqual([]);
+  });
+
+  it('a total, subtotal or tax with other decimals than the document\'s money is not its figure ("19.0" read from a VAT rate column)', () => {
+    const page = doc([
+      [[50, 'Widget'], [300, '2'], [360, '10.00'], [420, '19,0'], [480, '20.00']],
+      [[50, 'Gadget'], [300, '1'], [360, '5.00'], [420, '19,0'], [480, '5.00']],
+      [[50, 'Net'], [480, '25.00']], [[50, 'MwSt'], [480, '4.75']], [[50, 'Endbetrag'], [480, '29.75']],
+    ]);
+    const p = page.pages[0]!;
+    expect(checkDocument(answer({ tax: at(p, '19,0', '19.0') }), page, concept).reasons[0]).toBe('tax "19.0" is written with 1 decimal, but the document\'s amounts have 2');
+    expect(checkDocument(answer({ tax: at(p, '4.75', '4.75') }), page, concept).flags).toEqual([]);
   });
 
   it('a value the engine was unsure of is flagged with its confidence; the engine\'s null confidence is no doubt', () => {
@@ -246,7 +290,7 @@ describe('document checks: tax and plausibility', () => {
 
 describe('document checks never throw', () => {
   it('on values that are not numbers or dates, a missing page, cells an engine left out, or an empty document', () => {
-    const odd = (value: string, page = 1, box: ExtractedValue['evidence'] = null): ExtractedValue => ({ value, evidence: { page, snippet: value, box }, confidence: Number.NaN });
+    const odd = (value: string, page = 1, box: Box | null = null): ExtractedValue => ({ value, evidence: { page, snippet: value, box }, confidence: Number.NaN });
     const result = answer(
       { total: odd('abc'), subtotal: odd('1e5', 9), tax: odd('-0.00'), invoice_date: odd('2024-02-30'), due_date: odd('yesterday'), amount_due: odd('', 1, { x0: 0, y0: 0, x1: 0, y1: 0 }) },
       [{ description: odd('x'), quantity: odd('0'), unit_price: odd('-'), amount: odd('0') }, { amount: odd('5') } as unknown as LineItem, { description: none(), quantity: none(), unit_price: none(), amount: none() }],
