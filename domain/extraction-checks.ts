@@ -140,10 +140,13 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   }
 
   // 2b. A total, subtotal or tax written with other decimals than most of the document's money ("19.0" from a VAT
-  // rate column on a page of "12.50"s, "3" from a date): not one of its money figures.
+  // rate column on a page of "12.50"s, "3" from a date): not one of its money figures. Only when that many decimals
+  // are rare on the document (under a quarter of its amounts with decimals): a bill of many 4-decimal unit prices
+  // still has its 2-decimal total.
   for (const f of [totalF, subtotalF, taxF]) {
     const n = f ? num(f, result.fields[f]) : null;
     if (!n || moneyDecimals === null || moneyCount < 3 || n.decimals === moneyDecimals) continue;
+    if ((byDecimals.get(n.decimals) ?? 0) >= 0.25 * money.length) continue;
     fail(`${n.name} "${n.text}" is written with ${n.decimals} decimal${n.decimals === 1 ? '' : 's'}, but the document's amounts have ${moneyDecimals}`, [field(n.name)]);
   }
 

@@ -272,6 +272,14 @@ describe('document checks: tax and plausibility', () => {
     const p = page.pages[0]!;
     expect(checkDocument(answer({ tax: at(p, '19,0', '19.0') }), page, concept).reasons[0]).toBe('tax "19.0" is written with 1 decimal, but the document\'s amounts have 2');
     expect(checkDocument(answer({ tax: at(p, '4.75', '4.75') }), page, concept).flags).toEqual([]);
+    // A utility bill: more 4-decimal unit prices than 2-decimal amounts; its 2-decimal total is one of its figures.
+    const bill = doc([
+      [[50, 'Energy'], [300, '10000.0000'], [380, '0.0520'], [480, '520.00']],
+      [[50, 'Grid'], [300, '10000.0000'], [380, '0.0205'], [480, '205.00']],
+      [[50, 'Meter'], [300, '1.0000'], [380, '12.1000'], [480, '12.10']],
+      [[50, 'Total'], [480, '737.10']],
+    ]);
+    expect(checkDocument(answer({ total: at(bill.pages[0]!, '737.10', '737.10') }), bill, concept).flags).toEqual([]);
   });
 
   it('a value the engine was unsure of is flagged with its confidence; the engine\'s null confidence is no doubt', () => {
