@@ -8,8 +8,12 @@
  */
 import {
   fieldKind,
+  LINE_ITEM_COLUMNS,
+  type Box,
+  type Evidence,
   type ExtractedValue,
   type ExtractionResult,
+  type LineItem,
   type LineItemColumn,
   type PositionedText,
   type ValueKind,
@@ -154,4 +158,21 @@ function isSubsequence(words: string[], of: string[]): boolean {
 
 function clip(s: string): string {
   return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}
+
+/**
+ * Where a line item was read, for a reviewer (issue 29, item 5): the page of its description (else of its first cell
+ * with evidence), the union of the boxes of its cells on that page (null when none has a box: a plain-text page), and
+ * its cells' snippets on that page in reading order (top to bottom, left to right, when every one has a box; else in
+ * column order), separated by spaces. Null when no cell has evidence.
+ */
+export function lineEvidence(item: LineItem): Evidence | null {
+  const cells = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence).filter((e): e is Evidence => !!e);
+  if (cells.length === 0) return null;
+  const page = (item.description?.evidence ?? cells[0]!).page;
+  const on = cells.filter((e) => e.page === page);
+  const boxes = on.map((e) => e.box).filter((b): b is Box => b !== null);
+  const ordered = boxes.length === on.length ? [...on].sort((a, b) => a.box!.y0 - b.box!.y0 || a.box!.x0 - b.box!.x0) : on;
+  const box = boxes.length === 0 ? null : { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  return { page, snippet: ordered.map((e) => normaliseWhitespace(e.snippet)).filter(Boolean).join(' '), box };
 }

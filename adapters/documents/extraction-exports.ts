@@ -3,7 +3,9 @@ import archiver from 'archiver';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
-import { fieldKind, LINE_ITEM_COLUMNS, type ExtractedValue, type ExtractionResult, type LineItemColumn } from '../../domain/extraction.js';
+import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn } from '../../domain/extraction.js';
+import type { ReviewFlag } from '../../domain/extraction-checks.js';
+import { lineEvidence } from '../../domain/extraction-evidence.js';
 import { PLAIN_DECIMAL } from '../../domain/extraction-values.js';
 
 /**
@@ -23,17 +25,20 @@ import { PLAIN_DECIMAL } from '../../domain/extraction-values.js';
 // Input
 
 /**
- * The outcome of the platform's evidence check for one document. A minimal local shape: the check itself
- * (domain/extraction-evidence.ts) is built by another part of issue 17; its outcome maps onto this.
+ * The outcome of the platform's checks for one document: the evidence check (domain/extraction-evidence.ts) and the
+ * document checks (domain/extraction-checks.ts, `mergeReview`).
  */
 export interface EvidenceCheckOutcome {
   review_required: boolean;
-  /** Why review is required, for the reader (document level, e.g. "total: the snippet is not in the source"). */
+  /** Why review is required, for the reader, each once (e.g. "total: the snippet is not in the source"). */
   reasons: string[];
-  /** The values that failed the check: a field by name, or a line item's column by its 0-based index in `items`. */
+  /**
+   * The values that failed a check: a field by name, or a line item's column by its 0-based index in `items`; one
+   * entry per value and reason (a value may fail several checks: the exports join its reasons with "; ").
+   */
   flagged: FlaggedValue[];
 }
-export type FlaggedValue = { field: string; reason: string } | { item: number; column: LineItemColumn; reason: string };
+export type FlaggedValue = ReviewFlag;
 
 /** One input document's extraction. */
 export interface ExtractionDocumentResult {
@@ -73,7 +78,10 @@ export interface ExtractionExportInput {
 
 const DOCUMENT_COLUMNS = ['document', 'pages', 'review_required', 'review_reasons'] as const;
 const ITEM_COLUMNS = ['document', 'line', ...LINE_ITEM_COLUMNS] as const;
-const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason'] as const;
+/** The box columns were added after the first eight (issue 29): existing readers keep their column positions. */
+const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1'] as const;
+/** The `field` of an Evidence row that is a whole line item (its cells' union), beside the rows of its cells. */
+export const LINE_EVIDENCE_FIELD = 'line_item';
 const CORRECTION_COLUMNS = ['document', 'field', 'revision', 'previous_value', 'value', 'corrected_by', 'corrected_at'] as const;
 
 /** Rows of the Corrections sheet: every correction of every document, oldest first. */
@@ -82,7 +90,7 @@ const correctionRows = (input: ExtractionExportInput): Array<Array<string | numb
 
 interface EvidenceRow {
   document: string;
-  /** A field name, or a line-item column name when `line` is set. */
+  /** A field name, or a line-item column name when `line` is set (LINE_EVIDENCE_FIELD for the whole line). */
   field: string;
   /** 1-based line number of the Line items sheet, null for a field. */
   line: number | null;
@@ -91,30 +99,52 @@ interface EvidenceRow {
   snippet: string | null;
   flagged: boolean;
   reason: string | null;
+  box: Evidence['box'];
 }
 
-function flagOf(check: EvidenceCheckOutcome, ref: { field: string } | { item: number; column: LineItemColumn }): string | null {
-  const hit = check.flagged.find((f) => ('field' in ref ? 'field' in f && f.field === ref.field : 'item' in f && f.item === ref.item && f.column === ref.column));
-  return hit ? hit.reason : null;
+/** The reasons a value was flagged, joined with "; " (each once), or null when it was not. */
+export function flagOf(flagged: readonly FlaggedValue[], ref: { field: string } | { item: number; column: LineItemColumn }): string | null {
+  const hits = flagged.filter((f) => ('field' in ref ? 'field' in f && f.field === ref.field : 'item' in f && f.item === ref.item && f.column === ref.column)).map((f) => f.reason);
+  return hits.length === 0 ? null : [...new Set(hits)].join('; ');
 }
+
+/** The reasons any cell of line item `item` was flagged (joined with "; ", each once), or null. */
+function lineFlagOf(flagged: readonly FlaggedValue[], item: number): string | null {
+  const hits = LINE_ITEM_COLUMNS.flatMap((c) => flagged.filter((f) => 'item' in f && f.item === item && f.column === c).map((f) => f.reason));
+  return hits.length === 0 ? null : [...new Set(hits)].join('; ');
+}
+
+/** A line item's values as one text for its Evidence row: the non-null cells, in column order. */
+const lineValue = (item: LineItem): string => LINE_ITEM_COLUMNS.map((c) => item[c]?.value).filter((v): v is string => v != null).join(' | ');
 
 const valueOf = (v: ExtractedValue | undefined): string | null => v?.value ?? null;
 
-/** Rows of the Evidence sheet: one per non-null value (fields in request order, then items line by line). */
+/**
+ * Rows of the Evidence sheet: one per non-null value (fields in request order, then items line by line, each line's
+ * own row, LINE_EVIDENCE_FIELD, before its cells' rows).
+ */
 function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
   const rows: EvidenceRow[] = [];
   for (const d of input.documents) {
     const push = (field: string, line: number | null, v: ExtractedValue | undefined, reason: string | null) => {
       if (v?.value == null) return;
-      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason });
+      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason, box: v.evidence?.box ?? null });
     };
-    for (const f of input.fields) push(f, null, d.result.fields[f], flagOf(d.check, { field: f }));
+    for (const f of input.fields) push(f, null, d.result.fields[f], flagOf(d.check.flagged, { field: f }));
     d.result.items.forEach((item, i) => {
-      for (const c of LINE_ITEM_COLUMNS) push(c, i + 1, item[c], flagOf(d.check, { item: i, column: c }));
+      // The whole line first (where it is on the page), then its cells.
+      const line = lineEvidence(item);
+      if (line) push(LINE_EVIDENCE_FIELD, i + 1, { value: lineValue(item), evidence: line, confidence: null }, lineFlagOf(d.check.flagged, i));
+      for (const c of LINE_ITEM_COLUMNS) push(c, i + 1, item[c], flagOf(d.check.flagged, { item: i, column: c }));
     });
   }
   return rows;
 }
+
+/** An Evidence row's cells in EVIDENCE_COLUMNS order (a box in PDF points from the page's top-left; empty without one). */
+const evidenceCells = (r: EvidenceRow): Array<string | number | boolean | null> => [
+  r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason, r.box?.x0 ?? null, r.box?.y0 ?? null, r.box?.x1 ?? null, r.box?.y1 ?? null,
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // XLSX
@@ -156,7 +186,8 @@ const plain = (v: ExcelJS.CellValue) => ({ value: typeof v === 'string' ? xlsxTe
 /**
  * The XLSX workbook: "Documents" (document, pages, review_required, review_reasons, then one column per requested
  * field in request order), "Line items" (document, line, description, quantity, unit_price, amount) and "Evidence"
- * (document, field, line, value, page, snippet, flagged, reason), "Corrections" (document, field, revision,
+ * (document, field, line, value, page, snippet, flagged, reason, box_x0, box_y0, box_x1, box_y1: one row per value and
+ * one per line item, `line_item`), "Corrections" (document, field, revision,
  * previous_value, value, corrected_by, corrected_at: the review corrections, none in a job's first exports). Missing values are empty cells; amounts and
  * numbers are numbers, dates are dates; text is always a text cell (never a formula).
  */
@@ -193,7 +224,7 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
 
   const evidence = wb.addWorksheet('Evidence');
   header(evidence, EVIDENCE_COLUMNS);
-  for (const r of evidenceRows(input)) addRow(evidence, [r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason].map(plain));
+  for (const r of evidenceRows(input)) addRow(evidence, evidenceCells(r).map(plain));
 
   const corrections = wb.addWorksheet('Corrections');
   header(corrections, CORRECTION_COLUMNS);
@@ -242,7 +273,7 @@ export function extractionToCsvFiles(input: ExtractionExportInput): Array<{ name
   const items: Array<Array<string | number | null>> = [[...ITEM_COLUMNS]];
   for (const d of input.documents) d.result.items.forEach((it, i) => items.push([d.document, i + 1, ...LINE_ITEM_COLUMNS.map((c) => valueOf(it[c]))]));
   const evidence: Array<Array<string | number | boolean | null>> = [[...EVIDENCE_COLUMNS]];
-  for (const r of evidenceRows(input)) evidence.push([r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason]);
+  for (const r of evidenceRows(input)) evidence.push(evidenceCells(r));
   return [
     { name: EXTRACTION_CSV_FILES.documents, content: csv(docs) },
     { name: EXTRACTION_CSV_FILES.items, content: csv(items) },
@@ -283,6 +314,15 @@ const ValueEvidence = z
     reason: z.string().nullable().describe('Why it was flagged'),
   })
   .describe('Where a value was read and whether its evidence was confirmed; null for a missing value');
+const LineEvidence = z
+  .object({
+    page: z.number().int().positive().describe('1-based page of the line (of its description, else of its first cell with evidence)'),
+    snippet: z.string().describe('Its cells\' snippets on that page in reading order, separated by spaces'),
+    box: Box.nullable().describe('The union of its cells\' boxes on that page; null on a plain-text page'),
+    flagged: z.boolean().describe('True when any of its cells was flagged'),
+    reason: z.string().nullable().describe('Why its cells were flagged (each reason once, separated by "; ")'),
+  })
+  .describe('Where a whole line item was read, for a reviewer; null when none of its cells has evidence');
 const Str = z.string().nullable();
 const Correction = z
   .object({
@@ -310,7 +350,13 @@ export const ExtractionJson = z
         items: z.array(Item),
         evidence: z.object({
           fields: z.record(z.string(), ValueEvidence.nullable()),
-          items: z.array(z.object({ description: ValueEvidence.nullable(), quantity: ValueEvidence.nullable(), unit_price: ValueEvidence.nullable(), amount: ValueEvidence.nullable() })),
+          items: z.array(
+            z.object({
+              description: ValueEvidence.nullable(), quantity: ValueEvidence.nullable(), unit_price: ValueEvidence.nullable(), amount: ValueEvidence.nullable(),
+              // Results written before line evidence existed (issue 29) have none: read as null.
+              line: LineEvidence.nullable().default(null),
+            }),
+          ),
         }),
         warnings: z.array(z.string()),
         corrections: z
@@ -341,13 +387,18 @@ export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJ
       fields: Object.fromEntries(input.fields.map((f) => [f, valueOf(d.result.fields[f])])),
       items: d.result.items.map((it) => ({ description: valueOf(it.description), quantity: valueOf(it.quantity), unit_price: valueOf(it.unit_price), amount: valueOf(it.amount) })),
       evidence: {
-        fields: Object.fromEntries(input.fields.map((f) => [f, evidenceJson(d.result.fields[f], flagOf(d.check, { field: f }))])),
-        items: d.result.items.map((it, i) => ({
-          description: evidenceJson(it.description, flagOf(d.check, { item: i, column: 'description' })),
-          quantity: evidenceJson(it.quantity, flagOf(d.check, { item: i, column: 'quantity' })),
-          unit_price: evidenceJson(it.unit_price, flagOf(d.check, { item: i, column: 'unit_price' })),
-          amount: evidenceJson(it.amount, flagOf(d.check, { item: i, column: 'amount' })),
-        })),
+        fields: Object.fromEntries(input.fields.map((f) => [f, evidenceJson(d.result.fields[f], flagOf(d.check.flagged, { field: f }))])),
+        items: d.result.items.map((it, i) => {
+          const line = lineEvidence(it);
+          const reason = lineFlagOf(d.check.flagged, i);
+          return {
+            description: evidenceJson(it.description, flagOf(d.check.flagged, { item: i, column: 'description' })),
+            quantity: evidenceJson(it.quantity, flagOf(d.check.flagged, { item: i, column: 'quantity' })),
+            unit_price: evidenceJson(it.unit_price, flagOf(d.check.flagged, { item: i, column: 'unit_price' })),
+            amount: evidenceJson(it.amount, flagOf(d.check.flagged, { item: i, column: 'amount' })),
+            line: line && { page: line.page, snippet: line.snippet, box: line.box, flagged: reason !== null, reason },
+          };
+        }),
       },
       warnings: [...d.result.warnings],
       corrections: (d.corrections ?? []).map((c) => ({ ...c })),

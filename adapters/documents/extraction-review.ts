@@ -26,16 +26,22 @@ export function exportInputFromJson(raw: unknown, fields: readonly string[]): Ex
   const json = ExtractionJson.parse(withCorrections);
   const documents = json.documents.map((d): ExtractionDocumentResult => {
     const flagged: FlaggedValue[] = [];
+    // A value's reasons are joined with "; " in the JSON: one entry per document reason it carries, as the run had.
+    const reasonsOf = (joined: string | null): string[] => {
+      if (joined === null) return ['failed the evidence check'];
+      const parts = d.review_reasons.filter((r) => joined === r || joined.startsWith(`${r}; `) || joined.endsWith(`; ${r}`) || joined.includes(`; ${r}; `));
+      return parts.length > 0 ? parts : [joined];
+    };
     for (const f of fields) {
       const ev = d.evidence.fields[f];
-      if (ev?.flagged) flagged.push({ field: f, reason: ev.reason ?? 'failed the evidence check' });
+      if (ev?.flagged) for (const reason of reasonsOf(ev.reason)) flagged.push({ field: f, reason });
     }
     const items = d.items.map((it, i): LineItem => {
       const ev = d.evidence.items[i];
       const item = {} as LineItem;
       for (const c of LINE_ITEM_COLUMNS) {
         item[c] = valueFromJson(it[c], ev?.[c]);
-        if (ev?.[c]?.flagged) flagged.push({ item: i, column: c, reason: ev[c]!.reason ?? 'failed the evidence check' });
+        if (ev?.[c]?.flagged) for (const reason of reasonsOf(ev[c]!.reason)) flagged.push({ item: i, column: c, reason });
       }
       return item;
     });
@@ -60,7 +66,8 @@ export interface StoredCorrection extends ExtractionCorrection {
  * The export input with the corrections applied in order: each corrected field takes the reviewer's value, without
  * evidence (the value is the reviewer's, not read from the source), and is no longer flagged; a document whose
  * flagged values have all been corrected (or confirmed with their own value) no longer requires review. The
- * reasons that remain are those of the values still flagged.
+ * reasons that remain are those of the values still flagged (a reason naming several values, e.g. totals that do
+ * not add up, stays while one of them is not corrected), in their first order.
  */
 export function applyCorrections(input: ExtractionExportInput, corrections: readonly StoredCorrection[]): ExtractionExportInput {
   const documents = input.documents.map((d) => ({ ...d, result: { ...d.result, fields: { ...d.result.fields } }, check: { ...d.check }, corrections: [...(d.corrections ?? [])] }));
@@ -71,7 +78,9 @@ export function applyCorrections(input: ExtractionExportInput, corrections: read
     d.result.fields[c.field] = { value: c.value, evidence: null, confidence: null };
     d.corrections.push(entry);
     const flagged = d.check.flagged.filter((f) => !('field' in f && f.field === c.field));
-    d.check = { review_required: flagged.length > 0, reasons: flagged.map((f) => f.reason), flagged };
+    const carried = new Set(flagged.map((f) => f.reason));
+    const reasons = [...new Set([...d.check.reasons.filter((r) => carried.has(r)), ...flagged.map((f) => f.reason)])];
+    d.check = { review_required: flagged.length > 0, reasons, flagged };
   }
   return { fields: input.fields, documents };
 }

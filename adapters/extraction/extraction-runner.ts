@@ -1,18 +1,20 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkDocument, mergeReview, type ReviewOutcome } from '../../domain/extraction-checks.js';
 import { checkEvidence } from '../../domain/extraction-evidence.js';
-import type { LineItemColumn } from '../../domain/extraction.js';
+import type { ExtractionResult, PositionedText } from '../../domain/extraction.js';
 import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
 import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
 import { readJsonIfExists, writeWhole } from '../storage/whole-files.js';
 import type { ExtractionProvider } from './extraction-provider.js';
+import { conceptOf } from './offline-labels.js';
 import { readSourceText } from './source-text.js';
 
 /**
  * `flow-extract` (docs/processing.md, "Field extraction"): each source document is read as positioned text, given to
- * the configured engine with the job's fields and instructions, and every value's evidence is checked against the
- * source; then the three result files (XLSX, the CSV files in one ZIP, JSON) are written with one row per document.
+ * the configured engine with the job's fields and instructions, every value's evidence is checked against the source
+ * and the values against each other (the document's arithmetic and dates: domain/extraction-checks.ts); then the three result files (XLSX, the CSV files in one ZIP, JSON) are written with one row per document.
  * Each finished document is saved whole in the job's checkpoint folder, so a worker that dies resumes at the next
  * document (its progress is reported as the activity's heartbeat).
  *
@@ -22,6 +24,16 @@ export interface ExtractionRunnerOptions {
   provider: ExtractionProvider;
   /** The Tesseract language(s) of scanned pages and images (the first of OCR_LANGUAGES). */
   language?: string;
+}
+
+/**
+ * The platform's review of an engine's answer, whatever engine gave it: the evidence check (every value's snippet on
+ * its page, the value derivable from it) and the document checks (its arithmetic and dates), the client's field
+ * names mapped to the concepts the engines use (total, tax, dates…). What a job's results show; a benchmark calling
+ * an engine directly uses it too, so it counts the same flags.
+ */
+export function reviewExtraction(result: ExtractionResult, document: PositionedText): ReviewOutcome {
+  return mergeReview(checkEvidence(result, document), checkDocument(result, document, (f) => conceptOf(f).id));
 }
 
 const documentFile = (dir: string, index: number) => join(dir, `document-${index}.json`);
@@ -45,21 +57,15 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       const text = await readSourceText(source.path, { engine, workDir: pagesDir, ...(opts.language ? { language: opts.language } : {}), ...(signal ? { signal } : {}) });
       await rm(pagesDir, { recursive: true, force: true });
       const result = await opts.provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
-      const reviewed = checkEvidence(result, text);
+      const check = reviewExtraction(result, text);
       const doc: ExtractionDocumentResult = {
         document: source.filename,
         upload_id: source.uploadId ?? null,
         // The pages the document was quoted and charged for (a capped text reads fewer); the reading's own count for a
         // source without a measure (direct calls).
         pages: source.pages ?? text.pages.length,
-        result: { fields: reviewed.fields, items: reviewed.items, warnings: [...text.warnings, ...reviewed.warnings] },
-        check: {
-          review_required: reviewed.review_required,
-          reasons: reviewed.review_reasons,
-          flagged: reviewed.checks
-            .filter((c) => !c.ok)
-            .map((c) => (c.item === null ? { field: c.field, reason: c.reason ?? 'failed the evidence check' } : { item: c.item, column: c.field as LineItemColumn, reason: c.reason ?? 'failed the evidence check' })),
-        },
+        result: { fields: result.fields, items: result.items, warnings: [...text.warnings, ...result.warnings] },
+        check,
       };
       if (checkpointDir) await writeWhole(documentFile(checkpointDir, i), doc);
       documents.push(doc);

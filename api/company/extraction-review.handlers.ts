@@ -6,7 +6,8 @@ import { LINE_ITEM_COLUMNS, type ExtractedValue } from '../../domain/extraction.
 import { parseCorrections } from '../../domain/validation/extraction-corrections.js';
 import { invalidBody } from '../../domain/validation/proof-request.js';
 import type { FieldIssue } from '../../domain/validation/proof-request.js';
-import { extractionResultFiles, type ExtractionExportInput, type FlaggedValue } from '../../adapters/documents/extraction-exports.js';
+import { extractionResultFiles, flagOf, type ExtractionExportInput } from '../../adapters/documents/extraction-exports.js';
+import { lineEvidence } from '../../domain/extraction-evidence.js';
 import { applyCorrections, exportInputFromJson, reviewedFileName, type StoredCorrection } from '../../adapters/documents/extraction-review.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
@@ -61,7 +62,6 @@ async function loadReview(db: Db, store: FileStore, job: Job, now: Date): Promis
 }
 
 const evidenceJson = (v: ExtractedValue | undefined) => (v?.evidence ? { page: v.evidence.page, snippet: v.evidence.snippet, box: v.evidence.box } : null);
-const flagOf = (flagged: readonly FlaggedValue[], match: (f: FlaggedValue) => boolean) => flagged.find(match)?.reason ?? null;
 
 /** The review as the dashboard shows it: every value beside the evidence it was read from and its flag. */
 function reviewJson(r: LoadedReview) {
@@ -84,7 +84,7 @@ function reviewJson(r: LoadedReview) {
         warnings: d.result.warnings,
         fields: Object.fromEntries(
           r.fields.map((f) => {
-            const reason = flagOf(engine.check.flagged, (x) => 'field' in x && x.field === f);
+            const reason = flagOf(engine.check.flagged, { field: f });
             return [f, {
               value: d.result.fields[f]?.value ?? null,
               extracted_value: engine.result.fields[f]?.value ?? null,
@@ -98,11 +98,13 @@ function reviewJson(r: LoadedReview) {
         items: engine.result.items.map((item, n) =>
           Object.fromEntries(
             LINE_ITEM_COLUMNS.map((c) => {
-              const reason = flagOf(engine.check.flagged, (x) => 'item' in x && x.item === n && x.column === c);
+              const reason = flagOf(engine.check.flagged, { item: n, column: c });
               return [c, { value: item[c].value, evidence: evidenceJson(item[c]), flagged: reason !== null, reason }];
             }),
           ),
         ),
+        // Where each whole line is (page, the union of its cells' boxes, their snippets), for the reviewer.
+        lines: engine.result.items.map((item) => evidenceJson({ value: '', evidence: lineEvidence(item), confidence: null })),
       };
     }),
     corrections: r.corrections.map((c) => ({

@@ -566,9 +566,9 @@ const SESSION_FIELDS = { csrf_token: { type: 'string', pattern: '^[0-9a-f]{64}$'
 
 const EVIDENCE = nullable(obj(['page', 'snippet', 'box'], {
   page: { type: 'integer', minimum: 1 }, snippet: { type: 'string' },
-  box: nullable(obj(['x0', 'y0', 'x1', 'y1'], { x0: { type: 'number' }, y0: { type: 'number' }, x1: { type: 'number' }, y1: { type: 'number' } })),
+  box: { ...nullable(obj(['x0', 'y0', 'x1', 'y1'], { x0: { type: 'number' }, y0: { type: 'number' }, x1: { type: 'number' }, y1: { type: 'number' } })), description: 'In PDF points from the page\'s top-left corner; null on a plain-text page.' },
 }));
-const FLAG = { flagged: { type: 'boolean', description: 'The evidence check failed: look at it.' }, reason: nullable({ type: 'string' }) };
+const FLAG = { flagged: { type: 'boolean', description: 'The evidence check or a document check (the totals, the dates…) failed: look at it.' }, reason: { ...nullable({ type: 'string' }), description: 'Why, each reason once, separated by "; ".' } };
 const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_type'], { index: { type: 'integer', minimum: 0 }, name: { type: 'string' }, download_path: { type: 'string' }, bytes: { type: 'integer', minimum: 0 }, content_type: { type: 'string' } });
 
 /** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
@@ -582,7 +582,7 @@ function reviewSchemas(): Record<string, Schema> {
       review_required: { type: 'boolean', description: 'Some document still has a flagged value that was not corrected.' },
       documents: {
         type: 'array',
-        items: obj(['index', 'document', 'upload_id', 'pages', 'review_required', 'review_reasons', 'warnings', 'fields', 'items'], {
+        items: obj(['index', 'document', 'upload_id', 'pages', 'review_required', 'review_reasons', 'warnings', 'fields', 'items', 'lines'], {
           index: { type: 'integer', minimum: 0 }, document: { type: 'string' }, upload_id: nullable({ type: 'string' }), pages: { type: 'integer', minimum: 0 },
           review_required: { type: 'boolean' }, review_reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } },
           fields: {
@@ -593,6 +593,7 @@ function reviewSchemas(): Record<string, Schema> {
             }),
           },
           items: { type: 'array', items: obj([...LINE_ITEM_COLUMNS], Object.fromEntries(LINE_ITEM_COLUMNS.map((c) => [c, obj(['value', 'evidence', 'flagged', 'reason'], { value: nullable({ type: 'string' }), evidence: EVIDENCE, ...FLAG })]))) },
+          lines: { type: 'array', items: EVIDENCE, description: 'For each line item (same order as `items`), where the whole line is: the page of its description, the union of its cells\' boxes on that page and their snippets in reading order; null when no cell has evidence.' },
         }),
       },
       corrections: {

@@ -88,6 +88,10 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await fieldsTable.getByRole('rowheader', { name: 'total' }).waitFor();
     const truthTotal = invoices[0]!.truth.fields.total!;
     await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toContain(truthTotal);
+    // Where it was read: the page and the box in points (a text PDF has word boxes), and each line item's too.
+    await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toMatch(/page 1, x \d+–\d+, y \d+–\d+/u);
+    const itemsTable = page.getByRole('table', { name: /^Line items of / });
+    await expect(itemsTable.getByRole('row').nth(1).innerText()).resolves.toMatch(/page 1, x \d+–\d+, y \d+–\d+/u);
     await j.checkPage('review');
     await fieldsTable.getByRole('button', { name: /^Correct total of / }).click();
     const input = page.getByLabel('New value of total');

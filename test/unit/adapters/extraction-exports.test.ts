@@ -106,15 +106,20 @@ describe('extraction exports: XLSX', () => {
     expect(items[1]).toEqual([first.document, 1, it0.description.value, Number(it0.quantity.value), Number(it0.unit_price.value), Number(it0.amount.value)]);
 
     const evidence = rowsOf(wb.getWorksheet('Evidence')!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason']);
-    const nonNull = input.documents.reduce((n, d) => n + FIELDS.filter((f) => d.result.fields[f]!.value !== null).length + d.result.items.length * 4, 0);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1']);
+    // A row per non-null value, and one per line item (the whole line: `line_item`, before its cells).
+    const nonNull = input.documents.reduce((n, d) => n + FIELDS.filter((f) => d.result.fields[f]!.value !== null).length + d.result.items.length * 5, 0);
     expect(evidence.length - 1).toBe(nonNull);
     const total = evidence.find((r) => r[0] === first.document && r[1] === 'total')!;
-    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet']);
+    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet', 1, 2, 3, 4]);
     const amount1 = evidence.find((r) => r[0] === first.document && r[1] === 'amount' && r[2] === 1)!;
     expect(amount1[6]).toBe(true);
+    const line1 = evidence.findIndex((r) => r[0] === first.document && r[1] === 'line_item' && r[2] === 1);
+    const cells = [it0.description, it0.quantity, it0.unit_price, it0.amount].map((v) => v.value!);
+    expect(evidence[line1]!.slice(3)).toEqual([cells.join(' | '), 1, cells.map((c) => `snippet of ${c}`).join(' '), true, 'the snippet is not in the source', 1, 2, 3, 4]);
+    expect(evidence.slice(line1 + 1, line1 + 5).map((r) => [r[1], r[2]])).toEqual([['description', 1], ['quantity', 1], ['unit_price', 1], ['amount', 1]]);
     const fine = evidence.find((r) => r[0] === first.document && r[1] === 'invoice_number')!;
-    expect(fine.slice(6)).toEqual([false]); // flagged false, no reason (trailing empty cell)
+    expect(fine.slice(6)).toEqual([false, undefined, 1, 2, 3, 4]); // flagged false, no reason, the box
   });
 
   it('keeps text as text cells: formula-like values are strings, never formulas; unicode survives', async () => {
@@ -173,8 +178,9 @@ describe('extraction exports: CSV', () => {
     const items = csvRows(zip.readFile(EXTRACTION_CSV_FILES.items)!);
     expect(items.length - 1).toBe(input.documents.reduce((n, d) => n + d.result.items.length, 0));
     const evidence = csvRows(zip.readFile(EXTRACTION_CSV_FILES.evidence)!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason']);
-    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet']);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1']);
+    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet', '1', '2', '3', '4']);
+    expect(evidence.find((r) => r[0] === input.documents[1]!.document && r[1] === 'line_item' && r[2] === '1')!.slice(4)).toEqual(['1', expect.stringMatching(/^snippet of /u), 'false', '', '1', '2', '3', '4']);
   });
 
   it('defuses formula injection with a leading apostrophe (= + - @ tab CR), keeps negative numbers, unicode and quoting', () => {
@@ -183,7 +189,7 @@ describe('extraction exports: CSV', () => {
     expect(docs[1]![3]).toBe("'@reason");
     expect(docs[1]!.slice(4)).toEqual(['Müller & Söhne, "Zürich"', '東京株式会社 Ωmega 😀', "'+SUM(1,2)", 'line one\nline two; "quoted", comma', '-12.50', '2026-12-31', '']);
     expect(items.slice(1).map((r) => r[2])).toEqual(NASTY.map((n) => `'${n}`));
-    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found"]);
+    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found", '1', '2', '3', '4']);
     expect(defuseFormula('-5')).toBe('-5');
     expect(defuseFormula('-5-5')).toBe("'-5-5");
     expect(defuseFormula('a=b')).toBe('a=b');
@@ -218,6 +224,12 @@ describe('extraction exports: JSON', () => {
     });
     expect(json.documents[0]!.evidence.fields.total).toMatchObject({ page: 1, flagged: true, reason: 'the value is not in its snippet', box: { x0: 1, y0: 2, x1: 3, y1: 4 } });
     expect(json.documents[0]!.evidence.items[0]!.amount).toMatchObject({ flagged: true });
+    // The whole line: its page, the union of its cells' boxes, their snippets; flagged when a cell is.
+    const it0 = input.documents[0]!.result.items[0]!;
+    expect(json.documents[0]!.evidence.items[0]!.line).toEqual({
+      page: 1, snippet: [it0.description, it0.quantity, it0.unit_price, it0.amount].map((v) => `snippet of ${v.value}`).join(' '), box: { x0: 1, y0: 2, x1: 3, y1: 4 }, flagged: true, reason: 'the snippet is not in the source',
+    });
+    expect(json.documents[1]!.evidence.items[0]!.line).toMatchObject({ flagged: false, reason: null });
     expect(json.documents[0]!.evidence.fields.invoice_number).toMatchObject({ flagged: false, reason: null });
     expect(validate({ documents: [{ ...json.documents[0], review_required: 'yes' }] })).toBe(false);
   });

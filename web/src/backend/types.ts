@@ -213,10 +213,17 @@ export interface Credits {
   ledger: { data: LedgerEntry[]; next_cursor: number };
 }
 
+/** Where a value or a line was read: its page, snippet and box (PDF points from the page's top-left; null on plain text). */
+export interface ReviewEvidence {
+  page: number;
+  snippet: string;
+  box: { x0: number; y0: number; x1: number; y1: number } | null;
+}
+
 export interface ReviewValue {
   value: string | null;
   extracted_value: string | null;
-  evidence: { page: number; snippet: string } | null;
+  evidence: ReviewEvidence | null;
   flagged: boolean;
   reason: string | null;
   corrected: boolean;
@@ -246,7 +253,9 @@ export interface ExtractionReview {
     review_reasons: string[];
     warnings: string[];
     fields: Record<string, ReviewValue>;
-    items: Array<Record<string, { value: string | null; evidence: { page: number; snippet: string } | null; flagged: boolean; reason: string | null }>>;
+    items: Array<Record<string, { value: string | null; evidence: ReviewEvidence | null; flagged: boolean; reason: string | null }>>;
+    /** Where each whole line item is (same order as `items`): the union of its cells' boxes; null without evidence. */
+    lines: Array<ReviewEvidence | null>;
   }>;
   corrections: Array<{ id: string; revision: number; document: number; field: string; previous_value: string | null; value: string | null; corrected_by: string; corrected_at: string }>;
   files: { original: ReviewFile[]; reviewed: ReviewFile[] };

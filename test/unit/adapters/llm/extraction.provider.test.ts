@@ -1,4 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ExtractionJson } from '../../../../adapters/documents/extraction-exports.js';
+import { createExtractionRunner } from '../../../../adapters/extraction/extraction-runner.js';
+import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { EXTRACTION_LIMITS, type PageText, type PositionedText, type PositionedWord } from '../../../../domain/extraction.js';
 import { LanguageModelExtractionProvider } from '../../../../adapters/providers/llm/extraction.provider.js';
 import { EXTRACTION_RULES } from '../../../../adapters/providers/llm/extraction-prompt.js';
@@ -153,6 +159,52 @@ describe('language-model extraction engine', () => {
     // Whitespace in a snippet is matched loosely; the page's own text is kept.
     expect(result.items[0]!.quantity.evidence).toEqual({ page: 2, snippet: 'Paper A4 2', box: { x0: 10, y0: 32, x1: 10 + 11 * 6, y1: 42 } });
     expect(result.warnings).toEqual(['page 3 could not be read']);
+  });
+
+  it('sends each page as its layout: lines in reading order, words at their place across the page (a far value, table columns)', async () => {
+    // Words with their own boxes (PDF points): a label at x 72 and its value at x 535; a table whose numbers sit in columns.
+    const word = (text: string, x0: number, top: number, offset: number): PositionedWord => ({ text, offset, box: { x0, y0: top, x1: x0 + text.length * 5, y1: top + 10 } });
+    const lines = ['Invoice Number: INV-7781', 'Paper 2 4.50', 'Toner black 1 1,225.50'];
+    const at = (line: number, col: number) => lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0) + col;
+    const laid: PageText = {
+      page: 1, text: lines.join('\n'), source: 'text_layer', width: 612, height: 792,
+      words: [
+        word('Invoice', 72, 100, at(0, 0)), word('Number:', 110, 100, at(0, 8)), word('INV-7781', 535, 100, at(0, 16)),
+        word('Paper', 72, 140, at(1, 0)), word('2', 300, 140, at(1, 6)), word('4.50', 400, 140, at(1, 8)),
+        word('Toner', 72, 154, at(2, 0)), word('black', 102, 154, at(2, 6)), word('1', 300, 154, at(2, 12)), word('1,225.50', 400, 154, at(2, 14)),
+      ],
+    };
+    stub = await standIn([json(200, completion({ fields: { invoice_number: v('INV-7781', 1, 'Invoice Number: INV-7781') }, items: [] }))]);
+    const result = await engine(stub.baseUrl).extract({ document: { pages: [laid], truncated: false, warnings: [] }, fields: ['invoice_number'] });
+    const sent = userMessage(stub.requests[0]!).split('--- page 1 ---\n')[1]!.split('\n</document>')[0]!.split('\n');
+    expect(sent[0]).toMatch(/^Invoice Number: {40,}INV-7781$/u);
+    expect(sent[1]!.indexOf(' 2 ') + 1).toBe(sent[2]!.indexOf(' 1 ') + 1);
+    expect(sent[1]!.indexOf('4.50')).toBe(sent[2]!.indexOf('1,225.50'));
+    expect(sent.map((l) => l.replace(/ +/gu, ' '))).toEqual(lines);
+    expect(EXTRACTION_RULES).toMatch(/layout/u);
+    // The model copies the spaced line; the evidence is the page's own text, with the words' box.
+    expect(result.fields['invoice_number']).toEqual({ value: 'INV-7781', evidence: { page: 1, snippet: 'Invoice Number: INV-7781', box: { x0: 72, y0: 100, x1: 575, y1: 110 } }, confidence: null });
+  });
+
+  it("its answers go through the platform's evidence check and document checks: the pre-tax figure given as the total is flagged", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'llm-checks-'));
+    try {
+      const path = join(dir, 'invoice.txt');
+      await writeFile(path, 'ACME GmbH\nInvoice No: R-1001\nNet amount: 100.00 EUR\nVAT 19%: 19.00 EUR\nTotal due: 119.00 EUR\n');
+      const answer = { fields: { invoice_number: v('R-1001', 1, 'Invoice No: R-1001'), subtotal: v('100.00', 1, 'Net amount: 100.00'), tax: v('19.00', 1, 'VAT 19%: 19.00'), total: v('100.00', 1, 'Net amount: 100.00') }, items: [] };
+      stub = await standIn([json(200, completion(answer))]);
+      const runner = createExtractionRunner(createOcrEngine(), { provider: engine(stub.baseUrl) });
+      const work = await mkdtemp(join(dir, 'work-'));
+      const outputs = await runner({ sources: [{ path, filename: 'invoice.txt' }], options: { fields: ['invoice_number', 'subtotal', 'tax', 'total'] }, workDir: work });
+      const d = ExtractionJson.parse(JSON.parse(Buffer.from((outputs[2] as { data: Uint8Array }).data).toString('utf8'))).documents[0]!;
+      expect(d.fields).toEqual({ invoice_number: 'R-1001', subtotal: '100.00', tax: '19.00', total: '100.00' });
+      // Every snippet is on the page, so only the document checks can catch it.
+      expect(d.review_reasons).toEqual(['the totals do not add up: subtotal 100.00 + tax 19.00 = 119.00, but total is 100.00']);
+      expect(d.evidence.fields['total']).toMatchObject({ page: 1, snippet: 'Net amount: 100.00', flagged: true });
+      expect(d.evidence.fields['invoice_number']).toMatchObject({ flagged: false });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("normalises the model's sloppy formats by the field's kind and leaves a value that is not of its kind empty", async () => {

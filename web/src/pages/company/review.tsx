@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ExtractionReview, ReviewFile } from '../../backend/types';
+import type { ExtractionReview, ReviewEvidence, ReviewFile } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { bytes, useAction, useLoad, when } from '../../lib/hooks';
@@ -28,9 +28,27 @@ function Files({ files, label }: { files: readonly ReviewFile[]; label: string }
   );
 }
 
+/** Where on the page, as text: "page 2, x 72–140, y 300–312" (points from the top-left), or "page 2" without a box. */
+function placeOf(ev: ReviewEvidence): string {
+  const b = ev.box;
+  const n = (x: number) => String(Math.round(x));
+  return b ? `page ${ev.page}, x ${n(b.x0)}–${n(b.x1)}, y ${n(b.y0)}–${n(b.y1)}` : `page ${ev.page}`;
+}
+
+/** A value's or a line's evidence: the snippet it was read from and where it is. */
+function EvidenceCell({ evidence }: { evidence: ReviewEvidence | null }) {
+  if (!evidence) return <span className="muted">—</span>;
+  return (
+    <>
+      <q>{evidence.snippet}</q> <span className="muted small">{placeOf(evidence)}</span>
+    </>
+  );
+}
+
 /**
  * The review of a completed flow-extract job (`GET /api/company/jobs/{id}/extraction`): each document's fields with
- * the value, what the engine read, the evidence (snippet and page) and the flag; a scalar field is corrected with
+ * the value, what the engine read, the evidence (snippet, page and box) and the flag (the evidence check's or the
+ * document checks', e.g. totals that do not add up); each line item with where the line is; a scalar field is corrected with
  * the expected form shown, sent with the current revision (the API's 409 and 422 messages are shown as they are);
  * the regenerated exports are then offered beside the originals. Line items are read-only. Every member may review.
  */
@@ -125,13 +143,7 @@ function ReviewView({ id }: { id: string }) {
                         </td>
                         <td className="wrap">{v.extracted_value ?? <span className="muted">none</span>}</td>
                         <td className="wrap">
-                          {v.evidence ? (
-                            <>
-                              <q>{v.evidence.snippet}</q> <span className="muted small">page {v.evidence.page}</span>
-                            </>
-                          ) : (
-                            <span className="muted">—</span>
-                          )}
+                          <EvidenceCell evidence={v.evidence} />
                         </td>
                         <td>{v.flagged ? <span className="badge badge-warn">{v.reason ?? 'flagged'}</span> : <span className="muted">—</span>}</td>
                         <td>
@@ -193,6 +205,7 @@ function ReviewView({ id }: { id: string }) {
                             {c}
                           </th>
                         ))}
+                        <th scope="col">Evidence</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -205,6 +218,9 @@ function ReviewView({ id }: { id: string }) {
                               {cell.flagged && <span className="badge badge-warn">{cell.reason ?? 'flagged'}</span>}
                             </td>
                           ))}
+                          <td className="wrap">
+                            <EvidenceCell evidence={d.lines?.[n] ?? null} />
+                          </td>
                         </tr>
                       ))}
                     </tbody>

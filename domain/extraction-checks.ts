@@ -1,0 +1,372 @@
+/**
+ * The document's own arithmetic and semantics (issue 29, item 4; docs/processing.md "Document checks"): whatever
+ * engine answered (offline, e-invoice, language model), its values must agree with each other and with what the page
+ * prints, not only occur on it (that is the evidence check, extraction-evidence.ts). Line amount = quantity × unit
+ * price; the lines add up to the subtotal (or the total); subtotal + tax = total; tax = rate × base where a rate is
+ * printed; the due date is not before the invoice date; an amount is not the day or year of a date, nor a percentage;
+ * a value the engine itself was unsure of needs a look. A failed check names every value it involves, which are kept
+ * as the engine gave them and flagged for review: a document whose totals do not add up needs review even when each
+ * of its values has evidence.
+ *
+ * Which field is the total, the subtotal, the tax, the invoice date or the due date comes from the client's field
+ * names, through the concept mapping the engines use (passed in as `conceptOf`, so this module stays pure).
+ *
+ * Pure: no I/O.
+ */
+import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
+import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
+import { amountReadings, canonicalDecimal, findAmounts, findTaxIds, monthNumber, PLAIN_DECIMAL } from './extraction-values.js';
+
+/** The concept id of a field name (`total`, `subtotal`, `tax`, `invoice_date`, `due_date`, or any other id). */
+export type ConceptOf = (field: string) => string;
+
+/** A value a check failed: a field by name (`item` null), or a line item's column with its 0-based index. */
+export interface CheckFlag {
+  field: string;
+  item: number | null;
+  reason: string;
+}
+
+export interface DocumentCheck {
+  /** One entry per value and failed check (a value may fail several). */
+  flags: CheckFlag[];
+  /** The failed checks' reasons, each once, naming the values concerned by the client's field names. */
+  reasons: string[];
+}
+
+/** An engine's confidence below this is a value it was unsure of: flagged (a null confidence says nothing). */
+export const UNSURE_CONFIDENCE = 0.5;
+/** A tax rate above this (in %) is not a sales tax or VAT rate: a tax above this share of its base is implausible. */
+const MAX_TAX_RATE = 30;
+
+/** Words that name a tax on a page (EN, DE, FR, ES, IT, NL and the Nordic languages). */
+const TAX_WORD = /(?<![\p{L}])(?:tax(?:es)?|vat|gst|hst|pst|qst|mwst|ust|tva|iva|btw|igic|moms|alv|mva|tps|tvq)(?![\p{L}])|steuer|imposta|impuest|taxe/iu;
+/** Words saying a tax is included in the amounts (a receipt: "incl. 19% VAT"). */
+const TAX_INCLUDED = /(?<![\p{L}])(?:incl|included|including|inclusive|inkl|inklusive|enthalten|enth|dont|incluse|inclus|incluido|incluida|incluidos|inclusa|incluso|inclusief|inbegrepen)(?![\p{L}])/iu;
+/** Words of charges and deductions between the lines and the subtotal or total (shipping, discount, rounding…). */
+const CHARGE_WORD = /shipping|freight|delivery|handling|postage|discount|rebate|deposit|rounding|service charge|tip|rabatt|skonto|versand|fracht|porto|pfand|rundung|remise|escompte|frais|livraison|arrondi|envío|envio|descuento|gastos|sconto|spedizione|trasporto|arrotondamento|korting|verzend|afronding|bezorg/iu;
+/** Words of a company's registration, on legal footers beside its VAT number (share capital, SIRET, register…). */
+const REGISTRATION_WORD = /capital|kapital|siret|siren|\bape\b|\brcs\b|handelsreg|registro|register|iban|\bbic\b/iu;
+/** A percentage (`19%`, `7,7 %`, `-10%`). */
+const PERCENT = /(?<![\p{N}.,])(-?)(\d{1,3}(?:[.,]\d{1,3})?)\s?%/gu;
+
+interface Num {
+  /** The field name, or `line item N column`. */
+  name: string;
+  value: number;
+  /** The printed precision: the number of decimals of the value as given. */
+  decimals: number;
+  text: string;
+}
+
+function num(name: string, v: ExtractedValue | undefined): Num | null {
+  const s = v?.value;
+  if (s == null || !PLAIN_DECIMAL.test(s)) return null;
+  return { name, value: Number(s), decimals: s.split('.')[1]?.length ?? 0, text: s };
+}
+
+/** Half a unit of the last printed decimal: how far a correctly rounded printed value may be from the exact one. */
+const half = (n: { decimals: number }) => 0.5 * 10 ** -n.decimals;
+const EPSILON = 1e-9;
+const fmt = (x: number, decimals: number) => (Object.is(x, -0) ? 0 : x).toFixed(Math.min(10, Math.max(0, decimals)));
+const maxDecimals = (...ns: Num[]) => Math.max(2, ...ns.map((n) => n.decimals));
+
+/** Checks `result` against itself and `document`; never throws on malformed values (they are not numbers or dates). */
+export function checkDocument(result: ExtractionResult, document: PositionedText, conceptOf: ConceptOf): DocumentCheck {
+  const flags: CheckFlag[] = [];
+  const reasons: string[] = [];
+  const fail = (reason: string, values: ReadonlyArray<{ field: string; item: number | null }>) => {
+    if (!reasons.includes(reason)) reasons.push(reason);
+    for (const v of values) flags.push({ field: v.field, item: v.item, reason });
+  };
+  const field = (f: string) => ({ field: f, item: null });
+
+  /** The first requested field of a concept that has a value. */
+  const byConcept = (id: string): string | null =>
+    Object.keys(result.fields).find((f) => conceptOf(f) === id && result.fields[f]!.value !== null && (id.endsWith('date') || fieldKind(f) === 'amount')) ?? null;
+  const totalF = byConcept('total');
+  const subtotalF = byConcept('subtotal');
+  const taxF = byConcept('tax');
+  const total = totalF ? num(totalF, result.fields[totalF]) : null;
+  const subtotal = subtotalF ? num(subtotalF, result.fields[subtotalF]) : null;
+  const tax = taxF ? num(taxF, result.fields[taxF]) : null;
+
+  const pages = new Map(document.pages.map((p) => [p.page, p]));
+  const lines = document.pages.flatMap((p) => p.text.split('\n'));
+  // Lines about a tax amount or rate: naming a tax, but not a tax id or a company's registration ("TVA : FR11999999998 -
+  // SIRET : … - capital 120 000,00" is a footer, not a tax line).
+  const taxLines = lines.filter((l) => TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l));
+  // The page says this tax is included: a tax line saying so carries the tax amount ("incl. 19% VAT 19.00", "dont TVA
+  // 3,17"), not a total ("Total incl. VAT 119.00" says nothing about which figure is the tax).
+  const taxIncluded = tax !== null && taxLines.some((l) => TAX_INCLUDED.test(l) && findAmounts(l).some((a) => Math.abs(Math.abs(Number(a.value)) - Math.abs(tax.value)) <= half(tax) + EPSILON));
+  const taxRates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
+  const printedTaxes = taxLines.flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
+  // Amounts on a line naming a charge or deduction, or on the line below one that names some and has no amount (a
+  // summary table: "Warenwert  Zu-/Abschlag  Fracht  Skonto  Nettobetrag" over its figures).
+  const charges = lines.flatMap((l, i) => {
+    if (!CHARGE_WORD.test(l)) return [];
+    const own = findAmounts(l);
+    return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
+  }).slice(0, 40);
+  /** A gap the page explains by a printed charge or deduction (shipping, discount…), two of them (a charge less a deduction), or all together. */
+  const explained = (gap: number, tol: number) => {
+    const g = Math.abs(gap);
+    if (charges.some((c) => Math.abs(g - c) <= tol)) return true;
+    for (let i = 0; i < charges.length; i++) for (let j = i + 1; j < charges.length; j++) if (Math.abs(g - (charges[i]! + charges[j]!)) <= tol || Math.abs(g - Math.abs(charges[i]! - charges[j]!)) <= tol) return true;
+    return charges.length > 2 && Math.abs(g - charges.reduce((a, b) => a + b, 0)) <= tol;
+  };
+  // Money as the document prints it: the amounts with a decimal part; how many decimals most of them have.
+  const money = document.pages.flatMap((p) => findAmounts(p.text)).filter((a) => a.value.includes('.')).map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
+  const byDecimals = new Map<number, number>();
+  for (const m of money) byDecimals.set(m.decimals, (byDecimals.get(m.decimals) ?? 0) + 1);
+  const [moneyDecimals, moneyCount] = [...byDecimals.entries()].sort((a, b) => b[1] - a[1])[0] ?? [null, 0];
+  const largest = money.reduce((m, a) => Math.max(m, a.value), 0);
+
+  // 1. A value the engine was unsure of.
+  const unsure = (name: string, ref: { field: string; item: number | null }, v: ExtractedValue) => {
+    if (v.value !== null && v.confidence !== null && v.confidence < UNSURE_CONFIDENCE) fail(`${name}: the engine was unsure of "${clip(v.value)}" (confidence ${Number(v.confidence.toFixed(2))})`, [ref]);
+  };
+  for (const [f, v] of Object.entries(result.fields)) unsure(f, field(f), v);
+  result.items.forEach((it, i) => {
+    for (const c of LINE_ITEM_COLUMNS) if (it[c]) unsure(`line item ${i + 1} ${c}`, { field: c, item: i }, it[c]);
+  });
+
+  // 2. Amounts that are the day or year of a date, or a percentage.
+  for (const [f, v] of Object.entries(result.fields)) {
+    if (fieldKind(f) !== 'amount' || v.value === null || !v.evidence) continue;
+    const page = pages.get(v.evidence.page);
+    const why = page ? notAnAmount(page, v.evidence, v.value) : null;
+    if (why) fail(`${f} "${clip(v.value)}" ${why}`, [field(f)]);
+  }
+
+  // 2b. A total, subtotal or tax written with other decimals than most of the document's money ("19.0" from a VAT
+  // rate column on a page of "12.50"s, "3" from a date): not one of its money figures. Only when that many decimals
+  // are rare on the document (under a quarter of its amounts with decimals): a bill of many 4-decimal unit prices
+  // still has its 2-decimal total.
+  for (const f of [totalF, subtotalF, taxF]) {
+    const n = f ? num(f, result.fields[f]) : null;
+    if (!n || moneyDecimals === null || moneyCount < 3 || n.decimals === moneyDecimals) continue;
+    if ((byDecimals.get(n.decimals) ?? 0) >= 0.25 * money.length) continue;
+    fail(`${n.name} "${n.text}" is written with ${n.decimals} decimal${n.decimals === 1 ? '' : 's'}, but the document's amounts have ${moneyDecimals}`, [field(n.name)]);
+  }
+
+  // 3. Each line: amount = quantity × unit price (a discount or a rate printed on the row may explain the difference).
+  const items = result.items.map((it, i) => ({ it, i, q: num(`line item ${i + 1} quantity`, it.quantity), p: num(`line item ${i + 1} unit price`, it.unit_price), a: num(`line item ${i + 1} amount`, it.amount) }));
+  for (const { it, i, q, p, a } of items) {
+    if (!q || !p || !a) continue;
+    const product = q.value * p.value;
+    const tol = half(a) + Math.abs(q.value) * half(p) + EPSILON;
+    if (Math.abs(product - a.value) <= tol) continue;
+    const rates = rowPercentages(document, it);
+    if (rates.some((r) => Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 || Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005)) continue;
+    fail(`line item ${i + 1}: quantity ${q.text} × unit price ${p.text} = ${fmt(product, Math.max(a.decimals, 2))}, but its amount is ${a.text}`, (['quantity', 'unit_price', 'amount'] as const).map((c) => ({ field: c, item: i })));
+  }
+
+  // 4. The lines add up to the subtotal, else the total (net lines: the total less the tax).
+  const amounts = items.map((x) => x.a);
+  const target = subtotal ?? total;
+  if (target && items.length > 0 && amounts.every((a): a is Num => a !== null)) {
+    const sum = amounts.reduce((s, a) => s + a.value, 0);
+    const tol = amounts.reduce((t, a) => t + half(a), half(target)) + EPSILON;
+    const candidates = [subtotal, total, total && tax && !subtotal ? { value: total.value - tax.value } : null].filter((x): x is { value: number } => x !== null);
+    // Net lines and a gross total whose tax was not asked for: the gap is a tax the page prints (an amount on a tax
+    // line, or a printed rate of the lines' sum), perhaps with a printed charge.
+    const taxGap = (gap: number) =>
+      !tax && total && !subtotal && (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) || taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
+    if (!candidates.some((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)))) {
+      fail(`the line items do not add up: their amounts sum to ${fmt(sum, maxDecimals(...amounts))}, but ${target.name} is ${target.text}`, [field(target.name), ...items.map((x) => ({ field: 'amount', item: x.i }))]);
+    }
+  }
+
+  // 5. subtotal + tax = total (a tax the page says is included: subtotal = total).
+  if (subtotal && tax && total) {
+    const gap = total.value - (subtotal.value + tax.value);
+    const tol = half(subtotal) + half(tax) + half(total) + EPSILON;
+    const included = taxIncluded && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total) + EPSILON;
+    if (Math.abs(gap) > tol && !included && !explained(gap, tol)) {
+      fail(`the totals do not add up: ${subtotal.name} ${subtotal.text} + ${tax.name} ${tax.text} = ${fmt(subtotal.value + tax.value, maxDecimals(subtotal, tax))}, but ${total.name} is ${total.text}`, [field(subtotal.name), field(tax.name), field(total.name)]);
+    }
+  }
+
+  // 6. A total below an amount printed on a tax line ("TOTAL IMPUESTOS 302.00" beside a total of 60.00; "Total incl.
+  // VAT 119.00" beside the pre-tax 100.00).
+  if (total && total.value > 0) {
+    const above = taxLines.flatMap((l) => findAmounts(l).filter((a) => a.value.includes('.') && Number(a.value) > total.value + half(total) + EPSILON).map((a) => ({ l, a })))[0];
+    if (above) fail(`${total.name} ${total.text} is less than ${above.a.raw} printed on a tax line ("${clip(normaliseLine(above.l))}")`, [field(total.name)]);
+  }
+
+  // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
+  if (tax && tax.value !== 0) {
+    if (!document.pages.some((p) => TAX_WORD.test(p.text))) {
+      fail(`${tax.name} ${tax.text} is given, but the document names no tax (VAT, GST, sales tax…)`, [field(tax.name)]);
+    } else if (total && total.value > 0 && tax.value > total.value + EPSILON) {
+      fail(`${tax.name} ${tax.text} is more than ${total.name} ${total.text}`, [field(tax.name), field(total.name)]);
+    } else {
+      const included = taxIncluded && (!subtotal || (total !== null && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total)));
+      const base = subtotal && !included
+        ? { value: subtotal.value, label: `${subtotal.name} ${subtotal.text}`, fields: [subtotal.name], decimals: subtotal.decimals }
+        : total
+          ? { value: total.value - tax.value, label: `${total.name} ${total.text} − ${tax.name} ${tax.text} = ${fmt(total.value - tax.value, maxDecimals(total, tax))}`, fields: [total.name], decimals: maxDecimals(total, tax) }
+          : null;
+      if (base && base.value > 0) {
+        const rates = taxRates;
+        // Rounding: the tax's own, the base's times the rate, and one per line when the tax is summed line by line.
+        const tol = half(tax) * (1 + items.length) + (MAX_TAX_RATE / 100) * 0.5 * 10 ** -base.decimals + EPSILON;
+        const of = (r: number) => (base.value * r) / 100;
+        if (rates.length > 0) {
+          const fits = rates.some((r) => Math.abs(of(r) - tax.value) <= tol) || (rates.length > 1 && tax.value >= of(rates.at(-1)!) - tol && tax.value <= of(rates[0]!) + tol);
+          if (!fits) {
+            fail(`${tax.name} ${tax.text} is not the rate printed on the page (${rates.map((r) => `${r}%`).join(' or ')}) of ${base.label} (that is ${rates.map((r) => fmt(of(r), tax.decimals)).join(' or ')})`, [field(tax.name), ...base.fields.map(field)]);
+          }
+        } else if (tax.value > of(MAX_TAX_RATE) + tol) {
+          fail(`${tax.name} ${tax.text} is more than ${MAX_TAX_RATE}% of ${base.label}`, [field(tax.name), ...base.fields.map(field)]);
+        }
+      } else if (!base && largest > 0 && tax.value > (largest * MAX_TAX_RATE) / (100 + MAX_TAX_RATE) + half(tax) + EPSILON) {
+        // No base given: at most 30% tax, the tax is at most 30/130 of any gross total the document prints.
+        fail(`${tax.name} ${tax.text} is more than a tax of ${MAX_TAX_RATE}% can be of the largest amount the document prints (${fmt(largest, moneyDecimals ?? 2)})`, [field(tax.name)]);
+      }
+    }
+  }
+
+  // 8. The due date is not before the invoice date.
+  const invoiceDateF = byConcept('invoice_date');
+  const dueDateF = byConcept('due_date');
+  const isoOf = (f: string | null) => (f && /^\d{4}-\d{2}-\d{2}$/u.test(result.fields[f]!.value ?? '') ? result.fields[f]!.value! : null);
+  const issued = isoOf(invoiceDateF);
+  const due = isoOf(dueDateF);
+  if (issued && due && due < issued) fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
+
+  return { flags, reasons };
+}
+
+// -------------------------------------------------------------------------------------------------- where a value is
+
+/** The words of a page line around a value: their texts and the index of the value's own word. */
+interface Around {
+  tokens: string[];
+  at: number;
+}
+
+/**
+ * The value's word and its neighbours on its line: by the evidence's box on a page with word positions, else every
+ * place the snippet occurs whole in a line of the page's text (a plain-text page). The value's word is the one whose
+ * number is the value (a snippet may quote the label too).
+ */
+function around(page: PageText, ev: Evidence, value: string): Around[] {
+  const want = canonicalDecimal(value.replace(/^-/u, ''));
+  const isValue = (t: string) => [...t.matchAll(/\d[\d.,'’]*\d|\d/gu)].some((m) => amountReadings(m[0]).has(want));
+  /** The value's word among `candidates` (indexes of `tokens`): the last that is no percentage, else the last. */
+  const pick = (tokens: string[], candidates: number[]): number => {
+    const plain = candidates.filter((i) => !/%/u.test(tokens[i]!) && !/^%/u.test(tokens[i + 1] ?? ''));
+    return (plain.length > 0 ? plain : candidates).at(-1) ?? -1;
+  };
+  const box = ev.box;
+  if (box && page.words.length > 0) {
+    const inside = (b: { x0: number; y0: number; x1: number; y1: number }) => {
+      const cx = (b.x0 + b.x1) / 2;
+      const cy = (b.y0 + b.y1) / 2;
+      return cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5 && cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
+    };
+    const line = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).sort((a, b) => a.box.x0 - b.box.x0);
+    const tokens = line.map((w) => w.text);
+    const at = pick(tokens, line.flatMap((w, i) => (inside(w.box) && isValue(w.text) ? [i] : [])));
+    return at < 0 ? [] : [{ tokens, at }];
+  }
+  const snippet = ev.snippet.replace(/\s+/gu, ' ').trim();
+  if (!snippet) return [];
+  const out: Around[] = [];
+  for (const line of page.text.split('\n')) {
+    const tokens = line.split(/\s+/u).filter(Boolean);
+    const joined = tokens.join(' ');
+    for (let i = joined.indexOf(snippet); i >= 0; i = joined.indexOf(snippet, i + 1)) {
+      const first = joined.slice(0, i).split(' ').length - 1;
+      const last = joined.slice(0, i + snippet.length).split(' ').length - 1;
+      const at = pick(tokens, Array.from({ length: last - first + 1 }, (_, k) => first + k).filter((t) => isValue(tokens[t]!)));
+      if (at >= 0) out.push({ tokens, at });
+    }
+  }
+  return out;
+}
+
+const PUNCTUATION = /^[\p{P}\p{S}]+$/u;
+const isMonth = (t: string) => monthNumber(t.replace(/[.,]+$/u, '')) !== null;
+
+/** Why an amount read at `ev` is no amount (the day or year of a date, a percentage), or null. */
+function notAnAmount(page: PageText, ev: Evidence, value: string): string | null {
+  const places = around(page, ev, value);
+  if (places.length === 0) return null;
+  const reasons = places.map(({ tokens, at }) => {
+    const word = tokens[at]!;
+    if (/%/u.test(word.replace(/^[^%]*\d/u, '')) || /^%/u.test(tokens[at + 1] ?? '')) return `is a percentage ("${word}${/%/u.test(word) ? '' : tokens[at + 1]}"), not an amount`;
+    // The neighbours that are words, not punctuation: "August 3 , 2014".
+    const step = (from: number, dir: 1 | -1) => { let j = from + dir; while (j >= 0 && j < tokens.length && PUNCTUATION.test(tokens[j]!)) j += dir; return j >= 0 && j < tokens.length ? j : -1; };
+    const prev = step(at, -1);
+    const next = step(at, 1);
+    const digits = word.replace(/[^\d]/gu, '');
+    let month = -1;
+    if (prev >= 0 && isMonth(tokens[prev]!) && digits.length <= 4) month = prev; // August 3 · August 2014
+    else if (next >= 0 && isMonth(tokens[next]!) && digits.length <= 2) month = next; // 3 August · 3. März
+    else if (/^\d{4}$/u.test(digits) && prev >= 0 && /^\d{1,2}\.?$/u.test(tokens[prev]!)) { const p2 = step(prev, -1); if (p2 >= 0 && isMonth(tokens[p2]!)) month = p2; } // August 3, 2014
+    if (month < 0) return null;
+    const from = Math.min(month, at);
+    let to = Math.max(month, at);
+    const year = step(to, 1);
+    if (year >= 0 && /^\d{4}\b/u.test(tokens[year]!) && to !== at) to = year;
+    else if (year >= 0 && /^\d{4}\b/u.test(tokens[year]!) && !/^\d{4}$/u.test(digits)) to = year;
+    return `is part of the date "${tokens.slice(from, to + 1).join(' ')}", not an amount`;
+  });
+  // On a plain-text page the snippet may occur several times: only when every place is such a part.
+  return reasons.every((r) => r !== null) ? reasons[0]! : null;
+}
+
+/** The percentages printed on a line item's row (its cells' line(s)), e.g. a discount or a tax rate. */
+function rowPercentages(document: PositionedText, item: LineItem): number[] {
+  const ev = lineEvidence(item);
+  if (!ev) return [];
+  const page = document.pages.find((p) => p.page === ev.page);
+  if (!page) return [];
+  let text: string;
+  if (ev.box && page.words.length > 0) {
+    const box = ev.box;
+    text = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).map((w) => w.text).join(' ');
+  } else {
+    const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[]).map((c) => item[c]?.evidence?.snippet).filter((s): s is string => !!s && /\d/u.test(s));
+    text = page.text.split('\n').filter((l) => snippets.some((s) => l.includes(s))).join('\n');
+  }
+  return [...text.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))).filter((r) => r > 0 && r < 100);
+}
+
+const normaliseLine = (s: string) => s.replace(/\s+/gu, ' ').trim();
+
+function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+// ------------------------------------------------------------------------------------------------- the review outcome
+
+/** A flagged value of the review outcome: a field by name, or a line item's column by its 0-based index. */
+export type ReviewFlag = { field: string; reason: string } | { item: number; column: LineItemColumn; reason: string };
+
+export interface ReviewOutcome {
+  review_required: boolean;
+  /** Every reason once: the evidence check's first, then the document checks'. */
+  reasons: string[];
+  /** One entry per flagged value and reason. */
+  flagged: ReviewFlag[];
+}
+
+/** The evidence check and the document checks as one review outcome (what a job's results show). */
+export function mergeReview(evidence: ReviewedResult, checks: DocumentCheck): ReviewOutcome {
+  const flagged: ReviewFlag[] = [];
+  const seen = new Set<string>();
+  const add = (item: number | null, field: string, reason: string) => {
+    const key = JSON.stringify([item, field, reason]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    flagged.push(item === null ? { field, reason } : { item, column: field as LineItemColumn, reason });
+  };
+  for (const c of evidence.checks) if (!c.ok) add(c.item, c.field, c.reason ?? 'failed the evidence check');
+  for (const f of checks.flags) add(f.item, f.field, f.reason);
+  const reasons = [...new Set([...evidence.review_reasons, ...checks.reasons, ...flagged.map((f) => f.reason)])];
+  return { review_required: flagged.length > 0 || reasons.length > 0, reasons, flagged };
+}
