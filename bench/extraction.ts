@@ -28,11 +28,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { basename, join } from 'node:path';
 import { loadConfig } from '../config/schema.js';
-import { checkEvidence } from '../domain/extraction-evidence.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { ExtractionJson, extractionResultFiles } from '../adapters/documents/extraction-exports.js';
 import { OfflineExtractionEngine } from '../adapters/extraction/offline-engine.js';
+import { reviewExtraction } from '../adapters/extraction/extraction-runner.js';
 import { readSourceText } from '../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
 import { createFileOperationRunners, type OperationRunners } from '../adapters/media/operation-runners.js';
@@ -285,8 +285,9 @@ async function generatedCorpus(opts: Options, run: RunLifecycle, work: string): 
     for (const f of files) {
       const text = await readSourceText(f.path, { engine: ocr, workDir: await mkdtemp(join(work, 'direct-')), signal: run.signal });
       pages += text.pages.length;
-      const reviewed = checkEvidence(await engine.extract({ document: text, fields: CORPUS_FIELDS }), text);
-      documents.push({ document: f.name, upload_id: null, pages: text.pages.length, result: reviewed, check: { review_required: reviewed.review_required, reasons: reviewed.review_reasons, flagged: [] } });
+      const result = await engine.extract({ document: text, fields: CORPUS_FIELDS });
+      const check = reviewExtraction(result, text);
+      documents.push({ document: f.name, upload_id: null, pages: text.pages.length, result: { fields: result.fields, items: result.items, warnings: [...text.warnings, ...result.warnings] }, check });
     }
     await extractionResultFiles({ fields: CORPUS_FIELDS, documents }, 'extraction');
     const directMs = performance.now() - t0;
