@@ -23,8 +23,9 @@ import { parseXml } from './xml-tree.js';
  *   party: buyer, customer, client… else the seller), currency, subtotal (the total without VAT), tax, total (the
  *   amount due when the name says due, payable or balance), IBAN, order number, and a single tax rate (`tax_rate`).
  * - Line items are the XML's lines (description, quantity, unit price, line net amount).
- * - A PDF's fields the XML does not map, or leaves empty, are the wrapped engine's reading of the visible pages; an
- *   uploaded XML has no visible text: they are null.
+ * - A PDF's fields the XML does not map are the wrapped engine's reading of the visible pages; a field the XML maps but
+ *   leaves empty too, flagged for review (not another party's VAT id of the XML); an uploaded XML has no visible
+ *   text: they are null.
  * - The PDF's visible text is compared with the XML: for the invoice number, the dates and the totals, a different
  *   value read under the field's label, or the XML's value printed nowhere on the pages, is a review reason (a flag of
  *   the field). The XML's own tax breakdown must add up to its tax total.
@@ -77,9 +78,12 @@ export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null |
     case 'tax':
       return data.tax_total;
     case 'buyer_tax_id':
-      return data.buyer_vat_id;
-    case 'tax_id':
-      return buyer ? data.buyer_vat_id : data.seller_vat_id;
+    case 'tax_id': {
+      // A VAT id field is the VAT id; another tax id field (tax number, Steuernummer) the VAT id, else the tax number.
+      const vatOnly = words.some((w) => w === 'vat' || w === 'ust' || w === 'tva' || w === 'iva' || w === 'btw');
+      const [vat, number] = buyer || concept === 'buyer_tax_id' ? [data.buyer_vat_id, data.buyer_tax_number] : [data.seller_vat_id, data.seller_tax_number];
+      return vatOnly ? vat : (vat ?? number);
+    }
     case 'email':
       return buyer ? data.buyer_email : data.seller_email;
     case 'iban':
@@ -102,8 +106,14 @@ export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null |
   return undefined;
 }
 
-/** The concepts whose XML value the PDF's visible text must show. */
-const SHOWN = new Set(['invoice_number', 'invoice_date', 'due_date', 'total', 'subtotal', 'tax']);
+/**
+ * The concepts whose XML value is compared with the PDF's visible text. Every invoice prints its number, date and
+ * total: one the pages do not show is a disagreement. A page may leave out the others (a gross-price invoice prints no
+ * net total): those disagree only when the page prints another value under their label and theirs nowhere.
+ */
+const SHOWN = new Map<string, 'always' | 'when_read'>([
+  ['invoice_number', 'always'], ['invoice_date', 'always'], ['total', 'always'], ['due_date', 'when_read'], ['subtotal', 'when_read'], ['tax', 'when_read'],
+]);
 
 const none = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
@@ -125,8 +135,18 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
       out[f] = fromXml(mapped, xml.file);
       const concept = conceptOf(f).id;
       if (visible && SHOWN.has(concept)) {
-        const reason = disagreement(f, conceptOf(f).reader, mapped.value, alternatives(concept, data), visible.fields[f] ?? none(), pageText, xml.file!);
+        const reason = disagreement(f, conceptOf(f).reader, mapped.value, alternatives(concept, data), visible.fields[f] ?? none(), pageText, xml.file!, SHOWN.get(concept)!);
         if (reason) flags.push({ field: f, item: null, reason });
+      }
+    } else if (mapped === null && visible?.fields[f]?.value != null) {
+      // The XML leaves it empty (a MINIMUM profile has no due date or IBAN): the page's reading, which a reviewer
+      // confirms. Not another party's VAT id or tax number of the XML (a page prints the seller's beside the buyer).
+      const read = visible.fields[f]!;
+      const ids = [data.seller_vat_id, data.seller_tax_number, data.buyer_vat_id, data.buyer_tax_number].flatMap((v) => (v ? [compactId(v.value)] : []));
+      if (conceptOf(f).reader === 'tax_id' && ids.includes(compactId(read.value!))) out[f] = none();
+      else {
+        out[f] = read;
+        flags.push({ field: f, item: null, reason: `${f}: the e-invoice XML (${xml.file}) does not give it; it was read from the PDF's page` });
       }
     } else out[f] = visible?.fields[f] ?? none();
   }
@@ -206,15 +226,20 @@ function alternatives(concept: string, data: EInvoiceData): { readings: string[]
   return { readings: [], all: [] };
 }
 
-/** Why the PDF's visible text disagrees with the XML's value of `field`, or null when it shows it. */
-function disagreement(field: string, kind: ShownKind, xmlValue: string, also: { readings: string[]; all: string[] }, read: ExtractedValue, pageText: string, file: string): string | null {
+/**
+ * Why the PDF's visible text disagrees with the XML's value of `field`, or null. The XML's value printed anywhere on
+ * the pages (in any format the value grammars read) is agreement: the layout reading of a label may be wrong, the
+ * XML is exact. Not printed: for `always` a disagreement, naming what the page shows under the label when it shows
+ * something else; for `when_read` only when the page shows something else under the label.
+ */
+function disagreement(field: string, kind: ShownKind, xmlValue: string, also: { readings: string[]; all: string[] }, read: ExtractedValue, pageText: string, file: string, rule: 'always' | 'when_read'): string | null {
   const shown = printed(kind, xmlValue, pageText) || (also.all.length > 0 && also.all.every((a) => printed(kind, a, pageText)));
+  if (shown) return null;
   if (read.value !== null && ![xmlValue, ...also.readings].some((x) => same(kind, read.value!, x))) {
     const at = read.evidence?.page ? ` on page ${read.evidence.page}` : '';
-    return `${field}: the PDF shows "${clip(read.evidence?.snippet ?? read.value)}"${at} where its e-invoice XML (${file}) has "${clip(xmlValue)}"${shown ? '' : ', which the pages do not show'}`;
+    return `${field}: the PDF shows "${clip(read.evidence?.snippet ?? read.value)}"${at} where its e-invoice XML (${file}) has "${clip(xmlValue)}", which the pages do not show`;
   }
-  if (!shown) return `${field}: the value "${clip(xmlValue)}" of the PDF's e-invoice XML (${file}) is not in the PDF's visible text`;
-  return null;
+  return rule === 'always' ? `${field}: the value "${clip(xmlValue)}" of the PDF's e-invoice XML (${file}) is not in the PDF's visible text` : null;
 }
 
 function clip(s: string): string {

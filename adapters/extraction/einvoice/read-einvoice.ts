@@ -1,5 +1,5 @@
 import type { EInvoiceSyntax } from '../../../domain/extraction.js';
-import { isoDate, isValidIban } from '../../../domain/extraction-values.js';
+import { isoDate } from '../../../domain/extraction-values.js';
 import { all, first, type XmlNode } from './xml-tree.js';
 
 /**
@@ -61,9 +61,12 @@ export interface EInvoiceData {
   currency: XmlValue | null;
   seller_name: XmlValue | null;
   seller_vat_id: XmlValue | null;
+  /** A national tax number (CII scheme FC; UBL another scheme than VAT). */
+  seller_tax_number: XmlValue | null;
   seller_email: XmlValue | null;
   buyer_name: XmlValue | null;
   buyer_vat_id: XmlValue | null;
+  buyer_tax_number: XmlValue | null;
   buyer_email: XmlValue | null;
   order_reference: XmlValue | null;
   iban: XmlValue | null;
@@ -100,10 +103,8 @@ const compact = (node: XmlNode | null): XmlValue | null => {
   return node && v ? { value: v, node } : null;
 };
 
-const iban = (node: XmlNode | null): XmlValue | null => {
-  const v = compact(node);
-  return v && isValidIban(v.value) ? v : null;
-};
+/** An IBAN as the XML gives it (compact): one with a wrong checksum is kept, and the evidence check flags it. */
+const iban = compact;
 
 /** UBL `YYYY-MM-DD` (a time zone may follow), or CII `DateTimeString` of format 102 (`YYYYMMDD`). */
 const date = (node: XmlNode | null): XmlValue | null => {
@@ -133,11 +134,8 @@ function readCii(root: XmlNode): EInvoiceData {
   const currency = code(first(settlement, 'InvoiceCurrencyCode'));
   const seller = first(agreement, 'SellerTradeParty');
   const buyer = first(agreement, 'BuyerTradeParty');
-  /** The VAT number (scheme VA), else the tax number (FC). */
-  const taxId = (party: XmlNode | null) => {
-    const ids = all(party, 'SpecifiedTaxRegistration', 'ID');
-    return compact(either(ids.find((i) => i.attributes['schemeID'] === 'VA') ?? null, ids.find((i) => i.attributes['schemeID'] === 'FC') ?? null));
-  };
+  /** The VAT number (scheme VA), and the national tax number (FC). */
+  const taxId = (party: XmlNode | null, scheme: 'VA' | 'FC') => compact(all(party, 'SpecifiedTaxRegistration', 'ID').find((i) => i.attributes['schemeID'] === scheme) ?? null);
   const email = (party: XmlNode | null) => text(either(first(party, 'URIUniversalCommunication', 'URIID'), first(party, 'DefinedTradeContact', 'EmailURIUniversalCommunication', 'URIID')));
   // The tax total may be given twice, in the invoice's currency and in the accounting currency: the invoice's.
   const taxTotals = all(sum, 'TaxTotalAmount');
@@ -170,10 +168,12 @@ function readCii(root: XmlNode): EInvoiceData {
     due_date: date(first(settlement, 'SpecifiedTradePaymentTerms', 'DueDateDateTime', 'DateTimeString')),
     currency,
     seller_name: text(first(seller, 'Name')),
-    seller_vat_id: taxId(seller),
+    seller_vat_id: taxId(seller, 'VA'),
+    seller_tax_number: taxId(seller, 'FC'),
     seller_email: email(seller),
     buyer_name: text(first(buyer, 'Name')),
-    buyer_vat_id: taxId(buyer),
+    buyer_vat_id: taxId(buyer, 'VA'),
+    buyer_tax_number: taxId(buyer, 'FC'),
     buyer_email: email(buyer),
     order_reference: text(first(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID')),
     iban: either(...all(settlement, 'SpecifiedTradeSettlementPaymentMeans', 'PayeePartyCreditorFinancialAccount', 'IBANID').map(iban)),
@@ -196,12 +196,9 @@ function readUbl(root: XmlNode): EInvoiceData {
   const credit = root.local === 'CreditNote';
   const party = (role: string) => first(root, role, 'Party');
   const name = (p: XmlNode | null) => text(either(first(p, 'PartyLegalEntity', 'RegistrationName'), first(p, 'PartyName', 'Name')));
-  /** The CompanyID of the VAT scheme, else of any scheme. */
-  const taxId = (p: XmlNode | null) => {
-    const schemes = all(p, 'PartyTaxScheme');
-    const vat = schemes.find((s) => first(s, 'TaxScheme', 'ID')?.text.trim().toUpperCase() === 'VAT') ?? schemes[0] ?? null;
-    return compact(first(vat, 'CompanyID'));
-  };
+  /** The CompanyID of the VAT scheme, and of another scheme (a national tax number). */
+  const taxId = (p: XmlNode | null, vat: boolean) =>
+    compact(first(all(p, 'PartyTaxScheme').find((s) => (first(s, 'TaxScheme', 'ID')?.text.trim().toUpperCase() === 'VAT') === vat) ?? null, 'CompanyID'));
   const email = (p: XmlNode | null) => text(either(first(p, 'Contact', 'ElectronicMail'), null));
   const seller = party('AccountingSupplierParty');
   const buyer = party('AccountingCustomerParty');
@@ -224,10 +221,12 @@ function readUbl(root: XmlNode): EInvoiceData {
     due_date: either(date(first(root, 'DueDate')), date(first(root, 'PaymentMeans', 'PaymentDueDate'))),
     currency,
     seller_name: name(seller),
-    seller_vat_id: taxId(seller),
+    seller_vat_id: taxId(seller, true),
+    seller_tax_number: taxId(seller, false),
     seller_email: email(seller),
     buyer_name: name(buyer),
-    buyer_vat_id: taxId(buyer),
+    buyer_vat_id: taxId(buyer, true),
+    buyer_tax_number: taxId(buyer, false),
     buyer_email: email(buyer),
     order_reference: text(first(root, 'OrderReference', 'ID')),
     iban: either(...all(root, 'PaymentMeans', 'PayeeFinancialAccount', 'ID').map(iban)),

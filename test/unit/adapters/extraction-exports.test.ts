@@ -106,15 +106,15 @@ describe('extraction exports: XLSX', () => {
     expect(items[1]).toEqual([first.document, 1, it0.description.value, Number(it0.quantity.value), Number(it0.unit_price.value), Number(it0.amount.value)]);
 
     const evidence = rowsOf(wb.getWorksheet('Evidence')!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason']);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'source', 'path']);
     const nonNull = input.documents.reduce((n, d) => n + FIELDS.filter((f) => d.result.fields[f]!.value !== null).length + d.result.items.length * 4, 0);
     expect(evidence.length - 1).toBe(nonNull);
     const total = evidence.find((r) => r[0] === first.document && r[1] === 'total')!;
-    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet']);
+    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet', 'page']);
     const amount1 = evidence.find((r) => r[0] === first.document && r[1] === 'amount' && r[2] === 1)!;
     expect(amount1[6]).toBe(true);
     const fine = evidence.find((r) => r[0] === first.document && r[1] === 'invoice_number')!;
-    expect(fine.slice(6)).toEqual([false]); // flagged false, no reason (trailing empty cell)
+    expect([fine[6], fine[7], fine[8], fine[9]]).toEqual([false, undefined, 'page', undefined]); // flagged false, no reason, page evidence without an XML path
   });
 
   it('keeps text as text cells: formula-like values are strings, never formulas; unicode survives', async () => {
@@ -173,8 +173,8 @@ describe('extraction exports: CSV', () => {
     const items = csvRows(zip.readFile(EXTRACTION_CSV_FILES.items)!);
     expect(items.length - 1).toBe(input.documents.reduce((n, d) => n + d.result.items.length, 0));
     const evidence = csvRows(zip.readFile(EXTRACTION_CSV_FILES.evidence)!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason']);
-    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet']);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'source', 'path']);
+    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet', 'page', '']);
   });
 
   it('defuses formula injection with a leading apostrophe (= + - @ tab CR), keeps negative numbers, unicode and quoting', () => {
@@ -183,7 +183,7 @@ describe('extraction exports: CSV', () => {
     expect(docs[1]![3]).toBe("'@reason");
     expect(docs[1]!.slice(4)).toEqual(['Müller & Söhne, "Zürich"', '東京株式会社 Ωmega 😀', "'+SUM(1,2)", 'line one\nline two; "quoted", comma', '-12.50', '2026-12-31', '']);
     expect(items.slice(1).map((r) => r[2])).toEqual(NASTY.map((n) => `'${n}`));
-    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found"]);
+    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found", 'page', '']);
     expect(defuseFormula('-5')).toBe('-5');
     expect(defuseFormula('-5-5')).toBe("'-5-5");
     expect(defuseFormula('a=b')).toBe('a=b');
@@ -233,6 +233,31 @@ describe('extraction exports: JSON', () => {
     const forty = JSON.parse(extractionToJson({ fields: FIELDS, documents: [fromInvoice(generateInvoice(2, { itemCount: 40 }), 2)] }));
     expect(validate(forty)).toBe(true);
     expect(forty.documents[0].items).toHaveLength(40);
+  });
+
+  it('a value read from an e-invoice XML: evidence with source xml, the element path and the file, page and box null; in CSV and XLSX too', async () => {
+    const xmlValue = (v: string, path: string): ExtractedValue => ({ value: v, evidence: { page: null, snippet: v, box: null, source: 'xml', path, file: 'factur-x.xml' }, confidence: 1 });
+    const input: ExtractionExportInput = {
+      fields: ['invoice_number', 'total'],
+      documents: [{
+        document: 'facturx.pdf', upload_id: 'upl_1', pages: 1,
+        result: { fields: { invoice_number: xmlValue('F-1', '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'), total: value('10.00') }, items: [], warnings: [] },
+        check: { review_required: false, reasons: [], flagged: [] },
+      }],
+    };
+    const json = JSON.parse(extractionToJson(input));
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.documents[0].evidence.fields).toEqual({
+      invoice_number: { page: null, snippet: 'F-1', box: null, source: 'xml', path: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID', file: 'factur-x.xml', flagged: false, reason: null },
+      total: { page: 1, snippet: 'snippet of 10.00', box: { x0: 1, y0: 2, x1: 3, y1: 4 }, source: 'page', path: null, file: null, flagged: false, reason: null },
+    });
+    const evidence = csvRows(extractionToCsvFiles(input)[2]!.content);
+    expect(evidence.slice(1)).toEqual([
+      ['facturx.pdf', 'invoice_number', '', 'F-1', '', 'F-1', 'false', '', 'xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'],
+      ['facturx.pdf', 'total', '', '10.00', '1', 'snippet of 10.00', 'false', '', 'page', ''],
+    ]);
+    const wb = await readXlsx(await extractionToXlsx(input));
+    expect(rowsOf(wb.getWorksheet('Evidence')!)[1]!.slice(8)).toEqual(['xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID']);
   });
 
   it('extractionResultFiles names the three result files', async () => {

@@ -213,10 +213,19 @@ export interface Credits {
   ledger: { data: LedgerEntry[]; next_cursor: number };
 }
 
+/** Where a value was read: a page's text, or an element of the e-invoice XML (`page` null, `path` the element). */
+export interface ReviewEvidence {
+  page: number | null;
+  snippet: string;
+  source: 'page' | 'xml';
+  path: string | null;
+  file: string | null;
+}
+
 export interface ReviewValue {
   value: string | null;
   extracted_value: string | null;
-  evidence: { page: number; snippet: string } | null;
+  evidence: ReviewEvidence | null;
   flagged: boolean;
   reason: string | null;
   corrected: boolean;
@@ -246,7 +255,7 @@ export interface ExtractionReview {
     review_reasons: string[];
     warnings: string[];
     fields: Record<string, ReviewValue>;
-    items: Array<Record<string, { value: string | null; evidence: { page: number; snippet: string } | null; flagged: boolean; reason: string | null }>>;
+    items: Array<Record<string, { value: string | null; evidence: ReviewEvidence | null; flagged: boolean; reason: string | null }>>;
   }>;
   corrections: Array<{ id: string; revision: number; document: number; field: string; previous_value: string | null; value: string | null; corrected_by: string; corrected_at: string }>;
   files: { original: ReviewFile[]; reviewed: ReviewFile[] };

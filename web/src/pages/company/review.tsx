@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ExtractionReview, ReviewFile } from '../../backend/types';
+import type { ExtractionReview, ReviewEvidence, ReviewFile } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { bytes, useAction, useLoad, when } from '../../lib/hooks';
@@ -27,6 +27,9 @@ function Files({ files, label }: { files: readonly ReviewFile[]; label: string }
     </ul>
   );
 }
+
+/** Where a value was read, for the reviewer: its page, or the e-invoice XML element (docs/processing.md "E-invoices"). */
+const where = (ev: ReviewEvidence) => (ev.source === 'xml' ? `XML ${ev.file ? `${ev.file} ` : ''}${ev.path ?? ''}` : `page ${ev.page}`);
 
 /**
  * The review of a completed flow-extract job (`GET /api/company/jobs/{id}/extraction`): each document's fields with
@@ -127,7 +130,7 @@ function ReviewView({ id }: { id: string }) {
                         <td className="wrap">
                           {v.evidence ? (
                             <>
-                              <q>{v.evidence.snippet}</q> <span className="muted small">page {v.evidence.page}</span>
+                              <q>{v.evidence.snippet}</q> <span className="muted small">{where(v.evidence)}</span>
                             </>
                           ) : (
                             <span className="muted">—</span>
