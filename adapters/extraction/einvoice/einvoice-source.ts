@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFObject } from 'pdf-lib';
 import type { EInvoiceXml } from '../../../domain/extraction.js';
@@ -24,6 +24,8 @@ export interface SourceEInvoice {
 
 /** The names e-invoice standards give their embedded XML, most specific first (compared case-insensitively). */
 const STANDARD_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml'];
+/** PDFs larger than this are not searched for an embedded invoice (e-invoice PDFs are some hundred kilobytes). */
+export const MAX_PDF_BYTES = 50_000_000;
 /** Attachments looked at, at most. */
 const MAX_ATTACHMENTS = 20;
 
@@ -51,11 +53,12 @@ const str = (o: PDFObject | undefined): string | null => (o instanceof PDFString
 /** The PDF's embedded e-invoice, and notes on attachments that were refused. Never throws for the PDF's sake. */
 export async function einvoiceOfPdf(path: string): Promise<{ einvoice: SourceEInvoice | null; warnings: string[] }> {
   const warnings: string[] = [];
+  // E-invoice PDFs are small; a large PDF (a long scan) is not parsed a second time to look for one.
+  if ((await stat(path)).size > MAX_PDF_BYTES) return { einvoice: null, warnings };
   const bytes = await readFile(path);
-  // An attachment's stream dictionary (never in an object stream) names /EF or /EmbeddedFile; without either and
-  // without object streams the PDF has no attachment, and pdf-lib need not read it.
-  const raw = bytes.toString('latin1');
-  if (!raw.includes('/EF') && !raw.includes('/EmbeddedFile') && !raw.includes('/ObjStm')) return { einvoice: null, warnings };
+  // A file specification names /EF and an attachment's stream dictionary (never in an object stream) mostly
+  // /EmbeddedFile; without these and without object streams the PDF has no attachment, and pdf-lib need not read it.
+  if (!bytes.includes('/EF') && !bytes.includes('/EmbeddedFile') && !bytes.includes('/ObjStm')) return { einvoice: null, warnings };
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });

@@ -181,6 +181,20 @@ describe('PDF with an embedded e-invoice', () => {
     expect(reviewed.checks.filter((c) => !c.ok).map((c) => c.field)).toEqual(['invoice_number', 'total']);
   });
 
+  it('a PDF whose pages show nothing readable (a broken font, a blank render) gives the XML\'s values, its number, date and total flagged', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([595, 842]);
+    await doc.attach(Buffer.from(ciiXml(SAMPLE)), 'factur-x.xml', { mimeType: 'text/xml', afRelationship: AFRelationship.Alternative });
+    const text = await read(await doc.save(), 'pdf');
+    const { result, reviewed } = await extract(text, ['invoice_number', 'invoice_date', 'total', 'subtotal']);
+    expect(values(result)).toEqual({ invoice_number: 'RE-2026-0815', invoice_date: '2026-03-15', total: '1296.79', subtotal: '1099.80' });
+    expect(reviewed.review_reasons).toEqual([
+      'invoice_number: the value "RE-2026-0815" of the PDF\'s e-invoice XML (factur-x.xml) is not in the PDF\'s visible text',
+      'invoice_date: the value "2026-03-15" of the PDF\'s e-invoice XML (factur-x.xml) is not in the PDF\'s visible text',
+      'total: the value "1296.79" of the PDF\'s e-invoice XML (factur-x.xml) is not in the PDF\'s visible text',
+    ]);
+  });
+
   it('a PDF without an attachment, or with an attachment that is no invoice, is read from its pages as before', async () => {
     const plain = await read(await pdfWithXml(SAMPLE, null, ''), 'pdf');
     expect(plain.einvoice).toBeUndefined();
