@@ -51,10 +51,11 @@ export function normaliseWhitespace(s: string): string {
 /** Checks every non-null value of `result` against `document`; never throws on malformed values, flags them. */
 export function checkEvidence(result: ExtractionResult, document: PositionedText): ReviewedResult {
   const pages = new Map(document.pages.map((p) => [p.page, normaliseWhitespace(p.text)]));
+  const xml = document.einvoice ? { file: document.einvoice.file, elements: new Map(document.einvoice.elements.map((e) => [e.path, normaliseWhitespace(e.text)])) } : null;
   const checks: EvidenceCheck[] = [];
   const check = (field: string, item: number | null, kind: ValueKind, v: ExtractedValue) => {
     if (v.value === null) return;
-    const failure = checkOne(kind, item !== null && field === 'description', v, pages);
+    const failure = v.evidence?.source === 'xml' ? checkXml(kind, v, xml) : checkOne(kind, item !== null && field === 'description', v, pages);
     const where = item === null ? field : `line item ${item + 1} ${field}`;
     checks.push({ field, item, ok: failure === null, reason: failure === null ? null : `${where}: ${failure}` });
   };
@@ -62,14 +63,35 @@ export function checkEvidence(result: ExtractionResult, document: PositionedText
   result.items.forEach((it, i) => {
     for (const col of Object.keys(ITEM_KINDS) as LineItemColumn[]) if (it[col]) check(col, i, ITEM_KINDS[col], it[col]);
   });
+  // What the engine itself says needs review (e.g. an e-invoice's value its PDF's visible text does not show).
+  for (const f of result.flags ?? []) checks.push({ field: f.field, item: f.item, ok: false, reason: f.reason });
   const reasons = checks.flatMap((c) => (c.reason === null ? [] : [c.reason]));
   return { ...result, checks, review_required: reasons.length > 0, review_reasons: reasons };
+}
+
+/**
+ * A value read from the document's e-invoice XML (`source: 'xml'`): the element its path names must exist in the
+ * XML the source carries, the snippet must be that element's text (whitespace normalised) and the value derivable
+ * from it by its kind, as on a page (a CII date `20240315` reads as 2024-03-15).
+ */
+function checkXml(kind: ValueKind, v: ExtractedValue, xml: { file: string | null; elements: Map<string, string> } | null): string | null {
+  const ev = v.evidence!;
+  if (!xml) return 'the evidence names an XML element, but the document has no e-invoice XML';
+  if ((ev.file ?? null) !== xml.file) return `the evidence names the XML file ${ev.file ?? '(the source)'}, which is not the document's e-invoice XML`;
+  const text = ev.path === undefined ? undefined : xml.elements.get(ev.path);
+  if (text === undefined) return `the evidence names the XML element ${clip(ev.path ?? '(none)')}, which the e-invoice XML does not have`;
+  const snippet = normaliseWhitespace(ev.snippet ?? '');
+  if (snippet !== text) return `the snippet "${clip(snippet)}" is not the text of the XML element ${clip(ev.path!)}`;
+  const cii = kind === 'date' ? /^(\d{4})(\d{2})(\d{2})$/u.exec(snippet) : null;
+  const why = derivable(kind, false, v.value!, cii ? `${cii[1]}-${cii[2]}-${cii[3]}` : snippet);
+  return why === null ? null : `the value "${clip(v.value!)}" ${why} "${clip(snippet)}" (XML element ${clip(ev.path!)})`;
 }
 
 function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue, pages: Map<number, string>): string | null {
   const value = v.value!;
   const ev = v.evidence;
   if (!ev) return 'no evidence was given for the value';
+  if (ev.page === null) return 'the evidence names no page';
   const pageText = pages.get(ev.page);
   if (pageText === undefined) return `the evidence names page ${ev.page}, which the document does not have`;
   const snippet = normaliseWhitespace(ev.snippet ?? '');
@@ -164,10 +186,11 @@ function clip(s: string): string {
  * Where a line item was read, for a reviewer (issue 29, item 5): the page of its description (else of its first cell
  * with evidence), the union of the boxes of its cells on that page (null when none has a box: a plain-text page), and
  * its cells' snippets on that page in reading order (top to bottom, left to right, when every one has a box; else in
- * column order), separated by spaces. Null when no cell has evidence.
+ * column order), separated by spaces. Null when no cell has evidence on a page (an e-invoice's XML line: each of its
+ * cells names its own XML element).
  */
 export function lineEvidence(item: LineItem): Evidence | null {
-  const cells = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence).filter((e): e is Evidence => !!e);
+  const cells = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence).filter((e): e is Evidence => !!e && e.page !== null && e.source !== 'xml');
   if (cells.length === 0) return null;
   const page = (item.description?.evidence ?? cells[0]!).page;
   const on = cells.filter((e) => e.page === page);

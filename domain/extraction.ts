@@ -51,6 +51,8 @@ export interface PositionedText {
   truncated: boolean;
   /** Human-readable notes for the result's `warnings` (e.g. the cap, a page that could not be read). */
   warnings: string[];
+  /** The source's e-invoice XML (embedded in the PDF, or the source itself), when it has one. */
+  einvoice?: EInvoiceXml;
 }
 
 /** What the extraction limits are (spec section 8: 25 credits per page; "long text capped"). */
@@ -63,13 +65,52 @@ export const EXTRACTION_LIMITS = {
   maxValueChars: 2_000,
 } as const;
 
-/** Where a value was read: the page, the exact snippet of the page's text it came from, and where that lies. */
+/**
+ * Where a value was read. On a page (`source` absent or `'page'`): the page, the exact snippet of the page's text it
+ * came from, and where that lies. In an e-invoice's XML (`source: 'xml'`, issue 29): the element's `path` in
+ * `PositionedText.einvoice`, its text as the snippet, the XML's `file` name; `page` and `box` are null (the XML is no
+ * page).
+ */
 export interface Evidence {
-  page: number;
+  /** 1-based page; null for a value read from XML. */
+  page: number | null;
   /** Text of the source as the engine quotes it (the check compares it with whitespace normalised). */
   snippet: string;
   /** The snippet's box on the page when known (engines reading positioned words know it). */
   box: Box | null;
+  /** Where the snippet is: a page's text (the default) or an element of the document's e-invoice XML. */
+  source?: 'page' | 'xml';
+  /** `source: 'xml'`: the element's path (XmlElementText.path). */
+  path?: string;
+  /** `source: 'xml'`: the XML file's name (EInvoiceXml.file). */
+  file?: string | null;
+}
+
+/**
+ * One element of an XML document with text of its own and no child elements: its path, each step the element's
+ * qualified name as written, with `[n]` (1-based) when it is not the first of its name under its parent
+ * (`/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem[2]/…`), and its
+ * text, trimmed.
+ */
+export interface XmlElementText {
+  path: string;
+  text: string;
+}
+
+/** The syntaxes of structured invoices the platform reads (UN/CEFACT CII incl. ZUGFeRD 1.0's, OASIS UBL 2.x). */
+export type EInvoiceSyntax = 'cii' | 'ubl';
+
+/**
+ * A structured invoice (e-invoice) that came with a source (issue 29): embedded in a PDF (Factur-X, ZUGFeRD,
+ * XRechnung…) or the uploaded source itself. Its leaf elements, against which evidence of `source: 'xml'` is checked.
+ */
+export interface EInvoiceXml {
+  /** The attachment's name in the PDF (`factur-x.xml`); null when the uploaded source is the XML. */
+  file: string | null;
+  syntax: EInvoiceSyntax;
+  /** The XML itself (as Unicode text), for the engine that reads it. */
+  text: string;
+  elements: XmlElementText[];
 }
 
 /**
@@ -95,6 +136,18 @@ export interface ExtractionResult {
   items: LineItem[];
   /** Notes of the engine (e.g. more line items than EXTRACTION_LIMITS.maxLineItems). */
   warnings: string[];
+  /**
+   * Values the engine itself says need review, and why (e.g. an e-invoice's XML value that its PDF's visible text
+   * does not show): each names a field (`item` null) or a line item's column. The evidence check flags them.
+   */
+  flags?: EngineFlag[];
+}
+
+/** A value an engine says needs review: a field by name, or a line item's column with its 0-based index. */
+export interface EngineFlag {
+  field: string;
+  item: number | null;
+  reason: string;
 }
 
 /** What an engine is asked: one document's positioned text, the field names (and the client's instructions). */

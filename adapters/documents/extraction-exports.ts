@@ -78,8 +78,8 @@ export interface ExtractionExportInput {
 
 const DOCUMENT_COLUMNS = ['document', 'pages', 'review_required', 'review_reasons'] as const;
 const ITEM_COLUMNS = ['document', 'line', ...LINE_ITEM_COLUMNS] as const;
-/** The box columns were added after the first eight (issue 29): existing readers keep their column positions. */
-const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1'] as const;
+/** The box columns, then `source` and `path`, were added after the first eight (issue 29): existing readers keep their column positions. */
+const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path'] as const;
 /** The `field` of an Evidence row that is a whole line item (its cells' union), beside the rows of its cells. */
 export const LINE_EVIDENCE_FIELD = 'line_item';
 const CORRECTION_COLUMNS = ['document', 'field', 'revision', 'previous_value', 'value', 'corrected_by', 'corrected_at'] as const;
@@ -100,6 +100,9 @@ interface EvidenceRow {
   flagged: boolean;
   reason: string | null;
   box: Evidence['box'];
+  /** `page`, or `xml` for a value read from an e-invoice's XML element (`path`, in the XML `file` when attached to a PDF). */
+  source: 'page' | 'xml';
+  path: string | null;
 }
 
 /** The reasons a value was flagged, joined with "; " (each once), or null when it was not. */
@@ -128,7 +131,10 @@ function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
   for (const d of input.documents) {
     const push = (field: string, line: number | null, v: ExtractedValue | undefined, reason: string | null) => {
       if (v?.value == null) return;
-      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason, box: v.evidence?.box ?? null });
+      const xml = v.evidence?.source === 'xml';
+      // An attached XML's element: `factur-x.xml:/rsm:CrossIndustryInvoice/…`.
+      const path = xml ? `${v.evidence!.file ? `${v.evidence!.file}:` : ''}${v.evidence!.path ?? ''}` : null;
+      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason, box: v.evidence?.box ?? null, source: xml ? 'xml' : 'page', path });
     };
     for (const f of input.fields) push(f, null, d.result.fields[f], flagOf(d.check.flagged, { field: f }));
     d.result.items.forEach((item, i) => {
@@ -143,7 +149,7 @@ function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
 
 /** An Evidence row's cells in EVIDENCE_COLUMNS order (a box in PDF points from the page's top-left; empty without one). */
 const evidenceCells = (r: EvidenceRow): Array<string | number | boolean | null> => [
-  r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason, r.box?.x0 ?? null, r.box?.y0 ?? null, r.box?.x1 ?? null, r.box?.y1 ?? null,
+  r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason, r.box?.x0 ?? null, r.box?.y0 ?? null, r.box?.x1 ?? null, r.box?.y1 ?? null, r.source, r.path,
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -186,8 +192,8 @@ const plain = (v: ExcelJS.CellValue) => ({ value: typeof v === 'string' ? xlsxTe
 /**
  * The XLSX workbook: "Documents" (document, pages, review_required, review_reasons, then one column per requested
  * field in request order), "Line items" (document, line, description, quantity, unit_price, amount) and "Evidence"
- * (document, field, line, value, page, snippet, flagged, reason, box_x0, box_y0, box_x1, box_y1: one row per value and
- * one per line item, `line_item`), "Corrections" (document, field, revision,
+ * (document, field, line, value, page, snippet, flagged, reason, box_x0, box_y0, box_x1, box_y1, source, path: one row per
+ * value and one per line item, `line_item`), "Corrections" (document, field, revision,
  * previous_value, value, corrected_by, corrected_at: the review corrections, none in a job's first exports). Missing values are empty cells; amounts and
  * numbers are numbers, dates are dates; text is always a text cell (never a formula).
  */
@@ -307,9 +313,13 @@ export async function extractionToCsvZip(input: ExtractionExportInput, options: 
 const Box = z.object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() }).describe('In PDF points from the page\'s top-left corner');
 const ValueEvidence = z
   .object({
-    page: z.number().int().positive().nullable().describe('1-based page the value was read from'),
-    snippet: z.string().nullable().describe('The source text the value came from'),
+    page: z.number().int().positive().nullable().describe('1-based page the value was read from; null for a value read from an e-invoice\'s XML (`source` `xml`)'),
+    snippet: z.string().nullable().describe('The source text the value came from (for `source` `xml`: the XML element\'s text)'),
     box: Box.nullable(),
+    // Defaults: JSON results written before e-invoices were read (issue 29) have neither, and are page evidence.
+    source: z.enum(['page', 'xml']).default('page').describe('Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF\'s attachment, an uploaded CII or UBL invoice)'),
+    path: z.string().nullable().default(null).describe('`source` `xml`: the element\'s path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence'),
+    file: z.string().nullable().default(null).describe('`source` `xml`: the XML\'s file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence'),
     flagged: z.boolean().describe('True when the value failed the evidence check (kept, to be reviewed)'),
     reason: z.string().nullable().describe('Why it was flagged'),
   })
@@ -373,7 +383,9 @@ export const extractionJsonSchema = z.toJSONSchema(ExtractionJson);
 
 function evidenceJson(v: ExtractedValue | undefined, reason: string | null): z.infer<typeof ValueEvidence> | null {
   if (v?.value == null) return null;
-  return { page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, box: v.evidence?.box ?? null, flagged: reason !== null, reason };
+  const ev = v.evidence;
+  const xml = ev?.source === 'xml';
+  return { page: ev?.page ?? null, snippet: ev?.snippet ?? null, box: ev?.box ?? null, source: xml ? 'xml' : 'page', path: xml ? (ev.path ?? null) : null, file: xml ? (ev.file ?? null) : null, flagged: reason !== null, reason };
 }
 
 export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJson {

@@ -10,7 +10,11 @@ import { ExtractionJson, type ExtractionCorrection, type ExtractionDocumentResul
 type JsonValueEvidence = ExtractionJson['documents'][number]['evidence']['fields'][string];
 
 function valueFromJson(value: string | null, ev: JsonValueEvidence | undefined): ExtractedValue {
-  const evidence: Evidence | null = value !== null && ev && ev.page !== null && ev.snippet !== null ? { page: ev.page, snippet: ev.snippet, box: ev.box } : null;
+  let evidence: Evidence | null = null;
+  if (value !== null && ev && ev.snippet !== null) {
+    if (ev.source === 'xml' && ev.path !== null) evidence = { page: null, snippet: ev.snippet, box: null, source: 'xml', path: ev.path, file: ev.file };
+    else if (ev.page !== null) evidence = { page: ev.page, snippet: ev.snippet, box: ev.box };
+  }
   return { value, evidence, confidence: null };
 }
 

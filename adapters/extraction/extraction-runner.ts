@@ -7,6 +7,7 @@ import { extractionResultFiles, type ExtractionDocumentResult } from '../documen
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
 import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
 import { readJsonIfExists, writeWhole } from '../storage/whole-files.js';
+import { withEInvoices } from './einvoice/einvoice-engine.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import { conceptOf } from './offline-labels.js';
 import { readSourceText } from './source-text.js';
@@ -42,6 +43,8 @@ const documentFile = (dir: string, index: number) => join(dir, `document-${index
 const FORMATS = ['xlsx', 'zip', 'json'] as const;
 
 export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunnerOptions): OperationRunner {
+  // E-invoices (a PDF's embedded invoice XML, or the XML itself) are read from their XML (einvoice/einvoice-engine.ts).
+  const provider = withEInvoices(opts.provider);
   return async ({ sources, options, workDir, checkpointDir, progress, signal }): Promise<RunnerOutput[]> => {
     const fields = (options['fields'] as string[] | undefined) ?? [];
     const instructions = typeof options['instructions'] === 'string' ? options['instructions'] : undefined;
@@ -56,7 +59,7 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       await mkdir(pagesDir, { recursive: true, mode: 0o700 });
       const text = await readSourceText(source.path, { engine, workDir: pagesDir, ...(opts.language ? { language: opts.language } : {}), ...(signal ? { signal } : {}) });
       await rm(pagesDir, { recursive: true, force: true });
-      const result = await opts.provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
+      const result = await provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
       const check = reviewExtraction(result, text);
       const doc: ExtractionDocumentResult = {
         document: source.filename,

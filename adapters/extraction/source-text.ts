@@ -6,6 +6,8 @@ import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
+import { einvoiceOfPdf, einvoiceOfText, type SourceEInvoice } from './einvoice/einvoice-source.js';
+import { XmlRefused } from './einvoice/xml-tree.js';
 import { layoutText, orderLines } from './reading-order.js';
 import { capText, plainTextPages } from './text-pages.js';
 import { parseTsvPage } from './tsv-words.js';
@@ -17,6 +19,8 @@ import { parseTsvPage } from './tsv-words.js';
  *   with a stamped page number), and an image: rendered at 300 dpi (images: their own resolution) and read by
  *   Tesseract with word boxes, converted to points, `source: 'ocr'`;
  * - UTF-8 text: the pages it is charged for (one per started 4,000 bytes, text-pages.ts), `source: 'plain_text'`, zero boxes.
+ * A PDF's embedded e-invoice XML, or a text source that is one, is attached as `einvoice` (einvoice/einvoice-source.ts);
+ * an uploaded e-invoice XML that is refused (a DOCTYPE, too large, not well-formed) is an InvalidSourceError.
  * Lines are put in reading order by reading-order.ts. The text is capped at EXTRACTION_LIMITS.maxTextChars (see
  * text-pages.ts). A page OCR cannot finish (its time limit, an engine failure on it) becomes an empty page and a
  * warning; a damaged or encrypted PDF, or a file that is none of these, is an InvalidSourceError; a missing engine a
@@ -205,11 +209,23 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   opts.signal?.throwIfAborted();
   const notes: PageNote[] = [];
   let pages: PageText[];
-  if (await isPdf(path)) pages = await pdfText(path, opts, notes, EXTRACTION_LIMITS.maxTextChars);
-  else if (await isImage(path)) pages = await imageText(path, opts, notes);
+  let einvoice: SourceEInvoice | null = null;
+  const einvoiceNotes: string[] = [];
+  if (await isPdf(path)) {
+    pages = await pdfText(path, opts, notes, EXTRACTION_LIMITS.maxTextChars);
+    const embedded = await einvoiceOfPdf(path);
+    einvoice = embedded.einvoice;
+    einvoiceNotes.push(...embedded.warnings);
+  } else if (await isImage(path)) pages = await imageText(path, opts, notes);
   else {
     const bytes = await readFile(path);
     if (!isPlainText(bytes)) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
+    try {
+      einvoice = einvoiceOfText(bytes);
+    } catch (e) {
+      if (e instanceof XmlRefused) throw new InvalidSourceError(`the e-invoice XML cannot be read: ${e.message}`);
+      throw e;
+    }
     pages = plainTextPages(bytes, EXTRACTION_LIMITS.maxTextChars);
   }
   opts.signal?.throwIfAborted();
@@ -217,7 +233,12 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   // Notes of pages the cap left out are dropped with them.
   const kept = capped.pages.at(-1)?.page ?? 0;
   const pageNotes = notes.filter((n) => n.page <= kept).sort((a, b) => a.page - b.page).map((n) => n.text);
-  return { pages: capped.pages, truncated: capped.truncated, warnings: [...pageNotes, ...capped.warnings] };
+  return {
+    pages: capped.pages,
+    truncated: capped.truncated,
+    warnings: [...pageNotes, ...capped.warnings, ...einvoiceNotes],
+    ...(einvoice ? { einvoice: einvoice.xml } : {}),
+  };
 }
 
 /** Whether a file is UTF-8 text (no NUL byte, every sequence valid), as uploads measure it. */

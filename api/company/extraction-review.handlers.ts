@@ -61,7 +61,12 @@ async function loadReview(db: Db, store: FileStore, job: Job, now: Date): Promis
   return { job, fields, original, current: applyCorrections(original, corrections), corrections, revision: corrections.reduce((m, c) => Math.max(m, c.revision), 0) };
 }
 
-const evidenceJson = (v: ExtractedValue | undefined) => (v?.evidence ? { page: v.evidence.page, snippet: v.evidence.snippet, box: v.evidence.box } : null);
+const evidenceJson = (v: ExtractedValue | undefined) => {
+  const ev = v?.evidence;
+  if (!ev) return null;
+  const xml = ev.source === 'xml';
+  return { page: ev.page, snippet: ev.snippet, box: ev.box, source: xml ? 'xml' : 'page', path: xml ? (ev.path ?? null) : null, file: xml ? (ev.file ?? null) : null };
+};
 
 /** The review as the dashboard shows it: every value beside the evidence it was read from and its flag. */
 function reviewJson(r: LoadedReview) {

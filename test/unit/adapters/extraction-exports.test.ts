@@ -106,20 +106,20 @@ describe('extraction exports: XLSX', () => {
     expect(items[1]).toEqual([first.document, 1, it0.description.value, Number(it0.quantity.value), Number(it0.unit_price.value), Number(it0.amount.value)]);
 
     const evidence = rowsOf(wb.getWorksheet('Evidence')!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1']);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path']);
     // A row per non-null value, and one per line item (the whole line: `line_item`, before its cells).
     const nonNull = input.documents.reduce((n, d) => n + FIELDS.filter((f) => d.result.fields[f]!.value !== null).length + d.result.items.length * 5, 0);
     expect(evidence.length - 1).toBe(nonNull);
     const total = evidence.find((r) => r[0] === first.document && r[1] === 'total')!;
-    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet', 1, 2, 3, 4]);
+    expect(total.slice(3)).toEqual([first.result.fields.total!.value, 1, `snippet of ${first.result.fields.total!.value}`, true, 'the value is not in its snippet', 1, 2, 3, 4, 'page']);
     const amount1 = evidence.find((r) => r[0] === first.document && r[1] === 'amount' && r[2] === 1)!;
     expect(amount1[6]).toBe(true);
     const line1 = evidence.findIndex((r) => r[0] === first.document && r[1] === 'line_item' && r[2] === 1);
     const cells = [it0.description, it0.quantity, it0.unit_price, it0.amount].map((v) => v.value!);
-    expect(evidence[line1]!.slice(3)).toEqual([cells.join(' | '), 1, cells.map((c) => `snippet of ${c}`).join(' '), true, 'the snippet is not in the source', 1, 2, 3, 4]);
+    expect(evidence[line1]!.slice(3)).toEqual([cells.join(' | '), 1, cells.map((c) => `snippet of ${c}`).join(' '), true, 'the snippet is not in the source', 1, 2, 3, 4, 'page']);
     expect(evidence.slice(line1 + 1, line1 + 5).map((r) => [r[1], r[2]])).toEqual([['description', 1], ['quantity', 1], ['unit_price', 1], ['amount', 1]]);
     const fine = evidence.find((r) => r[0] === first.document && r[1] === 'invoice_number')!;
-    expect(fine.slice(6)).toEqual([false, undefined, 1, 2, 3, 4]); // flagged false, no reason, the box
+    expect(fine.slice(6)).toEqual([false, undefined, 1, 2, 3, 4, 'page']); // flagged false, no reason, the box, page evidence without an XML path
   });
 
   it('keeps text as text cells: formula-like values are strings, never formulas; unicode survives', async () => {
@@ -178,9 +178,9 @@ describe('extraction exports: CSV', () => {
     const items = csvRows(zip.readFile(EXTRACTION_CSV_FILES.items)!);
     expect(items.length - 1).toBe(input.documents.reduce((n, d) => n + d.result.items.length, 0));
     const evidence = csvRows(zip.readFile(EXTRACTION_CSV_FILES.evidence)!);
-    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1']);
-    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet', '1', '2', '3', '4']);
-    expect(evidence.find((r) => r[0] === input.documents[1]!.document && r[1] === 'line_item' && r[2] === '1')!.slice(4)).toEqual(['1', expect.stringMatching(/^snippet of /u), 'false', '', '1', '2', '3', '4']);
+    expect(evidence[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path']);
+    expect(evidence.find((r) => r[0] === input.documents[0]!.document && r[1] === 'total')!.slice(6)).toEqual(['true', 'the value is not in its snippet', '1', '2', '3', '4', 'page', '']);
+    expect(evidence.find((r) => r[0] === input.documents[1]!.document && r[1] === 'line_item' && r[2] === '1')!.slice(4)).toEqual(['1', expect.stringMatching(/^snippet of /u), 'false', '', '1', '2', '3', '4', 'page', '']);
   });
 
   it('defuses formula injection with a leading apostrophe (= + - @ tab CR), keeps negative numbers, unicode and quoting', () => {
@@ -189,7 +189,7 @@ describe('extraction exports: CSV', () => {
     expect(docs[1]![3]).toBe("'@reason");
     expect(docs[1]!.slice(4)).toEqual(['Müller & Söhne, "Zürich"', '東京株式会社 Ωmega 😀', "'+SUM(1,2)", 'line one\nline two; "quoted", comma', '-12.50', '2026-12-31', '']);
     expect(items.slice(1).map((r) => r[2])).toEqual(NASTY.map((n) => `'${n}`));
-    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found", '1', '2', '3', '4']);
+    expect(evidence.find((r) => r[1] === 'invoice_number')!.slice(6)).toEqual(['true', "'=not found", '1', '2', '3', '4', 'page', '']);
     expect(defuseFormula('-5')).toBe('-5');
     expect(defuseFormula('-5-5')).toBe("'-5-5");
     expect(defuseFormula('a=b')).toBe('a=b');
@@ -245,6 +245,31 @@ describe('extraction exports: JSON', () => {
     const forty = JSON.parse(extractionToJson({ fields: FIELDS, documents: [fromInvoice(generateInvoice(2, { itemCount: 40 }), 2)] }));
     expect(validate(forty)).toBe(true);
     expect(forty.documents[0].items).toHaveLength(40);
+  });
+
+  it('a value read from an e-invoice XML: evidence with source xml, the element path and the file, page and box null; in CSV and XLSX too', async () => {
+    const xmlValue = (v: string, path: string): ExtractedValue => ({ value: v, evidence: { page: null, snippet: v, box: null, source: 'xml', path, file: 'factur-x.xml' }, confidence: 1 });
+    const input: ExtractionExportInput = {
+      fields: ['invoice_number', 'total'],
+      documents: [{
+        document: 'facturx.pdf', upload_id: 'upl_1', pages: 1,
+        result: { fields: { invoice_number: xmlValue('F-1', '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'), total: value('10.00') }, items: [], warnings: [] },
+        check: { review_required: false, reasons: [], flagged: [] },
+      }],
+    };
+    const json = JSON.parse(extractionToJson(input));
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.documents[0].evidence.fields).toEqual({
+      invoice_number: { page: null, snippet: 'F-1', box: null, source: 'xml', path: '/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID', file: 'factur-x.xml', flagged: false, reason: null },
+      total: { page: 1, snippet: 'snippet of 10.00', box: { x0: 1, y0: 2, x1: 3, y1: 4 }, source: 'page', path: null, file: null, flagged: false, reason: null },
+    });
+    const evidence = csvRows(extractionToCsvFiles(input)[2]!.content);
+    expect(evidence.slice(1)).toEqual([
+      ['facturx.pdf', 'invoice_number', '', 'F-1', '', 'F-1', 'false', '', 'xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'],
+      ['facturx.pdf', 'total', '', '10.00', '1', 'snippet of 10.00', 'false', '', 'page', ''],
+    ]);
+    const wb = await readXlsx(await extractionToXlsx(input));
+    expect(rowsOf(wb.getWorksheet('Evidence')!)[1]!.slice(8)).toEqual(['xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID']);
   });
 
   it('extractionResultFiles names the three result files', async () => {

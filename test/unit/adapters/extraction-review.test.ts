@@ -25,6 +25,15 @@ const correction = (c: Partial<StoredCorrection> & Pick<StoredCorrection, 'docum
   ({ previous_value: null, revision: 1, corrected_by: 'r@example.com', corrected_at: '2026-11-24T00:00:00.000Z', ...c });
 
 describe('extraction review', () => {
+  it('keeps XML evidence of an e-invoice value through the JSON result; a result written before it (no source) is page evidence', () => {
+    const xml: ExtractedValue = { value: 'F-1', evidence: { page: null, snippet: 'F-1', box: null, source: 'xml', path: '/Invoice/cbc:ID', file: null }, confidence: null };
+    const withXml = input();
+    withXml.documents[1]!.result.fields['invoice_number'] = xml;
+    expect(exportInputFromJson(extractionToJsonValue(withXml), withXml.fields).documents[1]!.result.fields['invoice_number']).toEqual(xml);
+    const old = JSON.parse(JSON.stringify(extractionToJsonValue(input()), (k, v: unknown) => (k === 'source' || k === 'path' || k === 'file' ? undefined : v)));
+    expect(exportInputFromJson(old, input().fields).documents[0]!.result.fields['invoice_number']).toEqual(read('INV-1'));
+  });
+
   it('reads a JSON result back into the export input it was made from (a result written before corrections too)', () => {
     const json = extractionToJsonValue(input());
     expect(exportInputFromJson(json, input().fields)).toEqual({ ...input(), documents: input().documents.map((d) => ({ ...d, corrections: [] })) });

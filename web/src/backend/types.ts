@@ -213,11 +213,17 @@ export interface Credits {
   ledger: { data: LedgerEntry[]; next_cursor: number };
 }
 
-/** Where a value or a line was read: its page, snippet and box (PDF points from the page's top-left; null on plain text). */
+/**
+ * Where a value or a line was read: a page's text (its page, snippet and box in PDF points from the page's top-left;
+ * null on plain text), or an element of the e-invoice XML (`page` null, `path` the element).
+ */
 export interface ReviewEvidence {
-  page: number;
+  page: number | null;
   snippet: string;
   box: { x0: number; y0: number; x1: number; y1: number } | null;
+  source: 'page' | 'xml';
+  path: string | null;
+  file: string | null;
 }
 
 export interface ReviewValue {

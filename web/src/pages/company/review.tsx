@@ -28,8 +28,12 @@ function Files({ files, label }: { files: readonly ReviewFile[]; label: string }
   );
 }
 
-/** Where on the page, as text: "page 2, x 72–140, y 300–312" (points from the top-left), or "page 2" without a box. */
+/**
+ * Where a value was read, as text: "page 2, x 72–140, y 300–312" (points from the top-left), "page 2" without a box,
+ * or the e-invoice XML element (docs/processing.md "E-invoices").
+ */
 function placeOf(ev: ReviewEvidence): string {
+  if (ev.source === 'xml') return `XML ${ev.file ? `${ev.file} ` : ''}${ev.path ?? ''}`;
   const b = ev.box;
   const n = (x: number) => String(Math.round(x));
   return b ? `page ${ev.page}, x ${n(b.x0)}–${n(b.x1)}, y ${n(b.y0)}–${n(b.y1)}` : `page ${ev.page}`;
