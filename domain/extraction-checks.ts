@@ -134,7 +134,7 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   // 2. Amounts that are the day or year of a date, or a percentage.
   for (const [f, v] of Object.entries(result.fields)) {
     if (fieldKind(f) !== 'amount' || v.value === null || !v.evidence) continue;
-    const page = pages.get(v.evidence.page);
+    const page = v.evidence.page === null ? undefined : pages.get(v.evidence.page);
     const why = page ? notAnAmount(page, v.evidence, v.value) : null;
     if (why) fail(`${f} "${clip(v.value)}" ${why}`, [field(f)]);
   }

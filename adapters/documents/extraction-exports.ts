@@ -408,7 +408,7 @@ export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJ
             quantity: evidenceJson(it.quantity, flagOf(d.check.flagged, { item: i, column: 'quantity' })),
             unit_price: evidenceJson(it.unit_price, flagOf(d.check.flagged, { item: i, column: 'unit_price' })),
             amount: evidenceJson(it.amount, flagOf(d.check.flagged, { item: i, column: 'amount' })),
-            line: line && { page: line.page, snippet: line.snippet, box: line.box, flagged: reason !== null, reason },
+            line: line && line.page !== null ? { page: line.page, snippet: line.snippet, box: line.box, flagged: reason !== null, reason } : null,
           };
         }),
       },

@@ -265,11 +265,11 @@ describe('extraction exports: JSON', () => {
     });
     const evidence = csvRows(extractionToCsvFiles(input)[2]!.content);
     expect(evidence.slice(1)).toEqual([
-      ['facturx.pdf', 'invoice_number', '', 'F-1', '', 'F-1', 'false', '', 'xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'],
-      ['facturx.pdf', 'total', '', '10.00', '1', 'snippet of 10.00', 'false', '', 'page', ''],
+      ['facturx.pdf', 'invoice_number', '', 'F-1', '', 'F-1', 'false', '', '', '', '', '', 'xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID'],
+      ['facturx.pdf', 'total', '', '10.00', '1', 'snippet of 10.00', 'false', '', '1', '2', '3', '4', 'page', ''],
     ]);
     const wb = await readXlsx(await extractionToXlsx(input));
-    expect(rowsOf(wb.getWorksheet('Evidence')!)[1]!.slice(8)).toEqual(['xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID']);
+    expect(rowsOf(wb.getWorksheet('Evidence')!)[1]!.slice(12)).toEqual(['xml', 'factur-x.xml:/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID']);
   });
 
   it('extractionResultFiles names the three result files', async () => {
