@@ -100,17 +100,18 @@ describe('flow-extract: the document checks in the results', () => {
     await book.xlsx.load((await download(0)) as unknown as ArrayBuffer);
     const rows: ExcelJS.CellValue[][] = [];
     book.getWorksheet('Evidence')!.eachRow((row) => rows.push((row.values as ExcelJS.CellValue[]).slice(1)));
-    expect(rows[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1']);
+    expect(rows[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path']);
     const sheetLine = rows.find((r) => r[1] === 'line_item' && r[2] === 1)!;
     expect(sheetLine.slice(3, 8)).toEqual(['Widget | 3 | 4.50 | 12.00', 2, 'Widget 3 4.50 12.00', true, line.reason]);
-    expect(sheetLine.slice(8)).toEqual([line.box!.x0, line.box!.y0, line.box!.x1, line.box!.y1]);
-    expect(rows.find((r) => r[1] === 'total')!.slice(8)).toEqual([total.box!.x0, total.box!.y0, total.box!.x1, total.box!.y1]);
+    expect(sheetLine.slice(8)).toEqual([line.box!.x0, line.box!.y0, line.box!.x1, line.box!.y1, 'page']);
+    expect(rows.find((r) => r[1] === 'total')!.slice(8)).toEqual([total.box!.x0, total.box!.y0, total.box!.x1, total.box!.y1, 'page']);
 
     const csv = parse(new AdmZip(await download(1)).getEntry('evidence.csv')!.getData(), { bom: true }) as string[][];
     expect(csv[0]).toEqual(rows[0]);
     const csvLine = csv.find((r) => r[1] === 'line_item' && r[2] === '1')!;
     expect(csvLine.slice(4, 7)).toEqual(['2', 'Widget 3 4.50 12.00', 'true']);
-    expect(csvLine.slice(8).map(Number)).toEqual([line.box!.x0, line.box!.y0, line.box!.x1, line.box!.y1]);
+    expect(csvLine.slice(8, 12).map(Number)).toEqual([line.box!.x0, line.box!.y0, line.box!.x1, line.box!.y1]);
+    expect(csvLine.slice(12)).toEqual(['page', '']);
   });
 
   it("the dashboard's review shows each value's and each line's page, box and snippet, and the document checks' flags", async () => {
