@@ -12,7 +12,6 @@ import {
   type ExtractionResult,
   type PageText,
   type PositionedText,
-  type PositionedWord,
 } from '../../domain/extraction.js';
 import {
   dateOrderOfCurrency,
@@ -22,13 +21,15 @@ import {
   findEmails,
   findIbans,
   findTaxIds,
+  insideAny,
+  type AmountMatch,
   compactId,
   resolveDate,
   type CurrencyMatch,
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, DOCUMENT_TITLE, findLabels, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -112,7 +113,7 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
     .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
   hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
   for (const { page, lines, line, hit } of hits) {
-    const v = readNearLabel(concept.reader, ctx, page, lines, line, hit.start, hit.end);
+    const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end);
     if (v) return v;
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
@@ -154,14 +155,22 @@ function letterhead(ctx: Context): ExtractedValue | null {
   return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
-function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+  const reader = concept.reader;
   const from = line.start + hitEnd;
+  const foreign = foreignLabels(concept);
+  /** The value, unless another concept's label stands between the label and it (it is that label's value). */
+  const owned = (v: ExtractedValue | null, start: number) =>
+    v && !foreign?.test(page.text.slice(start, valueIndex(page, v, start))) && (!concept.name || isName(v.value!)) ? v : null;
   if (!hasBoxes(page)) {
-    const right = readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end));
-    if (right || page.text.slice(from, line.end).trim()) return right && { ...right, confidence: 0.9 };
+    const rest = page.text.slice(from, line.end);
+    if (rest.trim() && !startsWithLabel(rest)) {
+      const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
+      return right && { ...right, confidence: 0.9 };
+    }
     const next = lines[line.index + 1];
-    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`)) return null;
-    const below = readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end));
+    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text) || STARTS_WITH_LABEL.test(next.text.trim())) return null;
+    const below = owned(readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)), next.start);
     return below && { ...below, confidence: 0.8 };
   }
   const lh = lineHeight(page);
@@ -172,42 +181,65 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
   const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
   const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
-  const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
-  if (first && (!near || first.box.x0 - lx1 <= 3 * lh || farValue(page, line, hitStart, hitEnd, rightWords, first.box.x0 - lx1, lh))) {
-    // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one
-    // ("VAT 19%      596.60").
-    for (const cluster of clusters(rightWords, 1.5 * lh).slice(0, near ? 1 : undefined)) {
-      const start = Math.min(...cluster.map((w) => w.offset));
-      const end = Math.max(...cluster.map((w) => w.offset + w.text.length));
-      const right = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
-      if (right) return { ...right, confidence: 0.9 };
-    }
-    return null;
+  const groups = clusters(rightWords, 1.5 * lh).map((g) => ({
+    words: g,
+    start: Math.min(...g.map((w) => w.offset)),
+    end: Math.max(...g.map((w) => w.offset + w.text.length)),
+  }));
+  const labelAt = groups.findIndex((g) => isLabelGroup(page.text.slice(g.start, g.end)));
+  // Same line, at any distance: the groups of words right of the label, up to the first that is itself a label (what
+  // follows is that label's). Text-like values: the first group only; amounts, dates, currencies: the first group that
+  // has one ("VAT 19%      596.60"). Right text that is no value of the kind gives null, not a value further on.
+  let far: ExtractedValue | null = null;
+  for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
+    const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
+    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; break; }
+    if (right) return { ...right, confidence: 0.9 };
+    if (near || foreign?.test(page.text.slice(g.start, g.end))) return null;
   }
-  // Below: the words of the next line or the one after it, under the label.
+  if (!far && labelAt !== 0 && groups.length > 0) return null;
+  // Below: the words of the next line or the one after it in the label's column (between the words left and right of
+  // it on its line) and under the label; a group that is itself a label is no value.
+  const left = line.words.filter((w) => w.offset < line.start + hitStart);
+  const colStart = left.length ? Math.max(...left.map((w) => w.box.x1)) : -Infinity;
+  const colEnd = labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : Infinity;
   const y = midY(labelWords[0]!.box);
   for (const next of lines.slice(line.index + 1, line.index + 3)) {
     if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * lh || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
-    const under = clusters(next.words, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
+    const inColumn = next.words.filter((w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd);
+    const under = clusters(inColumn, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
     if (!under) continue;
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
-    const below = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
-    return below && { ...below, confidence: 0.8 };
+    if (isLabelGroup(page.text.slice(start, end)) || STARTS_WITH_LABEL.test(page.text.slice(start, end))) break;
+    const below = owned(readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end)), start);
+    if (below) return { ...below, confidence: 0.8 };
+    break;
   }
-  return null;
+  // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
+  return far && { ...far, confidence: UNSURE };
 }
 
-/**
- * A text-like value further right than 3 line heights belongs to its label only in a form laid out as "Label:" and a
- * value column (label-left invoices, a header block of such pairs): the label ends with a colon, the value starts
- * within 12 line heights, and the value's first group of words is not itself a label ("Bill to:    Ship to:").
- */
-function farValue(page: PageText, line: Line, hitStart: number, hitEnd: number, rightWords: readonly PositionedWord[], gap: number, lh: number): boolean {
-  if (gap > 12 * lh || !/:\s*$/u.test(line.text.slice(hitStart, hitEnd))) return false;
-  const group = clusters(rightWords, 1.5 * lh)[0]!;
-  const text = page.text.slice(Math.min(...group.map((w) => w.offset)), Math.max(...group.map((w) => w.offset + w.text.length)));
-  return !/^[^\d:]{1,40}:(?:\s|$)/u.test(text);
+/** Plain text: the rest of the line starts with another label ("Invoice date: Due date: 14/04/2024"), or is one. */
+function startsWithLabel(rest: string): boolean {
+  const t = rest.trim();
+  const m = STARTS_WITH_LABEL.exec(t);
+  return (m !== null && /^\.?\s*(?:[:#]|$)/u.test(t.slice(m[0].length))) || /^[^\s\d:]{1,30}:(?:\s|$)/u.test(t);
+}
+
+/** The engine's confidence for a value it gives but is unsure of (under the checks' UNSURE_CONFIDENCE: review). */
+const UNSURE = 0.4;
+
+/** Where a value's snippet starts in the page text (its evidence quotes the page text at or after `from`). */
+function valueIndex(page: PageText, v: ExtractedValue, from: number): number {
+  const i = v.evidence ? page.text.indexOf(v.evidence.snippet, from) : -1;
+  return i < 0 ? from : i;
+}
+
+/** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none). */
+function isName(value: string): boolean {
+  const letters = (value.match(/\p{L}/gu) ?? []).length;
+  return letters >= 2 && letters > (value.match(/\p{N}/gu) ?? []).length;
 }
 
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
@@ -215,6 +247,14 @@ function textKindEnd(reader: Reader, page: PageText, start: number, end: number)
   if (reader !== 'text' && reader !== 'identifier') return end;
   const m = NEXT_LABEL.exec(page.text.slice(start, end));
   return m ? start + m.index : end;
+}
+
+/** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */
+function isBareAmount(text: string, a: AmountMatch): boolean {
+  const rest = text.slice(0, a.index) + ' ' + text.slice(a.index + a.raw.length);
+  let r = rest;
+  for (const c of findCurrencies(rest).reverse()) r = r.slice(0, c.index) + r.slice(c.index + c.raw.length);
+  return !/[\p{L}\p{N}]/u.test(r);
 }
 
 function at(page: PageText, start: number, raw: string, value: string): ExtractedValue {
@@ -227,8 +267,11 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
   switch (reader) {
     case 'amount':
     case 'number': {
-      const dates = findDates(text);
-      const m = findAmounts(text).find((a) => !dates.some((d) => a.index < d.index + d.raw.length && a.index + a.raw.length > d.index));
+      // Not a part of a date, a tax id, an IBAN. An amount has a decimal part or grouping unless it stands alone
+      // (perhaps with its currency): "art. 293 B du CGI", "Kundennr. 4711 … 12,00" are no amount of 293 or 4711.
+      const taken = [...findDates(text), ...findTaxIds(text), ...findIbans(text)];
+      const amounts = findAmounts(text).filter((a) => !insideAny(taken, a.index, a.index + a.raw.length));
+      const m = reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'date': {

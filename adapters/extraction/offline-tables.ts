@@ -5,7 +5,7 @@
  * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
  * the confidence and, when it fails, a warning; it never invents a missing value.
  */
-import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
+import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
 
@@ -16,34 +16,39 @@ export interface TableRead {
   tableLines: Set<string>;
 }
 
-const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|tva|amount\s+due|balance|discount|shipping|zwischensumme|gesamt)\b/iu;
+const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|ust|tva|iva|btw|amount\s+due|balance|discount|shipping|zwischensumme|gesamt|summe|netto|rechnungsbetrag|zu\s+zahlen|sous-?\s*total|montant|net\s+à\s+payer|base\s+imponible|importe|subtotal|totale|imponibile|subtotaal|totaal|te\s+betalen|bedrag)\b/iu;
 
+/** A table's column: one of the line item's, or another (a tax rate, a unit, a position number) read as nothing. */
 interface Column {
-  col: LineItemColumn;
+  col: LineItemColumn | 'other';
   start: number;
   end: number;
   x0: number;
   x1: number;
 }
 
-const HEADER_TERMS = LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col, term })))
-  .sort((a, b) => b.term.length - a.term.length)
-  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu') }));
+const HEADER_TERMS = [
+  ...LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col: col as Column['col'], term }))),
+  ...LINE_ITEM_OTHER_HEADERS.map((term) => ({ col: 'other' as const, term })),
+].sort((a, b) => b.term.length - a.term.length)
+  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu') }));
 
 /** The columns a line names when it is a table header, in x (or text) order; null when it is not one. */
 export function headerColumns(line: Line): Column[] | null {
   const found: Column[] = [];
   for (const { col, re } of HEADER_TERMS) {
-    if (found.some((c) => c.col === col)) continue;
-    const m = re.exec(line.text);
-    if (!m) continue;
-    const start = line.start + m.index;
-    const end = start + m[0].length;
-    if (found.some((c) => start < c.end && end > c.start)) continue;
-    const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
-    found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+    if (col !== 'other' && found.some((c) => c.col === col)) continue;
+    for (const m of line.text.matchAll(re)) {
+      const start = line.start + m.index;
+      const end = start + m[0].length;
+      if (found.some((c) => start < c.end && end > c.start)) continue;
+      const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
+      found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+      if (col !== 'other') break;
+    }
   }
-  if (found.length < 2 || !found.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
+  const real = found.filter((c) => c.col !== 'other');
+  if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
   if (findAmounts(line.text).length > 0) return null;
   const covered = found.reduce((n, c) => n + (c.end - c.start), 0);
   if (line.text.replace(/\s/gu, '').length > covered * 2 + 6) return null; // mostly other words: a sentence
@@ -73,6 +78,7 @@ function rowByPosition(line: Line, cols: Column[]): Row {
     let i = bounds.findIndex((b) => cx <= b);
     if (i < 0) i = cols.length - 1;
     const col = cols[i]!.col;
+    if (col === 'other') continue;
     const cur = row[col];
     row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
   }
@@ -82,7 +88,7 @@ function rowByPosition(line: Line, cols: Column[]): Row {
 /** The cells of a plain-text row: trailing numeric tokens fill the numeric columns from the right, the rest is the description. */
 function rowByTokens(line: Line, cols: Column[]): Row {
   const tokens = [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0] }));
-  const numeric = cols.filter((c) => c.col !== 'description').map((c) => c.col);
+  const numeric = cols.flatMap((c) => (c.col === 'description' || c.col === 'other' ? [] : [c.col]));
   const row: Row = {};
   let k = tokens.length;
   let n = numeric.length;
@@ -191,6 +197,15 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       i = j - 1;
     }
   }
+  if (items.length === 0) {
+    for (const { page, lines } of pages) {
+      for (const row of headerlessRows(page, lines)) {
+        if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
+        tableLines.add(`${page.page}:${row.line.start}`);
+        items.push(row.item);
+      }
+    }
+  }
   return { items, warnings, tableLines };
 
   function finish() {
@@ -210,4 +225,61 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     }
     return it;
   }
+}
+
+const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+
+interface HeaderlessRow {
+  line: Line;
+  item: LineItem;
+  /** Right edges of the three numbers (boxes), for the columns' alignment. */
+  rights: number[];
+  y: number;
+}
+
+/**
+ * A table without a header row: consecutive lines (at least two), each a description followed by exactly three
+ * numbers, quantity × unit price = amount on every line (within 0.5 %), and on a page with word boxes the numbers
+ * right-aligned in three columns (right edges within two line heights of the first row's). Anything less is no table:
+ * three numbers alone may be a date, a phone number or a postcode.
+ */
+function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[] {
+  const boxes = hasBoxes(page);
+  const lh = lineHeight(page);
+  const out: HeaderlessRow[] = [];
+  let run: HeaderlessRow[] = [];
+  const flush = () => {
+    if (run.length >= 2) out.push(...run);
+    run = [];
+  };
+  for (const line of lines) {
+    const row = itemRow(page, line, boxes);
+    const prev = run[run.length - 1];
+    const fits = row && prev && (!boxes || (row.y - prev.y <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
+    if (!row || (prev && !fits)) flush();
+    if (row) run.push(row);
+  }
+  flush();
+  return out;
+}
+
+function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | null {
+  const tokens = boxes
+    ? line.words.map((w) => ({ start: w.offset, end: w.offset + w.text.length, text: w.text, right: w.box.x1 }))
+    : [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0], right: 0 }));
+  if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
+  const nums = tokens.slice(-3);
+  if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
+  const desc = tokens.slice(0, -3);
+  if (!desc.some((t) => /\p{L}/u.test(t.text))) return null;
+  const [q, u, a] = nums.map((t) => numberCell(page, t));
+  if (!q!.value || !u!.value || !a!.value) return null;
+  const [qn, un, an] = [q!.value, u!.value, a!.value].map(Number) as [number, number, number];
+  if (qn <= 0 || Math.abs(qn * un - an) > Math.max(0.011, Math.abs(an) * 0.005)) return null;
+  for (const v of [q!, u!, a!]) v.confidence = 0.95;
+  const start = desc[0]!.start;
+  const end = desc[desc.length - 1]!.end;
+  const value = page.text.slice(start, end).replace(/\s+/gu, ' ').replace(STRAY_MARKS, '');
+  const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
+  return { line, item: { description: { value, evidence: evidenceOf(page, start, end), confidence: 0.8 }, quantity: q!, unit_price: u!, amount: a! }, rights: nums.map((t) => t.right), y };
 }
