@@ -161,15 +161,18 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   const foreign = foreignLabels(concept);
   /** The value, unless another concept's label stands between the label and it (it is that label's value). */
   const owned = (v: ExtractedValue | null, start: number) =>
-    v && !foreign?.test(page.text.slice(start, valueIndex(page, v, start))) && (!concept.name || isName(v.value!)) ? v : null;
+    v && !foreign?.test(unbracketed(page.text.slice(start, valueIndex(page, v, start)))) && (!concept.name || isName(v.value!)) ? v : null;
+  // A party's label without a colon with words right after it is part of a name ("Lieferant GmbH", "Client Services").
+  const bare = concept.name === true && !/[:#]\s*$/u.test(line.text.slice(hitStart, hitEnd));
   if (!hasBoxes(page)) {
     const rest = page.text.slice(from, line.end);
+    if (bare && rest.trim()) return null;
     if (rest.trim() && !startsWithLabel(rest)) {
       const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
       return right && { ...right, confidence: 0.9 };
     }
     const next = lines[line.index + 1];
-    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text) || STARTS_WITH_LABEL.test(next.text.trim())) return null;
+    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
     const below = owned(readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)), next.start);
     return below && { ...below, confidence: 0.8 };
   }
@@ -186,6 +189,7 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     start: Math.min(...g.map((w) => w.offset)),
     end: Math.max(...g.map((w) => w.offset + w.text.length)),
   }));
+  if (bare && groups[0] && groups[0].words[0]!.box.x0 - lx1 <= 1.5 * lh) return null;
   const labelAt = groups.findIndex((g) => isLabelGroup(page.text.slice(g.start, g.end)));
   // Same line, at any distance: the groups of words right of the label, up to the first that is itself a label (what
   // follows is that label's). Text-like values: the first group only; amounts, dates, currencies: the first group that
@@ -195,7 +199,7 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
     if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; break; }
     if (right) return { ...right, confidence: 0.9 };
-    if (near || foreign?.test(page.text.slice(g.start, g.end))) return null;
+    if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
   if (!far && labelAt !== 0 && groups.length > 0) return null;
   // Below: the words of the next line or the one after it in the label's column (between the words left and right of
@@ -211,7 +215,7 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     if (!under) continue;
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
-    if (isLabelGroup(page.text.slice(start, end)) || STARTS_WITH_LABEL.test(page.text.slice(start, end))) break;
+    if (isLabelGroup(page.text.slice(start, end), true)) break;
     const below = owned(readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end)), start);
     if (below) return { ...below, confidence: 0.8 };
     break;
@@ -226,6 +230,9 @@ function startsWithLabel(rest: string): boolean {
   const m = STARTS_WITH_LABEL.exec(t);
   return (m !== null && /^\.?\s*(?:[:#]|$)/u.test(t.slice(m[0].length))) || /^[^\s\d:]{1,30}:(?:\s|$)/u.test(t);
 }
+
+/** Text without its bracketed qualifiers ("(excl. USt.)" qualifies the label before it; it names no other value). */
+const unbracketed = (text: string) => text.replace(/\([^()]*\)/gu, ' ');
 
 /** The engine's confidence for a value it gives but is unsure of (under the checks' UNSURE_CONFIDENCE: review). */
 const UNSURE = 0.4;

@@ -34,7 +34,7 @@ const TOTAL_NOT_BEFORE = [...NET_WORDS, 'tax', 'vat', 'mwst', 'ust', 'tva', 'iva
 const TOTAL_NOT_AFTER = ['sub', 'sub-', 'zwischen', 'sous', 'sous-', 'net', 'netto', 'teil', 'line', 'running', 'page', 'seiten', 'übertrag', 'carried', 'previous', 'prior'];
 /** A tax label followed by these is a tax id, a rate or an exemption ("VAT no.", "USt-IdNr.", "TVA non applicable"). */
 const TAX_NOT_BEFORE = ['id', 'idnr', 'id-nr', 'ident', 'identification', 'identifikationsnummer', 'no', 'nr', 'n°', 'nº', 'number', 'nummer', 'numéro', 'numero', 'número', 'reg', 'registration', 'registered', 'rate', 'code', 'intracom', 'intracommunautaire', 'intracomm', 'non', 'not', 'exempt', 'exemption', 'free', 'frei', 'befreit', 'esente', 'exenta', 'exento', 'vrijgesteld', 'reverse', 'pflichtig', 'identificación', 'identificatie', 'nummer', 'point', 'invoice', 'period', 'treatment', 'regime', 'régime'];
-const TAX_NOT_AFTER = ['excl', 'excluding', 'exclusive', 'exkl', 'before', 'ohne', 'hors', 'sans', 'sin', 'senza', 'exclusief', 'your', 'our', 'ihre', 'unsere', 'votre', 'notre', 'n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'customer', 'client', 'kunden', 'buyer', 'supplier', 'seller', 'ex', 'without'];
+const TAX_NOT_AFTER = ['steuerbasisbetrag', 'basisbetrag', 'bemessungsgrundlage', 'basis', 'base', 'grundlage', 'netto', 'net', 'soumis', 'subject', 'excl', 'excluding', 'exclusive', 'exkl', 'before', 'ohne', 'hors', 'sans', 'sin', 'senza', 'exclusief', 'your', 'our', 'ihre', 'unsere', 'votre', 'notre', 'n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'customer', 'client', 'kunden', 'buyer', 'supplier', 'seller', 'ex', 'without'];
 /** A date label preceded by these names another document's or event's date. */
 const DATE_NOT_AFTER = ['due', 'delivery', 'order', 'ship', 'shipping', 'service', 'payment', 'expiry', 'expiration', 'print', 'birth', 'start', 'end', 'valid', 'supply', 'original', 'related', 'referenced', 'reference', 'previous', 'corrected', 'cancelled', 'ursprüngliches', 'ursprüngliche', 'ursprünglichen', 'bezugs', 'storno', 'liefer', 'leistungs', 'bestell', 'auftrags', 'zahlungs', 'booking', 'travel', 'departure', 'arrival', 'check-in', 'check-out', 'dispatch', 'posting', 'value', 'last', 'next'];
 const DATE_NOT_BEFORE = ['due', 'of delivery', 'of supply', 'of service', 'of payment', 'of order', 'of birth', "d'échéance", 'd’échéance', 'de livraison', 'de commande', 'de paiement', 'de prestation', 'de vencimiento', 'de entrega', 'de pago', 'di scadenza', 'di consegna', 'di pagamento', 'van levering', 'levering', 'der lieferung', 'der leistung', 'de la commande', 'du bon', 'limite', 'valeur', 'range', 'from', 'to'];
@@ -83,7 +83,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'fecha de vencimiento', 'vencimiento', 'fecha límite de pago',
       'data di scadenza', 'data scadenza', 'scadenza',
       'vervaldatum', 'vervaldag', 'uiterste betaaldatum', 'te betalen voor',
-      'due',
+      'due', 'zahlbar', 'payable'
     ],
     notBefore: ['amount', 'total', 'balance'],
   },
@@ -92,7 +92,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['total', 'total_amount', 'amount_due', 'grand_total', 'total_due', 'invoice_total', 'balance_due', 'amount', 'total_incl_tax', 'total_gross', 'gross_total', 'amount_total', 'total_price', 'total_payable'],
     labels: [
       'grand total', 'total amount due', 'total amount payable', 'total amount', 'total due', 'amount due', 'balance due', 'total to pay', 'total payable', 'amount payable', 'invoice total', 'total incl. vat', 'total incl vat', 'total including vat', 'total incl. tax', 'total including tax', 'total gross', 'gross total', 'gross amount',
-      'gesamtbetrag brutto', 'rechnungsbetrag', 'bruttobetrag', 'gesamtsumme brutto', 'summe brutto', 'gesamt brutto', 'rechnungssumme', 'endbetrag', 'zahlbetrag', 'zu zahlender betrag', 'zu zahlen', 'total brutto', 'gesamtbetrag', 'gesamtsumme', 'bruttosumme',
+      'gesamtbetrag brutto', 'rechnungssumme brutto', 'rechnungsbetrag', 'bruttobetrag', 'gesamtsumme brutto', 'summe brutto', 'gesamt brutto', 'rechnungssumme', 'endbetrag', 'zahlbetrag', 'zu zahlender betrag', 'zu zahlen', 'total brutto', 'gesamtbetrag', 'gesamtsumme', 'bruttosumme',
       'total ttc', 'montant ttc', 'net à payer', 'montant total ttc', 'total à payer', 'montant à payer', 'reste à payer', 'total facture', 'montant total',
       'total factura', 'importe total', 'total a pagar', 'importe a pagar', 'total con iva',
       'totale documento', 'totale fattura', 'totale da pagare', 'importo totale', 'netto a pagare', 'totale complessivo', 'totale ivato',
@@ -106,7 +106,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['subtotal', 'sub_total', 'net_total', 'total_net', 'net_amount', 'total_excl_tax', 'total_before_tax', 'amount_before_tax'],
     labels: [
       'subtotal', 'sub-total', 'sub total', 'net total', 'total net', 'net amount', 'total (excl. vat)', 'total (excl. tax)', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excl. tax', 'total excluding tax', 'total before tax', 'amount before tax', 'total ex vat', 'total ex. vat',
-      'zwischensumme', 'nettobetrag', 'gesamtbetrag netto', 'gesamtsumme netto', 'summe netto', 'nettosumme', 'gesamt netto', 'total netto', 'netto gesamt', 'warenwert netto', 'rechnungsbetrag netto',
+      'zwischensumme', 'nettobetrag', 'rechnungssumme netto', 'gesamtbetrag netto', 'gesamtsumme netto', 'summe netto', 'nettosumme', 'gesamt netto', 'total netto', 'netto gesamt', 'warenwert netto', 'rechnungsbetrag netto',
       'total ht', 'montant ht', 'total hors taxes', 'montant hors taxes', 'montant total ht', 'sous-total', 'sous total', 'total hors tva', 'base ht',
       'base imponible', 'total sin iva', 'importe neto', 'subtotal sin iva',
       'totale imponibile', 'imponibile', 'subtotale', 'totale netto', 'totale merce',
@@ -156,11 +156,11 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
   },
   { id: 'email', reader: 'email', soleCandidate: true, names: [], labels: ['e-mail', 'email', 'e mail', 'mail', 'courriel', 'correo', 'posta elettronica'] },
   { id: 'iban', reader: 'iban', soleCandidate: true, names: [], labels: ['iban'] },
-  { id: 'currency', reader: 'currency', names: [], labels: ['currency', 'währung', 'devise', 'moneda', 'valuta', 'divisa'] },
+  { id: 'currency', reader: 'currency', names: [], labels: ['currency', 'amounts in', 'all amounts in', 'währung', 'beträge in', 'alle beträge in', 'devise', 'montants en', 'moneda', 'importes en', 'valuta', 'divisa', 'importi in', 'bedragen in'] },
   {
     id: 'vendor_name', reader: 'text', letterhead: true, name: true,
     names: ['vendor', 'vendor_name', 'supplier', 'supplier_name', 'seller', 'seller_name', 'merchant', 'merchant_name', 'issuer', 'issuer_name'],
-    labels: ['vendor', 'supplier', 'seller', 'merchant', 'issued by', 'from', 'lieferant', 'verkäufer', 'rechnungssteller', 'fournisseur', 'vendeur', 'émetteur', 'proveedor', 'vendedor', 'emisor', 'fornitore', 'venditore', 'cedente', 'leverancier', 'verkoper'],
+    labels: ['vendor', 'supplier', 'seller', 'merchant', 'issued by', 'from', 'rechnungsersteller', 'rechnungsaussteller', 'lieferant', 'verkäufer', 'rechnungssteller', 'fournisseur', 'vendeur', 'émetteur', 'proveedor', 'vendedor', 'emisor', 'fornitore', 'venditore', 'cedente', 'leverancier', 'verkoper'],
     notBefore: PARTY_NOT_BEFORE, notAfter: PARTY_NOT_AFTER,
   },
   {
@@ -231,6 +231,18 @@ function labelPattern(label: string): RegExp {
 
 const patternCache = new Map<string, RegExp>();
 
+/** One pattern for all of a concept's labels: most lines hold none, and one test rules them out. */
+const anyCache = new Map<string, RegExp>();
+function anyLabelOf(concept: Concept): RegExp {
+  const key = concept.labels.join('\u0000');
+  let re = anyCache.get(key);
+  if (!re) {
+    const alt = concept.labels.map((l) => l.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*')).join('|');
+    anyCache.set(key, (re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, 'iu')));
+  }
+  return re;
+}
+
 /** The words right before `start` and the text right after `end`, lower case, without brackets and stops around. */
 const wordBefore = (line: string, start: number) => (line.slice(0, start).trim().toLowerCase().split(/\s+/u).pop() ?? '').replace(/^[^\p{L}\p{N}°º]+|[^\p{L}\p{N}°º]+$/gu, '');
 const textAfter = (line: string, end: number) => line.slice(end).toLowerCase().replace(/^[\s([]+/u, '').replace(/\s+/gu, ' ');
@@ -241,6 +253,7 @@ const startsWithPhrase = (text: string, phrases: readonly string[]) =>
 /** Occurrences of the concept's labels in one line, most specific label first, then left to right. */
 export function findLabels(concept: Concept, line: string): LabelHit[] {
   const hits: LabelHit[] = [];
+  if (!anyLabelOf(concept).test(line)) return hits;
   concept.labels.forEach((label, rank) => {
     let re = patternCache.get(label);
     if (!re) patternCache.set(label, (re = labelPattern(label)));
@@ -252,6 +265,8 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
       if (concept.notAfter?.includes(before)) continue;
       if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore && startsWithPhrase(textAfter(line, end), concept.notBefore)) continue;
       if (/^sub-?$/u.test(before) && label.startsWith('total')) continue;
+      // A label in brackets qualifies the one before it: "Rechnungssumme Brutto (inkl. USt.)" names no tax amount.
+      if (/\(\s*(?:[\p{L}.]+\s*)?$/u.test(line.slice(Math.max(0, start - 12), start))) continue;
       hits.push({ rank, start, end });
     }
   });
@@ -268,14 +283,15 @@ export const NEXT_LABEL = new RegExp(`\\s(?:${labelAlternation(ALL_LABELS)}|\\S+
 export const STARTS_WITH_LABEL = new RegExp(`^(?:${labelAlternation(ALL_LABELS)})(?![\\p{L}\\p{N}])`, 'iu');
 
 /**
- * A group of words that is itself a label, not a value: it starts with a known label followed by a colon or by
- * nothing, or it is a few words ending with a colon ("Due Date:", "Incoterm:", "Ship to:").
+ * A group of words that is a label (perhaps with its own value), not a value: it starts with a known label
+ * ("Kundennummer GE2020211", "Due Date:"), or it is a few words ending with a colon ("Incoterm:", "Ship to:").
+ * `strict`: only a label alone or followed by a colon (a line under a label may be a name such as "Lieferant GmbH").
  */
-export function isLabelGroup(text: string): boolean {
+export function isLabelGroup(text: string, strict = false): boolean {
   const t = text.trim();
   if (/^[^\d:]{1,40}:(?:\s|$)/u.test(t)) return true;
   const m = STARTS_WITH_LABEL.exec(t);
-  return m !== null && /^\.?\s*[:#]?\s*$/u.test(t.slice(m[0].length));
+  return m !== null && (!strict || /^\.?\s*[:#]/u.test(t.slice(m[0].length)) || t.length === m[0].length);
 }
 
 /**

@@ -194,3 +194,30 @@ describe('value grammars of six languages', () => {
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
 });
+
+describe('a German invoice laid out as the ZUGFeRD samples are', () => {
+  // Tune part of the real corpus (de-zugferd-comfort-einfach), cut down: labels without colons, the issuer's label
+  // above its name, the totals' qualifiers in brackets, a tax line per rate with its base.
+  const doc = page(
+    [[65, 'Rechnungsersteller']],
+    [[69, 'Lieferant GmbH']],
+    [[69, 'Lieferantenstraße 20'], [400, 'RECHNUNG']],
+    [[69, '80333 München'], [400, 'Rechnungsnummer'], [540, '471102']],
+    [[65, 'Rechnungsempfänger'], [400, 'Kundennummer'], [540, 'GE2020211']],
+    [[69, 'Kunden AG Mitte'], [400, 'Beträge in'], [540, 'EUR']],
+    null,
+    [[72, 'Rechnungssumme Netto (excl. USt.)'], [500, '473,00']],
+    [[72, 'Steuerbasisbetrag USt. 7%'], [460, '275,00'], [500, '19,25']],
+    [[72, 'Steuerbasisbetrag USt. 19%'], [460, '198,00'], [500, '37,62']],
+    [[72, 'Rechnungssumme Brutto (inkl. USt.)'], [500, '529,87']],
+    null,
+    'Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013',
+  );
+
+  it('reads each value from its own label and leaves the tax, printed only per rate, null', () => {
+    expect(values(doc, ['seller_name', 'buyer_name', 'invoice_number', 'currency', 'subtotal', 'tax', 'total', 'due_date'])).toEqual({
+      seller_name: 'Lieferant GmbH', buyer_name: 'Kunden AG Mitte', invoice_number: '471102', currency: 'EUR',
+      subtotal: '473.00', tax: null, total: '529.87', due_date: '2013-04-04',
+    });
+  });
+});
