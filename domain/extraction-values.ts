@@ -252,7 +252,8 @@ export function findCurrencies(text: string): CurrencyMatch[] {
   const out: CurrencyMatch[] = [];
   for (const m of text.matchAll(CURRENCY_RE)) {
     if (m[1]) {
-      if (/^[\p{L}]/u.test(m[1]) && /[\p{L}]/u.test(text[m.index - 1] ?? '')) continue;
+      // A symbol that is a word ("Fr.", "kr", "zł") stands alone: "Mo.-Fr. 08.30" is Friday, not francs.
+      if (/^[\p{L}]/u.test(m[1]) && /[^\s(]/u.test(text[m.index - 1] ?? ' ')) continue;
       if (/[\p{L}]$/u.test(m[1]) && /[\p{L}]/u.test(text[m.index + m[1].length] ?? '')) continue;
       out.push({ index: m.index, raw: m[1], codes: CURRENCY_SYMBOLS[m[1]]!, isCode: false });
     } else if (m[2] && ISO_CURRENCIES.has(m[2])) {

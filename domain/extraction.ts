@@ -133,14 +133,14 @@ export function fieldKind(name: string): ValueKind {
 export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[]>> = {
   description: [
     'description', 'item', 'items', 'product', 'service', 'services', 'article', 'details', 'designation',
-    'bezeichnung', 'beschreibung', 'artikel', 'artikelbezeichnung', 'leistung', 'leistungen', 'produkt', 'text',
+    'bezeichnung', 'beschreibung', 'artikel', 'artikelbezeichnung', 'artikelbeschreibung', 'leistungsbeschreibung', 'positionsbezeichnung', 'leistung', 'leistungen', 'produkt', 'text',
     'désignation', 'libellé', 'libelle', 'produit', 'prestation',
     'descripción', 'descripcion', 'concepto', 'artículo', 'producto',
     'descrizione', 'articolo', 'prodotto', 'servizio',
     'omschrijving', 'dienst',
   ],
   quantity: [
-    'qty', 'quantity', 'qté', 'qte', 'quantité', 'quantite', 'units', 'hours', 'count',
+    'qty', 'quantity', 'qté', 'qte', 'quantité', 'quantite', 'nombre', 'nb', 'units', 'hours', 'count',
     'menge', 'anzahl', 'anz', 'stück', 'stk', 'stunden',
     'cantidad', 'cant', 'uds', 'unidades',
     'quantità', 'qtà', 'q.tà', 'quantita', 'qta',
@@ -168,7 +168,7 @@ export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[
 export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
   'vat', 'vat %', 'tax', 'taxes', 'tax rate', 'gst', 'mwst', 'mwst.', 'ust', 'ust.', 'steuer', 'tva', 'iva', 'btw', '%',
   'unit', 'einheit', 'me', 'unité', 'unidad', 'unità', 'eenheid', 'pos', 'pos.', 'position', 'no', 'nr', 'nº', 'n°', '#',
-  'code', 'sku', 'art.-nr', 'artikelnummer', 'réf', 'réf.', 'référence', 'ref', 'código', 'codice', 'artikelnr', 'discount', 'rabatt', 'remise', 'descuento', 'sconto', 'korting',
+  'code', 'sku', 'art.-nr', 'artikelnummer', 'réf', 'réf.', 'référence', 'ref', 'código', 'codice', 'artikelnr', 'discount', 'rabatt', 'remise', 'descuento', 'sconto', 'korting', 'rem', 'rem.', 'gtin', 'ean',
 ];
 
 /** What a `flow-extract` job reads, as its quote resolved it (a saved workflow's settings take precedence). */

@@ -29,7 +29,7 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -112,11 +112,21 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
     .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
     .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
   hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
+  // A tax printed per rate ("USt. 7% … 9,06", "USt. 19% … 12,25") is no document's tax: only a line without a rate
+  // (a sum) is read when the document prints more than one rate.
+  const rated = (text: string) => RATE.exec(text)?.[1]?.replace(',', '.') ?? null;
+  const rates = new Set(concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : []);
   for (const { page, lines, line, hit } of hits) {
+    if (rates.size > 1 && rated(line.text.slice(hit.start)) !== null) continue;
     const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end);
     if (v) return v;
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
+  if (concept.id === 'tax_id') {
+    // The seller's tax id without a label: the one id printed that is not the buyer's.
+    const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
+    return soleCandidate(concept.reader, ctx, buyer);
+  }
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
   if (concept.letterhead) return letterhead(ctx);
   return null;
@@ -140,7 +150,8 @@ function letterhead(ctx: Context): ExtractedValue | null {
     : [[line.start + line.text.length - line.text.trimStart().length, line.start + line.text.trimEnd().length] as const]));
   const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
   const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
-  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text));
+  // The document's number under its title ("FACTURA / INV/2024/00005 / TECNATIVA") is not the letterhead.
+  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text) && (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length);
   if (!candidate) return null;
   // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
   const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
@@ -209,7 +220,7 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   const colEnd = labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : Infinity;
   const y = midY(labelWords[0]!.box);
   for (const next of lines.slice(line.index + 1, line.index + 3)) {
-    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * lh || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
+    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * Math.max(lh, labelWords[0]!.box.y1 - labelWords[0]!.box.y0) || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
     const inColumn = next.words.filter((w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd);
     const under = clusters(inColumn, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
     if (!under) continue;
@@ -256,6 +267,11 @@ function textKindEnd(reader: Reader, page: PageText, start: number, end: number)
   return m ? start + m.index : end;
 }
 
+/** A tax rate ("19 %", "7,5%") right after a label. */
+const RATE = /^[^\d\n]{0,40}?(\d{1,2}(?:[.,]\d{1,2})?)\s?%/u;
+/** Text before an amount that makes it a rate's base: "7% von ", "20 % sur ", "21% of €". */
+const BASE_OF = /%\s*(?:von|of|on|sur|de|su|sobre|over|van|auf|base)\s*(?:[€$£]|EUR|USD|GBP|CHF)?\s*$/iu;
+
 /** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */
 function isBareAmount(text: string, a: AmountMatch): boolean {
   const rest = text.slice(0, a.index) + ' ' + text.slice(a.index + a.raw.length);
@@ -277,7 +293,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       // Not a part of a date, a tax id, an IBAN. An amount has a decimal part or grouping unless it stands alone
       // (perhaps with its currency): "art. 293 B du CGI", "Kundennr. 4711 … 12,00" are no amount of 293 or 4711.
       const taken = [...findDates(text), ...findTaxIds(text), ...findIbans(text)];
-      const amounts = findAmounts(text).filter((a) => !insideAny(taken, a.index, a.index + a.raw.length));
+      // "7% von 129,37", "20 % sur 1 509,00", "21% of 100.00": the base the rate is charged on, not the tax.
+      const amounts = findAmounts(text).filter((a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)));
       const m = reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
@@ -316,7 +333,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
     }
     case 'text': {
-      const lead = /^[\s:#\-–]*/u.exec(text)![0].length;
+      const lead = /^[\s:#\-–]*/u.exec(text)![0].length + (ATTENTION.exec(text.replace(/^[\s:#\-–]*/u, ''))?.[0].length ?? 0);
       const raw = text.slice(lead).trimEnd().slice(0, EXTRACTION_LIMITS.maxValueChars);
       if (!/[\p{L}\p{N}]/u.test(raw)) return null;
       return at(page, start + lead, raw, raw.replace(/\s+/gu, ' '));
@@ -327,7 +344,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
 const OTHER_DATE = /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
 
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
-function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
+function soleCandidate(reader: Reader, ctx: Context, except: string | null = null): ExtractedValue | null {
   const found: ExtractedValue[] = [];
   for (const { page, lines } of ctx.pages) {
     for (const line of lines) {
@@ -338,7 +355,7 @@ function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
       if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
-      if (reader === 'tax_id') for (const m of findTaxIds(text)) add(m.index, m.raw, m.value);
+      if (reader === 'tax_id') for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
   const distinct = new Set(found.map((f) => f.value));

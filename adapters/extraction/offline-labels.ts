@@ -29,12 +29,12 @@ export interface Concept {
  * netto", "Total HT", "Totaal excl. BTW", "Total (excl. tax)"), in the six languages the engine reads.
  */
 const NET_WORDS = ['excl', 'excluding', 'exclusive', 'exkl', 'exklusive', 'before', 'pre-tax', 'pretax', 'net', 'netto', 'nett', 'ht', 'h.t', 'hors', 'sans', 'sin', 'senza', 'ohne', 'zzgl', 'vor', 'exclusief', 'ex', 'imponibile', 'imponible', 'base', 'without'];
-const TOTAL_NOT_BEFORE = [...NET_WORDS, 'tax', 'vat', 'mwst', 'ust', 'tva', 'iva', 'btw', 'steuer', 'qty', 'quantity', 'items', 'hours', 'weight', 'pages', 'discount', 'paid', 'rabatt', 'remise', 'descuento', 'sconto', 'korting', 'for this line', 'pour cette ligne', 'der position', 'position', 'line', 'ligne', 'lines', 'positionen', 'stunden', 'menge', 'anzahl', 'quantité', 'cantidad', 'quantità', 'aantal', 'de la ligne'];
+const TOTAL_NOT_BEFORE = [...NET_WORDS, 'tax', 'taxes', 'vat', 'mwst', 'ust', 'tva', 'iva', 'btw', 'steuer', 'impuestos', 'impuesto', 'imposte', 'parcial', 'parziale', 'partiel', 'qty', 'quantity', 'items', 'hours', 'weight', 'pages', 'discount', 'paid', 'rabatt', 'remise', 'descuento', 'sconto', 'korting', 'for this line', 'pour cette ligne', 'der position', 'position', 'line', 'ligne', 'lines', 'positionen', 'stunden', 'menge', 'anzahl', 'quantité', 'cantidad', 'quantità', 'aantal', 'de la ligne'];
 /** Words that, right before a label, make it another concept's ("Sub total", "Due date", "Original invoice date"). */
 const TOTAL_NOT_AFTER = ['sub', 'sub-', 'zwischen', 'sous', 'sous-', 'net', 'netto', 'teil', 'line', 'running', 'page', 'seiten', 'übertrag', 'carried', 'previous', 'prior'];
 /** A tax label followed by these is a tax id, a rate or an exemption ("VAT no.", "USt-IdNr.", "TVA non applicable"). */
-const TAX_NOT_BEFORE = ['id', 'idnr', 'id-nr', 'ident', 'identification', 'identifikationsnummer', 'no', 'nr', 'n°', 'nº', 'number', 'nummer', 'numéro', 'numero', 'número', 'reg', 'registration', 'registered', 'rate', 'code', 'intracom', 'intracommunautaire', 'intracomm', 'non', 'not', 'exempt', 'exemption', 'free', 'frei', 'befreit', 'esente', 'exenta', 'exento', 'vrijgesteld', 'reverse', 'pflichtig', 'identificación', 'identificatie', 'nummer', 'point', 'invoice', 'period', 'treatment', 'regime', 'régime'];
-const TAX_NOT_AFTER = ['steuerbasisbetrag', 'basisbetrag', 'bemessungsgrundlage', 'basis', 'base', 'grundlage', 'netto', 'net', 'soumis', 'subject', 'excl', 'excluding', 'exclusive', 'exkl', 'before', 'ohne', 'hors', 'sans', 'sin', 'senza', 'exclusief', 'your', 'our', 'ihre', 'unsere', 'votre', 'notre', 'n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'customer', 'client', 'kunden', 'buyer', 'supplier', 'seller', 'ex', 'without'];
+const TAX_NOT_BEFORE = ['id', 'idnr', 'id-nr', 'ident', 'identnr', 'identnummer', 'identification', 'identifikationsnummer', 'no', 'nr', 'n°', 'nº', 'number', 'nummer', 'numéro', 'numero', 'número', 'reg', 'registration', 'registered', 'rate', 'code', 'intracom', 'intracommunautaire', 'intracomm', 'non', 'not', 'exempt', 'exemption', 'free', 'frei', 'befreit', 'esente', 'exenta', 'exento', 'vrijgesteld', 'reverse', 'pflichtig', 'identificación', 'identificatie', 'nummer', 'point', 'invoice', 'period', 'treatment', 'regime', 'régime'];
+const TAX_NOT_AFTER = ['tasa', 'taux', 'steuersatz', 'aliquota', 'tarief', 'steuerbasisbetrag', 'basisbetrag', 'bemessungsgrundlage', 'basis', 'base', 'grundlage', 'netto', 'net', 'soumis', 'subject', 'excl', 'excluding', 'exclusive', 'exkl', 'before', 'ohne', 'hors', 'sans', 'sin', 'senza', 'exclusief', 'your', 'our', 'ihre', 'unsere', 'votre', 'notre', 'n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'customer', 'client', 'kunden', 'buyer', 'supplier', 'seller', 'ex', 'without'];
 /** A date label preceded by these names another document's or event's date. */
 const DATE_NOT_AFTER = ['due', 'delivery', 'order', 'ship', 'shipping', 'service', 'payment', 'expiry', 'expiration', 'print', 'birth', 'start', 'end', 'valid', 'supply', 'original', 'related', 'referenced', 'reference', 'previous', 'corrected', 'cancelled', 'ursprüngliches', 'ursprüngliche', 'ursprünglichen', 'bezugs', 'storno', 'liefer', 'leistungs', 'bestell', 'auftrags', 'zahlungs', 'booking', 'travel', 'departure', 'arrival', 'check-in', 'check-out', 'dispatch', 'posting', 'value', 'last', 'next'];
 const DATE_NOT_BEFORE = ['due', 'of delivery', 'of supply', 'of service', 'of payment', 'of order', 'of birth', "d'échéance", 'd’échéance', 'de livraison', 'de commande', 'de paiement', 'de prestation', 'de vencimiento', 'de entrega', 'de pago', 'di scadenza', 'di consegna', 'di pagamento', 'van levering', 'levering', 'der lieferung', 'der leistung', 'de la commande', 'du bon', 'limite', 'valeur', 'range', 'from', 'to'];
@@ -63,7 +63,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['date', 'invoice_date', 'issue_date', 'issued_date', 'date_of_issue', 'issued', 'issued_on', 'document_date', 'receipt_date', 'bill_date', 'billing_date', 'invoice_issued'],
     labels: [
       'invoice date', 'date of issue', 'issue date', 'date issued', 'issued on', 'issued', 'billing date', 'bill date', 'receipt date', 'document date', 'credit note date', 'date of invoice', 'tax point',
-      'rechnungsdatum', 'belegdatum', 'ausstellungsdatum', 'datum der rechnung', 'rechnungs-datum',
+      'rechnungsdatum', 'belegdatum', 'beleg-datum', 'ausstellungsdatum', 'datum der rechnung', 'rechnungs-datum',
       'date de facture', 'date de facturation', "date d'émission", 'date d’émission', 'date facture', 'date de la facture',
       'fecha de factura', 'fecha de emisión', 'fecha de expedición', 'fecha factura', 'fecha',
       'data fattura', 'data della fattura', 'data di emissione', 'data documento', 'data emissione',
@@ -92,9 +92,9 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['total', 'total_amount', 'amount_due', 'grand_total', 'total_due', 'invoice_total', 'balance_due', 'amount', 'total_incl_tax', 'total_gross', 'gross_total', 'amount_total', 'total_price', 'total_payable'],
     labels: [
       'grand total', 'total amount due', 'total amount payable', 'total amount', 'total due', 'amount due', 'balance due', 'total to pay', 'total payable', 'amount payable', 'invoice total', 'total incl. vat', 'total incl vat', 'total including vat', 'total incl. tax', 'total including tax', 'total gross', 'gross total', 'gross amount',
-      'gesamtbetrag brutto', 'rechnungssumme brutto', 'rechnungsbetrag', 'bruttobetrag', 'gesamtsumme brutto', 'summe brutto', 'gesamt brutto', 'rechnungssumme', 'endbetrag', 'zahlbetrag', 'zu zahlender betrag', 'zu zahlen', 'total brutto', 'gesamtbetrag', 'gesamtsumme', 'bruttosumme',
+      'gesamtbetrag brutto', 'rechnungssumme brutto', 'rechnungsbetrag', 'rechnungsbeitrag', 'bruttobetrag', 'gesamtsumme brutto', 'summe brutto', 'gesamt brutto', 'rechnungssumme', 'endbetrag', 'zahlbetrag', 'zu zahlender betrag', 'zu zahlen', 'total brutto', 'gesamtbetrag', 'gesamtsumme', 'bruttosumme',
       'total ttc', 'montant ttc', 'net à payer', 'montant total ttc', 'total à payer', 'montant à payer', 'reste à payer', 'total facture', 'montant total',
-      'total factura', 'importe total', 'total a pagar', 'importe a pagar', 'total con iva',
+      'total factura', 'importe total', 'total a pagar', 'importe a pagar', 'total con iva', 'saldo adeudado', 'importe adeudado', 'saldo pendiente',
       'totale documento', 'totale fattura', 'totale da pagare', 'importo totale', 'netto a pagare', 'totale complessivo', 'totale ivato',
       'totaal incl. btw', 'totaal incl btw', 'totaal inclusief btw', 'totaal te betalen', 'te betalen', 'totaalbedrag', 'factuurbedrag',
       'totale', 'totaal', 'total',
@@ -104,13 +104,16 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
   {
     id: 'subtotal', reader: 'amount',
     names: ['subtotal', 'sub_total', 'net_total', 'total_net', 'net_amount', 'total_excl_tax', 'total_before_tax', 'amount_before_tax'],
+    // The total before tax first; "Subtotal" and its translations last (on some invoices it comes before a discount
+    // or shipping, and the net total after them is the one tax is charged on).
     labels: [
-      'subtotal', 'sub-total', 'sub total', 'net total', 'total net', 'net amount', 'total (excl. vat)', 'total (excl. tax)', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excl. tax', 'total excluding tax', 'total before tax', 'amount before tax', 'total ex vat', 'total ex. vat',
-      'zwischensumme', 'nettobetrag', 'rechnungssumme netto', 'gesamtbetrag netto', 'gesamtsumme netto', 'summe netto', 'nettosumme', 'gesamt netto', 'total netto', 'netto gesamt', 'warenwert netto', 'rechnungsbetrag netto',
-      'total ht', 'montant ht', 'total hors taxes', 'montant hors taxes', 'montant total ht', 'sous-total', 'sous total', 'total hors tva', 'base ht',
+      'net total', 'total net', 'net amount', 'total (excl. vat)', 'total (excl. tax)', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excl. tax', 'total excluding tax', 'total before tax', 'amount before tax', 'total ex vat', 'total ex. vat',
+      'rechnungssumme netto', 'gesamtbetrag netto', 'gesamtsumme netto', 'summe netto', 'nettosumme', 'gesamt netto', 'total netto', 'netto gesamt', 'warenwert netto', 'rechnungsbetrag netto', 'nettobetrag', 'gesamtbeitrag', 'nettobeitrag',
+      'total ht', 'montant ht', 'total hors taxes', 'montant hors taxes', 'montant total ht', 'total hors tva', 'base ht',
       'base imponible', 'total sin iva', 'importe neto', 'subtotal sin iva',
-      'totale imponibile', 'imponibile', 'subtotale', 'totale netto', 'totale merce',
-      'subtotaal', 'totaal excl. btw', 'totaal excl btw', 'totaal exclusief btw', 'totaal exl. btw', 'netto bedrag', 'nettobedrag',
+      'totale imponibile', 'imponibile', 'totale netto', 'totale merce',
+      'totaal excl. btw', 'totaal excl btw', 'totaal exclusief btw', 'totaal exl. btw', 'netto bedrag', 'nettobedrag',
+      'subtotal', 'sub-total', 'sub total', 'zwischensumme', 'sous-total', 'sous total', 'total parcial', 'subtotale', 'subtotaal',
     ],
     notAfter: ['tax', 'vat', 'mwst', 'tva', 'iva', 'btw'],
   },
@@ -119,9 +122,9 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['tax', 'vat', 'tax_amount', 'vat_amount', 'total_tax', 'total_vat', 'sales_tax', 'gst', 'gst_amount'],
     labels: [
       'total tax', 'total vat', 'vat amount', 'tax amount', 'sales tax', 'vat total', 'tax total',
-      'mwst.-betrag', 'mwst-betrag', 'umsatzsteuerbetrag', 'umsatzsteuer', 'mehrwertsteuer', 'mwst', 'ust',
-      'montant tva', 'montant de la tva', 'total tva', 'tva',
-      'cuota iva', 'total iva', 'importe iva', 'iva',
+      'summe umsatzsteuer', 'versicherungsteuer', 'versicherungssteuer', 'summe mwst', 'summe ust', 'umsatzsteuer gesamt', 'mwst.-betrag', 'mwst-betrag', 'umsatzsteuerbetrag', 'umsatzsteuer', 'mehrwertsteuer', 'mwst', 'ust',
+      'montant tva', 'montant de la tva', 'total tva', 'total taxes', 'montant taxes', 'tva', 'taxes',
+      'cuota iva', 'total iva', 'importe iva', 'total impuestos', 'impuestos', 'impuesto', 'iva',
       'totale iva', 'imposta', 'importo iva',
       'btw-bedrag', 'btw bedrag', 'totaal btw', 'btw',
       'vat', 'tax', 'gst',
@@ -133,7 +136,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['buyer_vat_id', 'buyer_vat_number', 'buyer_vat_no', 'buyer_tax_id', 'customer_vat_id', 'customer_vat_number', 'customer_vat_no', 'customer_tax_id', 'client_vat_id', 'client_vat_number', 'recipient_vat_id'],
     labels: [
       'customer vat number', 'customer vat no', 'customer vat id', 'customer vat', 'customer tax id', 'buyer vat number', 'buyer vat id', 'buyer vat', 'client vat number', 'client vat', 'your vat number', 'your vat no', 'your vat id', 'vat no. of customer',
-      'ust-idnr. des kunden', 'ust-id des kunden', 'kunden-ust-idnr', 'kunden ust-idnr', 'ihre ust-idnr', 'ihre ust-id', 'ihre ust-id-nr', 'ust-idnr. kunde', 'ust-idnr kunde',
+      'ust-idnr. des kunden', 'ust-id des kunden', 'kunden-ust-idnr', 'kunden ust-idnr', 'ihre ust.-identnr', 'ihre ust-identnr', 'ihre ust.-idnr', 'ihre ust-idnr', 'ihre ust-id', 'ihre ust-id-nr', 'ust-idnr. kunde', 'ust-idnr kunde',
       'n° tva client', 'tva client', 'numéro de tva client', 'votre n° tva', 'votre numéro de tva', 'tva intracommunautaire client',
       'nif cliente', 'cif cliente', 'nif del cliente', 'cif del cliente',
       'partita iva cliente', 'p.iva cliente', 'p. iva cliente', 'p.iva del cliente',
@@ -144,7 +147,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     id: 'tax_id', reader: 'tax_id', soleCandidate: true, names: [],
     labels: [
       'vat registration number', 'vat reg no', 'vat reg', 'vat number', 'vat no', 'vat id', 'tax id', 'tax number', 'tax no', 'vat identification number',
-      'umsatzsteuer-identifikationsnummer', 'ust-idnr', 'ust-id-nr', 'ust-id', 'ust id', 'ust.-id', 'ust.-idnr', 'steuernummer', 'st.-nr',
+      'umsatzsteuer-identifikationsnummer', 'ust.-identnr', 'ust-identnr', 'ust-identnummer', 'umsatzsteuer-id', 'ust-idnr', 'ust-id-nr', 'ust-id', 'ust id', 'ust.-id', 'ust.-idnr', 'ust.-id-nr', 'steuernummer', 'st.-nr',
       'tva intracommunautaire', 'n° tva intracommunautaire', 'n° tva intracom', 'tva intracom', 'numéro de tva', 'n° tva', 'nº tva', 'n° de tva',
       'nif/cif', 'nif', 'cif', 'n.i.f', 'c.i.f',
       'partita iva', 'p.iva', 'p. iva', 'p iva', 'codice fiscale',
@@ -167,7 +170,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     id: 'customer_name', reader: 'text', name: true,
     names: ['customer', 'customer_name', 'buyer', 'buyer_name', 'client', 'client_name', 'bill_to', 'billed_to', 'recipient'],
     labels: [
-      'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'buyer', 'client', 'recipient',
+      'bill to address', 'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'buyer', 'client', 'recipient', 'cobrar a',
       'rechnungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger', 'auftraggeber',
       'facturé à', 'facturer à', 'adresse de facturation', 'destinataire',
       'facturar a', 'facturado a', 'cliente', 'destinatario',
@@ -192,6 +195,7 @@ const OTHER_LABELS = [
   'delivery date', 'date of delivery', 'order date', 'ship date', 'shipping date', 'service date', 'service period', 'period', 'payment date', 'booking date', 'travel date', 'valid until', 'expiry date',
   'lieferdatum', 'leistungsdatum', 'leistungszeitraum', 'bestelldatum', 'auftragsdatum', 'zahlungsdatum', 'date de livraison', 'date de commande', 'période', 'fecha de entrega', 'fecha de pedido', 'periodo', 'data di consegna', 'data ordine', 'leverdatum', 'besteldatum', 'periode',
   'customer number', 'customer no', 'customer id', 'account number', 'account no', 'booking reference', 'booking number', 'booking id', 'reference', 'ref', 'contract number', 'kundennummer', 'kunden-nr', 'kundennr', 'referenz', 'n° de client', 'numéro client', 'n° client', 'n° de compte', 'référence', 'número de cliente', 'referencia', 'codice cliente', 'riferimento', 'klantnummer', 'referentie',
+  'ship to', 'deliver to', 'delivery address', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'livré à', 'livrer à', 'adresse de livraison', 'enviar a', 'envie a', 'envíe a', 'dirección de envío', 'spedire a', 'destinazione', 'afleveradres', 'leveradres', 'verzenden naar',
   'phone', 'tel', 'telephone', 'fax', 'mobile', 'telefon', 'téléphone', 'teléfono', 'telefono', 'bic', 'swift', 'siret', 'siren', 'rcs', 'hrb', 'page', 'seite',
 ];
 /** Words of a field name: `invoiceDate` / `invoice_date` / `Invoice-Date` → ["invoice", "date"]. */
@@ -265,6 +269,8 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
       if (concept.notAfter?.includes(before)) continue;
       if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore && startsWithPhrase(textAfter(line, end), concept.notBefore)) continue;
       if (/^sub-?$/u.test(before) && label.startsWith('total')) continue;
+      // A party's label as part of a compound ("Art-Nr-Kunde"): no label.
+      if (concept.name && /[\p{L}\p{N}]-$/u.test(line.slice(0, start))) continue;
       // A label in brackets qualifies the one before it: "Rechnungssumme Brutto (inkl. USt.)" names no tax amount.
       if (/\(\s*(?:[\p{L}.]+\s*)?$/u.test(line.slice(Math.max(0, start - 12), start))) continue;
       hits.push({ rank, start, end });
@@ -289,10 +295,14 @@ export const STARTS_WITH_LABEL = new RegExp(`^(?:${labelAlternation(ALL_LABELS)}
  */
 export function isLabelGroup(text: string, strict = false): boolean {
   const t = text.trim();
+  if (ATTENTION.test(t)) return false;
   if (/^[^\d:]{1,40}:(?:\s|$)/u.test(t)) return true;
   const m = STARTS_WITH_LABEL.exec(t);
   return m !== null && (!strict || /^\.?\s*[:#]/u.test(t.slice(m[0].length)) || t.length === m[0].length);
 }
+
+/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": a name follows, with this before it. */
+export const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
 
 /**
  * Labels that name another concept's value, for one concept: every other concept's labels and the OTHER_LABELS,

@@ -221,3 +221,65 @@ describe('a German invoice laid out as the ZUGFeRD samples are', () => {
     });
   });
 });
+
+describe('layouts of the tune part: Spanish and French invoices, several tax rates, notes under items', () => {
+  it('es: the number under the title, the letterhead under it, "Cobrar a" beside "Envíe a", TOTAL PARCIAL / TOTAL IMPUESTOS / Saldo adeudado', () => {
+    const doc = page(
+      [[30, 'FACTURA']],
+      [[30, 'INV/2024/00005']],
+      null,
+      [[30, 'TECNATIVA']],
+      [[30, 'COBRAR A'], [300, 'ENVIE A']],
+      [[30, 'Anita Oliver'], [300, 'Anita Oliver']],
+      null,
+      [[30, 'DESCRIPCIÓN'], [300, 'CANTIDAD'], [370, 'PRECIO UNITARIO'], [480, 'TOTAL']],
+      [[30, 'Bolígrafo'], [318, '100'], [400, '1.20'], [480, '120.00']],
+      [[30, 'Observaciones / Instrucciones de pago:']],
+      [[30, 'Por favor usa la siguiente referencia para su pago:'], [370, 'TOTAL PARCIAL'], [480, '120.00']],
+      [[370, 'TASA DE IMPUESTO'], [480, '15,00%']],
+      [[370, 'TOTAL IMPUESTOS'], [486, '18.00']],
+      [[370, 'Saldo adeudado'], [480, '138.00']],
+    );
+    expect(values(doc, ['invoice_number', 'seller_name', 'buyer_name', 'subtotal', 'tax', 'total'])).toEqual({
+      invoice_number: 'INV/2024/00005', seller_name: 'TECNATIVA', buyer_name: 'Anita Oliver', subtotal: '120.00', tax: '18.00', total: '138.00',
+    });
+    expect(items(doc)).toEqual([['Bolígrafo', '100', '1.20', '120.00']]);
+  });
+
+  it('several tax rates and no tax sum: the tax is null, not one rate\'s tax nor its base ("7% von 129,37")', () => {
+    const doc = page(
+      [[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']],
+      [[60, 'zzgl. Umsatzsteuer 19% von 64,46'], [480, '12,25']],
+    );
+    expect(values(doc, ['tax'])).toEqual({ tax: null });
+    const summed = page(
+      [[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']],
+      [[60, 'zzgl. Umsatzsteuer 19% von 64,46'], [480, '12,25']],
+      [[60, 'Summe Umsatzsteuer'], [480, '21,31']],
+    );
+    expect(values(summed, ['tax'])).toEqual({ tax: '21.31' });
+    expect(values(page([[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']]), ['tax'])).toEqual({ tax: '9.06' });
+  });
+
+  it('a header whose names are stacked over three lines ("Prix" / "Prix HT" / "unitaire"), and notes under an item', () => {
+    const doc = page(
+      [[300, 'Prix']],
+      [[30, 'Description'], [200, 'Quantité'], [260, 'Rem.'], [460, 'Prix HT']],
+      [[300, 'unitaire']],
+      [[30, 'Biscuits aux raisins 300g'], [200, '15 Unit(s)'], [300, '3,20 €'], [460, '48,00 €']],
+      [[30, 'GTIN: 4000050986428']],
+      [[30, 'Huile d\'olive'], [200, '25 Liter(s)'], [300, '19,80 €'], [454, '495,00 €']],
+      [[30, 'Notes: Replaced capacitor']],
+      [[30, 'Tax: 0.2%']],
+      null,
+      [[300, 'Total HT'], [454, '543,00 €']],
+    );
+    expect(items(doc)).toEqual([['Biscuits aux raisins 300g', '15', '3.20', '48.00'], ['Huile d\'olive', '25', '19.80', '495.00']]);
+  });
+
+  it('"Mo.-Fr. 08.30 - 12.30 Uhr" names no currency; "ATTN:" is not part of the customer\'s name', () => {
+    expect(values(plain('Mo.-Fr. 08.30 - 12.30 Uhr', 'Privathaftpflicht 50,00 €'), ['currency'])).toEqual({ currency: 'EUR' });
+    const doc = page([[30, 'Bill to Address:']], [[30, 'ATTN: iViveLabs Limited']]);
+    expect(values(doc, ['buyer_name'])).toEqual({ buyer_name: 'iViveLabs Limited' });
+  });
+});
