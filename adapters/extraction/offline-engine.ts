@@ -254,10 +254,11 @@ function valueIndex(page: PageText, v: ExtractedValue, from: number): number {
   return i < 0 ? from : i;
 }
 
-/** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none). */
+/** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none), and a word. */
 function isName(value: string): boolean {
   const letters = (value.match(/\p{L}/gu) ?? []).length;
-  return letters >= 2 && letters > (value.match(/\p{N}/gu) ?? []).length;
+  // A word of three letters at least: "OO / O00 0 oo" (OCR of a logo) is none.
+  return letters >= 2 && letters > (value.match(/\p{N}/gu) ?? []).length && /\p{L}{3}/u.test(value);
 }
 
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
@@ -355,7 +356,8 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
       if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
-      if (reader === 'tax_id') for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
+      // Not on a line naming an IBAN: an IBAN OCR misread (its checksum fails) has a VAT number's shape.
+      if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text)) for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
   const distinct = new Set(found.map((f) => f.value));

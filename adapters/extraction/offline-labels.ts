@@ -230,7 +230,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
 function labelPattern(label: string): RegExp {
   const parts = label.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('\\s*')}(?![\\p{L}\\p{N}])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join('\\s*')}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
 }
 
 const patternCache = new Map<string, RegExp>();

@@ -283,3 +283,11 @@ describe('layouts of the tune part: Spanish and French invoices, several tax rat
     expect(values(doc, ['buyer_name'])).toEqual({ buyer_name: 'iViveLabs Limited' });
   });
 });
+
+describe('OCR of the tune part\'s scanned and 96-dpi forms: noise that is no value', () => {
+  it('a logo read as "OO / O00 0 oo" is no customer\'s name; "invoice_number_1" holds no label; a misread IBAN is no VAT id', () => {
+    expect(values(page([[30, 'Customer:'], [120, 'OO / O00 0 oo']]), ['customer_name'])).toEqual({ customer_name: null });
+    expect(values(plain('# invoice_number_1'), ['invoice_number'])).toEqual({ invoice_number: null });
+    expect(values(plain('IBAN : FR76 10107 00245 00617052317 38 - BIC : BREDFRPP'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
+  });
+});
