@@ -51,6 +51,8 @@ describe('same line at any distance, below in the same column', () => {
       [[50, 'Bezug: ursprüngliches Rechnungsdatum'], [300, '01.03.2024']],
     );
     expect(values(de, ['invoice_date'])).toEqual({ invoice_date: '2024-05-02' });
+    // A contract's, a delivery note's or an order's date ("Vertrags-Datum") is not the invoice's.
+    expect(values(plain('Vertrags-Datum : 01.04.2013', 'Lieferschein-Datum : 30.09.2013', 'Datum 06.10.2013'), ['invoice_date'])).toEqual({ invoice_date: '2013-10-06' });
   });
 });
 
