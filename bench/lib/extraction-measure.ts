@@ -160,11 +160,14 @@ export function sameCorpusValue(kind: ReturnType<typeof fieldKind>, expected: st
   }
 }
 
-/** A line's description matches: normalised, one contains the other and the shorter is at least half the longer. */
+/**
+ * A line's description matches: normalised, equal; or the answer is the truth followed by more words (the line's
+ * continuation lines read with it); or one contains the other and the shorter is at least half the longer.
+ */
 export function sameDescription(expected: string, got: string): boolean {
   const a = normText(expected);
   const b = normText(got);
-  if (a === b) return true;
+  if (a === b || (a.length > 0 && b.startsWith(`${a} `))) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   return short.length > 0 && long.includes(short) && short.length * 2 >= long.length;
 }
