@@ -171,7 +171,7 @@ const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     names: ['customer', 'customer_name', 'buyer', 'buyer_name', 'client', 'client_name', 'bill_to', 'billed_to', 'recipient'],
     labels: [
       'bill to address', 'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'buyer', 'client', 'recipient', 'cobrar a',
-      'rechnungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger', 'auftraggeber',
+      'rechnungsempfänger', 'rechnungsadresse', 'kunde', 'käufer', 'empfänger', 'auftraggeber',
       'facturé à', 'facturer à', 'adresse de facturation', 'destinataire',
       'facturar a', 'facturado a', 'cliente', 'destinatario',
       'spett.le', 'committente', 'cessionario',

@@ -279,6 +279,11 @@ describe('layouts of the tune part: Spanish and French invoices, several tax rat
     expect(items(doc)).toEqual([['Biscuits aux raisins 300g', '15', '3.20', '48.00'], ['Huile d\'olive', '25', '19.80', '495.00']]);
   });
 
+  it('"Lieferant      Käufer" over a GLN line: the seller\'s label\'s neighbour is the buyer\'s label, not the seller', () => {
+    const doc = page([[40, 'Lieferant'], [330, 'Käufer']], [[40, 'GLN 4333741000005'], [330, 'GLN 4304171000002']]);
+    expect(values(doc, ['seller_name', 'buyer_name'])).toEqual({ seller_name: null, buyer_name: null });
+  });
+
   it('"Mo.-Fr. 08.30 - 12.30 Uhr" names no currency; "ATTN:" is not part of the customer\'s name', () => {
     expect(values(plain('Mo.-Fr. 08.30 - 12.30 Uhr', 'Privathaftpflicht 50,00 €'), ['currency'])).toEqual({ currency: 'EUR' });
     const doc = page([[30, 'Bill to Address:']], [[30, 'ATTN: iViveLabs Limited']]);
