@@ -123,29 +123,31 @@ export function canonicalDecimal(s: string): string {
 
 const MONTHS: Record<string, number> = {};
 const monthNames: [number, string[]][] = [
-  [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio']],
-  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'febrero', 'febbraio']],
-  [3, ['march', 'mar', 'märz', 'maerz', 'mars', 'marzo']],
+  [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'januari']],
+  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'febrero', 'febbraio', 'februari']],
+  [3, ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt']],
   [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile']],
-  [5, ['may', 'mai', 'mayo', 'maggio']],
-  [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno']],
-  [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio']],
-  [8, ['august', 'aug', 'août', 'aout', 'agosto', 'ago']],
-  [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'settembre']],
-  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre']],
+  [5, ['may', 'mai', 'mayo', 'maggio', 'mag', 'mei']],
+  [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu']],
+  [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug']],
+  [8, ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus']],
+  [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'sett', 'set']],
+  [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott']],
   [11, ['november', 'nov', 'novembre', 'noviembre']],
   [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre']],
 ];
 for (const [n, names] of monthNames) for (const name of names) MONTHS[name] = n;
 
-/** The month (1–12) a written-out month name or abbreviation names, in any case, in EN/DE/FR/ES/IT; else null. */
+/** The month (1–12) a written-out month name or abbreviation names, in any case, in EN/DE/FR/ES/IT/NL; else null. */
 export const monthNumber = (name: string): number | null => MONTHS[name.toLowerCase()] ?? null;
 const MONTH_ALT = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
 
 const ISO_DATE = new RegExp(`${NOT_BEFORE}(\\d{4})([-/.])(\\d{1,2})\\2(\\d{1,2})${NOT_AFTER}`, 'gu');
 const NUMERIC_DATE = new RegExp(`${NOT_BEFORE}(\\d{1,2})([-/.])(\\d{1,2})\\2(\\d{4}|\\d{2})${NOT_AFTER}`, 'gu');
-const DAY_MONTH_YEAR = new RegExp(`${NOT_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s/-]*(${MONTH_ALT})\\.?,?[\\s/-]*(\\d{4})${NOT_AFTER}`, 'giu');
-const MONTH_DAY_YEAR = new RegExp(`${NOT_BEFORE}(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})${NOT_AFTER}`, 'giu');
+// "3. März 2024", "1er janvier 2024", "5 de mayo de 2024", "1º aprile 2024", "3 maart 2024".
+const DAY_MONTH_YEAR = new RegExp(`${NOT_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|º|°|ª)?\\.?[\\s/-]*(?:de\\s+)?(${MONTH_ALT})\\.?,?[\\s/-]*(?:del?\\s+)?(\\d{4})${NOT_AFTER}`, 'giu');
+// "March 3, 2024", "August 3 , 2014" (a text layer that spaces the comma off).
+const MONTH_DAY_YEAR = new RegExp(`${NOT_BEFORE}(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|\\s+)(\\d{4})${NOT_AFTER}`, 'giu');
 
 export type DateOrder = 'dmy' | 'mdy';
 
@@ -250,7 +252,8 @@ export function findCurrencies(text: string): CurrencyMatch[] {
   const out: CurrencyMatch[] = [];
   for (const m of text.matchAll(CURRENCY_RE)) {
     if (m[1]) {
-      if (/^[\p{L}]/u.test(m[1]) && /[\p{L}]/u.test(text[m.index - 1] ?? '')) continue;
+      // A symbol that is a word ("Fr.", "kr", "zł") stands alone: "Mo.-Fr. 08.30" is Friday, not francs.
+      if (/^[\p{L}]/u.test(m[1]) && /[^\s(]/u.test(text[m.index - 1] ?? ' ')) continue;
       if (/[\p{L}]$/u.test(m[1]) && /[\p{L}]/u.test(text[m.index + m[1].length] ?? '')) continue;
       out.push({ index: m.index, raw: m[1], codes: CURRENCY_SYMBOLS[m[1]]!, isCode: false });
     } else if (m[2] && ISO_CURRENCIES.has(m[2])) {

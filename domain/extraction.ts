@@ -179,13 +179,50 @@ export function fieldKind(name: string): ValueKind {
   return 'text';
 }
 
-/** Field names a client uses for line-item columns, for engines reading tables. */
+/**
+ * Column headers of line-item tables in English, German, French, Spanish, Italian and Dutch (and field names a client
+ * uses for the columns), for engines reading tables.
+ */
 export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[]>> = {
-  description: ['description', 'item', 'items', 'product', 'service', 'article', 'details', 'designation'],
-  quantity: ['qty', 'quantity', 'qté', 'units', 'hours', 'menge', 'count'],
-  unit_price: ['unit price', 'price', 'rate', 'unit cost', 'price each', 'each', 'prix unitaire', 'einzelpreis'],
-  amount: ['amount', 'total', 'line total', 'net', 'sum', 'montant', 'betrag'],
+  description: [
+    'description', 'item', 'items', 'product', 'service', 'services', 'article', 'details', 'designation',
+    'bezeichnung', 'beschreibung', 'artikel', 'artikelbezeichnung', 'artikelbeschreibung', 'leistungsbeschreibung', 'positionsbezeichnung', 'leistung', 'leistungen', 'produkt', 'text',
+    'désignation', 'libellé', 'libelle', 'produit', 'prestation',
+    'descripción', 'descripcion', 'concepto', 'artículo', 'producto',
+    'descrizione', 'articolo', 'prodotto', 'servizio',
+    'omschrijving', 'dienst',
+  ],
+  quantity: [
+    'qty', 'quantity', 'qté', 'qte', 'quantité', 'quantite', 'nombre', 'nb', 'units', 'hours', 'count',
+    'menge', 'anzahl', 'anz', 'stück', 'stk', 'stunden',
+    'cantidad', 'cant', 'uds', 'unidades',
+    'quantità', 'qtà', 'q.tà', 'quantita', 'qta',
+    'aantal', 'hoeveelheid',
+  ],
+  unit_price: [
+    'unit price', 'price', 'rate', 'unit cost', 'price each', 'each',
+    'einzelpreis', 'e-preis', 'ep', 'stückpreis', 'preis', 'preis/einheit', 'einzel',
+    'prix unitaire', 'prix unitaire ht', 'p.u. ht', 'pu ht', 'p.u.', 'pu', 'prix', 'tarif',
+    'precio unitario', 'precio', 'p. unitario', 'importe unitario',
+    'prezzo unitario', 'prezzo', 'costo unitario',
+    'stukprijs', 'eenheidsprijs', 'prijs per eenheid', 'prijs',
+  ],
+  amount: [
+    'amount', 'total', 'line total', 'net', 'sum',
+    'betrag', 'gesamt', 'gesamtpreis', 'summe', 'netto', 'gesamtbetrag',
+    'montant', 'montant ht', 'total ht', 'prix total',
+    'importe', 'subtotal',
+    'importo', 'totale', 'prezzo totale',
+    'bedrag', 'totaal', 'subtotaal',
+  ],
 };
+
+/** Other columns a line-item table has (a tax rate, a unit, a position number): read as no value of the item. */
+export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
+  'vat', 'vat %', 'tax', 'taxes', 'tax rate', 'gst', 'mwst', 'mwst.', 'ust', 'ust.', 'steuer', 'tva', 'iva', 'btw', '%',
+  'unit', 'einheit', 'me', 'unité', 'unidad', 'unità', 'eenheid', 'pos', 'pos.', 'position', 'no', 'nr', 'nº', 'n°', '#',
+  'code', 'sku', 'art.-nr', 'artikelnummer', 'réf', 'réf.', 'référence', 'ref', 'código', 'codice', 'artikelnr', 'discount', 'rabatt', 'remise', 'descuento', 'sconto', 'korting', 'rem', 'rem.', 'gtin', 'ean',
+];
 
 /** What a `flow-extract` job reads, as its quote resolved it (a saved workflow's settings take precedence). */
 export interface JobExtraction {

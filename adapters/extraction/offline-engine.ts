@@ -12,7 +12,6 @@ import {
   type ExtractionResult,
   type PageText,
   type PositionedText,
-  type PositionedWord,
 } from '../../domain/extraction.js';
 import {
   dateOrderOfCurrency,
@@ -22,13 +21,15 @@ import {
   findEmails,
   findIbans,
   findTaxIds,
+  insideAny,
+  type AmountMatch,
   compactId,
   resolveDate,
   type CurrencyMatch,
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { conceptOf, DOCUMENT_TITLE, findLabels, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -111,11 +112,21 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
     .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
     .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
   hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
+  // A tax printed per rate ("USt. 7% … 9,06", "USt. 19% … 12,25") is no document's tax: only a line without a rate
+  // (a sum) is read when the document prints more than one rate.
+  const rated = (text: string) => RATE.exec(text)?.[1]?.replace(',', '.') ?? null;
+  const rates = new Set(concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : []);
   for (const { page, lines, line, hit } of hits) {
-    const v = readNearLabel(concept.reader, ctx, page, lines, line, hit.start, hit.end);
+    if (rates.size > 1 && rated(line.text.slice(hit.start)) !== null) continue;
+    const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end);
     if (v) return v;
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
+  if (concept.id === 'tax_id') {
+    // The seller's tax id without a label: the one id printed that is not the buyer's.
+    const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
+    return soleCandidate(concept.reader, ctx, buyer);
+  }
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
   if (concept.letterhead) return letterhead(ctx);
   return null;
@@ -139,7 +150,8 @@ function letterhead(ctx: Context): ExtractedValue | null {
     : [[line.start + line.text.length - line.text.trimStart().length, line.start + line.text.trimEnd().length] as const]));
   const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
   const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
-  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text));
+  // The document's number under its title ("FACTURA / INV/2024/00005 / TECNATIVA") is not the letterhead.
+  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text) && (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length);
   if (!candidate) return null;
   // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
   const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
@@ -154,14 +166,25 @@ function letterhead(ctx: Context): ExtractedValue | null {
   return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
-function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+  const reader = concept.reader;
   const from = line.start + hitEnd;
+  const foreign = foreignLabels(concept);
+  /** The value, unless another concept's label stands between the label and it (it is that label's value). */
+  const owned = (v: ExtractedValue | null, start: number) =>
+    v && !foreign?.test(unbracketed(page.text.slice(start, valueIndex(page, v, start)))) && (!concept.name || isName(v.value!)) ? v : null;
+  // A party's label without a colon with words right after it is part of a name ("Lieferant GmbH", "Client Services").
+  const bare = concept.name === true && !/[:#]\s*$/u.test(line.text.slice(hitStart, hitEnd));
   if (!hasBoxes(page)) {
-    const right = readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end));
-    if (right || page.text.slice(from, line.end).trim()) return right && { ...right, confidence: 0.9 };
+    const rest = page.text.slice(from, line.end);
+    if (bare && rest.trim()) return null;
+    if (rest.trim() && !startsWithLabel(rest)) {
+      const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
+      return right && { ...right, confidence: 0.9 };
+    }
     const next = lines[line.index + 1];
-    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`)) return null;
-    const below = readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end));
+    if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
+    const below = owned(readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)), next.start);
     return below && { ...below, confidence: 0.8 };
   }
   const lh = lineHeight(page);
@@ -172,42 +195,70 @@ function readNearLabel(reader: Reader, ctx: Context, page: PageText, lines: Line
   const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
   const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
-  const first = rightWords.sort((a, b) => a.box.x0 - b.box.x0)[0];
-  if (first && (!near || first.box.x0 - lx1 <= 3 * lh || farValue(page, line, hitStart, hitEnd, rightWords, first.box.x0 - lx1, lh))) {
-    // Text-like values: the first group of words only; amounts, dates, currencies: the first group that has one
-    // ("VAT 19%      596.60").
-    for (const cluster of clusters(rightWords, 1.5 * lh).slice(0, near ? 1 : undefined)) {
-      const start = Math.min(...cluster.map((w) => w.offset));
-      const end = Math.max(...cluster.map((w) => w.offset + w.text.length));
-      const right = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
-      if (right) return { ...right, confidence: 0.9 };
-    }
-    return null;
+  const groups = clusters(rightWords, 1.5 * lh).map((g) => ({
+    words: g,
+    start: Math.min(...g.map((w) => w.offset)),
+    end: Math.max(...g.map((w) => w.offset + w.text.length)),
+  }));
+  if (bare && groups[0] && groups[0].words[0]!.box.x0 - lx1 <= 1.5 * lh) return null;
+  const labelAt = groups.findIndex((g) => isLabelGroup(page.text.slice(g.start, g.end)));
+  // Same line, at any distance: the groups of words right of the label, up to the first that is itself a label (what
+  // follows is that label's). Text-like values: the first group only; amounts, dates, currencies: the first group that
+  // has one ("VAT 19%      596.60"). Right text that is no value of the kind gives null, not a value further on.
+  let far: ExtractedValue | null = null;
+  for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
+    const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
+    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; break; }
+    if (right) return { ...right, confidence: 0.9 };
+    if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
-  // Below: the words of the next line or the one after it, under the label.
+  if (!far && labelAt !== 0 && groups.length > 0) return null;
+  // Below: the words of the next line or the one after it in the label's column (between the words left and right of
+  // it on its line) and under the label; a group that is itself a label is no value.
+  const left = line.words.filter((w) => w.offset < line.start + hitStart);
+  const colStart = left.length ? Math.max(...left.map((w) => w.box.x1)) : -Infinity;
+  const colEnd = labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : Infinity;
   const y = midY(labelWords[0]!.box);
   for (const next of lines.slice(line.index + 1, line.index + 3)) {
-    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * lh || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
-    const under = clusters(next.words, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
+    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * Math.max(lh, labelWords[0]!.box.y1 - labelWords[0]!.box.y0) || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
+    const inColumn = next.words.filter((w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd);
+    const under = clusters(inColumn, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
     if (!under) continue;
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
-    const below = readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end));
-    return below && { ...below, confidence: 0.8 };
+    if (isLabelGroup(page.text.slice(start, end), true)) break;
+    const below = owned(readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end)), start);
+    if (below) return { ...below, confidence: 0.8 };
+    break;
   }
-  return null;
+  // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
+  return far && { ...far, confidence: UNSURE };
 }
 
-/**
- * A text-like value further right than 3 line heights belongs to its label only in a form laid out as "Label:" and a
- * value column (label-left invoices, a header block of such pairs): the label ends with a colon, the value starts
- * within 12 line heights, and the value's first group of words is not itself a label ("Bill to:    Ship to:").
- */
-function farValue(page: PageText, line: Line, hitStart: number, hitEnd: number, rightWords: readonly PositionedWord[], gap: number, lh: number): boolean {
-  if (gap > 12 * lh || !/:\s*$/u.test(line.text.slice(hitStart, hitEnd))) return false;
-  const group = clusters(rightWords, 1.5 * lh)[0]!;
-  const text = page.text.slice(Math.min(...group.map((w) => w.offset)), Math.max(...group.map((w) => w.offset + w.text.length)));
-  return !/^[^\d:]{1,40}:(?:\s|$)/u.test(text);
+/** Plain text: the rest of the line starts with another label ("Invoice date: Due date: 14/04/2024"), or is one. */
+function startsWithLabel(rest: string): boolean {
+  const t = rest.trim();
+  const m = STARTS_WITH_LABEL.exec(t);
+  return (m !== null && /^\.?\s*(?:[:#]|$)/u.test(t.slice(m[0].length))) || /^[^\s\d:]{1,30}:(?:\s|$)/u.test(t);
+}
+
+/** Text without its bracketed qualifiers ("(excl. USt.)" qualifies the label before it; it names no other value). */
+const unbracketed = (text: string) => text.replace(/\([^()]*\)/gu, ' ');
+
+/** The engine's confidence for a value it gives but is unsure of (under the checks' UNSURE_CONFIDENCE: review). */
+const UNSURE = 0.4;
+
+/** Where a value's snippet starts in the page text (its evidence quotes the page text at or after `from`). */
+function valueIndex(page: PageText, v: ExtractedValue, from: number): number {
+  const i = v.evidence ? page.text.indexOf(v.evidence.snippet, from) : -1;
+  return i < 0 ? from : i;
+}
+
+/** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none), and a word. */
+function isName(value: string): boolean {
+  const letters = (value.match(/\p{L}/gu) ?? []).length;
+  // A word of three letters at least: "OO / O00 0 oo" (OCR of a logo) is none.
+  return letters >= 2 && letters > (value.match(/\p{N}/gu) ?? []).length && /\p{L}{3}/u.test(value);
 }
 
 /** Text values end before the next label ("Name: ACME Ltd Date: …" → "ACME Ltd"). */
@@ -215,6 +266,19 @@ function textKindEnd(reader: Reader, page: PageText, start: number, end: number)
   if (reader !== 'text' && reader !== 'identifier') return end;
   const m = NEXT_LABEL.exec(page.text.slice(start, end));
   return m ? start + m.index : end;
+}
+
+/** A tax rate ("19 %", "7,5%") right after a label. */
+const RATE = /^[^\d\n]{0,40}?(\d{1,2}(?:[.,]\d{1,2})?)\s?%/u;
+/** Text before an amount that makes it a rate's base: "7% von ", "20 % sur ", "21% of €". */
+const BASE_OF = /%\s*(?:von|of|on|sur|de|su|sobre|over|van|auf|base)\s*(?:[€$£]|EUR|USD|GBP|CHF)?\s*$/iu;
+
+/** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */
+function isBareAmount(text: string, a: AmountMatch): boolean {
+  const rest = text.slice(0, a.index) + ' ' + text.slice(a.index + a.raw.length);
+  let r = rest;
+  for (const c of findCurrencies(rest).reverse()) r = r.slice(0, c.index) + r.slice(c.index + c.raw.length);
+  return !/[\p{L}\p{N}]/u.test(r);
 }
 
 function at(page: PageText, start: number, raw: string, value: string): ExtractedValue {
@@ -227,8 +291,12 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
   switch (reader) {
     case 'amount':
     case 'number': {
-      const dates = findDates(text);
-      const m = findAmounts(text).find((a) => !dates.some((d) => a.index < d.index + d.raw.length && a.index + a.raw.length > d.index));
+      // Not a part of a date, a tax id, an IBAN. An amount has a decimal part or grouping unless it stands alone
+      // (perhaps with its currency): "art. 293 B du CGI", "Kundennr. 4711 … 12,00" are no amount of 293 or 4711.
+      const taken = [...findDates(text), ...findTaxIds(text), ...findIbans(text)];
+      // "7% von 129,37", "20 % sur 1 509,00", "21% of 100.00": the base the rate is charged on, not the tax.
+      const amounts = findAmounts(text).filter((a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)));
+      const m = reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'date': {
@@ -266,7 +334,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
     }
     case 'text': {
-      const lead = /^[\s:#\-–]*/u.exec(text)![0].length;
+      const lead = /^[\s:#\-–]*/u.exec(text)![0].length + (ATTENTION.exec(text.replace(/^[\s:#\-–]*/u, ''))?.[0].length ?? 0);
       const raw = text.slice(lead).trimEnd().slice(0, EXTRACTION_LIMITS.maxValueChars);
       if (!/[\p{L}\p{N}]/u.test(raw)) return null;
       return at(page, start + lead, raw, raw.replace(/\s+/gu, ' '));
@@ -277,7 +345,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
 const OTHER_DATE = /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
 
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
-function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
+function soleCandidate(reader: Reader, ctx: Context, except: string | null = null): ExtractedValue | null {
   const found: ExtractedValue[] = [];
   for (const { page, lines } of ctx.pages) {
     for (const line of lines) {
@@ -288,7 +356,8 @@ function soleCandidate(reader: Reader, ctx: Context): ExtractedValue | null {
       if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
-      if (reader === 'tax_id') for (const m of findTaxIds(text)) add(m.index, m.raw, m.value);
+      // Not on a line naming an IBAN: an IBAN OCR misread (its checksum fails) has a VAT number's shape.
+      if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text)) for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
   const distinct = new Set(found.map((f) => f.value));

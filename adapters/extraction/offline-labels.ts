@@ -20,70 +20,184 @@ export interface Concept {
   soleCandidate?: boolean;
   /** Whether, without a label, the letterhead (the top line of page 1) may be the value (the vendor's name). */
   letterhead?: boolean;
+  /** A party's name: a value without letters (an account number after "N° de compte client") is none. */
+  name?: boolean;
 }
 
-const TOTAL_NOT_BEFORE = ['excl', 'excluding', 'exkl', 'before', 'net', 'netto', 'tax', 'vat', 'ht', 'qty', 'quantity', 'items', 'hours', 'weight', 'pages', 'discount', 'paid'];
+/**
+ * Words that, right after a total's label, make it a pre-tax, partial or other total ("Total excl. VAT", "Gesamtbetrag
+ * netto", "Total HT", "Totaal excl. BTW", "Total (excl. tax)"), in the six languages the engine reads.
+ */
+const NET_WORDS = ['excl', 'excluding', 'exclusive', 'exkl', 'exklusive', 'before', 'pre-tax', 'pretax', 'net', 'netto', 'nett', 'ht', 'h.t', 'hors', 'sans', 'sin', 'senza', 'ohne', 'zzgl', 'vor', 'exclusief', 'ex', 'imponibile', 'imponible', 'base', 'without'];
+const TOTAL_NOT_BEFORE = [...NET_WORDS, 'tax', 'taxes', 'vat', 'mwst', 'ust', 'tva', 'iva', 'btw', 'steuer', 'impuestos', 'impuesto', 'imposte', 'parcial', 'parziale', 'partiel', 'qty', 'quantity', 'items', 'hours', 'weight', 'pages', 'discount', 'paid', 'rabatt', 'remise', 'descuento', 'sconto', 'korting', 'for this line', 'pour cette ligne', 'der position', 'position', 'line', 'ligne', 'lines', 'positionen', 'stunden', 'menge', 'anzahl', 'quantité', 'cantidad', 'quantità', 'aantal', 'de la ligne'];
+/** Words that, right before a label, make it another concept's ("Sub total", "Due date", "Original invoice date"). */
+const TOTAL_NOT_AFTER = ['sub', 'sub-', 'zwischen', 'sous', 'sous-', 'net', 'netto', 'teil', 'line', 'running', 'page', 'seiten', 'übertrag', 'carried', 'previous', 'prior'];
+/** A tax label followed by these is a tax id, a rate or an exemption ("VAT no.", "USt-IdNr.", "TVA non applicable"). */
+const TAX_NOT_BEFORE = ['id', 'idnr', 'id-nr', 'ident', 'identnr', 'identnummer', 'identification', 'identifikationsnummer', 'no', 'nr', 'n°', 'nº', 'number', 'nummer', 'numéro', 'numero', 'número', 'reg', 'registration', 'registered', 'rate', 'code', 'intracom', 'intracommunautaire', 'intracomm', 'non', 'not', 'exempt', 'exemption', 'free', 'frei', 'befreit', 'esente', 'exenta', 'exento', 'vrijgesteld', 'reverse', 'pflichtig', 'identificación', 'identificatie', 'nummer', 'point', 'invoice', 'period', 'treatment', 'regime', 'régime'];
+const TAX_NOT_AFTER = ['tasa', 'taux', 'steuersatz', 'aliquota', 'tarief', 'steuerbasisbetrag', 'basisbetrag', 'bemessungsgrundlage', 'basis', 'base', 'grundlage', 'netto', 'net', 'soumis', 'subject', 'excl', 'excluding', 'exclusive', 'exkl', 'before', 'ohne', 'hors', 'sans', 'sin', 'senza', 'exclusief', 'your', 'our', 'ihre', 'unsere', 'votre', 'notre', 'n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'customer', 'client', 'kunden', 'buyer', 'supplier', 'seller', 'ex', 'without'];
+/** A date label preceded by these names another document's or event's date. */
+const DATE_NOT_AFTER = ['due', 'delivery', 'order', 'ship', 'shipping', 'service', 'payment', 'expiry', 'expiration', 'print', 'birth', 'start', 'end', 'valid', 'supply', 'original', 'related', 'referenced', 'reference', 'previous', 'corrected', 'cancelled', 'ursprüngliches', 'ursprüngliche', 'ursprünglichen', 'bezugs', 'storno', 'liefer', 'lieferschein', 'leistungs', 'bestell', 'auftrag', 'auftrags', 'vertrag', 'vertrags', 'druck', 'buchungs', 'zahlungs', 'booking', 'travel', 'departure', 'arrival', 'check-in', 'check-out', 'dispatch', 'posting', 'value', 'last', 'next'];
+const DATE_NOT_BEFORE = ['due', 'of delivery', 'of supply', 'of service', 'of payment', 'of order', 'of birth', "d'échéance", 'd’échéance', 'de livraison', 'de commande', 'de paiement', 'de prestation', 'de vencimiento', 'de entrega', 'de pago', 'di scadenza', 'di consegna', 'di pagamento', 'van levering', 'levering', 'der lieferung', 'der leistung', 'de la commande', 'du bon', 'limite', 'valeur', 'range', 'from', 'to'];
+/** A customer label followed (or preceded) by these is an account or customer number, not the customer's name. */
+const PARTY_NOT_BEFORE = ['no', 'nr', 'n°', 'nº', 'number', 'nummer', 'numéro', 'numero', 'número', 'id', 'ref', 'reference', 'référence', 'code', 'account', 'vat', 'tax', 'ust-idnr', 'tva', 'iva', 'btw', 'since', 'service', 'care', 'portal', 'order', 'signature'];
+const PARTY_NOT_AFTER = ['n°', 'nº', 'no', 'nr', 'numéro', 'numero', 'número', 'compte', 'account', 'code', 'ref', 'référence', 'espace', 'dear', 'cher', 'chère', 'liebe', 'lieber', 'sehr', 'geehrte', 'geehrter', 'estimado', 'gentile', 'beste', 'your', 'votre', 'ihre', 'our'];
 
 const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
   {
     id: 'invoice_number', reader: 'identifier',
     names: ['invoice_number', 'invoice_no', 'invoice_num', 'invoice_nr', 'invoice_id', 'invoice_ref', 'invoice_reference', 'receipt_number', 'receipt_no', 'document_number', 'bill_number', 'number'],
-    labels: ['invoice number', 'invoice no', 'invoice nr', 'invoice #', 'invoice id', 'invoice ref', 'inv number', 'inv no', 'inv #', 'receipt number', 'receipt no', 'receipt #', 'bill number', 'bill no', 'document number', 'document no', 'rechnungsnummer', 'rechnung nr', 'numéro de facture', 'facture n°', 'facture no', 'invoice', 'receipt'],
-    notBefore: ['date', 'total', 'amount', 'to', 'address', 'period', 'due'],
+    labels: [
+      'invoice number', 'invoice no', 'invoice nr', 'invoice #', 'invoice id', 'invoice ref', 'inv number', 'inv no', 'inv #', 'receipt number', 'receipt no', 'receipt #', 'bill number', 'bill no', 'document number', 'document no', 'credit note number', 'credit note no',
+      'rechnungsnummer', 'rechnungs-nr', 'rechnungs nr', 'rechnung nr', 'rechnung-nr', 'rechnungsnr', 're-nr', 'belegnummer', 'beleg-nr', 'gutschriftsnummer', 'gutschrift nr',
+      'numéro de facture', 'numero de facture', 'n° de facture', 'nº de facture', 'no de facture', 'n° facture', 'facture n°', 'facture nº', 'facture no', 'facture numéro',
+      'número de factura', 'nº de factura', 'n° de factura', 'nº factura', 'núm. factura', 'num. factura', 'factura nº', 'factura n°', 'factura no', 'factura núm', 'factura número',
+      'numero fattura', 'numero della fattura', 'numero documento', 'n. fattura', 'nr. fattura', 'fattura n.', 'fattura n°', 'fattura nr', 'fattura numero', 'fattura n',
+      'factuurnummer', 'factuur nummer', 'factuurnr', 'factuur nr', 'factuur-nr',
+      'invoice', 'receipt', 'rechnung', 'facture', 'factura', 'fattura', 'factuur',
+    ],
+    notBefore: ['date', 'total', 'amount', 'to', 'address', 'period', 'due', 'datum', 'betrag', 'vom', 'du', 'de', 'del', 'van', 'montant', 'importe', 'importo', 'bedrag', 'data', 'fecha', 'adresse', 'dirección', 'indirizzo', 'adres', 'an', 'à', 'a', 'aan', 'for', 'pour', 'zu', 'summary', 'details'],
+    notAfter: ['original', 'related', 'referenced', 'previous', 'corrected', 'cancelled', 'ursprüngliche', 'ursprünglichen', 'bezug', 'zur', 'zu', 'your', 'ihre'],
   },
   {
     id: 'invoice_date', reader: 'date', soleCandidate: true,
     names: ['date', 'invoice_date', 'issue_date', 'issued_date', 'date_of_issue', 'issued', 'issued_on', 'document_date', 'receipt_date', 'bill_date', 'billing_date', 'invoice_issued'],
-    labels: ['invoice date', 'date of issue', 'issue date', 'date issued', 'issued on', 'issued', 'billing date', 'bill date', 'receipt date', 'document date', 'rechnungsdatum', 'date de facture', 'date'],
-    notAfter: ['due', 'delivery', 'order', 'ship', 'shipping', 'service', 'payment', 'expiry', 'expiration', 'print', 'birth', 'start', 'end', 'valid', 'supply'],
-    notBefore: ['due'],
+    labels: [
+      'invoice date', 'date of issue', 'issue date', 'date issued', 'issued on', 'issued', 'billing date', 'bill date', 'receipt date', 'document date', 'credit note date', 'date of invoice', 'tax point',
+      'rechnungsdatum', 'belegdatum', 'beleg-datum', 'ausstellungsdatum', 'datum der rechnung', 'rechnungs-datum',
+      'date de facture', 'date de facturation', "date d'émission", 'date d’émission', 'date facture', 'date de la facture',
+      'fecha de factura', 'fecha de emisión', 'fecha de expedición', 'fecha factura', 'fecha',
+      'data fattura', 'data della fattura', 'data di emissione', 'data documento', 'data emissione',
+      'factuurdatum', 'datum factuur', 'factuur datum',
+      'date', 'datum', 'data',
+    ],
+    notAfter: DATE_NOT_AFTER,
+    notBefore: DATE_NOT_BEFORE,
   },
   {
     id: 'due_date', reader: 'date',
     names: ['due_date', 'payment_due_date', 'date_due', 'due', 'due_on', 'payment_due', 'pay_by'],
-    labels: ['payment due date', 'due date', 'date due', 'payment due', 'due on', 'due by', 'pay by', 'payable by', 'fälligkeitsdatum', 'fällig am', 'échéance', 'due'],
+    labels: [
+      'payment due date', 'due date', 'date due', 'payment due', 'due on', 'due by', 'pay by', 'payable by', 'payable on',
+      'fälligkeitsdatum', 'fällig am', 'fällig bis', 'zahlbar bis', 'fälligkeit', 'zahlungsziel',
+      "date d'échéance", 'date d’échéance', 'date limite de paiement', 'échéance', 'à payer avant le',
+      'fecha de vencimiento', 'vencimiento', 'fecha límite de pago',
+      'data di scadenza', 'data scadenza', 'scadenza',
+      'vervaldatum', 'vervaldag', 'uiterste betaaldatum', 'te betalen voor',
+      'due', 'zahlbar', 'payable'
+    ],
+    notBefore: ['amount', 'total', 'balance'],
   },
   {
     id: 'total', reader: 'amount',
     names: ['total', 'total_amount', 'amount_due', 'grand_total', 'total_due', 'invoice_total', 'balance_due', 'amount', 'total_incl_tax', 'total_gross', 'gross_total', 'amount_total', 'total_price', 'total_payable'],
-    labels: ['grand total', 'total amount due', 'total amount', 'total due', 'amount due', 'balance due', 'total to pay', 'total payable', 'amount payable', 'invoice total', 'total incl. vat', 'total incl vat', 'total gross', 'gesamtbetrag', 'rechnungsbetrag', 'montant total', 'total ttc', 'total'],
-    notAfter: ['sub', 'sub-'], notBefore: TOTAL_NOT_BEFORE,
+    labels: [
+      'grand total', 'total amount due', 'total amount payable', 'total amount', 'total due', 'amount due', 'balance due', 'total to pay', 'total payable', 'amount payable', 'invoice total', 'total incl. vat', 'total incl vat', 'total including vat', 'total incl. tax', 'total including tax', 'total gross', 'gross total', 'gross amount',
+      'gesamtbetrag brutto', 'rechnungssumme brutto', 'rechnungsbetrag', 'rechnungsbeitrag', 'bruttobetrag', 'gesamtsumme brutto', 'summe brutto', 'gesamt brutto', 'rechnungssumme', 'endbetrag', 'zahlbetrag', 'zu zahlender betrag', 'zu zahlen', 'total brutto', 'gesamtbetrag', 'gesamtsumme', 'bruttosumme',
+      'total ttc', 'montant ttc', 'net à payer', 'montant total ttc', 'total à payer', 'montant à payer', 'reste à payer', 'total facture', 'montant total',
+      'total factura', 'importe total', 'total a pagar', 'importe a pagar', 'total con iva', 'saldo adeudado', 'importe adeudado', 'saldo pendiente',
+      'totale documento', 'totale fattura', 'totale da pagare', 'importo totale', 'netto a pagare', 'totale complessivo', 'totale ivato',
+      'totaal incl. btw', 'totaal incl btw', 'totaal inclusief btw', 'totaal te betalen', 'te betalen', 'totaalbedrag', 'factuurbedrag',
+      'totale', 'totaal', 'total',
+    ],
+    notAfter: TOTAL_NOT_AFTER, notBefore: TOTAL_NOT_BEFORE,
   },
   {
     id: 'subtotal', reader: 'amount',
     names: ['subtotal', 'sub_total', 'net_total', 'total_net', 'net_amount', 'total_excl_tax', 'total_before_tax', 'amount_before_tax'],
-    labels: ['subtotal', 'sub-total', 'sub total', 'net total', 'total net', 'net amount', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excl. tax', 'total before tax', 'amount before tax', 'zwischensumme', 'nettobetrag', 'total ht'],
+    // The total before tax first; "Subtotal" and its translations last (on some invoices it comes before a discount
+    // or shipping, and the net total after them is the one tax is charged on).
+    labels: [
+      'net total', 'total net', 'net amount', 'total (excl. vat)', 'total (excl. tax)', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excl. tax', 'total excluding tax', 'total before tax', 'amount before tax', 'total ex vat', 'total ex. vat',
+      'rechnungssumme netto', 'gesamtbetrag netto', 'gesamtsumme netto', 'summe netto', 'nettosumme', 'gesamt netto', 'total netto', 'netto gesamt', 'warenwert netto', 'rechnungsbetrag netto', 'nettobetrag', 'gesamtbeitrag', 'nettobeitrag',
+      'total ht', 'montant ht', 'total hors taxes', 'montant hors taxes', 'montant total ht', 'total hors tva', 'base ht',
+      'base imponible', 'total sin iva', 'importe neto', 'subtotal sin iva',
+      'totale imponibile', 'imponibile', 'totale netto', 'totale merce',
+      'totaal excl. btw', 'totaal excl btw', 'totaal exclusief btw', 'totaal exl. btw', 'netto bedrag', 'nettobedrag',
+      'subtotal', 'sub-total', 'sub total', 'zwischensumme', 'sous-total', 'sous total', 'total parcial', 'subtotale', 'subtotaal',
+    ],
+    notAfter: ['tax', 'vat', 'mwst', 'tva', 'iva', 'btw'],
   },
   {
     id: 'tax', reader: 'amount',
     names: ['tax', 'vat', 'tax_amount', 'vat_amount', 'total_tax', 'total_vat', 'sales_tax', 'gst', 'gst_amount'],
-    labels: ['total tax', 'total vat', 'vat amount', 'tax amount', 'sales tax', 'vat', 'tax', 'gst', 'mwst', 'ust', 'tva', 'iva', 'umsatzsteuer'],
-    notBefore: ['id', 'no', 'number', 'nr', 'reg', 'registration', 'rate', 'identification', 'code'],
+    labels: [
+      'total tax', 'total vat', 'vat amount', 'tax amount', 'sales tax', 'vat total', 'tax total',
+      'summe umsatzsteuer', 'versicherungsteuer', 'versicherungssteuer', 'summe mwst', 'summe ust', 'umsatzsteuer gesamt', 'mwst.-betrag', 'mwst-betrag', 'umsatzsteuerbetrag', 'umsatzsteuer', 'mehrwertsteuer', 'mwst', 'ust',
+      'montant tva', 'montant de la tva', 'total tva', 'total taxes', 'montant taxes', 'tva', 'taxes',
+      'cuota iva', 'total iva', 'importe iva', 'total impuestos', 'impuestos', 'impuesto', 'iva',
+      'totale iva', 'imposta', 'importo iva',
+      'btw-bedrag', 'btw bedrag', 'totaal btw', 'btw',
+      'vat', 'tax', 'gst',
+    ],
+    notBefore: TAX_NOT_BEFORE, notAfter: TAX_NOT_AFTER,
+  },
+  {
+    id: 'buyer_tax_id', reader: 'tax_id',
+    names: ['buyer_vat_id', 'buyer_vat_number', 'buyer_vat_no', 'buyer_tax_id', 'customer_vat_id', 'customer_vat_number', 'customer_vat_no', 'customer_tax_id', 'client_vat_id', 'client_vat_number', 'recipient_vat_id'],
+    labels: [
+      'customer vat number', 'customer vat no', 'customer vat id', 'customer vat', 'customer tax id', 'buyer vat number', 'buyer vat id', 'buyer vat', 'client vat number', 'client vat', 'your vat number', 'your vat no', 'your vat id', 'vat no. of customer',
+      'ust-idnr. des kunden', 'ust-id des kunden', 'kunden-ust-idnr', 'kunden ust-idnr', 'ihre ust.-identnr', 'ihre ust-identnr', 'ihre ust.-idnr', 'ihre ust-idnr', 'ihre ust-id', 'ihre ust-id-nr', 'ust-idnr. kunde', 'ust-idnr kunde',
+      'n° tva client', 'tva client', 'numéro de tva client', 'votre n° tva', 'votre numéro de tva', 'tva intracommunautaire client',
+      'nif cliente', 'cif cliente', 'nif del cliente', 'cif del cliente',
+      'partita iva cliente', 'p.iva cliente', 'p. iva cliente', 'p.iva del cliente',
+      'btw-nummer klant', 'btw nummer klant', 'uw btw-nummer', 'btw-nr klant',
+    ],
   },
   {
     id: 'tax_id', reader: 'tax_id', soleCandidate: true, names: [],
-    labels: ['vat registration number', 'vat reg no', 'vat reg', 'vat number', 'vat no', 'vat id', 'tax id', 'tax number', 'tax no', 'ust-idnr', 'ust-id', 'ust id', 'tva intracommunautaire', 'n° tva', 'gst number', 'gst no', 'tin', 'ein', 'abn', 'uid', 'vat'],
+    labels: [
+      'vat registration number', 'vat reg no', 'vat reg', 'vat number', 'vat no', 'vat id', 'tax id', 'tax number', 'tax no', 'vat identification number',
+      'umsatzsteuer-identifikationsnummer', 'ust.-identnr', 'ust-identnr', 'ust-identnummer', 'umsatzsteuer-id', 'ust-idnr', 'ust-id-nr', 'ust-id', 'ust id', 'ust.-id', 'ust.-idnr', 'ust.-id-nr', 'steuernummer', 'st.-nr',
+      'tva intracommunautaire', 'n° tva intracommunautaire', 'n° tva intracom', 'tva intracom', 'numéro de tva', 'n° tva', 'nº tva', 'n° de tva',
+      'nif/cif', 'nif', 'cif', 'n.i.f', 'c.i.f',
+      'partita iva', 'p.iva', 'p. iva', 'p iva', 'codice fiscale',
+      'btw-nummer', 'btw nummer', 'btw-nr', 'btw nr', 'btw-id', 'btw id',
+      'gst number', 'gst no', 'tin', 'ein', 'abn', 'uid', 'vat',
+    ],
+    notAfter: ['customer', 'client', 'buyer', 'your', 'ihre', 'votre', 'kunden', 'cliente', 'klant', 'uw'],
+    notBefore: ['of customer', 'des kunden', 'client', 'cliente', 'klant', 'kunde', 'del cliente', 'du client'],
   },
-  { id: 'email', reader: 'email', soleCandidate: true, names: [], labels: ['e-mail', 'email', 'e mail', 'mail'] },
+  { id: 'email', reader: 'email', soleCandidate: true, names: [], labels: ['e-mail', 'email', 'e mail', 'mail', 'courriel', 'correo', 'posta elettronica'] },
   { id: 'iban', reader: 'iban', soleCandidate: true, names: [], labels: ['iban'] },
-  { id: 'currency', reader: 'currency', names: [], labels: ['currency', 'währung', 'devise', 'moneda', 'valuta'] },
+  { id: 'currency', reader: 'currency', names: [], labels: ['currency', 'amounts in', 'all amounts in', 'währung', 'beträge in', 'alle beträge in', 'devise', 'montants en', 'moneda', 'importes en', 'valuta', 'divisa', 'importi in', 'bedragen in'] },
   {
-    id: 'vendor_name', reader: 'text', letterhead: true,
+    id: 'vendor_name', reader: 'text', letterhead: true, name: true,
     names: ['vendor', 'vendor_name', 'supplier', 'supplier_name', 'seller', 'seller_name', 'merchant', 'merchant_name', 'issuer', 'issuer_name'],
-    labels: ['vendor', 'supplier', 'seller', 'merchant', 'issued by', 'from'],
+    labels: ['vendor', 'supplier', 'seller', 'merchant', 'issued by', 'from', 'rechnungsersteller', 'rechnungsaussteller', 'lieferant', 'verkäufer', 'rechnungssteller', 'fournisseur', 'vendeur', 'émetteur', 'proveedor', 'vendedor', 'emisor', 'fornitore', 'venditore', 'cedente', 'leverancier', 'verkoper'],
+    notBefore: PARTY_NOT_BEFORE, notAfter: PARTY_NOT_AFTER,
   },
   {
-    id: 'customer_name', reader: 'text',
+    id: 'customer_name', reader: 'text', name: true,
     names: ['customer', 'customer_name', 'buyer', 'buyer_name', 'client', 'client_name', 'bill_to', 'billed_to', 'recipient'],
-    labels: ['bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'buyer', 'client', 'recipient'],
+    labels: [
+      'bill to address', 'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'buyer', 'client', 'recipient', 'cobrar a',
+      'rechnungsempfänger', 'rechnungsadresse', 'kunde', 'käufer', 'empfänger', 'auftraggeber',
+      'facturé à', 'facturer à', 'adresse de facturation', 'destinataire',
+      'facturar a', 'facturado a', 'cliente', 'destinatario',
+      'spett.le', 'committente', 'cessionario',
+      'factuur aan', 'klant', 'afnemer',
+    ],
+    notBefore: PARTY_NOT_BEFORE, notAfter: PARTY_NOT_AFTER,
   },
   {
     id: 'po_number', reader: 'identifier',
     names: ['po_number', 'po', 'purchase_order', 'purchase_order_number', 'order_number', 'order_no', 'order_id'],
-    labels: ['purchase order number', 'purchase order', 'po number', 'po no', 'po #', 'p.o. number', 'p.o.', 'order number', 'order no', 'order #', 'order id'],
+    labels: ['purchase order number', 'purchase order', 'po number', 'po no', 'po #', 'p.o. number', 'p.o.', 'order number', 'order no', 'order #', 'order id', 'bestellnummer', 'bestell-nr', 'auftragsnummer', 'bon de commande', 'n° de commande', 'numéro de commande', 'número de pedido', 'pedido', "numero d'ordine", 'ordine n.', 'bestelnummer', 'ordernummer'],
   },
 ];
 
+/**
+ * Labels of values no field of the engine's concepts names but that own the value printed after them: another date,
+ * an account or booking number, a phone number. A value after one of these is not read for a field whose label came
+ * before it ("Invoice date:   Delivery date: 02/05/2024").
+ */
+const OTHER_LABELS = [
+  'delivery date', 'date of delivery', 'order date', 'ship date', 'shipping date', 'service date', 'service period', 'period', 'payment date', 'booking date', 'travel date', 'valid until', 'expiry date',
+  'lieferdatum', 'leistungsdatum', 'leistungszeitraum', 'bestelldatum', 'auftragsdatum', 'zahlungsdatum', 'date de livraison', 'date de commande', 'période', 'fecha de entrega', 'fecha de pedido', 'periodo', 'data di consegna', 'data ordine', 'leverdatum', 'besteldatum', 'periode',
+  'customer number', 'customer no', 'customer id', 'account number', 'account no', 'booking reference', 'booking number', 'booking id', 'reference', 'ref', 'contract number', 'kundennummer', 'kunden-nr', 'kundennr', 'referenz', 'n° de client', 'numéro client', 'n° client', 'n° de compte', 'référence', 'número de cliente', 'referencia', 'codice cliente', 'riferimento', 'klantnummer', 'referentie',
+  'ship to', 'deliver to', 'delivery address', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'livré à', 'livrer à', 'adresse de livraison', 'enviar a', 'envie a', 'envíe a', 'dirección de envío', 'spedire a', 'destinazione', 'afleveradres', 'leveradres', 'verzenden naar',
+  'phone', 'tel', 'telephone', 'fax', 'mobile', 'telefon', 'téléphone', 'teléfono', 'telefono', 'bic', 'swift', 'siret', 'siren', 'rcs', 'hrb', 'page', 'seite',
+];
 /** Words of a field name: `invoiceDate` / `invoice_date` / `Invoice-Date` → ["invoice", "date"]. */
 export function nameWords(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/gu, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -116,14 +230,34 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
 function labelPattern(label: string): RegExp {
   const parts = label.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('\\s*')}(?![\\p{L}\\p{N}])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join('\\s*')}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
 }
 
 const patternCache = new Map<string, RegExp>();
 
+/** One pattern for all of a concept's labels: most lines hold none, and one test rules them out. */
+const anyCache = new Map<string, RegExp>();
+function anyLabelOf(concept: Concept): RegExp {
+  const key = concept.labels.join('\u0000');
+  let re = anyCache.get(key);
+  if (!re) {
+    const alt = concept.labels.map((l) => l.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*')).join('|');
+    anyCache.set(key, (re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, 'iu')));
+  }
+  return re;
+}
+
+/** The words right before `start` and the text right after `end`, lower case, without brackets and stops around. */
+const wordBefore = (line: string, start: number) => (line.slice(0, start).trim().toLowerCase().split(/\s+/u).pop() ?? '').replace(/^[^\p{L}\p{N}°º]+|[^\p{L}\p{N}°º]+$/gu, '');
+const textAfter = (line: string, end: number) => line.slice(end).toLowerCase().replace(/^[\s([]+/u, '').replace(/\s+/gu, ' ');
+/** True when `text` starts with one of `phrases` as whole words ("excl. VAT" starts with "excl"). */
+const startsWithPhrase = (text: string, phrases: readonly string[]) =>
+  phrases.some((p) => text.startsWith(p) && !/[\p{L}\p{N}]/u.test(text[p.length] ?? ''));
+
 /** Occurrences of the concept's labels in one line, most specific label first, then left to right. */
 export function findLabels(concept: Concept, line: string): LabelHit[] {
   const hits: LabelHit[] = [];
+  if (!anyLabelOf(concept).test(line)) return hits;
   concept.labels.forEach((label, rank) => {
     let re = patternCache.get(label);
     if (!re) patternCache.set(label, (re = labelPattern(label)));
@@ -131,28 +265,62 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
       const start = m.index;
       const end = start + m[0].length;
       if (hits.some((h) => start < h.end && end > h.start)) continue; // inside a more specific label
-      const before = line.slice(0, start).trim().toLowerCase().split(/\s+/u).pop() ?? '';
-      const after = (line.slice(end).trim().toLowerCase().match(/^[\p{L}%]+/u) ?? [''])[0];
+      const before = wordBefore(line, start);
       if (concept.notAfter?.includes(before)) continue;
-      if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore?.includes(after)) continue;
+      if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore && startsWithPhrase(textAfter(line, end), concept.notBefore)) continue;
       if (/^sub-?$/u.test(before) && label.startsWith('total')) continue;
+      // A party's label as part of a compound ("Art-Nr-Kunde"): no label.
+      if (concept.name && /[\p{L}\p{N}]-$/u.test(line.slice(0, start))) continue;
+      // A label in brackets qualifies the one before it: "Rechnungssumme Brutto (inkl. USt.)" names no tax amount.
+      if (/\(\s*(?:[\p{L}.]+\s*)?$/u.test(line.slice(Math.max(0, start - 12), start))) continue;
       hits.push({ rank, start, end });
     }
   });
   return hits.sort((a, b) => a.rank - b.rank || a.start - b.start);
 }
 
+const ALL_LABELS = [...new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS])].sort((a, b) => b.length - a.length);
+const labelAlternation = (labels: readonly string[]) => labels.map((l) => l.split(/\s+/u).map(escape).join('\\.?\\s*')).join('|');
+
 /** Any known label followed by a colon (where a text value on the same line ends). */
-export const NEXT_LABEL = new RegExp(
-  `\\s(?:${[...new Set(CONCEPTS.flatMap((c) => c.labels))].sort((a, b) => b.length - a.length).map((l) => l.split(/\\s+/u).map(escape).join('\\.?\\s*')).join('|')}|\\S+)\\.?\\s*:(?:\\s|$)`,
-  'iu',
-);
+export const NEXT_LABEL = new RegExp(`\\s(?:${labelAlternation(ALL_LABELS)}|\\S+)\\.?\\s*:(?:\\s|$)`, 'iu');
 
 /** A line that starts with any known label ("Invoice No", "Bill to", "Total"…). */
-export const STARTS_WITH_LABEL = new RegExp(
-  `^(?:${[...new Set(CONCEPTS.flatMap((c) => c.labels))].sort((a, b) => b.length - a.length).map((l) => l.split(/\\s+/u).map(escape).join('\\.?\\s*')).join('|')})(?![\\p{L}\\p{N}])`,
-  'iu',
-);
+export const STARTS_WITH_LABEL = new RegExp(`^(?:${labelAlternation(ALL_LABELS)})(?![\\p{L}\\p{N}])`, 'iu');
+
+/**
+ * A group of words that is a label (perhaps with its own value), not a value: it starts with a known label
+ * ("Kundennummer GE2020211", "Due Date:"), or it is a few words ending with a colon ("Incoterm:", "Ship to:").
+ * `strict`: only a label alone or followed by a colon (a line under a label may be a name such as "Lieferant GmbH").
+ */
+export function isLabelGroup(text: string, strict = false): boolean {
+  const t = text.trim();
+  if (ATTENTION.test(t)) return false;
+  if (/^[^\d:]{1,40}:(?:\s|$)/u.test(t)) return true;
+  const m = STARTS_WITH_LABEL.exec(t);
+  return m !== null && (!strict || /^\.?\s*[:#]/u.test(t.slice(m[0].length)) || t.length === m[0].length);
+}
+
+/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": a name follows, with this before it. */
+export const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
+
+/**
+ * Labels that name another concept's value, for one concept: every other concept's labels and the OTHER_LABELS,
+ * less the words this concept's own labels contain (a total's "amount", an invoice date's "invoice") and less the
+ * generic words that occur in running text of a value ("date", "total", "invoice" alone). A value read after one of
+ * these on the label's line belongs to that label, not to this field.
+ */
+const GENERIC = new Set(['date', 'datum', 'data', 'fecha', 'total', 'totale', 'totaal', 'invoice', 'rechnung', 'facture', 'factura', 'fattura', 'factuur', 'receipt', 'from', 'amount', 'client', 'customer', 'cliente', 'klant', 'kunde', 'due', 'issued', 'seller', 'buyer', 'vendor', 'supplier', 'mail', 'e mail', 'email', 'recipient', 'merchant', 'ref', 'reference', 'period', 'page', 'tel', 'zu zahlen', 'te betalen', 'imposta', 'base', 'imponibile']);
+const foreignCache = new Map<string, RegExp | null>();
+export function foreignLabels(concept: Concept): RegExp | null {
+  const key = `${concept.id}\u0000${concept.labels.join('|')}`;
+  if (foreignCache.has(key)) return foreignCache.get(key)!;
+  const own = new Set(concept.labels);
+  const labels = ALL_LABELS.filter((l) => !own.has(l) && !GENERIC.has(l) && !concept.labels.some((o) => o.includes(l) || l.includes(o)));
+  const re = labels.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${labelAlternation(labels)})(?![\\p{L}\\p{N}])`, 'iu') : null;
+  foreignCache.set(key, re);
+  return re;
+}
 
 /** A document's title ("Invoice", "TAX INVOICE", "Receipt", "Credit note", "Rechnung"…): a whole line or group of words. */
 export const DOCUMENT_TITLE = /^(?:(?:tax|sales|vat|commercial|pro[\s-]?forma|final|original|cash)\s+)?(?:invoice|receipt|bill|credit\s+note|debit\s+note|statement|quotation|quote|rechnung|quittung|gutschrift|facture|reçu|avoir|factura|recibo|fattura|ricevuta)(?:\s*\/\s*[\p{L}]+)?[\s.:]*$/iu;

@@ -5,7 +5,7 @@
  * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
  * the confidence and, when it fails, a warning; it never invents a missing value.
  */
-import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
+import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
 
@@ -16,38 +16,113 @@ export interface TableRead {
   tableLines: Set<string>;
 }
 
-const SUMMARY = /^(sub-?\s*total|total|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|tva|amount\s+due|balance|discount|shipping|zwischensumme|gesamt)\b/iu;
+const SUMMARY_WORDS = String.raw`sub-?\s*total|total|taxes?|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|ust|tva|iva|btw|amount\s+due|balance|discount|shipping|zwischensumme|gesamt|summe|netto|rechnungsbetrag|zu\s+zahlen|sous-?\s*total|montant|net\s+à\s+payer|base\s+imponible|importe|subtotal|totale|imponibile|subtotaal|totaal|te\s+betalen|bedrag|descuento|envío|impuestos?|saldo|total\s+parcial|rabatt|skonto|remise|sconto|korting|frais\s+de\s+port|versandkosten|porto|spedizione|verzendkosten`;
+/** A note line: a short label, a colon and its value ("GTIN: 4012…", "Liefer-Datum: KW 38/2013"). */
+const NOTE = /^[\p{L}][\p{L}\p{N} ./-]{0,30}:\s*\S/u;
+/** A summary line (subtotal, tax, total, discount, shipping…) in six languages: the table ends there. */
+const SUMMARY = new RegExp(`^(?:${SUMMARY_WORDS})(?![\\p{L}])`, 'iu');
+/** A summary label in capitals anywhere in a row ("Please use this reference: TOTAL PARCIAL 1419.00"). */
+const SUMMARY_INSIDE = new RegExp(`(?<![\\p{L}])(?:sub-?\\s*total|total(?:\\s+\\p{L}+)?|subtotal|zwischensumme|gesamtbetrag|sous-total|total\\s+parcial|totale|totaal)\\s*:?\\s+[-(]?[$€£]?\\s?\\d[\\d.,'’ ]*\\)?\\s*(?:[$€£]|[A-Z]{3})?\\s*$`, 'iu');
 
+/** A table's column: one of the line item's, or another (a tax rate, a unit, a position number) read as nothing. */
 interface Column {
-  col: LineItemColumn;
+  col: LineItemColumn | 'other';
   start: number;
   end: number;
   x0: number;
   x1: number;
 }
 
-const HEADER_TERMS = LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col, term })))
-  .sort((a, b) => b.term.length - a.term.length)
-  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu') }));
+const HEADER_TERMS = [
+  ...LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col: col as Column['col'], term }))),
+  ...LINE_ITEM_OTHER_HEADERS.map((term) => ({ col: 'other' as const, term })),
+].sort((a, b) => b.term.length - a.term.length)
+  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu') }));
 
 /** The columns a line names when it is a table header, in x (or text) order; null when it is not one. */
 export function headerColumns(line: Line): Column[] | null {
   const found: Column[] = [];
   for (const { col, re } of HEADER_TERMS) {
-    if (found.some((c) => c.col === col)) continue;
-    const m = re.exec(line.text);
-    if (!m) continue;
-    const start = line.start + m.index;
-    const end = start + m[0].length;
-    if (found.some((c) => start < c.end && end > c.start)) continue;
-    const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
-    found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+    if (col !== 'other' && found.some((c) => c.col === col)) continue;
+    for (const m of line.text.matchAll(re)) {
+      const start = line.start + m.index;
+      const end = start + m[0].length;
+      if (found.some((c) => start < c.end && end > c.start)) continue;
+      const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
+      found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+      if (col !== 'other') break;
+    }
   }
-  if (found.length < 2 || !found.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
+  const real = found.filter((c) => c.col !== 'other');
+  if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
   if (findAmounts(line.text).length > 0) return null;
   const covered = found.reduce((n, c) => n + (c.end - c.start), 0);
   if (line.text.replace(/\s/gu, '').length > covered * 2 + 6) return null; // mostly other words: a sentence
   return found.sort((a, b) => (hasBoxes(line.page) ? a.x0 - b.x0 : a.start - b.start));
+}
+
+/**
+ * A header whose column names are stacked over two or three lines ("Prix" / "Prix HT" / "unitaire", "Menge" above
+ * "Meng.- einheit"): the words of the line and of its neighbours within 1.6 line heights that hold no number are put
+ * into stacks by column (words one above the other, or side by side a word space apart), and each stack's words are
+ * matched as one name. It is a header when at least two stacks name line-item columns (one a price or an amount)
+ * and at most one more stack than those names nothing. Two price columns and no amount: the right one is the amount
+ * ("Prix unitaire … Prix HT"). With word boxes only; null when line `i` is not such a header.
+ */
+export function stackedHeader(lines: readonly Line[], i: number, lh: number): { cols: Column[]; first: number; last: number } | null {
+  const line = lines[i]!;
+  if (line.words.length < 2 || /\d/u.test(line.text) || line.words.length > 16) return null;
+  // The line itself names two columns at least (the neighbours only complete names stacked over lines).
+  const own = new Set(HEADER_TERMS.filter(({ col, re }) => col !== 'other' && line.text.search(re) >= 0).map(({ col }) => col));
+  if (own.size < 2) return null;
+  const y = midY(line.words[0]!.box);
+  const near = (k: number) => {
+    const l = lines[k];
+    return l && l.words.length > 0 && l.words.length <= 8 && !/\d/u.test(l.text) && Math.abs(midY(l.words[0]!.box) - y) <= 1.6 * lh ? l : null;
+  };
+  const above = near(i - 1);
+  const below = near(i + 1);
+  if (!above && !below) return null;
+  const words = [above, line, below].flatMap((l, n) => (l ? l.words.map((w) => ({ w, n })) : []));
+  // Stacks: words overlapping in x on different lines, or a word space apart on one line.
+  const stacks: { w: (typeof words)[number]['w']; n: number }[][] = [];
+  for (const item of [...words].sort((a, b) => a.w.box.x0 - b.w.box.x0)) {
+    const joined = stacks.filter((st) => st.some((o) => (o.n !== item.n && o.w.box.x0 < item.w.box.x1 && item.w.box.x0 < o.w.box.x1) || (o.n === item.n && item.w.box.x0 - o.w.box.x1 <= 0.5 * lh && item.w.box.x0 >= o.w.box.x0)));
+    if (joined.length === 0) stacks.push([item]);
+    else {
+      const into = joined[0]!;
+      into.push(item);
+      for (const other of joined.slice(1)) { into.push(...other); stacks.splice(stacks.indexOf(other), 1); }
+    }
+  }
+  const cols: Column[] = [];
+  let unnamed = 0;
+  for (const st of stacks) {
+    const ordered = [...st].sort((a, b) => a.n - b.n || a.w.box.x0 - b.w.box.x0);
+    const text = ordered.map((o) => o.w.text).join(' ');
+    const term = HEADER_TERMS.find(({ col, re }) => col !== 'other' && text.search(re) >= 0) ?? HEADER_TERMS.find(({ re }) => text.search(re) >= 0);
+    if (!term) { unnamed++; continue; }
+    const x0 = Math.min(...st.map((o) => o.w.box.x0));
+    const x1 = Math.max(...st.map((o) => o.w.box.x1));
+    const mid = st.filter((o) => o.n === 1).map((o) => o.w);
+    const start = mid.length ? Math.min(...mid.map((w) => w.offset)) : line.start;
+    const end = mid.length ? Math.max(...mid.map((w) => w.offset + w.text.length)) : line.start;
+    cols.push({ col: term.col, start, end, x0, x1 });
+  }
+  cols.sort((a, b) => a.x0 - b.x0);
+  const prices = cols.filter((c) => c.col === 'unit_price');
+  if (prices.length === 2 && !cols.some((c) => c.col === 'amount')) prices[1]!.col = 'amount';
+  const seen = new Set<string>();
+  for (const c of cols) {
+    if (c.col !== 'other' && seen.has(c.col)) c.col = 'other';
+    seen.add(c.col);
+  }
+  const real = cols.filter((c) => c.col !== 'other');
+  if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price') || unnamed > cols.length + 1) return null;
+  // Only worth it when a neighbour adds a column the line alone does not name.
+  const alone = headerColumns(line);
+  if (alone && alone.filter((c) => c.col !== 'other').length >= real.length) return null;
+  return { cols, first: above ? i - 1 : i, last: below ? i + 1 : i };
 }
 
 interface Cell {
@@ -66,13 +141,14 @@ const STRAY_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+ )+|(?: [|_~'‘’"`.,:;—�
 
 /** The cells of a row by x position: boundaries after a description at the next header, after a number at its end. */
 function rowByPosition(line: Line, cols: Column[]): Row {
-  const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
+  const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' || (c.col === 'other' && cols[i + 1]!.col === 'description') ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
   const row: Row = {};
   for (const w of line.words) {
     const cx = (w.box.x0 + w.box.x1) / 2;
     let i = bounds.findIndex((b) => cx <= b);
     if (i < 0) i = cols.length - 1;
     const col = cols[i]!.col;
+    if (col === 'other') continue;
     const cur = row[col];
     row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
   }
@@ -82,7 +158,7 @@ function rowByPosition(line: Line, cols: Column[]): Row {
 /** The cells of a plain-text row: trailing numeric tokens fill the numeric columns from the right, the rest is the description. */
 function rowByTokens(line: Line, cols: Column[]): Row {
   const tokens = [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0] }));
-  const numeric = cols.filter((c) => c.col !== 'description').map((c) => c.col);
+  const numeric = cols.flatMap((c) => (c.col === 'description' || c.col === 'other' ? [] : [c.col]));
   const row: Row = {};
   let k = tokens.length;
   let n = numeric.length;
@@ -145,17 +221,19 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     const boxes = hasBoxes(page);
     const lh = lineHeight(page);
     for (let i = 0; i < lines.length; i++) {
-      const cols = headerColumns(lines[i]!);
+      const head = boxes ? stackedHeader(lines, i, lh) : null;
+      const cols = head?.cols ?? headerColumns(lines[i]!);
       if (!cols) continue;
-      tableLines.add(`${page.page}:${lines[i]!.start}`);
+      const [first, lastHeader] = head ? [head.first, head.last] : [i, i];
+      for (let k = first; k <= lastHeader; k++) tableLines.add(`${page.page}:${lines[k]!.start}`);
       let last: Draft | null = null;
       let pending: Cell[] = [];
       let above = false;
-      let prevY = boxes ? midY(lines[i]!.words[0]!.box) : 0;
-      let j = i + 1;
+      let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      let j = lastHeader + 1;
       for (; j < lines.length; j++) {
         const line = lines[j]!;
-        if (headerColumns(line)) break;
+        if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         if (boxes && y - prevY > 3 * lh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols) : rowByTokens(line, cols));
@@ -163,9 +241,17 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         const u = numberCell(page, row.unit_price);
         const a = numberCell(page, row.amount);
         const desc = row.description;
-        if (SUMMARY.test(line.text.trim()) && q.value === null && u.value === null) break;
+        // A note under an item ("GTIN: 4012345001235", "Notes: Replaced capacitor", "Tax: 0.2%"): part of the table,
+        // not of the item's description and not its end.
+        if (q.value === null && u.value === null && (a.value === null || desc === undefined) && NOTE.test(line.text.trim()) && !SUMMARY_INSIDE.test(line.text.trim())) {
+          tableLines.add(`${page.page}:${line.start}`);
+          prevY = y;
+          continue;
+        }
+        if ((SUMMARY.test(line.text.trim()) || SUMMARY_INSIDE.test(line.text.trim())) && q.value === null && u.value === null) break;
         if (q.value === null && u.value === null && a.value === null) {
-          if (!desc) break;
+          // A line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the table ends.
+          if (!desc || /:\s*$/u.test(line.text)) break;
           // A description line: continues the item above when close to it, else starts the next item's description.
           // In a table whose first item had its description above its numbers (receipts), it always starts the next.
           if (last && !above && (!boxes || y - last.y <= 1.6 * lh)) last.desc.push(desc);
@@ -191,6 +277,15 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       i = j - 1;
     }
   }
+  if (items.length === 0) {
+    for (const { page, lines } of pages) {
+      for (const row of headerlessRows(page, lines)) {
+        if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
+        tableLines.add(`${page.page}:${row.line.start}`);
+        items.push(row.item);
+      }
+    }
+  }
   return { items, warnings, tableLines };
 
   function finish() {
@@ -210,4 +305,61 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     }
     return it;
   }
+}
+
+const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+
+interface HeaderlessRow {
+  line: Line;
+  item: LineItem;
+  /** Right edges of the three numbers (boxes), for the columns' alignment. */
+  rights: number[];
+  y: number;
+}
+
+/**
+ * A table without a header row: consecutive lines (at least two), each a description followed by exactly three
+ * numbers, quantity × unit price = amount on every line (within 0.5 %), and on a page with word boxes the numbers
+ * right-aligned in three columns (right edges within two line heights of the first row's). Anything less is no table:
+ * three numbers alone may be a date, a phone number or a postcode.
+ */
+function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[] {
+  const boxes = hasBoxes(page);
+  const lh = lineHeight(page);
+  const out: HeaderlessRow[] = [];
+  let run: HeaderlessRow[] = [];
+  const flush = () => {
+    if (run.length >= 2) out.push(...run);
+    run = [];
+  };
+  for (const line of lines) {
+    const row = itemRow(page, line, boxes);
+    const prev = run[run.length - 1];
+    const fits = row && prev && (!boxes || (row.y - prev.y <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
+    if (!row || (prev && !fits)) flush();
+    if (row) run.push(row);
+  }
+  flush();
+  return out;
+}
+
+function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | null {
+  const tokens = boxes
+    ? line.words.map((w) => ({ start: w.offset, end: w.offset + w.text.length, text: w.text, right: w.box.x1 }))
+    : [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0], right: 0 }));
+  if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
+  const nums = tokens.slice(-3);
+  if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
+  const desc = tokens.slice(0, -3);
+  if (!desc.some((t) => /\p{L}/u.test(t.text))) return null;
+  const [q, u, a] = nums.map((t) => numberCell(page, t));
+  if (!q!.value || !u!.value || !a!.value) return null;
+  const [qn, un, an] = [q!.value, u!.value, a!.value].map(Number) as [number, number, number];
+  if (qn <= 0 || Math.abs(qn * un - an) > Math.max(0.011, Math.abs(an) * 0.005)) return null;
+  for (const v of [q!, u!, a!]) v.confidence = 0.95;
+  const start = desc[0]!.start;
+  const end = desc[desc.length - 1]!.end;
+  const value = page.text.slice(start, end).replace(/\s+/gu, ' ').replace(STRAY_MARKS, '');
+  const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
+  return { line, item: { description: { value, evidence: evidenceOf(page, start, end), confidence: 0.8 }, quantity: q!, unit_price: u!, amount: a! }, rights: nums.map((t) => t.right), y };
 }

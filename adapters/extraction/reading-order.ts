@@ -91,8 +91,17 @@ function median(values: number[]): number {
   return s.length === 0 ? 0 : s[Math.floor(s.length / 2)]!;
 }
 
-/** The page's segments as lines in reading order. */
-export function orderLines(segments: readonly LineSegment[]): OrderedLine[] {
+/** A word set vertically (a margin note printed sideways): much taller than wide although it has several letters. */
+const vertical = (w: LineSegment['words'][number]) => w.text.length >= 3 && w.box.y1 - w.box.y0 > 2 * (w.box.x1 - w.box.x0);
+
+/**
+ * The page's segments as lines in reading order. Text set vertically (a copyright line up the margin) is read last,
+ * as a block of its own: its tall box would otherwise leave no horizontal gap on the page and tie the rows of a table
+ * beside it into one line.
+ */
+export function orderLines(all: readonly LineSegment[]): OrderedLine[] {
+  const sideways = all.filter((s) => s.words.filter(vertical).length * 2 > s.words.length);
+  const segments = sideways.length ? all.filter((s) => !sideways.includes(s)) : all;
   const lineHeight = median(segments.map((s) => height(s.box))) || 1;
   const out: OrderedLine[] = [];
   let pendingBlock = false;
@@ -121,6 +130,9 @@ export function orderLines(segments: readonly LineSegment[]): OrderedLine[] {
     cut(segs.filter((s) => s.box.y0 >= h.at));
   };
   cut(segments);
+  for (const s of sideways) {
+    out.push({ words: s.words, box: s.box, newBlock: out.length > 0 });
+  }
   return out;
 }
 

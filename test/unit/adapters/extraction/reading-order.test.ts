@@ -65,4 +65,14 @@ describe('reading order', () => {
   it('no segments, no text', () => {
     expect(layoutText(orderLines([]))).toEqual({ text: '', words: [] });
   });
+  it('text set up the margin (a copyright line printed sideways) is read last and does not tie a table\'s rows together', () => {
+    // A ZUGFeRD sample: each sideways word is 6 pt wide and 24-39 pt high, and together they span the table's rows.
+    const sideways: LineSegment = {
+      words: [{ text: 'Copyright', box: { x0: 5, y0: 160, x1: 11, y1: 200 } }, { text: 'AWV', box: { x0: 5, y0: 100, x1: 11, y1: 124 } }],
+      box: { x0: 5, y0: 100, x1: 11, y1: 200 },
+    };
+    const rows = [['Trennblätter A4', '20', '198,00'], ['Joghurt Banane', '50', '275,00']];
+    const segs = [sideways, ...rows.flatMap((r, i) => r.map((c, j) => seg(c, [60, 300, 400][j]!, 110 + i * 40)))];
+    expect(read(segs)).toBe('Trennblätter A4 20 198,00\n\nJoghurt Banane 50 275,00\n\nCopyright AWV');
+  });
 });
