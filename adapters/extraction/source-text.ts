@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
+import { isUtf8Text } from '../media/measure.js';
 import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
@@ -219,7 +220,7 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   } else if (await isImage(path)) pages = await imageText(path, opts, notes);
   else {
     const bytes = await readFile(path);
-    if (!isPlainText(bytes)) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
+    if (!isUtf8Text(bytes)) throw new InvalidSourceError('the file is not a PDF, an image or UTF-8 text');
     try {
       einvoice = einvoiceOfText(bytes);
     } catch (e) {
@@ -241,13 +242,3 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   };
 }
 
-/** Whether a file is UTF-8 text (no NUL byte, every sequence valid), as uploads measure it. */
-function isPlainText(buf: Buffer): boolean {
-  if (buf.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(buf);
-    return true;
-  } catch {
-    return false;
-  }
-}

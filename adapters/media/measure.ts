@@ -98,15 +98,20 @@ async function measureImage(path: string, bytes: number): Promise<MeasuredSource
   return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false, width, height, videoFrames: null };
 }
 
-async function measureText(path: string, bytes: number): Promise<MeasuredSource | null> {
-  if (bytes > LIMITS.textBytes) return null;
-  const buf = await readFile(path);
-  if (buf.includes(0)) return null;
+/** Whether bytes are UTF-8 text as uploads accept it: no NUL byte, every sequence valid. */
+export function isUtf8Text(buf: Uint8Array): boolean {
+  if (buf.includes(0)) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    return true;
   } catch {
-    return null;
+    return false;
   }
+}
+
+async function measureText(path: string, bytes: number): Promise<MeasuredSource | null> {
+  if (bytes > LIMITS.textBytes) return null;
+  if (!isUtf8Text(await readFile(path))) return null;
   return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null, videoFrames: null };
 }
 
