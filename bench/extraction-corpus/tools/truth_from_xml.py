@@ -145,7 +145,10 @@ def from_ubl(root):
         name = text(p, "PartyLegalEntity", "RegistrationName") or text(p, "PartyName", "Name")
         vat = None
         for scheme in kids(p, "PartyTaxScheme"):
-            vat = vat or compact(text(scheme, "CompanyID"))
+            # BT-31/BT-48 (VAT identifier) only: a tax registration under another scheme (BT-32, e.g. a German
+            # Steuernummer) is not a VAT id, as the CII path takes schemeID VA only.
+            if text(scheme, "TaxScheme", "ID") == "VAT":
+                vat = vat or compact(text(scheme, "CompanyID"))
         return name, vat
 
     seller, seller_vat = party("AccountingSupplierParty")
@@ -202,13 +205,23 @@ def embedded_pdf(root, out):
     return False
 
 
+def xml_attachment(path):
+    """The number of the PDF's first embedded file named *.xml (a Factur-X PDF may carry other files first)."""
+    listing = subprocess.run(["pdfdetach", "-list", path], check=True, capture_output=True, text=True).stdout
+    for line in listing.splitlines()[1:]:
+        number, _, name = line.partition(": ")
+        if name.strip().lower().endswith(".xml"):
+            return int(number)
+    sys.exit(f"no embedded XML file in {path}")
+
+
 def main(argv):
     path = argv[1]
     pdf_out = argv[argv.index("--pdf") + 1] if "--pdf" in argv else None
     if path.lower().endswith(".pdf"):
         with tempfile.TemporaryDirectory() as tmp:
             target = os.path.join(tmp, "embedded.xml")
-            subprocess.run(["pdfdetach", "-save", "1", "-o", target, path], check=True)
+            subprocess.run(["pdfdetach", "-save", str(xml_attachment(path)), "-o", target, path], check=True)
             root = ET.parse(target).getroot()
     else:
         root = ET.parse(path).getroot()
