@@ -2,8 +2,9 @@
 
 Usage: python truth_from_xml.py INVOICE.(xml|pdf) [--member NAME]
 
-Reads CII (ZUGFeRD 1.0 CrossIndustryDocument, Factur-X / ZUGFeRD 2.x CrossIndustryInvoice) and UBL 2.1 (Invoice,
-CreditNote), matching elements by local name so the namespace versions do not matter. For a PDF the embedded XML is
+Reads CII (ZUGFeRD 1.0 CrossIndustryDocument, Factur-X / ZUGFeRD 2.x CrossIndustryInvoice), UBL 2.1 (Invoice,
+CreditNote) and FatturaPA (FatturaElettronica 1.2: the header's parties and the first body; subtotal and tax are the
+sums over its DatiRiepilogo), matching elements by local name so the namespace versions do not matter. For a PDF the embedded XML is
 taken with poppler's `pdfdetach`; for a UBL invoice carrying its PDF (AdditionalDocumentReference), `--pdf OUT`
 writes that PDF out. Prints the truth JSON (canonical fields and line items, normalised: dates YYYY-MM-DD, amounts
 as plain decimals, VAT ids and IBANs without spaces) on stdout. Standard library only.
@@ -205,6 +206,58 @@ def embedded_pdf(root, out):
     return False
 
 
+def from_fatturapa(root):
+    """FatturaPA (Italian FatturaElettronica 1.2): the header's parties and the first body."""
+    header = first(root, "FatturaElettronicaHeader")
+    body = first(root, "FatturaElettronicaBody")
+    general = first(body, "DatiGenerali", "DatiGeneraliDocumento")
+
+    def party(role):
+        data = first(header, role, "DatiAnagrafici")
+        reg = first(data, "Anagrafica")
+        name = text(reg, "Denominazione") or " ".join(x for x in (text(reg, "Nome"), text(reg, "Cognome")) if x) or None
+        vat = first(data, "IdFiscaleIVA")
+        vat_id = compact(f"{text(vat, 'IdPaese')}{text(vat, 'IdCodice')}") if vat is not None else None
+        return name, vat_id
+
+    seller, seller_vat = party("CedentePrestatore")
+    buyer, buyer_vat = party("CessionarioCommittente")
+    goods = first(body, "DatiBeniServizi")
+    summaries = kids(goods, "DatiRiepilogo")
+    base = sum((Decimal(text(r, "ImponibileImporto")) for r in summaries), Decimal(0)) if summaries else None
+    tax = sum((Decimal(text(r, "Imposta")) for r in summaries), Decimal(0)) if summaries else None
+    payments = [d for p in kids(body, "DatiPagamento") for d in kids(p, "DettaglioPagamento")]
+    due = next((text(d, "DataScadenzaPagamento") for d in payments if text(d, "DataScadenzaPagamento")), None)
+    iban = next((compact(text(d, "IBAN")) for d in payments if text(d, "IBAN")), None)
+    items = []
+    for line in kids(goods, "DettaglioLinee"):
+        items.append({
+            "description": text(line, "Descrizione"),
+            "quantity": number(text(line, "Quantita")),
+            "unit_price": amount(text(line, "PrezzoUnitario")),
+            "amount": amount(text(line, "PrezzoTotale")),
+        })
+    return {
+        "fields": {
+            "invoice_number": text(general, "Numero"),
+            "invoice_date": text(general, "Data"),
+            "due_date": due,
+            "seller_name": seller,
+            "buyer_name": buyer,
+            "seller_vat_id": seller_vat,
+            "buyer_vat_id": buyer_vat,
+            "currency": text(general, "Divisa"),
+            "subtotal": amount(str(base)) if base is not None else None,
+            "tax": amount(str(tax)) if tax is not None else None,
+            "total": amount(text(general, "ImportoTotaleDocumento")),
+            "iban": iban,
+        },
+        "items": items,
+        "document_type": text(general, "TipoDocumento"),
+        "bodies": len(kids(root, "FatturaElettronicaBody")),
+    }
+
+
 def xml_attachment(path):
     """The number of the PDF's first embedded file named *.xml (a Factur-X PDF may carry other files first)."""
     listing = subprocess.run(["pdfdetach", "-list", path], check=True, capture_output=True, text=True).stdout
@@ -226,7 +279,7 @@ def main(argv):
     else:
         root = ET.parse(path).getroot()
     kind = local(root.tag)
-    truth = from_ubl(root) if kind in ("Invoice", "CreditNote") else from_cii(root)
+    truth = from_ubl(root) if kind in ("Invoice", "CreditNote") else from_fatturapa(root) if kind == "FatturaElettronica" else from_cii(root)
     if pdf_out and not embedded_pdf(root, pdf_out):
         sys.exit("no embedded PDF")
     json.dump(truth, sys.stdout, ensure_ascii=False, indent=2)
