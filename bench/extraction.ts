@@ -4,7 +4,7 @@
  * `--corpus real` (the default; bench/README.md, "Field extraction on real invoices"): the real corpus of
  * bench/extraction-corpus (invoices and receipts shipped in public registry packages, pinned and fetched by
  * bench/lib/extraction-corpus.ts), for the tune and held-out parts separately, in each form (text PDF, scanned PDF,
- * PNG of page 1, XML): field recall and precision, line-item accuracy and wrong values returned without a review
+ * PNG of page 1, XML, an image as shipped): field recall and precision, line-item accuracy and wrong values returned without a review
  * flag, per language, as a client gets them through the API (one `flow-extract` job per part and form), and the
  * same chain called directly (the worker's own `flow-extract` runner), side by side in pages per minute.
  * `--verbose` prints the tune part's per-document diffs; `--diffs-file F` writes them to F; held-out diffs are
@@ -44,7 +44,7 @@ import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { CORPUS_FIELDS, generateInvoice, LAYOUTS, renderInvoice, type InvoiceDocument, type RenderForm } from '../test/helpers/invoice-corpus.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
-import { CANONICAL_FIELDS, corpusForm, fetchCorpus, formsOf, loadTruth, type CorpusForm, type CorpusSplit, type FetchedDocument } from './lib/extraction-corpus.js';
+import { ALL_FORMS, CANONICAL_FIELDS, corpusForm, fetchCorpus, formsOf, loadTruth, type CorpusForm, type CorpusSplit, type FetchedDocument } from './lib/extraction-corpus.js';
 import { formatCorpusDiff, measureExtraction, scoreCorpusDocument } from './lib/extraction-measure.js';
 import { accuracyRows, type ScoredDocument } from './lib/extraction-report.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
@@ -53,7 +53,6 @@ import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
 
 const RATE_LIMIT = '1000000000';
-const ALL_FORMS: readonly CorpusForm[] = ['text_pdf', 'scanned_pdf', 'png', 'xml'];
 
 interface Options {
   corpus: 'real' | 'generated';
@@ -73,7 +72,7 @@ const USAGE = `usage: tsx bench/extraction.ts [--corpus real|generated] [options
                    from known values (edge cases)
  real corpus:
   --split          tune | heldout | both (default both)
-  --forms          comma-separated of text_pdf, scanned_pdf, png, xml (default all)
+  --forms          comma-separated of text_pdf, scanned_pdf, png, xml, image (default all)
   --ids            comma-separated document ids of the manifest (default all of the split)
   --no-api         the chain called directly only (no server, no job)
   --verbose        print the tune part's per-document diffs

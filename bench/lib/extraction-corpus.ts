@@ -32,9 +32,14 @@ export const CANONICAL_FIELDS = [
 ] as const;
 
 export type CorpusSplit = 'tune' | 'heldout';
-/** text_pdf: the document as shipped; scanned_pdf: its pages at 150 dpi as images only; png: page 1 at 96 dpi; xml: an e-invoice uploaded as text. */
-export type CorpusForm = 'text_pdf' | 'scanned_pdf' | 'png' | 'xml';
+/**
+ * text_pdf: the document as shipped; scanned_pdf: its pages at 150 dpi as images only; png: page 1 at 96 dpi; xml: an
+ * e-invoice uploaded as text; image: an image (PNG/JPEG) as the package ships it.
+ */
+export type CorpusForm = 'text_pdf' | 'scanned_pdf' | 'png' | 'xml' | 'image';
 export const PDF_FORMS: readonly CorpusForm[] = ['text_pdf', 'scanned_pdf', 'png'];
+/** Every form, in the report's order. */
+export const ALL_FORMS: readonly CorpusForm[] = [...PDF_FORMS, 'xml', 'image'];
 
 export interface CorpusArchive {
   package: string;
@@ -53,8 +58,11 @@ export interface CorpusDocument {
   /** The path of the file inside the archive. */
   member: string;
   member_sha256: string;
-  /** pdf: the member is the PDF; xml: the member is the e-invoice XML (form `xml`); ubl-embedded-pdf: the PDF a UBL member carries. */
-  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf';
+  /**
+   * pdf: the member is the PDF; xml: the member is the e-invoice XML (form `xml`); ubl-embedded-pdf: the PDF a UBL
+   * member carries; image: the member is a PNG or JPEG image (form `image`).
+   */
+  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image';
   /** SHA-256 of the PDF taken out of the member (ubl-embedded-pdf only). */
   document_sha256?: string;
   /** ISO 639-1 code of the document's labels. */
@@ -64,6 +72,8 @@ export interface CorpusDocument {
   xml: string | null;
   split: CorpusSplit;
   pages: number | null;
+  /** Another form of a document already in the corpus (an image a package ships beside its PDF): same truth, same split. */
+  same_invoice_as?: string;
 }
 
 export interface CorpusManifest {
@@ -158,7 +168,7 @@ export function ublEmbeddedPdf(xml: string): Buffer | null {
 
 export interface FetchedDocument {
   doc: CorpusDocument;
-  /** The document as the corpus uses it: a PDF, or the XML for `extract: 'xml'`. */
+  /** The document as the corpus uses it: a PDF, the XML for `extract: 'xml'`, the image for `extract: 'image'`. */
   path: string;
 }
 
@@ -178,7 +188,7 @@ export async function fetchCorpus(opts: { ids?: readonly string[]; progress?: Pr
   const out: FetchedDocument[] = [];
   let reused = 0;
   for (const [n, doc] of docs.entries()) {
-    const ext = doc.extract === 'xml' ? 'xml' : 'pdf';
+    const ext = doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
     const path = join(cache, 'documents', `${doc.id}.${ext}`);
     const want = doc.extract === 'ubl-embedded-pdf' ? doc.document_sha256! : doc.member_sha256;
     if (await readIfHash(path, want)) {
@@ -234,13 +244,10 @@ async function imageOnlyPdf(pngs: readonly Buffer[], dpi: number): Promise<Uint8
   return doc.save();
 }
 
-/** The path of a document in one form, made once and cached (`xml` and `text_pdf` are the fetched file itself). */
+/** The path of a document in one form, made once and cached (`xml`, `image` and `text_pdf` are the fetched file itself). */
 export async function corpusForm(fetched: FetchedDocument, form: CorpusForm, cacheDir = corpusCacheDir()): Promise<string> {
-  if (form === 'xml' || form === 'text_pdf') {
-    if ((form === 'xml') !== (fetched.doc.extract === 'xml')) throw new Error(`corpus: ${fetched.doc.id} has no ${form} form`);
-    return fetched.path;
-  }
-  if (fetched.doc.extract === 'xml') throw new Error(`corpus: ${fetched.doc.id} is XML; it has no ${form} form`);
+  if (!formsOf(fetched.doc).includes(form)) throw new Error(`corpus: ${fetched.doc.id} has no ${form} form`);
+  if (form === 'xml' || form === 'text_pdf' || form === 'image') return fetched.path;
   const path = join(cacheDir, 'forms', FORMS_VERSION, fetched.doc.id, form === 'png' ? 'page-1.png' : 'scanned.pdf');
   if (existsSync(path)) return path;
   const bytes = form === 'png'
@@ -250,8 +257,8 @@ export async function corpusForm(fetched: FetchedDocument, form: CorpusForm, cac
   return path;
 }
 
-/** The forms a document has: its three PDF forms, or `xml`. */
-export const formsOf = (doc: CorpusDocument): CorpusForm[] => (doc.extract === 'xml' ? ['xml'] : [...PDF_FORMS]);
+/** The forms a document has: its three PDF forms, `xml`, or `image`. */
+export const formsOf = (doc: CorpusDocument): CorpusForm[] => (doc.extract === 'xml' ? ['xml'] : doc.extract === 'image' ? ['image'] : [...PDF_FORMS]);
 
 /**
  * The small subset the test floors run on (test/integration/extraction-real-corpus.test.ts): tune documents only, a

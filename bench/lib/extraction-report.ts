@@ -2,7 +2,7 @@
  * The real-corpus report of bench/extraction.ts (bench/README.md, "Field extraction on real invoices"): scores per
  * split, form and language, and the per-document diffs.
  */
-import type { CorpusDocument, CorpusForm, CorpusSplit } from './extraction-corpus.js';
+import { ALL_FORMS, type CorpusDocument, type CorpusForm, type CorpusSplit } from './extraction-corpus.js';
 import type { CorpusScore } from './extraction-measure.js';
 
 export interface ScoredDocument {
@@ -48,9 +48,8 @@ export function totals(scored: readonly ScoredDocument[]): Totals & { recall: nu
 export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
   const rows: string[][] = [['split', 'form', 'language', 'documents', 'pages', 'field recall', 'field precision', 'line items right', 'wrong, not flagged']];
   const splits: CorpusSplit[] = ['tune', 'heldout'];
-  const forms: CorpusForm[] = ['text_pdf', 'scanned_pdf', 'png', 'xml'];
   for (const split of splits) {
-    for (const form of forms) {
+    for (const form of ALL_FORMS) {
       const here = scored.filter((s) => s.doc.split === split && s.form === form);
       if (!here.length) continue;
       const languages = [...new Set(here.map((s) => s.doc.language))].sort();
