@@ -20,6 +20,10 @@ import xml.etree.ElementTree as ET
 from decimal import Decimal
 
 
+CANONICAL_FIELDS = ("invoice_number", "invoice_date", "due_date", "seller_name", "buyer_name", "seller_vat_id", "buyer_vat_id",
+                    "currency", "subtotal", "tax", "total", "iban")
+
+
 def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
@@ -71,6 +75,11 @@ def cii_date(el):
     return s
 
 
+def line_item(description, quantity, unit_price, line_amount):
+    """A line item of the truth, normalised (quantity a plain number, prices and amount plain decimals)."""
+    return {"description": description, "quantity": number(quantity), "unit_price": amount(unit_price), "amount": amount(line_amount)}
+
+
 def compact(s):
     return s.replace(" ", "").upper() if s else None
 
@@ -114,12 +123,7 @@ def from_cii(root):
             line_settlement, "SpecifiedTradeSettlementLineMonetarySummation", "LineTotalAmount")
         if product is None:
             continue  # a note line (IncludedNote only): no product, quantity or amount
-        items.append({
-            "description": text(product, "Name"),
-            "quantity": number(text(delivery, "BilledQuantity")),
-            "unit_price": amount(unit_price),
-            "amount": amount(line_amount),
-        })
+        items.append(line_item(text(product, "Name"), text(delivery, "BilledQuantity"), unit_price, line_amount))
     return {
         "fields": {
             "invoice_number": text(doc, "ID"),
@@ -170,12 +174,8 @@ def from_ubl(root):
         basis = text(price, "BaseQuantity")
         if unit_price is not None and basis is not None and Decimal(basis) not in (Decimal(0), Decimal(1)):
             unit_price = str(Decimal(unit_price) / Decimal(basis))
-        items.append({
-            "description": text(line, "Item", "Name") or text(line, "Item", "Description"),
-            "quantity": number(qty),
-            "unit_price": amount(unit_price),
-            "amount": amount(text(line, "LineExtensionAmount")),
-        })
+        items.append(line_item(text(line, "Item", "Name") or text(line, "Item", "Description"), qty, unit_price,
+                               text(line, "LineExtensionAmount")))
     return {
         "fields": {
             "invoice_number": text(root, "ID"),
@@ -229,29 +229,13 @@ def from_fatturapa(root):
     payments = [d for p in kids(body, "DatiPagamento") for d in kids(p, "DettaglioPagamento")]
     due = next((text(d, "DataScadenzaPagamento") for d in payments if text(d, "DataScadenzaPagamento")), None)
     iban = next((compact(text(d, "IBAN")) for d in payments if text(d, "IBAN")), None)
-    items = []
-    for line in kids(goods, "DettaglioLinee"):
-        items.append({
-            "description": text(line, "Descrizione"),
-            "quantity": number(text(line, "Quantita")),
-            "unit_price": amount(text(line, "PrezzoUnitario")),
-            "amount": amount(text(line, "PrezzoTotale")),
-        })
+    items = [line_item(text(line, "Descrizione"), text(line, "Quantita"), text(line, "PrezzoUnitario"), text(line, "PrezzoTotale"))
+             for line in kids(goods, "DettaglioLinee")]
+    values = (text(general, "Numero"), text(general, "Data"), due, seller, buyer, seller_vat, buyer_vat, text(general, "Divisa"),
+              amount(str(base)) if base is not None else None, amount(str(tax)) if tax is not None else None,
+              amount(text(general, "ImportoTotaleDocumento")), iban)
     return {
-        "fields": {
-            "invoice_number": text(general, "Numero"),
-            "invoice_date": text(general, "Data"),
-            "due_date": due,
-            "seller_name": seller,
-            "buyer_name": buyer,
-            "seller_vat_id": seller_vat,
-            "buyer_vat_id": buyer_vat,
-            "currency": text(general, "Divisa"),
-            "subtotal": amount(str(base)) if base is not None else None,
-            "tax": amount(str(tax)) if tax is not None else None,
-            "total": amount(text(general, "ImportoTotaleDocumento")),
-            "iban": iban,
-        },
+        "fields": dict(zip(CANONICAL_FIELDS, values)),
         "items": items,
         "document_type": text(general, "TipoDocumento"),
         "bodies": len(kids(root, "FatturaElettronicaBody")),
