@@ -1,0 +1,282 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withEInvoices } from '../../../../adapters/extraction/einvoice/einvoice-engine.js';
+import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
+import { readSourceText } from '../../../../adapters/extraction/source-text.js';
+import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
+import { InvalidSourceError } from '../../../../adapters/providers/provider-errors.js';
+import { checkEvidence } from '../../../../domain/extraction-evidence.js';
+import type { ExtractionResult, PositionedText } from '../../../../domain/extraction.js';
+
+/**
+ * FatturaPA (the Italian FatturaElettronica 1.2, SdI) uploaded as XML is read from its elements like CII and UBL
+ * (issue 29, item 2): number, date, currency, both parties with their VAT ids (IdPaese + IdCodice), the totals (the
+ * subtotal and tax summed over the VAT summaries), the due date and IBAN of the payment, every line; evidence names
+ * the element(s). The invoice below is this test's own, written to the public schema.
+ */
+const NS_12 = 'http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2';
+const NS_11 = 'http://www.fatturapa.gov.it/sv/sdi/fatture/v1.1';
+
+interface Body {
+  number: string;
+  date: string;
+  total: string | null;
+}
+
+function body(b: Body): string {
+  return `
+  <FatturaElettronicaBody>
+    <DatiGenerali>
+      <DatiGeneraliDocumento>
+        <TipoDocumento>TD01</TipoDocumento>
+        <Divisa>EUR</Divisa>
+        <Data>${b.date}</Data>
+        <Numero>${b.number}</Numero>
+        ${b.total === null ? '' : `<ImportoTotaleDocumento>${b.total}</ImportoTotaleDocumento>`}
+        <Causale>Manutenzione &amp; ricambi</Causale>
+      </DatiGeneraliDocumento>
+      <DatiOrdineAcquisto>
+        <IdDocumento>ORD-77</IdDocumento>
+      </DatiOrdineAcquisto>
+    </DatiGenerali>
+    <DatiBeniServizi>
+      <DettaglioLinee>
+        <NumeroLinea>1</NumeroLinea>
+        <Descrizione>Revisione impianto
+          frenante</Descrizione>
+        <Quantita>2.00</Quantita>
+        <PrezzoUnitario>450.00000000</PrezzoUnitario>
+        <PrezzoTotale>900.00</PrezzoTotale>
+        <AliquotaIVA>22.00</AliquotaIVA>
+      </DettaglioLinee>
+      <DettaglioLinee>
+        <NumeroLinea>2</NumeroLinea>
+        <Descrizione>Manuale d'uso &lt;libro&gt;</Descrizione>
+        <Quantita>3.00</Quantita>
+        <PrezzoUnitario>35.00</PrezzoUnitario>
+        <PrezzoTotale>105.00</PrezzoTotale>
+        <AliquotaIVA>4.00</AliquotaIVA>
+      </DettaglioLinee>
+      <DettaglioLinee>
+        <NumeroLinea>3</NumeroLinea>
+        <Descrizione>Diritto fisso pratica</Descrizione>
+        <PrezzoUnitario>50.00</PrezzoUnitario>
+        <PrezzoTotale>50.00</PrezzoTotale>
+        <AliquotaIVA>0.00</AliquotaIVA>
+        <Natura>N2.2</Natura>
+      </DettaglioLinee>
+      <DatiRiepilogo>
+        <AliquotaIVA>22.00</AliquotaIVA>
+        <ImponibileImporto>900.00</ImponibileImporto>
+        <Imposta>198.00</Imposta>
+        <EsigibilitaIVA>I</EsigibilitaIVA>
+      </DatiRiepilogo>
+      <DatiRiepilogo>
+        <AliquotaIVA>4.00</AliquotaIVA>
+        <ImponibileImporto>105.00</ImponibileImporto>
+        <Imposta>4.20</Imposta>
+      </DatiRiepilogo>
+      <DatiRiepilogo>
+        <AliquotaIVA>0.00</AliquotaIVA>
+        <Natura>N2.2</Natura>
+        <ImponibileImporto>50.00</ImponibileImporto>
+        <Imposta>0.00</Imposta>
+      </DatiRiepilogo>
+    </DatiBeniServizi>
+    <DatiPagamento>
+      <CondizioniPagamento>TP02</CondizioniPagamento>
+      <DettaglioPagamento>
+        <ModalitaPagamento>MP05</ModalitaPagamento>
+        <DataScadenzaPagamento>2026-05-20</DataScadenzaPagamento>
+        <ImportoPagamento>1257.20</ImportoPagamento>
+        <IBAN>IT60 X054 2811 1010 0000 0123 456</IBAN>
+      </DettaglioPagamento>
+    </DatiPagamento>
+  </FatturaElettronicaBody>`;
+}
+
+const FIRST: Body = { number: 'FT-2026/118', date: '2026-04-20', total: '1257.20' };
+
+/** A FatturaPA of this test: a company seller, a person (Nome + Cognome) as buyer, three VAT summaries. */
+function fatturapa(opts: { ns?: string; bodies?: Body[]; prolog?: string } = {}): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>${opts.prolog ?? ''}
+<p:FatturaElettronica versione="FPR12" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" xmlns:p="${opts.ns ?? NS_12}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <FatturaElettronicaHeader>
+    <DatiTrasmissione>
+      <IdTrasmittente>
+        <IdPaese>IT</IdPaese>
+        <IdCodice>01234567890</IdCodice>
+      </IdTrasmittente>
+      <ProgressivoInvio>00042</ProgressivoInvio>
+      <FormatoTrasmissione>FPR12</FormatoTrasmissione>
+      <CodiceDestinatario>ABC1234</CodiceDestinatario>
+    </DatiTrasmissione>
+    <CedentePrestatore>
+      <DatiAnagrafici>
+        <IdFiscaleIVA>
+          <IdPaese>IT</IdPaese>
+          <IdCodice>04567890123</IdCodice>
+        </IdFiscaleIVA>
+        <CodiceFiscale>04567890123</CodiceFiscale>
+        <Anagrafica>
+          <Denominazione>Officina Rossi S.r.l.</Denominazione>
+        </Anagrafica>
+        <RegimeFiscale>RF01</RegimeFiscale>
+      </DatiAnagrafici>
+      <Sede>
+        <Indirizzo>Via Roma 12</Indirizzo>
+        <CAP>40121</CAP>
+        <Comune>Bologna</Comune>
+        <Nazione>IT</Nazione>
+      </Sede>
+      <Contatti>
+        <Email>fatture@officinarossi.example</Email>
+      </Contatti>
+    </CedentePrestatore>
+    <CessionarioCommittente>
+      <DatiAnagrafici>
+        <IdFiscaleIVA>
+          <IdPaese>IT</IdPaese>
+          <IdCodice>09876543210</IdCodice>
+        </IdFiscaleIVA>
+        <CodiceFiscale>VRDGLI80A41A944X</CodiceFiscale>
+        <Anagrafica>
+          <Nome>Giulia</Nome>
+          <Cognome>Verdi</Cognome>
+        </Anagrafica>
+      </DatiAnagrafici>
+      <Sede>
+        <Indirizzo>Via Dante 3</Indirizzo>
+        <CAP>20121</CAP>
+        <Comune>Milano</Comune>
+        <Nazione>IT</Nazione>
+      </Sede>
+    </CessionarioCommittente>
+  </FatturaElettronicaHeader>${(opts.bodies ?? [FIRST]).map(body).join('')}
+</p:FatturaElettronica>
+`;
+}
+
+const FIELDS = ['invoice_number', 'invoice_date', 'due_date', 'seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id', 'currency', 'subtotal', 'tax', 'total', 'iban'];
+const ROOT = '/p:FatturaElettronica';
+const HEADER = `${ROOT}/FatturaElettronicaHeader`;
+const BODY = `${ROOT}/FatturaElettronicaBody`;
+const DOC = `${BODY}/DatiGenerali/DatiGeneraliDocumento`;
+
+let dir: string;
+const ocr = createOcrEngine();
+const einvoices = withEInvoices(new OfflineExtractionEngine());
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fatturapa-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+async function read(xml: string): Promise<PositionedText> {
+  const path = join(dir, `source-${n++}.xml`);
+  await writeFile(path, xml);
+  return readSourceText(path, { engine: ocr, workDir: await mkdtemp(join(dir, 'work-')) });
+}
+async function extract(text: PositionedText, fields = FIELDS) {
+  const result = await einvoices.extract({ document: text, fields });
+  return { result, reviewed: checkEvidence(result, text) };
+}
+const values = (r: ExtractionResult) => Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]));
+const evidence = (r: ExtractionResult, f: string) => r.fields[f]!.evidence;
+
+describe('FatturaPA uploaded as XML', () => {
+  it('is recognised as an e-invoice (FatturaElettronica 1.2 and the older fatturapa.gov.it namespace)', async () => {
+    expect((await read(fatturapa())).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    expect((await read(fatturapa({ ns: NS_11 }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    // A FatturaElettronica element of another vocabulary stays text.
+    expect((await read('<?xml version="1.0"?><FatturaElettronica xmlns="urn:example:other"><Numero>1</Numero></FatturaElettronica>')).einvoice).toBeUndefined();
+  });
+
+  it('reads the number, date and currency of DatiGeneraliDocumento, with evidence naming the element', async () => {
+    const { result, reviewed } = await extract(await read(fatturapa()), ['invoice_number', 'invoice_date', 'currency']);
+    expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', invoice_date: '2026-04-20', currency: 'EUR' });
+    expect(evidence(result, 'invoice_number')).toEqual({ page: null, box: null, source: 'xml', file: null, snippet: 'FT-2026/118', path: `${DOC}/Numero` });
+    expect(evidence(result, 'invoice_date')).toMatchObject({ snippet: '2026-04-20', path: `${DOC}/Data` });
+    expect(evidence(result, 'currency')).toMatchObject({ snippet: 'EUR', path: `${DOC}/Divisa` });
+    expect(reviewed.review_reasons).toEqual([]);
+    expect(result.warnings).toContain('the values come from the e-invoice FatturaPA data of the uploaded XML');
+  });
+
+  it('reads the parties: Denominazione or Nome + Cognome, the VAT id as IdPaese + IdCodice (not the tax code)', async () => {
+    const { result, reviewed } = await extract(await read(fatturapa()), ['seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id', 'vendor_email', 'po_number']);
+    expect(values(result)).toEqual({
+      seller_name: 'Officina Rossi S.r.l.', buyer_name: 'Giulia Verdi', seller_vat_id: 'IT04567890123', buyer_vat_id: 'IT09876543210',
+      vendor_email: 'fatture@officinarossi.example', po_number: 'ORD-77',
+    });
+    expect(evidence(result, 'seller_name')).toMatchObject({ snippet: 'Officina Rossi S.r.l.', path: `${HEADER}/CedentePrestatore/DatiAnagrafici/Anagrafica/Denominazione` });
+    // A name or VAT id made of two elements names their parent, whose text is theirs joined by a space.
+    expect(evidence(result, 'buyer_name')).toMatchObject({ snippet: 'Giulia Verdi', path: `${HEADER}/CessionarioCommittente/DatiAnagrafici/Anagrafica` });
+    expect(evidence(result, 'seller_vat_id')).toMatchObject({ source: 'xml', snippet: 'IT 04567890123', path: `${HEADER}/CedentePrestatore/DatiAnagrafici/IdFiscaleIVA` });
+    expect(reviewed.review_reasons).toEqual([]);
+    expect(reviewed.checks.every((c) => c.ok)).toBe(true);
+  });
+
+  it('reads the totals: ImportoTotaleDocumento, and the subtotal and tax summed over the VAT summaries (DatiRiepilogo)', async () => {
+    const { result, reviewed } = await extract(await read(fatturapa()), ['subtotal', 'tax', 'total', 'vat_rate']);
+    expect(values(result)).toEqual({ subtotal: '1055.00', tax: '202.20', total: '1257.20', vat_rate: null });
+    expect(evidence(result, 'total')).toMatchObject({ snippet: '1257.20', path: `${DOC}/ImportoTotaleDocumento` });
+    const sums = `${BODY}/DatiBeniServizi/DatiRiepilogo`;
+    expect(evidence(result, 'subtotal')).toMatchObject({
+      source: 'xml', snippet: '900.00 + 105.00 + 50.00', path: `${sums}/ImponibileImporto + ${sums}[2]/ImponibileImporto + ${sums}[3]/ImponibileImporto`,
+    });
+    expect(evidence(result, 'tax')).toMatchObject({ snippet: '198.00 + 4.20 + 0.00' });
+    expect(reviewed.review_reasons).toEqual([]);
+
+    // Without ImportoTotaleDocumento (it is optional) the total is not guessed.
+    const untotalled = await extract(await read(fatturapa({ bodies: [{ ...FIRST, total: null }] })), ['total', 'subtotal']);
+    expect(values(untotalled.result)).toEqual({ total: null, subtotal: '1055.00' });
+  });
+
+  it('reads the due date and IBAN of the payment (DettaglioPagamento), and the amount due', async () => {
+    const { result, reviewed } = await extract(await read(fatturapa()), ['due_date', 'iban', 'amount_due']);
+    expect(values(result)).toEqual({ due_date: '2026-05-20', iban: 'IT60X0542811101000000123456', amount_due: '1257.20' });
+    expect(evidence(result, 'due_date')).toMatchObject({ path: `${BODY}/DatiPagamento/DettaglioPagamento/DataScadenzaPagamento` });
+    expect(evidence(result, 'iban')).toMatchObject({ snippet: 'IT60 X054 2811 1010 0000 0123 456', path: `${BODY}/DatiPagamento/DettaglioPagamento/IBAN` });
+    expect(reviewed.review_reasons).toEqual([]);
+  });
+
+  it('reads every line (DettaglioLinee): description, quantity (absent on a service line), unit price, total', async () => {
+    const { result, reviewed } = await extract(await read(fatturapa()), ['invoice_number']);
+    expect(result.items.map((it) => [it.description.value, it.quantity.value, it.unit_price.value, it.amount.value])).toEqual([
+      ['Revisione impianto frenante', '2.00', '450.00000000', '900.00'],
+      ["Manuale d'uso <libro>", '3.00', '35.00', '105.00'],
+      ['Diritto fisso pratica', null, '50.00', '50.00'],
+    ]);
+    expect(result.items[2]!.amount.evidence).toMatchObject({ source: 'xml', path: `${BODY}/DatiBeniServizi/DettaglioLinee[3]/PrezzoTotale` });
+    expect(reviewed.review_reasons).toEqual([]);
+    expect(reviewed.checks.every((c) => c.ok)).toBe(true);
+  });
+
+  it('a file of several invoices (a batch of FatturaElettronicaBody): the first is read, and the document needs review', async () => {
+    const second: Body = { number: 'FT-2026/119', date: '2026-04-21', total: '1257.20' };
+    const { result, reviewed } = await extract(await read(fatturapa({ bodies: [FIRST, second] })), ['invoice_number', 'total']);
+    expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', total: '1257.20' });
+    const why = 'invoice_number: the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read: upload each invoice on its own';
+    expect(reviewed.review_reasons).toEqual([why]);
+    expect(result.warnings).toContain('the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read');
+    expect(result.items).toHaveLength(3);
+  });
+
+  it('is refused like the other kinds: a DOCTYPE (entities) or malformed XML, with a clear error', async () => {
+    const xxe = fatturapa({ prolog: '<!DOCTYPE p:FatturaElettronica [<!ENTITY x SYSTEM "file:///etc/passwd">]>' }).replace('FT-2026/118', '&x;');
+    await expect(read(xxe)).rejects.toThrow(new InvalidSourceError('the e-invoice XML cannot be read: the XML declares a DOCTYPE; document type declarations and entities are not accepted in an e-invoice'));
+    await expect(read(fatturapa().replace('</DatiGenerali>', ''))).rejects.toThrow(/the e-invoice XML cannot be read: the XML is not well-formed/u);
+  });
+
+  it('a tampered sum is caught by the evidence check', async () => {
+    const text = await read(fatturapa());
+    const { result } = await extract(text, ['subtotal']);
+    const wrong = structuredClone(result);
+    wrong.fields['subtotal']!.value = '1005.00';
+    expect(checkEvidence(wrong, text).review_reasons[0]).toMatch(/^subtotal: the value "1005.00" is not the sum of the XML elements/u);
+  });
+});
