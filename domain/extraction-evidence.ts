@@ -78,6 +78,8 @@ function checkXml(kind: ValueKind, v: ExtractedValue, xml: { file: string | null
   const ev = v.evidence!;
   if (!xml) return 'the evidence names an XML element, but the document has no e-invoice XML';
   if ((ev.file ?? null) !== xml.file) return `the evidence names the XML file ${ev.file ?? '(the source)'}, which is not the document's e-invoice XML`;
+  const paths = ev.path?.split(SUM_SEPARATOR) ?? [];
+  if (paths.length > 1) return checkXmlSum(kind, v, paths, xml.elements);
   const text = ev.path === undefined ? undefined : xml.elements.get(ev.path);
   if (text === undefined) return `the evidence names the XML element ${clip(ev.path ?? '(none)')}, which the e-invoice XML does not have`;
   const snippet = normaliseWhitespace(ev.snippet ?? '');
@@ -85,6 +87,46 @@ function checkXml(kind: ValueKind, v: ExtractedValue, xml: { file: string | null
   const cii = kind === 'date' ? /^(\d{4})(\d{2})(\d{2})$/u.exec(snippet) : null;
   const why = derivable(kind, false, v.value!, cii ? `${cii[1]}-${cii[2]}-${cii[3]}` : snippet);
   return why === null ? null : `the value "${clip(v.value!)}" ${why} "${clip(snippet)}" (XML element ${clip(ev.path!)})`;
+}
+
+/** How the paths (and snippets) of a value that is the sum of several XML elements are joined (Evidence.path). */
+export const SUM_SEPARATOR = ' + ';
+
+/**
+ * A value that is the sum of several XML elements (Evidence.path names them joined by SUM_SEPARATOR): each must
+ * exist, the snippet must be their texts joined the same way, each a plain decimal, and the value their exact sum.
+ */
+function checkXmlSum(kind: ValueKind, v: ExtractedValue, paths: string[], elements: Map<string, string>): string | null {
+  const ev = v.evidence!;
+  const missing = paths.find((p) => !elements.has(p));
+  if (missing !== undefined) return `the evidence names the XML element ${clip(missing)}, which the e-invoice XML does not have`;
+  const texts = paths.map((p) => elements.get(p)!);
+  const snippet = normaliseWhitespace(ev.snippet ?? '');
+  if (snippet !== texts.join(SUM_SEPARATOR)) return `the snippet "${clip(snippet)}" is not the text of the XML elements ${clip(ev.path!)}`;
+  const sum = kind === 'amount' || kind === 'number' ? sumDecimals(texts) : null;
+  if (sum === null || !/^-?\d+(\.\d+)?$/u.test(v.value!) || canonicalDecimal(v.value!) !== canonicalDecimal(sum)) {
+    return `the value "${clip(v.value!)}" is not the sum of the XML elements ${clip(ev.path!)} ("${clip(snippet)}")`;
+  }
+  return null;
+}
+
+/**
+ * The exact sum of plain decimals (`-12.5`, `+3.10`), written with the most decimals any of them has; null when one
+ * is not a plain decimal.
+ */
+export function sumDecimals(values: readonly string[]): string | null {
+  const parsed = values.map((s) => /^([+-]?)(\d{1,18})(?:\.(\d{1,12}))?$/u.exec(s.trim()));
+  if (parsed.some((m) => m === null)) return null;
+  const scale = Math.max(0, ...parsed.map((m) => (m![3] ?? '').length));
+  let total = 0n;
+  for (const m of parsed) {
+    const units = BigInt(m![2]! + (m![3] ?? '').padEnd(scale, '0'));
+    total += m![1] === '-' ? -units : units;
+  }
+  const negative = total < 0n;
+  const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
+  const int = digits.slice(0, digits.length - scale);
+  return `${negative ? '-' : ''}${int}${scale > 0 ? `.${digits.slice(digits.length - scale)}` : ''}`;
 }
 
 function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue, pages: Map<number, string>): string | null {

@@ -80,7 +80,11 @@ export interface Evidence {
   box: Box | null;
   /** Where the snippet is: a page's text (the default) or an element of the document's e-invoice XML. */
   source?: 'page' | 'xml';
-  /** `source: 'xml'`: the element's path (XmlElementText.path). */
+  /**
+   * `source: 'xml'`: the element's path (XmlElementText.path). A value that is the sum of several elements (a
+   * FatturaPA's subtotal and tax, summed over its VAT summaries) names their paths joined by ` + `, and its snippet
+   * is their texts joined the same way.
+   */
   path?: string;
   /** `source: 'xml'`: the XML file's name (EInvoiceXml.file). */
   file?: string | null;
@@ -90,15 +94,19 @@ export interface Evidence {
  * One element of an XML document with text of its own and no child elements: its path, each step the element's
  * qualified name as written, with `[n]` (1-based) when it is not the first of its name under its parent
  * (`/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem[2]/…`), and its
- * text, trimmed.
+ * text, trimmed. A syntax may also list an element whose value is made of its children's (a FatturaPA's IdFiscaleIVA,
+ * IdPaese + IdCodice; its Anagrafica, Nome + Cognome): its text is theirs, in document order, joined by a space.
  */
 export interface XmlElementText {
   path: string;
   text: string;
 }
 
-/** The syntaxes of structured invoices the platform reads (UN/CEFACT CII incl. ZUGFeRD 1.0's, OASIS UBL 2.x). */
-export type EInvoiceSyntax = 'cii' | 'ubl';
+/**
+ * The syntaxes of structured invoices the platform reads (UN/CEFACT CII incl. ZUGFeRD 1.0's, OASIS UBL 2.x, the
+ * Italian FatturaPA 1.x).
+ */
+export type EInvoiceSyntax = 'cii' | 'ubl' | 'fatturapa';
 
 /**
  * A structured invoice (e-invoice) that came with a source (issue 29): embedded in a PDF (Factur-X, ZUGFeRD,

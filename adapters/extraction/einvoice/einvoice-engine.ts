@@ -57,6 +57,8 @@ export function withEInvoices(provider: ExtractionProvider): ExtractionProvider 
   return provider instanceof EInvoiceExtractionProvider ? provider : new EInvoiceExtractionProvider(provider);
 }
 
+const SYNTAX_NAMES: Record<EInvoiceXml['syntax'], string> = { cii: 'CII', ubl: 'UBL', fatturapa: 'FatturaPA' };
+
 const BUYER_WORDS = new Set(['buyer', 'customer', 'client', 'recipient', 'bill', 'billed', 'purchaser', 'debtor', 'payer']);
 
 /** The XML value a field maps to (`undefined`: the XML has no such concept; null: it has, but this XML leaves it empty). */
@@ -125,9 +127,17 @@ function fromXml(v: XmlValue | null, file: string | null, value: string | null =
 /** The result of an e-invoice: values from the XML, the rest from `visible` (the wrapped engine's reading of a PDF). */
 export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: readonly string[], visible: ExtractionResult | null, pageText: string): ExtractionResult {
   const where = xml.file === null ? 'the uploaded XML' : `the XML embedded in the PDF (${xml.file})`;
-  const warnings = [`the values come from the e-invoice ${xml.syntax === 'cii' ? 'CII' : 'UBL'} data of ${where}`];
+  const warnings = [`the values come from the e-invoice ${SYNTAX_NAMES[xml.syntax]} data of ${where}`];
   if (data.credit_note) warnings.push(`the document is a credit note (type ${data.type_code ?? 'CreditNote'}): its amounts are as the XML gives them, positive`);
   const flags: EngineFlag[] = [];
+  if (data.invoices > 1) {
+    // A batch (FatturaPA: several FatturaElettronicaBody): one extraction is one invoice. The first is read and the
+    // document needs review, so the others are not lost unnoticed (docs/processing.md "E-invoices").
+    const batch = `the FatturaPA file holds ${data.invoices} invoices (FatturaElettronicaBody); only the first${data.number ? ` (${data.number.value})` : ''} was read`;
+    warnings.push(batch);
+    const field = fields.find((f) => conceptOf(f).id === 'invoice_number') ?? fields[0];
+    if (field !== undefined) flags.push({ field, item: null, reason: `${field}: ${batch}: upload each invoice on its own` });
+  }
   const out: Record<string, ExtractedValue> = {};
   for (const f of fields) {
     const mapped = xmlValueOf(f, data);

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFObject } from 'pdf-lib';
 import type { EInvoiceXml } from '../../../domain/extraction.js';
-import { syntaxOf } from './read-einvoice.js';
+import { COMPOSITE_ELEMENTS, EINVOICE_ROOTS, syntaxOf } from './read-einvoice.js';
 import { decodeXml, leafTexts, MAX_XML_BYTES, parseXml, XmlRefused, type XmlNode } from './xml-tree.js';
 
 /**
@@ -11,7 +11,8 @@ import { decodeXml, leafTexts, MAX_XML_BYTES, parseXml, XmlRefused, type XmlNode
  *   Factur-X attach them), read with pdf-lib: `factur-x.xml`, `zugferd-invoice.xml`, `ZUGFeRD-invoice.xml` (1.0),
  *   `xrechnung.xml` first, then any other `.xml` attachment; the first that is a CII or UBL invoice is taken;
  * - an uploaded text source that is such an invoice itself (its root element `rsm:CrossIndustryInvoice`,
- *   ZUGFeRD 1.0's `rsm:CrossIndustryDocument`, UBL `Invoice` or `CreditNote`).
+ *   ZUGFeRD 1.0's `rsm:CrossIndustryDocument`, UBL `Invoice` or `CreditNote`, FatturaPA `p:FatturaElettronica`; a
+ *   signed FatturaPA, `.xml.p7m`, is a CMS envelope, not XML, and stays unread).
  * The XML is parsed safely (xml-tree.ts: no DOCTYPE or entities, at most MAX_XML_BYTES); an attachment is inflated
  * with a cap on its output, so a compressed bomb is refused without being expanded.
  */
@@ -33,7 +34,7 @@ function parsed(bytes: Buffer, file: string | null): SourceEInvoice | null {
   const text = decodeXml(bytes);
   const root = parseXml(text);
   const syntax = syntaxOf(root);
-  return syntax ? { root, xml: { file, syntax, text, elements: leafTexts(root) } } : null;
+  return syntax ? { root, xml: { file, syntax, text, elements: leafTexts(root, COMPOSITE_ELEMENTS[syntax]) } } : null;
 }
 
 /** An uploaded text source: its e-invoice when it is one (null for any other text); an XmlRefused when it is a refused one. */
@@ -42,7 +43,7 @@ export function einvoiceOfText(bytes: Buffer): SourceEInvoice | null {
   if (!/^\s*</u.test(head)) return null;
   // The root element's local name, after the declaration, comments, processing instructions and a DOCTYPE.
   const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<(?:[\w.-]+:)?([\w.-]+)/u.exec(head)?.[1];
-  if (!root || !['CrossIndustryInvoice', 'CrossIndustryDocument', 'Invoice', 'CreditNote'].includes(root)) return null;
+  if (!root || !(EINVOICE_ROOTS as readonly string[]).includes(root)) return null;
   // An invoice's root: parsed (a DOCTYPE, entities or malformed XML are refused with XmlRefused), and read as an
   // e-invoice when its namespace is one (an `Invoice` element of another vocabulary stays text).
   return parsed(bytes, null);

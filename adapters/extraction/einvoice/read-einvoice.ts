@@ -1,13 +1,15 @@
 import type { EInvoiceSyntax } from '../../../domain/extraction.js';
+import { SUM_SEPARATOR, sumDecimals } from '../../../domain/extraction-evidence.js';
 import { isoDate } from '../../../domain/extraction-values.js';
-import { all, first, type XmlNode } from './xml-tree.js';
+import { all, first, joinedText, type XmlNode } from './xml-tree.js';
 
 /**
  * The values of a structured invoice (issue 29; docs/processing.md "E-invoices"), read from its XML as it is: UN/CEFACT
  * Cross Industry Invoice (Factur-X, ZUGFeRD 2.x, XRechnung CII: `rsm:CrossIndustryInvoice`), ZUGFeRD 1.0's older
  * Cross Industry Document (`urn:ferd:CrossIndustryDocument:invoice:1p0`), and OASIS UBL 2.x `Invoice` and
- * `CreditNote` (XRechnung UBL, Peppol BIS). Elements are found by their local names under the root (the two CII
- * generations name their aggregates differently: both are tried); the root's namespace decides the syntax.
+ * `CreditNote` (XRechnung UBL, Peppol BIS), and the Italian FatturaPA (`FatturaElettronica` 1.x, SdI). Elements are
+ * found by their local names under the root (the two CII generations name their aggregates differently: both are
+ * tried); the root's namespace decides the syntax.
  *
  * Every value keeps the element it came from (its path and text are the evidence). Values are normalised as the
  * other engines give them: dates `YYYY-MM-DD`, amounts and quantities as the XML writes them (plain decimals, a
@@ -20,11 +22,21 @@ export const CII_NAMESPACES = [
   'urn:un:unece:uncefact:data:standard:CrossIndustryDocument:invoice:1p0',
 ] as const;
 export const UBL_NAMESPACES = ['urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'] as const;
+/** FatturaPA 1.2.x (Agenzia delle Entrate) and the earlier versions' namespace (fatturapa.gov.it, 1.0 and 1.1). */
+export const FATTURAPA_NAMESPACE = /^http:\/\/(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture\/v1\.\d$/u;
+/** The root elements' local names of the invoices this reader knows (any namespace; syntaxOf checks it). */
+export const EINVOICE_ROOTS = ['CrossIndustryInvoice', 'CrossIndustryDocument', 'Invoice', 'CreditNote', 'FatturaElettronica'] as const;
+/**
+ * Per syntax, the elements whose value is made of their children's, listed with their joined text for the evidence
+ * check (xml-tree.ts leafTexts): a FatturaPA's VAT id (IdPaese + IdCodice) and a person's name (Nome + Cognome).
+ */
+export const COMPOSITE_ELEMENTS: Record<EInvoiceSyntax, ReadonlySet<string>> = { cii: new Set(), ubl: new Set(), fatturapa: new Set(['IdFiscaleIVA', 'Anagrafica']) };
 
 /** The syntax of a root element, or null when it is no invoice this reader knows. */
 export function syntaxOf(root: XmlNode): EInvoiceSyntax | null {
   if ((root.local === 'CrossIndustryInvoice' || root.local === 'CrossIndustryDocument') && (CII_NAMESPACES as readonly string[]).includes(root.uri)) return 'cii';
   if ((root.local === 'Invoice' || root.local === 'CreditNote') && (UBL_NAMESPACES as readonly string[]).includes(root.uri)) return 'ubl';
+  if (root.local === 'FatturaElettronica' && FATTURAPA_NAMESPACE.test(root.uri)) return 'fatturapa';
   return null;
 }
 
@@ -52,6 +64,8 @@ export interface EInvoiceLine {
 
 export interface EInvoiceData {
   syntax: EInvoiceSyntax;
+  /** Invoices the file holds (a FatturaPA batch has several FatturaElettronicaBody); the first is the one read. */
+  invoices: number;
   /** UNTDID 1001 document type (380 invoice, 381 credit note…). */
   type_code: string | null;
   credit_note: boolean;
@@ -122,6 +136,7 @@ export function readEInvoice(root: XmlNode): EInvoiceData {
   const syntax = syntaxOf(root);
   if (syntax === 'cii') return readCii(root);
   if (syntax === 'ubl') return readUbl(root);
+  if (syntax === 'fatturapa') return readFatturaPA(root);
   throw new Error(`${root.name} is not an invoice this reader knows`);
 }
 
@@ -161,6 +176,7 @@ function readCii(root: XmlNode): EInvoiceData {
     });
   return {
     syntax: 'cii',
+    invoices: 1,
     type_code: typeCode,
     credit_note: typeCode === '381' || typeCode === '261' || typeCode === '396',
     number: text(first(doc, 'ID')),
@@ -214,6 +230,7 @@ function readUbl(root: XmlNode): EInvoiceData {
   const typeCode = first(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode')?.text.trim() ?? null;
   return {
     syntax: 'ubl',
+    invoices: 1,
     type_code: typeCode,
     credit_note: credit || typeCode === '381',
     number: text(first(root, 'ID')),
@@ -251,5 +268,95 @@ function readUbl(root: XmlNode): EInvoiceData {
         amount: decimal(first(line, 'LineExtensionAmount')),
       };
     }),
+  };
+}
+
+/** A value made of several elements: `node` stands for them (its path and text are the evidence's). */
+const made = (value: string, path: string, snippet: string, like: XmlNode): XmlValue => ({ value, node: { ...like, children: [], path, text: snippet } });
+
+/** The exact sum of the elements' decimals (their paths and texts joined by SUM_SEPARATOR); one element as it is. */
+const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
+  const parts = nodes.map(decimal);
+  if (parts.length === 0 || parts.some((p) => p === null)) return null;
+  if (parts.length === 1) return parts[0]!;
+  const total = sumDecimals(parts.map((p) => p!.value));
+  const join = (f: (n: XmlNode) => string) => nodes.map((n) => f(n!)).join(SUM_SEPARATOR);
+  return total === null ? null : made(total, join((n) => n.path), join((n) => n.text), nodes[0]!);
+};
+
+/**
+ * FatturaPA (FatturaElettronica 1.x): the parties are the header's (CedentePrestatore, CessionarioCommittente), the
+ * invoice is the first FatturaElettronicaBody (a file may hold several: `invoices` says how many). The total is
+ * ImportoTotaleDocumento (optional: not computed when absent); the subtotal and tax are the sums of ImponibileImporto
+ * and Imposta over the VAT summaries (DatiRiepilogo), as the format has no such totals; the due date and IBAN are the
+ * first payment detail's that gives them.
+ */
+function readFatturaPA(root: XmlNode): EInvoiceData {
+  const header = first(root, 'FatturaElettronicaHeader');
+  const bodies = all(root, 'FatturaElettronicaBody');
+  const body = bodies[0] ?? null;
+  const doc = first(body, 'DatiGenerali', 'DatiGeneraliDocumento');
+  const seller = first(header, 'CedentePrestatore');
+  const buyer = first(header, 'CessionarioCommittente');
+  /** Denominazione, or Nome + Cognome (their parent Anagrafica is the evidence). */
+  const name = (party: XmlNode | null): XmlValue | null => {
+    const reg = first(party, 'DatiAnagrafici', 'Anagrafica');
+    const company = text(first(reg, 'Denominazione'));
+    if (company || !reg) return company;
+    const person = [first(reg, 'Nome'), first(reg, 'Cognome')].map((n) => text(n)?.value).filter(Boolean).join(' ');
+    return person ? made(person, reg.path, joinedText(reg), reg) : null;
+  };
+  /** IdPaese + IdCodice (their parent IdFiscaleIVA is the evidence). */
+  const vatId = (party: XmlNode | null): XmlValue | null => {
+    const id = first(party, 'DatiAnagrafici', 'IdFiscaleIVA');
+    const country = compact(first(id, 'IdPaese'));
+    const number = compact(first(id, 'IdCodice'));
+    return id && country && number ? made(`${country.value}${number.value}`, id.path, joinedText(id), id) : null;
+  };
+  const goods = first(body, 'DatiBeniServizi');
+  const summaries = all(goods, 'DatiRiepilogo');
+  const payments = all(body, 'DatiPagamento', 'DettaglioPagamento');
+  const typeCode = first(doc, 'TipoDocumento')?.text.trim() ?? null;
+  return {
+    syntax: 'fatturapa',
+    invoices: bodies.length,
+    type_code: typeCode,
+    // TD04 nota di credito, TD08 nota di credito semplificata.
+    credit_note: typeCode === 'TD04' || typeCode === 'TD08',
+    number: text(first(doc, 'Numero')),
+    issue_date: date(first(doc, 'Data')),
+    due_date: either(...payments.map((p) => date(first(p, 'DataScadenzaPagamento')))),
+    currency: code(first(doc, 'Divisa')),
+    seller_name: name(seller),
+    seller_vat_id: vatId(seller),
+    seller_tax_number: compact(first(seller, 'DatiAnagrafici', 'CodiceFiscale')),
+    seller_email: text(first(seller, 'Contatti', 'Email')),
+    buyer_name: name(buyer),
+    buyer_vat_id: vatId(buyer),
+    buyer_tax_number: compact(first(buyer, 'DatiAnagrafici', 'CodiceFiscale')),
+    buyer_email: null,
+    order_reference: text(first(body, 'DatiGenerali', 'DatiOrdineAcquisto', 'IdDocumento')),
+    iban: either(...payments.map((p) => iban(first(p, 'IBAN')))),
+    line_total: null,
+    // Both are mandatory in each summary: a summary without one leaves the sum out rather than a part of it.
+    net_total: sum(summaries.map((r) => first(r, 'ImponibileImporto'))),
+    tax_total: sum(summaries.map((r) => first(r, 'Imposta'))),
+    grand_total: decimal(first(doc, 'ImportoTotaleDocumento')),
+    // The amount of the one payment (with split payment or a withholding it is less than the total); with
+    // instalments there is no single amount due.
+    due_payable: payments.length === 1 ? decimal(first(payments[0], 'ImportoPagamento')) : null,
+    taxes: summaries.map((r) => ({
+      rate: decimal(first(r, 'AliquotaIVA')),
+      base: decimal(first(r, 'ImponibileImporto')),
+      amount: decimal(first(r, 'Imposta')),
+      category: first(r, 'Natura')?.text.trim() ?? null,
+    })),
+    lines: all(goods, 'DettaglioLinee').map((line): EInvoiceLine => ({
+      description: text(first(line, 'Descrizione')),
+      quantity: decimal(first(line, 'Quantita')),
+      unit_price: decimal(first(line, 'PrezzoUnitario')),
+      price_basis: null,
+      amount: decimal(first(line, 'PrezzoTotale')),
+    })),
   };
 }

@@ -105,16 +105,37 @@ export function decodeXml(buf: Buffer): string {
   }
 }
 
-/** Every element without child elements and with text, in document order (what evidence of `source: 'xml'` names). */
-export function leafTexts(root: XmlNode): XmlElementText[] {
+/**
+ * Every element without child elements and with text, in document order (what evidence of `source: 'xml'` names),
+ * and each element whose local name is in `composites` (a value made of its children's: XmlElementText), with its
+ * joinedText, before its children.
+ */
+export function leafTexts(root: XmlNode, composites: ReadonlySet<string> = new Set()): XmlElementText[] {
   const out: XmlElementText[] = [];
   const walk = (n: XmlNode) => {
     if (n.children.length === 0) {
       if (n.text) out.push({ path: n.path, text: n.text });
-    } else n.children.forEach(walk);
+      return;
+    }
+    if (composites.has(n.local)) {
+      const text = joinedText(n);
+      if (text) out.push({ path: n.path, text });
+    }
+    n.children.forEach(walk);
   };
   walk(root);
   return out;
+}
+
+/** The texts of the element and its descendants, in document order, joined by a space. */
+export function joinedText(node: XmlNode): string {
+  const parts: string[] = [];
+  const walk = (n: XmlNode) => {
+    if (n.text) parts.push(n.text);
+    n.children.forEach(walk);
+  };
+  walk(node);
+  return parts.join(' ').replace(/\s+/gu, ' ').trim();
 }
 
 /** The children of `node` with one of the local names (namespaces are checked by the root, not per step). */
