@@ -568,7 +568,7 @@ const EVIDENCE = nullable(obj(['page', 'snippet', 'box', 'source', 'path', 'file
   page: { ...nullable({ type: 'integer', minimum: 1 }), description: 'Null for a value read from an e-invoice\'s XML (`source` `xml`).' }, snippet: { type: 'string' },
   box: { ...nullable(obj(['x0', 'y0', 'x1', 'y1'], { x0: { type: 'number' }, y0: { type: 'number' }, x1: { type: 'number' }, y1: { type: 'number' } })), description: 'In PDF points from the page\'s top-left corner; null on a plain-text page and for XML evidence.' },
   source: { type: 'string', enum: ['page', 'xml'], description: 'The text of `page`, or an element of the e-invoice XML (docs/processing.md "E-invoices").' },
-  path: { ...nullable({ type: 'string' }), description: '`source` `xml`: the XML element\'s path.' },
+  path: { ...nullable({ type: 'string' }), description: '`source` `xml`: the XML element\'s path; a sum of several elements (a FatturaPA subtotal or tax) names their paths joined by ` + `.' },
   file: { ...nullable({ type: 'string' }), description: '`source` `xml`: the XML\'s file name in the PDF; null for an uploaded XML.' },
 }));
 const FLAG = { flagged: { type: 'boolean', description: 'The evidence check or a document check (the totals, the dates…) failed: look at it.' }, reason: { ...nullable({ type: 'string' }), description: 'Why, each reason once, separated by "; ".' } };

@@ -181,8 +181,8 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     summary: 'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
       'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
       'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
-      'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML uploaded as text) is read from its XML: ' +
-      'evidence `source` `xml` with the element\'s `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".',
+      'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read ' +
+      'from its XML: evidence `source` `xml` with the element\'s `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".',
     optionsRequired: false,
     options: options({}, [], { maxProperties: 0, description: 'No options in this release: `{}` or absent.' }),
   },
