@@ -7,7 +7,7 @@ import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline
 import { readSourceText } from '../../../../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { InvalidSourceError } from '../../../../adapters/providers/provider-errors.js';
-import { checkEvidence } from '../../../../domain/extraction-evidence.js';
+import { checkEvidence, sumDecimals } from '../../../../domain/extraction-evidence.js';
 import type { ExtractionResult, PositionedText } from '../../../../domain/extraction.js';
 
 /**
@@ -278,5 +278,30 @@ describe('FatturaPA uploaded as XML', () => {
     const wrong = structuredClone(result);
     wrong.fields['subtotal']!.value = '1005.00';
     expect(checkEvidence(wrong, text).review_reasons[0]).toMatch(/^subtotal: the value "1005.00" is not the sum of the XML elements/u);
+    // A summand the XML does not have, or a snippet that is not the elements' texts.
+    const missing = structuredClone(result);
+    missing.fields['subtotal']!.evidence!.path = missing.fields['subtotal']!.evidence!.path!.replace('DatiRiepilogo[3]', 'DatiRiepilogo[4]');
+    expect(checkEvidence(missing, text).review_reasons[0]).toMatch(/^subtotal: the evidence names the XML element .*DatiRiepilogo\[4\].*, which the e-invoice XML does not have$/u);
+    const snippet = structuredClone(result);
+    snippet.fields['subtotal']!.evidence!.snippet = '900.00 + 155.00';
+    expect(checkEvidence(snippet, text).review_reasons[0]).toMatch(/^subtotal: the snippet "900.00 \+ 155.00" is not the text of the XML elements /u);
+    // A sum is no evidence for a date or a text.
+    const { result: named } = await extract(text, ['invoice_date']);
+    named.fields['invoice_date']!.evidence = { ...result.fields['subtotal']!.evidence! };
+    named.fields['invoice_date']!.value = '2026-04-20';
+    expect(checkEvidence(named, text).review_reasons[0]).toMatch(/^invoice_date: the value "2026-04-20" is not the sum of the XML elements/u);
+  });
+});
+
+describe('sumDecimals', () => {
+  it('adds plain decimals exactly, with the most decimals any has; null when one is not a plain decimal', () => {
+    expect(sumDecimals(['900.00', '105.00', '50.00'])).toBe('1055.00');
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals(['23.27', '0.00000001'])).toBe('23.27000001');
+    expect(sumDecimals(['-10.50', '+3', '2.25'])).toBe('-5.25');
+    expect(sumDecimals(['-0.05', '0.04'])).toBe('-0.01');
+    expect(sumDecimals(['12'])).toBe('12');
+    expect(sumDecimals(['1,5', '2'])).toBeNull();
+    expect(sumDecimals(['1e3'])).toBeNull();
   });
 });
