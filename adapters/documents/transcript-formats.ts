@@ -243,28 +243,74 @@ export interface SubtitleCue {
   lines: string[];
 }
 
-/** Greedy word wrap; undefined when the words do not fit in maxLines lines (each word fits on a line). */
-function wrap(words: readonly string[], language: string, options: CueOptions): string[] | undefined {
+/** How a format shows a cue's text: the characters it puts before the first line, by speaker (counted in its width). */
+export interface CueLayout {
+  firstLinePrefix?: (speaker: string | undefined) => number;
+}
+
+/** SRT writes `SPEAKER_1: ` before a labelled cue's first line: it is text on that line, so it counts. */
+function srtSpeakerPrefix(speaker: string | undefined): string {
+  return speaker === undefined ? '' : `${speaker.replace(/-->/g, '->')}: `;
+}
+
+/**
+ * Greedy word wrap; undefined when the words do not fit in maxLines lines (each word fits on a line). `indent`:
+ * characters the first line already carries (SRT's `SPEAKER_1: `), so the first line holds that many fewer.
+ */
+function wrap(words: readonly string[], language: string, options: CueOptions, indent = 0): string[] | undefined {
+  const width = (lineIndex: number): number => options.maxLineLength - (lineIndex === 0 ? indent : 0);
   const lines: string[][] = [];
   for (const word of words) {
     const line = lines.at(-1);
-    if (line !== undefined && Array.from(joinWords([...line, word], language)).length <= options.maxLineLength) line.push(word);
+    if (line !== undefined && Array.from(joinWords([...line, word], language)).length <= width(lines.length - 1)) line.push(word);
     else lines.push([word]);
   }
   if (lines.length > options.maxLines) return undefined;
   if (lines.length === 2) {
-    // Balance two lines: the split point with the shortest longer line.
+    // Balance two lines: the split point with the shortest longer line (the first line counted with its indent).
     let best: [string, string] | undefined;
+    let bestLongest = Infinity;
     for (let i = 1; i < words.length; i += 1) {
       const a = joinWords(words.slice(0, i), language);
       const b = joinWords(words.slice(i), language);
-      const longest = Math.max(Array.from(a).length, Array.from(b).length);
-      if (longest > options.maxLineLength) continue;
-      if (best === undefined || longest < Math.max(Array.from(best[0]).length, Array.from(best[1]).length)) best = [a, b];
+      if (Array.from(a).length > width(0) || Array.from(b).length > width(1)) continue;
+      const longest = Math.max(Array.from(a).length + indent, Array.from(b).length);
+      if (longest < bestLongest) [best, bestLongest] = [[a, b], longest];
     }
     if (best !== undefined) return best;
   }
   return lines.map((line) => joinWords(line, language));
+}
+
+/** A hyphen starting or ending a word part: ASCII hyphen-minus, HYPHEN, NON-BREAKING HYPHEN. */
+const HYPHEN_CONTINUES = /^[-\u2010\u2011][\p{L}\p{N}]/u;
+const HYPHEN_OPENS = /[\p{L}\p{N}][-\u2010\u2011]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+
+/**
+ * A hyphenated word the engine gave in parts made whole again: faster-whisper starts a new word at a hyphen token,
+ * so "state-of-the-art" arrives as `state`, `-of`, `-the`, `-art` (and a line-end `well-` + `known` the same way).
+ * A part joins the previous word of the same speaker; the whole word spans the parts' times and keeps their lowest
+ * confidence. A dash standing alone (`-`, `–`) is punctuation and stays a word of its own.
+ */
+function joinHyphenatedParts(words: readonly NWord[]): NWord[] {
+  const out: NWord[] = [];
+  for (const word of words) {
+    const previous = out.at(-1);
+    const continues =
+      previous !== undefined &&
+      previous.speaker === word.speaker &&
+      (HYPHEN_CONTINUES.test(word.text) || (HYPHEN_OPENS.test(previous.text) && WORD_START.test(word.text)));
+    if (continues) {
+      out[out.length - 1] = {
+        ...previous,
+        text: previous.text + word.text,
+        endMs: Math.max(previous.endMs, word.endMs),
+        confidence: Math.min(previous.confidence, word.confidence),
+      };
+    } else out.push(word);
+  }
+  return out;
 }
 
 const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
@@ -279,9 +325,19 @@ const CLAUSE_END = /[,;:，；：、—–-]["'”’»)\]]*$/u;
  * least minCueSeconds when the next start allows, never more than maxCueSeconds, and ends at or before the next
  * cue's start.
  */
-export function transcriptToCues(transcript: LabelledTranscript, options: Partial<CueOptions> = {}): SubtitleCue[] {
+export function transcriptToCues(
+  transcript: LabelledTranscript,
+  options: Partial<CueOptions> = {},
+  layout: CueLayout = {},
+): SubtitleCue[] {
   const opts: CueOptions = { ...DEFAULT_CUE_OPTIONS, ...options };
   const n = normalise(transcript, opts.maxLineLength);
+  // The first line's prefix never takes more than half a line (a label longer than that is cut short by the reader).
+  const indentOf = (speaker: string | undefined): number =>
+    Math.min(layout.firstLinePrefix?.(speaker) ?? 0, Math.floor(opts.maxLineLength / 2));
+  const words = joinHyphenatedParts(n.words).flatMap((w) => splitLongWord(w, opts.maxLineLength - indentOf(w.speaker)));
+  const fits = (group: readonly NWord[]): boolean =>
+    wrap(group.map((w) => w.text), n.language, opts, indentOf(group[0]?.speaker)) !== undefined;
   const maxMs = Math.round(opts.maxCueSeconds * 1000);
   const minMs = Math.round(opts.minCueSeconds * 1000);
   const pauseMs = Math.round(opts.pauseSeconds * 1000);
@@ -294,7 +350,7 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
     groups.push(words);
     if (soft) softBreaks.add(words);
   };
-  for (const word of n.words) {
+  for (const word of words) {
     const first = current[0];
     const last = current.at(-1);
     if (first === undefined || last === undefined) {
@@ -312,7 +368,7 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
     }
     const candidate = [...current, word];
     const tooLong = word.endMs - first.startMs > maxMs;
-    const tooWide = wrap(candidate.map((w) => w.text), n.language, opts) === undefined;
+    const tooWide = !fits(candidate);
     if (!tooLong && !tooWide) {
       current = candidate;
       continue;
@@ -330,7 +386,7 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
     // The carried words (a suffix of a fitting cue) plus this one: when they do not fit, the word starts a cue alone.
     if (
       current.length > 1 &&
-      (word.endMs - current[0]!.startMs > maxMs || wrap(current.map((w) => w.text), n.language, opts) === undefined)
+      (word.endMs - current[0]!.startMs > maxMs || !fits(current))
     ) {
       close(current.slice(0, -1));
       current = [word];
@@ -360,7 +416,7 @@ export function transcriptToCues(transcript: LabelledTranscript, options: Partia
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    lines: wrap(g.map((w) => w.text), n.language, opts) ?? [joinWords(g.map((w) => w.text), n.language)],
+    lines: wrap(g.map((w) => w.text), n.language, opts, indentOf(g[0]!.speaker)) ?? [joinWords(g.map((w) => w.text), n.language)],
   }));
   for (let i = 1; i < cues.length; i += 1) cues[i]!.startMs = Math.max(cues[i]!.startMs, cues[i - 1]!.startMs + 1);
   for (let i = 0; i < cues.length; i += 1) {
@@ -390,14 +446,14 @@ export function formatTimestamp(ms: number, separator: ',' | '.'): string {
 
 /**
  * SubRip: numbered cues from 1, `00:00:01,000 --> 00:00:02,500`, the text lines (`SPEAKER_1: ` before the first
- * when labelled), a blank line after each cue, CRLF-free (LF) UTF-8. SRT defines no escaping: the text is kept as
+ * when labelled, counted in that line's width), a blank line after each cue, CRLF-free (LF) UTF-8. SRT defines no escaping: the text is kept as
  * is except that `-->` becomes `->` so a line can never read as a timing line. An empty transcript is ''.
  */
 export function transcriptToSrt(transcript: LabelledTranscript, options: Partial<CueOptions> = {}): string {
-  return transcriptToCues(transcript, options)
+  return transcriptToCues(transcript, options, { firstLinePrefix: (speaker) => Array.from(srtSpeakerPrefix(speaker)).length })
     .map((cue, i) => {
       const lines = cue.lines.map((line) => line.replace(/-->/g, '->'));
-      if (cue.speaker !== undefined) lines[0] = `${cue.speaker.replace(/-->/g, '->')}: ${lines[0] ?? ''}`;
+      if (cue.speaker !== undefined) lines[0] = `${srtSpeakerPrefix(cue.speaker)}${lines[0] ?? ''}`;
       return `${i + 1}\n${formatTimestamp(cue.startMs, ',')} --> ${formatTimestamp(cue.endMs, ',')}\n${lines.join('\n')}\n`;
     })
     .join('\n');

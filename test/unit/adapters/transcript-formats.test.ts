@@ -72,7 +72,8 @@ function expectValidCues(cues: ParsedCue[], opts: { textLines: (lines: string[])
   });
 }
 
-const srtText = (lines: string[]): string[] => lines.map((l, i) => (i === 0 ? l.replace(/^SPEAKER_\d+: /, '') : l));
+/** An SRT line as a viewer sees it: the speaker prefix (`SPEAKER_1: `) is text on the line and counts. */
+const srtText = (lines: string[]): string[] => lines;
 const vttText = (lines: string[]): string[] =>
   lines.map((l, i) => (i === 0 ? l.replace(/^<v [^>]*>/, '') : l).replace(/&lt;|&gt;|&amp;/g, '_'));
 
@@ -139,6 +140,38 @@ describe('SRT and VTT', () => {
     const vtt = parseVtt(transcriptToVtt(t));
     expect(vtt.map((c) => c.lines[0])).toEqual(['<v SPEAKER_1>Good morning everyone', '<v SPEAKER_1>and welcome', '<v SPEAKER_2>Thanks']);
     expectValidCues(cues, { textLines: srtText });
+  });
+
+  it('counts the speaker prefix of SRT in the 42-character line limit (the VTT voice span is markup, not text)', () => {
+    const t = spoken(LOREM, 0, { speaker: 'SPEAKER_12' });
+    const srt = parseSrt(transcriptToSrt(t));
+    for (const cue of srt) for (const line of cue.lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
+    expect(srt.every((c) => c.lines[0]!.startsWith('SPEAKER_12: '))).toBe(true);
+    expect(srt.flatMap((c) => c.lines.join(' ').replace(/^SPEAKER_12: /, '').split(' '))).toEqual(LOREM.split(' '));
+    expectValidCues(srt, { textLines: srtText });
+    // A first line may use the whole width in VTT: `<v SPEAKER_12>` is not shown as text.
+    const vtt = parseVtt(transcriptToVtt(t));
+    expectValidCues(vtt, { textLines: vttText });
+    expect(vtt.flatMap((c) => vttText(c.lines).join(' ').split(' '))).toEqual(LOREM.split(' '));
+  });
+
+  it('keeps a hyphenated word whole when the engine gives its parts as separate words', () => {
+    // faster-whisper splits "state-of-the-art" into "state", "-of", "-the", "-art" (a hyphen token starts a word).
+    const phrase = 'we built a state -of -the -art pipeline for the twenty -five well -known customers in our region today';
+    const t = spoken(phrase, 0, { speaker: 'SPEAKER_1' });
+    const whole = phrase.replace(/ -/g, '-');
+    for (const out of [parseSrt(transcriptToSrt(t)).map((c) => srtText(c.lines)), parseVtt(transcriptToVtt(t)).map((c) => vttText(c.lines))]) {
+      const lines = out.flat();
+      const words = lines.join(' ').replace(/^SPEAKER_1: /, '').replace(/<v SPEAKER_1>/g, '').replace(/SPEAKER_1: /g, '').split(' ');
+      expect(words).toEqual(whole.split(' '));
+      for (const line of lines) expect(line, line).not.toMatch(/(^|\s)-\p{L}/u);
+    }
+    // The whole word spans its parts' times.
+    const cues = transcriptToCues(t);
+    expect(cues.map((c) => c.lines.join(' ')).join(' ')).toContain('state-of-the-art');
+    // A dash standing alone (with spaces) stays a dash.
+    const dash = spoken('yes - and no', 0);
+    expect(parseSrt(transcriptToSrt(dash)).map((c) => c.lines.join(' '))).toEqual(['yes - and no']);
   });
 
   it('takes a word speaker from its segment when the word has none', () => {
