@@ -6,7 +6,7 @@ import AdmZip from 'adm-zip';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { corpusPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
+import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
 
 /**
  * OCR through the real app, PostgreSQL, Temporal and a worker with the real engines: prices per page from the
@@ -87,13 +87,29 @@ describe('OCR jobs', () => {
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ');
     expect(wordAccuracy(scan.truth, text).recall).toBeGreaterThanOrEqual(0.98);
   });
+
+  it('a French page read with `fra` (and with `eng+fra`) and a German one with `deu`: every word, accents and ß included', async () => {
+    for (const [lang, language] of [['fra', 'fra'], ['fra', 'eng+fra'], ['deu', 'deu']] as const) {
+      const page = await foreignPage(lang);
+      const upload = await h.upload(acme.key, `${lang}-${language}.png`, page.png);
+      const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload], options: { language } })).id);
+      expect(job, language).toMatchObject({ status: 'completed', charged_credits: 3 });
+      const text = await (await h.download(acme.key, job.result!.files[0]!.download_path)).text();
+      expect(wordAccuracy(page.truth, text).recall, language).toBeGreaterThanOrEqual(0.98);
+    }
+  });
 });
 
 describe('OCR requests refused before anything is reserved', () => {
   it('a language that is not installed, or not a language code, is 422 naming options.language', async () => {
-    const missing = await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language: 'eng+deu' } });
+    const missing = await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language: 'eng+jpn' } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toMatchObject({ code: 'validation_failed', issues: [{ path: 'options.language', message: 'deu is not installed on this server; installed: eng' }] });
+    expect(await missing.json()).toMatchObject({
+      code: 'validation_failed', issues: [{ path: 'options.language', message: 'jpn is not installed on this server; installed: eng, deu, fra, spa, ita, por, nld' }],
+    });
+    for (const language of ['deu', 'fra+spa', 'ita+por+nld']) {
+      expect((await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language } })).status, language).toBe(200);
+    }
     for (const language of ['English', 'eng+', 'eng+deu+fra+ita', 7]) {
       const res = await post('/estimate', { operation: 'ocr-pdf', upload_ids: [mixed], options: { language } });
       expect(res.status).toBe(422);
