@@ -4,6 +4,8 @@ import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
 import { isUtf8Text } from '../media/measure.js';
 import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
+import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
@@ -32,8 +34,16 @@ export interface SourceTextOptions {
   engine: OcrEngine;
   /** A folder of this call's own for rendered pages (removed page by page). */
   workDir: string;
-  /** The Tesseract language(s), e.g. `eng` or `eng+deu`; default the first of OCR_LANGUAGES as the caller passes it, else `eng`. */
+  /**
+   * The Tesseract language(s) of the first OCR pass and of a page whose language is not recognised, e.g. `eng` or
+   * `eng+deu`; default `eng` (the worker passes the first of OCR_LANGUAGES).
+   */
   language?: string;
+  /**
+   * The languages a page's language is chosen from (page-language.ts); default the installed ones (`tesseract
+   * --list-langs`) that it has words for. An empty list: every page is read in `language`.
+   */
+  languages?: readonly string[];
   /** Stops the reading (the engines' programs are killed); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Time limit of all the work on one page (rendering and OCR); default the engine's per-run limit. */
@@ -92,17 +102,34 @@ function pageOf(page: number, tsv: string, scale: number, source: PageText['sour
 
 const overlap = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
 
+/** The installed languages of each engine, asked once. */
+const installed = new WeakMap<OcrEngine, Promise<string[]>>();
+
+/** The languages a page's language is chosen from: the caller's, else the installed ones with a lexicon. */
+async function candidateLanguages(opts: SourceTextOptions): Promise<readonly string[]> {
+  if (opts.languages) return opts.languages;
+  let list = installed.get(opts.engine);
+  if (!list) {
+    list = opts.engine.languages().catch(() => []);
+    installed.set(opts.engine, list);
+  }
+  return (await list).filter((l) => DETECTABLE_LANGUAGES.includes(l));
+}
+
 /**
- * A page image read by Tesseract twice: its layout analysis (mode 3) for the words in their blocks, then a sparse pass
- * (mode 11) whose words are added where they overlap none of the first pass's: what the layout analysis drops, above
+ * A page image read by Tesseract twice: a sparse pass (mode 11) in the caller's language, whose words tell the page's
+ * language (page-language.ts), then its layout analysis (mode 3) in that language for the words in their blocks; the
+ * sparse pass's words are added where they overlap none of the layout pass's: what the layout analysis drops, above
  * all a table's column of single-digit quantities. Both passes' words are ordered together (reading-order.ts).
  * Measured on the extraction corpus (docs/processing.md, "Measured corpus"): the same fields as mode 3 alone, line
- * items right 8 and 10 of 15 instead of 5 and 5 (scanned PDF, PNG), at about twice the OCR time of a page.
+ * items right 8 and 10 of 15 instead of 5 and 5 (scanned PDF, PNG), at about twice the OCR time of a page; the
+ * language chosen from the first pass costs no third pass.
  */
 async function ocrPage(opts: SourceTextOptions, image: string, dpi: number, page: number, signal: AbortSignal): Promise<PageText> {
-  const language = opts.language ?? 'eng';
-  const layout = parseTsvPage(await opts.engine.recogniseTsv(image, language, dpi, signal, 'layout'), 72 / dpi);
-  const sparse = parseTsvPage(await opts.engine.recogniseTsv(image, language, dpi, signal, 'sparse'), 72 / dpi);
+  const first = opts.language ?? 'eng';
+  const sparse = parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
+  const detected = pageLanguage(sparse.segments.flatMap((s) => s.words.map((w) => w.text)), await candidateLanguages(opts), first);
+  const layout = parseTsvPage(await opts.engine.recogniseTsv(image, detected, dpi, signal, 'layout'), 72 / dpi);
   const read = layout.segments.flatMap((s) => s.words);
   const missed = sparse.segments.flatMap((s) => s.words).filter((w) => !read.some((r) => overlap(r.box, w.box)));
   const segments = [...layout.segments, ...missed.map((w) => ({ words: [w], box: w.box }))];
@@ -173,12 +200,19 @@ async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[],
 
 async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[]): Promise<PageText[]> {
   const png = join(opts.workDir, 'extract-image.png');
-  const dpi = await normaliseImage(path, png);
+  const dpi = await normaliseImage(path, png, { pageSized: true });
+  const enlarged = join(opts.workDir, 'extract-image-ocr.png');
   try {
     const { width, height } = await sharp(png).metadata();
     const size = { width: Math.round(((width ?? 0) * 72 * 100) / dpi) / 100, height: Math.round(((height ?? 0) * 72 * 100) / dpi) / 100 };
     try {
-      const page = await opts.engine.limit(() => withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, (signal) => ocrPage(opts, png, dpi, 1, signal)));
+      const page = await opts.engine.limit(() =>
+        withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, async (signal) => {
+          // A low-resolution image is enlarged first (page-resolution.ts); its boxes are still points of the page.
+          const image = await imageForOcr(png, dpi, enlarged);
+          return ocrPage(opts, image.path, image.dpi, 1, signal);
+        }),
+      );
       return [{ ...page, ...size }];
     } catch (e) {
       if (opts.signal?.aborted || !pageFailure(e)) throw classify(e);
@@ -187,6 +221,7 @@ async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[
     }
   } finally {
     await rm(png, { force: true });
+    await rm(enlarged, { force: true });
   }
 }
 
