@@ -72,6 +72,7 @@ fi
 #    languages OCR_LANGUAGES names by default (English, German, French, Spanish, Italian, Portuguese, Dutch:
 #    DEFAULT_OCR_LANGUAGES in domain/validation/processing-request.ts), ocrmypdf (searchable PDFs) and poppler-utils
 #    (pdftotext for text layers, pdftoppm to render pages; the tests also read back the text a PDF shows with it).
+#    `osd` (tesseract-ocr-osd) is Tesseract's orientation detection, which extraction uses for sideways pages.
 #    More OCR languages: apt-get install tesseract-ocr-<code> and list them in OCR_LANGUAGES.
 missing_tools=()
 command -v ffprobe >/dev/null 2>&1 || missing_tools+=(ffmpeg)
@@ -80,7 +81,7 @@ command -v qpdf >/dev/null 2>&1 || missing_tools+=(qpdf)
 [ -f /usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf ] || missing_tools+=(fonts-droid-fallback)
 command -v tesseract >/dev/null 2>&1 || missing_tools+=(tesseract-ocr)
 ocr_installed=$(tesseract --list-langs 2>/dev/null || true)
-for lang in eng deu fra spa ita por nld; do
+for lang in osd eng deu fra spa ita por nld; do
   grep -qx "$lang" <<<"$ocr_installed" || missing_tools+=("tesseract-ocr-$lang")
 done
 command -v ocrmypdf >/dev/null 2>&1 || missing_tools+=(ocrmypdf)

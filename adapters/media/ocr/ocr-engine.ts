@@ -52,6 +52,11 @@ export interface OcrEngine {
    * single-digit quantities, which the layout analysis drops, and misses some words the layout pass reads.
    */
   recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal, mode?: 'layout' | 'sparse'): Promise<string>;
+  /**
+   * Tesseract's orientation and script detection (page segmentation mode 0, the `osd` data): by how many degrees
+   * clockwise the image must be turned to stand upright (0, 90, 180, 270), and its confidence.
+   */
+  orientation(image: string, signal?: AbortSignal): Promise<{ rotate: number; confidence: number }>;
   /** Copies page `page` of `pdf` into a one-page PDF. */
   splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
   /** A searchable PDF of a one-page PDF, or of an image at `imageDpi`. */
@@ -119,6 +124,19 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     async recogniseTsv(image, language, dpi, signal, mode = 'layout') {
       const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '3', 'tsv'], signal, SINGLE_THREAD);
       return out.toString('utf8');
+    },
+    async orientation(image, signal) {
+      let out: string;
+      try {
+        out = (await run(tesseract, [image, 'stdout', '--psm', '0'], signal, SINGLE_THREAD)).toString('utf8');
+      } catch (e) {
+        // Too little text to tell ("Too few characters"): upright as far as anyone can say.
+        if (e instanceof OcrEngineFailed && !signal?.aborted) return { rotate: 0, confidence: 0 };
+        throw e;
+      }
+      const rotate = Number(/^Rotate:\s*(\d+)/m.exec(out)?.[1] ?? 0);
+      const confidence = Number(/^Orientation confidence:\s*([\d.]+)/m.exec(out)?.[1] ?? 0);
+      return { rotate: [90, 180, 270].includes(rotate) ? rotate : 0, confidence };
     },
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
     async searchable(input, out, language, imageDpi, signal) {

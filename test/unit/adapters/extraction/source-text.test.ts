@@ -224,6 +224,25 @@ describe('scanned pages and images (OCR)', () => {
     }
   });
 
+  it('a page scanned sideways or upside down is turned upright first: its words, its upright size, a table row on one line', async () => {
+    const meta = await sharp(invoice.png).metadata();
+    for (const angle of [90, 180, 270]) {
+      const turned = await sharp(invoice.png).rotate(angle).withMetadata({ density: 300 }).png().toBuffer();
+      const image = await readSourceText(file(`turned-${angle}.png`, turned), opts());
+      const pdf = await readSourceText(file(`turned-${angle}.pdf`, await scannedPdf([{ png: turned, dpi: 300 }])), opts());
+      for (const [form, doc] of [['image', image], ['scanned PDF', pdf]] as const) {
+        const p = doc.pages[0]!;
+        const acc = wordAccuracy(invoice.truth, p.text);
+        console.info(`turned ${angle}° ${form} word accuracy`, acc);
+        expect(acc.recall, `${angle}° ${form}`).toBeGreaterThanOrEqual(0.95);
+        expect(p.width, `${angle}° ${form}`).toBeCloseTo((meta.width! * 72) / 300, 0);
+        expect(p.height, `${angle}° ${form}`).toBeCloseTo((meta.height! * 72) / 300, 0);
+        expectSaneBoxes(p);
+        expect(lineWith(p, 'Toner'), `${angle}° ${form}`).toBe('Toner cartridge black 3 61.90 185.70');
+      }
+    }
+  });
+
   it('a page past its time limit is an empty page and a warning; the other pages are read', async () => {
     const slow = join(dir, 'slow-tesseract.sh');
     writeFileSync(slow, '#!/bin/sh\nexec sleep 60\n');
