@@ -243,6 +243,24 @@ describe('scanned pages and images (OCR)', () => {
     }
   });
 
+  it('a page Tesseract reads with little confidence is read, and said to be hard to read in the warnings', async () => {
+    // The engine's own words and boxes, with the confidences a page in a broken font gets (about 50 of 100).
+    const unsure: OcrEngine = {
+      ...engine,
+      async recogniseTsv(image, language, dpi, signal, mode) {
+        const tsv = await engine.recogniseTsv(image, language, dpi, signal, mode);
+        return tsv.split('\n').map((row) => row.split('\t')).map((c) => (c[0] === '5' && c.length >= 12 ? [...c.slice(0, 10), '41', ...c.slice(11)] : c).join('\t')).join('\n');
+      },
+    };
+    const pdf = await scannedPdf([invoice, invoice]);
+    const doc = await readSourceText(file('unsure.pdf', pdf), opts({ engine: unsure }));
+    expect(doc.pages.map((p) => p.source)).toEqual(['ocr', 'ocr']);
+    expect(wordAccuracy(invoice.truth, doc.pages[1]!.text).recall).toBeGreaterThanOrEqual(0.95);
+    expect(doc.warnings).toEqual([1, 2].map((n) => `page ${n} is hard to read (text recognition confidence 41 %); check the values taken from it`));
+    const image = await readSourceText(file('unsure.png', invoice.png), opts({ engine: unsure }));
+    expect(image.warnings).toEqual(['page 1 is hard to read (text recognition confidence 41 %); check the values taken from it']);
+  });
+
   it('a page past its time limit is an empty page and a warning; the other pages are read', async () => {
     const slow = join(dir, 'slow-tesseract.sh');
     writeFileSync(slow, '#!/bin/sh\nexec sleep 60\n');
