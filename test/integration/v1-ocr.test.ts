@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
@@ -86,6 +87,23 @@ describe('OCR jobs', () => {
     const xml = new AdmZip(Buffer.from(await (await h.download(acme.key, file.download_path)).arrayBuffer())).readAsText('word/document.xml');
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ');
     expect(wordAccuracy(scan.truth, text).recall).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('pages scanned sideways and upside down: ocr-text and ocr-pdf read each one upright', async () => {
+    const turned = await Promise.all([90, 180, 270].map(async (angle) => ({ png: await sharp(scan.png).rotate(angle).withMetadata({ density: 300 }).png().toBuffer(), dpi: 300 })));
+    const upload = await h.upload(acme.key, 'turned.pdf', Buffer.from(await scannedPdf(turned)));
+    const text = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload] })).id);
+    expect(text).toMatchObject({ status: 'completed', charged_credits: 9 });
+    const pages = (await (await h.download(acme.key, text.result!.files[0]!.download_path)).text()).split('\f');
+    pages.forEach((p, i) => expect(wordAccuracy(scan.truth, p).recall, `ocr-text page ${i + 1}`).toBeGreaterThanOrEqual(0.95));
+    const pdf = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-pdf', upload_ids: [upload] })).id);
+    expect(pdf).toMatchObject({ status: 'completed', charged_credits: 30 });
+    const out = join(dir, 'turned-searchable.pdf');
+    writeFileSync(out, Buffer.from(await (await h.download(acme.key, pdf.result!.files[0]!.download_path)).arrayBuffer()));
+    for (const n of [1, 2, 3]) {
+      const layer = execFileSync('pdftotext', ['-raw', '-f', String(n), '-l', String(n), out, '-']).toString('utf8');
+      expect(wordAccuracy(scan.truth, layer).recall, `ocr-pdf page ${n}`).toBeGreaterThanOrEqual(0.95);
+    }
   });
 
   it('a French page read with `fra` (and with `eng+fra`) and a German one with `deu`: every word, accents and ß included', async () => {
