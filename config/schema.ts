@@ -3,6 +3,7 @@ import { EVM, EVM_NETWORKS, NETWORKS, isNetwork, type EvmNetwork, type Network }
 import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
 import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../domain/media-work.js';
+import { DEFAULT_OCR_LANGUAGES } from '../domain/validation/processing-request.js';
 import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
 import type { SignInLimits } from '../domain/sign-in.js';
 import type { DbTimeouts } from '../db/connection.js';
@@ -221,10 +222,11 @@ export const envSchema = z.object({
   /**
    * OCR (docs/processing.md, "OCR"): the Tesseract language packs installed here (Debian `tesseract-ocr-<code>`),
    * comma-separated; the first is the default `language`. Checked against `tesseract --list-langs` when a worker starts.
+   * Default: the seven the setup installs (DEFAULT_OCR_LANGUAGES), English first.
    */
   OCR_LANGUAGES: z
     .string()
-    .default('eng')
+    .default(DEFAULT_OCR_LANGUAGES.join(','))
     .transform((v) => v.split(',').map((l) => l.trim()).filter(Boolean))
     .refine((list) => list.length > 0 && list.every((l) => /^[a-z]{3}(_[a-z]{2,8})?$/.test(l)), 'Tesseract language codes separated by commas, e.g. eng,deu'),
   /** Pages OCRed at once by one worker process (all its jobs together); each Tesseract runs on one thread. */

@@ -68,17 +68,22 @@ fi
 
 # 3. Media tools from Debian: ffprobe/ffmpeg (media duration and tools), qpdf (PDF encryption) and the fonts the PDF
 #    watermark embeds (DejaVu Sans for Latin, Greek, Cyrillic and symbols; Droid Sans Fallback for Chinese, Japanese
-#    and Korean; adapters/media/pdf/watermark-fonts.ts). OCR (adapters/media/ocr): Tesseract 5 with the English data,
-#    ocrmypdf (searchable PDFs) and poppler-utils (pdftotext for text layers, pdftoppm to render pages; the tests also
-#    read back the text a PDF shows with it). More OCR languages: apt-get install tesseract-ocr-<code> and list them
-#    in OCR_LANGUAGES.
+#    and Korean; adapters/media/pdf/watermark-fonts.ts). OCR (adapters/media/ocr): Tesseract 5 with the data of the
+#    languages OCR_LANGUAGES names by default (English, German, French, Spanish, Italian, Portuguese, Dutch:
+#    DEFAULT_OCR_LANGUAGES in domain/validation/processing-request.ts), ocrmypdf (searchable PDFs) and poppler-utils
+#    (pdftotext for text layers, pdftoppm to render pages; the tests also read back the text a PDF shows with it).
+#    `osd` (tesseract-ocr-osd) is Tesseract's orientation detection, which extraction uses for sideways pages.
+#    More OCR languages: apt-get install tesseract-ocr-<code> and list them in OCR_LANGUAGES.
 missing_tools=()
 command -v ffprobe >/dev/null 2>&1 || missing_tools+=(ffmpeg)
 command -v qpdf >/dev/null 2>&1 || missing_tools+=(qpdf)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing_tools+=(fonts-dejavu-core)
 [ -f /usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf ] || missing_tools+=(fonts-droid-fallback)
 command -v tesseract >/dev/null 2>&1 || missing_tools+=(tesseract-ocr)
-tesseract --list-langs 2>/dev/null | grep -qx eng || missing_tools+=(tesseract-ocr-eng)
+ocr_installed=$(tesseract --list-langs 2>/dev/null || true)
+for lang in osd eng deu fra spa ita por nld; do
+  grep -qx "$lang" <<<"$ocr_installed" || missing_tools+=("tesseract-ocr-$lang")
+done
 command -v ocrmypdf >/dev/null 2>&1 || missing_tools+=(ocrmypdf)
 { command -v pdftotext && command -v pdftoppm; } >/dev/null 2>&1 || missing_tools+=(poppler-utils)
 if [ "$with_tests" = true ]; then

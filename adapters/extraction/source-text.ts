@@ -4,6 +4,8 @@ import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
 import { isUtf8Text } from '../media/measure.js';
 import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
+import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
@@ -32,8 +34,16 @@ export interface SourceTextOptions {
   engine: OcrEngine;
   /** A folder of this call's own for rendered pages (removed page by page). */
   workDir: string;
-  /** The Tesseract language(s), e.g. `eng` or `eng+deu`; default the first of OCR_LANGUAGES as the caller passes it, else `eng`. */
+  /**
+   * The Tesseract language(s) of the first OCR pass and of a page whose language is not recognised, e.g. `eng` or
+   * `eng+deu`; default `eng` (the worker passes the first of OCR_LANGUAGES).
+   */
   language?: string;
+  /**
+   * The languages a page's language is chosen from (page-language.ts); default the installed ones (`tesseract
+   * --list-langs`) that it has words for. An empty list: every page is read in `language`.
+   */
+  languages?: readonly string[];
   /** Stops the reading (the engines' programs are killed); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Time limit of all the work on one page (rendering and OCR); default the engine's per-run limit. */
@@ -93,20 +103,78 @@ function pageOf(page: number, tsv: string, scale: number, source: PageText['sour
 const overlap = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
 
 /**
- * A page image read by Tesseract twice: its layout analysis (mode 3) for the words in their blocks, then a sparse pass
- * (mode 11) whose words are added where they overlap none of the first pass's: what the layout analysis drops, above
+ * Below this mean word confidence (0–100) of the first pass a page is checked for being sideways or upside down.
+ * Measured: upright corpus pages (150-dpi scans rendered at 300 dpi) 89–95; the same page turned 90°, 180°, 270°: 61, 30, 41.
+ */
+const UPRIGHT_CONFIDENCE = 75;
+
+/** A page read by OCR, and by how many degrees clockwise its image was turned to stand upright (its boxes are the upright page's). */
+interface OcrRead {
+  page: PageText;
+  turned: number;
+  /** The layout pass's mean word confidence, 0–100. */
+  confidence: number;
+}
+
+/**
+ * Below this mean word confidence (0–100) of its layout pass a page is said to be hard to read in the warnings: its
+ * values are likely wrong. Measured: a Factur-X page whose font renders as boxes 51; clean corpus pages 89–95.
+ */
+export const HARD_TO_READ_CONFIDENCE = 60;
+
+const hardToRead = (page: number, confidence: number) =>
+  `page ${page} is hard to read (text recognition confidence ${Math.round(confidence)} %); check the values taken from it`;
+
+/** The installed languages of each engine, asked once. */
+const installed = new WeakMap<OcrEngine, Promise<string[]>>();
+
+/** The languages a page's language is chosen from: the caller's, else the installed ones with a lexicon. */
+async function candidateLanguages(opts: SourceTextOptions): Promise<readonly string[]> {
+  if (opts.languages) return opts.languages;
+  let list = installed.get(opts.engine);
+  if (!list) {
+    list = opts.engine.languages().catch(() => []);
+    installed.set(opts.engine, list);
+  }
+  return (await list).filter((l) => DETECTABLE_LANGUAGES.includes(l));
+}
+
+/**
+ * A page image read by Tesseract twice: a sparse pass (mode 11) in the caller's language, whose words tell the page's
+ * language (page-language.ts), then its layout analysis (mode 3) in that language for the words in their blocks; the
+ * sparse pass's words are added where they overlap none of the layout pass's: what the layout analysis drops, above
  * all a table's column of single-digit quantities. Both passes' words are ordered together (reading-order.ts).
  * Measured on the extraction corpus (docs/processing.md, "Measured corpus"): the same fields as mode 3 alone, line
- * items right 8 and 10 of 15 instead of 5 and 5 (scanned PDF, PNG), at about twice the OCR time of a page.
+ * items right 8 and 10 of 15 instead of 5 and 5 (scanned PDF, PNG), at about twice the OCR time of a page; the
+ * language chosen from the first pass costs no third pass.
  */
-async function ocrPage(opts: SourceTextOptions, image: string, dpi: number, page: number, signal: AbortSignal): Promise<PageText> {
-  const language = opts.language ?? 'eng';
-  const layout = parseTsvPage(await opts.engine.recogniseTsv(image, language, dpi, signal, 'layout'), 72 / dpi);
-  const sparse = parseTsvPage(await opts.engine.recogniseTsv(image, language, dpi, signal, 'sparse'), 72 / dpi);
-  const read = layout.segments.flatMap((s) => s.words);
-  const missed = sparse.segments.flatMap((s) => s.words).filter((w) => !read.some((r) => overlap(r.box, w.box)));
-  const segments = [...layout.segments, ...missed.map((w) => ({ words: [w], box: w.box }))];
-  return { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height };
+async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, page: number, signal: AbortSignal): Promise<OcrRead> {
+  const first = opts.language ?? 'eng';
+  const sparsePass = async (image: string) => parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
+  let image = source;
+  let sparse = await sparsePass(image);
+  let turned = 0;
+  const upright = `${source}.upright.png`;
+  try {
+    if (sparse.confidence < UPRIGHT_CONFIDENCE) {
+      // Sideways or upside down? Tesseract's orientation detection says by how much; the turned page is kept only if
+      // it reads better (a hard-to-read upright page stays as it is).
+      const { rotate } = await opts.engine.orientation(image, signal);
+      if (rotate !== 0) {
+        await sharp(image).rotate(rotate).toFile(upright);
+        const again = await sparsePass(upright);
+        if (again.confidence > sparse.confidence) [image, sparse, turned] = [upright, again, rotate];
+      }
+    }
+    const detected = pageLanguage(sparse.segments.flatMap((s) => s.words.map((w) => w.text)), await candidateLanguages(opts), first);
+    const layout = parseTsvPage(await opts.engine.recogniseTsv(image, detected, dpi, signal, 'layout'), 72 / dpi);
+    const read = layout.segments.flatMap((s) => s.words);
+    const missed = sparse.segments.flatMap((s) => s.words).filter((w) => !read.some((r) => overlap(r.box, w.box)));
+    const segments = [...layout.segments, ...missed.map((w) => ({ words: [w], box: w.box }))];
+    return { page: { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height }, turned, confidence: layout.confidence };
+  } finally {
+    await rm(upright, { force: true });
+  }
 }
 
 async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[], maxChars: number): Promise<PageText[]> {
@@ -121,10 +189,13 @@ async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[],
     const dpi = renderDpi(sizes[page - 1]!);
     const png = await engine.rasterise(path, page, dpi, join(opts.workDir, `extract-page-${page}`), signal);
     try {
-      const ocr = await ocrPage(opts, png, dpi, page, signal);
-      // The page size as the PDF gives it (the render's pixels are rounded).
-      const scanned = { ...ocr, width: layer.width || ocr.width, height: layer.height || ocr.height };
-      return letters(scanned.text) >= letters(layer.text) ? scanned : layer;
+      const { page: ocr, turned, confidence } = await ocrPage(opts, png, dpi, page, signal);
+      // The page size as the PDF gives it (the render's pixels are rounded), turned as the OCR turned the page upright.
+      const shown = turned % 180 === 90 ? { width: layer.height, height: layer.width } : layer;
+      const scanned = { ...ocr, width: shown.width || ocr.width, height: shown.height || ocr.height };
+      if (letters(scanned.text) < letters(layer.text)) return layer;
+      if (confidence < HARD_TO_READ_CONFIDENCE && letters(scanned.text) > 0) notes.push({ page, text: hardToRead(page, confidence) });
+      return scanned;
     } finally {
       await rm(png, { force: true });
     }
@@ -173,13 +244,21 @@ async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[],
 
 async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[]): Promise<PageText[]> {
   const png = join(opts.workDir, 'extract-image.png');
-  const dpi = await normaliseImage(path, png);
+  const dpi = await normaliseImage(path, png, { pageSized: true });
+  const enlarged = join(opts.workDir, 'extract-image-ocr.png');
   try {
     const { width, height } = await sharp(png).metadata();
     const size = { width: Math.round(((width ?? 0) * 72 * 100) / dpi) / 100, height: Math.round(((height ?? 0) * 72 * 100) / dpi) / 100 };
     try {
-      const page = await opts.engine.limit(() => withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, (signal) => ocrPage(opts, png, dpi, 1, signal)));
-      return [{ ...page, ...size }];
+      const page = await opts.engine.limit(() =>
+        withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, async (signal) => {
+          // A low-resolution image is enlarged first (page-resolution.ts); its boxes are still points of the page.
+          const image = await imageForOcr(png, dpi, enlarged);
+          return ocrPage(opts, image.path, image.dpi, 1, signal);
+        }),
+      );
+      if (page.confidence < HARD_TO_READ_CONFIDENCE && letters(page.page.text) > 0) notes.push({ page: 1, text: hardToRead(1, page.confidence) });
+      return [{ ...page.page, ...(page.turned % 180 === 90 ? { width: size.height, height: size.width } : size) }];
     } catch (e) {
       if (opts.signal?.aborted || !pageFailure(e)) throw classify(e);
       notes.push({ page: 1, text: unreadPage(1, e) });
@@ -187,6 +266,7 @@ async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[
     }
   } finally {
     await rm(png, { force: true });
+    await rm(enlarged, { force: true });
   }
 }
 

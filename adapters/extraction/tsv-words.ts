@@ -22,6 +22,8 @@ export interface TsvPage {
   width: number;
   height: number;
   segments: LineSegment[];
+  /** The words' mean confidence, 0–100 (Tesseract's; pdftotext writes none: 100 when no word has one). */
+  confidence: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -44,6 +46,8 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
   let width = 0;
   let height = 0;
   const segments = new Map<string, TsvWord[]>();
+  let confSum = 0;
+  let confWords = 0;
   for (const row of tsv.split(/\r?\n/)) {
     const cols = row.split('\t');
     if (cols.length < 12 || !/^\d+$/.test(cols[0]!)) continue; // the header, or a blank line
@@ -56,6 +60,11 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
       continue;
     }
     if (level !== 5 || text === '' || ![left, top, w, h].every((n) => Number.isFinite(n))) continue;
+    const conf = Number(cols[10]);
+    if (Number.isFinite(conf) && conf >= 0) {
+      confSum += Math.min(100, conf);
+      confWords++;
+    }
     const key = `${a}/${b}/${c}`;
     const words = segments.get(key) ?? [];
     words.push({ text, box: { x0: round2(left! * scale), y0: round2(top! * scale), x1: round2((left! + w!) * scale), y1: round2((top! + h!) * scale) } });
@@ -65,5 +74,6 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
     width,
     height,
     segments: [...segments.values()].map((words) => ({ words, box: unionBox(words.map((w) => w.box)) })),
+    confidence: confWords ? confSum / confWords : 100,
   };
 }

@@ -3,7 +3,7 @@ import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../../domain/media-work.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { OPERATION_RULES, priceRule, type PriceRule } from '../../domain/operations.js';
 import { MB, type OperationId } from '../../domain/pricing.js';
-import { ALL_OPERATIONS, AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import { ALL_OPERATIONS, AVAILABLE_OPERATIONS, DEFAULT_OCR_LANGUAGES, MAX_OCR_LANGUAGES, type AvailableOperation } from '../../domain/validation/processing-request.js';
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
@@ -17,13 +17,17 @@ import type { UploadLimits } from './uploads.routes.js';
  * - options: the JSON Schema of the OpenAPI document (`OPERATION_DOCS`), which the OpenAPI test proves accepts
  *   exactly what the validator accepts;
  * - source kinds, source counts and output formats: `OPERATION_RULES`, which the validator and the quote read;
- * - the price: `PRICES` through `priceRule`; `test/integration/v1-capabilities.test.ts` checks it against the quote.
+ * - the price: `PRICES` through `priceRule`; `test/integration/v1-capabilities.test.ts` checks it against the quote;
+ * - the OCR languages: OCR_LANGUAGES, the list the quote accepts an OCR `language` from (estimate.service.ts), the
+ *   first being the default.
  */
 export interface CapabilitySettings {
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number };
   /** VIDEO_MAX_PIXEL_FRAMES; default the domain's. */
   videoMaxPixelFrames?: number;
+  /** OCR_LANGUAGES (the first is the default); default DEFAULT_OCR_LANGUAGES, as the quote's. */
+  ocrLanguages?: readonly string[];
 }
 
 const MEASURE_WORDS = { bytes: (n: number) => `${n / MB} MB`, pages: (n: number) => (n === 1 ? 'page' : `${n} pages`), duration_seconds: (n: number) => (n === 60 ? 'minute' : `${n} s`) } as const;
@@ -64,6 +68,9 @@ function operationJson(op: OperationId) {
   };
 }
 
+/** The OCR languages: those an ocr-* `language` may name (up to MAX_OCR_LANGUAGES joined by `+`), the first the default. */
+const ocrJson = (languages: readonly string[]) => ({ languages: [...languages], default_language: languages[0]!, max_languages_per_request: MAX_OCR_LANGUAGES });
+
 export function capabilitiesJson(s: CapabilitySettings) {
   return {
     operations: ALL_OPERATIONS.map(operationJson),
@@ -82,6 +89,7 @@ export function capabilitiesJson(s: CapabilitySettings) {
       retention_days: s.limits.retentionDays,
       requests_per_minute_per_key: s.rateLimits.perKeyPerMinute,
     },
+    ocr: ocrJson(s.ocrLanguages ?? DEFAULT_OCR_LANGUAGES),
   };
 }
 

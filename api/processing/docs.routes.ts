@@ -78,7 +78,7 @@ ${pre(`# 1. upload                          → 201 {"uploads":[{"id":"${EXAMPLE
 # 4. GET /v1/jobs/{job_id} every 3-10 s until "completed", "failed" or "cancelled"
 #    (many jobs: GET /v1/jobs?status=queued,processing, one request for all of them)
 # 5. GET result.files[i].download_path → the file`)}
-<p><code>GET /v1/capabilities</code> lists every operation with its options, source kinds, output formats and price rule, and the limits;
+<p><code>GET /v1/capabilities</code> lists every operation with its options, source kinds, output formats and price rule, the limits, and the OCR languages (<code>ocr.languages</code>: what an OCR <code>language</code> may name);
 <code>GET /v1/credits</code> shows your available and reserved credits and the ledger.</p>
 
 <h2 id="auth">Authentication</h2>

@@ -11,7 +11,7 @@ import { displayedImageSize, measureVideoWork } from '../../adapters/media/measu
 import { normalizeLanguage } from '../../adapters/providers/transcription/whisper-languages.js';
 import { isSpeechOperation } from '../../domain/speech.js';
 import { layoutWatermark, loadWatermarkFonts, WatermarkFontsUnavailable } from '../../adapters/media/pdf/watermark-fonts.js';
-import type { JobRequest } from '../../domain/validation/processing-request.js';
+import { DEFAULT_OCR_LANGUAGES, type JobRequest } from '../../domain/validation/processing-request.js';
 import { encryptedPdfPageCount, QpdfTimeout, QpdfUnavailable, WrongPdfPassword, type QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
@@ -36,7 +36,7 @@ export interface QuoteDeps {
   db: Db;
   store: FileStore;
   qpdf: QpdfOptions;
-  /** The Tesseract languages installed here (OCR_LANGUAGES); an OCR `language` outside them is refused. Default `eng`. */
+  /** The Tesseract languages installed here (OCR_LANGUAGES); an OCR `language` outside them is refused. Default DEFAULT_OCR_LANGUAGES. */
   ocrLanguages?: readonly string[];
   /** The bound on a video tool's work; default DEFAULT_VIDEO_MAX_PIXEL_FRAMES (the bound always applies). */
   video?: VideoWorkPolicy;
@@ -194,7 +194,7 @@ export async function quoteRequest(
     measures.push({ bytes: u.bytes, pages, durationSeconds: u.durationSeconds });
   }
   if (req.operation === 'pdf-watermark') issues.push(...(await watermarkTextIssues(String(req.options['text']))));
-  if (typeof req.options['language'] === 'string' && req.operation.startsWith('ocr-')) issues.push(...ocrLanguageIssues(req.options['language'], deps.ocrLanguages ?? ['eng']));
+  if (typeof req.options['language'] === 'string' && req.operation.startsWith('ocr-')) issues.push(...ocrLanguageIssues(req.options['language'], deps.ocrLanguages ?? DEFAULT_OCR_LANGUAGES));
   if (typeof req.options['language'] === 'string' && isSpeechOperation(req.operation) && normalizeLanguage(req.options['language']) !== req.options['language']) {
     issues.push({ path: 'options.language', message: `${req.options['language']} is not a language the speech engine knows; send an ISO 639-1 code such as en, de or ja, or leave it out to detect the language` });
   }

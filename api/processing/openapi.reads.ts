@@ -231,7 +231,7 @@ export function readSchemas(): Record<string, Schema> {
       },
     },
     Capabilities: {
-      type: 'object', additionalProperties: false, required: ['operations', 'limits'],
+      type: 'object', additionalProperties: false, required: ['operations', 'limits', 'ocr'],
       properties: {
         operations: { type: 'array', items: schemaRef('Capability') },
         limits: {
@@ -255,6 +255,15 @@ export function readSchemas(): Record<string, Schema> {
             processing_jobs_platform: { type: 'integer', minimum: 1 },
             retention_days: { type: 'integer', minimum: 1, description: 'Sources and results are kept this long.' },
             requests_per_minute_per_key: { type: 'integer', minimum: 1 },
+          },
+        },
+        ocr: {
+          type: 'object', additionalProperties: false, required: ['languages', 'default_language', 'max_languages_per_request'],
+          description: 'The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`.',
+          properties: {
+            languages: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]{3}(_[a-z]{2,8})?$' }, description: 'Tesseract language codes installed on this server.' },
+            default_language: { type: 'string', description: 'The language of a request that names none (the first of `languages`).' },
+            max_languages_per_request: { type: 'integer', minimum: 1, description: 'How many languages one request may join with `+` (`eng+deu`).' },
           },
         },
       },

@@ -80,7 +80,11 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     };
   });
   mountCredits(router, { db: deps.db });
-  mountCapabilities(router, { limits: deps.limits, rateLimits: deps.rateLimits, ...(deps.media.videoMaxPixelFrames !== undefined ? { videoMaxPixelFrames: deps.media.videoMaxPixelFrames } : {}) });
+  mountCapabilities(router, {
+    limits: deps.limits, rateLimits: deps.rateLimits,
+    ...(deps.media.videoMaxPixelFrames !== undefined ? { videoMaxPixelFrames: deps.media.videoMaxPixelFrames } : {}),
+    ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}),
+  });
   const submission = {
     db: deps.db,
     store: deps.store,

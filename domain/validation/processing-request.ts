@@ -55,10 +55,17 @@ const watermarkText = z
   });
 
 /**
+ * The Tesseract languages the setup installs (scripts/setup.sh, the Dockerfile: Debian's `tesseract-ocr-<code>`) and
+ * OCR_LANGUAGES names by default; the first is the `language` of a request that names none.
+ */
+export const DEFAULT_OCR_LANGUAGES = ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld'] as const;
+/** Languages one OCR request may join with `+` (OCR_LANGUAGE_PATTERN). */
+export const MAX_OCR_LANGUAGES = 3;
+/**
  * The OCR `language`: a Tesseract language code (`eng`, `deu`, `chi_sim`), or up to three joined by `+`
  * (`eng+deu`). Which languages this server has installed is checked when the request is quoted (OCR_LANGUAGES).
  */
-export const OCR_LANGUAGE_PATTERN = '^[a-z]{3}(_[a-z]{2,8})?(\\+[a-z]{3}(_[a-z]{2,8})?){0,2}$';
+export const OCR_LANGUAGE_PATTERN = `^[a-z]{3}(_[a-z]{2,8})?(\\+[a-z]{3}(_[a-z]{2,8})?){0,${MAX_OCR_LANGUAGES - 1}}$`;
 const ocrOptions = z.strictObject({
   language: z.string().max(40).regex(new RegExp(OCR_LANGUAGE_PATTERN), 'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)').optional(),
 });

@@ -179,6 +179,24 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
   }
 }
 
+/** Prose in another language than English, with its accented letters (the OCR `language` tests). */
+export const FOREIGN_PROSE = {
+  fra: [
+    'Facture n° 2024-117 émise le 12 février 2024. Les prestations réalisées en décembre à Besançon comprennent l\'entretien des véhicules, la révision des freins et le contrôle technique.',
+    'Le règlement est dû à réception ; au-delà de trente jours, des pénalités de retard s\'appliquent au taux légal. Nous restons à votre disposition pour toute question concernant les délais ou la garantie.',
+  ],
+  deu: [
+    'Rechnung Nr. 2024-117 vom 12. Februar 2024. Die im Dezember in Würzburg erbrachten Leistungen umfassen die Prüfung der Fahrzeuge, die Überholung der Bremsen und die Hauptuntersuchung.',
+    'Zahlbar sofort nach Erhalt ohne Abzug; nach dreißig Tagen berechnen wir Verzugszinsen in gesetzlicher Höhe. Für Rückfragen zu Fälligkeiten oder Gewährleistung stehen wir gern zur Verfügung.',
+  ],
+} as const;
+
+/** A page of FOREIGN_PROSE[language] in DejaVu Serif 10 pt at 300 dpi. */
+export async function foreignPage(language: keyof typeof FOREIGN_PROSE): Promise<CorpusPage> {
+  const prose = [...FOREIGN_PROSE[language]];
+  return { name: `serif-10pt-${language}`, dpi: 300, png: await prosePage(prose, FONTS.serif, 10, 300), truth: prose.join('\n') };
+}
+
 export const ALL_VARIANTS: readonly VariantName[] = [
   'sans-11pt', 'serif-10pt', 'serif-8pt', 'mono-9pt', 'mono-12pt', 'sans-bold-16pt', 'skewed-noisy', 'two-column', 'invoice', 'invoice-degraded-200dpi',
 ];

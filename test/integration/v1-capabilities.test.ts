@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, type OperationId, type SourceMeasure } from '../../domain/pricing.js';
@@ -22,7 +23,7 @@ interface Capability {
   id: string; available: boolean; summary: string; source_kinds: string[]; sources: { min: number; max: number } | null;
   options: Obj | null; options_required: boolean; output_formats: string[] | null; price: Price;
 }
-interface Capabilities { operations: Capability[]; limits: Record<string, number> }
+interface Capabilities { operations: Capability[]; limits: Record<string, number>; ocr: { languages: string[]; default_language: string; max_languages_per_request: number } }
 
 const h = new ProcessingHarness();
 let acme: TestCompany;
@@ -200,6 +201,18 @@ describe('GET /v1/capabilities', () => {
       retention_days: LIMITS.retentionDays,
       requests_per_minute_per_key: config.rateLimits.v1PerKeyPerMinute,
     });
+  });
+
+  it('lists the OCR languages installed here, the default first, each accepted by the quote of every OCR operation', async () => {
+    expect(caps.ocr).toEqual({ languages: ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld'], default_language: 'eng', max_languages_per_request: 3 });
+    const installed = execFileSync('tesseract', ['--list-langs']).toString('utf8').split('\n').slice(1).map((l) => l.trim());
+    expect(caps.ocr.languages.filter((l) => !installed.includes(l))).toEqual([]);
+    for (const operation of ['ocr-text', 'ocr-docx', 'ocr-pdf']) {
+      for (const language of [...caps.ocr.languages, caps.ocr.languages.slice(0, caps.ocr.max_languages_per_request).join('+')]) {
+        const res = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify({ operation, upload_ids: [upload['image']], options: { language } }) });
+        expect(res.status, `${operation} ${language}`).toBe(200);
+      }
+    }
   });
 
   it('needs a key like every /v1 route (read scope is enough)', async () => {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { corpusPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
+import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
 
 /**
  * OCR through the real app, PostgreSQL, Temporal and a worker with the real engines: prices per page from the
@@ -87,13 +88,46 @@ describe('OCR jobs', () => {
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ');
     expect(wordAccuracy(scan.truth, text).recall).toBeGreaterThanOrEqual(0.98);
   });
+
+  it('pages scanned sideways and upside down: ocr-text and ocr-pdf read each one upright', async () => {
+    const turned = await Promise.all([90, 180, 270].map(async (angle) => ({ png: await sharp(scan.png).rotate(angle).withMetadata({ density: 300 }).png().toBuffer(), dpi: 300 })));
+    const upload = await h.upload(acme.key, 'turned.pdf', Buffer.from(await scannedPdf(turned)));
+    const text = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload] })).id);
+    expect(text).toMatchObject({ status: 'completed', charged_credits: 9 });
+    const pages = (await (await h.download(acme.key, text.result!.files[0]!.download_path)).text()).split('\f');
+    pages.forEach((p, i) => expect(wordAccuracy(scan.truth, p).recall, `ocr-text page ${i + 1}`).toBeGreaterThanOrEqual(0.95));
+    const pdf = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-pdf', upload_ids: [upload] })).id);
+    expect(pdf).toMatchObject({ status: 'completed', charged_credits: 30 });
+    const out = join(dir, 'turned-searchable.pdf');
+    writeFileSync(out, Buffer.from(await (await h.download(acme.key, pdf.result!.files[0]!.download_path)).arrayBuffer()));
+    for (const n of [1, 2, 3]) {
+      const layer = execFileSync('pdftotext', ['-raw', '-f', String(n), '-l', String(n), out, '-']).toString('utf8');
+      expect(wordAccuracy(scan.truth, layer).recall, `ocr-pdf page ${n}`).toBeGreaterThanOrEqual(0.95);
+    }
+  });
+
+  it('a French page read with `fra` (and with `eng+fra`) and a German one with `deu`: every word, accents and ß included', async () => {
+    for (const [lang, language] of [['fra', 'fra'], ['fra', 'eng+fra'], ['deu', 'deu']] as const) {
+      const page = await foreignPage(lang);
+      const upload = await h.upload(acme.key, `${lang}-${language}.png`, page.png);
+      const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload], options: { language } })).id);
+      expect(job, language).toMatchObject({ status: 'completed', charged_credits: 3 });
+      const text = await (await h.download(acme.key, job.result!.files[0]!.download_path)).text();
+      expect(wordAccuracy(page.truth, text).recall, language).toBeGreaterThanOrEqual(0.98);
+    }
+  });
 });
 
 describe('OCR requests refused before anything is reserved', () => {
   it('a language that is not installed, or not a language code, is 422 naming options.language', async () => {
-    const missing = await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language: 'eng+deu' } });
+    const missing = await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language: 'eng+jpn' } });
     expect(missing.status).toBe(422);
-    expect(await missing.json()).toMatchObject({ code: 'validation_failed', issues: [{ path: 'options.language', message: 'deu is not installed on this server; installed: eng' }] });
+    expect(await missing.json()).toMatchObject({
+      code: 'validation_failed', issues: [{ path: 'options.language', message: 'jpn is not installed on this server; installed: eng, deu, fra, spa, ita, por, nld' }],
+    });
+    for (const language of ['deu', 'fra+spa', 'ita+por+nld']) {
+      expect((await post('/estimate', { operation: 'ocr-text', upload_ids: [mixed], options: { language } })).status, language).toBe(200);
+    }
     for (const language of ['English', 'eng+', 'eng+deu+fra+ita', 7]) {
       const res = await post('/estimate', { operation: 'ocr-pdf', upload_ids: [mixed], options: { language } });
       expect(res.status).toBe(422);

@@ -4,7 +4,7 @@ import { OcrEngineFailed, runTool } from './run-tool.js';
 /**
  * The OCR engine as programs from Debian, each a child process with a time limit:
  * - poppler's `pdftotext` (a page's existing text layer) and `pdftoppm` (a page rendered at 300 dpi),
- * - Tesseract 5 (`tesseract`) for text,
+ * - Tesseract 5 (`tesseract`) for text, with its orientation detection (`osd` data) so turned pages are read upright,
  * - `ocrmypdf` for a searchable PDF page (the page as it was, with an invisible text layer), `--skip-text` so a
  *   page that already has text keeps it,
  * - qpdf to cut a page out of a PDF and to assemble the pages again into the source's own document.
@@ -30,6 +30,11 @@ export const OCR_DPI = 300;
 export const MAX_PAGE_PIXELS = 10_000;
 
 const SINGLE_THREAD = { OMP_THREAD_LIMIT: '1' };
+/**
+ * ocrmypdf turns a page only when Tesseract's orientation confidence passes this (its default, 14, left real 150-dpi
+ * pages turned 90°, 180° and 270° unturned: they score 9 to 11; upright pages are never told to turn).
+ */
+const ROTATE_PAGES_THRESHOLD = 5;
 
 export interface OcrEngine {
   readonly limit: LimitFunction;
@@ -52,6 +57,11 @@ export interface OcrEngine {
    * single-digit quantities, which the layout analysis drops, and misses some words the layout pass reads.
    */
   recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal, mode?: 'layout' | 'sparse'): Promise<string>;
+  /**
+   * Tesseract's orientation and script detection (page segmentation mode 0, the `osd` data): by how many degrees
+   * clockwise the image must be turned to stand upright (0, 90, 180, 270), and its confidence.
+   */
+  orientation(image: string, signal?: AbortSignal): Promise<{ rotate: number; confidence: number }>;
   /** Copies page `page` of `pdf` into a one-page PDF. */
   splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
   /** A searchable PDF of a one-page PDF, or of an image at `imageDpi`. */
@@ -111,7 +121,9 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       return `${outBase}.png`;
     },
     async recognise(image, language, dpi, signal) {
-      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '3'], signal, SINGLE_THREAD);
+      // Page segmentation mode 1: mode 3's layout analysis after orientation detection, so a page scanned upside down
+      // or sideways is read upright (a 180° page read 0 % of its words in mode 3).
+      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '1'], signal, SINGLE_THREAD);
       return out.toString('utf8');
     },
     pdfPageTsv: (pdf, page, signal) =>
@@ -120,9 +132,23 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '3', 'tsv'], signal, SINGLE_THREAD);
       return out.toString('utf8');
     },
+    async orientation(image, signal) {
+      let out: string;
+      try {
+        out = (await run(tesseract, [image, 'stdout', '--psm', '0'], signal, SINGLE_THREAD)).toString('utf8');
+      } catch (e) {
+        // Too little text to tell ("Too few characters"): upright as far as anyone can say.
+        if (e instanceof OcrEngineFailed && !signal?.aborted) return { rotate: 0, confidence: 0 };
+        throw e;
+      }
+      const rotate = Number(/^Rotate:\s*(\d+)/m.exec(out)?.[1] ?? 0);
+      const confidence = Number(/^Orientation confidence:\s*([\d.]+)/m.exec(out)?.[1] ?? 0);
+      return { rotate: [90, 180, 270].includes(rotate) ? rotate : 0, confidence };
+    },
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
     async searchable(input, out, language, imageDpi, signal) {
-      const args = ['--skip-text', '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
+      // --rotate-pages: each page turned upright by Tesseract's orientation detection before it is read (its /Rotate set).
+      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
       if (imageDpi) args.push('--image-dpi', String(imageDpi));
       try {
         await run(ocrmypdf, [...args, '--', input, out], signal, SINGLE_THREAD);

@@ -8,6 +8,7 @@ import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-ru
 import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
 import { MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
+import { pageImageDpi } from './page-resolution.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 
 /**
@@ -73,12 +74,15 @@ export const renderDpi = (size: { width: number; height: number }) => Math.max(5
 
 /**
  * An image as Tesseract and ocrmypdf read it: turned upright (EXIF), transparency laid over white, 8-bit sRGB PNG,
- * with its resolution: the image's own when it states a plausible one (100 to 1,200 dpi), else 300.
+ * with its resolution: the image's own when it states a plausible one (100 to 1,200 dpi); else, with `pageSized`,
+ * the resolution its pixel size gives a page (pageImageDpi: a 96-dpi screen image of an A4 page); else 300.
  */
-export async function normaliseImage(path: string, out: string): Promise<number> {
+export async function normaliseImage(path: string, out: string, opts: { pageSized?: boolean } = {}): Promise<number> {
   try {
     const meta = await sharp(path).metadata();
-    const dpi = meta.density && meta.density >= 100 && meta.density <= 1200 ? Math.round(meta.density) : OCR_DPI;
+    const stated = meta.density && meta.density >= 100 && meta.density <= 1200 ? Math.round(meta.density) : null;
+    const fromSize = opts.pageSized && meta.width && meta.height ? pageImageDpi(meta.width, meta.height, meta.density) : null;
+    const dpi = stated ?? fromSize ?? OCR_DPI;
     await sharp(path, { failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).toColourspace('srgb').withMetadata({ density: dpi }).png().toFile(out);
     return dpi;
   } catch (e) {

@@ -33,14 +33,25 @@ const TEXT_PRECISION_FLOOR = 0.95;
 const TEXT_LINE_ITEMS_FLOOR = 0.6;
 /** Text PDFs: wrong values returned with no review flag, at most (the goal, reached on this subset). */
 const TEXT_UNFLAGGED_WRONG_CEILING = 0;
+// After the OCR's page language and low-resolution enlargement (issue29-ocr, 2026-11-27): scanned PDFs recall 30/40 =
+// 0.75, precision 30/30, line items 3/9 = 0.33, 0 unflagged (main before: 28/40, 2/9); 96-dpi PNG recall 28/40 = 0.70,
+// precision 28/28, line items 2/9, 1 unflagged (main before: 24/40 = 0.60, 2/9, 1).
 /** Scanned PDFs (150 dpi, images only) of FLOOR_SUBSET: field recall. */
-const SCANNED_RECALL_FLOOR = 0.65;
+const SCANNED_RECALL_FLOOR = 0.7;
 /** Scanned PDFs: field precision (a little room for another CPU's OCR reading a digit otherwise). */
 const SCANNED_PRECISION_FLOOR = 0.9;
 /** Scanned PDFs: line items. */
-const SCANNED_LINE_ITEMS_FLOOR = 0.2;
+const SCANNED_LINE_ITEMS_FLOOR = 0.3;
 /** Scanned PDFs: wrong values returned with no review flag, at most (measured 0; one OCR misread's room). */
 const SCANNED_UNFLAGGED_WRONG_CEILING = 1;
+/** 96-dpi PNG images (page 1) of FLOOR_SUBSET: field recall (enlarged to 300 dpi before OCR). */
+const PNG_RECALL_FLOOR = 0.65;
+/** PNG images: field precision. */
+const PNG_PRECISION_FLOOR = 0.9;
+/** PNG images: line items. */
+const PNG_LINE_ITEMS_FLOOR = 0.2;
+/** PNG images: wrong values returned with no review flag, at most (measured 1: fr-netpresse). */
+const PNG_UNFLAGGED_WRONG_CEILING = 1;
 
 const runner = createFileOperationRunners()['flow-extract'];
 let work: string;
@@ -73,10 +84,11 @@ async function score(docs: readonly FetchedDocument[], form: CorpusForm): Promis
 const FLOORS = {
   text_pdf: { recall: TEXT_RECALL_FLOOR, precision: TEXT_PRECISION_FLOOR, lines: TEXT_LINE_ITEMS_FLOOR, unflagged: TEXT_UNFLAGGED_WRONG_CEILING },
   scanned_pdf: { recall: SCANNED_RECALL_FLOOR, precision: SCANNED_PRECISION_FLOOR, lines: SCANNED_LINE_ITEMS_FLOOR, unflagged: SCANNED_UNFLAGGED_WRONG_CEILING },
+  png: { recall: PNG_RECALL_FLOOR, precision: PNG_PRECISION_FLOOR, lines: PNG_LINE_ITEMS_FLOOR, unflagged: PNG_UNFLAGGED_WRONG_CEILING },
 } as const;
 
 describe('flow-extract on real invoices (a small tune subset of bench/extraction-corpus)', () => {
-  for (const form of ['text_pdf', 'scanned_pdf'] as const) {
+  for (const form of ['text_pdf', 'scanned_pdf', 'png'] as const) {
     it(`${form}: field recall, precision, line items and unflagged wrong values stay at or above their floors`, async () => {
       const { scored, diffs } = await score(fetched, form);
       const t = totals(scored);

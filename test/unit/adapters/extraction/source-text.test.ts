@@ -7,10 +7,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSourceText, type SourceTextOptions } from '../../../../adapters/extraction/source-text.js';
 import { capText, plainTextPages } from '../../../../adapters/extraction/text-pages.js';
-import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { EXTRACTION_LIMITS, type PageText, type PositionedText } from '../../../../domain/extraction.js';
-import { corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../../../helpers/ocr-corpus.js';
+import { corpusPage, foreignPage, scannedPdf, wordAccuracy, type CorpusPage } from '../../../helpers/ocr-corpus.js';
 
 /**
  * Source text of flow-extract (adapters/extraction/source-text.ts) on the real engines (poppler's pdftotext,
@@ -181,6 +181,84 @@ describe('scanned pages and images (OCR)', () => {
     expect(wordAccuracy(invoice.truth, p.text).recall).toBeGreaterThanOrEqual(0.95);
     expectOffsets(p);
     expectSaneBoxes(p);
+  });
+
+  it('a 96-dpi image of a page is enlarged to 300 dpi for Tesseract; its size and boxes stay in the page\'s points', async () => {
+    // The invoice page (A5, 5.83 × 8.27 in) as a 96-dpi screen image, as a browser or a PDF viewer would save it.
+    const png96 = await sharp(invoice.png).resize({ width: Math.round(5.83 * 96) }).withMetadata({ density: 96 }).png().toBuffer();
+    const seen: Array<{ dpi: number; width: number }> = [];
+    const recording: OcrEngine = {
+      ...engine,
+      async recogniseTsv(image, language, dpi, signal, mode) {
+        seen.push({ dpi, width: (await sharp(image).metadata()).width! });
+        return engine.recogniseTsv(image, language, dpi, signal, mode);
+      },
+    };
+    const doc = await readSourceText(file('invoice-96.png', png96), opts({ engine: recording }));
+    const p = doc.pages[0]!;
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) {
+      expect(s.dpi).toBe(300);
+      expect(s.width).toBe(Math.round((Math.round(5.83 * 96) * 300) / 96));
+    }
+    expect(p.width).toBeCloseTo(5.83 * 72, 0);
+    expect(p.height).toBeCloseTo(8.27 * 72, 0);
+    const acc = wordAccuracy(invoice.truth, p.text);
+    console.info('96-dpi invoice image word accuracy', acc);
+    expect(acc.recall).toBeGreaterThanOrEqual(0.95);
+    expectOffsets(p);
+    expectSaneBoxes(p);
+    const first = wordAt(p, 'INVOICE');
+    expect(Math.abs(first.box.x0 - 43.2)).toBeLessThan(3);
+    expect(Math.abs(first.box.y0 - 43.2)).toBeLessThan(6);
+    expect(lineWith(p, 'Toner')).toBe('Toner cartridge black 3 61.90 185.70');
+  });
+
+  it('the page\'s language is chosen from its words: a French and a German page read in their language, an English one stays English', async () => {
+    for (const lang of ['fra', 'deu'] as const) {
+      const page = await foreignPage(lang);
+      const doc = await readSourceText(file(`${lang}.png`, page.png), opts({ language: 'eng' }));
+      const acc = wordAccuracy(page.truth, doc.pages[0]!.text);
+      console.info(`${lang} page word accuracy`, acc);
+      expect(acc.recall, lang).toBeGreaterThanOrEqual(0.98); // read as English: 0.86 and 0.81
+    }
+  });
+
+  it('a page scanned sideways or upside down is turned upright first: its words, its upright size, a table row on one line', async () => {
+    const meta = await sharp(invoice.png).metadata();
+    for (const angle of [90, 180, 270]) {
+      const turned = await sharp(invoice.png).rotate(angle).withMetadata({ density: 300 }).png().toBuffer();
+      const image = await readSourceText(file(`turned-${angle}.png`, turned), opts());
+      const pdf = await readSourceText(file(`turned-${angle}.pdf`, await scannedPdf([{ png: turned, dpi: 300 }])), opts());
+      for (const [form, doc] of [['image', image], ['scanned PDF', pdf]] as const) {
+        const p = doc.pages[0]!;
+        const acc = wordAccuracy(invoice.truth, p.text);
+        console.info(`turned ${angle}° ${form} word accuracy`, acc);
+        expect(acc.recall, `${angle}° ${form}`).toBeGreaterThanOrEqual(0.95);
+        expect(p.width, `${angle}° ${form}`).toBeCloseTo((meta.width! * 72) / 300, 0);
+        expect(p.height, `${angle}° ${form}`).toBeCloseTo((meta.height! * 72) / 300, 0);
+        expectSaneBoxes(p);
+        expect(lineWith(p, 'Toner'), `${angle}° ${form}`).toBe('Toner cartridge black 3 61.90 185.70');
+      }
+    }
+  });
+
+  it('a page Tesseract reads with little confidence is read, and said to be hard to read in the warnings', async () => {
+    // The engine's own words and boxes, with the confidences a page in a broken font gets (about 50 of 100).
+    const unsure: OcrEngine = {
+      ...engine,
+      async recogniseTsv(image, language, dpi, signal, mode) {
+        const tsv = await engine.recogniseTsv(image, language, dpi, signal, mode);
+        return tsv.split('\n').map((row) => row.split('\t')).map((c) => (c[0] === '5' && c.length >= 12 ? [...c.slice(0, 10), '41', ...c.slice(11)] : c).join('\t')).join('\n');
+      },
+    };
+    const pdf = await scannedPdf([invoice, invoice]);
+    const doc = await readSourceText(file('unsure.pdf', pdf), opts({ engine: unsure }));
+    expect(doc.pages.map((p) => p.source)).toEqual(['ocr', 'ocr']);
+    expect(wordAccuracy(invoice.truth, doc.pages[1]!.text).recall).toBeGreaterThanOrEqual(0.95);
+    expect(doc.warnings).toEqual([1, 2].map((n) => `page ${n} is hard to read (text recognition confidence 41 %); check the values taken from it`));
+    const image = await readSourceText(file('unsure.png', invoice.png), opts({ engine: unsure }));
+    expect(image.warnings).toEqual(['page 1 is hard to read (text recognition confidence 41 %); check the values taken from it']);
   });
 
   it('a page past its time limit is an empty page and a warning; the other pages are read', async () => {
