@@ -15,7 +15,9 @@
  */
 import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
-import { amountReadings, canonicalDecimal, findAmounts, findTaxIds, monthNumber, PLAIN_DECIMAL } from './extraction-values.js';
+import { CONCEPTS, CUSTOMER_NUMBER_LABELS, PHONE_LABELS } from './extraction-lexicon.js';
+import { blockAt, blockName, carriesParty, nameContains, pageBlocks, REGISTRATION, sameName } from './extraction-parties.js';
+import { amountReadings, canonicalDecimal, compactId, findAmounts, findDates, findTaxIds, monthNumber, PLAIN_DECIMAL, vatIdProblem } from './extraction-values.js';
 
 /** The concept id of a field name (`total`, `subtotal`, `tax`, `invoice_date`, `due_date`, or any other id). */
 export type ConceptOf = (field: string) => string;
@@ -236,7 +238,152 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const due = isoOf(dueDateF);
   if (issued && due && due < issued) fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
 
+  // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
+  for (const t of checkTextFields(result, document, conceptOf)) fail(t.reason, t.fields.map(field));
+
   return { flags, reasons };
+}
+
+// ------------------------------------------------------------------------------------------------------- text fields
+
+/** The values of the fields of one concept, in request order, with their field names. */
+const ofConcept = (result: ExtractionResult, conceptOf: ConceptOf, id: string) =>
+  Object.entries(result.fields).filter(([f, v]) => conceptOf(f) === id && v.value !== null).map(([f, v]) => ({ f, v, value: v.value! }));
+
+/** Where a value's snippet starts in its page's text: within its box's words when it has one, else every place. */
+function snippetStarts(page: PageText, ev: Evidence): number[] {
+  const starts: number[] = [];
+  for (let i = page.text.indexOf(ev.snippet); i >= 0 && starts.length < 50; i = page.text.indexOf(ev.snippet, i + 1)) starts.push(i);
+  const box = ev.box;
+  if (!box || page.words.length === 0) return starts;
+  const inBox = page.words.filter((w) => (w.box.x0 + w.box.x1) / 2 >= box.x0 - 0.5 && (w.box.x0 + w.box.x1) / 2 <= box.x1 + 0.5 && (w.box.y0 + w.box.y1) / 2 >= box.y0 - 0.5 && (w.box.y0 + w.box.y1) / 2 <= box.y1 + 0.5);
+  if (inBox.length === 0) return starts;
+  const lo = Math.min(...inBox.map((w) => w.offset));
+  const hi = Math.max(...inBox.map((w) => w.offset + w.text.length));
+  return starts.filter((i) => i >= lo && i < hi);
+}
+
+/** The page a value was read from (null for XML, a missing page, or no evidence). */
+const pageOf = (document: PositionedText, v: ExtractedValue): PageText | null =>
+  v.evidence && v.evidence.source !== 'xml' && v.evidence.page !== null ? (document.pages.find((p) => p.page === v.evidence!.page) ?? null) : null;
+
+interface TextFlag {
+  reason: string;
+  fields: string[];
+}
+
+/** Words that may stand between a label and the number it names ("Invoice No.", "Rechnung Nr.", "n°"). */
+const NUMBER_WORDS = /^(?:no|nr|n°|nº|number|nummer|numéro|numero|número|núm|num|#|id|ref)\.?$/iu;
+
+/**
+ * Checks of the text fields: (9) a party's name is the head of a block that carries the party's address, VAT id or
+ * IBAN, or the letterhead at the top of page 1 (or comes from the e-invoice XML), the seller and buyer are not the
+ * same name, and the seller's name agrees with the head of the block that carries the seller's VAT id or its company
+ * registration; (10) an invoice number is not a date, an amount, a phone number, a postcode or a customer or order
+ * number; (11) a VAT id has an EU country prefix, its country's format and checksum.
+ */
+export function checkTextFields(result: ExtractionResult, document: PositionedText, conceptOf: ConceptOf): TextFlag[] {
+  const out: TextFlag[] = [];
+  const sellers = ofConcept(result, conceptOf, 'vendor_name');
+  const buyers = ofConcept(result, conceptOf, 'customer_name');
+
+  // 9. Names.
+  for (const { f, v, value } of [...sellers, ...buyers]) {
+    const page = pageOf(document, v);
+    if (!page) continue;
+    const starts = snippetStarts(page, v.evidence!);
+    if (starts.length === 0) continue; // the evidence check flags a snippet that is not on its page
+    const inBlock = starts.some((at) => {
+      const where = blockAt(page, at);
+      const name = where ? blockName(where.block) : null;
+      return name !== null && at >= name.start && at < name.end && !/[\p{L}\p{N}]/u.test(page.text.slice(name.start, at)) && (carriesParty(where!.block) || where!.block.top);
+    });
+    if (!inBlock) out.push({ reason: `${f} "${clip(value)}" was not read from a party's block: no address, VAT id or IBAN is printed with it, and it is not the letterhead at the top of page 1`, fields: [f] });
+  }
+  const seller = sellers[0];
+  const buyer = buyers[0];
+  if (seller && buyer && sameName(seller.value, buyer.value)) {
+    out.push({ reason: `${seller.f} and ${buyer.f} are the same name "${clip(seller.value)}": one of them is the other party's`, fields: [seller.f, buyer.f] });
+  }
+  // The seller's own block: the one carrying its VAT id, or its registered office and registration (a legal footer).
+  const sellerVat = ofConcept(result, conceptOf, 'tax_id')[0]?.value;
+  const legal = document.pages.flatMap((page) => pageBlocks(page).flatMap((b) => {
+    const ownVat = sellerVat !== undefined && b.taxIds.includes(compactId(sellerVat));
+    if (!((ownVat && (b.address || b.registration)) || (b.registration && b.address))) return [];
+    const name = blockName(b);
+    if (!name || name.labelled || name.start !== b.segments[0]!.start || REGISTRATION.test(name.text) || findTaxIds(name.text).length > 0) return [];
+    return [{ name: name.text.trim(), page: page.page, why: ownVat ? `the seller's VAT id ${sellerVat}` : 'the company\'s registration' }];
+  }));
+  if (seller && pageOf(document, seller.v) && legal.length > 0 && !legal.some((l) => nameContains(l.name, seller.value))) {
+    const l = legal[0]!;
+    out.push({ reason: `${seller.f} "${clip(seller.value)}" disagrees with "${clip(l.name)}", the name heading the block with ${l.why} (page ${l.page})`, fields: [seller.f] });
+  }
+  if (buyer && pageOf(document, buyer.v)) {
+    const l = legal.find((x) => sameName(x.name, buyer.value));
+    if (l) out.push({ reason: `${buyer.f} "${clip(buyer.value)}" is the name heading the block with ${l.why} (page ${l.page}): the seller's`, fields: [buyer.f] });
+  }
+
+  // 10. Invoice numbers.
+  for (const { f, v, value } of ofConcept(result, conceptOf, 'invoice_number')) {
+    const why = notAnInvoiceNumber(document, v, value);
+    if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
+  }
+
+  // 11. VAT ids.
+  for (const id of ['tax_id', 'buyer_tax_id']) {
+    for (const { f, value } of ofConcept(result, conceptOf, id)) {
+      const why = vatIdProblem(value);
+      if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
+    }
+  }
+  return out;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+const labelsRe = (labels: readonly string[]) => new RegExp(`(?<![\\p{L}])(?:${[...labels].sort((a, b) => b.length - a.length).map((l) => l.split(/\s+/u).map(escapeRe).join('\\.?\\s*')).join('|')})(?![\\p{L}])\\.?`, 'giu');
+const INVOICE_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'invoice_number')!.labels);
+const CUSTOMER_NUMBER_LABEL = labelsRe(CUSTOMER_NUMBER_LABELS);
+const ORDER_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'po_number')!.labels);
+const PHONE_LABEL = labelsRe(PHONE_LABELS);
+
+/** The last label of `re` in `text` and where it ends, or null. */
+function lastLabel(re: RegExp, text: string): number | null {
+  let end: number | null = null;
+  for (const m of text.matchAll(re)) end = m.index + m[0].length;
+  return end;
+}
+
+/** Why a value read as an invoice number is none (a date, an amount, a phone number, a postcode, another number), or null. */
+function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: string): string | null {
+  const t = value.trim();
+  if (findDates(t).some((d) => d.raw === t)) return 'looks like a date, not an invoice number';
+  if (/^-?\d{1,3}(?:[.,'’ ]\d{3})*[.,]\d{2}$/u.test(t)) return 'looks like an amount, not an invoice number';
+  if (/^\+\d[\d\s()./-]{6,}$/u.test(t) || /^\(?0\d{1,4}\)?(?:[\s/.-]\d{2,4}){2,}$/u.test(t)) return 'looks like a phone number, not an invoice number';
+  const page = pageOf(document, v);
+  if (!page) return null;
+  const at = snippetStarts(page, v.evidence!)[0];
+  if (at === undefined) return null;
+  const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = page.text.indexOf('\n', at) < 0 ? page.text.length : page.text.indexOf('\n', at);
+  // What labels the value: the text before it in its block's line (or the line above when nothing is before it).
+  const where = blockAt(page, at);
+  let before = where ? page.text.slice(where.block.segments[where.segment]!.start, at) : page.text.slice(lineStart, at);
+  // A label alone on the line above (its value printed below it).
+  if (!/[\p{L}]/u.test(before) && where && where.segment > 0 && /:\s*$/u.test(where.block.segments[where.segment - 1]!.text)) before = where.block.segments[where.segment - 1]!.text;
+  const invoiceLabel = lastLabel(INVOICE_NUMBER_LABEL, before);
+  const other = (re: RegExp) => {
+    const end = lastLabel(re, before);
+    return end !== null && (invoiceLabel === null || end > invoiceLabel) ? end : null;
+  };
+  if (other(PHONE_LABEL) !== null) return 'is printed after a phone label: a phone number, not an invoice number';
+  if (other(CUSTOMER_NUMBER_LABEL) !== null) return 'is printed after a customer number\'s label: a customer number, not an invoice number';
+  if (other(ORDER_NUMBER_LABEL) !== null) return 'is printed after an order number\'s label: an order number, not an invoice number';
+  // A postcode: four or five digits followed by a town on its line, with no invoice-number label before it.
+  const after = page.text.slice(at + v.evidence!.snippet.length, lineEnd);
+  if (/^\d{4,5}$/u.test(t) && /^\s+\p{Lu}[\p{L}'’.-]+/u.test(after) && invoiceLabel === null && !before.trim().split(/\s+/u).every((w) => NUMBER_WORDS.test(w))) {
+    return 'is a postcode followed by its town, not an invoice number';
+  }
+  return null;
 }
 
 // -------------------------------------------------------------------------------------------------- where a value is

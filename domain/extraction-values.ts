@@ -365,3 +365,105 @@ export function findIbans(text: string): ValueMatch[] {
   }
   return out;
 }
+
+// ------------------------------------------------------------------------------------------- VAT id formats and checks
+
+/**
+ * The format of each EU member state's VAT id after its prefix (EU VIES formats), and of GB/XI, CH and NO. Greece's
+ * prefix is EL (GR is accepted as printed).
+ */
+const VAT_FORMATS: Readonly<Record<string, RegExp>> = {
+  AT: /^U\d{8}$/u, BE: /^[01]\d{9}$/u, BG: /^\d{9,10}$/u, CY: /^\d{8}[A-Z]$/u, CZ: /^\d{8,10}$/u, DE: /^[1-9]\d{8}$/u,
+  DK: /^\d{8}$/u, EE: /^\d{9}$/u, EL: /^\d{9}$/u, GR: /^\d{9}$/u, ES: /^[A-Z0-9]\d{7}[A-Z0-9]$/u, FI: /^\d{8}$/u,
+  FR: /^[A-HJ-NP-Z0-9]{2}\d{9}$/u, HR: /^\d{11}$/u, HU: /^\d{8}$/u, IE: /^\d[A-Z0-9+*]\d{5}[A-Z]{1,2}$/u, IT: /^\d{11}$/u,
+  LT: /^(?:\d{9}|\d{12})$/u, LU: /^\d{8}$/u, LV: /^\d{11}$/u, MT: /^\d{8}$/u, NL: /^\d{9}B\d{2}$/u, PL: /^\d{10}$/u,
+  PT: /^\d{9}$/u, RO: /^[1-9]\d{1,9}$/u, SE: /^\d{10}01$/u, SI: /^[1-9]\d{7}$/u, SK: /^[1-9]\d{9}$/u,
+  GB: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u, XI: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u,
+  CHE: /^\d{9}(?:MWST|TVA|IVA)?$/u, NO: /^\d{9}(?:MVA)?$/u,
+};
+
+const digitsOf = (s: string) => [...s].map(Number);
+const digitSum = (n: number) => (n > 9 ? n - 9 : n);
+
+/** Checksums of the member states whose VAT ids carry one that is published (true: it holds). */
+const VAT_CHECKSUMS: Record<string, (body: string) => boolean> = {
+  // ISO 7064 MOD 11,10.
+  DE: (b) => {
+    let product = 10;
+    for (const d of digitsOf(b.slice(0, 8))) {
+      let sum = (d + product) % 10;
+      if (sum === 0) sum = 10;
+      product = (2 * sum) % 11;
+    }
+    return (11 - product) % 10 === Number(b[8]);
+  },
+  AT: (b) => {
+    const d = digitsOf(b.slice(1));
+    const r = d[0]! + d[2]! + d[4]! + d[6]! + [d[1]!, d[3]!, d[5]!].reduce((s, x) => s + Math.floor(x / 5) + ((2 * x) % 10), 0);
+    return (10 - ((r + 4) % 10)) % 10 === d[7];
+  },
+  BE: (b) => 97 - (Number(b.slice(0, 8)) % 97) === Number(b.slice(8)),
+  // The key of a numeric French id: (12 + 3 × (SIREN mod 97)) mod 97; letter keys have no published check.
+  FR: (b) => !/^\d{2}/u.test(b) || (12 + 3 * (Number(b.slice(2)) % 97)) % 97 === Number(b.slice(0, 2)),
+  // Luhn over the 11 digits.
+  IT: (b) => digitsOf(b).reduce((s, d, i) => s + (i % 2 === 1 ? digitSum(2 * d) : d), 0) % 10 === 0,
+  // The RSIN's mod 11, or the mod 97 of the whole id (the numbers of sole traders since 2020).
+  NL: (b) => {
+    const d = digitsOf(b.slice(0, 9));
+    const mod11 = d.slice(0, 8).reduce((s, x, i) => s + x * (9 - i), 0) % 11 === d[8];
+    return mod11 || mod97(`NL${b}`) === 1;
+  },
+  ES: (b) => spanishIdValid(b),
+  // Weights 8…2 and the last two digits (mod 97, or the 9755 series).
+  GB: (b) => {
+    if (!/^\d{9}/u.test(b)) return true;
+    const d = digitsOf(b.slice(0, 9));
+    const sum = d.slice(0, 7).reduce((s, x, i) => s + x * (8 - i), 0) + Number(b.slice(7, 9));
+    return sum % 97 === 0 || (sum + 55) % 97 === 0;
+  },
+};
+VAT_CHECKSUMS['XI'] = VAT_CHECKSUMS['GB']!;
+
+/** ISO 7064 MOD 97-10 of an alphanumeric string (letters as 10–35). */
+function mod97(s: string): number {
+  let rem = 0;
+  for (const ch of s.toUpperCase().replace(/[A-Z]/gu, (c) => String(c.charCodeAt(0) - 55))) rem = (rem * 10 + Number(ch)) % 97;
+  return rem;
+}
+
+/** A Spanish NIF (DNI: 8 digits + letter), NIE (X/Y/Z) or CIF (letter, 7 digits, control digit or letter). */
+function spanishIdValid(id: string): boolean {
+  const letters = 'TRWAGMYFPDXBNJZSQVHLCKE';
+  if (/^\d{8}[A-Z]$/u.test(id)) return letters[Number(id.slice(0, 8)) % 23] === id[8];
+  if (/^[XYZ]\d{7}[A-Z]$/u.test(id)) return letters[Number(String('XYZ'.indexOf(id[0]!)) + id.slice(1, 8)) % 23] === id[8];
+  if (/^[ABCDEFGHJKLMNPQRSUVW]\d{7}[0-9A-J]$/u.test(id)) {
+    const d = digitsOf(id.slice(1, 8));
+    const sum = d.reduce((s, x, i) => s + (i % 2 === 0 ? digitSum(2 * x) : x), 0);
+    const control = (10 - (sum % 10)) % 10;
+    return id[8] === String(control) || id[8] === 'JABCDEFGHI'[control];
+  }
+  return false;
+}
+
+/**
+ * What is wrong with a VAT id, or null: an EU (or GB, XI, CH, NO) prefix with its country's format and, where the
+ * country publishes one, its checksum. A US EIN (`12-3456789`) has nothing to check; an id printed without its prefix
+ * passes only as a Spanish NIF/CIF with a valid control character (how Spanish invoices print it at home). The reason
+ * is written for a reviewer.
+ */
+export function vatIdProblem(value: string): string | null {
+  const id = compactId(value);
+  if (/^\d{2}-\d{7}$/u.test(value.trim())) return null;
+  const m = /^(CHE|[A-Z]{2})(.*)$/u.exec(id);
+  const format = m ? VAT_FORMATS[m[1]!] : undefined;
+  if (!m || !format) {
+    if (spanishIdValid(id)) return null;
+    if (/^[A-Z]{2}\d/u.test(id)) return `starts with "${id.slice(0, 2)}", which is no EU country prefix`;
+    return 'has no EU country prefix (two letters such as DE, FR) and is in no national format it could be printed in';
+  }
+  const [, country, body] = m;
+  if (!format.test(body!)) return `is not in the format of ${country} VAT ids`;
+  const check = VAT_CHECKSUMS[country!];
+  if (check && !check(body!)) return `fails the checksum of ${country} VAT ids (a digit may be misread or mistyped)`;
+  return null;
+}

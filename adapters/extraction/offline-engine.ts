@@ -7,6 +7,7 @@
  */
 import {
   EXTRACTION_LIMITS,
+  type EngineFlag,
   type ExtractedValue,
   type ExtractionRequest,
   type ExtractionResult,
@@ -31,6 +32,8 @@ import {
 import type { ExtractionProvider } from './extraction-provider.js';
 import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
+import { nameContains } from '../../domain/extraction-parties.js';
+import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
 export class OfflineExtractionEngine implements ExtractionProvider {
@@ -49,6 +52,10 @@ interface Context {
   tableLines: Set<string>;
   order: DateOrder | null;
   currency: ExtractedValue;
+  /** Why a value the engine gives needs review (a weak pairing, an unlabelled or contradicted reading), by value. */
+  reasons: Map<ExtractedValue, string>;
+  /** The concepts being read (see readField). */
+  busy: Set<string>;
 }
 
 /** Reads the requested fields and the line items of one document (synchronous, deterministic). */
@@ -56,11 +63,18 @@ export function extractOffline(document: PositionedText, fields: readonly string
   const pages = document.pages.map((page) => ({ page, lines: pageLines(page) }));
   const table = readLineItems(pages);
   const currency = documentCurrency(pages.map((p) => p.page));
-  const ctx: Context = { pages, tableLines: table.tableLines, order: null, currency };
+  const ctx: Context = { pages, tableLines: table.tableLines, order: null, currency, reasons: new Map(), busy: new Set() };
   ctx.order = documentDateOrder(pages.map((p) => p.page), currency.value);
   const out: Record<string, ExtractedValue> = {};
-  for (const field of fields) out[field] = readField(conceptOf(field), ctx) ?? empty();
-  return { fields: out, items: table.items, warnings: table.warnings };
+  const flags: EngineFlag[] = [];
+  for (const field of fields) {
+    const v = readField(conceptOf(field), ctx) ?? empty();
+    out[field] = v;
+    const reason = ctx.reasons.get(v);
+    if (reason && v.value !== null) flags.push({ field, item: null, reason: `${field} "${v.value.length > 60 ? `${v.value.slice(0, 57)}…` : v.value}": ${reason}` });
+  }
+  const all = [...table.flags, ...flags];
+  return { fields: out, items: table.items, warnings: table.warnings, ...(all.length > 0 ? { flags: all } : {}) };
 }
 
 /**
@@ -108,6 +122,18 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
 }
 
 function readField(concept: Concept, ctx: Context): ExtractedValue | null {
+  // The parties' readings ask for each other (the buyer is not the seller, a letterhead is not the customer): a concept
+  // already being read gives null to the one asking.
+  if (ctx.busy.has(concept.id)) return null;
+  ctx.busy.add(concept.id);
+  try {
+    return readConcept(concept, ctx);
+  } finally {
+    ctx.busy.delete(concept.id);
+  }
+}
+
+function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const hits = ctx.pages.flatMap(({ page, lines }) => lines
     .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
     .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
@@ -118,7 +144,7 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   const rates = new Set(concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : []);
   for (const { page, lines, line, hit } of hits) {
     if (rates.size > 1 && rated(line.text.slice(hit.start)) !== null) continue;
-    const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end);
+    const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ?? (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
     if (v) return v;
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
@@ -128,8 +154,27 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
     return soleCandidate(concept.reader, ctx, buyer);
   }
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
+  const pageTexts = ctx.pages.map((p) => p.page).filter(hasBoxes);
+  if (concept.id === 'vendor_name') {
+    const seller = sellerFromBlocks(pageTexts, readField(conceptOf('seller_vat_id'), ctx)?.value ?? null);
+    const top = letterhead(ctx);
+    // The letterhead of a document that names itself (or its customer) confirms a block reading the layout alone suggests.
+    if (seller && seller.reason && top && nameContains(top.value!, seller.value.value!)) return top;
+    return given(ctx, seller) ?? top;
+  }
   if (concept.letterhead) return letterhead(ctx);
+  if (concept.id === 'customer_name') {
+    const seller = readField(conceptOf('seller_name'), ctx)?.value ?? null;
+    return given(ctx, buyerFromBlocks(pageTexts, seller, readField(conceptOf('seller_vat_id'), ctx)?.value ?? null));
+  }
   return null;
+}
+
+/** A reading's value, its reason to review it kept for the engine's flags. */
+function given(ctx: Context, r: PartyReading | null): ExtractedValue | null {
+  if (!r) return null;
+  if (r.reason) ctx.reasons.set(r.value, r.reason);
+  return r.value;
 }
 
 /**
@@ -155,7 +200,10 @@ function letterhead(ctx: Context): ExtractedValue | null {
   if (!candidate) return null;
   // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
   const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
-  const t = candidate.text.slice(lead);
+  // A name with its e-mail address after it in one group ("Sammy Maystone smaystone4@fake.com", the address set under
+  // the name and read into its line): the name.
+  const mail = findEmails(candidate.text.slice(lead))[0];
+  const t = candidate.text.slice(lead, mail && mail.index > 0 ? lead + mail.index : undefined).trimEnd();
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\p{N}/gu) ?? []).length;
   if (letters < 2 || digits >= letters || t.includes(':') || STARTS_WITH_LABEL.test(t) || t.length > EXTRACTION_LIMITS.maxValueChars) return null;
@@ -227,6 +275,8 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
     if (isLabelGroup(page.text.slice(start, end), true)) break;
+    // A note in brackets under a party's label ("(Not to be used for payment remittance)") is not its name.
+    if (concept.name && /^\(.*\)$/u.test(page.text.slice(start, end).trim())) return null;
     const below = owned(readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end)), start);
     if (below) return { ...below, confidence: 0.8 };
     break;

@@ -5,7 +5,7 @@
  * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
  * the confidence and, when it fails, a warning; it never invents a missing value.
  */
-import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
+import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type EngineFlag, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
 
@@ -14,6 +14,8 @@ export interface TableRead {
   warnings: string[];
   /** Lines that belong to a table (header and rows), as `page:start`: labels are not looked for there. */
   tableLines: Set<string>;
+  /** Line items' values the reader is unsure of, and why (a table without a header, its columns guessed). */
+  flags: EngineFlag[];
 }
 
 const SUMMARY_WORDS = String.raw`sub-?\s*total|total|taxes?|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|ust|tva|iva|btw|amount\s+due|balance|discount|shipping|zwischensumme|gesamt|summe|netto|rechnungsbetrag|zu\s+zahlen|sous-?\s*total|montant|net\s+à\s+payer|base\s+imponible|importe|subtotal|totale|imponibile|subtotaal|totaal|te\s+betalen|bedrag|descuento|envío|impuestos?|saldo|total\s+parcial|rabatt|skonto|remise|sconto|korting|frais\s+de\s+port|versandkosten|porto|spedizione|verzendkosten`;
@@ -216,6 +218,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   const items: LineItem[] = [];
   const warnings: string[] = [];
   const tableLines = new Set<string>();
+  const flags: EngineFlag[] = [];
   const drafts: Draft[] = [];
   for (const { page, lines } of pages) {
     const boxes = hasBoxes(page);
@@ -268,7 +271,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (items.length + drafts.length >= EXTRACTION_LIMITS.maxLineItems) {
           warnings.push(`More than ${EXTRACTION_LIMITS.maxLineItems} line items: the rest are not read.`);
           finish();
-          return { items, warnings, tableLines };
+          return { items, warnings, tableLines, flags };
         }
         drafts.push(last);
         prevY = y;
@@ -286,7 +289,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       }
     }
   }
-  return { items, warnings, tableLines };
+  return { items, warnings, tableLines, flags };
 
   function finish() {
     for (const d of drafts.splice(0)) items.push(complete(d));

@@ -178,7 +178,9 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
       return { description: fromXml(l.description, xml.file), quantity: fromXml(l.quantity, xml.file), unit_price: unitPrice, amount: fromXml(l.amount, xml.file) };
     });
   } else items = visible.items;
-  return { fields: out, items, warnings: [...warnings, ...(visible?.warnings ?? [])], flags: [...(visible?.flags ?? []), ...flags] };
+  // The page reading's own flags, for the values it gave (a flag on a value the XML replaced is no longer about it).
+  const kept = (visible?.flags ?? []).filter((f) => (f.item === null ? out[f.field] !== undefined && out[f.field] === visible?.fields[f.field] : items === visible?.items));
+  return { fields: out, items, warnings: [...warnings, ...(visible?.warnings ?? [])], flags: [...kept, ...flags] };
 }
 
 /** `a / b` as a plain decimal (at most 10 decimals, trailing zeros dropped). */

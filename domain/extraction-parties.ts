@@ -1,0 +1,215 @@
+/**
+ * Where a party's name is printed (issue 29): the blocks of a page (its lines' groups of words stacked under each
+ * other, aligned left, right or centred, less than two lines apart), what each block carries (an address, a VAT id, an
+ * IBAN, a company's registration) and the name at its head. The offline engine reads unlabelled names from them (the
+ * letterhead, the seller's legal footer, the addressee's window) and the document checks judge any engine's names
+ * against them: a name must be the head of a block that carries the party's address, VAT id or IBAN, or the letterhead
+ * at the top of page 1.
+ *
+ * Pure: no I/O.
+ */
+import type { PageText, PositionedWord } from './extraction.js';
+import { CONCEPTS, OTHER_LABELS } from './extraction-lexicon.js';
+import { findEmails, findIbans, findTaxIds } from './extraction-values.js';
+
+/** A group of words on one line (a column's part of it), with its place. */
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+  /** Index of the line among the page's lines (blank ones included). */
+  line: number;
+  x0: number;
+  x1: number;
+  y: number;
+}
+
+export interface Block {
+  page: number;
+  segments: Segment[];
+  /** A postcode with its town, a street with its number, or a post-office box. */
+  address: boolean;
+  taxIds: string[];
+  ibans: string[];
+  /** A company's registration or registered office (share capital, SIRET, commercial register, "Siège social"). */
+  registration: boolean;
+  /** At the top of page 1 (its first three lines, or the top twelfth of the page). */
+  top: boolean;
+}
+
+/** The name at a block's head: where it is in the page text, and its text (a label before it left out). */
+export interface BlockName {
+  start: number;
+  end: number;
+  text: string;
+  /** The name follows a label on its line or the line above ("Bill to:"). */
+  labelled: boolean;
+}
+
+/** A postcode and its town (DE, FR, ES, IT, AT, CH, BE, NL "1234 AB", US "CA 94538", UK "BS1 4DJ"). */
+const POSTCODE_TOWN = /(?<![\p{L}\p{N}])(?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2})?\s+\p{Lu}[\p{L}'’.-]{1,}|(?<![\p{L}])[A-Z]{2}\s+\d{5}(?:-\d{4})?(?!\d)|(?<![\p{L}\p{N}])[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}])/u;
+/** A street and its number in the six languages, or a post-office box. */
+const STREET = new RegExp(
+  [
+    String.raw`\d+\s*[a-zA-Z]?,?\s+(?:rue|avenue|av\.|bd|boulevard|chemin|place|allée|impasse|quai|route|cours|via|viale|piazza|corso|calle|c\/|avda\.?|avenida|plaza|paseo|carrer)\b`,
+    String.raw`(?:rue|avenue|boulevard|chemin|place|allée|impasse|quai|route|via|viale|piazza|corso|calle|avenida|plaza|paseo|carrer)\s+\p{L}`,
+    String.raw`\p{L}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|straat|laan|plein|gracht|kade|dijk|singel)\s*\d+`,
+    String.raw`\b\d+[A-Z]?\s+(?:[\p{L}'’.-]+\s+){1,4}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|parkway|pkwy|highway|hwy|north|south|east|west)\b\.?`,
+    String.raw`\b(?:p\.?\s?o\.?\s?box|postfach|boîte postale|b\.?p\.?\s\d|apartado|casella postale|postbus)\b`,
+  ].join('|'),
+  'iu',
+);
+/** A company's registration or registered office, in the six languages. */
+export const REGISTRATION = /(?<![\p{L}])(?:capital|kapital|stammkapital|siret|siren|rcs|rsc|ape|naf|siège social|siege social|handelsregister|registergericht|amtsgericht|hrb|hra|registro mercantil|registro delle imprese|sede legale|kvk|kamer van koophandel|company (?:no|number|registration)|registered (?:office|in)|inscrite|immatricul\w*)(?![\p{L}])/iu;
+
+const midY = (w: PositionedWord) => (w.box.y0 + w.box.y1) / 2;
+
+/** The lines of a page with their words, and the page's typical line height. */
+function pageSegments(page: PageText): { segments: Segment[]; lh: number } {
+  const boxed = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0);
+  const heights = page.words.map((w) => w.box.y1 - w.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
+  const lh = boxed && heights.length ? heights[Math.floor(heights.length / 2)]! : 10;
+  const words = [...page.words].sort((a, b) => a.offset - b.offset);
+  const segments: Segment[] = [];
+  let wi = 0;
+  let start = 0;
+  let blanks = 0;
+  page.text.split('\n').forEach((raw, line) => {
+    const end = start + raw.length;
+    if (boxed) {
+      const lineWords: PositionedWord[] = [];
+      while (wi < words.length && words[wi]!.offset < start) wi++;
+      while (wi < words.length && words[wi]!.offset < end) lineWords.push(words[wi++]!);
+      // Groups of words: a gap wider than 1.5 line heights parts two columns, and words more than half a line
+      // higher or lower than the line's first are on a line of their own (a text layer may read two as one).
+      const y0 = lineWords.length ? midY(lineWords[0]!) : 0;
+      const bands = [lineWords.filter((w) => Math.abs(midY(w) - y0) <= 0.5 * lh), lineWords.filter((w) => Math.abs(midY(w) - y0) > 0.5 * lh)];
+      for (const band of bands) {
+        const sorted = band.sort((a, b) => a.box.x0 - b.box.x0);
+        let group: PositionedWord[] = [];
+        const flush = () => {
+          if (group.length === 0) return;
+          const s = Math.min(...group.map((w) => w.offset));
+          const e = Math.max(...group.map((w) => w.offset + w.text.length));
+          segments.push({ start: s, end: e, text: page.text.slice(s, e), line, x0: group[0]!.box.x0, x1: Math.max(...group.map((w) => w.box.x1)), y: midY(group[0]!) });
+          group = [];
+        };
+        for (const w of sorted) {
+          if (group.length && w.box.x0 - group[group.length - 1]!.box.x1 > 1.5 * lh) flush();
+          group.push(w);
+        }
+        flush();
+      }
+    } else if (raw.trim()) {
+      const lead = raw.length - raw.trimStart().length;
+      segments.push({ start: start + lead, end: start + raw.trimEnd().length, text: raw.trim(), line, x0: 0, x1: 0, y: (line + 2 * blanks) * lh });
+    } else {
+      blanks++; // plain text: a blank line parts two blocks
+    }
+    start = end + 1;
+  });
+  return { segments, lh };
+}
+
+const blockCache = new WeakMap<PageText, Block[]>();
+
+/** The blocks of a page, in reading order of their first lines. */
+export function pageBlocks(page: PageText): Block[] {
+  const cached = blockCache.get(page);
+  if (cached) return cached;
+  const { segments, lh } = pageSegments(page);
+  const open: Segment[][] = [];
+  for (const s of segments) {
+    const aligned = (t: Segment) =>
+      s.y - t.y > 0.5 * lh && s.y - t.y <= 2.4 * lh &&
+      (Math.abs(s.x0 - t.x0) <= 2 * lh || Math.abs(s.x1 - t.x1) <= 2 * lh || Math.abs((s.x0 + s.x1) / 2 - (t.x0 + t.x1) / 2) <= 2 * lh);
+    const into = open.find((b) => aligned(b[b.length - 1]!));
+    if (into) into.push(s);
+    else open.push([s]);
+  }
+  const firstLines = [...new Set(segments.map((s) => s.line))].slice(0, 3);
+  const minY = Math.min(...segments.map((s) => s.y));
+  const blocks = open.map((segs): Block => {
+    const text = segs.map((s) => s.text).join('\n');
+    const head = segs[0]!;
+    return {
+      page: page.page,
+      segments: segs,
+      address: segs.some((s) => POSTCODE_TOWN.test(s.text) || STREET.test(s.text)),
+      taxIds: findTaxIds(text).map((t) => t.value),
+      ibans: findIbans(text).map((t) => t.value),
+      registration: REGISTRATION.test(text),
+      top: page.page === 1 && (firstLines.includes(head.line) || (page.height > 0 && head.y - minY <= page.height / 12)),
+    };
+  });
+  blockCache.set(page, blocks);
+  return blocks;
+}
+
+/** A label alone ("Bill to:", "Service Provider:"), or a label and its value ("Kunde: ACME"): the label's end. */
+const LABEL_PREFIX = /^[^:\d]{1,40}:\s*/u;
+/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": the name follows. */
+const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
+
+/**
+ * The name at the head of a block: the first of its first three lines that is not a label alone nor a note in
+ * brackets, less a label before it on its line and an "ATTN:"; null when that text is no name (no three letters in a
+ * row, more digits than letters, an e-mail address or a web address).
+ */
+export function blockName(block: Block): BlockName | null {
+  let labelled = false;
+  for (const s of block.segments.slice(0, 3)) {
+    let start = s.start;
+    let text = s.text;
+    const label = LABEL_PREFIX.exec(text);
+    if (label) {
+      labelled = true;
+      start += label[0].length;
+      text = text.slice(label[0].length);
+    }
+    const attn = ATTENTION.exec(text);
+    if (attn && attn[0].length > 0) {
+      start += attn[0].length;
+      text = text.slice(attn[0].length);
+    }
+    if (!text.trim() || /^\(.*\)$/u.test(text.trim())) continue;
+    if (isLabelAlone(text)) {
+      labelled = true;
+      continue;
+    }
+    return isPartyName(text) ? { start, end: start + text.length, text, labelled } : null;
+  }
+  return null;
+}
+
+const LABELS = new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS]);
+/** A known label alone, without its colon ("COBRAR A", "Ship to", "Rechnungsempfänger"). */
+const isLabelAlone = (text: string) => LABELS.has(text.toLowerCase().replace(/[\s:.#]+$/u, '').replace(/\s+/gu, ' ').trim());
+
+/** Text that can be a party's name: three letters in a row, more letters than digits, no e-mail or web address. */
+export function isPartyName(text: string): boolean {
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  return /\p{L}{3}/u.test(text) && letters > (text.match(/\p{N}/gu) ?? []).length && findEmails(text).length === 0 && !/(?:https?:\/\/|www\.)/iu.test(text);
+}
+
+/** The block and segment that hold page offset `at`. */
+export function blockAt(page: PageText, at: number): { block: Block; segment: number } | null {
+  for (const block of pageBlocks(page)) {
+    const i = block.segments.findIndex((s) => at >= s.start && at < s.end);
+    if (i >= 0) return { block, segment: i };
+  }
+  return null;
+}
+
+/** Whether the block carries a party's particulars after its name: an address, a VAT id, an IBAN or a registration. */
+export const carriesParty = (b: Block) => b.address || b.taxIds.length > 0 || b.ibans.length > 0 || b.registration;
+
+/** Same name, whatever the case, spacing and punctuation at its ends. */
+export const sameName = (a: string, b: string) => normaliseName(a) === normaliseName(b);
+const normaliseName = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+/** One name contains the other ("ACME" and "ACME GmbH"). */
+export const nameContains = (a: string, b: string) => {
+  const x = normaliseName(a);
+  const y = normaliseName(b);
+  return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
+};
