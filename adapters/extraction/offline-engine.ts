@@ -142,10 +142,10 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   // (a sum) is read when the document prints more than one rate.
   const rated = (text: string) => RATE.exec(text)?.[1]?.replace(',', '.') ?? null;
   const rates = new Set(concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : []);
-  for (const { page, lines, line, hit } of hits) {
-    if (rates.size > 1 && rated(line.text.slice(hit.start)) !== null) continue;
+  const usable = hits.filter(({ line, hit }) => !(rates.size > 1 && rated(line.text.slice(hit.start)) !== null));
+  for (const [k, { page, lines, line, hit }] of usable.entries()) {
     const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ?? (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
-    if (v) return v;
+    if (v) return competing(concept, ctx, v, usable.slice(k + 1));
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
   if (concept.id === 'tax_id') {
@@ -169,6 +169,26 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   }
   return null;
 }
+
+/**
+ * A value read under one label while the same concept's label elsewhere on the document gives another value (two
+ * totals, two invoice numbers): which one is meant is the page's to say, so the value is given unsure, naming the
+ * other. Amounts, dates and identifiers only (a name's label recurs with other words after it).
+ */
+function competing(concept: Concept, ctx: Context, v: ExtractedValue, others: readonly { page: PageText; lines: Line[]; line: Line; hit: { start: number; end: number } }[]): ExtractedValue {
+  if (concept.reader === 'text' || ctx.reasons.has(v) || v.confidence === null || v.confidence <= UNSURE) return v;
+  const same = (a: string, b: string) => a === b || (PLAIN_NUMBER.test(a) && PLAIN_NUMBER.test(b) && Number(a) === Number(b));
+  for (const o of others) {
+    const w = readNearLabel(concept, ctx, o.page, o.lines, o.line, o.hit.start, o.hit.end);
+    if (!w || w.value === null || same(w.value, v.value!)) continue;
+    const unsure = { ...v, confidence: UNSURE };
+    const label = o.line.text.slice(o.hit.start, o.hit.end).replace(/[\s:#–-]+$/u, '');
+    ctx.reasons.set(unsure, `another "${label}" on page ${o.page.page} gives ${w.value}; which of the two is meant needs a look`);
+    return unsure;
+  }
+  return v;
+}
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/u;
 
 /** A reading's value, its reason to review it kept for the engine's flags. */
 function given(ctx: Context, r: PartyReading | null): ExtractedValue | null {
@@ -254,9 +274,10 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   // follows is that label's). Text-like values: the first group only; amounts, dates, currencies: the first group that
   // has one ("VAT 19%      596.60"). Right text that is no value of the kind gives null, not a value further on.
   let far: ExtractedValue | null = null;
+  let farBy = 0;
   for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
     const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
-    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; break; }
+    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; farBy = g.words[0]!.box.x0 - lx1; break; }
     if (right) return { ...right, confidence: 0.9 };
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
@@ -282,7 +303,10 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     break;
   }
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
-  return far && { ...far, confidence: UNSURE };
+  if (!far) return null;
+  const unsure = { ...far, confidence: UNSURE };
+  ctx.reasons.set(unsure, `read ${Math.round(farBy)} pt right of its label with nothing under the label: it may be another column's text`);
+  return unsure;
 }
 
 /** Plain text: the rest of the line starts with another label ("Invoice date: Due date: 14/04/2024"), or is one. */

@@ -7,6 +7,7 @@
  */
 import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type EngineFlag, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
+import { conceptOf, findLabels, STARTS_WITH_LABEL } from './offline-labels.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
 
 export interface TableRead {
@@ -286,6 +287,18 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
         tableLines.add(`${page.page}:${row.line.start}`);
         items.push(row.item);
+        flags.push({ field: 'amount', item: items.length - 1, reason: `line item ${items.length}: read from a table with no header row (its columns taken from quantity × unit price = amount on every line)` });
+      }
+    }
+  }
+  if (items.length === 0) {
+    for (const { page, lines } of pages) {
+      const { rows, total } = oneAmountRows(page, lines);
+      for (const row of rows) {
+        if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
+        tableLines.add(`${page.page}:${row.line.start}`);
+        items.push(row.item);
+        flags.push({ field: 'amount', item: items.length - 1, reason: `line item ${items.length}: read from a table with one amount column and no header row; its lines add up to the printed total ${total}` });
       }
     }
   }
@@ -365,4 +378,59 @@ function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | nu
   const value = page.text.slice(start, end).replace(/\s+/gu, ' ').replace(STRAY_MARKS, '');
   const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
   return { line, item: { description: { value, evidence: evidenceOf(page, start, end), confidence: 0.8 }, quantity: q!, unit_price: u!, amount: a! }, rights: nums.map((t) => t.right), y };
+}
+
+/**
+ * A table of one amount column and no header (a cloud bill's "Detail": each service over its "Charges" and "VAT"
+ * sub-rows): at least three consecutive lines, each words ending in one amount, the amounts right-aligned (within a
+ * line height). Rows that start with a known label (tax, total…) and rows whose description recurs in the run are the
+ * items' sub-rows; the rest are the items, taken only when there are two at least and their amounts add up to a total
+ * or subtotal printed on the page outside the run. With word boxes only.
+ */
+function oneAmountRows(page: PageText, lines: readonly Line[]): { rows: { line: Line; item: LineItem }[]; total: string | null } {
+  if (!hasBoxes(page)) return { rows: [], total: null };
+  const lh = lineHeight(page);
+  const totals = lines.filter((l) => findLabels(conceptOf('total'), l.text).length > 0 || findLabels(conceptOf('subtotal'), l.text).length > 0);
+  type One = { line: Line; desc: { start: number; end: number; text: string }; amount: ExtractedValue; right: number; y: number };
+  const one = (line: Line): One | null => {
+    const words = line.words;
+    const last = words[words.length - 1];
+    if (!last || words.length < 2 || !NUMBER_TOKEN.test(last.text) || !/[.,]\d{2}\)?$/u.test(last.text)) return null;
+    const desc = words.slice(0, -1).filter((w) => /[\p{L}\p{N}]/u.test(w.text));
+    if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text))) return null;
+    const amount = numberCell(page, { start: last.offset, end: last.offset + last.text.length });
+    if (amount.value === null) return null;
+    const start = desc[0]!.offset;
+    const end = desc[desc.length - 1]!.offset + desc[desc.length - 1]!.text.length;
+    return { line, desc: { start, end, text: page.text.slice(start, end).replace(/[\s*†]+$/u, '').trim() }, amount, right: last.box.x1, y: midY(last.box) };
+  };
+  const runs: One[][] = [];
+  let run: One[] = [];
+  for (const line of lines) {
+    // A total's line ends the run (it is what the run adds up to).
+    const row = totals.includes(line) ? null : one(line);
+    const prev = run[run.length - 1];
+    if (row && prev && row.y - prev.y <= 3 * lh && Math.abs(row.right - run[0]!.right) <= lh) { run.push(row); continue; }
+    if (run.length >= 3) runs.push(run);
+    run = row ? [row] : [];
+  }
+  if (run.length >= 3) runs.push(run);
+  for (const r of runs) {
+    const count = new Map<string, number>();
+    for (const x of r) count.set(x.desc.text.toLowerCase(), (count.get(x.desc.text.toLowerCase()) ?? 0) + 1);
+    const items = r.filter((x) => count.get(x.desc.text.toLowerCase()) === 1 && !STARTS_WITH_LABEL.test(x.desc.text) && !SUMMARY.test(x.desc.text));
+    if (items.length < 2) continue;
+    const cents = items.reduce((sum, x) => sum + Math.round(Number(x.amount.value) * 100), 0);
+    const inRun = new Set(r.map((x) => x.line));
+    const total = totals.filter((l) => !inRun.has(l)).flatMap((l) => findAmounts(l.text)).find((a) => Math.round(Number(a.value) * 100) === cents);
+    if (!total) continue;
+    return {
+      total: total.value,
+      rows: items.map((x) => ({
+        line: x.line,
+        item: { description: { value: x.desc.text, evidence: evidenceOf(page, x.desc.start, x.desc.start + x.desc.text.length), confidence: 0.6 }, quantity: empty(), unit_price: empty(), amount: x.amount },
+      })),
+    };
+  }
+  return { rows: [], total: null };
 }
