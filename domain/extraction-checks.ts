@@ -15,7 +15,7 @@
  */
 import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
-import { CONCEPTS, CUSTOMER_NUMBER_LABELS, PHONE_LABELS } from './extraction-lexicon.js';
+import { allWords, CHARGE_WORDS, CONCEPTS, labelAlternation, CUSTOMER_NUMBER_LABELS, PHONE_LABELS, TAX_INCLUDED_WORDS, TAX_NAMES, TAX_STEMS, wordsPattern } from './extraction-lexicon.js';
 import { blockAt, blockName, carriesParty, nameContains, pageBlocks, REGISTRATION, sameName } from './extraction-parties.js';
 import { amountReadings, canonicalDecimal, compactId, findAmounts, findDates, findTaxIds, monthNumber, PLAIN_DECIMAL, vatIdProblem } from './extraction-values.js';
 
@@ -41,14 +41,14 @@ export const UNSURE_CONFIDENCE = 0.5;
 /** A tax rate above this (in %) is not a sales tax or VAT rate: a tax above this share of its base is implausible. */
 const MAX_TAX_RATE = 30;
 
-/** Words that name a tax on a page (EN, DE, FR, ES, IT, NL and the Nordic languages). */
-const TAX_WORD = /(?<![\p{L}])(?:tax(?:es)?|vat|gst|hst|pst|qst|mwst|ust|tva|iva|btw|igic|moms|alv|mva|tps|tvq)(?![\p{L}])|steuer|imposta|impuest|taxe/iu;
+/** Words that name a tax on a page (the lexicon's tax names and their stems in compounds). */
+const TAX_WORD = new RegExp(`${wordsPattern(allWords(TAX_NAMES)).source}|${TAX_STEMS.join('|')}`, 'iu');
 /** Words saying a tax is included in the amounts (a receipt: "incl. 19% VAT"). */
-const TAX_INCLUDED = /(?<![\p{L}])(?:incl|included|including|inclusive|inkl|inklusive|enthalten|enth|dont|incluse|inclus|incluido|incluida|incluidos|inclusa|incluso|inclusief|inbegrepen)(?![\p{L}])/iu;
+const TAX_INCLUDED = wordsPattern(allWords(TAX_INCLUDED_WORDS));
 /** Words of charges and deductions between the lines and the subtotal or total (shipping, discount, rounding…). */
-const CHARGE_WORD = /shipping|freight|delivery|handling|postage|discount|rebate|deposit|rounding|service charge|tip|rabatt|skonto|versand|fracht|porto|pfand|rundung|remise|escompte|frais|livraison|arrondi|envío|envio|descuento|gastos|sconto|spedizione|trasporto|arrotondamento|korting|verzend|afronding|bezorg/iu;
-/** Words of a company's registration, on legal footers beside its VAT number (share capital, SIRET, register…). */
-const REGISTRATION_WORD = /capital|kapital|siret|siren|\bape\b|\brcs\b|handelsreg|registro|register|iban|\bbic\b/iu;
+const CHARGE_WORD = new RegExp(allWords(CHARGE_WORDS).join('|'), 'iu');
+/** A company's registration on a legal footer beside its VAT number, or its bank account: no tax line. */
+const REGISTRATION_WORD = new RegExp(`${REGISTRATION.source}|handelsreg|registro|register|\\biban\\b|\\bbic\\b`, 'iu');
 /** A percentage (`19%`, `7,7 %`, `-10%`). */
 const PERCENT = /(?<![\p{N}.,])(-?)(\d{1,3}(?:[.,]\d{1,3})?)\s?%/gu;
 
@@ -339,8 +339,7 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
   return out;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-const labelsRe = (labels: readonly string[]) => new RegExp(`(?<![\\p{L}])(?:${[...labels].sort((a, b) => b.length - a.length).map((l) => l.split(/\s+/u).map(escapeRe).join('\\.?\\s*')).join('|')})(?![\\p{L}])\\.?`, 'giu');
+const labelsRe = (labels: readonly string[]) => new RegExp(`(?<![\\p{L}])(?:${labelAlternation([...labels].sort((a, b) => b.length - a.length))})(?![\\p{L}])\\.?`, 'giu');
 const INVOICE_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'invoice_number')!.labels);
 const CUSTOMER_NUMBER_LABEL = labelsRe(CUSTOMER_NUMBER_LABELS);
 const ORDER_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'po_number')!.labels);

@@ -9,6 +9,69 @@
  */
 import { fieldKind, type ValueKind } from './extraction.js';
 
+/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": a name follows, with this before it. */
+export const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
+
+/** The languages of the lexicon, and `nordic` (Danish, Swedish, Norwegian, Finnish tax names only). */
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'nordic'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Names of a sales tax or VAT printed on an invoice, as whole words, per language. */
+export const TAX_NAMES: Readonly<Record<Language, readonly string[]>> = {
+  en: ['tax', 'taxes', 'vat', 'gst', 'hst', 'pst', 'qst', 'sales tax'],
+  de: ['mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer'],
+  fr: ['tva', 'taxe', 'taxes', 'tps', 'tvq'],
+  es: ['iva', 'igic', 'impuesto', 'impuestos'],
+  it: ['iva', 'imposta', 'imposte'],
+  nl: ['btw'],
+  nordic: ['moms', 'mva', 'alv'],
+};
+/** Parts of words that name a tax inside compounds ("Versicherungsteuer", "impuestos", "taxes"). */
+export const TAX_STEMS = ['steuer', 'imposta', 'impuest', 'taxe'];
+
+/** Words saying a tax is included in the amounts ("incl. 19% VAT", "dont TVA"), per language. */
+export const TAX_INCLUDED_WORDS: Readonly<Record<Language, readonly string[]>> = {
+  en: ['incl', 'included', 'including', 'inclusive'],
+  de: ['inkl', 'inklusive', 'enthalten', 'enth'],
+  fr: ['dont', 'incluse', 'inclus'],
+  es: ['incluido', 'incluida', 'incluidos'],
+  it: ['inclusa', 'incluso'],
+  nl: ['inclusief', 'inbegrepen'],
+  nordic: [],
+};
+
+/** Words of charges and deductions between the lines and the totals (shipping, discount, rounding…), per language. */
+export const CHARGE_WORDS: Readonly<Record<Language, readonly string[]>> = {
+  en: ['shipping', 'freight', 'delivery', 'handling', 'postage', 'discount', 'rebate', 'deposit', 'rounding', 'service charge', 'tip'],
+  de: ['rabatt', 'skonto', 'versand', 'fracht', 'porto', 'pfand', 'rundung'],
+  fr: ['remise', 'escompte', 'frais', 'livraison', 'arrondi'],
+  es: ['envío', 'envio', 'descuento', 'gastos'],
+  it: ['sconto', 'spedizione', 'trasporto', 'arrotondamento'],
+  nl: ['korting', 'verzend', 'afronding', 'bezorg'],
+  nordic: [],
+};
+
+/** Words of a company's registration or registered office (legal footers), per language. */
+export const REGISTRATION_WORDS: Readonly<Record<Language, readonly string[]>> = {
+  en: ['capital', 'company no', 'company number', 'company registration', 'registered office', 'registered in'],
+  de: ['kapital', 'stammkapital', 'handelsregister', 'registergericht', 'amtsgericht', 'hrb', 'hra'],
+  fr: ['siret', 'siren', 'rcs', 'rsc', 'ape', 'naf', 'siège social', 'siege social', 'immatriculée', 'immatriculé', 'inscrite'],
+  es: ['registro mercantil'],
+  it: ['registro delle imprese', 'sede legale'],
+  nl: ['kvk', 'kamer van koophandel'],
+  nordic: [],
+};
+
+/** Every word of a per-language list, once. */
+export const allWords = (lists: Readonly<Record<Language, readonly string[]>>): string[] => [...new Set(LANGUAGES.flatMap((l) => lists[l]))];
+/** `s` as a literal in a regular expression. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+/** Labels as alternatives of a pattern: a dot may follow each word, any spacing between them ("Rechnungs-Nr.", "No ."). */
+export const labelAlternation = (labels: readonly string[]) => labels.map((l) => l.split(/\s+/u).map(escapeRegExp).join('\\.?\\s*')).join('|');
+/** A pattern matching any of `words` as whole words (spaces inside a phrase match any spacing). */
+export const wordsPattern = (words: readonly string[], flags = 'iu'): RegExp =>
+  new RegExp(`(?<![\\p{L}])(?:${[...words].sort((a, b) => b.length - a.length).map((w) => w.split(/\s+/u).map(escapeRegExp).join('\\s+')).join('|')})(?![\\p{L}])`, flags);
+
 /** How a concept's value is read after its label. */
 export type Reader = ValueKind | 'identifier';
 
@@ -133,6 +196,8 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'totale iva', 'imposta', 'importo iva',
       'btw-bedrag', 'btw bedrag', 'totaal btw', 'btw',
       'vat', 'tax', 'gst',
+      // Every other name of a tax the lexicon knows (the checks know a document names a tax by the same names).
+      ...allWords(TAX_NAMES).filter((n) => !['vat', 'tax', 'gst', 'umsatzsteuer', 'mwst', 'ust', 'tva', 'taxes', 'iva', 'impuestos', 'impuesto', 'imposta', 'btw', 'mehrwertsteuer'].includes(n)),
     ],
     notBefore: TAX_NOT_BEFORE, notAfter: TAX_NOT_AFTER,
   },

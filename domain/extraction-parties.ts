@@ -9,7 +9,7 @@
  * Pure: no I/O.
  */
 import type { PageText, PositionedWord } from './extraction.js';
-import { CONCEPTS, OTHER_LABELS } from './extraction-lexicon.js';
+import { allWords, ATTENTION, CONCEPTS, OTHER_LABELS, REGISTRATION_WORDS, wordsPattern } from './extraction-lexicon.js';
 import { findEmails, findIbans, findTaxIds } from './extraction-values.js';
 
 /** A group of words on one line (a column's part of it), with its place. */
@@ -59,8 +59,8 @@ const STREET = new RegExp(
   ].join('|'),
   'iu',
 );
-/** A company's registration or registered office, in the six languages. */
-export const REGISTRATION = /(?<![\p{L}])(?:capital|kapital|stammkapital|siret|siren|rcs|rsc|ape|naf|siège social|siege social|handelsregister|registergericht|amtsgericht|hrb|hra|registro mercantil|registro delle imprese|sede legale|kvk|kamer van koophandel|company (?:no|number|registration)|registered (?:office|in)|inscrite|immatricul\w*)(?![\p{L}])/iu;
+/** A company's registration or registered office (the lexicon's registration words). */
+export const REGISTRATION = wordsPattern(allWords(REGISTRATION_WORDS));
 
 const midY = (w: PositionedWord) => (w.box.y0 + w.box.y1) / 2;
 
@@ -148,8 +148,6 @@ export function pageBlocks(page: PageText): Block[] {
 
 /** A label alone ("Bill to:", "Service Provider:"), or a label and its value ("Kunde: ACME"): the label's end. */
 const LABEL_PREFIX = /^[^:\d]{1,40}:\s*/u;
-/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": the name follows. */
-const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
 
 /**
  * The name at the head of a block: the first of its first three lines that is not a label alone nor a note in

@@ -2,9 +2,9 @@
  * Labels of the offline extraction engine: which printed labels name a requested field (synonyms per concept, the
  * field name's own words for anything else) and where they occur on a page.
  */
-import { CONCEPTS, OTHER_LABELS, type Concept } from '../../domain/extraction-lexicon.js';
+import { ATTENTION, CONCEPTS, escapeRegExp, labelAlternation, OTHER_LABELS, type Concept } from '../../domain/extraction-lexicon.js';
 
-export { conceptOf, nameWords, type Concept, type Reader } from '../../domain/extraction-lexicon.js';
+export { ATTENTION, conceptOf, nameWords, type Concept, type Reader } from '../../domain/extraction-lexicon.js';
 
 export interface LabelHit {
   /** Index in the concept's labels (lower is more specific). */
@@ -14,10 +14,8 @@ export interface LabelHit {
   end: number;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-
 function labelPattern(label: string): RegExp {
-  const parts = label.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''));
+  const parts = label.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''));
   return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join('\\s*')}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
 }
 
@@ -29,7 +27,7 @@ function anyLabelOf(concept: Concept): RegExp {
   const key = concept.labels.join('\u0000');
   let re = anyCache.get(key);
   if (!re) {
-    const alt = concept.labels.map((l) => l.split(/\s+/u).map((tok) => escape(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*')).join('|');
+    const alt = concept.labels.map((l) => l.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*')).join('|');
     anyCache.set(key, (re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, 'iu')));
   }
   return re;
@@ -68,7 +66,6 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
 }
 
 const ALL_LABELS = [...new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS])].sort((a, b) => b.length - a.length);
-const labelAlternation = (labels: readonly string[]) => labels.map((l) => l.split(/\s+/u).map(escape).join('\\.?\\s*')).join('|');
 
 /** Any known label followed by a colon (where a text value on the same line ends). */
 export const NEXT_LABEL = new RegExp(`\\s(?:${labelAlternation(ALL_LABELS)}|\\S+)\\.?\\s*:(?:\\s|$)`, 'iu');
@@ -89,8 +86,6 @@ export function isLabelGroup(text: string, strict = false): boolean {
   return m !== null && (!strict || /^\.?\s*[:#]/u.test(t.slice(m[0].length)) || t.length === m[0].length);
 }
 
-/** "ATTN: ACME Ltd", "z. Hd. Frau Muster": a name follows, with this before it. */
-export const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
 
 /**
  * Labels that name another concept's value, for one concept: every other concept's labels and the OTHER_LABELS,

@@ -52,7 +52,7 @@ describe('parties without a label', () => {
       null,
       [[240, 'Facture n° 2022089083']],
       [[300, 'Total TTC :'], [480, '56,02 €']],
-      null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+      ...Array<null>(37).fill(null), // the body of the page
       'NETPRESSE',
       'Siège social : 16 rue Mollien - 92100 BOULOGNE',
       'Sarl au capital de 10 000€ - Siret 53084813400017 - TVA FR63530848134',
