@@ -5,7 +5,7 @@
  * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
  * the confidence and, when it fails, a warning; it never invents a missing value.
  */
-import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type EngineFlag, type ExtractedValue, type LineItem, type LineItemColumn, type PageText } from '../../domain/extraction.js';
+import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type EngineFlag, type ExtractedValue, type LineItem, type LineItemColumn, type PageText, type PositionedWord } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { conceptOf, findLabels, STARTS_WITH_LABEL } from './offline-labels.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
@@ -142,18 +142,40 @@ type Row = Partial<Record<LineItemColumn, Cell>>;
  */
 const STRAY_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+ )+|(?: [|_~'‘’"`.,:;—–-]+)+$/gu;
 
-/** The cells of a row by x position: boundaries after a description at the next header, after a number at its end. */
-function rowByPosition(line: Line, cols: Column[]): Row {
+/**
+ * The cells of a row by x position: boundaries after a description at the next header, after a number at its end. A
+ * number set apart at the end of the description's cell, under nothing, while the numeric column right of the
+ * description is empty on this row, is that column's (a right-aligned quantity under a header printed further right:
+ * "Justificatif PDF        1" under "Désignation … Nombre").
+ */
+function rowByPosition(line: Line, cols: Column[], lh: number): Row {
   const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' || (c.col === 'other' && cols[i + 1]!.col === 'description') ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
   const row: Row = {};
+  const byCol = new Map<number, PositionedWord[]>();
   for (const w of line.words) {
     const cx = (w.box.x0 + w.box.x1) / 2;
     let i = bounds.findIndex((b) => cx <= b);
     if (i < 0) i = cols.length - 1;
+    byCol.set(i, [...(byCol.get(i) ?? []), w]);
+  }
+  const d = cols.findIndex((c) => c.col === 'description');
+  const next = cols[d + 1];
+  const descWords = byCol.get(d);
+  if (d >= 0 && next && next.col !== 'other' && !byCol.has(d + 1) && descWords && descWords.length > 1) {
+    const last = descWords[descWords.length - 1]!;
+    const before = descWords[descWords.length - 2]!;
+    if (NUMBER_TOKEN.test(last.text) && last.box.x0 - before.box.x1 > 1.5 * lh && last.box.x0 > cols[d]!.x1) {
+      byCol.set(d, descWords.slice(0, -1));
+      byCol.set(d + 1, [last]);
+    }
+  }
+  for (const [i, words] of byCol) {
     const col = cols[i]!.col;
     if (col === 'other') continue;
-    const cur = row[col];
-    row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
+    for (const w of words) {
+      const cur = row[col];
+      row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
+    }
   }
   return row;
 }
@@ -239,8 +261,9 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         const line = lines[j]!;
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
-        if (boxes && y - prevY > 3 * lh) break;
-        const row = splitTimes(page, boxes ? rowByPosition(line, cols) : rowByTokens(line, cols));
+        // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * lh) break;
+        const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         const q = numberCell(page, row.quantity);
         const u = numberCell(page, row.unit_price);
         const a = numberCell(page, row.amount);

@@ -78,4 +78,21 @@ describe('tables the engine had to guess', () => {
     const doc = page([[50, 'Opening hours'], [540, '9.00']], [[50, 'Closing time'], [540, '17.30']], [[50, 'Lunch'], [540, '12.00']], null, [[40, 'Total'], [540, '99.00']]);
     expect(extractOffline(doc, ['total']).items).toEqual([]);
   });
+
+  it('a header set well above its first row, quantities right-aligned under a header printed further right', () => {
+    // A French notice invoice: "Nombre" starts at x = 317, its "1" ends at x = 306; the header stands 31 pt above.
+    const doc = page(
+      [[140, 'Désignation'], [317, 'Nombre'], [393, 'P.U. HT'], [469, 'Montant HT']],
+      null,
+      null,
+      [[54, 'Justificatif PDF'], [300, '1'], [415, '0,75 €'], [480, '0,75 €']],
+      [[54, 'Justificatif Papier'], [300, '2'], [415, '3,50 €'], [480, '7,00 €']],
+      null,
+      [[393, 'Total HT :'], [480, '7,75 €']],
+    );
+    expect(extractOffline(doc, []).items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Justificatif PDF', '1', '0.75', '0.75'],
+      ['Justificatif Papier', '2', '3.50', '7.00'],
+    ]);
+  });
 });
