@@ -239,7 +239,7 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   if (issued && due && due < issued) fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
 
   // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
-  for (const t of checkTextFields(result, document, conceptOf)) fail(t.reason, t.fields.map(field));
+  for (const t of checkTextFields(result, document, conceptOf)) fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
 
   return { flags, reasons };
 }
@@ -270,6 +270,8 @@ const pageOf = (document: PositionedText, v: ExtractedValue): PageText | null =>
 interface TextFlag {
   reason: string;
   fields: string[];
+  /** Line items' columns. */
+  items?: { field: string; item: number }[];
 }
 
 /** Words that may stand between a label and the number it names ("Invoice No.", "Rechnung Nr.", "n°"). */
@@ -328,6 +330,20 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     const why = notAnInvoiceNumber(document, v, value);
     if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
   }
+
+  // 12. Line items that look misread: a row with a quantity or price but no amount; a description with no word.
+  result.items.forEach((it, i) => {
+    // An engine may leave a cell out: a missing cell is a null value.
+    const val = (c: LineItemColumn) => (it[c] as ExtractedValue | undefined)?.value ?? null;
+    const given = LINE_ITEM_COLUMNS.filter((c) => val(c) !== null);
+    if (val('amount') === null && (val('quantity') !== null || val('unit_price') !== null)) {
+      out.push({ reason: `line item ${i + 1}: no amount was read for it; its row may be misread`, fields: [], items: given.map((c) => ({ field: c, item: i })) });
+    }
+    const d = val('description');
+    if (d !== null && (!/\p{L}{3}/u.test(d) || (d.match(/\p{L}/gu) ?? []).length < (d.match(/[^\p{L}\s]/gu) ?? []).length)) {
+      out.push({ reason: `line item ${i + 1} description "${clip(d)}" has no word: it may be misread`, fields: [], items: [{ field: 'description', item: i }] });
+    }
+  });
 
   // 11. VAT ids.
   for (const id of ['tax_id', 'buyer_tax_id']) {

@@ -169,3 +169,27 @@ describe('VAT ids: the country prefix, the format and the checksum', () => {
     expect(reasonsOf(c, 'seller_vat_id')[0]).toMatch(/seller_vat_id "F63530848134"/u);
   });
 });
+
+describe('line items that look misread', () => {
+  // Rows as OCR read a table it could not make out (a scanned Factur-X invoice): marks and digits for words.
+  const doc = docOf([[50, '>OO? 0400000080 0?'], [300, '0'], [380, '2']], [[50, 'Nougat 250g'], [300, '20'], [380, '4.095'], [480, '81.90']]);
+  const p = doc.pages[0]!;
+  const none = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
+  const result = (): ExtractionResult => ({
+    fields: {},
+    items: [
+      { description: at(p, '>OO? 0400000080 0?'), quantity: at(p, '0'), unit_price: at(p, '2'), amount: none() },
+      { description: at(p, 'Nougat 250g'), quantity: at(p, '20'), unit_price: at(p, '4.095'), amount: at(p, '81.90') },
+    ],
+    warnings: [],
+  });
+
+  it('a line with a quantity or price but no amount, and a description with no word, are flagged with the reasons', () => {
+    const c = checkDocument(result(), doc, concept);
+    const line1 = c.flags.filter((f) => f.item === 0);
+    expect([...new Set(line1.map((f) => f.field))].sort()).toEqual(['description', 'quantity', 'unit_price']);
+    expect(c.reasons.join(' ')).toMatch(/line item 1: no amount was read/u);
+    expect(c.reasons.join(' ')).toMatch(/line item 1 description ">OO\? 0400000080 0\?" has no word/u);
+    expect(c.flags.filter((f) => f.item === 1)).toEqual([]);
+  });
+});
