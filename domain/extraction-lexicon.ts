@@ -12,6 +12,9 @@ import { fieldKind, type ValueKind } from './extraction.js';
 /** "ATTN: ACME Ltd", "z. Hd. Frau Muster": a name follows, with this before it. */
 export const ATTENTION = /^(?:attn|attention|z\.\s?hd|zu\s+händen|à\s+l'attention\s+de|a\s+la\s+atención\s+de|alla\s+c\.a|t\.a\.v)\.?\s*:?\s*/iu;
 
+/** Salutations printed before (or on the line above) a person's name in an address block. */
+export const SALUTATIONS = ['herrn', 'herr', 'frau', 'mr', 'mrs', 'ms', 'miss', 'monsieur', 'madame', 'mademoiselle', 'mme', 'mlle', 'señor', 'señora', 'sr', 'sra', 'don', 'doña', 'signor', 'signora', 'sig', 'sig.ra', 'dhr', 'mevr', 'mevrouw', 'de heer'];
+
 /** The languages of the lexicon, and `nordic` (Danish, Swedish, Norwegian, Finnish tax names only). */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'nordic'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -9,7 +9,7 @@
  * Pure: no I/O.
  */
 import type { PageText, PositionedWord } from './extraction.js';
-import { allWords, ATTENTION, CONCEPTS, OTHER_LABELS, REGISTRATION_WORDS, wordsPattern } from './extraction-lexicon.js';
+import { allWords, ATTENTION, CONCEPTS, escapeRegExp, OTHER_LABELS, REGISTRATION_WORDS, SALUTATIONS, wordsPattern } from './extraction-lexicon.js';
 import { findEmails, findIbans, findTaxIds } from './extraction-values.js';
 
 /** A group of words on one line (a column's part of it), with its place. */
@@ -175,14 +175,27 @@ export function blockName(block: Block): BlockName | null {
       labelled = true;
       continue;
     }
+    // A salutation alone ("Herrn", "Mrs") is over the name; before it on its line, it is not part of it.
+    if (SALUTATION_ALONE.test(text.trim())) continue;
+    const salutation = SALUTATION_BEFORE.exec(text);
+    if (salutation) {
+      start += salutation[0].length;
+      text = text.slice(salutation[0].length);
+    }
+    // A street or a postcode and town where the name should be: the name's line is missing (OCR lost it).
+    if (POSTCODE_TOWN.test(text) || STREET.test(text)) return null;
     return isPartyName(text) ? { start, end: start + text.length, text, labelled } : null;
   }
   return null;
 }
 
-const LABELS = new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS]);
-/** A known label alone, without its colon ("COBRAR A", "Ship to", "Rechnungsempfänger"). */
-const isLabelAlone = (text: string) => LABELS.has(text.toLowerCase().replace(/[\s:.#]+$/u, '').replace(/\s+/gu, ' ').trim());
+/** Lower case without diacritics: OCR often loses them ("Rechnungsempfanger", "Kaufer"). */
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const LABELS = new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS].map(fold));
+/** A known label alone, without its colon ("COBRAR A", "Ship to", "Rechnungsempfänger"), diacritics or not. */
+const isLabelAlone = (text: string) => LABELS.has(fold(text).replace(/[\s:.#]+$/u, '').replace(/\s+/gu, ' ').trim());
+const SALUTATION_ALONE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?,?$`, 'iu');
+const SALUTATION_BEFORE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?\\s+(?=\\p{L}{2})`, 'iu');
 
 /** Text that can be a party's name: three letters in a row, more letters than digits, no e-mail or web address. */
 export function isPartyName(text: string): boolean {

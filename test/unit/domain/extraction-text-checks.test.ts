@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { conceptOf } from '../../../adapters/extraction/offline-labels.js';
 import { checkDocument, type DocumentCheck } from '../../../domain/extraction-checks.js';
 import type { ExtractedValue, ExtractionResult, PageText, PositionedText } from '../../../domain/extraction.js';
+import { blockName, pageBlocks } from '../../../domain/extraction-parties.js';
 import { vatIdProblem } from '../../../domain/extraction-values.js';
 import { layoutPage, plainPage, type Row } from '../../helpers/positioned-text.js';
 
@@ -191,5 +192,16 @@ describe('line items that look misread', () => {
     expect(c.reasons.join(' ')).toMatch(/line item 1: no amount was read/u);
     expect(c.reasons.join(' ')).toMatch(/line item 1 description ">OO\? 0400000080 0\?" has no word/u);
     expect(c.flags.filter((f) => f.item === 1)).toEqual([]);
+  });
+});
+
+describe('the name heading a party block, as OCR reads it', () => {
+  const names = (...rows: Row[]) => pageBlocks(layoutPage(rows)).map((b) => blockName(b)?.text ?? null);
+  it('a label that lost its umlaut, and a salutation, are not the name', () => {
+    expect(names('Rechnungsempfanger', 'Herrn', 'Max Mustermann', 'Bahnhofstrasse 99', '12345 Musterstadt')).toEqual(['Max Mustermann']);
+    expect(names('Kaufer:', 'Frau', 'Erika Muster', '12345 Musterstadt')).toEqual(['Erika Muster']);
+  });
+  it('a street or a postcode and town is no name (the name line was lost)', () => {
+    expect(names('BAHNHOFSTRASSE 99', '12345 MUSTERSTADT')).toEqual([null]);
   });
 });
