@@ -295,12 +295,12 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     if (!page) continue;
     const starts = snippetStarts(page, v.evidence!);
     if (starts.length === 0) continue; // the evidence check flags a snippet that is not on its page
-    const inBlock = starts.some((at) => {
+    const inBlock = starts.some((at) => labelledBy(page, at, conceptOf(f)) || (() => {
       const where = blockAt(page, at);
       const name = where ? blockName(where.block) : null;
       return name !== null && at >= name.start && at < name.end && !/[\p{L}\p{N}]/u.test(page.text.slice(name.start, at)) && (carriesParty(where!.block) || where!.block.top);
-    });
-    if (!inBlock) out.push({ reason: `${f} "${clip(value)}" was not read from a party's block: no address, VAT id or IBAN is printed with it, and it is not the letterhead at the top of page 1`, fields: [f] });
+    })());
+    if (!inBlock) out.push({ reason: `${f} "${clip(value)}" was not read from a party's block: no party label names it, no address, VAT id or IBAN is printed with it, and it is not the letterhead at the top of page 1`, fields: [f] });
   }
   const seller = sellers[0];
   const buyer = buyers[0];
@@ -360,6 +360,26 @@ const INVOICE_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'invoice_num
 const CUSTOMER_NUMBER_LABEL = labelsRe(CUSTOMER_NUMBER_LABELS);
 const ORDER_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'po_number')!.labels);
 const PHONE_LABEL = labelsRe(PHONE_LABELS);
+
+const PARTY_LABEL = new Map(['vendor_name', 'customer_name'].map((id) => {
+  const alt = labelAlternation([...CONCEPTS.find((c) => c.id === id)!.labels].sort((a, b) => b.length - a.length));
+  return [id, { after: new RegExp(`(?<![\\p{L}])(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu'), alone: new RegExp(`^(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu') }];
+}));
+
+/**
+ * The name at `at` follows its own party's label ("Customer: Initech GmbH", "Lieferant:" over the name): the label
+ * says whose name it is, with or without an address.
+ */
+function labelledBy(page: PageText, at: number, id: string): boolean {
+  const re = PARTY_LABEL.get(id);
+  if (!re) return false;
+  const where = blockAt(page, at);
+  const segStart = where ? where.block.segments[where.segment]!.start : page.text.lastIndexOf('\n', at - 1) + 1;
+  // On its line: right after the label, in its own group of words or set apart from the label ("Bill to:      Initech").
+  const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
+  if (re.after.test(page.text.slice(segStart, at)) || re.after.test(page.text.slice(lineStart, at))) return true;
+  return where !== null && where.segment > 0 && at === segStart && re.alone.test(where.block.segments[where.segment - 1]!.text);
+}
 
 /** The last label of `re` in `text` and where it ends, or null. */
 function lastLabel(re: RegExp, text: string): number | null {

@@ -163,7 +163,8 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     return given(ctx, seller) ?? top;
   }
   if (concept.letterhead) return letterhead(ctx);
-  if (concept.id === 'customer_name') {
+  // The vendor's reading asks whether a customer is labelled: the blocks' guess is no label.
+  if (concept.id === 'customer_name' && !ctx.busy.has('vendor_name')) {
     const seller = readField(conceptOf('seller_name'), ctx)?.value ?? null;
     return given(ctx, buyerFromBlocks(pageTexts, seller, readField(conceptOf('seller_vat_id'), ctx)?.value ?? null));
   }

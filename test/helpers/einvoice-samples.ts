@@ -39,8 +39,8 @@ export const SAMPLE: SampleInvoice = {
   issue_date: '2026-03-15',
   due_date: '2026-04-14',
   currency: 'EUR',
-  seller: { name: 'Muster Lieferant GmbH', vat_id: 'DE123456789', email: 'billing@muster.example' },
-  buyer: { name: 'Käufer & Söhne AG', vat_id: 'DE987654321' },
+  seller: { name: 'Muster Lieferant GmbH', vat_id: 'DE123456788', email: 'billing@muster.example' },
+  buyer: { name: 'Käufer & Söhne AG', vat_id: 'DE987654328' },
   iban: 'DE89370400440532013000',
   lines: [
     { description: 'Beratung & Konzept', quantity: '10.0000', unit_price: '95.00', amount: '950.00', rate: '19.00' },

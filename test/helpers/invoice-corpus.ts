@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { degrade, scannedPdf } from './ocr-corpus.js';
+import { vatIdProblem } from '../../domain/extraction-values.js';
 import { seededRandom } from './random.js';
 
 /**
@@ -80,6 +81,24 @@ const VENDORS = ['Harbor Supplies Ltd', 'Müller & Söhne GmbH', 'Café Rivière
 const CUSTOMERS = ['Acme Corporation', 'Globex Ltd', 'Initech GmbH', 'Umbrella Logistics BV', 'Stark Components SA', 'Wayne Foods plc', 'Hooli Europe Sàrl'];
 const PRODUCTS = ['Printer paper A4', 'Toner cartridge black', 'Office chair', 'Desk lamp', 'Consulting hours', 'Software licence (annual)', 'USB-C cable 2 m', 'Delivery', 'Monitor 27"', 'Notebook, ruled', 'Coffee beans 1 kg', 'Server maintenance', 'Label tape 12 mm', 'Ergonomic keyboard', 'Cleaning service'];
 const VAT_PREFIX: Record<Currency, string[]> = { USD: ['US'], EUR: ['DE', 'FR', 'NL'], GBP: ['GB'], CHF: ['CHE'] };
+
+/**
+ * A VAT id of the country made from 9 random digits, valid as the document checks judge it (its country's format and
+ * check digits, found by trying the last digits; a US vendor prints an EIN): real invoices carry valid ids, and an
+ * invalid one is flagged for review.
+ */
+function validVatId(country: string, digits: string): string {
+  if (country === 'US') return `${digits.slice(0, 2)}-${digits.slice(2)}`;
+  const tries = (make: (k: number) => string, n: number) => Array.from({ length: n }, (_, k) => make(k)).find((id) => vatIdProblem(id) === null);
+  const pad = (k: number) => String(k).padStart(2, '0');
+  const found =
+    country === 'FR' ? tries((k) => `FR${pad(k)}${digits}`, 97)
+    : country === 'GB' ? tries((k) => `GB${digits.slice(0, 7)}${pad(k)}`, 100)
+    : country === 'NL' ? tries((k) => `NL${digits.slice(0, 7)}${pad(k)}B01`, 100)
+    : country === 'DE' ? tries((k) => `DE${digits.slice(0, 8)}${k}`, 10)
+    : `${country}${digits}`;
+  return found ?? `${country}${digits}`;
+}
 const TAX_RATES = [0, 5, 7.7, 10, 19, 20];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -177,7 +196,7 @@ export function generateInvoice(seed: number, overrides: Partial<Omit<InvoiceSpe
   const dueDate = receipt ? null : isoDateFrom(day + pick(rnd, [14, 30, 45, 60]));
   const vendor = pick(rnd, VENDORS);
   const country = pick(rnd, VAT_PREFIX[spec.currency]);
-  const vat = receipt && rnd() < 0.5 ? null : `${country}${String(int(rnd, 100_000_000, 999_999_999))}`;
+  const vat = receipt && rnd() < 0.5 ? null : validVatId(country, String(int(rnd, 100_000_000, 999_999_999)));
   const ibanCountry = { USD: 'DE', EUR: pick(rnd, ['DE', 'FR', 'NL']), GBP: 'GB', CHF: 'CH' }[spec.currency];
   const bban = { DE: () => String(int(rnd, 1e7, 1e8 - 1)) + String(int(rnd, 1e9, 1e10 - 1)), FR: () => `${int(rnd, 10000, 99999)}${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}A${int(rnd, 10, 99)}`, NL: () => `ABNA${String(int(rnd, 1e9, 1e10 - 1))}`, GB: () => `NWBK${int(rnd, 100000, 999999)}${int(rnd, 10000000, 99999999)}`, CH: () => `${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}00` }[ibanCountry as 'DE']();
   const iban = receipt ? null : makeIban(ibanCountry, bban);

@@ -16,7 +16,7 @@ let acme: TestCompany;
 const FIELDS = ['invoice_number', 'invoice_date', 'due_date', 'seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id', 'currency', 'subtotal', 'tax', 'total', 'iban'];
 const WANT = {
   invoice_number: 'RE-2026-0815', invoice_date: '2026-03-15', due_date: '2026-04-14', seller_name: 'Muster Lieferant GmbH', buyer_name: 'Käufer & Söhne AG',
-  seller_vat_id: 'DE123456789', buyer_vat_id: 'DE987654321', currency: 'EUR', subtotal: '1099.80', tax: '196.99', total: '1296.79', iban: 'DE89370400440532013000',
+  seller_vat_id: 'DE123456788', buyer_vat_id: 'DE987654328', currency: 'EUR', subtotal: '1099.80', tax: '196.99', total: '1296.79', iban: 'DE89370400440532013000',
 };
 const ITEMS = SAMPLE.lines.map((l) => ({ description: l.description, quantity: l.quantity, unit_price: l.unit_price, amount: l.amount }));
 

@@ -98,6 +98,14 @@ describe('names: read from a party block, the letterhead, or the XML', () => {
     expect(checkDocument(answer({ seller_name: at(p, 'NETPRESSE'), seller_vat_id: at(p, 'FR63530848134') }), doc, concept).flags).toEqual([]);
   });
 
+  it('a name right after its own party\'s label passes without an address; after the other party\'s label it does not', () => {
+    const doc = docOf([[50, 'Bill to:'], [200, 'Initech GmbH']], null, 'Customer', 'Acme Corporation', null, [[50, 'Total'], [450, '10.00']], null, null, null, null, [[50, 'Supplier: Globex Ltd']]);
+    const p = doc.pages[0]!;
+    expect(checkDocument(answer({ buyer_name: at(p, 'Initech GmbH') }), doc, concept).flags).toEqual([]);
+    expect(checkDocument(answer({ buyer_name: at(p, 'Acme Corporation') }), doc, concept).flags).toEqual([]);
+    expect(flagged(checkDocument(answer({ buyer_name: at(p, 'Globex Ltd') }), doc, concept))).toEqual(['buyer_name']);
+  });
+
   it('a name from the e-invoice XML is not checked against the page', () => {
     const v: ExtractedValue = { value: 'Lieferant GmbH', evidence: { page: null, snippet: 'Lieferant GmbH', box: null, source: 'xml', path: '/a/b', file: 'x.xml' }, confidence: null };
     expect(checkDocument(answer({ seller_name: v }), invoice, concept).flags).toEqual([]);
