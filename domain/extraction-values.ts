@@ -343,10 +343,7 @@ export function isValidIban(iban: string): boolean {
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/u.test(s)) return false;
   const len = IBAN_LENGTHS[s.slice(0, 2)];
   if (len !== undefined && s.length !== len) return false;
-  const digits = (s.slice(4) + s.slice(0, 4)).replace(/[A-Z]/gu, (c) => String(c.charCodeAt(0) - 55));
-  let rem = 0;
-  for (const ch of digits) rem = (rem * 10 + Number(ch)) % 97;
-  return rem === 1;
+  return mod97(s.slice(4) + s.slice(0, 4)) === 1;
 }
 
 const IBAN_RE = new RegExp(`${NOT_BEFORE}[A-Z]{2}\\d{2}(?: ?[A-Z0-9]){11,32}`, 'gu');
