@@ -13,7 +13,7 @@
  *
  * Pure: no I/O.
  */
-import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
+import { fieldKind, LINE_ITEM_COLUMNS, type Box, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
 import { allWords, CHARGE_WORDS, CONCEPTS, labelAlternation, CUSTOMER_NUMBER_LABELS, PHONE_LABELS, TAX_INCLUDED_WORDS, TAX_NAMES, TAX_STEMS, wordsPattern } from './extraction-lexicon.js';
 import { blockAt, blockName, carriesParty, nameContains, pageBlocks, REGISTRATION, sameName } from './extraction-parties.js';
@@ -83,9 +83,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   };
   const field = (f: string) => ({ field: f, item: null });
 
-  /** The first requested field of a concept that has a value. */
+  /** The first requested field of a concept that has a value (an amount, or a date for a date's concept). */
   const byConcept = (id: string): string | null =>
-    Object.keys(result.fields).find((f) => conceptOf(f) === id && result.fields[f]!.value !== null && (id.endsWith('date') || fieldKind(f) === 'amount')) ?? null;
+    ofConcept(result, conceptOf, id).find(({ f }) => id.endsWith('date') || fieldKind(f) === 'amount')?.f ?? null;
   const totalF = byConcept('total');
   const subtotalF = byConcept('subtotal');
   const taxF = byConcept('tax');
@@ -250,13 +250,24 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 const ofConcept = (result: ExtractionResult, conceptOf: ConceptOf, id: string) =>
   Object.entries(result.fields).filter(([f, v]) => conceptOf(f) === id && v.value !== null).map(([f, v]) => ({ f, v, value: v.value! }));
 
+/** A word's box whose centre lies on the rows of `box` (its vertical span, half a point of slack). */
+const onRows = (b: Box, box: Box) => {
+  const cy = (b.y0 + b.y1) / 2;
+  return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
+};
+/** A word's box whose centre lies inside `box` (half a point of slack). */
+const centreIn = (b: Box, box: Box) => {
+  const cx = (b.x0 + b.x1) / 2;
+  return onRows(b, box) && cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5;
+};
+
 /** Where a value's snippet starts in its page's text: within its box's words when it has one, else every place. */
 function snippetStarts(page: PageText, ev: Evidence): number[] {
   const starts: number[] = [];
   for (let i = page.text.indexOf(ev.snippet); i >= 0 && starts.length < 50; i = page.text.indexOf(ev.snippet, i + 1)) starts.push(i);
   const box = ev.box;
   if (!box || page.words.length === 0) return starts;
-  const inBox = page.words.filter((w) => (w.box.x0 + w.box.x1) / 2 >= box.x0 - 0.5 && (w.box.x0 + w.box.x1) / 2 <= box.x1 + 0.5 && (w.box.y0 + w.box.y1) / 2 >= box.y0 - 0.5 && (w.box.y0 + w.box.y1) / 2 <= box.y1 + 0.5);
+  const inBox = page.words.filter((w) => centreIn(w.box, box));
   if (inBox.length === 0) return starts;
   const lo = Math.min(...inBox.map((w) => w.offset));
   const hi = Math.max(...inBox.map((w) => w.offset + w.text.length));
@@ -444,14 +455,9 @@ function around(page: PageText, ev: Evidence, value: string): Around[] {
   };
   const box = ev.box;
   if (box && page.words.length > 0) {
-    const inside = (b: { x0: number; y0: number; x1: number; y1: number }) => {
-      const cx = (b.x0 + b.x1) / 2;
-      const cy = (b.y0 + b.y1) / 2;
-      return cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5 && cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
-    };
-    const line = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).sort((a, b) => a.box.x0 - b.box.x0);
+    const line = page.words.filter((w) => onRows(w.box, box)).sort((a, b) => a.box.x0 - b.box.x0);
     const tokens = line.map((w) => w.text);
-    const at = pick(tokens, line.flatMap((w, i) => (inside(w.box) && isValue(w.text) ? [i] : [])));
+    const at = pick(tokens, line.flatMap((w, i) => (centreIn(w.box, box) && isValue(w.text) ? [i] : [])));
     return at < 0 ? [] : [{ tokens, at }];
   }
   const snippet = ev.snippet.replace(/\s+/gu, ' ').trim();
@@ -510,7 +516,7 @@ function rowPercentages(document: PositionedText, item: LineItem): number[] {
   let text: string;
   if (ev.box && page.words.length > 0) {
     const box = ev.box;
-    text = page.words.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5; }).map((w) => w.text).join(' ');
+    text = page.words.filter((w) => onRows(w.box, box)).map((w) => w.text).join(' ');
   } else {
     const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[]).map((c) => item[c]?.evidence?.snippet).filter((s): s is string => !!s && /\d/u.test(s));
     text = page.text.split('\n').filter((l) => snippets.some((s) => l.includes(s))).join('\n');
