@@ -122,8 +122,16 @@ interface OcrRead {
  */
 export const HARD_TO_READ_CONFIDENCE = 60;
 
-const hardToRead = (page: number, confidence: number) =>
-  `page ${page} is hard to read (text recognition confidence ${Math.round(confidence)} %); check the values taken from it`;
+/** A page OCR read with little confidence (and read some letters of) is named in the notes: its values are likely wrong. */
+function noteIfHardToRead(notes: PageNote[], read: OcrRead): void {
+  if (read.confidence < HARD_TO_READ_CONFIDENCE && letters(read.page.text) > 0) {
+    notes.push({ page: read.page.page, text: `page ${read.page.page} is hard to read (text recognition confidence ${Math.round(read.confidence)} %); check the values taken from it` });
+  }
+}
+
+/** A page's size as it stands once OCR turned it upright (width and height swap for a quarter turn). */
+const uprightSize = (size: { width: number; height: number }, turned: number) =>
+  turned % 180 === 90 ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
 
 /** The installed languages of each engine, asked once. */
 const installed = new WeakMap<OcrEngine, Promise<string[]>>();
@@ -189,12 +197,12 @@ async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[],
     const dpi = renderDpi(sizes[page - 1]!);
     const png = await engine.rasterise(path, page, dpi, join(opts.workDir, `extract-page-${page}`), signal);
     try {
-      const { page: ocr, turned, confidence } = await ocrPage(opts, png, dpi, page, signal);
+      const read = await ocrPage(opts, png, dpi, page, signal);
       // The page size as the PDF gives it (the render's pixels are rounded), turned as the OCR turned the page upright.
-      const shown = turned % 180 === 90 ? { width: layer.height, height: layer.width } : layer;
-      const scanned = { ...ocr, width: shown.width || ocr.width, height: shown.height || ocr.height };
+      const shown = uprightSize(layer, read.turned);
+      const scanned = { ...read.page, width: shown.width || read.page.width, height: shown.height || read.page.height };
       if (letters(scanned.text) < letters(layer.text)) return layer;
-      if (confidence < HARD_TO_READ_CONFIDENCE && letters(scanned.text) > 0) notes.push({ page, text: hardToRead(page, confidence) });
+      noteIfHardToRead(notes, read);
       return scanned;
     } finally {
       await rm(png, { force: true });
@@ -257,8 +265,8 @@ async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[
           return ocrPage(opts, image.path, image.dpi, 1, signal);
         }),
       );
-      if (page.confidence < HARD_TO_READ_CONFIDENCE && letters(page.page.text) > 0) notes.push({ page: 1, text: hardToRead(1, page.confidence) });
-      return [{ ...page.page, ...(page.turned % 180 === 90 ? { width: size.height, height: size.width } : size) }];
+      noteIfHardToRead(notes, page);
+      return [{ ...page.page, ...uprightSize(size, page.turned) }];
     } catch (e) {
       if (opts.signal?.aborted || !pageFailure(e)) throw classify(e);
       notes.push({ page: 1, text: unreadPage(1, e) });

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { MAX_PAGE_PIXELS } from './ocr-engine.js';
 
 /**
  * The resolution of an image of a page, and its enlargement before OCR (docs/processing.md, "Source text"). Tesseract
@@ -11,8 +12,6 @@ import sharp from 'sharp';
 export const MIN_OCR_DPI = 200;
 /** The resolution an enlarged image is brought to (chosen by measurement on the extraction corpus' tune part). */
 export const UPSCALE_TO_DPI = 300;
-/** Longest side of an enlarged image in pixels (as a rendered PDF page's, MAX_PAGE_PIXELS). */
-const MAX_UPSCALED_PIXELS = 10_000;
 
 /** Paper whose shape an image of a page has: A4 (and the A series, 1 : √2) and US letter (8.5 × 11 in); long side in inches. */
 const PAPER = [
@@ -33,10 +32,10 @@ export function pageImageDpi(width: number, height: number, stated: number | und
   return paper ? Math.round(long / paper.longInches) : null;
 }
 
-/** How much an image at `dpi` is enlarged before OCR (1: not at all), within MAX_UPSCALED_PIXELS. */
+/** How much an image at `dpi` is enlarged before OCR (1: not at all), within MAX_PAGE_PIXELS. */
 export function upscaleFactor(dpi: number, longSide: number): number {
   if (dpi >= MIN_OCR_DPI) return 1;
-  return Math.max(1, Math.min(UPSCALE_TO_DPI / dpi, MAX_UPSCALED_PIXELS / Math.max(1, longSide)));
+  return Math.max(1, Math.min(UPSCALE_TO_DPI / dpi, MAX_PAGE_PIXELS / Math.max(1, longSide)));
 }
 
 /**
