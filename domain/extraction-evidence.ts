@@ -10,6 +10,7 @@ import {
   fieldKind,
   LINE_ITEM_COLUMNS,
   type Box,
+  unionBox,
   type Evidence,
   type ExtractedValue,
   type ExtractionResult,
@@ -238,6 +239,5 @@ export function lineEvidence(item: LineItem): Evidence | null {
   const on = cells.filter((e) => e.page === page);
   const boxes = on.map((e) => e.box).filter((b): b is Box => b !== null);
   const ordered = boxes.length === on.length ? [...on].sort((a, b) => a.box!.y0 - b.box!.y0 || a.box!.x0 - b.box!.x0) : on;
-  const box = boxes.length === 0 ? null : { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
-  return { page, snippet: ordered.map((e) => normaliseWhitespace(e.snippet)).filter(Boolean).join(' '), box };
+  return { page, snippet: ordered.map((e) => normaliseWhitespace(e.snippet)).filter(Boolean).join(' '), box: unionBox(boxes) };
 }

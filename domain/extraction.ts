@@ -19,6 +19,17 @@ export interface Box {
   y1: number;
 }
 
+/** The smallest box holding every box of `boxes`; null when there is none. */
+export function unionBox(boxes: readonly Box[]): Box | null {
+  if (boxes.length === 0) return null;
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
 /** One word of a page with where it is; `offset` is its first character's index in the page's `text`. */
 export interface PositionedWord {
   text: string;

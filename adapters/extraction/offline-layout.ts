@@ -2,7 +2,7 @@
  * Lines, word clusters and evidence of a page for the offline extraction engine (offline-engine.ts). A page with word
  * boxes (text layer, OCR) is read by positions; a plain-text page by its lines.
  */
-import type { Box, Evidence, PageText, PositionedWord } from '../../domain/extraction.js';
+import { unionBox, type Box, type Evidence, type PageText, type PositionedWord } from '../../domain/extraction.js';
 
 export interface Line {
   page: PageText;
@@ -38,16 +38,6 @@ export function pageLines(page: PageText): Line[] {
     start = end + 1;
   }
   return lines;
-}
-
-export function unionBox(boxes: readonly Box[]): Box | null {
-  if (boxes.length === 0) return null;
-  return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
 }
 
 /** Evidence for the page text between `start` and `end`: the exact snippet and the box of the words it covers. */

@@ -1,5 +1,5 @@
-import type { Box, PositionedWord } from '../../domain/extraction.js';
-import { unionBox, type LineSegment } from './tsv-words.js';
+import { unionBox, type Box, type PositionedWord } from '../../domain/extraction.js';
+import type { LineSegment } from './tsv-words.js';
 
 /**
  * The reading order of a page's line segments, by recursive cuts along white space (the XY-cut of document layout
@@ -52,7 +52,7 @@ function rows(segments: readonly LineSegment[]): LineSegment[][] {
     const row = out.find((r) => overlapY(r.box, s.box) >= 0.5 * Math.min(height(r.box), height(s.box)));
     if (row) {
       row.segs.push(s);
-      row.box = unionBox([row.box, s.box]);
+      row.box = unionBox([row.box, s.box])!;
     } else out.push({ box: s.box, segs: [s] });
   }
   return out.sort((a, b) => a.box.y0 - b.box.y0).map((r) => r.segs.sort((a, b) => a.box.x0 - b.box.x0));
@@ -107,7 +107,7 @@ export function orderLines(all: readonly LineSegment[]): OrderedLine[] {
   let pendingBlock = false;
   const emit = (segs: readonly LineSegment[]) => {
     for (const row of rows(segs)) {
-      out.push({ words: row.flatMap((s) => s.words), box: unionBox(row.map((s) => s.box)), newBlock: pendingBlock && out.length > 0 });
+      out.push({ words: row.flatMap((s) => s.words), box: unionBox(row.map((s) => s.box))!, newBlock: pendingBlock && out.length > 0 });
       pendingBlock = false;
     }
   };

@@ -1,4 +1,4 @@
-import type { Box } from '../../domain/extraction.js';
+import { unionBox, type Box } from '../../domain/extraction.js';
 
 /**
  * Words with boxes from the TSV both engines write (pdftotext `-tsv` for a PDF's text layer, Tesseract `tsv` for
@@ -27,16 +27,6 @@ export interface TsvPage {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** The union of boxes. */
-export function unionBox(boxes: readonly Box[]): Box {
-  return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
-}
 
 /**
  * Parses one page of TSV. `scale` converts its units to points (pdftotext: 1; Tesseract at `dpi`: 72 / dpi).
@@ -73,7 +63,7 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
   return {
     width,
     height,
-    segments: [...segments.values()].map((words) => ({ words, box: unionBox(words.map((w) => w.box)) })),
+    segments: [...segments.values()].map((words) => ({ words, box: unionBox(words.map((w) => w.box))! })),
     confidence: confWords ? confSum / confWords : 100,
   };
 }
