@@ -16,8 +16,8 @@
 import { fieldKind, LINE_ITEM_COLUMNS, type Box, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
 import { allWords, CHARGE_WORDS, CONCEPTS, labelAlternation, CUSTOMER_NUMBER_LABELS, PHONE_LABELS, TAX_INCLUDED_WORDS, TAX_NAMES, TAX_STEMS, wordsPattern } from './extraction-lexicon.js';
-import { blockAt, blockName, carriesParty, nameContains, pageBlocks, REGISTRATION, sameName } from './extraction-parties.js';
-import { amountReadings, canonicalDecimal, compactId, findAmounts, findDates, findTaxIds, monthNumber, PLAIN_DECIMAL, vatIdProblem } from './extraction-values.js';
+import { blockAt, blockName, carriesParty, legalBlocks, nameContains, REGISTRATION, sameName } from './extraction-parties.js';
+import { amountReadings, canonicalDecimal, findAmounts, findDates, findTaxIds, monthNumber, PLAIN_DECIMAL, vatIdProblem } from './extraction-values.js';
 
 /** The concept id of a field name (`total`, `subtotal`, `tax`, `invoice_date`, `due_date`, or any other id). */
 export type ConceptOf = (field: string) => string;
@@ -320,12 +320,10 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
   }
   // The seller's own block: the one carrying its VAT id, or its registered office and registration (a legal footer).
   const sellerVat = ofConcept(result, conceptOf, 'tax_id')[0]?.value;
-  const legal = document.pages.flatMap((page) => pageBlocks(page).flatMap((b) => {
-    const ownVat = sellerVat !== undefined && b.taxIds.includes(compactId(sellerVat));
-    if (!((ownVat && (b.address || b.registration)) || (b.registration && b.address))) return [];
-    const name = blockName(b);
-    if (!name || name.labelled || name.start !== b.segments[0]!.start || REGISTRATION.test(name.text) || findTaxIds(name.text).length > 0) return [];
-    return [{ name: name.text.trim(), page: page.page, why: ownVat ? `the seller's VAT id ${sellerVat}` : 'the company\'s registration' }];
+  const legal = legalBlocks(document.pages, sellerVat ?? null).map((l) => ({
+    name: l.name.text.trim(),
+    page: l.page.page,
+    why: l.ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration",
   }));
   if (seller && pageOf(document, seller.v) && legal.length > 0 && !legal.some((l) => nameContains(l.name, seller.value))) {
     const l = legal[0]!;

@@ -10,7 +10,7 @@
  */
 import type { PageText, PositionedWord } from './extraction.js';
 import { allWords, ATTENTION, CONCEPTS, escapeRegExp, OTHER_LABELS, REGISTRATION_WORDS, SALUTATIONS, wordsPattern } from './extraction-lexicon.js';
-import { findEmails, findIbans, findTaxIds } from './extraction-values.js';
+import { compactId, findEmails, findIbans, findTaxIds } from './extraction-values.js';
 
 /** A group of words on one line (a column's part of it), with its place. */
 export interface Segment {
@@ -201,6 +201,28 @@ const SALUTATION_BEFORE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('
 export function isPartyName(text: string): boolean {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   return /\p{L}{3}/u.test(text) && letters > (text.match(/\p{N}/gu) ?? []).length && findEmails(text).length === 0 && !/(?:https?:\/\/|www\.)/iu.test(text);
+}
+
+/** A block's own name: at its head, without a label before it, no registration or tax id in it. */
+export function ownName(b: Block): BlockName | null {
+  const name = blockName(b);
+  if (!name || name.labelled || name.start !== b.segments[0]!.start || REGISTRATION.test(name.text) || findTaxIds(name.text).length > 0) return null;
+  return name;
+}
+
+/**
+ * The seller's legal blocks, with their own names: a block carrying a company's registration with its address, or the
+ * seller's VAT id (`ownVat`) with its address or registration (a legal footer, a letterhead with its VAT id).
+ */
+export function legalBlocks(pages: readonly PageText[], sellerVat: string | null): { page: PageText; block: Block; name: BlockName; ownVat: boolean }[] {
+  return pages.flatMap((page) =>
+    pageBlocks(page).flatMap((block) => {
+      const ownVat = sellerVat !== null && block.taxIds.includes(compactId(sellerVat));
+      if (!((ownVat && (block.address || block.registration)) || (block.registration && block.address))) return [];
+      const name = ownName(block);
+      return name ? [{ page, block, name, ownVat }] : [];
+    }),
+  );
 }
 
 /** The block and segment that hold page offset `at`. */

@@ -7,8 +7,7 @@
  * with a confidence under 0.5 and the reason, for a reviewer.
  */
 import type { ExtractedValue, PageText } from '../../domain/extraction.js';
-import { blockAt, blockName, carriesParty, nameContains, pageBlocks, REGISTRATION, sameName, type Block, type BlockName } from '../../domain/extraction-parties.js';
-import { compactId, findTaxIds } from '../../domain/extraction-values.js';
+import { blockAt, blockName, carriesParty, legalBlocks as legalBlocksOf, nameContains, ownName, pageBlocks, sameName, type BlockName } from '../../domain/extraction-parties.js';
 import { evidenceOf } from './offline-layout.js';
 
 /** A name read from a block, with the reason to review it (null: none). */
@@ -25,21 +24,9 @@ const reading = (page: PageText, name: BlockName, confidence: number, reason: st
   reason,
 });
 
-/** A block's own name: at its head, without a label before it, no registration or tax id in it. */
-function ownName(b: Block): BlockName | null {
-  const name = blockName(b);
-  if (!name || name.labelled || name.start !== b.segments[0]!.start || REGISTRATION.test(name.text) || findTaxIds(name.text).length > 0) return null;
-  return name;
-}
-
-/** Blocks that carry the seller's registration with its address, or the seller's VAT id with its address or registration. */
+/** The seller's legal blocks (domain/extraction-parties.ts), each with why it is the seller's, for a reviewer. */
 function legalBlocks(pages: readonly PageText[], sellerVat: string | null) {
-  return pages.flatMap((page) => pageBlocks(page).flatMap((b) => {
-    const ownVat = sellerVat !== null && b.taxIds.includes(compactId(sellerVat));
-    if (!((ownVat && (b.address || b.registration)) || (b.registration && b.address))) return [];
-    const name = ownName(b);
-    return name ? [{ page, block: b, name, why: ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration and registered office" }] : [];
-  }));
+  return legalBlocksOf(pages, sellerVat).map((l) => ({ ...l, why: l.ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration and registered office" }));
 }
 
 /** Page 1's blocks at its top, or in its upper half, that carry an address (or a VAT id, IBAN, registration) under an unlabelled name. */
