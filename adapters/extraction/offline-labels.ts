@@ -14,9 +14,12 @@ export interface LabelHit {
   end: number;
 }
 
+/** A label as a pattern's source: its words with any spacing, each word's stop optional ("Invoice No" reads "Invoice No."). */
+const labelSource = (label: string) =>
+  label.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*');
+
 function labelPattern(label: string): RegExp {
-  const parts = label.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''));
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.join('\\s*')}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${labelSource(label)}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
 }
 
 const patternCache = new Map<string, RegExp>();
@@ -27,7 +30,7 @@ function anyLabelOf(concept: Concept): RegExp {
   const key = concept.labels.join('\u0000');
   let re = anyCache.get(key);
   if (!re) {
-    const alt = concept.labels.map((l) => l.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*')).join('|');
+    const alt = concept.labels.map(labelSource).join('|');
     anyCache.set(key, (re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, 'iu')));
   }
   return re;
