@@ -1,0 +1,134 @@
+/**
+ * Speakers and words on the real speech corpus (bench/speech-corpus/README.md): per split (tune, held-out), the
+ * diarization error rate (missed + false alarm + confusion over reference speech, optimal mapping, 0.25 s collar,
+ * overlap scored: test/helpers/der.ts), the share of files whose speaker count is right, and the WER of the English
+ * conversations whose every turn has a transcript. Per-file rows are printed for the tune split only; the held-out
+ * split is reported as aggregates (it is never looked at to tune).
+ *
+ *   npx tsx bench/speech-corpus/bench.ts [--sweep] [--no-wer]
+ *
+ * --sweep: the clustering's settings swept on the tune split only.
+ * The engine's answers are cached next to the corpus (keyed by the engine's lock files), so a second run only clusters.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { OfflineWhisperProvider } from '../../adapters/providers/transcription/offline-whisper.provider.js';
+import { clusterSpeakers, type ClusterOptions, type SpeakerRegions } from '../../adapters/providers/transcription/speakers.js';
+import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
+import { diarizationErrorRate } from '../../test/helpers/der.js';
+import { normaliseWords, wordEditDistance } from '../../test/helpers/wer.js';
+import { loadSpeechCorpus, type Conversation, type Split } from './corpus.js';
+
+const { values } = parseArgs({ options: { sweep: { type: 'boolean', default: false }, 'no-wer': { type: 'boolean', default: false } } });
+const ENGINE = join(dirname(fileURLToPath(import.meta.url)), '../../engines/transcription');
+
+const corpus = await loadSpeechCorpus();
+const engineKey = createHash('sha256')
+  .update(await readFile(join(ENGINE, 'speakers.py')))
+  .update(await readFile(join(ENGINE, 'speaker.lock.json')))
+  .update(await readFile(join(ENGINE, 'model.lock.json')))
+  .digest('hex')
+  .slice(0, 10);
+
+interface Sample {
+  c: Conversation;
+  regions: SpeakerRegions;
+  transcript: Transcript | null;
+}
+
+const provider = new OfflineWhisperProvider({ timeoutMs: 900_000, cpuThreads: 2, cpuKernels: 'portable' });
+const samples: Sample[] = [];
+let audio = 0;
+let engineMs = 0;
+try {
+  for (const c of corpus) {
+    const cache = c.path.replace(/\.wav$/, `.engine-${engineKey}.json`);
+    const cached = existsSync(cache) ? (JSON.parse(await readFile(cache, 'utf8')) as { regions?: SpeakerRegions; transcript?: Transcript | null }) : {};
+    const t0 = performance.now();
+    const regions = cached.regions ?? (await provider.embedSpeakers({ path: c.path }));
+    const wantWords = c.text !== null && !values['no-wer'];
+    const transcript = cached.transcript ?? (wantWords ? await provider.transcribe({ path: c.path, language: 'en' }) : null);
+    if (!cached.regions || (wantWords && !cached.transcript)) {
+      engineMs += performance.now() - t0;
+      audio += c.duration;
+      await writeFile(cache, JSON.stringify({ regions, transcript }));
+    }
+    samples.push({ c, regions, transcript });
+  }
+} finally {
+  await provider.close();
+}
+if (audio > 0) console.log(`engine: ${audio.toFixed(0)} s of audio in ${(engineMs / 1000).toFixed(0)} s`);
+
+interface Figures {
+  files: number;
+  der: number;
+  missed: number;
+  falseAlarm: number;
+  confusion: number;
+  countRight: number;
+  wer: number | null;
+  werWords: number;
+}
+
+function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[]): Figures {
+  let err = 0;
+  let speech = 0;
+  let [missed, falseAlarm, confusion] = [0, 0, 0];
+  let countRight = 0;
+  let files = 0;
+  let edits = 0;
+  let words = 0;
+  for (const s of samples.filter((x) => x.c.split === split)) {
+    files++;
+    const turns = clusterSpeakers(s.regions.regions, options);
+    const r = diarizationErrorRate(s.c.reference, turns);
+    err += r.missed + r.falseAlarm + r.confusion;
+    [missed, falseAlarm, confusion] = [missed + r.missed, falseAlarm + r.falseAlarm, confusion + r.confusion];
+    speech += r.speech;
+    const found = new Set(turns.map((t) => t.speaker)).size;
+    if (found === s.c.speakers.length) countRight++;
+    let wer = '';
+    if (s.transcript && s.c.text) {
+      const ref = scoredWords(s.c.text);
+      const e = wordEditDistance(ref, scoredWords(s.transcript.words.map((w) => w.word).join(' ')));
+      edits += e;
+      words += ref.length;
+      wer = (e / ref.length).toFixed(3);
+    }
+    rows?.push(
+      `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}`,
+    );
+  }
+  return { files, der: err / speech, missed: missed / speech, falseAlarm: falseAlarm / speech, confusion: confusion / speech, countRight: countRight / files, wer: words ? edits / words : null, werWords: words };
+}
+
+/** Hesitations (um, uh, …) are not scored, as sclite's GLM filters them: the references transcribe them, Whisper
+ * leaves them out. */
+const HESITATIONS = new Set(['um', 'uh', 'hm', 'hmm', 'mm', 'er', 'erm', 'ah', 'eh']);
+function scoredWords(text: string): string[] {
+  return normaliseWords(text).filter((w) => !HESITATIONS.has(w));
+}
+
+const line = (split: string, f: Figures) =>
+  `${split.padEnd(9)} ${String(f.files).padStart(5)}  DER ${f.der.toFixed(3)} (missed ${f.missed.toFixed(3)}, false alarm ${f.falseAlarm.toFixed(3)}, confusion ${f.confusion.toFixed(3)})  count right ${(100 * f.countRight).toFixed(0)} %  WER ${f.wer === null ? '-' : `${f.wer.toFixed(3)} (${f.werWords} words)`}`;
+
+const rows: string[] = [];
+const tune = evaluate('tune', {}, rows);
+console.log(`\ntune split, per file (default clustering)\n${'file'.padEnd(30)} ${'sec'.padStart(6)} ${'true'.padStart(4)} ${'found'.padStart(5)} ${'DER'.padStart(6)} ${'miss'.padStart(6)} ${'FA'.padStart(5)} ${'conf'.padStart(6)} ${'WER'.padStart(6)}`);
+for (const r of rows) console.log(r);
+console.log(`\n${line('tune', tune)}\n${line('held-out', evaluate('held-out', {}))}`);
+
+if (values.sweep) {
+  console.log('\nsweep on the tune split: threshold minSpeakerSeconds -> DER, count right');
+  for (const threshold of [0.5, 0.55, 0.57, 0.58, 0.59, 0.6, 0.61, 0.62, 0.63, 0.65, 0.7, 0.72, 0.75, 0.8]) {
+    for (const minSpeakerSeconds of [1, 5]) {
+      const f = evaluate('tune', { threshold, minSpeakerSeconds });
+      console.log(`${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`);
+    }
+  }
+}
