@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { seededRandom } from '../../test/helpers/random.js';
+import { wavFile } from '../../test/helpers/speaker-dialogue.js';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -287,23 +288,9 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
   return { samples: out, duration: out.length / RATE, reference, turns, overlapSeconds: round(overlapSeconds) };
 }
 
-export function wavFile(samples: Float32Array): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length * 2, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length * 2, 40);
-  const data = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), 2 * i);
-  return Buffer.concat([header, data]);
+/** 16 kHz 16-bit mono WAV of float samples (clipped to ±1). */
+function wav16k(samples: Float32Array): Buffer {
+  return wavFile(Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767)))), RATE);
 }
 
 export function rttm(id: string, reference: readonly LabelledStretch[]): string {
@@ -399,7 +386,7 @@ export async function loadSpeechCorpus(log: (line: string) => void = (l) => proc
   for (const split of ['tune', 'held-out'] as const) {
     for (const spec of plan(voices, split)) {
       const m = mix(spec, pieces);
-      await writeFile(join(staging, `${spec.id}.wav`), wavFile(m.samples));
+      await writeFile(join(staging, `${spec.id}.wav`), wav16k(m.samples));
       await writeFile(join(staging, `${spec.id}.rttm`), rttm(spec.id, m.reference));
       conversations.push(describe(spec, split, join(out, `${spec.id}.wav`), m, voices));
     }
@@ -431,7 +418,7 @@ export async function writeTestConversations(dir: string, log: (line: string) =>
     for (const spec of TEST_CONVERSATIONS) {
       const m = mix(spec, pieces);
       const wav = join(work, `${spec.id}.wav`);
-      await writeFile(wav, wavFile(m.samples));
+      await writeFile(wav, wav16k(m.samples));
       await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', wav, '-compression_level', '8', join(dir, `${spec.id}.flac`)]);
       const c = describe(spec, splitOf(voices.find((v) => v.id === spec.voices[0])!.group), `${spec.id}.flac`, m, voices);
       await writeFile(join(dir, `${spec.id}.json`), `${JSON.stringify({ ...c, split: undefined }, null, 1)}\n`);

@@ -64,7 +64,8 @@ async function readPcm(path: string): Promise<{ samples: Int16Array; rate: numbe
   throw new Error(`${path}: no data chunk`);
 }
 
-function wavFile(samples: Int16Array, rate: number): Buffer {
+/** A 16-bit mono PCM WAV file of the samples. */
+export function wavFile(samples: Int16Array, rate: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + samples.length * 2, 4);
