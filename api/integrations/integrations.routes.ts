@@ -7,7 +7,7 @@ import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { merchantIdempotency } from '../proof/idempotency.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { refuseAuthorizationHeader, requireCustomerAccess, requireSession } from './guards.js';

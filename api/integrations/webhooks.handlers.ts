@@ -22,8 +22,8 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { startAfterCommit } from '../temporal/workflow-starts.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 
 export interface WebhookRouteDeps {
   db: Db;

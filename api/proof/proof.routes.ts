@@ -20,7 +20,7 @@ import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
 import { mountProofDocs } from './docs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 export interface ProofRouterDeps {
   db: Db;
