@@ -11,7 +11,7 @@ import { listDestinations } from '../../db/repositories/webhook-destinations.rep
 import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
-import { usageOf } from '../proof/quota.js';
+import { usageOf } from '../../services/proof/quota.js';
 import { destinationJson } from './webhooks.handlers.js';
 
 export interface ManagementDeps {

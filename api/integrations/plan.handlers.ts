@@ -12,7 +12,7 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { limitsJson } from '../proof/account.handlers.js';
 import type { MerchantIdempotent } from '../proof/idempotency.js';
-import { usageOf } from '../proof/quota.js';
+import { usageOf } from '../../services/proof/quota.js';
 import { purchaseJson, purchaseNetworks, startPurchase } from './purchases.js';
 
 export interface PlanRouteDeps {

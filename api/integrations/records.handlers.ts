@@ -15,10 +15,11 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { mountContacts, mountEvents } from '../proof/account.handlers.js';
 import type { MerchantIdempotent } from '../proof/idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
-import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
+import { mountRequests, originOf, type ProofDeps } from '../proof/requests.handlers.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
+import { requestJson } from '../../services/proof/payment-requests.js';
 
 export interface RecordRouteDeps extends ProofDeps {
   store: FileStore;
