@@ -8,7 +8,7 @@ import { jsonBody } from '../http/body.js';
 import type { AppState } from '../http/context.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { merchantIdempotency } from '../proof/idempotency.js';
+import { merchantIdempotency } from '../http/merchant-idempotency.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { refuseAuthorizationHeader, requireCustomerAccess, requireSession } from './guards.js';
 import { mountKeys } from './keys.handlers.js';

@@ -11,7 +11,7 @@ import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { limitsJson } from '../proof/account.handlers.js';
-import type { MerchantIdempotent } from '../proof/idempotency.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
 import { purchaseJson, purchaseNetworks, startPurchase } from './purchases.js';
 

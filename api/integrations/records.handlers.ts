@@ -13,7 +13,7 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { mountContacts, mountEvents } from '../proof/account.handlers.js';
-import type { MerchantIdempotent } from '../proof/idempotency.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
 import { mountRequests, originOf, type ProofDeps } from '../proof/requests.handlers.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';

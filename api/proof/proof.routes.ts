@@ -14,7 +14,7 @@ import type { AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
-import { merchantIdempotency } from './idempotency.js';
+import { merchantIdempotency } from '../http/merchant-idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
