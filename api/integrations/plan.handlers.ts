@@ -13,7 +13,7 @@ import { publicBase } from '../http/public-origin.js';
 import { limitsJson } from '../proof/account.handlers.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
-import { purchaseJson, purchaseNetworks, startPurchase } from './purchases.js';
+import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
 
 export interface PlanRouteDeps {
   db: Db;
