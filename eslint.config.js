@@ -71,18 +71,39 @@ export default tseslint.config(
     files: ['adapters/infra/temporal-dev-server.ts'],
     rules: restrict([{ group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', 'koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'infrastructure launchers use only the Temporal client' }]),
   },
-  // 5. api/ never imports activities/; it starts and queries workflows through api/temporal/workflow-client.ts.
+  // 5. api/ never imports activities/; it calls services/, which start and query workflows through one client module
+  //    (services/workflows/workflow-client.ts).
   {
     files: ['api/**/*.ts'],
-    ignores: ['api/main.ts', 'api/temporal/workflow-client.ts'],
+    ignores: ['api/main.ts'],
     rules: restrict([
-      { group: [...layer('activities'), ...layer('workers'), '@temporalio/worker', '@temporalio/activity', '@temporalio/client'], message: 'api/ reaches Temporal only through api/temporal/workflow-client.ts and never imports activities/' },
+      { group: [...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/worker', '@temporalio/activity', '@temporalio/client'], message: 'api/ reaches Temporal only through services/ (services/workflows/workflow-client.ts) and never imports activities/' },
+      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+    ]),
+  },
+  // services/ is the application layer: plain functions over domain/, adapters/ and db/, no HTTP (no Koa, no api/),
+  // no activities; only its one client module (services/workflows/) talks to Temporal.
+  {
+    files: ['services/**/*.ts'],
+    ignores: ['services/workflows/**/*.ts'],
+    rules: restrict([
+      { group: ['koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/*'], message: 'services/ do no HTTP and reach Temporal only through services/workflows/' },
       { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
     ]),
   },
   {
-    files: ['api/temporal/workflow-client.ts'],
-    rules: restrict([{ group: [...layer('activities'), ...layer('workers'), '@temporalio/worker', '@temporalio/activity'], message: 'api/ never imports activities/' }]),
+    files: ['services/workflows/**/*.ts'],
+    rules: restrict([
+      { group: ['koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/worker', '@temporalio/activity'], message: 'the workflow client module uses the Temporal client only' },
+      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+    ]),
+  },
+  // 5a. cli/ and workers/ call services/, never api/ (the all-in-one entry point starts the API: it composes, it
+  //     calls no handler).
+  {
+    files: ['cli/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['cli/all-in-one.ts'],
+    rules: restrict([{ group: layer('api'), message: 'cli/ and workers/ call services/, never api/' }]),
   },
   // 6. Only entry points (api/main.ts, workers/main.ts, cli/*) read config and build deps.
   {

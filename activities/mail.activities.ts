@@ -10,6 +10,7 @@ import { getInvoiceForMail } from '../db/repositories/invoices.repo.js';
 import {
   getOutboxRow, markMailFailed, markMailSent, recordMailAttempt, recordMailTemporaryFailure, type MailFailureClass,
 } from '../db/repositories/invoice-mail.repo.js';
+import { paymentPagePath } from '../domain/proof/payment-page.js';
 
 export interface MailActivityDeps {
   db: Db;
@@ -35,9 +36,6 @@ export type SendInvoiceMailResult =
   | { outcome: 'temporary'; code: string; message: string }
   /** Final (5xx, voided invoice, document that does not match its hash): the row is to be marked failed. */
   | { outcome: 'permanent'; code: string; message: string };
-
-/** The payment page path (api/proof/requests.handlers.ts `paymentPagePath`; activities do not import the API). */
-const paymentPagePath = (requestId: string) => `/proof/pay/${requestId}`;
 
 /** The domain of the sender address, for Message-IDs. */
 const senderDomain = (from: string) => /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';

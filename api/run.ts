@@ -5,13 +5,13 @@ import type { Db } from '../db/connection.js';
 import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
 import { buildChainReader, buildPayments } from './deps.js';
-import { connectWorkflowGateway } from './temporal/workflow-client.js';
+import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
 import { startTempSweeper } from '../adapters/storage/temp-files.js';
 
 /**
  * Builds and starts the API. The Temporal connection is lazy: the API answers while Temporal is down, and what it
  * accepts meanwhile waits in the start outbox until the workers' starters start it, as soon as Temporal is back
- * (api/temporal/workflow-starts.ts).
+ * (services/workflows/workflow-starts.ts).
  */
 export async function startApi(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<HttpServerHandle> {
   // Before the first request: the partial uploads of a process killed mid-request (this one's previous start, or

@@ -20,7 +20,7 @@ import { createDomainAuditor } from '../adapters/domain-audit/index.js';
 import { x402Routers } from './x402/x402.routes.js';
 import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
-import { qpdfOptions, videoWorkPolicy } from './processing/estimate.service.js';
+import { qpdfOptions, videoWorkPolicy } from '../services/processing/estimate.js';
 import { proofRouter } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
@@ -31,7 +31,7 @@ import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
-import type { WorkflowGateway } from './temporal/workflow-client.js';
+import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { createSmtpMailer, type Mailer } from '../adapters/mail/smtp-mailer.js';
 
 export interface AppDeps {

@@ -33,7 +33,7 @@ import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
 import { buildApp } from '../api/server.js';
 import { buildChainReader } from '../api/deps.js';
 import { listen } from '../api/http/lifecycle.js';
-import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';

@@ -25,7 +25,7 @@ import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure
 import { migrateLatest } from '../db/migrate.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
-import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
+import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
 import { startEvmNode, type EvmNode } from '../test/helpers/evm-node.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { startBenchWorker } from './lib/bench-worker.js';

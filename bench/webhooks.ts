@@ -28,7 +28,7 @@ import { createEndpoint } from '../db/repositories/webhooks.repo.js';
 import { workflowsPath } from '../workers/worker.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
-import { enqueueDelivery } from '../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../services/workflows/deliveries.js';
 import { awaitDeliveries, type DeliveryOutcome } from './lib/delivery-outcomes.js';
 import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';

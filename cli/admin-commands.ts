@@ -12,7 +12,7 @@ import { workflowIds } from '../domain/workflow-ids.js';
 import { addMember, createCompany, getCompany, issueCompanyKey, listMembers, removeMember } from '../db/repositories/companies.repo.js';
 import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
 import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
-import { enqueueDelivery } from '../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../services/workflows/deliveries.js';
 
 /** Operator commands behind `npm run admin`; each returns a JSON-serialisable result. */
 

@@ -9,7 +9,7 @@ import { silentProgress } from '../adapters/infra/progress.js';
 import { createDb } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
 import { getDelivery, listAttempts } from '../db/repositories/webhooks.repo.js';
-import { connectWorkflowGateway } from '../api/temporal/workflow-client.js';
+import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
 import {
   companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest, waitForFirstAttempt,
 } from './admin-commands.js';
@@ -18,7 +18,7 @@ import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './us
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
 import { batchesRetryFailed, batchesShow } from './batch-commands.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
-import { qpdfOptions, videoWorkPolicy } from '../api/processing/estimate.service.js';
+import { qpdfOptions, videoWorkPolicy } from '../services/processing/estimate.js';
 
 const USAGE = `usage: npm run admin -- <command> [flags]
 

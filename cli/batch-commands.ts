@@ -5,13 +5,13 @@ import type { QpdfOptions } from '../adapters/media/pdf/qpdf.js';
 import type { Db } from '../db/connection.js';
 import { getBatchById } from '../db/repositories/batches.repo.js';
 import { submitterOf } from '../db/repositories/jobs.repo.js';
-import { batchJson } from '../api/processing/batches.routes.js';
-import { retryFailedItems } from '../api/processing/submission.service.js';
-import type { VideoWorkPolicy } from '../api/processing/estimate.service.js';
+import { retryFailedItems } from '../services/processing/submission.js';
+import type { VideoWorkPolicy } from '../services/processing/estimate.js';
 import { workflowIds } from '../workflows/task-queues.js';
-import type { WorkflowGateway } from '../api/temporal/workflow-client.js';
-import type { AfterCommit } from '../api/temporal/workflow-starts.js';
+import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
+import type { AfterCommit } from '../services/workflows/workflow-starts.js';
 import { required } from './admin-commands.js';
+import { batchJson } from '../services/processing/records.js';
 
 type Flags = Record<string, string | undefined>;
 

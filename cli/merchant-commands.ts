@@ -4,7 +4,7 @@ import { entitlementAt, PAID_PLANS, PLAN_PERIOD_DAYS, type PaidPlan } from '../d
 import { parseVoidReason, type VoidOutcome } from '../domain/proof/invoice-lifecycle.js';
 import type { Db } from '../db/connection.js';
 import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.js';
-import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../api/temporal/workflow-client.js';
+import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
 import { addVerifiedWallet, createMerchant, getMerchant, listHeldWallets, listVerifiedWallets, releaseWallet, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
 import { required } from './admin-commands.js';

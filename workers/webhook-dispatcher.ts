@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../domain/webhooks.js';
-import { signAndSend, type WebhookActivityDeps } from '../activities/webhooks.activities.js';
-import { claimDispatch, DISPATCH_CHANNEL, finishDispatched, releaseClaim, renewClaims, type ClaimedDelivery, type DispatchedResult } from '../db/repositories/webhook-dispatch.repo.js';
-import type { DeliveryWorkflowInput } from '../workflows/webhooks/delivery.workflow.js';
+import { claimDispatch, DISPATCH_CHANNEL, renewClaims, type ClaimedDelivery } from '../db/repositories/webhook-dispatch.repo.js';
 import { createQueueLoop } from '../db/listener.js';
+import { DispatchHoldings } from './webhook-dispatch/holdings.js';
+import { createDispatchSender, type SenderDeps } from './webhook-dispatch/sender.js';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
@@ -55,25 +54,20 @@ export interface WebhookDispatcher {
  * that needs a retry is handed to its Temporal workflow `delivery:<id>` (attempt 2 on, the interface's schedule, the
  * Temporal UI, manual retry); one delivered or failed at once needs no workflow at all, which is what makes a
  * delivery cheap: a workflow costs the Temporal server several milliseconds of CPU, the dispatcher two statements.
+ *
+ * Three parts: what it holds (`DispatchHoldings`: per destination its POSTs in flight and its rows claimed ahead),
+ * the sender (`createDispatchSender`: the attempt, the group-committed record, the hand-over to the workflow), and
+ * here the claim loop that ties them (claim when slots are free, send within each destination's cap, renew the
+ * claims, drain on stop).
  */
-export function createWebhookDispatcher(
-  deps: Pick<WebhookActivityDeps, 'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger'> & {
-    startRetries(input: DeliveryWorkflowInput): Promise<void>;
-  },
-  opts: DispatcherOptions,
-): WebhookDispatcher {
-  const now = deps.now ?? (() => new Date());
+export function createWebhookDispatcher(deps: SenderDeps, opts: DispatcherOptions): WebhookDispatcher {
   const pollMs = opts.pollMs ?? 1000;
   // A claim is renewed every leaseMs / 3 while this dispatcher holds it; a dead one's rows are taken over after leaseMs.
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const limits = dispatchLimits(opts);
+  const holdings = new DispatchHoldings();
+  const sender = createDispatchSender(deps, { ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}) });
   let claim = randomUUID();
-  // Per destination: its POSTs in flight, and claimed rows waiting for one of its slots (claimed ahead, so a freed
-  // slot is refilled without waiting for the database).
-  const destinations = new Map<string, { tenantId: string; sending: number; ready: ClaimedDelivery[] }>();
-  // Claimed and not yet recorded: waiting, sending, or being written back.
-  let held = 0;
-  const heldIds = new Set<string>();
   let drained: (() => void) | null = null;
   let started = false;
   // Claims when something may be waiting: at start, after a notification or a poll tick, after a full claim, when a
@@ -89,60 +83,33 @@ export function createWebhookDispatcher(
   const poke = () => queue.poke();
   const notified = () => queue.notify();
 
-  /** Rows held per destination (sending or waiting), which the claim tops up to twice the destination's cap. */
-  function heldPerDestination(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [id, d] of destinations) out.set(id, d.sending + d.ready.length);
-    return out;
-  }
-
-  /**
-   * Rows held per tenant over all its destinations, counted as per destination (sending or waiting): a row whose POST
-   * was answered no longer holds anything of its tenant's, only a slot of the process until it is recorded.
-   */
-  function heldPerTenant(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const d of destinations.values()) out.set(d.tenantId, (out.get(d.tenantId) ?? 0) + d.sending + d.ready.length);
-    return out;
-  }
-
   function accept(c: ClaimedDelivery): void {
-    held++;
-    heldIds.add(c.delivery.id);
-    const id = c.endpoint.id;
-    let d = destinations.get(id);
-    if (!d) destinations.set(id, (d = { tenantId: c.endpoint.tenantId, sending: 0, ready: [] }));
-    d.ready.push(c);
-    pump(id);
+    holdings.add(c);
+    pump(c.endpoint.id);
   }
 
   /** Sends the destination's waiting rows while it has free slots. */
   function pump(id: string): void {
-    const d = destinations.get(id);
-    if (!d) return;
-    while (d.sending < opts.perEndpoint && d.ready.length > 0) {
-      const c = d.ready.shift()!;
-      d.sending++;
+    for (let c = holdings.takeNext(id, opts.perEndpoint); c; c = holdings.takeNext(id, opts.perEndpoint)) {
+      const claimed = c;
       let released = false;
       // The slot is the receiver's: free again once the POST is answered, before the result is written.
       const releaseSlot = () => {
         if (released) return;
         released = true;
-        d.sending--;
+        holdings.freeSlot(id);
         pump(id);
-        if (d.ready.length === 0) {
-          if (d.sending === 0) destinations.delete(id);
-          notified(); // its claimed rows ran out: claim more (rows skipped for its or its tenant's cap may go now)
-        }
+        // Its claimed rows ran out: claim more (rows skipped for its or its tenant's cap may go now).
+        if (holdings.ranOut(id)) notified();
       };
-      void handle(c, releaseSlot)
-        .catch((err: unknown) => deps.logger.error({ err, deliveryId: c.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
+      void sender
+        .send(claimed, releaseSlot)
+        .catch((err: unknown) => deps.logger.error({ err, deliveryId: claimed.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
         .finally(() => {
           releaseSlot();
-          const sharedFull = held >= limits.shared;
-          held--;
-          heldIds.delete(c.delivery.id);
-          if (held === 0) drained?.();
+          const sharedFull = holdings.held >= limits.shared;
+          holdings.release(claimed.delivery.id);
+          if (holdings.held === 0) drained?.();
           // Rows left for want of a shared slot may be claimed now.
           if (sharedFull) notified();
           else poke();
@@ -150,73 +117,12 @@ export function createWebhookDispatcher(
     }
   }
 
-  async function handle(c: ClaimedDelivery, releaseSlot: () => void): Promise<void> {
-    if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
-    if (c.attemptId === null) return releaseClaim(deps.db, c); // settled meanwhile (not pending): nothing to send
-    const profile = DELIVERY_PROFILES[c.delivery.interface];
-    const sent = c.endpoint.status === 'enabled'
-      ? await signAndSend(deps, c)
-      : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
-    releaseSlot();
-    const step = nextStep(sent.verdict, 1, profile);
-    const delays = c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined) ?? scheduleMs(profile);
-    const nextAttemptAt = step.state === 'retrying' ? new Date(now().getTime() + delays[0]!) : null;
-    const kept = await record({
-      claimed: c,
-      attemptId: c.attemptId,
-      result: { outcome: sent.verdict, statusCode: sent.statusCode, errorClass: sent.errorClass, durationMs: sent.durationMs },
-      state: step.state,
-      nextAttemptAt,
-    });
-    deps.logger.info(
-      { deliveryId: c.delivery.id, attempt: 1, status: sent.statusCode, errorClass: sent.errorClass, ms: sent.durationMs, verdict: sent.verdict },
-      'webhook attempt',
-    );
-    if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
-  }
-
-  // Group commit: attempts that end while a write is in flight are recorded together by the next one.
-  let pending: Array<{ result: DispatchedResult; done: (kept: boolean) => void; fail: (err: unknown) => void }> = [];
-  let writing = false;
-  function record(result: DispatchedResult): Promise<boolean> {
-    return new Promise((done, fail) => {
-      pending.push({ result, done, fail });
-      if (!writing) void write();
-    });
-  }
-  async function write(): Promise<void> {
-    writing = true;
-    while (pending.length > 0) {
-      const batch = pending;
-      pending = [];
-      try {
-        const kept = await finishDispatched(deps.db, batch.map((p) => p.result));
-        for (const p of batch) p.done(kept.has(p.result.claimed.delivery.id));
-      } catch (err) {
-        for (const p of batch) p.fail(err);
-      }
-    }
-    writing = false;
-  }
-
-  /** Starts `delivery:<id>` from attempt 2 at the scheduled time; on failure the claim expires and this is retried. */
-  async function handOver(c: ClaimedDelivery, resumeAt: Date | null): Promise<void> {
-    const delays = c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined);
-    await deps.startRetries({
-      deliveryId: c.delivery.id,
-      interface: c.delivery.interface,
-      startAttempt: 2,
-      ...(resumeAt ? { resumeAt: resumeAt.getTime() } : {}),
-      ...(delays ? { delaysMs: delays } : {}),
-    });
-    await releaseClaim(deps.db, c);
-  }
-
   /**
    * Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
    * Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
    */
   function claimNow(): boolean {
+    const held = holdings.held;
     const free = opts.concurrency - held;
     return free > 0 && (free >= Math.max(1, opts.concurrency / 4) || held === 0 || held >= limits.shared);
   }
@@ -224,11 +130,11 @@ export function createWebhookDispatcher(
   let queueDown = false;
   /** One claim; true when it filled every free slot (more may be waiting). */
   async function claimRound(): Promise<boolean> {
-    const free = opts.concurrency - held;
+    const free = opts.concurrency - holdings.held;
     try {
       const claimed = await claimDispatch(deps.db, {
-        claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - held,
-        inFlight: heldPerDestination(), tenantsHeld: heldPerTenant(), held: [...heldIds],
+        claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - holdings.held,
+        inFlight: holdings.perDestination(), tenantsHeld: holdings.perTenant(), held: holdings.heldIds(),
       });
       if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
       queueDown = false;
@@ -251,7 +157,7 @@ export function createWebhookDispatcher(
       stopped = null;
       claim = randomUUID();
       renewer = setInterval(() => {
-        if (held > 0) void renewClaims(deps.db, claim, [...heldIds], leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
+        if (holdings.held > 0) void renewClaims(deps.db, claim, holdings.heldIds(), leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
       }, leaseMs / 3).unref();
       queue.start();
     },
@@ -260,7 +166,7 @@ export function createWebhookDispatcher(
         await queue.stop();
         started = false;
         // What was claimed is still sent (at most `concurrency` rows), so nothing waits for a lease to expire.
-        if (held > 0) await new Promise<void>((resolve) => (drained = resolve));
+        if (holdings.held > 0) await new Promise<void>((resolve) => (drained = resolve));
         drained = null;
         clearInterval(renewer);
       })();

@@ -17,8 +17,8 @@ import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-tra
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 import { Client } from '@temporalio/client';
-import { startDeliveryWorkflow } from '../api/temporal/workflow-client.js';
-import { createWorkflowStarter, type WorkflowStarter } from '../api/temporal/workflow-starts.js';
+import { startDeliveryWorkflow } from '../services/workflows/workflow-client.js';
+import { createWorkflowStarter, type WorkflowStarter } from '../services/workflows/workflow-starts.js';
 import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** What the processing and retention activities need besides the shared deps. */
@@ -59,7 +59,7 @@ export const DEFAULT_DISPATCH = { concurrency: 32, perEndpoint: 8, perTenant: 16
 
 /**
  * The platform's Temporal worker, with the webhook dispatcher (workers/webhook-dispatcher.ts) and the workflow starter
- * (api/temporal/workflow-starts.ts, the start outbox) running exactly as long as it does: `run()` starts them,
+ * (services/workflows/workflow-starts.ts, the start outbox) running exactly as long as it does: `run()` starts them,
  * `shutdown()` stops their claims at once, and `run()` resolves only after the dispatcher's attempts in flight were
  * recorded and the starter's tries ended, so the database and the connection can be closed right after.
  */

@@ -4,16 +4,17 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
-import type { VideoWorkPolicy } from '../processing/estimate.service.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import type { AfterCommit } from '../temporal/workflow-starts.js';
+import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
 import { DomainError } from '../../domain/errors.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { assertNoFields } from '../processing/jobs.routes.js';
-import { batchJson, companyBatch, RETRY_BODY } from '../processing/batches.routes.js';
-import { retryFailedItems } from '../processing/submission.service.js';
+import { RETRY_BODY } from '../processing/batches.routes.js';
+import { retryFailedItems } from '../../services/processing/submission.js';
+import { batchJson, companyBatch } from '../../services/processing/records.js';
 
 /** What the session's retry-failed submits with: the /v1 submission's engines and the workflow client. */
 export interface SessionSubmissionDeps {

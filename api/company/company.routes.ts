@@ -4,7 +4,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
-import { batchJson, batchSummaryJson, childrenPage, companyBatch, sendBatchResults } from '../processing/batches.routes.js';
+import { childrenPage, sendBatchResults } from '../processing/batches.routes.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
@@ -12,7 +12,7 @@ import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
-import { companyJob, jobJson, sendResultFile } from '../processing/jobs.routes.js';
+import { sendResultFile } from '../processing/jobs.routes.js';
 import { perSessionLimit, refuseApiKey, refuseAuthorizationOnSession, requireBillingAdmin, requireCompanySession } from './guards.js';
 import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
@@ -28,6 +28,7 @@ import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handl
 import { mountCredits } from '../processing/credits.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import { listBatches } from '../../db/repositories/batches.repo.js';
+import { batchJson, batchSummaryJson, companyBatch, companyJob, jobJson } from '../../services/processing/records.js';
 
 export interface CompanyRouterDeps {
   db: Db;

@@ -9,7 +9,7 @@ import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
-import { purchaseJson, purchaseNetworks, startPurchase } from '../integrations/purchases.js';
+import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
 
 export interface CreditPackDeps {
   db: Db;
@@ -20,7 +20,7 @@ export interface CreditPackDeps {
 
 /**
  * Credit packs paid in USDC (docs/processing.md "Credit packs paid in USDC"): the same purchase as a merchant's plan
- * (api/integrations/purchases.ts), granted once through the credits ledger when the payment watcher confirms it.
+ * (services/self-service/purchases.ts), granted once through the credits ledger when the payment watcher confirms it.
  * Reads are for every member; buying is a billing administrator's (`admin` is that guard).
  */
 export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppState>, deps: CreditPackDeps): void {

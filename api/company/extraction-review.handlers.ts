@@ -16,7 +16,8 @@ import { insertExtractionCorrections, listExtractionCorrections, type Correction
 import { lockCompletedJob, setResultFiles, type Job, type ResultFile } from '../../db/repositories/jobs.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { companyJob, resultsExpired } from '../processing/jobs.routes.js';
+import { resultsExpired } from '../processing/jobs.routes.js';
+import { companyJob } from '../../services/processing/records.js';
 
 /**
  * Review of a `flow-extract` job in the company session (spec section 2, Records: "Review corrections of extracted

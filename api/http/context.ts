@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
 import type { StatementPart } from '../../db/statement-part.js';
-import type { AfterCommit } from '../temporal/workflow-starts.js';
+import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';

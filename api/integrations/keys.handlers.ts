@@ -10,8 +10,8 @@ import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
-import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
-import { usageOf } from '../proof/quota.js';
+import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
+import { usageOf } from '../../services/proof/quota.js';
 import { destinationJson } from './webhooks.handlers.js';
 
 export interface ManagementDeps {

@@ -10,7 +10,7 @@ import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination
 import { eventSchemas } from '../proof/openapi.events.js';
 import { EVENT_EXAMPLES, EXAMPLES, contactCreateExample, contactExample, invoiceCreateExample, invoiceExample, requestCreateExample, requestExample } from '../proof/openapi.examples.js';
 import { atomic, componentSchemas as proofSchemas, dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
-import { PURCHASE_STATUSES } from './purchases.js';
+import { PURCHASE_STATUSES } from '../../services/self-service/purchases.js';
 import { SESSION_COOKIE } from './guards.js';
 
 /**

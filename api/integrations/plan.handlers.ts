@@ -11,9 +11,9 @@ import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
 import { limitsJson } from '../proof/account.handlers.js';
-import type { MerchantIdempotent } from '../proof/idempotency.js';
-import { usageOf } from '../proof/quota.js';
-import { purchaseJson, purchaseNetworks, startPurchase } from './purchases.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
+import { usageOf } from '../../services/proof/quota.js';
+import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
 
 export interface PlanRouteDeps {
   db: Db;

@@ -13,12 +13,13 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { mountContacts, mountEvents } from '../proof/account.handlers.js';
-import type { MerchantIdempotent } from '../proof/idempotency.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
-import { mountRequests, originOf, requestJson, type ProofDeps } from '../proof/requests.handlers.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { startAfterCommit } from '../temporal/workflow-starts.js';
+import { mountRequests, originOf, type ProofDeps } from '../proof/requests.handlers.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
+import { requestJson } from '../../services/proof/payment-requests.js';
 
 export interface RecordRouteDeps extends ProofDeps {
   store: FileStore;

@@ -8,7 +8,7 @@ import { addVerifiedWallet, listVerifiedWallets, type MerchantWallet } from '../
 import { createWalletChallenge, lockOpenChallenge, markChallengeUsed, walletVerifiedElsewhere } from '../../db/repositories/wallet-challenges.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
-import type { MerchantIdempotent } from '../proof/idempotency.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 
 export interface WalletRouteDeps {
   db: Db;

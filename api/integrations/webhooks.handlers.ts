@@ -20,10 +20,10 @@ import {
 import { listAttempts, type AttemptRecord, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
-import { withoutSecret, type MerchantIdempotent } from '../proof/idempotency.js';
+import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { startAfterCommit } from '../temporal/workflow-starts.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 
 export interface WebhookRouteDeps {
   db: Db;

@@ -3,73 +3,26 @@ import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
 import type { Db } from '../../db/connection.js';
-import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+import { getBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
-import { assertNoFields, jobJson, v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
+import { assertNoFields, v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
-import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from './submission.service.js';
+import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from '../../services/processing/submission.js';
 import { streamBatchZip } from './batch-zip.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Logger } from '../../adapters/logging/logger.js';
+import { batchJson, companyBatch } from '../../services/processing/records.js';
 
 /** The batch routes need what the job routes need: they submit through the same code. */
 export type BatchesRouteDeps = JobsRouteDeps;
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
   req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, extraction: req.extraction, webhookId: undefined }, sourcePath: item.sourcePath }));
-
-/**
- * A child as its batch shows it: the job record and its position; a child the client deleted (`DELETE /v1/jobs/{id}`)
- * keeps its state and credits but says when it was deleted and has no result (its files are gone).
- */
-const batchChildJson = (j: Job) => ({
-  item_index: j.itemIndex!,
-  ...jobJson(j),
-  ...(j.deletedAt ? { result: null } : {}),
-  deleted_at: j.deletedAt?.toISOString() ?? null,
-});
-
-/** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
-export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
-  const summary = await batchSummaryJson(db, batch);
-  const children = await listBatchChildren(db, batch.id);
-  const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
-  const last = shown.at(-1);
-  return {
-    ...summary,
-    jobs: shown.map(batchChildJson),
-    next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
-  };
-}
-
-/** The batch without its children: what lists show. */
-export async function batchSummaryJson(db: Db, batch: Batch) {
-  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
-  const counts = await batchCounts(db, batch.id);
-  const credits = await batchCredits(db, batch.id);
-  return {
-    id: batch.id,
-    status: batch.status,
-    operation: batch.operation,
-    options: batch.options,
-    item_count: batch.itemCount,
-    retry_of: batch.retryOf,
-    webhook_id: batch.webhookId,
-    webhook_mode: batch.webhookMode,
-    created_at: batch.createdAt.toISOString(),
-    started_at: batch.startedAt?.toISOString() ?? null,
-    finished_at: batch.finishedAt?.toISOString() ?? null,
-    progress: counts,
-    credits: { estimated: batch.quotedCredits, ...credits },
-  };
-}
-
-export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
 
 /** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
 export const RETRY_BODY = {
@@ -162,13 +115,6 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   router.get('/batches/:id/results.zip', async (ctx) => {
     await sendBatchResults(ctx, { ...deps, now: now() }, await findBatch(ctx));
   });
-}
-
-/** A batch of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
-export async function companyBatch(db: Db, companyId: string, id: string): Promise<Batch> {
-  const batch = await getBatch(db, companyId, id);
-  if (!batch) throw new DomainError('not_found', 'Batch not found');
-  return batch;
 }
 
 /** The page of a batch's children a request asks for: `limit` 1 to the batch maximum, `after` the first item index. */

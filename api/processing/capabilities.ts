@@ -18,7 +18,7 @@ import type { UploadLimits } from './uploads.routes.js';
  *   exactly what the validator accepts;
  * - source kinds, source counts and output formats: `OPERATION_RULES`, which the validator and the quote read;
  * - the price: `PRICES` through `priceRule`; `test/integration/v1-capabilities.test.ts` checks it against the quote;
- * - the OCR languages: OCR_LANGUAGES, the list the quote accepts an OCR `language` from (estimate.service.ts), the
+ * - the OCR languages: OCR_LANGUAGES, the list the quote accepts an OCR `language` from (services/processing/estimate.ts), the
  *   first being the default.
  */
 export interface CapabilitySettings {

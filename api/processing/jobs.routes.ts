@@ -9,7 +9,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
-import { getJob, isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import { isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
 import { cancelJob } from '../../db/repositories/job-cancel.repo.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
 import { assertCancellable } from '../../domain/jobs.js';
@@ -21,9 +21,10 @@ import { keyOf } from '../http/context.js';
 import { idempotent, type IdempotentOptions } from '../http/idempotency.js';
 import type { Middleware } from 'koa';
 import { jsonBody } from '../http/body.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { SECRET_OPTIONS, submitJobs } from './submission.service.js';
-import type { VideoWorkPolicy } from './estimate.service.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { SECRET_OPTIONS, submitJobs } from '../../services/processing/submission.js';
+import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
+import { companyJob, jobJson } from '../../services/processing/records.js';
 
 export interface JobsRouteDeps {
   db: Db;
@@ -40,41 +41,6 @@ export interface JobsRouteDeps {
   bodyLimitJson: string;
   now?: () => Date;
 }
-
-export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}/results/${index}`;
-
-/** The job record of the API (spec section 2: id, status, error when failed, result.files). */
-export function jobJson(job: Job) {
-  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
-  return {
-    id: job.id,
-    status: job.status,
-    operation: job.operation,
-    upload_ids: job.uploadIds,
-    options: job.options,
-    /** flow-extract: the fields, instructions and saved workflow (with its revision) the job reads; null otherwise. */
-    extraction: job.extraction,
-    estimated_credits: job.quotedCredits,
-    charged_credits: settled,
-    created_at: job.createdAt.toISOString(),
-    started_at: job.startedAt?.toISOString() ?? null,
-    finished_at: job.finishedAt?.toISOString() ?? null,
-    error: job.status === 'failed' ? job.errorMessage : null,
-    error_code: job.status === 'failed' ? job.errorCode : null,
-    batch_id: job.batchId,
-    webhook_id: job.webhookId,
-    result:
-      job.status === 'completed' && job.resultFiles
-        ? {
-            files: job.resultFiles.map((f, i) => ({ name: f.name, download_path: downloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
-            expires_at: job.resultsExpireAt?.toISOString() ?? null,
-          }
-        : null,
-  };
-}
-
-/** The job record as a client receives it (JSON). */
-export type JobRecord = ReturnType<typeof jobJson>;
 
 /**
  * `attachment` with the file name twice (RFC 6266): `filename*=UTF-8''…` carries it exactly (RFC 8187: every octet
@@ -162,13 +128,6 @@ export function assertNoFields(
     ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
     : [{ path: '(body)', message: messages.body }];
   throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
-}
-
-/** A job of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
-export async function companyJob(db: Db, companyId: string, id: string): Promise<Job> {
-  const job = await getJob(db, companyId, id);
-  if (!job) throw new DomainError('not_found', 'Job not found');
-  return job;
 }
 
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {

@@ -15,7 +15,8 @@ export interface ProcessingDocsSettings {
   bodyLimitJson: string;
 }
 
-export const PROCESSING_API_VERSION = '1.0.0';
+/** The specification's current release (processing-api.md section 9: 1.2.0 added batches; 1.0.0 was the first). */
+export const PROCESSING_API_VERSION = '1.2.0';
 
 /** How keys are created, said once for the document and the HTML page (docs/processing.md "Company session"). */
 export const KEY_CREATION =

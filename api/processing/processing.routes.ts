@@ -12,7 +12,7 @@ import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limi
 import { mountUploads, type UploadLimits } from './uploads.routes.js';
 import { jsonBody } from '../http/body.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
-import { qpdfOptions, quoteRequest, videoWorkPolicy } from './estimate.service.js';
+import { qpdfOptions, quoteRequest, videoWorkPolicy } from '../../services/processing/estimate.js';
 import { mountJobs } from './jobs.routes.js';
 import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
@@ -20,7 +20,7 @@ import { mountCredits } from './credits.routes.js';
 import { mountCapabilities } from './capabilities.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 export interface ProcessingRouterDeps {
   db: Db;

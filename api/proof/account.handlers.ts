@@ -11,7 +11,7 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseAfter, parseLimit } from '../http/pagination.js';
 import type { MountAt, ProofDeps } from './requests.handlers.js';
-import { usageOf } from './quota.js';
+import { usageOf } from '../../services/proof/quota.js';
 
 export function contactJson(c: Contact) {
   return { id: c.id, legal_name: c.legalName, email: c.email, address: c.address, reference: c.reference, created_at: c.createdAt.toISOString() };

@@ -18,10 +18,12 @@ import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { AppState } from '../http/context.js';
 import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { startAfterCommit } from '../temporal/workflow-starts.js';
-import { createPaymentRequest, originOf, paymentPagePath, type MountAt, type ProofDeps } from './requests.handlers.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
+import { originOf, type MountAt, type ProofDeps } from './requests.handlers.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
+import { createPaymentRequest } from '../../services/proof/payment-requests.js';
+import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 export interface InvoiceDeps extends ProofDeps {
   /** Where issued invoice documents are kept (by id, with their SHA-256 in the invoice row). */

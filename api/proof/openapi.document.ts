@@ -3,11 +3,11 @@ import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { cursorPattern, encodeCursor } from '../http/pagination.js';
 import { errorResponses, header, headerRef, json, pathParam, responseRef, schemaRef, type Schema, standardHeaders } from '../http/openapi-kit.js';
-import { paymentPagePath } from './requests.handlers.js';
 import { PAYMENT_PAGE_HEADERS } from './payment-page.js';
 import { componentSchemas, PROOF_ERRORS, proofStatus } from './openapi.schemas.js';
 import { webhooks } from './openapi.events.js';
 import { contactCreateExample, contactExample, EVENT_EXAMPLES, EXAMPLES, invoiceCreateExample, invoiceExample, meExample, requestCreateExample, requestExample } from './openapi.examples.js';
+import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 /** What the document states about this server's configured limits. */
 export interface ProofDocsSettings {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection.js';
 import { getPaymentRequestForPage } from '../../db/repositories/payment-requests.repo.js';
 import type { AppState } from '../http/context.js';
 import { PAYMENT_PAGE_HEADERS, paymentPageHtml, renderPaymentPageNotFound, renderPaymentPageSuspended } from './payment-page.js';
-import { paymentPagePath } from './requests.handlers.js';
+import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 /**
  * GET /proof/pay/{id}: the public payment page a merchant sends to its payer (no key; the unguessable

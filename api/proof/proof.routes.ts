@@ -14,13 +14,13 @@ import type { AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
-import { merchantIdempotency } from './idempotency.js';
+import { merchantIdempotency } from '../http/merchant-idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
 import { mountProofDocs } from './docs.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 export interface ProofRouterDeps {
   db: Db;

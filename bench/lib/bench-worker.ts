@@ -1,5 +1,5 @@
 import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
-import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
 import type { RunLifecycle } from './lifecycle.js';
 import { randomBytes } from 'node:crypto';

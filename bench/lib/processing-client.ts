@@ -1,5 +1,5 @@
-import type { JobRecord } from '../../api/processing/jobs.routes.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobRecord } from '../../services/processing/records.js';
 
 /** A /v1 job record as the client receives it. */
 export type JobJson = JobRecord;

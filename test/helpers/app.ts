@@ -7,7 +7,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
 import { buildChainReader } from '../../api/deps.js';
 import type { PaymentGate } from '../../api/x402/usdc.routes.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createSecretBox, generateSecretsKey, type SecretBox } from '../../adapters/crypto/secret-box.js';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {

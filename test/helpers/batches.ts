@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { BatchRecord } from '../../api/processing/batches.routes.js';
 import type { ProcessingHarness } from './processing.js';
+import type { BatchRecord } from '../../services/processing/records.js';
 
 export type BatchJson = BatchRecord;
 

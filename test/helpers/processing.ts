@@ -7,14 +7,14 @@ import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
 import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
-import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
-import type { JobRecord } from '../../api/processing/jobs.routes.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from './temporal.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
+import type { JobRecord } from '../../services/processing/records.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createPlatformWorker, type PlatformWorkerOptions } from '../../workers/worker.js';
-import { connectWorkflowGateway, type WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { scheduleIds } from '../../workflows/task-queues.js';
 import type { DeliveryTimeouts } from '../../adapters/webhooks/http-delivery.js';
 import { recordTaskQueueHistories } from './workflow-histories.js';

@@ -15,7 +15,7 @@ import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secre
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { verifyApiKey } from '../../db/repositories/api-keys.repo.js';
 import { getDelivery } from '../../db/repositories/webhooks.repo.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 let tdb: TestDatabase;
 let gw: WorkflowGateway;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createEndpoint, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';

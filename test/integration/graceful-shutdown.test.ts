@@ -7,7 +7,7 @@ import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/tem
 import { spawnWorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 
 let tdb: TestDatabase;
 beforeAll(async () => {

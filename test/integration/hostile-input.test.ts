@@ -7,7 +7,7 @@ import { testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { newIdem } from '../helpers/proof.js';
 import { appRoutes, authHeaders, concretePath, errorFields, errorMessage, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
 import type { RouteInfo } from '../../api/http/router.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /**
  * The bad-input families of a hostile client, sent to every route of the app (the routes come from the app,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { deliveryOutcome } from '../helpers/deliveries.js';
 import { setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { getEndpoint, listAttempts } from '../../db/repositories/webhooks.repo.js';

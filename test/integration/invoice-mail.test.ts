@@ -8,7 +8,7 @@ import { formatUsdc } from '../../domain/money.js';
 import { createSmtpMailer, MailSendError } from '../../adapters/mail/smtp-mailer.js';
 import { invoiceMailContent } from '../../adapters/mail/invoice-message.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
-import { startInvoiceMailWorkflow } from '../../api/temporal/workflow-client.js';
+import { startInvoiceMailWorkflow } from '../../services/workflows/workflow-client.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
 

@@ -13,7 +13,7 @@ import { takeRateLimitHits } from '../../db/repositories/rate-limits.repo.js';
 import { createDelivery, createEndpoint, getDelivery } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { ensureSchedules } from '../../workers/schedules.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 let tdb: TestDatabase;
 let gw: WorkflowGateway;

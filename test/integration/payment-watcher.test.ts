@@ -5,7 +5,7 @@ import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secre
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { testGateway, uniqueTaskQueue, type startTestWorker } from '../helpers/temporal.js';

@@ -10,9 +10,9 @@ import { createFileOperationRunners } from '../../adapters/media/operation-runne
 import { encryptedPdfPageCount } from '../../adapters/media/pdf/qpdf.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { deliveryOutcome } from '../helpers/deliveries.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { listSealed, replaceSealed, SEALED_COLUMNS } from '../../db/repositories/sealed-secrets.repo.js';

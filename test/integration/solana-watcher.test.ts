@@ -3,7 +3,7 @@ import { createSolanaTransferScanner } from '../../adapters/chains/solana/solana
 import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-account.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { ADDRESSES, ProofHarness, type TestMerchant } from '../helpers/proof.js';

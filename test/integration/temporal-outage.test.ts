@@ -5,8 +5,8 @@ import { OwnTemporal } from '../helpers/own-temporal.js';
 import { samplePdf } from '../helpers/sample-files.js';
 import { until } from '../helpers/until.js';
 import { newId } from '../../adapters/crypto/tokens.js';
-import { workflowIdOf, type WorkflowStart } from '../../api/temporal/workflow-client.js';
-import { startAfterCommit, type AfterCommit } from '../../api/temporal/workflow-starts.js';
+import { workflowIdOf, type WorkflowStart } from '../../services/workflows/workflow-client.js';
+import { startAfterCommit, type AfterCommit } from '../../services/workflows/workflow-starts.js';
 
 /**
  * Workflow starts after a commit while the Temporal server is down (issue 28, E24): the app and a real worker run

@@ -6,8 +6,8 @@ import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/tempor
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createEndpoint, getDelivery, listAttempts, rotateEndpointSecret, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import type { WebhookInterface } from '../../domain/webhooks.js';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deliveryOutcome } from '../helpers/deliveries.js';

@@ -10,7 +10,7 @@ import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createDb, type Db } from '../../db/connection.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../workers/webhook-dispatcher.js';
 
 /**

@@ -8,7 +8,7 @@ import { TEST_DELIVERY_TIMEOUTS } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createEndpoint, getDelivery, listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { createWebhookDispatcher, type DispatcherOptions } from '../../workers/webhook-dispatcher.js';
 import { DEFAULT_DISPATCH } from '../../workers/worker.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';

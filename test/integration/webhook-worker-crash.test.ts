@@ -5,9 +5,9 @@ import { testGateway, uniqueTaskQueue, deleteRunSchedules } from '../helpers/tem
 import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createEndpoint, getDelivery, listAttempts } from '../../db/repositories/webhooks.repo.js';
-import { enqueueDelivery } from '../../api/temporal/deliveries.js';
+import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { deliveryOutcome } from '../helpers/deliveries.js';
-import type { WorkflowGateway } from '../../api/temporal/workflow-client.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 let tdb: TestDatabase;
 let gw: WorkflowGateway;

@@ -6,7 +6,8 @@ import { MAX_OPEN_PURCHASES_PER_BUYER, type SelfServiceConfig } from '../../doma
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { createPurchase, lockPurchaseBuyer, openPurchasesOf, purchaseUnavailable, type Purchase, type PurchaseBuyer } from '../../db/repositories/platform-purchases.repo.js';
-import { effectiveStatus, paymentPagePath } from '../proof/requests.handlers.js';
+import { effectiveStatus } from '../proof/payment-requests.js';
+import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 /**
  * Self-service purchases as the session routes show and start them (`/api/integrations/plan/purchases` for a

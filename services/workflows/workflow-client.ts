@@ -17,7 +17,7 @@ export interface WorkflowGateway {
 
 /**
  * With `lazy`, the connection is made on first use: the API starts (and keeps answering) while Temporal is down;
- * starts decided meanwhile wait in the start outbox for the workers' starters (api/temporal/workflow-starts.ts).
+ * starts decided meanwhile wait in the start outbox for the workers' starters (services/workflows/workflow-starts.ts).
  */
 export async function connectWorkflowGateway(opts: { address: string; namespace: string; taskQueue: string; lazy?: boolean }): Promise<WorkflowGateway> {
   const connection = opts.lazy ? Connection.lazy({ address: opts.address }) : await Connection.connect({ address: opts.address });
@@ -127,7 +127,7 @@ export async function nudgeInvoiceLifecycle(gw: WorkflowGateway, invoiceId: stri
 
 /**
  * A workflow start (or signal) decided in a transaction and written to the start outbox with it
- * (api/temporal/workflow-starts.ts): what to start and its input, the id-only inputs of the functions above plus what
+ * (services/workflows/workflow-starts.ts): what to start and its input, the id-only inputs of the functions above plus what
  * the search attributes of jobs and batches need.
  */
 export type WorkflowStart =

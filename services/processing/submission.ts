@@ -9,9 +9,9 @@ import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
 import { countUnfinishedJobs, insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
-import type { WorkflowGateway } from '../temporal/workflow-client.js';
-import { startAfterCommit, type AfterCommit } from '../temporal/workflow-starts.js';
-import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.service.js';
+import type { WorkflowGateway } from '../workflows/workflow-client.js';
+import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
+import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
@@ -107,7 +107,7 @@ export interface Submitted {
  * Quote, reserve, insert, start — for one job (`batch` absent) or every child of a batch, inside the caller's
  * transaction `trx` (the Idempotency-Key's). The workflow (`job:<id>`, or `batch:<id>` which starts its children)
  * is queued in the start outbox in `trx` and tried by `afterCommit`, once the rows exist; a start that fails then is
- * made by the starters as soon as Temporal answers (api/temporal/workflow-starts.ts).
+ * made by the starters as soon as Temporal answers (services/workflows/workflow-starts.ts).
  */
 export async function submitJobs(
   deps: SubmitDeps,

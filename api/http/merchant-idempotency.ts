@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
-import type { AppState } from '../http/context.js';
-import { merchantOf } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
+import type { AppState } from './context.js';
+import { merchantOf } from './context.js';
+import { idempotent } from './idempotency.js';
 
 /** An Idempotency-Key guard for one operation; `storedBody` is what replays get when it differs from the live body. */
 export type MerchantIdempotent = (operation: string, opts?: { storedBody?: (body: unknown) => unknown; claimAtCommit?: boolean }) => Middleware<AppState>;

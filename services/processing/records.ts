@@ -1,0 +1,107 @@
+import { BATCH_LIMITS } from '../../domain/batches.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Db } from '../../db/connection.js';
+import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { getJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+
+/*
+ * The /v1 job and batch records: a company's job or batch read (another company's id is not found), and the JSON
+ * shape clients receive (spec sections 2 and 4), shared by the /v1 routes, the company session and the operator CLI.
+ */
+
+export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}/results/${index}`;
+
+/** The job record of the API (spec section 2: id, status, error when failed, result.files). */
+export function jobJson(job: Job) {
+  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
+  return {
+    id: job.id,
+    status: job.status,
+    operation: job.operation,
+    upload_ids: job.uploadIds,
+    options: job.options,
+    /** flow-extract: the fields, instructions and saved workflow (with its revision) the job reads; null otherwise. */
+    extraction: job.extraction,
+    estimated_credits: job.quotedCredits,
+    charged_credits: settled,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    error: job.status === 'failed' ? job.errorMessage : null,
+    error_code: job.status === 'failed' ? job.errorCode : null,
+    batch_id: job.batchId,
+    webhook_id: job.webhookId,
+    result:
+      job.status === 'completed' && job.resultFiles
+        ? {
+            files: job.resultFiles.map((f, i) => ({ name: f.name, download_path: downloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
+            expires_at: job.resultsExpireAt?.toISOString() ?? null,
+          }
+        : null,
+  };
+}
+
+/** The job record as a client receives it (JSON). */
+export type JobRecord = ReturnType<typeof jobJson>;
+
+/** A job of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
+export async function companyJob(db: Db, companyId: string, id: string): Promise<Job> {
+  const job = await getJob(db, companyId, id);
+  if (!job) throw new DomainError('not_found', 'Job not found');
+  return job;
+}
+
+/**
+ * A child as its batch shows it: the job record and its position; a child the client deleted (`DELETE /v1/jobs/{id}`)
+ * keeps its state and credits but says when it was deleted and has no result (its files are gone).
+ */
+const batchChildJson = (j: Job) => ({
+  item_index: j.itemIndex!,
+  ...jobJson(j),
+  ...(j.deletedAt ? { result: null } : {}),
+  deleted_at: j.deletedAt?.toISOString() ?? null,
+});
+
+/** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
+export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
+  const summary = await batchSummaryJson(db, batch);
+  const children = await listBatchChildren(db, batch.id);
+  const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    ...summary,
+    jobs: shown.map(batchChildJson),
+    next_after: last && last.itemIndex! < batch.itemCount - 1 ? last.itemIndex! + 1 : null,
+  };
+}
+
+/** The batch without its children: what lists show. */
+export async function batchSummaryJson(db: Db, batch: Batch) {
+  // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
+  const counts = await batchCounts(db, batch.id);
+  const credits = await batchCredits(db, batch.id);
+  return {
+    id: batch.id,
+    status: batch.status,
+    operation: batch.operation,
+    options: batch.options,
+    item_count: batch.itemCount,
+    retry_of: batch.retryOf,
+    webhook_id: batch.webhookId,
+    webhook_mode: batch.webhookMode,
+    created_at: batch.createdAt.toISOString(),
+    started_at: batch.startedAt?.toISOString() ?? null,
+    finished_at: batch.finishedAt?.toISOString() ?? null,
+    progress: counts,
+    credits: { estimated: batch.quotedCredits, ...credits },
+  };
+}
+
+export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
+
+/** A batch of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
+export async function companyBatch(db: Db, companyId: string, id: string): Promise<Batch> {
+  const batch = await getBatch(db, companyId, id);
+  if (!batch) throw new DomainError('not_found', 'Batch not found');
+  return batch;
+}
