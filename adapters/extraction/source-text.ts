@@ -6,6 +6,7 @@ import { isUtf8Text } from '../media/measure.js';
 import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
+import { straighten } from '../media/ocr/page-skew.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
@@ -159,11 +160,13 @@ async function candidateLanguages(opts: SourceTextOptions): Promise<readonly str
 async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, page: number, signal: AbortSignal): Promise<OcrRead> {
   const first = opts.language ?? 'eng';
   const sparsePass = async (image: string) => parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
-  let image = source;
-  let sparse = await sparsePass(image);
-  let turned = 0;
   const upright = `${source}.upright.png`;
+  const straightFile = `${source}.straight.png`;
   try {
+    // A skewed scan is straightened first (page-skew.ts); its boxes are those of the straightened page, same size.
+    let image = (await straighten(source, straightFile)).path;
+    let sparse = await sparsePass(image);
+    let turned = 0;
     if (sparse.confidence < UPRIGHT_CONFIDENCE) {
       // Sideways or upside down? Tesseract's orientation detection says by how much; the turned page is kept only if
       // it reads better (a hard-to-read upright page stays as it is).
@@ -182,6 +185,7 @@ async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, pag
     return { page: { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height }, turned, confidence: layout.confidence };
   } finally {
     await rm(upright, { force: true });
+    await rm(straightFile, { force: true });
   }
 }
 

@@ -41,8 +41,8 @@ export interface OcrEngine {
   readonly pageTimeoutMs: number;
   /** The text layer of page `page` (1-based) as pdftotext reads it; empty when the page has none. */
   pdfPageText(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
-  /** Renders page `page` as a greyscale PNG at `dpi`; resolves the file's path (`${outBase}.png`). */
-  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal): Promise<string>;
+  /** Renders page `page` as a greyscale PNG (`colour`: in colour) at `dpi`; resolves the file's path (`${outBase}.png`). */
+  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal, colour?: boolean): Promise<string>;
   /** Tesseract's text of an image. */
   recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
   /**
@@ -116,8 +116,8 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     pageTimeoutMs: timeoutMs,
     pdfPageText: (pdf, page, signal) =>
       onPdf('text layer', async () => (await run(pdftotext, ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
-    async rasterise(pdf, page, dpi, outBase, signal) {
-      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', pdf, outBase], signal));
+    async rasterise(pdf, page, dpi, outBase, signal, colour = false) {
+      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), ...(colour ? [] : ['-gray']), '-png', '-singlefile', pdf, outBase], signal));
       return `${outBase}.png`;
     },
     async recognise(image, language, dpi, signal) {
@@ -148,7 +148,8 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
     async searchable(input, out, language, imageDpi, signal) {
       // --rotate-pages: each page turned upright by Tesseract's orientation detection before it is read (its /Rotate set).
-      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
+      // --oversample: a page image below OCR_DPI is recognised at OCR_DPI, as ocr-text renders it (the page keeps its own image).
+      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--oversample', String(OCR_DPI), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
       if (imageDpi) args.push('--image-dpi', String(imageDpi));
       try {
         await run(ocrmypdf, [...args, '--', input, out], signal, SINGLE_THREAD);

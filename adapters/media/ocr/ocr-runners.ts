@@ -9,6 +9,7 @@ import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
 import { MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
 import { pageImageDpi } from './page-resolution.js';
+import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 
 /**
@@ -165,7 +166,7 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
     const png = join(input.workDir, 'image.png');
     const dpi = await normaliseImage(source.path, png);
     try {
-      const text = await engine.limit(() => engine.recognise(png, language, dpi));
+      const text = await engine.limit(async () => engine.recognise((await straighten(png, join(input.workDir, 'image-straight.png'))).path, language, dpi));
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return [text];
     } catch (e) {
@@ -181,12 +182,37 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
     if (text.trim() === '') {
       const dpi = renderDpi(sizes[page - 1]!);
       const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal);
-      text = await engine.recognise(png, language, dpi, signal);
+      const straight = await straighten(png, join(input.workDir, `page-${page}-straight.png`));
+      text = await engine.recognise(straight.path, language, dpi, signal);
       await rm(png, { force: true });
+      await rm(straight.path, { force: true });
     }
     await writeWhole(fileOf(page), text);
   });
   return Promise.all(sizes.map((_, i) => readFile(fileOf(i + 1), 'utf8')));
+}
+
+/** The longest side of the low-resolution render a PDF page's skew is measured on (pixels). */
+const SKEW_RENDER_SIDE = 1000;
+
+/** The skew of a PDF page (page-skew.ts), measured on a small greyscale render of it. */
+async function pageSkew(engine: OcrEngine, pdf: string, page: number, size: { width: number; height: number }, outBase: string, signal: AbortSignal): Promise<number> {
+  const dpi = Math.max(20, Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))));
+  const png = await engine.rasterise(pdf, page, dpi, outBase, signal);
+  try {
+    return await measureSkew(png);
+  } finally {
+    await rm(png, { force: true });
+  }
+}
+
+/** Scales the one page of `pdf` (content and all) to `size` in points. */
+async function fitPage(pdf: string, size: { width: number; height: number }): Promise<void> {
+  const doc = await PDFDocument.load(await readFile(pdf), { updateMetadata: false });
+  const page = doc.getPage(0);
+  const now = page.getSize();
+  page.scale(size.width / now.width, size.height / now.height);
+  await writeWhole(pdf, await doc.save());
 }
 
 /** The plain-text result: each page's text, pages separated by a form feed (U+000C), as pdftotext writes them. */
@@ -202,7 +228,7 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
     if (!(await isPdf(source.path))) {
       const png = join(input.workDir, 'image.png');
       const dpi = await normaliseImage(source.path, png);
-      await engine.limit(() => engine.searchable(png, out, language, dpi));
+      await engine.limit(async () => engine.searchable((await straighten(png, join(input.workDir, 'image-straight.png'))).path, out, language, dpi));
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return await readFile(out);
     }
@@ -219,12 +245,27 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
       await writeWhole(keptFile(page), '');
       return;
     }
-    const single = join(input.workDir, `source-${page}.pdf`);
-    await engine.splitPage(source.path, page, single, signal);
     const part = join(input.workDir, `ocr-${page}.pdf`);
-    await engine.searchable(single, part, language, undefined, signal);
+    const skew = await pageSkew(engine, source.path, page, sizes[page - 1]!, join(input.workDir, `skew-${page}`), signal);
+    if (Math.abs(skew) >= MIN_DESKEW_DEGREES) {
+      // A skewed page is replaced by its straightened image (rendered in colour at the OCR resolution); a straight
+      // page keeps its own image untouched (docs/processing.md, "OCR", "Skew").
+      const dpi = renderDpi(sizes[page - 1]!);
+      const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal, true);
+      const straight = await straightenBy(png, skew, join(input.workDir, `page-${page}-straight.png`));
+      await engine.searchable(straight, part, language, dpi, signal);
+      await rm(png, { force: true });
+      await rm(straight, { force: true });
+      // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back.
+      const size = sizes[page - 1]!;
+      await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
+    } else {
+      const single = join(input.workDir, `source-${page}.pdf`);
+      await engine.splitPage(source.path, page, single, signal);
+      await engine.searchable(single, part, language, undefined, signal);
+      await rm(single, { force: true });
+    }
     await rename(part, ocrFile(page));
-    await rm(single, { force: true });
   });
   const pages = await Promise.all(sizes.map(async (_, i) => ((await fileExists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
   try {
