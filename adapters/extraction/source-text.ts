@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
 import { isUtf8Text } from '../media/measure.js';
-import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import { HARD_TO_READ_CONFIDENCE, OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { straighten } from '../media/ocr/page-skew.js';
@@ -117,11 +117,6 @@ interface OcrRead {
   confidence: number;
 }
 
-/**
- * Below this mean word confidence (0–100) of its layout pass a page is said to be hard to read in the warnings: its
- * values are likely wrong. Measured: a Factur-X page whose font renders as boxes 51; clean corpus pages 89–95.
- */
-export const HARD_TO_READ_CONFIDENCE = 60;
 
 /** A page OCR read with little confidence (and read some letters of) is named in the notes: its values are likely wrong. */
 function noteIfHardToRead(notes: PageNote[], read: OcrRead): void {

@@ -1,3 +1,4 @@
+import { readFile, rm } from 'node:fs/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { OcrEngineFailed, runTool } from './run-tool.js';
 
@@ -24,6 +25,13 @@ export interface OcrEngineOptions {
   concurrency?: number;
 }
 
+/**
+ * Below this mean word confidence (0–100) a page OCR read is said to be hard to read in the result's warnings.
+ * Measured: a Factur-X page whose font renders as boxes 51; clean pages 89–95; Tesseract's phototest.tif blurred
+ * (Gaussian sigma 2 px at 200 dpi) 20, none of its words right.
+ */
+export const HARD_TO_READ_CONFIDENCE = 60;
+
 /** The resolution pages are rendered at for recognition. */
 export const OCR_DPI = 300;
 /** Longest side of a rendered page in pixels; larger pages are rendered below 300 dpi (Tesseract's limit is 32,767). */
@@ -43,8 +51,11 @@ export interface OcrEngine {
   pdfPageText(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
   /** Renders page `page` as a greyscale PNG (`colour`: in colour) at `dpi`; resolves the file's path (`${outBase}.png`). */
   rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal, colour?: boolean): Promise<string>;
-  /** Tesseract's text of an image. */
-  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
+  /**
+   * Tesseract's text of an image, and in the same run its words as TSV (for their confidence); both are read from
+   * files beside the image (`${image}.ocr.txt`, `.tsv`), removed afterwards.
+   */
+  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<{ text: string; tsv: string }>;
   /**
    * The words of page `page` (1-based) of a PDF's text layer with their boxes, as pdftotext's TSV (`-tsv`: points
    * from the page's top-left; the page's own row gives its size). A page without text has only its page row.
@@ -123,8 +134,14 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     async recognise(image, language, dpi, signal) {
       // Page segmentation mode 1: mode 3's layout analysis after orientation detection, so a page scanned upside down
       // or sideways is read upright (a 180° page read 0 % of its words in mode 3).
-      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '1'], signal, SINGLE_THREAD);
-      return out.toString('utf8');
+      const base = `${image}.ocr`;
+      try {
+        await run(tesseract, [image, base, '-l', language, '--dpi', String(dpi), '--psm', '1', 'txt', 'tsv'], signal, SINGLE_THREAD);
+        return { text: await readFile(`${base}.txt`, 'utf8'), tsv: await readFile(`${base}.tsv`, 'utf8') };
+      } finally {
+        await rm(`${base}.txt`, { force: true });
+        await rm(`${base}.tsv`, { force: true });
+      }
     },
     pdfPageTsv: (pdf, page, signal) =>
       onPdf('text layer', async () => (await run(pdftotext, ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),

@@ -37,11 +37,14 @@ function sharpness(xs: Int32Array, ys: Int32Array, count: number, t: number, row
   return s;
 }
 
+/** Share of dark pixels from which a page is said to have print on it (a blank scanned page has less). */
+const INKED_SHARE = 0.002;
+
 /**
  * The skew of an image in degrees, clockwise (the content turned clockwise by it; straighten by turning it back),
- * 0 when there is too little ink to tell.
+ * 0 when there is too little ink to tell; and whether the page has print on it at all (`inked`).
  */
-export async function measureSkew(image: string | Buffer): Promise<number> {
+export async function measureSkew(image: string | Buffer): Promise<{ skew: number; inked: boolean }> {
   const { data, info } = await sharp(image)
     .greyscale()
     .resize({ width: MEASURE_SIDE, height: MEASURE_SIDE, fit: 'inside', withoutEnlargement: true })
@@ -51,7 +54,8 @@ export async function measureSkew(image: string | Buffer): Promise<number> {
   const channels = info.channels;
   let count = 0;
   for (let i = 0; i < width * height; i++) if (data[i * channels]! < 128) count++;
-  if (count < 200) return 0;
+  const inked = count >= INKED_SHARE * width * height;
+  if (count < 200) return { skew: 0, inked };
   const xs = new Int32Array(count);
   const ys = new Int32Array(count);
   let k = 0;
@@ -84,18 +88,18 @@ export async function measureSkew(image: string | Buffer): Promise<number> {
     // The text lines run along the axis whose best profile is sharpest (rows on an upright page, columns sideways).
     if (b.score > best.score) best = b;
   }
-  return Math.round(best.deg * 100) / 100;
+  return { skew: Math.round(best.deg * 100) / 100, inked };
 }
 
 /**
  * `image` straightened into `out` when its skew is at least MIN_DESKEW_DEGREES: turned back about its centre with
  * sharp (bicubic; the corners it uncovers white) and cut to its own size, so its resolution and page size stay the
- * same. Resolves the image to read (`image` itself when straight) and the measured skew.
+ * same. Resolves the image to read (`image` itself when straight), the measured skew and whether the page is inked.
  */
-export async function straighten(image: string, out: string): Promise<{ path: string; skew: number }> {
-  const skew = await measureSkew(image);
-  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew };
-  return { path: await straightenBy(image, skew, out), skew };
+export async function straighten(image: string, out: string): Promise<{ path: string; skew: number; inked: boolean }> {
+  const { skew, inked } = await measureSkew(image);
+  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew, inked };
+  return { path: await straightenBy(image, skew, out), skew, inked };
 }
 
 /** `image` turned back by `skew` degrees about its centre into `out` (the corners it uncovers white), cut to its own size. */

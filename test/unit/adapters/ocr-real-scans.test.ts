@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine } from '../../../adapters/media/ocr/ocr-engine.js';
+import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { loadScans, makeForm, type FormName, type LoadedScan } from '../../../bench/ocr-corpus/corpus.js';
 import { readPages, type PathName } from '../../../bench/ocr-corpus/bench.js';
 import { scannedPdf, wordAccuracy } from '../../helpers/ocr-corpus.js';
@@ -66,5 +67,22 @@ describe('the searchable PDF is recognised at no less than the resolution ocr-te
     // Recognised at 300 dpi, but the straight page keeps its own 100-dpi image.
     const images = (f: string) => execFileSync('pdfimages', ['-list', f]).toString().split('\n').slice(2).filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/).slice(3, 5).join('x'));
     expect(images(join(dir, 'work-100-pdf', 'searchable.out.pdf'))).toEqual(images(file));
+  });
+});
+
+describe('a page OCR can hardly read is named in the result warnings', () => {
+  it('ocr-text and ocr-docx: phototest clean, then blurred past reading (no word read)', async () => {
+    const scan = scans.get('phototest')!;
+    const clean = await sharp(scan.bytes).greyscale().withMetadata({ density: scan.dpi }).png().toBuffer();
+    const blurred = await sharp(scan.bytes).greyscale().blur(2).withMetadata({ density: scan.dpi }).png().toBuffer();
+    const file = join(dir, 'phototest-blurred.pdf');
+    writeFileSync(file, await scannedPdf([{ png: clean, dpi: scan.dpi }, { png: blurred, dpi: scan.dpi }]));
+    const runners = createOcrRunners(engine);
+    for (const op of ['ocr-text', 'ocr-docx'] as const) {
+      const work = join(dir, `work-blur-${op}`);
+      mkdirSync(work);
+      const [out] = await runners[op]({ sources: [{ path: file, filename: 'scan.pdf' }], options: { language: 'eng' }, workDir: work });
+      expect(out!.warnings).toEqual([expect.stringMatching(/^page 2 is hard to read \(text recognition confidence \d+ %\); its text is likely wrong or missing$/)]);
+    }
   });
 });
