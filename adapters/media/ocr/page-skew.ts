@@ -14,8 +14,9 @@ import sharp from 'sharp';
 /** Skews from −MAX_SKEW_DEGREES to +MAX_SKEW_DEGREES are measured (a sheet fed crooked; more is a turned page). */
 export const MAX_SKEW_DEGREES = 10;
 /**
- * A page is straightened only when its measured skew is at least this (degrees): below it Tesseract reads as well
- * (measured: tune pages turned 0.5° lose no word), and a straight page's image is left as it is.
+ * A page is straightened only when its measured skew is at least this (degrees), so a straight page's image is left
+ * as it is. Chosen, not tuned: eurotext.tif, scanned 0.8° crooked, reads one word more straightened (59 → 60 of its
+ * 65 words), the generated skewed-noisy page (0.8°, blurred, speckled) three fewer in ocr-text (84 → 81).
  */
 export const MIN_DESKEW_DEGREES = 0.5;
 /** The image is measured at this longest side (pixels): about 85 dpi for an A4 page, enough for 0.05° steps. */
