@@ -44,13 +44,14 @@ RUN PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py 
 FROM node:20-bookworm-slim AS runtime
 
 # ffmpeg and qpdf are used by the media adapters, the fonts by the PDF watermark (adapters/media/pdf/watermark-fonts.ts),
-# Tesseract with the data of OCR_LANGUAGES' default (English, German, French, Spanish, Italian, Portuguese, Dutch),
+# Tesseract with the data of OCR_LANGUAGES' default (English, German, French, Spanish, Italian, Portuguese, Dutch) and osd
+# (orientation detection, for pages scanned sideways or upside down),
 # ocrmypdf and poppler-utils by OCR (adapters/media/ocr; more languages: tesseract-ocr-<code> + OCR_LANGUAGES);
 # ca-certificates for outbound TLS from child tools; python3 for the offline speech engine's virtual environment
 # (copied from the speech stage, whose venv links to this interpreter).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg qpdf fonts-dejavu-core fonts-droid-fallback \
-      tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita \
+      tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita \
       tesseract-ocr-por tesseract-ocr-nld ocrmypdf poppler-utils ca-certificates python3 \
  && rm -rf /var/lib/apt/lists/*
 

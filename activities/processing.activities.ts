@@ -129,7 +129,7 @@ export async function storeResults(store: FileStore, job: Pick<jobs.Job, 'id' | 
       bytes = out.data.byteLength;
       await store.put(storageId, out.data);
     }
-    files.push({ name: resultFileName(job.operation, sourceName, out.format), storageId, bytes, contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream' });
+    files.push({ name: resultFileName(job.operation, sourceName, out.format), storageId, bytes, contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream', ...(out.warnings?.length ? { warnings: out.warnings } : {}) });
   }
   return files;
 }

@@ -38,7 +38,8 @@ import { retireBenchCompany } from './lib/processing-db.js';
 
 const RATE_LIMIT = '1000000000';
 const JOB_DEADLINE_MS = 15 * 60_000;
-const OCRMYPDF_ARGS = ['--skip-text', '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--quiet', '-l', 'eng'];
+/** The options the service gives ocrmypdf (adapters/media/ocr/ocr-engine.ts); the service also measures each page's skew first. */
+const OCRMYPDF_ARGS = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', '5', '--oversample', '300', '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--quiet', '-l', 'eng'];
 
 interface Options {
   rounds: number;

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
 import { isUtf8Text } from '../media/measure.js';
-import { OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import { HARD_TO_READ_CONFIDENCE, OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
+import { straighten } from '../media/ocr/page-skew.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
@@ -116,11 +117,6 @@ interface OcrRead {
   confidence: number;
 }
 
-/**
- * Below this mean word confidence (0–100) of its layout pass a page is said to be hard to read in the warnings: its
- * values are likely wrong. Measured: a Factur-X page whose font renders as boxes 51; clean corpus pages 89–95.
- */
-export const HARD_TO_READ_CONFIDENCE = 60;
 
 /** A page OCR read with little confidence (and read some letters of) is named in the notes: its values are likely wrong. */
 function noteIfHardToRead(notes: PageNote[], read: OcrRead): void {
@@ -159,11 +155,13 @@ async function candidateLanguages(opts: SourceTextOptions): Promise<readonly str
 async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, page: number, signal: AbortSignal): Promise<OcrRead> {
   const first = opts.language ?? 'eng';
   const sparsePass = async (image: string) => parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
-  let image = source;
-  let sparse = await sparsePass(image);
-  let turned = 0;
   const upright = `${source}.upright.png`;
+  const straightFile = `${source}.straight.png`;
   try {
+    // A skewed scan is straightened first (page-skew.ts); its boxes are those of the straightened page, same size.
+    let image = (await straighten(source, straightFile)).path;
+    let sparse = await sparsePass(image);
+    let turned = 0;
     if (sparse.confidence < UPRIGHT_CONFIDENCE) {
       // Sideways or upside down? Tesseract's orientation detection says by how much; the turned page is kept only if
       // it reads better (a hard-to-read upright page stays as it is).
@@ -182,6 +180,7 @@ async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, pag
     return { page: { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height }, turned, confidence: layout.confidence };
   } finally {
     await rm(upright, { force: true });
+    await rm(straightFile, { force: true });
   }
 }
 

@@ -31,7 +31,10 @@ export interface RunnerSource {
  * One output of an operation: its bytes, or a file the runner wrote in `workDir` (large media: moved into storage,
  * never read into memory), and its format (the file extension without dot).
  */
-export type RunnerOutput = { data: Uint8Array; format: string } | { path: string; format: string };
+export type RunnerOutput = ({ data: Uint8Array; format: string } | { path: string; format: string }) & {
+  /** Notes about the result the client should see (the job's `result.warnings`), e.g. a page OCR could hardly read. */
+  warnings?: string[];
+};
 
 /** Where a long operation stands: shown as the activity's heartbeat details (Temporal UI), and handed back on a retry. */
 export interface RunnerProgress {

@@ -260,7 +260,7 @@ function paths(s: ProcessingDocsSettings): Json {
             content: json(schemaRef('Job'), {
               completed: jobExample({
                 status: 'completed', charged_credits: 4, started_at: '2025-03-04T09:16:41.020Z', finished_at: '2025-03-04T09:16:42.377Z',
-                result: { files: [{ name: 'report-rotated.pdf', download_path: `/v1/jobs/${EXAMPLES.job}/results/0`, bytes: 48377, content_type: 'application/pdf' }], expires_at: '2025-03-11T09:16:42.377Z' },
+                result: { files: [{ name: 'report-rotated.pdf', download_path: `/v1/jobs/${EXAMPLES.job}/results/0`, bytes: 48377, content_type: 'application/pdf' }], expires_at: '2025-03-11T09:16:42.377Z', warnings: [] },
               }),
               failed: jobExample({
                 status: 'failed', operation: 'image-edit', upload_ids: [EXAMPLES.png], options: { crop: [100, 0, 50, 50] }, estimated_credits: 2, charged_credits: 0,

@@ -422,8 +422,15 @@ export function componentSchemas(): Record<string, Schema> {
           oneOf: [
             { type: 'null' },
             {
-              type: 'object', additionalProperties: false, required: ['files', 'expires_at'],
-              properties: { files: { type: 'array', items: schemaRef('ResultFile') }, expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' } },
+              type: 'object', additionalProperties: false, required: ['files', 'expires_at', 'warnings'],
+              properties: {
+                files: { type: 'array', items: schemaRef('ResultFile') },
+                expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' },
+                warnings: {
+                  type: 'array', items: { type: 'string' },
+                  description: 'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
+                },
+              },
             },
           ],
         },

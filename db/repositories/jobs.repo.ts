@@ -9,6 +9,8 @@ export interface ResultFile {
   storageId: string;
   bytes: number;
   contentType: string;
+  /** Notes about this file the client should see (the job's `result.warnings`), e.g. a page OCR could hardly read. */
+  warnings?: string[];
 }
 
 /**
@@ -74,7 +76,7 @@ export const toJob = (r: any): Job => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   resultFiles: r.result_files
-    ? r.result_files.map((f: any) => ({ name: f.name, storageId: f.storage_id, bytes: f.bytes, contentType: f.content_type }))
+    ? r.result_files.map((f: any) => ({ name: f.name, storageId: f.storage_id, bytes: f.bytes, contentType: f.content_type, ...(Array.isArray(f.warnings) ? { warnings: f.warnings as string[] } : {}) }))
     : null,
   attempts: r.attempts,
   retryAt: r.retry_at,
@@ -253,7 +255,7 @@ export async function completeJob(db: Db, jobId: string, files: ResultFile[], no
 }
 
 const resultFilesJson = (files: readonly ResultFile[]) =>
-  JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType })));
+  JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType, ...(f.warnings?.length ? { warnings: f.warnings } : {}) })));
 
 /** A company's completed job, its row locked until the transaction ends (review corrections serialise on it). */
 export async function lockCompletedJob(trx: Db, companyId: string, id: string): Promise<Job | null> {

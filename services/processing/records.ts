@@ -36,6 +36,8 @@ export function jobJson(job: Job) {
         ? {
             files: job.resultFiles.map((f, i) => ({ name: f.name, download_path: downloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
             expires_at: job.resultsExpireAt?.toISOString() ?? null,
+            /** What the client should know about the results (e.g. an OCR page that could hardly be read); often empty. */
+            warnings: job.resultFiles.flatMap((f) => f.warnings ?? []),
           }
         : null,
   };

@@ -7,6 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
+import { loadScans } from '../../bench/ocr-corpus/corpus.js';
 import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
 
 /**
@@ -103,6 +104,28 @@ describe('OCR jobs', () => {
     for (const n of [1, 2, 3]) {
       const layer = execFileSync('pdftotext', ['-raw', '-f', String(n), '-l', String(n), out, '-']).toString('utf8');
       expect(wordAccuracy(scan.truth, layer).recall, `ocr-pdf page ${n}`).toBeGreaterThanOrEqual(0.95);
+    }
+  });
+
+  it('a real scan (Tesseract\'s phototest) turned 0/90/180/270°, skewed 3°, and blurred past reading: every readable page read, the unreadable one in result.warnings', async () => {
+    const [photo] = await loadScans({ ids: ['phototest'] });
+    const at = (img: ReturnType<typeof sharp>) => img.greyscale().withMetadata({ density: photo!.dpi }).png().toBuffer();
+    const pngs = [
+      ...(await Promise.all([0, 90, 180, 270].map((t) => at(sharp(photo!.bytes).rotate(t))))),
+      await at(sharp(photo!.bytes).rotate(3, { background: '#ffffff' })),
+      await at(sharp(photo!.bytes).blur(2)),
+    ];
+    const upload = await h.upload(acme.key, 'phototest-forms.pdf', Buffer.from(await scannedPdf(pngs.map((png) => ({ png, dpi: photo!.dpi })))));
+    const text = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload] })).id);
+    expect(text).toMatchObject({ status: 'completed', charged_credits: 18, result: { warnings: [expect.stringMatching(/^page 6 is hard to read \(text recognition confidence \d+ %\)/)] } });
+    const pages = (await (await h.download(acme.key, text.result!.files[0]!.download_path)).text()).split('\f');
+    for (const i of [0, 1, 2, 3, 4]) expect(wordAccuracy(photo!.truthText, pages[i]!).recall, `ocr-text page ${i + 1}`).toBeGreaterThanOrEqual(0.95);
+    const pdf = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'ocr-pdf', upload_ids: [upload] })).id);
+    const out = join(dir, 'phototest-forms-searchable.pdf');
+    writeFileSync(out, Buffer.from(await (await h.download(acme.key, pdf.result!.files[0]!.download_path)).arrayBuffer()));
+    for (const n of [1, 2, 3, 4, 5]) {
+      const layer = execFileSync('pdftotext', ['-raw', '-f', String(n), '-l', String(n), out, '-']).toString('utf8');
+      expect(wordAccuracy(photo!.truthText, layer).recall, `ocr-pdf page ${n}`).toBeGreaterThanOrEqual(0.95);
     }
   });
 

@@ -1,3 +1,4 @@
+import { readFile, rm } from 'node:fs/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { OcrEngineFailed, runTool } from './run-tool.js';
 
@@ -24,6 +25,13 @@ export interface OcrEngineOptions {
   concurrency?: number;
 }
 
+/**
+ * Below this mean word confidence (0–100) a page OCR read is said to be hard to read in the result's warnings.
+ * Measured: a Factur-X page whose font renders as boxes 51; clean pages 89–95; Tesseract's phototest.tif blurred
+ * (Gaussian sigma 2 px at 200 dpi) 20, none of its words right.
+ */
+export const HARD_TO_READ_CONFIDENCE = 60;
+
 /** The resolution pages are rendered at for recognition. */
 export const OCR_DPI = 300;
 /** Longest side of a rendered page in pixels; larger pages are rendered below 300 dpi (Tesseract's limit is 32,767). */
@@ -41,10 +49,13 @@ export interface OcrEngine {
   readonly pageTimeoutMs: number;
   /** The text layer of page `page` (1-based) as pdftotext reads it; empty when the page has none. */
   pdfPageText(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
-  /** Renders page `page` as a greyscale PNG at `dpi`; resolves the file's path (`${outBase}.png`). */
-  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal): Promise<string>;
-  /** Tesseract's text of an image. */
-  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<string>;
+  /** Renders page `page` as a greyscale PNG (`colour`: in colour) at `dpi`; resolves the file's path (`${outBase}.png`). */
+  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal, colour?: boolean): Promise<string>;
+  /**
+   * Tesseract's text of an image, and in the same run its words as TSV (for their confidence); both are read from
+   * files beside the image (`${image}.ocr.txt`, `.tsv`), removed afterwards.
+   */
+  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<{ text: string; tsv: string }>;
   /**
    * The words of page `page` (1-based) of a PDF's text layer with their boxes, as pdftotext's TSV (`-tsv`: points
    * from the page's top-left; the page's own row gives its size). A page without text has only its page row.
@@ -116,15 +127,21 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     pageTimeoutMs: timeoutMs,
     pdfPageText: (pdf, page, signal) =>
       onPdf('text layer', async () => (await run(pdftotext, ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
-    async rasterise(pdf, page, dpi, outBase, signal) {
-      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', pdf, outBase], signal));
+    async rasterise(pdf, page, dpi, outBase, signal, colour = false) {
+      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), ...(colour ? [] : ['-gray']), '-png', '-singlefile', pdf, outBase], signal));
       return `${outBase}.png`;
     },
     async recognise(image, language, dpi, signal) {
       // Page segmentation mode 1: mode 3's layout analysis after orientation detection, so a page scanned upside down
       // or sideways is read upright (a 180° page read 0 % of its words in mode 3).
-      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', '1'], signal, SINGLE_THREAD);
-      return out.toString('utf8');
+      const base = `${image}.ocr`;
+      try {
+        await run(tesseract, [image, base, '-l', language, '--dpi', String(dpi), '--psm', '1', 'txt', 'tsv'], signal, SINGLE_THREAD);
+        return { text: await readFile(`${base}.txt`, 'utf8'), tsv: await readFile(`${base}.tsv`, 'utf8') };
+      } finally {
+        await rm(`${base}.txt`, { force: true });
+        await rm(`${base}.tsv`, { force: true });
+      }
     },
     pdfPageTsv: (pdf, page, signal) =>
       onPdf('text layer', async () => (await run(pdftotext, ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
@@ -148,7 +165,8 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
     async searchable(input, out, language, imageDpi, signal) {
       // --rotate-pages: each page turned upright by Tesseract's orientation detection before it is read (its /Rotate set).
-      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
+      // --oversample: a page image below OCR_DPI is recognised at OCR_DPI, as ocr-text renders it (the page keeps its own image).
+      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--oversample', String(OCR_DPI), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
       if (imageDpi) args.push('--image-dpi', String(imageDpi));
       try {
         await run(ocrmypdf, [...args, '--', input, out], signal, SINGLE_THREAD);

@@ -7,8 +7,10 @@ import { engineDetail, InvalidSourceError, ProviderUnavailableError } from '../.
 import type { OperationRunner, RunnerInput, RunnerSource } from '../operation-runners.js';
 import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
-import { MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
+import { HARD_TO_READ_CONFIDENCE, MAX_PAGE_PIXELS, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
+import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { pageImageDpi } from './page-resolution.js';
+import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 
 /**
@@ -157,23 +159,59 @@ const only = (sources: RunnerSource[]): RunnerSource => {
   return sources[0]!;
 };
 
+/** A page's text, and the mean confidence of its words when OCR read it (null: a text layer, or no word read). */
+interface PageRead {
+  text: string;
+  confidence: number | null;
+}
+
+/**
+ * Tesseract's text of an image (straightened first, page-skew.ts), with its words' mean confidence; a page with print
+ * on it where Tesseract reads no word at all has confidence 0 (unreadable, not blank).
+ */
+async function read(engine: OcrEngine, image: string, language: string, dpi: number, signal?: AbortSignal): Promise<PageRead> {
+  const straight = await straighten(image, `${image}.straight.png`);
+  try {
+    const { text, tsv } = await engine.recognise(straight.path, language, dpi, signal);
+    const words = parseTsvPage(tsv, 1);
+    const confidence = words.segments.length > 0 ? Math.round(words.confidence * 10) / 10 : straight.inked ? 0 : null;
+    return { text, confidence };
+  } finally {
+    if (straight.path !== image) await rm(straight.path, { force: true });
+  }
+}
+
+/**
+ * The warnings of a result: each page whose text OCR read with a mean word confidence under HARD_TO_READ_CONFIDENCE
+ * (and some letters), so an unreadable scan is not handed back as if it were good (docs/processing.md, "OCR").
+ */
+function hardToRead(pages: readonly PageRead[]): string[] {
+  return pages.flatMap((p, i) =>
+    p.confidence !== null && p.confidence < HARD_TO_READ_CONFIDENCE
+      ? [`page ${i + 1} is hard to read (text recognition confidence ${Math.round(p.confidence)} %); its text is likely wrong or missing`]
+      : [],
+  );
+}
+
 /** The text of every page of the source (ocr-text, ocr-docx). */
-async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOperation, language: string, opts: OcrRunnerOptions): Promise<string[]> {
+async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOperation, language: string, opts: OcrRunnerOptions): Promise<PageRead[]> {
   const source = only(input.sources);
   const dir = input.checkpointDir ?? input.workDir;
   if (!(await isPdf(source.path))) {
     const png = join(input.workDir, 'image.png');
     const dpi = await normaliseImage(source.path, png);
     try {
-      const text = await engine.limit(() => engine.recognise(png, language, dpi));
+      const page = await engine.limit(() => read(engine, png, language, dpi));
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
-      return [text];
+      return [page];
     } catch (e) {
       throw classify(e);
     }
   }
   const sizes = await pdfPageSizes(source.path);
   const fileOf = (page: number) => join(dir, `page-${page}.txt`);
+  // The page's confidence beside its text (a checkpoint from before it was kept has none: no warning for that page).
+  const confidenceOf = (page: number) => join(dir, `page-${page}.confidence`);
   const done = await resumedPages(input, op, sizes.length, (p) => [fileOf(p)]);
   if (done.size > 0) opts.onResume?.({ operation: op, reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, op, sizes.length, done, async (page, signal) => {
@@ -181,12 +219,42 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
     if (text.trim() === '') {
       const dpi = renderDpi(sizes[page - 1]!);
       const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal);
-      text = await engine.recognise(png, language, dpi, signal);
+      const ocr = await read(engine, png, language, dpi, signal);
+      text = ocr.text;
       await rm(png, { force: true });
+      if (ocr.confidence !== null) await writeWhole(confidenceOf(page), String(ocr.confidence));
     }
     await writeWhole(fileOf(page), text);
   });
-  return Promise.all(sizes.map((_, i) => readFile(fileOf(i + 1), 'utf8')));
+  return Promise.all(
+    sizes.map(async (_, i) => {
+      const conf = (await fileExists(confidenceOf(i + 1))) ? Number(await readFile(confidenceOf(i + 1), 'utf8')) : null;
+      return { text: await readFile(fileOf(i + 1), 'utf8'), confidence: conf !== null && Number.isFinite(conf) ? conf : null };
+    }),
+  );
+}
+
+/** The longest side of the low-resolution render a PDF page's skew is measured on (pixels). */
+const SKEW_RENDER_SIDE = 1000;
+
+/** The skew of a PDF page (page-skew.ts), measured on a small greyscale render of it. */
+async function pageSkew(engine: OcrEngine, pdf: string, page: number, size: { width: number; height: number }, outBase: string, signal: AbortSignal): Promise<number> {
+  const dpi = Math.max(20, Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))));
+  const png = await engine.rasterise(pdf, page, dpi, outBase, signal);
+  try {
+    return (await measureSkew(png)).skew;
+  } finally {
+    await rm(png, { force: true });
+  }
+}
+
+/** Scales the one page of `pdf` (content and all) to `size` in points. */
+async function fitPage(pdf: string, size: { width: number; height: number }): Promise<void> {
+  const doc = await PDFDocument.load(await readFile(pdf), { updateMetadata: false });
+  const page = doc.getPage(0);
+  const now = page.getSize();
+  page.scale(size.width / now.width, size.height / now.height);
+  await writeWhole(pdf, await doc.save());
 }
 
 /** The plain-text result: each page's text, pages separated by a form feed (U+000C), as pdftotext writes them. */
@@ -202,7 +270,7 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
     if (!(await isPdf(source.path))) {
       const png = join(input.workDir, 'image.png');
       const dpi = await normaliseImage(source.path, png);
-      await engine.limit(() => engine.searchable(png, out, language, dpi));
+      await engine.limit(async () => engine.searchable((await straighten(png, join(input.workDir, 'image-straight.png'))).path, out, language, dpi));
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return await readFile(out);
     }
@@ -219,12 +287,27 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
       await writeWhole(keptFile(page), '');
       return;
     }
-    const single = join(input.workDir, `source-${page}.pdf`);
-    await engine.splitPage(source.path, page, single, signal);
     const part = join(input.workDir, `ocr-${page}.pdf`);
-    await engine.searchable(single, part, language, undefined, signal);
+    const skew = await pageSkew(engine, source.path, page, sizes[page - 1]!, join(input.workDir, `skew-${page}`), signal);
+    if (Math.abs(skew) >= MIN_DESKEW_DEGREES) {
+      // A skewed page is replaced by its straightened image (rendered in colour at the OCR resolution); a straight
+      // page keeps its own image untouched (docs/processing.md, "OCR", "Skew").
+      const dpi = renderDpi(sizes[page - 1]!);
+      const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal, true);
+      const straight = await straightenBy(png, skew, join(input.workDir, `page-${page}-straight.png`));
+      await engine.searchable(straight, part, language, dpi, signal);
+      await rm(png, { force: true });
+      await rm(straight, { force: true });
+      // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back.
+      const size = sizes[page - 1]!;
+      await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
+    } else {
+      const single = join(input.workDir, `source-${page}.pdf`);
+      await engine.splitPage(source.path, page, single, signal);
+      await engine.searchable(single, part, language, undefined, signal);
+      await rm(single, { force: true });
+    }
     await rename(part, ocrFile(page));
-    await rm(single, { force: true });
   });
   const pages = await Promise.all(sizes.map(async (_, i) => ((await fileExists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
   try {
@@ -240,11 +323,11 @@ export function createOcrRunners(engine: OcrEngine, opts: OcrRunnerOptions = {})
   return {
     'ocr-text': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-text', languageOf(input.options), opts);
-      return [{ data: Buffer.from(joinPages(pages), 'utf8'), format: 'txt' }];
+      return [{ data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'), format: 'txt', warnings: hardToRead(pages) }];
     },
     'ocr-docx': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-docx', languageOf(input.options), opts);
-      return [{ data: await textPagesToDocx(pages), format: 'docx' }];
+      return [{ data: await textPagesToDocx(pages.map((p) => p.text)), format: 'docx', warnings: hardToRead(pages) }];
     },
     'ocr-pdf': async (input) => [{ data: await searchablePdf(engine, input, languageOf(input.options), opts), format: 'pdf' }],
   };

@@ -152,8 +152,9 @@ function loggingTesseract(log: string, extra = ''): string {
   chmodSync(path, 0o755);
   return path;
 }
+/** The page images Tesseract was given (a skewed page's straightened copy, page-N.png.straight.png, is page N's). */
 const logged = (log: string, what: 'start' | 'end') =>
-  readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith(`${what} `)).map((l) => l.slice(what.length + 1));
+  readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith(`${what} `)).map((l) => l.slice(what.length + 1).replace('.png.straight.png', '.png'));
 
 describe('resume, bounds and failures', () => {
   it('a retry re-uses the pages its checkpoint lists (and whose files are there) and reads only the others', async () => {

@@ -1,0 +1,208 @@
+/**
+ * The real OCR corpus (bench/ocr-corpus/NOTICE.md): scans from Tesseract's test data as Debian ships it, pinned by
+ * SHA-256, with their known text, and the forms the benchmark and the tests read them in (a PDF of the scan, the page
+ * turned 0/90/180/270° in one PDF, skewed, at 150 dpi). The tune pages are committed beside this file; the held-out
+ * ones are fetched into the cache on first use.
+ *
+ * Run `node --import tsx bench/ocr-corpus/corpus.ts --fetch` to fetch and check everything (progress on stderr).
+ */
+import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import sharp, { type Sharp } from 'sharp';
+import { scannedPdf } from '../../test/helpers/ocr-corpus.js';
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Debian's tesseract 5.3.0-2 test tarball (its .dsc pins the SHA-256). */
+export const TESSERACT_TEST_TARBALL = {
+  url: 'http://deb.debian.org/debian/pool/main/t/tesseract/tesseract_5.3.0.orig-test.tar.gz',
+  file: 'tesseract_5.3.0.orig-test.tar.gz',
+  sha256: '2788d27de6e448f8ffa7dd19a22c5781768440dee60a34607099f0c66d44b911',
+  bytes: 14_949_199,
+  root: 'tesseract-0.0~git20210423.3ea1099/testing/',
+  licence: 'Apache-2.0',
+} as const;
+
+/** A member of the tarball's `testing/` folder and its SHA-256; `committed` ones are in ./tesseract/. */
+interface Member {
+  name: string;
+  sha256: string;
+  committed?: boolean;
+}
+
+export type Split = 'tune' | 'held-out';
+
+export interface OcrCorpusScan {
+  /** The scan's own name. */
+  id: string;
+  /** The document it shows (the split is by document: two scans of one page are on the same side). */
+  document: string;
+  image: Member;
+  truth: Member;
+  /** The `language` a client would name for it. */
+  language: string;
+}
+
+export const SCANS: readonly OcrCorpusScan[] = [
+  {
+    id: 'phototest', document: 'phototest', language: 'eng',
+    image: { name: 'phototest.tif', sha256: 'd2241a1eb6d6cd2eb6544b8e228c2862c852b7467d16ed636caa32179b780692', committed: true },
+    truth: { name: 'phototest.txt', sha256: '76ef157baeb6ab275b7d90f310477a8060d5822aea2b2e05d480f459b016a6ed', committed: true },
+  },
+  {
+    id: 'eurotext', document: 'eurotext', language: 'eng+deu+fra',
+    image: { name: 'eurotext.tif', sha256: '7b9bd14aba7d5e30df686fbb6f71782a97f48f81b32dc201a1b75afe6de747d6', committed: true },
+    truth: { name: 'eurotext.txt', sha256: '26a43b5107b51054910b89f6fea67a03125b5737c0200e588121d4d132c7f3cb', committed: true },
+  },
+  {
+    id: '8071_093.3B', document: '8071_093', language: 'eng',
+    image: { name: '8071_093.3B.tif', sha256: 'd4f01cba19c99f8894d94a6d43eb8ed8013f8cf17fc08af9346bb9fb3697d452' },
+    truth: { name: '8071_093.3B.txt', sha256: '29f290e47012a809f5139c796493b3c693e44e009dd8fb3dafe15420e8b4c7d5' },
+  },
+  {
+    id: '8087_054.3B', document: '8087_054', language: 'eng',
+    image: { name: '8087_054.3B.tif', sha256: 'dab6db0f4c32296f313c7f1e7e139b13d7c69be65c64d6016f85ea67ebca9102' },
+    truth: { name: '8087_054.3B.txt', sha256: '9965c66f974f85c25e51041b47aceed287dd2302abd64d7e969af674dca83edb' },
+  },
+  {
+    id: '8087_054.3G', document: '8087_054', language: 'eng',
+    image: { name: '8087_054.3G.tif', sha256: 'ab4db0234f906ea602f49fdcb44267143d645284f62ac11f3fc56a6efb08bf4d' },
+    truth: { name: '8087_054.3B.txt', sha256: '9965c66f974f85c25e51041b47aceed287dd2302abd64d7e969af674dca83edb' },
+  },
+];
+
+/** The split, fixed before the engine ran on this material: held out when sha256(document)'s first hex digit is 0–7. */
+export const splitOf = (scan: Pick<OcrCorpusScan, 'document'>): Split => (parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7 ? 'held-out' : 'tune');
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+export function ocrCorpusCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env['PAYCORE_OCR_CORPUS_DIR']) return env['PAYCORE_OCR_CORPUS_DIR'];
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'paycore', 'ocr-corpus');
+}
+
+type Progress = (message: string) => void;
+
+async function checked(path: string, hash: string): Promise<Buffer | null> {
+  if (!existsSync(path)) return null;
+  const b = await readFile(path);
+  return sha256(b) === hash ? b : null;
+}
+
+async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, bytes);
+  await rename(tmp, path);
+}
+
+/** The tarball in the cache, downloaded (curl) and checked against its pinned SHA-256 when missing or altered. */
+async function tarball(cache: string, progress: Progress): Promise<string> {
+  const t = TESSERACT_TEST_TARBALL;
+  const path = join(cache, t.file);
+  if (await checked(path, t.sha256)) return path;
+  progress(`ocr corpus: downloading ${t.file} (${(t.bytes / 1e6).toFixed(1)} MB) from deb.debian.org`);
+  const work = await mkdtemp(join(tmpdir(), 'ocr-corpus-'));
+  try {
+    const out = join(work, t.file);
+    await run('curl', ['-sSfL', '--retry', '3', '-o', out, t.url], { timeout: 15 * 60_000 });
+    const bytes = await checked(out, t.sha256);
+    if (!bytes) throw new Error(`ocr corpus: ${t.file} does not match its pinned SHA-256 ${t.sha256}`);
+    await writeAtomic(path, bytes);
+    progress(`ocr corpus: ${t.file} downloaded and checked`);
+    return path;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** A member's bytes: the committed copy, else the cached one, else out of the tarball; always checked. */
+async function member(m: Member, cache: string, progress: Progress): Promise<Buffer> {
+  const local = m.committed ? join(HERE, 'tesseract', m.name) : join(cache, 'testing', m.name);
+  const have = await checked(local, m.sha256);
+  if (have) return have;
+  if (m.committed) throw new Error(`ocr corpus: ${local} does not match its pinned SHA-256`);
+  const { stdout } = await run('tar', ['-xzOf', await tarball(cache, progress), `${TESSERACT_TEST_TARBALL.root}${m.name}`], { encoding: 'buffer', maxBuffer: 64 << 20 });
+  if (sha256(stdout) !== m.sha256) throw new Error(`ocr corpus: ${m.name} in the tarball does not match its pinned SHA-256`);
+  await writeAtomic(local, stdout);
+  return stdout;
+}
+
+export interface LoadedScan extends OcrCorpusScan {
+  split: Split;
+  bytes: Buffer;
+  truthText: string;
+  /** The scan's resolution (its TIFF states it). */
+  dpi: number;
+}
+
+/** The scans of `ids` (default all), fetched and checked where needed. */
+export async function loadScans(opts: { ids?: readonly string[]; progress?: Progress; cacheDir?: string } = {}): Promise<LoadedScan[]> {
+  const cache = opts.cacheDir ?? ocrCorpusCacheDir();
+  const progress = opts.progress ?? (() => undefined);
+  const out: LoadedScan[] = [];
+  for (const scan of SCANS.filter((s) => !opts.ids || opts.ids.includes(s.id))) {
+    const bytes = await member(scan.image, cache, progress);
+    const truthText = (await member(scan.truth, cache, progress)).toString('utf8');
+    const dpi = Math.round((await sharp(bytes).metadata()).density ?? 300);
+    out.push({ ...scan, split: splitOf(scan), bytes, truthText, dpi });
+  }
+  return out;
+}
+
+/** The forms a scan is read in. */
+export const FORMS = ['scan', 'pdf', 'rotated', 'skewed', '150dpi'] as const;
+export type FormName = (typeof FORMS)[number];
+
+/** The skew of the `skewed` form, degrees clockwise (a sheet fed a little crooked). */
+export const SKEW_DEGREES = 3;
+/** The quarter turns of the `rotated` form's pages, in page order. */
+export const TURNS = [0, 90, 180, 270] as const;
+
+export interface Form {
+  name: FormName;
+  /** The file as a client uploads it. */
+  file: Buffer;
+  ext: 'tif' | 'pdf';
+  /** What each page is (e.g. `turned 90°`). */
+  pages: string[];
+}
+
+const greyPng = (img: Sharp, dpi: number) => img.greyscale().withMetadata({ density: dpi }).png().toBuffer();
+
+/** One form of a scan: the TIFF itself, or an image-only PDF (pages sized at the image's resolution). */
+export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> {
+  const src = () => sharp(scan.bytes);
+  switch (name) {
+    case 'scan':
+      return { name, file: scan.bytes, ext: 'tif', pages: [`as scanned, ${scan.dpi} dpi`] };
+    case 'pdf':
+      return { name, file: Buffer.from(await scannedPdf([{ png: await greyPng(src(), scan.dpi), dpi: scan.dpi }])), ext: 'pdf', pages: [`${scan.dpi} dpi`] };
+    case 'rotated': {
+      const pages = [];
+      for (const t of TURNS) pages.push({ png: await greyPng(src().rotate(t), scan.dpi), dpi: scan.dpi });
+      return { name, file: Buffer.from(await scannedPdf(pages)), ext: 'pdf', pages: TURNS.map((t) => `turned ${t}°`) };
+    }
+    case 'skewed': {
+      const png = await greyPng(src().rotate(SKEW_DEGREES, { background: '#ffffff' }), scan.dpi);
+      return { name, file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])), ext: 'pdf', pages: [`skewed ${SKEW_DEGREES}°`] };
+    }
+    case '150dpi': {
+      const meta = await src().metadata();
+      const png = await greyPng(src().resize({ width: Math.round((meta.width! * 150) / scan.dpi), kernel: 'lanczos3' }), 150);
+      return { name, file: Buffer.from(await scannedPdf([{ png, dpi: 150 }])), ext: 'pdf', pages: ['150 dpi'] };
+    }
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--fetch')) {
+  const scans = await loadScans({ progress: (m) => process.stderr.write(`[paycore] ${m}\n`) });
+  process.stderr.write(`[paycore] ocr corpus: ${scans.length} scans checked (${ocrCorpusCacheDir()})\n`);
+}
