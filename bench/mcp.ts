@@ -17,7 +17,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import type { SettleResponse } from '@x402/core/types';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
-import { PAID_ROUTES } from '../api/x402/route-table.js';
+import { PAID_ROUTES } from '../services/x402/route-table.js';
 import { connectMcp, payingMcpClient } from '../test/helpers/mcp-client.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';

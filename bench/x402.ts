@@ -17,7 +17,7 @@ import Router from '@koa/router';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { listen } from '../api/http/lifecycle.js';
-import { PAID_ROUTES } from '../api/x402/route-table.js';
+import { PAID_ROUTES } from '../services/x402/route-table.js';
 import { USDC } from '../test/helpers/x402-harness.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';

@@ -28,6 +28,12 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q --no-install-recommends "$@" 2>&1 \
     | grep --line-buffered -E '^(Need to get|Setting up|E:)' | sed -u 's/^/[paycore]   /' >&2 || true
 }
+# Sets `apt` to apt-get as root, else through sudo when it needs no password; false when neither can install.
+use_apt() {
+  apt=()
+  if [ "$(id -u)" = "0" ]; then apt=(apt-get); elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt=(sudo -n apt-get); fi
+  [ ${#apt[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1
+}
 with_tests=false
 [ "${1:-}" = "--tests" ] && with_tests=true
 
@@ -109,9 +115,7 @@ fi
 #     browser of its own). CHROMIUM_PATH names another Chromium or Chrome binary instead. Installed with apt-get as
 #     root, else through sudo when it needs no password; the download is large, so apt's progress lines are shown.
 if [ "$with_tests" = true ] && [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
-  apt=()
-  if [ "$(id -u)" = "0" ]; then apt=(apt-get); elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt=(sudo -n apt-get); fi
-  if [ ${#apt[@]} -eq 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  if ! use_apt; then
     say "missing chromium for the browser tests: install it (apt-get install chromium) or set CHROMIUM_PATH"
     exit 1
   fi
@@ -272,9 +276,7 @@ fi
 #     test/tools/temporal-test-server.lock.json, into the tool cache (test/tools/temporal-test-server.ts). It runs on a
 #     JVM: Debian's default-jre-headless is installed as root when there is no java.
 if ! command -v java >/dev/null 2>&1; then
-  apt=()
-  if [ "$(id -u)" = "0" ]; then apt=(apt-get); elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt=(sudo -n apt-get); fi
-  if [ ${#apt[@]} -eq 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  if ! use_apt; then
     say "missing java for Temporal's time-skipping test server: install it (apt-get install default-jre-headless)"
     exit 1
   fi

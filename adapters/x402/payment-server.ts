@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FEE_NETWORK } from '../../domain/networks.js';
 import { FEE_NETWORK_ID } from './facilitator.js';
 
-/** What the payment layer needs to know about a paid resource (api/x402/paid-route.ts extends it). */
+/** What the payment layer needs to know about a paid resource (services/x402/paid-route.ts extends it). */
 export interface PaidResource {
   /** Fee in atomic USDC (digits only, > 0). */
   priceAtomic: string;

@@ -12,8 +12,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { publicOrigin } from '../http/public-origin.js';
-import { keyJson } from '../integrations/keys.handlers.js';
 import { mailInvitation, requireInvitationMail, type InvitationMail } from './invitation-mail.js';
+import { keyJson } from '../../services/keys/records.js';
 
 export interface TeamDeps {
   db: Db;

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import { attemptJson } from '../integrations/webhooks.handlers.js';
 import type { Middleware } from 'koa';
 import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
@@ -23,7 +22,7 @@ import { listAttempts, type WebhookEndpoint } from '../../db/repositories/webhoo
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { deliveryJson as proofDeliveryJson, destinationJson } from '../integrations/webhooks.handlers.js';
+import { attemptJson, deliveryJson as proofDeliveryJson, destinationJson } from '../../services/webhooks/records.js';
 
 export interface CompanyWebhookDeps {
   db: Db;

@@ -5,14 +5,15 @@ import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/proof/plans.js';
 import { parseEmptyBody, parseKeyCreate } from '../../domain/validation/integrations.js';
 import type { Db } from '../../db/connection.js';
-import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+import { listApiKeys, revokeApiKey } from '../../db/repositories/api-keys.repo.js';
 import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
-import { destinationJson } from './webhooks.handlers.js';
+import { isActive, keyJson } from '../../services/keys/records.js';
+import { destinationJson } from '../../services/webhooks/records.js';
 
 export interface ManagementDeps {
   db: Db;
@@ -21,25 +22,6 @@ export interface ManagementDeps {
 
 /** Inactive (revoked or expired) keys listed beside the active ones: the most recent, bounded. */
 const INACTIVE_KEYS_SHOWN = 20;
-
-const isActive = (k: ApiKeyRecord, now: Date) => !k.revokedAt && (!k.expiresAt || k.expiresAt.getTime() > now.getTime());
-
-/** Key metadata: never the secret or its hash; `usable` is false past the plan's limit after a downgrade. */
-export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    last4: k.last4,
-    scopes: k.scopes,
-    status: k.revokedAt ? 'revoked' : isActive(k, now) ? 'active' : 'expired',
-    usable,
-    expires_at: k.expiresAt?.toISOString() ?? null,
-    created_at: k.createdAt.toISOString(),
-    last_used_at: k.lastUsedAt?.toISOString() ?? null,
-    revoked_at: k.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /** `GET /api/integrations` (keys, webhook metadata, event types, entitlements) and the key routes. */
 export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempotent: MerchantIdempotent): void {

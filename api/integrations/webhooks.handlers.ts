@@ -15,15 +15,15 @@ import {
   getDeliverySummary,
   reopenFailedDelivery,
   rotateDestination,
-  type DeliverySummary,
 } from '../../db/repositories/webhook-destinations.repo.js';
-import { listAttempts, type AttemptRecord, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { listAttempts } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
+import { attemptJson, deliveryJson, destinationJson } from '../../services/webhooks/records.js';
 
 export interface WebhookRouteDeps {
   db: Db;
@@ -32,36 +32,6 @@ export interface WebhookRouteDeps {
   workflows: WorkflowGateway | null;
   allowLoopbackForTests: boolean;
   now: () => Date;
-}
-
-/** Destination metadata: never the signing secret. */
-export function destinationJson(e: WebhookEndpoint, usable: boolean) {
-  return { id: e.id, url: e.url, events: e.events, status: e.status, key_version: e.keyVersion, usable, created_at: e.createdAt.toISOString() };
-}
-
-/** A delivery's history entry: ids, type, state and attempt counts; never the body or a response body. */
-export function deliveryJson(d: DeliverySummary) {
-  return {
-    id: d.id,
-    endpoint_id: d.endpointId,
-    event_id: d.eventId,
-    event_type: d.eventType,
-    status: d.status,
-    attempts: d.attempts,
-    max_attempts: d.maxAttempts,
-    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-    last_status_code: d.lastStatusCode,
-    last_error: d.lastErrorClass,
-    created_at: d.createdAt.toISOString(),
-    delivered_at: d.deliveredAt?.toISOString() ?? null,
-    failed_at: d.failedAt?.toISOString() ?? null,
-    retryable: d.status === 'failed' && d.attempts < d.maxAttempts && d.endpointStatus === 'enabled',
-  };
-}
-
-/** One attempt of a delivery: its outcome, HTTP status, error class and duration (never a body). */
-export function attemptJson(a: AttemptRecord) {
-  return { attempt: a.attemptNo, outcome: a.outcome, status_code: a.statusCode, error: a.errorClass, duration_ms: a.durationMs, key_version: a.keyVersion, started_at: a.startedAt.toISOString() };
 }
 
 /** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */

@@ -13,15 +13,15 @@ import type { AppState } from '../http/context.js';
 import { statusOf } from '../http/errors.js';
 import { publicBase } from '../http/public-origin.js';
 import { createRouter } from '../http/router.js';
-import type { PaidCalls, PresentedPayment } from '../x402/paid-call.js';
-import type { RawArgs } from '../x402/paid-operations.js';
+import type { PaidCalls, PresentedPayment } from '../../services/x402/paid-call.js';
+import type { RawArgs } from '../../services/x402/paid-operations.js';
 import { mcpHostGuard } from './host-guard.js';
 import { answerOf, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
 
 export interface McpRouterDeps {
   logger: Logger;
   rateLimit: Middleware<AppState>;
-  /** The paid tools (tools.ts mcpTools over api/x402/paid-operations.ts). */
+  /** The paid tools (tools.ts mcpTools over services/x402/paid-operations.ts). */
   tools: Map<string, McpTool>;
   /** The transport-neutral x402 payment flow; null when payments are not configured (paid tools then refuse). */
   payments: PaidCalls | null;

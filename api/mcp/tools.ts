@@ -3,10 +3,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PaymentRequired, SettleResponse } from '@x402/core/types';
 import { formatUsdc } from '../../domain/money.js';
 import { FEE_NETWORK } from '../../domain/networks.js';
-import type { KeptAnswer, PaidCalls } from '../x402/paid-call.js';
-import { manifestEntry, type ManifestResource } from '../x402/discovery.js';
-import type { PaidRouteSpec } from '../x402/paid-route.js';
-import type { OperationResult, PaidOperation } from '../x402/paid-operations.js';
+import type { KeptAnswer, PaidCalls } from '../../services/x402/paid-call.js';
+import { manifestEntry, type ManifestResource } from '../../services/x402/discovery.js';
+import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
+import type { OperationResult, PaidOperation } from '../../services/x402/paid-operations.js';
 
 /** `_meta` keys of the x402 MCP transport (x402-foundation/x402 `specs/transports-v2/mcp.md`). */
 export const X402_PAYMENT_META = 'x402/payment';
@@ -162,7 +162,7 @@ export function toolError(code: string, message: string, extra: Record<string, u
 
 /**
  * The discovery manifest's entries of the paid tools (type "mcp"): the MCP endpoint, the tool name and transport;
- * complete with the tool's live `accepts` when payments answer, else a bare pointer (api/x402/discovery.ts).
+ * complete with the tool's live `accepts` when payments answer, else a bare pointer (services/x402/discovery.ts).
  */
 export function mcpManifestEntries(tools: Map<string, McpTool>, origin: string, calls: PaidCalls | null): Promise<ManifestResource[]> {
   return Promise.all([...tools.values()].map((tool) =>

@@ -1,5 +1,5 @@
 import { publicCors } from '../http/cors.js';
-import { PAID_ROUTES } from './route-table.js';
+import { PAID_ROUTES } from '../../services/x402/route-table.js';
 
 /**
  * Cross-origin use of /x402 by browser wallets (mounted by api/server.ts). The paid routes: a preflight allows GET

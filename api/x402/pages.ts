@@ -1,7 +1,7 @@
 import { EVM, EVM_NETWORKS, SOLANA } from '../../domain/networks.js';
 import { formatUsdc } from '../../domain/money.js';
-import { PAID_ROUTES } from './route-table.js';
-import { paymentsConfigured, type X402Settings } from './discovery.js';
+import { PAID_ROUTES } from '../../services/x402/route-table.js';
+import { paymentsConfigured, type X402Settings } from '../../services/x402/discovery.js';
 import { escapeHtml as esc, htmlPageHeaders } from '../http/html.js';
 
 const CSS = `

@@ -7,8 +7,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { AuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
 import type { RequestView } from '../../adapters/x402/payment-server.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { PaidRouteSpec } from './paid-route.js';
-import { createPaidCalls, type KeptAnswer, type PaidCalls, type PresentedPayment } from './paid-call.js';
+import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
+import { createPaidCalls, type KeptAnswer, type PaidCalls, type PresentedPayment } from '../../services/x402/paid-call.js';
 import { publicBase } from '../http/public-origin.js';
 
 export interface X402PaymentsDeps {

@@ -3,9 +3,9 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import type { Parsed } from '../../domain/validation/x402-query.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { OperationResult, PaidOperation, PaidOperations, RawArgs } from './paid-operations.js';
-import type { PaidRoute } from './route-table.js';
-import type { PaidCalls } from './paid-call.js';
+import type { OperationResult, PaidOperation, PaidOperations, RawArgs } from '../../services/x402/paid-operations.js';
+import type { PaidRoute } from '../../services/x402/route-table.js';
+import type { PaidCalls } from '../../services/x402/paid-call.js';
 
 /** Puts a payment in front of a paid route: 402 until a valid x402 payment verifies; settles after success. */
 export interface PaymentGate {

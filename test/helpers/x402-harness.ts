@@ -9,7 +9,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
 import type { AppState } from '../../api/http/context.js';
-import type { PaidRouteSpec } from '../../api/x402/paid-route.js';
+import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
 import type { X402Payments } from '../../api/x402/payment.middleware.js';
 import { createFacilitator } from '../../adapters/x402/facilitator.js';
 import { createAuthorizationStateReader } from '../../adapters/x402/authorization-state.js';

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
-import { PAID_ROUTES } from '../../api/x402/route-table.js';
+import { PAID_ROUTES } from '../../services/x402/route-table.js';
 
 /**
  * A wallet in a browser pays /x402 from another origin: the preflight of a paid GET with PAYMENT-SIGNATURE (and

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
-import { PAID_ROUTES } from '../../api/x402/route-table.js';
+import { PAID_ROUTES } from '../../services/x402/route-table.js';
 
 /**
  * Issue 28 item 11: the root `/.well-known/x402` as the crawlers read it.

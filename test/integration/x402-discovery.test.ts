@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
-import { PAID_ROUTES } from '../../api/x402/route-table.js';
+import { PAID_ROUTES } from '../../services/x402/route-table.js';
 
 /**
  * What a catalog or an x402 crawler sees: the bazaar block of every paid route's 402 challenge (checked with the

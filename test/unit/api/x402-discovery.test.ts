@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentRequirements } from '@x402/core/types';
-import { buildDiscoveryManifest, paidRouteResources, type AcceptsFor } from '../../../api/x402/discovery.js';
-import { PAID_ROUTES } from '../../../api/x402/route-table.js';
+import { buildDiscoveryManifest, paidRouteResources, type AcceptsFor } from '../../../services/x402/discovery.js';
+import { PAID_ROUTES } from '../../../services/x402/route-table.js';
 
 const ORIGIN = 'https://pay.example.com';
 const settings = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { declareDiscoveryExtension, validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
-import { PAID_ROUTES } from '../../../api/x402/route-table.js';
+import { PAID_ROUTES } from '../../../services/x402/route-table.js';
 import { parseMatchQuery, parseTxQuery } from '../../../domain/validation/x402-query.js';
 
 /**

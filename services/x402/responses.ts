@@ -1,7 +1,7 @@
 import { formatUsdc } from '../../domain/money.js';
 import type { Transfer, TxEvidence } from '../../adapters/chains/types.js';
 import type { EvidencePdfInput } from '../../adapters/media/pdf/evidence-pdf.js';
-import type { EvidenceResult } from './evidence.service.js';
+import type { EvidenceResult } from './evidence.js';
 
 /** A transfer as the interface shows it (spec section 2, Transfer object). */
 export function transferJson(t: Transfer): Record<string, unknown> {

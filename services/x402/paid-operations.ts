@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseMatchQuery, parseTxQuery, type MatchQuery, type Parsed, type TxQuery } from '../../domain/validation/x402-query.js';
 import { renderEvidencePdf } from '../../adapters/media/pdf/evidence-pdf.js';
-import type { EvidenceService } from './evidence.service.js';
+import type { EvidenceService } from './evidence.js';
 import { evidencePdfInput, matchJson, verifyJson } from './responses.js';
 import { PAID_ROUTES, type PaidRoute } from './route-table.js';
 import type { PaidRouteSpec } from './paid-route.js';
