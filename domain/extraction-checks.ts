@@ -43,6 +43,8 @@ export const UNSURE_CONFIDENCE = 0.5;
  * under its label, or found without one) is a weaker reading, which an amount needs a sum to confirm (13.).
  */
 export const LABELLED_CONFIDENCE = 0.9;
+/** Under this, a value was found without a label (the offline engine's sole candidate of its kind: 0.5; under its label: 0.8). */
+export const UNLABELLED_CONFIDENCE = 0.6;
 /**
  * A word the OCR read with a confidence under this (Tesseract's 0–100) is one it was unsure of: a value holding such a
  * word is flagged (14.). Tesseract gives words it reads right mostly 85–96; a misread digit or letter mostly under 60.
@@ -276,6 +278,11 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const v = n ? result.fields[n.name] : undefined;
     if (!n || !v || confirmed.has(n.name) || !fromPage(v) || already(n.name, null) || v.confidence === null || v.confidence >= LABELLED_CONFIDENCE) continue;
     fail(`${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`, [field(n.name)]);
+  }
+  // A date has no sum to confirm it: one found without any label (the only date printed) may be any date.
+  for (const [f, v] of Object.entries(result.fields)) {
+    if (fieldKind(f) !== 'date' || !fromPage(v) || already(f, null) || v.confidence === null || v.confidence >= UNLABELLED_CONFIDENCE) continue;
+    fail(`${f} "${clip(v.value!)}" was read without a label (confidence ${Number(v.confidence.toFixed(2))}): nothing on the document says which date it is`, [field(f)]);
   }
 
   // 14. The OCR's own doubt: a value whose words it read with a low word confidence (a digit it was unsure of reads as

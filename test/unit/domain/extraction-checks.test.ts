@@ -347,6 +347,16 @@ describe('document checks: a value no cross-check supports, read by a weak rule,
     expect(flaggedNames(c)).toEqual(['line 1 amount']);
   });
 
+  it('a date found without a label (the only date printed: the engine\'s 0.5) is flagged; under or beside its label it stands', () => {
+    const page = doc(['ACME Ltd', 'Printed 03/14/2024', [[50, 'Date'], [300, 'Due']], [[50, '03/01/2024'], [300, '03/31/2024']]]);
+    const p = page.pages[0]!;
+    const c = checkDocument(answer({ invoice_date: at(p, '03/14/2024', '2024-03-14', { confidence: 0.5 }) }), page, concept);
+    expect(flaggedNames(c)).toEqual(['invoice_date']);
+    expect(c.reasons).toEqual(['invoice_date "2024-03-14" was read without a label (confidence 0.5): nothing on the document says which date it is']);
+    const labelled = answer({ invoice_date: at(p, '03/01/2024', '2024-03-01', { confidence: 0.8 }), due_date: at(p, '03/31/2024', '2024-03-31', { confidence: 0.8 }) });
+    expect(checkDocument(labelled, page, concept)).toEqual({ flags: [], reasons: [] });
+  });
+
   it('a total read under its label (not on its line) that no subtotal, tax or line sum confirms is flagged; confirmed, it stands', () => {
     const page = doc([
       [[50, 'Invoice 7'], [430, 'Amount due']],
