@@ -38,6 +38,18 @@ export interface DocumentCheck {
 
 /** An engine's confidence below this is a value it was unsure of: flagged (a null confidence says nothing). */
 export const UNSURE_CONFIDENCE = 0.5;
+/**
+ * The confidence of a value read on its label's line (the offline engine's 0.9): what an engine gives below it (a value
+ * under its label, or found without one) is a weaker reading, which an amount needs a sum to confirm (13.).
+ */
+export const LABELLED_CONFIDENCE = 0.9;
+/** Under this, a value was found without a label (the offline engine's sole candidate of its kind: 0.5; under its label: 0.8). */
+export const UNLABELLED_CONFIDENCE = 0.6;
+/**
+ * A word the OCR read with a confidence under this (Tesseract's 0–100) is one it was unsure of: a value holding such a
+ * word is flagged (14.). Tesseract gives words it reads right mostly 85–96; a misread digit or letter mostly under 60.
+ */
+export const OCR_DOUBT = 60;
 /** A tax rate above this (in %) is not a sales tax or VAT rate: a tax above this share of its base is implausible. */
 const MAX_TAX_RATE = 30;
 
@@ -82,6 +94,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     for (const v of values) flags.push({ field: v.field, item: v.item, reason });
   };
   const field = (f: string) => ({ field: f, item: null });
+  // What the document's arithmetic confirms (13.): fields by name, line items by index.
+  const confirmed = new Set<string>();
+  const confirmedLines = new Set<number>();
 
   /** The first requested field of a concept that has a value (an amount, or a date for a date's concept). */
   const byConcept = (id: string): string | null =>
@@ -158,9 +173,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     if (!q || !p || !a) continue;
     const product = q.value * p.value;
     const tol = half(a) + Math.abs(q.value) * half(p) + EPSILON;
-    if (Math.abs(product - a.value) <= tol) continue;
+    if (Math.abs(product - a.value) <= tol) { confirmedLines.add(i); continue; }
     const rates = rowPercentages(document, it);
-    if (rates.some((r) => Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 || Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005)) continue;
+    if (rates.some((r) => Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 || Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005)) { confirmedLines.add(i); continue; }
     fail(`line item ${i + 1}: quantity ${q.text} × unit price ${p.text} = ${fmt(product, Math.max(a.decimals, 2))}, but its amount is ${a.text}`, (['quantity', 'unit_price', 'amount'] as const).map((c) => ({ field: c, item: i })));
   }
 
@@ -175,7 +190,14 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     // line, or a printed rate of the lines' sum), perhaps with a printed charge.
     const taxGap = (gap: number) =>
       !tax && total && !subtotal && (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) || taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
-    if (!candidates.some((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)))) {
+    const adds = candidates.filter((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)));
+    for (const c of adds) {
+      for (const i of items) confirmedLines.add(i.i);
+      if (c === subtotal && subtotal) confirmed.add(subtotal.name);
+      else if (c === total && total) confirmed.add(total.name);
+      else if (total && tax) { confirmed.add(total.name); confirmed.add(tax.name); }
+    }
+    if (adds.length === 0) {
       fail(`the line items do not add up: their amounts sum to ${fmt(sum, maxDecimals(...amounts))}, but ${target.name} is ${target.text}`, [field(target.name), ...items.map((x) => ({ field: 'amount', item: x.i }))]);
     }
   }
@@ -185,7 +207,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const gap = total.value - (subtotal.value + tax.value);
     const tol = half(subtotal) + half(tax) + half(total) + EPSILON;
     const included = taxIncluded && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total) + EPSILON;
-    if (Math.abs(gap) > tol && !included && !explained(gap, tol)) {
+    if (Math.abs(gap) <= tol || included || explained(gap, tol)) for (const n of [subtotal, tax, total]) confirmed.add(n.name);
+    else {
       fail(`the totals do not add up: ${subtotal.name} ${subtotal.text} + ${tax.name} ${tax.text} = ${fmt(subtotal.value + tax.value, maxDecimals(subtotal, tax))}, but ${total.name} is ${total.text}`, [field(subtotal.name), field(tax.name), field(total.name)]);
     }
   }
@@ -217,7 +240,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
         const of = (r: number) => (base.value * r) / 100;
         if (rates.length > 0) {
           const fits = rates.some((r) => Math.abs(of(r) - tax.value) <= tol) || (rates.length > 1 && tax.value >= of(rates.at(-1)!) - tol && tax.value <= of(rates[0]!) + tol);
-          if (!fits) {
+          if (fits) for (const f of [tax.name, ...base.fields]) confirmed.add(f);
+          else {
             fail(`${tax.name} ${tax.text} is not the rate printed on the page (${rates.map((r) => `${r}%`).join(' or ')}) of ${base.label} (that is ${rates.map((r) => fmt(of(r), tax.decimals)).join(' or ')})`, [field(tax.name), ...base.fields.map(field)]);
           }
         } else if (tax.value > of(MAX_TAX_RATE) + tol) {
@@ -237,6 +261,43 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const issued = isoOf(invoiceDateF);
   const due = isoOf(dueDateF);
   if (issued && due && due < issued) fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
+
+  // 13. What no cross-check confirms, read by a weak rule: a line item that neither quantity × unit price nor the lines'
+  // sum confirms; a total, subtotal or tax that no sum or rate confirms and that the engine did not read on its label's
+  // line (read under it, or without a label). A value from the e-invoice XML is exact; a value already flagged keeps
+  // its own reason.
+  const already = (f: string, item: number | null) => flags.some((x) => x.field === f && x.item === item);
+  const fromPage = (v: ExtractedValue | undefined) => !!v && v.value !== null && v.evidence?.source !== 'xml';
+  for (const { it, i, a } of items) {
+    if (confirmedLines.has(i)) continue;
+    const numbers = (['quantity', 'unit_price', 'amount'] as const).filter((c) => fromPage(it[c]) && !already(c, i));
+    if (!a || !fromPage(it.amount) || numbers.length === 0) continue;
+    fail(`line item ${i + 1}: neither quantity × unit price nor a subtotal or total the lines add up to confirms its amount ${a.text}`, numbers.map((c) => ({ field: c, item: i })));
+  }
+  for (const n of [total, subtotal, tax]) {
+    const v = n ? result.fields[n.name] : undefined;
+    if (!n || !v || confirmed.has(n.name) || !fromPage(v) || already(n.name, null) || v.confidence === null || v.confidence >= LABELLED_CONFIDENCE) continue;
+    fail(`${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`, [field(n.name)]);
+  }
+  // A date has no sum to confirm it: one found without any label (the only date printed) may be any date.
+  for (const [f, v] of Object.entries(result.fields)) {
+    if (fieldKind(f) !== 'date' || !fromPage(v) || already(f, null) || v.confidence === null || v.confidence >= UNLABELLED_CONFIDENCE) continue;
+    fail(`${f} "${clip(v.value!)}" was read without a label (confidence ${Number(v.confidence.toFixed(2))}): nothing on the document says which date it is`, [field(f)]);
+  }
+
+  // 14. The OCR's own doubt: a value whose words it read with a low word confidence (a digit it was unsure of reads as
+  // another digit as easily). Every field and line cell read from an OCR page with a box.
+  const doubt = (name: string, ref: { field: string; item: number | null }, v: ExtractedValue | undefined) => {
+    const box = v?.evidence?.box;
+    const page = v?.value != null && box && v.evidence!.page !== null && v.evidence!.source !== 'xml' ? pages.get(v.evidence!.page) : undefined;
+    if (!page || page.source !== 'ocr' || !box) return;
+    const weakest = page.words.filter((w) => w.confidence !== undefined && centreIn(w.box, box)).sort((a, b) => a.confidence! - b.confidence!)[0];
+    if (weakest && weakest.confidence! < OCR_DOUBT) fail(`${name} "${clip(v!.value!)}": the OCR read "${clip(weakest.text)}" with a word confidence of ${Math.round(weakest.confidence!)} of 100`, [ref]);
+  };
+  for (const [f, v] of Object.entries(result.fields)) doubt(f, field(f), v);
+  result.items.forEach((it, i) => {
+    for (const c of LINE_ITEM_COLUMNS) doubt(`line item ${i + 1} ${c}`, { field: c, item: i }, it[c]);
+  });
 
   // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
   for (const t of checkTextFields(result, document, conceptOf)) fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);

@@ -35,6 +35,11 @@ export interface PositionedWord {
   text: string;
   box: Box;
   offset: number;
+  /**
+   * The OCR's confidence in the word, 0–100 (Tesseract's word confidence), when it was less than certain; absent for
+   * a text layer's words and a word read with full confidence.
+   */
+  confidence?: number;
 }
 
 /** How a page's text was obtained. */

@@ -30,7 +30,7 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
+import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, findMisreadLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { nameContains } from '../../domain/extraction-parties.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
@@ -137,6 +137,18 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const hits = ctx.pages.flatMap(({ page, lines }) => lines
     .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
     .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
+  // No label of the concept anywhere: on an OCR page, one misread by a letter or two (a long word, nearer this
+  // concept's label than any other's); its value is read as any other, less sure (FUZZY_LABEL).
+  const misread = new Set<(typeof hits)[number]['hit']>();
+  if (hits.length === 0) {
+    for (const { page, lines } of ctx.pages) {
+      if (page.source !== 'ocr') continue;
+      for (const line of lines) {
+        if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
+        for (const hit of findMisreadLabels(concept, line.text)) { misread.add(hit); hits.push({ page, lines, line, hit }); }
+      }
+    }
+  }
   hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
   // A tax printed per rate ("USt. 7% … 9,06", "USt. 19% … 12,25") is no document's tax: only a line without a rate
   // (a sum) is read when the document prints more than one rate.
@@ -145,6 +157,7 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const usable = hits.filter(({ line, hit }) => !(rates.size > 1 && rated(line.text.slice(hit.start)) !== null));
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
     const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ?? (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
+    if (v && misread.has(hit)) return v.confidence !== null && v.confidence > FUZZY_LABEL && !ctx.reasons.has(v) ? { ...v, confidence: FUZZY_LABEL } : v;
     if (v) return competing(concept, ctx, v, usable.slice(k + 1));
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
@@ -322,6 +335,11 @@ const unbracketed = (text: string) => text.replace(/\([^()]*\)/gu, ' ');
 
 /** The engine's confidence for a value it gives but is unsure of (under the checks' UNSURE_CONFIDENCE: review). */
 const UNSURE = 0.4;
+/**
+ * A value read after a label the OCR misread (findMisreadLabels): under the checks' LABELLED_CONFIDENCE, so an amount
+ * read so needs a sum to confirm it.
+ */
+const FUZZY_LABEL = 0.75;
 
 /** Where a value's snippet starts in the page text (its evidence quotes the page text at or after `from`). */
 function valueIndex(page: PageText, v: ExtractedValue, from: number): number {

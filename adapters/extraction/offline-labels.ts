@@ -70,6 +70,47 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
 
 const ALL_LABELS = [...new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS])].sort((a, b) => b.length - a.length);
 
+/** Edit distance (insertions, deletions, substitutions) of two short strings, capped: `cap + 1` means "more than cap". */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...cur) > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** One-word labels long enough to be recognised with a letter or two misread: 10 letters or more. */
+const LONG_WORD_LABELS = ALL_LABELS.filter((l) => /^\p{L}{10,}$/u.test(l)).map((l) => l.toLowerCase());
+/** Letters an OCR misreading may be off by: 1 for 10–11 letters, 2 for 12–13, 3 from 14 (about one in five). */
+const fuzzCap = (word: string) => (word.length >= 14 ? 3 : word.length >= 12 ? 2 : 1);
+
+/**
+ * Labels of the concept the OCR misread by a few letters ("Rechnungedeium" for "Rechnungsdatum"): a word of 10
+ * letters or more within `fuzzCap` edits of one of the concept's one-word labels and strictly nearer to it than to
+ * any label of another concept or of another value (OTHER_LABELS: "Lieferdatun" is a delivery date's). Only for
+ * OCR pages (a text layer spells what it prints); an exact label is always preferred (the caller asks for these only
+ * when the concept has none). Rank: after every exact label.
+ */
+export function findMisreadLabels(concept: Concept, line: string): LabelHit[] {
+  const own = concept.labels.filter((l) => /^\p{L}{10,}$/u.test(l)).map((l) => l.toLowerCase());
+  if (own.length === 0) return [];
+  const hits: LabelHit[] = [];
+  for (const m of line.matchAll(/(?<![\p{L}\p{N}])\p{L}{10,}(?![\p{L}\p{N}])/gu)) {
+    const word = m[0].toLowerCase();
+    const cap = fuzzCap(word);
+    const mine = Math.min(...own.map((l) => editDistance(word, l, cap)));
+    if (mine === 0 || mine > cap) continue;
+    if (LONG_WORD_LABELS.some((l) => !own.includes(l) && editDistance(word, l, cap) <= mine)) continue;
+    const sep = /^\s*[:#\-–]*\s*/u.exec(line.slice(m.index + m[0].length))![0];
+    hits.push({ rank: concept.labels.length, start: m.index, end: m.index + m[0].length + sep.length });
+  }
+  return hits;
+}
+
 /** Any known label followed by a colon (where a text value on the same line ends). */
 export const NEXT_LABEL = new RegExp(`\\s(?:${labelAlternation(ALL_LABELS)}|\\S+)\\.?\\s*:(?:\\s|$)`, 'iu');
 

@@ -144,7 +144,7 @@ export function layoutText(lines: readonly OrderedLine[]): { text: string; words
     if (text !== '') text += line.newBlock ? '\n\n' : '\n';
     line.words.forEach((w, i) => {
       if (i > 0) text += ' ';
-      words.push({ text: w.text, box: w.box, offset: text.length });
+      words.push({ text: w.text, box: w.box, offset: text.length, ...(w.confidence !== undefined ? { confidence: w.confidence } : {}) });
       text += w.text;
     });
   }

@@ -9,6 +9,8 @@ import { unionBox, type Box } from '../../domain/extraction.js';
 export interface TsvWord {
   text: string;
   box: Box;
+  /** The engine's word confidence, 0–100, when below 100 (Tesseract's; pdftotext writes 100 for every word). */
+  confidence?: number;
 }
 
 /** A run of words the engine put on one line (pdftotext: one line of one block; Tesseract: one line of a paragraph). */
@@ -51,13 +53,15 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
     }
     if (level !== 5 || text === '' || ![left, top, w, h].every((n) => Number.isFinite(n))) continue;
     const conf = Number(cols[10]);
-    if (Number.isFinite(conf) && conf >= 0) {
+    const known = Number.isFinite(conf) && conf >= 0;
+    if (known) {
       confSum += Math.min(100, conf);
       confWords++;
     }
     const key = `${a}/${b}/${c}`;
     const words = segments.get(key) ?? [];
-    words.push({ text, box: { x0: round2(left! * scale), y0: round2(top! * scale), x1: round2((left! + w!) * scale), y1: round2((top! + h!) * scale) } });
+    const box = { x0: round2(left! * scale), y0: round2(top! * scale), x1: round2((left! + w!) * scale), y1: round2((top! + h!) * scale) };
+    words.push(known && conf < 100 ? { text, box, confidence: round2(conf) } : { text, box });
     segments.set(key, words);
   }
   return {

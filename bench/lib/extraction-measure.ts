@@ -127,6 +127,8 @@ export interface CorpusScore {
   lines: { truth: number; given: number; right: number };
   /** Wrong or spurious field values and wrong lines returned with neither a value flag nor review_required. */
   unflaggedWrong: number;
+  /** The answer's review_required: what flagging costs (a document under review is read by a person). */
+  review: boolean;
   fields: CorpusFieldDiff[];
   lineDiffs: CorpusLineDiff[];
 }
@@ -217,6 +219,7 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
     given: counts.correct + counts.wrong + counts.spurious,
     lines: { truth: truth.items.length, given: answer.items.length, right: rightLines },
     unflaggedWrong,
+    review: answer.review_required,
     fields,
     lineDiffs,
   };
@@ -224,7 +227,7 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
 
 /** The per-document diff, for a person: every field not right and every line not right, one per line. */
 export function formatCorpusDiff(id: string, s: CorpusScore): string {
-  const out = [`${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}`];
+  const out = [`${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}; review ${s.review ? 'required' : 'not required'}`];
   const q = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
   for (const f of s.fields) {
     if (f.outcome === 'correct' || f.outcome === 'absent') continue;

@@ -21,6 +21,8 @@ interface Totals {
   linesRight: number;
   linesAll: number;
   unflaggedWrong: number;
+  /** Documents answered with review_required. */
+  review: number;
 }
 
 function add(t: Totals, s: ScoredDocument): void {
@@ -32,9 +34,10 @@ function add(t: Totals, s: ScoredDocument): void {
   t.linesRight += s.score.lines.right;
   t.linesAll += Math.max(s.score.lines.truth, s.score.lines.given);
   t.unflaggedWrong += s.score.unflaggedWrong;
+  if (s.score.review) t.review++;
 }
 
-const empty = (): Totals => ({ documents: 0, pages: 0, right: 0, expected: 0, given: 0, linesRight: 0, linesAll: 0, unflaggedWrong: 0 });
+const empty = (): Totals => ({ documents: 0, pages: 0, right: 0, expected: 0, given: 0, linesRight: 0, linesAll: 0, unflaggedWrong: 0, review: 0 });
 const frac = (n: number, d: number) => (d === 0 ? '—' : `${n}/${d} = ${(n / d).toFixed(2)}`);
 
 /** The aggregate figures of a set of scored documents (for the test floors and the table). */
@@ -46,7 +49,7 @@ export function totals(scored: readonly ScoredDocument[]): Totals & { recall: nu
 
 /** One row per split × form × language (and an "all" row per split × form), in a stable order. */
 export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
-  const rows: string[][] = [['split', 'form', 'language', 'documents', 'pages', 'field recall', 'field precision', 'line items right', 'wrong, not flagged']];
+  const rows: string[][] = [['split', 'form', 'language', 'documents', 'pages', 'field recall', 'field precision', 'line items right', 'wrong, not flagged', 'review required']];
   const splits: CorpusSplit[] = ['tune', 'heldout'];
   for (const split of splits) {
     for (const form of ALL_FORMS) {
@@ -56,7 +59,7 @@ export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
       for (const lang of [...languages, 'all']) {
         const t = empty();
         for (const s of here) if (lang === 'all' || s.doc.language === lang) add(t, s);
-        rows.push([split, form, lang, String(t.documents), String(t.pages), frac(t.right, t.expected), frac(t.right, t.given), frac(t.linesRight, t.linesAll), String(t.unflaggedWrong)]);
+        rows.push([split, form, lang, String(t.documents), String(t.pages), frac(t.right, t.expected), frac(t.right, t.given), frac(t.linesRight, t.linesAll), String(t.unflaggedWrong), `${t.review}/${t.documents}`]);
       }
     }
   }

@@ -296,6 +296,108 @@ describe('document checks: tax and plausibility', () => {
   });
 });
 
+describe('document checks: a value no cross-check supports, read by a weak rule, is flagged', () => {
+  // Issue 29's first goal is no wrong value without a flag. A value the document's arithmetic confirms (subtotal + tax
+  // = total, the lines' sum, quantity × unit price, rate × base) or that a strong reading gave (its label on its line)
+  // stands; one that neither confirms is a guess a reviewer must see.
+  it('lines with a unit price and an amount but no quantity, and no total to add up to: their numbers are flagged', () => {
+    const page = doc([
+      [[50, 'Description'], [300, 'Item price'], [430, 'Sum']],
+      [[50, 'Chairs'], [300, '100.00'], [430, '400.00']],
+      [[50, 'Table'], [300, '250.00'], [430, '250.00']],
+    ]);
+    const p = page.pages[0]!;
+    const items: LineItem[] = [
+      { description: at(p, 'Chairs', 'Chairs'), quantity: none(), unit_price: at(p, '100.00', '100.00'), amount: at(p, '400.00', '400.00') },
+      { description: at(p, 'Table', 'Table'), quantity: none(), unit_price: at(p, '250.00', '250.00'), amount: at(p, '250.00', '250.00', { nth: 1 }) },
+    ];
+    const c = checkDocument(answer({}, items), page, concept);
+    expect(flaggedNames(c)).toEqual(['line 1 amount', 'line 1 unit_price', 'line 2 amount', 'line 2 unit_price']);
+    expect(c.reasons).toEqual([
+      'line item 1: neither quantity × unit price nor a subtotal or total the lines add up to confirms its amount 400.00',
+      'line item 2: neither quantity × unit price nor a subtotal or total the lines add up to confirms its amount 250.00',
+    ]);
+    // The same lines adding up to a subtotal the page prints are confirmed.
+    const page2 = doc([
+      [[50, 'Description'], [300, 'Item price'], [430, 'Sum']],
+      [[50, 'Chairs'], [300, '100.00'], [430, '400.00']],
+      [[50, 'Table'], [300, '250.00'], [430, '250.00']],
+      [[50, 'Subtotal'], [430, '650.00']],
+    ]);
+    const p2 = page2.pages[0]!;
+    const items2: LineItem[] = [
+      { description: at(p2, 'Chairs', 'Chairs'), quantity: none(), unit_price: at(p2, '100.00', '100.00'), amount: at(p2, '400.00', '400.00') },
+      { description: at(p2, 'Table', 'Table'), quantity: none(), unit_price: at(p2, '250.00', '250.00'), amount: at(p2, '250.00', '250.00', { nth: 1 }) },
+    ];
+    expect(checkDocument(answer({ subtotal: at(p2, '650.00', '650.00') }, items2), page2, concept)).toEqual({ flags: [], reasons: [] });
+  });
+
+  it('a line with only an amount and no total to add up to is flagged; quantity × unit price = amount confirms a line', () => {
+    const page = doc([
+      [[50, 'Description'], [300, 'Qty'], [360, 'Price'], [430, 'Amount']],
+      [[50, 'Consulting'], [430, '80.00']],
+      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
+    ]);
+    const p = page.pages[0]!;
+    const items: LineItem[] = [
+      { description: at(p, 'Consulting', 'Consulting'), quantity: none(), unit_price: none(), amount: at(p, '80.00', '80.00') },
+      { description: at(p, 'Widget', 'Widget'), quantity: at(p, '2', '2'), unit_price: at(p, '10.00', '10.00'), amount: at(p, '20.00', '20.00') },
+    ];
+    const c = checkDocument(answer({}, items), page, concept);
+    expect(flaggedNames(c)).toEqual(['line 1 amount']);
+  });
+
+  it('a date found without a label (the only date printed: the engine\'s 0.5) is flagged; under or beside its label it stands', () => {
+    const page = doc(['ACME Ltd', 'Printed 03/14/2024', [[50, 'Date'], [300, 'Due']], [[50, '03/01/2024'], [300, '03/31/2024']]]);
+    const p = page.pages[0]!;
+    const c = checkDocument(answer({ invoice_date: at(p, '03/14/2024', '2024-03-14', { confidence: 0.5 }) }), page, concept);
+    expect(flaggedNames(c)).toEqual(['invoice_date']);
+    expect(c.reasons).toEqual(['invoice_date "2024-03-14" was read without a label (confidence 0.5): nothing on the document says which date it is']);
+    const labelled = answer({ invoice_date: at(p, '03/01/2024', '2024-03-01', { confidence: 0.8 }), due_date: at(p, '03/31/2024', '2024-03-31', { confidence: 0.8 }) });
+    expect(checkDocument(labelled, page, concept)).toEqual({ flags: [], reasons: [] });
+  });
+
+  it('a total read under its label (not on its line) that no subtotal, tax or line sum confirms is flagged; confirmed, it stands', () => {
+    const page = doc([
+      [[50, 'Invoice 7'], [430, 'Amount due']],
+      [[430, '118.00']],
+      [[50, 'Net'], [300, '100.00']],
+      [[50, 'VAT 18%'], [300, '18.00']],
+    ]);
+    const p = page.pages[0]!;
+    const total = at(p, '118.00', '118.00', { confidence: 0.8 });
+    const c = checkDocument(answer({ total }), page, concept);
+    expect(flaggedNames(c)).toEqual(['total']);
+    expect(c.reasons).toEqual(['total "118.00" was not read on its label\'s line (confidence 0.8) and no sum on the document confirms it']);
+    // subtotal + tax = total confirms it.
+    const confirmed = answer({ subtotal: at(p, '100.00', '100.00'), tax: at(p, '18.00', '18.00'), total });
+    expect(checkDocument(confirmed, page, concept)).toEqual({ flags: [], reasons: [] });
+    // Read on its label's line (confidence 0.9), it stands alone.
+    expect(checkDocument(answer({ total: at(p, '118.00', '118.00') }), page, concept).flags).toEqual([]);
+    // A value from the e-invoice XML is exact, whatever its confidence.
+    const xml = { value: '118.00', evidence: { page: null, snippet: '<cbc:PayableAmount>118.00</cbc:PayableAmount>', box: null, source: 'xml' as const }, confidence: 0.8 };
+    expect(checkDocument(answer({ total: xml }), page, concept).flags).toEqual([]);
+  });
+});
+
+describe('document checks: the OCR\'s own doubt about a value\'s words', () => {
+  it('a value whose words the OCR read with a low word confidence is flagged with the word and its confidence', () => {
+    const page = layoutPage([[[50, 'Subtotal'], [430, '100.00']], [[50, 'Tax'], [430, '18.00']], [[50, 'Total'], [430, '118.00']]], { source: 'ocr' });
+    const confidence = (text: string, c: number) => { page.words.find((w) => w.text === text)!.confidence = c; };
+    confidence('100.00', 96.5);
+    confidence('18.00', 91);
+    confidence('118.00', 41.25);
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    const result = answer({ subtotal: at(page, '100.00', '100.00'), tax: at(page, '18.00', '18.00'), total: at(page, '118.00', '118.00') });
+    const c = checkDocument(result, document, concept);
+    expect(flaggedNames(c)).toEqual(['total']);
+    expect(c.reasons).toEqual(['total "118.00": the OCR read "118.00" with a word confidence of 41 of 100']);
+    // Read confidently, or from a text layer (no word confidence), nothing to say.
+    confidence('118.00', 88);
+    expect(checkDocument(result, document, concept)).toEqual({ flags: [], reasons: [] });
+  });
+});
+
 describe('document checks never throw', () => {
   it('on values that are not numbers or dates, a missing page, cells an engine left out, or an empty document', () => {
     const odd = (value: string, page = 1, box: Box | null = null): ExtractedValue => ({ value, evidence: { page, snippet: value, box }, confidence: Number.NaN });

@@ -298,3 +298,29 @@ describe('OCR of the tune part\'s scanned and 96-dpi forms: noise that is no val
     expect(values(plain('IBAN : FR76 10107 00245 00617052317 38 - BIC : BREDFRPP'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
   });
 });
+
+describe('a label the OCR misread by a few letters', () => {
+  // Tesseract reads "Rechnungsdatum" as "Rechnungedeium" or "Zwischensumme" as "Zwischenaumme" on a 150-dpi scan: a long
+  // label a few letters off (one in five at most) is still that label on an OCR page, and only there (a text layer
+  // spells what it prints).
+  const ocr = (...rows: Row[]) => documentOf(layoutPage(rows, { source: 'ocr' }));
+  it('reads the value of a long label a few letters off on an OCR page, less sure than an exact label', () => {
+    const doc = ocr([[300, 'Rechnungsnummer'], [450, '471102']], [[300, 'Rechnungedeium'], [450, '05.06.2013']], [[300, 'Lieferdatum'], [450, '03.06.2013']], [[300, 'Zwischenaumme'], [450, '202,76']]);
+    const r = extractOffline(doc, ['invoice_number', 'invoice_date', 'subtotal']);
+    expect(r.fields['invoice_date']!.value).toBe('2013-06-05');
+    expect(r.fields['subtotal']!.value).toBe('202.76');
+    expect(r.fields['subtotal']!.confidence).toBeLessThan(0.9);
+    expect(r.fields['invoice_number']!.value).toBe('471102');
+    expect(r.fields['invoice_number']!.confidence).toBe(0.9);
+    expect(checkEvidence(r, doc).review_reasons).toEqual([]);
+  });
+
+  it('not on a text layer, not a short word, and not a word nearer another label', () => {
+    // (A second date, so that no date is the only one printed.)
+    const text = page([[300, 'Rechnungedeium'], [450, '05.06.2013']], [[300, 'Lieferdatum'], [450, '03.06.2013']]);
+    expect(extractOffline(text, ['invoice_date']).fields['invoice_date']!.value).toBeNull();
+    // "Datun" is a short word; "Lieferdatun" is nearer "Lieferdatum" (a delivery date) than any invoice-date label.
+    const doc = ocr([[300, 'Datun'], [450, '05.06.2013']], [[300, 'Lieferdatun'], [450, '03.06.2013']]);
+    expect(extractOffline(doc, ['invoice_date']).fields['invoice_date']!.value).toBeNull();
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutText, orderLines } from '../../../../adapters/extraction/reading-order.js';
-import type { LineSegment } from '../../../../adapters/extraction/tsv-words.js';
+import { parseTsvPage, type LineSegment } from '../../../../adapters/extraction/tsv-words.js';
 
 /** A line segment of `text` from (x, y), 5 points a character, 10 points high (1 point between words). */
 function seg(text: string, x: number, y: number): LineSegment {
@@ -74,5 +74,17 @@ describe('reading order', () => {
     const rows = [['Trennblätter A4', '20', '198,00'], ['Joghurt Banane', '50', '275,00']];
     const segs = [sideways, ...rows.flatMap((r, i) => r.map((c, j) => seg(c, [60, 300, 400][j]!, 110 + i * 40)))];
     expect(read(segs)).toBe('Trennblätter A4 20 198,00\n\nJoghurt Banane 50 275,00\n\nCopyright AWV');
+  });
+});
+
+describe("the OCR's word confidence", () => {
+  it('is kept on a word Tesseract read with less than full confidence, and on the page\'s positioned words; a text layer\'s 100 is no doubt', () => {
+    const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
+    const tsv = [header, '1\t1\t0\t0\t0\t0\t0\t0\t600\t800\t-1\t', '5\t1\t1\t1\t1\t1\t10\t10\t50\t12\t96.5\tTotal', '5\t1\t1\t1\t1\t2\t70\t10\t40\t12\t41.237\t118.00', '5\t1\t1\t1\t1\t3\t120\t10\t20\t12\t100\tEUR'].join('\n');
+    const page = parseTsvPage(tsv, 1);
+    expect(page.segments[0]!.words.map((w) => w.confidence)).toEqual([96.5, 41.24, undefined]);
+    const { words } = layoutText(orderLines(page.segments));
+    expect(words.map((w) => [w.text, w.confidence])).toEqual([['Total', 96.5], ['118.00', 41.24], ['EUR', undefined]]);
+    expect('confidence' in words[2]!).toBe(false);
   });
 });

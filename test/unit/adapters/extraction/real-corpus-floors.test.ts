@@ -25,33 +25,43 @@ import { totals, type ScoredDocument } from '../../../../bench/lib/extraction-re
 // After issue 29's layout reading, e-invoice XML and document checks (2026-11-27): text PDFs recall 34/40 = 0.85,
 // precision 34/34 = 1.00, line items 6/9 = 0.67, 0 unflagged; scanned PDFs recall 28/40 = 0.70, precision 28/28 =
 // 1.00, line items 2/9 = 0.22, 0 unflagged.
+// Issue 29's third part (the weakly read and unconfirmed values flagged, OCR word confidence; 2026-11-28): text PDFs
+// recall 39/40 = 0.98, precision 39/39, line items 9/9, 0 unflagged, 3 of 4 documents under review; scanned PDFs
+// recall 36/40 = 0.90, precision 36/36, line items 6/9 = 0.67, 0 unflagged, 3 of 4 under review; PNG recall 32/40 =
+// 0.80, precision 32/33 = 0.97, line items 3/9 = 0.33, 0 unflagged, 4 of 4 under review.
 /** Text PDFs of FLOOR_SUBSET: field recall (right / values in the truth). */
-const TEXT_RECALL_FLOOR = 0.8;
+const TEXT_RECALL_FLOOR = 0.9;
 /** Text PDFs: field precision (right / values given). */
 const TEXT_PRECISION_FLOOR = 0.95;
 /** Text PDFs: line items right / max(truth lines, lines given). */
-const TEXT_LINE_ITEMS_FLOOR = 0.6;
+const TEXT_LINE_ITEMS_FLOOR = 0.85;
 /** Text PDFs: wrong values returned with no review flag, at most (the goal, reached on this subset). */
 const TEXT_UNFLAGGED_WRONG_CEILING = 0;
 // After the OCR's page language and low-resolution enlargement (issue29-ocr, 2026-11-27): scanned PDFs recall 30/40 =
 // 0.75, precision 30/30, line items 3/9 = 0.33, 0 unflagged (main before: 28/40, 2/9); 96-dpi PNG recall 28/40 = 0.70,
 // precision 28/28, line items 2/9, 1 unflagged (main before: 24/40 = 0.60, 2/9, 1).
 /** Scanned PDFs (150 dpi, images only) of FLOOR_SUBSET: field recall. */
-const SCANNED_RECALL_FLOOR = 0.7;
+const SCANNED_RECALL_FLOOR = 0.8;
 /** Scanned PDFs: field precision (a little room for another CPU's OCR reading a digit otherwise). */
 const SCANNED_PRECISION_FLOOR = 0.9;
 /** Scanned PDFs: line items. */
-const SCANNED_LINE_ITEMS_FLOOR = 0.3;
-/** Scanned PDFs: wrong values returned with no review flag, at most (measured 0; one OCR misread's room). */
-const SCANNED_UNFLAGGED_WRONG_CEILING = 1;
+const SCANNED_LINE_ITEMS_FLOOR = 0.55;
+/** Scanned PDFs: wrong values returned with no review flag, at most (the goal; an OCR misread is flagged by its word confidence). */
+const SCANNED_UNFLAGGED_WRONG_CEILING = 0;
 /** 96-dpi PNG images (page 1) of FLOOR_SUBSET: field recall (enlarged to 300 dpi before OCR). */
-const PNG_RECALL_FLOOR = 0.65;
+const PNG_RECALL_FLOOR = 0.75;
 /** PNG images: field precision. */
 const PNG_PRECISION_FLOOR = 0.9;
 /** PNG images: line items. */
 const PNG_LINE_ITEMS_FLOOR = 0.2;
-/** PNG images: wrong values returned with no review flag, at most (measured 1: fr-netpresse). */
-const PNG_UNFLAGGED_WRONG_CEILING = 1;
+/** PNG images: wrong values returned with no review flag, at most (measured 1 before the third part, 0 since). */
+const PNG_UNFLAGGED_WRONG_CEILING = 0;
+/**
+ * Documents answered with review_required, at most: flagging is worth something only while a document whose values
+ * check out is not flagged (en-sammy-maystone's text and scanned forms need no review). PNG: no ceiling (4 of 4).
+ */
+const TEXT_REVIEW_CEILING = 3;
+const SCANNED_REVIEW_CEILING = 3;
 
 const runner = createFileOperationRunners()['flow-extract'];
 let work: string;
@@ -82,24 +92,25 @@ async function score(docs: readonly FetchedDocument[], form: CorpusForm): Promis
 }
 
 const FLOORS = {
-  text_pdf: { recall: TEXT_RECALL_FLOOR, precision: TEXT_PRECISION_FLOOR, lines: TEXT_LINE_ITEMS_FLOOR, unflagged: TEXT_UNFLAGGED_WRONG_CEILING },
-  scanned_pdf: { recall: SCANNED_RECALL_FLOOR, precision: SCANNED_PRECISION_FLOOR, lines: SCANNED_LINE_ITEMS_FLOOR, unflagged: SCANNED_UNFLAGGED_WRONG_CEILING },
-  png: { recall: PNG_RECALL_FLOOR, precision: PNG_PRECISION_FLOOR, lines: PNG_LINE_ITEMS_FLOOR, unflagged: PNG_UNFLAGGED_WRONG_CEILING },
+  text_pdf: { recall: TEXT_RECALL_FLOOR, precision: TEXT_PRECISION_FLOOR, lines: TEXT_LINE_ITEMS_FLOOR, unflagged: TEXT_UNFLAGGED_WRONG_CEILING, review: TEXT_REVIEW_CEILING },
+  scanned_pdf: { recall: SCANNED_RECALL_FLOOR, precision: SCANNED_PRECISION_FLOOR, lines: SCANNED_LINE_ITEMS_FLOOR, unflagged: SCANNED_UNFLAGGED_WRONG_CEILING, review: SCANNED_REVIEW_CEILING },
+  png: { recall: PNG_RECALL_FLOOR, precision: PNG_PRECISION_FLOOR, lines: PNG_LINE_ITEMS_FLOOR, unflagged: PNG_UNFLAGGED_WRONG_CEILING, review: FLOOR_SUBSET.length },
 } as const;
 
 describe('flow-extract on real invoices (a small tune subset of bench/extraction-corpus)', () => {
   for (const form of ['text_pdf', 'scanned_pdf', 'png'] as const) {
-    it(`${form}: field recall, precision, line items and unflagged wrong values stay at or above their floors`, async () => {
+    it(`${form}: field recall, precision, line items, unflagged wrong values and documents under review stay within their floors`, async () => {
       const { scored, diffs } = await score(fetched, form);
       const t = totals(scored);
       const floor = FLOORS[form];
-      const figures = `recall ${t.right}/${t.expected} = ${t.recall.toFixed(2)}, precision ${t.right}/${t.given} = ${t.precision.toFixed(2)}, lines ${t.linesRight}/${t.linesAll}, unflagged wrong ${t.unflaggedWrong}\n${diffs}`;
+      const figures = `recall ${t.right}/${t.expected} = ${t.recall.toFixed(2)}, precision ${t.right}/${t.given} = ${t.precision.toFixed(2)}, lines ${t.linesRight}/${t.linesAll}, unflagged wrong ${t.unflaggedWrong}, review required ${t.review}/${t.documents}\n${diffs}`;
       expect(t.documents, figures).toBe(FLOOR_SUBSET.length);
       expect(t.pages, figures).toBe(FLOOR_SUBSET.length);
       expect(t.recall, figures).toBeGreaterThanOrEqual(floor.recall);
       expect(t.precision, figures).toBeGreaterThanOrEqual(floor.precision);
       expect(t.lines, figures).toBeGreaterThanOrEqual(floor.lines);
       expect(t.unflaggedWrong, figures).toBeLessThanOrEqual(floor.unflagged);
+      expect(t.review, figures).toBeLessThanOrEqual(floor.review);
     });
   }
 });
