@@ -7,7 +7,8 @@ import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } f
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
-import { CONTENT_TYPES, type OperationRunners, type RunnerInput, type RunnerOperation, type RunnerOutput, type RunnerProgress, type RunnerSource } from '../adapters/media/operation-runners.js';
+import { CONTENT_TYPES } from '../adapters/media/operation-runners.js';
+import type { OperationRunners, RunnerInput, RunnerOperation, RunnerOutput, RunnerProgress, RunnerSource } from '../adapters/media/runner-contract.js';
 import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError, WorkTimeoutError } from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';

@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { chunkLengths, DEFAULT_TRANSCRIPT_FORMAT, SPEECH_CHUNKS_PER_RUN, type TranscriptFormat } from '../domain/speech.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { MediaToolFailed, type MediaToolOptions } from '../adapters/media/av/media-process.js';
-import type { RunnerOutput } from '../adapters/media/operation-runners.js';
+import type { RunnerOutput } from '../adapters/media/runner-contract.js';
 import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
 import { extractChunk, planAudioChunks, type AudioChunk } from '../adapters/providers/transcription/chunking.js';
 import { stitchTranscripts } from '../adapters/providers/transcription/stitch.js';

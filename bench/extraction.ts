@@ -35,7 +35,8 @@ import { OfflineExtractionEngine } from '../adapters/extraction/offline-engine.j
 import { reviewExtraction } from '../adapters/extraction/extraction-runner.js';
 import { readSourceText } from '../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
-import { createFileOperationRunners, type OperationRunners } from '../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../adapters/media/runner-contract.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';

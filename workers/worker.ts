@@ -11,7 +11,7 @@ import { createMailActivities } from '../activities/mail.activities.js';
 import type { WorkerTuning } from '../config/schema.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Mailer } from '../adapters/mail/smtp-mailer.js';
-import type { OperationRunners } from '../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../adapters/media/runner-contract.js';
 import type { EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
 import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import { createWatcherActivities } from '../activities/watcher.activities.js';

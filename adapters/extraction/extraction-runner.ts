@@ -5,7 +5,7 @@ import { checkEvidence } from '../../domain/extraction-evidence.js';
 import type { ExtractionResult, PositionedText } from '../../domain/extraction.js';
 import { extractionResultFiles, type ExtractionDocumentResult } from '../documents/extraction-exports.js';
 import type { OcrEngine } from '../media/ocr/ocr-engine.js';
-import type { OperationRunner, RunnerOutput } from '../media/operation-runners.js';
+import type { OperationRunner, RunnerOutput } from '../media/runner-contract.js';
 import { readJsonIfExists, writeWhole } from '../storage/whole-files.js';
 import { withEInvoices } from './einvoice/einvoice-engine.js';
 import type { ExtractionProvider } from './extraction-provider.js';

@@ -7,7 +7,7 @@ import { HARD_TO_READ_CONFIDENCE, OcrSourceError, type OcrEngine } from '../medi
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { straighten } from '../media/ocr/page-skew.js';
-import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-runners.js';
+import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-pages.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
 import { einvoiceOfPdf, einvoiceOfText, type SourceEInvoice } from './einvoice/einvoice-source.js';

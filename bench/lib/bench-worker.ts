@@ -10,7 +10,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import { stderrProgress as progress } from '../../adapters/infra/progress.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import type { OperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { buildApp } from '../../api/server.js';
 import { buildChainReader } from '../../api/deps.js';

@@ -14,7 +14,7 @@ import AdmZip from 'adm-zip';
 import { readSourceText } from '../../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../adapters/media/ocr/ocr-runners.js';
-import type { RunnerOutput } from '../../adapters/media/operation-runners.js';
+import type { RunnerOutput } from '../../adapters/media/runner-contract.js';
 import { wordAccuracy } from '../../test/helpers/ocr-corpus.js';
 import { FORMS, loadScans, makeForm, type FormName, type Split } from './corpus.js';
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { ProviderUnavailableError, ProviderUnusableError } from '../../adapters/providers/provider-errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileOperationRunners, type OperationRunner, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunner, OperationRunners } from '../../adapters/media/runner-contract.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { claimJobSlot, insertJob } from '../../db/repositories/jobs.repo.js';

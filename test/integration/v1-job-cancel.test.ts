@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileOperationRunners, type OperationRunner } from '../../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunner } from '../../adapters/media/runner-contract.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { claimJobSlot, failJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { InvalidSourceError } from '../../adapters/providers/provider-errors.js';
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import * as jobsRepo from '../../db/repositories/jobs.repo.js';

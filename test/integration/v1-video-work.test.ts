@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileOperationRunners, type OperationRunners } from '../../adapters/media/operation-runners.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { testVideo } from '../helpers/av-media.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine } from '../../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { OcrEngineTimeout } from '../../../adapters/media/ocr/run-tool.js';
-import type { RunnerInput, RunnerOutput, RunnerProgress } from '../../../adapters/media/operation-runners.js';
+import type { RunnerInput, RunnerOutput, RunnerProgress } from '../../../adapters/media/runner-contract.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../adapters/providers/provider-errors.js';
 import { corpusPage, scannedPdf, wordAccuracy, words, type CorpusPage, type VariantName } from '../../helpers/ocr-corpus.js';
 

@@ -9,7 +9,7 @@ import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline
 import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { ExtractionJson } from '../../../../adapters/documents/extraction-exports.js';
-import type { RunnerProgress } from '../../../../adapters/media/operation-runners.js';
+import type { RunnerProgress } from '../../../../adapters/media/runner-contract.js';
 
 /**
  * The flow-extract runner on its own: documents in input order, each saved whole in the checkpoint folder as it is
