@@ -4,7 +4,27 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const layer = (name) => [`**/${name}/**`, `../${name}/*`, `../../${name}/*`, `../../../${name}/*`];
-const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'dns/*', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib', 'tls'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'dns',
+  'dns/*',
+  'os',
+  'child_process',
+  'stream',
+  'url',
+  'util',
+  'events',
+  'buffer',
+  'zlib',
+  'tls',
+];
 
 const restrict = (patterns, extra = {}) => ({
   'no-restricted-imports': ['error', { patterns, ...extra }],
@@ -24,7 +44,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', setInterval: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', process: 'readonly', setInterval: 'readonly' },
+    },
   },
   // 1. domain/ is pure: only domain/ and zod. No I/O, no env, no clock.
   {
@@ -32,10 +55,36 @@ export default tseslint.config(
     rules: {
       ...restrict([
         { regex: '^(?!zod$)(?!\\.{1,2}/)', message: 'domain/ imports only domain/ and zod' },
-        { group: [...layer('adapters'), ...layer('db'), ...layer('activities'), ...layer('workflows'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'domain/ imports only domain/ and zod' },
+        {
+          group: [
+            ...layer('adapters'),
+            ...layer('db'),
+            ...layer('activities'),
+            ...layer('workflows'),
+            ...layer('api'),
+            ...layer('workers'),
+            ...layer('config'),
+            ...layer('cli'),
+          ],
+          message: 'domain/ imports only domain/ and zod',
+        },
       ]),
-      'no-restricted-globals': ['error', { name: 'process', message: 'domain/ reads no environment' }, { name: 'fetch', message: 'domain/ does no I/O' }],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ has no clock: pass `now` in' }, { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'domain/ has no clock: pass `now` in' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'domain/ reads no environment' },
+        { name: 'fetch', message: 'domain/ does no I/O' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'domain/ has no clock: pass `now` in',
+        },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'domain/ has no clock: pass `now` in',
+        },
+      ],
     },
   },
   // The audit's domain rule needs the Public Suffix List: tldts is that list compiled into code (pure, no I/O).
@@ -43,33 +92,108 @@ export default tseslint.config(
     files: ['domain/validation/audit-domain.ts'],
     rules: restrict([
       { regex: '^(?!zod$)(?!tldts$)(?!\\.{1,2}/)', message: 'domain/ imports only domain/ and zod (and tldts here)' },
-      { group: [...layer('adapters'), ...layer('db'), ...layer('activities'), ...layer('workflows'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'domain/ imports only domain/ and zod' },
+      {
+        group: [
+          ...layer('adapters'),
+          ...layer('db'),
+          ...layer('activities'),
+          ...layer('workflows'),
+          ...layer('api'),
+          ...layer('workers'),
+          ...layer('config'),
+          ...layer('cli'),
+        ],
+        message: 'domain/ imports only domain/ and zod',
+      },
     ]),
   },
   // 2. workflows/ import @temporalio/workflow, domain/ and (type-only) activities/. Nothing from Node.
   {
     files: ['workflows/**/*.ts'],
     rules: restrict([
-      { regex: '^(?!@temporalio/workflow$)(?!\\.{1,2}/)', message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/' },
-      { group: [...layer('adapters'), ...layer('db'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli'), ...NODE_BUILTINS], message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/' },
-      { group: layer('activities'), allowTypeImports: true, message: 'workflows/ may only `import type` from activities/' },
+      {
+        regex: '^(?!@temporalio/workflow$)(?!\\.{1,2}/)',
+        message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/',
+      },
+      {
+        group: [
+          ...layer('adapters'),
+          ...layer('db'),
+          ...layer('api'),
+          ...layer('workers'),
+          ...layer('config'),
+          ...layer('cli'),
+          ...NODE_BUILTINS,
+        ],
+        message: 'workflows/ import only @temporalio/workflow, domain/ and types of activities/',
+      },
+      {
+        group: layer('activities'),
+        allowTypeImports: true,
+        message: 'workflows/ may only `import type` from activities/',
+      },
     ]),
   },
   // 3. activities/ use domain/, adapters/, db/ (never the API).
   {
     files: ['activities/**/*.ts'],
-    rules: restrict([{ group: [...layer('api'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli'), 'koa', '@koa/*'], message: 'activities/ use domain/, adapters/ and db/ only' }]),
+    rules: restrict([
+      {
+        group: [
+          ...layer('api'),
+          ...layer('workflows'),
+          ...layer('workers'),
+          ...layer('config'),
+          ...layer('cli'),
+          'koa',
+          '@koa/*',
+        ],
+        message: 'activities/ use domain/, adapters/ and db/ only',
+      },
+    ]),
   },
   // 4. adapters/ and db/ never import Temporal or Koa (nor the layers above them).
   {
     files: ['adapters/**/*.ts', 'db/**/*.ts'],
     ignores: ['adapters/infra/temporal-dev-server.ts'],
-    rules: restrict([{ group: ['@temporalio/*', 'koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'adapters/ and db/ never import Temporal, Koa or higher layers' }]),
+    rules: restrict([
+      {
+        group: [
+          '@temporalio/*',
+          'koa',
+          '@koa/*',
+          ...layer('api'),
+          ...layer('activities'),
+          ...layer('workflows'),
+          ...layer('workers'),
+          ...layer('config'),
+          ...layer('cli'),
+        ],
+        message: 'adapters/ and db/ never import Temporal, Koa or higher layers',
+      },
+    ]),
   },
   // The dev-server launcher checks readiness with the Temporal client's health service; it is still no Koa.
   {
     files: ['adapters/infra/temporal-dev-server.ts'],
-    rules: restrict([{ group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', 'koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workflows'), ...layer('workers'), ...layer('config'), ...layer('cli')], message: 'infrastructure launchers use only the Temporal client' }]),
+    rules: restrict([
+      {
+        group: [
+          '@temporalio/workflow',
+          '@temporalio/activity',
+          '@temporalio/worker',
+          'koa',
+          '@koa/*',
+          ...layer('api'),
+          ...layer('activities'),
+          ...layer('workflows'),
+          ...layer('workers'),
+          ...layer('config'),
+          ...layer('cli'),
+        ],
+        message: 'infrastructure launchers use only the Temporal client',
+      },
+    ]),
   },
   // 5. api/ never imports activities/; it calls services/, which start and query workflows through one client module
   //    (services/workflows/workflow-client.ts).
@@ -77,8 +201,23 @@ export default tseslint.config(
     files: ['api/**/*.ts'],
     ignores: ['api/main.ts'],
     rules: restrict([
-      { group: [...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/worker', '@temporalio/activity', '@temporalio/client'], message: 'api/ reaches Temporal only through services/ (services/workflows/workflow-client.ts) and never imports activities/' },
-      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+      {
+        group: [
+          ...layer('activities'),
+          ...layer('workers'),
+          ...layer('cli'),
+          '@temporalio/worker',
+          '@temporalio/activity',
+          '@temporalio/client',
+        ],
+        message:
+          'api/ reaches Temporal only through services/ (services/workflows/workflow-client.ts) and never imports activities/',
+      },
+      {
+        group: ['**/config/schema*', '../config/*', '../../config/*'],
+        allowTypeImports: true,
+        message: 'only entry points read config (import type is fine)',
+      },
     ]),
   },
   // services/ is the application layer: plain functions over domain/, adapters/ and db/, no HTTP (no Koa, no api/),
@@ -87,15 +226,46 @@ export default tseslint.config(
     files: ['services/**/*.ts'],
     ignores: ['services/workflows/**/*.ts'],
     rules: restrict([
-      { group: ['koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/*'], message: 'services/ do no HTTP and reach Temporal only through services/workflows/' },
-      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+      {
+        group: [
+          'koa',
+          '@koa/*',
+          ...layer('api'),
+          ...layer('activities'),
+          ...layer('workers'),
+          ...layer('cli'),
+          '@temporalio/*',
+        ],
+        message: 'services/ do no HTTP and reach Temporal only through services/workflows/',
+      },
+      {
+        group: ['**/config/schema*', '../config/*', '../../config/*'],
+        allowTypeImports: true,
+        message: 'only entry points read config (import type is fine)',
+      },
     ]),
   },
   {
     files: ['services/workflows/**/*.ts'],
     rules: restrict([
-      { group: ['koa', '@koa/*', ...layer('api'), ...layer('activities'), ...layer('workers'), ...layer('cli'), '@temporalio/worker', '@temporalio/activity'], message: 'the workflow client module uses the Temporal client only' },
-      { group: ['**/config/schema*', '../config/*', '../../config/*'], allowTypeImports: true, message: 'only entry points read config (import type is fine)' },
+      {
+        group: [
+          'koa',
+          '@koa/*',
+          ...layer('api'),
+          ...layer('activities'),
+          ...layer('workers'),
+          ...layer('cli'),
+          '@temporalio/worker',
+          '@temporalio/activity',
+        ],
+        message: 'the workflow client module uses the Temporal client only',
+      },
+      {
+        group: ['**/config/schema*', '../config/*', '../../config/*'],
+        allowTypeImports: true,
+        message: 'only entry points read config (import type is fine)',
+      },
     ]),
   },
   // 5a. cli/ and workers/ call services/, never api/ (the all-in-one entry point starts the API: it composes, it
@@ -107,10 +277,24 @@ export default tseslint.config(
   },
   // 6. Only entry points (api/main.ts, workers/main.ts, cli/*) read config and build deps.
   {
-    files: ['workers/**/*.ts', 'activities/**/*.ts', 'adapters/**/*.ts', 'db/**/*.ts', 'domain/**/*.ts', 'workflows/**/*.ts'],
+    files: [
+      'workers/**/*.ts',
+      'activities/**/*.ts',
+      'adapters/**/*.ts',
+      'db/**/*.ts',
+      'domain/**/*.ts',
+      'workflows/**/*.ts',
+    ],
     ignores: ['workers/main.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only entry points read the environment (config/schema.ts loadConfig)' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'only entry points read the environment (config/schema.ts loadConfig)',
+        },
+      ],
     },
   },
   // Every router of the app comes from api/http/router.ts (case-sensitive matching, ids checked where parsed):
@@ -118,7 +302,15 @@ export default tseslint.config(
   {
     files: ['api/**/*.ts', 'test/**/*.ts'],
     ignores: ['api/http/router.ts'],
-    rules: { 'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Router']", message: 'make routers with createRouter() from api/http/router.ts' }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Router']",
+          message: 'make routers with createRouter() from api/http/router.ts',
+        },
+      ],
+    },
   },
   {
     files: ['adapters/infra/temporal-cli.ts'],
@@ -136,7 +328,23 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      ...restrict([{ group: [...layer('domain'), ...layer('adapters'), ...layer('db'), ...layer('activities'), ...layer('workflows'), ...layer('api'), ...layer('workers'), ...layer('config'), ...layer('cli'), ...NODE_BUILTINS], message: 'web/ talks to the server over HTTP only (and runs in the browser)' }]),
+      ...restrict([
+        {
+          group: [
+            ...layer('domain'),
+            ...layer('adapters'),
+            ...layer('db'),
+            ...layer('activities'),
+            ...layer('workflows'),
+            ...layer('api'),
+            ...layer('workers'),
+            ...layer('config'),
+            ...layer('cli'),
+            ...NODE_BUILTINS,
+          ],
+          message: 'web/ talks to the server over HTTP only (and runs in the browser)',
+        },
+      ]),
     },
   },
   {

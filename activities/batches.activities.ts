@@ -12,8 +12,7 @@ export interface BatchActivityDeps {
 }
 
 export type BatchStart =
-  | { outcome: 'missing' }
-  | { outcome: 'started'; companyId: string; operation: string; jobIds: string[] };
+  { outcome: 'missing' } | { outcome: 'started'; companyId: string; operation: string; jobIds: string[] };
 
 export interface BatchEnd {
   status: BatchStatus;
@@ -31,7 +30,12 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (!batch) return { outcome: 'missing' };
       const children = await listBatchChildren(deps.db, input.batchId);
       await batches.markBatchProcessing(deps.db, input.batchId, now());
-      return { outcome: 'started', companyId: batch.companyId, operation: batch.operation, jobIds: children.map((j) => j.id) };
+      return {
+        outcome: 'started',
+        companyId: batch.companyId,
+        operation: batch.operation,
+        jobIds: children.map((j) => j.id),
+      };
     },
 
     /**
@@ -43,8 +47,10 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     async finishBatch(input: { batchId: string }): Promise<BatchEnd> {
       const end = await batches.finishBatch(deps.db, input.batchId, now());
       // Every child workflow has returned, so every child is terminal; anything else is retried until it is.
-      if (!end) throw ApplicationFailure.retryable(`batch ${input.batchId} has unfinished children`, 'batch_unfinished');
-      if (end.changed) deps.logger.info({ batchId: input.batchId, status: end.status, counts: end.counts }, 'batch finished');
+      if (!end)
+        throw ApplicationFailure.retryable(`batch ${input.batchId} has unfinished children`, 'batch_unfinished');
+      if (end.changed)
+        deps.logger.info({ batchId: input.batchId, status: end.status, counts: end.counts }, 'batch finished');
       return end;
     },
   };

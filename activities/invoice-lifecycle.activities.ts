@@ -22,18 +22,34 @@ export function createInvoiceLifecycleActivities(deps: InvoiceLifecycleActivityD
      * a lost answer finds the invoice voided (`already_voided`); its deliveries are then started by the
      * maintenance run. The reason is stored with the invoice, never returned or emitted.
      */
-    async voidInvoice(input: { invoiceId: string; reason: string | null }): Promise<{ outcome: VoidOutcome; deliveryIds: string[] }> {
+    async voidInvoice(input: {
+      invoiceId: string;
+      reason: string | null;
+    }): Promise<{ outcome: VoidOutcome; deliveryIds: string[] }> {
       const r = await voidInvoice(deps.db, { invoiceId: input.invoiceId, reason: input.reason, now: now() });
       switch (r.outcome) {
         case 'voided':
           return {
-            outcome: { outcome: 'voided', invoiceId: r.invoiceId, requestId: r.requestId, voidedAt: r.voidedAt.toISOString(), previousRequestStatus: r.previousRequestStatus, events: r.events },
+            outcome: {
+              outcome: 'voided',
+              invoiceId: r.invoiceId,
+              requestId: r.requestId,
+              voidedAt: r.voidedAt.toISOString(),
+              previousRequestStatus: r.previousRequestStatus,
+              events: r.events,
+            },
             deliveryIds: r.deliveryIds,
           };
         case 'already_voided':
-          return { outcome: { outcome: 'already_voided', invoiceId: r.invoiceId, voidedAt: r.voidedAt?.toISOString() ?? null }, deliveryIds: [] };
+          return {
+            outcome: { outcome: 'already_voided', invoiceId: r.invoiceId, voidedAt: r.voidedAt?.toISOString() ?? null },
+            deliveryIds: [],
+          };
         case 'already_paid':
-          return { outcome: { outcome: 'already_paid', invoiceId: r.invoiceId, paidAt: r.paidAt?.toISOString() ?? null }, deliveryIds: [] };
+          return {
+            outcome: { outcome: 'already_paid', invoiceId: r.invoiceId, paidAt: r.paidAt?.toISOString() ?? null },
+            deliveryIds: [],
+          };
         case 'not_found':
           return { outcome: r, deliveryIds: [] };
       }

@@ -8,7 +8,12 @@ import type { Db } from '../db/connection.js';
 import { getPaymentRequest } from '../db/repositories/payment-requests.repo.js';
 import { getInvoiceForMail } from '../db/repositories/invoices.repo.js';
 import {
-  getOutboxRow, markMailFailed, markMailSent, recordMailAttempt, recordMailTemporaryFailure, type MailFailureClass,
+  getOutboxRow,
+  markMailFailed,
+  markMailSent,
+  recordMailAttempt,
+  recordMailTemporaryFailure,
+  type MailFailureClass,
 } from '../db/repositories/invoice-mail.repo.js';
 import { paymentPagePath } from '../domain/proof/payment-page.js';
 
@@ -56,7 +61,10 @@ export function createMailActivities(deps: MailActivityDeps) {
      */
     async sendInvoiceMail(input: { mailId: string }): Promise<SendInvoiceMailResult> {
       if (!deps.mailer || !deps.from) {
-        throw ApplicationFailure.nonRetryable('invoice e-mail is not configured on this worker (SMTP_URL, MAIL_FROM)', 'mail_not_configured');
+        throw ApplicationFailure.nonRetryable(
+          'invoice e-mail is not configured on this worker (SMTP_URL, MAIL_FROM)',
+          'mail_not_configured',
+        );
       }
       const mail = await getOutboxRow(deps.db, input.mailId);
       if (!mail) return { outcome: 'not_queued', status: 'missing' };
@@ -67,21 +75,47 @@ export function createMailActivities(deps: MailActivityDeps) {
       }
 
       const found = await getInvoiceForMail(deps.db, mail.merchantId, mail.invoiceId);
-      if (!found) return { outcome: 'permanent', code: 'invoice_missing', message: 'the invoice of this e-mail does not exist' };
+      if (!found)
+        return { outcome: 'permanent', code: 'invoice_missing', message: 'the invoice of this e-mail does not exist' };
       const { invoice } = found;
-      if (invoice.status === 'voided') return { outcome: 'permanent', code: 'invoice_voided', message: 'the invoice was voided before its e-mail went out' };
+      if (invoice.status === 'voided')
+        return {
+          outcome: 'permanent',
+          code: 'invoice_voided',
+          message: 'the invoice was voided before its e-mail went out',
+        };
       const request = await getPaymentRequest(deps.db, mail.merchantId, invoice.requestId);
-      if (!request) return { outcome: 'permanent', code: 'invoice_missing', message: 'the payment request of this invoice does not exist' };
+      if (!request)
+        return {
+          outcome: 'permanent',
+          code: 'invoice_missing',
+          message: 'the payment request of this invoice does not exist',
+        };
 
       const document = await readIssuedDocument(deps.store, found.documentStorageId, invoice.documentSha256);
       if (!document.ok && document.reason === 'missing') {
         // A worker without the API's storage mounted: retried, so an operator can fix it before the deadline.
-        deps.logger.error({ mailId: input.mailId, invoiceId: invoice.id }, 'invoice document not found in the file store');
-        return temporary(deps.db, input.mailId, 'document_missing', 'the invoice document is not in the file store of this worker');
+        deps.logger.error(
+          { mailId: input.mailId, invoiceId: invoice.id },
+          'invoice document not found in the file store',
+        );
+        return temporary(
+          deps.db,
+          input.mailId,
+          'document_missing',
+          'the invoice document is not in the file store of this worker',
+        );
       }
       if (!document.ok) {
-        deps.logger.error({ mailId: input.mailId, invoiceId: invoice.id }, 'stored invoice document does not match its SHA-256; not sent');
-        return { outcome: 'permanent', code: 'document_mismatch', message: 'the stored invoice document does not match its SHA-256' };
+        deps.logger.error(
+          { mailId: input.mailId, invoiceId: invoice.id },
+          'stored invoice document does not match its SHA-256; not sent',
+        );
+        return {
+          outcome: 'permanent',
+          code: 'document_mismatch',
+          message: 'the stored invoice document does not match its SHA-256',
+        };
       }
       const pdf = document.pdf;
 
@@ -105,11 +139,23 @@ export function createMailActivities(deps: MailActivityDeps) {
           attachments: [{ filename: `${invoice.number}.pdf`, content: pdf, contentType: 'application/pdf' }],
           messageId: `${input.mailId}@${senderDomain(deps.from)}`,
         });
-        deps.logger.info({ mailId: input.mailId, invoiceId: invoice.id, messageId: sent.messageId }, 'invoice e-mail sent');
+        deps.logger.info(
+          { mailId: input.mailId, invoiceId: invoice.id, messageId: sent.messageId },
+          'invoice e-mail sent',
+        );
         return { outcome: 'sent', messageId: sent.messageId };
       } catch (e) {
         const failure = e instanceof MailSendError ? e : classifySmtpError(e);
-        deps.logger.warn({ mailId: input.mailId, invoiceId: invoice.id, kind: failure.kind, code: failure.code, reason: failure.message }, 'invoice e-mail not sent');
+        deps.logger.warn(
+          {
+            mailId: input.mailId,
+            invoiceId: invoice.id,
+            kind: failure.kind,
+            code: failure.code,
+            reason: failure.message,
+          },
+          'invoice e-mail not sent',
+        );
         if (failure.kind === 'permanent') return { outcome: 'permanent', code: failure.code, message: failure.message };
         return temporary(deps.db, input.mailId, failure.code, failure.message);
       }
@@ -121,9 +167,17 @@ export function createMailActivities(deps: MailActivityDeps) {
     },
 
     /** queued → failed with the class and code of the last failure: false when the row was no longer queued. */
-    async markInvoiceMailFailed(input: { mailId: string; errorClass: MailFailureClass; code: string }): Promise<{ marked: boolean }> {
+    async markInvoiceMailFailed(input: {
+      mailId: string;
+      errorClass: MailFailureClass;
+      code: string;
+    }): Promise<{ marked: boolean }> {
       const marked = await markMailFailed(deps.db, input.mailId, input.errorClass, input.code);
-      if (marked) deps.logger.warn({ mailId: input.mailId, errorClass: input.errorClass, code: input.code }, 'invoice e-mail failed');
+      if (marked)
+        deps.logger.warn(
+          { mailId: input.mailId, errorClass: input.errorClass, code: input.code },
+          'invoice e-mail failed',
+        );
       return { marked };
     },
   };

@@ -25,7 +25,12 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
      * sessions that ended or expired, and closes payment requests still AWAITING after `expires_at` (EXPIRED
      * frees their matching amount).
      */
-    async purgeExpiredRecords(): Promise<{ rateLimitWindows: number; idempotencyKeys: number; sessions: number; expiredRequests: number }> {
+    async purgeExpiredRecords(): Promise<{
+      rateLimitWindows: number;
+      idempotencyKeys: number;
+      sessions: number;
+      expiredRequests: number;
+    }> {
       const at = now();
       return {
         rateLimitWindows: await purgeExpiredRateLimits(deps.db, at),
@@ -55,7 +60,11 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
      * for `stalledSeconds`): their `mail:<id>` start may be lost. null when mail is not configured (nothing is
      * sent then, so nothing is started).
      */
-    async findUnstartedInvoiceMails(input: { olderThanSeconds: number; stalledSeconds: number; limit: number }): Promise<string[] | null> {
+    async findUnstartedInvoiceMails(input: {
+      olderThanSeconds: number;
+      stalledSeconds: number;
+      limit: number;
+    }): Promise<string[] | null> {
       if (!deps.mailConfigured) return null;
       const at = now().getTime();
       return findUnstartedInvoiceMails(deps.db, {
@@ -67,7 +76,11 @@ export function createMaintenanceActivities(deps: MaintenanceActivityDeps) {
 
     /** Issued invoices recorded more than `olderThanSeconds` ago whose `invoice:<id>` workflow never ran (its start may be lost). */
     async findInvoicesWithoutLifecycle(input: { olderThanSeconds: number; limit: number }): Promise<string[]> {
-      return findInvoicesWithoutLifecycle(deps.db, new Date(now().getTime() - input.olderThanSeconds * 1000), input.limit);
+      return findInvoicesWithoutLifecycle(
+        deps.db,
+        new Date(now().getTime() - input.olderThanSeconds * 1000),
+        input.limit,
+      );
     },
   };
 }

@@ -8,8 +8,20 @@ import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { CONTENT_TYPES } from '../adapters/media/operation-runners.js';
-import type { OperationRunners, RunnerInput, RunnerOperation, RunnerOutput, RunnerProgress, RunnerSource } from '../adapters/media/runner-contract.js';
-import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError, WorkTimeoutError } from '../adapters/providers/provider-errors.js';
+import type {
+  OperationRunners,
+  RunnerInput,
+  RunnerOperation,
+  RunnerOutput,
+  RunnerProgress,
+  RunnerSource,
+} from '../adapters/media/runner-contract.js';
+import {
+  InvalidSourceError,
+  ProviderUnavailableError,
+  ProviderUnusableError,
+  WorkTimeoutError,
+} from '../adapters/providers/provider-errors.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
@@ -46,7 +58,9 @@ export const PERMANENT_FAILURES: readonly JobErrorCode[] = ['invalid_source', 's
  * same files again (atomically replacing them) instead of leaving a second set behind.
  */
 export function resultStorageId(jobId: string, index: number): string {
-  const digits = BigInt(`0x${sha256Hex(`${jobId}:result:${index}`)}`).toString(36).replace(/[^a-z0-9]/g, '');
+  const digits = BigInt(`0x${sha256Hex(`${jobId}:result:${index}`)}`)
+    .toString(36)
+    .replace(/[^a-z0-9]/g, '');
   return `res_${digits.slice(0, 20).padEnd(20, '0')}`;
 }
 
@@ -62,7 +76,10 @@ export const permanent = (type: JobErrorCode, message: string) =>
  * Every activity that runs a job's operation turns source failures into job failures through this one function.
  */
 export function sourceFailure(logger: Logger, jobId: string, e: InvalidSourceError): ApplicationFailure {
-  logger.info({ jobId, reason: e.message, ...(e.detail ? { engine: e.detail } : {}) }, 'the job\'s source could not be processed; the job fails as invalid_source');
+  logger.info(
+    { jobId, reason: e.message, ...(e.detail ? { engine: e.detail } : {}) },
+    "the job's source could not be processed; the job fails as invalid_source",
+  );
   return permanent('invalid_source', e.message);
 }
 
@@ -70,16 +87,29 @@ export function sourceFailure(logger: Logger, jobId: string, e: InvalidSourceErr
  * A provider this server cannot use (ProviderUnusableError): logged for an operator with its cause, and the job fails at
  * once as `processing_error` with a message that names no setting (`what` says which service, e.g. "Transcription").
  */
-export function unusableProvider(logger: Logger, jobId: string, e: ProviderUnusableError, what = 'This operation'): ApplicationFailure {
-  logger.error({ jobId, err: e }, 'a processing provider cannot be used as configured; the job fails and its reservation is released');
-  return ApplicationFailure.nonRetryable(`${what} is not available on this server right now; the reservation was released. Retry later.`, 'processing_error');
+export function unusableProvider(
+  logger: Logger,
+  jobId: string,
+  e: ProviderUnusableError,
+  what = 'This operation',
+): ApplicationFailure {
+  logger.error(
+    { jobId, err: e },
+    'a processing provider cannot be used as configured; the job fails and its reservation is released',
+  );
+  return ApplicationFailure.nonRetryable(
+    `${what} is not available on this server right now; the reservation was released. Retry later.`,
+    'processing_error',
+  );
 }
 
 /**
  * Runs an operation heartbeating every 2 s, and at once whenever it reports progress: the heartbeat details are
  * its latest RunnerProgress (visible in the Temporal UI), and a retry gets the last checkpoint back as `resume`.
  */
-export function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 'resume' | 'signal'>) => Promise<T>): Promise<T> {
+export function heartbeating<T>(
+  work: (hooks: Pick<RunnerInput, 'progress' | 'resume' | 'signal'>) => Promise<T>,
+): Promise<T> {
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
@@ -92,22 +122,35 @@ export function heartbeating<T>(work: (hooks: Pick<RunnerInput, 'progress' | 're
   const timer = setInterval(beat, 2000);
   const progress = (p: RunnerProgress) => {
     // A progress without a checkpoint keeps the last one: a retry resumes from what was last saved.
-    latest = { ...p, ...(p.checkpoint === undefined && latest?.checkpoint !== undefined ? { checkpoint: latest.checkpoint } : {}) };
+    latest = {
+      ...p,
+      ...(p.checkpoint === undefined && latest?.checkpoint !== undefined ? { checkpoint: latest.checkpoint } : {}),
+    };
     beat();
   };
-  return work({ progress, resume: latest?.checkpoint, signal: activity.cancellationSignal }).finally(() => clearInterval(timer));
+  return work({ progress, resume: latest?.checkpoint, signal: activity.cancellationSignal }).finally(() =>
+    clearInterval(timer),
+  );
 }
 
 /** The folder of a job's checkpointed partial results, kept across attempts (RunnerInput.checkpointDir). */
 export const checkpointDirOf = (root: string, jobId: string) => join(root, 'tmp', `ckpt-${jobId}`);
 
 /** The job's sources in the store; a source purged since the quote fails the job (`source_missing`). */
-export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'store'>, job: Pick<jobs.Job, 'companyId' | 'uploadIds'>): Promise<RunnerSource[]> {
+export async function jobSources(
+  deps: Pick<ProcessingActivityDeps, 'db' | 'store'>,
+  job: Pick<jobs.Job, 'companyId' | 'uploadIds'>,
+): Promise<RunnerSource[]> {
   const sources: RunnerSource[] = [];
   for (const id of job.uploadIds) {
     const upload = await getUpload(deps.db, job.companyId, id);
     if (!upload || upload.purgedAt) throw permanent('source_missing', `the source ${id} is no longer available`);
-    sources.push({ path: deps.store.pathOf(upload.id), filename: upload.filename, uploadId: upload.id, pages: upload.pages });
+    sources.push({
+      path: deps.store.pathOf(upload.id),
+      filename: upload.filename,
+      uploadId: upload.id,
+      pages: upload.pages,
+    });
   }
   return sources;
 }
@@ -116,8 +159,14 @@ export async function jobSources(deps: Pick<ProcessingActivityDeps, 'db' | 'stor
  * Puts an operation's outputs in the store under ids derived from the job id (so a retried run replaces them) and
  * describes them as the job's result files, named after the first source.
  */
-export async function storeResults(store: FileStore, job: Pick<jobs.Job, 'id' | 'operation'>, sourceName: string, outputs: readonly RunnerOutput[]): Promise<jobs.ResultFile[]> {
-  if (outputs.length > MAX_RESULT_FILES) throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
+export async function storeResults(
+  store: FileStore,
+  job: Pick<jobs.Job, 'id' | 'operation'>,
+  sourceName: string,
+  outputs: readonly RunnerOutput[],
+): Promise<jobs.ResultFile[]> {
+  if (outputs.length > MAX_RESULT_FILES)
+    throw new Error(`${job.operation} produced ${outputs.length} files; at most ${MAX_RESULT_FILES} are kept`);
   const files: jobs.ResultFile[] = [];
   for (const [index, out] of outputs.entries()) {
     const storageId = resultStorageId(job.id, index);
@@ -130,7 +179,13 @@ export async function storeResults(store: FileStore, job: Pick<jobs.Job, 'id' | 
       bytes = out.data.byteLength;
       await store.put(storageId, out.data);
     }
-    files.push({ name: resultFileName(job.operation, sourceName, out.format), storageId, bytes, contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream', ...(out.warnings?.length ? { warnings: out.warnings } : {}) });
+    files.push({
+      name: resultFileName(job.operation, sourceName, out.format),
+      storageId,
+      bytes,
+      contentType: CONTENT_TYPES[out.format] ?? 'application/octet-stream',
+      ...(out.warnings?.length ? { warnings: out.warnings } : {}),
+    });
   }
   return files;
 }
@@ -145,14 +200,28 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     async claimJobSlot(input: { jobId: string }): Promise<ClaimResult> {
       const claim = await jobs.claimJobSlot(deps.db, input.jobId, now());
       if (claim.outcome === 'busy') {
-        throw ApplicationFailure.create({ type: 'slot_busy', message: `waiting for a processing slot: ${claim.reason}`, category: ApplicationFailureCategory.BENIGN });
+        throw ApplicationFailure.create({
+          type: 'slot_busy',
+          message: `waiting for a processing slot: ${claim.reason}`,
+          category: ApplicationFailureCategory.BENIGN,
+        });
       }
       if (claim.outcome === 'finished') {
         const { job } = claim;
-        return { outcome: 'finished', status: job.status, error: job.status === 'failed' && job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null };
+        return {
+          outcome: 'finished',
+          status: job.status,
+          error:
+            job.status === 'failed' && job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null,
+        };
       }
       if (claim.outcome === 'missing') return { outcome: 'missing' };
-      return { outcome: 'claimed', companyId: claim.job.companyId, operation: claim.job.operation, batchId: claim.job.batchId };
+      return {
+        outcome: 'claimed',
+        companyId: claim.job.companyId,
+        operation: claim.job.operation,
+        batchId: claim.job.batchId,
+      };
     },
 
     /**
@@ -167,10 +236,19 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
         ...job.options,
         ...(job.secretSealed ? (JSON.parse(deps.secretBox.open(job.secretSealed)) as Record<string, unknown>) : {}),
         // flow-extract: what it reads, as quoted (docs/processing.md, "Field extraction").
-        ...(job.extraction ? { fields: job.extraction.fields, ...(job.extraction.instructions ? { instructions: job.extraction.instructions } : {}) } : {}),
+        ...(job.extraction
+          ? {
+              fields: job.extraction.fields,
+              ...(job.extraction.instructions ? { instructions: job.extraction.instructions } : {}),
+            }
+          : {}),
       };
       const runner = deps.runners[job.operation as RunnerOperation];
-      if (!runner) throw ApplicationFailure.nonRetryable(`operation ${job.operation} is not available on this worker`, 'processing_error');
+      if (!runner)
+        throw ApplicationFailure.nonRetryable(
+          `operation ${job.operation} is not available on this worker`,
+          'processing_error',
+        );
       // One scratch folder per job, emptied first: what a killed worker left behind is removed on the retry.
       const workDir = join(deps.store.root, 'tmp', `work-${job.id}`);
       await rm(workDir, { recursive: true, force: true });
@@ -185,14 +263,21 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
         await rm(checkpointDir, { recursive: true, force: true });
         return { outcome: 'done', files, operationMs };
       } catch (e) {
-        if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
+        if (e instanceof ProviderUnavailableError)
+          return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
         if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, job.id, e);
         if (e instanceof WorkTimeoutError) {
-          deps.logger.warn({ jobId: job.id, operation: job.operation, limitMs: e.limitMs }, 'the job\'s engine run passed its time limit; the job fails as processing_timeout, not retried');
+          deps.logger.warn(
+            { jobId: job.id, operation: job.operation, limitMs: e.limitMs },
+            "the job's engine run passed its time limit; the job fails as processing_timeout, not retried",
+          );
           throw ApplicationFailure.create({ type: 'processing_timeout', message: e.message, nonRetryable: true });
         }
         if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, job.id, e);
-        deps.logger.warn({ jobId: job.id, operation: job.operation, err: e }, 'job operation failed unexpectedly; Temporal retries it');
+        deps.logger.warn(
+          { jobId: job.id, operation: job.operation, err: e },
+          'job operation failed unexpectedly; Temporal retries it',
+        );
         throw e;
       } finally {
         await rm(workDir, { recursive: true, force: true });
@@ -202,7 +287,13 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     /** processing → completed, charging the quote once (and recording its `job.completed` event); results are kept for the retention period. */
     async completeJob(input: { jobId: string; files: jobs.ResultFile[] }): Promise<boolean> {
       const at = now();
-      const changed = await jobs.completeJob(deps.db, input.jobId, input.files, at, new Date(at.getTime() + LIMITS.retentionDays * 86_400_000));
+      const changed = await jobs.completeJob(
+        deps.db,
+        input.jobId,
+        input.files,
+        at,
+        new Date(at.getTime() + LIMITS.retentionDays * 86_400_000),
+      );
       // The speech operations keep their chunk transcripts until here (their last activity may run again).
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
       return changed;
@@ -210,7 +301,12 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
 
     /** → failed with a client-safe error, releasing the reservation once (and recording its `job.failed` event); partial outputs are removed. */
     async failJob(input: { jobId: string; code: JobErrorCode; message: string }): Promise<boolean> {
-      const changed = await jobs.failJob(deps.db, input.jobId, { code: input.code, message: input.message.slice(0, 500) }, now());
+      const changed = await jobs.failJob(
+        deps.db,
+        input.jobId,
+        { code: input.code, message: input.message.slice(0, 500) },
+        now(),
+      );
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
       return changed;

@@ -1,7 +1,13 @@
 import { ChainError } from '../adapters/chains/types.js';
 import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
 import type { Db } from '../db/connection.js';
-import { advanceWatchedAccount, leastCheckedSlot, readWatchedAccounts, registerWatchedAccounts, type WatchedAccount } from '../db/repositories/watcher-accounts.repo.js';
+import {
+  advanceWatchedAccount,
+  leastCheckedSlot,
+  readWatchedAccounts,
+  registerWatchedAccounts,
+  type WatchedAccount,
+} from '../db/repositories/watcher-accounts.repo.js';
 import { advanceWatcherProgress, readWatcherProgress, watchedRecipients } from '../db/repositories/watcher.repo.js';
 import { applyInto, type ScanResult } from './scan-result.js';
 
@@ -43,11 +49,25 @@ export async function scanSolana(deps: Deps, input: Partial<SolanaScanLimits>): 
   const owners = await watchedRecipients(db, 'solana');
   const watched = owners.map((owner) => ({ owner, account: solana.tokenAccountOf(owner) }));
   await registerWatchedAccounts(db, 'solana', watched, progress);
-  const accounts = await readWatchedAccounts(db, 'solana', watched.map((w) => w.account));
+  const accounts = await readWatchedAccounts(
+    db,
+    'solana',
+    watched.map((w) => w.account),
+  );
 
   const result: ScanResult = {
-    network: 'solana', fromBlock: progress + 1, toBlock: progress, finalHeight: finalized, recipients: owners.length,
-    transfers: 0, outcomes: {}, deliveryIds: [], paidInvoiceIds: [], caughtUp: false, signatures: 0, accountErrors: [],
+    network: 'solana',
+    fromBlock: progress + 1,
+    toBlock: progress,
+    finalHeight: finalized,
+    recipients: owners.length,
+    transfers: 0,
+    outcomes: {},
+    deliveryIds: [],
+    paidInvoiceIds: [],
+    caughtUp: false,
+    signatures: 0,
+    accountErrors: [],
   };
   let complete = 0;
   let attempted = 0;
@@ -67,7 +87,11 @@ export async function scanSolana(deps: Deps, input: Partial<SolanaScanLimits>): 
   }
   if (failures.length > 0 && failures.length === attempted && result.signatures === 0) throw failures[0]!;
 
-  const least = await leastCheckedSlot(db, 'solana', accounts.map((a) => a.account));
+  const least = await leastCheckedSlot(
+    db,
+    'solana',
+    accounts.map((a) => a.account),
+  );
   const next = least ?? finalized;
   await advanceWatcherProgress(db, 'solana', next);
   result.toBlock = Math.max(progress, next);
@@ -76,8 +100,17 @@ export async function scanSolana(deps: Deps, input: Partial<SolanaScanLimits>): 
 }
 
 /** Reads and applies up to `budget` new transactions of one account, then moves its cursor. */
-async function scanAccount(deps: Deps, account: WatchedAccount, finalized: number, budget: number, result: ScanResult): Promise<{ read: number; complete: boolean }> {
-  const pending = await deps.solana.newSignatures(account.account, { signature: account.lastSignature, minSlot: account.lastSlot });
+async function scanAccount(
+  deps: Deps,
+  account: WatchedAccount,
+  finalized: number,
+  budget: number,
+  result: ScanResult,
+): Promise<{ read: number; complete: boolean }> {
+  const pending = await deps.solana.newSignatures(account.account, {
+    signature: account.lastSignature,
+    minSlot: account.lastSlot,
+  });
   const batch = pending.slice(0, budget);
   let last: { signature: string; slot: number } | null = null;
   try {

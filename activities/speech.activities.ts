@@ -1,14 +1,29 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { chunkLengths, DEFAULT_TRANSCRIPT_FORMAT, SPEECH_CHUNKS_PER_RUN, type TranscriptFormat } from '../domain/speech.js';
+import {
+  chunkLengths,
+  DEFAULT_TRANSCRIPT_FORMAT,
+  SPEECH_CHUNKS_PER_RUN,
+  type TranscriptFormat,
+} from '../domain/speech.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { MediaToolFailed, type MediaToolOptions } from '../adapters/media/av/media-process.js';
 import type { RunnerOutput } from '../adapters/media/runner-contract.js';
-import { InvalidSourceError, ProviderUnavailableError, ProviderUnusableError } from '../adapters/providers/provider-errors.js';
+import {
+  InvalidSourceError,
+  ProviderUnavailableError,
+  ProviderUnusableError,
+} from '../adapters/providers/provider-errors.js';
 import { extractChunk, planAudioChunks, type AudioChunk } from '../adapters/providers/transcription/chunking.js';
 import { stitchTranscripts } from '../adapters/providers/transcription/stitch.js';
-import { assignSpeakers, clusterSpeakers, offsetRegions, type SpeakerEmbedder, type SpeakerRegion } from '../adapters/providers/transcription/speakers.js';
+import {
+  assignSpeakers,
+  clusterSpeakers,
+  offsetRegions,
+  type SpeakerEmbedder,
+  type SpeakerRegion,
+} from '../adapters/providers/transcription/speakers.js';
 import type { Transcript, TranscriptionProvider } from '../adapters/providers/transcription/transcription-provider.js';
 import {
   transcriptToDocx,
@@ -20,12 +35,23 @@ import {
 } from '../adapters/documents/transcript-formats.js';
 import { meetingToDocx, meetingToJson } from '../adapters/documents/meeting-document.js';
 import type { MeetingSummarizer } from '../adapters/providers/llm/meeting-summary.js';
-import { LanguageModelAnswerError, LanguageModelConfigError } from '../adapters/providers/llm/openai-compatible-chat.js';
+import {
+  LanguageModelAnswerError,
+  LanguageModelConfigError,
+} from '../adapters/providers/llm/openai-compatible-chat.js';
 import type { FileStore } from '../adapters/storage/file-store.js';
 import { fileExists, readJsonIfExists, writeWhole } from '../adapters/storage/whole-files.js';
 import type { Db } from '../db/connection.js';
 import * as jobs from '../db/repositories/jobs.repo.js';
-import { checkpointDirOf, heartbeating, jobSources, sourceFailure, storeResults, unusableProvider, type RunResult } from './processing.activities.js';
+import {
+  checkpointDirOf,
+  heartbeating,
+  jobSources,
+  sourceFailure,
+  storeResults,
+  unusableProvider,
+  type RunResult,
+} from './processing.activities.js';
 
 /**
  * The speech operations (`transcribe`, `meeting`), run chunk by chunk (workflows/processing/speech.workflow.ts):
@@ -84,22 +110,30 @@ interface ChunkFile {
 }
 
 /** Client-safe text of a job failed because this server's engine cannot run (the cause goes to the log only). */
-const ENGINE_UNAVAILABLE = 'Transcription is not available on this server right now; the reservation was released. Retry later.';
+const ENGINE_UNAVAILABLE =
+  'Transcription is not available on this server right now; the reservation was released. Retry later.';
 
 const planPath = (dir: string) => join(dir, 'plan.json');
 const chunkPath = (dir: string, index: number) => join(dir, `chunk-${index}.json`);
 
-
 /** `transcribe`'s one result file, in the requested format. */
-async function transcriptResult(transcript: LabelledTranscript, options: Record<string, unknown>): Promise<RunnerOutput[]> {
+async function transcriptResult(
+  transcript: LabelledTranscript,
+  options: Record<string, unknown>,
+): Promise<RunnerOutput[]> {
   const format = (options['output_format'] as TranscriptFormat | undefined) ?? DEFAULT_TRANSCRIPT_FORMAT;
   const text = (s: string) => ({ format, data: Buffer.from(s, 'utf8') });
   switch (format) {
-    case 'txt': return [text(transcriptToTxt(transcript))];
-    case 'srt': return [text(transcriptToSrt(transcript))];
-    case 'vtt': return [text(transcriptToVtt(transcript))];
-    case 'json': return [text(transcriptToJson(transcript))];
-    case 'docx': return [{ format, data: await transcriptToDocx(transcript) }];
+    case 'txt':
+      return [text(transcriptToTxt(transcript))];
+    case 'srt':
+      return [text(transcriptToSrt(transcript))];
+    case 'vtt':
+      return [text(transcriptToVtt(transcript))];
+    case 'json':
+      return [text(transcriptToJson(transcript))];
+    case 'docx':
+      return [{ format, data: await transcriptToDocx(transcript) }];
   }
 }
 
@@ -115,9 +149,11 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
 
   /** What the engine's errors mean for the job (see transcription-provider.ts). */
   const failure = (e: unknown, jobId: string): ChunkResult => {
-    if (e instanceof ProviderUnavailableError) return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
+    if (e instanceof ProviderUnavailableError)
+      return { outcome: 'provider_unavailable', message: e.message, retryAfterMs: e.retryAfterMs ?? null };
     if (e instanceof InvalidSourceError) throw sourceFailure(deps.logger, jobId, e);
-    if (e instanceof LanguageModelConfigError || e instanceof LanguageModelAnswerError) throw unusableProvider(deps.logger, jobId, e, 'The meeting summary');
+    if (e instanceof LanguageModelConfigError || e instanceof LanguageModelAnswerError)
+      throw unusableProvider(deps.logger, jobId, e, 'The meeting summary');
     if (e instanceof ProviderUnusableError) throw unusableProvider(deps.logger, jobId, e, 'Transcription');
     deps.logger.warn({ jobId, err: e }, 'a speech step failed unexpectedly; Temporal retries it');
     throw e;
@@ -145,18 +181,32 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
         const [source] = await jobSources(deps, job);
         try {
           const planned = await heartbeating(({ signal }) =>
-            planAudioChunks(source!.path, { chunking: chunkLengths(speech.chunkSeconds ?? 300) }, { ...speech.media, probeTimeoutMs: speech.media.timeoutMs, signal }),
+            planAudioChunks(
+              source!.path,
+              { chunking: chunkLengths(speech.chunkSeconds ?? 300) },
+              { ...speech.media, probeTimeoutMs: speech.media.timeoutMs, signal },
+            ),
           );
           plan = { duration: planned.duration, chunks: planned.chunks };
         } catch (e) {
-          if (e instanceof MediaToolFailed) throw sourceFailure(deps.logger, job.id, new InvalidSourceError('the source has no audio stream that can be decoded', { detail: e.detail }));
+          if (e instanceof MediaToolFailed)
+            throw sourceFailure(
+              deps.logger,
+              job.id,
+              new InvalidSourceError('the source has no audio stream that can be decoded', { detail: e.detail }),
+            );
           throw e;
         }
         await writeWhole(planPath(dir), plan);
       }
       const pending: number[] = [];
       for (const c of plan.chunks) if (!(await fileExists(chunkPath(dir, c.index)))) pending.push(c.index);
-      return { outcome: 'planned', pending, chunksPerRun: speech.chunksPerRun ?? SPEECH_CHUNKS_PER_RUN, chunksAtOnce: speech.chunksAtOnce ?? 1 };
+      return {
+        outcome: 'planned',
+        pending,
+        chunksPerRun: speech.chunksPerRun ?? SPEECH_CHUNKS_PER_RUN,
+        chunksAtOnce: speech.chunksAtOnce ?? 1,
+      };
     },
 
     /** Transcribes chunk `index` of the plan, unless an earlier attempt already did. */
@@ -181,7 +231,11 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
           await extractChunk(source!.path, chunk, wav, { ...speech.media, signal });
           const language = typeof job.options['language'] === 'string' ? job.options['language'] : undefined;
           const started = performance.now();
-          const transcript = await speech.provider.transcribe({ path: wav, ...(language ? { language } : {}), ...(signal ? { signal } : {}) });
+          const transcript = await speech.provider.transcribe({
+            path: wav,
+            ...(language ? { language } : {}),
+            ...(signal ? { signal } : {}),
+          });
           const voices = await speech.speakers.embedSpeakers({ path: wav, ...(signal ? { signal } : {}) });
           const file: ChunkFile = {
             chunk: { index: chunk.index, start: chunk.start, end: chunk.end },
@@ -223,13 +277,19 @@ export function createSpeechActivities(deps: SpeechActivityDeps) {
         const summarizer = engine().summarizer ?? null;
         let summary = null;
         try {
-          summary = summarizer && transcript.words.length > 0 ? await heartbeating(({ signal }) => summarizer.summarize(transcript, signal ? { signal } : {})) : null;
+          summary =
+            summarizer && transcript.words.length > 0
+              ? await heartbeating(({ signal }) => summarizer.summarize(transcript, signal ? { signal } : {}))
+              : null;
         } catch (e) {
           const outcome = failure(e, job.id);
           if (outcome.outcome !== 'done') return outcome;
         }
         const document = { transcript, title: meetingTitle(source!.filename), summary };
-        outputs = [{ format: 'docx', data: await meetingToDocx(document) }, { format: 'json', data: Buffer.from(meetingToJson(document), 'utf8') }];
+        outputs = [
+          { format: 'docx', data: await meetingToDocx(document) },
+          { format: 'json', data: Buffer.from(meetingToJson(document), 'utf8') },
+        ];
       } else {
         outputs = await transcriptResult(transcript, job.options);
       }

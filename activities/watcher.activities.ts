@@ -37,7 +37,18 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
     const last = await readWatcherProgress(deps.db, network, Math.max(0, finalHeight - 1));
     const fromBlock = last + 1;
     const toBlock = Math.min(finalHeight, last + maxBlocks);
-    const result: ScanResult = { network, fromBlock, toBlock, finalHeight, recipients: 0, transfers: 0, outcomes: {}, deliveryIds: [], paidInvoiceIds: [], caughtUp: toBlock >= finalHeight };
+    const result: ScanResult = {
+      network,
+      fromBlock,
+      toBlock,
+      finalHeight,
+      recipients: 0,
+      transfers: 0,
+      outcomes: {},
+      deliveryIds: [],
+      paidInvoiceIds: [],
+      caughtUp: toBlock >= finalHeight,
+    };
     if (toBlock < fromBlock) return { ...result, caughtUp: true };
     const recipients = await watchedRecipients(deps.db, network);
     result.recipients = recipients.length;

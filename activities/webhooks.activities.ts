@@ -70,15 +70,23 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      */
     async sendAttempt(input: { deliveryId: string; attemptNo: number }): Promise<SendAttemptResult> {
       const loaded = await webhooks.loadDeliveryForSend(deps.db, input.deliveryId);
-      if (!loaded) throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'delivery_not_found');
+      if (!loaded)
+        throw ApplicationFailure.nonRetryable(`delivery ${input.deliveryId} not found`, 'delivery_not_found');
       const { delivery, endpoint, body } = loaded;
-      if (delivery.status === 'delivered') return { verdict: 'delivered', statusCode: delivery.lastStatusCode, errorClass: null };
-      if (delivery.status === 'failed') return { verdict: 'terminal', statusCode: delivery.lastStatusCode, errorClass: delivery.lastErrorClass };
+      if (delivery.status === 'delivered')
+        return { verdict: 'delivered', statusCode: delivery.lastStatusCode, errorClass: null };
+      if (delivery.status === 'failed')
+        return { verdict: 'terminal', statusCode: delivery.lastStatusCode, errorClass: delivery.lastErrorClass };
 
       await webhooks.interruptInFlightAttempts(deps.db, delivery.id);
       const attemptId = await webhooks.startAttempt(deps.db, delivery.id, input.attemptNo, endpoint.keyVersion);
       if (endpoint.status !== 'enabled') {
-        await webhooks.finishAttempt(deps.db, attemptId, { outcome: 'terminal', statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 });
+        await webhooks.finishAttempt(deps.db, attemptId, {
+          outcome: 'terminal',
+          statusCode: null,
+          errorClass: 'endpoint_disabled',
+          durationMs: 0,
+        });
         return { verdict: 'terminal', statusCode: null, errorClass: 'endpoint_disabled' };
       }
 
@@ -91,14 +99,26 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         durationMs: result.durationMs,
       });
       deps.logger.info(
-        { deliveryId: delivery.id, attempt: input.attemptNo, status: result.statusCode, errorClass: result.errorClass, ms: result.durationMs, verdict },
+        {
+          deliveryId: delivery.id,
+          attempt: input.attemptNo,
+          status: result.statusCode,
+          errorClass: result.errorClass,
+          ms: result.durationMs,
+          verdict,
+        },
         'webhook attempt',
       );
       return { verdict, statusCode: result.statusCode, errorClass: result.errorClass };
     },
 
     /** Applies the workflow's decision after an attempt to the delivery record. */
-    async settleDelivery(input: { deliveryId: string; attemptNo: number; state: 'delivered' | 'failed' | 'retrying'; waitMs: number }): Promise<void> {
+    async settleDelivery(input: {
+      deliveryId: string;
+      attemptNo: number;
+      state: 'delivered' | 'failed' | 'retrying';
+      waitMs: number;
+    }): Promise<void> {
       await webhooks.settleDelivery(deps.db, {
         deliveryId: input.deliveryId,
         attemptNo: input.attemptNo,

@@ -23,20 +23,48 @@ export function createX402Activities(deps: X402ActivityDeps) {
      * used otherwise or expired unused → `failed` (its kept answer dropped); still open → left for the next run.
      * Then drops the kept answers of settled calls older than KEPT_ANSWER_RETENTION_MS.
      */
-    async reconcileX402Payments(input: { limit: number }): Promise<{ settled: number; failed: number; open: number; purgedAnswers: number }> {
+    async reconcileX402Payments(input: {
+      limit: number;
+    }): Promise<{ settled: number; failed: number; open: number; purgedAnswers: number }> {
       const at = now();
-      const result = { settled: 0, failed: 0, open: 0, purgedAnswers: await purgeKeptAnswers(deps.db, new Date(at.getTime() - KEPT_ANSWER_RETENTION_MS), input.limit) };
+      const result = {
+        settled: 0,
+        failed: 0,
+        open: 0,
+        purgedAnswers: await purgeKeptAnswers(deps.db, new Date(at.getTime() - KEPT_ANSWER_RETENTION_MS), input.limit),
+      };
       if (!deps.authorizationState) return result;
       for (const p of await listPaymentsToReconcile(deps.db, new Date(at.getTime() - SETTLING_STALE_MS), input.limit)) {
         const state = await deps.authorizationState.inspect(
-          { asset: p.asset as Address, from: p.payer as Address, to: p.payTo as Address, value: BigInt(p.amountAtomic), nonce: p.nonce as Hex },
+          {
+            asset: p.asset as Address,
+            from: p.payer as Address,
+            to: p.payTo as Address,
+            value: BigInt(p.amountAtomic),
+            nonce: p.nonce as Hex,
+          },
           p.transaction ?? undefined,
         );
         const open = ['uncertain', 'settling'] as const;
         if (state.state === 'paid') {
-          if (await transitionPayment(deps.db, p.id, open, 'settled', { reason: 'reconciled_by_maintenance', transaction: state.transaction })) result.settled++;
-        } else if (state.state === 'used_otherwise' || (state.state === 'unused' && p.validBefore.getTime() < at.getTime())) {
-          if (await transitionPayment(deps.db, p.id, open, 'failed', { reason: `reconciled_by_maintenance:${state.state}`, answer: null })) result.failed++;
+          if (
+            await transitionPayment(deps.db, p.id, open, 'settled', {
+              reason: 'reconciled_by_maintenance',
+              transaction: state.transaction,
+            })
+          )
+            result.settled++;
+        } else if (
+          state.state === 'used_otherwise' ||
+          (state.state === 'unused' && p.validBefore.getTime() < at.getTime())
+        ) {
+          if (
+            await transitionPayment(deps.db, p.id, open, 'failed', {
+              reason: `reconciled_by_maintenance:${state.state}`,
+              answer: null,
+            })
+          )
+            result.failed++;
         } else {
           result.open++;
         }

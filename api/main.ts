@@ -12,7 +12,12 @@ if (!config.database.url) {
   logger.fatal('DATABASE_URL is required for api/main.ts; use `npm start` to run everything on embedded defaults');
   process.exit(2);
 }
-const db = createDb(config.database.url, { poolMax: config.database.poolMax, applicationName: 'paycore-api', timeouts: config.database.timeouts, logger });
+const db = createDb(config.database.url, {
+  poolMax: config.database.poolMax,
+  applicationName: 'paycore-api',
+  timeouts: config.database.timeouts,
+  logger,
+});
 await migrateLatest(db);
 const api = await startApi(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
 onShutdownSignal(async (signal) => {

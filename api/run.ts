@@ -13,11 +13,21 @@ import { startTempSweeper } from '../adapters/storage/temp-files.js';
  * accepts meanwhile waits in the start outbox until the workers' starters start it, as soon as Temporal is back
  * (services/workflows/workflow-starts.ts).
  */
-export async function startApi(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<HttpServerHandle> {
+export async function startApi(
+  config: Config,
+  db: Db,
+  logger: Logger,
+  temporalAddress: string,
+): Promise<HttpServerHandle> {
   // Before the first request: the partial uploads of a process killed mid-request (this one's previous start, or
   // another one's) go; a live request of another process is never touched.
   const sweeper = await startTempSweeper(config.storage.dir, logger);
-  const workflows = await connectWorkflowGateway({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, lazy: true });
+  const workflows = await connectWorkflowGateway({
+    address: temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    lazy: true,
+  });
   const app = buildApp({
     db,
     logger,
@@ -27,7 +37,9 @@ export async function startApi(config: Config, db: Db, logger: Logger, temporalA
     secretBox: configuredSecretBox(config),
     workflows,
   });
-  const handle = await listen(app, config.http.host, config.http.port, { maxRequestBytes: config.storage.maxUploadBytes });
+  const handle = await listen(app, config.http.host, config.http.port, {
+    maxRequestBytes: config.storage.maxUploadBytes,
+  });
   logger.info({ url: handle.url }, 'API listening');
   return {
     ...handle,

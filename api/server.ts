@@ -37,7 +37,21 @@ import { createSmtpMailer, type Mailer } from '../adapters/mail/smtp-mailer.js';
 export interface AppDeps {
   db: Db;
   logger: Logger;
-  config: Pick<Config, 'http' | 'rateLimits' | 'env' | 'x402' | 'chains' | 'storage' | 'media' | 'mail' | 'dashboard' | 'webhooks' | 'domainAudit' | 'selfService'>;
+  config: Pick<
+    Config,
+    | 'http'
+    | 'rateLimits'
+    | 'env'
+    | 'x402'
+    | 'chains'
+    | 'storage'
+    | 'media'
+    | 'mail'
+    | 'dashboard'
+    | 'webhooks'
+    | 'domainAudit'
+    | 'selfService'
+  >;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -88,7 +102,12 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
     store,
-    submission: { workflows: deps.workflows, qpdf: qpdfOptions(deps.config.media), ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}), video: videoWorkPolicy(deps.config.media) },
+    submission: {
+      workflows: deps.workflows,
+      qpdf: qpdfOptions(deps.config.media),
+      ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}),
+      video: videoWorkPolicy(deps.config.media),
+    },
     selfService: deps.config.selfService,
     mail: mail && deps.config.mail ? { mailer: mail, from: deps.config.mail.from } : null,
     ...(deps.now ? { now: deps.now } : {}),
@@ -133,14 +152,23 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       workflows: deps.workflows,
       limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
       media: deps.config.media,
-      rateLimits: { perKeyPerMinute: rl.v1PerKeyPerMinute, perIpPerMinute: rl.v1PerIpPerMinute, authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute },
+      rateLimits: {
+        perKeyPerMinute: rl.v1PerKeyPerMinute,
+        perIpPerMinute: rl.v1PerIpPerMinute,
+        authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
+      },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),
     }),
     proofRouter({
       db: deps.db,
       logger: deps.logger,
-      rateLimits: { perKeyPerMinute: rl.proofPerKeyPerMinute, perIpPerMinute: rl.proofPerIpPerMinute, proPerHour: rl.proofProPerHour, authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute },
+      rateLimits: {
+        perKeyPerMinute: rl.proofPerKeyPerMinute,
+        perIpPerMinute: rl.proofPerIpPerMinute,
+        proPerHour: rl.proofProPerHour,
+        authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
+      },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,

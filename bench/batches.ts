@@ -42,7 +42,15 @@ import { samplePdf } from '../test/helpers/sample-files.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
-import { fmt, percentile, sampleMemory, startMemorySampler, table, withDeadline, type MemorySample } from './lib/measure.js';
+import {
+  fmt,
+  percentile,
+  sampleMemory,
+  startMemorySampler,
+  table,
+  withDeadline,
+  type MemorySample,
+} from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
 
@@ -75,15 +83,29 @@ interface Side {
 async function waitTerminal(db: Db, ids: string[], signal: AbortSignal): Promise<void> {
   for (;;) {
     signal.throwIfAborted();
-    const [row] = await db('jobs').whereIn('id', ids).whereIn('status', ['completed', 'failed']).count<{ n: string }[]>('* as n');
+    const [row] = await db('jobs')
+      .whereIn('id', ids)
+      .whereIn('status', ['completed', 'failed'])
+      .count<{ n: string }[]>('* as n');
     if (Number(row!.n) === ids.length) return;
     await sleep(20);
   }
 }
 
 /** Each item's share of the wall time minus its operation's run time, in order of completion. */
-async function measure(db: Db, gw: WorkflowGateway, label: string, ids: string[], sentAt: number, wallMs: number, memory: MemorySample): Promise<Side> {
-  const rows = await db('jobs').whereIn('id', ids).orderBy('finished_at').select('id', 'status', 'finished_at', 'quoted_credits');
+async function measure(
+  db: Db,
+  gw: WorkflowGateway,
+  label: string,
+  ids: string[],
+  sentAt: number,
+  wallMs: number,
+  memory: MemorySample,
+): Promise<Side> {
+  const rows = await db('jobs')
+    .whereIn('id', ids)
+    .orderBy('finished_at')
+    .select('id', 'status', 'finished_at', 'quoted_credits');
   const overheadMs: number[] = [];
   const operationMs: number[] = [];
   let previous = sentAt;
@@ -97,13 +119,26 @@ async function measure(db: Db, gw: WorkflowGateway, label: string, ids: string[]
     previous = finished;
     if (r.status === 'completed') charged += r.quoted_credits as number;
   }
-  return { label, wallMs, overheadMs, operationMs, memory, completed: rows.filter((r) => r.status === 'completed').length, charged };
+  return {
+    label,
+    wallMs,
+    overheadMs,
+    operationMs,
+    memory,
+    completed: rows.filter((r) => r.status === 'completed').length,
+    charged,
+  };
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-batches-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({ ...process.env, STORAGE_DIR: storageDir, RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT, RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT });
+  const config = loadConfig({
+    ...process.env,
+    STORAGE_DIR: storageDir,
+    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
+  });
   const logger = createLogger({ level: 'warn', name: 'bench-batches' });
   installTemporalRuntime(logger);
   const infra = await ensureInfrastructure(config, progress, { fsync: false });
@@ -112,9 +147,16 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_batches_${runId}`, run);
   await migrateLatest(db);
-  const { company, owner } = await createCompany(db, { name: `bench-batches-${runId}`, ownerEmail: `bench-batches-${runId}@example.com` });
+  const { company, owner } = await createCompany(db, {
+    name: `bench-batches-${runId}`,
+    ownerEmail: `bench-batches-${runId}@example.com`,
+  });
   if (!infra.adminDatabaseUrl) run.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
-  const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
+  const { secret: apiKey } = await issueCompanyKey(
+    db,
+    { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] },
+    new Date(),
+  );
   await grantCredits(db, company.id, BigInt(opts.items * 10), 'bench');
   const before = await getBalance(db, company.id);
 
@@ -125,12 +167,27 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
-    activityDeps: { db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false, processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() } },
+    activityDeps: {
+      db,
+      logger,
+      secretBox: createSecretBox(generateSecretsKey()),
+      resolver: createSystemResolver(),
+      allowLoopbackForTests: false,
+      processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() },
+    },
     workflowBundle: { code },
     shutdownGraceMs: 5000,
     identity: `bench-batches-${process.pid}`,
   });
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox: createSecretBox(generateSecretsKey()), workflows: gw });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: null,
+    secretBox: createSecretBox(generateSecretsKey()),
+    workflows: gw,
+  });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
   const client = v1Client(server.url, apiKey);
@@ -139,7 +196,13 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const deadline = 20 * 60_000;
 
   // Warm-up: one job, untimed.
-  const warm = (await (await fetch(`${server.url}/v1/jobs`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': `bench-${runId}-warm` }, body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }) })).json()) as { id: string };
+  const warm = (await (
+    await fetch(`${server.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'Idempotency-Key': `bench-${runId}-warm` },
+      body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }),
+    })
+  ).json()) as { id: string };
   await withDeadline(waitTerminal(db, [warm.id], run.signal), 120_000, 'the warm-up job', run.signal);
 
   progress(`single jobs: ${opts.items} × POST /v1/jobs, one by one`);
@@ -148,7 +211,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   let t0 = performance.now();
   const singles: string[] = [];
   for (let i = 0; i < opts.items; i++) {
-    const res = await fetch(`${server.url}/v1/jobs`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': `bench-${runId}-job-${i}` }, body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }) });
+    const res = await fetch(`${server.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'Idempotency-Key': `bench-${runId}-job-${i}` },
+      body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }),
+    });
     if (res.status !== 202) throw new Error(`POST /v1/jobs: ${res.status} ${await res.text()}`);
     singles.push(((await res.json()) as { id: string }).id);
   }
@@ -160,7 +227,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   sampler = startMemorySampler(250);
   sentAt = Date.now();
   t0 = performance.now();
-  const res = await fetch(`${server.url}/v1/batches`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': `bench-${runId}-batch` }, body: JSON.stringify({ ...OPERATION, upload_ids: Array(opts.items).fill(pdf) }) });
+  const res = await fetch(`${server.url}/v1/batches`, {
+    method: 'POST',
+    headers: { ...auth, 'Idempotency-Key': `bench-${runId}-batch` },
+    body: JSON.stringify({ ...OPERATION, upload_ids: Array(opts.items).fill(pdf) }),
+  });
   if (res.status !== 202) throw new Error(`POST /v1/batches: ${res.status} ${await res.text()}`);
   const batch = (await res.json()) as { id: string; jobs: Array<{ id: string }> };
   const children = batch.jobs.map((j) => j.id);
@@ -172,17 +243,42 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const after = await getBalance(db, company.id);
   const sides = [single, batched];
   const rows = [
-    ['', 'items', 'completed', 'wall s', 'overhead p50', 'overhead p95', 'operation p50', 'worker rss peak', 'heap peak'],
+    [
+      '',
+      'items',
+      'completed',
+      'wall s',
+      'overhead p50',
+      'overhead p95',
+      'operation p50',
+      'worker rss peak',
+      'heap peak',
+    ],
     ...sides.map((s) => [
-      s.label, String(s.overheadMs.length), String(s.completed), (s.wallMs / 1000).toFixed(2), fmt.ms(percentile(s.overheadMs, 0.5)), fmt.ms(percentile(s.overheadMs, 0.95)),
-      fmt.ms(percentile(s.operationMs, 0.5)), fmt.mib(s.memory.rssMiB), fmt.mib(s.memory.heapUsedMiB),
+      s.label,
+      String(s.overheadMs.length),
+      String(s.completed),
+      (s.wallMs / 1000).toFixed(2),
+      fmt.ms(percentile(s.overheadMs, 0.5)),
+      fmt.ms(percentile(s.overheadMs, 0.95)),
+      fmt.ms(percentile(s.operationMs, 0.5)),
+      fmt.mib(s.memory.rssMiB),
+      fmt.mib(s.memory.heapUsedMiB),
     ]),
   ];
   const warmCharged = 2;
   const checks = [
-    { ok: single.completed === opts.items && batched.completed === opts.items, text: `every item completed on both sides (${single.completed} + ${batched.completed} of ${opts.items} each)` },
+    {
+      ok: single.completed === opts.items && batched.completed === opts.items,
+      text: `every item completed on both sides (${single.completed} + ${batched.completed} of ${opts.items} each)`,
+    },
     { ok: batchRow?.status === 'completed', text: `the batch ended ${batchRow?.status}` },
-    { ok: before.available - after.available === BigInt(single.charged + batched.charged + warmCharged) && after.reserved === before.reserved, text: `credits: charged ${single.charged} + ${batched.charged} (+${warmCharged} warm-up); wallet ${before.available} -> ${after.available}, ${after.reserved} reserved` },
+    {
+      ok:
+        before.available - after.available === BigInt(single.charged + batched.charged + warmCharged) &&
+        after.reserved === before.reserved,
+      text: `credits: charged ${single.charged} + ${batched.charged} (+${warmCharged} warm-up); wallet ${before.available} -> ${after.available}, ${after.reserved} reserved`,
+    },
   ];
   const cpu = os.cpus();
   process.stdout.write(

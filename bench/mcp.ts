@@ -46,7 +46,8 @@ const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 200)
 /** What is wrong with a paid Verify answer for `hash` (the same JSON over both transports), or undefined. */
 function evidenceProblem(body: Record<string, unknown> | undefined, hash: string, amount: bigint): string | undefined {
   const transfers = body?.transfers as Array<Record<string, unknown>> | undefined;
-  if (body?.tx_hash !== hash.toLowerCase() || body.status !== 'confirmed') return `unexpected evidence ${JSON.stringify(body).slice(0, 200)}`;
+  if (body?.tx_hash !== hash.toLowerCase() || body.status !== 'confirmed')
+    return `unexpected evidence ${JSON.stringify(body).slice(0, 200)}`;
   if (transfers?.length !== 1 || transfers[0]?.amount_atomic !== amount.toString()) return 'unexpected transfers';
   return undefined;
 }
@@ -81,14 +82,22 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
   const { tools } = await mcp.listTools();
   const listed = tools.find((t) => t.name === TOOL);
   const listedPrice = (listed?._meta?.['x402/price'] as { amount_atomic?: string } | undefined)?.amount_atomic;
-  check(tools.length === 4 && listedPrice === PAID_ROUTES.verify.priceAtomic, `tools/list (SDK client): ${tools.length} tools, ${TOOL} priced ${listedPrice ?? 'n/a'} atomic USDC like the HTTP route (${fee})`);
+  check(
+    tools.length === 4 && listedPrice === PAID_ROUTES.verify.priceAtomic,
+    `tools/list (SDK client): ${tools.length} tools, ${TOOL} priced ${listedPrice ?? 'n/a'} atomic USDC like the HTTP route (${fee})`,
+  );
   const mcpPayer = payingMcpClient(mcp, chain.payer);
   const httpPayer = timedPayingClient(chain.payer.privateKey);
 
   // ---- 1. Paid Verify, MCP and HTTP interleaved one call each (which goes first alternates), warm-up calls first.
-  progress(`paid ${TOOL}: ${PAID_WARMUP} warm-up + ${opts.n} calls per transport, MCP and HTTP interleaved, one at a time`);
+  progress(
+    `paid ${TOOL}: ${PAID_WARMUP} warm-up + ${opts.n} calls per transport, MCP and HTTP interleaved, one at a time`,
+  );
   const measured: Record<Transport, McpPaidCall[]> = { mcp: [], http: [] };
-  const charged: Record<Transport, { payer: bigint; payTo: bigint }> = { mcp: { payer: 0n, payTo: 0n }, http: { payer: 0n, payTo: 0n } };
+  const charged: Record<Transport, { payer: bigint; payTo: bigint }> = {
+    mcp: { payer: 0n, payTo: 0n },
+    http: { payer: 0n, payTo: 0n },
+  };
   const problems: string[] = [];
 
   const paidMcp = async (hash: string): Promise<string | undefined> => {
@@ -96,7 +105,8 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     const result: CallToolResult = await mcpPayer.callPaid(TOOL, { tx_hash: hash });
     const settlement = result._meta?.['x402/payment-response'] as SettleResponse | undefined;
     if (result.isError) return `isError ${JSON.stringify(result.structuredContent ?? result.content).slice(0, 200)}`;
-    if (mcpPayer.payments.length !== before + 1) return `${mcpPayer.payments.length - before} payments signed instead of 1`;
+    if (mcpPayer.payments.length !== before + 1)
+      return `${mcpPayer.payments.length - before} payments signed instead of 1`;
     if (!settlement?.success) return 'no successful x402/payment-response';
     return evidenceProblem(result.structuredContent, hash, amount);
   };
@@ -106,7 +116,8 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     const hops = httpPayer.takeHops();
     const settlement = res.headers.get('payment-response');
     if (res.status !== 200) return `status ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
-    if (hops.length !== 2 || hops[0]!.paid || !hops[1]!.paid) return `${hops.length} HTTP exchanges instead of unpaid + paid`;
+    if (hops.length !== 2 || hops[0]!.paid || !hops[1]!.paid)
+      return `${hops.length} HTTP exchanges instead of unpaid + paid`;
     if (!settlement || !decodePaymentResponseHeader(settlement).success) return 'no successful PAYMENT-RESPONSE';
     return evidenceProblem(body, hash, amount);
   };
@@ -130,42 +141,71 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
       const payTo = after.payTo - before.payTo;
       charged[transport].payer += payer;
       charged[transport].payTo += payTo;
-      problem ??= sample.calls.verify !== 1 || sample.calls.read !== 1 || sample.calls.settle !== 1
-        ? `facilitator.verify x${sample.calls.verify}, getEvidence x${sample.calls.read}, facilitator.settle x${sample.calls.settle}`
-        : payer !== fee || payTo !== fee ? `the payer paid ${payer} and payTo received ${payTo} (fee ${fee})`
-        : undefined;
+      problem ??=
+        sample.calls.verify !== 1 || sample.calls.read !== 1 || sample.calls.settle !== 1
+          ? `facilitator.verify x${sample.calls.verify}, getEvidence x${sample.calls.read}, facilitator.settle x${sample.calls.settle}`
+          : payer !== fee || payTo !== fee
+            ? `the payer paid ${payer} and payTo received ${payTo} (fee ${fee})`
+            : undefined;
       if (problem) problems.push(`${transport} call #${i + 1}: ${problem}`);
       else if (i >= PAID_WARMUP) measured[transport].push({ e2eMs, sample });
     }
   }
-  check(problems.length === 0, `paid calls: ${2 * calls - problems.length}/${2 * calls} answered the evidence with a successful settlement, after one verify, one chain read and one settle, charging exactly the fee${problems.length ? `; first: ${problems[0]}` : ''}`);
+  check(
+    problems.length === 0,
+    `paid calls: ${2 * calls - problems.length}/${2 * calls} answered the evidence with a successful settlement, after one verify, one chain read and one settle, charging exactly the fee${problems.length ? `; first: ${problems[0]}` : ''}`,
+  );
   for (const transport of ['mcp', 'http'] as const) {
     const expected = fee * BigInt(calls);
     const c = charged[transport];
-    check(c.payer === expected && c.payTo === expected,
-      `on chain, ${transport.toUpperCase()}: the payer paid ${c.payer} and payTo received ${c.payTo} atomic USDC over ${calls} calls (expected ${expected}: ${fee} per call)`);
+    check(
+      c.payer === expected && c.payTo === expected,
+      `on chain, ${transport.toUpperCase()}: the payer paid ${c.payer} and payTo received ${c.payTo} atomic USDC over ${calls} calls (expected ${expected}: ${fee} per call)`,
+    );
     const stats = await x402RunStats(db, rows[transport]);
-    check(stats.payments.settled === calls && Object.keys(stats.payments).length === 1,
-      `database, ${transport.toUpperCase()}: x402_payments ${JSON.stringify(stats.payments)} for ${rows[transport].resource} (expected ${calls} settled)`);
+    check(
+      stats.payments.settled === calls && Object.keys(stats.payments).length === 1,
+      `database, ${transport.toUpperCase()}: x402_payments ${JSON.stringify(stats.payments)} for ${rows[transport].resource} (expected ${calls} settled)`,
+    );
   }
   const evidence = await x402RunStats(db, rows.http);
-  check(evidence.evidence === 2 * calls, `database: x402_evidence stored ${evidence.evidence} (expected ${2 * calls}, one per inspected transaction)`);
-  check(rec.stray.calls === 0 && rec.stray.rpc === 0, `no facilitator or chain calls outside the measured calls (got ${rec.stray.calls} calls, ${rec.stray.rpc} RPC calls)`);
+  check(
+    evidence.evidence === 2 * calls,
+    `database: x402_evidence stored ${evidence.evidence} (expected ${2 * calls}, one per inspected transaction)`,
+  );
+  check(
+    rec.stray.calls === 0 && rec.stray.rpc === 0,
+    `no facilitator or chain calls outside the measured calls (got ${rec.stray.calls} calls, ${rec.stray.rpc} RPC calls)`,
+  );
 
   // ---- 2. Unpaid throughput: tools/list (raw keep-alive JSON-RPC POSTs) beside GET /x402/health.
   const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-  const listHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+  const listHeaders = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  };
   const probe = await fetch(`${url}/mcp`, { method: 'POST', headers: listHeaders, body: listBody });
   const probeBody = (await probe.json()) as { result?: { tools?: Array<{ name: string }> } };
   const probeTools = probeBody.result?.tools?.map((t) => t.name) ?? [];
-  check(probe.status === 200 && probeTools.length === 4 && probeTools.includes(TOOL), `raw tools/list POST without initialize answers 200 with ${probeTools.length} tools (${probe.headers.get('content-length') ?? '?'} bytes)`);
+  check(
+    probe.status === 200 && probeTools.length === 4 && probeTools.includes(TOOL),
+    `raw tools/list POST without initialize answers 200 with ${probeTools.length} tools (${probe.headers.get('content-length') ?? '?'} bytes)`,
+  );
   const health = await fetch(`${url}/x402/health`);
   check(health.status === 200, `GET /x402/health answers ${health.status}`);
 
-  const load = { concurrency: opts.concurrency, warmupMs: WARMUP_SECONDS * 1000, durationMs: (opts.duration * 1000) / ROUNDS };
+  const load = {
+    concurrency: opts.concurrency,
+    warmupMs: WARMUP_SECONDS * 1000,
+    durationMs: (opts.duration * 1000) / ROUNDS,
+  };
   const sides = {
     health: { label: 'app  GET /x402/health -> 200', job: { ...load, url: `${url}/x402/health`, expectStatus: 200 } },
-    toolsList: { label: 'app  POST /mcp tools/list -> 200', job: { ...load, url: `${url}/mcp`, expectStatus: 200, post: { body: listBody, headers: listHeaders } } },
+    toolsList: {
+      label: 'app  POST /mcp tools/list -> 200',
+      job: { ...load, url: `${url}/mcp`, expectStatus: 200, post: { body: listBody, headers: listHeaders } },
+    },
   };
   const throughput: Array<ThroughputSide & { side: keyof typeof sides }> = [];
   // Both sides warm up first (JIT, the limiter's counter row), untimed; each round then opens its own connections.
@@ -178,16 +218,24 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
       const { label, job } = sides[key];
       progress(`throughput round ${r + 1}/${ROUNDS}: ${label}`);
       const result = await runHttpLoad(job, run.signal);
-      if (result.stoppedEarly) throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
-      check(result.ok > 0 && result.unexpected + result.errors === 0, `${label}, round ${r + 1}: ${result.ok}/${result.requests} answered 200${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`);
-      check(result.connections <= opts.concurrency, `${label}, round ${r + 1}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`);
+      if (result.stoppedEarly)
+        throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
+      check(
+        result.ok > 0 && result.unexpected + result.errors === 0,
+        `${label}, round ${r + 1}: ${result.ok}/${result.requests} answered 200${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`,
+      );
+      check(
+        result.connections <= opts.concurrency,
+        `${label}, round ${r + 1}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`,
+      );
       throughput.push({ side: key, label: `${label} (round ${r + 1})`, result });
     }
   }
 
   const cpu = os.cpus();
   const report = {
-    machine: `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ` +
+    machine:
+      `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ` +
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loads(loadBefore)} at the start, ${loads(os.loadavg())} at the end`,
     database: `${database}, pool max ${config.database.poolMax}; rate limit ${BENCH_RATE_LIMIT}/min/IP`,
     chain: `Hardhat at ${chain.node.url}, chain id ${chain.node.chainId}, ${confirmations} confirmations required; self-hosted facilitator`,

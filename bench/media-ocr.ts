@@ -39,7 +39,23 @@ import { retireBenchCompany } from './lib/processing-db.js';
 const RATE_LIMIT = '1000000000';
 const JOB_DEADLINE_MS = 15 * 60_000;
 /** The options the service gives ocrmypdf (adapters/media/ocr/ocr-engine.ts); the service also measures each page's skew first. */
-const OCRMYPDF_ARGS = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', '5', '--oversample', '300', '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--quiet', '-l', 'eng'];
+const OCRMYPDF_ARGS = [
+  '--skip-text',
+  '--rotate-pages',
+  '--rotate-pages-threshold',
+  '5',
+  '--oversample',
+  '300',
+  '--output-type',
+  'pdf',
+  '--pdf-renderer',
+  'sandwich',
+  '--optimize',
+  '0',
+  '--quiet',
+  '-l',
+  'eng',
+];
 
 interface Options {
   rounds: number;
@@ -54,21 +70,34 @@ const USAGE = `usage: tsx bench/media-ocr.ts [--rounds N] [--concurrency C] [--p
 
 function parseOptions(argv: string[]): Options {
   const v = benchArgs(argv, ['rounds', 'concurrency', 'poll-ms'], USAGE);
-  return { rounds: intOption('--rounds', v.rounds, 3, 1, 20), concurrency: intOption('--concurrency', v.concurrency, 2, 1, 16), pollMs: intOption('--poll-ms', v['poll-ms'], 100, 1, 5000) };
+  return {
+    rounds: intOption('--rounds', v.rounds, 3, 1, 20),
+    concurrency: intOption('--concurrency', v.concurrency, 2, 1, 16),
+    pollMs: intOption('--poll-ms', v['poll-ms'], 100, 1, 5000),
+  };
 }
 
-const pdftotextPage = (file: string, page: number) => execFileSync('pdftotext', ['-raw', '-f', String(page), '-l', String(page), file, '-']).toString('utf8');
+const pdftotextPage = (file: string, page: number) =>
+  execFileSync('pdftotext', ['-raw', '-f', String(page), '-l', String(page), file, '-']).toString('utf8');
 const fixed = (n: number, d = 3) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 async function sameGeometry(a: Uint8Array, b: Uint8Array): Promise<boolean> {
   const [x, y] = await Promise.all([PDFDocument.load(a), PDFDocument.load(b)]);
-  return x.getPageCount() === y.getPageCount() && JSON.stringify(x.getPages().map((p) => p.getSize())) === JSON.stringify(y.getPages().map((p) => p.getSize()));
+  return (
+    x.getPageCount() === y.getPageCount() &&
+    JSON.stringify(x.getPages().map((p) => p.getSize())) === JSON.stringify(y.getPages().map((p) => p.getSize()))
+  );
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const work = await mkdtemp(join(os.tmpdir(), 'bench-media-ocr-'));
   run.defer(`remove ${work}`, () => rm(work, { recursive: true, force: true }));
-  const config = loadConfig({ ...process.env, STORAGE_DIR: join(work, 'storage'), RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT, RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT });
+  const config = loadConfig({
+    ...process.env,
+    STORAGE_DIR: join(work, 'storage'),
+    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
+  });
   const logger = createLogger({ level: 'warn', name: 'bench-media-ocr' });
   installTemporalRuntime(logger);
   const infra = await ensureInfrastructure(config, progress, { fsync: false });
@@ -76,9 +105,16 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_media_ocr_${runId}`, run);
   await migrateLatest(db);
-  const { company, owner } = await createCompany(db, { name: `bench-media-ocr-${runId}`, ownerEmail: `bench-media-ocr-${runId}@example.com` });
+  const { company, owner } = await createCompany(db, {
+    name: `bench-media-ocr-${runId}`,
+    ownerEmail: `bench-media-ocr-${runId}@example.com`,
+  });
   if (!infra.adminDatabaseUrl) run.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
-  const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
+  const { secret: apiKey } = await issueCompanyKey(
+    db,
+    { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] },
+    new Date(),
+  );
   await grantCredits(db, company.id, BigInt((opts.rounds + 2) * 100 + 100), 'bench');
 
   progress(`rendering the corpus: ${ALL_VARIANTS.length} pages (${ALL_VARIANTS.join(', ')})`);
@@ -88,25 +124,43 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const source = join(work, 'scanned.pdf');
   await writeFile(source, pdf);
 
-  const server = await startProcessingBench(run, { name: 'bench-media-ocr', infra, config, db, logger, runners: createFileOperationRunners({}, { concurrency: opts.concurrency }) });
+  const server = await startProcessingBench(run, {
+    name: 'bench-media-ocr',
+    infra,
+    config,
+    db,
+    logger,
+    runners: createFileOperationRunners({}, { concurrency: opts.concurrency }),
+  });
   const client = v1Client(server.url, apiKey);
   const uploadId = await client.upload('scanned-10-pages.pdf', pdf);
 
   const problems: string[] = [];
   let seq = 0;
   const job = async (operation: 'ocr-pdf' | 'ocr-text'): Promise<{ polled: PolledJob; result: Buffer }> => {
-    const polling = client.submitAndPoll({ operation, upload_ids: [uploadId], options: {} }, `bench-${runId}-${++seq}`, opts.pollMs, run.signal);
+    const polling = client.submitAndPoll(
+      { operation, upload_ids: [uploadId], options: {} },
+      `bench-${runId}-${++seq}`,
+      opts.pollMs,
+      run.signal,
+    );
     polling.catch(() => undefined);
     const polled = await withDeadline(polling, JOB_DEADLINE_MS, `${operation} job #${seq}`, run.signal);
     const j = polled.job;
-    if (j.status !== 'completed') throw new Error(`${operation} job ${j.id} ${j.status}: ${j.error_code ?? ''} ${j.error ?? ''}`);
+    if (j.status !== 'completed')
+      throw new Error(`${operation} job ${j.id} ${j.status}: ${j.error_code ?? ''} ${j.error ?? ''}`);
     const expected = operation === 'ocr-pdf' ? 10 * pages.length : 3 * pages.length;
-    if (j.charged_credits !== expected) problems.push(`${operation} job ${j.id} charged ${j.charged_credits}, expected ${expected}`);
+    if (j.charged_credits !== expected)
+      problems.push(`${operation} job ${j.id} charged ${j.charged_credits}, expected ${expected}`);
     return { polled, result: await client.download(j.result!.files[0]!.download_path) };
   };
   const direct = async (out: string): Promise<number> => {
     const t = performance.now();
-    await runTool('ocrmypdf', [...OCRMYPDF_ARGS, '--jobs', String(opts.concurrency), '--', source, out], { timeoutMs: JOB_DEADLINE_MS, signal: run.signal, env: { OMP_THREAD_LIMIT: '1' } });
+    await runTool('ocrmypdf', [...OCRMYPDF_ARGS, '--jobs', String(opts.concurrency), '--', source, out], {
+      timeoutMs: JOB_DEADLINE_MS,
+      signal: run.signal,
+      env: { OMP_THREAD_LIMIT: '1' },
+    });
     return performance.now() - t;
   };
 
@@ -117,11 +171,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const directOut = join(work, 'direct.pdf');
   for (let r = 0; r <= opts.rounds; r++) {
     const measured = r > 0;
-    progress(`${measured ? `round ${r}/${opts.rounds}` : 'warm-up'}: ocrmypdf directly, then an ocr-pdf job (${pages.length} pages, ${opts.concurrency} at once)`);
+    progress(
+      `${measured ? `round ${r}/${opts.rounds}` : 'warm-up'}: ocrmypdf directly, then an ocr-pdf job (${pages.length} pages, ${opts.concurrency} at once)`,
+    );
     const d = await direct(directOut);
     const { polled, result } = await job('ocr-pdf');
     lastJobPdf = result;
-    if (!(await sameGeometry(pdf, result))) problems.push(`ocr-pdf job ${polled.job.id}: page count or page sizes differ from the source`);
+    if (!(await sameGeometry(pdf, result)))
+      problems.push(`ocr-pdf job ${polled.job.id}: page count or page sizes differ from the source`);
     if (!measured) continue;
     directMs.push(d);
     jobMs.push(polled.e2eMs);
@@ -129,19 +186,31 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     operationMs.push(Date.parse(polled.job.finished_at!) - started);
   }
   const directPdf = await readFile(directOut);
-  if (!(await sameGeometry(pdf, directPdf))) problems.push('direct ocrmypdf output: page count or page sizes differ from the source');
+  if (!(await sameGeometry(pdf, directPdf)))
+    problems.push('direct ocrmypdf output: page count or page sizes differ from the source');
   await writeFile(join(work, 'job.pdf'), lastJobPdf!);
 
   progress('accuracy: an ocr-text job, and the text layers of both searchable PDFs');
   const text = (await job('ocr-text')).result.toString('utf8').split('\f');
-  const rows = [['variant', 'words', 'ocr-text recall', 'seq', 'ocr-pdf layer recall', 'seq', 'ocrmypdf direct recall', 'seq']];
+  const rows = [
+    ['variant', 'words', 'ocr-text recall', 'seq', 'ocr-pdf layer recall', 'seq', 'ocrmypdf direct recall', 'seq'],
+  ];
   const sums = [0, 0, 0, 0, 0, 0];
   for (const [i, p] of pages.entries()) {
     const a = wordAccuracy(p.truth, text[i] ?? '');
     const b = wordAccuracy(p.truth, pdftotextPage(join(work, 'job.pdf'), i + 1));
     const c = wordAccuracy(p.truth, pdftotextPage(directOut, i + 1));
     [a.recall, a.sequence, b.recall, b.sequence, c.recall, c.sequence].forEach((v, k) => (sums[k]! += v));
-    rows.push([`${p.name} (${p.dpi} dpi)`, String(a.truthWords), fixed(a.recall), fixed(a.sequence), fixed(b.recall), fixed(b.sequence), fixed(c.recall), fixed(c.sequence)]);
+    rows.push([
+      `${p.name} (${p.dpi} dpi)`,
+      String(a.truthWords),
+      fixed(a.recall),
+      fixed(a.sequence),
+      fixed(b.recall),
+      fixed(b.sequence),
+      fixed(c.recall),
+      fixed(c.sequence),
+    ]);
   }
   rows.push(['mean', '', ...sums.map((s) => fixed(s / pages.length))]);
 
@@ -149,24 +218,47 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const ppm = (ms: number) => (pages.length / ms) * 60_000;
   const cpu = os.cpus();
   const out = [
-    `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
     `engines: ${execFileSync('tesseract', ['--version']).toString().split('\n')[0]}, ocrmypdf ${execFileSync('ocrmypdf', ['--version']).toString().trim()}`,
     `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${server.taskQueue}, in-process worker`,
     `input: ${pages.length}-page scanned PDF (${pdf.length} bytes), image-only pages at 300 dpi (one at 200 dpi); ${opts.rounds} measured rounds after 1 warm-up, ${opts.concurrency} pages at once on both sides`,
     '',
     table([
       ['10-page scanned PDF -> searchable PDF', 'median s', 'min s', 'max s', 'pages/min'],
-      [`ocrmypdf directly (--jobs ${opts.concurrency})`, fixed(med(directMs) / 1000, 2), fixed(Math.min(...directMs) / 1000, 2), fixed(Math.max(...directMs) / 1000, 2), fixed(ppm(med(directMs)), 1)],
-      ['ocr-pdf job, API + Temporal (client: submit -> seen completed)', fixed(med(jobMs) / 1000, 2), fixed(Math.min(...jobMs) / 1000, 2), fixed(Math.max(...jobMs) / 1000, 2), fixed(ppm(med(jobMs)), 1)],
-      ['  of which processing (started_at -> finished_at)', fixed(med(operationMs) / 1000, 2), fixed(Math.min(...operationMs) / 1000, 2), fixed(Math.max(...operationMs) / 1000, 2), fixed(ppm(med(operationMs)), 1)],
+      [
+        `ocrmypdf directly (--jobs ${opts.concurrency})`,
+        fixed(med(directMs) / 1000, 2),
+        fixed(Math.min(...directMs) / 1000, 2),
+        fixed(Math.max(...directMs) / 1000, 2),
+        fixed(ppm(med(directMs)), 1),
+      ],
+      [
+        'ocr-pdf job, API + Temporal (client: submit -> seen completed)',
+        fixed(med(jobMs) / 1000, 2),
+        fixed(Math.min(...jobMs) / 1000, 2),
+        fixed(Math.max(...jobMs) / 1000, 2),
+        fixed(ppm(med(jobMs)), 1),
+      ],
+      [
+        '  of which processing (started_at -> finished_at)',
+        fixed(med(operationMs) / 1000, 2),
+        fixed(Math.min(...operationMs) / 1000, 2),
+        fixed(Math.max(...operationMs) / 1000, 2),
+        fixed(ppm(med(operationMs)), 1),
+      ],
     ]),
     '',
     `ratio job / direct (medians): ${fixed(med(jobMs) / med(directMs), 2)}x`,
     '',
-    'word accuracy per variant (recall: share of the truth\'s words found; seq: 1 - word edit distance / words, reading order counts):',
+    "word accuracy per variant (recall: share of the truth's words found; seq: 1 - word edit distance / words, reading order counts):",
     table(rows),
     '',
-    problems.length ? `PROBLEMS:\n${problems.map((p) => `  - ${p}`).join('\n')}` : 'checks: every job completed and charged its quote; both searchable PDFs have the source\'s page count and page sizes',
+    problems.length
+      ? `PROBLEMS:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+      : "checks: every job completed and charged its quote; both searchable PDFs have the source's page count and page sizes",
     '',
   ];
   process.stdout.write(out.join('\n'));

@@ -53,7 +53,10 @@ const USAGE = `usage: tsx bench/media-video.ts [--rounds N] [--poll-ms MS]
 
 function parseOptions(argv: string[]): Options {
   const values = benchArgs(argv, ['rounds', 'poll-ms'], USAGE);
-  return { rounds: intOption('--rounds', values.rounds, 1, 1, 20), pollMs: intOption('--poll-ms', values['poll-ms'], 200, 10, 5000) };
+  return {
+    rounds: intOption('--rounds', values.rounds, 1, 1, 20),
+    pollMs: intOption('--poll-ms', values['poll-ms'], 200, 10, 5000),
+  };
 }
 
 interface Case {
@@ -75,11 +78,40 @@ function cachedVideo(dataDir: string): string {
   mkdirSync(dir, { recursive: true });
   progress(`generating the ${VIDEO.seconds / 60}-minute ${VIDEO.size} test video once: ${path}`);
   const partial = `${path}.partial.mp4`;
-  execFileSync('ffmpeg', [
-    '-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=d=${VIDEO.seconds}:s=${VIDEO.size}:r=${VIDEO.fps}`,
-    '-f', 'lavfi', '-i', `sine=f=440:d=${VIDEO.seconds}`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '128k', '-shortest', '-movflags', '+faststart', partial,
-  ], { stdio: 'inherit' });
+  execFileSync(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=d=${VIDEO.seconds}:s=${VIDEO.size}:r=${VIDEO.fps}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=f=440:d=${VIDEO.seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      partial,
+    ],
+    { stdio: 'inherit' },
+  );
   renameSync(partial, path);
   return path;
 }
@@ -91,10 +123,16 @@ async function videoShape(path: string): Promise<{ width: number; height: number
   return v ? { width: v.width ?? 0, height: v.height ?? 0, seconds: Number(v.duration) } : null;
 }
 
-function shapeProblem(c: Case, got: { width: number; height: number; seconds: number } | null, who: string): string | undefined {
+function shapeProblem(
+  c: Case,
+  got: { width: number; height: number; seconds: number } | null,
+  who: string,
+): string | undefined {
   if (!got) return `${who}: no video stream in the output`;
-  if (got.width !== c.expect.width || got.height !== c.expect.height) return `${who}: ${got.width}x${got.height}, expected ${c.expect.width}x${c.expect.height}`;
-  if (Math.abs(got.seconds - c.expect.seconds) > 1 / VIDEO.fps + 1e-6) return `${who}: ${got.seconds} s, expected ${c.expect.seconds} s within one frame`;
+  if (got.width !== c.expect.width || got.height !== c.expect.height)
+    return `${who}: ${got.width}x${got.height}, expected ${c.expect.width}x${c.expect.height}`;
+  if (Math.abs(got.seconds - c.expect.seconds) > 1 / VIDEO.fps + 1e-6)
+    return `${who}: ${got.seconds} s, expected ${c.expect.seconds} s within one frame`;
   return undefined;
 }
 
@@ -106,7 +144,12 @@ const median = (xs: number[]) => {
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-media-video-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({ ...process.env, STORAGE_DIR: storageDir, RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT, RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT });
+  const config = loadConfig({
+    ...process.env,
+    STORAGE_DIR: storageDir,
+    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
+  });
   const logger = createLogger({ level: 'warn', name: 'bench-media-video' });
   installTemporalRuntime(logger);
   const source = cachedVideo(config.dataDir);
@@ -117,19 +160,49 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_media_video_${runId}`, run);
   await migrateLatest(db);
-  const { company, owner } = await createCompany(db, { name: `bench-media-video-${runId}`, ownerEmail: `bench-media-video-${runId}@example.com` });
+  const { company, owner } = await createCompany(db, {
+    name: `bench-media-video-${runId}`,
+    ownerEmail: `bench-media-video-${runId}@example.com`,
+  });
   if (!infra.adminDatabaseUrl) run.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
-  const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
+  const { secret: apiKey } = await issueCompanyKey(
+    db,
+    { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] },
+    new Date(),
+  );
   await grantCredits(db, company.id, BigInt(opts.rounds * 2 * 20 + 100), 'bench');
 
-  const server = await startProcessingBench(run, { name: 'bench-media-video', infra, config, db, logger, runners: createFileOperationRunners({}, {}, { timeoutMs: config.media.ffmpegTimeoutMs }) });
+  const server = await startProcessingBench(run, {
+    name: 'bench-media-video',
+    infra,
+    config,
+    db,
+    logger,
+    runners: createFileOperationRunners({}, {}, { timeoutMs: config.media.ffmpegTimeoutMs }),
+  });
   const client = v1Client(server.url, apiKey);
   progress('uploading the video');
   const uploadId = await client.upload('bench-5min.mp4', readFileSync(source));
 
   const cases: Case[] = [
-    { label: 'video-trim 60-240 s (3 min of 720p)', operation: 'video-trim', options: { start: 60, end: 240 }, expect: { width: 1280, height: 720, seconds: 180 }, direct: [], jobs: [], problems: [] },
-    { label: 'video-resize to 360 (5 min 720p)', operation: 'video-resize', options: { height: 360 }, expect: { width: 640, height: 360, seconds: VIDEO.seconds }, direct: [], jobs: [], problems: [] },
+    {
+      label: 'video-trim 60-240 s (3 min of 720p)',
+      operation: 'video-trim',
+      options: { start: 60, end: 240 },
+      expect: { width: 1280, height: 720, seconds: 180 },
+      direct: [],
+      jobs: [],
+      problems: [],
+    },
+    {
+      label: 'video-resize to 360 (5 min 720p)',
+      operation: 'video-resize',
+      options: { height: 360 },
+      expect: { width: 640, height: 360, seconds: VIDEO.seconds },
+      direct: [],
+      jobs: [],
+      problems: [],
+    },
   ];
   const probe = await probeMedia(source);
   if (!probe) throw new Error('ffprobe cannot read the cached video');
@@ -141,7 +214,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const t = performance.now();
     const data = await probeMedia(source);
     const cmd = avCommand(c.operation, data ?? probe, c.options, source, (f) => join(scratch, `out.${f}`));
-    await runMediaTool('ffmpeg', 'ffmpeg', cmd.args, { timeoutMs: JOB_DEADLINE_MS, signal: run.signal, onProgress: () => undefined });
+    await runMediaTool('ffmpeg', 'ffmpeg', cmd.args, {
+      timeoutMs: JOB_DEADLINE_MS,
+      signal: run.signal,
+      onProgress: () => undefined,
+    });
     c.direct.push(performance.now() - t);
     const problem = shapeProblem(c, await videoShape(join(scratch, `out.${cmd.format}`)), 'direct');
     if (problem) c.problems.push(problem);
@@ -150,10 +227,19 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const job = async (c: Case) => {
     const n = ++seq;
     const polled = await withDeadline(
-      client.submitAndPoll({ operation: c.operation, upload_ids: [uploadId], options: c.options }, `bench-${runId}-${n}`, opts.pollMs, run.signal),
-      JOB_DEADLINE_MS, `job #${n} (${c.operation})`, run.signal,
+      client.submitAndPoll(
+        { operation: c.operation, upload_ids: [uploadId], options: c.options },
+        `bench-${runId}-${n}`,
+        opts.pollMs,
+        run.signal,
+      ),
+      JOB_DEADLINE_MS,
+      `job #${n} (${c.operation})`,
+      run.signal,
     );
-    const wf = (await server.gw.client.workflow.getHandle(workflowIds.job(polled.job.id)).result()) as JobWorkflowResult;
+    const wf = (await server.gw.client.workflow
+      .getHandle(workflowIds.job(polled.job.id))
+      .result()) as JobWorkflowResult;
     const files = polled.job.result?.files ?? [];
     if (polled.job.status !== 'completed' || files.length !== 1 || wf.operationMs === null) {
       c.problems.push(`job ${polled.job.id} ${polled.job.status} ${polled.job.error ?? ''}`);

@@ -93,7 +93,9 @@ interface OperationCase {
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const memory: { label: string; sample: MemorySample }[] = [{ label: 'at start (before infrastructure)', sample: sampleMemory() }];
+  const memory: { label: string; sample: MemorySample }[] = [
+    { label: 'at start (before infrastructure)', sample: sampleMemory() },
+  ];
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-processing-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
   const config = loadConfig({
@@ -114,9 +116,16 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   await migrateLatest(db);
 
   // The company first, so that on a shared database its rows are retired after the worker and the app stopped.
-  const { company, owner } = await createCompany(db, { name: `bench-processing-${runId}`, ownerEmail: `bench-processing-${runId}@example.com` });
+  const { company, owner } = await createCompany(db, {
+    name: `bench-processing-${runId}`,
+    ownerEmail: `bench-processing-${runId}@example.com`,
+  });
   if (!infra.adminDatabaseUrl) run.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
-  const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
+  const { secret: apiKey } = await issueCompanyKey(
+    db,
+    { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] },
+    new Date(),
+  );
   // Far more than the quotes need (a 20-page rotate is 4 credits, an image compress 2), on top of the trial grant.
   await grantCredits(db, company.id, BigInt((opts.jobs + WARMUP) * 20), 'bench');
   const balanceBefore = await getBalance(db, company.id);
@@ -125,7 +134,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const pdf = await samplePdf(PDF_PAGES);
   const jpeg = await sampleNoisyJpeg(IMAGE.width, IMAGE.height);
   const allPages = Array.from({ length: PDF_PAGES }, (_, i) => i + 1);
-  const newCase = (c: Pick<OperationCase, 'label' | 'operation' | 'filename' | 'input' | 'options' | 'direct'>): OperationCase => ({
+  const newCase = (
+    c: Pick<OperationCase, 'label' | 'operation' | 'filename' | 'input' | 'options' | 'direct'>,
+  ): OperationCase => ({
     ...c,
     uploadId: '',
     reference: null,
@@ -177,7 +188,15 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-processing-${process.pid}`,
   });
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox, workflows: gw });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: null,
+    secretBox,
+    workflows: gw,
+  });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
 
@@ -198,7 +217,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     if (!out.equals(c.reference)) c.problems.push('a direct call gave a different output');
 
     const n = ++seq;
-    const polling = client.submitAndPoll({ operation: c.operation, upload_ids: [c.uploadId], options: c.options }, `bench-${runId}-${n}`, opts.pollMs, run.signal);
+    const polling = client.submitAndPoll(
+      { operation: c.operation, upload_ids: [c.uploadId], options: c.options },
+      `bench-${runId}-${n}`,
+      opts.pollMs,
+      run.signal,
+    );
     polling.catch(() => undefined); // awaited through withDeadline
     const polled = await withDeadline(polling, JOB_DEADLINE_MS, `job #${n} (${c.operation})`, run.signal);
     const { job } = polled;
@@ -207,12 +231,17 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const wf = await withDeadline(result, JOB_DEADLINE_MS, `the workflow of job #${n}`, run.signal);
     const files = job.result?.files ?? [];
     const problem =
-      job.status !== 'completed' ? `job ${job.id} ${job.status}: ${job.error_code ?? ''} ${job.error ?? ''}`
-      : wf.status !== 'completed' || wf.outages !== 0 || wf.operationMs === null ? `workflow of ${job.id} returned ${JSON.stringify(wf)}`
-      : files.length !== 1 ? `job ${job.id} has ${files.length} result files`
-      : job.charged_credits !== job.estimated_credits ? `job ${job.id} charged ${job.charged_credits} of a quote of ${job.estimated_credits}`
-      : !job.started_at || !job.finished_at ? `job ${job.id} has no started_at/finished_at`
-      : undefined;
+      job.status !== 'completed'
+        ? `job ${job.id} ${job.status}: ${job.error_code ?? ''} ${job.error ?? ''}`
+        : wf.status !== 'completed' || wf.outages !== 0 || wf.operationMs === null
+          ? `workflow of ${job.id} returned ${JSON.stringify(wf)}`
+          : files.length !== 1
+            ? `job ${job.id} has ${files.length} result files`
+            : job.charged_credits !== job.estimated_credits
+              ? `job ${job.id} charged ${job.charged_credits} of a quote of ${job.estimated_credits}`
+              : !job.started_at || !job.finished_at
+                ? `job ${job.id} has no started_at/finished_at`
+                : undefined;
     if (problem) {
       c.problems.push(problem);
       return;
@@ -231,7 +260,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       operationMs: wf.operationMs!,
       submitMs: polled.submitMs,
       polls: polled.polls,
-      parts: { toCreated: created - polled.sentAt, toProcessing: started - created, processing: finished - started, toSeen: polled.seenAt - finished },
+      parts: {
+        toCreated: created - polled.sentAt,
+        toProcessing: started - created,
+        processing: finished - started,
+        toSeen: polled.seenAt - finished,
+      },
     };
     c.result.direct.push(directMs);
     c.result.jobs.push(sample);
@@ -248,7 +282,8 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   try {
     for (let i = 0; i < opts.jobs; i++) {
       for (const c of cases) await round(c, true);
-      if ((i + 1) % 10 === 0 && i + 1 < opts.jobs) progress(`  ${i + 1}/${opts.jobs} rounds, ${((performance.now() - phaseStarted) / 1000).toFixed(0)} s`);
+      if ((i + 1) % 10 === 0 && i + 1 < opts.jobs)
+        progress(`  ${i + 1}/${opts.jobs} rounds, ${((performance.now() - phaseStarted) / 1000).toFixed(0)} s`);
     }
   } finally {
     peak = sampler.stop();
@@ -271,7 +306,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       text: `${identical}/${total} job results are byte-identical to the direct call's output of their operation${problems.length ? `; first problem: ${problems[0]}` : ''}`,
     },
     {
-      ok: balanceBefore.available - balanceAfter.available === BigInt(charged) && balanceAfter.reserved === balanceBefore.reserved,
+      ok:
+        balanceBefore.available - balanceAfter.available === BigInt(charged) &&
+        balanceAfter.reserved === balanceBefore.reserved,
       text: `credits: the jobs charged ${charged}; the wallet went from ${balanceBefore.available} to ${balanceAfter.available} available, ${balanceAfter.reserved} reserved`,
     },
   ];

@@ -27,8 +27,21 @@ import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, warningSink, type MemorySample } from './lib/measure.js';
 import { recordEventLoopUtilization, runProofLoad, type ProofCreation } from './lib/proof-load.js';
-import { createBenchMerchant, deleteBenchMerchants, proofRunStats, runBareInserts, type BenchMerchant } from './lib/proof-db.js';
-import { formatReport, isHealthy, type Check, type ScaledRow, type ScenarioResult, type SideResult } from './lib/proof-report.js';
+import {
+  createBenchMerchant,
+  deleteBenchMerchants,
+  proofRunStats,
+  runBareInserts,
+  type BenchMerchant,
+} from './lib/proof-db.js';
+import {
+  formatReport,
+  isHealthy,
+  type Check,
+  type ScaledRow,
+  type ScenarioResult,
+  type SideResult,
+} from './lib/proof-report.js';
 import { startApiProcesses } from './lib/api-processes.js';
 
 const WARMUP_PER_CLIENT = 5;
@@ -74,7 +87,9 @@ interface Scenario {
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const memory: { label: string; sample: MemorySample }[] = [{ label: 'at start (before infrastructure)', sample: sampleMemory() }];
+  const memory: { label: string; sample: MemorySample }[] = [
+    { label: 'at start (before infrastructure)', sample: sampleMemory() },
+  ];
   const appEnv: Record<string, string | undefined> = {
     ...process.env,
     RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: RATE_LIMIT,
@@ -83,27 +98,48 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   };
   const config = loadConfig(appEnv);
   // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
-  const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-proof:7233' } };
+  const pgOnly: Config = {
+    ...config,
+    temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-proof:7233' },
+  };
   const infra = await ensureInfrastructure(pgOnly, progress, { fsync: false });
   run.defer('stop infrastructure', () => infra.stop());
   run.signal.throwIfAborted();
 
   const runId = randomBytes(4).toString('hex');
-  const { db, description, url: databaseUrl } = await openBenchDatabase(infra, config, `tenant_bench_proof_${runId}`, run);
+  const {
+    db,
+    description,
+    url: databaseUrl,
+  } = await openBenchDatabase(infra, config, `tenant_bench_proof_${runId}`, run);
   await migrateLatest(db);
   const merchantIds: string[] = [];
-  if (!infra.adminDatabaseUrl) run.defer("delete this run's merchants and their rows", () => deleteBenchMerchants(db, merchantIds));
+  if (!infra.adminDatabaseUrl)
+    run.defer("delete this run's merchants and their rows", () => deleteBenchMerchants(db, merchantIds));
 
   // Every statement sent on the pool (the app's and the bare side's; the two never overlap), for statements per creation.
   let sent = 0;
   db.on('query', () => void sent++);
-  const statements = { mark: () => { const from = sent; return { since: () => sent - from }; } };
+  const statements = {
+    mark: () => {
+      const from = sent;
+      return { since: () => sent - from };
+    },
+  };
 
   const sink = warningSink();
   const logger = createLogger({ level: 'warn', name: 'bench-proof' }, sink.stream);
   const secretBox = createSecretBox(generateSecretsKey());
   const quotedAtomic = decimalToAtomic(AMOUNT_USDC)!;
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox, workflows: null });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: null,
+    secretBox,
+    workflows: null,
+  });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
 
@@ -141,7 +177,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     run.signal.throwIfAborted();
     const merchants: BenchMerchant[] = [];
     for (let i = 0; i < s.merchants; i++) {
-      const m = await createBenchMerchant(db, { name: `bench-proof-${runId}-${tag}-${i + 1}`, webhook: s.webhook, secretBox, now: new Date() });
+      const m = await createBenchMerchant(db, {
+        name: `bench-proof-${runId}-${tag}-${i + 1}`,
+        webhook: s.webhook,
+        secretBox,
+        now: new Date(),
+      });
       merchantIds.push(m.id);
       merchants.push(m);
     }
@@ -178,11 +219,23 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     };
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
-    const maxApiDelta = created.reduce((m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))), 0);
+    const maxApiDelta = created.reduce(
+      (m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))),
+      0,
+    );
     const bareStatements = statements.mark();
     const bare = await runBareInserts(
       db,
-      { merchantOf, quotedAtomic, firstDelta: maxApiDelta + 1, description: DESCRIPTION, validHours: DEFAULT_VALID_HOURS, warmup: warmup * c, n, concurrency: c },
+      {
+        merchantOf,
+        quotedAtomic,
+        firstDelta: maxApiDelta + 1,
+        description: DESCRIPTION,
+        validHours: DEFAULT_VALID_HOURS,
+        warmup: warmup * c,
+        n,
+        concurrency: c,
+      },
       run.signal,
     );
 
@@ -191,7 +244,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     for (const x of all) statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
     const serverErrors = all.filter((x) => x.status >= 500 || x.status === 0).length;
     const firstProblem = all.find((x) => x.status !== 201)?.problem;
-    const statusText = [...statuses].map(([status, count]) => `${status === 0 ? 'no answer' : status} x${count}`).join(', ');
+    const statusText = [...statuses]
+      .map(([status, count]) => `${status === 0 ? 'no answer' : status} x${count}`)
+      .join(', ');
     check(
       created.length === all.length && serverErrors === 0 && bare.problems.length === 0,
       `${s.label}: ${created.length}/${all.length} POSTs answered 201 (${warmup * c} warm-up + ${n}), ${serverErrors} 5xx or no answer (${statusText})` +
@@ -199,10 +254,16 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     );
     if (!measured) return;
     results.push({ label: s.label, note: s.note, serialised: s.serialised, api, bare: bare.side });
-    const stats = await proofRunStats(db, merchants.map((m) => m.id), created.map((x) => x.id!));
+    const stats = await proofRunStats(
+      db,
+      merchants.map((m) => m.id),
+      created.map((x) => x.id!),
+    );
     const expectedEvents = s.webhook ? created.length : 0;
     check(
-      stats.apiRows === created.length && stats.rows === created.length + bare.inserted && stats.storedResponses === created.length,
+      stats.apiRows === created.length &&
+        stats.rows === created.length + bare.inserted &&
+        stats.storedResponses === created.length,
       `${s.label}: the database holds ${stats.apiRows} rows for the ${created.length} 201s (+${stats.rows - stats.apiRows} bare rows for ${bare.inserted} inserts) and ${stats.storedResponses} stored responses`,
     );
     check(
@@ -216,7 +277,13 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   };
 
   // An untimed round first, on merchants of its own, so the first measured row does not pay for the JIT and the caches.
-  const warmupRound: Scenario = { label: `warm-up round (not reported, ${plural(c, 'merchant')} + endpoints)`, note: '', serialised: false, merchants: c, webhook: true };
+  const warmupRound: Scenario = {
+    label: `warm-up round (not reported, ${plural(c, 'merchant')} + endpoints)`,
+    note: '',
+    serialised: false,
+    merchants: c,
+    webhook: true,
+  };
   await runScenario(warmupRound, 'w', WARMUP_ROUND_PER_CLIENT * c, false);
 
   memory.push({ label: 'before the measured phases', sample: sampleMemory() });
@@ -232,18 +299,32 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   // The one-wallet-per-merchant row again on 1 and P API processes as deployed (api/main.ts), clients spread over them.
   const scaled: ScaledRow[] = [];
   if (opts.processes > 0) {
-    const urls = await startApiProcesses({ n: opts.processes, databaseUrl, env: { ...appEnv, LOG_LEVEL: 'warn' }, readyPath: '/x402/health' }, progress, run);
+    const urls = await startApiProcesses(
+      { n: opts.processes, databaseUrl, env: { ...appEnv, LOG_LEVEL: 'warn' }, readyPath: '/x402/health' },
+      progress,
+      run,
+    );
     const perMerchant = results.find((r) => !r.serialised && !r.label.includes('webhook'));
     for (const k of [...new Set([1, opts.processes])]) {
       run.signal.throwIfAborted();
       const merchants: BenchMerchant[] = [];
       for (let i = 0; i < c; i++) {
-        const m = await createBenchMerchant(db, { name: `bench-proof-${runId}-p${k}-${i + 1}`, webhook: false, secretBox, now: new Date() });
+        const m = await createBenchMerchant(db, {
+          name: `bench-proof-${runId}-p${k}-${i + 1}`,
+          webhook: false,
+          secretBox,
+          now: new Date(),
+        });
         merchantIds.push(m.id);
         merchants.push(m);
       }
-      progress(`${k} API process(es): ${WARMUP_PER_CLIENT * c} warm-up + ${opts.n} POST /proof/v1/requests, ${c} in flight`);
-      const lanes = urls.slice(0, k).map((url, p) => ({ url, clients: merchants.filter((_, i) => i % k === p) })).filter((l) => l.clients.length > 0);
+      progress(
+        `${k} API process(es): ${WARMUP_PER_CLIENT * c} warm-up + ${opts.n} POST /proof/v1/requests, ${c} in flight`,
+      );
+      const lanes = urls
+        .slice(0, k)
+        .map((url, p) => ({ url, clients: merchants.filter((_, i) => i % k === p) }))
+        .filter((l) => l.clients.length > 0);
       const loads = await Promise.all(
         lanes.map((lane, p) =>
           runProofLoad(
@@ -261,11 +342,21 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
         ),
       );
       const measured = loads.flatMap((l) => l.measured);
-      const seconds = (Math.max(...loads.map((l) => l.measuredTo)) - Math.min(...loads.map((l) => l.measuredFrom))) / 1000;
+      const seconds =
+        (Math.max(...loads.map((l) => l.measuredTo)) - Math.min(...loads.map((l) => l.measuredFrom))) / 1000;
       const created = measured.filter((x) => x.status === 201).length;
       const all = loads.flatMap((l) => [...l.warmup, ...l.measured]);
-      check(all.every((x) => x.status === 201), `${k} API process(es): ${all.filter((x) => x.status === 201).length}/${all.length} POSTs answered 201${all.find((x) => x.status !== 201)?.problem ? `; first problem: ${all.find((x) => x.status !== 201)?.problem}` : ''}`);
-      scaled.push({ processes: k, created, seconds, latenciesMs: measured.map((x) => x.ms), bareRate: perMerchant ? perMerchant.bare.ok / perMerchant.bare.seconds : Number.NaN });
+      check(
+        all.every((x) => x.status === 201),
+        `${k} API process(es): ${all.filter((x) => x.status === 201).length}/${all.length} POSTs answered 201${all.find((x) => x.status !== 201)?.problem ? `; first problem: ${all.find((x) => x.status !== 201)?.problem}` : ''}`,
+      );
+      scaled.push({
+        processes: k,
+        created,
+        seconds,
+        latenciesMs: measured.map((x) => x.ms),
+        bareRate: perMerchant ? perMerchant.bare.ok / perMerchant.bare.seconds : Number.NaN,
+      });
     }
   }
   memory.push({ label: 'after the measured phases', sample: sampleMemory() });

@@ -14,13 +14,23 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
-import { clusterSpeakers, DEFAULT_CLUSTER_OPTIONS, type ClusterOptions, type SpeakerRegions } from '../adapters/providers/transcription/speakers.js';
+import {
+  clusterSpeakers,
+  DEFAULT_CLUSTER_OPTIONS,
+  type ClusterOptions,
+  type SpeakerRegions,
+} from '../adapters/providers/transcription/speakers.js';
 import { diarizationErrorRate } from '../test/helpers/der.js';
 import { DIALOGUE_VOICES, makeDialogue, type Dialogue } from '../test/helpers/speaker-dialogue.js';
 import { VOICES } from '../test/helpers/speech-corpus.js';
 
 const { values } = parseArgs({
-  options: { dialogues: { type: 'string', default: '4' }, turns: { type: 'string', default: '14' }, out: { type: 'string', default: '/tmp/paycore-speakers' }, similar: { type: 'boolean', default: false } },
+  options: {
+    dialogues: { type: 'string', default: '4' },
+    turns: { type: 'string', default: '14' },
+    out: { type: 'string', default: '/tmp/paycore-speakers' },
+    similar: { type: 'boolean', default: false },
+  },
 });
 const perCount = Number(values.dialogues);
 const turns = Number(values.turns);
@@ -41,7 +51,9 @@ try {
   for (const voices of values.similar ? [2] : [2, 3, 4]) {
     for (let d = 0; d < perCount; d++) {
       const name = `${values.similar ? 'similar' : 'v'}${voices}-d${d}-t${turns}`;
-      const set = values.similar ? VOICES.map((v) => ({ voice: v.voice, pitch: 50, speed: v.speed })) : DIALOGUE_VOICES.slice(0, voices);
+      const set = values.similar
+        ? VOICES.map((v) => ({ voice: v.voice, pitch: 50, speed: v.speed }))
+        : DIALOGUE_VOICES.slice(0, voices);
       const dialogue = await makeDialogue(out, name, { voices: set, turns, seed: 1000 * voices + d });
       const cache = join(out, `${name}.regions.json`);
       let regions: SpeakerRegions;
@@ -60,7 +72,10 @@ try {
 } finally {
   await provider.close();
 }
-if (audioSeconds > 0) console.log(`engine: ${audioSeconds.toFixed(0)} s of audio in ${(engineMs / 1000).toFixed(1)} s (real-time factor ${(engineMs / 1000 / audioSeconds).toFixed(3)})`);
+if (audioSeconds > 0)
+  console.log(
+    `engine: ${audioSeconds.toFixed(0)} s of audio in ${(engineMs / 1000).toFixed(1)} s (real-time factor ${(engineMs / 1000 / audioSeconds).toFixed(3)})`,
+  );
 
 // Region-level similarities: a region's true speaker is the turn it overlaps most.
 const same: number[] = [];
@@ -93,7 +108,11 @@ const stats = (xs: number[]) => {
 console.log(`same speaker regions:  ${stats(same)}`);
 console.log(`cross speaker regions: ${stats(cross)}`);
 
-function evaluate(options: Partial<ClusterOptions>): { byVoices: Map<number, number>; speakersRight: number; overall: number } {
+function evaluate(options: Partial<ClusterOptions>): {
+  byVoices: Map<number, number>;
+  speakersRight: number;
+  overall: number;
+} {
   const totals = new Map<number, { err: number; speech: number }>();
   let speakersRight = 0;
   let err = 0;
@@ -108,7 +127,11 @@ function evaluate(options: Partial<ClusterOptions>): { byVoices: Map<number, num
     speech += result.speech;
     if (new Set(hyp.map((h) => h.speaker)).size === s.voices) speakersRight++;
   }
-  return { byVoices: new Map([...totals].map(([v, t]) => [v, t.err / t.speech])), speakersRight, overall: err / speech };
+  return {
+    byVoices: new Map([...totals].map(([v, t]) => [v, t.err / t.speech])),
+    speakersRight,
+    overall: err / speech,
+  };
 }
 
 console.log(`\n${samples.length} dialogues, ${turns} turns each; DER by voice count (speakers counted right)`);
@@ -118,8 +141,15 @@ for (const threshold of [0.6, 0.64, 0.66, 0.68, 0.7, 0.72, 0.74, 0.76, 0.78, 0.8
     for (const minSpeakerSeconds of [1, 5]) {
       const r = evaluate({ threshold, groupThreshold, minSpeakerSeconds });
       const cells = [2, 3, 4].map((v) => (r.byVoices.get(v) ?? NaN).toFixed(3).padStart(10)).join(' ');
-      const mark = threshold === DEFAULT_CLUSTER_OPTIONS.threshold && groupThreshold === DEFAULT_CLUSTER_OPTIONS.groupThreshold && minSpeakerSeconds === DEFAULT_CLUSTER_OPTIONS.minSpeakerSeconds ? '  <- default' : '';
-      console.log(`${threshold.toFixed(2).padStart(9)} ${groupThreshold.toFixed(2).padStart(14)} ${String(minSpeakerSeconds).padStart(17)} | ${cells} | ${r.overall.toFixed(3).padStart(8)} ${String(r.speakersRight).padStart(6)}/${samples.length}${mark}`);
+      const mark =
+        threshold === DEFAULT_CLUSTER_OPTIONS.threshold &&
+        groupThreshold === DEFAULT_CLUSTER_OPTIONS.groupThreshold &&
+        minSpeakerSeconds === DEFAULT_CLUSTER_OPTIONS.minSpeakerSeconds
+          ? '  <- default'
+          : '';
+      console.log(
+        `${threshold.toFixed(2).padStart(9)} ${groupThreshold.toFixed(2).padStart(14)} ${String(minSpeakerSeconds).padStart(17)} | ${cells} | ${r.overall.toFixed(3).padStart(8)} ${String(r.speakersRight).padStart(6)}/${samples.length}${mark}`,
+      );
     }
   }
 }

@@ -66,7 +66,8 @@ const fixed = (n: number, d = 3) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 /** The sentences in both voices, repeated until `minutes` of speech; with its text. */
 async function corpus(dir: string, minutes: number): Promise<{ path: string; text: string; duration: number }> {
   const clips = [];
-  for (const [i, v] of VOICES.entries()) clips.push(await spokenClip(dir, `voice-${i}`, SENTENCES, v.voice, v.speed, 1.0));
+  for (const [i, v] of VOICES.entries())
+    clips.push(await spokenClip(dir, `voice-${i}`, SENTENCES, v.voice, v.speed, 1.0));
   const once = clips.reduce((s, c) => s + c.duration + 1, 0);
   const repeats = Math.max(1, Math.round((minutes * 60) / once));
   const list = join(dir, 'list.txt');
@@ -78,10 +79,40 @@ async function corpus(dir: string, minutes: number): Promise<{ path: string; tex
       texts.push(c.text);
     }
   }
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=22050:cl=mono', '-t', '1', '-c:a', 'pcm_s16le', join(dir, 'gap.wav')]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'anullsrc=r=22050:cl=mono',
+    '-t',
+    '1',
+    '-c:a',
+    'pcm_s16le',
+    join(dir, 'gap.wav'),
+  ]);
   await writeFile(list, `${lines.join('\n')}\n`);
   const path = join(dir, 'speech.mp3');
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c:a', 'libmp3lame', '-q:a', '4', path]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-c:a',
+    'libmp3lame',
+    '-q:a',
+    '4',
+    path,
+  ]);
   const probe = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]);
   return { path, text: texts.join(' '), duration: Number(probe.stdout.trim()) };
 }
@@ -89,7 +120,12 @@ async function corpus(dir: string, minutes: number): Promise<{ path: string; tex
 async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
   const work = await mkdtemp(join(os.tmpdir(), 'bench-transcription-'));
   lifecycle.defer(`remove ${work}`, () => rm(work, { recursive: true, force: true }));
-  const config = loadConfig({ ...process.env, STORAGE_DIR: join(work, 'storage'), RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT, RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT });
+  const config = loadConfig({
+    ...process.env,
+    STORAGE_DIR: join(work, 'storage'),
+    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
+  });
   const logger = createLogger({ level: 'warn', name: 'bench-transcription' });
   installTemporalRuntime(logger);
   const infra = await ensureInfrastructure(config, progress, { fsync: false });
@@ -97,9 +133,17 @@ async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_transcription_${runId}`, lifecycle);
   await migrateLatest(db);
-  const { company, owner } = await createCompany(db, { name: `bench-transcription-${runId}`, ownerEmail: `bench-transcription-${runId}@example.com` });
-  if (!infra.adminDatabaseUrl) lifecycle.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
-  const { secret: apiKey } = await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] }, new Date());
+  const { company, owner } = await createCompany(db, {
+    name: `bench-transcription-${runId}`,
+    ownerEmail: `bench-transcription-${runId}@example.com`,
+  });
+  if (!infra.adminDatabaseUrl)
+    lifecycle.defer(`retire company ${company.id}`, () => retireBenchCompany(db, company.id));
+  const { secret: apiKey } = await issueCompanyKey(
+    db,
+    { companyId: company.id, memberId: owner.id, name: 'bench', scopes: ['read', 'write'] },
+    new Date(),
+  );
 
   progress(`generating about ${opts.minutes} minutes of espeak-ng speech`);
   const speech = await corpus(work, opts.minutes);
@@ -110,7 +154,12 @@ async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
   const engine = new OfflineWhisperProvider({ concurrency: 1, timeoutMs: config.transcription.timeoutMs, logger });
   lifecycle.defer('stop the speech engine', () => engine.close());
   const server = await startProcessingBench(lifecycle, {
-    name: 'bench-transcription', infra, config, db, logger, runners: createFileOperationRunners(),
+    name: 'bench-transcription',
+    infra,
+    config,
+    db,
+    logger,
+    runners: createFileOperationRunners(),
     speech: { provider: engine, speakers: engine, media: {}, chunkSeconds: opts.chunkSeconds },
   });
   const client = v1Client(server.url, apiKey);
@@ -136,15 +185,23 @@ async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
     directSpeakersMs.push(performance.now() - t);
     directWer = wordErrorRate(speech.text, direct.words.map((w) => w.word).join(' ')).wer;
 
-    const polling = client.submitAndPoll({ operation: 'transcribe', upload_ids: [uploadId], options: { output_format: 'json' } }, `bench-${runId}-${r}`, opts.pollMs, lifecycle.signal);
+    const polling = client.submitAndPoll(
+      { operation: 'transcribe', upload_ids: [uploadId], options: { output_format: 'json' } },
+      `bench-${runId}-${r}`,
+      opts.pollMs,
+      lifecycle.signal,
+    );
     polling.catch(() => undefined);
     const polled = await withDeadline(polling, 60 * 60_000, `transcribe job #${r}`, lifecycle.signal);
     const j = polled.job;
-    if (j.status !== 'completed') throw new Error(`transcribe job ${j.id} ${j.status}: ${j.error_code ?? ''} ${j.error ?? ''}`);
+    if (j.status !== 'completed')
+      throw new Error(`transcribe job ${j.id} ${j.status}: ${j.error_code ?? ''} ${j.error ?? ''}`);
     if (j.charged_credits !== credits) problems.push(`job ${j.id} charged ${j.charged_credits}, expected ${credits}`);
     jobMs.push(polled.e2eMs);
     processingMs.push(Date.parse(j.finished_at!) - Date.parse(j.started_at!));
-    const transcript = JSON.parse((await client.download(j.result!.files[0]!.download_path)).toString('utf8')) as { words: Array<{ word: string }> };
+    const transcript = JSON.parse((await client.download(j.result!.files[0]!.download_path)).toString('utf8')) as {
+      words: Array<{ word: string }>;
+    };
     jobWer = wordErrorRate(speech.text, transcript.words.map((w) => w.word).join(' ')).wer;
   }
 
@@ -153,7 +210,10 @@ async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
   const directBoth = directMs.map((d, i) => d + directSpeakersMs[i]!);
   const cpu = os.cpus();
   const out = [
-    `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `machine: node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
     `engine: faster-whisper (Whisper base, int8, CPU) in one worker process; speakers: Silero VAD + Resemblyzer encoder (numpy)`,
     `database: ${description}; temporal: ${infra.temporalAddress}, task queue ${server.taskQueue}, in-process worker`,
     `input: ${fixed(speech.duration, 1)} s of espeak-ng speech (2 voices, MP3), ${speech.text.split(/\s+/).length} words; chunks of about ${opts.chunkSeconds} s; ${opts.rounds} measured round(s) after a warm-up`,
@@ -161,14 +221,31 @@ async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
     table([
       ['transcription of the same file', 'median s', 'real-time factor', 'WER'],
       ['engine directly: transcribe', fixed(med(directMs) / 1000, 1), fixed(rtf(med(directMs))), fixed(directWer)],
-      ['engine directly: transcribe + speaker regions', fixed(med(directBoth) / 1000, 1), fixed(rtf(med(directBoth))), ''],
-      ['transcribe job, API + Temporal (submit -> seen completed)', fixed(med(jobMs) / 1000, 1), fixed(rtf(med(jobMs))), fixed(jobWer)],
-      ['  of which processing (started_at -> finished_at)', fixed(med(processingMs) / 1000, 1), fixed(rtf(med(processingMs))), ''],
+      [
+        'engine directly: transcribe + speaker regions',
+        fixed(med(directBoth) / 1000, 1),
+        fixed(rtf(med(directBoth))),
+        '',
+      ],
+      [
+        'transcribe job, API + Temporal (submit -> seen completed)',
+        fixed(med(jobMs) / 1000, 1),
+        fixed(rtf(med(jobMs))),
+        fixed(jobWer),
+      ],
+      [
+        '  of which processing (started_at -> finished_at)',
+        fixed(med(processingMs) / 1000, 1),
+        fixed(rtf(med(processingMs))),
+        '',
+      ],
     ]),
     '',
     `ratio job / engine directly with speakers (medians): ${fixed(med(jobMs) / med(directBoth), 2)}x; job / transcribe alone: ${fixed(med(jobMs) / med(directMs), 2)}x`,
     '',
-    problems.length ? `PROBLEMS:\n${problems.map((p) => `  - ${p}`).join('\n')}` : 'checks: every job completed and charged its quote',
+    problems.length
+      ? `PROBLEMS:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+      : 'checks: every job completed and charged its quote',
     '',
   ];
   process.stdout.write(out.join('\n'));

@@ -33,8 +33,23 @@ import { startCountingRpcProxy } from './lib/json-rpc-proxy.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { warningSink, withDeadline } from './lib/measure.js';
 import { createBenchMerchant, type BenchMerchant } from './lib/proof-db.js';
-import { createOpenRequests, evidenceCounts, oneOpenPerWallet, openRequestsPerWallet, paidAmong, watcherProgress, type OpenRequest } from './lib/watcher-db.js';
-import { formatReport, isHealthy, splitScans, type Check, type LatencySample, type ScanCase } from './lib/watcher-report.js';
+import {
+  createOpenRequests,
+  evidenceCounts,
+  oneOpenPerWallet,
+  openRequestsPerWallet,
+  paidAmong,
+  watcherProgress,
+  type OpenRequest,
+} from './lib/watcher-db.js';
+import {
+  formatReport,
+  isHealthy,
+  splitScans,
+  type Check,
+  type LatencySample,
+  type ScanCase,
+} from './lib/watcher-report.js';
 
 const NETWORK = 'base' satisfies EvmNetwork;
 const USDC = EVM.base.usdc;
@@ -85,10 +100,14 @@ function parseOptions(argv: string[]): Options {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** `total` spread over `parts` as evenly as possible. */
-const spread = (total: number, parts: number) => Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
+const spread = (total: number, parts: number) =>
+  Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
 
 async function startBackends(config: Config, run: RunLifecycle): Promise<{ infra: Infrastructure; node: EvmNode }> {
-  const [infra, node] = await Promise.allSettled([ensureInfrastructure(config, progress, { fsync: false }), startEvmNode({ chainId: EVM.base.chainId })]);
+  const [infra, node] = await Promise.allSettled([
+    ensureInfrastructure(config, progress, { fsync: false }),
+    startEvmNode({ chainId: EVM.base.chainId }),
+  ]);
   if (infra.status === 'fulfilled') run.defer('stop infrastructure', () => infra.value.stop());
   if (node.status === 'fulfilled') run.defer('stop the Hardhat node', () => node.value.stop());
   if (infra.status === 'rejected') throw infra.reason;
@@ -106,7 +125,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   run.signal.throwIfAborted();
   if (!infra.adminDatabaseUrl) {
     // watcher_progress is one row per network: a shared database's real progress would stop (or be moved by) this run.
-    throw new Error('bench:watcher needs a database of its own: unset DATABASE_URL so it creates one on the embedded server');
+    throw new Error(
+      'bench:watcher needs a database of its own: unset DATABASE_URL so it creates one on the embedded server',
+    );
   }
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_watcher_${runId}`, run);
@@ -122,7 +143,15 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   run.defer('close the RPC proxy', () => proxy.close());
   const secretBox = createSecretBox(generateSecretsKey());
   const merchants: BenchMerchant[] = [];
-  for (let i = 0; i < WALLETS; i++) merchants.push(await createBenchMerchant(db, { name: `bench-watcher-${runId}-${i + 1}`, webhook: false, secretBox, now: new Date() }));
+  for (let i = 0; i < WALLETS; i++)
+    merchants.push(
+      await createBenchMerchant(db, {
+        name: `bench-watcher-${runId}-${i + 1}`,
+        webhook: false,
+        secretBox,
+        now: new Date(),
+      }),
+    );
 
   progress('bundling workflows');
   const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
@@ -131,17 +160,28 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   // Its own id (not watch:base), so a watcher of a real deployment on the same Temporal server is never touched.
   const watcherId = `watch:${NETWORK}:bench-${runId}`;
   // Terminated after the worker has stopped (clean-up runs in reverse), so no workflow task is in flight then.
-  const admin = await connectWorkflowGateway({ address: infra.temporalAddress, namespace: config.temporal.namespace, taskQueue });
+  const admin = await connectWorkflowGateway({
+    address: infra.temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue,
+  });
   run.defer('close the admin client', () => admin.close());
   run.defer('terminate the watcher workflow', async () => {
-    await admin.client.workflow.getHandle(watcherId).terminate('benchmark finished').catch(() => undefined);
+    await admin.client.workflow
+      .getHandle(watcherId)
+      .terminate('benchmark finished')
+      .catch(() => undefined);
   });
   const gw = await startBenchWorker(run, {
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue,
     activityDeps: {
-      db, logger, secretBox, resolver: createSystemResolver(), allowLoopbackForTests: false,
+      db,
+      logger,
+      secretBox,
+      resolver: createSystemResolver(),
+      allowLoopbackForTests: false,
       watcher: {
         evm: createEvmTransferScanner({
           rpcUrls: { [NETWORK]: [proxy.url] },
@@ -155,7 +195,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-watcher-${process.pid}`,
   });
-  await gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: NETWORK, pollIntervalMs: opts.pollMs, maxBlocks: opts.rangeBlocks }] });
+  await gw.client.workflow.start('paymentWatcherWorkflow', {
+    workflowId: watcherId,
+    taskQueue,
+    args: [{ network: NETWORK, pollIntervalMs: opts.pollMs, maxBlocks: opts.rangeBlocks }],
+  });
 
   const waitUntil = async (what: string, probe: () => Promise<boolean>, ms = 120_000) =>
     withDeadline(
@@ -179,9 +223,17 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   // ---- 1. Detection latency: blocks mined by the benchmark at a steady interval, automine off.
   const total = WARMUP + opts.n;
   progress(`part 1: ${total} payments, one every ${EVERY_BLOCKS} blocks, a block every ${opts.blockMs} ms`);
-  const toPay = await createOpenRequests(db, merchants, spread(total, WALLETS), { quotedAtomic: QUOTED, description: 'Bench watcher latency', validHours: VALID_HOURS }, run.signal);
+  const toPay = await createOpenRequests(
+    db,
+    merchants,
+    spread(total, WALLETS),
+    { quotedAtomic: QUOTED, description: 'Bench watcher latency', validHours: VALID_HOURS },
+    run.signal,
+  );
   // Round-robin over the wallets.
-  const order = spread(total, WALLETS).flatMap((k, w) => Array.from({ length: k }, (_, j) => ({ w, j }))).sort((a, b) => a.j - b.j || a.w - b.w);
+  const order = spread(total, WALLETS)
+    .flatMap((k, w) => Array.from({ length: k }, (_, j) => ({ w, j })))
+    .sort((a, b) => a.j - b.j || a.w - b.w);
   const byWallet = merchants.map((m) => toPay.filter((r) => r.payTo === m.wallet.address));
   const payments: OpenRequest[] = order.map(({ w, j }) => byWallet[w]![j]!);
 
@@ -215,7 +267,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       const j = (tick - 1) / EVERY_BLOCKS;
       if (Number.isInteger(j) && j < total) {
         const req = payments[j]!;
-        sent.push({ req, hash: await node.transfer(USDC, payers[j % payers.length]!, req.payTo, req.amountAtomic), afterBlock: head });
+        sent.push({
+          req,
+          hash: await node.transfer(USDC, payers[j % payers.length]!, req.payTo, req.amountAtomic),
+          afterBlock: head,
+        });
       }
     }
   } finally {
@@ -223,7 +279,10 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     await watching;
   }
   const minedSeconds = (performance.now() - started) / 1000;
-  check(Number(await node.blockNumber()) === head, `part 1: the benchmark mined every block of the phase (${minedAt.size} blocks in ${minedSeconds.toFixed(1)} s)`);
+  check(
+    Number(await node.blockNumber()) === head,
+    `part 1: the benchmark mined every block of the phase (${minedAt.size} blocks in ${minedSeconds.toFixed(1)} s)`,
+  );
   await node.setAutomine(true);
 
   const samples: LatencySample[] = [];
@@ -236,12 +295,25 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     if (obs && obs.txHash !== s.hash) wrongTx++;
     const finalBlock = block + C - 1;
     const finalAt = minedAt.get(finalBlock);
-    if (i >= WARMUP && obs && finalAt !== undefined) samples.push({ blocks: obs.head - finalBlock, ms: obs.at - finalAt });
+    if (i >= WARMUP && obs && finalAt !== undefined)
+      samples.push({ blocks: obs.head - finalBlock, ms: obs.at - finalAt });
   }
-  check(seen.size === total && wrongTx === 0, `part 1: ${seen.size}/${total} requests seen PAID, ${wrongTx} by another transaction than their payment`);
-  check(nextBlock === sent.length, `part 1: ${nextBlock}/${sent.length} payments were mined in the block after they were sent (the steady cadence held)`);
-  const ev1 = await evidenceCounts(db, sent.map((s) => s.hash));
-  check(ev1.rows === sent.length && ev1.distinct === sent.length && ev1.paid === sent.length, `part 1: ${ev1.rows} evidence rows for ${sent.length} transfers (${ev1.distinct} distinct, ${ev1.paid} decided paid)`);
+  check(
+    seen.size === total && wrongTx === 0,
+    `part 1: ${seen.size}/${total} requests seen PAID, ${wrongTx} by another transaction than their payment`,
+  );
+  check(
+    nextBlock === sent.length,
+    `part 1: ${nextBlock}/${sent.length} payments were mined in the block after they were sent (the steady cadence held)`,
+  );
+  const ev1 = await evidenceCounts(
+    db,
+    sent.map((s) => s.hash),
+  );
+  check(
+    ev1.rows === sent.length && ev1.distinct === sent.length && ev1.paid === sent.length,
+    `part 1: ${ev1.rows} evidence rows for ${sent.length} transfers (${ev1.distinct} distinct, ${ev1.paid} decided paid)`,
+  );
 
   // ---- 2. RPC calls per scan: 10 open requests, then 1,000, the same blocks scanned and the same payments.
   let failedCalls = 0;
@@ -261,39 +333,79 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const open = await openRequestsPerWallet(db, merchants);
     const missing = spread(target, WALLETS).map((t, i) => Math.max(0, t - open[i]!));
     const t0 = performance.now();
-    await createOpenRequests(db, merchants, missing, { quotedAtomic: QUOTED, description: 'Bench watcher open request', validHours: VALID_HOURS }, run.signal);
+    await createOpenRequests(
+      db,
+      merchants,
+      missing,
+      { quotedAtomic: QUOTED, description: 'Bench watcher open request', validHours: VALID_HOURS },
+      run.signal,
+    );
     if (target !== WALLETS) {
-      creation = `open requests made through the repository (wallet row lock + insertPaymentRequest in one transaction, as the API does; ` +
+      creation =
+        `open requests made through the repository (wallet row lock + insertPaymentRequest in one transaction, as the API does; ` +
         `${WALLETS} wallets in parallel), not HTTP: ${missing.reduce((a, b) => a + b, 0)} in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
     }
     const chosen = await oneOpenPerWallet(db, merchants.slice(0, payments2));
 
     await waitUntil(`the watcher to catch up before ${label}`, caughtUp);
     const hashes: Hash[] = [];
-    for (const [i, r] of chosen.entries()) hashes.push(await node.transfer(USDC, payers[i % payers.length]!, r.payTo, r.amountAtomic)); // one block each, none final yet
+    for (const [i, r] of chosen.entries())
+      hashes.push(await node.transfer(USDC, payers[i % payers.length]!, r.payTo, r.amountAtomic)); // one block each, none final yet
     await waitUntil(`the watcher to catch up after the payments of ${label}`, caughtUp);
     takeCalls();
     const openNow = (await openRequestsPerWallet(db, merchants)).reduce((a, b) => a + b, 0);
     const from = await watcherProgress(db, NETWORK);
     await node.mine(blocksPerCase); // one call: the head jumps by S x R blocks at once
     const to = from + blocksPerCase;
-    await waitUntil(`the watcher to scan the blocks of ${label}`, async () => (await watcherProgress(db, NETWORK)) >= to && (await paidAmong(db, chosen.map((r) => r.id))).size === chosen.length);
+    await waitUntil(
+      `the watcher to scan the blocks of ${label}`,
+      async () =>
+        (await watcherProgress(db, NETWORK)) >= to &&
+        (
+          await paidAmong(
+            db,
+            chosen.map((r) => r.id),
+          )
+        ).size === chosen.length,
+    );
     const done = performance.now();
     const scans = splitScans(takeCalls());
     const working = scans.filter((s) => s.blocks > 0);
     const partial = scans.filter((s) => !['eth_blockNumber', 'eth_chainId'].includes(s.calls[0]!.method)).length;
-    cases.push({ label, open: openNow, wallets: WALLETS, payments: chosen.length, working, idle: scans.length - working.length - partial, seconds: working.length ? (done - working[0]!.calls[0]!.at) / 1000 : Number.NaN });
+    cases.push({
+      label,
+      open: openNow,
+      wallets: WALLETS,
+      payments: chosen.length,
+      working,
+      idle: scans.length - working.length - partial,
+      seconds: working.length ? (done - working[0]!.calls[0]!.at) / 1000 : Number.NaN,
+    });
 
     const scanned = working.reduce((n, s) => n + s.blocks, 0);
-    check(openNow === target && scanned === blocksPerCase && working[0]?.fromBlock === from + 1 && working.at(-1)?.toBlock === to && partial === 0,
-      `${label}: ${openNow} open when mined; the scans covered blocks ${working[0]?.fromBlock ?? '?'}..${working.at(-1)?.toBlock ?? '?'} (${scanned} blocks, expected ${from + 1}..${to}) in ${working.length} scans`);
-    const paid = await paidAmong(db, chosen.map((r) => r.id));
+    check(
+      openNow === target &&
+        scanned === blocksPerCase &&
+        working[0]?.fromBlock === from + 1 &&
+        working.at(-1)?.toBlock === to &&
+        partial === 0,
+      `${label}: ${openNow} open when mined; the scans covered blocks ${working[0]?.fromBlock ?? '?'}..${working.at(-1)?.toBlock ?? '?'} (${scanned} blocks, expected ${from + 1}..${to}) in ${working.length} scans`,
+    );
+    const paid = await paidAmong(
+      db,
+      chosen.map((r) => r.id),
+    );
     const ev = await evidenceCounts(db, hashes);
-    check(chosen.every((r, i) => paid.get(r.id) === hashes[i]) && ev.rows === hashes.length && ev.paid === hashes.length,
-      `${label}: ${paid.size}/${chosen.length} paid requests PAID by their own transfer; ${ev.rows} evidence rows for ${hashes.length} transfers`);
+    check(
+      chosen.every((r, i) => paid.get(r.id) === hashes[i]) && ev.rows === hashes.length && ev.paid === hashes.length,
+      `${label}: ${paid.size}/${chosen.length} paid requests PAID by their own transfer; ${ev.rows} evidence rows for ${hashes.length} transfers`,
+    );
   }
   const [small, large] = cases;
-  check(small !== undefined && large !== undefined && small.working.length === large.working.length, `part 2: the same number of working scans in both cases (${small?.working.length} and ${large?.working.length})`);
+  check(
+    small !== undefined && large !== undefined && small.working.length === large.working.length,
+    `part 2: the same number of working scans in both cases (${small?.working.length} and ${large?.working.length})`,
+  );
   takeCalls();
   check(failedCalls === 0, `no JSON-RPC call through the proxy failed or answered an error (${failedCalls})`);
 
@@ -301,10 +413,21 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const report = {
     machine: `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     chain: `Hardhat at ${node.url} behind a counting JSON-RPC proxy, chain id ${node.chainId}, USDC-like token at ${USDC}, ${C} confirmations required`,
-    watcher: `paymentWatcherWorkflow ${watcherId} on an in-process worker (task queue ${taskQueue}, Temporal ${infra.temporalAddress}), ` +
+    watcher:
+      `paymentWatcherWorkflow ${watcherId} on an in-process worker (task queue ${taskQueue}, Temporal ${infra.temporalAddress}), ` +
       `poll ${opts.pollMs} ms when caught up, ranges of up to ${opts.rangeBlocks} blocks; ${WALLETS} merchants with one verified wallet each`,
     database: `${description}, pool max ${config.database.poolMax}`,
-    latency: { n: opts.n, warmup: WARMUP, everyBlocks: EVERY_BLOCKS, blockMs: opts.blockMs, confirmations: C, pollMs: opts.pollMs, samples, minedSeconds, blocksMined: minedAt.size },
+    latency: {
+      n: opts.n,
+      warmup: WARMUP,
+      everyBlocks: EVERY_BLOCKS,
+      blockMs: opts.blockMs,
+      confirmations: C,
+      pollMs: opts.pollMs,
+      samples,
+      minedSeconds,
+      blocksMined: minedAt.size,
+    },
     cases,
     scansPerCase: opts.scans,
     rangeBlocks: opts.rangeBlocks,

@@ -75,13 +75,19 @@ function eventBody(eventId: string, i: number): Buffer {
       id: eventId,
       type: EVENT_TYPE,
       created_at: '2026-11-22T00:00:00.000Z',
-      data: { job_id: `job_bench_${String(i).padStart(6, '0')}`, status: 'succeeded', result_url: 'https://example.com/results/abcdef' },
+      data: {
+        job_id: `job_bench_${String(i).padStart(6, '0')}`,
+        status: 'succeeded',
+        result_url: 'https://example.com/results/abcdef',
+      },
     }),
   );
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const memory: { label: string; sample: MemorySample }[] = [{ label: 'at start (before infrastructure)', sample: sampleMemory() }];
+  const memory: { label: string; sample: MemorySample }[] = [
+    { label: 'at start (before infrastructure)', sample: sampleMemory() },
+  ];
   const config = loadConfig({ ...process.env, WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' });
   const logger = createLogger({ level: 'warn', name: 'bench' });
   installTemporalRuntime(logger);
@@ -114,7 +120,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   };
   progress(`plain loop: ${WARMUP} warm-up + ${opts.n} POSTs, ${opts.concurrency} in flight`);
   for (let i = 0; i < WARMUP; i++) await plainPost(`evt_bench_plain_warmup_${i}`);
-  const plain: PhaseResult = { label: `plain loop (${opts.concurrency} in flight)`, n: opts.n, ok: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const plain: PhaseResult = {
+    label: `plain loop (${opts.concurrency} in flight)`,
+    n: opts.n,
+    ok: 0,
+    failed: 0,
+    seconds: 0,
+    latenciesMs: [],
+  };
   const receivedBeforePlain = receiver.count;
   const plainStart = performance.now();
   await runPool(
@@ -140,20 +153,28 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const secretBox = createSecretBox(secretsKey);
   const taskQueue = `bench-webhooks-${runId}`;
   memory.push({ label: 'before worker start', sample: sampleMemory() });
-  const workers = opts.workerProcesses > 0
-    ? await startWorkerProcesses(run, opts.workerProcesses, { code, databaseUrl, temporalAddress: infra.temporalAddress, taskQueue, secretsKey })
-    : null;
-  if (!workers) await startBenchWorker(run, {
-    address: infra.temporalAddress,
-    namespace: config.temporal.namespace,
-    taskQueue,
-    activityDeps: { db, logger, secretBox, resolver, allowLoopbackForTests },
-    workflowBundle: { code },
-    shutdownGraceMs: 5000,
-    identity: `bench-webhooks-${process.pid}`,
-    tuning: config.temporal.worker,
-    dispatch: config.webhooks.dispatch,
-  });
+  const workers =
+    opts.workerProcesses > 0
+      ? await startWorkerProcesses(run, opts.workerProcesses, {
+          code,
+          databaseUrl,
+          temporalAddress: infra.temporalAddress,
+          taskQueue,
+          secretsKey,
+        })
+      : null;
+  if (!workers)
+    await startBenchWorker(run, {
+      address: infra.temporalAddress,
+      namespace: config.temporal.namespace,
+      taskQueue,
+      activityDeps: { db, logger, secretBox, resolver, allowLoopbackForTests },
+      workflowBundle: { code },
+      shutdownGraceMs: 5000,
+      identity: `bench-webhooks-${process.pid}`,
+      tuning: config.temporal.worker,
+      dispatch: config.webhooks.dispatch,
+    });
   const endpoint = await createEndpoint(db, {
     interface: 'v1',
     tenantId,
@@ -163,9 +184,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   });
 
   /** Records the delivery; its commit wakes the dispatcher. */
-  const enqueue = (eventId: string, i: number) => enqueueDelivery(db, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
+  const enqueue = (eventId: string, i: number) =>
+    enqueueDelivery(db, { endpoint, eventId, eventType: EVENT_TYPE, body: eventBody(eventId, i) });
 
-  progress(`delivery path: ${WARMUP} warm-up + ${opts.n} deliveries, ${opts.startConcurrency} enqueues in flight, task queue ${taskQueue}`);
+  progress(
+    `delivery path: ${WARMUP} warm-up + ${opts.n} deliveries, ${opts.startConcurrency} enqueues in flight, task queue ${taskQueue}`,
+  );
   const warmupPrefix = `evt_bench_wfwarmup_${runId}_`;
   const warmup = (async () => {
     for (let i = 0; i < WARMUP; i++) await enqueue(`${warmupPrefix}${i}`, i);
@@ -175,7 +199,14 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   await withDeadline(warmup, 60_000, 'the warm-up deliveries', run.signal);
   const receivedBeforeWorkflow = receiver.count;
 
-  const wf: PhaseResult = { label: `dispatcher (${opts.startConcurrency} enqueues in flight)`, n: opts.n, ok: 0, failed: 0, seconds: 0, latenciesMs: [] };
+  const wf: PhaseResult = {
+    label: `dispatcher (${opts.startConcurrency} enqueues in flight)`,
+    n: opts.n,
+    ok: 0,
+    failed: 0,
+    seconds: 0,
+    latenciesMs: [],
+  };
   const workflowErrors: string[] = [];
   memory.push({ label: 'before workflow phase', sample: sampleMemory() });
   const sampler = startMemorySampler(250);
@@ -186,9 +217,12 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const countStatement = (q: { sql?: string }) => {
     const sql = (q.sql ?? '').trimStart();
     if (sql.startsWith('select count(*)')) return;
-    const kind = sql.startsWith('insert into "webhook_deliveries"') ? 'enqueue (insert)'
-      : sql.startsWith('WITH busy') ? 'claim'
-        : sql.startsWith('WITH f AS') ? 'attempts + states (grouped)'
+    const kind = sql.startsWith('insert into "webhook_deliveries"')
+      ? 'enqueue (insert)'
+      : sql.startsWith('WITH busy')
+        ? 'claim'
+        : sql.startsWith('WITH f AS')
+          ? 'attempts + states (grouped)'
           : sql.split(/\s+/).slice(0, 3).join(' ');
     statements.set(kind, (statements.get(kind) ?? 0) + 1);
   };
@@ -267,7 +301,10 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     `worker tuning: ${w.workflowTasks} workflow tasks, ${w.activities} activities, ${w.localActivities} local activities, ${w.cachedWorkflows} cached, ` +
       `${w.workflowPollers} workflow pollers (non-sticky ratio ${w.nonStickyPollRatio}), ${w.activityPollers} activity pollers\n`,
   );
-  if (workers) process.stdout.write(`worker processes: ${workers.length}, peak rss each: ${workers.map((p) => `${(p.peakRss / 2 ** 20).toFixed(1)} MiB`).join(', ')}\n`);
+  if (workers)
+    process.stdout.write(
+      `worker processes: ${workers.length}, peak rss each: ${workers.map((p) => `${(p.peakRss / 2 ** 20).toFixed(1)} MiB`).join(', ')}\n`,
+    );
   return isHealthy(report);
 }
 
@@ -286,7 +323,14 @@ async function startWorkerProcesses(
   return Promise.all(
     Array.from({ length: n }, async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', script], {
-        env: { ...process.env, BENCH_DATABASE_URL: o.databaseUrl, BENCH_TEMPORAL_ADDRESS: o.temporalAddress, BENCH_TASK_QUEUE: o.taskQueue, BENCH_BUNDLE_PATH: bundlePath, BENCH_SECRETS_KEY: o.secretsKey },
+        env: {
+          ...process.env,
+          BENCH_DATABASE_URL: o.databaseUrl,
+          BENCH_TEMPORAL_ADDRESS: o.temporalAddress,
+          BENCH_TASK_QUEUE: o.taskQueue,
+          BENCH_BUNDLE_PATH: bundlePath,
+          BENCH_SECRETS_KEY: o.secretsKey,
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -26,7 +26,14 @@ import { startApiProcesses } from './lib/api-processes.js';
 import { timedPayingClient } from './lib/x402-client.js';
 import { BENCH_RATE_LIMIT, parsePaidBenchOptions, startX402BenchApp, type PaidBenchOptions } from './lib/x402-app.js';
 import { deleteX402RunRows, x402RunStats, type X402RunRows } from './lib/x402-db.js';
-import { formatReport, isHealthy, type Check, type PaidCall, type ScaledRows, type ThroughputSide } from './lib/x402-report.js';
+import {
+  formatReport,
+  isHealthy,
+  type Check,
+  type PaidCall,
+  type ScaledRows,
+  type ThroughputSide,
+} from './lib/x402-report.js';
 
 const WARMUP_SECONDS = 1;
 const PAID_WARMUP = 3;
@@ -44,8 +51,22 @@ const parseOptions = (argv: string[]) => parsePaidBenchOptions(argv, USAGE, 300,
 
 async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean> {
   // Transactions to inspect: one for the unpaid path, then one per paid call, each read for the first time by its call.
-  const { config, infra, chain, db, database, url: appUrl, since, hashes, amount, confirmations: required, rec, warnings, appEnv, databaseUrl } =
-    await startX402BenchApp({ name: 'bench-x402', txCount: 1 + PAID_WARMUP + opts.n }, progress, run);
+  const {
+    config,
+    infra,
+    chain,
+    db,
+    database,
+    url: appUrl,
+    since,
+    hashes,
+    amount,
+    confirmations: required,
+    rec,
+    warnings,
+    appEnv,
+    databaseUrl,
+  } = await startX402BenchApp({ name: 'bench-x402', txCount: 1 + PAID_WARMUP + opts.n }, progress, run);
   const verifyPath = `/x402${PAID_ROUTES.verify.path}`;
   const runRows: X402RunRows = { resource: `${appUrl}${verifyPath}`, since, txHashes: hashes };
   if (!infra.adminDatabaseUrl) run.defer("delete this run's x402 rows", () => deleteX402RunRows(db, runRows));
@@ -70,20 +91,43 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
   const challenge = probe.headers.get('payment-required');
   const accept = challenge ? decodePaymentRequiredHeader(challenge).accepts[0] : undefined;
   check(
-    probe.status === 402 && probeBody.code === 'payment_required' && accept?.scheme === 'exact' && accept.network === 'eip155:8453' &&
-      accept.asset === USDC && accept.amount === PAID_ROUTES.verify.priceAtomic && accept.payTo === chain.payTo,
+    probe.status === 402 &&
+      probeBody.code === 'payment_required' &&
+      accept?.scheme === 'exact' &&
+      accept.network === 'eip155:8453' &&
+      accept.asset === USDC &&
+      accept.amount === PAID_ROUTES.verify.priceAtomic &&
+      accept.payTo === chain.payTo,
     `unpaid Verify answers 402 payment_required with PAYMENT-REQUIRED: exact, eip155:8453, USDC, ${PAID_ROUTES.verify.priceAtomic}, payTo (got ${probe.status}, ${accept?.amount ?? 'no requirement'})`,
   );
   const bareProbe = await fetch(`${bareServer.url}/ok`);
-  check(bareProbe.status === 200 && ((await bareProbe.json()) as { status?: string }).status === 'ok', 'bare Koa answers 200 {"status":"ok"}');
+  check(
+    bareProbe.status === 200 && ((await bareProbe.json()) as { status?: string }).status === 'ok',
+    'bare Koa answers 200 {"status":"ok"}',
+  );
 
   const load = { concurrency: opts.concurrency, warmupMs: WARMUP_SECONDS * 1000, durationMs: opts.duration * 1000 };
-  const side = async (label: string, url: string, expectStatus: number, expectHeader?: string): Promise<ThroughputSide> => {
+  const side = async (
+    label: string,
+    url: string,
+    expectStatus: number,
+    expectHeader?: string,
+  ): Promise<ThroughputSide> => {
     progress(`throughput: ${label}`);
-    const result = await runHttpLoad({ ...load, url, expectStatus, ...(expectHeader ? { expectHeader } : {}) }, run.signal);
-    if (result.stoppedEarly) throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
-    check(result.ok > 0 && result.unexpected + result.errors === 0, `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${expectHeader ? ` with ${expectHeader}` : ''}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`);
-    check(result.connections <= opts.concurrency, `${label}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`);
+    const result = await runHttpLoad(
+      { ...load, url, expectStatus, ...(expectHeader ? { expectHeader } : {}) },
+      run.signal,
+    );
+    if (result.stoppedEarly)
+      throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
+    check(
+      result.ok > 0 && result.unexpected + result.errors === 0,
+      `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${expectHeader ? ` with ${expectHeader}` : ''}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`,
+    );
+    check(
+      result.connections <= opts.concurrency,
+      `${label}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`,
+    );
     return { label, result };
   };
   const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareServer.url}/ok`, 200);
@@ -93,21 +137,42 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
   // ---- 1b. The same app as 1 and as P API processes (api/main.ts, as deployed), the load spread over them.
   const scaled: ScaledRows[] = [];
   if (opts.processes > 0) {
-    const urls = await startApiProcesses({ n: opts.processes, databaseUrl, env: appEnv, readyPath: '/x402/health' }, progress, run);
+    const urls = await startApiProcesses(
+      { n: opts.processes, databaseUrl, env: appEnv, readyPath: '/x402/health' },
+      progress,
+      run,
+    );
     for (const k of [...new Set([1, opts.processes])]) {
       const some = urls.slice(0, k);
-      const spread = async (label: string, path: string, expectStatus: number, expectHeader?: string): Promise<ThroughputSide> => {
+      const spread = async (
+        label: string,
+        path: string,
+        expectStatus: number,
+        expectHeader?: string,
+      ): Promise<ThroughputSide> => {
         progress(`throughput: ${label}`);
-        const result = await runHttpLoadSpread({ ...load, expectStatus, ...(expectHeader ? { expectHeader } : {}) }, some.map((u) => `${u}${path}`), run.signal);
+        const result = await runHttpLoadSpread(
+          { ...load, expectStatus, ...(expectHeader ? { expectHeader } : {}) },
+          some.map((u) => `${u}${path}`),
+          run.signal,
+        );
         if (result.stoppedEarly) throw new Error(`${label}: the load stopped early (first: ${result.firstProblem})`);
-        check(result.ok > 0 && result.unexpected + result.errors === 0, `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`);
+        check(
+          result.ok > 0 && result.unexpected + result.errors === 0,
+          `${label}: ${result.ok}/${result.requests} answered ${expectStatus}${result.firstProblem ? ` (first problem: ${result.firstProblem})` : ''}`,
+        );
         return { label, result };
       };
       const processes = `${k} API process${k > 1 ? 'es' : ''}`;
       scaled.push({
         processes: k,
         health: await spread(`${processes}  GET /x402/health -> 200`, '/x402/health', 200),
-        unpaid: await spread(`${processes}  GET ${verifyPath} -> 402`, `${verifyPath}?tx_hash=${hashes[0]}`, 402, 'payment-required'),
+        unpaid: await spread(
+          `${processes}  GET ${verifyPath} -> 402`,
+          `${verifyPath}?tx_hash=${hashes[0]}`,
+          402,
+          'payment-required',
+        ),
       });
     }
   }
@@ -138,34 +203,51 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     const settlement = res.headers.get('payment-response');
     const transfers = body.transfers as Array<Record<string, unknown>> | undefined;
     const problem =
-      res.status !== 200 ? `status ${res.status} ${JSON.stringify(body).slice(0, 200)}`
-      : body.tx_hash !== hash.toLowerCase() || body.status !== 'confirmed' ? `unexpected evidence ${JSON.stringify(body).slice(0, 200)}`
-      : transfers?.length !== 1 || transfers[0]?.amount_atomic !== amount.toString() ? 'unexpected transfers'
-      : !settlement || !decodePaymentResponseHeader(settlement).success ? 'no successful PAYMENT-RESPONSE'
-      : hops.length !== 2 || hops[0]!.paid || !hops[1]!.paid ? `${hops.length} HTTP exchanges instead of unpaid + paid`
-      : sample.calls.verify !== 1 || sample.calls.read !== 1 || sample.calls.settle !== 1
-        ? `facilitator.verify x${sample.calls.verify}, getEvidence x${sample.calls.read}, facilitator.settle x${sample.calls.settle}`
-      : undefined;
+      res.status !== 200
+        ? `status ${res.status} ${JSON.stringify(body).slice(0, 200)}`
+        : body.tx_hash !== hash.toLowerCase() || body.status !== 'confirmed'
+          ? `unexpected evidence ${JSON.stringify(body).slice(0, 200)}`
+          : transfers?.length !== 1 || transfers[0]?.amount_atomic !== amount.toString()
+            ? 'unexpected transfers'
+            : !settlement || !decodePaymentResponseHeader(settlement).success
+              ? 'no successful PAYMENT-RESPONSE'
+              : hops.length !== 2 || hops[0]!.paid || !hops[1]!.paid
+                ? `${hops.length} HTTP exchanges instead of unpaid + paid`
+                : sample.calls.verify !== 1 || sample.calls.read !== 1 || sample.calls.settle !== 1
+                  ? `facilitator.verify x${sample.calls.verify}, getEvidence x${sample.calls.read}, facilitator.settle x${sample.calls.settle}`
+                  : undefined;
     if (problem) problems.push(`call #${i + 1}: ${problem}`);
     else if (i >= PAID_WARMUP) calls.push({ e2eMs, challengeMs: hops[0]!.ms, paidMs: hops[1]!.ms, sample });
   }
   const after = await chain.balances();
   const total = PAID_WARMUP + opts.n;
-  check(problems.length === 0, `paid Verify: ${total - problems.length}/${total} answered 200 with the evidence and a settled PAYMENT-RESPONSE, after one verify, one chain read and one settle${problems.length ? `; first: ${problems[0]}` : ''}`);
+  check(
+    problems.length === 0,
+    `paid Verify: ${total - problems.length}/${total} answered 200 with the evidence and a settled PAYMENT-RESPONSE, after one verify, one chain read and one settle${problems.length ? `; first: ${problems[0]}` : ''}`,
+  );
   const fees = BigInt(PAID_ROUTES.verify.priceAtomic) * BigInt(total);
-  check(before.payer - after.payer === fees && after.payTo - before.payTo === fees, `on chain: the payer paid ${before.payer - after.payer} and payTo received ${after.payTo - before.payTo} atomic USDC (expected ${fees} each)`);
+  check(
+    before.payer - after.payer === fees && after.payTo - before.payTo === fees,
+    `on chain: the payer paid ${before.payer - after.payer} and payTo received ${after.payTo - before.payTo} atomic USDC (expected ${fees} each)`,
+  );
   const stats = await x402RunStats(db, runRows);
-  check(stats.payments.settled === total && Object.keys(stats.payments).length === 1 && stats.evidence === total,
-    `database: x402_payments ${JSON.stringify(stats.payments)}, x402_evidence stored ${stats.evidence} (expected ${total} settled and ${total} stored)`);
+  check(
+    stats.payments.settled === total && Object.keys(stats.payments).length === 1 && stats.evidence === total,
+    `database: x402_payments ${JSON.stringify(stats.payments)}, x402_evidence stored ${stats.evidence} (expected ${total} settled and ${total} stored)`,
+  );
 
   const [firstRpc = [], ...laterRpc] = rpcReads;
   const maxLater = laterRpc.length ? Math.max(...laterRpc.map((m) => m.length)) : Number.NaN;
   check(maxLater <= RPC_AIM, `JSON-RPC calls per later uncached read: at most ${maxLater} (aim <= ${RPC_AIM})`);
-  check(rec.stray.calls === 0 && rec.stray.rpc === 0, `no facilitator or chain calls outside the measured requests (got ${rec.stray.calls} calls, ${rec.stray.rpc} RPC calls)`);
+  check(
+    rec.stray.calls === 0 && rec.stray.rpc === 0,
+    `no facilitator or chain calls outside the measured requests (got ${rec.stray.calls} calls, ${rec.stray.rpc} RPC calls)`,
+  );
 
   const cpu = os.cpus();
   const report = {
-    machine: `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ` +
+    machine:
+      `node ${process.version}, ${process.platform} ${process.arch}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ` +
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; concurrency ${opts.concurrency}, paid N=${opts.n}`,
     concurrency: opts.concurrency,
     warmupSeconds: WARMUP_SECONDS,

@@ -9,7 +9,14 @@ import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
 import { issueMerchantKey } from '../db/repositories/merchants.repo.js';
 import { createEndpoint, getDelivery } from '../db/repositories/webhooks.repo.js';
 import { workflowIds } from '../domain/workflow-ids.js';
-import { addMember, createCompany, getCompany, issueCompanyKey, listMembers, removeMember } from '../db/repositories/companies.repo.js';
+import {
+  addMember,
+  createCompany,
+  getCompany,
+  issueCompanyKey,
+  listMembers,
+  removeMember,
+} from '../db/repositories/companies.repo.js';
 import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
 import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
 import { enqueueDelivery } from '../services/workflows/deliveries.js';
@@ -32,21 +39,46 @@ export const required = (v: string | undefined, flag: string): string => {
 export async function keysCreate(db: Db, flags: Record<string, string | undefined>, now: Date) {
   const iface = asInterface(flags['interface']);
   const expires = flags['expires-at'];
-  if (expires !== undefined && !/^\d+$/.test(expires)) throw new DomainError('validation_failed', '--expires-at must be a Unix UTC second');
+  if (expires !== undefined && !/^\d+$/.test(expires))
+    throw new DomainError('validation_failed', '--expires-at must be a Unix UTC second');
   const tenantId = required(flags['tenant'], '--tenant');
   const name = required(flags['name'], '--name');
-  const scopes = normalizeScopes((flags['scopes'] ?? 'read').split(',').map((s) => s.trim()), iface);
+  const scopes = normalizeScopes(
+    (flags['scopes'] ?? 'read').split(',').map((s) => s.trim()),
+    iface,
+  );
   const expiresAt = validateExpiry(iface, expires === undefined ? undefined : Number(expires), now);
-  const { key, secret } = iface === 'v1'
-    ? await issueCompanyKey(db, { companyId: tenantId, memberId: required(flags['owner'], '--owner (the member who creates the key)'), name, scopes, expiresAt }, now)
-    : await issueMerchantKey(db, { merchantId: tenantId, name, scopes, expiresAt }, now);
-  return { key, secret, notice: 'The secret is shown once and stored only as a hash. Keep it out of URLs, logs and source control.' };
+  const { key, secret } =
+    iface === 'v1'
+      ? await issueCompanyKey(
+          db,
+          {
+            companyId: tenantId,
+            memberId: required(flags['owner'], '--owner (the member who creates the key)'),
+            name,
+            scopes,
+            expiresAt,
+          },
+          now,
+        )
+      : await issueMerchantKey(db, { merchantId: tenantId, name, scopes, expiresAt }, now);
+  return {
+    key,
+    secret,
+    notice: 'The secret is shown once and stored only as a hash. Keep it out of URLs, logs and source control.',
+  };
 }
 
-const credits = (b: { available: bigint; reserved: bigint }) => ({ available: b.available.toString(), reserved: b.reserved.toString() });
+const credits = (b: { available: bigint; reserved: bigint }) => ({
+  available: b.available.toString(),
+  reserved: b.reserved.toString(),
+});
 
 export async function companiesCreate(db: Db, flags: Record<string, string | undefined>) {
-  const { company, owner } = await createCompany(db, { name: companyName(flags['name']), ownerEmail: normalizeEmail(flags['owner-email']) });
+  const { company, owner } = await createCompany(db, {
+    name: companyName(flags['name']),
+    ownerEmail: normalizeEmail(flags['owner-email']),
+  });
   return { company, owner, credits: credits(await getBalance(db, company.id)) };
 }
 
@@ -64,7 +96,14 @@ export async function companiesShow(db: Db, flags: Record<string, string | undef
 }
 
 export async function membersAdd(db: Db, flags: Record<string, string | undefined>) {
-  return { member: await addMember(db, required(flags['company'], '--company'), normalizeEmail(flags['email']), parseRole(flags['role'] ?? 'member')) };
+  return {
+    member: await addMember(
+      db,
+      required(flags['company'], '--company'),
+      normalizeEmail(flags['email']),
+      parseRole(flags['role'] ?? 'member'),
+    ),
+  };
 }
 
 export async function membersRemove(db: Db, flags: Record<string, string | undefined>, now: Date) {
@@ -73,8 +112,14 @@ export async function membersRemove(db: Db, flags: Record<string, string | undef
 
 export async function creditsGrant(db: Db, flags: Record<string, string | undefined>) {
   const raw = required(flags['amount'], '--amount');
-  if (!/^[1-9]\d{0,12}$/.test(raw)) throw new DomainError('validation_failed', '--amount must be a positive whole number of credits');
-  const balance = await grantCredits(db, required(flags['company'], '--company'), BigInt(raw), flags['reason'] ?? 'operator grant');
+  if (!/^[1-9]\d{0,12}$/.test(raw))
+    throw new DomainError('validation_failed', '--amount must be a positive whole number of credits');
+  const balance = await grantCredits(
+    db,
+    required(flags['company'], '--company'),
+    BigInt(raw),
+    flags['reason'] ?? 'operator grant',
+  );
   return { credits: credits(balance) };
 }
 
@@ -83,7 +128,13 @@ export async function keysList(db: Db, flags: Record<string, string | undefined>
 }
 
 export async function keysRevoke(db: Db, flags: Record<string, string | undefined>, now: Date) {
-  const key = await revokeApiKey(db, asInterface(flags['interface']), required(flags['tenant'], '--tenant'), required(flags['id'], '--id'), now);
+  const key = await revokeApiKey(
+    db,
+    asInterface(flags['interface']),
+    required(flags['tenant'], '--tenant'),
+    required(flags['id'], '--id'),
+    now,
+  );
   if (!key) throw new DomainError('not_found', 'no such key for that tenant');
   return { key };
 }
@@ -101,10 +152,12 @@ export async function webhooksSendTest(
   opts: { allowLoopbackForTests: boolean },
 ) {
   const iface = (flags['interface'] ?? 'proof') as WebhookInterface;
-  if (iface !== 'v1' && iface !== 'proof') throw new DomainError('validation_failed', '--interface must be v1 or proof');
+  if (iface !== 'v1' && iface !== 'proof')
+    throw new DomainError('validation_failed', '--interface must be v1 or proof');
   const url = required(flags['url'], '--url');
   const check = checkDestinationUrl(url, { allowLoopbackForTests: opts.allowLoopbackForTests });
-  if (!check.ok) throw new DomainError('validation_failed', `--url rejected by the destination policy: ${check.reason}`);
+  if (!check.ok)
+    throw new DomainError('validation_failed', `--url rejected by the destination policy: ${check.reason}`);
   const secret = newWebhookSecret();
   const endpoint = await createEndpoint(db, {
     interface: iface,
@@ -116,7 +169,13 @@ export async function webhooksSendTest(
   const eventId = newId('evt');
   const body = Buffer.from(JSON.stringify(testPingEvent(iface, eventId, now)));
   const { delivery } = await enqueueDelivery(db, { endpoint, eventId, eventType: TEST_PING, body });
-  return { endpoint_id: endpoint.id, signing_secret: secret, delivery_id: delivery.id, event_id: eventId, retries_workflow_id: workflowIds.delivery(delivery.id) };
+  return {
+    endpoint_id: endpoint.id,
+    signing_secret: secret,
+    delivery_id: delivery.id,
+    event_id: eventId,
+    retries_workflow_id: workflowIds.delivery(delivery.id),
+  };
 }
 
 /**
@@ -128,9 +187,16 @@ export async function waitForFirstAttempt(db: Db, deliveryId: string, timeoutMs 
   for (;;) {
     const d = await getDelivery(db, deliveryId);
     if (d && d.status !== 'pending') {
-      return { status: d.status, attempts: d.attempts, last_status_code: d.lastStatusCode, last_error_class: d.lastErrorClass, next_attempt_at: d.nextAttemptAt };
+      return {
+        status: d.status,
+        attempts: d.attempts,
+        last_status_code: d.lastStatusCode,
+        last_error_class: d.lastErrorClass,
+        next_attempt_at: d.nextAttemptAt,
+      };
     }
-    if (Date.now() > deadline) throw new DomainError('service_unavailable', `no attempt within ${timeoutMs / 1000} s: is a worker running?`);
+    if (Date.now() > deadline)
+      throw new DomainError('service_unavailable', `no attempt within ${timeoutMs / 1000} s: is a worker running?`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

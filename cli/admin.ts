@@ -11,9 +11,27 @@ import { migrateLatest } from '../db/migrate.js';
 import { getDelivery, listAttempts } from '../db/repositories/webhooks.repo.js';
 import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
 import {
-  companiesCreate, companiesShow, creditsGrant, keysCreate, keysList, keysRevoke, membersAdd, membersRemove, webhooksSendTest, waitForFirstAttempt,
+  companiesCreate,
+  companiesShow,
+  creditsGrant,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  membersAdd,
+  membersRemove,
+  webhooksSendTest,
+  waitForFirstAttempt,
 } from './admin-commands.js';
-import { invoicesVoid, merchantsCreate, merchantsPlan, merchantsShow, merchantsSuspend, walletsAdd, walletsDuplicates, walletsRelease } from './merchant-commands.js';
+import {
+  invoicesVoid,
+  merchantsCreate,
+  merchantsPlan,
+  merchantsShow,
+  merchantsSuspend,
+  walletsAdd,
+  walletsDuplicates,
+  walletsRelease,
+} from './merchant-commands.js';
 import { companyAdminsCreate, readStdin, usersCreate, usersPassword } from './user-commands.js';
 import { secretsReseal, secretsStatus } from './secrets-commands.js';
 import { batchesRetryFailed, batchesShow } from './batch-commands.js';
@@ -51,10 +69,38 @@ const USAGE = `usage: npm run admin -- <command> [flags]
 Uses DATABASE_URL / TEMPORAL_ADDRESS when set, else the embedded PostgreSQL and the Temporal dev server of a
 running \`bash scripts/start.sh\`.`;
 
-const STRING_FLAGS = ['merchant', 'plan', 'days', 'trial', 'network', 'address', 'label', 'interface', 'tenant', 'name', 'scopes', 'expires-at', 'owner', 'id', 'url', 'owner-email', 'company', 'email', 'role', 'member', 'amount', 'reason', 'wallet'];
+const STRING_FLAGS = [
+  'merchant',
+  'plan',
+  'days',
+  'trial',
+  'network',
+  'address',
+  'label',
+  'interface',
+  'tenant',
+  'name',
+  'scopes',
+  'expires-at',
+  'owner',
+  'id',
+  'url',
+  'owner-email',
+  'company',
+  'email',
+  'role',
+  'member',
+  'amount',
+  'reason',
+  'wallet',
+];
 const [command, ...rest] = process.argv.slice(2);
 /** Commands that take one positional argument (the rest take flags only). */
-const POSITIONAL: Readonly<Record<string, string>> = { 'invoices:void': 'invoice', 'batches:show': 'batch', 'batches:retry-failed': 'batch' };
+const POSITIONAL: Readonly<Record<string, string>> = {
+  'invoices:void': 'invoice',
+  'batches:show': 'batch',
+  'batches:retry-failed': 'batch',
+};
 let values: Record<string, string | boolean | undefined>;
 try {
   let positionals: string[];
@@ -76,13 +122,24 @@ try {
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
   process.exit(2);
 }
-const flags = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : v ? 'true' : undefined]));
+const flags = Object.fromEntries(
+  Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : v ? 'true' : undefined]),
+);
 
 const config = loadConfig();
 const pg = config.database.url
   ? null
-  : await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port: config.database.embeddedPort, database: 'paycore', progress: silentProgress });
-const db = createDb(config.database.url ?? pg!.url, { poolMax: 4, applicationName: 'paycore-admin', timeouts: config.database.timeouts });
+  : await startEmbeddedPostgres({
+      dataDir: join(config.dataDir, 'postgres'),
+      port: config.database.embeddedPort,
+      database: 'paycore',
+      progress: silentProgress,
+    });
+const db = createDb(config.database.url ?? pg!.url, {
+  poolMax: 4,
+  applicationName: 'paycore-admin',
+  timeouts: config.database.timeouts,
+});
 const print = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
 let exitCode = 0;
 try {
@@ -146,14 +203,20 @@ try {
       break;
     case 'webhooks:send-test': {
       const secretBox = configuredSecretBox(config);
-      const result = await webhooksSendTest(db, secretBox, flags, now, { allowLoopbackForTests: config.webhooks.allowLoopbackForTests });
+      const result = await webhooksSendTest(db, secretBox, flags, now, {
+        allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+      });
       print({ ...result, notice: 'The signing secret is shown once.' });
       if (flags['wait']) print(await waitForFirstAttempt(db, result.delivery_id));
       break;
     }
     case 'invoices:void': {
       const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
-      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+      const gw = await connectWorkflowGateway({
+        address,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+      });
       try {
         const outcome = await invoicesVoid(db, gw, flags);
         print(outcome);
@@ -177,9 +240,26 @@ try {
       break;
     case 'batches:retry-failed': {
       const address = config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`;
-      const gw = await connectWorkflowGateway({ address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+      const gw = await connectWorkflowGateway({
+        address,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+      });
       try {
-        print(await batchesRetryFailed({ db, store: createFileStore(config.storage.dir), qpdf: qpdfOptions(config.media), ocrLanguages: config.media.ocr.languages, video: videoWorkPolicy(config.media), secretBox: configuredSecretBox(config), workflows: gw }, flags));
+        print(
+          await batchesRetryFailed(
+            {
+              db,
+              store: createFileStore(config.storage.dir),
+              qpdf: qpdfOptions(config.media),
+              ocrLanguages: config.media.ocr.languages,
+              video: videoWorkPolicy(config.media),
+              secretBox: configuredSecretBox(config),
+              workflows: gw,
+            },
+            flags,
+          ),
+        );
       } finally {
         await gw.close();
       }

@@ -15,13 +15,19 @@ const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'platform' });
 installTemporalRuntime(logger);
 const infra = await ensureInfrastructure(config, stderrProgress);
-const db = createDb(infra.databaseUrl, { poolMax: config.database.poolMax, applicationName: 'paycore', timeouts: config.database.timeouts, logger });
+const db = createDb(infra.databaseUrl, {
+  poolMax: config.database.poolMax,
+  applicationName: 'paycore',
+  timeouts: config.database.timeouts,
+  logger,
+});
 stderrProgress('applying database migrations');
 await migrateLatest(db);
 const worker = await startWorker(config, db, logger, infra.temporalAddress);
 const api = await startApi(config, db, logger, infra.temporalAddress);
 stderrProgress(`platform ready: API ${api.url}  (health: ${api.url}/x402/health)`);
-if (infra.temporalUiUrl) stderrProgress(`Temporal Web UI: ${infra.temporalUiUrl}/namespaces/${config.temporal.namespace}/workflows`);
+if (infra.temporalUiUrl)
+  stderrProgress(`Temporal Web UI: ${infra.temporalUiUrl}/namespaces/${config.temporal.namespace}/workflows`);
 
 onShutdownSignal(async (signal) => {
   stderrProgress(`${signal}: draining HTTP requests and in-flight activities`);

@@ -27,8 +27,16 @@ async function batchOf(db: Db, flags: Flags) {
 /** `batches:show <batch id>`: the batch as the API shows it (every child), its company, and its workflow id. */
 export async function batchesShow(db: Db, flags: Flags) {
   const batch = await batchOf(db, flags);
-  const retries = await db('batches').where({ retry_of: batch.id }).orderBy('created_at').select('id', 'status', 'created_at');
-  return { company_id: batch.companyId, workflow_id: workflowIds.batch(batch.id), ...(await batchJson(db, batch)), retried_by: retries };
+  const retries = await db('batches')
+    .where({ retry_of: batch.id })
+    .orderBy('created_at')
+    .select('id', 'status', 'created_at');
+  return {
+    company_id: batch.companyId,
+    workflow_id: workflowIds.batch(batch.id),
+    ...(await batchJson(db, batch)),
+    retried_by: retries,
+  };
 }
 
 /**
@@ -37,14 +45,30 @@ export async function batchesShow(db: Db, flags: Flags) {
  * of the failed items, quoted and reserved anew. A batch that was already retried is refused unless `--again` is
  * given, so a repeated command does not run the items twice.
  */
-export async function batchesRetryFailed(deps: { db: Db; store: FileStore; qpdf: QpdfOptions; ocrLanguages?: readonly string[]; video?: VideoWorkPolicy; secretBox: SecretBox; workflows: WorkflowGateway }, flags: Flags) {
+export async function batchesRetryFailed(
+  deps: {
+    db: Db;
+    store: FileStore;
+    qpdf: QpdfOptions;
+    ocrLanguages?: readonly string[];
+    video?: VideoWorkPolicy;
+    secretBox: SecretBox;
+    workflows: WorkflowGateway;
+  },
+  flags: Flags,
+) {
   const original = await batchOf(deps.db, flags);
   const earlier = await deps.db('batches').where({ retry_of: original.id }).orderBy('created_at').first('id');
   if (earlier && !flags['again']) {
-    throw new DomainError('conflict', `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`);
+    throw new DomainError(
+      'conflict',
+      `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`,
+    );
   }
   const afterCommit: AfterCommit = [];
-  const submitted = await deps.db.transaction((trx) => retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }));
+  const submitted = await deps.db.transaction((trx) =>
+    retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }),
+  );
   // A start Temporal did not take now stays queued in the outbox: the workers' starters make it.
   for (const start of afterCommit) await start(deps.db);
   const batch = submitted.batch!;

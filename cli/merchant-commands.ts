@@ -6,7 +6,16 @@ import type { Db } from '../db/connection.js';
 import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.js';
 import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
-import { addVerifiedWallet, createMerchant, getMerchant, listHeldWallets, listVerifiedWallets, releaseWallet, setMerchantPlan, setMerchantStatus } from '../db/repositories/merchants.repo.js';
+import {
+  addVerifiedWallet,
+  createMerchant,
+  getMerchant,
+  listHeldWallets,
+  listVerifiedWallets,
+  releaseWallet,
+  setMerchantPlan,
+  setMerchantStatus,
+} from '../db/repositories/merchants.repo.js';
 import { required } from './admin-commands.js';
 
 /** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */
@@ -34,10 +43,19 @@ export async function merchantsShow(db: Db, flags: Flags, now: Date) {
 /** Records a paid plan period: `--days` (default 30) from now. */
 export async function merchantsPlan(db: Db, flags: Flags, now: Date) {
   const plan = flags['plan'];
-  if (!PAID_PLANS.includes(plan as PaidPlan)) throw new DomainError('validation_failed', `--plan must be one of ${PAID_PLANS.join(', ')}`);
+  if (!PAID_PLANS.includes(plan as PaidPlan))
+    throw new DomainError('validation_failed', `--plan must be one of ${PAID_PLANS.join(', ')}`);
   const days = flags['days'] === undefined ? PLAN_PERIOD_DAYS : Number(flags['days']);
-  if (!Number.isInteger(days) || days < 0 || days > 3660) throw new DomainError('validation_failed', '--days must be a whole number of days (0 ends the plan now)');
-  return { merchant: await setMerchantPlan(db, merchantId(flags), plan as PaidPlan, new Date(now.getTime() + days * 86_400_000)) };
+  if (!Number.isInteger(days) || days < 0 || days > 3660)
+    throw new DomainError('validation_failed', '--days must be a whole number of days (0 ends the plan now)');
+  return {
+    merchant: await setMerchantPlan(
+      db,
+      merchantId(flags),
+      plan as PaidPlan,
+      new Date(now.getTime() + days * 86_400_000),
+    ),
+  };
 }
 
 export async function merchantsSuspend(db: Db, flags: Flags, status: 'active' | 'suspended') {
@@ -51,12 +69,29 @@ export async function merchantsSuspend(db: Db, flags: Flags, status: 'active' | 
  */
 export async function walletsDuplicates(db: Db) {
   const held = await listHeldWallets(db);
-  const groups = new Map<string, { network: string; address: string; wallets: unknown[]; unmatched_transfers: number }>();
+  const groups = new Map<
+    string,
+    { network: string; address: string; wallets: unknown[]; unmatched_transfers: number }
+  >();
   for (const w of held) {
     const key = `${w.network}:${addressKey(w.network, w.address)}`;
-    const group = groups.get(key) ?? { network: w.network, address: w.address, wallets: [], unmatched_transfers: w.unmatchedTransfers };
+    const group = groups.get(key) ?? {
+      network: w.network,
+      address: w.address,
+      wallets: [],
+      unmatched_transfers: w.unmatchedTransfers,
+    };
     group.unmatched_transfers = Math.max(group.unmatched_transfers, w.unmatchedTransfers);
-    group.wallets.push({ wallet: w.id, merchant: w.merchantId, address: w.address, reason: w.heldReason, held_at: w.heldAt, verified_at: w.verifiedAt, created_at: w.createdAt, open_requests: w.openRequests });
+    group.wallets.push({
+      wallet: w.id,
+      merchant: w.merchantId,
+      address: w.address,
+      reason: w.heldReason,
+      held_at: w.heldAt,
+      verified_at: w.verifiedAt,
+      created_at: w.createdAt,
+      open_requests: w.openRequests,
+    });
     groups.set(key, group);
   }
   return { addresses: [...groups.values()] };
@@ -70,9 +105,24 @@ export async function walletsRelease(db: Db, flags: Flags) {
 /** Adds a receiving wallet the operator verified the merchant controls (refused when another account receives at the address). */
 export async function walletsAdd(db: Db, flags: Flags, now: Date) {
   const network = required(flags['network'], '--network');
-  if (!isNetwork(network)) throw new DomainError('validation_failed', '--network must be base, polygon, arbitrum, optimism, ethereum, avalanche or solana');
+  if (!isNetwork(network))
+    throw new DomainError(
+      'validation_failed',
+      '--network must be base, polygon, arbitrum, optimism, ethereum, avalanche or solana',
+    );
   const label = flags['label'];
-  return { wallet: await addVerifiedWallet(db, { merchantId: merchantId(flags), network, address: required(flags['address'], '--address'), ...(label ? { label } : {}) }, now) };
+  return {
+    wallet: await addVerifiedWallet(
+      db,
+      {
+        merchantId: merchantId(flags),
+        network,
+        address: required(flags['address'], '--address'),
+        ...(label ? { label } : {}),
+      },
+      now,
+    ),
+  };
 }
 
 /**

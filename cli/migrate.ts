@@ -9,8 +9,16 @@ import { join } from 'node:path';
 const config = loadConfig();
 const pg = config.database.url
   ? null
-  : await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port: config.database.embeddedPort, database: 'paycore', progress: stderrProgress });
-const db = createDb(config.database.url ?? pg!.url, { applicationName: 'paycore-migrate', timeouts: config.database.timeouts });
+  : await startEmbeddedPostgres({
+      dataDir: join(config.dataDir, 'postgres'),
+      port: config.database.embeddedPort,
+      database: 'paycore',
+      progress: stderrProgress,
+    });
+const db = createDb(config.database.url ?? pg!.url, {
+  applicationName: 'paycore-migrate',
+  timeouts: config.database.timeouts,
+});
 const applied = await migrateLatest(db);
 stderrProgress(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
 await db.destroy();

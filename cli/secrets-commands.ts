@@ -1,6 +1,11 @@
 import { SecretBoxError, type SecretBox } from '../adapters/crypto/secret-box.js';
 import type { Db } from '../db/connection.js';
-import { countSealedByKeyId, listSealed, replaceSealed, SEALED_COLUMNS } from '../db/repositories/sealed-secrets.repo.js';
+import {
+  countSealedByKeyId,
+  listSealed,
+  replaceSealed,
+  SEALED_COLUMNS,
+} from '../db/repositories/sealed-secrets.repo.js';
 
 /**
  * Operator commands of a SECRETS_KEY rotation (docs/operations.md "Rotating SECRETS_KEY"). They print key ids,
@@ -41,7 +46,16 @@ export async function secretsReseal(db: Db, box: SecretBox, opts: { batchSize?: 
   const batchSize = opts.batchSize ?? 200;
   const columns = [];
   for (const col of SEALED_COLUMNS) {
-    const c = { column: `${col.table}.${col.column}`, scanned: 0, resealed: 0, already_current: 0, skipped: 0, unreadable: 0, unreadable_key_ids: [] as string[], unreadable_ids: [] as string[] };
+    const c = {
+      column: `${col.table}.${col.column}`,
+      scanned: 0,
+      resealed: 0,
+      already_current: 0,
+      skipped: 0,
+      unreadable: 0,
+      unreadable_key_ids: [] as string[],
+      unreadable_ids: [] as string[],
+    };
     let after: string | null = null;
     for (;;) {
       const page = await listSealed(db, col, after, batchSize);

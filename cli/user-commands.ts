@@ -15,7 +15,10 @@ type Flags = Record<string, string | undefined>;
  * The password of a dashboard user: read from standard input (`--password-stdin`, never a command-line
  * argument, which other users of the machine can see), or generated and shown once.
  */
-async function passwordFrom(flags: Flags, stdin: () => Promise<string>): Promise<{ password: string; generated: boolean }> {
+async function passwordFrom(
+  flags: Flags,
+  stdin: () => Promise<string>,
+): Promise<{ password: string; generated: boolean }> {
   if (flags['password-stdin'] !== 'true') return { password: randomBytes(18).toString('base64url'), generated: true };
   const password = (await stdin()).replace(/\r?\n$/, '');
   const issue = passwordIssue(password);
@@ -35,7 +38,11 @@ export async function usersCreate(db: Db, flags: Flags, now: Date, stdin: () => 
   if (!merchant) throw new DomainError('not_found', 'no such merchant');
   const email = emailOf(flags);
   const { password, generated } = await passwordFrom(flags, stdin);
-  const user = await createMerchantUser(db, { merchantId: merchant.id, email, passwordHash: await hashPassword(password) }, now);
+  const user = await createMerchantUser(
+    db,
+    { merchantId: merchant.id, email, passwordHash: await hashPassword(password) },
+    now,
+  );
   return {
     user: { id: user.id, merchant_id: user.merchantId, email: user.email, created_at: user.createdAt },
     ...(generated ? { password, notice: 'The generated password is shown once.' } : {}),
@@ -48,7 +55,11 @@ export async function usersPassword(db: Db, flags: Flags, now: Date, stdin: () =
   if (!user) throw new DomainError('not_found', 'no such user');
   const { password, generated } = await passwordFrom(flags, stdin);
   await setUserPassword(db, user.id, await hashPassword(password), now);
-  return { user: { id: user.id, email: user.email }, sessions_ended: true, ...(generated ? { password, notice: 'The generated password is shown once.' } : {}) };
+  return {
+    user: { id: user.id, email: user.email },
+    sessions_ended: true,
+    ...(generated ? { password, notice: 'The generated password is shown once.' } : {}),
+  };
 }
 
 /**
@@ -63,8 +74,16 @@ export async function companyAdminsCreate(db: Db, flags: Flags, now: Date, stdin
   const email = emailOf(flags);
   const { password, generated } = await passwordFrom(flags, stdin);
   const existing = await findMemberCredential(db, email);
-  if (existing && existing.member.companyId !== company.id) throw new DomainError('account_in_other_company', 'this address belongs to another company (one company per account)');
-  if (existing && existing.member.role !== 'billing_admin') throw new DomainError('validation_failed', 'this address is an ordinary member of the company, not a billing administrator');
+  if (existing && existing.member.companyId !== company.id)
+    throw new DomainError(
+      'account_in_other_company',
+      'this address belongs to another company (one company per account)',
+    );
+  if (existing && existing.member.role !== 'billing_admin')
+    throw new DomainError(
+      'validation_failed',
+      'this address is an ordinary member of the company, not a billing administrator',
+    );
   const member = existing
     ? { id: existing.member.memberId, accountId: existing.member.accountId }
     : await addMember(db, company.id, email, 'billing_admin');

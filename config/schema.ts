@@ -4,7 +4,14 @@ import { RETAINED_RESPONSES_PER_ACCOUNT } from '../domain/proof/plans.js';
 import { decodeSecretsKey } from '../domain/secrets-key.js';
 import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../domain/media-work.js';
 import { DEFAULT_OCR_LANGUAGES } from '../domain/validation/processing-request.js';
-import { DEFAULT_CREDIT_PACKS, DEFAULT_PLAN_PRICES_USDC, parseCreditPacks, parsePlanPrices, parsePlatformWallets, type SelfServiceConfig } from '../domain/self-service.js';
+import {
+  DEFAULT_CREDIT_PACKS,
+  DEFAULT_PLAN_PRICES_USDC,
+  parseCreditPacks,
+  parsePlanPrices,
+  parsePlatformWallets,
+  type SelfServiceConfig,
+} from '../domain/self-service.js';
 import type { SignInLimits } from '../domain/sign-in.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
@@ -66,7 +73,17 @@ function publicBaseUrlOf(value: string): string | null {
   } catch {
     return null;
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname || url.username || url.password || url.search || url.hash || value.includes('?') || value.includes('#')) return null;
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    !url.hostname ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    value.includes('?') ||
+    value.includes('#')
+  )
+    return null;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -84,7 +101,10 @@ export const envSchema = z.object({
     if (v === undefined) return undefined;
     const url = publicBaseUrlOf(v);
     if (url === null) {
-      ctx.addIssue({ code: 'custom', message: 'an absolute http(s) URL such as https://pay.example.com, without user info, query or fragment' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'an absolute http(s) URL such as https://pay.example.com, without user info, query or fragment',
+      });
       return z.NEVER;
     }
     return url;
@@ -95,7 +115,10 @@ export const envSchema = z.object({
    * X-Forwarded-For. The client is that many entries from the right; what it wrote further left is ignored.
    */
   TRUST_PROXY_HOPS: int(1, 1, 20),
-  BODY_LIMIT_JSON: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 1mb or 256kb').default('1mb'),
+  BODY_LIMIT_JSON: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'a size such as 1mb or 256kb')
+    .default('1mb'),
   SHUTDOWN_GRACE_SECONDS: int(30, 1, 3600),
 
   DATA_DIR: z.string().default('var'),
@@ -165,7 +188,10 @@ export const envSchema = z.object({
     z
       .string()
       .optional()
-      .refine((v) => v === undefined || v.split(',').every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o.trim())), 'a comma-separated list of origins such as https://dashboard.example.com'),
+      .refine(
+        (v) => v === undefined || v.split(',').every((o) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o.trim())),
+        'a comma-separated list of origins such as https://dashboard.example.com',
+      ),
   ),
   /** Absolute lifetime of a dashboard session, and how long it may sit idle. */
   SESSION_TTL_HOURS: int(12, 1, 720),
@@ -227,8 +253,16 @@ export const envSchema = z.object({
   OCR_LANGUAGES: z
     .string()
     .default(DEFAULT_OCR_LANGUAGES.join(','))
-    .transform((v) => v.split(',').map((l) => l.trim()).filter(Boolean))
-    .refine((list) => list.length > 0 && list.every((l) => /^[a-z]{3}(_[a-z]{2,8})?$/.test(l)), 'Tesseract language codes separated by commas, e.g. eng,deu'),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.length > 0 && list.every((l) => /^[a-z]{3}(_[a-z]{2,8})?$/.test(l)),
+      'Tesseract language codes separated by commas, e.g. eng,deu',
+    ),
   /** Pages OCRed at once by one worker process (all its jobs together); each Tesseract runs on one thread. */
   OCR_CONCURRENCY: int(2, 1, 64),
   /** Time limit of one engine run (Tesseract, ocrmypdf, pdftoppm) on one page. */
@@ -322,10 +356,21 @@ export const envSchema = z.object({
   DOMAIN_AUDIT_RESOLVERS: z
     .string()
     .default('1.1.1.1,8.8.8.8')
-    .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
-    .refine((list) => list.length > 0 && list.every((v) => parseDnsServer(v) !== null), 'IP addresses, each with an optional :port, separated by commas'),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.length > 0 && list.every((v) => parseDnsServer(v) !== null),
+      'IP addresses, each with an optional :port, separated by commas',
+    ),
   /** Test-only, refused in production: a DNS server `ip:port` used instead of DOMAIN_AUDIT_RESOLVERS; loopback answers allowed. */
-  DOMAIN_AUDIT_TEST_RESOLVER: optionalString.refine((v) => v === undefined || parseDnsServer(v) !== null, 'an IP address with an optional :port'),
+  DOMAIN_AUDIT_TEST_RESOLVER: optionalString.refine(
+    (v) => v === undefined || parseDnsServer(v) !== null,
+    'an IP address with an optional :port',
+  ),
   /** Test-only, refused in production: the TLS port audited instead of 443. */
   DOMAIN_AUDIT_TEST_TLS_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port, 1 to 65535'),
   /** Test-only, refused in production: a PEM file of extra CA certificates the audit trusts. */
@@ -349,7 +394,12 @@ export const envSchema = z.object({
   WATCHER_NETWORKS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((n) => isNetwork(n)), `WATCHER_NETWORKS: networks among ${NETWORKS.join(', ')}`),
   /** Wait between watcher scans once caught up with the final height. */
   WATCHER_POLL_SECONDS: int(5, 1, 3600),
@@ -556,12 +606,29 @@ function parseOpenAiApi(
   } catch {
     url = null;
   }
-  const urlOk = !!url && (url.protocol === 'https:' || url.protocol === 'http:') && !!url.hostname && !url.username && !url.password && !url.search && !url.hash && !raw!.includes('?') && !raw!.includes('#');
-  if (!urlOk) issues.push(`${prefix}_API_BASE_URL: ${required}; an http(s) URL with the API's version path (e.g. https://api.openai.com/v1), without credentials, query or fragment`);
+  const urlOk =
+    !!url &&
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    !!url.hostname &&
+    !url.username &&
+    !url.password &&
+    !url.search &&
+    !url.hash &&
+    !raw!.includes('?') &&
+    !raw!.includes('#');
+  if (!urlOk)
+    issues.push(
+      `${prefix}_API_BASE_URL: ${required}; an http(s) URL with the API's version path (e.g. https://api.openai.com/v1), without credentials, query or fragment`,
+    );
   const key = e[`${prefix}_API_KEY`];
-  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key)) issues.push(`${prefix}_API_KEY: ${required}; printable characters without spaces`);
+  if (!key || !/^[\x21-\x7e]{1,4096}$/.test(key))
+    issues.push(`${prefix}_API_KEY: ${required}; printable characters without spaces`);
   if (!urlOk || !key) return undefined;
-  const api = { baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`, model: e[`${prefix}_API_MODEL`], timeoutMs: e[`${prefix}_API_TIMEOUT_MS`] };
+  const api = {
+    baseUrl: `${url!.origin}${url!.pathname.replace(/\/+$/, '')}`,
+    model: e[`${prefix}_API_MODEL`],
+    timeoutMs: e[`${prefix}_API_TIMEOUT_MS`],
+  };
   // Not enumerable: a serialized or inspected Config never shows the key.
   return Object.defineProperty(api, 'apiKey', { value: key, enumerable: false }) as OpenAiCompatibleApiConfig;
 }
@@ -569,7 +636,8 @@ function parseOpenAiApi(
 /** SECRETS_KEY's shape and SECRETS_KEYS_PREVIOUS as a list; issues name the item, never its value. */
 function parseSecretsKeys(current: string | undefined, previousList: string | undefined, issues: string[]): string[] {
   const currentBytes = current === undefined ? null : decodeSecretsKey(current);
-  if (current !== undefined && !currentBytes) issues.push('SECRETS_KEY: 32 random bytes encoded as base64 (e.g. openssl rand -base64 32)');
+  if (current !== undefined && !currentBytes)
+    issues.push('SECRETS_KEY: 32 random bytes encoded as base64 (e.g. openssl rand -base64 32)');
   if (previousList === undefined) return [];
   const items = previousList.split(',').map((k) => k.trim());
   const seen: Buffer[] = [];
@@ -578,8 +646,10 @@ function parseSecretsKeys(current: string | undefined, previousList: string | un
     const bytes = item === '' ? null : decodeSecretsKey(item);
     if (item === '') issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is empty (a comma too many?)`);
     else if (!bytes) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is not 32 random bytes encoded as base64`);
-    else if (currentBytes?.equals(bytes)) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is the same key as SECRETS_KEY`);
-    else if (seen.some((b) => b.equals(bytes))) issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} repeats item ${seen.findIndex((b) => b.equals(bytes)) + 1}`);
+    else if (currentBytes?.equals(bytes))
+      issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} is the same key as SECRETS_KEY`);
+    else if (seen.some((b) => b.equals(bytes)))
+      issues.push(`SECRETS_KEYS_PREVIOUS: item ${n} repeats item ${seen.findIndex((b) => b.equals(bytes)) + 1}`);
     seen.push(bytes ?? Buffer.alloc(0));
   });
   return items;
@@ -602,34 +672,50 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === 'production' && e.WEBHOOK_TEST_ALLOW_LOOPBACK) {
     throw new ConfigError(['WEBHOOK_TEST_ALLOW_LOOPBACK: must not be enabled in production']);
   }
-  const auditTestSettings = (['DOMAIN_AUDIT_TEST_RESOLVER', 'DOMAIN_AUDIT_TEST_TLS_PORT', 'DOMAIN_AUDIT_TEST_CA_FILE'] as const).filter((k) => e[k] !== undefined);
+  const auditTestSettings = (
+    ['DOMAIN_AUDIT_TEST_RESOLVER', 'DOMAIN_AUDIT_TEST_TLS_PORT', 'DOMAIN_AUDIT_TEST_CA_FILE'] as const
+  ).filter((k) => e[k] !== undefined);
   if (e.NODE_ENV === 'production' && auditTestSettings.length) {
     throw new ConfigError(auditTestSettings.map((k) => `${k}: test only, must not be set in production`));
   }
   const issues: string[] = [];
   const rpcUrls = {} as Record<Network, string[]>;
   for (const [network, raw] of [
-    ['base', e.RPC_URL_BASE], ['polygon', e.RPC_URL_POLYGON], ['arbitrum', e.RPC_URL_ARBITRUM], ['optimism', e.RPC_URL_OPTIMISM],
-    ['ethereum', e.RPC_URL_ETHEREUM], ['avalanche', e.RPC_URL_AVALANCHE], ['solana', e.RPC_URL_SOLANA],
+    ['base', e.RPC_URL_BASE],
+    ['polygon', e.RPC_URL_POLYGON],
+    ['arbitrum', e.RPC_URL_ARBITRUM],
+    ['optimism', e.RPC_URL_OPTIMISM],
+    ['ethereum', e.RPC_URL_ETHEREUM],
+    ['avalanche', e.RPC_URL_AVALANCHE],
+    ['solana', e.RPC_URL_SOLANA],
   ] as const) {
-    const urls = raw.split(',').map((u) => u.trim()).filter(Boolean);
+    const urls = raw
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
     if (urls.length === 0 || urls.some((u) => !/^https?:\/\/[^\s]+$/.test(u))) {
       issues.push(`RPC_URL_${network.toUpperCase()}: one or more http(s) URLs separated by commas`);
     }
     rpcUrls[network] = urls;
   }
   const confirmations = {
-    base: e.CONFIRMATIONS_BASE, polygon: e.CONFIRMATIONS_POLYGON, arbitrum: e.CONFIRMATIONS_ARBITRUM,
-    optimism: e.CONFIRMATIONS_OPTIMISM, ethereum: e.CONFIRMATIONS_ETHEREUM, avalanche: e.CONFIRMATIONS_AVALANCHE,
+    base: e.CONFIRMATIONS_BASE,
+    polygon: e.CONFIRMATIONS_POLYGON,
+    arbitrum: e.CONFIRMATIONS_ARBITRUM,
+    optimism: e.CONFIRMATIONS_OPTIMISM,
+    ethereum: e.CONFIRMATIONS_ETHEREUM,
+    avalanche: e.CONFIRMATIONS_AVALANCHE,
   };
   const requiredConfirmations = Object.fromEntries(
     EVM_NETWORKS.map((n) => [n, confirmations[n] ?? EVM[n].defaultRequiredConfirmations]),
   ) as Record<EvmNetwork, number>;
-  if (e.X402_PAY_TO !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(e.X402_PAY_TO)) issues.push('X402_PAY_TO: an EVM address (0x + 40 hex)');
+  if (e.X402_PAY_TO !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(e.X402_PAY_TO))
+    issues.push('X402_PAY_TO: an EVM address (0x + 40 hex)');
   const facilitatorKind = e.X402_FACILITATOR || (e.X402_FACILITATOR_URL ? 'remote' : 'none');
   let facilitator: Config['x402']['facilitator'] = { kind: 'none' };
   if (facilitatorKind === 'remote') {
-    if (!e.X402_FACILITATOR_URL || !/^https?:\/\/\S+$/.test(e.X402_FACILITATOR_URL)) issues.push('X402_FACILITATOR_URL: required (an http(s) URL) for a remote facilitator');
+    if (!e.X402_FACILITATOR_URL || !/^https?:\/\/\S+$/.test(e.X402_FACILITATOR_URL))
+      issues.push('X402_FACILITATOR_URL: required (an http(s) URL) for a remote facilitator');
     else facilitator = { kind: 'remote', url: e.X402_FACILITATOR_URL };
   } else if (facilitatorKind === 'self') {
     if (!e.X402_FACILITATOR_PRIVATE_KEY || !/^0x[0-9a-fA-F]{64}$/.test(e.X402_FACILITATOR_PRIVATE_KEY)) {
@@ -645,9 +731,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
   const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
-  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY) issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY)
+    issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
   if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
-    issues.push('PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request\'s Host header');
+    issues.push(
+      "PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request's Host header",
+    );
   }
   if (issues.length) throw new ConfigError(issues);
   const config: Config = {
@@ -667,7 +756,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       url: e.DATABASE_URL,
       poolMax: e.DATABASE_POOL_MAX,
       embeddedPort: e.EMBEDDED_PG_PORT,
-      timeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS, acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS },
+      timeouts: {
+        connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+        statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
+      },
     },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -706,7 +799,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       dispatch: {
         concurrency: e.WEBHOOK_DISPATCH_CONCURRENCY,
         perEndpoint: Math.min(e.WEBHOOK_DISPATCH_PER_DESTINATION, e.WEBHOOK_DISPATCH_CONCURRENCY),
-        perTenant: Math.min(e.WEBHOOK_DISPATCH_PER_TENANT ?? Math.ceil(e.WEBHOOK_DISPATCH_CONCURRENCY / 2), e.WEBHOOK_DISPATCH_CONCURRENCY),
+        perTenant: Math.min(
+          e.WEBHOOK_DISPATCH_PER_TENANT ?? Math.ceil(e.WEBHOOK_DISPATCH_CONCURRENCY / 2),
+          e.WEBHOOK_DISPATCH_CONCURRENCY,
+        ),
       },
     },
     domainAudit: {
@@ -733,9 +829,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       companyQuotaBytes: e.COMPANY_STORAGE_MB * 1_000_000,
     },
     media: {
-      qpdfPath: e.QPDF_PATH, qpdfTimeoutMs: e.QPDF_TIMEOUT_MS, ffprobePath: e.FFPROBE_PATH, ffmpegPath: e.FFMPEG_PATH, ffmpegTimeoutMs: e.FFMPEG_TIMEOUT_MS,
+      qpdfPath: e.QPDF_PATH,
+      qpdfTimeoutMs: e.QPDF_TIMEOUT_MS,
+      ffprobePath: e.FFPROBE_PATH,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffmpegTimeoutMs: e.FFMPEG_TIMEOUT_MS,
       videoMaxPixelFrames: e.VIDEO_MAX_PIXEL_FRAMES,
-      ocr: { languages: e.OCR_LANGUAGES, concurrency: e.OCR_CONCURRENCY, pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS, tesseractPath: e.TESSERACT_PATH, ocrmypdfPath: e.OCRMYPDF_PATH },
+      ocr: {
+        languages: e.OCR_LANGUAGES,
+        concurrency: e.OCR_CONCURRENCY,
+        pageTimeoutMs: e.OCR_PAGE_TIMEOUT_MS,
+        tesseractPath: e.TESSERACT_PATH,
+        ocrmypdfPath: e.OCRMYPDF_PATH,
+      },
     },
     chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
     mail,
@@ -753,7 +859,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       chunksAtOnce: e.TRANSCRIPTION_CHUNKS_AT_ONCE,
     },
     llm: { provider: e.LLM_PROVIDER || 'none', ...(llmApi && e.LLM_PROVIDER === 'openai' ? { api: llmApi } : {}) },
-    extraction: { provider: e.EXTRACTION_PROVIDER || 'offline', ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}) },
+    extraction: {
+      provider: e.EXTRACTION_PROVIDER || 'offline',
+      ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}),
+    },
     watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
     selfService,
     x402: {
@@ -766,7 +875,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return deepFreeze(config);
 }
 
-const EMAIL_ADDRESS = /^[^\s@<>()",;:\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL_ADDRESS =
+  /^[^\s@<>()",;:\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 /**
  * SMTP_URL and MAIL_FROM into a MailConfig (null when SMTP_URL is unset). Problems are reported by variable
@@ -774,7 +884,8 @@ const EMAIL_ADDRESS = /^[^\s@<>()",;:\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0
  */
 function parseMailConfig(e: Env, issues: string[]): MailConfig | null {
   if (!e.SMTP_URL) {
-    if (e.MAIL_FROM !== undefined && !parseSender(e.MAIL_FROM)) issues.push('MAIL_FROM: an e-mail address, optionally as `Name <address>`');
+    if (e.MAIL_FROM !== undefined && !parseSender(e.MAIL_FROM))
+      issues.push('MAIL_FROM: an e-mail address, optionally as `Name <address>`');
     return null;
   }
   let url: URL | null = null;
@@ -783,8 +894,16 @@ function parseMailConfig(e: Env, issues: string[]): MailConfig | null {
   } catch {
     url = null;
   }
-  const urlProblem = 'SMTP_URL: smtp://[user:password@]host[:port] or smtps://…, without path or query (percent-encode special characters of the password)';
-  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname || (url.pathname !== '' && url.pathname !== '/') || url.search || url.hash) {
+  const urlProblem =
+    'SMTP_URL: smtp://[user:password@]host[:port] or smtps://…, without path or query (percent-encode special characters of the password)';
+  if (
+    !url ||
+    (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') ||
+    !url.hostname ||
+    (url.pathname !== '' && url.pathname !== '/') ||
+    url.search ||
+    url.hash
+  ) {
     issues.push(urlProblem);
   }
   let user: string | undefined;

@@ -58,7 +58,9 @@ export function createDb(url: string, opts: DbOptions): Db {
       connectionTimeoutMillis: connectMs,
       // Lets the kernel notice a peer that vanished under an idle pooled connection.
       keepAlive: true,
-      ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + QUERY_TIMEOUT_GRACE_MS } : {}),
+      ...(statementMs > 0
+        ? { statement_timeout: statementMs, query_timeout: statementMs + QUERY_TIMEOUT_GRACE_MS }
+        : {}),
     },
     pool: {
       min: 0,
@@ -107,7 +109,8 @@ function knexLog(logger: Logger) {
   return {
     warn: (message: string) => logger.warn({ knex: message }, 'database warning'),
     error: (message: string) => logger.error({ knex: message }, 'database error'),
-    deprecate: (method: string, alternative: string) => logger.warn({ knex: `${method} is deprecated; use ${alternative}` }, 'database warning'),
+    deprecate: (method: string, alternative: string) =>
+      logger.warn({ knex: `${method} is deprecated; use ${alternative}` }, 'database warning'),
     debug: (message: string) => logger.debug({ knex: message }, 'database debug'),
   };
 }

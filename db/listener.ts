@@ -22,8 +22,15 @@ const LISTEN_RETRY_MS = 10_000;
  * dispatcher, the workflow starter): `onNotify` is called for each notification. A dropped connection is replaced at
  * the next `ensure()`; what was notified meanwhile is found by the caller's poll. `what` names the caller in warnings.
  */
-function createChannelListener(db: Db, channel: string, opts: { what: string; logger: Logger; onNotify: () => void }): ChannelListener {
-  const client = db.client as { acquireRawConnection(): Promise<ListenConnection>; destroyRawConnection(c: ListenConnection): Promise<void> };
+function createChannelListener(
+  db: Db,
+  channel: string,
+  opts: { what: string; logger: Logger; onNotify: () => void },
+): ChannelListener {
+  const client = db.client as {
+    acquireRawConnection(): Promise<ListenConnection>;
+    destroyRawConnection(c: ListenConnection): Promise<void>;
+  };
   let current: { conn: ListenConnection; close(): Promise<void> } | null = null;
   let againAt = 0;
   let closed = false;
@@ -78,7 +85,17 @@ export interface QueueLoop {
  * may be waiting and `ready()` allows, it runs `round()`, and again at once while `round` says more may be waiting.
  * A round handles its own errors; one that throws stops the loop (logged).
  */
-export function createQueueLoop(db: Db, opts: { channel: string; what: string; logger: Logger; pollMs: number; ready?: () => boolean; round: () => Promise<boolean> }): QueueLoop {
+export function createQueueLoop(
+  db: Db,
+  opts: {
+    channel: string;
+    what: string;
+    logger: Logger;
+    pollMs: number;
+    ready?: () => boolean;
+    round: () => Promise<boolean>;
+  },
+): QueueLoop {
   let stopping = false;
   let running: Promise<void> | null = null;
   let stopped: Promise<void> | null = null;

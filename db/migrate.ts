@@ -41,7 +41,10 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
     try {
       await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
       try {
-        const [, applied] = (await db.migrate.latest({ migrationSource: new StaticMigrationSource() })) as [number, string[]];
+        const [, applied] = (await db.migrate.latest({ migrationSource: new StaticMigrationSource() })) as [
+          number,
+          string[],
+        ];
         return applied;
       } finally {
         await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);

@@ -62,7 +62,10 @@ function unavailableHere(e: object): boolean {
   if (e instanceof KnexTimeoutError) return true; // no pooled connection within DATABASE_ACQUIRE_TIMEOUT_MS
   const code = (e as { code?: unknown }).code;
   if (e instanceof pg.DatabaseError) {
-    return typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SQLSTATE_CLASSES.some((c) => code.startsWith(c)));
+    return (
+      typeof code === 'string' &&
+      (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SQLSTATE_CLASSES.some((c) => code.startsWith(c)))
+    );
   }
   if (!fromDriver.has(e)) return false;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;

@@ -23,7 +23,8 @@ export const LIMITS = {
  * rank in MEMBER_ROLES). An invitation is open only while its issuer is a member who may grant its role, so it outlives
  * neither its issuer's membership nor a lowering of their role.
  */
-export const mayGrantRole = (issuerRole: MemberRole, role: MemberRole): boolean => MEMBER_ROLES.indexOf(role) <= MEMBER_ROLES.indexOf(issuerRole);
+export const mayGrantRole = (issuerRole: MemberRole, role: MemberRole): boolean =>
+  MEMBER_ROLES.indexOf(role) <= MEMBER_ROLES.indexOf(issuerRole);
 
 export function parseRole(raw: string | undefined): MemberRole {
   if (raw === 'member' || raw === 'billing_admin') return raw;
@@ -33,12 +34,14 @@ export function parseRole(raw: string | undefined): MemberRole {
 /** A normalised e-mail address (trimmed, lower-case), or a validation error. */
 export function normalizeEmail(raw: string | undefined): string {
   const email = (raw ?? '').trim().toLowerCase();
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new DomainError('validation_failed', 'a valid e-mail address is required');
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new DomainError('validation_failed', 'a valid e-mail address is required');
   return email;
 }
 
 export function companyName(raw: string | undefined): string {
   const name = (raw ?? '').trim();
-  if (name.length < 1 || name.length > 120) throw new DomainError('validation_failed', 'company name must be 1 to 120 characters');
+  if (name.length < 1 || name.length > 120)
+    throw new DomainError('validation_failed', 'company name must be 1 to 120 characters');
   return name;
 }

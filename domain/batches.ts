@@ -7,7 +7,8 @@ import type { JobStatus } from './jobs.js';
 export const TERMINAL_BATCH_STATUSES = ['completed', 'partial', 'failed'] as const;
 export type TerminalBatchStatus = (typeof TERMINAL_BATCH_STATUSES)[number];
 export type BatchStatus = 'queued' | 'processing' | TerminalBatchStatus;
-export const isBatchTerminal = (s: BatchStatus): s is TerminalBatchStatus => (TERMINAL_BATCH_STATUSES as readonly BatchStatus[]).includes(s);
+export const isBatchTerminal = (s: BatchStatus): s is TerminalBatchStatus =>
+  (TERMINAL_BATCH_STATUSES as readonly BatchStatus[]).includes(s);
 
 /**
  * `webhook_mode` of a batch (spec section 2): `batch` (default) sends one `batch.*` event when the batch ends; `items`
@@ -30,7 +31,14 @@ export const BATCH_LIMITS = {
 export type BatchCounts = Record<JobStatus, number> & { total: number };
 
 export function countChildren(statuses: readonly JobStatus[]): BatchCounts {
-  const counts: BatchCounts = { total: statuses.length, queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
+  const counts: BatchCounts = {
+    total: statuses.length,
+    queued: 0,
+    processing: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   for (const s of statuses) counts[s]++;
   return counts;
 }

@@ -13,11 +13,50 @@
  *
  * Pure: no I/O.
  */
-import { fieldKind, LINE_ITEM_COLUMNS, type Box, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn, type PageText, type PositionedText } from './extraction.js';
+import {
+  fieldKind,
+  LINE_ITEM_COLUMNS,
+  type Box,
+  type Evidence,
+  type ExtractedValue,
+  type ExtractionResult,
+  type LineItem,
+  type LineItemColumn,
+  type PageText,
+  type PositionedText,
+} from './extraction.js';
 import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
-import { allWords, CHARGE_WORDS, CONCEPTS, labelAlternation, CUSTOMER_NUMBER_LABELS, PHONE_LABELS, TAX_INCLUDED_WORDS, TAX_NAMES, TAX_STEMS, wordsPattern } from './extraction-lexicon.js';
-import { blockAt, blockName, carriesParty, legalBlocks, nameContains, REGISTRATION, sameName } from './extraction-parties.js';
-import { amountReadings, canonicalDecimal, findAmounts, findDates, findTaxIds, monthNumber, PLAIN_DECIMAL, vatIdProblem } from './extraction-values.js';
+import {
+  allWords,
+  CHARGE_WORDS,
+  CONCEPTS,
+  labelAlternation,
+  CUSTOMER_NUMBER_LABELS,
+  PHONE_LABELS,
+  TAX_INCLUDED_WORDS,
+  TAX_NAMES,
+  TAX_STEMS,
+  wordsPattern,
+} from './extraction-lexicon.js';
+import {
+  blockAt,
+  blockName,
+  carriesParty,
+  legalBlocks,
+  nameContains,
+  REGISTRATION,
+  sameName,
+} from './extraction-parties.js';
+import {
+  amountReadings,
+  canonicalDecimal,
+  findAmounts,
+  findDates,
+  findTaxIds,
+  monthNumber,
+  PLAIN_DECIMAL,
+  vatIdProblem,
+} from './extraction-values.js';
 
 /** The concept id of a field name (`total`, `subtotal`, `tax`, `invoice_date`, `due_date`, or any other id). */
 export type ConceptOf = (field: string) => string;
@@ -115,25 +154,48 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const taxLines = lines.filter((l) => TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l));
   // The page says this tax is included: a tax line saying so carries the tax amount ("incl. 19% VAT 19.00", "dont TVA
   // 3,17"), not a total ("Total incl. VAT 119.00" says nothing about which figure is the tax).
-  const taxIncluded = tax !== null && taxLines.some((l) => TAX_INCLUDED.test(l) && findAmounts(l).some((a) => Math.abs(Math.abs(Number(a.value)) - Math.abs(tax.value)) <= half(tax) + EPSILON));
-  const taxRates = [...new Set(taxLines.flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.')))).filter((r) => r >= 0 && r <= MAX_TAX_RATE))].sort((x, y) => y - x);
+  const taxIncluded =
+    tax !== null &&
+    taxLines.some(
+      (l) =>
+        TAX_INCLUDED.test(l) &&
+        findAmounts(l).some((a) => Math.abs(Math.abs(Number(a.value)) - Math.abs(tax.value)) <= half(tax) + EPSILON),
+    );
+  const taxRates = [
+    ...new Set(
+      taxLines
+        .flatMap((l) => [...l.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))))
+        .filter((r) => r >= 0 && r <= MAX_TAX_RATE),
+    ),
+  ].sort((x, y) => y - x);
   const printedTaxes = taxLines.flatMap((l) => findAmounts(l).map((a) => Math.abs(Number(a.value))));
   // Amounts on a line naming a charge or deduction, or on the line below one that names some and has no amount (a
   // summary table: "Warenwert  Zu-/Abschlag  Fracht  Skonto  Nettobetrag" over its figures).
-  const charges = lines.flatMap((l, i) => {
-    if (!CHARGE_WORD.test(l)) return [];
-    const own = findAmounts(l);
-    return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
-  }).slice(0, 40);
+  const charges = lines
+    .flatMap((l, i) => {
+      if (!CHARGE_WORD.test(l)) return [];
+      const own = findAmounts(l);
+      return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
+    })
+    .slice(0, 40);
   /** A gap the page explains by a printed charge or deduction (shipping, discount…), two of them (a charge less a deduction), or all together. */
   const explained = (gap: number, tol: number) => {
     const g = Math.abs(gap);
     if (charges.some((c) => Math.abs(g - c) <= tol)) return true;
-    for (let i = 0; i < charges.length; i++) for (let j = i + 1; j < charges.length; j++) if (Math.abs(g - (charges[i]! + charges[j]!)) <= tol || Math.abs(g - Math.abs(charges[i]! - charges[j]!)) <= tol) return true;
+    for (let i = 0; i < charges.length; i++)
+      for (let j = i + 1; j < charges.length; j++)
+        if (
+          Math.abs(g - (charges[i]! + charges[j]!)) <= tol ||
+          Math.abs(g - Math.abs(charges[i]! - charges[j]!)) <= tol
+        )
+          return true;
     return charges.length > 2 && Math.abs(g - charges.reduce((a, b) => a + b, 0)) <= tol;
   };
   // Money as the document prints it: the amounts with a decimal part; how many decimals most of them have.
-  const money = document.pages.flatMap((p) => findAmounts(p.text)).filter((a) => a.value.includes('.')).map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
+  const money = document.pages
+    .flatMap((p) => findAmounts(p.text))
+    .filter((a) => a.value.includes('.'))
+    .map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
   const byDecimals = new Map<number, number>();
   for (const m of money) byDecimals.set(m.decimals, (byDecimals.get(m.decimals) ?? 0) + 1);
   const [moneyDecimals, moneyCount] = [...byDecimals.entries()].sort((a, b) => b[1] - a[1])[0] ?? [null, 0];
@@ -141,7 +203,10 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 
   // 1. A value the engine was unsure of.
   const unsure = (name: string, ref: { field: string; item: number | null }, v: ExtractedValue) => {
-    if (v.value !== null && v.confidence !== null && v.confidence < UNSURE_CONFIDENCE) fail(`${name}: the engine was unsure of "${clip(v.value)}" (confidence ${Number(v.confidence.toFixed(2))})`, [ref]);
+    if (v.value !== null && v.confidence !== null && v.confidence < UNSURE_CONFIDENCE)
+      fail(`${name}: the engine was unsure of "${clip(v.value)}" (confidence ${Number(v.confidence.toFixed(2))})`, [
+        ref,
+      ]);
   };
   for (const [f, v] of Object.entries(result.fields)) unsure(f, field(f), v);
   result.items.forEach((it, i) => {
@@ -164,19 +229,43 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const n = f ? num(f, result.fields[f]) : null;
     if (!n || moneyDecimals === null || moneyCount < 3 || n.decimals === moneyDecimals) continue;
     if ((byDecimals.get(n.decimals) ?? 0) >= 0.25 * money.length) continue;
-    fail(`${n.name} "${n.text}" is written with ${n.decimals} decimal${n.decimals === 1 ? '' : 's'}, but the document's amounts have ${moneyDecimals}`, [field(n.name)]);
+    fail(
+      `${n.name} "${n.text}" is written with ${n.decimals} decimal${n.decimals === 1 ? '' : 's'}, but the document's amounts have ${moneyDecimals}`,
+      [field(n.name)],
+    );
   }
 
   // 3. Each line: amount = quantity × unit price (a discount or a rate printed on the row may explain the difference).
-  const items = result.items.map((it, i) => ({ it, i, q: num(`line item ${i + 1} quantity`, it.quantity), p: num(`line item ${i + 1} unit price`, it.unit_price), a: num(`line item ${i + 1} amount`, it.amount) }));
+  const items = result.items.map((it, i) => ({
+    it,
+    i,
+    q: num(`line item ${i + 1} quantity`, it.quantity),
+    p: num(`line item ${i + 1} unit price`, it.unit_price),
+    a: num(`line item ${i + 1} amount`, it.amount),
+  }));
   for (const { it, i, q, p, a } of items) {
     if (!q || !p || !a) continue;
     const product = q.value * p.value;
     const tol = half(a) + Math.abs(q.value) * half(p) + EPSILON;
-    if (Math.abs(product - a.value) <= tol) { confirmedLines.add(i); continue; }
+    if (Math.abs(product - a.value) <= tol) {
+      confirmedLines.add(i);
+      continue;
+    }
     const rates = rowPercentages(document, it);
-    if (rates.some((r) => Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 || Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005)) { confirmedLines.add(i); continue; }
-    fail(`line item ${i + 1}: quantity ${q.text} × unit price ${p.text} = ${fmt(product, Math.max(a.decimals, 2))}, but its amount is ${a.text}`, (['quantity', 'unit_price', 'amount'] as const).map((c) => ({ field: c, item: i })));
+    if (
+      rates.some(
+        (r) =>
+          Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 ||
+          Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005,
+      )
+    ) {
+      confirmedLines.add(i);
+      continue;
+    }
+    fail(
+      `line item ${i + 1}: quantity ${q.text} × unit price ${p.text} = ${fmt(product, Math.max(a.decimals, 2))}, but its amount is ${a.text}`,
+      (['quantity', 'unit_price', 'amount'] as const).map((c) => ({ field: c, item: i })),
+    );
   }
 
   // 4. The lines add up to the subtotal, else the total (net lines: the total less the tax).
@@ -185,20 +274,34 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   if (target && items.length > 0 && amounts.every((a): a is Num => a !== null)) {
     const sum = amounts.reduce((s, a) => s + a.value, 0);
     const tol = amounts.reduce((t, a) => t + half(a), half(target)) + EPSILON;
-    const candidates = [subtotal, total, total && tax && !subtotal ? { value: total.value - tax.value } : null].filter((x): x is { value: number } => x !== null);
+    const candidates = [subtotal, total, total && tax && !subtotal ? { value: total.value - tax.value } : null].filter(
+      (x): x is { value: number } => x !== null,
+    );
     // Net lines and a gross total whose tax was not asked for: the gap is a tax the page prints (an amount on a tax
     // line, or a printed rate of the lines' sum), perhaps with a printed charge.
     const taxGap = (gap: number) =>
-      !tax && total && !subtotal && (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) || taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
-    const adds = candidates.filter((c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)));
+      !tax &&
+      total &&
+      !subtotal &&
+      (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) ||
+        taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
+    const adds = candidates.filter(
+      (c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)),
+    );
     for (const c of adds) {
       for (const i of items) confirmedLines.add(i.i);
       if (c === subtotal && subtotal) confirmed.add(subtotal.name);
       else if (c === total && total) confirmed.add(total.name);
-      else if (total && tax) { confirmed.add(total.name); confirmed.add(tax.name); }
+      else if (total && tax) {
+        confirmed.add(total.name);
+        confirmed.add(tax.name);
+      }
     }
     if (adds.length === 0) {
-      fail(`the line items do not add up: their amounts sum to ${fmt(sum, maxDecimals(...amounts))}, but ${target.name} is ${target.text}`, [field(target.name), ...items.map((x) => ({ field: 'amount', item: x.i }))]);
+      fail(
+        `the line items do not add up: their amounts sum to ${fmt(sum, maxDecimals(...amounts))}, but ${target.name} is ${target.text}`,
+        [field(target.name), ...items.map((x) => ({ field: 'amount', item: x.i }))],
+      );
     }
   }
 
@@ -207,17 +310,29 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const gap = total.value - (subtotal.value + tax.value);
     const tol = half(subtotal) + half(tax) + half(total) + EPSILON;
     const included = taxIncluded && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total) + EPSILON;
-    if (Math.abs(gap) <= tol || included || explained(gap, tol)) for (const n of [subtotal, tax, total]) confirmed.add(n.name);
+    if (Math.abs(gap) <= tol || included || explained(gap, tol))
+      for (const n of [subtotal, tax, total]) confirmed.add(n.name);
     else {
-      fail(`the totals do not add up: ${subtotal.name} ${subtotal.text} + ${tax.name} ${tax.text} = ${fmt(subtotal.value + tax.value, maxDecimals(subtotal, tax))}, but ${total.name} is ${total.text}`, [field(subtotal.name), field(tax.name), field(total.name)]);
+      fail(
+        `the totals do not add up: ${subtotal.name} ${subtotal.text} + ${tax.name} ${tax.text} = ${fmt(subtotal.value + tax.value, maxDecimals(subtotal, tax))}, but ${total.name} is ${total.text}`,
+        [field(subtotal.name), field(tax.name), field(total.name)],
+      );
     }
   }
 
   // 6. A total below an amount printed on a tax line ("TOTAL IMPUESTOS 302.00" beside a total of 60.00; "Total incl.
   // VAT 119.00" beside the pre-tax 100.00).
   if (total && total.value > 0) {
-    const above = taxLines.flatMap((l) => findAmounts(l).filter((a) => a.value.includes('.') && Number(a.value) > total.value + half(total) + EPSILON).map((a) => ({ l, a })))[0];
-    if (above) fail(`${total.name} ${total.text} is less than ${above.a.raw} printed on a tax line ("${clip(normaliseLine(above.l))}")`, [field(total.name)]);
+    const above = taxLines.flatMap((l) =>
+      findAmounts(l)
+        .filter((a) => a.value.includes('.') && Number(a.value) > total.value + half(total) + EPSILON)
+        .map((a) => ({ l, a })),
+    )[0];
+    if (above)
+      fail(
+        `${total.name} ${total.text} is less than ${above.a.raw} printed on a tax line ("${clip(normaliseLine(above.l))}")`,
+        [field(total.name)],
+      );
   }
 
   // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
@@ -227,29 +342,57 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     } else if (total && total.value > 0 && tax.value > total.value + EPSILON) {
       fail(`${tax.name} ${tax.text} is more than ${total.name} ${total.text}`, [field(tax.name), field(total.name)]);
     } else {
-      const included = taxIncluded && (!subtotal || (total !== null && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total)));
-      const base = subtotal && !included
-        ? { value: subtotal.value, label: `${subtotal.name} ${subtotal.text}`, fields: [subtotal.name], decimals: subtotal.decimals }
-        : total
-          ? { value: total.value - tax.value, label: `${total.name} ${total.text} − ${tax.name} ${tax.text} = ${fmt(total.value - tax.value, maxDecimals(total, tax))}`, fields: [total.name], decimals: maxDecimals(total, tax) }
-          : null;
+      const included =
+        taxIncluded &&
+        (!subtotal || (total !== null && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total)));
+      const base =
+        subtotal && !included
+          ? {
+              value: subtotal.value,
+              label: `${subtotal.name} ${subtotal.text}`,
+              fields: [subtotal.name],
+              decimals: subtotal.decimals,
+            }
+          : total
+            ? {
+                value: total.value - tax.value,
+                label: `${total.name} ${total.text} − ${tax.name} ${tax.text} = ${fmt(total.value - tax.value, maxDecimals(total, tax))}`,
+                fields: [total.name],
+                decimals: maxDecimals(total, tax),
+              }
+            : null;
       if (base && base.value > 0) {
         const rates = taxRates;
         // Rounding: the tax's own, the base's times the rate, and one per line when the tax is summed line by line.
         const tol = half(tax) * (1 + items.length) + (MAX_TAX_RATE / 100) * 0.5 * 10 ** -base.decimals + EPSILON;
         const of = (r: number) => (base.value * r) / 100;
         if (rates.length > 0) {
-          const fits = rates.some((r) => Math.abs(of(r) - tax.value) <= tol) || (rates.length > 1 && tax.value >= of(rates.at(-1)!) - tol && tax.value <= of(rates[0]!) + tol);
+          const fits =
+            rates.some((r) => Math.abs(of(r) - tax.value) <= tol) ||
+            (rates.length > 1 && tax.value >= of(rates.at(-1)!) - tol && tax.value <= of(rates[0]!) + tol);
           if (fits) for (const f of [tax.name, ...base.fields]) confirmed.add(f);
           else {
-            fail(`${tax.name} ${tax.text} is not the rate printed on the page (${rates.map((r) => `${r}%`).join(' or ')}) of ${base.label} (that is ${rates.map((r) => fmt(of(r), tax.decimals)).join(' or ')})`, [field(tax.name), ...base.fields.map(field)]);
+            fail(
+              `${tax.name} ${tax.text} is not the rate printed on the page (${rates.map((r) => `${r}%`).join(' or ')}) of ${base.label} (that is ${rates.map((r) => fmt(of(r), tax.decimals)).join(' or ')})`,
+              [field(tax.name), ...base.fields.map(field)],
+            );
           }
         } else if (tax.value > of(MAX_TAX_RATE) + tol) {
-          fail(`${tax.name} ${tax.text} is more than ${MAX_TAX_RATE}% of ${base.label}`, [field(tax.name), ...base.fields.map(field)]);
+          fail(`${tax.name} ${tax.text} is more than ${MAX_TAX_RATE}% of ${base.label}`, [
+            field(tax.name),
+            ...base.fields.map(field),
+          ]);
         }
-      } else if (!base && largest > 0 && tax.value > (largest * MAX_TAX_RATE) / (100 + MAX_TAX_RATE) + half(tax) + EPSILON) {
+      } else if (
+        !base &&
+        largest > 0 &&
+        tax.value > (largest * MAX_TAX_RATE) / (100 + MAX_TAX_RATE) + half(tax) + EPSILON
+      ) {
         // No base given: at most 30% tax, the tax is at most 30/130 of any gross total the document prints.
-        fail(`${tax.name} ${tax.text} is more than a tax of ${MAX_TAX_RATE}% can be of the largest amount the document prints (${fmt(largest, moneyDecimals ?? 2)})`, [field(tax.name)]);
+        fail(
+          `${tax.name} ${tax.text} is more than a tax of ${MAX_TAX_RATE}% can be of the largest amount the document prints (${fmt(largest, moneyDecimals ?? 2)})`,
+          [field(tax.name)],
+        );
       }
     }
   }
@@ -257,10 +400,12 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   // 8. The due date is not before the invoice date.
   const invoiceDateF = byConcept('invoice_date');
   const dueDateF = byConcept('due_date');
-  const isoOf = (f: string | null) => (f && /^\d{4}-\d{2}-\d{2}$/u.test(result.fields[f]!.value ?? '') ? result.fields[f]!.value! : null);
+  const isoOf = (f: string | null) =>
+    f && /^\d{4}-\d{2}-\d{2}$/u.test(result.fields[f]!.value ?? '') ? result.fields[f]!.value! : null;
   const issued = isoOf(invoiceDateF);
   const due = isoOf(dueDateF);
-  if (issued && due && due < issued) fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
+  if (issued && due && due < issued)
+    fail(`${dueDateF} ${due} is before ${invoiceDateF} ${issued}`, [field(dueDateF!), field(invoiceDateF!)]);
 
   // 13. What no cross-check confirms, read by a weak rule: a line item that neither quantity × unit price nor the lines'
   // sum confirms; a total, subtotal or tax that no sum or rate confirms and that the engine did not read on its label's
@@ -272,27 +417,61 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     if (confirmedLines.has(i)) continue;
     const numbers = (['quantity', 'unit_price', 'amount'] as const).filter((c) => fromPage(it[c]) && !already(c, i));
     if (!a || !fromPage(it.amount) || numbers.length === 0) continue;
-    fail(`line item ${i + 1}: neither quantity × unit price nor a subtotal or total the lines add up to confirms its amount ${a.text}`, numbers.map((c) => ({ field: c, item: i })));
+    fail(
+      `line item ${i + 1}: neither quantity × unit price nor a subtotal or total the lines add up to confirms its amount ${a.text}`,
+      numbers.map((c) => ({ field: c, item: i })),
+    );
   }
   for (const n of [total, subtotal, tax]) {
     const v = n ? result.fields[n.name] : undefined;
-    if (!n || !v || confirmed.has(n.name) || !fromPage(v) || already(n.name, null) || v.confidence === null || v.confidence >= LABELLED_CONFIDENCE) continue;
-    fail(`${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`, [field(n.name)]);
+    if (
+      !n ||
+      !v ||
+      confirmed.has(n.name) ||
+      !fromPage(v) ||
+      already(n.name, null) ||
+      v.confidence === null ||
+      v.confidence >= LABELLED_CONFIDENCE
+    )
+      continue;
+    fail(
+      `${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`,
+      [field(n.name)],
+    );
   }
   // A date has no sum to confirm it: one found without any label (the only date printed) may be any date.
   for (const [f, v] of Object.entries(result.fields)) {
-    if (fieldKind(f) !== 'date' || !fromPage(v) || already(f, null) || v.confidence === null || v.confidence >= UNLABELLED_CONFIDENCE) continue;
-    fail(`${f} "${clip(v.value!)}" was read without a label (confidence ${Number(v.confidence.toFixed(2))}): nothing on the document says which date it is`, [field(f)]);
+    if (
+      fieldKind(f) !== 'date' ||
+      !fromPage(v) ||
+      already(f, null) ||
+      v.confidence === null ||
+      v.confidence >= UNLABELLED_CONFIDENCE
+    )
+      continue;
+    fail(
+      `${f} "${clip(v.value!)}" was read without a label (confidence ${Number(v.confidence.toFixed(2))}): nothing on the document says which date it is`,
+      [field(f)],
+    );
   }
 
   // 14. The OCR's own doubt: a value whose words it read with a low word confidence (a digit it was unsure of reads as
   // another digit as easily). Every field and line cell read from an OCR page with a box.
   const doubt = (name: string, ref: { field: string; item: number | null }, v: ExtractedValue | undefined) => {
     const box = v?.evidence?.box;
-    const page = v?.value != null && box && v.evidence!.page !== null && v.evidence!.source !== 'xml' ? pages.get(v.evidence!.page) : undefined;
+    const page =
+      v?.value != null && box && v.evidence!.page !== null && v.evidence!.source !== 'xml'
+        ? pages.get(v.evidence!.page)
+        : undefined;
     if (!page || page.source !== 'ocr' || !box) return;
-    const weakest = page.words.filter((w) => w.confidence !== undefined && centreIn(w.box, box)).sort((a, b) => a.confidence! - b.confidence!)[0];
-    if (weakest && weakest.confidence! < OCR_DOUBT) fail(`${name} "${clip(v!.value!)}": the OCR read "${clip(weakest.text)}" with a word confidence of ${Math.round(weakest.confidence!)} of 100`, [ref]);
+    const weakest = page.words
+      .filter((w) => w.confidence !== undefined && centreIn(w.box, box))
+      .sort((a, b) => a.confidence! - b.confidence!)[0];
+    if (weakest && weakest.confidence! < OCR_DOUBT)
+      fail(
+        `${name} "${clip(v!.value!)}": the OCR read "${clip(weakest.text)}" with a word confidence of ${Math.round(weakest.confidence!)} of 100`,
+        [ref],
+      );
   };
   for (const [f, v] of Object.entries(result.fields)) doubt(f, field(f), v);
   result.items.forEach((it, i) => {
@@ -300,7 +479,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   });
 
   // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
-  for (const t of checkTextFields(result, document, conceptOf)) fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
+  for (const t of checkTextFields(result, document, conceptOf))
+    fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
 
   return { flags, reasons };
 }
@@ -309,7 +489,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 
 /** The values of the fields of one concept, in request order, with their field names. */
 const ofConcept = (result: ExtractionResult, conceptOf: ConceptOf, id: string) =>
-  Object.entries(result.fields).filter(([f, v]) => conceptOf(f) === id && v.value !== null).map(([f, v]) => ({ f, v, value: v.value! }));
+  Object.entries(result.fields)
+    .filter(([f, v]) => conceptOf(f) === id && v.value !== null)
+    .map(([f, v]) => ({ f, v, value: v.value! }));
 
 /** A word's box whose centre lies on the rows of `box` (its vertical span, half a point of slack). */
 const onRows = (b: Box, box: Box) => {
@@ -325,7 +507,8 @@ const centreIn = (b: Box, box: Box) => {
 /** Where a value's snippet starts in its page's text: within its box's words when it has one, else every place. */
 function snippetStarts(page: PageText, ev: Evidence): number[] {
   const starts: number[] = [];
-  for (let i = page.text.indexOf(ev.snippet); i >= 0 && starts.length < 50; i = page.text.indexOf(ev.snippet, i + 1)) starts.push(i);
+  for (let i = page.text.indexOf(ev.snippet); i >= 0 && starts.length < 50; i = page.text.indexOf(ev.snippet, i + 1))
+    starts.push(i);
   const box = ev.box;
   if (!box || page.words.length === 0) return starts;
   const inBox = page.words.filter((w) => centreIn(w.box, box));
@@ -337,7 +520,9 @@ function snippetStarts(page: PageText, ev: Evidence): number[] {
 
 /** The page a value was read from (null for XML, a missing page, or no evidence). */
 const pageOf = (document: PositionedText, v: ExtractedValue): PageText | null =>
-  v.evidence && v.evidence.source !== 'xml' && v.evidence.page !== null ? (document.pages.find((p) => p.page === v.evidence!.page) ?? null) : null;
+  v.evidence && v.evidence.source !== 'xml' && v.evidence.page !== null
+    ? (document.pages.find((p) => p.page === v.evidence!.page) ?? null)
+    : null;
 
 interface TextFlag {
   reason: string;
@@ -367,17 +552,34 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     if (!page) continue;
     const starts = snippetStarts(page, v.evidence!);
     if (starts.length === 0) continue; // the evidence check flags a snippet that is not on its page
-    const inBlock = starts.some((at) => labelledBy(page, at, conceptOf(f)) || (() => {
-      const where = blockAt(page, at);
-      const name = where ? blockName(where.block) : null;
-      return name !== null && at >= name.start && at < name.end && !/[\p{L}\p{N}]/u.test(page.text.slice(name.start, at)) && (carriesParty(where!.block) || where!.block.top);
-    })());
-    if (!inBlock) out.push({ reason: `${f} "${clip(value)}" was not read from a party's block: no party label names it, no address, VAT id or IBAN is printed with it, and it is not the letterhead at the top of page 1`, fields: [f] });
+    const inBlock = starts.some(
+      (at) =>
+        labelledBy(page, at, conceptOf(f)) ||
+        (() => {
+          const where = blockAt(page, at);
+          const name = where ? blockName(where.block) : null;
+          return (
+            name !== null &&
+            at >= name.start &&
+            at < name.end &&
+            !/[\p{L}\p{N}]/u.test(page.text.slice(name.start, at)) &&
+            (carriesParty(where!.block) || where!.block.top)
+          );
+        })(),
+    );
+    if (!inBlock)
+      out.push({
+        reason: `${f} "${clip(value)}" was not read from a party's block: no party label names it, no address, VAT id or IBAN is printed with it, and it is not the letterhead at the top of page 1`,
+        fields: [f],
+      });
   }
   const seller = sellers[0];
   const buyer = buyers[0];
   if (seller && buyer && sameName(seller.value, buyer.value)) {
-    out.push({ reason: `${seller.f} and ${buyer.f} are the same name "${clip(seller.value)}": one of them is the other party's`, fields: [seller.f, buyer.f] });
+    out.push({
+      reason: `${seller.f} and ${buyer.f} are the same name "${clip(seller.value)}": one of them is the other party's`,
+      fields: [seller.f, buyer.f],
+    });
   }
   // The seller's own block: the one carrying its VAT id, or its registered office and registration (a legal footer).
   const sellerVat = ofConcept(result, conceptOf, 'tax_id')[0]?.value;
@@ -386,13 +588,25 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     page: l.page.page,
     why: l.ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration",
   }));
-  if (seller && pageOf(document, seller.v) && legal.length > 0 && !legal.some((l) => nameContains(l.name, seller.value))) {
+  if (
+    seller &&
+    pageOf(document, seller.v) &&
+    legal.length > 0 &&
+    !legal.some((l) => nameContains(l.name, seller.value))
+  ) {
     const l = legal[0]!;
-    out.push({ reason: `${seller.f} "${clip(seller.value)}" disagrees with "${clip(l.name)}", the name heading the block with ${l.why} (page ${l.page})`, fields: [seller.f] });
+    out.push({
+      reason: `${seller.f} "${clip(seller.value)}" disagrees with "${clip(l.name)}", the name heading the block with ${l.why} (page ${l.page})`,
+      fields: [seller.f],
+    });
   }
   if (buyer && pageOf(document, buyer.v)) {
     const l = legal.find((x) => sameName(x.name, buyer.value));
-    if (l) out.push({ reason: `${buyer.f} "${clip(buyer.value)}" is the name heading the block with ${l.why} (page ${l.page}): the seller's`, fields: [buyer.f] });
+    if (l)
+      out.push({
+        reason: `${buyer.f} "${clip(buyer.value)}" is the name heading the block with ${l.why} (page ${l.page}): the seller's`,
+        fields: [buyer.f],
+      });
   }
 
   // 10. Invoice numbers.
@@ -407,11 +621,22 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     const val = (c: LineItemColumn) => (it[c] as ExtractedValue | undefined)?.value ?? null;
     const given = LINE_ITEM_COLUMNS.filter((c) => val(c) !== null);
     if (val('amount') === null && (val('quantity') !== null || val('unit_price') !== null)) {
-      out.push({ reason: `line item ${i + 1}: no amount was read for it; its row may be misread`, fields: [], items: given.map((c) => ({ field: c, item: i })) });
+      out.push({
+        reason: `line item ${i + 1}: no amount was read for it; its row may be misread`,
+        fields: [],
+        items: given.map((c) => ({ field: c, item: i })),
+      });
     }
     const d = val('description');
-    if (d !== null && (!/\p{L}{3}/u.test(d) || (d.match(/\p{L}/gu) ?? []).length < (d.match(/[^\p{L}\s]/gu) ?? []).length)) {
-      out.push({ reason: `line item ${i + 1} description "${clip(d)}" has no word: it may be misread`, fields: [], items: [{ field: 'description', item: i }] });
+    if (
+      d !== null &&
+      (!/\p{L}{3}/u.test(d) || (d.match(/\p{L}/gu) ?? []).length < (d.match(/[^\p{L}\s]/gu) ?? []).length)
+    ) {
+      out.push({
+        reason: `line item ${i + 1} description "${clip(d)}" has no word: it may be misread`,
+        fields: [],
+        items: [{ field: 'description', item: i }],
+      });
     }
   });
 
@@ -425,16 +650,28 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
   return out;
 }
 
-const labelsRe = (labels: readonly string[]) => new RegExp(`(?<![\\p{L}])(?:${labelAlternation([...labels].sort((a, b) => b.length - a.length))})(?![\\p{L}])\\.?`, 'giu');
+const labelsRe = (labels: readonly string[]) =>
+  new RegExp(
+    `(?<![\\p{L}])(?:${labelAlternation([...labels].sort((a, b) => b.length - a.length))})(?![\\p{L}])\\.?`,
+    'giu',
+  );
 const INVOICE_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'invoice_number')!.labels);
 const CUSTOMER_NUMBER_LABEL = labelsRe(CUSTOMER_NUMBER_LABELS);
 const ORDER_NUMBER_LABEL = labelsRe(CONCEPTS.find((c) => c.id === 'po_number')!.labels);
 const PHONE_LABEL = labelsRe(PHONE_LABELS);
 
-const PARTY_LABEL = new Map(['vendor_name', 'customer_name'].map((id) => {
-  const alt = labelAlternation([...CONCEPTS.find((c) => c.id === id)!.labels].sort((a, b) => b.length - a.length));
-  return [id, { after: new RegExp(`(?<![\\p{L}])(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu'), alone: new RegExp(`^(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu') }];
-}));
+const PARTY_LABEL = new Map(
+  ['vendor_name', 'customer_name'].map((id) => {
+    const alt = labelAlternation([...CONCEPTS.find((c) => c.id === id)!.labels].sort((a, b) => b.length - a.length));
+    return [
+      id,
+      {
+        after: new RegExp(`(?<![\\p{L}])(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu'),
+        alone: new RegExp(`^(?:${alt})\\.?\\s*[:#–-]?\\s*$`, 'iu'),
+      },
+    ];
+  }),
+);
 
 /**
  * The name at `at` follows its own party's label ("Customer: Initech GmbH", "Lieferant:" over the name): the label
@@ -448,7 +685,12 @@ function labelledBy(page: PageText, at: number, id: string): boolean {
   // On its line: right after the label, in its own group of words or set apart from the label ("Bill to:      Initech").
   const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
   if (re.after.test(page.text.slice(segStart, at)) || re.after.test(page.text.slice(lineStart, at))) return true;
-  return where !== null && where.segment > 0 && at === segStart && re.alone.test(where.block.segments[where.segment - 1]!.text);
+  return (
+    where !== null &&
+    where.segment > 0 &&
+    at === segStart &&
+    re.alone.test(where.block.segments[where.segment - 1]!.text)
+  );
 }
 
 /** The last label of `re` in `text` and where it ends, or null. */
@@ -463,7 +705,8 @@ function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: 
   const t = value.trim();
   if (findDates(t).some((d) => d.raw === t)) return 'looks like a date, not an invoice number';
   if (/^-?\d{1,3}(?:[.,'’ ]\d{3})*[.,]\d{2}$/u.test(t)) return 'looks like an amount, not an invoice number';
-  if (/^\+\d[\d\s()./-]{6,}$/u.test(t) || /^\(?0\d{1,4}\)?(?:[\s/.-]\d{2,4}){2,}$/u.test(t)) return 'looks like a phone number, not an invoice number';
+  if (/^\+\d[\d\s()./-]{6,}$/u.test(t) || /^\(?0\d{1,4}\)?(?:[\s/.-]\d{2,4}){2,}$/u.test(t))
+    return 'looks like a phone number, not an invoice number';
   const page = pageOf(document, v);
   if (!page) return null;
   const at = snippetStarts(page, v.evidence!)[0];
@@ -474,18 +717,34 @@ function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: 
   const where = blockAt(page, at);
   let before = where ? page.text.slice(where.block.segments[where.segment]!.start, at) : page.text.slice(lineStart, at);
   // A label alone on the line above (its value printed below it).
-  if (!/[\p{L}]/u.test(before) && where && where.segment > 0 && /:\s*$/u.test(where.block.segments[where.segment - 1]!.text)) before = where.block.segments[where.segment - 1]!.text;
+  if (
+    !/[\p{L}]/u.test(before) &&
+    where &&
+    where.segment > 0 &&
+    /:\s*$/u.test(where.block.segments[where.segment - 1]!.text)
+  )
+    before = where.block.segments[where.segment - 1]!.text;
   const invoiceLabel = lastLabel(INVOICE_NUMBER_LABEL, before);
   const other = (re: RegExp) => {
     const end = lastLabel(re, before);
     return end !== null && (invoiceLabel === null || end > invoiceLabel) ? end : null;
   };
   if (other(PHONE_LABEL) !== null) return 'is printed after a phone label: a phone number, not an invoice number';
-  if (other(CUSTOMER_NUMBER_LABEL) !== null) return 'is printed after a customer number\'s label: a customer number, not an invoice number';
-  if (other(ORDER_NUMBER_LABEL) !== null) return 'is printed after an order number\'s label: an order number, not an invoice number';
+  if (other(CUSTOMER_NUMBER_LABEL) !== null)
+    return "is printed after a customer number's label: a customer number, not an invoice number";
+  if (other(ORDER_NUMBER_LABEL) !== null)
+    return "is printed after an order number's label: an order number, not an invoice number";
   // A postcode: four or five digits followed by a town on its line, with no invoice-number label before it.
   const after = page.text.slice(at + v.evidence!.snippet.length, lineEnd);
-  if (/^\d{4,5}$/u.test(t) && /^\s+\p{Lu}[\p{L}'’.-]+/u.test(after) && invoiceLabel === null && !before.trim().split(/\s+/u).every((w) => NUMBER_WORDS.test(w))) {
+  if (
+    /^\d{4,5}$/u.test(t) &&
+    /^\s+\p{Lu}[\p{L}'’.-]+/u.test(after) &&
+    invoiceLabel === null &&
+    !before
+      .trim()
+      .split(/\s+/u)
+      .every((w) => NUMBER_WORDS.test(w))
+  ) {
     return 'is a postcode followed by its town, not an invoice number';
   }
   return null;
@@ -516,7 +775,10 @@ function around(page: PageText, ev: Evidence, value: string): Around[] {
   if (box && page.words.length > 0) {
     const line = page.words.filter((w) => onRows(w.box, box)).sort((a, b) => a.box.x0 - b.box.x0);
     const tokens = line.map((w) => w.text);
-    const at = pick(tokens, line.flatMap((w, i) => (centreIn(w.box, box) && isValue(w.text) ? [i] : [])));
+    const at = pick(
+      tokens,
+      line.flatMap((w, i) => (centreIn(w.box, box) && isValue(w.text) ? [i] : [])),
+    );
     return at < 0 ? [] : [{ tokens, at }];
   }
   const snippet = ev.snippet.replace(/\s+/gu, ' ').trim();
@@ -528,7 +790,10 @@ function around(page: PageText, ev: Evidence, value: string): Around[] {
     for (let i = joined.indexOf(snippet); i >= 0; i = joined.indexOf(snippet, i + 1)) {
       const first = joined.slice(0, i).split(' ').length - 1;
       const last = joined.slice(0, i + snippet.length).split(' ').length - 1;
-      const at = pick(tokens, Array.from({ length: last - first + 1 }, (_, k) => first + k).filter((t) => isValue(tokens[t]!)));
+      const at = pick(
+        tokens,
+        Array.from({ length: last - first + 1 }, (_, k) => first + k).filter((t) => isValue(tokens[t]!)),
+      );
       if (at >= 0) out.push({ tokens, at });
     }
   }
@@ -544,16 +809,26 @@ function notAnAmount(page: PageText, ev: Evidence, value: string): string | null
   if (places.length === 0) return null;
   const reasons = places.map(({ tokens, at }) => {
     const word = tokens[at]!;
-    if (/%/u.test(word.replace(/^[^%]*\d/u, '')) || /^%/u.test(tokens[at + 1] ?? '')) return `is a percentage ("${word}${/%/u.test(word) ? '' : tokens[at + 1]}"), not an amount`;
+    if (/%/u.test(word.replace(/^[^%]*\d/u, '')) || /^%/u.test(tokens[at + 1] ?? ''))
+      return `is a percentage ("${word}${/%/u.test(word) ? '' : tokens[at + 1]}"), not an amount`;
     // The neighbours that are words, not punctuation: "August 3 , 2014".
-    const step = (from: number, dir: 1 | -1) => { let j = from + dir; while (j >= 0 && j < tokens.length && PUNCTUATION.test(tokens[j]!)) j += dir; return j >= 0 && j < tokens.length ? j : -1; };
+    const step = (from: number, dir: 1 | -1) => {
+      let j = from + dir;
+      while (j >= 0 && j < tokens.length && PUNCTUATION.test(tokens[j]!)) j += dir;
+      return j >= 0 && j < tokens.length ? j : -1;
+    };
     const prev = step(at, -1);
     const next = step(at, 1);
     const digits = word.replace(/[^\d]/gu, '');
     let month = -1;
-    if (prev >= 0 && isMonth(tokens[prev]!) && digits.length <= 4) month = prev; // August 3 · August 2014
-    else if (next >= 0 && isMonth(tokens[next]!) && digits.length <= 2) month = next; // 3 August · 3. März
-    else if (/^\d{4}$/u.test(digits) && prev >= 0 && /^\d{1,2}\.?$/u.test(tokens[prev]!)) { const p2 = step(prev, -1); if (p2 >= 0 && isMonth(tokens[p2]!)) month = p2; } // August 3, 2014
+    if (prev >= 0 && isMonth(tokens[prev]!) && digits.length <= 4)
+      month = prev; // August 3 · August 2014
+    else if (next >= 0 && isMonth(tokens[next]!) && digits.length <= 2)
+      month = next; // 3 August · 3. März
+    else if (/^\d{4}$/u.test(digits) && prev >= 0 && /^\d{1,2}\.?$/u.test(tokens[prev]!)) {
+      const p2 = step(prev, -1);
+      if (p2 >= 0 && isMonth(tokens[p2]!)) month = p2;
+    } // August 3, 2014
     if (month < 0) return null;
     const from = Math.min(month, at);
     let to = Math.max(month, at);
@@ -575,10 +850,18 @@ function rowPercentages(document: PositionedText, item: LineItem): number[] {
   let text: string;
   if (ev.box && page.words.length > 0) {
     const box = ev.box;
-    text = page.words.filter((w) => onRows(w.box, box)).map((w) => w.text).join(' ');
+    text = page.words
+      .filter((w) => onRows(w.box, box))
+      .map((w) => w.text)
+      .join(' ');
   } else {
-    const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[]).map((c) => item[c]?.evidence?.snippet).filter((s): s is string => !!s && /\d/u.test(s));
-    text = page.text.split('\n').filter((l) => snippets.some((s) => l.includes(s))).join('\n');
+    const snippets = (LINE_ITEM_COLUMNS as readonly LineItemColumn[])
+      .map((c) => item[c]?.evidence?.snippet)
+      .filter((s): s is string => !!s && /\d/u.test(s));
+    text = page.text
+      .split('\n')
+      .filter((l) => snippets.some((s) => l.includes(s)))
+      .join('\n');
   }
   return [...text.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))).filter((r) => r > 0 && r < 100);
 }

@@ -19,7 +19,18 @@ import {
   type PositionedText,
   type ValueKind,
 } from './extraction.js';
-import { amountReadings, canonicalDecimal, compactId, CURRENCY_SYMBOLS, dateReadings, findCurrencies, findIbans, insideAny, isCurrencyCode, isValidIban } from './extraction-values.js';
+import {
+  amountReadings,
+  canonicalDecimal,
+  compactId,
+  CURRENCY_SYMBOLS,
+  dateReadings,
+  findCurrencies,
+  findIbans,
+  insideAny,
+  isCurrencyCode,
+  isValidIban,
+} from './extraction-values.js';
 
 /** The outcome of one non-null value's check. */
 export interface EvidenceCheck {
@@ -42,7 +53,12 @@ export interface ReviewedResult extends ExtractionResult {
   review_reasons: string[];
 }
 
-const ITEM_KINDS: Record<LineItemColumn, ValueKind> = { description: 'text', quantity: 'number', unit_price: 'amount', amount: 'amount' };
+const ITEM_KINDS: Record<LineItemColumn, ValueKind> = {
+  description: 'text',
+  quantity: 'number',
+  unit_price: 'amount',
+  amount: 'amount',
+};
 
 /** Whitespace runs (incl. no-break spaces and line breaks) as one space, trimmed. */
 export function normaliseWhitespace(s: string): string {
@@ -52,11 +68,19 @@ export function normaliseWhitespace(s: string): string {
 /** Checks every non-null value of `result` against `document`; never throws on malformed values, flags them. */
 export function checkEvidence(result: ExtractionResult, document: PositionedText): ReviewedResult {
   const pages = new Map(document.pages.map((p) => [p.page, normaliseWhitespace(p.text)]));
-  const xml = document.einvoice ? { file: document.einvoice.file, elements: new Map(document.einvoice.elements.map((e) => [e.path, normaliseWhitespace(e.text)])) } : null;
+  const xml = document.einvoice
+    ? {
+        file: document.einvoice.file,
+        elements: new Map(document.einvoice.elements.map((e) => [e.path, normaliseWhitespace(e.text)])),
+      }
+    : null;
   const checks: EvidenceCheck[] = [];
   const check = (field: string, item: number | null, kind: ValueKind, v: ExtractedValue) => {
     if (v.value === null) return;
-    const failure = v.evidence?.source === 'xml' ? checkXml(kind, v, xml) : checkOne(kind, item !== null && field === 'description', v, pages);
+    const failure =
+      v.evidence?.source === 'xml'
+        ? checkXml(kind, v, xml)
+        : checkOne(kind, item !== null && field === 'description', v, pages);
     const where = item === null ? field : `line item ${item + 1} ${field}`;
     checks.push({ field, item, ok: failure === null, reason: failure === null ? null : `${where}: ${failure}` });
   };
@@ -75,19 +99,27 @@ export function checkEvidence(result: ExtractionResult, document: PositionedText
  * XML the source carries, the snippet must be that element's text (whitespace normalised) and the value derivable
  * from it by its kind, as on a page (a CII date `20240315` reads as 2024-03-15).
  */
-function checkXml(kind: ValueKind, v: ExtractedValue, xml: { file: string | null; elements: Map<string, string> } | null): string | null {
+function checkXml(
+  kind: ValueKind,
+  v: ExtractedValue,
+  xml: { file: string | null; elements: Map<string, string> } | null,
+): string | null {
   const ev = v.evidence!;
   if (!xml) return 'the evidence names an XML element, but the document has no e-invoice XML';
-  if ((ev.file ?? null) !== xml.file) return `the evidence names the XML file ${ev.file ?? '(the source)'}, which is not the document's e-invoice XML`;
+  if ((ev.file ?? null) !== xml.file)
+    return `the evidence names the XML file ${ev.file ?? '(the source)'}, which is not the document's e-invoice XML`;
   const paths = ev.path?.split(SUM_SEPARATOR) ?? [];
   if (paths.length > 1) return checkXmlSum(kind, v, paths, xml.elements);
   const text = ev.path === undefined ? undefined : xml.elements.get(ev.path);
-  if (text === undefined) return `the evidence names the XML element ${clip(ev.path ?? '(none)')}, which the e-invoice XML does not have`;
+  if (text === undefined)
+    return `the evidence names the XML element ${clip(ev.path ?? '(none)')}, which the e-invoice XML does not have`;
   const snippet = normaliseWhitespace(ev.snippet ?? '');
   if (snippet !== text) return `the snippet "${clip(snippet)}" is not the text of the XML element ${clip(ev.path!)}`;
   const cii = kind === 'date' ? /^(\d{4})(\d{2})(\d{2})$/u.exec(snippet) : null;
   const why = derivable(kind, false, v.value!, cii ? `${cii[1]}-${cii[2]}-${cii[3]}` : snippet);
-  return why === null ? null : `the value "${clip(v.value!)}" ${why} "${clip(snippet)}" (XML element ${clip(ev.path!)})`;
+  return why === null
+    ? null
+    : `the value "${clip(v.value!)}" ${why} "${clip(snippet)}" (XML element ${clip(ev.path!)})`;
 }
 
 /** How the paths (and snippets) of a value that is the sum of several XML elements are joined (Evidence.path). */
@@ -97,13 +129,20 @@ export const SUM_SEPARATOR = ' + ';
  * A value that is the sum of several XML elements (Evidence.path names them joined by SUM_SEPARATOR): each must
  * exist, the snippet must be their texts joined the same way, each a plain decimal, and the value their exact sum.
  */
-function checkXmlSum(kind: ValueKind, v: ExtractedValue, paths: string[], elements: Map<string, string>): string | null {
+function checkXmlSum(
+  kind: ValueKind,
+  v: ExtractedValue,
+  paths: string[],
+  elements: Map<string, string>,
+): string | null {
   const ev = v.evidence!;
   const missing = paths.find((p) => !elements.has(p));
-  if (missing !== undefined) return `the evidence names the XML element ${clip(missing)}, which the e-invoice XML does not have`;
+  if (missing !== undefined)
+    return `the evidence names the XML element ${clip(missing)}, which the e-invoice XML does not have`;
   const texts = paths.map((p) => elements.get(p)!);
   const snippet = normaliseWhitespace(ev.snippet ?? '');
-  if (snippet !== texts.join(SUM_SEPARATOR)) return `the snippet "${clip(snippet)}" is not the text of the XML elements ${clip(ev.path!)}`;
+  if (snippet !== texts.join(SUM_SEPARATOR))
+    return `the snippet "${clip(snippet)}" is not the text of the XML elements ${clip(ev.path!)}`;
   const sum = kind === 'amount' || kind === 'number' ? sumDecimals(texts) : null;
   if (sum === null || !/^-?\d+(\.\d+)?$/u.test(v.value!) || canonicalDecimal(v.value!) !== canonicalDecimal(sum)) {
     return `the value "${clip(v.value!)}" is not the sum of the XML elements ${clip(ev.path!)} ("${clip(snippet)}")`;
@@ -130,7 +169,12 @@ export function sumDecimals(values: readonly string[]): string | null {
   return `${negative ? '-' : ''}${int}${scale > 0 ? `.${digits.slice(digits.length - scale)}` : ''}`;
 }
 
-function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue, pages: Map<number, string>): string | null {
+function checkOne(
+  kind: ValueKind,
+  isItemDescription: boolean,
+  v: ExtractedValue,
+  pages: Map<number, string>,
+): string | null {
   const value = v.value!;
   const ev = v.evidence;
   if (!ev) return 'no evidence was given for the value';
@@ -139,10 +183,13 @@ function checkOne(kind: ValueKind, isItemDescription: boolean, v: ExtractedValue
   if (pageText === undefined) return `the evidence names page ${ev.page}, which the document does not have`;
   const snippet = normaliseWhitespace(ev.snippet ?? '');
   if (!snippet) return 'the evidence snippet is empty';
-  if (!pageText.includes(snippet)) return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
-  if (!occursWhole(pageText, snippet)) return `the snippet "${clip(snippet)}" occurs on page ${ev.page} only inside a longer word or number`;
+  if (!pageText.includes(snippet))
+    return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
+  if (!occursWhole(pageText, snippet))
+    return `the snippet "${clip(snippet)}" occurs on page ${ev.page} only inside a longer word or number`;
   // A tax id is never read out of an IBAN ("DE12 5854 0436 9189" of "DE12 5854 0436 9189 7803 900").
-  if (kind === 'tax_id' && onlyInsideIban(pageText, snippet)) return `the value "${clip(value)}" is read out of an IBAN, in "${clip(snippet)}"`;
+  if (kind === 'tax_id' && onlyInsideIban(pageText, snippet))
+    return `the value "${clip(value)}" is read out of an IBAN, in "${clip(snippet)}"`;
   const why = derivable(kind, isItemDescription, value, snippet);
   return why === null ? null : `the value "${clip(value)}" ${why} "${clip(snippet)}"`;
 }
@@ -167,7 +214,9 @@ function derivable(kind: ValueKind, isItemDescription: boolean, value: string, s
       return dateReadings(snippet).has(value) ? null : 'is not the date written (in any common format) in the snippet';
     case 'currency': {
       if (!isCurrencyCode(value)) return 'is not an ISO 4217 code, in';
-      const ok = findCurrencies(snippet).some((c) => c.codes.includes(value)) || Object.entries(CURRENCY_SYMBOLS).some(([sym, codes]) => codes.includes(value) && snippet.includes(sym));
+      const ok =
+        findCurrencies(snippet).some((c) => c.codes.includes(value)) ||
+        Object.entries(CURRENCY_SYMBOLS).some(([sym, codes]) => codes.includes(value) && snippet.includes(sym));
       return ok ? null : 'is named by neither its code nor its symbol in the snippet';
     }
     case 'iban': {
@@ -176,9 +225,13 @@ function derivable(kind: ValueKind, isItemDescription: boolean, value: string, s
       return snippet.replace(/\s/gu, '').toUpperCase().includes(compact) ? null : 'does not occur in the snippet';
     }
     case 'tax_id':
-      return compactId(snippet).includes(compactId(value)) && compactId(value) !== '' ? null : 'does not occur in the snippet';
+      return compactId(snippet).includes(compactId(value)) && compactId(value) !== ''
+        ? null
+        : 'does not occur in the snippet';
     case 'email':
-      return snippet.toLowerCase().includes(value.trim().toLowerCase()) && value.includes('@') ? null : 'does not occur in the snippet';
+      return snippet.toLowerCase().includes(value.trim().toLowerCase()) && value.includes('@')
+        ? null
+        : 'does not occur in the snippet';
     case 'text': {
       const val = normaliseWhitespace(value);
       if (!val) return 'is blank, for the snippet';
@@ -211,7 +264,8 @@ function occursWhole(text: string, snippet: string): boolean {
 function onlyInsideIban(text: string, snippet: string): boolean {
   const ibans = findIbans(text);
   if (ibans.length === 0) return false;
-  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) if (!insideAny(ibans, i, i + snippet.length)) return false;
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1))
+    if (!insideAny(ibans, i, i + snippet.length)) return false;
   return true;
 }
 
@@ -233,11 +287,21 @@ function clip(s: string): string {
  * cells names its own XML element).
  */
 export function lineEvidence(item: LineItem): Evidence | null {
-  const cells = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence).filter((e): e is Evidence => !!e && e.page !== null && e.source !== 'xml');
+  const cells = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence).filter(
+    (e): e is Evidence => !!e && e.page !== null && e.source !== 'xml',
+  );
   if (cells.length === 0) return null;
   const page = (item.description?.evidence ?? cells[0]!).page;
   const on = cells.filter((e) => e.page === page);
   const boxes = on.map((e) => e.box).filter((b): b is Box => b !== null);
-  const ordered = boxes.length === on.length ? [...on].sort((a, b) => a.box!.y0 - b.box!.y0 || a.box!.x0 - b.box!.x0) : on;
-  return { page, snippet: ordered.map((e) => normaliseWhitespace(e.snippet)).filter(Boolean).join(' '), box: unionBox(boxes) };
+  const ordered =
+    boxes.length === on.length ? [...on].sort((a, b) => a.box!.y0 - b.box!.y0 || a.box!.x0 - b.box!.x0) : on;
+  return {
+    page,
+    snippet: ordered
+      .map((e) => normaliseWhitespace(e.snippet))
+      .filter(Boolean)
+      .join(' '),
+    box: unionBox(boxes),
+  };
 }

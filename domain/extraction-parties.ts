@@ -9,7 +9,16 @@
  * Pure: no I/O.
  */
 import type { PageText, PositionedWord } from './extraction.js';
-import { allWords, ATTENTION, CONCEPTS, escapeRegExp, OTHER_LABELS, REGISTRATION_WORDS, SALUTATIONS, wordsPattern } from './extraction-lexicon.js';
+import {
+  allWords,
+  ATTENTION,
+  CONCEPTS,
+  escapeRegExp,
+  OTHER_LABELS,
+  REGISTRATION_WORDS,
+  SALUTATIONS,
+  wordsPattern,
+} from './extraction-lexicon.js';
 import { compactId, findEmails, findIbans, findTaxIds } from './extraction-values.js';
 
 /** A group of words on one line (a column's part of it), with its place. */
@@ -47,7 +56,8 @@ export interface BlockName {
 }
 
 /** A postcode and its town (DE, FR, ES, IT, AT, CH, BE, NL "1234 AB", US "CA 94538", UK "BS1 4DJ"). */
-const POSTCODE_TOWN = /(?<![\p{L}\p{N}])(?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2})?\s+\p{Lu}[\p{L}'’.-]{1,}|(?<![\p{L}])[A-Z]{2}\s+\d{5}(?:-\d{4})?(?!\d)|(?<![\p{L}\p{N}])[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}])/u;
+const POSTCODE_TOWN =
+  /(?<![\p{L}\p{N}])(?:[A-Z]{1,2}-)?\d{4,5}(?:\s?[A-Z]{2})?\s+\p{Lu}[\p{L}'’.-]{1,}|(?<![\p{L}])[A-Z]{2}\s+\d{5}(?:-\d{4})?(?!\d)|(?<![\p{L}\p{N}])[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}])/u;
 /** A street and its number in the six languages, or a post-office box. */
 const STREET = new RegExp(
   [
@@ -67,7 +77,10 @@ const midY = (w: PositionedWord) => (w.box.y0 + w.box.y1) / 2;
 /** The lines of a page with their words, and the page's typical line height. */
 function pageSegments(page: PageText): { segments: Segment[]; lh: number } {
   const boxed = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0);
-  const heights = page.words.map((w) => w.box.y1 - w.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
+  const heights = page.words
+    .map((w) => w.box.y1 - w.box.y0)
+    .filter((h) => h > 0)
+    .sort((a, b) => a - b);
   const lh = boxed && heights.length ? heights[Math.floor(heights.length / 2)]! : 10;
   const words = [...page.words].sort((a, b) => a.offset - b.offset);
   const segments: Segment[] = [];
@@ -83,7 +96,10 @@ function pageSegments(page: PageText): { segments: Segment[]; lh: number } {
       // Groups of words: a gap wider than 1.5 line heights parts two columns, and words more than half a line
       // higher or lower than the line's first are on a line of their own (a text layer may read two as one).
       const y0 = lineWords.length ? midY(lineWords[0]!) : 0;
-      const bands = [lineWords.filter((w) => Math.abs(midY(w) - y0) <= 0.5 * lh), lineWords.filter((w) => Math.abs(midY(w) - y0) > 0.5 * lh)];
+      const bands = [
+        lineWords.filter((w) => Math.abs(midY(w) - y0) <= 0.5 * lh),
+        lineWords.filter((w) => Math.abs(midY(w) - y0) > 0.5 * lh),
+      ];
       for (const band of bands) {
         const sorted = band.sort((a, b) => a.box.x0 - b.box.x0);
         let group: PositionedWord[] = [];
@@ -91,7 +107,15 @@ function pageSegments(page: PageText): { segments: Segment[]; lh: number } {
           if (group.length === 0) return;
           const s = Math.min(...group.map((w) => w.offset));
           const e = Math.max(...group.map((w) => w.offset + w.text.length));
-          segments.push({ start: s, end: e, text: page.text.slice(s, e), line, x0: group[0]!.box.x0, x1: Math.max(...group.map((w) => w.box.x1)), y: midY(group[0]!) });
+          segments.push({
+            start: s,
+            end: e,
+            text: page.text.slice(s, e),
+            line,
+            x0: group[0]!.box.x0,
+            x1: Math.max(...group.map((w) => w.box.x1)),
+            y: midY(group[0]!),
+          });
           group = [];
         };
         for (const w of sorted) {
@@ -102,7 +126,15 @@ function pageSegments(page: PageText): { segments: Segment[]; lh: number } {
       }
     } else if (raw.trim()) {
       const lead = raw.length - raw.trimStart().length;
-      segments.push({ start: start + lead, end: start + raw.trimEnd().length, text: raw.trim(), line, x0: 0, x1: 0, y: (line + 2 * blanks) * lh });
+      segments.push({
+        start: start + lead,
+        end: start + raw.trimEnd().length,
+        text: raw.trim(),
+        line,
+        x0: 0,
+        x1: 0,
+        y: (line + 2 * blanks) * lh,
+      });
     } else {
       blanks++; // plain text: a blank line parts two blocks
     }
@@ -121,8 +153,11 @@ export function pageBlocks(page: PageText): Block[] {
   const open: Segment[][] = [];
   for (const s of segments) {
     const aligned = (t: Segment) =>
-      s.y - t.y > 0.5 * lh && s.y - t.y <= 2.4 * lh &&
-      (Math.abs(s.x0 - t.x0) <= 2 * lh || Math.abs(s.x1 - t.x1) <= 2 * lh || Math.abs((s.x0 + s.x1) / 2 - (t.x0 + t.x1) / 2) <= 2 * lh);
+      s.y - t.y > 0.5 * lh &&
+      s.y - t.y <= 2.4 * lh &&
+      (Math.abs(s.x0 - t.x0) <= 2 * lh ||
+        Math.abs(s.x1 - t.x1) <= 2 * lh ||
+        Math.abs((s.x0 + s.x1) / 2 - (t.x0 + t.x1) / 2) <= 2 * lh);
     const into = open.find((b) => aligned(b[b.length - 1]!));
     if (into) into.push(s);
     else open.push([s]);
@@ -139,7 +174,8 @@ export function pageBlocks(page: PageText): Block[] {
       taxIds: findTaxIds(text).map((t) => t.value),
       ibans: findIbans(text).map((t) => t.value),
       registration: REGISTRATION.test(text),
-      top: page.page === 1 && (firstLines.includes(head.line) || (page.height > 0 && head.y - minY <= page.height / 12)),
+      top:
+        page.page === 1 && (firstLines.includes(head.line) || (page.height > 0 && head.y - minY <= page.height / 12)),
     };
   });
   blockCache.set(page, blocks);
@@ -193,20 +229,38 @@ export function blockName(block: Block): BlockName | null {
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const LABELS = new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS].map(fold));
 /** A known label alone, without its colon ("COBRAR A", "Ship to", "Rechnungsempfänger"), diacritics or not. */
-const isLabelAlone = (text: string) => LABELS.has(fold(text).replace(/[\s:.#]+$/u, '').replace(/\s+/gu, ' ').trim());
+const isLabelAlone = (text: string) =>
+  LABELS.has(
+    fold(text)
+      .replace(/[\s:.#]+$/u, '')
+      .replace(/\s+/gu, ' ')
+      .trim(),
+  );
 const SALUTATION_ALONE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?,?$`, 'iu');
 const SALUTATION_BEFORE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?\\s+(?=\\p{L}{2})`, 'iu');
 
 /** Text that can be a party's name: three letters in a row, more letters than digits, no e-mail or web address. */
 export function isPartyName(text: string): boolean {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
-  return /\p{L}{3}/u.test(text) && letters > (text.match(/\p{N}/gu) ?? []).length && findEmails(text).length === 0 && !/(?:https?:\/\/|www\.)/iu.test(text);
+  return (
+    /\p{L}{3}/u.test(text) &&
+    letters > (text.match(/\p{N}/gu) ?? []).length &&
+    findEmails(text).length === 0 &&
+    !/(?:https?:\/\/|www\.)/iu.test(text)
+  );
 }
 
 /** A block's own name: at its head, without a label before it, no registration or tax id in it. */
 export function ownName(b: Block): BlockName | null {
   const name = blockName(b);
-  if (!name || name.labelled || name.start !== b.segments[0]!.start || REGISTRATION.test(name.text) || findTaxIds(name.text).length > 0) return null;
+  if (
+    !name ||
+    name.labelled ||
+    name.start !== b.segments[0]!.start ||
+    REGISTRATION.test(name.text) ||
+    findTaxIds(name.text).length > 0
+  )
+    return null;
   return name;
 }
 
@@ -214,7 +268,10 @@ export function ownName(b: Block): BlockName | null {
  * The seller's legal blocks, with their own names: a block carrying a company's registration with its address, or the
  * seller's VAT id (`ownVat`) with its address or registration (a legal footer, a letterhead with its VAT id).
  */
-export function legalBlocks(pages: readonly PageText[], sellerVat: string | null): { page: PageText; block: Block; name: BlockName; ownVat: boolean }[] {
+export function legalBlocks(
+  pages: readonly PageText[],
+  sellerVat: string | null,
+): { page: PageText; block: Block; name: BlockName; ownVat: boolean }[] {
   return pages.flatMap((page) =>
     pageBlocks(page).flatMap((block) => {
       const ownVat = sellerVat !== null && block.taxIds.includes(compactId(sellerVat));
@@ -239,7 +296,11 @@ export const carriesParty = (b: Block) => b.address || b.taxIds.length > 0 || b.
 
 /** Same name, whatever the case, spacing and punctuation at its ends. */
 export const sameName = (a: string, b: string) => normaliseName(a) === normaliseName(b);
-const normaliseName = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normaliseName = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 /** One name contains the other ("ACME" and "ACME GmbH"). */
 export const nameContains = (a: string, b: string) => {
   const x = normaliseName(a);

@@ -1,5 +1,13 @@
 import { EXTRACTION_LIMITS, fieldKind, type ValueKind } from './extraction.js';
-import { canonicalDecimal, compactId, findEmails, isCurrencyCode, isoDate, isValidIban, PLAIN_DECIMAL } from './extraction-values.js';
+import {
+  canonicalDecimal,
+  compactId,
+  findEmails,
+  isCurrencyCode,
+  isoDate,
+  isValidIban,
+  PLAIN_DECIMAL,
+} from './extraction-values.js';
 
 /**
  * Review corrections of extracted scalar fields (spec section 2, Records: "made in the dashboard, are recorded, and
@@ -55,7 +63,9 @@ export function correctedValue(field: string, raw: unknown): { value: string | n
     case 'email': {
       // One address, the whole value, by the grammar the engines read addresses with; at most 64 before the @.
       const found = findEmails(s);
-      return found.length === 1 && found[0]!.raw === s && s.indexOf('@') <= 64 && s.length <= 254 ? { value: s } : expected;
+      return found.length === 1 && found[0]!.raw === s && s.indexOf('@') <= 64 && s.length <= 254
+        ? { value: s }
+        : expected;
     }
     case 'iban': {
       const iban = s.replace(/\s/gu, '').toUpperCase();

@@ -44,7 +44,8 @@ export function normaliseAmountToken(token: string): string | null {
   let decimal: string | null = null;
   if (last.ch === '.' || last.ch === ',') {
     const sameMark = marks.filter((x) => x.ch === last.ch).length;
-    if (marks.some((x) => x.ch !== last.ch) || seps.some((x) => x.ch !== last.ch)) decimal = sameMark === 1 ? last.ch : null; // 1,234.56 · 1 234,56
+    if (marks.some((x) => x.ch !== last.ch) || seps.some((x) => x.ch !== last.ch))
+      decimal = sameMark === 1 ? last.ch : null; // 1,234.56 · 1 234,56
     else if (sameMark === 1 && (tail.length !== 3 || /^0+$/u.test(t.slice(0, last.at)))) decimal = last.ch; // 12.5 · 0.125; 1.234 is grouping
   }
   const intPart = decimal ? t.slice(0, last.at) : t;
@@ -76,8 +77,13 @@ export function findAmounts(text: string): AmountMatch[] {
     let raw = m[1]!;
     let index = m.index;
     // Space grouping reads "2 100.00" as 2100.00 (groups of exactly three digits): how such amounts are written.
-    if (negative && /[-−]$/u.test(before)) { raw = text.slice(m.index - 1, m.index + m[1]!.length); index = m.index - 1; }
-    else if (negative && text[m.index + raw.length] === ')') { raw = `(${raw})`; index = m.index - 1; }
+    if (negative && /[-−]$/u.test(before)) {
+      raw = text.slice(m.index - 1, m.index + m[1]!.length);
+      index = m.index - 1;
+    } else if (negative && text[m.index + raw.length] === ')') {
+      raw = `(${raw})`;
+      index = m.index - 1;
+    }
     out.push({ index, raw, value: negative ? `-${value}` : value });
   }
   return out;
@@ -99,7 +105,8 @@ export function amountReadings(token: string): Set<string> {
   }
   // Every separator as grouping, when the groups after the first have three digits.
   const groups = t.split(/[., ]/u);
-  if (groups.length === 1 || (groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3))) out.add(canonicalDecimal(groups.join('')));
+  if (groups.length === 1 || (groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3)))
+    out.add(canonicalDecimal(groups.join('')));
   return out;
 }
 
@@ -124,7 +131,23 @@ export function canonicalDecimal(s: string): string {
 const MONTHS: Record<string, number> = {};
 const monthNames: [number, string[]][] = [
   [1, ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'januari']],
-  [2, ['february', 'feb', 'februar', 'février', 'fevrier', 'févr', 'fevr', 'fév', 'fev', 'febrero', 'febbraio', 'februari']],
+  [
+    2,
+    [
+      'february',
+      'feb',
+      'februar',
+      'février',
+      'fevrier',
+      'févr',
+      'fevr',
+      'fév',
+      'fev',
+      'febrero',
+      'febbraio',
+      'februari',
+    ],
+  ],
   [3, ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt']],
   [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile']],
   [5, ['may', 'mai', 'mayo', 'maggio', 'mag', 'mei']],
@@ -140,14 +163,22 @@ for (const [n, names] of monthNames) for (const name of names) MONTHS[name] = n;
 
 /** The month (1–12) a written-out month name or abbreviation names, in any case, in EN/DE/FR/ES/IT/NL; else null. */
 export const monthNumber = (name: string): number | null => MONTHS[name.toLowerCase()] ?? null;
-const MONTH_ALT = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
+const MONTH_ALT = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 const ISO_DATE = new RegExp(`${NOT_BEFORE}(\\d{4})([-/.])(\\d{1,2})\\2(\\d{1,2})${NOT_AFTER}`, 'gu');
 const NUMERIC_DATE = new RegExp(`${NOT_BEFORE}(\\d{1,2})([-/.])(\\d{1,2})\\2(\\d{4}|\\d{2})${NOT_AFTER}`, 'gu');
 // "3. März 2024", "1er janvier 2024", "5 de mayo de 2024", "1º aprile 2024", "3 maart 2024".
-const DAY_MONTH_YEAR = new RegExp(`${NOT_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|º|°|ª)?\\.?[\\s/-]*(?:de\\s+)?(${MONTH_ALT})\\.?,?[\\s/-]*(?:del?\\s+)?(\\d{4})${NOT_AFTER}`, 'giu');
+const DAY_MONTH_YEAR = new RegExp(
+  `${NOT_BEFORE}(\\d{1,2})(?:st|nd|rd|th|er|º|°|ª)?\\.?[\\s/-]*(?:de\\s+)?(${MONTH_ALT})\\.?,?[\\s/-]*(?:del?\\s+)?(\\d{4})${NOT_AFTER}`,
+  'giu',
+);
 // "March 3, 2024", "August 3 , 2014" (a text layer that spaces the comma off).
-const MONTH_DAY_YEAR = new RegExp(`${NOT_BEFORE}(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|\\s+)(\\d{4})${NOT_AFTER}`, 'giu');
+const MONTH_DAY_YEAR = new RegExp(
+  `${NOT_BEFORE}(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|\\s+)(\\d{4})${NOT_AFTER}`,
+  'giu',
+);
 
 export type DateOrder = 'dmy' | 'mdy';
 
@@ -167,7 +198,9 @@ export interface DateMatch extends Match {
 export function isoDate(year: number, month: number, day: number): string | null {
   const y = year < 100 ? (year < 70 ? 2000 + year : 1900 + year) : year;
   if (month < 1 || month > 12 || day < 1 || y < 1900 || y > 2199) return null;
-  const dim = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  const dim = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][
+    month - 1
+  ]!;
   if (day > dim) return null;
   return `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
@@ -230,14 +263,36 @@ export function dateReadings(text: string): Set<string> {
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 /** Symbols and what they name; `$` alone is read as USD unless the document names another dollar by its code. */
 export const CURRENCY_SYMBOLS: Readonly<Record<string, readonly string[]>> = {
-  'US$': ['USD'], 'C$': ['CAD'], 'CA$': ['CAD'], 'A$': ['AUD'], 'AU$': ['AUD'], 'NZ$': ['NZD'], 'HK$': ['HKD'],
-  'S$': ['SGD'], 'R$': ['BRL'], 'MX$': ['MXN'],
+  US$: ['USD'],
+  C$: ['CAD'],
+  CA$: ['CAD'],
+  A$: ['AUD'],
+  AU$: ['AUD'],
+  NZ$: ['NZD'],
+  HK$: ['HKD'],
+  S$: ['SGD'],
+  R$: ['BRL'],
+  MX$: ['MXN'],
   $: ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'TWD'],
-  '€': ['EUR'], '£': ['GBP'], '¥': ['JPY', 'CNY'], '₹': ['INR'], '₩': ['KRW'], '₽': ['RUB'], '₺': ['TRY'],
-  '₪': ['ILS'], '₫': ['VND'], '₱': ['PHP'], 'zł': ['PLN'], 'Kč': ['CZK'], 'Fr.': ['CHF'],
+  '€': ['EUR'],
+  '£': ['GBP'],
+  '¥': ['JPY', 'CNY'],
+  '₹': ['INR'],
+  '₩': ['KRW'],
+  '₽': ['RUB'],
+  '₺': ['TRY'],
+  '₪': ['ILS'],
+  '₫': ['VND'],
+  '₱': ['PHP'],
+  zł: ['PLN'],
+  Kč: ['CZK'],
+  'Fr.': ['CHF'],
   kr: ['SEK', 'NOK', 'DKK', 'ISK'],
 };
-const SYMBOL_ALT = Object.keys(CURRENCY_SYMBOLS).sort((a, b) => b.length - a.length).map((s) => s.replace(/[$.]/gu, '\\$&')).join('|');
+const SYMBOL_ALT = Object.keys(CURRENCY_SYMBOLS)
+  .sort((a, b) => b.length - a.length)
+  .map((s) => s.replace(/[$.]/gu, '\\$&'))
+  .join('|');
 const CURRENCY_RE = new RegExp(`(${SYMBOL_ALT})|${NOT_BEFORE}([A-Z]{3})${NOT_AFTER}`, 'gu');
 
 export interface CurrencyMatch extends Match {
@@ -285,7 +340,30 @@ export function currencyCodeOf(marker: string): string | null {
 /** The usual day/month order where a currency is used: USD → month first; most others → day first; else unknown. */
 export function dateOrderOfCurrency(code: string): DateOrder | null {
   if (code === 'USD') return 'mdy';
-  return ['EUR', 'GBP', 'CHF', 'AUD', 'NZD', 'INR', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'BRL', 'ZAR', 'TRY', 'RUB', 'MXN', 'ILS', 'SGD', 'HKD'].includes(code) ? 'dmy' : null;
+  return [
+    'EUR',
+    'GBP',
+    'CHF',
+    'AUD',
+    'NZD',
+    'INR',
+    'SEK',
+    'NOK',
+    'DKK',
+    'PLN',
+    'CZK',
+    'HUF',
+    'BRL',
+    'ZAR',
+    'TRY',
+    'RUB',
+    'MXN',
+    'ILS',
+    'SGD',
+    'HKD',
+  ].includes(code)
+    ? 'dmy'
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------- tax ids, e-mail and IBAN
@@ -332,9 +410,44 @@ export function findEmails(text: string): ValueMatch[] {
 
 /** IBAN lengths of the countries that use one (SWIFT IBAN registry); other countries: 15–34. */
 const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24, AE: 23, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27,
-  GB: 22, GR: 27, HR: 21, HU: 28, IE: 22, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MT: 31, NL: 18,
-  NO: 15, PL: 28, PT: 25, RO: 24, SA: 24, SE: 24, SI: 19, SK: 24, SM: 27, TR: 26,
+  AD: 24,
+  AE: 23,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SA: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  TR: 26,
 };
 
 /** ISO 13616 check: country length and the mod-97 checksum of the compact form. */
@@ -356,8 +469,11 @@ export function findIbans(text: string): ValueMatch[] {
     // word or group boundary.
     for (let end = m[0].length; end >= 15; end--) {
       const raw = m[0].slice(0, end);
-      if (raw.endsWith(' ') || /[A-Z0-9]/u.test(m[0][end] ?? '') ) continue;
-      if (isValidIban(raw)) { out.push({ index: m.index, raw, value: raw.replace(/ /gu, '') }); break; }
+      if (raw.endsWith(' ') || /[A-Z0-9]/u.test(m[0][end] ?? '')) continue;
+      if (isValidIban(raw)) {
+        out.push({ index: m.index, raw, value: raw.replace(/ /gu, '') });
+        break;
+      }
     }
   }
   return out;
@@ -370,13 +486,38 @@ export function findIbans(text: string): ValueMatch[] {
  * prefix is EL (GR is accepted as printed).
  */
 const VAT_FORMATS: Readonly<Record<string, RegExp>> = {
-  AT: /^U\d{8}$/u, BE: /^[01]\d{9}$/u, BG: /^\d{9,10}$/u, CY: /^\d{8}[A-Z]$/u, CZ: /^\d{8,10}$/u, DE: /^[1-9]\d{8}$/u,
-  DK: /^\d{8}$/u, EE: /^\d{9}$/u, EL: /^\d{9}$/u, GR: /^\d{9}$/u, ES: /^[A-Z0-9]\d{7}[A-Z0-9]$/u, FI: /^\d{8}$/u,
-  FR: /^[A-HJ-NP-Z0-9]{2}\d{9}$/u, HR: /^\d{11}$/u, HU: /^\d{8}$/u, IE: /^\d[A-Z0-9+*]\d{5}[A-Z]{1,2}$/u, IT: /^\d{11}$/u,
-  LT: /^(?:\d{9}|\d{12})$/u, LU: /^\d{8}$/u, LV: /^\d{11}$/u, MT: /^\d{8}$/u, NL: /^\d{9}B\d{2}$/u, PL: /^\d{10}$/u,
-  PT: /^\d{9}$/u, RO: /^[1-9]\d{1,9}$/u, SE: /^\d{10}01$/u, SI: /^[1-9]\d{7}$/u, SK: /^[1-9]\d{9}$/u,
-  GB: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u, XI: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u,
-  CHE: /^\d{9}(?:MWST|TVA|IVA)?$/u, NO: /^\d{9}(?:MVA)?$/u,
+  AT: /^U\d{8}$/u,
+  BE: /^[01]\d{9}$/u,
+  BG: /^\d{9,10}$/u,
+  CY: /^\d{8}[A-Z]$/u,
+  CZ: /^\d{8,10}$/u,
+  DE: /^[1-9]\d{8}$/u,
+  DK: /^\d{8}$/u,
+  EE: /^\d{9}$/u,
+  EL: /^\d{9}$/u,
+  GR: /^\d{9}$/u,
+  ES: /^[A-Z0-9]\d{7}[A-Z0-9]$/u,
+  FI: /^\d{8}$/u,
+  FR: /^[A-HJ-NP-Z0-9]{2}\d{9}$/u,
+  HR: /^\d{11}$/u,
+  HU: /^\d{8}$/u,
+  IE: /^\d[A-Z0-9+*]\d{5}[A-Z]{1,2}$/u,
+  IT: /^\d{11}$/u,
+  LT: /^(?:\d{9}|\d{12})$/u,
+  LU: /^\d{8}$/u,
+  LV: /^\d{11}$/u,
+  MT: /^\d{8}$/u,
+  NL: /^\d{9}B\d{2}$/u,
+  PL: /^\d{10}$/u,
+  PT: /^\d{9}$/u,
+  RO: /^[1-9]\d{1,9}$/u,
+  SE: /^\d{10}01$/u,
+  SI: /^[1-9]\d{7}$/u,
+  SK: /^[1-9]\d{9}$/u,
+  GB: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u,
+  XI: /^(?:\d{9}|\d{12}|GD[0-4]\d{2}|HA[5-9]\d{2})$/u,
+  CHE: /^\d{9}(?:MWST|TVA|IVA)?$/u,
+  NO: /^\d{9}(?:MVA)?$/u,
 };
 
 const digitsOf = (s: string) => [...s].map(Number);
@@ -396,7 +537,8 @@ const VAT_CHECKSUMS: Record<string, (body: string) => boolean> = {
   },
   AT: (b) => {
     const d = digitsOf(b.slice(1));
-    const r = d[0]! + d[2]! + d[4]! + d[6]! + [d[1]!, d[3]!, d[5]!].reduce((s, x) => s + Math.floor(x / 5) + ((2 * x) % 10), 0);
+    const r =
+      d[0]! + d[2]! + d[4]! + d[6]! + [d[1]!, d[3]!, d[5]!].reduce((s, x) => s + Math.floor(x / 5) + ((2 * x) % 10), 0);
     return (10 - ((r + 4) % 10)) % 10 === d[7];
   },
   BE: (b) => 97 - (Number(b.slice(0, 8)) % 97) === Number(b.slice(8)),
@@ -424,7 +566,8 @@ VAT_CHECKSUMS['XI'] = VAT_CHECKSUMS['GB']!;
 /** ISO 7064 MOD 97-10 of an alphanumeric string (letters as 10–35). */
 function mod97(s: string): number {
   let rem = 0;
-  for (const ch of s.toUpperCase().replace(/[A-Z]/gu, (c) => String(c.charCodeAt(0) - 55))) rem = (rem * 10 + Number(ch)) % 97;
+  for (const ch of s.toUpperCase().replace(/[A-Z]/gu, (c) => String(c.charCodeAt(0) - 55)))
+    rem = (rem * 10 + Number(ch)) % 97;
   return rem;
 }
 
@@ -432,7 +575,8 @@ function mod97(s: string): number {
 function spanishIdValid(id: string): boolean {
   const letters = 'TRWAGMYFPDXBNJZSQVHLCKE';
   if (/^\d{8}[A-Z]$/u.test(id)) return letters[Number(id.slice(0, 8)) % 23] === id[8];
-  if (/^[XYZ]\d{7}[A-Z]$/u.test(id)) return letters[Number(String('XYZ'.indexOf(id[0]!)) + id.slice(1, 8)) % 23] === id[8];
+  if (/^[XYZ]\d{7}[A-Z]$/u.test(id))
+    return letters[Number(String('XYZ'.indexOf(id[0]!)) + id.slice(1, 8)) % 23] === id[8];
   if (/^[ABCDEFGHJKLMNPQRSUVW]\d{7}[0-9A-J]$/u.test(id)) {
     const d = digitsOf(id.slice(1, 8));
     const sum = d.reduce((s, x, i) => s + (i % 2 === 0 ? digitSum(2 * x) : x), 0);

@@ -54,7 +54,12 @@ export interface ImageRequest {
  * What is wrong with an image request for a source of `size` pixels (as displayed) and type `mimeType`, in the order
  * the operation works: crop, rotate, contain, encode. `sourcePath` names the source in the request (`upload_ids.0`).
  */
-export function imageRequestIssues(req: ImageRequest, size: Size, mimeType: string, sourcePath: string): GeometryIssue[] {
+export function imageRequestIssues(
+  req: ImageRequest,
+  size: Size,
+  mimeType: string,
+  sourcePath: string,
+): GeometryIssue[] {
   const issues: GeometryIssue[] = [];
   const o = req.options;
   let out = size;
@@ -70,15 +75,26 @@ export function imageRequestIssues(req: ImageRequest, size: Size, mimeType: stri
     out = { width, height };
   }
   if (req.operation === 'image-edit' && o.angle) out = rotatedSize(out, o.angle);
-  if (req.operation === 'image-edit' && o.width && o.height) out = containedSize(out, { width: o.width, height: o.height });
+  if (req.operation === 'image-edit' && o.width && o.height)
+    out = containedSize(out, { width: o.width, height: o.height });
   const format = req.operation === 'webp' ? 'webp' : (o.format ?? defaultOutputFormat(mimeType));
   const max = MAX_OUTPUT_SIDE[format];
   if (out.width > max || out.height > max) {
-    const path = req.operation !== 'webp' && o.format ? 'options.format' : req.operation === 'image-edit' && o.angle ? 'options.angle' : sourcePath;
+    const path =
+      req.operation !== 'webp' && o.format
+        ? 'options.format'
+        : req.operation === 'image-edit' && o.angle
+          ? 'options.angle'
+          : sourcePath;
     issues.push({
       path,
-      message: `the output would be ${out.width}x${out.height} pixels; ${format === 'jpg' ? 'JPEG' : format.toUpperCase()} holds at most ${max} pixels a side` +
-        (req.operation === 'image-edit' ? ' (resize with width and height, or choose another format)' : req.operation === 'webp' ? ' (make it smaller first with image-edit)' : ' (choose another format)'),
+      message:
+        `the output would be ${out.width}x${out.height} pixels; ${format === 'jpg' ? 'JPEG' : format.toUpperCase()} holds at most ${max} pixels a side` +
+        (req.operation === 'image-edit'
+          ? ' (resize with width and height, or choose another format)'
+          : req.operation === 'webp'
+            ? ' (make it smaller first with image-edit)'
+            : ' (choose another format)'),
     });
   }
   return issues;

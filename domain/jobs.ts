@@ -47,7 +47,10 @@ export const MAX_RESULT_FILES = 20;
  */
 export const OUTAGE_RETRY = { firstDelayMs: 30_000, maxDelayMs: 600_000, giveUpHours: 48 } as const;
 
-export function outageDelayMs(outageNo: number, schedule: { firstDelayMs: number; maxDelayMs: number } = OUTAGE_RETRY): number {
+export function outageDelayMs(
+  outageNo: number,
+  schedule: { firstDelayMs: number; maxDelayMs: number } = OUTAGE_RETRY,
+): number {
   return Math.min(schedule.maxDelayMs, schedule.firstDelayMs * 2 ** Math.max(0, outageNo - 1));
 }
 
@@ -78,7 +81,19 @@ export function assertCancellable(status: JobStatus): void {
   }
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = { pdf: 'pdf', jpg: 'jpg', png: 'png', webp: 'webp', txt: 'txt', docx: 'docx', srt: 'srt', vtt: 'vtt', json: 'json', xlsx: 'xlsx', zip: 'zip' };
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  pdf: 'pdf',
+  jpg: 'jpg',
+  png: 'png',
+  webp: 'webp',
+  txt: 'txt',
+  docx: 'docx',
+  srt: 'srt',
+  vtt: 'vtt',
+  json: 'json',
+  xlsx: 'xlsx',
+  zip: 'zip',
+};
 
 /**
  * The download name of a result: the first source's name without its extension, a suffix naming the
@@ -88,15 +103,32 @@ export function resultFileName(operation: string, sourceName: string, format: st
   const ext = EXTENSIONS[format] ?? format;
   if (operation === 'pdf-merge') return `merged.${ext}`;
   // flow-extract's CSV files come in one ZIP: `invoice-extracted-csv.zip` beside `invoice-extracted.xlsx`.
-  if (operation === 'flow-extract' && format === 'zip') return `${sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result'}-extracted-csv.zip`;
+  if (operation === 'flow-extract' && format === 'zip')
+    return `${sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result'}-extracted-csv.zip`;
   const stem = sourceName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'result';
   const suffix: Readonly<Record<string, string>> = {
-    'pdf-extract': 'extracted', 'pdf-delete': 'pages-deleted', 'pdf-rotate': 'rotated', 'pdf-protect': 'protected',
-    'pdf-unlock': 'unlocked', 'pdf-watermark': 'watermarked', 'pdf-number': 'numbered', 'image-edit': 'edited',
-    'image-compress': 'compressed', webp: 'converted',
-    'ocr-text': 'text', 'ocr-docx': 'text', 'ocr-pdf': 'searchable',
-    'audio-trim': 'trimmed', 'video-trim': 'trimmed', 'video-rotate': 'rotated', 'video-resize': 'resized', 'audio-compress': 'compressed',
-    'video-compress': 'compressed', transcribe: 'transcript', meeting: 'meeting', 'flow-extract': 'extracted',
+    'pdf-extract': 'extracted',
+    'pdf-delete': 'pages-deleted',
+    'pdf-rotate': 'rotated',
+    'pdf-protect': 'protected',
+    'pdf-unlock': 'unlocked',
+    'pdf-watermark': 'watermarked',
+    'pdf-number': 'numbered',
+    'image-edit': 'edited',
+    'image-compress': 'compressed',
+    webp: 'converted',
+    'ocr-text': 'text',
+    'ocr-docx': 'text',
+    'ocr-pdf': 'searchable',
+    'audio-trim': 'trimmed',
+    'video-trim': 'trimmed',
+    'video-rotate': 'rotated',
+    'video-resize': 'resized',
+    'audio-compress': 'compressed',
+    'video-compress': 'compressed',
+    transcribe: 'transcript',
+    meeting: 'meeting',
+    'flow-extract': 'extracted',
   };
   return `${stem}-${suffix[operation] ?? operation}.${ext}`;
 }

@@ -52,7 +52,9 @@ export function videoWork(operation: string, options: Record<string, unknown>, v
 
 /** `230.4 million`, `40 billion`. */
 const large = (n: number) =>
-  n >= 1e9 ? `${(n / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} billion` : `${(n / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} million`;
+  n >= 1e9
+    ? `${(n / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} billion`
+    : `${(n / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} million`;
 
 /**
  * The quote's check of a video operation against `maxPixelFrames`: over the bound → one issue naming the source, with
@@ -67,16 +69,25 @@ export function videoWorkIssues(
   sourcePath: string,
 ): Array<{ path: string; message: string }> {
   if (!isVideoOperation(operation)) return [];
-  if (!video) return [{ path: sourcePath, message: 'the video stream could not be measured (its size and frames), so the work of this operation is unknown' }];
+  if (!video)
+    return [
+      {
+        path: sourcePath,
+        message:
+          'the video stream could not be measured (its size and frames), so the work of this operation is unknown',
+      },
+    ];
   const work = videoWork(operation, options, video);
   if (work <= maxPixelFrames) return [];
   const perFrame = Math.max(video.width * video.height, outputPixels(operation, options, video));
   const minutesAt30 = maxPixelFrames / perFrame / 30 / 60;
-  return [{
-    path: sourcePath,
-    message:
-      `${operation} of this video processes ${large(work)} pixel-frames (${framesEncoded(operation, options, video).toLocaleString('en-US')} frames of ` +
-      `${perFrame.toLocaleString('en-US')} pixels); at most ${large(maxPixelFrames)} are taken, about ${minutesAt30.toFixed(1)} minutes at this ` +
-      'size and 30 frames per second: trim it into shorter parts, or upload it at a lower resolution',
-  }];
+  return [
+    {
+      path: sourcePath,
+      message:
+        `${operation} of this video processes ${large(work)} pixel-frames (${framesEncoded(operation, options, video).toLocaleString('en-US')} frames of ` +
+        `${perFrame.toLocaleString('en-US')} pixels); at most ${large(maxPixelFrames)} are taken, about ${minutesAt30.toFixed(1)} minutes at this ` +
+        'size and 30 frames per second: trim it into shorter parts, or upload it at a lower resolution',
+    },
+  ];
 }

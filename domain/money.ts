@@ -23,7 +23,10 @@ export function decimalToAtomic(raw: string): bigint | null {
 export function parseUsdcAmount(raw: string): bigint {
   const atomic = decimalToAtomic(raw);
   if (atomic === null) {
-    throw new DomainError('validation_failed', 'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits');
+    throw new DomainError(
+      'validation_failed',
+      'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits',
+    );
   }
   if (atomic === 0n) throw new DomainError('validation_failed', 'amount must be greater than zero');
   return atomic;

@@ -35,40 +35,64 @@ export type NetworkInfo = EvmNetworkInfo | SolanaNetworkInfo;
 
 export const EVM: Readonly<Record<EvmNetwork, EvmNetworkInfo>> = {
   base: {
-    kind: 'evm', network: 'base', chainId: 8453, caip2: 'eip155:8453',
+    kind: 'evm',
+    network: 'base',
+    chainId: 8453,
+    caip2: 'eip155:8453',
     usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
     bridgedUsdc: ['0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA'],
-    defaultRequiredConfirmations: 150, averageBlockSeconds: 2,
+    defaultRequiredConfirmations: 150,
+    averageBlockSeconds: 2,
   },
   polygon: {
-    kind: 'evm', network: 'polygon', chainId: 137, caip2: 'eip155:137',
+    kind: 'evm',
+    network: 'polygon',
+    chainId: 137,
+    caip2: 'eip155:137',
     usdc: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
     bridgedUsdc: ['0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174'],
-    defaultRequiredConfirmations: 128, averageBlockSeconds: 2,
+    defaultRequiredConfirmations: 128,
+    averageBlockSeconds: 2,
   },
   arbitrum: {
-    kind: 'evm', network: 'arbitrum', chainId: 42161, caip2: 'eip155:42161',
+    kind: 'evm',
+    network: 'arbitrum',
+    chainId: 42161,
+    caip2: 'eip155:42161',
     usdc: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
     bridgedUsdc: ['0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8'],
-    defaultRequiredConfirmations: 1200, averageBlockSeconds: 0.25,
+    defaultRequiredConfirmations: 1200,
+    averageBlockSeconds: 0.25,
   },
   optimism: {
-    kind: 'evm', network: 'optimism', chainId: 10, caip2: 'eip155:10',
+    kind: 'evm',
+    network: 'optimism',
+    chainId: 10,
+    caip2: 'eip155:10',
     usdc: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
     bridgedUsdc: ['0x7F5c764cBc14f9669B88837ca1490cCa17c31607'],
-    defaultRequiredConfirmations: 150, averageBlockSeconds: 2,
+    defaultRequiredConfirmations: 150,
+    averageBlockSeconds: 2,
   },
   ethereum: {
-    kind: 'evm', network: 'ethereum', chainId: 1, caip2: 'eip155:1',
+    kind: 'evm',
+    network: 'ethereum',
+    chainId: 1,
+    caip2: 'eip155:1',
     usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
     bridgedUsdc: [],
-    defaultRequiredConfirmations: 64, averageBlockSeconds: 12,
+    defaultRequiredConfirmations: 64,
+    averageBlockSeconds: 12,
   },
   avalanche: {
-    kind: 'evm', network: 'avalanche', chainId: 43114, caip2: 'eip155:43114',
+    kind: 'evm',
+    network: 'avalanche',
+    chainId: 43114,
+    caip2: 'eip155:43114',
     usdc: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E',
     bridgedUsdc: ['0xA7D7079b0FEaD91F3e65f86E8915Cb59c1a4C664'],
-    defaultRequiredConfirmations: 1, averageBlockSeconds: 2,
+    defaultRequiredConfirmations: 1,
+    averageBlockSeconds: 2,
   },
 };
 
@@ -96,7 +120,9 @@ const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 /** Why `address` is not a wallet address on `network` (null when it is one). */
 export function walletAddressIssue(network: Network, address: string): string | null {
   if (network === 'solana') {
-    return BASE58.test(address) && base58Decode(address)?.length === 32 ? null : 'on solana, a wallet is a base58 address of 32 bytes (the owner, not a token account)';
+    return BASE58.test(address) && base58Decode(address)?.length === 32
+      ? null
+      : 'on solana, a wallet is a base58 address of 32 bytes (the owner, not a token account)';
   }
   return EVM_ADDRESS.test(address) ? null : `on ${network}, a wallet is 0x followed by 40 hexadecimal characters`;
 }
@@ -106,4 +132,5 @@ export function walletAddressIssue(network: Network, address: string): string | 
  * addresses in lower case (EIP-55 checksums and all-upper-case forms name the same account); a Solana address as
  * it is (base58 is case-sensitive). The database computes the same key (`merchant_wallets.address_key`).
  */
-export const addressKey = (network: Network, address: string): string => (network === 'solana' ? address : address.toLowerCase());
+export const addressKey = (network: Network, address: string): string =>
+  network === 'solana' ? address : address.toLowerCase();

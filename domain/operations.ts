@@ -17,7 +17,11 @@ export interface OperationRule {
 
 const IMAGE_OUTPUTS = ['jpg', 'png', 'webp'] as const;
 const pdfTool: OperationRule = { sourceKinds: ['pdf'], sources: { min: 1, max: 1 }, outputFormats: ['pdf'] };
-const one = (kinds: readonly SourceKind[], outputFormats: readonly string[] | null): OperationRule => ({ sourceKinds: kinds, sources: { min: 1, max: 1 }, outputFormats });
+const one = (kinds: readonly SourceKind[], outputFormats: readonly string[] | null): OperationRule => ({
+  sourceKinds: kinds,
+  sources: { min: 1, max: 1 },
+  outputFormats,
+});
 
 export const OPERATION_RULES: Readonly<Record<OperationId, OperationRule>> = {
   'pdf-extract': pdfTool,
@@ -44,13 +48,23 @@ export const OPERATION_RULES: Readonly<Record<OperationId, OperationRule>> = {
   'ocr-docx': one(['pdf', 'image'], ['docx']),
   'ocr-pdf': one(['pdf', 'image'], ['pdf']),
   // One row per document: XLSX, the CSV files in one ZIP, and JSON (all three are results of one job).
-  'flow-extract': { sourceKinds: ['pdf', 'image', 'text'], sources: { min: 1, max: 20 }, outputFormats: ['xlsx', 'zip', 'json'] },
+  'flow-extract': {
+    sourceKinds: ['pdf', 'image', 'text'],
+    sources: { min: 1, max: 20 },
+    outputFormats: ['xlsx', 'zip', 'json'],
+  },
   transcribe: one(['audio', 'video'], ['txt', 'docx', 'srt', 'vtt', 'json']),
   // The meeting document as DOCX and as JSON (both are results of one job).
   meeting: one(['audio', 'video'], ['docx', 'json']),
 };
 
-const ARTICLE: Readonly<Record<SourceKind, string>> = { pdf: 'a PDF', image: 'an image', text: 'a text', audio: 'an audio file', video: 'a video' };
+const ARTICLE: Readonly<Record<SourceKind, string>> = {
+  pdf: 'a PDF',
+  image: 'an image',
+  text: 'a text',
+  audio: 'an audio file',
+  video: 'a video',
+};
 
 /** `needs a PDF`, `needs audio or video`…: the phrase of a source-kind refusal. */
 export function sourceKindsPhrase(kinds: readonly SourceKind[]): string {

@@ -6,10 +6,26 @@
 export type PriceClass = 'file' | 'ocr_text' | 'ocr_document' | 'extraction' | 'transcribe' | 'meeting' | 'media';
 
 export const FILE_OPERATIONS = [
-  'pdf-extract', 'pdf-delete', 'pdf-rotate', 'pdf-protect', 'pdf-unlock', 'pdf-watermark', 'pdf-number', 'pdf-merge',
-  'image-edit', 'image-compress', 'webp',
+  'pdf-extract',
+  'pdf-delete',
+  'pdf-rotate',
+  'pdf-protect',
+  'pdf-unlock',
+  'pdf-watermark',
+  'pdf-number',
+  'pdf-merge',
+  'image-edit',
+  'image-compress',
+  'webp',
 ] as const;
-export const MEDIA_OPERATIONS = ['audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress'] as const;
+export const MEDIA_OPERATIONS = [
+  'audio-trim',
+  'video-trim',
+  'video-rotate',
+  'video-resize',
+  'audio-compress',
+  'video-compress',
+] as const;
 
 /** Longest source the audio and video file tools take (spec section 8: file-tool media 2 hours). */
 export const MEDIA_TOOL_MAX_SECONDS = 2 * 3600;
@@ -20,7 +36,8 @@ export const VIDEO_HEIGHTS = [240, 360, 480, 720, 1080, 1440, 2160] as const;
 
 export type FileOperation = (typeof FILE_OPERATIONS)[number];
 export type MediaOperation = (typeof MEDIA_OPERATIONS)[number];
-export type OperationId = FileOperation | MediaOperation | 'ocr-text' | 'ocr-docx' | 'ocr-pdf' | 'flow-extract' | 'transcribe' | 'meeting';
+export type OperationId =
+  FileOperation | MediaOperation | 'ocr-text' | 'ocr-docx' | 'ocr-pdf' | 'flow-extract' | 'transcribe' | 'meeting';
 
 export const PRICE_CLASS: Readonly<Record<OperationId, PriceClass>> = {
   ...(Object.fromEntries(FILE_OPERATIONS.map((o) => [o, 'file'])) as Record<FileOperation, 'file'>),
@@ -82,7 +99,11 @@ export function textPageStarts(bytes: Uint8Array): number[] {
       for (let i = mark - 1; i >= mark - TEXT_PAGE_SLACK; i--) if (isBreak(bytes[i]!)) return i + 1;
       return null;
     };
-    let cut = breakAfter((b) => b === 0x0c) ?? breakAfter((b) => b === 0x0a) ?? breakAfter((b) => b === 0x20 || b === 0x09) ?? mark;
+    let cut =
+      breakAfter((b) => b === 0x0c) ??
+      breakAfter((b) => b === 0x0a) ??
+      breakAfter((b) => b === 0x20 || b === 0x09) ??
+      mark;
     while ((bytes[cut]! & 0xc0) === 0x80) cut--; // a UTF-8 continuation byte: back to its character's first byte
     starts.push(cut);
   }

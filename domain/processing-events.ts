@@ -23,14 +23,22 @@ export const batchResultsPath = (batchId: string): string => `/v1/batches/${batc
  * Which events a job's terminal transition emits. A job without a batch emits its `job.*` event when it names a
  * webhook. A batch's child emits it only when the batch's mode is `items` or `both` (and the batch names a webhook).
  */
-export function jobEvents(input: { status: TerminalJobStatus; webhookId: string | null; batch: { mode: WebhookMode } | null }): JobEventType[] {
+export function jobEvents(input: {
+  status: TerminalJobStatus;
+  webhookId: string | null;
+  batch: { mode: WebhookMode } | null;
+}): JobEventType[] {
   if (!input.webhookId) return [];
   if (input.batch && input.batch.mode === 'batch') return [];
   return [input.status === 'completed' ? 'job.completed' : 'job.failed'];
 }
 
 /** Which events a batch's terminal transition emits: its `batch.<status>` event in modes `batch` and `both`. */
-export function batchEvents(input: { status: TerminalBatchStatus; webhookId: string | null; mode: WebhookMode }): BatchEventType[] {
+export function batchEvents(input: {
+  status: TerminalBatchStatus;
+  webhookId: string | null;
+  mode: WebhookMode;
+}): BatchEventType[] {
   if (!input.webhookId || input.mode === 'items') return [];
   return [`batch.${input.status}`];
 }
@@ -84,7 +92,12 @@ export function webhookJob(job: EventJobInput) {
     result:
       completed && job.resultFiles
         ? {
-            files: job.resultFiles.map((f, i) => ({ index: i, download_path: resultDownloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
+            files: job.resultFiles.map((f, i) => ({
+              index: i,
+              download_path: resultDownloadPath(job.id, i),
+              bytes: f.bytes,
+              content_type: f.contentType,
+            })),
             expires_at: job.resultsExpireAt?.toISOString() ?? null,
           }
         : null,
@@ -94,8 +107,17 @@ export function webhookJob(job: EventJobInput) {
 export type WebhookJob = ReturnType<typeof webhookJob>;
 
 /** `{id, type, created_at, job}` of a job event; `created_at` is the moment of the terminal transition. */
-export function jobEventBody(eventId: string, job: EventJobInput, createdAt: Date): { id: string; type: JobEventType; created_at: string; job: WebhookJob } {
-  return { id: eventId, type: job.status === 'completed' ? 'job.completed' : 'job.failed', created_at: createdAt.toISOString(), job: webhookJob(job) };
+export function jobEventBody(
+  eventId: string,
+  job: EventJobInput,
+  createdAt: Date,
+): { id: string; type: JobEventType; created_at: string; job: WebhookJob } {
+  return {
+    id: eventId,
+    type: job.status === 'completed' ? 'job.completed' : 'job.failed',
+    created_at: createdAt.toISOString(),
+    job: webhookJob(job),
+  };
 }
 
 /** What a batch event needs of a batch and its children (the batches repository reads it at the terminal transition). */
@@ -118,7 +140,8 @@ export interface EventBatchInput {
  */
 export function webhookBatch(batch: EventBatchInput) {
   const count = (s: JobStatus) => batch.children.filter((c) => c.status === s).length;
-  const sum = (pred: (s: JobStatus) => boolean) => batch.children.filter((c) => pred(c.status)).reduce((n, c) => n + c.quotedCredits, 0);
+  const sum = (pred: (s: JobStatus) => boolean) =>
+    batch.children.filter((c) => pred(c.status)).reduce((n, c) => n + c.quotedCredits, 0);
   const completed = count('completed');
   return {
     id: batch.id,
@@ -128,13 +151,25 @@ export function webhookBatch(batch: EventBatchInput) {
     retry_of: batch.retryOf,
     created_at: batch.createdAt.toISOString(),
     finished_at: batch.finishedAt?.toISOString() ?? null,
-    progress: { total: batch.children.length, queued: count('queued'), processing: count('processing'), completed, failed: count('failed'), cancelled: count('cancelled') },
+    progress: {
+      total: batch.children.length,
+      queued: count('queued'),
+      processing: count('processing'),
+      completed,
+      failed: count('failed'),
+      cancelled: count('cancelled'),
+    },
     credits: {
       reserved: sum((s) => s === 'queued' || s === 'processing'),
       charged: sum((s) => s === 'completed'),
       released: sum((s) => s === 'failed' || s === 'cancelled'),
     },
-    items: batch.children.map((c, index) => ({ index, job_id: c.id, status: c.status, error_code: c.status === 'failed' ? c.errorCode : null })),
+    items: batch.children.map((c, index) => ({
+      index,
+      job_id: c.id,
+      status: c.status,
+      error_code: c.status === 'failed' ? c.errorCode : null,
+    })),
     results_zip_path: completed > 0 ? batchResultsPath(batch.id) : null,
   };
 }
@@ -145,6 +180,16 @@ export type WebhookBatch = ReturnType<typeof webhookBatch>;
  * `{id, type, created_at, job: null, batch}` of a batch event: the spec's envelope (`job` is `null`, as for every
  * event that concerns no single job) with the `batch` object added.
  */
-export function batchEventBody(eventId: string, batch: EventBatchInput, createdAt: Date): { id: string; type: BatchEventType; created_at: string; job: null; batch: WebhookBatch } {
-  return { id: eventId, type: `batch.${batch.status}`, created_at: createdAt.toISOString(), job: null, batch: webhookBatch(batch) };
+export function batchEventBody(
+  eventId: string,
+  batch: EventBatchInput,
+  createdAt: Date,
+): { id: string; type: BatchEventType; created_at: string; job: null; batch: WebhookBatch } {
+  return {
+    id: eventId,
+    type: `batch.${batch.status}`,
+    created_at: createdAt.toISOString(),
+    job: null,
+    batch: webhookBatch(batch),
+  };
 }

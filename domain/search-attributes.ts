@@ -18,7 +18,12 @@ export const SEARCH_ATTRIBUTES = {
 export const SEARCH_ATTRIBUTE_NAMES: readonly string[] = Object.values(SEARCH_ATTRIBUTES);
 
 /** The initial attributes of a run, in the record form Temporal's start options and upserts take (Keyword values). */
-export function searchAttributesOf(a: { companyId?: string; operation?: string; status?: string; batchId?: string | null }): Record<string, string[]> {
+export function searchAttributesOf(a: {
+  companyId?: string;
+  operation?: string;
+  status?: string;
+  batchId?: string | null;
+}): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   if (a.companyId) out[SEARCH_ATTRIBUTES.company] = [a.companyId];
   if (a.operation) out[SEARCH_ATTRIBUTES.operation] = [a.operation];

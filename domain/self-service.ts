@@ -1,6 +1,14 @@
 import { decimalToAtomic } from './money.js';
 import { isNetwork, walletAddressIssue, type Network } from './networks.js';
-import { entitlementAt, PAID_PLANS, paidSchedule, PLAN_PERIOD_DAYS, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from './proof/plans.js';
+import {
+  entitlementAt,
+  PAID_PLANS,
+  paidSchedule,
+  PLAN_PERIOD_DAYS,
+  type MerchantPlanState,
+  type PaidPlan,
+  type QueuedPeriod,
+} from './proof/plans.js';
 
 /**
  * Self-service purchases paid in USDC to the platform's own receiving wallet (docs/proof.md "Plans paid in
@@ -41,7 +49,10 @@ export const PURCHASE_VALID_HOURS = 24;
 export const WALLET_CHALLENGE_TTL_MS = 10 * 60_000;
 
 const pairs = (raw: string): Array<[string, string]> | null => {
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: Array<[string, string]> = [];
   for (const item of items) {
     const at = item.indexOf(':');
@@ -60,9 +71,11 @@ export function parsePlatformWallets(raw: string, issues: string[]): Partial<Rec
     return out;
   }
   for (const [network, address] of list) {
-    if (!isNetwork(network)) issues.push(`PLATFORM_RECEIVING_WALLETS: unknown network ${JSON.stringify(network.slice(0, 20))}`);
+    if (!isNetwork(network))
+      issues.push(`PLATFORM_RECEIVING_WALLETS: unknown network ${JSON.stringify(network.slice(0, 20))}`);
     else if (out[network]) issues.push(`PLATFORM_RECEIVING_WALLETS: ${network} is given twice`);
-    else if (walletAddressIssue(network, address)) issues.push(`PLATFORM_RECEIVING_WALLETS: the ${network} address is not a wallet address of that network`);
+    else if (walletAddressIssue(network, address))
+      issues.push(`PLATFORM_RECEIVING_WALLETS: the ${network} address is not a wallet address of that network`);
     else out[network] = address;
   }
   return out;
@@ -94,7 +107,8 @@ export function parsePlanPrices(raw: string, issues: string[]): Record<PaidPlan,
 
 /** `30000:29,85000:79` (credits:USDC) → packs, in the order given. */
 export function parseCreditPacks(raw: string, issues: string[]): CreditPack[] {
-  const problem = 'CREDIT_PACKS: credits:price pairs (whole credits above zero, USDC price above zero), each number of credits once';
+  const problem =
+    'CREDIT_PACKS: credits:price pairs (whole credits above zero, USDC price above zero), each number of credits once';
   const list = pairs(raw);
   if (!list) {
     issues.push(problem);
@@ -171,7 +185,14 @@ export function planPurchaseIssue(m: MerchantPlanState, plan: PaidPlan, now: Dat
  * address, a random nonce and the expiry, and saying it authorises nothing. Signed as is (EIP-191 personal_sign
  * on EVM networks; ed25519 over its UTF-8 bytes on Solana).
  */
-export function walletChallengeMessage(c: { service: string; merchantId: string; network: Network; address: string; nonce: string; expiresAt: Date }): string {
+export function walletChallengeMessage(c: {
+  service: string;
+  merchantId: string;
+  network: Network;
+  address: string;
+  nonce: string;
+  expiresAt: Date;
+}): string {
   return [
     `${c.service} wallet verification`,
     '',

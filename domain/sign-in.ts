@@ -31,7 +31,10 @@ export interface FailureWindow {
  * The refusals of an attempt that has taken one hit from its address's and its (address, account) windows (each
  * granted only while the window had room) and read its account's: none means its password may be checked.
  */
-export function signInRefusals(taken: { ipGranted: boolean; pairGranted: boolean; pairTotal: number; accountTotal: number }, limits: SignInLimits): SignInRefusal[] {
+export function signInRefusals(
+  taken: { ipGranted: boolean; pairGranted: boolean; pairTotal: number; accountTotal: number },
+  limits: SignInLimits,
+): SignInRefusal[] {
   const out: SignInRefusal[] = [];
   if (!taken.ipGranted) out.push('ip');
   if (!taken.pairGranted) out.push('ip_account');
@@ -44,7 +47,12 @@ export function signInRefusals(taken: { ipGranted: boolean; pairGranted: boolean
  * When a refused attempt may be made again (Retry-After), from the windows without its own hits: once every reason has
  * passed. Under attack, the address's failure must have left its window, or the account must no longer be under attack.
  */
-export function signInRetryAt(refusals: readonly SignInRefusal[], windows: { ip: FailureWindow; pair: FailureWindow; account: FailureWindow }, limits: SignInLimits, now: number): number {
+export function signInRetryAt(
+  refusals: readonly SignInRefusal[],
+  windows: { ip: FailureWindow; pair: FailureWindow; account: FailureWindow },
+  limits: SignInLimits,
+  now: number,
+): number {
   const w = SIGN_IN_WINDOW_SECONDS;
   const waits = refusals.map((r) =>
     r === 'ip'

@@ -32,7 +32,17 @@ export const SPEECH_CHUNKS_PER_RUN = 100;
  * 30 s) and twice the target (at most 10 minutes), with the 2 s overlap of a hard cut where no silence is found.
  * The target is TRANSCRIPTION_CHUNK_SECONDS (default 300).
  */
-export function chunkLengths(targetSeconds: number): { targetSeconds: number; minSeconds: number; maxSeconds: number; overlapSeconds: number } {
+export function chunkLengths(targetSeconds: number): {
+  targetSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+  overlapSeconds: number;
+} {
   const target = Math.min(600, Math.max(10, targetSeconds));
-  return { targetSeconds: target, minSeconds: Math.min(30, target / 2), maxSeconds: Math.min(600, target * 2), overlapSeconds: 2 };
+  return {
+    targetSeconds: target,
+    minSeconds: Math.min(30, target / 2),
+    maxSeconds: Math.min(600, target * 2),
+    overlapSeconds: 2,
+  };
 }

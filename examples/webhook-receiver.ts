@@ -53,7 +53,8 @@ class EventLog {
 
   constructor(private readonly path: string) {
     if (existsSync(path)) {
-      for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) this.seen.add((JSON.parse(line) as { id: string }).id);
+      for (const line of readFileSync(path, 'utf8').split('\n'))
+        if (line.trim()) this.seen.add((JSON.parse(line) as { id: string }).id);
     }
   }
 
@@ -65,7 +66,10 @@ class EventLog {
   commit(event: ReceivedEvent): void {
     const fd = openSync(this.path, 'a');
     try {
-      writeSync(fd, `${JSON.stringify({ id: event.id, type: event.type, occurred_at: event.occurred_at, data: event.data })}\n`);
+      writeSync(
+        fd,
+        `${JSON.stringify({ id: event.id, type: event.type, occurred_at: event.occurred_at, data: event.data })}\n`,
+      );
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -102,28 +106,33 @@ export function createWebhookReceiver(opts: ReceiverOptions): http.RequestListen
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(text);
     };
-    queue = queue.then(async () => {
-      if (req.method !== 'POST') return answer(405, 'POST only');
-      const body = await readBody(req);
-      if (!body) return answer(413, 'body too large');
-      const timestamp = req.headers['x-service-timestamp'];
-      const signature = req.headers['x-service-signature'];
-      const eventId = req.headers['x-service-event-id'];
-      if (typeof timestamp !== 'string' || typeof signature !== 'string' || typeof eventId !== 'string') return answer(400, 'missing signature headers');
-      if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now() - Number(timestamp)) > TOLERANCE_SECONDS) return answer(401, 'timestamp outside the 300 s window');
-      if (!signatureMatches(opts.secret, timestamp, body, signature)) return answer(401, 'bad signature');
+    queue = queue
+      .then(async () => {
+        if (req.method !== 'POST') return answer(405, 'POST only');
+        const body = await readBody(req);
+        if (!body) return answer(413, 'body too large');
+        const timestamp = req.headers['x-service-timestamp'];
+        const signature = req.headers['x-service-signature'];
+        const eventId = req.headers['x-service-event-id'];
+        if (typeof timestamp !== 'string' || typeof signature !== 'string' || typeof eventId !== 'string')
+          return answer(400, 'missing signature headers');
+        if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now() - Number(timestamp)) > TOLERANCE_SECONDS)
+          return answer(401, 'timestamp outside the 300 s window');
+        if (!signatureMatches(opts.secret, timestamp, body, signature)) return answer(401, 'bad signature');
 
-      let event: ReceivedEvent;
-      try {
-        event = JSON.parse(body.toString('utf8')) as ReceivedEvent;
-      } catch {
-        return answer(400, 'not JSON');
-      }
-      if (event.id !== eventId) return answer(400, 'body id differs from X-Service-Event-Id');
-      if (!SUPPORTED_API_VERSIONS.includes(event.api_version)) return answer(400, `unsupported api_version ${String(event.api_version)}`);
-      if (!log.has(event.id)) log.commit(event);
-      answer(200, 'ok');
-    }).catch(() => answer(500, 'not stored; retry'));
+        let event: ReceivedEvent;
+        try {
+          event = JSON.parse(body.toString('utf8')) as ReceivedEvent;
+        } catch {
+          return answer(400, 'not JSON');
+        }
+        if (event.id !== eventId) return answer(400, 'body id differs from X-Service-Event-Id');
+        if (!SUPPORTED_API_VERSIONS.includes(event.api_version))
+          return answer(400, `unsupported api_version ${String(event.api_version)}`);
+        if (!log.has(event.id)) log.commit(event);
+        answer(200, 'ok');
+      })
+      .catch(() => answer(500, 'not stored; retry'));
   };
 }
 
@@ -134,7 +143,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }
   const port = Number(process.env['PORT'] ?? 8787);
-  http.createServer(createWebhookReceiver({ secret, eventLog: process.env['EVENT_LOG'] ?? './events.jsonl' })).listen(port, () => {
-    process.stdout.write(`webhook receiver listening on :${port}\n`);
-  });
+  http
+    .createServer(createWebhookReceiver({ secret, eventLog: process.env['EVENT_LOG'] ?? './events.jsonl' }))
+    .listen(port, () => {
+      process.stdout.write(`webhook receiver listening on :${port}\n`);
+    });
 }

@@ -107,7 +107,9 @@ async function takeOwnership(dir: string, progress: (m: string) => void): Promis
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const owner = Number(readFileSync(ownerFile, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-        throw new Error(`another test run (pid ${owner}) is using ${dir}; wait for it, or give this run its own DATA_DIR`);
+        throw new Error(
+          `another test run (pid ${owner}) is using ${dir}; wait for it, or give this run its own DATA_DIR`,
+        );
       }
       rmSync(ownerFile, { force: true }); // its run is gone
       continue;

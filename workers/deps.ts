@@ -16,14 +16,22 @@ import { OfflineExtractionEngine } from '../adapters/extraction/offline-engine.j
 import { createSmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { MailWorkerDeps, ProcessingWorkerDeps } from './worker.js';
 import { createEvmTransferScanner, type EvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
-import { createSolanaTransferScanner, type SolanaTransferScanner } from '../adapters/chains/solana/solana-transfer-scanner.js';
+import {
+  createSolanaTransferScanner,
+  type SolanaTransferScanner,
+} from '../adapters/chains/solana/solana-transfer-scanner.js';
 
 /** Composition root of the activities: real adapters wired from the validated config. */
 export function buildActivityDeps(
   config: Config,
   db: Db,
   logger: Logger,
-): WebhookActivityDeps & Pick<X402ActivityDeps, 'authorizationState'> & { processing: ProcessingWorkerDeps; mail: MailWorkerDeps; watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner } } {
+): WebhookActivityDeps &
+  Pick<X402ActivityDeps, 'authorizationState'> & {
+    processing: ProcessingWorkerDeps;
+    mail: MailWorkerDeps;
+    watcher: { evm: EvmTransferScanner; solana: SolanaTransferScanner };
+  } {
   const store = createFileStore(config.storage.dir);
   const provider = createTranscriptionProvider(config.transcription, { logger, ffmpegPath: config.media.ffmpegPath });
   // Speakers always come from the offline engine: the same worker processes when it also transcribes.
@@ -41,14 +49,27 @@ export function buildActivityDeps(
           defaultLanguage: config.media.ocr.languages[0]!,
           onResume: (info) => logger.info(info, 'OCR resumed from its checkpoint'),
         },
-        { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
-        { provider: createExtractionProvider(config.extraction, { logger, offline: () => new OfflineExtractionEngine() }) },
+        {
+          ffmpegPath: config.media.ffmpegPath,
+          ffprobePath: config.media.ffprobePath,
+          timeoutMs: config.media.ffmpegTimeoutMs,
+        },
+        {
+          provider: createExtractionProvider(config.extraction, {
+            logger,
+            offline: () => new OfflineExtractionEngine(),
+          }),
+        },
       ),
       // The engine starts on its first job (the offline engine's worker process loads the model then).
       speech: {
         provider,
         speakers,
-        media: { ffmpegPath: config.media.ffmpegPath, ffprobePath: config.media.ffprobePath, timeoutMs: config.media.ffmpegTimeoutMs },
+        media: {
+          ffmpegPath: config.media.ffmpegPath,
+          ffprobePath: config.media.ffprobePath,
+          timeoutMs: config.media.ffmpegTimeoutMs,
+        },
         chunkSeconds: config.transcription.chunkSeconds,
         chunksAtOnce: config.transcription.chunksAtOnce,
         summarizer: createMeetingSummarizer(config.llm, { logger }),
@@ -63,12 +84,19 @@ export function buildActivityDeps(
         retries: config.chains.rpcRetries,
       }),
       // The RPC_URL_SOLANA endpoints of the /x402 Solana reader, with the same timeout and retries.
-      solana: createSolanaTransferScanner({ endpoints: config.chains.rpcUrls.solana, timeoutMs: config.chains.rpcTimeoutMs, retries: config.chains.rpcRetries }),
+      solana: createSolanaTransferScanner({
+        endpoints: config.chains.rpcUrls.solana,
+        timeoutMs: config.chains.rpcTimeoutMs,
+        retries: config.chains.rpcRetries,
+      }),
     },
     authorizationState:
       config.x402.facilitator.kind === 'none'
         ? null
-        : createAuthorizationStateReader({ rpcUrls: config.chains.rpcUrls.base, timeoutMs: config.chains.rpcTimeoutMs }),
+        : createAuthorizationStateReader({
+            rpcUrls: config.chains.rpcUrls.base,
+            timeoutMs: config.chains.rpcTimeoutMs,
+          }),
     db,
     logger,
     secretBox: configuredSecretBox(config),
@@ -81,12 +109,22 @@ export function buildActivityDeps(
  * The invoice mail sender from SMTP_URL / MAIL_FROM / SMTP_TIMEOUT_MS: a null mailer when SMTP_URL is unset
  * (the API then starts no mail workflow and the reconciler restarts none; mail stays queued).
  */
-export function buildMailDeps(config: Pick<Config, 'mail' | 'http' | 'storage'>, store = createFileStore(config.storage.dir)): MailWorkerDeps {
+export function buildMailDeps(
+  config: Pick<Config, 'mail' | 'http' | 'storage'>,
+  store = createFileStore(config.storage.dir),
+): MailWorkerDeps {
   const mail = config.mail;
   return {
     store,
     mailer: mail
-      ? createSmtpMailer({ host: mail.host, port: mail.port, secure: mail.secure, user: mail.user, password: mail.password, timeoutMs: mail.timeoutMs })
+      ? createSmtpMailer({
+          host: mail.host,
+          port: mail.port,
+          secure: mail.secure,
+          user: mail.user,
+          password: mail.password,
+          timeoutMs: mail.timeoutMs,
+        })
       : null,
     from: mail?.from ?? null,
     publicBaseUrl: config.http.publicBaseUrl ?? null,
@@ -97,7 +135,15 @@ export function buildMailDeps(config: Pick<Config, 'mail' | 'http' | 'storage'>,
 function offlineSpeakerEngine(config: Config, logger: Logger): OfflineWhisperProvider {
   const t = config.transcription;
   return new OfflineWhisperProvider({
-    python: t.python, modelDir: t.modelDir, speakerModel: t.speakerModel, concurrency: t.concurrency, timeoutMs: t.timeoutMs,
-    cpuThreads: t.cpuThreads, cpuKernels: t.cpuKernels, ffmpegPath: config.media.ffmpegPath, logger, transcription: false,
+    python: t.python,
+    modelDir: t.modelDir,
+    speakerModel: t.speakerModel,
+    concurrency: t.concurrency,
+    timeoutMs: t.timeoutMs,
+    cpuThreads: t.cpuThreads,
+    cpuKernels: t.cpuKernels,
+    ffmpegPath: config.media.ffmpegPath,
+    logger,
+    transcription: false,
   });
 }

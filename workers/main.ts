@@ -14,7 +14,12 @@ if (!config.database.url) {
   process.exit(2);
 }
 installTemporalRuntime(logger);
-const db = createDb(config.database.url, { poolMax: config.database.poolMax, applicationName: 'paycore-worker', timeouts: config.database.timeouts, logger });
+const db = createDb(config.database.url, {
+  poolMax: config.database.poolMax,
+  applicationName: 'paycore-worker',
+  timeouts: config.database.timeouts,
+  logger,
+});
 await migrateLatest(db);
 const worker = await startWorker(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
 onShutdownSignal(async (signal) => {

@@ -23,13 +23,25 @@ export async function checkOcrLanguages(config: Pick<Config, 'media'>, logger: L
   try {
     const installed = await createOcrEngine({ tesseractPath }).languages();
     const missing = languages.filter((l) => !installed.includes(l));
-    if (missing.length) logger.error({ missing, installed }, 'OCR_LANGUAGES names Tesseract languages that are not installed (apt-get install tesseract-ocr-<code>)');
+    if (missing.length)
+      logger.error(
+        { missing, installed },
+        'OCR_LANGUAGES names Tesseract languages that are not installed (apt-get install tesseract-ocr-<code>)',
+      );
   } catch (err) {
-    logger.error({ err }, 'Tesseract is not available: OCR jobs cannot run on this worker (apt-get install tesseract-ocr ocrmypdf)');
+    logger.error(
+      { err },
+      'Tesseract is not available: OCR jobs cannot run on this worker (apt-get install tesseract-ocr ocrmypdf)',
+    );
   }
 }
 
-export async function startWorker(config: Config, db: Db, logger: Logger, temporalAddress: string): Promise<RunningWorker> {
+export async function startWorker(
+  config: Config,
+  db: Db,
+  logger: Logger,
+  temporalAddress: string,
+): Promise<RunningWorker> {
   const attributes = await checkSearchAttributes({ address: temporalAddress, namespace: config.temporal.namespace });
   if ('missing' in attributes && attributes.missing.length > 0) {
     throw new Error(
@@ -37,7 +49,11 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
         `(temporal operator search-attribute create --namespace ${config.temporal.namespace} --name <name> --type Keyword; docs/operations.md "Search attributes")`,
     );
   }
-  if ('unknown' in attributes) logger.warn({ reason: attributes.unknown }, 'could not list the namespace\'s search attributes; assuming they are registered');
+  if ('unknown' in attributes)
+    logger.warn(
+      { reason: attributes.unknown },
+      "could not list the namespace's search attributes; assuming they are registered",
+    );
   const activityDeps = buildActivityDeps(config, db, logger);
   const { worker, connection } = await createPlatformWorker({
     address: temporalAddress,
@@ -49,8 +65,18 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     dispatch: config.webhooks.dispatch,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: { codePath: config.temporal.workflowBundlePath } } : {}),
   });
-  await ensureSchedules({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
-  await ensureWatchers({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, networks: config.watcher.networks, pollSeconds: config.watcher.pollSeconds });
+  await ensureSchedules({
+    address: temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+  });
+  await ensureWatchers({
+    address: temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    networks: config.watcher.networks,
+    pollSeconds: config.watcher.pollSeconds,
+  });
   await checkOcrLanguages(config, logger);
   // The worker writes results through the same temporary files as the API's uploads: it sweeps what dead processes left.
   const sweeper = await startTempSweeper(config.storage.dir, logger);
@@ -59,7 +85,8 @@ export async function startWorker(config: Config, db: Db, logger: Logger, tempor
     sweeper.stop();
     const speech = activityDeps.processing.speech;
     const engines = new Set(speech ? [speech.provider, speech.speakers] : []);
-    for (const engine of engines) await engine.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));
+    for (const engine of engines)
+      await engine.close().catch((err: unknown) => logger.warn({ err }, 'the speech engine did not stop cleanly'));
     await connection.close();
   });
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker running');

@@ -1,4 +1,10 @@
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowIdConflictPolicy } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  WorkflowIdConflictPolicy,
+} from '@temporalio/client';
 import { scheduleIds, workflowIds } from '../workflows/task-queues.js';
 import { SEARCH_ATTRIBUTE_NAMES } from '../domain/search-attributes.js';
 
@@ -36,7 +42,13 @@ export async function ensureSchedules(opts: { address: string; namespace: string
  * Starts `watch:<network>` for each configured network unless it runs already (safe from every worker at
  * start). Its progress is in PostgreSQL, so a watcher that was stopped goes on where it left off.
  */
-export async function ensureWatchers(opts: { address: string; namespace: string; taskQueue: string; networks: readonly string[]; pollSeconds: number }): Promise<void> {
+export async function ensureWatchers(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  networks: readonly string[];
+  pollSeconds: number;
+}): Promise<void> {
   if (opts.networks.length === 0) return;
   const connection = await Connection.connect({ address: opts.address });
   try {
@@ -60,7 +72,10 @@ export async function ensureWatchers(opts: { address: string; namespace: string;
  * start-up so a worker on an unprepared namespace says what to run (docs/operations.md, "Search attributes") instead
  * of failing jobs later. A server that does not let the worker list them (e.g. a restricted cloud role) is trusted.
  */
-export async function checkSearchAttributes(opts: { address: string; namespace: string }): Promise<{ missing: string[] } | { unknown: string }> {
+export async function checkSearchAttributes(opts: {
+  address: string;
+  namespace: string;
+}): Promise<{ missing: string[] } | { unknown: string }> {
   const connection = await Connection.connect({ address: opts.address });
   try {
     const listed = await connection.operatorService.listSearchAttributes({ namespace: opts.namespace });

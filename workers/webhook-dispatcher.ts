@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { claimDispatch, DISPATCH_CHANNEL, renewClaims, type ClaimedDelivery } from '../db/repositories/webhook-dispatch.repo.js';
+import {
+  claimDispatch,
+  DISPATCH_CHANNEL,
+  renewClaims,
+  type ClaimedDelivery,
+} from '../db/repositories/webhook-dispatch.repo.js';
 import { createQueueLoop } from '../db/listener.js';
 import { DispatchHoldings } from './webhook-dispatch/holdings.js';
 import { createDispatchSender, type SenderDeps } from './webhook-dispatch/sender.js';
@@ -31,7 +36,11 @@ export const LEASE_MS = 15_000;
  * first only up to `shared`, three quarters of `concurrency`: the last quarter is kept for tenants that hold nothing,
  * so a tenant's first attempt never waits behind other tenants' slow receivers, however many.
  */
-export function dispatchLimits(opts: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>): { perTenant: number; heldPerEndpoint: number; shared: number } {
+export function dispatchLimits(opts: Pick<DispatcherOptions, 'concurrency' | 'perEndpoint' | 'perTenant'>): {
+  perTenant: number;
+  heldPerEndpoint: number;
+  shared: number;
+} {
   const perTenant = Math.max(1, Math.min(opts.perTenant ?? Math.ceil(opts.concurrency / 2), opts.concurrency));
   return {
     perTenant,
@@ -104,7 +113,12 @@ export function createWebhookDispatcher(deps: SenderDeps, opts: DispatcherOption
       };
       void sender
         .send(claimed, releaseSlot)
-        .catch((err: unknown) => deps.logger.error({ err, deliveryId: claimed.delivery.id }, 'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses'))
+        .catch((err: unknown) =>
+          deps.logger.error(
+            { err, deliveryId: claimed.delivery.id },
+            'webhook dispatcher: a delivery could not be recorded or handed to its workflow; it is taken up again when its claim lapses',
+          ),
+        )
         .finally(() => {
           releaseSlot();
           const sharedFull = holdings.held >= limits.shared;
@@ -133,8 +147,15 @@ export function createWebhookDispatcher(deps: SenderDeps, opts: DispatcherOption
     const free = opts.concurrency - holdings.held;
     try {
       const claimed = await claimDispatch(deps.db, {
-        claim, limit: free, leaseMs, perEndpoint: limits.heldPerEndpoint, perTenant: limits.perTenant, shared: limits.shared - holdings.held,
-        inFlight: holdings.perDestination(), tenantsHeld: holdings.perTenant(), held: holdings.heldIds(),
+        claim,
+        limit: free,
+        leaseMs,
+        perEndpoint: limits.heldPerEndpoint,
+        perTenant: limits.perTenant,
+        shared: limits.shared - holdings.held,
+        inFlight: holdings.perDestination(),
+        tenantsHeld: holdings.perTenant(),
+        held: holdings.heldIds(),
       });
       if (queueDown) deps.logger.info('webhook dispatcher: reading the queue again');
       queueDown = false;
@@ -142,7 +163,8 @@ export function createWebhookDispatcher(deps: SenderDeps, opts: DispatcherOption
       return claimed.length === free;
     } catch (err) {
       // One warning per outage: the poll tries again every second.
-      if (!queueDown) deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
+      if (!queueDown)
+        deps.logger.warn({ err }, 'webhook dispatcher: could not read the queue; trying again every second');
       queueDown = true;
       return false;
     }
@@ -157,7 +179,10 @@ export function createWebhookDispatcher(deps: SenderDeps, opts: DispatcherOption
       stopped = null;
       claim = randomUUID();
       renewer = setInterval(() => {
-        if (holdings.held > 0) void renewClaims(deps.db, claim, holdings.heldIds(), leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'));
+        if (holdings.held > 0)
+          void renewClaims(deps.db, claim, holdings.heldIds(), leaseMs).catch((err: unknown) =>
+            deps.logger.warn({ err }, 'webhook dispatcher: could not renew its claims'),
+          );
       }, leaseMs / 3).unref();
       queue.start();
     },

@@ -43,7 +43,12 @@ export interface PlatformWorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
-  activityDeps: WebhookActivityDeps & Partial<Pick<X402ActivityDeps, 'authorizationState'>> & { processing?: ProcessingWorkerDeps; mail?: MailWorkerDeps; watcher?: { evm?: EvmTransferScanner; solana?: SolanaTransferScanner } };
+  activityDeps: WebhookActivityDeps &
+    Partial<Pick<X402ActivityDeps, 'authorizationState'>> & {
+      processing?: ProcessingWorkerDeps;
+      mail?: MailWorkerDeps;
+      watcher?: { evm?: EvmTransferScanner; solana?: SolanaTransferScanner };
+    };
   /** A prebuilt workflow bundle (tests build one per run); otherwise workflows/index is bundled at start. */
   workflowBundle?: { code: string } | { codePath: string };
   shutdownGraceMs: number;
@@ -103,7 +108,9 @@ export function workflowsPath(): string {
   return fileURLToPath(new URL(`../workflows/index.${ext}`, import.meta.url));
 }
 
-export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise<{ worker: PlatformWorker; connection: NativeConnection }> {
+export async function createPlatformWorker(
+  opts: PlatformWorkerOptions,
+): Promise<{ worker: PlatformWorker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: opts.address });
   const options: WorkerOptions = {
     connection,
@@ -111,12 +118,20 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
     taskQueue: opts.taskQueue,
     activities: {
       ...createWebhookActivities(opts.activityDeps),
-      ...createMaintenanceActivities({ db: opts.activityDeps.db, mailConfigured: Boolean(opts.activityDeps.mail?.mailer) }),
-      ...createX402Activities({ db: opts.activityDeps.db, authorizationState: opts.activityDeps.authorizationState ?? null }),
+      ...createMaintenanceActivities({
+        db: opts.activityDeps.db,
+        mailConfigured: Boolean(opts.activityDeps.mail?.mailer),
+      }),
+      ...createX402Activities({
+        db: opts.activityDeps.db,
+        authorizationState: opts.activityDeps.authorizationState ?? null,
+      }),
       ...createInvoiceLifecycleActivities({ db: opts.activityDeps.db }),
       ...processingActivities(opts.activityDeps),
       ...mailActivities(opts.activityDeps),
-      ...(opts.activityDeps.watcher ? createWatcherActivities({ db: opts.activityDeps.db, ...opts.activityDeps.watcher }) : {}),
+      ...(opts.activityDeps.watcher
+        ? createWatcherActivities({ db: opts.activityDeps.db, ...opts.activityDeps.watcher })
+        : {}),
     },
     shutdownGraceTime: opts.shutdownGraceMs,
     ...(opts.tuning ? tuningOptions(opts.tuning) : {}),
@@ -136,7 +151,10 @@ export async function createPlatformWorker(opts: PlatformWorkerOptions): Promise
         await startDeliveryWorkflow(gateway, input);
       },
     },
-    { ...(opts.dispatch ?? DEFAULT_DISPATCH), ...(deps.processing?.webhookDelaysMs ? { retryDelaysMs: deps.processing.webhookDelaysMs } : {}) },
+    {
+      ...(opts.dispatch ?? DEFAULT_DISPATCH),
+      ...(deps.processing?.webhookDelaysMs ? { retryDelaysMs: deps.processing.webhookDelaysMs } : {}),
+    },
   );
   // Starts the workflows the API (or an operator command) queued in the start outbox and could not start itself, each
   // on the task queue the row names.

@@ -3,7 +3,11 @@ import { ParentClosePolicy, startChild, WorkflowIdReusePolicy } from '@temporali
 /**
  * Starts a workflow by its business id unless one is running or completed under that id; true if started.
  */
-export async function startIfAbsent<A>(workflow: (arg: A) => Promise<unknown>, workflowId: string, arg: A): Promise<boolean> {
+export async function startIfAbsent<A>(
+  workflow: (arg: A) => Promise<unknown>,
+  workflowId: string,
+  arg: A,
+): Promise<boolean> {
   try {
     await startChild(workflow, {
       workflowId,

@@ -5,7 +5,9 @@ import type { ChainReader, TxEvidence } from './types.js';
 export function createChainReader(readers: { evm: ChainReader; solana: ChainReader }): ChainReader {
   return {
     getEvidence(network: Network, txHash: string): Promise<TxEvidence> {
-      return isEvmNetwork(network) ? readers.evm.getEvidence(network, txHash) : readers.solana.getEvidence(network, txHash);
+      return isEvmNetwork(network)
+        ? readers.evm.getEvidence(network, txHash)
+        : readers.solana.getEvidence(network, txHash);
     },
   };
 }

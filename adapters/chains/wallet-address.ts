@@ -13,10 +13,14 @@ export function payerAddressIssue(network: Network, address: string): string | n
   const shape = walletAddressIssue(network, address);
   if (shape) return shape;
   if (network === 'solana') {
-    return base58Decode(address)!.every((b) => b === 0) ? 'the all-zero key (11111111111111111111111111111111) cannot pay' : null;
+    return base58Decode(address)!.every((b) => b === 0)
+      ? 'the all-zero key (11111111111111111111111111111111) cannot pay'
+      : null;
   }
   const hex = address.slice(2);
   if (/^0+$/.test(hex)) return 'the zero address cannot pay';
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return null;
-  return getAddress(address) === address ? null : 'the EIP-55 checksum of this mixed-case address does not match: check it for a typing error';
+  return getAddress(address) === address
+    ? null
+    : 'the EIP-55 checksum of this mixed-case address does not match: check it for a typing error';
 }

@@ -15,11 +15,22 @@ const EVM_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
  *   with node:crypto against the wallet's 32-byte public key (its address).
  * Only public data is used: no private key ever reaches the platform.
  */
-export async function checkWalletSignature(network: Network, address: string, message: string, signature: string): Promise<SignatureCheck> {
+export async function checkWalletSignature(
+  network: Network,
+  address: string,
+  message: string,
+  signature: string,
+): Promise<SignatureCheck> {
   if (network !== 'solana') {
     if (!EVM_SIGNATURE.test(signature)) return 'malformed';
     try {
-      return (await verifyMessage({ address: address as `0x${string}`, message, signature: signature as `0x${string}` })) ? 'valid' : 'invalid';
+      return (await verifyMessage({
+        address: address as `0x${string}`,
+        message,
+        signature: signature as `0x${string}`,
+      }))
+        ? 'valid'
+        : 'invalid';
     } catch {
       return 'malformed'; // e.g. a recovery byte or an s value no signer produces
     }
@@ -28,7 +39,10 @@ export async function checkWalletSignature(network: Network, address: string, me
   const pub = base58Decode(address);
   if (!sig || sig.length !== 64 || !pub || pub.length !== 32) return 'malformed';
   try {
-    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') }, format: 'jwk' });
+    const key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pub).toString('base64url') },
+      format: 'jwk',
+    });
     return verify(null, Buffer.from(message, 'utf8'), key, sig) ? 'valid' : 'invalid';
   } catch {
     return 'invalid'; // a 32-byte string that is not a point of the curve cannot have signed anything

@@ -16,7 +16,12 @@ function scrypt(password: string, salt: Buffer, keyLength: number, opts: ScryptO
   });
 }
 
-const optionsOf = (logN: number, r: number, p: number): ScryptOptions => ({ N: 2 ** logN, r, p, maxmem: 2 * 128 * 2 ** logN * r * p + 1024 * 1024 });
+const optionsOf = (logN: number, r: number, p: number): ScryptOptions => ({
+  N: 2 ** logN,
+  r,
+  p,
+  maxmem: 2 * 128 * 2 ** logN * r * p + 1024 * 1024,
+});
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);

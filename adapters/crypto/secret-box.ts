@@ -42,7 +42,10 @@ export type SecretBoxErrorCode = 'malformed' | 'unknown_key' | 'unauthentic';
 
 /** Why a sealed value did not open. The message names key ids and variables, never a key, value or secret. */
 export class SecretBoxError extends Error {
-  constructor(readonly code: SecretBoxErrorCode, message: string) {
+  constructor(
+    readonly code: SecretBoxErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'SecretBoxError';
   }
@@ -53,8 +56,8 @@ const TAG_BYTES = 16;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const KEY_ID = /^[0-9a-f]{8}$/;
 
-
-const keyIdOfBytes = (key: Buffer): string => createHash('sha256').update('paycore secrets key id\0').update(key).digest('hex').slice(0, 8);
+const keyIdOfBytes = (key: Buffer): string =>
+  createHash('sha256').update('paycore secrets key id\0').update(key).digest('hex').slice(0, 8);
 
 /** The key id of a key (base64); the same key gives the same id in every process. */
 export function secretsKeyId(keyBase64: string): string {
@@ -79,12 +82,14 @@ function keyOf(keyBase64: string, label: string): Key {
   };
 }
 
-const digestUnder = (key: Key, secret: string): string => createHmac('sha256', key.digestKey).update(secret, 'utf8').digest('hex');
+const digestUnder = (key: Key, secret: string): string =>
+  createHmac('sha256', key.digestKey).update(secret, 'utf8').digest('hex');
 
 type Parsed = { version: 'v1'; raw: Buffer } | { version: 'v2'; keyId: string; raw: Buffer };
 
 function parse(sealed: string): Parsed {
-  const malformed = () => new SecretBoxError('malformed', 'malformed sealed secret (expected v2:<key id>:<base64> or v1:<base64>)');
+  const malformed = () =>
+    new SecretBoxError('malformed', 'malformed sealed secret (expected v2:<key id>:<base64> or v1:<base64>)');
   let version: 'v1' | 'v2';
   let keyId = '';
   let body: string;
@@ -124,7 +129,8 @@ export function createSecretBox(currentBase64: string, previous: readonly string
   const current = keyOf(currentBase64, 'SECRETS_KEY');
   const olds = previous.map((k, i) => keyOf(k, `SECRETS_KEYS_PREVIOUS item ${i + 1}`));
   olds.forEach((k, i) => {
-    if (k.bytes.equals(current.bytes)) throw new Error(`SECRETS_KEYS_PREVIOUS item ${i + 1} is the same key as SECRETS_KEY`);
+    if (k.bytes.equals(current.bytes))
+      throw new Error(`SECRETS_KEYS_PREVIOUS item ${i + 1} is the same key as SECRETS_KEY`);
     const j = olds.findIndex((o) => o.bytes.equals(k.bytes));
     if (j < i) throw new Error(`SECRETS_KEYS_PREVIOUS lists the same key twice (items ${j + 1} and ${i + 1})`);
   });
@@ -134,7 +140,8 @@ export function createSecretBox(currentBase64: string, previous: readonly string
     if (byId.has(k.id)) throw new Error(`two configured secrets keys share the key id ${k.id}; generate another key`);
     byId.set(k.id, k);
   }
-  const configured = () => `SECRETS_KEY has key id ${current.id}${olds.length ? `, SECRETS_KEYS_PREVIOUS ${olds.map((k) => k.id).join(', ')}` : ', SECRETS_KEYS_PREVIOUS is empty'}`;
+  const configured = () =>
+    `SECRETS_KEY has key id ${current.id}${olds.length ? `, SECRETS_KEYS_PREVIOUS ${olds.map((k) => k.id).join(', ')}` : ', SECRETS_KEYS_PREVIOUS is empty'}`;
 
   const box: SecretBox = {
     keyId: current.id,
@@ -152,12 +159,18 @@ export function createSecretBox(currentBase64: string, previous: readonly string
       if (p.version === 'v2') {
         const key = byId.get(p.keyId);
         if (!key) {
-          throw new SecretBoxError('unknown_key', `sealed secret was written under key id ${p.keyId}, which is not configured (${configured()}); configure that key in SECRETS_KEYS_PREVIOUS`);
+          throw new SecretBoxError(
+            'unknown_key',
+            `sealed secret was written under key id ${p.keyId}, which is not configured (${configured()}); configure that key in SECRETS_KEYS_PREVIOUS`,
+          );
         }
         try {
           return decrypt(key.bytes, p.raw, `v2:${p.keyId}`);
         } catch {
-          throw new SecretBoxError('unauthentic', `sealed secret under key id ${p.keyId} failed authentication: it was altered or corrupted`);
+          throw new SecretBoxError(
+            'unauthentic',
+            `sealed secret under key id ${p.keyId} failed authentication: it was altered or corrupted`,
+          );
         }
       }
       for (const key of all) {
@@ -167,7 +180,10 @@ export function createSecretBox(currentBase64: string, previous: readonly string
           // not this key: try the next one
         }
       }
-      throw new SecretBoxError('unknown_key', `sealed secret in the v1 format (no key id) opens with none of the configured keys (${configured()}): it was written under another key, or altered`);
+      throw new SecretBoxError(
+        'unknown_key',
+        `sealed secret in the v1 format (no key id) opens with none of the configured keys (${configured()}): it was written under another key, or altered`,
+      );
     },
     keyIdOf(sealed) {
       const p = parse(sealed);

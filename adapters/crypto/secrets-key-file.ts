@@ -6,7 +6,11 @@ import { createSecretBox, generateSecretsKey, type SecretBox } from './secret-bo
  * The platform's SecretBox from its settings: the current key (SECRETS_KEY, else the DATA_DIR key file below)
  * seals, SECRETS_KEYS_PREVIOUS only open. The API, the workers and the operator CLI all build it here.
  */
-export function configuredSecretBox(settings: { secretsKey: string | undefined; secretsKeysPrevious: readonly string[]; dataDir: string }): SecretBox {
+export function configuredSecretBox(settings: {
+  secretsKey: string | undefined;
+  secretsKeysPrevious: readonly string[];
+  dataDir: string;
+}): SecretBox {
   return createSecretBox(resolveSecretsKey(settings.secretsKey, settings.dataDir), settings.secretsKeysPrevious);
 }
 

@@ -3,7 +3,15 @@ import archiver from 'archiver';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
-import { fieldKind, LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type ExtractionResult, type LineItem, type LineItemColumn } from '../../domain/extraction.js';
+import {
+  fieldKind,
+  LINE_ITEM_COLUMNS,
+  type Evidence,
+  type ExtractedValue,
+  type ExtractionResult,
+  type LineItem,
+  type LineItemColumn,
+} from '../../domain/extraction.js';
 import type { ReviewFlag } from '../../domain/extraction-checks.js';
 import { lineEvidence } from '../../domain/extraction-evidence.js';
 import { PLAIN_DECIMAL } from '../../domain/extraction-values.js';
@@ -79,14 +87,47 @@ export interface ExtractionExportInput {
 const DOCUMENT_COLUMNS = ['document', 'pages', 'review_required', 'review_reasons'] as const;
 const ITEM_COLUMNS = ['document', 'line', ...LINE_ITEM_COLUMNS] as const;
 /** The box columns, then `source` and `path`, were added after the first eight (issue 29): existing readers keep their column positions. */
-const EVIDENCE_COLUMNS = ['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path'] as const;
+const EVIDENCE_COLUMNS = [
+  'document',
+  'field',
+  'line',
+  'value',
+  'page',
+  'snippet',
+  'flagged',
+  'reason',
+  'box_x0',
+  'box_y0',
+  'box_x1',
+  'box_y1',
+  'source',
+  'path',
+] as const;
 /** The `field` of an Evidence row that is a whole line item (its cells' union), beside the rows of its cells. */
 export const LINE_EVIDENCE_FIELD = 'line_item';
-const CORRECTION_COLUMNS = ['document', 'field', 'revision', 'previous_value', 'value', 'corrected_by', 'corrected_at'] as const;
+const CORRECTION_COLUMNS = [
+  'document',
+  'field',
+  'revision',
+  'previous_value',
+  'value',
+  'corrected_by',
+  'corrected_at',
+] as const;
 
 /** Rows of the Corrections sheet: every correction of every document, oldest first. */
 const correctionRows = (input: ExtractionExportInput): Array<Array<string | number | null>> =>
-  input.documents.flatMap((d) => (d.corrections ?? []).map((c) => [d.document, c.field, c.revision, c.previous_value, c.value, c.corrected_by, c.corrected_at]));
+  input.documents.flatMap((d) =>
+    (d.corrections ?? []).map((c) => [
+      d.document,
+      c.field,
+      c.revision,
+      c.previous_value,
+      c.value,
+      c.corrected_by,
+      c.corrected_at,
+    ]),
+  );
 
 interface EvidenceRow {
   document: string;
@@ -106,19 +147,33 @@ interface EvidenceRow {
 }
 
 /** The reasons a value was flagged, joined with "; " (each once), or null when it was not. */
-export function flagOf(flagged: readonly FlaggedValue[], ref: { field: string } | { item: number; column: LineItemColumn }): string | null {
-  const hits = flagged.filter((f) => ('field' in ref ? 'field' in f && f.field === ref.field : 'item' in f && f.item === ref.item && f.column === ref.column)).map((f) => f.reason);
+export function flagOf(
+  flagged: readonly FlaggedValue[],
+  ref: { field: string } | { item: number; column: LineItemColumn },
+): string | null {
+  const hits = flagged
+    .filter((f) =>
+      'field' in ref
+        ? 'field' in f && f.field === ref.field
+        : 'item' in f && f.item === ref.item && f.column === ref.column,
+    )
+    .map((f) => f.reason);
   return hits.length === 0 ? null : [...new Set(hits)].join('; ');
 }
 
 /** The reasons any cell of line item `item` was flagged (joined with "; ", each once), or null. */
 function lineFlagOf(flagged: readonly FlaggedValue[], item: number): string | null {
-  const hits = LINE_ITEM_COLUMNS.flatMap((c) => flagged.filter((f) => 'item' in f && f.item === item && f.column === c).map((f) => f.reason));
+  const hits = LINE_ITEM_COLUMNS.flatMap((c) =>
+    flagged.filter((f) => 'item' in f && f.item === item && f.column === c).map((f) => f.reason),
+  );
   return hits.length === 0 ? null : [...new Set(hits)].join('; ');
 }
 
 /** A line item's values as one text for its Evidence row: the non-null cells, in column order. */
-const lineValue = (item: LineItem): string => LINE_ITEM_COLUMNS.map((c) => item[c]?.value).filter((v): v is string => v != null).join(' | ');
+const lineValue = (item: LineItem): string =>
+  LINE_ITEM_COLUMNS.map((c) => item[c]?.value)
+    .filter((v): v is string => v != null)
+    .join(' | ');
 
 const valueOf = (v: ExtractedValue | undefined): string | null => v?.value ?? null;
 
@@ -134,13 +189,31 @@ function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
       const xml = v.evidence?.source === 'xml';
       // An attached XML's element: `factur-x.xml:/rsm:CrossIndustryInvoice/…`.
       const path = xml ? `${v.evidence!.file ? `${v.evidence!.file}:` : ''}${v.evidence!.path ?? ''}` : null;
-      rows.push({ document: d.document, field, line, value: v.value, page: v.evidence?.page ?? null, snippet: v.evidence?.snippet ?? null, flagged: reason !== null, reason, box: v.evidence?.box ?? null, source: xml ? 'xml' : 'page', path });
+      rows.push({
+        document: d.document,
+        field,
+        line,
+        value: v.value,
+        page: v.evidence?.page ?? null,
+        snippet: v.evidence?.snippet ?? null,
+        flagged: reason !== null,
+        reason,
+        box: v.evidence?.box ?? null,
+        source: xml ? 'xml' : 'page',
+        path,
+      });
     };
     for (const f of input.fields) push(f, null, d.result.fields[f], flagOf(d.check.flagged, { field: f }));
     d.result.items.forEach((item, i) => {
       // The whole line first (where it is on the page), then its cells.
       const line = lineEvidence(item);
-      if (line) push(LINE_EVIDENCE_FIELD, i + 1, { value: lineValue(item), evidence: line, confidence: null }, lineFlagOf(d.check.flagged, i));
+      if (line)
+        push(
+          LINE_EVIDENCE_FIELD,
+          i + 1,
+          { value: lineValue(item), evidence: line, confidence: null },
+          lineFlagOf(d.check.flagged, i),
+        );
       for (const c of LINE_ITEM_COLUMNS) push(c, i + 1, item[c], flagOf(d.check.flagged, { item: i, column: c }));
     });
   }
@@ -149,7 +222,20 @@ function evidenceRows(input: ExtractionExportInput): EvidenceRow[] {
 
 /** An Evidence row's cells in EVIDENCE_COLUMNS order (a box in PDF points from the page's top-left; empty without one). */
 const evidenceCells = (r: EvidenceRow): Array<string | number | boolean | null> => [
-  r.document, r.field, r.line, r.value, r.page, r.snippet, r.flagged, r.reason, r.box?.x0 ?? null, r.box?.y0 ?? null, r.box?.x1 ?? null, r.box?.y1 ?? null, r.source, r.path,
+  r.document,
+  r.field,
+  r.line,
+  r.value,
+  r.page,
+  r.snippet,
+  r.flagged,
+  r.reason,
+  r.box?.x0 ?? null,
+  r.box?.y0 ?? null,
+  r.box?.x1 ?? null,
+  r.box?.y1 ?? null,
+  r.source,
+  r.path,
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,7 +253,10 @@ const xlsxText = (s: string): string => {
 };
 
 /** A normalised value as a cell: amounts and numbers as numbers, dates as dates (UTC midnight), the rest as text. */
-function xlsxValue(kind: ReturnType<typeof fieldKind>, value: string | null): { value: ExcelJS.CellValue; numFmt?: string } {
+function xlsxValue(
+  kind: ReturnType<typeof fieldKind>,
+  value: string | null,
+): { value: ExcelJS.CellValue; numFmt?: string } {
   if (value === null) return { value: null };
   if ((kind === 'amount' || kind === 'number') && PLAIN_DECIMAL.test(value) && value.replace(/\D/g, '').length <= 15) {
     return { value: Number(value), numFmt: kind === 'amount' ? '#,##0.00##' : 'General' };
@@ -212,7 +301,10 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
   header(docs, [...DOCUMENT_COLUMNS, ...input.fields]);
   for (const d of input.documents) {
     addRow(docs, [
-      plain(d.document), plain(d.pages), plain(d.check.review_required), plain(d.check.reasons.join('; ')),
+      plain(d.document),
+      plain(d.pages),
+      plain(d.check.review_required),
+      plain(d.check.reasons.join('; ')),
       ...input.fields.map((f) => xlsxValue(fieldKind(f), valueOf(d.result.fields[f]))),
     ]);
   }
@@ -222,8 +314,12 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
   for (const d of input.documents) {
     d.result.items.forEach((item, i) => {
       addRow(items, [
-        plain(d.document), plain(i + 1), xlsxValue('text', valueOf(item.description)), xlsxValue('number', valueOf(item.quantity)),
-        xlsxValue('amount', valueOf(item.unit_price)), xlsxValue('amount', valueOf(item.amount)),
+        plain(d.document),
+        plain(i + 1),
+        xlsxValue('text', valueOf(item.description)),
+        xlsxValue('number', valueOf(item.quantity)),
+        xlsxValue('amount', valueOf(item.unit_price)),
+        xlsxValue('amount', valueOf(item.amount)),
       ]);
     });
   }
@@ -238,7 +334,13 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
 
   for (const sheet of [docs, items, evidence, corrections]) {
     sheet.columns.forEach((col) => {
-      col.width = Math.min(60, Math.max(10, ...(col.values ?? []).map((v) => (v == null ? 0 : String(v instanceof Date ? '2026-12-31' : v).length + 2))));
+      col.width = Math.min(
+        60,
+        Math.max(
+          10,
+          ...(col.values ?? []).map((v) => (v == null ? 0 : String(v instanceof Date ? '2026-12-31' : v).length + 2)),
+        ),
+      );
     });
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
@@ -248,7 +350,12 @@ export async function extractionToXlsx(input: ExtractionExportInput, options: { 
 // CSV
 
 /** The CSV files of the ZIP, one per sheet. */
-export const EXTRACTION_CSV_FILES = { documents: 'documents.csv', items: 'line-items.csv', evidence: 'evidence.csv', corrections: 'corrections.csv' } as const;
+export const EXTRACTION_CSV_FILES = {
+  documents: 'documents.csv',
+  items: 'line-items.csv',
+  evidence: 'evidence.csv',
+  corrections: 'corrections.csv',
+} as const;
 
 /**
  * A cell spreadsheet programs will not run as a formula (CSV injection): text starting with `=`, `+`, `-`, `@`, a
@@ -274,10 +381,17 @@ function csv(rows: Array<ReadonlyArray<string | number | boolean | null>>): Buff
 export function extractionToCsvFiles(input: ExtractionExportInput): Array<{ name: string; content: Buffer }> {
   const docs: Array<Array<string | number | boolean | null>> = [[...DOCUMENT_COLUMNS, ...input.fields]];
   for (const d of input.documents) {
-    docs.push([d.document, d.pages, d.check.review_required, d.check.reasons.join('; '), ...input.fields.map((f) => valueOf(d.result.fields[f]))]);
+    docs.push([
+      d.document,
+      d.pages,
+      d.check.review_required,
+      d.check.reasons.join('; '),
+      ...input.fields.map((f) => valueOf(d.result.fields[f])),
+    ]);
   }
   const items: Array<Array<string | number | null>> = [[...ITEM_COLUMNS]];
-  for (const d of input.documents) d.result.items.forEach((it, i) => items.push([d.document, i + 1, ...LINE_ITEM_COLUMNS.map((c) => valueOf(it[c]))]));
+  for (const d of input.documents)
+    d.result.items.forEach((it, i) => items.push([d.document, i + 1, ...LINE_ITEM_COLUMNS.map((c) => valueOf(it[c]))]));
   const evidence: Array<Array<string | number | boolean | null>> = [[...EVIDENCE_COLUMNS]];
   for (const r of evidenceRows(input)) evidence.push(evidenceCells(r));
   return [
@@ -310,25 +424,56 @@ export async function extractionToCsvZip(input: ExtractionExportInput, options: 
 // ---------------------------------------------------------------------------------------------------------------
 // JSON
 
-const Box = z.object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() }).describe('In PDF points from the page\'s top-left corner');
+const Box = z
+  .object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() })
+  .describe("In PDF points from the page's top-left corner");
 const ValueEvidence = z
   .object({
-    page: z.number().int().positive().nullable().describe('1-based page the value was read from; null for a value read from an e-invoice\'s XML (`source` `xml`)'),
-    snippet: z.string().nullable().describe('The source text the value came from (for `source` `xml`: the XML element\'s text)'),
+    page: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe("1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`)"),
+    snippet: z
+      .string()
+      .nullable()
+      .describe("The source text the value came from (for `source` `xml`: the XML element's text)"),
     box: Box.nullable(),
     // Defaults: JSON results written before e-invoices were read (issue 29) have neither, and are page evidence.
-    source: z.enum(['page', 'xml']).default('page').describe('Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF\'s attachment, an uploaded CII or UBL invoice)'),
-    path: z.string().nullable().default(null).describe('`source` `xml`: the element\'s path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence'),
-    file: z.string().nullable().default(null).describe('`source` `xml`: the XML\'s file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence'),
+    source: z
+      .enum(['page', 'xml'])
+      .default('page')
+      .describe(
+        "Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)",
+      ),
+    path: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        "`source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence",
+      ),
+    file: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        "`source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence",
+      ),
     flagged: z.boolean().describe('True when the value failed the evidence check (kept, to be reviewed)'),
     reason: z.string().nullable().describe('Why it was flagged'),
   })
   .describe('Where a value was read and whether its evidence was confirmed; null for a missing value');
 const LineEvidence = z
   .object({
-    page: z.number().int().positive().describe('1-based page of the line (of its description, else of its first cell with evidence)'),
-    snippet: z.string().describe('Its cells\' snippets on that page in reading order, separated by spaces'),
-    box: Box.nullable().describe('The union of its cells\' boxes on that page; null on a plain-text page'),
+    page: z
+      .number()
+      .int()
+      .positive()
+      .describe('1-based page of the line (of its description, else of its first cell with evidence)'),
+    snippet: z.string().describe("Its cells' snippets on that page in reading order, separated by spaces"),
+    box: Box.nullable().describe("The union of its cells' boxes on that page; null on a plain-text page"),
     flagged: z.boolean().describe('True when any of its cells was flagged'),
     reason: z.string().nullable().describe('Why its cells were flagged (each reason once, separated by "; ")'),
   })
@@ -340,39 +485,54 @@ const Correction = z
     previous_value: Str.describe('The value before this correction'),
     value: Str.describe('The corrected value, in the same form as `fields`'),
     revision: z.number().int().positive().describe('The review revision that made it'),
-    corrected_by: z.string().describe('The reviewer\'s e-mail address'),
+    corrected_by: z.string().describe("The reviewer's e-mail address"),
     corrected_at: z.string().describe('ISO 8601'),
   })
-  .describe('A reviewer\'s correction of a scalar field');
-const Item = z.object({ description: Str, quantity: Str, unit_price: Str, amount: Str }).describe('A line item: normalised strings, missing values null');
+  .describe("A reviewer's correction of a scalar field");
+const Item = z
+  .object({ description: Str, quantity: Str, unit_price: Str, amount: Str })
+  .describe('A line item: normalised strings, missing values null');
 
 /** The JSON result of `flow-extract`. */
 export const ExtractionJson = z
   .object({
     documents: z.array(
-      z.object({
-        document: z.string().describe('The input document\'s name'),
-        upload_id: z.string().nullable(),
-        pages: z.number().int().nonnegative(),
-        review_required: z.boolean().describe('True when a value failed the evidence check or the document needs a look'),
-        review_reasons: z.array(z.string()),
-        fields: z.record(z.string(), Str).describe('Every requested field in request order: dates YYYY-MM-DD, amounts "1234.50", currencies ISO 4217; null when missing'),
-        items: z.array(Item),
-        evidence: z.object({
-          fields: z.record(z.string(), ValueEvidence.nullable()),
-          items: z.array(
-            z.object({
-              description: ValueEvidence.nullable(), quantity: ValueEvidence.nullable(), unit_price: ValueEvidence.nullable(), amount: ValueEvidence.nullable(),
-              // Results written before line evidence existed (issue 29) have none: read as null.
-              line: LineEvidence.nullable().default(null),
-            }),
-          ),
-        }),
-        warnings: z.array(z.string()),
-        corrections: z
-          .array(Correction)
-          .describe('Review corrections of this document\'s fields, oldest first; empty in a job\'s first exports. A corrected field has no evidence: its value is the reviewer\'s'),
-      }).describe('One input document'),
+      z
+        .object({
+          document: z.string().describe("The input document's name"),
+          upload_id: z.string().nullable(),
+          pages: z.number().int().nonnegative(),
+          review_required: z
+            .boolean()
+            .describe('True when a value failed the evidence check or the document needs a look'),
+          review_reasons: z.array(z.string()),
+          fields: z
+            .record(z.string(), Str)
+            .describe(
+              'Every requested field in request order: dates YYYY-MM-DD, amounts "1234.50", currencies ISO 4217; null when missing',
+            ),
+          items: z.array(Item),
+          evidence: z.object({
+            fields: z.record(z.string(), ValueEvidence.nullable()),
+            items: z.array(
+              z.object({
+                description: ValueEvidence.nullable(),
+                quantity: ValueEvidence.nullable(),
+                unit_price: ValueEvidence.nullable(),
+                amount: ValueEvidence.nullable(),
+                // Results written before line evidence existed (issue 29) have none: read as null.
+                line: LineEvidence.nullable().default(null),
+              }),
+            ),
+          }),
+          warnings: z.array(z.string()),
+          corrections: z
+            .array(Correction)
+            .describe(
+              "Review corrections of this document's fields, oldest first; empty in a job's first exports. A corrected field has no evidence: its value is the reviewer's",
+            ),
+        })
+        .describe('One input document'),
     ),
   })
   .describe('Field extraction results: one entry per input document, in input order');
@@ -385,7 +545,16 @@ function evidenceJson(v: ExtractedValue | undefined, reason: string | null): z.i
   if (v?.value == null) return null;
   const ev = v.evidence;
   const xml = ev?.source === 'xml';
-  return { page: ev?.page ?? null, snippet: ev?.snippet ?? null, box: ev?.box ?? null, source: xml ? 'xml' : 'page', path: xml ? (ev.path ?? null) : null, file: xml ? (ev.file ?? null) : null, flagged: reason !== null, reason };
+  return {
+    page: ev?.page ?? null,
+    snippet: ev?.snippet ?? null,
+    box: ev?.box ?? null,
+    source: xml ? 'xml' : 'page',
+    path: xml ? (ev.path ?? null) : null,
+    file: xml ? (ev.file ?? null) : null,
+    flagged: reason !== null,
+    reason,
+  };
 }
 
 export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJson {
@@ -397,9 +566,16 @@ export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJ
       review_required: d.check.review_required,
       review_reasons: [...d.check.reasons],
       fields: Object.fromEntries(input.fields.map((f) => [f, valueOf(d.result.fields[f])])),
-      items: d.result.items.map((it) => ({ description: valueOf(it.description), quantity: valueOf(it.quantity), unit_price: valueOf(it.unit_price), amount: valueOf(it.amount) })),
+      items: d.result.items.map((it) => ({
+        description: valueOf(it.description),
+        quantity: valueOf(it.quantity),
+        unit_price: valueOf(it.unit_price),
+        amount: valueOf(it.amount),
+      })),
       evidence: {
-        fields: Object.fromEntries(input.fields.map((f) => [f, evidenceJson(d.result.fields[f], flagOf(d.check.flagged, { field: f }))])),
+        fields: Object.fromEntries(
+          input.fields.map((f) => [f, evidenceJson(d.result.fields[f], flagOf(d.check.flagged, { field: f }))]),
+        ),
         items: d.result.items.map((it, i) => {
           const line = lineEvidence(it);
           const reason = lineFlagOf(d.check.flagged, i);
@@ -408,7 +584,10 @@ export function extractionToJsonValue(input: ExtractionExportInput): ExtractionJ
             quantity: evidenceJson(it.quantity, flagOf(d.check.flagged, { item: i, column: 'quantity' })),
             unit_price: evidenceJson(it.unit_price, flagOf(d.check.flagged, { item: i, column: 'unit_price' })),
             amount: evidenceJson(it.amount, flagOf(d.check.flagged, { item: i, column: 'amount' })),
-            line: line && line.page !== null ? { page: line.page, snippet: line.snippet, box: line.box, flagged: reason !== null, reason } : null,
+            line:
+              line && line.page !== null
+                ? { page: line.page, snippet: line.snippet, box: line.box, flagged: reason !== null, reason }
+                : null,
           };
         }),
       },
@@ -433,9 +612,17 @@ export interface ExtractionResultFile {
 }
 
 /** The job's three result files: `<base>.xlsx`, `<base>-csv.zip`, `<base>.json`. */
-export async function extractionResultFiles(input: ExtractionExportInput, base: string, options: { date?: Date } = {}): Promise<ExtractionResultFile[]> {
+export async function extractionResultFiles(
+  input: ExtractionExportInput,
+  base: string,
+  options: { date?: Date } = {},
+): Promise<ExtractionResultFile[]> {
   return [
-    { name: `${base}.xlsx`, mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: await extractionToXlsx(input, options) },
+    {
+      name: `${base}.xlsx`,
+      mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      content: await extractionToXlsx(input, options),
+    },
     { name: `${base}-csv.zip`, mime: 'application/zip', content: await extractionToCsvZip(input, options) },
     { name: `${base}.json`, mime: 'application/json', content: Buffer.from(extractionToJson(input), 'utf8') },
   ];

@@ -1,5 +1,11 @@
 import { LINE_ITEM_COLUMNS, type Evidence, type ExtractedValue, type LineItem } from '../../domain/extraction.js';
-import { ExtractionJson, type ExtractionCorrection, type ExtractionDocumentResult, type ExtractionExportInput, type FlaggedValue } from './extraction-exports.js';
+import {
+  ExtractionJson,
+  type ExtractionCorrection,
+  type ExtractionDocumentResult,
+  type ExtractionExportInput,
+  type FlaggedValue,
+} from './extraction-exports.js';
 
 /**
  * Review corrections on a `flow-extract` job's results (docs/processing.md "Review corrections"). The job's first
@@ -12,7 +18,8 @@ type JsonValueEvidence = ExtractionJson['documents'][number]['evidence']['fields
 function valueFromJson(value: string | null, ev: JsonValueEvidence | undefined): ExtractedValue {
   let evidence: Evidence | null = null;
   if (value !== null && ev && ev.snippet !== null) {
-    if (ev.source === 'xml' && ev.path !== null) evidence = { page: null, snippet: ev.snippet, box: null, source: 'xml', path: ev.path, file: ev.file };
+    if (ev.source === 'xml' && ev.path !== null)
+      evidence = { page: null, snippet: ev.snippet, box: null, source: 'xml', path: ev.path, file: ev.file };
     else if (ev.page !== null) evidence = { page: ev.page, snippet: ev.snippet, box: ev.box };
   }
   return { value, evidence, confidence: null };
@@ -25,7 +32,12 @@ function valueFromJson(value: string | null, ev: JsonValueEvidence | undefined):
 export function exportInputFromJson(raw: unknown, fields: readonly string[]): ExtractionExportInput {
   const withCorrections =
     raw && typeof raw === 'object' && Array.isArray((raw as { documents?: unknown }).documents)
-      ? { documents: (raw as { documents: Array<Record<string, unknown>> }).documents.map((d) => ({ corrections: [], ...d })) }
+      ? {
+          documents: (raw as { documents: Array<Record<string, unknown>> }).documents.map((d) => ({
+            corrections: [],
+            ...d,
+          })),
+        }
       : raw;
   const json = ExtractionJson.parse(withCorrections);
   const documents = json.documents.map((d): ExtractionDocumentResult => {
@@ -33,7 +45,9 @@ export function exportInputFromJson(raw: unknown, fields: readonly string[]): Ex
     // A value's reasons are joined with "; " in the JSON: one entry per document reason it carries, as the run had.
     const reasonsOf = (joined: string | null): string[] => {
       if (joined === null) return ['failed the evidence check'];
-      const parts = d.review_reasons.filter((r) => joined === r || joined.startsWith(`${r}; `) || joined.endsWith(`; ${r}`) || joined.includes(`; ${r}; `));
+      const parts = d.review_reasons.filter(
+        (r) => joined === r || joined.startsWith(`${r}; `) || joined.endsWith(`; ${r}`) || joined.includes(`; ${r}; `),
+      );
       return parts.length > 0 ? parts : [joined];
     };
     for (const f of fields) {
@@ -45,7 +59,8 @@ export function exportInputFromJson(raw: unknown, fields: readonly string[]): Ex
       const item = {} as LineItem;
       for (const c of LINE_ITEM_COLUMNS) {
         item[c] = valueFromJson(it[c], ev?.[c]);
-        if (ev?.[c]?.flagged) for (const reason of reasonsOf(ev[c]!.reason)) flagged.push({ item: i, column: c, reason });
+        if (ev?.[c]?.flagged)
+          for (const reason of reasonsOf(ev[c]!.reason)) flagged.push({ item: i, column: c, reason });
       }
       return item;
     });
@@ -53,7 +68,11 @@ export function exportInputFromJson(raw: unknown, fields: readonly string[]): Ex
       document: d.document,
       upload_id: d.upload_id,
       pages: d.pages,
-      result: { fields: Object.fromEntries(fields.map((f) => [f, valueFromJson(d.fields[f] ?? null, d.evidence.fields[f])])), items, warnings: d.warnings },
+      result: {
+        fields: Object.fromEntries(fields.map((f) => [f, valueFromJson(d.fields[f] ?? null, d.evidence.fields[f])])),
+        items,
+        warnings: d.warnings,
+      },
       check: { review_required: d.review_required, reasons: d.review_reasons, flagged },
       corrections: d.corrections,
     };
@@ -73,8 +92,16 @@ export interface StoredCorrection extends ExtractionCorrection {
  * reasons that remain are those of the values still flagged (a reason naming several values, e.g. totals that do
  * not add up, stays while one of them is not corrected), in their first order.
  */
-export function applyCorrections(input: ExtractionExportInput, corrections: readonly StoredCorrection[]): ExtractionExportInput {
-  const documents = input.documents.map((d) => ({ ...d, result: { ...d.result, fields: { ...d.result.fields } }, check: { ...d.check }, corrections: [...(d.corrections ?? [])] }));
+export function applyCorrections(
+  input: ExtractionExportInput,
+  corrections: readonly StoredCorrection[],
+): ExtractionExportInput {
+  const documents = input.documents.map((d) => ({
+    ...d,
+    result: { ...d.result, fields: { ...d.result.fields } },
+    check: { ...d.check },
+    corrections: [...(d.corrections ?? [])],
+  }));
   for (const c of corrections) {
     const d = documents[c.document];
     if (!d) throw new RangeError(`correction of document ${c.document}, which the result does not have`);
@@ -90,4 +117,5 @@ export function applyCorrections(input: ExtractionExportInput, corrections: read
 }
 
 /** `invoice-extracted.xlsx` → `invoice-reviewed.xlsx` (also `-extracted-csv.zip` and `.json`). */
-export const reviewedFileName = (name: string): string => name.replace(/-extracted((?:-csv)?\.[a-z]+)$/u, '-reviewed$1');
+export const reviewedFileName = (name: string): string =>
+  name.replace(/-extracted((?:-csv)?\.[a-z]+)$/u, '-reviewed$1');

@@ -19,7 +19,9 @@ export interface InvoiceDocument {
   tax_notes?: string | undefined;
   total_atomic: bigint;
   memo?: string | undefined;
-  accounting?: { reference?: string | undefined; cost_center?: string | undefined; ledger_account?: string | undefined } | undefined;
+  accounting?:
+    | { reference?: string | undefined; cost_center?: string | undefined; ledger_account?: string | undefined }
+    | undefined;
   payment: {
     network: string;
     wallet_address: string;
@@ -69,8 +71,20 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   w.field('Due date', doc.due_date, bold, regular);
   w.gap(12);
   const from = [doc.issuer.name, ...lines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : [])];
-  const to = [doc.buyer.legal_name, ...lines(doc.buyer.address), doc.buyer.email, ...(doc.buyer.reference ? [`Reference: ${doc.buyer.reference}`] : [])];
-  w.columns([['From', from], ['Bill to', to]], bold, regular);
+  const to = [
+    doc.buyer.legal_name,
+    ...lines(doc.buyer.address),
+    doc.buyer.email,
+    ...(doc.buyer.reference ? [`Reference: ${doc.buyer.reference}`] : []),
+  ];
+  w.columns(
+    [
+      ['From', from],
+      ['Bill to', to],
+    ],
+    bold,
+    regular,
+  );
   w.gap(14);
 
   const header = () => {
@@ -140,7 +154,13 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     for (const l of lines(doc.memo)) w.paragraph(l, regular, 9);
   }
   const acc = doc.accounting;
-  const accRows = acc ? ([['Reference', acc.reference], ['Cost center', acc.cost_center], ['Ledger account', acc.ledger_account]] as const) : [];
+  const accRows = acc
+    ? ([
+        ['Reference', acc.reference],
+        ['Cost center', acc.cost_center],
+        ['Ledger account', acc.ledger_account],
+      ] as const)
+    : [];
   if (accRows.some(([, v]) => v)) {
     w.gap(12);
     w.line('Accounting', bold, 11);
@@ -151,7 +171,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
 }
 
 /** Non-empty lines of an optional multi-line text (addresses, memo). */
-const lines = (text: string | undefined): string[] => (text ?? '').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+const lines = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Maps text to what the standard fonts can encode: whitespace -> space, accents stripped, anything else "?". */
 function sanitizer(font: PDFFont): (s: string) => string {
@@ -211,7 +235,13 @@ class Writer {
     const value = this.clean(text);
     const width = font.widthOfTextAtSize(value, size);
     const fitted = width > maxWidth ? (size * maxWidth) / width : size;
-    this.page.drawText(value, { x: rightX - font.widthOfTextAtSize(value, fitted), y: this.y, size: fitted, font, color: INK });
+    this.page.drawText(value, {
+      x: rightX - font.widthOfTextAtSize(value, fitted),
+      y: this.y,
+      size: fitted,
+      font,
+      color: INK,
+    });
   }
 
   line(text: string, font: PDFFont, size: number): void {
@@ -256,7 +286,12 @@ class Writer {
 
   rule(): void {
     this.gap(5);
-    this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: RIGHT, y: this.y }, thickness: 0.5, color: MUTED });
+    this.page.drawLine({
+      start: { x: PAGE.margin, y: this.y },
+      end: { x: RIGHT, y: this.y },
+      thickness: 0.5,
+      color: MUTED,
+    });
   }
 
   /** Greedy wrapping by width of the sanitized text; unbroken tokens (addresses, URLs) are split by characters. */

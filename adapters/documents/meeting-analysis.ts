@@ -86,8 +86,15 @@ export const toSeconds = (milliseconds: number): number => milliseconds / 1000;
 
 /** The units of a transcript: its words, or its segments when it has no words. */
 export function meetingUnits(t: TranscriptJson): MeetingUnit[] {
-  if (t.words.length > 0) return t.words.map((w) => ({ startMs: ms(w.start), endMs: ms(w.end), text: w.word, speaker: w.speaker, words: 1 }));
-  return t.segments.map((s) => ({ startMs: ms(s.start), endMs: ms(s.end), text: s.text, speaker: s.speaker, words: s.text.split(' ').length }));
+  if (t.words.length > 0)
+    return t.words.map((w) => ({ startMs: ms(w.start), endMs: ms(w.end), text: w.word, speaker: w.speaker, words: 1 }));
+  return t.segments.map((s) => ({
+    startMs: ms(s.start),
+    endMs: ms(s.end),
+    text: s.text,
+    speaker: s.speaker,
+    words: s.text.split(' ').length,
+  }));
 }
 
 /** Turns: runs of one speaker's words, split at a speaker change or a pause of TURN_PAUSE_MS or more. */
@@ -103,8 +110,20 @@ export function meetingTurns(units: readonly MeetingUnit[], language: string): M
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    text: joinWords(g.map((u) => u.text), language),
-    excerpt: g.length > TURN_EXCERPT_WORDS ? `${joinWords(g.slice(0, TURN_EXCERPT_WORDS).map((u) => u.text), language)} …` : joinWords(g.map((u) => u.text), language),
+    text: joinWords(
+      g.map((u) => u.text),
+      language,
+    ),
+    excerpt:
+      g.length > TURN_EXCERPT_WORDS
+        ? `${joinWords(
+            g.slice(0, TURN_EXCERPT_WORDS).map((u) => u.text),
+            language,
+          )} …`
+        : joinWords(
+            g.map((u) => u.text),
+            language,
+          ),
     words: g.reduce((sum, u) => sum + u.words, 0),
   }));
 }
@@ -121,7 +140,8 @@ export function speakerStats(units: readonly MeetingUnit[], turns: readonly Meet
     stats.words += unit.words;
     stats.talkTimeMs += unit.endMs - unit.startMs;
     const next = units[i + 1];
-    if (next && next.speaker === unit.speaker && next.startMs - unit.endMs < SPEECH_GAP_MS) stats.talkTimeMs += Math.max(0, next.startMs - unit.endMs);
+    if (next && next.speaker === unit.speaker && next.startMs - unit.endMs < SPEECH_GAP_MS)
+      stats.talkTimeMs += Math.max(0, next.startMs - unit.endMs);
   });
   for (const turn of turns) bySpeaker.get(turn.speaker)!.turns += 1;
   const all = [...bySpeaker.values()];
@@ -136,7 +156,13 @@ export function meetingSentences(units: readonly MeetingUnit[], language: string
   let current: MeetingUnit[] = [];
   for (const unit of units) {
     const last = current.at(-1);
-    if (last && (last.speaker !== unit.speaker || unit.startMs - last.endMs >= TURN_PAUSE_MS || SENTENCE_END.test(last.text) || current.reduce((sum, u) => sum + u.words, 0) >= MAX_SENTENCE_WORDS)) {
+    if (
+      last &&
+      (last.speaker !== unit.speaker ||
+        unit.startMs - last.endMs >= TURN_PAUSE_MS ||
+        SENTENCE_END.test(last.text) ||
+        current.reduce((sum, u) => sum + u.words, 0) >= MAX_SENTENCE_WORDS)
+    ) {
       groups.push(current);
       current = [];
     }
@@ -147,7 +173,10 @@ export function meetingSentences(units: readonly MeetingUnit[], language: string
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    text: joinWords(g.map((u) => u.text), language),
+    text: joinWords(
+      g.map((u) => u.text),
+      language,
+    ),
     words: g.reduce((sum, u) => sum + u.words, 0),
   }));
 }
@@ -228,7 +257,9 @@ export function keySentences(sentences: readonly MeetingSentence[], language: st
   const sum: Vector = new Map();
   for (const v of vectors) for (const [term, w] of v) sum.set(term, (sum.get(term) ?? 0) + w);
   const score = vectors.map((v) => (v.size === 0 || n < 2 ? 0 : (dot(v, sum) - 1) / (n - 1)));
-  let candidates = sentences.map((_, i) => i).filter((i) => sentences[i]!.words >= MIN_SENTENCE_WORDS && vectors[i]!.size >= 2);
+  let candidates = sentences
+    .map((_, i) => i)
+    .filter((i) => sentences[i]!.words >= MIN_SENTENCE_WORDS && vectors[i]!.size >= 2);
   if (candidates.length === 0) candidates = sentences.map((_, i) => i).filter((i) => vectors[i]!.size > 0);
   candidates.sort((a, b) => score[b]! - score[a]! || sentences[a]!.startMs - sentences[b]!.startMs || a - b);
   const wanted = keySentenceCount(candidates.length);
@@ -248,16 +279,65 @@ const WEEKDAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
 
 /** Phrases that mark a decision, matched on whole words, case-insensitively. */
 export const DECISION_CUES: readonly string[] = [
-  'we decided', "we've decided", 'we have decided', 'it was decided', 'decided to', 'decided that', 'the decision is', 'final decision',
-  'we agreed', "we've agreed", 'we have agreed', 'agreed to', 'agreed that', 'we all agree', "let's go with", "we'll go with",
-  'we will go with', "we're going with", 'we are going with', 'settled on', 'is approved', 'are approved', 'we approve', 'consensus',
+  'we decided',
+  "we've decided",
+  'we have decided',
+  'it was decided',
+  'decided to',
+  'decided that',
+  'the decision is',
+  'final decision',
+  'we agreed',
+  "we've agreed",
+  'we have agreed',
+  'agreed to',
+  'agreed that',
+  'we all agree',
+  "let's go with",
+  "we'll go with",
+  'we will go with',
+  "we're going with",
+  'we are going with',
+  'settled on',
+  'is approved',
+  'are approved',
+  'we approve',
+  'consensus',
 ];
 
 /** Phrases that mark an action item (a commitment, a request, a deadline), matched as DECISION_CUES are. */
 export const ACTION_CUES: readonly string[] = [
-  'action item', 'to do', 'to-do', 'todo', 'follow up', 'follow-up', 'i will', "i'll", 'we will', "we'll", 'will you', 'can you', 'could you',
-  'please', 'need to', 'needs to', 'have to', 'has to', 'make sure', 'take care of', 'responsible for', 'in charge of', 'deadline', 'due',
-  `by ${WEEKDAY}`, 'by tomorrow', 'by tonight', 'by next week', 'by the end of the (?:day|week|month)', 'by end of (?:day|week|month)', 'next week',
+  'action item',
+  'to do',
+  'to-do',
+  'todo',
+  'follow up',
+  'follow-up',
+  'i will',
+  "i'll",
+  'we will',
+  "we'll",
+  'will you',
+  'can you',
+  'could you',
+  'please',
+  'need to',
+  'needs to',
+  'have to',
+  'has to',
+  'make sure',
+  'take care of',
+  'responsible for',
+  'in charge of',
+  'deadline',
+  'due',
+  `by ${WEEKDAY}`,
+  'by tomorrow',
+  'by tonight',
+  'by next week',
+  'by the end of the (?:day|week|month)',
+  'by end of (?:day|week|month)',
+  'next week',
 ];
 
 const cueRegex = (phrase: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}'])${phrase}(?![\\p{L}\\p{N}])`, 'u');
@@ -283,7 +363,8 @@ export function cueCandidates(sentences: readonly MeetingSentence[], kind: 'deci
 // ---------------------------------------------------------------------------------------------------------------
 // Quotes
 
-const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+const NO_SPACE_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 
 /**
  * Tokens for matching a quote: NFKC, case-folded, curly apostrophes made straight, punctuation and whitespace dropped
@@ -292,7 +373,11 @@ const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  */
 export function quoteTokens(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.normalize('NFKC').toLowerCase().replace(/[‘’]/g, "'").matchAll(/[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*/gu)) {
+  for (const m of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[‘’]/g, "'")
+    .matchAll(/[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*/gu)) {
     if (NO_SPACE_SCRIPT.test(m[0])) out.push(...Array.from(m[0]));
     else out.push(m[0]);
   }
@@ -348,7 +433,10 @@ export function quoteIndex(units: readonly MeetingUnit[], language: string): Quo
         const last = owner[p + q.length - 1]!;
         const span = units.slice(first, last + 1);
         return {
-          text: joinWords(span.map((u) => u.text), language),
+          text: joinWords(
+            span.map((u) => u.text),
+            language,
+          ),
           start: toSeconds(span[0]!.startMs),
           end: toSeconds(span.at(-1)!.endMs),
           speaker: span[0]!.speaker,

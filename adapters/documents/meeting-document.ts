@@ -1,4 +1,15 @@
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableRow, TableCell, TextRun, WidthType } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  Packer,
+  Paragraph,
+  Table,
+  TableRow,
+  TableCell,
+  TextRun,
+  WidthType,
+} from 'docx';
 import { z } from 'zod';
 import {
   cueCandidates,
@@ -15,7 +26,12 @@ import {
   type MeetingQuote,
   type QuoteIndex,
 } from './meeting-analysis.js';
-import { formatTimestamp, transcriptToJsonValue, TranscriptJson, type LabelledTranscript } from './transcript-formats.js';
+import {
+  formatTimestamp,
+  transcriptToJsonValue,
+  TranscriptJson,
+  type LabelledTranscript,
+} from './transcript-formats.js';
 
 export type { MeetingQuote, QuoteIndex } from './meeting-analysis.js';
 
@@ -64,7 +80,9 @@ export function languageModelNotice(model: string): string {
 
 const seconds = z.number().nonnegative().describe('Seconds from the start of the source, millisecond precision');
 const speaker = z.string().nullable().describe('Speaker label (SPEAKER_1, …), null when not known');
-const Quote = z.object({ text: z.string().describe('The transcript\'s own words'), start: seconds, end: seconds, speaker }).describe('A verbatim quote of the transcript');
+const Quote = z
+  .object({ text: z.string().describe("The transcript's own words"), start: seconds, end: seconds, speaker })
+  .describe('A verbatim quote of the transcript');
 
 /** The JSON output of `meeting`: the TranscriptJson of `transcribe` plus the meeting fields. */
 export const MeetingJson = TranscriptJson.extend({
@@ -83,7 +101,13 @@ export const MeetingJson = TranscriptJson.extend({
   ),
   timeline: z.array(
     z
-      .object({ start: seconds, end: seconds, speaker, words: z.number().int().positive(), excerpt: z.string().describe(`The turn's first ${TURN_EXCERPT_WORDS} words`) })
+      .object({
+        start: seconds,
+        end: seconds,
+        speaker,
+        words: z.number().int().positive(),
+        excerpt: z.string().describe(`The turn's first ${TURN_EXCERPT_WORDS} words`),
+      })
       .describe("A turn: one speaker's words merged across pauses under 2 s"),
   ),
   summary: z.object({
@@ -91,9 +115,19 @@ export const MeetingJson = TranscriptJson.extend({
     model: z.string().nullable().describe('The language model, null for an extractive summary'),
     notice: z.string().describe('How the summary was made, for the reader'),
     paragraphs: z.array(z.string()).describe("The language model's summary (empty for an extractive summary)"),
-    key_sentences: z.array(Quote).describe('Extractive summary: key sentences in time order (empty for a language-model summary)'),
+    key_sentences: z
+      .array(Quote)
+      .describe('Extractive summary: key sentences in time order (empty for a language-model summary)'),
     decisions: z.array(z.object({ text: z.string(), quotes: z.array(Quote).min(1), cues: z.array(z.string()) })),
-    action_items: z.array(z.object({ text: z.string(), owner: speaker, due: z.string().nullable(), quotes: z.array(Quote).min(1), cues: z.array(z.string()) })),
+    action_items: z.array(
+      z.object({
+        text: z.string(),
+        owner: speaker,
+        due: z.string().nullable(),
+        quotes: z.array(Quote).min(1),
+        cues: z.array(z.string()),
+      }),
+    ),
     warnings: z.array(z.string()),
   }),
 });
@@ -113,7 +147,12 @@ export function meetingToJsonValue(input: MeetingDocumentInput): MeetingJson {
   const turns = meetingTurns(units, t.language);
   const speakers = speakerStats(units, turns);
   const sentences = meetingSentences(units, t.language);
-  const cleanQuote = (q: MeetingQuote): MeetingQuote => ({ text: clean(q.text), start: q.start, end: q.end, speaker: q.speaker === null ? null : clean(q.speaker) });
+  const cleanQuote = (q: MeetingQuote): MeetingQuote => ({
+    text: clean(q.text),
+    start: q.start,
+    end: q.end,
+    speaker: q.speaker === null ? null : clean(q.speaker),
+  });
 
   let summary: MeetingJson['summary'];
   const llm = input.summary;
@@ -125,17 +164,28 @@ export function meetingToJsonValue(input: MeetingDocumentInput): MeetingJson {
       notice: languageModelNotice(model),
       paragraphs: llm.paragraphs.map(clean).filter(Boolean),
       key_sentences: [],
-      decisions: llm.decisions.filter((d) => d.quotes.length > 0).map((d) => ({ text: clean(d.text), quotes: d.quotes.map(cleanQuote), cues: [] })),
+      decisions: llm.decisions
+        .filter((d) => d.quotes.length > 0)
+        .map((d) => ({ text: clean(d.text), quotes: d.quotes.map(cleanQuote), cues: [] })),
       action_items: llm.actionItems
         .filter((a) => a.quotes.length > 0)
-        .map((a) => ({ text: clean(a.text), owner: a.owner === null ? null : clean(a.owner), due: a.due === null ? null : clean(a.due) || null, quotes: a.quotes.map(cleanQuote), cues: [] })),
+        .map((a) => ({
+          text: clean(a.text),
+          owner: a.owner === null ? null : clean(a.owner),
+          due: a.due === null ? null : clean(a.due) || null,
+          quotes: a.quotes.map(cleanQuote),
+          cues: [],
+        })),
       warnings: llm.warnings.map(clean).filter(Boolean),
     };
   } else {
     const warnings: string[] = [];
     const capped = (kind: 'decision' | 'action', label: string) => {
       const all = cueCandidates(sentences, kind);
-      if (all.length > MAX_CUE_CANDIDATES) warnings.push(`${all.length - MAX_CUE_CANDIDATES} more ${label} candidates are not listed (the first ${MAX_CUE_CANDIDATES} are)`);
+      if (all.length > MAX_CUE_CANDIDATES)
+        warnings.push(
+          `${all.length - MAX_CUE_CANDIDATES} more ${label} candidates are not listed (the first ${MAX_CUE_CANDIDATES} are)`,
+        );
       return all.slice(0, MAX_CUE_CANDIDATES);
     };
     const decisions = capped('decision', 'decision');
@@ -148,7 +198,13 @@ export function meetingToJsonValue(input: MeetingDocumentInput): MeetingJson {
       paragraphs: [],
       key_sentences: keySentences(sentences, t.language).map(sentenceQuote),
       decisions: decisions.map((c) => ({ text: c.sentence.text, quotes: [sentenceQuote(c.sentence)], cues: c.cues })),
-      action_items: actions.map((c) => ({ text: c.sentence.text, owner: null, due: null, quotes: [sentenceQuote(c.sentence)], cues: c.cues })),
+      action_items: actions.map((c) => ({
+        text: c.sentence.text,
+        owner: null,
+        due: null,
+        quotes: [sentenceQuote(c.sentence)],
+        cues: c.cues,
+      })),
       warnings,
     };
   }
@@ -156,8 +212,21 @@ export function meetingToJsonValue(input: MeetingDocumentInput): MeetingJson {
   return {
     ...t,
     title: clean(input.title ?? '') || 'Meeting',
-    speakers: speakers.map((s) => ({ speaker: s.speaker, talk_time: toSeconds(s.talkTimeMs), share: s.share, words: s.words, turns: s.turns, first_start: toSeconds(s.firstStartMs) })),
-    timeline: turns.map((turn) => ({ start: toSeconds(turn.startMs), end: toSeconds(turn.endMs), speaker: turn.speaker, words: turn.words, excerpt: turn.excerpt })),
+    speakers: speakers.map((s) => ({
+      speaker: s.speaker,
+      talk_time: toSeconds(s.talkTimeMs),
+      share: s.share,
+      words: s.words,
+      turns: s.turns,
+      first_start: toSeconds(s.firstStartMs),
+    })),
+    timeline: turns.map((turn) => ({
+      start: toSeconds(turn.startMs),
+      end: toSeconds(turn.endMs),
+      speaker: turn.speaker,
+      words: turn.words,
+      excerpt: turn.excerpt,
+    })),
     summary,
   };
 }
@@ -188,12 +257,16 @@ function cell(text: string, bold = false): TableCell {
 function table(header: string[], rows: string[][]): Table {
   return new Table({
     width: { size: 100, type: WidthType.PERCENTAGE },
-    rows: [new TableRow({ tableHeader: true, children: header.map((h) => cell(h, true)) }), ...rows.map((r) => new TableRow({ children: r.map((c) => cell(c)) }))],
+    rows: [
+      new TableRow({ tableHeader: true, children: header.map((h) => cell(h, true)) }),
+      ...rows.map((r) => new TableRow({ children: r.map((c) => cell(c)) })),
+    ],
   });
 }
 
 const heading = (text: string) => new Paragraph({ text, heading: HeadingLevel.HEADING_1, spacing: { before: 240 } });
-const note = (text: string) => new Paragraph({ children: [new TextRun({ text, italics: true })], spacing: { after: 120 } });
+const note = (text: string) =>
+  new Paragraph({ children: [new TextRun({ text, italics: true })], spacing: { after: 120 } });
 const bullet = (children: TextRun[]) => new Paragraph({ children, bullet: { level: 0 } });
 const subBullet = (children: TextRun[]) => new Paragraph({ children, bullet: { level: 1 } });
 
@@ -207,31 +280,46 @@ export async function meetingToDocx(input: MeetingDocumentInput): Promise<Buffer
   const s = m.summary;
   const children: (Paragraph | Table)[] = [
     new Paragraph({ text: m.title, heading: HeadingLevel.TITLE, alignment: AlignmentType.LEFT }),
-    note(`Language: ${m.language} · Duration: ${hms(m.duration)} · Speakers: ${m.speakers.filter((x) => x.speaker !== null).length}`),
+    note(
+      `Language: ${m.language} · Duration: ${hms(m.duration)} · Speakers: ${m.speakers.filter((x) => x.speaker !== null).length}`,
+    ),
     heading('Summary'),
     note(s.notice),
   ];
   for (const w of s.warnings) children.push(note(`Note: ${w}`));
   for (const p of s.paragraphs) children.push(new Paragraph({ text: p, spacing: { after: 120 } }));
   for (const q of s.key_sentences) children.push(bullet(quoteRuns(q)));
-  if (s.paragraphs.length === 0 && s.key_sentences.length === 0) children.push(new Paragraph({ text: 'Nothing to summarise.' }));
+  if (s.paragraphs.length === 0 && s.key_sentences.length === 0)
+    children.push(new Paragraph({ text: 'Nothing to summarise.' }));
 
   const items = (title: string, list: { text: string; quotes: MeetingQuote[]; extra?: string }[], none: string) => {
     children.push(heading(title));
     if (list.length === 0) children.push(new Paragraph({ text: none }));
     for (const item of list) {
       if (s.source === 'language_model') {
-        children.push(bullet([new TextRun({ text: item.text }), ...(item.extra ? [new TextRun({ text: ` (${item.extra})`, color: '444444' })] : [])]));
+        children.push(
+          bullet([
+            new TextRun({ text: item.text }),
+            ...(item.extra ? [new TextRun({ text: ` (${item.extra})`, color: '444444' })] : []),
+          ]),
+        );
         for (const q of item.quotes) children.push(subBullet(quoteRuns(q)));
       } else {
         children.push(bullet(quoteRuns(item.quotes[0]!)));
       }
     }
   };
-  items('Decisions', s.decisions, s.source === 'extractive' ? 'No sentence with a decision cue phrase.' : 'No decision was found.');
+  items(
+    'Decisions',
+    s.decisions,
+    s.source === 'extractive' ? 'No sentence with a decision cue phrase.' : 'No decision was found.',
+  );
   items(
     'Action items',
-    s.action_items.map((a) => ({ ...a, extra: [a.owner ? `owner: ${a.owner}` : '', a.due ? `due: ${a.due}` : ''].filter(Boolean).join(', ') })),
+    s.action_items.map((a) => ({
+      ...a,
+      extra: [a.owner ? `owner: ${a.owner}` : '', a.due ? `due: ${a.due}` : ''].filter(Boolean).join(', '),
+    })),
     s.source === 'extractive' ? 'No sentence with an action-item cue phrase.' : 'No action item was found.',
   );
 
@@ -241,14 +329,26 @@ export async function meetingToDocx(input: MeetingDocumentInput): Promise<Buffer
     children.push(
       table(
         ['Speaker', 'Talk time', 'Share', 'Words', 'Turns'],
-        m.speakers.map((x) => [who(x.speaker), hms(x.talk_time), `${(x.share * 100).toFixed(1)} %`, String(x.words), String(x.turns)]),
+        m.speakers.map((x) => [
+          who(x.speaker),
+          hms(x.talk_time),
+          `${(x.share * 100).toFixed(1)} %`,
+          String(x.words),
+          String(x.turns),
+        ]),
       ),
     );
   }
 
   children.push(heading('Timeline'));
   if (m.timeline.length === 0) children.push(new Paragraph({ text: 'No speech was recognised.' }));
-  else children.push(table(['Start', 'End', 'Speaker', 'Excerpt'], m.timeline.map((x) => [hms(x.start), hms(x.end), who(x.speaker), x.excerpt])));
+  else
+    children.push(
+      table(
+        ['Start', 'End', 'Speaker', 'Excerpt'],
+        m.timeline.map((x) => [hms(x.start), hms(x.end), who(x.speaker), x.excerpt]),
+      ),
+    );
 
   children.push(heading('Transcript'));
   const t = meetingToTranscriptTurns(m);
@@ -256,7 +356,11 @@ export async function meetingToDocx(input: MeetingDocumentInput): Promise<Buffer
   for (const turn of t) {
     children.push(
       new Paragraph({
-        children: [new TextRun({ text: `[${hms(turn.start)}] `, color: '666666' }), new TextRun({ text: `${who(turn.speaker)}: `, bold: true }), new TextRun({ text: turn.text })],
+        children: [
+          new TextRun({ text: `[${hms(turn.start)}] `, color: '666666' }),
+          new TextRun({ text: `${who(turn.speaker)}: `, bold: true }),
+          new TextRun({ text: turn.text }),
+        ],
         spacing: { after: 160 },
       }),
     );
@@ -267,7 +371,11 @@ export async function meetingToDocx(input: MeetingDocumentInput): Promise<Buffer
 
 /** The transcript's turns with their full text (the Transcript section of the DOCX). */
 function meetingToTranscriptTurns(m: MeetingJson): { start: number; speaker: string | null; text: string }[] {
-  return meetingTurns(meetingUnits(m), m.language).map((turn) => ({ start: toSeconds(turn.startMs), speaker: turn.speaker, text: turn.text }));
+  return meetingTurns(meetingUnits(m), m.language).map((turn) => ({
+    start: toSeconds(turn.startMs),
+    speaker: turn.speaker,
+    text: turn.text,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -288,7 +396,10 @@ export function meetingTranscriptView(transcript: LabelledTranscript): MeetingTr
   const units = meetingUnits(t);
   const turns = meetingTurns(units, t.language);
   return {
-    lines: turns.map((turn) => ({ start: toSeconds(turn.startMs), text: `[${hms(toSeconds(turn.startMs))}] ${who(turn.speaker)}: ${turn.text}` })),
+    lines: turns.map((turn) => ({
+      start: toSeconds(turn.startMs),
+      text: `[${hms(toSeconds(turn.startMs))}] ${who(turn.speaker)}: ${turn.text}`,
+    })),
     speakers: [...new Set(units.map((u) => u.speaker).filter((s): s is string => s !== null))],
     quotes: quoteIndex(units, t.language),
   };

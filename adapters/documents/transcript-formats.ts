@@ -1,6 +1,10 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { z } from 'zod';
-import type { Transcript, TranscriptSegment, TranscriptWord } from '../providers/transcription/transcription-provider.js';
+import type {
+  Transcript,
+  TranscriptSegment,
+  TranscriptWord,
+} from '../providers/transcription/transcription-provider.js';
 
 /**
  * Pure renderers from a transcript to each `output_format` of `transcribe`: TXT, SRT, VTT, JSON and DOCX.
@@ -105,7 +109,10 @@ function normaliseItems<T extends { startMs: number; endMs: number }>(items: T[]
     previousEnd = Math.max(startMs, endMs);
     return { ...item, startMs, endMs };
   });
-  const sorted = filled.map((item, index) => ({ item, index })).sort((a, b) => a.item.startMs - b.item.startMs || a.index - b.index).map((x) => x.item);
+  const sorted = filled
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => a.item.startMs - b.item.startMs || a.index - b.index)
+    .map((x) => x.item);
   for (let i = 0; i < sorted.length; i += 1) {
     const item = sorted[i]!;
     item.startMs = Math.min(item.startMs, durationMs);
@@ -147,7 +154,12 @@ function segmentSpeakerAt(segments: readonly NSegment[], ms: number): string | u
 
 function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_OPTIONS.maxLineLength): Normalised {
   const rawSegments = transcript.segments
-    .map((s) => ({ startMs: toMs(s.start), endMs: toMs(s.end), text: cleanText(s.text), speaker: cleanLabel(s.speaker) }))
+    .map((s) => ({
+      startMs: toMs(s.start),
+      endMs: toMs(s.end),
+      text: cleanText(s.text),
+      speaker: cleanLabel(s.speaker),
+    }))
     .filter((s) => s.text !== '');
   const rawWords = transcript.words
     .map((w) => ({
@@ -160,7 +172,8 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
     .filter((w) => w.text !== '');
   // A loop, not Math.max(...times): spreading a long transcript's times (hundreds of thousands) overflows the stack.
   let lastEnd = 0;
-  for (const x of [...rawSegments, ...rawWords]) for (const t of [x.startMs, x.endMs]) if (Number.isFinite(t) && t > lastEnd) lastEnd = t;
+  for (const x of [...rawSegments, ...rawWords])
+    for (const t of [x.startMs, x.endMs]) if (Number.isFinite(t) && t > lastEnd) lastEnd = t;
   const reported = toMs(transcript.duration);
   const durationMs = Number.isNaN(reported) ? lastEnd : Math.max(reported, lastEnd);
   const segments = normaliseItems(rawSegments, durationMs);
@@ -169,7 +182,9 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
     .flatMap((w) => splitLongWord(w, maxLineLength));
   // A segment without a label takes the label of the first word inside it.
   for (const segment of segments) {
-    segment.speaker ??= words.find((w) => w.startMs >= segment.startMs && w.startMs < Math.max(segment.endMs, segment.startMs + 1))?.speaker;
+    segment.speaker ??= words.find(
+      (w) => w.startMs >= segment.startMs && w.startMs < Math.max(segment.endMs, segment.startMs + 1),
+    )?.speaker;
   }
   const language = cleanText(transcript.language);
   return { language: language === '' ? 'und' : language, durationMs, segments, words };
@@ -209,14 +224,23 @@ function paragraphs(n: Normalised): TranscriptParagraph[] {
   const out: { startMs: number; endMs: number; speaker: string | undefined; parts: string[] }[] = [];
   for (const segment of paragraphSource(n)) {
     const current = out.at(-1);
-    if (current !== undefined && current.speaker === segment.speaker && segment.startMs - current.endMs < PARAGRAPH_PAUSE_SECONDS * 1000) {
+    if (
+      current !== undefined &&
+      current.speaker === segment.speaker &&
+      segment.startMs - current.endMs < PARAGRAPH_PAUSE_SECONDS * 1000
+    ) {
       current.parts.push(segment.text);
       current.endMs = Math.max(current.endMs, segment.endMs);
     } else {
       out.push({ startMs: segment.startMs, endMs: segment.endMs, speaker: segment.speaker, parts: [segment.text] });
     }
   }
-  return out.map((p) => ({ startMs: p.startMs, endMs: p.endMs, speaker: p.speaker, text: joinWords(p.parts, n.language) }));
+  return out.map((p) => ({
+    startMs: p.startMs,
+    endMs: p.endMs,
+    speaker: p.speaker,
+    text: joinWords(p.parts, n.language),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,7 +286,8 @@ function wrap(words: readonly string[], language: string, options: CueOptions, i
   const lines: string[][] = [];
   for (const word of words) {
     const line = lines.at(-1);
-    if (line !== undefined && Array.from(joinWords([...line, word], language)).length <= width(lines.length - 1)) line.push(word);
+    if (line !== undefined && Array.from(joinWords([...line, word], language)).length <= width(lines.length - 1))
+      line.push(word);
     else lines.push([word]);
   }
   if (lines.length > options.maxLines) return undefined;
@@ -337,7 +362,12 @@ export function transcriptToCues(
     Math.min(layout.firstLinePrefix?.(speaker) ?? 0, Math.floor(opts.maxLineLength / 2));
   const words = joinHyphenatedParts(n.words).flatMap((w) => splitLongWord(w, opts.maxLineLength - indentOf(w.speaker)));
   const fits = (group: readonly NWord[]): boolean =>
-    wrap(group.map((w) => w.text), n.language, opts, indentOf(group[0]?.speaker)) !== undefined;
+    wrap(
+      group.map((w) => w.text),
+      n.language,
+      opts,
+      indentOf(group[0]?.speaker),
+    ) !== undefined;
   const maxMs = Math.round(opts.maxCueSeconds * 1000);
   const minMs = Math.round(opts.minCueSeconds * 1000);
   const pauseMs = Math.round(opts.pauseSeconds * 1000);
@@ -384,10 +414,7 @@ export function transcriptToCues(
     close(current.slice(0, cut), cut === current.length);
     current = [...current.slice(cut), word];
     // The carried words (a suffix of a fitting cue) plus this one: when they do not fit, the word starts a cue alone.
-    if (
-      current.length > 1 &&
-      (word.endMs - current[0]!.startMs > maxMs || !fits(current))
-    ) {
+    if (current.length > 1 && (word.endMs - current[0]!.startMs > maxMs || !fits(current))) {
       close(current.slice(0, -1));
       current = [word];
     }
@@ -416,7 +443,17 @@ export function transcriptToCues(
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    lines: wrap(g.map((w) => w.text), n.language, opts, indentOf(g[0]!.speaker)) ?? [joinWords(g.map((w) => w.text), n.language)],
+    lines: wrap(
+      g.map((w) => w.text),
+      n.language,
+      opts,
+      indentOf(g[0]!.speaker),
+    ) ?? [
+      joinWords(
+        g.map((w) => w.text),
+        n.language,
+      ),
+    ],
   }));
   for (let i = 1; i < cues.length; i += 1) cues[i]!.startMs = Math.max(cues[i]!.startMs, cues[i - 1]!.startMs + 1);
   for (let i = 0; i < cues.length; i += 1) {
@@ -450,7 +487,9 @@ export function formatTimestamp(ms: number, separator: ',' | '.'): string {
  * is except that `-->` becomes `->` so a line can never read as a timing line. An empty transcript is ''.
  */
 export function transcriptToSrt(transcript: LabelledTranscript, options: Partial<CueOptions> = {}): string {
-  return transcriptToCues(transcript, options, { firstLinePrefix: (speaker) => Array.from(srtSpeakerPrefix(speaker)).length })
+  return transcriptToCues(transcript, options, {
+    firstLinePrefix: (speaker) => Array.from(srtSpeakerPrefix(speaker)).length,
+  })
     .map((cue, i) => {
       const lines = cue.lines.map((line) => line.replace(/-->/g, '->'));
       if (cue.speaker !== undefined) lines[0] = `${srtSpeakerPrefix(cue.speaker)}${lines[0] ?? ''}`;
@@ -489,7 +528,9 @@ export const TranscriptJson = z
     language: z.string().describe('ISO 639-1 code of the spoken language (`und` when unknown)'),
     duration: seconds.describe('Seconds of decoded audio'),
     segments: z.array(
-      z.object({ start: seconds, end: seconds, text: z.string(), speaker }).describe('A phrase the engine decoded together'),
+      z
+        .object({ start: seconds, end: seconds, text: z.string(), speaker })
+        .describe('A phrase the engine decoded together'),
     ),
     words: z.array(
       z
@@ -509,8 +550,19 @@ export function transcriptToJsonValue(transcript: LabelledTranscript): Transcrip
   return {
     language: n.language,
     duration: n.durationMs / 1000,
-    segments: n.segments.map((s) => ({ start: s.startMs / 1000, end: s.endMs / 1000, text: s.text, speaker: s.speaker ?? null })),
-    words: n.words.map((w) => ({ start: w.startMs / 1000, end: w.endMs / 1000, word: w.text, confidence: w.confidence, speaker: w.speaker ?? null })),
+    segments: n.segments.map((s) => ({
+      start: s.startMs / 1000,
+      end: s.endMs / 1000,
+      text: s.text,
+      speaker: s.speaker ?? null,
+    })),
+    words: n.words.map((w) => ({
+      start: w.startMs / 1000,
+      end: w.endMs / 1000,
+      word: w.text,
+      confidence: w.confidence,
+      speaker: w.speaker ?? null,
+    })),
   };
 }
 
@@ -535,8 +587,19 @@ export async function transcriptToDocx(transcript: LabelledTranscript, title = '
   const n = normalise(transcript);
   const ps = paragraphs(n);
   const children: Paragraph[] = [
-    new Paragraph({ text: cleanText(title).replace(NOT_XML, '') || 'Transcript', heading: HeadingLevel.TITLE, alignment: AlignmentType.LEFT }),
-    new Paragraph({ children: [new TextRun({ text: `Language: ${n.language} · Duration: ${formatTimestamp(n.durationMs, '.').slice(0, 8)}`, italics: true })] }),
+    new Paragraph({
+      text: cleanText(title).replace(NOT_XML, '') || 'Transcript',
+      heading: HeadingLevel.TITLE,
+      alignment: AlignmentType.LEFT,
+    }),
+    new Paragraph({
+      children: [
+        new TextRun({
+          text: `Language: ${n.language} · Duration: ${formatTimestamp(n.durationMs, '.').slice(0, 8)}`,
+          italics: true,
+        }),
+      ],
+    }),
   ];
   if (ps.length === 0) children.push(new Paragraph({ text: 'No speech was recognised.' }));
   for (const p of ps) {
@@ -545,6 +608,10 @@ export async function transcriptToDocx(transcript: LabelledTranscript, title = '
     runs.push(new TextRun({ text: p.text }));
     children.push(new Paragraph({ children: runs, spacing: { after: 160 } }));
   }
-  const doc = new Document({ creator: 'paycore transcription', title: cleanText(title) || 'Transcript', sections: [{ children }] });
+  const doc = new Document({
+    creator: 'paycore transcription',
+    title: cleanText(title) || 'Transcript',
+    sections: [{ children }],
+  });
   return Packer.toBuffer(doc);
 }

@@ -4,7 +4,16 @@ import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { parseAuditDomain, registrableDomainOf, type AuditDomainIssue } from '../../domain/validation/audit-domain.js';
 import { isPublicAddress } from '../webhooks/url-policy.js';
-import { createBoundResolver, LookupFailure, parseDnsServer, queryAddressesWithAd, type AddressAnswer, type DnsServer, type Lookup, type LookupError } from './dns.js';
+import {
+  createBoundResolver,
+  LookupFailure,
+  parseDnsServer,
+  queryAddressesWithAd,
+  type AddressAnswer,
+  type DnsServer,
+  type Lookup,
+  type LookupError,
+} from './dns.js';
 import { NOT_A_VULNERABILITY_SCAN_NOTICE, type DomainAuditReport } from './schema.js';
 import { probeMain, probeVersion, type TlsTarget } from './tls.js';
 import { findingsOf } from './findings.js';
@@ -60,13 +69,16 @@ const isLoopback = (a: string) => ipaddr.isValid(a) && ipaddr.process(a).range()
 function servers(raw: readonly string[]): DnsServer[] {
   return raw.map((s) => {
     const server = parseDnsServer(s);
-    if (!server) throw new Error(`domain audit: resolver ${JSON.stringify(s)} is not an IP address with an optional port`);
+    if (!server)
+      throw new Error(`domain audit: resolver ${JSON.stringify(s)} is not an IP address with an optional port`);
     return server;
   });
 }
 
 export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainAuditor {
-  const dnsServers = servers(options.testResolver ? [options.testResolver] : (options.resolvers ?? DEFAULT_DOMAIN_AUDIT_RESOLVERS));
+  const dnsServers = servers(
+    options.testResolver ? [options.testResolver] : (options.resolvers ?? DEFAULT_DOMAIN_AUDIT_RESOLVERS),
+  );
   if (dnsServers.length === 0) throw new Error('domain audit: at least one resolver is needed');
   const dnsTimeoutMs = options.dnsTimeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
   const tlsTimeoutMs = options.tlsTimeoutMs ?? DEFAULT_TLS_TIMEOUT_MS;
@@ -78,14 +90,16 @@ export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainA
 
   async function audit(raw: string): Promise<DomainAuditReport> {
     const parsed = parseAuditDomain(raw);
-    if (!parsed.ok) throw new DomainAuditError('invalid_domain', parsed.issues.map((i) => i.message).join('; '), parsed.issues);
+    if (!parsed.ok)
+      throw new DomainAuditError('invalid_domain', parsed.issues.map((i) => i.message).join('; '), parsed.issues);
     const domain = parsed.value;
     const checkedAt = now();
 
     const dns = await lookUp(domain);
     const addresses = [...dns.a, ...dns.aaaa];
     const checked = addresses.filter(acceptable);
-    if (checked.length === 0) throw new DomainAuditError('not_public', `${domain} resolves only to non-public addresses; it is not audited`);
+    if (checked.length === 0)
+      throw new DomainAuditError('not_public', `${domain} resolves only to non-public addresses; it is not audited`);
 
     // The pinned address: the first acceptable A answer (IPv4 reaches more networks), else the first AAAA.
     const target: TlsTarget = { address: checked[0]!, port, servername: domain, ca, timeoutMs: tlsTimeoutMs };
@@ -146,9 +160,17 @@ export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainA
     }
     if (caaNames.length > MAX_CAA_NAMES) caaNames.splice(MAX_CAA_NAMES - 1, caaNames.length - MAX_CAA_NAMES);
     const dmarcNames = [...new Set([`_dmarc.${domain}`, `_dmarc.${org}`])];
-    const aQuery = queryAddressesWithAd(domain, dnsServers, deadline, Math.max(1, Math.floor(dnsTimeoutMs / dnsServers.length)))
+    const aQuery = queryAddressesWithAd(
+      domain,
+      dnsServers,
+      deadline,
+      Math.max(1, Math.floor(dnsTimeoutMs / dnsServers.length)),
+    )
       .then((v): Lookup<AddressAnswer> => ({ ok: true, value: v }))
-      .catch((e: unknown): Lookup<AddressAnswer> => ({ ok: false, error: e instanceof LookupFailure ? e.error : 'error' }));
+      .catch((e: unknown): Lookup<AddressAnswer> => ({
+        ok: false,
+        error: e instanceof LookupFailure ? e.error : 'error',
+      }));
     const [aRaw, aaaa, ns, mx, txt, caa, dmarc] = await Promise.all([
       aQuery,
       lookup((r) => r.resolve6(domain)),
@@ -165,11 +187,16 @@ export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainA
       if (v4.ok) a = { ok: true, value: { rcode: 'NOERROR', addresses: v4.value, ad: null } };
     }
 
-    if (a.ok && a.value.rcode === 'NXDOMAIN') throw new DomainAuditError('not_found', `${domain} does not exist (NXDOMAIN)`);
+    if (a.ok && a.value.rcode === 'NXDOMAIN')
+      throw new DomainAuditError('not_found', `${domain} does not exist (NXDOMAIN)`);
     const v4 = a.ok ? a.value.addresses : [];
     const v6 = aaaa.ok ? aaaa.value : [];
     if (v4.length + v6.length === 0) {
-      if (!a.ok || !aaaa.ok) throw new DomainAuditError('unavailable', `the DNS resolvers did not answer for ${domain} in time; nothing was audited`);
+      if (!a.ok || !aaaa.ok)
+        throw new DomainAuditError(
+          'unavailable',
+          `the DNS resolvers did not answer for ${domain} in time; nothing was audited`,
+        );
       throw new DomainAuditError('not_found', `${domain} has no A or AAAA record`);
     }
 
@@ -206,11 +233,18 @@ export function createDomainAuditor(options: DomainAuditorOptions = {}): DomainA
                 return { critical: Boolean(critical), tag, value: String(value) };
               }),
       },
-      spf: { records: txtStrings(txt).filter((t) => /^v=spf1(\s|$)/i.test(t)).slice(0, 10) },
+      spf: {
+        records: txtStrings(txt)
+          .filter((t) => /^v=spf1(\s|$)/i.test(t))
+          .slice(0, 10),
+      },
       dmarc: {
         name: dmarcAt < 0 ? null : dmarcNames[dmarcAt]!,
         records: dmarcRecords.slice(0, 10),
-        policy: dmarcRecords.length === 1 ? (/(?:^|;)\s*p\s*=\s*([a-z]+)/i.exec(dmarcRecords[0]!)?.[1]?.toLowerCase() ?? null) : null,
+        policy:
+          dmarcRecords.length === 1
+            ? (/(?:^|;)\s*p\s*=\s*([a-z]+)/i.exec(dmarcRecords[0]!)?.[1]?.toLowerCase() ?? null)
+            : null,
       },
       dnssec: { status: ad === null ? 'unknown' : ad ? 'validated' : 'not_validated', ad_flag: ad },
       lookup_errors: lookupErrors,

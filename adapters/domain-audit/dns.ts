@@ -66,7 +66,9 @@ function queryOnce(name: string, server: DnsServer, signal: AbortSignal): Promis
       return;
     }
     signal.addEventListener('abort', onAbort, { once: true });
-    socket.on('error', (e: NodeJS.ErrnoException) => finish(new LookupFailure(e.code === 'ECONNREFUSED' ? 'refused' : 'error')));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      finish(new LookupFailure(e.code === 'ECONNREFUSED' ? 'refused' : 'error')),
+    );
     socket.on('message', (msg) => {
       let packet: dnsPacket.DecodedPacket;
       try {
@@ -75,7 +77,8 @@ function queryOnce(name: string, server: DnsServer, signal: AbortSignal): Promis
         return; // not an answer we can read: keep waiting for the real one until the deadline
       }
       const q = packet.questions?.[0];
-      if (packet.type !== 'response' || packet.id !== id || !q || q.type !== 'A' || q.name.toLowerCase() !== name) return;
+      if (packet.type !== 'response' || packet.id !== id || !q || q.type !== 'A' || q.name.toLowerCase() !== name)
+        return;
       finish(null, packet);
     });
     // A connected socket only accepts datagrams from the server, and reports an ICMP "port unreachable".
@@ -86,7 +89,18 @@ function queryOnce(name: string, server: DnsServer, signal: AbortSignal): Promis
         id,
         flags: dnsPacket.RECURSION_DESIRED | dnsPacket.AUTHENTIC_DATA,
         questions: [{ type: 'A', name, class: 'IN' }],
-        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+        additionals: [
+          {
+            type: 'OPT',
+            name: '.',
+            udpPayloadSize: 1232,
+            extendedRcode: 0,
+            ednsVersion: 0,
+            flags: 0,
+            flag_do: false,
+            options: [],
+          },
+        ],
       });
       socket.send(query, (e) => {
         if (e) finish(new LookupFailure('error'));
@@ -96,7 +110,12 @@ function queryOnce(name: string, server: DnsServer, signal: AbortSignal): Promis
 }
 
 /** The A answer of `name` with its AD flag: each server in turn (a slice of the time each) until one answers. */
-export async function queryAddressesWithAd(name: string, servers: DnsServer[], signal: AbortSignal, sliceMs: number): Promise<AddressAnswer> {
+export async function queryAddressesWithAd(
+  name: string,
+  servers: DnsServer[],
+  signal: AbortSignal,
+  sliceMs: number,
+): Promise<AddressAnswer> {
   let last: LookupError = 'timeout';
   for (const server of servers) {
     if (signal.aborted) break;
@@ -115,7 +134,9 @@ export async function queryAddressesWithAd(name: string, servers: DnsServer[], s
       continue;
     }
     if (packet.flag_tc) throw new LookupFailure('error'); // the caller re-asks through node:dns (TCP)
-    const addresses = (packet.answers ?? []).filter((a): a is dnsPacket.StringAnswer => a.type === 'A').map((a) => a.data);
+    const addresses = (packet.answers ?? [])
+      .filter((a): a is dnsPacket.StringAnswer => a.type === 'A')
+      .map((a) => a.data);
     return { rcode: 'NOERROR', addresses: [...new Set(addresses)], ad: Boolean(packet.flag_ad) };
   }
   throw new LookupFailure(signal.aborted ? 'timeout' : last);

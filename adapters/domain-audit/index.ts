@@ -21,4 +21,9 @@ export {
   type DomainAuditFinding,
   type DomainAuditCertificate,
 } from './schema.js';
-export { parseAuditDomain, parseAuditDomainArguments, type AuditDomainIssue, type ParsedAuditDomain } from '../../domain/validation/audit-domain.js';
+export {
+  parseAuditDomain,
+  parseAuditDomainArguments,
+  type AuditDomainIssue,
+  type ParsedAuditDomain,
+} from '../../domain/validation/audit-domain.js';

@@ -57,32 +57,46 @@ export const domainAuditReportSchema = z
       .object({
         a: z.array(z.string()),
         aaaa: z.array(z.string()),
-        non_public_addresses: z.array(z.string()).describe('answers that are private, reserved, loopback or otherwise not public; never contacted'),
+        non_public_addresses: z
+          .array(z.string())
+          .describe('answers that are private, reserved, loopback or otherwise not public; never contacted'),
         ns: z.array(z.string()),
         mx: z.array(z.object({ priority: z.number().int(), exchange: z.string() }).strict()),
         caa: z
           .object({
-            found_at: z.string().nullable().describe('the name holding the CAA set that applies (the domain or its closest parent), null if none'),
+            found_at: z
+              .string()
+              .nullable()
+              .describe('the name holding the CAA set that applies (the domain or its closest parent), null if none'),
             records: z.array(z.object({ critical: z.boolean(), tag: z.string(), value: z.string() }).strict()),
           })
           .strict(),
-        spf: z.object({ records: z.array(z.string()).describe('TXT records of the name starting with v=spf1') }).strict(),
+        spf: z
+          .object({ records: z.array(z.string()).describe('TXT records of the name starting with v=spf1') })
+          .strict(),
         dmarc: z
           .object({
-            name: z.string().nullable().describe('where the DMARC record was found (_dmarc.<name> or of its registrable domain), null if none'),
+            name: z
+              .string()
+              .nullable()
+              .describe('where the DMARC record was found (_dmarc.<name> or of its registrable domain), null if none'),
             records: z.array(z.string()),
             policy: z.string().nullable().describe('the p= tag of the record, e.g. none, quarantine, reject'),
           })
           .strict(),
         dnssec: z
           .object({
-            status: z.enum(['validated', 'not_validated', 'unknown']).describe(
-              'validated: the resolver set the AD flag on the address answer; not_validated: it did not (unsigned zone or a non-validating resolver); unknown: no answer to read',
-            ),
+            status: z
+              .enum(['validated', 'not_validated', 'unknown'])
+              .describe(
+                'validated: the resolver set the AD flag on the address answer; not_validated: it did not (unsigned zone or a non-validating resolver); unknown: no answer to read',
+              ),
             ad_flag: z.boolean().nullable(),
           })
           .strict(),
-        lookup_errors: z.array(z.object({ query: z.string(), error: lookupError }).strict()).describe('lookups that failed (an empty answer is not an error)'),
+        lookup_errors: z
+          .array(z.object({ query: z.string(), error: lookupError }).strict())
+          .describe('lookups that failed (an empty answer is not an error)'),
       })
       .strict(),
     tls: z
@@ -94,10 +108,18 @@ export const domainAuditReportSchema = z
         protocol: z.string().nullable(),
         cipher: z.string().nullable(),
         certificate: certificateSchema.nullable(),
-        chain_valid: z.boolean().nullable().describe('the chain leads to a trusted root and every certificate is within its validity period'),
-        chain_error: z.string().nullable().describe('OpenSSL verification code, e.g. CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT'),
+        chain_valid: z
+          .boolean()
+          .nullable()
+          .describe('the chain leads to a trusted root and every certificate is within its validity period'),
+        chain_error: z
+          .string()
+          .nullable()
+          .describe('OpenSSL verification code, e.g. CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT'),
         hostname_match: z.boolean().nullable(),
-        protocols: z.object({ tls1_0: acceptance, tls1_1: acceptance, tls1_2: acceptance, tls1_3: acceptance }).strict(),
+        protocols: z
+          .object({ tls1_0: acceptance, tls1_1: acceptance, tls1_2: acceptance, tls1_3: acceptance })
+          .strict(),
         hsts: z
           .object({
             status_code: z.number().int().nullable().describe('status of GET / (redirects are not followed)'),
@@ -177,7 +199,8 @@ export const DOMAIN_AUDIT_OUTPUT_EXAMPLE: DomainAuditReport = {
       valid_to: '2027-01-15T23:59:59.000Z',
       days_to_expiry: 319,
       serial_number: 'AD893BAFA68B0B7FB7A404F06ECAF9A',
-      fingerprint_sha256: '31:0D:B7:AF:4B:2B:C9:04:0C:83:44:70:1A:CA:08:D0:C6:93:81:E3:7C:1C:3B:E3:71:6A:0B:9A:B8:D2:F9:04',
+      fingerprint_sha256:
+        '31:0D:B7:AF:4B:2B:C9:04:0C:83:44:70:1A:CA:08:D0:C6:93:81:E3:7C:1C:3B:E3:71:6A:0B:9A:B8:D2:F9:04',
     },
     chain_valid: true,
     chain_error: null,
@@ -186,7 +209,11 @@ export const DOMAIN_AUDIT_OUTPUT_EXAMPLE: DomainAuditReport = {
     hsts: { status_code: 200, header: null, max_age: null, include_subdomains: false, preload: false, error: null },
   },
   findings: [
-    { severity: 'info', code: 'no_caa', message: 'No CAA record: any certificate authority may issue certificates for this name.' },
+    {
+      severity: 'info',
+      code: 'no_caa',
+      message: 'No CAA record: any certificate authority may issue certificates for this name.',
+    },
     { severity: 'warning', code: 'no_hsts', message: 'GET / over HTTPS sent no Strict-Transport-Security header.' },
   ],
 };

@@ -125,16 +125,31 @@ function getRoot(socket: tls.TLSSocket, host: string, signal: AbortSignal): Prom
       createConnection: () => socket,
       method: 'GET',
       path: '/',
-      headers: { host, 'user-agent': 'paycore-domain-audit/1.0 (not a vulnerability scan)', accept: '*/*', connection: 'close' },
+      headers: {
+        host,
+        'user-agent': 'paycore-domain-audit/1.0 (not a vulnerability scan)',
+        accept: '*/*',
+        connection: 'close',
+      },
       maxHeaderSize: MAX_RESPONSE_HEAD_BYTES,
       signal,
     });
     req.once('response', (res) => {
       const header = first(res.headers['strict-transport-security']);
-      resolve({ statusCode: res.statusCode ?? null, header: header === null ? null : header.slice(0, MAX_HEADER_CHARS), error: null });
+      resolve({
+        statusCode: res.statusCode ?? null,
+        header: header === null ? null : header.slice(0, MAX_HEADER_CHARS),
+        error: null,
+      });
       res.destroy();
     });
-    req.once('error', (e) => resolve({ statusCode: null, header: null, error: (e as { name?: string }).name === 'AbortError' ? 'timeout' : reasonOf(e) }));
+    req.once('error', (e) =>
+      resolve({
+        statusCode: null,
+        header: null,
+        error: (e as { name?: string }).name === 'AbortError' ? 'timeout' : reasonOf(e),
+      }),
+    );
     req.end();
   });
 }
@@ -148,7 +163,14 @@ export async function probeMain(target: TlsTarget): Promise<MainProbe> {
   } catch (e) {
     const error = signal.aborted ? 'timeout' : reasonOf(e);
     return {
-      connected: false, error, protocol: null, cipher: null, certificate: null, chainValid: null, chainError: null, hostnameMatch: null,
+      connected: false,
+      error,
+      protocol: null,
+      cipher: null,
+      certificate: null,
+      chainValid: null,
+      chainError: null,
+      hostnameMatch: null,
       hsts: { statusCode: null, header: null, error: 'no TLS connection' },
     };
   }
@@ -186,7 +208,16 @@ export async function probeVersion(target: TlsTarget, version: ProtocolVersion):
   const signal = AbortSignal.timeout(target.timeoutMs);
   const legacy = version === 'TLSv1' || version === 'TLSv1.1';
   try {
-    const socket = await connect(target, { minVersion: version, maxVersion: version, ALPNProtocols: undefined, ...(legacy ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}) }, signal);
+    const socket = await connect(
+      target,
+      {
+        minVersion: version,
+        maxVersion: version,
+        ALPNProtocols: undefined,
+        ...(legacy ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
+      },
+      signal,
+    );
     const accepted = socket.getProtocol() === version;
     socket.destroy();
     return accepted;

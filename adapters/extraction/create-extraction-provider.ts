@@ -7,7 +7,12 @@ import type { ExtractionProvider } from './extraction-provider.js';
 export interface ExtractionSettings {
   readonly provider: 'offline' | 'openai';
   /** The OpenAI-compatible chat API (the LLM_API_* settings); present when `provider` is `openai`. `apiKey` is a secret. */
-  readonly api?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string; readonly timeoutMs: number };
+  readonly api?: {
+    readonly baseUrl: string;
+    readonly apiKey: string;
+    readonly model: string;
+    readonly timeoutMs: number;
+  };
 }
 
 export interface ExtractionProviderDeps {
@@ -23,10 +28,19 @@ export interface ExtractionProviderDeps {
  * The extraction engine of a configuration: the offline engine for `offline` (the default), else a
  * LanguageModelExtractionProvider over the OpenAI-compatible chat client with the LLM_API_* settings.
  */
-export function createExtractionProvider(settings: ExtractionSettings, deps: ExtractionProviderDeps): ExtractionProvider {
+export function createExtractionProvider(
+  settings: ExtractionSettings,
+  deps: ExtractionProviderDeps,
+): ExtractionProvider {
   if (settings.provider !== 'openai') return typeof deps.offline === 'function' ? deps.offline() : deps.offline;
   const api = settings.api;
   if (!api) throw new Error('EXTRACTION_PROVIDER=openai needs LLM_API_BASE_URL and LLM_API_KEY');
-  const chat = new OpenAiCompatibleChatClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, model: api.model, timeoutMs: api.timeoutMs, logger: deps.logger });
+  const chat = new OpenAiCompatibleChatClient({
+    baseUrl: api.baseUrl,
+    apiKey: api.apiKey,
+    model: api.model,
+    timeoutMs: api.timeoutMs,
+    logger: deps.logger,
+  });
   return new LanguageModelExtractionProvider(chat);
 }

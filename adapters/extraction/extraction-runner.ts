@@ -34,7 +34,10 @@ export interface ExtractionRunnerOptions {
  * an engine directly uses it too, so it counts the same flags.
  */
 export function reviewExtraction(result: ExtractionResult, document: PositionedText): ReviewOutcome {
-  return mergeReview(checkEvidence(result, document), checkDocument(result, document, (f) => conceptOf(f).id));
+  return mergeReview(
+    checkEvidence(result, document),
+    checkDocument(result, document, (f) => conceptOf(f).id),
+  );
 }
 
 const documentFile = (dir: string, index: number) => join(dir, `document-${index}.json`);
@@ -50,16 +53,28 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
     const instructions = typeof options['instructions'] === 'string' ? options['instructions'] : undefined;
     const documents: ExtractionDocumentResult[] = [];
     for (const [i, source] of sources.entries()) {
-      const saved = checkpointDir ? await readJsonIfExists<ExtractionDocumentResult>(documentFile(checkpointDir, i)) : null;
+      const saved = checkpointDir
+        ? await readJsonIfExists<ExtractionDocumentResult>(documentFile(checkpointDir, i))
+        : null;
       if (saved) {
         documents.push(saved);
         continue;
       }
       const pagesDir = join(workDir, `document-${i}`);
       await mkdir(pagesDir, { recursive: true, mode: 0o700 });
-      const text = await readSourceText(source.path, { engine, workDir: pagesDir, ...(opts.language ? { language: opts.language } : {}), ...(signal ? { signal } : {}) });
+      const text = await readSourceText(source.path, {
+        engine,
+        workDir: pagesDir,
+        ...(opts.language ? { language: opts.language } : {}),
+        ...(signal ? { signal } : {}),
+      });
       await rm(pagesDir, { recursive: true, force: true });
-      const result = await provider.extract({ document: text, fields, ...(instructions ? { instructions } : {}), ...(signal ? { signal } : {}) });
+      const result = await provider.extract({
+        document: text,
+        fields,
+        ...(instructions ? { instructions } : {}),
+        ...(signal ? { signal } : {}),
+      });
       const check = reviewExtraction(result, text);
       const doc: ExtractionDocumentResult = {
         document: source.filename,

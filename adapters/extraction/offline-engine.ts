@@ -30,7 +30,19 @@ import {
   type DateOrder,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
-import { ATTENTION, conceptOf, DOCUMENT_TITLE, findLabels, findMisreadLabels, foreignLabels, isLabelGroup, NEXT_LABEL, STARTS_WITH_LABEL, type Concept, type Reader } from './offline-labels.js';
+import {
+  ATTENTION,
+  conceptOf,
+  DOCUMENT_TITLE,
+  findLabels,
+  findMisreadLabels,
+  foreignLabels,
+  isLabelGroup,
+  NEXT_LABEL,
+  STARTS_WITH_LABEL,
+  type Concept,
+  type Reader,
+} from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { nameContains } from '../../domain/extraction-parties.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
@@ -63,15 +75,30 @@ export function extractOffline(document: PositionedText, fields: readonly string
   const pages = document.pages.map((page) => ({ page, lines: pageLines(page) }));
   const table = readLineItems(pages);
   const currency = documentCurrency(pages.map((p) => p.page));
-  const ctx: Context = { pages, tableLines: table.tableLines, order: null, currency, reasons: new Map(), busy: new Set() };
-  ctx.order = documentDateOrder(pages.map((p) => p.page), currency.value);
+  const ctx: Context = {
+    pages,
+    tableLines: table.tableLines,
+    order: null,
+    currency,
+    reasons: new Map(),
+    busy: new Set(),
+  };
+  ctx.order = documentDateOrder(
+    pages.map((p) => p.page),
+    currency.value,
+  );
   const out: Record<string, ExtractedValue> = {};
   const flags: EngineFlag[] = [];
   for (const field of fields) {
     const v = readField(conceptOf(field), ctx) ?? empty();
     out[field] = v;
     const reason = ctx.reasons.get(v);
-    if (reason && v.value !== null) flags.push({ field, item: null, reason: `${field} "${v.value.length > 60 ? `${v.value.slice(0, 57)}…` : v.value}": ${reason}` });
+    if (reason && v.value !== null)
+      flags.push({
+        field,
+        item: null,
+        reason: `${field} "${v.value.length > 60 ? `${v.value.slice(0, 57)}…` : v.value}": ${reason}`,
+      });
   }
   const all = [...table.flags, ...flags];
   return { fields: out, items: table.items, warnings: table.warnings, ...(all.length > 0 ? { flags: all } : {}) };
@@ -95,10 +122,15 @@ export function documentDateOrder(pages: readonly PageText[], currency: string |
 /** Currency markers written next to an amount ("€ 12.00", "12,00 EUR", "$5"). */
 function adjacentMarkers(page: PageText): CurrencyMatch[] {
   const amounts = findAmounts(page.text);
-  return findCurrencies(page.text).filter((c) => amounts.some((a) => {
-    const between = c.index < a.index ? page.text.slice(c.index + c.raw.length, a.index) : page.text.slice(a.index + a.raw.length, c.index);
-    return /^[ \u00a0]?$/u.test(between);
-  }));
+  return findCurrencies(page.text).filter((c) =>
+    amounts.some((a) => {
+      const between =
+        c.index < a.index
+          ? page.text.slice(c.index + c.raw.length, a.index)
+          : page.text.slice(a.index + a.raw.length, c.index);
+      return /^[ \u00a0]?$/u.test(between);
+    }),
+  );
 }
 
 /**
@@ -112,7 +144,15 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
   const codes = new Set(marks.filter((x) => x.m.isCode).map((x) => x.m.codes[0]!));
   for (const { page, m } of marks) {
     const named = m.codes.filter((c) => codes.has(c));
-    const code = m.isCode ? m.codes[0]! : named.length === 1 ? named[0]! : m.codes.length === 1 ? m.codes[0]! : m.raw === '$' ? 'USD' : null;
+    const code = m.isCode
+      ? m.codes[0]!
+      : named.length === 1
+        ? named[0]!
+        : m.codes.length === 1
+          ? m.codes[0]!
+          : m.raw === '$'
+            ? 'USD'
+            : null;
     if (code) found.push({ code, page, m });
   }
   const distinct = new Set(found.map((f) => f.code));
@@ -134,9 +174,11 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
 }
 
 function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
-  const hits = ctx.pages.flatMap(({ page, lines }) => lines
-    .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
-    .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))));
+  const hits = ctx.pages.flatMap(({ page, lines }) =>
+    lines
+      .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
+      .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))),
+  );
   // No label of the concept anywhere: on an OCR page, one misread by a letter or two (a long word, nearer this
   // concept's label than any other's); its value is read as any other, less sure (FUZZY_LABEL).
   const misread = new Set<(typeof hits)[number]['hit']>();
@@ -145,19 +187,32 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
       if (page.source !== 'ocr') continue;
       for (const line of lines) {
         if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
-        for (const hit of findMisreadLabels(concept, line.text)) { misread.add(hit); hits.push({ page, lines, line, hit }); }
+        for (const hit of findMisreadLabels(concept, line.text)) {
+          misread.add(hit);
+          hits.push({ page, lines, line, hit });
+        }
       }
     }
   }
-  hits.sort((a, b) => a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start);
+  hits.sort(
+    (a, b) =>
+      a.hit.rank - b.hit.rank || a.page.page - b.page.page || a.line.index - b.line.index || a.hit.start - b.hit.start,
+  );
   // A tax printed per rate ("USt. 7% … 9,06", "USt. 19% … 12,25") is no document's tax: only a line without a rate
   // (a sum) is read when the document prints more than one rate.
   const rated = (text: string) => RATE.exec(text)?.[1]?.replace(',', '.') ?? null;
-  const rates = new Set(concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : []);
+  const rates = new Set(
+    concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : [],
+  );
   const usable = hits.filter(({ line, hit }) => !(rates.size > 1 && rated(line.text.slice(hit.start)) !== null));
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
-    const v = readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ?? (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
-    if (v && misread.has(hit)) return v.confidence !== null && v.confidence > FUZZY_LABEL && !ctx.reasons.has(v) ? { ...v, confidence: FUZZY_LABEL } : v;
+    const v =
+      readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ??
+      (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
+    if (v && misread.has(hit))
+      return v.confidence !== null && v.confidence > FUZZY_LABEL && !ctx.reasons.has(v)
+        ? { ...v, confidence: FUZZY_LABEL }
+        : v;
     if (v) return competing(concept, ctx, v, usable.slice(k + 1));
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
@@ -189,15 +244,24 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
  * totals, two invoice numbers): which one is meant is the page's to say, so the value is given unsure, naming the
  * other. Amounts, dates and identifiers only (a name's label recurs with other words after it).
  */
-function competing(concept: Concept, ctx: Context, v: ExtractedValue, others: readonly { page: PageText; lines: Line[]; line: Line; hit: { start: number; end: number } }[]): ExtractedValue {
+function competing(
+  concept: Concept,
+  ctx: Context,
+  v: ExtractedValue,
+  others: readonly { page: PageText; lines: Line[]; line: Line; hit: { start: number; end: number } }[],
+): ExtractedValue {
   if (concept.reader === 'text' || ctx.reasons.has(v) || v.confidence === null || v.confidence <= UNSURE) return v;
-  const same = (a: string, b: string) => a === b || (PLAIN_NUMBER.test(a) && PLAIN_NUMBER.test(b) && Number(a) === Number(b));
+  const same = (a: string, b: string) =>
+    a === b || (PLAIN_NUMBER.test(a) && PLAIN_NUMBER.test(b) && Number(a) === Number(b));
   for (const o of others) {
     const w = readNearLabel(concept, ctx, o.page, o.lines, o.line, o.hit.start, o.hit.end);
     if (!w || w.value === null || same(w.value, v.value!)) continue;
     const unsure = { ...v, confidence: UNSURE };
     const label = o.line.text.slice(o.hit.start, o.hit.end).replace(/[\s:#–-]+$/u, '');
-    ctx.reasons.set(unsure, `another "${label}" on page ${o.page.page} gives ${w.value}; which of the two is meant needs a look`);
+    ctx.reasons.set(
+      unsure,
+      `another "${label}" on page ${o.page.page} gives ${w.value}; which of the two is meant needs a look`,
+    );
     return unsure;
   }
   return v;
@@ -224,13 +288,28 @@ function letterhead(ctx: Context): ExtractedValue | null {
   if (!first || first.page.page !== 1) return null;
   const { page, lines } = first;
   const lh = lineHeight(page);
-  const groups = lines.slice(0, 3).filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`)).flatMap((line) => (hasBoxes(page) && line.words.length > 0
-    ? clusters(line.words, 1.5 * lh).map((c) => [Math.min(...c.map((w) => w.offset)), Math.max(...c.map((w) => w.offset + w.text.length))] as const)
-    : [[line.start + line.text.length - line.text.trimStart().length, line.start + line.text.trimEnd().length] as const]));
+  const groups = lines
+    .slice(0, 3)
+    .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
+    .flatMap((line) =>
+      hasBoxes(page) && line.words.length > 0
+        ? clusters(line.words, 1.5 * lh).map(
+            (c) => [Math.min(...c.map((w) => w.offset)), Math.max(...c.map((w) => w.offset + w.text.length))] as const,
+          )
+        : [
+            [
+              line.start + line.text.length - line.text.trimStart().length,
+              line.start + line.text.trimEnd().length,
+            ] as const,
+          ],
+    );
   const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
   const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
   // The document's number under its title ("FACTURA / INV/2024/00005 / TECNATIVA") is not the letterhead.
-  const candidate = texts.find((g) => !DOCUMENT_TITLE.test(g.text) && (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length);
+  const candidate = texts.find(
+    (g) =>
+      !DOCUMENT_TITLE.test(g.text) && (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length,
+  );
   if (!candidate) return null;
   // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
   const lead = /^[^\p{L}\p{N}]*/u.exec(candidate.text)![0].length;
@@ -240,21 +319,47 @@ function letterhead(ctx: Context): ExtractedValue | null {
   const t = candidate.text.slice(lead, mail && mail.index > 0 ? lead + mail.index : undefined).trimEnd();
   const letters = (t.match(/\p{L}/gu) ?? []).length;
   const digits = (t.match(/\p{N}/gu) ?? []).length;
-  if (letters < 2 || digits >= letters || t.includes(':') || STARTS_WITH_LABEL.test(t) || t.length > EXTRACTION_LIMITS.maxValueChars) return null;
-  if (findDates(t).length || findEmails(t).length || findIbans(t).length || findTaxIds(t).length || findAmounts(t).some((a) => /[.,'’]/u.test(a.raw))) return null;
+  if (
+    letters < 2 ||
+    digits >= letters ||
+    t.includes(':') ||
+    STARTS_WITH_LABEL.test(t) ||
+    t.length > EXTRACTION_LIMITS.maxValueChars
+  )
+    return null;
+  if (
+    findDates(t).length ||
+    findEmails(t).length ||
+    findIbans(t).length ||
+    findTaxIds(t).length ||
+    findAmounts(t).some((a) => /[.,'’]/u.test(a.raw))
+  )
+    return null;
   const value = t.replace(/\s+/gu, ' ');
   const customer = readField(conceptOf('customer_name'), ctx)?.value ?? null;
   if ((!titled && !customer) || customer?.toLowerCase() === value.toLowerCase()) return null;
   return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
-function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Line[], line: Line, hitStart: number, hitEnd: number): ExtractedValue | null {
+function readNearLabel(
+  concept: Concept,
+  ctx: Context,
+  page: PageText,
+  lines: Line[],
+  line: Line,
+  hitStart: number,
+  hitEnd: number,
+): ExtractedValue | null {
   const reader = concept.reader;
   const from = line.start + hitEnd;
   const foreign = foreignLabels(concept);
   /** The value, unless another concept's label stands between the label and it (it is that label's value). */
   const owned = (v: ExtractedValue | null, start: number) =>
-    v && !foreign?.test(unbracketed(page.text.slice(start, valueIndex(page, v, start)))) && (!concept.name || isName(v.value!)) ? v : null;
+    v &&
+    !foreign?.test(unbracketed(page.text.slice(start, valueIndex(page, v, start)))) &&
+    (!concept.name || isName(v.value!))
+      ? v
+      : null;
   // A party's label without a colon with words right after it is part of a name ("Lieferant GmbH", "Client Services").
   const bare = concept.name === true && !/[:#]\s*$/u.test(line.text.slice(hitStart, hitEnd));
   if (!hasBoxes(page)) {
@@ -266,15 +371,21 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
     }
     const next = lines[line.index + 1];
     if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
-    const below = owned(readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)), next.start);
+    const below = owned(
+      readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)),
+      next.start,
+    );
     return below && { ...below, confidence: 0.8 };
   }
   const lh = lineHeight(page);
-  const labelWords = line.words.filter((w) => w.offset < line.start + hitEnd && w.offset + w.text.length > line.start + hitStart);
+  const labelWords = line.words.filter(
+    (w) => w.offset < line.start + hitEnd && w.offset + w.text.length > line.start + hitStart,
+  );
   if (labelWords.length === 0) return null;
   const lx0 = Math.min(...labelWords.map((w) => w.box.x0));
   const lx1 = Math.max(...labelWords.map((w) => w.box.x1));
-  const near = reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
+  const near =
+    reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
   const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
   const groups = clusters(rightWords, 1.5 * lh).map((g) => ({
@@ -291,7 +402,11 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   let farBy = 0;
   for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
     const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
-    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) { far = right; farBy = g.words[0]!.box.x0 - lx1; break; }
+    if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) {
+      far = right;
+      farBy = g.words[0]!.box.x0 - lx1;
+      break;
+    }
     if (right) return { ...right, confidence: 0.9 };
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
@@ -303,9 +418,18 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   const colEnd = labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : Infinity;
   const y = midY(labelWords[0]!.box);
   for (const next of lines.slice(line.index + 1, line.index + 3)) {
-    if (!next.words[0] || midY(next.words[0].box) - y > 2.5 * Math.max(lh, labelWords[0]!.box.y1 - labelWords[0]!.box.y0) || ctx.tableLines.has(`${page.page}:${next.start}`)) break;
-    const inColumn = next.words.filter((w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd);
-    const under = clusters(inColumn, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)));
+    if (
+      !next.words[0] ||
+      midY(next.words[0].box) - y > 2.5 * Math.max(lh, labelWords[0]!.box.y1 - labelWords[0]!.box.y0) ||
+      ctx.tableLines.has(`${page.page}:${next.start}`)
+    )
+      break;
+    const inColumn = next.words.filter(
+      (w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd,
+    );
+    const under = clusters(inColumn, 1.5 * lh).find((c) =>
+      c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)),
+    );
     if (!under) continue;
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
@@ -319,7 +443,10 @@ function readNearLabel(concept: Concept, ctx: Context, page: PageText, lines: Li
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
   if (!far) return null;
   const unsure = { ...far, confidence: UNSURE };
-  ctx.reasons.set(unsure, `read ${Math.round(farBy)} pt right of its label with nothing under the label: it may be another column's text`);
+  ctx.reasons.set(
+    unsure,
+    `read ${Math.round(farBy)} pt right of its label with nothing under the label: it may be another column's text`,
+  );
   return unsure;
 }
 
@@ -388,8 +515,11 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       // (perhaps with its currency): "art. 293 B du CGI", "Kundennr. 4711 … 12,00" are no amount of 293 or 4711.
       const taken = [...findDates(text), ...findTaxIds(text), ...findIbans(text)];
       // "7% von 129,37", "20 % sur 1 509,00", "21% of 100.00": the base the rate is charged on, not the tax.
-      const amounts = findAmounts(text).filter((a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)));
-      const m = reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));
+      const amounts = findAmounts(text).filter(
+        (a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)),
+      );
+      const m =
+        reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'date': {
@@ -400,15 +530,25 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
     case 'currency': {
       const c = findCurrencies(text)[0];
       if (!c) return null;
-      const code = c.isCode || c.codes.length === 1 ? c.codes[0]! : ctx.currency.value && c.codes.includes(ctx.currency.value) ? ctx.currency.value : c.raw === '$' ? 'USD' : null;
+      const code =
+        c.isCode || c.codes.length === 1
+          ? c.codes[0]!
+          : ctx.currency.value && c.codes.includes(ctx.currency.value)
+            ? ctx.currency.value
+            : c.raw === '$'
+              ? 'USD'
+              : null;
       return code ? at(page, start + c.index, c.raw, code) : null;
     }
     case 'tax_id': {
       const ibans = findIbans(text);
-      const t = findTaxIds(text).find((x) => !ibans.some((i) => x.index < i.index + i.raw.length && x.index + x.raw.length > i.index));
+      const t = findTaxIds(text).find(
+        (x) => !ibans.some((i) => x.index < i.index + i.raw.length && x.index + x.raw.length > i.index),
+      );
       if (t) return at(page, start + t.index, t.raw, t.value);
       const token = /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
-      if (token && (token[1]!.match(/\d/gu) ?? []).length >= 6) return at(page, start + text.indexOf(token[1]!), token[1]!, compactId(token[1]!));
+      if (token && (token[1]!.match(/\d/gu) ?? []).length >= 6)
+        return at(page, start + text.indexOf(token[1]!), token[1]!, compactId(token[1]!));
       return null;
     }
     case 'email': {
@@ -421,13 +561,23 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
     }
     case 'identifier': {
       // Leader marks ("........", "—-—-") and a stray quote OCR puts between label and value are skipped.
-      const m = /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(text);
+      const m =
+        /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(
+          text,
+        );
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
-      if (!m || !/\d/u.test(m[1]!) || findDates(m[1]!).some((d) => d.raw === m[1]) || /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)) return null;
+      if (
+        !m ||
+        !/\d/u.test(m[1]!) ||
+        findDates(m[1]!).some((d) => d.raw === m[1]) ||
+        /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)
+      )
+        return null;
       return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
     }
     case 'text': {
-      const lead = /^[\s:#\-–]*/u.exec(text)![0].length + (ATTENTION.exec(text.replace(/^[\s:#\-–]*/u, ''))?.[0].length ?? 0);
+      const lead =
+        /^[\s:#\-–]*/u.exec(text)![0].length + (ATTENTION.exec(text.replace(/^[\s:#\-–]*/u, ''))?.[0].length ?? 0);
       const raw = text.slice(lead).trimEnd().slice(0, EXTRACTION_LIMITS.maxValueChars);
       if (!/[\p{L}\p{N}]/u.test(raw)) return null;
       return at(page, start + lead, raw, raw.replace(/\s+/gu, ' '));
@@ -435,7 +585,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
   }
 }
 
-const OTHER_DATE = /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
+const OTHER_DATE =
+  /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
 
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
 function soleCandidate(reader: Reader, ctx: Context, except: string | null = null): ExtractedValue | null {
@@ -444,13 +595,17 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
     for (const line of lines) {
       if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
       const text = line.text;
-      const add = (index: number, raw: string, value: string | null) => { if (value) found.push(at(page, line.start + index, raw, value)); };
+      const add = (index: number, raw: string, value: string | null) => {
+        if (value) found.push(at(page, line.start + index, raw, value));
+      };
       // A date on a line that names another date (due, delivery, order…) is not the document's date.
-      if (reader === 'date' && !OTHER_DATE.test(text)) for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
+      if (reader === 'date' && !OTHER_DATE.test(text))
+        for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
       // Not on a line naming an IBAN: an IBAN OCR misread (its checksum fails) has a VAT number's shape.
-      if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text)) for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
+      if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text))
+        for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
   const distinct = new Set(found.map((f) => f.value));

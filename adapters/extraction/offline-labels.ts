@@ -2,7 +2,14 @@
  * Labels of the offline extraction engine: which printed labels name a requested field (synonyms per concept, the
  * field name's own words for anything else) and where they occur on a page.
  */
-import { ATTENTION, CONCEPTS, escapeRegExp, labelAlternation, OTHER_LABELS, type Concept } from '../../domain/extraction-lexicon.js';
+import {
+  ATTENTION,
+  CONCEPTS,
+  escapeRegExp,
+  labelAlternation,
+  OTHER_LABELS,
+  type Concept,
+} from '../../domain/extraction-lexicon.js';
 
 export { ATTENTION, conceptOf, nameWords, type Concept, type Reader } from '../../domain/extraction-lexicon.js';
 
@@ -16,7 +23,10 @@ export interface LabelHit {
 
 /** A label as a pattern's source: its words with any spacing, each word's stop optional ("Invoice No" reads "Invoice No."). */
 const labelSource = (label: string) =>
-  label.split(/\s+/u).map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : '')).join('\\s*');
+  label
+    .split(/\s+/u)
+    .map((tok) => escapeRegExp(tok) + (/[\p{L}\p{N}]$/u.test(tok) ? '\\.?' : ''))
+    .join('\\s*');
 
 function labelPattern(label: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${labelSource(label)}(?![\\p{L}\\p{N}_])(?:\\s*[:#\\-–]+)?\\s*`, 'giu');
@@ -37,8 +47,17 @@ function anyLabelOf(concept: Concept): RegExp {
 }
 
 /** The words right before `start` and the text right after `end`, lower case, without brackets and stops around. */
-const wordBefore = (line: string, start: number) => (line.slice(0, start).trim().toLowerCase().split(/\s+/u).pop() ?? '').replace(/^[^\p{L}\p{N}°º]+|[^\p{L}\p{N}°º]+$/gu, '');
-const textAfter = (line: string, end: number) => line.slice(end).toLowerCase().replace(/^[\s([]+/u, '').replace(/\s+/gu, ' ');
+const wordBefore = (line: string, start: number) =>
+  (line.slice(0, start).trim().toLowerCase().split(/\s+/u).pop() ?? '').replace(
+    /^[^\p{L}\p{N}°º]+|[^\p{L}\p{N}°º]+$/gu,
+    '',
+  );
+const textAfter = (line: string, end: number) =>
+  line
+    .slice(end)
+    .toLowerCase()
+    .replace(/^[\s([]+/u, '')
+    .replace(/\s+/gu, ' ');
 /** True when `text` starts with one of `phrases` as whole words ("excl. VAT" starts with "excl"). */
 const startsWithPhrase = (text: string, phrases: readonly string[]) =>
   phrases.some((p) => text.startsWith(p) && !/[\p{L}\p{N}]/u.test(text[p.length] ?? ''));
@@ -56,7 +75,8 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
       if (hits.some((h) => start < h.end && end > h.start)) continue; // inside a more specific label
       const before = wordBefore(line, start);
       if (concept.notAfter?.includes(before)) continue;
-      if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore && startsWithPhrase(textAfter(line, end), concept.notBefore)) continue;
+      if (!/[:#]\s*$/u.test(m[0]) && concept.notBefore && startsWithPhrase(textAfter(line, end), concept.notBefore))
+        continue;
       if (/^sub-?$/u.test(before) && label.startsWith('total')) continue;
       // A party's label as part of a compound ("Art-Nr-Kunde"): no label.
       if (concept.name && /[\p{L}\p{N}]-$/u.test(line.slice(0, start))) continue;
@@ -68,7 +88,9 @@ export function findLabels(concept: Concept, line: string): LabelHit[] {
   return hits.sort((a, b) => a.rank - b.rank || a.start - b.start);
 }
 
-const ALL_LABELS = [...new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS])].sort((a, b) => b.length - a.length);
+const ALL_LABELS = [...new Set([...CONCEPTS.flatMap((c) => c.labels), ...OTHER_LABELS])].sort(
+  (a, b) => b.length - a.length,
+);
 
 /** Edit distance (insertions, deletions, substitutions) of two short strings, capped: `cap + 1` means "more than cap". */
 function editDistance(a: string, b: string, cap: number): number {
@@ -76,7 +98,8 @@ function editDistance(a: string, b: string, cap: number): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     if (Math.min(...cur) > cap) return cap + 1;
     prev = cur;
   }
@@ -130,24 +153,71 @@ export function isLabelGroup(text: string, strict = false): boolean {
   return m !== null && (!strict || /^\.?\s*[:#]/u.test(t.slice(m[0].length)) || t.length === m[0].length);
 }
 
-
 /**
  * Labels that name another concept's value, for one concept: every other concept's labels and the OTHER_LABELS,
  * less the words this concept's own labels contain (a total's "amount", an invoice date's "invoice") and less the
  * generic words that occur in running text of a value ("date", "total", "invoice" alone). A value read after one of
  * these on the label's line belongs to that label, not to this field.
  */
-const GENERIC = new Set(['date', 'datum', 'data', 'fecha', 'total', 'totale', 'totaal', 'invoice', 'rechnung', 'facture', 'factura', 'fattura', 'factuur', 'receipt', 'from', 'amount', 'client', 'customer', 'cliente', 'klant', 'kunde', 'due', 'issued', 'seller', 'buyer', 'vendor', 'supplier', 'mail', 'e mail', 'email', 'recipient', 'merchant', 'ref', 'reference', 'period', 'page', 'tel', 'zu zahlen', 'te betalen', 'imposta', 'base', 'imponibile']);
+const GENERIC = new Set([
+  'date',
+  'datum',
+  'data',
+  'fecha',
+  'total',
+  'totale',
+  'totaal',
+  'invoice',
+  'rechnung',
+  'facture',
+  'factura',
+  'fattura',
+  'factuur',
+  'receipt',
+  'from',
+  'amount',
+  'client',
+  'customer',
+  'cliente',
+  'klant',
+  'kunde',
+  'due',
+  'issued',
+  'seller',
+  'buyer',
+  'vendor',
+  'supplier',
+  'mail',
+  'e mail',
+  'email',
+  'recipient',
+  'merchant',
+  'ref',
+  'reference',
+  'period',
+  'page',
+  'tel',
+  'zu zahlen',
+  'te betalen',
+  'imposta',
+  'base',
+  'imponibile',
+]);
 const foreignCache = new Map<string, RegExp | null>();
 export function foreignLabels(concept: Concept): RegExp | null {
   const key = `${concept.id}\u0000${concept.labels.join('|')}`;
   if (foreignCache.has(key)) return foreignCache.get(key)!;
   const own = new Set(concept.labels);
-  const labels = ALL_LABELS.filter((l) => !own.has(l) && !GENERIC.has(l) && !concept.labels.some((o) => o.includes(l) || l.includes(o)));
-  const re = labels.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${labelAlternation(labels)})(?![\\p{L}\\p{N}])`, 'iu') : null;
+  const labels = ALL_LABELS.filter(
+    (l) => !own.has(l) && !GENERIC.has(l) && !concept.labels.some((o) => o.includes(l) || l.includes(o)),
+  );
+  const re = labels.length
+    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${labelAlternation(labels)})(?![\\p{L}\\p{N}])`, 'iu')
+    : null;
   foreignCache.set(key, re);
   return re;
 }
 
 /** A document's title ("Invoice", "TAX INVOICE", "Receipt", "Credit note", "Rechnung"…): a whole line or group of words. */
-export const DOCUMENT_TITLE = /^(?:(?:tax|sales|vat|commercial|pro[\s-]?forma|final|original|cash)\s+)?(?:invoice|receipt|bill|credit\s+note|debit\s+note|statement|quotation|quote|rechnung|quittung|gutschrift|facture|reçu|avoir|factura|recibo|fattura|ricevuta)(?:\s*\/\s*[\p{L}]+)?[\s.:]*$/iu;
+export const DOCUMENT_TITLE =
+  /^(?:(?:tax|sales|vat|commercial|pro[\s-]?forma|final|original|cash)\s+)?(?:invoice|receipt|bill|credit\s+note|debit\s+note|statement|quotation|quote|rechnung|quittung|gutschrift|facture|reçu|avoir|factura|recibo|fattura|ricevuta)(?:\s*\/\s*[\p{L}]+)?[\s.:]*$/iu;

@@ -18,7 +18,11 @@ export interface Line {
 /** True when the page's words carry real boxes (not a plain-text page with zero boxes). */
 export function hasBoxes(page: PageText): boolean {
   let v = boxed.get(page);
-  if (v === undefined) boxed.set(page, (v = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0 && w.box.y1 > w.box.y0)));
+  if (v === undefined)
+    boxed.set(
+      page,
+      (v = page.source !== 'plain_text' && page.words.some((w) => w.box.x1 > w.box.x0 && w.box.y1 > w.box.y0)),
+    );
   return v;
 }
 const boxed = new WeakMap<PageText, boolean>();
@@ -66,7 +70,10 @@ function sortedWords(page: PageText): PositionedWord[] {
 
 /** Typical height of a line of words on the page (median word height), for gap thresholds. */
 export function lineHeight(page: PageText): number {
-  const hs = page.words.map((w) => w.box.y1 - w.box.y0).filter((h) => h > 0).sort((a, b) => a - b);
+  const hs = page.words
+    .map((w) => w.box.y1 - w.box.y0)
+    .filter((h) => h > 0)
+    .sort((a, b) => a - b);
   return hs.length ? hs[Math.floor(hs.length / 2)]! : 10;
 }
 

@@ -7,7 +7,17 @@
  * with a confidence under 0.5 and the reason, for a reviewer.
  */
 import type { ExtractedValue, PageText } from '../../domain/extraction.js';
-import { blockAt, blockName, carriesParty, legalBlocks as legalBlocksOf, nameContains, ownName, pageBlocks, sameName, type BlockName } from '../../domain/extraction-parties.js';
+import {
+  blockAt,
+  blockName,
+  carriesParty,
+  legalBlocks as legalBlocksOf,
+  nameContains,
+  ownName,
+  pageBlocks,
+  sameName,
+  type BlockName,
+} from '../../domain/extraction-parties.js';
 import { evidenceOf } from './offline-layout.js';
 
 /** A name read from a block, with the reason to review it (null: none). */
@@ -20,13 +30,20 @@ export interface PartyReading {
 const UNSURE = 0.45;
 
 const reading = (page: PageText, name: BlockName, confidence: number, reason: string | null): PartyReading => ({
-  value: { value: name.text.trim().replace(/\s+/gu, ' '), evidence: evidenceOf(page, name.start, name.start + name.text.trimEnd().length), confidence },
+  value: {
+    value: name.text.trim().replace(/\s+/gu, ' '),
+    evidence: evidenceOf(page, name.start, name.start + name.text.trimEnd().length),
+    confidence,
+  },
   reason,
 });
 
 /** The seller's legal blocks (domain/extraction-parties.ts), each with why it is the seller's, for a reviewer. */
 function legalBlocks(pages: readonly PageText[], sellerVat: string | null) {
-  return legalBlocksOf(pages, sellerVat).map((l) => ({ ...l, why: l.ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration and registered office" }));
+  return legalBlocksOf(pages, sellerVat).map((l) => ({
+    ...l,
+    why: l.ownVat ? `the seller's VAT id ${sellerVat}` : "the company's registration and registered office",
+  }));
 }
 
 /** Page 1's blocks at its top, or in its upper half, that carry an address (or a VAT id, IBAN, registration) under an unlabelled name. */
@@ -51,20 +68,45 @@ export function sellerFromBlocks(pages: readonly PageText[], sellerVat: string |
   const top = addressBlocks(pages).filter((a) => !legal || a.block !== legal.block);
   const head = top.find((a) => a.block.top);
   if (legal) {
-    if (!head || nameContains(head.name.text, legal.name.text)) return reading(legal.page, legal.name, head ? 0.7 : 0.6, null);
-    return reading(legal.page, legal.name, UNSURE, `read from the block with ${legal.why} on page ${legal.page.page}; the address block at the top of page 1 names "${head.name.text.trim()}", which may be the seller's letterhead or the addressee's`);
+    if (!head || nameContains(head.name.text, legal.name.text))
+      return reading(legal.page, legal.name, head ? 0.7 : 0.6, null);
+    return reading(
+      legal.page,
+      legal.name,
+      UNSURE,
+      `read from the block with ${legal.why} on page ${legal.page.page}; the address block at the top of page 1 names "${head.name.text.trim()}", which may be the seller's letterhead or the addressee's`,
+    );
   }
   if (!head) return null;
   if (top.length > 1) return reading(head.page, head.name, 0.6, null);
-  return reading(head.page, head.name, UNSURE, 'no label names the seller; read as the only address block at the top of page 1, which may be the addressee\'s rather than the seller\'s letterhead');
+  return reading(
+    head.page,
+    head.name,
+    UNSURE,
+    "no label names the seller; read as the only address block at the top of page 1, which may be the addressee's rather than the seller's letterhead",
+  );
 }
 
 /** The buyer's name from the blocks: the first address block in the upper half of page 1 that is not the seller's; flagged. */
-export function buyerFromBlocks(pages: readonly PageText[], seller: string | null, sellerVat: string | null): PartyReading | null {
+export function buyerFromBlocks(
+  pages: readonly PageText[],
+  seller: string | null,
+  sellerVat: string | null,
+): PartyReading | null {
   const legal = legalBlocks(pages, sellerVat).map((l) => l.block);
-  const cand = addressBlocks(pages).find((a) => !legal.includes(a.block) && (seller === null || !sameName(a.name.text, seller)) && !(seller !== null && nameContains(a.name.text, seller)));
+  const cand = addressBlocks(pages).find(
+    (a) =>
+      !legal.includes(a.block) &&
+      (seller === null || !sameName(a.name.text, seller)) &&
+      !(seller !== null && nameContains(a.name.text, seller)),
+  );
   if (!cand) return null;
-  return reading(cand.page, cand.name, UNSURE, `no label names the buyer; read as the address block at the top of page 1 that is not the seller's${seller ? ` ("${seller}")` : ''}`);
+  return reading(
+    cand.page,
+    cand.name,
+    UNSURE,
+    `no label names the buyer; read as the address block at the top of page 1 that is not the seller's${seller ? ` ("${seller}")` : ''}`,
+  );
 }
 
 /** The name under a party's label that stands alone at the head of its block ("Service Provider:" / "(note)" / name). */

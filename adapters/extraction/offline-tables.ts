@@ -5,7 +5,18 @@
  * continues the item above (multi-line descriptions). quantity × unit price ≈ amount is a consistency hint: it sets
  * the confidence and, when it fails, a warning; it never invents a missing value.
  */
-import { EXTRACTION_LIMITS, LINE_ITEM_COLUMNS, LINE_ITEM_HEADERS, LINE_ITEM_OTHER_HEADERS, type EngineFlag, type ExtractedValue, type LineItem, type LineItemColumn, type PageText, type PositionedWord } from '../../domain/extraction.js';
+import {
+  EXTRACTION_LIMITS,
+  LINE_ITEM_COLUMNS,
+  LINE_ITEM_HEADERS,
+  LINE_ITEM_OTHER_HEADERS,
+  type EngineFlag,
+  type ExtractedValue,
+  type LineItem,
+  type LineItemColumn,
+  type PageText,
+  type PositionedWord,
+} from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { conceptOf, findLabels, STARTS_WITH_LABEL } from './offline-labels.js';
 import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
@@ -25,7 +36,10 @@ const NOTE = /^[\p{L}][\p{L}\p{N} ./-]{0,30}:\s*\S/u;
 /** A summary line (subtotal, tax, total, discount, shipping…) in six languages: the table ends there. */
 const SUMMARY = new RegExp(`^(?:${SUMMARY_WORDS})(?![\\p{L}])`, 'iu');
 /** A summary label in capitals anywhere in a row ("Please use this reference: TOTAL PARCIAL 1419.00"). */
-const SUMMARY_INSIDE = new RegExp(`(?<![\\p{L}])(?:sub-?\\s*total|total(?:\\s+\\p{L}+)?|subtotal|zwischensumme|gesamtbetrag|sous-total|total\\s+parcial|totale|totaal)\\s*:?\\s+[-(]?[$€£]?\\s?\\d[\\d.,'’ ]*\\)?\\s*(?:[$€£]|[A-Z]{3})?\\s*$`, 'iu');
+const SUMMARY_INSIDE = new RegExp(
+  `(?<![\\p{L}])(?:sub-?\\s*total|total(?:\\s+\\p{L}+)?|subtotal|zwischensumme|gesamtbetrag|sous-total|total\\s+parcial|totale|totaal)\\s*:?\\s+[-(]?[$€£]?\\s?\\d[\\d.,'’ ]*\\)?\\s*(?:[$€£]|[A-Z]{3})?\\s*$`,
+  'iu',
+);
 
 /** A table's column: one of the line item's, or another (a tax rate, a unit, a position number) read as nothing. */
 interface Column {
@@ -39,8 +53,15 @@ interface Column {
 const HEADER_TERMS = [
   ...LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col: col as Column['col'], term }))),
   ...LINE_ITEM_OTHER_HEADERS.map((term) => ({ col: 'other' as const, term })),
-].sort((a, b) => b.term.length - a.term.length)
-  .map(({ col, term }) => ({ col, re: new RegExp(`(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu') }));
+]
+  .sort((a, b) => b.term.length - a.term.length)
+  .map(({ col, term }) => ({
+    col,
+    re: new RegExp(
+      `(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`,
+      'giu',
+    ),
+  }));
 
 /** The columns a line names when it is a table header, in x (or text) order; null when it is not one. */
 export function headerColumns(line: Line): Column[] | null {
@@ -52,7 +73,13 @@ export function headerColumns(line: Line): Column[] | null {
       const end = start + m[0].length;
       if (found.some((c) => start < c.end && end > c.start)) continue;
       const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
-      found.push({ col, start, end, x0: Math.min(...ws.map((w) => w.box.x0), Infinity), x1: Math.max(...ws.map((w) => w.box.x1), -Infinity) });
+      found.push({
+        col,
+        start,
+        end,
+        x0: Math.min(...ws.map((w) => w.box.x0), Infinity),
+        x1: Math.max(...ws.map((w) => w.box.x1), -Infinity),
+      });
       if (col !== 'other') break;
     }
   }
@@ -72,16 +99,28 @@ export function headerColumns(line: Line): Column[] | null {
  * and at most one more stack than those names nothing. Two price columns and no amount: the right one is the amount
  * ("Prix unitaire … Prix HT"). With word boxes only; null when line `i` is not such a header.
  */
-export function stackedHeader(lines: readonly Line[], i: number, lh: number): { cols: Column[]; first: number; last: number } | null {
+export function stackedHeader(
+  lines: readonly Line[],
+  i: number,
+  lh: number,
+): { cols: Column[]; first: number; last: number } | null {
   const line = lines[i]!;
   if (line.words.length < 2 || /\d/u.test(line.text) || line.words.length > 16) return null;
   // The line itself names two columns at least (the neighbours only complete names stacked over lines).
-  const own = new Set(HEADER_TERMS.filter(({ col, re }) => col !== 'other' && line.text.search(re) >= 0).map(({ col }) => col));
+  const own = new Set(
+    HEADER_TERMS.filter(({ col, re }) => col !== 'other' && line.text.search(re) >= 0).map(({ col }) => col),
+  );
   if (own.size < 2) return null;
   const y = midY(line.words[0]!.box);
   const near = (k: number) => {
     const l = lines[k];
-    return l && l.words.length > 0 && l.words.length <= 8 && !/\d/u.test(l.text) && Math.abs(midY(l.words[0]!.box) - y) <= 1.6 * lh ? l : null;
+    return l &&
+      l.words.length > 0 &&
+      l.words.length <= 8 &&
+      !/\d/u.test(l.text) &&
+      Math.abs(midY(l.words[0]!.box) - y) <= 1.6 * lh
+      ? l
+      : null;
   };
   const above = near(i - 1);
   const below = near(i + 1);
@@ -90,12 +129,21 @@ export function stackedHeader(lines: readonly Line[], i: number, lh: number): { 
   // Stacks: words overlapping in x on different lines, or a word space apart on one line.
   const stacks: { w: (typeof words)[number]['w']; n: number }[][] = [];
   for (const item of [...words].sort((a, b) => a.w.box.x0 - b.w.box.x0)) {
-    const joined = stacks.filter((st) => st.some((o) => (o.n !== item.n && o.w.box.x0 < item.w.box.x1 && item.w.box.x0 < o.w.box.x1) || (o.n === item.n && item.w.box.x0 - o.w.box.x1 <= 0.5 * lh && item.w.box.x0 >= o.w.box.x0)));
+    const joined = stacks.filter((st) =>
+      st.some(
+        (o) =>
+          (o.n !== item.n && o.w.box.x0 < item.w.box.x1 && item.w.box.x0 < o.w.box.x1) ||
+          (o.n === item.n && item.w.box.x0 - o.w.box.x1 <= 0.5 * lh && item.w.box.x0 >= o.w.box.x0),
+      ),
+    );
     if (joined.length === 0) stacks.push([item]);
     else {
       const into = joined[0]!;
       into.push(item);
-      for (const other of joined.slice(1)) { into.push(...other); stacks.splice(stacks.indexOf(other), 1); }
+      for (const other of joined.slice(1)) {
+        into.push(...other);
+        stacks.splice(stacks.indexOf(other), 1);
+      }
     }
   }
   const cols: Column[] = [];
@@ -103,8 +151,13 @@ export function stackedHeader(lines: readonly Line[], i: number, lh: number): { 
   for (const st of stacks) {
     const ordered = [...st].sort((a, b) => a.n - b.n || a.w.box.x0 - b.w.box.x0);
     const text = ordered.map((o) => o.w.text).join(' ');
-    const term = HEADER_TERMS.find(({ col, re }) => col !== 'other' && text.search(re) >= 0) ?? HEADER_TERMS.find(({ re }) => text.search(re) >= 0);
-    if (!term) { unnamed++; continue; }
+    const term =
+      HEADER_TERMS.find(({ col, re }) => col !== 'other' && text.search(re) >= 0) ??
+      HEADER_TERMS.find(({ re }) => text.search(re) >= 0);
+    if (!term) {
+      unnamed++;
+      continue;
+    }
     const x0 = Math.min(...st.map((o) => o.w.box.x0));
     const x1 = Math.max(...st.map((o) => o.w.box.x1));
     const mid = st.filter((o) => o.n === 1).map((o) => o.w);
@@ -121,7 +174,8 @@ export function stackedHeader(lines: readonly Line[], i: number, lh: number): { 
     seen.add(c.col);
   }
   const real = cols.filter((c) => c.col !== 'other');
-  if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price') || unnamed > cols.length + 1) return null;
+  if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price') || unnamed > cols.length + 1)
+    return null;
   // Only worth it when a neighbour adds a column the line alone does not name.
   const alone = headerColumns(line);
   if (alone && alone.filter((c) => c.col !== 'other').length >= real.length) return null;
@@ -149,7 +203,13 @@ const STRAY_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+ )+|(?: [|_~'‘’"`.,:;—�
  * "Justificatif PDF        1" under "Désignation … Nombre").
  */
 function rowByPosition(line: Line, cols: Column[], lh: number): Row {
-  const bounds = cols.slice(0, -1).map((c, i) => (c.col === 'description' || (c.col === 'other' && cols[i + 1]!.col === 'description') ? cols[i + 1]!.x0 - 1 : c.x1 + 1));
+  const bounds = cols
+    .slice(0, -1)
+    .map((c, i) =>
+      c.col === 'description' || (c.col === 'other' && cols[i + 1]!.col === 'description')
+        ? cols[i + 1]!.x0 - 1
+        : c.x1 + 1,
+    );
   const row: Row = {};
   const byCol = new Map<number, PositionedWord[]>();
   for (const w of line.words) {
@@ -174,7 +234,10 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
     if (col === 'other') continue;
     for (const w of words) {
       const cur = row[col];
-      row[col] = { start: Math.min(cur?.start ?? Infinity, w.offset), end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length) };
+      row[col] = {
+        start: Math.min(cur?.start ?? Infinity, w.offset),
+        end: Math.max(cur?.end ?? -Infinity, w.offset + w.text.length),
+      };
     }
   }
   return row;
@@ -182,7 +245,11 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
 
 /** The cells of a plain-text row: trailing numeric tokens fill the numeric columns from the right, the rest is the description. */
 function rowByTokens(line: Line, cols: Column[]): Row {
-  const tokens = [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0] }));
+  const tokens = [...line.text.matchAll(/\S+/gu)].map((m) => ({
+    start: line.start + m.index,
+    end: line.start + m.index + m[0].length,
+    text: m[0],
+  }));
   const numeric = cols.flatMap((c) => (c.col === 'description' || c.col === 'other' ? [] : [c.col]));
   const row: Row = {};
   let k = tokens.length;
@@ -192,7 +259,8 @@ function rowByTokens(line: Line, cols: Column[]): Row {
     n--;
     row[numeric[n]!] = { start: tokens[k]!.start, end: tokens[k]!.end };
   }
-  if (k > 0 && cols.some((c) => c.col === 'description')) row.description = { start: tokens[0]!.start, end: tokens[k - 1]!.end };
+  if (k > 0 && cols.some((c) => c.col === 'description'))
+    row.description = { start: tokens[0]!.start, end: tokens[k - 1]!.end };
   return row;
 }
 
@@ -214,7 +282,11 @@ function splitTimes(page: PageText, row: Row): Row {
   const priceAt = d.start + m[0].length - m[2]!.length;
   const { description: _, ...rest } = row;
   const glued = /^\d+(?:[.,]\d+)?[x×]/u.test(m[0]) ? 1 : 0;
-  return { ...rest, quantity: { start: d.start, end: d.start + m[1]!.length + glued }, unit_price: { start: priceAt, end: priceAt + m[2]!.length } };
+  return {
+    ...rest,
+    quantity: { start: d.start, end: d.start + m[1]!.length + glued },
+    unit_price: { start: priceAt, end: priceAt + m[2]!.length },
+  };
 }
 
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
@@ -226,7 +298,11 @@ function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
   if (!m) return empty();
   // "4x" (a quantity glued to its "x"): the quote is the whole token, so it is not cut out of a word.
   const glued = /^[x×]/u.test(text.slice(m.index + m.raw.length)) ? 1 : 0;
-  return { value: m.value, evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length + glued), confidence: 0.8 };
+  return {
+    value: m.value,
+    evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length + glued),
+    confidence: 0.8,
+  };
 }
 
 interface Draft {
@@ -270,12 +346,23 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         const desc = row.description;
         // A note under an item ("GTIN: 4012345001235", "Notes: Replaced capacitor", "Tax: 0.2%"): part of the table,
         // not of the item's description and not its end.
-        if (q.value === null && u.value === null && (a.value === null || desc === undefined) && NOTE.test(line.text.trim()) && !SUMMARY_INSIDE.test(line.text.trim())) {
+        if (
+          q.value === null &&
+          u.value === null &&
+          (a.value === null || desc === undefined) &&
+          NOTE.test(line.text.trim()) &&
+          !SUMMARY_INSIDE.test(line.text.trim())
+        ) {
           tableLines.add(`${page.page}:${line.start}`);
           prevY = y;
           continue;
         }
-        if ((SUMMARY.test(line.text.trim()) || SUMMARY_INSIDE.test(line.text.trim())) && q.value === null && u.value === null) break;
+        if (
+          (SUMMARY.test(line.text.trim()) || SUMMARY_INSIDE.test(line.text.trim())) &&
+          q.value === null &&
+          u.value === null
+        )
+          break;
         if (q.value === null && u.value === null && a.value === null) {
           // A line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the table ends.
           if (!desc || /:\s*$/u.test(line.text)) break;
@@ -290,7 +377,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         }
         tableLines.add(`${page.page}:${line.start}`);
         if (!last && !desc && pending.length > 0) above = true;
-        last = { item: { description: empty(), quantity: q, unit_price: u, amount: a }, desc: [...pending, ...(desc ? [desc] : [])], page, y };
+        last = {
+          item: { description: empty(), quantity: q, unit_price: u, amount: a },
+          desc: [...pending, ...(desc ? [desc] : [])],
+          page,
+          y,
+        };
         pending = [];
         if (items.length + drafts.length >= EXTRACTION_LIMITS.maxLineItems) {
           warnings.push(`More than ${EXTRACTION_LIMITS.maxLineItems} line items: the rest are not read.`);
@@ -310,7 +402,11 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
         tableLines.add(`${page.page}:${row.line.start}`);
         items.push(row.item);
-        flags.push({ field: 'amount', item: items.length - 1, reason: `line item ${items.length}: read from a table with no header row (its columns taken from quantity × unit price = amount on every line)` });
+        flags.push({
+          field: 'amount',
+          item: items.length - 1,
+          reason: `line item ${items.length}: read from a table with no header row (its columns taken from quantity × unit price = amount on every line)`,
+        });
       }
     }
   }
@@ -321,7 +417,11 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
         tableLines.add(`${page.page}:${row.line.start}`);
         items.push(row.item);
-        flags.push({ field: 'amount', item: items.length - 1, reason: `line item ${items.length}: read from a table with one amount column and no header row; its lines add up to the printed total ${total}` });
+        flags.push({
+          field: 'amount',
+          item: items.length - 1,
+          reason: `line item ${items.length}: read from a table with one amount column and no header row; its lines add up to the printed total ${total}`,
+        });
       }
     }
   }
@@ -333,14 +433,28 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   function complete(d: Draft): LineItem {
     const it = d.item;
     if (d.desc.length > 0) {
-      const value = d.desc.map((c) => d.page.text.slice(c.start, c.end)).join(' ').replace(/\s+/gu, ' ').replace(STRAY_MARKS, '').slice(0, EXTRACTION_LIMITS.maxValueChars);
-      it.description = { value, evidence: evidenceOf(d.page, d.desc[0]!.start, d.desc[d.desc.length - 1]!.end), confidence: 0.8 };
+      const value = d.desc
+        .map((c) => d.page.text.slice(c.start, c.end))
+        .join(' ')
+        .replace(/\s+/gu, ' ')
+        .replace(STRAY_MARKS, '')
+        .slice(0, EXTRACTION_LIMITS.maxValueChars);
+      it.description = {
+        value,
+        evidence: evidenceOf(d.page, d.desc[0]!.start, d.desc[d.desc.length - 1]!.end),
+        confidence: 0.8,
+      };
     }
-    const [q, u, a] = [it.quantity.value, it.unit_price.value, it.amount.value].map((v) => (v === null ? null : Number(v)));
+    const [q, u, a] = [it.quantity.value, it.unit_price.value, it.amount.value].map((v) =>
+      v === null ? null : Number(v),
+    );
     if (q != null && u != null && a != null) {
       const ok = Math.abs(q * u - a) <= Math.max(0.011, Math.abs(a) * 0.005);
       for (const v of [it.quantity, it.unit_price, it.amount]) v.confidence = ok ? 0.95 : 0.6;
-      if (!ok) warnings.push(`Line item ${items.length + 1}: quantity × unit price (${q} × ${u}) differs from the amount ${a}.`);
+      if (!ok)
+        warnings.push(
+          `Line item ${items.length + 1}: quantity × unit price (${q} × ${u}) differs from the amount ${a}.`,
+        );
     }
     return it;
   }
@@ -374,7 +488,10 @@ function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[]
   for (const line of lines) {
     const row = itemRow(page, line, boxes);
     const prev = run[run.length - 1];
-    const fits = row && prev && (!boxes || (row.y - prev.y <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
+    const fits =
+      row &&
+      prev &&
+      (!boxes || (row.y - prev.y <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
     if (!row || (prev && !fits)) flush();
     if (row) run.push(row);
   }
@@ -385,7 +502,12 @@ function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[]
 function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | null {
   const tokens = boxes
     ? line.words.map((w) => ({ start: w.offset, end: w.offset + w.text.length, text: w.text, right: w.box.x1 }))
-    : [...line.text.matchAll(/\S+/gu)].map((m) => ({ start: line.start + m.index, end: line.start + m.index + m[0].length, text: m[0], right: 0 }));
+    : [...line.text.matchAll(/\S+/gu)].map((m) => ({
+        start: line.start + m.index,
+        end: line.start + m.index + m[0].length,
+        text: m[0],
+        right: 0,
+      }));
   if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
   const nums = tokens.slice(-3);
   if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
@@ -400,7 +522,17 @@ function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | nu
   const end = desc[desc.length - 1]!.end;
   const value = page.text.slice(start, end).replace(/\s+/gu, ' ').replace(STRAY_MARKS, '');
   const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
-  return { line, item: { description: { value, evidence: evidenceOf(page, start, end), confidence: 0.8 }, quantity: q!, unit_price: u!, amount: a! }, rights: nums.map((t) => t.right), y };
+  return {
+    line,
+    item: {
+      description: { value, evidence: evidenceOf(page, start, end), confidence: 0.8 },
+      quantity: q!,
+      unit_price: u!,
+      amount: a!,
+    },
+    rights: nums.map((t) => t.right),
+    y,
+  };
 }
 
 /**
@@ -410,22 +542,47 @@ function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | nu
  * items' sub-rows; the rest are the items, taken only when there are two at least and their amounts add up to a total
  * or subtotal printed on the page outside the run. With word boxes only.
  */
-function oneAmountRows(page: PageText, lines: readonly Line[]): { rows: { line: Line; item: LineItem }[]; total: string | null } {
+function oneAmountRows(
+  page: PageText,
+  lines: readonly Line[],
+): { rows: { line: Line; item: LineItem }[]; total: string | null } {
   if (!hasBoxes(page)) return { rows: [], total: null };
   const lh = lineHeight(page);
-  const totals = lines.filter((l) => findLabels(conceptOf('total'), l.text).length > 0 || findLabels(conceptOf('subtotal'), l.text).length > 0);
-  type One = { line: Line; desc: { start: number; end: number; text: string }; amount: ExtractedValue; right: number; y: number };
+  const totals = lines.filter(
+    (l) => findLabels(conceptOf('total'), l.text).length > 0 || findLabels(conceptOf('subtotal'), l.text).length > 0,
+  );
+  type One = {
+    line: Line;
+    desc: { start: number; end: number; text: string };
+    amount: ExtractedValue;
+    right: number;
+    y: number;
+  };
   const one = (line: Line): One | null => {
     const words = line.words;
     const last = words[words.length - 1];
     if (!last || words.length < 2 || !NUMBER_TOKEN.test(last.text) || !/[.,]\d{2}\)?$/u.test(last.text)) return null;
     const desc = words.slice(0, -1).filter((w) => /[\p{L}\p{N}]/u.test(w.text));
-    if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text))) return null;
+    if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text)))
+      return null;
     const amount = numberCell(page, { start: last.offset, end: last.offset + last.text.length });
     if (amount.value === null) return null;
     const start = desc[0]!.offset;
     const end = desc[desc.length - 1]!.offset + desc[desc.length - 1]!.text.length;
-    return { line, desc: { start, end, text: page.text.slice(start, end).replace(/[\s*†]+$/u, '').trim() }, amount, right: last.box.x1, y: midY(last.box) };
+    return {
+      line,
+      desc: {
+        start,
+        end,
+        text: page.text
+          .slice(start, end)
+          .replace(/[\s*†]+$/u, '')
+          .trim(),
+      },
+      amount,
+      right: last.box.x1,
+      y: midY(last.box),
+    };
   };
   const runs: One[][] = [];
   let run: One[] = [];
@@ -433,7 +590,10 @@ function oneAmountRows(page: PageText, lines: readonly Line[]): { rows: { line: 
     // A total's line ends the run (it is what the run adds up to).
     const row = totals.includes(line) ? null : one(line);
     const prev = run[run.length - 1];
-    if (row && prev && row.y - prev.y <= 3 * lh && Math.abs(row.right - run[0]!.right) <= lh) { run.push(row); continue; }
+    if (row && prev && row.y - prev.y <= 3 * lh && Math.abs(row.right - run[0]!.right) <= lh) {
+      run.push(row);
+      continue;
+    }
     if (run.length >= 3) runs.push(run);
     run = row ? [row] : [];
   }
@@ -441,17 +601,34 @@ function oneAmountRows(page: PageText, lines: readonly Line[]): { rows: { line: 
   for (const r of runs) {
     const count = new Map<string, number>();
     for (const x of r) count.set(x.desc.text.toLowerCase(), (count.get(x.desc.text.toLowerCase()) ?? 0) + 1);
-    const items = r.filter((x) => count.get(x.desc.text.toLowerCase()) === 1 && !STARTS_WITH_LABEL.test(x.desc.text) && !SUMMARY.test(x.desc.text));
+    const items = r.filter(
+      (x) =>
+        count.get(x.desc.text.toLowerCase()) === 1 &&
+        !STARTS_WITH_LABEL.test(x.desc.text) &&
+        !SUMMARY.test(x.desc.text),
+    );
     if (items.length < 2) continue;
     const cents = items.reduce((sum, x) => sum + Math.round(Number(x.amount.value) * 100), 0);
     const inRun = new Set(r.map((x) => x.line));
-    const total = totals.filter((l) => !inRun.has(l)).flatMap((l) => findAmounts(l.text)).find((a) => Math.round(Number(a.value) * 100) === cents);
+    const total = totals
+      .filter((l) => !inRun.has(l))
+      .flatMap((l) => findAmounts(l.text))
+      .find((a) => Math.round(Number(a.value) * 100) === cents);
     if (!total) continue;
     return {
       total: total.value,
       rows: items.map((x) => ({
         line: x.line,
-        item: { description: { value: x.desc.text, evidence: evidenceOf(page, x.desc.start, x.desc.start + x.desc.text.length), confidence: 0.6 }, quantity: empty(), unit_price: empty(), amount: x.amount },
+        item: {
+          description: {
+            value: x.desc.text,
+            evidence: evidenceOf(page, x.desc.start, x.desc.start + x.desc.text.length),
+            confidence: 0.6,
+          },
+          quantity: empty(),
+          unit_price: empty(),
+          amount: x.amount,
+        },
       })),
     };
   }

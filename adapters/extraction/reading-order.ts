@@ -92,7 +92,8 @@ function median(values: number[]): number {
 }
 
 /** A word set vertically (a margin note printed sideways): much taller than wide although it has several letters. */
-const vertical = (w: LineSegment['words'][number]) => w.text.length >= 3 && w.box.y1 - w.box.y0 > 2 * (w.box.x1 - w.box.x0);
+const vertical = (w: LineSegment['words'][number]) =>
+  w.text.length >= 3 && w.box.y1 - w.box.y0 > 2 * (w.box.x1 - w.box.x0);
 
 /**
  * The page's segments as lines in reading order. Text set vertically (a copyright line up the margin) is read last,
@@ -107,7 +108,11 @@ export function orderLines(all: readonly LineSegment[]): OrderedLine[] {
   let pendingBlock = false;
   const emit = (segs: readonly LineSegment[]) => {
     for (const row of rows(segs)) {
-      out.push({ words: row.flatMap((s) => s.words), box: unionBox(row.map((s) => s.box))!, newBlock: pendingBlock && out.length > 0 });
+      out.push({
+        words: row.flatMap((s) => s.words),
+        box: unionBox(row.map((s) => s.box))!,
+        newBlock: pendingBlock && out.length > 0,
+      });
       pendingBlock = false;
     }
   };
@@ -116,7 +121,12 @@ export function orderLines(all: readonly LineSegment[]): OrderedLine[] {
     const h = gaps(segs.map((s) => [s.box.y0, s.box.y1]))[0];
     const column = gaps(segs.map((s) => [s.box.x0, s.box.x1]))
       .filter((g) => g.size >= MIN_GUTTER * lineHeight && (!h || g.size >= h.size))
-      .find((g) => readsAsText(segs.filter((s) => s.box.x1 <= g.at)) && readsAsText(segs.filter((s) => s.box.x0 >= g.at)) && !splitsTableRow(segs, g.at));
+      .find(
+        (g) =>
+          readsAsText(segs.filter((s) => s.box.x1 <= g.at)) &&
+          readsAsText(segs.filter((s) => s.box.x0 >= g.at)) &&
+          !splitsTableRow(segs, g.at),
+      );
     if (column) {
       cut(segs.filter((s) => s.box.x1 <= column.at));
       pendingBlock = true;
@@ -144,7 +154,12 @@ export function layoutText(lines: readonly OrderedLine[]): { text: string; words
     if (text !== '') text += line.newBlock ? '\n\n' : '\n';
     line.words.forEach((w, i) => {
       if (i > 0) text += ' ';
-      words.push({ text: w.text, box: w.box, offset: text.length, ...(w.confidence !== undefined ? { confidence: w.confidence } : {}) });
+      words.push({
+        text: w.text,
+        box: w.box,
+        offset: text.length,
+        ...(w.confidence !== undefined ? { confidence: w.confidence } : {}),
+      });
       text += w.text;
     });
   }

@@ -60,7 +60,11 @@ const letters = (s: string) => (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
 class PageTimeout extends Error {}
 
 /** Runs `work` with a signal that fires on the caller's abort or after `ms`; a time-out rejects with PageTimeout. */
-async function withPageLimit<T>(ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withPageLimit<T>(
+  ms: number,
+  outer: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const ctl = new AbortController();
   const onAbort = () => ctl.abort(outer?.reason);
   outer?.addEventListener('abort', onAbort, { once: true });
@@ -94,14 +98,18 @@ const unreadPage = (page: number, e: unknown) =>
   `page ${page} could not be read (${e instanceof PageTimeout || e instanceof OcrEngineTimeout ? 'text recognition took too long' : 'text recognition failed'}); it is read as empty`;
 
 /** Failures that cost one page, not the document. */
-const pageFailure = (e: unknown) => e instanceof PageTimeout || e instanceof OcrEngineTimeout || (e instanceof OcrEngineFailed && !/pdfto/.test(e.program));
+const pageFailure = (e: unknown) =>
+  e instanceof PageTimeout ||
+  e instanceof OcrEngineTimeout ||
+  (e instanceof OcrEngineFailed && !/pdfto/.test(e.program));
 
 function pageOf(page: number, tsv: string, scale: number, source: PageText['source']): PageText {
   const parsed = parseTsvPage(tsv, scale);
   return { page, ...layoutText(orderLines(parsed.segments)), source, width: parsed.width, height: parsed.height };
 }
 
-const overlap = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
+const overlap = (a: Box, b: Box) =>
+  Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
 
 /**
  * Below this mean word confidence (0–100) of the first pass a page is checked for being sideways or upside down.
@@ -117,11 +125,13 @@ interface OcrRead {
   confidence: number;
 }
 
-
 /** A page OCR read with little confidence (and read some letters of) is named in the notes: its values are likely wrong. */
 function noteIfHardToRead(notes: PageNote[], read: OcrRead): void {
   if (read.confidence < HARD_TO_READ_CONFIDENCE && letters(read.page.text) > 0) {
-    notes.push({ page: read.page.page, text: `page ${read.page.page} is hard to read (text recognition confidence ${Math.round(read.confidence)} %); check the values taken from it` });
+    notes.push({
+      page: read.page.page,
+      text: `page ${read.page.page} is hard to read (text recognition confidence ${Math.round(read.confidence)} %); check the values taken from it`,
+    });
   }
 }
 
@@ -152,9 +162,16 @@ async function candidateLanguages(opts: SourceTextOptions): Promise<readonly str
  * items right 8 and 10 of 15 instead of 5 and 5 (scanned PDF, PNG), at about twice the OCR time of a page; the
  * language chosen from the first pass costs no third pass.
  */
-async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, page: number, signal: AbortSignal): Promise<OcrRead> {
+async function ocrPage(
+  opts: SourceTextOptions,
+  source: string,
+  dpi: number,
+  page: number,
+  signal: AbortSignal,
+): Promise<OcrRead> {
   const first = opts.language ?? 'eng';
-  const sparsePass = async (image: string) => parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
+  const sparsePass = async (image: string) =>
+    parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
   const upright = `${source}.upright.png`;
   const straightFile = `${source}.straight.png`;
   try {
@@ -172,19 +189,32 @@ async function ocrPage(opts: SourceTextOptions, source: string, dpi: number, pag
         if (again.confidence > sparse.confidence) [image, sparse, turned] = [upright, again, rotate];
       }
     }
-    const detected = pageLanguage(sparse.segments.flatMap((s) => s.words.map((w) => w.text)), await candidateLanguages(opts), first);
+    const detected = pageLanguage(
+      sparse.segments.flatMap((s) => s.words.map((w) => w.text)),
+      await candidateLanguages(opts),
+      first,
+    );
     const layout = parseTsvPage(await opts.engine.recogniseTsv(image, detected, dpi, signal, 'layout'), 72 / dpi);
     const read = layout.segments.flatMap((s) => s.words);
     const missed = sparse.segments.flatMap((s) => s.words).filter((w) => !read.some((r) => overlap(r.box, w.box)));
     const segments = [...layout.segments, ...missed.map((w) => ({ words: [w], box: w.box }))];
-    return { page: { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height }, turned, confidence: layout.confidence };
+    return {
+      page: { page, ...layoutText(orderLines(segments)), source: 'ocr', width: layout.width, height: layout.height },
+      turned,
+      confidence: layout.confidence,
+    };
   } finally {
     await rm(upright, { force: true });
     await rm(straightFile, { force: true });
   }
 }
 
-async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[], maxChars: number): Promise<PageText[]> {
+async function pdfText(
+  path: string,
+  opts: SourceTextOptions,
+  notes: PageNote[],
+  maxChars: number,
+): Promise<PageText[]> {
   const sizes = await pdfPageSizes(path);
   const { engine } = opts;
   const limitMs = opts.pageTimeoutMs ?? engine.pageTimeoutMs;
@@ -233,7 +263,14 @@ async function pdfText(path: string, opts: SourceTextOptions, notes: PageNote[],
               lengths[i] = 0;
               notes.push({ page, text: unreadPage(page, e) });
               const turned = size.rotation % 180 === 90;
-              return { page, text: '', words: [], source: 'ocr', width: turned ? size.height : size.width, height: turned ? size.width : size.height };
+              return {
+                page,
+                text: '',
+                words: [],
+                source: 'ocr',
+                width: turned ? size.height : size.width,
+                height: turned ? size.width : size.height,
+              };
             }
             if (!all.signal.aborted) all.abort(e);
             throw e;
@@ -255,7 +292,10 @@ async function imageText(path: string, opts: SourceTextOptions, notes: PageNote[
   const enlarged = join(opts.workDir, 'extract-image-ocr.png');
   try {
     const { width, height } = await sharp(png).metadata();
-    const size = { width: Math.round(((width ?? 0) * 72 * 100) / dpi) / 100, height: Math.round(((height ?? 0) * 72 * 100) / dpi) / 100 };
+    const size = {
+      width: Math.round(((width ?? 0) * 72 * 100) / dpi) / 100,
+      height: Math.round(((height ?? 0) * 72 * 100) / dpi) / 100,
+    };
     try {
       const page = await opts.engine.limit(() =>
         withPageLimit(opts.pageTimeoutMs ?? opts.engine.pageTimeoutMs, opts.signal, async (signal) => {
@@ -320,7 +360,10 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
   const capped = capText(pages, EXTRACTION_LIMITS.maxTextChars);
   // Notes of pages the cap left out are dropped with them.
   const kept = capped.pages.at(-1)?.page ?? 0;
-  const pageNotes = notes.filter((n) => n.page <= kept).sort((a, b) => a.page - b.page).map((n) => n.text);
+  const pageNotes = notes
+    .filter((n) => n.page <= kept)
+    .sort((a, b) => a.page - b.page)
+    .map((n) => n.text);
   return {
     pages: capped.pages,
     truncated: capped.truncated,
@@ -328,4 +371,3 @@ export async function readSourceText(path: string, opts: SourceTextOptions): Pro
     ...(einvoice ? { einvoice: einvoice.xml } : {}),
   };
 }
-

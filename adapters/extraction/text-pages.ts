@@ -60,7 +60,10 @@ function plainTextPage(page: number, part: string, room: number): PageText {
  * limit falls keeps its whole words up to it, later pages are left out, and a warning names the page and the
  * character of its text where reading stopped.
  */
-export function capText(pages: readonly PageText[], maxChars: number): { pages: PageText[]; truncated: boolean; warnings: string[] } {
+export function capText(
+  pages: readonly PageText[],
+  maxChars: number,
+): { pages: PageText[]; truncated: boolean; warnings: string[] } {
   const out: PageText[] = [];
   let used = 0;
   for (const p of pages) {

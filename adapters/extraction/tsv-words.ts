@@ -60,7 +60,12 @@ export function parseTsvPage(tsv: string, scale: number): TsvPage {
     }
     const key = `${a}/${b}/${c}`;
     const words = segments.get(key) ?? [];
-    const box = { x0: round2(left! * scale), y0: round2(top! * scale), x1: round2((left! + w!) * scale), y1: round2((top! + h!) * scale) };
+    const box = {
+      x0: round2(left! * scale),
+      y0: round2(top! * scale),
+      x1: round2((left! + w!) * scale),
+      y1: round2((top! + h!) * scale),
+    };
     words.push(known && conf < 100 ? { text, box, confidence: round2(conf) } : { text, box });
     segments.set(key, words);
   }

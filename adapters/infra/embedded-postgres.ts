@@ -89,7 +89,14 @@ export async function startEmbeddedPostgres(opts: {
       password: PASSWORD,
       persistent: true,
       createPostgresUser: userInfo().uid === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', `fsync=${opts.fsync === false ? 'off' : 'on'}`],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=300',
+        '-c',
+        `fsync=${opts.fsync === false ? 'off' : 'on'}`,
+      ],
       onLog: () => undefined,
       onError: (e) => opts.progress(`postgres: ${String(e).trim().slice(0, 300)}`),
     });

@@ -47,7 +47,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Prog
       }
     });
     const started = Date.now();
-    const ticker = setInterval(() => progress(`  ... still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+    const ticker = setInterval(
+      () => progress(`  ... still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`),
+      30_000,
+    );
     child.on('error', (e) => {
       clearInterval(ticker);
       reject(e);
@@ -65,9 +68,14 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Prog
  * builds it with `go install …@v1.5.1` into the cache folder. Returns null when none of that works (the
  * caller may then fall back to the SDK's own download).
  */
-export async function locateTemporalCli(opts: { explicitPath?: string | undefined; progress: Progress; build?: boolean }): Promise<string | null> {
+export async function locateTemporalCli(opts: {
+  explicitPath?: string | undefined;
+  progress: Progress;
+  build?: boolean;
+}): Promise<string | null> {
   if (opts.explicitPath) {
-    if (!isExecutable(opts.explicitPath)) throw new Error(`TEMPORAL_CLI_PATH is not an executable file: ${opts.explicitPath}`);
+    if (!isExecutable(opts.explicitPath))
+      throw new Error(`TEMPORAL_CLI_PATH is not an executable file: ${opts.explicitPath}`);
     return opts.explicitPath;
   }
   const fromPath = onPath('temporal');
@@ -81,7 +89,12 @@ export async function locateTemporalCli(opts: { explicitPath?: string | undefine
   mkdirSync(binDir, { recursive: true });
   opts.progress(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${binDir} (one time, a few minutes)`);
   const started = Date.now();
-  await run(go, ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], { ...process.env, GOBIN: binDir, GOFLAGS: '-mod=mod' }, opts.progress);
+  await run(
+    go,
+    ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`],
+    { ...process.env, GOBIN: binDir, GOFLAGS: '-mod=mod' },
+    opts.progress,
+  );
   if (!existsSync(cached)) throw new Error(`go install finished but ${cached} is missing`);
   opts.progress(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
   return cached;

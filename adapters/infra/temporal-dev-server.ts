@@ -82,20 +82,30 @@ export async function startTemporalDevServer(opts: {
   const child: ChildProcess = spawn(
     opts.cliPath,
     [
-      'server', 'start-dev',
-      '--db-filename', resolve(dir, 'temporal.sqlite'),
+      'server',
+      'start-dev',
+      '--db-filename',
+      resolve(dir, 'temporal.sqlite'),
       // SQLite's defaults (a rollback journal, fsync on every commit) cap the dev server at about 20 workflows a
       // second on a 2-core machine; a write-ahead log synced at checkpoints runs about 3x more (bench/README.md,
       // webhooks). A crashed process loses nothing; a power cut may lose the last commits, fine for a dev server.
-      '--sqlite-pragma', 'journal_mode=wal',
-      '--sqlite-pragma', 'synchronous=normal',
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
       // An activity a workflow task schedules goes back to the worker in the task's answer instead of through a poll.
-      '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
-      '--ip', '127.0.0.1',
-      '--port', String(opts.port),
-      '--ui-port', String(opts.uiPort),
-      '--namespace', opts.namespace,
-      '--log-level', 'error',
+      '--dynamic-config-value',
+      'system.enableActivityEagerExecution=true',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(opts.port),
+      '--ui-port',
+      String(opts.uiPort),
+      '--namespace',
+      opts.namespace,
+      '--log-level',
+      'error',
       ...SEARCH_ATTRIBUTE_NAMES.flatMap((n) => ['--search-attribute', `${n}=Keyword`]),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -107,10 +117,14 @@ export async function startTemporalDevServer(opts: {
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let dead = false;
   void exited.then(() => (dead = true));
-  await waitFor(async () => {
-    if (dead) throw new Error(`temporal server exited early: ${stderr.trim().slice(-1000)}`);
-    return (await isPortOpen('127.0.0.1', opts.port)) && temporalAnswers(address);
-  }, 120_000, 'the Temporal dev server');
+  await waitFor(
+    async () => {
+      if (dead) throw new Error(`temporal server exited early: ${stderr.trim().slice(-1000)}`);
+      return (await isPortOpen('127.0.0.1', opts.port)) && temporalAnswers(address);
+    },
+    120_000,
+    'the Temporal dev server',
+  );
   await ensureSearchAttributes(address, opts.namespace);
   opts.progress('Temporal dev server is ready');
   return {
@@ -128,7 +142,10 @@ export async function startTemporalDevServer(opts: {
 }
 
 /** Last resort on a machine without Go: the SDK downloads a CLI build (needs internet). */
-export async function startSdkDownloadedServer(opts: { namespace: string; progress: Progress }): Promise<TemporalServerHandle> {
+export async function startSdkDownloadedServer(opts: {
+  namespace: string;
+  progress: Progress;
+}): Promise<TemporalServerHandle> {
   opts.progress('no Temporal CLI and no Go: asking the Temporal SDK to download a dev server (needs internet)');
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({ server: { namespace: opts.namespace } });

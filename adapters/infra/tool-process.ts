@@ -13,7 +13,10 @@ import { spawn, spawnSync } from 'node:child_process';
 
 /** The program could not be started (not installed, no resources). */
 export class ToolUnavailable extends Error {
-  constructor(readonly program: string, cause: unknown) {
+  constructor(
+    readonly program: string,
+    cause: unknown,
+  ) {
     super(`${program} could not be started`, { cause });
     this.name = 'ToolUnavailable';
   }
@@ -21,7 +24,10 @@ export class ToolUnavailable extends Error {
 
 /** The program ran past its time limit and was stopped (with its process group). */
 export class ToolTimeout extends Error {
-  constructor(readonly program: string, readonly timeoutMs: number) {
+  constructor(
+    readonly program: string,
+    readonly timeoutMs: number,
+  ) {
     super(`${program} took longer than ${Math.round(timeoutMs / 1000)} s`);
     this.name = 'ToolTimeout';
   }
@@ -29,7 +35,11 @@ export class ToolTimeout extends Error {
 
 /** The program exited with a failure; `stderr` is the last 4000 characters of its log. */
 export class ToolFailed extends Error {
-  constructor(readonly program: string, readonly exitCode: number | null, readonly stderr: string) {
+  constructor(
+    readonly program: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
     super(`${program} failed (exit ${exitCode ?? 'signal'})`);
     this.name = 'ToolFailed';
   }
@@ -76,9 +86,12 @@ function lineSplitter(separator: RegExp | string, each: (line: string) => void) 
 /** Runs `program args`; resolves its standard output (empty when `onStdoutLine` reads it), rejects with the errors above. */
 export function runToolProcess(program: string, args: readonly string[], opts: ToolRunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const aborted = () => (opts.signal?.reason instanceof Error ? opts.signal.reason : new Error(`${program} was stopped`));
+    const aborted = () =>
+      opts.signal?.reason instanceof Error ? opts.signal.reason : new Error(`${program} was stopped`);
     if (opts.signal?.aborted) return reject(aborted());
-    const [cmd, argv] = hasSetpriv() ? ['setpriv', ['--pdeathsig', 'SIGKILL', '--', program, ...args]] : [program, [...args]];
+    const [cmd, argv] = hasSetpriv()
+      ? ['setpriv', ['--pdeathsig', 'SIGKILL', '--', program, ...args]]
+      : [program, [...args]];
     // The child inherits the environment (PATH for the programs it runs) plus the engine's settings.
     // eslint-disable-next-line no-restricted-properties
     const env = opts.env ? { ...process.env, ...opts.env } : undefined;

@@ -46,10 +46,7 @@ function errSerializer(err: unknown): Record<string, unknown> {
   };
 }
 
-export function createLogger(
-  opts: { level?: string; name?: string } = {},
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(opts: { level?: string; name?: string } = {}, destination?: DestinationStream): Logger {
   return pino(
     {
       level: opts.level ?? 'info',

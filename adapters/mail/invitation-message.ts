@@ -11,7 +11,11 @@ export interface InvitationMailFacts {
 }
 
 /** Header values and interpolated names never carry line breaks or other control characters (no header injection). */
-const oneLine = (s: string) => s.replace(/\p{Cc}+/gu, ' ').replace(/\s+/g, ' ').trim();
+const oneLine = (s: string) =>
+  s
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const ROLE_NAMES = { member: 'member', billing_admin: 'billing administrator' } as const;
 
@@ -19,7 +23,8 @@ const ROLE_NAMES = { member: 'member', billing_admin: 'billing administrator' } 
  * The dashboard page that accepts an invitation, with its token in the fragment: a browser never sends the fragment to
  * a server, so the token is in no request line, access log or Referer.
  */
-export const acceptInvitationUrl = (dashboardOrigin: string, token: string) => `${dashboardOrigin}/dashboard/accept-invitation#token=${token}`;
+export const acceptInvitationUrl = (dashboardOrigin: string, token: string) =>
+  `${dashboardOrigin}/dashboard/accept-invitation#token=${token}`;
 
 /** Subject and plain-text body of a company invitation: who invites to what, the link, and when it ends. */
 export function invitationMailContent(f: InvitationMailFacts): { subject: string; text: string } {

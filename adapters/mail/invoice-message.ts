@@ -16,7 +16,11 @@ export interface InvoiceMailFacts {
 }
 
 /** Header values never carry line breaks or other control characters (no header injection). */
-const oneLine = (s: string) => s.replace(/\p{Cc}+/gu, ' ').replace(/\s+/g, ' ').trim();
+const oneLine = (s: string) =>
+  s
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Subject and plain-text body of an invoice e-mail; the PDF document itself goes along as the attachment. */
 export function invoiceMailContent(f: InvoiceMailFacts): { subject: string; text: string } {

@@ -55,7 +55,11 @@ const isLoopback = (host: string) => LOOPBACK.has(host.toLowerCase()) || (isIP(h
 export function createSmtpMailer(settings: SmtpSettings): Mailer {
   // The password as sent by AUTH PLAIN and AUTH LOGIN, so it can be cut from any reply text that echoes it.
   const secrets = settings.password
-    ? [settings.password, Buffer.from(settings.password).toString('base64'), Buffer.from(`\u0000${settings.user ?? ''}\u0000${settings.password}`).toString('base64')]
+    ? [
+        settings.password,
+        Buffer.from(settings.password).toString('base64'),
+        Buffer.from(`\u0000${settings.user ?? ''}\u0000${settings.password}`).toString('base64'),
+      ]
     : [];
   const transport = createTransport({
     host: settings.host,
@@ -80,7 +84,11 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer {
           to: message.to,
           subject: message.subject,
           text: message.text,
-          attachments: message.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+          attachments: message.attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            contentType: a.contentType,
+          })),
           ...(message.messageId ? { messageId: `<${message.messageId}>` } : {}),
         });
         return { messageId: String(info.messageId ?? '').replace(/^<|>$/g, '') };
@@ -118,16 +126,27 @@ export function classifySmtpError(e: unknown, secrets: readonly string[] = []): 
   const err = (e ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown; message?: unknown };
   const code = typeof err.code === 'string' ? err.code : undefined;
   const reply = typeof err.responseCode === 'number' ? err.responseCode : undefined;
-  const text = scrub(typeof err.response === 'string' ? err.response : typeof err.message === 'string' ? err.message : 'unknown error', secrets);
+  const text = scrub(
+    typeof err.response === 'string' ? err.response : typeof err.message === 'string' ? err.message : 'unknown error',
+    secrets,
+  );
   if (code === 'EAUTH' || code === 'ENOAUTH') {
-    return new MailSendError('temporary', 'auth_failed', `SMTP login rejected${reply ? ` (${reply})` : ''}: check SMTP_URL`);
+    return new MailSendError(
+      'temporary',
+      'auth_failed',
+      `SMTP login rejected${reply ? ` (${reply})` : ''}: check SMTP_URL`,
+    );
   }
   if (reply !== undefined && reply >= 400) {
     const permanent = reply >= 500 && reply !== 503;
     return new MailSendError(permanent ? 'permanent' : 'temporary', `smtp_${reply}`, `SMTP server replied ${text}`);
   }
   const mapped = code ? TEMPORARY_CODES[code] : undefined;
-  return new MailSendError('temporary', mapped ?? 'send_failed', `SMTP send failed${code ? ` (${code})` : ''}: ${text}`);
+  return new MailSendError(
+    'temporary',
+    mapped ?? 'send_failed',
+    `SMTP send failed${code ? ` (${code})` : ''}: ${text}`,
+  );
 }
 
 /** One line, at most 200 characters, without the secrets or any e-mail address (the buyer's stays private). */

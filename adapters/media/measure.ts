@@ -3,8 +3,20 @@ import { PDFDocument } from 'pdf-lib';
 import sharp, { type Metadata } from 'sharp';
 import type { VideoMeasure } from '../../domain/media-work.js';
 import { textPages } from '../../domain/pricing.js';
-import { isMovingVideo, mediaDuration, probeMedia, videoFrameCount, type ProbeData, type ProbeStream } from './av/media-probe.js';
-import { isAcceptedContainer, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import {
+  isMovingVideo,
+  mediaDuration,
+  probeMedia,
+  videoFrameCount,
+  type ProbeData,
+  type ProbeStream,
+} from './av/media-probe.js';
+import {
+  isAcceptedContainer,
+  MediaToolTimeout,
+  MediaToolUnavailable,
+  type MediaToolOptions,
+} from './av/media-process.js';
 
 /** What the server measured of an uploaded file; prices and limits use these numbers, never the client's. */
 export interface MeasuredSource {
@@ -44,12 +56,19 @@ export const LIMITS = {
 };
 
 const IMAGE_MIME: Record<string, string> = {
-  jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', avif: 'image/avif', heif: 'image/heif',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  tiff: 'image/tiff',
+  avif: 'image/avif',
+  heif: 'image/heif',
 };
 
 /** sharp reports AVIF and HEIC as `heif`; the compression tells them apart (both types are registered). */
 function imageMime(format: string | undefined, compression: string | undefined): string | undefined {
-  if (format === 'heif') return compression === 'av1' ? 'image/avif' : compression === 'hevc' ? 'image/heic' : 'image/heif';
+  if (format === 'heif')
+    return compression === 'av1' ? 'image/avif' : compression === 'hevc' ? 'image/heic' : 'image/heif';
   return format ? IMAGE_MIME[format] : undefined;
 }
 
@@ -76,8 +95,19 @@ async function measurePdf(path: string, bytes: number): Promise<MeasuredSource> 
     throw new UnreadableSource('the PDF cannot be read');
   }
   if (!encrypted && pages === 0) throw new UnreadableSource('the PDF has no pages');
-  if (pages > LIMITS.pdfPages) throw new UnreadableSource(`the PDF has ${pages} pages; at most ${LIMITS.pdfPages} are accepted`);
-  return { kind: 'pdf', mimeType: 'application/pdf', bytes, pages, durationSeconds: null, encrypted, width: null, height: null, videoFrames: null };
+  if (pages > LIMITS.pdfPages)
+    throw new UnreadableSource(`the PDF has ${pages} pages; at most ${LIMITS.pdfPages} are accepted`);
+  return {
+    kind: 'pdf',
+    mimeType: 'application/pdf',
+    bytes,
+    pages,
+    durationSeconds: null,
+    encrypted,
+    width: null,
+    height: null,
+    videoFrames: null,
+  };
 }
 
 async function measureImage(path: string, bytes: number): Promise<MeasuredSource | null> {
@@ -91,11 +121,23 @@ async function measureImage(path: string, bytes: number): Promise<MeasuredSource
   const mimeType = imageMime(meta.format, meta.compression);
   if (!mimeType || !meta.width || !meta.height) return null;
   if (meta.width * meta.height > LIMITS.imagePixels) {
-    throw new UnreadableSource(`the image has ${meta.width}x${meta.height} pixels; at most ${LIMITS.imagePixels.toLocaleString('en-US')} pixels are accepted`);
+    throw new UnreadableSource(
+      `the image has ${meta.width}x${meta.height} pixels; at most ${LIMITS.imagePixels.toLocaleString('en-US')} pixels are accepted`,
+    );
   }
   // As displayed: an EXIF orientation of 5 to 8 swaps width and height (crops are taken in these coordinates).
   const { width, height } = meta.autoOrient ?? { width: meta.width, height: meta.height };
-  return { kind: 'image', mimeType, bytes, pages: 1, durationSeconds: null, encrypted: false, width, height, videoFrames: null };
+  return {
+    kind: 'image',
+    mimeType,
+    bytes,
+    pages: 1,
+    durationSeconds: null,
+    encrypted: false,
+    width,
+    height,
+    videoFrames: null,
+  };
 }
 
 /** Whether bytes are UTF-8 text as uploads accept it: no NUL byte, every sequence valid. */
@@ -112,7 +154,17 @@ export function isUtf8Text(buf: Uint8Array): boolean {
 async function measureText(path: string, bytes: number): Promise<MeasuredSource | null> {
   if (bytes > LIMITS.textBytes) return null;
   if (!isUtf8Text(await readFile(path))) return null;
-  return { kind: 'text', mimeType: 'text/plain; charset=utf-8', bytes, pages: textPages(bytes), durationSeconds: null, encrypted: false, width: null, height: null, videoFrames: null };
+  return {
+    kind: 'text',
+    mimeType: 'text/plain; charset=utf-8',
+    bytes,
+    pages: textPages(bytes),
+    durationSeconds: null,
+    encrypted: false,
+    width: null,
+    height: null,
+    videoFrames: null,
+  };
 }
 
 /**
@@ -125,7 +177,8 @@ async function measureMedia(path: string, bytes: number, opts: MediaToolOptions)
   let frames: number | null = null;
   try {
     data = await probeMedia(path, opts);
-    if (data && (data.streams ?? []).some((s) => s.codec_type === 'audio' || isMovingVideo(s))) duration = await mediaDuration(path, data, opts);
+    if (data && (data.streams ?? []).some((s) => s.codec_type === 'audio' || isMovingVideo(s)))
+      duration = await mediaDuration(path, data, opts);
     if (data && (data.streams ?? []).some(isMovingVideo)) frames = await videoFrameCount(path, opts);
   } catch (e) {
     if (e instanceof MediaToolTimeout) throw new UnreadableSource('the media took too long to read');
@@ -160,16 +213,23 @@ async function measureMedia(path: string, bytes: number, opts: MediaToolOptions)
 function displayedSize(stream: ProbeStream): { width: number; height: number } | null {
   if (!stream.width || !stream.height) return null;
   const rotation = stream.side_data_list?.find((d) => typeof d.rotation === 'number')?.rotation ?? 0;
-  return Math.abs(rotation) % 180 === 90 ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height };
+  return Math.abs(rotation) % 180 === 90
+    ? { width: stream.height, height: stream.width }
+    : { width: stream.width, height: stream.height };
 }
 
 /**
  * What a video costs to process, measured from its file (domain/media-work.ts): for an upload measured before its
  * frames were stored. Null when the file has no moving video stream that can be measured.
  */
-export async function measureVideoWork(path: string, durationSeconds: number, opts: MediaToolOptions = {}): Promise<VideoMeasure | null> {
+export async function measureVideoWork(
+  path: string,
+  durationSeconds: number,
+  opts: MediaToolOptions = {},
+): Promise<VideoMeasure | null> {
   const data = await probeMedia(path, opts);
-  const stream = data && isAcceptedContainer(data.format?.format_name) ? (data.streams ?? []).find(isMovingVideo) : undefined;
+  const stream =
+    data && isAcceptedContainer(data.format?.format_name) ? (data.streams ?? []).find(isMovingVideo) : undefined;
   const size = stream ? displayedSize(stream) : null;
   const frames = size ? await videoFrameCount(path, opts) : null;
   return size && frames ? { ...size, frames, durationSeconds } : null;
@@ -186,28 +246,43 @@ const WEBM_CODECS = new Set(['vp8', 'vp9', 'av1', 'vorbis', 'opus']);
  */
 export function mediaMimeType(kind: 'audio' | 'video', data: ProbeData): string {
   const format = String(data.format?.format_name ?? '').split(',')[0] ?? '';
-  const brand = String(data.format?.tags?.['major_brand'] ?? '').trim().toLowerCase();
+  const brand = String(data.format?.tags?.['major_brand'] ?? '')
+    .trim()
+    .toLowerCase();
   switch (format) {
     case 'mov':
       if (brand === 'qt') return 'video/quicktime';
-      if (brand.startsWith('3gp') || brand.startsWith('3gs') || brand.startsWith('3gr') || brand.startsWith('3ge')) return `${kind}/3gpp`;
+      if (brand.startsWith('3gp') || brand.startsWith('3gs') || brand.startsWith('3gr') || brand.startsWith('3ge'))
+        return `${kind}/3gpp`;
       if (brand.startsWith('3g2')) return `${kind}/3gpp2`;
       if (brand === 'mjp2' || brand === 'mj2s') return 'video/mj2';
       return `${kind}/mp4`;
     case 'matroska': {
-      const codecs = (data.streams ?? []).filter((s) => s.codec_type === 'audio' || s.codec_type === 'video').map((s) => String(s.codec_name));
+      const codecs = (data.streams ?? [])
+        .filter((s) => s.codec_type === 'audio' || s.codec_type === 'video')
+        .map((s) => String(s.codec_name));
       return codecs.length > 0 && codecs.every((c) => WEBM_CODECS.has(c)) ? `${kind}/webm` : `${kind}/matroska`;
     }
-    case 'mp3': return 'audio/mpeg';
-    case 'wav': return 'audio/wav';
-    case 'ogg': return `${kind}/ogg`;
-    case 'flac': return 'audio/flac';
-    case 'aac': return 'audio/aac';
-    case 'amr': return 'audio/AMR';
-    case 'mpegts': return 'video/mp2t';
-    case 'mpeg': return `${kind}/mpeg`;
-    case 'avi': return 'video/x-msvideo';
-    default: return 'application/octet-stream';
+    case 'mp3':
+      return 'audio/mpeg';
+    case 'wav':
+      return 'audio/wav';
+    case 'ogg':
+      return `${kind}/ogg`;
+    case 'flac':
+      return 'audio/flac';
+    case 'aac':
+      return 'audio/aac';
+    case 'amr':
+      return 'audio/AMR';
+    case 'mpegts':
+      return 'video/mp2t';
+    case 'mpeg':
+      return `${kind}/mpeg`;
+    case 'avi':
+      return 'video/x-msvideo';
+    default:
+      return 'application/octet-stream';
   }
 }
 
@@ -228,7 +303,10 @@ export async function displayedImageSize(path: string): Promise<{ width: number;
  * is read as the text it is, never followed.
  */
 export function namesOtherFiles(start: Buffer): string | null {
-  const text = start.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  const text = start
+    .toString('latin1')
+    .replace(/^\xEF\xBB\xBF/, '')
+    .trimStart();
   if (text.startsWith('#EXTM3U')) return 'HLS playlist';
   if (text.startsWith('ffconcat version')) return 'ffconcat list';
   if (/<MPD[\s>]/.test(text)) return 'DASH manifest';
@@ -247,7 +325,10 @@ export async function measureSource(path: string, bytes: number, opts: MediaTool
   const asDocument = (await measureImage(path, bytes)) ?? (await measureText(path, bytes));
   if (asDocument) return asDocument;
   const manifest = namesOtherFiles(start);
-  if (manifest) throw new UnreadableSource(`the file is a media playlist or manifest (${manifest}) that names other files; upload the audio or video file itself`);
+  if (manifest)
+    throw new UnreadableSource(
+      `the file is a media playlist or manifest (${manifest}) that names other files; upload the audio or video file itself`,
+    );
   const measured = await measureMedia(path, bytes, opts);
   if (!measured) throw new UnreadableSource('the file is not a readable PDF, image, UTF-8 text, audio or video');
   return measured;

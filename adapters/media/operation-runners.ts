@@ -2,9 +2,29 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { parsePageRanges } from '../../domain/validation/page-ranges.js';
-import { engineDetail, InvalidSourceError, ProviderUnavailableError, WorkTimeoutError } from '../providers/provider-errors.js';
-import { compressImage, CropOutsideImage, editImage, toWebp, type ImageEdit, type ImageFormat } from './image/image-operations.js';
-import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, UndrawableText, watermarkPages } from './pdf/pdf-operations.js';
+import {
+  engineDetail,
+  InvalidSourceError,
+  ProviderUnavailableError,
+  WorkTimeoutError,
+} from '../providers/provider-errors.js';
+import {
+  compressImage,
+  CropOutsideImage,
+  editImage,
+  toWebp,
+  type ImageEdit,
+  type ImageFormat,
+} from './image/image-operations.js';
+import {
+  deletePages,
+  extractPages,
+  mergePdfs,
+  numberPages,
+  rotatePages,
+  UndrawableText,
+  watermarkPages,
+} from './pdf/pdf-operations.js';
 import { WatermarkFontsUnavailable } from './pdf/watermark-fonts.js';
 import { protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword, type QpdfOptions } from './pdf/qpdf.js';
 import { createOcrEngine, type OcrEngineOptions } from './ocr/ocr-engine.js';
@@ -13,7 +33,13 @@ import { createExtractionRunner } from '../extraction/extraction-runner.js';
 import { OfflineExtractionEngine } from '../extraction/offline-engine.js';
 import type { ExtractionProvider } from '../extraction/extraction-provider.js';
 import { runAvOperation, UnsuitableMedia, type AvOperation } from './av/av-operations.js';
-import { DEFAULT_FFMPEG_TIMEOUT_MS, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, type MediaToolOptions } from './av/media-process.js';
+import {
+  DEFAULT_FFMPEG_TIMEOUT_MS,
+  MediaToolFailed,
+  MediaToolTimeout,
+  MediaToolUnavailable,
+  type MediaToolOptions,
+} from './av/media-process.js';
 import type { RunnerSource, OperationRunner, OperationRunners } from './runner-contract.js';
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -54,7 +80,10 @@ async function onSource<T>(what: string, work: () => Promise<T>): Promise<T> {
     if (e instanceof CropOutsideImage) throw new InvalidSourceError(e.message);
     // System errors (disk full, too many open files…) are the platform's: let them be retried.
     if (e && typeof e === 'object' && 'syscall' in e) throw e;
-    throw new InvalidSourceError(`${what} could not be processed: it is damaged or in a form this operation does not support`, { detail: engineDetail(e) });
+    throw new InvalidSourceError(
+      `${what} could not be processed: it is damaged or in a form this operation does not support`,
+      { detail: engineDetail(e) },
+    );
   }
 }
 
@@ -94,7 +123,9 @@ function qpdfRunner(run: (input: string, output: string, password: string) => Pr
   };
 }
 
-function imageRunner(transform: (bytes: Buffer, options: Record<string, unknown>) => Promise<{ data: Buffer; format: ImageFormat }>): OperationRunner {
+function imageRunner(
+  transform: (bytes: Buffer, options: Record<string, unknown>) => Promise<{ data: Buffer; format: ImageFormat }>,
+): OperationRunner {
   return async ({ sources, options }) => {
     const bytes = await readFile(only(sources).path);
     const out = await onSource('the image', () => transform(bytes, options));
@@ -110,10 +141,23 @@ function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRun
   return async ({ sources, options, workDir, progress, signal }) => {
     const source = only(sources);
     try {
-      const out = await runAvOperation({
-        operation, path: source.path, options, workDir, signal,
-        onProgress: progress && ((p) => progress({ fraction: p.totalSeconds > 0 ? p.doneSeconds / p.totalSeconds : 0, detail: `${p.doneSeconds.toFixed(1)} s of ${p.totalSeconds.toFixed(1)} s` })),
-      }, tools);
+      const out = await runAvOperation(
+        {
+          operation,
+          path: source.path,
+          options,
+          workDir,
+          signal,
+          onProgress:
+            progress &&
+            ((p) =>
+              progress({
+                fraction: p.totalSeconds > 0 ? p.doneSeconds / p.totalSeconds : 0,
+                detail: `${p.doneSeconds.toFixed(1)} s of ${p.totalSeconds.toFixed(1)} s`,
+              })),
+        },
+        tools,
+      );
       return [out];
     } catch (e) {
       if (e instanceof UnsuitableMedia) throw new InvalidSourceError(e.message);
@@ -124,7 +168,10 @@ function avRunner(operation: AvOperation, tools: MediaToolOptions): OperationRun
       // ffmpeg refused the file's content (a damaged stream): the source's fault, told in these words (ffmpeg's last log
       // line is logged only: it may name the stored file's path). Aborts (a lost heartbeat, a shutdown) are retried.
       if (e instanceof MediaToolFailed) {
-        throw new InvalidSourceError('the media could not be processed: a stream is damaged or in a codec this service cannot decode', { detail: e.detail });
+        throw new InvalidSourceError(
+          'the media could not be processed: a stream is damaged or in a codec this service cannot decode',
+          { detail: e.detail },
+        );
       }
       throw e;
     }
@@ -145,7 +192,10 @@ export function createFileOperationRunners(
   return {
     ...createOcrRunners(ocrEngine, ocr),
     // Field extraction reads scanned pages with the same OCR engine (and its page bound); the offline engine by default.
-    'flow-extract': createExtractionRunner(ocrEngine, { provider: extraction.provider ?? new OfflineExtractionEngine(), ...(ocr.defaultLanguage ? { language: ocr.defaultLanguage } : {}) }),
+    'flow-extract': createExtractionRunner(ocrEngine, {
+      provider: extraction.provider ?? new OfflineExtractionEngine(),
+      ...(ocr.defaultLanguage ? { language: ocr.defaultLanguage } : {}),
+    }),
     'pdf-extract': pdfPages(false, (b, pages) => extractPages(b, pages)),
     'pdf-delete': pdfPages(false, async (b, pages) => {
       const doc = await PDFDocument.load(b, { updateMetadata: false });
@@ -154,7 +204,9 @@ export function createFileOperationRunners(
     }),
     'pdf-rotate': pdfPages(true, (b, pages, o) => rotatePages(b, pages, o['angle'] as 90 | 180 | 270)),
     'pdf-watermark': pdfPages(true, (b, pages, o) => watermarkPages(b, pages, String(o['text']))),
-    'pdf-number': pdfPages(true, (b, pages, o) => numberPages(b, pages, typeof o['start'] === 'number' ? o['start'] : 1)),
+    'pdf-number': pdfPages(true, (b, pages, o) =>
+      numberPages(b, pages, typeof o['start'] === 'number' ? o['start'] : 1),
+    ),
     'pdf-protect': qpdfRunner((i, o, pw) => protectPdf(i, o, pw, qpdf)),
     'pdf-unlock': qpdfRunner((i, o, pw) => unlockPdf(i, o, pw, qpdf)),
     'pdf-merge': async ({ sources }) => {
@@ -163,7 +215,9 @@ export function createFileOperationRunners(
       return [{ data: await onSource('a PDF', () => mergePdfs(inputs)), format: 'pdf' }];
     },
     'image-edit': imageRunner((b, o) => editImage(b, o as ImageEdit)),
-    'image-compress': imageRunner((b, o) => compressImage(b, o as { format?: ImageFormat; level?: 'balanced' | 'strong' })),
+    'image-compress': imageRunner((b, o) =>
+      compressImage(b, o as { format?: ImageFormat; level?: 'balanced' | 'strong' }),
+    ),
     webp: imageRunner((b) => toWebp(b)),
     'audio-trim': avRunner('audio-trim', media),
     'audio-compress': avRunner('audio-compress', media),

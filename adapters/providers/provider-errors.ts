@@ -19,7 +19,10 @@
  * Anything else is unexpected: retried a few times, then the job fails as `processing_error`.
  */
 export class ProviderUnavailableError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'ProviderUnavailableError';
   }
@@ -39,7 +42,8 @@ export class InvalidSourceError extends Error {
 }
 
 /** The text of a caught error, one line and bounded, for an InvalidSourceError's `detail` (logged, never shown). */
-export const engineDetail = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim().slice(0, 500);
+export const engineDetail = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim().slice(0, 500);
 
 export class ProviderUnusableError extends Error {
   constructor(message: string) {

@@ -17,7 +17,11 @@ export interface FileStore {
    * Streams `source` to a temporary file; `onBytes` sees every chunk size and may throw to abort. Aborting
    * `signal` ends the write at once (the temporary file is removed), whatever state `source` is in.
    */
-  writeTemp(source: Readable, onBytes: (n: number) => void, signal?: AbortSignal): Promise<{ tempPath: string; bytes: number; sha256: string }>;
+  writeTemp(
+    source: Readable,
+    onBytes: (n: number) => void,
+    signal?: AbortSignal,
+  ): Promise<{ tempPath: string; bytes: number; sha256: string }>;
   commit(tempPath: string, id: string): Promise<string>;
   /** Writes `data` under `id` atomically (temporary file, then rename): a repeat replaces it whole. */
   put(id: string, data: Uint8Array): Promise<void>;

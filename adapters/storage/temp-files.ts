@@ -123,7 +123,8 @@ export async function startTempSweeper(root: string, logger: Logger): Promise<{ 
   const sweep = async () => {
     try {
       const removed = await sweepAbandonedTemp(root);
-      if (removed.files > 0) logger.info(removed, 'removed temporary files no live request owns (of processes that are gone)');
+      if (removed.files > 0)
+        logger.info(removed, 'removed temporary files no live request owns (of processes that are gone)');
     } catch (err) {
       logger.warn({ err }, 'could not sweep the temporary files of the file store');
     }

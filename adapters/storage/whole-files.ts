@@ -8,7 +8,9 @@ import { access, readFile, rename, writeFile } from 'node:fs/promises';
 /** Writes `data` (text, bytes, or a value as JSON) next to `path` and renames it into place; owner-only. */
 export async function writeWhole(path: string, data: string | Uint8Array | object): Promise<void> {
   const part = `${path}.${process.pid}.part`;
-  await writeFile(part, typeof data === 'string' || data instanceof Uint8Array ? data : JSON.stringify(data), { mode: 0o600 });
+  await writeFile(part, typeof data === 'string' || data instanceof Uint8Array ? data : JSON.stringify(data), {
+    mode: 0o600,
+  });
   await rename(part, path);
 }
 
@@ -22,4 +24,8 @@ export async function readJsonIfExists<T>(path: string): Promise<T | null> {
   }
 }
 
-export const fileExists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+export const fileExists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );

@@ -85,7 +85,8 @@ export async function postWithPolicy(
   });
 
   const check = checkDestinationUrl(rawUrl, { allowLoopbackForTests: opts.allowLoopbackForTests });
-  if (!check.ok) return done({ statusCode: null, errorClass: 'policy_rejected', errorMessage: check.reason, address: null });
+  if (!check.ok)
+    return done({ statusCode: null, errorClass: 'policy_rejected', errorMessage: check.reason, address: null });
 
   let address: string;
   if (check.loopbackTestTarget) {
@@ -164,7 +165,9 @@ export async function postWithPolicy(
       fail('socket_timeout', 'socket idle for too long');
       req.destroy();
     });
-    req.on('error', (err: NodeJS.ErrnoException) => fail(classifyNetworkError(err), `network error (${err.code ?? 'unknown'})`));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      fail(classifyNetworkError(err), `network error (${err.code ?? 'unknown'})`),
+    );
     req.end(body);
   });
 }
@@ -174,7 +177,10 @@ function classifyNetworkError(err: NodeJS.ErrnoException): AttemptErrorClass {
   if (code === 'ECONNREFUSED') return 'connection_refused';
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'connection_reset';
   if (code === 'ETIMEDOUT') return 'connect_timeout';
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /certificate|ssl|tls/i.test(err.message)) {
+  if (
+    /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) ||
+    /certificate|ssl|tls/i.test(err.message)
+  ) {
     return 'tls_error';
   }
   return 'network_error';

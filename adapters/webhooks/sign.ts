@@ -8,8 +8,7 @@ export function signBody(secret: string, timestamp: number, body: Buffer): strin
 }
 
 export type VerifyResult =
-  | { ok: true }
-  | { ok: false; reason: 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 'bad_signature' };
+  { ok: true } | { ok: false; reason: 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 'bad_signature' };
 
 /**
  * Receiver-side verification, done on the raw bytes before any JSON parsing: the timestamp must be within

@@ -28,7 +28,8 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, reason: 'url is required' };
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters` };
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
-  if (/[\s\u0000-\u001f\u007f\\]/.test(raw)) return { ok: false, reason: 'url contains whitespace, control characters or backslashes' };
+  if (/[\s\u0000-\u001f\u007f\\]/.test(raw))
+    return { ok: false, reason: 'url contains whitespace, control characters or backslashes' };
   let url: URL;
   try {
     url = normalisedUrl(raw);
@@ -41,7 +42,11 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (url.search || raw.includes('?')) return { ok: false, reason: 'url must not contain a query string' };
   if (url.hash || raw.includes('#')) return { ok: false, reason: 'url must not contain a fragment' };
 
-  if (opts.allowLoopbackForTests && LOOPBACK_TEST_HOSTS.has(url.hostname) && (url.protocol === 'http:' || url.protocol === 'https:')) {
+  if (
+    opts.allowLoopbackForTests &&
+    LOOPBACK_TEST_HOSTS.has(url.hostname) &&
+    (url.protocol === 'http:' || url.protocol === 'https:')
+  ) {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const hostname = url.hostname === '[::1]' ? '::1' : url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
     return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: true };
@@ -51,7 +56,8 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   // WHATWG parsing drops the default port, so an explicit ":443" becomes "".
   if (url.port !== '') return { ok: false, reason: 'url must use port 443' };
   const host = url.hostname;
-  if (host.startsWith('[') || isIP(host) !== 0) return { ok: false, reason: 'url must use a DNS name, not an IP address' };
+  if (host.startsWith('[') || isIP(host) !== 0)
+    return { ok: false, reason: 'url must use a DNS name, not an IP address' };
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
   if (!name.includes('.')) return { ok: false, reason: 'url must use a fully qualified public DNS name' };
   const info = parseDomain(name, { allowPrivateDomains: false });
@@ -98,8 +104,14 @@ export function isPublicAddress(address: string): boolean {
     const v4 = parsed as ipaddr.IPv4;
     // ipaddr.js has no names for these; all are not globally reachable.
     const extra: Array<[string, number]> = [
-      ['0.0.0.0', 8], ['100.64.0.0', 10], ['192.0.0.0', 24], ['192.0.2.0', 24], ['198.18.0.0', 15],
-      ['198.51.100.0', 24], ['203.0.113.0', 24], ['240.0.0.0', 4],
+      ['0.0.0.0', 8],
+      ['100.64.0.0', 10],
+      ['192.0.0.0', 24],
+      ['192.0.2.0', 24],
+      ['198.18.0.0', 15],
+      ['198.51.100.0', 24],
+      ['203.0.113.0', 24],
+      ['240.0.0.0', 4],
     ];
     if (extra.some(([net, bits]) => v4.match(ipaddr.IPv4.parse(net), bits))) return false;
   }

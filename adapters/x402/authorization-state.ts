@@ -1,6 +1,15 @@
 import {
-  createPublicClient, fallback, getAddress, http, isAddressEqual, isHex, parseAbi, parseEventLogs,
-  type Address, type Hex, type TransactionReceipt,
+  createPublicClient,
+  fallback,
+  getAddress,
+  http,
+  isAddressEqual,
+  isHex,
+  parseAbi,
+  parseEventLogs,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
 } from 'viem';
 import { base } from 'viem/chains';
 
@@ -61,10 +70,17 @@ export function createAuthorizationStateReader(opts: {
     if (receipt.status !== 'success') return false;
     const logs = parseEventLogs({ abi: ABI, logs: receipt.logs.filter((l) => isAddressEqual(l.address, ref.asset)) });
     const used = logs.some(
-      (l) => l.eventName === 'AuthorizationUsed' && isAddressEqual(l.args.authorizer, ref.from) && l.args.nonce.toLowerCase() === ref.nonce.toLowerCase(),
+      (l) =>
+        l.eventName === 'AuthorizationUsed' &&
+        isAddressEqual(l.args.authorizer, ref.from) &&
+        l.args.nonce.toLowerCase() === ref.nonce.toLowerCase(),
     );
     const transfer = logs.some(
-      (l) => l.eventName === 'Transfer' && isAddressEqual(l.args.from, ref.from) && isAddressEqual(l.args.to, ref.to) && l.args.value === ref.value,
+      (l) =>
+        l.eventName === 'Transfer' &&
+        isAddressEqual(l.args.from, ref.from) &&
+        isAddressEqual(l.args.to, ref.to) &&
+        l.args.value === ref.value,
     );
     return used && transfer;
   };
@@ -81,7 +97,10 @@ export function createAuthorizationStateReader(opts: {
   return {
     async inspect(ref, hintTx) {
       const used = await client.readContract({
-        address: getAddress(ref.asset), abi: ABI, functionName: 'authorizationState', args: [getAddress(ref.from), ref.nonce],
+        address: getAddress(ref.asset),
+        abi: ABI,
+        functionName: 'authorizationState',
+        args: [getAddress(ref.from), ref.nonce],
       });
       if (!used) return { state: 'unused' };
       if (hintTx && isHex(hintTx) && hintTx.length === 66) {
@@ -96,7 +115,10 @@ export function createAuthorizationStateReader(opts: {
         client.getLogs({ address: getAddress(ref.asset), event: ABI[2], args, ...range }),
       ]);
       const tx = usedEvents[0]?.transactionHash;
-      if (!tx) return canceledEvents[0] ? { state: 'used_otherwise', transaction: canceledEvents[0].transactionHash } : { state: 'unknown' };
+      if (!tx)
+        return canceledEvents[0]
+          ? { state: 'used_otherwise', transaction: canceledEvents[0].transactionHash }
+          : { state: 'unknown' };
       const receipt = await receiptOf(tx);
       if (!receipt) return { state: 'unknown' };
       return paidBy(receipt, ref) ? { state: 'paid', transaction: tx } : { state: 'used_otherwise', transaction: tx };

@@ -1,6 +1,13 @@
 import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { x402Facilitator } from '@x402/core/facilitator';
-import type { Network, PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
+import type {
+  Network,
+  PaymentPayload,
+  PaymentRequirements,
+  SettleResponse,
+  SupportedResponse,
+  VerifyResponse,
+} from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -8,7 +15,13 @@ import { concat, createWalletClient, encodeFunctionData, http, publicActions, ty
 import { privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { FEE_NETWORK } from '../../domain/networks.js';
-import { SettlementNotBroadcastError, createSettlementSender, inProcessTurns, type SenderNode, type SendingTurns } from './settlement-sender.js';
+import {
+  SettlementNotBroadcastError,
+  createSettlementSender,
+  inProcessTurns,
+  type SenderNode,
+  type SendingTurns,
+} from './settlement-sender.js';
 
 /** Which facilitator verifies and settles /x402 fees (the same shape as Config['x402']['facilitator']). */
 export type FacilitatorSettings =
@@ -79,16 +92,26 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
   type Args<K extends keyof typeof wallet> = Parameters<(typeof wallet)[K] & ((...a: never[]) => unknown)>[0];
   const node: SenderNode = {
     key: { chainId: base.id, address: account.address },
-    pendingNonce: async () => BigInt(await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })),
+    pendingNonce: async () =>
+      BigInt(await wallet.getTransactionCount({ address: account.address, blockTag: 'pending' })),
     async prepare({ to, data, gas }) {
       // Gas, fees and type only: the nonce is the turn's.
       const request = await wallet.prepareTransactionRequest({
-        account, chain: base, to, data, ...(gas !== undefined ? { gas } : {}), parameters: ['chainId', 'fees', 'gas', 'type'],
+        account,
+        chain: base,
+        to,
+        data,
+        ...(gas !== undefined ? { gas } : {}),
+        parameters: ['chainId', 'fees', 'gas', 'type'],
       });
       return (nonce) => wallet.signTransaction({ ...request, nonce: Number(nonce) } as Args<'signTransaction'>);
     },
     sendRaw: (serializedTransaction) => wallet.sendRawTransaction({ serializedTransaction }),
-    knows: (hash) => wallet.getTransaction({ hash }).then(() => true, () => false),
+    knows: (hash) =>
+      wallet.getTransaction({ hash }).then(
+        () => true,
+        () => false,
+      ),
   };
   const sender = createSettlementSender({ node, turns: opts.sendingTurns ?? inProcessTurns() });
   // What the sender reported during one settle call: a transaction it refused to broadcast, and whether one went out.
@@ -112,7 +135,11 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
       verifyTypedData: (args) => wallet.verifyTypedData(args as Args<'verifyTypedData'>),
       writeContract: (args) => {
         const data = encodeFunctionData({ abi: args.abi as Abi, functionName: args.functionName, args: args.args });
-        return send({ to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data, gas: args.gas });
+        return send({
+          to: args.address,
+          data: args.dataSuffix ? concat([data, args.dataSuffix]) : data,
+          gas: args.gas,
+        });
       },
       sendTransaction: (args) => send({ to: args.to, data: args.data }),
       waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args),
@@ -127,14 +154,24 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
       const result = await sends.run(record, () => facilitator.settle(payload, requirements));
       // @x402/evm reports a send that threw as a generic transaction failure, which could as well mean "broadcast, then
       // lost": say that nothing went out, so the outcome is known at once (a specific reason it found stays).
-      if (!result.success && !result.transaction && record.notBroadcast && !record.broadcast && result.errorReason === GENERIC_TRANSACTION_FAILURE) {
+      if (
+        !result.success &&
+        !result.transaction &&
+        record.notBroadcast &&
+        !record.broadcast &&
+        result.errorReason === GENERIC_TRANSACTION_FAILURE
+      ) {
         return { ...result, errorReason: SETTLEMENT_NOT_BROADCAST, errorMessage: record.notBroadcast.message };
       }
       return result;
     },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
-  return { kind: 'self', client: scrubbed(client, [settings.privateKey], opts.baseRpcUrls), signerAddress: account.address };
+  return {
+    kind: 'self',
+    client: scrubbed(client, [settings.privateKey], opts.baseRpcUrls),
+    signerAddress: account.address,
+  };
 }
 
 /**
@@ -144,7 +181,9 @@ export function createFacilitator(settings: FacilitatorSettings, opts: Facilitat
  */
 function scrubbed(client: FacilitatorClient, secrets: readonly Hex[], urls: readonly string[]): FacilitatorClient {
   const replacements: Array<[RegExp, string]> = [
-    ...secrets.flatMap((s) => [s, s.slice(2)]).map((s): [RegExp, string] => [new RegExp(escape(s), 'gi'), '[redacted]']),
+    ...secrets
+      .flatMap((s) => [s, s.slice(2)])
+      .map((s): [RegExp, string] => [new RegExp(escape(s), 'gi'), '[redacted]']),
     ...urls.filter(Boolean).map((u, i): [RegExp, string] => [new RegExp(escape(u), 'g'), `[endpoint ${i + 1}]`]),
   ];
   const scrub = (text: string) => replacements.reduce((t, [re, by]) => t.replace(re, by), text);
@@ -161,7 +200,8 @@ function scrubbed(client: FacilitatorClient, secrets: readonly Hex[], urls: read
         }
       }
     }
-    if (Array.isArray(e.metaMessages)) e.metaMessages = e.metaMessages.map((m) => (typeof m === 'string' ? scrub(m) : m));
+    if (Array.isArray(e.metaMessages))
+      e.metaMessages = e.metaMessages.map((m) => (typeof m === 'string' ? scrub(m) : m));
     if (e.cause !== undefined) scrubError(e.cause, depth + 1);
     return e;
   };
@@ -174,10 +214,20 @@ function scrubbed(client: FacilitatorClient, secrets: readonly Hex[], urls: read
   };
   return {
     verify: (p, r) =>
-      guard<VerifyResponse>(() => client.verify(p, r), (v) => (v.invalidMessage ? { ...v, invalidMessage: scrub(v.invalidMessage) } : v)),
+      guard<VerifyResponse>(
+        () => client.verify(p, r),
+        (v) => (v.invalidMessage ? { ...v, invalidMessage: scrub(v.invalidMessage) } : v),
+      ),
     settle: (p, r) =>
-      guard<SettleResponse>(() => client.settle(p, r), (s) => (s.errorMessage ? { ...s, errorMessage: scrub(s.errorMessage) } : s)),
-    getSupported: () => guard(() => client.getSupported(), (s) => s),
+      guard<SettleResponse>(
+        () => client.settle(p, r),
+        (s) => (s.errorMessage ? { ...s, errorMessage: scrub(s.errorMessage) } : s),
+      ),
+    getSupported: () =>
+      guard(
+        () => client.getSupported(),
+        (s) => s,
+      ),
   };
 }
 

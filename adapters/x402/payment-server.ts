@@ -1,5 +1,19 @@
-import { x402ResourceServer, type FacilitatorClient, type HTTPAdapter, type HTTPRequestContext, type HTTPTransportContext } from '@x402/core/server';
-import { SettleError, VerifyError, type PaymentPayload, type PaymentRequired, type PaymentRequirements, type SettleResponse, type VerifyResponse } from '@x402/core/types';
+import {
+  x402ResourceServer,
+  type FacilitatorClient,
+  type HTTPAdapter,
+  type HTTPRequestContext,
+  type HTTPTransportContext,
+} from '@x402/core/server';
+import {
+  SettleError,
+  VerifyError,
+  type PaymentPayload,
+  type PaymentRequired,
+  type PaymentRequirements,
+  type SettleResponse,
+  type VerifyResponse,
+} from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { z } from 'zod';
@@ -44,13 +58,26 @@ export interface Eip3009Authorization {
   nonce: `0x${string}`;
 }
 
-const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((v) => v as `0x${string}`);
+const addr = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((v) => v as `0x${string}`);
 const uint = z.string().regex(/^\d{1,78}$/);
 const eip3009Payload = z.object({
-  signature: z.string().regex(/^0x[0-9a-fA-F]+$/).optional(),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/)
+    .optional(),
   authorization: z.object({
-    from: addr, to: addr, value: uint, validAfter: uint, validBefore: uint,
-    nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/).transform((v) => v as `0x${string}`),
+    from: addr,
+    to: addr,
+    value: uint,
+    validAfter: uint,
+    validBefore: uint,
+    nonce: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/)
+      .transform((v) => v as `0x${string}`),
   }),
 });
 
@@ -73,13 +100,28 @@ export interface X402PaymentServer {
   /** Fetches the facilitator's supported kinds once (retried on the next call after a failure). */
   ready(): Promise<void>;
   /** The PaymentRequired challenge of a resource (the PAYMENT-REQUIRED header content). */
-  paymentRequired(resource: PaidResource, resourceUrl: string, error?: string, request?: RequestView): Promise<PaymentRequired>;
+  paymentRequired(
+    resource: PaidResource,
+    resourceUrl: string,
+    error?: string,
+    request?: RequestView,
+  ): Promise<PaymentRequired>;
   /** The advertised requirement a payload was signed for, after checking its extension echoes. */
   match(paymentRequired: PaymentRequired, payload: PaymentPayload): MatchResult;
   /** The facilitator's verdict; throws only when there is none (unreachable, timeout, malformed answer). */
-  verify(payload: PaymentPayload, requirements: PaymentRequirements, paymentRequired: PaymentRequired, request?: RequestView): Promise<VerifyResponse>;
+  verify(
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    paymentRequired: PaymentRequired,
+    request?: RequestView,
+  ): Promise<VerifyResponse>;
   /** The facilitator's settlement answer; throws only when there is none (the outcome is then unknown). */
-  settle(payload: PaymentPayload, requirements: PaymentRequirements, paymentRequired: PaymentRequired, request?: RequestView): Promise<SettleResponse>;
+  settle(
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    paymentRequired: PaymentRequired,
+    request?: RequestView,
+  ): Promise<SettleResponse>;
 }
 
 export function createX402PaymentServer(opts: {
@@ -112,7 +154,8 @@ export function createX402PaymentServer(opts: {
     },
     async paymentRequired(resource, resourceUrl, error, request) {
       await this.ready();
-      if (!/^[1-9]\d*$/.test(resource.priceAtomic)) throw new Error(`x402: priceAtomic must be a positive integer, got ${resource.priceAtomic}`);
+      if (!/^[1-9]\d*$/.test(resource.priceAtomic))
+        throw new Error(`x402: priceAtomic must be a positive integer, got ${resource.priceAtomic}`);
       const requirements = await server.buildPaymentRequirements({
         scheme: 'exact',
         network: FEE_NETWORK_ID,
@@ -122,7 +165,9 @@ export function createX402PaymentServer(opts: {
       });
       // An MCP tool call has no HTTP request of its own to describe.
       const context = resource.mcpToolName ? undefined : transport(request, resourceUrl);
-      const extensions = context ? server.enrichExtensions(discoveryDeclaration(resource), context.request) : discoveryDeclaration(resource);
+      const extensions = context
+        ? server.enrichExtensions(discoveryDeclaration(resource), context.request)
+        : discoveryDeclaration(resource);
       return server.createPaymentRequiredResponse(
         requirements,
         { url: resourceUrl, description: resource.description, mimeType: resource.mimeType },
@@ -143,18 +188,35 @@ export function createX402PaymentServer(opts: {
     // SettleError): that is an answer, not an outage. Anything else thrown means the outcome is unknown.
     async verify(payload, requirements, paymentRequired, request) {
       try {
-        return await server.verifyPayment(payload, requirements, paymentRequired.extensions, transport(request, paymentRequired.resource.url));
+        return await server.verifyPayment(
+          payload,
+          requirements,
+          paymentRequired.extensions,
+          transport(request, paymentRequired.resource.url),
+        );
       } catch (err) {
-        if (err instanceof VerifyError) return { isValid: false, invalidReason: err.invalidReason ?? 'invalid_payment', payer: err.payer };
+        if (err instanceof VerifyError)
+          return { isValid: false, invalidReason: err.invalidReason ?? 'invalid_payment', payer: err.payer };
         throw err;
       }
     },
     async settle(payload, requirements, paymentRequired, request) {
       try {
-        return await server.settlePayment(payload, requirements, paymentRequired.extensions, transport(request, paymentRequired.resource.url));
+        return await server.settlePayment(
+          payload,
+          requirements,
+          paymentRequired.extensions,
+          transport(request, paymentRequired.resource.url),
+        );
       } catch (err) {
         if (err instanceof SettleError) {
-          return { success: false, errorReason: err.errorReason ?? 'settlement_failed', transaction: err.transaction, network: err.network, payer: err.payer };
+          return {
+            success: false,
+            errorReason: err.errorReason ?? 'settlement_failed',
+            transaction: err.transaction,
+            network: err.network,
+            payer: err.payer,
+          };
         }
         throw err;
       }
@@ -181,7 +243,8 @@ function discoveryDeclaration(resource: PaidResource): Record<string, unknown> {
   });
   // The declaration always says `output.type: "json"`; a binary answer (the evidence PDF) says what it is.
   const output = (declaration['bazaar'] as { info: { output?: Record<string, unknown> } }).info.output;
-  if (output && !/^application\/json\b/.test(resource.mimeType)) Object.assign(output, { type: 'binary', format: resource.mimeType });
+  if (output && !/^application\/json\b/.test(resource.mimeType))
+    Object.assign(output, { type: 'binary', format: resource.mimeType });
   return declaration;
 }
 

@@ -19,7 +19,10 @@ export interface RecordedNonce {
  * nonce it used (null when nothing was broadcast: nothing is recorded then).
  */
 export interface SendingTurns {
-  take<T>(key: SenderKey, send: (recorded: RecordedNonce | null) => Promise<{ value: T; used: bigint | null }>): Promise<T>;
+  take<T>(
+    key: SenderKey,
+    send: (recorded: RecordedNonce | null) => Promise<{ value: T; used: bigint | null }>,
+  ): Promise<T>;
 }
 
 /** Turns within this process only (a process that settles alone with its key): one at a time per key, the recorded nonce in memory. */
@@ -86,7 +89,8 @@ const RECORDED_NONCE_TRUST_MS = 60_000;
 /** Node answers meaning: this very transaction is already in its pool. */
 const ALREADY_KNOWN = /already known|known transaction|already imported|transaction already exists/i;
 /** Node answers meaning: another transaction of the key holds this nonce (sent meanwhile, or still pending). */
-const NONCE_TAKEN = /nonce too low|nonce has already been used|replacement transaction underpriced|replacement fee too low|transaction underpriced.*replace|nonce.*already.*used/i;
+const NONCE_TAKEN =
+  /nonce too low|nonce has already been used|replacement transaction underpriced|replacement fee too low|transaction underpriced.*replace|nonce.*already.*used/i;
 
 /**
  * Broadcasts settlement transactions of one facilitator key so that concurrent settlements never share a nonce:
@@ -124,7 +128,9 @@ export function createSettlementSender(opts: { node: SenderNode; turns: SendingT
         }
         if (!NONCE_TAKEN.test(text)) {
           if (unanswered !== undefined) return { unanswered }; // an earlier unanswered send may still be out
-          throw new SettlementNotBroadcastError(`the node refused the settlement transaction: ${fullMessage(err)}`, { cause: err });
+          throw new SettlementNotBroadcastError(`the node refused the settlement transaction: ${fullMessage(err)}`, {
+            cause: err,
+          });
         }
         // The nonce is taken: by this very transaction (an earlier send whose answer was lost, ours or the transport's
         // retry, landed) or by another one.
@@ -155,7 +161,10 @@ export function createSettlementSender(opts: { node: SenderNode; turns: SendingT
       const outcome = await broadcast(serialized, hash);
       if (outcome === 'accepted') return { value: hash, used: nonce };
       if (outcome !== 'nonce_taken') return { value: hash, used: null }; // may be out: not recorded, the chain decides
-      if (attempt >= NONCE_ATTEMPTS) throw new SettlementNotBroadcastError(`every nonce tried for the settlement transaction was taken (last ${nonce})`);
+      if (attempt >= NONCE_ATTEMPTS)
+        throw new SettlementNotBroadcastError(
+          `every nonce tried for the settlement transaction was taken (last ${nonce})`,
+        );
       refused = nonce;
     }
   };
@@ -181,7 +190,9 @@ export function createSettlementSender(opts: { node: SenderNode; turns: SendingT
           if (sent) return sent;
           throw err instanceof SettlementNotBroadcastError
             ? err
-            : new SettlementNotBroadcastError(`no sending turn for the settlement transaction: ${fullMessage(err)}`, { cause: err });
+            : new SettlementNotBroadcastError(`no sending turn for the settlement transaction: ${fullMessage(err)}`, {
+                cause: err,
+              });
         }
       });
     },
@@ -189,7 +200,11 @@ export function createSettlementSender(opts: { node: SenderNode; turns: SendingT
 }
 
 const notPrepared = (err: unknown) =>
-  err instanceof SettlementNotBroadcastError ? err : new SettlementNotBroadcastError(`the settlement transaction could not be prepared: ${fullMessage(err)}`, { cause: err });
+  err instanceof SettlementNotBroadcastError
+    ? err
+    : new SettlementNotBroadcastError(`the settlement transaction could not be prepared: ${fullMessage(err)}`, {
+        cause: err,
+      });
 
 /** Whether a JSON-RPC node answered the request (with an error), as opposed to no answer (timeout, connection, HTTP failure). */
 function answeredByNode(err: unknown): boolean {

@@ -32,20 +32,37 @@ export interface SessionSubmissionDeps {
  * a batch whose earlier retry is still queued or processing is refused with 409 `batch_retry_in_progress`, so a double
  * click (or two tabs) makes one retry batch. Once that retry has ended, the original may be retried again, as on /v1.
  */
-export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store: FileStore; logger: Logger; secretBox: SecretBox; submission: SessionSubmissionDeps | undefined; now: () => Date }): void {
+export function mountBatchRetry(
+  router: Router<AppState>,
+  deps: {
+    db: Db;
+    store: FileStore;
+    logger: Logger;
+    secretBox: SecretBox;
+    submission: SessionSubmissionDeps | undefined;
+    now: () => Date;
+  },
+): void {
   router.post('/batches/:id/retry-failed', async (ctx) => {
     assertNoFields(ctx.request.body, RETRY_BODY);
     const me = memberOf(ctx);
     const original = await companyBatch(deps.db, me.companyId, ctx.params['id'] ?? '');
     const submission = deps.submission;
-    if (!submission?.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
+    if (!submission?.workflows)
+      throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     const workflows = submission.workflows;
     const afterCommit: AfterCommit = [];
     const body = await deps.db.transaction(async (trx) => {
       await lockCompany(trx, me.companyId);
-      const running = await trx('batches').where({ retry_of: original.id }).whereIn('status', ['queued', 'processing']).first('id');
+      const running = await trx('batches')
+        .where({ retry_of: original.id })
+        .whereIn('status', ['queued', 'processing'])
+        .first('id');
       if (running) {
-        throw new DomainError('batch_retry_in_progress', `This batch's failed items are already being retried in batch ${running.id as string}; wait for it to end`);
+        throw new DomainError(
+          'batch_retry_in_progress',
+          `This batch's failed items are already being retried in batch ${running.id as string}; wait for it to end`,
+        );
       }
       const submitDeps = {
         db: trx,
@@ -57,12 +74,20 @@ export function mountBatchRetry(router: Router<AppState>, deps: { db: Db; store:
         workflows,
         now: deps.now,
       };
-      const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, { original, submitter: { memberId: me.id } });
+      const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, {
+        original,
+        submitter: { memberId: me.id },
+      });
       return batchJson(trx, batch!);
     });
     for (const start of afterCommit) {
       // Committed; a workflow that did not start stays in the outbox for the starters (as after an Idempotency-Key commit).
-      await start(deps.db).catch((err: unknown) => deps.logger.error({ err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' }, 'after-commit hook failed'));
+      await start(deps.db).catch((err: unknown) =>
+        deps.logger.error(
+          { err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' },
+          'after-commit hook failed',
+        ),
+      );
     }
     ctx.status = 202;
     ctx.set('Location', `/api/company/batches/${body.id}`);

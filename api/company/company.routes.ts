@@ -13,7 +13,13 @@ import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { sendResultFile } from '../processing/jobs.routes.js';
-import { perSessionLimit, refuseApiKey, refuseAuthorizationOnSession, requireBillingAdmin, requireCompanySession } from './guards.js';
+import {
+  perSessionLimit,
+  refuseApiKey,
+  refuseAuthorizationOnSession,
+  requireBillingAdmin,
+  requireCompanySession,
+} from './guards.js';
 import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
 import type { InvitationMail } from './invitation-mail.js';
@@ -39,7 +45,13 @@ export interface CompanyRouterDeps {
   perSessionPerMinute: number;
   bodyLimitJson: string;
   publicBaseUrl: string | undefined;
-  dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signIn: SignInLimits; invitationTtlMs: number };
+  dashboard: {
+    origins: readonly string[];
+    sessionTtlMs: number;
+    sessionIdleMs: number;
+    signIn: SignInLimits;
+    invitationTtlMs: number;
+  };
   allowLoopbackForTests: boolean;
   /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
   store: FileStore;
@@ -71,11 +83,20 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     refuseKeyInQuery(),
     jsonBody(deps.bodyLimitJson),
   );
-  const store = mountPublicSession(router, { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now }, origin);
+  const store = mountPublicSession(
+    router,
+    { db: deps.db, logger: deps.logger, secretBox: deps.secretBox, ...deps.dashboard, now },
+    origin,
+  );
 
   // Who first (401 without a session), then where from and the CSRF token on mutations (403).
   const signedIn = createRouter();
-  signedIn.use(requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), origin, requireCsrfToken(), perSessionLimit(deps.db, deps.perSessionPerMinute, now));
+  signedIn.use(
+    requireCompanySession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now),
+    origin,
+    requireCsrfToken(),
+    perSessionLimit(deps.db, deps.perSessionPerMinute, now),
+  );
   mountSession(signedIn, store, now);
 
   /** The company's jobs, newest first (any member). */
@@ -88,7 +109,12 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   /** The company's batches, newest first, without their children (any member). */
   signedIn.get('/batches', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listBatches(deps.db, memberOf(ctx).companyId, limit, decodeCursor('batches', ctx.query['before']));
+    const rows = await listBatches(
+      deps.db,
+      memberOf(ctx).companyId,
+      limit,
+      decodeCursor('batches', ctx.query['before']),
+    );
     const summaries = new Map<string, Awaited<ReturnType<typeof batchSummaryJson>>>();
     for (const b of rows) summaries.set(b.id, await batchSummaryJson(deps.db, b));
     ctx.body = page('batches', rows, limit, (b) => summaries.get(b.id)!);
@@ -110,7 +136,11 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     ctx.body = await batchJson(deps.db, await findBatch(ctx), childrenPage(ctx));
   });
   signedIn.get('/batches/:id/results.zip', async (ctx) => {
-    await sendBatchResults(ctx, { db: deps.db, store: deps.store, logger: deps.logger, now: now() }, await findBatch(ctx));
+    await sendBatchResults(
+      ctx,
+      { db: deps.db, store: deps.store, logger: deps.logger, now: now() },
+      await findBatch(ctx),
+    );
   });
 
   /** The company's credits: available, reserved and the ledger feed (any member), as GET /v1/credits. */
@@ -121,10 +151,34 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   const admin = createRouter();
   admin.use(requireBillingAdmin());
   mountSavedWorkflowChanges(admin, { db: deps.db, now });
-  mountTeam(admin, { db: deps.db, logger: deps.logger, invitationTtlMs: deps.dashboard.invitationTtlMs, mail: deps.mail, publicBaseUrl: deps.publicBaseUrl, now });
-  mountBatchRetry(admin, { db: deps.db, store: deps.store, logger: deps.logger, secretBox: deps.secretBox, submission: deps.submission, now });
-  mountWebhooks(admin, { db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now });
-  mountCreditPacks(signedIn, admin, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, now });
+  mountTeam(admin, {
+    db: deps.db,
+    logger: deps.logger,
+    invitationTtlMs: deps.dashboard.invitationTtlMs,
+    mail: deps.mail,
+    publicBaseUrl: deps.publicBaseUrl,
+    now,
+  });
+  mountBatchRetry(admin, {
+    db: deps.db,
+    store: deps.store,
+    logger: deps.logger,
+    secretBox: deps.secretBox,
+    submission: deps.submission,
+    now,
+  });
+  mountWebhooks(admin, {
+    db: deps.db,
+    secretBox: deps.secretBox,
+    allowLoopbackForTests: deps.allowLoopbackForTests,
+    now,
+  });
+  mountCreditPacks(signedIn, admin, {
+    db: deps.db,
+    selfService: deps.selfService,
+    publicBaseUrl: deps.publicBaseUrl,
+    now,
+  });
   signedIn.use(admin.routes(), admin.allowedMethods());
   router.use(signedIn.routes(), signedIn.allowedMethods());
   return router;
@@ -149,7 +203,12 @@ export function v1WebhooksRouter(deps: CompanyRouterDeps): Router<AppState> {
     perSessionLimit(deps.db, deps.perSessionPerMinute, now),
     requireBillingAdmin(),
     jsonBody(deps.bodyLimitJson),
-    createWebhookHandler({ db: deps.db, secretBox: deps.secretBox, allowLoopbackForTests: deps.allowLoopbackForTests, now }),
+    createWebhookHandler({
+      db: deps.db,
+      secretBox: deps.secretBox,
+      allowLoopbackForTests: deps.allowLoopbackForTests,
+      now,
+    }),
   );
   return router;
 }

@@ -28,7 +28,11 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
 
   signedIn.get('/credit-packs', (ctx) => {
     ctx.body = {
-      packs: deps.selfService.creditPacks.map((p) => ({ id: p.id, credits: p.credits, price_usdc: formatUsdc(BigInt(p.priceAtomic)) })),
+      packs: deps.selfService.creditPacks.map((p) => ({
+        id: p.id,
+        credits: p.credits,
+        price_usdc: formatUsdc(BigInt(p.priceAtomic)),
+      })),
       purchase_networks: purchaseNetworks(deps.selfService),
       card_checkout: false,
     };
@@ -51,18 +55,26 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
   admin.post('/credit-packs/purchases', async (ctx) => {
     const body = parsePackPurchase(ctx.request.body);
     const pack = deps.selfService.creditPacks.find((p) => p.id === body.pack);
-    if (!pack) throw new DomainError('not_found', 'pack: no credit pack with this id (see GET /api/company/credit-packs)', { issues: [{ path: 'pack', message: 'no credit pack with this id' }] });
+    if (!pack)
+      throw new DomainError('not_found', 'pack: no credit pack with this id (see GET /api/company/credit-packs)', {
+        issues: [{ path: 'pack', message: 'no credit pack with this id' }],
+      });
     const now = deps.now();
     const companyId = memberOf(ctx).companyId;
     const purchase = await deps.db.transaction((trx) =>
-      startPurchase(trx, deps.selfService, {
-        buyer: { kind: 'credits', companyId },
-        pack: { id: pack.id, credits: BigInt(pack.credits) },
-        network: body.network,
-        payer: body.payer,
-        priceAtomic: BigInt(pack.priceAtomic),
-        description: `${pack.credits} credits for ${companyId}`,
-      }, now),
+      startPurchase(
+        trx,
+        deps.selfService,
+        {
+          buyer: { kind: 'credits', companyId },
+          pack: { id: pack.id, credits: BigInt(pack.credits) },
+          network: body.network,
+          payer: body.payer,
+          priceAtomic: BigInt(pack.priceAtomic),
+          description: `${pack.credits} credits for ${companyId}`,
+        },
+        now,
+      ),
     );
     ctx.status = 201;
     ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now);

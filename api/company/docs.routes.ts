@@ -11,7 +11,13 @@ import { COMPANY_SESSION_COOKIE } from './guards.js';
  */
 export function mountCompanyDocs(router: Router<AppState>): void {
   mountSessionDocs(router, {
-    iface: 'company', prefix: '/api/company', documentPath: COMPANY_OPENAPI_PATH, docsPath: COMPANY_DOCS_PATH, title: 'Company session', document: companyOpenApi(), errors: COMPANY_ERRORS,
+    iface: 'company',
+    prefix: '/api/company',
+    documentPath: COMPANY_OPENAPI_PATH,
+    docsPath: COMPANY_DOCS_PATH,
+    title: 'Company session',
+    document: companyOpenApi(),
+    errors: COMPANY_ERRORS,
     note: `The cookie is \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/). Billing administrators manage API keys, members, invitations and webhooks; every member may read the session and the company's jobs.`,
   });
 }

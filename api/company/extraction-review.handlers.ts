@@ -6,13 +6,26 @@ import { LINE_ITEM_COLUMNS, type ExtractedValue } from '../../domain/extraction.
 import { parseCorrections } from '../../domain/validation/extraction-corrections.js';
 import { invalidBody } from '../../domain/validation/proof-request.js';
 import type { FieldIssue } from '../../domain/validation/proof-request.js';
-import { extractionResultFiles, flagOf, type ExtractionExportInput } from '../../adapters/documents/extraction-exports.js';
+import {
+  extractionResultFiles,
+  flagOf,
+  type ExtractionExportInput,
+} from '../../adapters/documents/extraction-exports.js';
 import { lineEvidence } from '../../domain/extraction-evidence.js';
-import { applyCorrections, exportInputFromJson, reviewedFileName, type StoredCorrection } from '../../adapters/documents/extraction-review.js';
+import {
+  applyCorrections,
+  exportInputFromJson,
+  reviewedFileName,
+  type StoredCorrection,
+} from '../../adapters/documents/extraction-review.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
-import { insertExtractionCorrections, listExtractionCorrections, type CorrectionRecord } from '../../db/repositories/extraction-corrections.repo.js';
+import {
+  insertExtractionCorrections,
+  listExtractionCorrections,
+  type CorrectionRecord,
+} from '../../db/repositories/extraction-corrections.repo.js';
 import { lockCompletedJob, setResultFiles, type Job, type ResultFile } from '../../db/repositories/jobs.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
@@ -50,28 +63,57 @@ interface LoadedReview {
 
 /** A completed flow-extract job whose results are still kept, with its JSON result read and the corrections applied. */
 async function loadReview(db: Db, store: FileStore, job: Job, now: Date): Promise<LoadedReview> {
-  if (job.operation !== 'flow-extract' || !job.extraction) throw new DomainError('conflict', `Only flow-extract jobs have an extraction to review; this job is ${job.operation}`);
-  if (job.status !== 'completed' || !job.resultFiles) throw new DomainError('conflict', `The job is ${job.status}; its extraction can be reviewed once it has completed`);
-  if (resultsExpired(job, now)) throw new DomainError('gone', 'The results of this job have expired (results are kept 7 days); its corrections log is kept');
+  if (job.operation !== 'flow-extract' || !job.extraction)
+    throw new DomainError(
+      'conflict',
+      `Only flow-extract jobs have an extraction to review; this job is ${job.operation}`,
+    );
+  if (job.status !== 'completed' || !job.resultFiles)
+    throw new DomainError('conflict', `The job is ${job.status}; its extraction can be reviewed once it has completed`);
+  if (resultsExpired(job, now))
+    throw new DomainError(
+      'gone',
+      'The results of this job have expired (results are kept 7 days); its corrections log is kept',
+    );
   const json = job.resultFiles.slice(0, ORIGINAL_FILES).find((f) => f.contentType === 'application/json');
   const raw = json ? await readFile(store.pathOf(json.storageId), 'utf8').catch(() => null) : null;
   if (raw === null) throw new DomainError('gone', 'The results of this job are no longer stored');
   const fields = job.extraction.fields;
   const original = exportInputFromJson(JSON.parse(raw), fields);
   const corrections = await listExtractionCorrections(db, job.id);
-  return { job, fields, original, current: applyCorrections(original, corrections), corrections, revision: corrections.reduce((m, c) => Math.max(m, c.revision), 0) };
+  return {
+    job,
+    fields,
+    original,
+    current: applyCorrections(original, corrections),
+    corrections,
+    revision: corrections.reduce((m, c) => Math.max(m, c.revision), 0),
+  };
 }
 
 const evidenceJson = (v: ExtractedValue | undefined) => {
   const ev = v?.evidence;
   if (!ev) return null;
   const xml = ev.source === 'xml';
-  return { page: ev.page, snippet: ev.snippet, box: ev.box, source: xml ? 'xml' : 'page', path: xml ? (ev.path ?? null) : null, file: xml ? (ev.file ?? null) : null };
+  return {
+    page: ev.page,
+    snippet: ev.snippet,
+    box: ev.box,
+    source: xml ? 'xml' : 'page',
+    path: xml ? (ev.path ?? null) : null,
+    file: xml ? (ev.file ?? null) : null,
+  };
 };
 
 /** The review as the dashboard shows it: every value beside the evidence it was read from and its flag. */
 function reviewJson(r: LoadedReview) {
-  const files = (r.job.resultFiles ?? []).map((f, i) => ({ index: i, name: f.name, download_path: sessionDownloadPath(r.job.id, i), bytes: f.bytes, content_type: f.contentType }));
+  const files = (r.job.resultFiles ?? []).map((f, i) => ({
+    index: i,
+    name: f.name,
+    download_path: sessionDownloadPath(r.job.id, i),
+    bytes: f.bytes,
+    content_type: f.contentType,
+  }));
   return {
     job_id: r.job.id,
     revision: r.revision,
@@ -91,14 +133,17 @@ function reviewJson(r: LoadedReview) {
         fields: Object.fromEntries(
           r.fields.map((f) => {
             const reason = flagOf(engine.check.flagged, { field: f });
-            return [f, {
-              value: d.result.fields[f]?.value ?? null,
-              extracted_value: engine.result.fields[f]?.value ?? null,
-              evidence: evidenceJson(engine.result.fields[f]),
-              flagged: reason !== null,
-              reason,
-              corrected: (d.corrections ?? []).some((c) => c.field === f),
-            }];
+            return [
+              f,
+              {
+                value: d.result.fields[f]?.value ?? null,
+                extracted_value: engine.result.fields[f]?.value ?? null,
+                evidence: evidenceJson(engine.result.fields[f]),
+                flagged: reason !== null,
+                reason,
+                corrected: (d.corrections ?? []).some((c) => c.field === f),
+              },
+            ];
           }),
         ),
         items: engine.result.items.map((item, n) =>
@@ -110,11 +155,20 @@ function reviewJson(r: LoadedReview) {
           ),
         ),
         // Where each whole line is (page, the union of its cells' boxes, their snippets), for the reviewer.
-        lines: engine.result.items.map((item) => evidenceJson({ value: '', evidence: lineEvidence(item), confidence: null })),
+        lines: engine.result.items.map((item) =>
+          evidenceJson({ value: '', evidence: lineEvidence(item), confidence: null }),
+        ),
       };
     }),
     corrections: r.corrections.map((c) => ({
-      id: c.id, revision: c.revision, document: c.document, field: c.field, previous_value: c.previous_value, value: c.value, corrected_by: c.corrected_by, corrected_at: c.corrected_at,
+      id: c.id,
+      revision: c.revision,
+      document: c.document,
+      field: c.field,
+      previous_value: c.previous_value,
+      value: c.value,
+      corrected_by: c.corrected_by,
+      corrected_at: c.corrected_at,
     })),
     files: { original: files.slice(0, ORIGINAL_FILES), reviewed: files.slice(ORIGINAL_FILES) },
     expires_at: r.job.resultsExpireAt?.toISOString() ?? null,
@@ -122,22 +176,46 @@ function reviewJson(r: LoadedReview) {
 }
 
 /** The corrections of a request checked against the job (document, field, value form), as stored rows. */
-function checkCorrections(review: LoadedReview, body: ReturnType<typeof parseCorrections>, who: string, at: Date): StoredCorrection[] {
+function checkCorrections(
+  review: LoadedReview,
+  body: ReturnType<typeof parseCorrections>,
+  who: string,
+  at: Date,
+): StoredCorrection[] {
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   const rows: StoredCorrection[] = [];
   body.corrections.forEach((c, i) => {
     const doc = review.current.documents[c.document];
-    if (!doc) return issues.push({ path: `corrections.${i}.document`, message: `the job has ${review.current.documents.length} document(s), numbered from 0` });
+    if (!doc)
+      return issues.push({
+        path: `corrections.${i}.document`,
+        message: `the job has ${review.current.documents.length} document(s), numbered from 0`,
+      });
     if (!review.fields.includes(c.field)) {
-      return issues.push({ path: `corrections.${i}.field`, message: `not a field of this job (its fields: ${review.fields.join(', ')}); line items are not corrected here` });
+      return issues.push({
+        path: `corrections.${i}.field`,
+        message: `not a field of this job (its fields: ${review.fields.join(', ')}); line items are not corrected here`,
+      });
     }
     const key = `${c.document}\u0000${c.field}`;
-    if (seen.has(key)) return issues.push({ path: `corrections.${i}`, message: 'this document\'s field is corrected twice in one request' });
+    if (seen.has(key))
+      return issues.push({
+        path: `corrections.${i}`,
+        message: "this document's field is corrected twice in one request",
+      });
     seen.add(key);
     const checked = correctedValue(c.field, c.value);
     if ('error' in checked) return issues.push({ path: `corrections.${i}.value`, message: checked.error });
-    rows.push({ document: c.document, field: c.field, previous_value: doc.result.fields[c.field]?.value ?? null, value: checked.value, revision: review.revision + 1, corrected_by: who, corrected_at: at.toISOString() });
+    rows.push({
+      document: c.document,
+      field: c.field,
+      previous_value: doc.result.fields[c.field]?.value ?? null,
+      value: checked.value,
+      revision: review.revision + 1,
+      corrected_by: who,
+      corrected_at: at.toISOString(),
+    });
     return undefined;
   });
   if (issues.length > 0) invalidBody(issues);
@@ -145,7 +223,6 @@ function checkCorrections(review: LoadedReview, body: ReturnType<typeof parseCor
 }
 
 export function mountExtractionReview(router: Router<AppState>, deps: ExtractionReviewDeps): void {
-
   /** GET /api/company/jobs/{id}/extraction: the review of a completed flow-extract job (any member). */
   router.get('/jobs/:id/extraction', async (ctx) => {
     const job = await companyJob(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '');
@@ -169,12 +246,21 @@ export function mountExtractionReview(router: Router<AppState>, deps: Extraction
     try {
       review = await deps.db.transaction(async (trx) => {
         const job = await lockCompletedJob(trx, me.companyId, ctx.params['id'] ?? '');
-        if (!job) throw new DomainError('conflict', 'The job is not completed; its extraction can be reviewed once it has completed');
+        if (!job)
+          throw new DomainError(
+            'conflict',
+            'The job is not completed; its extraction can be reviewed once it has completed',
+          );
         const loaded = await loadReview(trx, deps.store, job, at);
         if (body.revision !== loaded.revision) {
-          throw new DomainError('conflict', `The review is at revision ${loaded.revision}, not ${body.revision}: reload it and correct again`, { fields: { revision: loaded.revision } });
+          throw new DomainError(
+            'conflict',
+            `The review is at revision ${loaded.revision}, not ${body.revision}: reload it and correct again`,
+            { fields: { revision: loaded.revision } },
+          );
         }
-        if (loaded.revision >= MAX_REVIEW_REVISIONS) throw new DomainError('limit_reached', `A job has at most ${MAX_REVIEW_REVISIONS} review revisions`);
+        if (loaded.revision >= MAX_REVIEW_REVISIONS)
+          throw new DomainError('limit_reached', `A job has at most ${MAX_REVIEW_REVISIONS} review revisions`);
         const rows = checkCorrections(loaded, body, me.email, at);
         const next = applyCorrections(loaded.current, rows);
         const originals = job.resultFiles!.slice(0, ORIGINAL_FILES);
@@ -184,13 +270,31 @@ export function mountExtractionReview(router: Router<AppState>, deps: Extraction
           const storageId = newId('res');
           written.push(storageId);
           await deps.store.put(storageId, f.content);
-          files.push({ name: reviewedFileName(originals[i]?.name ?? f.name), storageId, bytes: f.content.length, contentType: f.mime });
+          files.push({
+            name: reviewedFileName(originals[i]?.name ?? f.name),
+            storageId,
+            bytes: f.content.length,
+            contentType: f.mime,
+          });
         }
         replaced = job.resultFiles!.slice(ORIGINAL_FILES);
         const resultFiles = [...originals, ...files];
         await setResultFiles(trx, job.id, resultFiles);
-        await insertExtractionCorrections(trx, job, loaded.revision + 1, me, rows.map((r) => ({ document: r.document, field: r.field, previousValue: r.previous_value, value: r.value })), at);
-        return { ...loaded, job: { ...job, resultFiles }, current: next, corrections: await listExtractionCorrections(trx, job.id), revision: loaded.revision + 1 };
+        await insertExtractionCorrections(
+          trx,
+          job,
+          loaded.revision + 1,
+          me,
+          rows.map((r) => ({ document: r.document, field: r.field, previousValue: r.previous_value, value: r.value })),
+          at,
+        );
+        return {
+          ...loaded,
+          job: { ...job, resultFiles },
+          current: next,
+          corrections: await listExtractionCorrections(trx, job.id),
+          revision: loaded.revision + 1,
+        };
       });
     } catch (e) {
       for (const id of written) await deps.store.remove(id);

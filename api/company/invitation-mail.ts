@@ -18,7 +18,10 @@ const MAIL_RETRY_AFTER_SECONDS = 60;
 /** No mail configured: an invitation would have no way to its invitee but through the administrator. */
 export function requireInvitationMail(mail: InvitationMail | null): InvitationMail {
   if (!mail) {
-    throw new DomainError('mail_unavailable', 'Invitations are sent to the invited address by e-mail, and this server sends no e-mail (SMTP_URL is not set); ask the operator');
+    throw new DomainError(
+      'mail_unavailable',
+      'Invitations are sent to the invited address by e-mail, and this server sends no e-mail (SMTP_URL is not set); ask the operator',
+    );
   }
   return mail;
 }
@@ -44,18 +47,42 @@ export async function mailInvitation(
     expiresAt: invitation.expiresAt,
   });
   try {
-    const sent = await deps.mail.mailer.send({ from: deps.mail.from, to: invitation.email, subject: content.subject, text: content.text, attachments: [] });
-    deps.logger.info({ requestId: deps.requestId, invitationId: invitation.id, messageId: sent.messageId }, 'company invitation e-mailed');
+    const sent = await deps.mail.mailer.send({
+      from: deps.mail.from,
+      to: invitation.email,
+      subject: content.subject,
+      text: content.text,
+      attachments: [],
+    });
+    deps.logger.info(
+      { requestId: deps.requestId, invitationId: invitation.id, messageId: sent.messageId },
+      'company invitation e-mailed',
+    );
   } catch (e) {
     const failure = e instanceof MailSendError ? e : classifySmtpError(e);
-    deps.logger.warn({ requestId: deps.requestId, invitationId: invitation.id, kind: failure.kind, code: failure.code, reason: failure.message }, 'company invitation not e-mailed; revoked');
+    deps.logger.warn(
+      {
+        requestId: deps.requestId,
+        invitationId: invitation.id,
+        kind: failure.kind,
+        code: failure.code,
+        reason: failure.message,
+      },
+      'company invitation not e-mailed; revoked',
+    );
     await revokeInvitation(deps.db, invitation.companyId, invitation.id, deps.now);
     if (failure.kind === 'permanent') {
       const message = `the mail server refused this address (${failure.code}); check it and invite again`;
-      throw new DomainError('invitation_undeliverable', `The invitation could not be delivered: ${message}`, { issues: [{ path: 'email', message }] });
+      throw new DomainError('invitation_undeliverable', `The invitation could not be delivered: ${message}`, {
+        issues: [{ path: 'email', message }],
+      });
     }
-    throw new DomainError('mail_unavailable', `The invitation e-mail could not be sent right now (${failure.code}), so no invitation was made; try again later`, {
-      retryAfterSeconds: MAIL_RETRY_AFTER_SECONDS,
-    });
+    throw new DomainError(
+      'mail_unavailable',
+      `The invitation e-mail could not be sent right now (${failure.code}), so no invitation was made; try again later`,
+      {
+        retryAfterSeconds: MAIL_RETRY_AFTER_SECONDS,
+      },
+    );
   }
 }

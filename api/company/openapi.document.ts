@@ -6,8 +6,26 @@ import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflo
 import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
-import { closedObject, EMPTY_BODY, jsonBody, MUTATION, okResponse, plainHeaders, SESSION, sessionDocument, sessionHeaders } from '../http/session-document.js';
-import { errorResponses, header, headerRef, pathParam, responseRef, schemaRef, type Schema } from '../http/openapi-kit.js';
+import {
+  closedObject,
+  EMPTY_BODY,
+  jsonBody,
+  MUTATION,
+  okResponse,
+  plainHeaders,
+  SESSION,
+  sessionDocument,
+  sessionHeaders,
+} from '../http/session-document.js';
+import {
+  errorResponses,
+  header,
+  headerRef,
+  pathParam,
+  responseRef,
+  schemaRef,
+  type Schema,
+} from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
@@ -18,7 +36,17 @@ import { NETWORKS } from '../../domain/networks.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
 
-const packPurchaseEx = { ...purchaseEx, id: 'pur_Vb7Nm2Xc4Lk9Jh3Gf6Ds', kind: 'credits', plan: null, pack: 'credits_30000', credits: '30000', price_usdc: '29.000000', amount_atomic: '29000001', amount_usdc: '29.000001' };
+const packPurchaseEx = {
+  ...purchaseEx,
+  id: 'pur_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
+  kind: 'credits',
+  plan: null,
+  pack: 'credits_30000',
+  credits: '30000',
+  price_usdc: '29.000000',
+  amount_atomic: '29000001',
+  amount_usdc: '29.000001',
+};
 
 /**
  * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
@@ -33,39 +61,96 @@ const REQUEST_ID = '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44';
 
 /** Every code these routes answer, with when: the document's `x-error-codes` and the `Error` schema's enum. */
 export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
-  { code: 'session_required', when: 'No live session cookie (never signed in, signed out, expired, idle too long, or the member was removed).' },
+  {
+    code: 'session_required',
+    when: 'No live session cookie (never signed in, signed out, expired, idle too long, or the member was removed).',
+  },
   { code: 'invalid_credentials', when: 'Sign-in: the address or the password is wrong (the same answer for both).' },
   { code: 'api_key_in_url', when: 'A credential-named parameter or an API key is in the query string.' },
-  { code: 'authorization_header_rejected', when: 'An `Authorization` header was sent to `/api/company`: these routes take the session cookie only.' },
-  { code: 'api_key_not_accepted', when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.' },
+  {
+    code: 'authorization_header_rejected',
+    when: 'An `Authorization` header was sent to `/api/company`: these routes take the session cookie only.',
+  },
+  {
+    code: 'api_key_not_accepted',
+    when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.',
+  },
   { code: 'origin_rejected', when: 'A mutation without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).' },
-  { code: 'csrf_failed', when: 'A mutation without the session\'s `X-CSRF-Token`.' },
-  { code: 'billing_admin_required', when: 'Keys, members, invitations, webhooks and changes to saved workflows are for billing administrators; this member is not one.' },
+  { code: 'csrf_failed', when: "A mutation without the session's `X-CSRF-Token`." },
+  {
+    code: 'billing_admin_required',
+    when: 'Keys, members, invitations, webhooks and changes to saved workflows are for billing administrators; this member is not one.',
+  },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company\'s id gets the same answer).' },
-  { code: 'conflict', when: 'A saved workflow of that name exists already (names are compared whatever their case); a job\'s results asked for before it completed; an extraction review of a job that is not a completed `flow-extract`, or corrections sent for another revision than the current one (the body\'s `revision` says which it is).' },
-  { code: 'gone', when: 'The job\'s results passed retention (7 days) or are no longer stored; the corrections log is kept.' },
-  { code: 'batch_not_terminal', when: 'A batch\'s results ZIP asked for, or its failed items retried, while it runs.' },
-  { code: 'batch_has_no_failed_items', when: 'retry-failed: no item of the batch failed or was cancelled; there is nothing to retry.' },
-  { code: 'batch_retry_needs_password', when: 'retry-failed of a `pdf-protect`/`pdf-unlock` batch: the password is not kept once a job ends; submit a new batch with it.' },
-  { code: 'batch_retry_in_progress', when: 'retry-failed while an earlier retry of the same batch is still queued or processing (a double click makes one retry batch); wait for it to end.' },
-  { code: 'insufficient_credits', when: 'retry-failed: the wallet\'s available credits do not cover the new quote.' },
-  { code: 'queue_full', when: 'retry-failed: the company\'s pending jobs and the retried items would be over the queue limit; wait `Retry-After` seconds.' },
-  { code: 'batch_zip_too_large', when: 'A batch\'s results ZIP would be over 1 GB: download the jobs\' results one by one.' },
-  { code: 'invitation_invalid', when: 'The invitation token is unknown, used, revoked or expired (one answer for all).' },
-  { code: 'limit_reached', when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows; ${MAX_REVIEW_REVISIONS} review revisions per job.` },
+  {
+    code: 'not_found',
+    when: "The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company's id gets the same answer).",
+  },
+  {
+    code: 'conflict',
+    when: "A saved workflow of that name exists already (names are compared whatever their case); a job's results asked for before it completed; an extraction review of a job that is not a completed `flow-extract`, or corrections sent for another revision than the current one (the body's `revision` says which it is).",
+  },
+  {
+    code: 'gone',
+    when: "The job's results passed retention (7 days) or are no longer stored; the corrections log is kept.",
+  },
+  { code: 'batch_not_terminal', when: "A batch's results ZIP asked for, or its failed items retried, while it runs." },
+  {
+    code: 'batch_has_no_failed_items',
+    when: 'retry-failed: no item of the batch failed or was cancelled; there is nothing to retry.',
+  },
+  {
+    code: 'batch_retry_needs_password',
+    when: 'retry-failed of a `pdf-protect`/`pdf-unlock` batch: the password is not kept once a job ends; submit a new batch with it.',
+  },
+  {
+    code: 'batch_retry_in_progress',
+    when: 'retry-failed while an earlier retry of the same batch is still queued or processing (a double click makes one retry batch); wait for it to end.',
+  },
+  { code: 'insufficient_credits', when: "retry-failed: the wallet's available credits do not cover the new quote." },
+  {
+    code: 'queue_full',
+    when: "retry-failed: the company's pending jobs and the retried items would be over the queue limit; wait `Retry-After` seconds.",
+  },
+  {
+    code: 'batch_zip_too_large',
+    when: "A batch's results ZIP would be over 1 GB: download the jobs' results one by one.",
+  },
+  {
+    code: 'invitation_invalid',
+    when: 'The invitation token is unknown, used, revoked or expired (one answer for all).',
+  },
+  {
+    code: 'limit_reached',
+    when: `A company limit: ${LIMITS.activeKeysPerCompany} active keys, ${LIMITS.membersPerCompany} members (open invitations included), ${LIMITS.webhooksPerCompany} webhooks (disabled ones included), ${LIMITS.savedWorkflowsPerCompany} saved workflows; ${MAX_REVIEW_REVISIONS} review revisions per job.`,
+  },
   { code: 'invitation_pending', when: 'The address has an open invitation already; revoke it to invite again.' },
-  { code: 'invitation_undeliverable', when: 'The mail server refused the invited address for good (e.g. no such mailbox): no invitation was made; `issues` names `email`.' },
-  { code: 'mail_unavailable', when: 'The invitation e-mail could not be sent (the mail server did not take it for now, or this server sends no e-mail): no invitation was made; retry after `Retry-After` seconds when it is sent.' },
+  {
+    code: 'invitation_undeliverable',
+    when: 'The mail server refused the invited address for good (e.g. no such mailbox): no invitation was made; `issues` names `email`.',
+  },
+  {
+    code: 'mail_unavailable',
+    when: 'The invitation e-mail could not be sent (the mail server did not take it for now, or this server sends no e-mail): no invitation was made; retry after `Retry-After` seconds when it is sent.',
+  },
   { code: 'account_in_other_company', when: 'The address belongs to a company already (one company per account).' },
-  { code: 'last_billing_admin', when: 'Removing the company\'s last billing administrator.' },
-  { code: 'purchase_unavailable', when: 'Credit packs are not sold for USDC on that network (the platform has no receiving wallet there), or not at all: an operator grants credits.' },
-  { code: 'too_many_open_purchases', when: 'The company holds 3 credit-pack purchases awaiting payment or in review already: pay one or wait until one expires (24 hours after it was made).' },
+  { code: 'last_billing_admin', when: "Removing the company's last billing administrator." },
+  {
+    code: 'purchase_unavailable',
+    when: 'Credit packs are not sold for USDC on that network (the platform has no receiving wallet there), or not at all: an operator grants credits.',
+  },
+  {
+    code: 'too_many_open_purchases',
+    when: 'The company holds 3 credit-pack purchases awaiting payment or in review already: pay one or wait until one expires (24 hours after it was made).',
+  },
   { code: 'payload_too_large', when: 'A JSON body over the limit.' },
   { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
   { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
-  { code: 'rate_limited', when: 'Over the request limit (per IP, per session, or sign-in attempts per address); wait `Retry-After` seconds.' },
+  {
+    code: 'rate_limited',
+    when: 'Over the request limit (per IP, per session, or sign-in attempts per address); wait `Retry-After` seconds.',
+  },
   { code: 'internal_error', when: 'Unexpected server error; quote `request_id`.' },
   { code: 'service_unavailable', when: 'The database is temporarily unavailable; retry after `Retry-After` seconds.' },
 ];
@@ -76,16 +161,41 @@ const HEADERS: Record<string, Schema> = {
 };
 const plain = plainHeaders;
 const errorResponse = errorResponses('company', plain);
-const example = (code: ErrorCode): Schema => ({ detail: COMPANY_ERRORS.find((e) => e.code === code)!.when, code, request_id: REQUEST_ID });
-const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) => errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
+const example = (code: ErrorCode): Schema => ({
+  detail: COMPANY_ERRORS.find((e) => e.code === code)!.when,
+  code,
+  request_id: REQUEST_ID,
+});
+const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) =>
+  errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
 
 /** The errors of an operation, by what it is: public or behind the session, a mutation, an admin's, with an id or a query. */
-function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; ids?: boolean; query?: boolean; codes409?: ErrorCode[]; v1?: boolean; notFound?: ErrorCode[] }): Record<string, Schema> {
+function errorsOf(o: {
+  public?: boolean;
+  mutation?: boolean;
+  admin?: boolean;
+  ids?: boolean;
+  query?: boolean;
+  codes409?: ErrorCode[];
+  v1?: boolean;
+  notFound?: ErrorCode[];
+}): Record<string, Schema> {
   const forbidden: ErrorCode[] = [o.v1 ? 'api_key_not_accepted' : 'authorization_header_rejected'];
   if (o.mutation) forbidden.push('origin_rejected');
-  if (!o.public) forbidden.push(...(o.mutation ? (['csrf_failed'] as const) : []), 'forbidden', ...(o.admin ? (['billing_admin_required'] as const) : []));
+  if (!o.public)
+    forbidden.push(
+      ...(o.mutation ? (['csrf_failed'] as const) : []),
+      'forbidden',
+      ...(o.admin ? (['billing_admin_required'] as const) : []),
+    );
   const out: Record<string, Schema> = {
-    '401': errors(401, o.public ? ['api_key_in_url', ...(o.notFound ? [] : (['invalid_credentials'] as const))] : ['session_required', 'api_key_in_url'], 'Not signed in (or a credential in the URL).'),
+    '401': errors(
+      401,
+      o.public
+        ? ['api_key_in_url', ...(o.notFound ? [] : (['invalid_credentials'] as const))]
+        : ['session_required', 'api_key_in_url'],
+      'Not signed in (or a credential in the URL).',
+    ),
     '403': errors(403, forbidden, 'Refused by a guard: see `code`.'),
     '429': responseRef('RateLimited'),
     '500': responseRef('InternalError'),
@@ -95,7 +205,12 @@ function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; id
     out['413'] = errors(413, ['payload_too_large'], 'The body is over the limit.');
     out['415'] = errors(415, ['unsupported_media_type'], 'The body is not `application/json`.');
   }
-  if (o.mutation || o.query) out['422'] = errors(422, ['validation_failed', 'malformed_json'], 'Invalid body or query; `issues` names each field.');
+  if (o.mutation || o.query)
+    out['422'] = errors(
+      422,
+      ['validation_failed', 'malformed_json'],
+      'Invalid body or query; `issues` names each field.',
+    );
   if (o.ids || o.notFound) out['404'] = errors(404, o.notFound ?? ['not_found'], 'Not found in your company.');
   if (o.codes409) out['409'] = errors(409, o.codes409, 'A company limit or rule: see `code`.');
   return out;
@@ -104,47 +219,134 @@ function errorsOf(o: { public?: boolean; mutation?: boolean; admin?: boolean; id
 const ok = okResponse;
 const body = jsonBody;
 const emptyBody = EMPTY_BODY;
-const idParam = (name: string, prefix: string, what: string) => pathParam(name, { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` }, `${what} id (\`${prefix}_…\`).`, `${prefix}_${'Ab3'.repeat(6)}Cd`);
+const idParam = (name: string, prefix: string, what: string) =>
+  pathParam(
+    name,
+    { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` },
+    `${what} id (\`${prefix}_…\`).`,
+    `${prefix}_${'Ab3'.repeat(6)}Cd`,
+  );
 const jobIdParam = idParam('job_id', 'job', 'Job');
-const limitParam: Schema = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'Page size, 1 to 100 (default 50).' };
+const limitParam: Schema = {
+  name: 'limit',
+  in: 'query',
+  required: false,
+  schema: { type: 'integer', minimum: 1, maximum: 100 },
+  description: 'Page size, 1 to 100 (default 50).',
+};
 const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Schema => ({
-  name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: cursorPattern(list) },
-  description: 'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
-  examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`) } },
+  name: 'before',
+  in: 'query',
+  required: false,
+  schema: { type: 'string', pattern: cursorPattern(list) },
+  description:
+    'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
+  examples: {
+    next_page: {
+      summary: 'A next_cursor of this list',
+      value: encodeCursor(list, `${CURSOR_LISTS[list]}_${'Vb7Nm2Xc4Lk9Jh3Gf6Ds'}`),
+    },
+  },
 });
 /** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
 const NO_NUL = '^[^\\x00]*$';
 
-
 const EX = {
-  member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds', company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4', key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7', webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
-  invitation: 'cin_Qm4Zr8Tv1Yx5Cb9Nd2Fh', delivery: 'dlv_Wq3Lk8Zt5Rb1Nc7Xd2Hm', workflow: 'wfl_Nc7Xd2HmWq3Lk8Zt5Rb1', at: '2025-03-04T09:15:02.118Z',
+  member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds',
+  company: 'co_Lk9Jh3Gf6DsXb7Nm2Xc4',
+  key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7',
+  webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
+  invitation: 'cin_Qm4Zr8Tv1Yx5Cb9Nd2Fh',
+  delivery: 'dlv_Wq3Lk8Zt5Rb1Nc7Xd2Hm',
+  workflow: 'wfl_Nc7Xd2HmWq3Lk8Zt5Rb1',
+  at: '2025-03-04T09:15:02.118Z',
 };
 const memberEx = { id: EX.member, email: 'ops@example.com', role: 'billing_admin' };
 const companyEx = { id: EX.company, name: 'Example GmbH' };
 const keyEx = {
-  id: EX.key, name: 'ci pipeline', prefix: 'sk_live_Ab3x', last4: 'Qz9K', scopes: ['read', 'write'], status: 'active', expires_at: null,
-  created_at: EX.at, last_used_at: null, revoked_at: null, created_by: EX.member,
+  id: EX.key,
+  name: 'ci pipeline',
+  prefix: 'sk_live_Ab3x',
+  last4: 'Qz9K',
+  scopes: ['read', 'write'],
+  status: 'active',
+  expires_at: null,
+  created_at: EX.at,
+  last_used_at: null,
+  revoked_at: null,
+  created_by: EX.member,
 };
-const webhookEx = { id: EX.webhook, url: 'https://hooks.example.com/paycore', events: [...V1_WEBHOOK_EVENT_TYPES], status: 'enabled', key_version: 1, created_at: EX.at };
-const invitationEx = { id: EX.invitation, email: 'new.colleague@example.com', role: 'member', invited_by: EX.member, created_at: EX.at, expires_at: '2025-03-07T09:15:02.118Z' };
+const webhookEx = {
+  id: EX.webhook,
+  url: 'https://hooks.example.com/paycore',
+  events: [...V1_WEBHOOK_EVENT_TYPES],
+  status: 'enabled',
+  key_version: 1,
+  created_at: EX.at,
+};
+const invitationEx = {
+  id: EX.invitation,
+  email: 'new.colleague@example.com',
+  role: 'member',
+  invited_by: EX.member,
+  created_at: EX.at,
+  expires_at: '2025-03-07T09:15:02.118Z',
+};
 const deliveryEx = {
-  id: EX.delivery, webhook_id: EX.webhook, event_id: 'evt_Wq3Lk8Zt5Rb1Nc7Xd2Hm', event_type: 'job.completed', status: 'delivered', attempts: 2, max_attempts: 6,
-  next_attempt_at: null, last_status_code: 200, last_error: null, created_at: EX.at, delivered_at: '2025-03-04T09:16:05.000Z', failed_at: null,
+  id: EX.delivery,
+  webhook_id: EX.webhook,
+  event_id: 'evt_Wq3Lk8Zt5Rb1Nc7Xd2Hm',
+  event_type: 'job.completed',
+  status: 'delivered',
+  attempts: 2,
+  max_attempts: 6,
+  next_attempt_at: null,
+  last_status_code: 200,
+  last_error: null,
+  created_at: EX.at,
+  delivered_at: '2025-03-04T09:16:05.000Z',
+  failed_at: null,
 };
 const secret = 'whsec_Q2xhc3NpYy1leGFtcGxlLXNlY3JldC1zaG93bi1vbmNl';
 const workflowEx = {
-  id: EX.workflow, name: 'Supplier invoices', operation: 'flow-extract', fields: ['invoice_number', 'invoice_date', 'total', 'currency'],
-  instructions: 'Dates as printed; totals include tax.', options: {}, revision: 1, created_by: EX.member, updated_by: EX.member, created_at: EX.at, updated_at: EX.at,
+  id: EX.workflow,
+  name: 'Supplier invoices',
+  operation: 'flow-extract',
+  fields: ['invoice_number', 'invoice_date', 'total', 'currency'],
+  instructions: 'Dates as printed; totals include tax.',
+  options: {},
+  revision: 1,
+  created_by: EX.member,
+  updated_by: EX.member,
+  created_at: EX.at,
+  updated_at: EX.at,
 };
 const WORKFLOW_BODY: Record<string, Schema> = {
-  name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$', description: 'Unique in the company (whatever the case).' },
+  name: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$',
+    description: 'Unique in the company (whatever the case).',
+  },
   fields: {
-    type: 'array', items: FIELD_NAME_SCHEMA, minItems: 1, maxItems: 30, uniqueItems: true,
+    type: 'array',
+    items: FIELD_NAME_SCHEMA,
+    minItems: 1,
+    maxItems: 30,
+    uniqueItems: true,
     description: `The fields to extract: unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved.`,
   },
-  instructions: { ...nullable({ type: 'string', maxLength: 4000, pattern: NO_NUL }), description: 'Free text for the extraction; null for none.' },
-  options: { type: 'object', additionalProperties: false, maxProperties: 0, description: '`flow-extract` takes no options in this release: `{}`.' },
+  instructions: {
+    ...nullable({ type: 'string', maxLength: 4000, pattern: NO_NUL }),
+    description: 'Free text for the extraction; null for none.',
+  },
+  options: {
+    type: 'object',
+    additionalProperties: false,
+    maxProperties: 0,
+    description: '`flow-extract` takes no options in this release: `{}`.',
+  },
 };
 
 function paths(): Record<string, Schema> {
@@ -152,72 +354,169 @@ function paths(): Record<string, Schema> {
   return {
     '/api/company/session': {
       post: {
-        operationId: 'signIn', tags: t('Session'), summary: 'Sign in', security: [],
+        operationId: 'signIn',
+        tags: t('Session'),
+        summary: 'Sign in',
+        security: [],
         description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
-        requestBody: body({ type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string', pattern: EMAIL }, password: { type: 'string', minLength: 1, maxLength: 1024, pattern: NO_NUL } } }, { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } }),
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['email', 'password'],
+            properties: {
+              email: { type: 'string', pattern: EMAIL },
+              password: { type: 'string', minLength: 1, maxLength: 1024, pattern: NO_NUL },
+            },
+          },
+          { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } },
+        ),
         responses: {
-          ...ok('Signed in.', schemaRef('SignedIn'), { signedIn: { csrf_token: 'f'.repeat(64), expires_at: EX.at, member: memberEx, company: companyEx } }, '201', {
-            'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
-          }),
+          ...ok(
+            'Signed in.',
+            schemaRef('SignedIn'),
+            { signedIn: { csrf_token: 'f'.repeat(64), expires_at: EX.at, member: memberEx, company: companyEx } },
+            '201',
+            {
+              'Set-Cookie': header(
+                'The session cookie.',
+                { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` },
+                true,
+              ),
+            },
+          ),
           ...errorsOf({ public: true, mutation: true }),
         },
       },
       get: {
-        operationId: 'getSession', tags: t('Session'), summary: 'Who is signed in', security: SESSION,
+        operationId: 'getSession',
+        tags: t('Session'),
+        summary: 'Who is signed in',
+        security: SESSION,
         description: 'The member, the company and the CSRF token again (for a reloaded page).',
-        responses: { ...ok('The session.', schemaRef('Session'), { session: { csrf_token: 'f'.repeat(64), member: memberEx, company: companyEx } }), ...errorsOf({}) },
+        responses: {
+          ...ok('The session.', schemaRef('Session'), {
+            session: { csrf_token: 'f'.repeat(64), member: memberEx, company: companyEx },
+          }),
+          ...errorsOf({}),
+        },
       },
       delete: {
-        operationId: 'signOut', tags: t('Session'), summary: 'Sign out', security: MUTATION,
+        operationId: 'signOut',
+        tags: t('Session'),
+        summary: 'Sign out',
+        security: MUTATION,
         description: 'Ends the session and clears the cookie.',
         responses: { '204': { description: 'Signed out.', headers: plain() }, ...errorsOf({ mutation: true }) },
       },
     },
     '/api/company/invitations/accept': {
       post: {
-        operationId: 'acceptInvitation', tags: t('Members'), summary: 'Accept an invitation', security: [],
-        description: 'Joins the company with the role of the invitation and sets the account\'s password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).',
-        requestBody: body({
-          type: 'object', additionalProperties: false, required: ['token', 'password'],
-          properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' }, password: { type: 'string', minLength: 12, maxLength: 256, pattern: NO_NUL } },
-        }, { accept: { token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V', password: 'a long and personal passphrase' } }),
+        operationId: 'acceptInvitation',
+        tags: t('Members'),
+        summary: 'Accept an invitation',
+        security: [],
+        description:
+          "Joins the company with the role of the invitation and sets the account's password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).",
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['token', 'password'],
+            properties: {
+              token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+              password: { type: 'string', minLength: 12, maxLength: 256, pattern: NO_NUL },
+            },
+          },
+          {
+            accept: {
+              token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V',
+              password: 'a long and personal passphrase',
+            },
+          },
+        ),
         responses: {
-          ...ok('Joined.', schemaRef('Joined'), { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } }, '201'),
-          ...errorsOf({ public: true, mutation: true, notFound: ['invitation_invalid'], codes409: ['limit_reached', 'account_in_other_company'] }),
+          ...ok(
+            'Joined.',
+            schemaRef('Joined'),
+            { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } },
+            '201',
+          ),
+          ...errorsOf({
+            public: true,
+            mutation: true,
+            notFound: ['invitation_invalid'],
+            codes409: ['limit_reached', 'account_in_other_company'],
+          }),
         },
       },
     },
     '/api/company/jobs': {
       get: {
-        operationId: 'listJobs', tags: t('Jobs'), summary: 'The company\'s jobs', security: SESSION,
-        description: 'Every member may list the company\'s jobs, newest first, in the `/v1` job format.',
+        operationId: 'listJobs',
+        tags: t('Jobs'),
+        summary: "The company's jobs",
+        security: SESSION,
+        description: "Every member may list the company's jobs, newest first, in the `/v1` job format.",
         parameters: [limitParam, beforeParam('jobs')],
-        responses: { ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
+        responses: {
+          ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }),
+          ...errorsOf({ query: true }),
+        },
       },
     },
     '/api/company/batches': {
       get: {
-        operationId: 'listBatches', tags: t('Jobs'), summary: 'The company\'s batches', security: SESSION,
-        description: 'Every member may list the company\'s batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).',
+        operationId: 'listBatches',
+        tags: t('Jobs'),
+        summary: "The company's batches",
+        security: SESSION,
+        description:
+          "Every member may list the company's batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).",
         parameters: [limitParam, beforeParam('batches')],
-        responses: { ...ok('A page of batches.', schemaRef('BatchPage'), { empty: { data: [], next_cursor: null } }), ...errorsOf({ query: true }) },
+        responses: {
+          ...ok('A page of batches.', schemaRef('BatchPage'), { empty: { data: [], next_cursor: null } }),
+          ...errorsOf({ query: true }),
+        },
       },
     },
     '/api/company/jobs/{job_id}': {
       get: {
-        operationId: 'getJob', tags: t('Jobs'), summary: 'A job', security: SESSION,
-        description: 'One of the company\'s jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.',
+        operationId: 'getJob',
+        tags: t('Jobs'),
+        summary: 'A job',
+        security: SESSION,
+        description:
+          "One of the company's jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.",
         parameters: [jobIdParam],
         responses: { ...ok('The job.', schemaRef('Job'), {}), ...errorsOf({ ids: true }) },
       },
     },
     '/api/company/jobs/{job_id}/results/{index}': {
       get: {
-        operationId: 'downloadResult', tags: t('Jobs'), summary: 'Download a result file', security: SESSION,
-        description: 'The bytes of a completed job\'s result file `index` (from 0, the order of `result.files`), as an attachment (every member).',
-        parameters: [jobIdParam, pathParam('index', { type: 'string', pattern: '^[0-9]{1,3}$' }, 'The 0-based position in `result.files`.', '0')],
+        operationId: 'downloadResult',
+        tags: t('Jobs'),
+        summary: 'Download a result file',
+        security: SESSION,
+        description:
+          "The bytes of a completed job's result file `index` (from 0, the order of `result.files`), as an attachment (every member).",
+        parameters: [
+          jobIdParam,
+          pathParam(
+            'index',
+            { type: 'string', pattern: '^[0-9]{1,3}$' },
+            'The 0-based position in `result.files`.',
+            '0',
+          ),
+        ],
         responses: {
-          '200': { description: 'The file.', headers: plain(), content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+          '200': {
+            description: 'The file.',
+            headers: plain(),
+            content: {
+              'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            },
+          },
           ...errorsOf({ ids: true, codes409: ['conflict'] }),
           '410': errors(410, ['gone'], 'The results passed retention.'),
         },
@@ -225,23 +524,42 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/jobs/{job_id}/extraction': {
       get: {
-        operationId: 'getExtractionReview', tags: t('Extraction review'), summary: 'The review of an extraction', security: SESSION,
-        description: 'A completed `flow-extract` job\'s values beside the evidence each was read from, with the evidence check\'s flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision\'s regenerated exports (every member).',
+        operationId: 'getExtractionReview',
+        tags: t('Extraction review'),
+        summary: 'The review of an extraction',
+        security: SESSION,
+        description:
+          "A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).",
         parameters: [jobIdParam],
-        responses: { ...ok('The review.', schemaRef('ExtractionReview'), {}), ...errorsOf({ ids: true, codes409: ['conflict'] }), '410': errors(410, ['gone'], 'The results passed retention.') },
+        responses: {
+          ...ok('The review.', schemaRef('ExtractionReview'), {}),
+          ...errorsOf({ ids: true, codes409: ['conflict'] }),
+          '410': errors(410, ['gone'], 'The results passed retention.'),
+        },
       },
     },
     '/api/company/jobs/{job_id}/extraction/corrections': {
       post: {
-        operationId: 'correctExtraction', tags: t('Extraction review'), summary: 'Correct extracted fields', security: MUTATION,
+        operationId: 'correctExtraction',
+        tags: t('Extraction review'),
+        summary: 'Correct extracted fields',
+        security: MUTATION,
         description:
           'One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again ' +
-          'with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision\'s ' +
-          'regenerated files are replaced. No credits are charged. `revision` must be the review\'s current revision (409 otherwise, nothing changed). A value is given in the form the ' +
-          'exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field\'s ' +
+          "with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's " +
+          "regenerated files are replaced. No credits are charged. `revision` must be the review's current revision (409 otherwise, nothing changed). A value is given in the form the " +
+          "exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field's " +
           'current value confirms it. A corrected field has no evidence and is no longer flagged.',
         parameters: [jobIdParam],
-        requestBody: body(schemaRef('ExtractionCorrections'), { correct: { revision: 0, corrections: [{ document: 0, field: 'total', value: '1234.50' }, { document: 0, field: 'due_date', value: null }] } }),
+        requestBody: body(schemaRef('ExtractionCorrections'), {
+          correct: {
+            revision: 0,
+            corrections: [
+              { document: 0, field: 'total', value: '1234.50' },
+              { document: 0, field: 'due_date', value: null },
+            ],
+          },
+        }),
         responses: {
           ...ok('The review at its new revision.', schemaRef('ExtractionReview'), {}, '201'),
           ...errorsOf({ mutation: true, ids: true, codes409: ['conflict', 'limit_reached'] }),
@@ -251,23 +569,47 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/batches/{batch_id}': {
       get: {
-        operationId: 'getBatch', tags: t('Jobs'), summary: 'A batch', security: SESSION,
-        description: 'One of the company\'s batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).',
+        operationId: 'getBatch',
+        tags: t('Jobs'),
+        summary: 'A batch',
+        security: SESSION,
+        description:
+          "One of the company's batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).",
         parameters: [
           idParam('batch_id', 'bat', 'Batch'),
-          { name: 'limit', in: 'query', required: false, description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`, schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems } },
-          { name: 'after', in: 'query', required: false, description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`,
+            schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems },
+          },
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.',
+            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          },
         ],
         responses: { ...ok('The batch.', schemaRef('Batch'), {}), ...errorsOf({ ids: true, query: true }) },
       },
     },
     '/api/company/batches/{batch_id}/results.zip': {
       get: {
-        operationId: 'downloadBatchResults', tags: t('Jobs'), summary: 'A batch\'s results ZIP', security: SESSION,
-        description: 'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
+        operationId: 'downloadBatchResults',
+        tags: t('Jobs'),
+        summary: "A batch's results ZIP",
+        security: SESSION,
+        description:
+          'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
         parameters: [idParam('batch_id', 'bat', 'Batch')],
         responses: {
-          '200': { description: 'The ZIP.', headers: plain(), content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } },
+          '200': {
+            description: 'The ZIP.',
+            headers: plain(),
+            content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+          },
           ...errorsOf({ ids: true, codes409: ['batch_not_terminal'] }),
           '410': errors(410, ['gone'], 'The results passed retention.'),
           '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.'),
@@ -276,7 +618,10 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/batches/{batch_id}/retry-failed': {
       post: {
-        operationId: 'retryFailedBatchItems', tags: t('Jobs'), summary: 'Re-run the failed items as a new batch', security: MUTATION,
+        operationId: 'retryFailedBatchItems',
+        tags: t('Jobs'),
+        summary: 'Re-run the failed items as a new batch',
+        security: MUTATION,
         description:
           'Billing administrators: what `POST /v1/batches/{batch_id}/retry-failed` does (a new batch, `retry_of` the original, of its failed and cancelled items, each quoted and ' +
           'reserved anew, atomically), recorded as submitted by the member instead of an API key. No body and no `Idempotency-Key`: a second request while a retry of the same ' +
@@ -284,20 +629,48 @@ function paths(): Record<string, Schema> {
         parameters: [idParam('batch_id', 'bat', 'Batch')],
         requestBody: emptyBody,
         responses: {
-          ...ok('Accepted: the failed items are queued again as a new batch (its path in `Location`).', schemaRef('Batch'), {}, '202', { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) }),
-          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['batch_not_terminal', 'batch_has_no_failed_items', 'batch_retry_needs_password', 'batch_retry_in_progress'] }),
+          ...ok(
+            'Accepted: the failed items are queued again as a new batch (its path in `Location`).',
+            schemaRef('Batch'),
+            {},
+            '202',
+            { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) },
+          ),
+          ...errorsOf({
+            admin: true,
+            mutation: true,
+            ids: true,
+            codes409: [
+              'batch_not_terminal',
+              'batch_has_no_failed_items',
+              'batch_retry_needs_password',
+              'batch_retry_in_progress',
+            ],
+          }),
           '402': errors(402, ['insufficient_credits'], 'Not enough credits for the new quote.'),
           '410': errors(410, ['gone'], 'A source of a failed item is past its 7-day retention.'),
-          '429': errors(429, ['rate_limited', 'queue_full'], 'Over a request limit, or the queue limit.', { 'Retry-After': headerRef('Retry-After') }),
+          '429': errors(429, ['rate_limited', 'queue_full'], 'Over a request limit, or the queue limit.', {
+            'Retry-After': headerRef('Retry-After'),
+          }),
         },
       },
     },
     '/api/company/credits': {
       get: {
-        operationId: 'getCredits', tags: t('Jobs'), summary: 'Credits and the ledger', security: SESSION,
-        description: 'The company\'s available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).',
+        operationId: 'getCredits',
+        tags: t('Jobs'),
+        summary: 'Credits and the ledger',
+        security: SESSION,
+        description:
+          "The company's available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).",
         parameters: [
-          { name: 'after', in: 'query', required: false, description: 'Return entries with a greater id (default 0: from the first).', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 } },
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'Return entries with a greater id (default 0: from the first).',
+            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+          },
           limitParam,
         ],
         responses: { ...ok('Credits.', schemaRef('Credits'), {}), ...errorsOf({ query: true }) },
@@ -305,94 +678,212 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/keys': {
       get: {
-        operationId: 'listKeys', tags: t('API keys'), summary: 'API keys', security: SESSION,
+        operationId: 'listKeys',
+        tags: t('API keys'),
+        summary: 'API keys',
+        security: SESSION,
         description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
-        responses: { ...ok('The keys.', schemaRef('KeyList'), { keys: { data: [keyEx] } }), ...errorsOf({ admin: true }) },
+        responses: {
+          ...ok('The keys.', schemaRef('KeyList'), { keys: { data: [keyEx] } }),
+          ...errorsOf({ admin: true }),
+        },
       },
       post: {
-        operationId: 'createKey', tags: t('API keys'), summary: 'Create an API key', security: MUTATION,
+        operationId: 'createKey',
+        tags: t('API keys'),
+        summary: 'Create an API key',
+        security: MUTATION,
         description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
-        requestBody: body({
-          type: 'object', additionalProperties: false, required: ['name', 'scopes'],
-          properties: {
-            name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
-            scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } },
-            expires_at: { type: 'integer', minimum: 1 },
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'scopes'],
+            properties: {
+              name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
+              scopes: {
+                type: 'array',
+                minItems: 1,
+                maxItems: 2,
+                uniqueItems: true,
+                items: { enum: ['read', 'write'] },
+              },
+              expires_at: { type: 'integer', minimum: 1 },
+            },
           },
-        }, { create: { name: 'ci pipeline', scopes: ['read', 'write'] } }),
-        responses: { ...ok('Created; the secret is shown once.', schemaRef('NewKey'), { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } }, '201'), ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached'] }) },
+          { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
+        ),
+        responses: {
+          ...ok(
+            'Created; the secret is shown once.',
+            schemaRef('NewKey'),
+            { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } },
+            '201',
+          ),
+          ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached'] }),
+        },
       },
     },
     '/api/company/keys/{key_id}/revoke': {
       post: {
-        operationId: 'revokeKey', tags: t('API keys'), summary: 'Revoke an API key', security: MUTATION,
+        operationId: 'revokeKey',
+        tags: t('API keys'),
+        summary: 'Revoke an API key',
+        security: MUTATION,
         description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
-        parameters: [idParam('key_id', 'key', 'API key')], requestBody: emptyBody,
-        responses: { ...ok('Revoked.', schemaRef('Key'), { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        parameters: [idParam('key_id', 'key', 'API key')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Revoked.', schemaRef('Key'), { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/api/company/members': {
       get: {
-        operationId: 'listMembers', tags: t('Members'), summary: 'Members', security: SESSION,
-        responses: { ...ok('The members.', schemaRef('MemberList'), { members: { data: [{ ...memberEx, created_at: EX.at }] } }), ...errorsOf({ admin: true }) },
+        operationId: 'listMembers',
+        tags: t('Members'),
+        summary: 'Members',
+        security: SESSION,
+        responses: {
+          ...ok('The members.', schemaRef('MemberList'), { members: { data: [{ ...memberEx, created_at: EX.at }] } }),
+          ...errorsOf({ admin: true }),
+        },
       },
     },
     '/api/company/members/{member_id}/remove': {
       post: {
-        operationId: 'removeMember', tags: t('Members'), summary: 'Remove a member', security: MUTATION,
+        operationId: 'removeMember',
+        tags: t('Members'),
+        summary: 'Remove a member',
+        security: MUTATION,
         description:
           'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
           'their sessions end. The last billing administrator cannot be removed (409).',
-        parameters: [idParam('member_id', 'mem', 'Member')], requestBody: emptyBody,
-        responses: { ...ok('Removed.', schemaRef('Removed'), { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 } }), ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }) },
+        parameters: [idParam('member_id', 'mem', 'Member')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Removed.', schemaRef('Removed'), {
+            removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 },
+          }),
+          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }),
+        },
       },
     },
     '/api/company/invitations': {
       get: {
-        operationId: 'listInvitations', tags: t('Members'), summary: 'Open invitations', security: SESSION,
-        responses: { ...ok('Open invitations, newest first.', schemaRef('InvitationList'), { invitations: { data: [invitationEx] } }), ...errorsOf({ admin: true }) },
+        operationId: 'listInvitations',
+        tags: t('Members'),
+        summary: 'Open invitations',
+        security: SESSION,
+        responses: {
+          ...ok('Open invitations, newest first.', schemaRef('InvitationList'), {
+            invitations: { data: [invitationEx] },
+          }),
+          ...errorsOf({ admin: true }),
+        },
       },
       post: {
-        operationId: 'invite', tags: t('Members'), summary: 'Invite a member', security: MUTATION,
+        operationId: 'invite',
+        tags: t('Members'),
+        summary: 'Invite a member',
+        security: MUTATION,
         description:
-          'Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard\'s acceptance page, and shown to ' +
+          "Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard's acceptance page, and shown to " +
           'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
           'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
           `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
           '`role`: `member` (default) or `billing_admin`.',
-        requestBody: body({
-          type: 'object', additionalProperties: false, required: ['email'],
-          properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
-        }, { invite: { email: 'new.colleague@example.com', role: 'member' } }),
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['email'],
+            properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
+          },
+          { invite: { email: 'new.colleague@example.com', role: 'member' } },
+        ),
         responses: {
-          ...ok('Invited: the invitation was e-mailed to the address (its token is in that e-mail only).', schemaRef('Invitation'), { invited: invitationEx }, '201'),
-          ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'] }),
-          '422': errors(422, ['validation_failed', 'malformed_json', 'invitation_undeliverable'], 'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).'),
-          '503': errors(503, ['mail_unavailable', 'service_unavailable'], 'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.', {
-            'Retry-After': header('Seconds to wait before retrying; absent when this server sends no e-mail at all.', { type: 'integer', minimum: 0 }, false),
+          ...ok(
+            'Invited: the invitation was e-mailed to the address (its token is in that e-mail only).',
+            schemaRef('Invitation'),
+            { invited: invitationEx },
+            '201',
+          ),
+          ...errorsOf({
+            admin: true,
+            mutation: true,
+            codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'],
           }),
+          '422': errors(
+            422,
+            ['validation_failed', 'malformed_json', 'invitation_undeliverable'],
+            'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).',
+          ),
+          '503': errors(
+            503,
+            ['mail_unavailable', 'service_unavailable'],
+            'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.',
+            {
+              'Retry-After': header(
+                'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
+                { type: 'integer', minimum: 0 },
+                false,
+              ),
+            },
+          ),
         },
       },
     },
     '/api/company/invitations/{invitation_id}/revoke': {
       post: {
-        operationId: 'revokeInvitation', tags: t('Members'), summary: 'Revoke an invitation', security: MUTATION,
-        parameters: [idParam('invitation_id', 'cin', 'Invitation')], requestBody: emptyBody,
-        responses: { ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        operationId: 'revokeInvitation',
+        tags: t('Members'),
+        summary: 'Revoke an invitation',
+        security: MUTATION,
+        parameters: [idParam('invitation_id', 'cin', 'Invitation')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/api/company/workflows': {
       get: {
-        operationId: 'listSavedWorkflows', tags: t('Saved workflows'), summary: 'Saved workflows', security: SESSION,
-        description: 'The company\'s saved workflows (every member), oldest first; deleted ones are gone.',
-        responses: { ...ok('Saved workflows.', schemaRef('SavedWorkflowList'), { workflows: { data: [workflowEx] } }), ...errorsOf({}) },
+        operationId: 'listSavedWorkflows',
+        tags: t('Saved workflows'),
+        summary: 'Saved workflows',
+        security: SESSION,
+        description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
+        responses: {
+          ...ok('Saved workflows.', schemaRef('SavedWorkflowList'), { workflows: { data: [workflowEx] } }),
+          ...errorsOf({}),
+        },
       },
       post: {
-        operationId: 'createSavedWorkflow', tags: t('Saved workflows'), summary: 'Save a workflow', security: MUTATION,
+        operationId: 'createSavedWorkflow',
+        tags: t('Saved workflows'),
+        summary: 'Save a workflow',
+        security: MUTATION,
         description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
-        requestBody: body({ type: 'object', additionalProperties: false, required: ['name', 'fields'], properties: { ...WORKFLOW_BODY, operation: { enum: [...SAVED_WORKFLOW_OPERATIONS], description: 'Document extraction only (the default).' } } }, {
-          create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions },
-        }),
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'fields'],
+            properties: {
+              ...WORKFLOW_BODY,
+              operation: {
+                enum: [...SAVED_WORKFLOW_OPERATIONS],
+                description: 'Document extraction only (the default).',
+              },
+            },
+          },
+          {
+            create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions },
+          },
+        ),
         responses: {
           ...ok('Saved.', schemaRef('SavedWorkflow'), { created: workflowEx }, '201'),
           ...errorsOf({ admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] }),
@@ -401,94 +892,204 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/workflows/{workflow_id}': {
       get: {
-        operationId: 'getSavedWorkflow', tags: t('Saved workflows'), summary: 'A saved workflow', security: SESSION,
+        operationId: 'getSavedWorkflow',
+        tags: t('Saved workflows'),
+        summary: 'A saved workflow',
+        security: SESSION,
         parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        responses: { ...ok('The saved workflow.', schemaRef('SavedWorkflow'), { workflow: workflowEx }), ...errorsOf({ ids: true }) },
+        responses: {
+          ...ok('The saved workflow.', schemaRef('SavedWorkflow'), { workflow: workflowEx }),
+          ...errorsOf({ ids: true }),
+        },
       },
       patch: {
-        operationId: 'updateSavedWorkflow', tags: t('Saved workflows'), summary: 'Edit a saved workflow', security: MUTATION,
-        description: 'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
+        operationId: 'updateSavedWorkflow',
+        tags: t('Saved workflows'),
+        summary: 'Edit a saved workflow',
+        security: MUTATION,
+        description:
+          'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
         parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        requestBody: body({ type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY }, { rename: { name: 'Supplier invoices (EU)' } }),
+        requestBody: body(
+          { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
+          { rename: { name: 'Supplier invoices (EU)' } },
+        ),
         responses: {
-          ...ok('Changed.', schemaRef('SavedWorkflow'), { changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 } }),
+          ...ok('Changed.', schemaRef('SavedWorkflow'), {
+            changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 },
+          }),
           ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['conflict'] }),
         },
       },
     },
     '/api/company/workflows/{workflow_id}/delete': {
       post: {
-        operationId: 'deleteSavedWorkflow', tags: t('Saved workflows'), summary: 'Delete a saved workflow', security: MUTATION,
-        description: 'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')], requestBody: emptyBody,
-        responses: { ...ok('Deleted.', schemaRef('DeletedSavedWorkflow'), { deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        operationId: 'deleteSavedWorkflow',
+        tags: t('Saved workflows'),
+        summary: 'Delete a saved workflow',
+        security: MUTATION,
+        description:
+          'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
+        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Deleted.', schemaRef('DeletedSavedWorkflow'), {
+            deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at },
+          }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/v1/webhooks': {
       post: {
-        operationId: 'createWebhook', tags: t('Webhooks'), summary: 'Register a webhook', security: MUTATION,
+        operationId: 'createWebhook',
+        tags: t('Webhooks'),
+        summary: 'Register a webhook',
+        security: MUTATION,
         description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
-        requestBody: body({ type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } } }, { create: { url: 'https://hooks.example.com/paycore' } }),
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['url'],
+            properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } },
+          },
+          { create: { url: 'https://hooks.example.com/paycore' } },
+        ),
         responses: {
-          ...ok('Registered; the secret is shown once.', schemaRef('NewWebhook'), { created: { ...webhookEx, secret } }, '201', { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) }),
+          ...ok(
+            'Registered; the secret is shown once.',
+            schemaRef('NewWebhook'),
+            { created: { ...webhookEx, secret } },
+            '201',
+            { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
+          ),
           ...errorsOf({ admin: true, mutation: true, v1: true, codes409: ['limit_reached'] }),
         },
       },
     },
     '/api/company/webhooks': {
       get: {
-        operationId: 'listWebhooks', tags: t('Webhooks'), summary: 'Webhooks', security: SESSION,
-        responses: { ...ok('Enabled and disabled webhooks (deleted ones are gone).', schemaRef('WebhookList'), { webhooks: { data: [webhookEx] } }), ...errorsOf({ admin: true }) },
+        operationId: 'listWebhooks',
+        tags: t('Webhooks'),
+        summary: 'Webhooks',
+        security: SESSION,
+        responses: {
+          ...ok('Enabled and disabled webhooks (deleted ones are gone).', schemaRef('WebhookList'), {
+            webhooks: { data: [webhookEx] },
+          }),
+          ...errorsOf({ admin: true }),
+        },
       },
     },
     '/api/company/webhooks/{webhook_id}': {
       get: {
-        operationId: 'getWebhook', tags: t('Webhooks'), summary: 'A webhook', security: SESSION,
+        operationId: 'getWebhook',
+        tags: t('Webhooks'),
+        summary: 'A webhook',
+        security: SESSION,
         parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        responses: { ...ok('The webhook (never its secret).', schemaRef('Webhook'), { webhook: webhookEx }), ...errorsOf({ admin: true, ids: true }) },
+        responses: {
+          ...ok('The webhook (never its secret).', schemaRef('Webhook'), { webhook: webhookEx }),
+          ...errorsOf({ admin: true, ids: true }),
+        },
       },
     },
     '/api/company/webhooks/{webhook_id}/disable': {
       post: {
-        operationId: 'disableWebhook', tags: t('Webhooks'), summary: 'Disable a webhook', security: MUTATION,
+        operationId: 'disableWebhook',
+        tags: t('Webhooks'),
+        summary: 'Disable a webhook',
+        security: MUTATION,
         description: 'No more deliveries, retries included. There is no way back: register a new one.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
-        responses: { ...ok('Disabled.', schemaRef('Webhook'), { disabled: { ...webhookEx, status: 'disabled' } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Disabled.', schemaRef('Webhook'), { disabled: { ...webhookEx, status: 'disabled' } }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/api/company/webhooks/{webhook_id}/delete': {
       post: {
-        operationId: 'deleteWebhook', tags: t('Webhooks'), summary: 'Delete a webhook', security: MUTATION,
+        operationId: 'deleteWebhook',
+        tags: t('Webhooks'),
+        summary: 'Delete a webhook',
+        security: MUTATION,
         description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
-        responses: { ...ok('Deleted.', schemaRef('DeletedWebhook'), { deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Deleted.', schemaRef('DeletedWebhook'), {
+            deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at },
+          }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/api/company/webhooks/{webhook_id}/rotate': {
       post: {
-        operationId: 'rotateWebhookSecret', tags: t('Webhooks'), summary: 'Rotate the signing secret', security: MUTATION,
-        description: 'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')], requestBody: emptyBody,
-        responses: { ...ok('Rotated.', schemaRef('RotatedWebhook'), { rotated: { id: EX.webhook, key_version: 2, secret } }), ...errorsOf({ admin: true, mutation: true, ids: true }) },
+        operationId: 'rotateWebhookSecret',
+        tags: t('Webhooks'),
+        summary: 'Rotate the signing secret',
+        security: MUTATION,
+        description:
+          'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
+        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
+        requestBody: emptyBody,
+        responses: {
+          ...ok('Rotated.', schemaRef('RotatedWebhook'), { rotated: { id: EX.webhook, key_version: 2, secret } }),
+          ...errorsOf({ admin: true, mutation: true, ids: true }),
+        },
       },
     },
     '/api/company/deliveries': {
       get: {
-        operationId: 'listDeliveries', tags: t('Webhooks'), summary: 'Delivery history', security: SESSION,
+        operationId: 'listDeliveries',
+        tags: t('Webhooks'),
+        summary: 'Delivery history',
+        security: SESSION,
         parameters: [limitParam, beforeParam('deliveries')],
-        responses: { ...ok('A page of deliveries (never a body).', schemaRef('DeliveryPage'), { page: { data: [deliveryEx], next_cursor: null } }), ...errorsOf({ admin: true, query: true }) },
+        responses: {
+          ...ok('A page of deliveries (never a body).', schemaRef('DeliveryPage'), {
+            page: { data: [deliveryEx], next_cursor: null },
+          }),
+          ...errorsOf({ admin: true, query: true }),
+        },
       },
     },
     '/api/company/deliveries/{delivery_id}': {
       get: {
-        operationId: 'getDelivery', tags: t('Webhooks'), summary: 'A delivery with its attempts', security: SESSION,
+        operationId: 'getDelivery',
+        tags: t('Webhooks'),
+        summary: 'A delivery with its attempts',
+        security: SESSION,
         parameters: [idParam('delivery_id', 'dlv', 'Delivery')],
         responses: {
           ...ok('The delivery and every attempt.', schemaRef('DeliveryDetail'), {
-            delivery: { ...deliveryEx, attempts_detail: [
-              { attempt: 1, outcome: 'retry', status_code: 503, error: null, duration_ms: 120, key_version: 1, started_at: EX.at },
-              { attempt: 2, outcome: 'delivered', status_code: 200, error: null, duration_ms: 85, key_version: 1, started_at: '2025-03-04T09:16:05.000Z' },
-            ] },
+            delivery: {
+              ...deliveryEx,
+              attempts_detail: [
+                {
+                  attempt: 1,
+                  outcome: 'retry',
+                  status_code: 503,
+                  error: null,
+                  duration_ms: 120,
+                  key_version: 1,
+                  started_at: EX.at,
+                },
+                {
+                  attempt: 2,
+                  outcome: 'delivered',
+                  status_code: 200,
+                  error: null,
+                  duration_ms: 85,
+                  key_version: 1,
+                  started_at: '2025-03-04T09:16:05.000Z',
+                },
+              ],
+            },
           }),
           ...errorsOf({ admin: true, ids: true }),
         },
@@ -496,44 +1097,117 @@ function paths(): Record<string, Schema> {
     },
     '/api/company/credit-packs': {
       get: {
-        operationId: 'listCreditPacks', tags: t('Credits'), summary: 'Credit packs for sale', security: SESSION,
-        description: 'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
-        responses: { ...ok('The packs.', schemaRef('CreditPacks'), { packs: { packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }], purchase_networks: ['base'], card_checkout: false } }), ...errorsOf({}) },
+        operationId: 'listCreditPacks',
+        tags: t('Credits'),
+        summary: 'Credit packs for sale',
+        security: SESSION,
+        description:
+          'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
+        responses: {
+          ...ok('The packs.', schemaRef('CreditPacks'), {
+            packs: {
+              packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }],
+              purchase_networks: ['base'],
+              card_checkout: false,
+            },
+          }),
+          ...errorsOf({}),
+        },
       },
     },
     '/api/company/credit-packs/purchases': {
       post: {
-        operationId: 'buyCreditPack', tags: t('Credits'), summary: 'Buy a credit pack (paid in USDC)', security: MUTATION,
+        operationId: 'buyCreditPack',
+        tags: t('Credits'),
+        summary: 'Buy a credit pack (paid in USDC)',
+        security: MUTATION,
         description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
-        requestBody: body({
-          type: 'object', additionalProperties: false, required: ['pack', 'network', 'payer'],
-          properties: { pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' }, network: { enum: [...NETWORKS] }, payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' } },
-        }, { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } }),
-        responses: { ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'), ...errorsOf({ admin: true, mutation: true, notFound: ['not_found'], codes409: ['purchase_unavailable', 'too_many_open_purchases'] }) },
+        requestBody: body(
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pack', 'network', 'payer'],
+            properties: {
+              pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
+              network: { enum: [...NETWORKS] },
+              payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
+            },
+          },
+          { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } },
+        ),
+        responses: {
+          ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'),
+          ...errorsOf({
+            admin: true,
+            mutation: true,
+            notFound: ['not_found'],
+            codes409: ['purchase_unavailable', 'too_many_open_purchases'],
+          }),
+        },
       },
       get: {
-        operationId: 'listCreditPackPurchases', tags: t('Credits'), summary: 'Credit pack purchases', security: SESSION,
+        operationId: 'listCreditPackPurchases',
+        tags: t('Credits'),
+        summary: 'Credit pack purchases',
+        security: SESSION,
         parameters: [limitParam, beforeParam('purchases')],
-        responses: { ...ok('A page, by id descending.', schemaRef('PurchasePage'), { page: { data: [packPurchaseEx], next_cursor: null } }), ...errorsOf({ query: true }) },
+        responses: {
+          ...ok('A page, by id descending.', schemaRef('PurchasePage'), {
+            page: { data: [packPurchaseEx], next_cursor: null },
+          }),
+          ...errorsOf({ query: true }),
+        },
       },
     },
     '/api/company/credit-packs/purchases/{purchase_id}': {
       get: {
-        operationId: 'getCreditPackPurchase', tags: t('Credits'), summary: 'A credit pack purchase', security: SESSION,
+        operationId: 'getCreditPackPurchase',
+        tags: t('Credits'),
+        summary: 'A credit pack purchase',
+        security: SESSION,
         parameters: [idParam('purchase_id', 'pur', 'Purchase')],
-        responses: { ...ok('The purchase.', schemaRef('Purchase'), { awaiting: packPurchaseEx }), ...errorsOf({ ids: true }) },
+        responses: {
+          ...ok('The purchase.', schemaRef('Purchase'), { awaiting: packPurchaseEx }),
+          ...errorsOf({ ids: true }),
+        },
       },
     },
     [COMPANY_OPENAPI_PATH]: {
       get: {
-        operationId: 'getOpenApi', tags: t('Documentation'), summary: 'This document', security: [],
-        responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: plain(), content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { type: 'string' }, paths: { type: 'object' } } } } } } },
+        operationId: 'getOpenApi',
+        tags: t('Documentation'),
+        summary: 'This document',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document.',
+            headers: plain(),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['openapi', 'paths'],
+                  properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
+                },
+              },
+            },
+          },
+        },
       },
     },
     [COMPANY_DOCS_PATH]: {
       get: {
-        operationId: 'getDocs', tags: t('Documentation'), summary: 'This guide (HTML)', security: [],
-        responses: { '200': { description: 'The page.', headers: plain(), content: { 'text/html': { schema: { type: 'string' } } } } },
+        operationId: 'getDocs',
+        tags: t('Documentation'),
+        summary: 'This guide (HTML)',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The page.',
+            headers: plain(),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+        },
       },
     },
   };
@@ -542,80 +1216,240 @@ function paths(): Record<string, Schema> {
 const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 const KEY_FIELDS: Record<string, Schema> = {
-  id: id('key', 'API key'), name: { type: 'string' }, prefix: { type: 'string', pattern: '^sk_live_' }, last4: { type: 'string' },
-  scopes: { type: 'array', items: { enum: ['read', 'write'] } }, status: { enum: ['active', 'revoked', 'expired'] },
-  expires_at: nullable(dateTime), created_at: dateTime, last_used_at: nullable(dateTime), revoked_at: nullable(dateTime),
-  created_by: { ...nullable({ type: 'string' }), description: 'The member who created the key (`mem_…`); removing that member revokes it.' },
+  id: id('key', 'API key'),
+  name: { type: 'string' },
+  prefix: { type: 'string', pattern: '^sk_live_' },
+  last4: { type: 'string' },
+  scopes: { type: 'array', items: { enum: ['read', 'write'] } },
+  status: { enum: ['active', 'revoked', 'expired'] },
+  expires_at: nullable(dateTime),
+  created_at: dateTime,
+  last_used_at: nullable(dateTime),
+  revoked_at: nullable(dateTime),
+  created_by: {
+    ...nullable({ type: 'string' }),
+    description: 'The member who created the key (`mem_…`); removing that member revokes it.',
+  },
 };
 const WEBHOOK_FIELDS: Record<string, Schema> = {
-  id: id('whe', 'Webhook'), url: { type: 'string' }, events: { type: 'array', items: { enum: [...V1_WEBHOOK_EVENT_TYPES] } },
-  status: { enum: ['enabled', 'disabled'] }, key_version: { type: 'integer', minimum: 1 }, created_at: dateTime,
+  id: id('whe', 'Webhook'),
+  url: { type: 'string' },
+  events: { type: 'array', items: { enum: [...V1_WEBHOOK_EVENT_TYPES] } },
+  status: { enum: ['enabled', 'disabled'] },
+  key_version: { type: 'integer', minimum: 1 },
+  created_at: dateTime,
 };
 const INVITATION_FIELDS: Record<string, Schema> = {
-  id: id('cin', 'Invitation'), email: { type: 'string' }, role: { enum: ['member', 'billing_admin'] }, invited_by: id('mem', 'Member'), created_at: dateTime, expires_at: dateTime,
+  id: id('cin', 'Invitation'),
+  email: { type: 'string' },
+  role: { enum: ['member', 'billing_admin'] },
+  invited_by: id('mem', 'Member'),
+  created_at: dateTime,
+  expires_at: dateTime,
 };
 const DELIVERY_FIELDS: Record<string, Schema> = {
-  id: id('dlv', 'Delivery'), webhook_id: id('whe', 'Webhook'), event_id: { type: 'string' }, event_type: { type: 'string' },
-  status: { enum: ['pending', 'retrying', 'delivered', 'failed'] }, attempts: { type: 'integer', minimum: 0 }, max_attempts: { type: 'integer', minimum: 1 },
-  next_attempt_at: nullable(dateTime), last_status_code: nullable({ type: 'integer' }), last_error: nullable({ type: 'string' }),
-  created_at: dateTime, delivered_at: nullable(dateTime), failed_at: nullable(dateTime),
+  id: id('dlv', 'Delivery'),
+  webhook_id: id('whe', 'Webhook'),
+  event_id: { type: 'string' },
+  event_type: { type: 'string' },
+  status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
+  attempts: { type: 'integer', minimum: 0 },
+  max_attempts: { type: 'integer', minimum: 1 },
+  next_attempt_at: nullable(dateTime),
+  last_status_code: nullable({ type: 'integer' }),
+  last_error: nullable({ type: 'string' }),
+  created_at: dateTime,
+  delivered_at: nullable(dateTime),
+  failed_at: nullable(dateTime),
 };
-const MEMBER = obj(['id', 'email', 'role'], { id: id('mem', 'Member'), email: { type: 'string' }, role: { enum: ['member', 'billing_admin'] } });
+const MEMBER = obj(['id', 'email', 'role'], {
+  id: id('mem', 'Member'),
+  email: { type: 'string' },
+  role: { enum: ['member', 'billing_admin'] },
+});
 const COMPANY = obj(['id', 'name'], { id: { type: 'string' }, name: { type: 'string' } });
-const SESSION_FIELDS = { csrf_token: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Send it as `X-CSRF-Token` on every mutation.' }, member: MEMBER, company: COMPANY };
+const SESSION_FIELDS = {
+  csrf_token: {
+    type: 'string',
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Send it as `X-CSRF-Token` on every mutation.',
+  },
+  member: MEMBER,
+  company: COMPANY,
+};
 
-const EVIDENCE = nullable(obj(['page', 'snippet', 'box', 'source', 'path', 'file'], {
-  page: { ...nullable({ type: 'integer', minimum: 1 }), description: 'Null for a value read from an e-invoice\'s XML (`source` `xml`).' }, snippet: { type: 'string' },
-  box: { ...nullable(obj(['x0', 'y0', 'x1', 'y1'], { x0: { type: 'number' }, y0: { type: 'number' }, x1: { type: 'number' }, y1: { type: 'number' } })), description: 'In PDF points from the page\'s top-left corner; null on a plain-text page and for XML evidence.' },
-  source: { type: 'string', enum: ['page', 'xml'], description: 'The text of `page`, or an element of the e-invoice XML (docs/processing.md "E-invoices").' },
-  path: { ...nullable({ type: 'string' }), description: '`source` `xml`: the XML element\'s path; a sum of several elements (a FatturaPA subtotal or tax) names their paths joined by ` + `.' },
-  file: { ...nullable({ type: 'string' }), description: '`source` `xml`: the XML\'s file name in the PDF; null for an uploaded XML.' },
-}));
-const FLAG = { flagged: { type: 'boolean', description: 'The evidence check or a document check (the totals, the dates…) failed: look at it.' }, reason: { ...nullable({ type: 'string' }), description: 'Why, each reason once, separated by "; ".' } };
-const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_type'], { index: { type: 'integer', minimum: 0 }, name: { type: 'string' }, download_path: { type: 'string' }, bytes: { type: 'integer', minimum: 0 }, content_type: { type: 'string' } });
+const EVIDENCE = nullable(
+  obj(['page', 'snippet', 'box', 'source', 'path', 'file'], {
+    page: {
+      ...nullable({ type: 'integer', minimum: 1 }),
+      description: "Null for a value read from an e-invoice's XML (`source` `xml`).",
+    },
+    snippet: { type: 'string' },
+    box: {
+      ...nullable(
+        obj(['x0', 'y0', 'x1', 'y1'], {
+          x0: { type: 'number' },
+          y0: { type: 'number' },
+          x1: { type: 'number' },
+          y1: { type: 'number' },
+        }),
+      ),
+      description: "In PDF points from the page's top-left corner; null on a plain-text page and for XML evidence.",
+    },
+    source: {
+      type: 'string',
+      enum: ['page', 'xml'],
+      description: 'The text of `page`, or an element of the e-invoice XML (docs/processing.md "E-invoices").',
+    },
+    path: {
+      ...nullable({ type: 'string' }),
+      description:
+        "`source` `xml`: the XML element's path; a sum of several elements (a FatturaPA subtotal or tax) names their paths joined by ` + `.",
+    },
+    file: {
+      ...nullable({ type: 'string' }),
+      description: "`source` `xml`: the XML's file name in the PDF; null for an uploaded XML.",
+    },
+  }),
+);
+const FLAG = {
+  flagged: {
+    type: 'boolean',
+    description: 'The evidence check or a document check (the totals, the dates…) failed: look at it.',
+  },
+  reason: { ...nullable({ type: 'string' }), description: 'Why, each reason once, separated by "; ".' },
+};
+const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_type'], {
+  index: { type: 'integer', minimum: 0 },
+  name: { type: 'string' },
+  download_path: { type: 'string' },
+  bytes: { type: 'integer', minimum: 0 },
+  content_type: { type: 'string' },
+});
 
 /** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
 function reviewSchemas(): Record<string, Schema> {
   return {
-    ExtractionReview: obj(['job_id', 'revision', 'fields', 'forms', 'review_required', 'documents', 'corrections', 'files', 'expires_at'], {
-      job_id: id('job', 'Job'),
-      revision: { type: 'integer', minimum: 0, description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.' },
-      fields: { type: 'array', items: { type: 'string' } },
-      forms: { type: 'object', additionalProperties: { type: 'string' }, description: 'For each field, the form a correction takes (e.g. `a date as YYYY-MM-DD, e.g. "2026-03-31"`), as a 422 words it.' },
-      review_required: { type: 'boolean', description: 'Some document still has a flagged value that was not corrected.' },
-      documents: {
-        type: 'array',
-        items: obj(['index', 'document', 'upload_id', 'pages', 'review_required', 'review_reasons', 'warnings', 'fields', 'items', 'lines'], {
-          index: { type: 'integer', minimum: 0 }, document: { type: 'string' }, upload_id: nullable({ type: 'string' }), pages: { type: 'integer', minimum: 0 },
-          review_required: { type: 'boolean' }, review_reasons: { type: 'array', items: { type: 'string' } }, warnings: { type: 'array', items: { type: 'string' } },
-          fields: {
-            type: 'object',
-            additionalProperties: obj(['value', 'extracted_value', 'evidence', 'flagged', 'reason', 'corrected'], {
-              value: nullable({ type: 'string' }), extracted_value: { ...nullable({ type: 'string' }), description: 'What the engine read.' }, evidence: EVIDENCE, ...FLAG,
-              corrected: { type: 'boolean' },
-            }),
-          },
-          items: { type: 'array', items: obj([...LINE_ITEM_COLUMNS], Object.fromEntries(LINE_ITEM_COLUMNS.map((c) => [c, obj(['value', 'evidence', 'flagged', 'reason'], { value: nullable({ type: 'string' }), evidence: EVIDENCE, ...FLAG })]))) },
-          lines: { type: 'array', items: EVIDENCE, description: 'For each line item (same order as `items`), where the whole line is: the page of its description, the union of its cells\' boxes on that page and their snippets in reading order; null when no cell has evidence.' },
+    ExtractionReview: obj(
+      ['job_id', 'revision', 'fields', 'forms', 'review_required', 'documents', 'corrections', 'files', 'expires_at'],
+      {
+        job_id: id('job', 'Job'),
+        revision: {
+          type: 'integer',
+          minimum: 0,
+          description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.',
+        },
+        fields: { type: 'array', items: { type: 'string' } },
+        forms: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description:
+            'For each field, the form a correction takes (e.g. `a date as YYYY-MM-DD, e.g. "2026-03-31"`), as a 422 words it.',
+        },
+        review_required: {
+          type: 'boolean',
+          description: 'Some document still has a flagged value that was not corrected.',
+        },
+        documents: {
+          type: 'array',
+          items: obj(
+            [
+              'index',
+              'document',
+              'upload_id',
+              'pages',
+              'review_required',
+              'review_reasons',
+              'warnings',
+              'fields',
+              'items',
+              'lines',
+            ],
+            {
+              index: { type: 'integer', minimum: 0 },
+              document: { type: 'string' },
+              upload_id: nullable({ type: 'string' }),
+              pages: { type: 'integer', minimum: 0 },
+              review_required: { type: 'boolean' },
+              review_reasons: { type: 'array', items: { type: 'string' } },
+              warnings: { type: 'array', items: { type: 'string' } },
+              fields: {
+                type: 'object',
+                additionalProperties: obj(['value', 'extracted_value', 'evidence', 'flagged', 'reason', 'corrected'], {
+                  value: nullable({ type: 'string' }),
+                  extracted_value: { ...nullable({ type: 'string' }), description: 'What the engine read.' },
+                  evidence: EVIDENCE,
+                  ...FLAG,
+                  corrected: { type: 'boolean' },
+                }),
+              },
+              items: {
+                type: 'array',
+                items: obj(
+                  [...LINE_ITEM_COLUMNS],
+                  Object.fromEntries(
+                    LINE_ITEM_COLUMNS.map((c) => [
+                      c,
+                      obj(['value', 'evidence', 'flagged', 'reason'], {
+                        value: nullable({ type: 'string' }),
+                        evidence: EVIDENCE,
+                        ...FLAG,
+                      }),
+                    ]),
+                  ),
+                ),
+              },
+              lines: {
+                type: 'array',
+                items: EVIDENCE,
+                description:
+                  "For each line item (same order as `items`), where the whole line is: the page of its description, the union of its cells' boxes on that page and their snippets in reading order; null when no cell has evidence.",
+              },
+            },
+          ),
+        },
+        corrections: {
+          type: 'array',
+          items: obj(
+            ['id', 'revision', 'document', 'field', 'previous_value', 'value', 'corrected_by', 'corrected_at'],
+            {
+              id: id('exc', 'Correction'),
+              revision: { type: 'integer', minimum: 1 },
+              document: { type: 'integer', minimum: 0 },
+              field: { type: 'string' },
+              previous_value: nullable({ type: 'string' }),
+              value: nullable({ type: 'string' }),
+              corrected_by: { type: 'string', description: "The member's e-mail address." },
+              corrected_at: dateTime,
+            },
+          ),
+        },
+        files: obj(['original', 'reviewed'], {
+          original: { type: 'array', items: REVIEW_FILE },
+          reviewed: { type: 'array', items: REVIEW_FILE, description: 'Empty before the first correction.' },
         }),
+        expires_at: nullable(dateTime),
       },
-      corrections: {
-        type: 'array',
-        items: obj(['id', 'revision', 'document', 'field', 'previous_value', 'value', 'corrected_by', 'corrected_at'], {
-          id: id('exc', 'Correction'), revision: { type: 'integer', minimum: 1 }, document: { type: 'integer', minimum: 0 }, field: { type: 'string' },
-          previous_value: nullable({ type: 'string' }), value: nullable({ type: 'string' }), corrected_by: { type: 'string', description: 'The member\'s e-mail address.' }, corrected_at: dateTime,
-        }),
-      },
-      files: obj(['original', 'reviewed'], { original: { type: 'array', items: REVIEW_FILE }, reviewed: { type: 'array', items: REVIEW_FILE, description: 'Empty before the first correction.' } }),
-      expires_at: nullable(dateTime),
-    }),
+    ),
     ExtractionCorrections: obj(['revision', 'corrections'], {
       revision: { type: 'integer', minimum: 0 },
       corrections: {
-        type: 'array', minItems: 1, maxItems: MAX_CORRECTIONS_PER_REQUEST,
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_CORRECTIONS_PER_REQUEST,
         items: obj(['document', 'field', 'value'], {
-          document: { type: 'integer', minimum: 0, maximum: 10_000, description: 'The 0-based index of the input document.' },
-          field: { type: 'string', minLength: 1, maxLength: 200, description: 'One of the job\'s fields (line items are not corrected).' },
+          document: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 10_000,
+            description: 'The 0-based index of the input document.',
+          },
+          field: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: "One of the job's fields (line items are not corrected).",
+          },
           value: nullable({ type: 'string', maxLength: 10_000 }),
         }),
       },
@@ -629,60 +1463,135 @@ function schemas(): Record<string, Schema> {
     SignedIn: obj(['csrf_token', 'expires_at', 'member', 'company'], { ...SESSION_FIELDS, expires_at: dateTime }),
     Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
     Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
-    JobPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Job') }, next_cursor: nullable({ type: 'string' }) }),
+    JobPage: obj(['data', 'next_cursor'], {
+      data: { type: 'array', items: schemaRef('Job') },
+      next_cursor: nullable({ type: 'string' }),
+    }),
     ...batchSchemas(processingSchemas()['Job']!), // BatchSummary and what it refers to
     ...readSchemas(), // Credits and LedgerEntry
     ...reviewSchemas(),
-    BatchPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('BatchSummary') }, next_cursor: nullable({ type: 'string' }) }),
+    BatchPage: obj(['data', 'next_cursor'], {
+      data: { type: 'array', items: schemaRef('BatchSummary') },
+      next_cursor: nullable({ type: 'string' }),
+    }),
     Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
-    NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], { ...KEY_FIELDS, secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' } }),
+    NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], {
+      ...KEY_FIELDS,
+      secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' },
+    }),
     KeyList: list('Key'),
-    MemberList: obj(['data'], { data: { type: 'array', items: obj(['id', 'email', 'role', 'created_at'], { ...(MEMBER['properties'] as Record<string, Schema>), created_at: dateTime }) } }),
+    MemberList: obj(['data'], {
+      data: {
+        type: 'array',
+        items: obj(['id', 'email', 'role', 'created_at'], {
+          ...(MEMBER['properties'] as Record<string, Schema>),
+          created_at: dateTime,
+        }),
+      },
+    }),
     Removed: obj(['id', 'removed_at', 'revoked_keys', 'revoked_invitations'], {
       id: id('mem', 'Member'),
       removed_at: dateTime,
       revoked_keys: { type: 'integer', minimum: 0 },
-      revoked_invitations: { type: 'integer', minimum: 0, description: 'Open invitations the member had issued, revoked with the membership.' },
+      revoked_invitations: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Open invitations the member had issued, revoked with the membership.',
+      },
     }),
     Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
-    RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], { ...INVITATION_FIELDS, revoked_at: dateTime }),
+    RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], {
+      ...INVITATION_FIELDS,
+      revoked_at: dateTime,
+    }),
     InvitationList: list('Invitation'),
     Webhook: obj(Object.keys(WEBHOOK_FIELDS), WEBHOOK_FIELDS),
-    NewWebhook: obj([...Object.keys(WEBHOOK_FIELDS), 'secret'], { ...WEBHOOK_FIELDS, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown once.' } }),
-    RotatedWebhook: obj(['id', 'key_version', 'secret'], { id: id('whe', 'Webhook'), key_version: { type: 'integer', minimum: 2 }, secret: { type: 'string', pattern: '^whsec_' } }),
-    DeletedWebhook: obj(['id', 'status', 'deleted_at'], { id: id('whe', 'Webhook'), status: { const: 'deleted' }, deleted_at: dateTime }),
+    NewWebhook: obj([...Object.keys(WEBHOOK_FIELDS), 'secret'], {
+      ...WEBHOOK_FIELDS,
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown once.' },
+    }),
+    RotatedWebhook: obj(['id', 'key_version', 'secret'], {
+      id: id('whe', 'Webhook'),
+      key_version: { type: 'integer', minimum: 2 },
+      secret: { type: 'string', pattern: '^whsec_' },
+    }),
+    DeletedWebhook: obj(['id', 'status', 'deleted_at'], {
+      id: id('whe', 'Webhook'),
+      status: { const: 'deleted' },
+      deleted_at: dateTime,
+    }),
     WebhookList: list('Webhook'),
     SavedWorkflow: obj(Object.keys(workflowEx), {
-      ...WORKFLOW_BODY, id: id('wfl', 'Saved workflow'), operation: { enum: [...SAVED_WORKFLOW_OPERATIONS] }, revision: { type: 'integer', minimum: 1 },
-      instructions: nullable({ type: 'string' }), options: { type: 'object' }, name: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } },
-      created_by: id('mem', 'Member'), updated_by: id('mem', 'Member'), created_at: dateTime, updated_at: dateTime,
+      ...WORKFLOW_BODY,
+      id: id('wfl', 'Saved workflow'),
+      operation: { enum: [...SAVED_WORKFLOW_OPERATIONS] },
+      revision: { type: 'integer', minimum: 1 },
+      instructions: nullable({ type: 'string' }),
+      options: { type: 'object' },
+      name: { type: 'string' },
+      fields: { type: 'array', items: { type: 'string' } },
+      created_by: id('mem', 'Member'),
+      updated_by: id('mem', 'Member'),
+      created_at: dateTime,
+      updated_at: dateTime,
     }),
     SavedWorkflowList: list('SavedWorkflow'),
-    DeletedSavedWorkflow: obj(['id', 'status', 'deleted_at'], { id: id('wfl', 'Saved workflow'), status: { const: 'deleted' }, deleted_at: dateTime }),
+    DeletedSavedWorkflow: obj(['id', 'status', 'deleted_at'], {
+      id: id('wfl', 'Saved workflow'),
+      status: { const: 'deleted' },
+      deleted_at: dateTime,
+    }),
     Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
-    DeliveryPage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Delivery') }, next_cursor: nullable({ type: 'string' }) }),
+    DeliveryPage: obj(['data', 'next_cursor'], {
+      data: { type: 'array', items: schemaRef('Delivery') },
+      next_cursor: nullable({ type: 'string' }),
+    }),
     DeliveryDetail: obj([...Object.keys(DELIVERY_FIELDS), 'attempts_detail'], {
       ...DELIVERY_FIELDS,
       attempts_detail: {
         type: 'array',
         items: obj(['attempt', 'outcome', 'status_code', 'error', 'duration_ms', 'key_version', 'started_at'], {
-          attempt: { type: 'integer', minimum: 1 }, outcome: { enum: ['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'] }, status_code: nullable({ type: 'integer' }),
-          error: nullable({ type: 'string' }), duration_ms: nullable({ type: 'integer' }), key_version: nullable({ type: 'integer' }), started_at: dateTime,
+          attempt: { type: 'integer', minimum: 1 },
+          outcome: { enum: ['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'] },
+          status_code: nullable({ type: 'integer' }),
+          error: nullable({ type: 'string' }),
+          duration_ms: nullable({ type: 'integer' }),
+          key_version: nullable({ type: 'integer' }),
+          started_at: dateTime,
         }),
       },
     }),
     CreditPacks: obj(['packs', 'purchase_networks', 'card_checkout'], {
-      packs: { type: 'array', items: obj(['id', 'credits', 'price_usdc'], { id: { type: 'string', pattern: '^credits_[0-9]+$' }, credits: { type: 'string', pattern: '^[0-9]+$' }, price_usdc: { type: 'string', pattern: '^[0-9]{1,17}\\.[0-9]{6}$' } }) },
+      packs: {
+        type: 'array',
+        items: obj(['id', 'credits', 'price_usdc'], {
+          id: { type: 'string', pattern: '^credits_[0-9]+$' },
+          credits: { type: 'string', pattern: '^[0-9]+$' },
+          price_usdc: { type: 'string', pattern: '^[0-9]{1,17}\\.[0-9]{6}$' },
+        }),
+      },
       purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },
-      card_checkout: { const: false, description: 'Card checkout is an operator grant until a card processor is configured.' },
+      card_checkout: {
+        const: false,
+        description: 'Card checkout is an operator grant until a card processor is configured.',
+      },
     }),
     Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),
-    PurchasePage: obj(['data', 'next_cursor'], { data: { type: 'array', items: schemaRef('Purchase') }, next_cursor: { type: ['string', 'null'], pattern: cursorPattern('purchases') } }),
+    PurchasePage: obj(['data', 'next_cursor'], {
+      data: { type: 'array', items: schemaRef('Purchase') },
+      next_cursor: { type: ['string', 'null'], pattern: cursorPattern('purchases') },
+    }),
     Error: {
-      type: 'object', required: ['detail', 'code', 'request_id'],
+      type: 'object',
+      required: ['detail', 'code', 'request_id'],
       properties: {
-        detail: { type: 'string' }, code: { type: 'string', enum: CODES }, request_id: { type: 'string' },
-        issues: { type: 'array', items: obj(['path', 'message'], { path: { type: 'string' }, message: { type: 'string' } }) },
+        detail: { type: 'string' },
+        code: { type: 'string', enum: CODES },
+        request_id: { type: 'string' },
+        issues: {
+          type: 'array',
+          items: obj(['path', 'message'], { path: { type: 'string' }, message: { type: 'string' } }),
+        },
       },
     },
   };
@@ -697,19 +1606,23 @@ export function companyOpenApi(): Schema {
       version: COMPANY_API_VERSION,
       summary: 'Sign-in of company members; API keys, members, invitations and webhooks for billing administrators.',
       description:
-        'The interactive same-origin session of a processing company (spec section 5): what the company\'s web pages call, never an API key. ' +
-        'Sign in at `POST /api/company/session`; the cookie then authenticates, and every mutation also sends the session\'s `X-CSRF-Token` ' +
+        "The interactive same-origin session of a processing company (spec section 5): what the company's web pages call, never an API key. " +
+        "Sign in at `POST /api/company/session`; the cookie then authenticates, and every mutation also sends the session's `X-CSRF-Token` " +
         'from an allowed `Origin`. Any `Authorization` header is refused. Errors are `{detail, code, request_id}` as on `/v1`. ' +
         `Human-readable guide: ${COMPANY_DOCS_PATH}.`,
     },
     tags: [
-      { name: 'Jobs', description: 'The company\'s jobs, batches and credits (every member).' },
+      { name: 'Jobs', description: "The company's jobs, batches and credits (every member)." },
       { name: 'Extraction review', description: 'Review corrections of `flow-extract` results (every member).' },
       { name: 'API keys', description: '`/v1` keys (billing administrators).' },
       { name: 'Members', description: 'Members and invitations (billing administrators; accepting is public).' },
       { name: 'Webhooks', description: '`/v1` webhooks and their deliveries (billing administrators).' },
       { name: 'Credits', description: 'Credit packs paid in USDC (any member reads; billing administrators buy).' },
-      { name: 'Saved workflows', description: 'Extraction settings under a name, for `workflow_id` (every member reads; billing administrators change).' },
+      {
+        name: 'Saved workflows',
+        description:
+          'Extraction settings under a name, for `workflow_id` (every member reads; billing administrators change).',
+      },
     ],
     paths: paths(),
     schemas: schemas(),

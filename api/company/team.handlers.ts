@@ -7,7 +7,12 @@ import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import { issueCompanyKey, listMembers, removeMember, type Member } from '../../db/repositories/companies.repo.js';
-import { createInvitation, listOpenInvitations, revokeInvitation, type Invitation } from '../../db/repositories/company-invitations.repo.js';
+import {
+  createInvitation,
+  listOpenInvitations,
+  revokeInvitation,
+  type Invitation,
+} from '../../db/repositories/company-invitations.repo.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
@@ -38,7 +43,14 @@ function companyKeyJson(k: ApiKeyRecord, now: Date) {
 
 const memberJson = (m: Member) => ({ id: m.id, email: m.email, role: m.role, created_at: m.createdAt.toISOString() });
 
-const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, invited_by: i.invitedBy, created_at: i.createdAt.toISOString(), expires_at: i.expiresAt.toISOString() });
+const invitationJson = (i: Invitation) => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  invited_by: i.invitedBy,
+  created_at: i.createdAt.toISOString(),
+  expires_at: i.expiresAt.toISOString(),
+});
 
 /** API keys (create: secret shown once; revoke), members (list, remove) and invitations (create: token e-mailed to the invitee; list, revoke). */
 export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
@@ -46,7 +58,15 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     const now = deps.now();
     const keys = (await listApiKeys(deps.db, 'v1', memberOf(ctx).companyId)).map((k) => companyKeyJson(k, now));
     const active = keys.filter((k) => k.status === 'active');
-    ctx.body = { data: [...active, ...keys.filter((k) => k.status !== 'active').reverse().slice(0, INACTIVE_KEYS_SHOWN)] };
+    ctx.body = {
+      data: [
+        ...active,
+        ...keys
+          .filter((k) => k.status !== 'active')
+          .reverse()
+          .slice(0, INACTIVE_KEYS_SHOWN),
+      ],
+    };
   });
 
   router.post('/keys', async (ctx) => {
@@ -54,7 +74,11 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     const now = deps.now();
     const me = memberOf(ctx);
     const expiresAt = validateExpiry('v1', body.expires_at, now);
-    const { key, secret } = await issueCompanyKey(deps.db, { companyId: me.companyId, memberId: me.id, name: body.name, scopes: body.scopes, expiresAt }, now);
+    const { key, secret } = await issueCompanyKey(
+      deps.db,
+      { companyId: me.companyId, memberId: me.id, name: body.name, scopes: body.scopes, expiresAt },
+      now,
+    );
     ctx.status = 201;
     ctx.body = { ...companyKeyJson(key, now), secret };
   });
@@ -75,8 +99,15 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
   router.post('/members/:id/remove', async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const id = ctx.params['id'] ?? '';
-    const { revokedKeys, revokedInvitations } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), { keepABillingAdmin: true });
-    ctx.body = { id, removed_at: deps.now().toISOString(), revoked_keys: revokedKeys, revoked_invitations: revokedInvitations };
+    const { revokedKeys, revokedInvitations } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), {
+      keepABillingAdmin: true,
+    });
+    ctx.body = {
+      id,
+      removed_at: deps.now().toISOString(),
+      revoked_keys: revokedKeys,
+      revoked_invitations: revokedInvitations,
+    };
   });
 
   router.get('/invitations', async (ctx) => {
@@ -92,12 +123,25 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     const token = newSessionToken();
     const invitation = await createInvitation(
       deps.db,
-      { companyId: me.companyId, email: body.email, role: body.role, invitedBy: me.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + deps.invitationTtlMs) },
+      {
+        companyId: me.companyId,
+        email: body.email,
+        role: body.role,
+        invitedBy: me.id,
+        tokenHash: sha256Hex(token),
+        expiresAt: new Date(now.getTime() + deps.invitationTtlMs),
+      },
       now,
     );
     await mailInvitation(
       { db: deps.db, logger: deps.logger, mail, now, requestId: ctx.state.requestId },
-      { invitation, token, companyName: me.companyName, inviterEmail: me.email, dashboardOrigin: publicOrigin(deps.publicBaseUrl, ctx) },
+      {
+        invitation,
+        token,
+        companyName: me.companyName,
+        inviterEmail: me.email,
+        dashboardOrigin: publicOrigin(deps.publicBaseUrl, ctx),
+      },
     );
     ctx.status = 201;
     ctx.body = invitationJson(invitation);

@@ -53,14 +53,24 @@ export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppSt
   return async (ctx) => {
     const body = parseV1WebhookCreate(ctx.request.body);
     const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
-    if (!check.ok) throw new DomainError('validation_failed', `url: ${check.reason}`, { issues: [{ path: 'url', message: check.reason }] });
+    if (!check.ok)
+      throw new DomainError('validation_failed', `url: ${check.reason}`, {
+        issues: [{ path: 'url', message: check.reason }],
+      });
     const secret = newWebhookSecret();
     const companyId = memberOf(ctx).companyId;
     const endpoint = await deps.db.transaction(async (trx) => {
       await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
       return createDestination(
         trx,
-        { merchantId: companyId, url: check.href, events: [...V1_WEBHOOK_EVENT_TYPES], secretSealed: deps.secretBox.seal(secret), allowed: LIMITS.webhooksPerCompany, interface: V1 },
+        {
+          merchantId: companyId,
+          url: check.href,
+          events: [...V1_WEBHOOK_EVENT_TYPES],
+          secretSealed: deps.secretBox.seal(secret),
+          allowed: LIMITS.webhooksPerCompany,
+          interface: V1,
+        },
         deps.now(),
       );
     });
@@ -87,12 +97,16 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
 
   router.post('/webhooks/:id/disable', async (ctx) => {
     parseEmptyBody(ctx.request.body);
-    ctx.body = webhookJson(await inTransaction((trx) => disableDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1)));
+    ctx.body = webhookJson(
+      await inTransaction((trx) => disableDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1)),
+    );
   });
 
   router.post('/webhooks/:id/delete', async (ctx) => {
     parseEmptyBody(ctx.request.body);
-    const endpoint = await inTransaction((trx) => deleteDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1));
+    const endpoint = await inTransaction((trx) =>
+      deleteDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1),
+    );
     ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
   });
 
@@ -100,13 +114,17 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
   router.post('/webhooks/:id/rotate', async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const secret = newWebhookSecret();
-    const endpoint = await inTransaction((trx) => rotateDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now(), V1));
+    const endpoint = await inTransaction((trx) =>
+      rotateDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now(), V1),
+    );
     ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
   });
 
   router.get('/deliveries', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await deliveriesPage(deps.db, companyId(ctx), limit, decodeCursor('deliveries', ctx.query['before']), { iface: V1 });
+    const rows = await deliveriesPage(deps.db, companyId(ctx), limit, decodeCursor('deliveries', ctx.query['before']), {
+      iface: V1,
+    });
     ctx.body = page('deliveries', rows, limit, deliveryJson);
   });
 

@@ -67,7 +67,11 @@ function loadBuild(dir: string): Map<string, BuiltFile> | null {
       else {
         const url = `/${relative(dir, path).split(sep).join('/')}`;
         if (url.endsWith('.map')) continue; // source maps are not published
-        files.set(url, { body: readFileSync(path), type: TYPES[extname(name)] ?? 'application/octet-stream', immutable: url.startsWith('/assets/') });
+        files.set(url, {
+          body: readFileSync(path),
+          type: TYPES[extname(name)] ?? 'application/octet-stream',
+          immutable: url.startsWith('/assets/'),
+        });
       }
     }
   };
@@ -92,7 +96,11 @@ export function dashboardRouter(opts: { dir?: string } = {}): Router<AppState> {
 
   const serve = (ctx: AppContext) => {
     const files = current();
-    if (!files) throw new DomainError('service_unavailable', 'The dashboard is not built: run scripts/setup.sh (or npm run build:web)');
+    if (!files)
+      throw new DomainError(
+        'service_unavailable',
+        'The dashboard is not built: run scripts/setup.sh (or npm run build:web)',
+      );
     const rest = ctx.path === '/dashboard' ? '/' : ctx.path.slice('/dashboard'.length);
     const file = files.get(rest);
     if (file && rest !== '/index.html') {

@@ -17,7 +17,10 @@ export function refuseKeyInQuery(): Middleware<AppState> {
     const params = new URLSearchParams(ctx.querystring);
     for (const [name, value] of params) {
       if (CREDENTIAL_PARAMS.has(name.toLowerCase()) || looksLikeApiKey(value) || looksLikeApiKey(name)) {
-        throw new DomainError('api_key_in_url', 'API keys must be sent in the Authorization header, never in the URL; revoke a key that was put in a URL');
+        throw new DomainError(
+          'api_key_in_url',
+          'API keys must be sent in the Authorization header, never in the URL; revoke a key that was put in a URL',
+        );
       }
     }
     await next();
@@ -34,7 +37,8 @@ export function requireApiKey(
   iface: KeyInterface,
   now: () => Date = () => new Date(),
   /** Replaces verifyApiKey, e.g. to read what a later guard needs in the same statement (api/proof/proof.routes.ts). */
-  verify: (ctx: AppContext, token: string, at: Date) => Promise<VerifyOutcome> = (_ctx, token, at) => verifyApiKey(db, iface, token, at),
+  verify: (ctx: AppContext, token: string, at: Date) => Promise<VerifyOutcome> = (_ctx, token, at) =>
+    verifyApiKey(db, iface, token, at),
 ): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');

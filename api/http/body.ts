@@ -15,10 +15,17 @@ const isDecompressionError = (e: unknown): boolean => {
 
 /** Errors of the body's transfer (encoding, charset) mapped onto the interface's codes; others are rethrown. */
 function decodingError(e: unknown): DomainError | null {
-  if (isDecompressionError(e)) return new DomainError('malformed_json', 'Request body could not be decoded: its bytes do not match its Content-Encoding');
+  if (isDecompressionError(e))
+    return new DomainError(
+      'malformed_json',
+      'Request body could not be decoded: its bytes do not match its Content-Encoding',
+    );
   const err = e as { status?: number; type?: string; message?: string };
   if (err?.status === 415 && /^Unsupported Content-Encoding/.test(err.message ?? '')) {
-    return new DomainError('unsupported_media_type', 'Unsupported Content-Encoding; send the body as is, or with gzip, deflate or br');
+    return new DomainError(
+      'unsupported_media_type',
+      'Unsupported Content-Encoding; send the body as is, or with gzip, deflate or br',
+    );
   }
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') {
     return new DomainError('unsupported_media_type', 'Request body must be application/json in UTF-8');
@@ -34,7 +41,11 @@ function decodingError(e: unknown): DomainError | null {
  * (PostgreSQL text cannot hold it) are 422 naming the field.
  */
 export function jsonBody(limit: string): Middleware<AppState> {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limit, encoding: 'utf-8' }) as unknown as Middleware<AppState>;
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limit,
+    encoding: 'utf-8',
+  }) as unknown as Middleware<AppState>;
   return async (ctx, next) => {
     const hasBody = ctx.request.length !== undefined ? ctx.request.length > 0 : Boolean(ctx.get('Transfer-Encoding'));
     if (hasBody && !ctx.is('application/json')) {
@@ -55,7 +66,9 @@ export function jsonBody(limit: string): Middleware<AppState> {
       const message = depth
         ? `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`
         : `Text must not contain the NUL character (\\u0000): ${issues.map((i) => i.path || '(body)').join(', ')}`;
-      throw new DomainError('validation_failed', message, { issues: issues.map(({ path, message: m }) => ({ path, message: m })) });
+      throw new DomainError('validation_failed', message, {
+        issues: issues.map(({ path, message: m }) => ({ path, message: m })),
+      });
     }
     await next();
   };

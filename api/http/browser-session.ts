@@ -40,22 +40,31 @@ export const sessionCookieHeader = (name: string, value: string, maxAgeSeconds: 
   `${name}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${maxAgeSeconds}`;
 
 /** The CSRF token of a session: a keyed digest of its cookie token, so nothing more is stored. */
-export const csrfTokenOf = (secretBox: SecretBox, sessionToken: string): string => secretBox.digest(`csrf:${sessionToken}`);
+export const csrfTokenOf = (secretBox: SecretBox, sessionToken: string): string =>
+  secretBox.digest(`csrf:${sessionToken}`);
 
 /**
  * Every token a session's page may hold: the one under the current secrets key, then those under previous keys,
  * so a `SECRETS_KEY` rotation does not break pages that read their token before it (docs/operations.md).
  */
-export const csrfTokensOf = (secretBox: SecretBox, sessionToken: string): string[] => secretBox.digests(`csrf:${sessionToken}`);
+export const csrfTokensOf = (secretBox: SecretBox, sessionToken: string): string[] =>
+  secretBox.digests(`csrf:${sessionToken}`);
 
 /** `ctx.state.session` of a signed-in browser: who, and the CSRF tokens its mutations may carry. */
-export function browserSessionState(secretBox: SecretBox, token: string, who: { id: string; userId: string; email: string }): NonNullable<AppState['session']> {
+export function browserSessionState(
+  secretBox: SecretBox,
+  token: string,
+  who: { id: string; userId: string; email: string },
+): NonNullable<AppState['session']> {
   const accepted = csrfTokensOf(secretBox, token); // the current key's token first (csrfTokenOf)
   return { ...who, csrfToken: accepted[0]!, csrfTokensAccepted: accepted };
 }
 
 /** Session routes are for the browser only: a bearer (or any) Authorization header is refused with `code` and `message`. */
-export function refuseAuthorizationHeader(code: 'authorization_header_rejected' | 'api_key_not_accepted', message: string): Middleware<AppState> {
+export function refuseAuthorizationHeader(
+  code: 'authorization_header_rejected' | 'api_key_not_accepted',
+  message: string,
+): Middleware<AppState> {
   return async (ctx, next) => {
     if (ctx.get('Authorization')) throw new DomainError(code, message);
     await next();
@@ -67,7 +76,10 @@ export function refuseAuthorizationHeader(code: 'authorization_header_rejected' 
  * origin the request was addressed to. A missing Origin is refused too (browsers send it on every POST).
  * `Sec-Fetch-Site`, when sent, must not be cross-site.
  */
-export function requireAllowedOrigin(configured: readonly string[], publicBaseUrl: string | undefined): Middleware<AppState> {
+export function requireAllowedOrigin(
+  configured: readonly string[],
+  publicBaseUrl: string | undefined,
+): Middleware<AppState> {
   const fixed = configured.length > 0 ? configured : null;
   return async (ctx, next) => {
     if (isMutation(ctx)) {
@@ -92,7 +104,10 @@ export function requireCsrfToken(): Middleware<AppState> {
     if (isMutation(ctx)) {
       const presented = ctx.get('X-CSRF-Token');
       const accepted = sessionOf(ctx).csrfTokensAccepted;
-      if (!/^[0-9a-f]{64}$/.test(presented) || !accepted.map((expected) => timingSafeEqualHex(presented, expected)).includes(true)) {
+      if (
+        !/^[0-9a-f]{64}$/.test(presented) ||
+        !accepted.map((expected) => timingSafeEqualHex(presented, expected)).includes(true)
+      ) {
         throw new DomainError('csrf_failed', 'Missing or invalid X-CSRF-Token header');
       }
     }
@@ -177,7 +192,13 @@ export function requireBrowserSession<S extends { id: string }>(
  * Checks an e-mail and password: the same `invalid_credentials` (and the same scrypt work) for an unknown address,
  * a disabled user, a user without a password and a wrong password. Nothing of the attempt is logged but its request id.
  */
-export async function checkCredentials<U>(candidate: Credential<U> | null, password: string, logger: Logger, ctx: AppContext, label: string): Promise<U> {
+export async function checkCredentials<U>(
+  candidate: Credential<U> | null,
+  password: string,
+  logger: Logger,
+  ctx: AppContext,
+  label: string,
+): Promise<U> {
   const usable = candidate && !candidate.disabled && candidate.passwordHash ? candidate : null;
   const ok = usable ? await verifyPassword(password, usable.passwordHash!) : await burnPasswordCheck(password);
   if (!usable || !ok) {
@@ -191,7 +212,13 @@ export async function checkCredentials<U>(candidate: Credential<U> | null, passw
  * Starts a session for `user`: a new token on every sign-in (no fixation), ending the session this browser still
  * held; sets the cookie and returns the CSRF token and the absolute end.
  */
-export async function startBrowserSession<U>(ctx: AppContext, store: SessionStore<U, { id: string }>, secretBox: SecretBox, user: U, now: Date): Promise<{ csrfToken: string; expiresAt: Date }> {
+export async function startBrowserSession<U>(
+  ctx: AppContext,
+  store: SessionStore<U, { id: string }>,
+  secretBox: SecretBox,
+  user: U,
+  now: Date,
+): Promise<{ csrfToken: string; expiresAt: Date }> {
   const previous = sessionCookieValue(ctx, store.cookieName);
   if (previous) {
     const old = await store.findLive(sha256Hex(previous), now);
@@ -225,7 +252,10 @@ export interface SignInSpec<U> {
  * password is checked); the same 401 for every wrong pair; then a new session (cookie) and
  * `201 {csrf_token, expires_at, …}`. Only a wrong pair counts as a failure.
  */
-export function signInRoute<U>(spec: SignInSpec<U>, parse: (body: unknown) => { email: string; password: string }): Middleware<AppState>[] {
+export function signInRoute<U>(
+  spec: SignInSpec<U>,
+  parse: (body: unknown) => { email: string; password: string },
+): Middleware<AppState>[] {
   const throttle = signInThrottle(spec.db, spec.throttle.route, spec.throttle.limits, spec.now);
   const handler: Middleware<AppState> = async (ctx) => {
     const body = parse(ctx.request.body);
@@ -249,7 +279,11 @@ export function signInRoute<U>(spec: SignInSpec<U>, parse: (body: unknown) => { 
 }
 
 /** Ends the signed-in session and clears the cookie (204). */
-export async function endBrowserSession<U>(ctx: AppContext, store: Pick<SessionStore<U>, 'cookieName' | 'end'>, now: Date): Promise<void> {
+export async function endBrowserSession<U>(
+  ctx: AppContext,
+  store: Pick<SessionStore<U>, 'cookieName' | 'end'>,
+  now: Date,
+): Promise<void> {
   await store.end(sessionOf(ctx).id, now);
   ctx.append('Set-Cookie', sessionCookieHeader(store.cookieName, '', 0));
   ctx.status = 204;

@@ -24,7 +24,14 @@ export interface AppState {
    */
   idempotencyRead?: { ref: KeyRef; stored: StoredResponse | null; retained: number };
   /** The signed-in member of a processing company on /api/company and POST /v1/webhooks. */
-  member?: { id: string; companyId: string; accountId: string; email: string; role: 'member' | 'billing_admin'; companyName: string };
+  member?: {
+    id: string;
+    companyId: string;
+    accountId: string;
+    email: string;
+    role: 'member' | 'billing_admin';
+    companyName: string;
+  };
   /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */
   /** csrfToken: the one the API hands out; csrfTokensAccepted: it and those under previous secrets keys. */
   session?: { id: string; userId: string; email: string; csrfToken: string; csrfTokensAccepted: readonly string[] };
@@ -88,7 +95,8 @@ export function merchantOf(ctx: { state: AppState }): Merchant {
 }
 
 export function sessionOf(ctx: { state: AppState }): NonNullable<AppState['session']> {
-  if (!ctx.state.session) throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
+  if (!ctx.state.session)
+    throw new DomainError('session_required', 'Sign in to the dashboard first (no valid session cookie)');
   return ctx.state.session;
 }
 

@@ -32,5 +32,6 @@ export function publicCors(opts: PublicCorsOptions): Middleware<AppState> {
     maxAge: opts.maxAgeSeconds,
     keepHeadersOnError: true,
   }) as unknown as Middleware<AppState>;
-  return (ctx, next) => (paths.has(ctx.path.length > 1 ? ctx.path.replace(/\/$/, '') : ctx.path) ? inner(ctx, next) : next());
+  return (ctx, next) =>
+    paths.has(ctx.path.length > 1 ? ctx.path.replace(/\/$/, '') : ctx.path) ? inner(ctx, next) : next();
 }

@@ -113,17 +113,31 @@ export function errorBody(
   issues?: unknown,
   fields?: unknown,
 ): Record<string, unknown> {
-  const extra = { ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}), ...(Array.isArray(issues) ? { issues } : {}) };
+  const extra = {
+    ...(fields && typeof fields === 'object' && !Array.isArray(fields) ? fields : {}),
+    ...(Array.isArray(issues) ? { issues } : {}),
+  };
   if (iface === 'v1' || iface === 'company') return { detail: message, code, request_id: requestId, ...extra };
-  if (iface === 'mcp') return { jsonrpc: '2.0', id: null, error: { code: JSON_RPC_CODES[code] ?? -32000, message, data: { code, request_id: requestId, ...extra } } };
+  if (iface === 'mcp')
+    return {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: JSON_RPC_CODES[code] ?? -32000, message, data: { code, request_id: requestId, ...extra } },
+    };
   return { error: message, code, request_id: requestId, ...extra };
 }
 
 /** Maps errors thrown by body parsers and Koa (http-errors) onto our codes. */
-function fromHttpError(err: { status?: number; type?: string; expose?: boolean; message?: string }): DomainError | null {
+function fromHttpError(err: {
+  status?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}): DomainError | null {
   const status = err.status;
   if (typeof status !== 'number') return null;
-  if (status === 413 || err.type === 'entity.too.large') return new DomainError('payload_too_large', 'Request body is too large');
+  if (status === 413 || err.type === 'entity.too.large')
+    return new DomainError('payload_too_large', 'Request body is too large');
   if (err.type === 'entity.parse.failed' || (status === 400 && /json/i.test(err.message ?? ''))) {
     return new DomainError('malformed_json', 'Request body is not valid JSON');
   }
@@ -160,18 +174,35 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
         const mapped = fromHttpError(raw as never);
         if (mapped) err = mapped;
         else if (isDatabaseUnavailable(raw)) {
-          logger.warn({ err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'database unavailable');
-          err = new DomainError('service_unavailable', 'The service is temporarily unavailable; retry after the time in Retry-After', {
-            retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
-          });
+          logger.warn(
+            { err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
+            'database unavailable',
+          );
+          err = new DomainError(
+            'service_unavailable',
+            'The service is temporarily unavailable; retry after the time in Retry-After',
+            {
+              retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+            },
+          );
         } else {
-          logger.error({ err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+          logger.error(
+            { err: raw, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
+            'unhandled error',
+          );
           err = new DomainError('internal_error', 'Internal server error');
         }
       }
       const iface = ctx.state.iface;
       ctx.status = statusOf(iface, err.code);
-      ctx.body = errorBody(iface, err.code, err.message, ctx.state.requestId, err.details['issues'], err.details['fields']);
+      ctx.body = errorBody(
+        iface,
+        err.code,
+        err.message,
+        ctx.state.requestId,
+        err.details['issues'],
+        err.details['fields'],
+      );
       const retryAfter = err.details['retryAfterSeconds'];
       if (typeof retryAfter === 'number') ctx.set('Retry-After', String(retryAfter));
       if (err.code === 'method_not_allowed' && !ctx.response.get('Allow')) {

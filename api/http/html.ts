@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
  * What every server-rendered page shares (x402 pages, the /v1 and /proof developer pages, the public payment
  * page): HTML escaping, and the response headers that keep a page inert.
  */
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Safe for text and for double- or single-quoted attribute values. */
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -15,7 +21,9 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ES
  * 'unsafe-inline', so no `style=` attribute either), no `<base>`, no form submission, no framing.
  */
 export function htmlPageCsp(stylesheets: readonly string[]): string {
-  const hashes = [...new Set(stylesheets)].map((css) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`);
+  const hashes = [...new Set(stylesheets)].map(
+    (css) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`,
+  );
   return [
     "default-src 'none'",
     ...(hashes.length ? [`style-src ${hashes.join(' ')}`] : []),

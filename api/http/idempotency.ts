@@ -3,7 +3,16 @@ import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
-import { claimKey, completeKey, findStoredResponse, findStoredResponseAndRetained, storeKey, storeKeyPart, type KeyRef, type StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import {
+  claimKey,
+  completeKey,
+  findStoredResponse,
+  findStoredResponseAndRetained,
+  storeKey,
+  storeKeyPart,
+  type KeyRef,
+  type StoredResponse,
+} from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -61,38 +70,54 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   const now = opts.now ?? (() => new Date());
   const retention = IDEMPOTENCY_RULES[opts.dialect].retentionDays;
   // The bound counts responses kept forever (db: idempotency_retained); a dialect whose keys expire has none to count.
-  if (opts.retainedLimit !== undefined && retention !== null) throw new Error(`idempotency: a retained-responses bound needs a dialect that keeps responses forever, not ${opts.dialect}`);
+  if (opts.retainedLimit !== undefined && retention !== null)
+    throw new Error(
+      `idempotency: a retained-responses bound needs a dialect that keeps responses forever, not ${opts.dialect}`,
+    );
   const bounded = opts.retainedLimit !== undefined;
-  if (opts.claimAtCommit && retention !== null) throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
+  if (opts.claimAtCommit && retention !== null)
+    throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
   return async (ctx, next) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
-    const requestHash = sha256Hex(canonicalJson(opts.fingerprint ? opts.fingerprint(ctx) : { params: ctx.params ?? {}, body: ctx.request.body ?? null }));
+    const requestHash = sha256Hex(
+      canonicalJson(
+        opts.fingerprint ? opts.fingerprint(ctx) : { params: ctx.params ?? {}, body: ctx.request.body ?? null },
+      ),
+    );
 
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
       const at = now();
       // First round: what the key statement already read for this key and tenant, if it did (no statement here).
       // Otherwise, with a bound, the stored response and the tenant's retained count come in one statement.
       const read = round === 0 ? readWithKey(ctx, ref) : null;
-      const { stored, retained } = read
-        ?? (bounded
+      const { stored, retained } =
+        read ??
+        (bounded
           ? await findStoredResponseAndRetained(opts.db, ref, at)
           : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 });
       if (stored) {
-        const earlier = () => (opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : []);
+        const earlier = () =>
+          opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : [];
         assertSameRequest(stored, opts.operation, requestHash, earlier);
         if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
         return replay(ctx, stored);
       }
       if (opts.retainedLimit !== undefined && retained >= opts.retainedLimit) {
-        throw new DomainError('quota_exceeded', `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`);
+        throw new DomainError(
+          'quota_exceeded',
+          `This account has ${opts.retainedLimit} stored idempotent responses, the fair-use bound; contact support`,
+        );
       }
 
       const trx = await opts.db.transaction();
       let committed = false;
       try {
         const expiresAt = retention === null ? null : new Date(at.getTime() + retention * 86_400_000);
-        if (!opts.claimAtCommit && !(await claimKey(trx, ref, { operation: opts.operation, requestHash, expiresAt }, at))) {
+        if (
+          !opts.claimAtCommit &&
+          !(await claimKey(trx, ref, { operation: opts.operation, requestHash, expiresAt }, at))
+        ) {
           await trx.rollback();
           continue; // someone else held it: their response is committed now (or they rolled back)
         }
@@ -106,7 +131,11 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
               const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
               const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
               answered = { status, bytes, claimed: null };
-              return storeKeyPart(ref, { operation: opts.operation, requestHash }, { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId });
+              return storeKeyPart(
+                ref,
+                { operation: opts.operation, requestHash },
+                { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId },
+              );
             },
             settle: (claimed) => {
               if (answered) answered.claimed = claimed;
@@ -128,13 +157,15 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
         };
         const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean | null } | null;
         if (claimedWith) {
-          if (claimedWith.claimed === null) throw new Error('idempotency: the handler took a key claim and never said whether it held');
+          if (claimedWith.claimed === null)
+            throw new Error('idempotency: the handler took a key claim and never said whether it held');
           if (!claimedWith.claimed) {
             await trx.rollback();
             continue; // a request with the same key committed first: replay its answer
           }
           // What was stored is what is sent, byte for byte, or nothing is committed.
-          if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body)) throw new Error('idempotency: the answer claimed with the key differs from the response');
+          if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body))
+            throw new Error('idempotency: the answer claimed with the key differs from the response');
         } else if (opts.claimAtCommit) {
           if (!(await storeKey(trx, ref, { operation: opts.operation, requestHash }, response))) {
             await trx.rollback();
@@ -157,12 +188,18 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       for (const hook of ctx.state.afterCommit ?? []) {
         // The effect is committed; a workflow start it queued that fails here stays in the outbox for the starters.
         await hook(opts.db).catch((err: unknown) =>
-          opts.logger.error({ err, requestId: ctx.state.requestId, operation: opts.operation }, 'after-commit hook failed'),
+          opts.logger.error(
+            { err, requestId: ctx.state.requestId, operation: opts.operation },
+            'after-commit hook failed',
+          ),
         );
       }
       return;
     }
-    throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    throw new DomainError(
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still being processed; retry shortly',
+    );
   };
 }
 
@@ -174,12 +211,21 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
 function readWithKey(ctx: AppContext, ref: KeyRef): { stored: StoredResponse | null; retained: number } | null {
   const read = ctx.state.idempotencyRead;
   ctx.state.idempotencyRead = undefined;
-  if (!read || read.ref.dialect !== ref.dialect || read.ref.tenantId !== ref.tenantId || read.ref.key !== ref.key) return null;
+  if (!read || read.ref.dialect !== ref.dialect || read.ref.tenantId !== ref.tenantId || read.ref.key !== ref.key)
+    return null;
   return { stored: read.stored, retained: read.retained };
 }
 
-function assertSameRequest(stored: StoredResponse, operation: string, requestHash: string, earlierHashes: () => string[]): void {
-  if (stored.operation !== operation || (stored.requestHash !== requestHash && !earlierHashes().includes(stored.requestHash))) {
+function assertSameRequest(
+  stored: StoredResponse,
+  operation: string,
+  requestHash: string,
+  earlierHashes: () => string[],
+): void {
+  if (
+    stored.operation !== operation ||
+    (stored.requestHash !== requestHash && !earlierHashes().includes(stored.requestHash))
+  ) {
     throw new DomainError(
       'idempotency_conflict',
       'This Idempotency-Key was already used for a different operation or payload; use a new key',

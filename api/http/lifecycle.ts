@@ -30,7 +30,12 @@ export function requestTimeoutMs(maxRequestBytes: number): number {
 }
 
 /** Listens and keeps what is needed for a graceful drain on SIGTERM. */
-export async function listen(app: Koa<never, never> | Koa, host: string, port: number, opts: { maxRequestBytes?: number } = {}): Promise<HttpServerHandle> {
+export async function listen(
+  app: Koa<never, never> | Koa,
+  host: string,
+  port: number,
+  opts: { maxRequestBytes?: number } = {},
+): Promise<HttpServerHandle> {
   const inFlight = new Set<http.ServerResponse>();
   let draining = false;
   const handler = app.callback();

@@ -6,13 +6,21 @@ import { merchantOf } from './context.js';
 import { idempotent } from './idempotency.js';
 
 /** An Idempotency-Key guard for one operation; `storedBody` is what replays get when it differs from the live body. */
-export type MerchantIdempotent = (operation: string, opts?: { storedBody?: (body: unknown) => unknown; claimAtCommit?: boolean }) => Middleware<AppState>;
+export type MerchantIdempotent = (
+  operation: string,
+  opts?: { storedBody?: (body: unknown) => unknown; claimAtCommit?: boolean },
+) => Middleware<AppState>;
 
 /**
  * Idempotency in the /proof dialect (kept forever, at most `retainedResponsesPerAccount` per merchant), keyed by
  * the request's merchant: tenant-wide across `/proof/v1` keys, the dashboard session and every operation.
  */
-export function merchantIdempotency(deps: { db: Db; logger: Logger; retainedResponsesPerAccount: number; now: () => Date }): MerchantIdempotent {
+export function merchantIdempotency(deps: {
+  db: Db;
+  logger: Logger;
+  retainedResponsesPerAccount: number;
+  now: () => Date;
+}): MerchantIdempotent {
   return (operation, opts = {}) =>
     idempotent({
       db: deps.db,

@@ -18,14 +18,26 @@ export const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.is
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
 export const responseRef = (name: string): Schema => ({ $ref: `#/components/responses/${name}` });
-export const header = (description: string, schema: Schema, required: boolean): Schema => ({ description, required, schema });
+export const header = (description: string, schema: Schema, required: boolean): Schema => ({
+  description,
+  required,
+  schema,
+});
 export const pathParam = (name: string, schema: Schema, description: string, example?: string): Schema => ({
-  name, in: 'path', required: true, description, schema, ...(example === undefined ? {} : { example }),
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+  ...(example === undefined ? {} : { example }),
 });
 
 /** An `application/json` media type with named examples. */
 export const json = (schema: Schema, examples: Record<string, Schema>): Schema => ({
-  'application/json': { schema, examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, { value: v }])) },
+  'application/json': {
+    schema,
+    examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, { value: v }])),
+  },
 });
 
 /**
@@ -33,13 +45,24 @@ export const json = (schema: Schema, examples: Record<string, Schema>): Schema =
  * must map to `status` in the interface's error middleware (`statusOf`), so the document cannot drift from it.
  */
 export function errorResponses(iface: InterfaceName, headers: () => Schema) {
-  return (status: number, codes: ErrorCode[], description: string, example: Schema, extraHeaders: Schema = {}): Schema => {
-    for (const c of codes) if (statusOf(iface, c) !== status) throw new Error(`${c} is ${statusOf(iface, c)} on ${iface}, not ${status}`);
-    if (!codes.includes(example['code'] as ErrorCode)) throw new Error(`example code ${String(example['code'])} is not one of ${codes.join(', ')}`);
+  return (
+    status: number,
+    codes: ErrorCode[],
+    description: string,
+    example: Schema,
+    extraHeaders: Schema = {},
+  ): Schema => {
+    for (const c of codes)
+      if (statusOf(iface, c) !== status) throw new Error(`${c} is ${statusOf(iface, c)} on ${iface}, not ${status}`);
+    if (!codes.includes(example['code'] as ErrorCode))
+      throw new Error(`example code ${String(example['code'])} is not one of ${codes.join(', ')}`);
     return {
       description,
       headers: { ...headers(), ...extraHeaders },
-      content: json({ type: 'object', $ref: '#/components/schemas/Error', properties: { code: { type: 'string', enum: codes } } }, { [String(example['code'])]: example }),
+      content: json(
+        { type: 'object', $ref: '#/components/schemas/Error', properties: { code: { type: 'string', enum: codes } } },
+        { [String(example['code'])]: example },
+      ),
     };
   };
 }
@@ -48,7 +71,12 @@ export function errorResponses(iface: InterfaceName, headers: () => Schema) {
 export function deref(document: Obj, node: unknown): Obj {
   const ref = obj(node)['$ref'];
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return obj(node);
-  return obj(ref.slice(2).split('/').reduce<unknown>((n, key) => obj(n)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document));
+  return obj(
+    ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((n, key) => obj(n)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -95,14 +123,29 @@ const REASONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command of the operation: its path and query examples, key, example headers and first JSON body example. */
-export function curlExample(document: Obj, method: string, path: string, op: Obj, opts: EndpointDocsOptions = {}): string {
+export function curlExample(
+  document: Obj,
+  method: string,
+  path: string,
+  op: Obj,
+  opts: EndpointDocsOptions = {},
+): string {
   const params = ((op['parameters'] as unknown[] | undefined) ?? []).map((p) => deref(document, p));
   const example = (p: Obj) => (p['example'] === undefined ? undefined : String(p['example']));
-  const urlPath = path.replace(/\{(\w+)\}/g, (_, n: string) => opts.exampleParams?.[n] ?? example(params.find((p) => p['in'] === 'path' && p['name'] === n) ?? {}) ?? n);
-  const query = params.filter((p) => p['in'] === 'query' && example(p) !== undefined).map((p) => `${String(p['name'])}=${encodeURIComponent(example(p)!)}`);
+  const urlPath = path.replace(
+    /\{(\w+)\}/g,
+    (_, n: string) =>
+      opts.exampleParams?.[n] ?? example(params.find((p) => p['in'] === 'path' && p['name'] === n) ?? {}) ?? n,
+  );
+  const query = params
+    .filter((p) => p['in'] === 'query' && example(p) !== undefined)
+    .map((p) => `${String(p['name'])}=${encodeURIComponent(example(p)!)}`);
   const lines = [`curl -X ${method.toUpperCase()} "$BASE_URL${urlPath}${query.length ? `?${query.join('&')}` : ''}"`];
-  if (op['security'] === undefined || (op['security'] as unknown[]).length > 0) lines.push('  -H "Authorization: Bearer $API_KEY"');
-  for (const p of params) if (p['in'] === 'header' && p['required'] === true && example(p) !== undefined) lines.push(`  -H "${String(p['name'])}: ${example(p)!}"`);
+  if (op['security'] === undefined || (op['security'] as unknown[]).length > 0)
+    lines.push('  -H "Authorization: Bearer $API_KEY"');
+  for (const p of params)
+    if (p['in'] === 'header' && p['required'] === true && example(p) !== undefined)
+      lines.push(`  -H "${String(p['name'])}: ${example(p)!}"`);
   lines.push(...(opts.curlExtras?.(method, path, op) ?? []));
   const body = obj(obj(obj(op['requestBody'])['content'])['application/json']);
   if (body['examples']) {
@@ -119,7 +162,10 @@ export function exampleResponse(status: string, response: Obj, opts: EndpointDoc
   if (jsonBody['examples']) {
     const examples = Object.entries(obj(jsonBody['examples']));
     return examples
-      .map(([name, ex]) => `${examples.length > 1 ? `# ${name}\n` : ''}${head}\nContent-Type: application/json\n\n${JSON.stringify(obj(ex)['value'], null, 2)}`)
+      .map(
+        ([name, ex]) =>
+          `${examples.length > 1 ? `# ${name}\n` : ''}${head}\nContent-Type: application/json\n\n${JSON.stringify(obj(ex)['value'], null, 2)}`,
+      )
       .join('\n\n');
   }
   const types = Object.keys(content);
@@ -129,7 +175,8 @@ export function exampleResponse(status: string, response: Obj, opts: EndpointDoc
 
 /** The error codes a response may carry (its `code` enum), if it lists them. */
 const codesOf = (response: Obj): string[] =>
-  (obj(obj(obj(obj(obj(response['content'])['application/json'])['schema'])['properties'])['code'])['enum'] as string[] | undefined) ?? [];
+  (obj(obj(obj(obj(obj(response['content'])['application/json'])['schema'])['properties'])['code'])['enum'] as
+    string[] | undefined) ?? [];
 
 /**
  * Every operation of `document.paths`: heading (anchor = operationId), description and key scope, a curl
@@ -147,7 +194,9 @@ export function renderEndpoints(document: Obj, opts: EndpointDocsOptions = {}): 
       const scope = (Object.values(requirement)[0] as string[] | undefined)?.[0];
       const failureRows = failures.map(([s, r]) => {
         const response = deref(document, r);
-        const codes = codesOf(response).map((c) => `<code>${escapeHtml(c)}</code>`).join(' ');
+        const codes = codesOf(response)
+          .map((c) => `<code>${escapeHtml(c)}</code>`)
+          .join(' ');
         return `<tr><td>${s}</td><td>${codes}</td><td>${md(response['description'])}</td></tr>`;
       });
       out.push(`<h3 id="${escapeHtml(String(op['operationId']))}"><code>${method.toUpperCase()} ${escapeHtml(path)}</code> · ${escapeHtml(String(op['summary']))}</h3>
@@ -166,19 +215,29 @@ export function typeOf(document: Obj, schema: unknown): string {
   const ref = s['$ref'];
   if (typeof ref === 'string') {
     const target = deref(document, s);
-    return target['type'] === 'object' || target['oneOf'] ? `<code>${escapeHtml(ref.split('/').pop()!)}</code>` : typeOf(document, target);
+    return target['type'] === 'object' || target['oneOf']
+      ? `<code>${escapeHtml(ref.split('/').pop()!)}</code>`
+      : typeOf(document, target);
   }
   if (s['const'] !== undefined) return `<code>${escapeHtml(JSON.stringify(s['const']))}</code>`;
-  if (Array.isArray(s['enum'])) return `one of ${s['enum'].map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
+  if (Array.isArray(s['enum']))
+    return `one of ${s['enum'].map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
   if (Array.isArray(s['oneOf'])) return s['oneOf'].map((v) => typeOf(document, v)).join(' or ');
   const types = (Array.isArray(s['type']) ? s['type'] : [s['type'] ?? 'any']).map(String);
-  const main = types.filter((t) => t !== 'null').map((t) => {
-    if (t === 'array') return `array of ${typeOf(document, s['items'])}${s['minItems'] !== undefined || s['maxItems'] !== undefined ? ` (${String(s['minItems'] ?? 0)} to ${String(s['maxItems'] ?? 'any')})` : ''}`;
-    const format = s['format'] ? ` (${String(s['format'])})` : '';
-    const bounds = t === 'integer' && (s['minimum'] !== undefined || s['maximum'] !== undefined) ? ` ${String(s['minimum'] ?? '…')} to ${String(s['maximum'] ?? '…')}` : '';
-    const length = t === 'string' && s['maxLength'] !== undefined ? `, at most ${String(s['maxLength'])} characters` : '';
-    return `${t}${format}${bounds}${length}`;
-  });
+  const main = types
+    .filter((t) => t !== 'null')
+    .map((t) => {
+      if (t === 'array')
+        return `array of ${typeOf(document, s['items'])}${s['minItems'] !== undefined || s['maxItems'] !== undefined ? ` (${String(s['minItems'] ?? 0)} to ${String(s['maxItems'] ?? 'any')})` : ''}`;
+      const format = s['format'] ? ` (${String(s['format'])})` : '';
+      const bounds =
+        t === 'integer' && (s['minimum'] !== undefined || s['maximum'] !== undefined)
+          ? ` ${String(s['minimum'] ?? '…')} to ${String(s['maximum'] ?? '…')}`
+          : '';
+      const length =
+        t === 'string' && s['maxLength'] !== undefined ? `, at most ${String(s['maxLength'])} characters` : '';
+      return `${t}${format}${bounds}${length}`;
+    });
   return `${main.join(' or ')}${types.includes('null') ? ' or null' : ''}`;
 }
 
@@ -190,7 +249,8 @@ export function fieldTable(document: Obj, schema: unknown, markRequired = false)
   const s = deref(document, schema);
   const required = markRequired ? ((s['required'] as string[] | undefined) ?? []) : [];
   const rows = Object.entries(obj(s['properties'])).map(([name, p]) => {
-    const description = obj(p)['description'] ?? (typeof obj(p)['$ref'] === 'string' ? deref(document, p)['description'] : undefined);
+    const description =
+      obj(p)['description'] ?? (typeof obj(p)['$ref'] === 'string' ? deref(document, p)['description'] : undefined);
     return `<tr><td><code>${escapeHtml(name)}</code>${required.includes(name) ? ' <span class="muted">required</span>' : ''}</td><td>${typeOf(document, p)}</td><td>${md(description)}</td></tr>`;
   });
   return `<table><tr><th>Field</th><th>Type</th><th>Meaning</th></tr>${rows.join('')}</table>`;
@@ -199,15 +259,31 @@ export function fieldTable(document: Obj, schema: unknown, markRequired = false)
 /** Response headers every documented interface sends (request id, rate limits, Retry-After). */
 export function standardHeaders(): Record<string, Schema> {
   return {
-    'X-Request-Id': header('Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).', { type: 'string' }, true),
+    'X-Request-Id': header(
+      'Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).',
+      { type: 'string' },
+      true,
+    ),
     'RateLimit-Limit': header(
       'Requests allowed in any window (a sliding window: e.g. at most 120 in any 60 seconds) by the tightest limit; sent once the key is authenticated.',
       { type: 'integer', minimum: 1 },
       false,
     ),
-    'RateLimit-Remaining': header('Requests left in the current window of that limit (other API processes\' latest requests may not be in it yet).', { type: 'integer', minimum: 0 }, false),
-    'RateLimit-Reset': header('Seconds until every request that window counts has left it (the whole limit is available again if nothing more is sent).', { type: 'integer', minimum: 0 }, false),
-    'Retry-After': header('Seconds to wait before retrying (over a rate limit: until the window has room for one more request).', { type: 'integer', minimum: 0 }, true),
+    'RateLimit-Remaining': header(
+      "Requests left in the current window of that limit (other API processes' latest requests may not be in it yet).",
+      { type: 'integer', minimum: 0 },
+      false,
+    ),
+    'RateLimit-Reset': header(
+      'Seconds until every request that window counts has left it (the whole limit is available again if nothing more is sent).',
+      { type: 'integer', minimum: 0 },
+      false,
+    ),
+    'Retry-After': header(
+      'Seconds to wait before retrying (over a rate limit: until the window has room for one more request).',
+      { type: 'integer', minimum: 0 },
+      true,
+    ),
   };
 }
 
@@ -219,7 +295,10 @@ export const OPENAPI_DOCUMENT_ROUTE = 'openapi-document';
  * router's prefix. Mount before the router's key guards: both are public. The document route is named
  * `OPENAPI_DOCUMENT_ROUTE`, so tools (the schemathesis test) find every document an app serves.
  */
-export function mountDocumentRoutes(router: Router<AppState>, routes: { documentPath: string; pagePath: string; document: Obj; page: string }): void {
+export function mountDocumentRoutes(
+  router: Router<AppState>,
+  routes: { documentPath: string; pagePath: string; document: Obj; page: string },
+): void {
   const documentJson = JSON.stringify(routes.document);
   router.get(OPENAPI_DOCUMENT_ROUTE, routes.documentPath, (ctx) => {
     ctx.type = 'application/json; charset=utf-8';
@@ -233,5 +312,7 @@ export function mountDocumentRoutes(router: Router<AppState>, routes: { document
 
 /** The full paths of every OpenAPI document an app serves: its routes named `OPENAPI_DOCUMENT_ROUTE`. */
 export function openApiDocumentPaths(app: object): string[] {
-  return routesOf(app).filter((r) => r.name === OPENAPI_DOCUMENT_ROUTE && r.method === 'GET').map((r) => r.path);
+  return routesOf(app)
+    .filter((r) => r.name === OPENAPI_DOCUMENT_ROUTE && r.method === 'GET')
+    .map((r) => r.path);
 }

@@ -9,7 +9,9 @@ import { ID_BODY_LENGTH, idRegex } from '../../domain/ids.js';
 export function parseLimit(raw: unknown, def = 50, max = 100): number {
   if (raw === undefined) return def;
   if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new DomainError('validation_failed', `limit must be an integer from 1 to ${max}`, { issues: [{ path: 'limit', message: `an integer from 1 to ${max}` }] });
+    throw new DomainError('validation_failed', `limit must be an integer from 1 to ${max}`, {
+      issues: [{ path: 'limit', message: `an integer from 1 to ${max}` }],
+    });
   }
   return Number(raw);
 }
@@ -22,13 +24,23 @@ export function parseAfter(raw: unknown): number {
   if (raw === undefined) return 0;
   const value = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value)) {
-    throw new DomainError('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, { issues: [{ path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` }] });
+    throw new DomainError('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, {
+      issues: [{ path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` }],
+    });
   }
   return value;
 }
 
 /** The lists paged with a `before` cursor, and the prefix of the ids they hold (ids are `<prefix>_` and 20 letters or digits). */
-export const CURSOR_LISTS = { requests: 'req', contacts: 'con', invoices: 'inv', deliveries: 'dlv', jobs: 'job', batches: 'bat', purchases: 'pur' } as const;
+export const CURSOR_LISTS = {
+  requests: 'req',
+  contacts: 'con',
+  invoices: 'inv',
+  deliveries: 'dlv',
+  jobs: 'job',
+  batches: 'bat',
+  purchases: 'pur',
+} as const;
 export type CursorList = keyof typeof CURSOR_LISTS;
 
 export function encodeCursor(kind: CursorList, lastId: string): string {
@@ -49,7 +61,10 @@ export function cursorPattern(kind: CursorList): string {
 
 /** Per list, built once: the cursor's shape, and the id grammar of the list's kind (domain/ids.ts). */
 const rules = new Map<CursorList, { cursor: RegExp; id: RegExp }>(
-  (Object.keys(CURSOR_LISTS) as CursorList[]).map((k) => [k, { cursor: new RegExp(cursorPattern(k)), id: idRegex(CURSOR_LISTS[k]) }]),
+  (Object.keys(CURSOR_LISTS) as CursorList[]).map((k) => [
+    k,
+    { cursor: new RegExp(cursorPattern(k)), id: idRegex(CURSOR_LISTS[k]) },
+  ]),
 );
 
 /** The last id a `before` cursor of `kind` carries; null without one; 422 naming `before` for anything else. */
@@ -59,12 +74,22 @@ export function decodeCursor(kind: CursorList, raw: unknown): string | null {
   const text = typeof raw === 'string' && rule.cursor.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
   const id = text.startsWith(`${kind}:`) ? text.slice(kind.length + 1) : '';
   if (!rule.id.test(id)) {
-    throw new DomainError('validation_failed', 'before must be a next_cursor returned by this list', { issues: [{ path: 'before', message: 'not a cursor of this list' }] });
+    throw new DomainError('validation_failed', 'before must be a next_cursor returned by this list', {
+      issues: [{ path: 'before', message: 'not a cursor of this list' }],
+    });
   }
   return id;
 }
 
 /** `{data, next_cursor}`: a next cursor only when the page is full (there may be more). */
-export function page<T extends { id: string }, V>(kind: CursorList, rows: T[], limit: number, view: (row: T) => V): { data: V[]; next_cursor: string | null } {
-  return { data: rows.map(view), next_cursor: rows.length === limit ? encodeCursor(kind, rows[rows.length - 1]!.id) : null };
+export function page<T extends { id: string }, V>(
+  kind: CursorList,
+  rows: T[],
+  limit: number,
+  view: (row: T) => V,
+): { data: V[]; next_cursor: string | null } {
+  return {
+    data: rows.map(view),
+    next_cursor: rows.length === limit ? encodeCursor(kind, rows[rows.length - 1]!.id) : null,
+  };
 }

@@ -94,9 +94,13 @@ export function authFailureThrottle(db: Db, limit: number, now: () => Date = () 
     const counters = countersOf(ctx, db);
     const full = await counters.admitFailure(check, at);
     if (full !== null) {
-      throw new DomainError('rate_limited', 'Too many failed authentication attempts from this address; retry after the time in Retry-After', {
-        retryAfterSeconds: secondsUntil(at, full),
-      });
+      throw new DomainError(
+        'rate_limited',
+        'Too many failed authentication attempts from this address; retry after the time in Retry-After',
+        {
+          retryAfterSeconds: secondsUntil(at, full),
+        },
+      );
     }
     try {
       await next();

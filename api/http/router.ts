@@ -35,7 +35,11 @@ export function allowedMethods(router: Router<AppState>): Koa.Middleware<AppStat
   return async (ctx, next) => {
     await inner(ctx, next);
     if (ctx.status !== 405 && !(ctx.method === 'OPTIONS' && ctx.response.get('Allow'))) return;
-    type Layer = { methods: string[]; params(path: string, captures: string[], params: object): Record<string, string>; captures(path: string): string[] };
+    type Layer = {
+      methods: string[];
+      params(path: string, captures: string[], params: object): Record<string, string>;
+      captures(path: string): string[];
+    };
     const matched = ((ctx as unknown as { matched?: Layer[] }).matched ?? []).filter((l) => l.methods.length > 0);
     const possible = matched.filter((l) => {
       const id = l.params(ctx.path, l.captures(ctx.path), {})['id'];

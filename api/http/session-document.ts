@@ -2,7 +2,17 @@ import type Router from '@koa/router';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { AppState, InterfaceName } from './context.js';
 import { statusOf } from './errors.js';
-import { header, headerRef, htmlPage, json, md, mountDocumentRoutes, renderEndpoints, type Obj, type Schema } from './openapi-kit.js';
+import {
+  header,
+  headerRef,
+  htmlPage,
+  json,
+  md,
+  mountDocumentRoutes,
+  renderEndpoints,
+  type Obj,
+  type Schema,
+} from './openapi-kit.js';
 
 /**
  * What the OpenAPI documents of the two browser-session interfaces share (`/api/company`, `/api/integrations`): the
@@ -12,13 +22,26 @@ import { header, headerRef, htmlPage, json, md, mountDocumentRoutes, renderEndpo
 
 /** A closed object schema: these documents describe every field they answer. */
 export const closedObject = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+  ...(description ? { description } : {}),
 });
 
 /** `{}` or no body: the action routes. */
-export const EMPTY_BODY = { required: false, content: json({ type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' }, { empty: {} }) };
+export const EMPTY_BODY = {
+  required: false,
+  content: json(
+    { type: 'object', additionalProperties: false, maxProperties: 0, description: 'Nothing: `{}` (or no body).' },
+    { empty: {} },
+  ),
+};
 
-export const jsonBody = (schema: Schema, examples: Record<string, Schema>) => ({ required: true, content: json(schema, examples) });
+export const jsonBody = (schema: Schema, examples: Record<string, Schema>) => ({
+  required: true,
+  content: json(schema, examples),
+});
 
 export const SESSION = [{ session: [] }];
 export const MUTATION = [{ session: [], csrf: [] }];
@@ -31,7 +54,13 @@ export const sessionHeaders = (): Record<string, Schema> => ({
 export const plainHeaders = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
 
 /** A success response with the request id header (and `extraHeaders`). */
-export const okResponse = (description: string, schema: Schema, examples: Record<string, Schema>, status = '200', extraHeaders: Schema = {}): Record<string, Schema> => ({
+export const okResponse = (
+  description: string,
+  schema: Schema,
+  examples: Record<string, Schema>,
+  status = '200',
+  extraHeaders: Schema = {},
+): Record<string, Schema> => ({
   [status]: { description, headers: { ...plainHeaders(), ...extraHeaders }, content: json(schema, examples) },
 });
 
@@ -41,13 +70,25 @@ type ErrorBuilder = (status: number, codes: ErrorCode[], description: string, ex
 export function sessionComponents(cookieName: string, signInPath: string, errors: ErrorBuilder) {
   return {
     securitySchemes: {
-      session: { type: 'apiKey', in: 'cookie', name: cookieName, description: `The session cookie set by \`POST ${signInPath}\`.` },
-      csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The session\'s CSRF token (`csrf_token` of the sign-in), on every mutation.' },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: cookieName,
+        description: `The session cookie set by \`POST ${signInPath}\`.`,
+      },
+      csrf: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-CSRF-Token',
+        description: "The session's CSRF token (`csrf_token` of the sign-in), on every mutation.",
+      },
     },
     responses: {
       RateLimited: errors(429, ['rate_limited'], 'Over a request limit.', { 'Retry-After': headerRef('Retry-After') }),
       InternalError: errors(500, ['internal_error'], 'Unexpected server error.'),
-      ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', { 'Retry-After': headerRef('Retry-After') }),
+      ServiceUnavailable: errors(503, ['service_unavailable'], 'Temporarily unavailable.', {
+        'Retry-After': headerRef('Retry-After'),
+      }),
     },
   };
 }
@@ -58,19 +99,46 @@ export function sessionComponents(cookieName: string, signInPath: string, errors
  */
 export function mountSessionDocs(
   router: Router<AppState>,
-  spec: { iface: InterfaceName; prefix: string; documentPath: string; docsPath: string; title: string; document: Obj; errors: ReadonlyArray<{ code: ErrorCode; when: string }>; note?: string },
+  spec: {
+    iface: InterfaceName;
+    prefix: string;
+    documentPath: string;
+    docsPath: string;
+    title: string;
+    document: Obj;
+    errors: ReadonlyArray<{ code: ErrorCode; when: string }>;
+    note?: string;
+  },
 ): void {
-  const rows = spec.errors.map((e) => `<tr><td>${statusOf(spec.iface, e.code)}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`).join('');
-  const nav = [['#session', 'Session'], ['#endpoints', 'Endpoints'], ['#errors', 'Errors'], [spec.documentPath, 'OpenAPI']] as const;
-  const page = htmlPage(`${spec.title}: documentation`, nav, `<h1>${spec.title}</h1>
+  const rows = spec.errors
+    .map(
+      (e) => `<tr><td>${statusOf(spec.iface, e.code)}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`,
+    )
+    .join('');
+  const nav = [
+    ['#session', 'Session'],
+    ['#endpoints', 'Endpoints'],
+    ['#errors', 'Errors'],
+    [spec.documentPath, 'OpenAPI'],
+  ] as const;
+  const page = htmlPage(
+    `${spec.title}: documentation`,
+    nav,
+    `<h1>${spec.title}</h1>
 <p class="muted">Machine-readable: <a href="${spec.documentPath}"><code>${spec.documentPath}</code></a> (OpenAPI 3.1).</p>
 <h2 id="session">Session</h2>
 <p>${md(String((spec.document['info'] as Obj)['description']))}</p>${spec.note ? `\n<p>${md(spec.note)}</p>` : ''}
 <h2 id="endpoints">Endpoints</h2>
 ${renderEndpoints(spec.document)}
 <h2 id="errors">Errors</h2>
-<table><tr><th>Status</th><th>Code</th><th>When</th></tr>${rows}</table>`);
-  mountDocumentRoutes(router, { documentPath: spec.documentPath.slice(spec.prefix.length), pagePath: spec.docsPath.slice(spec.prefix.length), document: spec.document, page });
+<table><tr><th>Status</th><th>Code</th><th>When</th></tr>${rows}</table>`,
+  );
+  mountDocumentRoutes(router, {
+    documentPath: spec.documentPath.slice(spec.prefix.length),
+    pagePath: spec.docsPath.slice(spec.prefix.length),
+    document: spec.document,
+    page,
+  });
 }
 
 /**
@@ -94,9 +162,17 @@ export function sessionDocument(spec: {
     openapi: '3.1.0',
     info: spec.info,
     servers: [{ url: '/', description: 'This server' }],
-    tags: [{ name: 'Session', description: 'Sign-in and sign-out.' }, ...spec.tags, { name: 'Documentation', description: 'This document and its page (public).' }],
+    tags: [
+      { name: 'Session', description: 'Sign-in and sign-out.' },
+      ...spec.tags,
+      { name: 'Documentation', description: 'This document and its page (public).' },
+    ],
     paths: spec.paths,
-    components: { ...sessionComponents(spec.cookieName, spec.signInPath, spec.errors), schemas: spec.schemas, headers: spec.headers },
+    components: {
+      ...sessionComponents(spec.cookieName, spec.signInPath, spec.errors),
+      schemas: spec.schemas,
+      headers: spec.headers,
+    },
     'x-error-codes': spec.errorList.map((e) => ({ code: e.code, status: statusOf(spec.iface, e.code), when: e.when })),
   };
 }

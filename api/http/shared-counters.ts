@@ -86,7 +86,19 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
         // Many live subjects: sweep again only once the map has doubled (linear overall).
         sweepAt = Math.max(SWEEP_AT, shares.size * 2);
       }
-      share = { windowMs: windowMs(c), available: 0, usableUntil: 0, refunds: new Map(), lastAsked: 0, usedOfLast: 0, total: 0, entries: [], fullUntil: 0, lookedAt: -Infinity, pending: null };
+      share = {
+        windowMs: windowMs(c),
+        available: 0,
+        usableUntil: 0,
+        refunds: new Map(),
+        lastAsked: 0,
+        usedOfLast: 0,
+        total: 0,
+        entries: [],
+        fullUntil: 0,
+        lookedAt: -Infinity,
+        pending: null,
+      };
       shares.set(key, share);
     }
     return share;
@@ -95,7 +107,8 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
   /** Forgets shares with nothing left to use, refuse or remember (their unused hits, if any, simply run out). */
   const sweep = (now: number) => {
     for (const [key, s] of shares) {
-      if (s.pending === null && Math.max(s.usableUntil, s.fullUntil, s.lookedAt + s.windowMs) <= now) shares.delete(key);
+      if (s.pending === null && Math.max(s.usableUntil, s.fullUntil, s.lookedAt + s.windowMs) <= now)
+        shares.delete(key);
     }
   };
 
@@ -119,7 +132,13 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
     const takes = needs.map((n) => {
       const refunds = n.share.refunds;
       n.share.refunds = new Map();
-      return { rule: n.check.rule, subject: n.check.subject, ask: n.asked, recordAt: recordedTime(at, n.check.rule.windowSeconds, n.asked > 1), refunds };
+      return {
+        rule: n.check.rule,
+        subject: n.check.subject,
+        ask: n.asked,
+        recordAt: recordedTime(at, n.check.rule.windowSeconds, n.asked > 1),
+        refunds,
+      };
     });
     const run = takeRateLimitHits(db, takes, at).then(
       (states) => {
@@ -148,7 +167,12 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
 
   const nextAsk = (c: CounterCheck, share: Share) => {
     const left = c.rule.limit - share.total;
-    const want = share.lastAsked === 0 ? 1 : share.usedOfLast >= share.lastAsked ? share.lastAsked * 2 : Math.max(1, share.usedOfLast);
+    const want =
+      share.lastAsked === 0
+        ? 1
+        : share.usedOfLast >= share.lastAsked
+          ? share.lastAsked * 2
+          : Math.max(1, share.usedOfLast);
     return Math.max(1, Math.min(reserveMax, want, Math.floor(left / 8)));
   };
 
@@ -168,7 +192,12 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
           if (share.available > 0) {
             share.available--;
             share.usedOfLast++;
-            taken.set(key, { rule: c.rule, used: share.total - share.available, exceeded: false, until: emptyAt(share.entries, c.rule.windowSeconds, now) });
+            taken.set(key, {
+              rule: c.rule,
+              used: share.total - share.available,
+              exceeded: false,
+              until: emptyAt(share.entries, c.rule.windowSeconds, now),
+            });
           } else if (share.fullUntil > now) {
             taken.set(key, { rule: c.rule, used: c.rule.limit, exceeded: true, until: share.fullUntil });
           } else if (share.pending) {
@@ -211,7 +240,11 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
     async fail(check, at) {
       const now = at.getTime();
       const share = shareOf(check, at);
-      const [state] = await takeRateLimitHits(db, [{ ...check, ask: 1, recordAt: recordedTime(at, check.rule.windowSeconds, false), force: true }], at);
+      const [state] = await takeRateLimitHits(
+        db,
+        [{ ...check, ask: 1, recordAt: recordedTime(at, check.rule.windowSeconds, false), force: true }],
+        at,
+      );
       share.lookedAt = now;
       learn(check, share, state!, now, state!.total >= check.rule.limit);
     },

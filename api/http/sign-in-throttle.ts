@@ -50,13 +50,25 @@ export function signInThrottle(db: Db, route: string, limits: SignInLimits, now:
         );
 
       const refusals = signInRefusals(
-        { ipGranted: ipState!.granted > 0, pairGranted: pairState!.granted > 0, pairTotal: pairState!.total, accountTotal: accountState!.total },
+        {
+          ipGranted: ipState!.granted > 0,
+          pairGranted: pairState!.granted > 0,
+          pairTotal: pairState!.total,
+          accountTotal: accountState!.total,
+        },
         limits,
       );
       if (refusals.length > 0) {
         const [ipNow, pairNow, accountNow] = await giveBack([accountRead]);
-        const retryAt = signInRetryAt(refusals, { ip: ipNow!, pair: pairNow!, account: accountNow! }, limits, at.getTime());
-        throw new DomainError('rate_limited', 'Too many failed sign-ins; retry after the time in Retry-After', { retryAfterSeconds: secondsUntil(at, retryAt) });
+        const retryAt = signInRetryAt(
+          refusals,
+          { ip: ipNow!, pair: pairNow!, account: accountNow! },
+          limits,
+          at.getTime(),
+        );
+        throw new DomainError('rate_limited', 'Too many failed sign-ins; retry after the time in Retry-After', {
+          retryAfterSeconds: secondsUntil(at, retryAt),
+        });
       }
       return {
         failed: async () => {

@@ -65,16 +65,47 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
   // Signed in (and the CSRF token on mutations): the plan and its purchase, which need no active plan or trial.
   const signedIn = createRouter();
   signedIn.use(requireSession(deps.db, deps.secretBox, deps.dashboard.sessionIdleMs, now), requireCsrfToken());
-  const idem = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
-  mountPlan(signedIn, { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.proPerHour, now }, idem);
+  const idem = merchantIdempotency({
+    db: deps.db,
+    logger: deps.logger,
+    retainedResponsesPerAccount: deps.retainedResponsesPerAccount,
+    now,
+  });
+  mountPlan(
+    signedIn,
+    { db: deps.db, selfService: deps.selfService, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.proPerHour, now },
+    idem,
+  );
 
   // Everything else needs an active plan or trial too.
   const managed = createRouter();
   managed.use(requireCustomerAccess(now));
   mountKeys(managed, { db: deps.db, now }, idem);
-  mountWebhooks(managed, { db: deps.db, secretBox: deps.secretBox, workflows: deps.workflows, allowLoopbackForTests: deps.allowLoopbackForTests, now }, idem);
+  mountWebhooks(
+    managed,
+    {
+      db: deps.db,
+      secretBox: deps.secretBox,
+      workflows: deps.workflows,
+      allowLoopbackForTests: deps.allowLoopbackForTests,
+      now,
+    },
+    idem,
+  );
   mountWallets(managed, { db: deps.db, service: 'paycore', now }, idem);
-  mountRecords(managed, { db: deps.db, logger: deps.logger, store: deps.store, workflows: deps.workflows, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.proPerHour, now }, idem);
+  mountRecords(
+    managed,
+    {
+      db: deps.db,
+      logger: deps.logger,
+      store: deps.store,
+      workflows: deps.workflows,
+      publicBaseUrl: deps.publicBaseUrl,
+      proPerHour: deps.proPerHour,
+      now,
+    },
+    idem,
+  );
   signedIn.use(managed.routes(), managed.allowedMethods());
   router.use(signedIn.routes(), signedIn.allowedMethods());
   return router;

@@ -33,7 +33,10 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
     const allowedDestinations = usableLimit(merchant, now, 'destinations');
     const keys = await listApiKeys(deps.db, 'proof', merchant.id);
     const active = keys.filter((k) => isActive(k, now)); // oldest first: the rank order of the downgrade rule
-    const inactive = keys.filter((k) => !isActive(k, now)).reverse().slice(0, INACTIVE_KEYS_SHOWN);
+    const inactive = keys
+      .filter((k) => !isActive(k, now))
+      .reverse()
+      .slice(0, INACTIVE_KEYS_SHOWN);
     const destinations = await listDestinations(deps.db, merchant.id);
     const usage = await usageOf(deps.db, merchant, ent);
     ctx.body = {
@@ -46,9 +49,16 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
         destinations: { limit: allowedDestinations, used: destinations.length },
         requests_per_period: ent.kind === 'none' ? null : ent.limits.requestsPerPeriod,
         invoices_per_period: ent.kind === 'none' ? null : ent.limits.invoicesPerPeriod,
-        usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
+        usage: {
+          requests: usage.requests,
+          invoices: usage.invoices,
+          window_start: usage.windowStart?.toISOString() ?? null,
+        },
       },
-      keys: [...active.map((k, rank) => keyJson(k, now, usableAfterDowngrade(rank, allowedKeys))), ...inactive.map((k) => keyJson(k, now, false))],
+      keys: [
+        ...active.map((k, rank) => keyJson(k, now, usableAfterDowngrade(rank, allowedKeys))),
+        ...inactive.map((k) => keyJson(k, now, false)),
+      ],
       webhooks: destinations.map((d) => destinationJson(d, usableAfterDowngrade(d.rank, allowedDestinations))),
       event_types: PROOF_EVENT_TYPES,
     };
@@ -59,7 +69,11 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
     const body = parseKeyCreate(ctx.request.body);
     const now = deps.now();
     const expiresAt = validateExpiry('proof', body.expires_at, now);
-    const { key, secret } = await issueMerchantKey(ctx.state.trx!, { merchantId: merchantOf(ctx).id, name: body.name, scopes: body.scopes, expiresAt }, now);
+    const { key, secret } = await issueMerchantKey(
+      ctx.state.trx!,
+      { merchantId: merchantOf(ctx).id, name: body.name, scopes: body.scopes, expiresAt },
+      now,
+    );
     ctx.state.resourceId = key.id;
     ctx.status = 201;
     ctx.body = { ...keyJson(key, now, true), secret };

@@ -1,7 +1,14 @@
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
-import { entitlementAt, PAID_PLANS, paidSchedule, PLAN_PERIOD_DAYS, TRIAL_DAYS, type MerchantPlanState } from '../../domain/proof/plans.js';
+import {
+  entitlementAt,
+  PAID_PLANS,
+  paidSchedule,
+  PLAN_PERIOD_DAYS,
+  TRIAL_DAYS,
+  type MerchantPlanState,
+} from '../../domain/proof/plans.js';
 import { planPurchaseIssue, type SelfServiceConfig } from '../../domain/self-service.js';
 import { parsePlanPurchase } from '../../domain/validation/self-service.js';
 import type { Db } from '../../db/connection.js';
@@ -27,7 +34,11 @@ export interface PlanRouteDeps {
 function queuedPeriods(m: MerchantPlanState, now: Date) {
   const schedule = paidSchedule(m);
   const running = schedule.findIndex((p) => p.end.getTime() > now.getTime());
-  return running < 0 ? [] : schedule.slice(running + 1).map((p) => ({ plan: p.plan, starts_at: p.start!.toISOString(), ends_at: p.end.toISOString() }));
+  return running < 0
+    ? []
+    : schedule
+        .slice(running + 1)
+        .map((p) => ({ plan: p.plan, starts_at: p.start!.toISOString(), ends_at: p.end.toISOString() }));
 }
 
 /**
@@ -47,8 +58,16 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       paid_until: merchant.planPaidUntil?.toISOString() ?? null,
       queued: queuedPeriods(merchant, now),
       limits: ent.kind === 'none' ? null : limitsJson(ent.limits, deps.proPerHour),
-      usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
-      prices: PAID_PLANS.map((plan) => ({ plan, price_usdc: formatUsdc(BigInt(deps.selfService.planPricesAtomic[plan])), period_days: PLAN_PERIOD_DAYS })),
+      usage: {
+        requests: usage.requests,
+        invoices: usage.invoices,
+        window_start: usage.windowStart?.toISOString() ?? null,
+      },
+      prices: PAID_PLANS.map((plan) => ({
+        plan,
+        price_usdc: formatUsdc(BigInt(deps.selfService.planPricesAtomic[plan])),
+        period_days: PLAN_PERIOD_DAYS,
+      })),
       trial_days: TRIAL_DAYS,
       purchase_networks: purchaseNetworks(deps.selfService),
     };
@@ -60,7 +79,8 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
     const now = deps.now();
     const merchant = merchantOf(ctx);
     const issue = planPurchaseIssue(merchant, body.plan, now);
-    if (issue) throw new DomainError('validation_failed', `plan: ${issue}`, { issues: [{ path: 'plan', message: issue }] });
+    if (issue)
+      throw new DomainError('validation_failed', `plan: ${issue}`, { issues: [{ path: 'plan', message: issue }] });
     const purchase = await startPurchase(
       ctx.state.trx!,
       deps.selfService,
@@ -81,13 +101,22 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
 
   router.get('/plan/purchases', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    const rows = await listPurchases(deps.db, { kind: 'plan', merchantId: merchantOf(ctx).id }, limit, decodeCursor('purchases', ctx.query['before']));
+    const rows = await listPurchases(
+      deps.db,
+      { kind: 'plan', merchantId: merchantOf(ctx).id },
+      limit,
+      decodeCursor('purchases', ctx.query['before']),
+    );
     const now = deps.now();
     ctx.body = page('purchases', rows, limit, (p) => purchaseJson(p, publicBase(deps.publicBaseUrl, ctx), now));
   });
 
   router.get('/plan/purchases/:id', async (ctx) => {
-    const purchase = await getPurchase(deps.db, { kind: 'plan', merchantId: merchantOf(ctx).id }, ctx.params['id'] ?? '');
+    const purchase = await getPurchase(
+      deps.db,
+      { kind: 'plan', merchantId: merchantOf(ctx).id },
+      ctx.params['id'] ?? '',
+    );
     if (!purchase) throw new DomainError('not_found', 'Purchase not found');
     ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), deps.now());
   });

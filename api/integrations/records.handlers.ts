@@ -31,8 +31,16 @@ export interface RecordRouteDeps extends ProofDeps {
 /** One transfer the watcher attributed to a request: chain facts and what it decided. */
 export function evidenceJson(e: EvidenceRecord) {
   return {
-    tx_hash: e.txHash, log_index: e.logIndex, from: e.from, to: e.to, amount_atomic: e.amountAtomic.toString(), block_number: e.blockNumber,
-    block_time: e.blockTime.toISOString(), decision: e.decision, reason: e.reason, recorded_at: e.recordedAt.toISOString(),
+    tx_hash: e.txHash,
+    log_index: e.logIndex,
+    from: e.from,
+    to: e.to,
+    amount_atomic: e.amountAtomic.toString(),
+    block_number: e.blockNumber,
+    block_time: e.blockTime.toISOString(),
+    decision: e.decision,
+    reason: e.reason,
+    recorded_at: e.recordedAt.toISOString(),
   };
 }
 
@@ -86,7 +94,11 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
     const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
     if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
-    if (outcome.outcome === 'voided' && deps.workflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, { kind: 'invoice-nudge', input: { invoiceId: invoice.id } });
+    if (outcome.outcome === 'voided' && deps.workflows)
+      await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, {
+        kind: 'invoice-nudge',
+        input: { invoiceId: invoice.id },
+      });
     const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
     ctx.body = invoiceJson(after.invoice, after.request);
   });
@@ -95,8 +107,21 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
   router.get('/reviews', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
     const now = deps.now();
-    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']), { status: 'REVIEW', now });
-    const evidence = await evidenceOfRequests(deps.db, rows.map((r) => r.id));
-    ctx.body = page('requests', rows, limit, (r) => ({ ...requestJson(r, originOf(deps, ctx), now), review_reason: r.reviewReason ?? null, evidence: evidence.get(r.id)!.map(evidenceJson) }));
+    const rows = await listPaymentRequests(
+      deps.db,
+      merchantOf(ctx).id,
+      limit,
+      decodeCursor('requests', ctx.query['before']),
+      { status: 'REVIEW', now },
+    );
+    const evidence = await evidenceOfRequests(
+      deps.db,
+      rows.map((r) => r.id),
+    );
+    ctx.body = page('requests', rows, limit, (r) => ({
+      ...requestJson(r, originOf(deps, ctx), now),
+      review_reason: r.reviewReason ?? null,
+      evidence: evidence.get(r.id)!.map(evidenceJson),
+    }));
   });
 }

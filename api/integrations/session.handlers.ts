@@ -6,7 +6,13 @@ import { findUserByEmail, type MerchantUser } from '../../db/repositories/mercha
 import { createSession, endSession, findLiveSession } from '../../db/repositories/merchant-sessions.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';
-import { endBrowserSession, requireCsrfToken, sessionStore, signInRoute, type BrowserSessionDeps } from '../http/browser-session.js';
+import {
+  endBrowserSession,
+  requireCsrfToken,
+  sessionStore,
+  signInRoute,
+  type BrowserSessionDeps,
+} from '../http/browser-session.js';
 import { requireSession, SESSION_COOKIE } from './guards.js';
 
 export type SessionDeps = BrowserSessionDeps;
@@ -21,29 +27,48 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
   const store = sessionStore<MerchantUser, { id: string }>(SESSION_COOKIE, deps, {
     findLive: findLiveSession,
     end: endSession,
-    create: (db, { tokenHash, user, expiresAt }, now) => createSession(db, { tokenHash, userId: user.id, merchantId: user.merchantId, expiresAt }, now),
+    create: (db, { tokenHash, user, expiresAt }, now) =>
+      createSession(db, { tokenHash, userId: user.id, merchantId: user.merchantId, expiresAt }, now),
   });
 
-  router.post('/session', ...signInRoute({
-    db: deps.db, logger: deps.logger, secretBox: deps.secretBox, now: deps.now, store,
-    throttle: { route: 'integrations', limits: deps.signIn },
-    label: 'dashboard',
-    find: async (email) => {
-      const found = await findUserByEmail(deps.db, email);
-      return found && { user: found, passwordHash: found.passwordHash, disabled: found.disabledAt !== null };
-    },
-    admit: async (user) => {
-      const merchant = await getMerchant(deps.db, user.merchantId);
-      if (!merchant || merchant.status !== 'active') throw new DomainError('customer_access_required', 'This account is suspended');
-      return { body: { user: { id: user.id, email: user.email }, merchant: { id: merchant.id, name: merchant.name } }, log: { userId: user.id, merchantId: merchant.id } };
-    },
-  }, parseSignIn));
+  router.post(
+    '/session',
+    ...signInRoute(
+      {
+        db: deps.db,
+        logger: deps.logger,
+        secretBox: deps.secretBox,
+        now: deps.now,
+        store,
+        throttle: { route: 'integrations', limits: deps.signIn },
+        label: 'dashboard',
+        find: async (email) => {
+          const found = await findUserByEmail(deps.db, email);
+          return found && { user: found, passwordHash: found.passwordHash, disabled: found.disabledAt !== null };
+        },
+        admit: async (user) => {
+          const merchant = await getMerchant(deps.db, user.merchantId);
+          if (!merchant || merchant.status !== 'active')
+            throw new DomainError('customer_access_required', 'This account is suspended');
+          return {
+            body: { user: { id: user.id, email: user.email }, merchant: { id: merchant.id, name: merchant.name } },
+            log: { userId: user.id, merchantId: merchant.id },
+          };
+        },
+      },
+      parseSignIn,
+    ),
+  );
 
   const session = requireSession(deps.db, deps.secretBox, deps.sessionIdleMs, deps.now);
 
   router.get('/session', session, async (ctx) => {
     const s = sessionOf(ctx);
-    ctx.body = { csrf_token: s.csrfToken, user: { id: s.userId, email: s.email }, merchant: { id: merchantOf(ctx).id, name: merchantOf(ctx).name } };
+    ctx.body = {
+      csrf_token: s.csrfToken,
+      user: { id: s.userId, email: s.email },
+      merchant: { id: merchantOf(ctx).id, name: merchantOf(ctx).name },
+    };
   });
 
   router.delete('/session', session, requireCsrfToken(), async (ctx) => {

@@ -5,7 +5,12 @@ import { checkWalletSignature } from '../../adapters/chains/wallet-signature.js'
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { addVerifiedWallet, listVerifiedWallets, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
-import { createWalletChallenge, lockOpenChallenge, markChallengeUsed, walletVerifiedElsewhere } from '../../db/repositories/wallet-challenges.repo.js';
+import {
+  createWalletChallenge,
+  lockOpenChallenge,
+  markChallengeUsed,
+  walletVerifiedElsewhere,
+} from '../../db/repositories/wallet-challenges.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
@@ -18,7 +23,14 @@ export interface WalletRouteDeps {
 }
 
 export function walletJson(w: MerchantWallet) {
-  return { id: w.id, network: w.network, address: w.address, label: w.label, verified_at: w.verifiedAt?.toISOString() ?? null, created_at: w.createdAt.toISOString() };
+  return {
+    id: w.id,
+    network: w.network,
+    address: w.address,
+    label: w.label,
+    verified_at: w.verifiedAt?.toISOString() ?? null,
+    created_at: w.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -35,15 +47,38 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
   router.post('/wallets/challenges', idempotent('integrations.wallets.challenge'), async (ctx) => {
     const body = parseWalletChallenge(ctx.request.body);
     const issue = payerAddressIssue(body.network, body.address);
-    if (issue) throw new DomainError('validation_failed', `address: ${issue}`, { issues: [{ path: 'address', message: issue }] });
+    if (issue)
+      throw new DomainError('validation_failed', `address: ${issue}`, {
+        issues: [{ path: 'address', message: issue }],
+      });
     const merchant = merchantOf(ctx);
     if (await walletVerifiedElsewhere(ctx.state.trx!, merchant.id, body.network, body.address)) {
-      throw new DomainError('conflict', 'This wallet is a verified receiving wallet of another account; one wallet receives for one account (ask support if this is yours)');
+      throw new DomainError(
+        'conflict',
+        'This wallet is a verified receiving wallet of another account; one wallet receives for one account (ask support if this is yours)',
+      );
     }
-    const challenge = await createWalletChallenge(ctx.state.trx!, { merchantId: merchant.id, network: body.network, address: body.address, label: body.label ?? null, service: deps.service }, deps.now());
+    const challenge = await createWalletChallenge(
+      ctx.state.trx!,
+      {
+        merchantId: merchant.id,
+        network: body.network,
+        address: body.address,
+        label: body.label ?? null,
+        service: deps.service,
+      },
+      deps.now(),
+    );
     ctx.state.resourceId = challenge.id;
     ctx.status = 201;
-    ctx.body = { id: challenge.id, network: challenge.network, address: challenge.address, label: challenge.label, message: challenge.message, expires_at: challenge.expiresAt.toISOString() };
+    ctx.body = {
+      id: challenge.id,
+      network: challenge.network,
+      address: challenge.address,
+      label: challenge.label,
+      message: challenge.message,
+      expires_at: challenge.expiresAt.toISOString(),
+    };
   });
 
   /**
@@ -59,16 +94,30 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
     const challenge = await lockOpenChallenge(trx, merchant.id, body.challenge_id, now);
     const check = await checkWalletSignature(challenge.network, challenge.address, challenge.message, body.signature);
     if (check !== 'valid') {
-      const why = check === 'malformed'
-        ? challenge.network === 'solana' ? 'not an ed25519 signature (64 bytes in base58)' : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
-        : 'not the signature of this wallet over the challenge message';
-      throw new DomainError('signature_invalid', `signature: ${why}`, { issues: [{ path: 'signature', message: why }] });
+      const why =
+        check === 'malformed'
+          ? challenge.network === 'solana'
+            ? 'not an ed25519 signature (64 bytes in base58)'
+            : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
+          : 'not the signature of this wallet over the challenge message';
+      throw new DomainError('signature_invalid', `signature: ${why}`, {
+        issues: [{ path: 'signature', message: why }],
+      });
     }
     if (await walletVerifiedElsewhere(trx, merchant.id, challenge.network, challenge.address)) {
       throw new DomainError('conflict', 'This wallet became a verified receiving wallet of another account meanwhile');
     }
     await markChallengeUsed(trx, challenge.id, now);
-    const wallet = await addVerifiedWallet(trx, { merchantId: merchant.id, network: challenge.network, address: challenge.address, ...(challenge.label ? { label: challenge.label } : {}) }, now);
+    const wallet = await addVerifiedWallet(
+      trx,
+      {
+        merchantId: merchant.id,
+        network: challenge.network,
+        address: challenge.address,
+        ...(challenge.label ? { label: challenge.label } : {}),
+      },
+      now,
+    );
     ctx.state.resourceId = wallet.id;
     ctx.status = 201;
     ctx.body = walletJson(wallet);

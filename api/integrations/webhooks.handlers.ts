@@ -41,14 +41,23 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
   router.post('/webhooks', idempotent('integrations.webhooks.create', { storedBody: withoutSecret }), async (ctx) => {
     const body = parseWebhookCreate(ctx.request.body);
     const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
-    if (!check.ok) throw new DomainError('validation_failed', `url: ${check.reason}`, { issues: [{ path: 'url', message: check.reason }] });
+    if (!check.ok)
+      throw new DomainError('validation_failed', `url: ${check.reason}`, {
+        issues: [{ path: 'url', message: check.reason }],
+      });
     const now = deps.now();
     const trx = ctx.state.trx!;
     const merchant = await lockMerchant(trx, merchantId(ctx)); // serialises creations: the limit cannot be overrun
     const secret = newWebhookSecret();
     const endpoint = await createDestination(
       trx,
-      { merchantId: merchant.id, url: check.href, events: body.events, secretSealed: deps.secretBox.seal(secret), allowed: usableLimit(merchant, now, 'destinations') },
+      {
+        merchantId: merchant.id,
+        url: check.href,
+        events: body.events,
+        secretSealed: deps.secretBox.seal(secret),
+        allowed: usableLimit(merchant, now, 'destinations'),
+      },
       now,
     );
     ctx.state.resourceId = endpoint.id;
@@ -68,12 +77,22 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
   });
 
-  router.post('/webhooks/:id/rotate', idempotent('integrations.webhooks.rotate', { storedBody: withoutSecret }), async (ctx) => {
-    parseEmptyBody(ctx.request.body);
-    const secret = newWebhookSecret();
-    const endpoint = await rotateDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now());
-    ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
-  });
+  router.post(
+    '/webhooks/:id/rotate',
+    idempotent('integrations.webhooks.rotate', { storedBody: withoutSecret }),
+    async (ctx) => {
+      parseEmptyBody(ctx.request.body);
+      const secret = newWebhookSecret();
+      const endpoint = await rotateDestination(
+        ctx.state.trx!,
+        merchantId(ctx),
+        ctx.params['id'] ?? '',
+        deps.secretBox.seal(secret),
+        deps.now(),
+      );
+      ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+    },
+  );
 
   router.get('/deliveries', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
@@ -85,19 +104,32 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
   router.get('/deliveries/:id', async (ctx) => {
     const delivery = await getDeliverySummary(deps.db, merchantId(ctx), ctx.params['id'] ?? '', 'proof');
     if (!delivery) throw new DomainError('not_found', 'Delivery not found');
-    ctx.body = { ...deliveryJson(delivery), attempts_detail: (await listAttempts(deps.db, delivery.id)).map(attemptJson) };
+    ctx.body = {
+      ...deliveryJson(delivery),
+      attempts_detail: (await listAttempts(deps.db, delivery.id)).map(attemptJson),
+    };
   });
 
   router.post('/deliveries/:id/retry', idempotent('integrations.deliveries.retry'), async (ctx) => {
     parseEmptyBody(ctx.request.body);
     const workflows = deps.workflows;
-    if (!workflows) throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
+    if (!workflows)
+      throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
     const now = deps.now();
     const trx = ctx.state.trx!;
     const merchant = await lockMerchant(trx, merchantId(ctx));
-    const delivery = await reopenFailedDelivery(trx, merchant.id, ctx.params['id'] ?? '', usableLimit(merchant, now, 'destinations'), now);
+    const delivery = await reopenFailedDelivery(
+      trx,
+      merchant.id,
+      ctx.params['id'] ?? '',
+      usableLimit(merchant, now, 'destinations'),
+      now,
+    );
     // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
-    await startAfterCommit(trx, ctx.state.afterCommit!, workflows, { kind: 'delivery', input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 } });
+    await startAfterCommit(trx, ctx.state.afterCommit!, workflows, {
+      kind: 'delivery',
+      input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 },
+    });
     ctx.status = 202;
     ctx.body = deliveryJson(delivery);
   });

@@ -40,7 +40,10 @@ export function mcpHostGuard(publicBaseUrl: string | undefined): Middleware<AppS
     if (origin && local) {
       const from = hostnameOf(origin, true);
       if (from === null || !LOOPBACK.has(from)) {
-        throw new DomainError('origin_rejected', 'A request to this server on a loopback address must come from a loopback origin');
+        throw new DomainError(
+          'origin_rejected',
+          'A request to this server on a loopback address must come from a loopback origin',
+        );
       }
     }
     await next();

@@ -2,7 +2,13 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { parsePaymentPayload } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -58,11 +64,18 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
     // PUBLIC_BASE_URL, else the request's own host, which hostGuard has limited to a loopback name.
     const origin = publicBase(deps.publicBaseUrl, ctx);
     const server = new Server(
-      { name: 'usdc-verification', title: 'Native USDC verification (x402)', version: deps.version, websiteUrl: `${origin}/x402/docs` },
+      {
+        name: 'usdc-verification',
+        title: 'Native USDC verification (x402)',
+        version: deps.version,
+        websiteUrl: `${origin}/x402/docs`,
+      },
       { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: INSTRUCTIONS },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((t) => t.definition) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(deps, tools, request.params, origin, ctx.state.requestId));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      callTool(deps, tools, request.params, origin, ctx.state.requestId),
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     ctx.respond = false;
@@ -79,7 +92,11 @@ export function mcpRouter(deps: McpRouterDeps): Router<AppState> {
     }
   });
   const noStream: Middleware<AppState> = () => {
-    throw new DomainError('method_not_allowed', 'Method not allowed: this MCP server is stateless (POST only; no server-to-client stream, no session)', { allow: 'POST' });
+    throw new DomainError(
+      'method_not_allowed',
+      'Method not allowed: this MCP server is stateless (POST only; no server-to-client stream, no session)',
+      { allow: 'POST' },
+    );
   };
   router.get('/mcp', hostGuard, deps.rateLimit, noStream);
   router.delete('/mcp', hostGuard, deps.rateLimit, noStream);
@@ -92,7 +109,9 @@ function presentedPayment(meta: Record<string, unknown> | undefined): PresentedP
   if (raw === undefined || raw === null) return { kind: 'none' };
   // x402 v2 only (a v1 payload has no `accepted`): anything else is not a payment this server can take.
   const parsed = parsePaymentPayload(raw);
-  return parsed.success && parsed.data.x402Version === 2 ? { kind: 'payload', payload: parsed.data as PaymentPayload } : { kind: 'undecodable', reason: 'invalid_payment_payload' };
+  return parsed.success && parsed.data.x402Version === 2
+    ? { kind: 'payload', payload: parsed.data as PaymentPayload }
+    : { kind: 'undecodable', reason: 'invalid_payment_payload' };
 }
 
 /** Arguments must be the declared ones, each a string (the HTTP route's query parameters). */
@@ -109,7 +128,11 @@ function argumentIssues(tool: McpTool, args: Record<string, unknown>): Array<{ p
 async function callTool(
   deps: McpRouterDeps,
   tools: Map<string, McpTool>,
-  params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined },
+  params: {
+    name: string;
+    arguments?: Record<string, unknown> | undefined;
+    _meta?: Record<string, unknown> | undefined;
+  },
   origin: string,
   requestId: string,
 ): Promise<CallToolResult> {
@@ -121,7 +144,11 @@ async function callTool(
   if (shape.length) return toolError('validation_failed', 'Invalid arguments; see issues', { issues: shape });
   const parsed = tool.op.parse(args as RawArgs);
   if (!parsed.ok) return toolError('validation_failed', 'Invalid arguments; see issues', { issues: parsed.issues });
-  if (!deps.payments) return toolError('payments_not_configured', 'Paid tools are unavailable: payments are not configured on this server');
+  if (!deps.payments)
+    return toolError(
+      'payments_not_configured',
+      'Paid tools are unavailable: payments are not configured on this server',
+    );
 
   const resourceUrl = tool.resourceUrl(origin);
   let refusal: DomainError | undefined;
@@ -148,9 +175,15 @@ async function callTool(
       case 'refused':
         return paymentRequiredResult(outcome.paymentRequired, outcome.settlement);
       case 'pending':
-        return toolError('payment_settlement_uncertain', outcome.message, { retry_after_seconds: outcome.retryAfterSeconds });
+        return toolError('payment_settlement_uncertain', outcome.message, {
+          retry_after_seconds: outcome.retryAfterSeconds,
+        });
       case 'not_run':
-        return toolError(refusal?.code ?? 'internal_error', refusal?.message ?? 'The tool failed; you were not charged', { charged: false });
+        return toolError(
+          refusal?.code ?? 'internal_error',
+          refusal?.message ?? 'The tool failed; you were not charged',
+          { charged: false },
+        );
     }
   } catch (err) {
     if (err instanceof DomainError) return toolError(err.code, err.message);
@@ -175,7 +208,14 @@ export function mcpCors(): Middleware<AppState> {
     paths: ['/mcp'],
     allowMethods: ['POST', 'GET', 'DELETE'],
     allowHeaders: ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
-    exposeHeaders: ['Mcp-Session-Id', 'Retry-After', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    exposeHeaders: [
+      'Mcp-Session-Id',
+      'Retry-After',
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ],
     maxAgeSeconds: 600,
   });
 }

@@ -15,12 +15,17 @@ export const X402_PAYMENT_RESPONSE_META = 'x402/payment-response';
 /** JSON Schema of an x402 v2 PaymentRequired: the structured content of a tool result that asks for payment. */
 export const PAYMENT_REQUIRED_SCHEMA = {
   type: 'object',
-  description: 'x402 v2 PaymentRequired (with isError: true): pay one of `accepts` and call the tool again with the payment in params._meta["x402/payment"]',
+  description:
+    'x402 v2 PaymentRequired (with isError: true): pay one of `accepts` and call the tool again with the payment in params._meta["x402/payment"]',
   required: ['x402Version', 'resource', 'accepts'],
   properties: {
     x402Version: { const: 2 },
     error: { type: 'string' },
-    resource: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } } },
+    resource: {
+      type: 'object',
+      required: ['url'],
+      properties: { url: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } },
+    },
     accepts: { type: 'array', minItems: 1, items: { type: 'object' } },
     extensions: { type: 'object' },
   },
@@ -34,8 +39,16 @@ export const PDF_TOOL_OUTPUT_SCHEMA = {
     filename: { type: 'string' },
     mime_type: { const: 'application/pdf' },
     size_bytes: { type: 'integer', minimum: 1 },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the PDF bytes (the embedded resource)' },
-    evidence_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of evidence.json, the Verify JSON attached inside the PDF' },
+    sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the PDF bytes (the embedded resource)',
+    },
+    evidence_sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of evidence.json, the Verify JSON attached inside the PDF',
+    },
     resource_uri: { type: 'string', description: 'URI of the embedded PDF resource' },
   },
 } as const;
@@ -54,7 +67,11 @@ export interface McpTool {
 }
 
 /** The argument schema of a tool: the route's query schema, closed (unknown arguments are refused). */
-const toolInputSchema = (schema: object) => ({ ...(schema as Record<string, unknown>), type: 'object' as const, additionalProperties: false });
+const toolInputSchema = (schema: object) => ({
+  ...(schema as Record<string, unknown>),
+  type: 'object' as const,
+  additionalProperties: false,
+});
 
 /** Builds the tools of the paid operations: one table (paid-operations.ts) behind the HTTP routes and the tools. */
 export function mcpTools(ops: readonly PaidOperation[]): Map<string, McpTool> {
@@ -63,7 +80,13 @@ export function mcpTools(ops: readonly PaidOperation[]): Map<string, McpTool> {
     const isPdf = op.spec.mimeType === 'application/pdf';
     const success = isPdf ? PDF_TOOL_OUTPUT_SCHEMA : op.spec.outputSchema;
     const inputSchema = toolInputSchema(op.spec.inputSchema);
-    const price = { amount_atomic: op.spec.priceAtomic, amount_usdc: formatUsdc(BigInt(op.spec.priceAtomic)), asset: FEE_NETWORK.usdc, network: FEE_NETWORK.caip2, scheme: 'exact' };
+    const price = {
+      amount_atomic: op.spec.priceAtomic,
+      amount_usdc: formatUsdc(BigInt(op.spec.priceAtomic)),
+      asset: FEE_NETWORK.usdc,
+      network: FEE_NETWORK.caip2,
+      scheme: 'exact',
+    };
     const payment: PaidRouteSpec = {
       ...op.spec,
       path: '/mcp',
@@ -86,7 +109,13 @@ export function mcpTools(ops: readonly PaidOperation[]): Map<string, McpTool> {
         inputSchema: inputSchema as Tool['inputSchema'],
         // The structured content is the result, or (isError) the x402 PaymentRequired of the MCP transport.
         outputSchema: { type: 'object', anyOf: [success, PAYMENT_REQUIRED_SCHEMA] } as Tool['outputSchema'],
-        annotations: { title: op.tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+        annotations: {
+          title: op.tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
         _meta: { 'x402/price': price },
       },
       render: (answer, settlement) => ({
@@ -117,12 +146,20 @@ function pdfContent(answer: KeptAnswer): Pick<CallToolResult, 'content' | 'struc
   const sha256 = createHash('sha256').update(answer.body).digest('hex');
   const uri = answer.headers['X-Resource-URI'] ?? `urn:usdc-evidence:${filename}`;
   const structured = {
-    filename, mime_type: 'application/pdf', size_bytes: answer.body.length, sha256, evidence_sha256: answer.headers['X-Evidence-SHA256'] ?? '', resource_uri: uri,
+    filename,
+    mime_type: 'application/pdf',
+    size_bytes: answer.body.length,
+    sha256,
+    evidence_sha256: answer.headers['X-Evidence-SHA256'] ?? '',
+    resource_uri: uri,
   };
   return {
     content: [
       { type: 'resource', resource: { uri, mimeType: 'application/pdf', blob: answer.body.toString('base64') } },
-      { type: 'text', text: `USDC transfer evidence PDF ${filename}, ${answer.body.length} bytes, SHA-256 ${sha256}. It is evidence, not a tax invoice.` },
+      {
+        type: 'text',
+        text: `USDC transfer evidence PDF ${filename}, ${answer.body.length} bytes, SHA-256 ${sha256}. It is evidence, not a tax invoice.`,
+      },
     ],
     structuredContent: structured,
   };
@@ -131,7 +168,12 @@ function pdfContent(answer: KeptAnswer): Pick<CallToolResult, 'content' | 'struc
 /** The kept answer of an operation's result (the same bytes the HTTP route sends), with what MCP needs to render it. */
 export function answerOf(result: OperationResult, resourceUri: string): KeptAnswer {
   if (result.kind === 'json') {
-    return { status: 200, contentType: 'application/json; charset=utf-8', headers: {}, body: Buffer.from(JSON.stringify(result.value)) };
+    return {
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      headers: {},
+      body: Buffer.from(JSON.stringify(result.value)),
+    };
   }
   return {
     status: 200,
@@ -164,14 +206,28 @@ export function toolError(code: string, message: string, extra: Record<string, u
  * The discovery manifest's entries of the paid tools (type "mcp"): the MCP endpoint, the tool name and transport;
  * complete with the tool's live `accepts` when payments answer, else a bare pointer (services/x402/discovery.ts).
  */
-export function mcpManifestEntries(tools: Map<string, McpTool>, origin: string, calls: PaidCalls | null): Promise<ManifestResource[]> {
-  return Promise.all([...tools.values()].map((tool) =>
-    manifestEntry(
-      { url: `${origin}/mcp`, method: 'POST', description: tool.op.tool.description },
-      {
-        mimeType: 'application/json',
-        extras: { type: 'mcp', transport: 'streamable-http', toolName: tool.name, operation: tool.op.spec.operation, inputSchema: tool.definition.inputSchema, outputSchema: tool.payment.outputSchema },
-      },
-      calls ? async () => (await calls.challenge(tool.payment, tool.resourceUrl(origin))).accepts : undefined,
-    ).then((entry) => ({ type: 'mcp', toolName: tool.name, ...entry }))));
+export function mcpManifestEntries(
+  tools: Map<string, McpTool>,
+  origin: string,
+  calls: PaidCalls | null,
+): Promise<ManifestResource[]> {
+  return Promise.all(
+    [...tools.values()].map((tool) =>
+      manifestEntry(
+        { url: `${origin}/mcp`, method: 'POST', description: tool.op.tool.description },
+        {
+          mimeType: 'application/json',
+          extras: {
+            type: 'mcp',
+            transport: 'streamable-http',
+            toolName: tool.name,
+            operation: tool.op.spec.operation,
+            inputSchema: tool.definition.inputSchema,
+            outputSchema: tool.payment.outputSchema,
+          },
+        },
+        calls ? async () => (await calls.challenge(tool.payment, tool.resourceUrl(origin))).accepts : undefined,
+      ).then((entry) => ({ type: 'mcp', toolName: tool.name, ...entry })),
+    ),
+  );
 }

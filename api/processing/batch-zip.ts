@@ -31,13 +31,26 @@ async function sha256Of(path: string): Promise<string> {
  * which is streamed to the client. A deleted child is the client's own act: it is left out (listed as deleted), never
  * a reason to refuse the ZIP; a completed child whose results passed retention is (410: never served incomplete).
  */
-export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; logger: Logger; now: Date }, batch: Batch, children: Job[]): Promise<void> {
+export async function streamBatchZip(
+  ctx: AppContext,
+  deps: { store: FileStore; logger: Logger; now: Date },
+  batch: Batch,
+  children: Job[],
+): Promise<void> {
   const completed = children.filter((j) => j.status === 'completed' && j.resultFiles && j.deletedAt === null);
   const total = completed.reduce((sum, j) => sum + j.resultFiles!.reduce((s, f) => s + f.bytes, 0), 0);
   if (total > BATCH_LIMITS.zipMaxBytes) {
-    throw new DomainError('batch_zip_too_large', `The batch's results total ${total} bytes, over the ${BATCH_LIMITS.zipMaxBytes}-byte ZIP limit (1 GB); download them one by one from each job's result.files`);
+    throw new DomainError(
+      'batch_zip_too_large',
+      `The batch's results total ${total} bytes, over the ${BATCH_LIMITS.zipMaxBytes}-byte ZIP limit (1 GB); download them one by one from each job's result.files`,
+    );
   }
-  if (completed.some((j) => j.resultsPurgedAt !== null || (j.resultsExpireAt !== null && j.resultsExpireAt.getTime() <= deps.now.getTime()))) {
+  if (
+    completed.some(
+      (j) =>
+        j.resultsPurgedAt !== null || (j.resultsExpireAt !== null && j.resultsExpireAt.getTime() <= deps.now.getTime()),
+    )
+  ) {
     throw new DomainError('gone', 'The results of this batch have expired (results are kept 7 days)');
   }
   const entries: Array<{ job: Job; name: string; path: string; bytes: number; sha256: string }> = [];
@@ -53,9 +66,21 @@ export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; 
         let name = entryName(file.name);
         for (let n = 2; used.has(name); n++) name = `${n}-${entryName(file.name)}`;
         used.add(name);
-        const entry = { job, name: `${itemFolder(job.itemIndex!)}/${name}`, path, bytes: info.size, sha256: await sha256Of(path) };
+        const entry = {
+          job,
+          name: `${itemFolder(job.itemIndex!)}/${name}`,
+          path,
+          bytes: info.size,
+          sha256: await sha256Of(path),
+        };
         entries.push(entry);
-        files.push({ name: file.name, path: entry.name, bytes: entry.bytes, sha256: entry.sha256, content_type: file.contentType });
+        files.push({
+          name: file.name,
+          path: entry.name,
+          bytes: entry.bytes,
+          sha256: entry.sha256,
+          content_type: file.contentType,
+        });
       }
     }
     items.push({
@@ -68,7 +93,13 @@ export async function streamBatchZip(ctx: AppContext, deps: { store: FileStore; 
       deleted_at: job.deletedAt?.toISOString() ?? null,
     });
   }
-  const manifest = { batch_id: batch.id, status: batch.status, operation: batch.operation, created_at: batch.createdAt.toISOString(), items };
+  const manifest = {
+    batch_id: batch.id,
+    status: batch.status,
+    operation: batch.operation,
+    created_at: batch.createdAt.toISOString(),
+    items,
+  };
 
   const archive = archiver('zip', { zlib: { level: 6 } });
   const out = new PassThrough();

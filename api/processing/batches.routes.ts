@@ -22,7 +22,16 @@ import { batchJson, companyBatch } from '../../services/processing/records.js';
 export type BatchesRouteDeps = JobsRouteDeps;
 
 const childrenOf = (req: BatchRequest): ChildSpec[] =>
-  req.items.map((item) => ({ request: { operation: req.operation, uploadIds: item.uploadIds, options: req.options, extraction: req.extraction, webhookId: undefined }, sourcePath: item.sourcePath }));
+  req.items.map((item) => ({
+    request: {
+      operation: req.operation,
+      uploadIds: item.uploadIds,
+      options: req.options,
+      extraction: req.extraction,
+      webhookId: undefined,
+    },
+    sourcePath: item.sourcePath,
+  }));
 
 /** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
 export const RETRY_BODY = {
@@ -33,10 +42,18 @@ export const RETRY_BODY = {
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
   const companyOf = (ctx: AppContext) => keyOf(ctx).tenantId;
-  const quoteDeps = { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), ...(deps.video ? { video: deps.video } : {}), now };
+  const quoteDeps = {
+    db: deps.db,
+    store: deps.store,
+    qpdf: deps.qpdf,
+    ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}),
+    ...(deps.video ? { video: deps.video } : {}),
+    now,
+  };
   const findBatch = (ctx: AppContext): Promise<Batch> => companyBatch(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
   const needsWorkflows = async (_ctx: AppContext, next: () => Promise<unknown>) => {
-    if (!deps.workflows) throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
+    if (!deps.workflows)
+      throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     await next();
   };
   const idempotentAs = (operation: string) => v1Idempotent(deps, operation, { withParams: true });
@@ -45,11 +62,21 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
   router.post('/batches/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
     const req = parseBatchRequest(ctx.request.body);
-    const { quotes, total } = await quoteChildren(quoteDeps, companyOf(ctx), childrenOf(req), req.maxCredits, req.webhookId);
+    const { quotes, total } = await quoteChildren(
+      quoteDeps,
+      companyOf(ctx),
+      childrenOf(req),
+      req.maxCredits,
+      req.webhookId,
+    );
     ctx.body = {
       operation: req.operation,
       estimated_credits: total,
-      items: quotes.map((q, i) => ({ item_index: i, upload_ids: req.items[i]!.uploadIds, estimated_credits: q.credits })),
+      items: quotes.map((q, i) => ({
+        item_index: i,
+        upload_ids: req.items[i]!.uploadIds,
+        estimated_credits: q.credits,
+      })),
     };
   });
 
@@ -58,20 +85,27 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * whole quote is checked against `max_credits` and the wallet, each child's quote is reserved and every child
    * recorded; `batch:<id>` starts after commit. Any refusal leaves nothing behind. Idempotency-Key as for jobs.
    */
-  router.post('/batches', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.create'), async (ctx) => {
-    const req = parseBatchRequest(ctx.request.body);
-    const trx = ctx.state.trx!;
-    const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
-      companyId: companyOf(ctx),
-      submitter: { apiKeyId: keyOf(ctx).id },
-      children: childrenOf(req),
-      maxCredits: req.maxCredits,
-      batch: { webhookId: req.webhookId, webhookMode: req.webhookMode, retryOf: null },
-    });
-    ctx.state.resourceId = batch!.id;
-    ctx.status = 202;
-    ctx.body = await batchJson(trx, batch!);
-  });
+  router.post(
+    '/batches',
+    needsWorkflows,
+    acceptedLocation(RESOURCE_PATHS.batch),
+    jsonBody(deps.bodyLimitJson),
+    idempotentAs('batches.create'),
+    async (ctx) => {
+      const req = parseBatchRequest(ctx.request.body);
+      const trx = ctx.state.trx!;
+      const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
+        companyId: companyOf(ctx),
+        submitter: { apiKeyId: keyOf(ctx).id },
+        children: childrenOf(req),
+        maxCredits: req.maxCredits,
+        batch: { webhookId: req.webhookId, webhookMode: req.webhookMode, retryOf: null },
+      });
+      ctx.state.resourceId = batch!.id;
+      ctx.status = 202;
+      ctx.body = await batchJson(trx, batch!);
+    },
+  );
 
   /** GET /v1/batches/{id}: progress, credits and the children (`limit` 1 to 100, `after` = first item index). */
   router.get('/batches/:id', async (ctx) => {
@@ -83,15 +117,25 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
    * quoted and reserved anew. 409 `batch_not_terminal` while the batch runs, `batch_has_no_failed_items` when nothing
    * failed, `batch_retry_needs_password` for password operations (the password is not kept after a job ends).
    */
-  router.post('/batches/:id/retry-failed', needsWorkflows, acceptedLocation(RESOURCE_PATHS.batch), jsonBody(deps.bodyLimitJson), idempotentAs('batches.retry_failed'), async (ctx) => {
-    assertNoFields(ctx.request.body, RETRY_BODY);
-    const original = await findBatch(ctx);
-    const trx = ctx.state.trx!;
-    const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, { original, submitter: { apiKeyId: keyOf(ctx).id } });
-    ctx.state.resourceId = batch!.id;
-    ctx.status = 202;
-    ctx.body = await batchJson(trx, batch!);
-  });
+  router.post(
+    '/batches/:id/retry-failed',
+    needsWorkflows,
+    acceptedLocation(RESOURCE_PATHS.batch),
+    jsonBody(deps.bodyLimitJson),
+    idempotentAs('batches.retry_failed'),
+    async (ctx) => {
+      assertNoFields(ctx.request.body, RETRY_BODY);
+      const original = await findBatch(ctx);
+      const trx = ctx.state.trx!;
+      const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, {
+        original,
+        submitter: { apiKeyId: keyOf(ctx).id },
+      });
+      ctx.state.resourceId = batch!.id;
+      ctx.status = 202;
+      ctx.body = await batchJson(trx, batch!);
+    },
+  );
 
   /**
    * POST /v1/batches/{id}/cancel: every still-queued item → cancelled, each reservation released once, in one
@@ -101,10 +145,18 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   router.post('/batches/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
     assertNoFields(ctx.request.body);
     const batch = await findBatch(ctx);
-    if (isBatchTerminal(batch.status)) throw new DomainError('batch_not_cancellable', `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`);
+    if (isBatchTerminal(batch.status))
+      throw new DomainError(
+        'batch_not_cancellable',
+        `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`,
+      );
     const cancelled = await cancelQueuedBatchJobs(deps.db, batch.companyId, batch.id, now());
-    if (cancelled.length === 0) throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
-    ctx.body = { cancelled_job_ids: cancelled, batch: await batchJson(deps.db, (await getBatch(deps.db, batch.companyId, batch.id))!) };
+    if (cancelled.length === 0)
+      throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
+    ctx.body = {
+      cancelled_job_ids: cancelled,
+      batch: await batchJson(deps.db, (await getBatch(deps.db, batch.companyId, batch.id))!),
+    };
   });
 
   /**
@@ -124,9 +176,21 @@ export const childrenPage = (ctx: AppContext) => ({
 });
 
 /** The results ZIP of an ended batch (409 `batch_not_terminal` before), streamed. */
-export async function sendBatchResults(ctx: AppContext, deps: { db: Db; store: FileStore; logger: Logger; now: Date }, batch: Batch): Promise<void> {
+export async function sendBatchResults(
+  ctx: AppContext,
+  deps: { db: Db; store: FileStore; logger: Logger; now: Date },
+  batch: Batch,
+): Promise<void> {
   if (!isBatchTerminal(batch.status)) {
-    throw new DomainError('batch_not_terminal', `The batch is ${batch.status}; its results ZIP is available once it has ended`);
+    throw new DomainError(
+      'batch_not_terminal',
+      `The batch is ${batch.status}; its results ZIP is available once it has ended`,
+    );
   }
-  await streamBatchZip(ctx, { store: deps.store, logger: deps.logger, now: deps.now }, batch, await listBatchChildren(deps.db, batch.id));
+  await streamBatchZip(
+    ctx,
+    { store: deps.store, logger: deps.logger, now: deps.now },
+    batch,
+    await listBatchChildren(deps.db, batch.id),
+  );
 }

@@ -3,7 +3,13 @@ import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../../domain/media-work.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { OPERATION_RULES, priceRule, type PriceRule } from '../../domain/operations.js';
 import { MB, type OperationId } from '../../domain/pricing.js';
-import { ALL_OPERATIONS, AVAILABLE_OPERATIONS, DEFAULT_OCR_LANGUAGES, MAX_OCR_LANGUAGES, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import {
+  ALL_OPERATIONS,
+  AVAILABLE_OPERATIONS,
+  DEFAULT_OCR_LANGUAGES,
+  MAX_OCR_LANGUAGES,
+  type AvailableOperation,
+} from '../../domain/validation/processing-request.js';
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
@@ -30,7 +36,11 @@ export interface CapabilitySettings {
   ocrLanguages?: readonly string[];
 }
 
-const MEASURE_WORDS = { bytes: (n: number) => `${n / MB} MB`, pages: (n: number) => (n === 1 ? 'page' : `${n} pages`), duration_seconds: (n: number) => (n === 60 ? 'minute' : `${n} s`) } as const;
+const MEASURE_WORDS = {
+  bytes: (n: number) => `${n / MB} MB`,
+  pages: (n: number) => (n === 1 ? 'page' : `${n} pages`),
+  duration_seconds: (n: number) => (n === 60 ? 'minute' : `${n} s`),
+} as const;
 
 /** The rule in words, e.g. "2 credits per started 25 MB or 10 pages (the larger), per source; at least 1 unit". */
 function describePrice(rule: PriceRule): string {
@@ -49,27 +59,45 @@ export function priceJson(rule: PriceRule) {
   };
 }
 
-const isAvailable = (op: OperationId): op is AvailableOperation => (AVAILABLE_OPERATIONS as readonly string[]).includes(op);
+const isAvailable = (op: OperationId): op is AvailableOperation =>
+  (AVAILABLE_OPERATIONS as readonly string[]).includes(op);
 
 function operationJson(op: OperationId) {
   const rule = OPERATION_RULES[op];
   const price = priceJson(priceRule(op));
   if (!isAvailable(op)) {
     return {
-      id: op, available: false, summary: 'Not available yet: answered with 422 until a later release builds it.',
-      source_kinds: [...rule.sourceKinds], sources: null, options: null, options_required: false, output_formats: null, price,
+      id: op,
+      available: false,
+      summary: 'Not available yet: answered with 422 until a later release builds it.',
+      source_kinds: [...rule.sourceKinds],
+      sources: null,
+      options: null,
+      options_required: false,
+      output_formats: null,
+      price,
     };
   }
   const doc = OPERATION_DOCS[op];
   return {
-    id: op, available: true, summary: doc.summary,
-    source_kinds: [...rule.sourceKinds], sources: { ...rule.sources }, options: doc.options, options_required: doc.optionsRequired,
-    output_formats: rule.outputFormats ? [...rule.outputFormats] : null, price,
+    id: op,
+    available: true,
+    summary: doc.summary,
+    source_kinds: [...rule.sourceKinds],
+    sources: { ...rule.sources },
+    options: doc.options,
+    options_required: doc.optionsRequired,
+    output_formats: rule.outputFormats ? [...rule.outputFormats] : null,
+    price,
   };
 }
 
 /** The OCR languages: those an ocr-* `language` may name (up to MAX_OCR_LANGUAGES joined by `+`), the first the default. */
-const ocrJson = (languages: readonly string[]) => ({ languages: [...languages], default_language: languages[0]!, max_languages_per_request: MAX_OCR_LANGUAGES });
+const ocrJson = (languages: readonly string[]) => ({
+  languages: [...languages],
+  default_language: languages[0]!,
+  max_languages_per_request: MAX_OCR_LANGUAGES,
+});
 
 export function capabilitiesJson(s: CapabilitySettings) {
   return {

@@ -7,7 +7,14 @@ import { parseAfter, parseLimit } from '../http/pagination.js';
 
 /** One ledger entry as the API shows it (credits are whole numbers). */
 export function ledgerEntryJson(e: LedgerFeedEntry) {
-  return { id: e.id, kind: e.kind, amount: Number(e.amount), job_id: e.jobId, reason: e.reason, created_at: e.createdAt.toISOString() };
+  return {
+    id: e.id,
+    kind: e.kind,
+    amount: Number(e.amount),
+    job_id: e.jobId,
+    reason: e.reason,
+    created_at: e.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -16,7 +23,10 @@ export function ledgerEntryJson(e: LedgerFeedEntry) {
  * returned (or `after` itself when nothing is new), to pass as `after` next time. Read scope. The company session
  * mounts the same route (`GET /api/company/credits`) with the signed-in member's company.
  */
-export function mountCredits(router: Router<AppState>, deps: { db: Db; companyOf?: (ctx: AppContext) => string }): void {
+export function mountCredits(
+  router: Router<AppState>,
+  deps: { db: Db; companyOf?: (ctx: AppContext) => string },
+): void {
   const companyOf = deps.companyOf ?? ((ctx: AppContext) => keyOf(ctx).tenantId);
   router.get('/credits', async (ctx) => {
     const after = parseAfter(ctx.query['after']);
@@ -24,13 +34,19 @@ export function mountCredits(router: Router<AppState>, deps: { db: Db; companyOf
     const companyId = companyOf(ctx);
     // One snapshot: the balance and the entries agree (REPEATABLE READ, read only).
     const { balance, entries } = await deps.db.transaction(
-      async (trx) => ({ balance: await getBalance(trx, companyId), entries: await ledgerFeed(trx, companyId, after, limit) }),
+      async (trx) => ({
+        balance: await getBalance(trx, companyId),
+        entries: await ledgerFeed(trx, companyId, after, limit),
+      }),
       { isolationLevel: 'repeatable read', readOnly: true },
     );
     ctx.body = {
       available: Number(balance.available),
       reserved: Number(balance.reserved),
-      ledger: { data: entries.map(ledgerEntryJson), next_cursor: entries.length ? entries[entries.length - 1]!.id : after },
+      ledger: {
+        data: entries.map(ledgerEntryJson),
+        next_cursor: entries.length ? entries[entries.length - 1]!.id : after,
+      },
     };
   });
 }

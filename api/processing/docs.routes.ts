@@ -8,8 +8,25 @@ import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
 import { escapeHtml as esc } from '../http/html.js';
-import { htmlPage, mountDocumentRoutes, md, obj, pre, renderEndpoints, type EndpointDocsOptions, type Obj } from '../http/openapi-kit.js';
-import { DOCS_PATH, EXAMPLES, KEY_CREATION, OPENAPI_PATH, PROCESSING_API_VERSION, processingOpenApi, type ProcessingDocsSettings } from './openapi.document.js';
+import {
+  htmlPage,
+  mountDocumentRoutes,
+  md,
+  obj,
+  pre,
+  renderEndpoints,
+  type EndpointDocsOptions,
+  type Obj,
+} from '../http/openapi-kit.js';
+import {
+  DOCS_PATH,
+  EXAMPLES,
+  KEY_CREATION,
+  OPENAPI_PATH,
+  PROCESSING_API_VERSION,
+  processingOpenApi,
+  type ProcessingDocsSettings,
+} from './openapi.document.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
 import { JOB_EVENT_EXAMPLES, TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
 import { OPERATION_DOCS } from './openapi.schemas.js';
@@ -22,24 +39,38 @@ import { OPERATION_DOCS } from './openapi.schemas.js';
  */
 export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSettings): void {
   const document = processingOpenApi(settings);
-  mountDocumentRoutes(router, { documentPath: OPENAPI_PATH.slice('/v1'.length), pagePath: DOCS_PATH.slice('/v1'.length), document, page: docsPage(document, settings) });
+  mountDocumentRoutes(router, {
+    documentPath: OPENAPI_PATH.slice('/v1'.length),
+    pagePath: DOCS_PATH.slice('/v1'.length),
+    document,
+    page: docsPage(document, settings),
+  });
 }
 
-const EXAMPLE_PARAMS: Record<string, string> = { job_id: EXAMPLES.job, upload_id: EXAMPLES.pdf, index: '0', batch_id: 'bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls' };
+const EXAMPLE_PARAMS: Record<string, string> = {
+  job_id: EXAMPLES.job,
+  upload_id: EXAMPLES.pdf,
+  index: '0',
+  batch_id: 'bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls',
+};
 
 /** How the shared endpoint renderer shows this interface's multipart upload, job idempotency key and file downloads. */
 const ENDPOINT_DOCS: EndpointDocsOptions = {
   exampleParams: EXAMPLE_PARAMS,
   curlExtras: (_method, path, op) => [
-    ...(obj(obj(op['requestBody'])['content'])['multipart/form-data'] ? ['  -F "files=@report.pdf" -F "files=@photo.png"'] : []),
+    ...(obj(obj(op['requestBody'])['content'])['multipart/form-data']
+      ? ['  -F "files=@report.pdf" -F "files=@photo.png"']
+      : []),
     ...(path === '/v1/jobs' ? ['  -H "Idempotency-Key: order-4711-rotate"'] : []),
     ...(path === '/v1/batches' ? ['  -H "Idempotency-Key: invoices-2025-03-rotate"'] : []),
     ...(path.endsWith('/retry-failed') ? ['  -H "Idempotency-Key: invoices-2025-03-rotate-retry-1"'] : []),
   ],
   rawResponse: (head, types) =>
-    types.includes('application/pdf') ? `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>`
-    : types.includes('application/zip') ? `${head}\nContent-Type: application/zip\nContent-Disposition: attachment; filename="bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls-results.zip"\n\n<manifest.json, item-000/…, item-001/…>`
-    : `${head}\nContent-Type: ${types[0]!}`,
+    types.includes('application/pdf')
+      ? `${head}\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="report-rotated.pdf"\n\n<the file's bytes>`
+      : types.includes('application/zip')
+        ? `${head}\nContent-Type: application/zip\nContent-Disposition: attachment; filename="bat_Kd3Wq8Zr1Tx6Nb4Vm9Ls-results.zip"\n\n<manifest.json, item-000/…, item-001/…>`
+        : `${head}\nContent-Type: ${types[0]!}`,
 };
 
 function optionList(schema: unknown): string {
@@ -50,24 +81,47 @@ function optionList(schema: unknown): string {
   const describe = (p: Obj): string => {
     if (Array.isArray(p['enum'])) return p['enum'].map((v) => `<code>${esc(String(v))}</code>`).join(', ');
     if (Array.isArray(p['prefixItems'])) return `array of ${p['prefixItems'].length} integers: ${md(p['description'])}`;
-    if (p['type'] === 'integer') return `integer ${String(p['minimum'])} to ${String(p['maximum'])}${p['description'] ? `; ${md(p['description'])}` : ''}`;
-    const length = p['minLength'] !== undefined ? `, ${String(p['minLength'])} to ${String(p['maxLength'])} characters` : '';
+    if (p['type'] === 'integer')
+      return `integer ${String(p['minimum'])} to ${String(p['maximum'])}${p['description'] ? `; ${md(p['description'])}` : ''}`;
+    const length =
+      p['minLength'] !== undefined ? `, ${String(p['minLength'])} to ${String(p['maxLength'])} characters` : '';
     return `${esc(String(p['type']))}${length}${p['description'] ? `; ${md(p['description'])}` : ''}`;
   };
-  return props.map(([name, p]) => `<code>${name}</code>${required.includes(name) ? ' (required)' : ''}: ${describe(obj(p))}`).join('<br>') + (s['description'] ? `<br><span class="muted">${md(s['description'])}</span>` : '');
+  return (
+    props
+      .map(([name, p]) => `<code>${name}</code>${required.includes(name) ? ' (required)' : ''}: ${describe(obj(p))}`)
+      .join('<br>') + (s['description'] ? `<br><span class="muted">${md(s['description'])}</span>` : '')
+  );
 }
 
 function docsPage(document: Obj, s: ProcessingDocsSettings): string {
   const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
-  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
+  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>)
+    .slice()
+    .sort((a, b) => a.status - b.status);
   const operations = AVAILABLE_OPERATIONS.map((op) => {
     const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
     const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
     return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
   }).join('');
   const p = PRICES;
-  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#polling', 'Polling'], ['#lifecycle', 'Jobs'], ['#batches', 'Batches'], ['#endpoints', 'Endpoints'], ['#webhooks', 'Webhooks'], ['#errors', 'Errors'], ['#limits', 'Limits'], ['#prices', 'Prices'], [OPENAPI_PATH, 'OpenAPI']] as const;
-  return htmlPage('Processing API /v1: documentation', nav, `<h1>Document and media processing API</h1>
+  const nav = [
+    ['#auth', 'Authentication'],
+    ['#idempotency', 'Idempotency'],
+    ['#polling', 'Polling'],
+    ['#lifecycle', 'Jobs'],
+    ['#batches', 'Batches'],
+    ['#endpoints', 'Endpoints'],
+    ['#webhooks', 'Webhooks'],
+    ['#errors', 'Errors'],
+    ['#limits', 'Limits'],
+    ['#prices', 'Prices'],
+    [OPENAPI_PATH, 'OpenAPI'],
+  ] as const;
+  return htmlPage(
+    'Processing API /v1: documentation',
+    nav,
+    `<h1>Document and media processing API</h1>
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
@@ -195,5 +249,6 @@ ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90
 <tr><td>Meeting</td><td>${p.meeting.credits} per started minute</td></tr>
 <tr><td>Media tools</td><td>${p.media.credits} per started minute</td></tr>
 </table>
-<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>`);
+<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>`,
+  );
 }

@@ -48,7 +48,10 @@ export interface JobsRouteDeps {
  * former (accents dropped, any other character, quote, backslash or percent sign becomes `_`).
  */
 function attachmentHeader(name: string): string {
-  const ascii = name.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
@@ -62,12 +65,22 @@ export const resultsExpired = (job: Job, now: Date): boolean =>
  * `GET /v1/jobs/{id}/results/{index}` and the company session's same route. Not completed → 409; unknown index →
  * 404; past retention → 410.
  */
-export async function sendResultFile(ctx: AppContext, store: FileStore, job: Job, rawIndex: string, now: Date): Promise<void> {
+export async function sendResultFile(
+  ctx: AppContext,
+  store: FileStore,
+  job: Job,
+  rawIndex: string,
+  now: Date,
+): Promise<void> {
   if (job.status !== 'completed' || !job.resultFiles) {
     throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
   }
   const file = /^\d{1,3}$/.test(rawIndex) ? job.resultFiles[Number(rawIndex)] : undefined;
-  if (!file) throw new DomainError('not_found', `Result ${rawIndex} not found; the job has ${job.resultFiles.length} result file(s)`);
+  if (!file)
+    throw new DomainError(
+      'not_found',
+      `Result ${rawIndex} not found; the job has ${job.resultFiles.length} result file(s)`,
+    );
   if (resultsExpired(job, now)) throw new DomainError('gone', 'This result has expired (results are kept 7 days)');
   const path = store.pathOf(file.storageId);
   const info = await stat(path).catch(() => null);
@@ -109,7 +122,8 @@ export function v1Idempotent(
     operation,
     tenantOf: (ctx) => keyOf(ctx).tenantId,
     fingerprint: (ctx) => fingerprint(ctx, (secret) => deps.secretBox.digest(secret)),
-    earlierFingerprints: (ctx) => deps.secretBox.previousKeyIds.map((_, i) => fingerprint(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
+    earlierFingerprints: (ctx) =>
+      deps.secretBox.previousKeyIds.map((_, i) => fingerprint(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
     ...(opts.beforeReplay ? { beforeReplay: opts.beforeReplay } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -121,13 +135,26 @@ export function v1Idempotent(
  */
 export function assertNoFields(
   body: unknown,
-  messages: { field: string; body: string } = { field: 'unknown field; this request takes no body (or {})', body: 'this request takes no body, or an empty JSON object' },
+  messages: { field: string; body: string } = {
+    field: 'unknown field; this request takes no body (or {})',
+    body: 'this request takes no body, or an empty JSON object',
+  },
 ): void {
-  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
-  const issues = typeof body === 'object' && !Array.isArray(body)
-    ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
-    : [{ path: '(body)', message: messages.body }];
-  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  if (
+    body === undefined ||
+    body === null ||
+    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
+  )
+    return;
+  const issues =
+    typeof body === 'object' && !Array.isArray(body)
+      ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
+      : [{ path: '(body)', message: messages.body }];
+  throw new DomainError(
+    'validation_failed',
+    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
 }
 
 export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
@@ -144,7 +171,8 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   router.post(
     '/jobs',
     async (ctx, next) => {
-      if (!deps.workflows) throw new DomainError('service_unavailable', 'Job processing is not available right now; retry later');
+      if (!deps.workflows)
+        throw new DomainError('service_unavailable', 'Job processing is not available right now; retry later');
       await next();
     },
     acceptedLocation(RESOURCE_PATHS.job),
@@ -164,10 +192,24 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     async (ctx) => {
       const req = parseJobRequest(ctx.request.body);
       const { jobs } = await submitJobs(
-        { db: deps.db, store: deps.store, qpdf: deps.qpdf, ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}), ...(deps.video ? { video: deps.video } : {}), secretBox: deps.secretBox, workflows: deps.workflows!, now },
+        {
+          db: deps.db,
+          store: deps.store,
+          qpdf: deps.qpdf,
+          ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}),
+          ...(deps.video ? { video: deps.video } : {}),
+          secretBox: deps.secretBox,
+          workflows: deps.workflows!,
+          now,
+        },
         ctx.state.trx!,
         ctx.state.afterCommit!,
-        { companyId: companyOf(ctx), submitter: { apiKeyId: keyOf(ctx).id }, children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }], maxCredits: req.maxCredits },
+        {
+          companyId: companyOf(ctx),
+          submitter: { apiKeyId: keyOf(ctx).id },
+          children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }],
+          maxCredits: req.maxCredits,
+        },
       );
       const job = jobs[0]!;
       ctx.state.resourceId = job.id;

@@ -3,7 +3,14 @@ import { OPERATION_RULES } from '../../domain/operations.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import { EXTRACTION_NEEDS, EXTRACTION_PROPERTIES, OPERATION_DOCS, requestSchemaName, schemaRef, type Schema } from './openapi.schemas.js';
+import {
+  EXTRACTION_NEEDS,
+  EXTRACTION_PROPERTIES,
+  OPERATION_DOCS,
+  requestSchemaName,
+  schemaRef,
+  type Schema,
+} from './openapi.schemas.js';
 import { AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
 
 /**
@@ -34,21 +41,50 @@ function batchVariant(op: AvailableOperation): Schema {
     additionalProperties: false,
     required: ['operation', ...(d.optionsRequired ? ['options'] : [])],
     description: d.summary,
-    oneOf: [{ properties: { upload_ids: true }, required: ['upload_ids'] }, { properties: { items: true }, required: ['items'] }],
+    oneOf: [
+      { properties: { upload_ids: true }, required: ['upload_ids'] },
+      { properties: { items: true }, required: ['items'] },
+    ],
     ...(op === 'flow-extract' ? { anyOf: EXTRACTION_NEEDS } : {}),
     properties: {
       ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
       operation: { type: 'string', const: op },
-      upload_ids: sources.max === 1
-        ? { ...uploadIds, minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'Shorthand: one child job per upload (an upload may repeat).' }
-        : false,
+      upload_ids:
+        sources.max === 1
+          ? {
+              ...uploadIds,
+              minItems: 1,
+              maxItems: BATCH_LIMITS.maxItems,
+              description: 'Shorthand: one child job per upload (an upload may repeat).',
+            }
+          : false,
       items: {
-        type: 'array', minItems: 1, maxItems: BATCH_LIMITS.maxItems, description: 'One child job per item, in this order (`item_index` from 0).',
-        items: { type: 'object', additionalProperties: false, required: ['upload_ids'], properties: { upload_ids: { ...uploadIds, minItems: sources.min, maxItems: sources.max, uniqueItems: true } } },
+        type: 'array',
+        minItems: 1,
+        maxItems: BATCH_LIMITS.maxItems,
+        description: 'One child job per item, in this order (`item_index` from 0).',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['upload_ids'],
+          properties: { upload_ids: { ...uploadIds, minItems: sources.min, maxItems: sources.max, uniqueItems: true } },
+        },
       },
       options: d.options,
-      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.' },
-      webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES], default: DEFAULT_WEBHOOK_MODE, description: 'Which events the batch sends: `batch` (batch events), `items` (each child\'s job events) or `both`.' },
+      max_credits: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1_000_000_000,
+        description:
+          'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.',
+      },
+      webhook_mode: {
+        type: 'string',
+        enum: [...WEBHOOK_MODES],
+        default: DEFAULT_WEBHOOK_MODE,
+        description:
+          "Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.",
+      },
     },
   };
 }
@@ -66,7 +102,8 @@ export function batchSchemas(job: Schema): Record<string, Schema> {
     ...all,
     BatchSummary: {
       ...batch,
-      description: 'A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children).',
+      description:
+        'A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children).',
       required: (batch['required'] as string[]).filter((k) => k !== 'jobs' && k !== 'next_after'),
       properties: summaryProps,
     },
@@ -85,7 +122,10 @@ function batchRecordSchemas(job: Schema): Record<string, Schema> {
       properties: {
         item_index: { type: 'integer', minimum: 0, maximum: BATCH_LIMITS.maxItems - 1 },
         ...(job['properties'] as Schema),
-        deleted_at: { ...nullable(dateTime), description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.' },
+        deleted_at: {
+          ...nullable(dateTime),
+          description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.',
+        },
       },
     },
     BatchRequest: {
@@ -99,114 +139,293 @@ function batchRecordSchemas(job: Schema): Record<string, Schema> {
     },
     ...Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, batchVariant(op)])),
     BatchEstimate: {
-      type: 'object', additionalProperties: false, required: ['operation', 'estimated_credits', 'items'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['operation', 'estimated_credits', 'items'],
       properties: {
         operation: schemaRef('Operation'),
-        estimated_credits: { type: 'integer', minimum: 1, description: 'The whole batch\'s quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against.' },
+        estimated_credits: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            "The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against.",
+        },
         items: {
-          type: 'array', minItems: 1, maxItems: BATCH_LIMITS.maxItems,
+          type: 'array',
+          minItems: 1,
+          maxItems: BATCH_LIMITS.maxItems,
           items: {
-            type: 'object', additionalProperties: false, required: ['item_index', 'upload_ids', 'estimated_credits'],
-            properties: { item_index: { type: 'integer', minimum: 0 }, upload_ids: { ...uploadIds, minItems: 1 }, estimated_credits: { type: 'integer', minimum: 1 } },
+            type: 'object',
+            additionalProperties: false,
+            required: ['item_index', 'upload_ids', 'estimated_credits'],
+            properties: {
+              item_index: { type: 'integer', minimum: 0 },
+              upload_ids: { ...uploadIds, minItems: 1 },
+              estimated_credits: { type: 'integer', minimum: 1 },
+            },
           },
         },
       },
     },
     Batch: {
-      type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'options', 'item_count', 'retry_of', 'webhook_id', 'webhook_mode', 'created_at', 'started_at', 'finished_at', 'progress', 'credits', 'jobs', 'next_after'],
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'status',
+        'operation',
+        'options',
+        'item_count',
+        'retry_of',
+        'webhook_id',
+        'webhook_mode',
+        'created_at',
+        'started_at',
+        'finished_at',
+        'progress',
+        'credits',
+        'jobs',
+        'next_after',
+      ],
       properties: {
         id: schemaRef('BatchId'),
         status: {
-          type: 'string', enum: ['queued', 'processing', 'completed', 'partial', 'failed'],
-          description: '`queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.',
+          type: 'string',
+          enum: ['queued', 'processing', 'completed', 'partial', 'failed'],
+          description:
+            '`queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.',
         },
         operation: schemaRef('Operation'),
         options: { type: 'object', description: 'The options, without secrets.' },
         item_count: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems },
-        retry_of: { ...nullable({ type: 'string', pattern: '^bat_[A-Za-z0-9]{20}$' }), description: 'The batch whose failed items this one re-runs (`retry-failed`); null otherwise.' },
+        retry_of: {
+          ...nullable({ type: 'string', pattern: '^bat_[A-Za-z0-9]{20}$' }),
+          description: 'The batch whose failed items this one re-runs (`retry-failed`); null otherwise.',
+        },
         webhook_id: { type: ['string', 'null'] },
         webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES] },
         created_at: dateTime,
         started_at: nullable(dateTime),
         finished_at: nullable(dateTime),
         progress: {
-          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled', 'deleted'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled', 'deleted'],
           description:
             'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ' +
             'ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP.',
-          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count, deleted: count },
+          properties: {
+            total: count,
+            queued: count,
+            processing: count,
+            completed: count,
+            failed: count,
+            cancelled: count,
+            deleted: count,
+          },
         },
         credits: {
-          type: 'object', additionalProperties: false, required: ['estimated', 'reserved', 'charged', 'released'],
-          description: 'The children\'s credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children).',
+          type: 'object',
+          additionalProperties: false,
+          required: ['estimated', 'reserved', 'charged', 'released'],
+          description:
+            "The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children).",
           properties: { estimated: count, reserved: count, charged: count, released: count },
         },
         jobs: {
-          type: 'array', maxItems: BATCH_LIMITS.maxItems, description: 'The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it.',
+          type: 'array',
+          maxItems: BATCH_LIMITS.maxItems,
+          description:
+            'The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it.',
           items: schemaRef('BatchJob'),
         },
-        next_after: { type: ['integer', 'null'], minimum: 1, description: 'More children follow: pass this as `after` for the next page; null on the last page.' },
+        next_after: {
+          type: ['integer', 'null'],
+          minimum: 1,
+          description: 'More children follow: pass this as `after` for the next page; null on the last page.',
+        },
       },
     },
   };
 }
 
 export function batchPaths(k: BatchDocKit): Schema {
-  const batchIdParam = k.pathParam('batch_id', { type: 'string' }, 'A batch id (`bat_…`). An id of another company, or an unknown one, is 404.');
-  const notFound = k.errorResponse(404, ['not_found'], 'Unknown or another company\'s batch.', k.error('not_found', 'Batch not found'));
+  const batchIdParam = k.pathParam(
+    'batch_id',
+    { type: 'string' },
+    'A batch id (`bat_…`). An id of another company, or an unknown one, is 404.',
+  );
+  const notFound = k.errorResponse(
+    404,
+    ['not_found'],
+    "Unknown or another company's batch.",
+    k.error('not_found', 'Batch not found'),
+  );
   const idempotencyKey = (what: string) => ({
-    name: 'Idempotency-Key', in: 'header', required: true,
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: true,
     description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new ${what}. The same key with the same request returns the same batch (header \`Idempotent-Replayed: true\`), with another one 409.`,
     schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
   });
-  const uploadIdNotFound = k.errorResponse(404, ['not_found'],
-    'An upload of the body is unknown, deleted or another company\'s: the field is named in the message and in `issues` (`items.<i>.upload_ids.<j>` or `upload_ids.<i>`).',
-    k.error('not_found', 'items.1.upload_ids.0: no upload with this id in your company', [{ path: 'items.1.upload_ids.0', message: 'no upload with this id in your company' }]));
-  const invalid = k.error('validation_failed', 'Invalid request: items.3.upload_ids.0: pdf-rotate needs a PDF; upl_Hc5Tn0Pq8Ws2Ke6Uy4Gd is image', [{ path: 'items.3.upload_ids.0', message: 'pdf-rotate needs a PDF; upl_Hc5Tn0Pq8Ws2Ke6Uy4Gd is image' }]);
-  const maxCredits = { ...k.error('max_credits_exceeded', 'The quote of 8 credits exceeds max_credits (6); send max_credits of at least 8 to accept it'), estimated_credits: 8, max_credits: 6 };
-  const body = { required: true, content: k.json(schemaRef('BatchRequest'), { shorthand: { operation: 'pdf-rotate', upload_ids: [k.uploadId, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], options: { angle: 90 } }, grouped: { operation: 'pdf-merge', items: [{ upload_ids: [k.uploadId, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'] }], max_credits: 10 } }) };
+  const uploadIdNotFound = k.errorResponse(
+    404,
+    ['not_found'],
+    "An upload of the body is unknown, deleted or another company's: the field is named in the message and in `issues` (`items.<i>.upload_ids.<j>` or `upload_ids.<i>`).",
+    k.error('not_found', 'items.1.upload_ids.0: no upload with this id in your company', [
+      { path: 'items.1.upload_ids.0', message: 'no upload with this id in your company' },
+    ]),
+  );
+  const invalid = k.error(
+    'validation_failed',
+    'Invalid request: items.3.upload_ids.0: pdf-rotate needs a PDF; upl_Hc5Tn0Pq8Ws2Ke6Uy4Gd is image',
+    [{ path: 'items.3.upload_ids.0', message: 'pdf-rotate needs a PDF; upl_Hc5Tn0Pq8Ws2Ke6Uy4Gd is image' }],
+  );
+  const maxCredits = {
+    ...k.error(
+      'max_credits_exceeded',
+      'The quote of 8 credits exceeds max_credits (6); send max_credits of at least 8 to accept it',
+    ),
+    estimated_credits: 8,
+    max_credits: 6,
+  };
+  const body = {
+    required: true,
+    content: k.json(schemaRef('BatchRequest'), {
+      shorthand: {
+        operation: 'pdf-rotate',
+        upload_ids: [k.uploadId, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'],
+        options: { angle: 90 },
+      },
+      grouped: {
+        operation: 'pdf-merge',
+        items: [{ upload_ids: [k.uploadId, 'upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'] }],
+        max_credits: 10,
+      },
+    }),
+  };
   const bodyErrors = {
-    '410': k.errorResponse(410, ['gone'], 'An upload is past its 7-day retention.', k.error('gone', `Upload ${k.uploadId} has expired (sources are kept 7 days)`)),
-    '413': k.errorResponse(413, ['payload_too_large'], 'JSON body over the limit.', k.error('payload_too_large', 'Request body is too large')),
-    '415': k.errorResponse(415, ['unsupported_media_type'], 'Body not `application/json`.', k.error('unsupported_media_type', 'Request body must be application/json')),
+    '410': k.errorResponse(
+      410,
+      ['gone'],
+      'An upload is past its 7-day retention.',
+      k.error('gone', `Upload ${k.uploadId} has expired (sources are kept 7 days)`),
+    ),
+    '413': k.errorResponse(
+      413,
+      ['payload_too_large'],
+      'JSON body over the limit.',
+      k.error('payload_too_large', 'Request body is too large'),
+    ),
+    '415': k.errorResponse(
+      415,
+      ['unsupported_media_type'],
+      'Body not `application/json`.',
+      k.error('unsupported_media_type', 'Request body must be application/json'),
+    ),
   };
   const accepted = (description: string) => ({
     description,
     headers: {
       ...k.limited(true),
-      'Idempotent-Replayed': k.header('`true` when this is the stored answer of an earlier request with the same key.', { type: 'string', const: 'true' }, false),
-      Location: k.header('The batch to poll, as a path on this server (`/v1/batches/{batch_id}`); sent on a replay too.', { type: 'string', pattern: '^/v1/batches/bat_[A-Za-z0-9]{20}$' }, true),
+      'Idempotent-Replayed': k.header(
+        '`true` when this is the stored answer of an earlier request with the same key.',
+        { type: 'string', const: 'true' },
+        false,
+      ),
+      Location: k.header(
+        'The batch to poll, as a path on this server (`/v1/batches/{batch_id}`); sent on a replay too.',
+        { type: 'string', pattern: '^/v1/batches/bat_[A-Za-z0-9]{20}$' },
+        true,
+      ),
     },
     content: { 'application/json': { schema: schemaRef('Batch') } },
   });
   const submitErrors = {
-    '402': k.errorResponse(402, ['insufficient_credits'], 'The wallet cannot cover the whole batch; nothing recorded.', k.error('insufficient_credits', 'Not enough credits: 40 needed, 30 available')),
-    '429': k.errorResponse(429, ['rate_limited', 'queue_full'], `Over the request limit, or the children would make more than ${JOB_LIMITS.pendingPerCompany} pending jobs of the company; nothing recorded.`,
-      k.error('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; 99 are pending and this batch's 2 jobs would make 101`), { 'Retry-After': k.headerRef('Retry-After') }),
-    '503': k.errorResponse(503, ['service_unavailable'], 'Batch processing, the PDF engine, or the database is not available right now; retry later.', k.error('service_unavailable', 'Batch processing is not available right now; retry later')),
+    '402': k.errorResponse(
+      402,
+      ['insufficient_credits'],
+      'The wallet cannot cover the whole batch; nothing recorded.',
+      k.error('insufficient_credits', 'Not enough credits: 40 needed, 30 available'),
+    ),
+    '429': k.errorResponse(
+      429,
+      ['rate_limited', 'queue_full'],
+      `Over the request limit, or the children would make more than ${JOB_LIMITS.pendingPerCompany} pending jobs of the company; nothing recorded.`,
+      k.error(
+        'queue_full',
+        `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; 99 are pending and this batch's 2 jobs would make 101`,
+      ),
+      { 'Retry-After': k.headerRef('Retry-After') },
+    ),
+    '503': k.errorResponse(
+      503,
+      ['service_unavailable'],
+      'Batch processing, the PDF engine, or the database is not available right now; retry later.',
+      k.error('service_unavailable', 'Batch processing is not available right now; retry later'),
+    ),
   };
   return {
     '/v1/batches/estimate': {
       post: {
-        operationId: 'estimateBatch', tags: ['Batches'], summary: 'Quote a batch without starting it', security: [{ apiKey: ['write'] }],
-        description: 'Validates and prices every child as `POST /v1/batches` would, on server-measured sources: the whole quote and each item\'s. Reserves nothing.',
+        operationId: 'estimateBatch',
+        tags: ['Batches'],
+        summary: 'Quote a batch without starting it',
+        security: [{ apiKey: ['write'] }],
+        description:
+          "Validates and prices every child as `POST /v1/batches` would, on server-measured sources: the whole quote and each item's. Reserves nothing.",
         requestBody: body,
         responses: {
-          '200': { description: 'The quote.', headers: k.limited(true), content: k.json(schemaRef('BatchEstimate'), { quote: { operation: 'pdf-rotate', estimated_credits: 6, items: [{ item_index: 0, upload_ids: [k.uploadId], estimated_credits: 4 }, { item_index: 1, upload_ids: ['upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], estimated_credits: 2 }] } }) },
+          '200': {
+            description: 'The quote.',
+            headers: k.limited(true),
+            content: k.json(schemaRef('BatchEstimate'), {
+              quote: {
+                operation: 'pdf-rotate',
+                estimated_credits: 6,
+                items: [
+                  { item_index: 0, upload_ids: [k.uploadId], estimated_credits: 4 },
+                  { item_index: 1, upload_ids: ['upl_Qm4Zr8Tv1Yx5Cb9Nd2Fh'], estimated_credits: 2 },
+                ],
+              },
+            }),
+          },
           '404': uploadIdNotFound,
-          '409': k.errorResponse(409, ['max_credits_exceeded'], 'The whole quote exceeds `max_credits`; the body carries it.', maxCredits),
-          '422': k.errorResponse(422, ['validation_failed', 'malformed_json'], 'Invalid body; every problem is in `issues`, naming the item.', invalid),
+          '409': k.errorResponse(
+            409,
+            ['max_credits_exceeded'],
+            'The whole quote exceeds `max_credits`; the body carries it.',
+            maxCredits,
+          ),
+          '422': k.errorResponse(
+            422,
+            ['validation_failed', 'malformed_json'],
+            'Invalid body; every problem is in `issues`, naming the item.',
+            invalid,
+          ),
           ...bodyErrors,
           ...k.writeErrors(),
-          '503': k.errorResponse(503, ['service_unavailable'], 'The PDF engine or the database is not available right now; retry later.', k.error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly')),
-          '504': k.errorResponse(504, ['timeout'], 'Opening an encrypted PDF for `pdf-unlock` took too long.', k.error('timeout', 'Opening this PDF took too long; retry later')),
+          '503': k.errorResponse(
+            503,
+            ['service_unavailable'],
+            'The PDF engine or the database is not available right now; retry later.',
+            k.error('service_unavailable', 'PDF processing is temporarily unavailable; retry shortly'),
+          ),
+          '504': k.errorResponse(
+            504,
+            ['timeout'],
+            'Opening an encrypted PDF for `pdf-unlock` took too long.',
+            k.error('timeout', 'Opening this PDF took too long; retry later'),
+          ),
         },
       },
     },
     '/v1/batches': {
       post: {
-        operationId: 'createBatch', tags: ['Batches'], summary: 'Submit a batch', security: [{ apiKey: ['write'] }],
+        operationId: 'createBatch',
+        tags: ['Batches'],
+        summary: 'Submit a batch',
+        security: [{ apiKey: ['write'] }],
         description:
           'Atomic: every child job is quoted, its quote reserved and the job queued — or, on any refusal, nothing is recorded or reserved. The children ' +
           `count toward the ${JOB_LIMITS.pendingPerCompany} pending jobs of the company. Each child is an ordinary job (\`GET /v1/jobs/{job_id}\`, with its ` +
@@ -217,47 +436,115 @@ export function batchPaths(k: BatchDocKit): Schema {
         responses: {
           '202': accepted('Accepted: every child is queued with its quote reserved.'),
           '404': uploadIdNotFound,
-          '409': k.errorResponse(409, ['max_credits_exceeded', 'idempotency_conflict', 'idempotency_in_progress'], 'The whole quote exceeds `max_credits`, or the `Idempotency-Key` was used with another body (or is still in progress).', maxCredits),
-          '422': k.errorResponse(422, ['validation_failed', 'malformed_json', 'idempotency_key_required', 'idempotency_key_invalid'], 'Invalid body (every problem in `issues`, naming the item), or a missing or invalid `Idempotency-Key`.', invalid),
+          '409': k.errorResponse(
+            409,
+            ['max_credits_exceeded', 'idempotency_conflict', 'idempotency_in_progress'],
+            'The whole quote exceeds `max_credits`, or the `Idempotency-Key` was used with another body (or is still in progress).',
+            maxCredits,
+          ),
+          '422': k.errorResponse(
+            422,
+            ['validation_failed', 'malformed_json', 'idempotency_key_required', 'idempotency_key_invalid'],
+            'Invalid body (every problem in `issues`, naming the item), or a missing or invalid `Idempotency-Key`.',
+            invalid,
+          ),
           ...bodyErrors,
           ...k.writeErrors(),
           ...submitErrors,
-          '504': k.errorResponse(504, ['timeout'], 'Opening an encrypted PDF for `pdf-unlock` took too long.', k.error('timeout', 'Opening this PDF took too long; retry later')),
+          '504': k.errorResponse(
+            504,
+            ['timeout'],
+            'Opening an encrypted PDF for `pdf-unlock` took too long.',
+            k.error('timeout', 'Opening this PDF took too long; retry later'),
+          ),
         },
       },
     },
     '/v1/batches/{batch_id}': {
       get: {
-        operationId: 'getBatch', tags: ['Batches'], summary: 'Get a batch: progress, credits and children', security: [{ apiKey: ['read'] }],
+        operationId: 'getBatch',
+        tags: ['Batches'],
+        summary: 'Get a batch: progress, credits and children',
+        security: [{ apiKey: ['read'] }],
         description: `Aggregate progress and credits, and the children in item order with their job metadata, ${BATCH_LIMITS.childrenPageDefault} per page by default (every child of a batch).`,
         parameters: [
           batchIdParam,
-          { name: 'limit', in: 'query', required: false, description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`, schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems } },
-          { name: 'after', in: 'query', required: false, description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`,
+            schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems },
+          },
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.',
+            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          },
         ],
         responses: {
-          '200': { description: 'The batch.', headers: k.limited(true), content: { 'application/json': { schema: schemaRef('Batch') } } },
+          '200': {
+            description: 'The batch.',
+            headers: k.limited(true),
+            content: { 'application/json': { schema: schemaRef('Batch') } },
+          },
           '404': notFound,
-          '422': k.errorResponse(422, ['validation_failed'], 'A `limit` or `after` out of range.', k.error('validation_failed', 'limit must be an integer from 1 to 100', [{ path: 'limit', message: 'an integer from 1 to 100' }])),
+          '422': k.errorResponse(
+            422,
+            ['validation_failed'],
+            'A `limit` or `after` out of range.',
+            k.error('validation_failed', 'limit must be an integer from 1 to 100', [
+              { path: 'limit', message: 'an integer from 1 to 100' },
+            ]),
+          ),
           ...k.readErrors(),
         },
       },
     },
     '/v1/batches/{batch_id}/retry-failed': {
       post: {
-        operationId: 'retryFailedBatchItems', tags: ['Batches'], summary: 'Re-run the failed items as a new batch', security: [{ apiKey: ['write'] }],
+        operationId: 'retryFailedBatchItems',
+        tags: ['Batches'],
+        summary: 'Re-run the failed items as a new batch',
+        security: [{ apiKey: ['write'] }],
         description:
           'A new batch (`retry_of` the original, same operation, options and webhook) of only the failed items, each quoted and reserved anew, atomically as ' +
           '`POST /v1/batches`. No body. Send a new `Idempotency-Key`; the same key again returns the same new batch.',
         parameters: [batchIdParam, idempotencyKey('retry')],
         responses: {
           '202': accepted('Accepted: the failed items are queued again as a new batch.'),
-          '404': k.errorResponse(404, ['not_found'], 'Unknown or another company\'s batch, or a source of a failed item no longer exists (named as `items.<item_index>.upload_ids.<j>` of the original).', k.error('not_found', 'Batch not found')),
-          '409': k.errorResponse(409, ['batch_not_terminal', 'batch_has_no_failed_items', 'batch_retry_needs_password', 'idempotency_conflict', 'idempotency_in_progress'],
+          '404': k.errorResponse(
+            404,
+            ['not_found'],
+            "Unknown or another company's batch, or a source of a failed item no longer exists (named as `items.<item_index>.upload_ids.<j>` of the original).",
+            k.error('not_found', 'Batch not found'),
+          ),
+          '409': k.errorResponse(
+            409,
+            [
+              'batch_not_terminal',
+              'batch_has_no_failed_items',
+              'batch_retry_needs_password',
+              'idempotency_conflict',
+              'idempotency_in_progress',
+            ],
             'The batch has not ended; none of its items failed; its operation needs a password that is no longer kept; or the `Idempotency-Key` was used for another request.',
-            k.error('batch_not_terminal', 'The batch is processing; failed items can be retried once it has ended')),
-          '410': k.errorResponse(410, ['gone'], 'A source of a failed item is past its 7-day retention.', k.error('gone', `Upload ${k.uploadId} has expired (sources are kept 7 days)`)),
-          '422': k.errorResponse(422, ['validation_failed', 'idempotency_key_required', 'idempotency_key_invalid'], 'A missing or invalid `Idempotency-Key`, or a failed item that no longer validates.', k.error('idempotency_key_required', 'This request needs an Idempotency-Key header')),
+            k.error('batch_not_terminal', 'The batch is processing; failed items can be retried once it has ended'),
+          ),
+          '410': k.errorResponse(
+            410,
+            ['gone'],
+            'A source of a failed item is past its 7-day retention.',
+            k.error('gone', `Upload ${k.uploadId} has expired (sources are kept 7 days)`),
+          ),
+          '422': k.errorResponse(
+            422,
+            ['validation_failed', 'idempotency_key_required', 'idempotency_key_invalid'],
+            'A missing or invalid `Idempotency-Key`, or a failed item that no longer validates.',
+            k.error('idempotency_key_required', 'This request needs an Idempotency-Key header'),
+          ),
           ...k.writeErrors(),
           ...submitErrors,
         },
@@ -265,26 +552,65 @@ export function batchPaths(k: BatchDocKit): Schema {
     },
     '/v1/batches/{batch_id}/cancel': {
       post: {
-        operationId: 'cancelBatch', tags: ['Batches'], summary: 'Cancel the queued items of a batch', security: [{ apiKey: ['write'] }],
+        operationId: 'cancelBatch',
+        tags: ['Batches'],
+        summary: 'Cancel the queued items of a batch',
+        security: [{ apiKey: ['write'] }],
         description:
           'Every item still `queued` becomes `cancelled` and its reservation is released, once, in one transaction; items already processing or ended ' +
           'are left as they are, and the batch ends when they do (a cancelled item counts as not completed: `partial` or `failed`). No body, or `{}`.',
         parameters: [batchIdParam],
         responses: {
           '200': {
-            description: 'The batch after the cancellation, and the ids of the jobs it cancelled.', headers: k.limited(true),
-            content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['cancelled_job_ids', 'batch'], properties: { cancelled_job_ids: { type: 'array', minItems: 1, items: schemaRef('JobId'), description: 'The items this request cancelled.' }, batch: schemaRef('Batch') } } } },
+            description: 'The batch after the cancellation, and the ids of the jobs it cancelled.',
+            headers: k.limited(true),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['cancelled_job_ids', 'batch'],
+                  properties: {
+                    cancelled_job_ids: {
+                      type: 'array',
+                      minItems: 1,
+                      items: schemaRef('JobId'),
+                      description: 'The items this request cancelled.',
+                    },
+                    batch: schemaRef('Batch'),
+                  },
+                },
+              },
+            },
           },
-          '404': k.errorResponse(404, ['not_found'], 'Unknown or another company\'s batch.', k.error('not_found', 'Batch not found')),
-          '409': k.errorResponse(409, ['batch_not_cancellable'], 'The batch has ended, or none of its items is still queued; nothing changed.', k.error('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled')),
-          '422': k.errorResponse(422, ['validation_failed'], 'A body with fields: this request takes none.', k.error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})')),
+          '404': k.errorResponse(
+            404,
+            ['not_found'],
+            "Unknown or another company's batch.",
+            k.error('not_found', 'Batch not found'),
+          ),
+          '409': k.errorResponse(
+            409,
+            ['batch_not_cancellable'],
+            'The batch has ended, or none of its items is still queued; nothing changed.',
+            k.error('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled'),
+          ),
+          '422': k.errorResponse(
+            422,
+            ['validation_failed'],
+            'A body with fields: this request takes none.',
+            k.error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})'),
+          ),
           ...k.writeErrors(),
         },
       },
     },
     '/v1/batches/{batch_id}/results.zip': {
       get: {
-        operationId: 'downloadBatchResults', tags: ['Batches'], summary: 'Download every successful result as one ZIP', security: [{ apiKey: ['read'] }],
+        operationId: 'downloadBatchResults',
+        tags: ['Batches'],
+        summary: 'Download every successful result as one ZIP',
+        security: [{ apiKey: ['read'] }],
         description:
           'Once the batch has ended: a folder per successful item (`item-000/`, `item-001/`, … by `item_index`) with its result files, and `manifest.json` ' +
           '(every item: `item_index`, `job_id`, `status`, `upload_ids`, `files` with `name`, `path` in the ZIP, `bytes`, `sha256`, `content_type`, `error` ' +
@@ -294,17 +620,41 @@ export function batchPaths(k: BatchDocKit): Schema {
         responses: {
           '200': {
             description: 'The ZIP.',
-            headers: { ...k.limited(true), 'Content-Disposition': k.header('`attachment; filename="<batch id>-results.zip"`.', { type: 'string', pattern: '^attachment; filename="bat_[A-Za-z0-9]{20}-results\\.zip"$' }, true) },
+            headers: {
+              ...k.limited(true),
+              'Content-Disposition': k.header(
+                '`attachment; filename="<batch id>-results.zip"`.',
+                { type: 'string', pattern: '^attachment; filename="bat_[A-Za-z0-9]{20}-results\\.zip"$' },
+                true,
+              ),
+            },
             content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
           },
           '404': notFound,
-          '409': k.errorResponse(409, ['batch_not_terminal'], 'The batch has not ended yet.', k.error('batch_not_terminal', 'The batch is processing; its results ZIP is available once it has ended')),
-          '410': k.errorResponse(410, ['gone'], 'Results of a completed child that was not deleted are past their 7-day retention: the ZIP is never served incomplete.', k.error('gone', 'The results of this batch have expired (results are kept 7 days)')),
-          '413': k.errorResponse(413, ['batch_zip_too_large'], `The results total more than ${BATCH_LIMITS.zipMaxBytes} bytes (1 GB).`, k.error('batch_zip_too_large', 'The batch\'s results total 1100000000 bytes, over the 1073741824-byte ZIP limit (1 GB); download them one by one from each job\'s result.files')),
+          '409': k.errorResponse(
+            409,
+            ['batch_not_terminal'],
+            'The batch has not ended yet.',
+            k.error('batch_not_terminal', 'The batch is processing; its results ZIP is available once it has ended'),
+          ),
+          '410': k.errorResponse(
+            410,
+            ['gone'],
+            'Results of a completed child that was not deleted are past their 7-day retention: the ZIP is never served incomplete.',
+            k.error('gone', 'The results of this batch have expired (results are kept 7 days)'),
+          ),
+          '413': k.errorResponse(
+            413,
+            ['batch_zip_too_large'],
+            `The results total more than ${BATCH_LIMITS.zipMaxBytes} bytes (1 GB).`,
+            k.error(
+              'batch_zip_too_large',
+              "The batch's results total 1100000000 bytes, over the 1073741824-byte ZIP limit (1 GB); download them one by one from each job's result.files",
+            ),
+          ),
           ...k.readErrors(),
         },
       },
     },
   };
 }
-

@@ -25,20 +25,67 @@ export interface PathKit {
   examples: { pdf: string; job: string };
 }
 
-const uploadIdParam = pathParam('upload_id', { type: 'string' }, 'An upload id (`upl_…`). An id of another company, or an unknown one, is 404.');
+const uploadIdParam = pathParam(
+  'upload_id',
+  { type: 'string' },
+  'An upload id (`upl_…`). An id of another company, or an unknown one, is 404.',
+);
 const csv = (values: readonly string[]) => `^(${values.join('|')})(,(${values.join('|')}))*$`;
 
 function listJobsParams(job: string): Json[] {
   return [
-    { name: 'status', in: 'query', required: false, description: 'Only jobs in these states: one, or several separated by commas.', schema: { type: 'string', pattern: csv(JOB_STATUSES) }, example: 'queued,processing' },
-    { name: 'operation', in: 'query', required: false, description: 'Only jobs of these operations: one, or several separated by commas (any operation identifier of the capabilities).', schema: { type: 'string', pattern: csv(ALL_OPERATIONS) }, example: 'pdf-rotate' },
-    { name: 'batch_id', in: 'query', required: false, description: 'Only the child jobs of this batch. An unknown or another company\'s batch lists nothing.', schema: { type: 'string', pattern: '^[a-z]{2,5}_[A-Za-z0-9]{20}$' } },
-    { name: 'created_after', in: 'query', required: false, description: 'Only jobs created strictly after this instant (RFC 3339 date-time with `Z` or an offset).', schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH }, example: '2025-03-04T00:00:00Z' },
-    { name: 'created_before', in: 'query', required: false, description: 'Only jobs created strictly before this instant.', schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH } },
-    { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
     {
-      name: 'before', in: 'query', required: false,
-      description: 'The `next_cursor` of the previous page, passed back unchanged (with the same filters). Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
+      name: 'status',
+      in: 'query',
+      required: false,
+      description: 'Only jobs in these states: one, or several separated by commas.',
+      schema: { type: 'string', pattern: csv(JOB_STATUSES) },
+      example: 'queued,processing',
+    },
+    {
+      name: 'operation',
+      in: 'query',
+      required: false,
+      description:
+        'Only jobs of these operations: one, or several separated by commas (any operation identifier of the capabilities).',
+      schema: { type: 'string', pattern: csv(ALL_OPERATIONS) },
+      example: 'pdf-rotate',
+    },
+    {
+      name: 'batch_id',
+      in: 'query',
+      required: false,
+      description: "Only the child jobs of this batch. An unknown or another company's batch lists nothing.",
+      schema: { type: 'string', pattern: '^[a-z]{2,5}_[A-Za-z0-9]{20}$' },
+    },
+    {
+      name: 'created_after',
+      in: 'query',
+      required: false,
+      description: 'Only jobs created strictly after this instant (RFC 3339 date-time with `Z` or an offset).',
+      schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH },
+      example: '2025-03-04T00:00:00Z',
+    },
+    {
+      name: 'created_before',
+      in: 'query',
+      required: false,
+      description: 'Only jobs created strictly before this instant.',
+      schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH },
+    },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: 'Page size, 1 to 100 (default 50).',
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    },
+    {
+      name: 'before',
+      in: 'query',
+      required: false,
+      description:
+        'The `next_cursor` of the previous page, passed back unchanged (with the same filters). Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
       schema: { type: 'string', pattern: cursorPattern('jobs') },
       examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor('jobs', job) } },
     },
@@ -47,27 +94,54 @@ function listJobsParams(job: string): Json[] {
 
 export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, Json> {
   const { limited, errorResponse, error, readErrors, writeErrors, notFound, jobExample, jobIdParam, examples } = kit;
-  const badQuery = (example: Json) => errorResponse(422, ['validation_failed'], 'An invalid query parameter (named in `issues`).', example);
-  const gone = errorResponse(410, ['gone'], 'The upload is past its 7-day retention.', error('gone', `Upload ${examples.pdf} has expired (sources are kept 7 days)`));
+  const badQuery = (example: Json) =>
+    errorResponse(422, ['validation_failed'], 'An invalid query parameter (named in `issues`).', example);
+  const gone = errorResponse(
+    410,
+    ['gone'],
+    'The upload is past its 7-day retention.',
+    error('gone', `Upload ${examples.pdf} has expired (sources are kept 7 days)`),
+  );
   return {
     listJobs: {
-      operationId: 'listJobs', tags: ['Jobs'], summary: 'List your company\'s jobs', security: [{ apiKey: ['read'] }],
+      operationId: 'listJobs',
+      tags: ['Jobs'],
+      summary: "List your company's jobs",
+      security: [{ apiKey: ['read'] }],
       description:
-        'Your company\'s jobs, newest first (by `created_at`, then id), each as `GET /v1/jobs/{job_id}` shows it; deleted jobs are not listed. ' +
+        "Your company's jobs, newest first (by `created_at`, then id), each as `GET /v1/jobs/{job_id}` shows it; deleted jobs are not listed. " +
         'Filters combine (AND). Unknown or repeated parameters are refused (422), so a misspelt filter never lists everything. `next_cursor` is set ' +
         'when the page is full: pass it as `before` with the same filters for the next page; null means there is no more.',
       parameters: listJobsParams(examples.job),
       responses: {
         '200': {
-          description: 'One page of jobs.', headers: limited(true),
-          content: json(schemaRef('JobList'), { page: { data: [jobExample({})], next_cursor: encodeCursor('jobs', examples.job) }, last: { data: [], next_cursor: null } }),
+          description: 'One page of jobs.',
+          headers: limited(true),
+          content: json(schemaRef('JobList'), {
+            page: { data: [jobExample({})], next_cursor: encodeCursor('jobs', examples.job) },
+            last: { data: [], next_cursor: null },
+          }),
         },
-        '422': badQuery(error('validation_failed', 'Invalid query: status: one or more of queued, processing, completed, failed, cancelled, separated by commas', [{ path: 'status', message: 'one or more of queued, processing, completed, failed, cancelled, separated by commas' }])),
+        '422': badQuery(
+          error(
+            'validation_failed',
+            'Invalid query: status: one or more of queued, processing, completed, failed, cancelled, separated by commas',
+            [
+              {
+                path: 'status',
+                message: 'one or more of queued, processing, completed, failed, cancelled, separated by commas',
+              },
+            ],
+          ),
+        ),
         ...readErrors(),
       },
     },
     cancelJob: {
-      operationId: 'cancelJob', tags: ['Jobs'], summary: 'Cancel a queued job', security: [{ apiKey: ['write'] }],
+      operationId: 'cancelJob',
+      tags: ['Jobs'],
+      summary: 'Cancel a queued job',
+      security: [{ apiKey: ['write'] }],
       description:
         'A queued job becomes `cancelled` (terminal) and its whole reservation is released, exactly once: two cancels, or a cancel meeting the ' +
         'scheduler starting the job, never release twice, and a job that has started is never cancelled. Once the job is processing, ' +
@@ -80,78 +154,168 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
       },
       responses: {
         '200': {
-          description: 'The job, now cancelled.', headers: limited(true),
-          content: json(schemaRef('Job'), { cancelled: jobExample({ status: 'cancelled', charged_credits: 0, finished_at: '2025-03-04T09:16:45.310Z' }) }),
+          description: 'The job, now cancelled.',
+          headers: limited(true),
+          content: json(schemaRef('Job'), {
+            cancelled: jobExample({ status: 'cancelled', charged_credits: 0, finished_at: '2025-03-04T09:16:45.310Z' }),
+          }),
         },
-        '404': notFound('Unknown, deleted, or another company\'s job.', 'Job not found'),
-        '409': errorResponse(409, ['job_not_cancellable'], 'The job is no longer queued: it is processing or has ended.', error('job_not_cancellable', 'The job is processing; only a queued job can be cancelled')),
-        '413': errorResponse(413, ['payload_too_large'], 'A body over the JSON limit.', error('payload_too_large', 'Request body is too large')),
-        '415': errorResponse(415, ['unsupported_media_type'], 'A body that is not `application/json`.', error('unsupported_media_type', 'Request body must be application/json')),
-        '422': errorResponse(422, ['validation_failed', 'malformed_json'], 'A body other than none or `{}` (its fields are named in `issues`), or one that is not JSON.',
-          error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})', [{ path: 'reason', message: 'unknown field; this request takes no body (or {})' }])),
+        '404': notFound("Unknown, deleted, or another company's job.", 'Job not found'),
+        '409': errorResponse(
+          409,
+          ['job_not_cancellable'],
+          'The job is no longer queued: it is processing or has ended.',
+          error('job_not_cancellable', 'The job is processing; only a queued job can be cancelled'),
+        ),
+        '413': errorResponse(
+          413,
+          ['payload_too_large'],
+          'A body over the JSON limit.',
+          error('payload_too_large', 'Request body is too large'),
+        ),
+        '415': errorResponse(
+          415,
+          ['unsupported_media_type'],
+          'A body that is not `application/json`.',
+          error('unsupported_media_type', 'Request body must be application/json'),
+        ),
+        '422': errorResponse(
+          422,
+          ['validation_failed', 'malformed_json'],
+          'A body other than none or `{}` (its fields are named in `issues`), or one that is not JSON.',
+          error('validation_failed', 'Invalid request: reason: unknown field; this request takes no body (or {})', [
+            { path: 'reason', message: 'unknown field; this request takes no body (or {})' },
+          ]),
+        ),
         ...writeErrors(),
       },
     },
     getUpload: {
-      operationId: 'getUpload', tags: ['Uploads'], summary: 'Get an upload', security: [{ apiKey: ['read'] }],
-      description: 'The upload record, as `POST /v1/uploads` returned it. Past its retention (`expires_at`) the upload answers 410, as it does when an estimate or job names it.',
+      operationId: 'getUpload',
+      tags: ['Uploads'],
+      summary: 'Get an upload',
+      security: [{ apiKey: ['read'] }],
+      description:
+        'The upload record, as `POST /v1/uploads` returned it. Past its retention (`expires_at`) the upload answers 410, as it does when an estimate or job names it.',
       parameters: [uploadIdParam],
       responses: {
         '200': {
-          description: 'The upload.', headers: limited(true),
+          description: 'The upload.',
+          headers: limited(true),
           content: json(schemaRef('Upload'), {
             pdf: {
-              id: examples.pdf, filename: 'report.pdf', kind: 'pdf', mime_type: 'application/pdf', bytes: 48213, pages: 12, duration_seconds: null, encrypted: false, width: null, height: null,
-              sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8', created_at: '2025-03-04T09:15:02.118Z', expires_at: '2025-03-11T09:15:02.118Z',
+              id: examples.pdf,
+              filename: 'report.pdf',
+              kind: 'pdf',
+              mime_type: 'application/pdf',
+              bytes: 48213,
+              pages: 12,
+              duration_seconds: null,
+              encrypted: false,
+              width: null,
+              height: null,
+              sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8',
+              created_at: '2025-03-04T09:15:02.118Z',
+              expires_at: '2025-03-11T09:15:02.118Z',
             },
           }),
         },
-        '404': notFound('Unknown, deleted, or another company\'s upload.', 'Upload not found'),
+        '404': notFound("Unknown, deleted, or another company's upload.", 'Upload not found'),
         '410': gone,
         ...readErrors(),
       },
     },
     getCredits: {
-      operationId: 'getCredits', tags: ['Credits'], summary: 'Credits and the ledger', security: [{ apiKey: ['read'] }],
+      operationId: 'getCredits',
+      tags: ['Credits'],
+      summary: 'Credits and the ledger',
+      security: [{ apiKey: ['read'] }],
       description:
         'The wallet: `available` credits (what new jobs can reserve) and `reserved` credits (held by queued and processing jobs), and the ledger, ' +
         'append-only, as a feed: the entries with an id greater than `after` (default 0), oldest first, at most `limit`. `ledger.next_cursor` is ' +
         'the last id returned, or `after` itself when nothing is new: pass it as `after` to read on. Entry kinds: `grant` (credits added: ' +
-        '`reason` `trial`, a plan, a pack or the operator), `reserve` (a job\'s quote held at submission), `charge` (a completed job\'s quote spent), ' +
-        '`release` (a failed job\'s quote returned; `reason` `job_cancelled` when the job was cancelled).',
+        "`reason` `trial`, a plan, a pack or the operator), `reserve` (a job's quote held at submission), `charge` (a completed job's quote spent), " +
+        "`release` (a failed job's quote returned; `reason` `job_cancelled` when the job was cancelled).",
       parameters: [
-        { name: 'after', in: 'query', required: false, description: 'Return entries with a greater id (default 0: from the first).', schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }, example: 0 },
-        { name: 'limit', in: 'query', required: false, description: 'At most this many entries, 1 to 100 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+        {
+          name: 'after',
+          in: 'query',
+          required: false,
+          description: 'Return entries with a greater id (default 0: from the first).',
+          schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+          example: 0,
+        },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'At most this many entries, 1 to 100 (default 50).',
+          schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+        },
       ],
       responses: {
         '200': {
-          description: 'Balances and ledger entries.', headers: limited(true),
+          description: 'Balances and ledger entries.',
+          headers: limited(true),
           content: json(schemaRef('Credits'), {
             wallet: {
-              available: 996, reserved: 0,
+              available: 996,
+              reserved: 0,
               ledger: {
                 data: [
-                  { id: 1, kind: 'grant', amount: 1000, job_id: null, reason: 'trial', created_at: '2025-03-01T08:00:00.000Z' },
-                  { id: 7, kind: 'reserve', amount: 4, job_id: examples.job, reason: null, created_at: '2025-03-04T09:16:40.502Z' },
-                  { id: 9, kind: 'charge', amount: 4, job_id: examples.job, reason: null, created_at: '2025-03-04T09:16:42.377Z' },
+                  {
+                    id: 1,
+                    kind: 'grant',
+                    amount: 1000,
+                    job_id: null,
+                    reason: 'trial',
+                    created_at: '2025-03-01T08:00:00.000Z',
+                  },
+                  {
+                    id: 7,
+                    kind: 'reserve',
+                    amount: 4,
+                    job_id: examples.job,
+                    reason: null,
+                    created_at: '2025-03-04T09:16:40.502Z',
+                  },
+                  {
+                    id: 9,
+                    kind: 'charge',
+                    amount: 4,
+                    job_id: examples.job,
+                    reason: null,
+                    created_at: '2025-03-04T09:16:42.377Z',
+                  },
                 ],
                 next_cursor: 9,
               },
             },
           }),
         },
-        '422': badQuery(error('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, [{ path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` }])),
+        '422': badQuery(
+          error('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, [
+            { path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` },
+          ]),
+        ),
         ...readErrors(),
       },
     },
     getCapabilities: {
-      operationId: 'getCapabilities', tags: ['Capabilities'], summary: 'Operations, options, limits and prices', security: [{ apiKey: ['read'] }],
+      operationId: 'getCapabilities',
+      tags: ['Capabilities'],
+      summary: 'Operations, options, limits and prices',
+      security: [{ apiKey: ['read'] }],
       description:
         'Every operation identifier with whether this server runs it, its options (a JSON Schema), the kinds and number of sources it takes, its output ' +
         'formats and its price rule, and the limits. Generated from the tables that validate and price requests, so it says what they do. An ' +
         'operation with `available: false` (`flow-extract` today) is refused with 422 until it is built.',
       responses: {
-        '200': { description: 'The capabilities of this server.', headers: limited(true), content: json(schemaRef('Capabilities'), { capabilities: capabilitiesJson(s) }) },
+        '200': {
+          description: 'The capabilities of this server.',
+          headers: limited(true),
+          content: json(schemaRef('Capabilities'), { capabilities: capabilitiesJson(s) }),
+        },
         ...readErrors(),
       },
     },
@@ -163,53 +327,107 @@ const dateTime: Schema = { type: 'string', format: 'date-time' };
 export function readSchemas(): Record<string, Schema> {
   return {
     JobList: {
-      type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'next_cursor'],
       properties: {
         data: { type: 'array', maxItems: 100, items: schemaRef('Job'), description: 'Newest first.' },
-        next_cursor: { type: ['string', 'null'], pattern: cursorPattern('jobs'), description: 'Pass as `before` for the next page; null when this page is not full (no more).' },
+        next_cursor: {
+          type: ['string', 'null'],
+          pattern: cursorPattern('jobs'),
+          description: 'Pass as `before` for the next page; null when this page is not full (no more).',
+        },
       },
     },
     LedgerEntry: {
-      type: 'object', additionalProperties: false, required: ['id', 'kind', 'amount', 'job_id', 'reason', 'created_at'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'kind', 'amount', 'job_id', 'reason', 'created_at'],
       properties: {
-        id: { type: 'integer', minimum: 1, description: 'Increases with every entry of the platform; the feed cursor.' },
+        id: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Increases with every entry of the platform; the feed cursor.',
+        },
         kind: {
-          type: 'string', enum: ['grant', 'reserve', 'charge', 'release'],
-          description: '`grant`: credits added (available += amount). `reserve`: a job\'s quote held at submission (available -= amount, reserved += amount). ' +
+          type: 'string',
+          enum: ['grant', 'reserve', 'charge', 'release'],
+          description:
+            "`grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). " +
             '`charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned (reserved -= amount, available += amount). ' +
             'A reservation is charged or released at most once.',
         },
-        amount: { type: 'integer', minimum: 1, description: 'Credits moved (always positive; the kind says which way).' },
-        job_id: { type: ['string', 'null'], pattern: '^job_[A-Za-z0-9]{20}$', description: 'The job of a reserve, charge or release; null for grants.' },
-        reason: { type: ['string', 'null'], description: 'Grants: `trial`, a plan, a pack or an operator\'s note. Releases: `job_cancelled` for a cancelled job, null for a failed one.' },
+        amount: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Credits moved (always positive; the kind says which way).',
+        },
+        job_id: {
+          type: ['string', 'null'],
+          pattern: '^job_[A-Za-z0-9]{20}$',
+          description: 'The job of a reserve, charge or release; null for grants.',
+        },
+        reason: {
+          type: ['string', 'null'],
+          description:
+            "Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one.",
+        },
         created_at: dateTime,
       },
     },
     Credits: {
-      type: 'object', additionalProperties: false, required: ['available', 'reserved', 'ledger'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['available', 'reserved', 'ledger'],
       properties: {
         available: { type: 'integer', minimum: 0, description: 'Credits new jobs can reserve.' },
         reserved: { type: 'integer', minimum: 0, description: 'Credits held by queued and processing jobs.' },
         ledger: {
-          type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['data', 'next_cursor'],
           properties: {
             data: { type: 'array', maxItems: 100, items: schemaRef('LedgerEntry'), description: 'Oldest first.' },
-            next_cursor: { type: 'integer', minimum: 0, description: 'Pass as `after` to read the entries after these.' },
+            next_cursor: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Pass as `after` to read the entries after these.',
+            },
           },
         },
       },
     },
     PriceRule: {
-      type: 'object', additionalProperties: false, required: ['class', 'credits_per_unit', 'units', 'minimum_units', 'description'],
-      description: 'Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources.',
+      type: 'object',
+      additionalProperties: false,
+      required: ['class', 'credits_per_unit', 'units', 'minimum_units', 'description'],
+      description:
+        'Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources.',
       properties: {
-        class: { type: 'string', enum: ['file', 'ocr_text', 'ocr_document', 'extraction', 'transcribe', 'meeting', 'media'] },
+        class: {
+          type: 'string',
+          enum: ['file', 'ocr_text', 'ocr_document', 'extraction', 'transcribe', 'meeting', 'media'],
+        },
         credits_per_unit: { type: 'integer', minimum: 1 },
         units: {
-          type: 'array', minItems: 1,
+          type: 'array',
+          minItems: 1,
           items: {
-            type: 'object', additionalProperties: false, required: ['measure', 'per'],
-            properties: { measure: { type: 'string', enum: ['bytes', 'pages', 'duration_seconds'], description: 'What the server measured of the source (see the upload record).' }, per: { type: 'integer', minimum: 1, description: 'How much of it makes one unit; a started unit counts whole.' } },
+            type: 'object',
+            additionalProperties: false,
+            required: ['measure', 'per'],
+            properties: {
+              measure: {
+                type: 'string',
+                enum: ['bytes', 'pages', 'duration_seconds'],
+                description: 'What the server measured of the source (see the upload record).',
+              },
+              per: {
+                type: 'integer',
+                minimum: 1,
+                description: 'How much of it makes one unit; a started unit counts whole.',
+              },
+            },
           },
         },
         minimum_units: { type: 'integer', minimum: 1 },
@@ -217,26 +435,78 @@ export function readSchemas(): Record<string, Schema> {
       },
     },
     Capability: {
-      type: 'object', additionalProperties: false, required: ['id', 'available', 'summary', 'source_kinds', 'sources', 'options', 'options_required', 'output_formats', 'price'],
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'available',
+        'summary',
+        'source_kinds',
+        'sources',
+        'options',
+        'options_required',
+        'output_formats',
+        'price',
+      ],
       properties: {
         id: { type: 'string', enum: [...ALL_OPERATIONS] },
         available: { type: 'boolean', description: 'False: not built yet; a request with it is refused with 422.' },
         summary: { type: 'string' },
-        source_kinds: { type: 'array', minItems: 1, items: { type: 'string', enum: ['pdf', 'image', 'text', 'audio', 'video'] }, description: 'The upload kinds it accepts.' },
-        sources: { description: 'How many uploads (`upload_ids`) a job takes; null when not available.', oneOf: [{ type: 'null' }, { type: 'object', additionalProperties: false, required: ['min', 'max'], properties: { min: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } } }] },
-        options: { type: ['object', 'null'], description: 'JSON Schema (2020-12) of `options`; null when not available.' },
+        source_kinds: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', enum: ['pdf', 'image', 'text', 'audio', 'video'] },
+          description: 'The upload kinds it accepts.',
+        },
+        sources: {
+          description: 'How many uploads (`upload_ids`) a job takes; null when not available.',
+          oneOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['min', 'max'],
+              properties: { min: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } },
+            },
+          ],
+        },
+        options: {
+          type: ['object', 'null'],
+          description: 'JSON Schema (2020-12) of `options`; null when not available.',
+        },
         options_required: { type: 'boolean', description: 'Whether the request must carry `options`.' },
-        output_formats: { type: ['array', 'null'], items: { type: 'string' }, description: 'Extensions of the result files; null when not available.' },
+        output_formats: {
+          type: ['array', 'null'],
+          items: { type: 'string' },
+          description: 'Extensions of the result files; null when not available.',
+        },
         price: schemaRef('PriceRule'),
       },
     },
     Capabilities: {
-      type: 'object', additionalProperties: false, required: ['operations', 'limits', 'ocr'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['operations', 'limits', 'ocr'],
       properties: {
         operations: { type: 'array', items: schemaRef('Capability') },
         limits: {
-          type: 'object', additionalProperties: false,
-          required: ['upload_files_per_request', 'upload_bytes_per_request', 'company_source_bytes', 'pdf_pages', 'media_seconds', 'text_bytes', 'image_pixels', 'video_pixel_frames', 'pending_jobs_per_company', 'processing_jobs_per_company', 'processing_jobs_platform', 'retention_days', 'requests_per_minute_per_key'],
+          type: 'object',
+          additionalProperties: false,
+          required: [
+            'upload_files_per_request',
+            'upload_bytes_per_request',
+            'company_source_bytes',
+            'pdf_pages',
+            'media_seconds',
+            'text_bytes',
+            'image_pixels',
+            'video_pixel_frames',
+            'pending_jobs_per_company',
+            'processing_jobs_per_company',
+            'processing_jobs_platform',
+            'retention_days',
+            'requests_per_minute_per_key',
+          ],
           properties: {
             upload_files_per_request: { type: 'integer', minimum: 1 },
             upload_bytes_per_request: { type: 'integer', minimum: 1 },
@@ -246,11 +516,17 @@ export function readSchemas(): Record<string, Schema> {
             text_bytes: { type: 'integer', minimum: 1, description: 'Largest UTF-8 text source.' },
             image_pixels: { type: 'integer', minimum: 1, description: 'Most pixels of an image source.' },
             video_pixel_frames: {
-              type: 'integer', minimum: 1,
-              description: 'Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source\'s and the ' +
-                'output\'s; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source.',
+              type: 'integer',
+              minimum: 1,
+              description:
+                "Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source's and the " +
+                "output's; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source.",
             },
-            pending_jobs_per_company: { type: 'integer', minimum: 1, description: 'Queued or processing jobs per company; one more is 429 `queue_full`.' },
+            pending_jobs_per_company: {
+              type: 'integer',
+              minimum: 1,
+              description: 'Queued or processing jobs per company; one more is 429 `queue_full`.',
+            },
             processing_jobs_per_company: { type: 'integer', minimum: 1 },
             processing_jobs_platform: { type: 'integer', minimum: 1 },
             retention_days: { type: 'integer', minimum: 1, description: 'Sources and results are kept this long.' },
@@ -258,12 +534,27 @@ export function readSchemas(): Record<string, Schema> {
           },
         },
         ocr: {
-          type: 'object', additionalProperties: false, required: ['languages', 'default_language', 'max_languages_per_request'],
-          description: 'The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`.',
+          type: 'object',
+          additionalProperties: false,
+          required: ['languages', 'default_language', 'max_languages_per_request'],
+          description:
+            'The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`.',
           properties: {
-            languages: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z]{3}(_[a-z]{2,8})?$' }, description: 'Tesseract language codes installed on this server.' },
-            default_language: { type: 'string', description: 'The language of a request that names none (the first of `languages`).' },
-            max_languages_per_request: { type: 'integer', minimum: 1, description: 'How many languages one request may join with `+` (`eng+deu`).' },
+            languages: {
+              type: 'array',
+              minItems: 1,
+              items: { type: 'string', pattern: '^[a-z]{3}(_[a-z]{2,8})?$' },
+              description: 'Tesseract language codes installed on this server.',
+            },
+            default_language: {
+              type: 'string',
+              description: 'The language of a request that names none (the first of `languages`).',
+            },
+            max_languages_per_request: {
+              type: 'integer',
+              minimum: 1,
+              description: 'How many languages one request may join with `+` (`eng+deu`).',
+            },
           },
         },
       },

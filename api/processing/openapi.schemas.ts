@@ -2,7 +2,12 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
-import { AVAILABLE_OPERATIONS, OCR_LANGUAGE_PATTERN, RESERVED_FIELD_NAMES, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import {
+  AVAILABLE_OPERATIONS,
+  OCR_LANGUAGE_PATTERN,
+  RESERVED_FIELD_NAMES,
+  type AvailableOperation,
+} from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
@@ -24,41 +29,78 @@ export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schema
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const id = (prefix: string, what: string): Schema => ({
-  type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$`, description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
+  type: 'string',
+  pattern: `^${prefix}_[A-Za-z0-9]{20}$`,
+  description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
 });
 
 /** Page ranges as `isPageRangeSyntax` accepts them: comma-separated pages or ascending ranges, 1-based. */
 const RANGE_ITEM = String.raw`\s*\d{1,5}(-\d{1,5})?\s*`;
 const pagesOptional: Schema = {
-  type: 'string', maxLength: 200, pattern: String.raw`^(\s*|${RANGE_ITEM}(,${RANGE_ITEM})*)$`,
-  description: 'Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page.',
+  type: 'string',
+  maxLength: 200,
+  pattern: String.raw`^(\s*|${RANGE_ITEM}(,${RANGE_ITEM})*)$`,
+  description:
+    'Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page.',
 };
-const pagesRequired: Schema = { ...pagesOptional, pattern: `^${RANGE_ITEM}(,${RANGE_ITEM})*$`, description: 'Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count.' };
-const password: Schema = { type: 'string', minLength: 1, maxLength: 128, writeOnly: true, description: 'Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job.' };
+const pagesRequired: Schema = {
+  ...pagesOptional,
+  pattern: `^${RANGE_ITEM}(,${RANGE_ITEM})*$`,
+  description:
+    'Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count.',
+};
+const password: Schema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  writeOnly: true,
+  description: 'Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job.',
+};
 const imageFormat: Schema = { type: 'string', enum: ['jpg', 'png', 'webp'] };
 const options = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({
-  type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}), ...extra,
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+  ...extra,
 });
 
 const ocrLanguage: Schema = {
-  type: 'string', maxLength: 40, pattern: OCR_LANGUAGE_PATTERN,
-  description: 'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
-    'server\'s installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` ' +
+  type: 'string',
+  maxLength: 40,
+  pattern: OCR_LANGUAGE_PATTERN,
+  description:
+    'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
+    "server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` " +
     'and listing the installed ones.',
 };
 const speechLanguage: Schema = {
-  type: 'string', maxLength: 3, pattern: SPEECH_LANGUAGE_PATTERN,
-  description: 'The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected ' +
-    'from the audio (per chunk of a long file; the transcript\'s `language` is the one most of its words were heard in). A code the engine does ' +
+  type: 'string',
+  maxLength: 3,
+  pattern: SPEECH_LANGUAGE_PATTERN,
+  description:
+    'The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected ' +
+    "from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does " +
     'not know is refused with 422 naming `options.language`.',
 };
 /** `start` and `end` of a trim, as OPTION_SCHEMAS checks them (the quote then checks them against the measured duration). */
 function trimOptions(kind: 'audio' | 'video'): Schema {
-  const seconds = (what: string, minimum: number): Schema => ({ type: 'number', minimum, maximum: MEDIA_TOOL_MAX_SECONDS, description: what });
+  const seconds = (what: string, minimum: number): Schema => ({
+    type: 'number',
+    minimum,
+    maximum: MEDIA_TOOL_MAX_SECONDS,
+    description: what,
+  });
   return options(
     {
-      start: seconds(`Seconds from the beginning of the ${kind} where the kept part starts (default 0); below the measured duration.`, 0),
-      end: seconds(`Seconds from the beginning where the kept part ends: at least ${MIN_TRIM_SECONDS} s after \`start\`, at most the measured duration (the upload's \`duration_seconds\`); otherwise 422 naming \`options.end\`, before quoting.`, MIN_TRIM_SECONDS),
+      start: seconds(
+        `Seconds from the beginning of the ${kind} where the kept part starts (default 0); below the measured duration.`,
+        0,
+      ),
+      end: seconds(
+        `Seconds from the beginning where the kept part ends: at least ${MIN_TRIM_SECONDS} s after \`start\`, at most the measured duration (the upload's \`duration_seconds\`); otherwise 422 naming \`options.end\`, before quoting.`,
+        MIN_TRIM_SECONDS,
+      ),
     },
     ['end'],
   );
@@ -73,33 +115,66 @@ export interface OperationDoc {
 
 /** Every operation this release runs, with its options (spec section 2, `OPTION_SCHEMAS`). */
 export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = {
-  'pdf-extract': { summary: 'Keep only the selected pages of a PDF.', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
-  'pdf-delete': { summary: 'Delete the selected pages of a PDF (not all of them).', optionsRequired: true, options: options({ pages: pagesRequired }, ['pages']) },
+  'pdf-extract': {
+    summary: 'Keep only the selected pages of a PDF.',
+    optionsRequired: true,
+    options: options({ pages: pagesRequired }, ['pages']),
+  },
+  'pdf-delete': {
+    summary: 'Delete the selected pages of a PDF (not all of them).',
+    optionsRequired: true,
+    options: options({ pages: pagesRequired }, ['pages']),
+  },
   'pdf-rotate': {
-    summary: 'Rotate the selected pages (default: all) clockwise.', optionsRequired: true,
+    summary: 'Rotate the selected pages (default: all) clockwise.',
+    optionsRequired: true,
     options: options({ angle: { type: 'integer', enum: [90, 180, 270] }, pages: pagesOptional }, ['angle']),
   },
-  'pdf-protect': { summary: 'Encrypt a PDF with a password.', optionsRequired: true, options: options({ password }, ['password']) },
-  'pdf-unlock': { summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.', optionsRequired: true, options: options({ password }, ['password']) },
+  'pdf-protect': {
+    summary: 'Encrypt a PDF with a password.',
+    optionsRequired: true,
+    options: options({ password }, ['password']),
+  },
+  'pdf-unlock': {
+    summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.',
+    optionsRequired: true,
+    options: options({ password }, ['password']),
+  },
   'pdf-watermark': {
-    summary: 'Stamp a text on the selected pages (default: all).', optionsRequired: true,
-    options: options({
-      text: {
-        type: 'string', pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
-        description: '1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: ' +
-          'Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use ' +
-          'code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`.',
+    summary: 'Stamp a text on the selected pages (default: all).',
+    optionsRequired: true,
+    options: options(
+      {
+        text: {
+          type: 'string',
+          pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
+          description:
+            '1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: ' +
+            'Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use ' +
+            'code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`.',
+        },
+        pages: pagesOptional,
       },
-      pages: pagesOptional,
-    }, ['text']),
+      ['text'],
+    ),
   },
   'pdf-number': {
-    summary: 'Print page numbers on the selected pages (default: all).', optionsRequired: false,
-    options: options({ start: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Number printed on the first selected page (default 1); the others follow consecutively.' }, pages: pagesOptional }),
+    summary: 'Print page numbers on the selected pages (default: all).',
+    optionsRequired: false,
+    options: options({
+      start: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 1_000_000,
+        description: 'Number printed on the first selected page (default 1); the others follow consecutively.',
+      },
+      pages: pagesOptional,
+    }),
   },
   'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', optionsRequired: false, options: options({}) },
   'image-edit': {
-    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.', optionsRequired: true,
+    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.',
+    optionsRequired: true,
     options: options(
       {
         width: { type: 'integer', minimum: 1, maximum: 10_000 },
@@ -108,63 +183,99 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
         flip: { type: 'string', enum: ['horizontal', 'vertical', 'both'] },
         format: imageFormat,
         crop: {
-          type: 'array', minItems: 4, items: false,
-          description: 'left, top, width, height in pixels of the image as displayed (the upload\'s `width` and `height`): left + width and top + height ' +
-            'at most the image\'s; a crop outside the image is refused with 422 naming `options.crop`, before quoting.',
-          prefixItems: [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 }, { type: 'integer', minimum: 1 }, { type: 'integer', minimum: 1 }],
+          type: 'array',
+          minItems: 4,
+          items: false,
+          description:
+            "left, top, width, height in pixels of the image as displayed (the upload's `width` and `height`): left + width and top + height " +
+            "at most the image's; a crop outside the image is refused with 422 naming `options.crop`, before quoting.",
+          prefixItems: [
+            { type: 'integer', minimum: 0 },
+            { type: 'integer', minimum: 0 },
+            { type: 'integer', minimum: 1 },
+            { type: 'integer', minimum: 1 },
+          ],
         },
       },
       [],
       {
-        minProperties: 1, dependentRequired: { width: ['height'], height: ['width'] },
-        description: 'At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger ' +
+        minProperties: 1,
+        dependentRequired: { width: ['height'], height: ['width'] },
+        description:
+          'At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger ' +
           'than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting.',
       },
     ),
   },
   'image-compress': {
-    summary: 'Compress an image, optionally converting it.', optionsRequired: false,
+    summary: 'Compress an image, optionally converting it.',
+    optionsRequired: false,
     options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
   },
   webp: { summary: 'Convert an image to WebP.', optionsRequired: false, options: options({}) },
   'ocr-text': {
-    summary: 'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
-    optionsRequired: false, options: options({ language: ocrLanguage }),
+    summary:
+      'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
+    optionsRequired: false,
+    options: options({ language: ocrLanguage }),
   },
   'ocr-docx': {
-    summary: 'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
-    optionsRequired: false, options: options({ language: ocrLanguage }),
+    summary:
+      'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
+    optionsRequired: false,
+    options: options({ language: ocrLanguage }),
   },
   'ocr-pdf': {
-    summary: 'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
-    optionsRequired: false, options: options({ language: ocrLanguage }),
+    summary:
+      'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
+    optionsRequired: false,
+    options: options({ language: ocrLanguage }),
   },
-  'audio-trim': { summary: 'Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source\'s format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).', optionsRequired: true, options: trimOptions('audio') },
-  'video-trim': { summary: 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).', optionsRequired: true, options: trimOptions('video') },
+  'audio-trim': {
+    summary:
+      "Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).",
+    optionsRequired: true,
+    options: trimOptions('audio'),
+  },
+  'video-trim': {
+    summary: 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).',
+    optionsRequired: true,
+    options: trimOptions('video'),
+  },
   'video-rotate': {
-    summary: 'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).', optionsRequired: true,
+    summary:
+      'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).',
+    optionsRequired: true,
     options: options({ angle: { type: 'integer', enum: [90, 180, 270] } }, ['angle']),
   },
   'video-resize': {
-    summary: 'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).', optionsRequired: true,
+    summary:
+      'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).',
+    optionsRequired: true,
     options: options({ height: { type: 'integer', enum: [...VIDEO_HEIGHTS] } }, ['height']),
   },
   'audio-compress': {
-    summary: 'Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source\'s bitrate.', optionsRequired: false,
+    summary: "Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.",
+    optionsRequired: false,
     options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
   },
   'video-compress': {
-    summary: 'Compress a video (H.264 CRF 28, at most 70 % of the source\'s video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.', optionsRequired: false,
+    summary:
+      "Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.",
+    optionsRequired: false,
     options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
   },
   transcribe: {
-    summary: 'Transcribe the speech of an audio file or of a video\'s first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). ' +
+    summary:
+      "Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). " +
       'Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".',
     optionsRequired: false,
     options: options({
       output_format: {
-        type: 'string', enum: [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())],
-        description: `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
+        type: 'string',
+        enum: [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())],
+        description:
+          `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
           '`srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` ' +
           'schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).',
       },
@@ -172,13 +283,15 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     }),
   },
   meeting: {
-    summary: 'Transcribe a meeting (audio, or a video\'s first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk ' +
+    summary:
+      "Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk " +
       'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
     optionsRequired: false,
     options: options({ language: speechLanguage }),
   },
   'flow-extract': {
-    summary: 'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
+    summary:
+      'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
       'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
       'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
       'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read ' +
@@ -189,21 +302,40 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
 };
 
 /** A field name of `fields`: a letter, then letters, digits or underscores, at most 64; not a reserved name in any case. */
-const reservedFieldPattern = RESERVED_FIELD_NAMES.map((n) => [...n].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|');
-export const FIELD_NAME_SCHEMA: Schema = { type: 'string', pattern: `^(?!(?:${reservedFieldPattern})$)[A-Za-z][A-Za-z0-9_]{0,63}$` };
+const reservedFieldPattern = RESERVED_FIELD_NAMES.map((n) =>
+  [...n].map((c) => `[${c}${c.toUpperCase()}]`).join(''),
+).join('|');
+export const FIELD_NAME_SCHEMA: Schema = {
+  type: 'string',
+  pattern: `^(?!(?:${reservedFieldPattern})$)[A-Za-z][A-Za-z0-9_]{0,63}$`,
+};
 /** `fields`, `instructions` and `workflow_id` of a flow-extract request. */
 /** A flow-extract body names its fields, or a saved workflow that does. */
-export const EXTRACTION_NEEDS: Schema[] = [{ properties: { fields: true }, required: ['fields'] }, { properties: { workflow_id: true }, required: ['workflow_id'] }];
+export const EXTRACTION_NEEDS: Schema[] = [
+  { properties: { fields: true }, required: ['fields'] },
+  { properties: { workflow_id: true }, required: ['workflow_id'] },
+];
 export const EXTRACTION_PROPERTIES: Record<string, Schema> = {
   fields: {
-    type: 'array', items: FIELD_NAME_SCHEMA, minItems: 1, maxItems: 30, uniqueItems: true,
+    type: 'array',
+    items: FIELD_NAME_SCHEMA,
+    minItems: 1,
+    maxItems: 30,
+    uniqueItems: true,
     description: `The values to extract, as field names (unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved). Required unless \`workflow_id\` is sent.`,
   },
-  instructions: { type: 'string', maxLength: 4000, description: 'Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own.' },
+  instructions: {
+    type: 'string',
+    maxLength: 4000,
+    description:
+      'Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own.',
+  },
   workflow_id: {
-    type: 'string', pattern: '^wfl_[A-Za-z0-9]{20}$',
-    description: 'A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body\'s. ' +
-      'Unknown, another company\'s or deleted: 404 naming `workflow_id`.',
+    type: 'string',
+    pattern: '^wfl_[A-Za-z0-9]{20}$',
+    description:
+      "A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. " +
+      "Unknown, another company's or deleted: 404 naming `workflow_id`.",
   },
 };
 
@@ -214,7 +346,11 @@ function withoutDialect(schema: Record<string, unknown>): Schema {
 }
 
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
-export const requestSchemaName = (op: AvailableOperation) => `${op.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Request`;
+export const requestSchemaName = (op: AvailableOperation) =>
+  `${op
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Request`;
 
 function requestVariant(op: AvailableOperation): Schema {
   const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
@@ -228,13 +364,25 @@ function requestVariant(op: AvailableOperation): Schema {
     properties: {
       ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
       operation: { type: 'string', const: op },
-      upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: d.sources.min, maxItems: d.sources.max, uniqueItems: true },
+      upload_ids: {
+        type: 'array',
+        items: schemaRef('UploadId'),
+        minItems: d.sources.min,
+        maxItems: d.sources.max,
+        uniqueItems: true,
+      },
       options: d.options,
-      max_credits: { type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.' },
+      max_credits: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1_000_000_000,
+        description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.',
+      },
       webhook_id: {
         ...schemaRef('WebhookId'),
-        description: 'An enabled `/v1` webhook of your company: the job\'s `job.completed` or `job.failed` event is sent to it (see `webhooks`). ' +
-          'A webhook that is unknown, another company\'s, disabled or deleted answers 404 naming `webhook_id` (after the ids of `upload_ids`).',
+        description:
+          "An enabled `/v1` webhook of your company: the job's `job.completed` or `job.failed` event is sent to it (see `webhooks`). " +
+          "A webhook that is unknown, another company's, disabled or deleted answers 404 naming `webhook_id` (after the ids of `upload_ids`).",
       },
     },
   };
@@ -242,41 +390,110 @@ function requestVariant(op: AvailableOperation): Schema {
 
 /** The /v1 error codes, each with when it happens; the status comes from the error middleware's own table. */
 export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
-  { code: 'unauthorized', when: 'No `Authorization: Bearer` header, or the key is malformed, unknown, revoked or expired.' },
+  {
+    code: 'unauthorized',
+    when: 'No `Authorization: Bearer` header, or the key is malformed, unknown, revoked or expired.',
+  },
   { code: 'api_key_in_url', when: 'A key (or a credential-named parameter) is in the query string. Revoke that key.' },
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
   { code: 'forbidden', when: 'The company is suspended.' },
-  { code: 'not_found', when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.' },
+  {
+    code: 'not_found',
+    when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.',
+  },
   { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
-  { code: 'conflict', when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.' },
-  { code: 'batch_not_cancellable', when: 'Cancelling a batch cancels its queued items: this batch has ended, or none of its items is still queued. Nothing changed.' },
-  { code: 'job_not_cancellable', when: 'Only a queued job can be cancelled: this one is processing, completed, failed or already cancelled. Nothing changed.' },
-  { code: 'max_credits_exceeded', when: 'The quote exceeds the request\'s `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.' },
-  { code: 'batch_not_terminal', when: 'The batch is still queued or processing: its results ZIP and retry-failed are available once it has ended (completed, partial or failed).' },
-  { code: 'batch_has_no_failed_items', when: '`retry-failed` of a batch none of whose items failed: there is nothing to retry.' },
-  { code: 'batch_retry_needs_password', when: '`retry-failed` of a `pdf-protect` or `pdf-unlock` batch: the password is not kept once a job ends; submit a new batch of the failed items with it.' },
-  { code: 'batch_zip_too_large', when: 'The batch\'s results total more than the 1 GB ZIP limit; download them one by one from each job\'s `result.files`.' },
-  { code: 'idempotency_conflict', when: 'The `Idempotency-Key` was already used with a different body; use a new key.' },
-  { code: 'idempotency_key_target_deleted', when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.' },
-  { code: 'idempotency_in_progress', when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.' },
-  { code: 'gone', when: 'The upload (read, estimated or submitted), the result or a batch\'s results (its ZIP) are past their 7-day retention.' },
-  { code: 'payload_too_large', when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.' },
-  { code: 'unsupported_media_type', when: 'Uploads not sent as `multipart/form-data` with a boundary, or sent with a `Content-Encoding`; or a JSON endpoint body not sent as `application/json`.' },
-  { code: 'validation_failed', when: 'Invalid body, options, source kind, page selection or password; unreadable upload; an invalid query parameter of a list. `issues` lists every problem.' },
+  {
+    code: 'conflict',
+    when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.',
+  },
+  {
+    code: 'batch_not_cancellable',
+    when: 'Cancelling a batch cancels its queued items: this batch has ended, or none of its items is still queued. Nothing changed.',
+  },
+  {
+    code: 'job_not_cancellable',
+    when: 'Only a queued job can be cancelled: this one is processing, completed, failed or already cancelled. Nothing changed.',
+  },
+  {
+    code: 'max_credits_exceeded',
+    when: "The quote exceeds the request's `max_credits`; nothing is reserved. The body carries the quote (`estimated_credits`) and your `max_credits`: send the request again with `max_credits` of at least the quote to accept it.",
+  },
+  {
+    code: 'batch_not_terminal',
+    when: 'The batch is still queued or processing: its results ZIP and retry-failed are available once it has ended (completed, partial or failed).',
+  },
+  {
+    code: 'batch_has_no_failed_items',
+    when: '`retry-failed` of a batch none of whose items failed: there is nothing to retry.',
+  },
+  {
+    code: 'batch_retry_needs_password',
+    when: '`retry-failed` of a `pdf-protect` or `pdf-unlock` batch: the password is not kept once a job ends; submit a new batch of the failed items with it.',
+  },
+  {
+    code: 'batch_zip_too_large',
+    when: "The batch's results total more than the 1 GB ZIP limit; download them one by one from each job's `result.files`.",
+  },
+  {
+    code: 'idempotency_conflict',
+    when: 'The `Idempotency-Key` was already used with a different body; use a new key.',
+  },
+  {
+    code: 'idempotency_key_target_deleted',
+    when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.',
+  },
+  {
+    code: 'idempotency_in_progress',
+    when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.',
+  },
+  {
+    code: 'gone',
+    when: "The upload (read, estimated or submitted), the result or a batch's results (its ZIP) are past their 7-day retention.",
+  },
+  {
+    code: 'payload_too_large',
+    when: 'Too many files or bytes in one upload request, company source storage full, or a JSON body over the limit.',
+  },
+  {
+    code: 'unsupported_media_type',
+    when: 'Uploads not sent as `multipart/form-data` with a boundary, or sent with a `Content-Encoding`; or a JSON endpoint body not sent as `application/json`.',
+  },
+  {
+    code: 'validation_failed',
+    when: 'Invalid body, options, source kind, page selection or password; unreadable upload; an invalid query parameter of a list. `issues` lists every problem.',
+  },
   { code: 'malformed_json', when: 'The body is not valid JSON.' },
-  { code: 'idempotency_key_required', when: '`POST /v1/jobs`, `POST /v1/batches` or `POST /v1/batches/{batch_id}/retry-failed` without an `Idempotency-Key` header.' },
+  {
+    code: 'idempotency_key_required',
+    when: '`POST /v1/jobs`, `POST /v1/batches` or `POST /v1/batches/{batch_id}/retry-failed` without an `Idempotency-Key` header.',
+  },
   { code: 'idempotency_key_invalid', when: `The \`Idempotency-Key\` is not ${IDEMPOTENCY_RULES.v1.description}.` },
   { code: 'rate_limited', when: 'Over the request limit; wait for `Retry-After` seconds.' },
-  { code: 'queue_full', when: 'The company already has the maximum of pending jobs; `Retry-After` suggests when to try again.' },
+  {
+    code: 'queue_full',
+    when: 'The company already has the maximum of pending jobs; `Retry-After` suggests when to try again.',
+  },
   { code: 'internal_error', when: 'Unexpected server error; retry with backoff, quoting `request_id` if it persists.' },
-  { code: 'service_unavailable', when: 'Job processing, the PDF engine needed to quote `pdf-unlock`, or the database is temporarily unavailable; retry later with backoff (after `Retry-After` seconds when it is sent). Nothing was recorded, or the same `Idempotency-Key` replays what was.' },
-  { code: 'timeout', when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.' },
+  {
+    code: 'service_unavailable',
+    when: 'Job processing, the PDF engine needed to quote `pdf-unlock`, or the database is temporarily unavailable; retry later with backoff (after `Retry-After` seconds when it is sent). Nothing was recorded, or the same `Idempotency-Key` replays what was.',
+  },
+  {
+    code: 'timeout',
+    when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.',
+  },
 ];
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
-const JOB_ERROR_CODES: readonly JobErrorCode[] = ['invalid_source', 'source_missing', 'provider_unavailable', 'processing_error', 'processing_timeout'];
+const JOB_ERROR_CODES: readonly JobErrorCode[] = [
+  'invalid_source',
+  'source_missing',
+  'provider_unavailable',
+  'processing_error',
+  'processing_timeout',
+];
 const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
   if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
   then: { properties: then },
@@ -301,69 +518,133 @@ export function componentSchemas(): Record<string, Schema> {
     ...variants,
     TranscriptJson: {
       ...withoutDialect(transcriptJsonSchema),
-      description: 'The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, ' +
+      description:
+        'The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, ' +
         'millisecond precision, monotonic and within `duration`; `speaker` is an anonymous label (`SPEAKER_1`, … by first appearance).',
     },
     ExtractionJson: {
       ...withoutDialect(extractionJsonSchema),
-      description: 'The `.json` result of `flow-extract` (a result file, when the operation is available): one entry per input document with its ' +
+      description:
+        'The `.json` result of `flow-extract` (a result file, when the operation is available): one entry per input document with its ' +
         'fields (missing values are null), line items, evidence and review flags (docs/processing.md, "Field extraction").',
     },
     MeetingJson: {
       ...withoutDialect(meetingJsonSchema),
-      description: 'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
+      description:
+        'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
     },
     Upload: {
-      type: 'object', additionalProperties: false,
-      required: ['id', 'filename', 'kind', 'mime_type', 'bytes', 'pages', 'duration_seconds', 'encrypted', 'width', 'height', 'sha256', 'created_at', 'expires_at'],
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'filename',
+        'kind',
+        'mime_type',
+        'bytes',
+        'pages',
+        'duration_seconds',
+        'encrypted',
+        'width',
+        'height',
+        'sha256',
+        'created_at',
+        'expires_at',
+      ],
       properties: {
         id: schemaRef('UploadId'),
         filename: {
-          type: 'string', minLength: 1, maxLength: 255,
-          description: 'Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or ' +
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description:
+            'Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or ' +
             'bidirectional-formatting characters (removed).',
         },
-        kind: { type: 'string', enum: ['pdf', 'image', 'text', 'audio', 'video'], description: 'Identified from the content, never from the name or declared type.' },
+        kind: {
+          type: 'string',
+          enum: ['pdf', 'image', 'text', 'audio', 'video'],
+          description: 'Identified from the content, never from the name or declared type.',
+        },
         mime_type: {
           type: 'string',
-          description: 'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
+          description:
+            'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
             'image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), ' +
             'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, ' +
             'video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video ' +
             'in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat).',
         },
         bytes: { type: 'integer', minimum: 1 },
-        pages: { type: 'integer', minimum: 0, description: 'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.' },
-        duration_seconds: { type: ['number', 'null'], minimum: 0, description: 'Media duration; null for documents and images.' },
+        pages: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.',
+        },
+        duration_seconds: {
+          type: ['number', 'null'],
+          minimum: 0,
+          description: 'Media duration; null for documents and images.',
+        },
         encrypted: { type: 'boolean', description: 'An encrypted PDF; only `pdf-unlock` accepts it.' },
         width: {
-          type: ['integer', 'null'], minimum: 1,
-          description: 'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video ' +
-            'stream\'s width as displayed (after its rotation flag). Null for other kinds.',
+          type: ['integer', 'null'],
+          minimum: 1,
+          description:
+            'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video ' +
+            "stream's width as displayed (after its rotation flag). Null for other kinds.",
         },
-        height: { type: ['integer', 'null'], minimum: 1, description: 'Images and videos: height in pixels as displayed. Null for other kinds.' },
+        height: {
+          type: ['integer', 'null'],
+          minimum: 1,
+          description: 'Images and videos: height in pixels as displayed. Null for other kinds.',
+        },
         sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         created_at: dateTime,
         expires_at: { ...dateTime, description: 'Sources are kept 7 days.' },
       },
     },
     UploadList: {
-      type: 'object', additionalProperties: false, required: ['uploads'],
-      properties: { uploads: { type: 'array', minItems: 1, items: schemaRef('Upload'), description: 'In the order the files were sent.' } },
+      type: 'object',
+      additionalProperties: false,
+      required: ['uploads'],
+      properties: {
+        uploads: {
+          type: 'array',
+          minItems: 1,
+          items: schemaRef('Upload'),
+          description: 'In the order the files were sent.',
+        },
+      },
     },
     Estimate: {
-      type: 'object', additionalProperties: false, required: ['operation', 'estimated_credits', 'sources'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['operation', 'estimated_credits', 'sources'],
       properties: {
         operation: schemaRef('Operation'),
-        estimated_credits: { type: 'integer', minimum: 1, description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.' },
+        estimated_credits: {
+          type: 'integer',
+          minimum: 1,
+          description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.',
+        },
         sources: {
-          type: 'array', minItems: 1, description: 'What the server measured of each source, and its share of the quote.',
+          type: 'array',
+          minItems: 1,
+          description: 'What the server measured of each source, and its share of the quote.',
           items: {
-            type: 'object', additionalProperties: false, required: ['upload_id', 'bytes', 'pages', 'duration_seconds', 'credits'],
+            type: 'object',
+            additionalProperties: false,
+            required: ['upload_id', 'bytes', 'pages', 'duration_seconds', 'credits'],
             properties: {
               upload_id: schemaRef('UploadId'),
               bytes: { type: 'integer', minimum: 1 },
-              pages: { type: 'integer', minimum: 0, description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.' },
+              pages: {
+                type: 'integer',
+                minimum: 0,
+                description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.',
+              },
               duration_seconds: { type: ['number', 'null'], minimum: 0 },
               credits: { type: 'integer', minimum: 1 },
             },
@@ -372,34 +653,70 @@ export function componentSchemas(): Record<string, Schema> {
       },
     },
     ResultFile: {
-      type: 'object', additionalProperties: false, required: ['name', 'download_path', 'bytes', 'content_type'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'download_path', 'bytes', 'content_type'],
       properties: {
         name: { type: 'string' },
-        download_path: { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$', description: 'GET it with your API key.' },
+        download_path: {
+          type: 'string',
+          pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$',
+          description: 'GET it with your API key.',
+        },
         bytes: { type: 'integer', minimum: 0 },
         content_type: { type: 'string' },
       },
     },
     Job: {
-      type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'upload_ids', 'options', 'extraction', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'batch_id', 'webhook_id', 'result'],
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'status',
+        'operation',
+        'upload_ids',
+        'options',
+        'extraction',
+        'estimated_credits',
+        'charged_credits',
+        'created_at',
+        'started_at',
+        'finished_at',
+        'error',
+        'error_code',
+        'batch_id',
+        'webhook_id',
+        'result',
+      ],
       properties: {
         id: schemaRef('JobId'),
-        batch_id: { ...nullable(id('bat', 'Batch')), description: 'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.' },
+        batch_id: {
+          ...nullable(id('bat', 'Batch')),
+          description:
+            'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.',
+        },
         status: {
-          type: 'string', enum: [...JOB_STATUSES],
-          description: '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +
+          type: 'string',
+          enum: [...JOB_STATUSES],
+          description:
+            '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +
             'A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).',
         },
         operation: schemaRef('Operation'),
         upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
-        options: { type: 'object', description: 'The options as validated, without secrets (a password is never shown).' },
+        options: {
+          type: 'object',
+          description: 'The options as validated, without secrets (a password is never shown).',
+        },
         extraction: {
-          description: '`flow-extract`: what the job reads, as it was quoted (a saved workflow\'s settings and the revision used); null for other operations.',
+          description:
+            "`flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations.",
           oneOf: [
             { type: 'null' },
             {
-              type: 'object', additionalProperties: false, required: ['fields', 'instructions', 'workflow_id', 'workflow_revision'],
+              type: 'object',
+              additionalProperties: false,
+              required: ['fields', 'instructions', 'workflow_id', 'workflow_revision'],
               properties: {
                 fields: { type: 'array', items: { type: 'string' }, minItems: 1 },
                 instructions: { type: ['string', 'null'] },
@@ -410,25 +727,41 @@ export function componentSchemas(): Record<string, Schema> {
           ],
         },
         estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
-        charged_credits: { type: ['integer', 'null'], minimum: 0, description: 'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.' },
+        charged_credits: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description:
+            'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.',
+        },
         created_at: dateTime,
         started_at: nullable(dateTime),
         finished_at: nullable(dateTime),
         error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
-        error_code: { type: ['string', 'null'], enum: [...JOB_ERROR_CODES, null], description: 'Stable code of the failure; null unless failed.' },
-        webhook_id: { oneOf: [{ type: 'null' }, schemaRef('WebhookId')], description: 'The webhook the job\'s terminal event is sent to, as submitted; null when none.' },
+        error_code: {
+          type: ['string', 'null'],
+          enum: [...JOB_ERROR_CODES, null],
+          description: 'Stable code of the failure; null unless failed.',
+        },
+        webhook_id: {
+          oneOf: [{ type: 'null' }, schemaRef('WebhookId')],
+          description: "The webhook the job's terminal event is sent to, as submitted; null when none.",
+        },
         result: {
           description: 'Present once completed; null otherwise.',
           oneOf: [
             { type: 'null' },
             {
-              type: 'object', additionalProperties: false, required: ['files', 'expires_at', 'warnings'],
+              type: 'object',
+              additionalProperties: false,
+              required: ['files', 'expires_at', 'warnings'],
               properties: {
                 files: { type: 'array', items: schemaRef('ResultFile') },
                 expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' },
                 warnings: {
-                  type: 'array', items: { type: 'string' },
-                  description: 'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
+                  type: 'array',
+                  items: { type: 'string' },
+                  description:
+                    'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
                 },
               },
             },
@@ -436,30 +769,92 @@ export function componentSchemas(): Record<string, Schema> {
         },
       },
       allOf: [
-        whenStatus(['queued', 'processing'], { charged_credits: { type: 'null' }, finished_at: { type: 'null' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'null' } }),
-        whenStatus('completed', { charged_credits: { type: 'integer' }, finished_at: { type: 'string' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'object' } }),
-        whenStatus('failed', { charged_credits: { const: 0 }, finished_at: { type: 'string' }, error: { type: 'string' }, error_code: { type: 'string' }, result: { type: 'null' } }),
-        whenStatus('cancelled', { charged_credits: { const: 0 }, finished_at: { type: 'string' }, error: { type: 'null' }, error_code: { type: 'null' }, result: { type: 'null' } }),
+        whenStatus(['queued', 'processing'], {
+          charged_credits: { type: 'null' },
+          finished_at: { type: 'null' },
+          error: { type: 'null' },
+          error_code: { type: 'null' },
+          result: { type: 'null' },
+        }),
+        whenStatus('completed', {
+          charged_credits: { type: 'integer' },
+          finished_at: { type: 'string' },
+          error: { type: 'null' },
+          error_code: { type: 'null' },
+          result: { type: 'object' },
+        }),
+        whenStatus('failed', {
+          charged_credits: { const: 0 },
+          finished_at: { type: 'string' },
+          error: { type: 'string' },
+          error_code: { type: 'string' },
+          result: { type: 'null' },
+        }),
+        whenStatus('cancelled', {
+          charged_credits: { const: 0 },
+          finished_at: { type: 'string' },
+          error: { type: 'null' },
+          error_code: { type: 'null' },
+          result: { type: 'null' },
+        }),
       ],
     },
     Error: {
-      type: 'object', additionalProperties: false, required: ['detail', 'code', 'request_id'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['detail', 'code', 'request_id'],
       description: 'Every /v1 error. `code` is stable; `detail` is for people.',
       properties: {
         detail: { type: 'string' },
         code: { type: 'string', enum: V1_ERRORS.map((e) => e.code) },
-        request_id: { type: 'string', description: 'Also in the `X-Request-Id` header; quote it when asking for help.' },
-        issues: {
-          type: 'array', minItems: 1, description: 'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
-          items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }, message: { type: 'string' } } },
+        request_id: {
+          type: 'string',
+          description: 'Also in the `X-Request-Id` header; quote it when asking for help.',
         },
-        estimated_credits: { type: 'integer', minimum: 1, description: '`max_credits_exceeded` only: the quote of the request.' },
-        max_credits: { type: 'integer', minimum: 1, description: '`max_credits_exceeded` only: the `max_credits` the request sent.' },
-        job_id: { ...schemaRef('JobId'), description: '`idempotency_key_target_deleted` only: the deleted job the key created.' },
+        issues: {
+          type: 'array',
+          minItems: 1,
+          description:
+            'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['path', 'message'],
+            properties: {
+              path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' },
+              message: { type: 'string' },
+            },
+          },
+        },
+        estimated_credits: {
+          type: 'integer',
+          minimum: 1,
+          description: '`max_credits_exceeded` only: the quote of the request.',
+        },
+        max_credits: {
+          type: 'integer',
+          minimum: 1,
+          description: '`max_credits_exceeded` only: the `max_credits` the request sent.',
+        },
+        job_id: {
+          ...schemaRef('JobId'),
+          description: '`idempotency_key_target_deleted` only: the deleted job the key created.',
+        },
       },
       allOf: [
-        { if: { properties: { code: { const: 'max_credits_exceeded' } } }, then: { properties: { estimated_credits: true, max_credits: true }, required: ['estimated_credits', 'max_credits'] }, else: { properties: { estimated_credits: false, max_credits: false } } },
-        { if: { properties: { code: { const: 'idempotency_key_target_deleted' } } }, then: { properties: { job_id: true }, required: ['job_id'] }, else: { properties: { job_id: false } } },
+        {
+          if: { properties: { code: { const: 'max_credits_exceeded' } } },
+          then: {
+            properties: { estimated_credits: true, max_credits: true },
+            required: ['estimated_credits', 'max_credits'],
+          },
+          else: { properties: { estimated_credits: false, max_credits: false } },
+        },
+        {
+          if: { properties: { code: { const: 'idempotency_key_target_deleted' } } },
+          then: { properties: { job_id: true }, required: ['job_id'] },
+          else: { properties: { job_id: false } },
+        },
       ],
     },
   };

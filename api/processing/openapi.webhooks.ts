@@ -1,5 +1,18 @@
-import { DELIVERY_PROFILES, SIGNATURE_TOLERANCE_SECONDS, SIGNATURE_VERSION, TEST_PING, testPingEvent } from '../../domain/webhooks.js';
-import { BATCH_EVENT_TYPES, batchEventBody, JOB_EVENT_TYPES, jobEventBody, type BatchEventType, type JobEventType } from '../../domain/processing-events.js';
+import {
+  DELIVERY_PROFILES,
+  SIGNATURE_TOLERANCE_SECONDS,
+  SIGNATURE_VERSION,
+  TEST_PING,
+  testPingEvent,
+} from '../../domain/webhooks.js';
+import {
+  BATCH_EVENT_TYPES,
+  batchEventBody,
+  JOB_EVENT_TYPES,
+  jobEventBody,
+  type BatchEventType,
+  type JobEventType,
+} from '../../domain/processing-events.js';
 import { WEBHOOK_MODES } from '../../domain/batches.js';
 import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
 
@@ -17,64 +30,166 @@ export const V1_RETRY_TEXT =
   `Up to ${v1.maxAttempts} attempts; after a retryable failure the next one waits ${v1.delaysSeconds.join(', ')} seconds. ` +
   'Timestamp and signature are fresh on every attempt; the event id stays the same. Delivery is at least once: deduplicate by event id.';
 
-const headerParam = (name: string, description: string, schema: Schema, example: string): Schema => ({ name, in: 'header', required: true, description, schema, example });
+const headerParam = (name: string, description: string, schema: Schema, example: string): Schema => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema,
+  example,
+});
 
 /** The three headers of every `/v1` delivery (no delivery id or key version header: those are `/proof/v1`'s). */
 export const V1_WEBHOOK_HEADERS: Schema[] = [
-  headerParam('X-Service-Timestamp', `Unix seconds of this attempt. Reject it when it is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock.`, { type: 'string', pattern: '^[0-9]{1,12}$' }, String(WEBHOOK_EXAMPLES.secondsAt)),
+  headerParam(
+    'X-Service-Timestamp',
+    `Unix seconds of this attempt. Reject it when it is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock.`,
+    { type: 'string', pattern: '^[0-9]{1,12}$' },
+    String(WEBHOOK_EXAMPLES.secondsAt),
+  ),
   headerParam(
     'X-Service-Signature',
     `\`${SIGNATURE_VERSION}=\` and the lowercase hex HMAC-SHA256, keyed with the webhook's signing secret, of the timestamp, a dot and the raw body bytes. Compare in constant time before parsing the body.`,
     { type: 'string', pattern: `^${SIGNATURE_VERSION}=[0-9a-f]{64}$` },
     `${SIGNATURE_VERSION}=3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b`,
   ),
-  headerParam('X-Service-Event-Id', 'The event id; equals the body\'s `id`. Stable across attempts: deduplicate on it.', { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$' }, WEBHOOK_EXAMPLES.event),
+  headerParam(
+    'X-Service-Event-Id',
+    "The event id; equals the body's `id`. Stable across attempts: deduplicate on it.",
+    { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$' },
+    WEBHOOK_EXAMPLES.event,
+  ),
 ];
 
 /** The event body as a receiver gets it. */
-export const TEST_PING_EXAMPLE = testPingEvent('v1', WEBHOOK_EXAMPLES.event, new Date(WEBHOOK_EXAMPLES.secondsAt * 1000));
+export const TEST_PING_EXAMPLE = testPingEvent(
+  'v1',
+  WEBHOOK_EXAMPLES.event,
+  new Date(WEBHOOK_EXAMPLES.secondsAt * 1000),
+);
 
 const at = (offsetSeconds: number) => new Date((WEBHOOK_EXAMPLES.secondsAt + offsetSeconds) * 1000);
 const EXAMPLE_JOB = {
-  id: 'job_Hn4Pq8Ws2Xz6Bv1Lk9Md', operation: 'pdf-rotate', uploadIds: ['upl_Tq7Ws3Mn8Kp2Xr5Zb1Vd'], batchId: null, quotedCredits: 2,
-  createdAt: at(-40), startedAt: at(-38), finishedAt: at(0), resultsExpireAt: at(7 * 86_400),
+  id: 'job_Hn4Pq8Ws2Xz6Bv1Lk9Md',
+  operation: 'pdf-rotate',
+  uploadIds: ['upl_Tq7Ws3Mn8Kp2Xr5Zb1Vd'],
+  batchId: null,
+  quotedCredits: 2,
+  createdAt: at(-40),
+  startedAt: at(-38),
+  finishedAt: at(0),
+  resultsExpireAt: at(7 * 86_400),
 };
 export const JOB_EVENT_EXAMPLES: Record<JobEventType, unknown> = {
-  'job.completed': jobEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_JOB, status: 'completed', errorCode: null, errorMessage: null, resultFiles: [{ bytes: 48213, contentType: 'application/pdf' }] }, at(0)),
-  'job.failed': jobEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_JOB, status: 'failed', errorCode: 'invalid_source', errorMessage: 'the PDF could not be processed: invalid xref table', resultFiles: null, resultsExpireAt: null }, at(0)),
+  'job.completed': jobEventBody(
+    WEBHOOK_EXAMPLES.event,
+    {
+      ...EXAMPLE_JOB,
+      status: 'completed',
+      errorCode: null,
+      errorMessage: null,
+      resultFiles: [{ bytes: 48213, contentType: 'application/pdf' }],
+    },
+    at(0),
+  ),
+  'job.failed': jobEventBody(
+    WEBHOOK_EXAMPLES.event,
+    {
+      ...EXAMPLE_JOB,
+      status: 'failed',
+      errorCode: 'invalid_source',
+      errorMessage: 'the PDF could not be processed: invalid xref table',
+      resultFiles: null,
+      resultsExpireAt: null,
+    },
+    at(0),
+  ),
 };
-const child = (id: string, status: 'completed' | 'failed') => ({ id, status, quotedCredits: 2, errorCode: status === 'failed' ? ('invalid_source' as const) : null });
-const EXAMPLE_BATCH = { id: 'bat_Rz5Kq1Vw9Nc3Xm7Ht2Lp', operation: 'pdf-rotate', webhookMode: 'batch' as const, retryOf: null, createdAt: at(-120), finishedAt: at(0) };
+const child = (id: string, status: 'completed' | 'failed') => ({
+  id,
+  status,
+  quotedCredits: 2,
+  errorCode: status === 'failed' ? ('invalid_source' as const) : null,
+});
+const EXAMPLE_BATCH = {
+  id: 'bat_Rz5Kq1Vw9Nc3Xm7Ht2Lp',
+  operation: 'pdf-rotate',
+  webhookMode: 'batch' as const,
+  retryOf: null,
+  createdAt: at(-120),
+  finishedAt: at(0),
+};
 export const BATCH_EVENT_EXAMPLES: Record<BatchEventType, unknown> = {
-  'batch.completed': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'completed', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'completed')] }, at(0)),
-  'batch.partial': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'partial', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')] }, at(0)),
-  'batch.failed': batchEventBody(WEBHOOK_EXAMPLES.event, { ...EXAMPLE_BATCH, status: 'failed', children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'failed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')] }, at(0)),
+  'batch.completed': batchEventBody(
+    WEBHOOK_EXAMPLES.event,
+    {
+      ...EXAMPLE_BATCH,
+      status: 'completed',
+      children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'completed')],
+    },
+    at(0),
+  ),
+  'batch.partial': batchEventBody(
+    WEBHOOK_EXAMPLES.event,
+    {
+      ...EXAMPLE_BATCH,
+      status: 'partial',
+      children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'completed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')],
+    },
+    at(0),
+  ),
+  'batch.failed': batchEventBody(
+    WEBHOOK_EXAMPLES.event,
+    {
+      ...EXAMPLE_BATCH,
+      status: 'failed',
+      children: [child('job_Hn4Pq8Ws2Xz6Bv1Lk9Md', 'failed'), child('job_Jm2Xc7Rt4Wq9Zp3Lb6Nf', 'failed')],
+    },
+    at(0),
+  ),
 };
 
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const nullableDateTime: Schema = { type: ['string', 'null'], format: 'date-time' };
 const jobId: Schema = { type: 'string', pattern: '^job_[A-Za-z0-9]{20}$' };
-const eventId: Schema = { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$', description: 'Event id: `evt_` and 20 letters or digits; equals `X-Service-Event-Id`. Deduplicate on it.' };
-const createdAt: Schema = { ...dateTime, description: 'When the event was created (ISO 8601, UTC): for job and batch events, the moment of the terminal transition.' };
+const eventId: Schema = {
+  type: 'string',
+  pattern: '^evt_[A-Za-z0-9]{20}$',
+  description: 'Event id: `evt_` and 20 letters or digits; equals `X-Service-Event-Id`. Deduplicate on it.',
+};
+const createdAt: Schema = {
+  ...dateTime,
+  description:
+    'When the event was created (ISO 8601, UTC): for job and batch events, the moment of the terminal transition.',
+};
 const count: Schema = { type: 'integer', minimum: 0 };
 
 export function webhookSchemas(): Record<string, Schema> {
   return {
     WebhookEvent: {
-      description: 'The body of every `/v1` webhook (spec section 6): `{id, type, created_at, job}`, and `batch` on batch events. Verify the signature on the raw bytes before parsing; ignore unknown event types and unknown fields.',
+      description:
+        'The body of every `/v1` webhook (spec section 6): `{id, type, created_at, job}`, and `batch` on batch events. Verify the signature on the raw bytes before parsing; ignore unknown event types and unknown fields.',
       oneOf: [schemaRef('TestPingEvent'), schemaRef('JobEvent'), schemaRef('BatchEvent')],
     },
     TestPingEvent: {
-      type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'type', 'created_at', 'job'],
       properties: {
         id: eventId,
-        type: { type: 'string', const: TEST_PING, description: `\`${TEST_PING}\`: a test delivery sent by the platform operator.` },
+        type: {
+          type: 'string',
+          const: TEST_PING,
+          description: `\`${TEST_PING}\`: a test delivery sent by the platform operator.`,
+        },
         created_at: createdAt,
         job: { type: 'null', description: '`null`: a ping concerns no job.' },
       },
     },
     JobEvent: {
-      type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'type', 'created_at', 'job'],
       properties: {
         id: eventId,
         type: { type: 'string', enum: [...JOB_EVENT_TYPES] },
@@ -82,13 +197,34 @@ export function webhookSchemas(): Record<string, Schema> {
         job: schemaRef('WebhookJob'),
       },
       allOf: [
-        { if: { properties: { type: { const: 'job.completed' } } }, then: { properties: { job: { type: 'object', properties: { status: { const: 'completed' } } } } } },
-        { if: { properties: { type: { const: 'job.failed' } } }, then: { properties: { job: { type: 'object', properties: { status: { const: 'failed' } } } } } },
+        {
+          if: { properties: { type: { const: 'job.completed' } } },
+          then: { properties: { job: { type: 'object', properties: { status: { const: 'completed' } } } } },
+        },
+        {
+          if: { properties: { type: { const: 'job.failed' } } },
+          then: { properties: { job: { type: 'object', properties: { status: { const: 'failed' } } } } },
+        },
       ],
     },
     WebhookJob: {
-      type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'batch_id', 'upload_ids', 'estimated_credits', 'charged_credits', 'created_at', 'started_at', 'finished_at', 'error', 'error_code', 'result'],
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'status',
+        'operation',
+        'batch_id',
+        'upload_ids',
+        'estimated_credits',
+        'charged_credits',
+        'created_at',
+        'started_at',
+        'finished_at',
+        'error',
+        'error_code',
+        'result',
+      ],
       description:
         'The job record of `GET /v1/jobs/{job_id}` without what could disclose private source data: no `options` (page selections, watermark text; ' +
         'passwords are never stored in them) and no result file `name` (it derives from the name of your uploaded file). Fetch the job with your API key for those.',
@@ -96,28 +232,46 @@ export function webhookSchemas(): Record<string, Schema> {
         id: jobId,
         status: { type: 'string', enum: ['completed', 'failed'] },
         operation: { type: 'string' },
-        batch_id: { type: ['string', 'null'], description: 'The batch the job is an item of; null for a job submitted alone.' },
+        batch_id: {
+          type: ['string', 'null'],
+          description: 'The batch the job is an item of; null for a job submitted alone.',
+        },
         upload_ids: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^upl_[A-Za-z0-9]{20}$' } },
         estimated_credits: { type: 'integer', minimum: 1 },
-        charged_credits: { type: 'integer', minimum: 0, description: 'The quote when completed; 0 when failed (the reservation was released).' },
+        charged_credits: {
+          type: 'integer',
+          minimum: 0,
+          description: 'The quote when completed; 0 when failed (the reservation was released).',
+        },
         created_at: dateTime,
         started_at: nullableDateTime,
         finished_at: dateTime,
         error: { type: ['string', 'null'], description: 'Why the job failed; null when completed.' },
-        error_code: { type: ['string', 'null'], description: 'Stable code of the failure (see `Job.error_code`); null when completed.' },
+        error_code: {
+          type: ['string', 'null'],
+          description: 'Stable code of the failure (see `Job.error_code`); null when completed.',
+        },
         result: {
           oneOf: [
             { type: 'null' },
             {
-              type: 'object', additionalProperties: false, required: ['files', 'expires_at'],
+              type: 'object',
+              additionalProperties: false,
+              required: ['files', 'expires_at'],
               properties: {
                 files: {
                   type: 'array',
                   items: {
-                    type: 'object', additionalProperties: false, required: ['index', 'download_path', 'bytes', 'content_type'],
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['index', 'download_path', 'bytes', 'content_type'],
                     properties: {
                       index: { type: 'integer', minimum: 0 },
-                      download_path: { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$', description: 'GET it with your API key (the webhook carries no credential).' },
+                      download_path: {
+                        type: 'string',
+                        pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$',
+                        description: 'GET it with your API key (the webhook carries no credential).',
+                      },
                       bytes: { type: 'integer', minimum: 0 },
                       content_type: { type: 'string' },
                     },
@@ -132,45 +286,97 @@ export function webhookSchemas(): Record<string, Schema> {
       },
     },
     BatchEvent: {
-      type: 'object', additionalProperties: false, required: ['id', 'type', 'created_at', 'job', 'batch'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'type', 'created_at', 'job', 'batch'],
       properties: {
         id: eventId,
         type: { type: 'string', enum: [...BATCH_EVENT_TYPES] },
         created_at: createdAt,
-        job: { type: 'null', description: '`null`: a batch event concerns no single job (each child has its own `job.*` event in modes `items` and `both`).' },
+        job: {
+          type: 'null',
+          description:
+            '`null`: a batch event concerns no single job (each child has its own `job.*` event in modes `items` and `both`).',
+        },
         batch: schemaRef('WebhookBatch'),
       },
-      allOf: BATCH_EVENT_TYPES.map((t) => ({ if: { properties: { type: { const: t } } }, then: { properties: { batch: { type: 'object', properties: { status: { const: t.slice('batch.'.length) } } } } } })),
+      allOf: BATCH_EVENT_TYPES.map((t) => ({
+        if: { properties: { type: { const: t } } },
+        then: {
+          properties: { batch: { type: 'object', properties: { status: { const: t.slice('batch.'.length) } } } },
+        },
+      })),
     },
     WebhookBatch: {
-      type: 'object', additionalProperties: false,
-      required: ['id', 'status', 'operation', 'webhook_mode', 'retry_of', 'created_at', 'finished_at', 'progress', 'credits', 'items', 'results_zip_path'],
-      description: 'The batch at its terminal transition: aggregate progress, credits and each item\'s job id, state and error code (no names, options or messages).',
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'id',
+        'status',
+        'operation',
+        'webhook_mode',
+        'retry_of',
+        'created_at',
+        'finished_at',
+        'progress',
+        'credits',
+        'items',
+        'results_zip_path',
+      ],
+      description:
+        "The batch at its terminal transition: aggregate progress, credits and each item's job id, state and error code (no names, options or messages).",
       properties: {
         id: { type: 'string' },
         status: { type: 'string', enum: ['completed', 'partial', 'failed'] },
         operation: { type: 'string' },
         webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES] },
-        retry_of: { type: ['string', 'null'], description: 'The batch this one re-runs the failed items of (`retry-failed`); null otherwise.' },
+        retry_of: {
+          type: ['string', 'null'],
+          description: 'The batch this one re-runs the failed items of (`retry-failed`); null otherwise.',
+        },
         created_at: dateTime,
         finished_at: nullableDateTime,
         progress: {
-          type: 'object', additionalProperties: false, required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'],
-          properties: { total: count, queued: count, processing: count, completed: count, failed: count, cancelled: count },
+          type: 'object',
+          additionalProperties: false,
+          required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'],
+          properties: {
+            total: count,
+            queued: count,
+            processing: count,
+            completed: count,
+            failed: count,
+            cancelled: count,
+          },
         },
         credits: {
-          type: 'object', additionalProperties: false, required: ['reserved', 'charged', 'released'],
-          description: '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
+          type: 'object',
+          additionalProperties: false,
+          required: ['reserved', 'charged', 'released'],
+          description:
+            '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
           properties: { reserved: count, charged: count, released: count },
         },
         items: {
-          type: 'array', maxItems: 100, description: 'One entry per item, in item order.',
+          type: 'array',
+          maxItems: 100,
+          description: 'One entry per item, in item order.',
           items: {
-            type: 'object', additionalProperties: false, required: ['index', 'job_id', 'status', 'error_code'],
-            properties: { index: count, job_id: jobId, status: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] }, error_code: { type: ['string', 'null'] } },
+            type: 'object',
+            additionalProperties: false,
+            required: ['index', 'job_id', 'status', 'error_code'],
+            properties: {
+              index: count,
+              job_id: jobId,
+              status: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] },
+              error_code: { type: ['string', 'null'] },
+            },
           },
         },
-        results_zip_path: { type: ['string', 'null'], description: '`GET` it with your API key for the successful results; null when no item completed.' },
+        results_zip_path: {
+          type: ['string', 'null'],
+          description: '`GET` it with your API key for the successful results; null when no item completed.',
+        },
       },
     },
   };
@@ -185,16 +391,28 @@ const RESPONSES = {
 };
 
 const EVENT_DESCRIPTIONS: Record<JobEventType | BatchEventType, string> = {
-  'job.completed': 'A job named with `webhook_id` completed (a batch\'s item: when the batch\'s `webhook_mode` is `items` or `both`).',
-  'job.failed': 'A job named with `webhook_id` failed; its reservation was released (a batch\'s item: modes `items` and `both`).',
-  'batch.completed': 'Every item of a batch named with `webhook_id` completed (modes `batch`, the default, and `both`).',
+  'job.completed':
+    "A job named with `webhook_id` completed (a batch's item: when the batch's `webhook_mode` is `items` or `both`).",
+  'job.failed':
+    "A job named with `webhook_id` failed; its reservation was released (a batch's item: modes `items` and `both`).",
+  'batch.completed':
+    'Every item of a batch named with `webhook_id` completed (modes `batch`, the default, and `both`).',
   'batch.partial': 'A batch ended with at least one completed and at least one failed item (modes `batch` and `both`).',
   'batch.failed': 'Every item of a batch failed (modes `batch` and `both`).',
 };
 
-const operation = (type: string, operationId: string, description: string, schema: string, example: unknown): Schema => ({
+const operation = (
+  type: string,
+  operationId: string,
+  description: string,
+  schema: string,
+  example: unknown,
+): Schema => ({
   post: {
-    operationId, tags: ['Webhooks'], summary: `\`${type}\``, security: [],
+    operationId,
+    tags: ['Webhooks'],
+    summary: `\`${type}\``,
+    security: [],
     description: `${description} Sent once to the webhook if it is enabled when the event is recorded; a webhook disabled or deleted later gets no further attempt. ${V1_RETRY_TEXT}`,
     parameters: V1_WEBHOOK_HEADERS,
     requestBody: { required: true, content: json(schemaRef(schema), { [type]: example as Schema }) },
@@ -202,14 +420,21 @@ const operation = (type: string, operationId: string, description: string, schem
   },
 });
 
-const opId = (type: string) => `on${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+const opId = (type: string) =>
+  `on${type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}`;
 
 /** The OpenAPI 3.1 `webhooks` of `/v1`: what is POSTed to a registered webhook URL. */
 export function webhooks(): Schema {
   return {
     [TEST_PING]: {
       post: {
-        operationId: 'onTestPing', tags: ['Webhooks'], summary: `\`${TEST_PING}\``, security: [],
+        operationId: 'onTestPing',
+        tags: ['Webhooks'],
+        summary: `\`${TEST_PING}\``,
+        security: [],
         description:
           'A test delivery, sent when the platform operator runs `npm run admin -- webhooks:send-test --interface v1 --url <your URL> --tenant <company id>`; ' +
           'the command prints the webhook id (`whe_…`, the format `webhook_id` takes) and its signing secret (shown once). Signed and retried like every ' +
@@ -219,7 +444,14 @@ export function webhooks(): Schema {
         responses: RESPONSES,
       },
     },
-    ...Object.fromEntries(JOB_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'JobEvent', JOB_EVENT_EXAMPLES[t])])),
-    ...Object.fromEntries(BATCH_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'BatchEvent', BATCH_EVENT_EXAMPLES[t])])),
+    ...Object.fromEntries(
+      JOB_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'JobEvent', JOB_EVENT_EXAMPLES[t])]),
+    ),
+    ...Object.fromEntries(
+      BATCH_EVENT_TYPES.map((t) => [
+        t,
+        operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'BatchEvent', BATCH_EVENT_EXAMPLES[t]),
+      ]),
+    ),
   };
 }

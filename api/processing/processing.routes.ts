@@ -33,7 +33,14 @@ export interface ProcessingRouterDeps {
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; authFailuresPerIpPerMinute: number };
   bodyLimitJson: string;
   /** Paths of the media engines and qpdf's time limit. */
-  media: { qpdfPath: string; qpdfTimeoutMs: number; ffprobePath: string; ffmpegPath?: string; ocr?: { languages: readonly string[] }; videoMaxPixelFrames?: number };
+  media: {
+    qpdfPath: string;
+    qpdfTimeoutMs: number;
+    ffprobePath: string;
+    ffmpegPath?: string;
+    ocr?: { languages: readonly string[] };
+    videoMaxPixelFrames?: number;
+  };
   now?: () => Date;
 }
 
@@ -58,30 +65,67 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     refuseKeyInQuery(),
     authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, deps.now),
     requireApiKey(deps.db, 'v1', deps.now),
-    rateLimit(deps.db, [
-      perKey('v1:key:min', deps.rateLimits.perKeyPerMinute, 60),
-      perIp('v1:ip:min', deps.rateLimits.perIpPerMinute, 60),
-    ], deps.now),
+    rateLimit(
+      deps.db,
+      [
+        perKey('v1:key:min', deps.rateLimits.perKeyPerMinute, 60),
+        perIp('v1:ip:min', deps.rateLimits.perIpPerMinute, 60),
+      ],
+      deps.now,
+    ),
     activeCompany(deps.db),
   );
-  mountUploads(router, { db: deps.db, store: deps.store, limits: deps.limits, media: { ffprobePath: deps.media.ffprobePath, ...(deps.media.ffmpegPath ? { ffmpegPath: deps.media.ffmpegPath } : {}) }, ...(deps.now ? { now: deps.now } : {}) });
+  mountUploads(router, {
+    db: deps.db,
+    store: deps.store,
+    limits: deps.limits,
+    media: {
+      ffprobePath: deps.media.ffprobePath,
+      ...(deps.media.ffmpegPath ? { ffmpegPath: deps.media.ffmpegPath } : {}),
+    },
+    ...(deps.now ? { now: deps.now } : {}),
+  });
 
   /** POST /v1/estimate: the quote of a job body, measured on the server; starts no work. */
   // The bound on a video tool's work: VIDEO_MAX_PIXEL_FRAMES when configured, else the domain's default (QuoteDeps).
-  const video = deps.media.videoMaxPixelFrames !== undefined ? { video: videoWorkPolicy({ videoMaxPixelFrames: deps.media.videoMaxPixelFrames, ffprobePath: deps.media.ffprobePath }) } : {};
+  const video =
+    deps.media.videoMaxPixelFrames !== undefined
+      ? {
+          video: videoWorkPolicy({
+            videoMaxPixelFrames: deps.media.videoMaxPixelFrames,
+            ffprobePath: deps.media.ffprobePath,
+          }),
+        }
+      : {};
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
-    const quote = await quoteRequest({ db: deps.db, store: deps.store, qpdf: qpdfOptions(deps.media), ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}), ...video, ...(deps.now ? { now: deps.now } : {}) }, keyOf(ctx).tenantId, parseJobRequest(ctx.request.body));
+    const quote = await quoteRequest(
+      {
+        db: deps.db,
+        store: deps.store,
+        qpdf: qpdfOptions(deps.media),
+        ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}),
+        ...video,
+        ...(deps.now ? { now: deps.now } : {}),
+      },
+      keyOf(ctx).tenantId,
+      parseJobRequest(ctx.request.body),
+    );
     ctx.body = {
       operation: quote.operation,
       estimated_credits: quote.credits,
       sources: quote.sources.map((s) => ({
-        upload_id: s.upload.id, bytes: s.measure.bytes, pages: s.measure.pages, duration_seconds: s.measure.durationSeconds, credits: s.credits,
+        upload_id: s.upload.id,
+        bytes: s.measure.bytes,
+        pages: s.measure.pages,
+        duration_seconds: s.measure.durationSeconds,
+        credits: s.credits,
       })),
     };
   });
   mountCredits(router, { db: deps.db });
   mountCapabilities(router, {
-    limits: deps.limits, rateLimits: deps.rateLimits,
+    limits: deps.limits,
+    rateLimits: deps.rateLimits,
     ...(deps.media.videoMaxPixelFrames !== undefined ? { videoMaxPixelFrames: deps.media.videoMaxPixelFrames } : {}),
     ...(deps.media.ocr ? { ocrLanguages: deps.media.ocr.languages } : {}),
   });

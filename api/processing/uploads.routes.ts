@@ -9,7 +9,13 @@ import { measureSource, UnreadableSource, type MeasuredSource } from '../../adap
 import type { MediaToolOptions } from '../../adapters/media/av/media-process.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
-import { companyStoredBytes, getUpload, insertUploads, markUploadDeleted, type Upload } from '../../db/repositories/uploads.repo.js';
+import {
+  companyStoredBytes,
+  getUpload,
+  insertUploads,
+  markUploadDeleted,
+  type Upload,
+} from '../../db/repositories/uploads.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
@@ -69,7 +75,8 @@ export function uploadJson(u: Upload) {
 }
 
 /** An upload request over its size bound, declared or streamed. */
-const uploadTooLarge = (limits: UploadLimits) => new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
+const uploadTooLarge = (limits: UploadLimits) =>
+  new DomainError('payload_too_large', `An upload request holds at most ${limits.maxUploadBytes / 1_000_000} MB`);
 
 const NOT_MULTIPART = 'Uploads must be multipart/form-data (with a boundary), files in the field "files"';
 
@@ -90,7 +97,11 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
   try {
     // File names are UTF-8 (RFC 7578), as every browser sends them; busboy's default would read them as Latin-1.
     // fieldSize 0: a form field's value is never buffered; the field is refused when it ends (naming it).
-    bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: limits.maxFilesPerUpload, fileSize: limits.maxUploadBytes + 1, fieldSize: 0 } });
+    bb = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { files: limits.maxFilesPerUpload, fileSize: limits.maxUploadBytes + 1, fieldSize: 0 },
+    });
   } catch {
     return Promise.reject(new DomainError('unsupported_media_type', NOT_MULTIPART));
   }
@@ -101,13 +112,26 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
   const notAFile = (field: string | undefined, isFile: boolean) => {
     const name = field ?? '';
     if (name === 'files' && !isFile) {
-      return new DomainError('validation_failed', 'A part "files" has no filename: each part of "files" must be a file (its Content-Disposition carries a filename)', {
-        issues: [{ path: 'files', message: 'a form field, not a file (no filename)' }],
-      });
+      return new DomainError(
+        'validation_failed',
+        'A part "files" has no filename: each part of "files" must be a file (its Content-Disposition carries a filename)',
+        {
+          issues: [{ path: 'files', message: 'a form field, not a file (no filename)' }],
+        },
+      );
     }
-    return new DomainError('validation_failed', `Unexpected multipart ${isFile ? 'file field' : 'form field'} "${name}": send only files, in the field "files"`, {
-      issues: [{ path: name, message: isFile ? 'a file outside the field "files"' : 'a form field; only files are accepted' }],
-    });
+    return new DomainError(
+      'validation_failed',
+      `Unexpected multipart ${isFile ? 'file field' : 'form field'} "${name}": send only files, in the field "files"`,
+      {
+        issues: [
+          {
+            path: name,
+            message: isFile ? 'a file outside the field "files"' : 'a form field; only files are accepted',
+          },
+        ],
+      },
+    );
   };
 
   return new Promise((resolve, reject) => {
@@ -124,7 +148,8 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
       bodyBytes += chunk.length;
       if (bodyBytes > maxBodyBytes) settle(tooLarge());
     };
-    const onAbort = () => settle(new DomainError('validation_failed', 'The request was aborted before its body was complete'));
+    const onAbort = () =>
+      settle(new DomainError('validation_failed', 'The request was aborted before its body was complete'));
     const onClose = () => {
       if (!req.readableEnded) onAbort();
     };
@@ -165,18 +190,24 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
         settle(notAFile(field, info.filename !== undefined));
         return;
       }
-      const write = store.writeTemp(stream, (n) => {
-        total += n;
-        if (total > limits.maxUploadBytes) {
-          const e = tooLarge();
-          settle(e);
-          throw e;
-        }
-      }, stop.signal);
+      const write = store.writeTemp(
+        stream,
+        (n) => {
+          total += n;
+          if (total > limits.maxUploadBytes) {
+            const e = tooLarge();
+            settle(e);
+            throw e;
+          }
+        },
+        stop.signal,
+      );
       writes.push(write.then((r) => ({ field, filename: displayName(info.filename), ...r })));
     });
     bb.on('field', (field: string | undefined) => settle(notAFile(field, false)));
-    bb.on('filesLimit', () => settle(new DomainError('payload_too_large', `An upload request holds at most ${limits.maxFilesPerUpload} files`)));
+    bb.on('filesLimit', () =>
+      settle(new DomainError('payload_too_large', `An upload request holds at most ${limits.maxFilesPerUpload} files`)),
+    );
     bb.on('error', () => settle(new DomainError('validation_failed', 'The multipart body is malformed or incomplete')));
     bb.on('close', () => settle('complete'));
     req.on('data', onData).on('error', onAbort).on('close', onClose);
@@ -187,7 +218,10 @@ function receive(ctx: AppContext, store: FileStore, limits: UploadLimits): Promi
   });
 }
 
-export function mountUploads(router: Router<AppState>, deps: { db: Db; store: FileStore; limits: UploadLimits; media?: MediaToolOptions; now?: () => Date }): void {
+export function mountUploads(
+  router: Router<AppState>,
+  deps: { db: Db; store: FileStore; limits: UploadLimits; media?: MediaToolOptions; now?: () => Date },
+): void {
   const now = deps.now ?? (() => new Date());
 
   /** POST /v1/uploads: multipart field `files`, one or more files; all stored, or none. */
@@ -199,7 +233,10 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       // decompression bomb and a corrupt stream to the shapes to defend against, for no benefit.
       const coding = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase();
       if (coding !== 'identity') {
-        throw new DomainError('unsupported_media_type', `Uploads are not accepted with Content-Encoding "${coding.slice(0, 40)}"; send the files uncompressed (identity)`);
+        throw new DomainError(
+          'unsupported_media_type',
+          `Uploads are not accepted with Content-Encoding "${coding.slice(0, 40)}"; send the files uncompressed (identity)`,
+        );
       }
       const declared = ctx.request.length;
       if (declared !== undefined && declared > deps.limits.maxUploadBytes + MULTIPART_OVERHEAD) {
@@ -214,7 +251,8 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
     const companyId = keyOf(ctx).tenantId;
     const cleanup = () => Promise.all(received.map((r) => deps.store.remove(r.tempPath)));
     try {
-      if (received.length === 0) throw new DomainError('validation_failed', 'No file received; send one or more files in the field "files"');
+      if (received.length === 0)
+        throw new DomainError('validation_failed', 'No file received; send one or more files in the field "files"');
       const issues: Array<{ path: string; message: string }> = [];
       const measured: MeasuredSource[] = [];
       for (const [i, r] of received.entries()) {
@@ -226,7 +264,9 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
         }
       }
       if (issues.length) {
-        throw new DomainError('validation_failed', `Unreadable upload: ${issues.map((x) => x.message).join('; ')}`, { issues });
+        throw new DomainError('validation_failed', `Unreadable upload: ${issues.map((x) => x.message).join('; ')}`, {
+          issues,
+        });
       }
       const at = now();
       const uploads: Upload[] = received.map((r, i) => ({
@@ -243,7 +283,10 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       await deps.db.transaction(async (trx) => {
         const stored = await companyStoredBytes(trx, companyId, { lock: true });
         if (stored + incoming > deps.limits.companyQuotaBytes) {
-          throw new DomainError('payload_too_large', `Company source storage is limited to ${deps.limits.companyQuotaBytes / 1_000_000} MB; delete unused uploads first`);
+          throw new DomainError(
+            'payload_too_large',
+            `Company source storage is limited to ${deps.limits.companyQuotaBytes / 1_000_000} MB; delete unused uploads first`,
+          );
         }
         await insertUploads(trx, uploads);
         for (const [i, u] of uploads.entries()) await deps.store.commit(received[i]!.tempPath, u.id);
@@ -264,7 +307,10 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
     const upload = await getUpload(deps.db, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
     if (!upload) throw new DomainError('not_found', 'Upload not found');
     if (upload.purgedAt || upload.expiresAt.getTime() <= now().getTime()) {
-      throw new DomainError('gone', `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`);
+      throw new DomainError(
+        'gone',
+        `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`,
+      );
     }
     ctx.body = uploadJson(upload);
   });
@@ -280,7 +326,10 @@ export function mountUploads(router: Router<AppState>, deps: { db: Db; store: Fi
       const found = await getUpload(trx, companyId, ctx.params['id'] ?? '');
       if (!found) throw new DomainError('not_found', 'Upload not found');
       if (await uploadInUse(trx, companyId, found.id)) {
-        throw new DomainError('conflict', 'This upload is a source of an unfinished job; delete it after the job has ended');
+        throw new DomainError(
+          'conflict',
+          'This upload is a source of an unfinished job; delete it after the job has ended',
+        );
       }
       await markUploadDeleted(trx, companyId, found.id, now());
       return found;

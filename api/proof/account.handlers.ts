@@ -14,11 +14,22 @@ import type { MountAt, ProofDeps } from './requests.handlers.js';
 import { usageOf } from '../../services/proof/quota.js';
 
 export function contactJson(c: Contact) {
-  return { id: c.id, legal_name: c.legalName, email: c.email, address: c.address, reference: c.reference, created_at: c.createdAt.toISOString() };
+  return {
+    id: c.id,
+    legal_name: c.legalName,
+    email: c.email,
+    address: c.address,
+    reference: c.reference,
+    created_at: c.createdAt.toISOString(),
+  };
 }
 
 /** `/v1/me`, contacts and the event log. */
-export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+export function mountAccount(
+  router: Router<AppState>,
+  deps: ProofDeps,
+  idempotent: (operation: string) => Middleware<AppState>,
+): void {
   mountMe(router, deps);
   mountContacts(router, deps, idempotent);
   mountEvents(router, deps);
@@ -50,20 +61,39 @@ function mountMe(router: Router<AppState>, deps: ProofDeps): void {
       plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
       plan_ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
       limits: limits && limitsJson(limits, deps.proPerHour),
-      usage: { requests: usage.requests, invoices: usage.invoices, window_start: usage.windowStart?.toISOString() ?? null },
-      wallets: (await listVerifiedWallets(deps.db, merchant.id)).map((w) => ({ id: w.id, network: w.network, address: w.address, label: w.label })),
+      usage: {
+        requests: usage.requests,
+        invoices: usage.invoices,
+        window_start: usage.windowStart?.toISOString() ?? null,
+      },
+      wallets: (await listVerifiedWallets(deps.db, merchant.id)).map((w) => ({
+        id: w.id,
+        network: w.network,
+        address: w.address,
+        label: w.label,
+      })),
     };
   });
-
 }
 
 /** Contacts, at `/v1/contacts` (API keys) or `/contacts` (the dashboard session). */
-export function mountContacts(router: Router<AppState>, deps: ProofDeps, idempotent: (operation: string) => Middleware<AppState>, at: MountAt = { base: '/v1' }): void {
+export function mountContacts(
+  router: Router<AppState>,
+  deps: ProofDeps,
+  idempotent: (operation: string) => Middleware<AppState>,
+  at: MountAt = { base: '/v1' },
+): void {
   router.post(`${at.base}/contacts`, idempotent('contacts.create'), async (ctx) => {
     const body = parseContactCreate(ctx.request.body);
     const contact = await insertContact(
       ctx.state.trx!,
-      { merchantId: merchantOf(ctx).id, legalName: body.legal_name, email: body.email, address: body.address ?? null, reference: body.reference ?? null },
+      {
+        merchantId: merchantOf(ctx).id,
+        legalName: body.legal_name,
+        email: body.email,
+        address: body.address ?? null,
+        reference: body.reference ?? null,
+      },
       deps.now(),
     );
     ctx.state.resourceId = contact.id;
@@ -73,7 +103,12 @@ export function mountContacts(router: Router<AppState>, deps: ProofDeps, idempot
 
   router.get(`${at.base}/contacts`, async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
-    ctx.body = page('contacts', await listContacts(deps.db, merchantOf(ctx).id, limit, decodeCursor('contacts', ctx.query['before'])), limit, contactJson);
+    ctx.body = page(
+      'contacts',
+      await listContacts(deps.db, merchantOf(ctx).id, limit, decodeCursor('contacts', ctx.query['before'])),
+      limit,
+      contactJson,
+    );
   });
 
   router.get(`${at.base}/contacts/:id`, async (ctx) => {
@@ -81,7 +116,6 @@ export function mountContacts(router: Router<AppState>, deps: ProofDeps, idempot
     if (!contact) throw new DomainError('not_found', 'Contact not found');
     ctx.body = contactJson(contact);
   });
-
 }
 
 /** The event log, at `/v1/events` (API keys) or `/events` (the dashboard session). */

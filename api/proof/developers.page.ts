@@ -2,7 +2,14 @@ import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION, PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import { DELTA_MAX } from '../../domain/proof/matching-delta.js';
 import { INVOICE_STATUS_MEANINGS, REQUEST_STATUS_MEANINGS } from '../../domain/proof/statuses.js';
-import { PAID_PLANS, PLAN_LIMITS, PLAN_PRICES_USDC, RETAINED_RESPONSES_PER_ACCOUNT, TRIAL_DAYS, type PlanLimits } from '../../domain/proof/plans.js';
+import {
+  PAID_PLANS,
+  PLAN_LIMITS,
+  PLAN_PRICES_USDC,
+  RETAINED_RESPONSES_PER_ACCOUNT,
+  TRIAL_DAYS,
+  type PlanLimits,
+} from '../../domain/proof/plans.js';
 import { DEFAULT_VALID_HOURS } from '../../domain/validation/proof-request.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
 import { escapeHtml as esc } from '../http/html.js';
@@ -74,7 +81,9 @@ return respond(204);                                  // 2xx only after the comm
 
 /** A table of statuses and their meanings, from the list the API's own enums are built from. */
 const statusTable = (id: string, meanings: Readonly<Record<string, string>>) =>
-  `<table id="${id}"><tr><th>Status</th><th>Meaning</th></tr>${Object.entries(meanings).map(([s, m]) => `<tr><td><code>${esc(s)}</code></td><td>${md(m)}</td></tr>`).join('')}</table>`;
+  `<table id="${id}"><tr><th>Status</th><th>Meaning</th></tr>${Object.entries(meanings)
+    .map(([s, m]) => `<tr><td><code>${esc(s)}</code></td><td>${md(m)}</td></tr>`)
+    .join('')}</table>`;
 
 /** A plan's row; the hourly creation limit shown is the one this server enforces (its configuration). */
 const planRow = (name: string, l: PlanLimits, price: string, perHour: number) =>
@@ -144,10 +153,25 @@ A disabled destination cannot be re-enabled: delete it and create a new one.</p>
 /** GET /proof/developers: what a developer needs to integrate, rendered from the document. */
 export function developersPage(document: Obj, s: ProofDocsSettings): string {
   const schemas = obj(obj(document['components'])['schemas']);
-  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>).slice().sort((a, b) => a.status - b.status);
-  const nav = [['#auth', 'Authentication'], ['#idempotency', 'Idempotency'], ['#requests', 'Payment requests'], ['#invoices', 'Invoices'], ['#events', 'Events'],
-    ['#webhooks', 'Webhooks'], ['#endpoints', 'Endpoints'], ['#errors', 'Errors'], ['#limits', 'Limits'], [OPENAPI_PATH, 'OpenAPI']] as const;
-  return htmlPage('Payment requests API /proof/v1: developer documentation', nav, `
+  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>)
+    .slice()
+    .sort((a, b) => a.status - b.status);
+  const nav = [
+    ['#auth', 'Authentication'],
+    ['#idempotency', 'Idempotency'],
+    ['#requests', 'Payment requests'],
+    ['#invoices', 'Invoices'],
+    ['#events', 'Events'],
+    ['#webhooks', 'Webhooks'],
+    ['#endpoints', 'Endpoints'],
+    ['#errors', 'Errors'],
+    ['#limits', 'Limits'],
+    [OPENAPI_PATH, 'OpenAPI'],
+  ] as const;
+  return htmlPage(
+    'Payment requests API /proof/v1: developer documentation',
+    nav,
+    `
 <h1>Payment requests, invoices and webhooks</h1>
 <p class="muted">Interface version ${PROOF_API_VERSION}, paths under <code>/proof/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a>
 (OpenAPI 3.1, with the webhooks). This page: <code>${DEVELOPERS_PATH}</code>.</p>
@@ -253,5 +277,6 @@ ${s.rateLimits.proPerHour} payment-request creations in any 60 minutes (only cre
 
 <h2 id="versioning">Versioning</h2>
 <p>This is interface version <code>${PROOF_API_VERSION}</code> (<code>api_version</code> in <code>/proof/v1/me</code> and in every event) under the
-path prefix <code>/v1</code>. Additive fields may appear at any time: ignore fields you do not know, and reject event versions you do not support.</p>`);
+path prefix <code>/v1</code>. Additive fields may appear at any time: ignore fields you do not know, and reject event versions you do not support.</p>`,
+  );
 }

@@ -12,5 +12,10 @@ import { DEVELOPERS_PATH, OPENAPI_PATH, proofOpenApi, type ProofDocsSettings } f
  */
 export function mountProofDocs(router: Router<AppState>, settings: ProofDocsSettings): void {
   const document = proofOpenApi({ rateLimits: settings.rateLimits, bodyLimitJson: settings.bodyLimitJson });
-  mountDocumentRoutes(router, { documentPath: OPENAPI_PATH.slice('/proof'.length), pagePath: DEVELOPERS_PATH.slice('/proof'.length), document, page: developersPage(document, settings) });
+  mountDocumentRoutes(router, {
+    documentPath: OPENAPI_PATH.slice('/proof'.length),
+    pagePath: DEVELOPERS_PATH.slice('/proof'.length),
+    document,
+    page: developersPage(document, settings),
+  });
 }

@@ -10,7 +10,14 @@ import { renderInvoicePdf } from '../../adapters/documents/invoice-pdf.js';
 import { newId, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import { getContact } from '../../db/repositories/contacts.repo.js';
-import { getInvoice, insertInvoice, listInvoices, lockInvoice, nextInvoiceNumber, type Invoice } from '../../db/repositories/invoices.repo.js';
+import {
+  getInvoice,
+  insertInvoice,
+  listInvoices,
+  lockInvoice,
+  nextInvoiceNumber,
+  type Invoice,
+} from '../../db/repositories/invoices.repo.js';
 import { queueInvoiceMail } from '../../db/repositories/invoice-mail.repo.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
@@ -49,7 +56,12 @@ export function invoiceJson(i: Invoice, r: PaymentRequest) {
     network: r.network,
     due_date: i.dueDate,
     issued_at: i.issuedAt.toISOString(),
-    items: i.lines.map((l) => ({ description: l.description, quantity: l.quantity, unit_usdc: formatUsdc(BigInt(l.unit_atomic)), amount_usdc: formatUsdc(BigInt(l.line_total_atomic)) })),
+    items: i.lines.map((l) => ({
+      description: l.description,
+      quantity: l.quantity,
+      unit_usdc: formatUsdc(BigInt(l.unit_atomic)),
+      amount_usdc: formatUsdc(BigInt(l.line_total_atomic)),
+    })),
     subtotal_usdc: formatUsdc(i.subtotalAtomic),
     tax_mode: i.taxMode,
     tax_rate: i.taxRate,
@@ -67,16 +79,27 @@ export function invoiceJson(i: Invoice, r: PaymentRequest) {
   };
 }
 
-const sendBody = z.strictObject({ user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }) });
+const sendBody = z.strictObject({
+  user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }),
+});
 
-export async function loadInvoice(deps: InvoiceDeps, merchantId: string, id: string): Promise<{ invoice: Invoice; request: PaymentRequest }> {
+export async function loadInvoice(
+  deps: InvoiceDeps,
+  merchantId: string,
+  id: string,
+): Promise<{ invoice: Invoice; request: PaymentRequest }> {
   const invoice = await getInvoice(deps.db, merchantId, id);
   const request = invoice ? await getPaymentRequest(deps.db, merchantId, invoice.requestId) : null;
   if (!invoice || !request) throw new DomainError('not_found', 'Invoice not found');
   return { invoice, request };
 }
 
-export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idempotent: (operation: string) => Middleware<AppState>, at: MountAt = { base: '/v1' }): void {
+export function mountInvoices(
+  router: Router<AppState>,
+  deps: InvoiceDeps,
+  idempotent: (operation: string) => Middleware<AppState>,
+  at: MountAt = { base: '/v1' },
+): void {
   /**
    * POST /v1/invoices: one invoice, exactly one payment request for its total, `payment_request.created` and
    * `invoice.issued`, and the merchant document rendered once and stored with its hash. Consumes one request
@@ -89,7 +112,8 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     const merchantId = merchantOf(ctx).id;
     const now = deps.now();
     const today = now.toISOString().slice(0, 10);
-    if (body.due_date < today) invalidBody([{ path: 'due_date', message: `must not be before the issue date (${today})` }]);
+    if (body.due_date < today)
+      invalidBody([{ path: 'due_date', message: `must not be before the issue date (${today})` }]);
     const contact = await getContact(trx, merchantId, body.customer_id);
     if (!contact) throw bodyIdNotFound('customer_id', 'no contact with this id in this account');
 
@@ -109,7 +133,12 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
       now,
       { perHour: deps.proPerHour, invoiceId: id, needInvoices: 1, dueDate: body.due_date },
     );
-    const buyer = { legal_name: contact.legalName, email: contact.email, address: contact.address ?? undefined, reference: contact.reference ?? undefined };
+    const buyer = {
+      legal_name: contact.legalName,
+      email: contact.email,
+      address: contact.address ?? undefined,
+      reference: contact.reference ?? undefined,
+    };
     const issuer = { name: merchant.name };
     const pdf = await renderInvoicePdf({
       number,
@@ -160,9 +189,21 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
       merchantId,
       type: 'invoice.issued',
       occurredAt: now,
-      data: invoiceData({ id, requestId: request.id, number, status: invoice.status, network: request.network, amountAtomic: request.amountAtomic, txHash: null }),
+      data: invoiceData({
+        id,
+        requestId: request.id,
+        number,
+        status: invoice.status,
+        network: request.network,
+        amountAtomic: request.amountAtomic,
+        txHash: null,
+      }),
     });
-    if (deps.workflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, { kind: 'invoice-lifecycle', input: { invoiceId: id } });
+    if (deps.workflows)
+      await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, {
+        kind: 'invoice-lifecycle',
+        input: { invoiceId: id },
+      });
     ctx.state.resourceId = id;
     ctx.status = 201;
     ctx.body = invoiceJson(invoice, request);
@@ -181,13 +222,16 @@ export function mountInvoices(router: Router<AppState>, deps: InvoiceDeps, idemp
     const { invoice, request } = await loadInvoice(deps, merchantOf(ctx).id, ctx.params['id'] ?? '');
     ctx.body = invoiceJson(invoice, request);
   });
-
 }
 
 /**
  * POST /v1/invoices/{id}/send (API keys only: the approval assertion is stored with the key that made it).
  */
-export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, idempotent: (operation: string) => Middleware<AppState>): void {
+export function mountInvoiceSend(
+  router: Router<AppState>,
+  deps: InvoiceDeps,
+  idempotent: (operation: string) => Middleware<AppState>,
+): void {
   /**
    * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
    * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for
@@ -204,8 +248,18 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
     const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
     if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
     const mailId = newId('mail');
-    const mail = await queueInvoiceMail(trx, { id: mailId, invoiceId: invoice.id, merchantId, apiKeyId: keyOf(ctx).id, now: deps.now() });
-    if (mail.created && deps.mailWorkflows) await startAfterCommit(trx, ctx.state.afterCommit!, deps.mailWorkflows, { kind: 'invoice-mail', input: { mailId } });
+    const mail = await queueInvoiceMail(trx, {
+      id: mailId,
+      invoiceId: invoice.id,
+      merchantId,
+      apiKeyId: keyOf(ctx).id,
+      now: deps.now(),
+    });
+    if (mail.created && deps.mailWorkflows)
+      await startAfterCommit(trx, ctx.state.afterCommit!, deps.mailWorkflows, {
+        kind: 'invoice-mail',
+        input: { mailId },
+      });
     ctx.body = { id: invoice.id, mail_status: mail.status };
   });
 }

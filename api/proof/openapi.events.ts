@@ -14,14 +14,38 @@ import { EVENT_EXAMPLES, EVENT_IDS, EXAMPLES } from './openapi.examples.js';
 
 /** What emits each event type, and when. */
 export const EVENT_DOCS: Readonly<Record<ProofEventType, { schema: string; data: string; when: string }>> = {
-  'payment_request.created': { schema: 'PaymentRequestCreatedEvent', data: 'PaymentRequestCreatedData', when: 'A payment request was created, directly or by an invoice.' },
-  'invoice.issued': { schema: 'InvoiceIssuedEvent', data: 'InvoiceEventData', when: 'An invoice was created (after the `payment_request.created` of its request).' },
-  'invoice.voided': { schema: 'InvoiceVoidedEvent', data: 'InvoiceEventData', when: 'An issued invoice was voided (its creation allowance is not restored).' },
-  'payment.confirmed': { schema: 'PaymentConfirmedEvent', data: 'PaymentConfirmedData', when: 'A payment request moved into `PAID` on matching verified transfer evidence.' },
-  'invoice.paid': { schema: 'InvoicePaidEvent', data: 'InvoiceEventData', when: 'The payment request of an invoice moved into `PAID` (emitted together with `payment.confirmed`; count revenue from one of them).' },
+  'payment_request.created': {
+    schema: 'PaymentRequestCreatedEvent',
+    data: 'PaymentRequestCreatedData',
+    when: 'A payment request was created, directly or by an invoice.',
+  },
+  'invoice.issued': {
+    schema: 'InvoiceIssuedEvent',
+    data: 'InvoiceEventData',
+    when: 'An invoice was created (after the `payment_request.created` of its request).',
+  },
+  'invoice.voided': {
+    schema: 'InvoiceVoidedEvent',
+    data: 'InvoiceEventData',
+    when: 'An issued invoice was voided (its creation allowance is not restored).',
+  },
+  'payment.confirmed': {
+    schema: 'PaymentConfirmedEvent',
+    data: 'PaymentConfirmedData',
+    when: 'A payment request moved into `PAID` on matching verified transfer evidence.',
+  },
+  'invoice.paid': {
+    schema: 'InvoicePaidEvent',
+    data: 'InvoiceEventData',
+    when: 'The payment request of an invoice moved into `PAID` (emitted together with `payment.confirmed`; count revenue from one of them).',
+  },
 };
 
-const INVOICE_STATUS_OF: Partial<Record<ProofEventType, string>> = { 'invoice.issued': 'issued', 'invoice.voided': 'voided', 'invoice.paid': 'paid' };
+const INVOICE_STATUS_OF: Partial<Record<ProofEventType, string>> = {
+  'invoice.issued': 'issued',
+  'invoice.voided': 'voided',
+  'invoice.paid': 'paid',
+};
 const atomic = (description: string): Schema => ({ type: 'string', pattern: '^[0-9]{1,24}$', description });
 const id = (prefix: string): Schema => ({ type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` });
 
@@ -29,7 +53,9 @@ function envelope(type: ProofEventType): Schema {
   const d = EVENT_DOCS[type];
   const status = INVOICE_STATUS_OF[type];
   return {
-    type: 'object', additionalProperties: false, required: ['id', 'api_version', 'type', 'occurred_at', 'data'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'api_version', 'type', 'occurred_at', 'data'],
     description: d.when,
     properties: {
       id: schemaRef('EventId'),
@@ -37,7 +63,11 @@ function envelope(type: ProofEventType): Schema {
       type: { type: 'string', const: type },
       occurred_at: { type: 'integer', minimum: 0, description: 'Unix seconds.' },
       data: status
-        ? { type: 'object', $ref: `#/components/schemas/${d.data}`, properties: { status: { type: 'string', const: status } } }
+        ? {
+            type: 'object',
+            $ref: `#/components/schemas/${d.data}`,
+            properties: { status: { type: 'string', const: status } },
+          }
         : schemaRef(d.data),
     },
   };
@@ -45,9 +75,15 @@ function envelope(type: ProofEventType): Schema {
 
 export function eventSchemas(): Record<string, Schema> {
   return {
-    EventId: { ...id('evt'), description: 'Event id: `evt_` and 20 letters or digits; equals the `X-Service-Event-Id` header. Deduplicate on it.' },
+    EventId: {
+      ...id('evt'),
+      description:
+        'Event id: `evt_` and 20 letters or digits; equals the `X-Service-Event-Id` header. Deduplicate on it.',
+    },
     PaymentRequestCreatedData: {
-      type: 'object', additionalProperties: false, required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status'],
       properties: {
         request_id: schemaRef('RequestId'),
         network: schemaRef('Network'),
@@ -57,19 +93,23 @@ export function eventSchemas(): Record<string, Schema> {
       },
     },
     InvoiceEventData: {
-      type: 'object', additionalProperties: false, required: ['invoice_id', 'request_id', 'number', 'status', 'network', 'amount_atomic', 'tx_hash'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['invoice_id', 'request_id', 'number', 'status', 'network', 'amount_atomic', 'tx_hash'],
       properties: {
         invoice_id: schemaRef('InvoiceId'),
         request_id: schemaRef('RequestId'),
         number: { type: 'string', pattern: '^INV-[0-9]{6,}$' },
         status: { type: 'string', enum: ['issued', 'voided', 'paid'] },
         network: schemaRef('Network'),
-        amount_atomic: atomic('The exact amount to pay of the invoice\'s payment request, atomic USDC.'),
+        amount_atomic: atomic("The exact amount to pay of the invoice's payment request, atomic USDC."),
         tx_hash: { type: ['string', 'null'], description: 'The paying transaction; null before settlement.' },
       },
     },
     PaymentConfirmedData: {
-      type: 'object', additionalProperties: false, required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status', 'tx_hash', 'verified_at'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status', 'tx_hash', 'verified_at'],
       properties: {
         request_id: schemaRef('RequestId'),
         network: schemaRef('Network'),
@@ -82,20 +122,40 @@ export function eventSchemas(): Record<string, Schema> {
     },
     ...Object.fromEntries(PROOF_EVENT_TYPES.map((t) => [EVENT_DOCS[t].schema, envelope(t)])),
     Event: {
-      description: 'An event: the envelope and the `data` of its `type`. Accept unknown additive fields; reject unsupported `api_version` values.',
+      description:
+        'An event: the envelope and the `data` of its `type`. Accept unknown additive fields; reject unsupported `api_version` values.',
       oneOf: PROOF_EVENT_TYPES.map((t) => schemaRef(EVENT_DOCS[t].schema)),
     },
     EventList: {
-      type: 'object', additionalProperties: false, required: ['data', 'next_cursor'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'next_cursor'],
       properties: {
         data: {
-          type: 'array', maxItems: 100, description: 'Oldest first; each event\'s bytes are exactly those of its webhook body.',
+          type: 'array',
+          maxItems: 100,
+          description: "Oldest first; each event's bytes are exactly those of its webhook body.",
           items: {
-            type: 'object', additionalProperties: false, required: ['cursor', 'event'],
-            properties: { cursor: { type: 'integer', minimum: 1, description: 'Increasing position in your own event log, numbered per account (it tells nothing about other accounts).' }, event: schemaRef('Event') },
+            type: 'object',
+            additionalProperties: false,
+            required: ['cursor', 'event'],
+            properties: {
+              cursor: {
+                type: 'integer',
+                minimum: 1,
+                description:
+                  'Increasing position in your own event log, numbered per account (it tells nothing about other accounts).',
+              },
+              event: schemaRef('Event'),
+            },
           },
         },
-        next_cursor: { type: 'integer', minimum: 0, description: 'Pass as `after` to poll for newer events: the last cursor returned, or `after` itself when nothing is new.' },
+        next_cursor: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Pass as `after` to poll for newer events: the last cursor returned, or `after` itself when nothing is new.',
+        },
       },
     },
   };
@@ -107,41 +167,84 @@ export const RETRY_TEXT =
   `Up to ${proofProfile.maxAttempts} attempts; after a retryable failure the next one waits ${proofProfile.delaysSeconds.map(minutes).join(', ')} minutes. ` +
   'Timestamp and signature are fresh on every attempt; the event id and delivery id stay the same.';
 
-const headerParam = (name: string, description: string, schema: Schema, example: string): Schema => ({ name, in: 'header', required: true, description, schema, example });
+const headerParam = (name: string, description: string, schema: Schema, example: string): Schema => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema,
+  example,
+});
 
 /** The webhook headers (spec section 6), as `activities/webhooks.activities.ts` sends them for /proof. */
 export const WEBHOOK_HEADERS: Schema[] = [
-  headerParam('X-Service-Timestamp', `Unix seconds of this attempt. Reject it when it is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock.`, { type: 'string', pattern: '^[0-9]{1,12}$' }, '1763889342'),
+  headerParam(
+    'X-Service-Timestamp',
+    `Unix seconds of this attempt. Reject it when it is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock.`,
+    { type: 'string', pattern: '^[0-9]{1,12}$' },
+    '1763889342',
+  ),
   headerParam(
     'X-Service-Signature',
     `\`${SIGNATURE_VERSION}=\` and the lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of the timestamp, a dot and the raw body bytes. Compare in constant time before parsing the body.`,
     { type: 'string', pattern: `^${SIGNATURE_VERSION}=[0-9a-f]{64}$` },
     `${SIGNATURE_VERSION}=6d1f0f3c0e1b2a3948576a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f801`,
   ),
-  headerParam('X-Service-Event-Id', 'The event id; equals the body\'s `id`. Stable across attempts: deduplicate on it.', { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$' }, EVENT_IDS['payment.confirmed']),
-  headerParam('X-Service-Delivery-Id', 'This delivery (one event to one destination); stable across attempts and manual retries.', { type: 'string', pattern: '^dlv_[A-Za-z0-9]{20}$' }, EXAMPLES.delivery),
-  headerParam('X-Service-Key-Version', 'Version of the signing secret used; it increases when the secret is rotated.', { type: 'string', pattern: '^[0-9]{1,9}$' }, '1'),
+  headerParam(
+    'X-Service-Event-Id',
+    "The event id; equals the body's `id`. Stable across attempts: deduplicate on it.",
+    { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$' },
+    EVENT_IDS['payment.confirmed'],
+  ),
+  headerParam(
+    'X-Service-Delivery-Id',
+    'This delivery (one event to one destination); stable across attempts and manual retries.',
+    { type: 'string', pattern: '^dlv_[A-Za-z0-9]{20}$' },
+    EXAMPLES.delivery,
+  ),
+  headerParam(
+    'X-Service-Key-Version',
+    'Version of the signing secret used; it increases when the secret is rotated.',
+    { type: 'string', pattern: '^[0-9]{1,9}$' },
+    '1',
+  ),
 ];
 
 /** The OpenAPI 3.1 `webhooks`: one POST per event type to your destination. */
 export function webhooks(): Schema {
-  return Object.fromEntries(PROOF_EVENT_TYPES.map((type) => {
-    const d = EVENT_DOCS[type];
-    const opId = `on${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
-    return [type, {
-      post: {
-        operationId: opId, tags: ['Webhooks'], summary: `\`${type}\``, security: [],
-        description: `${d.when} Sent to every enabled destination of your account subscribed to it. ${RETRY_TEXT}`,
-        parameters: WEBHOOK_HEADERS,
-        requestBody: { required: true, content: json(schemaRef(d.schema), { [type]: EVENT_EXAMPLES[type] }) },
-        responses: {
-          '2XX': { description: 'Delivered. Answer 2xx only after you have verified the signature and committed the event id with its effect.' },
-          '408': { description: 'Retried.' },
-          '429': { description: 'Retried.' },
-          '5XX': { description: 'Retried (so are network errors and timeouts).' },
-          default: { description: 'Any other status, including redirects (never followed), ends the delivery as failed.' },
+  return Object.fromEntries(
+    PROOF_EVENT_TYPES.map((type) => {
+      const d = EVENT_DOCS[type];
+      const opId = `on${type
+        .split(/[._]/)
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('')}`;
+      return [
+        type,
+        {
+          post: {
+            operationId: opId,
+            tags: ['Webhooks'],
+            summary: `\`${type}\``,
+            security: [],
+            description: `${d.when} Sent to every enabled destination of your account subscribed to it. ${RETRY_TEXT}`,
+            parameters: WEBHOOK_HEADERS,
+            requestBody: { required: true, content: json(schemaRef(d.schema), { [type]: EVENT_EXAMPLES[type] }) },
+            responses: {
+              '2XX': {
+                description:
+                  'Delivered. Answer 2xx only after you have verified the signature and committed the event id with its effect.',
+              },
+              '408': { description: 'Retried.' },
+              '429': { description: 'Retried.' },
+              '5XX': { description: 'Retried (so are network errors and timeouts).' },
+              default: {
+                description: 'Any other status, including redirects (never followed), ends the delivery as failed.',
+              },
+            },
+          },
         },
-      },
-    }];
-  }));
+      ];
+    }),
+  );
 }

@@ -36,7 +36,13 @@ const ISSUED_AT = '2025-11-22T09:05:00.000Z';
 const VERIFIED_AT = '2025-11-23T10:15:42.000Z';
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-export const requestCreateExample: Schema = { wallet_id: EXAMPLES.wallet, amount_usdc: '12.5', description: 'Consulting, November', customer_label: 'ACME GmbH', valid_hours: 48 };
+export const requestCreateExample: Schema = {
+  wallet_id: EXAMPLES.wallet,
+  amount_usdc: '12.5',
+  description: 'Consulting, November',
+  customer_label: 'ACME GmbH',
+  valid_hours: 48,
+};
 
 export const requestExample = (over: Schema = {}): Schema => ({
   id: EXAMPLES.request,
@@ -60,8 +66,17 @@ export const requestExample = (over: Schema = {}): Schema => ({
   ...over,
 });
 
-export const contactCreateExample: Schema = { legal_name: 'Buyer GmbH', email: 'ap@buyer.example', address: 'Hauptstr. 1, 10115 Berlin', reference: 'C-77' };
-export const contactExample: Schema = { id: EXAMPLES.contact, ...contactCreateExample, created_at: '2025-11-20T16:30:12.004Z' };
+export const contactCreateExample: Schema = {
+  legal_name: 'Buyer GmbH',
+  email: 'ap@buyer.example',
+  address: 'Hauptstr. 1, 10115 Berlin',
+  reference: 'C-77',
+};
+export const contactExample: Schema = {
+  id: EXAMPLES.contact,
+  ...contactCreateExample,
+  created_at: '2025-11-20T16:30:12.004Z',
+};
 
 export const invoiceCreateExample: Schema = {
   customer_id: EXAMPLES.contact,
@@ -114,27 +129,63 @@ export const meExample: Schema = {
   name: 'Acme Studio',
   plan: 'business',
   plan_ends_at: '2025-12-15T08:00:00.000Z',
-  limits: { requests_per_period: 200, invoices_per_period: 200, keys: 3, destinations: 3, max_valid_hours: 720, requests_per_hour: null },
+  limits: {
+    requests_per_period: 200,
+    invoices_per_period: 200,
+    keys: 3,
+    destinations: 3,
+    max_valid_hours: 720,
+    requests_per_hour: null,
+  },
   usage: { requests: 17, invoices: 5, window_start: '2025-10-23T09:05:00.000Z' },
   wallets: [
     { id: EXAMPLES.wallet, network: 'base', address: EXAMPLES.payTo, label: 'Main' },
-    { id: EXAMPLES.solanaWallet, network: 'solana', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', label: null },
+    {
+      id: EXAMPLES.solanaWallet,
+      network: 'solana',
+      address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      label: null,
+    },
   ],
 };
 
 const invoiceData = (status: string, txHash: string | null): Schema => ({
-  invoice_id: EXAMPLES.invoice, request_id: EXAMPLES.invoiceRequest, number: 'INV-000001', status, network: 'base', amount_atomic: '442084989', tx_hash: txHash,
+  invoice_id: EXAMPLES.invoice,
+  request_id: EXAMPLES.invoiceRequest,
+  number: 'INV-000001',
+  status,
+  network: 'base',
+  amount_atomic: '442084989',
+  tx_hash: txHash,
 });
 
 /** One example event of each type, as the event list and webhooks carry it. */
 export const EVENT_EXAMPLES: Readonly<Record<ProofEventType, Schema>> = (() => {
-  const event = (type: ProofEventType, at: string, data: Schema): Schema => ({ id: EVENT_IDS[type], api_version: PROOF_API_VERSION, type, occurred_at: unix(at), data });
+  const event = (type: ProofEventType, at: string, data: Schema): Schema => ({
+    id: EVENT_IDS[type],
+    api_version: PROOF_API_VERSION,
+    type,
+    occurred_at: unix(at),
+    data,
+  });
   return {
-    'payment_request.created': event('payment_request.created', ISSUED_AT, { request_id: EXAMPLES.invoiceRequest, network: 'base', amount_atomic: '442084989', quoted_amount_atomic: '442084988', status: 'AWAITING' }),
+    'payment_request.created': event('payment_request.created', ISSUED_AT, {
+      request_id: EXAMPLES.invoiceRequest,
+      network: 'base',
+      amount_atomic: '442084989',
+      quoted_amount_atomic: '442084988',
+      status: 'AWAITING',
+    }),
     'invoice.issued': event('invoice.issued', ISSUED_AT, invoiceData('issued', null)),
     'invoice.voided': event('invoice.voided', '2025-11-22T11:40:00.000Z', invoiceData('voided', null)),
     'payment.confirmed': event('payment.confirmed', VERIFIED_AT, {
-      request_id: EXAMPLES.invoiceRequest, network: 'base', amount_atomic: '442084989', quoted_amount_atomic: '442084988', status: 'PAID', tx_hash: EXAMPLES.txHash, verified_at: VERIFIED_AT,
+      request_id: EXAMPLES.invoiceRequest,
+      network: 'base',
+      amount_atomic: '442084989',
+      quoted_amount_atomic: '442084988',
+      status: 'PAID',
+      tx_hash: EXAMPLES.txHash,
+      verified_at: VERIFIED_AT,
     }),
     'invoice.paid': event('invoice.paid', VERIFIED_AT, invoiceData('paid', EXAMPLES.txHash)),
   };

@@ -3,7 +3,12 @@ import { idRegex } from '../../domain/ids.js';
 import type { Db } from '../../db/connection.js';
 import { getPaymentRequestForPage } from '../../db/repositories/payment-requests.repo.js';
 import type { AppState } from '../http/context.js';
-import { PAYMENT_PAGE_HEADERS, paymentPageHtml, renderPaymentPageNotFound, renderPaymentPageSuspended } from './payment-page.js';
+import {
+  PAYMENT_PAGE_HEADERS,
+  paymentPageHtml,
+  renderPaymentPageNotFound,
+  renderPaymentPageSuspended,
+} from './payment-page.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 /**
@@ -26,7 +31,14 @@ export function mountPaymentPage(router: Router<AppState>, db: Db, now: () => Da
     if (!found.merchantActive) {
       ctx.status = 403;
       ctx.body = renderPaymentPageSuspended({
-        merchantName: found.merchantName, requestId: r.id, status: r.status, description: r.description, customerLabel: r.customerLabel, expiresAt: r.expiresAt, paidAt: r.verifiedAt, now: now(),
+        merchantName: found.merchantName,
+        requestId: r.id,
+        status: r.status,
+        description: r.description,
+        customerLabel: r.customerLabel,
+        expiresAt: r.expiresAt,
+        paidAt: r.verifiedAt,
+        now: now(),
       });
       return;
     }

@@ -120,23 +120,39 @@ export function relativeTime(target: Date, now: Date): string {
 const time = (d: Date) => `<time datetime="${esc(isoUtc(d))}">${esc(readableUtc(d))}</time>`;
 
 function statusBox(v: PaymentPageView, status: PaymentPageStatus, amount: string, networkName: string): string {
-  const box = (title: string, text: string) => `<div class="status s-${status}" role="status"><strong>${title}</strong>${text}</div>`;
+  const box = (title: string, text: string) =>
+    `<div class="status s-${status}" role="status"><strong>${title}</strong>${text}</div>`;
   switch (status) {
     case 'AWAITING':
-      return box('Waiting for payment', `Send exactly <b>${esc(amount)} USDC</b> on ${esc(networkName)} to the address below before ${time(v.expiresAt)}.
-This page shows the payment once it is confirmed on chain; reload it to check.`);
+      return box(
+        'Waiting for payment',
+        `Send exactly <b>${esc(amount)} USDC</b> on ${esc(networkName)} to the address below before ${time(v.expiresAt)}.
+This page shows the payment once it is confirmed on chain; reload it to check.`,
+      );
     case 'REVIEW':
-      return box('Payment received, being reviewed', `A payment for this request has been received and is being reviewed before it is confirmed.
-Do not pay again.`);
+      return box(
+        'Payment received, being reviewed',
+        `A payment for this request has been received and is being reviewed before it is confirmed.
+Do not pay again.`,
+      );
     case 'PAID':
-      return box('Paid', `This request has been paid${v.paidAt ? ` on ${time(v.paidAt)}` : ''}. Do not pay again.<br>
-Transaction hash: ${v.txHash ? `<code class="addr">${esc(v.txHash)}</code>` : '<span class="muted">not available</span>'}`);
+      return box(
+        'Paid',
+        `This request has been paid${v.paidAt ? ` on ${time(v.paidAt)}` : ''}. Do not pay again.<br>
+Transaction hash: ${v.txHash ? `<code class="addr">${esc(v.txHash)}</code>` : '<span class="muted">not available</span>'}`,
+      );
     case 'EXPIRED':
-      return box('Expired: do not pay', `This payment request expired on ${time(v.expiresAt)}. A payment sent now may not be recognised.
-Ask ${esc(v.merchantName)} for a new payment request.`);
+      return box(
+        'Expired: do not pay',
+        `This payment request expired on ${time(v.expiresAt)}. A payment sent now may not be recognised.
+Ask ${esc(v.merchantName)} for a new payment request.`,
+      );
     case 'VOIDED':
-      return box('Voided: do not pay', `${esc(v.merchantName)} voided the invoice of this payment request: it can no longer be paid, and a
-payment sent now is not accepted as payment of it. Ask ${esc(v.merchantName)} if you still owe anything.`);
+      return box(
+        'Voided: do not pay',
+        `${esc(v.merchantName)} voided the invoice of this payment request: it can no longer be paid, and a
+payment sent now is not accepted as payment of it. Ask ${esc(v.merchantName)} if you still owe anything.`,
+      );
   }
 }
 
@@ -151,19 +167,26 @@ export function renderPaymentPage(view: PaymentPageView, qr: string | null): str
   const delta = view.amountAtomic - view.quotedAmountAtomic;
   const networkName = NETWORK_NAMES[view.network];
   const info = networkInfo(view.network);
-  const token = info.kind === 'evm' ? { label: 'USDC token contract', address: info.usdc } : { label: 'USDC mint', address: info.usdcMint };
-  const matching = delta > 0n
-    ? ` (the requested ${esc(formatUsdc(view.quotedAmountAtomic))} USDC plus ${esc(formatUsdc(delta))} USDC)`
-    : '';
+  const token =
+    info.kind === 'evm'
+      ? { label: 'USDC token contract', address: info.usdc }
+      : { label: 'USDC mint', address: info.usdcMint };
+  const matching =
+    delta > 0n
+      ? ` (the requested ${esc(formatUsdc(view.quotedAmountAtomic))} USDC plus ${esc(formatUsdc(delta))} USDC)`
+      : '';
   const uri = payable ? paymentUri(view) : null;
 
-  const payBlock = payable && qr && uri
-    ? `<div class="qr" role="img" aria-label="QR code of the payment: ${esc(amount)} USDC on ${esc(networkName)}">${qr}</div>
+  const payBlock =
+    payable && qr && uri
+      ? `<div class="qr" role="img" aria-label="QR code of the payment: ${esc(amount)} USDC on ${esc(networkName)}">${qr}</div>
 <p class="note muted">Scan with a wallet that supports ${info.kind === 'evm' ? 'EIP-681 payment links' : 'Solana Pay'}, or <a href="${esc(uri)}">open the payment link in a wallet app</a>.
 Check the amount, network and address in your wallet before you confirm.</p>`
-    : '';
+      : '';
 
-  return layout(`Payment request from ${view.merchantName}`, `
+  return layout(
+    `Payment request from ${view.merchantName}`,
+    `
 <h1>Payment request from ${esc(view.merchantName)}</h1>
 ${view.customerLabel ? `<p>For: <strong>${esc(view.customerLabel)}</strong></p>` : ''}
 <p class="desc">${esc(view.description)}</p>
@@ -171,9 +194,11 @@ ${statusBox(view, status, amount, networkName)}
 <section class="${payable ? 'payable' : 'inactive'}">
 <h2>${payable ? 'Pay exactly' : 'Amount requested'}</h2>
 <p class="amount">${esc(amount)} USDC</p>
-<p class="note">This amount includes a small unique matching amount${matching} so that ${payable
-    ? 'your payment can be recognised.\nPay exactly this amount, with all six decimals: a rounded or different amount may not be recognised.'
-    : 'the payment can be recognised.'}</p>
+<p class="note">This amount includes a small unique matching amount${matching} so that ${
+      payable
+        ? 'your payment can be recognised.\nPay exactly this amount, with all six decimals: a rounded or different amount may not be recognised.'
+        : 'the payment can be recognised.'
+    }</p>
 ${payBlock}
 <h2>Payment details</h2>
 <dl>
@@ -186,7 +211,8 @@ ${payBlock}
 <dt>Reference</dt><dd><code>${esc(view.requestId)}</code></dd>
 </dl>
 </section>
-<p class="note muted">This page never asks for a private key, seed phrase or wallet password. Payment is confirmed only from the transfer on chain.</p>`);
+<p class="note muted">This page never asks for a private key, seed phrase or wallet password. Payment is confirmed only from the transfer on chain.</p>`,
+  );
 }
 
 /** Renders the page with its QR code (built only while the request can be paid). */
@@ -202,14 +228,22 @@ export async function paymentPageHtml(view: PaymentPageView): Promise<string> {
  * AWAITING before its expiry). A payment already confirmed or under review is still said so, so a payer who
  * paid is not told to pay again.
  */
-export function renderPaymentPageSuspended(view: Pick<PaymentPageView, 'merchantName' | 'requestId' | 'status' | 'description' | 'customerLabel' | 'expiresAt' | 'paidAt' | 'now'>): string {
+export function renderPaymentPageSuspended(
+  view: Pick<
+    PaymentPageView,
+    'merchantName' | 'requestId' | 'status' | 'description' | 'customerLabel' | 'expiresAt' | 'paidAt' | 'now'
+  >,
+): string {
   const status = displayedStatus(view);
-  const settled = status === 'PAID'
-    ? `<p>A payment for this request was confirmed${view.paidAt ? ` on ${time(view.paidAt)}` : ''}: do not pay again.</p>`
-    : status === 'REVIEW'
-      ? '<p>A payment for this request was received and is being reviewed: do not pay again.</p>'
-      : '';
-  return layout(`Payment request from ${view.merchantName}`, `
+  const settled =
+    status === 'PAID'
+      ? `<p>A payment for this request was confirmed${view.paidAt ? ` on ${time(view.paidAt)}` : ''}: do not pay again.</p>`
+      : status === 'REVIEW'
+        ? '<p>A payment for this request was received and is being reviewed: do not pay again.</p>'
+        : '';
+  return layout(
+    `Payment request from ${view.merchantName}`,
+    `
 <h1>Payment request from ${esc(view.merchantName)}</h1>
 ${view.customerLabel ? `<p>For: <strong>${esc(view.customerLabel)}</strong></p>` : ''}
 <p class="desc">${esc(view.description)}</p>
@@ -219,13 +253,17 @@ ${settled}
 <dl>
 <dt>Reference</dt><dd><code>${esc(view.requestId)}</code></dd>
 </dl>
-<p class="note muted">This page never asks for a private key, seed phrase or wallet password.</p>`);
+<p class="note muted">This page never asks for a private key, seed phrase or wallet password.</p>`,
+  );
 }
 
 /** The 404 page of an unknown (or foreign-looking) request id; it says nothing about why. */
 export function renderPaymentPageNotFound(): string {
-  return layout('Payment request not found', `
+  return layout(
+    'Payment request not found',
+    `
 <h1>Payment request not found</h1>
 <p>This payment link is not valid. Check that you copied the whole link, or ask the sender for a new one.</p>
-<p class="note muted">Do not send a payment without a valid payment page.</p>`);
+<p class="note muted">Do not send a payment without a valid payment page.</p>`,
+  );
 }

@@ -25,7 +25,12 @@ import type { WorkflowGateway } from '../../services/workflows/workflow-client.j
 export interface ProofRouterDeps {
   db: Db;
   logger: Logger;
-  rateLimits: { perKeyPerMinute: number; perIpPerMinute: number; proPerHour: number; authFailuresPerIpPerMinute: number };
+  rateLimits: {
+    perKeyPerMinute: number;
+    perIpPerMinute: number;
+    proPerHour: number;
+    authFailuresPerIpPerMinute: number;
+  };
   bodyLimitJson: string;
   publicBaseUrl: string | null | undefined;
   /** Stored idempotent responses per merchant (a fair-use bound, spec section 8). */
@@ -54,7 +59,10 @@ function merchantOfKey(db: Db, now: () => Date): Middleware<AppState> {
     const at = now();
     const allowed = usableLimit(merchant, at, 'keys');
     if (!usableAfterDowngrade(read ? read.keyRank : await activeKeyRank(db, 'proof', merchant.id, key, at), allowed)) {
-      throw new DomainError('unauthorized', `This API key is inactive: the current plan allows ${allowed} key(s), and only the earliest are usable`);
+      throw new DomainError(
+        'unauthorized',
+        `This API key is inactive: the current plan allows ${allowed} key(s), and only the earliest are usable`,
+      );
     }
     ctx.state.merchant = merchant;
     await next();
@@ -86,17 +94,40 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
       }
       return outcome;
     }),
-    rateLimit(deps.db, [perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60), perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60)], now),
+    rateLimit(
+      deps.db,
+      [
+        perKey('proof:key:min', deps.rateLimits.perKeyPerMinute, 60),
+        perIp('proof:ip:min', deps.rateLimits.perIpPerMinute, 60),
+      ],
+      now,
+    ),
     merchantOfKey(deps.db, now),
     jsonBody(deps.bodyLimitJson),
   );
-  const handlerDeps: ProofDeps = { db: deps.db, publicBaseUrl: deps.publicBaseUrl, proPerHour: deps.rateLimits.proPerHour, now };
-  const idempotency = merchantIdempotency({ db: deps.db, logger: deps.logger, retainedResponsesPerAccount: deps.retainedResponsesPerAccount, now });
+  const handlerDeps: ProofDeps = {
+    db: deps.db,
+    publicBaseUrl: deps.publicBaseUrl,
+    proPerHour: deps.rateLimits.proPerHour,
+    now,
+  };
+  const idempotency = merchantIdempotency({
+    db: deps.db,
+    logger: deps.logger,
+    retainedResponsesPerAccount: deps.retainedResponsesPerAccount,
+    now,
+  });
   // Webhook deliveries recorded with an event are sent by the worker's dispatcher, woken by their commit.
-  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> => idempotency(operation, opts);
+  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> =>
+    idempotency(operation, opts);
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
-  const invoiceDeps = { ...handlerDeps, store: deps.store, mailWorkflows: deps.mailWorkflows ?? null, workflows: deps.workflows ?? null };
+  const invoiceDeps = {
+    ...handlerDeps,
+    store: deps.store,
+    mailWorkflows: deps.mailWorkflows ?? null,
+    workflows: deps.workflows ?? null,
+  };
   mountInvoices(router, invoiceDeps, idem);
   mountInvoiceSend(router, invoiceDeps, idem);
   return router;

@@ -3,7 +3,11 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import type { Db } from '../../db/connection.js';
-import { getPaymentRequest, listPaymentRequests, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import {
+  getPaymentRequest,
+  listPaymentRequests,
+  type PaymentRequest,
+} from '../../db/repositories/payment-requests.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
@@ -37,7 +41,9 @@ export interface MountAt {
 function parseStatusFilter(raw: unknown): RequestStatus | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw === 'string' && (REQUEST_STATUSES as readonly string[]).includes(raw)) return raw as RequestStatus;
-  throw new DomainError('validation_failed', `status must be one of ${REQUEST_STATUSES.join(', ')}`, { issues: [{ path: 'status', message: `one of ${REQUEST_STATUSES.join(', ')}` }] });
+  throw new DomainError('validation_failed', `status must be one of ${REQUEST_STATUSES.join(', ')}`, {
+    issues: [{ path: 'status', message: `one of ${REQUEST_STATUSES.join(', ')}` }],
+  });
 }
 
 export function mountRequests(
@@ -54,8 +60,14 @@ export function mountRequests(
     const origin = originOf(deps, ctx);
     // The key is claimed with the answer in the insert's statement: the answer is made from the row as written.
     const claim = ctx.state.answerClaim;
-    const answer = claim && { part: (r: PaymentRequest) => claim.part(201, requestJson(r, origin, now), r.id), settle: (claimed: boolean) => claim.settle(claimed) };
-    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, { perHour: deps.proPerHour, ...(answer ? { answer } : {}) });
+    const answer = claim && {
+      part: (r: PaymentRequest) => claim.part(201, requestJson(r, origin, now), r.id),
+      settle: (claimed: boolean) => claim.settle(claimed),
+    };
+    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, {
+      perHour: deps.proPerHour,
+      ...(answer ? { answer } : {}),
+    });
     ctx.state.resourceId = request.id;
     ctx.status = 201;
     ctx.body = requestJson(request, origin, now);
@@ -65,7 +77,13 @@ export function mountRequests(
     const limit = parseLimit(ctx.query['limit']);
     const status = at.filters ? parseStatusFilter(ctx.query['status']) : undefined;
     const now = deps.now();
-    const rows = await listPaymentRequests(deps.db, merchantOf(ctx).id, limit, decodeCursor('requests', ctx.query['before']), status && { status, now });
+    const rows = await listPaymentRequests(
+      deps.db,
+      merchantOf(ctx).id,
+      limit,
+      decodeCursor('requests', ctx.query['before']),
+      status && { status, now },
+    );
     ctx.body = page('requests', rows, limit, (r) => requestJson(r, originOf(deps, ctx), now));
   });
 

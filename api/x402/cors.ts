@@ -21,7 +21,17 @@ export function x402Cors() {
     paths: X402_CORS_PATHS,
     allowMethods: ['GET', 'HEAD'],
     allowHeaders: ['PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Content-Type', 'Accept', 'X-Request-Id'],
-    exposeHeaders: ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-Evidence-SHA256', 'Content-Disposition', 'Retry-After', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    exposeHeaders: [
+      'PAYMENT-REQUIRED',
+      'PAYMENT-RESPONSE',
+      'X-Evidence-SHA256',
+      'Content-Disposition',
+      'Retry-After',
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ],
     maxAgeSeconds: 600,
   });
 }

@@ -29,12 +29,17 @@ ${body}
 
 const priceRows = () =>
   Object.values(PAID_ROUTES)
-    .map((r) => `<tr><td><code>GET /x402${esc(r.path)}</code></td><td>${esc(r.description)}</td><td>${formatUsdc(BigInt(r.priceAtomic))} USDC</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>GET /x402${esc(r.path)}</code></td><td>${esc(r.description)}</td><td>${formatUsdc(BigInt(r.priceAtomic))} USDC</td></tr>`,
+    )
     .join('');
 
 /** GET /x402/: what the service is, in one page. */
 export function landingPage(s: X402Settings): string {
-  return layout('Native USDC transfer verification', `
+  return layout(
+    'Native USDC transfer verification',
+    `
 <h1>Native USDC transfer verification</h1>
 <p class="muted">Pay per call with x402 v2. No account, no API key.</p>
 <p>Inspect a public transaction on <strong>Base, Polygon, Arbitrum, Optimism, Ethereum, Avalanche or Solana</strong> and get its
@@ -44,7 +49,8 @@ native USDC transfers and whether the chain's finality has been reached. Bridged
 ${paymentsConfigured(s) ? 'Payments are live.' : '<strong>Payments are not configured on this server yet; paid calls answer 503.</strong>'}</p>
 <p class="note">The service holds no custody and never asks for a private key, seed phrase or wallet secret. A result is only final when its
 <code>status</code> is <code>confirmed</code>. The evidence PDF is evidence of a transfer, not a tax invoice.</p>
-<p>Read the <a href="/x402/docs">documentation</a>, or let an x402 client discover the resources at <a href="/x402/.well-known/x402"><code>/x402/.well-known/x402</code></a>.</p>`);
+<p>Read the <a href="/x402/docs">documentation</a>, or let an x402 client discover the resources at <a href="/x402/.well-known/x402"><code>/x402/.well-known/x402</code></a>.</p>`,
+  );
 }
 
 /**
@@ -60,10 +66,15 @@ export function finalityText(confirmations: number, averageBlockSeconds: number)
 /** GET /x402/docs: the reference a developer follows. */
 export function docsPage(s: X402Settings): string {
   const networks = [
-    ...EVM_NETWORKS.map((n) => `<tr><td><code>${n}</code></td><td>${EVM[n].chainId}</td><td><code>${EVM[n].usdc}</code></td><td>${finalityText(s.requiredConfirmations[n], EVM[n].averageBlockSeconds)}</td></tr>`),
+    ...EVM_NETWORKS.map(
+      (n) =>
+        `<tr><td><code>${n}</code></td><td>${EVM[n].chainId}</td><td><code>${EVM[n].usdc}</code></td><td>${finalityText(s.requiredConfirmations[n], EVM[n].averageBlockSeconds)}</td></tr>`,
+    ),
     `<tr><td><code>solana</code></td><td>mainnet-beta</td><td><code>${SOLANA.usdcMint}</code></td><td>finalized commitment</td></tr>`,
   ].join('');
-  return layout('x402 USDC verification: documentation', `
+  return layout(
+    'x402 USDC verification: documentation',
+    `
 <h1>Documentation</h1>
 <p>Interface version 1.0.0, paths under <code>/x402/v1</code>, payment protocol x402 version 2.</p>
 
@@ -141,5 +152,6 @@ payment to receive the kept result.</li>
 </ol>
 
 <h2>Document processing</h2>
-<p><code>/x402/v1/processing</code> is disabled: it answers every method with a JSON body saying so, and never executes a document.</p>`);
+<p><code>/x402/v1/processing</code> is disabled: it answers every method with a JSON body saying so, and never executes a document.</p>`,
+  );
 }

@@ -1,6 +1,10 @@
 import type { Middleware } from 'koa';
 import type { FacilitatorClient } from '@x402/core/server';
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import {
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -8,7 +12,12 @@ import type { AuthorizationStateReader } from '../../adapters/x402/authorization
 import type { RequestView } from '../../adapters/x402/payment-server.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
-import { createPaidCalls, type KeptAnswer, type PaidCalls, type PresentedPayment } from '../../services/x402/paid-call.js';
+import {
+  createPaidCalls,
+  type KeptAnswer,
+  type PaidCalls,
+  type PresentedPayment,
+} from '../../services/x402/paid-call.js';
 import { publicBase } from '../http/public-origin.js';
 
 export interface X402PaymentsDeps {
@@ -41,7 +50,12 @@ export interface X402Payments {
 }
 
 /** Codes of the responses this layer renders itself (beyond domain/errors.ts ErrorCode). */
-export type X402PaymentErrorCode = 'payment_required' | 'payment_invalid' | 'payment_replayed' | 'payments_not_configured' | 'payment_settlement_uncertain';
+export type X402PaymentErrorCode =
+  | 'payment_required'
+  | 'payment_invalid'
+  | 'payment_replayed'
+  | 'payments_not_configured'
+  | 'payment_settlement_uncertain';
 
 /** Response headers of a handler's answer that are kept and sent again with it. */
 const KEPT_HEADERS = ['Content-Disposition', 'X-Evidence-SHA256'] as const;
@@ -66,7 +80,11 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
   const calls =
     deps.facilitator && deps.payTo
       ? createPaidCalls({
-          db: deps.db, logger: deps.logger, payTo: deps.payTo, facilitator: deps.facilitator, authorizationState: deps.authorizationState,
+          db: deps.db,
+          logger: deps.logger,
+          payTo: deps.payTo,
+          facilitator: deps.facilitator,
+          authorizationState: deps.authorizationState,
           paymentTimeoutSeconds: deps.paymentTimeoutSeconds,
           ...(deps.settlementWaitMs !== undefined ? { settlementWaitMs: deps.settlementWaitMs } : {}),
           ...(deps.settlementReconcileMs !== undefined ? { settlementReconcileMs: deps.settlementReconcileMs } : {}),
@@ -102,10 +120,16 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
     },
 
     require(route) {
-      if (!/^[1-9]\d*$/.test(route.priceAtomic)) throw new Error(`x402 route ${route.path}: priceAtomic must be a positive integer`);
+      if (!/^[1-9]\d*$/.test(route.priceAtomic))
+        throw new Error(`x402 route ${route.path}: priceAtomic must be a positive integer`);
       return async (ctx, next) => {
         if (!calls) {
-          return render(ctx, 503, 'payments_not_configured', 'Paid routes are unavailable: payments are not configured on this server');
+          return render(
+            ctx,
+            503,
+            'payments_not_configured',
+            'Paid routes are unavailable: payments are not configured on this server',
+          );
         }
         const outcome = await calls.process({
           route,
@@ -117,7 +141,9 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
           request: viewOf(ctx),
           run: async () => {
             await next();
-            return ctx.status >= 200 && ctx.status < 300 ? { ok: true, answer: answerOf(ctx) } : { ok: false, status: ctx.status };
+            return ctx.status >= 200 && ctx.status < 300
+              ? { ok: true, answer: answerOf(ctx) }
+              : { ok: false, status: ctx.status };
           },
         });
         if (outcome.kind === 'not_run') return;
@@ -157,13 +183,22 @@ function presentedPayment(ctx: AppContext): PresentedPayment {
 /** The handler's successful answer as bytes, with the headers that go with it. */
 function answerOf(ctx: AppContext): KeptAnswer {
   const body: unknown = ctx.body;
-  const bytes = Buffer.isBuffer(body) ? body : typeof body === 'string' ? Buffer.from(body) : Buffer.from(JSON.stringify(body ?? null));
+  const bytes = Buffer.isBuffer(body)
+    ? body
+    : typeof body === 'string'
+      ? Buffer.from(body)
+      : Buffer.from(JSON.stringify(body ?? null));
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = ctx.response.get(name);
     if (value) headers[name] = value;
   }
-  return { status: ctx.status, contentType: ctx.response.get('Content-Type') || 'application/json; charset=utf-8', headers, body: bytes };
+  return {
+    status: ctx.status,
+    contentType: ctx.response.get('Content-Type') || 'application/json; charset=utf-8',
+    headers,
+    body: bytes,
+  };
 }
 
 function render(ctx: AppContext, status: number, code: X402PaymentErrorCode, message: string): void {
@@ -176,7 +211,8 @@ function discardBody(ctx: AppContext): void {
   const body = ctx.body as { destroy?: () => void } | undefined;
   if (body && typeof body === 'object' && typeof body.destroy === 'function') body.destroy();
   ctx.body = null;
-  for (const name of ['Content-Disposition', 'Content-Length', 'Content-Type', 'PAYMENT-RESPONSE', 'X-Evidence-SHA256']) ctx.remove(name);
+  for (const name of ['Content-Disposition', 'Content-Length', 'Content-Type', 'PAYMENT-RESPONSE', 'X-Evidence-SHA256'])
+    ctx.remove(name);
 }
 
 function viewOf(ctx: AppContext): RequestView {

@@ -29,13 +29,33 @@ const DISABLED_MESSAGE =
 
 function checkOperation(value: string, loc: Array<string | number>, allowEmpty: boolean): FastApiIssue | null {
   if (value.length === 0) {
-    return allowEmpty ? null : { loc, msg: 'String should have at least 1 character', type: 'string_too_short', input: value, ctx: { min_length: 1 } };
+    return allowEmpty
+      ? null
+      : {
+          loc,
+          msg: 'String should have at least 1 character',
+          type: 'string_too_short',
+          input: value,
+          ctx: { min_length: 1 },
+        };
   }
   if (value.length > MAX_OPERATION) {
-    return { loc, msg: `String should have at most ${MAX_OPERATION} characters`, type: 'string_too_long', input: value, ctx: { max_length: MAX_OPERATION } };
+    return {
+      loc,
+      msg: `String should have at most ${MAX_OPERATION} characters`,
+      type: 'string_too_long',
+      input: value,
+      ctx: { max_length: MAX_OPERATION },
+    };
   }
   if (!OPERATION.test(value)) {
-    return { loc, msg: `String should match pattern '${OPERATION.source}'`, type: 'string_pattern_mismatch', input: value, ctx: { pattern: OPERATION.source } };
+    return {
+      loc,
+      msg: `String should match pattern '${OPERATION.source}'`,
+      type: 'string_pattern_mismatch',
+      input: value,
+      ctx: { pattern: OPERATION.source },
+    };
   }
   return null;
 }
@@ -49,20 +69,40 @@ async function readBody(ctx: AppContext): Promise<{ issue: FastApiIssue | null }
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY) {
-      return { issue: { loc: ['body'], msg: `Body should have at most ${MAX_BODY} bytes`, type: 'too_long', ctx: { max_length: MAX_BODY } } };
+      return {
+        issue: {
+          loc: ['body'],
+          msg: `Body should have at most ${MAX_BODY} bytes`,
+          type: 'too_long',
+          ctx: { max_length: MAX_BODY },
+        },
+      };
     }
     chunks.push(chunk);
   }
   const raw = Buffer.concat(chunks).toString('utf8');
   if (raw.trim() === '') return { issue: null };
   if (!ctx.is('application/json')) {
-    return { issue: { loc: ['body'], msg: 'Input should be a valid JSON document (Content-Type: application/json)', type: 'json_invalid' } };
+    return {
+      issue: {
+        loc: ['body'],
+        msg: 'Input should be a valid JSON document (Content-Type: application/json)',
+        type: 'json_invalid',
+      },
+    };
   }
   try {
     JSON.parse(raw);
     return { issue: null };
   } catch (e) {
-    return { issue: { loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: e instanceof Error ? e.message : 'invalid JSON' } } };
+    return {
+      issue: {
+        loc: ['body', 0],
+        msg: 'JSON decode error',
+        type: 'json_invalid',
+        ctx: { error: e instanceof Error ? e.message : 'invalid JSON' },
+      },
+    };
   }
 }
 
@@ -89,7 +129,12 @@ export function mountProcessingDisabled(router: Router<AppState>): void {
       const issues: FastApiIssue[] = [];
       let operation = '';
       if (Array.isArray(raw)) {
-        issues.push({ loc: ['query', 'operation'], msg: 'Input should be a single string', type: 'string_type', input: raw });
+        issues.push({
+          loc: ['query', 'operation'],
+          msg: 'Input should be a single string',
+          type: 'string_type',
+          input: raw,
+        });
       } else if (raw !== undefined) {
         operation = raw;
         const issue = checkOperation(raw, ['query', 'operation'], true);

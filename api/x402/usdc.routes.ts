@@ -41,7 +41,10 @@ function respond(ctx: AppContext, result: OperationResult): void {
 }
 
 /** GET /x402/v1/usdc/verify, /match and /evidence.pdf: validate, then pay, then read the chain. */
-export function mountUsdcRoutes(router: Router<AppState>, deps: { operations: PaidOperations; payments: PaymentGate }): void {
+export function mountUsdcRoutes(
+  router: Router<AppState>,
+  deps: { operations: PaidOperations; payments: PaymentGate },
+): void {
   const mount = (op: PaidOperation, route: PaidRoute) =>
     router.get(route.path, validated(op.parse), deps.payments.require(route), async (ctx) => {
       respond(ctx, await op.execute(ctx.state.paidQuery));
@@ -52,6 +55,9 @@ export function mountUsdcRoutes(router: Router<AppState>, deps: { operations: Pa
 /** The gate used when payments are not configured: paid routes answer 503, never run for free. */
 export const paymentsNotConfigured: PaymentGate = {
   require: () => async () => {
-    throw new DomainError('payments_not_configured', 'Payments are not configured on this server (X402_PAY_TO and a facilitator are required)');
+    throw new DomainError(
+      'payments_not_configured',
+      'Payments are not configured on this server (X402_PAY_TO and a facilitator are required)',
+    );
   },
 };

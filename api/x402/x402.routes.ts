@@ -4,7 +4,14 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { createRouter } from '../http/router.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { PaidOperations } from '../../services/x402/paid-operations.js';
-import { buildDiscoveryManifest, crawlerDocument, launchStatus, type AcceptsFor, type ManifestResource, type X402Settings } from '../../services/x402/discovery.js';
+import {
+  buildDiscoveryManifest,
+  crawlerDocument,
+  launchStatus,
+  type AcceptsFor,
+  type ManifestResource,
+  type X402Settings,
+} from '../../services/x402/discovery.js';
 import { docsPage, landingPage, X402_PAGE_HEADERS } from './pages.js';
 import { mountProcessingDisabled } from './processing-disabled.routes.js';
 import { mountUsdcRoutes, paymentsNotConfigured, type PaymentGate } from './usdc.routes.js';
@@ -46,7 +53,10 @@ export function x402Routers(deps: X402RouterDeps): Array<Router<AppState>> {
     ctx.body = { status: 'ok', service: 'x402' };
   });
   router.get('/launch-status', (ctx) => {
-    ctx.body = launchStatus(deps.settings, Object.values(deps.operations).map((op) => ({ name: op.tool.name, priceAtomic: op.spec.priceAtomic })));
+    ctx.body = launchStatus(
+      deps.settings,
+      Object.values(deps.operations).map((op) => ({ name: op.tool.name, priceAtomic: op.spec.priceAtomic })),
+    );
   });
   router.get('/.well-known/x402', manifest);
   router.get('/', (ctx) => {

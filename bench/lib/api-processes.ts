@@ -33,7 +33,13 @@ export async function startApiProcesses(
   for (let i = 0; i < opts.n; i++) {
     const port = await freePort();
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...opts.env, DATABASE_URL: opts.databaseUrl, HOST: '127.0.0.1', PORT: String(port), TEMPORAL_ADDRESS: 'unused-by-bench:7233' })) {
+    for (const [k, v] of Object.entries({
+      ...opts.env,
+      DATABASE_URL: opts.databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      TEMPORAL_ADDRESS: 'unused-by-bench:7233',
+    })) {
       if (v !== undefined) env[k] = v;
     }
     const child = spawn(process.execPath, [tsx, main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -52,10 +58,17 @@ export async function startApiProcesses(
     const deadline = Date.now() + 60_000;
     for (;;) {
       run.signal.throwIfAborted();
-      if (child.exitCode !== null) throw new Error(`API process ${i + 1} exited (${child.exitCode}): ${stderr.trim().slice(-500)}`);
-      const ok = await fetch(`${url}${opts.readyPath}`).then((r) => r.status === 200, () => false);
+      if (child.exitCode !== null)
+        throw new Error(`API process ${i + 1} exited (${child.exitCode}): ${stderr.trim().slice(-500)}`);
+      const ok = await fetch(`${url}${opts.readyPath}`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
-      if (Date.now() > deadline) throw new Error(`API process ${i + 1} did not answer ${opts.readyPath} within 60 s: ${stderr.trim().slice(-500)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `API process ${i + 1} did not answer ${opts.readyPath} within 60 s: ${stderr.trim().slice(-500)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     progress(`API process ${i + 1}/${opts.n} (pid ${child.pid}) listening on ${url}`);

@@ -25,7 +25,11 @@ export async function openBenchDatabase(
   tenantId: string,
   run: RunLifecycle,
 ): Promise<{ db: Db; description: string; url: string }> {
-  const opts = { poolMax: config.database.poolMax, applicationName: 'paycore-bench', timeouts: config.database.timeouts };
+  const opts = {
+    poolMax: config.database.poolMax,
+    applicationName: 'paycore-bench',
+    timeouts: config.database.timeouts,
+  };
   const adminUrl = infra.adminDatabaseUrl;
   if (adminUrl) {
     const name = `bench_${randomBytes(6).toString('hex')}`;
@@ -87,7 +91,10 @@ export async function deliveryStats(db: Db, endpointId: string, eventIdPrefix: s
     .select(
       db.raw('count(distinct d.id) as total'),
       db.raw("count(distinct d.id) filter (where d.status = 'delivered') as delivered"),
-      db.raw('(select coalesce(sum(attempts), 0) from webhook_deliveries where endpoint_id = ? and event_id like ?) as attempts', [endpointId, like]),
+      db.raw(
+        '(select coalesce(sum(attempts), 0) from webhook_deliveries where endpoint_id = ? and event_id like ?) as attempts',
+        [endpointId, like],
+      ),
       db.raw(`${pct(ms('d.delivered_at - d.created_at'), 0.5)} as e2e_p50`),
       db.raw(`${pct(ms('d.delivered_at - d.created_at'), 0.95)} as e2e_p95`),
       db.raw(`${pct(ms('a.started_at - d.created_at'), 0.5)} as queued_p50`),

@@ -29,7 +29,11 @@ export async function startBenchWorker(run: RunLifecycle, opts: PlatformWorkerOp
     await running;
     await connection.close();
   });
-  const gw = await connectWorkflowGateway({ address: opts.address, namespace: opts.namespace, taskQueue: opts.taskQueue });
+  const gw = await connectWorkflowGateway({
+    address: opts.address,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+  });
   run.defer('close workflow client', () => gw.close());
   return gw;
 }
@@ -40,7 +44,15 @@ export async function startBenchWorker(run: RunLifecycle, opts: PlatformWorkerOp
  */
 export async function startProcessingBench(
   run: RunLifecycle,
-  opts: { name: string; infra: { temporalAddress: string }; config: Config; db: Db; logger: Logger; runners: OperationRunners; speech?: SpeechWorkerDeps },
+  opts: {
+    name: string;
+    infra: { temporalAddress: string };
+    config: Config;
+    db: Db;
+    logger: Logger;
+    runners: OperationRunners;
+    speech?: SpeechWorkerDeps;
+  },
 ): Promise<{ url: string; gw: WorkflowGateway; taskQueue: string }> {
   const { name, config, db, logger } = opts;
   progress('bundling workflows');
@@ -51,14 +63,30 @@ export async function startProcessingBench(
     namespace: config.temporal.namespace,
     taskQueue,
     activityDeps: {
-      db, logger, secretBox: createSecretBox(generateSecretsKey()), resolver: createSystemResolver(), allowLoopbackForTests: false,
-      processing: { store: createFileStore(config.storage.dir), runners: opts.runners, ...(opts.speech ? { speech: opts.speech } : {}) },
+      db,
+      logger,
+      secretBox: createSecretBox(generateSecretsKey()),
+      resolver: createSystemResolver(),
+      allowLoopbackForTests: false,
+      processing: {
+        store: createFileStore(config.storage.dir),
+        runners: opts.runners,
+        ...(opts.speech ? { speech: opts.speech } : {}),
+      },
     },
     workflowBundle: { code },
     shutdownGraceMs: 5000,
     identity: `${name}-${process.pid}`,
   });
-  const app = buildApp({ db, logger, config, chainReader: buildChainReader(config), payments: null, secretBox: createSecretBox(generateSecretsKey()), workflows: gw });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: null,
+    secretBox: createSecretBox(generateSecretsKey()),
+    workflows: gw,
+  });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
   return { url: server.url, gw, taskQueue };

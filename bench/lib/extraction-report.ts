@@ -37,19 +37,49 @@ function add(t: Totals, s: ScoredDocument): void {
   if (s.score.review) t.review++;
 }
 
-const empty = (): Totals => ({ documents: 0, pages: 0, right: 0, expected: 0, given: 0, linesRight: 0, linesAll: 0, unflaggedWrong: 0, review: 0 });
+const empty = (): Totals => ({
+  documents: 0,
+  pages: 0,
+  right: 0,
+  expected: 0,
+  given: 0,
+  linesRight: 0,
+  linesAll: 0,
+  unflaggedWrong: 0,
+  review: 0,
+});
 const frac = (n: number, d: number) => (d === 0 ? '—' : `${n}/${d} = ${(n / d).toFixed(2)}`);
 
 /** The aggregate figures of a set of scored documents (for the test floors and the table). */
-export function totals(scored: readonly ScoredDocument[]): Totals & { recall: number; precision: number; lines: number } {
+export function totals(
+  scored: readonly ScoredDocument[],
+): Totals & { recall: number; precision: number; lines: number } {
   const t = empty();
   for (const s of scored) add(t, s);
-  return { ...t, recall: t.expected ? t.right / t.expected : 1, precision: t.given ? t.right / t.given : 1, lines: t.linesAll ? t.linesRight / t.linesAll : 1 };
+  return {
+    ...t,
+    recall: t.expected ? t.right / t.expected : 1,
+    precision: t.given ? t.right / t.given : 1,
+    lines: t.linesAll ? t.linesRight / t.linesAll : 1,
+  };
 }
 
 /** One row per split × form × language (and an "all" row per split × form), in a stable order. */
 export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
-  const rows: string[][] = [['split', 'form', 'language', 'documents', 'pages', 'field recall', 'field precision', 'line items right', 'wrong, not flagged', 'review required']];
+  const rows: string[][] = [
+    [
+      'split',
+      'form',
+      'language',
+      'documents',
+      'pages',
+      'field recall',
+      'field precision',
+      'line items right',
+      'wrong, not flagged',
+      'review required',
+    ],
+  ];
   const splits: CorpusSplit[] = ['tune', 'heldout'];
   for (const split of splits) {
     for (const form of ALL_FORMS) {
@@ -59,7 +89,18 @@ export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
       for (const lang of [...languages, 'all']) {
         const t = empty();
         for (const s of here) if (lang === 'all' || s.doc.language === lang) add(t, s);
-        rows.push([split, form, lang, String(t.documents), String(t.pages), frac(t.right, t.expected), frac(t.right, t.given), frac(t.linesRight, t.linesAll), String(t.unflaggedWrong), `${t.review}/${t.documents}`]);
+        rows.push([
+          split,
+          form,
+          lang,
+          String(t.documents),
+          String(t.pages),
+          frac(t.right, t.expected),
+          frac(t.right, t.given),
+          frac(t.linesRight, t.linesAll),
+          String(t.unflaggedWrong),
+          `${t.review}/${t.documents}`,
+        ]);
       }
     }
   }

@@ -42,7 +42,13 @@ export interface HttpLoadResult {
  * loop of the servers measured in this process) and resolves with what it counted.
  */
 export async function runHttpLoad(job: HttpLoadJob, signal?: AbortSignal): Promise<HttpLoadResult> {
-  return runOnThread<HttpLoadResult>(new URL('./http-load.worker.ts', import.meta.url), job, job.warmupMs + job.durationMs + 30_000, `the load run on ${job.url}`, signal);
+  return runOnThread<HttpLoadResult>(
+    new URL('./http-load.worker.ts', import.meta.url),
+    job,
+    job.warmupMs + job.durationMs + 30_000,
+    `the load run on ${job.url}`,
+    signal,
+  );
 }
 
 /**
@@ -51,7 +57,13 @@ export async function runHttpLoad(job: HttpLoadJob, signal?: AbortSignal): Promi
  * loads the module through tsx's register API, because a worker does not inherit the loader `tsx` started with.
  * The thread is terminated either way.
  */
-export async function runOnThread<T>(body: URL, data: unknown, deadlineMs: number, label: string, signal?: AbortSignal): Promise<T> {
+export async function runOnThread<T>(
+  body: URL,
+  data: unknown,
+  deadlineMs: number,
+  label: string,
+  signal?: AbortSignal,
+): Promise<T> {
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(body.href)}); });`;
   const worker = new Worker(boot, { eval: true, workerData: data });
@@ -72,7 +84,11 @@ export async function runOnThread<T>(body: URL, data: unknown, deadlineMs: numbe
  * The same load spread over several servers (API processes) of one app: `concurrency` split as evenly as possible,
  * one loop per server, all at once. Counts are summed; the latency percentiles are the worst server's.
  */
-export async function runHttpLoadSpread(job: Omit<HttpLoadJob, 'url'>, urls: readonly string[], signal?: AbortSignal): Promise<HttpLoadResult> {
+export async function runHttpLoadSpread(
+  job: Omit<HttpLoadJob, 'url'>,
+  urls: readonly string[],
+  signal?: AbortSignal,
+): Promise<HttpLoadResult> {
   const results = await Promise.all(
     urls.map((url, i) => {
       const concurrency = Math.floor(job.concurrency / urls.length) + (i < job.concurrency % urls.length ? 1 : 0);

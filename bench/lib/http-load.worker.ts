@@ -33,7 +33,8 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
         res.resume();
         res.on('end', () => {
           if (status !== job.expectStatus) resolve({ kind: 'unexpected', what: `status ${status}` });
-          else if (expectHeader && !res.headers[expectHeader]) resolve({ kind: 'unexpected', what: `no ${expectHeader} header` });
+          else if (expectHeader && !res.headers[expectHeader])
+            resolve({ kind: 'unexpected', what: `no ${expectHeader} header` });
           else resolve({ kind: 'ok' });
         });
         res.on('error', (e) => resolve({ kind: 'error', what: e.message }));

@@ -87,7 +87,8 @@ export async function runBenchmark<O>(opts: {
 export function intOption(name: string, raw: string | undefined, def: number, min: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return def;
   const v = Number(raw);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new Error(`${name} must be an integer in ${min}..${max} (got ${raw})`);
   return v;
 }
 
@@ -95,10 +96,17 @@ export function intOption(name: string, raw: string | undefined, def: number, mi
  * Parses `--name value` options (all strings, checked afterwards with intOption) and `--help`/`-h`, which
  * prints `usage` and exits. Unknown options are a usage error.
  */
-export function benchArgs<N extends string>(argv: string[], names: readonly N[], usage: string): Partial<Record<N, string>> {
+export function benchArgs<N extends string>(
+  argv: string[],
+  names: readonly N[],
+  usage: string,
+): Partial<Record<N, string>> {
   const { values } = parseArgs({
     args: argv,
-    options: { ...Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
+    options: {
+      ...Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   });
   if (values['help']) {

@@ -1,6 +1,13 @@
 import { fmt, percentile, table } from './measure.js';
 import type { PhaseSample } from './x402-timing.js';
-import { reportHead, reportTail, THROUGHPUT_HEADER, throughputRow, type Check, type ThroughputSide } from './x402-report.js';
+import {
+  reportHead,
+  reportTail,
+  THROUGHPUT_HEADER,
+  throughputRow,
+  type Check,
+  type ThroughputSide,
+} from './x402-report.js';
 
 export type Transport = 'mcp' | 'http';
 
@@ -30,13 +37,16 @@ export const isHealthyMcp = (r: McpBenchReport) => r.checks.every((c) => c.ok);
 
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 /** Expected answers per second over all rounds of a side. */
-const rateOf = (rounds: ThroughputSide[]) => rounds.reduce((a, s) => a + s.result.ok, 0) / rounds.reduce((a, s) => a + s.result.seconds, 0);
+const rateOf = (rounds: ThroughputSide[]) =>
+  rounds.reduce((a, s) => a + s.result.ok, 0) / rounds.reduce((a, s) => a + s.result.seconds, 0);
 
 export function formatMcpReport(r: McpBenchReport): string {
   const e2e = (t: Transport) => r.paid[t].map((c) => c.e2eMs);
   const phases = (t: Transport) => r.paid[t].map((c) => c.sample.ms.verify + c.sample.ms.read + c.sample.ms.settle);
-  const rest = (t: Transport) => r.paid[t].map((c) => c.e2eMs - c.sample.ms.verify - c.sample.ms.read - c.sample.ms.settle);
-  const ratio = (pick: (t: Transport) => number[], q: number) => fmt.ratio(percentile(pick('mcp'), q) / percentile(pick('http'), q));
+  const rest = (t: Transport) =>
+    r.paid[t].map((c) => c.e2eMs - c.sample.ms.verify - c.sample.ms.read - c.sample.ms.settle);
+  const ratio = (pick: (t: Transport) => number[], q: number) =>
+    fmt.ratio(percentile(pick('mcp'), q) / percentile(pick('http'), q));
   const latencyRow = (label: string, pick: (t: Transport) => number[]) => [
     label,
     fmt.ms(percentile(pick('mcp'), 0.5)),

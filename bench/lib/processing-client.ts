@@ -44,7 +44,8 @@ export function v1Client(baseUrl: string, apiKey: string) {
 
     async download(path: string): Promise<Buffer> {
       const res = await fetch(`${baseUrl}${path}`, { headers: auth });
-      if (res.status !== 200) throw new Error(`GET ${path}: expected 200, got ${res.status} ${(await res.text()).slice(0, 300)}`);
+      if (res.status !== 200)
+        throw new Error(`GET ${path}: expected 200, got ${res.status} ${(await res.text()).slice(0, 300)}`);
       return Buffer.from(await res.arrayBuffer());
     },
 
@@ -52,7 +53,12 @@ export function v1Client(baseUrl: string, apiKey: string) {
      * POST /v1/jobs (with an Idempotency-Key), then GET /v1/jobs/{id} every `pollMs` until the job is completed
      * or failed. The clock starts just before the POST is sent and stops when the terminal status is read.
      */
-    async submitAndPoll(body: { operation: string; upload_ids: string[]; options: Record<string, unknown> }, idempotencyKey: string, pollMs: number, signal: AbortSignal): Promise<PolledJob> {
+    async submitAndPoll(
+      body: { operation: string; upload_ids: string[]; options: Record<string, unknown> },
+      idempotencyKey: string,
+      pollMs: number,
+      signal: AbortSignal,
+    ): Promise<PolledJob> {
       const sentAt = Date.now();
       const started = performance.now();
       const res = await fetch(`${baseUrl}/v1/jobs`, {

@@ -53,11 +53,28 @@ export function formatReport(r: ProcessingBenchReport): string {
   const sideBySide = (o: OperationResult) => {
     const e2e = o.jobs.map((j) => j.e2eMs);
     const op = o.jobs.map((j) => j.operationMs);
-    return [o.label, fmt.ms(p50(o.direct)), fmt.ms(p95(o.direct)), fmt.ms(p50(op)), fmt.ms(p95(op)), fmt.ms(p50(e2e)), fmt.ms(p95(e2e)), fmt.ratio(p50(e2e) / p50(o.direct))];
+    return [
+      o.label,
+      fmt.ms(p50(o.direct)),
+      fmt.ms(p95(o.direct)),
+      fmt.ms(p50(op)),
+      fmt.ms(p95(op)),
+      fmt.ms(p50(e2e)),
+      fmt.ms(p95(e2e)),
+      fmt.ratio(p50(e2e) / p50(o.direct)),
+    ];
   };
   const overheadRow = (label: string, jobs: JobSample[]) => {
     const xs = jobs.map(overhead);
-    return [label, String(jobs.length), fmt.ms(p50(xs)), fmt.ms(p95(xs)), fmt.ms(mean(xs)), fmt.ms(Math.min(...xs)), fmt.ms(Math.max(...xs))];
+    return [
+      label,
+      String(jobs.length),
+      fmt.ms(p50(xs)),
+      fmt.ms(p95(xs)),
+      fmt.ms(mean(xs)),
+      fmt.ms(Math.min(...xs)),
+      fmt.ms(Math.max(...xs)),
+    ];
   };
   const meanOverhead = mean(all.map(overhead));
   /** p50 and p95 per operation, then the mean over all jobs and its share of the mean overhead. */
@@ -85,29 +102,57 @@ export function formatReport(r: ProcessingBenchReport): string {
     '',
     '1. the same operation on the same file: the library called directly vs. a job through the API and Temporal',
     table([
-      ['', 'direct p50', 'direct p95', 'in worker p50', 'in worker p95', 'end to end p50', 'end to end p95', 'e2e / direct (p50)'],
+      [
+        '',
+        'direct p50',
+        'direct p95',
+        'in worker p50',
+        'in worker p95',
+        'end to end p50',
+        'end to end p95',
+        'e2e / direct (p50)',
+      ],
       ...r.operations.map(sideBySide),
     ]),
     '   direct: the library function on the bytes in memory. in worker: operationMs, the runner inside the activity',
     '   (reads the upload, checks the page count, calls the same function). end to end: POST /v1/jobs sent -> GET shows completed.',
     '',
     '2. orchestration overhead per job = end to end - operationMs',
-    table([['', 'jobs', 'p50', 'p95', 'mean', 'min', 'max'], ...r.operations.map((o) => overheadRow(o.label, o.jobs)), overheadRow('all jobs', all)]),
+    table([
+      ['', 'jobs', 'p50', 'p95', 'mean', 'min', 'max'],
+      ...r.operations.map((o) => overheadRow(o.label, o.jobs)),
+      overheadRow('all jobs', all),
+    ]),
     '',
     "3. where the overhead goes (the job's timestamps, this process's clock; means add up, percentiles do not)",
     annotated([
       { cells: ['', ...r.operations.flatMap((o) => [`${o.operation} p50`, 'p95']), 'all: mean', 'of mean'] },
       { cells: part('overhead (end to end - operationMs)', overhead) },
-      { cells: part('  POST sent -> job created', (j) => j.parts.toCreated), note: 'HTTP, key, rate limit, idempotency, quote, reservation' },
-      { cells: part('  created -> processing', (j) => j.parts.toProcessing), note: 'commit, workflow start, workflow task, claimJobSlot activity' },
-      { cells: part('  processing -> completed - operationMs', (j) => j.parts.processing - j.operationMs), note: 'job and upload rows, result file, activity and workflow tasks, completeJob' },
-      { cells: part('  completed -> seen by the client', (j) => j.parts.toSeen), note: `the ${r.pollMs} ms poll interval and the GET` },
+      {
+        cells: part('  POST sent -> job created', (j) => j.parts.toCreated),
+        note: 'HTTP, key, rate limit, idempotency, quote, reservation',
+      },
+      {
+        cells: part('  created -> processing', (j) => j.parts.toProcessing),
+        note: 'commit, workflow start, workflow task, claimJobSlot activity',
+      },
+      {
+        cells: part('  processing -> completed - operationMs', (j) => j.parts.processing - j.operationMs),
+        note: 'job and upload rows, result file, activity and workflow tasks, completeJob',
+      },
+      {
+        cells: part('  completed -> seen by the client', (j) => j.parts.toSeen),
+        note: `the ${r.pollMs} ms poll interval and the GET`,
+      },
     ]),
     `   POST /v1/jobs -> 202 (the API starts the workflow before it answers): p50 ${fmt.ms(p50(all.map((j) => j.submitMs)))}, p95 ${fmt.ms(p95(all.map((j) => j.submitMs)))}; ` +
       `GETs per job: p50 ${p50(polls)}, max ${Math.max(...polls)}`,
     '',
     'process memory (this process hosts the API, the worker and the direct calls; rss includes the Temporal core and the workflow thread)',
-    table([['', 'rss', 'heapUsed'], ...r.memory.map((m) => [m.label, fmt.mib(m.sample.rssMiB), fmt.mib(m.sample.heapUsedMiB)])]),
+    table([
+      ['', 'rss', 'heapUsed'],
+      ...r.memory.map((m) => [m.label, fmt.mib(m.sample.rssMiB), fmt.mib(m.sample.heapUsedMiB)]),
+    ]),
     '',
     ...r.checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
     isHealthy(r) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',

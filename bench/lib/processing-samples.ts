@@ -25,5 +25,7 @@ export async function sampleNoisyJpeg(width: number, height: number, seed = 1234
       raw[o + 2] = Math.max(0, Math.min(255, 128 + 100 * Math.sin(x / 97 + y / 53) + n));
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }

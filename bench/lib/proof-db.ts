@@ -3,7 +3,13 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
-import { addVerifiedWallet, createMerchant, issueMerchantKey, setMerchantPlan, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
+import {
+  addVerifiedWallet,
+  createMerchant,
+  issueMerchantKey,
+  setMerchantPlan,
+  type MerchantWallet,
+} from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { runPool } from './measure.js';
 import type { SideResult } from './proof-report.js';
@@ -20,15 +26,32 @@ export interface BenchMerchant {
  * base wallet with a random address, a key, and with `webhook` an enabled /proof endpoint (events are then
  * appended on every creation; nothing delivers them here: the app runs without Temporal).
  */
-export async function createBenchMerchant(db: Db, opts: { name: string; webhook: boolean; secretBox: SecretBox; now: Date }): Promise<BenchMerchant> {
+export async function createBenchMerchant(
+  db: Db,
+  opts: { name: string; webhook: boolean; secretBox: SecretBox; now: Date },
+): Promise<BenchMerchant> {
   const { now } = opts;
   const merchant = await createMerchant(db, { name: opts.name, trial: false }, now);
   await setMerchantPlan(db, merchant.id, 'pro', new Date(now.getTime() + 30 * 86_400_000));
-  const wallet = await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: `0x${randomBytes(20).toString('hex')}` }, now);
+  const wallet = await addVerifiedWallet(
+    db,
+    { merchantId: merchant.id, network: 'base', address: `0x${randomBytes(20).toString('hex')}` },
+    now,
+  );
   if (opts.webhook) {
-    await createEndpoint(db, { interface: 'proof', tenantId: merchant.id, url: 'https://hooks.example.com/bench-proof', events: [...PROOF_EVENT_TYPES], secretSealed: opts.secretBox.seal('whsec_bench') });
+    await createEndpoint(db, {
+      interface: 'proof',
+      tenantId: merchant.id,
+      url: 'https://hooks.example.com/bench-proof',
+      events: [...PROOF_EVENT_TYPES],
+      secretSealed: opts.secretBox.seal('whsec_bench'),
+    });
   }
-  const { secret } = await issueMerchantKey(db, { merchantId: merchant.id, name: 'bench', scopes: ['read', 'write'], expiresAt: null }, now);
+  const { secret } = await issueMerchantKey(
+    db,
+    { merchantId: merchant.id, name: 'bench', scopes: ['read', 'write'], expiresAt: null },
+    now,
+  );
   return { id: merchant.id, key: secret, wallet };
 }
 
@@ -70,7 +93,16 @@ export async function insertBareRow(db: Db, row: BareRow, now: Date): Promise<st
  */
 export async function runBareInserts(
   db: Db,
-  opts: { merchantOf: (i: number) => BenchMerchant; quotedAtomic: bigint; firstDelta: number; description: string; validHours: number; warmup: number; n: number; concurrency: number },
+  opts: {
+    merchantOf: (i: number) => BenchMerchant;
+    quotedAtomic: bigint;
+    firstDelta: number;
+    description: string;
+    validHours: number;
+    warmup: number;
+    n: number;
+    concurrency: number;
+  },
   signal: AbortSignal,
 ): Promise<{ side: SideResult; inserted: number; problems: string[] }> {
   let seq = 0;
@@ -79,7 +111,18 @@ export async function runBareInserts(
     const m = opts.merchantOf(i);
     const amountAtomic = opts.quotedAtomic + BigInt(opts.firstDelta + seq++);
     try {
-      await insertBareRow(db, { merchantId: m.id, wallet: m.wallet, quotedAtomic: opts.quotedAtomic, amountAtomic, description: opts.description, validHours: opts.validHours }, new Date());
+      await insertBareRow(
+        db,
+        {
+          merchantId: m.id,
+          wallet: m.wallet,
+          quotedAtomic: opts.quotedAtomic,
+          amountAtomic,
+          description: opts.description,
+          validHours: opts.validHours,
+        },
+        new Date(),
+      );
       return true;
     } catch (e) {
       problems.push(e instanceof Error ? e.message : String(e));
@@ -96,7 +139,16 @@ export async function runBareInserts(
     signal,
   );
 
-  const side: SideResult = { n: opts.n, ok: 0, other: 0, seconds: 0, latenciesMs: [], doneAtMs: [], mainThreadBusy: Number.NaN, statementsEach: Number.NaN };
+  const side: SideResult = {
+    n: opts.n,
+    ok: 0,
+    other: 0,
+    seconds: 0,
+    latenciesMs: [],
+    doneAtMs: [],
+    mainThreadBusy: Number.NaN,
+    statementsEach: Number.NaN,
+  };
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
   await runPool(
@@ -133,18 +185,33 @@ export interface ProofRunStats {
   storedResponses: number;
 }
 
-export async function proofRunStats(db: Db, merchantIds: readonly string[], apiIds: readonly string[]): Promise<ProofRunStats> {
+export async function proofRunStats(
+  db: Db,
+  merchantIds: readonly string[],
+  apiIds: readonly string[],
+): Promise<ProofRunStats> {
   const num = (v: unknown) => Number(v ?? Number.NaN);
-  const [all] = await db('payment_requests').whereIn('merchant_id', merchantIds).count<Array<{ count: string }>>('* as count');
+  const [all] = await db('payment_requests')
+    .whereIn('merchant_id', merchantIds)
+    .count<Array<{ count: string }>>('* as count');
   const api = await db('payment_requests')
     .whereIn('id', apiIds)
-    .first(db.raw('count(*) as count'), db.raw('min(amount_atomic - quoted_amount_atomic) as min_delta'), db.raw('max(amount_atomic - quoted_amount_atomic) as max_delta'));
+    .first(
+      db.raw('count(*) as count'),
+      db.raw('min(amount_atomic - quoted_amount_atomic) as min_delta'),
+      db.raw('max(amount_atomic - quoted_amount_atomic) as max_delta'),
+    );
   const perWallet = await db('payment_requests')
     .whereIn('merchant_id', merchantIds)
     .groupBy('wallet_id')
     .select('wallet_id', db.raw('count(*) as count'), db.raw('count(distinct amount_atomic) as amounts'));
-  const [events] = await db('proof_events').whereIn('merchant_id', merchantIds).count<Array<{ count: string }>>('* as count');
-  const [stored] = await db('idempotency_keys').where({ dialect: 'proof' }).whereIn('tenant_id', merchantIds).count<Array<{ count: string }>>('* as count');
+  const [events] = await db('proof_events')
+    .whereIn('merchant_id', merchantIds)
+    .count<Array<{ count: string }>>('* as count');
+  const [stored] = await db('idempotency_keys')
+    .where({ dialect: 'proof' })
+    .whereIn('tenant_id', merchantIds)
+    .count<Array<{ count: string }>>('* as count');
   return {
     rows: num(all?.count),
     apiRows: num(api?.count),

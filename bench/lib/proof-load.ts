@@ -54,7 +54,13 @@ export interface ProofLoadResult {
 /** Runs the load on its own thread, so the client does not share the event loop of the app measured in this process. */
 export function runProofLoad(job: ProofLoadJob, signal?: AbortSignal): Promise<ProofLoadResult> {
   const requests = job.warmupPerClient * job.clients.length + job.n;
-  return runOnThread<ProofLoadResult>(new URL('./proof-load.worker.ts', import.meta.url), job, 60_000 + requests * 200, `${requests} POST /proof/v1/requests`, signal);
+  return runOnThread<ProofLoadResult>(
+    new URL('./proof-load.worker.ts', import.meta.url),
+    job,
+    60_000 + requests * 200,
+    `${requests} POST /proof/v1/requests`,
+    signal,
+  );
 }
 
 /**
@@ -62,7 +68,10 @@ export function runProofLoad(job: ProofLoadJob, signal?: AbortSignal): Promise<P
  * running JavaScript can be read afterwards for a window another thread timed (on the wall clock). 1.0 means the
  * thread never waited: whatever runs on it (the app) is the bottleneck.
  */
-export function recordEventLoopUtilization(intervalMs = 50): { stop(): void; between(fromMs: number, toMs: number): number } {
+export function recordEventLoopUtilization(intervalMs = 50): {
+  stop(): void;
+  between(fromMs: number, toMs: number): number;
+} {
   const samples: Array<{ at: number; elu: EventLoopUtilization }> = [];
   const take = () => samples.push({ at: Date.now(), elu: performance.eventLoopUtilization() });
   take();

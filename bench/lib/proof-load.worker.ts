@@ -15,7 +15,9 @@ async function run(job: ProofLoadJob): Promise<ProofLoadResult> {
   const sockets = new WeakSet<Socket>();
   let connections = 0;
   const url = new URL('/proof/v1/requests', job.baseUrl);
-  const bodies = job.clients.map((c) => JSON.stringify({ wallet_id: c.walletId, amount_usdc: job.amountUsdc, description: job.description }));
+  const bodies = job.clients.map((c) =>
+    JSON.stringify({ wallet_id: c.walletId, amount_usdc: job.amountUsdc, description: job.description }),
+  );
 
   const post = (client: number, idempotencyKey: string, passStart: number) =>
     new Promise<ProofCreation>((resolve) => {
@@ -46,7 +48,12 @@ async function run(job: ProofLoadJob): Promise<ProofLoadResult> {
             if (status !== 201) return done(status, { problem: text.slice(0, 300) });
             try {
               const json = JSON.parse(text) as Record<string, unknown>;
-              done(status, { id: String(json.id), walletId: String(json.wallet_id), amountAtomic: String(json.amount_atomic), quotedAtomic: String(json.quoted_amount_atomic) });
+              done(status, {
+                id: String(json.id),
+                walletId: String(json.wallet_id),
+                amountAtomic: String(json.amount_atomic),
+                quotedAtomic: String(json.quoted_amount_atomic),
+              });
             } catch {
               done(status, { problem: `a 201 without a JSON body: ${text.slice(0, 200)}` });
             }

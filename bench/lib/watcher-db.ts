@@ -36,7 +36,15 @@ export async function createOpenRequests(
           if (!wallet) throw new Error(`wallet ${m.wallet.id} is not verified`);
           return insertPaymentRequest(
             trx,
-            { merchantId: m.id, wallet, quotedAtomic: opts.quotedAtomic, description: opts.description, customerLabel: null, expectedPayer: null, validHours: opts.validHours },
+            {
+              merchantId: m.id,
+              wallet,
+              quotedAtomic: opts.quotedAtomic,
+              description: opts.description,
+              customerLabel: null,
+              expectedPayer: null,
+              validHours: opts.validHours,
+            },
             new Date(),
           );
         });
@@ -51,7 +59,10 @@ export async function createOpenRequests(
 /** AWAITING or REVIEW requests of the merchants (what the watcher could match), per wallet. */
 export async function openRequestsPerWallet(db: Db, merchants: readonly BenchMerchant[]): Promise<number[]> {
   const rows = await db('payment_requests')
-    .whereIn('wallet_id', merchants.map((m) => m.wallet.id))
+    .whereIn(
+      'wallet_id',
+      merchants.map((m) => m.wallet.id),
+    )
     .whereIn('status', ['AWAITING', 'REVIEW'])
     .groupBy('wallet_id')
     .select('wallet_id', db.raw('count(*) as count'));
@@ -66,11 +77,18 @@ export async function paidAmong(db: Db, ids: readonly string[]): Promise<Map<str
 }
 
 /** Evidence rows per (transaction, log index) of these transactions: each should be exactly 1. */
-export async function evidenceCounts(db: Db, txHashes: readonly string[]): Promise<{ rows: number; distinct: number; paid: number }> {
+export async function evidenceCounts(
+  db: Db,
+  txHashes: readonly string[],
+): Promise<{ rows: number; distinct: number; paid: number }> {
   if (txHashes.length === 0) return { rows: 0, distinct: 0, paid: 0 };
   const row = await db('payment_evidence')
     .whereIn('tx_hash', txHashes)
-    .first(db.raw('count(*) as n_rows'), db.raw("count(distinct tx_hash || ':' || log_index) as distinct_logs"), db.raw("count(*) filter (where decision = 'paid') as paid"));
+    .first(
+      db.raw('count(*) as n_rows'),
+      db.raw("count(distinct tx_hash || ':' || log_index) as distinct_logs"),
+      db.raw("count(*) filter (where decision = 'paid') as paid"),
+    );
   return { rows: Number(row?.n_rows ?? 0), distinct: Number(row?.distinct_logs ?? 0), paid: Number(row?.paid ?? 0) };
 }
 
@@ -83,7 +101,10 @@ export async function watcherProgress(db: Db, network: string): Promise<number> 
 export async function oneOpenPerWallet(db: Db, merchants: readonly BenchMerchant[]): Promise<OpenRequest[]> {
   const out: OpenRequest[] = [];
   for (const m of merchants) {
-    const r = await db('payment_requests').where({ wallet_id: m.wallet.id, status: 'AWAITING' }).orderBy('created_at', 'desc').first('id', 'pay_to', 'amount_atomic');
+    const r = await db('payment_requests')
+      .where({ wallet_id: m.wallet.id, status: 'AWAITING' })
+      .orderBy('created_at', 'desc')
+      .first('id', 'pay_to', 'amount_atomic');
     if (!r) throw new Error(`wallet ${m.wallet.id} has no open request`);
     out.push({ id: r.id, payTo: r.pay_to, amountAtomic: BigInt(r.amount_atomic) });
   }

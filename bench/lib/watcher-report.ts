@@ -28,7 +28,12 @@ export function splitScans(calls: readonly ProxiedCall[]): ScanCalls[] {
     const range = logs.map((c) => c.params[0] as { fromBlock?: string; toBlock?: string } | undefined);
     const from = range.length ? Math.min(...range.map((r) => Number(r?.fromBlock))) : null;
     const to = range.length ? Math.max(...range.map((r) => Number(r?.toBlock))) : null;
-    return { calls: s, blocks: range.reduce((sum, r) => sum + Number(r?.toBlock) - Number(r?.fromBlock) + 1, 0), fromBlock: from, toBlock: to };
+    return {
+      calls: s,
+      blocks: range.reduce((sum, r) => sum + Number(r?.toBlock) - Number(r?.fromBlock) + 1, 0),
+      fromBlock: from,
+      toBlock: to,
+    };
   });
 }
 
@@ -62,7 +67,17 @@ export interface WatcherBenchReport {
   chain: string;
   watcher: string;
   database: string;
-  latency: { n: number; warmup: number; everyBlocks: number; blockMs: number; confirmations: number; pollMs: number; samples: LatencySample[]; minedSeconds: number; blocksMined: number };
+  latency: {
+    n: number;
+    warmup: number;
+    everyBlocks: number;
+    blockMs: number;
+    confirmations: number;
+    pollMs: number;
+    samples: LatencySample[];
+    minedSeconds: number;
+    blocksMined: number;
+  };
   cases: ScanCase[];
   scansPerCase: number;
   rangeBlocks: number;
@@ -72,20 +87,34 @@ export interface WatcherBenchReport {
 }
 
 const METHODS = ['eth_blockNumber', 'eth_getLogs', 'eth_getBlockByNumber'] as const;
-const count = (scans: ScanCalls[], method?: string) => scans.reduce((n, s) => n + s.calls.filter((c) => method === undefined || c.method === method).length, 0);
+const count = (scans: ScanCalls[], method?: string) =>
+  scans.reduce((n, s) => n + s.calls.filter((c) => method === undefined || c.method === method).length, 0);
 const callsPerScan = (c: ScanCase) => count(c.working) / c.working.length;
 
 export const isHealthy = (r: WatcherBenchReport) => r.checks.length > 0 && r.checks.every((c) => c.ok);
 
 export function formatReport(r: WatcherBenchReport): string {
   const l = r.latency;
-  const q = (values: number[], p: number, digits: number) => (values.length ? percentile(values, p).toFixed(digits) : 'n/a');
+  const q = (values: number[], p: number, digits: number) =>
+    values.length ? percentile(values, p).toFixed(digits) : 'n/a';
   const blocks = l.samples.map((s) => s.blocks);
   const ms = l.samples.map((s) => s.ms);
   const latencyRows = [
     ['', 'p50', 'p95', 'max', 'min'],
-    ['blocks after the final block', q(blocks, 0.5, 0), q(blocks, 0.95, 0), q(blocks, 1, 0), blocks.length ? String(Math.min(...blocks)) : 'n/a'],
-    ['ms after the final block', q(ms, 0.5, 1), q(ms, 0.95, 1), q(ms, 1, 1), ms.length ? Math.min(...ms).toFixed(1) : 'n/a'],
+    [
+      'blocks after the final block',
+      q(blocks, 0.5, 0),
+      q(blocks, 0.95, 0),
+      q(blocks, 1, 0),
+      blocks.length ? String(Math.min(...blocks)) : 'n/a',
+    ],
+    [
+      'ms after the final block',
+      q(ms, 0.5, 1),
+      q(ms, 0.95, 1),
+      q(ms, 1, 1),
+      ms.length ? Math.min(...ms).toFixed(1) : 'n/a',
+    ],
   ];
 
   const secondsPerScan = (c: ScanCase) => c.seconds / c.working.length;
@@ -123,7 +152,21 @@ export function formatReport(r: WatcherBenchReport): string {
     '',
     `2. JSON-RPC calls per scan, counted by a proxy in front of the node: ${r.scansPerCase} x ${r.rangeBlocks} blocks mined at once, then the watcher scans them`,
     `   (ranges of ${r.rangeBlocks}); the same number of payments in each case, each in its own block`,
-    table([['', 'open requests', 'wallets', 'blocks scanned', 'scans', ...METHODS, 'other', 'calls', 'calls/scan', 'wall/scan'], ...caseRows]),
+    table([
+      [
+        '',
+        'open requests',
+        'wallets',
+        'blocks scanned',
+        'scans',
+        ...METHODS,
+        'other',
+        'calls',
+        'calls/scan',
+        'wall/scan',
+      ],
+      ...caseRows,
+    ]),
     '',
     `ratio calls per scan ${large?.label ?? '?'} / ${small?.label ?? '?'}: ${fmt.ratio(ratio)}`,
     `   idle scans (caught up, nothing new: one eth_blockNumber each) are left out: ${r.cases.map((c) => `${c.label} ${c.idle}`).join(', ')}`,
@@ -134,7 +177,9 @@ export function formatReport(r: WatcherBenchReport): string {
     `   ${r.requestCreation}`,
     '',
     ...r.checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
-    ...(r.warnings.count > 0 ? [`the worker logged ${r.warnings.count} warning/error lines; first:`, ...r.warnings.first.map((x) => `  ${x}`)] : []),
+    ...(r.warnings.count > 0
+      ? [`the worker logged ${r.warnings.count} warning/error lines; first:`, ...r.warnings.first.map((x) => `  ${x}`)]
+      : []),
     isHealthy(r) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
   ];
   return `${lines.join('\n')}\n`;

@@ -37,7 +37,9 @@ const rate = (p: PhaseResult) => p.ok / p.seconds;
 
 function statementsLine(statements: Record<string, number>, n: number): string {
   const total = Object.values(statements).reduce((a, b) => a + b, 0);
-  const parts = Object.entries(statements).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / n).toFixed(2)}`);
+  const parts = Object.entries(statements)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`);
   return `${(total / n).toFixed(2)} (${parts.join(', ')})`;
 }
 const pair = (x: P50P95) => `p50 ${fmt.ms(x.p50)}, p95 ${fmt.ms(x.p95)}`;
@@ -73,7 +75,11 @@ export function formatReport(r: WebhooksBenchReport): string {
     `webhook delivery benchmark: N=${r.n} per side (+${r.warmup} warm-up each, not timed), receiver ${r.receiverUrl}, node ${process.version}`,
     `database: ${r.database}, pool max ${r.poolMax}; Temporal ${r.temporal}`,
     '',
-    table([['', 'N', 'ok', 'failed', 'seconds', 'deliveries/s', 'p50 latency', 'p95 latency'], phaseRow(r.plain), phaseRow(r.workflow)]),
+    table([
+      ['', 'N', 'ok', 'failed', 'seconds', 'deliveries/s', 'p50 latency', 'p95 latency'],
+      phaseRow(r.plain),
+      phaseRow(r.workflow),
+    ]),
     '',
     `ratio dispatcher / plain: ${fmt.ratio(rate(r.workflow) / rate(r.plain))}`,
     '',
@@ -88,11 +94,16 @@ export function formatReport(r: WebhooksBenchReport): string {
       `p50 ${fmt.ms(r.eventLoopLag.p50)}, p99 ${fmt.ms(r.eventLoopLag.p99)}, max ${fmt.ms(r.eventLoopLag.max)}`,
     '',
     'process memory (rss includes the Temporal core and the workflow thread; heapUsed is the main isolate only)',
-    table([['', 'rss', 'heapUsed'], ...r.memory.map((m) => [m.label, fmt.mib(m.sample.rssMiB), fmt.mib(m.sample.heapUsedMiB)])]),
+    table([
+      ['', 'rss', 'heapUsed'],
+      ...r.memory.map((m) => [m.label, fmt.mib(m.sample.rssMiB), fmt.mib(m.sample.heapUsedMiB)]),
+    ]),
     '',
     `check: receiver got ${r.received.plain}/${r.n} plain and ${r.received.workflow}/${r.n} workflow POSTs, bad signatures ${r.received.badSignatures}`,
     `check: database has ${r.db.delivered}/${r.db.total} deliveries 'delivered' after ${r.db.attempts} attempts`,
-    ...(r.workflowErrors.length > 0 ? [`check: ${r.workflowErrors.length} deliveries failed, first: ${r.workflowErrors[0]}`] : []),
+    ...(r.workflowErrors.length > 0
+      ? [`check: ${r.workflowErrors.length} deliveries failed, first: ${r.workflowErrors[0]}`]
+      : []),
     isHealthy(r) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
   ];
   return `${lines.join('\n')}\n`;

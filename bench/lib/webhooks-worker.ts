@@ -20,12 +20,22 @@ const env = (name: string): string => {
 const config = loadConfig({ ...process.env, WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' });
 const logger = createLogger({ level: 'warn', name: 'bench-worker' });
 installTemporalRuntime(logger);
-const db = createDb(env('BENCH_DATABASE_URL'), { poolMax: config.database.poolMax, applicationName: 'paycore-bench-worker', timeouts: config.database.timeouts });
+const db = createDb(env('BENCH_DATABASE_URL'), {
+  poolMax: config.database.poolMax,
+  applicationName: 'paycore-bench-worker',
+  timeouts: config.database.timeouts,
+});
 const { worker, connection } = await createPlatformWorker({
   address: env('BENCH_TEMPORAL_ADDRESS'),
   namespace: config.temporal.namespace,
   taskQueue: env('BENCH_TASK_QUEUE'),
-  activityDeps: { db, logger, secretBox: createSecretBox(env('BENCH_SECRETS_KEY')), resolver: createSystemResolver(), allowLoopbackForTests: true },
+  activityDeps: {
+    db,
+    logger,
+    secretBox: createSecretBox(env('BENCH_SECRETS_KEY')),
+    resolver: createSystemResolver(),
+    allowLoopbackForTests: true,
+  },
   workflowBundle: { codePath: env('BENCH_BUNDLE_PATH') },
   shutdownGraceMs: 5000,
   identity: `bench-webhooks-worker-${process.pid}`,

@@ -41,8 +41,17 @@ export interface PaidBenchOptions {
  * `--duration` (1..60, default 5), `--concurrency` (1..256, default 16) and `--n` (1..maxN, default 30); a bad
  * value is a usage error, `--help` prints `usage`.
  */
-export function parsePaidBenchOptions(argv: string[], usage: string, maxN: number, withProcesses = false): PaidBenchOptions {
-  const values = benchArgs(argv, withProcesses ? ['duration', 'concurrency', 'n', 'processes'] : ['duration', 'concurrency', 'n'], usage);
+export function parsePaidBenchOptions(
+  argv: string[],
+  usage: string,
+  maxN: number,
+  withProcesses = false,
+): PaidBenchOptions {
+  const values = benchArgs(
+    argv,
+    withProcesses ? ['duration', 'concurrency', 'n', 'processes'] : ['duration', 'concurrency', 'n'],
+    usage,
+  );
   return {
     duration: intOption('--duration', values.duration, 5, 1, 60),
     processes: intOption('--processes', values.processes, 0, 0, 4),
@@ -79,10 +88,20 @@ export interface X402BenchApp {
 }
 
 /** Starts PostgreSQL and the local Base chain side by side; whatever started is stopped at the end. */
-async function startBackends(config: Config, progress: Progress, run: RunLifecycle): Promise<{ infra: Infrastructure; chain: X402Chain }> {
+async function startBackends(
+  config: Config,
+  progress: Progress,
+  run: RunLifecycle,
+): Promise<{ infra: Infrastructure; chain: X402Chain }> {
   // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
-  const pgOnly: Config = { ...config, temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-x402:7233' } };
-  const [infra, chain] = await Promise.allSettled([ensureInfrastructure(pgOnly, progress, { fsync: false }), startX402Chain()]);
+  const pgOnly: Config = {
+    ...config,
+    temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-x402:7233' },
+  };
+  const [infra, chain] = await Promise.allSettled([
+    ensureInfrastructure(pgOnly, progress, { fsync: false }),
+    startX402Chain(),
+  ]);
   if (infra.status === 'fulfilled') run.defer('stop infrastructure', () => infra.value.stop());
   if (chain.status === 'fulfilled') run.defer('stop the Hardhat node', () => chain.value.node.stop());
   if (infra.status === 'rejected') throw infra.reason;
@@ -115,7 +134,11 @@ function appLogSink() {
  * facilitator, createAuthorizationStateReader and createX402Payments, with timing decorators around the
  * facilitator client and the chain reader. Everything is stopped by `run` at the end.
  */
-export async function startX402BenchApp(opts: { name: string; txCount: number }, progress: Progress, run: RunLifecycle): Promise<X402BenchApp> {
+export async function startX402BenchApp(
+  opts: { name: string; txCount: number },
+  progress: Progress,
+  run: RunLifecycle,
+): Promise<X402BenchApp> {
   const baseConfig = loadConfig(process.env);
   progress('starting PostgreSQL and a Hardhat node (Base, chain id 8453)');
   const { infra, chain } = await startBackends(baseConfig, progress, run);
@@ -130,7 +153,12 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
     PUBLIC_BASE_URL: '',
     TRUST_PROXY: 'false',
     RATE_LIMIT_X402_PER_IP_PER_MINUTE: BENCH_RATE_LIMIT,
-    RPC_URL_BASE: rpc, RPC_URL_POLYGON: rpc, RPC_URL_ARBITRUM: rpc, RPC_URL_OPTIMISM: rpc, RPC_URL_ETHEREUM: rpc, RPC_URL_AVALANCHE: rpc,
+    RPC_URL_BASE: rpc,
+    RPC_URL_POLYGON: rpc,
+    RPC_URL_ARBITRUM: rpc,
+    RPC_URL_OPTIMISM: rpc,
+    RPC_URL_ETHEREUM: rpc,
+    RPC_URL_AVALANCHE: rpc,
     RPC_URL_SOLANA: 'http://127.0.0.1:9',
     X402_PAY_TO: chain.payTo,
     X402_FACILITATOR: 'self',
@@ -139,7 +167,11 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
   const config = loadConfig(appEnv);
 
   const runId = randomBytes(4).toString('hex');
-  const { db, description, url: databaseUrl } = await openBenchDatabase(infra, config, `tenant_${opts.name.replaceAll('-', '_')}_${runId}`, run);
+  const {
+    db,
+    description,
+    url: databaseUrl,
+  } = await openBenchDatabase(infra, config, `tenant_${opts.name.replaceAll('-', '_')}_${runId}`, run);
   await migrateLatest(db);
   const since = await dbNow(db);
 
@@ -160,10 +192,19 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
   const rec = createPhaseRecorder();
   const c = config.chains;
   const reader = createChainReader({
-    evm: createEvmReader({ rpcUrls: c.rpcUrls, requiredConfirmations: c.requiredConfirmations, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries, onRpcCall: (m) => rec.rpcCall(m) }),
+    evm: createEvmReader({
+      rpcUrls: c.rpcUrls,
+      requiredConfirmations: c.requiredConfirmations,
+      timeoutMs: c.rpcTimeoutMs,
+      retries: c.rpcRetries,
+      onRpcCall: (m) => rec.rpcCall(m),
+    }),
     solana: createSolanaReader({ endpoints: c.rpcUrls.solana, timeoutMs: c.rpcTimeoutMs, retries: c.rpcRetries }),
   });
-  const facilitator = createFacilitator(config.x402.facilitator, { baseRpcUrls: c.rpcUrls.base, sendingTurns: sendingTurnsIn(db) });
+  const facilitator = createFacilitator(config.x402.facilitator, {
+    baseRpcUrls: c.rpcUrls.base,
+    sendingTurns: sendingTurnsIn(db),
+  });
   if (!facilitator) throw new Error('the self-hosted facilitator was not configured');
   const payments = createX402Payments({
     db,
@@ -173,8 +214,31 @@ export async function startX402BenchApp(opts: { name: string; txCount: number },
     authorizationState: createAuthorizationStateReader({ rpcUrls: c.rpcUrls.base, timeoutMs: c.rpcTimeoutMs }),
     paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
   });
-  const app = buildApp({ db, logger, config, chainReader: timedChainReader(reader, rec), payments, secretBox: createSecretBox(generateSecretsKey()), workflows: null });
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: timedChainReader(reader, rec),
+    payments,
+    secretBox: createSecretBox(generateSecretsKey()),
+    workflows: null,
+  });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
-  return { config, infra, chain, db, database: description, url: server.url, since, hashes, amount, confirmations, rec, warnings: sink.warnings, appEnv, databaseUrl };
+  return {
+    config,
+    infra,
+    chain,
+    db,
+    database: description,
+    url: server.url,
+    since,
+    hashes,
+    amount,
+    confirmations,
+    rec,
+    warnings: sink.warnings,
+    appEnv,
+    databaseUrl,
+  };
 }

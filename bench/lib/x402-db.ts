@@ -11,7 +11,10 @@ export interface X402RunRows {
 }
 
 /** What the database recorded about this run's paid calls. */
-export async function x402RunStats(db: Db, rows: X402RunRows): Promise<{ payments: Record<string, number>; evidence: number }> {
+export async function x402RunStats(
+  db: Db,
+  rows: X402RunRows,
+): Promise<{ payments: Record<string, number>; evidence: number }> {
   const byStatus = await db('x402_payments')
     .where({ resource: rows.resource })
     .andWhere('created_at', '>=', rows.since)
@@ -20,7 +23,10 @@ export async function x402RunStats(db: Db, rows: X402RunRows): Promise<{ payment
     .groupBy('status');
   const evidence = await db('x402_evidence')
     .where({ network: 'base' })
-    .whereIn('tx_hash', rows.txHashes.map((h) => h.toLowerCase()))
+    .whereIn(
+      'tx_hash',
+      rows.txHashes.map((h) => h.toLowerCase()),
+    )
     .count<Array<{ count: string }>>('* as count');
   return {
     payments: Object.fromEntries(byStatus.map((r) => [r.status, Number(r.count)])),
@@ -36,7 +42,10 @@ export async function deleteX402RunRows(db: Db, rows: X402RunRows): Promise<void
   await db('x402_payments').where({ resource: rows.resource }).andWhere('created_at', '>=', rows.since).delete();
   await db('x402_evidence')
     .where({ network: 'base' })
-    .whereIn('tx_hash', rows.txHashes.map((h) => h.toLowerCase()))
+    .whereIn(
+      'tx_hash',
+      rows.txHashes.map((h) => h.toLowerCase()),
+    )
     .andWhere('confirmed_at', '>=', rows.since)
     .delete();
 }

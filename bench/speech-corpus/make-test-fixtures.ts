@@ -10,5 +10,7 @@ import { writeTestConversations } from './corpus.js';
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/speech-real');
 await mkdir(dir, { recursive: true });
 for (const c of await writeTestConversations(dir)) {
-  console.log(`${c.id}: ${c.duration.toFixed(1)} s, ${c.speakers.join(', ')}, overlap ${c.overlapSeconds} s, ${c.text ? c.text.split(' ').length : 0} words`);
+  console.log(
+    `${c.id}: ${c.duration.toFixed(1)} s, ${c.speakers.join(', ')}, overlap ${c.overlapSeconds} s, ${c.text ? c.text.split(' ').length : 0} words`,
+  );
 }

@@ -17,7 +17,9 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('expires_at', { useTz: true }).nullable();
     t.primary(['dialect', 'tenant_id', 'key']);
   });
-  await db.raw('CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at) WHERE expires_at IS NOT NULL');
+  await db.raw(
+    'CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at) WHERE expires_at IS NOT NULL',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -11,7 +11,10 @@ export async function up(db: Knex): Promise<void> {
     t.specificType('events', 'text[]').notNullable().defaultTo('{}');
     t.text('secret_sealed').notNullable();
     t.integer('key_version').notNullable().defaultTo(1);
-    t.text('status').notNullable().defaultTo('enabled').checkIn(['enabled', 'disabled', 'deleted'], 'webhook_endpoints_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('enabled')
+      .checkIn(['enabled', 'disabled', 'deleted'], 'webhook_endpoints_status_check');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.index(['interface', 'tenant_id', 'status']);
@@ -26,7 +29,9 @@ export async function up(db: Knex): Promise<void> {
     t.text('event_type').notNullable();
     // The exact bytes signed and sent on every attempt; written once, never updated.
     t.binary('body').notNullable();
-    t.text('status').notNullable().defaultTo('pending')
+    t.text('status')
+      .notNullable()
+      .defaultTo('pending')
       .checkIn(['pending', 'retrying', 'delivered', 'failed'], 'webhook_deliveries_status_check');
     t.integer('attempts').notNullable().defaultTo(0);
     t.integer('max_attempts').notNullable();
@@ -58,8 +63,12 @@ export async function up(db: Knex): Promise<void> {
     t.text('delivery_id').notNullable().references('webhook_deliveries.id');
     t.integer('attempt_no').notNullable();
     t.integer('key_version').nullable();
-    t.text('outcome').notNullable()
-      .checkIn(['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'], 'webhook_delivery_attempts_outcome_check');
+    t.text('outcome')
+      .notNullable()
+      .checkIn(
+        ['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'],
+        'webhook_delivery_attempts_outcome_check',
+      );
     t.integer('status_code').nullable();
     t.text('error_class').nullable();
     t.integer('duration_ms').nullable();

@@ -45,7 +45,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('company_id').notNullable().references('companies.id');
     t.text('job_id').nullable().unique();
     t.bigInteger('amount').notNullable();
-    t.text('status').notNullable().defaultTo('held').checkIn(['held', 'charged', 'released'], 'credit_reservations_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('held')
+      .checkIn(['held', 'charged', 'released'], 'credit_reservations_status_check');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp('settled_at', { useTz: true }).nullable();
     t.index(['company_id', 'status']);
@@ -64,7 +67,9 @@ export async function up(db: Knex): Promise<void> {
   });
   await db.raw('ALTER TABLE credit_ledger ADD CONSTRAINT credit_ledger_amount_positive CHECK (amount > 0)');
   // A reservation is charged or released at most once, at the level of the ledger itself.
-  await db.raw("CREATE UNIQUE INDEX credit_ledger_one_settlement ON credit_ledger (reservation_id) WHERE kind IN ('charge', 'release')");
+  await db.raw(
+    "CREATE UNIQUE INDEX credit_ledger_one_settlement ON credit_ledger (reservation_id) WHERE kind IN ('charge', 'release')",
+  );
   await db.raw(`
     CREATE FUNCTION credit_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

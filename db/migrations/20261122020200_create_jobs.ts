@@ -22,7 +22,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('secret_sealed').nullable();
     t.integer('quoted_credits').notNullable();
     t.text('reservation_id').notNullable().references('credit_reservations.id');
-    t.text('status').notNullable().defaultTo('queued').checkIn(['queued', 'processing', 'completed', 'failed'], 'jobs_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('queued')
+      .checkIn(['queued', 'processing', 'completed', 'failed'], 'jobs_status_check');
     t.text('error_code').nullable();
     t.text('error_message').nullable();
     /** [{name, storage_id, bytes, content_type}] once completed. */
@@ -42,8 +45,12 @@ export async function up(db: Knex): Promise<void> {
   });
   await db.raw("CREATE UNIQUE INDEX jobs_one_processing_per_company ON jobs (company_id) WHERE status = 'processing'");
   await db.raw('CREATE INDEX jobs_upload_ids ON jobs USING gin (upload_ids)');
-  await db.raw("CREATE INDEX jobs_results_expiry ON jobs (results_expire_at) WHERE results_purged_at IS NULL AND result_files IS NOT NULL");
-  await db.raw("ALTER TABLE jobs ADD CONSTRAINT jobs_secret_only_while_unfinished CHECK (secret_sealed IS NULL OR status IN ('queued', 'processing'))");
+  await db.raw(
+    'CREATE INDEX jobs_results_expiry ON jobs (results_expire_at) WHERE results_purged_at IS NULL AND result_files IS NOT NULL',
+  );
+  await db.raw(
+    "ALTER TABLE jobs ADD CONSTRAINT jobs_secret_only_while_unfinished CHECK (secret_sealed IS NULL OR status IN ('queued', 'processing'))",
+  );
 
   await db.schema.alterTable('uploads', (t) => {
     /** Set when retention removed the bytes (the row stays; quoting it answers 410). */

@@ -22,7 +22,12 @@ export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('merchant_wallets', (t) => {
     t.text('id').primary();
     t.text('merchant_id').notNullable().references('merchants.id');
-    t.text('network').notNullable().checkIn(['base', 'polygon', 'arbitrum', 'optimism', 'ethereum', 'avalanche', 'solana'], 'merchant_wallets_network_check');
+    t.text('network')
+      .notNullable()
+      .checkIn(
+        ['base', 'polygon', 'arbitrum', 'optimism', 'ethereum', 'avalanche', 'solana'],
+        'merchant_wallets_network_check',
+      );
     t.text('address').notNullable();
     t.text('label').nullable();
     t.timestamp('verified_at', { useTz: true }).nullable();
@@ -42,7 +47,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('customer_label').nullable();
     t.text('expected_payer').nullable();
     t.integer('valid_hours').notNullable();
-    t.text('status').notNullable().defaultTo('AWAITING').checkIn(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED'], 'payment_requests_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('AWAITING')
+      .checkIn(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED'], 'payment_requests_status_check');
     t.text('invoice_id').nullable();
     t.text('tx_hash').nullable();
     t.timestamp('verified_at', { useTz: true }).nullable();
@@ -52,8 +60,12 @@ export async function up(db: Knex): Promise<void> {
     t.index(['merchant_id', 'created_at']);
   });
   // No two open requests of a wallet share an amount (the matching key of the payment watcher).
-  await db.raw("CREATE UNIQUE INDEX payment_requests_open_amount ON payment_requests (wallet_id, amount_atomic) WHERE status IN ('AWAITING', 'REVIEW')");
-  await db.raw('ALTER TABLE payment_requests ADD CONSTRAINT payment_requests_amount_delta CHECK (amount_atomic > quoted_amount_atomic AND quoted_amount_atomic > 0)');
+  await db.raw(
+    "CREATE UNIQUE INDEX payment_requests_open_amount ON payment_requests (wallet_id, amount_atomic) WHERE status IN ('AWAITING', 'REVIEW')",
+  );
+  await db.raw(
+    'ALTER TABLE payment_requests ADD CONSTRAINT payment_requests_amount_delta CHECK (amount_atomic > quoted_amount_atomic AND quoted_amount_atomic > 0)',
+  );
 
   await db.schema.createTable('contacts', (t) => {
     t.text('id').primary();
@@ -107,7 +119,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('merchant_id').notNullable().references('merchants.id');
     t.text('invoice_id').notNullable().references('invoices.id');
     t.text('to_email').notNullable();
-    t.text('status').notNullable().defaultTo('queued').checkIn(['queued', 'sent', 'failed'], 'invoice_mail_outbox_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('queued')
+      .checkIn(['queued', 'sent', 'failed'], 'invoice_mail_outbox_status_check');
     /** The caller's assertion that a person approved the send (the API cannot verify it). */
     t.timestamp('user_approved_at', { useTz: true }).notNullable();
     t.text('api_key_id').notNullable();
@@ -133,7 +148,9 @@ export async function up(db: Knex): Promise<void> {
       IF TG_OP = 'UPDATE' THEN RAISE EXCEPTION 'proof_events are immutable'; END IF;
       RETURN OLD;
     END $$`);
-  await db.raw('CREATE TRIGGER proof_events_immutable BEFORE UPDATE ON proof_events FOR EACH ROW EXECUTE FUNCTION proof_events_immutable()');
+  await db.raw(
+    'CREATE TRIGGER proof_events_immutable BEFORE UPDATE ON proof_events FOR EACH ROW EXECUTE FUNCTION proof_events_immutable()',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

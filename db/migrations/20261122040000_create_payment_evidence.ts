@@ -19,7 +19,9 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('block_number').notNullable();
     t.timestamp('block_time', { useTz: true }).notNullable();
     t.text('request_id').nullable().references('payment_requests.id');
-    t.text('decision').notNullable().checkIn(['paid', 'review', 'already_settled', 'unmatched'], 'payment_evidence_decision_check');
+    t.text('decision')
+      .notNullable()
+      .checkIn(['paid', 'review', 'already_settled', 'unmatched'], 'payment_evidence_decision_check');
     t.text('reason').nullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.unique(['network', 'tx_hash', 'log_index']);

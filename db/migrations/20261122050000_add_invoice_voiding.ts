@@ -13,12 +13,16 @@ const statusCheck = (statuses: string[]) => `CHECK (status IN (${statuses.map((s
  * a grace period lost its workflow start, which the maintenance run repairs).
  */
 export async function up(db: Knex): Promise<void> {
-  await db.raw(`ALTER TABLE payment_requests DROP CONSTRAINT payment_requests_status_check, ADD CONSTRAINT payment_requests_status_check ${statusCheck(STATUSES_AFTER)}`);
+  await db.raw(
+    `ALTER TABLE payment_requests DROP CONSTRAINT payment_requests_status_check, ADD CONSTRAINT payment_requests_status_check ${statusCheck(STATUSES_AFTER)}`,
+  );
   await db.schema.alterTable('invoices', (t) => {
     t.text('void_reason').nullable();
     t.timestamp('lifecycle_started_at', { useTz: true }).nullable();
   });
-  await db.raw("CREATE INDEX invoices_lifecycle_unstarted ON invoices (issued_at) WHERE status = 'issued' AND lifecycle_started_at IS NULL");
+  await db.raw(
+    "CREATE INDEX invoices_lifecycle_unstarted ON invoices (issued_at) WHERE status = 'issued' AND lifecycle_started_at IS NULL",
+  );
 }
 
 export async function down(db: Knex): Promise<void> {
@@ -26,5 +30,7 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('invoices', (t) => t.dropColumns('void_reason', 'lifecycle_started_at'));
   // A voided request is closed like an expired one; the old constraint has no VOIDED.
   await db('payment_requests').where({ status: 'VOIDED' }).update({ status: 'EXPIRED' });
-  await db.raw(`ALTER TABLE payment_requests DROP CONSTRAINT payment_requests_status_check, ADD CONSTRAINT payment_requests_status_check ${statusCheck(STATUSES_BEFORE)}`);
+  await db.raw(
+    `ALTER TABLE payment_requests DROP CONSTRAINT payment_requests_status_check, ADD CONSTRAINT payment_requests_status_check ${statusCheck(STATUSES_BEFORE)}`,
+  );
 }

@@ -8,12 +8,16 @@ export const name = '20261122090500_add_job_cancelled';
  */
 export async function up(db: Knex): Promise<void> {
   await db.raw('ALTER TABLE jobs DROP CONSTRAINT jobs_status_check');
-  await db.raw("ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (status IN ('queued', 'processing', 'completed', 'failed', 'cancelled'))");
+  await db.raw(
+    "ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (status IN ('queued', 'processing', 'completed', 'failed', 'cancelled'))",
+  );
   await db.raw('CREATE INDEX jobs_company_newest ON jobs (company_id, created_at DESC, id DESC)');
 }
 
 export async function down(db: Knex): Promise<void> {
   await db.raw('DROP INDEX IF EXISTS jobs_company_newest');
   await db.raw('ALTER TABLE jobs DROP CONSTRAINT jobs_status_check');
-  await db.raw("ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (status IN ('queued', 'processing', 'completed', 'failed'))");
+  await db.raw(
+    "ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (status IN ('queued', 'processing', 'completed', 'failed'))",
+  );
 }

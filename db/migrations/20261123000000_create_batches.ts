@@ -20,9 +20,15 @@ export async function up(db: Knex): Promise<void> {
     t.integer('item_count').notNullable();
     /** Sum of the children's quotes at submission. */
     t.integer('quoted_credits').notNullable();
-    t.text('status').notNullable().defaultTo('queued').checkIn(['queued', 'processing', 'completed', 'partial', 'failed'], 'batches_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('queued')
+      .checkIn(['queued', 'processing', 'completed', 'partial', 'failed'], 'batches_status_check');
     t.text('webhook_id').nullable();
-    t.text('webhook_mode').notNullable().defaultTo('batch').checkIn(['batch', 'items', 'both'], 'batches_webhook_mode_check');
+    t.text('webhook_mode')
+      .notNullable()
+      .defaultTo('batch')
+      .checkIn(['batch', 'items', 'both'], 'batches_webhook_mode_check');
     t.text('retry_of').nullable().references('batches.id');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp('started_at', { useTz: true }).nullable();
@@ -37,7 +43,9 @@ export async function up(db: Knex): Promise<void> {
     t.text('retry_of').nullable();
     t.unique(['batch_id', 'item_index'], { indexName: 'jobs_batch_item' });
   });
-  await db.raw('ALTER TABLE jobs ADD CONSTRAINT jobs_batch_item_together CHECK ((batch_id IS NULL) = (item_index IS NULL))');
+  await db.raw(
+    'ALTER TABLE jobs ADD CONSTRAINT jobs_batch_item_together CHECK ((batch_id IS NULL) = (item_index IS NULL))',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -43,7 +43,9 @@ export async function up(db: Knex): Promise<void> {
     t.index(['company_id', 'created_at']);
   });
   // One open invitation per address and company: inviting again replaces nothing silently.
-  await db.raw('CREATE UNIQUE INDEX company_invitations_one_open ON company_invitations (company_id, email) WHERE accepted_at IS NULL AND revoked_at IS NULL');
+  await db.raw(
+    'CREATE UNIQUE INDEX company_invitations_one_open ON company_invitations (company_id, email) WHERE accepted_at IS NULL AND revoked_at IS NULL',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -16,6 +16,8 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('webhook_deliveries', (t) => t.dropIndex(['event_id'], 'webhook_deliveries_event_id_index'));
+  await db.schema.alterTable('webhook_deliveries', (t) =>
+    t.dropIndex(['event_id'], 'webhook_deliveries_event_id_index'),
+  );
   await db.schema.alterTable('jobs', (t) => t.dropColumn('webhook_id'));
 }

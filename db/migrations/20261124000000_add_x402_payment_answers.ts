@@ -27,12 +27,24 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('withheld_at', { useTz: true }).nullable();
     t.timestamp('delivered_at', { useTz: true }).nullable();
   });
-  await db.raw('CREATE INDEX x402_payments_kept_answers_idx ON x402_payments (updated_at) WHERE answer_body IS NOT NULL');
+  await db.raw(
+    'CREATE INDEX x402_payments_kept_answers_idx ON x402_payments (updated_at) WHERE answer_body IS NOT NULL',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {
   await db.raw('DROP INDEX IF EXISTS x402_payments_kept_answers_idx');
   await db.schema.alterTable('x402_payments', (t) => {
-    for (const c of ['request_fingerprint', 'payload_sha256', 'answer_status', 'answer_type', 'answer_headers', 'answer_body', 'withheld_at', 'delivered_at']) t.dropColumn(c);
+    for (const c of [
+      'request_fingerprint',
+      'payload_sha256',
+      'answer_status',
+      'answer_type',
+      'answer_headers',
+      'answer_body',
+      'withheld_at',
+      'delivered_at',
+    ])
+      t.dropColumn(c);
   });
 }

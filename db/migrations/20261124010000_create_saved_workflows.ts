@@ -25,7 +25,9 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('deleted_at', { useTz: true }).nullable();
     t.index(['company_id', 'created_at'], 'saved_workflows_company_index');
   });
-  await db.raw('CREATE UNIQUE INDEX saved_workflows_name_unique ON saved_workflows (company_id, lower(name)) WHERE deleted_at IS NULL');
+  await db.raw(
+    'CREATE UNIQUE INDEX saved_workflows_name_unique ON saved_workflows (company_id, lower(name)) WHERE deleted_at IS NULL',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

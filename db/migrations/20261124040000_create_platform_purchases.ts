@@ -48,7 +48,9 @@ export async function up(db: Knex): Promise<void> {
     CREATE TRIGGER platform_purchase_grants_append_only BEFORE UPDATE OR DELETE ON platform_purchase_grants
     FOR EACH ROW EXECUTE FUNCTION platform_purchase_grants_append_only()`);
   // The credits of a pack reach the ledger once: its grant entry names the purchase, at most once.
-  await db.raw("CREATE UNIQUE INDEX credit_ledger_one_pack_grant ON credit_ledger (reason) WHERE kind = 'grant' AND reason LIKE 'pack:%'");
+  await db.raw(
+    "CREATE UNIQUE INDEX credit_ledger_one_pack_grant ON credit_ledger (reason) WHERE kind = 'grant' AND reason LIKE 'pack:%'",
+  );
 
   await db.schema.createTable('wallet_challenges', (t) => {
     t.text('id').primary();

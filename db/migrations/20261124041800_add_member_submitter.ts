@@ -13,7 +13,9 @@ export async function up(db: Knex): Promise<void> {
       t.text('api_key_id').nullable().alter();
       t.text('member_id').nullable().references('members.id');
     });
-    await db.raw(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_one_submitter CHECK ((api_key_id IS NULL) <> (member_id IS NULL))`);
+    await db.raw(
+      `ALTER TABLE ${table} ADD CONSTRAINT ${table}_one_submitter CHECK ((api_key_id IS NULL) <> (member_id IS NULL))`,
+    );
   }
   // "A retry of this batch is still running": looked up on every session retry-failed.
   await db.raw('CREATE INDEX batches_retry_of ON batches (retry_of) WHERE retry_of IS NOT NULL');

@@ -21,7 +21,9 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('dispatch_until', { useTz: true }).nullable();
     t.specificType('retry_delays_ms', 'integer[]').nullable();
   });
-  await db.raw('CREATE INDEX webhook_deliveries_dispatch ON webhook_deliveries (created_at) WHERE dispatch IS NOT NULL');
+  await db.raw(
+    'CREATE INDEX webhook_deliveries_dispatch ON webhook_deliveries (created_at) WHERE dispatch IS NOT NULL',
+  );
   await db.raw(`
     CREATE FUNCTION webhook_dispatch_notify() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

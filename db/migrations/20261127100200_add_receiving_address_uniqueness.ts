@@ -25,13 +25,17 @@ export async function up(db: Knex): Promise<void> {
     ADD COLUMN address_key text GENERATED ALWAYS AS (CASE WHEN network = 'solana' THEN address ELSE lower(address) END) STORED,
     ADD COLUMN held_reason text NULL CONSTRAINT merchant_wallets_held_reason_check CHECK (held_reason IN ('duplicate_address')),
     ADD COLUMN held_at timestamptz NULL`);
-  const { rows } = await db.raw<{ rows: Array<{ network: string; address_key: string; wallets: string[]; merchants: string[] }> }>(
+  const { rows } = await db.raw<{
+    rows: Array<{ network: string; address_key: string; wallets: string[]; merchants: string[] }>;
+  }>(
     `SELECT network, address_key, array_agg(id ORDER BY created_at, id) AS wallets, array_agg(DISTINCT merchant_id) AS merchants
        FROM merchant_wallets WHERE verified_at IS NOT NULL
       GROUP BY network, address_key HAVING count(*) > 1 ORDER BY network, address_key`,
   );
   for (const group of rows) {
-    await db('merchant_wallets').whereIn('id', group.wallets).update({ held_reason: 'duplicate_address', held_at: db.fn.now() });
+    await db('merchant_wallets')
+      .whereIn('id', group.wallets)
+      .update({ held_reason: 'duplicate_address', held_at: db.fn.now() });
     // The report: one line per shared address (addresses and ids are not secrets). Resolve with the operator commands.
     process.stderr.write(
       `[paycore] migration ${name}: ${group.network} address ${group.address_key} was a receiving wallet of ${group.merchants.length} account(s) ` +
@@ -40,7 +44,9 @@ export async function up(db: Knex): Promise<void> {
     );
   }
   await db.raw('CREATE INDEX merchant_wallets_address_key ON merchant_wallets (network, address_key)');
-  await db.raw('CREATE UNIQUE INDEX merchant_wallets_one_receiver ON merchant_wallets (network, address_key) WHERE verified_at IS NOT NULL AND held_reason IS NULL');
+  await db.raw(
+    'CREATE UNIQUE INDEX merchant_wallets_one_receiver ON merchant_wallets (network, address_key) WHERE verified_at IS NOT NULL AND held_reason IS NULL',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -17,7 +17,12 @@ export const name = '20261127140000_create_workflow_starts';
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('workflow_starts', (t) => {
     t.bigIncrements('id');
-    t.text('kind').notNullable().checkIn(['job', 'batch', 'invoice-lifecycle', 'invoice-mail', 'delivery', 'invoice-nudge'], 'workflow_starts_kind_check');
+    t.text('kind')
+      .notNullable()
+      .checkIn(
+        ['job', 'batch', 'invoice-lifecycle', 'invoice-mail', 'delivery', 'invoice-nudge'],
+        'workflow_starts_kind_check',
+      );
     t.text('workflow_id').notNullable();
     t.text('task_queue').notNullable();
     t.jsonb('input').notNullable();

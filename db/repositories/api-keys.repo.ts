@@ -1,4 +1,12 @@
-import { KEY_ID_LENGTH, KEY_PREFIX, KEY_SECRET_LENGTH, normalizeScopes, parsePresentedKey, type KeyInterface, type KeyScope } from '../../domain/api-keys.js';
+import {
+  KEY_ID_LENGTH,
+  KEY_PREFIX,
+  KEY_SECRET_LENGTH,
+  normalizeScopes,
+  parsePresentedKey,
+  type KeyInterface,
+  type KeyScope,
+} from '../../domain/api-keys.js';
 import { newId, randomAlphanumeric, sha256Hex, timingSafeEqualHex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -81,7 +89,8 @@ export async function issueApiKey(db: Db, input: IssueKeyInput): Promise<{ key: 
   return { key: toRecord(row as Row), secret };
 }
 
-export type VerifyOutcome = { ok: true; key: ApiKeyRecord } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' | 'expired' };
+export type VerifyOutcome =
+  { ok: true; key: ApiKeyRecord } | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' | 'expired' };
 
 /**
  * Finds the key by its public lookup id and compares SHA-256 digests in constant time. Malformed and unknown
@@ -150,7 +159,13 @@ export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> 
     .update({ last_used_at: now });
 }
 
-export async function revokeApiKey(db: Db, iface: KeyInterface, tenantId: string, id: string, now: Date): Promise<ApiKeyRecord | null> {
+export async function revokeApiKey(
+  db: Db,
+  iface: KeyInterface,
+  tenantId: string,
+  id: string,
+  now: Date,
+): Promise<ApiKeyRecord | null> {
   const [row] = await db<Row>('api_keys')
     .where({ id, interface: iface, tenant_id: tenantId })
     .update({ revoked_at: db.raw('COALESCE(revoked_at, ?)', [now]) })
@@ -177,12 +192,22 @@ export async function countActiveApiKeys(db: Db, iface: KeyInterface, tenantId: 
  * The 0-based position of a key among the tenant's active keys, oldest first (ties by id): after a plan
  * downgrade only the earliest allowed keys stay usable.
  */
-export async function activeKeyRank(db: Db, iface: KeyInterface, tenantId: string, key: { id: string; createdAt: Date }, now: Date): Promise<number> {
+export async function activeKeyRank(
+  db: Db,
+  iface: KeyInterface,
+  tenantId: string,
+  key: { id: string; createdAt: Date },
+  now: Date,
+): Promise<number> {
   const [row] = await db('api_keys')
     .where({ interface: iface, tenant_id: tenantId })
     .whereNull('revoked_at')
     .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
-    .andWhere((q) => q.where('created_at', '<', key.createdAt).orWhere((q2) => q2.where('created_at', key.createdAt).andWhere('id', '<', key.id)))
+    .andWhere((q) =>
+      q
+        .where('created_at', '<', key.createdAt)
+        .orWhere((q2) => q2.where('created_at', key.createdAt).andWhere('id', '<', key.id)),
+    )
     .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }

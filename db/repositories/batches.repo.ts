@@ -1,6 +1,13 @@
 import { enqueueBatchTerminalEvent } from './v1-events.repo.js';
 import { listBatchChildren } from './jobs.repo.js';
-import { countChildren, finalBatchStatus, isBatchTerminal, type BatchCounts, type BatchStatus, type WebhookMode } from '../../domain/batches.js';
+import {
+  countChildren,
+  finalBatchStatus,
+  isBatchTerminal,
+  type BatchCounts,
+  type BatchStatus,
+  type WebhookMode,
+} from '../../domain/batches.js';
 import type { JobStatus } from '../../domain/jobs.js';
 import type { Db } from '../connection.js';
 import type { Submitter } from './jobs.repo.js';
@@ -44,7 +51,19 @@ const toBatch = (r: any): Batch => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export type NewBatch = Pick<Batch, 'id' | 'companyId' | 'operation' | 'options' | 'itemCount' | 'quotedCredits' | 'webhookId' | 'webhookMode' | 'retryOf' | 'createdAt'> & { submitter: Submitter };
+export type NewBatch = Pick<
+  Batch,
+  | 'id'
+  | 'companyId'
+  | 'operation'
+  | 'options'
+  | 'itemCount'
+  | 'quotedCredits'
+  | 'webhookId'
+  | 'webhookMode'
+  | 'retryOf'
+  | 'createdAt'
+> & { submitter: Submitter };
 
 export async function insertBatch(trx: Db, b: NewBatch): Promise<Batch> {
   const [row] = await trx('batches')
@@ -85,7 +104,9 @@ export async function markBatchProcessing(db: Db, id: string, now: Date): Promis
 
 /** Children per state, and how many of them the client has deleted since they ended (counted in their state too). */
 export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts & { deleted: number }> {
-  const rows = await db('jobs').where({ batch_id: batchId }).select<Array<{ status: JobStatus; deleted_at: Date | null }>>('status', 'deleted_at');
+  const rows = await db('jobs')
+    .where({ batch_id: batchId })
+    .select<Array<{ status: JobStatus; deleted_at: Date | null }>>('status', 'deleted_at');
   return { ...countChildren(rows.map((r) => r.status)), deleted: rows.filter((r) => r.deleted_at !== null).length };
 }
 
@@ -94,7 +115,11 @@ export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts 
  * finds it terminal and changes nothing. `changed` is true only for the call that ended it. Null while a child
  * is unfinished.
  */
-export async function finishBatch(db: Db, id: string, now: Date): Promise<{ status: BatchStatus; counts: BatchCounts; changed: boolean } | null> {
+export async function finishBatch(
+  db: Db,
+  id: string,
+  now: Date,
+): Promise<{ status: BatchStatus; counts: BatchCounts; changed: boolean } | null> {
   return db.transaction(async (trx) => {
     const row = await trx('batches').where({ id }).forUpdate().first();
     if (!row) return null;
@@ -104,7 +129,9 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
     const final = finalBatchStatus(counts);
     if (!final) return null;
     if (isBatchTerminal(row.status)) return { status: row.status, counts, changed: false };
-    await trx('batches').where({ id }).update({ status: final, finished_at: now, started_at: row.started_at ?? now });
+    await trx('batches')
+      .where({ id })
+      .update({ status: final, finished_at: now, started_at: row.started_at ?? now });
     // The batch's terminal event (batch.completed | partial | failed, by webhook_mode) is recorded in the same
     // transaction as the transition: the delivery row is the outbox, sent by the worker's dispatcher after the commit.
     await enqueueBatchTerminalEvent(trx, {
@@ -112,9 +139,19 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
       webhookId: row.webhook_id,
       at: now,
       batch: {
-        id, status: final, operation: row.operation, webhookMode: row.webhook_mode, retryOf: row.retry_of,
-        createdAt: row.created_at, finishedAt: now,
-        children: children.map((j) => ({ id: j.id, status: j.status, quotedCredits: j.quotedCredits, errorCode: j.errorCode })),
+        id,
+        status: final,
+        operation: row.operation,
+        webhookMode: row.webhook_mode,
+        retryOf: row.retry_of,
+        createdAt: row.created_at,
+        finishedAt: now,
+        children: children.map((j) => ({
+          id: j.id,
+          status: j.status,
+          quotedCredits: j.quotedCredits,
+          errorCode: j.errorCode,
+        })),
       },
     });
     return { status: final, counts, changed: true };
@@ -122,7 +159,10 @@ export async function finishBatch(db: Db, id: string, now: Date): Promise<{ stat
 }
 
 /** Credits of the batch's children by reservation state: still held, charged (successes) and released (failures). */
-export async function batchCredits(db: Db, batchId: string): Promise<{ reserved: number; charged: number; released: number }> {
+export async function batchCredits(
+  db: Db,
+  batchId: string,
+): Promise<{ reserved: number; charged: number; released: number }> {
   const rows = await db('jobs')
     .join('credit_reservations', 'credit_reservations.id', 'jobs.reservation_id')
     .where('jobs.batch_id', batchId)
@@ -134,7 +174,13 @@ export async function batchCredits(db: Db, batchId: string): Promise<{ reserved:
 
 /** Queued batches whose workflow never started (never marked processing), recorded before `before`. */
 export async function findUnstartedBatches(db: Db, before: Date, limit: number): Promise<string[]> {
-  const rows = await db('batches').where({ status: 'queued' }).whereNull('started_at').where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
+  const rows = await db('batches')
+    .where({ status: 'queued' })
+    .whereNull('started_at')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .select('id');
   return rows.map((r) => r.id as string);
 }
 
@@ -143,7 +189,17 @@ export async function findUnstartedBatches(db: Db, before: Date, limit: number):
  * in that order (looked up in the table, so a cursor of another company gives an empty page).
  */
 export async function listBatches(db: Db, companyId: string, limit: number, before: string | null): Promise<Batch[]> {
-  const q = db('batches').where({ company_id: companyId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
-  if (before) q.whereRaw('(created_at, id) < (SELECT c.created_at, c.id FROM batches c WHERE c.id = ? AND c.company_id = ?)', [before, companyId]);
+  const q = db('batches')
+    .where({ company_id: companyId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit);
+  if (before)
+    q.whereRaw('(created_at, id) < (SELECT c.created_at, c.id FROM batches c WHERE c.id = ? AND c.company_id = ?)', [
+      before,
+      companyId,
+    ]);
   return (await q).map(toBatch);
 }

@@ -24,7 +24,10 @@ export interface Member {
 }
 
 const toCompany = (r: { id: string; name: string; status: Company['status']; created_at: Date }): Company => ({
-  id: r.id, name: r.name, status: r.status, createdAt: r.created_at,
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  createdAt: r.created_at,
 });
 
 async function findOrCreateAccount(trx: Db, email: string): Promise<string> {
@@ -50,7 +53,8 @@ export async function lockCompany(trx: Db, companyId: string): Promise<Company> 
 async function insertMember(trx: Db, companyId: string, email: string, role: MemberRole): Promise<Member> {
   const accountId = await findOrCreateAccount(trx, email);
   const elsewhere = await trx('members').where({ account_id: accountId }).whereNull('removed_at').first();
-  if (elsewhere) throw new DomainError('conflict', 'This account already belongs to a company (one company per account)');
+  if (elsewhere)
+    throw new DomainError('conflict', 'This account already belongs to a company (one company per account)');
   const id = newId('mem');
   const [row] = await trx('members').insert({ id, company_id: companyId, account_id: accountId, role }).returning('*');
   return { id, companyId, accountId, email, role, createdAt: row.created_at, removedAt: null };
@@ -60,7 +64,10 @@ async function insertMember(trx: Db, companyId: string, email: string, role: Mem
  * A new company with its first member (a billing administrator), an empty wallet and the one-time trial
  * grant, in one transaction.
  */
-export async function createCompany(db: Db, input: { name: string; ownerEmail: string }): Promise<{ company: Company; owner: Member }> {
+export async function createCompany(
+  db: Db,
+  input: { name: string; ownerEmail: string },
+): Promise<{ company: Company; owner: Member }> {
   return db.transaction(async (trx) => {
     const id = newId('co');
     const [row] = await trx('companies').insert({ id, name: input.name }).returning('*');
@@ -79,7 +86,10 @@ export async function getCompany(db: Db, companyId: string): Promise<Company | n
 export async function addMember(db: Db, companyId: string, email: string, role: MemberRole): Promise<Member> {
   return db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
-    const [row] = await trx('members').where({ company_id: companyId }).whereNull('removed_at').count<{ count: string }[]>('* as count');
+    const [row] = await trx('members')
+      .where({ company_id: companyId })
+      .whereNull('removed_at')
+      .count<{ count: string }[]>('* as count');
     if (Number(row?.count ?? 0) >= LIMITS.membersPerCompany) {
       throw new DomainError('limit_reached', `A company has at most ${LIMITS.membersPerCompany} members`);
     }
@@ -102,12 +112,21 @@ export async function removeMember(
   return db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
     if (opts.keepABillingAdmin) {
-      const admins = await trx('members').where({ company_id: companyId, role: 'billing_admin' }).whereNull('removed_at').pluck('id');
+      const admins = await trx('members')
+        .where({ company_id: companyId, role: 'billing_admin' })
+        .whereNull('removed_at')
+        .pluck('id');
       if (admins.length === 1 && admins[0] === memberId) {
-        throw new DomainError('last_billing_admin', 'This is the company\'s last billing administrator; invite another one before removing this one');
+        throw new DomainError(
+          'last_billing_admin',
+          "This is the company's last billing administrator; invite another one before removing this one",
+        );
       }
     }
-    const removed = await trx('members').where({ id: memberId, company_id: companyId }).whereNull('removed_at').update({ removed_at: now });
+    const removed = await trx('members')
+      .where({ id: memberId, company_id: companyId })
+      .whereNull('removed_at')
+      .update({ removed_at: now });
     if (removed === 0) throw new DomainError('not_found', 'Member not found');
     const revokedKeys = await trx('api_keys')
       .where({ interface: 'v1', tenant_id: companyId, owner_id: memberId })
@@ -124,9 +143,21 @@ export async function removeMember(
 }
 
 export async function listMembers(db: Db, companyId: string): Promise<Member[]> {
-  const rows = await db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('m.company_id', companyId).whereNull('m.removed_at')
-    .select('m.*', 'a.email').orderBy('m.created_at');
-  return rows.map((r) => ({ id: r.id, companyId: r.company_id, accountId: r.account_id, email: r.email, role: r.role, createdAt: r.created_at, removedAt: r.removed_at }));
+  const rows = await db('members as m')
+    .join('accounts as a', 'a.id', 'm.account_id')
+    .where('m.company_id', companyId)
+    .whereNull('m.removed_at')
+    .select('m.*', 'a.email')
+    .orderBy('m.created_at');
+  return rows.map((r) => ({
+    id: r.id,
+    companyId: r.company_id,
+    accountId: r.account_id,
+    email: r.email,
+    role: r.role,
+    createdAt: r.created_at,
+    removedAt: r.removed_at,
+  }));
 }
 
 /**
@@ -140,13 +171,21 @@ export async function issueCompanyKey(
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   return db.transaction(async (trx) => {
     await lockCompany(trx, input.companyId);
-    const member = await trx('members').where({ id: input.memberId, company_id: input.companyId }).whereNull('removed_at').first();
+    const member = await trx('members')
+      .where({ id: input.memberId, company_id: input.companyId })
+      .whereNull('removed_at')
+      .first();
     if (!member) throw new DomainError('not_found', 'Member not found in this company');
     if ((await countActiveApiKeys(trx, 'v1', input.companyId, now)) >= LIMITS.activeKeysPerCompany) {
       throw new DomainError('limit_reached', `A company has at most ${LIMITS.activeKeysPerCompany} active API keys`);
     }
     return issueApiKey(trx, {
-      interface: 'v1', tenantId: input.companyId, ownerId: input.memberId, name: input.name, scopes: input.scopes, expiresAt: input.expiresAt ?? null,
+      interface: 'v1',
+      tenantId: input.companyId,
+      ownerId: input.memberId,
+      name: input.name,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt ?? null,
     });
   });
 }

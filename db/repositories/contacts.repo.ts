@@ -30,7 +30,15 @@ export async function insertContact(
   now: Date,
 ): Promise<Contact> {
   const [row] = await trx('contacts')
-    .insert({ id: newId('con'), merchant_id: input.merchantId, legal_name: input.legalName, email: input.email, address: input.address, reference: input.reference, created_at: now })
+    .insert({
+      id: newId('con'),
+      merchant_id: input.merchantId,
+      legal_name: input.legalName,
+      email: input.email,
+      address: input.address,
+      reference: input.reference,
+      created_at: now,
+    })
     .returning('*');
   return toContact(row);
 }
@@ -41,6 +49,11 @@ export async function getContact(db: Db, merchantId: string, id: string): Promis
 }
 
 /** A page of the merchant's contacts ordered by id, descending, strictly before `before`. */
-export async function listContacts(db: Db, merchantId: string, limit: number, before: string | null): Promise<Contact[]> {
+export async function listContacts(
+  db: Db,
+  merchantId: string,
+  limit: number,
+  before: string | null,
+): Promise<Contact[]> {
   return merchantPageById(db, 'contacts', merchantId, limit, before, toContact);
 }

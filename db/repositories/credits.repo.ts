@@ -62,7 +62,12 @@ export async function grantCredits(db: Db, companyId: string, amount: bigint, re
  * Holds `amount` credits for a job (or another purpose). Not enough available credits → 402 insufficient
  * credits. Pass the caller's transaction to make the hold part of the submission.
  */
-export async function reserveCredits(db: Db, companyId: string, amount: bigint, jobId: string | null): Promise<{ reservationId: string; balance: WalletBalance }> {
+export async function reserveCredits(
+  db: Db,
+  companyId: string,
+  amount: bigint,
+  jobId: string | null,
+): Promise<{ reservationId: string; balance: WalletBalance }> {
   if (amount <= 0n) throw new DomainError('validation_failed', 'a reservation must be a positive number of credits');
   return inTransaction(db, async (trx) => {
     const w = await lockWallet(trx, companyId);
@@ -70,10 +75,20 @@ export async function reserveCredits(db: Db, companyId: string, amount: bigint, 
       throw new DomainError('insufficient_credits', `Not enough credits: ${amount} needed, ${w.available} available`);
     }
     const reservationId = newId('res');
-    await trx('credit_reservations').insert({ id: reservationId, company_id: companyId, job_id: jobId, amount: amount.toString() });
+    await trx('credit_reservations').insert({
+      id: reservationId,
+      company_id: companyId,
+      job_id: jobId,
+      amount: amount.toString(),
+    });
     const next = { ...w, available: w.available - amount, reserved: w.reserved + amount };
     await write(trx, next);
-    await trx('credit_ledger').insert({ company_id: companyId, kind: 'reserve', amount: amount.toString(), reservation_id: reservationId });
+    await trx('credit_ledger').insert({
+      company_id: companyId,
+      kind: 'reserve',
+      amount: amount.toString(),
+      reservation_id: reservationId,
+    });
     return { reservationId, balance: next };
   });
 }
@@ -82,7 +97,12 @@ export async function reserveCredits(db: Db, companyId: string, amount: bigint, 
  * Settles a held reservation: `charge` on success, `release` on failure. Exactly once: a reservation already
  * settled (either way) is left alone and `false` is returned, so a repeated call after a crash is harmless.
  */
-export async function settleReservation(db: Db, reservationId: string, outcome: 'charge' | 'release', reason: string | null = null): Promise<boolean> {
+export async function settleReservation(
+  db: Db,
+  reservationId: string,
+  outcome: 'charge' | 'release',
+  reason: string | null = null,
+): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const held = await trx('credit_reservations').where({ id: reservationId }).first();
     if (!held) throw new DomainError('not_found', 'Reservation not found');
@@ -97,7 +117,13 @@ export async function settleReservation(db: Db, reservationId: string, outcome: 
       reserved: w.reserved - amount,
       available: outcome === 'release' ? w.available + amount : w.available,
     });
-    await trx('credit_ledger').insert({ company_id: held.company_id, kind: outcome, amount: amount.toString(), reservation_id: reservationId, reason });
+    await trx('credit_ledger').insert({
+      company_id: held.company_id,
+      kind: outcome,
+      amount: amount.toString(),
+      reservation_id: reservationId,
+      reason,
+    });
     return true;
   });
 }
@@ -138,8 +164,22 @@ export async function listLedger(db: Db, companyId: string, limit = 100): Promis
   return rows.map(toLedgerEntry);
 }
 
-interface LedgerRow { id: string | number; kind: LedgerKind; amount: string | number; reservation_id: string | null; reason: string | null; created_at: Date }
+interface LedgerRow {
+  id: string | number;
+  kind: LedgerKind;
+  amount: string | number;
+  reservation_id: string | null;
+  reason: string | null;
+  created_at: Date;
+}
 
 function toLedgerEntry(r: LedgerRow): LedgerEntry {
-  return { id: Number(r.id), kind: r.kind, amount: BigInt(r.amount), reservationId: r.reservation_id, reason: r.reason, createdAt: r.created_at };
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    amount: BigInt(r.amount),
+    reservationId: r.reservation_id,
+    reason: r.reason,
+    createdAt: r.created_at,
+  };
 }

@@ -12,14 +12,23 @@ export interface CorrectionRecord extends StoredCorrection {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const toCorrection = (r: any): CorrectionRecord => ({
-  id: r.id, document: r.document_index, field: r.field, previous_value: r.previous_value, value: r.value, revision: r.revision,
-  memberId: r.member_id, corrected_by: r.member_email, corrected_at: (r.created_at as Date).toISOString(),
+  id: r.id,
+  document: r.document_index,
+  field: r.field,
+  previous_value: r.previous_value,
+  value: r.value,
+  revision: r.revision,
+  memberId: r.member_id,
+  corrected_by: r.member_email,
+  corrected_at: (r.created_at as Date).toISOString(),
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** A job's corrections in the order they apply: by revision, then document and field. */
 export async function listExtractionCorrections(db: Db, jobId: string): Promise<CorrectionRecord[]> {
-  const rows = await db('extraction_corrections').where({ job_id: jobId }).orderBy([{ column: 'revision' }, { column: 'document_index' }, { column: 'field' }]);
+  const rows = await db('extraction_corrections')
+    .where({ job_id: jobId })
+    .orderBy([{ column: 'revision' }, { column: 'document_index' }, { column: 'field' }]);
   return rows.map(toCorrection);
 }
 
@@ -41,8 +50,17 @@ export async function insertExtractionCorrections(
 ): Promise<void> {
   await trx('extraction_corrections').insert(
     corrections.map((c) => ({
-      id: newId(CORRECTION_ID_PREFIX), job_id: job.id, company_id: job.companyId, revision, document_index: c.document, field: c.field,
-      previous_value: c.previousValue, value: c.value, member_id: member.id, member_email: member.email, created_at: now,
+      id: newId(CORRECTION_ID_PREFIX),
+      job_id: job.id,
+      company_id: job.companyId,
+      revision,
+      document_index: c.document,
+      field: c.field,
+      previous_value: c.previousValue,
+      value: c.value,
+      member_id: member.id,
+      member_email: member.email,
+      created_at: now,
     })),
   );
 }

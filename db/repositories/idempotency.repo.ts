@@ -42,7 +42,11 @@ export async function findStoredResponse(db: Db, ref: KeyRef, now: Date): Promis
  * As findStoredResponse, and in the same statement how many responses the tenant keeps forever in the dialect
  * (the `idempotency_retained` counter: one row read, whatever the tenant's history).
  */
-export async function findStoredResponseAndRetained(db: Db, ref: KeyRef, now: Date): Promise<{ stored: StoredResponse | null; retained: number }> {
+export async function findStoredResponseAndRetained(
+  db: Db,
+  ref: KeyRef,
+  now: Date,
+): Promise<{ stored: StoredResponse | null; retained: number }> {
   const { rows } = await db.raw<{ rows: Array<Record<string, unknown>> }>(
     `SELECT k.*, (SELECT r.responses FROM idempotency_retained r WHERE r.dialect = ? AND r.tenant_id = ?) AS retained_responses
        FROM (SELECT 1) AS one
@@ -59,7 +63,11 @@ export async function findStoredResponseAndRetained(db: Db, ref: KeyRef, now: Da
  * /proof/v1 key statement reads them in the same round trip (verifyMerchantKey). Column bindings first, then join
  * bindings, in the order the text has them; storedFromColumns reads the result.
  */
-export function storedResponseColumns(ref: Omit<KeyRef, 'tenantId'>, tenantSql: string, now: Date): { columns: string; columnBindings: unknown[]; joins: string; joinBindings: unknown[] } {
+export function storedResponseColumns(
+  ref: Omit<KeyRef, 'tenantId'>,
+  tenantSql: string,
+  now: Date,
+): { columns: string; columnBindings: unknown[]; joins: string; joinBindings: unknown[] } {
   return {
     columns: `ik.operation AS ik_operation, ik.request_hash AS ik_request_hash, ik.response_status AS ik_response_status,
               ik.response_body AS ik_response_body, ik.response_content_type AS ik_response_content_type, ik.resource_id AS ik_resource_id,
@@ -72,7 +80,16 @@ export function storedResponseColumns(ref: Omit<KeyRef, 'tenantId'>, tenantSql: 
 
 /** What storedResponseColumns read, as findStoredResponseAndRetained answers it. */
 export function storedFromColumns(row: Record<string, unknown>): { stored: StoredResponse | null; retained: number } {
-  const stored = row['ik_operation'] == null ? null : toStored(Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith('ik_')).map(([k, v]) => [k.slice(3), v])));
+  const stored =
+    row['ik_operation'] == null
+      ? null
+      : toStored(
+          Object.fromEntries(
+            Object.entries(row)
+              .filter(([k]) => k.startsWith('ik_'))
+              .map(([k, v]) => [k.slice(3), v]),
+          ),
+        );
   return { stored, retained: Number(row['ik_retained'] ?? 0) };
 }
 
@@ -131,7 +148,17 @@ export async function completeKey(
      )
      UPDATE idempotency_keys SET response_status = ?, response_body = ?, response_content_type = ?, resource_id = ?
       WHERE dialect = ? AND tenant_id = ? AND key = ?`,
-    [ref.dialect, ref.tenantId, response.status, response.body, response.contentType, response.resourceId, ref.dialect, ref.tenantId, ref.key],
+    [
+      ref.dialect,
+      ref.tenantId,
+      response.status,
+      response.body,
+      response.contentType,
+      response.resourceId,
+      ref.dialect,
+      ref.tenantId,
+      ref.key,
+    ],
   );
 }
 
@@ -152,7 +179,17 @@ export function storeKeyPart(
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
               ON CONFLICT (dialect, tenant_id, key) DO NOTHING
               RETURNING 1`,
-        bindings: [ref.dialect, ref.tenantId, ref.key, claim.operation, claim.requestHash, response.status, response.body, response.contentType, response.resourceId],
+        bindings: [
+          ref.dialect,
+          ref.tenantId,
+          ref.key,
+          claim.operation,
+          claim.requestHash,
+          response.status,
+          response.body,
+          response.contentType,
+          response.resourceId,
+        ],
       },
       {
         name: 'counted_key',
@@ -177,14 +214,19 @@ export async function storeKey(
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
 ): Promise<boolean> {
   const part = storeKeyPart(ref, claim, response);
-  const q = part.ctes.reduce((b, cte) => b.with(cte.name, trx.raw(cte.sql, cte.bindings as never[])), trx.queryBuilder());
+  const q = part.ctes.reduce(
+    (b, cte) => b.with(cte.name, trx.raw(cte.sql, cte.bindings as never[])),
+    trx.queryBuilder(),
+  );
   const [row] = await q.select(trx.raw(`${part.column.sql} AS stored`, part.column.bindings as never[]));
   return Number(row?.stored ?? 0) === 1;
 }
 
 /** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */
 export async function countRetainedResponses(db: Db, dialect: IdempotencyDialect, tenantId: string): Promise<number> {
-  const row = await db('idempotency_retained').where({ dialect, tenant_id: tenantId }).first<{ responses: number } | undefined>('responses');
+  const row = await db('idempotency_retained')
+    .where({ dialect, tenant_id: tenantId })
+    .first<{ responses: number } | undefined>('responses');
   return row?.responses ?? 0;
 }
 

@@ -7,7 +7,15 @@ import type { RequestStatus } from './payment-requests.repo.js';
 
 /** What voiding an invoice did. Only `voided` changed anything (and recorded `invoice.voided`). */
 export type VoidResult =
-  | { outcome: 'voided'; invoiceId: string; requestId: string; voidedAt: Date; previousRequestStatus: VoidableRequestStatus; events: number; deliveryIds: string[] }
+  | {
+      outcome: 'voided';
+      invoiceId: string;
+      requestId: string;
+      voidedAt: Date;
+      previousRequestStatus: VoidableRequestStatus;
+      events: number;
+      deliveryIds: string[];
+    }
   | { outcome: 'already_voided'; invoiceId: string; voidedAt: Date | null }
   | { outcome: 'already_paid'; invoiceId: string; paidAt: Date | null }
   | { outcome: 'not_found'; invoiceId: string };
@@ -25,7 +33,10 @@ const VOIDABLE_REQUEST_STATES: readonly RequestStatus[] = ['AWAITING', 'REVIEW',
  * (`already_voided`, no new event). Quota counts created rows, so nothing is restored.
  * The webhook deliveries recorded with the event are in `deliveryIds` (the dispatcher sends them after the commit).
  */
-export async function voidInvoice(db: Db, input: { invoiceId: string; reason: string | null; now: Date }): Promise<VoidResult> {
+export async function voidInvoice(
+  db: Db,
+  input: { invoiceId: string; reason: string | null; now: Date },
+): Promise<VoidResult> {
   const { invoiceId, now } = input;
   return db.transaction(async (trx) => {
     const found = await trx('invoices').where({ id: invoiceId }).first('merchant_id');
@@ -39,9 +50,12 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; reason: st
     const request = await trx('payment_requests').where({ id: invoice.request_id }).forUpdate().first();
     const previousRequestStatus = request.status as VoidableRequestStatus;
     // An issued invoice's request is never PAID (both change in one transaction); refuse rather than hide it.
-    if (!VOIDABLE_REQUEST_STATES.includes(previousRequestStatus)) throw new Error(`invoice ${invoiceId} is issued but its request is ${previousRequestStatus}`);
+    if (!VOIDABLE_REQUEST_STATES.includes(previousRequestStatus))
+      throw new Error(`invoice ${invoiceId} is issued but its request is ${previousRequestStatus}`);
     await trx('payment_requests').where({ id: request.id }).update({ status: 'VOIDED' });
-    await trx('invoices').where({ id: invoiceId }).update({ status: 'voided', voided_at: now, void_reason: input.reason });
+    await trx('invoices')
+      .where({ id: invoiceId })
+      .update({ status: 'voided', voided_at: now, void_reason: input.reason });
     const data = invoiceData({
       id: invoiceId,
       requestId: request.id,
@@ -51,8 +65,21 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; reason: st
       amountAtomic: BigInt(request.amount_atomic),
       txHash: null,
     });
-    const event = await appendProofEvent(trx, { merchantId: invoice.merchant_id, type: 'invoice.voided', occurredAt: now, data });
-    return { outcome: 'voided', invoiceId, requestId: request.id, voidedAt: now, previousRequestStatus, events: event ? 1 : 0, deliveryIds: deliveriesRecordedIn(trx) };
+    const event = await appendProofEvent(trx, {
+      merchantId: invoice.merchant_id,
+      type: 'invoice.voided',
+      occurredAt: now,
+      data,
+    });
+    return {
+      outcome: 'voided',
+      invoiceId,
+      requestId: request.id,
+      voidedAt: now,
+      previousRequestStatus,
+      events: event ? 1 : 0,
+      deliveryIds: deliveriesRecordedIn(trx),
+    };
   });
 }
 
@@ -68,7 +95,13 @@ export async function beginInvoiceLifecycle(db: Db, invoiceId: string, now: Date
 
 /** Issued invoices created before `issuedBefore` whose lifecycle workflow never ran: their start may be lost. */
 export async function findInvoicesWithoutLifecycle(db: Db, issuedBefore: Date, limit: number): Promise<string[]> {
-  const rows = await db('invoices').where({ status: 'issued' }).whereNull('lifecycle_started_at').where('issued_at', '<', issuedBefore).orderBy('issued_at').limit(limit).select('id');
+  const rows = await db('invoices')
+    .where({ status: 'issued' })
+    .whereNull('lifecycle_started_at')
+    .where('issued_at', '<', issuedBefore)
+    .orderBy('issued_at')
+    .limit(limit)
+    .select('id');
   return rows.map((r) => r.id as string);
 }
 

@@ -14,18 +14,24 @@ export interface OutboxRow {
 
 export async function getOutboxRow(db: Db, mailId: string): Promise<OutboxRow | null> {
   const r = await db('invoice_mail_outbox').where({ id: mailId }).first();
-  return r ? { id: r.id, merchantId: r.merchant_id, invoiceId: r.invoice_id, toEmail: r.to_email, status: r.status } : null;
+  return r
+    ? { id: r.id, merchantId: r.merchant_id, invoiceId: r.invoice_id, toEmail: r.to_email, status: r.status }
+    : null;
 }
 
 /** Marks one attempt of a queued row; false when it is no longer queued. */
 export async function recordMailAttempt(db: Db, mailId: string, at: Date): Promise<boolean> {
-  const n = await db('invoice_mail_outbox').where({ id: mailId, status: 'queued' }).update({ attempts: db.raw('attempts + 1'), last_attempt_at: at });
+  const n = await db('invoice_mail_outbox')
+    .where({ id: mailId, status: 'queued' })
+    .update({ attempts: db.raw('attempts + 1'), last_attempt_at: at });
   return n > 0;
 }
 
 /** Records the last temporary failure on a queued row (operators see why it waits). */
 export async function recordMailTemporaryFailure(db: Db, mailId: string, code: string): Promise<void> {
-  await db('invoice_mail_outbox').where({ id: mailId, status: 'queued' }).update({ error_class: 'temporary', error_code: code.slice(0, 64) });
+  await db('invoice_mail_outbox')
+    .where({ id: mailId, status: 'queued' })
+    .update({ error_class: 'temporary', error_code: code.slice(0, 64) });
 }
 
 /** queued → sent with `sent_at`, once: false when the row was no longer queued. */
@@ -37,8 +43,15 @@ export async function markMailSent(db: Db, mailId: string, messageId: string, at
 }
 
 /** queued → failed with the class and code of the last failure: false when the row was no longer queued. */
-export async function markMailFailed(db: Db, mailId: string, errorClass: MailFailureClass, code: string): Promise<boolean> {
-  const n = await db('invoice_mail_outbox').where({ id: mailId, status: 'queued' }).update({ status: 'failed', error_class: errorClass, error_code: code.slice(0, 64) });
+export async function markMailFailed(
+  db: Db,
+  mailId: string,
+  errorClass: MailFailureClass,
+  code: string,
+): Promise<boolean> {
+  const n = await db('invoice_mail_outbox')
+    .where({ id: mailId, status: 'queued' })
+    .update({ status: 'failed', error_class: errorClass, error_code: code.slice(0, 64) });
   return n > 0;
 }
 
@@ -46,7 +59,10 @@ export async function markMailFailed(db: Db, mailId: string, errorClass: MailFai
  * Queued rows older than `createdBefore` whose workflow is not (or no longer) working on them: never attempted,
  * or last attempted before `lastAttemptBefore` (a live workflow tries at least hourly). Oldest first.
  */
-export async function findUnstartedInvoiceMails(db: Db, input: { createdBefore: Date; lastAttemptBefore: Date; limit: number }): Promise<string[]> {
+export async function findUnstartedInvoiceMails(
+  db: Db,
+  input: { createdBefore: Date; lastAttemptBefore: Date; limit: number },
+): Promise<string[]> {
   const rows = await db('invoice_mail_outbox')
     .where({ status: 'queued' })
     .where('created_at', '<', input.createdBefore)
@@ -67,7 +83,10 @@ export async function queueInvoiceMail(
   input: { id: string; invoiceId: string; merchantId: string; apiKeyId: string; now: Date },
 ): Promise<{ status: 'queued' | 'sent'; created: boolean }> {
   // One read sees a queued or sent e-mail even while a worker moves it from queued to sent.
-  const open = (await trx('invoice_mail_outbox').where({ invoice_id: input.invoiceId }).whereIn('status', ['queued', 'sent']).select('status')) as Array<{ status: string }>;
+  const open = (await trx('invoice_mail_outbox')
+    .where({ invoice_id: input.invoiceId })
+    .whereIn('status', ['queued', 'sent'])
+    .select('status')) as Array<{ status: string }>;
   if (open.length) return { status: open.some((r) => r.status === 'sent') ? 'sent' : 'queued', created: false };
   const invoice = await trx('invoices').where({ id: input.invoiceId }).first('buyer_snapshot');
   await trx('invoice_mail_outbox').insert({

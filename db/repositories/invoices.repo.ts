@@ -70,7 +70,21 @@ export async function nextInvoiceNumber(trx: Db, merchantId: string): Promise<st
 
 export async function insertInvoice(
   trx: Db,
-  input: Pick<Invoice, 'id' | 'merchantId' | 'contactId' | 'walletId' | 'requestId' | 'number' | 'dueDate' | 'taxNotes' | 'accounting' | 'memo' | 'documentSha256' | 'issuedAt'> & {
+  input: Pick<
+    Invoice,
+    | 'id'
+    | 'merchantId'
+    | 'contactId'
+    | 'walletId'
+    | 'requestId'
+    | 'number'
+    | 'dueDate'
+    | 'taxNotes'
+    | 'accounting'
+    | 'memo'
+    | 'documentSha256'
+    | 'issuedAt'
+  > & {
     /** Derived from the creating request's Idempotency-Key. */
     creationKey: string;
     totals: InvoiceTotals;
@@ -90,7 +104,14 @@ export async function insertInvoice(
       number: input.number,
       creation_key: input.creationKey,
       due_date: input.dueDate,
-      lines: JSON.stringify(t.lines.map((l) => ({ description: l.description, quantity: l.quantity, unit_atomic: l.unit_atomic.toString(), line_total_atomic: l.line_total_atomic.toString() }))),
+      lines: JSON.stringify(
+        t.lines.map((l) => ({
+          description: l.description,
+          quantity: l.quantity,
+          unit_atomic: l.unit_atomic.toString(),
+          line_total_atomic: l.line_total_atomic.toString(),
+        })),
+      ),
       subtotal_atomic: t.subtotal_atomic.toString(),
       tax_atomic: t.tax_atomic.toString(),
       total_atomic: t.total_atomic.toString(),
@@ -136,6 +157,11 @@ export async function getInvoice(db: Db, merchantId: string, id: string): Promis
 }
 
 /** A page of the merchant's invoices ordered by id, descending, strictly before `before`. */
-export async function listInvoices(db: Db, merchantId: string, limit: number, before: string | null): Promise<Invoice[]> {
+export async function listInvoices(
+  db: Db,
+  merchantId: string,
+  limit: number,
+  before: string | null,
+): Promise<Invoice[]> {
   return merchantPageById(db, 'invoices', merchantId, limit, before, toInvoice);
 }

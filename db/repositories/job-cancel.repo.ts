@@ -6,7 +6,8 @@ import { toJob, type Job } from './jobs.repo.js';
 /** The reason a cancellation's release carries in the ledger. */
 export const CANCEL_REASON = 'job_cancelled';
 
-export type CancelOutcome = { outcome: 'cancelled'; job: Job } | { outcome: 'not_cancellable'; job: Job } | { outcome: 'missing' };
+export type CancelOutcome =
+  { outcome: 'cancelled'; job: Job } | { outcome: 'not_cancellable'; job: Job } | { outcome: 'missing' };
 
 /** The live jobs matching `where` that are still queued → cancelled, each reservation released, in the caller's transaction. */
 async function cancelQueued(trx: Db, where: Record<string, string>, now: Date): Promise<Job[]> {
@@ -44,5 +45,7 @@ export async function cancelJob(db: Db, companyId: string, jobId: string, now: D
  * (added by the batches migration).
  */
 export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<string[]> {
-  return db.transaction(async (trx) => (await cancelQueued(trx, { company_id: companyId, batch_id: batchId }, now)).map((j) => j.id));
+  return db.transaction(async (trx) =>
+    (await cancelQueued(trx, { company_id: companyId, batch_id: batchId }, now)).map((j) => j.id),
+  );
 }

@@ -1,4 +1,11 @@
-import { JOB_LIMITS, statusesBefore, TERMINAL_JOB_STATUSES, UNFINISHED_JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import {
+  JOB_LIMITS,
+  statusesBefore,
+  TERMINAL_JOB_STATUSES,
+  UNFINISHED_JOB_STATUSES,
+  type JobErrorCode,
+  type JobStatus,
+} from '../../domain/jobs.js';
 import type { JobExtraction } from '../../domain/extraction.js';
 import type { Db } from '../connection.js';
 import { settleReservation } from './credits.repo.js';
@@ -76,7 +83,13 @@ export const toJob = (r: any): Job => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   resultFiles: r.result_files
-    ? r.result_files.map((f: any) => ({ name: f.name, storageId: f.storage_id, bytes: f.bytes, contentType: f.content_type, ...(Array.isArray(f.warnings) ? { warnings: f.warnings as string[] } : {}) }))
+    ? r.result_files.map((f: any) => ({
+        name: f.name,
+        storageId: f.storage_id,
+        bytes: f.bytes,
+        contentType: f.content_type,
+        ...(Array.isArray(f.warnings) ? { warnings: f.warnings as string[] } : {}),
+      }))
     : null,
   attempts: r.attempts,
   retryAt: r.retry_at,
@@ -92,7 +105,18 @@ export const toJob = (r: any): Job => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export type NewJob = Pick<Job, 'id' | 'companyId' | 'operation' | 'uploadIds' | 'options' | 'secretSealed' | 'quotedCredits' | 'reservationId' | 'createdAt'> &
+export type NewJob = Pick<
+  Job,
+  | 'id'
+  | 'companyId'
+  | 'operation'
+  | 'uploadIds'
+  | 'options'
+  | 'secretSealed'
+  | 'quotedCredits'
+  | 'reservationId'
+  | 'createdAt'
+> &
   Partial<Pick<Job, 'batchId' | 'itemIndex' | 'retryOf' | 'webhookId' | 'extraction'>> & { submitter: Submitter };
 
 export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
@@ -121,7 +145,10 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
 
 /** Queued or processing jobs of the company (the queue limit counts these). */
 export async function countUnfinishedJobs(trx: Db, companyId: string): Promise<number> {
-  const [row] = await trx('jobs').where({ company_id: companyId }).whereIn('status', UNFINISHED_JOB_STATUSES).count<{ count: string }[]>('* as count');
+  const [row] = await trx('jobs')
+    .where({ company_id: companyId })
+    .whereIn('status', UNFINISHED_JOB_STATUSES)
+    .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
 
@@ -182,14 +209,20 @@ export async function claimJobSlot(
     const job = toJob(row);
     if (job.status === 'processing') return { outcome: 'claimed', job };
     if (job.status !== 'queued') return { outcome: 'finished', job };
-    if (job.retryAt && job.retryAt.getTime() > now.getTime()) return { outcome: 'busy', reason: 'waiting after a provider outage' };
+    if (job.retryAt && job.retryAt.getTime() > now.getTime())
+      return { outcome: 'busy', reason: 'waiting after a provider outage' };
 
     const counts = await trx('jobs')
       .where({ status: 'processing' })
-      .select(trx.raw('count(*)::int AS platform'), trx.raw('count(*) FILTER (WHERE company_id = ?)::int AS company', [job.companyId]))
+      .select(
+        trx.raw('count(*)::int AS platform'),
+        trx.raw('count(*) FILTER (WHERE company_id = ?)::int AS company', [job.companyId]),
+      )
       .first<{ platform: number; company: number }>();
-    if (counts.company >= limits.activePerCompany) return { outcome: 'busy', reason: 'the company already has an active job' };
-    if (counts.platform >= limits.activePlatform) return { outcome: 'busy', reason: `all ${limits.activePlatform} platform processing slots are busy` };
+    if (counts.company >= limits.activePerCompany)
+      return { outcome: 'busy', reason: 'the company already has an active job' };
+    if (counts.platform >= limits.activePlatform)
+      return { outcome: 'busy', reason: `all ${limits.activePlatform} platform processing slots are busy` };
     const older = await trx('jobs')
       .where({ company_id: job.companyId, status: 'queued' })
       .whereNull('deleted_at')
@@ -210,7 +243,12 @@ export async function claimJobSlot(
 
 /** A provider outage: processing → queued, not eligible before `retryAt`; the reservation stays held. */
 export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<boolean> {
-  return (await db('jobs').where({ id: jobId }).whereIn('status', statusesBefore('queued')).update({ status: 'queued', retry_at: retryAt })) === 1;
+  return (
+    (await db('jobs')
+      .where({ id: jobId })
+      .whereIn('status', statusesBefore('queued'))
+      .update({ status: 'queued', retry_at: retryAt })) === 1
+  );
 }
 
 /**
@@ -234,7 +272,13 @@ async function recordTerminalEvent(trx: Db, row: any, at: Date): Promise<void> {
  * processing → completed with its result files, the sealed secret dropped, and the quote charged, in one
  * transaction. Exactly once: a repeat (a retried activity after a crash) changes and charges nothing.
  */
-export async function completeJob(db: Db, jobId: string, files: ResultFile[], now: Date, resultsExpireAt: Date): Promise<boolean> {
+export async function completeJob(
+  db: Db,
+  jobId: string,
+  files: ResultFile[],
+  now: Date,
+  resultsExpireAt: Date,
+): Promise<boolean> {
   return db.transaction(async (trx) => {
     const [row] = await trx('jobs')
       .where({ id: jobId })
@@ -255,26 +299,52 @@ export async function completeJob(db: Db, jobId: string, files: ResultFile[], no
 }
 
 const resultFilesJson = (files: readonly ResultFile[]) =>
-  JSON.stringify(files.map((f) => ({ name: f.name, storage_id: f.storageId, bytes: f.bytes, content_type: f.contentType, ...(f.warnings?.length ? { warnings: f.warnings } : {}) })));
+  JSON.stringify(
+    files.map((f) => ({
+      name: f.name,
+      storage_id: f.storageId,
+      bytes: f.bytes,
+      content_type: f.contentType,
+      ...(f.warnings?.length ? { warnings: f.warnings } : {}),
+    })),
+  );
 
 /** A company's completed job, its row locked until the transaction ends (review corrections serialise on it). */
 export async function lockCompletedJob(trx: Db, companyId: string, id: string): Promise<Job | null> {
-  const row = await trx('jobs').where({ id, company_id: companyId, status: 'completed' }).whereNull('deleted_at').forUpdate().first();
+  const row = await trx('jobs')
+    .where({ id, company_id: companyId, status: 'completed' })
+    .whereNull('deleted_at')
+    .forUpdate()
+    .first();
   return row ? toJob(row) : null;
 }
 
 /** Replaces a completed job's list of result files (review corrections add their regenerated exports). */
 export async function setResultFiles(trx: Db, jobId: string, files: readonly ResultFile[]): Promise<void> {
-  await trx('jobs').where({ id: jobId, status: 'completed' }).update({ result_files: resultFilesJson(files) });
+  await trx('jobs')
+    .where({ id: jobId, status: 'completed' })
+    .update({ result_files: resultFilesJson(files) });
 }
 
 /** An unfinished job → failed with its error, the secret dropped and the reservation released, once. */
-export async function failJob(db: Db, jobId: string, error: { code: JobErrorCode; message: string }, now: Date): Promise<boolean> {
+export async function failJob(
+  db: Db,
+  jobId: string,
+  error: { code: JobErrorCode; message: string },
+  now: Date,
+): Promise<boolean> {
   return db.transaction(async (trx) => {
     const [row] = await trx('jobs')
       .where({ id: jobId })
       .whereIn('status', statusesBefore('failed'))
-      .update({ status: 'failed', finished_at: now, secret_sealed: null, retry_at: null, error_code: error.code, error_message: error.message })
+      .update({
+        status: 'failed',
+        finished_at: now,
+        secret_sealed: null,
+        retry_at: null,
+        error_code: error.code,
+        error_message: error.message,
+      })
       .returning('*');
     if (!row) return false;
     await settleReservation(trx, row.reservation_id, 'release');
@@ -295,7 +365,11 @@ export async function markJobDeleted(db: Db, companyId: string, id: string, now:
 }
 
 /** Completed jobs whose results passed retention and still have files on disk. */
-export async function findExpiredResults(db: Db, now: Date, limit: number): Promise<Array<{ id: string; files: ResultFile[] }>> {
+export async function findExpiredResults(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<Array<{ id: string; files: ResultFile[] }>> {
   const rows = await db('jobs')
     .whereNotNull('result_files')
     .whereNull('results_purged_at')
@@ -315,7 +389,13 @@ export async function markResultsPurged(db: Db, jobId: string, now: Date): Promi
  * findUnstartedBatches), and a `job:<id>` started here would not be the batch's child.
  */
 export async function findNeverClaimedJobs(db: Db, before: Date, limit: number): Promise<string[]> {
-  const rows = await db('jobs').where({ status: 'queued', attempts: 0 }).whereNull('batch_id').where('created_at', '<', before).orderBy('created_at').limit(limit).select('id');
+  const rows = await db('jobs')
+    .where({ status: 'queued', attempts: 0 })
+    .whereNull('batch_id')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .select('id');
   return rows.map((r) => r.id as string);
 }
 

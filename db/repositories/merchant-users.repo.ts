@@ -24,9 +24,20 @@ const toUser = (r: any): MerchantUser => ({
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** Creates a user; the e-mail address (already normalised) is one account across all merchants. */
-export async function createMerchantUser(db: Db, input: { merchantId: string; email: string; passwordHash: string }, now: Date): Promise<MerchantUser> {
+export async function createMerchantUser(
+  db: Db,
+  input: { merchantId: string; email: string; passwordHash: string },
+  now: Date,
+): Promise<MerchantUser> {
   const inserted = await db('merchant_users')
-    .insert({ id: newId('usr'), merchant_id: input.merchantId, email: input.email, password_hash: input.passwordHash, created_at: now, password_changed_at: now })
+    .insert({
+      id: newId('usr'),
+      merchant_id: input.merchantId,
+      email: input.email,
+      password_hash: input.passwordHash,
+      created_at: now,
+      password_changed_at: now,
+    })
     .onConflict('email')
     .ignore()
     .returning('*');
@@ -42,7 +53,9 @@ export async function findUserByEmail(db: Db, email: string): Promise<MerchantUs
 /** Replaces the password hash and ends every session of the user (a reset signs out everywhere). */
 export async function setUserPassword(db: Db, userId: string, passwordHash: string, now: Date): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const n = await trx('merchant_users').where({ id: userId }).update({ password_hash: passwordHash, password_changed_at: now });
+    const n = await trx('merchant_users')
+      .where({ id: userId })
+      .update({ password_hash: passwordHash, password_changed_at: now });
     await trx('merchant_sessions').where({ user_id: userId }).whereNull('ended_at').update({ ended_at: now });
     return n > 0;
   });

@@ -2,7 +2,14 @@ import { DomainError } from '../../domain/errors.js';
 import { addressKey, walletAddressIssue, type Network } from '../../domain/networks.js';
 import { entitlementAt, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
 import type { KeyScope } from '../../domain/api-keys.js';
-import { ACTIVE_KEY_RANK_SQL, countActiveApiKeys, issueApiKey, verifyApiKeyWith, type ApiKeyRecord, type VerifyOutcome } from './api-keys.repo.js';
+import {
+  ACTIVE_KEY_RANK_SQL,
+  countActiveApiKeys,
+  issueApiKey,
+  verifyApiKeyWith,
+  type ApiKeyRecord,
+  type VerifyOutcome,
+} from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { storedFromColumns, storedResponseColumns, type KeyRef, type StoredResponse } from './idempotency.repo.js';
@@ -29,7 +36,9 @@ export interface MerchantWallet {
 /** `merchants.plan_queue` as stored (jsonb, read as an array; a text driver value is parsed). */
 export function toPlanQueue(raw: unknown): QueuedPeriod[] {
   const list = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
-  return Array.isArray(list) ? list.map((q: { plan: PaidPlan; ms: number }) => ({ plan: q.plan, ms: Number(q.ms) })) : [];
+  return Array.isArray(list)
+    ? list.map((q: { plan: PaidPlan; ms: number }) => ({ plan: q.plan, ms: Number(q.ms) }))
+    : [];
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -58,7 +67,8 @@ const toWallet = (r: any): MerchantWallet => ({
 /** A new merchant; with `trial` its 7-day trial starts now. */
 export async function createMerchant(db: Db, input: { name: string; trial: boolean }, now: Date): Promise<Merchant> {
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 120) throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
+  if (name.length < 1 || name.length > 120)
+    throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
   const [row] = await db('merchants')
     .insert({ id: newId('mer'), name, trial_started_at: input.trial ? now : null, created_at: now })
     .returning('*');
@@ -82,15 +92,32 @@ export async function verifyMerchantKey(
   token: string,
   now: Date,
   idempotencyKey?: string,
-): Promise<{ outcome: VerifyOutcome; merchant: Merchant | null; keyRank: number; idempotency?: { ref: KeyRef; stored: StoredResponse | null; retained: number } }> {
-  const idem = idempotencyKey === undefined ? null : storedResponseColumns({ dialect: 'proof', key: idempotencyKey }, 'k.tenant_id', now);
+): Promise<{
+  outcome: VerifyOutcome;
+  merchant: Merchant | null;
+  keyRank: number;
+  idempotency?: { ref: KeyRef; stored: StoredResponse | null; retained: number };
+}> {
+  const idem =
+    idempotencyKey === undefined
+      ? null
+      : storedResponseColumns({ dialect: 'proof', key: idempotencyKey }, 'k.tenant_id', now);
   const { outcome, extra } = await verifyApiKeyWith<Record<string, unknown>>(db, 'proof', token, now, {
     columns: `m.id AS m_id, m.name AS m_name, m.status AS m_status, m.plan AS m_plan, m.plan_paid_until AS m_plan_paid_until,
               m.trial_started_at AS m_trial_started_at, m.plan_queue AS m_plan_queue, m.created_at AS m_created_at, ${ACTIVE_KEY_RANK_SQL} AS m_key_rank${idem ? `, ${idem.columns}` : ''}`,
     joins: `LEFT JOIN merchants m ON m.id = k.tenant_id${idem ? ` ${idem.joins}` : ''}`,
     bindings: [now, ...(idem ? [...idem.columnBindings, ...idem.joinBindings] : [])],
   });
-  const merchant = extra?.['m_id'] == null ? null : toMerchant(Object.fromEntries(Object.entries(extra).filter(([k]) => k.startsWith('m_')).map(([k, v]) => [k.slice(2), v])));
+  const merchant =
+    extra?.['m_id'] == null
+      ? null
+      : toMerchant(
+          Object.fromEntries(
+            Object.entries(extra)
+              .filter(([k]) => k.startsWith('m_'))
+              .map(([k, v]) => [k.slice(2), v]),
+          ),
+        );
   const keyRank = Number(extra?.['m_key_rank'] ?? 0);
   if (!idem || !outcome.ok || !extra) return { outcome, merchant, keyRank };
   const ref: KeyRef = { dialect: 'proof', tenantId: outcome.key.tenantId, key: idempotencyKey! };
@@ -109,7 +136,11 @@ export async function lockMerchant(trx: Db, id: string): Promise<Merchant> {
  * lockMerchant then getVerifiedWallet take them). Null when the wallet is not a verified wallet of the merchant:
  * nothing is locked then.
  */
-export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletId: string): Promise<{ merchant: Merchant; wallet: MerchantWallet } | null> {
+export async function lockMerchantAndWallet(
+  trx: Db,
+  merchantId: string,
+  walletId: string,
+): Promise<{ merchant: Merchant; wallet: MerchantWallet } | null> {
   const row = await trx('merchants as m')
     .join('merchant_wallets as w', 'w.merchant_id', 'm.id')
     .where('m.id', merchantId)
@@ -119,11 +150,24 @@ export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletI
     .forUpdate('m', 'w')
     .first(
       'm.*',
-      'w.id as w_id', 'w.merchant_id as w_merchant_id', 'w.network as w_network', 'w.address as w_address',
-      'w.label as w_label', 'w.verified_at as w_verified_at', 'w.created_at as w_created_at',
+      'w.id as w_id',
+      'w.merchant_id as w_merchant_id',
+      'w.network as w_network',
+      'w.address as w_address',
+      'w.label as w_label',
+      'w.verified_at as w_verified_at',
+      'w.created_at as w_created_at',
     );
   if (!row) return null;
-  const wallet = toWallet({ id: row.w_id, merchant_id: row.w_merchant_id, network: row.w_network, address: row.w_address, label: row.w_label, verified_at: row.w_verified_at, created_at: row.w_created_at });
+  const wallet = toWallet({
+    id: row.w_id,
+    merchant_id: row.w_merchant_id,
+    network: row.w_network,
+    address: row.w_address,
+    label: row.w_label,
+    verified_at: row.w_verified_at,
+    created_at: row.w_created_at,
+  });
   return { merchant: toMerchant(row), wallet };
 }
 
@@ -131,8 +175,16 @@ export async function lockMerchantAndWallet(trx: Db, merchantId: string, walletI
  * Writes the merchant's paid schedule as a grant decided it (domain/self-service.ts grantPlanPayment): the current
  * period and the periods queued after it.
  */
-export async function setMerchantSchedule(db: Db, id: string, current: { plan: PaidPlan; paidUntil: Date }, queue: readonly QueuedPeriod[]): Promise<Merchant> {
-  const [row] = await db('merchants').where({ id }).update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) }).returning('*');
+export async function setMerchantSchedule(
+  db: Db,
+  id: string,
+  current: { plan: PaidPlan; paidUntil: Date },
+  queue: readonly QueuedPeriod[],
+): Promise<Merchant> {
+  const [row] = await db('merchants')
+    .where({ id })
+    .update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) })
+    .returning('*');
   if (!row) throw new DomainError('not_found', 'Merchant not found');
   return toMerchant(row);
 }
@@ -161,13 +213,27 @@ export async function setMerchantStatus(db: Db, id: string, status: 'active' | '
  * again and returned, never added twice. `merchant_wallets_one_receiver` (one verified wallet not on hold per
  * network and address) is the database's own guarantee when two accounts race for one address.
  */
-export async function addVerifiedWallet(db: Db, input: { merchantId: string; network: Network; address: string; label?: string }, now: Date): Promise<MerchantWallet> {
+export async function addVerifiedWallet(
+  db: Db,
+  input: { merchantId: string; network: Network; address: string; label?: string },
+  now: Date,
+): Promise<MerchantWallet> {
   const issue = walletAddressIssue(input.network, input.address);
   if (issue) throw new DomainError('validation_failed', issue);
   if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
   const holders = await verifiedWalletsAt(db, input.network, input.address);
   if (holders.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
-  const own = holders[0] ?? (await db('merchant_wallets').where({ merchant_id: input.merchantId, network: input.network, address_key: addressKey(input.network, input.address) }).orderBy('created_at').first().then((r) => (r ? toWallet(r) : undefined)));
+  const own =
+    holders[0] ??
+    (await db('merchant_wallets')
+      .where({
+        merchant_id: input.merchantId,
+        network: input.network,
+        address_key: addressKey(input.network, input.address),
+      })
+      .orderBy('created_at')
+      .first()
+      .then((r) => (r ? toWallet(r) : undefined)));
   if (own?.verifiedAt) return own;
   try {
     if (own) {
@@ -175,7 +241,15 @@ export async function addVerifiedWallet(db: Db, input: { merchantId: string; net
       return toWallet(row);
     }
     const [row] = await db('merchant_wallets')
-      .insert({ id: newId('wal'), merchant_id: input.merchantId, network: input.network, address: input.address, label: input.label ?? null, verified_at: now, created_at: now })
+      .insert({
+        id: newId('wal'),
+        merchant_id: input.merchantId,
+        network: input.network,
+        address: input.address,
+        label: input.label ?? null,
+        verified_at: now,
+        created_at: now,
+      })
       .returning('*');
     return toWallet(row);
   } catch (e) {
@@ -184,25 +258,46 @@ export async function addVerifiedWallet(db: Db, input: { merchantId: string; net
   }
 }
 
-const addressTaken = () => new DomainError('conflict', 'This address is a receiving wallet of another account; one address receives for one account (ask support if it is yours)');
+const addressTaken = () =>
+  new DomainError(
+    'conflict',
+    'This address is a receiving wallet of another account; one address receives for one account (ask support if it is yours)',
+  );
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === '23505';
 
 /** The verified wallets (on hold or not) at `address` on `network`, in any spelling of it, oldest first. */
 export async function verifiedWalletsAt(db: Db, network: Network, address: string): Promise<MerchantWallet[]> {
-  const rows = await db('merchant_wallets').where({ network, address_key: addressKey(network, address) }).whereNotNull('verified_at').orderBy('created_at').orderBy('id');
+  const rows = await db('merchant_wallets')
+    .where({ network, address_key: addressKey(network, address) })
+    .whereNotNull('verified_at')
+    .orderBy('created_at')
+    .orderBy('id');
   return rows.map(toWallet);
 }
 
 /** The merchant's verified wallets that receive (not on hold): what /v1/me lists and requests may name. */
 export async function listVerifiedWallets(db: Db, merchantId: string): Promise<MerchantWallet[]> {
-  const rows = await db('merchant_wallets').where({ merchant_id: merchantId }).whereNotNull('verified_at').whereNull('held_reason').orderBy('created_at').orderBy('id');
+  const rows = await db('merchant_wallets')
+    .where({ merchant_id: merchantId })
+    .whereNotNull('verified_at')
+    .whereNull('held_reason')
+    .orderBy('created_at')
+    .orderBy('id');
   return rows.map(toWallet);
 }
 
 /** A verified wallet of the merchant that receives (not on hold), locked when `lock` (matching deltas are allocated under this lock). */
-export async function getVerifiedWallet(db: Db, merchantId: string, id: string, opts: { lock?: boolean } = {}): Promise<MerchantWallet | null> {
-  const q = db('merchant_wallets').where({ id, merchant_id: merchantId }).whereNotNull('verified_at').whereNull('held_reason');
+export async function getVerifiedWallet(
+  db: Db,
+  merchantId: string,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<MerchantWallet | null> {
+  const q = db('merchant_wallets')
+    .where({ id, merchant_id: merchantId })
+    .whereNotNull('verified_at')
+    .whereNull('held_reason');
   const row = await (opts.lock ? q.forUpdate().first() : q.first());
   return row ? toWallet(row) : null;
 }
@@ -211,16 +306,27 @@ export async function getVerifiedWallet(db: Db, merchantId: string, id: string, 
  * Wallets on hold (the migration's report of addresses that were receiving wallets of several rows), by address, each
  * with its open requests and the transfers to its address that paid nothing since it was held.
  */
-export async function listHeldWallets(db: Db): Promise<Array<MerchantWallet & { heldAt: Date; openRequests: number; unmatchedTransfers: number }>> {
+export async function listHeldWallets(
+  db: Db,
+): Promise<Array<MerchantWallet & { heldAt: Date; openRequests: number; unmatchedTransfers: number }>> {
   const rows = await db('merchant_wallets as w')
     .whereNotNull('w.held_reason')
     .orderBy([{ column: 'w.network' }, { column: 'w.address_key' }, { column: 'w.created_at' }, { column: 'w.id' }])
     .select(
       'w.*',
-      db.raw("(SELECT count(*) FROM payment_requests r WHERE r.wallet_id = w.id AND r.status IN ('AWAITING', 'REVIEW'))::int AS open_requests"),
-      db.raw("(SELECT count(*) FROM payment_evidence e WHERE e.network = w.network AND e.request_id IS NULL AND e.created_at >= w.held_at AND (CASE WHEN e.network = 'solana' THEN e.to_address ELSE lower(e.to_address) END) = w.address_key)::int AS unmatched_transfers"),
+      db.raw(
+        "(SELECT count(*) FROM payment_requests r WHERE r.wallet_id = w.id AND r.status IN ('AWAITING', 'REVIEW'))::int AS open_requests",
+      ),
+      db.raw(
+        "(SELECT count(*) FROM payment_evidence e WHERE e.network = w.network AND e.request_id IS NULL AND e.created_at >= w.held_at AND (CASE WHEN e.network = 'solana' THEN e.to_address ELSE lower(e.to_address) END) = w.address_key)::int AS unmatched_transfers",
+      ),
     );
-  return rows.map((r) => ({ ...toWallet(r), heldAt: r.held_at, openRequests: r.open_requests, unmatchedTransfers: r.unmatched_transfers }));
+  return rows.map((r) => ({
+    ...toWallet(r),
+    heldAt: r.held_at,
+    openRequests: r.open_requests,
+    unmatchedTransfers: r.unmatched_transfers,
+  }));
 }
 
 /**
@@ -229,11 +335,19 @@ export async function listHeldWallets(db: Db): Promise<Array<MerchantWallet & { 
  */
 export async function releaseWallet(db: Db, id: string): Promise<MerchantWallet> {
   try {
-    const [row] = await db('merchant_wallets').where({ id }).whereNotNull('held_reason').update({ held_reason: null, held_at: null }).returning('*');
+    const [row] = await db('merchant_wallets')
+      .where({ id })
+      .whereNotNull('held_reason')
+      .update({ held_reason: null, held_at: null })
+      .returning('*');
     if (!row) throw new DomainError('not_found', `no wallet on hold with id ${id}`);
     return toWallet(row);
   } catch (e) {
-    if (isUniqueViolation(e)) throw new DomainError('conflict', 'Another wallet receives at this address already; one address receives for one account');
+    if (isUniqueViolation(e))
+      throw new DomainError(
+        'conflict',
+        'Another wallet receives at this address already; one address receives for one account',
+      );
     throw e;
   }
 }
@@ -252,8 +366,18 @@ export async function issueMerchantKey(
     const ent = entitlementAt(merchant, now);
     if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'Keys need an active plan or trial');
     if ((await countActiveApiKeys(trx, 'proof', merchant.id, now)) >= ent.limits.keys) {
-      throw new DomainError('limit_reached', `The ${ent.kind === 'trial' ? 'trial' : `${ent.plan} plan`} allows ${ent.limits.keys} active key(s); revoke one first`);
+      throw new DomainError(
+        'limit_reached',
+        `The ${ent.kind === 'trial' ? 'trial' : `${ent.plan} plan`} allows ${ent.limits.keys} active key(s); revoke one first`,
+      );
     }
-    return issueApiKey(trx, { interface: 'proof', tenantId: merchant.id, ownerId: null, name: input.name, scopes: input.scopes, expiresAt: input.expiresAt });
+    return issueApiKey(trx, {
+      interface: 'proof',
+      tenantId: merchant.id,
+      ownerId: null,
+      name: input.name,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt,
+    });
   });
 }

@@ -29,7 +29,8 @@ export type EvidenceOutcome =
  * a smaller transfer from a purchase's named payer is kept on it as an underpayment (REVIEW `underpaid`).
  */
 /** The account that receives at (network, address key): its one verified wallet not on hold there. */
-const RECEIVER_AT_ADDRESS = 'SELECT merchant_id FROM merchant_wallets WHERE network = ? AND address_key = ? AND verified_at IS NOT NULL AND held_reason IS NULL';
+const RECEIVER_AT_ADDRESS =
+  'SELECT merchant_id FROM merchant_wallets WHERE network = ? AND address_key = ? AND verified_at IS NOT NULL AND held_reason IS NULL';
 
 export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Promise<EvidenceOutcome> {
   return db.transaction(async (trx) => {
@@ -71,15 +72,24 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       const underpaid = await attributeUnderpayment(trx, t, evidence.id);
       if (underpaid) return { outcome: 'review', requestId: underpaid, reason: 'underpaid' };
       // To an address held as a duplicate: kept as evidence an operator finds by its reason (wallets:duplicates).
-      await trx('payment_evidence').where({ id: evidence.id }).whereExists(
-        trx('merchant_wallets').where({ network: t.network, address_key: key }).whereNotNull('held_reason').select(trx.raw('1')),
-      ).update({ reason: 'address_held' });
+      await trx('payment_evidence')
+        .where({ id: evidence.id })
+        .whereExists(
+          trx('merchant_wallets')
+            .where({ network: t.network, address_key: key })
+            .whereNotNull('held_reason')
+            .select(trx.raw('1')),
+        )
+        .update({ reason: 'address_held' });
       return { outcome: 'unmatched' };
     }
 
     await lockMerchant(trx, candidate.merchant_id);
     const row = await trx('payment_requests').where({ id: candidate.id }).forUpdate().first();
-    const decision = decideMatch({ status: row.status, expectedPayer: row.expected_payer, expiresAt: row.expires_at }, t);
+    const decision = decideMatch(
+      { status: row.status, expectedPayer: row.expected_payer, expiresAt: row.expires_at },
+      t,
+    );
     const link = (decisionName: string, reason: string | null) =>
       trx('payment_evidence').where({ id: evidence.id }).update({ request_id: row.id, decision: decisionName, reason });
 
@@ -90,10 +100,19 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
     if (decision.next === 'REVIEW') {
       // A closed (EXPIRED or VOIDED) request whose amount a newer open request holds again keeps its state: the
       // payment is kept as review evidence on it, and the open request's unique amount stays untouched.
-      const reissued = row.status !== 'AWAITING'
-        && (await trx('payment_requests').whereIn('wallet_id', trx('merchant_wallets').where({ network: t.network, address_key: key }).select('id')).where({ amount_atomic: row.amount_atomic }).whereIn('status', ['AWAITING', 'REVIEW']).whereNot({ id: row.id }).first('id'));
+      const reissued =
+        row.status !== 'AWAITING' &&
+        (await trx('payment_requests')
+          .whereIn('wallet_id', trx('merchant_wallets').where({ network: t.network, address_key: key }).select('id'))
+          .where({ amount_atomic: row.amount_atomic })
+          .whereIn('status', ['AWAITING', 'REVIEW'])
+          .whereNot({ id: row.id })
+          .first('id'));
       if (!reissued) {
-        await trx('payment_requests').where({ id: row.id }).whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED']).update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
+        await trx('payment_requests')
+          .where({ id: row.id })
+          .whereIn('status', ['AWAITING', 'EXPIRED', 'VOIDED'])
+          .update({ status: 'REVIEW', review_reason: decision.reason, tx_hash: t.txHash });
       }
       await link('review', decision.reason);
       return { outcome: 'review', requestId: row.id, reason: decision.reason };
@@ -115,17 +134,42 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
       txHash: t.txHash,
       verifiedAt: now,
     };
-    let events = (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'payment.confirmed', occurredAt: now, data: paymentConfirmedData(facts) })) ? 1 : 0;
+    let events = (await appendProofEvent(trx, {
+      merchantId: paid.merchant_id,
+      type: 'payment.confirmed',
+      occurredAt: now,
+      data: paymentConfirmedData(facts),
+    }))
+      ? 1
+      : 0;
     let invoiceId: string | undefined;
     if (paid.invoice_id) {
-      const [invoice] = await trx('invoices').where({ id: paid.invoice_id, status: 'issued' }).update({ status: 'paid', paid_at: now }).returning(['id', 'number']);
+      const [invoice] = await trx('invoices')
+        .where({ id: paid.invoice_id, status: 'issued' })
+        .update({ status: 'paid', paid_at: now })
+        .returning(['id', 'number']);
       if (invoice) {
         invoiceId = invoice.id;
-        const data = invoiceData({ id: invoice.id, requestId: paid.id, number: invoice.number, status: 'paid', network: paid.network, amountAtomic: facts.amountAtomic, txHash: t.txHash });
-        if (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'invoice.paid', occurredAt: now, data })) events++;
+        const data = invoiceData({
+          id: invoice.id,
+          requestId: paid.id,
+          number: invoice.number,
+          status: 'paid',
+          network: paid.network,
+          amountAtomic: facts.amountAtomic,
+          txHash: t.txHash,
+        });
+        if (await appendProofEvent(trx, { merchantId: paid.merchant_id, type: 'invoice.paid', occurredAt: now, data }))
+          events++;
       }
     }
-    return { outcome: 'paid', requestId: paid.id, events, deliveryIds: deliveriesRecordedIn(trx), ...(invoiceId ? { invoiceId } : {}) };
+    return {
+      outcome: 'paid',
+      requestId: paid.id,
+      events,
+      deliveryIds: deliveriesRecordedIn(trx),
+      ...(invoiceId ? { invoiceId } : {}),
+    };
   });
 }
 
@@ -138,14 +182,27 @@ export interface EvidenceRecord extends ObservedTransfer {
 }
 
 /** The transfers attributed to each of `requestIds` (whatever was decided), oldest first. */
-export async function evidenceOfRequests(db: Db, requestIds: readonly string[]): Promise<Map<string, EvidenceRecord[]>> {
+export async function evidenceOfRequests(
+  db: Db,
+  requestIds: readonly string[],
+): Promise<Map<string, EvidenceRecord[]>> {
   const out = new Map<string, EvidenceRecord[]>(requestIds.map((id) => [id, []]));
   if (!requestIds.length) return out;
   const rows = await db('payment_evidence').whereIn('request_id', requestIds).orderBy('id', 'asc');
   for (const r of rows) {
     out.get(r.request_id)!.push({
-      requestId: r.request_id, network: r.network, txHash: r.tx_hash, logIndex: r.log_index, from: r.from_address, to: r.to_address, amountAtomic: BigInt(r.amount_atomic),
-      blockNumber: Number(r.block_number), blockTime: r.block_time, decision: r.decision, reason: r.reason, recordedAt: r.created_at,
+      requestId: r.request_id,
+      network: r.network,
+      txHash: r.tx_hash,
+      logIndex: r.log_index,
+      from: r.from_address,
+      to: r.to_address,
+      amountAtomic: BigInt(r.amount_atomic),
+      blockNumber: Number(r.block_number),
+      blockTime: r.block_time,
+      decision: r.decision,
+      reason: r.reason,
+      recordedAt: r.created_at,
     });
   }
   return out;

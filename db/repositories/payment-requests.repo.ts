@@ -60,7 +60,10 @@ const toRequest = (r: any): PaymentRequest => ({
  * request still goes to REVIEW (domain/proof/matching.ts).
  */
 export async function expireOverdueRequests(db: Db, now: Date): Promise<number> {
-  return db('payment_requests').where({ status: 'AWAITING' }).where('expires_at', '<=', now).update({ status: 'EXPIRED' });
+  return db('payment_requests')
+    .where({ status: 'AWAITING' })
+    .where('expires_at', '<=', now)
+    .update({ status: 'EXPIRED' });
 }
 
 /** The ids of every wallet row at the wallet's (network, address), whoever holds it: the scope of open amounts. */
@@ -71,7 +74,12 @@ const WALLETS_AT_ADDRESS = 'SELECT id FROM merchant_wallets WHERE network = ? AN
  * request paid to that address, of any wallet row, of any account (a legacy duplicate on hold included), so one
  * amount names one request at one address. AWAITING past its expiry is closed first (EXPIRED) and frees it.
  */
-async function openAmounts(trx: Db, wallet: MerchantWallet, now: Date, near: { from: bigint; to: bigint }): Promise<Set<bigint>> {
+async function openAmounts(
+  trx: Db,
+  wallet: MerchantWallet,
+  now: Date,
+  near: { from: bigint; to: bigint },
+): Promise<Set<bigint>> {
   const at = [wallet.network, addressKey(wallet.network, wallet.address)];
   // One statement: the expiry of the address's overdue requests, then the open amounts. The read sees the rows as
   // they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
@@ -146,14 +154,24 @@ export async function insertPaymentRequestWith<K extends string>(
     const [stored] = await insert;
     return { request: toRequest(stored), also: {} };
   }
-  const parts = Object.entries(also(toRequest({ ...row, tx_hash: null, verified_at: null, review_reason: null }))).filter(([, part]) => part !== undefined) as Array<[K, StatementPart]>;
+  const parts = Object.entries(
+    also(toRequest({ ...row, tx_hash: null, verified_at: null, review_reason: null })),
+  ).filter(([, part]) => part !== undefined) as Array<[K, StatementPart]>;
   let q = trx.queryBuilder();
-  for (const [, part] of parts) for (const cte of part.ctes) q = q.with(cte.name, trx.raw(cte.sql, cte.bindings as never[]));
+  for (const [, part] of parts)
+    for (const cte of part.ctes) q = q.with(cte.name, trx.raw(cte.sql, cte.bindings as never[]));
   const [stored] = await q
     .with('inserted', insert)
     .from('inserted')
-    .select('inserted.*', ...parts.map(([name, part]) => trx.raw(`${part.column.sql} AS ??`, [...part.column.bindings, `also_${name}`] as never[])));
-  const values = Object.fromEntries(parts.map(([name]) => [name, stored[`also_${name}`]])) as Partial<Record<K, unknown>>;
+    .select(
+      'inserted.*',
+      ...parts.map(([name, part]) =>
+        trx.raw(`${part.column.sql} AS ??`, [...part.column.bindings, `also_${name}`] as never[]),
+      ),
+    );
+  const values = Object.fromEntries(parts.map(([name]) => [name, stored[`also_${name}`]])) as Partial<
+    Record<K, unknown>
+  >;
   return { request: toRequest(stored), also: values };
 }
 
@@ -163,26 +181,57 @@ export async function getPaymentRequest(db: Db, merchantId: string, id: string):
 }
 
 /** For the public payment page: the request, its merchant's display name and whether that account is active, by id alone. */
-export async function getPaymentRequestForPage(db: Db, id: string): Promise<{ request: PaymentRequest; merchantName: string; merchantActive: boolean } | null> {
-  const row = await db('payment_requests as r').join('merchants as m', 'm.id', 'r.merchant_id').where('r.id', id).first('r.*', 'm.name as merchant_name', 'm.status as merchant_status');
-  return row ? { request: toRequest(row), merchantName: row.merchant_name, merchantActive: row.merchant_status === 'active' } : null;
+export async function getPaymentRequestForPage(
+  db: Db,
+  id: string,
+): Promise<{ request: PaymentRequest; merchantName: string; merchantActive: boolean } | null> {
+  const row = await db('payment_requests as r')
+    .join('merchants as m', 'm.id', 'r.merchant_id')
+    .where('r.id', id)
+    .first('r.*', 'm.name as merchant_name', 'm.status as merchant_status');
+  return row
+    ? { request: toRequest(row), merchantName: row.merchant_name, merchantActive: row.merchant_status === 'active' }
+    : null;
 }
 
 /**
  * A page of the merchant's requests ordered by id, descending, strictly before the id `before`; with `status`, only
  * those that read as that status at `now` (an AWAITING request past its expiry reads as EXPIRED).
  */
-export async function listPaymentRequests(db: Db, merchantId: string, limit: number, before: string | null, only?: { status: RequestStatus; now: Date }): Promise<PaymentRequest[]> {
-  return merchantPageById(db, 'payment_requests', merchantId, limit, before, toRequest, only && ((q) => {
-    if (only.status === 'AWAITING') q.where({ status: 'AWAITING' }).where('expires_at', '>', only.now);
-    else if (only.status === 'EXPIRED') q.where((w) => w.where({ status: 'EXPIRED' }).orWhere((a) => a.where({ status: 'AWAITING' }).where('expires_at', '<=', only.now)));
-    else q.where({ status: only.status });
-  }));
+export async function listPaymentRequests(
+  db: Db,
+  merchantId: string,
+  limit: number,
+  before: string | null,
+  only?: { status: RequestStatus; now: Date },
+): Promise<PaymentRequest[]> {
+  return merchantPageById(
+    db,
+    'payment_requests',
+    merchantId,
+    limit,
+    before,
+    toRequest,
+    only &&
+      ((q) => {
+        if (only.status === 'AWAITING') q.where({ status: 'AWAITING' }).where('expires_at', '>', only.now);
+        else if (only.status === 'EXPIRED')
+          q.where((w) =>
+            w
+              .where({ status: 'EXPIRED' })
+              .orWhere((a) => a.where({ status: 'AWAITING' }).where('expires_at', '<=', only.now)),
+          );
+        else q.where({ status: only.status });
+      }),
+  );
 }
 
 /** Requests created since `since` (direct and invoice-backed): the request quota. */
 export async function countRequestsSince(trx: Db, merchantId: string, since: Date): Promise<number> {
-  const [row] = await trx('payment_requests').where({ merchant_id: merchantId }).where('created_at', '>=', since).count<{ count: string }[]>('* as count');
+  const [row] = await trx('payment_requests')
+    .where({ merchant_id: merchantId })
+    .where('created_at', '>=', since)
+    .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
 

@@ -34,7 +34,13 @@ export interface Purchase {
   reviewReason: string | null;
   /** USDC of the transfers the watcher attributed to the purchase's request (all of them, whatever it decided). */
   receivedAtomic: bigint;
-  grant: { txHash: string; grantedAt: Date; periodStart: Date | null; periodEnd: Date | null; plan: PaidPlan | null } | null;
+  grant: {
+    txHash: string;
+    grantedAt: Date;
+    periodStart: Date | null;
+    periodEnd: Date | null;
+    plan: PaidPlan | null;
+  } | null;
   createdAt: Date;
 }
 
@@ -45,22 +51,52 @@ export interface Purchase {
  * until an operator corrects PLATFORM_RECEIVING_WALLETS or releases the wallet (docs/operations.md).
  */
 async function platformWallet(trx: Db, network: Network, address: string, now: Date): Promise<MerchantWallet> {
-  await trx('merchants').insert({ id: PLATFORM_MERCHANT_ID, name: PLATFORM_NAME, created_at: now }).onConflict('id').ignore();
+  await trx('merchants')
+    .insert({ id: PLATFORM_MERCHANT_ID, name: PLATFORM_NAME, created_at: now })
+    .onConflict('id')
+    .ignore();
   const unavailable = (why: string) =>
-    new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}: ${why}; an operator must resolve it`, { issues: [{ path: 'network', message: 'not offered for purchases' }] });
+    new DomainError(
+      'purchase_unavailable',
+      `Self-service purchases are not available on ${network}: ${why}; an operator must resolve it`,
+      { issues: [{ path: 'network', message: 'not offered for purchases' }] },
+    );
   const existing = await verifiedWalletsAt(trx, network, address);
-  if (existing.some((w) => w.merchantId !== PLATFORM_MERCHANT_ID)) throw unavailable("the platform's receiving address is a receiving wallet of another account");
+  if (existing.some((w) => w.merchantId !== PLATFORM_MERCHANT_ID))
+    throw unavailable("the platform's receiving address is a receiving wallet of another account");
   if (existing.length === 0) {
     try {
-      await trx('merchant_wallets').insert({ id: newId('wal'), merchant_id: PLATFORM_MERCHANT_ID, network, address, label: 'platform receiving wallet', verified_at: now, created_at: now });
+      await trx('merchant_wallets').insert({
+        id: newId('wal'),
+        merchant_id: PLATFORM_MERCHANT_ID,
+        network,
+        address,
+        label: 'platform receiving wallet',
+        verified_at: now,
+        created_at: now,
+      });
     } catch (e) {
-      if ((e as { code?: string }).code === '23505') throw unavailable("the platform's receiving address became a receiving wallet of another account");
+      if ((e as { code?: string }).code === '23505')
+        throw unavailable("the platform's receiving address became a receiving wallet of another account");
       throw e;
     }
   }
-  const row = await trx('merchant_wallets').where({ merchant_id: PLATFORM_MERCHANT_ID, network, address_key: addressKey(network, address) }).whereNotNull('verified_at').orderBy('created_at').forUpdate().first();
+  const row = await trx('merchant_wallets')
+    .where({ merchant_id: PLATFORM_MERCHANT_ID, network, address_key: addressKey(network, address) })
+    .whereNotNull('verified_at')
+    .orderBy('created_at')
+    .forUpdate()
+    .first();
   if (row.held_reason) throw unavailable("the platform's receiving wallet is on hold");
-  return { id: row.id, merchantId: row.merchant_id, network: row.network, address: row.address, label: row.label, verifiedAt: row.verified_at, createdAt: row.created_at };
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    network: row.network,
+    address: row.address,
+    label: row.label,
+    verifiedAt: row.verified_at,
+    createdAt: row.created_at,
+  };
 }
 
 /**
@@ -69,13 +105,30 @@ async function platformWallet(trx: Db, network: Network, address: string, now: D
  */
 export async function createPurchase(
   trx: Db,
-  input: { buyer: PurchaseBuyer; plan?: PaidPlan; pack?: { id: string; credits: bigint }; network: Network; walletAddress: string; payer: string; priceAtomic: bigint; description: string },
+  input: {
+    buyer: PurchaseBuyer;
+    plan?: PaidPlan;
+    pack?: { id: string; credits: bigint };
+    network: Network;
+    walletAddress: string;
+    payer: string;
+    priceAtomic: bigint;
+    description: string;
+  },
   now: Date,
 ): Promise<Purchase> {
   const wallet = await platformWallet(trx, input.network, input.walletAddress, now);
   const request = await insertPaymentRequest(
     trx,
-    { merchantId: PLATFORM_MERCHANT_ID, wallet, quotedAtomic: input.priceAtomic, description: input.description, customerLabel: null, expectedPayer: input.payer, validHours: PURCHASE_VALID_HOURS },
+    {
+      merchantId: PLATFORM_MERCHANT_ID,
+      wallet,
+      quotedAtomic: input.priceAtomic,
+      description: input.description,
+      customerLabel: null,
+      expectedPayer: input.payer,
+      validHours: PURCHASE_VALID_HOURS,
+    },
     now,
   );
   const id = newId('pur');
@@ -104,29 +157,64 @@ export async function lockPurchaseBuyer(trx: Db, buyer: PurchaseBuyer): Promise<
  * The buyer's open purchases at `now` — their payment request holds its amount: awaiting payment and not expired, or
  * in review — how many, and when the first of those awaiting payment expires (null when all are in review).
  */
-export async function openPurchasesOf(trx: Db, buyer: PurchaseBuyer, now: Date): Promise<{ count: number; firstExpiry: Date | null }> {
+export async function openPurchasesOf(
+  trx: Db,
+  buyer: PurchaseBuyer,
+  now: Date,
+): Promise<{ count: number; firstExpiry: Date | null }> {
   const [row] = await trx('platform_purchases as p')
     .join('payment_requests as r', 'r.id', 'p.request_id')
     .where(buyerColumn(buyer))
-    .where((q) => q.where((a) => a.where('r.status', 'AWAITING').where('r.expires_at', '>', now)).orWhere('r.status', 'REVIEW'))
-    .select(trx.raw('count(*)::int AS count'), trx.raw("min(r.expires_at) FILTER (WHERE r.status = 'AWAITING') AS first_expiry"));
+    .where((q) =>
+      q.where((a) => a.where('r.status', 'AWAITING').where('r.expires_at', '>', now)).orWhere('r.status', 'REVIEW'),
+    )
+    .select(
+      trx.raw('count(*)::int AS count'),
+      trx.raw("min(r.expires_at) FILTER (WHERE r.status = 'AWAITING') AS first_expiry"),
+    );
   return { count: Number(row?.count ?? 0), firstExpiry: row?.first_expiry ?? null };
 }
 
-const buyerColumn = (b: PurchaseBuyer) => (b.kind === 'plan' ? { 'p.kind': 'plan', 'p.merchant_id': b.merchantId } : { 'p.kind': 'credits', 'p.company_id': b.companyId });
+const buyerColumn = (b: PurchaseBuyer) =>
+  b.kind === 'plan'
+    ? { 'p.kind': 'plan', 'p.merchant_id': b.merchantId }
+    : { 'p.kind': 'credits', 'p.company_id': b.companyId };
 
 function purchaseQuery(db: Db) {
   return db('platform_purchases as p')
     .join('payment_requests as r', 'r.id', 'p.request_id')
     .leftJoin('platform_purchase_grants as g', 'g.purchase_id', 'p.id')
     .select(
-      'p.id', 'p.kind', 'p.plan', 'p.pack', 'p.credits', 'p.created_at',
-      'r.id as r_id', 'r.merchant_id as r_merchant_id', 'r.wallet_id as r_wallet_id', 'r.network as r_network', 'r.pay_to as r_pay_to',
-      'r.quoted_amount_atomic as r_quoted', 'r.amount_atomic as r_amount', 'r.description as r_description', 'r.expected_payer as r_expected_payer',
-      'r.valid_hours as r_valid_hours', 'r.status as r_status', 'r.review_reason as r_review_reason', 'r.tx_hash as r_tx_hash', 'r.verified_at as r_verified_at',
-      'r.expires_at as r_expires_at', 'r.created_at as r_created_at',
-      'g.tx_hash as g_tx_hash', 'g.granted_at as g_granted_at', 'g.period_start as g_period_start', 'g.period_end as g_period_end', 'g.plan as g_plan',
-      db.raw("(SELECT COALESCE(SUM(e.amount_atomic), 0)::text FROM payment_evidence e WHERE e.request_id = p.request_id) AS received"),
+      'p.id',
+      'p.kind',
+      'p.plan',
+      'p.pack',
+      'p.credits',
+      'p.created_at',
+      'r.id as r_id',
+      'r.merchant_id as r_merchant_id',
+      'r.wallet_id as r_wallet_id',
+      'r.network as r_network',
+      'r.pay_to as r_pay_to',
+      'r.quoted_amount_atomic as r_quoted',
+      'r.amount_atomic as r_amount',
+      'r.description as r_description',
+      'r.expected_payer as r_expected_payer',
+      'r.valid_hours as r_valid_hours',
+      'r.status as r_status',
+      'r.review_reason as r_review_reason',
+      'r.tx_hash as r_tx_hash',
+      'r.verified_at as r_verified_at',
+      'r.expires_at as r_expires_at',
+      'r.created_at as r_created_at',
+      'g.tx_hash as g_tx_hash',
+      'g.granted_at as g_granted_at',
+      'g.period_start as g_period_start',
+      'g.period_end as g_period_end',
+      'g.plan as g_plan',
+      db.raw(
+        '(SELECT COALESCE(SUM(e.amount_atomic), 0)::text FROM payment_evidence e WHERE e.request_id = p.request_id) AS received',
+      ),
     );
 }
 
@@ -138,13 +226,35 @@ const toPurchase = (r: any): Purchase => ({
   pack: r.pack,
   credits: r.credits === null ? null : BigInt(r.credits),
   request: {
-    id: r.r_id, merchantId: r.r_merchant_id, walletId: r.r_wallet_id, network: r.r_network, payTo: r.r_pay_to, quotedAmountAtomic: BigInt(r.r_quoted),
-    amountAtomic: BigInt(r.r_amount), description: r.r_description, customerLabel: null, expectedPayer: r.r_expected_payer, validHours: r.r_valid_hours,
-    status: r.r_status, invoiceId: null, txHash: r.r_tx_hash, verifiedAt: r.r_verified_at, expiresAt: r.r_expires_at, createdAt: r.r_created_at,
+    id: r.r_id,
+    merchantId: r.r_merchant_id,
+    walletId: r.r_wallet_id,
+    network: r.r_network,
+    payTo: r.r_pay_to,
+    quotedAmountAtomic: BigInt(r.r_quoted),
+    amountAtomic: BigInt(r.r_amount),
+    description: r.r_description,
+    customerLabel: null,
+    expectedPayer: r.r_expected_payer,
+    validHours: r.r_valid_hours,
+    status: r.r_status,
+    invoiceId: null,
+    txHash: r.r_tx_hash,
+    verifiedAt: r.r_verified_at,
+    expiresAt: r.r_expires_at,
+    createdAt: r.r_created_at,
   },
   reviewReason: r.r_review_reason,
   receivedAtomic: BigInt(r.received),
-  grant: r.g_granted_at ? { txHash: r.g_tx_hash, grantedAt: r.g_granted_at, periodStart: r.g_period_start, periodEnd: r.g_period_end, plan: r.g_plan } : null,
+  grant: r.g_granted_at
+    ? {
+        txHash: r.g_tx_hash,
+        grantedAt: r.g_granted_at,
+        periodStart: r.g_period_start,
+        periodEnd: r.g_period_end,
+        plan: r.g_plan,
+      }
+    : null,
   createdAt: r.created_at,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -155,7 +265,12 @@ export async function getPurchase(db: Db, buyer: PurchaseBuyer, id: string): Pro
 }
 
 /** The buyer's purchases by id, descending, strictly before `before`. */
-export async function listPurchases(db: Db, buyer: PurchaseBuyer, limit: number, before: string | null): Promise<Purchase[]> {
+export async function listPurchases(
+  db: Db,
+  buyer: PurchaseBuyer,
+  limit: number,
+  before: string | null,
+): Promise<Purchase[]> {
   const q = purchaseQuery(db).where(buyerColumn(buyer)).orderBy('p.id', 'desc').limit(limit);
   if (before) q.where('p.id', '<', before);
   return (await q).map(toPurchase);
@@ -169,11 +284,20 @@ export type GrantOutcome = { granted: false } | { granted: true; purchaseId: str
  * is granted again. A plan adds 30 days of the plan bought to the merchant's schedule (grantPlanPayment: never a
  * higher plan; higher plans run first, lower ones are queued after them); credits go through the credits ledger with reason `pack:<purchase id>` (unique there too).
  */
-export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash: string, now: Date): Promise<GrantOutcome> {
+export async function grantPurchaseOnPayment(
+  trx: Db,
+  requestId: string,
+  txHash: string,
+  now: Date,
+): Promise<GrantOutcome> {
   const purchase = await trx('platform_purchases').where({ request_id: requestId }).first();
   if (!purchase) return { granted: false };
   if (purchase.kind === 'credits') {
-    const [grant] = await trx('platform_purchase_grants').insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now }).onConflict().ignore().returning('purchase_id');
+    const [grant] = await trx('platform_purchase_grants')
+      .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now })
+      .onConflict()
+      .ignore()
+      .returning('purchase_id');
     if (!grant) return { granted: false };
     await grantCredits(trx, purchase.company_id, BigInt(purchase.credits), `pack:${purchase.id}`);
     return { granted: true, purchaseId: purchase.id, kind: 'credits' };
@@ -182,7 +306,15 @@ export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash:
   // What the payment buys is decided here, at grant time: 30 days of the plan it was for (domain/self-service.ts).
   const granted = grantPlanPayment(merchant, purchase.plan, now);
   const [grant] = await trx('platform_purchase_grants')
-    .insert({ purchase_id: purchase.id, request_id: requestId, tx_hash: txHash, granted_at: now, period_start: granted.period.start, period_end: granted.period.end, plan: granted.plan })
+    .insert({
+      purchase_id: purchase.id,
+      request_id: requestId,
+      tx_hash: txHash,
+      granted_at: now,
+      period_start: granted.period.start,
+      period_end: granted.period.end,
+      plan: granted.plan,
+    })
     .onConflict()
     .ignore()
     .returning('purchase_id');
@@ -199,7 +331,11 @@ export async function grantPurchaseOnPayment(trx: Db, requestId: string, txHash:
  * (a transfer of one unit must not park an amount for good), and a transfer of the full amount while it is open
  * still completes it. Returns the request id, or null when the transfer is not such a payment.
  */
-export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, evidenceId: string | number): Promise<string | null> {
+export async function attributeUnderpayment(
+  trx: Db,
+  t: ObservedTransfer,
+  evidenceId: string | number,
+): Promise<string | null> {
   const solana = t.network === 'solana';
   const candidate = await trx('payment_requests as r')
     .join('platform_purchases as p', 'p.request_id', 'r.id')
@@ -216,12 +352,18 @@ export async function attributeUnderpayment(trx: Db, t: ObservedTransfer, eviden
     .first('r.id');
   if (!candidate) return null;
   await trx('payment_requests').where({ id: candidate.id, status: 'AWAITING' }).update({ review_reason: 'underpaid' });
-  await trx('payment_evidence').where({ id: evidenceId }).update({ request_id: candidate.id, decision: 'review', reason: 'underpaid' });
+  await trx('payment_evidence')
+    .where({ id: evidenceId })
+    .update({ request_id: candidate.id, decision: 'review', reason: 'underpaid' });
   return candidate.id;
 }
 
 /** The refusal when the platform has no receiving wallet on `network` (it names networks only, nothing secret). */
 export function purchaseUnavailable(network: Network, offered: readonly Network[]): DomainError {
-  const where = offered.length ? `; available on: ${offered.join(', ')}` : '; no network is configured (PLATFORM_RECEIVING_WALLETS), so plans and credits are granted by an operator';
-  return new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}${where}`, { issues: [{ path: 'network', message: 'not offered for purchases' }] });
+  const where = offered.length
+    ? `; available on: ${offered.join(', ')}`
+    : '; no network is configured (PLATFORM_RECEIVING_WALLETS), so plans and credits are granted by an operator';
+  return new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}${where}`, {
+    issues: [{ path: 'network', message: 'not offered for purchases' }],
+  });
 }

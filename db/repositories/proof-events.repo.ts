@@ -29,7 +29,13 @@ export async function appendProofEvent(
   const state = plan ?? (await planStateOf(trx, input.merchantId));
   const allowed = usableLimit(state, input.occurredAt, 'destinations');
   // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
-  const counted = (await trx('webhook_endpoints').where({ interface: 'proof', tenant_id: input.merchantId }).whereNot({ status: 'deleted' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).forShare()).map(toEndpoint);
+  const counted = (
+    await trx('webhook_endpoints')
+      .where({ interface: 'proof', tenant_id: input.merchantId })
+      .whereNot({ status: 'deleted' })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .forShare()
+  ).map(toEndpoint);
   const endpoints = counted.filter((e, rank) => e.status === 'enabled' && usableAfterDowngrade(rank, allowed));
   if (endpoints.length === 0) return null;
   const id = newId('evt');
@@ -38,7 +44,11 @@ export async function appendProofEvent(
   // unique per merchant), so it says nothing about other accounts' events.
   const [row] = await trx('proof_events')
     .insert({
-      id, merchant_id: input.merchantId, type: input.type, body, created_at: input.occurredAt,
+      id,
+      merchant_id: input.merchantId,
+      type: input.type,
+      body,
+      created_at: input.occurredAt,
       seq: trx.raw('(SELECT COALESCE(MAX(seq), 0) + 1 FROM proof_events WHERE merchant_id = ?)', [input.merchantId]),
     })
     .returning(['seq']);
@@ -50,7 +60,13 @@ export async function appendProofEvent(
   collectors.set(trx, collected);
   for (const endpoint of endpoints) {
     if (!endpoint.events.includes(input.type)) continue;
-    const { delivery } = await createDelivery(trx, { endpoint, eventId: id, eventType: input.type, body, maxAttempts: DELIVERY_PROFILES.proof.maxAttempts });
+    const { delivery } = await createDelivery(trx, {
+      endpoint,
+      eventId: id,
+      eventType: input.type,
+      body,
+      maxAttempts: DELIVERY_PROFILES.proof.maxAttempts,
+    });
     collected.push(delivery.id);
   }
   return { id, cursor: Number(row.seq), body };
@@ -70,8 +86,15 @@ export const eventDestinationsPart = (merchantId: string): StatementPart => ({
 });
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
-  const merchant = await trx('merchants').where({ id: merchantId }).first('plan', 'plan_paid_until', 'trial_started_at', 'plan_queue');
-  return { plan: merchant.plan, planPaidUntil: merchant.plan_paid_until, trialStartedAt: merchant.trial_started_at, planQueue: toPlanQueue(merchant.plan_queue) };
+  const merchant = await trx('merchants')
+    .where({ id: merchantId })
+    .first('plan', 'plan_paid_until', 'trial_started_at', 'plan_queue');
+  return {
+    plan: merchant.plan,
+    planPaidUntil: merchant.plan_paid_until,
+    trialStartedAt: merchant.trial_started_at,
+    planQueue: toPlanQueue(merchant.plan_queue),
+  };
 }
 
 const collectors = new WeakMap<Db, string[]>();
@@ -80,7 +103,17 @@ const collectors = new WeakMap<Db, string[]>();
 export const deliveriesRecordedIn = (trx: Db): string[] => collectors.get(trx) ?? [];
 
 /** Events of the merchant after its cursor `after` (exclusive; its own sequence, `seq`), oldest first, with their stored bytes. */
-export async function listProofEvents(db: Db, merchantId: string, after: number, limit: number): Promise<Array<{ cursor: number; body: Buffer }>> {
-  const rows = await db('proof_events').where({ merchant_id: merchantId }).where('seq', '>', after).orderBy('seq').limit(limit).select('seq', 'body');
+export async function listProofEvents(
+  db: Db,
+  merchantId: string,
+  after: number,
+  limit: number,
+): Promise<Array<{ cursor: number; body: Buffer }>> {
+  const rows = await db('proof_events')
+    .where({ merchant_id: merchantId })
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit)
+    .select('seq', 'body');
   return rows.map((r) => ({ cursor: Number(r.seq), body: r.body as Buffer }));
 }

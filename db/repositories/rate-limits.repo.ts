@@ -40,10 +40,14 @@ export async function takeRateLimitHits(db: Db, takes: readonly WindowTake[], no
       lim: t.force ? null : t.rule.limit,
       ask: t.ask,
       record_ms: t.recordAt,
-      refunds: Object.fromEntries([...(t.refunds ?? new Map<number, number>())].filter(([, n]) => n > 0).map(([at, n]) => [String(at), n])),
+      refunds: Object.fromEntries(
+        [...(t.refunds ?? new Map<number, number>())].filter(([, n]) => n > 0).map(([at, n]) => [String(at), n]),
+      ),
     }))
     .sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
-  const result = await db.raw<{ rows: Array<{ i: number; granted_hits: number; window_total: number; window_hits: Record<string, number> }> }>(
+  const result = await db.raw<{
+    rows: Array<{ i: number; granted_hits: number; window_total: number; window_hits: Record<string, number> }>;
+  }>(
     `SELECT x.i, t.granted_hits, t.window_total, t.window_hits
        FROM jsonb_to_recordset(?::jsonb) AS x(i integer, bucket text, window_ms bigint, lim integer, ask integer, record_ms bigint, refunds jsonb)
        CROSS JOIN LATERAL rate_limit_take(x.bucket, ?::bigint, x.window_ms, x.lim, x.ask, x.record_ms, x.refunds) t`,

@@ -25,29 +25,62 @@ export interface SavedWorkflow {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const toWorkflow = (r: any): SavedWorkflow => ({
-  id: r.id, companyId: r.company_id, name: r.name, operation: r.operation, fields: r.fields, instructions: r.instructions, options: r.options,
-  revision: r.revision, createdBy: r.created_by, updatedBy: r.updated_by, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  operation: r.operation,
+  fields: r.fields,
+  instructions: r.instructions,
+  options: r.options,
+  revision: r.revision,
+  createdBy: r.created_by,
+  updatedBy: r.updated_by,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const live = (db: Db, companyId: string) => db('saved_workflows').where({ company_id: companyId }).whereNull('deleted_at');
+const live = (db: Db, companyId: string) =>
+  db('saved_workflows').where({ company_id: companyId }).whereNull('deleted_at');
 
 /** The unique index on (company, lower(name)) of the workflows not deleted. */
-const isNameTaken = (e: unknown) => (e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'saved_workflows_name_unique';
-const nameTaken = (name: string) => new DomainError('conflict', `A saved workflow named "${name}" exists already; choose another name or edit that one`);
+const isNameTaken = (e: unknown) =>
+  (e as { code?: string; constraint?: string }).code === '23505' &&
+  (e as { constraint?: string }).constraint === 'saved_workflows_name_unique';
+const nameTaken = (name: string) =>
+  new DomainError('conflict', `A saved workflow named "${name}" exists already; choose another name or edit that one`);
 
-export async function createSavedWorkflow(db: Db, companyId: string, memberId: string, body: SavedWorkflowCreate, now: Date): Promise<SavedWorkflow> {
+export async function createSavedWorkflow(
+  db: Db,
+  companyId: string,
+  memberId: string,
+  body: SavedWorkflowCreate,
+  now: Date,
+): Promise<SavedWorkflow> {
   return db.transaction(async (trx) => {
     await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
     const [count] = await live(trx, companyId).count<{ n: string }[]>({ n: '*' });
     if (Number(count?.n ?? 0) >= LIMITS.savedWorkflowsPerCompany) {
-      throw new DomainError('limit_reached', `A company has at most ${LIMITS.savedWorkflowsPerCompany} saved workflows; delete one first`);
+      throw new DomainError(
+        'limit_reached',
+        `A company has at most ${LIMITS.savedWorkflowsPerCompany} saved workflows; delete one first`,
+      );
     }
     try {
       const [row] = await trx('saved_workflows')
         .insert({
-          id: newId(SAVED_WORKFLOW_ID_PREFIX), company_id: companyId, name: body.name, operation: body.operation, fields: JSON.stringify(body.fields),
-          instructions: body.instructions, options: JSON.stringify(body.options), revision: 1, created_by: memberId, updated_by: memberId, created_at: now, updated_at: now,
+          id: newId(SAVED_WORKFLOW_ID_PREFIX),
+          company_id: companyId,
+          name: body.name,
+          operation: body.operation,
+          fields: JSON.stringify(body.fields),
+          instructions: body.instructions,
+          options: JSON.stringify(body.options),
+          revision: 1,
+          created_by: memberId,
+          updated_by: memberId,
+          created_at: now,
+          updated_at: now,
         })
         .returning('*');
       return toWorkflow(row);
@@ -70,7 +103,14 @@ export async function getSavedWorkflow(db: Db, companyId: string, id: string): P
 }
 
 /** Changes what the body names and bumps the revision; null when there is no such workflow. */
-export async function updateSavedWorkflow(db: Db, companyId: string, id: string, memberId: string, body: SavedWorkflowUpdate, now: Date): Promise<SavedWorkflow | null> {
+export async function updateSavedWorkflow(
+  db: Db,
+  companyId: string,
+  id: string,
+  memberId: string,
+  body: SavedWorkflowUpdate,
+  now: Date,
+): Promise<SavedWorkflow | null> {
   const change: Record<string, unknown> = { updated_by: memberId, updated_at: now, revision: db.raw('revision + 1') };
   if (body.name !== undefined) change['name'] = body.name;
   if (body.fields !== undefined) change['fields'] = JSON.stringify(body.fields);

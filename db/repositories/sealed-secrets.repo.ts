@@ -18,7 +18,12 @@ export interface SealedRow {
 }
 
 /** Up to `limit` rows whose column holds a sealed value, in id order, after `afterId` (keyset paging). */
-export async function listSealed(db: Db, col: SealedColumn, afterId: string | null, limit: number): Promise<SealedRow[]> {
+export async function listSealed(
+  db: Db,
+  col: SealedColumn,
+  afterId: string | null,
+  limit: number,
+): Promise<SealedRow[]> {
   const q = db(col.table).whereNotNull(col.column).orderBy('id').limit(limit).select({ id: 'id', sealed: col.column });
   if (afterId !== null) void q.where('id', '>', afterId);
   return (await q) as SealedRow[];
@@ -30,14 +35,22 @@ export async function listSealed(db: Db, col: SealedColumn, afterId: string | nu
  * a stale value. `next` returns null to leave the value as it is; 'gone' when the column is empty by now. An
  * error thrown by `next` rolls the transaction back and propagates.
  */
-export async function replaceSealed(db: Db, col: SealedColumn, id: string, next: (sealed: string) => string | null): Promise<'replaced' | 'unchanged' | 'gone'> {
+export async function replaceSealed(
+  db: Db,
+  col: SealedColumn,
+  id: string,
+  next: (sealed: string) => string | null,
+): Promise<'replaced' | 'unchanged' | 'gone'> {
   return db.transaction(async (trx) => {
-    const row = (await trx(col.table).where({ id }).forUpdate().first(col.column)) as Record<string, string | null> | undefined;
+    const row = (await trx(col.table).where({ id }).forUpdate().first(col.column)) as
+      Record<string, string | null> | undefined;
     const sealed = row?.[col.column];
     if (!sealed) return 'gone';
     const replacement = next(sealed);
     if (replacement === null) return 'unchanged';
-    await trx(col.table).where({ id }).update({ [col.column]: replacement });
+    await trx(col.table)
+      .where({ id })
+      .update({ [col.column]: replacement });
     return 'replaced';
   });
 }
@@ -49,7 +62,13 @@ export async function replaceSealed(db: Db, col: SealedColumn, id: string, next:
 export async function countSealedByKeyId(db: Db, col: SealedColumn): Promise<Record<string, number>> {
   const rows = (await db(col.table)
     .whereNotNull(col.column)
-    .select(db.raw(`CASE WHEN ?? LIKE 'v2:%' THEN split_part(??, ':', 2) ELSE split_part(??, ':', 1) END AS key_id`, [col.column, col.column, col.column]))
+    .select(
+      db.raw(`CASE WHEN ?? LIKE 'v2:%' THEN split_part(??, ':', 2) ELSE split_part(??, ':', 1) END AS key_id`, [
+        col.column,
+        col.column,
+        col.column,
+      ]),
+    )
     .count({ n: '*' })
     .groupBy('key_id')
     .orderBy('key_id')) as Array<{ key_id: string; n: string | number }>;

@@ -62,7 +62,11 @@ export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
 /** Bytes of a company's live sources; with `lock`, the company row is locked for the caller's transaction. */
 export async function companyStoredBytes(trx: Db, companyId: string, opts: { lock?: boolean } = {}): Promise<number> {
   if (opts.lock) await lockCompany(trx, companyId);
-  const [row] = await trx('uploads').where({ company_id: companyId }).whereNull('deleted_at').whereNull('purged_at').sum<{ sum: string | null }[]>('bytes as sum');
+  const [row] = await trx('uploads')
+    .where({ company_id: companyId })
+    .whereNull('deleted_at')
+    .whereNull('purged_at')
+    .sum<{ sum: string | null }[]>('bytes as sum');
   return Number(row?.sum ?? 0);
 }
 
@@ -73,20 +77,29 @@ export async function getUpload(db: Db, companyId: string, id: string): Promise<
 }
 
 export async function markUploadDeleted(db: Db, companyId: string, id: string, now: Date): Promise<boolean> {
-  return (await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').update({ deleted_at: now })) === 1;
+  return (
+    (await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').update({ deleted_at: now })) === 1
+  );
 }
 
 /**
  * Uploads past their retention whose bytes are still stored and that no unfinished job reads (an in-flight
  * source is kept until its job ends).
  */
-export async function findExpiredUploads(db: Db, now: Date, limit: number): Promise<Array<{ id: string; companyId: string }>> {
+export async function findExpiredUploads(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<Array<{ id: string; companyId: string }>> {
   const rows = await db('uploads as u')
     .whereNull('u.deleted_at')
     .whereNull('u.purged_at')
     .where('u.expires_at', '<=', now)
     .whereNotExists(
-      db('jobs as j').whereRaw('j.company_id = u.company_id').whereIn('j.status', UNFINISHED_JOB_STATUSES).whereRaw('j.upload_ids @> ARRAY[u.id]'),
+      db('jobs as j')
+        .whereRaw('j.company_id = u.company_id')
+        .whereIn('j.status', UNFINISHED_JOB_STATUSES)
+        .whereRaw('j.upload_ids @> ARRAY[u.id]'),
     )
     .orderBy('u.expires_at')
     .limit(limit)

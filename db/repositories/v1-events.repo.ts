@@ -1,4 +1,12 @@
-import { batchEventBody, batchEvents, jobEventBody, jobEvents, type EventBatchInput, type EventJobInput, type V1EventType } from '../../domain/processing-events.js';
+import {
+  batchEventBody,
+  batchEvents,
+  jobEventBody,
+  jobEvents,
+  type EventBatchInput,
+  type EventJobInput,
+  type V1EventType,
+} from '../../domain/processing-events.js';
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import { sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -26,7 +34,12 @@ export function terminalEventId(subject: { jobId: string } | { batchId: string }
  * disabled or deleted (`webhook_id` then answers 404 naming the field). With `forShare` the row is locked until
  * commit, so a concurrent disable waits: "enabled when the event committed".
  */
-export async function findUsableV1Webhook(db: Db, companyId: string, id: string, opts: { forShare?: boolean } = {}): Promise<WebhookEndpoint | null> {
+export async function findUsableV1Webhook(
+  db: Db,
+  companyId: string,
+  id: string,
+  opts: { forShare?: boolean } = {},
+): Promise<WebhookEndpoint | null> {
   const q = db('webhook_endpoints').where({ id, interface: 'v1', tenant_id: companyId, status: 'enabled' });
   const row = await (opts.forShare ? q.forShare() : q).first();
   return row ? toEndpoint(row) : null;
@@ -56,11 +69,20 @@ export async function enqueueV1Event(
  * The job's terminal event (`job.completed` / `job.failed`), in the transaction of its terminal update. `webhookId`
  * is the job's own: a batch's child stores the batch's webhook only in modes `items` and `both` (`childWebhookId`).
  */
-export async function enqueueJobTerminalEvent(trx: Db, input: { companyId: string; webhookId: string | null; job: EventJobInput; at: Date }): Promise<string[]> {
+export async function enqueueJobTerminalEvent(
+  trx: Db,
+  input: { companyId: string; webhookId: string | null; job: EventJobInput; at: Date },
+): Promise<string[]> {
   const ids: string[] = [];
   for (const type of jobEvents({ status: input.job.status, webhookId: input.webhookId, batch: null })) {
     const eventId = terminalEventId({ jobId: input.job.id });
-    const id = await enqueueV1Event(trx, { companyId: input.companyId, webhookId: input.webhookId!, eventId, type, body: jobEventBody(eventId, input.job, input.at) });
+    const id = await enqueueV1Event(trx, {
+      companyId: input.companyId,
+      webhookId: input.webhookId!,
+      eventId,
+      type,
+      body: jobEventBody(eventId, input.job, input.at),
+    });
     if (id) ids.push(id);
   }
   return ids;
@@ -70,11 +92,24 @@ export async function enqueueJobTerminalEvent(trx: Db, input: { companyId: strin
  * The batch's terminal event (`batch.completed|partial|failed`, modes `batch` and `both`), to be called by the
  * batches repository in the transaction that makes the batch terminal.
  */
-export async function enqueueBatchTerminalEvent(trx: Db, input: { companyId: string; webhookId: string | null; batch: EventBatchInput; at: Date }): Promise<string[]> {
+export async function enqueueBatchTerminalEvent(
+  trx: Db,
+  input: { companyId: string; webhookId: string | null; batch: EventBatchInput; at: Date },
+): Promise<string[]> {
   const ids: string[] = [];
-  for (const type of batchEvents({ status: input.batch.status, webhookId: input.webhookId, mode: input.batch.webhookMode })) {
+  for (const type of batchEvents({
+    status: input.batch.status,
+    webhookId: input.webhookId,
+    mode: input.batch.webhookMode,
+  })) {
     const eventId = terminalEventId({ batchId: input.batch.id });
-    const id = await enqueueV1Event(trx, { companyId: input.companyId, webhookId: input.webhookId!, eventId, type, body: batchEventBody(eventId, input.batch, input.at) });
+    const id = await enqueueV1Event(trx, {
+      companyId: input.companyId,
+      webhookId: input.webhookId!,
+      eventId,
+      type,
+      body: batchEventBody(eventId, input.batch, input.at),
+    });
     if (id) ids.push(id);
   }
   return ids;

@@ -13,7 +13,10 @@ export async function readWatcherProgress(db: Db, network: Network, initial: num
 
 /** Moves the progress to `to`; a repeated or out-of-order advance never moves it back. */
 export async function advanceWatcherProgress(db: Db, network: Network, to: number): Promise<void> {
-  await db('watcher_progress').where({ network }).where('last_block', '<', to).update({ last_block: to, updated_at: db.fn.now() });
+  await db('watcher_progress')
+    .where({ network })
+    .where('last_block', '<', to)
+    .update({ last_block: to, updated_at: db.fn.now() });
 }
 
 /**

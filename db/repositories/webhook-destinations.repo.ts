@@ -20,13 +20,22 @@ const counted = (db: Db, tenantId: string, iface: WebhookInterface = 'proof') =>
   db('webhook_endpoints').where({ interface: iface, tenant_id: tenantId }).whereNot({ status: 'deleted' });
 
 /** Counted destinations with their rank, oldest first. */
-export async function listDestinations(db: Db, merchantId: string, iface: WebhookInterface = 'proof'): Promise<Destination[]> {
+export async function listDestinations(
+  db: Db,
+  merchantId: string,
+  iface: WebhookInterface = 'proof',
+): Promise<Destination[]> {
   const rows = await counted(db, merchantId, iface).orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map((r: Record<string, unknown>, rank: number) => ({ ...toEndpoint(r), rank }));
 }
 
 /** The merchant's destination `id` unless deleted (a foreign or deleted id is not found). */
-async function lockDestination(trx: Db, merchantId: string, id: string, iface: WebhookInterface): Promise<WebhookEndpoint> {
+async function lockDestination(
+  trx: Db,
+  merchantId: string,
+  id: string,
+  iface: WebhookInterface,
+): Promise<WebhookEndpoint> {
   const row = await counted(trx, merchantId, iface).where({ id }).forUpdate().first();
   if (!row) throw new DomainError('not_found', 'Webhook destination not found');
   return toEndpoint(row);
@@ -35,38 +44,82 @@ async function lockDestination(trx: Db, merchantId: string, id: string, iface: W
 /** Creates a destination if the plan has room; the caller holds the merchant lock (no race past the limit). */
 export async function createDestination(
   trx: Db,
-  input: { merchantId: string; url: string; events: string[]; secretSealed: string; allowed: number; interface?: WebhookInterface },
+  input: {
+    merchantId: string;
+    url: string;
+    events: string[];
+    secretSealed: string;
+    allowed: number;
+    interface?: WebhookInterface;
+  },
   now: Date,
 ): Promise<WebhookEndpoint> {
   const iface = input.interface ?? 'proof';
   const [count] = await counted(trx, input.merchantId, iface).count<{ n: string }[]>({ n: '*' });
   if (Number(count?.n ?? 0) >= input.allowed) {
     const whose = iface === 'proof' ? 'The plan allows' : 'A company has at most';
-    throw new DomainError('limit_reached', `${whose} ${input.allowed} webhook destination(s), disabled ones included; delete one first`);
+    throw new DomainError(
+      'limit_reached',
+      `${whose} ${input.allowed} webhook destination(s), disabled ones included; delete one first`,
+    );
   }
   const [row] = await trx('webhook_endpoints')
-    .insert({ id: newId(WEBHOOK_ID_PREFIX), interface: iface, tenant_id: input.merchantId, url: input.url, events: input.events, secret_sealed: input.secretSealed, created_at: now, updated_at: now })
+    .insert({
+      id: newId(WEBHOOK_ID_PREFIX),
+      interface: iface,
+      tenant_id: input.merchantId,
+      url: input.url,
+      events: input.events,
+      secret_sealed: input.secretSealed,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('*');
   return toEndpoint(row);
 }
 
 /** enabled → disabled (no way back: spec section 4, rule 3). Disabling a disabled destination changes nothing. */
-export async function disableDestination(trx: Db, merchantId: string, id: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+export async function disableDestination(
+  trx: Db,
+  merchantId: string,
+  id: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
   const endpoint = await lockDestination(trx, merchantId, id, iface);
   if (endpoint.status === 'disabled') return endpoint;
-  const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'disabled', updated_at: now }).returning('*');
+  const [row] = await trx('webhook_endpoints')
+    .where({ id })
+    .update({ status: 'disabled', updated_at: now })
+    .returning('*');
   return toEndpoint(row);
 }
 
 /** Soft deletion: the row and its delivery history stay; the destination stops counting and is never listed again. */
-export async function deleteDestination(trx: Db, merchantId: string, id: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+export async function deleteDestination(
+  trx: Db,
+  merchantId: string,
+  id: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
   await lockDestination(trx, merchantId, id, iface);
-  const [row] = await trx('webhook_endpoints').where({ id }).update({ status: 'deleted', deleted_at: now, updated_at: now }).returning('*');
+  const [row] = await trx('webhook_endpoints')
+    .where({ id })
+    .update({ status: 'deleted', deleted_at: now, updated_at: now })
+    .returning('*');
   return toEndpoint(row);
 }
 
 /** A new signing secret and key version; the next attempt of every pending retry signs with it. */
-export async function rotateDestination(trx: Db, merchantId: string, id: string, secretSealed: string, now: Date, iface: WebhookInterface = 'proof'): Promise<WebhookEndpoint> {
+export async function rotateDestination(
+  trx: Db,
+  merchantId: string,
+  id: string,
+  secretSealed: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
   await lockDestination(trx, merchantId, id, iface);
   const [row] = await trx('webhook_endpoints')
     .where({ id })
@@ -83,7 +136,24 @@ export interface DeliverySummary extends WebhookDelivery {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const toSummary = (r: any): DeliverySummary => ({ ...toDelivery(r), endpointStatus: r.endpoint_status });
 
-const deliveryColumns = ['d.id', 'd.interface', 'd.tenant_id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.status', 'd.attempts', 'd.max_attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error_class', 'd.created_at', 'd.delivered_at', 'd.failed_at', 'e.status as endpoint_status'];
+const deliveryColumns = [
+  'd.id',
+  'd.interface',
+  'd.tenant_id',
+  'd.endpoint_id',
+  'd.event_id',
+  'd.event_type',
+  'd.status',
+  'd.attempts',
+  'd.max_attempts',
+  'd.next_attempt_at',
+  'd.last_status_code',
+  'd.last_error_class',
+  'd.created_at',
+  'd.delivered_at',
+  'd.failed_at',
+  'e.status as endpoint_status',
+];
 
 /** One page of the merchant's delivery history, by id descending, strictly before `before`; never the bodies. */
 export async function deliveriesPage(
@@ -105,7 +175,12 @@ export async function deliveriesPage(
 }
 
 /** One delivery of the tenant's, by id (never its body); null for a foreign or unknown id. */
-export async function getDeliverySummary(db: Db, tenantId: string, id: string, iface: WebhookInterface): Promise<DeliverySummary | null> {
+export async function getDeliverySummary(
+  db: Db,
+  tenantId: string,
+  id: string,
+  iface: WebhookInterface,
+): Promise<DeliverySummary | null> {
   const row = await db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .where({ 'd.id': id, 'd.interface': iface, 'd.tenant_id': tenantId })
@@ -118,7 +193,13 @@ export async function getDeliverySummary(db: Db, tenantId: string, id: string, i
  * still allows. It is reopened in place, keeping its delivery id, event id, body and attempt count; the
  * caller starts `delivery:<id>` after commit from attempt `attempts + 1`.
  */
-export async function reopenFailedDelivery(trx: Db, merchantId: string, id: string, allowedDestinations: number, now: Date): Promise<DeliverySummary> {
+export async function reopenFailedDelivery(
+  trx: Db,
+  merchantId: string,
+  id: string,
+  allowedDestinations: number,
+  now: Date,
+): Promise<DeliverySummary> {
   const row = await trx('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .where({ 'd.id': id, 'd.interface': 'proof', 'd.tenant_id': merchantId })
@@ -126,12 +207,21 @@ export async function reopenFailedDelivery(trx: Db, merchantId: string, id: stri
     .first(deliveryColumns);
   if (!row) throw new DomainError('not_found', 'Delivery not found');
   const d = toSummary(row);
-  if (d.status !== 'failed') throw new DomainError('invalid_retry_state', `Only a failed delivery can be retried; this one is ${d.status}`);
-  if (d.attempts >= d.maxAttempts) throw new DomainError('invalid_retry_state', `This delivery has used all ${d.maxAttempts} attempts`);
-  if (d.endpointStatus !== 'enabled') throw new DomainError('invalid_retry_state', `Its destination is ${d.endpointStatus}; a delivery is retried only to an enabled destination`);
+  if (d.status !== 'failed')
+    throw new DomainError('invalid_retry_state', `Only a failed delivery can be retried; this one is ${d.status}`);
+  if (d.attempts >= d.maxAttempts)
+    throw new DomainError('invalid_retry_state', `This delivery has used all ${d.maxAttempts} attempts`);
+  if (d.endpointStatus !== 'enabled')
+    throw new DomainError(
+      'invalid_retry_state',
+      `Its destination is ${d.endpointStatus}; a delivery is retried only to an enabled destination`,
+    );
   const usable = (await listDestinations(trx, merchantId)).find((e) => e.id === d.endpointId);
   if (!usable || usable.rank >= allowedDestinations) {
-    throw new DomainError('invalid_retry_state', 'Its destination is beyond what the current plan allows; only the earliest destinations are usable');
+    throw new DomainError(
+      'invalid_retry_state',
+      'Its destination is beyond what the current plan allows; only the earliest destinations are usable',
+    );
   }
   const [updated] = await trx('webhook_deliveries')
     .where({ id, status: 'failed' })

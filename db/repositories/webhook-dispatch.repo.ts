@@ -114,16 +114,34 @@ export async function claimDispatch(db: Db, opts: ClaimBounds): Promise<ClaimedD
        LEFT JOIN started s ON s.delivery_id = c.id
       ORDER BY c.created_at`,
     [
-      [...opts.inFlight.keys()], [...opts.inFlight.values()], [...opts.tenantsHeld.keys()], [...opts.tenantsHeld.values()],
-      opts.perEndpoint, opts.perTenant, opts.shared, opts.perEndpoint, opts.perTenant, opts.shared,
-      opts.held as string[], opts.limit, opts.claim, opts.leaseMs,
+      [...opts.inFlight.keys()],
+      [...opts.inFlight.values()],
+      [...opts.tenantsHeld.keys()],
+      [...opts.tenantsHeld.values()],
+      opts.perEndpoint,
+      opts.perTenant,
+      opts.shared,
+      opts.perEndpoint,
+      opts.perTenant,
+      opts.shared,
+      opts.held as string[],
+      opts.limit,
+      opts.claim,
+      opts.leaseMs,
     ],
   );
   return (rows as Array<Record<string, unknown>>).map((r) => ({
     delivery: toDelivery(r),
     endpoint: toEndpoint({
-      id: r['e_id'], interface: r['e_interface'], tenant_id: r['e_tenant_id'], url: r['e_url'], events: r['e_events'],
-      secret_sealed: r['e_secret_sealed'], key_version: r['e_key_version'], status: r['e_status'], created_at: r['e_created_at'],
+      id: r['e_id'],
+      interface: r['e_interface'],
+      tenant_id: r['e_tenant_id'],
+      url: r['e_url'],
+      events: r['e_events'],
+      secret_sealed: r['e_secret_sealed'],
+      key_version: r['e_key_version'],
+      status: r['e_status'],
+      created_at: r['e_created_at'],
     }),
     body: r['body'] as Buffer,
     dispatch: r['dispatch'] as 'queued' | 'handoff',
@@ -137,7 +155,12 @@ export async function claimDispatch(db: Db, opts: ClaimBounds): Promise<ClaimedD
 export interface DispatchedResult {
   claimed: Pick<ClaimedDelivery, 'delivery' | 'claim'>;
   attemptId: number;
-  result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number };
+  result: {
+    outcome: 'delivered' | 'retry' | 'terminal';
+    statusCode: number | null;
+    errorClass: string | null;
+    durationMs: number;
+  };
   state: 'delivered' | 'failed' | 'retrying';
   nextAttemptAt: Date | null;
 }
@@ -175,8 +198,14 @@ export async function finishDispatched(db: Db, results: readonly DispatchedResul
      RETURNING d.id`,
     // Typed columns; knex's RawBinding does not list arrays of nullable values.
     [
-      col((r) => r.attemptId), col((r) => r.claimed.delivery.id), col((r) => r.result.outcome), col((r) => r.result.statusCode),
-      col((r) => r.result.errorClass), col((r) => r.result.durationMs), col((r) => r.state), col((r) => r.nextAttemptAt),
+      col((r) => r.attemptId),
+      col((r) => r.claimed.delivery.id),
+      col((r) => r.result.outcome),
+      col((r) => r.result.statusCode),
+      col((r) => r.result.errorClass),
+      col((r) => r.result.durationMs),
+      col((r) => r.state),
+      col((r) => r.nextAttemptAt),
       col((r) => r.claimed.claim),
     ] as unknown as string[],
   );

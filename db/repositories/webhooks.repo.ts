@@ -113,7 +113,14 @@ export async function setEndpointStatus(db: Db, id: string, status: EndpointStat
  */
 export async function createDelivery(
   db: Db,
-  input: { endpoint: WebhookEndpoint; eventId: string; eventType: string; body: Buffer; maxAttempts: number; delaysMs?: number[] },
+  input: {
+    endpoint: WebhookEndpoint;
+    eventId: string;
+    eventType: string;
+    body: Buffer;
+    maxAttempts: number;
+    delaysMs?: number[];
+  },
 ): Promise<{ delivery: WebhookDelivery; created: boolean }> {
   const inserted = await db('webhook_deliveries')
     .insert({
@@ -132,7 +139,9 @@ export async function createDelivery(
     .ignore()
     .returning('*');
   if (inserted[0]) return { delivery: toDelivery(inserted[0]), created: true };
-  const existing = await db('webhook_deliveries').where({ endpoint_id: input.endpoint.id, event_id: input.eventId }).first();
+  const existing = await db('webhook_deliveries')
+    .where({ endpoint_id: input.endpoint.id, event_id: input.eventId })
+    .first();
   return { delivery: toDelivery(existing), created: false };
 }
 
@@ -160,7 +169,12 @@ export async function interruptInFlightAttempts(db: Db, deliveryId: string): Pro
     .update({ outcome: 'interrupted', error_class: 'worker_interrupted', finished_at: db.fn.now() });
 }
 
-export async function startAttempt(db: Db, deliveryId: string, attemptNo: number, keyVersion: number | null): Promise<number> {
+export async function startAttempt(
+  db: Db,
+  deliveryId: string,
+  attemptNo: number,
+  keyVersion: number | null,
+): Promise<number> {
   const [row] = await db('webhook_delivery_attempts')
     .insert({ delivery_id: deliveryId, attempt_no: attemptNo, key_version: keyVersion, outcome: 'in_flight' })
     .returning('id');
@@ -170,7 +184,12 @@ export async function startAttempt(db: Db, deliveryId: string, attemptNo: number
 export async function finishAttempt(
   db: Db,
   attemptId: number,
-  result: { outcome: 'delivered' | 'retry' | 'terminal'; statusCode: number | null; errorClass: string | null; durationMs: number },
+  result: {
+    outcome: 'delivered' | 'retry' | 'terminal';
+    statusCode: number | null;
+    errorClass: string | null;
+    durationMs: number;
+  },
 ): Promise<void> {
   await db('webhook_delivery_attempts').where({ id: attemptId }).update({
     outcome: result.outcome,
@@ -187,7 +206,12 @@ export async function finishAttempt(
  */
 export async function settleDelivery(
   db: Db,
-  input: { deliveryId: string; attemptNo: number; state: 'delivered' | 'failed' | 'retrying'; nextAttemptAt: Date | null },
+  input: {
+    deliveryId: string;
+    attemptNo: number;
+    state: 'delivered' | 'failed' | 'retrying';
+    nextAttemptAt: Date | null;
+  },
 ): Promise<void> {
   const last = await db('webhook_delivery_attempts')
     .where({ delivery_id: input.deliveryId, attempt_no: input.attemptNo })

@@ -52,7 +52,10 @@ export async function queueWorkflowStart(
  * Claims up to `limit` starts that are due (no live claim, not waiting after a refusal), oldest first, skipping rows
  * another starter is claiming at this moment; one statement.
  */
-export async function claimWorkflowStarts(db: Db, opts: { claim: string; limit: number; leaseMs: number }): Promise<QueuedStartRow[]> {
+export async function claimWorkflowStarts(
+  db: Db,
+  opts: { claim: string; limit: number; leaseMs: number },
+): Promise<QueuedStartRow[]> {
   const { rows } = await db.raw(
     `UPDATE workflow_starts s SET claim = ?, claim_until = now() + make_interval(secs => ?::int / 1000.0)
       WHERE s.id IN (
@@ -64,7 +67,9 @@ export async function claimWorkflowStarts(db: Db, opts: { claim: string; limit: 
      RETURNING s.*`,
     [opts.claim, opts.leaseMs, opts.limit],
   );
-  return (rows as Array<Record<string, unknown>>).map(toRow).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || Number(a.id) - Number(b.id));
+  return (rows as Array<Record<string, unknown>>)
+    .map(toRow)
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || Number(a.id) - Number(b.id));
 }
 
 /** Temporal accepted the start: the row goes (only under the claim that tried it). */
@@ -76,7 +81,11 @@ export async function finishWorkflowStart(db: Db, row: Pick<QueuedStartRow, 'id'
  * The start failed: the row is free again for any starter, at once (`retryAfterMs` 0: Temporal was unreachable, so
  * the next try is the first after it answers) or after a wait (it was refused for another reason).
  */
-export async function releaseWorkflowStart(db: Db, row: Pick<QueuedStartRow, 'id' | 'claim'>, failure: { error: string; retryAfterMs: number }): Promise<void> {
+export async function releaseWorkflowStart(
+  db: Db,
+  row: Pick<QueuedStartRow, 'id' | 'claim'>,
+  failure: { error: string; retryAfterMs: number },
+): Promise<void> {
   await db('workflow_starts')
     .where({ id: row.id, claim: row.claim })
     .update({
@@ -84,6 +93,9 @@ export async function releaseWorkflowStart(db: Db, row: Pick<QueuedStartRow, 'id
       claim_until: null,
       attempts: db.raw('attempts + 1'),
       last_error: failure.error.slice(0, 500),
-      next_attempt_at: failure.retryAfterMs > 0 ? db.raw('now() + make_interval(secs => ?::int / 1000.0)', [failure.retryAfterMs]) : null,
+      next_attempt_at:
+        failure.retryAfterMs > 0
+          ? db.raw('now() + make_interval(secs => ?::int / 1000.0)', [failure.retryAfterMs])
+          : null,
     });
 }

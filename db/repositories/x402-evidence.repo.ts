@@ -20,7 +20,9 @@ const fromStored = (e: StoredEvidence): TxEvidence => ({
 });
 
 export async function findConfirmedEvidence(db: Db, network: Network, txHash: string): Promise<TxEvidence | null> {
-  const row = await db('x402_evidence').where({ network, tx_hash: evidenceKey(network, txHash) }).first();
+  const row = await db('x402_evidence')
+    .where({ network, tx_hash: evidenceKey(network, txHash) })
+    .first();
   return row ? fromStored(row.evidence as StoredEvidence) : null;
 }
 
@@ -28,7 +30,11 @@ export async function findConfirmedEvidence(db: Db, network: Network, txHash: st
 export async function storeConfirmedEvidence(db: Db, evidence: TxEvidence): Promise<void> {
   if (evidence.status !== 'confirmed') throw new Error('only confirmed evidence is final');
   await db('x402_evidence')
-    .insert({ network: evidence.network, tx_hash: evidenceKey(evidence.network, evidence.txHash), evidence: JSON.stringify(toStored(evidence)) })
+    .insert({
+      network: evidence.network,
+      tx_hash: evidenceKey(evidence.network, evidence.txHash),
+      evidence: JSON.stringify(toStored(evidence)),
+    })
     .onConflict(['network', 'tx_hash'])
     .ignore();
 }

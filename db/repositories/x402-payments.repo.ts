@@ -113,7 +113,12 @@ export async function transitionPayment(
   id: string,
   from: readonly X402PaymentStatus[],
   to: X402PaymentStatus,
-  facts: { reason?: string | null; handlerStatus?: number | null; transaction?: string | null; answer?: KeptAnswer | null } = {},
+  facts: {
+    reason?: string | null;
+    handlerStatus?: number | null;
+    transaction?: string | null;
+    answer?: KeptAnswer | null;
+  } = {},
 ): Promise<boolean> {
   const rows = await db('x402_payments')
     .where({ id })
@@ -139,10 +144,29 @@ const answerColumns = (a: KeptAnswer | null) => ({
 
 /** Every column but the kept answer's body, and whether there is one. */
 const RECORD_COLUMNS = [
-  'id', 'network', 'asset', 'payer', 'nonce', 'pay_to', 'amount_atomic', 'valid_before', 'operation', 'resource', 'status', 'reason',
-  'handler_status', 'transaction', 'request_fingerprint', 'payload_sha256', 'withheld_at', 'delivered_at', 'created_at', 'updated_at',
+  'id',
+  'network',
+  'asset',
+  'payer',
+  'nonce',
+  'pay_to',
+  'amount_atomic',
+  'valid_before',
+  'operation',
+  'resource',
+  'status',
+  'reason',
+  'handler_status',
+  'transaction',
+  'request_fingerprint',
+  'payload_sha256',
+  'withheld_at',
+  'delivered_at',
+  'created_at',
+  'updated_at',
 ] as const;
-const selectRecord = (db: Db) => db('x402_payments').select([...RECORD_COLUMNS, db.raw('(answer_body IS NOT NULL) AS answer_kept')]);
+const selectRecord = (db: Db) =>
+  db('x402_payments').select([...RECORD_COLUMNS, db.raw('(answer_body IS NOT NULL) AS answer_kept')]);
 
 function fromRow(row: Record<string, unknown>): X402PaymentRecord {
   return {
@@ -177,9 +201,17 @@ export async function findPayment(db: Db, ref: AuthorizationRef): Promise<X402Pa
 
 /** The kept answer of a payment, or null when none is kept (never stored, delivered, refused or purged). */
 export async function loadKeptAnswer(db: Db, id: string): Promise<KeptAnswer | null> {
-  const row = await db('x402_payments').where({ id }).whereNotNull('answer_body').first('answer_status', 'answer_type', 'answer_headers', 'answer_body');
+  const row = await db('x402_payments')
+    .where({ id })
+    .whereNotNull('answer_body')
+    .first('answer_status', 'answer_type', 'answer_headers', 'answer_body');
   if (!row) return null;
-  return { status: row.answer_status as number, contentType: row.answer_type as string, headers: row.answer_headers as Record<string, string>, body: row.answer_body as Buffer };
+  return {
+    status: row.answer_status as number,
+    contentType: row.answer_type as string,
+    headers: row.answer_headers as Record<string, string>,
+    body: row.answer_body as Buffer,
+  };
 }
 
 /** Records that the first request answered without the kept answer: a re-presentation may now fetch it. */
@@ -189,7 +221,9 @@ export async function markAnswerWithheld(db: Db, id: string): Promise<void> {
 
 /** Records that a settled payment's answer reached its caller and drops the kept copy. */
 export async function markAnswerDelivered(db: Db, id: string): Promise<void> {
-  await db('x402_payments').where({ id }).update({ ...answerColumns(null), delivered_at: db.fn.now() });
+  await db('x402_payments')
+    .where({ id })
+    .update({ ...answerColumns(null), delivered_at: db.fn.now() });
 }
 
 /**
@@ -197,7 +231,12 @@ export async function markAnswerDelivered(db: Db, id: string): Promise<void> {
  * payments still open stay (their caller may yet re-present the authorization). Returns how many were dropped.
  */
 export async function purgeKeptAnswers(db: Db, before: Date, limit: number): Promise<number> {
-  const ids = db('x402_payments').select('id').whereNotNull('answer_body').andWhere('status', 'settled').andWhere('updated_at', '<', before).limit(limit);
+  const ids = db('x402_payments')
+    .select('id')
+    .whereNotNull('answer_body')
+    .andWhere('status', 'settled')
+    .andWhere('updated_at', '<', before)
+    .limit(limit);
   return db('x402_payments').whereIn('id', ids).update(answerColumns(null));
 }
 
@@ -213,7 +252,11 @@ export async function listUncertainPayments(db: Db, limit = 100): Promise<X402Pa
  */
 export async function listPaymentsToReconcile(db: Db, staleBefore: Date, limit: number): Promise<X402PaymentRecord[]> {
   const rows = await selectRecord(db)
-    .where((q) => q.where({ status: 'uncertain' }).orWhere((o) => o.where({ status: 'settling' }).andWhere('updated_at', '<', staleBefore)))
+    .where((q) =>
+      q
+        .where({ status: 'uncertain' })
+        .orWhere((o) => o.where({ status: 'settling' }).andWhere('updated_at', '<', staleBefore)),
+    )
     .orderBy('updated_at')
     .limit(limit);
   return rows.map(fromRow);

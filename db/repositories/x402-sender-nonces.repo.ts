@@ -15,10 +15,17 @@ export function sendingTurnsIn(db: Db): SendingTurns {
         const row = (await trx('x402_sender_nonces')
           .where(where)
           .forUpdate()
-          .first('next_nonce', trx.raw('(EXTRACT(EPOCH FROM (clock_timestamp() - updated_at)) * 1000)::bigint AS age_ms'))) as { next_nonce: string | null; age_ms: string };
-        const recorded: RecordedNonce | null = row.next_nonce === null ? null : { next: BigInt(row.next_nonce), ageMs: Number(row.age_ms) };
+          .first(
+            'next_nonce',
+            trx.raw('(EXTRACT(EPOCH FROM (clock_timestamp() - updated_at)) * 1000)::bigint AS age_ms'),
+          )) as { next_nonce: string | null; age_ms: string };
+        const recorded: RecordedNonce | null =
+          row.next_nonce === null ? null : { next: BigInt(row.next_nonce), ageMs: Number(row.age_ms) };
         const { value, used } = await send(recorded);
-        if (used !== null) await trx('x402_sender_nonces').where(where).update({ next_nonce: (used + 1n).toString(), updated_at: trx.raw('clock_timestamp()') });
+        if (used !== null)
+          await trx('x402_sender_nonces')
+            .where(where)
+            .update({ next_nonce: (used + 1n).toString(), updated_at: trx.raw('clock_timestamp()') });
         return value;
       }),
   };

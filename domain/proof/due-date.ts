@@ -19,5 +19,8 @@ export function dueDateWindow(dueDate: string, now: Date, maxValidHours: number)
   const untilEnd = startOf(dueDate) + DAY_END_MS - now.getTime();
   const validHours = Math.max(1, Math.ceil(untilEnd / HOUR_MS));
   if (validHours <= maxValidHours) return { ok: true, validHours };
-  return { ok: false, latestDueDate: new Date(now.getTime() + maxValidHours * HOUR_MS - DAY_END_MS).toISOString().slice(0, 10) };
+  return {
+    ok: false,
+    latestDueDate: new Date(now.getTime() + maxValidHours * HOUR_MS - DAY_END_MS).toISOString().slice(0, 10),
+  };
 }

@@ -7,8 +7,15 @@ import type { Network } from '../networks.js';
  */
 export const PROOF_API_VERSION = '1.0';
 
-export type ProofEventType = 'payment_request.created' | 'invoice.issued' | 'invoice.voided' | 'payment.confirmed' | 'invoice.paid';
-export const PROOF_EVENT_TYPES: readonly ProofEventType[] = ['payment_request.created', 'invoice.issued', 'invoice.voided', 'payment.confirmed', 'invoice.paid'];
+export type ProofEventType =
+  'payment_request.created' | 'invoice.issued' | 'invoice.voided' | 'payment.confirmed' | 'invoice.paid';
+export const PROOF_EVENT_TYPES: readonly ProofEventType[] = [
+  'payment_request.created',
+  'invoice.issued',
+  'invoice.voided',
+  'payment.confirmed',
+  'invoice.paid',
+];
 
 export interface RequestFacts {
   id: string;
@@ -31,17 +38,39 @@ export interface InvoiceFacts {
 }
 
 export function paymentRequestCreatedData(r: RequestFacts) {
-  return { request_id: r.id, network: r.network, amount_atomic: r.amountAtomic.toString(), quoted_amount_atomic: r.quotedAmountAtomic.toString(), status: r.status };
+  return {
+    request_id: r.id,
+    network: r.network,
+    amount_atomic: r.amountAtomic.toString(),
+    quoted_amount_atomic: r.quotedAmountAtomic.toString(),
+    status: r.status,
+  };
 }
 
 export function invoiceData(i: InvoiceFacts) {
-  return { invoice_id: i.id, request_id: i.requestId, number: i.number, status: i.status, network: i.network, amount_atomic: i.amountAtomic.toString(), tx_hash: i.txHash };
+  return {
+    invoice_id: i.id,
+    request_id: i.requestId,
+    number: i.number,
+    status: i.status,
+    network: i.network,
+    amount_atomic: i.amountAtomic.toString(),
+    tx_hash: i.txHash,
+  };
 }
 
 export function envelope(id: string, type: ProofEventType, occurredAt: Date, data: Record<string, unknown>): Buffer {
-  return Buffer.from(JSON.stringify({ id, api_version: PROOF_API_VERSION, type, occurred_at: Math.floor(occurredAt.getTime() / 1000), data }), 'utf8');
+  return Buffer.from(
+    JSON.stringify({
+      id,
+      api_version: PROOF_API_VERSION,
+      type,
+      occurred_at: Math.floor(occurredAt.getTime() / 1000),
+      data,
+    }),
+    'utf8',
+  );
 }
-
 
 /** `payment.confirmed` (spec section 6): `verified_at` as an ISO 8601 time, like the request object. */
 export function paymentConfirmedData(r: RequestFacts) {

@@ -10,7 +10,14 @@ export type SettledInvoiceStatus = 'paid' | 'voided';
  * `voided` changed anything; `previousRequestStatus` is the state its payment request left for `VOIDED`.
  */
 export type VoidOutcome =
-  | { outcome: 'voided'; invoiceId: string; requestId: string; voidedAt: string; previousRequestStatus: 'AWAITING' | 'REVIEW' | 'EXPIRED'; events: number }
+  | {
+      outcome: 'voided';
+      invoiceId: string;
+      requestId: string;
+      voidedAt: string;
+      previousRequestStatus: 'AWAITING' | 'REVIEW' | 'EXPIRED';
+      events: number;
+    }
   | { outcome: 'already_voided'; invoiceId: string; voidedAt: string | null }
   | { outcome: 'already_paid'; invoiceId: string; paidAt: string | null }
   | { outcome: 'not_found'; invoiceId: string };
@@ -23,6 +30,7 @@ export function parseVoidReason(raw: unknown): { ok: true; reason: string | null
   if (raw === undefined || raw === null) return { ok: true, reason: null };
   if (typeof raw !== 'string') return { ok: false, message: 'the reason must be text' };
   const reason = raw.trim();
-  if (reason.length > VOID_REASON_MAX_LENGTH) return { ok: false, message: `the reason must be at most ${VOID_REASON_MAX_LENGTH} characters` };
+  if (reason.length > VOID_REASON_MAX_LENGTH)
+    return { ok: false, message: `the reason must be at most ${VOID_REASON_MAX_LENGTH} characters` };
   return { ok: true, reason: reason === '' ? null : reason };
 }

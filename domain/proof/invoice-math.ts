@@ -104,26 +104,38 @@ function trimDecimal(value: bigint, digits: number): string {
 export const formatQuantity = (micro: bigint): string => trimDecimal(micro, 6);
 export const formatTaxRate = (ppm: bigint): string => trimDecimal(ppm, 4);
 
-export const QUANTITY_MESSAGE = 'quantity must be a decimal string greater than 0 and at most 1000000, with up to 6 fraction digits';
+export const QUANTITY_MESSAGE =
+  'quantity must be a decimal string greater than 0 and at most 1000000, with up to 6 fraction digits';
 export const UNIT_MESSAGE = `unit_usdc must be a decimal string of at most ${MAX_QUOTED_USDC} USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits`;
-export const TAX_RATE_MESSAGE = 'tax_rate must be a percentage from 0 to 100 with up to 4 fraction digits, e.g. "19" or "7.5"';
+export const TAX_RATE_MESSAGE =
+  'tax_rate must be a percentage from 0 to 100 with up to 4 fraction digits, e.g. "19" or "7.5"';
 export const TAX_USDC_MESSAGE = `tax_usdc must be a decimal string of at most ${MAX_QUOTED_USDC} USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits`;
 
 /** Which tax fields a mode requires and forbids: tax_rate for exclusive/inclusive only, tax_usdc for fixed only. */
 export function taxFieldIssues(mode: TaxMode, present: { tax_rate: boolean; tax_usdc: boolean }): InvoiceIssue[] {
   const issues: InvoiceIssue[] = [];
   const wantsRate = mode === 'exclusive' || mode === 'inclusive';
-  if (wantsRate && !present.tax_rate) issues.push({ path: 'tax_rate', message: `tax_rate is required when tax_mode is ${mode}` });
-  if (!wantsRate && present.tax_rate) issues.push({ path: 'tax_rate', message: 'tax_rate is only accepted when tax_mode is exclusive or inclusive' });
-  if (mode === 'fixed' && !present.tax_usdc) issues.push({ path: 'tax_usdc', message: 'tax_usdc is required when tax_mode is fixed' });
-  if (mode !== 'fixed' && present.tax_usdc) issues.push({ path: 'tax_usdc', message: 'tax_usdc is only accepted when tax_mode is fixed' });
+  if (wantsRate && !present.tax_rate)
+    issues.push({ path: 'tax_rate', message: `tax_rate is required when tax_mode is ${mode}` });
+  if (!wantsRate && present.tax_rate)
+    issues.push({ path: 'tax_rate', message: 'tax_rate is only accepted when tax_mode is exclusive or inclusive' });
+  if (mode === 'fixed' && !present.tax_usdc)
+    issues.push({ path: 'tax_usdc', message: 'tax_usdc is required when tax_mode is fixed' });
+  if (mode !== 'fixed' && present.tax_usdc)
+    issues.push({ path: 'tax_usdc', message: 'tax_usdc is only accepted when tax_mode is fixed' });
   return issues;
 }
 
 /** Computes the totals, or lists every numeric problem (grammar, tax fields, total out of bounds). */
-export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: InvoiceTotals | null; issues: InvoiceIssue[] } {
+export function evaluateInvoiceTotals(input: InvoiceTotalsInput): {
+  totals: InvoiceTotals | null;
+  issues: InvoiceIssue[];
+} {
   const mode: TaxMode = input.tax_mode ?? 'none';
-  const issues = taxFieldIssues(mode, { tax_rate: input.tax_rate !== undefined, tax_usdc: input.tax_usdc !== undefined });
+  const issues = taxFieldIssues(mode, {
+    tax_rate: input.tax_rate !== undefined,
+    tax_usdc: input.tax_usdc !== undefined,
+  });
   const lines: InvoiceLine[] = [];
   input.items.forEach((item, i) => {
     const qty = parseQuantity(item.quantity);
@@ -131,15 +143,29 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
     if (qty === null) issues.push({ path: `items.${i}.quantity`, message: QUANTITY_MESSAGE });
     if (unit === null) issues.push({ path: `items.${i}.unit_usdc`, message: UNIT_MESSAGE });
     if (qty !== null && unit !== null) {
-      lines.push({ description: item.description, quantity: formatQuantity(qty), unit_atomic: unit, line_total_atomic: roundHalfUp(qty * unit, MILLION) });
+      lines.push({
+        description: item.description,
+        quantity: formatQuantity(qty),
+        unit_atomic: unit,
+        line_total_atomic: roundHalfUp(qty * unit, MILLION),
+      });
     }
   });
-  const rate = mode === 'exclusive' || mode === 'inclusive' ? (input.tax_rate === undefined ? null : parseTaxRate(input.tax_rate)) : null;
+  const rate =
+    mode === 'exclusive' || mode === 'inclusive'
+      ? input.tax_rate === undefined
+        ? null
+        : parseTaxRate(input.tax_rate)
+      : null;
   if (rate === null && input.tax_rate !== undefined && (mode === 'exclusive' || mode === 'inclusive')) {
     issues.push({ path: 'tax_rate', message: TAX_RATE_MESSAGE });
   }
-  const fixed = mode === 'fixed' && input.tax_usdc !== undefined && isInvoiceAmount(input.tax_usdc) ? decimalToAtomic(input.tax_usdc) : null;
-  if (mode === 'fixed' && input.tax_usdc !== undefined && fixed === null) issues.push({ path: 'tax_usdc', message: TAX_USDC_MESSAGE });
+  const fixed =
+    mode === 'fixed' && input.tax_usdc !== undefined && isInvoiceAmount(input.tax_usdc)
+      ? decimalToAtomic(input.tax_usdc)
+      : null;
+  if (mode === 'fixed' && input.tax_usdc !== undefined && fixed === null)
+    issues.push({ path: 'tax_usdc', message: TAX_USDC_MESSAGE });
   if (input.items.length === 0) issues.push({ path: 'items', message: 'an invoice needs at least one item' });
   if (issues.length) return { totals: null, issues };
 
@@ -155,7 +181,14 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
   }
   if (issues.length) return { totals: null, issues };
   return {
-    totals: { lines, subtotal_atomic: subtotal, tax_atomic: tax, total_atomic: total, tax_mode: mode, tax_rate: rate === null ? null : formatTaxRate(rate) },
+    totals: {
+      lines,
+      subtotal_atomic: subtotal,
+      tax_atomic: tax,
+      total_atomic: total,
+      tax_mode: mode,
+      tax_rate: rate === null ? null : formatTaxRate(rate),
+    },
     issues,
   };
 }
@@ -164,7 +197,11 @@ export function evaluateInvoiceTotals(input: InvoiceTotalsInput): { totals: Invo
 export function computeInvoiceTotals(input: InvoiceTotalsInput): InvoiceTotals {
   const { totals, issues } = evaluateInvoiceTotals(input);
   if (!totals) {
-    throw new DomainError('validation_failed', `Invalid invoice: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+    throw new DomainError(
+      'validation_failed',
+      `Invalid invoice: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { issues },
+    );
   }
   return totals;
 }

@@ -22,7 +22,10 @@ export const MAX_QUOTED_USDC = '10000000000000000';
 /** The smallest free delta, or a 422 when all 9,999 amounts next to this quote are taken by open requests. */
 export function chooseMatchingDelta(quotedAtomic: bigint, openAmounts: ReadonlySet<bigint>): bigint {
   if (quotedAtomic <= 0n || quotedAtomic > MAX_QUOTED_ATOMIC) {
-    throw new DomainError('validation_failed', `The amount must be greater than zero and at most ${MAX_QUOTED_USDC} USDC`);
+    throw new DomainError(
+      'validation_failed',
+      `The amount must be greater than zero and at most ${MAX_QUOTED_USDC} USDC`,
+    );
   }
   for (let d = DELTA_MIN; d <= DELTA_MAX; d++) {
     if (!openAmounts.has(quotedAtomic + d)) return d;

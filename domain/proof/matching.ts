@@ -36,7 +36,8 @@ export interface MatchCandidate {
 }
 
 export type ReviewReason = 'invoice_voided' | 'unexpected_payer' | 'after_expiry';
-export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: ReviewReason } | { next: null; reason: 'already_settled' };
+export type MatchDecision =
+  { next: 'PAID' } | { next: 'REVIEW'; reason: ReviewReason } | { next: null; reason: 'already_settled' };
 
 /**
  * A transfer can only pay a request that existed when it was made: a request created more than this after the
@@ -46,15 +47,18 @@ export type MatchDecision = { next: 'PAID' } | { next: 'REVIEW'; reason: ReviewR
 export const CREATED_BEFORE_TOLERANCE_MS = 5 * 60_000;
 
 /** The latest `created_at` of a request that transfer `t` can pay. */
-export const latestPayableCreation = (t: Pick<ObservedTransfer, 'blockTime'>): Date => new Date(t.blockTime.getTime() + CREATED_BEFORE_TOLERANCE_MS);
+export const latestPayableCreation = (t: Pick<ObservedTransfer, 'blockTime'>): Date =>
+  new Date(t.blockTime.getTime() + CREATED_BEFORE_TOLERANCE_MS);
 
 /** EVM addresses compare case-insensitively (checksums are only a display form); Solana's are exact. */
-export const sameAddress = (network: Network, a: string, b: string): boolean => (network === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase());
+export const sameAddress = (network: Network, a: string, b: string): boolean =>
+  network === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase();
 
 export function decideMatch(request: MatchCandidate, t: ObservedTransfer): MatchDecision {
   if (request.status === 'PAID' || request.status === 'REVIEW') return { next: null, reason: 'already_settled' };
   if (request.status === 'VOIDED') return { next: 'REVIEW', reason: 'invoice_voided' };
   if (t.blockTime.getTime() > request.expiresAt.getTime()) return { next: 'REVIEW', reason: 'after_expiry' };
-  if (request.expectedPayer && !sameAddress(t.network, request.expectedPayer, t.from)) return { next: 'REVIEW', reason: 'unexpected_payer' };
+  if (request.expectedPayer && !sameAddress(t.network, request.expectedPayer, t.from))
+    return { next: 'REVIEW', reason: 'unexpected_payer' };
   return { next: 'PAID' };
 }

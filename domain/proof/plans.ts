@@ -18,11 +18,39 @@ export interface PlanLimits {
 }
 
 export const PLAN_LIMITS: Readonly<Record<PaidPlan | 'trial', PlanLimits>> = {
-  starter: { requestsPerPeriod: 50, invoicesPerPeriod: 50, keys: 1, destinations: 1, maxValidHours: 720, requestsPerHour: null },
-  business: { requestsPerPeriod: 200, invoicesPerPeriod: 200, keys: 3, destinations: 3, maxValidHours: 720, requestsPerHour: null },
-  pro: { requestsPerPeriod: null, invoicesPerPeriod: null, keys: 10, destinations: 10, maxValidHours: 720, requestsPerHour: 300 },
+  starter: {
+    requestsPerPeriod: 50,
+    invoicesPerPeriod: 50,
+    keys: 1,
+    destinations: 1,
+    maxValidHours: 720,
+    requestsPerHour: null,
+  },
+  business: {
+    requestsPerPeriod: 200,
+    invoicesPerPeriod: 200,
+    keys: 3,
+    destinations: 3,
+    maxValidHours: 720,
+    requestsPerHour: null,
+  },
+  pro: {
+    requestsPerPeriod: null,
+    invoicesPerPeriod: null,
+    keys: 10,
+    destinations: 10,
+    maxValidHours: 720,
+    requestsPerHour: 300,
+  },
   // A trial's payment pages stay open at most 72 hours, so a trial cannot issue requests that outlive it by weeks.
-  trial: { requestsPerPeriod: 12, invoicesPerPeriod: 12, keys: 1, destinations: 1, maxValidHours: 72, requestsPerHour: null },
+  trial: {
+    requestsPerPeriod: 12,
+    invoicesPerPeriod: 12,
+    keys: 1,
+    destinations: 1,
+    maxValidHours: 72,
+    requestsPerHour: null,
+  },
 };
 
 /** Plan prices in USDC per 30 days (spec section 1); informational until checkout exists. */
@@ -82,11 +110,18 @@ export type Entitlement =
 export function entitlementAt(m: MerchantPlanState, now: Date): Entitlement {
   const running = paidSchedule(m).find((p) => p.end.getTime() > now.getTime());
   if (running) {
-    return { kind: 'plan', plan: running.plan, limits: PLAN_LIMITS[running.plan], quotaWindowStart: new Date(now.getTime() - QUOTA_WINDOW_DAYS * DAY_MS), endsAt: running.end };
+    return {
+      kind: 'plan',
+      plan: running.plan,
+      limits: PLAN_LIMITS[running.plan],
+      quotaWindowStart: new Date(now.getTime() - QUOTA_WINDOW_DAYS * DAY_MS),
+      endsAt: running.end,
+    };
   }
   if (m.trialStartedAt) {
     const endsAt = new Date(m.trialStartedAt.getTime() + TRIAL_DAYS * DAY_MS);
-    if (endsAt.getTime() > now.getTime()) return { kind: 'trial', limits: PLAN_LIMITS.trial, quotaWindowStart: m.trialStartedAt, endsAt };
+    if (endsAt.getTime() > now.getTime())
+      return { kind: 'trial', limits: PLAN_LIMITS.trial, quotaWindowStart: m.trialStartedAt, endsAt };
   }
   return { kind: 'none' };
 }

@@ -8,9 +8,10 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const REQUEST_STATUS_MEANINGS: Readonly<Record<RequestStatus, string>> = {
   AWAITING: 'Open: waiting for a transfer of exactly `amount_atomic`.',
   REVIEW: 'A transfer was seen and is being reviewed (e.g. from an unexpected payer, or after expiry). Not paid.',
-  PAID: 'Confirmed from verified transfer evidence by the service\'s own matching; final. Reported by `payment.confirmed`.',
+  PAID: "Confirmed from verified transfer evidence by the service's own matching; final. Reported by `payment.confirmed`.",
   EXPIRED: '`AWAITING` past `expires_at` without a payment; its amount is free again.',
-  VOIDED: 'Its invoice was voided: it can no longer be paid, and a later transfer of its amount goes to `REVIEW`, never to `PAID`.',
+  VOIDED:
+    'Its invoice was voided: it can no longer be paid, and a later transfer of its amount goes to `REVIEW`, never to `PAID`.',
 };
 
 export const INVOICE_STATUSES = ['issued', 'paid', 'voided'] as const;
@@ -19,5 +20,6 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_STATUS_MEANINGS: Readonly<Record<InvoiceStatus, string>> = {
   issued: 'Issued, with its one payment request open (or expired).',
   paid: 'Its payment request is `PAID`; `invoice.paid` is emitted.',
-  voided: 'Voided by the service operator on your request: its payment request becomes `VOIDED`, `invoice.voided` is emitted, and the creation allowance is not restored.',
+  voided:
+    'Voided by the service operator on your request: its payment request becomes `VOIDED`, `invoice.voided` is emitted, and the creation allowance is not restored.',
 };

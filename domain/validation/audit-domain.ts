@@ -38,13 +38,18 @@ export function parseAuditDomain(raw: unknown): ParsedAuditDomain {
   let name = raw.trim().toLowerCase();
   if (name.length === 0) return fail('domain is required');
   // Bound the work before IDN processing; a punycode form is never shorter than 1 character per input one.
-  if (name.length > AUDIT_DOMAIN_MAX_LENGTH + 1) return fail(`domain must be at most ${AUDIT_DOMAIN_MAX_LENGTH} characters`);
+  if (name.length > AUDIT_DOMAIN_MAX_LENGTH + 1)
+    return fail(`domain must be at most ${AUDIT_DOMAIN_MAX_LENGTH} characters`);
   if (name.startsWith('[') || name.includes(':')) {
-    return /^\[?[0-9a-f:.]+\]?$/.test(name) ? fail(NOT_AN_ADDRESS) : fail('domain must be a bare domain name: no scheme, port, path or user info');
+    return /^\[?[0-9a-f:.]+\]?$/.test(name)
+      ? fail(NOT_AN_ADDRESS)
+      : fail('domain must be a bare domain name: no scheme, port, path or user info');
   }
   // eslint-disable-next-line no-control-regex -- any ASCII other than letters, digits, hyphen and dot is refused
   if (/[\u0000-\u002c/\u003a-\u0060\u007b-\u007f]/.test(name)) {
-    return fail('domain must be a bare domain name: letters, digits, hyphens and dots only (no scheme, port, path, spaces or underscores)');
+    return fail(
+      'domain must be a bare domain name: letters, digits, hyphens and dots only (no scheme, port, path, spaces or underscores)',
+    );
   }
   if (name.endsWith('.')) name = name.slice(0, -1);
   if (name.length === 0 || name.startsWith('.') || name.includes('..') || name.endsWith('.')) {
@@ -58,19 +63,22 @@ export function parseAuditDomain(raw: unknown): ParsedAuditDomain {
     return fail('domain is not a valid internationalised domain name');
   }
   if (ascii.startsWith('[') || NUMERIC_LABEL.test(ascii.slice(ascii.lastIndexOf('.') + 1))) return fail(NOT_AN_ADDRESS);
-  if (ascii.length > AUDIT_DOMAIN_MAX_LENGTH) return fail(`domain must be at most ${AUDIT_DOMAIN_MAX_LENGTH} characters (in its ASCII form)`);
+  if (ascii.length > AUDIT_DOMAIN_MAX_LENGTH)
+    return fail(`domain must be at most ${AUDIT_DOMAIN_MAX_LENGTH} characters (in its ASCII form)`);
   const labels = ascii.split('.');
   if (labels.some((l) => l.length === 0)) return fail('domain must not have an empty label');
   if (labels.some((l) => l.length > 63)) return fail('each label of domain must be at most 63 characters');
   if (!labels.every((l) => LABEL.test(l))) {
     return fail('each label of domain must be letters, digits and hyphens, not starting or ending with a hyphen');
   }
-  if (labels.length < 2) return fail('domain must be a fully qualified name with at least two labels, e.g. example.com');
+  if (labels.length < 2)
+    return fail('domain must be a fully qualified name with at least two labels, e.g. example.com');
   if (SPECIAL_USE.test(ascii)) return fail('domain must be a public name, not a special-use or local one');
   const info = parseDomainName(ascii, { allowPrivateDomains: false });
   if (info.isIp) return fail(NOT_AN_ADDRESS);
   if (info.isIcann !== true) return fail('domain must end in a public suffix (top-level domain) that exists');
-  if (info.domain === null) return fail('domain is a public suffix itself; give a registered domain or a name under one');
+  if (info.domain === null)
+    return fail('domain is a public suffix itself; give a registered domain or a name under one');
   return { ok: true, value: ascii };
 }
 
@@ -84,7 +92,10 @@ export function parseAuditDomainArguments(args: unknown): ParsedAuditDomain {
   }
   const unknown = Object.keys(args).filter((k) => k !== 'domain');
   const parsed = parseAuditDomain((args as Record<string, unknown>).domain);
-  const issues = [...unknown.map((k) => ({ path: [k], message: `unknown argument ${k}` })), ...(parsed.ok ? [] : parsed.issues)];
+  const issues = [
+    ...unknown.map((k) => ({ path: [k], message: `unknown argument ${k}` })),
+    ...(parsed.ok ? [] : parsed.issues),
+  ];
   return issues.length || !parsed.ok ? { ok: false, issues } : parsed;
 }
 

@@ -16,11 +16,16 @@ const invitationCreateSchema = z.strictObject({
 });
 
 const invitationAcceptSchema = z.strictObject({
-  token: z.string().regex(TOKEN_PATTERN, 'token must be the invitation token as it was given (43 letters, digits, - or _)'),
-  password: z.string().max(1024, 'password has at most 1024 characters').superRefine((p, ctx) => {
-    const issue = passwordIssue(p);
-    if (issue) ctx.addIssue({ code: 'custom', message: issue });
-  }),
+  token: z
+    .string()
+    .regex(TOKEN_PATTERN, 'token must be the invitation token as it was given (43 letters, digits, - or _)'),
+  password: z
+    .string()
+    .max(1024, 'password has at most 1024 characters')
+    .superRefine((p, ctx) => {
+      const issue = passwordIssue(p);
+      if (issue) ctx.addIssue({ code: 'custom', message: issue });
+    }),
 });
 
 const v1WebhookCreateSchema = z.strictObject({
@@ -37,4 +42,10 @@ export const parseV1WebhookCreate = parser(v1WebhookCreateSchema);
  * The events a /v1 webhook receives (spec section 6). Which of them reach a webhook is decided by the job or batch
  * naming it with `webhook_id` (and a batch's `webhook_mode`), not by the registration.
  */
-export const V1_WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'batch.completed', 'batch.partial', 'batch.failed'] as const;
+export const V1_WEBHOOK_EVENT_TYPES = [
+  'job.completed',
+  'job.failed',
+  'batch.completed',
+  'batch.partial',
+  'batch.failed',
+] as const;

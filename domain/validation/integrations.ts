@@ -40,7 +40,11 @@ const keyCreateSchema = z.strictObject({
     .max(2)
     .refine((s) => new Set(s).size === s.length, 'scopes must not repeat a scope'),
   /** Unix UTC seconds; the 366-day bound needs the clock and is checked by the handler (validateExpiry). */
-  expires_at: z.number().int('expires_at must be whole Unix seconds').positive('expires_at must be Unix seconds in the future').optional(),
+  expires_at: z
+    .number()
+    .int('expires_at must be whole Unix seconds')
+    .positive('expires_at must be Unix seconds in the future')
+    .optional(),
 });
 
 export type KeyCreate = z.output<typeof keyCreateSchema>;
@@ -49,7 +53,12 @@ const webhookCreateSchema = z.strictObject({
   // The destination policy (https, port 443, public name, …) is checked by the handler with the URL policy.
   url: z.string().trim().min(1, 'url is required').max(2048, 'url has at most 2048 characters'),
   events: z
-    .array(z.enum(PROOF_EVENT_TYPES as [ProofEventType, ...ProofEventType[]], `events may contain only ${PROOF_EVENT_TYPES.join(', ')}`))
+    .array(
+      z.enum(
+        PROOF_EVENT_TYPES as [ProofEventType, ...ProofEventType[]],
+        `events may contain only ${PROOF_EVENT_TYPES.join(', ')}`,
+      ),
+    )
     .min(1, 'events needs at least one event type')
     .max(PROOF_EVENT_TYPES.length)
     .refine((e) => new Set(e).size === e.length, 'events must not repeat a type'),
@@ -57,11 +66,13 @@ const webhookCreateSchema = z.strictObject({
 
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
-export const parser = <T>(schema: z.ZodType<T>) => (body: unknown): T => {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) invalidBody(zodIssues(parsed.error));
-  return parsed.data;
-};
+export const parser =
+  <T>(schema: z.ZodType<T>) =>
+  (body: unknown): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) invalidBody(zodIssues(parsed.error));
+    return parsed.data;
+  };
 
 export const parseSignIn = parser(signInSchema);
 export const parseKeyCreate = parser(keyCreateSchema);

@@ -20,7 +20,15 @@ export interface JobListQuery {
   createdBefore: Date | undefined;
 }
 
-export const JOB_LIST_PARAMS = ['status', 'operation', 'batch_id', 'created_after', 'created_before', 'limit', 'before'] as const;
+export const JOB_LIST_PARAMS = [
+  'status',
+  'operation',
+  'batch_id',
+  'created_after',
+  'created_before',
+  'limit',
+  'before',
+] as const;
 
 /** RFC 3339 `date-time` (the OpenAPI `format`), with `Z` or a numeric offset; fractions of a second allowed. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
@@ -43,7 +51,12 @@ export function parseDateTime(raw: string): Date | null {
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return null;
   const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
   const sign = m[9] === '-' ? -1 : 1;
-  const at = Date.UTC(2000, 0, 1, h, mi, Math.min(s, 59), ms) - Date.UTC(2000, 0, 1) + day.getTime() + (s === 60 ? 1000 : 0) - sign * (offsetH * 60 + offsetM) * 60_000;
+  const at =
+    Date.UTC(2000, 0, 1, h, mi, Math.min(s, 59), ms) -
+    Date.UTC(2000, 0, 1) +
+    day.getTime() +
+    (s === 60 ? 1000 : 0) -
+    sign * (offsetH * 60 + offsetM) * 60_000;
   const date = new Date(at);
   return Number.isNaN(date.getTime()) ? null : date;
 }
@@ -53,8 +66,10 @@ type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
 export function parseJobListQuery(raw: RawQuery): JobListQuery {
   const issues: Array<{ path: string; message: string }> = [];
   for (const [name, value] of Object.entries(raw)) {
-    if (!(JOB_LIST_PARAMS as readonly string[]).includes(name)) issues.push({ path: name, message: `unknown parameter; the parameters are ${JOB_LIST_PARAMS.join(', ')}` });
-    else if (Array.isArray(value)) issues.push({ path: name, message: `${name} must be given once (separate several values with commas)` });
+    if (!(JOB_LIST_PARAMS as readonly string[]).includes(name))
+      issues.push({ path: name, message: `unknown parameter; the parameters are ${JOB_LIST_PARAMS.join(', ')}` });
+    else if (Array.isArray(value))
+      issues.push({ path: name, message: `${name} must be given once (separate several values with commas)` });
   }
   const one = (name: string): string | undefined => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
   const list = <T extends string>(name: string, allowed: readonly T[]): T[] | undefined => {
@@ -81,6 +96,11 @@ export function parseJobListQuery(raw: RawQuery): JobListQuery {
   if (batchId !== undefined && !isObjectId(batchId)) issues.push({ path: 'batch_id', message: 'a batch id' });
   const createdAfter = time('created_after');
   const createdBefore = time('created_before');
-  if (issues.length) throw new DomainError('validation_failed', `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  if (issues.length)
+    throw new DomainError(
+      'validation_failed',
+      `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { issues },
+    );
   return { statuses, operations, batchId, createdAfter, createdBefore };
 }

@@ -24,7 +24,8 @@ export function jsonBodyIssues(body: unknown): JsonBodyIssue[] {
   while (stack.length > 0 && issues.length < MAX_REPORTED) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) issues.push({ kind: 'nul', path, message: 'must not contain the NUL character (\\u0000)' });
+      if (value.includes('\u0000'))
+        issues.push({ kind: 'nul', path, message: 'must not contain the NUL character (\\u0000)' });
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -32,14 +33,19 @@ export function jsonBodyIssues(body: unknown): JsonBodyIssue[] {
       return [{ kind: 'depth', path, message: `nested more than ${MAX_JSON_DEPTH} levels deep` }];
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: join(path, i), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: join(path, i), depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
       if (key.includes('\u0000')) {
-        issues.push({ kind: 'nul', path: join(path, key.replaceAll('\u0000', '\\u0000')), message: 'field names must not contain the NUL character (\\u0000)' });
+        issues.push({
+          kind: 'nul',
+          path: join(path, key.replaceAll('\u0000', '\\u0000')),
+          message: 'field names must not contain the NUL character (\\u0000)',
+        });
         continue;
       }
       stack.push({ value: (value as Record<string, unknown>)[key], path: join(path, key), depth: depth + 1 });

@@ -22,8 +22,10 @@ export function parsePageRanges(spec: string, pageCount: number, opts: { emptyMe
     if (!m) throw new DomainError('validation_failed', `pages: "${raw.trim()}" is not a page or a range such as 2-4`);
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : Number(m[2]);
-    if (from < 1 || to < from) throw new DomainError('validation_failed', `pages: "${raw.trim()}" must be ascending and start at 1 or more`);
-    if (to > pageCount) throw new DomainError('validation_failed', `pages: "${raw.trim()}" is beyond the document's ${pageCount} pages`);
+    if (from < 1 || to < from)
+      throw new DomainError('validation_failed', `pages: "${raw.trim()}" must be ascending and start at 1 or more`);
+    if (to > pageCount)
+      throw new DomainError('validation_failed', `pages: "${raw.trim()}" is beyond the document's ${pageCount} pages`);
     for (let p = from; p <= to; p++) pages.add(p);
   }
   return [...pages].sort((a, b) => a - b);

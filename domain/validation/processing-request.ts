@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
-import { FILE_OPERATIONS, MEDIA_OPERATIONS, MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS, type OperationId } from '../pricing.js';
+import {
+  FILE_OPERATIONS,
+  MEDIA_OPERATIONS,
+  MEDIA_TOOL_MAX_SECONDS,
+  MIN_TRIM_SECONDS,
+  VIDEO_HEIGHTS,
+  type OperationId,
+} from '../pricing.js';
 import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
@@ -17,9 +24,22 @@ export const RESERVED_FIELD_NAMES = ['items', 'warnings', 'evidence', 'review_re
 /** The OCR operations (docs/processing.md, "OCR"; the identifiers are this service's, the spec does not show them). */
 export const OCR_OPERATIONS = ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const;
 /** Operations this release runs (every operation of the spec). */
-export const AVAILABLE_OPERATIONS = [...FILE_OPERATIONS, ...MEDIA_OPERATIONS, ...OCR_OPERATIONS, ...SPEECH_OPERATIONS, 'flow-extract'] as const;
+export const AVAILABLE_OPERATIONS = [
+  ...FILE_OPERATIONS,
+  ...MEDIA_OPERATIONS,
+  ...OCR_OPERATIONS,
+  ...SPEECH_OPERATIONS,
+  'flow-extract',
+] as const;
 export const ALL_OPERATIONS: readonly OperationId[] = [
-  ...FILE_OPERATIONS, ...MEDIA_OPERATIONS, 'ocr-text', 'ocr-docx', 'ocr-pdf', 'flow-extract', 'transcribe', 'meeting',
+  ...FILE_OPERATIONS,
+  ...MEDIA_OPERATIONS,
+  'ocr-text',
+  'ocr-docx',
+  'ocr-pdf',
+  'flow-extract',
+  'transcribe',
+  'meeting',
 ];
 
 const pages = z
@@ -49,9 +69,17 @@ const watermarkText = z
   .max(200, 'text must be at most 200 characters')
   .superRefine((text, ctx) => {
     const control = /\p{Cc}/u.exec(text);
-    if (control) ctx.addIssue({ code: 'custom', message: `text cannot contain control characters (${codePointLabel(control[0])})` });
+    if (control)
+      ctx.addIssue({
+        code: 'custom',
+        message: `text cannot contain control characters (${codePointLabel(control[0])})`,
+      });
     const undrawable = /[\p{Cn}\p{Co}\p{Cs}]/u.exec(text);
-    if (undrawable) ctx.addIssue({ code: 'custom', message: `text cannot contain unassigned, private-use or surrogate code points (${codePointLabel(undrawable[0])})` });
+    if (undrawable)
+      ctx.addIssue({
+        code: 'custom',
+        message: `text cannot contain unassigned, private-use or surrogate code points (${codePointLabel(undrawable[0])})`,
+      });
   });
 
 /**
@@ -67,14 +95,24 @@ export const MAX_OCR_LANGUAGES = 3;
  */
 export const OCR_LANGUAGE_PATTERN = `^[a-z]{3}(_[a-z]{2,8})?(\\+[a-z]{3}(_[a-z]{2,8})?){0,${MAX_OCR_LANGUAGES - 1}}$`;
 const ocrOptions = z.strictObject({
-  language: z.string().max(40).regex(new RegExp(OCR_LANGUAGE_PATTERN), 'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)').optional(),
+  language: z
+    .string()
+    .max(40)
+    .regex(
+      new RegExp(OCR_LANGUAGE_PATTERN),
+      'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)',
+    )
+    .optional(),
 });
 /**
  * A trim: `start` (default 0) and `end`, seconds of the source (millisecond precision is kept). That `end` comes at
  * least MIN_TRIM_SECONDS after `start` and within the measured duration is checked when quoting
  * (domain/media-trim.ts), with the source at hand.
  */
-const trimSeconds = z.number().finite().max(MEDIA_TOOL_MAX_SECONDS, `file-tool media are at most ${MEDIA_TOOL_MAX_SECONDS} s long`);
+const trimSeconds = z
+  .number()
+  .finite()
+  .max(MEDIA_TOOL_MAX_SECONDS, `file-tool media are at most ${MEDIA_TOOL_MAX_SECONDS} s long`);
 const trim = z.strictObject({
   start: trimSeconds.min(0, 'start is at least 0').optional(),
   end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`),
@@ -83,7 +121,10 @@ const trim = z.strictObject({
  * The speech `language`: an ISO 639-1 code the engine should assume instead of detecting one. Which codes the engine
  * knows is checked when the request is quoted.
  */
-const speechLanguage = z.string().max(3).regex(new RegExp(SPEECH_LANGUAGE_PATTERN), 'language must be an ISO 639-1 code in lower case, such as en, de or ja');
+const speechLanguage = z
+  .string()
+  .max(3)
+  .regex(new RegExp(SPEECH_LANGUAGE_PATTERN), 'language must be an ISO 639-1 code in lower case, such as en, de or ja');
 /** `output_format` in lower case, or in capitals as the spec writes them (`SRT`). */
 const TRANSCRIPT_FORMAT_NAMES = [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())];
 const transcriptFormat = z
@@ -96,7 +137,10 @@ const mediaLevel = z.strictObject({ level: z.enum(['balanced'], { message: 'leve
 export const OPTION_SCHEMAS = {
   'pdf-extract': z.strictObject({ pages: requiredPages }),
   'pdf-delete': z.strictObject({ pages: requiredPages }),
-  'pdf-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }), pages: pages.optional() }),
+  'pdf-rotate': z.strictObject({
+    angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }),
+    pages: pages.optional(),
+  }),
   'pdf-protect': z.strictObject({ password }),
   'pdf-unlock': z.strictObject({ password }),
   'pdf-watermark': z.strictObject({ text: watermarkText, pages: pages.optional() }),
@@ -109,22 +153,39 @@ export const OPTION_SCHEMAS = {
       angle: z.number().int().min(-360).max(360).optional(),
       flip: z.enum(['horizontal', 'vertical', 'both']).optional(),
       format: imageFormat.optional(),
-      crop: z.tuple([z.number().int().min(0), z.number().int().min(0), z.number().int().min(1), z.number().int().min(1)], {
-        message: 'crop must be four integers: left, top, width, height',
-      }).optional(),
+      crop: z
+        .tuple([z.number().int().min(0), z.number().int().min(0), z.number().int().min(1), z.number().int().min(1)], {
+          message: 'crop must be four integers: left, top, width, height',
+        })
+        .optional(),
     })
-    .refine((o) => (o.width === undefined) === (o.height === undefined), { message: 'supply both width and height', path: ['width'] })
-    .refine((o) => Object.keys(o).length > 0, { message: 'image-edit needs at least one of width+height, angle, flip, format, crop' }),
-  'image-compress': z.strictObject({ format: imageFormat.optional(), level: z.enum(['balanced', 'strong']).optional() }),
+    .refine((o) => (o.width === undefined) === (o.height === undefined), {
+      message: 'supply both width and height',
+      path: ['width'],
+    })
+    .refine((o) => Object.keys(o).length > 0, {
+      message: 'image-edit needs at least one of width+height, angle, flip, format, crop',
+    }),
+  'image-compress': z.strictObject({
+    format: imageFormat.optional(),
+    level: z.enum(['balanced', 'strong']).optional(),
+  }),
   webp: z.strictObject({}),
   'ocr-text': ocrOptions,
   'ocr-docx': ocrOptions,
   'ocr-pdf': ocrOptions,
   'audio-trim': trim,
   'video-trim': trim,
-  'video-rotate': z.strictObject({ angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }) }),
+  'video-rotate': z.strictObject({
+    angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }),
+  }),
   'video-resize': z.strictObject({
-    height: z.number({ message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` }).refine((h) => (VIDEO_HEIGHTS as readonly number[]).includes(h), `height must be one of ${VIDEO_HEIGHTS.join(', ')}`),
+    height: z
+      .number({ message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` })
+      .refine(
+        (h) => (VIDEO_HEIGHTS as readonly number[]).includes(h),
+        `height must be one of ${VIDEO_HEIGHTS.join(', ')}`,
+      ),
   }),
   'audio-compress': mediaLevel,
   'video-compress': mediaLevel,
@@ -196,14 +257,21 @@ const toIssues = (e: z.ZodError, prefix: string[] = []): BodyIssue[] =>
   e.issues.map((i) => ({ path: [...prefix, ...i.path.map(String)].join('.') || '(body)', message: i.message }));
 
 function invalid(issues: BodyIssue[]): never {
-  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  throw new DomainError(
+    'validation_failed',
+    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
 }
 
 /** The saved workflow a request names (`wfl_…`); the quote resolves it against the company's workflows. */
 const workflowIdSchema = id('wfl');
 
 /** `flow-extract`'s fields, instructions and workflow: fields (1 to 30) unless a saved workflow supplies them. */
-function extractionSpec(b: { fields?: unknown; instructions?: unknown; workflow_id?: unknown }, issues: BodyIssue[]): ExtractionSpec {
+function extractionSpec(
+  b: { fields?: unknown; instructions?: unknown; workflow_id?: unknown },
+  issues: BodyIssue[],
+): ExtractionSpec {
   const spec: ExtractionSpec = { fields: undefined, instructions: undefined, workflowId: undefined };
   if (b.workflow_id !== undefined) {
     const w = workflowIdSchema.safeParse(b.workflow_id);
@@ -215,7 +283,10 @@ function extractionSpec(b: { fields?: unknown; instructions?: unknown; workflow_
     if (f.success) spec.fields = f.data;
     else issues.push(...toIssues(f.error, ['fields']));
   } else if (b.workflow_id === undefined) {
-    issues.push({ path: 'fields', message: 'flow-extract needs fields (the names of the values to extract) or a workflow_id' });
+    issues.push({
+      path: 'fields',
+      message: 'flow-extract needs fields (the names of the values to extract) or a workflow_id',
+    });
   }
   if (b.instructions !== undefined) {
     const i = extractionInstructions.safeParse(b.instructions);
@@ -226,13 +297,25 @@ function extractionSpec(b: { fields?: unknown; instructions?: unknown; workflow_
 }
 
 /** The operation and its options, shared by job and batch bodies; problems are added to `issues`. */
-function operationAndOptions(b: { operation: string; options?: Record<string, unknown> | undefined; fields?: unknown; instructions?: unknown; workflow_id?: unknown }, issues: BodyIssue[]) {
+function operationAndOptions(
+  b: {
+    operation: string;
+    options?: Record<string, unknown> | undefined;
+    fields?: unknown;
+    instructions?: unknown;
+    workflow_id?: unknown;
+  },
+  issues: BodyIssue[],
+) {
   if (!(ALL_OPERATIONS as readonly string[]).includes(b.operation)) {
     issues.push({ path: 'operation', message: `unknown operation; one of ${AVAILABLE_OPERATIONS.join(', ')}` });
     invalid(issues);
   }
   if (!(b.operation in OPTION_SCHEMAS)) {
-    issues.push({ path: 'operation', message: `${b.operation} is not available yet; available: ${AVAILABLE_OPERATIONS.join(', ')}` });
+    issues.push({
+      path: 'operation',
+      message: `${b.operation} is not available yet; available: ${AVAILABLE_OPERATIONS.join(', ')}`,
+    });
     invalid(issues);
   }
   const operation = b.operation as AvailableOperation;
@@ -241,8 +324,10 @@ function operationAndOptions(b: { operation: string; options?: Record<string, un
     extraction = extractionSpec(b, issues);
   } else {
     if (b.fields !== undefined) issues.push({ path: 'fields', message: 'fields are only accepted by flow-extract' });
-    if (b.instructions !== undefined) issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
-    if (b.workflow_id !== undefined) issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only (flow-extract)' });
+    if (b.instructions !== undefined)
+      issues.push({ path: 'instructions', message: 'instructions are only accepted by flow-extract' });
+    if (b.workflow_id !== undefined)
+      issues.push({ path: 'workflow_id', message: 'saved workflows support document extraction only (flow-extract)' });
   }
   const options = OPTION_SCHEMAS[operation].safeParse(b.options ?? {});
   if (!options.success) issues.push(...toIssues(options.error, ['options']));
@@ -255,8 +340,17 @@ function sourceIssues(operation: AvailableOperation, uploadIds: readonly string[
   const sources = uploadIds.length;
   const rule = OPERATION_RULES[operation].sources;
   if (sources < rule.min || sources > rule.max) {
-    const what = OPERATION_RULES[operation].sourceKinds.length === 1 && OPERATION_RULES[operation].sourceKinds[0] === 'pdf' ? 'PDFs' : 'sources';
-    issues.push({ path, message: rule.min === rule.max && rule.min === 1 ? `${operation} takes exactly one source` : `${operation} takes ${rule.min} to ${rule.max} ${what}` });
+    const what =
+      OPERATION_RULES[operation].sourceKinds.length === 1 && OPERATION_RULES[operation].sourceKinds[0] === 'pdf'
+        ? 'PDFs'
+        : 'sources';
+    issues.push({
+      path,
+      message:
+        rule.min === rule.max && rule.min === 1
+          ? `${operation} takes exactly one source`
+          : `${operation} takes ${rule.min} to ${rule.max} ${what}`,
+    });
   }
   if (new Set(uploadIds).size !== sources) issues.push({ path, message: `${path} must not repeat an upload` });
   return issues;
@@ -274,12 +368,21 @@ export function parseJobRequest(body: unknown): JobRequest {
   const issues: BodyIssue[] = [];
   // A body in the batch form is told where it belongs, rather than that its upload_ids are missing.
   if (b.items !== undefined) issues.push({ path: 'items', message: ITEMS_ARE_FOR_BATCHES });
-  else if (b.upload_ids === undefined) issues.push({ path: 'upload_ids', message: 'a job needs upload_ids: the uploads it reads' });
-  if (b.webhook_mode !== undefined) issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
+  else if (b.upload_ids === undefined)
+    issues.push({ path: 'upload_ids', message: 'a job needs upload_ids: the uploads it reads' });
+  if (b.webhook_mode !== undefined)
+    issues.push({ path: 'webhook_mode', message: 'webhook_mode is only accepted by batches' });
   const { operation, options, extraction } = operationAndOptions(b, issues);
   if (b.upload_ids) issues.push(...sourceIssues(operation, b.upload_ids, 'upload_ids'));
   if (issues.length || !b.upload_ids) invalid(issues);
-  return { operation, uploadIds: b.upload_ids, options, extraction, maxCredits: b.max_credits, webhookId: b.webhook_id };
+  return {
+    operation,
+    uploadIds: b.upload_ids,
+    options,
+    extraction,
+    maxCredits: b.max_credits,
+    webhookId: b.webhook_id,
+  };
 }
 
 /** One item of a batch: the sources of one child job, and the body path naming them (`items.3.upload_ids`, `upload_ids.3`). */
@@ -305,7 +408,11 @@ export interface BatchRequest {
 
 const batchBody = z.strictObject({
   operation: z.string(),
-  upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(BATCH_LIMITS.maxItems, `a batch has at most ${BATCH_LIMITS.maxItems} items`).optional(),
+  upload_ids: z
+    .array(id('upl'))
+    .min(1, 'upload_ids needs at least one upload')
+    .max(BATCH_LIMITS.maxItems, `a batch has at most ${BATCH_LIMITS.maxItems} items`)
+    .optional(),
   items: z
     .array(z.strictObject({ upload_ids: z.array(id('upl')).min(1, 'upload_ids needs at least one upload').max(20) }))
     .min(1, 'items needs at least one item')
@@ -330,12 +437,30 @@ export function parseBatchRequest(body: unknown): BatchRequest {
   const b = parsed.data;
   const issues: BodyIssue[] = [];
   if (b.upload_ids && b.items) invalid([{ path: 'items', message: 'send upload_ids or items, not both' }]);
-  if (!b.upload_ids && !b.items) invalid([{ path: 'upload_ids', message: 'a batch needs upload_ids (one child per upload) or items (one child per group)' }]);
-  const { operation, options, extraction } = operationAndOptions(b as { operation: string; options?: Record<string, unknown> }, issues);
+  if (!b.upload_ids && !b.items)
+    invalid([
+      { path: 'upload_ids', message: 'a batch needs upload_ids (one child per upload) or items (one child per group)' },
+    ]);
+  const { operation, options, extraction } = operationAndOptions(
+    b as { operation: string; options?: Record<string, unknown> },
+    issues,
+  );
   const items: BatchItem[] = b.items
-    ? b.items.map((it, i) => ({ uploadIds: it.upload_ids, path: `items.${i}.upload_ids`, sourcePath: (j: number) => `items.${i}.upload_ids.${j}` }))
+    ? b.items.map((it, i) => ({
+        uploadIds: it.upload_ids,
+        path: `items.${i}.upload_ids`,
+        sourcePath: (j: number) => `items.${i}.upload_ids.${j}`,
+      }))
     : b.upload_ids!.map((u, i) => ({ uploadIds: [u], path: `upload_ids.${i}`, sourcePath: () => `upload_ids.${i}` }));
   for (const item of items) issues.push(...sourceIssues(operation, item.uploadIds, item.path));
   if (issues.length) invalid(issues);
-  return { operation, options, extraction, items, maxCredits: b.max_credits, webhookId: b.webhook_id ?? null, webhookMode: b.webhook_mode ?? DEFAULT_WEBHOOK_MODE };
+  return {
+    operation,
+    options,
+    extraction,
+    items,
+    maxCredits: b.max_credits,
+    webhookId: b.webhook_id ?? null,
+    webhookMode: b.webhook_mode ?? DEFAULT_WEBHOOK_MODE,
+  };
 }

@@ -2,8 +2,20 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { DomainError } from '../errors.js';
 import {
-  QUANTITY_MESSAGE, TAX_MODES, TAX_RATE_MESSAGE, TAX_USDC_MESSAGE, UNIT_MESSAGE, evaluateInvoiceTotals, isInvoiceAmount, parseQuantity, parseTaxRate, taxFieldIssues,
-  type InvoiceIssue, type InvoiceItemInput, type InvoiceTotals, type TaxMode,
+  QUANTITY_MESSAGE,
+  TAX_MODES,
+  TAX_RATE_MESSAGE,
+  TAX_USDC_MESSAGE,
+  UNIT_MESSAGE,
+  evaluateInvoiceTotals,
+  isInvoiceAmount,
+  parseQuantity,
+  parseTaxRate,
+  taxFieldIssues,
+  type InvoiceIssue,
+  type InvoiceItemInput,
+  type InvoiceTotals,
+  type TaxMode,
 } from '../proof/invoice-math.js';
 
 /**
@@ -23,26 +35,48 @@ import {
 export const SEND_NOW_MESSAGE =
   'send_now must be false: an invoice is never sent on creation; send it with POST /v1/invoices/{id}/send and {"user_approved": true} after the user approves';
 
-const required = (name: string, what = 'a string') =>
-  ({ error: (iss: { input?: unknown }) => (iss.input === undefined ? `${name} is required` : `${name} must be ${what}`) });
+const required = (name: string, what = 'a string') => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? `${name} is required` : `${name} must be ${what}`),
+});
 
 const prefixedId = (name: string, prefix: string, what: string) =>
-  z.string(required(name)).regex(idRegex(prefix), `${name} must be ${what}: ${prefix}_ followed by 20 letters or digits`);
+  z
+    .string(required(name))
+    .regex(idRegex(prefix), `${name} must be ${what}: ${prefix}_ followed by 20 letters or digits`);
 
 /** Trimmed text of 1..max characters (required). */
 const text = (name: string, max: number) =>
-  z.string(required(name)).trim().min(1, `${name} must not be empty`).max(max, `${name} must be at most ${max} characters`);
+  z
+    .string(required(name))
+    .trim()
+    .min(1, `${name} must not be empty`)
+    .max(max, `${name} must be at most ${max} characters`);
 
 /** Trimmed optional text of at most max characters; empty means absent. */
 const optionalText = (name: string, max: number) =>
-  z.string(required(name)).trim().max(max, `${name} must be at most ${max} characters`).transform((s) => s || undefined).optional();
+  z
+    .string(required(name))
+    .trim()
+    .max(max, `${name} must be at most ${max} characters`)
+    .transform((s) => s || undefined)
+    .optional();
 
 /** `optionalText` that also takes null as absent (a field responses show as null). */
 const nullableText = (name: string, max: number) =>
-  z.string(required(name)).trim().max(max, `${name} must be at most ${max} characters`).nullable().transform((s) => s || undefined).optional();
+  z
+    .string(required(name))
+    .trim()
+    .max(max, `${name} must be at most ${max} characters`)
+    .nullable()
+    .transform((s) => s || undefined)
+    .optional();
 
 /** Null as absent for an optional field that responses show as null. */
-const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullable().transform((v) => v ?? undefined).optional();
+const nullAsAbsent = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullable()
+    .transform((v) => v ?? undefined)
+    .optional();
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
@@ -59,29 +93,51 @@ export function isCalendarDate(raw: string): boolean {
 
 const item = z.strictObject({
   description: text('description', 300),
-  quantity: z.string(required('quantity', 'a decimal string, e.g. "2" or "1.5"')).refine((q) => parseQuantity(q) !== null, QUANTITY_MESSAGE),
+  quantity: z
+    .string(required('quantity', 'a decimal string, e.g. "2" or "1.5"'))
+    .refine((q) => parseQuantity(q) !== null, QUANTITY_MESSAGE),
   unit_usdc: z.string(required('unit_usdc', 'a decimal string, e.g. "10.50"')).refine(isInvoiceAmount, UNIT_MESSAGE),
 });
 
 const invoiceBody = z.strictObject({
   customer_id: prefixedId('customer_id', 'con', 'a contact id'),
   wallet_id: prefixedId('wallet_id', 'wal', 'a wallet id from /v1/me'),
-  due_date: z.string(required('due_date')).refine(isCalendarDate, 'due_date must be a calendar date YYYY-MM-DD, e.g. 2026-03-31'),
+  due_date: z
+    .string(required('due_date'))
+    .refine(isCalendarDate, 'due_date must be a calendar date YYYY-MM-DD, e.g. 2026-03-31'),
   items: z
     .array(item, required('items', 'an array of {description, quantity, unit_usdc}'))
     .min(1, 'an invoice needs at least one item')
     .max(100, 'an invoice has at most 100 items'),
-  tax_mode: z.enum(TAX_MODES as [TaxMode, ...TaxMode[]], { message: `tax_mode must be one of ${TAX_MODES.join(', ')}` }).optional(),
-  tax_rate: nullAsAbsent(z.string(required('tax_rate', 'a decimal string, e.g. "19"')).refine((r) => parseTaxRate(r) !== null, TAX_RATE_MESSAGE)),
+  tax_mode: z
+    .enum(TAX_MODES as [TaxMode, ...TaxMode[]], { message: `tax_mode must be one of ${TAX_MODES.join(', ')}` })
+    .optional(),
+  tax_rate: nullAsAbsent(
+    z
+      .string(required('tax_rate', 'a decimal string, e.g. "19"'))
+      .refine((r) => parseTaxRate(r) !== null, TAX_RATE_MESSAGE),
+  ),
   tax_usdc: z.string(required('tax_usdc', 'a decimal string')).refine(isInvoiceAmount, TAX_USDC_MESSAGE).optional(),
   tax_notes: nullableText('tax_notes', 500),
   accounting: nullAsAbsent(
     z.strictObject(
-      { reference: optionalText('reference', 120), cost_center: optionalText('cost_center', 120), ledger_account: optionalText('ledger_account', 120) },
-      { error: (iss) => (iss.code === 'invalid_type' ? 'accounting must be an object of reference, cost_center, ledger_account' : undefined) },
+      {
+        reference: optionalText('reference', 120),
+        cost_center: optionalText('cost_center', 120),
+        ledger_account: optionalText('ledger_account', 120),
+      },
+      {
+        error: (iss) =>
+          iss.code === 'invalid_type'
+            ? 'accounting must be an object of reference, cost_center, ledger_account'
+            : undefined,
+      },
     ),
   ),
-  send_now: z.boolean({ message: 'send_now must be a boolean (false)' }).refine((v) => v === false, SEND_NOW_MESSAGE).optional(),
+  send_now: z
+    .boolean({ message: 'send_now must be a boolean (false)' })
+    .refine((v) => v === false, SEND_NOW_MESSAGE)
+    .optional(),
   memo: nullableText('memo', 1000),
 });
 
@@ -112,7 +168,11 @@ const toIssues = (e: z.ZodError): InvoiceIssue[] =>
   e.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
 
 function invalid(issues: InvoiceIssue[]): never {
-  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  throw new DomainError(
+    'validation_failed',
+    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -126,13 +186,23 @@ export function parseInvoiceCreate(body: unknown): InvoiceCreate {
     const raw = isRecord(body) ? body : {};
     const mode = raw['tax_mode'] === undefined ? 'none' : raw['tax_mode'];
     if ((TAX_MODES as readonly unknown[]).includes(mode)) {
-      issues.push(...taxFieldIssues(mode as TaxMode, { tax_rate: raw['tax_rate'] != null, tax_usdc: raw['tax_usdc'] !== undefined }));
+      issues.push(
+        ...taxFieldIssues(mode as TaxMode, {
+          tax_rate: raw['tax_rate'] != null,
+          tax_usdc: raw['tax_usdc'] !== undefined,
+        }),
+      );
     }
     invalid(issues);
   }
   const b = parsed.data;
   const tax_mode = b.tax_mode ?? 'none';
-  const { totals, issues } = evaluateInvoiceTotals({ items: b.items, tax_mode, tax_rate: b.tax_rate, tax_usdc: b.tax_usdc });
+  const { totals, issues } = evaluateInvoiceTotals({
+    items: b.items,
+    tax_mode,
+    tax_rate: b.tax_rate,
+    tax_usdc: b.tax_usdc,
+  });
   if (!totals) invalid(issues);
   return {
     customer_id: b.customer_id,
@@ -166,7 +236,10 @@ const contactBody = z.strictObject({
     .string(required('email'))
     .trim()
     .max(254, 'email must be at most 254 characters')
-    .refine((e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64, 'email must be a valid address, e.g. billing@example.com')
+    .refine(
+      (e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64,
+      'email must be a valid address, e.g. billing@example.com',
+    )
     .transform(normalizeEmail),
   address: nullableText('address', 600),
   reference: nullableText('reference', 120),

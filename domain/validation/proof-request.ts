@@ -19,14 +19,29 @@ export const requestCreateSchema = z.strictObject({
   amount_usdc: z
     .string()
     .max(24)
-    .refine((v) => decimalToAtomic(v) !== null, 'amount_usdc must be a decimal string: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits')
+    .refine(
+      (v) => decimalToAtomic(v) !== null,
+      'amount_usdc must be a decimal string: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits',
+    )
     .refine((v) => decimalToAtomic(v) !== 0n, 'amount_usdc must be greater than zero')
-    .refine((v) => (decimalToAtomic(v) ?? 0n) <= MAX_QUOTED_ATOMIC, `amount_usdc must be at most ${MAX_QUOTED_USDC} USDC`),
-  description: z.string().trim().min(3, 'description must be 3 to 350 characters').max(350, 'description must be 3 to 350 characters'),
+    .refine(
+      (v) => (decimalToAtomic(v) ?? 0n) <= MAX_QUOTED_ATOMIC,
+      `amount_usdc must be at most ${MAX_QUOTED_USDC} USDC`,
+    ),
+  description: z
+    .string()
+    .trim()
+    .min(3, 'description must be 3 to 350 characters')
+    .max(350, 'description must be 3 to 350 characters'),
   // null is accepted as absent: responses show these fields as null, so a client may send back what it read.
   customer_label: z.string().trim().max(120, 'customer_label has at most 120 characters').nullable().optional(),
   expected_payer: z.string().trim().max(64).nullable().optional(),
-  valid_hours: z.number().int('valid_hours must be a whole number').min(1, 'valid_hours must be 1 to 720').max(MAX_VALID_HOURS, 'valid_hours must be 1 to 720').optional(),
+  valid_hours: z
+    .number()
+    .int('valid_hours must be a whole number')
+    .min(1, 'valid_hours must be 1 to 720')
+    .max(MAX_VALID_HOURS, 'valid_hours must be 1 to 720')
+    .optional(),
 });
 
 export interface RequestCreate {
@@ -47,7 +62,11 @@ export const zodIssues = (e: z.ZodError, prefix: string[] = []): FieldIssue[] =>
   e.issues.map((i) => ({ path: [...prefix, ...i.path.map(String)].join('.') || '(body)', message: i.message }));
 
 export function invalidBody(issues: FieldIssue[]): never {
-  throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  throw new DomainError(
+    'validation_failed',
+    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
 }
 
 export function parseRequestCreate(body: unknown): RequestCreate {

@@ -23,14 +23,21 @@ const options = z.strictObject({});
 
 const createSchema = z.strictObject({
   name,
-  operation: z.enum(SAVED_WORKFLOW_OPERATIONS, { message: 'saved workflows support document extraction only (flow-extract)' }).default('flow-extract'),
+  operation: z
+    .enum(SAVED_WORKFLOW_OPERATIONS, { message: 'saved workflows support document extraction only (flow-extract)' })
+    .default('flow-extract'),
   fields,
   instructions: extractionInstructions.nullable().default(null),
   options: options.default({}),
 });
 
 const updateSchema = z
-  .strictObject({ name: name.optional(), fields: fields.optional(), instructions: extractionInstructions.nullable().optional(), options: options.optional() })
+  .strictObject({
+    name: name.optional(),
+    fields: fields.optional(),
+    instructions: extractionInstructions.nullable().optional(),
+    options: options.optional(),
+  })
   .refine((b) => Object.keys(b).length > 0, 'send at least one of name, fields, instructions, options');
 
 export type SavedWorkflowCreate = z.output<typeof createSchema>;

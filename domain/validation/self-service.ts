@@ -13,22 +13,30 @@ const network = z.enum(NETWORKS as unknown as [Network, ...Network[]], `network 
 const address = z.string().min(1, 'an address is required').max(64, 'an address has at most 64 characters');
 
 /** Refines an object with `network` and an address field: the address must be a wallet address of that network. */
-const addressOnNetwork = <T extends { network: Network }>(field: keyof T & string) => (v: T, ctx: z.RefinementCtx) => {
-  const issue = walletAddressIssue(v.network, String(v[field]));
-  if (issue) ctx.addIssue({ code: 'custom', path: [field], message: issue });
-};
+const addressOnNetwork =
+  <T extends { network: Network }>(field: keyof T & string) =>
+  (v: T, ctx: z.RefinementCtx) => {
+    const issue = walletAddressIssue(v.network, String(v[field]));
+    if (issue) ctx.addIssue({ code: 'custom', path: [field], message: issue });
+  };
 
 /** What every purchase body has: the network paid on and the wallet the buyer pays from (only its transfers count). */
 const purchaseBase = z.strictObject({ network, payer: address });
 
 const planPurchaseSchema = purchaseBase
-  .extend({ plan: z.enum(PAID_PLANS as unknown as [PaidPlan, ...PaidPlan[]], `plan must be one of ${PAID_PLANS.join(', ')}`) })
+  .extend({
+    plan: z.enum(PAID_PLANS as unknown as [PaidPlan, ...PaidPlan[]], `plan must be one of ${PAID_PLANS.join(', ')}`),
+  })
   .superRefine(addressOnNetwork('payer'));
 export type PlanPurchase = z.output<typeof planPurchaseSchema>;
 export const parsePlanPurchase = parser(planPurchaseSchema);
 
 const packPurchaseSchema = purchaseBase
-  .extend({ pack: z.string().regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)') })
+  .extend({
+    pack: z
+      .string()
+      .regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
+  })
   .superRefine(addressOnNetwork('payer'));
 export type PackPurchase = z.output<typeof packPurchaseSchema>;
 export const parsePackPurchase = parser(packPurchaseSchema);
@@ -37,7 +45,13 @@ const challengeSchema = z
   .strictObject({
     network,
     address,
-    label: z.string().trim().min(1, 'label must be 1 to 80 characters').max(80, 'label must be 1 to 80 characters').nullable().optional(),
+    label: z
+      .string()
+      .trim()
+      .min(1, 'label must be 1 to 80 characters')
+      .max(80, 'label must be 1 to 80 characters')
+      .nullable()
+      .optional(),
   })
   .superRefine(addressOnNetwork('address'));
 export type WalletChallengeCreate = z.output<typeof challengeSchema>;

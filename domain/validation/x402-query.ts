@@ -49,14 +49,19 @@ function single(raw: RawQuery, param: string, issues: QueryIssue[], required: bo
 }
 
 function lengthIssue(param: string, v: string, min: number, max: number): QueryIssue | null {
-  return v.length < min || v.length > max ? { param, message: `${param} must be ${min} to ${max} characters long` } : null;
+  return v.length < min || v.length > max
+    ? { param, message: `${param} must be ${min} to ${max} characters long` }
+    : null;
 }
 
 function parseNetwork(raw: RawQuery, issues: QueryIssue[]): Network | undefined {
   const v = single(raw, 'network', issues, false);
   if (v === undefined) return issues.some((i) => i.param === 'network') ? undefined : 'base';
   if (!isNetwork(v)) {
-    issues.push({ param: 'network', message: 'network must be one of base, polygon, arbitrum, optimism, ethereum, avalanche, solana' });
+    issues.push({
+      param: 'network',
+      message: 'network must be one of base, polygon, arbitrum, optimism, ethereum, avalanche, solana',
+    });
     return undefined;
   }
   return v;
@@ -73,13 +78,19 @@ function parseTxHash(raw: RawQuery, network: Network | undefined, issues: QueryI
   if (network === undefined) return undefined;
   if (network === 'solana') {
     if (v.length > 88 || !BASE58.test(v) || base58Decode(v)?.length !== 64) {
-      issues.push({ param: 'tx_hash', message: 'on solana, tx_hash must be a base58 transaction signature (64 to 88 characters)' });
+      issues.push({
+        param: 'tx_hash',
+        message: 'on solana, tx_hash must be a base58 transaction signature (64 to 88 characters)',
+      });
       return undefined;
     }
     return v;
   }
   if (!EVM_TX.test(v)) {
-    issues.push({ param: 'tx_hash', message: `on ${network}, tx_hash must be 0x followed by 64 hexadecimal characters` });
+    issues.push({
+      param: 'tx_hash',
+      message: `on ${network}, tx_hash must be 0x followed by 64 hexadecimal characters`,
+    });
     return undefined;
   }
   return v;
@@ -120,7 +131,11 @@ export function parseMatchQuery(raw: RawQuery): Parsed<MatchQuery> {
     } else {
       const atomic = decimalToAtomic(amount);
       if (atomic === null) {
-        issues.push({ param: 'amount', message: 'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits (no sign, exponent or spaces)' });
+        issues.push({
+          param: 'amount',
+          message:
+            'amount must be a positive decimal: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits (no sign, exponent or spaces)',
+        });
         amount = undefined;
       } else if (atomic === 0n) {
         issues.push({ param: 'amount', message: 'amount must be greater than zero' });
@@ -129,7 +144,14 @@ export function parseMatchQuery(raw: RawQuery): Parsed<MatchQuery> {
       }
     }
   }
-  if (issues.length || !network || !txHash || recipient === undefined || amount === undefined || amountAtomic === undefined) {
+  if (
+    issues.length ||
+    !network ||
+    !txHash ||
+    recipient === undefined ||
+    amount === undefined ||
+    amountAtomic === undefined
+  ) {
     return { ok: false, issues };
   }
   return { ok: true, value: { network, txHash, recipient, amount, amountAtomic } };

@@ -2,7 +2,8 @@ import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 
 /* The API key record both sessions show (the company's keys and the merchant's). */
 
-export const isActive = (k: ApiKeyRecord, now: Date) => !k.revokedAt && (!k.expiresAt || k.expiresAt.getTime() > now.getTime());
+export const isActive = (k: ApiKeyRecord, now: Date) =>
+  !k.revokedAt && (!k.expiresAt || k.expiresAt.getTime() > now.getTime());
 
 /** Key metadata: never the secret or its hash; `usable` is false past the plan's limit after a downgrade. */
 export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {

@@ -13,7 +13,8 @@ export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}
 
 /** The job record of the API (spec section 2: id, status, error when failed, result.files). */
 export function jobJson(job: Job) {
-  const settled = job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
+  const settled =
+    job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
   return {
     id: job.id,
     status: job.status,
@@ -34,7 +35,12 @@ export function jobJson(job: Job) {
     result:
       job.status === 'completed' && job.resultFiles
         ? {
-            files: job.resultFiles.map((f, i) => ({ name: f.name, download_path: downloadPath(job.id, i), bytes: f.bytes, content_type: f.contentType })),
+            files: job.resultFiles.map((f, i) => ({
+              name: f.name,
+              download_path: downloadPath(job.id, i),
+              bytes: f.bytes,
+              content_type: f.contentType,
+            })),
             expires_at: job.resultsExpireAt?.toISOString() ?? null,
             /** What the client should know about the results (e.g. an OCR page that could hardly be read); often empty. */
             warnings: job.resultFiles.flatMap((f) => f.warnings ?? []),
@@ -65,7 +71,11 @@ const batchChildJson = (j: Job) => ({
 });
 
 /** The batch record: aggregate progress and credits, then the children (item order) with their job metadata, paged. */
-export async function batchJson(db: Db, batch: Batch, page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault }) {
+export async function batchJson(
+  db: Db,
+  batch: Batch,
+  page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault },
+) {
   const summary = await batchSummaryJson(db, batch);
   const children = await listBatchChildren(db, batch.id);
   const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);

@@ -1,14 +1,25 @@
 import { DomainError } from '../../domain/errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { isBatchTerminal, type WebhookMode } from '../../domain/batches.js';
-import type { AvailableOperation, BodyIssue, ExtractionSpec, JobRequest } from '../../domain/validation/processing-request.js';
+import type {
+  AvailableOperation,
+  BodyIssue,
+  ExtractionSpec,
+  JobRequest,
+} from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
-import { countUnfinishedJobs, insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
+import {
+  countUnfinishedJobs,
+  insertJob,
+  listBatchChildren,
+  type Job,
+  type Submitter,
+} from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
 import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.js';
@@ -26,7 +37,10 @@ import { childWebhookId } from '../../domain/processing-events.js';
 /** The options a job keeps and shows: everything but secrets. */
 export const SECRET_OPTIONS = ['password'] as const;
 
-export function splitSecrets(options: Record<string, unknown>): { visible: Record<string, unknown>; secrets: Record<string, unknown> | null } {
+export function splitSecrets(options: Record<string, unknown>): {
+  visible: Record<string, unknown>;
+  secrets: Record<string, unknown> | null;
+} {
   const visible = { ...options };
   const secrets: Record<string, unknown> = {};
   for (const k of SECRET_OPTIONS) {
@@ -69,7 +83,9 @@ export async function quoteChildren(
   const resolve = extractionResolver(deps, companyId);
   for (const child of children) {
     try {
-      quotes.push(await quoteRequest(deps, companyId, { ...child.request, maxCredits: undefined }, child.sourcePath, resolve));
+      quotes.push(
+        await quoteRequest(deps, companyId, { ...child.request, maxCredits: undefined }, child.sourcePath, resolve),
+      );
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== 'validation_failed') throw e;
       for (const issue of (e.details['issues'] as BodyIssue[] | undefined) ?? []) {
@@ -77,7 +93,12 @@ export async function quoteChildren(
       }
     }
   }
-  if (issues.length) throw new DomainError('validation_failed', `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`, { issues });
+  if (issues.length)
+    throw new DomainError(
+      'validation_failed',
+      `Invalid request: ${issues.map((x) => `${x.path}: ${x.message}`).join('; ')}`,
+      { issues },
+    );
   // The batch's `webhook_id` comes after its sources in body order (docs/platform.md, "Ids").
   if (webhookId !== null && !(await findUsableV1Webhook(deps.db, companyId, webhookId))) {
     throw bodyIdNotFound('webhook_id', 'no enabled webhook with this id in your company');
@@ -113,17 +134,35 @@ export async function submitJobs(
   deps: SubmitDeps,
   trx: Db,
   afterCommit: AfterCommit,
-  input: { companyId: string; submitter: Submitter; children: readonly ChildSpec[]; maxCredits: number | undefined; batch?: BatchSpec },
+  input: {
+    companyId: string;
+    submitter: Submitter;
+    children: readonly ChildSpec[];
+    maxCredits: number | undefined;
+    batch?: BatchSpec;
+  },
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
   const { companyId, children } = input;
   await lockCompany(trx, companyId);
   const pending = await countUnfinishedJobs(trx, companyId);
   if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
-    const why = input.batch ? `${pending} are pending and this batch's ${children.length} jobs would make ${pending + children.length}` : 'wait for some to finish';
-    throw new DomainError('queue_full', `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`, { retryAfterSeconds: 10 });
+    const why = input.batch
+      ? `${pending} are pending and this batch's ${children.length} jobs would make ${pending + children.length}`
+      : 'wait for some to finish';
+    throw new DomainError(
+      'queue_full',
+      `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`,
+      { retryAfterSeconds: 10 },
+    );
   }
-  const { quotes, total } = await quoteChildren({ ...deps, db: trx }, companyId, children, input.maxCredits, input.batch?.webhookId ?? null);
+  const { quotes, total } = await quoteChildren(
+    { ...deps, db: trx },
+    companyId,
+    children,
+    input.maxCredits,
+    input.batch?.webhookId ?? null,
+  );
   const wallet = await getBalance(trx, companyId);
   if (wallet.available < BigInt(total)) {
     throw new DomainError('insufficient_credits', `Not enough credits: ${total} needed, ${wallet.available} available`);
@@ -173,7 +212,9 @@ export async function submitJobs(
     trx,
     afterCommit,
     deps.workflows,
-    batch ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } } : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
+    batch
+      ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } }
+      : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
   );
   return { jobs, batch };
 }
@@ -192,20 +233,40 @@ const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock'])
  * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
  * operator command `batches:retry-failed`. A source problem names the original item (`items.<item_index>.upload_ids.<j>`).
  */
-export async function retryFailedItems(deps: SubmitDeps, trx: Db, afterCommit: AfterCommit, input: { original: Batch; submitter: Submitter }): Promise<Submitted> {
+export async function retryFailedItems(
+  deps: SubmitDeps,
+  trx: Db,
+  afterCommit: AfterCommit,
+  input: { original: Batch; submitter: Submitter },
+): Promise<Submitted> {
   const { original } = input;
   if (!isBatchTerminal(original.status)) {
-    throw new DomainError('batch_not_terminal', `The batch is ${original.status}; failed items can be retried once it has ended`);
+    throw new DomainError(
+      'batch_not_terminal',
+      `The batch is ${original.status}; failed items can be retried once it has ended`,
+    );
   }
   // Cancelled children ran nothing either: they are re-run with the failed ones.
-  const failed = (await listBatchChildren(trx, original.id)).filter((j) => j.status === 'failed' || j.status === 'cancelled');
-  if (failed.length === 0) throw new DomainError('batch_has_no_failed_items', 'No item of this batch failed; there is nothing to retry');
+  const failed = (await listBatchChildren(trx, original.id)).filter(
+    (j) => j.status === 'failed' || j.status === 'cancelled',
+  );
+  if (failed.length === 0)
+    throw new DomainError('batch_has_no_failed_items', 'No item of this batch failed; there is nothing to retry');
   if (NEEDS_SECRET.has(original.operation)) {
-    throw new DomainError('batch_retry_needs_password', `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`);
+    throw new DomainError(
+      'batch_retry_needs_password',
+      `${original.operation} needs the password, which is not kept once a job ends; submit a new batch of the failed items with it`,
+    );
   }
   const children: ChildSpec[] = failed.map((j) => ({
     // As it ran: the fields it read (not the saved workflow's current revision).
-    request: { operation: j.operation as AvailableOperation, uploadIds: j.uploadIds, options: j.options, extraction: extractionAsRan(j), webhookId: undefined },
+    request: {
+      operation: j.operation as AvailableOperation,
+      uploadIds: j.uploadIds,
+      options: j.options,
+      extraction: extractionAsRan(j),
+      webhookId: undefined,
+    },
     sourcePath: (s) => `items.${j.itemIndex!}.upload_ids.${s}`,
     retryOf: j.id,
   }));

@@ -19,7 +19,8 @@ import { assertHourlyRoom, checkQuota, hourlyCreationsPart, reserveQuota } from 
  */
 
 /** AWAITING past its expiry reads as EXPIRED even before a sweep records it. */
-export const effectiveStatus = (r: PaymentRequest, now: Date) => (r.status === 'AWAITING' && r.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : r.status);
+export const effectiveStatus = (r: PaymentRequest, now: Date) =>
+  r.status === 'AWAITING' && r.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : r.status;
 
 export function requestJson(r: PaymentRequest, origin: string, now: Date) {
   return {
@@ -83,14 +84,22 @@ export async function createPaymentRequest(
   if (opts.dueDate !== undefined) {
     const window = dueDateWindow(opts.dueDate, now, maxHours);
     if (window.ok) validHours = window.validHours;
-    else issues.push({ path: 'due_date', message: `must be ${window.latestDueDate} or earlier: the invoice's payment request stays open until the end of its due date (UTC), at most ${maxHours} hours on ${onPlan}` });
+    else
+      issues.push({
+        path: 'due_date',
+        message: `must be ${window.latestDueDate} or earlier: the invoice's payment request stays open until the end of its due date (UTC), at most ${maxHours} hours on ${onPlan}`,
+      });
   } else if (validHours > maxHours) {
     issues.push({ path: 'valid_hours', message: `at most ${maxHours} on ${onPlan}` });
   }
   const payerIssue = req.expectedPayer ? payerAddressIssue(wallet.network, req.expectedPayer) : null;
   if (payerIssue) issues.push({ path: 'expected_payer', message: payerIssue });
   if (issues.length) {
-    throw new DomainError('validation_failed', `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+    throw new DomainError(
+      'validation_failed',
+      `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { issues },
+    );
   }
   // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for),
   // on pro the creations of the last hour, and, when given, claims the idempotency key with the answer.
@@ -98,9 +107,22 @@ export async function createPaymentRequest(
   const hourly = ent.limits.requestsPerHour !== null;
   const { request, also } = await insertPaymentRequestWith(
     trx,
-    { merchantId, wallet, quotedAtomic: req.quotedAtomic, description: req.description, customerLabel: req.customerLabel, expectedPayer: req.expectedPayer, validHours, ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}) },
+    {
+      merchantId,
+      wallet,
+      quotedAtomic: req.quotedAtomic,
+      description: req.description,
+      customerLabel: req.customerLabel,
+      expectedPayer: req.expectedPayer,
+      validHours,
+      ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}),
+    },
     now,
-    (row) => ({ destinations: eventDestinationsPart(merchantId), ...(hourly ? { hour: hourlyCreationsPart(merchantId, opts.perHour, now) } : {}), ...(answer ? { answer: answer.part(row) } : {}) }),
+    (row) => ({
+      destinations: eventDestinationsPart(merchantId),
+      ...(hourly ? { hour: hourlyCreationsPart(merchantId, opts.perHour, now) } : {}),
+      ...(answer ? { answer: answer.part(row) } : {}),
+    }),
   );
   if (answer) {
     answer.settle(Number(also.answer) === 1);
@@ -109,11 +131,16 @@ export async function createPaymentRequest(
   // Over the hour's creations: refused, and the row just inserted is rolled back with the transaction.
   if (hourly) assertHourlyRoom(also.hour, opts.perHour, now);
   const destinations = also.destinations;
-  await appendProofEvent(trx, {
-    merchantId,
-    type: 'payment_request.created',
-    occurredAt: now,
-    data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-  }, merchant, Number(destinations)); // the plan read under this transaction's lock of the merchant row (reserveQuota)
+  await appendProofEvent(
+    trx,
+    {
+      merchantId,
+      type: 'payment_request.created',
+      occurredAt: now,
+      data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
+    },
+    merchant,
+    Number(destinations),
+  ); // the plan read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }

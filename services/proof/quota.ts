@@ -12,7 +12,10 @@ export interface Usage {
 }
 
 export async function countInvoicesSince(trx: Db, merchantId: string, since: Date): Promise<number> {
-  const [row] = await trx('invoices').where({ merchant_id: merchantId }).where('issued_at', '>=', since).count<{ count: string }[]>('* as count');
+  const [row] = await trx('invoices')
+    .where({ merchant_id: merchantId })
+    .where('issued_at', '>=', since)
+    .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
 
@@ -22,7 +25,11 @@ export async function usageOf(db: Db, merchant: Merchant, ent: Entitlement): Pro
 }
 
 /** Requests and invoices created since `since`, in one statement. */
-async function countUsageSince(db: Db, merchantId: string, since: Date): Promise<{ requests: number; invoices: number }> {
+async function countUsageSince(
+  db: Db,
+  merchantId: string,
+  since: Date,
+): Promise<{ requests: number; invoices: number }> {
   const { rows } = await db.raw<{ rows: Array<{ requests: string; invoices: string }> }>(
     `SELECT (SELECT count(*) FROM payment_requests WHERE merchant_id = ? AND created_at >= ?) AS requests,
             (SELECT count(*) FROM invoices WHERE merchant_id = ? AND issued_at >= ?) AS invoices`,
@@ -42,7 +49,12 @@ export interface CreationNeed {
  * window (a trial: since its start); an invoice needs one request and one invoice allowance. Over → 422.
  * Pass the idempotent transaction: the lock serialises parallel creations, so the count cannot be overrun.
  */
-export async function reserveQuota(trx: Db, merchantId: string, need: CreationNeed, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
+export async function reserveQuota(
+  trx: Db,
+  merchantId: string,
+  need: CreationNeed,
+  now: Date,
+): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   return checkQuota(trx, await lockMerchant(trx, merchantId), need, now);
 }
 
@@ -64,15 +76,28 @@ export function hourlyCreationsPart(merchantId: string, perHour: number, now: Da
 export function assertHourlyRoom(nthNewest: unknown, perHour: number, now: Date): void {
   if (nthNewest === null || nthNewest === undefined) return;
   const frees = new Date(nthNewest as string | Date).getTime() + HOUR_MS;
-  throw new DomainError('rate_limited', `The pro plan allows ${perHour} payment-request creations per hour; retry after the time in Retry-After`, {
-    retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)),
-  });
+  throw new DomainError(
+    'rate_limited',
+    `The pro plan allows ${perHour} payment-request creations per hour; retry after the time in Retry-After`,
+    {
+      retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)),
+    },
+  );
 }
 
 /** reserveQuota's check, for a caller that locked the merchant row itself (in `trx`, before this call). */
-export async function checkQuota(trx: Db, merchant: Merchant, need: CreationNeed, now: Date): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
+export async function checkQuota(
+  trx: Db,
+  merchant: Merchant,
+  need: CreationNeed,
+  now: Date,
+): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   const ent = entitlementAt(merchant, now);
-  if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'This account has no active plan or trial; creating payment requests and invoices needs one');
+  if (ent.kind === 'none')
+    throw new DomainError(
+      'quota_exceeded',
+      'This account has no active plan or trial; creating payment requests and invoices needs one',
+    );
   const { requestsPerPeriod, invoicesPerPeriod } = ent.limits;
   // A plan without caps (pro) has nothing to count.
   if (requestsPerPeriod === null && invoicesPerPeriod === null) return { merchant, ent };

@@ -5,7 +5,14 @@ import type { PaidPlan } from '../../domain/proof/plans.js';
 import { MAX_OPEN_PURCHASES_PER_BUYER, type SelfServiceConfig } from '../../domain/self-service.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import { createPurchase, lockPurchaseBuyer, openPurchasesOf, purchaseUnavailable, type Purchase, type PurchaseBuyer } from '../../db/repositories/platform-purchases.repo.js';
+import {
+  createPurchase,
+  lockPurchaseBuyer,
+  openPurchasesOf,
+  purchaseUnavailable,
+  type Purchase,
+  type PurchaseBuyer,
+} from '../../db/repositories/platform-purchases.repo.js';
 import { effectiveStatus } from '../proof/payment-requests.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
@@ -15,7 +22,13 @@ import { paymentPagePath } from '../../domain/proof/payment-page.js';
  */
 
 export type PurchaseStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'review' | 'expired';
-export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ['awaiting_payment', 'paid', 'underpaid', 'review', 'expired'];
+export const PURCHASE_STATUSES: readonly PurchaseStatus[] = [
+  'awaiting_payment',
+  'paid',
+  'underpaid',
+  'review',
+  'expired',
+];
 
 /**
  * What the purchase's payment request and grant say: paid only once granted; an underpayment (its request stays open
@@ -67,13 +80,24 @@ export const purchaseNetworks = (cfg: SelfServiceConfig): Network[] => Object.ke
 export async function startPurchase(
   trx: Db,
   cfg: SelfServiceConfig,
-  input: { buyer: PurchaseBuyer; network: Network; payer: string; priceAtomic: bigint; description: string; plan?: PaidPlan; pack?: { id: string; credits: bigint } },
+  input: {
+    buyer: PurchaseBuyer;
+    network: Network;
+    payer: string;
+    priceAtomic: bigint;
+    description: string;
+    plan?: PaidPlan;
+    pack?: { id: string; credits: bigint };
+  },
   now: Date,
 ): Promise<Purchase> {
   const walletAddress = cfg.platformWallets[input.network];
   if (!walletAddress) throw purchaseUnavailable(input.network, purchaseNetworks(cfg));
   const payerIssue = payerAddressIssue(input.network, input.payer);
-  if (payerIssue) throw new DomainError('validation_failed', `payer: ${payerIssue}`, { issues: [{ path: 'payer', message: payerIssue }] });
+  if (payerIssue)
+    throw new DomainError('validation_failed', `payer: ${payerIssue}`, {
+      issues: [{ path: 'payer', message: payerIssue }],
+    });
   // One buyer holds at most a few open purchases (each holds one of the matching amounts next to its price); the
   // buyer's row lock makes parallel purchases count one after another.
   await lockPurchaseBuyer(trx, input.buyer);

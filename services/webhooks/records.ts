@@ -5,7 +5,15 @@ import type { AttemptRecord, WebhookEndpoint } from '../../db/repositories/webho
 
 /** Destination metadata: never the signing secret. */
 export function destinationJson(e: WebhookEndpoint, usable: boolean) {
-  return { id: e.id, url: e.url, events: e.events, status: e.status, key_version: e.keyVersion, usable, created_at: e.createdAt.toISOString() };
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    status: e.status,
+    key_version: e.keyVersion,
+    usable,
+    created_at: e.createdAt.toISOString(),
+  };
 }
 
 /** A delivery's history entry: ids, type, state and attempt counts; never the body or a response body. */
@@ -30,5 +38,13 @@ export function deliveryJson(d: DeliverySummary) {
 
 /** One attempt of a delivery: its outcome, HTTP status, error class and duration (never a body). */
 export function attemptJson(a: AttemptRecord) {
-  return { attempt: a.attemptNo, outcome: a.outcome, status_code: a.statusCode, error: a.errorClass, duration_ms: a.durationMs, key_version: a.keyVersion, started_at: a.startedAt.toISOString() };
+  return {
+    attempt: a.attemptNo,
+    outcome: a.outcome,
+    status_code: a.statusCode,
+    error: a.errorClass,
+    duration_ms: a.durationMs,
+    key_version: a.keyVersion,
+    started_at: a.startedAt.toISOString(),
+  };
 }

@@ -1,4 +1,13 @@
-import { Client, Connection, isGrpcServiceError, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  isGrpcServiceError,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
@@ -19,8 +28,15 @@ export interface WorkflowGateway {
  * With `lazy`, the connection is made on first use: the API starts (and keeps answering) while Temporal is down;
  * starts decided meanwhile wait in the start outbox for the workers' starters (services/workflows/workflow-starts.ts).
  */
-export async function connectWorkflowGateway(opts: { address: string; namespace: string; taskQueue: string; lazy?: boolean }): Promise<WorkflowGateway> {
-  const connection = opts.lazy ? Connection.lazy({ address: opts.address }) : await Connection.connect({ address: opts.address });
+export async function connectWorkflowGateway(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  lazy?: boolean;
+}): Promise<WorkflowGateway> {
+  const connection = opts.lazy
+    ? Connection.lazy({ address: opts.address })
+    : await Connection.connect({ address: opts.address });
   const client = new Client({ connection, namespace: opts.namespace });
   return { client, taskQueue: opts.taskQueue, close: () => connection.close() };
 }
@@ -45,7 +61,13 @@ export async function startDeliveryWorkflow(gw: WorkflowGateway, input: Delivery
  * Starts a workflow under its business id at most once: while it runs, or after it closed, a repeated start keeps
  * the existing one (nothing is started again).
  */
-async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: string, input: unknown, searchAttributes?: Record<string, string[]>): Promise<string> {
+async function startOnce(
+  gw: WorkflowGateway,
+  workflowType: string,
+  workflowId: string,
+  input: unknown,
+  searchAttributes?: Record<string, string[]>,
+): Promise<string> {
   try {
     await gw.client.workflow.start(workflowType, {
       workflowId,
@@ -65,16 +87,36 @@ async function startOnce(gw: WorkflowGateway, workflowType: string, workflowId: 
  * Starts `job:<id>` for a committed job. A repeated start while it runs or after it completed is harmless:
  * the existing workflow is kept. Input is the id only; the job (and any sealed password) stays in PostgreSQL.
  */
-export async function startJobWorkflow(gw: WorkflowGateway, input: JobWorkflowInput, about?: { companyId: string; operation: string }): Promise<string> {
-  return startOnce(gw, 'processingJobWorkflow', workflowIds.job(input.jobId), input, about ? searchAttributesOf({ ...about, status: 'queued' }) : undefined);
+export async function startJobWorkflow(
+  gw: WorkflowGateway,
+  input: JobWorkflowInput,
+  about?: { companyId: string; operation: string },
+): Promise<string> {
+  return startOnce(
+    gw,
+    'processingJobWorkflow',
+    workflowIds.job(input.jobId),
+    input,
+    about ? searchAttributesOf({ ...about, status: 'queued' }) : undefined,
+  );
 }
 
 /**
  * Starts `batch:<id>` for a committed batch; it starts the children (`job:<id>`) as its child workflows. A repeated
  * start is harmless: the existing workflow, running or closed, is kept. The input is the id only.
  */
-export async function startBatchWorkflow(gw: WorkflowGateway, input: BatchWorkflowInput, about?: { companyId: string; operation: string }): Promise<string> {
-  return startOnce(gw, 'processingBatchWorkflow', workflowIds.batch(input.batchId), input, about ? searchAttributesOf({ ...about, status: 'queued', batchId: input.batchId }) : undefined);
+export async function startBatchWorkflow(
+  gw: WorkflowGateway,
+  input: BatchWorkflowInput,
+  about?: { companyId: string; operation: string },
+): Promise<string> {
+  return startOnce(
+    gw,
+    'processingBatchWorkflow',
+    workflowIds.batch(input.batchId),
+    input,
+    about ? searchAttributesOf({ ...about, status: 'queued', batchId: input.batchId }) : undefined,
+  );
 }
 
 /**
@@ -82,7 +124,10 @@ export async function startBatchWorkflow(gw: WorkflowGateway, input: BatchWorkfl
  * address and the document stay in PostgreSQL and the file store. A repeated start is harmless: the existing
  * workflow, running or closed, is kept (one e-mail per outbox row).
  */
-export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<InvoiceMailWorkflowInput, 'mailId'>): Promise<string> {
+export async function startInvoiceMailWorkflow(
+  gw: WorkflowGateway,
+  input: Pick<InvoiceMailWorkflowInput, 'mailId'>,
+): Promise<string> {
   return startOnce(gw, 'invoiceMailWorkflow', workflowIds.mail(input.mailId), { mailId: input.mailId });
 }
 
@@ -90,8 +135,13 @@ export async function startInvoiceMailWorkflow(gw: WorkflowGateway, input: Pick<
  * Starts `invoice:<id>` for a committed invoice. A repeated start is harmless: the existing workflow, running
  * or closed, is kept. The input is the id only.
  */
-export async function startInvoiceLifecycleWorkflow(gw: WorkflowGateway, input: InvoiceLifecycleInput): Promise<string> {
-  return startOnce(gw, 'invoiceLifecycleWorkflow', workflowIds.invoice(input.invoiceId), { invoiceId: input.invoiceId });
+export async function startInvoiceLifecycleWorkflow(
+  gw: WorkflowGateway,
+  input: InvoiceLifecycleInput,
+): Promise<string> {
+  return startOnce(gw, 'invoiceLifecycleWorkflow', workflowIds.invoice(input.invoiceId), {
+    invoiceId: input.invoiceId,
+  });
 }
 
 /**
@@ -99,17 +149,23 @@ export async function startInvoiceLifecycleWorkflow(gw: WorkflowGateway, input: 
  * update, with update-with-start, so it works whether the workflow runs, was never started (a lost start) or
  * already closed (a new run then reads the invoice and answers `already_voided` or `already_paid`).
  */
-export async function voidInvoiceThroughWorkflow(gw: WorkflowGateway, input: { invoiceId: string } & VoidInvoiceRequest): Promise<VoidOutcome> {
+export async function voidInvoiceThroughWorkflow(
+  gw: WorkflowGateway,
+  input: { invoiceId: string } & VoidInvoiceRequest,
+): Promise<VoidOutcome> {
   const startWorkflowOperation = new WithStartWorkflowOperation('invoiceLifecycleWorkflow', {
     workflowId: workflowIds.invoice(input.invoiceId),
     taskQueue: gw.taskQueue,
     args: [{ invoiceId: input.invoiceId }],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
   });
-  return gw.client.workflow.executeUpdateWithStart<() => Promise<unknown>, VoidOutcome, [VoidInvoiceRequest]>(INVOICE_LIFECYCLE.voidUpdate, {
-    args: [{ reason: input.reason ?? null }],
-    startWorkflowOperation,
-  });
+  return gw.client.workflow.executeUpdateWithStart<() => Promise<unknown>, VoidOutcome, [VoidInvoiceRequest]>(
+    INVOICE_LIFECYCLE.voidUpdate,
+    {
+      args: [{ reason: input.reason ?? null }],
+      startWorkflowOperation,
+    },
+  );
 }
 
 /**
@@ -159,10 +215,18 @@ export function workflowIdOf(start: WorkflowStart): string {
 export async function performStart(gw: WorkflowGateway, start: WorkflowStart): Promise<void> {
   switch (start.kind) {
     case 'job':
-      await startJobWorkflow(gw, { jobId: start.input.jobId }, { companyId: start.input.companyId, operation: start.input.operation });
+      await startJobWorkflow(
+        gw,
+        { jobId: start.input.jobId },
+        { companyId: start.input.companyId, operation: start.input.operation },
+      );
       return;
     case 'batch':
-      await startBatchWorkflow(gw, { batchId: start.input.batchId }, { companyId: start.input.companyId, operation: start.input.operation });
+      await startBatchWorkflow(
+        gw,
+        { batchId: start.input.batchId },
+        { companyId: start.input.companyId, operation: start.input.operation },
+      );
       return;
     case 'invoice-lifecycle':
       await startInvoiceLifecycleWorkflow(gw, start.input);

@@ -10,7 +10,14 @@ import {
   WORKFLOW_STARTS_CHANNEL,
   type QueuedStartRow,
 } from '../../db/repositories/workflow-starts.repo.js';
-import { isTemporalUnavailable, performStart, withinDeadline, workflowIdOf, type WorkflowGateway, type WorkflowStart } from './workflow-client.js';
+import {
+  isTemporalUnavailable,
+  performStart,
+  withinDeadline,
+  workflowIdOf,
+  type WorkflowGateway,
+  type WorkflowStart,
+} from './workflow-client.js';
 
 /**
  * Workflow starts after a commit (docs/operations.md, "Workflow starts after a commit"). A start a transaction decides
@@ -42,12 +49,24 @@ const lastOutage = new WeakMap<WorkflowGateway, number>();
  * with Temporal unreachable the row is released to the starters at once (and the request answers without waiting for
  * Temporal); a start refused for another reason waits and is logged by the hook's runner.
  */
-export async function startAfterCommit(trx: Db, afterCommit: AfterCommit, gw: WorkflowGateway, start: WorkflowStart): Promise<void> {
+export async function startAfterCommit(
+  trx: Db,
+  afterCommit: AfterCommit,
+  gw: WorkflowGateway,
+  start: WorkflowStart,
+): Promise<void> {
   const claim = randomUUID();
-  const row = await queueWorkflowStart(trx, { kind: start.kind, workflowId: workflowIdOf(start), taskQueue: gw.taskQueue, input: { ...start.input } }, { claim, leaseMs: START_LEASE_MS });
+  const row = await queueWorkflowStart(
+    trx,
+    { kind: start.kind, workflowId: workflowIdOf(start), taskQueue: gw.taskQueue, input: { ...start.input } },
+    { claim, leaseMs: START_LEASE_MS },
+  );
   afterCommit.push(async (db) => {
     if (Date.now() - (lastOutage.get(gw) ?? -Infinity) < SKIP_AFTER_OUTAGE_MS) {
-      await releaseWorkflowStart(db, row, { error: 'Temporal unreachable a moment ago; left to the starters', retryAfterMs: 0 });
+      await releaseWorkflowStart(db, row, {
+        error: 'Temporal unreachable a moment ago; left to the starters',
+        retryAfterMs: 0,
+      });
       return;
     }
     const outcome = await tryStart(db, gw, row);
@@ -59,11 +78,16 @@ export async function startAfterCommit(trx: Db, afterCommit: AfterCommit, gw: Wo
 /** One try of a claimed row: started (the row goes), Temporal unreachable, or refused (the error). Never throws. */
 async function tryStart(db: Db, gw: WorkflowGateway, row: QueuedStartRow): Promise<'started' | 'unavailable' | Error> {
   try {
-    await withinDeadline(gw, START_TRY_MS, () => performStart({ ...gw, taskQueue: row.taskQueue }, { kind: row.kind, input: row.input } as WorkflowStart));
+    await withinDeadline(gw, START_TRY_MS, () =>
+      performStart({ ...gw, taskQueue: row.taskQueue }, { kind: row.kind, input: row.input } as WorkflowStart),
+    );
   } catch (err) {
     const unavailable = isTemporalUnavailable(err);
     const retryAfterMs = unavailable ? 0 : Math.min(MAX_RETRY_AFTER_MS, 5_000 * 2 ** Math.min(row.attempts, 10));
-    await releaseWorkflowStart(db, row, { error: err instanceof Error ? err.message : String(err), retryAfterMs }).catch(() => undefined);
+    await releaseWorkflowStart(db, row, {
+      error: err instanceof Error ? err.message : String(err),
+      retryAfterMs,
+    }).catch(() => undefined);
     return unavailable ? 'unavailable' : err instanceof Error ? err : new Error(String(err));
   }
   // Started. A row that cannot be deleted now (the database away) is tried again when its claim lapses: harmless.
@@ -89,7 +113,10 @@ export interface WorkflowStarter {
  * is unreachable it tries one row per poll (the oldest), so an outage costs one failed call a second, and drains the
  * rest as soon as one succeeds. It warns once per outage and says when Temporal answers again.
  */
-export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; logger: Logger }, opts: StarterOptions = {}): WorkflowStarter {
+export function createWorkflowStarter(
+  deps: { db: Db; gateway: WorkflowGateway; logger: Logger },
+  opts: StarterOptions = {},
+): WorkflowStarter {
   const concurrency = opts.concurrency ?? 16;
   const pollMs = opts.pollMs ?? 1000;
   const claim = randomUUID();
@@ -100,22 +127,44 @@ export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; 
   async function round(): Promise<boolean> {
     let rows: QueuedStartRow[];
     try {
-      rows = await claimWorkflowStarts(deps.db, { claim, limit: temporalDown ? 1 : concurrency, leaseMs: START_LEASE_MS });
+      rows = await claimWorkflowStarts(deps.db, {
+        claim,
+        limit: temporalDown ? 1 : concurrency,
+        leaseMs: START_LEASE_MS,
+      });
       if (queueDown) deps.logger.info('workflow starter: reading the outbox again');
       queueDown = false;
     } catch (err) {
-      if (!queueDown) deps.logger.warn({ err }, 'workflow starter: could not read the outbox; trying again every second');
+      if (!queueDown)
+        deps.logger.warn({ err }, 'workflow starter: could not read the outbox; trying again every second');
       queueDown = true;
       return false;
     }
     const outcomes = await Promise.all(rows.map((row) => tryStart(deps.db, deps.gateway, row)));
     for (const [i, outcome] of outcomes.entries()) {
       const row = rows[i]!;
-      if (outcome === 'started' && row.attempts > 0) deps.logger.info({ workflowId: row.workflowId, kind: row.kind, attempts: row.attempts + 1, waitedMs: Date.now() - row.createdAt.getTime() }, 'workflow started from the outbox');
-      if (outcome instanceof Error) deps.logger.error({ err: outcome, workflowId: row.workflowId, kind: row.kind, attempts: row.attempts + 1 }, 'workflow start refused; tried again later');
+      if (outcome === 'started' && row.attempts > 0)
+        deps.logger.info(
+          {
+            workflowId: row.workflowId,
+            kind: row.kind,
+            attempts: row.attempts + 1,
+            waitedMs: Date.now() - row.createdAt.getTime(),
+          },
+          'workflow started from the outbox',
+        );
+      if (outcome instanceof Error)
+        deps.logger.error(
+          { err: outcome, workflowId: row.workflowId, kind: row.kind, attempts: row.attempts + 1 },
+          'workflow start refused; tried again later',
+        );
     }
     if (outcomes.includes('unavailable')) {
-      if (!temporalDown) deps.logger.warn({ workflowId: rows[outcomes.indexOf('unavailable')]!.workflowId }, 'workflow starter: Temporal is unreachable; starts wait in the outbox and are made as soon as it answers');
+      if (!temporalDown)
+        deps.logger.warn(
+          { workflowId: rows[outcomes.indexOf('unavailable')]!.workflowId },
+          'workflow starter: Temporal is unreachable; starts wait in the outbox and are made as soon as it answers',
+        );
       temporalDown = true;
       return false;
     }
@@ -128,6 +177,12 @@ export function createWorkflowStarter(deps: { db: Db; gateway: WorkflowGateway; 
     return rows.length > 0 && rows.length === concurrency;
   }
 
-  const queue = createQueueLoop(deps.db, { channel: WORKFLOW_STARTS_CHANNEL, what: 'workflow starter', logger: deps.logger, pollMs, round });
+  const queue = createQueueLoop(deps.db, {
+    channel: WORKFLOW_STARTS_CHANNEL,
+    what: 'workflow starter',
+    logger: deps.logger,
+    pollMs,
+    round,
+  });
   return { start: () => queue.start(), stop: () => queue.stop() };
 }

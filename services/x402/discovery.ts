@@ -22,7 +22,13 @@ export function networksDocument(s: X402Settings) {
       usdc_contract: EVM[n].usdc,
       required_confirmations: s.requiredConfirmations[n],
     })),
-    { network: 'solana', chain_id: SOLANA.chainId, caip2: SOLANA.caip2, usdc_mint: SOLANA.usdcMint, required_confirmations: 'finalized' },
+    {
+      network: 'solana',
+      chain_id: SOLANA.chainId,
+      caip2: SOLANA.caip2,
+      usdc_mint: SOLANA.usdcMint,
+      required_confirmations: 'finalized',
+    },
   ];
 }
 
@@ -72,16 +78,25 @@ export async function manifestEntry(
 }
 
 /** The manifest entries of the paid routes (see manifestEntry). */
-export async function paidRouteResources(origin: string, acceptsFor?: AcceptsFor, timeoutMs = ACCEPTS_TIMEOUT_MS): Promise<ManifestResource[]> {
-  return Promise.all(Object.values(PAID_ROUTES).map((r) => {
-    const url = `${origin}/x402${r.path}`;
-    return manifestEntry(
-      { url, method: r.method, description: r.description },
-      { mimeType: r.mimeType, extras: { operation: r.operation, inputSchema: r.inputSchema, outputSchema: r.outputSchema } },
-      acceptsFor && (() => acceptsFor(r, url)),
-      timeoutMs,
-    );
-  }));
+export async function paidRouteResources(
+  origin: string,
+  acceptsFor?: AcceptsFor,
+  timeoutMs = ACCEPTS_TIMEOUT_MS,
+): Promise<ManifestResource[]> {
+  return Promise.all(
+    Object.values(PAID_ROUTES).map((r) => {
+      const url = `${origin}/x402${r.path}`;
+      return manifestEntry(
+        { url, method: r.method, description: r.description },
+        {
+          mimeType: r.mimeType,
+          extras: { operation: r.operation, inputSchema: r.inputSchema, outputSchema: r.outputSchema },
+        },
+        acceptsFor && (() => acceptsFor(r, url)),
+        timeoutMs,
+      );
+    }),
+  );
 }
 
 /** The fee of each paid operation (an extra of the manifest, beside the entries). */
@@ -103,7 +118,12 @@ export function feesDocument(origin: string) {
  * `resources`, `docs`, `updated`; then extras that consumers ignore (interface version, payment terms without
  * payee, the inspected networks, the fees).
  */
-export function discoveryManifest(opts: { settings: X402Settings; origin: string; updated: Date; resources: readonly ManifestResource[] }) {
+export function discoveryManifest(opts: {
+  settings: X402Settings;
+  origin: string;
+  updated: Date;
+  resources: readonly ManifestResource[];
+}) {
   const { settings: s, origin } = opts;
   return {
     x402Version: 2,
@@ -137,7 +157,9 @@ export function discoveryManifest(opts: { settings: X402Settings; origin: string
 export function crawlerDocument(origin: string): { version: 1; resources: string[]; instructions: string } {
   return {
     version: 1,
-    resources: Object.values(PAID_ROUTES).map((r) => `${origin}/x402${r.path}?${new URLSearchParams(r.inputExample).toString()}`),
+    resources: Object.values(PAID_ROUTES).map(
+      (r) => `${origin}/x402${r.path}?${new URLSearchParams(r.inputExample).toString()}`,
+    ),
     instructions:
       'Read-only inspection of native USDC transfers on seven networks (verify, match, evidence PDF), paid per call with ' +
       'x402 v2: exact scheme, native USDC on Base (eip155:8453). Each resource is a GET; the query shown is an example ' +
@@ -162,7 +184,12 @@ export interface BuildManifestOptions {
 /** The whole manifest: the paid routes' entries, then `extraResources`. */
 export async function buildDiscoveryManifest(o: BuildManifestOptions) {
   const paid = await paidRouteResources(o.origin, o.acceptsFor, o.acceptsTimeoutMs);
-  return discoveryManifest({ settings: o.settings, origin: o.origin, updated: o.updated, resources: [...paid, ...(o.extraResources ?? [])] });
+  return discoveryManifest({
+    settings: o.settings,
+    origin: o.origin,
+    updated: o.updated,
+    resources: [...paid, ...(o.extraResources ?? [])],
+  });
 }
 
 /** GET /x402/launch-status: what is live on this server; `mcpTools` are the paid tools of {base_url}/mcp. */
@@ -177,7 +204,13 @@ export function launchStatus(s: X402Settings, mcpTools: ReadonlyArray<{ name: st
     networks: networksDocument(s).map((n) => n.network),
     document_processing: 'disabled',
     mcp: mcpTools.length
-      ? { status: 'available', path: '/mcp', transport: 'streamable-http', x402_transport: 'mcp (tool-result binding)', tools: mcpTools.map((t) => ({ name: t.name, price_atomic: t.priceAtomic })) }
+      ? {
+          status: 'available',
+          path: '/mcp',
+          transport: 'streamable-http',
+          x402_transport: 'mcp (tool-result binding)',
+          tools: mcpTools.map((t) => ({ name: t.name, price_atomic: t.priceAtomic })),
+        }
       : { status: 'not_available' },
   };
 }

@@ -11,7 +11,10 @@ export interface EvidenceResult {
   stored: boolean;
 }
 
-const CHAIN_ERRORS: Record<ChainError['kind'], { code: ConstructorParameters<typeof DomainError>[0]; message: string }> = {
+const CHAIN_ERRORS: Record<
+  ChainError['kind'],
+  { code: ConstructorParameters<typeof DomainError>[0]; message: string }
+> = {
   not_found: { code: 'transaction_not_found', message: 'Transaction not found on the selected network' },
   failed: { code: 'transaction_failed', message: 'The transaction failed (reverted) on chain; it moved no USDC' },
   unavailable: { code: 'chain_unavailable', message: 'The network RPC is unavailable or timed out; retry later' },

@@ -5,15 +5,34 @@ import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
 import { SETTLEMENT_NOT_BROADCAST } from '../../adapters/x402/facilitator.js';
-import { createX402PaymentServer, eip3009AuthorizationOf, type Eip3009Authorization, type RequestView } from '../../adapters/x402/payment-server.js';
 import {
-  authorizationId, claimAuthorization, findPayment, loadKeptAnswer, markAnswerDelivered, markAnswerWithheld, transitionPayment,
-  type AuthorizationRef, type KeptAnswer, type X402PaymentRecord,
+  createX402PaymentServer,
+  eip3009AuthorizationOf,
+  type Eip3009Authorization,
+  type RequestView,
+} from '../../adapters/x402/payment-server.js';
+import {
+  authorizationId,
+  claimAuthorization,
+  findPayment,
+  loadKeptAnswer,
+  markAnswerDelivered,
+  markAnswerWithheld,
+  transitionPayment,
+  type AuthorizationRef,
+  type KeptAnswer,
+  type X402PaymentRecord,
 } from '../../db/repositories/x402-payments.repo.js';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import type { PaidRouteSpec } from './paid-route.js';
-import { errorSummary, inspectAuthorization, refuseSettlement, settleOnce, type SettlementDeps } from './payment-settlement.js';
+import {
+  errorSummary,
+  inspectAuthorization,
+  refuseSettlement,
+  settleOnce,
+  type SettlementDeps,
+} from './payment-settlement.js';
 
 export type { KeptAnswer } from '../../db/repositories/x402-payments.repo.js';
 
@@ -54,7 +73,13 @@ export type PaymentRefusalCode = 'payment_required' | 'payment_invalid' | 'payme
  *                Retry-After; the answer is kept and re-presenting the same authorization fetches it.
  */
 export type PaidCallOutcome =
-  | { kind: 'refused'; code: PaymentRefusalCode; message: string; paymentRequired: PaymentRequired; settlement?: SettleResponse }
+  | {
+      kind: 'refused';
+      code: PaymentRefusalCode;
+      message: string;
+      paymentRequired: PaymentRequired;
+      settlement?: SettleResponse;
+    }
   | { kind: 'not_run' }
   | { kind: 'delivered'; answer: KeptAnswer; settlement: SettleResponse; replayed: boolean }
   | { kind: 'pending'; message: string; retryAfterSeconds: number };
@@ -90,7 +115,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** sha256 of a paid request: the operation and its validated arguments (big integers as digits), in canonical JSON. */
 export const requestFingerprint = (operation: string, args: unknown) =>
-  sha256(`${operation}\n${canonicalJson(JSON.parse(JSON.stringify(args ?? null, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))))}`);
+  sha256(
+    `${operation}\n${canonicalJson(JSON.parse(JSON.stringify(args ?? null, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))))}`,
+  );
 
 /**
  * The x402 v2 payment flow of one paid call, transport-neutral (api/x402/payment.middleware.ts renders it for
@@ -114,10 +141,18 @@ export const requestFingerprint = (operation: string, args: unknown) =>
  */
 export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
   const { db, logger } = deps;
-  const server = createX402PaymentServer({ facilitator: deps.facilitator, payTo: deps.payTo, maxTimeoutSeconds: deps.paymentTimeoutSeconds });
+  const server = createX402PaymentServer({
+    facilitator: deps.facilitator,
+    payTo: deps.payTo,
+    maxTimeoutSeconds: deps.paymentTimeoutSeconds,
+  });
   const settlement: SettlementDeps = {
-    db, logger, server, authorizationState: deps.authorizationState,
-    reconcileWindowMs: deps.settlementReconcileMs ?? 12_000, reconcilePollMs: deps.reconcilePollMs ?? 1_000,
+    db,
+    logger,
+    server,
+    authorizationState: deps.authorizationState,
+    reconcileWindowMs: deps.settlementReconcileMs ?? 12_000,
+    reconcilePollMs: deps.reconcilePollMs ?? 1_000,
   };
   const waitMs = deps.settlementWaitMs ?? 15_000;
   const running = new Set<Promise<unknown>>();
@@ -126,7 +161,11 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
   // names it; nothing else of the request goes into it): built once per combination, not per request. Bounded per
   // route (without PUBLIC_BASE_URL the URL follows the Host header), oldest evicted; failures are not kept.
   const challenges = new WeakMap<PaidRouteSpec, Map<string, Promise<PaymentRequired>>>();
-  const cachedChallenge = (route: PaidRouteSpec, resourceUrl: string, request?: RequestView): Promise<PaymentRequired> => {
+  const cachedChallenge = (
+    route: PaidRouteSpec,
+    resourceUrl: string,
+    request?: RequestView,
+  ): Promise<PaymentRequired> => {
     let byKey = challenges.get(route);
     if (!byKey) challenges.set(route, (byKey = new Map()));
     const key = `${request ? (request.method === 'HEAD' ? 'GET' : request.method) : '-'} ${resourceUrl}`;
@@ -141,18 +180,34 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
     return built;
   };
 
-  const challenge = async (route: PaidRouteSpec, resourceUrl: string, request?: RequestView): Promise<PaymentRequired> => {
+  const challenge = async (
+    route: PaidRouteSpec,
+    resourceUrl: string,
+    request?: RequestView,
+  ): Promise<PaymentRequired> => {
     try {
       // Callers get their own copy (the paid path hands it to @x402/core); the unpaid 402 reads the shared one.
       return structuredClone(await cachedChallenge(route, resourceUrl, request));
     } catch (err) {
       logger.warn({ error: errorSummary(err) }, 'x402 challenge unavailable (facilitator not ready)');
-      throw new DomainError('service_unavailable', 'The payment facilitator is unavailable; try again later', { retryAfterSeconds: 5 });
+      throw new DomainError('service_unavailable', 'The payment facilitator is unavailable; try again later', {
+        retryAfterSeconds: 5,
+      });
     }
   };
 
-  const refused = (paymentRequired: PaymentRequired, code: PaymentRefusalCode, message: string, reason?: string, settlement?: SettleResponse): PaidCallOutcome => ({
-    kind: 'refused', code, message, paymentRequired: reason ? { ...paymentRequired, error: reason } : paymentRequired, ...(settlement ? { settlement } : {}),
+  const refused = (
+    paymentRequired: PaymentRequired,
+    code: PaymentRefusalCode,
+    message: string,
+    reason?: string,
+    settlement?: SettleResponse,
+  ): PaidCallOutcome => ({
+    kind: 'refused',
+    code,
+    message,
+    paymentRequired: reason ? { ...paymentRequired, error: reason } : paymentRequired,
+    ...(settlement ? { settlement } : {}),
   });
   const replayed = (pr: PaymentRequired, message = 'This payment authorization was already used; sign a new one') =>
     refused(pr, 'payment_replayed', message, 'payment_replayed');
@@ -163,22 +218,57 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
       'The payment settlement is not decided yet; the result is kept. Present the same payment authorization again ' +
       'to receive it once the fee is settled (you are charged at most once). Do not sign a new authorization meanwhile',
   });
-  const settlementRefused = (pr: PaymentRequired, a: Eip3009Authorization, network: string, reason: string): PaidCallOutcome =>
-    refused(pr, 'payment_invalid', 'Settlement of the payment failed; you were not charged. Sign a new authorization to retry', reason, {
-      success: false, errorReason: reason.split(':')[0]!, transaction: '', network: network as SettleResponse['network'], payer: a.from,
-    });
-  const delivered = async (row: Pick<X402PaymentRecord, 'id' | 'network' | 'transaction'>, a: Eip3009Authorization, answer: KeptAnswer, replay: boolean): Promise<PaidCallOutcome> => {
+  const settlementRefused = (
+    pr: PaymentRequired,
+    a: Eip3009Authorization,
+    network: string,
+    reason: string,
+  ): PaidCallOutcome =>
+    refused(
+      pr,
+      'payment_invalid',
+      'Settlement of the payment failed; you were not charged. Sign a new authorization to retry',
+      reason,
+      {
+        success: false,
+        errorReason: reason.split(':')[0]!,
+        transaction: '',
+        network: network as SettleResponse['network'],
+        payer: a.from,
+      },
+    );
+  const delivered = async (
+    row: Pick<X402PaymentRecord, 'id' | 'network' | 'transaction'>,
+    a: Eip3009Authorization,
+    answer: KeptAnswer,
+    replay: boolean,
+  ): Promise<PaidCallOutcome> => {
     await markAnswerDelivered(db, row.id);
-    const settlementResponse: SettleResponse = { success: true, transaction: row.transaction ?? '', network: row.network as SettleResponse['network'], payer: a.from };
+    const settlementResponse: SettleResponse = {
+      success: true,
+      transaction: row.transaction ?? '',
+      network: row.network as SettleResponse['network'],
+      payer: a.from,
+    };
     return { kind: 'delivered', answer, settlement: settlementResponse, replayed: replay };
   };
 
   /** A payment payload that was recorded before: deliver what it paid for, wait, or refuse. */
-  const represented = async (pr: PaymentRequired, ref: AuthorizationRef, a: Eip3009Authorization, payloadSha256: string, fingerprint: string, requestId: string): Promise<PaidCallOutcome> => {
+  const represented = async (
+    pr: PaymentRequired,
+    ref: AuthorizationRef,
+    a: Eip3009Authorization,
+    payloadSha256: string,
+    fingerprint: string,
+    requestId: string,
+  ): Promise<PaidCallOutcome> => {
     const row = await findPayment(db, ref);
     if (!row || row.payloadSha256 !== payloadSha256 || row.requestFingerprint !== fingerprint) return replayed(pr);
     if (row.status === 'not_settled') {
-      return replayed(pr, 'The call paid with this authorization did not succeed and was not charged, but the authorization is used here; sign a new one');
+      return replayed(
+        pr,
+        'The call paid with this authorization did not succeed and was not charged, but the authorization is used here; sign a new one',
+      );
     }
     if (row.status === 'failed') return settlementRefused(pr, a, row.network, row.reason ?? 'settlement_failed');
     if (!row.answerKept || row.deliveredAt) return replayed(pr);
@@ -191,9 +281,16 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
     }
     if (row.status !== 'settling' && row.status !== 'uncertain') return replayed(pr);
     // Undecided: one look at the chain decides it when the authorization was executed (or can no longer be).
-    const decision = await inspectAuthorization(settlement, { paymentId: row.id, requestId, requirements: { asset: row.asset, network: row.network }, authorization: a }, row.transaction ?? undefined);
+    const decision = await inspectAuthorization(
+      settlement,
+      { paymentId: row.id, requestId, requirements: { asset: row.asset, network: row.network }, authorization: a },
+      row.transaction ?? undefined,
+    );
     if (decision.kind === 'paid') {
-      await transitionPayment(db, row.id, ['settling', 'uncertain'], 'settled', { transaction: decision.transaction, reason: 'reconciled_on_representation' });
+      await transitionPayment(db, row.id, ['settling', 'uncertain'], 'settled', {
+        transaction: decision.transaction,
+        reason: 'reconciled_on_representation',
+      });
       const answer = await loadKeptAnswer(db, row.id);
       return answer ? delivered({ ...row, transaction: decision.transaction }, a, answer, true) : replayed(pr);
     }
@@ -218,19 +315,41 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
         try {
           shared = await cachedChallenge(route, call.resourceUrl, call.request);
         } catch {
-          return refused(await challenge(route, call.resourceUrl, call.request), 'payment_required', PAYMENT_REQUIRED_MESSAGE);
+          return refused(
+            await challenge(route, call.resourceUrl, call.request),
+            'payment_required',
+            PAYMENT_REQUIRED_MESSAGE,
+          );
         }
         return refused(shared, 'payment_required', PAYMENT_REQUIRED_MESSAGE);
       }
       const pr = await challenge(route, call.resourceUrl, call.request);
-      if (call.payment.kind === 'undecodable') return refused(pr, 'payment_invalid', 'The payment is not an x402 payment payload', call.payment.reason);
+      if (call.payment.kind === 'undecodable')
+        return refused(pr, 'payment_invalid', 'The payment is not an x402 payment payload', call.payment.reason);
       const { payload } = call.payment;
       const match = server.match(pr, payload);
-      if (!match.ok) return refused(pr, 'payment_invalid', 'The payment does not match this resource\'s payment requirements', match.reason);
+      if (!match.ok)
+        return refused(
+          pr,
+          'payment_invalid',
+          "The payment does not match this resource's payment requirements",
+          match.reason,
+        );
       const authorization = eip3009AuthorizationOf(payload);
-      if (!authorization) return refused(pr, 'payment_invalid', 'Only EIP-3009 transferWithAuthorization payments are accepted', 'unsupported_payload_type');
+      if (!authorization)
+        return refused(
+          pr,
+          'payment_invalid',
+          'Only EIP-3009 transferWithAuthorization payments are accepted',
+          'unsupported_payload_type',
+        );
       const { requirements } = match;
-      const ref = { network: requirements.network, asset: requirements.asset, payer: authorization.from, nonce: authorization.nonce };
+      const ref = {
+        network: requirements.network,
+        asset: requirements.asset,
+        payer: authorization.from,
+        nonce: authorization.nonce,
+      };
       const payloadSha256 = sha256(canonicalJson(payload.payload));
       const fingerprint = requestFingerprint(route.operation, call.args);
       const again = () => represented(pr, ref, authorization, payloadSha256, fingerprint, call.requestId);
@@ -242,24 +361,40 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
         verify = await server.verify(payload, requirements, pr, call.request);
       } catch (err) {
         logger.warn({ requestId: call.requestId, error: errorSummary(err) }, 'x402 verify call failed');
-        throw new DomainError('service_unavailable', 'The payment facilitator is unavailable; try again later', { retryAfterSeconds: 5 });
+        throw new DomainError('service_unavailable', 'The payment facilitator is unavailable; try again later', {
+          retryAfterSeconds: 5,
+        });
       }
       const verifyMs = Math.round(performance.now() - verifyStarted);
       if (!verify.isValid) {
         // The loser of a race may find the nonce already spent on chain: that is a re-presentation, not a bad payment.
         if (await findPayment(db, ref)) return again();
-        return refused(pr, 'payment_invalid', 'The payment was rejected by the facilitator', verify.invalidReason ?? 'invalid_payment');
+        return refused(
+          pr,
+          'payment_invalid',
+          'The payment was rejected by the facilitator',
+          verify.invalidReason ?? 'invalid_payment',
+        );
       }
       const claimed = await claimAuthorization(db, {
-        ...ref, payTo: requirements.payTo, amountAtomic: requirements.amount, requestFingerprint: fingerprint, payloadSha256,
-        validBefore: new Date(Math.min(Number(authorization.validBefore), MAX_TIMESTAMP_SECONDS) * 1000), operation: route.operation, resource: call.resourceUrl,
+        ...ref,
+        payTo: requirements.payTo,
+        amountAtomic: requirements.amount,
+        requestFingerprint: fingerprint,
+        payloadSha256,
+        validBefore: new Date(Math.min(Number(authorization.validBefore), MAX_TIMESTAMP_SECONDS) * 1000),
+        operation: route.operation,
+        resource: call.resourceUrl,
       });
       if (!claimed) return again();
       const paymentId = authorizationId(ref);
 
       const notSettled = (facts: { reason: string; handlerStatus?: number }) =>
         transitionPayment(db, paymentId, ['verified'], 'not_settled', facts).catch((err: unknown) => {
-          logger.error({ requestId: call.requestId, paymentId, error: errorSummary(err) }, 'x402 could not record an unsettled payment');
+          logger.error(
+            { requestId: call.requestId, paymentId, error: errorSummary(err) },
+            'x402 could not record an unsettled payment',
+          );
         });
       let result: HandlerResult;
       try {
@@ -273,34 +408,70 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
         return { kind: 'not_run' };
       }
 
-      const facts = { requestId: call.requestId, paymentId, operation: route.operation, payer: authorization.from, verifyMs };
-      const settling = settleOnce(settlement, { paymentId, requestId: call.requestId, payload, requirements, paymentRequired: pr, authorization, request: call.request, answer: result.answer })
-        .catch((err: unknown): null => {
-          logger.error({ ...facts, error: errorSummary(err) }, 'x402 settlement crashed; the payment is left to reconciliation');
-          return null;
-        });
+      const facts = {
+        requestId: call.requestId,
+        paymentId,
+        operation: route.operation,
+        payer: authorization.from,
+        verifyMs,
+      };
+      const settling = settleOnce(settlement, {
+        paymentId,
+        requestId: call.requestId,
+        payload,
+        requirements,
+        paymentRequired: pr,
+        authorization,
+        request: call.request,
+        answer: result.answer,
+      }).catch((err: unknown): null => {
+        logger.error(
+          { ...facts, error: errorSummary(err) },
+          'x402 settlement crashed; the payment is left to reconciliation',
+        );
+        return null;
+      });
       running.add(settling);
       void settling.finally(() => running.delete(settling));
       let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([settling, new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), waitMs)))]);
+      const outcome = await Promise.race([
+        settling,
+        new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), waitMs))),
+      ]);
       clearTimeout(timer);
       if (outcome === 'waiting' || outcome === null || outcome.kind === 'uncertain') {
         await markAnswerWithheld(db, paymentId);
         logger.warn(facts, 'x402 settlement not decided within the wait; the answer is kept for a re-presentation');
-        void settling.then((late) => late && logger.info({ ...facts, outcome: late.kind, settleMs: late.settleMs }, 'x402 settlement decided after the answer'));
+        void settling.then(
+          (late) =>
+            late &&
+            logger.info(
+              { ...facts, outcome: late.kind, settleMs: late.settleMs },
+              'x402 settlement decided after the answer',
+            ),
+        );
         return pending();
       }
       if (outcome.kind === 'settled') {
-        logger.info({ ...facts, settleMs: outcome.settleMs, transaction: outcome.response.transaction, via: outcome.via }, 'x402 payment settled');
+        logger.info(
+          { ...facts, settleMs: outcome.settleMs, transaction: outcome.response.transaction, via: outcome.via },
+          'x402 payment settled',
+        );
         await markAnswerDelivered(db, paymentId);
         return { kind: 'delivered', answer: result.answer, settlement: outcome.response, replayed: false };
       }
       if (outcome.kind === 'refused') {
         if (outcome.reason === SETTLEMENT_NOT_BROADCAST) {
           // Not the payer's doing: the facilitator could not broadcast (its key's gas, its RPC). Every payer is refused until fixed.
-          logger.error({ ...facts, settleMs: outcome.settleMs, reason: outcome.reason }, 'x402 settlement transaction not broadcast; the payer was refused, uncharged');
+          logger.error(
+            { ...facts, settleMs: outcome.settleMs, reason: outcome.reason },
+            'x402 settlement transaction not broadcast; the payer was refused, uncharged',
+          );
         } else {
-          logger.warn({ ...facts, settleMs: outcome.settleMs, reason: outcome.reason }, 'x402 payment refused at settlement');
+          logger.warn(
+            { ...facts, settleMs: outcome.settleMs, reason: outcome.reason },
+            'x402 payment refused at settlement',
+          );
         }
         return settlementRefused(pr, authorization, requirements.network, outcome.reason);
       }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { parseMatchQuery, parseTxQuery, type MatchQuery, type Parsed, type TxQuery } from '../../domain/validation/x402-query.js';
+import {
+  parseMatchQuery,
+  parseTxQuery,
+  type MatchQuery,
+  type Parsed,
+  type TxQuery,
+} from '../../domain/validation/x402-query.js';
 import { renderEvidencePdf } from '../../adapters/media/pdf/evidence-pdf.js';
 import type { EvidenceService } from './evidence.js';
 import { evidencePdfInput, matchJson, verifyJson } from './responses.js';
@@ -7,8 +13,14 @@ import { PAID_ROUTES, type PaidRoute } from './route-table.js';
 import type { PaidRouteSpec } from './paid-route.js';
 import { DomainError } from '../../domain/errors.js';
 import {
-  DOMAIN_AUDIT_INPUT_EXAMPLE, DOMAIN_AUDIT_INPUT_SCHEMA, DOMAIN_AUDIT_OUTPUT_EXAMPLE, DOMAIN_AUDIT_OUTPUT_SCHEMA, DOMAIN_AUDIT_TOOL_DESCRIPTION,
-  DomainAuditError, parseAuditDomain, type DomainAuditor,
+  DOMAIN_AUDIT_INPUT_EXAMPLE,
+  DOMAIN_AUDIT_INPUT_SCHEMA,
+  DOMAIN_AUDIT_OUTPUT_EXAMPLE,
+  DOMAIN_AUDIT_OUTPUT_SCHEMA,
+  DOMAIN_AUDIT_TOOL_DESCRIPTION,
+  DomainAuditError,
+  parseAuditDomain,
+  type DomainAuditor,
 } from '../../adapters/domain-audit/index.js';
 
 /** Raw arguments as both transports deliver them: an HTTP query, or an MCP tool's string arguments. */
@@ -17,14 +29,22 @@ export type RawArgs = Readonly<Record<string, string | string[] | undefined>>;
 /** What a paid operation produced: a JSON document, or a PDF file. */
 export type OperationResult =
   | { kind: 'json'; value: Record<string, unknown> }
-  | { kind: 'pdf'; pdf: Uint8Array; filename: string; /** SHA-256 of the attached evidence.json */ evidenceSha256: string; /** SHA-256 of the PDF bytes */ sha256: string };
+  | {
+      kind: 'pdf';
+      pdf: Uint8Array;
+      filename: string;
+      /** SHA-256 of the attached evidence.json */ evidenceSha256: string;
+      /** SHA-256 of the PDF bytes */ sha256: string;
+    };
 
 /**
  * One paid operation of the x402 service, whatever transport calls it: the HTTP route (/x402/v1/usdc/...) and
  * the MCP tool are two views of the same entry: the same argument rules, the same fee, the same answer.
  */
 /** What a paid operation costs and how it is described: its HTTP route's entry, or (MCP only) its own. */
-export type PaidOperationSpec = Omit<PaidRoute, 'operation' | 'path' | 'method'> & { operation: PaidRouteSpec['operation'] };
+export type PaidOperationSpec = Omit<PaidRoute, 'operation' | 'path' | 'method'> & {
+  operation: PaidRouteSpec['operation'];
+};
 
 export interface PaidOperation<Q = unknown> {
   /** Fee, description, bazaar schemas and examples (route-table.ts for the HTTP routes). */
@@ -89,8 +109,16 @@ export function createPaidOperations(deps: { evidence: EvidenceService; auditor:
     },
     parse: parseTxQuery,
     async execute(q) {
-      const { pdf, sha256: evidenceSha256 } = await renderEvidencePdf(evidencePdfInput(await deps.evidence.getEvidence(q.network, q.txHash)));
-      return { kind: 'pdf', pdf, evidenceSha256, sha256: sha256(pdf), filename: `usdc-evidence-${q.network}-${q.txHash.slice(0, 18)}.pdf` };
+      const { pdf, sha256: evidenceSha256 } = await renderEvidencePdf(
+        evidencePdfInput(await deps.evidence.getEvidence(q.network, q.txHash)),
+      );
+      return {
+        kind: 'pdf',
+        pdf,
+        evidenceSha256,
+        sha256: sha256(pdf),
+        filename: `usdc-evidence-${q.network}-${q.txHash.slice(0, 18)}.pdf`,
+      };
     },
   };
   const domainAudit: PaidOperation<string> = {
@@ -111,7 +139,9 @@ export function createPaidOperations(deps: { evidence: EvidenceService; auditor:
     },
     parse(args) {
       const parsed = parseAuditDomain(args['domain']);
-      return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, issues: parsed.issues.map((i) => ({ param: 'domain', message: i.message })) };
+      return parsed.ok
+        ? { ok: true, value: parsed.value }
+        : { ok: false, issues: parsed.issues.map((i) => ({ param: 'domain', message: i.message })) };
     },
     async execute(domain) {
       try {

@@ -3,7 +3,11 @@ import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AuthorizationOnChain, AuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
 import type { Eip3009Authorization, RequestView, X402PaymentServer } from '../../adapters/x402/payment-server.js';
-import { transitionPayment, type KeptAnswer, type X402PaymentStatus } from '../../db/repositories/x402-payments.repo.js';
+import {
+  transitionPayment,
+  type KeptAnswer,
+  type X402PaymentStatus,
+} from '../../db/repositories/x402-payments.repo.js';
 
 /**
  * What settling one authorization came to, and what the caller receives:
@@ -45,7 +49,8 @@ export interface SettlementRequest {
 }
 
 /** What one read of the chain says about an authorization whose settlement is open. */
-export type ChainDecision = { kind: 'paid'; transaction: string } | { kind: 'refused'; reason: string } | { kind: 'open'; state: string };
+export type ChainDecision =
+  { kind: 'paid'; transaction: string } | { kind: 'refused'; reason: string } | { kind: 'open'; state: string };
 
 /** The authorization's state on Base, or undefined when it cannot be read (no reader, RPC failure). */
 async function readChain(
@@ -56,7 +61,13 @@ async function readChain(
   if (!deps.authorizationState) return undefined;
   try {
     return await deps.authorizationState.inspect(
-      { asset: s.requirements.asset as `0x${string}`, from: s.authorization.from, to: s.authorization.to, value: BigInt(s.authorization.value), nonce: s.authorization.nonce },
+      {
+        asset: s.requirements.asset as `0x${string}`,
+        from: s.authorization.from,
+        to: s.authorization.to,
+        value: BigInt(s.authorization.value),
+        nonce: s.authorization.nonce,
+      },
       hintTx,
     );
   } catch (err) {
@@ -76,10 +87,19 @@ const expiredUnused = (chain: AuthorizationOnChain | undefined, a: Eip3009Author
  */
 export async function inspectAuthorization(
   deps: Pick<SettlementDeps, 'authorizationState' | 'logger'>,
-  s: { paymentId: string; requestId: string; requirements: { asset: string; network: string }; authorization: Eip3009Authorization },
+  s: {
+    paymentId: string;
+    requestId: string;
+    requirements: { asset: string; network: string };
+    authorization: Eip3009Authorization;
+  },
   hintTx?: string,
 ): Promise<ChainDecision> {
-  const chain = await readChain({ ...deps, logger: deps.logger.child({ requestId: s.requestId, paymentId: s.paymentId }) }, s, hintTx);
+  const chain = await readChain(
+    { ...deps, logger: deps.logger.child({ requestId: s.requestId, paymentId: s.paymentId }) },
+    s,
+    hintTx,
+  );
   if (chain?.state === 'paid') return { kind: 'paid', transaction: chain.transaction };
   if (chain?.state === 'used_otherwise') return { kind: 'refused', reason: 'authorization_used_or_canceled_elsewhere' };
   if (expiredUnused(chain, s.authorization)) return { kind: 'refused', reason: 'expired_unused' };
@@ -87,7 +107,12 @@ export async function inspectAuthorization(
 }
 
 /** Records a definite refusal: the fee was not paid, and the kept answer is dropped (it is never delivered). */
-export async function refuseSettlement(db: Db, paymentId: string, from: readonly X402PaymentStatus[], reason: string): Promise<boolean> {
+export async function refuseSettlement(
+  db: Db,
+  paymentId: string,
+  from: readonly X402PaymentStatus[],
+  reason: string,
+): Promise<boolean> {
   return transitionPayment(db, paymentId, from, 'failed', { reason, answer: null });
 }
 
@@ -95,7 +120,12 @@ export async function refuseSettlement(db: Db, paymentId: string, from: readonly
  * Facilitator answers that leave open whether a transaction was broadcast (timeouts, broadcast errors, a
  * pending receipt). Any other refusal without a transaction hash was decided before broadcasting.
  */
-const AMBIGUOUS_REASONS = new Set(['settlement_pending', 'invalid_exact_evm_transaction_failed', 'invalid_transaction_state', 'unexpected_settle_error']);
+const AMBIGUOUS_REASONS = new Set([
+  'settlement_pending',
+  'invalid_exact_evm_transaction_failed',
+  'invalid_transaction_state',
+  'unexpected_settle_error',
+]);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -132,19 +162,34 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
     await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', { transaction: result.transaction || null });
     return { kind: 'settled', response: result, via: 'facilitator', settleMs: elapsed() };
   }
-  const definite = result !== undefined && (!AMBIGUOUS_REASONS.has(failure) || (failure === 'invalid_exact_evm_transaction_failed' && !!result.transaction));
-  if (result) log.warn({ errorReason: failure, transaction: result.transaction || undefined, definite }, 'x402 settlement not successful; reconciling from chain state');
+  const definite =
+    result !== undefined &&
+    (!AMBIGUOUS_REASONS.has(failure) || (failure === 'invalid_exact_evm_transaction_failed' && !!result.transaction));
+  if (result)
+    log.warn(
+      { errorReason: failure, transaction: result.transaction || undefined, definite },
+      'x402 settlement not successful; reconciling from chain state',
+    );
 
   const deadline = Date.now() + deps.reconcileWindowMs;
   let chain: AuthorizationOnChain | undefined;
   for (;;) {
     chain = await readChain({ authorizationState: deps.authorizationState, logger: log }, s, result?.transaction);
     if (chain?.state === 'paid') {
-      await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', { transaction: chain.transaction, reason: `reconciled_after:${failure}` });
-      const response: SettleResponse = { success: true, transaction: chain.transaction, network: s.requirements.network, payer: s.authorization.from };
+      await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', {
+        transaction: chain.transaction,
+        reason: `reconciled_after:${failure}`,
+      });
+      const response: SettleResponse = {
+        success: true,
+        transaction: chain.transaction,
+        network: s.requirements.network,
+        payer: s.authorization.from,
+      };
       return { kind: 'settled', response, via: 'chain', settleMs: elapsed() };
     }
-    if (chain?.state === 'used_otherwise') return refuse(deps, s, 'authorization_used_or_canceled_elsewhere', elapsed());
+    if (chain?.state === 'used_otherwise')
+      return refuse(deps, s, 'authorization_used_or_canceled_elsewhere', elapsed());
     // A refusal decided before broadcasting stands unless the chain shows the fee paid.
     if (definite) return refuse(deps, s, failure, elapsed());
     if (expiredUnused(chain, s.authorization)) return refuse(deps, s, `expired_unused_after:${failure}`, elapsed());
@@ -152,12 +197,20 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
     await sleep(deps.reconcilePollMs);
   }
   const reason = `${failure};chain:${chain?.state ?? 'unread'}`;
-  await transitionPayment(deps.db, s.paymentId, ['settling'], 'uncertain', { reason, transaction: result?.transaction || null });
+  await transitionPayment(deps.db, s.paymentId, ['settling'], 'uncertain', {
+    reason,
+    transaction: result?.transaction || null,
+  });
   log.error({ reason }, 'x402 settlement outcome uncertain; the result was withheld');
   return { kind: 'uncertain', reason, settleMs: elapsed() };
 }
 
-async function refuse(deps: SettlementDeps, s: SettlementRequest, reason: string, settleMs: number): Promise<SettlementOutcome> {
+async function refuse(
+  deps: SettlementDeps,
+  s: SettlementRequest,
+  reason: string,
+  settleMs: number,
+): Promise<SettlementOutcome> {
   await refuseSettlement(deps.db, s.paymentId, ['settling'], reason);
   return { kind: 'refused', reason, settleMs };
 }

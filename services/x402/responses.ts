@@ -16,7 +16,10 @@ export function transferJson(t: Transfer): Record<string, unknown> {
 }
 
 /** Solana finality is a commitment level, reported as a string; EVM chains report counts. */
-function confirmationFields(e: TxEvidence): { confirmations: number | string; required_confirmations: number | string } {
+function confirmationFields(e: TxEvidence): {
+  confirmations: number | string;
+  required_confirmations: number | string;
+} {
   if (e.network === 'solana') {
     return { confirmations: e.status === 'confirmed' ? 'finalized' : 'confirmed', required_confirmations: 'finalized' };
   }
@@ -49,10 +52,14 @@ export function verifyJson(r: EvidenceResult): Record<string, unknown> {
  * exactly) of exactly the requested atomic amount is listed; `matched` is true only when there is exactly
  * one such transfer and the status is `confirmed`.
  */
-export function matchJson(r: EvidenceResult, query: { recipient: string; amount: string; amountAtomic: bigint }): Record<string, unknown> {
-  const sameRecipient = r.evidence.network === 'solana'
-    ? (to: string) => to === query.recipient
-    : (to: string) => to.toLowerCase() === query.recipient.toLowerCase();
+export function matchJson(
+  r: EvidenceResult,
+  query: { recipient: string; amount: string; amountAtomic: bigint },
+): Record<string, unknown> {
+  const sameRecipient =
+    r.evidence.network === 'solana'
+      ? (to: string) => to === query.recipient
+      : (to: string) => to.toLowerCase() === query.recipient.toLowerCase();
   const matching = r.evidence.transfers.filter((t) => sameRecipient(t.to) && t.amountAtomic === query.amountAtomic);
   return {
     ...commonFields(r),
@@ -76,7 +83,8 @@ export function evidencePdfInput(r: EvidenceResult): EvidencePdfInput {
     confirmations: String(c.confirmations),
     requiredConfirmations: String(c.required_confirmations),
     blockNumber: String(e.blockNumber),
-    blockTime: e.blockTimestamp !== null ? new Date(e.blockTimestamp * 1000).toISOString() : 'not reported by the chain',
+    blockTime:
+      e.blockTimestamp !== null ? new Date(e.blockTimestamp * 1000).toISOString() : 'not reported by the chain',
     tokenContract: e.tokenContract,
     checkedAt: r.checkedAt.toISOString(),
     transfers: e.transfers.map((t) => ({
@@ -84,7 +92,12 @@ export function evidencePdfInput(r: EvidenceResult): EvidencePdfInput {
       to: t.to,
       amountUsdc: formatUsdc(t.amountAtomic),
       amountAtomic: t.amountAtomic.toString(),
-      index: t.logIndex !== undefined ? `log ${t.logIndex}` : t.instructionIndex !== undefined ? `instruction ${t.instructionIndex}` : '-',
+      index:
+        t.logIndex !== undefined
+          ? `log ${t.logIndex}`
+          : t.instructionIndex !== undefined
+            ? `instruction ${t.instructionIndex}`
+            : '-',
     })),
     json: Buffer.from(JSON.stringify(json, null, 2), 'utf8'),
   };

@@ -33,20 +33,23 @@ const txHash = {
   type: 'string',
   minLength: 64,
   maxLength: 100,
-  description: 'EVM: 0x followed by 64 hex characters. Solana: base58 transaction signature (64 to 88 characters). Must fit the network.',
+  description:
+    'EVM: 0x followed by 64 hex characters. Solana: base58 transaction signature (64 to 88 characters). Must fit the network.',
 };
 const recipient = {
   type: 'string',
   minLength: 32,
   maxLength: 44,
-  description: 'EVM: 0x followed by 40 hex characters (compared case-insensitively). Solana: base58 owner wallet, not a token account.',
+  description:
+    'EVM: 0x followed by 40 hex characters (compared case-insensitively). Solana: base58 owner wallet, not a token account.',
 };
 const amount = {
   type: 'string',
   minLength: 1,
   maxLength: 24,
   pattern: '^[0-9]{1,17}(\\.[0-9]{1,6})?$',
-  description: 'Positive decimal USDC amount: 1 to 17 integer digits, optional 1 to 6 fraction digits; no sign, exponent or zero.',
+  description:
+    'Positive decimal USDC amount: 1 to 17 integer digits, optional 1 to 6 fraction digits; no sign, exponent or zero.',
 };
 
 const transfer = {
@@ -68,7 +71,11 @@ const common = {
   tx_hash: { type: 'string' },
   asset: { type: 'string' },
   token_contract: { type: 'string' },
-  status: { type: 'string', enum: ['confirmed', 'waiting_confirmations'], description: 'Check it before trusting a result' },
+  status: {
+    type: 'string',
+    enum: ['confirmed', 'waiting_confirmations'],
+    description: 'Check it before trusting a result',
+  },
   confirmations: { type: ['integer', 'string'] },
   required_confirmations: { type: ['integer', 'string'] },
   block_number: { type: 'integer' },
@@ -87,7 +94,10 @@ export const MATCH_OUTPUT_SCHEMA = {
   required: ['network', 'tx_hash', 'status', 'matched', 'recipient', 'amount_usdc', 'matching_transfers', 'checked_at'],
   properties: {
     ...common,
-    matched: { type: 'boolean', description: 'True only when exactly one transfer matches and required finality is reached' },
+    matched: {
+      type: 'boolean',
+      description: 'True only when exactly one transfer matches and required finality is reached',
+    },
     recipient: { type: 'string' },
     amount_usdc: { type: 'string' },
     matching_transfers: { type: 'array', items: transfer },
@@ -101,7 +111,13 @@ export const MATCH_OUTPUT_SCHEMA = {
 const EXAMPLE_TX = '0x9a1c6e0f3b5d27c84e6f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f';
 const EXAMPLE_PAYER = '0x4b2a9c1d8e7f60534a2b1c0d9e8f7a6b5c4d3e2f';
 const EXAMPLE_RECIPIENT = '0x7c3e5a91b2d4f6081a3c5e7092b4d6f8a0c2e4f6';
-const exampleTransfer = { from: EXAMPLE_PAYER, to: EXAMPLE_RECIPIENT, amount_usdc: '12.500000', amount_atomic: '12500000', log_index: 7 };
+const exampleTransfer = {
+  from: EXAMPLE_PAYER,
+  to: EXAMPLE_RECIPIENT,
+  amount_usdc: '12.500000',
+  amount_atomic: '12500000',
+  log_index: 7,
+};
 const exampleCommon = {
   network: 'base',
   chain_id: 8453,
@@ -116,7 +132,13 @@ const exampleCommon = {
   checked_at: '2025-07-10T10:14:05.000Z',
 };
 const VERIFY_EXAMPLE = { ...exampleCommon, transfers: [exampleTransfer] };
-const MATCH_EXAMPLE = { ...exampleCommon, matched: true, recipient: EXAMPLE_RECIPIENT, amount_usdc: '12.5', matching_transfers: [exampleTransfer] };
+const MATCH_EXAMPLE = {
+  ...exampleCommon,
+  matched: true,
+  recipient: EXAMPLE_RECIPIENT,
+  amount_usdc: '12.5',
+  matching_transfers: [exampleTransfer],
+};
 
 const query = (properties: Record<string, unknown>, required: string[]) => ({
   type: 'object',
@@ -158,9 +180,14 @@ export const PAID_ROUTES: Readonly<Record<PaidOperation, PaidRoute>> = {
     description: 'A PDF of the transfer evidence with the evidence JSON attached (evidence, not a tax invoice).',
     mimeType: 'application/pdf',
     inputSchema: query({ tx_hash: txHash, network }, ['tx_hash']),
-    outputSchema: { type: 'string', contentMediaType: 'application/pdf', description: 'PDF document; the Verify JSON is attached as evidence.json' },
+    outputSchema: {
+      type: 'string',
+      contentMediaType: 'application/pdf',
+      description: 'PDF document; the Verify JSON is attached as evidence.json',
+    },
     inputExample: { tx_hash: EXAMPLE_TX, network: 'base' },
     // The body is binary: the example is its first line and what follows, in words.
-    outputExample: '%PDF-1.7 (binary PDF document; the Verify JSON is attached as evidence.json, its SHA-256 is in X-Evidence-SHA256)',
+    outputExample:
+      '%PDF-1.7 (binary PDF document; the Verify JSON is attached as evidence.json, its SHA-256 is in X-Evidence-SHA256)',
   },
 };

@@ -26,7 +26,12 @@ export const DESKTOP = { width: 1280, height: 900 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
 /** A check's label as part of a file name: "secret shown: Key ci" -> "secret-shown-key-ci". */
-const slug = (label: string): string => label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+const slug = (label: string): string =>
+  label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
 
 /**
  * The document's width at the current viewport, and for a failure message what makes it wider than the window: the
@@ -84,7 +89,12 @@ export class Journey {
   private readonly checked = new Set<string>();
   private readonly passedThrough = new Set<string>();
 
-  private constructor(readonly context: BrowserContext, page: Page, readonly baseUrl: string, readonly name: string) {
+  private constructor(
+    readonly context: BrowserContext,
+    page: Page,
+    readonly baseUrl: string,
+    readonly name: string,
+  ) {
     this.page = page;
     const origin = new URL(baseUrl).origin;
     page.setDefaultTimeout(WAIT_MS);
@@ -94,7 +104,8 @@ export class Journey {
     });
     page.on('request', (req) => {
       const url = req.url();
-      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('about:')) this.foreignRequests.push(url);
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('about:'))
+        this.foreignRequests.push(url);
     });
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) this.navigated.add(new URL(frame.url()).pathname);
@@ -103,10 +114,17 @@ export class Journey {
 
   /** A journey in a new browser context; if the test that opened it fails, its screen is saved as `<name>-failed.png`. */
   static async open(browser: Browser, baseUrl: string, name: string): Promise<Journey> {
-    const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-GB', timezoneId: 'UTC', viewport: { ...DESKTOP } });
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+      viewport: { ...DESKTOP },
+    });
     const j = new Journey(context, await context.newPage(), baseUrl, name);
     onTestFailed(async () => {
-      await j.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-failed.png`), fullPage: true }).catch(() => undefined);
+      await j.page
+        .screenshot({ path: join(SCREENSHOT_DIR, `${name}-failed.png`), fullPage: true })
+        .catch(() => undefined);
     });
     return j;
   }
@@ -127,12 +145,21 @@ export class Journey {
     await this.axe(where);
     await this.page.setViewportSize(PHONE);
     try {
-      const fit = (await this.page.evaluate(OVERFLOW_PROBE)) as { scrollWidth: number; innerWidth: number; offenders: string[] };
+      const fit = (await this.page.evaluate(OVERFLOW_PROBE)) as {
+        scrollWidth: number;
+        innerWidth: number;
+        offenders: string[];
+      };
       expect(fit.innerWidth, `${where}: the phone viewport`).toBe(PHONE.width);
       // Soft: one run names every page of the journey that does not fit a phone, not only the first.
-      expect.soft(fit.scrollWidth, `${where} at ${PHONE.width} px: the page scrolls sideways (${fit.offenders.join('; ')})`).toBeLessThanOrEqual(PHONE.width);
+      expect
+        .soft(fit.scrollWidth, `${where} at ${PHONE.width} px: the page scrolls sideways (${fit.offenders.join('; ')})`)
+        .toBeLessThanOrEqual(PHONE.width);
       await this.axe(`${where} at ${PHONE.width} px`, true);
-      await this.page.screenshot({ path: join(SCREENSHOT_DIR, `${this.name}-${slug(label)}-${PHONE.width}.png`), fullPage: true });
+      await this.page.screenshot({
+        path: join(SCREENSHOT_DIR, `${this.name}-${slug(label)}-${PHONE.width}.png`),
+        fullPage: true,
+      });
     } finally {
       await this.page.setViewportSize(DESKTOP);
     }
@@ -147,7 +174,10 @@ export class Journey {
       'window.axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))',
     )) as AxeViolation[];
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    (soft ? expect.soft : expect)(serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`), where).toEqual([]);
+    (soft ? expect.soft : expect)(
+      serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+      where,
+    ).toEqual([]);
   }
 
   /** A screen worth keeping besides the last one: `<journey>-<label>.png`. */
@@ -162,12 +192,13 @@ export class Journey {
 
   /** The journey's last screen as a PNG, and the checks that cover the whole journey. */
   async finish(): Promise<string> {
-    
     const file = join(SCREENSHOT_DIR, `${this.name}.png`);
     await this.page.screenshot({ path: file, fullPage: true });
     expect(this.cspViolations, `${this.name}: CSP violations`).toEqual([]);
     expect(this.foreignRequests, `${this.name}: requests to other origins`).toEqual([]);
-    const unchecked = [...this.navigated].filter((p) => !this.checked.has(p) && !this.passedThrough.has(p) && p !== '/dashboard' && p !== '/dashboard/');
+    const unchecked = [...this.navigated].filter(
+      (p) => !this.checked.has(p) && !this.passedThrough.has(p) && p !== '/dashboard' && p !== '/dashboard/',
+    );
     expect(unchecked, `${this.name}: pages shown without an accessibility check`).toEqual([]);
     await this.context.close();
     return file;
@@ -175,7 +206,13 @@ export class Journey {
 }
 
 /** Signs in through the sign-in page as `kind` and waits for the section's first page. */
-export async function signIn(j: Journey, kind: 'company' | 'merchant', email: string, password: string, home: string): Promise<void> {
+export async function signIn(
+  j: Journey,
+  kind: 'company' | 'merchant',
+  email: string,
+  password: string,
+  home: string,
+): Promise<void> {
   const { page } = j;
   await page.goto('/dashboard/');
   await page.getByRole('heading', { name: 'Sign in to Paycore' }).waitFor();
@@ -200,7 +237,9 @@ export async function takeSecret(j: Journey, title: RegExp): Promise<string> {
 
 /** The accessible name of the focused element as a keyboard user meets it (its aria-label, else its text). */
 export function focusedName(page: Page): Promise<string | null> {
-  return page.evaluate('(() => { const el = document.activeElement; return el ? (el.getAttribute("aria-label") ?? el.textContent?.trim() ?? null) : null; })()');
+  return page.evaluate(
+    '(() => { const el = document.activeElement; return el ? (el.getAttribute("aria-label") ?? el.textContent?.trim() ?? null) : null; })()',
+  );
 }
 
 /** Moves the focus to `target` with the Tab key only, as a keyboard user would (fails after `max` presses). */
@@ -209,5 +248,7 @@ export async function tabTo(page: Page, target: Locator, max = 80): Promise<void
     await page.keyboard.press('Tab');
     if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
   }
-  throw new Error(`${String(target)} was not reached with ${max} presses of Tab (the focus is on ${await focusedName(page)})`);
+  throw new Error(
+    `${String(target)} was not reached with ${max} presses of Tab (the focus is on ${await focusedName(page)})`,
+  );
 }

@@ -29,7 +29,11 @@ const FIELDS = ['invoice_number', 'invoice_date', 'total', 'currency'];
 beforeAll(async () => {
   await h.start();
   acme = await h.company('Journey');
-  const owner = await h.tdb.db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('m.id', acme.ownerId).first('a.id as account_id', 'a.email');
+  const owner = await h.tdb
+    .db('members as m')
+    .join('accounts as a', 'a.id', 'm.account_id')
+    .where('m.id', acme.ownerId)
+    .first('a.id as account_id', 'a.email');
   email = owner.email as string;
   await setAccountPassword(h.tdb.db, owner.account_id, await hashPassword(PASSWORD), new Date());
   browser = await launchBrowser();
@@ -63,9 +67,15 @@ describe('company jobs, batches, review and credits in a browser', () => {
 
     // A client submits a batch of two invoices with the company's API key; no worker runs yet, so it stays queued.
     await h.stopWorkers();
-    const invoices = [generateInvoice(41, { layout: 'label-left', itemCount: 2, dateFormat: 'iso' }), generateInvoice(42, { layout: 'label-left', itemCount: 2, dateFormat: 'iso' })];
+    const invoices = [
+      generateInvoice(41, { layout: 'label-left', itemCount: 2, dateFormat: 'iso' }),
+      generateInvoice(42, { layout: 'label-left', itemCount: 2, dateFormat: 'iso' }),
+    ];
     const uploads: string[] = [];
-    for (const [i, inv] of invoices.entries()) uploads.push(await h.upload(acme.key, `invoice-${41 + i}.pdf`, Buffer.from((await renderInvoice(inv, 'text_pdf')).bytes)));
+    for (const [i, inv] of invoices.entries())
+      uploads.push(
+        await h.upload(acme.key, `invoice-${41 + i}.pdf`, Buffer.from((await renderInvoice(inv, 'text_pdf')).bytes)),
+      );
     const batch = await b.submitOk(acme.key, { operation: 'flow-extract', upload_ids: uploads, fields: FIELDS });
 
     // The list follows it, and so does its page: progress is shown while it runs.
@@ -87,9 +97,13 @@ describe('company jobs, batches, review and credits in a browser', () => {
     const fieldsTable = page.getByRole('table', { name: /^Fields of / });
     await fieldsTable.getByRole('rowheader', { name: 'total' }).waitFor();
     const truthTotal = invoices[0]!.truth.fields.total!;
-    await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toContain(truthTotal);
+    await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toContain(
+      truthTotal,
+    );
     // Where it was read: the page and the box in points (a text PDF has word boxes), and each line item's too.
-    await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toMatch(/page 1, x \d+–\d+, y \d+–\d+/u);
+    await expect(fieldsTable.getByRole('row').filter({ hasText: 'total' }).first().innerText()).resolves.toMatch(
+      /page 1, x \d+–\d+, y \d+–\d+/u,
+    );
     const itemsTable = page.getByRole('table', { name: /^Line items of / });
     await expect(itemsTable.getByRole('row').nth(1).innerText()).resolves.toMatch(/page 1, x \d+–\d+, y \d+–\d+/u);
     await j.checkPage('review');
@@ -99,7 +113,10 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await input.fill('1,234.50');
     await page.getByRole('button', { name: 'Save correction' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: 'The correction was not saved' });
-    await refusal.getByText(/total takes a plain decimal/).first().waitFor();
+    await refusal
+      .getByText(/total takes a plain decimal/)
+      .first()
+      .waitFor();
     await j.checkPage('review (422)');
     await input.fill('1234.50');
     await page.getByRole('button', { name: 'Save correction' }).click();
@@ -109,10 +126,21 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await j.screenshot('review');
 
     // The regenerated JSON export holds the correction.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('list', { name: 'Reviewed files' }).getByRole('link', { name: /-reviewed\.json$/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page
+        .getByRole('list', { name: 'Reviewed files' })
+        .getByRole('link', { name: /-reviewed\.json$/ })
+        .click(),
+    ]);
     const json = ExtractionJson.parse(JSON.parse(await readFile((await download.path())!, 'utf8')));
-    expect(json.documents[0]!.fields).toMatchObject({ total: '1234.5', invoice_number: invoices[0]!.truth.fields.invoice_number });
-    expect(json.documents[0]!.corrections.map((c) => [c.field, c.previous_value, c.value])).toEqual([['total', truthTotal, '1234.5']]);
+    expect(json.documents[0]!.fields).toMatchObject({
+      total: '1234.5',
+      invoice_number: invoices[0]!.truth.fields.invoice_number,
+    });
+    expect(json.documents[0]!.corrections.map((c) => [c.field, c.previous_value, c.value])).toEqual([
+      ['total', truthTotal, '1234.5'],
+    ]);
 
     // The job page and the credits: the batch's children were charged, and the chart is drawn from the ledger.
     await page.getByRole('link', { name: 'Back to the job' }).click();
@@ -123,7 +151,8 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await page.getByRole('link', { name: 'Credits', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Credits' }).waitFor();
     const ledger = page.getByRole('table', { name: 'Ledger entries, oldest first' });
-    for (const id of charged) await ledger.getByRole('row').filter({ hasText: 'Charged (job completed)' }).filter({ hasText: id }).waitFor();
+    for (const id of charged)
+      await ledger.getByRole('row').filter({ hasText: 'Charged (job completed)' }).filter({ hasText: id }).waitFor();
     await page.getByRole('img', { name: /Credits used per day/ }).waitFor();
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.getByRole('table', { name: 'Jobs, newest first' }).getByRole('link', { name: charged[0]! }).waitFor();
@@ -134,12 +163,16 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await j.finish();
   }, 600_000);
 
-  it('an administrator retries a batch\'s failed item from its page; a double click makes one retry batch', async () => {
+  it("an administrator retries a batch's failed item from its page; a double click makes one retry batch", async () => {
     const good = await h.upload(acme.key, 'good.pdf', await samplePdf(1));
     const bad = await h.upload(acme.key, 'bad.pdf', await samplePdf(1));
     const original = readFileSync(h.store.pathOf(bad));
     writeFileSync(h.store.pathOf(bad), original.subarray(0, 40)); // measured, then damaged: its item fails
-    const batch = await b.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [good, bad], options: { angle: 90 } });
+    const batch = await b.submitOk(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [good, bad],
+      options: { angle: 90 },
+    });
     await b.waitForBatch(acme.key, batch.id);
     writeFileSync(h.store.pathOf(bad), original); // repaired: the retry can succeed
 
@@ -159,7 +192,9 @@ describe('company jobs, batches, review and credits in a browser', () => {
     await notice.waitFor();
     const retryId = (await notice.getByRole('link').innerText()).trim();
     expect(retryId).toMatch(/^bat_/);
-    expect(await h.tdb.db('batches').where({ retry_of: batch.id }).select('id', 'member_id')).toEqual([{ id: retryId, member_id: acme.ownerId }]);
+    expect(await h.tdb.db('batches').where({ retry_of: batch.id }).select('id', 'member_id')).toEqual([
+      { id: retryId, member_id: acme.ownerId },
+    ]);
     await j.checkPage('batch (retried)');
     await notice.getByRole('button', { name: 'Follow it' }).click();
     await page.getByText(`Retries the failed items of ${batch.id}`).waitFor();
@@ -191,7 +226,9 @@ describe('company jobs, batches, review and credits in a browser', () => {
     const nav = page.getByRole('navigation', { name: 'Company sections' });
     expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Jobs', 'Batches', 'Credits', 'Saved workflows']);
     await nav.getByRole('link', { name: 'Batches' }).click();
-    const batchLink = page.getByRole('table', { name: 'Batches, newest first' }).getByRole('link', { name: partial.id as string, exact: true });
+    const batchLink = page
+      .getByRole('table', { name: 'Batches, newest first' })
+      .getByRole('link', { name: partial.id as string, exact: true });
     await batchLink.waitFor();
     await j.checkPage('batches (member)');
     await batchLink.click();

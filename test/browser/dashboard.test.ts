@@ -48,9 +48,14 @@ describe('dashboard in a browser', () => {
     await page.getByLabel('Role').selectOption('member');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByText('An invitation was e-mailed to new.colleague@example.com.').waitFor();
-    await page.getByRole('table', { name: 'Open invitations' }).getByRole('rowheader', { name: 'new.colleague@example.com' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Open invitations' })
+      .getByRole('rowheader', { name: 'new.colleague@example.com' })
+      .waitFor();
     await j.checkPage('members (invited)');
-    const link = /https?:\/\/\S+#token=([A-Za-z0-9_-]{43})/.exec(smtp.to('new.colleague@example.com')[0]?.parsed.text ?? '');
+    const link = /https?:\/\/\S+#token=([A-Za-z0-9_-]{43})/.exec(
+      smtp.to('new.colleague@example.com')[0]?.parsed.text ?? '',
+    );
     expect(link, 'the invitation e-mail holds the acceptance link').not.toBeNull();
     expect(await page.content()).not.toContain(link![1]!);
 
@@ -61,7 +66,9 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = await takeSecret(j, /Key browser key is ready/);
     expect(secret).toMatch(/^sk_live_/);
-    const v1 = await fetch(`${h.app.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: { Authorization: `Bearer ${secret}` } });
+    const v1 = await fetch(`${h.app.url}/v1/jobs/job_${'A'.repeat(20)}`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
     expect(v1.status).toBe(404); // authenticated: the job is simply not there
     await v1.arrayBuffer();
     await page.reload();
@@ -77,7 +84,10 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Register webhook' }).click();
     const whsec = await takeSecret(j, /Webhook https:\/\/hooks\.example\.com\/paycore is registered/);
     expect(whsec).toMatch(/^whsec_/);
-    await page.getByRole('table', { name: 'Webhooks' }).getByRole('rowheader', { name: 'https://hooks.example.com/paycore' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Webhooks' })
+      .getByRole('rowheader', { name: 'https://hooks.example.com/paycore' })
+      .waitFor();
     // Rotation: confirmed in a second step, the new secret shown once.
     await page.getByRole('button', { name: 'Rotate secret of https://hooks.example.com/paycore' }).click();
     await page.getByRole('button', { name: 'Yes, rotate' }).click();
@@ -129,8 +139,12 @@ describe('dashboard in a browser', () => {
     await invitee.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
     await invitee.checkPage('jobs (the new member)');
     await invitee.finish();
-    const members = (await (await api.request('GET', '/members')).json()) as { data: Array<{ email: string; role: string }> };
-    expect(members.data).toContainEqual(expect.objectContaining({ email: 'new.colleague@example.com', role: 'member' }));
+    const members = (await (await api.request('GET', '/members')).json()) as {
+      data: Array<{ email: string; role: string }>;
+    };
+    expect(members.data).toContainEqual(
+      expect.objectContaining({ email: 'new.colleague@example.com', role: 'member' }),
+    );
   });
 
   it('a merchant signs in, sees the plan, creates a key and a webhook destination', async () => {
@@ -148,7 +162,11 @@ describe('dashboard in a browser', () => {
     // The trial allows one active key, and the merchant has one: creating another shows the API's refusal.
     await page.getByLabel('Name').fill('checkout server');
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The key was not created' }).filter({ hasText: 'limit_reached' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The key was not created' })
+      .filter({ hasText: 'limit_reached' })
+      .waitFor();
     await j.checkPage('keys (limit reached)');
     // Revoke the old one in two steps, by keyboard only. The confirmation opens on its safe choice (Cancel); Escape
     // closes it and gives the focus back to the button that opened it; neither a double nor a held Enter confirms.
@@ -174,7 +192,14 @@ describe('dashboard in a browser', () => {
     const stillValid = await fetch(`${h.app.url}/proof/v1/me`, { headers: { Authorization: `Bearer ${m.key}` } });
     expect(stillValid.status, 'the key after Escape, a double and a held Enter').toBe(200);
     await stillValid.arrayBuffer();
-    expect(await h.tdb.db('api_keys').where({ tenant_id: m.id }).whereNotNull('revoked_at').count<{ count: string }[]>().then((r) => Number(r[0]!.count))).toBe(0);
+    expect(
+      await h.tdb
+        .db('api_keys')
+        .where({ tenant_id: m.id })
+        .whereNotNull('revoked_at')
+        .count<{ count: string }[]>()
+        .then((r) => Number(r[0]!.count)),
+    ).toBe(0);
     // Confirmed on purpose: Tab to the confirming button, Enter.
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe('Yes, revoke');
@@ -200,7 +225,10 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Register webhook' }).click();
     const whsec = await takeSecret(j, /Webhook https:\/\/hooks\.example\.com\/shop is registered/);
     expect(whsec).toMatch(/^whsec_/);
-    await page.getByRole('table', { name: 'Webhooks' }).getByRole('rowheader', { name: 'https://hooks.example.com/shop' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Webhooks' })
+      .getByRole('rowheader', { name: 'https://hooks.example.com/shop' })
+      .waitFor();
     await j.checkPage('webhooks (one)');
 
     await page.getByRole('link', { name: 'Deliveries' }).click();
@@ -222,7 +250,11 @@ describe('dashboard in a browser', () => {
       expect((await api.signIn(user.email, user.password)).status).toBe(201);
       const hook = await api.request('POST', '/webhooks', { url: receiver.url, events: ['payment_request.created'] });
       expect(hook.status, await hook.clone().text()).toBe(201);
-      const request = await h.call(m.key, 'POST', '/v1/requests', { wallet_id: m.wallets['base'], amount_usdc: '12.50', description: 'Order from the browser test' });
+      const request = await h.call(m.key, 'POST', '/v1/requests', {
+        wallet_id: m.wallets['base'],
+        amount_usdc: '12.50',
+        description: 'Order from the browser test',
+      });
       expect(request.status, await request.clone().text()).toBe(201);
       const { id: hookId } = (await hook.json()) as { id: string };
       const [row] = await h.tdb.db('webhook_deliveries').where({ endpoint_id: hookId }).select('id');
@@ -239,7 +271,10 @@ describe('dashboard in a browser', () => {
       await j.checkPage('deliveries (one failed)');
       answer = 200;
       await table.getByRole('button', { name: 'Retry' }).click();
-      await page.getByRole('status').filter({ hasText: `Delivery ${row.id}: a retry from attempt 2 has started` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Delivery ${row.id}: a retry from attempt 2 has started` })
+        .waitFor();
       // The page follows the delivery until it is delivered.
       await table.getByText('delivered').waitFor();
       await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
@@ -259,7 +294,10 @@ describe('dashboard in a browser', () => {
     await signIn(j, 'company', admin.email, admin.password, 'API keys');
     await j.checkPage('keys');
     // The session reaches its absolute end (as after SESSION_TTL_HOURS): the next request finds it gone.
-    const ended = await h.tdb.db('company_sessions').where({ member_id: admin.memberId }).update({ expires_at: new Date(Date.now() - 1000) });
+    const ended = await h.tdb
+      .db('company_sessions')
+      .where({ member_id: admin.memberId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect(ended).toBe(1);
     await page.getByRole('link', { name: 'Members' }).click();
     j.passThrough('/dashboard/company/members'); // its first request finds the session gone: straight on to sign-in
@@ -271,7 +309,7 @@ describe('dashboard in a browser', () => {
     await j.finish();
   });
 
-  it('a refused CSRF token is shown as the API\'s error and changes nothing; sign-out still works', async () => {
+  it("a refused CSRF token is shown as the API's error and changes nothing; sign-out still works", async () => {
     const admin = await createCompanyAdmin(h.tdb.db, 'Csrf Co');
     const j = await journey('csrf-failure');
     const { page } = j;
@@ -292,7 +330,13 @@ describe('dashboard in a browser', () => {
     await j.checkPage('keys with the CSRF error');
     // Nothing changed: no key, no secret shown, still signed in.
     expect(await page.getByRole('region', { name: /is ready/ }).count()).toBe(0);
-    expect(await h.tdb.db('api_keys').where({ tenant_id: admin.companyId }).count<{ count: string }[]>().then((r) => Number(r[0]!.count))).toBe(0);
+    expect(
+      await h.tdb
+        .db('api_keys')
+        .where({ tenant_id: admin.companyId })
+        .count<{ count: string }[]>()
+        .then((r) => Number(r[0]!.count)),
+    ).toBe(0);
     await page.getByText('No keys yet').waitFor();
     await j.screenshot('refused');
     // Still signed in: signing out (a DELETE with the session's own token, which the route above leaves alone) works.

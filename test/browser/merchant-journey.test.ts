@@ -39,16 +39,28 @@ beforeAll(async () => {
   await node.placeToken(EVM.base.usdc);
   await node.mint(EVM.base.usdc, payer.address, 1_000_000_000n);
   await h.start({ PLATFORM_RECEIVING_WALLETS: `base:${platform}` }, { workflows: true });
-  worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, CONFIRMATIONS);
+  worker = await startEvmWatcherWorker(
+    h.taskQueue,
+    { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox },
+    node,
+    CONFIRMATIONS,
+  );
   watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', {
+    workflowId: watcherId,
+    taskQueue: h.taskQueue,
+    args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }],
+  });
   receiver = await startReceiver(() => 200);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await h.gateway?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
+  await h.gateway?.client.workflow
+    .getHandle(watcherId)
+    .terminate('test finished')
+    .catch(() => undefined);
   await worker?.stop();
   await node?.stop();
   await h.stop();
@@ -75,7 +87,9 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('button', { name: 'Get the message to sign' }).click();
     const message = await page.getByLabel('Message to sign').inputValue();
     // The focus moves to the signing step, so a keyboard or screen-reader user lands on it.
-    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe(`Sign this message with ${wallet.address}`);
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe(
+      `Sign this message with ${wallet.address}`,
+    );
     expect(message).toContain(wallet.address);
     expect(message).toContain(m.id);
     await j.checkPage('wallets (challenge shown)');
@@ -84,13 +98,22 @@ describe('the merchant journey in a browser', () => {
     await page.getByLabel('Signature').fill(await privateKeyToAccount(generatePrivateKey()).signMessage({ message }));
     await page.getByRole('button', { name: 'Verify wallet' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'The wallet was not verified' });
-    await refused.filter({ hasText: 'not the signature of this wallet over the challenge message' }).filter({ hasText: 'signature_invalid' }).waitFor();
+    await refused
+      .filter({ hasText: 'not the signature of this wallet over the challenge message' })
+      .filter({ hasText: 'signature_invalid' })
+      .waitFor();
     await j.checkPage('wallets (signature refused)');
     // By keyboard: the signature pasted, the button pressed with Enter.
     await page.getByLabel('Signature').fill(await wallet.signMessage({ message }));
     await page.getByRole('button', { name: 'Verify wallet' }).press('Enter');
-    await page.getByRole('status').filter({ hasText: `Wallet ${wallet.address} on base is verified` }).waitFor();
-    await page.getByRole('table', { name: 'Receiving wallets' }).getByRole('rowheader', { name: wallet.address }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Wallet ${wallet.address} on base is verified` })
+      .waitFor();
+    await page
+      .getByRole('table', { name: 'Receiving wallets' })
+      .getByRole('rowheader', { name: wallet.address })
+      .waitFor();
     await j.checkPage('wallets (verified)');
 
     // 2. A plan bought with USDC: the page shows the payment request; the payer sends exactly that to that address.
@@ -133,7 +156,9 @@ describe('the merchant journey in a browser', () => {
     // The merchant's receiver (on this machine): the events below are delivered to it.
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Register webhook' }).click();
-    expect(await takeSecret(j, new RegExp(`Webhook ${receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is registered`))).toMatch(/^whsec_/);
+    expect(
+      await takeSecret(j, new RegExp(`Webhook ${receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is registered`)),
+    ).toMatch(/^whsec_/);
 
     // 4. An invoice: a customer, lines, issued; its PDF downloaded; then voided with a reason.
     await page.getByRole('link', { name: 'Invoices' }).click();
@@ -150,7 +175,10 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Invoice INV-000001 is issued for 37.500000 USDC' }).waitFor();
     await page.getByRole('table', { name: 'Lines of invoice INV-000001' }).waitFor();
     await j.checkPage('invoices (issued)');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the PDF of invoice INV-000001' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the PDF of invoice INV-000001' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('INV-000001.pdf');
     const { readFile } = await import('node:fs/promises');
     const pdf = await readFile((await download.path())!);
@@ -160,7 +188,10 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('button', { name: 'Void invoice INV-000001' }).click();
     await page.getByRole('button', { name: 'Yes, void it' }).click();
     await page.getByRole('status').filter({ hasText: 'Invoice INV-000001 is voided' }).waitFor();
-    await page.getByRole('table', { name: /^Invoices/ }).getByText('voided', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: /^Invoices/ })
+      .getByText('voided', { exact: true })
+      .waitFor();
     await j.checkPage('invoices (voided)');
     await j.screenshot('invoice-voided');
     const [voided] = await h.tdb.db('invoices').where({ merchant_id: m.id }).select('void_reason', 'status');
@@ -179,9 +210,13 @@ describe('the merchant journey in a browser', () => {
     await page.getByLabel('Description').fill('Order 42');
     await page.getByLabel('Expected payer address (optional)').fill(node.accounts[2]!.address);
     await page.getByRole('button', { name: 'Create payment request' }).click();
-    const created = page.getByRole('status').filter({ hasText: /Payment request req_\w+ is ready: ask for exactly [\d.]+ USDC on base/ });
+    const created = page
+      .getByRole('status')
+      .filter({ hasText: /Payment request req_\w+ is ready: ask for exactly [\d.]+ USDC on base/ });
     await created.waitFor();
-    const [, requestId, asked] = /Payment request (req_\w+) is ready: ask for exactly ([\d.]+) USDC/.exec((await created.textContent())!)!;
+    const [, requestId, asked] = /Payment request (req_\w+) is ready: ask for exactly ([\d.]+) USDC/.exec(
+      (await created.textContent())!,
+    )!;
     await requests.getByText('Order 42').waitFor();
 
     // A description of 350 characters without a break (the longest the API takes) wraps, on a phone too; so does the
@@ -204,14 +239,29 @@ describe('the merchant journey in a browser', () => {
     // The list is in the API's order, by id (not by creation time: spec section 4 and docs/proof.md), and its caption
     // says so. Made to differ from the creation order: the request with the lowest id is the newest.
     const byId = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy('id', 'desc').pluck('id');
-    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id }).whereNot({ id: byId.at(-1) }).update({ created_at: h.tdb.db.raw("created_at - interval '1 hour'") })).toBe(byId.length - 1);
+    expect(
+      await h.tdb
+        .db('payment_requests')
+        .where({ merchant_id: m.id })
+        .whereNot({ id: byId.at(-1) })
+        .update({ created_at: h.tdb.db.raw("created_at - interval '1 hour'") }),
+    ).toBe(byId.length - 1);
     await page.reload();
     await requests.getByText(longDescription).waitFor();
     const shown = await requests.locator('tbody > tr > th .small').allInnerTexts();
-    const newest = await h.tdb.db('payment_requests').where({ merchant_id: m.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id');
+    const newest = await h.tdb
+      .db('payment_requests')
+      .where({ merchant_id: m.id })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .pluck('id');
     expect(shown).toEqual(byId);
     expect(newest).not.toEqual(byId);
-    expect(await requests.locator('caption').innerText(), 'the caption of a list in id order').toBe('Payment requests, in id order (not by date)');
+    expect(await requests.locator('caption').innerText(), 'the caption of a list in id order').toBe(
+      'Payment requests, in id order (not by date)',
+    );
     await j.checkPage('payment requests (in id order)');
 
     await page.getByLabel('Show').selectOption('VOIDED');
@@ -227,11 +277,18 @@ describe('the merchant journey in a browser', () => {
 
     const wrongPayer = await node.transfer(EVM.base.usdc, payer, wallet.address, parseUnits(asked!, 6));
     await node.mine(CONFIRMATIONS);
-    await until('the payment from the wrong payer to be in review', async () => ((await h.tdb.db('payment_requests').where({ id: requestId }).first('status'))?.status === 'REVIEW' ? true : undefined));
+    await until('the payment from the wrong payer to be in review', async () =>
+      (await h.tdb.db('payment_requests').where({ id: requestId }).first('status'))?.status === 'REVIEW'
+        ? true
+        : undefined,
+    );
     await page.getByRole('link', { name: 'Review queue' }).click();
     const review = page.getByRole('article', { name: /Order 42/ });
     await review.getByText('unexpected_payer', { exact: true }).waitFor();
-    await review.getByRole('table', { name: `Transfers seen for ${requestId}` }).getByText(wrongPayer).waitFor();
+    await review
+      .getByRole('table', { name: `Transfers seen for ${requestId}` })
+      .getByText(wrongPayer)
+      .waitFor();
     await j.checkPage('review queue (one)');
     await j.screenshot('review-queue');
 
@@ -249,9 +306,15 @@ describe('the merchant journey in a browser', () => {
     await page.locator('.progress.ongoing').waitFor({ state: 'detached' });
     expect(await deliveries.getByText('delivered', { exact: true }).count()).toBe(5); // request and invoice created, invoice voided, the two requests created
     // In the API's order (by id), as its caption says.
-    const deliveryIds = await h.tdb.db('webhook_deliveries').where({ interface: 'proof', tenant_id: m.id }).orderBy('id', 'desc').pluck('id');
+    const deliveryIds = await h.tdb
+      .db('webhook_deliveries')
+      .where({ interface: 'proof', tenant_id: m.id })
+      .orderBy('id', 'desc')
+      .pluck('id');
     expect(await deliveries.locator('tbody > tr > th .small').allInnerTexts()).toEqual(deliveryIds);
-    expect(await deliveries.locator('caption').innerText(), 'the caption of a list in id order').toBe('Webhook deliveries, in id order (not by date)');
+    expect(await deliveries.locator('caption').innerText(), 'the caption of a list in id order').toBe(
+      'Webhook deliveries, in id order (not by date)',
+    );
     const voidedRow = deliveries.getByRole('row').filter({ hasText: 'invoice.voided' });
     await voidedRow.getByRole('button', { name: 'Show attempts' }).click();
     const attempts = page.getByRole('table', { name: /^Attempts of delivery/ });
@@ -268,7 +331,10 @@ describe('the merchant journey in a browser', () => {
   });
   it('a merchant whose trial ended buys a plan: an underpayment and an expired purchase are shown as the API says', async () => {
     const m = await h.merchant({ trial: true, networks: [] });
-    await h.tdb.db('merchants').where({ id: m.id }).update({ trial_started_at: new Date(Date.now() - 8 * 86_400_000) });
+    await h.tdb
+      .db('merchants')
+      .where({ id: m.id })
+      .update({ trial_started_at: new Date(Date.now() - 8 * 86_400_000) });
     const user = await createDashboardUser(h.tdb.db, m.id);
     const j = await Journey.open(browser, h.app.url, 'merchant-plan-problems');
     const { page } = j;
@@ -296,8 +362,19 @@ describe('the merchant journey in a browser', () => {
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await payment.getByText('Status: awaiting payment').waitFor();
     // The underpaid purchase stays open too (it frees its amount when it expires): expire only the newest.
-    const open = h.tdb.db('platform_purchases').where({ merchant_id: m.id }).orderBy('created_at', 'desc').limit(1).select('request_id');
-    expect(await h.tdb.db('payment_requests').whereIn('id', open).where({ status: 'AWAITING' }).update({ expires_at: new Date(Date.now() - 1000) })).toBe(1);
+    const open = h.tdb
+      .db('platform_purchases')
+      .where({ merchant_id: m.id })
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .select('request_id');
+    expect(
+      await h.tdb
+        .db('payment_requests')
+        .whereIn('id', open)
+        .where({ status: 'AWAITING' })
+        .update({ expires_at: new Date(Date.now() - 1000) }),
+    ).toBe(1);
     await payment.getByText('Status: expired').waitFor();
     await j.checkPage('plan (expired)');
     expect(await page.getByText('You have no active plan or trial').count()).toBe(1);
@@ -344,16 +421,27 @@ describe('a company buys credits in a browser', () => {
     await payment.getByText('Status: paid').waitFor();
     await payment.getByText('Paid: 30,000 credits were added to your wallet.').waitFor();
     await available.filter({ hasText: `${(before + 30_000).toLocaleString('en-GB')} credits` }).waitFor();
-    await page.getByRole('table', { name: /^Your credit pack purchases/ }).getByText('paid', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: /^Your credit pack purchases/ })
+      .getByText('paid', { exact: true })
+      .waitFor();
     await j.checkPage('buy credits (paid)');
     await j.screenshot('paid');
 
     // The ledger holds the grant.
     await page.getByRole('link', { name: 'Credits', exact: true }).click();
-    await page.getByRole('table', { name: 'Ledger entries, oldest first' }).getByRole('row').filter({ hasText: 'Credits added' }).filter({ hasText: '30,000' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Ledger entries, oldest first' })
+      .getByRole('row')
+      .filter({ hasText: 'Credits added' })
+      .filter({ hasText: '30,000' })
+      .waitFor();
     await j.checkPage('credits (after)');
     await page.getByRole('main').getByRole('link', { name: 'Buy credits' }).click();
-    await page.getByRole('table', { name: /^Your credit pack purchases/ }).getByText('paid', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: /^Your credit pack purchases/ })
+      .getByText('paid', { exact: true })
+      .waitFor();
     await j.checkPage('buy credits (after)');
     await j.finish();
   });

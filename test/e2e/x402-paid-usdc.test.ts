@@ -30,10 +30,20 @@ beforeAll(async () => {
     solana: createSolanaReader({ endpoints: ['http://127.0.0.1:9'], timeoutMs: 500, retries: 0 }),
   });
   const payments = createX402Payments({
-    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: chain.facilitator,
-    authorizationState: chain.authorizationState, paymentTimeoutSeconds: 120,
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    facilitator: chain.facilitator,
+    authorizationState: chain.authorizationState,
+    paymentTimeoutSeconds: 120,
   });
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, chainReader: reader, payments, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '10000' }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    chainReader: reader,
+    payments,
+    config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '10000' }),
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -54,7 +64,13 @@ describe('paid /x402/v1/usdc routes end to end', () => {
     expect(unpaid.status).toBe(402);
     const required = decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!);
     expect(required.x402Version).toBe(2);
-    expect(required.accepts[0]).toMatchObject({ scheme: 'exact', network: 'eip155:8453', asset: USDC, amount: '20000', payTo: chain.payTo });
+    expect(required.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: USDC,
+      amount: '20000',
+      payTo: chain.payTo,
+    });
     // The resource is the route (x402 convention, without the query); each authorization is single-use anyway.
     expect(required.resource?.url).toBe(`${app.url}/x402/v1/usdc/verify`);
 
@@ -63,10 +79,15 @@ describe('paid /x402/v1/usdc routes end to end', () => {
     const paid = await client.fetch(url);
     expect(paid.status).toBe(200);
     expect(await paid.json()).toMatchObject({
-      network: 'base', tx_hash: tx.toLowerCase(), status: 'confirmed',
+      network: 'base',
+      tx_hash: tx.toLowerCase(),
+      status: 'confirmed',
       transfers: [{ from: sender.address, to: receiver.address, amount_usdc: '7.000000', amount_atomic: '7000000' }],
     });
-    expect(decodePaymentResponseHeader(paid.headers.get('payment-response')!)).toMatchObject({ success: true, network: 'eip155:8453' });
+    expect(decodePaymentResponseHeader(paid.headers.get('payment-response')!)).toMatchObject({
+      success: true,
+      network: 'eip155:8453',
+    });
     const after = await chain.balances();
     expect(before.payer - after.payer).toBe(20_000n);
     expect(after.payTo - before.payTo).toBe(20_000n);
@@ -93,9 +114,15 @@ describe('paid /x402/v1/usdc routes end to end', () => {
     const client = payingClient(chain.payer);
 
     let before = await chain.balances();
-    const match = await client.fetch(`${app.url}/x402/v1/usdc/match?tx_hash=${tx}&recipient=${receiver.address.toLowerCase()}&amount=1.5`);
+    const match = await client.fetch(
+      `${app.url}/x402/v1/usdc/match?tx_hash=${tx}&recipient=${receiver.address.toLowerCase()}&amount=1.5`,
+    );
     expect(match.status).toBe(200);
-    expect(await match.json()).toMatchObject({ matched: true, amount_usdc: '1.5', matching_transfers: [{ amount_atomic: '1500000' }] });
+    expect(await match.json()).toMatchObject({
+      matched: true,
+      amount_usdc: '1.5',
+      matching_transfers: [{ amount_atomic: '1500000' }],
+    });
     let after = await chain.balances();
     expect(before.payer - after.payer).toBe(30_000n);
 

@@ -1,7 +1,8 @@
 import { inject } from 'vitest';
 import { spawnEntryPoint } from './child-output.js';
 
-const LISTENING = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"API listening"|"msg":"API listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
+const LISTENING =
+  /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"API listening"|"msg":"API listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
 
 /**
  * The real API entry point (api/main.ts) as a separate OS process on an ephemeral port of 127.0.0.1, ready once it

@@ -8,7 +8,9 @@ export function ffmpegMake(ext: string, args: string[]): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'av-'));
   try {
     const out = join(dir, `out.${ext}`);
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args, out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args, out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -21,15 +23,54 @@ export function ffmpegMake(ext: string, args: string[]): Buffer {
  */
 export const lyingMp3 = (noiseSeconds = 40) =>
   ffmpegMake('mp3', [
-    '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=mono:d=10', '-f', 'lavfi', '-i', `anoisesrc=r=44100:d=${noiseSeconds}:a=0.5`,
-    '-filter_complex', '[0][1]concat=n=2:v=0:a=1', '-c:a', 'libmp3lame', '-q:a', '2', '-write_xing', '0',
+    '-f',
+    'lavfi',
+    '-i',
+    'anullsrc=r=44100:cl=mono:d=10',
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=r=44100:d=${noiseSeconds}:a=0.5`,
+    '-filter_complex',
+    '[0][1]concat=n=2:v=0:a=1',
+    '-c:a',
+    'libmp3lame',
+    '-q:a',
+    '2',
+    '-write_xing',
+    '0',
   ]);
 
 /** A test video: testsrc pictures (`size`, `fps`) with a sine tone, `seconds` long, H.264 + AAC in MP4 unless `codec` says otherwise. */
-export const testVideo = (seconds: number, o: { size?: string; fps?: number; ext?: string; codec?: string[]; extra?: string[] } = {}) =>
+export const testVideo = (
+  seconds: number,
+  o: { size?: string; fps?: number; ext?: string; codec?: string[]; extra?: string[] } = {},
+) =>
   ffmpegMake(o.ext ?? 'mp4', [
-    '-f', 'lavfi', '-i', `testsrc=d=${seconds}:s=${o.size ?? '320x240'}:r=${o.fps ?? 25}`, '-f', 'lavfi', '-i', `sine=f=440:d=${seconds}`,
-    ...(o.codec ?? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '192k']), ...(o.extra ?? []), '-shortest',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=d=${seconds}:s=${o.size ?? '320x240'}:r=${o.fps ?? 25}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=440:d=${seconds}`,
+    ...(o.codec ?? [
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '18',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '192k',
+    ]),
+    ...(o.extra ?? []),
+    '-shortest',
   ]);
 
 /** A sine tone of `seconds` in the format of `ext` (mp3, wav, m4a, flac, ogg). */
@@ -37,12 +78,28 @@ export const testAudio = (seconds: number, ext: string, codec: string[] = []) =>
   ffmpegMake(ext, ['-f', 'lavfi', '-i', `sine=f=440:d=${seconds}:sample_rate=44100`, ...codec]);
 
 /** ffprobe's JSON of a file's format and streams. */
-export function ffprobe(bytes: Uint8Array, ext: string): { format: { duration?: string; format_name?: string }; streams: Array<Record<string, unknown> & { codec_type: string; width?: number; height?: number; duration?: string; side_data_list?: Array<{ rotation?: number }> }> } {
+export function ffprobe(
+  bytes: Uint8Array,
+  ext: string,
+): {
+  format: { duration?: string; format_name?: string };
+  streams: Array<
+    Record<string, unknown> & {
+      codec_type: string;
+      width?: number;
+      height?: number;
+      duration?: string;
+      side_data_list?: Array<{ rotation?: number }>;
+    }
+  >;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'av-probe-'));
   try {
     const path = join(dir, `in.${ext}`);
     writeFileSync(path, bytes);
-    return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path]).toString()) as ReturnType<typeof ffprobe>;
+    return JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path]).toString(),
+    ) as ReturnType<typeof ffprobe>;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -54,7 +111,11 @@ export function decodeAll(bytes: Uint8Array, ext: string): number {
   try {
     const path = join(dir, `in.${ext}`);
     writeFileSync(path, bytes);
-    const out = execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    const out = execFileSync(
+      'ffmpeg',
+      ['-nostdin', '-v', 'error', '-xerror', '-i', path, '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    ).toString();
     const times = [...out.matchAll(/out_time_us=(\d+)/g)].map((m) => Number(m[1]));
     return Math.max(0, ...times) / 1e6;
   } finally {
@@ -80,7 +141,11 @@ export function silenceEnds(bytes: Uint8Array, ext: string): number[] {
   try {
     const path = join(dir, `in.${ext}`);
     writeFileSync(path, bytes);
-    const r = spawnSync('ffmpeg', ['-nostdin', '-hide_banner', '-i', path, '-af', 'silencedetect=n=-50dB:d=0.5', '-f', 'null', '-'], { encoding: 'utf8' });
+    const r = spawnSync(
+      'ffmpeg',
+      ['-nostdin', '-hide_banner', '-i', path, '-af', 'silencedetect=n=-50dB:d=0.5', '-f', 'null', '-'],
+      { encoding: 'utf8' },
+    );
     return [...r.stderr.matchAll(/silence_end: ([\d.]+)/g)].map((m) => Number(m[1]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -92,8 +157,27 @@ export function colourVideo(parts: Array<[string, number]>): Buffer {
   const total = parts.reduce((s, [, d]) => s + d, 0);
   const inputs = parts.flatMap(([c, d]) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:r=25:d=${d}`]);
   const chain = `${parts.map((_, i) => `[${i}:v]`).join('')}concat=n=${parts.length}:v=1:a=0[v]`;
-  return ffmpegMake('mp4', [...inputs, '-f', 'lavfi', '-i', `sine=d=${total}`, '-filter_complex', chain, '-map', '[v]', '-map', `${parts.length}:a`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
+  return ffmpegMake('mp4', [
+    ...inputs,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=d=${total}`,
+    '-filter_complex',
+    chain,
+    '-map',
+    '[v]',
+    '-map',
+    `${parts.length}:a`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+  ]);
 }
 
 /** The average colour [r, g, b] of the frame shown at `seconds` (the last frame when `seconds` is negative: from the end). */
@@ -103,7 +187,23 @@ export function frameColour(bytes: Uint8Array, ext: string, seconds: number): nu
     const path = join(dir, `in.${ext}`);
     writeFileSync(path, bytes);
     const seek = seconds < 0 ? ['-sseof', String(seconds)] : ['-ss', String(seconds)];
-    const out = execFileSync('ffmpeg', ['-nostdin', '-v', 'error', ...seek, '-i', path, '-frames:v', '1', '-vf', 'scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    const out = execFileSync('ffmpeg', [
+      '-nostdin',
+      '-v',
+      'error',
+      ...seek,
+      '-i',
+      path,
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=1:1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ]);
     return [...out.subarray(0, 3)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -119,7 +219,14 @@ export function frameColour(bytes: Uint8Array, ext: string, seconds: number): nu
 export function mediaManifests(o: { mp3: string; mp4: string; concatName: string }): Array<[string, Buffer]> {
   const ff = Buffer.from([0xff]);
   return [
-    ['playlist.m3u8', Buffer.concat([Buffer.from('#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:3.0,'), ff, Buffer.from(`\n${o.mp3}\n#EXT-X-ENDLIST\n`)])],
+    [
+      'playlist.m3u8',
+      Buffer.concat([
+        Buffer.from('#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:3.0,'),
+        ff,
+        Buffer.from(`\n${o.mp3}\n#EXT-X-ENDLIST\n`),
+      ]),
+    ],
     [
       'manifest.mpd',
       Buffer.concat([
@@ -133,6 +240,9 @@ export function mediaManifests(o: { mp3: string; mp4: string; concatName: string
         Buffer.from(' -->\n'),
       ]),
     ],
-    ['list.ffconcat', Buffer.concat([Buffer.from(`ffconcat version 1.0\nfile ${o.concatName}\n# `), ff, Buffer.from('\n')])],
+    [
+      'list.ffconcat',
+      Buffer.concat([Buffer.from(`ffconcat version 1.0\nfile ${o.concatName}\n# `), ff, Buffer.from('\n')]),
+    ],
   ];
 }

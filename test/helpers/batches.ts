@@ -10,16 +10,25 @@ export function batchClient(h: ProcessingHarness) {
   const idem = () => `idem-${Math.random().toString(36).slice(2)}`;
   return {
     estimate: (key: string, body: unknown) =>
-      fetch(`${h.app.url}/v1/batches/estimate`, { method: 'POST', headers: { ...h.auth(key), ...json }, body: JSON.stringify(body) }),
+      fetch(`${h.app.url}/v1/batches/estimate`, {
+        method: 'POST',
+        headers: { ...h.auth(key), ...json },
+        body: JSON.stringify(body),
+      }),
     submit: (key: string, body: unknown, idempotencyKey: string = idem()) =>
-      fetch(`${h.app.url}/v1/batches`, { method: 'POST', headers: { ...h.auth(key), ...json, 'Idempotency-Key': idempotencyKey }, body: JSON.stringify(body) }),
+      fetch(`${h.app.url}/v1/batches`, {
+        method: 'POST',
+        headers: { ...h.auth(key), ...json, 'Idempotency-Key': idempotencyKey },
+        body: JSON.stringify(body),
+      }),
     async submitOk(key: string, body: unknown): Promise<BatchJson> {
       const res = await this.submit(key, body);
       const out = (await res.json()) as BatchJson;
       expect(res.status, JSON.stringify(out)).toBe(202);
       return out;
     },
-    get: (key: string, id: string, query = '') => fetch(`${h.app.url}/v1/batches/${id}${query}`, { headers: h.auth(key) }),
+    get: (key: string, id: string, query = '') =>
+      fetch(`${h.app.url}/v1/batches/${id}${query}`, { headers: h.auth(key) }),
     async getOk(key: string, id: string, query = ''): Promise<BatchJson> {
       const res = await this.get(key, id, query);
       const out = (await res.json()) as BatchJson;
@@ -27,9 +36,16 @@ export function batchClient(h: ProcessingHarness) {
       return out;
     },
     retryFailed: (key: string, id: string, idempotencyKey: string = idem()) =>
-      fetch(`${h.app.url}/v1/batches/${id}/retry-failed`, { method: 'POST', headers: { ...h.auth(key), 'Idempotency-Key': idempotencyKey } }),
+      fetch(`${h.app.url}/v1/batches/${id}/retry-failed`, {
+        method: 'POST',
+        headers: { ...h.auth(key), 'Idempotency-Key': idempotencyKey },
+      }),
     cancel: (key: string, id: string, body: unknown = undefined) =>
-      fetch(`${h.app.url}/v1/batches/${id}/cancel`, { method: 'POST', headers: { ...h.auth(key), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+      fetch(`${h.app.url}/v1/batches/${id}/cancel`, {
+        method: 'POST',
+        headers: { ...h.auth(key), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
     zip: (key: string, id: string) => fetch(`${h.app.url}/v1/batches/${id}/results.zip`, { headers: h.auth(key) }),
     /** Waits (watching the batches table, not the API's rate limit) until the batch has ended, then reads it. */
     async waitForBatch(key: string, id: string, timeoutMs = 300_000): Promise<BatchJson> {

@@ -21,15 +21,25 @@ export interface DashboardOptions {
 }
 
 /** A dashboard user of a merchant, with a password of the platform's rule. */
-export async function createDashboardUser(db: Db, merchantId: string): Promise<{ email: string; password: string; id: string }> {
+export async function createDashboardUser(
+  db: Db,
+  merchantId: string,
+): Promise<{ email: string; password: string; id: string }> {
   const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
   const password = `pw-${randomBytes(12).toString('hex')}`;
-  const user = await createMerchantUser(db, { merchantId, email, passwordHash: await hashPassword(password) }, new Date());
+  const user = await createMerchantUser(
+    db,
+    { merchantId, email, passwordHash: await hashPassword(password) },
+    new Date(),
+  );
   return { email, password, id: user.id };
 }
 
 /** A processing company whose owner (a billing administrator) has a password: signs in at /api/company/session. */
-export async function createCompanyAdmin(db: Db, name = 'Session Co'): Promise<{ companyId: string; memberId: string; email: string; password: string }> {
+export async function createCompanyAdmin(
+  db: Db,
+  name = 'Session Co',
+): Promise<{ companyId: string; memberId: string; email: string; password: string }> {
   const email = `admin-${randomBytes(4).toString('hex')}@example.com`;
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const { company, owner } = await createCompany(db, { name, ownerEmail: email });
@@ -46,7 +56,10 @@ export class DashboardClient {
   csrf: string | null = null;
   readonly origin: string;
 
-  constructor(readonly baseUrl: string, readonly prefix = '/api/integrations') {
+  constructor(
+    readonly baseUrl: string,
+    readonly prefix = '/api/integrations',
+  ) {
     this.origin = new URL(baseUrl).origin;
   }
 
@@ -89,9 +102,21 @@ export class DashboardClient {
  * `admin` (a signed-in billing administrator's client) invites `email`; the invitee reads the token in the mail the app
  * sent to `smtp` and accepts it with `password`, as they would from the link. Returns the acceptance's answer.
  */
-export async function inviteAndAccept(admin: DashboardClient, smtp: Pick<TestSmtpServer, 'to'>, email: string, password: string, role: 'member' | 'billing_admin' = 'member'): Promise<Response> {
+export async function inviteAndAccept(
+  admin: DashboardClient,
+  smtp: Pick<TestSmtpServer, 'to'>,
+  email: string,
+  password: string,
+  role: 'member' | 'billing_admin' = 'member',
+): Promise<Response> {
   const invited = await admin.request('POST', '/invitations', { email, role });
-  if (invited.status !== 201) throw new Error(`invitation of ${email} refused: ${invited.status} ${await invited.text()}`);
+  if (invited.status !== 201)
+    throw new Error(`invitation of ${email} refused: ${invited.status} ${await invited.text()}`);
   const token = invitationTokenIn(smtp, email);
-  return new DashboardClient(admin.baseUrl, '/api/company').request('POST', '/invitations/accept', { token, password }, { csrf: null, idem: null, cookie: null });
+  return new DashboardClient(admin.baseUrl, '/api/company').request(
+    'POST',
+    '/invitations/accept',
+    { token, password },
+    { csrf: null, idem: null, cookie: null },
+  );
 }

@@ -21,7 +21,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = createDb(url.toString(), { poolMax: 20, applicationName: 'paycore-test', timeouts: loadConfig({ NODE_ENV: 'test' }).database.timeouts });
+  const db = createDb(url.toString(), {
+    poolMax: 20,
+    applicationName: 'paycore-test',
+    timeouts: loadConfig({ NODE_ENV: 'test' }).database.timeouts,
+  });
   await migrateLatest(db);
   return {
     db,

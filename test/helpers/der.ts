@@ -31,12 +31,17 @@ const FRAME = 0.01;
 function frames<S>(stretches: readonly Stretch<S>[], count: number): Set<string>[] {
   const out = Array.from({ length: count }, () => new Set<string>());
   for (const s of stretches) {
-    for (let f = Math.max(0, Math.round(s.start / FRAME)); f < Math.min(count, Math.round(s.end / FRAME)); f++) out[f]!.add(String(s.speaker));
+    for (let f = Math.max(0, Math.round(s.start / FRAME)); f < Math.min(count, Math.round(s.end / FRAME)); f++)
+      out[f]!.add(String(s.speaker));
   }
   return out;
 }
 
-export function diarizationErrorRate<R, H>(reference: readonly Stretch<R>[], hypothesis: readonly Stretch<H>[], collarSeconds = 0.25): DerResult {
+export function diarizationErrorRate<R, H>(
+  reference: readonly Stretch<R>[],
+  hypothesis: readonly Stretch<H>[],
+  collarSeconds = 0.25,
+): DerResult {
   const end = Math.max(0, ...reference.map((r) => r.end), ...hypothesis.map((h) => h.end));
   const count = Math.ceil(end / FRAME) + 1;
   const ref = frames(reference, count);

@@ -72,7 +72,11 @@ export async function startTestDnsServer(zone: Record<string, ZoneName>): Promis
 }
 
 /** A UDP port on 127.0.0.1 that receives DNS queries and never answers them. */
-export async function startSilentDnsServer(): Promise<{ address: string; received: () => number; close(): Promise<void> }> {
+export async function startSilentDnsServer(): Promise<{
+  address: string;
+  received: () => number;
+  close(): Promise<void>;
+}> {
   const socket = dgram.createSocket('udp4');
   let received = 0;
   socket.on('message', () => {
@@ -80,5 +84,9 @@ export async function startSilentDnsServer(): Promise<{ address: string; receive
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
   const { port } = socket.address() as AddressInfo;
-  return { address: `127.0.0.1:${port}`, received: () => received, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
+  return {
+    address: `127.0.0.1:${port}`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
 }

@@ -65,17 +65,29 @@ export function ciiXml(inv: SampleInvoice, opts: { zugferd1?: boolean; typeCode?
   const z1 = opts.zugferd1 ?? false;
   const party = (tag: string, p: { name: string; vat_id: string | null; email?: string }) => `
       <ram:${tag}>
-        <ram:Name>${esc(p.name)}</ram:Name>${p.email ? `
-        <ram:URIUniversalCommunication><ram:URIID schemeID="EM">${esc(p.email)}</ram:URIID></ram:URIUniversalCommunication>` : ''}
-        <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">201/113/40209</ram:ID></ram:SpecifiedTaxRegistration>${p.vat_id ? `
-        <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${p.vat_id}</ram:ID></ram:SpecifiedTaxRegistration>` : ''}
+        <ram:Name>${esc(p.name)}</ram:Name>${
+          p.email
+            ? `
+        <ram:URIUniversalCommunication><ram:URIID schemeID="EM">${esc(p.email)}</ram:URIID></ram:URIUniversalCommunication>`
+            : ''
+        }
+        <ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">201/113/40209</ram:ID></ram:SpecifiedTaxRegistration>${
+          p.vat_id
+            ? `
+        <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${p.vat_id}</ram:ID></ram:SpecifiedTaxRegistration>`
+            : ''
+        }
       </ram:${tag}>`;
   const lines = inv.lines
     .map(
       (l, i) => `
     <ram:IncludedSupplyChainTradeLineItem>
-      <ram:AssociatedDocumentLineDocument><ram:LineID>${i + 1}</ram:LineID></ram:AssociatedDocumentLineDocument>${z1 ? '' : `
-      <ram:SpecifiedTradeProduct><ram:Name>${esc(l.description)}</ram:Name></ram:SpecifiedTradeProduct>`}
+      <ram:AssociatedDocumentLineDocument><ram:LineID>${i + 1}</ram:LineID></ram:AssociatedDocumentLineDocument>${
+        z1
+          ? ''
+          : `
+      <ram:SpecifiedTradeProduct><ram:Name>${esc(l.description)}</ram:Name></ram:SpecifiedTradeProduct>`
+      }
       <ram:${z1 ? 'SpecifiedSupplyChainTradeAgreement' : 'SpecifiedLineTradeAgreement'}>
         <ram:NetPriceProductTradePrice><ram:ChargeAmount>${l.unit_price}</ram:ChargeAmount></ram:NetPriceProductTradePrice>
       </ram:${z1 ? 'SpecifiedSupplyChainTradeAgreement' : 'SpecifiedLineTradeAgreement'}>
@@ -83,8 +95,12 @@ export function ciiXml(inv: SampleInvoice, opts: { zugferd1?: boolean; typeCode?
       <ram:${z1 ? 'SpecifiedSupplyChainTradeSettlement' : 'SpecifiedLineTradeSettlement'}>
         <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:${z1 ? 'ApplicablePercent' : 'RateApplicablePercent'}>${l.rate}</ram:${z1 ? 'ApplicablePercent' : 'RateApplicablePercent'}></ram:ApplicableTradeTax>
         <ram:${z1 ? 'SpecifiedTradeSettlementMonetarySummation' : 'SpecifiedTradeSettlementLineMonetarySummation'}><ram:LineTotalAmount>${l.amount}</ram:LineTotalAmount></ram:${z1 ? 'SpecifiedTradeSettlementMonetarySummation' : 'SpecifiedTradeSettlementLineMonetarySummation'}>
-      </ram:${z1 ? 'SpecifiedSupplyChainTradeSettlement' : 'SpecifiedLineTradeSettlement'}>${z1 ? `
-      <ram:SpecifiedTradeProduct><ram:Name>${esc(l.description)}</ram:Name></ram:SpecifiedTradeProduct>` : ''}
+      </ram:${z1 ? 'SpecifiedSupplyChainTradeSettlement' : 'SpecifiedLineTradeSettlement'}>${
+        z1
+          ? `
+      <ram:SpecifiedTradeProduct><ram:Name>${esc(l.description)}</ram:Name></ram:SpecifiedTradeProduct>`
+          : ''
+      }
     </ram:IncludedSupplyChainTradeLineItem>`,
     )
     .join('');
@@ -100,10 +116,14 @@ export function ciiXml(inv: SampleInvoice, opts: { zugferd1?: boolean; typeCode?
       </ram:ApplicableTradeTax>`,
     )
     .join('');
-  const payment = inv.iban ? `
-      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${inv.iban}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>` : '';
-  const terms = inv.due_date ? `
-      <ram:SpecifiedTradePaymentTerms><ram:DueDateDateTime><udt:DateTimeString format="102">${d102(inv.due_date)}</udt:DateTimeString></ram:DueDateDateTime></ram:SpecifiedTradePaymentTerms>` : '';
+  const payment = inv.iban
+    ? `
+      <ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${inv.iban}</ram:IBANID></ram:PayeePartyCreditorFinancialAccount></ram:SpecifiedTradeSettlementPaymentMeans>`
+    : '';
+  const terms = inv.due_date
+    ? `
+      <ram:SpecifiedTradePaymentTerms><ram:DueDateDateTime><udt:DateTimeString format="102">${d102(inv.due_date)}</udt:DateTimeString></ram:DueDateDateTime></ram:SpecifiedTradePaymentTerms>`
+    : '';
   const cur = (tag: string, v: string) => `<ram:${tag}${z1 ? ` currencyID="${inv.currency}"` : ''}>${v}</ram:${tag}>`;
   const summation = `
       <ram:${z1 ? 'SpecifiedTradeSettlementMonetarySummation' : 'SpecifiedTradeSettlementHeaderMonetarySummation'}>
@@ -162,10 +182,18 @@ export function ublXml(inv: SampleInvoice, opts: { creditNote?: boolean } = {}):
   const party = (tag: string, p: { name: string; vat_id: string | null; email?: string }) => `
   <cac:${tag}>
     <cac:Party>
-      <cac:PartyName><cbc:Name>${esc(p.name)}</cbc:Name></cac:PartyName>${p.vat_id ? `
-      <cac:PartyTaxScheme><cbc:CompanyID>${p.vat_id}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>` : ''}
-      <cac:PartyLegalEntity><cbc:RegistrationName>${esc(p.name)}</cbc:RegistrationName></cac:PartyLegalEntity>${p.email ? `
-      <cac:Contact><cbc:ElectronicMail>${esc(p.email)}</cbc:ElectronicMail></cac:Contact>` : ''}
+      <cac:PartyName><cbc:Name>${esc(p.name)}</cbc:Name></cac:PartyName>${
+        p.vat_id
+          ? `
+      <cac:PartyTaxScheme><cbc:CompanyID>${p.vat_id}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>`
+          : ''
+      }
+      <cac:PartyLegalEntity><cbc:RegistrationName>${esc(p.name)}</cbc:RegistrationName></cac:PartyLegalEntity>${
+        p.email
+          ? `
+      <cac:Contact><cbc:ElectronicMail>${esc(p.email)}</cbc:ElectronicMail></cac:Contact>`
+          : ''
+      }
     </cac:Party>
   </cac:${tag}>`;
   const c = `currencyID="${inv.currency}"`;
@@ -173,15 +201,27 @@ export function ublXml(inv: SampleInvoice, opts: { creditNote?: boolean } = {}):
 <${root} xmlns="urn:oasis:names:specification:ubl:schema:xsd:${root}-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
   <cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>
   <cbc:ID>${esc(inv.number)}</cbc:ID>
-  <cbc:IssueDate>${inv.issue_date}</cbc:IssueDate>${inv.due_date && !credit ? `
-  <cbc:DueDate>${inv.due_date}</cbc:DueDate>` : ''}
+  <cbc:IssueDate>${inv.issue_date}</cbc:IssueDate>${
+    inv.due_date && !credit
+      ? `
+  <cbc:DueDate>${inv.due_date}</cbc:DueDate>`
+      : ''
+  }
   <cbc:${credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'}>${credit ? '381' : '380'}</cbc:${credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'}>
   <cbc:DocumentCurrencyCode>${inv.currency}</cbc:DocumentCurrencyCode>
   <cac:OrderReference><cbc:ID>PO-4711</cbc:ID></cac:OrderReference>${party('AccountingSupplierParty', inv.seller)}${party('AccountingCustomerParty', inv.buyer)}
   <cac:PaymentMeans>
-    <cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>${inv.due_date && credit ? `
-    <cbc:PaymentDueDate>${inv.due_date}</cbc:PaymentDueDate>` : ''}${inv.iban ? `
-    <cac:PayeeFinancialAccount><cbc:ID>${inv.iban}</cbc:ID></cac:PayeeFinancialAccount>` : ''}
+    <cbc:PaymentMeansCode>58</cbc:PaymentMeansCode>${
+      inv.due_date && credit
+        ? `
+    <cbc:PaymentDueDate>${inv.due_date}</cbc:PaymentDueDate>`
+        : ''
+    }${
+      inv.iban
+        ? `
+    <cac:PayeeFinancialAccount><cbc:ID>${inv.iban}</cbc:ID></cac:PayeeFinancialAccount>`
+        : ''
+    }
   </cac:PaymentMeans>
   <cac:TaxTotal>
     <cbc:TaxAmount ${c}>${inv.tax_total}</cbc:TaxAmount>${inv.taxes
@@ -228,7 +268,12 @@ const deDate = (iso: string) => iso.split('-').reverse().join('.');
  * file of the document, as Factur-X asks). `printedTotal` prints another total than the XML's; `number` another
  * invoice number.
  */
-export async function pdfWithXml(inv: SampleInvoice, xml: string | Buffer | null, filename: string, opts: { printedTotal?: string; printedNumber?: string } = {}): Promise<Uint8Array> {
+export async function pdfWithXml(
+  inv: SampleInvoice,
+  xml: string | Buffer | null,
+  filename: string,
+  opts: { printedTotal?: string; printedNumber?: string } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595, 842]);
@@ -249,7 +294,13 @@ export async function pdfWithXml(inv: SampleInvoice, xml: string | Buffer | null
   row(['USt-IdNr.:', 50], [inv.seller.vat_id, 200]);
   y -= 20;
   row(['Beschreibung', 50], ['Menge', 300], ['Einzelpreis', 380], ['Betrag', 480]);
-  for (const l of inv.lines) row([l.description.replace(/[<>]/g, ''), 50], [l.quantity, 300], [deAmount(l.unit_price), 380], [deAmount(l.amount), 480]);
+  for (const l of inv.lines)
+    row(
+      [l.description.replace(/[<>]/g, ''), 50],
+      [l.quantity, 300],
+      [deAmount(l.unit_price), 380],
+      [deAmount(l.amount), 480],
+    );
   y -= 20;
   row(['Nettobetrag', 300], [deAmount(inv.net_total), 480]);
   for (const t of inv.taxes) row([`MwSt ${t.rate.replace('.00', '')} %`, 300], [deAmount(t.amount), 480]);

@@ -28,7 +28,11 @@ export function compileContract(name: 'UsdcLike' | 'Multicall3Lite'): CompiledCo
   const input = {
     language: 'Solidity',
     sources: { [`${name}.sol`]: { content: source } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>;

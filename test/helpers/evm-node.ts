@@ -2,8 +2,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createPublicClient, createTestClient, createWalletClient, defineChain, http, publicActions, walletActions,
-  toHex, type Abi, type Address, type Hash, type Hex,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  publicActions,
+  walletActions,
+  toHex,
+  type Abi,
+  type Address,
+  type Hash,
+  type Hex,
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { compileContract } from './evm-contracts.js';
@@ -47,7 +57,9 @@ function makeClient(url: string, chainId: number) {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   });
-  return createTestClient({ mode: 'hardhat', chain, transport: http(url) }).extend(publicActions).extend(walletActions);
+  return createTestClient({ mode: 'hardhat', chain, transport: http(url) })
+    .extend(publicActions)
+    .extend(walletActions);
 }
 
 /**
@@ -60,8 +72,23 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
   // the node's bind (a probed "free" port is only free until someone else binds it).
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--require', join(repoRoot, 'test/evm/parent-watchdog.cjs'), join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'), 'node', '--config', join(repoRoot, 'test/evm/hardhat.config.cjs'), '--hostname', '127.0.0.1', '--port', '0'],
-    { cwd: join(repoRoot, 'test/evm'), env: { ...process.env, HARDHAT_CHAIN_ID: String(chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      '--require',
+      join(repoRoot, 'test/evm/parent-watchdog.cjs'),
+      join(repoRoot, 'node_modules/hardhat/internal/cli/cli.js'),
+      'node',
+      '--config',
+      join(repoRoot, 'test/evm/hardhat.config.cjs'),
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
+    {
+      cwd: join(repoRoot, 'test/evm'),
+      env: { ...process.env, HARDHAT_CHAIN_ID: String(chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   const started = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/127\.0\.0\.1:\d+)\//;
   const { exited, output } = await waitForOutput(child, started, 'hardhat node').catch((e: unknown) => {
@@ -84,7 +111,11 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
   const abi = usdc.abi as Abi;
 
   const send = async (from: EvmAccount, address: Address, functionName: string, args: unknown[]): Promise<Hash> => {
-    const wallet = createWalletClient({ account: privateKeyToAccount(from.privateKey), chain: client.chain, transport: http(url) });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(from.privateKey),
+      chain: client.chain,
+      transport: http(url),
+    });
     // gas is set explicitly so a transaction that will revert is still sent and mined (status 0).
     return wallet.writeContract({ address, abi, functionName, args, gas: 500_000n, chain: client.chain } as never);
   };
@@ -100,7 +131,12 @@ export async function startEvmNode(opts: { chainId?: number } = {}): Promise<Evm
     transfer: (token, from, to, amount) => send(from, token, 'transfer', [to, amount]),
     batchTransfer: (token, from, to, amounts) => send(from, token, 'batchTransfer', [to, amounts]),
     balanceOf: async (token, owner) =>
-      (await createPublicClient({ chain: client.chain, transport: http(url) }).readContract({ address: token, abi, functionName: 'balanceOf', args: [owner] })) as bigint,
+      (await createPublicClient({ chain: client.chain, transport: http(url) }).readContract({
+        address: token,
+        abi,
+        functionName: 'balanceOf',
+        args: [owner],
+      })) as bigint,
     mine: (blocks) => client.mine({ blocks }),
     setAutomine: (on) => client.setAutomine(on),
     blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),

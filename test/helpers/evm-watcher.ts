@@ -20,11 +20,16 @@ export function startEvmWatcherWorker(
   onRpcCall?: (method: string) => void,
 ): ReturnType<typeof startTestWorker> {
   return startTestWorker(taskQueue, {
-    ...deps, resolver: createSystemResolver(), allowLoopbackForTests: true,
+    ...deps,
+    resolver: createSystemResolver(),
+    allowLoopbackForTests: true,
     watcher: {
       evm: createEvmTransferScanner({
         rpcUrls: { base: [node.url] },
-        requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, confirmations])) as Record<EvmNetwork, number>,
+        requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, confirmations])) as Record<
+          EvmNetwork,
+          number
+        >,
         timeoutMs: 30_000,
         retries: 1,
         ...(onRpcCall ? { onRpcCall } : {}),
@@ -38,13 +43,29 @@ export function startEvmWatcherWorker(
  * reading `node` with `confirmations` required, and the `watch:base:<task queue>` workflow polling every 150 ms.
  * `stop` ends both.
  */
-export async function watchBase(h: ProofHarness, node: EvmNode, confirmations: number): Promise<{ stop: () => Promise<void> }> {
-  const worker = await startEvmWatcherWorker(h.taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox }, node, confirmations);
+export async function watchBase(
+  h: ProofHarness,
+  node: EvmNode,
+  confirmations: number,
+): Promise<{ stop: () => Promise<void> }> {
+  const worker = await startEvmWatcherWorker(
+    h.taskQueue,
+    { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox },
+    node,
+    confirmations,
+  );
   const workflowId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', { workflowId, taskQueue: h.taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }] });
+  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', {
+    workflowId,
+    taskQueue: h.taskQueue,
+    args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }],
+  });
   return {
     stop: async () => {
-      await h.gateway?.client.workflow.getHandle(workflowId).terminate('test finished').catch(() => undefined);
+      await h.gateway?.client.workflow
+        .getHandle(workflowId)
+        .terminate('test finished')
+        .catch(() => undefined);
       await worker.stop();
     },
   };

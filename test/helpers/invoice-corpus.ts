@@ -18,8 +18,18 @@ import { seededRandom } from './random.js';
  */
 
 export const CORPUS_FIELDS = [
-  'invoice_number', 'invoice_date', 'due_date', 'vendor_name', 'customer_name', 'vendor_vat_number',
-  'currency', 'subtotal', 'tax', 'total', 'iban', 'vendor_email',
+  'invoice_number',
+  'invoice_date',
+  'due_date',
+  'vendor_name',
+  'customer_name',
+  'vendor_vat_number',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'iban',
+  'vendor_email',
 ] as const;
 export type CorpusField = (typeof CORPUS_FIELDS)[number];
 
@@ -77,9 +87,42 @@ export interface InvoiceDocument {
 // ---------------------------------------------------------------------------------------------------------------
 // Values
 
-const VENDORS = ['Harbor Supplies Ltd', 'Müller & Söhne GmbH', 'Café Rivière SARL', 'Northwind Traders Inc.', 'Zürich Bürobedarf AG', 'Blue Fjord Analytics AS', 'Oak & Iron Workshop LLC', 'Østergaard Print ApS'];
-const CUSTOMERS = ['Acme Corporation', 'Globex Ltd', 'Initech GmbH', 'Umbrella Logistics BV', 'Stark Components SA', 'Wayne Foods plc', 'Hooli Europe Sàrl'];
-const PRODUCTS = ['Printer paper A4', 'Toner cartridge black', 'Office chair', 'Desk lamp', 'Consulting hours', 'Software licence (annual)', 'USB-C cable 2 m', 'Delivery', 'Monitor 27"', 'Notebook, ruled', 'Coffee beans 1 kg', 'Server maintenance', 'Label tape 12 mm', 'Ergonomic keyboard', 'Cleaning service'];
+const VENDORS = [
+  'Harbor Supplies Ltd',
+  'Müller & Söhne GmbH',
+  'Café Rivière SARL',
+  'Northwind Traders Inc.',
+  'Zürich Bürobedarf AG',
+  'Blue Fjord Analytics AS',
+  'Oak & Iron Workshop LLC',
+  'Østergaard Print ApS',
+];
+const CUSTOMERS = [
+  'Acme Corporation',
+  'Globex Ltd',
+  'Initech GmbH',
+  'Umbrella Logistics BV',
+  'Stark Components SA',
+  'Wayne Foods plc',
+  'Hooli Europe Sàrl',
+];
+const PRODUCTS = [
+  'Printer paper A4',
+  'Toner cartridge black',
+  'Office chair',
+  'Desk lamp',
+  'Consulting hours',
+  'Software licence (annual)',
+  'USB-C cable 2 m',
+  'Delivery',
+  'Monitor 27"',
+  'Notebook, ruled',
+  'Coffee beans 1 kg',
+  'Server maintenance',
+  'Label tape 12 mm',
+  'Ergonomic keyboard',
+  'Cleaning service',
+];
 const VAT_PREFIX: Record<Currency, string[]> = { USD: ['US'], EUR: ['DE', 'FR', 'NL'], GBP: ['GB'], CHF: ['CHE'] };
 
 /**
@@ -89,25 +132,44 @@ const VAT_PREFIX: Record<Currency, string[]> = { USD: ['US'], EUR: ['DE', 'FR', 
  */
 function validVatId(country: string, digits: string): string {
   if (country === 'US') return `${digits.slice(0, 2)}-${digits.slice(2)}`;
-  const tries = (make: (k: number) => string, n: number) => Array.from({ length: n }, (_, k) => make(k)).find((id) => vatIdProblem(id) === null);
+  const tries = (make: (k: number) => string, n: number) =>
+    Array.from({ length: n }, (_, k) => make(k)).find((id) => vatIdProblem(id) === null);
   const pad = (k: number) => String(k).padStart(2, '0');
   const found =
-    country === 'FR' ? tries((k) => `FR${pad(k)}${digits}`, 97)
-    : country === 'GB' ? tries((k) => `GB${digits.slice(0, 7)}${pad(k)}`, 100)
-    : country === 'NL' ? tries((k) => `NL${digits.slice(0, 7)}${pad(k)}B01`, 100)
-    : country === 'DE' ? tries((k) => `DE${digits.slice(0, 8)}${k}`, 10)
-    : `${country}${digits}`;
+    country === 'FR'
+      ? tries((k) => `FR${pad(k)}${digits}`, 97)
+      : country === 'GB'
+        ? tries((k) => `GB${digits.slice(0, 7)}${pad(k)}`, 100)
+        : country === 'NL'
+          ? tries((k) => `NL${digits.slice(0, 7)}${pad(k)}B01`, 100)
+          : country === 'DE'
+            ? tries((k) => `DE${digits.slice(0, 8)}${k}`, 10)
+            : `${country}${digits}`;
   return found ?? `${country}${digits}`;
 }
 const TAX_RATES = [0, 5, 7.7, 10, 19, 20];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 const pick = <T>(rnd: () => number, list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
 const int = (rnd: () => number, lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /** Cents as the normalised decimal string ("1234.50", "-5.00"). */
-export const centsToDecimal = (cents: number): string => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${pad(Math.abs(cents) % 100)}`;
+export const centsToDecimal = (cents: number): string =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${pad(Math.abs(cents) % 100)}`;
 
 /** Cents printed in a number format (no currency). */
 export function formatAmount(cents: number, format: NumberFormat): string {
@@ -119,7 +181,8 @@ export function formatAmount(cents: number, format: NumberFormat): string {
 
 function formatMoney(cents: number, spec: InvoiceSpec): string {
   const n = formatAmount(cents, spec.numberFormat);
-  if (spec.currencyStyle === 'code' || spec.currency === 'CHF') return spec.numberFormat === 'en' ? `${spec.currency} ${n}` : `${n} ${spec.currency}`;
+  if (spec.currencyStyle === 'code' || spec.currency === 'CHF')
+    return spec.numberFormat === 'en' ? `${spec.currency} ${n}` : `${n} ${spec.currency}`;
   const sym = SYMBOL[spec.currency];
   return spec.numberFormat === 'en' || spec.numberFormat === 'ch' ? `${sym}${n}` : `${n} ${sym}`;
 }
@@ -127,12 +190,18 @@ function formatMoney(cents: number, spec: InvoiceSpec): string {
 export function formatDate(iso: string, format: DateFormat): string {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
   switch (format) {
-    case 'iso': return iso;
-    case 'dmy-slash': return `${pad(d)}/${pad(m)}/${y}`;
-    case 'mdy-us': return `${pad(m)}/${pad(d)}/${y}`;
-    case 'dmy-dot': return `${pad(d)}.${pad(m)}.${y}`;
-    case 'd-mon-y': return `${d} ${MONTHS[m - 1]!.slice(0, 3)} ${y}`;
-    case 'month-d-y': return `${MONTHS[m - 1]} ${d}, ${y}`;
+    case 'iso':
+      return iso;
+    case 'dmy-slash':
+      return `${pad(d)}/${pad(m)}/${y}`;
+    case 'mdy-us':
+      return `${pad(m)}/${pad(d)}/${y}`;
+    case 'dmy-dot':
+      return `${pad(d)}.${pad(m)}.${y}`;
+    case 'd-mon-y':
+      return `${d} ${MONTHS[m - 1]!.slice(0, 3)} ${y}`;
+    case 'month-d-y':
+      return `${MONTHS[m - 1]} ${d}, ${y}`;
   }
 }
 
@@ -198,11 +267,24 @@ export function generateInvoice(seed: number, overrides: Partial<Omit<InvoiceSpe
   const country = pick(rnd, VAT_PREFIX[spec.currency]);
   const vat = receipt && rnd() < 0.5 ? null : validVatId(country, String(int(rnd, 100_000_000, 999_999_999)));
   const ibanCountry = { USD: 'DE', EUR: pick(rnd, ['DE', 'FR', 'NL']), GBP: 'GB', CHF: 'CH' }[spec.currency];
-  const bban = { DE: () => String(int(rnd, 1e7, 1e8 - 1)) + String(int(rnd, 1e9, 1e10 - 1)), FR: () => `${int(rnd, 10000, 99999)}${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}A${int(rnd, 10, 99)}`, NL: () => `ABNA${String(int(rnd, 1e9, 1e10 - 1))}`, GB: () => `NWBK${int(rnd, 100000, 999999)}${int(rnd, 10000000, 99999999)}`, CH: () => `${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}00` }[ibanCountry as 'DE']();
+  const bban = {
+    DE: () => String(int(rnd, 1e7, 1e8 - 1)) + String(int(rnd, 1e9, 1e10 - 1)),
+    FR: () =>
+      `${int(rnd, 10000, 99999)}${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}A${int(rnd, 10, 99)}`,
+    NL: () => `ABNA${String(int(rnd, 1e9, 1e10 - 1))}`,
+    GB: () => `NWBK${int(rnd, 100000, 999999)}${int(rnd, 10000000, 99999999)}`,
+    CH: () => `${int(rnd, 10000, 99999)}${String(int(rnd, 1e9, 1e10 - 1))}00`,
+  }[ibanCountry as 'DE']();
   const iban = receipt ? null : makeIban(ibanCountry, bban);
-  const slug = vendor.toLowerCase().normalize('NFD').replace(/[^a-z]+/g, '').slice(0, 14);
+  const slug = vendor
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[^a-z]+/g, '')
+    .slice(0, 14);
   const email = receipt && rnd() < 0.5 ? null : `${pick(rnd, ['billing', 'accounts', 'invoices'])}@${slug}.example`;
-  const number = receipt ? `R-${int(rnd, 10000, 99999)}` : `${pick(rnd, ['INV', 'F', 'RE'])}-${2024 + Math.floor(day / 365)}-${pad(int(rnd, 1, 9999), 4)}`;
+  const number = receipt
+    ? `R-${int(rnd, 10000, 99999)}`
+    : `${pick(rnd, ['INV', 'F', 'RE'])}-${2024 + Math.floor(day / 365)}-${pad(int(rnd, 1, 9999), 4)}`;
   const customer = receipt ? null : pick(rnd, CUSTOMERS);
 
   const fields: Record<CorpusField, string | null> = {
@@ -225,9 +307,14 @@ export function generateInvoice(seed: number, overrides: Partial<Omit<InvoiceSpe
     ...(dueDate ? { due_date: formatDate(dueDate, spec.dateFormat) } : {}),
     vendor_name: vendor,
     ...(customer ? { customer_name: customer } : {}),
-    ...(vat ? { vendor_vat_number: country === 'GB' ? `GB ${vat.slice(2, 5)} ${vat.slice(5, 9)} ${vat.slice(9)}` : vat } : {}),
+    ...(vat
+      ? { vendor_vat_number: country === 'GB' ? `GB ${vat.slice(2, 5)} ${vat.slice(5, 9)} ${vat.slice(9)}` : vat }
+      : {}),
     // Where the document says the currency: its own line, else the symbol or code on the amounts.
-    currency: spec.currencyLine || spec.currencyStyle === 'code' || spec.currency === 'CHF' ? spec.currency : SYMBOL[spec.currency],
+    currency:
+      spec.currencyLine || spec.currencyStyle === 'code' || spec.currency === 'CHF'
+        ? spec.currency
+        : SYMBOL[spec.currency],
     subtotal: formatMoney(subtotal, spec),
     tax: formatMoney(tax, spec),
     total: formatMoney(total, spec),
@@ -240,7 +327,9 @@ export function generateInvoice(seed: number, overrides: Partial<Omit<InvoiceSpe
     truth: { fields, items },
     printed,
     printedItems,
-    ...(spec.dateFormat === 'mdy-us' ? { instructions: 'US invoice: dates are written month first (MM/DD/YYYY).' } : {}),
+    ...(spec.dateFormat === 'mdy-us'
+      ? { instructions: 'US invoice: dates are written month first (MM/DD/YYYY).' }
+      : {}),
   };
 }
 
@@ -291,7 +380,8 @@ function text(pen: Pen, s: string, x: number, opts: { size?: number; bold?: bool
  */
 export async function renderTextPdf(inv: InvoiceDocument): Promise<Uint8Array> {
   const rnd = seededRandom(inv.spec.seed * 31 + 5);
-  const label = (f: keyof typeof LABELS) => pick(rnd, f === 'invoice_number' && inv.spec.kind === 'receipt' ? ['Receipt No.', 'Receipt #'] : LABELS[f]);
+  const label = (f: keyof typeof LABELS) =>
+    pick(rnd, f === 'invoice_number' && inv.spec.kind === 'receipt' ? ['Receipt No.', 'Receipt #'] : LABELS[f]);
   const doc = await PDFDocument.create();
   doc.setCreationDate(new Date(Date.UTC(2026, 0, 1)));
   doc.setModificationDate(new Date(Date.UTC(2026, 0, 1)));
@@ -305,11 +395,25 @@ export async function renderTextPdf(inv: InvoiceDocument): Promise<Uint8Array> {
   const p = inv.printed;
   const left = receipt ? 14 : 50;
   const right = size[0] - left;
-  const line = (dy = 14) => { pen.y -= dy; };
-  const newPage = () => { pen.page = doc.addPage(size); pen.y = size[1] - 50; };
+  const line = (dy = 14) => {
+    pen.y -= dy;
+  };
+  const newPage = () => {
+    pen.page = doc.addPage(size);
+    pen.y = size[1] - 50;
+  };
 
   const labelled: Array<[keyof typeof LABELS, string]> = [];
-  for (const f of ['invoice_number', 'invoice_date', 'due_date', 'vendor_vat_number', 'vendor_email', 'iban', 'currency', 'customer_name'] as const) {
+  for (const f of [
+    'invoice_number',
+    'invoice_date',
+    'due_date',
+    'vendor_vat_number',
+    'vendor_email',
+    'iban',
+    'currency',
+    'customer_name',
+  ] as const) {
     const v = p[f];
     if (v !== undefined && (f !== 'currency' || inv.spec.currencyLine)) labelled.push([f, v]);
   }
@@ -434,7 +538,9 @@ export async function rasterisePdf(pdf: Uint8Array, dpi = 200): Promise<Buffer[]
   const dir = await mkdtemp(join(tmpdir(), 'invoice-corpus-'));
   try {
     await writeFile(join(dir, 'in.pdf'), pdf);
-    await run('pdftoppm', ['-r', String(dpi), '-gray', '-png', join(dir, 'in.pdf'), join(dir, 'page')], { timeout: 60_000 });
+    await run('pdftoppm', ['-r', String(dpi), '-gray', '-png', join(dir, 'in.pdf'), join(dir, 'page')], {
+      timeout: 60_000,
+    });
     const files = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort();
     return Promise.all(files.map((f) => readFile(join(dir, f))));
   } finally {
@@ -468,7 +574,11 @@ export async function renderScannedPdf(inv: InvoiceDocument, options: ScanOption
 export type RenderForm = 'text_pdf' | 'scanned_pdf' | 'png';
 
 /** One source file of the document in a form: an image source is the first page only (use one-page documents). */
-export async function renderInvoice(inv: InvoiceDocument, form: RenderForm, options: ScanOptions = {}): Promise<{ bytes: Uint8Array; mime: string; filename: string }> {
+export async function renderInvoice(
+  inv: InvoiceDocument,
+  form: RenderForm,
+  options: ScanOptions = {},
+): Promise<{ bytes: Uint8Array; mime: string; filename: string }> {
   switch (form) {
     case 'text_pdf':
       return { bytes: await renderTextPdf(inv), mime: 'application/pdf', filename: `${inv.name}.pdf` };

@@ -38,7 +38,11 @@ export function payingMcpClient(client: Client, account: EvmAccount) {
   const wallet = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(account.privateKey)));
   const payments: PaymentPayload[] = [];
   const call = (name: string, args: Record<string, string>, payment?: PaymentPayload) =>
-    client.callTool({ name, arguments: args, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) }) as Promise<CallToolResult>;
+    client.callTool({
+      name,
+      arguments: args,
+      ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+    }) as Promise<CallToolResult>;
   return {
     payments,
     call,

@@ -10,7 +10,9 @@ import { toolCacheDir } from '../../adapters/infra/temporal-cli.js';
  * test/tools/node22.lock.json (the same name the setup computes).
  */
 export function node22Binary(): string {
-  const lock = JSON.parse(readFileSync(fileURLToPath(new URL('../tools/node22.lock.json', import.meta.url)), 'utf8')) as { version: string };
+  const lock = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../tools/node22.lock.json', import.meta.url)), 'utf8'),
+  ) as { version: string };
   const bin = join(toolCacheDir(), `node-${lock.version}-${platform()}-${arch()}`, 'bin', 'node');
   try {
     accessSync(bin, constants.X_OK);

@@ -36,16 +36,39 @@ export const PROSE = [
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A block of text wrapped to `widthPx`, black on transparent. */
-async function textBlock(text: string, font: Font, points: number, dpi: number, widthPx: number, spacing = 0): Promise<{ input: Buffer; width: number; height: number }> {
+async function textBlock(
+  text: string,
+  font: Font,
+  points: number,
+  dpi: number,
+  widthPx: number,
+  spacing = 0,
+): Promise<{ input: Buffer; width: number; height: number }> {
   const input = await sharp({
-    text: { text: `<span foreground="black">${esc(text)}</span>`, font: `${font.family} ${points}`, fontfile: font.file, dpi, width: widthPx, rgba: true, wrap: 'word', ...(spacing ? { spacing } : {}) },
-  }).png().toBuffer();
+    text: {
+      text: `<span foreground="black">${esc(text)}</span>`,
+      font: `${font.family} ${points}`,
+      fontfile: font.file,
+      dpi,
+      width: widthPx,
+      rgba: true,
+      wrap: 'word',
+      ...(spacing ? { spacing } : {}),
+    },
+  })
+    .png()
+    .toBuffer();
   const m = await sharp(input).metadata();
   return { input, width: m.width!, height: m.height! };
 }
 
 /** A white page of `widthIn` × `heightIn` inches at `dpi` with the blocks laid over it, as greyscale PNG. */
-async function page(dpi: number, blocks: Array<{ input: Buffer; left: number; top: number }>, widthIn = 5.83, heightIn = 8.27): Promise<Buffer> {
+async function page(
+  dpi: number,
+  blocks: Array<{ input: Buffer; left: number; top: number }>,
+  widthIn = 5.83,
+  heightIn = 8.27,
+): Promise<Buffer> {
   const width = Math.round(widthIn * dpi);
   const height = Math.round(heightIn * dpi);
   return sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
@@ -72,9 +95,17 @@ async function prosePage(paragraphs: string[], font: Font, points: number, dpi: 
 }
 
 /** A scan's damage: rotated by `degrees`, blurred (Gaussian sigma in pixels), and speckled with dark dots. */
-export async function degrade(png: Buffer, opts: { degrees: number; blur: number; speckles: number; seed?: number }): Promise<Buffer> {
+export async function degrade(
+  png: Buffer,
+  opts: { degrees: number; blur: number; speckles: number; seed?: number },
+): Promise<Buffer> {
   const meta = await sharp(png).metadata();
-  const rotated = await sharp(png).rotate(opts.degrees, { background: '#ffffff' }).blur(opts.blur).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const rotated = await sharp(png)
+    .rotate(opts.degrees, { background: '#ffffff' })
+    .blur(opts.blur)
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { width, height } = rotated.info;
   const px = rotated.data;
   const next = seededRandom(opts.seed ?? 7); // the same damage in every run
@@ -83,9 +114,18 @@ export async function degrade(png: Buffer, opts: { degrees: number; blur: number
     const x = Math.floor(next() * (width - 2));
     const y = Math.floor(next() * (height - 2));
     const shade = Math.floor(next() * 90);
-    for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) if (next() < 0.7) px[(y + dy) * width + x + dx] = shade;
+    for (const [dx, dy] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const)
+      if (next() < 0.7) px[(y + dy) * width + x + dx] = shade;
   }
-  return sharp(px, { raw: { width, height, channels: 1 } }).withMetadata({ density: meta.density ?? 300 }).png().toBuffer();
+  return sharp(px, { raw: { width, height, channels: 1 } })
+    .withMetadata({ density: meta.density ?? 300 })
+    .png()
+    .toBuffer();
 }
 
 const INVOICE_ROWS: Array<[string, string, string, string]> = [
@@ -100,11 +140,21 @@ const INVOICE_ROWS: Array<[string, string, string, string]> = [
 /** An invoice-like page: a header, then a table of four aligned columns read row by row. */
 async function invoicePage(dpi: number): Promise<{ png: Buffer; truth: string }> {
   const margin = Math.round(0.6 * dpi);
-  const header = ['INVOICE INV-2024-0371', 'Harbor Supplies Ltd, 22 Quay Street, Leith', 'Date: 3 April 2024   Due: 3 May 2024'];
+  const header = [
+    'INVOICE INV-2024-0371',
+    'Harbor Supplies Ltd, 22 Quay Street, Leith',
+    'Date: 3 April 2024   Due: 3 May 2024',
+  ];
   const blocks: Array<{ input: Buffer; left: number; top: number }> = [];
   let top = margin;
   for (const [i, line] of header.entries()) {
-    const b = await textBlock(line, i === 0 ? FONTS.sansBold : FONTS.sans, i === 0 ? 14 : 10, dpi, Math.round(4.6 * dpi));
+    const b = await textBlock(
+      line,
+      i === 0 ? FONTS.sansBold : FONTS.sans,
+      i === 0 ? 14 : 10,
+      dpi,
+      Math.round(4.6 * dpi),
+    );
     blocks.push({ input: b.input, left: margin, top });
     top += b.height + Math.round(0.08 * dpi);
   }
@@ -115,7 +165,13 @@ async function invoicePage(dpi: number): Promise<{ png: Buffer; truth: string }>
     let rowHeight = 0;
     for (const [c, cell] of row.entries()) {
       if (!cell) continue;
-      const b = await textBlock(cell, r === 0 || r === INVOICE_ROWS.length ? FONTS.sansBold : FONTS.sans, 10, dpi, widths[c]!);
+      const b = await textBlock(
+        cell,
+        r === 0 || r === INVOICE_ROWS.length ? FONTS.sansBold : FONTS.sans,
+        10,
+        dpi,
+        widths[c]!,
+      );
       blocks.push({ input: b.input, left: columns[c]!, top });
       rowHeight = Math.max(rowHeight, b.height);
     }
@@ -145,7 +201,16 @@ async function twoColumnPage(dpi: number): Promise<{ png: Buffer; truth: string 
 }
 
 export type VariantName =
-  | 'sans-11pt' | 'serif-10pt' | 'serif-8pt' | 'mono-9pt' | 'mono-12pt' | 'sans-bold-16pt' | 'skewed-noisy' | 'two-column' | 'invoice' | 'invoice-degraded-200dpi';
+  | 'sans-11pt'
+  | 'serif-10pt'
+  | 'serif-8pt'
+  | 'mono-9pt'
+  | 'mono-12pt'
+  | 'sans-bold-16pt'
+  | 'skewed-noisy'
+  | 'two-column'
+  | 'invoice'
+  | 'invoice-degraded-200dpi';
 
 /** One page of a named variant. */
 export async function corpusPage(name: VariantName): Promise<CorpusPage> {
@@ -163,10 +228,20 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
     case 'mono-12pt':
       return { name, dpi, png: await prosePage(PROSE.slice(1), FONTS.mono, 12, dpi), truth: PROSE.slice(1).join('\n') };
     case 'sans-bold-16pt':
-      return { name, dpi, png: await prosePage(prose.slice(0, 2), FONTS.sansBold, 16, dpi), truth: prose.slice(0, 2).join('\n') };
+      return {
+        name,
+        dpi,
+        png: await prosePage(prose.slice(0, 2), FONTS.sansBold, 16, dpi),
+        truth: prose.slice(0, 2).join('\n'),
+      };
     case 'skewed-noisy': {
       const clean = await prosePage(prose, FONTS.serif, 10, dpi);
-      return { name, dpi, png: await degrade(clean, { degrees: 0.8, blur: 1.2, speckles: 0.0004 }), truth: prose.join('\n') };
+      return {
+        name,
+        dpi,
+        png: await degrade(clean, { degrees: 0.8, blur: 1.2, speckles: 0.0004 }),
+        truth: prose.join('\n'),
+      };
     }
     case 'two-column':
       return { name, dpi, ...(await twoColumnPage(dpi)) };
@@ -174,7 +249,12 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
       return { name, dpi, ...(await invoicePage(dpi)) };
     case 'invoice-degraded-200dpi': {
       const inv = await invoicePage(200);
-      return { name, dpi: 200, png: await degrade(inv.png, { degrees: 0.8, blur: 0.8, speckles: 0.0004, seed: 11 }), truth: inv.truth };
+      return {
+        name,
+        dpi: 200,
+        png: await degrade(inv.png, { degrees: 0.8, blur: 0.8, speckles: 0.0004, seed: 11 }),
+        truth: inv.truth,
+      };
     }
   }
 }
@@ -182,8 +262,8 @@ export async function corpusPage(name: VariantName): Promise<CorpusPage> {
 /** Prose in another language than English, with its accented letters (the OCR `language` tests). */
 export const FOREIGN_PROSE = {
   fra: [
-    'Facture n° 2024-117 émise le 12 février 2024. Les prestations réalisées en décembre à Besançon comprennent l\'entretien des véhicules, la révision des freins et le contrôle technique.',
-    'Le règlement est dû à réception ; au-delà de trente jours, des pénalités de retard s\'appliquent au taux légal. Nous restons à votre disposition pour toute question concernant les délais ou la garantie.',
+    "Facture n° 2024-117 émise le 12 février 2024. Les prestations réalisées en décembre à Besançon comprennent l'entretien des véhicules, la révision des freins et le contrôle technique.",
+    "Le règlement est dû à réception ; au-delà de trente jours, des pénalités de retard s'appliquent au taux légal. Nous restons à votre disposition pour toute question concernant les délais ou la garantie.",
   ],
   deu: [
     'Rechnung Nr. 2024-117 vom 12. Februar 2024. Die im Dezember in Würzburg erbrachten Leistungen umfassen die Prüfung der Fahrzeuge, die Überholung der Bremsen und die Hauptuntersuchung.',
@@ -194,15 +274,32 @@ export const FOREIGN_PROSE = {
 /** A page of FOREIGN_PROSE[language] in DejaVu Serif 10 pt at 300 dpi. */
 export async function foreignPage(language: keyof typeof FOREIGN_PROSE): Promise<CorpusPage> {
   const prose = [...FOREIGN_PROSE[language]];
-  return { name: `serif-10pt-${language}`, dpi: 300, png: await prosePage(prose, FONTS.serif, 10, 300), truth: prose.join('\n') };
+  return {
+    name: `serif-10pt-${language}`,
+    dpi: 300,
+    png: await prosePage(prose, FONTS.serif, 10, 300),
+    truth: prose.join('\n'),
+  };
 }
 
 export const ALL_VARIANTS: readonly VariantName[] = [
-  'sans-11pt', 'serif-10pt', 'serif-8pt', 'mono-9pt', 'mono-12pt', 'sans-bold-16pt', 'skewed-noisy', 'two-column', 'invoice', 'invoice-degraded-200dpi',
+  'sans-11pt',
+  'serif-10pt',
+  'serif-8pt',
+  'mono-9pt',
+  'mono-12pt',
+  'sans-bold-16pt',
+  'skewed-noisy',
+  'two-column',
+  'invoice',
+  'invoice-degraded-200dpi',
 ];
 
 /** A "scanned" PDF: each page only an image, sized so the image is at its dpi; no text layer. */
-export async function scannedPdf(pages: ReadonlyArray<Pick<CorpusPage, 'png' | 'dpi'>>, textPages: ReadonlyArray<{ at: number; lines: string[] }> = []): Promise<Uint8Array> {
+export async function scannedPdf(
+  pages: ReadonlyArray<Pick<CorpusPage, 'png' | 'dpi'>>,
+  textPages: ReadonlyArray<{ at: number; lines: string[] }> = [],
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont('Helvetica');
   let n = 0;
@@ -226,7 +323,11 @@ function addTextPage(doc: PDFDocument, font: Awaited<ReturnType<PDFDocument['emb
 }
 
 const norm = (w: string) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-export const words = (text: string) => text.split(/\s+/).map(norm).filter((w) => w !== '');
+export const words = (text: string) =>
+  text
+    .split(/\s+/)
+    .map(norm)
+    .filter((w) => w !== '');
 
 /**
  * Word accuracy of `ocr` against `truth` (words compared exactly after stripping surrounding punctuation):
@@ -249,7 +350,8 @@ export function wordAccuracy(truth: string, ocr: string): { recall: number; sequ
   let prev = Array.from({ length: o.length + 1 }, (_, j) => j);
   for (let i = 1; i <= t.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= o.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (t[i - 1] === o[j - 1] ? 0 : 1));
+    for (let j = 1; j <= o.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (t[i - 1] === o[j - 1] ? 0 : 1));
     prev = cur;
   }
   return { recall: found / t.length, sequence: Math.max(0, 1 - prev[o.length]! / t.length), truthWords: t.length };

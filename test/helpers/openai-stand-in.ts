@@ -17,14 +17,22 @@ export interface Recorded {
 export type Script = (req: Recorded, res: http.ServerResponse) => void;
 
 /** Answers each request with the next script (the last one repeats) and records every request. */
-export async function standIn(scripts: Script[]): Promise<{ baseUrl: string; requests: Recorded[]; close(): Promise<void> }> {
+export async function standIn(
+  scripts: Script[],
+): Promise<{ baseUrl: string; requests: Recorded[]; close(): Promise<void> }> {
   const requests: Recorded[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw };
+      const recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw.toString('utf8'),
+        raw,
+      };
       requests.push(recorded);
       scripts[Math.min(requests.length, scripts.length) - 1]!(recorded, res);
     });
@@ -58,7 +66,11 @@ export function completion(content: unknown, extra: { finish_reason?: string; re
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content), refusal: extra.refusal ?? null },
+        message: {
+          role: 'assistant',
+          content: typeof content === 'string' ? content : JSON.stringify(content),
+          refusal: extra.refusal ?? null,
+        },
         finish_reason: extra.finish_reason ?? 'stop',
       },
     ],
@@ -98,7 +110,10 @@ export function thrownErrors() {
     expectNoneHolds(secret: string, atLeast: number): void {
       expect(errors.length).toBeGreaterThanOrEqual(atLeast);
       for (const e of errors) {
-        const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}\n${String(e.cause ?? '')}` : String(e);
+        const text =
+          e instanceof Error
+            ? `${e.message}\n${e.stack ?? ''}\n${JSON.stringify(e)}\n${String(e.cause ?? '')}`
+            : String(e);
         expect(text).not.toContain(secret);
         expect(text).not.toContain(secret.slice(0, 12));
       }

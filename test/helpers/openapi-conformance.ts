@@ -21,16 +21,27 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'option
 
 export function resolvePointer(doc: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return ref
+    .slice(2)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Obj)[key] : undefined), doc);
 }
 export function walk(node: unknown, visit: (key: string, value: unknown, parent: Obj) => void): void {
   if (Array.isArray(node)) node.forEach((n) => walk(n, visit));
-  else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) { visit(k, v, node as Obj); walk(v, visit); }
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      visit(k, v, node as Obj);
+      walk(v, visit);
+    }
 }
 /** A schema of the document with its component references pointed at the registered components schema. */
 const forAjv = (schema: unknown): object =>
-  JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/') ? `${COMPONENTS_ID}#/$defs/${v.slice(21)}` : v)) as object;
+  JSON.parse(JSON.stringify(schema), (k, v: unknown) =>
+    k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')
+      ? `${COMPONENTS_ID}#/$defs/${v.slice(21)}`
+      : v,
+  ) as object;
 
 /** Validates real responses and request bodies against the document, and records which responses were seen. */
 export class Conformance {
@@ -74,7 +85,10 @@ export class Conformance {
     const raw = Buffer.from(await res.arrayBuffer());
     const documented = obj(this.operation(key)['responses']);
     const response = this.deref(documented[String(res.status)]);
-    expect(response['description'], `${key} answered ${res.status}, which is not documented (${Object.keys(documented).join(', ')}): ${raw.toString().slice(0, 300)}`).toBeDefined();
+    expect(
+      response['description'],
+      `${key} answered ${res.status}, which is not documented (${Object.keys(documented).join(', ')}): ${raw.toString().slice(0, 300)}`,
+    ).toBeDefined();
     this.covered.add(`${key} ${res.status}`);
     const content = obj(response['content']);
     let body: unknown = raw;
@@ -94,7 +108,11 @@ export class Conformance {
       if (header['required'] === true) expect(value, `${key} ${res.status}: required header ${name}`).not.toBeNull();
       if (value === null) continue;
       const schema = obj(header['schema']);
-      this.expectValid(schema, schema['type'] === 'integer' ? Number(value) : value, `${key} ${res.status} header ${name}`);
+      this.expectValid(
+        schema,
+        schema['type'] === 'integer' ? Number(value) : value,
+        `${key} ${res.status} header ${name}`,
+      );
     }
     return body;
   }
@@ -146,23 +164,34 @@ export function expectSoundOperations(c: Conformance, doc: Obj, sections: readon
         expect(operationIds.has(String(op['operationId'])), `duplicate operationId at ${where}`).toBe(false);
         operationIds.add(String(op['operationId']));
         for (const t of op['tags'] as string[]) expect(tags, where).toContain(t);
-        for (const req of (op['security'] as Obj[] | undefined) ?? []) for (const sc of Object.keys(req)) expect(schemes, where).toContain(sc);
+        for (const req of (op['security'] as Obj[] | undefined) ?? [])
+          for (const sc of Object.keys(req)) expect(schemes, where).toContain(sc);
         const params = ((op['parameters'] as unknown[] | undefined) ?? []).map((p) => c.deref(p));
         const templated = [...key.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-        expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), where).toEqual(templated);
+        expect(
+          params.filter((p) => p['in'] === 'path').map((p) => p['name']),
+          where,
+        ).toEqual(templated);
         for (const p of params) {
           if (p['in'] === 'path') expect(p['required'], where).toBe(true);
           c.validator(p['schema']);
-          if (p['example'] !== undefined) c.expectValid(p['schema'], p['example'], `${where} parameter ${String(p['name'])} example`);
+          if (p['example'] !== undefined)
+            c.expectValid(p['schema'], p['example'], `${where} parameter ${String(p['name'])} example`);
         }
         const statuses = Object.keys(obj(op['responses']));
-        expect(statuses.some((st) => /^2(\d\d|XX)$/.test(st)), where).toBe(true);
+        expect(
+          statuses.some((st) => /^2(\d\d|XX)$/.test(st)),
+          where,
+        ).toBe(true);
         for (const st of statuses) expect(st, where).toMatch(statusPattern);
         for (const [status, r] of Object.entries(obj(op['responses']))) {
           for (const hd of Object.values(obj(c.deref(r)['headers']))) c.validator(c.deref(hd)['schema']);
           expect(c.deref(r)['description'], `${where} ${status}`).toEqual(expect.any(String));
         }
-        const media = [obj(obj(op['requestBody'])['content']), ...statuses.map((st) => obj(c.deref(obj(op['responses'])[st])['content']))];
+        const media = [
+          obj(obj(op['requestBody'])['content']),
+          ...statuses.map((st) => obj(c.deref(obj(op['responses'])[st])['content'])),
+        ];
         for (const content of media) {
           for (const [type, m] of Object.entries(content)) {
             const schema = obj(m)['schema'];

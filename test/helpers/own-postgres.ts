@@ -41,7 +41,13 @@ export class OwnPostgres {
 
   /** Starts the server (again) on the same data folder and port. */
   async up(): Promise<void> {
-    this.handle = await startEmbeddedPostgres({ dataDir: join(this.root, 'data'), port: this.port, database: 'paycore', progress: () => undefined, fsync: false });
+    this.handle = await startEmbeddedPostgres({
+      dataDir: join(this.root, 'data'),
+      port: this.port,
+      database: 'paycore',
+      progress: () => undefined,
+      fsync: false,
+    });
     if (!this.handle.started) throw new Error(`something else already answers on port ${this.port}`);
   }
 

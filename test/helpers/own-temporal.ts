@@ -24,7 +24,12 @@ export class OwnTemporal {
   static async start(): Promise<OwnTemporal> {
     const cli = await locateTemporalCli({ progress: () => undefined, build: false });
     if (!cli) throw new Error('no Temporal CLI: run scripts/setup.sh --tests');
-    const own = new OwnTemporal(mkdtempSync(join(tmpdir(), 'paycore-own-temporal-')), cli, await freePort(), await freePort());
+    const own = new OwnTemporal(
+      mkdtempSync(join(tmpdir(), 'paycore-own-temporal-')),
+      cli,
+      await freePort(),
+      await freePort(),
+    );
     await own.up();
     return own;
   }

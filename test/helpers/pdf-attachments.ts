@@ -1,4 +1,4 @@
-import type { PDFString, PDFHexString} from 'pdf-lib';
+import type { PDFString, PDFHexString } from 'pdf-lib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 
 /** Reads the embedded files of a PDF (name -> bytes) through its EmbeddedFiles name tree. */

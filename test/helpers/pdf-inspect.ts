@@ -8,7 +8,9 @@ import { decodePDFRawStream, PDFArray, PDFRawStream, type PDFPage } from 'pdf-li
 export function pageContents(page: PDFPage): string {
   const raw = page.node.Contents();
   const streams = raw instanceof PDFArray ? raw.asArray().map((r) => page.doc.context.lookup(r)) : [raw];
-  return streams.map((s) => (s instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(s).decode()).toString('latin1') : '')).join('\n');
+  return streams
+    .map((s) => (s instanceof PDFRawStream ? Buffer.from(decodePDFRawStream(s).decode()).toString('latin1') : ''))
+    .join('\n');
 }
 
 /** How pdf-lib writes a standard-font string inside a content stream. */
@@ -22,7 +24,9 @@ export function pdfPageText(pdf: Uint8Array, page: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'pdftext-'));
   const file = join(dir, 'in.pdf');
   writeFileSync(file, pdf);
-  return execFileSync('pdftotext', ['-q', '-raw', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' });
+  return execFileSync('pdftotext', ['-q', '-raw', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), file, '-'], {
+    encoding: 'utf8',
+  });
 }
 
 /** The fonts of a PDF as `pdffonts` lists them (name, type, embedded, subset, ToUnicode). */

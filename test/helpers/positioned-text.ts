@@ -11,7 +11,10 @@ export type Row = string | Cell[] | null;
 export const CHAR_WIDTH = 6;
 export const ROW_HEIGHT = 14;
 
-export function layoutPage(rows: readonly Row[], options: { page?: number; source?: 'text_layer' | 'ocr' } = {}): PageText {
+export function layoutPage(
+  rows: readonly Row[],
+  options: { page?: number; source?: 'text_layer' | 'ocr' } = {},
+): PageText {
   const words: PositionedWord[] = [];
   const lines: string[] = [];
   let offset = 0;
@@ -23,12 +26,17 @@ export function layoutPage(rows: readonly Row[], options: { page?: number; sourc
     }
     const cells: Cell[] = typeof row === 'string' ? [[50, row]] : [...row].sort((a, b) => a[0] - b[0]);
     const placed: { text: string; x0: number }[] = [];
-    for (const [x, text] of cells) for (const m of text.matchAll(/\S+/gu)) placed.push({ text: m[0], x0: x + m.index * CHAR_WIDTH });
+    for (const [x, text] of cells)
+      for (const m of text.matchAll(/\S+/gu)) placed.push({ text: m[0], x0: x + m.index * CHAR_WIDTH });
     const y0 = 40 + r * ROW_HEIGHT;
     const parts: string[] = [];
     let lineOffset = offset;
     for (const p of placed) {
-      words.push({ text: p.text, offset: lineOffset, box: { x0: p.x0, y0, x1: p.x0 + p.text.length * CHAR_WIDTH, y1: y0 + 10 } });
+      words.push({
+        text: p.text,
+        offset: lineOffset,
+        box: { x0: p.x0, y0, x1: p.x0 + p.text.length * CHAR_WIDTH, y1: y0 + 10 },
+      });
       parts.push(p.text);
       lineOffset += p.text.length + 1;
     }
@@ -36,12 +44,23 @@ export function layoutPage(rows: readonly Row[], options: { page?: number; sourc
     lines.push(line);
     offset += line.length + 1;
   });
-  return { page: options.page ?? 1, text: lines.join('\n'), words, source: options.source ?? 'text_layer', width: 612, height: 792 };
+  return {
+    page: options.page ?? 1,
+    text: lines.join('\n'),
+    words,
+    source: options.source ?? 'text_layer',
+    width: 612,
+    height: 792,
+  };
 }
 
 /** A plain-text page: words at their offsets with zero boxes. */
 export function plainPage(text: string, page = 1): PageText {
-  const words = [...text.matchAll(/\S+/gu)].map((m) => ({ text: m[0], offset: m.index, box: { x0: 0, y0: 0, x1: 0, y1: 0 } }));
+  const words = [...text.matchAll(/\S+/gu)].map((m) => ({
+    text: m[0],
+    offset: m.index,
+    box: { x0: 0, y0: 0, x1: 0, y1: 0 },
+  }));
   return { page, text, words, source: 'plain_text', width: 0, height: 0 };
 }
 

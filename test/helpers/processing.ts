@@ -62,7 +62,17 @@ export class ProcessingHarness {
    * `temporalAddress`: a Temporal server of the test's own (test/helpers/own-temporal.ts); the app then connects to it
    * lazily, as the API does in production (api/run.ts), so it starts and answers while that server is down.
    */
-  async start(opts: { runners?: OperationRunners; workers?: number; startWorkers?: boolean; webhookDelaysMs?: number[]; speech?: SpeechWorkerDeps; temporalAddress?: string; config?: Record<string, string> } = {}): Promise<this> {
+  async start(
+    opts: {
+      runners?: OperationRunners;
+      workers?: number;
+      startWorkers?: boolean;
+      webhookDelaysMs?: number[];
+      speech?: SpeechWorkerDeps;
+      temporalAddress?: string;
+      config?: Record<string, string>;
+    } = {},
+  ): Promise<this> {
     this.webhookDelaysMs = opts.webhookDelaysMs;
     this.speech = opts.speech;
     this.temporalAddress = opts.temporalAddress;
@@ -70,7 +80,12 @@ export class ProcessingHarness {
     this.storageDir = mkdtempSync(join(tmpdir(), 'jobs-store-'));
     this.store = createFileStore(this.storageDir);
     this.gateway = opts.temporalAddress
-      ? await connectWorkflowGateway({ address: opts.temporalAddress, namespace: inject('temporalNamespace'), taskQueue: this.taskQueue, lazy: true })
+      ? await connectWorkflowGateway({
+          address: opts.temporalAddress,
+          namespace: inject('temporalNamespace'),
+          taskQueue: this.taskQueue,
+          lazy: true,
+        })
       : await testGateway(this.taskQueue);
     this.smtp = await startSmtpServer();
     this.app = await startTestApp({
@@ -87,14 +102,24 @@ export class ProcessingHarness {
   }
 
   async startWorker(runners: OperationRunners = createFileOperationRunners()): Promise<TestWorker> {
-    const worker = await startTestWorker(this.taskQueue, {
-      db: this.tdb.db,
-      logger: this.logs.logger,
-      secretBox: this.secretBox,
-      resolver: createSystemResolver(),
-      allowLoopbackForTests: true,
-      processing: { store: this.store, runners, ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}), ...(this.speech ? { speech: this.speech } : {}) },
-    }, `test-worker-${++this.workerCount}@${process.pid}`, this.temporalAddress);
+    const worker = await startTestWorker(
+      this.taskQueue,
+      {
+        db: this.tdb.db,
+        logger: this.logs.logger,
+        secretBox: this.secretBox,
+        resolver: createSystemResolver(),
+        allowLoopbackForTests: true,
+        processing: {
+          store: this.store,
+          runners,
+          ...(this.webhookDelaysMs ? { webhookDelaysMs: this.webhookDelaysMs } : {}),
+          ...(this.speech ? { speech: this.speech } : {}),
+        },
+      },
+      `test-worker-${++this.workerCount}@${process.pid}`,
+      this.temporalAddress,
+    );
     this.workers.push(worker);
     return worker;
   }
@@ -113,9 +138,13 @@ export class ProcessingHarness {
   }
 
   async company(name: string): Promise<TestCompany> {
-    const { company, owner } = await createCompany(this.tdb.db, { name, ownerEmail: `${name.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2)}@example.com` });
+    const { company, owner } = await createCompany(this.tdb.db, {
+      name,
+      ownerEmail: `${name.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2)}@example.com`,
+    });
     const issue = async (scopes: Array<'read' | 'write'>) =>
-      (await issueCompanyKey(this.tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes }, new Date())).secret;
+      (await issueCompanyKey(this.tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes }, new Date()))
+        .secret;
     return { id: company.id, ownerId: owner.id, key: await issue(['read', 'write']), readKey: await issue(['read']) };
   }
 
@@ -126,10 +155,17 @@ export class ProcessingHarness {
   async fileUnderBatch(companyId: string, batchId: string, jobIds: readonly string[]): Promise<void> {
     const first = await this.tdb.db('jobs').where({ id: jobIds[0] }).first('api_key_id', 'operation');
     await this.tdb.db('batches').insert({
-      id: batchId, company_id: companyId, api_key_id: first.api_key_id, operation: first.operation, options: JSON.stringify({}),
-      item_count: jobIds.length, quoted_credits: 0, status: 'processing',
+      id: batchId,
+      company_id: companyId,
+      api_key_id: first.api_key_id,
+      operation: first.operation,
+      options: JSON.stringify({}),
+      item_count: jobIds.length,
+      quoted_credits: 0,
+      status: 'processing',
     });
-    for (const [i, id] of jobIds.entries()) await this.tdb.db('jobs').where({ id }).update({ batch_id: batchId, item_index: i });
+    for (const [i, id] of jobIds.entries())
+      await this.tdb.db('jobs').where({ id }).update({ batch_id: batchId, item_index: i });
   }
 
   auth = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -142,10 +178,18 @@ export class ProcessingHarness {
     return ((await res.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
   }
 
-  submit(key: string, body: unknown, idempotencyKey: string | null = `idem-${Math.random().toString(36).slice(2)}`): Promise<Response> {
+  submit(
+    key: string,
+    body: unknown,
+    idempotencyKey: string | null = `idem-${Math.random().toString(36).slice(2)}`,
+  ): Promise<Response> {
     return fetch(`${this.app.url}/v1/jobs`, {
       method: 'POST',
-      headers: { ...this.auth(key), 'content-type': 'application/json', ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
+      headers: {
+        ...this.auth(key),
+        'content-type': 'application/json',
+        ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   }
@@ -171,7 +215,8 @@ export class ProcessingHarness {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const row = await this.tdb.db('jobs').where({ id }).first('status');
-      if (row?.status === 'completed' || row?.status === 'failed' || row?.status === 'cancelled') return this.getJob(key, id);
+      if (row?.status === 'completed' || row?.status === 'failed' || row?.status === 'cancelled')
+        return this.getJob(key, id);
       if (Date.now() > until) throw new Error(`job ${id} still ${row?.status} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -8,7 +8,12 @@ import type { PaidPlan } from '../../domain/proof/plans.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { addVerifiedWallet, createMerchant, issueMerchantKey, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
+import {
+  addVerifiedWallet,
+  createMerchant,
+  issueMerchantKey,
+  setMerchantPlan,
+} from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
@@ -70,11 +75,20 @@ export class ProofHarness {
    * The per-key and per-IP limits are lifted unless `env` sets them: a test about limits sets its own, and no other
    * test depends on how many calls this machine manages per minute.
    */
-  startApp(env: Record<string, string> = {}, opts: { workflows?: WorkflowGateway | null; now?: () => Date } = {}): Promise<App> {
+  startApp(
+    env: Record<string, string> = {},
+    opts: { workflows?: WorkflowGateway | null; now?: () => Date } = {},
+  ): Promise<App> {
     return startTestApp({
       db: this.tdb.db,
       logger: this.logs.logger,
-      config: testConfig({ LOG_LEVEL: 'debug', STORAGE_DIR: this.storageDir, RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', ...env }),
+      config: testConfig({
+        LOG_LEVEL: 'debug',
+        STORAGE_DIR: this.storageDir,
+        RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000',
+        RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000',
+        ...env,
+      }),
       workflows: opts.workflows === undefined ? this.gateway : opts.workflows,
       secretBox: this.secretBox,
       ...(opts.now ? { now: opts.now } : {}),
@@ -88,7 +102,9 @@ export class ProofHarness {
   async startMailWorker(env: Record<string, string> = {}, opts: { taskQueue?: string } = {}): Promise<TestWorker> {
     const config = testConfig({ STORAGE_DIR: this.storageDir, ...env });
     const { buildMailDeps } = await import('../../workers/deps.js');
-    const worker = await (await temporalHelpers()).startTestWorker(opts.taskQueue ?? this.taskQueue, {
+    const worker = await (
+      await temporalHelpers()
+    ).startTestWorker(opts.taskQueue ?? this.taskQueue, {
       db: this.tdb.db,
       logger: this.logs.logger,
       secretBox: this.secretBox,
@@ -104,7 +120,10 @@ export class ProofHarness {
     // The app starts `invoice:<id>` for every invoice; they wait for payment or voiding, so end them here.
     if (this.gateway && this.tdb) {
       for (const { id } of await this.tdb.db('invoices').select('id')) {
-        await this.gateway.client.workflow.getHandle(`invoice:${id}`).terminate('test finished').catch(() => undefined);
+        await this.gateway.client.workflow
+          .getHandle(`invoice:${id}`)
+          .terminate('test finished')
+          .catch(() => undefined);
       }
     }
     for (const w of this.workers.splice(0)) await w.stop();
@@ -129,32 +148,64 @@ export class ProofHarness {
   }
 
   /** A merchant on a trial (default) or a paid plan, with verified wallets and a read/write key. */
-  async merchant(opts: { plan?: PaidPlan; trial?: boolean; networks?: Network[]; webhook?: boolean; readKey?: boolean } = {}): Promise<TestMerchant> {
+  async merchant(
+    opts: { plan?: PaidPlan; trial?: boolean; networks?: Network[]; webhook?: boolean; readKey?: boolean } = {},
+  ): Promise<TestMerchant> {
     const now = new Date();
-    const m = await createMerchant(this.tdb.db, { name: `Merchant ${randomBytes(3).toString('hex')}`, trial: opts.trial ?? !opts.plan }, now);
+    const m = await createMerchant(
+      this.tdb.db,
+      { name: `Merchant ${randomBytes(3).toString('hex')}`, trial: opts.trial ?? !opts.plan },
+      now,
+    );
     if (opts.plan) await setMerchantPlan(this.tdb.db, m.id, opts.plan, new Date(now.getTime() + 30 * 86_400_000));
     const wallets: Record<string, string> = {};
     const addresses: Record<string, string> = {};
     for (const network of opts.networks ?? ['base']) {
       addresses[network] = this.receivingAddress(network);
-      wallets[network] = (await addVerifiedWallet(this.tdb.db, { merchantId: m.id, network, address: addresses[network] }, now)).id;
+      wallets[network] = (
+        await addVerifiedWallet(this.tdb.db, { merchantId: m.id, network, address: addresses[network] }, now)
+      ).id;
     }
     if (opts.webhook) await this.enableWebhook(m.id);
-    const key = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'server', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
+    const key = (
+      await issueMerchantKey(
+        this.tdb.db,
+        { merchantId: m.id, name: 'server', scopes: ['read', 'write'], expiresAt: null },
+        now,
+      )
+    ).secret;
     const out: TestMerchant = { id: m.id, key, wallets, addresses };
-    if (opts.readKey) out.readKey = (await issueMerchantKey(this.tdb.db, { merchantId: m.id, name: 'reader', scopes: ['read'], expiresAt: null }, now)).secret;
+    if (opts.readKey)
+      out.readKey = (
+        await issueMerchantKey(
+          this.tdb.db,
+          { merchantId: m.id, name: 'reader', scopes: ['read'], expiresAt: null },
+          now,
+        )
+      ).secret;
     return out;
   }
 
   /** An enabled /proof webhook endpoint: from now on the merchant's commits create events. */
   async enableWebhook(merchantId: string): Promise<string> {
     const endpoint = await createEndpoint(this.tdb.db, {
-      interface: 'proof', tenantId: merchantId, url: 'https://hooks.example.com/proof', events: [...PROOF_EVENT_TYPES], secretSealed: this.secretBox.seal('whsec_test'),
+      interface: 'proof',
+      tenantId: merchantId,
+      url: 'https://hooks.example.com/proof',
+      events: [...PROOF_EVENT_TYPES],
+      secretSealed: this.secretBox.seal('whsec_test'),
     });
     return endpoint.id;
   }
 
-  call(key: string | null, method: string, path: string, body?: unknown, idem: string | null = method === 'POST' ? newIdem() : null, app: App = this.app): Promise<Response> {
+  call(
+    key: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    idem: string | null = method === 'POST' ? newIdem() : null,
+    app: App = this.app,
+  ): Promise<Response> {
     return fetch(`${app.url}/proof${path}`, {
       method,
       headers: {

@@ -15,7 +15,12 @@ export interface ReceivedRequest {
  */
 export async function startReceiver(
   respond: (req: ReceivedRequest, index: number) => number | 'hang' | Promise<number> = () => 200,
-): Promise<{ url: string; requests: ReceivedRequest[]; waitForRequests(n: number, timeoutMs?: number): Promise<void>; close(): Promise<void> }> {
+): Promise<{
+  url: string;
+  requests: ReceivedRequest[];
+  waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {

@@ -28,11 +28,26 @@ export interface Credentials {
  */
 export async function seedCredentials(db: Db, baseUrl: string): Promise<Credentials> {
   const now = new Date();
-  const { company, owner } = await createCompany(db, { name: 'Probe Co', ownerEmail: `probe-${newIdem()}@example.com` });
-  const v1Key = (await issueCompanyKey(db, { companyId: company.id, memberId: owner.id, name: 'probe', scopes: ['read', 'write'] }, now)).secret;
+  const { company, owner } = await createCompany(db, {
+    name: 'Probe Co',
+    ownerEmail: `probe-${newIdem()}@example.com`,
+  });
+  const v1Key = (
+    await issueCompanyKey(
+      db,
+      { companyId: company.id, memberId: owner.id, name: 'probe', scopes: ['read', 'write'] },
+      now,
+    )
+  ).secret;
   const merchant = await createMerchant(db, { name: 'Probe Shop', trial: true }, now);
   await addVerifiedWallet(db, { merchantId: merchant.id, network: 'base', address: randomAddress('base') }, now);
-  const proofKey = (await issueMerchantKey(db, { merchantId: merchant.id, name: 'probe', scopes: ['read', 'write'], expiresAt: null }, now)).secret;
+  const proofKey = (
+    await issueMerchantKey(
+      db,
+      { merchantId: merchant.id, name: 'probe', scopes: ['read', 'write'], expiresAt: null },
+      now,
+    )
+  ).secret;
   const user = await createDashboardUser(db, merchant.id);
   const dashboard = new DashboardClient(baseUrl);
   const signIn = await dashboard.signIn(user.email, user.password);
@@ -49,7 +64,11 @@ export function authHeaders(creds: Credentials, iface: InterfaceName, method: st
   if (iface === 'proof') return { Authorization: `Bearer ${creds.proofKey}` };
   if (iface === 'integrations' || iface === 'company') {
     const d = iface === 'company' ? creds.company : creds.dashboard;
-    return { Cookie: d.cookie!, 'X-CSRF-Token': d.csrf!, ...(method === 'GET' || method === 'HEAD' ? {} : { Origin: d.origin }) };
+    return {
+      Cookie: d.cookie!,
+      'X-CSRF-Token': d.csrf!,
+      ...(method === 'GET' || method === 'HEAD' ? {} : { Origin: d.origin }),
+    };
   }
   return {};
 }
@@ -64,9 +83,31 @@ export function concretePath(route: RouteInfo, fill: Partial<Record<string, stri
     if (name === 'index') return '0';
     if (name === 'operation') return 'pdf-merge';
     const segment = route.path.split('/').slice(-3).join('/');
-    const prefix = /uploads/.test(segment) ? 'upl' : /jobs/.test(segment) ? 'job' : /batches/.test(segment) ? 'bat' : /requests|pay/.test(segment) ? 'req' : /invoices/.test(segment) ? 'inv'
-      : /contacts/.test(segment) ? 'con' : /keys/.test(segment) ? 'key' : /webhooks/.test(segment) ? 'whe' : /deliveries/.test(segment) ? 'dlv'
-      : /members/.test(segment) ? 'mem' : /invitations/.test(segment) ? 'cin' : /purchases/.test(segment) ? 'pur' : 'obj';
+    const prefix = /uploads/.test(segment)
+      ? 'upl'
+      : /jobs/.test(segment)
+        ? 'job'
+        : /batches/.test(segment)
+          ? 'bat'
+          : /requests|pay/.test(segment)
+            ? 'req'
+            : /invoices/.test(segment)
+              ? 'inv'
+              : /contacts/.test(segment)
+                ? 'con'
+                : /keys/.test(segment)
+                  ? 'key'
+                  : /webhooks/.test(segment)
+                    ? 'whe'
+                    : /deliveries/.test(segment)
+                      ? 'dlv'
+                      : /members/.test(segment)
+                        ? 'mem'
+                        : /invitations/.test(segment)
+                          ? 'cin'
+                          : /purchases/.test(segment)
+                            ? 'pur'
+                            : 'obj';
     return ABSENT_ID(prefix);
   });
 }
@@ -82,32 +123,42 @@ export interface ProbeResponse {
  * One raw HTTP request (the path is sent byte for byte, unnormalised, which fetch would not do). A request the
  * server leaves unanswered fails the test after `hangMs`: that is a hang detector, not a speed limit.
  */
-export function probe(baseUrl: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer | string; hangMs?: number } = {}): Promise<ProbeResponse> {
+export function probe(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: Buffer | string; hangMs?: number } = {},
+): Promise<ProbeResponse> {
   const url = new URL(baseUrl);
   const body = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(opts.body);
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method,
-      path,
-      headers: { ...(body ? { 'Content-Length': String(body.length) } : {}), ...opts.headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Record<string, unknown> | null = null;
-        try {
-          json = /json/.test(res.headers['content-type'] ?? '') ? (JSON.parse(text) as Record<string, unknown>) : null;
-        } catch {
-          json = null;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...(body ? { 'Content-Length': String(body.length) } : {}), ...opts.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: Record<string, unknown> | null = null;
+          try {
+            json = /json/.test(res.headers['content-type'] ?? '')
+              ? (JSON.parse(text) as Record<string, unknown>)
+              : null;
+          } catch {
+            json = null;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`${method} ${path} was not answered within ${opts.hangMs ?? 60_000} ms`));
@@ -121,11 +172,12 @@ export function probe(baseUrl: string, method: string, path: string, opts: { hea
 }
 
 /** The error field of an interface's documented body. */
-export const errorField = (iface: InterfaceName): 'detail' | 'error' => (iface === 'v1' || iface === 'company' ? 'detail' : 'error');
+export const errorField = (iface: InterfaceName): 'detail' | 'error' =>
+  iface === 'v1' || iface === 'company' ? 'detail' : 'error';
 
 /** The fields of an interface's error body beside its message: the body itself, or (/mcp) the JSON-RPC error's data. */
 export function errorFields(res: ProbeResponse, iface: InterfaceName): Record<string, unknown> {
-  if (iface === 'mcp') return ((res.json?.['error'] as { data?: Record<string, unknown> } | undefined)?.data ?? {});
+  if (iface === 'mcp') return (res.json?.['error'] as { data?: Record<string, unknown> } | undefined)?.data ?? {};
   return res.json ?? {};
 }
 
@@ -142,7 +194,8 @@ export function expectErrorShape(res: ProbeResponse, iface: InterfaceName, label
     // JSON-RPC: {jsonrpc, id: null, error: {code (integer), message, data?}}. The platform's own refusals (before the
     // MCP layer) carry data {code, request_id}; the MCP transport's (a body that is JSON but not JSON-RPC, an Accept
     // without application/json) carry the JSON-RPC code only.
-    const error = res.json!['error'] as { code?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
+    const error = res.json!['error'] as
+      { code?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
     expect(res.json!['jsonrpc'], `${label}: jsonrpc`).toBe('2.0');
     expect(Number.isInteger(error?.code), `${label}: error.code`).toBe(true);
     expect(typeof error?.message, `${label}: error.message`).toBe('string');

@@ -18,12 +18,22 @@ export async function samplePdf(pages: number): Promise<Buffer> {
 export async function sampleEncryptedPdf(pages: number, password: string): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'pdf-'));
   writeFileSync(join(dir, 'in.pdf'), await samplePdf(pages));
-  execFileSync('qpdf', ['--encrypt', password, `${password}-owner`, '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
+  execFileSync('qpdf', [
+    '--encrypt',
+    password,
+    `${password}-owner`,
+    '256',
+    '--',
+    join(dir, 'in.pdf'),
+    join(dir, 'out.pdf'),
+  ]);
   return readFileSync(join(dir, 'out.pdf'));
 }
 
 export function samplePng(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
 }
 
 /** A mono 8 kHz 16-bit PCM WAV of `seconds` of silence. */
@@ -71,9 +81,21 @@ export function sampleMedia(ext: keyof typeof SAMPLE_MEDIA): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'media-'));
   const out = join(dir, `sample.${ext}`);
   execFileSync('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'color=c=red:s=64x48:d=1:r=10', '-f', 'lavfi', '-i', 'sine=f=440:d=1',
-    ...SAMPLE_MEDIA[ext], '-shortest', out,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=64x48:d=1:r=10',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=440:d=1',
+    ...SAMPLE_MEDIA[ext],
+    '-shortest',
+    out,
   ]);
   return readFileSync(out);
 }
@@ -83,7 +105,11 @@ export function sampleMedia(ext: keyof typeof SAMPLE_MEDIA): Buffer {
  * upload, and measured by its header like any PNG.
  */
 export async function pngDeclaring(width: number, height: number): Promise<Buffer> {
-  const png = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).png().toBuffer());
+  const png = Buffer.from(
+    await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer(),
+  );
   // IHDR is the first chunk: length (4) type (4) at offset 8, its data from offset 16, its CRC over type + data.
   png.writeUInt32BE(width, 16);
   png.writeUInt32BE(height, 20);

@@ -67,7 +67,10 @@ export async function startSmtpServer() {
     received,
     dataAttempts,
     /** The configuration that sends through this server. */
-    env: { SMTP_URL: `smtp://${user}:${password}@127.0.0.1:${port}`, MAIL_FROM: 'Paycore <no-reply@paycore.example>' } as Record<string, string>,
+    env: {
+      SMTP_URL: `smtp://${user}:${password}@127.0.0.1:${port}`,
+      MAIL_FROM: 'Paycore <no-reply@paycore.example>',
+    } as Record<string, string>,
     to: (address: string) => received.filter((r) => r.to.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -80,7 +83,9 @@ export async function startSmtpServer() {
 export function invitationTokenIn(smtp: Pick<TestSmtpServer, 'to'>, address: string): string {
   const mail = smtp.to(address).at(-1);
   if (!mail) throw new Error(`no mail to ${address}`);
-  const token = /#token=([A-Za-z0-9_-]{43})\b/.exec(mail.parsed.text ?? '')?.[1] ?? /Invitation code: ([A-Za-z0-9_-]{43})\b/.exec(mail.parsed.text ?? '')?.[1];
+  const token =
+    /#token=([A-Za-z0-9_-]{43})\b/.exec(mail.parsed.text ?? '')?.[1] ??
+    /Invitation code: ([A-Za-z0-9_-]{43})\b/.exec(mail.parsed.text ?? '')?.[1];
   if (!token) throw new Error(`no invitation token in the mail to ${address}`);
   return token;
 }

@@ -43,7 +43,13 @@ export function base58Encode(bytes: Uint8Array): string {
     }
     for (; carry > 0; carry = Math.floor(carry / 58)) digits.push(carry % 58);
   }
-  return '1'.repeat(zeros) + digits.reverse().map((d) => BASE58_ALPHABET[d]).join('');
+  return (
+    '1'.repeat(zeros) +
+    digits
+      .reverse()
+      .map((d) => BASE58_ALPHABET[d])
+      .join('')
+  );
 }
 
 /** SPL Token instruction data: tag, u64 amount little-endian, optional u8 decimals (TransferChecked). */
@@ -61,7 +67,11 @@ export const randomSignature = (): string => base58Encode(randomBytes(64));
 interface AtaFixture {
   slot: number;
   blockTime: number;
-  meta: { err: unknown; preTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }>; postTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }> };
+  meta: {
+    err: unknown;
+    preTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }>;
+    postTokenBalances: Array<{ accountIndex: number; owner: string; uiTokenAmount: { amount: string } }>;
+  };
   transaction: { signatures: string[]; message: { accountKeys: string[]; instructions: Array<{ data: string }> } };
 }
 
@@ -71,7 +81,14 @@ interface AtaFixture {
  * associated token account of `owner` (default: the recorded recipient 9fE6…), with the given signature, slot and
  * time; balances adjusted so the decoder's reconciliation holds. `err` makes it a failed transaction.
  */
-export function syntheticUsdcTransfer(opts: { signature: string; amount: bigint; slot: number; blockTime: number; owner?: string; err?: unknown }): unknown {
+export function syntheticUsdcTransfer(opts: {
+  signature: string;
+  amount: bigint;
+  slot: number;
+  blockTime: number;
+  owner?: string;
+  err?: unknown;
+}): unknown {
   const tx = loadSolanaFixture(SOLANA_FIXTURES.usdcTransferCreatesAta.name) as AtaFixture;
   tx.transaction.signatures[0] = opts.signature;
   tx.slot = opts.slot;
@@ -148,7 +165,10 @@ export interface SolanaRpcServer {
  * `getSignaturesForAddress` (newest first, `limit` at most 1000, `before` and `until` exclusive, only finalized
  * entries at finalized commitment, the default) from `ledger`, which tests extend as "the chain" moves on.
  */
-export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedTransaction>>, ledger: Partial<SolanaLedger> = {}): Promise<SolanaRpcServer> {
+export async function startSolanaRpc(
+  recorded: Readonly<Record<string, RecordedTransaction>>,
+  ledger: Partial<SolanaLedger> = {},
+): Promise<SolanaRpcServer> {
   const queued: RpcMode[] = [];
   const calls: RpcCall[] = [];
   const state: SolanaRpcServer = {
@@ -187,7 +207,9 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
         return;
       }
       const reply = (body: object): void => {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, ...body }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: request.id ?? null, ...body }));
       };
       if (mode === 'rpc_error') return reply({ error: { code: -32005, message: 'Node is behind' } });
       if (mode === 'wrong_shape') return reply({ result: { slot: 'not a slot' } });
@@ -197,14 +219,23 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
       }
       if (request.method === 'getSignaturesForAddress') return reply(signaturesFor(state.ledger, params));
       if (request.method !== 'getTransaction') return reply({ error: { code: -32601, message: 'Method not found' } });
-      const [signature, config] = params as [unknown, { encoding?: unknown; commitment?: unknown; maxSupportedTransactionVersion?: unknown } | undefined];
-      if (config?.encoding !== 'json') return reply({ error: { code: -32602, message: 'this replay server serves encoding json only' } });
+      const [signature, config] = params as [
+        unknown,
+        { encoding?: unknown; commitment?: unknown; maxSupportedTransactionVersion?: unknown } | undefined,
+      ];
+      if (config?.encoding !== 'json')
+        return reply({ error: { code: -32602, message: 'this replay server serves encoding json only' } });
       const entry = typeof signature === 'string' ? recorded[signature] : undefined;
       const commitment = config.commitment ?? 'finalized';
       const result = (commitment === 'confirmed' ? (entry?.confirmed ?? entry?.finalized) : entry?.finalized) ?? null;
       const version = (result as { version?: unknown } | null)?.version;
       if (typeof version === 'number' && config.maxSupportedTransactionVersion === undefined) {
-        return reply({ error: { code: -32015, message: `Transaction version (${version}) is not supported by the requesting client.` } });
+        return reply({
+          error: {
+            code: -32015,
+            message: `Transaction version (${version}) is not supported by the requesting client.`,
+          },
+        });
       }
       return reply({ result });
     });
@@ -216,13 +247,23 @@ export async function startSolanaRpc(recorded: Readonly<Record<string, RecordedT
 
 /** A getSignaturesForAddress answer (`{result}` or `{error}`) from the ledger. */
 function signaturesFor(ledger: SolanaLedger, params: unknown[]): object {
-  const [address, config = {}] = params as [unknown, { commitment?: unknown; limit?: unknown; before?: unknown; until?: unknown } | undefined];
+  const [address, config = {}] = params as [
+    unknown,
+    { commitment?: unknown; limit?: unknown; before?: unknown; until?: unknown } | undefined,
+  ];
   const limit = config.limit ?? 1000;
-  if (typeof address !== 'string' || typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
+  if (
+    typeof address !== 'string' ||
+    typeof limit !== 'number' ||
+    !Number.isInteger(limit) ||
+    limit < 1 ||
+    limit > 1000
+  ) {
     return { error: { code: -32602, message: 'Invalid params' } };
   }
   const commitment = config.commitment ?? 'finalized';
-  const visible = (e: SignatureEntry) => commitment === 'confirmed' || e.status === 'finalized' || ledger.listUnfinalized === true;
+  const visible = (e: SignatureEntry) =>
+    commitment === 'confirmed' || e.status === 'finalized' || ledger.listUnfinalized === true;
   let list = [...(ledger.signatures[address] ?? [])].reverse().filter(visible);
   if (typeof config.before === 'string') {
     const at = list.findIndex((e) => e.signature === config.before);
@@ -234,7 +275,12 @@ function signaturesFor(ledger: SolanaLedger, params: unknown[]): object {
   }
   return {
     result: list.slice(0, limit).map((e) => ({
-      signature: e.signature, slot: e.slot, err: e.err ?? null, memo: null, blockTime: e.blockTime ?? null, confirmationStatus: e.status,
+      signature: e.signature,
+      slot: e.slot,
+      err: e.err ?? null,
+      memo: null,
+      blockTime: e.blockTime ?? null,
+      confirmationStatus: e.status,
     })),
   };
 }

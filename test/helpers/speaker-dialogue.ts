@@ -110,7 +110,8 @@ export async function makeDialogue(dir: string, name: string, spec: DialogueSpec
   let cursor = Math.floor(random() * WORDS.length);
   for (let t = 0; t < spec.turns; t++) {
     let speaker = Math.floor(random() * spec.voices.length);
-    if (speaker === previous) speaker = (speaker + 1 + Math.floor(random() * (spec.voices.length - 1))) % spec.voices.length;
+    if (speaker === previous)
+      speaker = (speaker + 1 + Math.floor(random() * (spec.voices.length - 1))) % spec.voices.length;
     if (t < spec.voices.length && spec.voices.length > 1) speaker = t; // every voice speaks early on
     previous = speaker;
     const v = spec.voices[speaker]!;

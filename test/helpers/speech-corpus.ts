@@ -55,7 +55,14 @@ export async function speak(text: string, voice: string, speed: number, out: str
  * One clip: the given sentences spoken one after the other with `gapSeconds` of silence between them, as a
  * 16-bit PCM WAV at espeak-ng's rate (22.05 kHz), with the true window of each sentence.
  */
-export async function spokenClip(dir: string, name: string, sentences: string[], voice: string, speed: number, gapSeconds = 0.8): Promise<SpokenClip> {
+export async function spokenClip(
+  dir: string,
+  name: string,
+  sentences: string[],
+  voice: string,
+  speed: number,
+  gapSeconds = 0.8,
+): Promise<SpokenClip> {
   const parts: string[] = [];
   const utterances: SpokenClip['utterances'] = [];
   let t = 0;
@@ -69,9 +76,24 @@ export async function spokenClip(dir: string, name: string, sentences: string[],
   }
   const path = join(dir, `${name}.wav`);
   const inputs = parts.flatMap((p) => ['-i', p]);
-  const pads = parts.map((_, i) => (i < parts.length - 1 ? `[${i}]apad=pad_dur=${gapSeconds}[p${i}];` : `[${i}]anull[p${i}];`)).join('');
+  const pads = parts
+    .map((_, i) => (i < parts.length - 1 ? `[${i}]apad=pad_dur=${gapSeconds}[p${i}];` : `[${i}]anull[p${i}];`))
+    .join('');
   const filter = `${pads}${parts.map((_, i) => `[p${i}]`).join('')}concat=n=${parts.length}:v=0:a=1[out]`;
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', filter, '-map', '[out]', '-c:a', 'pcm_s16le', path]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[out]',
+    '-c:a',
+    'pcm_s16le',
+    path,
+  ]);
   return { path, text: sentences.join(' '), voice, speed, duration: await wavDuration(path), utterances };
 }
 
@@ -88,7 +110,11 @@ async function ffmpeg(args: string[]): Promise<string> {
 
 /** The RMS level of a whole file in dBFS (ffmpeg volumedetect's `mean_volume`). */
 export async function meanVolumeDb(path: string): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-nostdin', '-hide_banner', '-i', path, '-af', 'volumedetect', '-f', 'null', '-'], { maxBuffer: 16 * 1024 * 1024 });
+  const { stderr } = await run(
+    'ffmpeg',
+    ['-nostdin', '-hide_banner', '-i', path, '-af', 'volumedetect', '-f', 'null', '-'],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const match = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
   if (!match) throw new Error(`${path}: no mean_volume in ffmpeg's output`);
   return match[1] === '-inf' ? -Infinity : Number(match[1]);
@@ -99,9 +125,22 @@ export async function meanVolumeDb(path: string): Promise<number> {
  * (seconds; null without one). For MP3 the stream's duration counts whole frames from its start time, i.e. with the
  * encoder's delay (`start_time`, about 50 ms for LAME) and padding, which decoders drop (LAME's gapless header).
  */
-export async function ffprobeDurations(path: string): Promise<{ format: number; audio: number | null; audioStart: number | null }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,duration,start_time', '-of', 'json', path]);
-  const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string; duration?: string; start_time?: string }[] };
+export async function ffprobeDurations(
+  path: string,
+): Promise<{ format: number; audio: number | null; audioStart: number | null }> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration:stream=codec_type,duration,start_time',
+    '-of',
+    'json',
+    path,
+  ]);
+  const parsed = JSON.parse(stdout) as {
+    format?: { duration?: string };
+    streams?: { codec_type?: string; duration?: string; start_time?: string }[];
+  };
   const audio = parsed.streams?.find((s) => s.codec_type === 'audio');
   const num = (v: string | undefined) => (v === undefined || v === 'N/A' ? null : Number(v));
   return { format: Number(parsed.format?.duration), audio: num(audio?.duration), audioStart: num(audio?.start_time) };
@@ -111,14 +150,37 @@ export async function ffprobeDurations(path: string): Promise<{ format: number; 
  * The clip with white or pink noise mixed in at `snrDb` (the noise's RMS that many dB under the clip's overall RMS,
  * pauses included). Both are lowered by 6 dB first so the mix cannot clip. Fixed seed: the same noise every run.
  */
-export async function withNoise(clip: SpokenClip, color: 'white' | 'pink', snrDb: number, out: string): Promise<string> {
+export async function withNoise(
+  clip: SpokenClip,
+  color: 'white' | 'pink',
+  snrDb: number,
+  out: string,
+): Promise<string> {
   const noise = `${out}.noise.wav`;
-  await ffmpeg(['-f', 'lavfi', '-i', `anoisesrc=color=${color}:amplitude=0.1:seed=16:sample_rate=22050:duration=${clip.duration.toFixed(3)}`, '-ac', '1', '-c:a', 'pcm_s16le', noise]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `anoisesrc=color=${color}:amplitude=0.1:seed=16:sample_rate=22050:duration=${clip.duration.toFixed(3)}`,
+    '-ac',
+    '1',
+    '-c:a',
+    'pcm_s16le',
+    noise,
+  ]);
   const gainDb = (await meanVolumeDb(clip.path)) - snrDb - (await meanVolumeDb(noise)) - 6;
   await ffmpeg([
-    '-i', clip.path, '-i', noise,
-    '-filter_complex', `[0:a]volume=-6dB[s];[1:a]volume=${gainDb.toFixed(2)}dB[n];[s][n]amix=inputs=2:normalize=0:duration=first[out]`,
-    '-map', '[out]', '-c:a', 'pcm_s16le', out,
+    '-i',
+    clip.path,
+    '-i',
+    noise,
+    '-filter_complex',
+    `[0:a]volume=-6dB[s];[1:a]volume=${gainDb.toFixed(2)}dB[n];[s][n]amix=inputs=2:normalize=0:duration=first[out]`,
+    '-map',
+    '[out]',
+    '-c:a',
+    'pcm_s16le',
+    out,
   ]);
   return out;
 }
@@ -142,8 +204,12 @@ export async function encodeAs(clip: SpokenClip, container: Container, out: stri
     mp4: ['-c:a', 'aac', '-b:a', '64k'],
     ogg: ['-c:a', 'libvorbis', '-q:a', '3'],
   };
-  const video = container === 'mp4' ? ['-f', 'lavfi', '-i', `color=c=gray:s=160x120:r=10:d=${clip.duration.toFixed(3)}`] : [];
-  const maps = container === 'mp4' ? ['-map', '1:a:0', '-map', '0:v:0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'] : [];
+  const video =
+    container === 'mp4' ? ['-f', 'lavfi', '-i', `color=c=gray:s=160x120:r=10:d=${clip.duration.toFixed(3)}`] : [];
+  const maps =
+    container === 'mp4'
+      ? ['-map', '1:a:0', '-map', '0:v:0', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']
+      : [];
   await ffmpeg([...video, '-i', clip.path, ...maps, ...codec[container], out]);
   return out;
 }
@@ -166,16 +232,50 @@ export async function musicFile(out: string): Promise<string> {
     [196.0, 246.94, 293.66], // G major
   ];
   const note = (f: number) => `sin(2*PI*${f}*t)+0.5*sin(4*PI*${f}*t)+0.25*sin(6*PI*${f}*t)`;
-  const inputs = chords.flatMap((c) => ['-f', 'lavfi', '-i', `aevalsrc=0.12*(${c.map(note).join('+')})*exp(-2*t):s=22050:d=1.5`]);
-  inputs.push('-f', 'lavfi', '-i', `aevalsrc=0.3*sin(2*PI*if(lt(mod(t\\,0.5)\\,0.25)\\,440\\,660)*t)*lt(mod(t\\,0.25)\\,0.2):s=22050:d=2`);
+  const inputs = chords.flatMap((c) => [
+    '-f',
+    'lavfi',
+    '-i',
+    `aevalsrc=0.12*(${c.map(note).join('+')})*exp(-2*t):s=22050:d=1.5`,
+  ]);
+  inputs.push(
+    '-f',
+    'lavfi',
+    '-i',
+    `aevalsrc=0.3*sin(2*PI*if(lt(mod(t\\,0.5)\\,0.25)\\,440\\,660)*t)*lt(mod(t\\,0.25)\\,0.2):s=22050:d=2`,
+  );
   const n = chords.length + 1;
-  await ffmpeg([...inputs, '-filter_complex', `${Array.from({ length: n }, (_, i) => `[${i}:a]`).join('')}concat=n=${n}:v=0:a=1[out]`, '-map', '[out]', '-ac', '1', '-c:a', 'pcm_s16le', out]);
+  await ffmpeg([
+    ...inputs,
+    '-filter_complex',
+    `${Array.from({ length: n }, (_, i) => `[${i}:a]`).join('')}concat=n=${n}:v=0:a=1[out]`,
+    '-map',
+    '[out]',
+    '-ac',
+    '1',
+    '-c:a',
+    'pcm_s16le',
+    out,
+  ]);
   return out;
 }
 
 /** An MP4 with a 3 s H.264 video track and no audio stream. */
 export async function videoOnlyFile(out: string): Promise<string> {
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=s=160x120:r=10:d=3', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=160x120:r=10:d=3',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    out,
+  ]);
   return out;
 }
 

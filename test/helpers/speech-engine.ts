@@ -15,4 +15,7 @@ export const TEST_SPEECH_ENGINE: { cpuThreads: number; cpuKernels: SpeechCpuKern
 };
 
 /** The same as environment variables, for a worker process started from its configuration. */
-export const TEST_SPEECH_ENGINE_ENV = { TRANSCRIPTION_CPU_THREADS: String(TEST_SPEECH_ENGINE.cpuThreads), TRANSCRIPTION_CPU_KERNELS: TEST_SPEECH_ENGINE.cpuKernels };
+export const TEST_SPEECH_ENGINE_ENV = {
+  TRANSCRIPTION_CPU_THREADS: String(TEST_SPEECH_ENGINE.cpuThreads),
+  TRANSCRIPTION_CPU_KERNELS: TEST_SPEECH_ENGINE.cpuKernels,
+};

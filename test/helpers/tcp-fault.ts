@@ -33,7 +33,10 @@ export async function startBlackHole(): Promise<TcpFault> {
  * carrying bytes either way (and stay dead, like a connection across a partition), while connections opened
  * after `heal()` are forwarded normally.
  */
-export async function startSwitchableProxy(target: { host: string; port: number }): Promise<TcpFault & { blackHole(): void; heal(): void; open(): number }> {
+export async function startSwitchableProxy(target: {
+  host: string;
+  port: number;
+}): Promise<TcpFault & { blackHole(): void; heal(): void; open(): number }> {
   const sockets = new Set<net.Socket>();
   const live = new Set<{ dead: boolean }>();
   let dark = false;

@@ -20,7 +20,12 @@ export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4
  * Webhook delivery timeouts of test workers, unless a test sets its own: far above what a loopback receiver needs
  * even on a loaded machine, so an attempt's outcome is what the receiver answered, never how busy the machine was.
  */
-export const TEST_DELIVERY_TIMEOUTS: DeliveryTimeouts = { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 };
+export const TEST_DELIVERY_TIMEOUTS: DeliveryTimeouts = {
+  dnsMs: 30_000,
+  connectMs: 30_000,
+  socketMs: 30_000,
+  totalMs: 60_000,
+};
 
 /**
  * A real worker on its own task queue against the run's Temporal server (or `address`, a server of the test's own),
@@ -55,12 +60,19 @@ export async function startTestWorker(
 }
 
 export function testGateway(taskQueue: string): Promise<WorkflowGateway> {
-  return connectWorkflowGateway({ address: inject('temporalAddress'), namespace: inject('temporalNamespace'), taskQueue });
+  return connectWorkflowGateway({
+    address: inject('temporalAddress'),
+    namespace: inject('temporalNamespace'),
+    taskQueue,
+  });
 }
 
 /** Removes the schedules a worker entry point created for this run's task queue (the server is shared). */
 export async function deleteRunSchedules(gw: WorkflowGateway | undefined, taskQueue: string): Promise<void> {
   for (const id of [scheduleIds.maintenance(taskQueue), scheduleIds.retention(taskQueue)]) {
-    await gw?.client.schedule.getHandle(id).delete().catch(() => undefined);
+    await gw?.client.schedule
+      .getHandle(id)
+      .delete()
+      .catch(() => undefined);
   }
 }

@@ -18,17 +18,29 @@ export async function createThingsTable(db: Db): Promise<void> {
  * Routes built only from the shared platform middlewares (auth, rate limits, JSON body, idempotency), mounted
  * under /v1 and /proof/v1 the way later issues mount real resources.
  */
-export function testRouters(opts: { db: Db; logger: Logger; perKeyPerMinute?: number; perIpPerMinute?: number; bodyLimit?: string; slowEffectMs?: number; now?: () => Date }) {
+export function testRouters(opts: {
+  db: Db;
+  logger: Logger;
+  perKeyPerMinute?: number;
+  perIpPerMinute?: number;
+  bodyLimit?: string;
+  slowEffectMs?: number;
+  now?: () => Date;
+}) {
   const { db, logger } = opts;
   const make = (prefix: '/v1' | '/proof/v1', dialect: 'v1' | 'proof') => {
     const router = createRouter({ prefix });
     router.use(
       refuseKeyInQuery(),
       requireApiKey(db, dialect),
-      rateLimit(db, [
-        perKey(`${dialect}:test:key:min`, opts.perKeyPerMinute ?? 1000, 60),
-        perIp(`${dialect}:test:ip:min`, opts.perIpPerMinute ?? 1000, 60),
-      ], opts.now),
+      rateLimit(
+        db,
+        [
+          perKey(`${dialect}:test:key:min`, opts.perKeyPerMinute ?? 1000, 60),
+          perIp(`${dialect}:test:ip:min`, opts.perIpPerMinute ?? 1000, 60),
+        ],
+        opts.now,
+      ),
       jsonBody(opts.bodyLimit ?? '1kb'),
     );
     router.get('/test-things', async (ctx) => {
@@ -46,7 +58,8 @@ export function testRouters(opts: { db: Db; logger: Logger; perKeyPerMinute?: nu
         const id = newId('thing');
         await ctx.state.trx!('test_things').insert({ id, tenant_id: ctx.state.apiKey!.tenantId, name: body.name });
         if (opts.slowEffectMs) await new Promise((r) => setTimeout(r, opts.slowEffectMs));
-        if (body.name === 'explode-after-insert') throw new DomainError('validation_failed', 'rejected after the insert');
+        if (body.name === 'explode-after-insert')
+          throw new DomainError('validation_failed', 'rejected after the insert');
         ctx.state.resourceId = id;
         ctx.status = 201;
         ctx.body = { id, name: body.name, created: new Date().toISOString() };

@@ -20,7 +20,9 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   } catch {
     // already installed in this test process
   }
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServerLauncher() } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServerLauncher() } },
+  });
   // The test server answers AddSearchAttributes (not ListSearchAttributes): register them all on its fresh namespace.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
@@ -33,7 +35,11 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
  * Runs `body` while a worker with the run's workflow bundle (test/global-setup.ts) and the given activities polls a
  * task queue of its own; the worker stops when `body` settles.
  */
-export async function withWorker<T>(env: TestWorkflowEnvironment, activities: object, body: (taskQueue: string) => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  env: TestWorkflowEnvironment,
+  activities: object,
+  body: (taskQueue: string) => Promise<T>,
+): Promise<T> {
   const taskQueue = `time-skipping-${randomUUID()}`;
   const worker = await Worker.create({
     connection: env.nativeConnection,

@@ -53,7 +53,10 @@ export async function expectDocumented503s(c: Conformance, appUrl: string, beare
     const post = op.method === 'POST';
     const res = await fetch(`${appUrl}${op.path}`, {
       method: op.method,
-      headers: { Authorization: `Bearer ${bearer}`, ...(post ? { 'Idempotency-Key': newIdem(), 'content-type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${bearer}`,
+        ...(post ? { 'Idempotency-Key': newIdem(), 'content-type': 'application/json' } : {}),
+      },
       ...(post ? { body: '{}' } : {}),
     });
     if (!('503' in obj(c.operation(op.key)['responses']))) {

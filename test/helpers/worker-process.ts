@@ -49,7 +49,10 @@ export function killHeld(pids: readonly number[]): void {
  * processes, registered in `workers`, and kills them). Its teardown stops the live workers, then `cleanup` (e.g. a
  * process the test held), deletes the run's schedules (the worker entry point creates them) and stops the harness.
  */
-export function crashTestHarness(cleanup: () => Promise<void> | void = () => undefined): { h: ProcessingHarness; workers: WorkerProcess[] } {
+export function crashTestHarness(cleanup: () => Promise<void> | void = () => undefined): {
+  h: ProcessingHarness;
+  workers: WorkerProcess[];
+} {
   const h = new ProcessingHarness();
   const workers: WorkerProcess[] = [];
   beforeAll(() => h.start({ startWorkers: false }));

@@ -27,7 +27,9 @@ interface ProtoJson {
 const require = createRequire(import.meta.url);
 const proto = require('@temporalio/proto') as { temporal: typeof temporal };
 const protojson = createRequire(require.resolve('@temporalio/proto'))('protobufjs/ext/protojson') as ProtoJson;
-const historyType = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
+const historyType = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType(
+  'temporal.api.history.v1.History',
+);
 
 export type History = temporal.api.history.v1.IHistory;
 
@@ -55,7 +57,11 @@ export interface HistoryJson {
  * continued as new, terminated or still waiting) to `$RECORD_WORKFLOW_HISTORIES/<workflowType>/`. Does nothing
  * unless the variable is set. Called by the test harness when a test worker stops.
  */
-export async function recordTaskQueueHistories(opts: { address: string; namespace: string; taskQueue: string }): Promise<void> {
+export async function recordTaskQueueHistories(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}): Promise<void> {
   const dir = process.env[RECORD_ENV]?.trim();
   if (!dir) return;
   const connection = await Connection.connect({ address: opts.address });
@@ -65,7 +71,10 @@ export async function recordTaskQueueHistories(opts: { address: string; namespac
       const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
       const typeDir = join(dir, run.type);
       mkdirSync(typeDir, { recursive: true });
-      writeFileSync(join(typeDir, `${run.workflowId.replace(/[^\w.-]+/g, '_')}--${run.runId}.json`), JSON.stringify(historyToJson(history), null, 2));
+      writeFileSync(
+        join(typeDir, `${run.workflowId.replace(/[^\w.-]+/g, '_')}--${run.runId}.json`),
+        JSON.stringify(historyToJson(history), null, 2),
+      );
     }
   } finally {
     await connection.close();
@@ -73,12 +82,24 @@ export async function recordTaskQueueHistories(opts: { address: string; namespac
 }
 
 /** Every `.json` history under `dir/<workflowType>/`, in a stable order. */
-export function readHistories(dir: string): Array<{ workflowType: string; name: string; file: string; history: HistoryJson }> {
+export function readHistories(
+  dir: string,
+): Array<{ workflowType: string; name: string; file: string; history: HistoryJson }> {
   const out = [];
-  for (const workflowType of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
-    for (const name of readdirSync(join(dir, workflowType)).filter((f) => f.endsWith('.json')).sort()) {
+  for (const workflowType of readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()) {
+    for (const name of readdirSync(join(dir, workflowType))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const file = join(dir, workflowType, name);
-      out.push({ workflowType, name: name.replace(/\.json$/, ''), file, history: JSON.parse(readFileSync(file, 'utf8')) as HistoryJson });
+      out.push({
+        workflowType,
+        name: name.replace(/\.json$/, ''),
+        file,
+        history: JSON.parse(readFileSync(file, 'utf8')) as HistoryJson,
+      });
     }
   }
   return out;
@@ -92,7 +113,8 @@ const attributes = (event: Record<string, unknown>): Record<string, unknown> => 
 /** The workflow type named by the history's first event. */
 export function workflowTypeOf(history: HistoryJson): string {
   const first = history.events[0];
-  if (!first || first.eventType !== 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED') throw new Error('a history starts with WorkflowExecutionStarted');
+  if (!first || first.eventType !== 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED')
+    throw new Error('a history starts with WorkflowExecutionStarted');
   return String((attributes(first)['workflowType'] as { name?: string } | undefined)?.name);
 }
 
@@ -101,7 +123,8 @@ interface JsonPayload {
   data?: string;
 }
 
-const isPayload = (v: unknown): v is JsonPayload => typeof v === 'object' && v !== null && 'metadata' in v && typeof (v as JsonPayload).metadata === 'object';
+const isPayload = (v: unknown): v is JsonPayload =>
+  typeof v === 'object' && v !== null && 'metadata' in v && typeof (v as JsonPayload).metadata === 'object';
 
 /** A payload's value (JSON payloads decoded), or undefined for binary or null payloads. */
 function payloadValue(p: JsonPayload): unknown {
@@ -118,10 +141,11 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
     if (isPayload(value)) {
       stringsOf(value.metadata, out);
       if (value.data !== undefined) out.push(Buffer.from(value.data, 'base64').toString('utf8'));
-    } else for (const [k, v] of Object.entries(value)) {
-      out.push(k);
-      stringsOf(v, out);
-    }
+    } else
+      for (const [k, v] of Object.entries(value)) {
+        out.push(k);
+        stringsOf(v, out);
+      }
   }
   return out;
 }
@@ -217,9 +241,11 @@ export function scenarioOf(history: HistoryJson): string {
   const parts: string[] = [];
   const input = attributes(history.events[0]!)['input'] as { payloads?: JsonPayload[] } | undefined;
   const arg = input?.payloads?.[0] ? payloadValue(input.payloads[0]) : undefined;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { network?: unknown }).network === 'string') parts.push((arg as { network: string }).network);
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { network?: unknown }).network === 'string')
+    parts.push((arg as { network: string }).network);
   // A delivery's retries handed over by the dispatcher (they wait until `resumeAt`, then go on from attempt 2).
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { resumeAt?: unknown }).resumeAt === 'number') parts.push('handed-over');
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { resumeAt?: unknown }).resumeAt === 'number')
+    parts.push('handed-over');
   const last = history.events.at(-1)!;
   parts.push(CLOSE[last.eventType] ?? 'running');
   if (last.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED') {
@@ -250,8 +276,12 @@ function patchesOf(history: HistoryJson): string[] {
   return history.events
     .filter((e) => e.eventType === 'EVENT_TYPE_MARKER_RECORDED' && attributes(e)['markerName'] === 'core_patch')
     .map((e) => {
-      const payload = ((attributes(e)['details'] as Record<string, { payloads?: JsonPayload[] }> | undefined)?.['patch-data']?.payloads ?? [])[0];
+      const payload = ((attributes(e)['details'] as Record<string, { payloads?: JsonPayload[] }> | undefined)?.[
+        'patch-data'
+      ]?.payloads ?? [])[0];
       const data = payload ? payloadValue(payload) : undefined;
-      return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string' ? (data as { id: string }).id : '';
+      return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string'
+        ? (data as { id: string }).id
+        : '';
     });
 }

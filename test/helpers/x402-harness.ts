@@ -28,13 +28,19 @@ export const TEST_ROUTE: PaidRouteSpec = {
   mimeType: 'application/json',
   inputSchema: {
     type: 'object',
-    properties: { tx_hash: { type: 'string', minLength: 64, maxLength: 100 }, outcome: { type: 'string', enum: ['ok', '404', '422', '503'] } },
+    properties: {
+      tx_hash: { type: 'string', minLength: 64, maxLength: 100 },
+      outcome: { type: 'string', enum: ['ok', '404', '422', '503'] },
+    },
     required: ['tx_hash'],
     additionalProperties: false,
   },
   outputSchema: {
     type: 'object',
-    properties: { tx_hash: { type: 'string' }, status: { type: 'string', enum: ['confirmed', 'waiting_confirmations'] } },
+    properties: {
+      tx_hash: { type: 'string' },
+      status: { type: 'string', enum: ['confirmed', 'waiting_confirmations'] },
+    },
     required: ['tx_hash', 'status'],
   },
 };
@@ -61,7 +67,10 @@ export async function startX402Chain(): Promise<X402Chain> {
     await node.stop();
     throw err;
   }
-  const facilitator = createFacilitator({ kind: 'self', privateKey: facilitatorSigner.privateKey }, { baseRpcUrls: [node.url], pollingIntervalMs: 100 })!;
+  const facilitator = createFacilitator(
+    { kind: 'self', privateKey: facilitatorSigner.privateKey },
+    { baseRpcUrls: [node.url], pollingIntervalMs: 100 },
+  )!;
   return {
     node,
     payer,
@@ -69,7 +78,10 @@ export async function startX402Chain(): Promise<X402Chain> {
     payTo: payee.address,
     facilitator: facilitator.client,
     authorizationState: createAuthorizationStateReader({ rpcUrls: [node.url], timeoutMs: 30_000 }),
-    balances: async () => ({ payer: await node.balanceOf(USDC, payer.address), payTo: await node.balanceOf(USDC, payee.address) }),
+    balances: async () => ({
+      payer: await node.balanceOf(USDC, payer.address),
+      payTo: await node.balanceOf(USDC, payee.address),
+    }),
   };
 }
 
@@ -90,14 +102,20 @@ export function payingClient(account: EvmAccount) {
     async sign(url: string): Promise<string> {
       const challenge = await fetch(url);
       const http = new x402HTTPClient(client);
-      const payload = await http.createPaymentPayload(decodePaymentRequiredHeader(challenge.headers.get('payment-required')!));
+      const payload = await http.createPaymentPayload(
+        decodePaymentRequiredHeader(challenge.headers.get('payment-required')!),
+      );
       return http.encodePaymentSignatureHeader(payload)['PAYMENT-SIGNATURE']!;
     },
   };
 }
 
 /** A router under /x402 with one paid route whose handler answers 200, or 404/422/503 by `?outcome=`. */
-export function paidTestRouter(payments: X402Payments, calls: { count: number }, path = TEST_ROUTE.path): Router<AppState> {
+export function paidTestRouter(
+  payments: X402Payments,
+  calls: { count: number },
+  path = TEST_ROUTE.path,
+): Router<AppState> {
   const router = createRouter({ prefix: '/x402' });
   router.get(path, payments.require({ ...TEST_ROUTE, path }), (ctx) => {
     calls.count += 1;
@@ -114,7 +132,9 @@ export function paidTestRouter(payments: X402Payments, calls: { count: number },
  * Serves a facilitator over the x402 facilitator HTTP API (GET /supported, POST /verify, POST /settle), so the
  * remote configuration (HTTPFacilitatorClient) is exercised end to end against a real server.
  */
-export async function serveFacilitator(facilitator: FacilitatorClient): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveFacilitator(
+  facilitator: FacilitatorClient,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -125,9 +145,14 @@ export async function serveFacilitator(facilitator: FacilitatorClient): Promise<
       };
       const run = async () => {
         if (req.method === 'GET' && req.url === '/supported') return reply(200, await facilitator.getSupported());
-        const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { paymentPayload: never; paymentRequirements: never };
-        if (req.method === 'POST' && req.url === '/verify') return reply(200, await facilitator.verify(body.paymentPayload, body.paymentRequirements));
-        if (req.method === 'POST' && req.url === '/settle') return reply(200, await facilitator.settle(body.paymentPayload, body.paymentRequirements));
+        const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
+          paymentPayload: never;
+          paymentRequirements: never;
+        };
+        if (req.method === 'POST' && req.url === '/verify')
+          return reply(200, await facilitator.verify(body.paymentPayload, body.paymentRequirements));
+        if (req.method === 'POST' && req.url === '/settle')
+          return reply(200, await facilitator.settle(body.paymentPayload, body.paymentRequirements));
         return reply(404, { error: 'not found' });
       };
       run().catch(() => reply(500, { error: 'facilitator failure' }));

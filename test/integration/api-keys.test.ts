@@ -3,7 +3,13 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { createThingsTable, testRouters } from '../helpers/test-routes.js';
-import { countActiveApiKeys, issueApiKey, listApiKeys, revokeApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.js';
+import {
+  countActiveApiKeys,
+  issueApiKey,
+  listApiKeys,
+  revokeApiKey,
+  verifyApiKey,
+} from '../../db/repositories/api-keys.repo.js';
 
 let tdb: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -12,7 +18,11 @@ const logs = capturingLogger();
 beforeAll(async () => {
   tdb = await createTestDatabase();
   await createThingsTable(tdb.db);
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: testRouters({ db: tdb.db, logger: logs.logger }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    routers: testRouters({ db: tdb.db, logger: logs.logger }),
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -20,11 +30,19 @@ afterAll(async () => {
 });
 
 const call = (path: string, key: string | null, init: RequestInit = {}) =>
-  fetch(`${app.url}${path}`, { ...init, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) } });
+  fetch(`${app.url}${path}`, {
+    ...init,
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
+  });
 
 describe('API keys', () => {
   it('issues prefixed keys, shows the secret once and stores only a hash with prefix and last four', async () => {
-    const { key, secret } = await issueApiKey(tdb.db, { interface: 'proof', tenantId: 'mer_a', name: 'ci', scopes: ['read'] });
+    const { key, secret } = await issueApiKey(tdb.db, {
+      interface: 'proof',
+      tenantId: 'mer_a',
+      name: 'ci',
+      scopes: ['read'],
+    });
     expect(secret).toMatch(/^skp_[A-Za-z0-9]{44}$/);
     expect(key.prefix).toBe(secret.slice(0, 8));
     expect(key.last4).toBe(secret.slice(-4));
@@ -41,21 +59,36 @@ describe('API keys', () => {
   it('authenticates a valid key and refuses missing, malformed, foreign-interface, revoked and expired keys', async () => {
     const now = new Date();
     const good = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_b', name: 'g', scopes: ['read', 'write'] });
-    const proof = await issueApiKey(tdb.db, { interface: 'proof', tenantId: 'co_b', name: 'p', scopes: ['read', 'write'] });
+    const proof = await issueApiKey(tdb.db, {
+      interface: 'proof',
+      tenantId: 'co_b',
+      name: 'p',
+      scopes: ['read', 'write'],
+    });
     const revoked = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_b', name: 'r', scopes: ['read'] });
     await revokeApiKey(tdb.db, 'v1', 'co_b', revoked.key.id, now);
-    const expired = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_b', name: 'e', scopes: ['read'], expiresAt: new Date(now.getTime() - 1000) });
+    const expired = await issueApiKey(tdb.db, {
+      interface: 'v1',
+      tenantId: 'co_b',
+      name: 'e',
+      scopes: ['read'],
+      expiresAt: new Date(now.getTime() - 1000),
+    });
     const tampered = good.secret.slice(0, -1) + (good.secret.endsWith('a') ? 'b' : 'a');
 
     expect((await call('/v1/test-things', good.secret)).status).toBe(200);
-    expect((await call('/v1/test-things', null, { headers: { Authorization: `bearer ${good.secret}` } })).status).toBe(200);
+    expect((await call('/v1/test-things', null, { headers: { Authorization: `bearer ${good.secret}` } })).status).toBe(
+      200,
+    );
     for (const key of [null, 'garbage', tampered, proof.secret, revoked.secret, expired.secret]) {
       const res = await call('/v1/test-things', key);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
       expect(await res.json()).toMatchObject({ detail: 'Missing or invalid API key', code: 'unauthorized' });
     }
-    expect((await call('/v1/test-things', null, { headers: { Authorization: `Basic ${good.secret}` } })).status).toBe(401);
+    expect((await call('/v1/test-things', null, { headers: { Authorization: `Basic ${good.secret}` } })).status).toBe(
+      401,
+    );
     expect(await verifyApiKey(tdb.db, 'v1', revoked.secret, now)).toEqual({ ok: false, reason: 'revoked' });
     expect(await verifyApiKey(tdb.db, 'v1', expired.secret, now)).toEqual({ ok: false, reason: 'expired' });
     expect(await countActiveApiKeys(tdb.db, 'v1', 'co_b', now)).toBe(1);
@@ -75,7 +108,11 @@ describe('API keys', () => {
     const v1Read = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_c', name: 'r', scopes: ['read'] });
     const proofRead = await issueApiKey(tdb.db, { interface: 'proof', tenantId: 'mer_c', name: 'r', scopes: ['read'] });
     const post = (path: string, key: string) =>
-      call(path, key, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'scope-check-key-000001' }, body: '{"name":"a"}' });
+      call(path, key, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'scope-check-key-000001' },
+        body: '{"name":"a"}',
+      });
     expect((await call('/v1/test-things', v1Read.secret)).status).toBe(200);
     const v = await post('/v1/test-things', v1Read.secret);
     expect(v.status).toBe(403);
@@ -100,7 +137,9 @@ describe('API keys', () => {
     const a = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_x', name: 'a', scopes: ['write'] });
     const b = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_y', name: 'b', scopes: ['read'] });
     const res = await call('/v1/test-things', a.secret, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'tenant-scope-00001' }, body: '{"name":"mine"}',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'tenant-scope-00001' },
+      body: '{"name":"mine"}',
     });
     expect(res.status).toBe(201);
     expect(await (await call('/v1/test-things', a.secret)).json()).toMatchObject({ data: [{ name: 'mine' }] });

@@ -17,7 +17,6 @@ import { decodeAll, ffprobe, testVideo } from '../helpers/av-media.js';
  */
 const { h, workers } = crashTestHarness();
 
-
 /** Pids of the processes whose command line names `path` (ffmpeg or ffprobe reading the source). */
 function processesReading(path: string): number[] {
   const pids: number[] = [];
@@ -32,15 +31,23 @@ function processesReading(path: string): number[] {
   return pids;
 }
 
-
 describe('a worker dies while ffmpeg encodes a video', () => {
   it('its ffmpeg goes with it, and another worker finishes the job: one charge, one correct result', async () => {
-    const env = { DATABASE_URL: h.tdb.url, TEMPORAL_TASK_QUEUE: h.taskQueue, SECRETS_KEY: h.secretsKey, STORAGE_DIR: h.storageDir };
+    const env = {
+      DATABASE_URL: h.tdb.url,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      SECRETS_KEY: h.secretsKey,
+      STORAGE_DIR: h.storageDir,
+    };
     const acme = await h.company('AvCrash');
     const video = testVideo(20, { size: '640x360', ext: 'mkv' });
     const upload = await h.upload(acme.key, 'talk.mkv', video);
     const before = await h.wallet(acme.id);
-    const job = await h.submitOk(acme.key, { operation: 'video-resize', upload_ids: [upload], options: { height: 480 } });
+    const job = await h.submitOk(acme.key, {
+      operation: 'video-resize',
+      upload_ids: [upload],
+      options: { height: 480 },
+    });
 
     const source = h.store.pathOf(upload);
     rmSync(source);
@@ -61,7 +68,9 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     const progress = await until('a progress heartbeat', async () => {
       const d = await handle.describe();
       const payload = d.raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.[0];
-      const p = payload ? defaultPayloadConverter.fromPayload<{ fraction: number; detail?: string }>(payload) : undefined;
+      const p = payload
+        ? defaultPayloadConverter.fromPayload<{ fraction: number; detail?: string }>(payload)
+        : undefined;
       return p?.detail ? p : undefined;
     });
     expect(progress.fraction).toBeGreaterThanOrEqual(0);
@@ -74,7 +83,11 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     const killedAt = Date.now();
     expect(await workers[0]!.kill('SIGKILL')).toBeNull();
     // ffmpeg was started with a parent-death signal: it does not outlive its worker.
-    await until('ffmpeg to end with its worker', () => (processesReading(source).length === 0 ? true : undefined), 10_000);
+    await until(
+      'ffmpeg to end with its worker',
+      () => (processesReading(source).length === 0 ? true : undefined),
+      10_000,
+    );
     await writer.close();
     writeFileSync(`${source}.restore`, video);
     renameSync(`${source}.restore`, source);
@@ -86,15 +99,27 @@ describe('a worker dies while ffmpeg encodes a video', () => {
     // The operation's first attempt died with its worker; the second, on the other worker, completed.
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
-    const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation')!;
-    const started = events.filter((e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === scheduled.eventId?.toString());
+    const scheduled = events.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation',
+    )!;
+    const started = events.filter(
+      (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === scheduled.eventId?.toString(),
+    );
     expect(started.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([2]);
     // Noticed within the 15 s heartbeat timeout (plus the 2 s retry wait and a worker start).
     const restartedAfterMs = Number(started[0]!.eventTime!.seconds) * 1000 - killedAt;
     expect(restartedAfterMs).toBeLessThan(60_000);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
-    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 4], ['charge', 4]]);
+    const ledger = await h.tdb
+      .db('credit_ledger')
+      .join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id')
+      .where({ job_id: job.id })
+      .orderBy('credit_ledger.id')
+      .select('kind', 'credit_ledger.amount');
+    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([
+      ['reserve', 4],
+      ['charge', 4],
+    ]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 4, reserved: before.reserved });
 
     const files = done.result!.files;

@@ -44,14 +44,27 @@ async function ledgerOf(batchId: string): Promise<Record<string, number>> {
     .join('jobs', 'jobs.reservation_id', 'credit_reservations.id')
     .where('jobs.batch_id', batchId)
     .groupBy('credit_ledger.kind')
-    .select('credit_ledger.kind', h.tdb.db.raw('sum(credit_ledger.amount)::int AS amount'), h.tdb.db.raw('count(*)::int AS n'));
-  return Object.fromEntries(rows.flatMap((r: { kind: string; amount: number; n: number }) => [[r.kind, r.amount], [`${r.kind}_rows`, r.n]]));
+    .select(
+      'credit_ledger.kind',
+      h.tdb.db.raw('sum(credit_ledger.amount)::int AS amount'),
+      h.tdb.db.raw('count(*)::int AS n'),
+    );
+  return Object.fromEntries(
+    rows.flatMap((r: { kind: string; amount: number; n: number }) => [
+      [r.kind, r.amount],
+      [`${r.kind}_rows`, r.n],
+    ]),
+  );
 }
 
 describe('POST /v1/batches/estimate', () => {
   it('quotes the whole batch and each item on measured sources, reserving nothing', async () => {
     const before = await h.wallet(acme.id);
-    const res = await b.estimate(acme.key, { operation: 'pdf-rotate', upload_ids: [up['pdf1'], up['pdf12']], options: { angle: 90 } });
+    const res = await b.estimate(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [up['pdf1'], up['pdf12']],
+      options: { angle: 90 },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       operation: 'pdf-rotate',
@@ -61,25 +74,56 @@ describe('POST /v1/batches/estimate', () => {
         { item_index: 1, upload_ids: [up['pdf12']], estimated_credits: 4 },
       ],
     });
-    const grouped = await b.estimate(acme.key, { operation: 'pdf-merge', items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf12'], up['pdf1']] }] });
+    const grouped = await b.estimate(acme.key, {
+      operation: 'pdf-merge',
+      items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf12'], up['pdf1']] }],
+    });
     // pdf-merge prices each source: 2 + 2, then 4 + 2.
-    expect(await grouped.json()).toMatchObject({ estimated_credits: 10, items: [{ estimated_credits: 4 }, { estimated_credits: 6 }] });
+    expect(await grouped.json()).toMatchObject({
+      estimated_credits: 10,
+      items: [{ estimated_credits: 4 }, { estimated_credits: 6 }],
+    });
     expect(await h.wallet(acme.id)).toEqual(before);
   });
 
   it('names the item in every refusal: 422 items.N.upload_ids.M, 404 for unknown or foreign uploads, 409 max_credits on the total', async () => {
-    const wrongKind = await b.estimate(acme.key, { operation: 'pdf-rotate', items: [{ upload_ids: [up['pdf1']] }, { upload_ids: [up['pdf2']] }, { upload_ids: [up['pdf1']] }, { upload_ids: [up['png']] }], options: { angle: 90 } });
+    const wrongKind = await b.estimate(acme.key, {
+      operation: 'pdf-rotate',
+      items: [
+        { upload_ids: [up['pdf1']] },
+        { upload_ids: [up['pdf2']] },
+        { upload_ids: [up['pdf1']] },
+        { upload_ids: [up['png']] },
+      ],
+      options: { angle: 90 },
+    });
     expect(wrongKind.status).toBe(422);
-    expect(((await wrongKind.json()) as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual(['items.3.upload_ids.0']);
+    expect(((await wrongKind.json()) as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual([
+      'items.3.upload_ids.0',
+    ]);
 
-    const shorthand = await b.estimate(acme.key, { operation: 'pdf-rotate', upload_ids: [up['pdf1'], up['png']], options: { angle: 90 } });
-    expect(((await shorthand.json()) as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual(['upload_ids.1']);
+    const shorthand = await b.estimate(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [up['pdf1'], up['png']],
+      options: { angle: 90 },
+    });
+    expect(((await shorthand.json()) as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual([
+      'upload_ids.1',
+    ]);
 
-    const foreign = await b.estimate(acme.key, { operation: 'pdf-merge', items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf1'], up['foreign']] }] });
+    const foreign = await b.estimate(acme.key, {
+      operation: 'pdf-merge',
+      items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf1'], up['foreign']] }],
+    });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ code: 'not_found', issues: [{ path: 'items.1.upload_ids.1' }] });
 
-    const tooDear = await b.estimate(acme.key, { operation: 'pdf-rotate', upload_ids: [up['pdf1'], up['pdf12']], options: { angle: 90 }, max_credits: 5 });
+    const tooDear = await b.estimate(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [up['pdf1'], up['pdf12']],
+      options: { angle: 90 },
+      max_credits: 5,
+    });
     expect(tooDear.status).toBe(409);
     expect(await tooDear.json()).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 6, max_credits: 5 });
 
@@ -106,9 +150,24 @@ describe('POST /v1/batches is atomic', () => {
     // 20 credits per item (100 pages): the first item fits the wallet, the second does not.
     const res = await b.submit(poor.key, { operation: 'pdf-rotate', upload_ids: [pdf, pdf], options: { angle: 90 } });
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ code: 'insufficient_credits', detail: 'Not enough credits: 40 needed, 30 available' });
-    expect((await b.submit(poor.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 }, max_credits: 19 })).status).toBe(409);
-    expect((await b.submit(poor.key, { operation: 'pdf-rotate', upload_ids: [pdf, up['pdf1']], options: { angle: 90 } })).status).toBe(404);
+    expect(await res.json()).toMatchObject({
+      code: 'insufficient_credits',
+      detail: 'Not enough credits: 40 needed, 30 available',
+    });
+    expect(
+      (
+        await b.submit(poor.key, {
+          operation: 'pdf-rotate',
+          upload_ids: [pdf],
+          options: { angle: 90 },
+          max_credits: 19,
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await b.submit(poor.key, { operation: 'pdf-rotate', upload_ids: [pdf, up['pdf1']], options: { angle: 90 } }))
+        .status,
+    ).toBe(404);
     expect({ wallet: await h.wallet(poor.id), rows: await counts(poor.id) }).toEqual(before);
   });
 
@@ -120,7 +179,18 @@ describe('POST /v1/batches is atomic', () => {
       for (let i = 0; i < 99; i++) {
         const id = `job_${String(i).padStart(20, 'Q')}`;
         const { reservationId } = await reserveCredits(trx, busy.id, 1n, id);
-        await insertJob(trx, { id, companyId: busy.id, submitter: { apiKeyId: 'key_x' }, operation: 'webp', uploadIds: [png], options: {}, secretSealed: null, quotedCredits: 1, reservationId, createdAt: new Date() });
+        await insertJob(trx, {
+          id,
+          companyId: busy.id,
+          submitter: { apiKeyId: 'key_x' },
+          operation: 'webp',
+          uploadIds: [png],
+          options: {},
+          secretSealed: null,
+          quotedCredits: 1,
+          reservationId,
+          createdAt: new Date(),
+        });
       }
     });
     const before = { wallet: await h.wallet(busy.id), rows: await counts(busy.id) };
@@ -137,7 +207,9 @@ describe('POST /v1/batches is atomic', () => {
     const body = { operation: 'pdf-rotate', upload_ids: [pdf, pdf, pdf], options: { angle: 180 } };
     const before = await h.wallet(dup.id);
     const answers = await Promise.all(Array.from({ length: 6 }, () => b.submit(dup.key, body, 'same-batch-key-1')));
-    const bodies = await Promise.all(answers.map(async (r) => ({ status: r.status, json: (await r.json()) as { id: string } })));
+    const bodies = await Promise.all(
+      answers.map(async (r) => ({ status: r.status, json: (await r.json()) as { id: string } })),
+    );
     expect(bodies.map((x) => x.status)).toEqual(Array(6).fill(202));
     expect(new Set(bodies.map((x) => x.json.id)).size).toBe(1);
     expect(await counts(dup.id)).toEqual({ jobs: 3, batches: 1 });
@@ -166,11 +238,19 @@ describe('a 100-item batch with failing children', () => {
     for (const id of bad) writeFileSync(h.store.pathOf(id), savedBad[0]!.subarray(0, 40)); // measured, then damaged
     const before = await h.wallet(ops.id);
     const batch = await b.submitOk(ops.key, { operation: 'pdf-rotate', upload_ids: ids, options: { angle: 90 } });
-    expect(batch).toMatchObject({ id: expect.stringMatching(/^bat_[A-Za-z0-9]{20}$/), status: 'queued', item_count: 100, progress: { total: 100, queued: 100 }, credits: { estimated: 200, reserved: 200, charged: 0, released: 0 }, retry_of: null, webhook_mode: 'batch' });
+    expect(batch).toMatchObject({
+      id: expect.stringMatching(/^bat_[A-Za-z0-9]{20}$/),
+      status: 'queued',
+      item_count: 100,
+      progress: { total: 100, queued: 100 },
+      credits: { estimated: 200, reserved: 200, charged: 0, released: 0 },
+      retry_of: null,
+      webhook_mode: 'batch',
+    });
     expect(batch.jobs).toHaveLength(100);
     expect(batch.jobs[5]).toMatchObject({ item_index: 5, batch_id: batch.id, status: 'queued', upload_ids: [good] });
     expect(await h.wallet(ops.id)).toEqual({ available: before.available - 200, reserved: before.reserved + 200 });
-    expect(await (await h.getJob(ops.key, batch.jobs[0]!.id))).toMatchObject({ batch_id: batch.id, status: 'queued' });
+    expect(await await h.getJob(ops.key, batch.jobs[0]!.id)).toMatchObject({ batch_id: batch.id, status: 'queued' });
 
     const early = await b.zip(ops.key, batch.id);
     expect(early.status).toBe(409);
@@ -184,31 +264,68 @@ describe('a 100-item batch with failing children', () => {
 
     await h.startWorker();
     const done = await b.waitForBatch(ops.key, batch.id, 800_000);
-    expect(done).toMatchObject({ status: 'partial', progress: { total: 100, queued: 0, processing: 0, completed: 96, failed: 4 }, credits: { estimated: 200, reserved: 0, charged: 192, released: 8 } });
+    expect(done).toMatchObject({
+      status: 'partial',
+      progress: { total: 100, queued: 0, processing: 0, completed: 96, failed: 4 },
+      credits: { estimated: 200, reserved: 0, charged: 192, released: 8 },
+    });
     expect(done.jobs.filter((j) => j.status === 'failed').map((j) => j.item_index)).toEqual(failing);
     expect(done.jobs[7]).toMatchObject({ status: 'failed', error_code: 'invalid_source', charged_credits: 0 });
-    expect(await ledgerOf(batch.id)).toEqual({ reserve: 200, reserve_rows: 100, charge: 192, charge_rows: 96, release: 8, release_rows: 4 });
+    expect(await ledgerOf(batch.id)).toEqual({
+      reserve: 200,
+      reserve_rows: 100,
+      charge: 192,
+      charge_rows: 96,
+      release: 8,
+      release_rows: 4,
+    });
     expect(await h.wallet(ops.id)).toEqual({ available: before.available - 192, reserved: before.reserved });
 
     // The batch workflow shows its children in the Temporal UI, under their own ids, and its result names the failures.
     const handle = h.gateway.client.workflow.getHandle(`batch:${batch.id}`);
     const result = (await handle.result()) as { status: string; failures: Array<{ item: number; code: string }> };
-    expect(result).toMatchObject({ status: 'partial', failures: failing.map((item) => ({ item, code: 'invalid_source' })) });
+    expect(result).toMatchObject({
+      status: 'partial',
+      failures: failing.map((item) => ({ item, code: 'invalid_source' })),
+    });
     const child = await h.gateway.client.workflow.getHandle(`job:${batch.jobs[7]!.id}`).describe();
     expect(child.parentExecution?.workflowId).toBe(`batch:${batch.id}`);
-    expect(await h.gateway.client.workflow.getHandle(`job:${batch.jobs[7]!.id}`).result()).toMatchObject({ status: 'failed', error: { code: 'invalid_source', message: expect.any(String) } });
-    expect((await handle.describe()).searchAttributes).toMatchObject({ PaycoreStatus: ['partial'], PaycoreCompany: [ops.id], PaycoreBatch: [batch.id], PaycoreOperation: ['pdf-rotate'] });
-    expect((await h.gateway.client.workflow.getHandle(`job:${batch.jobs[7]!.id}`).describe()).searchAttributes).toMatchObject({ PaycoreStatus: ['failed'], PaycoreCompany: [ops.id], PaycoreBatch: [batch.id] });
+    expect(await h.gateway.client.workflow.getHandle(`job:${batch.jobs[7]!.id}`).result()).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_source', message: expect.any(String) },
+    });
+    expect((await handle.describe()).searchAttributes).toMatchObject({
+      PaycoreStatus: ['partial'],
+      PaycoreCompany: [ops.id],
+      PaycoreBatch: [batch.id],
+      PaycoreOperation: ['pdf-rotate'],
+    });
+    expect(
+      (await h.gateway.client.workflow.getHandle(`job:${batch.jobs[7]!.id}`).describe()).searchAttributes,
+    ).toMatchObject({ PaycoreStatus: ['failed'], PaycoreCompany: [ops.id], PaycoreBatch: [batch.id] });
 
     // ZIP: one folder per successful item, and a manifest that matches the files byte for byte.
     const zipRes = await b.zip(ops.key, batch.id);
     expect(zipRes.status).toBe(200);
     expect(zipRes.headers.get('content-type')).toBe('application/zip');
     const zip = new AdmZip(Buffer.from(await zipRes.arrayBuffer()));
-    const manifest = JSON.parse(zip.readAsText('manifest.json')) as { batch_id: string; status: string; items: Array<{ item_index: number; status: string; files: Array<{ path: string; bytes: number; sha256: string; name: string }>; error: { code: string } | null }> };
+    const manifest = JSON.parse(zip.readAsText('manifest.json')) as {
+      batch_id: string;
+      status: string;
+      items: Array<{
+        item_index: number;
+        status: string;
+        files: Array<{ path: string; bytes: number; sha256: string; name: string }>;
+        error: { code: string } | null;
+      }>;
+    };
     expect(manifest).toMatchObject({ batch_id: batch.id, status: 'partial' });
     expect(manifest.items).toHaveLength(100);
-    const entries = zip.getEntries().map((e) => e.entryName).filter((n) => n !== 'manifest.json').sort();
+    const entries = zip
+      .getEntries()
+      .map((e) => e.entryName)
+      .filter((n) => n !== 'manifest.json')
+      .sort();
     expect(entries).toEqual(manifest.items.flatMap((i) => i.files.map((f) => f.path)).sort());
     expect(entries).toHaveLength(96);
     for (const item of manifest.items) {
@@ -222,7 +339,9 @@ describe('a 100-item batch with failing children', () => {
       const bytes = zip.readFile(f!.path)!;
       expect(bytes.length).toBe(f!.bytes);
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(f!.sha256);
-      const served = Buffer.from(await (await h.download(ops.key, done.jobs[item.item_index]!.result!.files[0]!.download_path)).arrayBuffer());
+      const served = Buffer.from(
+        await (await h.download(ops.key, done.jobs[item.item_index]!.result!.files[0]!.download_path)).arrayBuffer(),
+      );
       expect(served.equals(bytes)).toBe(true);
     }
 
@@ -237,16 +356,30 @@ describe('a 100-item batch with failing children', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(((await again.json()) as { id: string }).id).toBe(retry.id);
     const retried = await b.waitForBatch(ops.key, retry.id);
-    expect(retried).toMatchObject({ status: 'completed', progress: { completed: 4, failed: 0 }, credits: { charged: 8, released: 0, reserved: 0 } });
+    expect(retried).toMatchObject({
+      status: 'completed',
+      progress: { completed: 4, failed: 0 },
+      credits: { charged: 8, released: 0, reserved: 0 },
+    });
     expect(await h.wallet(ops.id)).toEqual({ available: before.available - 200, reserved: before.reserved });
     const none = await b.retryFailed(ops.key, retry.id);
     expect(none.status).toBe(409);
     expect(await none.json()).toMatchObject({ code: 'batch_has_no_failed_items' });
 
     // Past retention: 410. Over 1 GB: 413, refused before anything is streamed.
-    await h.tdb.db('jobs').where({ batch_id: retry.id }).update({ results_expire_at: new Date(Date.now() - 1000) });
+    await h.tdb
+      .db('jobs')
+      .where({ batch_id: retry.id })
+      .update({ results_expire_at: new Date(Date.now() - 1000) });
     expect((await b.zip(ops.key, retry.id)).status).toBe(410);
-    await h.tdb.db('jobs').where({ batch_id: batch.id, item_index: 0 }).update({ result_files: JSON.stringify([{ name: 'x.pdf', storage_id: 'res_x', bytes: 1024 ** 3, content_type: 'application/pdf' }]) });
+    await h.tdb
+      .db('jobs')
+      .where({ batch_id: batch.id, item_index: 0 })
+      .update({
+        result_files: JSON.stringify([
+          { name: 'x.pdf', storage_id: 'res_x', bytes: 1024 ** 3, content_type: 'application/pdf' },
+        ]),
+      });
     const huge = await b.zip(ops.key, batch.id);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ code: 'batch_zip_too_large' });
@@ -266,10 +399,20 @@ describe('the batch state table', () => {
       await b.submitOk(st.key, { operation: 'pdf-rotate', upload_ids: [pdf, broken], options: { angle: 90 } }),
       await b.submitOk(st.key, { operation: 'pdf-rotate', upload_ids: [broken], options: { angle: 90 } }),
     ];
-    expect(await b.waitForBatch(st.key, all.id)).toMatchObject({ status: 'completed', credits: { charged: 4, released: 0, reserved: 0 } });
-    expect(await b.waitForBatch(st.key, mixed.id)).toMatchObject({ status: 'partial', credits: { charged: 2, released: 2, reserved: 0 } });
+    expect(await b.waitForBatch(st.key, all.id)).toMatchObject({
+      status: 'completed',
+      credits: { charged: 4, released: 0, reserved: 0 },
+    });
+    expect(await b.waitForBatch(st.key, mixed.id)).toMatchObject({
+      status: 'partial',
+      credits: { charged: 2, released: 2, reserved: 0 },
+    });
     const failed = await b.waitForBatch(st.key, none.id);
-    expect(failed).toMatchObject({ status: 'failed', progress: { failed: 1 }, credits: { charged: 0, released: 2, reserved: 0 } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      progress: { failed: 1 },
+      credits: { charged: 0, released: 2, reserved: 0 },
+    });
     expect(failed.started_at).not.toBeNull();
     expect(failed.finished_at).not.toBeNull();
     expect(await h.wallet(st.id)).toEqual({ available: before.available - 6, reserved: before.reserved });
@@ -277,13 +420,33 @@ describe('the batch state table', () => {
     expect(zip.getEntries().map((e) => e.entryName)).toEqual(['manifest.json']);
 
     // The operator commands: batches:show, then batches:retry-failed (once; again only with --again).
-    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({ id: mixed.id, company_id: st.id, workflow_id: `batch:${mixed.id}`, status: 'partial', progress: { failed: 1 }, retried_by: [] });
-    const cliDeps = { db: h.tdb.db, store: h.store, qpdf: { qpdfPath: 'qpdf', timeoutMs: 30_000 }, secretBox: h.secretBox, workflows: h.gateway };
+    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({
+      id: mixed.id,
+      company_id: st.id,
+      workflow_id: `batch:${mixed.id}`,
+      status: 'partial',
+      progress: { failed: 1 },
+      retried_by: [],
+    });
+    const cliDeps = {
+      db: h.tdb.db,
+      store: h.store,
+      qpdf: { qpdfPath: 'qpdf', timeoutMs: 30_000 },
+      secretBox: h.secretBox,
+      workflows: h.gateway,
+    };
     const retry = await batchesRetryFailed(cliDeps, { batch: mixed.id });
-    expect(retry).toMatchObject({ retry_of: mixed.id, item_count: 1, workflow_id: `batch:${retry.id}`, jobs: [{ item_index: 0, upload_ids: [broken] }] });
+    expect(retry).toMatchObject({
+      retry_of: mixed.id,
+      item_count: 1,
+      workflow_id: `batch:${retry.id}`,
+      jobs: [{ item_index: 0, upload_ids: [broken] }],
+    });
     await expect(batchesRetryFailed(cliDeps, { batch: mixed.id })).rejects.toThrow(/already retried as bat_/);
     expect(await b.waitForBatch(st.key, retry.id)).toMatchObject({ status: 'failed', credits: { released: 2 } });
-    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({ retried_by: [{ id: retry.id, status: 'failed' }] });
+    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({
+      retried_by: [{ id: retry.id, status: 'failed' }],
+    });
     await expect(batchesShow(h.tdb.db, { batch: 'bat_AAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow(/no such batch/);
   });
 });
@@ -292,44 +455,85 @@ describe('a deleted child of a batch', () => {
   it('is shown deleted (no download path) in the batch, left out of the ZIP and listed in its manifest as deleted', async () => {
     const del = await h.company('Deleting');
     const pdf = await h.upload(del.key, 'keep.pdf', await samplePdf(1));
-    const batch = await b.submitOk(del.key, { operation: 'pdf-rotate', upload_ids: [pdf, pdf, pdf], options: { angle: 90 } });
+    const batch = await b.submitOk(del.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [pdf, pdf, pdf],
+      options: { angle: 90 },
+    });
     const done = await b.waitForBatch(del.key, batch.id);
     expect(done).toMatchObject({ status: 'completed', progress: { completed: 3 } });
     const gone = done.jobs[1]!;
-    expect((await fetch(`${h.app.url}/v1/jobs/${gone.id}`, { method: 'DELETE', headers: h.auth(del.key) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${gone.id}`, { method: 'DELETE', headers: h.auth(del.key) })).status,
+    ).toBe(204);
 
     // The batch says the child was deleted, keeps its accounting, and offers no dead download path.
     const after = await b.getOk(del.key, batch.id);
-    expect(after).toMatchObject({ status: 'completed', progress: { total: 3, completed: 3, deleted: 1 }, credits: { charged: 6 } });
-    expect(after.jobs[1]).toMatchObject({ item_index: 1, id: gone.id, status: 'completed', deleted_at: expect.any(String), result: null });
-    expect(after.jobs[0]).toMatchObject({ deleted_at: null, result: { files: [expect.objectContaining({ download_path: `/v1/jobs/${after.jobs[0]!.id}/results/0` })] } });
+    expect(after).toMatchObject({
+      status: 'completed',
+      progress: { total: 3, completed: 3, deleted: 1 },
+      credits: { charged: 6 },
+    });
+    expect(after.jobs[1]).toMatchObject({
+      item_index: 1,
+      id: gone.id,
+      status: 'completed',
+      deleted_at: expect.any(String),
+      result: null,
+    });
+    expect(after.jobs[0]).toMatchObject({
+      deleted_at: null,
+      result: { files: [expect.objectContaining({ download_path: `/v1/jobs/${after.jobs[0]!.id}/results/0` })] },
+    });
     expect((await h.download(del.key, gone.result!.files[0]!.download_path)).status).toBe(404);
 
     // The ZIP of a 1-minute-old batch is served, without the deleted child, whose manifest entry says so.
     const res = await b.zip(del.key, batch.id);
     expect(res.status, await res.clone().text()).toBe(200);
     const zip = new AdmZip(Buffer.from(await res.arrayBuffer()));
-    const manifest = JSON.parse(zip.readAsText('manifest.json')) as { items: Array<{ item_index: number; status: string; deleted_at: string | null; files: unknown[] }> };
+    const manifest = JSON.parse(zip.readAsText('manifest.json')) as {
+      items: Array<{ item_index: number; status: string; deleted_at: string | null; files: unknown[] }>;
+    };
     expect(manifest.items.map((i) => [i.item_index, i.status, i.deleted_at === null, i.files.length])).toEqual([
       [0, 'completed', true, 1],
       [1, 'completed', false, 0],
       [2, 'completed', true, 1],
     ]);
-    expect(zip.getEntries().map((e) => e.entryName).sort()).toEqual(['item-000/keep-rotated.pdf', 'item-002/keep-rotated.pdf', 'manifest.json']);
+    expect(
+      zip
+        .getEntries()
+        .map((e) => e.entryName)
+        .sort(),
+    ).toEqual(['item-000/keep-rotated.pdf', 'item-002/keep-rotated.pdf', 'manifest.json']);
 
     // A child that is not deleted but past its retention still makes the ZIP 410: it is never served incomplete.
-    await h.tdb.db('jobs').where({ id: after.jobs[2]!.id }).update({ results_expire_at: new Date(Date.now() - 1000) });
+    await h.tdb
+      .db('jobs')
+      .where({ id: after.jobs[2]!.id })
+      .update({ results_expire_at: new Date(Date.now() - 1000) });
     expect((await b.zip(del.key, batch.id)).status).toBe(410);
   });
 });
 
 describe('items groups sources into one child', () => {
   it('pdf-merge per item; children are ordinary jobs with their own billing', async () => {
-    const batch = await b.submitOk(acme.key, { operation: 'pdf-merge', items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf2'], up['pdf12'], up['pdf1']] }] });
+    const batch = await b.submitOk(acme.key, {
+      operation: 'pdf-merge',
+      items: [{ upload_ids: [up['pdf1'], up['pdf2']] }, { upload_ids: [up['pdf2'], up['pdf12'], up['pdf1']] }],
+    });
     const done = await b.waitForBatch(acme.key, batch.id);
-    expect(done).toMatchObject({ status: 'completed', progress: { completed: 2 }, credits: { estimated: 12, charged: 12, reserved: 0, released: 0 } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      progress: { completed: 2 },
+      credits: { estimated: 12, charged: 12, reserved: 0, released: 0 },
+    });
     for (const [i, j] of done.jobs.entries()) {
-      expect(await h.getJob(acme.key, j.id)).toMatchObject({ status: 'completed', batch_id: batch.id, charged_credits: [4, 8][i], result: { files: [{ name: 'merged.pdf' }] } });
+      expect(await h.getJob(acme.key, j.id)).toMatchObject({
+        status: 'completed',
+        batch_id: batch.id,
+        charged_credits: [4, 8][i],
+        result: { files: [{ name: 'merged.pdf' }] },
+      });
     }
   });
 });
@@ -341,7 +545,11 @@ describe('POST /v1/batches/{id}/cancel', () => {
     const before = await h.wallet(co.id);
     // No worker: every child stays queued until the cancellation.
     await h.stopWorkers();
-    const batch = await b.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [pdf, pdf, pdf], options: { angle: 90 } });
+    const batch = await b.submitOk(co.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [pdf, pdf, pdf],
+      options: { angle: 90 },
+    });
     expect((await h.wallet(co.id)).reserved).toBe(before.reserved + 6);
     expect((await b.cancel(other.key, batch.id)).status).toBe(404);
     const withBody = await b.cancel(co.key, batch.id, { reason: 'x' });
@@ -351,7 +559,10 @@ describe('POST /v1/batches/{id}/cancel', () => {
     const [first, second] = await Promise.all([b.cancel(co.key, batch.id), b.cancel(co.key, batch.id)]);
     const answers = [first, second].sort((x, y) => x.status - y.status);
     expect(answers.map((r) => r.status)).toEqual([200, 409]);
-    const ok = (await answers[0]!.json()) as { cancelled_job_ids: string[]; batch: { progress: Record<string, number> } };
+    const ok = (await answers[0]!.json()) as {
+      cancelled_job_ids: string[];
+      batch: { progress: Record<string, number> };
+    };
     expect(ok.cancelled_job_ids.sort()).toEqual(batch.jobs.map((j) => j.id).sort());
     expect(ok.batch.progress).toMatchObject({ total: 3, queued: 0, cancelled: 3 });
     expect(await answers[1]!.json()).toMatchObject({ code: 'batch_not_cancellable' });
@@ -360,7 +571,11 @@ describe('POST /v1/batches/{id}/cancel', () => {
 
     // With a worker back, the batch workflow finds its children ended without running them: failed, nothing charged.
     await h.startWorker();
-    expect(await b.waitForBatch(co.key, batch.id)).toMatchObject({ status: 'failed', progress: { cancelled: 3, completed: 0 }, credits: { charged: 0, released: 6, reserved: 0 } });
+    expect(await b.waitForBatch(co.key, batch.id)).toMatchObject({
+      status: 'failed',
+      progress: { cancelled: 3, completed: 0 },
+      credits: { charged: 0, released: 6, reserved: 0 },
+    });
     const ended = await b.cancel(co.key, batch.id);
     expect(ended.status).toBe(409);
     expect(await ended.json()).toMatchObject({ code: 'batch_not_cancellable' });

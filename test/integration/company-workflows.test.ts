@@ -50,13 +50,24 @@ afterAll(async () => {
 
 describe('saved workflows', () => {
   it('create, read, list, edit (revision, who and when), delete; every answer as documented', async () => {
-    const created = await admin.request('POST', '/workflows', { name: '  Supplier invoices ', fields: ['invoice_number', 'invoice_date', 'total'], instructions: 'Totals include tax.' });
+    const created = await admin.request('POST', '/workflows', {
+      name: '  Supplier invoices ',
+      fields: ['invoice_number', 'invoice_date', 'total'],
+      instructions: 'Totals include tax.',
+    });
     await c.check('POST /api/company/workflows', created.clone());
     expect(created.status).toBe(201);
     const w = await json(created);
     expect(w).toMatchObject({
-      id: expect.stringMatching(/^wfl_[A-Za-z0-9]{20}$/), name: 'Supplier invoices', operation: 'flow-extract', fields: ['invoice_number', 'invoice_date', 'total'],
-      instructions: 'Totals include tax.', options: {}, revision: 1, created_at: clock.toISOString(), updated_at: clock.toISOString(),
+      id: expect.stringMatching(/^wfl_[A-Za-z0-9]{20}$/),
+      name: 'Supplier invoices',
+      operation: 'flow-extract',
+      fields: ['invoice_number', 'invoice_date', 'total'],
+      instructions: 'Totals include tax.',
+      options: {},
+      revision: 1,
+      created_at: clock.toISOString(),
+      updated_at: clock.toISOString(),
     });
     expect(w['created_by']).toBe(w['updated_by']);
     const id = w['id'] as string;
@@ -66,9 +77,18 @@ describe('saved workflows', () => {
     expect(((await json(list))['data'] as unknown[]).length).toBe(1);
 
     clock = new Date(clock.getTime() + 60_000);
-    const edited = await admin.request('PATCH', `/workflows/${id}`, { fields: ['invoice_number', 'total', 'currency'], instructions: null });
+    const edited = await admin.request('PATCH', `/workflows/${id}`, {
+      fields: ['invoice_number', 'total', 'currency'],
+      instructions: null,
+    });
     await c.check('PATCH /api/company/workflows/{workflow_id}', edited.clone());
-    expect(await json(edited)).toMatchObject({ name: 'Supplier invoices', fields: ['invoice_number', 'total', 'currency'], instructions: null, revision: 2, updated_at: clock.toISOString() });
+    expect(await json(edited)).toMatchObject({
+      name: 'Supplier invoices',
+      fields: ['invoice_number', 'total', 'currency'],
+      instructions: null,
+      revision: 2,
+      updated_at: clock.toISOString(),
+    });
 
     const deleted = await admin.request('POST', `/workflows/${id}/delete`);
     await c.check('POST /api/company/workflows/{workflow_id}/delete', deleted.clone());
@@ -85,7 +105,11 @@ describe('saved workflows', () => {
     await c.check('POST /api/company/workflows', taken.clone());
     await expectError(taken, 409, 'conflict');
     const other = await json(await admin.request('POST', '/workflows', { name: 'Other', fields: ['total'] }));
-    await expectError(await admin.request('PATCH', `/workflows/${other['id'] as string}`, { name: 'receipts' }), 409, 'conflict');
+    await expectError(
+      await admin.request('PATCH', `/workflows/${other['id'] as string}`, { name: 'receipts' }),
+      409,
+      'conflict',
+    );
     await admin.request('POST', `/workflows/${first['id'] as string}/delete`);
     expect((await admin.request('POST', '/workflows', { name: 'receipts', fields: ['date'] })).status).toBe(201);
 
@@ -94,7 +118,11 @@ describe('saved workflows', () => {
     expect((await theirs.request('POST', '/workflows', { name: 'Receipts', fields: ['total'] })).status).toBe(201);
     // Another company's workflow is not found, read or written.
     await expectError(await theirs.request('GET', `/workflows/${other['id'] as string}`), 404, 'not_found');
-    await expectError(await theirs.request('PATCH', `/workflows/${other['id'] as string}`, { name: 'mine' }), 404, 'not_found');
+    await expectError(
+      await theirs.request('PATCH', `/workflows/${other['id'] as string}`, { name: 'mine' }),
+      404,
+      'not_found',
+    );
     await expectError(await theirs.request('POST', `/workflows/${other['id'] as string}/delete`), 404, 'not_found');
   });
 
@@ -114,7 +142,8 @@ describe('saved workflows', () => {
       [{ name: 'Long', fields: ['total'], instructions: 'x'.repeat(4001) }, 'instructions'],
       [{ name: 'Extra', fields: ['total'], webhook_id: 'whe_x' }, '(body)'],
     ];
-    for (const [body, path] of cases) await expectError(await admin.request('POST', '/workflows', body), 422, 'validation_failed', path);
+    for (const [body, path] of cases)
+      await expectError(await admin.request('POST', '/workflows', body), 422, 'validation_failed', path);
     const w = await json(await admin.request('POST', '/workflows', { name: 'Patchable', fields: ['total'] }));
     await expectError(await admin.request('PATCH', `/workflows/${w['id'] as string}`, {}), 422, 'validation_failed');
   });
@@ -126,21 +155,41 @@ describe('saved workflows', () => {
     const listed = (await json(await reader.request('GET', '/workflows')))['data'] as Array<{ id: string }>;
     expect(listed.length).toBeGreaterThan(0);
     expect((await reader.request('GET', `/workflows/${listed[0]!.id}`)).status).toBe(200);
-    await expectError(await reader.request('POST', '/workflows', { name: 'Mine', fields: ['total'] }), 403, 'billing_admin_required');
-    await expectError(await reader.request('PATCH', `/workflows/${listed[0]!.id}`, { name: 'Mine' }), 403, 'billing_admin_required');
-    await expectError(await reader.request('POST', `/workflows/${listed[0]!.id}/delete`), 403, 'billing_admin_required');
+    await expectError(
+      await reader.request('POST', '/workflows', { name: 'Mine', fields: ['total'] }),
+      403,
+      'billing_admin_required',
+    );
+    await expectError(
+      await reader.request('PATCH', `/workflows/${listed[0]!.id}`, { name: 'Mine' }),
+      403,
+      'billing_admin_required',
+    );
+    await expectError(
+      await reader.request('POST', `/workflows/${listed[0]!.id}/delete`),
+      403,
+      'billing_admin_required',
+    );
     // The session guards apply: no CSRF token, no session.
-    await expectError(await admin.request('POST', '/workflows', { name: 'No CSRF', fields: ['total'] }, { csrf: null }), 403, 'csrf_failed');
+    await expectError(
+      await admin.request('POST', '/workflows', { name: 'No CSRF', fields: ['total'] }, { csrf: null }),
+      403,
+      'csrf_failed',
+    );
     await expectError(await admin.request('GET', '/workflows', undefined, { cookie: null }), 401, 'session_required');
   });
 
   it(`keeps to ${LIMITS.savedWorkflowsPerCompany} per company (deleted ones not counted), also when created at once`, async () => {
     const have = ((await json(await admin.request('GET', '/workflows')))['data'] as unknown[]).length;
     const answers = await Promise.all(
-      Array.from({ length: LIMITS.savedWorkflowsPerCompany - have + 3 }, (_, i) => admin.request('POST', '/workflows', { name: `Bulk ${i}`, fields: ['total'] })),
+      Array.from({ length: LIMITS.savedWorkflowsPerCompany - have + 3 }, (_, i) =>
+        admin.request('POST', '/workflows', { name: `Bulk ${i}`, fields: ['total'] }),
+      ),
     );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(LIMITS.savedWorkflowsPerCompany - have);
     for (const r of answers.filter((x) => x.status !== 201)) await expectError(r, 409, 'limit_reached');
-    expect(((await json(await admin.request('GET', '/workflows')))['data'] as unknown[]).length).toBe(LIMITS.savedWorkflowsPerCompany);
+    expect(((await json(await admin.request('GET', '/workflows')))['data'] as unknown[]).length).toBe(
+      LIMITS.savedWorkflowsPerCompany,
+    );
   });
 });

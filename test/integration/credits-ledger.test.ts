@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createCompany } from '../../db/repositories/companies.repo.js';
-import { getBalance, grantCredits, listLedger, reserveCredits, settleReservation } from '../../db/repositories/credits.repo.js';
+import {
+  getBalance,
+  grantCredits,
+  listLedger,
+  reserveCredits,
+  settleReservation,
+} from '../../db/repositories/credits.repo.js';
 import { DomainError } from '../../domain/errors.js';
 
 let tdb: TestDatabase;
 let seq = 0;
-const newCompany = async () => (await createCompany(tdb.db, { name: `Co ${++seq}`, ownerEmail: `owner${seq}@example.com` })).company.id;
+const newCompany = async () =>
+  (await createCompany(tdb.db, { name: `Co ${++seq}`, ownerEmail: `owner${seq}@example.com` })).company.id;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -24,7 +31,9 @@ describe('credits wallet', () => {
 
   it('parallel submissions never spend the same credits twice', async () => {
     const id = await newCompany();
-    const attempts = await Promise.allSettled(Array.from({ length: 25 }, (_, i) => reserveCredits(tdb.db, id, 100n, `job_par_${id}_${i}`)));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => reserveCredits(tdb.db, id, 100n, `job_par_${id}_${i}`)),
+    );
     const ok = attempts.filter((a) => a.status === 'fulfilled');
     const refused = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
     expect(ok).toHaveLength(10);
@@ -50,7 +59,9 @@ describe('credits wallet', () => {
   it('charges a reservation exactly once, even when settled concurrently, and never also releases it', async () => {
     const id = await newCompany();
     const { reservationId } = await reserveCredits(tdb.db, id, 250n, `job_once_${id}`);
-    const results = await Promise.all(Array.from({ length: 8 }, () => settleReservation(tdb.db, reservationId, 'charge')));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => settleReservation(tdb.db, reservationId, 'charge')),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await settleReservation(tdb.db, reservationId, 'release')).toBe(false);
     expect(await getBalance(tdb.db, id)).toMatchObject({ available: 750n, reserved: 0n });
@@ -80,8 +91,12 @@ describe('credits wallet', () => {
 
   it('is enforced by the database too: balances cannot go negative and the ledger cannot be rewritten', async () => {
     const id = await newCompany();
-    await expect(tdb.db('wallets').where({ company_id: id }).update({ available: -1 })).rejects.toThrow(/wallets_available_non_negative/);
-    await expect(tdb.db('credit_ledger').where({ company_id: id }).update({ amount: 5 })).rejects.toThrow(/append-only/);
+    await expect(tdb.db('wallets').where({ company_id: id }).update({ available: -1 })).rejects.toThrow(
+      /wallets_available_non_negative/,
+    );
+    await expect(tdb.db('credit_ledger').where({ company_id: id }).update({ amount: 5 })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(tdb.db('credit_ledger').where({ company_id: id }).del()).rejects.toThrow(/append-only/);
     const { reservationId } = await reserveCredits(tdb.db, id, 10n, null);
     await settleReservation(tdb.db, reservationId, 'charge');

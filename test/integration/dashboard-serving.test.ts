@@ -16,10 +16,16 @@ let app: Awaited<ReturnType<typeof startTestApp>>;
 const logs = capturingLogger();
 
 const directives = (csp: string) =>
-  new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...values] = d.split(/\s+/);
-    return [name!.toLowerCase(), values] as const;
-  }));
+  new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/);
+        return [name!.toLowerCase(), values] as const;
+      }),
+  );
 
 beforeAll(async () => {
   expect(existsSync(join(DEFAULT_DASHBOARD_DIR, 'index.html')), 'the dashboard is built (scripts/setup.sh)').toBe(true);
@@ -75,11 +81,14 @@ describe('/dashboard', () => {
       await res.arrayBuffer();
       expect(res.status, asset).toBe(200);
       expect(res.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
-      expect(res.headers.get('content-type'), asset).toMatch(asset.endsWith('.js') ? /^text\/javascript/ : /^text\/css/);
+      expect(res.headers.get('content-type'), asset).toMatch(
+        asset.endsWith('.js') ? /^text\/javascript/ : /^text\/css/,
+      );
       expect(res.headers.get('x-content-type-options'), asset).toBe('nosniff');
     }
     // Every file of the build's assets folder is named with its hash.
-    for (const name of readdirSync(join(DEFAULT_DASHBOARD_DIR, 'assets'))) expect(name).toMatch(/-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/);
+    for (const name of readdirSync(join(DEFAULT_DASHBOARD_DIR, 'assets')))
+      expect(name).toMatch(/-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/);
   });
 
   it('answers an unknown client-side route with the app, and a missing asset with 404', async () => {
@@ -88,11 +97,18 @@ describe('/dashboard', () => {
     expect(route.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await route.text()).toMatch(/<div id="root"><\/div>/);
 
-    for (const path of ['/dashboard/assets/index-AAAAAAAA.js', '/dashboard/assets/', '/dashboard/nothing.js', '/dashboard/../package.json', '/dashboard/%2e%2e/package.json']) {
+    for (const path of [
+      '/dashboard/assets/index-AAAAAAAA.js',
+      '/dashboard/assets/',
+      '/dashboard/nothing.js',
+      '/dashboard/../package.json',
+      '/dashboard/%2e%2e/package.json',
+    ]) {
       const res = await fetch(`${app.url}${path}`);
       const text = await res.text();
       expect([404, 200], path).toContain(res.status);
-      if (res.status === 200) expect(text, path).toMatch(/<div id="root"><\/div>/); // normalised by the URL parser to a route of the app
+      if (res.status === 200)
+        expect(text, path).toMatch(/<div id="root"><\/div>/); // normalised by the URL parser to a route of the app
       else expect(JSON.parse(text), path).toMatchObject({ code: 'not_found' });
       expect(text, path).not.toMatch(/"name":\s*"paycore"/);
     }

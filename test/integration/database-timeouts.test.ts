@@ -19,18 +19,33 @@ afterAll(async () => {
 async function within<T>(ms: number, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-const failureOf = (p: Promise<unknown>): Promise<unknown> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
+const failureOf = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
 
 describe('statement timeout', () => {
   let db: Db;
   beforeAll(() => {
-    db = createDb(tdb.url, { poolMax: 2, applicationName: 'paycore-timeout-test', timeouts: { connectMs: 5_000, statementMs: 300, acquireMs: 10_000 } });
+    db = createDb(tdb.url, {
+      poolMax: 2,
+      applicationName: 'paycore-timeout-test',
+      timeouts: { connectMs: 5_000, statementMs: 300, acquireMs: 10_000 },
+    });
   });
   afterAll(() => db?.destroy());
 
@@ -48,7 +63,10 @@ describe('statement timeout', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock(4242)');
-      const err = await within(30_000, failureOf(db.transaction((trx) => trx.raw('SELECT pg_advisory_xact_lock(4242)'))));
+      const err = await within(
+        30_000,
+        failureOf(db.transaction((trx) => trx.raw('SELECT pg_advisory_xact_lock(4242)'))),
+      );
       expect(isDatabaseUnavailable(err)).toBe(true);
     } finally {
       await holder.query('ROLLBACK');
@@ -92,7 +110,11 @@ describe('a connection whose network goes dark mid-query', () => {
     const viaProxy = new URL(tdb.url);
     viaProxy.port = String(proxy.port);
     // One connection only: if the dead one went back to the pool, the next query would wait behind it.
-    const db = createDb(viaProxy.toString(), { poolMax: 1, applicationName: 'paycore-dark-test', timeouts: { connectMs: 2_000, statementMs: 300, acquireMs: 30_000 } });
+    const db = createDb(viaProxy.toString(), {
+      poolMax: 1,
+      applicationName: 'paycore-dark-test',
+      timeouts: { connectMs: 2_000, statementMs: 300, acquireMs: 30_000 },
+    });
     try {
       expect((await db.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       proxy.blackHole();
@@ -122,11 +144,20 @@ describe('maintenance purges under a statement timeout', () => {
     };
     tdb.db.on('query', record);
     try {
-      expect(await deleteInBatches(tdb.db, 'rate_limit_windows', (q) => q.where('bucket', 'like', 'purge-test:%').andWhere('expires_at', '<', now), 6)).toBe(20);
+      expect(
+        await deleteInBatches(
+          tdb.db,
+          'rate_limit_windows',
+          (q) => q.where('bucket', 'like', 'purge-test:%').andWhere('expires_at', '<', now),
+          6,
+        ),
+      ).toBe(20);
     } finally {
       tdb.db.off('query', record);
     }
     expect(statements).toHaveLength(4); // 6 + 6 + 6 + 2
-    expect((await tdb.db('rate_limit_windows').where('bucket', 'like', 'purge-test:%').pluck('bucket')).sort()).toEqual(['purge-test:20', 'purge-test:21', 'purge-test:22']);
+    expect((await tdb.db('rate_limit_windows').where('bucket', 'like', 'purge-test:%').pluck('bucket')).sort()).toEqual(
+      ['purge-test:20', 'purge-test:21', 'purge-test:22'],
+    );
   });
 });

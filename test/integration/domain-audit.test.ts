@@ -39,10 +39,18 @@ const validateReport = (() => {
 })();
 
 const zone: Record<string, ZoneName> = {
-  'example.com': { NS: ['ns1.example.com', 'ns2.example.com'], CAA: [{ flags: 0, tag: 'issue', value: 'letsencrypt.org' }], signed: true },
+  'example.com': {
+    NS: ['ns1.example.com', 'ns2.example.com'],
+    CAA: [{ flags: 0, tag: 'issue', value: 'letsencrypt.org' }],
+    signed: true,
+  },
   '_dmarc.example.com': { TXT: ['v=DMARC1; p=reject; rua=mailto:d@example.com'] },
   'valid.example.com': {
-    A: LOOP, AAAA: ['::1'], MX: [{ preference: 10, exchange: 'mx.example.com' }], TXT: ['v=spf1 mx -all', 'google-site-verification=abc'], signed: true,
+    A: LOOP,
+    AAAA: ['::1'],
+    MX: [{ preference: 10, exchange: 'mx.example.com' }],
+    TXT: ['v=spf1 mx -all', 'google-site-verification=abc'],
+    signed: true,
   },
   'expired.example.com': { A: LOOP },
   'future.example.com': { A: LOOP },
@@ -65,7 +73,13 @@ function listen(server: https.Server): Promise<number> {
 }
 
 function auditor(extra: Partial<DomainAuditorOptions> = {}) {
-  return createDomainAuditor({ testResolver: dns.address, testTlsPort: mainPort, testCaFile: ca.caFile, now: () => clock, ...extra });
+  return createDomainAuditor({
+    testResolver: dns.address,
+    testTlsPort: mainPort,
+    testCaFile: ca.caFile,
+    now: () => clock,
+    ...extra,
+  });
 }
 
 async function audit(domain: string, extra: Partial<DomainAuditorOptions> = {}): Promise<DomainAuditReport> {
@@ -75,10 +89,12 @@ async function audit(domain: string, extra: Partial<DomainAuditorOptions> = {}):
 }
 
 async function refusal(domain: string, extra: Partial<DomainAuditorOptions> = {}): Promise<DomainAuditError> {
-  const err = await auditor(extra).audit(domain).then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const err = await auditor(extra)
+    .audit(domain)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   expect(err).toBeInstanceOf(DomainAuditError);
   return err as DomainAuditError;
 }
@@ -91,16 +107,40 @@ beforeAll(async () => {
   const valid = { notBefore: new Date(realNow - DAY), notAfter: new Date(realNow + 30 * DAY) };
   clock = new Date(valid.notAfter.getTime() - 29.5 * DAY);
   const certs: Record<string, IssuedCertificate> = {
-    'valid.example.com': ca.issue({ names: ['valid.example.com', 'nohsts.example.com', 'endless.example.com', 'rebind.example.com', 'mixed.example.com'], ...valid }),
-    'expired.example.com': ca.issue({ names: ['expired.example.com'], notBefore: new Date(realNow - 10 * DAY), notAfter: new Date(realNow - 2 * DAY) }),
-    'future.example.com': ca.issue({ names: ['future.example.com'], notBefore: new Date(realNow + 2 * DAY), notAfter: new Date(realNow + 40 * DAY) }),
+    'valid.example.com': ca.issue({
+      names: [
+        'valid.example.com',
+        'nohsts.example.com',
+        'endless.example.com',
+        'rebind.example.com',
+        'mixed.example.com',
+      ],
+      ...valid,
+    }),
+    'expired.example.com': ca.issue({
+      names: ['expired.example.com'],
+      notBefore: new Date(realNow - 10 * DAY),
+      notAfter: new Date(realNow - 2 * DAY),
+    }),
+    'future.example.com': ca.issue({
+      names: ['future.example.com'],
+      notBefore: new Date(realNow + 2 * DAY),
+      notAfter: new Date(realNow + 40 * DAY),
+    }),
     'mismatch.example.com': ca.issue({ names: ['other.example.org'], ...valid }),
     'selfsigned.example.com': ca.selfSigned(['selfsigned.example.com']),
   };
-  const contexts = Object.fromEntries(Object.entries(certs).map(([name, c]) => [name, tls.createSecureContext({ key: c.key, cert: c.cert })]));
-  for (const alias of ['nohsts', 'endless', 'rebind', 'mixed']) contexts[`${alias}.example.com`] = contexts['valid.example.com']!;
+  const contexts = Object.fromEntries(
+    Object.entries(certs).map(([name, c]) => [name, tls.createSecureContext({ key: c.key, cert: c.cert })]),
+  );
+  for (const alias of ['nohsts', 'endless', 'rebind', 'mixed'])
+    contexts[`${alias}.example.com`] = contexts['valid.example.com']!;
   mainServer = https.createServer(
-    { key: certs['valid.example.com']!.key, cert: certs['valid.example.com']!.cert, SNICallback: (name, cb) => cb(null, contexts[name] ?? contexts['valid.example.com']) },
+    {
+      key: certs['valid.example.com']!.key,
+      cert: certs['valid.example.com']!.cert,
+      SNICallback: (name, cb) => cb(null, contexts[name] ?? contexts['valid.example.com']),
+    },
     (req, res) => {
       const host = req.headers.host ?? '';
       if (host === 'endless.example.com') {
@@ -110,7 +150,8 @@ beforeAll(async () => {
         res.on('close', () => clearInterval(timer));
         return;
       }
-      if (host !== 'nohsts.example.com') res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains; preload');
+      if (host !== 'nohsts.example.com')
+        res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains; preload');
       res.writeHead(301, { location: 'https://elsewhere.example.net/' });
       res.end('moved');
     },
@@ -120,7 +161,10 @@ beforeAll(async () => {
   tls13Server = https.createServer({ ...tls13Cert, minVersion: 'TLSv1.3' }, (_req, res) => res.end('ok'));
   tls13Port = await listen(tls13Server);
   const legacyCert = ca.issue({ names: ['legacy.example.com'], ...valid });
-  legacyServer = https.createServer({ ...legacyCert, minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' }, (_req, res) => res.end('ok'));
+  legacyServer = https.createServer(
+    { ...legacyCert, minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' },
+    (_req, res) => res.end('ok'),
+  );
   legacyPort = await listen(legacyServer);
   dns = await startTestDnsServer(zone);
 });
@@ -149,7 +193,11 @@ describe('domain_dns_tls_audit engine: a healthy name', () => {
       mx: [{ priority: 10, exchange: 'mx.example.com' }],
       caa: { found_at: 'example.com', records: [{ critical: false, tag: 'issue', value: 'letsencrypt.org' }] },
       spf: { records: ['v=spf1 mx -all'] },
-      dmarc: { name: '_dmarc.example.com', records: ['v=DMARC1; p=reject; rua=mailto:d@example.com'], policy: 'reject' },
+      dmarc: {
+        name: '_dmarc.example.com',
+        records: ['v=DMARC1; p=reject; rua=mailto:d@example.com'],
+        policy: 'reject',
+      },
       dnssec: { status: 'validated', ad_flag: true },
       lookup_errors: [],
     });
@@ -162,10 +210,21 @@ describe('domain_dns_tls_audit engine: a healthy name', () => {
       chain_error: null,
       hostname_match: true,
       protocols: { tls1_0: false, tls1_1: false, tls1_2: true, tls1_3: true },
-      hsts: { status_code: 301, header: 'max-age=31536000; includeSubDomains; preload', max_age: 31_536_000, include_subdomains: true, preload: true, error: null },
+      hsts: {
+        status_code: 301,
+        header: 'max-age=31536000; includeSubDomains; preload',
+        max_age: 31_536_000,
+        include_subdomains: true,
+        preload: true,
+        error: null,
+      },
     });
     expect(report.tls.protocol).toBe('TLSv1.3');
-    expect(report.tls.certificate).toMatchObject({ subject_cn: 'valid.example.com', issuer: 'paycore test CA', days_to_expiry: 29 });
+    expect(report.tls.certificate).toMatchObject({
+      subject_cn: 'valid.example.com',
+      issuer: 'paycore test CA',
+      days_to_expiry: 29,
+    });
     expect(report.tls.certificate!.subject_alt_names).toContain('valid.example.com');
     expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     // The address query asked for the AD flag; the redirect of GET / was not followed (one name, one port).
@@ -175,7 +234,14 @@ describe('domain_dns_tls_audit engine: a healthy name', () => {
   it('reports an unsigned answer as not validated, and a missing HSTS header', async () => {
     const report = await audit('nohsts.example.com');
     expect(report.dns.dnssec).toEqual({ status: 'not_validated', ad_flag: false });
-    expect(report.tls.hsts).toEqual({ status_code: 301, header: null, max_age: null, include_subdomains: false, preload: false, error: null });
+    expect(report.tls.hsts).toEqual({
+      status_code: 301,
+      header: null,
+      max_age: null,
+      include_subdomains: false,
+      preload: false,
+      error: null,
+    });
     expect(codes(report)).toEqual(expect.arrayContaining(['no_hsts', 'dnssec_not_validated']));
   });
 
@@ -189,7 +255,12 @@ describe('domain_dns_tls_audit engine: a healthy name', () => {
 describe('certificate findings', () => {
   it('an expired leaf: chain invalid (CERT_HAS_EXPIRED), negative days to expiry', async () => {
     const report = await audit('expired.example.com');
-    expect(report.tls).toMatchObject({ connected: true, chain_valid: false, chain_error: 'CERT_HAS_EXPIRED', hostname_match: true });
+    expect(report.tls).toMatchObject({
+      connected: true,
+      chain_valid: false,
+      chain_error: 'CERT_HAS_EXPIRED',
+      hostname_match: true,
+    });
     expect(report.tls.certificate!.days_to_expiry).toBeLessThan(0);
     expect(codes(report)).toContain('certificate_expired');
   });
@@ -209,7 +280,11 @@ describe('certificate findings', () => {
 
   it('a self-signed certificate is untrusted', async () => {
     const report = await audit('selfsigned.example.com');
-    expect(report.tls).toMatchObject({ chain_valid: false, chain_error: 'DEPTH_ZERO_SELF_SIGNED_CERT', hostname_match: true });
+    expect(report.tls).toMatchObject({
+      chain_valid: false,
+      chain_error: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      hostname_match: true,
+    });
     expect(codes(report)).toContain('chain_untrusted');
   });
 
@@ -238,7 +313,13 @@ describe('protocol versions, each tried alone', () => {
     const port = await listen(closed);
     await new Promise<void>((r) => closed.close(() => r()));
     const report = await audit('valid.example.com', { testTlsPort: port });
-    expect(report.tls).toMatchObject({ connected: false, error: 'connection_refused', certificate: null, chain_valid: null, hostname_match: null });
+    expect(report.tls).toMatchObject({
+      connected: false,
+      error: 'connection_refused',
+      certificate: null,
+      chain_valid: null,
+      hostname_match: null,
+    });
     expect(report.tls.protocols).toEqual({ tls1_0: null, tls1_1: null, tls1_2: null, tls1_3: null });
     expect(codes(report)).toContain('tls_unavailable');
   });

@@ -41,7 +41,10 @@ afterAll(async () => {
 function reader(urls: Partial<Record<EvmNetwork, string[]>>, extra: Partial<EvmReaderOptions> = {}) {
   const calls: Array<{ method: string; network: EvmNetwork; endpoint: number }> = [];
   const r = createEvmReader({
-    rpcUrls: Object.fromEntries(EVM_NETWORKS.map((n) => [n, urls[n] ?? ['http://127.0.0.1:9']])) as Record<EvmNetwork, string[]>,
+    rpcUrls: Object.fromEntries(EVM_NETWORKS.map((n) => [n, urls[n] ?? ['http://127.0.0.1:9']])) as Record<
+      EvmNetwork,
+      string[]
+    >,
     requiredConfirmations: Object.fromEntries(EVM_NETWORKS.map((n) => [n, 3])) as Record<EvmNetwork, number>,
     timeoutMs: 30_000,
     retries: 1,
@@ -89,9 +92,16 @@ type Forward = (body: RpcBody) => Promise<Record<string, unknown>>;
  * Failure injection: a JSON-RPC proxy in front of a node. `answer` may rewrite any request's response
  * (return undefined to forward it untouched).
  */
-async function startProxy(target: string, answer: (body: RpcBody, forward: Forward) => Promise<unknown>): Promise<string> {
+async function startProxy(
+  target: string,
+  answer: (body: RpcBody, forward: Forward) => Promise<unknown>,
+): Promise<string> {
   const forward: Forward = async (body) => {
-    const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await res.json()) as Record<string, unknown>;
   };
   const server = http.createServer((req, res) => {
@@ -111,7 +121,11 @@ async function startProxy(target: string, answer: (body: RpcBody, forward: Forwa
 }
 
 async function rawRpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: unknown }).result;
 }
 
@@ -189,7 +203,12 @@ describe('EVM reader: transfers of native USDC', () => {
     const r = reader({ base: [base.url] });
     const hash = await usdcTransfer(base, BASE_USDC, randomAddress(), 7n);
     const blockNumber = Number((await base.client.getTransactionReceipt({ hash })).blockNumber);
-    for (const [mined, status] of [[0, 'waiting_confirmations'], [1, 'waiting_confirmations'], [1, 'confirmed'], [5, 'confirmed']] as const) {
+    for (const [mined, status] of [
+      [0, 'waiting_confirmations'],
+      [1, 'waiting_confirmations'],
+      [1, 'confirmed'],
+      [5, 'confirmed'],
+    ] as const) {
       if (mined) await base.mine(mined);
       const ev = await r.getEvidence('base', hash);
       const head = Number(await base.blockNumber());
@@ -204,10 +223,19 @@ describe('EVM reader: transfers of native USDC', () => {
     const hash = await usdcTransfer(base, BASE_USDC, randomAddress(), 1n);
     const r = reader({ base: [base.url] });
     await r.getEvidence('base', hash);
-    expect(r.calls.map((c) => c.method).sort()).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getBlockByNumber', 'eth_getTransactionReceipt']);
+    expect(r.calls.map((c) => c.method).sort()).toEqual([
+      'eth_blockNumber',
+      'eth_chainId',
+      'eth_getBlockByNumber',
+      'eth_getTransactionReceipt',
+    ]);
     r.calls.length = 0;
     await r.getEvidence('base', hash);
-    expect(r.calls.map((c) => c.method).sort()).toEqual(['eth_blockNumber', 'eth_getBlockByNumber', 'eth_getTransactionReceipt']);
+    expect(r.calls.map((c) => c.method).sort()).toEqual([
+      'eth_blockNumber',
+      'eth_getBlockByNumber',
+      'eth_getTransactionReceipt',
+    ]);
     r.calls.length = 0;
     await failure(r.getEvidence('base', randomHash()));
     expect(r.calls.map((c) => c.method)).toEqual(['eth_getTransactionReceipt']);
@@ -249,7 +277,12 @@ describe('EVM reader: errors', () => {
     expect(ev.transfers).toHaveLength(1);
     expect(r.calls.some((c) => c.endpoint === 0)).toBe(true);
     // The whole evidence came from endpoint 2.
-    expect(r.calls.filter((c) => c.endpoint === 1).map((c) => c.method).sort()).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getBlockByNumber', 'eth_getTransactionReceipt']);
+    expect(
+      r.calls
+        .filter((c) => c.endpoint === 1)
+        .map((c) => c.method)
+        .sort(),
+    ).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getBlockByNumber', 'eth_getTransactionReceipt']);
   });
 
   it('times out on an endpoint that never answers: unavailable', async () => {
@@ -266,7 +299,10 @@ describe('EVM reader: errors', () => {
 
   it('treats garbage as unavailable and fails over from it', async () => {
     const garbage = await startProxy(base.url, async (body) =>
-      body.method === 'eth_getTransactionReceipt' ? { jsonrpc: '2.0', id: body.id, result: { hello: 'world' } } : undefined);
+      body.method === 'eth_getTransactionReceipt'
+        ? { jsonrpc: '2.0', id: body.id, result: { hello: 'world' } }
+        : undefined,
+    );
     expect((await failure(reader({ base: [garbage] }).getEvidence('base', randomHash()))).kind).toBe('unavailable');
     const hash = await usdcTransfer(base, BASE_USDC, randomAddress(), 4n);
     expect((await reader({ base: [garbage, base.url] }).getEvidence('base', hash)).transfers).toHaveLength(1);
@@ -284,7 +320,8 @@ describe('EVM reader: errors', () => {
   it('reports answers that disagree as inconsistent (head below the block, a log of another tx)', async () => {
     const hash = await usdcTransfer(base, BASE_USDC, randomAddress(), 2n);
     const lowHead = await startProxy(base.url, async (body) =>
-      body.method === 'eth_blockNumber' ? { jsonrpc: '2.0', id: body.id, result: '0x1' } : undefined);
+      body.method === 'eth_blockNumber' ? { jsonrpc: '2.0', id: body.id, result: '0x1' } : undefined,
+    );
     expect((await failure(reader({ base: [lowHead] }).getEvidence('base', hash))).kind).toBe('inconsistent');
 
     const foreignLog = await startProxy(base.url, async (body, forward) => {
@@ -312,7 +349,8 @@ describe('EVM reader: errors', () => {
     const replaying = await startProxy(base.url, async (body) =>
       body.method === 'eth_getTransactionReceipt' && String(body.params[0]).toLowerCase() === hash.toLowerCase()
         ? { jsonrpc: '2.0', id: body.id, result: stale }
-        : undefined);
+        : undefined,
+    );
     const err = await failure(reader({ base: [replaying] }).getEvidence('base', hash));
     expect(err.kind).toBe('reorg');
   });

@@ -3,12 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEvidence } from '../../domain/extraction-evidence.js';
-import { LINE_ITEM_COLUMNS, type ExtractionRequest, type ExtractionResult, type ExtractedValue, type PositionedText } from '../../domain/extraction.js';
+import {
+  LINE_ITEM_COLUMNS,
+  type ExtractionRequest,
+  type ExtractionResult,
+  type ExtractedValue,
+  type PositionedText,
+} from '../../domain/extraction.js';
 import type { ExtractionProvider } from '../../adapters/extraction/extraction-provider.js';
 import { OfflineExtractionEngine } from '../../adapters/extraction/offline-engine.js';
 import { readSourceText } from '../../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../../adapters/media/ocr/ocr-engine.js';
-import { CORPUS_FIELDS, generateInvoice, renderInvoice, type InvoiceDocument, type RenderForm } from '../helpers/invoice-corpus.js';
+import {
+  CORPUS_FIELDS,
+  generateInvoice,
+  renderInvoice,
+  type InvoiceDocument,
+  type RenderForm,
+} from '../helpers/invoice-corpus.js';
 import { measureExtraction } from '../helpers/extraction-measure.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -89,7 +101,9 @@ describe('the offline engine on the generated corpus', () => {
       const precision = given === 0 ? 1 : correct / given;
       const recall = expected === 0 ? 1 : correct / expected;
       const items = itemsTotal === 0 ? 1 : itemsRight / itemsTotal;
-      rows.push(`${form.padEnd(12)} precision ${precision.toFixed(3)} (${correct}/${given})  recall ${recall.toFixed(3)} (${correct}/${expected})  items ${items.toFixed(3)} (${itemsRight}/${itemsTotal})  own values flagged ${flagged}`);
+      rows.push(
+        `${form.padEnd(12)} precision ${precision.toFixed(3)} (${correct}/${given})  recall ${recall.toFixed(3)} (${correct}/${expected})  items ${items.toFixed(3)} (${itemsRight}/${itemsTotal})  own values flagged ${flagged}`,
+      );
       expect(precision, form).toBeGreaterThanOrEqual(FLOORS[form].precision);
       expect(recall, form).toBeGreaterThanOrEqual(FLOORS[form].recall);
       expect(items, form).toBeGreaterThanOrEqual(FLOORS[form].items);
@@ -105,7 +119,10 @@ describe('the offline engine on the generated corpus', () => {
  * digit changed, a date moved, a value with a snippet that is not in the source, a value not derivable from its
  * snippet). Seeded, so the same values are falsified on every run.
  */
-function falsifying(real: ExtractionProvider, seed: number): ExtractionProvider & { injected: Array<{ field: string; item: number | null }> } {
+function falsifying(
+  real: ExtractionProvider,
+  seed: number,
+): ExtractionProvider & { injected: Array<{ field: string; item: number | null }> } {
   const random = seededRandom(seed);
   const injected: Array<{ field: string; item: number | null }> = [];
   const falsify = (v: ExtractedValue): ExtractedValue | null => {

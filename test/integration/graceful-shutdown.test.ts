@@ -47,7 +47,12 @@ describe('SIGTERM drains', () => {
     const taskQueue = uniqueTaskQueue('drain');
     const secretsKey = generateSecretsKey();
     const gw = await testGateway(taskQueue);
-    const worker = await spawnWorkerProcess({ DATABASE_URL: tdb.url, TEMPORAL_TASK_QUEUE: taskQueue, SECRETS_KEY: secretsKey, SHUTDOWN_GRACE_SECONDS: '60' });
+    const worker = await spawnWorkerProcess({
+      DATABASE_URL: tdb.url,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      SECRETS_KEY: secretsKey,
+      SHUTDOWN_GRACE_SECONDS: '60',
+    });
     try {
       // A receiver that holds its answer until the worker has begun to drain, so the attempt is in flight when
       // SIGTERM arrives and still in flight while the worker drains.
@@ -66,10 +71,18 @@ describe('SIGTERM drains', () => {
       await new Promise<void>((r) => late.listen(0, '127.0.0.1', () => r()));
       const port = (late.address() as { port: number }).port;
       const endpoint = await createEndpoint(tdb.db, {
-        interface: 'v1', tenantId: 'co_drain', url: `http://127.0.0.1:${port}/hook`, events: [],
+        interface: 'v1',
+        tenantId: 'co_drain',
+        url: `http://127.0.0.1:${port}/hook`,
+        events: [],
         secretSealed: createSecretBox(secretsKey).seal('whsec_drain'),
       });
-      const { delivery } = await enqueueDelivery(tdb.db, { endpoint, eventId: 'evt_drain', eventType: 'job.completed', body: Buffer.from('{"id":"evt_drain"}') });
+      const { delivery } = await enqueueDelivery(tdb.db, {
+        endpoint,
+        eventId: 'evt_drain',
+        eventType: 'job.completed',
+        body: Buffer.from('{"id":"evt_drain"}'),
+      });
       // The attempt is in flight once its request arrived; then ask the worker to stop, and let the receiver answer
       // once the worker says it drains.
       await requestArrived;
@@ -86,7 +99,9 @@ describe('SIGTERM drains', () => {
       expect(attempts).toMatchObject([{ attemptNo: 1, outcome: 'delivered', statusCode: 200 }]);
       // The stopping worker's dispatcher recorded the answer before it exited: delivered, released, never sent again.
       expect(await getDelivery(tdb.db, delivery.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-      expect(await tdb.db('webhook_deliveries').where({ id: delivery.id }).first('dispatch', 'dispatch_claim')).toEqual({ dispatch: null, dispatch_claim: null });
+      expect(await tdb.db('webhook_deliveries').where({ id: delivery.id }).first('dispatch', 'dispatch_claim')).toEqual(
+        { dispatch: null, dispatch_claim: null },
+      );
       await new Promise<void>((r) => late.close(() => r()));
     } finally {
       await deleteRunSchedules(gw, taskQueue);

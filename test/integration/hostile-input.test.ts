@@ -5,7 +5,18 @@ import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { newIdem } from '../helpers/proof.js';
-import { appRoutes, authHeaders, concretePath, errorFields, errorMessage, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
+import {
+  appRoutes,
+  authHeaders,
+  concretePath,
+  errorFields,
+  errorMessage,
+  expectErrorShape,
+  probe,
+  seedCredentials,
+  type Credentials,
+  type ProbeResponse,
+} from '../helpers/route-probe.js';
 import type { RouteInfo } from '../../api/http/router.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
@@ -33,8 +44,12 @@ beforeAll(async () => {
     workflows: gateway,
     config: testConfig({
       LOG_LEVEL: 'debug',
-      RATE_LIMIT_X402_PER_IP_PER_MINUTE: HIGH, RATE_LIMIT_V1_PER_IP_PER_MINUTE: HIGH, RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: HIGH,
-      RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: HIGH, RATE_LIMIT_V1_PER_KEY_PER_MINUTE: HIGH, RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: HIGH,
+      RATE_LIMIT_X402_PER_IP_PER_MINUTE: HIGH,
+      RATE_LIMIT_V1_PER_IP_PER_MINUTE: HIGH,
+      RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: HIGH,
+      RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: HIGH,
+      RATE_LIMIT_V1_PER_KEY_PER_MINUTE: HIGH,
+      RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: HIGH,
       RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: HIGH,
     }),
   });
@@ -49,9 +64,32 @@ afterAll(async () => {
 
 /** Every table a request could write to, but for counters and touch timestamps. */
 const TABLES = [
-  'accounts', 'api_keys', 'companies', 'contacts', 'credit_ledger', 'credit_reservations', 'idempotency_keys', 'invoice_mail_outbox', 'invoices',
-  'jobs', 'members', 'merchant_sessions', 'merchant_users', 'merchant_wallets', 'merchants', 'payment_evidence', 'payment_requests', 'proof_events',
-  'uploads', 'wallets', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints', 'platform_purchases', 'platform_purchase_grants', 'wallet_challenges',
+  'accounts',
+  'api_keys',
+  'companies',
+  'contacts',
+  'credit_ledger',
+  'credit_reservations',
+  'idempotency_keys',
+  'invoice_mail_outbox',
+  'invoices',
+  'jobs',
+  'members',
+  'merchant_sessions',
+  'merchant_users',
+  'merchant_wallets',
+  'merchants',
+  'payment_evidence',
+  'payment_requests',
+  'proof_events',
+  'uploads',
+  'wallets',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
+  'webhook_endpoints',
+  'platform_purchases',
+  'platform_purchase_grants',
+  'wallet_challenges',
 ];
 async function rowCounts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -71,15 +109,26 @@ function expectAnswer(res: ProbeResponse, route: RouteInfo, label: string): void
   else expectErrorShape(res, route.iface, label);
 }
 
-function send(route: RouteInfo, body: Buffer | string, headers: Record<string, string> = {}, path = concretePath(route)) {
+function send(
+  route: RouteInfo,
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+  path = concretePath(route),
+) {
   return probe(app.url, route.method, path, {
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': newIdem(), ...authHeaders(creds, route.iface, route.method), ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      'Idempotency-Key': newIdem(),
+      ...authHeaders(creds, route.iface, route.method),
+      ...headers,
+    },
     body,
   });
 }
 
 const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
-const issuesOf = (res: ProbeResponse, iface: RouteInfo['iface']) => ((errorFields(res, iface)['issues'] ?? []) as Array<{ path: string }>).map((i) => i.path);
+const issuesOf = (res: ProbeResponse, iface: RouteInfo['iface']) =>
+  ((errorFields(res, iface)['issues'] ?? []) as Array<{ path: string }>).map((i) => i.path);
 
 describe('hostile JSON bodies on every JSON route', () => {
   let before: Record<string, number>;
@@ -125,7 +174,10 @@ describe('hostile JSON bodies on every JSON route', () => {
         expect(errorFields(res, route.iface)['code']).toBe('malformed_json');
       }
       const truncated = gzipSync(Buffer.from('{"name":"x"}')).subarray(0, 12);
-      expect((await send(route, truncated, { 'Content-Encoding': 'gzip' })).status, `${route.path} truncated gzip`).toBe(422);
+      expect(
+        (await send(route, truncated, { 'Content-Encoding': 'gzip' })).status,
+        `${route.path} truncated gzip`,
+      ).toBe(422);
       const unknown = await send(route, Buffer.from('{}'), { 'Content-Encoding': 'compress' });
       expect(unknown.status, `${route.path} compress`).toBe(415);
       expectErrorShape(unknown, route.iface, `${route.path} compress`);
@@ -172,24 +224,53 @@ describe('hostile JSON bodies on every JSON route', () => {
 describe('odd query strings and credentials on every route', () => {
   it('query strings: NUL, repeats, arrays, huge numbers, bad percent-encoding never give a 5xx', async () => {
     const queries = [
-      '?limit=%00', '?before=%00', '?after=%00', '?status=%00', '?zz=%00', '?limit=1&limit=2', '?limit[]=1', '?status[a]=b',
-      '?limit=99999999999999999999', '?after=9007199254740992', '?after=-1', '?before=0', '?%ZZ=1', '?limit=%ZZ', `?q=${'x'.repeat(6000)}`,
-      '?tx_hash=%00&network=base', '?network=%00', '?operation=%00',
+      '?limit=%00',
+      '?before=%00',
+      '?after=%00',
+      '?status=%00',
+      '?zz=%00',
+      '?limit=1&limit=2',
+      '?limit[]=1',
+      '?status[a]=b',
+      '?limit=99999999999999999999',
+      '?after=9007199254740992',
+      '?after=-1',
+      '?before=0',
+      '?%ZZ=1',
+      '?limit=%ZZ',
+      `?q=${'x'.repeat(6000)}`,
+      '?tx_hash=%00&network=base',
+      '?network=%00',
+      '?operation=%00',
     ];
     for (const route of routes.filter((r) => !isSignOut(r))) {
       for (const q of queries) {
-        const res = await probe(app.url, route.method, `${concretePath(route)}${q}`, { headers: { ...authHeaders(creds, route.iface, route.method), 'Idempotency-Key': newIdem() } });
+        const res = await probe(app.url, route.method, `${concretePath(route)}${q}`, {
+          headers: { ...authHeaders(creds, route.iface, route.method), 'Idempotency-Key': newIdem() },
+        });
         expectAnswer(res, route, `${route.method} ${route.path}${q.slice(0, 40)}`);
-        if (q.includes('%00') && res.status === 422 && !fastApiShaped(route)) expect(JSON.stringify(res.json)).toMatch(/NUL|must|invalid|expected/i);
+        if (q.includes('%00') && res.status === 422 && !fastApiShaped(route))
+          expect(JSON.stringify(res.json)).toMatch(/NUL|must|invalid|expected/i);
       }
     }
   });
 
   it('malformed Authorization headers answer the guard (401 on /v1 and /proof/v1; 403 on /api/integrations and /api/company), never a 5xx', async () => {
-    const shapes = ['Bearer', 'Bearer ', 'Bearer a b', `Bearer ${'x'.repeat(8000)}`, 'Basic dXNlcjpwYXNz', 'bearer sk_live_nope', 'Bearer skp_' + 'A'.repeat(40), 'Token x'];
+    const shapes = [
+      'Bearer',
+      'Bearer ',
+      'Bearer a b',
+      `Bearer ${'x'.repeat(8000)}`,
+      'Basic dXNlcjpwYXNz',
+      'bearer sk_live_nope',
+      'Bearer skp_' + 'A'.repeat(40),
+      'Token x',
+    ];
     for (const route of routes) {
       for (const authorization of shapes) {
-        const res = await probe(app.url, route.method, concretePath(route), { headers: { Authorization: authorization } });
+        const res = await probe(app.url, route.method, concretePath(route), {
+          headers: { Authorization: authorization },
+        });
         const label = `${route.method} ${route.path} with ${authorization.slice(0, 30)}`;
         expectAnswer(res, route, label);
         if (route.iface === 'v1' && !/docs|openapi/.test(route.path)) expect(res.status, label).toBe(401);
@@ -213,13 +294,26 @@ describe('odd query strings and credentials on every route', () => {
 describe('idempotency fingerprints keep every key', () => {
   it('a body with "__proto__" is another payload: the same Idempotency-Key answers 409, not the first response', async () => {
     const key = newIdem();
-    const headers = { Authorization: `Bearer ${creds.proofKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': key };
-    const first = await probe(app.url, 'POST', '/proof/v1/contacts', { headers, body: '{"legal_name":"Proto Ltd","email":"billing@proto.example"}' });
+    const headers = {
+      Authorization: `Bearer ${creds.proofKey}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': key,
+    };
+    const first = await probe(app.url, 'POST', '/proof/v1/contacts', {
+      headers,
+      body: '{"legal_name":"Proto Ltd","email":"billing@proto.example"}',
+    });
     expect(first.status, first.text).toBe(201);
-    const second = await probe(app.url, 'POST', '/proof/v1/contacts', { headers, body: '{"legal_name":"Proto Ltd","email":"billing@proto.example","__proto__":{"x":1}}' });
+    const second = await probe(app.url, 'POST', '/proof/v1/contacts', {
+      headers,
+      body: '{"legal_name":"Proto Ltd","email":"billing@proto.example","__proto__":{"x":1}}',
+    });
     expect(second.status, second.text).not.toBe(201);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
-    const same = await probe(app.url, 'POST', '/proof/v1/contacts', { headers, body: '{ "email":"billing@proto.example", "legal_name" : "Proto Ltd" }' });
+    const same = await probe(app.url, 'POST', '/proof/v1/contacts', {
+      headers,
+      body: '{ "email":"billing@proto.example", "legal_name" : "Proto Ltd" }',
+    });
     expect(same.status).toBe(201);
     expect(same.headers['idempotent-replayed']).toBe('true');
   });

@@ -27,13 +27,21 @@ let proWithEndpoint: TestMerchant;
 
 beforeAll(async () => {
   // The default limits (not lifted): the reservations must be cheap at production settings too.
-  await h.start({ RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '600', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1200', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1200' });
+  await h.start({
+    RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '600',
+    RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1200',
+    RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1200',
+  });
   pro = await h.merchant({ plan: 'pro' });
   proWithEndpoint = await h.merchant({ plan: 'pro', webhook: true });
 });
 afterAll(() => h.stop());
 
-const body = (m: TestMerchant, i: number) => ({ wallet_id: m.wallets['base'], amount_usdc: `${10 + i}.5`, description: 'Consulting, November' });
+const body = (m: TestMerchant, i: number) => ({
+  wallet_id: m.wallets['base'],
+  amount_usdc: `${10 + i}.5`,
+  description: 'Consulting, November',
+});
 
 describe('statements per request', () => {
   it('/x402: a burst of requests from one address shares a few counter reservations instead of one upsert each', async () => {
@@ -52,7 +60,8 @@ describe('statements per request', () => {
 
   it('/proof/v1: a payment-request creation (pro plan, no endpoint) runs at most 6 statements, with an endpoint (an event and its delivery) 9; its replay 1', async () => {
     for (let i = 0; i < 4; i++) await h.ok(h.call(pro.key, 'POST', '/v1/requests', body(pro, i)), 201);
-    for (let i = 0; i < 4; i++) await h.ok(h.call(proWithEndpoint.key, 'POST', '/v1/requests', body(proWithEndpoint, i)), 201);
+    for (let i = 0; i < 4; i++)
+      await h.ok(h.call(proWithEndpoint.key, 'POST', '/v1/requests', body(proWithEndpoint, i)), 201);
     const counter = statementCounter(h.tdb.db);
     try {
       const idem = newIdem();
@@ -63,15 +72,28 @@ describe('statements per request', () => {
         const res = await h.call(pro.key, 'POST', '/v1/requests', body(pro, 9), idem);
         expect([res.status, res.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
       });
-      expect(replay.filter((s) => !/rate_limit_take/.test(s)), replay.join('\n')).toHaveLength(1);
-      const withEndpoint = await counter.during(() => h.ok(h.call(proWithEndpoint.key, 'POST', '/v1/requests', body(proWithEndpoint, 9), newIdem()), 201));
+      expect(
+        replay.filter((s) => !/rate_limit_take/.test(s)),
+        replay.join('\n'),
+      ).toHaveLength(1);
+      const withEndpoint = await counter.during(() =>
+        h.ok(h.call(proWithEndpoint.key, 'POST', '/v1/requests', body(proWithEndpoint, 9), newIdem()), 201),
+      );
       expect(withEndpoint.length, withEndpoint.join('\n')).toBeLessThanOrEqual(9);
       // The fair-use bound on stored responses is read from a per-account counter, never counted row by row.
-      expect([...plain, ...withEndpoint].filter((s) => /count\([^)]*\)\s+(as\s+\S+\s+)?from\s+"?idempotency_keys/i.test(s))).toEqual([]);
+      expect(
+        [...plain, ...withEndpoint].filter((s) => /count\([^)]*\)\s+(as\s+\S+\s+)?from\s+"?idempotency_keys/i.test(s)),
+      ).toEqual([]);
       // The counter it reads is the number of stored responses (five creations each).
       for (const m of [pro, proWithEndpoint]) {
-        const [stored] = await h.tdb.db('idempotency_keys').where({ dialect: 'proof', tenant_id: m.id }).count<Array<{ count: string }>>('* as count');
-        const counter = await h.tdb.db('idempotency_retained').where({ dialect: 'proof', tenant_id: m.id }).first('responses');
+        const [stored] = await h.tdb
+          .db('idempotency_keys')
+          .where({ dialect: 'proof', tenant_id: m.id })
+          .count<Array<{ count: string }>>('* as count');
+        const counter = await h.tdb
+          .db('idempotency_retained')
+          .where({ dialect: 'proof', tenant_id: m.id })
+          .first('responses');
         expect([Number(stored?.count), counter?.responses]).toEqual([5, 5]);
       }
     } finally {
@@ -85,10 +107,15 @@ describe('shared counters across processes', () => {
     // Pinned in the middle of a minute, so a window boundary cannot fall inside the test.
     const now = () => new Date('2026-11-22T12:00:30.000Z');
     const config = testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '50' });
-    const apps = [await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config, now }), await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config, now })];
+    const apps = [
+      await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config, now }),
+      await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config, now }),
+    ];
     try {
       // 2 x 40 requests in flight at once against a shared budget of 50.
-      const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => fetch(`${apps[i % 2]!.url}/x402/health`).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 80 }, (_, i) => fetch(`${apps[i % 2]!.url}/x402/health`).then((r) => r.status)),
+      );
       const admitted = statuses.filter((s) => s === 200).length;
       expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
       expect(admitted).toBeLessThanOrEqual(50);
@@ -100,7 +127,9 @@ describe('shared counters across processes', () => {
       const later = () => new Date('2026-11-22T12:01:32.000Z');
       const single = await startTestApp({ db: h.tdb.db, logger: h.logs.logger, config, now: later });
       try {
-        const one = await Promise.all(Array.from({ length: 70 }, () => fetch(`${single.url}/x402/health`).then((r) => r.status)));
+        const one = await Promise.all(
+          Array.from({ length: 70 }, () => fetch(`${single.url}/x402/health`).then((r) => r.status)),
+        );
         expect(one.filter((s) => s === 200)).toHaveLength(50);
         expect(one.filter((s) => s === 429)).toHaveLength(20);
       } finally {

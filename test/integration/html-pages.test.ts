@@ -40,28 +40,48 @@ afterAll(async () => {
 
 /** The GET routes of the app (routesOf: every route of every router buildApp mounted), params filled in. */
 function getRoutes(app: Koa): string[] {
-  return [...new Set(routesOf(app).filter((r) => r.method === 'GET').map((r) => concretePath(r)))];
+  return [
+    ...new Set(
+      routesOf(app)
+        .filter((r) => r.method === 'GET')
+        .map((r) => concretePath(r)),
+    ),
+  ];
 }
 
 /** The directives of a Content-Security-Policy header. */
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...values] = d.split(/\s+/);
-    return [name!.toLowerCase(), values];
-  }));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/);
+        return [name!.toLowerCase(), values];
+      }),
+  );
 }
 
 const sha256 = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
 
 describe('HTML pages', () => {
-  it('finds the known pages among the routers\' GET routes', async () => {
+  it("finds the known pages among the routers' GET routes", async () => {
     const html: string[] = [];
     for (const path of getRoutes(plain.app)) {
       const res = await fetch(`${plain.url}${path}`);
       if ((res.headers.get('content-type') ?? '').startsWith('text/html')) html.push(path);
       await res.arrayBuffer();
     }
-    expect(html).toEqual(expect.arrayContaining(['/x402', '/x402/docs', '/v1/docs', '/proof/developers', '/proof/pay/req_AAAAAAAAAAAAAAAAAAAA']));
+    expect(html).toEqual(
+      expect.arrayContaining([
+        '/x402',
+        '/x402/docs',
+        '/v1/docs',
+        '/proof/developers',
+        '/proof/pay/req_AAAAAAAAAAAAAAAAAAAA',
+      ]),
+    );
   });
 
   it('every HTML response: a CSP allowing only its own stylesheet, no script, no framing, X-Frame-Options and Referrer-Policy', async () => {
@@ -82,14 +102,17 @@ describe('HTML pages', () => {
       expect(d.get('frame-ancestors'), where).toEqual(["'none'"]);
       expect(d.get('base-uri'), where).toEqual(["'none'"]);
       expect(d.get('form-action'), where).toEqual(["'none'"]);
-      for (const name of ['script-src', 'script-src-elem', 'script-src-attr']) expect(d.get(name) ?? ["'none'"], where).toEqual(["'none'"]);
+      for (const name of ['script-src', 'script-src-elem', 'script-src-attr'])
+        expect(d.get(name) ?? ["'none'"], where).toEqual(["'none'"]);
       expect(csp, where).not.toMatch(/unsafe-inline|unsafe-eval|unsafe-hashes|\*|data:|https?:/);
       // Exactly the page's own <style> elements, by hash.
       const styles = [...body.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]!));
       expect(styles.length, where).toBeGreaterThan(0);
       expect([...(d.get('style-src') ?? [])].sort(), where).toEqual([...new Set(styles)].sort());
       // Nothing that a CSP without scripts or inline style attributes would silently break.
-      expect(body, where).not.toMatch(/<script|<link|<iframe|<img|\ssrc=|\sstyle=|\son[a-z]+=|javascript:|@import|url\(/i);
+      expect(body, where).not.toMatch(
+        /<script|<link|<iframe|<img|\ssrc=|\sstyle=|\son[a-z]+=|javascript:|@import|url\(/i,
+      );
       expect(res.headers.get('x-frame-options'), where).toBe('DENY');
       expect(res.headers.get('referrer-policy'), where).toBe('no-referrer');
       expect(res.headers.get('x-content-type-options'), where).toBe('nosniff');
@@ -100,7 +123,9 @@ describe('HTML pages', () => {
   it('an HTML response that forgot the page headers still gets the strictest ones', async () => {
     const res = await fetch(`${bare.url}/careless/page`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });

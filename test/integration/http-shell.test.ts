@@ -14,9 +14,16 @@ let proofKey: string;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   await createThingsTable(tdb.db);
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: testRouters({ db: tdb.db, logger: logs.logger }) });
-  v1Key = (await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_1', name: 'k', scopes: ['read', 'write'] })).secret;
-  proofKey = (await issueApiKey(tdb.db, { interface: 'proof', tenantId: 'mer_1', name: 'k', scopes: ['read', 'write'] })).secret;
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    routers: testRouters({ db: tdb.db, logger: logs.logger }),
+  });
+  v1Key = (await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_1', name: 'k', scopes: ['read', 'write'] }))
+    .secret;
+  proofKey = (
+    await issueApiKey(tdb.db, { interface: 'proof', tenantId: 'mer_1', name: 'k', scopes: ['read', 'write'] })
+  ).secret;
 });
 afterAll(async () => {
   await app?.close();
@@ -65,17 +72,27 @@ describe('HTTP shell', () => {
     expect(v.status).toBe(405);
     expect(v.headers.get('allow')).toContain('POST');
     expect(await v.json()).toMatchObject({ code: 'method_not_allowed', detail: expect.any(String) });
-    const p = await get('/proof/v1/test-things', { method: 'DELETE', headers: { Authorization: `Bearer ${proofKey}` } });
+    const p = await get('/proof/v1/test-things', {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${proofKey}` },
+    });
     expect(p.status).toBe(405);
     expect(await p.json()).toMatchObject({ code: 'method_not_allowed', error: expect.any(String) });
   });
 
   it('oversized bodies answer 413 in the interface shape and create nothing', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(5000) });
-    for (const [path, key, field] of [['/v1/test-things', v1Key, 'detail'], ['/proof/v1/test-things', proofKey, 'error']] as const) {
+    for (const [path, key, field] of [
+      ['/v1/test-things', v1Key, 'detail'],
+      ['/proof/v1/test-things', proofKey, 'error'],
+    ] as const) {
       const res = await get(path, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'big-body-key-0000001' },
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'big-body-key-0000001',
+        },
         body: big,
       });
       expect(res.status).toBe(413);
@@ -86,10 +103,18 @@ describe('HTTP shell', () => {
 
   it('malformed JSON and non-JSON bodies are clear client errors, never 500', async () => {
     const headers = { Authorization: `Bearer ${v1Key}`, 'Idempotency-Key': 'malformed-json-key-1' };
-    const broken = await get('/v1/test-things', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"name":' });
+    const broken = await get('/v1/test-things', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: '{"name":',
+    });
     expect(broken.status).toBe(422);
     expect(await broken.json()).toMatchObject({ code: 'malformed_json', detail: expect.any(String) });
-    const text = await get('/v1/test-things', { method: 'POST', headers: { ...headers, 'Content-Type': 'text/plain' }, body: 'name=x' });
+    const text = await get('/v1/test-things', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'text/plain' },
+      body: 'name=x',
+    });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ code: 'unsupported_media_type', detail: expect.any(String) });
   });
@@ -98,7 +123,12 @@ describe('HTTP shell', () => {
     const marker = 'SuperSecretPassw0rd-in-body';
     await get('/v1/test-things', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${v1Key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'log-check-key-00001', Cookie: 'session=abc123cookie' },
+      headers: {
+        Authorization: `Bearer ${v1Key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'log-check-key-00001',
+        Cookie: 'session=abc123cookie',
+      },
       body: JSON.stringify({ name: marker, password: marker }),
     });
     await get(`/v1/test-things?api_key=${v1Key}`);

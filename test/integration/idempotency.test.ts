@@ -14,10 +14,19 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   await createThingsTable(tdb.db);
   // The effect sleeps inside its transaction so concurrent requests really overlap.
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: testRouters({ db: tdb.db, logger: logs.logger, slowEffectMs: 150 }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    routers: testRouters({ db: tdb.db, logger: logs.logger, slowEffectMs: 150 }),
+  });
   for (const iface of ['v1', 'proof'] as const) {
-    const issue = async (tenant: string) => (await issueApiKey(tdb.db, { interface: iface, tenantId: tenant, name: 'k', scopes: ['write'] })).secret;
-    keys[iface] = { a: await issue(`${iface}_tenant_a`), a2: await issue(`${iface}_tenant_a`), b: await issue(`${iface}_tenant_b`) };
+    const issue = async (tenant: string) =>
+      (await issueApiKey(tdb.db, { interface: iface, tenantId: tenant, name: 'k', scopes: ['write'] })).secret;
+    keys[iface] = {
+      a: await issue(`${iface}_tenant_a`),
+      a2: await issue(`${iface}_tenant_a`),
+      b: await issue(`${iface}_tenant_b`),
+    };
   }
 });
 afterAll(async () => {
@@ -29,10 +38,15 @@ const prefix = { v1: '/v1', proof: '/proof/v1' } as const;
 const post = (iface: 'v1' | 'proof', path: string, key: string, idem: string | null, body: unknown) =>
   fetch(`${app.url}${prefix[iface]}${path}`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(idem === null ? {} : { 'Idempotency-Key': idem }) },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      ...(idem === null ? {} : { 'Idempotency-Key': idem }),
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-const countThings = async (tenant: string) => Number((await tdb.db('test_things').where({ tenant_id: tenant }).count('* as n').first())!.n);
+const countThings = async (tenant: string) =>
+  Number((await tdb.db('test_things').where({ tenant_id: tenant }).count('* as n').first())!.n);
 
 describe.each(['v1', 'proof'] as const)('%s idempotency', (iface) => {
   const field = iface === 'v1' ? 'detail' : 'error';
@@ -51,7 +65,9 @@ describe.each(['v1', 'proof'] as const)('%s idempotency', (iface) => {
 
   it('parallel requests with the same key produce exactly one effect and the same response', async () => {
     const key = `${iface}-parallel-key-000001`;
-    const responses = await Promise.all(Array.from({ length: 12 }, () => post(iface, '/test-things', keys[iface].a, key, { name: 'once' })));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => post(iface, '/test-things', keys[iface].a, key, { name: 'once' })),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses).toEqual(Array(12).fill(201));
     const bodies = await Promise.all(responses.map((r) => r.text()));

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-const keyCount = async () => Number((await h.tdb.db('api_keys').where({ tenant_id: merchant.id }).count<{ n: string }[]>({ n: '*' }))[0]!.n);
+const keyCount = async () =>
+  Number((await h.tdb.db('api_keys').where({ tenant_id: merchant.id }).count<{ n: string }[]>({ n: '*' }))[0]!.n);
 
 async function expectError(res: Response, status: number, code: string) {
   const body = (await res.json()) as Record<string, unknown>;
@@ -33,17 +34,24 @@ describe('dashboard sign-in', () => {
     const res = await client.signIn(user.email.toUpperCase(), user.password);
     expect(res.status).toBe(201);
     const setCookie = res.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(/^__Host-paycore_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/);
+    expect(setCookie).toMatch(
+      /^__Host-paycore_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=43200$/,
+    );
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ user: { id: user.id, email: user.email }, merchant: { id: merchant.id } });
     expect(body['csrf_token']).toMatch(/^[0-9a-f]{64}$/);
 
     const token = client.cookie!.split('=')[1]!;
-    const dump = JSON.stringify([await h.tdb.db('merchant_sessions').select('*'), await h.tdb.db('merchant_users').select('*')]);
+    const dump = JSON.stringify([
+      await h.tdb.db('merchant_sessions').select('*'),
+      await h.tdb.db('merchant_users').select('*'),
+    ]);
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(user.password);
     expect(dump).not.toContain(body['csrf_token']);
-    expect((await h.tdb.db('merchant_users').where({ id: user.id }).first()).password_hash).toMatch(/^scrypt\$15\$8\$1\$/);
+    expect((await h.tdb.db('merchant_users').where({ id: user.id }).first()).password_hash).toMatch(
+      /^scrypt\$15\$8\$1\$/,
+    );
     expect(h.logs.text()).not.toContain(user.password);
     expect(h.logs.text()).not.toContain(token);
 
@@ -56,14 +64,31 @@ describe('dashboard sign-in', () => {
     const client = new DashboardClient(h.app.url);
     await expectError(await client.signIn(user.email, `${user.password}x`), 401, 'invalid_credentials');
     await expectError(await client.signIn('nobody-here@example.com', user.password), 401, 'invalid_credentials');
-    await expectError(await client.request('POST', '/session', { email: 'not an address', password: 'x' }, { idem: null }), 422, 'validation_failed');
-    await expectError(await client.request('POST', '/session', { email: user.email, password: user.password, extra: 1 }, { idem: null }), 422, 'validation_failed');
+    await expectError(
+      await client.request('POST', '/session', { email: 'not an address', password: 'x' }, { idem: null }),
+      422,
+      'validation_failed',
+    );
+    await expectError(
+      await client.request(
+        'POST',
+        '/session',
+        { email: user.email, password: user.password, extra: 1 },
+        { idem: null },
+      ),
+      422,
+      'validation_failed',
+    );
     expect(client.cookie).toBeNull();
   });
 
   it('a sign-in from another origin is refused before the password is checked', async () => {
     const client = new DashboardClient(h.app.url);
-    await expectError(await client.signIn(user.email, user.password, { origin: 'https://evil.example' }), 403, 'origin_rejected');
+    await expectError(
+      await client.signIn(user.email, user.password, { origin: 'https://evil.example' }),
+      403,
+      'origin_rejected',
+    );
     await expectError(await client.signIn(user.email, user.password, { origin: null }), 403, 'origin_rejected');
   });
 
@@ -81,15 +106,37 @@ describe('dashboard sign-in', () => {
 describe('management route guards', () => {
   it('without a session cookie every route answers 403 session_required', async () => {
     await expectError(await dash.request('GET', '', undefined, { cookie: null }), 403, 'session_required');
-    await expectError(await dash.request('GET', '/deliveries', undefined, { cookie: '__Host-paycore_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), 403, 'session_required');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { cookie: null }), 403, 'session_required');
+    await expectError(
+      await dash.request('GET', '/deliveries', undefined, {
+        cookie: '__Host-paycore_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      }),
+      403,
+      'session_required',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { cookie: null }),
+      403,
+      'session_required',
+    );
   });
 
   it('an Authorization header is rejected, even a valid /proof key beside a valid session', async () => {
     const before = await keyCount();
-    await expectError(await dash.request('GET', '', undefined, { authorization: `Bearer ${merchant.key}` }), 403, 'authorization_header_rejected');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { authorization: `Bearer ${merchant.key}` }), 403, 'authorization_header_rejected');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { authorization: 'Basic dXNlcjpwYXNz' }), 403, 'authorization_header_rejected');
+    await expectError(
+      await dash.request('GET', '', undefined, { authorization: `Bearer ${merchant.key}` }),
+      403,
+      'authorization_header_rejected',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { authorization: `Bearer ${merchant.key}` }),
+      403,
+      'authorization_header_rejected',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { authorization: 'Basic dXNlcjpwYXNz' }),
+      403,
+      'authorization_header_rejected',
+    );
     expect(await keyCount()).toBe(before);
     expect(h.logs.text()).not.toContain(merchant.key);
   });
@@ -99,9 +146,21 @@ describe('management route guards', () => {
     const other = new DashboardClient(h.app.url);
     await other.signIn(user.email, user.password);
     expect(other.csrf).not.toBe(dash.csrf);
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: null }), 403, 'csrf_failed');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: other.csrf }), 403, 'csrf_failed');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: 'not-a-token' }), 403, 'csrf_failed');
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: null }),
+      403,
+      'csrf_failed',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: other.csrf }),
+      403,
+      'csrf_failed',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { csrf: 'not-a-token' }),
+      403,
+      'csrf_failed',
+    );
     await expectError(await dash.request('DELETE', '/session', undefined, { csrf: null }), 403, 'csrf_failed');
     expect(await keyCount()).toBe(before);
     // Reads need no token.
@@ -110,12 +169,38 @@ describe('management route guards', () => {
 
   it('a mutation from a foreign, missing or opaque Origin, or a cross-site fetch, is refused and creates nothing', async () => {
     const before = await keyCount();
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: 'https://evil.example' }), 403, 'origin_rejected');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: null }), 403, 'origin_rejected');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: 'null' }), 403, 'origin_rejected');
-    await expectError(await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'origin_rejected');
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: 'https://evil.example' }),
+      403,
+      'origin_rejected',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: null }),
+      403,
+      'origin_rejected',
+    );
+    await expectError(
+      await dash.request('POST', '/keys', { name: 'x', scopes: ['read'] }, { origin: 'null' }),
+      403,
+      'origin_rejected',
+    );
+    await expectError(
+      await dash.request(
+        'POST',
+        '/keys',
+        { name: 'x', scopes: ['read'] },
+        { headers: { 'Sec-Fetch-Site': 'cross-site' } },
+      ),
+      403,
+      'origin_rejected',
+    );
     expect(await keyCount()).toBe(before);
-    const ok = await dash.request('POST', '/keys', { name: 'guarded', scopes: ['read'] }, { headers: { 'Sec-Fetch-Site': 'same-origin' } });
+    const ok = await dash.request(
+      'POST',
+      '/keys',
+      { name: 'guarded', scopes: ['read'] },
+      { headers: { 'Sec-Fetch-Site': 'same-origin' } },
+    );
     expect(ok.status).toBe(201);
     expect(await keyCount()).toBe(before + 1);
   });
@@ -125,7 +210,9 @@ describe('management route guards', () => {
     try {
       const client = new DashboardClient(app.url);
       await expectError(await client.signIn(user.email, user.password), 403, 'origin_rejected');
-      expect((await client.signIn(user.email, user.password, { origin: 'https://dashboard.example.com' })).status).toBe(201);
+      expect((await client.signIn(user.email, user.password, { origin: 'https://dashboard.example.com' })).status).toBe(
+        201,
+      );
     } finally {
       await app.close();
     }
@@ -139,11 +226,19 @@ describe('management route guards', () => {
     expect((await client.request('GET', '')).status).toBe(200);
     await setMerchantPlan(h.tdb.db, lapsed.id, 'starter', new Date(Date.now() - 1000));
     await expectError(await client.request('GET', ''), 403, 'customer_access_required');
-    await expectError(await client.request('POST', '/keys', { name: 'x', scopes: ['read'] }), 403, 'customer_access_required');
+    await expectError(
+      await client.request('POST', '/keys', { name: 'x', scopes: ['read'] }),
+      403,
+      'customer_access_required',
+    );
     await setMerchantPlan(h.tdb.db, lapsed.id, 'starter', new Date(Date.now() + 86_400_000));
     await setMerchantStatus(h.tdb.db, lapsed.id, 'suspended');
     await expectError(await client.request('GET', ''), 403, 'customer_access_required');
-    await expectError(await new DashboardClient(h.app.url).signIn(u.email, u.password), 403, 'customer_access_required');
+    await expectError(
+      await new DashboardClient(h.app.url).signIn(u.email, u.password),
+      403,
+      'customer_access_required',
+    );
   });
 
   it('unknown paths and methods answer 404 and 405 in the {error} shape', async () => {
@@ -158,7 +253,8 @@ describe('management route guards', () => {
     const frozen = new Date();
     const app = await h.startApp({ TRUST_PROXY: 'true' }, { now: () => frozen });
     try {
-      const attempt = (ip: string, email: string, password: string) => new DashboardClient(app.url).signIn(email, password, { headers: { 'X-Forwarded-For': ip } });
+      const attempt = (ip: string, email: string, password: string) =>
+        new DashboardClient(app.url).signIn(email, password, { headers: { 'X-Forwarded-For': ip } });
       const u = await createDashboardUser(h.tdb.db, merchant.id);
       const statuses: number[] = [];
       for (let i = 0; i < 7; i++) statuses.push((await attempt('198.51.100.8', u.email, `wrong password ${i}`)).status);

@@ -40,21 +40,32 @@ interface InvoiceJson {
 
 /** A contact with `email` and an invoice for it, through the HTTP API as a client would. */
 async function invoiceFor(email: string, app = h.app): Promise<InvoiceJson> {
-  const contact = await h.ok<{ id: string }>(h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'Buyer GmbH', email }, newIdem(), app), 201);
+  const contact = await h.ok<{ id: string }>(
+    h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'Buyer GmbH', email }, newIdem(), app),
+    201,
+  );
   return h.ok<InvoiceJson>(
-    h.call(m.key, 'POST', '/v1/invoices', {
-      customer_id: contact.id,
-      wallet_id: m.wallets['base'],
-      due_date: due(14),
-      items: [{ description: 'Design work', quantity: '3', unit_usdc: '120.50' }],
-      tax_mode: 'exclusive',
-      tax_rate: '19',
-    }, newIdem(), app),
+    h.call(
+      m.key,
+      'POST',
+      '/v1/invoices',
+      {
+        customer_id: contact.id,
+        wallet_id: m.wallets['base'],
+        due_date: due(14),
+        items: [{ description: 'Design work', quantity: '3', unit_usdc: '120.50' }],
+        tax_mode: 'exclusive',
+        tax_rate: '19',
+      },
+      newIdem(),
+      app,
+    ),
     201,
   );
 }
 
-const outbox = (invoiceId: string) => h.tdb.db('invoice_mail_outbox').where({ invoice_id: invoiceId }).orderBy('created_at');
+const outbox = (invoiceId: string) =>
+  h.tdb.db('invoice_mail_outbox').where({ invoice_id: invoiceId }).orderBy('created_at');
 
 /**
  * Records every version of every outbox row (a trigger in this test's own database), so a state the row passes
@@ -69,18 +80,28 @@ async function recordOutboxVersions(): Promise<void> {
       FOR EACH ROW EXECUTE FUNCTION test_outbox_version();`);
 }
 const outboxVersions = async (mailId: string): Promise<Array<Record<string, unknown>>> =>
-  (await h.tdb.db('test_outbox_versions').whereRaw("version->>'id' = ?", [mailId]).orderBy('seq').select('version')).map((r) => r.version as Record<string, unknown>);
+  (
+    await h.tdb.db('test_outbox_versions').whereRaw("version->>'id' = ?", [mailId]).orderBy('seq').select('version')
+  ).map((r) => r.version as Record<string, unknown>);
 
 /**
  * Issues an invoice to `to`, sends it through `app` (an instance that queues without starting the workflow),
  * and starts `mail:<id>` itself with short test delays.
  */
-async function queueAndStart(to: string, app: Awaited<ReturnType<typeof h.startApp>>, delays: { retryDelaysMs: number[]; giveUpAfterMs?: number }) {
+async function queueAndStart(
+  to: string,
+  app: Awaited<ReturnType<typeof h.startApp>>,
+  delays: { retryDelaysMs: number[]; giveUpAfterMs?: number },
+) {
   const inv = await invoiceFor(to, app);
   await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app));
   const [row] = await outbox(inv.id);
   workflowIds.add(`mail:${row.id}`);
-  const handle = await gw().client.workflow.start('invoiceMailWorkflow', { workflowId: `mail:${row.id}`, taskQueue: h.taskQueue, args: [{ mailId: row.id, ...delays }] });
+  const handle = await gw().client.workflow.start('invoiceMailWorkflow', {
+    workflowId: `mail:${row.id}`,
+    taskQueue: h.taskQueue,
+    args: [{ mailId: row.id, ...delays }],
+  });
   return { inv, handle };
 }
 const gw = () => h.gateway!;
@@ -103,7 +124,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const id of workflowIds) {
-    await gw().client.workflow.getHandle(id).terminate('test cleanup').catch(() => undefined);
+    await gw()
+      .client.workflow.getHandle(id)
+      .terminate('test cleanup')
+      .catch(() => undefined);
   }
   await h.stop();
   await smtp?.close();
@@ -116,9 +140,14 @@ describe('invoice e-mail through SMTP', () => {
     const to = `ap+${randomBytes(3).toString('hex')}@buyer.example`;
     const inv = await invoiceFor(to);
     const idem = newIdem();
-    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, idem))).toEqual({ id: inv.id, mail_status: 'queued' });
+    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, idem))).toEqual({
+      id: inv.id,
+      mail_status: 'queued',
+    });
     // A second call right away (another key) neither queues nor sends another message.
-    const second = await h.ok<{ mail_status: string }>(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }));
+    const second = await h.ok<{ mail_status: string }>(
+      h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }),
+    );
     expect(['queued', 'sent']).toContain(second.mail_status);
     const [row] = await outbox(inv.id);
     workflowIds.add(`mail:${row.id}`);
@@ -148,18 +177,34 @@ describe('invoice e-mail through SMTP', () => {
 
     const rows = await outbox(inv.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'sent', to_email: to, attempts: 1, error_class: null, error_code: null, message_id: `${row.id}@merchant.example` });
+    expect(rows[0]).toMatchObject({
+      status: 'sent',
+      to_email: to,
+      attempts: 1,
+      error_class: null,
+      error_code: null,
+      message_id: `${row.id}@merchant.example`,
+    });
     expect(rows[0].sent_at).toBeInstanceOf(Date);
     const sentAt = rows[0].sent_at as Date;
 
     // Sending again: the replayed key answers as before, a new key says it was sent; a repeated workflow
     // start keeps the finished one. Nothing more is queued or sent, and sent_at stays.
-    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, idem))).toEqual({ id: inv.id, mail_status: 'queued' });
-    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }))).toEqual({ id: inv.id, mail_status: 'sent' });
+    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, idem))).toEqual({
+      id: inv.id,
+      mail_status: 'queued',
+    });
+    expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }))).toEqual({
+      id: inv.id,
+      mail_status: 'sent',
+    });
     const { runId } = await gw().client.workflow.getHandle(`mail:${row.id}`).describe();
     await startInvoiceMailWorkflow(gw(), { mailId: row.id });
     // The finished run is still the only one: nothing runs that could send again.
-    expect(await gw().client.workflow.getHandle(`mail:${row.id}`).describe()).toMatchObject({ runId, status: { name: 'COMPLETED' } });
+    expect(await gw().client.workflow.getHandle(`mail:${row.id}`).describe()).toMatchObject({
+      runId,
+      status: { name: 'COMPLETED' },
+    });
     expect(smtp.to(to)).toHaveLength(1);
     const after = await outbox(inv.id);
     expect(after).toHaveLength(1);
@@ -179,12 +224,25 @@ describe('invoice e-mail through SMTP', () => {
       const [row] = await outbox(inv.id);
       const versions = await outboxVersions(row.id);
       const between = versions.findIndex((v) => v['error_code'] !== null);
-      expect(versions[between]).toMatchObject({ status: 'queued', attempts: 1, error_class: 'temporary', error_code: 'smtp_451', sent_at: null });
-      expect(versions.slice(between + 1).map((v) => [v['status'], v['attempts']])).toEqual([['queued', 2], ['sent', 2]]);
+      expect(versions[between]).toMatchObject({
+        status: 'queued',
+        attempts: 1,
+        error_class: 'temporary',
+        error_code: 'smtp_451',
+        sent_at: null,
+      });
+      expect(versions.slice(between + 1).map((v) => [v['status'], v['attempts']])).toEqual([
+        ['queued', 2],
+        ['sent', 2],
+      ]);
       expect(smtp.dataAttempts.get(to)).toBe(2);
       expect(smtp.to(to)).toHaveLength(1);
-      expect(createHash('sha256').update(smtp.to(to)[0]!.parsed.attachments[0]!.content).digest('hex')).toBe(inv.document_sha256);
-      expect(await outbox(inv.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, error_class: null, error_code: null })]);
+      expect(createHash('sha256').update(smtp.to(to)[0]!.parsed.attachments[0]!.content).digest('hex')).toBe(
+        inv.document_sha256,
+      );
+      expect(await outbox(inv.id)).toEqual([
+        expect.objectContaining({ status: 'sent', attempts: 2, error_class: null, error_code: null }),
+      ]);
     } finally {
       await app.close();
     }
@@ -196,9 +254,22 @@ describe('invoice e-mail through SMTP', () => {
     await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }));
     const [row] = await outbox(inv.id);
     workflowIds.add(`mail:${row.id}`);
-    expect(await gw().client.workflow.getHandle(`mail:${row.id}`).result()).toEqual({ status: 'failed', attempts: 1, errorClass: 'permanent', code: 'smtp_550' });
+    expect(await gw().client.workflow.getHandle(`mail:${row.id}`).result()).toEqual({
+      status: 'failed',
+      attempts: 1,
+      errorClass: 'permanent',
+      code: 'smtp_550',
+    });
     expect(smtp.to(to)).toHaveLength(0);
-    expect(await outbox(inv.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, error_class: 'permanent', error_code: 'smtp_550', sent_at: null })]);
+    expect(await outbox(inv.id)).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        error_class: 'permanent',
+        error_code: 'smtp_550',
+        sent_at: null,
+      }),
+    ]);
     // The buyer's address is not repeated in the logs with the server's reply.
     expect(h.logs.text()).not.toContain(to);
   });
@@ -209,13 +280,22 @@ describe('invoice e-mail through SMTP', () => {
     try {
       // Two short waits, then one far past the give-up time: the workflow gives up after its third attempt, however
       // long each attempt takes on this machine (within the minute it has to give up).
-      const { inv, handle } = await queueAndStart(to, app, { retryDelaysMs: [300, 300, 600_000], giveUpAfterMs: 60_000 });
+      const { inv, handle } = await queueAndStart(to, app, {
+        retryDelaysMs: [300, 300, 600_000],
+        giveUpAfterMs: 60_000,
+      });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'failed', errorClass: 'temporary', code: 'smtp_451' });
       expect(result.attempts).toBeGreaterThanOrEqual(3);
       expect(smtp.to(to)).toHaveLength(0);
       const [failed] = await outbox(inv.id);
-      expect(failed).toMatchObject({ status: 'failed', attempts: result.attempts, error_class: 'temporary', error_code: 'smtp_451', sent_at: null });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        attempts: result.attempts,
+        error_class: 'temporary',
+        error_code: 'smtp_451',
+        sent_at: null,
+      });
     } finally {
       await app.close();
     }
@@ -229,26 +309,46 @@ describe('invoice e-mail through SMTP', () => {
     await h.startMailWorker(noMail, { taskQueue: plainQueue });
     try {
       const inv = await invoiceFor(to, app);
-      expect(await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app))).toEqual({ id: inv.id, mail_status: 'queued' });
+      expect(
+        await h.ok(h.call(m.key, 'POST', `/v1/invoices/${inv.id}/send`, { user_approved: true }, newIdem(), app)),
+      ).toEqual({ id: inv.id, mail_status: 'queued' });
       const [row] = await outbox(inv.id);
       workflowIds.add(`mail:${row.id}`);
       // Nothing started mail:<id> (the send was answered after the commit, where a start would have been made).
-      await expect(gw().client.workflow.getHandle(`mail:${row.id}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+      await expect(gw().client.workflow.getHandle(`mail:${row.id}`).describe()).rejects.toBeInstanceOf(
+        WorkflowNotFoundError,
+      );
       expect(smtp.to(to)).toHaveLength(0);
       expect(await outbox(inv.id)).toEqual([expect.objectContaining({ status: 'queued', attempts: 0, sent_at: null })]);
 
       // Past the grace period, a maintenance run on a worker without SMTP starts nothing.
-      await h.tdb.db('invoice_mail_outbox').where({ id: row.id }).update({ created_at: h.tdb.db.raw("now() - interval '10 minutes'") });
+      await h.tdb
+        .db('invoice_mail_outbox')
+        .where({ id: row.id })
+        .update({ created_at: h.tdb.db.raw("now() - interval '10 minutes'") });
       const runMaintenance = (taskQueue: string) =>
-        gw().client.workflow.execute('maintenanceWorkflow', { taskQueue, workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`, args: [] });
+        gw().client.workflow.execute('maintenanceWorkflow', {
+          taskQueue,
+          workflowId: `maintenance-test-${randomBytes(4).toString('hex')}`,
+          args: [],
+        });
       const plain = await runMaintenance(plainQueue);
       expect(plain).not.toHaveProperty('restartedMails');
-      await expect(gw().client.workflow.getHandle(`mail:${row.id}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+      await expect(gw().client.workflow.getHandle(`mail:${row.id}`).describe()).rejects.toBeInstanceOf(
+        WorkflowNotFoundError,
+      );
       expect(await outbox(inv.id)).toEqual([expect.objectContaining({ status: 'queued' })]);
 
       // Were mail:<id> started on a worker without SMTP anyway, it fails without touching the row.
-      const misplaced = await gw().client.workflow.start('invoiceMailWorkflow', { workflowId: `mail:${row.id}`, taskQueue: plainQueue, args: [{ mailId: row.id }] });
-      const failure = await misplaced.result().then(() => null, (e: unknown) => e as WorkflowFailedError);
+      const misplaced = await gw().client.workflow.start('invoiceMailWorkflow', {
+        workflowId: `mail:${row.id}`,
+        taskQueue: plainQueue,
+        args: [{ mailId: row.id }],
+      });
+      const failure = await misplaced.result().then(
+        () => null,
+        (e: unknown) => e as WorkflowFailedError,
+      );
       expect(failure).toBeInstanceOf(WorkflowFailedError);
       expect(failure!.cause).toBeInstanceOf(ActivityFailure);
       expect(failure!.cause!.cause).toMatchObject({ type: 'mail_not_configured' });
@@ -256,7 +356,10 @@ describe('invoice e-mail through SMTP', () => {
 
       // Where mail is configured, the reconciler starts mail:<id> for the lost (or failed) start, once.
       expect(await runMaintenance(h.taskQueue)).toMatchObject({ restartedMails: 1 });
-      expect(await gw().client.workflow.getHandle(`mail:${row.id}`).result()).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(await gw().client.workflow.getHandle(`mail:${row.id}`).result()).toMatchObject({
+        status: 'sent',
+        attempts: 1,
+      });
       expect(smtp.to(to)).toHaveLength(1);
       expect(await runMaintenance(h.taskQueue)).toMatchObject({ restartedMails: 0 });
       expect(smtp.to(to)).toHaveLength(1);
@@ -267,8 +370,15 @@ describe('invoice e-mail through SMTP', () => {
 
   it('omits the payment link without PUBLIC_BASE_URL', () => {
     const content = invoiceMailContent({
-      number: 'INV-000009', merchantName: 'Acme\r\nBcc: x@evil.example', buyerName: 'Buyer', dueDate: '2030-01-31',
-      amountAtomic: 123_000_017n, network: 'polygon', payTo: '0x2222222222222222222222222222222222222222', paymentPageUrl: null, paid: false,
+      number: 'INV-000009',
+      merchantName: 'Acme\r\nBcc: x@evil.example',
+      buyerName: 'Buyer',
+      dueDate: '2030-01-31',
+      amountAtomic: 123_000_017n,
+      network: 'polygon',
+      payTo: '0x2222222222222222222222222222222222222222',
+      paymentPageUrl: null,
+      paid: false,
     });
     expect(content.subject).toBe('Invoice INV-000009 from Acme Bcc: x@evil.example');
     expect(content.text).toContain('Amount to pay: 123.000017 USDC on polygon');
@@ -279,7 +389,13 @@ describe('invoice e-mail through SMTP', () => {
 
 describe('SMTP adapter and configuration', () => {
   it('classifies failures: refused connection, a silent server and a rejected login are temporary, 550 is permanent; no secret in the error', async () => {
-    const message = { from: 'billing@merchant.example', to: 'ap@buyer.example', subject: 's', text: 't', attachments: [] };
+    const message = {
+      from: 'billing@merchant.example',
+      to: 'ap@buyer.example',
+      subject: 's',
+      text: 't',
+      attachments: [],
+    };
     // Generous timeouts where the outcome is not a timeout, so a busy machine cannot turn a reply into one.
     const closed = createSmtpMailer({ host: '127.0.0.1', port: 1, secure: false, timeoutMs: 30_000 });
     const refused = await closed.send(message).catch((e: unknown) => e);
@@ -290,20 +406,41 @@ describe('SMTP adapter and configuration', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const mute = createSmtpMailer({ host: '127.0.0.1', port: (silent.address() as AddressInfo).port, secure: false, timeoutMs: 1000 });
+      const mute = createSmtpMailer({
+        host: '127.0.0.1',
+        port: (silent.address() as AddressInfo).port,
+        secure: false,
+        timeoutMs: 1000,
+      });
       expect(await mute.send(message).catch((e: unknown) => e)).toMatchObject({ kind: 'temporary', code: 'timeout' });
     } finally {
       silent.close();
     }
 
     const wrong = `wrong-${SMTP_PASSWORD}`;
-    const badLogin = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: wrong, timeoutMs: 30_000 });
+    const badLogin = createSmtpMailer({
+      host: '127.0.0.1',
+      port: smtp.port,
+      secure: false,
+      user: SMTP_USER,
+      password: wrong,
+      timeoutMs: 30_000,
+    });
     const auth = (await badLogin.send(message).catch((e: unknown) => e)) as MailSendError;
     expect(auth).toMatchObject({ kind: 'temporary', code: 'auth_failed' });
     expect(`${auth.message} ${auth.stack}`).not.toContain(wrong);
 
-    const ok = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, secure: false, user: SMTP_USER, password: SMTP_PASSWORD, timeoutMs: 30_000 });
-    const rejected = (await ok.send({ ...message, to: 'gone+x@buyer.example' }).catch((e: unknown) => e)) as MailSendError;
+    const ok = createSmtpMailer({
+      host: '127.0.0.1',
+      port: smtp.port,
+      secure: false,
+      user: SMTP_USER,
+      password: SMTP_PASSWORD,
+      timeoutMs: 30_000,
+    });
+    const rejected = (await ok
+      .send({ ...message, to: 'gone+x@buyer.example' })
+      .catch((e: unknown) => e)) as MailSendError;
     expect(rejected).toMatchObject({ kind: 'permanent', code: 'smtp_550' });
     expect(rejected.message).not.toContain('gone+x@buyer.example');
     const sent = await ok.send({ ...message, to: 'adapter@buyer.example' });
@@ -324,8 +461,13 @@ describe('SMTP adapter and configuration', () => {
     expect(missingFrom).toBeInstanceOf(ConfigError);
     expect(missingFrom!.message).toContain('MAIL_FROM');
     expect(missingFrom!.message).not.toContain(SMTP_PASSWORD);
-    for (const bad of [`http://${SMTP_USER}:${SMTP_PASSWORD}@h:25`, `smtp://${SMTP_USER}:${SMTP_PASSWORD}@h:25/x?y=1`]) {
-      expect(() => loadConfig({ NODE_ENV: 'test', SMTP_URL: bad, MAIL_FROM: 'b@merchant.example' })).toThrow(/SMTP_URL/);
+    for (const bad of [
+      `http://${SMTP_USER}:${SMTP_PASSWORD}@h:25`,
+      `smtp://${SMTP_USER}:${SMTP_PASSWORD}@h:25/x?y=1`,
+    ]) {
+      expect(() => loadConfig({ NODE_ENV: 'test', SMTP_URL: bad, MAIL_FROM: 'b@merchant.example' })).toThrow(
+        /SMTP_URL/,
+      );
       try {
         loadConfig({ NODE_ENV: 'test', SMTP_URL: bad, MAIL_FROM: 'b@merchant.example' });
       } catch (e) {
@@ -334,7 +476,13 @@ describe('SMTP adapter and configuration', () => {
     }
     expect(() => loadConfig({ NODE_ENV: 'test', SMTP_URL: url, MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM/);
     const config = loadConfig({ NODE_ENV: 'test', SMTP_URL: url, MAIL_FROM: 'Billing <billing@merchant.example>' });
-    expect(config.mail).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, user: SMTP_USER, fromAddress: 'billing@merchant.example' });
+    expect(config.mail).toMatchObject({
+      host: 'mail.example.com',
+      port: 587,
+      secure: false,
+      user: SMTP_USER,
+      fromAddress: 'billing@merchant.example',
+    });
     expect(config.mail!.password).toBe(SMTP_PASSWORD);
     expect(JSON.stringify(config)).not.toContain(SMTP_PASSWORD);
     expect(loadConfig({ NODE_ENV: 'test' }).mail).toBeNull();
@@ -343,7 +491,11 @@ describe('SMTP adapter and configuration', () => {
 
 describe('the SMTP password stays secret', () => {
   it('appears in no captured log line and in no mail workflow history', async () => {
-    const needles = [SMTP_PASSWORD, Buffer.from(`\u0000${SMTP_USER}\u0000${SMTP_PASSWORD}`).toString('base64'), encodeURIComponent(SMTP_PASSWORD)];
+    const needles = [
+      SMTP_PASSWORD,
+      Buffer.from(`\u0000${SMTP_USER}\u0000${SMTP_PASSWORD}`).toString('base64'),
+      encodeURIComponent(SMTP_PASSWORD),
+    ];
     const logs = h.logs.text();
     expect(logs).toContain('invoice e-mail sent'); // the logs did capture the worker
     for (const n of needles) expect(logs).not.toContain(n);

@@ -32,12 +32,16 @@ describe('unfinished jobs', () => {
     const del = await fetch(`${h.app.url}/v1/uploads/${pdf}`, { method: 'DELETE', headers: h.auth(acme.key) });
     expect(del.status).toBe(409);
     expect(await del.json()).toMatchObject({ code: 'conflict', detail: expect.stringContaining('unfinished job') });
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(409);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(409);
 
     await h.startWorker();
     expect((await h.waitForJob(acme.key, job.id)).status).toBe('completed');
     await h.stopWorkers();
-    expect((await fetch(`${h.app.url}/v1/uploads/${pdf}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.app.url}/v1/uploads/${pdf}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(204);
     // The finished job's result outlives its source.
     const done = await h.getJob(acme.key, job.id);
     expect((await h.download(acme.key, done.result!.files[0]!.download_path)).status).toBe(200);
@@ -52,8 +56,14 @@ describe('unfinished jobs', () => {
     const over = await h.submit(busy.key, body);
     expect(over.status).toBe(429);
     expect(over.headers.get('retry-after')).toBe('10');
-    expect(await over.json()).toMatchObject({ code: 'queue_full', detail: expect.stringContaining(`${JOB_LIMITS.pendingPerCompany} pending jobs`) });
-    expect(await h.wallet(busy.id)).toEqual({ available: 1000 - 2 * JOB_LIMITS.pendingPerCompany, reserved: 2 * JOB_LIMITS.pendingPerCompany });
+    expect(await over.json()).toMatchObject({
+      code: 'queue_full',
+      detail: expect.stringContaining(`${JOB_LIMITS.pendingPerCompany} pending jobs`),
+    });
+    expect(await h.wallet(busy.id)).toEqual({
+      available: 1000 - 2 * JOB_LIMITS.pendingPerCompany,
+      reserved: 2 * JOB_LIMITS.pendingPerCompany,
+    });
     // Other companies are not affected.
     const other = await h.company('NotBusy');
     const theirs = await h.upload(other.key, 'o.pdf', await samplePdf(1));
@@ -80,7 +90,9 @@ describe('provider outage', () => {
     // Restart the job's workflow with short outage waits (production waits 30 s, doubling).
     await terminate(job.id);
     await h.gateway.client.workflow.start('processingJobWorkflow', {
-      workflowId: `job:${job.id}`, taskQueue: h.taskQueue, args: [{ jobId: job.id, outageDelaysMs: [4000, 300] }],
+      workflowId: `job:${job.id}`,
+      taskQueue: h.taskQueue,
+      args: [{ jobId: job.id, outageDelaysMs: [4000, 300] }],
     });
 
     await h.startWorker(flaky);
@@ -103,11 +115,19 @@ describe('provider outage', () => {
     const done = await h.waitForJob(acme.key, job.id);
     expect(done).toMatchObject({ status: 'completed', charged_credits: 2 });
     expect(calls).toBe(3);
-    expect(await h.gateway.client.workflow.getHandle(`job:${job.id}`).result()).toMatchObject({ status: 'completed', outages: 2 });
+    expect(await h.gateway.client.workflow.getHandle(`job:${job.id}`).result()).toMatchObject({
+      status: 'completed',
+      outages: 2,
+    });
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved });
-    expect(await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind')).toEqual([
-      { kind: 'reserve' }, { kind: 'charge' },
-    ]);
+    expect(
+      await h.tdb
+        .db('credit_ledger')
+        .join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id')
+        .where({ job_id: job.id })
+        .orderBy('credit_ledger.id')
+        .select('kind'),
+    ).toEqual([{ kind: 'reserve' }, { kind: 'charge' }]);
     expect((await h.tdb.db('jobs').where({ id: job.id }).first()).attempts).toBe(3);
     await h.stopWorkers();
   });
@@ -127,12 +147,22 @@ describe('a provider this server cannot use', () => {
     await h.startWorker(refused);
     const pdf = await h.upload(acme.key, 'refused.pdf', await samplePdf(1));
     const before = await h.wallet(acme.id);
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } })).id);
-    expect(job).toMatchObject({ status: 'failed', error_code: 'processing_error', charged_credits: 0, error: expect.stringContaining('the reservation was released') });
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } })).id,
+    );
+    expect(job).toMatchObject({
+      status: 'failed',
+      error_code: 'processing_error',
+      charged_credits: 0,
+      error: expect.stringContaining('the reservation was released'),
+    });
     expect(JSON.stringify(job)).not.toContain('PDF_ENGINE_API_KEY');
     expect(calls).toBe(1);
     expect(await h.wallet(acme.id)).toEqual(before);
-    expect(h.logs.lines.some((l) => l.includes('cannot be used as configured') && l.includes('PDF_ENGINE_API_KEY'))).toBe(true);
+    expect(
+      h.logs.lines.some((l) => l.includes('cannot be used as configured') && l.includes('PDF_ENGINE_API_KEY')),
+    ).toBe(true);
     await h.stopWorkers();
   });
 });
@@ -142,9 +172,16 @@ describe('lost workflow start', () => {
     const pdf = await h.upload(acme.key, 'lost.pdf', await samplePdf(1));
     const job = await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } });
     await terminate(job.id); // as if the start after commit had failed
-    await h.tdb.db('jobs').where({ id: job.id }).update({ created_at: h.tdb.db.raw("now() - interval '10 minutes'") });
+    await h.tdb
+      .db('jobs')
+      .where({ id: job.id })
+      .update({ created_at: h.tdb.db.raw("now() - interval '10 minutes'") });
     await h.startWorker();
-    const maintenance = await h.gateway.client.workflow.execute('maintenanceWorkflow', { workflowId: `maintenance-test-${job.id}`, taskQueue: h.taskQueue, args: [] });
+    const maintenance = await h.gateway.client.workflow.execute('maintenanceWorkflow', {
+      workflowId: `maintenance-test-${job.id}`,
+      taskQueue: h.taskQueue,
+      args: [],
+    });
     expect(maintenance).toMatchObject({ restartedJobs: 1 });
     expect((await h.waitForJob(acme.key, job.id)).status).toBe('completed');
     await h.stopWorkers();
@@ -155,23 +192,46 @@ describe('retention', () => {
   it('purges sources and results after 7 days: downloads and quotes answer 410, accounting stays', async () => {
     const pdf = await h.upload(acme.key, 'old.pdf', await samplePdf(2));
     await h.startWorker();
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } })).id);
-    expect((await PDFDocument.load(await (await h.download(acme.key, job.result!.files[0]!.download_path)).arrayBuffer())).getPageCount()).toBe(2);
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } })).id,
+    );
+    expect(
+      (
+        await PDFDocument.load(await (await h.download(acme.key, job.result!.files[0]!.download_path)).arrayBuffer())
+      ).getPageCount(),
+    ).toBe(2);
 
     // A queued job's source is in flight: retention keeps it even past expiry.
     const inFlightPdf = await h.upload(acme.key, 'in-flight.pdf', await samplePdf(1));
     await h.stopWorkers();
-    const queued = await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [inFlightPdf], options: { angle: 90 } });
+    const queued = await h.submitOk(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [inFlightPdf],
+      options: { angle: 90 },
+    });
     await terminate(queued.id); // parked: it stays queued while retention runs
 
     const eightDaysAgo = h.tdb.db.raw("now() - interval '8 days'");
-    await h.tdb.db('jobs').where({ id: job.id }).update({ results_expire_at: h.tdb.db.raw("now() - interval '1 day'") });
-    await h.tdb.db('uploads').whereIn('id', [pdf, inFlightPdf]).update({ created_at: eightDaysAgo, expires_at: h.tdb.db.raw("now() - interval '1 day'") });
-    const resultPath = h.store.pathOf((await h.tdb.db('jobs').where({ id: job.id }).first()).result_files[0].storage_id);
+    await h.tdb
+      .db('jobs')
+      .where({ id: job.id })
+      .update({ results_expire_at: h.tdb.db.raw("now() - interval '1 day'") });
+    await h.tdb
+      .db('uploads')
+      .whereIn('id', [pdf, inFlightPdf])
+      .update({ created_at: eightDaysAgo, expires_at: h.tdb.db.raw("now() - interval '1 day'") });
+    const resultPath = h.store.pathOf(
+      (await h.tdb.db('jobs').where({ id: job.id }).first()).result_files[0].storage_id,
+    );
     expect(existsSync(resultPath)).toBe(true);
 
     await h.startWorker();
-    const purged = await h.gateway.client.workflow.execute('retentionWorkflow', { workflowId: `retention-test-${job.id}`, taskQueue: h.taskQueue, args: [] });
+    const purged = await h.gateway.client.workflow.execute('retentionWorkflow', {
+      workflowId: `retention-test-${job.id}`,
+      taskQueue: h.taskQueue,
+      args: [],
+    });
     expect(purged).toEqual({ sources: 1, results: 1 });
     expect(existsSync(resultPath)).toBe(false);
     expect(existsSync(h.store.pathOf(pdf))).toBe(false);
@@ -181,7 +241,8 @@ describe('retention', () => {
     expect(gone.status).toBe(410);
     expect(await gone.json()).toMatchObject({ code: 'gone', detail: expect.stringContaining('expired') });
     const quote = await fetch(`${h.app.url}/v1/estimate`, {
-      method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
       body: JSON.stringify({ operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } }),
     });
     expect(quote.status).toBe(410);
@@ -189,9 +250,17 @@ describe('retention', () => {
     expect(await h.tdb.db('credit_reservations').where({ job_id: job.id, status: 'charged' })).toHaveLength(1);
 
     // The in-flight job still runs on its kept source; a second retention run then removes nothing twice.
-    await h.gateway.client.workflow.start('processingJobWorkflow', { workflowId: `job:${queued.id}`, taskQueue: h.taskQueue, args: [{ jobId: queued.id }] });
+    await h.gateway.client.workflow.start('processingJobWorkflow', {
+      workflowId: `job:${queued.id}`,
+      taskQueue: h.taskQueue,
+      args: [{ jobId: queued.id }],
+    });
     expect((await h.waitForJob(acme.key, queued.id)).status).toBe('completed');
-    const again = await h.gateway.client.workflow.execute('retentionWorkflow', { workflowId: `retention-test2-${job.id}`, taskQueue: h.taskQueue, args: [] });
+    const again = await h.gateway.client.workflow.execute('retentionWorkflow', {
+      workflowId: `retention-test2-${job.id}`,
+      taskQueue: h.taskQueue,
+      args: [],
+    });
     expect(again).toEqual({ sources: 1, results: 0 });
     expect(existsSync(h.store.pathOf(inFlightPdf))).toBe(false);
   });

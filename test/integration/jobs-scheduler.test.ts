@@ -47,22 +47,24 @@ class Observer {
   }
 
   wrap(runners: OperationRunners, companyOfSource: (path: string) => string): OperationRunners {
-    const observed = (real: OperationRunner): OperationRunner => async (input) => {
-      const company = companyOfSource(input.sources[0]!.path);
-      this.running.set(company, (this.running.get(company) ?? 0) + 1);
-      this.order.push(input.sources[0]!.path);
-      this.maxPerCompany = Math.max(this.maxPerCompany, ...this.running.values());
-      this.maxTotal = Math.max(this.maxTotal, this.total());
-      try {
-        await this.barrier();
-        // Then a little longer, so the other jobs keep trying for a slot while all slots are taken.
-        await new Promise((r) => setTimeout(r, 400));
-        return await real(input);
-      } finally {
-        this.running.set(company, this.running.get(company)! - 1);
-        this.finished.set(company, (this.finished.get(company) ?? 0) + 1);
-      }
-    };
+    const observed =
+      (real: OperationRunner): OperationRunner =>
+      async (input) => {
+        const company = companyOfSource(input.sources[0]!.path);
+        this.running.set(company, (this.running.get(company) ?? 0) + 1);
+        this.order.push(input.sources[0]!.path);
+        this.maxPerCompany = Math.max(this.maxPerCompany, ...this.running.values());
+        this.maxTotal = Math.max(this.maxTotal, this.total());
+        try {
+          await this.barrier();
+          // Then a little longer, so the other jobs keep trying for a slot while all slots are taken.
+          await new Promise((r) => setTimeout(r, 400));
+          return await real(input);
+        } finally {
+          this.running.set(company, this.running.get(company)! - 1);
+          this.finished.set(company, (this.finished.get(company) ?? 0) + 1);
+        }
+      };
     return { ...runners, 'pdf-rotate': observed(runners['pdf-rotate']) };
   }
 }
@@ -97,8 +99,14 @@ describe('scheduler limits across two worker processes', () => {
     const jobs = await Promise.all(
       companies.map(async (co, c) => {
         const ids: string[] = [];
-        for (const upload of uploads[c]!) ids.push((await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } })).id);
-        submitted.set(co.id, uploads[c]!.map((u) => h.store.pathOf(u)));
+        for (const upload of uploads[c]!)
+          ids.push(
+            (await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } })).id,
+          );
+        submitted.set(
+          co.id,
+          uploads[c]!.map((u) => h.store.pathOf(u)),
+        );
         return ids.map((id) => ({ key: co.key, id }));
       }),
     );
@@ -115,7 +123,9 @@ describe('scheduler limits across two worker processes', () => {
     const identities = new Set<string>();
     for (const j of jobs.flat()) {
       const history = await h.gateway.client.workflow.getHandle(`job:${j.id}`).fetchHistory();
-      for (const e of history.events ?? []) if (e.activityTaskStartedEventAttributes?.identity) identities.add(e.activityTaskStartedEventAttributes.identity);
+      for (const e of history.events ?? [])
+        if (e.activityTaskStartedEventAttributes?.identity)
+          identities.add(e.activityTaskStartedEventAttributes.identity);
     }
     expect(identities.size).toBe(2);
   });
@@ -131,8 +141,16 @@ describe('scheduler limits across two worker processes', () => {
           const id = newId('job');
           const { reservationId } = await reserveCredits(trx, co.id, 2n, id);
           await insertJob(trx, {
-            id, companyId: co.id, submitter: { apiKeyId: 'key_test' }, operation: 'pdf-rotate', uploadIds: [], options: {}, secretSealed: null,
-            quotedCredits: 2, reservationId, createdAt: new Date(at.getTime() + j),
+            id,
+            companyId: co.id,
+            submitter: { apiKeyId: 'key_test' },
+            operation: 'pdf-rotate',
+            uploadIds: [],
+            options: {},
+            secretSealed: null,
+            quotedCredits: 2,
+            reservationId,
+            createdAt: new Date(at.getTime() + j),
           });
           queued.push({ id, companyId: co.id });
         });
@@ -149,6 +167,8 @@ describe('scheduler limits across two worker processes', () => {
     // A repeated claim of a processing job is harmless; the database refuses a second one per company anyway.
     expect((await claimJobSlot(h.tdb.db, claimed[0]!.id, new Date())).outcome).toBe('claimed');
     const second = queued.find((x) => x.companyId === claimed[0]!.companyId && x.id !== claimed[0]!.id)!;
-    await expect(h.tdb.db('jobs').where({ id: second.id }).update({ status: 'processing' })).rejects.toThrow(/jobs_one_processing_per_company/);
+    await expect(h.tdb.db('jobs').where({ id: second.id }).update({ status: 'processing' })).rejects.toThrow(
+      /jobs_one_processing_per_company/,
+    );
   });
 });

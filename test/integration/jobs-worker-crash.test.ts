@@ -16,16 +16,34 @@ import { crashTestHarness, spawnWorkerProcess } from '../helpers/worker-process.
  */
 const { h, workers } = crashTestHarness();
 
-
 describe('a worker dies in the middle of a job', () => {
   it('another worker finishes it: the quote is charged once and there is one result', async () => {
-    const env = { DATABASE_URL: h.tdb.url, TEMPORAL_TASK_QUEUE: h.taskQueue, SECRETS_KEY: h.secretsKey, STORAGE_DIR: h.storageDir };
+    const env = {
+      DATABASE_URL: h.tdb.url,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      SECRETS_KEY: h.secretsKey,
+      STORAGE_DIR: h.storageDir,
+    };
     const acme = await h.company('Crash');
-    const noisy = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const noisy = await sharp({
+      create: {
+        width: 2000,
+        height: 1500,
+        channels: 3,
+        background: { r: 0, g: 0, b: 0 },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .png()
+      .toBuffer();
     const upload = await h.upload(acme.key, 'noisy.png', noisy);
     const before = await h.wallet(acme.id);
 
-    const job = await h.submitOk(acme.key, { operation: 'image-compress', upload_ids: [upload], options: { format: 'webp', level: 'strong' } });
+    const job = await h.submitOk(acme.key, {
+      operation: 'image-compress',
+      upload_ids: [upload],
+      options: { format: 'webp', level: 'strong' },
+    });
     const source = h.store.pathOf(upload);
     rmSync(source);
     execFileSync('mkfifo', ['-m', '600', source]);
@@ -50,20 +68,39 @@ describe('a worker dies in the middle of a job', () => {
 
     // The operation ran twice (the first attempt died with its worker), the job completed once.
     const history = await h.gateway.client.workflow.getHandle(`job:${job.id}`).fetchHistory();
-    const runs = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes && (history.events ?? []).some(
-      (s) => s.eventId?.toString() === e.activityTaskStartedEventAttributes!.scheduledEventId?.toString() && s.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation'));
+    const runs = (history.events ?? []).filter(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        (history.events ?? []).some(
+          (s) =>
+            s.eventId?.toString() === e.activityTaskStartedEventAttributes!.scheduledEventId?.toString() &&
+            s.activityTaskScheduledEventAttributes?.activityType?.name === 'runJobOperation',
+        ),
+    );
     expect(runs.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([2]);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
-    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 2], ['charge', 2]]);
+    const ledger = await h.tdb
+      .db('credit_ledger')
+      .join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id')
+      .where({ job_id: job.id })
+      .orderBy('credit_ledger.id')
+      .select('kind', 'credit_ledger.amount');
+    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([
+      ['reserve', 2],
+      ['charge', 2],
+    ]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 2, reserved: before.reserved });
 
     const files = done.result!.files;
     expect(files).toHaveLength(1);
     const bytes = Buffer.from(await (await h.download(acme.key, files[0]!.download_path)).arrayBuffer());
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 2000, height: 1500 });
-    const stored = readdirSync(h.storageDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && d.name.startsWith('res_'));
-    expect(stored.map((d) => d.name)).toEqual([(await h.tdb.db('jobs').where({ id: job.id }).first()).result_files[0].storage_id]);
+    const stored = readdirSync(h.storageDir, { recursive: true, withFileTypes: true }).filter(
+      (d) => d.isFile() && d.name.startsWith('res_'),
+    );
+    expect(stored.map((d) => d.name)).toEqual([
+      (await h.tdb.db('jobs').where({ id: job.id }).first()).result_files[0].storage_id,
+    ]);
     expect(readdirSync(join(h.storageDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);
   });
 });

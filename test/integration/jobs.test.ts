@@ -36,13 +36,29 @@ async function bytesOf(path: string, key = acme.key): Promise<Buffer> {
 describe('POST /v1/jobs → job:<id> → completed', () => {
   it('rotates the selected pages, charges the quote once and serves the result as an authenticated download', async () => {
     const before = await h.wallet(acme.id);
-    const job = await h.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [up['pdf12']], options: { angle: 90, pages: '1-2,12' } });
-    expect(job).toMatchObject({ id: expect.stringMatching(/^job_[A-Za-z0-9]{20}$/), status: 'queued', estimated_credits: 4, charged_credits: null, result: null, error: null });
+    const job = await h.submitOk(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [up['pdf12']],
+      options: { angle: 90, pages: '1-2,12' },
+    });
+    expect(job).toMatchObject({
+      id: expect.stringMatching(/^job_[A-Za-z0-9]{20}$/),
+      status: 'queued',
+      estimated_credits: 4,
+      charged_credits: null,
+      result: null,
+      error: null,
+    });
 
     const done = await h.waitForJob(acme.key, job.id);
     expect(done).toMatchObject({ status: 'completed', charged_credits: 4, error: null });
     expect(done.result!.files).toEqual([
-      { name: 'report-rotated.pdf', download_path: `/v1/jobs/${job.id}/results/0`, bytes: expect.any(Number), content_type: 'application/pdf' },
+      {
+        name: 'report-rotated.pdf',
+        download_path: `/v1/jobs/${job.id}/results/0`,
+        bytes: expect.any(Number),
+        content_type: 'application/pdf',
+      },
     ]);
     const res = await h.download(acme.key, done.result!.files[0]!.download_path);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -51,8 +67,15 @@ describe('POST /v1/jobs → job:<id> → completed', () => {
     expect(pdf.getPages().map((p) => p.getRotation().angle)).toEqual([90, 90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90]);
 
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 4, reserved: 0 });
-    const ledger = await h.tdb.db('credit_ledger').where({ company_id: acme.id }).whereNotNull('reservation_id').orderBy('id');
-    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 4], ['charge', 4]]);
+    const ledger = await h.tdb
+      .db('credit_ledger')
+      .where({ company_id: acme.id })
+      .whereNotNull('reservation_id')
+      .orderBy('id');
+    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([
+      ['reserve', 4],
+      ['charge', 4],
+    ]);
 
     // The workflow is findable by its business id and carries only the job id.
     const handle = h.gateway.client.workflow.getHandle(`job:${job.id}`);
@@ -61,33 +84,66 @@ describe('POST /v1/jobs → job:<id> → completed', () => {
   });
 
   it('watermarks, numbers, extracts, deletes and merges with the content to show for it', async () => {
-    const wm = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-watermark', upload_ids: [up['pdf3']], options: { text: 'DRAFT ONLY', pages: '2' } })).id);
+    const wm = await h.waitForJob(
+      acme.key,
+      (
+        await h.submitOk(acme.key, {
+          operation: 'pdf-watermark',
+          upload_ids: [up['pdf3']],
+          options: { text: 'DRAFT ONLY', pages: '2' },
+        })
+      ).id,
+    );
     // Drawn in an embedded font (glyph ids in the content stream): read back as a reader extracts it.
     const marked = await bytesOf(wm.result!.files[0]!.download_path);
-    expect([1, 2, 3].map((p) => pdfPageText(marked, p).replace(/\s+/g, '').includes('DRAFTONLY'))).toEqual([false, true, false]);
+    expect([1, 2, 3].map((p) => pdfPageText(marked, p).replace(/\s+/g, '').includes('DRAFTONLY'))).toEqual([
+      false,
+      true,
+      false,
+    ]);
 
-    const num = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-number', upload_ids: [up['pdf3']], options: { start: 7 } })).id);
+    const num = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-number', upload_ids: [up['pdf3']], options: { start: 7 } })).id,
+    );
     const numbered = await PDFDocument.load(await bytesOf(num.result!.files[0]!.download_path));
-    expect(numbered.getPages().map((p) => pageContents(p).includes(pdfHexText(String(7 + numbered.getPages().indexOf(p)))))).toEqual([true, true, true]);
+    expect(
+      numbered.getPages().map((p) => pageContents(p).includes(pdfHexText(String(7 + numbered.getPages().indexOf(p))))),
+    ).toEqual([true, true, true]);
 
-    const ex = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-extract', upload_ids: [up['pdf12']], options: { pages: '2-4,9' } })).id);
+    const ex = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-extract', upload_ids: [up['pdf12']], options: { pages: '2-4,9' } }))
+        .id,
+    );
     const extracted = await PDFDocument.load(await bytesOf(ex.result!.files[0]!.download_path));
     expect(extracted.getPages().map((p) => pageContents(p).includes(pdfHexText('Page ')))).toHaveLength(4);
-    expect(extracted.getPages().map((p) => [2, 3, 4, 9].some((n) => pageContents(p).includes(pdfHexText(`Page ${n}`))))).toEqual([true, true, true, true]);
+    expect(
+      extracted.getPages().map((p) => [2, 3, 4, 9].some((n) => pageContents(p).includes(pdfHexText(`Page ${n}`)))),
+    ).toEqual([true, true, true, true]);
 
-    const del = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-delete', upload_ids: [up['pdf3']], options: { pages: '1,3' } })).id);
+    const del = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-delete', upload_ids: [up['pdf3']], options: { pages: '1,3' } })).id,
+    );
     const kept = await PDFDocument.load(await bytesOf(del.result!.files[0]!.download_path));
     expect(kept.getPageCount()).toBe(1);
     expect(pageContents(kept.getPage(0))).toContain(pdfHexText('Page 2'));
 
-    const merge = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-merge', upload_ids: [up['pdf3'], up['pdf12']] })).id);
+    const merge = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-merge', upload_ids: [up['pdf3'], up['pdf12']] })).id,
+    );
     expect(merge.result!.files[0]!.name).toBe('merged.pdf');
     expect((await PDFDocument.load(await bytesOf(merge.result!.files[0]!.download_path))).getPageCount()).toBe(15);
   });
 
   it('protects with a password that then opens the result, and never keeps the password', async () => {
     const password = 'Pr0tect-Me-7fq2';
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-protect', upload_ids: [up['pdf3']], options: { password } })).id);
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'pdf-protect', upload_ids: [up['pdf3']], options: { password } })).id,
+    );
     expect(job.status).toBe('completed');
     expect(job.options).toEqual({});
     const dir = mkdtempSync(join(tmpdir(), 'protected-'));
@@ -111,29 +167,88 @@ describe('POST /v1/jobs → job:<id> → completed', () => {
   });
 
   it('unlocks an encrypted PDF with its password; other operations refuse the encrypted source', async () => {
-    const refused = await h.submit(acme.key, { operation: 'pdf-rotate', upload_ids: [up['locked']], options: { angle: 180 } });
+    const refused = await h.submit(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [up['locked']],
+      options: { angle: 180 },
+    });
     expect(refused.status).toBe(422);
-    const wrong = await h.submit(acme.key, { operation: 'pdf-unlock', upload_ids: [up['locked']], options: { password: 'nope' } });
+    const wrong = await h.submit(acme.key, {
+      operation: 'pdf-unlock',
+      upload_ids: [up['locked']],
+      options: { password: 'nope' },
+    });
     expect(wrong.status).toBe(422);
     expect(await wrong.json()).toMatchObject({ issues: [{ path: 'options.password' }] });
 
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'pdf-unlock', upload_ids: [up['locked']], options: { password: 'open sesame' } })).id);
+    const job = await h.waitForJob(
+      acme.key,
+      (
+        await h.submitOk(acme.key, {
+          operation: 'pdf-unlock',
+          upload_ids: [up['locked']],
+          options: { password: 'open sesame' },
+        })
+      ).id,
+    );
     expect(job).toMatchObject({ status: 'completed', estimated_credits: 2 });
     expect((await PDFDocument.load(await bytesOf(job.result!.files[0]!.download_path))).getPageCount()).toBe(4);
   });
 
   it('edits, compresses and converts images: dimensions and formats of the outputs', async () => {
-    const edit = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'image-edit', upload_ids: [up['png']], options: { width: 100, height: 100, format: 'jpg', flip: 'horizontal' } })).id);
+    const edit = await h.waitForJob(
+      acme.key,
+      (
+        await h.submitOk(acme.key, {
+          operation: 'image-edit',
+          upload_ids: [up['png']],
+          options: { width: 100, height: 100, format: 'jpg', flip: 'horizontal' },
+        })
+      ).id,
+    );
     expect(edit.result!.files[0]).toMatchObject({ name: 'photo-edited.jpg', content_type: 'image/jpeg' });
-    expect(await sharp(await bytesOf(edit.result!.files[0]!.download_path)).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+    expect(await sharp(await bytesOf(edit.result!.files[0]!.download_path)).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 100,
+      height: 75,
+    });
 
-    const crop = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'image-edit', upload_ids: [up['png']], options: { crop: [10, 20, 50, 40], angle: 90 } })).id);
-    expect(await sharp(await bytesOf(crop.result!.files[0]!.download_path)).metadata()).toMatchObject({ format: 'png', width: 40, height: 50 });
+    const crop = await h.waitForJob(
+      acme.key,
+      (
+        await h.submitOk(acme.key, {
+          operation: 'image-edit',
+          upload_ids: [up['png']],
+          options: { crop: [10, 20, 50, 40], angle: 90 },
+        })
+      ).id,
+    );
+    expect(await sharp(await bytesOf(crop.result!.files[0]!.download_path)).metadata()).toMatchObject({
+      format: 'png',
+      width: 40,
+      height: 50,
+    });
 
-    const comp = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'image-compress', upload_ids: [up['png']], options: { format: 'webp', level: 'strong' } })).id);
-    expect(await sharp(await bytesOf(comp.result!.files[0]!.download_path)).metadata()).toMatchObject({ format: 'webp', width: 400, height: 300 });
+    const comp = await h.waitForJob(
+      acme.key,
+      (
+        await h.submitOk(acme.key, {
+          operation: 'image-compress',
+          upload_ids: [up['png']],
+          options: { format: 'webp', level: 'strong' },
+        })
+      ).id,
+    );
+    expect(await sharp(await bytesOf(comp.result!.files[0]!.download_path)).metadata()).toMatchObject({
+      format: 'webp',
+      width: 400,
+      height: 300,
+    });
 
-    const webp = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id);
+    const webp = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id,
+    );
     expect(webp.result!.files[0]).toMatchObject({ name: 'photo-converted.webp', content_type: 'image/webp' });
   });
 });
@@ -145,12 +260,19 @@ describe('failures', () => {
     const damaged = await h.upload(acme.key, 'damaged.png', await samplePng(400, 300));
     writeFileSync(h.store.pathOf(damaged), readFileSync(h.store.pathOf(damaged)).subarray(0, 60));
     const before = await h.wallet(acme.id);
-    const job = await h.submitOk(acme.key, { operation: 'image-edit', upload_ids: [damaged], options: { crop: [350, 0, 50, 50] } });
+    const job = await h.submitOk(acme.key, {
+      operation: 'image-edit',
+      upload_ids: [damaged],
+      options: { crop: [350, 0, 50, 50] },
+    });
     const failed = await h.waitForJob(acme.key, job.id);
     expect(failed).toMatchObject({ status: 'failed', error_code: 'invalid_source', charged_credits: 0, result: null });
     expect(failed.error).toMatch(/^the image could not be processed/);
     expect(await h.wallet(acme.id)).toEqual(before);
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ 'credit_reservations.job_id': job.id });
+    const ledger = await h.tdb
+      .db('credit_ledger')
+      .join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id')
+      .where({ 'credit_reservations.job_id': job.id });
     expect(ledger.map((r) => r.kind).sort()).toEqual(['release', 'reserve']);
     expect((await h.download(acme.key, `/v1/jobs/${job.id}/results/0`)).status).toBe(409);
   });
@@ -171,18 +293,32 @@ describe('failures', () => {
     expect(await over.json()).toMatchObject({ detail: expect.stringContaining('max_credits') });
     expect((await h.submit(acme.readKey, body)).status).toBe(403);
     expect((await fetch(`${h.app.url}/v1/jobs`, { method: 'POST', body: '{}' })).status).toBe(401);
-    expect(await h.tdb.db('jobs').where({ company_id: acme.id, operation: 'pdf-rotate' }).whereRaw("options->>'angle' = '45'")).toHaveLength(0);
+    expect(
+      await h.tdb
+        .db('jobs')
+        .where({ company_id: acme.id, operation: 'pdf-rotate' })
+        .whereRaw("options->>'angle' = '45'"),
+    ).toHaveLength(0);
   });
 
   it('a quote above max_credits is 409 max_credits_exceeded with the quote, at estimate and at submission; nothing is reserved', async () => {
     const body = { operation: 'pdf-rotate', upload_ids: [up['pdf12']], options: { angle: 90 }, max_credits: 3 };
     const before = await h.wallet(acme.id);
-    const estimate = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const estimate = await fetch(`${h.app.url}/v1/estimate`, {
+      method: 'POST',
+      headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const submitted = await h.submit(acme.key, body);
     for (const res of [estimate, submitted]) {
       expect(res.status).toBe(409);
       const refusal = (await res.json()) as Record<string, unknown>;
-      expect(refusal).toMatchObject({ code: 'max_credits_exceeded', estimated_credits: 4, max_credits: 3, request_id: expect.any(String) });
+      expect(refusal).toMatchObject({
+        code: 'max_credits_exceeded',
+        estimated_credits: 4,
+        max_credits: 3,
+        request_id: expect.any(String),
+      });
       expect(refusal['detail']).toMatch(/quote of 4 credits exceeds max_credits \(3\)/);
     }
     expect(await h.wallet(acme.id)).toEqual(before);
@@ -214,7 +350,12 @@ describe('idempotency', () => {
     expect(new Set(texts).size).toBe(1);
     const id = (JSON.parse(texts[0]!) as { id: string }).id;
     expect(await h.tdb.db('credit_reservations').where({ job_id: id })).toHaveLength(1);
-    expect(await h.tdb.db('jobs').where({ company_id: acme.id, operation: 'pdf-protect' }).whereRaw('created_at > now() - interval \'1 minute\'')).toHaveLength(2);
+    expect(
+      await h.tdb
+        .db('jobs')
+        .where({ company_id: acme.id, operation: 'pdf-protect' })
+        .whereRaw("created_at > now() - interval '1 minute'"),
+    ).toHaveLength(2);
 
     const differentPassword = await h.submit(acme.key, { ...body, options: { password: 'other-secret' } }, key);
     expect(differentPassword.status).toBe(409);
@@ -232,7 +373,9 @@ describe('idempotency of deleted jobs', () => {
     const job = (await first.json()) as { id: string };
     await h.waitForJob(acme.key, job.id);
     expect((await h.submit(acme.key, body, key)).status).toBe(202); // still there: a replay
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(204);
 
     const replay = await h.submit(acme.key, body, key);
     expect(replay.status).toBe(409);
@@ -242,7 +385,9 @@ describe('idempotency of deleted jobs', () => {
     expect(refusal['detail']).toContain(job.id);
     expect(refusal['detail']).toMatch(/new Idempotency-Key/);
     // Another body under that key is still the ordinary conflict.
-    expect(await (await h.submit(acme.key, { ...body, max_credits: 50 }, key)).json()).toMatchObject({ code: 'idempotency_conflict' });
+    expect(await (await h.submit(acme.key, { ...body, max_credits: 50 }, key)).json()).toMatchObject({
+      code: 'idempotency_conflict',
+    });
     // A new key submits the work again as a new job.
     const again = await h.submit(acme.key, body, `${key}-new`);
     expect(again.status).toBe(202);
@@ -254,26 +399,40 @@ describe('idempotency of deleted jobs', () => {
 
 describe('reads, downloads and deletion', () => {
   it('another company gets 404 for the job, its results and its deletion', async () => {
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id);
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id,
+    );
     expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { headers: h.auth(other.key) })).status).toBe(404);
     expect((await h.download(other.key, job.result!.files[0]!.download_path)).status).toBe(404);
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(other.key) })).status).toBe(404);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(other.key) })).status,
+    ).toBe(404);
     expect((await h.download(acme.key, `/v1/jobs/${job.id}/results/1`)).status).toBe(404);
     expect((await h.download(acme.key, `/v1/jobs/${job.id}/results/x`)).status).toBe(404);
     expect((await h.download(acme.readKey, job.result!.files[0]!.download_path)).status).toBe(200);
   });
 
   it('deletes a terminal job and its result files; the accounting stays', async () => {
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id);
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'webp', upload_ids: [up['png']] })).id,
+    );
     const row = await h.tdb.db('jobs').where({ id: job.id }).first();
     const storageId = row.result_files[0].storage_id as string;
     expect(readdirSync(join(h.storageDir, storageId.slice(-2)))).toContain(storageId);
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.readKey) })).status).toBe(403);
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.readKey) })).status,
+    ).toBe(403);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(204);
     expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { headers: h.auth(acme.key) })).status).toBe(404);
     expect((await h.download(acme.key, job.result!.files[0]!.download_path)).status).toBe(404);
     expect(readdirSync(join(h.storageDir, storageId.slice(-2)))).not.toContain(storageId);
     expect(await h.tdb.db('credit_reservations').where({ job_id: job.id, status: 'charged' })).toHaveLength(1);
-    expect((await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(404);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${job.id}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(404);
   });
 });

@@ -23,29 +23,53 @@ const { h, workers } = crashTestHarness(() => {
 
 function wrapper(name: string, holdOn?: string): string {
   const path = join(dir, `tesseract-${name}.sh`);
-  const hold = holdOn ? `if [ "$(basename "$1")" = "${holdOn}" ]; then echo "held $$" >> "${dir}/${name}.log"; exec sleep 600; fi\n` : '';
+  const hold = holdOn
+    ? `if [ "$(basename "$1")" = "${holdOn}" ]; then echo "held $$" >> "${dir}/${name}.log"; exec sleep 600; fi\n`
+    : '';
   writeFileSync(path, `#!/bin/sh\necho "start $(basename "$1")" >> "${dir}/${name}.log"\n${hold}exec tesseract "$@"\n`);
   chmodSync(path, 0o755);
   return path;
 }
 /** The pages the wrapper was given (the worker's start-up language check, `tesseract --list-langs`, left out). */
 const logOf = (name: string) =>
-  existsSync(join(dir, `${name}.log`)) ? readFileSync(join(dir, `${name}.log`), 'utf8').trim().split('\n').filter((l) => /page-\d+\.png$|^held /.test(l)) : [];
-
-
+  existsSync(join(dir, `${name}.log`))
+    ? readFileSync(join(dir, `${name}.log`), 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => /page-\d+\.png$|^held /.test(l))
+    : [];
 
 describe('a worker dies in the middle of an OCR document', () => {
   it('another worker resumes at the next page: finished pages are not read again, one charge, one result', async () => {
-    const env = { DATABASE_URL: h.tdb.url, TEMPORAL_TASK_QUEUE: h.taskQueue, SECRETS_KEY: h.secretsKey, STORAGE_DIR: h.storageDir, OCR_CONCURRENCY: '1' };
+    const env = {
+      DATABASE_URL: h.tdb.url,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      SECRETS_KEY: h.secretsKey,
+      STORAGE_DIR: h.storageDir,
+      OCR_CONCURRENCY: '1',
+    };
     const acme = await h.company('OcrCrash');
-    const pages = [await corpusPage('serif-10pt'), await corpusPage('sans-11pt'), await corpusPage('two-column'), await corpusPage('invoice')];
+    const pages = [
+      await corpusPage('serif-10pt'),
+      await corpusPage('sans-11pt'),
+      await corpusPage('two-column'),
+      await corpusPage('invoice'),
+    ];
     const upload = await h.upload(acme.key, 'four.pdf', Buffer.from(await scannedPdf(pages)));
     const before = await h.wallet(acme.id);
 
     workers.push(await spawnWorkerProcess({ ...env, TESSERACT_PATH: wrapper('first', 'page-3.png') }));
     const job = await h.submitOk(acme.key, { operation: 'ocr-text', upload_ids: [upload] });
     const handle = h.gateway.client.workflow.getHandle(`job:${job.id}`);
-    held.push(Number(await until('page 3 to be held', () => logOf('first').find((l) => l.startsWith('held '))?.slice(5))));
+    held.push(
+      Number(
+        await until('page 3 to be held', () =>
+          logOf('first')
+            .find((l) => l.startsWith('held '))
+            ?.slice(5),
+        ),
+      ),
+    );
     // The server has the checkpoint of pages 1 and 2 (the heartbeat of the running attempt).
     const checkpoint = await until('the checkpoint of pages 1 and 2', async () => {
       const pending = (await handle.describe()).raw.pendingActivities ?? [];
@@ -73,10 +97,19 @@ describe('a worker dies in the middle of an OCR document', () => {
     const text = await (await h.download(acme.key, done.result!.files[0]!.download_path)).text();
     const texts = text.split('\f');
     expect(texts).toHaveLength(4);
-    for (const [i, p] of pages.entries()) expect(wordAccuracy(p.truth, texts[i]!).recall, p.name).toBeGreaterThanOrEqual(0.95);
+    for (const [i, p] of pages.entries())
+      expect(wordAccuracy(p.truth, texts[i]!).recall, p.name).toBeGreaterThanOrEqual(0.95);
 
-    const ledger = await h.tdb.db('credit_ledger').join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id').where({ job_id: job.id }).orderBy('credit_ledger.id').select('kind', 'credit_ledger.amount');
-    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([['reserve', 12], ['charge', 12]]);
+    const ledger = await h.tdb
+      .db('credit_ledger')
+      .join('credit_reservations', 'credit_reservations.id', 'credit_ledger.reservation_id')
+      .where({ job_id: job.id })
+      .orderBy('credit_ledger.id')
+      .select('kind', 'credit_ledger.amount');
+    expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([
+      ['reserve', 12],
+      ['charge', 12],
+    ]);
     expect(await h.wallet(acme.id)).toEqual({ available: before.available - 12, reserved: before.reserved });
     // The checkpoint folder went with the job.
     expect(readdirSync(join(h.storageDir, 'tmp')).filter((n) => !n.startsWith('.'))).toEqual([]);

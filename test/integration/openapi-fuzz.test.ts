@@ -52,29 +52,44 @@ const SETTINGS = {
    */
   stateDependentAcceptance: {
     'POST /v1/uploads': 'the bytes must be a readable PDF, image, UTF-8 text, audio or video file',
-    'POST /v1/estimate': 'the sources must be live uploads of the company, of a kind the operation takes, and the pages within their real page count',
+    'POST /v1/estimate':
+      'the sources must be live uploads of the company, of a kind the operation takes, and the pages within their real page count',
     'POST /v1/jobs': 'as POST /v1/estimate, and the credits must cover the price',
     'POST /v1/batches/estimate': 'as POST /v1/estimate, for every item',
     'POST /v1/batches': 'as POST /v1/jobs, for every item, and the queue must hold them all',
     'POST /v1/batches/{batch_id}/retry-failed': 'the batch must have ended with a failed item',
-    'POST /v1/jobs/{job_id}/cancel': 'only a queued job can be cancelled: once the seeded job is cancelled (or was never queued), the answer is 409',
-    'POST /proof/v1/requests': 'the wallet must be one of the account\'s verified wallets, within the plan\'s allowance',
-    'POST /proof/v1/invoices': 'the contact and wallet must be the account\'s, the due date not before today, the totals in bounds, within the allowances',
-    'POST /v1/webhooks': 'the URL must pass the destination policy (https, port 443, a public host name, no credentials)',
-    'POST /api/company/keys': 'expires_at must be in the future and at most the allowed days ahead of the server\'s clock',
-    'POST /api/company/workflows': 'the name must not be taken in the company and the field names must be unique whatever their case (and at most 50 workflows)',
-    'PATCH /api/company/workflows/{workflow_id}': 'as POST /api/company/workflows, and the workflow must not have been deleted',
-    'POST /api/company/jobs/{job_id}/extraction/corrections': 'the job must be a completed flow-extract job whose fields and documents the corrections name, and revision its current review revision',
-    'POST /api/company/batches/{batch_id}/retry-failed': 'as POST /v1/batches/{batch_id}/retry-failed, and no earlier retry of the batch may still be running',
-    'POST /api/company/credit-packs/purchases': 'the pack must be one on sale, the network one the platform has a receiving wallet on, the payer a wallet address of that network, and the company must hold fewer than 3 open purchases',
-    'POST /api/integrations/plan/purchases': 'the network must be one the platform has a receiving wallet on, the payer a wallet address of that network, the plan not lower than the one running, and the account must hold fewer than 3 open purchases',
-    'POST /api/integrations/wallets/challenges': 'the address must be a wallet address of the network (EIP-55 when mixed case, not the zero address) and not another account\'s verified wallet',
-    'POST /api/integrations/wallets/verify': 'the challenge must be the account\'s, open, and the signature the wallet\'s own over its message',
+    'POST /v1/jobs/{job_id}/cancel':
+      'only a queued job can be cancelled: once the seeded job is cancelled (or was never queued), the answer is 409',
+    'POST /proof/v1/requests': "the wallet must be one of the account's verified wallets, within the plan's allowance",
+    'POST /proof/v1/invoices':
+      "the contact and wallet must be the account's, the due date not before today, the totals in bounds, within the allowances",
+    'POST /v1/webhooks':
+      'the URL must pass the destination policy (https, port 443, a public host name, no credentials)',
+    'POST /api/company/keys':
+      "expires_at must be in the future and at most the allowed days ahead of the server's clock",
+    'POST /api/company/workflows':
+      'the name must not be taken in the company and the field names must be unique whatever their case (and at most 50 workflows)',
+    'PATCH /api/company/workflows/{workflow_id}':
+      'as POST /api/company/workflows, and the workflow must not have been deleted',
+    'POST /api/company/jobs/{job_id}/extraction/corrections':
+      'the job must be a completed flow-extract job whose fields and documents the corrections name, and revision its current review revision',
+    'POST /api/company/batches/{batch_id}/retry-failed':
+      'as POST /v1/batches/{batch_id}/retry-failed, and no earlier retry of the batch may still be running',
+    'POST /api/company/credit-packs/purchases':
+      'the pack must be one on sale, the network one the platform has a receiving wallet on, the payer a wallet address of that network, and the company must hold fewer than 3 open purchases',
+    'POST /api/integrations/plan/purchases':
+      'the network must be one the platform has a receiving wallet on, the payer a wallet address of that network, the plan not lower than the one running, and the account must hold fewer than 3 open purchases',
+    'POST /api/integrations/wallets/challenges':
+      "the address must be a wallet address of the network (EIP-55 when mixed case, not the zero address) and not another account's verified wallet",
+    'POST /api/integrations/wallets/verify':
+      "the challenge must be the account's, open, and the signature the wallet's own over its message",
     'POST /api/integrations/requests': 'as POST /proof/v1/requests',
     'POST /api/integrations/invoices': 'as POST /proof/v1/invoices',
-    'POST /api/integrations/webhooks': 'the URL must pass the destination policy, within the plan\'s destinations',
-    'POST /api/integrations/keys': 'expires_at must be in the future and at most 366 days ahead of the server\'s clock, within the plan\'s keys',
-    'POST /api/integrations/deliveries/{id}/retry': 'only a failed delivery with attempts left to an enabled destination can be retried',
+    'POST /api/integrations/webhooks': "the URL must pass the destination policy, within the plan's destinations",
+    'POST /api/integrations/keys':
+      "expires_at must be in the future and at most 366 days ahead of the server's clock, within the plan's keys",
+    'POST /api/integrations/deliveries/{id}/retry':
+      'only a failed delivery with attempts left to an enabled destination can be retried',
     'POST /api/integrations/invoices/{id}/void': 'a paid invoice cannot be voided',
   } as Record<string, string>,
 };
@@ -90,9 +105,12 @@ const TEST_HANG_GUARD_MS = 90 * 60_000;
 
 // Limits far above what the run sends, so no case is throttled into a 429 that hides its real answer.
 const ENV = {
-  RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '1000000',
-  RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1000000',
-  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '1000000',
+  RATE_LIMIT_V1_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '1000000',
+  RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000',
+  RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '1000000',
   // Self-service purchases are offered on base (the platform's wallet), so their routes answer 201 too.
   PLATFORM_RECEIVING_WALLETS: 'base:0x52908400098527886E0F7030069857D2E4169EE7',
 };
@@ -111,13 +129,20 @@ const bindings: Record<string, { values: Array<string | number>; targets: string
 const cursors: string[] = [];
 
 type Obj = Record<string, unknown>;
-interface Operation { name: string; parameters: Array<{ name: string; in: string; schema?: { pattern?: string } }> }
+interface Operation {
+  name: string;
+  parameters: Array<{ name: string; in: string; schema?: { pattern?: string } }>;
+}
 
 async function post(path: string, key: string, init: { json?: unknown; form?: FormData; idem?: string }): Promise<Obj> {
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (init.idem) headers['Idempotency-Key'] = init.idem;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${h.app.url}${path}`, { method: 'POST', headers, body: init.form ?? JSON.stringify(init.json) });
+  const res = await fetch(`${h.app.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: init.form ?? JSON.stringify(init.json),
+  });
   const text = await res.text();
   expect(res.status, `${path}: ${text}`).toBeLessThan(300);
   return JSON.parse(text) as Obj;
@@ -129,21 +154,45 @@ beforeAll(async () => {
 
   // /v1: a company, its key, an upload, a job and a batch (queued: no worker runs here).
   const { company, owner } = await createCompany(h.tdb.db, { name: 'Fuzz Co', ownerEmail: 'owner@fuzz.example' });
-  const v1Key = (await issueCompanyKey(h.tdb.db, { companyId: company.id, memberId: owner.id, name: 'fuzz', scopes: ['read', 'write'] }, new Date())).secret;
+  const v1Key = (
+    await issueCompanyKey(
+      h.tdb.db,
+      { companyId: company.id, memberId: owner.id, name: 'fuzz', scopes: ['read', 'write'] },
+      new Date(),
+    )
+  ).secret;
   keys['sk_live_'] = v1Key;
   const form = new FormData();
   form.append('files', new Blob([new Uint8Array(await samplePdf(2))]), 'report.pdf');
   const upload = ((await post('/v1/uploads', v1Key, { form }))['uploads'] as Array<{ id: string }>)[0]!.id;
-  const job = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } }, idem: 'fuzz-seed-job-1' }))['id'] as string;
+  const job = (
+    await post('/v1/jobs', v1Key, {
+      json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 90 } },
+      idem: 'fuzz-seed-job-1',
+    })
+  )['id'] as string;
   // A second job, so the job list has a next cursor at limit=1.
-  const job2 = (await post('/v1/jobs', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } }, idem: 'fuzz-seed-job-2' }))['id'] as string;
+  const job2 = (
+    await post('/v1/jobs', v1Key, {
+      json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } },
+      idem: 'fuzz-seed-job-2',
+    })
+  )['id'] as string;
   const jobsPage = await fetch(`${h.app.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${v1Key}` } });
   cursors.push(((await jobsPage.json()) as { next_cursor: string }).next_cursor);
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
   bindings['jobs'] = { values: [job, job2], targets: ['path.job_id'] };
-  const batch = (await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } }, idem: 'fuzz-seed-batch-1' }))['id'] as string;
+  const batch = (
+    await post('/v1/batches', v1Key, {
+      json: { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 90 } },
+      idem: 'fuzz-seed-batch-1',
+    })
+  )['id'] as string;
   // A second batch, so the company session's batch list has a next cursor at limit=1.
-  await post('/v1/batches', v1Key, { json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } }, idem: 'fuzz-seed-batch-2' });
+  await post('/v1/batches', v1Key, {
+    json: { operation: 'pdf-rotate', upload_ids: [upload], options: { angle: 180 } },
+    idem: 'fuzz-seed-batch-2',
+  });
   bindings['batches'] = { values: [batch], targets: ['path.batch_id'] };
 
   // The company session (/api/company, POST /v1/webhooks): the owner signs in; a member, an open invitation, a webhook
@@ -153,15 +202,38 @@ beforeAll(async () => {
   await setAccountPassword(h.tdb.db, owner.accountId, await hashPassword(ownerPassword), new Date());
   const session = new DashboardClient(h.app.url, '/api/company');
   expect((await session.signIn(owner.email, ownerPassword, { idem: null })).status).toBe(201);
-  sessionValues['/api/company/openapi.json'] = { [COMPANY_SESSION_COOKIE]: session.cookie!.split('=')[1]!, 'X-CSRF-Token': session.csrf! };
+  sessionValues['/api/company/openapi.json'] = {
+    [COMPANY_SESSION_COOKIE]: session.cookie!.split('=')[1]!,
+    'X-CSRF-Token': session.csrf!,
+  };
   const member = await addMember(h.tdb.db, company.id, 'member@fuzz.example', 'member');
-  const invitation = ((await (await session.request('POST', '/invitations', { email: 'invited@fuzz.example' })).json()) as { id: string }).id;
-  const webhook = ((await (await session.requestAt('POST', '/v1/webhooks', { url: 'https://hooks.example.com/fuzz' })).json()) as { id: string }).id;
-  const workflow = ((await (await session.request('POST', '/workflows', { name: 'Fuzz invoices', fields: ['invoice_number', 'total'] })).json()) as { id: string }).id;
+  const invitation = (
+    (await (await session.request('POST', '/invitations', { email: 'invited@fuzz.example' })).json()) as { id: string }
+  ).id;
+  const webhook = (
+    (await (await session.requestAt('POST', '/v1/webhooks', { url: 'https://hooks.example.com/fuzz' })).json()) as {
+      id: string;
+    }
+  ).id;
+  const workflow = (
+    (await (
+      await session.request('POST', '/workflows', { name: 'Fuzz invoices', fields: ['invoice_number', 'total'] })
+    ).json()) as { id: string }
+  ).id;
   const endpoint = (await getEndpoint(h.tdb.db, webhook))!;
   const deliveries: string[] = [];
   for (const eventId of ['evt_FuzzFuzzFuzzFuzzFuz1', 'evt_FuzzFuzzFuzzFuzzFuz2']) {
-    deliveries.push((await createDelivery(h.tdb.db, { endpoint, eventId, eventType: 'job.completed', body: Buffer.from('{}'), maxAttempts: 6 })).delivery.id);
+    deliveries.push(
+      (
+        await createDelivery(h.tdb.db, {
+          endpoint,
+          eventId,
+          eventType: 'job.completed',
+          body: Buffer.from('{}'),
+          maxAttempts: 6,
+        })
+      ).delivery.id,
+    );
   }
   for (const list of ['jobs', 'deliveries', 'batches']) {
     const res = await session.request('GET', `/${list}?limit=1`);
@@ -181,16 +253,36 @@ beforeAll(async () => {
   const m = await h.merchant({ plan: 'business', webhook: true });
   keys['skp_'] = m.key;
   const wallet = m.wallets['base']!;
-  const request = (await post('/proof/v1/requests', m.key, { json: { wallet_id: wallet, amount_usdc: '12.50', description: 'Fuzz seed request' }, idem: newIdem() }))['id'] as string;
+  const request = (
+    await post('/proof/v1/requests', m.key, {
+      json: { wallet_id: wallet, amount_usdc: '12.50', description: 'Fuzz seed request' },
+      idem: newIdem(),
+    })
+  )['id'] as string;
   const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
   const contacts: string[] = [];
   const invoices: string[] = [];
   for (const name of ['Buyer GmbH', 'Other Buyer Ltd']) {
-    const contact = (await post('/proof/v1/contacts', m.key, { json: { legal_name: name, email: 'ap@buyer.example' }, idem: newIdem() }))['id'] as string;
+    const contact = (
+      await post('/proof/v1/contacts', m.key, {
+        json: { legal_name: name, email: 'ap@buyer.example' },
+        idem: newIdem(),
+      })
+    )['id'] as string;
     contacts.push(contact);
-    invoices.push((await post('/proof/v1/invoices', m.key, {
-      json: { customer_id: contact, wallet_id: wallet, due_date: due, items: [{ description: 'Item', quantity: '1', unit_usdc: '10' }] }, idem: newIdem(),
-    }))['id'] as string);
+    invoices.push(
+      (
+        await post('/proof/v1/invoices', m.key, {
+          json: {
+            customer_id: contact,
+            wallet_id: wallet,
+            due_date: due,
+            items: [{ description: 'Item', quantity: '1', unit_usdc: '10' }],
+          },
+          idem: newIdem(),
+        })
+      )['id'] as string,
+    );
   }
   for (const list of ['requests', 'contacts', 'invoices']) {
     const res = await fetch(`${h.app.url}/proof/v1/${list}?limit=1`, { headers: { Authorization: `Bearer ${m.key}` } });
@@ -201,18 +293,32 @@ beforeAll(async () => {
   const user = await createDashboardUser(h.tdb.db, m.id);
   const dash = new DashboardClient(h.app.url);
   expect((await dash.signIn(user.email, user.password)).status).toBe(201);
-  sessionValues['/api/integrations/openapi.json'] = { [SESSION_COOKIE]: dash.cookie!.split('=')[1]!, 'X-CSRF-Token': dash.csrf! };
+  sessionValues['/api/integrations/openapi.json'] = {
+    [SESSION_COOKIE]: dash.cookie!.split('=')[1]!,
+    'X-CSRF-Token': dash.csrf!,
+  };
   const purchases: string[] = [];
   for (const plan of ['business', 'pro']) {
-    const res = await dash.request('POST', '/plan/purchases', { plan, network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' });
+    const res = await dash.request('POST', '/plan/purchases', {
+      plan,
+      network: 'base',
+      payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF',
+    });
     expect(res.status).toBe(201);
     purchases.push(((await res.json()) as { id: string }).id);
   }
-  cursors.push(((await (await dash.request('GET', '/plan/purchases?limit=1')).json()) as { next_cursor: string }).next_cursor);
+  cursors.push(
+    ((await (await dash.request('GET', '/plan/purchases?limit=1')).json()) as { next_cursor: string }).next_cursor,
+  );
   const proofKeyId = (await h.tdb.db('api_keys').where({ tenant_id: m.id }).first('id')).id as string;
-  const proofDeliveries = (await h.tdb.db('webhook_deliveries').where({ tenant_id: m.id }).select('id')).map((d: { id: string }) => d.id);
+  const proofDeliveries = (await h.tdb.db('webhook_deliveries').where({ tenant_id: m.id }).select('id')).map(
+    (d: { id: string }) => d.id,
+  );
   const destination = (await h.tdb.db('webhook_endpoints').where({ tenant_id: m.id }).first('id')).id as string;
-  bindings['proof_ids'] = { values: [request, ...contacts, ...invoices, ...purchases, proofKeyId, destination, ...proofDeliveries.slice(0, 2)], targets: ['path.id'] };
+  bindings['proof_ids'] = {
+    values: [request, ...contacts, ...invoices, ...purchases, proofKeyId, destination, ...proofDeliveries.slice(0, 2)],
+    targets: ['path.id'],
+  };
   bindings['wallets'] = { values: [wallet], targets: ['body.wallet_id'] };
   bindings['contacts'] = { values: contacts, targets: ['body.customer_id'] };
 });
@@ -221,8 +327,13 @@ afterAll(async () => {
   // Every workflow the app started on this file's task queue (jobs, invoices, deliveries) waits for a worker
   // that never comes: end them so the shared Temporal server is left clean.
   if (h.gateway) {
-    for await (const wf of h.gateway.client.workflow.list({ query: `TaskQueue="${h.taskQueue}" AND ExecutionStatus="Running"` })) {
-      await h.gateway.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('openapi-fuzz finished').catch(() => undefined);
+    for await (const wf of h.gateway.client.workflow.list({
+      query: `TaskQueue="${h.taskQueue}" AND ExecutionStatus="Running"`,
+    })) {
+      await h.gateway.client.workflow
+        .getHandle(wf.workflowId, wf.runId)
+        .terminate('openapi-fuzz finished')
+        .catch(() => undefined);
     }
   }
   await h.stop();
@@ -235,8 +346,14 @@ const toml = (v: unknown): string => (Array.isArray(v) ? `[${v.map(toml).join(',
 
 /** The operations of a document, named as schemathesis names them (`METHOD /path`). */
 function operationsOf(doc: Obj): Operation[] {
-  return Object.entries((doc['paths'] ?? {}) as Record<string, Record<string, { parameters?: Operation['parameters'] }>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, parameters: op.parameters ?? [] })));
+  return Object.entries(
+    (doc['paths'] ?? {}) as Record<string, Record<string, { parameters?: Operation['parameters'] }>>,
+  ).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      name: `${method.toUpperCase()} ${path}`,
+      parameters: op.parameters ?? [],
+    })),
+  );
 }
 
 /**
@@ -248,8 +365,10 @@ function configToml(operations: Operation[], auth: Record<string, string>): stri
   // No state between runs: the advisory cache of earlier failures would make a run depend on the one before.
   const lines: string[] = ['[cache]', 'enabled = false', ''];
   // apiKey schemes (a session cookie, a CSRF header) as schemathesis's own auth, so its auth checks can remove them.
-  for (const [scheme, value] of Object.entries(auth)) lines.push(`[auth.openapi.${scheme}]`, `api_key = ${toml(value)}`, '');
-  const dictionary = (name: string, values: unknown[]) => lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
+  for (const [scheme, value] of Object.entries(auth))
+    lines.push(`[auth.openapi.${scheme}]`, `api_key = ${toml(value)}`, '');
+  const dictionary = (name: string, values: unknown[]) =>
+    lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
   for (const [name, binding] of Object.entries(bindings)) dictionary(name, binding.values);
   const listed: Array<[string, string]> = [];
   for (const op of operations) {
@@ -257,83 +376,145 @@ function configToml(operations: Operation[], auth: Record<string, string>): stri
     if (!before) continue;
     const pattern = new RegExp(before.schema?.pattern ?? '^$', 'u');
     const own = cursors.filter((c) => pattern.test(c));
-    if (own.length === 0) throw new Error(`${op.name}: no seeded cursor matches its before parameter; seed a second row of that list in this test`);
+    if (own.length === 0)
+      throw new Error(
+        `${op.name}: no seeded cursor matches its before parameter; seed a second row of that list in this test`,
+      );
     const name = `cursors_${listed.length}`;
     dictionary(name, own);
     listed.push([op.name, name]);
   }
   lines.push('[parameters]');
   for (const [name, binding] of Object.entries(bindings)) {
-    for (const target of binding.targets) lines.push(`${toml(target)} = { dictionary = ${toml(name)}, probability = ${SETTINGS.realIdProbability} }`);
+    for (const target of binding.targets)
+      lines.push(`${toml(target)} = { dictionary = ${toml(name)}, probability = ${SETTINGS.realIdProbability} }`);
   }
   lines.push('', '[checks.negative_data_rejection]', `expected-statuses = ${toml(SETTINGS.rejectionStatuses)}`);
   for (const [op, name] of listed) {
-    lines.push('', '[[operations]]', `include-name = ${toml(op)}`, `parameters = { "query.before" = { dictionary = ${toml(name)}, probability = 1 } }`);
+    lines.push(
+      '',
+      '[[operations]]',
+      `include-name = ${toml(op)}`,
+      `parameters = { "query.before" = { dictionary = ${toml(name)}, probability = 1 } }`,
+    );
   }
   for (const [op, reason] of Object.entries(SETTINGS.stateDependentAcceptance)) {
     if (!operations.some((o) => o.name === op)) continue;
-    lines.push('', `# ${reason}`, '[[operations]]', `include-name = ${toml(op)}`, 'checks.positive_data_acceptance.enabled = false');
+    lines.push(
+      '',
+      `# ${reason}`,
+      '[[operations]]',
+      `include-name = ${toml(op)}`,
+      'checks.positive_data_acceptance.enabled = false',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 describe('schemathesis against every OpenAPI document the app serves', () => {
-  it('finds no server error, hang, or answer that breaks its own document', { timeout: TEST_HANG_GUARD_MS }, async () => {
-    const documents = openApiDocumentPaths(h.app.app);
-    expect(documents).toEqual(expect.arrayContaining(['/v1/openapi.json', '/proof/openapi.json', '/api/integrations/openapi.json', '/api/company/openapi.json']));
-    const bin = schemathesisBinary();
-    const failures: string[] = [];
-    const seen: string[] = [];
-    // The watchdog's sign of life: the last request to reach the app.
-    let lastRequest = Date.now();
-    h.app.server.on('request', () => {
-      lastRequest = Date.now();
-    });
-    for (const path of documents) {
-      const res = await fetch(`${h.app.url}${path}`);
-      expect(res.status, path).toBe(200);
-      const doc = (await res.json()) as Obj;
-      const operations = operationsOf(doc);
-      seen.push(...operations.map((o) => o.name));
-      const headers: string[] = [];
-      const auth: Record<string, string> = {};
-      const schemes = ((doc['components'] as Obj | undefined)?.['securitySchemes'] ?? {}) as Record<string, { type?: string; name?: string; bearerFormat?: string }>;
-      for (const [name, scheme] of Object.entries(schemes)) {
-        if (scheme.type === 'apiKey') {
-          // A session document: the seeded session's value, and the app's own Origin (browsers send it; mutations need it).
-          const value = sessionValues[path]?.[scheme.name ?? ''];
-          if (!value) throw new Error(`${path}: no seeded value for its apiKey scheme ${name} (${scheme.name ?? 'no name'}); seed one in this test`);
-          auth[name] = value;
-          if (!headers.includes('Origin: ' + new URL(h.app.url).origin)) headers.push('-H', `Origin: ${new URL(h.app.url).origin}`);
-          continue;
+  it(
+    'finds no server error, hang, or answer that breaks its own document',
+    { timeout: TEST_HANG_GUARD_MS },
+    async () => {
+      const documents = openApiDocumentPaths(h.app.app);
+      expect(documents).toEqual(
+        expect.arrayContaining([
+          '/v1/openapi.json',
+          '/proof/openapi.json',
+          '/api/integrations/openapi.json',
+          '/api/company/openapi.json',
+        ]),
+      );
+      const bin = schemathesisBinary();
+      const failures: string[] = [];
+      const seen: string[] = [];
+      // The watchdog's sign of life: the last request to reach the app.
+      let lastRequest = Date.now();
+      h.app.server.on('request', () => {
+        lastRequest = Date.now();
+      });
+      for (const path of documents) {
+        const res = await fetch(`${h.app.url}${path}`);
+        expect(res.status, path).toBe(200);
+        const doc = (await res.json()) as Obj;
+        const operations = operationsOf(doc);
+        seen.push(...operations.map((o) => o.name));
+        const headers: string[] = [];
+        const auth: Record<string, string> = {};
+        const schemes = ((doc['components'] as Obj | undefined)?.['securitySchemes'] ?? {}) as Record<
+          string,
+          { type?: string; name?: string; bearerFormat?: string }
+        >;
+        for (const [name, scheme] of Object.entries(schemes)) {
+          if (scheme.type === 'apiKey') {
+            // A session document: the seeded session's value, and the app's own Origin (browsers send it; mutations need it).
+            const value = sessionValues[path]?.[scheme.name ?? ''];
+            if (!value)
+              throw new Error(
+                `${path}: no seeded value for its apiKey scheme ${name} (${scheme.name ?? 'no name'}); seed one in this test`,
+              );
+            auth[name] = value;
+            if (!headers.includes('Origin: ' + new URL(h.app.url).origin))
+              headers.push('-H', `Origin: ${new URL(h.app.url).origin}`);
+            continue;
+          }
+          const prefix = Object.keys(keys).find((p) => scheme.bearerFormat?.startsWith(p));
+          if (!prefix)
+            throw new Error(
+              `${path}: no seeded key for its security scheme ${name} (${scheme.bearerFormat ?? 'no bearerFormat'}); seed one in this test`,
+            );
+          headers.push('-H', `Authorization: Bearer ${keys[prefix]!}`);
         }
-        const prefix = Object.keys(keys).find((p) => scheme.bearerFormat?.startsWith(p));
-        if (!prefix) throw new Error(`${path}: no seeded key for its security scheme ${name} (${scheme.bearerFormat ?? 'no bearerFormat'}); seed one in this test`);
-        headers.push('-H', `Authorization: Bearer ${keys[prefix]!}`);
+        const slug = path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+        const configFile = join(work, `${slug}.toml`);
+        writeFileSync(configFile, configToml(operations, auth));
+        const args = [
+          '--config-file',
+          configFile,
+          '--no-color',
+          'run',
+          `${h.app.url}${path}`,
+          '--url',
+          h.app.url,
+          '--phases',
+          SETTINGS.phases,
+          '--max-examples',
+          String(SETTINGS.maxExamples),
+          '--seed',
+          String(SETTINGS.seed),
+          '--generation-database',
+          'none',
+          '--request-timeout',
+          String(SETTINGS.requestTimeout),
+          '--workers',
+          '1',
+          ...headers,
+        ];
+        const t0 = Date.now();
+        const result = await runProgram(bin, args, {
+          cwd: work,
+          env: { ...process.env, NO_COLOR: '1' },
+          stall: { lastProgress: () => lastRequest, limitMs: STALL_LIMIT_MS },
+        });
+        const summary = /Test cases:\s*\n\s*(.+)/.exec(result.output)?.[1]?.trim() ?? '';
+        console.log(
+          `schemathesis ${path}: ${operations.length} operations, ${summary}, ${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${String(result.code)}`,
+        );
+        if (result.stalled)
+          failures.push(
+            `${path}: schemathesis sent no request for ${STALL_LIMIT_MS / 1000} s (hung)\n${result.output.slice(-4000)}`,
+          );
+        else if (result.code !== 0)
+          failures.push(
+            `${path}: schemathesis exited ${String(result.code)}\n${failureSections(result.output) || result.output.slice(-6000)}`,
+          );
       }
-      const slug = path.replace(/\W+/g, '-').replace(/^-|-$/g, '');
-      const configFile = join(work, `${slug}.toml`);
-      writeFileSync(configFile, configToml(operations, auth));
-      const args = [
-        '--config-file', configFile, '--no-color', 'run', `${h.app.url}${path}`,
-        '--url', h.app.url,
-        '--phases', SETTINGS.phases,
-        '--max-examples', String(SETTINGS.maxExamples),
-        '--seed', String(SETTINGS.seed),
-        '--generation-database', 'none',
-        '--request-timeout', String(SETTINGS.requestTimeout),
-        '--workers', '1',
-        ...headers,
-      ];
-      const t0 = Date.now();
-      const result = await runProgram(bin, args, { cwd: work, env: { ...process.env, NO_COLOR: '1' }, stall: { lastProgress: () => lastRequest, limitMs: STALL_LIMIT_MS } });
-      const summary = /Test cases:\s*\n\s*(.+)/.exec(result.output)?.[1]?.trim() ?? '';
-      console.log(`schemathesis ${path}: ${operations.length} operations, ${summary}, ${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${String(result.code)}`);
-      if (result.stalled) failures.push(`${path}: schemathesis sent no request for ${STALL_LIMIT_MS / 1000} s (hung)\n${result.output.slice(-4000)}`);
-      else if (result.code !== 0) failures.push(`${path}: schemathesis exited ${String(result.code)}\n${failureSections(result.output) || result.output.slice(-6000)}`);
-    }
-    // A stale name in the settings would silently stop applying: every one must be a served operation.
-    expect(Object.keys(SETTINGS.stateDependentAcceptance).filter((op) => !seen.includes(op))).toEqual([]);
-    expect(failures.join('\n\n'), 'schemathesis found problems: per operation, the check, the response and a curl command').toBe('');
-  });
+      // A stale name in the settings would silently stop applying: every one must be a served operation.
+      expect(Object.keys(SETTINGS.stateDependentAcceptance).filter((op) => !seen.includes(op))).toEqual([]);
+      expect(
+        failures.join('\n\n'),
+        'schemathesis found problems: per operation, the check, the response and a curl command',
+      ).toBe('');
+    },
+  );
 });

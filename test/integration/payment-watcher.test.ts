@@ -34,7 +34,13 @@ const SCANS_PER_RUN = 5;
 let firstRunId: string;
 
 async function startWorker(): Promise<void> {
-  worker = await startEvmWatcherWorker(taskQueue, { db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey) }, node, CONFIRMATIONS, (method) => rpcCalls.push(method));
+  worker = await startEvmWatcherWorker(
+    taskQueue,
+    { db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey) },
+    node,
+    CONFIRMATIONS,
+    (method) => rpcCalls.push(method),
+  );
 }
 
 beforeAll(async () => {
@@ -46,15 +52,31 @@ beforeAll(async () => {
   m = await h.merchant({ plan: 'business', networks: [] });
   // The merchant's signed webhook destination: a receiver that follows the receiver rules (verify, then 2xx).
   receiver_ = await startReceiver(() => 200);
-  await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: `${receiver_.url}/hooks`, events: ['invoice.issued', 'payment.confirmed', 'invoice.paid'], secretSealed: createSecretBox(secretsKey).seal('whsec_watcher') });
-  walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'base', address: receiver }, new Date())).id;
+  await createEndpoint(h.tdb.db, {
+    interface: 'proof',
+    tenantId: m.id,
+    url: `${receiver_.url}/hooks`,
+    events: ['invoice.issued', 'payment.confirmed', 'invoice.paid'],
+    secretSealed: createSecretBox(secretsKey).seal('whsec_watcher'),
+  });
+  walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'base', address: receiver }, new Date()))
+    .id;
   gw = await testGateway(taskQueue);
   await startWorker();
   // A few scans per run, so the tests run across continue-as-new as production does every 500 scans.
-  firstRunId = (await gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 20, scansPerRun: SCANS_PER_RUN }] })).firstExecutionRunId;
+  firstRunId = (
+    await gw.client.workflow.start('paymentWatcherWorkflow', {
+      workflowId: watcherId,
+      taskQueue,
+      args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 20, scansPerRun: SCANS_PER_RUN }],
+    })
+  ).firstExecutionRunId;
 });
 afterAll(async () => {
-  await gw?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
+  await gw?.client.workflow
+    .getHandle(watcherId)
+    .terminate('test finished')
+    .catch(() => undefined);
   await worker?.stop();
   await gw?.close();
   await node?.stop();
@@ -62,7 +84,11 @@ afterAll(async () => {
   await h.stop();
 });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
+const waitFor = async <T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  ms = 120_000,
+): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -71,17 +97,37 @@ const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, wh
     await new Promise((r) => setTimeout(r, 100));
   }
 };
-const statusOf = async (id: string) => (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
-const scannedThrough = async () => Number((await h.tdb.db('watcher_progress').where({ network: 'base' }).first())?.last_block ?? -1);
+const statusOf = async (id: string) =>
+  (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
+const scannedThrough = async () =>
+  Number((await h.tdb.db('watcher_progress').where({ network: 'base' }).first())?.last_block ?? -1);
 
 describe('the payment watcher on a local chain', () => {
   it('marks an invoice paid once the exact amount is final, with payment.confirmed and invoice.paid once each', async () => {
-    const contact = (await h.ok<{ id: string }>(h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'Chain Buyer', email: 'chain@buyer.example' }), 201)).id;
+    const contact = (
+      await h.ok<{ id: string }>(
+        h.call(m.key, 'POST', '/v1/contacts', { legal_name: 'Chain Buyer', email: 'chain@buyer.example' }),
+        201,
+      )
+    ).id;
     // Through an API instance with Temporal: the invoice.issued delivery starts right after the commit.
     const api = await h.startApp({}, { workflows: gw });
-    const inv = await h.ok<{ id: string; request_id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/invoices', {
-      customer_id: contact, wallet_id: walletId, due_date: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10), items: [{ description: 'Chain work', quantity: '1', unit_usdc: '25' }],
-    }, undefined, api), 201);
+    const inv = await h.ok<{ id: string; request_id: string; amount_atomic: string }>(
+      h.call(
+        m.key,
+        'POST',
+        '/v1/invoices',
+        {
+          customer_id: contact,
+          wallet_id: walletId,
+          due_date: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10),
+          items: [{ description: 'Chain work', quantity: '1', unit_usdc: '25' }],
+        },
+        undefined,
+        api,
+      ),
+      201,
+    );
     await api.close();
     await receiver_.waitForRequests(1);
     await waitFor(async () => (await scannedThrough()) >= 0, 'the watcher to start');
@@ -97,7 +143,9 @@ describe('the payment watcher on a local chain', () => {
 
     await node.mine(1); // now head - txBlock + 1 = CONFIRMATIONS
     await waitFor(async () => (await statusOf(inv.request_id)) === 'PAID', 'PAID');
-    const request = await h.ok<{ status: string; tx_hash: string }>(h.call(m.key, 'GET', `/v1/requests/${inv.request_id}`));
+    const request = await h.ok<{ status: string; tx_hash: string }>(
+      h.call(m.key, 'GET', `/v1/requests/${inv.request_id}`),
+    );
     expect(request).toMatchObject({ status: 'PAID', tx_hash: hash });
     expect(await h.ok(h.call(m.key, 'GET', `/v1/invoices/${inv.id}`))).toMatchObject({ status: 'paid', tx_hash: hash });
 
@@ -105,42 +153,75 @@ describe('the payment watcher on a local chain', () => {
     await node.mine(5);
     const through = Number(await node.blockNumber()) - CONFIRMATIONS + 1;
     await waitFor(async () => (await scannedThrough()) >= through, 'later scans');
-    const events = await h.ok<{ data: Array<{ event: { type: string; data: Record<string, unknown> } }> }>(h.call(m.key, 'GET', '/v1/events?limit=100'));
+    const events = await h.ok<{ data: Array<{ event: { type: string; data: Record<string, unknown> } }> }>(
+      h.call(m.key, 'GET', '/v1/events?limit=100'),
+    );
     const mine = events.data.map((e) => e.event).filter((e) => e.data['request_id'] === inv.request_id);
-    expect(mine.map((e) => e.type)).toEqual(['payment_request.created', 'invoice.issued', 'payment.confirmed', 'invoice.paid']);
+    expect(mine.map((e) => e.type)).toEqual([
+      'payment_request.created',
+      'invoice.issued',
+      'payment.confirmed',
+      'invoice.paid',
+    ]);
 
     // The endpoint subscribed to these three (not payment_request.created): each arrives once, signed, with the
     // stored bytes.
     await receiver_.waitForRequests(3);
     const received = receiver_.requests.filter((r) => JSON.parse(r.body.toString()).data.request_id === inv.request_id);
-    expect(received.map((r) => JSON.parse(r.body.toString()).type).sort()).toEqual(['invoice.issued', 'invoice.paid', 'payment.confirmed']);
+    expect(received.map((r) => JSON.parse(r.body.toString()).type).sort()).toEqual([
+      'invoice.issued',
+      'invoice.paid',
+      'payment.confirmed',
+    ]);
     for (const r of received) {
       expect(verifyReceived(r, 'whsec_watcher').ok).toBe(true);
       expect(JSON.parse(r.body.toString()).id).toBe(r.headers['x-service-event-id']);
-      const stored = await h.tdb.db('proof_events').where({ id: r.headers['x-service-event-id'] as string }).first('body');
+      const stored = await h.tdb
+        .db('proof_events')
+        .where({ id: r.headers['x-service-event-id'] as string })
+        .first('body');
       expect(Buffer.compare(Buffer.from(stored.body), r.body)).toBe(0);
       expect(r.headers['x-service-key-version']).toBe('1');
     }
   });
 
   it('a wrong amount confirms nothing; a second payment is kept as evidence only', async () => {
-    const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '7', description: 'Wrong amount test' }), 201);
+    const r = await h.ok<{ id: string; amount_atomic: string }>(
+      h.call(m.key, 'POST', '/v1/requests', {
+        wallet_id: walletId,
+        amount_usdc: '7',
+        description: 'Wrong amount test',
+      }),
+      201,
+    );
     const wrong = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic) - 1n);
     await node.mine(CONFIRMATIONS);
-    await waitFor(async () => (await h.tdb.db('payment_evidence').where({ tx_hash: wrong }).first()) ?? null, 'the wrong amount to be seen');
+    await waitFor(
+      async () => (await h.tdb.db('payment_evidence').where({ tx_hash: wrong }).first()) ?? null,
+      'the wrong amount to be seen',
+    );
     expect(await statusOf(r.id)).toBe('AWAITING');
     expect((await h.tdb.db('payment_evidence').where({ tx_hash: wrong }).first()).decision).toBe('unmatched');
 
     const right = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
     const again = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
     await node.mine(CONFIRMATIONS);
-    await waitFor(async () => (await h.tdb.db('payment_evidence').where({ tx_hash: again }).first()) ?? null, 'the second payment to be seen');
-    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('status', 'tx_hash')).toEqual({ status: 'PAID', tx_hash: right });
+    await waitFor(
+      async () => (await h.tdb.db('payment_evidence').where({ tx_hash: again }).first()) ?? null,
+      'the second payment to be seen',
+    );
+    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('status', 'tx_hash')).toEqual({
+      status: 'PAID',
+      tx_hash: right,
+    });
     expect((await h.tdb.db('payment_evidence').where({ tx_hash: again }).first()).decision).toBe('unmatched');
   });
 
   it('a worker that was down catches up: nothing missed, nothing doubled; one eth_getLogs per range', async () => {
-    const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '3', description: 'Downtime test' }), 201);
+    const r = await h.ok<{ id: string; amount_atomic: string }>(
+      h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '3', description: 'Downtime test' }),
+      201,
+    );
     await worker!.stop();
     const hash = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
     await node.mine(30);
@@ -158,7 +239,10 @@ describe('the payment watcher on a local chain', () => {
   });
 
   it('a transfer removed by a reorganisation before finality never marks anything paid', async () => {
-    const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '4', description: 'Reorg test' }), 201);
+    const r = await h.ok<{ id: string; amount_atomic: string }>(
+      h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '4', description: 'Reorg test' }),
+      201,
+    );
     const snapshot = await node.client.snapshot();
     const orphan = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
     const orphanBlock = Number((await node.client.getTransactionReceipt({ hash: orphan })).blockNumber);
@@ -174,9 +258,19 @@ describe('the payment watcher on a local chain', () => {
   });
 
   it('continues as new every scansPerRun scans, and the next run goes on from the recorded progress', async () => {
-    await waitFor(async () => (await gw.client.workflow.getHandle(watcherId).describe()).runId !== firstRunId, 'a second run');
+    await waitFor(
+      async () => (await gw.client.workflow.getHandle(watcherId).describe()).runId !== firstRunId,
+      'a second run',
+    );
     expect((await gw.client.workflow.getHandle(watcherId, firstRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
-    const r = await h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: '5', description: 'Continue-as-new test' }), 201);
+    const r = await h.ok<{ id: string; amount_atomic: string }>(
+      h.call(m.key, 'POST', '/v1/requests', {
+        wallet_id: walletId,
+        amount_usdc: '5',
+        description: 'Continue-as-new test',
+      }),
+      201,
+    );
     const hash = await node.transfer(EVM.base.usdc, payer, receiver, BigInt(r.amount_atomic));
     await node.mine(CONFIRMATIONS);
     await waitFor(async () => (await statusOf(r.id)) === 'PAID', 'PAID in a later run');

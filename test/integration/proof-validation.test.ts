@@ -31,11 +31,21 @@ async function refused(res: Response | Promise<Response>, path: string): Promise
   const json = (await r.json()) as Issues;
   expect(r.status, JSON.stringify(json)).toBe(422);
   expect(json.code).toBe('validation_failed');
-  expect(json.issues?.map((i) => i.path), JSON.stringify(json)).toContain(path);
+  expect(
+    json.issues?.map((i) => i.path),
+    JSON.stringify(json),
+  ).toContain(path);
   return json;
 }
-const contact = async (m: TestMerchant) => (await h.ok<{ id: string }>(post(m, '/v1/contacts', { legal_name: 'Buyer GmbH', email: 'ap@buyer.example' }), 201)).id;
-const requestBody = (m: TestMerchant, extra: Obj = {}) => ({ wallet_id: m.wallets['base'], amount_usdc: '12.5', description: 'Consulting, November', ...extra });
+const contact = async (m: TestMerchant) =>
+  (await h.ok<{ id: string }>(post(m, '/v1/contacts', { legal_name: 'Buyer GmbH', email: 'ap@buyer.example' }), 201))
+    .id;
+const requestBody = (m: TestMerchant, extra: Obj = {}) => ({
+  wallet_id: m.wallets['base'],
+  amount_usdc: '12.5',
+  description: 'Consulting, November',
+  ...extra,
+});
 
 beforeAll(async () => {
   await h.start();
@@ -47,27 +57,41 @@ afterAll(async () => {
   await h.stop();
 });
 
-describe('an invoice\'s due date and its payment request', () => {
-  for (const [plan, hours] of [['trial', 72], ['business', 720]] as const) {
+describe("an invoice's due date and its payment request", () => {
+  for (const [plan, hours] of [
+    ['trial', 72],
+    ['business', 720],
+  ] as const) {
     it(`${plan}: the request stays open to the end of the due date; a due date past ${hours} hours is 422 naming due_date`, async () => {
       const m = plan === 'trial' ? await h.merchant() : await h.merchant({ plan });
       const customer = await contact(m);
-      const invoice = (due: string) => ({ customer_id: customer, wallet_id: m.wallets['base'], due_date: due, items: [{ description: 'Work', quantity: '1', unit_usdc: '10' }] });
+      const invoice = (due: string) => ({
+        customer_id: customer,
+        wallet_id: m.wallets['base'],
+        due_date: due,
+        items: [{ description: 'Work', quantity: '1', unit_usdc: '10' }],
+      });
 
       const last = latestDue(hours);
       const inv = await h.ok<{ request_id: string; due_date: string }>(post(m, '/v1/invoices', invoice(last)), 201);
-      const req = await h.ok<{ expires_at: string; valid_hours: number }>(h.call(m.key, 'GET', `/v1/requests/${inv.request_id}`, undefined, null, app));
+      const req = await h.ok<{ expires_at: string; valid_hours: number }>(
+        h.call(m.key, 'GET', `/v1/requests/${inv.request_id}`, undefined, null, app),
+      );
       expect(Date.parse(req.expires_at)).toBeGreaterThanOrEqual(Date.parse(`${last}T23:59:59Z`));
       expect(req.valid_hours).toBeLessThanOrEqual(hours);
 
       const today = await h.ok<{ request_id: string }>(post(m, '/v1/invoices', invoice(dateOf(NOW.getTime()))), 201);
-      const short = await h.ok<{ expires_at: string }>(h.call(m.key, 'GET', `/v1/requests/${today.request_id}`, undefined, null, app));
+      const short = await h.ok<{ expires_at: string }>(
+        h.call(m.key, 'GET', `/v1/requests/${today.request_id}`, undefined, null, app),
+      );
       expect(Date.parse(short.expires_at)).toBeGreaterThanOrEqual(Date.parse(`${dateOf(NOW.getTime())}T23:59:59Z`));
 
       const before = await h.tdb.db('invoices').where({ merchant_id: m.id }).count<[{ count: string }]>('* as count');
       const tooLate = await refused(post(m, '/v1/invoices', invoice(nextDay(last))), 'due_date');
       expect(tooLate.issues!.find((i) => i.path === 'due_date')!.message).toContain(last);
-      expect(await h.tdb.db('invoices').where({ merchant_id: m.id }).count<[{ count: string }]>('* as count')).toEqual(before);
+      expect(await h.tdb.db('invoices').where({ merchant_id: m.id }).count<[{ count: string }]>('* as count')).toEqual(
+        before,
+      );
     });
   }
 });
@@ -94,16 +118,59 @@ describe('the largest amounts', () => {
   it('invoices: unit prices, fixed tax and the total are bounded by the same maximum, each named', async () => {
     const m = await h.merchant({ plan: 'pro' });
     const customer = await contact(m);
-    const invoice = (extra: Obj) => ({ customer_id: customer, wallet_id: m.wallets['base'], due_date: dateOf(NOW.getTime() + 24 * HOUR), items: [{ description: 'Work', quantity: '1', unit_usdc: MAX }], ...extra });
+    const invoice = (extra: Obj) => ({
+      customer_id: customer,
+      wallet_id: m.wallets['base'],
+      due_date: dateOf(NOW.getTime() + 24 * HOUR),
+      items: [{ description: 'Work', quantity: '1', unit_usdc: MAX }],
+      ...extra,
+    });
     const inv = await created('POST /proof/v1/invoices', await post(m, '/v1/invoices', invoice({})));
     expect(inv).toMatchObject({ total_usdc: `${MAX}.000000`, total_atomic: `${MAX}000000` });
     const half = '5000000000000000';
-    await created('POST /proof/v1/invoices', await post(m, '/v1/invoices', invoice({ items: [{ description: 'a', quantity: '1', unit_usdc: half }], tax_mode: 'fixed', tax_usdc: half })));
+    await created(
+      'POST /proof/v1/invoices',
+      await post(
+        m,
+        '/v1/invoices',
+        invoice({ items: [{ description: 'a', quantity: '1', unit_usdc: half }], tax_mode: 'fixed', tax_usdc: half }),
+      ),
+    );
 
-    await refused(post(m, '/v1/invoices', invoice({ items: [{ description: 'Work', quantity: '0.5', unit_usdc: `${MAX}.000001` }] })), 'items.0.unit_usdc');
+    await refused(
+      post(
+        m,
+        '/v1/invoices',
+        invoice({ items: [{ description: 'Work', quantity: '0.5', unit_usdc: `${MAX}.000001` }] }),
+      ),
+      'items.0.unit_usdc',
+    );
     await refused(post(m, '/v1/invoices', invoice({ tax_mode: 'fixed', tax_usdc: `${MAX}.000001` })), 'tax_usdc');
-    await refused(post(m, '/v1/invoices', invoice({ items: [{ description: 'a', quantity: '1', unit_usdc: MAX }, { description: 'b', quantity: '1', unit_usdc: '0.000001' }] })), 'items');
-    await refused(post(m, '/v1/invoices', invoice({ items: [{ description: 'a', quantity: '2', unit_usdc: half }], tax_mode: 'exclusive', tax_rate: '0.0001' })), 'items');
+    await refused(
+      post(
+        m,
+        '/v1/invoices',
+        invoice({
+          items: [
+            { description: 'a', quantity: '1', unit_usdc: MAX },
+            { description: 'b', quantity: '1', unit_usdc: '0.000001' },
+          ],
+        }),
+      ),
+      'items',
+    );
+    await refused(
+      post(
+        m,
+        '/v1/invoices',
+        invoice({
+          items: [{ description: 'a', quantity: '2', unit_usdc: half }],
+          tax_mode: 'exclusive',
+          tax_rate: '0.0001',
+        }),
+      ),
+      'items',
+    );
     await refused(post(m, '/v1/invoices', invoice({ tax_mode: 'fixed', tax_usdc: '0.000001' })), 'items');
     await c.check('GET /proof/v1/invoices', await h.call(m.key, 'GET', '/v1/invoices', undefined, null, app));
     await c.check('GET /proof/v1/requests', await h.call(m.key, 'GET', '/v1/requests', undefined, null, app));
@@ -121,10 +188,18 @@ describe('expected_payer is a wallet address of the network', () => {
     expect(checksummed).not.toBe(lower);
     expect(flipped).not.toBe(checksummed);
     for (const payer of [lower, checksummed, `0x${lower.slice(2).toUpperCase()}`]) {
-      const r = await h.ok<{ expected_payer: string }>(post(m, '/v1/requests', requestBody(m, { expected_payer: payer })), 201);
+      const r = await h.ok<{ expected_payer: string }>(
+        post(m, '/v1/requests', requestBody(m, { expected_payer: payer })),
+        201,
+      );
       expect(r.expected_payer).toBe(payer);
     }
-    for (const payer of [flipped, '0x0000000000000000000000000000000000000000', `0X${lower.slice(2)}`, lower.slice(0, 41)]) {
+    for (const payer of [
+      flipped,
+      '0x0000000000000000000000000000000000000000',
+      `0X${lower.slice(2)}`,
+      lower.slice(0, 41),
+    ]) {
       await refused(post(m, '/v1/requests', requestBody(m, { expected_payer: payer })), 'expected_payer');
     }
   });
@@ -133,7 +208,12 @@ describe('expected_payer is a wallet address of the network', () => {
     const m = await h.merchant({ plan: 'business', networks: ['base', 'solana'] });
     const sol = (payer: string) => requestBody(m, { wallet_id: m.wallets['solana'], expected_payer: payer });
     await h.ok(post(m, '/v1/requests', sol(ADDRESSES.solana)), 201);
-    for (const payer of ['11111111111111111111111111111111', checksummed, 'z'.repeat(44), 'O0000000000000000000000000000000']) {
+    for (const payer of [
+      '11111111111111111111111111111111',
+      checksummed,
+      'z'.repeat(44),
+      'O0000000000000000000000000000000',
+    ]) {
       await refused(post(m, '/v1/requests', sol(payer)), 'expected_payer');
     }
   });
@@ -148,19 +228,42 @@ describe('null where responses show null', () => {
 
   it('contacts: address and reference', async () => {
     const m = await h.merchant({ plan: 'business' });
-    const res = await post(m, '/v1/contacts', { legal_name: 'Buyer GmbH', email: 'ap@buyer.example', address: null, reference: null });
+    const res = await post(m, '/v1/contacts', {
+      legal_name: 'Buyer GmbH',
+      email: 'ap@buyer.example',
+      address: null,
+      reference: null,
+    });
     expect(await created('POST /proof/v1/contacts', res)).toMatchObject({ address: null, reference: null });
   });
 
   it('invoices: tax_rate, tax_notes, accounting and memo; a rate its mode needs is still required', async () => {
     const m = await h.merchant({ plan: 'business' });
     const customer = await contact(m);
-    const body = { customer_id: customer, wallet_id: m.wallets['base'], due_date: dateOf(NOW.getTime() + 24 * HOUR), items: [{ description: 'Work', quantity: '1', unit_usdc: '10' }] };
-    const res = await post(m, '/v1/invoices', { ...body, tax_rate: null, tax_notes: null, accounting: null, memo: null });
+    const body = {
+      customer_id: customer,
+      wallet_id: m.wallets['base'],
+      due_date: dateOf(NOW.getTime() + 24 * HOUR),
+      items: [{ description: 'Work', quantity: '1', unit_usdc: '10' }],
+    };
+    const res = await post(m, '/v1/invoices', {
+      ...body,
+      tax_rate: null,
+      tax_notes: null,
+      accounting: null,
+      memo: null,
+    });
     const inv = await created('POST /proof/v1/invoices', res);
     expect(inv).toMatchObject({ tax_mode: 'none', tax_rate: null, tax_notes: null, accounting: null, memo: null });
     // An invoice read back and sent again as a body (its response fields that are inputs) is accepted.
-    const echoed = { ...body, tax_mode: inv['tax_mode'], tax_rate: inv['tax_rate'], tax_notes: inv['tax_notes'], accounting: inv['accounting'], memo: inv['memo'] };
+    const echoed = {
+      ...body,
+      tax_mode: inv['tax_mode'],
+      tax_rate: inv['tax_rate'],
+      tax_notes: inv['tax_notes'],
+      accounting: inv['accounting'],
+      memo: inv['memo'],
+    };
     await h.ok(post(m, '/v1/invoices', echoed), 201);
     await refused(post(m, '/v1/invoices', { ...body, tax_mode: 'exclusive', tax_rate: null }), 'tax_rate');
     await refused(post(m, '/v1/invoices', { ...body, tax_mode: 'fixed', tax_usdc: null }), 'tax_usdc');
@@ -170,7 +273,10 @@ describe('null where responses show null', () => {
 describe('the payment page of a suspended account', () => {
   it('answers 403 and shows nothing to pay; reactivated, the request is payable again', async () => {
     const m = await h.merchant({ plan: 'business' });
-    const r = await h.ok<{ id: string; url: string; amount_usdc: string }>(post(m, '/v1/requests', requestBody(m)), 201);
+    const r = await h.ok<{ id: string; url: string; amount_usdc: string }>(
+      post(m, '/v1/requests', requestBody(m)),
+      201,
+    );
     const payable = await fetch(r.url);
     expect(payable.status).toBe(200);
     expect(await payable.text()).toContain(r.amount_usdc);
@@ -182,7 +288,8 @@ describe('the payment page of a suspended account', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(html).toContain('Not accepting payments');
     expect(html).toContain(r.id);
-    for (const hidden of [r.amount_usdc, ADDRESSES.base, '<svg', 'ethereum:', 'Pay exactly']) expect(html, hidden).not.toContain(hidden);
+    for (const hidden of [r.amount_usdc, ADDRESSES.base, '<svg', 'ethereum:', 'Pay exactly'])
+      expect(html, hidden).not.toContain(hidden);
 
     await setMerchantStatus(h.tdb.db, m.id, 'active');
     const again = await fetch(r.url);

@@ -30,12 +30,17 @@ afterAll(async () => {
 });
 
 /** A request with any Host header (fetch does not let a caller choose it). */
-function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -47,15 +52,27 @@ const evil = { Host: 'evil.example' };
 
 describe('with PUBLIC_BASE_URL set', () => {
   it('payment-page URLs use it whatever the Host header says', async () => {
-    const body = JSON.stringify({ wallet_id: m.wallets['base'], amount_usdc: '12.50', description: 'Host header test' });
+    const body = JSON.stringify({
+      wallet_id: m.wallets['base'],
+      amount_usdc: '12.50',
+      description: 'Host header test',
+    });
     const created = await raw(`${app.url}/proof/v1/requests`, {
-      method: 'POST', body,
-      headers: { ...evil, Authorization: `Bearer ${m.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': newIdem() },
+      method: 'POST',
+      body,
+      headers: {
+        ...evil,
+        Authorization: `Bearer ${m.key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': newIdem(),
+      },
     });
     expect(created.status, created.body).toBe(201);
     const request = JSON.parse(created.body) as { id: string; url: string };
     expect(request.url).toBe(`${BASE}/proof/pay/${request.id}`);
-    const read = await raw(`${app.url}/proof/v1/requests/${request.id}`, { headers: { ...evil, 'X-Forwarded-Host': 'evil.example', Authorization: `Bearer ${m.key}` } });
+    const read = await raw(`${app.url}/proof/v1/requests/${request.id}`, {
+      headers: { ...evil, 'X-Forwarded-Host': 'evil.example', Authorization: `Bearer ${m.key}` },
+    });
     expect((JSON.parse(read.body) as { url: string }).url).toBe(`${BASE}/proof/pay/${request.id}`);
     const list = await raw(`${app.url}/proof/v1/requests`, { headers: { ...evil, Authorization: `Bearer ${m.key}` } });
     expect(list.body).not.toContain('evil.example');
@@ -68,7 +85,10 @@ describe('with PUBLIC_BASE_URL set', () => {
     const doc = JSON.parse(res.body) as { docs: string; resources: Array<{ url: string }> };
     expect(doc.docs).toBe(`${BASE}/x402/docs`);
     // The three routes, then the four MCP tools (all at the MCP endpoint).
-    expect(doc.resources.map((r) => r.url)).toEqual([...['verify', 'match', 'evidence.pdf'].map((p) => `${BASE}/x402/v1/usdc/${p}`), ...Array(4).fill(`${BASE}/mcp`)]);
+    expect(doc.resources.map((r) => r.url)).toEqual([
+      ...['verify', 'match', 'evidence.pdf'].map((p) => `${BASE}/x402/v1/usdc/${p}`),
+      ...Array(4).fill(`${BASE}/mcp`),
+    ]);
     // Pinned to configuration, so a cache may share it across Host headers.
     expect(res.headers['vary'] ?? '').not.toMatch(/host/i);
     expect(res.body).toContain(`${BASE}/x402/`);
@@ -77,7 +97,8 @@ describe('with PUBLIC_BASE_URL set', () => {
   it('Host: evil.example with Origin: http://evil.example passes no Origin check: no session, no key', async () => {
     const keysBefore = await h.tdb.db('api_keys').where({ tenant_id: m.id }).count<{ n: string }[]>({ n: '*' });
     const signIn = await raw(`${app.url}/api/integrations/session`, {
-      method: 'POST', body: JSON.stringify({ email: user.email, password: user.password }),
+      method: 'POST',
+      body: JSON.stringify({ email: user.email, password: user.password }),
       headers: { ...evil, Origin: 'http://evil.example', 'Content-Type': 'application/json' },
     });
     expect(signIn.status, signIn.body).toBe(403);
@@ -88,14 +109,26 @@ describe('with PUBLIC_BASE_URL set', () => {
     const dash = new DashboardClient(app.url);
     expect((await dash.signIn(user.email, user.password, { origin: BASE })).status).toBe(201);
     const create = await raw(`${app.url}/api/integrations/keys`, {
-      method: 'POST', body: JSON.stringify({ name: 'evil', scopes: ['read', 'write'] }),
-      headers: { ...evil, Origin: 'http://evil.example', Cookie: dash.cookie!, 'X-CSRF-Token': dash.csrf!, 'Content-Type': 'application/json', 'Idempotency-Key': newIdem() },
+      method: 'POST',
+      body: JSON.stringify({ name: 'evil', scopes: ['read', 'write'] }),
+      headers: {
+        ...evil,
+        Origin: 'http://evil.example',
+        Cookie: dash.cookie!,
+        'X-CSRF-Token': dash.csrf!,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': newIdem(),
+      },
     });
     expect(create.status, create.body).toBe(403);
     expect(JSON.parse(create.body)).toMatchObject({ code: 'origin_rejected' });
-    expect(await h.tdb.db('api_keys').where({ tenant_id: m.id }).count<{ n: string }[]>({ n: '*' })).toEqual(keysBefore);
+    expect(await h.tdb.db('api_keys').where({ tenant_id: m.id }).count<{ n: string }[]>({ n: '*' })).toEqual(
+      keysBefore,
+    );
     // The public origin itself is allowed.
-    expect((await dash.request('POST', '/keys', { name: 'legit', scopes: ['read'] }, { origin: BASE })).status).toBe(201);
+    expect((await dash.request('POST', '/keys', { name: 'legit', scopes: ['read'] }, { origin: BASE })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -103,15 +136,23 @@ describe('without PUBLIC_BASE_URL (development)', () => {
   it('follows the Host header, as documented: the risk PUBLIC_BASE_URL removes', async () => {
     const body = JSON.stringify({ wallet_id: m.wallets['base'], amount_usdc: '3', description: 'Host header test' });
     const created = await raw(`${h.app.url}/proof/v1/requests`, {
-      method: 'POST', body,
-      headers: { ...evil, Authorization: `Bearer ${m.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': newIdem() },
+      method: 'POST',
+      body,
+      headers: {
+        ...evil,
+        Authorization: `Bearer ${m.key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': newIdem(),
+      },
     });
     const request = JSON.parse(created.body) as { id: string; url: string };
     expect(request.url).toBe(`http://evil.example/proof/pay/${request.id}`);
   });
 
   it('warns once at start-up that links and the Origin check follow the Host header', () => {
-    const warnings = h.logs.lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.msg === PUBLIC_BASE_URL_UNSET_WARNING);
+    const warnings = h.logs.lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.msg === PUBLIC_BASE_URL_UNSET_WARNING);
     // Two apps were started: the harness's own without PUBLIC_BASE_URL (one warning) and the one with it (none).
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.level).toBe(40);

@@ -19,7 +19,15 @@ beforeAll(async () => {
   const config = testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '4' });
   // Two app instances on one database stand for two API processes.
   for (let i = 0; i < 2; i++) {
-    apps.push(await startTestApp({ db: tdb.db, logger: logs.logger, config, now, routers: testRouters({ db: tdb.db, logger: logs.logger, perKeyPerMinute: 5, now }) }));
+    apps.push(
+      await startTestApp({
+        db: tdb.db,
+        logger: logs.logger,
+        config,
+        now,
+        routers: testRouters({ db: tdb.db, logger: logs.logger, perKeyPerMinute: 5, now }),
+      }),
+    );
   }
 });
 afterAll(async () => {
@@ -45,7 +53,9 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     // Another key of the same tenant has its own budget.
     const other = await issueApiKey(tdb.db, { interface: 'v1', tenantId: 'co_rl', name: 'k2', scopes: ['read'] });
-    expect((await fetch(`${apps[0]!.url}/v1/test-things`, { headers: { Authorization: `Bearer ${other.secret}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${apps[0]!.url}/v1/test-things`, { headers: { Authorization: `Bearer ${other.secret}` } })).status,
+    ).toBe(200);
   });
 
   it('limits per IP on /x402 with the configured value', async () => {
@@ -74,8 +84,13 @@ describe('a sliding window, as "120 per minute" reads', () => {
     ];
     try {
       const { company, owner } = await createCompany(fresh.db, { name: 'Sliding', ownerEmail: 'sliding@example.com' });
-      const { secret } = await issueCompanyKey(fresh.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] }, new Date());
-      const get = (i: number) => fetch(`${pair[i % 2]!.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: { Authorization: `Bearer ${secret}` } });
+      const { secret } = await issueCompanyKey(
+        fresh.db,
+        { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] },
+        new Date(),
+      );
+      const get = (i: number) =>
+        fetch(`${pair[i % 2]!.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: { Authorization: `Bearer ${secret}` } });
       // A client sending 4 requests a second for 150 s, alternating between the processes (404: admitted).
       const admitted: number[] = [];
       for (let i = 0; i < 600; i++) {
@@ -121,7 +136,9 @@ describe('a sliding window, as "120 per minute" reads', () => {
         last = await alone();
         if (last.status === 404) {
           recent.push(clock.getTime());
-          expect(Number(last.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(120 - recent.filter((a) => a > clock.getTime() - 60_000).length);
+          expect(Number(last.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(
+            120 - recent.filter((a) => a > clock.getTime() - 60_000).length,
+          );
         }
       }
       clock = new Date(clock.getTime() + Number(last!.headers.get('ratelimit-reset')) * 1000);
@@ -137,14 +154,24 @@ describe('a sliding window, as "120 per minute" reads', () => {
 describe('failed authentication per IP', () => {
   it('throttles bogus keys on /v1 and /proof/v1 together, before the key lookup, in each interface shape', async () => {
     const fresh = await createTestDatabase();
-    const app = await startTestApp({ db: fresh.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '5' }), now });
+    const app = await startTestApp({
+      db: fresh.db,
+      logger: logs.logger,
+      config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '5' }),
+      now,
+    });
     const lookups: string[] = [];
     const onQuery = (q: { sql: string }) => {
       if (/from "api_keys"/i.test(q.sql) && /^select/i.test(q.sql.trim())) lookups.push(q.sql);
     };
     fresh.db.on('query', onQuery);
     try {
-      const { secret } = await issueApiKey(fresh.db, { interface: 'v1', tenantId: 'co_af', name: 'k', scopes: ['read'] });
+      const { secret } = await issueApiKey(fresh.db, {
+        interface: 'v1',
+        tenantId: 'co_af',
+        name: 'k',
+        scopes: ['read'],
+      });
       const bogus = (i: number) => `sk_live_${'A'.repeat(12)}${String(i).padStart(32, '0')}`;
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -153,16 +180,24 @@ describe('failed authentication per IP', () => {
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401]);
       const lookupsBefore = lookups.length;
-      const v1 = await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${bogus(9)}` } });
+      const v1 = await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, {
+        headers: { Authorization: `Bearer ${bogus(9)}` },
+      });
       expect(v1.status).toBe(429);
       expect(v1.headers.get('retry-after')).toBe('60'); // the failures of the pinned 12:00:30 leave the window a minute later
-      expect(await v1.json()).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('authentication') });
+      expect(await v1.json()).toMatchObject({
+        code: 'rate_limited',
+        detail: expect.stringContaining('authentication'),
+      });
       const proof = await fetch(`${app.url}/proof/v1/me`, { headers: { Authorization: 'Bearer skp_nope' } });
       expect(proof.status).toBe(429);
       expect(await proof.json()).toMatchObject({ code: 'rate_limited', error: expect.any(String) });
       // No key was looked up for the throttled requests; a good key from the same address waits out the window too.
       expect(lookups.length).toBe(lookupsBefore);
-      expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(429);
+      expect(
+        (await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${secret}` } }))
+          .status,
+      ).toBe(429);
     } finally {
       fresh.db.off('query', onQuery);
       await app.close();
@@ -172,12 +207,27 @@ describe('failed authentication per IP', () => {
 
   it('lets authenticated traffic through and counts only failures', async () => {
     const fresh = await createTestDatabase();
-    const app = await startTestApp({ db: fresh.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '2' }), now });
+    const app = await startTestApp({
+      db: fresh.db,
+      logger: logs.logger,
+      config: testConfig({ RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '2' }),
+      now,
+    });
     try {
       const { company, owner } = await createCompany(fresh.db, { name: 'Ok', ownerEmail: 'ok@example.com' });
-      const { secret } = await issueCompanyKey(fresh.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] }, new Date());
+      const { secret } = await issueCompanyKey(
+        fresh.db,
+        { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read'] },
+        new Date(),
+      );
       for (let i = 0; i < 6; i++) {
-        expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(404);
+        expect(
+          (
+            await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`, {
+              headers: { Authorization: `Bearer ${secret}` },
+            })
+          ).status,
+        ).toBe(404);
       }
       expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(401);
       expect((await fetch(`${app.url}/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA`)).status).toBe(401);

@@ -3,7 +3,17 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { interfaceOf } from '../../api/http/context.js';
-import { appRoutes, authHeaders, concretePath, errorFields, expectErrorShape, probe, seedCredentials, type Credentials, type ProbeResponse } from '../helpers/route-probe.js';
+import {
+  appRoutes,
+  authHeaders,
+  concretePath,
+  errorFields,
+  expectErrorShape,
+  probe,
+  seedCredentials,
+  type Credentials,
+  type ProbeResponse,
+} from '../helpers/route-probe.js';
 import { createRouter, type RouteInfo } from '../../api/http/router.js';
 import { keyOf, merchantOf, sessionOf } from '../../api/http/context.js';
 
@@ -23,7 +33,19 @@ const logs = capturingLogger();
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '100000', RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000', RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '100000' }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    config: testConfig({
+      RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000',
+      RATE_LIMIT_V1_PER_IP_PER_MINUTE: '100000',
+      RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: '100000',
+      RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '100000',
+      RATE_LIMIT_V1_PER_KEY_PER_MINUTE: '100000',
+      RATE_LIMIT_PROOF_PER_KEY_PER_MINUTE: '100000',
+      RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_MINUTE: '100000',
+    }),
+  });
   creds = await seedCredentials(tdb.db, app.url);
   routes = appRoutes(app.app);
 });
@@ -40,7 +62,8 @@ function oddSpellings(route: RouteInfo, path: string): string[] {
   const pattern = route.path.split('/');
   const segments = path.split('/');
   const literal = (i: number) => i > 0 && !pattern[i]!.startsWith(':') && segments[i] !== '';
-  const mapLiteral = (f: (s: string, i: number) => string) => segments.map((s, i) => (literal(i) ? f(s, i) : s)).join('/');
+  const mapLiteral = (f: (s: string, i: number) => string) =>
+    segments.map((s, i) => (literal(i) ? f(s, i) : s)).join('/');
   const flipFirst = (s: string) => s[0]!.toUpperCase() + s.slice(1);
   const lastLiteral = Math.max(...segments.map((_s, i) => (literal(i) && /^[a-z]/.test(segments[i]!) ? i : -1)));
   const out = new Set<string>([
@@ -64,7 +87,11 @@ function oddSpellings(route: RouteInfo, path: string): string[] {
 /** Signing out ends the probe's session; that route is probed without credentials only. */
 const endsSession = (r: RouteInfo) => r.method === 'DELETE' && /^\/api\/(integrations|company)\/session$/.test(r.path);
 
-const guardEvidence = (r: ProbeResponse) => ({ status: r.status, code: r.json?.['code'] ?? null, rateLimited: r.headers['ratelimit-limit'] !== undefined });
+const guardEvidence = (r: ProbeResponse) => ({
+  status: r.status,
+  code: r.json?.['code'] ?? null,
+  rateLimited: r.headers['ratelimit-limit'] !== undefined,
+});
 
 describe('route guards under odd spellings of every path', () => {
   it('covers every route of the six interfaces and the web app', () => {
@@ -81,11 +108,17 @@ describe('route guards under odd spellings of every path', () => {
       for (const odd of oddSpellings(route, path)) {
         const res = await probe(app.url, route.method, odd);
         if (res.status >= 500) failures.push(`${route.method} ${odd}: ${res.status} ${res.text.slice(0, 120)}`);
-        else if (res.status !== 404 && JSON.stringify(guardEvidence(res)) !== JSON.stringify(guardEvidence(canonical))) {
-          failures.push(`${route.method} ${odd}: ${JSON.stringify(guardEvidence(res))}, but ${path} gives ${JSON.stringify(guardEvidence(canonical))}`);
+        else if (
+          res.status !== 404 &&
+          JSON.stringify(guardEvidence(res)) !== JSON.stringify(guardEvidence(canonical))
+        ) {
+          failures.push(
+            `${route.method} ${odd}: ${JSON.stringify(guardEvidence(res))}, but ${path} gives ${JSON.stringify(guardEvidence(canonical))}`,
+          );
         }
         // A 404 answers in the shape of the interface its path (an odd spelling may belong to none) falls under.
-        if (res.status === 404 && res.json) expect(typeof errorFields(res, interfaceOf(new URL(odd, 'http://x').pathname))['code']).toBe('string');
+        if (res.status === 404 && res.json)
+          expect(typeof errorFields(res, interfaceOf(new URL(odd, 'http://x').pathname))['code']).toBe('string');
       }
     }
     expect(failures).toEqual([]);
@@ -100,8 +133,10 @@ describe('route guards under odd spellings of every path', () => {
       for (const odd of oddSpellings(route, path)) {
         const res = await probe(app.url, route.method, odd, { headers });
         // A 503 the real path gives too (job submission without Temporal in this app) is that route's answer.
-        if (res.status >= 500 && (res.status === 500 || res.status !== canonical.status)) failures.push(`${route.method} ${odd}: ${res.status} ${res.text.slice(0, 120)}`);
-        else if (res.status !== 404 && res.status !== canonical.status) failures.push(`${route.method} ${odd}: ${res.status}, but ${path} gives ${canonical.status}`);
+        if (res.status >= 500 && (res.status === 500 || res.status !== canonical.status))
+          failures.push(`${route.method} ${odd}: ${res.status} ${res.text.slice(0, 120)}`);
+        else if (res.status !== 404 && res.status !== canonical.status)
+          failures.push(`${route.method} ${odd}: ${res.status}, but ${path} gives ${canonical.status}`);
       }
     }
     expect(failures).toEqual([]);
@@ -123,7 +158,10 @@ describe('route guards under odd spellings of every path', () => {
         expect(res.status, path).toBe(403);
         expectErrorShape(res, 'integrations', path);
       }
-      if (route.iface === 'company' && !/^\/api\/company\/(session|invitations\/accept|docs|openapi\.json)$/.test(route.path)) {
+      if (
+        route.iface === 'company' &&
+        !/^\/api\/company\/(session|invitations\/accept|docs|openapi\.json)$/.test(route.path)
+      ) {
         expect(res.status, path).toBe(401);
         expectErrorShape(res, 'company', path);
       }
@@ -134,9 +172,21 @@ describe('route guards under odd spellings of every path', () => {
   it('an id outside the id alphabet is a 404 in the interface shape on every route, before any query', async () => {
     const failures: string[] = [];
     for (const route of routes.filter((r) => r.path.includes(':id'))) {
-      for (const bad of ['%00', 'job_%00AAAAAAAAAAAAAAAAAAA', 'x'.repeat(300), '..%2F..%2Fetc', '%C3%A9t%C3%A9', '%E2%80%AE', '%ZZ', 'a%2Fb', '1%20OR%201=1']) {
+      for (const bad of [
+        '%00',
+        'job_%00AAAAAAAAAAAAAAAAAAA',
+        'x'.repeat(300),
+        '..%2F..%2Fetc',
+        '%C3%A9t%C3%A9',
+        '%E2%80%AE',
+        '%ZZ',
+        'a%2Fb',
+        '1%20OR%201=1',
+      ]) {
         const path = concretePath(route, { id: bad });
-        const res = await probe(app.url, route.method, path, { headers: authHeaders(creds, route.iface, route.method) });
+        const res = await probe(app.url, route.method, path, {
+          headers: authHeaders(creds, route.iface, route.method),
+        });
         if (res.status !== 404) failures.push(`${route.method} ${path}: ${res.status} ${res.text.slice(0, 120)}`);
         else expectErrorShape(res, route.iface, path);
       }
@@ -159,7 +209,11 @@ describe('handlers fail closed', () => {
     integrationsUnguarded.get('/unguarded-probe', (ctx) => {
       ctx.body = { user: sessionOf(ctx).userId };
     });
-    const other = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [unguarded, proofUnguarded, integrationsUnguarded] });
+    const other = await startTestApp({
+      db: tdb.db,
+      logger: logs.logger,
+      routers: [unguarded, proofUnguarded, integrationsUnguarded],
+    });
     try {
       const v1 = await probe(other.url, 'GET', '/v1/unguarded-probe');
       expect(v1.status).toBe(401);

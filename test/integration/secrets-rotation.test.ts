@@ -16,7 +16,12 @@ import type { WorkflowGateway } from '../../services/workflows/workflow-client.j
 import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
 import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { listSealed, replaceSealed, SEALED_COLUMNS } from '../../db/repositories/sealed-secrets.repo.js';
-import { createEndpoint, getEndpoint, rotateEndpointSecret, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import {
+  createEndpoint,
+  getEndpoint,
+  rotateEndpointSecret,
+  type WebhookEndpoint,
+} from '../../db/repositories/webhooks.repo.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -61,7 +66,11 @@ const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  [hooksGw, earlyGw, lateGw] = await Promise.all([testGateway(hooksQueue), testGateway(earlyJobsQueue), testGateway(lateJobsQueue)]);
+  [hooksGw, earlyGw, lateGw] = await Promise.all([
+    testGateway(hooksQueue),
+    testGateway(earlyJobsQueue),
+    testGateway(lateJobsQueue),
+  ]);
 });
 afterAll(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
@@ -80,14 +89,16 @@ async function platform(box: SecretBox, opts: { jobs?: WorkflowGateway; workersO
   });
   const workers: Array<Awaited<ReturnType<typeof startTestWorker>>> = [];
   for (const queue of opts.workersOn ?? []) {
-    workers.push(await startTestWorker(queue, {
-      db: tdb.db,
-      logger: logs.logger,
-      secretBox: box,
-      resolver: createSystemResolver(),
-      allowLoopbackForTests: true,
-      processing: { store, runners: createFileOperationRunners() },
-    }));
+    workers.push(
+      await startTestWorker(queue, {
+        db: tdb.db,
+        logger: logs.logger,
+        secretBox: box,
+        resolver: createSystemResolver(),
+        allowLoopbackForTests: true,
+        processing: { store, runners: createFileOperationRunners() },
+      }),
+    );
   }
   let stopped: Promise<void> | null = null;
   const stop = () =>
@@ -129,9 +140,14 @@ async function waitForJob(id: string, timeoutMs = 60_000): Promise<string> {
 
 /** The result of a completed pdf-protect job opens with `password` (and only it: qpdf says so). */
 async function protectedPageCount(baseUrl: string, key: string, jobId: string, password: string): Promise<number> {
-  const job = (await (await fetch(`${baseUrl}/v1/jobs/${jobId}`, { headers: auth(key) })).json()) as { status: string; result: { files: Array<{ download_path: string }> } };
+  const job = (await (await fetch(`${baseUrl}/v1/jobs/${jobId}`, { headers: auth(key) })).json()) as {
+    status: string;
+    result: { files: Array<{ download_path: string }> };
+  };
   expect(job.status).toBe('completed');
-  const bytes = Buffer.from(await (await fetch(`${baseUrl}${job.result.files[0]!.download_path}`, { headers: auth(key) })).arrayBuffer());
+  const bytes = Buffer.from(
+    await (await fetch(`${baseUrl}${job.result.files[0]!.download_path}`, { headers: auth(key) })).arrayBuffer(),
+  );
   const file = join(mkdtempSync(join(tmpdir(), 'rotation-out-')), 'out.pdf');
   writeFileSync(file, bytes);
   return encryptedPdfPageCount(file, password);
@@ -143,8 +159,16 @@ async function deliverAll(endpoints: WebhookEndpoint[]) {
   for (const stored of endpoints) {
     const endpoint = (await getEndpoint(tdb.db, stored.id))!;
     const eventId = `evt_rotation_${randomBytes(6).toString('hex')}`;
-    const body = Buffer.from(JSON.stringify({ id: eventId, api_version: '1.0', type: 'test.ping', occurred_at: 1_800_000_000, data: {} }));
-    const { delivery } = await enqueueDelivery(tdb.db, { endpoint, eventId, eventType: 'test.ping', body, delaysMs: [50, 50, 50] });
+    const body = Buffer.from(
+      JSON.stringify({ id: eventId, api_version: '1.0', type: 'test.ping', occurred_at: 1_800_000_000, data: {} }),
+    );
+    const { delivery } = await enqueueDelivery(tdb.db, {
+      endpoint,
+      eventId,
+      eventType: 'test.ping',
+      body,
+      delaysMs: [50, 50, 50],
+    });
     const result = await deliveryOutcome(tdb.db, delivery.id);
     out.push({ endpoint, eventId, result });
   }
@@ -154,11 +178,24 @@ async function deliverAll(endpoints: WebhookEndpoint[]) {
 /** `npm run admin -- <args>` as an operator runs it, with this test's database and keys. */
 function admin(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'cli/admin.ts', ...args], {
-      cwd: repoRoot,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, ...env },
-      timeout: 120_000,
-    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'cli/admin.ts', ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          HOME: process.env['HOME'] ?? '',
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: tdb.url,
+          ...env,
+        },
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -177,11 +214,14 @@ const sealedValues = async () => [
 
 describe('SECRETS_KEY rotation', () => {
   it('every column that holds sealed values is known to the reseal command', async () => {
-    const columns = await tdb.db('information_schema.columns')
+    const columns = await tdb
+      .db('information_schema.columns')
       .where({ table_schema: 'public' })
       .andWhere('column_name', 'like', '%sealed%')
       .select('table_name', 'column_name');
-    expect(columns.map((c) => `${c.table_name}.${c.column_name}`).sort()).toEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`).sort());
+    expect(columns.map((c) => `${c.table_name}.${c.column_name}`).sort()).toEqual(
+      SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`).sort(),
+    );
   });
 
   it('A → B with A previous → reseal → A removed: deliveries verify, passwords open, sessions and idempotent replays hold', async () => {
@@ -191,10 +231,23 @@ describe('SECRETS_KEY rotation', () => {
       const boxA = createSecretBox(A);
       const p1 = await platform(boxA);
       const p1early = await platform(boxA, { jobs: earlyGw });
-      const { company, owner } = await createCompany(tdb.db, { name: 'Rotation', ownerEmail: `rot-${randomBytes(3).toString('hex')}@example.com` });
-      const key = (await issueCompanyKey(tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] }, new Date())).secret;
+      const { company, owner } = await createCompany(tdb.db, {
+        name: 'Rotation',
+        ownerEmail: `rot-${randomBytes(3).toString('hex')}@example.com`,
+      });
+      const key = (
+        await issueCompanyKey(
+          tdb.db,
+          { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
+          new Date(),
+        )
+      ).secret;
       const pdf = await upload(p1.app.url, key, await samplePdf(2));
-      const passwords = { j0: `pw0-${randomBytes(6).toString('hex')}`, j1: `pw1-${randomBytes(6).toString('hex')}`, j2: `pw2-${randomBytes(6).toString('hex')}` };
+      const passwords = {
+        j0: `pw0-${randomBytes(6).toString('hex')}`,
+        j1: `pw1-${randomBytes(6).toString('hex')}`,
+        j2: `pw2-${randomBytes(6).toString('hex')}`,
+      };
       const jobBody = (password: string) => ({ operation: 'pdf-protect', upload_ids: [pdf], options: { password } });
       const idemJ1 = `rotation-j1-${randomBytes(4).toString('hex')}`;
       const submitted = async (res: Response) => {
@@ -202,11 +255,18 @@ describe('SECRETS_KEY rotation', () => {
         expect(res.status, text).toBe(202);
         return (JSON.parse(text) as { id: string }).id;
       };
-      const j0 = await submitted(await submit(p1early.app.url, key, jobBody(passwords.j0), `rotation-j0-${randomBytes(4).toString('hex')}`));
+      const j0 = await submitted(
+        await submit(p1early.app.url, key, jobBody(passwords.j0), `rotation-j0-${randomBytes(4).toString('hex')}`),
+      );
       const j1 = await submitted(await submit(p1.app.url, key, jobBody(passwords.j1), idemJ1));
-      const j2 = await submitted(await submit(p1.app.url, key, jobBody(passwords.j2), `rotation-j2-${randomBytes(4).toString('hex')}`));
+      const j2 = await submitted(
+        await submit(p1.app.url, key, jobBody(passwords.j2), `rotation-j2-${randomBytes(4).toString('hex')}`),
+      );
       // J2's password as the release before key ids sealed it.
-      await tdb.db('jobs').where({ id: j2 }).update({ secret_sealed: sealLegacyV1(A, JSON.stringify({ password: passwords.j2 })) });
+      await tdb
+        .db('jobs')
+        .where({ id: j2 })
+        .update({ secret_sealed: sealLegacyV1(A, JSON.stringify({ password: passwords.j2 })) });
 
       const merchant = await createMerchant(tdb.db, { name: 'Rotation merchant', trial: false }, new Date());
       await setMerchantPlan(tdb.db, merchant.id, 'pro', new Date(Date.now() + 30 * 86_400_000));
@@ -219,8 +279,20 @@ describe('SECRETS_KEY rotation', () => {
       const viaDashboard = (await created.json()) as { id: string; secret: string };
       const proofLegacySecret = `whsec_legacy_${randomBytes(8).toString('hex')}`;
       const v1Secret = `whsec_v1_${randomBytes(8).toString('hex')}`;
-      const legacy = await createEndpoint(tdb.db, { interface: 'proof', tenantId: merchant.id, url: receiver.url, events: [], secretSealed: sealLegacyV1(A, proofLegacySecret) });
-      const v1Endpoint = await createEndpoint(tdb.db, { interface: 'v1', tenantId: company.id, url: receiver.url, events: [], secretSealed: boxA.seal(v1Secret) });
+      const legacy = await createEndpoint(tdb.db, {
+        interface: 'proof',
+        tenantId: merchant.id,
+        url: receiver.url,
+        events: [],
+        secretSealed: sealLegacyV1(A, proofLegacySecret),
+      });
+      const v1Endpoint = await createEndpoint(tdb.db, {
+        interface: 'v1',
+        tenantId: company.id,
+        url: receiver.url,
+        events: [],
+        secretSealed: boxA.seal(v1Secret),
+      });
       const endpoints = [(await getEndpoint(tdb.db, viaDashboard.id))!, legacy, v1Endpoint];
       const secrets = [viaDashboard.secret, proofLegacySecret, v1Secret];
       expect(endpoints[0]!.secretSealed.startsWith(`v2:${kidA}:`)).toBe(true);
@@ -243,13 +315,22 @@ describe('SECRETS_KEY rotation', () => {
       expect(await protectedPageCount(p2.app.url, key, j0, passwords.j0)).toBe(2);
 
       // A live session keeps working with the CSRF token it got under A; the API now hands out B's.
-      const withOldToken = await dash.request('POST', '/keys', { name: 'after rotation', scopes: ['read'] }, { csrf: tokenA });
+      const withOldToken = await dash.request(
+        'POST',
+        '/keys',
+        { name: 'after rotation', scopes: ['read'] },
+        { csrf: tokenA },
+      );
       expect(withOldToken.status, await withOldToken.clone().text()).toBe(201);
       const tokenB = ((await (await dash.request('GET', '/session')).json()) as { csrf_token: string }).csrf_token;
       expect(tokenB).not.toBe(tokenA);
-      expect((await dash.request('POST', '/keys', { name: 'with new token', scopes: ['read'] }, { csrf: tokenB })).status).toBe(201);
+      expect(
+        (await dash.request('POST', '/keys', { name: 'with new token', scopes: ['read'] }, { csrf: tokenB })).status,
+      ).toBe(201);
       // New secrets are written under B.
-      const createdUnderB = (await (await dash.request('POST', '/webhooks', { url: receiver.url, events: ['invoice.paid'] }, { csrf: tokenB })).json()) as { id: string; secret: string };
+      const createdUnderB = (await (
+        await dash.request('POST', '/webhooks', { url: receiver.url, events: ['invoice.paid'] }, { csrf: tokenB })
+      ).json()) as { id: string; secret: string };
       expect((await getEndpoint(tdb.db, createdUnderB.id))!.secretSealed.startsWith(`v2:${kidB}:`)).toBe(true);
       endpoints.push((await getEndpoint(tdb.db, createdUnderB.id))!);
       secrets.push(createdUnderB.secret);
@@ -265,11 +346,36 @@ describe('SECRETS_KEY rotation', () => {
       const env = { SECRETS_KEY: B, SECRETS_KEYS_PREVIOUS: A };
       const first = await admin(['secrets:reseal'], env);
       expect(first.code, first.stderr).toBe(0);
-      const report = JSON.parse(first.stdout) as { current_key_id: string; previous_key_ids: string[]; columns: Array<Record<string, unknown>>; resealed: number; unreadable: number; remaining_under_other_keys: number };
-      expect(report).toMatchObject({ current_key_id: kidB, previous_key_ids: [kidA], resealed: 5, unreadable: 0, remaining_under_other_keys: 0 });
+      const report = JSON.parse(first.stdout) as {
+        current_key_id: string;
+        previous_key_ids: string[];
+        columns: Array<Record<string, unknown>>;
+        resealed: number;
+        unreadable: number;
+        remaining_under_other_keys: number;
+      };
+      expect(report).toMatchObject({
+        current_key_id: kidB,
+        previous_key_ids: [kidA],
+        resealed: 5,
+        unreadable: 0,
+        remaining_under_other_keys: 0,
+      });
       expect(report.columns).toEqual([
-        expect.objectContaining({ column: 'webhook_endpoints.secret_sealed', scanned: 4, resealed: 3, already_current: 1, unreadable: 0 }),
-        expect.objectContaining({ column: 'jobs.secret_sealed', scanned: 2, resealed: 2, already_current: 0, unreadable: 0 }),
+        expect.objectContaining({
+          column: 'webhook_endpoints.secret_sealed',
+          scanned: 4,
+          resealed: 3,
+          already_current: 1,
+          unreadable: 0,
+        }),
+        expect.objectContaining({
+          column: 'jobs.secret_sealed',
+          scanned: 2,
+          resealed: 2,
+          already_current: 0,
+          unreadable: 0,
+        }),
       ]);
       for (const s of [...secrets, ...Object.values(passwords), A, B]) {
         expect(first.stdout + first.stderr).not.toContain(s);
@@ -280,7 +386,12 @@ describe('SECRETS_KEY rotation', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ resealed: 0, unreadable: 0, remaining_under_other_keys: 0 });
       const status = await admin(['secrets:status'], { SECRETS_KEY: B });
       expect(status.code, status.stderr).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ current_key_id: kidB, previous_key_ids: [], by_key_id: { [kidB]: 6 }, remaining_under_other_keys: 0 });
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        current_key_id: kidB,
+        previous_key_ids: [],
+        by_key_id: { [kidB]: 6 },
+        remaining_under_other_keys: 0,
+      });
       await p2.stop();
 
       // ---- Phase 3: A removed (SECRETS_KEY=B only). ----
@@ -303,9 +414,13 @@ describe('SECRETS_KEY rotation', () => {
       const session = await dash.request('GET', '/session');
       expect(session.status).toBe(200);
       expect(((await session.json()) as { csrf_token: string }).csrf_token).toBe(tokenB);
-      expect((await dash.request('POST', '/keys', { name: 'after removal', scopes: ['read'] }, { csrf: tokenB })).status).toBe(201);
+      expect(
+        (await dash.request('POST', '/keys', { name: 'after removal', scopes: ['read'] }, { csrf: tokenB })).status,
+      ).toBe(201);
       // The documented boundary of removing A: a digest made only under A no longer matches (docs/operations.md).
-      expect((await dash.request('POST', '/keys', { name: 'stale token', scopes: ['read'] }, { csrf: tokenA })).status).toBe(403);
+      expect(
+        (await dash.request('POST', '/keys', { name: 'stale token', scopes: ['read'] }, { csrf: tokenA })).status,
+      ).toBe(403);
 
       for (const s of [...secrets, ...Object.values(passwords)]) expect(logs.text()).not.toContain(s);
     } finally {
@@ -316,13 +431,21 @@ describe('SECRETS_KEY rotation', () => {
   it('reseals the value a concurrent writer committed, not the one it listed (row locked and read again)', async () => {
     const boxA = createSecretBox(A);
     const boxBA = createSecretBox(B, [A]);
-    const endpoint = await createEndpoint(tdb.db, { interface: 'proof', tenantId: 'mer_concurrent', url: 'https://hooks.example.com/c', events: [], secretSealed: boxA.seal('whsec_before') });
+    const endpoint = await createEndpoint(tdb.db, {
+      interface: 'proof',
+      tenantId: 'mer_concurrent',
+      url: 'https://hooks.example.com/c',
+      events: [],
+      secretSealed: boxA.seal('whsec_before'),
+    });
     try {
       const col = SEALED_COLUMNS.find((c) => c.table === 'webhook_endpoints')!;
       expect((await listSealed(tdb.db, col, null, 1000)).some((r) => r.id === endpoint.id)).toBe(true);
       // A destination rotation holds the row while the reseal reaches it; the reseal waits, then sees its value.
       const rotation = await tdb.db.transaction();
-      await rotation('webhook_endpoints').where({ id: endpoint.id }).update({ secret_sealed: boxA.seal('whsec_after'), key_version: 2 });
+      await rotation('webhook_endpoints')
+        .where({ id: endpoint.id })
+        .update({ secret_sealed: boxA.seal('whsec_after'), key_version: 2 });
       const resealing = replaceSealed(tdb.db, col, endpoint.id, (sealed) => boxBA.reseal(sealed));
       await rotation.commit();
       expect(await resealing).toBe('replaced');
@@ -340,14 +463,25 @@ describe('SECRETS_KEY rotation', () => {
   it('reseal leaves a value it cannot open untouched, names its row, and exits 1 without printing a secret', async () => {
     const C = generateSecretsKey();
     const foreign = createSecretBox(C).seal('whsec_under_an_unknown_key');
-    const endpoint = await createEndpoint(tdb.db, { interface: 'proof', tenantId: 'mer_unknown_key', url: 'https://hooks.example.com/x', events: [], secretSealed: foreign });
+    const endpoint = await createEndpoint(tdb.db, {
+      interface: 'proof',
+      tenantId: 'mer_unknown_key',
+      url: 'https://hooks.example.com/x',
+      events: [],
+      secretSealed: foreign,
+    });
     try {
       // A is configured too, so values an earlier failed test left under A do not change the count.
       const run = await admin(['secrets:reseal'], { SECRETS_KEY: B, SECRETS_KEYS_PREVIOUS: A });
       expect(run.code).toBe(1);
-      const report = JSON.parse(run.stdout) as { unreadable: number; columns: Array<{ column: string; unreadable_ids: string[] }> };
+      const report = JSON.parse(run.stdout) as {
+        unreadable: number;
+        columns: Array<{ column: string; unreadable_ids: string[] }>;
+      };
       expect(report.unreadable).toBe(1);
-      expect(report.columns.find((c) => c.column === 'webhook_endpoints.secret_sealed')!.unreadable_ids).toEqual([endpoint.id]);
+      expect(report.columns.find((c) => c.column === 'webhook_endpoints.secret_sealed')!.unreadable_ids).toEqual([
+        endpoint.id,
+      ]);
       expect(run.stdout + run.stderr).toContain(secretsKeyId(C));
       for (const s of ['whsec_under_an_unknown_key', foreign, C, B]) expect(run.stdout + run.stderr).not.toContain(s);
       expect((await getEndpoint(tdb.db, endpoint.id))!.secretSealed).toBe(foreign);

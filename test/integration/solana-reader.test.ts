@@ -5,7 +5,13 @@ import { createSolanaReader, type SolanaReaderOptions } from '../../adapters/cha
 import { ChainError, type ChainErrorKind } from '../../adapters/chains/types.js';
 import { DomainError } from '../../domain/errors.js';
 import { SOLANA } from '../../domain/networks.js';
-import { SOLANA_FIXTURES, loadSolanaFixture, startSolanaRpc, type RecordedTransaction, type SolanaRpcServer } from '../helpers/solana-rpc.js';
+import {
+  SOLANA_FIXTURES,
+  loadSolanaFixture,
+  startSolanaRpc,
+  type RecordedTransaction,
+  type SolanaRpcServer,
+} from '../helpers/solana-rpc.js';
 
 const ATA = SOLANA_FIXTURES.usdcTransferCreatesAta;
 const FAILED = SOLANA_FIXTURES.failedSwap;
@@ -25,7 +31,12 @@ const EXPECTED_ATA_EVIDENCE = {
   blockTimestamp: 1747059490,
   tokenContract: SOLANA.usdcMint,
   transfers: [
-    { from: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6', to: '9fE6zKgca6K2EEa3yjbcq7zGMusUNqSQeWQNL2YDZ2Yi', amountAtomic: 1_000_000n, instructionIndex: 2 },
+    {
+      from: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6',
+      to: '9fE6zKgca6K2EEa3yjbcq7zGMusUNqSQeWQNL2YDZ2Yi',
+      amountAtomic: 1_000_000n,
+      instructionIndex: 2,
+    },
   ],
 };
 
@@ -71,7 +82,10 @@ describe('Solana reader: status from commitment levels', () => {
     const evidence = await reader([server.url]).getEvidence('solana', ATA.signature);
     expect(evidence).toStrictEqual(EXPECTED_ATA_EVIDENCE);
     expect(server.calls).toEqual([
-      { method: 'getTransaction', params: [ATA.signature, { encoding: 'json', commitment: 'finalized', maxSupportedTransactionVersion: 0 }] },
+      {
+        method: 'getTransaction',
+        params: [ATA.signature, { encoding: 'json', commitment: 'finalized', maxSupportedTransactionVersion: 0 }],
+      },
     ]);
   });
 
@@ -79,7 +93,10 @@ describe('Solana reader: status from commitment levels', () => {
     const server = await rpc({ [ATA.signature]: { confirmed: ataResult } });
     const evidence = await reader([server.url]).getEvidence('solana', ATA.signature);
     expect(evidence).toStrictEqual({ ...EXPECTED_ATA_EVIDENCE, status: 'waiting_confirmations' });
-    expect(server.calls.map((c) => (c.params[1] as { commitment: string }).commitment)).toEqual(['finalized', 'confirmed']);
+    expect(server.calls.map((c) => (c.params[1] as { commitment: string }).commitment)).toEqual([
+      'finalized',
+      'confirmed',
+    ]);
   });
 
   it('a transaction at neither commitment is not_found', async () => {
@@ -113,7 +130,10 @@ describe('Solana reader: unavailable RPC, retries and failover', () => {
   it('HTTP 500 on every attempt of the only endpoint is unavailable; the message names no URL', async () => {
     const server = await rpc({ [ATA.signature]: { finalized: ataResult } });
     server.mode = 'http_500';
-    const err = await chainError(reader([server.url], { retries: 2 }).getEvidence('solana', ATA.signature), 'unavailable');
+    const err = await chainError(
+      reader([server.url], { retries: 2 }).getEvidence('solana', ATA.signature),
+      'unavailable',
+    );
     expect(server.calls).toHaveLength(3);
     expect(err.message).toContain('endpoint #1 attempt 3: HTTP 500');
     expect(err.message).not.toContain('127.0.0.1');
@@ -130,15 +150,18 @@ describe('Solana reader: unavailable RPC, retries and failover', () => {
     expect(server.calls).toHaveLength(2);
   });
 
-  it.each(['http_500', 'malformed_json', 'rpc_error', 'wrong_shape'] as const)('fails over to the second endpoint when the first answers %s', async (mode) => {
-    const first = await rpc({ [ATA.signature]: { finalized: ataResult } });
-    const second = await rpc({ [ATA.signature]: { finalized: ataResult } });
-    first.mode = mode;
-    const evidence = await reader([first.url, second.url]).getEvidence('solana', ATA.signature);
-    expect(evidence).toStrictEqual(EXPECTED_ATA_EVIDENCE);
-    expect(first.calls).toHaveLength(2); // 1 + retries
-    expect(second.calls).toHaveLength(1);
-  });
+  it.each(['http_500', 'malformed_json', 'rpc_error', 'wrong_shape'] as const)(
+    'fails over to the second endpoint when the first answers %s',
+    async (mode) => {
+      const first = await rpc({ [ATA.signature]: { finalized: ataResult } });
+      const second = await rpc({ [ATA.signature]: { finalized: ataResult } });
+      first.mode = mode;
+      const evidence = await reader([first.url, second.url]).getEvidence('solana', ATA.signature);
+      expect(evidence).toStrictEqual(EXPECTED_ATA_EVIDENCE);
+      expect(first.calls).toHaveLength(2); // 1 + retries
+      expect(second.calls).toHaveLength(1);
+    },
+  );
 
   it('fails over from an endpoint nobody listens on', async () => {
     const second = await rpc({ [ATA.signature]: { confirmed: ataResult } });
@@ -166,7 +189,10 @@ describe('Solana reader: unavailable RPC, retries and failover', () => {
     const server = await rpc({ [ATA.signature]: { finalized: ataResult } });
     server.mode = 'hang';
     const started = Date.now();
-    const err = await chainError(reader([server.url], { timeoutMs: 200, retries: 1 }).getEvidence('solana', ATA.signature), 'unavailable');
+    const err = await chainError(
+      reader([server.url], { timeoutMs: 200, retries: 1 }).getEvidence('solana', ATA.signature),
+      'unavailable',
+    );
     const elapsed = Date.now() - started;
     expect(err.message).toContain('no answer within 200 ms');
     expect(server.calls).toHaveLength(2);
@@ -181,7 +207,10 @@ describe('Solana reader: unavailable RPC, retries and failover', () => {
     const second = await rpc({ [ATA.signature]: { finalized: ataResult } });
     first.mode = 'hang';
     // Long enough that the answering endpoint is never cut off by load; the hanging one costs this once.
-    const evidence = await reader([first.url, second.url], { timeoutMs: 2000, retries: 0 }).getEvidence('solana', ATA.signature);
+    const evidence = await reader([first.url, second.url], { timeoutMs: 2000, retries: 0 }).getEvidence(
+      'solana',
+      ATA.signature,
+    );
     expect(evidence).toStrictEqual(EXPECTED_ATA_EVIDENCE);
   });
 });
@@ -190,7 +219,9 @@ describe('Solana reader: input and configuration', () => {
   it('rejects a malformed signature before any RPC call', async () => {
     const server = await rpc({});
     for (const bad of [`0x${'ab'.repeat(32)}`, 'short', `${ATA.signature.slice(0, 80)}0OIl0OIl`]) {
-      const err = await reader([server.url]).getEvidence('solana', bad).catch((e: unknown) => e);
+      const err = await reader([server.url])
+        .getEvidence('solana', bad)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DomainError);
       expect((err as DomainError).code).toBe('validation_failed');
     }
@@ -198,12 +229,16 @@ describe('Solana reader: input and configuration', () => {
   });
 
   it('reads only network solana', async () => {
-    await expect(reader(['http://127.0.0.1:1/']).getEvidence('base', ATA.signature)).rejects.toThrow(/only network 'solana'/);
+    await expect(reader(['http://127.0.0.1:1/']).getEvidence('base', ATA.signature)).rejects.toThrow(
+      /only network 'solana'/,
+    );
   });
 
   it('needs at least one http(s) endpoint', () => {
     expect(() => createSolanaReader({ endpoints: [] })).toThrow(/at least one/);
-    expect(() => createSolanaReader({ endpoints: ['https://rpc.example/?api-key=secret', 'ftp://example.com/'] })).toThrow(/endpoint #2 is not an http\(s\) URL/);
+    expect(() =>
+      createSolanaReader({ endpoints: ['https://rpc.example/?api-key=secret', 'ftp://example.com/'] }),
+    ).toThrow(/endpoint #2 is not an http\(s\) URL/);
     expect(() => createSolanaReader({ endpoints: ['not a url?api-key=secret'] })).toThrow(/^(?!.*secret)/);
   });
 });

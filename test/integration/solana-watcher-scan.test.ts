@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWatcherActivities } from '../../activities/watcher.activities.js';
-import type { SignatureCursor, SignatureInfo, SolanaTransferScanner } from '../../adapters/chains/solana/solana-transfer-scanner.js';
+import type {
+  SignatureCursor,
+  SignatureInfo,
+  SolanaTransferScanner,
+} from '../../adapters/chains/solana/solana-transfer-scanner.js';
 import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-account.js';
 import { ChainError } from '../../adapters/chains/types.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
@@ -41,7 +45,11 @@ class FakeChain implements SolanaTransferScanner {
   }
   async newSignatures(account: string, cursor: SignatureCursor) {
     this.listings.push({ account, cursor });
-    if (this.failingAccounts.has(account)) throw new ChainError('unavailable', 'no Solana RPC endpoint answered getSignaturesForAddress (endpoint #1 attempt 1: HTTP 500)');
+    if (this.failingAccounts.has(account))
+      throw new ChainError(
+        'unavailable',
+        'no Solana RPC endpoint answered getSignaturesForAddress (endpoint #1 attempt 1: HTTP 500)',
+      );
     const all = this.entries[account] ?? [];
     const at = cursor.signature === null ? -1 : all.findIndex((e) => e.signature === cursor.signature);
     return all.filter((e, i) => (cursor.signature === null ? e.slot >= cursor.minSlot : i > at));
@@ -49,13 +57,27 @@ class FakeChain implements SolanaTransferScanner {
   async transfersInto(entry: SignatureInfo, _account: string, owner: string): Promise<ObservedTransfer[]> {
     this.reads.push(entry.signature);
     if (this.failingTransactions.has(entry.signature)) throw new ChainError('unavailable', 'getTransaction timed out');
-    return [{ network: 'solana', txHash: entry.signature, logIndex: 0, from: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6', to: owner, amountAtomic: 1n, blockNumber: entry.slot, blockTime: new Date(1_800_000_000_000) }];
+    return [
+      {
+        network: 'solana',
+        txHash: entry.signature,
+        logIndex: 0,
+        from: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6',
+        to: owner,
+        amountAtomic: 1n,
+        blockNumber: entry.slot,
+        blockTime: new Date(1_800_000_000_000),
+      },
+    ];
   }
 }
 
 let tdb: TestDatabase;
 let chain: FakeChain;
-let scan: (limits?: { maxAccounts?: number; maxTransactions?: number }) => ReturnType<ReturnType<typeof createWatcherActivities>['scanNetwork']>;
+let scan: (limits?: {
+  maxAccounts?: number;
+  maxTransactions?: number;
+}) => ReturnType<ReturnType<typeof createWatcherActivities>['scanNetwork']>;
 
 beforeEach(async () => {
   tdb = await createTestDatabase();
@@ -71,8 +93,13 @@ afterEach(async () => {
 });
 
 const progress = async () => Number((await tdb.db('watcher_progress').where({ network: 'solana' }).first()).last_block);
-const account = (owner: string) => tdb.db('watcher_accounts').where({ network: 'solana', account: accountOf(owner) }).first();
-const evidence = async () => (await tdb.db('payment_evidence').orderBy('id').select('tx_hash')).map((r: { tx_hash: string }) => r.tx_hash);
+const account = (owner: string) =>
+  tdb
+    .db('watcher_accounts')
+    .where({ network: 'solana', account: accountOf(owner) })
+    .first();
+const evidence = async () =>
+  (await tdb.db('payment_evidence').orderBy('id').select('tx_hash')).map((r: { tx_hash: string }) => r.tx_hash);
 
 describe('a Solana scan', () => {
   it('the first scan starts at the finalized slot: older history is not read', async () => {
@@ -80,11 +107,28 @@ describe('a Solana scan', () => {
     const at = chain.land(A, 1000);
     const later = chain.land(A, 1010);
     const result = await scan();
-    expect(chain.listings.map((l) => l.cursor)).toEqual([{ signature: null, minSlot: 1000 }, { signature: null, minSlot: 1000 }]);
+    expect(chain.listings.map((l) => l.cursor)).toEqual([
+      { signature: null, minSlot: 1000 },
+      { signature: null, minSlot: 1000 },
+    ]);
     expect(await evidence()).toEqual([at, later]);
-    expect(result).toMatchObject({ network: 'solana', finalHeight: 1000, recipients: 2, transfers: 2, signatures: 2, outcomes: { unmatched: 2 }, caughtUp: true, accountErrors: [] });
+    expect(result).toMatchObject({
+      network: 'solana',
+      finalHeight: 1000,
+      recipients: 2,
+      transfers: 2,
+      signatures: 2,
+      outcomes: { unmatched: 2 },
+      caughtUp: true,
+      accountErrors: [],
+    });
     expect(await progress()).toBe(1000);
-    expect(await account(A)).toMatchObject({ owner: A, last_signature: later, last_slot: '1010', checked_slot: '1000' });
+    expect(await account(A)).toMatchObject({
+      owner: A,
+      last_signature: later,
+      last_slot: '1010',
+      checked_slot: '1000',
+    });
     expect(await account(B)).toMatchObject({ owner: B, last_signature: null, last_slot: '1000', checked_slot: '1000' });
   });
 
@@ -112,7 +156,9 @@ describe('a Solana scan', () => {
     const paid = chain.land(B, 1050);
     const result = await scan();
     expect(await evidence()).toEqual([paid]);
-    expect(result.accountErrors).toEqual([`${accountOf(A)}: unavailable: no Solana RPC endpoint answered getSignaturesForAddress (endpoint #1 attempt 1: HTTP 500)`]);
+    expect(result.accountErrors).toEqual([
+      `${accountOf(A)}: unavailable: no Solana RPC endpoint answered getSignaturesForAddress (endpoint #1 attempt 1: HTTP 500)`,
+    ]);
     expect(result.caughtUp).toBe(true); // the workflow waits before trying again
     expect(await progress()).toBe(1000);
     chain.failingAccounts.clear();

@@ -9,8 +9,14 @@ import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { ADDRESSES, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
 import {
-  SOLANA_FIXTURES, loadSolanaFixture, randomSignature, startSolanaRpc, syntheticUsdcTransfer,
-  type RecordedTransaction, type SignatureEntry, type SolanaRpcServer,
+  SOLANA_FIXTURES,
+  loadSolanaFixture,
+  randomSignature,
+  startSolanaRpc,
+  syntheticUsdcTransfer,
+  type RecordedTransaction,
+  type SignatureEntry,
+  type SolanaRpcServer,
 } from '../helpers/solana-rpc.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 
@@ -40,15 +46,36 @@ let hooks: Awaited<ReturnType<typeof startReceiver>>;
 
 async function startWorker(): Promise<void> {
   worker = await startTestWorker(taskQueue, {
-    db: h.tdb.db, logger: h.logs.logger, secretBox: createSecretBox(secretsKey), resolver: createSystemResolver(), allowLoopbackForTests: true,
+    db: h.tdb.db,
+    logger: h.logs.logger,
+    secretBox: createSecretBox(secretsKey),
+    resolver: createSystemResolver(),
+    allowLoopbackForTests: true,
     // Pages of two signatures, so paging is exercised by every multi-signature step.
-    watcher: { solana: createSolanaTransferScanner({ endpoints: [sol.url], timeoutMs: 30_000, retries: 1, retryDelayMs: 0, pageSize: 2 }) },
+    watcher: {
+      solana: createSolanaTransferScanner({
+        endpoints: [sol.url],
+        timeoutMs: 30_000,
+        retries: 1,
+        retryDelayMs: 0,
+        pageSize: 2,
+      }),
+    },
   });
 }
 // A few scans per run: the tests run across continue-as-new, as production does every 500 scans.
-const startWatcher = () => gw.client.workflow.start('paymentWatcherWorkflow', { workflowId: watcherId, taskQueue, args: [{ network: 'solana', pollIntervalMs: 150, scansPerRun: 5 }] });
+const startWatcher = () =>
+  gw.client.workflow.start('paymentWatcherWorkflow', {
+    workflowId: watcherId,
+    taskQueue,
+    args: [{ network: 'solana', pollIntervalMs: 150, scansPerRun: 5 }],
+  });
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 120_000): Promise<T> => {
+const waitFor = async <T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  ms = 120_000,
+): Promise<T> => {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -57,22 +84,42 @@ const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, wh
     await new Promise((r) => setTimeout(r, 100));
   }
 };
-const progress = async () => Number((await h.tdb.db('watcher_progress').where({ network: 'solana' }).first())?.last_block ?? -1);
+const progress = async () =>
+  Number((await h.tdb.db('watcher_progress').where({ network: 'solana' }).first())?.last_block ?? -1);
 /** The chain finalizes up to `slot`; returns once the watcher has completed a scan of every account up to it. */
 const finalizeThrough = async (slot: number) => {
   sol.ledger.finalizedSlot = slot;
   await waitFor(async () => (await progress()) >= slot, `a complete scan through slot ${slot}`);
 };
-const land = (account: string, ...entries: SignatureEntry[]) => void (sol.ledger.signatures[account] ??= []).push(...entries);
-const statusOf = async (id: string) => (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
-const evidenceOf = (signature: string) => h.tdb.db('payment_evidence').where({ network: 'solana', tx_hash: signature }).orderBy('log_index');
-const txReads = (signature: string) => sol.calls.filter((c) => c.method === 'getTransaction' && c.params[0] === signature).length;
+const land = (account: string, ...entries: SignatureEntry[]) =>
+  void (sol.ledger.signatures[account] ??= []).push(...entries);
+const statusOf = async (id: string) =>
+  (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
+const evidenceOf = (signature: string) =>
+  h.tdb.db('payment_evidence').where({ network: 'solana', tx_hash: signature }).orderBy('log_index');
+const txReads = (signature: string) =>
+  sol.calls.filter((c) => c.method === 'getTransaction' && c.params[0] === signature).length;
 const request = async (amountUsdc: string, wallet = walletId) =>
-  h.ok<{ id: string; amount_atomic: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: wallet, amount_usdc: amountUsdc, description: `Solana ${amountUsdc}` }), 201);
+  h.ok<{ id: string; amount_atomic: string }>(
+    h.call(m.key, 'POST', '/v1/requests', {
+      wallet_id: wallet,
+      amount_usdc: amountUsdc,
+      description: `Solana ${amountUsdc}`,
+    }),
+    201,
+  );
 /** A synthetic successful USDC transfer of `amount` to OWNER's token account, recorded at finalized commitment. */
 const transfer = (amount: bigint | string, slot: number, extra: { owner?: string; err?: unknown } = {}) => {
   const signature = randomSignature();
-  recorded[signature] = { finalized: syntheticUsdcTransfer({ signature, amount: BigInt(amount), slot, blockTime: Math.floor(Date.now() / 1000), ...extra }) };
+  recorded[signature] = {
+    finalized: syntheticUsdcTransfer({
+      signature,
+      amount: BigInt(amount),
+      slot,
+      blockTime: Math.floor(Date.now() / 1000),
+      ...extra,
+    }),
+  };
   return { signature, slot, blockTime: Math.floor(Date.now() / 1000), status: 'finalized' as const };
 };
 
@@ -80,15 +127,25 @@ beforeAll(async () => {
   [sol] = await Promise.all([startSolanaRpc(recorded, { finalizedSlot: START_SLOT }), h.start()]);
   m = await h.merchant({ plan: 'business', networks: [] });
   hooks = await startReceiver(() => 200);
-  await createEndpoint(h.tdb.db, { interface: 'proof', tenantId: m.id, url: `${hooks.url}/hooks`, events: ['payment.confirmed'], secretSealed: createSecretBox(secretsKey).seal('whsec_solana') });
-  walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'solana', address: OWNER }, new Date())).id;
+  await createEndpoint(h.tdb.db, {
+    interface: 'proof',
+    tenantId: m.id,
+    url: `${hooks.url}/hooks`,
+    events: ['payment.confirmed'],
+    secretSealed: createSecretBox(secretsKey).seal('whsec_solana'),
+  });
+  walletId = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'solana', address: OWNER }, new Date()))
+    .id;
   gw = await testGateway(taskQueue);
   await startWorker();
   await startWatcher();
   await waitFor(async () => (await progress()) >= START_SLOT, 'the watcher to start');
 });
 afterAll(async () => {
-  await gw?.client.workflow.getHandle(watcherId).terminate('test finished').catch(() => undefined);
+  await gw?.client.workflow
+    .getHandle(watcherId)
+    .terminate('test finished')
+    .catch(() => undefined);
   await worker?.stop();
   await gw?.close();
   await sol?.close();
@@ -97,27 +154,54 @@ afterAll(async () => {
 });
 
 describe('the Solana payment watcher', () => {
-  it('the recorded exact-amount transfer into the wallet\'s token account marks the request PAID with payment.confirmed once', async () => {
+  it("the recorded exact-amount transfer into the wallet's token account marks the request PAID with payment.confirmed once", async () => {
     const r = await request('0.999999');
     expect(r.amount_atomic).toBe('1000000'); // the recorded transfer's amount (quote + delta 1)
     // The recorded payment is from 2025-05-12: the request must have existed before it to be payable by it.
-    await h.tdb.db('payment_requests').where({ id: r.id }).update({ created_at: new Date(1_747_059_490_000 - 3_600_000) });
+    await h.tdb
+      .db('payment_requests')
+      .where({ id: r.id })
+      .update({ created_at: new Date(1_747_059_490_000 - 3_600_000) });
     recorded[ATA.signature] = { finalized: loadSolanaFixture(ATA.name) };
     land(TOKEN_ACCOUNT, { signature: ATA.signature, slot: 339540943, blockTime: 1747059490, status: 'finalized' });
     await finalizeThrough(339_541_000);
     await waitFor(async () => (await statusOf(r.id)) === 'PAID', 'PAID');
 
-    expect(await h.ok(h.call(m.key, 'GET', `/v1/requests/${r.id}`))).toMatchObject({ status: 'PAID', network: 'solana', tx_hash: ATA.signature, amount_atomic: '1000000' });
+    expect(await h.ok(h.call(m.key, 'GET', `/v1/requests/${r.id}`))).toMatchObject({
+      status: 'PAID',
+      network: 'solana',
+      tx_hash: ATA.signature,
+      amount_atomic: '1000000',
+    });
     const rows = await evidenceOf(ATA.signature);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ log_index: 0, from_address: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6', to_address: OWNER, amount_atomic: '1000000', block_number: '339540943', decision: 'paid', request_id: r.id });
+    expect(rows[0]).toMatchObject({
+      log_index: 0,
+      from_address: 'FQT9SSwEZ6UUQxsmTzgt5JzjrS4M5zm13M1QiYF8TEo6',
+      to_address: OWNER,
+      amount_atomic: '1000000',
+      block_number: '339540943',
+      decision: 'paid',
+      request_id: r.id,
+    });
     const confirmedEvents = async () => {
-      const page = await h.ok<{ data: Array<{ event: { type: string; data: Record<string, unknown> } }> }>(h.call(m.key, 'GET', '/v1/events?limit=100'));
-      return page.data.map((e) => e.event).filter((e) => e.type === 'payment.confirmed' && e.data['request_id'] === r.id);
+      const page = await h.ok<{ data: Array<{ event: { type: string; data: Record<string, unknown> } }> }>(
+        h.call(m.key, 'GET', '/v1/events?limit=100'),
+      );
+      return page.data
+        .map((e) => e.event)
+        .filter((e) => e.type === 'payment.confirmed' && e.data['request_id'] === r.id);
     };
     const events = await confirmedEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ request_id: r.id, network: 'solana', amount_atomic: '1000000', quoted_amount_atomic: '999999', status: 'PAID', tx_hash: ATA.signature });
+    expect(events[0]!.data).toMatchObject({
+      request_id: r.id,
+      network: 'solana',
+      amount_atomic: '1000000',
+      quoted_amount_atomic: '999999',
+      status: 'PAID',
+      tx_hash: ATA.signature,
+    });
     await hooks.waitForRequests(1);
 
     // Repeated scans read nothing again and emit nothing new.
@@ -141,7 +225,9 @@ describe('the Solana payment watcher', () => {
     expect(await evidenceOf(failedInside.signature)).toHaveLength(0);
     expect(txReads(listedFailed.signature)).toBe(0); // skipped from the listing
     expect(txReads(failedInside.signature)).toBe(1); // read once, decoded as failed, passed
-    expect(await h.tdb.db('watcher_accounts').where({ network: 'solana', account: TOKEN_ACCOUNT }).first()).toMatchObject({ owner: OWNER, last_signature: failedInside.signature, last_slot: '339541031' });
+    expect(
+      await h.tdb.db('watcher_accounts').where({ network: 'solana', account: TOKEN_ACCOUNT }).first(),
+    ).toMatchObject({ owner: OWNER, last_signature: failedInside.signature, last_slot: '339541031' });
   });
 
   it('a transaction only confirmed is not paid until it is finalized', async () => {
@@ -160,7 +246,9 @@ describe('the Solana payment watcher', () => {
     entry.status = 'finalized';
     await finalizeThrough(339_541_100);
     await waitFor(async () => (await statusOf(r.id)) === 'PAID', 'PAID once finalized');
-    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('tx_hash')).toEqual({ tx_hash: pending.signature });
+    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('tx_hash')).toEqual({
+      tx_hash: pending.signature,
+    });
   });
 
   it('misses nothing across several pages of signatures', async () => {
@@ -177,16 +265,23 @@ describe('the Solana payment watcher', () => {
     await finalizeThrough(339_541_150);
     await waitFor(async () => (await statusOf(r5.id)) === 'PAID', 'the second request PAID');
     expect(await statusOf(r4.id)).toBe('PAID');
-    const decisions = await Promise.all(batch.map(async (b) => (await evidenceOf(b.signature)).map((e: { decision: string }) => e.decision)));
+    const decisions = await Promise.all(
+      batch.map(async (b) => (await evidenceOf(b.signature)).map((e: { decision: string }) => e.decision)),
+    );
     expect(decisions).toEqual([['unmatched'], ['paid'], ['unmatched'], ['paid'], ['unmatched']]);
-    const pages = sol.calls.slice(callsBefore).filter((c) => c.method === 'getSignaturesForAddress' && (c.params[1] as { before?: string }).before !== undefined);
+    const pages = sol.calls
+      .slice(callsBefore)
+      .filter(
+        (c) => c.method === 'getSignaturesForAddress' && (c.params[1] as { before?: string }).before !== undefined,
+      );
     expect(pages.length).toBeGreaterThanOrEqual(2);
     for (const b of batch) expect(txReads(b.signature)).toBe(1);
   });
 
   it('progress survives a worker restart and a new workflow run: nothing read twice, nothing missed', async () => {
     const r = await request('6');
-    const lastBefore = (await h.tdb.db('watcher_accounts').where({ account: TOKEN_ACCOUNT }).first()).last_signature as string;
+    const lastBefore = (await h.tdb.db('watcher_accounts').where({ account: TOKEN_ACCOUNT }).first())
+      .last_signature as string;
     await gw.client.workflow.getHandle(watcherId).terminate('restart test');
     await worker!.stop();
     const paid = transfer(r.amount_atomic, 339_541_160);
@@ -203,8 +298,10 @@ describe('the Solana payment watcher', () => {
     expect(await evidenceOf(paid.signature)).toHaveLength(1);
   });
 
-  it('a wallet verified later is read from the network\'s progress on, not from its older history', async () => {
-    const second = (await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'solana', address: ADDRESSES.solana }, new Date())).id;
+  it("a wallet verified later is read from the network's progress on, not from its older history", async () => {
+    const second = (
+      await addVerifiedWallet(h.tdb.db, { merchantId: m.id, network: 'solana', address: ADDRESSES.solana }, new Date())
+    ).id;
     const account = usdcTokenAccountOf(ADDRESSES.solana);
     const r = await request('8', second);
     const from = await progress();
@@ -212,10 +309,15 @@ describe('the Solana payment watcher', () => {
     const fresh = transfer(r.amount_atomic, from + 5, { owner: ADDRESSES.solana });
     land(account, old, fresh);
     await finalizeThrough(from + 50);
-    await waitFor(async () => (await statusOf(r.id)) === 'PAID', 'the new wallet\'s request PAID');
-    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('tx_hash')).toEqual({ tx_hash: fresh.signature });
+    await waitFor(async () => (await statusOf(r.id)) === 'PAID', "the new wallet's request PAID");
+    expect(await h.tdb.db('payment_requests').where({ id: r.id }).first('tx_hash')).toEqual({
+      tx_hash: fresh.signature,
+    });
     expect(txReads(old.signature)).toBe(0);
     expect(await evidenceOf(old.signature)).toHaveLength(0);
-    expect(await h.tdb.db('watcher_accounts').where({ account }).first()).toMatchObject({ owner: ADDRESSES.solana, last_signature: fresh.signature });
+    expect(await h.tdb.db('watcher_accounts').where({ account }).first()).toMatchObject({
+      owner: ADDRESSES.solana,
+      last_signature: fresh.signature,
+    });
   });
 });

@@ -21,7 +21,9 @@ afterAll(async () => {
 async function someoneWaitsForALock(deadlineMs = 10_000): Promise<boolean> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
-    const rows = await tdb.db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    const rows = await tdb.db.raw(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
     if ((rows.rows[0] as { n: number }).n > 0) return true;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -37,11 +39,19 @@ describe('a submission and a settlement of the same company at once', () => {
       await lockCompany(submission, company.id);
       // The worker's settlement: wallet, then the ledger row (a foreign key to the company).
       let settled: boolean | Error | undefined;
-      const settling = settleReservation(tdb.db, reservationId, 'charge').then((v) => (settled = v), (e: Error) => (settled = e));
+      const settling = settleReservation(tdb.db, reservationId, 'charge').then(
+        (v) => (settled = v),
+        (e: Error) => (settled = e),
+      );
       // Either it went through (the company lock does not block it), or it waits for a lock: in both cases the
       // submission now reserves, which used to close the cycle.
-      while (settled === undefined && !(await someoneWaitsForALock(50))) { /* poll until one of the two */ }
-      const reserved = await reserveCredits(submission, company.id, 5n, null).then(() => true, (e: Error) => e);
+      while (settled === undefined && !(await someoneWaitsForALock(50))) {
+        /* poll until one of the two */
+      }
+      const reserved = await reserveCredits(submission, company.id, 5n, null).then(
+        () => true,
+        (e: Error) => e,
+      );
       await submission.commit();
       await settling;
       expect({ settled, reserved }).toEqual({ settled: true, reserved: true });

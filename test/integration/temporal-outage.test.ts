@@ -64,7 +64,11 @@ describe('workflow starts after a commit while Temporal is down', () => {
     expect(first.status).toBe(202);
     const jobs = [(await first.json()) as { id: string }];
     for (let i = 0; i < 2; i++) jobs.push(await h.submitOk(acme.key, rotate));
-    const batch = await batches.submitOk(acme.key, { operation: 'pdf-rotate', upload_ids: [upload, upload], options: { angle: 180 } });
+    const batch = await batches.submitOk(acme.key, {
+      operation: 'pdf-rotate',
+      upload_ids: [upload, upload],
+      options: { angle: 180 },
+    });
     // A client retrying with the same key gets the stored answer (and nothing is created twice).
     const again = await h.submit(acme.key, rotate, key);
     expect(again.status).toBe(202);
@@ -86,19 +90,33 @@ describe('workflow starts after a commit while Temporal is down', () => {
     for (const hook of hooks) await hook(h.tdb.db);
     // Nothing ran while Temporal was away; the worker's starter tried and found it unreachable.
     for (const j of jobs) expect((await h.tdb.db('jobs').where({ id: j.id }).first('status')).status).toBe('queued');
-    await until('the starter to find Temporal unreachable', () => (h.logs.text().includes('Temporal is unreachable') ? true : undefined), 120_000);
+    await until(
+      'the starter to find Temporal unreachable',
+      () => (h.logs.text().includes('Temporal is unreachable') ? true : undefined),
+      120_000,
+    );
     // The outage lasts past the Temporal client's own retries (about 20 s): the starter has tried the oldest start
     // several times, and every start waits in the outbox.
-    await until('the starter to try again and again', async () => {
-      const [row] = await h.tdb.db('workflow_starts').max<{ max: number }[]>('attempts as max');
-      return Number(row?.max) >= 4 ? true : undefined;
-    }, 180_000);
-    expect((await h.tdb.db('workflow_starts').orderBy('id').pluck('workflow_id')).sort()).toEqual([...jobs.map((j) => `job:${j.id}`), `batch:${batch.id}`, ...others.map(workflowIdOf)].sort());
+    await until(
+      'the starter to try again and again',
+      async () => {
+        const [row] = await h.tdb.db('workflow_starts').max<{ max: number }[]>('attempts as max');
+        return Number(row?.max) >= 4 ? true : undefined;
+      },
+      180_000,
+    );
+    expect((await h.tdb.db('workflow_starts').orderBy('id').pluck('workflow_id')).sort()).toEqual(
+      [...jobs.map((j) => `job:${j.id}`), `batch:${batch.id}`, ...others.map(workflowIdOf)].sort(),
+    );
     const downForMs = Date.now() - sentAt;
 
     await own.up();
     const back = Date.now();
-    const workflowIds = [...jobs.map((j) => `job:${j.id}`), `batch:${batch.id}`, ...others.filter((o) => o.kind !== 'invoice-nudge').map(workflowIdOf)];
+    const workflowIds = [
+      ...jobs.map((j) => `job:${j.id}`),
+      `batch:${batch.id}`,
+      ...others.filter((o) => o.kind !== 'invoice-nudge').map(workflowIdOf),
+    ];
     await until(
       `the workflows of what was accepted during the outage (${workflowIds.join(', ')}) to start`,
       async () => ((await Promise.all(workflowIds.map(started))).every(Boolean) ? true : undefined),
@@ -107,21 +125,44 @@ describe('workflow starts after a commit while Temporal is down', () => {
     const startedAfterMs = Date.now() - back;
     // The other kinds have nothing to run here (no such invoice, e-mail or delivery; no mailer on this worker).
     for (const start of others.filter((o) => o.kind !== 'invoice-nudge')) {
-      await h.gateway.client.workflow.getHandle(workflowIdOf(start)).terminate('test: it started, which is what was checked').catch(() => undefined);
+      await h.gateway.client.workflow
+        .getHandle(workflowIdOf(start))
+        .terminate('test: it started, which is what was checked')
+        .catch(() => undefined);
     }
 
     // The other kinds' workflows started with them (each ends on its own: nothing of theirs is in the database), and the
     // nudge of an invoice whose workflow does not exist is done (nothing to signal): the outbox empties.
-    await until('the outbox to be empty', async () => ((await h.tdb.db('workflow_starts').count<{ count: string }[]>('* as count'))[0]!.count === '0' ? true : undefined), STARTED_WITHIN_MS);
+    await until(
+      'the outbox to be empty',
+      async () =>
+        (await h.tdb.db('workflow_starts').count<{ count: string }[]>('* as count'))[0]!.count === '0'
+          ? true
+          : undefined,
+      STARTED_WITHIN_MS,
+    );
 
     // They run to the end, in order, and each was started once: one run per business id, one charge per job.
     for (const j of jobs) expect(await h.waitForJob(acme.key, j.id, 300_000)).toMatchObject({ status: 'completed' });
     expect(await batches.waitForBatch(acme.key, batch.id)).toMatchObject({ status: 'completed' });
     const children = batch.jobs.map((j) => `job:${j.id}`);
-    for (const id of [...workflowIds, ...children]) expect(await until(`the visibility record of ${id}`, async () => ((await runsOf(id)) > 0 ? runsOf(id) : undefined), 60_000), id).toBe(1);
-    const charges = await h.tdb.db('credit_ledger').where({ company_id: acme.id, kind: 'charge' }).count<{ count: string }[]>('* as count');
+    for (const id of [...workflowIds, ...children])
+      expect(
+        await until(
+          `the visibility record of ${id}`,
+          async () => ((await runsOf(id)) > 0 ? runsOf(id) : undefined),
+          60_000,
+        ),
+        id,
+      ).toBe(1);
+    const charges = await h.tdb
+      .db('credit_ledger')
+      .where({ company_id: acme.id, kind: 'charge' })
+      .count<{ count: string }[]>('* as count');
     expect(Number(charges[0]!.count)).toBe(1 + jobs.length + batch.jobs.length);
     expect(h.logs.text()).toContain('Temporal answers again');
-    console.log(`five submissions answered in ${answeredInMs} ms with Temporal down (for ${downForMs} ms); started ${startedAfterMs} ms after it answered again`);
+    console.log(
+      `five submissions answered in ${answeredInMs} ms with Temporal down (for ${downForMs} ms); started ${startedAfterMs} ms after it answered again`,
+    );
   });
 });

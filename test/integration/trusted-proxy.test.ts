@@ -16,7 +16,11 @@ type App = Awaited<ReturnType<typeof startTestApp>>;
 const apps: App[] = [];
 
 async function app(env: Record<string, string>): Promise<App> {
-  const config = testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '3', RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '3', ...env });
+  const config = testConfig({
+    RATE_LIMIT_X402_PER_IP_PER_MINUTE: '3',
+    RATE_LIMIT_INTEGRATIONS_PER_IP_PER_MINUTE: '3',
+    ...env,
+  });
   const a = await startTestApp({ db: tdb.db, logger: logs.logger, config, now });
   apps.push(a);
   return a;
@@ -30,7 +34,8 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-const health = (a: App, xff: string) => fetch(`${a.url}/x402/health`, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+const health = (a: App, xff: string) =>
+  fetch(`${a.url}/x402/health`, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
 
 describe('TRUST_PROXY with a number of trusted hops', () => {
   it('one trusted hop (the default): a spoofed left part of X-Forwarded-For does not escape the /x402 per-IP limit', async () => {
@@ -74,25 +79,42 @@ describe('TRUST_PROXY with a number of trusted hops', () => {
     const a = await app({ TRUST_PROXY: 'false', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
     expect(await health(a, '203.0.113.40')).toBe(200);
     expect(await tdb.db('rate_limit_windows').where('bucket', 'like', '%203.0.113.40%').select('bucket')).toEqual([]);
-    expect(await tdb.db('rate_limit_windows').where('bucket', 'like', 'x402:ip:min:%127.0.0.1').select('bucket')).not.toEqual([]);
+    expect(
+      await tdb.db('rate_limit_windows').where('bucket', 'like', 'x402:ip:min:%127.0.0.1').select('bucket'),
+    ).not.toEqual([]);
   });
 
   it('takes X-Forwarded-Proto and X-Forwarded-Host from the same trusted hop as the client address', async () => {
     const origins = async (a: App, headers: Record<string, string>) => {
-      const doc = (await (await fetch(`${a.url}/x402/.well-known/x402`, { headers: { 'X-Forwarded-For': '203.0.113.50', ...headers } })).json()) as { docs: string };
+      const doc = (await (
+        await fetch(`${a.url}/x402/.well-known/x402`, { headers: { 'X-Forwarded-For': '203.0.113.50', ...headers } })
+      ).json()) as { docs: string };
       return new URL(doc.docs).origin;
     };
     const one = await app({ TRUST_PROXY: 'true', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
     // Proxies that overwrite: one value each.
-    expect(await origins(one, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pay.example.com' })).toBe('https://pay.example.com');
+    expect(await origins(one, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pay.example.com' })).toBe(
+      'https://pay.example.com',
+    );
     // A proxy that appends: the client's own left part is ignored.
-    expect(await origins(one, { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'evil.example, pay.example.com' })).toBe('http://pay.example.com');
+    expect(
+      await origins(one, { 'X-Forwarded-Proto': 'https, http', 'X-Forwarded-Host': 'evil.example, pay.example.com' }),
+    ).toBe('http://pay.example.com');
     // Only http and https are schemes a proxy can have received.
-    expect(await origins(one, { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'pay.example.com' })).toBe('http://pay.example.com');
+    expect(await origins(one, { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'pay.example.com' })).toBe(
+      'http://pay.example.com',
+    );
     const two = await app({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
-    expect(await origins(two, { 'X-Forwarded-Proto': 'http, https, http', 'X-Forwarded-Host': 'evil.example, pay.example.com, internal-lb' })).toBe('https://pay.example.com');
+    expect(
+      await origins(two, {
+        'X-Forwarded-Proto': 'http, https, http',
+        'X-Forwarded-Host': 'evil.example, pay.example.com, internal-lb',
+      }),
+    ).toBe('https://pay.example.com');
     // Without TRUST_PROXY none of them is read.
     const direct = await app({ TRUST_PROXY: 'false', RATE_LIMIT_X402_PER_IP_PER_MINUTE: '1000' });
-    expect(await origins(direct, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pay.example.com' })).toBe(new URL(direct.url).origin);
+    expect(await origins(direct, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pay.example.com' })).toBe(
+      new URL(direct.url).origin,
+    );
   });
 });

@@ -23,8 +23,17 @@ const secretsKey = generateSecretsKey();
 beforeAll(async () => {
   tdb = await createTestDatabase();
   storageDir = mkdtempSync(join(tmpdir(), 'upload-crash-'));
-  const { company, owner } = await createCompany(tdb.db, { name: 'Crash', ownerEmail: `crash-${Date.now()}@example.com` });
-  key = (await issueCompanyKey(tdb.db, { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] }, new Date())).secret;
+  const { company, owner } = await createCompany(tdb.db, {
+    name: 'Crash',
+    ownerEmail: `crash-${Date.now()}@example.com`,
+  });
+  key = (
+    await issueCompanyKey(
+      tdb.db,
+      { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
+      new Date(),
+    )
+  ).secret;
 });
 afterAll(async () => {
   for (const api of apis) await api.kill('SIGTERM');
@@ -33,7 +42,12 @@ afterAll(async () => {
 });
 
 async function startApi(): Promise<ApiProcess> {
-  const api = await spawnApiProcess({ DATABASE_URL: tdb.url, STORAGE_DIR: storageDir, SECRETS_KEY: secretsKey, DATA_DIR: join(storageDir, '..', `${storageDir.split('/').pop()}-data`) });
+  const api = await spawnApiProcess({
+    DATABASE_URL: tdb.url,
+    STORAGE_DIR: storageDir,
+    SECRETS_KEY: secretsKey,
+    DATA_DIR: join(storageDir, '..', `${storageDir.split('/').pop()}-data`),
+  });
   apis.push(api);
   return api;
 }
@@ -66,10 +80,14 @@ function tempFiles(): Map<string, number> {
 
 /** Waits until an upload in progress has written at least 1 MiB under tmp; the paths of its files. */
 function onDisk(what: string): Promise<string[]> {
-  return until(`${what} to reach STORAGE_DIR/tmp`, () => {
-    const files = [...tempFiles()].filter(([, size]) => size >= 1024 * 1024);
-    return files.length > 0 ? files.map(([p]) => p) : undefined;
-  }, 120_000);
+  return until(
+    `${what} to reach STORAGE_DIR/tmp`,
+    () => {
+      const files = [...tempFiles()].filter(([, size]) => size >= 1024 * 1024);
+      return files.length > 0 ? files.map(([p]) => p) : undefined;
+    },
+    120_000,
+  );
 }
 
 const BOUNDARY = 'crash-test-boundary';
@@ -80,11 +98,17 @@ const CHUNK = Buffer.alloc(256 * 1024, 0x25);
  * rest only when `finish()` is called. `response` settles with the status (or the error when the server went away).
  */
 function slowUpload(url: string, totalBytes: number, sendFirst: number) {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const req = http.request(`${url}/v1/uploads`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(head.length + totalBytes + tail.length) },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+      'Content-Length': String(head.length + totalBytes + tail.length),
+    },
   });
   const response = new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
     req.on('response', (res) => {
@@ -124,10 +148,14 @@ describe('partial uploads of a killed API process', () => {
     for (const p of partial) expect(tempFiles().has(p)).toBe(true);
 
     const restarted = await startApi();
-    await until(`the killed request's partial upload (${partial.join(', ')}) to be removed`, () => {
-      const left = tempFiles();
-      return partial.every((p) => !left.has(p)) ? true : undefined;
-    }, 120_000);
+    await until(
+      `the killed request's partial upload (${partial.join(', ')}) to be removed`,
+      () => {
+        const left = tempFiles();
+        return partial.every((p) => !left.has(p)) ? true : undefined;
+      },
+      120_000,
+    );
     // No bytes of it are left anywhere under tmp; the new process removed them at its start.
     expect([...tempFiles().values()].reduce((a, b) => a + b, 0)).toBe(0);
     expect(restarted.output()).toContain('removed temporary files no live request owns');

@@ -18,7 +18,11 @@ import { createCompany, issueCompanyKey } from '../../db/repositories/companies.
  */
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
-interface Answer { status: number; headers: Record<string, string>; body: Buffer }
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
 
 let tdb: TestDatabase;
 let app: App;
@@ -34,14 +38,27 @@ const LIMITS = { UPLOAD_MAX_FILES: '3', UPLOAD_MAX_REQUEST_MB: '1', COMPANY_STOR
 const DEADLINE_MS = 60_000;
 
 async function company(): Promise<{ id: string; key: string }> {
-  const { company: co, owner } = await createCompany(tdb.db, { name: `Multipart${++seq}`, ownerEmail: `mp${seq}@example.com` });
-  const key = (await issueCompanyKey(tdb.db, { companyId: co.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] }, new Date())).secret;
+  const { company: co, owner } = await createCompany(tdb.db, {
+    name: `Multipart${++seq}`,
+    ownerEmail: `mp${seq}@example.com`,
+  });
+  const key = (
+    await issueCompanyKey(
+      tdb.db,
+      { companyId: co.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
+      new Date(),
+    )
+  ).secret;
   return { id: co.id, key };
 }
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ STORAGE_DIR: storageDir, ...LIMITS }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    config: testConfig({ STORAGE_DIR: storageDir, ...LIMITS }),
+  });
   const bad = await company();
   const good = await company();
   Object.assign(keys, { bad: bad.key, good: good.key });
@@ -62,7 +79,8 @@ function part(disposition: string, content: Buffer | string, type?: string): Buf
   const head = `Content-Disposition: ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`;
   return Buffer.concat([Buffer.from(head), Buffer.from(content)]);
 }
-const file = (name: string, content: Buffer | string, field = 'files') => part(`form-data; name="${field}"; filename="${name}"`, content, 'application/octet-stream');
+const file = (name: string, content: Buffer | string, field = 'files') =>
+  part(`form-data; name="${field}"; filename="${name}"`, content, 'application/octet-stream');
 const field = (name: string, value: string) => part(`form-data; name="${name}"`, value);
 function multipart(parts: Buffer[], boundary = BOUNDARY): Buffer {
   const chunks: Buffer[] = [];
@@ -157,7 +175,8 @@ async function send(s: Send): Promise<{ socket: Socket; answer: Promise<Answer |
   ].join('\r\n');
   socket.write(`${head}\r\n\r\n`);
   if (chunked) {
-    if (s.body.length) socket.write(Buffer.concat([Buffer.from(`${s.body.length.toString(16)}\r\n`), s.body, Buffer.from('\r\n')]));
+    if (s.body.length)
+      socket.write(Buffer.concat([Buffer.from(`${s.body.length.toString(16)}\r\n`), s.body, Buffer.from('\r\n')]));
     if (s.then !== 'half-close') socket.write('0\r\n\r\n');
   } else {
     socket.write(s.body);
@@ -181,8 +200,14 @@ async function exchange(s: Send, what: string): Promise<Answer & { json: Obj }> 
 
 const tmpDir = join(storageDir, 'tmp');
 const tempFiles = () => (existsSync(tmpDir) ? readdirSync(tmpDir) : []);
-const storedFiles = () => readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.parentPath.endsWith('tmp')).length;
-const uploadRows = async (companyId = companies.bad) => Number((await tdb.db('uploads').where({ company_id: companyId }).count<Array<{ count: string }>>('* as count'))[0]!.count);
+const storedFiles = () =>
+  readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter(
+    (d) => d.isFile() && !d.parentPath.endsWith('tmp'),
+  ).length;
+const uploadRows = async (companyId = companies.bad) =>
+  Number(
+    (await tdb.db('uploads').where({ company_id: companyId }).count<Array<{ count: string }>>('* as count'))[0]!.count,
+  );
 
 async function expectNothingStored(storedBefore: number): Promise<void> {
   expect(await uploadRows()).toBe(0);
@@ -200,7 +225,11 @@ const handled = (target = logs) =>
 /** A 422 that names `name` in its detail and carries the /v1 error body. */
 function expect422Naming(a: Answer & { json: Obj }, name: string, what: string): void {
   expect(a.status, `${what}: ${a.body.toString()}`).toBe(422);
-  expect(a.json, what).toMatchObject({ code: 'validation_failed', detail: expect.stringContaining(`"${name}"`), request_id: expect.any(String) });
+  expect(a.json, what).toMatchObject({
+    code: 'validation_failed',
+    detail: expect.stringContaining(`"${name}"`),
+    request_id: expect.any(String),
+  });
 }
 
 describe('POST /v1/uploads: a part that is not a file in "files"', () => {
@@ -208,16 +237,25 @@ describe('POST /v1/uploads: a part that is not a file in "files"', () => {
     const before = storedFiles();
     const a = await exchange({ body: multipart([field('x', 'hello'), file('a.txt', 'some text')]) }, 'field first');
     expect422Naming(a, 'x', 'field first');
-    const after = await exchange({ body: multipart([file('a.txt', 'some text'), field('note', 'later')]) }, 'field after a file');
+    const after = await exchange(
+      { body: multipart([file('a.txt', 'some text'), field('note', 'later')]) },
+      'field after a file',
+    );
     expect422Naming(after, 'note', 'field after a file');
     await expectNothingStored(before);
   });
 
   it('an empty-named field, or a part with no name at all, is refused with 422', async () => {
     const before = storedFiles();
-    const empty = await exchange({ body: multipart([field('', 'hello'), file('a.txt', 'some text')]) }, 'empty-named field');
+    const empty = await exchange(
+      { body: multipart([field('', 'hello'), file('a.txt', 'some text')]) },
+      'empty-named field',
+    );
     expect422Naming(empty, '', 'empty-named field');
-    const nameless = await exchange({ body: multipart([part('form-data', 'hello'), file('a.txt', 'some text')]) }, 'nameless part');
+    const nameless = await exchange(
+      { body: multipart([part('form-data', 'hello'), file('a.txt', 'some text')]) },
+      'nameless part',
+    );
     expect422Naming(nameless, '', 'nameless part');
     await expectNothingStored(before);
   });
@@ -226,7 +264,10 @@ describe('POST /v1/uploads: a part that is not a file in "files"', () => {
     const before = storedFiles();
     const alone = await exchange({ body: multipart([file('a.txt', 'some text', 'doc')]) }, 'file under "doc"');
     expect422Naming(alone, 'doc', 'file under "doc"');
-    const second = await exchange({ body: multipart([file('a.txt', 'some text'), file('b.txt', 'more text', 'attachment')]) }, 'second file misnamed');
+    const second = await exchange(
+      { body: multipart([file('a.txt', 'some text'), file('b.txt', 'more text', 'attachment')]) },
+      'second file misnamed',
+    );
     expect422Naming(second, 'attachment', 'second file misnamed');
     await expectNothingStored(before);
   });
@@ -251,7 +292,10 @@ describe('POST /v1/uploads: bodies that are not well-formed multipart', () => {
     const before = storedFiles();
     const body = multipart([file('a.txt', 'some text '.repeat(200))]);
     const cut = body.subarray(0, body.length - 300);
-    for (const [what, contentLength] of [['shorter than its Content-Length', body.length], ['chunked, without its last chunk', null]] as const) {
+    for (const [what, contentLength] of [
+      ['shorter than its Content-Length', body.length],
+      ['chunked, without its last chunk', null],
+    ] as const) {
       const handledBefore = handled();
       const { socket, answer } = await send({ body: cut, contentLength, then: 'half-close' });
       const got = await promptly(answer, what);
@@ -267,10 +311,21 @@ describe('POST /v1/uploads: bodies that are not well-formed multipart', () => {
   it('no boundary, a malformed Content-Type or none at all is refused with 415', async () => {
     const before = storedFiles();
     const body = multipart([file('a.txt', 'some text')]);
-    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary="unterminated', 'multipart/form-data; charset=utf-8', 'multipart', 'text/plain', null]) {
+    for (const contentType of [
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/form-data; boundary="unterminated',
+      'multipart/form-data; charset=utf-8',
+      'multipart',
+      'text/plain',
+      null,
+    ]) {
       const a = await exchange({ body, contentType }, `Content-Type ${contentType}`);
       expect(a.status, `${contentType}: ${a.body.toString()}`).toBe(415);
-      expect(a.json).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining('multipart/form-data') });
+      expect(a.json).toMatchObject({
+        code: 'unsupported_media_type',
+        detail: expect.stringContaining('multipart/form-data'),
+      });
     }
     await expectNothingStored(before);
   });
@@ -282,7 +337,10 @@ describe('POST /v1/uploads: bodies that are not well-formed multipart', () => {
       ['text without the boundary', Buffer.from('hello world\r\n'.repeat(50))],
       ['empty body', Buffer.alloc(0)],
       ['only the closing delimiter', Buffer.from(`--${BOUNDARY}--\r\n`)],
-      ['a part header without a colon', Buffer.from(`--${BOUNDARY}\r\nthis is not a header\r\n\r\nabc\r\n--${BOUNDARY}--\r\n`)],
+      [
+        'a part header without a colon',
+        Buffer.from(`--${BOUNDARY}\r\nthis is not a header\r\n\r\nabc\r\n--${BOUNDARY}--\r\n`),
+      ],
       ['a part with no headers', Buffer.from(`--${BOUNDARY}\r\n\r\nabc\r\n--${BOUNDARY}--\r\n`)],
     ];
     for (const [what, body] of cases) {
@@ -311,7 +369,10 @@ describe('POST /v1/uploads: bodies that are not well-formed multipart', () => {
 describe('POST /v1/uploads: limits', () => {
   it('too many files: 413, promptly, storing nothing', async () => {
     const before = storedFiles();
-    const a = await exchange({ body: multipart(['a', 'b', 'c', 'd'].map((n) => file(`${n}.txt`, `file ${n}`))) }, 'four files');
+    const a = await exchange(
+      { body: multipart(['a', 'b', 'c', 'd'].map((n) => file(`${n}.txt`, `file ${n}`))) },
+      'four files',
+    );
     expect(a.status).toBe(413);
     expect(a.json).toMatchObject({ code: 'payload_too_large', detail: expect.stringContaining('3 files') });
     await expectNothingStored(before);
@@ -324,7 +385,10 @@ describe('POST /v1/uploads: limits', () => {
       ['a file over the limit', { body: big }],
       ['a file over the limit, chunked', { body: big, contentLength: null }],
       ['a declared length far over the limit', { body: Buffer.alloc(0), contentLength: 50_000_000 }],
-      ['a form field over the request limit, chunked', { body: multipart([field('x', 'b'.repeat(2_500_000))]), contentLength: null }],
+      [
+        'a form field over the request limit, chunked',
+        { body: multipart([field('x', 'b'.repeat(2_500_000))]), contentLength: null },
+      ],
     ] as Array<[string, Send]>) {
       const { socket, answer } = await send(s);
       const got = await promptly(answer, what);
@@ -332,7 +396,10 @@ describe('POST /v1/uploads: limits', () => {
       // The server stops reading once past a limit; a client still writing may see the connection close first.
       if (got) {
         expect(got.status, `${what}: ${got.body.toString()}`).toBe(413);
-        expect(JSON.parse(got.body.toString())).toMatchObject({ code: 'payload_too_large', detail: expect.any(String) });
+        expect(JSON.parse(got.body.toString())).toMatchObject({
+          code: 'payload_too_large',
+          detail: expect.any(String),
+        });
       }
       await eventually(() => tempFiles().length === 0, `${what}: no temporary file`);
     }
@@ -354,7 +421,10 @@ describe('POST /v1/uploads: Content-Encoding', () => {
     ] as const) {
       const a = await exchange({ body: bytes, headers: { 'Content-Encoding': encoding } }, what);
       expect(a.status, `${what}: ${a.body.toString()}`).toBe(415);
-      expect(a.json).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining('Content-Encoding') });
+      expect(a.json).toMatchObject({
+        code: 'unsupported_media_type',
+        detail: expect.stringContaining('Content-Encoding'),
+      });
     }
     await expectNothingStored(before);
 
@@ -366,7 +436,10 @@ describe('POST /v1/uploads: Content-Encoding', () => {
 
 describe('POST /v1/uploads: the raw client itself', () => {
   it('a well-formed body of two files, sent the same way, is stored (201)', async () => {
-    const a = await exchange({ body: multipart([file('one.txt', 'first file'), file('two.txt', 'second file')]), key: keys.good }, 'two files');
+    const a = await exchange(
+      { body: multipart([file('one.txt', 'first file'), file('two.txt', 'second file')]), key: keys.good },
+      'two files',
+    );
     expect(a.status).toBe(201);
     expect((a.json['uploads'] as Array<{ filename: string }>).map((u) => u.filename)).toEqual(['one.txt', 'two.txt']);
   });
@@ -374,10 +447,17 @@ describe('POST /v1/uploads: the raw client itself', () => {
 
 describe('graceful shutdown and uploads', () => {
   it('an upload with a field before its file is answered and does not hold a drain', async () => {
-    const own = await startTestApp({ db: tdb.db, logger: capturingLogger().logger, config: testConfig({ STORAGE_DIR: mkdtempSync(join(tmpdir(), 'uploads-drain-')), ...LIMITS }) });
+    const own = await startTestApp({
+      db: tdb.db,
+      logger: capturingLogger().logger,
+      config: testConfig({ STORAGE_DIR: mkdtempSync(join(tmpdir(), 'uploads-drain-')), ...LIMITS }),
+    });
     try {
       const received = new Promise((resolve) => own.server.once('request', resolve));
-      const { socket, answer } = await send({ body: multipart([field('x', 'hello'), file('a.txt', 'some text')]), target: own });
+      const { socket, answer } = await send({
+        body: multipart([field('x', 'hello'), file('a.txt', 'some text')]),
+        target: own,
+      });
       await promptly(received, 'the request reaching the server');
       // A grace far longer than the test may run: the drain ends only because the request is answered.
       const drained = own.drain(600_000);
@@ -393,7 +473,11 @@ describe('graceful shutdown and uploads', () => {
   it('an upload stalled mid-file is cut at the end of the grace, and its temporary file removed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'uploads-drain-'));
     const ownLogs = capturingLogger();
-    const own = await startTestApp({ db: tdb.db, logger: ownLogs.logger, config: testConfig({ STORAGE_DIR: dir, ...LIMITS }) });
+    const own = await startTestApp({
+      db: tdb.db,
+      logger: ownLogs.logger,
+      config: testConfig({ STORAGE_DIR: dir, ...LIMITS }),
+    });
     const temps = () => (existsSync(join(dir, 'tmp')) ? readdirSync(join(dir, 'tmp')) : []);
     try {
       const body = multipart([file('big.txt', Buffer.alloc(900_000, 'z'))]);

@@ -21,7 +21,8 @@ let seq = 0;
 async function company(status: 'active' | 'suspended' = 'active') {
   const { company: c, owner } = await createCompany(tdb.db, { name: `Co${++seq}`, ownerEmail: `u${seq}@example.com` });
   if (status === 'suspended') await tdb.db('companies').where({ id: c.id }).update({ status });
-  const issue = async (scopes: Array<'read' | 'write'>) => (await issueCompanyKey(tdb.db, { companyId: c.id, memberId: owner.id, name: 'k', scopes }, new Date())).secret;
+  const issue = async (scopes: Array<'read' | 'write'>) =>
+    (await issueCompanyKey(tdb.db, { companyId: c.id, memberId: owner.id, name: 'k', scopes }, new Date())).secret;
   return { id: c.id, write: await issue(['read', 'write']), read: await issue(['read']) };
 }
 
@@ -30,7 +31,12 @@ beforeAll(async () => {
   app = await startTestApp({
     db: tdb.db,
     logger: capturingLogger().logger,
-    config: testConfig({ STORAGE_DIR: storageDir, UPLOAD_MAX_FILES: '5', UPLOAD_MAX_REQUEST_MB: '1', COMPANY_STORAGE_MB: '2' }),
+    config: testConfig({
+      STORAGE_DIR: storageDir,
+      UPLOAD_MAX_FILES: '5',
+      UPLOAD_MAX_REQUEST_MB: '1',
+      COMPANY_STORAGE_MB: '2',
+    }),
   });
   const main = await company();
   companyId = main.id;
@@ -46,29 +52,47 @@ afterAll(async () => {
 
 const form = (files: Array<[string, Buffer, string?]>, field = 'files') => {
   const f = new FormData();
-  for (const [name, bytes, type] of files) f.append(field, new Blob([new Uint8Array(bytes)], { type: type ?? 'application/octet-stream' }), name);
+  for (const [name, bytes, type] of files)
+    f.append(field, new Blob([new Uint8Array(bytes)], { type: type ?? 'application/octet-stream' }), name);
   return f;
 };
 const upload = (body: FormData | string, key = keys.write, headers: Record<string, string> = {}) =>
   fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, ...headers }, body });
-type UploadJson = { id: string; filename: string; kind: string; pages: number; bytes: number; duration_seconds: number | null; encrypted: boolean; mime_type: string };
+type UploadJson = {
+  id: string;
+  filename: string;
+  kind: string;
+  pages: number;
+  bytes: number;
+  duration_seconds: number | null;
+  encrypted: boolean;
+  mime_type: string;
+};
 const rows = async () => tdb.db('uploads').where({ company_id: companyId }).whereNull('deleted_at');
-const storedFiles = () => readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.parentPath.endsWith('tmp')).length;
+const storedFiles = () =>
+  readdirSync(storageDir, { recursive: true, withFileTypes: true }).filter(
+    (d) => d.isFile() && !d.parentPath.endsWith('tmp'),
+  ).length;
 
 describe('POST /v1/uploads', () => {
   it('measures PDF pages, images, text pages and media duration on the server', async () => {
     const pdf = await samplePdf(3);
     const text = Buffer.from('ä'.repeat(4_500)); // 9,000 bytes of UTF-8: 3 pages
-    const res = await upload(form([
-      ['report.pdf', pdf, 'image/png'], // the declared type is ignored
-      ['photo.png', await samplePng(64, 48)],
-      ['notes.txt', text],
-      ['voice.wav', sampleWav(2.5)],
-    ]));
+    const res = await upload(
+      form([
+        ['report.pdf', pdf, 'image/png'], // the declared type is ignored
+        ['photo.png', await samplePng(64, 48)],
+        ['notes.txt', text],
+        ['voice.wav', sampleWav(2.5)],
+      ]),
+    );
     expect(res.status).toBe(201);
     const { uploads } = (await res.json()) as { uploads: UploadJson[] };
     expect(uploads.map((u) => [u.filename, u.kind, u.pages, u.bytes])).toEqual([
-      ['report.pdf', 'pdf', 3, pdf.length], ['photo.png', 'image', 1, expect.any(Number)], ['notes.txt', 'text', 3, 9_000], ['voice.wav', 'audio', 0, 44 + 40_000],
+      ['report.pdf', 'pdf', 3, pdf.length],
+      ['photo.png', 'image', 1, expect.any(Number)],
+      ['notes.txt', 'text', 3, 9_000],
+      ['voice.wav', 'audio', 0, 44 + 40_000],
     ]);
     expect(uploads[3]!.duration_seconds).toBeCloseTo(2.5, 2);
     expect(uploads[0]).toMatchObject({ mime_type: 'application/pdf', encrypted: false, duration_seconds: null });
@@ -81,7 +105,11 @@ describe('POST /v1/uploads', () => {
   it('reports an encrypted PDF with 0 pages', async () => {
     const res = await upload(form([['secret.pdf', await sampleEncryptedPdf(4, 'pw123')]]));
     expect(res.status).toBe(201);
-    expect(((await res.json()) as { uploads: UploadJson[] }).uploads[0]).toMatchObject({ kind: 'pdf', pages: 0, encrypted: true });
+    expect(((await res.json()) as { uploads: UploadJson[] }).uploads[0]).toMatchObject({
+      kind: 'pdf',
+      pages: 0,
+      encrypted: true,
+    });
   });
 
   it('never uses the client file name as a path', async () => {
@@ -97,16 +125,26 @@ describe('POST /v1/uploads', () => {
     const res = await upload(form([['bell\u0007.txt', Buffer.from('hello')]]));
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: 'validation_failed', detail: expect.stringContaining('malformed') });
-    const truncated = await upload('--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhel', keys.write, {
-      'content-type': 'multipart/form-data; boundary=xyz',
-    });
+    const truncated = await upload(
+      '--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhel',
+      keys.write,
+      {
+        'content-type': 'multipart/form-data; boundary=xyz',
+      },
+    );
     expect(truncated.status).toBe(422);
   });
 
   it('rejects unreadable, empty or misnamed content with 422 and stores nothing of the request', async () => {
     const before = { rows: (await rows()).length, files: storedFiles() };
     const cases: Array<[FormData, string]> = [
-      [form([['ok.pdf', await samplePdf(1)], ['junk.bin', randomBytes(3000)]]), 'junk.bin'],
+      [
+        form([
+          ['ok.pdf', await samplePdf(1)],
+          ['junk.bin', randomBytes(3000)],
+        ]),
+        'junk.bin',
+      ],
       [form([['broken.pdf', Buffer.from('%PDF-1.7\n garbage')]]), 'broken.pdf'],
       [form([['empty.txt', Buffer.alloc(0)]]), 'empty'],
       [form([['a.txt', Buffer.from('x')]], 'file'), 'files'],
@@ -127,7 +165,10 @@ describe('POST /v1/uploads', () => {
     const six = form(Array.from({ length: 6 }, (_, i) => [`t${i}.txt`, Buffer.from(`file ${i}`)] as [string, Buffer]));
     const tooMany = await upload(six);
     expect(tooMany.status).toBe(413);
-    expect(await tooMany.json()).toMatchObject({ code: 'payload_too_large', detail: expect.stringContaining('5 files') });
+    expect(await tooMany.json()).toMatchObject({
+      code: 'payload_too_large',
+      detail: expect.stringContaining('5 files'),
+    });
     const big = await upload(form([['big.txt', Buffer.alloc(1_100_000, 'a')]]));
     expect(big.status).toBe(413);
     expect((await rows()).length).toBe(before);
@@ -148,7 +189,9 @@ describe('POST /v1/uploads', () => {
   it('stops reading a chunked body as soon as it passes the request limit', async () => {
     const before = (await rows()).length;
     const boundary = 'chunkedboundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    );
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -186,7 +229,8 @@ describe('POST /v1/uploads', () => {
   it('deletes an unused upload; a foreign or deleted id is not found', async () => {
     const res = await upload(form([['del.txt', Buffer.from('bye')]]), keys.other);
     const id = ((await res.json()) as { uploads: UploadJson[] }).uploads[0]!.id;
-    const del = (key: string) => fetch(`${app.url}/v1/uploads/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${key}` } });
+    const del = (key: string) =>
+      fetch(`${app.url}/v1/uploads/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${key}` } });
     expect((await del(keys.write)).status).toBe(404); // another company's id
     expect((await del(keys.other)).status).toBe(204);
     expect(existsSync(store.pathOf(id))).toBe(false);
@@ -206,6 +250,8 @@ describe('POST /v1/uploads', () => {
     expect(await suspended.json()).toMatchObject({ detail: 'This company is suspended' });
     const json = await upload('{"files":[]}', keys.write, { 'content-type': 'application/json' });
     expect(json.status).toBe(415);
-    expect((await fetch(`${app.url}/v1/uploads?api_key=${keys.write}`, { method: 'POST', body: body() })).status).toBe(401);
+    expect((await fetch(`${app.url}/v1/uploads?api_key=${keys.write}`, { method: 'POST', body: body() })).status).toBe(
+      401,
+    );
   });
 });

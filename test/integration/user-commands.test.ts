@@ -28,26 +28,63 @@ describe('dashboard user commands', () => {
     expect(await verifyPassword(generated.password!, stored!.passwordHash)).toBe(true);
     expect(JSON.stringify(generated.user)).not.toContain('hash');
 
-    const chosen = await usersCreate(tdb.db, { merchant: merchant.id, email: 'second@example.com', 'password-stdin': 'true' }, now, stdin('a long chosen passphrase\n'));
+    const chosen = await usersCreate(
+      tdb.db,
+      { merchant: merchant.id, email: 'second@example.com', 'password-stdin': 'true' },
+      now,
+      stdin('a long chosen passphrase\n'),
+    );
     expect(chosen).not.toHaveProperty('password');
-    expect(await verifyPassword('a long chosen passphrase', (await findUserByEmail(tdb.db, 'second@example.com'))!.passwordHash)).toBe(true);
+    expect(
+      await verifyPassword(
+        'a long chosen passphrase',
+        (await findUserByEmail(tdb.db, 'second@example.com'))!.passwordHash,
+      ),
+    ).toBe(true);
 
-    await expect(usersCreate(tdb.db, { merchant: merchant.id, email: 'OWNER@example.com' }, now, noStdin)).rejects.toThrow(/exists already/);
-    await expect(usersCreate(tdb.db, { merchant: merchant.id, email: 'third@example.com', 'password-stdin': 'true' }, now, stdin('too short\n'))).rejects.toThrow(/at least 12/);
-    await expect(usersCreate(tdb.db, { merchant: 'mer_AAAAAAAAAAAAAAAAAAAA', email: 'x@example.com' }, now, noStdin)).rejects.toThrow(/no such merchant/);
-    await expect(usersCreate(tdb.db, { merchant: merchant.id, email: 'not-an-address' }, now, noStdin)).rejects.toThrow(/--email/);
+    await expect(
+      usersCreate(tdb.db, { merchant: merchant.id, email: 'OWNER@example.com' }, now, noStdin),
+    ).rejects.toThrow(/exists already/);
+    await expect(
+      usersCreate(
+        tdb.db,
+        { merchant: merchant.id, email: 'third@example.com', 'password-stdin': 'true' },
+        now,
+        stdin('too short\n'),
+      ),
+    ).rejects.toThrow(/at least 12/);
+    await expect(
+      usersCreate(tdb.db, { merchant: 'mer_AAAAAAAAAAAAAAAAAAAA', email: 'x@example.com' }, now, noStdin),
+    ).rejects.toThrow(/no such merchant/);
+    await expect(usersCreate(tdb.db, { merchant: merchant.id, email: 'not-an-address' }, now, noStdin)).rejects.toThrow(
+      /--email/,
+    );
   });
 
   it('users:password replaces the hash and ends every session of the user', async () => {
     const merchant = await createMerchant(tdb.db, { name: 'Reset', trial: true }, now);
     await usersCreate(tdb.db, { merchant: merchant.id, email: 'reset@example.com' }, now, noStdin);
     const user = (await findUserByEmail(tdb.db, 'reset@example.com'))!;
-    await createSession(tdb.db, { tokenHash: 'h-reset', userId: user.id, merchantId: merchant.id, expiresAt: new Date(Date.now() + 3_600_000) }, new Date());
+    await createSession(
+      tdb.db,
+      { tokenHash: 'h-reset', userId: user.id, merchantId: merchant.id, expiresAt: new Date(Date.now() + 3_600_000) },
+      new Date(),
+    );
     expect(await findLiveSession(tdb.db, 'h-reset', new Date(), 60_000)).not.toBeNull();
-    const out = await usersPassword(tdb.db, { email: 'reset@example.com', 'password-stdin': 'true' }, new Date(), stdin('a brand new passphrase'));
+    const out = await usersPassword(
+      tdb.db,
+      { email: 'reset@example.com', 'password-stdin': 'true' },
+      new Date(),
+      stdin('a brand new passphrase'),
+    );
     expect(out).toMatchObject({ sessions_ended: true });
     expect(await findLiveSession(tdb.db, 'h-reset', new Date(), 60_000)).toBeNull();
-    expect(await verifyPassword('a brand new passphrase', (await findUserByEmail(tdb.db, 'reset@example.com'))!.passwordHash)).toBe(true);
+    expect(
+      await verifyPassword(
+        'a brand new passphrase',
+        (await findUserByEmail(tdb.db, 'reset@example.com'))!.passwordHash,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -55,20 +92,46 @@ describe('company administrator command', () => {
   it('company-admins:create gives the owner a password shown once, or adds a billing administrator; members and other companies are refused', async () => {
     const { company, owner } = await createCompany(tdb.db, { name: 'Admins Co', ownerEmail: 'boss@admins.example' });
     expect((await findMemberCredential(tdb.db, 'boss@admins.example'))!.passwordHash).toBeNull();
-    const first = await companyAdminsCreate(tdb.db, { company: company.id, email: 'Boss@Admins.example' }, now, noStdin);
-    expect(first.member).toMatchObject({ id: owner.id, company_id: company.id, email: 'boss@admins.example', role: 'billing_admin' });
+    const first = await companyAdminsCreate(
+      tdb.db,
+      { company: company.id, email: 'Boss@Admins.example' },
+      now,
+      noStdin,
+    );
+    expect(first.member).toMatchObject({
+      id: owner.id,
+      company_id: company.id,
+      email: 'boss@admins.example',
+      role: 'billing_admin',
+    });
     expect(first.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    expect(await verifyPassword(first.password!, (await findMemberCredential(tdb.db, 'boss@admins.example'))!.passwordHash!)).toBe(true);
+    expect(
+      await verifyPassword(first.password!, (await findMemberCredential(tdb.db, 'boss@admins.example'))!.passwordHash!),
+    ).toBe(true);
     expect(JSON.stringify(first.member)).not.toContain('hash');
 
-    const second = await companyAdminsCreate(tdb.db, { company: company.id, email: 'deputy@admins.example', 'password-stdin': 'true' }, now, stdin('a long chosen passphrase\n'));
+    const second = await companyAdminsCreate(
+      tdb.db,
+      { company: company.id, email: 'deputy@admins.example', 'password-stdin': 'true' },
+      now,
+      stdin('a long chosen passphrase\n'),
+    );
     expect(second).not.toHaveProperty('password');
-    expect((await findMemberCredential(tdb.db, 'deputy@admins.example'))!.member).toMatchObject({ companyId: company.id, role: 'billing_admin' });
+    expect((await findMemberCredential(tdb.db, 'deputy@admins.example'))!.member).toMatchObject({
+      companyId: company.id,
+      role: 'billing_admin',
+    });
 
     await addMember(tdb.db, company.id, 'plain@admins.example', 'member');
-    await expect(companyAdminsCreate(tdb.db, { company: company.id, email: 'plain@admins.example' }, now, noStdin)).rejects.toThrow(/ordinary member/);
+    await expect(
+      companyAdminsCreate(tdb.db, { company: company.id, email: 'plain@admins.example' }, now, noStdin),
+    ).rejects.toThrow(/ordinary member/);
     const other = await createCompany(tdb.db, { name: 'Other Admins Co', ownerEmail: 'other@admins.example' });
-    await expect(companyAdminsCreate(tdb.db, { company: other.company.id, email: 'boss@admins.example' }, now, noStdin)).rejects.toMatchObject({ code: 'account_in_other_company' });
-    await expect(companyAdminsCreate(tdb.db, { company: 'co_AAAAAAAAAAAAAAAAAAAA', email: 'x@admins.example' }, now, noStdin)).rejects.toThrow(/no such company/);
+    await expect(
+      companyAdminsCreate(tdb.db, { company: other.company.id, email: 'boss@admins.example' }, now, noStdin),
+    ).rejects.toMatchObject({ code: 'account_in_other_company' });
+    await expect(
+      companyAdminsCreate(tdb.db, { company: 'co_AAAAAAAAAAAAAAAAAAAA', email: 'x@admins.example' }, now, noStdin),
+    ).rejects.toThrow(/no such company/);
   });
 });

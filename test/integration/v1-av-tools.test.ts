@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { colourVideo, decodeAll, ffmpegMake, ffprobe, frameColour, lyingMp3, silenceEnds, testAudio, testVideo, withRotationFlag } from '../helpers/av-media.js';
+import {
+  colourVideo,
+  decodeAll,
+  ffmpegMake,
+  ffprobe,
+  frameColour,
+  lyingMp3,
+  silenceEnds,
+  testAudio,
+  testVideo,
+  withRotationFlag,
+} from '../helpers/av-media.js';
 
 /**
  * The audio and video tools end to end (real app, PostgreSQL, Temporal worker, ffmpeg): quotes on measured
@@ -31,8 +42,15 @@ async function uploadJson(key: string, name: string, bytes: Buffer): Promise<Upl
 }
 
 const estimate = async (key: string, body: unknown) => {
-  const res = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as { estimated_credits?: number; code?: string; issues?: Issue[] } };
+  const res = await fetch(`${h.app.url}/v1/estimate`, {
+    method: 'POST',
+    headers: { ...h.auth(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    json: (await res.json()) as { estimated_credits?: number; code?: string; issues?: Issue[] },
+  };
 };
 
 /** Runs a job to completion and returns its one result's bytes, download name and type. */
@@ -43,7 +61,12 @@ async function runJob(body: unknown): Promise<{ bytes: Buffer; name: string; typ
   const file = done.result!.files[0]!;
   const res = await h.download(runs.key, file.download_path);
   expect(res.status).toBe(200);
-  return { bytes: Buffer.from(await res.arrayBuffer()), name: file.name, type: res.headers.get('content-type'), credits: done.charged_credits! };
+  return {
+    bytes: Buffer.from(await res.arrayBuffer()),
+    name: file.name,
+    type: res.headers.get('content-type'),
+    credits: done.charged_credits!,
+  };
 }
 
 const FRAME = 1 / 25;
@@ -59,16 +82,26 @@ describe('durations and quotes', () => {
     expect(up.duration_seconds).toBeGreaterThan(49.9);
     expect(up.duration_seconds).toBeLessThan(50.2);
 
-    const ok = await estimate(quotes.key, { operation: 'audio-trim', upload_ids: [up.id], options: { start: 10, end: 40 } });
+    const ok = await estimate(quotes.key, {
+      operation: 'audio-trim',
+      upload_ids: [up.id],
+      options: { start: 10, end: 40 },
+    });
     expect(ok.status, JSON.stringify(ok.json)).toBe(200);
     expect(ok.json.estimated_credits).toBe(4);
     const compress = await estimate(quotes.key, { operation: 'audio-compress', upload_ids: [up.id] });
     expect(compress.json.estimated_credits).toBe(4);
 
     // Within the header's figure but past the real end: refused before quoting, naming options.end.
-    const past = await estimate(quotes.key, { operation: 'audio-trim', upload_ids: [up.id], options: { start: 10, end: 55 } });
+    const past = await estimate(quotes.key, {
+      operation: 'audio-trim',
+      upload_ids: [up.id],
+      options: { start: 10, end: 55 },
+    });
     expect(past.status).toBe(422);
-    expect(past.json.issues).toEqual([{ path: 'options.end', message: expect.stringContaining('at most the source\'s duration') }]);
+    expect(past.json.issues).toEqual([
+      { path: 'options.end', message: expect.stringContaining("at most the source's duration") },
+    ]);
   });
 
   it('media tools cost 4 credits per started minute of the source', async () => {
@@ -76,8 +109,13 @@ describe('durations and quotes', () => {
     const flac = ffmpegMake('flac', ['-f', 'lavfi', '-i', 'anullsrc=r=8000:cl=mono:d=61', '-c:a', 'flac']);
     const up = await uploadJson(quotes.key, 'long.flac', flac);
     expect(up.duration_seconds).toBeCloseTo(61, 3);
-    expect((await estimate(quotes.key, { operation: 'audio-compress', upload_ids: [up.id] })).json.estimated_credits).toBe(8);
-    expect((await estimate(quotes.key, { operation: 'audio-trim', upload_ids: [up.id], options: { end: 1 } })).json.estimated_credits).toBe(8);
+    expect(
+      (await estimate(quotes.key, { operation: 'audio-compress', upload_ids: [up.id] })).json.estimated_credits,
+    ).toBe(8);
+    expect(
+      (await estimate(quotes.key, { operation: 'audio-trim', upload_ids: [up.id], options: { end: 1 } })).json
+        .estimated_credits,
+    ).toBe(8);
   });
 
   it('file-tool media are at most 2 hours', async () => {
@@ -109,7 +147,10 @@ describe('durations and quotes', () => {
       const res = await estimate(quotes.key, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.json.code).toBe('validation_failed');
-      expect(res.json.issues!.map((i) => i.path), JSON.stringify(res.json)).toContain(path);
+      expect(
+        res.json.issues!.map((i) => i.path),
+        JSON.stringify(res.json),
+      ).toContain(path);
     }
   });
 });
@@ -134,7 +175,15 @@ describe('results checked by their content', () => {
   });
 
   it('video-trim keeps the right frames: the first is at start, the last just before end', async () => {
-    const up = await uploadJson(runs.key, 'colours.mp4', colourVideo([['red', 1], ['lime', 1], ['blue', 2]]));
+    const up = await uploadJson(
+      runs.key,
+      'colours.mp4',
+      colourVideo([
+        ['red', 1],
+        ['lime', 1],
+        ['blue', 2],
+      ]),
+    );
     const out = await runJob({ operation: 'video-trim', upload_ids: [up.id], options: { start: 1, end: 2.6 } });
     const near = (rgb: number[], want: number[]) => rgb.every((v, i) => Math.abs(v - want[i]!) <= 40);
     expect(near(frameColour(out.bytes, 'mp4', 0), [0, 255, 0]), String(frameColour(out.bytes, 'mp4', 0))).toBe(true);
@@ -167,7 +216,9 @@ describe('results checked by their content', () => {
   it('video-rotate of a phone video applies its rotation flag first', async () => {
     // Stored 320x240 with a display rotation of 90°: players show it 240x320. Turned 90° clockwise more: 320x240 upright.
     const flagged = withRotationFlag(testVideo(2, { size: '320x240' }), 90);
-    expect(videoStream(ffprobe(flagged, 'mp4')).side_data_list?.some((d) => Math.abs(d.rotation ?? 0) === 90)).toBe(true);
+    expect(videoStream(ffprobe(flagged, 'mp4')).side_data_list?.some((d) => Math.abs(d.rotation ?? 0) === 90)).toBe(
+      true,
+    );
     const up = await uploadJson(runs.key, 'phone.mp4', flagged);
     const out = await runJob({ operation: 'video-rotate', upload_ids: [up.id], options: { angle: 90 } });
     const v = videoStream(ffprobe(out.bytes, 'mp4'));

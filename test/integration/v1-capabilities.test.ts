@@ -18,12 +18,29 @@ import { sampleMedia, samplePdf, samplePng } from '../helpers/sample-files.js';
  * through POST /v1/estimate.
  */
 
-interface Price { class: string; credits_per_unit: number; units: Array<{ measure: 'bytes' | 'pages' | 'duration_seconds'; per: number }>; minimum_units: number; description: string }
-interface Capability {
-  id: string; available: boolean; summary: string; source_kinds: string[]; sources: { min: number; max: number } | null;
-  options: Obj | null; options_required: boolean; output_formats: string[] | null; price: Price;
+interface Price {
+  class: string;
+  credits_per_unit: number;
+  units: Array<{ measure: 'bytes' | 'pages' | 'duration_seconds'; per: number }>;
+  minimum_units: number;
+  description: string;
 }
-interface Capabilities { operations: Capability[]; limits: Record<string, number>; ocr: { languages: string[]; default_language: string; max_languages_per_request: number } }
+interface Capability {
+  id: string;
+  available: boolean;
+  summary: string;
+  source_kinds: string[];
+  sources: { min: number; max: number } | null;
+  options: Obj | null;
+  options_required: boolean;
+  output_formats: string[] | null;
+  price: Price;
+}
+interface Capabilities {
+  operations: Capability[];
+  limits: Record<string, number>;
+  ocr: { languages: string[]; default_language: string; max_languages_per_request: number };
+}
 
 const h = new ProcessingHarness();
 let acme: TestCompany;
@@ -32,7 +49,13 @@ let c: Conformance;
 
 /** The quote of one source under an advertised price rule. */
 const byRule = (p: Price, m: SourceMeasure) =>
-  p.credits_per_unit * Math.max(p.minimum_units, ...p.units.map((u) => Math.ceil((u.measure === 'duration_seconds' ? (m.durationSeconds ?? 0) : m[u.measure]) / u.per)));
+  p.credits_per_unit *
+  Math.max(
+    p.minimum_units,
+    ...p.units.map((u) =>
+      Math.ceil((u.measure === 'duration_seconds' ? (m.durationSeconds ?? 0) : m[u.measure]) / u.per),
+    ),
+  );
 
 const samplePdfId = 'upl_AAAAAAAAAAAAAAAAAAAA';
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `upl_${String(i).padStart(20, 'B')}`);
@@ -45,31 +68,91 @@ function validatorSays(body: unknown): { operation: boolean; options: boolean } 
   } catch (e) {
     if (!(e instanceof DomainError)) throw e;
     const paths = ((e.details['issues'] as Array<{ path: string }> | undefined) ?? []).map((i) => i.path);
-    return { operation: !paths.includes('operation'), options: !paths.some((p) => p === 'options' || p.startsWith('options.')) };
+    return {
+      operation: !paths.includes('operation'),
+      options: !paths.some((p) => p === 'options' || p.startsWith('options.')),
+    };
   }
 }
 
 /** Minimal valid options of each available operation, and what each source kind is (a sample upload). */
 const VALID_OPTIONS: Record<string, Obj> = {
-  'pdf-extract': { pages: '1' }, 'pdf-delete': { pages: '1' }, 'pdf-rotate': { angle: 90 }, 'pdf-protect': { password: 'pw' },
-  'pdf-unlock': { password: 'pw' }, 'pdf-watermark': { text: 'DRAFT' }, 'pdf-number': {}, 'pdf-merge': {},
-  'image-edit': { angle: 90 }, 'image-compress': {}, webp: {},
-  'ocr-text': {}, 'ocr-docx': { language: 'eng' }, 'ocr-pdf': {},
-  'audio-trim': { end: 0.5 }, 'video-trim': { start: 0.25, end: 0.5 }, 'video-rotate': { angle: 270 }, 'video-resize': { height: 240 },
-  'audio-compress': {}, 'video-compress': { level: 'balanced' },
-  transcribe: { output_format: 'SRT' }, meeting: {}, 'flow-extract': {},
+  'pdf-extract': { pages: '1' },
+  'pdf-delete': { pages: '1' },
+  'pdf-rotate': { angle: 90 },
+  'pdf-protect': { password: 'pw' },
+  'pdf-unlock': { password: 'pw' },
+  'pdf-watermark': { text: 'DRAFT' },
+  'pdf-number': {},
+  'pdf-merge': {},
+  'image-edit': { angle: 90 },
+  'image-compress': {},
+  webp: {},
+  'ocr-text': {},
+  'ocr-docx': { language: 'eng' },
+  'ocr-pdf': {},
+  'audio-trim': { end: 0.5 },
+  'video-trim': { start: 0.25, end: 0.5 },
+  'video-rotate': { angle: 270 },
+  'video-resize': { height: 240 },
+  'audio-compress': {},
+  'video-compress': { level: 'balanced' },
+  transcribe: { output_format: 'SRT' },
+  meeting: {},
+  'flow-extract': {},
 };
 /** Body fields an operation needs beside its options (flow-extract: the fields to extract). */
 const EXTRA_BODY: Record<string, Obj> = { 'flow-extract': { fields: ['total'] } };
 /** Option objects tried against every available operation's schema and the validator. */
 const OPTION_SAMPLES: Obj[] = [
-  {}, { pages: '1-2' }, { pages: '' }, { pages: 'x' }, { angle: 90 }, { angle: 45 }, { angle: 180, pages: '2' }, { password: 'secret' }, { password: '' },
-  { text: 'DRAFT' }, { text: '' }, { text: 'a\nb' }, { start: 3 }, { start: -1 }, { width: 10, height: 10 }, { width: 10 }, { flip: 'both' },
-  { format: 'png' }, { format: 'gif' }, { level: 'strong' }, { level: 'max' }, { crop: [0, 0, 5, 5] }, { crop: [0, 0, 5] }, { colour: 'red' },
-  { language: 'eng' }, { language: 'eng+deu' }, { language: 'chi_sim' }, { language: 'English' }, { language: 'eng+' }, { language: 'eng+deu+fra+ita' }, { language: 7 },
-  { end: 1 }, { start: 0.5, end: 1.25 }, { end: 0.05 }, { start: -0.5, end: 2 }, { end: 7201 }, { end: '2' }, { height: 480 }, { height: 500 }, { height: 2160 },
-  { level: 'balanced' }, { output_format: 'json' }, { output_format: 'VTT' }, { output_format: 'Vtt' }, { output_format: 'pdf' },
-  { language: 'en' }, { language: 'EN' }, { output_format: 'txt', language: 'de' },
+  {},
+  { pages: '1-2' },
+  { pages: '' },
+  { pages: 'x' },
+  { angle: 90 },
+  { angle: 45 },
+  { angle: 180, pages: '2' },
+  { password: 'secret' },
+  { password: '' },
+  { text: 'DRAFT' },
+  { text: '' },
+  { text: 'a\nb' },
+  { start: 3 },
+  { start: -1 },
+  { width: 10, height: 10 },
+  { width: 10 },
+  { flip: 'both' },
+  { format: 'png' },
+  { format: 'gif' },
+  { level: 'strong' },
+  { level: 'max' },
+  { crop: [0, 0, 5, 5] },
+  { crop: [0, 0, 5] },
+  { colour: 'red' },
+  { language: 'eng' },
+  { language: 'eng+deu' },
+  { language: 'chi_sim' },
+  { language: 'English' },
+  { language: 'eng+' },
+  { language: 'eng+deu+fra+ita' },
+  { language: 7 },
+  { end: 1 },
+  { start: 0.5, end: 1.25 },
+  { end: 0.05 },
+  { start: -0.5, end: 2 },
+  { end: 7201 },
+  { end: '2' },
+  { height: 480 },
+  { height: 500 },
+  { height: 2160 },
+  { level: 'balanced' },
+  { output_format: 'json' },
+  { output_format: 'VTT' },
+  { output_format: 'Vtt' },
+  { output_format: 'pdf' },
+  { language: 'en' },
+  { language: 'EN' },
+  { output_format: 'txt', language: 'de' },
 ];
 
 const upload: Record<string, string> = {};
@@ -100,18 +183,46 @@ describe('GET /v1/capabilities', () => {
     expect(caps.operations.map((o) => o.id)).toEqual([...ALL_OPERATIONS]);
     for (const op of caps.operations) {
       const min = op.sources?.min ?? 1;
-      expect(validatorSays({ operation: op.id, upload_ids: ids(min), options: VALID_OPTIONS[op.id] ?? {}, ...EXTRA_BODY[op.id] }).operation, op.id).toBe(op.available);
+      expect(
+        validatorSays({
+          operation: op.id,
+          upload_ids: ids(min),
+          options: VALID_OPTIONS[op.id] ?? {},
+          ...EXTRA_BODY[op.id],
+        }).operation,
+        op.id,
+      ).toBe(op.available);
     }
     // Anything not listed is refused as an operation.
     expect(validatorSays({ operation: 'pdf-shred', upload_ids: [samplePdfId] }).operation).toBe(false);
     const unavailable = caps.operations.filter((o) => !o.available).map((o) => o.id);
     expect(unavailable).toEqual([]);
-    for (const id of ['ocr-text', 'ocr-docx', 'ocr-pdf', 'transcribe', 'meeting', 'flow-extract', 'audio-trim', 'video-trim', 'video-rotate', 'video-resize', 'audio-compress', 'video-compress']) expect(unavailable).not.toContain(id);
+    for (const id of [
+      'ocr-text',
+      'ocr-docx',
+      'ocr-pdf',
+      'transcribe',
+      'meeting',
+      'flow-extract',
+      'audio-trim',
+      'video-trim',
+      'video-rotate',
+      'video-resize',
+      'audio-compress',
+      'video-compress',
+    ])
+      expect(unavailable).not.toContain(id);
     for (const op of caps.operations.filter((o) => !o.available)) {
-      expect(op).toMatchObject({ summary: expect.stringContaining('Not available yet'), sources: null, options: null, output_formats: null });
+      expect(op).toMatchObject({
+        summary: expect.stringContaining('Not available yet'),
+        sources: null,
+        options: null,
+        output_formats: null,
+      });
       expect(op.source_kinds.length).toBeGreaterThan(0);
     }
-    for (const op of caps.operations.filter((o) => o.available)) expect(VALID_OPTIONS, `a sample of ${op.id} in this test`).toHaveProperty([op.id]);
+    for (const op of caps.operations.filter((o) => o.available))
+      expect(VALID_OPTIONS, `a sample of ${op.id} in this test`).toHaveProperty([op.id]);
   });
 
   it('states options, source counts and output formats as the request schema the validator is held to does', () => {
@@ -120,7 +231,10 @@ describe('GET /v1/capabilities', () => {
       const props = obj(variant['properties']);
       expect(op.options, op.id).toEqual(props['options']);
       expect(op.options_required, op.id).toBe((variant['required'] as string[]).includes('options'));
-      expect(op.sources, op.id).toEqual({ min: obj(props['upload_ids'])['minItems'], max: obj(props['upload_ids'])['maxItems'] });
+      expect(op.sources, op.id).toEqual({
+        min: obj(props['upload_ids'])['minItems'],
+        max: obj(props['upload_ids'])['maxItems'],
+      });
       expect(op.output_formats?.length, op.id).toBeGreaterThan(0);
       // Its options schema says yes exactly when the validator does.
       const validate = c.validator(op.options);
@@ -130,7 +244,16 @@ describe('GET /v1/capabilities', () => {
       }
       // The source counts: one fewer and one more than allowed are refused naming upload_ids.
       for (const n of [op.sources!.min - 1, op.sources!.max + 1].filter((x) => x > 0)) {
-        expect(() => parseJobRequest({ operation: op.id, upload_ids: ids(n), options: VALID_OPTIONS[op.id], ...EXTRA_BODY[op.id] }), `${op.id} with ${n}`).toThrow();
+        expect(
+          () =>
+            parseJobRequest({
+              operation: op.id,
+              upload_ids: ids(n),
+              options: VALID_OPTIONS[op.id],
+              ...EXTRA_BODY[op.id],
+            }),
+          `${op.id} with ${n}`,
+        ).toThrow();
       }
     }
   });
@@ -139,12 +262,25 @@ describe('GET /v1/capabilities', () => {
     let key = acme.key;
     for (const [i, op] of caps.operations.filter((o) => o.available).entries()) {
       // A key per four operations: together these estimates pass the 120 requests a minute one key may make.
-      if (i % 4 === 0) key = (await issueCompanyKey(h.tdb.db, { companyId: acme.id, memberId: acme.ownerId, name: `estimates ${i}`, scopes: ['read', 'write'] }, new Date())).secret;
+      if (i % 4 === 0)
+        key = (
+          await issueCompanyKey(
+            h.tdb.db,
+            { companyId: acme.id, memberId: acme.ownerId, name: `estimates ${i}`, scopes: ['read', 'write'] },
+            new Date(),
+          )
+        ).secret;
       for (const kind of ['pdf', 'image', 'text', 'audio', 'video']) {
         const sources = op.sources!.min === 1 ? [upload[kind]!] : [upload[kind]!, upload[`${kind}2`]!];
         const res = await fetch(`${h.app.url}/v1/estimate`, {
-          method: 'POST', headers: { ...h.auth(key), 'content-type': 'application/json' },
-          body: JSON.stringify({ operation: op.id, upload_ids: sources, options: VALID_OPTIONS[op.id], ...EXTRA_BODY[op.id] }),
+          method: 'POST',
+          headers: { ...h.auth(key), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            operation: op.id,
+            upload_ids: sources,
+            options: VALID_OPTIONS[op.id],
+            ...EXTRA_BODY[op.id],
+          }),
         });
         const body = (await res.json()) as { issues?: Array<{ message: string }> };
         const refusedForKind = res.status === 422 && (body.issues ?? []).some((i) => i.message.includes(' needs '));
@@ -155,29 +291,56 @@ describe('GET /v1/capabilities', () => {
 
   it('states each price rule as the quote computes it: on sample measures for every operation, and on real uploads', async () => {
     const measures: SourceMeasure[] = [
-      { bytes: 1, pages: 0, durationSeconds: null }, { bytes: 25_000_000, pages: 10, durationSeconds: null }, { bytes: 25_000_001, pages: 3, durationSeconds: null },
-      { bytes: 1000, pages: 11, durationSeconds: null }, { bytes: 80_000_000, pages: 100, durationSeconds: null }, { bytes: 5000, pages: 0, durationSeconds: 59.5 },
-      { bytes: 5000, pages: 0, durationSeconds: 60 }, { bytes: 5000, pages: 0, durationSeconds: 61 }, { bytes: 9_000_000, pages: 0, durationSeconds: 36_000 },
+      { bytes: 1, pages: 0, durationSeconds: null },
+      { bytes: 25_000_000, pages: 10, durationSeconds: null },
+      { bytes: 25_000_001, pages: 3, durationSeconds: null },
+      { bytes: 1000, pages: 11, durationSeconds: null },
+      { bytes: 80_000_000, pages: 100, durationSeconds: null },
+      { bytes: 5000, pages: 0, durationSeconds: 59.5 },
+      { bytes: 5000, pages: 0, durationSeconds: 60 },
+      { bytes: 5000, pages: 0, durationSeconds: 61 },
+      { bytes: 9_000_000, pages: 0, durationSeconds: 36_000 },
     ];
     for (const op of caps.operations) {
-      for (const m of measures) expect(byRule(op.price, m), `${op.id} ${JSON.stringify(m)}`).toBe(quoteCredits(op.id as OperationId, [m]));
+      for (const m of measures)
+        expect(byRule(op.price, m), `${op.id} ${JSON.stringify(m)}`).toBe(quoteCredits(op.id as OperationId, [m]));
       expect(op.price.description).toMatch(new RegExp(`^${op.price.credits_per_unit} credits per started`));
     }
-    expect(caps.operations.find((o) => o.id === 'pdf-rotate')!.price).toMatchObject({ class: 'file', credits_per_unit: 2, units: [{ measure: 'bytes', per: 25_000_000 }, { measure: 'pages', per: 10 }] });
-    expect(caps.operations.find((o) => o.id === 'transcribe')!.price).toMatchObject({ class: 'transcribe', credits_per_unit: 8, units: [{ measure: 'duration_seconds', per: 60 }] });
+    expect(caps.operations.find((o) => o.id === 'pdf-rotate')!.price).toMatchObject({
+      class: 'file',
+      credits_per_unit: 2,
+      units: [
+        { measure: 'bytes', per: 25_000_000 },
+        { measure: 'pages', per: 10 },
+      ],
+    });
+    expect(caps.operations.find((o) => o.id === 'transcribe')!.price).toMatchObject({
+      class: 'transcribe',
+      credits_per_unit: 8,
+      units: [{ measure: 'duration_seconds', per: 60 }],
+    });
 
     // Real uploads: the estimate equals the rule applied to what GET /v1/uploads/{id} says was measured.
-    for (const [op, sources] of [['pdf-rotate', [upload['pdf']!]], ['pdf-merge', [upload['pdf']!, upload['pdf2']!]], ['webp', [upload['image']!]]] as const) {
+    for (const [op, sources] of [
+      ['pdf-rotate', [upload['pdf']!]],
+      ['pdf-merge', [upload['pdf']!, upload['pdf2']!]],
+      ['webp', [upload['image']!]],
+    ] as const) {
       const cap = caps.operations.find((o) => o.id === op)!;
       const res = await fetch(`${h.app.url}/v1/estimate`, {
-        method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
         body: JSON.stringify({ operation: op, upload_ids: sources, options: VALID_OPTIONS[op] }),
       });
       expect(res.status).toBe(200);
       const estimate = (await res.json()) as { estimated_credits: number };
       let expected = 0;
       for (const id of sources) {
-        const u = (await (await fetch(`${h.app.url}/v1/uploads/${id}`, { headers: h.auth(acme.key) })).json()) as { bytes: number; pages: number; duration_seconds: number | null };
+        const u = (await (await fetch(`${h.app.url}/v1/uploads/${id}`, { headers: h.auth(acme.key) })).json()) as {
+          bytes: number;
+          pages: number;
+          duration_seconds: number | null;
+        };
         expected += byRule(cap.price, { bytes: u.bytes, pages: u.pages, durationSeconds: u.duration_seconds });
       }
       expect(estimate.estimated_credits, op).toBe(expected);
@@ -204,12 +367,27 @@ describe('GET /v1/capabilities', () => {
   });
 
   it('lists the OCR languages installed here, the default first, each accepted by the quote of every OCR operation', async () => {
-    expect(caps.ocr).toEqual({ languages: ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld'], default_language: 'eng', max_languages_per_request: 3 });
-    const installed = execFileSync('tesseract', ['--list-langs']).toString('utf8').split('\n').slice(1).map((l) => l.trim());
+    expect(caps.ocr).toEqual({
+      languages: ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld'],
+      default_language: 'eng',
+      max_languages_per_request: 3,
+    });
+    const installed = execFileSync('tesseract', ['--list-langs'])
+      .toString('utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
     expect(caps.ocr.languages.filter((l) => !installed.includes(l))).toEqual([]);
     for (const operation of ['ocr-text', 'ocr-docx', 'ocr-pdf']) {
-      for (const language of [...caps.ocr.languages, caps.ocr.languages.slice(0, caps.ocr.max_languages_per_request).join('+')]) {
-        const res = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify({ operation, upload_ids: [upload['image']], options: { language } }) });
+      for (const language of [
+        ...caps.ocr.languages,
+        caps.ocr.languages.slice(0, caps.ocr.max_languages_per_request).join('+'),
+      ]) {
+        const res = await fetch(`${h.app.url}/v1/estimate`, {
+          method: 'POST',
+          headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
+          body: JSON.stringify({ operation, upload_ids: [upload['image']], options: { language } }),
+        });
         expect(res.status, `${operation} ${language}`).toBe(200);
       }
     }

@@ -29,16 +29,31 @@ async function inconsistentInvoice(): Promise<Buffer> {
     for (const [x, top, text] of rows) page.drawText(text, { x, y: 792 - top - 10, size: 10, font });
   };
   write(pdf.addPage([612, 792]), [
-    [72, 72, 'ACME Supplies Ltd'], [72, 100, 'INVOICE'],
-    [72, 140, 'Invoice No: INV-2044'], [72, 156, 'Invoice date: 2024-03-15'], [72, 172, 'Due date: 2024-02-14'],
+    [72, 72, 'ACME Supplies Ltd'],
+    [72, 100, 'INVOICE'],
+    [72, 140, 'Invoice No: INV-2044'],
+    [72, 156, 'Invoice date: 2024-03-15'],
+    [72, 172, 'Due date: 2024-02-14'],
   ]);
   write(pdf.addPage([612, 792]), [
-    [72, 100, 'Description'], [300, 100, 'Qty'], [360, 100, 'Unit price'], [470, 100, 'Amount'],
-    [72, 120, 'Widget'], [300, 120, '3'], [360, 120, '4.50'], [470, 120, '12.00'],
-    [72, 136, 'Gadget'], [300, 136, '1'], [360, 136, '5.00'], [470, 136, '5.00'],
-    [360, 200, 'Subtotal:'], [470, 200, '17.00'],
-    [360, 216, 'VAT 19%:'], [470, 216, '3.23'],
-    [360, 232, 'Total:'], [470, 232, '21.00'],
+    [72, 100, 'Description'],
+    [300, 100, 'Qty'],
+    [360, 100, 'Unit price'],
+    [470, 100, 'Amount'],
+    [72, 120, 'Widget'],
+    [300, 120, '3'],
+    [360, 120, '4.50'],
+    [470, 120, '12.00'],
+    [72, 136, 'Gadget'],
+    [300, 136, '1'],
+    [360, 136, '5.00'],
+    [470, 136, '5.00'],
+    [360, 200, 'Subtotal:'],
+    [470, 200, '17.00'],
+    [360, 216, 'VAT 19%:'],
+    [470, 216, '3.23'],
+    [360, 232, 'Total:'],
+    [470, 232, '21.00'],
   ]);
   return Buffer.from(await pdf.save());
 }
@@ -47,19 +62,31 @@ beforeAll(async () => {
   await h.start();
   acme = await h.company('Checks');
   const upload = await h.upload(acme.key, 'inconsistent.pdf', await inconsistentInvoice());
-  job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [upload], fields: FIELDS })).id, 240_000);
+  job = await h.waitForJob(
+    acme.key,
+    (await h.submitOk(acme.key, { operation: 'flow-extract', upload_ids: [upload], fields: FIELDS })).id,
+    240_000,
+  );
   expect(job.status, JSON.stringify(job)).toBe('completed');
 }, 300_000);
 afterAll(() => h.stop());
 
-const download = async (i: number) => Buffer.from(await (await h.download(acme.key, job.result!.files[i]!.download_path)).arrayBuffer());
+const download = async (i: number) =>
+  Buffer.from(await (await h.download(acme.key, job.result!.files[i]!.download_path)).arrayBuffer());
 
 describe('flow-extract: the document checks in the results', () => {
   it('values read as printed, each with evidence, are flagged where the document does not add up, with reasons naming them', async () => {
     const json = ExtractionJson.parse(JSON.parse((await download(2)).toString('utf8')));
     const d = json.documents[0]!;
     // The engine read what is printed, and every value's snippet is on its page (the evidence check passes)…
-    expect(d.fields).toEqual({ invoice_number: 'INV-2044', invoice_date: '2024-03-15', due_date: '2024-02-14', subtotal: '17.00', tax: '3.23', total: '21.00' });
+    expect(d.fields).toEqual({
+      invoice_number: 'INV-2044',
+      invoice_date: '2024-03-15',
+      due_date: '2024-02-14',
+      subtotal: '17.00',
+      tax: '3.23',
+      total: '21.00',
+    });
     expect(d.items).toEqual([
       { description: 'Widget', quantity: '3', unit_price: '4.50', amount: '12.00' },
       { description: 'Gadget', quantity: '1', unit_price: '5.00', amount: '5.00' },
@@ -72,10 +99,19 @@ describe('flow-extract: the document checks in the results', () => {
       'the totals do not add up: subtotal 17.00 + tax 3.23 = 20.23, but total is 21.00',
       'due_date 2024-02-14 is before invoice_date 2024-03-15',
     ]);
-    for (const f of ['subtotal', 'tax', 'total']) expect(d.evidence.fields[f], f).toMatchObject({ page: 2, flagged: true, reason: 'the totals do not add up: subtotal 17.00 + tax 3.23 = 20.23, but total is 21.00' });
-    for (const f of ['invoice_date', 'due_date']) expect(d.evidence.fields[f], f).toMatchObject({ page: 1, flagged: true });
+    for (const f of ['subtotal', 'tax', 'total'])
+      expect(d.evidence.fields[f], f).toMatchObject({
+        page: 2,
+        flagged: true,
+        reason: 'the totals do not add up: subtotal 17.00 + tax 3.23 = 20.23, but total is 21.00',
+      });
+    for (const f of ['invoice_date', 'due_date'])
+      expect(d.evidence.fields[f], f).toMatchObject({ page: 1, flagged: true });
     expect(d.evidence.fields['invoice_number']).toMatchObject({ page: 1, flagged: false, reason: null });
-    expect(d.evidence.items[0]!.amount).toMatchObject({ flagged: true, reason: 'line item 1: quantity 3 × unit price 4.50 = 13.50, but its amount is 12.00' });
+    expect(d.evidence.items[0]!.amount).toMatchObject({
+      flagged: true,
+      reason: 'line item 1: quantity 3 × unit price 4.50 = 13.50, but its amount is 12.00',
+    });
     expect(d.evidence.items[1]!.amount).toMatchObject({ flagged: false });
   });
 
@@ -94,17 +130,43 @@ describe('flow-extract: the document checks in the results', () => {
     expect(line.box!.x1).toBeGreaterThan(490);
     expect(line.box!.y0).toBeGreaterThan(116);
     expect(line.box!.y1).toBeLessThan(134);
-    expect(d.evidence.items[1]!.line).toMatchObject({ page: 2, snippet: 'Gadget 1 5.00 5.00', flagged: false, reason: null });
+    expect(d.evidence.items[1]!.line).toMatchObject({
+      page: 2,
+      snippet: 'Gadget 1 5.00 5.00',
+      flagged: false,
+      reason: null,
+    });
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await download(0)) as unknown as ArrayBuffer);
     const rows: ExcelJS.CellValue[][] = [];
     book.getWorksheet('Evidence')!.eachRow((row) => rows.push((row.values as ExcelJS.CellValue[]).slice(1)));
-    expect(rows[0]).toEqual(['document', 'field', 'line', 'value', 'page', 'snippet', 'flagged', 'reason', 'box_x0', 'box_y0', 'box_x1', 'box_y1', 'source', 'path']);
+    expect(rows[0]).toEqual([
+      'document',
+      'field',
+      'line',
+      'value',
+      'page',
+      'snippet',
+      'flagged',
+      'reason',
+      'box_x0',
+      'box_y0',
+      'box_x1',
+      'box_y1',
+      'source',
+      'path',
+    ]);
     const sheetLine = rows.find((r) => r[1] === 'line_item' && r[2] === 1)!;
     expect(sheetLine.slice(3, 8)).toEqual(['Widget | 3 | 4.50 | 12.00', 2, 'Widget 3 4.50 12.00', true, line.reason]);
     expect(sheetLine.slice(8)).toEqual([line.box!.x0, line.box!.y0, line.box!.x1, line.box!.y1, 'page']);
-    expect(rows.find((r) => r[1] === 'total')!.slice(8)).toEqual([total.box!.x0, total.box!.y0, total.box!.x1, total.box!.y1, 'page']);
+    expect(rows.find((r) => r[1] === 'total')!.slice(8)).toEqual([
+      total.box!.x0,
+      total.box!.y0,
+      total.box!.x1,
+      total.box!.y1,
+      'page',
+    ]);
 
     const csv = parse(new AdmZip(await download(1)).getEntry('evidence.csv')!.getData(), { bom: true }) as string[][];
     expect(csv[0]).toEqual(rows[0]);
@@ -115,18 +177,38 @@ describe('flow-extract: the document checks in the results', () => {
   });
 
   it("the dashboard's review shows each value's and each line's page, box and snippet, and the document checks' flags", async () => {
-    const owner = await h.tdb.db('members as m').join('accounts as a', 'a.id', 'm.account_id').where('m.id', acme.ownerId).first('a.id as account_id', 'a.email');
+    const owner = await h.tdb
+      .db('members as m')
+      .join('accounts as a', 'a.id', 'm.account_id')
+      .where('m.id', acme.ownerId)
+      .first('a.id as account_id', 'a.email');
     await setAccountPassword(h.tdb.db, owner.account_id, await hashPassword('checks owner password'), new Date());
     const session = new DashboardClient(h.app.url, '/api/company');
     expect((await session.signIn(owner.email, 'checks owner password', { idem: null })).status).toBe(201);
     const res = await session.request('GET', `/jobs/${job.id}/extraction`);
     expect(res.status).toBe(200);
     const review = (await res.json()) as {
-      documents: Array<{ review_reasons: string[]; fields: Record<string, { flagged: boolean; reason: string | null; evidence: { page: number; snippet: string; box: unknown } | null }>; lines: Array<{ page: number; snippet: string; box: { x0: number } | null } | null> }>;
+      documents: Array<{
+        review_reasons: string[];
+        fields: Record<
+          string,
+          { flagged: boolean; reason: string | null; evidence: { page: number; snippet: string; box: unknown } | null }
+        >;
+        lines: Array<{ page: number; snippet: string; box: { x0: number } | null } | null>;
+      }>;
     };
     const d = review.documents[0]!;
-    expect(d.fields['total']).toMatchObject({ flagged: true, reason: 'the totals do not add up: subtotal 17.00 + tax 3.23 = 20.23, but total is 21.00', evidence: { page: 2, snippet: '21.00' } });
-    expect(d.fields['total']!.evidence!.box).toMatchObject({ x0: expect.any(Number), y0: expect.any(Number), x1: expect.any(Number), y1: expect.any(Number) });
+    expect(d.fields['total']).toMatchObject({
+      flagged: true,
+      reason: 'the totals do not add up: subtotal 17.00 + tax 3.23 = 20.23, but total is 21.00',
+      evidence: { page: 2, snippet: '21.00' },
+    });
+    expect(d.fields['total']!.evidence!.box).toMatchObject({
+      x0: expect.any(Number),
+      y0: expect.any(Number),
+      x1: expect.any(Number),
+      y1: expect.any(Number),
+    });
     expect(d.lines).toHaveLength(2);
     expect(d.lines[0]).toMatchObject({ page: 2, snippet: 'Widget 3 4.50 12.00' });
     expect(d.lines[0]!.box!.x0).toBeCloseTo(72, 0);

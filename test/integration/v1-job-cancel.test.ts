@@ -17,14 +17,19 @@ let acme: TestCompany;
 let other: TestCompany;
 let pdf: string;
 
-const cancel = (key: string, id: string) => fetch(`${h.app.url}/v1/jobs/${id}/cancel`, { method: 'POST', headers: h.auth(key) });
+const cancel = (key: string, id: string) =>
+  fetch(`${h.app.url}/v1/jobs/${id}/cancel`, { method: 'POST', headers: h.auth(key) });
 const rotate = () => ({ operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } });
 
 async function ledgerOf(reservationOfJob: string) {
   const job = await h.tdb.db('jobs').where({ id: reservationOfJob }).first('reservation_id');
   const rows = await h.tdb.db('credit_ledger').where({ reservation_id: job.reservation_id }).orderBy('id');
   const reservation = await h.tdb.db('credit_reservations').where({ id: job.reservation_id }).first('status');
-  return { kinds: rows.map((r) => r.kind as string), reasons: rows.map((r) => r.reason as string | null), reservation: reservation.status as string };
+  return {
+    kinds: rows.map((r) => r.kind as string),
+    reasons: rows.map((r) => r.reason as string | null),
+    reservation: reservation.status as string,
+  };
 }
 
 beforeAll(async () => {
@@ -45,15 +50,30 @@ describe('POST /v1/jobs/{id}/cancel', () => {
     const res = await cancel(acme.key, job.id);
     expect(res.status).toBe(200);
     const body = (await res.json()) as JobJson;
-    expect(body).toMatchObject({ id: job.id, status: 'cancelled', charged_credits: 0, error: null, error_code: null, result: null, finished_at: expect.any(String) });
+    expect(body).toMatchObject({
+      id: job.id,
+      status: 'cancelled',
+      charged_credits: 0,
+      error: null,
+      error_code: null,
+      result: null,
+      finished_at: expect.any(String),
+    });
     expect(await h.getJob(acme.key, job.id)).toEqual(body);
     expect(await h.wallet(acme.id)).toEqual(before);
-    expect(await ledgerOf(job.id)).toEqual({ kinds: ['reserve', 'release'], reasons: [null, 'job_cancelled'], reservation: 'released' });
+    expect(await ledgerOf(job.id)).toEqual({
+      kinds: ['reserve', 'release'],
+      reasons: [null, 'job_cancelled'],
+      reservation: 'released',
+    });
 
     // Cancelling again: the job is terminal now.
     const again = await cancel(acme.key, job.id);
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ code: 'job_not_cancellable', detail: expect.stringContaining('cancelled') });
+    expect(await again.json()).toMatchObject({
+      code: 'job_not_cancellable',
+      detail: expect.stringContaining('cancelled'),
+    });
     expect(await h.wallet(acme.id)).toEqual(before);
   });
 
@@ -63,12 +83,17 @@ describe('POST /v1/jobs/{id}/cancel', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => cancel(acme.key, job.id)));
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(11).fill(409)]);
-    for (const r of answers.filter((a) => a.status === 409)) expect(await r.json()).toMatchObject({ code: 'job_not_cancellable' });
-    expect(await ledgerOf(job.id)).toEqual({ kinds: ['reserve', 'release'], reasons: [null, 'job_cancelled'], reservation: 'released' });
+    for (const r of answers.filter((a) => a.status === 409))
+      expect(await r.json()).toMatchObject({ code: 'job_not_cancellable' });
+    expect(await ledgerOf(job.id)).toEqual({
+      kinds: ['reserve', 'release'],
+      reasons: [null, 'job_cancelled'],
+      reservation: 'released',
+    });
     expect(await h.wallet(acme.id)).toEqual(before);
   });
 
-  it('a cancel racing the scheduler\'s claim: either cancelled and released, or started and still reserved, never both', async () => {
+  it("a cancel racing the scheduler's claim: either cancelled and released, or started and still reserved, never both", async () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 16; round++) {
       const before = await h.wallet(acme.id);
@@ -78,14 +103,20 @@ describe('POST /v1/jobs/{id}/cancel', () => {
       const headStart = round % 2 === 0 ? 0 : 2 + (round % 5) * 2;
       const [res, claim] = await Promise.all([
         cancel(acme.key, job.id),
-        new Promise((r) => setTimeout(r, headStart)).then(() => claimJobSlot(h.tdb.db, job.id, new Date(), { activePerCompany: 1, activePlatform: 100 })),
+        new Promise((r) => setTimeout(r, headStart)).then(() =>
+          claimJobSlot(h.tdb.db, job.id, new Date(), { activePerCompany: 1, activePlatform: 100 }),
+        ),
       ]);
       const body = (await res.json()) as { code?: string; status?: string };
       const ledger = await ledgerOf(job.id);
       if (res.status === 200) {
         outcomes.add('cancelled');
         expect(claim).toMatchObject({ outcome: 'finished', job: { status: 'cancelled' } });
-        expect(ledger).toEqual({ kinds: ['reserve', 'release'], reasons: [null, 'job_cancelled'], reservation: 'released' });
+        expect(ledger).toEqual({
+          kinds: ['reserve', 'release'],
+          reasons: [null, 'job_cancelled'],
+          reservation: 'released',
+        });
         expect(await h.wallet(acme.id)).toEqual(before);
       } else {
         outcomes.add('started');
@@ -106,13 +137,19 @@ describe('POST /v1/jobs/{id}/cancel', () => {
     expect((await claimJobSlot(h.tdb.db, job.id, new Date())).outcome).toBe('claimed');
     const processing = await cancel(acme.key, job.id);
     expect(processing.status).toBe(409);
-    expect(await processing.json()).toMatchObject({ code: 'job_not_cancellable', detail: 'The job is processing; only a queued job can be cancelled' });
+    expect(await processing.json()).toMatchObject({
+      code: 'job_not_cancellable',
+      detail: 'The job is processing; only a queued job can be cancelled',
+    });
     expect(await ledgerOf(job.id)).toMatchObject({ kinds: ['reserve'], reservation: 'held' });
 
     await failJob(h.tdb.db, job.id, { code: 'invalid_source', message: 'broken' }, new Date());
     const failed = await cancel(acme.key, job.id);
     expect(failed.status).toBe(409);
-    expect(await failed.json()).toMatchObject({ code: 'job_not_cancellable', detail: 'The job is failed; only a queued job can be cancelled' });
+    expect(await failed.json()).toMatchObject({
+      code: 'job_not_cancellable',
+      detail: 'The job is failed; only a queued job can be cancelled',
+    });
 
     const queued = await h.submitOk(acme.key, rotate());
     const foreign = await cancel(other.key, queued.id);
@@ -138,7 +175,6 @@ describe('POST /v1/jobs/{id}/cancel', () => {
     expect(replay.status).toBe(409);
     expect(await replay.json()).toMatchObject({ code: 'idempotency_key_target_deleted', job_id: job.id });
   });
-
 });
 
 describe('cancelQueuedBatchJobs (for the batches code)', () => {
@@ -146,8 +182,13 @@ describe('cancelQueuedBatchJobs (for the batches code)', () => {
     const co = await h.company('BatchCancelCo');
     const source = await h.upload(co.key, 'b.pdf', await samplePdf(1));
     const jobs: JobJson[] = [];
-    for (let i = 0; i < 4; i++) jobs.push(await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [source], options: { angle: 90 } }));
-    await h.fileUnderBatch(co.id, 'bat_AAAAAAAAAAAAAAAAAAAA', jobs.slice(0, 3).map((j) => j.id));
+    for (let i = 0; i < 4; i++)
+      jobs.push(await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [source], options: { angle: 90 } }));
+    await h.fileUnderBatch(
+      co.id,
+      'bat_AAAAAAAAAAAAAAAAAAAA',
+      jobs.slice(0, 3).map((j) => j.id),
+    );
     await h.fileUnderBatch(co.id, 'bat_BBBBBBBBBBBBBBBBBBBB', [jobs[3]!.id]);
     // The first child has started already (no worker runs yet: the scheduler's claim, as its activity makes it).
     expect((await claimJobSlot(h.tdb.db, jobs[0]!.id, new Date())).outcome).toBe('claimed');
@@ -156,8 +197,18 @@ describe('cancelQueuedBatchJobs (for the batches code)', () => {
       cancelQueuedBatchJobs(h.tdb.db, co.id, 'bat_AAAAAAAAAAAAAAAAAAAA', new Date()),
     ]);
     const cancelled = twice.flat().sort();
-    expect(cancelled).toEqual(jobs.slice(1, 3).map((j) => j.id).sort());
-    for (const j of jobs.slice(1, 3)) expect(await ledgerOf(j.id)).toEqual({ kinds: ['reserve', 'release'], reasons: [null, 'job_cancelled'], reservation: 'released' });
+    expect(cancelled).toEqual(
+      jobs
+        .slice(1, 3)
+        .map((j) => j.id)
+        .sort(),
+    );
+    for (const j of jobs.slice(1, 3))
+      expect(await ledgerOf(j.id)).toEqual({
+        kinds: ['reserve', 'release'],
+        reasons: [null, 'job_cancelled'],
+        reservation: 'released',
+      });
     expect((await h.tdb.db('jobs').where({ id: jobs[0]!.id }).first('status')).status).toBe('processing');
     expect(await ledgerOf(jobs[0]!.id)).toMatchObject({ kinds: ['reserve'], reservation: 'held' });
     expect((await h.tdb.db('jobs').where({ id: jobs[3]!.id }).first('status')).status).toBe('queued');
@@ -171,7 +222,7 @@ describe('cancelQueuedBatchJobs (for the batches code)', () => {
 });
 
 describe('the workflow of a cancelled job', () => {
-  it('the job\'s workflow ends (status cancelled) without running the operation, while the job before it runs', async () => {
+  it("the job's workflow ends (status cancelled) without running the operation, while the job before it runs", async () => {
     // A company with one job running (the runner holds it until released) and one queued behind it.
     const co = await h.company('WorkflowCancelCo');
     const source = await h.upload(co.key, 'w.pdf', await samplePdf(1));
@@ -202,7 +253,11 @@ describe('the workflow of a cancelled job', () => {
     expect((await h.waitForJob(co.key, running.id)).status).toBe('completed');
     expect(ran).toHaveLength(1);
     const history = await handle.fetchHistory();
-    const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
+    const activities = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name
+        ? [e.activityTaskScheduledEventAttributes.activityType.name]
+        : [],
+    );
     expect(activities).not.toContain('runJobOperation');
     expect((await h.getJob(co.key, behind.id)).status).toBe('cancelled');
   });

@@ -25,7 +25,13 @@ beforeAll(async () => {
   await h.start();
   acme = await h.company('Errors');
   receiver = await startReceiver(() => 204);
-  const endpoint = await createEndpoint(h.tdb.db, { interface: 'v1', tenantId: acme.id, url: receiver.url, events: [], secretSealed: h.secretBox.seal('whsec_errors_test') });
+  const endpoint = await createEndpoint(h.tdb.db, {
+    interface: 'v1',
+    tenantId: acme.id,
+    url: receiver.url,
+    events: [],
+    secretSealed: h.secretBox.seal('whsec_errors_test'),
+  });
   webhookId = endpoint.id;
 });
 afterAll(async () => {
@@ -37,7 +43,9 @@ afterAll(async () => {
 async function truncatedPng(): Promise<Buffer> {
   const raw = Buffer.alloc(64 * 64 * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
-  const png = await sharp(raw, { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
+  const png = await sharp(raw, { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
   return png.subarray(0, Math.floor(png.length / 2));
 }
 
@@ -49,23 +57,32 @@ function wavWithoutDecoder(): Buffer {
 }
 
 /** Runs the job with the company's webhook and returns it once failed, with the `job` of its recorded `job.failed` event. */
-async function failed(body: Record<string, unknown>): Promise<{ job: JobJson; event: { error: string; error_code: string } }> {
+async function failed(
+  body: Record<string, unknown>,
+): Promise<{ job: JobJson; event: { error: string; error_code: string } }> {
   const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { ...body, webhook_id: webhookId })).id);
   expect(job.status, JSON.stringify(job)).toBe('failed');
   const [delivery] = await h.tdb.db('webhook_deliveries').where({ event_id: terminalEventId({ jobId: job.id }) });
-  const event = JSON.parse(Buffer.from(delivery.body).toString()) as { type: string; job: { error: string; error_code: string } };
+  const event = JSON.parse(Buffer.from(delivery.body).toString()) as {
+    type: string;
+    job: { error: string; error_code: string };
+  };
   expect(event.type).toBe('job.failed');
   return { job, event: event.job };
 }
 
 /** Words of the engines (and the server's storage path) that must not reach a client. */
-const ENGINE_WORDS = /vips|libpng|Decoder|codec none|stream #|Failed to parse|PDF header|line:\d|offset|pdftoppm|pdftotext|tesseract|ffmpeg|ffprobe|file:|\//i;
+const ENGINE_WORDS =
+  /vips|libpng|Decoder|codec none|stream #|Failed to parse|PDF header|line:\d|offset|pdftoppm|pdftotext|tesseract|ffmpeg|ffprobe|file:|\//i;
 
 describe('a failed job tells the client a stable message and code; the engine text goes to the log', () => {
   it('image (sharp): a PNG that stops half-way', async () => {
     const id = await h.upload(acme.key, 'photo.png', await truncatedPng());
     const { job, event } = await failed({ operation: 'image-compress', upload_ids: [id], options: { format: 'png' } });
-    expect(job).toMatchObject({ error_code: 'invalid_source', error: 'the image could not be processed: it is damaged or in a form this operation does not support' });
+    expect(job).toMatchObject({
+      error_code: 'invalid_source',
+      error: 'the image could not be processed: it is damaged or in a form this operation does not support',
+    });
     expect(event).toMatchObject({ error: job.error, error_code: 'invalid_source' });
     expect(job.error).not.toMatch(ENGINE_WORDS);
     expect(h.logs.lines.some((l) => l.includes(job.id) && l.includes('libpng read error'))).toBe(true);
@@ -74,7 +91,10 @@ describe('a failed job tells the client a stable message and code; the engine te
   it('audio and video (ffmpeg): a WAV whose codec has no decoder', async () => {
     const id = await h.upload(acme.key, 'tone.wav', wavWithoutDecoder());
     const { job, event } = await failed({ operation: 'audio-compress', upload_ids: [id] });
-    expect(job).toMatchObject({ error_code: 'invalid_source', error: 'the media could not be processed: a stream is damaged or in a codec this service cannot decode' });
+    expect(job).toMatchObject({
+      error_code: 'invalid_source',
+      error: 'the media could not be processed: a stream is damaged or in a codec this service cannot decode',
+    });
     expect(event).toMatchObject({ error: job.error, error_code: 'invalid_source' });
     expect(job.error).not.toMatch(ENGINE_WORDS);
     expect(h.logs.lines.some((l) => l.includes(job.id) && l.includes('Decoder (codec none) not found'))).toBe(true);
@@ -82,7 +102,10 @@ describe('a failed job tells the client a stable message and code; the engine te
 
   it('PDF (pdf-lib), OCR and extraction: a stored PDF that no longer parses', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ operation: 'pdf-rotate', options: { angle: 90 } }, 'the PDF could not be processed: it is damaged or in a form this operation does not support'],
+      [
+        { operation: 'pdf-rotate', options: { angle: 90 } },
+        'the PDF could not be processed: it is damaged or in a form this operation does not support',
+      ],
       [{ operation: 'ocr-text' }, 'the PDF could not be read'],
       [{ operation: 'flow-extract', fields: ['total'] }, 'the PDF could not be read'],
     ];

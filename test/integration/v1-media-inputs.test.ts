@@ -27,13 +27,30 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 type Issue = { path: string; message: string };
-type UploadJson = { id: string; filename: string; kind: string; mime_type: string; width: number | null; height: number | null; pages: number };
+type UploadJson = {
+  id: string;
+  filename: string;
+  kind: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  pages: number;
+};
 
 const estimate = (key: string, body: unknown) =>
-  fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${h.app.url}/v1/estimate`, {
+    method: 'POST',
+    headers: { ...h.auth(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** Estimate and submission both refuse the body with 422 naming `path`; no job is recorded. */
-async function refusedAtEstimateAndSubmission(key: string, companyId: string, body: unknown, path: string): Promise<string> {
+async function refusedAtEstimateAndSubmission(
+  key: string,
+  companyId: string,
+  body: unknown,
+  path: string,
+): Promise<string> {
   const jobsBefore = await h.tdb.db('jobs').where({ company_id: companyId }).count<{ count: string }[]>('* as count');
   const quoted = await estimate(key, body);
   const quotedJson = (await quoted.json()) as { code: string; detail: string; issues: Issue[] };
@@ -44,7 +61,9 @@ async function refusedAtEstimateAndSubmission(key: string, companyId: string, bo
   const submittedJson = (await submitted.json()) as { issues: Issue[] };
   expect(submitted.status, JSON.stringify(submittedJson)).toBe(422);
   expect(submittedJson.issues.map((i) => i.path)).toContain(path);
-  expect(await h.tdb.db('jobs').where({ company_id: companyId }).count<{ count: string }[]>('* as count')).toEqual(jobsBefore);
+  expect(await h.tdb.db('jobs').where({ company_id: companyId }).count<{ count: string }[]>('* as count')).toEqual(
+    jobsBefore,
+  );
   return quotedJson.issues.find((i) => i.path === path)!.message;
 }
 
@@ -78,7 +97,14 @@ const squash = (s: string) => s.replace(/\s+/g, '');
 describe('pdf-watermark draws text in the scripts of the shipped fonts', () => {
   it('quotes, runs and draws German, Greek, Cyrillic, Japanese, Korean and symbols as extractable text', async () => {
     const pdf = await h.upload(marks.key, 'letter.pdf', await samplePdf(2));
-    const texts = ['Größe ✓ 日本', 'Ωμέγα Ελληνικά', 'Жёлтый счёт', '日本語のテキスト', '한국어 문서 ✓', '€ 42 – „Entwurf“'];
+    const texts = [
+      'Größe ✓ 日本',
+      'Ωμέγα Ελληνικά',
+      'Жёлтый счёт',
+      '日本語のテキスト',
+      '한국어 문서 ✓',
+      '€ 42 – „Entwurf“',
+    ];
     for (const text of texts) {
       const body = { operation: 'pdf-watermark', upload_ids: [pdf], options: { text, pages: '2' } };
       expect((await estimate(marks.key, body)).status).toBe(200);
@@ -90,7 +116,9 @@ describe('pdf-watermark draws text in the scripts of the shipped fonts', () => {
       expect(squash(pdfPageText(bytes, 1)), text).not.toContain(squash(text));
       // Each font is embedded (`emb`) with a ToUnicode map (`uni`), and only the glyphs used: the CJK font alone is
       // several megabytes whole.
-      const fonts = pdfFonts(bytes).split('\n').filter((l) => /CID TrueType/.test(l));
+      const fonts = pdfFonts(bytes)
+        .split('\n')
+        .filter((l) => /CID TrueType/.test(l));
       expect(fonts.length, text).toBeGreaterThan(0);
       for (const line of fonts) expect(line, text).toMatch(/\byes\s+(yes|no)\s+yes\b/);
       expect(bytes.length, text).toBeLessThan(100_000);
@@ -107,7 +135,12 @@ describe('pdf-watermark draws text in the scripts of the shipped fonts', () => {
       ['שלום', /right-to-left/i],
     ];
     for (const [text, message] of cases) {
-      const why = await refusedAtEstimateAndSubmission(marks.key, marks.id, { operation: 'pdf-watermark', upload_ids: [pdf], options: { text } }, 'options.text');
+      const why = await refusedAtEstimateAndSubmission(
+        marks.key,
+        marks.id,
+        { operation: 'pdf-watermark', upload_ids: [pdf], options: { text } },
+        'options.text',
+      );
       expect(why, text).toMatch(message);
     }
   });
@@ -121,12 +154,31 @@ describe('file names in any script', () => {
     for (const name of sent) form.append('files', new Blob([new Uint8Array(pdf)]), name);
     const uploads = await uploadForm(names.key, form);
     // Names are kept as sent, in Unicode normal form C (a decomposed é from macOS becomes é).
-    expect(uploads.map((u) => u.filename)).toEqual(['Rechnung März.pdf', '日本語.pdf', 'Ελληνικά.pdf', 'Счёт №5.pdf', 'été.pdf']);
-    const rows = await h.tdb.db('uploads').whereIn('id', uploads.map((u) => u.id)).orderBy('created_at');
+    expect(uploads.map((u) => u.filename)).toEqual([
+      'Rechnung März.pdf',
+      '日本語.pdf',
+      'Ελληνικά.pdf',
+      'Счёт №5.pdf',
+      'été.pdf',
+    ]);
+    const rows = await h.tdb
+      .db('uploads')
+      .whereIn(
+        'id',
+        uploads.map((u) => u.id),
+      )
+      .orderBy('created_at');
     expect(rows.map((r) => r.filename).sort()).toEqual(uploads.map((u) => u.filename).sort());
 
-    for (const [i, expected] of [[0, 'Rechnung März-rotated.pdf'], [1, '日本語-rotated.pdf']] as const) {
-      const job = await h.waitForJob(names.key, (await h.submitOk(names.key, { operation: 'pdf-rotate', upload_ids: [uploads[i]!.id], options: { angle: 90 } })).id);
+    for (const [i, expected] of [
+      [0, 'Rechnung März-rotated.pdf'],
+      [1, '日本語-rotated.pdf'],
+    ] as const) {
+      const job = await h.waitForJob(
+        names.key,
+        (await h.submitOk(names.key, { operation: 'pdf-rotate', upload_ids: [uploads[i]!.id], options: { angle: 90 } }))
+          .id,
+      );
       expect(job.result!.files[0]!.name).toBe(expected);
       const res = await h.download(names.key, job.result!.files[0]!.download_path);
       expect(res.status).toBe(200);
@@ -173,41 +225,122 @@ describe('image geometry is measured at upload and checked before quoting', () =
 
   it('refuses a crop outside the image at estimate and submission (options.crop); one inside runs', async () => {
     const png = await h.upload(images.key, 'photo.png', await samplePng(400, 300));
-    for (const crop of [[350, 0, 100, 100], [0, 250, 10, 51], [400, 0, 1, 1]]) {
-      const why = await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'image-edit', upload_ids: [png], options: { crop } }, 'options.crop');
+    for (const crop of [
+      [350, 0, 100, 100],
+      [0, 250, 10, 51],
+      [400, 0, 1, 1],
+    ]) {
+      const why = await refusedAtEstimateAndSubmission(
+        images.key,
+        images.id,
+        { operation: 'image-edit', upload_ids: [png], options: { crop } },
+        'options.crop',
+      );
       expect(why).toContain('400x300');
     }
-    const job = await h.waitForJob(images.key, (await h.submitOk(images.key, { operation: 'image-edit', upload_ids: [png], options: { crop: [100, 50, 300, 250] } })).id);
+    const job = await h.waitForJob(
+      images.key,
+      (
+        await h.submitOk(images.key, {
+          operation: 'image-edit',
+          upload_ids: [png],
+          options: { crop: [100, 50, 300, 250] },
+        })
+      ).id,
+    );
     expect(job.status).toBe('completed');
-    const out = await sharp(Buffer.from(await (await h.download(images.key, job.result!.files[0]!.download_path)).arrayBuffer())).metadata();
+    const out = await sharp(
+      Buffer.from(await (await h.download(images.key, job.result!.files[0]!.download_path)).arrayBuffer()),
+    ).metadata();
     expect([out.width, out.height]).toEqual([300, 250]);
   });
 
   it('measures a photo as it is displayed (EXIF orientation), and crops in those coordinates', async () => {
     // Stored 400×300 with EXIF orientation 6 (rotate 90° clockwise to display): shown as 300×400.
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#369' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#369' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(jpeg)]), 'portrait.jpg');
     const [photo] = await uploadForm(images.key, form);
     expect(photo).toMatchObject({ width: 300, height: 400 });
-    await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'image-edit', upload_ids: [photo!.id], options: { crop: [0, 0, 400, 300] } }, 'options.crop');
-    const job = await h.waitForJob(images.key, (await h.submitOk(images.key, { operation: 'image-edit', upload_ids: [photo!.id], options: { crop: [0, 0, 300, 400] } })).id);
+    await refusedAtEstimateAndSubmission(
+      images.key,
+      images.id,
+      { operation: 'image-edit', upload_ids: [photo!.id], options: { crop: [0, 0, 400, 300] } },
+      'options.crop',
+    );
+    const job = await h.waitForJob(
+      images.key,
+      (
+        await h.submitOk(images.key, {
+          operation: 'image-edit',
+          upload_ids: [photo!.id],
+          options: { crop: [0, 0, 300, 400] },
+        })
+      ).id,
+    );
     expect(job).toMatchObject({ status: 'completed', error: null });
   });
 
   it('refuses an output larger than its format allows (WebP: 16383 pixels a side) before quoting', async () => {
     const wide = await h.upload(images.key, 'banner.png', await samplePng(17_000, 8));
-    await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'image-compress', upload_ids: [wide], options: { format: 'webp' } }, 'options.format');
-    await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'image-edit', upload_ids: [wide], options: { format: 'webp' } }, 'options.format');
-    await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'webp', upload_ids: [wide] }, 'upload_ids.0');
+    await refusedAtEstimateAndSubmission(
+      images.key,
+      images.id,
+      { operation: 'image-compress', upload_ids: [wide], options: { format: 'webp' } },
+      'options.format',
+    );
+    await refusedAtEstimateAndSubmission(
+      images.key,
+      images.id,
+      { operation: 'image-edit', upload_ids: [wide], options: { format: 'webp' } },
+      'options.format',
+    );
+    await refusedAtEstimateAndSubmission(
+      images.key,
+      images.id,
+      { operation: 'webp', upload_ids: [wide] },
+      'upload_ids.0',
+    );
     // Rotated by 45°, a 12000 × 12000 picture needs a 16971 × 16971 canvas: too large for WebP, fine for JPEG, and
     // fine for WebP once contained in 4000 × 4000 (the resize follows the rotation). Only the header is read here.
     const square = await h.upload(images.key, 'square.png', await pngDeclaring(12_000, 12_000));
-    await refusedAtEstimateAndSubmission(images.key, images.id, { operation: 'image-edit', upload_ids: [square], options: { angle: 45, format: 'webp' } }, 'options.format');
-    expect((await estimate(images.key, { operation: 'image-edit', upload_ids: [square], options: { angle: 45, format: 'jpg' } })).status).toBe(200);
-    expect((await estimate(images.key, { operation: 'image-edit', upload_ids: [square], options: { angle: 45, format: 'webp', width: 4000, height: 4000 } })).status).toBe(200);
+    await refusedAtEstimateAndSubmission(
+      images.key,
+      images.id,
+      { operation: 'image-edit', upload_ids: [square], options: { angle: 45, format: 'webp' } },
+      'options.format',
+    );
+    expect(
+      (
+        await estimate(images.key, {
+          operation: 'image-edit',
+          upload_ids: [square],
+          options: { angle: 45, format: 'jpg' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await estimate(images.key, {
+          operation: 'image-edit',
+          upload_ids: [square],
+          options: { angle: 45, format: 'webp', width: 4000, height: 4000 },
+        })
+      ).status,
+    ).toBe(200);
     // Resized into 2000 x 2000 first, it fits.
-    expect((await estimate(images.key, { operation: 'image-edit', upload_ids: [wide], options: { format: 'webp', width: 2000, height: 2000 } })).status).toBe(200);
+    expect(
+      (
+        await estimate(images.key, {
+          operation: 'image-edit',
+          upload_ids: [wide],
+          options: { format: 'webp', width: 2000, height: 2000 },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses at upload an image with more pixels than the image engine opens', async () => {
@@ -215,7 +348,10 @@ describe('image geometry is measured at upload and checked before quoting', () =
     form.append('files', new Blob([new Uint8Array(await pngDeclaring(20_000, 20_000))]), 'huge.png');
     const res = await fetch(`${h.app.url}/v1/uploads`, { method: 'POST', headers: h.auth(images.key), body: form });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ code: 'validation_failed', detail: expect.stringMatching(/huge\.png.*pixels/) });
+    expect(await res.json()).toMatchObject({
+      code: 'validation_failed',
+      detail: expect.stringMatching(/huge\.png.*pixels/),
+    });
   });
 });
 
@@ -246,7 +382,17 @@ describe('media types', () => {
 
   it('reports image/avif for AVIF (not image/heif)', async () => {
     const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(await sharp({ create: { width: 16, height: 16, channels: 3, background: '#abc' } }).avif().toBuffer())]), 'pic.avif');
+    form.append(
+      'files',
+      new Blob([
+        new Uint8Array(
+          await sharp({ create: { width: 16, height: 16, channels: 3, background: '#abc' } })
+            .avif()
+            .toBuffer(),
+        ),
+      ]),
+      'pic.avif',
+    );
     const [avif] = await uploadForm(media.key, form);
     expect(avif).toMatchObject({ kind: 'image', mime_type: 'image/avif', width: 16, height: 16 });
   });

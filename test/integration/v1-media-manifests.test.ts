@@ -50,12 +50,24 @@ describe('manifests, playlists and concat lists naming local files', () => {
       const form = new FormData();
       form.append('files', new Blob([new Uint8Array(bytes)]), name);
       const res = await fetch(`${h.app.url}/v1/uploads`, { method: 'POST', headers: h.auth(acme.key), body: form });
-      const json = (await res.json()) as { code?: string; detail?: string; issues?: Issue[]; uploads?: Array<{ kind: string }> };
+      const json = (await res.json()) as {
+        code?: string;
+        detail?: string;
+        issues?: Issue[];
+        uploads?: Array<{ kind: string }>;
+      };
       expect(res.status, `${name}: ${JSON.stringify(json)}`).toBe(422);
       expect(json.code).toBe('validation_failed');
-      expect(json.issues).toEqual([{ path: 'files.0', message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')}: .*(playlist|manifest)`)) }]);
+      expect(json.issues).toEqual([
+        {
+          path: 'files.0',
+          message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')}: .*(playlist|manifest)`)),
+        },
+      ]);
     }
-    expect(await h.tdb.db('uploads').where({ company_id: acme.id }).count<{ count: string }[]>('* as count')).toEqual([{ count: '0' }]);
+    expect(await h.tdb.db('uploads').where({ company_id: acme.id }).count<{ count: string }[]>('* as count')).toEqual([
+      { count: '0' },
+    ]);
   });
 
   it('cannot be read at processing even once stored: the job fails as invalid_source, with no result', async () => {
@@ -65,8 +77,16 @@ describe('manifests, playlists and concat lists naming local files', () => {
       const stored = h.store.pathOf(id);
       writeFileSync(stored, bytes);
       copyFileSync(secretMp3, join(dirname(stored), CONCAT_NAME));
-      const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'audio-compress', upload_ids: [id] })).id);
-      expect(job, name).toMatchObject({ status: 'failed', error_code: 'invalid_source', result: null, charged_credits: 0 });
+      const job = await h.waitForJob(
+        acme.key,
+        (await h.submitOk(acme.key, { operation: 'audio-compress', upload_ids: [id] })).id,
+      );
+      expect(job, name).toMatchObject({
+        status: 'failed',
+        error_code: 'invalid_source',
+        result: null,
+        charged_credits: 0,
+      });
     }
   });
 });

@@ -61,21 +61,48 @@ describe('GET /v1/jobs', () => {
     const co = acme;
     // Seven jobs of acme at known times (one a minute), with several statuses and operations, plus one of another company.
     for (let i = 0; i < 7; i++) {
-      const body = i % 3 === 2 ? { operation: 'webp', upload_ids: [png] } : { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } };
+      const body =
+        i % 3 === 2
+          ? { operation: 'webp', upload_ids: [png] }
+          : { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } };
       ids.push((await h.submitOk(co.key, body)).id);
     }
-    await h.tdb.db('jobs').where({ company_id: acme.id }).whereNotIn('id', ids).update({ created_at: new Date(base - 3_600_000) });
-    for (const [i, id] of ids.entries()) await h.tdb.db('jobs').where({ id }).update({ created_at: new Date(base + i * 60_000) });
-    await h.tdb.db('jobs').where({ id: ids[1] }).update({ status: 'failed', finished_at: new Date(), error_code: 'invalid_source', error_message: 'bad', secret_sealed: null });
-    await h.tdb.db('jobs').where({ id: ids[4] }).update({ status: 'completed', finished_at: new Date(), result_files: JSON.stringify([]), secret_sealed: null });
-    await h.tdb.db('jobs').where({ id: ids[5] }).update({ deleted_at: new Date(), status: 'failed', finished_at: new Date(), secret_sealed: null, error_code: 'invalid_source', error_message: 'x' });
+    await h.tdb
+      .db('jobs')
+      .where({ company_id: acme.id })
+      .whereNotIn('id', ids)
+      .update({ created_at: new Date(base - 3_600_000) });
+    for (const [i, id] of ids.entries())
+      await h.tdb
+        .db('jobs')
+        .where({ id })
+        .update({ created_at: new Date(base + i * 60_000) });
+    await h.tdb.db('jobs').where({ id: ids[1] }).update({
+      status: 'failed',
+      finished_at: new Date(),
+      error_code: 'invalid_source',
+      error_message: 'bad',
+      secret_sealed: null,
+    });
+    await h.tdb
+      .db('jobs')
+      .where({ id: ids[4] })
+      .update({ status: 'completed', finished_at: new Date(), result_files: JSON.stringify([]), secret_sealed: null });
+    await h.tdb.db('jobs').where({ id: ids[5] }).update({
+      deleted_at: new Date(),
+      status: 'failed',
+      finished_at: new Date(),
+      secret_sealed: null,
+      error_code: 'invalid_source',
+      error_message: 'x',
+    });
     const foreignPdf = await h.upload(other.key, 'theirs.pdf', await samplePdf(1));
     await h.submitOk(other.key, { operation: 'pdf-rotate', upload_ids: [foreignPdf], options: { angle: 90 } });
   });
 
   const visible = () => ids.filter((_, i) => i !== 5).reverse(); // newest first, without the deleted one
 
-  it('lists the company\'s live jobs newest first, each as GET /v1/jobs/{id} shows it; a read key may list', async () => {
+  it("lists the company's live jobs newest first, each as GET /v1/jobs/{id} shows it; a read key may list", async () => {
     const all = await getJson<Page>(acme.readKey, '/v1/jobs?created_after=2025-03-04T08:59:00Z');
     expect(all.data.map((j) => j.id)).toEqual(visible());
     expect(all.next_cursor).toBeNull();
@@ -86,7 +113,7 @@ describe('GET /v1/jobs', () => {
     expect((await getJson<Page>(other.key, '/v1/jobs')).data).toHaveLength(1);
   });
 
-  it('pages with limit and the before cursor: every job once, in order, even when the cursor\'s job is deleted meanwhile', async () => {
+  it("pages with limit and the before cursor: every job once, in order, even when the cursor's job is deleted meanwhile", async () => {
     const seen: string[] = [];
     let path = '/v1/jobs?limit=2&created_after=2025-03-04T08:59:00Z';
     let pages = 0;
@@ -107,7 +134,10 @@ describe('GET /v1/jobs', () => {
     const first = await getJson<Page>(acme.key, '/v1/jobs?limit=1&created_after=2025-03-04T08:59:00Z');
     const cursorJob = first.data[0]!.id;
     await h.tdb.db('jobs').where({ id: cursorJob }).update({ deleted_at: new Date() });
-    const rest = await getJson<Page>(acme.key, `/v1/jobs?created_after=2025-03-04T08:59:00Z&before=${first.next_cursor}`);
+    const rest = await getJson<Page>(
+      acme.key,
+      `/v1/jobs?created_after=2025-03-04T08:59:00Z&before=${first.next_cursor}`,
+    );
     expect(rest.data.map((j) => j.id)).toEqual(visible().slice(1));
     await h.tdb.db('jobs').where({ id: cursorJob }).update({ deleted_at: null });
 
@@ -119,20 +149,36 @@ describe('GET /v1/jobs', () => {
   it('filters by status, operation (one or several values) and creation time; bounds are strict', async () => {
     const ofStatus = await getJson<Page>(acme.key, '/v1/jobs?status=failed,completed');
     expect(ofStatus.data.map((j) => j.id)).toEqual([ids[4], ids[1]]);
-    expect((await getJson<Page>(acme.key, '/v1/jobs?status=queued&operation=webp')).data.map((j) => j.id)).toEqual([ids[2]]);
-    expect((await getJson<Page>(acme.key, '/v1/jobs?operation=webp,pdf-merge')).data.map((j) => j.id)).toEqual([ids[2]]);
+    expect((await getJson<Page>(acme.key, '/v1/jobs?status=queued&operation=webp')).data.map((j) => j.id)).toEqual([
+      ids[2],
+    ]);
+    expect((await getJson<Page>(acme.key, '/v1/jobs?operation=webp,pdf-merge')).data.map((j) => j.id)).toEqual([
+      ids[2],
+    ]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?status=cancelled')).data).toEqual([]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?operation=transcribe')).data).toEqual([]);
     // created_after / created_before are exclusive; offsets are honoured.
-    const window = await getJson<Page>(acme.key, '/v1/jobs?created_after=2025-03-04T09:01:00Z&created_before=2025-03-04T10:04:00%2B01:00');
+    const window = await getJson<Page>(
+      acme.key,
+      '/v1/jobs?created_after=2025-03-04T09:01:00Z&created_before=2025-03-04T10:04:00%2B01:00',
+    );
     expect(window.data.map((j) => j.id)).toEqual([ids[3], ids[2]]);
-    expect((await getJson<Page>(acme.key, '/v1/jobs?created_before=2025-03-04T09:00:00.001Z&created_after=2025-03-04T08:59:59.999Z')).data.map((j) => j.id)).toEqual([ids[0]]);
+    expect(
+      (
+        await getJson<Page>(
+          acme.key,
+          '/v1/jobs?created_before=2025-03-04T09:00:00.001Z&created_after=2025-03-04T08:59:59.999Z',
+        )
+      ).data.map((j) => j.id),
+    ).toEqual([ids[0]]);
   });
 
-  it('filters by batch_id: the batch\'s jobs, nothing for an unknown or another company\'s batch', async () => {
+  it("filters by batch_id: the batch's jobs, nothing for an unknown or another company's batch", async () => {
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
     await h.fileUnderBatch(acme.id, 'bat_AAAAAAAAAAAAAAAAAAAA', [ids[0]!, ids[3]!]);
-    expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data.map((j) => j.id)).toEqual([ids[3], ids[0]]);
+    expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data.map((j) => j.id)).toEqual(
+      [ids[3], ids[0]],
+    );
     expect((await getJson<Page>(other.key, '/v1/jobs?batch_id=bat_AAAAAAAAAAAAAAAAAAAA')).data).toEqual([]);
     expect((await getJson<Page>(acme.key, '/v1/jobs?batch_id=bat_BBBBBBBBBBBBBBBBBBBB')).data).toEqual([]);
   });
@@ -165,22 +211,40 @@ describe('GET /v1/uploads/{id}', () => {
   it('answers the record POST /v1/uploads returned; 404 unknown, foreign or deleted; 410 past retention', async () => {
     const f = new FormData();
     f.append('files', new Blob([new Uint8Array(await samplePdf(2))]), 'Straße.pdf');
-    const created = ((await (await fetch(`${h.app.url}/v1/uploads`, { method: 'POST', headers: h.auth(acme.key), body: f })).json()) as { uploads: Array<Record<string, unknown>> }).uploads[0]!;
+    const created = (
+      (await (
+        await fetch(`${h.app.url}/v1/uploads`, { method: 'POST', headers: h.auth(acme.key), body: f })
+      ).json()) as { uploads: Array<Record<string, unknown>> }
+    ).uploads[0]!;
     expect(await getJson(acme.readKey, `/v1/uploads/${String(created['id'])}`)).toEqual(created);
 
-    for (const [key, id] of [[other.key, String(created['id'])], [acme.key, 'upl_AAAAAAAAAAAAAAAAAAAA']] as const) {
-      expect(await getJson(key, `/v1/uploads/${id}`, 404)).toMatchObject({ code: 'not_found', detail: 'Upload not found' });
+    for (const [key, id] of [
+      [other.key, String(created['id'])],
+      [acme.key, 'upl_AAAAAAAAAAAAAAAAAAAA'],
+    ] as const) {
+      expect(await getJson(key, `/v1/uploads/${id}`, 404)).toMatchObject({
+        code: 'not_found',
+        detail: 'Upload not found',
+      });
     }
     expect(await getJson(acme.key, '/v1/uploads/junk', 404)).toMatchObject({ code: 'not_found' });
     const expiring = await h.upload(acme.key, 'old.pdf', await samplePdf(1));
-    await h.tdb.db('uploads').where({ id: expiring }).update({ expires_at: new Date(Date.now() - 1000) });
-    expect(await getJson(acme.key, `/v1/uploads/${expiring}`, 410)).toMatchObject({ code: 'gone', detail: `Upload ${expiring} has expired (sources are kept 7 days)` });
+    await h.tdb
+      .db('uploads')
+      .where({ id: expiring })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    expect(await getJson(acme.key, `/v1/uploads/${expiring}`, 410)).toMatchObject({
+      code: 'gone',
+      detail: `Upload ${expiring} has expired (sources are kept 7 days)`,
+    });
     const purged = await h.upload(acme.key, 'purged.pdf', await samplePdf(1));
     await h.tdb.db('uploads').where({ id: purged }).update({ purged_at: new Date() });
     expect(await getJson(acme.key, `/v1/uploads/${purged}`, 410)).toMatchObject({ code: 'gone' });
 
     const deleted = await h.upload(acme.key, 'deleted.pdf', await samplePdf(1));
-    expect((await fetch(`${h.app.url}/v1/uploads/${deleted}`, { method: 'DELETE', headers: h.auth(acme.key) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.app.url}/v1/uploads/${deleted}`, { method: 'DELETE', headers: h.auth(acme.key) })).status,
+    ).toBe(204);
     expect(await getJson(acme.key, `/v1/uploads/${deleted}`, 404)).toMatchObject({ code: 'not_found' });
   });
 });
@@ -192,9 +256,25 @@ describe('GET /v1/credits', () => {
     await grantCredits(h.tdb.db, co.id, 500n, 'pack');
     const a = await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [source], options: { angle: 90 } });
     const b = await h.submitOk(co.key, { operation: 'pdf-rotate', upload_ids: [source], options: { angle: 180 } });
-    expect((await fetch(`${h.app.url}/v1/jobs/${b.id}/cancel`, { method: 'POST', headers: h.auth(co.key) })).status).toBe(200);
+    expect(
+      (await fetch(`${h.app.url}/v1/jobs/${b.id}/cancel`, { method: 'POST', headers: h.auth(co.key) })).status,
+    ).toBe(200);
 
-    type Credits = { available: number; reserved: number; ledger: { data: Array<{ id: number; kind: string; amount: number; job_id: string | null; reason: string | null; created_at: string }>; next_cursor: number } };
+    type Credits = {
+      available: number;
+      reserved: number;
+      ledger: {
+        data: Array<{
+          id: number;
+          kind: string;
+          amount: number;
+          job_id: string | null;
+          reason: string | null;
+          created_at: string;
+        }>;
+        next_cursor: number;
+      };
+    };
     const credits = await getJson<Credits>(co.readKey, '/v1/credits');
     expect(credits).toMatchObject({ available: 1000 + 500 - 4, reserved: 4 });
     expect(credits.ledger.data.map((e) => [e.kind, e.amount, e.job_id, e.reason])).toEqual([
@@ -217,11 +297,27 @@ describe('GET /v1/credits', () => {
     const end = await getJson<Credits>(co.key, `/v1/credits?after=${entryIds.at(-1)}`);
     expect(end.ledger).toEqual({ data: [], next_cursor: entryIds.at(-1) });
     // Nothing of another company.
-    expect((await getJson<Credits>(other.key, '/v1/credits')).ledger.data.every((e) => e.job_id === null || !entryIds.includes(e.id))).toBe(true);
-    expect((await getJson<Credits>(other.key, `/v1/credits?after=0`)).ledger.data.map((e) => e.id).some((id) => entryIds.includes(id))).toBe(false);
+    expect(
+      (await getJson<Credits>(other.key, '/v1/credits')).ledger.data.every(
+        (e) => e.job_id === null || !entryIds.includes(e.id),
+      ),
+    ).toBe(true);
+    expect(
+      (await getJson<Credits>(other.key, `/v1/credits?after=0`)).ledger.data
+        .map((e) => e.id)
+        .some((id) => entryIds.includes(id)),
+    ).toBe(false);
 
-    for (const [query, param] of [['after=-1', 'after'], ['after=x', 'after'], ['limit=0', 'limit'], ['limit=500', 'limit']] as const) {
-      expect(await getJson(co.key, `/v1/credits?${query}`, 422), query).toMatchObject({ code: 'validation_failed', issues: [{ path: param }] });
+    for (const [query, param] of [
+      ['after=-1', 'after'],
+      ['after=x', 'after'],
+      ['limit=0', 'limit'],
+      ['limit=500', 'limit'],
+    ] as const) {
+      expect(await getJson(co.key, `/v1/credits?${query}`, 422), query).toMatchObject({
+        code: 'validation_failed',
+        issues: [{ path: param }],
+      });
     }
   });
 });

@@ -45,8 +45,15 @@ async function upload(name: string, bytes: Buffer): Promise<UploadJson> {
 }
 
 const estimate = async (body: unknown) => {
-  const res = await fetch(`${h.app.url}/v1/estimate`, { method: 'POST', headers: { ...h.auth(acme.key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as { code?: string; issues?: Issue[]; estimated_credits?: number } };
+  const res = await fetch(`${h.app.url}/v1/estimate`, {
+    method: 'POST',
+    headers: { ...h.auth(acme.key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    json: (await res.json()) as { code?: string; issues?: Issue[]; estimated_credits?: number },
+  };
 };
 
 /** Estimate and submission both answer 422 naming the source; no job is recorded, nothing reserved. */
@@ -61,7 +68,9 @@ async function refused(body: Record<string, unknown>): Promise<string> {
   const submittedJson = (await submitted.json()) as { issues: Issue[] };
   expect(submitted.status, JSON.stringify(submittedJson)).toBe(422);
   expect(submittedJson.issues).toEqual(quoted.json.issues);
-  expect(await h.tdb.db('jobs').where({ company_id: acme.id }).count<{ count: string }[]>('* as count')).toEqual(jobsBefore);
+  expect(await h.tdb.db('jobs').where({ company_id: acme.id }).count<{ count: string }[]>('* as count')).toEqual(
+    jobsBefore,
+  );
   expect(await h.wallet(acme.id)).toEqual(walletBefore);
   return quoted.json.issues![0]!.message;
 }
@@ -74,20 +83,30 @@ describe('the work of a video operation is bounded by pixels × frames', () => {
     const row = await h.tdb.db('uploads').where({ id: hd.id }).first('video_frames');
     expect(Number(row.video_frames)).toBe(250);
     for (const operation of ['video-compress', 'video-rotate'] as const) {
-      const why = await refused({ operation, upload_ids: [hd.id], ...(operation === 'video-rotate' ? { options: { angle: 90 } } : {}) });
+      const why = await refused({
+        operation,
+        upload_ids: [hd.id],
+        ...(operation === 'video-rotate' ? { options: { angle: 90 } } : {}),
+      });
       expect(why, operation).toContain('230.4 million pixel-frames');
       expect(why, operation).toContain('at most 200 million');
       expect(why, operation).toMatch(/250 frames of 921,600 pixels/);
     }
     // A trim of 1 s encodes 25 of its frames: taken.
-    expect((await estimate({ operation: 'video-trim', upload_ids: [hd.id], options: { start: 2, end: 3 } })).status).toBe(200);
+    expect(
+      (await estimate({ operation: 'video-trim', upload_ids: [hd.id], options: { start: 2, end: 3 } })).status,
+    ).toBe(200);
 
     // A small video is taken as it is, but not scaled up to 2160 lines (the frames written are 3840×2160).
     const small = await upload('small.mp4', testVideo(2, { size: '320x240', fps: 25 }));
     expect(small).toMatchObject({ kind: 'video', width: 320, height: 240 });
     expect((await estimate({ operation: 'video-compress', upload_ids: [small.id] })).status).toBe(200);
-    expect((await estimate({ operation: 'video-resize', upload_ids: [small.id], options: { height: 240 } })).status).toBe(200);
-    expect(await refused({ operation: 'video-resize', upload_ids: [small.id], options: { height: 2160 } })).toMatch(/50 frames of 6,220,800 pixels/);
+    expect(
+      (await estimate({ operation: 'video-resize', upload_ids: [small.id], options: { height: 240 } })).status,
+    ).toBe(200);
+    expect(await refused({ operation: 'video-resize', upload_ids: [small.id], options: { height: 2160 } })).toMatch(
+      /50 frames of 6,220,800 pixels/,
+    );
   });
 
   it('an upload measured before frames were stored is measured from its file when quoted', async () => {
@@ -99,7 +118,11 @@ describe('the work of a video operation is bounded by pixels × frames', () => {
   it('a job whose engine run passes its time limit fails once as processing_timeout, without retries, its reservation released', async () => {
     const before = await h.wallet(acme.id);
     const small = await upload('slow.mp4', testVideo(4, { size: '640x360', fps: 25 }));
-    const job = await h.waitForJob(acme.key, (await h.submitOk(acme.key, { operation: 'video-compress', upload_ids: [small.id] })).id, 240_000);
+    const job = await h.waitForJob(
+      acme.key,
+      (await h.submitOk(acme.key, { operation: 'video-compress', upload_ids: [small.id] })).id,
+      240_000,
+    );
     expect(job).toMatchObject({ status: 'failed', error_code: 'processing_timeout', charged_credits: 0, result: null });
     expect(job.error).toMatch(/time limit/);
     expect(compressRuns).toBe(1);

@@ -43,14 +43,22 @@ const spellings = (a: Address) => [getAddress(a), a.toLowerCase(), `0x${a.slice(
 async function pay(amount: bigint, to: string): Promise<string> {
   const hash = await node.transfer(EVM.base.usdc, payer, to as Address, amount);
   await node.mine(CONFIRMATIONS);
-  await until(`the transfer ${hash} to be seen`, async () => (await h.tdb.db('payment_evidence').where({ tx_hash: hash }).first()) ?? undefined);
+  await until(
+    `the transfer ${hash} to be seen`,
+    async () => (await h.tdb.db('payment_evidence').where({ tx_hash: hash }).first()) ?? undefined,
+  );
   return hash;
 }
 
 const createRequest = (m: TestMerchant, walletId: string, amount = '10.00') =>
-  h.ok<{ id: string; amount_atomic: string; pay_to: string }>(h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: amount, description: 'Order 42' }), 201);
-const statusOf = async (id: string) => (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
-const eventsOf = async (merchantId: string) => (await h.tdb.db('proof_events').where({ merchant_id: merchantId }).select('type')).map((e) => e.type as string);
+  h.ok<{ id: string; amount_atomic: string; pay_to: string }>(
+    h.call(m.key, 'POST', '/v1/requests', { wallet_id: walletId, amount_usdc: amount, description: 'Order 42' }),
+    201,
+  );
+const statusOf = async (id: string) =>
+  (await h.tdb.db('payment_requests').where({ id }).first('status')).status as string;
+const eventsOf = async (merchantId: string) =>
+  (await h.tdb.db('proof_events').where({ merchant_id: merchantId }).select('type')).map((e) => e.type as string);
 
 async function json<T = Record<string, unknown>>(res: Response, status: number): Promise<T> {
   const text = await res.text();
@@ -63,27 +71,46 @@ describe('one receiving address, one account', () => {
     const a = await h.merchant({ plan: 'business', networks: [], webhook: true });
     const b = await h.merchant({ plan: 'business', networks: [], webhook: true });
     const shop = node.accounts[5]!.address;
-    const { wallet } = await walletsAdd(h.tdb.db, { merchant: a.id, network: 'base', address: getAddress(shop) }, new Date());
+    const { wallet } = await walletsAdd(
+      h.tdb.db,
+      { merchant: a.id, network: 'base', address: getAddress(shop) },
+      new Date(),
+    );
     for (const address of spellings(shop)) {
-      await expect(walletsAdd(h.tdb.db, { merchant: b.id, network: 'base', address }, new Date()), address).rejects.toThrow(/another account/);
+      await expect(
+        walletsAdd(h.tdb.db, { merchant: b.id, network: 'base', address }, new Date()),
+        address,
+      ).rejects.toThrow(/another account/);
       // The merchant that holds it adds it again in another spelling: the same wallet, not a second one.
-      expect((await walletsAdd(h.tdb.db, { merchant: a.id, network: 'base', address }, new Date())).wallet.id).toBe(wallet.id);
+      expect((await walletsAdd(h.tdb.db, { merchant: a.id, network: 'base', address }, new Date())).wallet.id).toBe(
+        wallet.id,
+      );
     }
-    expect(await h.tdb.db('merchant_wallets').whereRaw('lower(address) = ?', [shop.toLowerCase()]).select('merchant_id')).toEqual([{ merchant_id: a.id }]);
+    expect(
+      await h.tdb.db('merchant_wallets').whereRaw('lower(address) = ?', [shop.toLowerCase()]).select('merchant_id'),
+    ).toEqual([{ merchant_id: a.id }]);
     // The database refuses a second receiving wallet at the address, whatever wrote it.
-    await expect(h.tdb.db('merchant_wallets').insert({ id: 'wal_SecondReceiver000001', merchant_id: b.id, network: 'base', address: shop.toLowerCase(), verified_at: new Date() })).rejects.toThrow(/unique|duplicate/);
+    await expect(
+      h.tdb.db('merchant_wallets').insert({
+        id: 'wal_SecondReceiver000001',
+        merchant_id: b.id,
+        network: 'base',
+        address: shop.toLowerCase(),
+        verified_at: new Date(),
+      }),
+    ).rejects.toThrow(/unique|duplicate/);
 
     // The defect as it was reproduced: A's and B's 10.00 requests both got 10.000001, and A's payer's transfer paid B's.
     const mine = await createRequest(a, wallet.id);
     expect((await h.ok<{ wallets: unknown[] }>(h.call(b.key, 'GET', '/v1/me'))).wallets).toEqual([]);
     const hash = await pay(BigInt(mine.amount_atomic), shop);
-    await until('A\'s request to be paid', async () => ((await statusOf(mine.id)) === 'PAID' ? true : undefined));
+    await until("A's request to be paid", async () => ((await statusOf(mine.id)) === 'PAID' ? true : undefined));
     expect((await h.tdb.db('payment_evidence').where({ tx_hash: hash }).first()).request_id).toBe(mine.id);
     expect(await eventsOf(a.id)).toContain('payment.confirmed');
     expect(await eventsOf(b.id)).toEqual([]);
   });
 
-  it('the dashboard\'s challenge and verification refuse an address another account receives on (409), in any spelling; Solana addresses are compared as they are', async () => {
+  it("the dashboard's challenge and verification refuse an address another account receives on (409), in any spelling; Solana addresses are compared as they are", async () => {
     const holder = await h.merchant({ plan: 'business', networks: [] });
     const claimant = await h.merchant({ plan: 'business', networks: [] });
     const user = await createDashboardUser(h.tdb.db, claimant.id);
@@ -91,21 +118,46 @@ describe('one receiving address, one account', () => {
     expect((await dash.signIn(user.email, user.password)).status).toBe(201);
     const owner = privateKeyToAccount(generatePrivateKey());
     // A challenge taken before the address was claimed by the other account cannot be used after.
-    const early = await json<{ id: string; message: string }>(await dash.request('POST', '/wallets/challenges', { network: 'base', address: owner.address.toLowerCase() }), 201);
+    const early = await json<{ id: string; message: string }>(
+      await dash.request('POST', '/wallets/challenges', { network: 'base', address: owner.address.toLowerCase() }),
+      201,
+    );
     await walletsAdd(h.tdb.db, { merchant: holder.id, network: 'base', address: owner.address }, new Date());
     for (const address of spellings(owner.address)) {
-      expect((await json<{ code: string }>(await dash.request('POST', '/wallets/challenges', { network: 'base', address }), 409)).code).toBe('conflict');
+      expect(
+        (
+          await json<{ code: string }>(
+            await dash.request('POST', '/wallets/challenges', { network: 'base', address }),
+            409,
+          )
+        ).code,
+      ).toBe('conflict');
     }
-    const late = await json<{ code: string }>(await dash.request('POST', '/wallets/verify', { challenge_id: early.id, signature: await owner.signMessage({ message: early.message }) }), 409);
+    const late = await json<{ code: string }>(
+      await dash.request('POST', '/wallets/verify', {
+        challenge_id: early.id,
+        signature: await owner.signMessage({ message: early.message }),
+      }),
+      409,
+    );
     expect(late.code).toBe('conflict');
     // Solana: base58 is case-sensitive, so another spelling is another address; the same one is refused.
     const sol = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
     await walletsAdd(h.tdb.db, { merchant: holder.id, network: 'solana', address: sol }, new Date());
-    await expect(walletsAdd(h.tdb.db, { merchant: claimant.id, network: 'solana', address: sol }, new Date())).rejects.toThrow(/another account/);
-    expect((await json<{ code: string }>(await dash.request('POST', '/wallets/challenges', { network: 'solana', address: sol }), 409)).code).toBe('conflict');
+    await expect(
+      walletsAdd(h.tdb.db, { merchant: claimant.id, network: 'solana', address: sol }, new Date()),
+    ).rejects.toThrow(/another account/);
+    expect(
+      (
+        await json<{ code: string }>(
+          await dash.request('POST', '/wallets/challenges', { network: 'solana', address: sol }),
+          409,
+        )
+      ).code,
+    ).toBe('conflict');
   });
 
-  it('the platform\'s receiving wallet is an address like any other: a merchant cannot take it, and purchases refuse an address a merchant holds', async () => {
+  it("the platform's receiving wallet is an address like any other: a merchant cannot take it, and purchases refuse an address a merchant holds", async () => {
     const platform = node.accounts[6]!.address;
     const taken = node.accounts[7]!.address;
     const app = await h.startApp({ PLATFORM_RECEIVING_WALLETS: `base:${platform}` });
@@ -114,8 +166,13 @@ describe('one receiving address, one account', () => {
       const user = await createDashboardUser(h.tdb.db, buyer.id);
       const dash = new DashboardClient(app.url);
       expect((await dash.signIn(user.email, user.password)).status).toBe(201);
-      await json(await dash.request('POST', '/plan/purchases', { plan: 'starter', network: 'base', payer: payer.address }), 201);
-      await expect(walletsAdd(h.tdb.db, { merchant: buyer.id, network: 'base', address: platform.toLowerCase() }, new Date())).rejects.toThrow(/another account/);
+      await json(
+        await dash.request('POST', '/plan/purchases', { plan: 'starter', network: 'base', payer: payer.address }),
+        201,
+      );
+      await expect(
+        walletsAdd(h.tdb.db, { merchant: buyer.id, network: 'base', address: platform.toLowerCase() }, new Date()),
+      ).rejects.toThrow(/another account/);
 
       const holder = await h.merchant({ networks: [] });
       await walletsAdd(h.tdb.db, { merchant: holder.id, network: 'base', address: taken }, new Date());
@@ -123,7 +180,10 @@ describe('one receiving address, one account', () => {
       try {
         const d = new DashboardClient(misconfigured.url);
         expect((await d.signIn(user.email, user.password)).status).toBe(201);
-        const refused = await json<{ code: string; error: string }>(await d.request('POST', '/plan/purchases', { plan: 'starter', network: 'base', payer: payer.address }), 409);
+        const refused = await json<{ code: string; error: string }>(
+          await d.request('POST', '/plan/purchases', { plan: 'starter', network: 'base', payer: payer.address }),
+          409,
+        );
         expect(refused.code).toBe('purchase_unavailable');
       } finally {
         await misconfigured.close();
@@ -145,14 +205,41 @@ describe('one receiving address, one account', () => {
     await migration.down(db);
     const old = new Date(Date.now() - 3_600_000);
     await db('merchant_wallets').insert([
-      { id: 'wal_LegacySharedA0000001', merchant_id: a.id, network: 'base', address: getAddress(shared), verified_at: old, created_at: old },
-      { id: 'wal_LegacySharedB0000001', merchant_id: b.id, network: 'base', address: shared.toLowerCase(), verified_at: old, created_at: new Date(old.getTime() + 1000) },
+      {
+        id: 'wal_LegacySharedA0000001',
+        merchant_id: a.id,
+        network: 'base',
+        address: getAddress(shared),
+        verified_at: old,
+        created_at: old,
+      },
+      {
+        id: 'wal_LegacySharedB0000001',
+        merchant_id: b.id,
+        network: 'base',
+        address: shared.toLowerCase(),
+        verified_at: old,
+        created_at: new Date(old.getTime() + 1000),
+      },
     ]);
     const open = (id: string, merchant: string, wallet: string) => ({
-      id, merchant_id: merchant, wallet_id: wallet, network: 'base', pay_to: shared, quoted_amount_atomic: '10000000', amount_atomic: '10000001',
-      description: 'legacy', valid_hours: 72, status: 'AWAITING', expires_at: new Date(Date.now() + 72 * 3_600_000), created_at: old,
+      id,
+      merchant_id: merchant,
+      wallet_id: wallet,
+      network: 'base',
+      pay_to: shared,
+      quoted_amount_atomic: '10000000',
+      amount_atomic: '10000001',
+      description: 'legacy',
+      valid_hours: 72,
+      status: 'AWAITING',
+      expires_at: new Date(Date.now() + 72 * 3_600_000),
+      created_at: old,
     });
-    await db('payment_requests').insert([open('req_LegacySharedA0000001', a.id, 'wal_LegacySharedA0000001'), open('req_LegacySharedB0000001', b.id, 'wal_LegacySharedB0000001')]);
+    await db('payment_requests').insert([
+      open('req_LegacySharedA0000001', a.id, 'wal_LegacySharedA0000001'),
+      open('req_LegacySharedB0000001', b.id, 'wal_LegacySharedB0000001'),
+    ]);
     const writes: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -167,35 +254,82 @@ describe('one receiving address, one account', () => {
 
     // Reported, not resolved: both rows and their requests are kept, both wallets are on hold.
     const report = writes.join('');
-    for (const text of [shared.toLowerCase(), a.id, b.id, 'wal_LegacySharedA0000001', 'wal_LegacySharedB0000001', 'wallets:duplicates']) expect(report).toContain(text);
-    const listed = (await walletsDuplicates(db)).addresses.find((g) => g.address.toLowerCase() === shared.toLowerCase());
+    for (const text of [
+      shared.toLowerCase(),
+      a.id,
+      b.id,
+      'wal_LegacySharedA0000001',
+      'wal_LegacySharedB0000001',
+      'wallets:duplicates',
+    ])
+      expect(report).toContain(text);
+    const listed = (await walletsDuplicates(db)).addresses.find(
+      (g) => g.address.toLowerCase() === shared.toLowerCase(),
+    );
     expect(listed?.wallets).toEqual([
-      expect.objectContaining({ wallet: 'wal_LegacySharedA0000001', merchant: a.id, reason: 'duplicate_address', open_requests: 1 }),
-      expect.objectContaining({ wallet: 'wal_LegacySharedB0000001', merchant: b.id, reason: 'duplicate_address', open_requests: 1 }),
+      expect.objectContaining({
+        wallet: 'wal_LegacySharedA0000001',
+        merchant: a.id,
+        reason: 'duplicate_address',
+        open_requests: 1,
+      }),
+      expect.objectContaining({
+        wallet: 'wal_LegacySharedB0000001',
+        merchant: b.id,
+        reason: 'duplicate_address',
+        open_requests: 1,
+      }),
     ]);
-    expect(await db('payment_requests').whereIn('id', ['req_LegacySharedA0000001', 'req_LegacySharedB0000001']).pluck('status')).toEqual(['AWAITING', 'AWAITING']);
+    expect(
+      await db('payment_requests')
+        .whereIn('id', ['req_LegacySharedA0000001', 'req_LegacySharedB0000001'])
+        .pluck('status'),
+    ).toEqual(['AWAITING', 'AWAITING']);
     // A wallet on hold receives nothing: it is not offered for requests, and a transfer to it pays no one.
     expect((await h.ok<{ wallets: unknown[] }>(h.call(a.key, 'GET', '/v1/me'))).wallets).toEqual([]);
-    expect((await h.call(a.key, 'POST', '/v1/requests', { wallet_id: 'wal_LegacySharedA0000001', amount_usdc: '10.00', description: 'Order 43' })).status).toBe(404);
+    expect(
+      (
+        await h.call(a.key, 'POST', '/v1/requests', {
+          wallet_id: 'wal_LegacySharedA0000001',
+          amount_usdc: '10.00',
+          description: 'Order 43',
+        })
+      ).status,
+    ).toBe(404);
     const held = await pay(10_000_001n, shared);
-    await until('the held transfer to be decided', async () => ((await db('payment_evidence').where({ tx_hash: held }).first())?.reason === 'address_held' ? true : undefined));
-    expect(await db('payment_requests').whereIn('id', ['req_LegacySharedA0000001', 'req_LegacySharedB0000001']).pluck('status')).toEqual(['AWAITING', 'AWAITING']);
-    expect((await walletsDuplicates(db)).addresses.find((g) => g.address.toLowerCase() === shared.toLowerCase())?.unmatched_transfers).toBe(1);
+    await until('the held transfer to be decided', async () =>
+      (await db('payment_evidence').where({ tx_hash: held }).first())?.reason === 'address_held' ? true : undefined,
+    );
+    expect(
+      await db('payment_requests')
+        .whereIn('id', ['req_LegacySharedA0000001', 'req_LegacySharedB0000001'])
+        .pluck('status'),
+    ).toEqual(['AWAITING', 'AWAITING']);
+    expect(
+      (await walletsDuplicates(db)).addresses.find((g) => g.address.toLowerCase() === shared.toLowerCase())
+        ?.unmatched_transfers,
+    ).toBe(1);
     // A new account cannot take the address meanwhile.
     const c = await h.merchant({ networks: [] });
-    await expect(walletsAdd(db, { merchant: c.id, network: 'base', address: shared }, new Date())).rejects.toThrow(/another account/);
+    await expect(walletsAdd(db, { merchant: c.id, network: 'base', address: shared }, new Date())).rejects.toThrow(
+      /another account/,
+    );
 
     // The operator found A controls it: A's wallet is released; B's cannot be while A's receives.
     expect((await walletsRelease(db, { wallet: 'wal_LegacySharedA0000001' })).wallet.heldReason).toBeNull();
-    await expect(walletsRelease(db, { wallet: 'wal_LegacySharedB0000001' })).rejects.toThrow(/receives at this address already/);
+    await expect(walletsRelease(db, { wallet: 'wal_LegacySharedB0000001' })).rejects.toThrow(
+      /receives at this address already/,
+    );
     // Open amounts are per address: B's open request at the address still holds 10.000001, so A's new 10.00 gets the next.
     const fresh = await createRequest(a, 'wal_LegacySharedA0000001');
     expect(fresh.amount_atomic).toBe('10000002');
     await pay(10_000_002n, shared);
-    await until('A\'s new request to be paid', async () => ((await statusOf(fresh.id)) === 'PAID' ? true : undefined));
+    await until("A's new request to be paid", async () => ((await statusOf(fresh.id)) === 'PAID' ? true : undefined));
     // A payment of A's legacy amount now pays A's legacy request, never B's.
     await pay(10_000_001n, shared);
-    await until('A\'s legacy request to be paid', async () => ((await statusOf('req_LegacySharedA0000001')) === 'PAID' ? true : undefined));
+    await until("A's legacy request to be paid", async () =>
+      (await statusOf('req_LegacySharedA0000001')) === 'PAID' ? true : undefined,
+    );
     expect(await statusOf('req_LegacySharedB0000001')).toBe('AWAITING');
     expect(await eventsOf(b.id)).toEqual([]);
   });

@@ -5,7 +5,13 @@ import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { createEndpoint, getDelivery, listAttempts, rotateEndpointSecret, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
+import {
+  createEndpoint,
+  getDelivery,
+  listAttempts,
+  rotateEndpointSecret,
+  setEndpointStatus,
+} from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import type { WebhookInterface } from '../../domain/webhooks.js';
@@ -37,13 +43,31 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-async function deliver(opts: { iface: WebhookInterface; url: string; secret?: string; delaysMs?: number[]; eventId?: string }) {
+async function deliver(opts: {
+  iface: WebhookInterface;
+  url: string;
+  secret?: string;
+  delaysMs?: number[];
+  eventId?: string;
+}) {
   const secret = opts.secret ?? `whsec_${++seq}_secret`;
-  const endpoint = await createEndpoint(tdb.db, { interface: opts.iface, tenantId: 'tenant_1', url: opts.url, events: [], secretSealed: secretBox.seal(secret) });
+  const endpoint = await createEndpoint(tdb.db, {
+    interface: opts.iface,
+    tenantId: 'tenant_1',
+    url: opts.url,
+    events: [],
+    secretSealed: secretBox.seal(secret),
+  });
   const eventId = opts.eventId ?? `evt_${Date.now()}_${++seq}`;
-  const body = Buffer.from(JSON.stringify({ id: eventId, type: 'test.event', created_at: 1_800_000_000, data: { n: seq } }));
+  const body = Buffer.from(
+    JSON.stringify({ id: eventId, type: 'test.event', created_at: 1_800_000_000, data: { n: seq } }),
+  );
   const { delivery } = await enqueueDelivery(tdb.db, {
-    endpoint, eventId, eventType: 'test.event', body, delaysMs: opts.delaysMs ?? [50, 50, 50, 50, 50],
+    endpoint,
+    eventId,
+    eventType: 'test.event',
+    body,
+    delaysMs: opts.delaysMs ?? [50, 50, 50, 50, 50],
   });
   // The first attempt is the dispatcher's; retries run in `delivery:<id>`, started only when one is needed.
   const workflowId = `delivery:${delivery.id}`;
@@ -69,9 +93,16 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
     expect(stored).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
     expect(stored!.deliveredAt).toBeInstanceOf(Date);
     // The dispatcher is done with it: nothing can send it again.
-    expect(await tdb.db('webhook_deliveries').where({ id: d.delivery.id }).first('dispatch', 'dispatch_claim', 'dispatch_until')).toEqual({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+    expect(
+      await tdb
+        .db('webhook_deliveries')
+        .where({ id: d.delivery.id })
+        .first('dispatch', 'dispatch_claim', 'dispatch_until'),
+    ).toEqual({ dispatch: null, dispatch_claim: null, dispatch_until: null });
     const attempts = await listAttempts(tdb.db, d.delivery.id);
-    expect(attempts).toMatchObject([{ attemptNo: 1, outcome: 'delivered', statusCode: 200, errorClass: null, keyVersion: 1 }]);
+    expect(attempts).toMatchObject([
+      { attemptNo: 1, outcome: 'delivered', statusCode: 200, errorClass: null, keyVersion: 1 },
+    ]);
     expect(attempts[0]!.durationMs).toBeGreaterThanOrEqual(0);
     const columns = Object.keys(await tdb.db('webhook_delivery_attempts').columnInfo());
     expect(columns.some((c) => /body|response/.test(c))).toBe(false);
@@ -104,11 +135,16 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
       expect(verifyReceived(req, d.secret)).toEqual({ ok: true });
     }
     const [first, second] = receiver.requests;
-    expect(Number(second!.headers['x-service-timestamp'])).toBeGreaterThan(Number(first!.headers['x-service-timestamp']));
+    expect(Number(second!.headers['x-service-timestamp'])).toBeGreaterThan(
+      Number(first!.headers['x-service-timestamp']),
+    );
     expect(second!.headers['x-service-signature']).not.toBe(first!.headers['x-service-signature']);
     const attempts = await listAttempts(tdb.db, d.delivery.id);
     expect(attempts.map((a) => [a.attemptNo, a.outcome, a.statusCode])).toEqual([
-      [1, 'retry', 503], [2, 'retry', 429], [3, 'retry', 408], [4, 'delivered', 200],
+      [1, 'retry', 503],
+      [2, 'retry', 429],
+      [3, 'retry', 408],
+      [4, 'delivered', 200],
     ]);
     // The retries ran in delivery:<id> (the operator's view in the Temporal UI), from attempt 2 after the first wait.
     const handle = gw.client.workflow.getHandle(d.workflowId);
@@ -116,7 +152,9 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
     const desc = await handle.describe();
     expect(desc.type).toBe('webhookDeliveryWorkflow');
     expect(desc.status.name).toBe('COMPLETED');
-    expect(Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(second!.headers['x-service-timestamp']) - Number(first!.headers['x-service-timestamp']),
+    ).toBeGreaterThanOrEqual(1);
     await receiver.close();
   });
 
@@ -129,7 +167,11 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
     const d = await deliver({ iface: 'v1', url: receiver.url });
     expect(await d.result()).toEqual({ status: 'failed', attempts: 1 });
     expect(receiver.requests).toHaveLength(1);
-    expect(await getDelivery(tdb.db, d.delivery.id)).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: status });
+    expect(await getDelivery(tdb.db, d.delivery.id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastStatusCode: status,
+    });
     await receiver.close();
   });
 
@@ -222,14 +264,21 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
   it('a destination outside the policy is a terminal failure without any request', async () => {
     const d = await deliver({ iface: 'proof', url: 'https://10.0.0.1/hook' });
     expect(await d.result()).toEqual({ status: 'failed', attempts: 1 });
-    expect(await listAttempts(tdb.db, d.delivery.id)).toMatchObject([{ outcome: 'terminal', errorClass: 'policy_rejected' }]);
+    expect(await listAttempts(tdb.db, d.delivery.id)).toMatchObject([
+      { outcome: 'terminal', errorClass: 'policy_rejected' },
+    ]);
   });
 
   it('enqueueing the same event for the same endpoint again creates no second delivery', async () => {
     const receiver = await startReceiver(() => 200);
     const d = await deliver({ iface: 'proof', url: receiver.url });
     await d.result();
-    const again = await enqueueDelivery(tdb.db, { endpoint: d.endpoint, eventId: d.eventId, eventType: 'test.event', body: Buffer.from('{"different":true}') });
+    const again = await enqueueDelivery(tdb.db, {
+      endpoint: d.endpoint,
+      eventId: d.eventId,
+      eventType: 'test.event',
+      body: Buffer.from('{"different":true}'),
+    });
     expect(again).toMatchObject({ created: false, delivery: { id: d.delivery.id, status: 'delivered' } });
     const stored = await tdb.db('webhook_deliveries').where({ id: d.delivery.id }).first();
     expect(Buffer.compare(stored.body, d.body)).toBe(0);
@@ -238,7 +287,12 @@ describe('signed webhook delivery (the dispatcher, then delivery:<id> for retrie
     const later = await deliver({ iface: 'proof', url: receiver.url });
     expect(await later.result()).toEqual({ status: 'delivered', attempts: 1 });
     expect(receiver.requests.filter((r) => r.headers['x-service-event-id'] === d.eventId)).toHaveLength(1);
-    await expect(tdb.db('webhook_deliveries').where({ id: d.delivery.id }).update({ body: Buffer.from('x') })).rejects.toThrow(/immutable/);
+    await expect(
+      tdb
+        .db('webhook_deliveries')
+        .where({ id: d.delivery.id })
+        .update({ body: Buffer.from('x') }),
+    ).rejects.toThrow(/immutable/);
     await receiver.close();
   });
 });

@@ -7,7 +7,12 @@ import { until } from '../helpers/until.js';
 import { TEST_DELIVERY_TIMEOUTS } from '../helpers/temporal.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { createEndpoint, getDelivery, listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
+import {
+  createEndpoint,
+  getDelivery,
+  listAttempts,
+  type WebhookEndpoint,
+} from '../../db/repositories/webhooks.repo.js';
 import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { createWebhookDispatcher, type DispatcherOptions } from '../../workers/webhook-dispatcher.js';
 import { DEFAULT_DISPATCH } from '../../workers/worker.js';
@@ -30,7 +35,9 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-function dispatcher(opts: Partial<DispatcherOptions> & { startRetries?: (input: DeliveryWorkflowInput) => Promise<void> } = {}) {
+function dispatcher(
+  opts: Partial<DispatcherOptions> & { startRetries?: (input: DeliveryWorkflowInput) => Promise<void> } = {},
+) {
   const { startRetries, ...rest } = opts;
   return createWebhookDispatcher(
     {
@@ -40,16 +47,24 @@ function dispatcher(opts: Partial<DispatcherOptions> & { startRetries?: (input: 
       allowLoopbackForTests: true,
       timeouts: TEST_DELIVERY_TIMEOUTS,
       logger: logs.logger,
-      startRetries: startRetries ?? (async () => {
-        throw new Error('no retry expected');
-      }),
+      startRetries:
+        startRetries ??
+        (async () => {
+          throw new Error('no retry expected');
+        }),
     },
     { concurrency: 32, perEndpoint: 8, ...rest },
   );
 }
 
 async function endpointFor(url: string, secret: string): Promise<WebhookEndpoint> {
-  return createEndpoint(tdb.db, { interface: 'proof', tenantId: `mer_${++seq}`, url, events: [], secretSealed: secretBox.seal(secret) });
+  return createEndpoint(tdb.db, {
+    interface: 'proof',
+    tenantId: `mer_${++seq}`,
+    url,
+    events: [],
+    secretSealed: secretBox.seal(secret),
+  });
 }
 
 async function enqueueMany(endpoint: WebhookEndpoint, n: number, delaysMs?: number[]): Promise<string[]> {
@@ -57,7 +72,17 @@ async function enqueueMany(endpoint: WebhookEndpoint, n: number, delaysMs?: numb
   for (let i = 0; i < n; i++) {
     const eventId = `evt_dispatch_${++seq}`;
     const body = Buffer.from(JSON.stringify({ id: eventId, type: 'test.event', n: i }));
-    ids.push((await enqueueDelivery(tdb.db, { endpoint, eventId, eventType: 'test.event', body, ...(delaysMs ? { delaysMs } : {}) })).delivery.id);
+    ids.push(
+      (
+        await enqueueDelivery(tdb.db, {
+          endpoint,
+          eventId,
+          eventType: 'test.event',
+          body,
+          ...(delaysMs ? { delaysMs } : {}),
+        })
+      ).delivery.id,
+    );
   }
   return ids;
 }
@@ -106,10 +131,17 @@ describe('the webhook dispatcher', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
     const perEvent = new Map<string, number>();
-    for (const r of receiver.requests) perEvent.set(String(r.headers['x-service-event-id']), (perEvent.get(String(r.headers['x-service-event-id'])) ?? 0) + 1);
+    for (const r of receiver.requests)
+      perEvent.set(
+        String(r.headers['x-service-event-id']),
+        (perEvent.get(String(r.headers['x-service-event-id'])) ?? 0) + 1,
+      );
     expect(perEvent.size).toBe(60);
     expect([...perEvent.values()].every((n) => n === 1)).toBe(true);
-    const attempts = await tdb.db('webhook_delivery_attempts').whereIn('delivery_id', ids).count<{ count: string }[]>('* as count');
+    const attempts = await tdb
+      .db('webhook_delivery_attempts')
+      .whereIn('delivery_id', ids)
+      .count<{ count: string }[]>('* as count');
     expect(Number(attempts[0]!.count)).toBe(60);
     await receiver.close();
   });
@@ -127,7 +159,12 @@ describe('the webhook dispatcher', () => {
     await tdb.db.transaction(async (trx) => {
       for (let i = 0; i < backlog; i++) {
         const eventId = `evt_backlog_${++seq}`;
-        await enqueueDelivery(trx, { endpoint: slowEndpoint, eventId, eventType: 'test.event', body: Buffer.from(`{"id":"${eventId}"}`) });
+        await enqueueDelivery(trx, {
+          endpoint: slowEndpoint,
+          eventId,
+          eventType: 'test.event',
+          body: Buffer.from(`{"id":"${eventId}"}`),
+        });
       }
     });
     const [fastId] = await enqueueMany(fastEndpoint, 1);
@@ -143,7 +180,11 @@ describe('the webhook dispatcher', () => {
     }
     expect(fast.requests).toHaveLength(1);
     // The rest of the backlog leaves the queue, so the next test's dispatcher does not meet it.
-    await tdb.db('webhook_deliveries').where({ endpoint_id: slowEndpoint.id }).whereNotNull('dispatch').update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+    await tdb
+      .db('webhook_deliveries')
+      .where({ endpoint_id: slowEndpoint.id })
+      .whereNotNull('dispatch')
+      .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
     await slow.close();
     await fast.close();
   });
@@ -156,13 +197,23 @@ describe('the webhook dispatcher', () => {
   async function behindSlowTenants(tenants: number): Promise<void> {
     let letGo!: () => void;
     const released = new Promise<void>((r) => (letGo = r));
-    const slow = await Promise.all(Array.from({ length: 10 * tenants }, () => startReceiver(() => released.then(() => 200))));
+    const slow = await Promise.all(
+      Array.from({ length: 10 * tenants }, () => startReceiver(() => released.then(() => 200))),
+    );
     const fast = await startReceiver(() => 200);
     const slowEndpoints: WebhookEndpoint[] = [];
     for (let t = 0; t < tenants; t++) {
       const tenantId = `mer_slow_${++seq}`;
       for (const r of slow.slice(10 * t, 10 * t + 10)) {
-        slowEndpoints.push(await createEndpoint(tdb.db, { interface: 'proof', tenantId, url: r.url, events: [], secretSealed: secretBox.seal('whsec_hang') }));
+        slowEndpoints.push(
+          await createEndpoint(tdb.db, {
+            interface: 'proof',
+            tenantId,
+            url: r.url,
+            events: [],
+            secretSealed: secretBox.seal('whsec_hang'),
+          }),
+        );
       }
     }
     // Oldest first across all their destinations.
@@ -174,15 +225,23 @@ describe('the webhook dispatcher', () => {
     const hanging = () => slow.reduce((n, r) => n + r.requests.length, 0);
     try {
       // The dispatcher has claimed the slow tenants' rows and their POSTs hang on the wire.
-      await until('the slow tenants\' requests to hang', () => (hanging() >= DEFAULT_DISPATCH.perEndpoint * tenants ? true : undefined), 60_000);
+      await until(
+        "the slow tenants' requests to hang",
+        () => (hanging() >= DEFAULT_DISPATCH.perEndpoint * tenants ? true : undefined),
+        60_000,
+      );
       const [otherId] = await enqueueMany(fastEndpoint, 1);
       const committed = Date.now();
       expect(await deliveryOutcome(tdb.db, otherId!, 120_000)).toEqual({ status: 'delivered', attempts: 1 });
       // It did not wait behind them: when it was sent, no request of the slow tenants had been answered or timed out
       // (they hang until the test lets go, or for the 30 s socket timeout of the test delivery profile).
-      const slowAttempts = await tdb.db('webhook_delivery_attempts as a')
+      const slowAttempts = await tdb
+        .db('webhook_delivery_attempts as a')
         .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-        .whereIn('d.endpoint_id', slowEndpoints.map((e) => e.id))
+        .whereIn(
+          'd.endpoint_id',
+          slowEndpoints.map((e) => e.id),
+        )
         .select<Array<{ outcome: string }>>('a.outcome');
       expect(slowAttempts.length).toBeGreaterThan(0);
       expect(slowAttempts.filter((a) => a.outcome !== 'in_flight')).toEqual([]);
@@ -193,11 +252,18 @@ describe('the webhook dispatcher', () => {
       await d.stop();
     }
     // The rest of the slow tenants' events leave the queue, so the next test's dispatcher does not meet them.
-    await tdb.db('webhook_deliveries').whereIn('endpoint_id', slowEndpoints.map((e) => e.id)).whereNotNull('dispatch').update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
+    await tdb
+      .db('webhook_deliveries')
+      .whereIn(
+        'endpoint_id',
+        slowEndpoints.map((e) => e.id),
+      )
+      .whereNotNull('dispatch')
+      .update({ dispatch: null, dispatch_claim: null, dispatch_until: null });
     await Promise.all([...slow, fast].map((r) => r.close()));
   }
 
-  it('ten destinations of one tenant that accept connections and never answer do not delay another tenant\'s first attempt', async () => {
+  it("ten destinations of one tenant that accept connections and never answer do not delay another tenant's first attempt", async () => {
     await behindSlowTenants(1);
   });
 
@@ -222,7 +288,12 @@ describe('the webhook dispatcher', () => {
     d.start();
     try {
       await until('the second hand-over', () => (starts.length >= 2 ? true : undefined), 60_000);
-      await until('the dispatcher to let go', async () => ((await tdb.db('webhook_deliveries').where({ id }).first('dispatch')).dispatch === null ? true : undefined), 60_000);
+      await until(
+        'the dispatcher to let go',
+        async () =>
+          (await tdb.db('webhook_deliveries').where({ id }).first('dispatch')).dispatch === null ? true : undefined,
+        60_000,
+      );
     } finally {
       await d.stop();
     }

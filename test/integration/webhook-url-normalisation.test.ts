@@ -38,7 +38,14 @@ const LOOPBACK_FORMS = [
 const STORED = 'http://127.0.0.1:9301/x';
 
 /** Public-address forms that the strict policy must refuse as IP literals, whatever their spelling. */
-const PUBLIC_IP_FORMS = ['https://0x08080808/x', 'https://134744072/x', 'https://010.010.010.010/x', 'https://8.526344/x', 'https://[::ffff:8.8.8.8]/x', 'https://[::ffff:808:808]/x'];
+const PUBLIC_IP_FORMS = [
+  'https://0x08080808/x',
+  'https://134744072/x',
+  'https://010.010.010.010/x',
+  'https://8.526344/x',
+  'https://[::ffff:8.8.8.8]/x',
+  'https://[::ffff:808:808]/x',
+];
 
 async function merchantDashboard(app = h.app): Promise<DashboardClient> {
   const m = await h.merchant({ plan: 'pro' });
@@ -67,45 +74,85 @@ describe('numeric host forms are normalised before the policy check and stored n
   it('/api/integrations/webhooks (a merchant)', async () => {
     const dash = await merchantDashboard();
     for (const url of LOOPBACK_FORMS) {
-      const created = await json<{ id: string; url: string }>(await dash.request('POST', '/webhooks', { url, events: ['payment.confirmed'] }), 201);
-      expect({ url, answered: created.url, stored: await storedUrl(created.id) }).toEqual({ url, answered: STORED, stored: STORED });
+      const created = await json<{ id: string; url: string }>(
+        await dash.request('POST', '/webhooks', { url, events: ['payment.confirmed'] }),
+        201,
+      );
+      expect({ url, answered: created.url, stored: await storedUrl(created.id) }).toEqual({
+        url,
+        answered: STORED,
+        stored: STORED,
+      });
       await json(await dash.request('POST', `/webhooks/${created.id}/delete`, {}), 200);
     }
     const strictDash = await merchantDashboard(strict);
     for (const url of [...LOOPBACK_FORMS, ...PUBLIC_IP_FORMS]) {
-      const refused = await json<{ code: string; issues: Array<{ path: string; message: string }> }>(await strictDash.request('POST', '/webhooks', { url, events: ['payment.confirmed'] }), 422);
-      expect({ url, code: refused.code, path: refused.issues[0]?.path }).toEqual({ url, code: 'validation_failed', path: 'url' });
+      const refused = await json<{ code: string; issues: Array<{ path: string; message: string }> }>(
+        await strictDash.request('POST', '/webhooks', { url, events: ['payment.confirmed'] }),
+        422,
+      );
+      expect({ url, code: refused.code, path: refused.issues[0]?.path }).toEqual({
+        url,
+        code: 'validation_failed',
+        path: 'url',
+      });
     }
   });
 
-  it('POST /v1/webhooks (a company\'s billing administrator)', async () => {
+  it("POST /v1/webhooks (a company's billing administrator)", async () => {
     const dash = await companyDashboard();
     for (const url of LOOPBACK_FORMS.slice(0, 2).concat(LOOPBACK_FORMS.slice(-2))) {
-      const created = await json<{ id: string; url: string }>(await dash.requestAt('POST', '/v1/webhooks', { url }), 201);
-      expect({ url, answered: created.url, stored: await storedUrl(created.id) }).toEqual({ url, answered: STORED, stored: STORED });
+      const created = await json<{ id: string; url: string }>(
+        await dash.requestAt('POST', '/v1/webhooks', { url }),
+        201,
+      );
+      expect({ url, answered: created.url, stored: await storedUrl(created.id) }).toEqual({
+        url,
+        answered: STORED,
+        stored: STORED,
+      });
     }
     const strictDash = await companyDashboard(strict);
     for (const url of [LOOPBACK_FORMS[0]!, LOOPBACK_FORMS[6]!, ...PUBLIC_IP_FORMS]) {
-      const refused = await json<{ code: string; detail: string }>(await strictDash.requestAt('POST', '/v1/webhooks', { url }), 422);
+      const refused = await json<{ code: string; detail: string }>(
+        await strictDash.requestAt('POST', '/v1/webhooks', { url }),
+        422,
+      );
       expect({ url, code: refused.code }).toEqual({ url, code: 'validation_failed' });
     }
   });
 
-  it('the operator\'s webhooks:test, for /proof and /v1 destinations', async () => {
+  it("the operator's webhooks:test, for /proof and /v1 destinations", async () => {
     for (const iface of ['proof', 'v1']) {
       for (const url of [LOOPBACK_FORMS[0]!, LOOPBACK_FORMS[7]!]) {
-        const sent = await webhooksSendTest(h.tdb.db, h.secretBox, { interface: iface, url, tenant: 'operator' }, new Date(), { allowLoopbackForTests: true });
+        const sent = await webhooksSendTest(
+          h.tdb.db,
+          h.secretBox,
+          { interface: iface, url, tenant: 'operator' },
+          new Date(),
+          { allowLoopbackForTests: true },
+        );
         expect({ iface, url, stored: await storedUrl(sent.endpoint_id) }).toEqual({ iface, url, stored: STORED });
       }
       for (const url of ['https://0x7f000001/x', 'https://[::ffff:7f00:1]/x', PUBLIC_IP_FORMS[4]!]) {
-        await expect(webhooksSendTest(h.tdb.db, h.secretBox, { interface: iface, url }, new Date(), { allowLoopbackForTests: false })).rejects.toThrow(/IP address/);
+        await expect(
+          webhooksSendTest(h.tdb.db, h.secretBox, { interface: iface, url }, new Date(), {
+            allowLoopbackForTests: false,
+          }),
+        ).rejects.toThrow(/IP address/);
       }
     }
   });
 
   it('a DNS name is stored in its canonical form too (lower case, punycode, the path that is sent)', async () => {
     const dash = await merchantDashboard();
-    const created = await json<{ id: string; url: string }>(await dash.request('POST', '/webhooks', { url: 'https://Hooks.EXAMPLE.com:443/Proof', events: ['payment.confirmed'] }), 201);
+    const created = await json<{ id: string; url: string }>(
+      await dash.request('POST', '/webhooks', {
+        url: 'https://Hooks.EXAMPLE.com:443/Proof',
+        events: ['payment.confirmed'],
+      }),
+      201,
+    );
     expect(created.url).toBe('https://hooks.example.com/Proof');
     expect(await storedUrl(created.id)).toBe('https://hooks.example.com/Proof');
   });

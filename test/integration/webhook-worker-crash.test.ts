@@ -42,11 +42,19 @@ describe('a worker dies in the middle of a webhook delivery', () => {
 
     workers.push(await spawnWorkerProcess(env));
     const endpoint = await createEndpoint(tdb.db, {
-      interface: 'proof', tenantId: 'mer_crash', url: receiver.url, events: [],
+      interface: 'proof',
+      tenantId: 'mer_crash',
+      url: receiver.url,
+      events: [],
       secretSealed: createSecretBox(secretsKey).seal('whsec_crash_test'),
     });
     const body = Buffer.from('{"id":"evt_crash_1","type":"payment.confirmed"}');
-    const { delivery } = await enqueueDelivery(tdb.db, { endpoint, eventId: 'evt_crash_1', eventType: 'payment.confirmed', body });
+    const { delivery } = await enqueueDelivery(tdb.db, {
+      endpoint,
+      eventId: 'evt_crash_1',
+      eventType: 'payment.confirmed',
+      body,
+    });
 
     await receiver.waitForRequests(1);
     const first = receiver.requests[0]!;
@@ -73,7 +81,10 @@ describe('a worker dies in the middle of a webhook delivery', () => {
       [1, 'interrupted', 'worker_interrupted'],
       [1, 'delivered', null],
     ]);
-    expect(await tdb.db('webhook_deliveries').where({ id: delivery.id }).first('dispatch', 'dispatch_claim')).toEqual({ dispatch: null, dispatch_claim: null });
+    expect(await tdb.db('webhook_deliveries').where({ id: delivery.id }).first('dispatch', 'dispatch_claim')).toEqual({
+      dispatch: null,
+      dispatch_claim: null,
+    });
     await receiver.close();
   });
 });

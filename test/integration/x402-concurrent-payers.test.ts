@@ -30,10 +30,20 @@ const RECONCILE_MS = 60_000;
 
 beforeAll(async () => {
   await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
-  const common = { db: tdb.db, logger: logs.logger, payTo: chain.payTo, paymentTimeoutSeconds: 120, authorizationState: chain.authorizationState, settlementReconcileMs: RECONCILE_MS };
+  const common = {
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    paymentTimeoutSeconds: 120,
+    authorizationState: chain.authorizationState,
+    settlementReconcileMs: RECONCILE_MS,
+  };
   // Two "processes": each its own self-hosted facilitator (its own viem wallet and turns in PostgreSQL) with the same key.
   const facilitatorFor = (privateKey: `0x${string}`) =>
-    createFacilitator({ kind: 'self', privateKey }, { baseRpcUrls: [chain.node.url], pollingIntervalMs: 100, sendingTurns: observedTurns(sendingTurnsIn(tdb.db)) })!.client;
+    createFacilitator(
+      { kind: 'self', privateKey },
+      { baseRpcUrls: [chain.node.url], pollingIntervalMs: 100, sendingTurns: observedTurns(sendingTurnsIn(tdb.db)) },
+    )!.client;
   const processA = createX402Payments({ ...common, facilitator: facilitatorFor(chain.facilitatorSigner.privateKey) });
   const processB = createX402Payments({ ...common, facilitator: facilitatorFor(chain.facilitatorSigner.privateKey) });
   // A facilitator whose key holds no ether: the node refuses its settlement transaction before it is broadcast.
@@ -41,7 +51,11 @@ beforeAll(async () => {
   app = await startTestApp({
     db: tdb.db,
     logger: logs.logger,
-    routers: [paidTestRouter(processA, calls, '/test/a'), paidTestRouter(processB, calls, '/test/b'), paidTestRouter(noGas, calls, '/test/no-gas')],
+    routers: [
+      paidTestRouter(processA, calls, '/test/a'),
+      paidTestRouter(processB, calls, '/test/b'),
+      paidTestRouter(noGas, calls, '/test/no-gas'),
+    ],
   });
 });
 afterAll(async () => {
@@ -77,7 +91,11 @@ async function fundedPayer(amount: bigint): Promise<EvmAccount> {
   return account;
 }
 const rowOf = (signature: string) => {
-  const { from, nonce } = (JSON.parse(Buffer.from(signature, 'base64').toString()) as { payload: { authorization: { from: string; nonce: string } } }).payload.authorization;
+  const { from, nonce } = (
+    JSON.parse(Buffer.from(signature, 'base64').toString()) as {
+      payload: { authorization: { from: string; nonce: string } };
+    }
+  ).payload.authorization;
   return findPayment(tdb.db, { network: 'eip155:8453', asset: USDC, payer: from, nonce });
 };
 
@@ -88,8 +106,12 @@ describe('x402 with concurrent payers (self-hosted facilitator, one key, two pro
     const payToBefore = await chain.node.balanceOf(USDC, chain.payTo);
     const clients = payers.map((p) => payingClient(p));
     // Half through each "process", all at once.
-    const responses = await Promise.all(clients.map((c, i) => c.fetch(`${app.url}/x402/test/${i % 2 ? 'b' : 'a'}?tx_hash=${TX}`)));
-    const statuses = await Promise.all(responses.map(async (r) => `${r.status}${r.status === 200 ? '' : ` ${JSON.stringify(await r.json())}`}`));
+    const responses = await Promise.all(
+      clients.map((c, i) => c.fetch(`${app.url}/x402/test/${i % 2 ? 'b' : 'a'}?tx_hash=${TX}`)),
+    );
+    const statuses = await Promise.all(
+      responses.map(async (r) => `${r.status}${r.status === 200 ? '' : ` ${JSON.stringify(await r.json())}`}`),
+    );
     expect(statuses).toEqual(Array(10).fill('200'));
     const receipts = responses.map((r) => decodePaymentResponseHeader(r.headers.get('payment-response')!));
     expect(receipts.map((r) => [r.success, r.payer])).toEqual(payers.map((p) => [true, p.address]));
@@ -113,15 +135,29 @@ describe('x402 with concurrent payers (self-hosted facilitator, one key, two pro
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(402);
     expect(await res.json()).toMatchObject({ code: 'payment_invalid' });
     const settlement = decodePaymentResponseHeader(res.headers.get('payment-response')!);
-    expect(settlement).toEqual({ success: false, errorReason: 'settlement_not_broadcast', transaction: '', network: 'eip155:8453', payer: payer.address });
-    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed', reason: expect.stringContaining('settlement_not_broadcast') });
+    expect(settlement).toEqual({
+      success: false,
+      errorReason: 'settlement_not_broadcast',
+      transaction: '',
+      network: 'eip155:8453',
+      payer: payer.address,
+    });
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('settlement_not_broadcast'),
+    });
 
     // Re-presented as the docs say: a clear refusal at once, not a 503 until the authorization expires.
-    const again = await fetch(`${app.url}/x402/test/no-gas?tx_hash=${TX}`, { headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! } });
+    const again = await fetch(`${app.url}/x402/test/no-gas?tx_hash=${TX}`, {
+      headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! },
+    });
     expect(again.status).toBe(402);
     expect(await again.json()).toMatchObject({ code: 'payment_invalid' });
     expect(decodePaymentRequiredHeader(again.headers.get('payment-required')!).error).toBe('settlement_not_broadcast');
-    expect(decodePaymentResponseHeader(again.headers.get('payment-response')!)).toMatchObject({ success: false, errorReason: 'settlement_not_broadcast' });
+    expect(decodePaymentResponseHeader(again.headers.get('payment-response')!)).toMatchObject({
+      success: false,
+      errorReason: 'settlement_not_broadcast',
+    });
     expect(await chain.node.balanceOf(USDC, payer.address)).toBe(100_000n);
     expect(await chain.node.balanceOf(USDC, chain.payTo)).toBe(payToBefore);
   });

@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkEndpointSchema, discoverOriginSchema, getX402WellKnown, validatePaymentRequiredDetailed } from '@agentcash/discovery';
+import {
+  checkEndpointSchema,
+  discoverOriginSchema,
+  getX402WellKnown,
+  validatePaymentRequiredDetailed,
+} from '@agentcash/discovery';
 import type { FacilitatorClient } from '@x402/core/server';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { SupportedResponse } from '@x402/core/types';
-import { validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
+import {
+  validateDiscoveryExtension,
+  validateDiscoveryExtensionSpec,
+  type DiscoveryExtension,
+} from '@x402/extensions/bazaar';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
@@ -45,9 +54,17 @@ const X402SCAN_DOCUMENT = z.object({
 });
 
 const PAY_TO = '0x00000000000000000000000000000000000000a1';
-const supported: SupportedResponse = { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [], signers: {} };
+const supported: SupportedResponse = {
+  kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }],
+  extensions: [],
+  signers: {},
+};
 const unused = () => Promise.reject(new Error('not used in this test'));
-const facilitator: FacilitatorClient = { getSupported: () => Promise.resolve(supported), verify: unused, settle: unused };
+const facilitator: FacilitatorClient = {
+  getSupported: () => Promise.resolve(supported),
+  verify: unused,
+  settle: unused,
+};
 
 let tdb: TestDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -56,8 +73,20 @@ const routes = Object.values(PAID_ROUTES);
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const logs = capturingLogger();
-  const payments = createX402Payments({ db: tdb.db, logger: logs.logger, payTo: PAY_TO, facilitator, authorizationState: null, paymentTimeoutSeconds: 120 });
-  app = await startTestApp({ db: tdb.db, logger: logs.logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000' }), payments });
+  const payments = createX402Payments({
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: PAY_TO,
+    facilitator,
+    authorizationState: null,
+    paymentTimeoutSeconds: 120,
+  });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000' }),
+    payments,
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -75,8 +104,8 @@ const rootDocument = async () => {
   return (await res.json()) as Record<string, unknown>;
 };
 
-describe('the root /.well-known/x402, read by x402scan\'s crawler', () => {
-  it('is x402scan\'s document: version 1, the paid routes as URL strings of this origin, and instructions', async () => {
+describe("the root /.well-known/x402, read by x402scan's crawler", () => {
+  it("is x402scan's document: version 1, the paid routes as URL strings of this origin, and instructions", async () => {
     const doc = await rootDocument();
     const parsed = X402SCAN_DOCUMENT.safeParse(doc);
     expect(parsed.error?.issues ?? []).toEqual([]);
@@ -85,7 +114,7 @@ describe('the root /.well-known/x402, read by x402scan\'s crawler', () => {
     expect(doc['instructions']).toEqual(expect.stringContaining(`${app.url}/x402/.well-known/x402`));
   });
 
-  it('@agentcash/discovery (x402scan\'s discovery) reads it and finds every paid route', async () => {
+  it("@agentcash/discovery (x402scan's discovery) reads it and finds every paid route", async () => {
     const wellKnown = await getX402WellKnown(app.url);
     expect(wellKnown.isOk()).toBe(true);
     const source = wellKnown._unsafeUnwrap();
@@ -106,8 +135,12 @@ describe('the root /.well-known/x402, read by x402scan\'s crawler', () => {
       // GET is the paid call (HEAD is challenged like it; an OPTIONS preflight is free).
       const get = advisories.find((a) => a.method === 'GET');
       expect(get?.authMode).toBe('paid');
-      for (const a of advisories) if (a.method !== 'OPTIONS') expect(a.authMode, `${a.method} ${resource}`).toBe('paid');
-      const validation = validatePaymentRequiredDetailed(get!.paymentRequiredBody, { requireInputSchema: true, requireOutputSchema: true });
+      for (const a of advisories)
+        if (a.method !== 'OPTIONS') expect(a.authMode, `${a.method} ${resource}`).toBe('paid');
+      const validation = validatePaymentRequiredDetailed(get!.paymentRequiredBody, {
+        requireInputSchema: true,
+        requireOutputSchema: true,
+      });
       expect(validation.issues.filter((i) => i.severity === 'error')).toEqual([]);
       expect(validation).toMatchObject({ valid: true, version: 2 });
     }

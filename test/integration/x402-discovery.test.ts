@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FacilitatorClient } from '@x402/core/server';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequirements, SupportedResponse } from '@x402/core/types';
-import { validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
+import {
+  validateDiscoveryExtension,
+  validateDiscoveryExtensionSpec,
+  type DiscoveryExtension,
+} from '@x402/extensions/bazaar';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
@@ -16,10 +20,22 @@ import { PAID_ROUTES } from '../../services/x402/route-table.js';
  * (x402-crawler-discovery.test.ts).
  */
 const PAY_TO = '0x00000000000000000000000000000000000000a1';
-const supported: SupportedResponse = { kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }], extensions: [], signers: {} };
+const supported: SupportedResponse = {
+  kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }],
+  extensions: [],
+  signers: {},
+};
 const unused = () => Promise.reject(new Error('not used in this test'));
-const facilitatorUp: FacilitatorClient = { getSupported: () => Promise.resolve(supported), verify: unused, settle: unused };
-const facilitatorDown: FacilitatorClient = { getSupported: () => Promise.reject(new Error('connect ECONNREFUSED')), verify: unused, settle: unused };
+const facilitatorUp: FacilitatorClient = {
+  getSupported: () => Promise.resolve(supported),
+  verify: unused,
+  settle: unused,
+};
+const facilitatorDown: FacilitatorClient = {
+  getSupported: () => Promise.reject(new Error('connect ECONNREFUSED')),
+  verify: unused,
+  settle: unused,
+};
 
 let tdb: TestDatabase;
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -32,7 +48,14 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000' });
   const payments = (facilitator: FacilitatorClient) =>
-    createX402Payments({ db: tdb.db, logger: logs.logger, payTo: PAY_TO, facilitator, authorizationState: null, paymentTimeoutSeconds: 120 });
+    createX402Payments({
+      db: tdb.db,
+      logger: logs.logger,
+      payTo: PAY_TO,
+      facilitator,
+      authorizationState: null,
+      paymentTimeoutSeconds: 120,
+    });
   paid = await startTestApp({ db: tdb.db, logger: logs.logger, config, payments: payments(facilitatorUp) });
   down = await startTestApp({ db: tdb.db, logger: logs.logger, config, payments: payments(facilitatorDown) });
   none = await startTestApp({ db: tdb.db, logger: logs.logger, config });
@@ -55,20 +78,27 @@ const challengeOf = async (app: App, path: string) => {
 };
 
 /** The manifest's entries of the HTTP routes, and of the MCP tools (type "mcp"). */
-const httpEntries = (doc: { resources: Array<Record<string, unknown>> }) => doc.resources.filter((r) => r['type'] !== 'mcp');
-const mcpEntries = (doc: { resources: Array<Record<string, unknown>> }) => doc.resources.filter((r) => r['type'] === 'mcp');
+const httpEntries = (doc: { resources: Array<Record<string, unknown>> }) =>
+  doc.resources.filter((r) => r['type'] !== 'mcp');
+const mcpEntries = (doc: { resources: Array<Record<string, unknown>> }) =>
+  doc.resources.filter((r) => r['type'] === 'mcp');
 
 describe('bazaar discovery data in the 402 challenge', () => {
-  it.each(routes.map((r) => [r.path, r] as const))('%s: passes validateDiscoveryExtension and validateDiscoveryExtensionSpec', async (path) => {
-    const challenge = await challengeOf(paid, path);
-    const bazaar = challenge.extensions?.['bazaar'] as DiscoveryExtension & { info: { input: Record<string, unknown>; output?: Record<string, unknown> } };
-    expect(bazaar).toBeDefined();
-    expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
-    expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
-    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET' });
-    expect(Object.keys(bazaar.info.input['queryParams'] as object)).toContain('tx_hash');
-    expect(bazaar.info.output?.['example']).toBeTruthy();
-  });
+  it.each(routes.map((r) => [r.path, r] as const))(
+    '%s: passes validateDiscoveryExtension and validateDiscoveryExtensionSpec',
+    async (path) => {
+      const challenge = await challengeOf(paid, path);
+      const bazaar = challenge.extensions?.['bazaar'] as DiscoveryExtension & {
+        info: { input: Record<string, unknown>; output?: Record<string, unknown> };
+      };
+      expect(bazaar).toBeDefined();
+      expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
+      expect(validateDiscoveryExtensionSpec(bazaar as unknown as Record<string, unknown>)).toEqual({ valid: true });
+      expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET' });
+      expect(Object.keys(bazaar.info.input['queryParams'] as object)).toContain('tx_hash');
+      expect(bazaar.info.output?.['example']).toBeTruthy();
+    },
+  );
 });
 
 interface Manifest {
@@ -104,10 +134,14 @@ describe('the discovery manifest (x402 discovery extension)', () => {
     expect(doc.description).toEqual(expect.any(String));
     expect(doc.docs).toBe(`${paid.url}/x402/docs`);
     expect(new Date(doc.updated).toISOString()).toBe(doc.updated);
-    expect(httpEntries(doc).map((r) => [r['url'], r['method']])).toEqual(routes.map((r) => [`${paid.url}/x402${r.path}`, 'GET']));
+    expect(httpEntries(doc).map((r) => [r['url'], r['method']])).toEqual(
+      routes.map((r) => [`${paid.url}/x402${r.path}`, 'GET']),
+    );
     // Then the MCP server's paid tools, from the same operation table.
     expect(mcpEntries(doc).map((r) => [r['url'], r['method'], r['toolName']])).toEqual(
-      ['verify_native_usdc', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'domain_dns_tls_audit'].map((t) => [`${paid.url}/mcp`, 'POST', t]),
+      ['verify_native_usdc', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'domain_dns_tls_audit'].map(
+        (t) => [`${paid.url}/mcp`, 'POST', t],
+      ),
     );
     // Extras (ignored by consumers, per the spec): the inspected networks and the fee of each operation.
     expect(doc['networks']).toHaveLength(7);
@@ -130,18 +164,31 @@ describe('the discovery manifest (x402 discovery extension)', () => {
       const challenge = await challengeOf(paid, route.path);
       expect(entry['accepts'] as PaymentRequirements[]).toEqual(challenge.accepts);
       expect(entry).toMatchObject({
-        method: 'GET', description: challenge.resource.description, mimeType: challenge.resource.mimeType, x402Version: 2,
+        method: 'GET',
+        description: challenge.resource.description,
+        mimeType: challenge.resource.mimeType,
+        x402Version: 2,
       });
-      expect((entry['accepts'] as PaymentRequirements[])[0]).toMatchObject({ payTo: PAY_TO, amount: route.priceAtomic, network: 'eip155:8453' });
+      expect((entry['accepts'] as PaymentRequirements[])[0]).toMatchObject({
+        payTo: PAY_TO,
+        amount: route.priceAtomic,
+        network: 'eip155:8453',
+      });
     }
   });
 
   it.each([
     ['payments are not configured', () => none],
     ['the facilitator cannot be reached', () => down],
-  ])('when %s, each entry is a bare pointer (url, method, description) and never partial payment data', async (_label, app) => {
-    const { doc } = await manifestOf(app(), '/x402/.well-known/x402');
-    expect(httpEntries(doc)).toEqual(routes.map((r) => ({ url: `${app().url}/x402${r.path}`, method: 'GET', description: r.description })));
-    for (const tool of mcpEntries(doc)) expect(Object.keys(tool).sort()).toEqual(['description', 'method', 'toolName', 'type', 'url']);
-  });
+  ])(
+    'when %s, each entry is a bare pointer (url, method, description) and never partial payment data',
+    async (_label, app) => {
+      const { doc } = await manifestOf(app(), '/x402/.well-known/x402');
+      expect(httpEntries(doc)).toEqual(
+        routes.map((r) => ({ url: `${app().url}/x402${r.path}`, method: 'GET', description: r.description })),
+      );
+      for (const tool of mcpEntries(doc))
+        expect(Object.keys(tool).sort()).toEqual(['description', 'method', 'toolName', 'type', 'url']);
+    },
+  );
 });

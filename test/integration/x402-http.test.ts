@@ -8,7 +8,11 @@ let app: Awaited<ReturnType<typeof startTestApp>>;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  app = await startTestApp({ db: tdb.db, logger: capturingLogger().logger, config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000' }) });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: capturingLogger().logger,
+    config: testConfig({ RATE_LIMIT_X402_PER_IP_PER_MINUTE: '100000' }),
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -25,9 +29,24 @@ describe('discovery, pages and status', () => {
   it('serves the discovery manifest (x402 discovery extension) from the route table', async () => {
     const res = await get('/x402/.well-known/x402');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as Record<string, unknown> & { resources: Array<Record<string, unknown>>; networks: unknown[]; fees: Array<Record<string, unknown>> };
-    expect(doc).toMatchObject({ x402Version: 2, kind: 'resource-server', docs: `${app.url}/x402/docs`, interface_version: '1.0.0' });
-    expect(doc['payments']).toEqual({ configured: false, scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', asset_name: 'USD Coin (native USDC on Base)' });
+    const doc = (await res.json()) as Record<string, unknown> & {
+      resources: Array<Record<string, unknown>>;
+      networks: unknown[];
+      fees: Array<Record<string, unknown>>;
+    };
+    expect(doc).toMatchObject({
+      x402Version: 2,
+      kind: 'resource-server',
+      docs: `${app.url}/x402/docs`,
+      interface_version: '1.0.0',
+    });
+    expect(doc['payments']).toEqual({
+      configured: false,
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      asset_name: 'USD Coin (native USDC on Base)',
+    });
     expect(doc.networks).toHaveLength(7);
     // Payments are not configured here: bare pointers only, the prices as a separate extra.
     expect(doc.resources.filter((r) => r['type'] !== 'mcp')).toEqual([
@@ -53,12 +72,27 @@ describe('discovery, pages and status', () => {
       expect(html).toContain('not a tax invoice');
     }
     const docs = await (await get('/x402/docs')).text();
-    for (const text of ['tx_hash', 'recipient', 'amount', 'PAYMENT-REQUIRED', 'PAYMENT-SIGNATURE', 'waiting_confirmations', '150 confirmations']) {
+    for (const text of [
+      'tx_hash',
+      'recipient',
+      'amount',
+      'PAYMENT-REQUIRED',
+      'PAYMENT-SIGNATURE',
+      'waiting_confirmations',
+      '150 confirmations',
+    ]) {
       expect(docs).toContain(text);
     }
     // How to connect from an MCP client, and how to recover an answer kept after an undecided settlement.
     expect(docs).toContain('Connecting from an MCP client');
-    for (const tool of ['verify_native_usdc', 'match_native_usdc_payment', 'usdc_transfer_evidence_pdf', 'domain_dns_tls_audit', '_meta["x402/payment"]', 'not a vulnerability scan']) {
+    for (const tool of [
+      'verify_native_usdc',
+      'match_native_usdc_payment',
+      'usdc_transfer_evidence_pdf',
+      'domain_dns_tls_audit',
+      '_meta["x402/payment"]',
+      'not a vulnerability scan',
+    ]) {
       expect(docs).toContain(tool);
     }
     expect(docs).toMatch(/same <code>PAYMENT-SIGNATURE<\/code>/);
@@ -66,7 +100,8 @@ describe('discovery, pages and status', () => {
 
   it('states each threshold in words that fit it: one confirmation, a sub-minute wait in seconds', async () => {
     const docs = await (await get('/x402/docs')).text();
-    const finality = (network: string) => new RegExp(`<td><code>${network}</code></td>.*?<td>([^<]*)</td></tr>`).exec(docs)?.[1];
+    const finality = (network: string) =>
+      new RegExp(`<td><code>${network}</code></td>.*?<td>([^<]*)</td></tr>`).exec(docs)?.[1];
     expect(finality('avalanche')).toBe('1 confirmation (about 2 s)');
     expect(finality('base')).toBe('150 confirmations (about 5 min)');
     expect(finality('arbitrum')).toBe('1200 confirmations (about 5 min)');
@@ -77,7 +112,9 @@ describe('discovery, pages and status', () => {
   it('reports launch status and health', async () => {
     expect(await (await get('/x402/health')).json()).toEqual({ status: 'ok', service: 'x402' });
     expect(await (await get('/x402/launch-status')).json()).toMatchObject({
-      status: 'payments_not_configured', x402_version: 2, document_processing: 'disabled',
+      status: 'payments_not_configured',
+      x402_version: 2,
+      document_processing: 'disabled',
       payments: { configured: false, facilitator: 'none', fee_network: 'eip155:8453' },
     });
   });
@@ -140,13 +177,17 @@ describe('paid routes validate every parameter before asking for payment', () =>
     ['amount missing', { amount: '' }, false],
   ];
   it.each(matchCases)('/x402/v1/usdc/match: %s', async (_label, params, valid) => {
-    const res = await get(`/x402/v1/usdc/match?${qs({ tx_hash: EVM_TX, recipient: EVM_ADDR, amount: '1', ...params })}`);
+    const res = await get(
+      `/x402/v1/usdc/match?${qs({ tx_hash: EVM_TX, recipient: EVM_ADDR, amount: '1', ...params })}`,
+    );
     expect(res.status).toBe(valid ? 503 : 422);
   });
 
   it('a Solana recipient of 32 and 44 characters is accepted on solana', async () => {
     for (const recipient of ['1'.repeat(32), SOL_WALLET]) {
-      const res = await get(`/x402/v1/usdc/match?${qs({ tx_hash: SOL_SIG, network: 'solana', recipient, amount: '1' })}`);
+      const res = await get(
+        `/x402/v1/usdc/match?${qs({ tx_hash: SOL_SIG, network: 'solana', recipient, amount: '1' })}`,
+      );
       expect(res.status).toBe(503);
     }
   });
@@ -162,17 +203,24 @@ describe('disabled processing routes', () => {
     }
   });
 
-  it.each(methods)('%s /x402/v1/processing/ (trailing slash, an empty operation segment) is a 404, not an empty operation', async (method) => {
-    for (const path of ['/x402/v1/processing/', '/x402/v1/processing/?operation=ocr']) {
-      const res = await get(path, { method });
-      expect(res.status, path).toBe(404);
-      expect(await res.json()).toEqual({ error: expect.any(String), code: 'not_found', request_id: expect.any(String) });
-    }
-    // A trailing slash after an operation is that operation, as everywhere.
-    const op = await get('/x402/v1/processing/ocr/', { method });
-    expect(op.status).toBe(200);
-    expect(await op.json()).toMatchObject({ enabled: false, operation: 'ocr' });
-  });
+  it.each(methods)(
+    '%s /x402/v1/processing/ (trailing slash, an empty operation segment) is a 404, not an empty operation',
+    async (method) => {
+      for (const path of ['/x402/v1/processing/', '/x402/v1/processing/?operation=ocr']) {
+        const res = await get(path, { method });
+        expect(res.status, path).toBe(404);
+        expect(await res.json()).toEqual({
+          error: expect.any(String),
+          code: 'not_found',
+          request_id: expect.any(String),
+        });
+      }
+      // A trailing slash after an operation is that operation, as everywhere.
+      const op = await get('/x402/v1/processing/ocr/', { method });
+      expect(op.status).toBe(200);
+      expect(await op.json()).toMatchObject({ enabled: false, operation: 'ocr' });
+    },
+  );
 
   it('answers invalid input with FastAPI-style 422 bodies', async () => {
     const cases: Array<[string, RequestInit, Array<string | number>, string]> = [
@@ -180,9 +228,28 @@ describe('disabled processing routes', () => {
       [`/x402/v1/processing/${'a'.repeat(65)}`, {}, ['path', 'operation'], 'string_too_long'],
       ['/x402/v1/processing?operation=has%20space', {}, ['query', 'operation'], 'string_pattern_mismatch'],
       ['/x402/v1/processing?operation=a&operation=b', {}, ['query', 'operation'], 'string_type'],
-      ['/x402/v1/processing', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":' }, ['body', 0], 'json_invalid'],
-      ['/x402/v1/processing/ocr', { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' }, ['body'], 'json_invalid'],
-      ['/x402/v1/processing/ocr', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(70_000) }) }, ['body'], 'too_long'],
+      [
+        '/x402/v1/processing',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":' },
+        ['body', 0],
+        'json_invalid',
+      ],
+      [
+        '/x402/v1/processing/ocr',
+        { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' },
+        ['body'],
+        'json_invalid',
+      ],
+      [
+        '/x402/v1/processing/ocr',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ a: 'x'.repeat(70_000) }),
+        },
+        ['body'],
+        'too_long',
+      ],
     ];
     for (const [path, init, loc, type] of cases) {
       const res = await get(path, init);
@@ -190,7 +257,11 @@ describe('disabled processing routes', () => {
       const body = (await res.json()) as { detail: Array<{ loc: unknown[]; msg: string; type: string }> };
       expect(body.detail[0]).toMatchObject({ loc, type, msg: expect.any(String) });
     }
-    const ok = await get('/x402/v1/processing/pdf-merge', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"files":[]}' });
+    const ok = await get('/x402/v1/processing/pdf-merge', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"files":[]}',
+    });
     expect(ok.status).toBe(200);
   });
 });

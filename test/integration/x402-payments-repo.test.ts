@@ -19,9 +19,17 @@ describe('x402_payments claims', () => {
     const outcomes = { won: 0, taken: 0, threw: 0 };
     for (let i = 0; i < 200; i++) {
       const claim = {
-        network: 'eip155:8453', asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', payer: '0x00000000000000000000000000000000000000aa',
-        nonce: `0x${i.toString(16).padStart(64, '0')}`, payTo: '0x00000000000000000000000000000000000000bb', amountAtomic: '20000',
-        validBefore: new Date(), operation: 'verify', resource: 'http://127.0.0.1/x402/v1/usdc/verify', requestFingerprint: 'f'.repeat(64), payloadSha256: 'a'.repeat(64),
+        network: 'eip155:8453',
+        asset: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+        payer: '0x00000000000000000000000000000000000000aa',
+        nonce: `0x${i.toString(16).padStart(64, '0')}`,
+        payTo: '0x00000000000000000000000000000000000000bb',
+        amountAtomic: '20000',
+        validBefore: new Date(),
+        operation: 'verify',
+        resource: 'http://127.0.0.1/x402/v1/usdc/verify',
+        requestFingerprint: 'f'.repeat(64),
+        payloadSha256: 'a'.repeat(64),
       };
       const results = await Promise.allSettled([1, 2, 3].map(() => claimAuthorization(tdb.db, claim)));
       for (const r of results) {

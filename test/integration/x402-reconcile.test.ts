@@ -5,7 +5,12 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { USDC, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
 import { createX402Activities } from '../../activities/x402.activities.js';
-import { authorizationId, claimAuthorization, findPayment, transitionPayment } from '../../db/repositories/x402-payments.repo.js';
+import {
+  authorizationId,
+  claimAuthorization,
+  findPayment,
+  transitionPayment,
+} from '../../db/repositories/x402-payments.repo.js';
 
 let tdb: TestDatabase;
 let chain: X402Chain;
@@ -27,8 +32,12 @@ async function authorize(value: bigint, validBefore: bigint) {
     domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC },
     types: {
       TransferWithAuthorization: [
-        { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
       ],
     },
     primaryType: 'TransferWithAuthorization',
@@ -41,8 +50,14 @@ async function authorize(value: bigint, validBefore: bigint) {
 async function recordUncertain(message: { from: Address; value: bigint; validBefore: bigint; nonce: Hex }) {
   const ref = { network: 'eip155:8453', asset: USDC, payer: message.from, nonce: message.nonce };
   await claimAuthorization(tdb.db, {
-    ...ref, payTo: chain.payTo, amountAtomic: message.value.toString(), validBefore: new Date(Number(message.validBefore) * 1000),
-    operation: 'verify', resource: 'http://127.0.0.1/x402/v1/usdc/verify', requestFingerprint: 'f'.repeat(64), payloadSha256: 'p'.repeat(64),
+    ...ref,
+    payTo: chain.payTo,
+    amountAtomic: message.value.toString(),
+    validBefore: new Date(Number(message.validBefore) * 1000),
+    operation: 'verify',
+    resource: 'http://127.0.0.1/x402/v1/usdc/verify',
+    requestFingerprint: 'f'.repeat(64),
+    payloadSha256: 'p'.repeat(64),
   });
   const id = authorizationId(ref);
   expect(await transitionPayment(tdb.db, id, ['verified'], 'settling')).toBe(true);
@@ -56,35 +71,79 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
     const paid = await authorize(20_000n, future);
     const expired = await authorize(20_000n, BigInt(Math.floor(Date.now() / 1000) - 10));
     const pending = await authorize(20_000n, future);
-    const refs = [await recordUncertain(paid.message), await recordUncertain(expired.message), await recordUncertain(pending.message)];
+    const refs = [
+      await recordUncertain(paid.message),
+      await recordUncertain(expired.message),
+      await recordUncertain(pending.message),
+    ];
 
     // The facilitator's settle did reach the chain for the first one: execute it as the facilitator would.
     const { v, r, s } = parseSignature(paid.signature);
-    const wallet = createWalletClient({ account: privateKeyToAccount(chain.facilitatorSigner.privateKey), chain: chain.node.client.chain, transport: http(chain.node.url) });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(chain.facilitatorSigner.privateKey),
+      chain: chain.node.client.chain,
+      transport: http(chain.node.url),
+    });
     const m = paid.message;
     const tx = await wallet.writeContract({
-      address: USDC, abi: chain.node.usdcAbi, functionName: 'transferWithAuthorization',
-      args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(v), r, s], chain: chain.node.client.chain,
+      address: USDC,
+      abi: chain.node.usdcAbi,
+      functionName: 'transferWithAuthorization',
+      args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(v), r, s],
+      chain: chain.node.client.chain,
     });
 
     const activities = createX402Activities({ db: tdb.db, authorizationState: chain.authorizationState });
-    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 1, failed: 1, open: 1, purgedAnswers: 0 });
-    expect(await findPayment(tdb.db, refs[0]!)).toMatchObject({ status: 'settled', transaction: tx, reason: 'reconciled_by_maintenance' });
-    expect(await findPayment(tdb.db, refs[1]!)).toMatchObject({ status: 'failed', reason: 'reconciled_by_maintenance:unused' });
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({
+      settled: 1,
+      failed: 1,
+      open: 1,
+      purgedAnswers: 0,
+    });
+    expect(await findPayment(tdb.db, refs[0]!)).toMatchObject({
+      status: 'settled',
+      transaction: tx,
+      reason: 'reconciled_by_maintenance',
+    });
+    expect(await findPayment(tdb.db, refs[1]!)).toMatchObject({
+      status: 'failed',
+      reason: 'reconciled_by_maintenance:unused',
+    });
     expect(await findPayment(tdb.db, refs[2]!)).toMatchObject({ status: 'uncertain' });
     // A second run changes nothing already decided.
-    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 1, purgedAnswers: 0 });
+    expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({
+      settled: 0,
+      failed: 0,
+      open: 1,
+      purgedAnswers: 0,
+    });
   });
 
   it('drops the kept answer of a settled call nobody came back for after 7 days, and keeps open ones', async () => {
     const keep = async (label: string, to: 'settled' | 'uncertain') => {
-      const ref = { network: 'eip155:8453', asset: USDC, payer: chain.payer.address, nonce: `0x${label.repeat(64).slice(0, 64)}` as Hex };
+      const ref = {
+        network: 'eip155:8453',
+        asset: USDC,
+        payer: chain.payer.address,
+        nonce: `0x${label.repeat(64).slice(0, 64)}` as Hex,
+      };
       await claimAuthorization(tdb.db, {
-        ...ref, payTo: chain.payTo, amountAtomic: '20000', validBefore: new Date(Date.now() + 3_600_000), operation: 'verify',
-        resource: 'http://127.0.0.1/x402/v1/usdc/verify', requestFingerprint: 'f'.repeat(64), payloadSha256: label.repeat(64).slice(0, 64),
+        ...ref,
+        payTo: chain.payTo,
+        amountAtomic: '20000',
+        validBefore: new Date(Date.now() + 3_600_000),
+        operation: 'verify',
+        resource: 'http://127.0.0.1/x402/v1/usdc/verify',
+        requestFingerprint: 'f'.repeat(64),
+        payloadSha256: label.repeat(64).slice(0, 64),
       });
       const id = authorizationId(ref);
-      const answer = { status: 200, contentType: 'application/json', headers: {}, body: Buffer.from('{"status":"confirmed"}') };
+      const answer = {
+        status: 200,
+        contentType: 'application/json',
+        headers: {},
+        body: Buffer.from('{"status":"confirmed"}'),
+      };
       expect(await transitionPayment(tdb.db, id, ['verified'], 'settling', { answer })).toBe(true);
       expect(await transitionPayment(tdb.db, id, ['settling'], to)).toBe(true);
       return ref;
@@ -93,14 +152,28 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
     const open = await keep('b', 'uncertain');
     const at = (days: number) => () => new Date(Date.now() + days * 86_400_000);
     // No chain reader: only the purge runs. A day later nothing is old enough; eight days later the settled one is.
-    expect((await createX402Activities({ db: tdb.db, authorizationState: null, now: at(1) }).reconcileX402Payments({ limit: 10 })).purgedAnswers).toBe(0);
+    expect(
+      (
+        await createX402Activities({ db: tdb.db, authorizationState: null, now: at(1) }).reconcileX402Payments({
+          limit: 10,
+        })
+      ).purgedAnswers,
+    ).toBe(0);
     expect(await findPayment(tdb.db, settled)).toMatchObject({ answerKept: true });
-    expect((await createX402Activities({ db: tdb.db, authorizationState: null, now: at(8) }).reconcileX402Payments({ limit: 10 })).purgedAnswers).toBe(1);
+    expect(
+      (
+        await createX402Activities({ db: tdb.db, authorizationState: null, now: at(8) }).reconcileX402Payments({
+          limit: 10,
+        })
+      ).purgedAnswers,
+    ).toBe(1);
     expect(await findPayment(tdb.db, settled)).toMatchObject({ status: 'settled', answerKept: false });
     expect(await findPayment(tdb.db, open)).toMatchObject({ status: 'uncertain', answerKept: true });
   });
 
   it('does nothing without a Base RPC for x402', async () => {
-    expect(await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 })).toEqual({ settled: 0, failed: 0, open: 0, purgedAnswers: 0 });
+    expect(
+      await createX402Activities({ db: tdb.db, authorizationState: null }).reconcileX402Payments({ limit: 10 }),
+    ).toEqual({ settled: 0, failed: 0, open: 0, purgedAnswers: 0 });
   });
 });

@@ -4,12 +4,20 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { TEST_ROUTE, USDC, paidTestRouter, payingClient, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import {
+  TEST_ROUTE,
+  USDC,
+  paidTestRouter,
+  payingClient,
+  startX402Chain,
+  type X402Chain,
+} from '../helpers/x402-harness.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 
 /** How the facilitator misbehaves at settlement in the current test. */
-type Mode = 'settle-then-timeout' | 'timeout-without-settling' | 'timeout-then-late-landing' | 'refuse-before-broadcast';
+type Mode =
+  'settle-then-timeout' | 'timeout-without-settling' | 'timeout-then-late-landing' | 'refuse-before-broadcast';
 
 let tdb: TestDatabase;
 let chain: X402Chain;
@@ -46,7 +54,8 @@ beforeAll(async () => {
         settleLate = () => real.settle(p, r);
         throw new FacilitatorTimeoutError('settle', 1_000);
       }
-      if (mode === 'refuse-before-broadcast') return { success: false, errorReason: 'invalid_exact_evm_signature', transaction: '', network: r.network };
+      if (mode === 'refuse-before-broadcast')
+        return { success: false, errorReason: 'invalid_exact_evm_signature', transaction: '', network: r.network };
       throw new FacilitatorTimeoutError('settle', 1_000);
     },
   };
@@ -65,8 +74,14 @@ beforeAll(async () => {
     },
   };
   const payments = createX402Payments({
-    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: flaky, authorizationState: observed,
-    paymentTimeoutSeconds: 120, settlementReconcileMs: RECONCILE_MS, reconcilePollMs: 100,
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    facilitator: flaky,
+    authorizationState: observed,
+    paymentTimeoutSeconds: 120,
+    settlementReconcileMs: RECONCILE_MS,
+    reconcilePollMs: 100,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
 });
@@ -78,7 +93,11 @@ afterAll(async () => {
 
 const url = () => `${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'cd'.repeat(32)}`;
 const rowOf = (signature: string) => {
-  const { from, nonce } = (JSON.parse(Buffer.from(signature, 'base64').toString()) as { payload: { authorization: { from: string; nonce: string } } }).payload.authorization;
+  const { from, nonce } = (
+    JSON.parse(Buffer.from(signature, 'base64').toString()) as {
+      payload: { authorization: { from: string; nonce: string } };
+    }
+  ).payload.authorization;
   return findPayment(tdb.db, { network: 'eip155:8453', asset: USDC, payer: from, nonce });
 };
 const pay = async (m: Mode) => {
@@ -99,12 +118,21 @@ describe('x402 settlement with an unreliable facilitator', () => {
     const { res, before, client } = await pay('settle-then-timeout');
     expect(res.status).toBe(200);
     const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
-    expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(receipt).toMatchObject({
+      success: true,
+      network: 'eip155:8453',
+      payer: chain.payer.address,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(settleCalls).toBe(1);
     const after = await chain.balances();
     expect(after.payer).toBe(before.payer - FEE);
     expect(after.payTo).toBe(before.payTo + FEE);
-    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled', transaction: receipt.transaction, reason: expect.stringContaining('reconciled_after') });
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({
+      status: 'settled',
+      transaction: receipt.transaction,
+      reason: expect.stringContaining('reconciled_after'),
+    });
   });
 
   it('keeps watching the chain after a timeout and delivers when the authorization lands late', async () => {
@@ -123,7 +151,11 @@ describe('x402 settlement with an unreliable facilitator', () => {
     const { res, before, client, ms } = await pay('timeout-without-settling');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(await res.json()).toEqual({ error: expect.stringContaining('same payment authorization again'), code: 'payment_settlement_uncertain', request_id: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error: expect.stringContaining('same payment authorization again'),
+      code: 'payment_settlement_uncertain',
+      request_id: expect.any(String),
+    });
     expect(res.headers.get('payment-response')).toBeNull();
     expect(ms).toBeGreaterThanOrEqual(RECONCILE_MS - 200);
     expect(settleCalls).toBe(1);
@@ -131,7 +163,12 @@ describe('x402 settlement with an unreliable facilitator', () => {
     const handlerRuns = calls.count;
     expect(await chain.balances()).toEqual(before);
     const signature = client.signatures[0]!;
-    expect(await rowOf(signature)).toMatchObject({ status: 'uncertain', reason: expect.stringContaining('chain:unused'), answerKept: true, withheldAt: expect.any(Date) });
+    expect(await rowOf(signature)).toMatchObject({
+      status: 'uncertain',
+      reason: expect.stringContaining('chain:unused'),
+      answerKept: true,
+      withheldAt: expect.any(Date),
+    });
 
     // Still undecided: the same signature is told to wait again; nothing is settled a second time.
     const waiting = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
@@ -141,18 +178,30 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(settleCalls).toBe(1);
 
     // The authorization executes late (as the facilitator's broadcast would): the kept answer goes to its signature.
-    const payload = JSON.parse(Buffer.from(signature, 'base64').toString()) as Parameters<typeof chain.facilitator.settle>[0];
+    const payload = JSON.parse(Buffer.from(signature, 'base64').toString()) as Parameters<
+      typeof chain.facilitator.settle
+    >[0];
     expect((await chain.facilitator.settle(payload, payload.accepted)).success).toBe(true);
     const fetched = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(fetched.status).toBe(200);
     expect(await fetched.json()).toEqual({ tx_hash: `0x${'cd'.repeat(32)}`, status: 'confirmed' });
     const receipt = decodePaymentResponseHeader(fetched.headers.get('payment-response')!);
-    expect(receipt).toMatchObject({ success: true, network: 'eip155:8453', payer: chain.payer.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(receipt).toMatchObject({
+      success: true,
+      network: 'eip155:8453',
+      payer: chain.payer.address,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(calls.count).toBe(handlerRuns);
     const after = await chain.balances();
     expect(after.payer).toBe(before.payer - FEE);
     expect(after.payTo).toBe(before.payTo + FEE);
-    expect(await rowOf(signature)).toMatchObject({ status: 'settled', transaction: receipt.transaction, answerKept: false, deliveredAt: expect.any(Date) });
+    expect(await rowOf(signature)).toMatchObject({
+      status: 'settled',
+      transaction: receipt.transaction,
+      answerKept: false,
+      deliveredAt: expect.any(Date),
+    });
 
     // Delivered: presenting it again is a replay, and a different request with it is one too.
     const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
@@ -165,7 +214,9 @@ describe('x402 settlement with an unreliable facilitator', () => {
   it('refuses a kept answer to the same signature presented for another request', async () => {
     const { res, client } = await pay('timeout-without-settling');
     expect(res.status).toBe(503);
-    const other = await fetch(`${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ef'.repeat(32)}`, { headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! } });
+    const other = await fetch(`${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ef'.repeat(32)}`, {
+      headers: { 'PAYMENT-SIGNATURE': client.signatures[0]! },
+    });
     expect(other.status).toBe(402);
     expect(await other.json()).toMatchObject({ code: 'payment_replayed' });
   });

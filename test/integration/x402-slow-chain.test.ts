@@ -3,7 +3,14 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { TEST_ROUTE, USDC, paidTestRouter, payingClient, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import {
+  TEST_ROUTE,
+  USDC,
+  paidTestRouter,
+  payingClient,
+  startX402Chain,
+  type X402Chain,
+} from '../helpers/x402-harness.js';
 import { createX402Payments, type X402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 
@@ -25,8 +32,15 @@ const WAIT_MS = 1_500;
 beforeAll(async () => {
   await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
   payments = createX402Payments({
-    db: tdb.db, logger: logs.logger, payTo: chain.payTo, facilitator: chain.facilitator, authorizationState: chain.authorizationState,
-    paymentTimeoutSeconds: 120, settlementWaitMs: WAIT_MS, settlementReconcileMs: 500, reconcilePollMs: 100,
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    facilitator: chain.facilitator,
+    authorizationState: chain.authorizationState,
+    paymentTimeoutSeconds: 120,
+    settlementWaitMs: WAIT_MS,
+    settlementReconcileMs: 500,
+    reconcilePollMs: 100,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
 });
@@ -64,7 +78,11 @@ describe('x402 on a chain that stops mining', () => {
     expect(await first.json()).toMatchObject({ code: 'payment_settlement_uncertain' });
     expect(calls.count).toBe(1);
     const signature = client.signatures[0]!;
-    const { from, nonce } = (JSON.parse(Buffer.from(signature, 'base64').toString()) as { payload: { authorization: { from: string; nonce: string } } }).payload.authorization;
+    const { from, nonce } = (
+      JSON.parse(Buffer.from(signature, 'base64').toString()) as {
+        payload: { authorization: { from: string; nonce: string } };
+      }
+    ).payload.authorization;
     const row = () => findPayment(tdb.db, { network: 'eip155:8453', asset: USDC, payer: from, nonce });
     // Answered after the configured wait while the facilitator still waits for its receipt (settling, not decided).
     expect(await row()).toMatchObject({ status: 'settling', answerKept: true, withheldAt: expect.any(Date) });
@@ -80,7 +98,11 @@ describe('x402 on a chain that stops mining', () => {
     expect(delivered.status).toBe(200);
     expect(await delivered.json()).toEqual({ tx_hash: TX, status: 'confirmed' });
     const receipt = decodePaymentResponseHeader(delivered.headers.get('payment-response')!);
-    expect(receipt).toMatchObject({ success: true, payer: chain.payer.address, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(receipt).toMatchObject({
+      success: true,
+      payer: chain.payer.address,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(calls.count).toBe(1);
     const after = await chain.balances();
     expect(after.payer).toBe(before.payer - FEE);

@@ -6,7 +6,16 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as workflows from '../../workflows/index.js';
-import { hasWorkflowCode, HISTORIES_DIR, readHistories, scenarioOf, scrubbed, secretsIn, workflowTypeOf, type HistoryJson } from '../helpers/workflow-histories.js';
+import {
+  hasWorkflowCode,
+  HISTORIES_DIR,
+  readHistories,
+  scenarioOf,
+  scrubbed,
+  secretsIn,
+  workflowTypeOf,
+  type HistoryJson,
+} from '../helpers/workflow-histories.js';
 
 const args = process.argv.slice(2);
 const recorded = args.find((a) => !a.startsWith('--'));
@@ -23,7 +32,8 @@ for (const { workflowType, file, history } of readHistories(recorded)) {
   const scenario = scenarioOf(history);
   const key = `${workflowType}/${scenario}`;
   const best = chosen.get(key);
-  if (!best || history.events.length < best.history.events.length) chosen.set(key, { workflowType, scenario, history, from: file });
+  if (!best || history.events.length < best.history.events.length)
+    chosen.set(key, { workflowType, scenario, history, from: file });
 }
 
 let problems = 0;
@@ -47,7 +57,9 @@ for (const [key, { workflowType, scenario, history, from }] of [...chosen].sort(
   written.push(`${relative(process.cwd(), target)} (${history.events.length} events)`);
 }
 
-const exported = Object.entries(workflows).filter(([, v]) => typeof v === 'function').map(([name]) => name);
+const exported = Object.entries(workflows)
+  .filter(([, v]) => typeof v === 'function')
+  .map(([name]) => name);
 const committed = new Set(readHistories(HISTORIES_DIR).map((h) => h.workflowType));
 const missing = exported.filter((t) => !committed.has(t));
 

@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolCacheDir } from '../../adapters/infra/temporal-cli.js';
@@ -32,7 +42,10 @@ const LOCK_PATH = fileURLToPath(new URL('./temporal-test-server.lock.json', impo
 
 function readLock(): { lock: Lock; hash: string } {
   const text = readFileSync(LOCK_PATH);
-  return { lock: JSON.parse(text.toString('utf8')) as Lock, hash: createHash('sha256').update(text).digest('hex').slice(0, 12) };
+  return {
+    lock: JSON.parse(text.toString('utf8')) as Lock,
+    hash: createHash('sha256').update(text).digest('hex').slice(0, 12),
+  };
 }
 
 /** The install folder the lock names (whether or not it is installed). */
@@ -47,7 +60,9 @@ export function testServerLauncher(): string {
   try {
     accessSync(launcher, constants.X_OK);
   } catch {
-    throw new Error(`Temporal's time-skipping test server is not installed at ${launcher}: run bash scripts/setup.sh --tests`);
+    throw new Error(
+      `Temporal's time-skipping test server is not installed at ${launcher}: run bash scripts/setup.sh --tests`,
+    );
   }
   return launcher;
 }
@@ -79,10 +94,14 @@ export async function installTestServer(progress: (line: string) => void): Promi
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
-    throw new Error('no java on PATH: the time-skipping test server runs on a JVM (apt-get install default-jre-headless)');
+    throw new Error(
+      'no java on PATH: the time-skipping test server runs on a JVM (apt-get install default-jre-headless)',
+    );
   }
   const total = lock.artifacts.reduce((sum, a) => sum + a.size, 0);
-  progress(`installing Temporal's time-skipping test server ${lock.version} from Maven Central into ${dir} (${lock.artifacts.length} jars, ${(total / 1e6).toFixed(0)} MB, one time)`);
+  progress(
+    `installing Temporal's time-skipping test server ${lock.version} from Maven Central into ${dir} (${lock.artifacts.length} jars, ${(total / 1e6).toFixed(0)} MB, one time)`,
+  );
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(join(staging, 'lib'), { recursive: true });
@@ -92,9 +111,13 @@ export async function installTestServer(progress: (line: string) => void): Promi
     for (const a of lock.artifacts) {
       const body = await download(jarUrl(lock.repository, a));
       const actual = createHash('sha256').update(body).digest('hex');
-      if (actual !== a.sha256) throw new Error(`${a.group}:${a.artifact}:${a.version}: SHA-256 ${actual} does not match the lock (${a.sha256})`);
+      if (actual !== a.sha256)
+        throw new Error(
+          `${a.group}:${a.artifact}:${a.version}: SHA-256 ${actual} does not match the lock (${a.sha256})`,
+        );
       writeFileSync(join(staging, 'lib', `${a.group}__${a.artifact}-${a.version}.jar`), body);
-      if (++done % 10 === 0 || done === lock.artifacts.length) progress(`  ${done}/${lock.artifacts.length} jars checked`);
+      if (++done % 10 === 0 || done === lock.artifacts.length)
+        progress(`  ${done}/${lock.artifacts.length} jars checked`);
     }
     const launcher = join(staging, 'bin', 'temporal-test-server');
     // The SDK starts it as `<launcher> <port> [extra args]`; the class path is the folder's own lib/ wherever it lives.

@@ -30,7 +30,11 @@ function publishedPorts(ports: unknown): Published[] {
   return (ports as unknown[]).map((p) => {
     if (typeof p === 'object' && p !== null) {
       const long = p as { host_ip?: string; published?: string | number; target: string | number };
-      return { hostIp: interpolate(String(long.host_ip ?? '')), published: interpolate(String(long.published ?? '')), target: String(long.target) };
+      return {
+        hostIp: interpolate(String(long.host_ip ?? '')),
+        published: interpolate(String(long.published ?? '')),
+        target: String(long.target),
+      };
     }
     const spec = interpolate(String(p)).replace(/\/(tcp|udp|sctp)$/, '');
     // An IPv6 host address is written in brackets: [::1]:8233:8080.
@@ -38,7 +42,9 @@ function publishedPorts(ports: unknown): Published[] {
     expect(m, `port ${String(p)}`).not.toBeNull();
     const [, a, b, target] = m!;
     // Two parts are host:container; three are ip:host:container.
-    return b === undefined ? { hostIp: '', published: a ?? '', target: target! } : { hostIp: (a ?? '').replace(/^\[|\]$/g, ''), published: b, target: target! };
+    return b === undefined
+      ? { hostIp: '', published: a ?? '', target: target! }
+      : { hostIp: (a ?? '').replace(/^\[|\]$/g, ''), published: b, target: target! };
   });
 }
 
@@ -46,23 +52,47 @@ const LOOPBACK = new Set(['127.0.0.1', '::1']);
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(COMPOSE, 'utf8'), { merge: true }) as {
-    services: Record<string, { image?: string; ports?: unknown; network_mode?: string; container_name?: string; depends_on?: Record<string, { condition: string }> | string[] }>;
+    services: Record<
+      string,
+      {
+        image?: string;
+        ports?: unknown;
+        network_mode?: string;
+        container_name?: string;
+        depends_on?: Record<string, { condition: string }> | string[];
+      }
+    >;
   };
   const services = Object.entries(compose.services);
 
   it('publishes no port of Temporal or PostgreSQL beyond 127.0.0.1', () => {
     const guarded = services.filter(([, s]) => /^(postgres|temporalio\/)/.test(s.image ?? ''));
-    expect(guarded.map(([name]) => name).sort()).toEqual(['postgres', 'temporal', 'temporal-namespace', 'temporal-postgres', 'temporal-schema', 'temporal-ui']);
+    expect(guarded.map(([name]) => name).sort()).toEqual([
+      'postgres',
+      'temporal',
+      'temporal-namespace',
+      'temporal-postgres',
+      'temporal-schema',
+      'temporal-ui',
+    ]);
     for (const [name, service] of guarded) {
       expect(service.network_mode, name).toBeUndefined();
-      for (const port of publishedPorts(service.ports)) expect(LOOPBACK.has(port.hostIp), `${name} publishes ${port.published}:${port.target} on "${port.hostIp || 'all interfaces'}"`).toBe(true);
+      for (const port of publishedPorts(service.ports))
+        expect(
+          LOOPBACK.has(port.hostIp),
+          `${name} publishes ${port.published}:${port.target} on "${port.hostIp || 'all interfaces'}"`,
+        ).toBe(true);
     }
   });
 
   it('keeps the Temporal frontend and UI reachable from the host itself (for an SSH tunnel)', () => {
     const byName = Object.fromEntries(services);
-    expect(publishedPorts(byName['temporal']!.ports)).toEqual([{ hostIp: '127.0.0.1', published: '7233', target: '7233' }]);
-    expect(publishedPorts(byName['temporal-ui']!.ports)).toEqual([{ hostIp: '127.0.0.1', published: '8233', target: '8080' }]);
+    expect(publishedPorts(byName['temporal']!.ports)).toEqual([
+      { hostIp: '127.0.0.1', published: '7233', target: '7233' },
+    ]);
+    expect(publishedPorts(byName['temporal-ui']!.ports)).toEqual([
+      { hostIp: '127.0.0.1', published: '8233', target: '8080' },
+    ]);
   });
 
   it('publishes the API on loopback unless the operator chooses an address (a TLS proxy in front is the way in)', () => {
@@ -71,7 +101,16 @@ describe('docker-compose.yml', () => {
   });
 
   it('reads the port syntaxes Compose accepts', () => {
-    expect(publishedPorts(['8080:80', '127.0.0.1:8233:8080', '[::1]:7233:7233/tcp', '9000', { target: 80, published: 8081, host_ip: '127.0.0.1' }, '${BIND:-127.0.0.1}:1:2'])).toEqual([
+    expect(
+      publishedPorts([
+        '8080:80',
+        '127.0.0.1:8233:8080',
+        '[::1]:7233:7233/tcp',
+        '9000',
+        { target: 80, published: 8081, host_ip: '127.0.0.1' },
+        '${BIND:-127.0.0.1}:1:2',
+      ]),
+    ).toEqual([
       { hostIp: '', published: '8080', target: '80' },
       { hostIp: '127.0.0.1', published: '8233', target: '8080' },
       { hostIp: '::1', published: '7233', target: '7233' },
@@ -86,8 +125,13 @@ describe('docker-compose.yml', () => {
     expect(services.filter(([, s]) => /auto-setup/.test(s.image ?? ''))).toEqual([]);
     expect(byName['temporal']!.image).toMatch(/^temporalio\/server:/);
     expect(byName['temporal-schema']!.image).toMatch(/^temporalio\/admin-tools:/);
-    expect(byName['temporal']!.depends_on).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
-    for (const app of ['api', 'worker']) expect(byName[app]!.depends_on).toMatchObject({ 'temporal-namespace': { condition: 'service_completed_successfully' } });
+    expect(byName['temporal']!.depends_on).toEqual({
+      'temporal-schema': { condition: 'service_completed_successfully' },
+    });
+    for (const app of ['api', 'worker'])
+      expect(byName[app]!.depends_on).toMatchObject({
+        'temporal-namespace': { condition: 'service_completed_successfully' },
+      });
   });
 
   it('lets `docker compose up --scale worker=N` start several workers (no fixed name, no published port)', () => {

@@ -28,9 +28,14 @@ describe('Dockerfile: the offline speech engine', () => {
     const runtime = stage('runtime');
     expect(speech[0]!.split(' ')[1]).toBe(runtime[0]!.split(' ')[1]); // same base: the venv's python3 link holds
     const install = speech.find((l) => l.includes('pip install'))!;
-    for (const flag of ['--require-hashes', '--only-binary=:all:', '--no-deps', '-r /opt/speech/requirements.txt']) expect(install).toContain(flag);
-    expect(speech.some((l) => l.includes('install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base'))).toBe(true);
-    expect(speech.some((l) => l.includes('install_model.py /opt/speech/speaker.lock.json /opt/speech/resemblyzer'))).toBe(true);
+    for (const flag of ['--require-hashes', '--only-binary=:all:', '--no-deps', '-r /opt/speech/requirements.txt'])
+      expect(install).toContain(flag);
+    expect(
+      speech.some((l) => l.includes('install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base')),
+    ).toBe(true);
+    expect(
+      speech.some((l) => l.includes('install_model.py /opt/speech/speaker.lock.json /opt/speech/resemblyzer')),
+    ).toBe(true);
     // cache-friendly: each lock is copied just before the step that uses it, the source tree never
     expect(speech.filter((l) => l.startsWith('COPY ')).join('\n')).not.toMatch(/COPY \. /);
     expect(speech.findIndex((l) => l.includes('requirements.txt /opt/speech/'))).toBeLessThan(speech.indexOf(install));
@@ -49,7 +54,10 @@ describe('Dockerfile: the offline speech engine', () => {
   });
 
   it('puts worker.py and the lock files where the compiled adapter looks (three folders up from dist/adapters/providers/transcription)', () => {
-    const engineDir = new URL('../../../engines/transcription/', 'file:///app/dist/adapters/providers/transcription/install-layout.js').pathname;
+    const engineDir = new URL(
+      '../../../engines/transcription/',
+      'file:///app/dist/adapters/providers/transcription/install-layout.js',
+    ).pathname;
     expect(engineDir).toBe('/app/dist/engines/transcription/');
     const runtime = stage('runtime');
     const workdir = runtime.find((l) => l.startsWith('WORKDIR '))!.split(' ')[1];

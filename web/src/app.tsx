@@ -15,7 +15,8 @@ function Section({ kind, pages, label }: { kind: AccountKind; pages: readonly Pa
     const next = encodeURIComponent(location.pathname);
     return <Navigate to={`/sign-in?as=${kind}&next=${next}`} replace />;
   }
-  const visible = account.kind === 'company' && account.role !== 'billing_admin' ? pages.filter((p) => !p.billingAdmin) : pages;
+  const visible =
+    account.kind === 'company' && account.role !== 'billing_admin' ? pages.filter((p) => !p.billingAdmin) : pages;
   return (
     <Routes>
       <Route element={<Layout section={label} base={`/${kind}`} pages={visible} />}>

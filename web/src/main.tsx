@@ -6,7 +6,12 @@ import { SessionProvider } from './session';
 import './styles.css';
 
 /** The URL's section decides which session wins on load when both kinds are signed in. */
-const preferred = () => (location.pathname.startsWith('/dashboard/merchant') ? 'merchant' : location.pathname.startsWith('/dashboard/company') ? 'company' : null);
+const preferred = () =>
+  location.pathname.startsWith('/dashboard/merchant')
+    ? 'merchant'
+    : location.pathname.startsWith('/dashboard/company')
+      ? 'company'
+      : null;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -64,10 +64,15 @@ export const COMPANY_PAGES: readonly PageDef[] = [
 
 /** The pages an account may use: a company member who is not a billing administrator does without the admin's. */
 export const pagesFor = (account: Pick<Account, 'kind'> & { role?: string }): readonly PageDef[] =>
-  account.kind === 'merchant' ? MERCHANT_PAGES : account.role === 'billing_admin' ? COMPANY_PAGES : COMPANY_PAGES.filter((p) => !p.billingAdmin);
+  account.kind === 'merchant'
+    ? MERCHANT_PAGES
+    : account.role === 'billing_admin'
+      ? COMPANY_PAGES
+      : COMPANY_PAGES.filter((p) => !p.billingAdmin);
 
 /**
  * The first page an account sees after signing in (router paths, without the /dashboard basename): the first page of
  * its table it may use (a member who is not a billing administrator starts on the jobs, not on the keys they may not see).
  */
-export const homeOf = (account: Pick<Account, 'kind'> & { role?: string }): string => `/${account.kind}/${pagesFor(account)[0]!.path}`;
+export const homeOf = (account: Pick<Account, 'kind'> & { role?: string }): string =>
+  `/${account.kind}/${pagesFor(account)[0]!.path}`;

@@ -37,8 +37,19 @@ export function useAccount<K extends AccountKind>(kind: K): Extract<Account, { k
   return account as Extract<Account, { kind: K }>;
 }
 
-const fromMerchant = (s: MerchantSession, api: ApiClient): Account => ({ kind: 'merchant', email: s.user.email, name: s.merchant.name, api });
-const fromCompany = (s: CompanySession, api: ApiClient): Account => ({ kind: 'company', email: s.member.email, name: s.company.name, role: s.member.role, api });
+const fromMerchant = (s: MerchantSession, api: ApiClient): Account => ({
+  kind: 'merchant',
+  email: s.user.email,
+  name: s.merchant.name,
+  api,
+});
+const fromCompany = (s: CompanySession, api: ApiClient): Account => ({
+  kind: 'company',
+  email: s.member.email,
+  name: s.company.name,
+  role: s.member.role,
+  api,
+});
 
 export function SessionProvider({ children, preferred }: { children: ReactNode; preferred: () => AccountKind | null }) {
   const [account, setAccount] = useState<Account | null | undefined>(undefined);
@@ -66,20 +77,28 @@ export function SessionProvider({ children, preferred }: { children: ReactNode; 
       }
     };
     void (async () => {
-      const [m, c] = await Promise.all([quiet<MerchantSession>(clients.merchant), quiet<CompanySession>(clients.company)]);
+      const [m, c] = await Promise.all([
+        quiet<MerchantSession>(clients.merchant),
+        quiet<CompanySession>(clients.company),
+      ]);
       if (m) clients.merchant.csrfToken = m.csrf_token;
       if (c) clients.company.csrfToken = c.csrf_token;
       const want = preferredRef.current();
       const merchant = m ? fromMerchant(m, clients.merchant) : null;
       const company = c ? fromCompany(c, clients.company) : null;
-      setAccount(want === 'merchant' ? merchant ?? company : company ?? merchant);
+      setAccount(want === 'merchant' ? (merchant ?? company) : (company ?? merchant));
     })();
   }, [clients]);
 
   const signIn = useCallback(
     async (kind: AccountKind, email: string, password: string): Promise<Account> => {
       const api = clients[kind];
-      const body = await api.request<MerchantSession & CompanySession>('POST', '/session', { email, password }, { quietSessionEnd: true });
+      const body = await api.request<MerchantSession & CompanySession>(
+        'POST',
+        '/session',
+        { email, password },
+        { quietSessionEnd: true },
+      );
       api.csrfToken = body.csrf_token;
       const signedIn = kind === 'merchant' ? fromMerchant(body, api) : fromCompany(body, api);
       setNotice(null);

@@ -39,7 +39,8 @@ export class DispatchHoldings {
    */
   perTenant(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const d of this.destinations.values()) out.set(d.tenantId, (out.get(d.tenantId) ?? 0) + d.sending + d.ready.length);
+    for (const d of this.destinations.values())
+      out.set(d.tenantId, (out.get(d.tenantId) ?? 0) + d.sending + d.ready.length);
     return out;
   }
 

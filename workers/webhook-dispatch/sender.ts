@@ -1,9 +1,17 @@
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../../domain/webhooks.js';
 import { signAndSend, type WebhookActivityDeps } from '../../activities/webhooks.activities.js';
-import { finishDispatched, releaseClaim, type ClaimedDelivery, type DispatchedResult } from '../../db/repositories/webhook-dispatch.repo.js';
+import {
+  finishDispatched,
+  releaseClaim,
+  type ClaimedDelivery,
+  type DispatchedResult,
+} from '../../db/repositories/webhook-dispatch.repo.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 
-export type SenderDeps = Pick<WebhookActivityDeps, 'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger'> & {
+export type SenderDeps = Pick<
+  WebhookActivityDeps,
+  'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger'
+> & {
   startRetries(input: DeliveryWorkflowInput): Promise<void>;
 };
 
@@ -39,7 +47,10 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
       const batch = pending;
       pending = [];
       try {
-        const kept = await finishDispatched(deps.db, batch.map((p) => p.result));
+        const kept = await finishDispatched(
+          deps.db,
+          batch.map((p) => p.result),
+        );
         for (const p of batch) p.done(kept.has(p.result.claimed.delivery.id));
       } catch (err) {
         for (const p of batch) p.fail(err);
@@ -49,7 +60,8 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
   }
 
   /** Test-only waits of the delivery (its own, else the dispatcher's for `/v1`), or undefined for the profile's. */
-  const testDelays = (c: ClaimedDelivery) => c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined);
+  const testDelays = (c: ClaimedDelivery) =>
+    c.retryDelaysMs ?? (c.delivery.interface === 'v1' ? opts.retryDelaysMs : undefined);
 
   /** Starts `delivery:<id>` from attempt 2 at the scheduled time; on failure the claim expires and this is retried. */
   async function handOver(c: ClaimedDelivery, resumeAt: Date | null): Promise<void> {
@@ -69,9 +81,10 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
       if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
       if (c.attemptId === null) return releaseClaim(deps.db, c); // settled meanwhile (not pending): nothing to send
       const profile = DELIVERY_PROFILES[c.delivery.interface];
-      const sent = c.endpoint.status === 'enabled'
-        ? await signAndSend(deps, c)
-        : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
+      const sent =
+        c.endpoint.status === 'enabled'
+          ? await signAndSend(deps, c)
+          : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
       answered();
       const step = nextStep(sent.verdict, 1, profile);
       const delays = testDelays(c) ?? scheduleMs(profile);
@@ -79,12 +92,24 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
       const kept = await record({
         claimed: c,
         attemptId: c.attemptId,
-        result: { outcome: sent.verdict, statusCode: sent.statusCode, errorClass: sent.errorClass, durationMs: sent.durationMs },
+        result: {
+          outcome: sent.verdict,
+          statusCode: sent.statusCode,
+          errorClass: sent.errorClass,
+          durationMs: sent.durationMs,
+        },
         state: step.state,
         nextAttemptAt,
       });
       deps.logger.info(
-        { deliveryId: c.delivery.id, attempt: 1, status: sent.statusCode, errorClass: sent.errorClass, ms: sent.durationMs, verdict: sent.verdict },
+        {
+          deliveryId: c.delivery.id,
+          attempt: 1,
+          status: sent.statusCode,
+          errorClass: sent.errorClass,
+          ms: sent.durationMs,
+          verdict: sent.verdict,
+        },
         'webhook attempt',
       );
       if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);

@@ -9,7 +9,15 @@ import { processingBatchWorkflow } from '../processing/batch.workflow.js';
 import { invoiceMailWorkflow } from '../proof/invoice-mail.workflow.js';
 import { invoiceLifecycleWorkflow } from '../proof/invoice-lifecycle.workflow.js';
 
-const { purgeExpiredRecords, findUnstartedDeliveries, findNeverClaimedJobs, reconcileX402Payments, findUnstartedInvoiceMails, findInvoicesWithoutLifecycle, findUnstartedBatches } = proxyActivities<MaintenanceActivities & X402Activities>({
+const {
+  purgeExpiredRecords,
+  findUnstartedDeliveries,
+  findNeverClaimedJobs,
+  reconcileX402Payments,
+  findUnstartedInvoiceMails,
+  findInvoicesWithoutLifecycle,
+  findUnstartedBatches,
+} = proxyActivities<MaintenanceActivities & X402Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumAttempts: 5 },
 });
@@ -49,7 +57,10 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const purged = await purgeExpiredRecords();
   let restartedDeliveries = 0;
   for (const orphan of await findUnstartedDeliveries({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, limit: 500 })) {
-    const started = await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(orphan.deliveryId), { deliveryId: orphan.deliveryId, interface: orphan.interface });
+    const started = await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(orphan.deliveryId), {
+      deliveryId: orphan.deliveryId,
+      interface: orphan.interface,
+    });
     if (started) restartedDeliveries++;
   }
   let restartedJobs = 0;
@@ -59,7 +70,11 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   const reconciledPayments = await reconcileX402Payments({ limit: 200 });
   const result: MaintenanceResult = { ...purged, restartedDeliveries, restartedJobs, reconciledPayments };
   // Last, so a run in flight across a deploy replays the steps above unchanged.
-  const unstartedMails = await findUnstartedInvoiceMails({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, stalledSeconds: STALLED_MAIL_SECONDS, limit: 200 });
+  const unstartedMails = await findUnstartedInvoiceMails({
+    olderThanSeconds: UNSTARTED_GRACE_SECONDS,
+    stalledSeconds: STALLED_MAIL_SECONDS,
+    limit: 200,
+  });
   if (unstartedMails !== null) {
     result.restartedMails = 0;
     for (const mailId of unstartedMails) {
@@ -68,14 +83,19 @@ export async function maintenanceWorkflow(): Promise<MaintenanceResult> {
   }
   // After the steps above, for the same reason.
   result.restartedInvoiceLifecycles = 0;
-  for (const invoiceId of await findInvoicesWithoutLifecycle({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, limit: 200 })) {
-    if (await startIfAbsent(invoiceLifecycleWorkflow, workflowIds.invoice(invoiceId), { invoiceId })) result.restartedInvoiceLifecycles++;
+  for (const invoiceId of await findInvoicesWithoutLifecycle({
+    olderThanSeconds: UNSTARTED_GRACE_SECONDS,
+    limit: 200,
+  })) {
+    if (await startIfAbsent(invoiceLifecycleWorkflow, workflowIds.invoice(invoiceId), { invoiceId }))
+      result.restartedInvoiceLifecycles++;
   }
   // Added with batches: behind a patch, so runs recorded before it replay unchanged.
   if (patched('restart-unstarted-batches')) {
     result.restartedBatches = 0;
     for (const batchId of await findUnstartedBatches({ olderThanSeconds: UNSTARTED_GRACE_SECONDS, limit: 200 })) {
-      if (await startIfAbsent(processingBatchWorkflow, workflowIds.batch(batchId), { batchId })) result.restartedBatches++;
+      if (await startIfAbsent(processingBatchWorkflow, workflowIds.batch(batchId), { batchId }))
+        result.restartedBatches++;
     }
   }
   return result;

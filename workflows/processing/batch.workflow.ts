@@ -1,4 +1,10 @@
-import { ParentClosePolicy, proxyActivities, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import {
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+  upsertSearchAttributes,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 import type { BatchCounts, BatchStatus } from '../../domain/batches.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
 import type { BatchActivities } from '../../activities/batches.activities.js';
@@ -40,7 +46,14 @@ const { startBatch, finishBatch } = proxyActivities<BatchActivities>({
 export async function processingBatchWorkflow(input: BatchWorkflowInput): Promise<BatchWorkflowResult> {
   const start = await startBatch({ batchId: input.batchId });
   if (start.outcome === 'missing') return { status: 'missing', counts: null, failures: [] };
-  upsertSearchAttributes(searchAttributesOf({ companyId: start.companyId, operation: start.operation, batchId: input.batchId, status: 'processing' }));
+  upsertSearchAttributes(
+    searchAttributesOf({
+      companyId: start.companyId,
+      operation: start.operation,
+      batchId: input.batchId,
+      status: 'processing',
+    }),
+  );
 
   // At most CHILDREN_IN_FLIGHT children exist at a time, started in item order as earlier ones end: a hundred children
   // each polling for a slot would load Temporal for nothing. The lowest unfinished items are always among those
@@ -56,7 +69,12 @@ export async function processingBatchWorkflow(input: BatchWorkflowInput): Promis
         args: [{ jobId }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        searchAttributes: searchAttributesOf({ companyId: start.companyId, operation: start.operation, batchId: input.batchId, status: 'queued' }),
+        searchAttributes: searchAttributesOf({
+          companyId: start.companyId,
+          operation: start.operation,
+          batchId: input.batchId,
+          status: 'queued',
+        }),
       });
       results[item] = await child.result();
     }
@@ -66,7 +84,16 @@ export async function processingBatchWorkflow(input: BatchWorkflowInput): Promis
   const end = await finishBatch({ batchId: input.batchId });
   upsertSearchAttributes(searchAttributesOf({ status: end.status }));
   const failures = results.flatMap((r, item) =>
-    r.status === 'failed' ? [{ item, jobId: start.jobIds[item]!, code: r.error?.code ?? 'processing_error', message: r.error?.message ?? '' }] : [],
+    r.status === 'failed'
+      ? [
+          {
+            item,
+            jobId: start.jobIds[item]!,
+            code: r.error?.code ?? 'processing_error',
+            message: r.error?.message ?? '',
+          },
+        ]
+      : [],
   );
   return { status: end.status, counts: end.counts, failures };
 }

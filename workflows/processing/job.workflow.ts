@@ -1,4 +1,15 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  executeChild,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
 import { isSpeechOperation } from '../../domain/speech.js';
@@ -47,7 +58,13 @@ const { claimJobSlot } = proxyActivities<ProcessingActivities>({
 const { runJobOperation } = proxyActivities<ProcessingActivities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'] },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'],
+  },
 });
 
 /**
@@ -86,7 +103,10 @@ function failureOf(e: unknown): { code: JobErrorCode; message: string } {
     return { code: cause.type as JobErrorCode, message: cause.message };
   }
   // Retries exhausted on an unexpected error: its text may be internal, so the client gets a generic one.
-  return { code: 'processing_error', message: 'The operation failed repeatedly; the reservation was released. Submit a new job to retry.' };
+  return {
+    code: 'processing_error',
+    message: 'The operation failed repeatedly; the reservation was released. Submit a new job to retry.',
+  };
 }
 
 /**
@@ -102,22 +122,36 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
     if (tagged) upsertSearchAttributes(searchAttributesOf({ status: value }));
   };
   for (;;) {
-    const claim = (outages === 0 && patched(CLAIM_LOCAL_PATCH) ? await claimJobSlotOnce({ jobId: input.jobId }).catch(busyOrFailed) : null)
-      ?? await claimJobSlot({ jobId: input.jobId });
+    const claim =
+      (outages === 0 && patched(CLAIM_LOCAL_PATCH)
+        ? await claimJobSlotOnce({ jobId: input.jobId }).catch(busyOrFailed)
+        : null) ?? (await claimJobSlot({ jobId: input.jobId }));
     if (claim.outcome === 'missing') return { status: 'missing', outages, operationMs: null };
-    if (claim.outcome === 'finished') return { status: claim.status, outages, operationMs: null, ...(claim.error ? { error: claim.error } : {}) };
+    if (claim.outcome === 'finished')
+      return { status: claim.status, outages, operationMs: null, ...(claim.error ? { error: claim.error } : {}) };
     if (outages === 0 && patched(SEARCH_ATTRIBUTES_PATCH)) {
       tagged = true;
-      upsertSearchAttributes(searchAttributesOf({ companyId: claim.companyId, operation: claim.operation, batchId: claim.batchId ?? null, status: 'processing' }));
+      upsertSearchAttributes(
+        searchAttributesOf({
+          companyId: claim.companyId,
+          operation: claim.operation,
+          batchId: claim.batchId ?? null,
+          status: 'processing',
+        }),
+      );
     } else status('processing');
 
     let run;
     try {
       // The speech operations run chunk by chunk in a child workflow (one per run between outages); the others in one
       // activity. No patch: jobs of these operations did not exist before this branch.
-      run = claim.operation !== undefined && isSpeechOperation(claim.operation)
-        ? await executeChild(speechJobWorkflow, { workflowId: workflowIds.speech(input.jobId, outages), args: [{ jobId: input.jobId }] })
-        : await runJobOperation({ jobId: input.jobId });
+      run =
+        claim.operation !== undefined && isSpeechOperation(claim.operation)
+          ? await executeChild(speechJobWorkflow, {
+              workflowId: workflowIds.speech(input.jobId, outages),
+              args: [{ jobId: input.jobId }],
+            })
+          : await runJobOperation({ jobId: input.jobId });
     } catch (e) {
       const error = failureOf(e);
       await failJob({ jobId: input.jobId, ...error });
@@ -134,12 +168,18 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
     outages++;
     firstOutageAt ??= Date.now();
     if (Date.now() - firstOutageAt >= OUTAGE_RETRY.giveUpHours * 3_600_000) {
-      const error = { code: 'provider_unavailable' as const, message: `The processing provider stayed unavailable for ${OUTAGE_RETRY.giveUpHours} hours; the reservation was released.` };
+      const error = {
+        code: 'provider_unavailable' as const,
+        message: `The processing provider stayed unavailable for ${OUTAGE_RETRY.giveUpHours} hours; the reservation was released.`,
+      };
       await failJob({ jobId: input.jobId, ...error });
       status('failed');
       return { status: 'failed', outages, operationMs: null, error };
     }
-    const wait = input.outageDelaysMs?.[outages - 1] ?? input.outageDelaysMs?.at(-1) ?? Math.max(outageDelayMs(outages), run.retryAfterMs ?? 0);
+    const wait =
+      input.outageDelaysMs?.[outages - 1] ??
+      input.outageDelaysMs?.at(-1) ??
+      Math.max(outageDelayMs(outages), run.retryAfterMs ?? 0);
     await requeueJob({ jobId: input.jobId, retryAfterMs: wait });
     status('queued');
     await sleep(wait);

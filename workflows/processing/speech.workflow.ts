@@ -15,7 +15,13 @@ export interface SpeechWorkflowInput {
 const { planSpeechJob, transcribeSpeechChunk, finishSpeechJob } = proxyActivities<SpeechActivities>({
   startToCloseTimeout: '3 hours',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'] },
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: ['invalid_source', 'source_missing', 'processing_error'],
+  },
 });
 
 /**

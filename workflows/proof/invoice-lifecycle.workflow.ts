@@ -1,4 +1,15 @@
-import { allHandlersFinished, ApplicationFailure, condition, defineSignal, defineUpdate, getExternalWorkflowHandle, patched, proxyActivities, setHandler, TemporalFailure } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  patched,
+  proxyActivities,
+  setHandler,
+  TemporalFailure,
+} from '@temporalio/workflow';
 import type { InvoiceLifecycleActivities } from '../../activities/invoice-lifecycle.activities.js';
 import { parseVoidReason, type SettledInvoiceStatus, type VoidOutcome } from '../../domain/proof/invoice-lifecycle.js';
 import { startIfAbsent } from '../start-if-absent.js';
@@ -47,7 +58,10 @@ const { voidInvoice } = proxyActivities<InvoiceLifecycleActivities>({
  */
 export async function invoiceLifecycleWorkflow(input: InvoiceLifecycleInput): Promise<InvoiceLifecycleResult> {
   // Changed by the handlers: an object, so the compiler does not narrow it to its initial value.
-  const state: { settled: InvoiceLifecycleResult['status'] | null; paidSignalled: boolean } = { settled: null, paidSignalled: false };
+  const state: { settled: InvoiceLifecycleResult['status'] | null; paidSignalled: boolean } = {
+    settled: null,
+    paidSignalled: false,
+  };
   const settle = (status: InvoiceLifecycleResult['status']) => {
     state.settled ??= status;
   };
@@ -59,11 +73,18 @@ export async function invoiceLifecycleWorkflow(input: InvoiceLifecycleInput): Pr
     voidInvoiceUpdate,
     async (request) => {
       const reason = parseVoidReason(request?.reason);
-      const { outcome, deliveryIds } = await voidInvoice({ invoiceId: input.invoiceId, reason: reason.ok ? reason.reason : null });
+      const { outcome, deliveryIds } = await voidInvoice({
+        invoiceId: input.invoiceId,
+        reason: reason.ok ? reason.reason : null,
+      });
       // The worker's dispatcher sends deliveries recorded since patch `webhook-dispatcher`; runs from before start
       // their workflows here (a start lost to a crash right here is made by the maintenance run).
       if (!patched('webhook-dispatcher')) {
-        for (const deliveryId of deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+        for (const deliveryId of deliveryIds)
+          await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), {
+            deliveryId,
+            interface: 'proof' as const,
+          });
       }
       if (outcome.outcome === 'voided' || outcome.outcome === 'already_voided') settle('voided');
       else if (outcome.outcome === 'already_paid') settle('paid');

@@ -33,7 +33,13 @@ export function mailRetryDelayMs(failures: number): number {
  */
 const { sendInvoiceMail } = proxyActivities<MailActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 4, nonRetryableErrorTypes: ['mail_not_configured'] },
+  retry: {
+    initialInterval: '10 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 minutes',
+    maximumAttempts: 4,
+    nonRetryableErrorTypes: ['mail_not_configured'],
+  },
 });
 
 /** Recording the outcome: retried until the database answers (the e-mail is never sent again for it). */

@@ -29,7 +29,6 @@ const { scanNetwork } = proxyActivities<WatcherActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-
 export const DEFAULT_WATCHER = { pollIntervalMs: 5_000, maxBlocks: 500, scansPerRun: 500 } as const;
 
 /**
@@ -52,7 +51,11 @@ export async function paymentWatcherWorkflow(input: PaymentWatcherInput): Promis
     // The worker's dispatcher sends deliveries recorded since patch `webhook-dispatcher`; runs from before start their
     // workflows here (a start lost to a crash right here is made by the maintenance run after its grace period).
     if (!patched('webhook-dispatcher')) {
-      for (const deliveryId of result.deliveryIds) await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), { deliveryId, interface: 'proof' as const });
+      for (const deliveryId of result.deliveryIds)
+        await startIfAbsent(webhookDeliveryWorkflow, workflowIds.delivery(deliveryId), {
+          deliveryId,
+          interface: 'proof' as const,
+        });
     }
     // Absent from results recorded before it existed (`?? []` keeps their replay unchanged).
     for (const invoiceId of result.paidInvoiceIds ?? []) await signalInvoicePaid(invoiceId);

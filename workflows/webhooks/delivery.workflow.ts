@@ -29,7 +29,12 @@ const { sendAttempt } = proxyActivities<WebhookActivities>({
   // Heartbeats every second while the POST is in flight: a dead worker is noticed within seconds and the
   // attempt is repeated (same attempt number, same event and delivery ids) on another worker.
   heartbeatTimeout: '5 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['delivery_not_found'] },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: ['delivery_not_found'],
+  },
 });
 
 /**
@@ -39,7 +44,12 @@ const { sendAttempt } = proxyActivities<WebhookActivities>({
  */
 const local = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '60 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['delivery_not_found'] },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: ['delivery_not_found'],
+  },
 });
 
 const { settleDelivery } = proxyLocalActivities<WebhookActivities>({
@@ -60,9 +70,12 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Pro
   // Only a hand-over from the dispatcher carries `resumeAt`; runs started before it existed never wait here.
   if (input.resumeAt !== undefined && input.resumeAt > Date.now()) await sleep(input.resumeAt - Date.now());
   for (let attempt = input.startAttempt ?? 1; attempt <= profile.maxAttempts; attempt++) {
-    const { verdict } = await (attemptLocally ? local.sendAttempt : sendAttempt)({ deliveryId: input.deliveryId, attemptNo: attempt });
+    const { verdict } = await (attemptLocally ? local.sendAttempt : sendAttempt)({
+      deliveryId: input.deliveryId,
+      attemptNo: attempt,
+    });
     const step = nextStep(verdict, attempt, profile);
-    const waitMs = step.state === 'retrying' ? delays[attempt - 1] ?? delays[delays.length - 1]! : 0;
+    const waitMs = step.state === 'retrying' ? (delays[attempt - 1] ?? delays[delays.length - 1]!) : 0;
     await settleDelivery({ deliveryId: input.deliveryId, attemptNo: attempt, state: step.state, waitMs });
     if (step.state !== 'retrying') return { status: step.state, attempts: attempt };
     await sleep(waitMs);

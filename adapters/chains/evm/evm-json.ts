@@ -73,7 +73,8 @@ export const parseHash = (v: unknown, what = 'hash'): string => matching(HASH, v
 function parseLog(v: unknown, i: number): RawLog {
   const o = object(v, `log ${i}`);
   if (!Array.isArray(o.topics)) throw new MalformedAnswer(`log ${i}: topics malformed`);
-  if (o.removed !== undefined && typeof o.removed !== 'boolean') throw new MalformedAnswer(`log ${i}: removed malformed`);
+  if (o.removed !== undefined && typeof o.removed !== 'boolean')
+    throw new MalformedAnswer(`log ${i}: removed malformed`);
   return {
     address: matching(ADDRESS, o.address, `log ${i} address`),
     topics: o.topics.map((t, j) => parseHash(t, `log ${i} topic ${j}`)),

@@ -44,7 +44,8 @@ export function createEvmReader(opts: EvmReaderOptions): ChainReader {
   const pools = {} as Record<EvmNetwork, RpcPool>;
   for (const network of EVM_NETWORKS) {
     const required = opts.requiredConfirmations[network];
-    if (!Number.isInteger(required) || required < 1) throw new TypeError(`requiredConfirmations.${network}: a positive integer`);
+    if (!Number.isInteger(required) || required < 1)
+      throw new TypeError(`requiredConfirmations.${network}: a positive integer`);
     const onRpcCall = opts.onRpcCall;
     pools[network] = createRpcPool(opts.rpcUrls[network], {
       chainId: EVM[network].chainId,
@@ -59,7 +60,8 @@ export function createEvmReader(opts: EvmReaderOptions): ChainReader {
       if (!isEvmNetwork(network) || !(network in pools)) throw new TypeError(`not an EVM network: ${String(network)}`);
       // The API validates first; this is defence in depth. A string that is no transaction hash names no
       // transaction on this chain, and is never sent to an RPC endpoint.
-      if (typeof txHash !== 'string' || !TX_HASH.test(txHash)) throw new ChainError('not_found', 'not an EVM transaction hash (0x + 64 hex)');
+      if (typeof txHash !== 'string' || !TX_HASH.test(txHash))
+        throw new ChainError('not_found', 'not an EVM transaction hash (0x + 64 hex)');
       const hash = txHash.toLowerCase();
       return pools[network].run((session) => readEvidence(session, network, hash, opts.requiredConfirmations[network]));
     },
@@ -79,13 +81,15 @@ async function readEvidence(rpc: RpcSession, network: EvmNetwork, hash: string, 
     rpc.call('eth_getBlockByNumber', [numberToHex(receipt.blockNumber), false], parseBlock),
     rpc.call('eth_blockNumber', [], (r) => parseQuantity(r, 'head block number')),
   ]);
-  if (head < receipt.blockNumber) throw inconsistent(`head ${head} is below the receipt's block ${receipt.blockNumber}`);
+  if (head < receipt.blockNumber)
+    throw inconsistent(`head ${head} is below the receipt's block ${receipt.blockNumber}`);
   if (block === null) throw inconsistent(`no block at height ${receipt.blockNumber} although the head is ${head}`);
   if (block.number !== receipt.blockNumber) throw inconsistent('the block answered is not at the requested height');
   if (block.hash !== receipt.blockHash) {
     throw new ChainError('reorg', `the receipt's block ${receipt.blockNumber} is no longer canonical on ${network}`);
   }
-  if (block.transactions[receipt.transactionIndex] !== hash) throw inconsistent('the block does not hold the transaction at its index');
+  if (block.transactions[receipt.transactionIndex] !== hash)
+    throw inconsistent('the block does not hold the transaction at its index');
   checkLogs(receipt);
   if (receipt.status === 'reverted') throw new ChainError('failed', `the transaction reverted on ${network}`);
 
@@ -112,7 +116,8 @@ function checkLogs(receipt: RawReceipt): void {
   for (const log of receipt.logs) {
     if (log.removed) throw new ChainError('reorg', 'a log of the receipt was removed by a reorganization');
     if (log.transactionHash !== receipt.transactionHash) throw inconsistent('a log belongs to another transaction');
-    if (log.blockHash !== receipt.blockHash || log.blockNumber !== receipt.blockNumber) throw inconsistent('a log belongs to another block');
+    if (log.blockHash !== receipt.blockHash || log.blockNumber !== receipt.blockNumber)
+      throw inconsistent('a log belongs to another block');
     if (log.logIndex <= previous) throw inconsistent('log indexes are not increasing');
     previous = log.logIndex;
   }

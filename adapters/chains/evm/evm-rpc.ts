@@ -90,8 +90,10 @@ function describe(err: unknown): string {
 
 export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): RpcPool {
   if (urls.length === 0) throw new TypeError('at least one RPC endpoint is required');
-  if (!Number.isInteger(opts.retries) || opts.retries < 0) throw new TypeError('retries must be a non-negative integer');
-  if (!Number.isInteger(opts.timeoutMs) || opts.timeoutMs < 1) throw new TypeError('timeoutMs must be a positive integer');
+  if (!Number.isInteger(opts.retries) || opts.retries < 0)
+    throw new TypeError('retries must be a non-negative integer');
+  if (!Number.isInteger(opts.timeoutMs) || opts.timeoutMs < 1)
+    throw new TypeError('timeoutMs must be a positive integer');
   const endpoints: Endpoint[] = urls.map((url, index) => ({
     index,
     label: `endpoint ${index + 1}/${urls.length}`,
@@ -99,7 +101,13 @@ export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): Rp
     chainId: undefined,
   }));
 
-  async function call<T>(ep: Endpoint, signal: AbortSignal, method: string, params: readonly unknown[], parse: (r: unknown) => T): Promise<T> {
+  async function call<T>(
+    ep: Endpoint,
+    signal: AbortSignal,
+    method: string,
+    params: readonly unknown[],
+    parse: (r: unknown) => T,
+  ): Promise<T> {
     let reason = 'not tried';
     for (let attempt = 0; attempt <= opts.retries; attempt++) {
       if (attempt > 0) await sleep(Math.min(1000, 100 * 2 ** (attempt - 1)), signal);
@@ -107,7 +115,10 @@ export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): Rp
       opts.onRpcCall?.(method, ep.index);
       const id = nextRequestId++;
       try {
-        const res: unknown = await ep.client.request({ body: { method, params: [...params], id }, fetchOptions: { signal } });
+        const res: unknown = await ep.client.request({
+          body: { method, params: [...params], id },
+          fetchOptions: { signal },
+        });
         if (typeof res !== 'object' || res === null) throw new MalformedAnswer('not a JSON-RPC response');
         const r = res as { id?: unknown; result?: unknown; error?: { code?: unknown } };
         if (r.error !== undefined) {
@@ -123,7 +134,10 @@ export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): Rp
       }
     }
     if (signal.aborted) throw new EndpointFault('unavailable', `${ep.label}: read abandoned`);
-    throw new EndpointFault('unavailable', `${ep.label}: ${method} failed after ${opts.retries + 1} attempt(s): ${reason}`);
+    throw new EndpointFault(
+      'unavailable',
+      `${ep.label}: ${method} failed after ${opts.retries + 1} attempt(s): ${reason}`,
+    );
   }
 
   function session(ep: Endpoint, signal: AbortSignal): RpcSession {
@@ -133,7 +147,10 @@ export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): Rp
       async checkChainId() {
         ep.chainId ??= await call(ep, signal, 'eth_chainId', [], (r) => parseQuantity(r, 'chain id'));
         if (ep.chainId !== opts.chainId) {
-          throw new EndpointFault('inconsistent', `${ep.label}: serves chain id ${ep.chainId}, expected ${opts.chainId}`);
+          throw new EndpointFault(
+            'inconsistent',
+            `${ep.label}: serves chain id ${ep.chainId}, expected ${opts.chainId}`,
+          );
         }
       },
     };
@@ -155,7 +172,10 @@ export function createRpcPool(urls: readonly string[], opts: RpcPoolOptions): Rp
           controller.abort();
         }
       }
-      throw new ChainError(wrongChain ? 'inconsistent' : 'unavailable', `no RPC endpoint answered: ${faults.join('; ')}`);
+      throw new ChainError(
+        wrongChain ? 'inconsistent' : 'unavailable',
+        `no RPC endpoint answered: ${faults.join('; ')}`,
+      );
     },
   };
 }

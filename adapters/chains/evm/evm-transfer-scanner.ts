@@ -24,7 +24,12 @@ export interface EvmScannerOptions {
  */
 export interface EvmTransferScanner {
   finalHeight(network: EvmNetwork): Promise<number>;
-  scan(network: EvmNetwork, fromBlock: number, toBlock: number, recipients: readonly string[]): Promise<ObservedTransfer[]>;
+  scan(
+    network: EvmNetwork,
+    fromBlock: number,
+    toBlock: number,
+    recipients: readonly string[],
+  ): Promise<ObservedTransfer[]>;
 }
 
 const padAddress = (a: string) => `0x${'0'.repeat(24)}${a.slice(2).toLowerCase()}`;
@@ -65,7 +70,14 @@ export function createEvmTransferScanner(opts: EvmScannerOptions): EvmTransferSc
         await s.checkChainId();
         const logs = await s.call(
           'eth_getLogs',
-          [{ address: usdc, fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock), topics: [ERC20_TRANSFER_TOPIC, null, recipients.map(padAddress)] }],
+          [
+            {
+              address: usdc,
+              fromBlock: numberToHex(fromBlock),
+              toBlock: numberToHex(toBlock),
+              topics: [ERC20_TRANSFER_TOPIC, null, recipients.map(padAddress)],
+            },
+          ],
           parseLogs,
         );
         const live = logs.filter((l) => !l.removed && l.blockNumber >= fromBlock && l.blockNumber <= toBlock);
@@ -78,7 +90,16 @@ export function createEvmTransferScanner(opts: EvmScannerOptions): EvmTransferSc
         const out: ObservedTransfer[] = [];
         for (const log of live) {
           for (const t of nativeUsdcTransfers([log], usdc)) {
-            out.push({ network, txHash: log.transactionHash, logIndex: log.logIndex, from: t.from, to: t.to, amountAtomic: t.amountAtomic, blockNumber: log.blockNumber, blockTime: times.get(log.blockNumber)! });
+            out.push({
+              network,
+              txHash: log.transactionHash,
+              logIndex: log.logIndex,
+              from: t.from,
+              to: t.to,
+              amountAtomic: t.amountAtomic,
+              blockNumber: log.blockNumber,
+              blockTime: times.get(log.blockNumber)!,
+            });
           }
         }
         return out.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);

@@ -86,7 +86,9 @@ export function parseGetTransactionResult(raw: unknown): SolanaTransactionResult
   const parsed = resultSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw inconsistent(`malformed getTransaction result at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+    throw inconsistent(
+      `malformed getTransaction result at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   if (parsed.data.meta.err === undefined) throw inconsistent('malformed getTransaction result: meta.err is missing');
   return parsed.data;
@@ -108,21 +110,36 @@ export function decodeSolanaTransaction(raw: unknown, usdcMint: string = SOLANA.
  * - Reconciliation: for a successful transaction, the USDC balance change of every token account must equal what
  *   the decoded transfers (and USDC MintTo/Burn) explain, otherwise 'inconsistent' (a movement we cannot explain).
  */
-export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: string = SOLANA.usdcMint): DecodedSolanaTransaction {
+export function decodeParsedTransaction(
+  tx: SolanaTransactionResult,
+  usdcMint: string = SOLANA.usdcMint,
+): DecodedSolanaTransaction {
   const { meta, transaction } = tx;
   const failed = meta.err !== null;
-  const base = { signature: transaction.signatures[0]!, slot: tx.slot, blockTime: tx.blockTime ?? null, failed, err: meta.err };
+  const base = {
+    signature: transaction.signatures[0]!,
+    slot: tx.slot,
+    blockTime: tx.blockTime ?? null,
+    failed,
+    err: meta.err,
+  };
   if (failed) return { ...base, transfers: [] };
 
-  const keys = [...transaction.message.accountKeys, ...(meta.loadedAddresses?.writable ?? []), ...(meta.loadedAddresses?.readonly ?? [])];
+  const keys = [
+    ...transaction.message.accountKeys,
+    ...(meta.loadedAddresses?.writable ?? []),
+    ...(meta.loadedAddresses?.readonly ?? []),
+  ];
   const keyAt = (i: number, what: string): string => {
     const key = keys[i];
-    if (key === undefined) throw inconsistent(`${what} refers to account index ${i}, beyond the ${keys.length} accounts`);
+    if (key === undefined)
+      throw inconsistent(`${what} refers to account index ${i}, beyond the ${keys.length} accounts`);
     return key;
   };
   const pre = balancesByAccount(meta.preTokenBalances ?? [], keyAt, 'preTokenBalances');
   const post = balancesByAccount(meta.postTokenBalances ?? [], keyAt, 'postTokenBalances');
-  const known = (account: string): TokenBalance[] => [pre.get(account), post.get(account)].filter((b) => b !== undefined);
+  const known = (account: string): TokenBalance[] =>
+    [pre.get(account), post.get(account)].filter((b) => b !== undefined);
 
   const mintOf = (account: string): string | null => {
     const mints = new Set(known(account).map((b) => b.mint));
@@ -140,7 +157,8 @@ export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: s
 
   const inner = new Map<number, Instruction[]>();
   for (const group of meta.innerInstructions ?? []) {
-    if (group.index >= transaction.message.instructions.length) throw inconsistent(`inner instructions refer to outer instruction ${group.index}, which does not exist`);
+    if (group.index >= transaction.message.instructions.length)
+      throw inconsistent(`inner instructions refer to outer instruction ${group.index}, which does not exist`);
     inner.set(group.index, [...(inner.get(group.index) ?? []), ...group.instructions]);
   }
 
@@ -151,14 +169,16 @@ export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: s
   };
 
   const visit = (ix: Instruction, instructionIndex: number, innerIndex: number | null): void => {
-    const where = innerIndex === null ? `instruction ${instructionIndex}` : `inner instruction ${instructionIndex}.${innerIndex}`;
+    const where =
+      innerIndex === null ? `instruction ${instructionIndex}` : `inner instruction ${instructionIndex}.${innerIndex}`;
     const programId = keyAt(ix.programIdIndex, where);
     if (!TOKEN_PROGRAMS.includes(programId)) return;
     const data = decodeBase58(ix.data, where);
     const tag = data[0];
     const account = (n: number): string => {
       const i = ix.accounts[n];
-      if (i === undefined) throw inconsistent(`${where}: token instruction ${tag} has only ${ix.accounts.length} accounts`);
+      if (i === undefined)
+        throw inconsistent(`${where}: token instruction ${tag} has only ${ix.accounts.length} accounts`);
       return keyAt(i, where);
     };
     const amount = (): bigint => {
@@ -167,7 +187,8 @@ export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: s
     };
     const checkProgram = (tokenAccount: string): void => {
       for (const b of known(tokenAccount)) {
-        if (b.programId !== undefined && b.programId !== programId) throw inconsistent(`${where}: token account ${tokenAccount} belongs to ${b.programId}, not ${programId}`);
+        if (b.programId !== undefined && b.programId !== programId)
+          throw inconsistent(`${where}: token account ${tokenAccount} belongs to ${b.programId}, not ${programId}`);
       }
     };
 
@@ -179,14 +200,17 @@ export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: s
       let mint: string | null;
       if (checked) {
         mint = account(1);
-        if (accountMints.some((m) => m !== mint)) throw inconsistent(`${where}: TransferChecked names mint ${mint} but its token accounts hold another mint`);
+        if (accountMints.some((m) => m !== mint))
+          throw inconsistent(`${where}: TransferChecked names mint ${mint} but its token accounts hold another mint`);
       } else {
-        if (new Set(accountMints).size > 1) throw inconsistent(`${where}: Transfer between token accounts of different mints`);
+        if (new Set(accountMints).size > 1)
+          throw inconsistent(`${where}: Transfer between token accounts of different mints`);
         mint = accountMints[0] ?? null;
       }
       if (mint !== usdcMint) return;
       const amountAtomic = amount();
-      if (checked && (data.length < 10 || data[9] !== USDC_DECIMALS)) throw inconsistent(`${where}: TransferChecked of USDC with decimals other than ${USDC_DECIMALS}`);
+      if (checked && (data.length < 10 || data[9] !== USDC_DECIMALS))
+        throw inconsistent(`${where}: TransferChecked of USDC with decimals other than ${USDC_DECIMALS}`);
       checkProgram(source);
       checkProgram(destination);
       transfers.push({
@@ -218,7 +242,11 @@ export function decodeParsedTransaction(tx: SolanaTransactionResult, usdcMint: s
   return { ...base, transfers };
 }
 
-function balancesByAccount(balances: readonly TokenBalance[], keyAt: (i: number, what: string) => string, what: string): Map<string, TokenBalance> {
+function balancesByAccount(
+  balances: readonly TokenBalance[],
+  keyAt: (i: number, what: string) => string,
+  what: string,
+): Map<string, TokenBalance> {
   const byAccount = new Map<string, TokenBalance>();
   for (const b of balances) {
     const account = keyAt(b.accountIndex, what);
@@ -229,14 +257,22 @@ function balancesByAccount(balances: readonly TokenBalance[], keyAt: (i: number,
 }
 
 /** Every USDC token account must have changed by exactly what the decoded instructions explain. */
-function reconcile(usdcMint: string, pre: Map<string, TokenBalance>, post: Map<string, TokenBalance>, delta: Map<string, bigint>): void {
-  const usdcAmount = (b: TokenBalance | undefined): bigint => (b !== undefined && b.mint === usdcMint ? BigInt(b.uiTokenAmount.amount) : 0n);
+function reconcile(
+  usdcMint: string,
+  pre: Map<string, TokenBalance>,
+  post: Map<string, TokenBalance>,
+  delta: Map<string, bigint>,
+): void {
+  const usdcAmount = (b: TokenBalance | undefined): bigint =>
+    b !== undefined && b.mint === usdcMint ? BigInt(b.uiTokenAmount.amount) : 0n;
   const accounts = new Set([...pre.keys(), ...post.keys(), ...delta.keys()]);
   for (const account of accounts) {
     const observed = usdcAmount(post.get(account)) - usdcAmount(pre.get(account));
     const explained = delta.get(account) ?? 0n;
     if (observed !== explained) {
-      throw inconsistent(`USDC balance of token account ${account} changed by ${observed} but the decoded instructions explain ${explained}`);
+      throw inconsistent(
+        `USDC balance of token account ${account} changed by ${observed} but the decoded instructions explain ${explained}`,
+      );
     }
   }
 }

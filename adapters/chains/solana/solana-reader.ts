@@ -3,7 +3,12 @@ import type { Network } from '../../../domain/networks.js';
 import { SOLANA } from '../../../domain/networks.js';
 import { ChainError, type ChainReader, type TxEvidence } from '../types.js';
 import { createSolanaRpc, type SolanaRpcOptions } from './solana-rpc.js';
-import { decodeParsedTransaction, isSolanaSignature, parseGetTransactionResult, type SolanaTransactionResult } from './decode.js';
+import {
+  decodeParsedTransaction,
+  isSolanaSignature,
+  parseGetTransactionResult,
+  type SolanaTransactionResult,
+} from './decode.js';
 
 /** Endpoints, per-call timeout and retries: see solana-rpc.ts. */
 export type SolanaReaderOptions = SolanaRpcOptions;
@@ -46,7 +51,9 @@ export function createSolanaReader(options: SolanaReaderOptions): ChainReader {
     async getEvidence(network: Network, txHash: string): Promise<TxEvidence> {
       if (network !== 'solana') throw new Error(`the Solana reader reads only network 'solana', not '${network}'`);
       if (!isSolanaSignature(txHash)) {
-        throw new DomainError('validation_failed', 'tx_hash must be a Solana signature: 64 to 88 base58 characters', { field: 'tx_hash' });
+        throw new DomainError('validation_failed', 'tx_hash must be a Solana signature: 64 to 88 base58 characters', {
+          field: 'tx_hash',
+        });
       }
       let status: TxEvidence['status'] = 'confirmed';
       let result = await getTransaction(txHash, 'finalized');
@@ -54,12 +61,17 @@ export function createSolanaReader(options: SolanaReaderOptions): ChainReader {
         status = 'waiting_confirmations';
         result = await getTransaction(txHash, 'confirmed');
       }
-      if (result === null) throw new ChainError('not_found', 'transaction not found on Solana at confirmed or finalized commitment');
+      if (result === null)
+        throw new ChainError('not_found', 'transaction not found on Solana at confirmed or finalized commitment');
       if (result.transaction.signatures[0] !== txHash) {
-        throw new ChainError('inconsistent', 'the RPC answered with a transaction whose signature is not the one requested');
+        throw new ChainError(
+          'inconsistent',
+          'the RPC answered with a transaction whose signature is not the one requested',
+        );
       }
       const decoded = decodeParsedTransaction(result, SOLANA.usdcMint);
-      if (decoded.failed) throw new ChainError('failed', `transaction failed on chain: ${JSON.stringify(decoded.err).slice(0, 200)}`);
+      if (decoded.failed)
+        throw new ChainError('failed', `transaction failed on chain: ${JSON.stringify(decoded.err).slice(0, 200)}`);
       return {
         network: 'solana',
         chainId: SOLANA.chainId,
@@ -70,7 +82,12 @@ export function createSolanaReader(options: SolanaReaderOptions): ChainReader {
         blockNumber: decoded.slot,
         blockTimestamp: decoded.blockTime,
         tokenContract: SOLANA.usdcMint,
-        transfers: decoded.transfers.map(({ from, to, amountAtomic, instructionIndex }) => ({ from, to, amountAtomic, instructionIndex })),
+        transfers: decoded.transfers.map(({ from, to, amountAtomic, instructionIndex }) => ({
+          from,
+          to,
+          amountAtomic,
+          instructionIndex,
+        })),
       };
     },
   };

@@ -33,14 +33,20 @@ export function createSolanaRpc(options: SolanaRpcOptions, who = 'the Solana RPC
   if (endpoints.length === 0) throw new Error(`${who} needs at least one RPC endpoint`);
   endpoints.forEach((endpoint, i) => {
     // No URL in the message: an endpoint may carry an API key.
-    if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error(`Solana RPC endpoint #${i + 1} is not an http(s) URL`);
+    if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol))
+      throw new Error(`Solana RPC endpoint #${i + 1} is not an http(s) URL`);
   });
   if (!(timeoutMs > 0) || !Number.isInteger(retries) || retries < 0 || !(retryDelayMs >= 0)) {
     throw new Error('timeoutMs must be positive, retries a non-negative integer, retryDelayMs non-negative');
   }
   let nextId = 1;
 
-  async function call<T>(endpoint: string, method: string, params: unknown[], parse: (result: unknown) => T): Promise<T> {
+  async function call<T>(
+    endpoint: string,
+    method: string,
+    params: unknown[],
+    parse: (result: unknown) => T,
+  ): Promise<T> {
     const id = nextId++;
     let body: unknown;
     try {
@@ -58,12 +64,17 @@ export function createSolanaRpc(options: SolanaRpcOptions, who = 'the Solana RPC
       if (err instanceof EndpointFailure) throw err;
       if (err instanceof SyntaxError) throw new EndpointFailure('response is not JSON');
       const name = err instanceof Error ? err.name : '';
-      throw new EndpointFailure(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : 'request failed');
+      throw new EndpointFailure(
+        name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : 'request failed',
+      );
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EndpointFailure('response is not a JSON-RPC object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new EndpointFailure('response is not a JSON-RPC object');
     const envelope = body as { id?: unknown; error?: { code?: unknown }; result?: unknown };
-    if (envelope.error !== undefined && envelope.error !== null) throw new EndpointFailure(`JSON-RPC error ${String(envelope.error?.code ?? '')}`.trim());
-    if (envelope.id !== id || !('result' in envelope)) throw new EndpointFailure('response is not the answer to the request');
+    if (envelope.error !== undefined && envelope.error !== null)
+      throw new EndpointFailure(`JSON-RPC error ${String(envelope.error?.code ?? '')}`.trim());
+    if (envelope.id !== id || !('result' in envelope))
+      throw new EndpointFailure('response is not the answer to the request');
     try {
       return parse(envelope.result);
     } catch (err) {

@@ -62,7 +62,10 @@ type RawSignature = z.infer<typeof signaturesSchema>[number];
 
 const parseSignatures = (raw: unknown): RawSignature[] => {
   const parsed = signaturesSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`malformed getSignaturesForAddress result at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`);
+  if (!parsed.success)
+    throw new Error(
+      `malformed getSignaturesForAddress result at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`,
+    );
   return parsed.data;
 };
 const parseSlot = (raw: unknown): number => z.number().int().nonnegative().parse(raw);
@@ -70,11 +73,13 @@ const parseSlot = (raw: unknown): number => z.number().int().nonnegative().parse
 export function createSolanaTransferScanner(opts: SolanaScannerOptions): SolanaTransferScanner {
   const rpc = createSolanaRpc(opts, 'the Solana transfer scanner');
   const pageSize = opts.pageSize ?? 1000;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new Error('pageSize must be an integer from 1 to 1000');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+    throw new Error('pageSize must be an integer from 1 to 1000');
   const usdcMint = SOLANA.usdcMint;
 
   return {
-    finalizedSlot: () => rpc.request('getSlot', [{ commitment: 'finalized' }], parseSlot, 'getSlot at finalized commitment'),
+    finalizedSlot: () =>
+      rpc.request('getSlot', [{ commitment: 'finalized' }], parseSlot, 'getSlot at finalized commitment'),
 
     tokenAccountOf: (owner) => usdcTokenAccountOf(owner, usdcMint),
 
@@ -82,8 +87,18 @@ export function createSolanaTransferScanner(opts: SolanaScannerOptions): SolanaT
       const newestFirst: RawSignature[] = [];
       let before: string | undefined;
       for (;;) {
-        const config = { commitment: 'finalized', limit: pageSize, ...(after.signature ? { until: after.signature } : {}), ...(before ? { before } : {}) };
-        const page = await rpc.request('getSignaturesForAddress', [account, config], parseSignatures, 'getSignaturesForAddress at finalized commitment');
+        const config = {
+          commitment: 'finalized',
+          limit: pageSize,
+          ...(after.signature ? { until: after.signature } : {}),
+          ...(before ? { before } : {}),
+        };
+        const page = await rpc.request(
+          'getSignaturesForAddress',
+          [account, config],
+          parseSignatures,
+          'getSignaturesForAddress at finalized commitment',
+        );
         let reachedCursor = false;
         for (const entry of page) {
           // `until` is exclusive; the checks make a node that ignores it (or a slot cursor) end the list all the same.
@@ -92,18 +107,29 @@ export function createSolanaTransferScanner(opts: SolanaScannerOptions): SolanaT
             break;
           }
           const previous = newestFirst.at(-1);
-          if (previous && entry.slot > previous.slot) throw new ChainError('inconsistent', `getSignaturesForAddress of ${account} is not in descending slot order`);
+          if (previous && entry.slot > previous.slot)
+            throw new ChainError(
+              'inconsistent',
+              `getSignaturesForAddress of ${account} is not in descending slot order`,
+            );
           newestFirst.push(entry);
         }
         if (reachedCursor || page.length < pageSize) break;
         before = page.at(-1)!.signature;
       }
       // Everything newer than an entry that is not finalized waits with it.
-      const unfinal = newestFirst.findLastIndex((e) => e.confirmationStatus != null && e.confirmationStatus !== 'finalized');
+      const unfinal = newestFirst.findLastIndex(
+        (e) => e.confirmationStatus != null && e.confirmationStatus !== 'finalized',
+      );
       return newestFirst
         .slice(unfinal + 1)
         .reverse()
-        .map((e) => ({ signature: e.signature, slot: e.slot, failed: e.err !== null && e.err !== undefined, blockTime: e.blockTime ?? null }));
+        .map((e) => ({
+          signature: e.signature,
+          slot: e.slot,
+          failed: e.err !== null && e.err !== undefined,
+          blockTime: e.blockTime ?? null,
+        }));
     },
 
     async transfersInto(entry, account, owner) {
@@ -114,15 +140,35 @@ export function createSolanaTransferScanner(opts: SolanaScannerOptions): SolanaT
         'getTransaction at finalized commitment',
       );
       // Listed as finalized but not found: a lagging node behind a load balancer, most likely. Retried later.
-      if (tx === null) throw new ChainError('unavailable', `transaction ${entry.signature} is listed as finalized but getTransaction at finalized commitment does not find it`);
-      if (tx.transaction.signatures[0] !== entry.signature) throw new ChainError('inconsistent', 'the RPC answered with a transaction whose signature is not the one requested');
+      if (tx === null)
+        throw new ChainError(
+          'unavailable',
+          `transaction ${entry.signature} is listed as finalized but getTransaction at finalized commitment does not find it`,
+        );
+      if (tx.transaction.signatures[0] !== entry.signature)
+        throw new ChainError(
+          'inconsistent',
+          'the RPC answered with a transaction whose signature is not the one requested',
+        );
       const decoded = decodeParsedTransaction(tx, usdcMint);
       if (decoded.failed) return [];
       const blockTime = decoded.blockTime ?? entry.blockTime;
-      if (blockTime === null) throw new ChainError('unavailable', `no block time is known for transaction ${entry.signature}`);
+      if (blockTime === null)
+        throw new ChainError('unavailable', `no block time is known for transaction ${entry.signature}`);
       return decoded.transfers.flatMap((t, position): ObservedTransfer[] =>
         t.destinationTokenAccount === account && t.to === owner
-          ? [{ network: 'solana', txHash: entry.signature, logIndex: position, from: t.from, to: owner, amountAtomic: t.amountAtomic, blockNumber: decoded.slot, blockTime: new Date(blockTime * 1000) }]
+          ? [
+              {
+                network: 'solana',
+                txHash: entry.signature,
+                logIndex: position,
+                from: t.from,
+                to: owner,
+                amountAtomic: t.amountAtomic,
+                blockNumber: decoded.slot,
+                blockTime: new Date(blockTime * 1000),
+              },
+            ]
           : [],
       );
     },

@@ -13,6 +13,9 @@ const tokenProgram = new PublicKey(TOKEN_PROGRAM_ID);
  * is an SPL Token (not Token-2022) mint. `owner` is a base58 address; an invalid one throws.
  */
 export function usdcTokenAccountOf(owner: string, mint: string = SOLANA.usdcMint): string {
-  const [account] = PublicKey.findProgramAddressSync([new PublicKey(owner).toBuffer(), tokenProgram.toBuffer(), new PublicKey(mint).toBuffer()], ataProgram);
+  const [account] = PublicKey.findProgramAddressSync(
+    [new PublicKey(owner).toBuffer(), tokenProgram.toBuffer(), new PublicKey(mint).toBuffer()],
+    ataProgram,
+  );
   return account.toBase58();
 }

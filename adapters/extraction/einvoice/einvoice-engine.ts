@@ -59,7 +59,17 @@ export function withEInvoices(provider: ExtractionProvider): ExtractionProvider 
 
 const SYNTAX_NAMES: Record<EInvoiceXml['syntax'], string> = { cii: 'CII', ubl: 'UBL', fatturapa: 'FatturaPA' };
 
-const BUYER_WORDS = new Set(['buyer', 'customer', 'client', 'recipient', 'bill', 'billed', 'purchaser', 'debtor', 'payer']);
+const BUYER_WORDS = new Set([
+  'buyer',
+  'customer',
+  'client',
+  'recipient',
+  'bill',
+  'billed',
+  'purchaser',
+  'debtor',
+  'payer',
+]);
 
 /** The XML value a field maps to (`undefined`: the XML has no such concept; null: it has, but this XML leaves it empty). */
 export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null | undefined {
@@ -74,7 +84,9 @@ export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null |
     case 'due_date':
       return data.due_date;
     case 'total':
-      return words.some((w) => w === 'due' || w === 'payable' || w === 'balance') ? (data.due_payable ?? data.grand_total) : data.grand_total;
+      return words.some((w) => w === 'due' || w === 'payable' || w === 'balance')
+        ? (data.due_payable ?? data.grand_total)
+        : data.grand_total;
     case 'subtotal':
       return data.net_total ?? data.line_total;
     case 'tax':
@@ -83,7 +95,10 @@ export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null |
     case 'tax_id': {
       // A VAT id field is the VAT id; another tax id field (tax number, Steuernummer) the VAT id, else the tax number.
       const vatOnly = words.some((w) => w === 'vat' || w === 'ust' || w === 'tva' || w === 'iva' || w === 'btw');
-      const [vat, number] = buyer || concept === 'buyer_tax_id' ? [data.buyer_vat_id, data.buyer_tax_number] : [data.seller_vat_id, data.seller_tax_number];
+      const [vat, number] =
+        buyer || concept === 'buyer_tax_id'
+          ? [data.buyer_vat_id, data.buyer_tax_number]
+          : [data.seller_vat_id, data.seller_tax_number];
       return vatOnly ? vat : (vat ?? number);
     }
     case 'email':
@@ -114,21 +129,39 @@ export function xmlValueOf(field: string, data: EInvoiceData): XmlValue | null |
  * net total): those disagree only when the page prints another value under their label and theirs nowhere.
  */
 const SHOWN = new Map<string, 'always' | 'when_read'>([
-  ['invoice_number', 'always'], ['invoice_date', 'always'], ['total', 'always'], ['due_date', 'when_read'], ['subtotal', 'when_read'], ['tax', 'when_read'],
+  ['invoice_number', 'always'],
+  ['invoice_date', 'always'],
+  ['total', 'always'],
+  ['due_date', 'when_read'],
+  ['subtotal', 'when_read'],
+  ['tax', 'when_read'],
 ]);
 
 const none = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
 function fromXml(v: XmlValue | null, file: string | null, value: string | null = v?.value ?? null): ExtractedValue {
   if (!v || value === null) return none();
-  return { value, evidence: { page: null, snippet: v.node.text, box: null, source: 'xml', path: v.node.path, file }, confidence: 1 };
+  return {
+    value,
+    evidence: { page: null, snippet: v.node.text, box: null, source: 'xml', path: v.node.path, file },
+    confidence: 1,
+  };
 }
 
 /** The result of an e-invoice: values from the XML, the rest from `visible` (the wrapped engine's reading of a PDF). */
-export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: readonly string[], visible: ExtractionResult | null, pageText: string): ExtractionResult {
+export function fromEInvoice(
+  data: EInvoiceData,
+  xml: EInvoiceXml,
+  fields: readonly string[],
+  visible: ExtractionResult | null,
+  pageText: string,
+): ExtractionResult {
   const where = xml.file === null ? 'the uploaded XML' : `the XML embedded in the PDF (${xml.file})`;
   const warnings = [`the values come from the e-invoice ${SYNTAX_NAMES[xml.syntax]} data of ${where}`];
-  if (data.credit_note) warnings.push(`the document is a credit note (type ${data.type_code ?? 'CreditNote'}): its amounts are as the XML gives them, positive`);
+  if (data.credit_note)
+    warnings.push(
+      `the document is a credit note (type ${data.type_code ?? 'CreditNote'}): its amounts are as the XML gives them, positive`,
+    );
   const flags: EngineFlag[] = [];
   if (data.invoices > 1) {
     // A batch (FatturaPA: several FatturaElettronicaBody): one extraction is one invoice. The first is read and the
@@ -136,7 +169,8 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
     const batch = `the FatturaPA file holds ${data.invoices} invoices (FatturaElettronicaBody); only the first${data.number ? ` (${data.number.value})` : ''} was read`;
     warnings.push(batch);
     const field = fields.find((f) => conceptOf(f).id === 'invoice_number') ?? fields[0];
-    if (field !== undefined) flags.push({ field, item: null, reason: `${field}: ${batch}: upload each invoice on its own` });
+    if (field !== undefined)
+      flags.push({ field, item: null, reason: `${field}: ${batch}: upload each invoice on its own` });
   }
   const out: Record<string, ExtractedValue> = {};
   for (const f of fields) {
@@ -145,18 +179,33 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
       out[f] = fromXml(mapped, xml.file);
       const concept = conceptOf(f).id;
       if (visible && SHOWN.has(concept)) {
-        const reason = disagreement(f, conceptOf(f).reader, mapped.value, alternatives(concept, data), visible.fields[f] ?? none(), pageText, xml.file!, SHOWN.get(concept)!);
+        const reason = disagreement(
+          f,
+          conceptOf(f).reader,
+          mapped.value,
+          alternatives(concept, data),
+          visible.fields[f] ?? none(),
+          pageText,
+          xml.file!,
+          SHOWN.get(concept)!,
+        );
         if (reason) flags.push({ field: f, item: null, reason });
       }
     } else if (mapped === null && visible?.fields[f]?.value != null) {
       // The XML leaves it empty (a MINIMUM profile has no due date or IBAN): the page's reading, which a reviewer
       // confirms. Not another party's VAT id or tax number of the XML (a page prints the seller's beside the buyer).
       const read = visible.fields[f]!;
-      const ids = [data.seller_vat_id, data.seller_tax_number, data.buyer_vat_id, data.buyer_tax_number].flatMap((v) => (v ? [compactId(v.value)] : []));
+      const ids = [data.seller_vat_id, data.seller_tax_number, data.buyer_vat_id, data.buyer_tax_number].flatMap((v) =>
+        v ? [compactId(v.value)] : [],
+      );
       if (conceptOf(f).reader === 'tax_id' && ids.includes(compactId(read.value!))) out[f] = none();
       else {
         out[f] = read;
-        flags.push({ field: f, item: null, reason: `${f}: the e-invoice XML (${xml.file}) does not give it; it was read from the PDF's page` });
+        flags.push({
+          field: f,
+          item: null,
+          reason: `${f}: the e-invoice XML (${xml.file}) does not give it; it was read from the PDF's page`,
+        });
       }
     } else out[f] = visible?.fields[f] ?? none();
   }
@@ -164,7 +213,8 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
   const taxField = fields.find((f) => conceptOf(f).id === 'tax') ?? fields.find((f) => conceptOf(f).id === 'total');
   const breakdown = taxBreakdownProblem(data);
   if (breakdown) {
-    if (taxField && out[taxField]?.value != null) flags.push({ field: taxField, item: null, reason: `${taxField}: ${breakdown}` });
+    if (taxField && out[taxField]?.value != null)
+      flags.push({ field: taxField, item: null, reason: `${taxField}: ${breakdown}` });
     else warnings.push(breakdown);
   }
   let items: LineItem[];
@@ -173,13 +223,26 @@ export function fromEInvoice(data: EInvoiceData, xml: EInvoiceXml, fields: reado
       let unitPrice = fromXml(l.unit_price, xml.file);
       if (l.unit_price && l.price_basis) {
         unitPrice = fromXml(l.unit_price, xml.file, divide(l.unit_price.value, l.price_basis));
-        flags.push({ field: 'unit_price', item: i, reason: `line item ${i + 1} unit_price: the XML gives the price ${l.unit_price.value} for ${l.price_basis} units; the unit price is computed from it` });
+        flags.push({
+          field: 'unit_price',
+          item: i,
+          reason: `line item ${i + 1} unit_price: the XML gives the price ${l.unit_price.value} for ${l.price_basis} units; the unit price is computed from it`,
+        });
       }
-      return { description: fromXml(l.description, xml.file), quantity: fromXml(l.quantity, xml.file), unit_price: unitPrice, amount: fromXml(l.amount, xml.file) };
+      return {
+        description: fromXml(l.description, xml.file),
+        quantity: fromXml(l.quantity, xml.file),
+        unit_price: unitPrice,
+        amount: fromXml(l.amount, xml.file),
+      };
     });
   } else items = visible.items;
   // The page reading's own flags, for the values it gave (a flag on a value the XML replaced is no longer about it).
-  const kept = (visible?.flags ?? []).filter((f) => (f.item === null ? out[f.field] !== undefined && out[f.field] === visible?.fields[f.field] : items === visible?.items));
+  const kept = (visible?.flags ?? []).filter((f) =>
+    f.item === null
+      ? out[f.field] !== undefined && out[f.field] === visible?.fields[f.field]
+      : items === visible?.items,
+  );
   return { fields: out, items, warnings: [...warnings, ...(visible?.warnings ?? [])], flags: [...kept, ...flags] };
 }
 
@@ -205,7 +268,8 @@ type ShownKind = Reader;
 
 /** Whether two values of a kind are the same (amounts by value and regardless of sign, identifiers compact). */
 function same(kind: ShownKind, a: string, b: string): boolean {
-  if (kind === 'amount' || kind === 'number') return canonicalDecimal(a.replace(/^-/u, '')) === canonicalDecimal(b.replace(/^-/u, ''));
+  if (kind === 'amount' || kind === 'number')
+    return canonicalDecimal(a.replace(/^-/u, '')) === canonicalDecimal(b.replace(/^-/u, ''));
   if (kind === 'identifier' || kind === 'tax_id') return compactId(a) === compactId(b);
   return a === b;
 }
@@ -244,14 +308,26 @@ function alternatives(concept: string, data: EInvoiceData): { readings: string[]
  * XML is exact. Not printed: for `always` a disagreement, naming what the page shows under the label when it shows
  * something else; for `when_read` only when the page shows something else under the label.
  */
-function disagreement(field: string, kind: ShownKind, xmlValue: string, also: { readings: string[]; all: string[] }, read: ExtractedValue, pageText: string, file: string, rule: 'always' | 'when_read'): string | null {
-  const shown = printed(kind, xmlValue, pageText) || (also.all.length > 0 && also.all.every((a) => printed(kind, a, pageText)));
+function disagreement(
+  field: string,
+  kind: ShownKind,
+  xmlValue: string,
+  also: { readings: string[]; all: string[] },
+  read: ExtractedValue,
+  pageText: string,
+  file: string,
+  rule: 'always' | 'when_read',
+): string | null {
+  const shown =
+    printed(kind, xmlValue, pageText) || (also.all.length > 0 && also.all.every((a) => printed(kind, a, pageText)));
   if (shown) return null;
   if (read.value !== null && ![xmlValue, ...also.readings].some((x) => same(kind, read.value!, x))) {
     const at = read.evidence?.page ? ` on page ${read.evidence.page}` : '';
     return `${field}: the PDF shows "${clip(read.evidence?.snippet ?? read.value)}"${at} where its e-invoice XML (${file}) has "${clip(xmlValue)}", which the pages do not show`;
   }
-  return rule === 'always' ? `${field}: the value "${clip(xmlValue)}" of the PDF's e-invoice XML (${file}) is not in the PDF's visible text` : null;
+  return rule === 'always'
+    ? `${field}: the value "${clip(xmlValue)}" of the PDF's e-invoice XML (${file}) is not in the PDF's visible text`
+    : null;
 }
 
 function clip(s: string): string {

@@ -1,6 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, type PDFObject } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFString,
+  type PDFObject,
+} from 'pdf-lib';
 import type { EInvoiceXml } from '../../../domain/extraction.js';
 import { COMPOSITE_ELEMENTS, EINVOICE_ROOTS, syntaxOf } from './read-einvoice.js';
 import { decodeXml, leafTexts, MAX_XML_BYTES, parseXml, XmlRefused, type XmlNode } from './xml-tree.js';
@@ -39,17 +48,24 @@ function parsed(bytes: Buffer, file: string | null): SourceEInvoice | null {
 
 /** An uploaded text source: its e-invoice when it is one (null for any other text); an XmlRefused when it is a refused one. */
 export function einvoiceOfText(bytes: Buffer): SourceEInvoice | null {
-  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/u, '');
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/u, '');
   if (!/^\s*</u.test(head)) return null;
   // The root element's local name, after the declaration, comments, processing instructions and a DOCTYPE.
-  const root = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<(?:[\w.-]+:)?([\w.-]+)/u.exec(head)?.[1];
+  const root =
+    /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<(?:[\w.-]+:)?([\w.-]+)/u.exec(
+      head,
+    )?.[1];
   if (!root || !(EINVOICE_ROOTS as readonly string[]).includes(root)) return null;
   // An invoice's root: parsed (a DOCTYPE, entities or malformed XML are refused with XmlRefused), and read as an
   // e-invoice when its namespace is one (an `Invoice` element of another vocabulary stays text).
   return parsed(bytes, null);
 }
 
-const str = (o: PDFObject | undefined): string | null => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : null);
+const str = (o: PDFObject | undefined): string | null =>
+  o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : null;
 
 /** The PDF's embedded e-invoice, and notes on attachments that were refused. Never throws for the PDF's sake. */
 export async function einvoiceOfPdf(path: string): Promise<{ einvoice: SourceEInvoice | null; warnings: string[] }> {
@@ -59,7 +75,8 @@ export async function einvoiceOfPdf(path: string): Promise<{ einvoice: SourceEIn
   const bytes = await readFile(path);
   // A file specification names /EF and an attachment's stream dictionary (never in an object stream) mostly
   // /EmbeddedFile; without these and without object streams the PDF has no attachment, and pdf-lib need not read it.
-  if (!bytes.includes('/EF') && !bytes.includes('/EmbeddedFile') && !bytes.includes('/ObjStm')) return { einvoice: null, warnings };
+  if (!bytes.includes('/EF') && !bytes.includes('/EmbeddedFile') && !bytes.includes('/ObjStm'))
+    return { einvoice: null, warnings };
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
@@ -83,7 +100,9 @@ export async function einvoiceOfPdf(path: string): Promise<{ einvoice: SourceEIn
       const found = parsed(data, spec.name);
       if (found) return { einvoice: found, warnings };
     } catch (e) {
-      warnings.push(`the PDF's attached ${spec.name} was not read: ${e instanceof XmlRefused ? e.message : 'it could not be unpacked'}`);
+      warnings.push(
+        `the PDF's attached ${spec.name} was not read: ${e instanceof XmlRefused ? e.message : 'it could not be unpacked'}`,
+      );
     }
   }
   return { einvoice: null, warnings };
@@ -105,7 +124,8 @@ function fileSpecs(doc: PDFDocument): Array<{ name: string; dict: PDFDict }> {
     const dict = lookup(node);
     if (!(dict instanceof PDFDict) || depth > 10 || out.length > 100) return;
     const names = lookup(dict.get(PDFName.of('Names')));
-    if (names instanceof PDFArray) for (let i = 0; i + 1 < names.size(); i += 2) add(names.get(i + 1), str(lookup(names.get(i))));
+    if (names instanceof PDFArray)
+      for (let i = 0; i + 1 < names.size(); i += 2) add(names.get(i + 1), str(lookup(names.get(i))));
     const kids = lookup(dict.get(PDFName.of('Kids')));
     if (kids instanceof PDFArray) for (let i = 0; i < kids.size(); i++) walk(kids.get(i), depth + 1);
   };

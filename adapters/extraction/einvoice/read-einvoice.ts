@@ -21,21 +21,43 @@ export const CII_NAMESPACES = [
   'urn:ferd:CrossIndustryDocument:invoice:1p0',
   'urn:un:unece:uncefact:data:standard:CrossIndustryDocument:invoice:1p0',
 ] as const;
-export const UBL_NAMESPACES = ['urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2'] as const;
+export const UBL_NAMESPACES = [
+  'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+] as const;
 /** FatturaPA 1.2.x (Agenzia delle Entrate) and the earlier versions' namespace (fatturapa.gov.it, 1.0 and 1.1). */
-export const FATTURAPA_NAMESPACE = /^http:\/\/(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture\/v1\.\d$/u;
+export const FATTURAPA_NAMESPACE =
+  /^http:\/\/(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture\/v1\.\d$/u;
 /** The root elements' local names of the invoices this reader knows (any namespace; syntaxOf checks it). */
-export const EINVOICE_ROOTS = ['CrossIndustryInvoice', 'CrossIndustryDocument', 'Invoice', 'CreditNote', 'FatturaElettronica'] as const;
+export const EINVOICE_ROOTS = [
+  'CrossIndustryInvoice',
+  'CrossIndustryDocument',
+  'Invoice',
+  'CreditNote',
+  'FatturaElettronica',
+] as const;
 /**
  * Per syntax, the elements whose value is made of their children's, listed with their joined text for the evidence
  * check (xml-tree.ts leafTexts): a FatturaPA's VAT id (IdPaese + IdCodice) and a person's name (Nome + Cognome).
  */
-export const COMPOSITE_ELEMENTS: Record<EInvoiceSyntax, ReadonlySet<string>> = { cii: new Set(), ubl: new Set(), fatturapa: new Set(['IdFiscaleIVA', 'Anagrafica']) };
+export const COMPOSITE_ELEMENTS: Record<EInvoiceSyntax, ReadonlySet<string>> = {
+  cii: new Set(),
+  ubl: new Set(),
+  fatturapa: new Set(['IdFiscaleIVA', 'Anagrafica']),
+};
 
 /** The syntax of a root element, or null when it is no invoice this reader knows. */
 export function syntaxOf(root: XmlNode): EInvoiceSyntax | null {
-  if ((root.local === 'CrossIndustryInvoice' || root.local === 'CrossIndustryDocument') && (CII_NAMESPACES as readonly string[]).includes(root.uri)) return 'cii';
-  if ((root.local === 'Invoice' || root.local === 'CreditNote') && (UBL_NAMESPACES as readonly string[]).includes(root.uri)) return 'ubl';
+  if (
+    (root.local === 'CrossIndustryInvoice' || root.local === 'CrossIndustryDocument') &&
+    (CII_NAMESPACES as readonly string[]).includes(root.uri)
+  )
+    return 'cii';
+  if (
+    (root.local === 'Invoice' || root.local === 'CreditNote') &&
+    (UBL_NAMESPACES as readonly string[]).includes(root.uri)
+  )
+    return 'ubl';
   if (root.local === 'FatturaElettronica' && FATTURAPA_NAMESPACE.test(root.uri)) return 'fatturapa';
   return null;
 }
@@ -145,16 +167,29 @@ function readCii(root: XmlNode): EInvoiceData {
   const tx = first(root, 'SupplyChainTradeTransaction|SpecifiedSupplyChainTradeTransaction');
   const agreement = first(tx, 'ApplicableHeaderTradeAgreement|ApplicableSupplyChainTradeAgreement');
   const settlement = first(tx, 'ApplicableHeaderTradeSettlement|ApplicableSupplyChainTradeSettlement');
-  const sum = first(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation');
+  const sum = first(
+    settlement,
+    'SpecifiedTradeSettlementHeaderMonetarySummation|SpecifiedTradeSettlementMonetarySummation',
+  );
   const currency = code(first(settlement, 'InvoiceCurrencyCode'));
   const seller = first(agreement, 'SellerTradeParty');
   const buyer = first(agreement, 'BuyerTradeParty');
   /** The VAT number (scheme VA), and the national tax number (FC). */
-  const taxId = (party: XmlNode | null, scheme: 'VA' | 'FC') => compact(all(party, 'SpecifiedTaxRegistration', 'ID').find((i) => i.attributes['schemeID'] === scheme) ?? null);
-  const email = (party: XmlNode | null) => text(either(first(party, 'URIUniversalCommunication', 'URIID'), first(party, 'DefinedTradeContact', 'EmailURIUniversalCommunication', 'URIID')));
+  const taxId = (party: XmlNode | null, scheme: 'VA' | 'FC') =>
+    compact(all(party, 'SpecifiedTaxRegistration', 'ID').find((i) => i.attributes['schemeID'] === scheme) ?? null);
+  const email = (party: XmlNode | null) =>
+    text(
+      either(
+        first(party, 'URIUniversalCommunication', 'URIID'),
+        first(party, 'DefinedTradeContact', 'EmailURIUniversalCommunication', 'URIID'),
+      ),
+    );
   // The tax total may be given twice, in the invoice's currency and in the accounting currency: the invoice's.
   const taxTotals = all(sum, 'TaxTotalAmount');
-  const taxTotal = taxTotals.find((t) => !currency || !t.attributes['currencyID'] || t.attributes['currencyID'] === currency.value) ?? taxTotals[0] ?? null;
+  const taxTotal =
+    taxTotals.find((t) => !currency || !t.attributes['currencyID'] || t.attributes['currencyID'] === currency.value) ??
+    taxTotals[0] ??
+    null;
   const typeCode = first(doc, 'TypeCode')?.text.trim() ?? null;
   const lines = all(tx, 'IncludedSupplyChainTradeLineItem')
     // A note line (IncludedNote only) has no product, quantity or amount.
@@ -171,7 +206,13 @@ function readCii(root: XmlNode): EInvoiceData {
         quantity: decimal(first(delivery, 'BilledQuantity')),
         unit_price: decimal(first(price, 'ChargeAmount')),
         price_basis: basis !== null && Number(basis) !== 1 && Number(basis) !== 0 ? basis : null,
-        amount: decimal(first(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation', 'LineTotalAmount')),
+        amount: decimal(
+          first(
+            lineSettlement,
+            'SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation',
+            'LineTotalAmount',
+          ),
+        ),
       };
     });
   return {
@@ -192,7 +233,11 @@ function readCii(root: XmlNode): EInvoiceData {
     buyer_tax_number: taxId(buyer, 'FC'),
     buyer_email: email(buyer),
     order_reference: text(first(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID')),
-    iban: either(...all(settlement, 'SpecifiedTradeSettlementPaymentMeans', 'PayeePartyCreditorFinancialAccount', 'IBANID').map(iban)),
+    iban: either(
+      ...all(settlement, 'SpecifiedTradeSettlementPaymentMeans', 'PayeePartyCreditorFinancialAccount', 'IBANID').map(
+        iban,
+      ),
+    ),
     line_total: decimal(first(sum, 'LineTotalAmount')),
     net_total: decimal(first(sum, 'TaxBasisTotalAmount')),
     tax_total: decimal(taxTotal),
@@ -211,10 +256,18 @@ function readCii(root: XmlNode): EInvoiceData {
 function readUbl(root: XmlNode): EInvoiceData {
   const credit = root.local === 'CreditNote';
   const party = (role: string) => first(root, role, 'Party');
-  const name = (p: XmlNode | null) => text(either(first(p, 'PartyLegalEntity', 'RegistrationName'), first(p, 'PartyName', 'Name')));
+  const name = (p: XmlNode | null) =>
+    text(either(first(p, 'PartyLegalEntity', 'RegistrationName'), first(p, 'PartyName', 'Name')));
   /** The CompanyID of the VAT scheme, and of another scheme (a national tax number). */
   const taxId = (p: XmlNode | null, vat: boolean) =>
-    compact(first(all(p, 'PartyTaxScheme').find((s) => (first(s, 'TaxScheme', 'ID')?.text.trim().toUpperCase() === 'VAT') === vat) ?? null, 'CompanyID'));
+    compact(
+      first(
+        all(p, 'PartyTaxScheme').find(
+          (s) => (first(s, 'TaxScheme', 'ID')?.text.trim().toUpperCase() === 'VAT') === vat,
+        ) ?? null,
+        'CompanyID',
+      ),
+    );
   const email = (p: XmlNode | null) => text(either(first(p, 'Contact', 'ElectronicMail'), null));
   const seller = party('AccountingSupplierParty');
   const buyer = party('AccountingCustomerParty');
@@ -226,7 +279,9 @@ function readUbl(root: XmlNode): EInvoiceData {
     taxTotals.find((t) => {
       const cur = first(t, 'TaxAmount')?.attributes['currencyID'];
       return !currency || !cur || cur === currency.value;
-    }) ?? taxTotals[0] ?? null;
+    }) ??
+    taxTotals[0] ??
+    null;
   const typeCode = first(root, credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode')?.text.trim() ?? null;
   return {
     syntax: 'ubl',
@@ -272,7 +327,10 @@ function readUbl(root: XmlNode): EInvoiceData {
 }
 
 /** A value made of several elements: `node` stands for them (its path and text are the evidence's). */
-const made = (value: string, path: string, snippet: string, like: XmlNode): XmlValue => ({ value, node: { ...like, children: [], path, text: snippet } });
+const made = (value: string, path: string, snippet: string, like: XmlNode): XmlValue => ({
+  value,
+  node: { ...like, children: [], path, text: snippet },
+});
 
 /** The exact sum of the elements' decimals (their paths and texts joined by SUM_SEPARATOR); one element as it is. */
 const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
@@ -281,7 +339,14 @@ const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
   if (parts.length === 1) return parts[0]!;
   const total = sumDecimals(parts.map((p) => p!.value));
   const join = (f: (n: XmlNode) => string) => nodes.map((n) => f(n!)).join(SUM_SEPARATOR);
-  return total === null ? null : made(total, join((n) => n.path), join((n) => n.text), nodes[0]!);
+  return total === null
+    ? null
+    : made(
+        total,
+        join((n) => n.path),
+        join((n) => n.text),
+        nodes[0]!,
+      );
 };
 
 /**
@@ -303,7 +368,10 @@ function readFatturaPA(root: XmlNode): EInvoiceData {
     const reg = first(party, 'DatiAnagrafici', 'Anagrafica');
     const company = text(first(reg, 'Denominazione'));
     if (company || !reg) return company;
-    const person = [first(reg, 'Nome'), first(reg, 'Cognome')].map((n) => text(n)?.value).filter(Boolean).join(' ');
+    const person = [first(reg, 'Nome'), first(reg, 'Cognome')]
+      .map((n) => text(n)?.value)
+      .filter(Boolean)
+      .join(' ');
     return person ? made(person, reg.path, joinedText(reg), reg) : null;
   };
   /** IdPaese + IdCodice (their parent IdFiscaleIVA is the evidence). */

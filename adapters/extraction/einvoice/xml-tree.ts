@@ -47,7 +47,9 @@ export function parseXml(xml: string | Buffer): XmlNode {
     failure ??= new XmlRefused(`the XML is not well-formed (${e.message.replace(/^[^:]*:\d+:\d+: /u, '')})`);
   });
   parser.on('doctype', () => {
-    failure ??= new XmlRefused('the XML declares a DOCTYPE; document type declarations and entities are not accepted in an e-invoice');
+    failure ??= new XmlRefused(
+      'the XML declares a DOCTYPE; document type declarations and entities are not accepted in an e-invoice',
+    );
   });
   parser.on('opentag', (tag: SaxesTagNS) => {
     if (failure) return;
@@ -58,7 +60,15 @@ export function parseXml(xml: string | Buffer): XmlNode {
     parent?.seen.set(tag.name, n);
     const attributes: Record<string, string> = {};
     for (const a of Object.values(tag.attributes)) attributes[a.local] = a.value;
-    const node: XmlNode = { name: tag.name, local: tag.local, uri: tag.uri, attributes, children: [], text: '', path: `${parent?.node.path ?? ''}/${tag.name}${n > 1 ? `[${n}]` : ''}` };
+    const node: XmlNode = {
+      name: tag.name,
+      local: tag.local,
+      uri: tag.uri,
+      attributes,
+      children: [],
+      text: '',
+      path: `${parent?.node.path ?? ''}/${tag.name}${n > 1 ? `[${n}]` : ''}`,
+    };
     if (parent) parent.node.children.push(node);
     else root = node;
     stack.push({ node, text: [], seen: new Map() });
@@ -84,7 +94,8 @@ export function parseXml(xml: string | Buffer): XmlNode {
 
 /** The bytes as text: UTF-8 (with or without a BOM) or UTF-16 with a BOM; an `encoding="ISO-8859-1"` declaration is honoured. */
 export function decodeXml(buf: Buffer): string {
-  if (buf.length > MAX_XML_BYTES) throw new XmlRefused(`the XML has ${buf.length} bytes, more than the ${MAX_XML_BYTES} read`);
+  if (buf.length > MAX_XML_BYTES)
+    throw new XmlRefused(`the XML has ${buf.length} bytes, more than the ${MAX_XML_BYTES} read`);
   if (buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf);
   if (buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf);
   const head = buf.subarray(0, 200).toString('latin1');

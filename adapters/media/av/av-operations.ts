@@ -10,7 +10,8 @@ import { DEFAULT_FFMPEG_TIMEOUT_MS, fileArg, runMediaTool, type MediaToolOptions
  * data streams are dropped); a video's rotation metadata is applied to the pixels, so the output is upright as it
  * was displayed, with no rotation flag left.
  */
-export type AvOperation = 'audio-trim' | 'video-trim' | 'video-rotate' | 'video-resize' | 'audio-compress' | 'video-compress';
+export type AvOperation =
+  'audio-trim' | 'video-trim' | 'video-rotate' | 'video-resize' | 'audio-compress' | 'video-compress';
 
 export const AUDIO_OUTPUTS = ['mp3', 'wav', 'flac', 'ogg', 'm4a'] as const;
 
@@ -47,7 +48,11 @@ const bitrate = (source: number | null, factor: number, fallback: number, lo: nu
   Math.round(Math.min(hi, Math.max(lo, source ? source * factor : fallback)));
 
 /** The audio output of an audio operation: the source's format where it is common, else AAC in M4A. */
-function audioTarget(operation: AvOperation, data: ProbeData, audio: ProbeStream): { format: (typeof AUDIO_OUTPUTS)[number]; codec: string[] } {
+function audioTarget(
+  operation: AvOperation,
+  data: ProbeData,
+  audio: ProbeStream,
+): { format: (typeof AUDIO_OUTPUTS)[number]; codec: string[] } {
   const sourceRate = num(audio.bit_rate) ?? num(data.format?.bit_rate);
   const mono = audio.channels === 1;
   if (operation === 'audio-compress') {
@@ -58,11 +63,23 @@ function audioTarget(operation: AvOperation, data: ProbeData, audio: ProbeStream
   const format = String(data.format?.format_name ?? '').split(',')[0];
   const codec = audio.codec_name ?? '';
   // A trim keeps the source's quality: its bitrate (within what the encoder takes).
-  if (format === 'mp3') return { format: 'mp3', codec: ['-c:a', 'libmp3lame', '-b:a', String(bitrate(sourceRate, 1, 192_000, 32_000, 320_000))] };
+  if (format === 'mp3')
+    return {
+      format: 'mp3',
+      codec: ['-c:a', 'libmp3lame', '-b:a', String(bitrate(sourceRate, 1, 192_000, 32_000, 320_000))],
+    };
   if (format === 'wav' && codec.startsWith('pcm_')) return { format: 'wav', codec: ['-c:a', codec] };
   if (format === 'flac') return { format: 'flac', codec: ['-c:a', 'flac'] };
-  if (format === 'ogg' && codec === 'vorbis') return { format: 'ogg', codec: ['-c:a', 'libvorbis', '-b:a', String(bitrate(sourceRate, 1, 160_000, 48_000, 320_000))] };
-  if (format === 'ogg' && codec === 'opus') return { format: 'ogg', codec: ['-c:a', 'libopus', '-b:a', String(bitrate(sourceRate, 1, 96_000, 16_000, 256_000))] };
+  if (format === 'ogg' && codec === 'vorbis')
+    return {
+      format: 'ogg',
+      codec: ['-c:a', 'libvorbis', '-b:a', String(bitrate(sourceRate, 1, 160_000, 48_000, 320_000))],
+    };
+  if (format === 'ogg' && codec === 'opus')
+    return {
+      format: 'ogg',
+      codec: ['-c:a', 'libopus', '-b:a', String(bitrate(sourceRate, 1, 96_000, 16_000, 256_000))],
+    };
   return { format: 'm4a', codec: ['-c:a', 'aac', '-b:a', String(bitrate(sourceRate, 1, 160_000, 32_000, 320_000))] };
 }
 
@@ -71,7 +88,8 @@ function videoFilter(operation: AvOperation, options: Record<string, unknown>): 
   const even = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
   switch (operation) {
     case 'video-rotate': {
-      const turn = options['angle'] === 90 ? 'transpose=clock' : options['angle'] === 270 ? 'transpose=cclock' : 'hflip,vflip';
+      const turn =
+        options['angle'] === 90 ? 'transpose=clock' : options['angle'] === 270 ? 'transpose=cclock' : 'hflip,vflip';
       return `${turn},${even}`;
     }
     case 'video-resize': {
@@ -84,19 +102,57 @@ function videoFilter(operation: AvOperation, options: Record<string, unknown>): 
   }
 }
 
-function videoCodec(operation: AvOperation, video: ProbeStream, data: ProbeData, audio: ProbeStream | undefined): string[] {
+function videoCodec(
+  operation: AvOperation,
+  video: ProbeStream,
+  data: ProbeData,
+  audio: ProbeStream | undefined,
+): string[] {
   const audioRate = num(audio?.bit_rate);
   if (operation === 'video-compress') {
     // Balanced: x264 CRF 28 (medium), capped at 70 % of the source's video bitrate where it is known, so the
     // result is smaller than a source that was already tightly encoded; AAC at 96 kbit/s at most.
-    const sourceVideoRate = num(video.bit_rate) ?? (num(data.format?.bit_rate) ? Math.max(1, num(data.format?.bit_rate)! - (audioRate ?? 0)) : null);
-    const cap = sourceVideoRate ? ['-maxrate', String(Math.max(50_000, Math.round(sourceVideoRate * 0.7))), '-bufsize', String(Math.max(100_000, Math.round(sourceVideoRate * 1.4)))] : [];
+    const sourceVideoRate =
+      num(video.bit_rate) ??
+      (num(data.format?.bit_rate) ? Math.max(1, num(data.format?.bit_rate)! - (audioRate ?? 0)) : null);
+    const cap = sourceVideoRate
+      ? [
+          '-maxrate',
+          String(Math.max(50_000, Math.round(sourceVideoRate * 0.7))),
+          '-bufsize',
+          String(Math.max(100_000, Math.round(sourceVideoRate * 1.4))),
+        ]
+      : [];
     return [
-      '-c:v', 'libx264', '-preset', 'medium', '-crf', '28', ...cap, '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', String(bitrate(audioRate, 0.75, 96_000, 32_000, 96_000)),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'medium',
+      '-crf',
+      '28',
+      ...cap,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      String(bitrate(audioRate, 0.75, 96_000, 32_000, 96_000)),
     ];
   }
-  return ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', String(bitrate(audioRate, 1, 160_000, 64_000, 320_000))];
+  return [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    String(bitrate(audioRate, 1, 160_000, 64_000, 320_000)),
+  ];
 }
 
 /** The ffmpeg command of an operation on a probed source: its arguments, output format and output length. */
@@ -112,7 +168,13 @@ export interface AvCommand {
  * (default 0) and `end` in seconds of the source; the quote has checked them against the measured duration.
  * Exported so the benchmark runs the very same command directly.
  */
-export function avCommand(operation: AvOperation, data: ProbeData, options: Record<string, unknown>, input: string, output: (format: string) => string): AvCommand {
+export function avCommand(
+  operation: AvOperation,
+  data: ProbeData,
+  options: Record<string, unknown>,
+  input: string,
+  output: (format: string) => string,
+): AvCommand {
   const streams = data.streams ?? [];
   const audio = streams.find((s) => s.codec_type === 'audio');
   const video = streams.find(isMovingVideo);
@@ -130,18 +192,53 @@ export function avCommand(operation: AvOperation, data: ProbeData, options: Reco
   let encode: string[];
   if (isVideoOp) {
     format = 'mp4';
-    encode = ['-map', `0:${video!.index ?? 'V:0'}`, ...(audio ? ['-map', `0:${audio.index ?? 'a:0'}`] : []), '-vf', videoFilter(operation, options), ...videoCodec(operation, video!, data, audio), '-movflags', '+faststart'];
+    encode = [
+      '-map',
+      `0:${video!.index ?? 'V:0'}`,
+      ...(audio ? ['-map', `0:${audio.index ?? 'a:0'}`] : []),
+      '-vf',
+      videoFilter(operation, options),
+      ...videoCodec(operation, video!, data, audio),
+      '-movflags',
+      '+faststart',
+    ];
   } else {
     const target = audioTarget(operation, data, audio!);
     format = target.format;
-    encode = ['-map', `0:${audio!.index ?? 'a:0'}`, ...target.codec, ...(format === 'm4a' ? ['-movflags', '+faststart'] : [])];
+    encode = [
+      '-map',
+      `0:${audio!.index ?? 'a:0'}`,
+      ...target.codec,
+      ...(format === 'm4a' ? ['-movflags', '+faststart'] : []),
+    ];
   }
-  const args = ['-nostdin', '-v', 'error', '-y', ...seek, '-i', fileArg(input), ...length, ...encode, '-map_chapters', '-1', '-progress', 'pipe:1', '-nostats', '-f', muxerOf(format), fileArg(output(format))];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    ...seek,
+    '-i',
+    fileArg(input),
+    ...length,
+    ...encode,
+    '-map_chapters',
+    '-1',
+    '-progress',
+    'pipe:1',
+    '-nostats',
+    '-f',
+    muxerOf(format),
+    fileArg(output(format)),
+  ];
   return { args, format, totalSeconds };
 }
 
 /** Runs one audio or video operation on `path`; the result is written in `workDir`. */
-export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions = {}): Promise<{ path: string; format: string }> {
+export async function runAvOperation(
+  input: AvRunInput,
+  tools: MediaToolOptions = {},
+): Promise<{ path: string; format: string }> {
   const data = await probeMedia(input.path, tools, input.signal);
   if (!data) throw new UnsuitableMedia('the source could not be read as audio or video');
   const output = (format: string) => join(input.workDir, `out.${format}`);
@@ -161,8 +258,10 @@ export async function runAvOperation(input: AvRunInput, tools: MediaToolOptions 
     },
   });
   const written = await stat(output(format)).catch(() => null);
-  if (!written || written.size === 0) throw new UnsuitableMedia(`${input.operation} produced no output from this source`);
+  if (!written || written.size === 0)
+    throw new UnsuitableMedia(`${input.operation} produced no output from this source`);
   return { path: output(format), format };
 }
 
-const muxerOf = (format: string) => ({ mp4: 'mp4', m4a: 'ipod', mp3: 'mp3', wav: 'wav', flac: 'flac', ogg: 'ogg' })[format] ?? format;
+const muxerOf = (format: string) =>
+  ({ mp4: 'mp4', m4a: 'ipod', mp3: 'mp3', wav: 'wav', flac: 'flac', ogg: 'ogg' })[format] ?? format;

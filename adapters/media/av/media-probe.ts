@@ -1,4 +1,10 @@
-import { DEFAULT_PROBE_TIMEOUT_MS, fileArg, MediaToolFailed, runMediaTool, type MediaToolOptions } from './media-process.js';
+import {
+  DEFAULT_PROBE_TIMEOUT_MS,
+  fileArg,
+  MediaToolFailed,
+  runMediaTool,
+  type MediaToolOptions,
+} from './media-process.js';
 
 /** The part of `ffprobe -show_format -show_streams -of json` this service reads. */
 export interface ProbeStream {
@@ -24,13 +30,23 @@ export interface ProbeData {
 }
 
 /** ffprobe's JSON answer about a file for `query` (its options before the input), or null when it cannot read the file. */
-async function ffprobeJson<T>(path: string, query: string[], opts: MediaToolOptions, signal: AbortSignal | undefined): Promise<T | null> {
+async function ffprobeJson<T>(
+  path: string,
+  query: string[],
+  opts: MediaToolOptions,
+  signal: AbortSignal | undefined,
+): Promise<T | null> {
   let out: string;
   try {
-    out = await runMediaTool('ffprobe', opts.ffprobePath ?? 'ffprobe', ['-v', 'error', ...query, '-of', 'json', '-i', fileArg(path)], {
-      timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-      signal,
-    });
+    out = await runMediaTool(
+      'ffprobe',
+      opts.ffprobePath ?? 'ffprobe',
+      ['-v', 'error', ...query, '-of', 'json', '-i', fileArg(path)],
+      {
+        timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+        signal,
+      },
+    );
   } catch (e) {
     if (e instanceof MediaToolFailed) return null;
     throw e;
@@ -52,8 +68,17 @@ export function probeMedia(path: string, opts: MediaToolOptions = {}, signal?: A
  * through (`-count_packets`: demuxed, not decoded; a second or so for 500 MB), not taken from what the container
  * states. Null when the file has no such stream or ffprobe cannot read it.
  */
-export async function videoFrameCount(path: string, opts: MediaToolOptions = {}, signal?: AbortSignal): Promise<number | null> {
-  const answer = await ffprobeJson<{ streams?: Array<{ nb_read_packets?: string }> }>(path, ['-select_streams', 'V:0', '-count_packets', '-show_entries', 'stream=nb_read_packets'], opts, signal);
+export async function videoFrameCount(
+  path: string,
+  opts: MediaToolOptions = {},
+  signal?: AbortSignal,
+): Promise<number | null> {
+  const answer = await ffprobeJson<{ streams?: Array<{ nb_read_packets?: string }> }>(
+    path,
+    ['-select_streams', 'V:0', '-count_packets', '-show_entries', 'stream=nb_read_packets'],
+    opts,
+    signal,
+  );
   const packets = Number(answer?.streams?.[0]?.nb_read_packets);
   return Number.isSafeInteger(packets) && packets > 0 ? packets : null;
 }
@@ -87,7 +112,9 @@ const clock = (v: string | undefined): number | null => {
  */
 export function containerDuration(data: ProbeData): number | null {
   const streams = (data.streams ?? []).filter((s) => s.codec_type === 'audio' || isMovingVideo(s));
-  const durations = streams.map((s) => finite(s.duration) ?? clock(s.tags?.['DURATION'])).filter((d): d is number => d !== null && d > 0);
+  const durations = streams
+    .map((s) => finite(s.duration) ?? clock(s.tags?.['DURATION']))
+    .filter((d): d is number => d !== null && d > 0);
   if (durations.length > 0) return Math.max(...durations);
   return finite(data.format?.duration);
 }
@@ -97,12 +124,34 @@ export function containerDuration(data: ProbeData): number | null {
  * after the encoder delay an MP3's LAME header declares), the first moving video stream's packets copied. The
  * figure is where the last of them ends (`out_time_us` of the final progress block).
  */
-export async function decodedDuration(path: string, opts: MediaToolOptions = {}, signal?: AbortSignal): Promise<number | null> {
+export async function decodedDuration(
+  path: string,
+  opts: MediaToolOptions = {},
+  signal?: AbortSignal,
+): Promise<number | null> {
   let outTimeUs = 0;
   await runMediaTool(
     'ffmpeg',
     opts.ffmpegPath ?? 'ffmpeg',
-    ['-nostdin', '-v', 'error', '-i', fileArg(path), '-map', '0:a:0?', '-map', '0:V:0?', '-c:V', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      fileArg(path),
+      '-map',
+      '0:a:0?',
+      '-map',
+      '0:V:0?',
+      '-c:V',
+      'copy',
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-',
+    ],
     {
       timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       signal,
@@ -119,7 +168,12 @@ export async function decodedDuration(path: string, opts: MediaToolOptions = {},
  * The duration prices and trims use: the container's per-stream figure when the container is exact
  * (EXACT_CONTAINERS), else the decoded one; null when neither is known.
  */
-export async function mediaDuration(path: string, data: ProbeData, opts: MediaToolOptions = {}, signal?: AbortSignal): Promise<number | null> {
+export async function mediaDuration(
+  path: string,
+  data: ProbeData,
+  opts: MediaToolOptions = {},
+  signal?: AbortSignal,
+): Promise<number | null> {
   const format = String(data.format?.format_name ?? '').split(',')[0] ?? '';
   const stated = containerDuration(data);
   if (EXACT_CONTAINERS.has(format) && stated !== null) return stated;

@@ -44,7 +44,11 @@ export class MediaToolTimeout extends Error {
 
 /** The engine exited with an error: the file could not be read or processed. `detail` is its last log line. */
 export class MediaToolFailed extends Error {
-  constructor(tool: string, readonly exitCode: number | null, readonly detail: string) {
+  constructor(
+    tool: string,
+    readonly exitCode: number | null,
+    readonly detail: string,
+  ) {
     super(`${tool} failed (exit ${exitCode}): ${detail}`);
     this.name = 'MediaToolFailed';
   }
@@ -70,7 +74,19 @@ export interface RunOptions {
  * `mov` is ffmpeg's one demuxer of the ISO-BMFF family (MP4, M4A, QuickTime, 3GPP, Motion JPEG 2000), whose
  * external data references are off by default (`enable_drefs`); `matroska` covers WebM.
  */
-export const ACCEPTED_CONTAINERS = ['mov', 'matroska', 'mp3', 'wav', 'ogg', 'flac', 'aac', 'amr', 'mpegts', 'mpeg', 'avi'] as const;
+export const ACCEPTED_CONTAINERS = [
+  'mov',
+  'matroska',
+  'mp3',
+  'wav',
+  'ogg',
+  'flac',
+  'aac',
+  'amr',
+  'mpegts',
+  'mpeg',
+  'avi',
+] as const;
 
 /** Whether ffprobe's `format_name` (e.g. `mov,mp4,m4a,3gp,3g2,mj2`) names an accepted container. */
 export function isAcceptedContainer(formatName: string | undefined): boolean {
@@ -91,12 +107,13 @@ export function guardInputs(tool: 'ffmpeg' | 'ffprobe', args: readonly string[])
   for (const [i, a] of args.entries()) {
     if (a === '-i') {
       const input = args[i + 1] ?? '';
-      if (!input.startsWith('file:')) throw new TypeError(`${tool} input must be a file: path, not ${JSON.stringify(input.slice(0, 40))}`);
+      if (!input.startsWith('file:'))
+        throw new TypeError(`${tool} input must be a file: path, not ${JSON.stringify(input.slice(0, 40))}`);
       if (tool === 'ffmpeg') out.push(...INPUT_GUARD);
     }
     out.push(a);
   }
-  if (tool === 'ffprobe' && !args.includes('-i')) throw new TypeError('ffprobe\'s input must be given with -i');
+  if (tool === 'ffprobe' && !args.includes('-i')) throw new TypeError("ffprobe's input must be given with -i");
   return out;
 }
 
@@ -121,7 +138,12 @@ function progressBlocks(onBlock: (block: Record<string, string>) => void): (line
  * guarded (guardInputs: local files in ACCEPTED_CONTAINERS only); resolves its stdout (unless progress is read from
  * it), rejects with the errors above. Every ffmpeg and ffprobe run of the platform goes through here.
  */
-export async function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, args: string[], opts: RunOptions): Promise<string> {
+export async function runMediaTool(
+  tool: 'ffmpeg' | 'ffprobe',
+  program: string,
+  args: string[],
+  opts: RunOptions,
+): Promise<string> {
   const guarded = guardInputs(tool, args);
   try {
     const out = await runToolProcess(program, guarded, {
@@ -135,7 +157,10 @@ export async function runMediaTool(tool: 'ffmpeg' | 'ffprobe', program: string, 
     if (e instanceof ToolUnavailable) throw new MediaToolUnavailable(tool, e.cause);
     if (e instanceof ToolTimeout) throw new MediaToolTimeout(tool, e.timeoutMs);
     if (e instanceof ToolFailed) {
-      const lines = e.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = e.stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       throw new MediaToolFailed(tool, e.exitCode, (lines.at(-1) ?? 'no message').slice(0, 200));
     }
     throw e;

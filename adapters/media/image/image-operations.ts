@@ -16,7 +16,8 @@ export interface ImageEdit {
 const toFormat = (img: Sharp, format: ImageFormat, level: 'balanced' | 'strong' = 'balanced') => {
   const strong = level === 'strong';
   if (format === 'jpg') return img.jpeg({ quality: strong ? 60 : 80, mozjpeg: true });
-  if (format === 'png') return img.png({ compressionLevel: 9, palette: strong, quality: strong ? 70 : 100, effort: 10 });
+  if (format === 'png')
+    return img.png({ compressionLevel: 9, palette: strong, quality: strong ? 70 : 100, effort: 10 });
   return img.webp({ quality: strong ? 60 : 80, effort: 6 });
 };
 
@@ -49,7 +50,8 @@ export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ data:
     }
     img = img.extract({ left, top, width, height });
   }
-  if (edit.angle) img = sharp(await img.toBuffer()).rotate(edit.angle, { background: { r: 255, g: 255, b: 255, alpha: 0 } });
+  if (edit.angle)
+    img = sharp(await img.toBuffer()).rotate(edit.angle, { background: { r: 255, g: 255, b: 255, alpha: 0 } });
   if (edit.flip === 'vertical' || edit.flip === 'both') img = img.flip();
   if (edit.flip === 'horizontal' || edit.flip === 'both') img = img.flop();
   if (edit.width && edit.height) img = img.resize(edit.width, edit.height, { fit: 'inside', withoutEnlargement: true });
@@ -58,7 +60,10 @@ export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ data:
 }
 
 /** image-compress: re-encodes in `format` (default: the input's) at the given level. */
-export async function compressImage(input: Buffer, opts: { format?: ImageFormat; level?: 'balanced' | 'strong' }): Promise<{ data: Buffer; format: ImageFormat }> {
+export async function compressImage(
+  input: Buffer,
+  opts: { format?: ImageFormat; level?: 'balanced' | 'strong' },
+): Promise<{ data: Buffer; format: ImageFormat }> {
   const format = opts.format ?? (await sourceFormat(input));
   return { data: await toFormat(sharp(input, { failOn: 'error' }).rotate(), format, opts.level).toBuffer(), format };
 }

@@ -12,7 +12,11 @@ const NOT_XML = /[\u0000-\u0008\u000B-\u001F\uFFFE\uFFFF]/g;
 export async function textPagesToDocx(pages: readonly string[]): Promise<Buffer> {
   const children: Paragraph[] = [];
   pages.forEach((page, i) => {
-    const blocks = page.replace(NOT_XML, '').split(/\n[ \t]*\n/).map((b) => b.replace(/^\n+|\s+$/g, '')).filter((b) => b !== '');
+    const blocks = page
+      .replace(NOT_XML, '')
+      .split(/\n[ \t]*\n/)
+      .map((b) => b.replace(/^\n+|\s+$/g, ''))
+      .filter((b) => b !== '');
     if (blocks.length === 0) blocks.push('');
     blocks.forEach((block, j) => {
       const runs = block.split('\n').map((line, k) => new TextRun({ text: line, ...(k > 0 ? { break: 1 } : {}) }));

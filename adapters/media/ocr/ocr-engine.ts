@@ -50,7 +50,14 @@ export interface OcrEngine {
   /** The text layer of page `page` (1-based) as pdftotext reads it; empty when the page has none. */
   pdfPageText(pdf: string, page: number, signal?: AbortSignal): Promise<string>;
   /** Renders page `page` as a greyscale PNG (`colour`: in colour) at `dpi`; resolves the file's path (`${outBase}.png`). */
-  rasterise(pdf: string, page: number, dpi: number, outBase: string, signal?: AbortSignal, colour?: boolean): Promise<string>;
+  rasterise(
+    pdf: string,
+    page: number,
+    dpi: number,
+    outBase: string,
+    signal?: AbortSignal,
+    colour?: boolean,
+  ): Promise<string>;
   /**
    * Tesseract's text of an image, and in the same run its words as TSV (for their confidence); both are read from
    * files beside the image (`${image}.ocr.txt`, `.tsv`), removed afterwards.
@@ -67,7 +74,13 @@ export interface OcrEngine {
    * as much text as it can wherever it is, in no particular order: it keeps lone short words such as a table's
    * single-digit quantities, which the layout analysis drops, and misses some words the layout pass reads.
    */
-  recogniseTsv(image: string, language: string, dpi: number, signal?: AbortSignal, mode?: 'layout' | 'sparse'): Promise<string>;
+  recogniseTsv(
+    image: string,
+    language: string,
+    dpi: number,
+    signal?: AbortSignal,
+    mode?: 'layout' | 'sparse',
+  ): Promise<string>;
   /**
    * Tesseract's orientation and script detection (page segmentation mode 0, the `osd` data): by how many degrees
    * clockwise the image must be turned to stand upright (0, 90, 180, 270), and its confidence.
@@ -108,7 +121,8 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     try {
       return await work();
     } catch (e) {
-      if (e instanceof OcrEngineFailed && (e.program === pdftoppm || e.program === pdftotext)) throw new OcrSourceError(`the PDF could not be read (${what})`);
+      if (e instanceof OcrEngineFailed && (e.program === pdftoppm || e.program === pdftotext))
+        throw new OcrSourceError(`the PDF could not be read (${what})`);
       throw e;
     }
   };
@@ -126,9 +140,32 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     limit,
     pageTimeoutMs: timeoutMs,
     pdfPageText: (pdf, page, signal) =>
-      onPdf('text layer', async () => (await run(pdftotext, ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
+      onPdf('text layer', async () =>
+        (
+          await run(pdftotext, ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)
+        ).toString('utf8'),
+      ),
     async rasterise(pdf, page, dpi, outBase, signal, colour = false) {
-      await onPdf('rendering', () => run(pdftoppm, ['-q', '-r', String(dpi), '-f', String(page), '-l', String(page), ...(colour ? [] : ['-gray']), '-png', '-singlefile', pdf, outBase], signal));
+      await onPdf('rendering', () =>
+        run(
+          pdftoppm,
+          [
+            '-q',
+            '-r',
+            String(dpi),
+            '-f',
+            String(page),
+            '-l',
+            String(page),
+            ...(colour ? [] : ['-gray']),
+            '-png',
+            '-singlefile',
+            pdf,
+            outBase,
+          ],
+          signal,
+        ),
+      );
       return `${outBase}.png`;
     },
     async recognise(image, language, dpi, signal) {
@@ -136,7 +173,12 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       // or sideways is read upright (a 180° page read 0 % of its words in mode 3).
       const base = `${image}.ocr`;
       try {
-        await run(tesseract, [image, base, '-l', language, '--dpi', String(dpi), '--psm', '1', 'txt', 'tsv'], signal, SINGLE_THREAD);
+        await run(
+          tesseract,
+          [image, base, '-l', language, '--dpi', String(dpi), '--psm', '1', 'txt', 'tsv'],
+          signal,
+          SINGLE_THREAD,
+        );
         return { text: await readFile(`${base}.txt`, 'utf8'), tsv: await readFile(`${base}.tsv`, 'utf8') };
       } finally {
         await rm(`${base}.txt`, { force: true });
@@ -144,9 +186,22 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       }
     },
     pdfPageTsv: (pdf, page, signal) =>
-      onPdf('text layer', async () => (await run(pdftotext, ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'], signal)).toString('utf8')),
+      onPdf('text layer', async () =>
+        (
+          await run(
+            pdftotext,
+            ['-q', '-tsv', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), pdf, '-'],
+            signal,
+          )
+        ).toString('utf8'),
+      ),
     async recogniseTsv(image, language, dpi, signal, mode = 'layout') {
-      const out = await run(tesseract, [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '3', 'tsv'], signal, SINGLE_THREAD);
+      const out = await run(
+        tesseract,
+        [image, 'stdout', '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '3', 'tsv'],
+        signal,
+        SINGLE_THREAD,
+      );
       return out.toString('utf8');
     },
     async orientation(image, signal) {
@@ -166,12 +221,33 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     async searchable(input, out, language, imageDpi, signal) {
       // --rotate-pages: each page turned upright by Tesseract's orientation detection before it is read (its /Rotate set).
       // --oversample: a page image below OCR_DPI is recognised at OCR_DPI, as ocr-text renders it (the page keeps its own image).
-      const args = ['--skip-text', '--rotate-pages', '--rotate-pages-threshold', String(ROTATE_PAGES_THRESHOLD), '--oversample', String(OCR_DPI), '--output-type', 'pdf', '--pdf-renderer', 'sandwich', '--optimize', '0', '--jobs', '1', '--quiet', '-l', language, '--tesseract-timeout', String(Math.ceil(timeoutMs / 1000))];
+      const args = [
+        '--skip-text',
+        '--rotate-pages',
+        '--rotate-pages-threshold',
+        String(ROTATE_PAGES_THRESHOLD),
+        '--oversample',
+        String(OCR_DPI),
+        '--output-type',
+        'pdf',
+        '--pdf-renderer',
+        'sandwich',
+        '--optimize',
+        '0',
+        '--jobs',
+        '1',
+        '--quiet',
+        '-l',
+        language,
+        '--tesseract-timeout',
+        String(Math.ceil(timeoutMs / 1000)),
+      ];
       if (imageDpi) args.push('--image-dpi', String(imageDpi));
       try {
         await run(ocrmypdf, [...args, '--', input, out], signal, SINGLE_THREAD);
       } catch (e) {
-        if (e instanceof OcrEngineFailed && e.exitCode !== null && OCRMYPDF_INPUT_FAULTS.has(e.exitCode)) throw new OcrSourceError('the page could not be read (ocrmypdf)');
+        if (e instanceof OcrEngineFailed && e.exitCode !== null && OCRMYPDF_INPUT_FAULTS.has(e.exitCode))
+          throw new OcrSourceError('the page could not be read (ocrmypdf)');
         throw e;
       }
     },
@@ -182,7 +258,11 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
     },
     async languages() {
       const out = (await runTool(tesseract, ['--list-langs'], { timeoutMs: 30_000 })).toString('utf8');
-      return out.split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '');
+      return out
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
     },
   };
 }

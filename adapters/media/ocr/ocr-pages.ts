@@ -27,7 +27,7 @@ export async function pdfPageSizes(path: string): Promise<Array<{ width: number;
     // A damaged PDF may load and only fail when its page tree is read: both are inside the guard.
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
     if (doc.isEncrypted) throw new InvalidSourceError('the PDF is encrypted; unlock it first with pdf-unlock');
-    pages = doc.getPages().map((p) => ({ ...p.getSize(), rotation: (((p.getRotation().angle % 360) + 360) % 360) }));
+    pages = doc.getPages().map((p) => ({ ...p.getSize(), rotation: ((p.getRotation().angle % 360) + 360) % 360 }));
   } catch (e) {
     if (e instanceof InvalidSourceError) throw e;
     throw new InvalidSourceError('the PDF could not be read', { detail: engineDetail(e) });
@@ -37,7 +37,8 @@ export async function pdfPageSizes(path: string): Promise<Array<{ width: number;
 }
 
 /** Render resolution of a page: 300 dpi unless that would pass MAX_PAGE_PIXELS on its longest side. */
-export const renderDpi = (size: { width: number; height: number }) => Math.max(50, Math.min(OCR_DPI, Math.floor((MAX_PAGE_PIXELS * 72) / Math.max(size.width, size.height, 1))));
+export const renderDpi = (size: { width: number; height: number }) =>
+  Math.max(50, Math.min(OCR_DPI, Math.floor((MAX_PAGE_PIXELS * 72) / Math.max(size.width, size.height, 1))));
 
 /**
  * An image as Tesseract and ocrmypdf read it: turned upright (EXIF), transparency laid over white, 8-bit sRGB PNG,
@@ -48,9 +49,16 @@ export async function normaliseImage(path: string, out: string, opts: { pageSize
   try {
     const meta = await sharp(path).metadata();
     const stated = meta.density && meta.density >= 100 && meta.density <= 1200 ? Math.round(meta.density) : null;
-    const fromSize = opts.pageSized && meta.width && meta.height ? pageImageDpi(meta.width, meta.height, meta.density) : null;
+    const fromSize =
+      opts.pageSized && meta.width && meta.height ? pageImageDpi(meta.width, meta.height, meta.density) : null;
     const dpi = stated ?? fromSize ?? OCR_DPI;
-    await sharp(path, { failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).toColourspace('srgb').withMetadata({ density: dpi }).png().toFile(out);
+    await sharp(path, { failOn: 'error' })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .withMetadata({ density: dpi })
+      .png()
+      .toFile(out);
     return dpi;
   } catch (e) {
     if (e && typeof e === 'object' && 'syscall' in e) throw e;

@@ -38,9 +38,11 @@ interface OcrCheckpoint {
 }
 
 const isCheckpoint = (v: unknown, op: OcrOperation): v is OcrCheckpoint =>
-  !!v && typeof v === 'object' && (v as OcrCheckpoint).ocr === op && Array.isArray((v as OcrCheckpoint).pages) &&
+  !!v &&
+  typeof v === 'object' &&
+  (v as OcrCheckpoint).ocr === op &&
+  Array.isArray((v as OcrCheckpoint).pages) &&
   (v as OcrCheckpoint).pages.every((p) => Number.isInteger(p) && p > 0);
-
 
 /** Engine failures the job pipeline knows: unreadable input is the client's; a missing engine is an outage. */
 function classify(e: unknown): unknown {
@@ -64,7 +66,11 @@ async function eachPage(
 ): Promise<void> {
   const abort = new AbortController();
   const report = (detail: string) =>
-    input.progress?.({ fraction: done.size / total, detail, checkpoint: { ocr: op, pages: [...done].sort((a, b) => a - b) } satisfies OcrCheckpoint });
+    input.progress?.({
+      fraction: done.size / total,
+      detail,
+      checkpoint: { ocr: op, pages: [...done].sort((a, b) => a - b) } satisfies OcrCheckpoint,
+    });
   if (done.size > 0) report(`resumed: ${done.size} of ${total} pages already done`);
   if (input.checkpointDir) await mkdir(input.checkpointDir, { recursive: true, mode: 0o700 });
   const todo = Array.from({ length: total }, (_, i) => i + 1).filter((p) => !done.has(p));
@@ -88,7 +94,12 @@ async function eachPage(
 }
 
 /** The pages a previous attempt finished and whose files are still in the checkpoint folder. */
-async function resumedPages(input: RunnerInput, op: OcrOperation, total: number, fileOf: (page: number) => string[]): Promise<Set<number>> {
+async function resumedPages(
+  input: RunnerInput,
+  op: OcrOperation,
+  total: number,
+  fileOf: (page: number) => string[],
+): Promise<Set<number>> {
   const done = new Set<number>();
   if (!input.checkpointDir || !isCheckpoint(input.resume, op)) return done;
   for (const page of input.resume.pages) {
@@ -118,7 +129,13 @@ interface PageRead {
  * Tesseract's text of an image (straightened first, page-skew.ts), with its words' mean confidence; a page with print
  * on it where Tesseract reads no word at all has confidence 0 (unreadable, not blank).
  */
-async function read(engine: OcrEngine, image: string, language: string, dpi: number, signal?: AbortSignal): Promise<PageRead> {
+async function read(
+  engine: OcrEngine,
+  image: string,
+  language: string,
+  dpi: number,
+  signal?: AbortSignal,
+): Promise<PageRead> {
   const straight = await straighten(image, `${image}.straight.png`);
   try {
     const { text, tsv } = await engine.recognise(straight.path, language, dpi, signal);
@@ -137,13 +154,21 @@ async function read(engine: OcrEngine, image: string, language: string, dpi: num
 function hardToRead(pages: readonly PageRead[]): string[] {
   return pages.flatMap((p, i) =>
     p.confidence !== null && p.confidence < HARD_TO_READ_CONFIDENCE
-      ? [`page ${i + 1} is hard to read (text recognition confidence ${Math.round(p.confidence)} %); its text is likely wrong or missing`]
+      ? [
+          `page ${i + 1} is hard to read (text recognition confidence ${Math.round(p.confidence)} %); its text is likely wrong or missing`,
+        ]
       : [],
   );
 }
 
 /** The text of every page of the source (ocr-text, ocr-docx). */
-async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOperation, language: string, opts: OcrRunnerOptions): Promise<PageRead[]> {
+async function recognisedPages(
+  engine: OcrEngine,
+  input: RunnerInput,
+  op: OcrOperation,
+  language: string,
+  opts: OcrRunnerOptions,
+): Promise<PageRead[]> {
   const source = only(input.sources);
   const dir = input.checkpointDir ?? input.workDir;
   if (!(await isPdf(source.path))) {
@@ -178,7 +203,10 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
   return Promise.all(
     sizes.map(async (_, i) => {
       const conf = (await fileExists(confidenceOf(i + 1))) ? Number(await readFile(confidenceOf(i + 1), 'utf8')) : null;
-      return { text: await readFile(fileOf(i + 1), 'utf8'), confidence: conf !== null && Number.isFinite(conf) ? conf : null };
+      return {
+        text: await readFile(fileOf(i + 1), 'utf8'),
+        confidence: conf !== null && Number.isFinite(conf) ? conf : null,
+      };
     }),
   );
 }
@@ -187,8 +215,18 @@ async function recognisedPages(engine: OcrEngine, input: RunnerInput, op: OcrOpe
 const SKEW_RENDER_SIDE = 1000;
 
 /** The skew of a PDF page (page-skew.ts), measured on a small greyscale render of it. */
-async function pageSkew(engine: OcrEngine, pdf: string, page: number, size: { width: number; height: number }, outBase: string, signal: AbortSignal): Promise<number> {
-  const dpi = Math.max(20, Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))));
+async function pageSkew(
+  engine: OcrEngine,
+  pdf: string,
+  page: number,
+  size: { width: number; height: number },
+  outBase: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const dpi = Math.max(
+    20,
+    Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))),
+  );
   const png = await engine.rasterise(pdf, page, dpi, outBase, signal);
   try {
     return (await measureSkew(png)).skew;
@@ -211,7 +249,12 @@ export function joinPages(pages: readonly string[]): string {
   return pages.map((p) => `${p.replace(/\f/g, '').replace(/\s+$/, '')}\n`).join('\f');
 }
 
-async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: string, opts: OcrRunnerOptions): Promise<Uint8Array> {
+async function searchablePdf(
+  engine: OcrEngine,
+  input: RunnerInput,
+  language: string,
+  opts: OcrRunnerOptions,
+): Promise<Uint8Array> {
   const source = only(input.sources);
   const dir = input.checkpointDir ?? input.workDir;
   const out = join(input.workDir, 'searchable.pdf');
@@ -219,7 +262,9 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
     if (!(await isPdf(source.path))) {
       const png = join(input.workDir, 'image.png');
       const dpi = await normaliseImage(source.path, png);
-      await engine.limit(async () => engine.searchable((await straighten(png, join(input.workDir, 'image-straight.png'))).path, out, language, dpi));
+      await engine.limit(async () =>
+        engine.searchable((await straighten(png, join(input.workDir, 'image-straight.png'))).path, out, language, dpi),
+      );
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return await readFile(out);
     }
@@ -230,14 +275,22 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
   const ocrFile = (page: number) => join(dir, `page-${page}.pdf`);
   const keptFile = (page: number) => join(dir, `page-${page}.kept`);
   const done = await resumedPages(input, 'ocr-pdf', sizes.length, (p) => [ocrFile(p), keptFile(p)]);
-  if (done.size > 0) opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
+  if (done.size > 0)
+    opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, 'ocr-pdf', sizes.length, done, async (page, signal) => {
     if ((await engine.pdfPageText(source.path, page, signal)).trim() !== '') {
       await writeWhole(keptFile(page), '');
       return;
     }
     const part = join(input.workDir, `ocr-${page}.pdf`);
-    const skew = await pageSkew(engine, source.path, page, sizes[page - 1]!, join(input.workDir, `skew-${page}`), signal);
+    const skew = await pageSkew(
+      engine,
+      source.path,
+      page,
+      sizes[page - 1]!,
+      join(input.workDir, `skew-${page}`),
+      signal,
+    );
     if (Math.abs(skew) >= MIN_DESKEW_DEGREES) {
       // A skewed page is replaced by its straightened image (rendered in colour at the OCR resolution); a straight
       // page keeps its own image untouched (docs/processing.md, "OCR", "Skew").
@@ -258,7 +311,9 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
     }
     await rename(part, ocrFile(page));
   });
-  const pages = await Promise.all(sizes.map(async (_, i) => ((await fileExists(keptFile(i + 1))) ? null : ocrFile(i + 1))));
+  const pages = await Promise.all(
+    sizes.map(async (_, i) => ((await fileExists(keptFile(i + 1))) ? null : ocrFile(i + 1))),
+  );
   try {
     await engine.assemble(source.path, pages, out);
   } catch (e) {
@@ -267,17 +322,25 @@ async function searchablePdf(engine: OcrEngine, input: RunnerInput, language: st
   return readFile(out);
 }
 
-export function createOcrRunners(engine: OcrEngine, opts: OcrRunnerOptions = {}): Record<OcrOperation, OperationRunner> {
-  const languageOf = (o: Record<string, unknown>) => (typeof o['language'] === 'string' ? o['language'] : (opts.defaultLanguage ?? 'eng'));
+export function createOcrRunners(
+  engine: OcrEngine,
+  opts: OcrRunnerOptions = {},
+): Record<OcrOperation, OperationRunner> {
+  const languageOf = (o: Record<string, unknown>) =>
+    typeof o['language'] === 'string' ? o['language'] : (opts.defaultLanguage ?? 'eng');
   return {
     'ocr-text': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-text', languageOf(input.options), opts);
-      return [{ data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'), format: 'txt', warnings: hardToRead(pages) }];
+      return [
+        { data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'), format: 'txt', warnings: hardToRead(pages) },
+      ];
     },
     'ocr-docx': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-docx', languageOf(input.options), opts);
       return [{ data: await textPagesToDocx(pages.map((p) => p.text)), format: 'docx', warnings: hardToRead(pages) }];
     },
-    'ocr-pdf': async (input) => [{ data: await searchablePdf(engine, input, languageOf(input.options), opts), format: 'pdf' }],
+    'ocr-pdf': async (input) => [
+      { data: await searchablePdf(engine, input, languageOf(input.options), opts), format: 'pdf' },
+    ],
   };
 }

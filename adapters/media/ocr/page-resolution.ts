@@ -50,7 +50,12 @@ export async function imageForOcr(png: string, dpi: number, out: string): Promis
   // A whole resolution for Tesseract's --dpi; the pixel size within half a pixel of it.
   const target = Math.floor(dpi * factor);
   await sharp(png)
-    .resize({ width: Math.round((width * target) / dpi), height: Math.round((height * target) / dpi), fit: 'fill', kernel: 'lanczos3' })
+    .resize({
+      width: Math.round((width * target) / dpi),
+      height: Math.round((height * target) / dpi),
+      fit: 'fill',
+      kernel: 'lanczos3',
+    })
     .withMetadata({ density: target })
     .png()
     .toFile(out);

@@ -23,7 +23,15 @@ export const MIN_DESKEW_DEGREES = 0.5;
 const MEASURE_SIDE = 1000;
 
 /** The sum of squared differences between adjacent bins of the dark pixels projected at slope `t` (tan of the angle). */
-function sharpness(xs: Int32Array, ys: Int32Array, count: number, t: number, rows: boolean, bins: Int32Array, offset: number): number {
+function sharpness(
+  xs: Int32Array,
+  ys: Int32Array,
+  count: number,
+  t: number,
+  rows: boolean,
+  bins: Int32Array,
+  offset: number,
+): number {
   bins.fill(0);
   for (let i = 0; i < count; i++) {
     // Rows: a line turned clockwise by θ runs y = c + x·tanθ; columns (a sideways page): x = c − y·tanθ.
@@ -107,10 +115,18 @@ export async function straighten(image: string, out: string): Promise<{ path: st
 export async function straightenBy(image: string, skew: number, out: string): Promise<string> {
   const density = (await sharp(image).metadata()).density;
   const { width, height } = await sharp(image).metadata();
-  const turned = await sharp(image).rotate(-skew, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  const turned = await sharp(image)
+    .rotate(-skew, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { info } = turned;
   await sharp(turned.data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .extract({ left: Math.floor((info.width - width!) / 2), top: Math.floor((info.height - height!) / 2), width: width!, height: height! })
+    .extract({
+      left: Math.floor((info.width - width!) / 2),
+      top: Math.floor((info.height - height!) / 2),
+      width: width!,
+      height: height!,
+    })
     .withMetadata(density ? { density } : {})
     .png()
     .toFile(out);

@@ -8,7 +8,10 @@ import { runToolProcess, ToolFailed, ToolTimeout, ToolUnavailable } from '../../
 
 /** The program could not be started (not installed, no resources): the engine is unavailable, not the file bad. */
 export class OcrEngineUnavailable extends Error {
-  constructor(readonly program: string, cause: unknown) {
+  constructor(
+    readonly program: string,
+    cause: unknown,
+  ) {
     super(`the OCR engine (${program}) could not be started`, { cause });
     this.name = 'OcrEngineUnavailable';
   }
@@ -16,7 +19,10 @@ export class OcrEngineUnavailable extends Error {
 
 /** The program ran past its time limit and was stopped. */
 export class OcrEngineTimeout extends Error {
-  constructor(readonly program: string, ms: number) {
+  constructor(
+    readonly program: string,
+    ms: number,
+  ) {
     super(`the OCR engine (${program}) took longer than ${Math.round(ms / 1000)} s on one page`);
     this.name = 'OcrEngineTimeout';
   }
@@ -24,7 +30,11 @@ export class OcrEngineTimeout extends Error {
 
 /** The program exited with a failure; `stderr` is its last lines (engine output about our own files, no secret). */
 export class OcrEngineFailed extends Error {
-  constructor(readonly program: string, readonly exitCode: number | null, readonly stderr: string) {
+  constructor(
+    readonly program: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
     super(`${program} failed (exit ${exitCode ?? 'signal'}): ${stderr.replace(/\s+/g, ' ').trim().slice(-200)}`);
     this.name = 'OcrEngineFailed';
   }

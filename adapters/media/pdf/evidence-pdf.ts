@@ -137,7 +137,13 @@ class PageWriter {
 
   footer(value: string, font: PDFFont): void {
     this.pages.forEach((page, i) => {
-      page.drawText(`${value}    page ${i + 1} of ${this.pages.length}`, { x: PAGE.margin, y: PAGE.margin - 20, size: 7, font: font ?? this.font, color: rgb(0.35, 0.35, 0.35) });
+      page.drawText(`${value}    page ${i + 1} of ${this.pages.length}`, {
+        x: PAGE.margin,
+        y: PAGE.margin - 20,
+        size: 7,
+        font: font ?? this.font,
+        color: rgb(0.35, 0.35, 0.35),
+      });
     });
   }
 }

@@ -11,7 +11,11 @@ const save = (doc: PDFDocument) => doc.save({ useObjectStreams: true });
 export async function extractPages(input: Uint8Array, pages: number[]): Promise<Uint8Array> {
   const source = await load(input);
   const out = await PDFDocument.create();
-  for (const page of await out.copyPages(source, pages.map((p) => p - 1))) out.addPage(page);
+  for (const page of await out.copyPages(
+    source,
+    pages.map((p) => p - 1),
+  ))
+    out.addPage(page);
   return save(out);
 }
 
@@ -35,7 +39,12 @@ export async function rotatePages(input: Uint8Array, pages: number[], angle: 90 
  * `layoutWatermark` chose (embedded as subsets; the text stays extractable). The size fits the text to about 70 %
  * of the page diagonal, between 12 and 72 points.
  */
-export async function watermarkPages(input: Uint8Array, pages: number[], text: string, fontFiles?: readonly string[]): Promise<Uint8Array> {
+export async function watermarkPages(
+  input: Uint8Array,
+  pages: number[],
+  text: string,
+  fontFiles?: readonly string[],
+): Promise<Uint8Array> {
   const chain = await loadWatermarkFonts(fontFiles);
   const layout = layoutWatermark(text, chain);
   if (!layout.ok) throw new UndrawableText(layout.problem);
@@ -45,7 +54,11 @@ export async function watermarkPages(input: Uint8Array, pages: number[], text: s
   for (const run of layout.runs) {
     if (!embedded.has(run.font)) embedded.set(run.font, await doc.embedFont(chain[run.font]!.bytes, { subset: true }));
   }
-  const runs = layout.runs.map((r) => ({ text: r.text, font: embedded.get(r.font)!, width: embedded.get(r.font)!.widthOfTextAtSize(r.text, 1) }));
+  const runs = layout.runs.map((r) => ({
+    text: r.text,
+    font: embedded.get(r.font)!,
+    width: embedded.get(r.font)!.widthOfTextAtSize(r.text, 1),
+  }));
   const unitWidth = runs.reduce((sum, r) => sum + r.width, 0);
   for (const p of pages) {
     const page = doc.getPage(p - 1);
@@ -85,7 +98,13 @@ export async function numberPages(input: Uint8Array, pages: number[], start: num
     const page = doc.getPage(p - 1);
     const label = String(start + i);
     const size = 10;
-    page.drawText(label, { x: page.getWidth() / 2 - font.widthOfTextAtSize(label, size) / 2, y: 18, size, font, color: rgb(0.2, 0.2, 0.2) });
+    page.drawText(label, {
+      x: page.getWidth() / 2 - font.widthOfTextAtSize(label, size) / 2,
+      y: 18,
+      size,
+      font,
+      color: rgb(0.2, 0.2, 0.2),
+    });
   });
   return save(doc);
 }

@@ -78,15 +78,34 @@ export async function encryptedPdfPageCount(path: string, password: string, opts
  * `--user-password=…`; Debian's 11.3 has only the positional form.) 256-bit encryption keys on the UTF-8
  * bytes, which is what `--password-file` (auto mode) and other readers use to open it.
  */
-export async function protectPdf(inputPath: string, outputPath: string, password: string, opts: QpdfOptions = {}): Promise<void> {
+export async function protectPdf(
+  inputPath: string,
+  outputPath: string,
+  password: string,
+  opts: QpdfOptions = {},
+): Promise<void> {
   if (/[\r\n]/.test(password)) throw new Error('a PDF password cannot contain line breaks');
   const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
   const owner = randomBytes(24).toString('base64url');
-  const args = ['--password-mode=hex-bytes', '--encrypt', hex(password), hex(owner), '256', '--', inputPath, outputPath];
+  const args = [
+    '--password-mode=hex-bytes',
+    '--encrypt',
+    hex(password),
+    hex(owner),
+    '256',
+    '--',
+    inputPath,
+    outputPath,
+  ];
   await runQpdf(['@-'], `${args.join('\n')}\n`, opts);
 }
 
 /** Writes a decrypted copy of a PDF opened with `password`. */
-export async function unlockPdf(inputPath: string, outputPath: string, password: string, opts: QpdfOptions = {}): Promise<void> {
+export async function unlockPdf(
+  inputPath: string,
+  outputPath: string,
+  password: string,
+  opts: QpdfOptions = {},
+): Promise<void> {
   await runQpdf(['--password-file=-', '--decrypt', '--', inputPath, outputPath], `${password}\n`, opts);
 }

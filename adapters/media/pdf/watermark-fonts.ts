@@ -48,12 +48,16 @@ function withEvenGlyphRecords(font: fontkit.Font): fontkit.Font {
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** The fontkit that pdf-lib embeds the watermark fonts with (`PDFDocument.registerFontkit`). */
-export const pdfFontkit = { create: (data: Uint8Array, postscriptName?: string) => withEvenGlyphRecords(fontkit.create(data, postscriptName)) };
+export const pdfFontkit = {
+  create: (data: Uint8Array, postscriptName?: string) => withEvenGlyphRecords(fontkit.create(data, postscriptName)),
+};
 
 /** A font of the chain is missing or unreadable: a deployment fault (503 on a request, a retry in the worker). */
 export class WatermarkFontsUnavailable extends Error {
   constructor(readonly path: string) {
-    super(`watermark font ${path} is missing or unreadable; install fonts-dejavu-core and fonts-droid-fallback (scripts/setup.sh)`);
+    super(
+      `watermark font ${path} is missing or unreadable; install fonts-dejavu-core and fonts-droid-fallback (scripts/setup.sh)`,
+    );
     this.name = 'WatermarkFontsUnavailable';
   }
 }
@@ -106,7 +110,8 @@ export interface FontRun {
  * algorithm and (Arabic) contextual shaping, which the PDF drawing here does not do: they are refused rather than
  * drawn backwards.
  */
-const RIGHT_TO_LEFT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}]/u;
+const RIGHT_TO_LEFT =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}]/u;
 
 /** Characters that take no room and mean nothing on their own (joiners, variation selectors, bidi marks): dropped. */
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
@@ -140,7 +145,10 @@ export function layoutWatermark(text: string, fonts: readonly WatermarkFont[]): 
   }
   if (missing.size) {
     const shown = [...missing].slice(0, 5).map(label).join(', ');
-    return { ok: false, problem: `no available font can draw ${shown}${missing.size > 5 ? ` and ${missing.size - 5} more` : ''}` };
+    return {
+      ok: false,
+      problem: `no available font can draw ${shown}${missing.size > 5 ? ` and ${missing.size - 5} more` : ''}`,
+    };
   }
   if (runs.every((r) => r.text.trim() === '')) return { ok: false, problem: 'text has nothing to draw' };
   return { ok: true, runs };

@@ -34,7 +34,9 @@ export function normaliseModelValue(kind: ValueKind, raw: string): string | null
     }
     case 'text': {
       const chars = Array.from(text);
-      return chars.length > EXTRACTION_LIMITS.maxValueChars ? chars.slice(0, EXTRACTION_LIMITS.maxValueChars).join('') : text;
+      return chars.length > EXTRACTION_LIMITS.maxValueChars
+        ? chars.slice(0, EXTRACTION_LIMITS.maxValueChars).join('')
+        : text;
     }
   }
 }
@@ -82,7 +84,9 @@ export function normaliseDecimal(text: string): string | null {
   // A sign, currency codes and symbols around the number (`-$5`, `$-5`, `EUR 5`, `5,00 €`, `5.00-`).
   let sign = /^([-+])/.exec(t);
   if (sign) t = t.slice(1);
-  t = t.replace(/^(?:[A-Za-z]{3}|[^\d\-+.,]{1,3})(?=[-+]?\d)/, '').replace(/(?<=\d)(?:[A-Za-z]{3}|[^\d.,+-]{1,3})$/, '');
+  t = t
+    .replace(/^(?:[A-Za-z]{3}|[^\d\-+.,]{1,3})(?=[-+]?\d)/, '')
+    .replace(/(?<=\d)(?:[A-Za-z]{3}|[^\d.,+-]{1,3})$/, '');
   if (!sign) {
     sign = /^([-+])/.exec(t);
     if (sign) t = t.slice(1);
@@ -134,13 +138,19 @@ export const normaliseCurrency = (text: string): string | null => currencyCodeOf
 
 /** An IBAN without spaces, upper case, when it passes the same ISO 13616 check as the evidence check (isValidIban). */
 export function normaliseIban(text: string): string | null {
-  const iban = text.replace(/^iban:?/i, '').replace(/[\s-]+/g, '').toUpperCase();
+  const iban = text
+    .replace(/^iban:?/i, '')
+    .replace(/[\s-]+/g, '')
+    .toUpperCase();
   return isValidIban(iban) ? iban : null;
 }
 
 /** An e-mail address with its domain in lower case (`mailto:` and angle brackets removed). */
 export function normaliseEmail(text: string): string | null {
-  const t = text.replace(/^mailto:/i, '').replace(/^<(.*)>$/, '$1').trim();
+  const t = text
+    .replace(/^mailto:/i, '')
+    .replace(/^<(.*)>$/, '$1')
+    .trim();
   const m = /^([^\s@<>(),;:"]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/.exec(t);
   return m ? `${m[1]}@${m[2]!.toLowerCase()}` : null;
 }

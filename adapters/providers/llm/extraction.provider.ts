@@ -44,11 +44,17 @@ export class LanguageModelExtractionProvider implements ExtractionProvider {
 
   async extract(request: ExtractionRequest): Promise<ExtractionResult> {
     const fields = [...new Set(request.fields)];
-    for (const f of fields) if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(f)) throw new TypeError('field names are a letter then letters, digits or underscores, at most 64 characters');
+    for (const f of fields)
+      if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(f))
+        throw new TypeError('field names are a letter then letters, digits or underscores, at most 64 characters');
     const document = capped(request.document);
     const warnings = [...document.warnings];
     const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
-    const result: ExtractionResult = { fields: Object.fromEntries(fields.map((f) => [f, empty()])), items: [], warnings };
+    const result: ExtractionResult = {
+      fields: Object.fromEntries(fields.map((f) => [f, empty()])),
+      items: [],
+      warnings,
+    };
     if (!document.pages.some((p) => p.text.trim() !== '')) {
       warnings.push('The document has no text; the language model was not asked.');
       return result;
@@ -61,17 +67,26 @@ export class LanguageModelExtractionProvider implements ExtractionProvider {
       signal: request.signal,
     });
     if (rejected.length > 0) {
-      warnings.push(`The language model's first ${rejected.length === 1 ? 'answer was' : `${rejected.length} answers were`} unusable; it was asked again.`);
+      warnings.push(
+        `The language model's first ${rejected.length === 1 ? 'answer was' : `${rejected.length} answers were`} unusable; it was asked again.`,
+      );
     }
 
     const reader = new AnswerReader(document.pages);
     for (const f of fields) result.fields[f] = reader.read(answer.fields[f], fieldKind(f), f);
     for (const row of answer.items) {
       if (result.items.length === EXTRACTION_LIMITS.maxLineItems) {
-        warnings.push(`The document has more than ${EXTRACTION_LIMITS.maxLineItems} line items; only the first ${EXTRACTION_LIMITS.maxLineItems} were kept.`);
+        warnings.push(
+          `The document has more than ${EXTRACTION_LIMITS.maxLineItems} line items; only the first ${EXTRACTION_LIMITS.maxLineItems} were kept.`,
+        );
         break;
       }
-      const item = Object.fromEntries(LINE_ITEM_COLUMNS.map((c) => [c, reader.read(row[c], COLUMN_KINDS[c], `line item ${result.items.length + 1} ${c}`)])) as LineItem;
+      const item = Object.fromEntries(
+        LINE_ITEM_COLUMNS.map((c) => [
+          c,
+          reader.read(row[c], COLUMN_KINDS[c], `line item ${result.items.length + 1} ${c}`),
+        ]),
+      ) as LineItem;
       if (LINE_ITEM_COLUMNS.some((c) => item[c].value !== null)) result.items.push(item);
     }
     if (reader.unreadable.length > 0) {
@@ -82,7 +97,12 @@ export class LanguageModelExtractionProvider implements ExtractionProvider {
   }
 }
 
-const COLUMN_KINDS: Record<LineItemColumn, ValueKind> = { description: 'text', quantity: 'number', unit_price: 'amount', amount: 'amount' };
+const COLUMN_KINDS: Record<LineItemColumn, ValueKind> = {
+  description: 'text',
+  quantity: 'number',
+  unit_price: 'amount',
+  amount: 'amount',
+};
 
 /** The document with at most EXTRACTION_LIMITS.maxTextChars characters of text (normally already so). */
 function capped(document: PositionedText): PositionedText {
@@ -104,7 +124,10 @@ function capped(document: PositionedText): PositionedText {
   return {
     pages,
     truncated: true,
-    warnings: [...document.warnings, `The text is longer than ${EXTRACTION_LIMITS.maxTextChars} characters: it was read up to page ${from} only.`],
+    warnings: [
+      ...document.warnings,
+      `The text is longer than ${EXTRACTION_LIMITS.maxTextChars} characters: it was read up to page ${from} only.`,
+    ],
   };
 }
 
@@ -122,9 +145,17 @@ class AnswerReader {
       if (answer.value.trim() !== '') this.unreadable.push(label);
       return { value: null, evidence: null, confidence: null };
     }
-    const snippet = answer.snippet.replace(/\u200b/g, '').replace(/\s+/g, ' ').trim().slice(0, EXTRACTION_LIMITS.maxValueChars * 2);
+    const snippet = answer.snippet
+      .replace(/\u200b/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, EXTRACTION_LIMITS.maxValueChars * 2);
     const hit = this.locate(snippet, answer.page);
-    return { value, evidence: { page: hit?.page ?? answer.page, snippet: hit?.snippet ?? snippet, box: hit?.box ?? null }, confidence: null };
+    return {
+      value,
+      evidence: { page: hit?.page ?? answer.page, snippet: hit?.snippet ?? snippet, box: hit?.box ?? null },
+      confidence: null,
+    };
   }
 
   /** The snippet on the named page, else on the only other page that has it. */
@@ -133,7 +164,10 @@ class AnswerReader {
     const named = this.pages.find((p) => p.page === page);
     const onNamed = named ? this.index(named).find(snippet) : null;
     if (named && onNamed) return { page, ...onNamed };
-    const others = this.pages.filter((p) => p !== named).map((p) => ({ page: p.page, hit: this.index(p).find(snippet) })).filter((o) => o.hit);
+    const others = this.pages
+      .filter((p) => p !== named)
+      .map((p) => ({ page: p.page, hit: this.index(p).find(snippet) }))
+      .filter((o) => o.hit);
     return others.length === 1 ? { page: others[0]!.page, ...others[0]!.hit! } : null;
   }
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { meetingTranscriptView, type LanguageModelSummary, type MeetingQuote } from '../../documents/meeting-document.js';
+import {
+  meetingTranscriptView,
+  type LanguageModelSummary,
+  type MeetingQuote,
+} from '../../documents/meeting-document.js';
 import type { LabelledTranscript } from '../../documents/transcript-formats.js';
 import type { ChatJsonRequest, ChatJsonResult, ChatMessage } from './openai-compatible-chat.js';
 
@@ -76,18 +80,26 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
 function clean(text: string, max: number): { text: string; cut: boolean } {
   const cleaned = text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   const chars = Array.from(cleaned);
-  return chars.length > max ? { text: `${chars.slice(0, max - 1).join('')}…`, cut: true } : { text: cleaned, cut: false };
+  return chars.length > max
+    ? { text: `${chars.slice(0, max - 1).join('')}…`, cut: true }
+    : { text: cleaned, cut: false };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export class LanguageModelMeetingSummarizer implements MeetingSummarizer {
   readonly model: string;
-  constructor(private readonly chat: JsonChat, private readonly options: MeetingSummaryOptions = {}) {
+  constructor(
+    private readonly chat: JsonChat,
+    private readonly options: MeetingSummaryOptions = {},
+  ) {
     this.model = chat.model;
   }
 
-  async summarize(transcript: LabelledTranscript, options: { signal?: AbortSignal } = {}): Promise<LanguageModelSummary> {
+  async summarize(
+    transcript: LabelledTranscript,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<LanguageModelSummary> {
     const view = meetingTranscriptView(transcript);
     const warnings: string[] = [];
     const empty: LanguageModelSummary = { model: this.model, paragraphs: [], decisions: [], actionItems: [], warnings };
@@ -117,11 +129,21 @@ export class LanguageModelMeetingSummarizer implements MeetingSummarizer {
 
     const messages: ChatMessage[] = [
       { role: 'system', content: MEETING_SUMMARY_INSTRUCTIONS },
-      { role: 'user', content: `Meeting transcript (${view.speakers.length} speakers):\n<transcript>\n${sent.join('\n')}\n</transcript>` },
+      {
+        role: 'user',
+        content: `Meeting transcript (${view.speakers.length} speakers):\n<transcript>\n${sent.join('\n')}\n</transcript>`,
+      },
     ];
-    const { value, rejected } = await this.chat.completeJson({ messages, schemaName: 'meeting_summary', schema: MeetingSummaryAnswer, signal: options.signal });
+    const { value, rejected } = await this.chat.completeJson({
+      messages,
+      schemaName: 'meeting_summary',
+      schema: MeetingSummaryAnswer,
+      signal: options.signal,
+    });
     if (rejected.length > 0) {
-      warnings.push(`The language model's first ${rejected.length === 1 ? 'answer was' : `${rejected.length} answers were`} unusable; it was asked again.`);
+      warnings.push(
+        `The language model's first ${rejected.length === 1 ? 'answer was' : `${rejected.length} answers were`} unusable; it was asked again.`,
+      );
     }
 
     const summary: LanguageModelSummary = { ...empty, warnings };
@@ -131,7 +153,8 @@ export class LanguageModelMeetingSummarizer implements MeetingSummarizer {
       cutText ||= c.cut;
       if (c.text) summary.paragraphs.push(c.text);
     }
-    if (value.summary.length > MAX_PARAGRAPHS) warnings.push(`The summary was cut to its first ${MAX_PARAGRAPHS} paragraphs.`);
+    if (value.summary.length > MAX_PARAGRAPHS)
+      warnings.push(`The summary was cut to its first ${MAX_PARAGRAPHS} paragraphs.`);
 
     const counts = { unquoted: 0, owners: 0, dues: 0 };
     /** The item's quotes found in the transcript (verbatim), or null when it has none or one is not there. */
@@ -178,16 +201,30 @@ export class LanguageModelMeetingSummarizer implements MeetingSummarizer {
     }
     counts.unquoted = dropped.decisions + dropped.actions;
     if (counts.unquoted > 0) {
-      const what = [dropped.decisions ? plural(dropped.decisions, 'decision', 'decisions') : '', dropped.actions ? plural(dropped.actions, 'action item', 'action items') : '']
+      const what = [
+        dropped.decisions ? plural(dropped.decisions, 'decision', 'decisions') : '',
+        dropped.actions ? plural(dropped.actions, 'action item', 'action items') : '',
+      ]
         .filter(Boolean)
         .join(' and ');
-      warnings.push(`${what} from the language model ${counts.unquoted === 1 ? 'was' : 'were'} dropped: without a quote, or quoting text that is not in the transcript.`);
+      warnings.push(
+        `${what} from the language model ${counts.unquoted === 1 ? 'was' : 'were'} dropped: without a quote, or quoting text that is not in the transcript.`,
+      );
     }
-    if (value.decisions.length - dropped.decisions > MAX_ITEMS || value.action_items.length - dropped.actions > MAX_ITEMS) {
+    if (
+      value.decisions.length - dropped.decisions > MAX_ITEMS ||
+      value.action_items.length - dropped.actions > MAX_ITEMS
+    ) {
       warnings.push(`Only the first ${MAX_ITEMS} decisions and action items are listed.`);
     }
-    if (counts.owners > 0) warnings.push(`${plural(counts.owners, 'owner', 'owners')} named by the language model ${counts.owners === 1 ? 'is' : 'are'} not a speaker label of the transcript and ${counts.owners === 1 ? 'was' : 'were'} left out.`);
-    if (counts.dues > 0) warnings.push(`${plural(counts.dues, 'due date', 'due dates')} given by the language model ${counts.dues === 1 ? 'does' : 'do'} not occur in the transcript and ${counts.dues === 1 ? 'was' : 'were'} left out.`);
+    if (counts.owners > 0)
+      warnings.push(
+        `${plural(counts.owners, 'owner', 'owners')} named by the language model ${counts.owners === 1 ? 'is' : 'are'} not a speaker label of the transcript and ${counts.owners === 1 ? 'was' : 'were'} left out.`,
+      );
+    if (counts.dues > 0)
+      warnings.push(
+        `${plural(counts.dues, 'due date', 'due dates')} given by the language model ${counts.dues === 1 ? 'does' : 'do'} not occur in the transcript and ${counts.dues === 1 ? 'was' : 'were'} left out.`,
+      );
     if (cutText) warnings.push('Overlong text from the language model was shortened.');
     return summary;
   }

@@ -133,12 +133,16 @@ export class OpenAiCompatibleChatClient {
   }
 
   private async run<S extends z.ZodType>(request: ChatJsonRequest<S>): Promise<ChatJsonResult<z.output<S>>> {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(request.schemaName)) throw new Error('schemaName must be 1 to 64 letters, digits, _ or -');
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(request.schemaName))
+      throw new Error('schemaName must be 1 to 64 letters, digits, _ or -');
     const body = JSON.stringify({
       model: this.opts.model,
       messages: request.messages,
       temperature: this.opts.temperature ?? 0,
-      response_format: { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: responseJsonSchema(request.schema) } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: request.schemaName, strict: true, schema: responseJsonSchema(request.schema) },
+      },
     });
     const attempts = Math.max(1, Math.floor(this.opts.attempts ?? 3));
     const rejected: string[] = [];
@@ -150,10 +154,15 @@ export class OpenAiCompatibleChatClient {
       } catch (error) {
         if (!(error instanceof LanguageModelAnswerError)) throw error;
         rejected.push(this.#scrub(error.message));
-        this.opts.logger?.warn({ provider: this.name, attempt, attempts, problem: rejected.at(-1) }, 'language model answer rejected');
+        this.opts.logger?.warn(
+          { provider: this.name, attempt, attempts, problem: rejected.at(-1) },
+          'language model answer rejected',
+        );
       }
     }
-    throw new LanguageModelAnswerError(`the language model gave no usable answer in ${attempts} attempts (last: ${rejected.at(-1) ?? 'none'})`);
+    throw new LanguageModelAnswerError(
+      `the language model gave no usable answer in ${attempts} attempts (last: ${rejected.at(-1) ?? 'none'})`,
+    );
   }
 
   private parse<S extends z.ZodType>(text: string, schema: S): z.output<S> {
@@ -164,12 +173,15 @@ export class OpenAiCompatibleChatClient {
       throw new LanguageModelAnswerError('the answer is not JSON');
     }
     const completion = completionSchema.safeParse(raw);
-    if (!completion.success) throw new LanguageModelAnswerError(`the answer is not a chat completion (${issuePaths(completion.error)})`);
+    if (!completion.success)
+      throw new LanguageModelAnswerError(`the answer is not a chat completion (${issuePaths(completion.error)})`);
     const choice = completion.data.choices[0]!;
     if (choice.message.refusal) throw new LanguageModelAnswerError('the model refused to answer');
-    if (choice.finish_reason === 'length') throw new LanguageModelAnswerError('the answer was cut short (finish_reason length)');
+    if (choice.finish_reason === 'length')
+      throw new LanguageModelAnswerError('the answer was cut short (finish_reason length)');
     const content = choice.message.content;
-    if (typeof content !== 'string' || content.trim() === '') throw new LanguageModelAnswerError('the answer has no content');
+    if (typeof content !== 'string' || content.trim() === '')
+      throw new LanguageModelAnswerError('the answer has no content');
     let value: unknown;
     try {
       value = JSON.parse(content);
@@ -177,7 +189,8 @@ export class OpenAiCompatibleChatClient {
       throw new LanguageModelAnswerError("the answer's content is not JSON");
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new LanguageModelAnswerError(`the answer's content breaks the schema (${issuePaths(parsed.error)})`);
+    if (!parsed.success)
+      throw new LanguageModelAnswerError(`the answer's content breaks the schema (${issuePaths(parsed.error)})`);
     return parsed.data;
   }
 
@@ -189,13 +202,20 @@ export class OpenAiCompatibleChatClient {
     try {
       const response = await fetch(this.#endpoint, {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.#apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${this.#apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body,
         redirect: 'manual',
         signal,
       });
       const text = await readCapped(response, this.opts.maxAnswerBytes ?? 4 * 1024 * 1024);
-      this.opts.logger?.debug({ provider: this.name, status: response.status, ms: Date.now() - started }, 'language model API answered');
+      this.opts.logger?.debug(
+        { provider: this.name, status: response.status, ms: Date.now() - started },
+        'language model API answered',
+      );
       if (response.ok) {
         // An oversized answer is unusable like a malformed one: an empty body fails as "not JSON" and is asked again.
         return text ?? '';
@@ -203,7 +223,8 @@ export class OpenAiCompatibleChatClient {
       throw this.failure(response, text ?? '');
     } catch (error) {
       if (callerSignal?.aborted) throw abortError();
-      if (timeout.aborted) throw new ProviderUnavailableError(`the language model API did not answer within ${this.opts.timeoutMs} ms`);
+      if (timeout.aborted)
+        throw new ProviderUnavailableError(`the language model API did not answer within ${this.opts.timeoutMs} ms`);
       if (error instanceof Error && error.name === 'TypeError') {
         const code = causeCode(error);
         throw new ProviderUnavailableError(`the language model API could not be reached${code ? ` (${code})` : ''}`);
@@ -217,18 +238,34 @@ export class OpenAiCompatibleChatClient {
     const status = response.status;
     const detail = errorDetail(text);
     const v = this.opts.variables ?? DEFAULT_VARIABLES;
-    this.opts.logger?.warn({ provider: this.name, status, providerCode: detail.code, providerParam: detail.param }, 'language model API refused the request');
+    this.opts.logger?.warn(
+      { provider: this.name, status, providerCode: detail.code, providerParam: detail.param },
+      'language model API refused the request',
+    );
     if (status === 429 || status === 408 || status >= 500) {
       return new ProviderUnavailableError(
-        status === 429 ? 'the language model API is rate limiting (HTTP 429)' : `the language model API is unavailable (HTTP ${status})`,
+        status === 429
+          ? 'the language model API is rate limiting (HTTP 429)'
+          : `the language model API is unavailable (HTTP ${status})`,
         retryAfterMs(response.headers, this.opts.now ?? Date.now),
       );
     }
-    if (status === 401 || status === 403) return new LanguageModelConfigError(`the language model API refused the credentials (HTTP ${status}): check ${v.apiKey}`);
-    if (status === 404) return new LanguageModelConfigError(`the language model API has no such endpoint or model (HTTP 404): check ${v.baseUrl} and ${v.model}`);
-    if (status >= 300 && status < 400) return new LanguageModelConfigError(`the language model API answered with a redirect (HTTP ${status}): check ${v.baseUrl}`);
+    if (status === 401 || status === 403)
+      return new LanguageModelConfigError(
+        `the language model API refused the credentials (HTTP ${status}): check ${v.apiKey}`,
+      );
+    if (status === 404)
+      return new LanguageModelConfigError(
+        `the language model API has no such endpoint or model (HTTP 404): check ${v.baseUrl} and ${v.model}`,
+      );
+    if (status >= 300 && status < 400)
+      return new LanguageModelConfigError(
+        `the language model API answered with a redirect (HTTP ${status}): check ${v.baseUrl}`,
+      );
     const what = [detail.code, detail.param].filter(Boolean).join(', ');
-    return new LanguageModelConfigError(`the language model API refused the request (HTTP ${status}${what ? `: ${what}` : ''}): check ${v.model} (it must support structured outputs with a JSON schema)`);
+    return new LanguageModelConfigError(
+      `the language model API refused the request (HTTP ${status}${what ? `: ${what}` : ''}): check ${v.model} (it must support structured outputs with a JSON schema)`,
+    );
   }
 
   /** Defence in depth: whatever leaves this class is scrubbed of the key and the URLs (message, stack, causes). */
@@ -244,6 +281,3 @@ function issuePaths(error: z.ZodError): string {
     .map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`)
     .join('; ');
 }
-
-
-

@@ -1,5 +1,11 @@
 import { chunkLengths } from '../../../domain/speech.js';
-import { DEFAULT_FFMPEG_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS, fileArg, runMediaTool, type MediaToolOptions } from '../../media/av/media-process.js';
+import {
+  DEFAULT_FFMPEG_TIMEOUT_MS,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  fileArg,
+  runMediaTool,
+  type MediaToolOptions,
+} from '../../media/av/media-process.js';
 
 /**
  * Long audio cut into chunks on silence, each transcribed on its own (one activity per chunk) and stitched back
@@ -59,10 +65,13 @@ const ms = (seconds: number) => Math.round(seconds * 1000) / 1000;
 /** Checks the options' consistency; throws a RangeError naming the first problem. */
 export function validateChunking(o: ChunkingOptions): void {
   const ok = (v: number) => Number.isFinite(v) && v >= 0;
-  if (!ok(o.minSeconds) || !ok(o.targetSeconds) || !ok(o.maxSeconds) || !ok(o.overlapSeconds)) throw new RangeError('chunk lengths must be finite and not negative');
+  if (!ok(o.minSeconds) || !ok(o.targetSeconds) || !ok(o.maxSeconds) || !ok(o.overlapSeconds))
+    throw new RangeError('chunk lengths must be finite and not negative');
   if (o.minSeconds <= 0) throw new RangeError('the minimum chunk length must be positive');
-  if (!(o.minSeconds <= o.targetSeconds && o.targetSeconds <= o.maxSeconds)) throw new RangeError('chunk lengths must satisfy min <= target <= max');
-  if (o.overlapSeconds >= o.minSeconds) throw new RangeError('the overlap must be shorter than the minimum chunk length');
+  if (!(o.minSeconds <= o.targetSeconds && o.targetSeconds <= o.maxSeconds))
+    throw new RangeError('chunk lengths must satisfy min <= target <= max');
+  if (o.overlapSeconds >= o.minSeconds)
+    throw new RangeError('the overlap must be shorter than the minimum chunk length');
 }
 
 /**
@@ -71,7 +80,10 @@ export function validateChunking(o: ChunkingOptions): void {
  */
 export function normaliseSilences(silences: Silence[], duration: number): Silence[] {
   const clipped = silences
-    .map((s) => ({ start: Math.max(0, Math.min(s.start, duration)), end: Math.max(0, Math.min(Number.isFinite(s.end) ? s.end : duration, duration)) }))
+    .map((s) => ({
+      start: Math.max(0, Math.min(s.start, duration)),
+      end: Math.max(0, Math.min(Number.isFinite(s.end) ? s.end : duration, duration)),
+    }))
     .filter((s) => Number.isFinite(s.start) && s.end > s.start)
     .sort((a, b) => a.start - b.start);
   const out: Silence[] = [];
@@ -88,7 +100,11 @@ export function normaliseSilences(silences: Silence[], duration: number): Silenc
  * after a hard cut), covering [0, duration] from the first chunk's start to the last one's end. Empty for an empty
  * source; one chunk when the source is no longer than `maxSeconds`.
  */
-export function planChunks(duration: number, silences: Silence[], options: ChunkingOptions = DEFAULT_CHUNKING): AudioChunk[] {
+export function planChunks(
+  duration: number,
+  silences: Silence[],
+  options: ChunkingOptions = DEFAULT_CHUNKING,
+): AudioChunk[] {
   validateChunking(options);
   if (!Number.isFinite(duration) || duration <= 0) return [];
   const { minSeconds: min, maxSeconds: max, targetSeconds: target, overlapSeconds: overlap } = options;
@@ -110,7 +126,12 @@ export function planChunks(duration: number, silences: Silence[], options: Chunk
       const cut = ms(Math.min(hi, Math.max(lo, (s.start + s.end) / 2)));
       if (!(cut > s.start && cut < s.end) || cut < lo || cut > hi) continue; // strictly inside the silence and the window
       const length = s.end - s.start;
-      if (!best || Math.abs(cut - aim) < Math.abs(best.cut - aim) || (Math.abs(cut - aim) === Math.abs(best.cut - aim) && length > best.length)) best = { cut, length };
+      if (
+        !best ||
+        Math.abs(cut - aim) < Math.abs(best.cut - aim) ||
+        (Math.abs(cut - aim) === Math.abs(best.cut - aim) && length > best.length)
+      )
+        best = { cut, length };
     }
     if (best) {
       chunks.push({ index: chunks.length, start, end: best.cut });
@@ -170,14 +191,38 @@ const TO_TIMELINE = `aresample=${CHUNK_SAMPLE_RATE},aformat=sample_fmts=s16:chan
  * One pass of ffmpeg over the source: its decoded duration (from `-progress`) and its silences (silencedetect).
  * Rejects with media-process.ts's errors (MediaToolFailed when the file has no decodable audio).
  */
-export async function analyseAudio(source: string, silence: SilenceOptions = DEFAULT_SILENCE, opts: MediaToolOptions & { signal?: AbortSignal | undefined } = {}): Promise<AudioAnalysis> {
+export async function analyseAudio(
+  source: string,
+  silence: SilenceOptions = DEFAULT_SILENCE,
+  opts: MediaToolOptions & { signal?: AbortSignal | undefined } = {},
+): Promise<AudioAnalysis> {
   const parser = new SilenceLogParser();
   let outTimeUs = 0;
   const filter = `${TO_TIMELINE},silencedetect=noise=${silence.noiseDb}dB:d=${silence.minSilenceSeconds}`;
   await runMediaTool(
     'ffmpeg',
     opts.ffmpegPath ?? 'ffmpeg',
-    ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', fileArg(source), '-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filter, '-f', 'null', '-progress', 'pipe:1', '-'],
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      '-loglevel',
+      'info',
+      '-i',
+      fileArg(source),
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-af',
+      filter,
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-',
+    ],
     {
       timeoutMs: opts.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       signal: opts.signal,
@@ -215,7 +260,12 @@ const SEEK_MARGIN_SAMPLES = 2 * CHUNK_SAMPLE_RATE;
  * after resampling, so the resampler has settled at the chunk's first sample. Checked against a full decode: the
  * chunk's samples line up with lag 0 for WAV, MP3 and AAC sources.
  */
-export async function extractChunk(source: string, chunk: Pick<AudioChunk, 'start' | 'end'>, outPath: string, opts: MediaToolOptions & { signal?: AbortSignal | undefined } = {}): Promise<void> {
+export async function extractChunk(
+  source: string,
+  chunk: Pick<AudioChunk, 'start' | 'end'>,
+  outPath: string,
+  opts: MediaToolOptions & { signal?: AbortSignal | undefined } = {},
+): Promise<void> {
   const first = Math.round(chunk.start * CHUNK_SAMPLE_RATE);
   const last = Math.round(chunk.end * CHUNK_SAMPLE_RATE);
   if (!(first >= 0 && last > first)) throw new RangeError('a chunk must start at or after 0 and end after its start');
@@ -232,5 +282,8 @@ export async function extractChunk(source: string, chunk: Pick<AudioChunk, 'star
     args.push('-ss', (seek / CHUNK_SAMPLE_RATE).toFixed(6), '-i', fileArg(source));
   }
   args.push('-map', '0:a:0', '-vn', '-sn', '-dn', '-af', filter, '-c:a', 'pcm_s16le', '-f', 'wav', fileArg(outPath));
-  await runMediaTool('ffmpeg', opts.ffmpegPath ?? 'ffmpeg', args, { timeoutMs: opts.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS, signal: opts.signal });
+  await runMediaTool('ffmpeg', opts.ffmpegPath ?? 'ffmpeg', args, {
+    timeoutMs: opts.timeoutMs ?? DEFAULT_FFMPEG_TIMEOUT_MS,
+    signal: opts.signal,
+  });
 }

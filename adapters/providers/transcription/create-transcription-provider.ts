@@ -18,7 +18,12 @@ export interface TranscriptionSettings {
   readonly cpuThreads?: number;
   readonly cpuKernels?: SpeechCpuKernels;
   /** The OpenAI-compatible API; present when `provider` is `openai`. `apiKey` is a secret. */
-  readonly api?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string; readonly timeoutMs: number };
+  readonly api?: {
+    readonly baseUrl: string;
+    readonly apiKey: string;
+    readonly model: string;
+    readonly timeoutMs: number;
+  };
 }
 
 /**
@@ -26,10 +31,14 @@ export interface TranscriptionSettings {
  * OpenAI-compatible HTTP client (`openai`). Both decode the source with ffmpeg first, bounded by `timeoutMs`
  * of the offline engine and by the API's request time limit respectively.
  */
-export function createTranscriptionProvider(settings: TranscriptionSettings, deps: { logger?: Logger; ffmpegPath?: string } = {}): TranscriptionProvider {
+export function createTranscriptionProvider(
+  settings: TranscriptionSettings,
+  deps: { logger?: Logger; ffmpegPath?: string } = {},
+): TranscriptionProvider {
   if (settings.provider === 'openai') {
     const api = settings.api;
-    if (!api) throw new Error('TRANSCRIPTION_PROVIDER=openai needs TRANSCRIPTION_API_BASE_URL and TRANSCRIPTION_API_KEY');
+    if (!api)
+      throw new Error('TRANSCRIPTION_PROVIDER=openai needs TRANSCRIPTION_API_BASE_URL and TRANSCRIPTION_API_KEY');
     return new OpenAiCompatibleTranscriptionProvider({
       baseUrl: api.baseUrl,
       apiKey: api.apiKey,

@@ -1,4 +1,10 @@
-import { fileArg, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, runMediaTool } from '../../media/av/media-process.js';
+import {
+  fileArg,
+  MediaToolFailed,
+  MediaToolTimeout,
+  MediaToolUnavailable,
+  runMediaTool,
+} from '../../media/av/media-process.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 
 interface FfmpegOptions {
@@ -26,7 +32,24 @@ export async function encodeToOggOpus16k(input: string, output: string, opts: Ff
 }
 
 async function transcode(input: string, output: string, codecArgs: string[], opts: FfmpegOptions): Promise<void> {
-  const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', fileArg(input), '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', ...codecArgs, fileArg(output)];
+  const args = [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    fileArg(input),
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    '16000',
+    ...codecArgs,
+    fileArg(output),
+  ];
   try {
     // Through the platform's ffmpeg wrapper: the input is read only as a local file in an accepted container.
     await runMediaTool('ffmpeg', opts.ffmpegPath ?? 'ffmpeg', args, { timeoutMs: opts.timeoutMs, signal: opts.signal });
@@ -34,7 +57,12 @@ async function transcode(input: string, output: string, codecArgs: string[], opt
     if (e instanceof MediaToolTimeout) throw new ProviderUnavailableError('decoding the audio timed out');
     if (e instanceof MediaToolUnavailable) throw new ProviderUnavailableError('ffmpeg could not be started');
     // ffmpeg's messages name the input path: never passed on.
-    if (e instanceof MediaToolFailed) throw new InvalidSourceError(e.detail !== 'no message' ? 'the file has no decodable audio stream' : `audio decoding failed (ffmpeg exit ${e.exitCode})`);
+    if (e instanceof MediaToolFailed)
+      throw new InvalidSourceError(
+        e.detail !== 'no message'
+          ? 'the file has no decodable audio stream'
+          : `audio decoding failed (ffmpeg exit ${e.exitCode})`,
+      );
     throw e;
   }
 }

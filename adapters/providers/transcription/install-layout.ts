@@ -15,7 +15,10 @@ import { toolCacheDir } from '../../infra/temporal-cli.js';
 const ENGINE_DIR = fileURLToPath(new URL('../../../engines/transcription/', import.meta.url));
 
 function shortHash(file: string): string {
-  return createHash('sha256').update(readFileSync(join(ENGINE_DIR, file))).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(readFileSync(join(ENGINE_DIR, file)))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 export interface EngineLayout {

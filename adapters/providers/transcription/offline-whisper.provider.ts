@@ -14,7 +14,12 @@ import {
 } from './transcription-provider.js';
 import type { SpeakerEmbedder, SpeakerEmbedRequest, SpeakerRegions } from './speakers.js';
 import { normalizeLanguage, requestedLanguage, whisperLanguageCode } from './whisper-languages.js';
-import { WhisperWorkerProcess, type SpeechCpuKernels, type WorkerAnswerOf, type WorkerRequestKind } from './whisper-worker-process.js';
+import {
+  WhisperWorkerProcess,
+  type SpeechCpuKernels,
+  type WorkerAnswerOf,
+  type WorkerRequestKind,
+} from './whisper-worker-process.js';
 
 export interface OfflineWhisperOptions {
   /** Python of the engine's environment; default: the one scripts/setup.sh installs in the tool cache. */
@@ -68,7 +73,12 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
   readonly name = 'offline-whisper';
   private readonly layout: EngineLayout;
   private readonly slots: Slot[];
-  private readonly waiting: { resolve: (slot: Slot) => void; reject: (e: Error) => void; signal?: AbortSignal; onAbort: () => void }[] = [];
+  private readonly waiting: {
+    resolve: (slot: Slot) => void;
+    reject: (e: Error) => void;
+    signal?: AbortSignal;
+    onAbort: () => void;
+  }[] = [];
   private readonly cpuThreads: number;
   private installChecked = false;
   private speakersChecked = false;
@@ -94,11 +104,14 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
 
   /** Process ids of the workers with a request in flight (for tests). */
   busyWorkerPids(): number[] {
-    return this.slots.flatMap((s) => (s.worker?.alive && s.worker.busy && s.worker.pid !== undefined ? [s.worker.pid] : []));
+    return this.slots.flatMap((s) =>
+      s.worker?.alive && s.worker.busy && s.worker.pid !== undefined ? [s.worker.pid] : [],
+    );
   }
 
   async transcribe(request: TranscribeRequest): Promise<Transcript> {
-    if (this.opts.transcription === false) throw new Error('this offline speech provider was created for speakers only');
+    if (this.opts.transcription === false)
+      throw new Error('this offline speech provider was created for speakers only');
     // The same languages as the HTTP provider (whisper-languages.ts): a name, any case or a region is accepted, an
     // unknown one refused before any work (InvalidSourceError); the worker gets Whisper's own code.
     const language = request.language ? requestedLanguage(request.language) : undefined;
@@ -120,7 +133,10 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
   async embedSpeakers(request: SpeakerEmbedRequest): Promise<SpeakerRegions> {
     this.checkInstalled();
     if (!this.speakersChecked) {
-      if (!existsSync(this.layout.speakerModel)) throw new TranscriptionEngineMissingError("the offline speech engine's speaker model is missing: run bash scripts/setup.sh");
+      if (!existsSync(this.layout.speakerModel))
+        throw new TranscriptionEngineMissingError(
+          "the offline speech engine's speaker model is missing: run bash scripts/setup.sh",
+        );
       this.speakersChecked = true;
     }
     const answer = await this.call('speakers', request);
@@ -128,7 +144,10 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
   }
 
   /** Queues for a worker, decodes the source into a private WAV, asks the worker and maps its failures. */
-  private async call<K extends WorkerRequestKind>(kind: K, request: TranscribeRequest): Promise<Exclude<WorkerAnswerOf<K>, { error: string }>> {
+  private async call<K extends WorkerRequestKind>(
+    kind: K,
+    request: TranscribeRequest,
+  ): Promise<Exclude<WorkerAnswerOf<K>, { error: string }>> {
     const slot = await this.acquire(request.signal);
     let dir: string | null = null;
     let answer: WorkerAnswerOf<K>;
@@ -143,7 +162,8 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
       if (answer.code === 'invalid_audio') throw new InvalidSourceError('the audio could not be decoded');
       throw new Error(`the speech engine failed: ${answer.error}`);
     }
-    if ((kind === 'speakers') !== 'regions' in answer) throw new Error('the speech engine answered another kind of request');
+    if ((kind === 'speakers') !== 'regions' in answer)
+      throw new Error('the speech engine answered another kind of request');
     return answer as Exclude<WorkerAnswerOf<K>, { error: string }>;
   }
 
@@ -163,14 +183,26 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
       ...(this.opts.transcription === false ? [] : ([['model', join(this.layout.modelDir, 'model.bin')]] as const)),
       ['worker script', this.layout.workerScript],
     ] as const) {
-      if (!existsSync(path)) throw new TranscriptionEngineMissingError(`the offline speech engine's ${what} is missing: run bash scripts/setup.sh`);
+      if (!existsSync(path))
+        throw new TranscriptionEngineMissingError(
+          `the offline speech engine's ${what} is missing: run bash scripts/setup.sh`,
+        );
     }
     this.installChecked = true;
   }
 
-  private async run<K extends WorkerRequestKind>(slot: Slot, kind: K, request: TranscribeRequest, wav: string): Promise<WorkerAnswerOf<K>> {
+  private async run<K extends WorkerRequestKind>(
+    slot: Slot,
+    kind: K,
+    request: TranscribeRequest,
+    wav: string,
+  ): Promise<WorkerAnswerOf<K>> {
     const signal = request.signal;
-    await decodeToWav16k(request.path, wav, { ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.decodeTimeoutMs ?? this.opts.timeoutMs, signal });
+    await decodeToWav16k(request.path, wav, {
+      ffmpegPath: this.opts.ffmpegPath,
+      timeoutMs: this.opts.decodeTimeoutMs ?? this.opts.timeoutMs,
+      signal,
+    });
     if (signal?.aborted) throw abortError();
 
     if (!slot.worker?.alive) {
@@ -202,10 +234,17 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
     const onAbort = () => worker.kill();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await worker.request<K>({ ...(kind === 'speakers' ? { kind } : {}), path: wav, ...(request.language && kind === 'transcribe' ? { language: whisperLanguageCode(request.language) } : {}) });
+      return await worker.request<K>({
+        ...(kind === 'speakers' ? { kind } : {}),
+        path: wav,
+        ...(request.language && kind === 'transcribe' ? { language: whisperLanguageCode(request.language) } : {}),
+      });
     } catch (error) {
       if (signal?.aborted) throw abortError();
-      if (timedOut) throw new ProviderUnavailableError(`the transcription took longer than ${this.opts.timeoutMs} ms; its speech worker was stopped`);
+      if (timedOut)
+        throw new ProviderUnavailableError(
+          `the transcription took longer than ${this.opts.timeoutMs} ms; its speech worker was stopped`,
+        );
       throw error;
     } finally {
       clearTimeout(timer);

@@ -7,7 +7,12 @@ import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors
 import { causeCode, errorDetail, readCapped, retryAfterMs, scrubError } from '../openai-http.js';
 import { encodeToOggOpus16k } from './decode-audio.js';
 import { parseVerboseTranscription, TranscriptionAnswerError } from './openai-compatible.response.js';
-import { TranscriptionProviderConfigError, type TranscribeRequest, type Transcript, type TranscriptionProvider } from './transcription-provider.js';
+import {
+  TranscriptionProviderConfigError,
+  type TranscribeRequest,
+  type Transcript,
+  type TranscriptionProvider,
+} from './transcription-provider.js';
 import { requestedLanguage } from './whisper-languages.js';
 
 export { TranscriptionAnswerError } from './openai-compatible.response.js';
@@ -102,7 +107,11 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
     const dir = await mkdtemp(join(tmpdir(), 'paycore-stt-api-'));
     try {
       const file = join(dir, 'audio.ogg');
-      await encodeToOggOpus16k(request.path, file, { ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.encodeTimeoutMs ?? this.opts.timeoutMs, signal: request.signal });
+      await encodeToOggOpus16k(request.path, file, {
+        ffmpegPath: this.opts.ffmpegPath,
+        timeoutMs: this.opts.encodeTimeoutMs ?? this.opts.timeoutMs,
+        signal: request.signal,
+      });
       if (request.signal?.aborted) throw abortError();
       const { size } = await stat(file);
       const limit = this.opts.maxUploadBytes ?? OPENAI_MAX_UPLOAD_BYTES;
@@ -120,10 +129,15 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
         } catch (error) {
           if (!(error instanceof TranscriptionAnswerError)) throw error;
           lastProblem = error.message;
-          this.opts.logger?.warn({ provider: this.name, attempt, attempts, problem: this.#scrub(error.message) }, 'transcription API answer rejected');
+          this.opts.logger?.warn(
+            { provider: this.name, attempt, attempts, problem: this.#scrub(error.message) },
+            'transcription API answer rejected',
+          );
         }
       }
-      throw new TranscriptionAnswerError(`the transcription API gave no usable answer in ${attempts} attempts (last: ${lastProblem})`);
+      throw new TranscriptionAnswerError(
+        `the transcription API gave no usable answer in ${attempts} attempts (last: ${lastProblem})`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -153,7 +167,10 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
         signal,
       });
       const text = await readCapped(response, this.opts.maxAnswerBytes ?? 64 * 1024 * 1024);
-      this.opts.logger?.debug({ provider: this.name, status: response.status, ms: Date.now() - started, bytes: audio.size }, 'transcription API answered');
+      this.opts.logger?.debug(
+        { provider: this.name, status: response.status, ms: Date.now() - started, bytes: audio.size },
+        'transcription API answered',
+      );
       if (response.ok) {
         if (text === null) throw new TranscriptionAnswerError('the answer is larger than the answer limit');
         return text;
@@ -162,7 +179,8 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
     } catch (error) {
       if (request.signal?.aborted) throw abortError();
       if (closer.signal.aborted) throw new ProviderUnavailableError('the transcription provider is closing');
-      if (timeout.aborted) throw new ProviderUnavailableError(`the transcription API did not answer within ${this.opts.timeoutMs} ms`);
+      if (timeout.aborted)
+        throw new ProviderUnavailableError(`the transcription API did not answer within ${this.opts.timeoutMs} ms`);
       if (error instanceof Error && error.name === 'TypeError') {
         const code = causeCode(error);
         throw new ProviderUnavailableError(`the transcription API could not be reached${code ? ` (${code})` : ''}`);
@@ -177,27 +195,41 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
   private failure(response: Response, text: string): Error {
     const status = response.status;
     const detail = errorDetail(text);
-    this.opts.logger?.warn({ provider: this.name, status, providerCode: detail.code, providerParam: detail.param }, 'transcription API refused the request');
+    this.opts.logger?.warn(
+      { provider: this.name, status, providerCode: detail.code, providerParam: detail.param },
+      'transcription API refused the request',
+    );
     if (status === 429 || status === 408 || status >= 500) {
       return new ProviderUnavailableError(
-        status === 429 ? 'the transcription API is rate limiting (HTTP 429)' : `the transcription API is unavailable (HTTP ${status})`,
+        status === 429
+          ? 'the transcription API is rate limiting (HTTP 429)'
+          : `the transcription API is unavailable (HTTP ${status})`,
         retryAfterMs(response.headers, this.opts.now ?? Date.now),
       );
     }
     if (status === 401 || status === 403) {
-      return new TranscriptionProviderConfigError(`the transcription API refused the credentials (HTTP ${status}): check TRANSCRIPTION_API_KEY`);
+      return new TranscriptionProviderConfigError(
+        `the transcription API refused the credentials (HTTP ${status}): check TRANSCRIPTION_API_KEY`,
+      );
     }
     if (status === 404) {
-      return new TranscriptionProviderConfigError('the transcription API has no such endpoint or model (HTTP 404): check TRANSCRIPTION_API_BASE_URL and TRANSCRIPTION_API_MODEL');
+      return new TranscriptionProviderConfigError(
+        'the transcription API has no such endpoint or model (HTTP 404): check TRANSCRIPTION_API_BASE_URL and TRANSCRIPTION_API_MODEL',
+      );
     }
     if (status >= 300 && status < 400) {
-      return new TranscriptionProviderConfigError(`the transcription API answered with a redirect (HTTP ${status}): check TRANSCRIPTION_API_BASE_URL`);
+      return new TranscriptionProviderConfigError(
+        `the transcription API answered with a redirect (HTTP ${status}): check TRANSCRIPTION_API_BASE_URL`,
+      );
     }
     if (status === 400 || status === 413 || status === 415 || status === 422) {
       if (detail.param && CONFIG_PARAMS.has(detail.param)) {
-        return new TranscriptionProviderConfigError(`the transcription API refused the request's ${detail.param} (HTTP ${status}): check TRANSCRIPTION_API_MODEL`);
+        return new TranscriptionProviderConfigError(
+          `the transcription API refused the request's ${detail.param} (HTTP ${status}): check TRANSCRIPTION_API_MODEL`,
+        );
       }
-      if (detail.param === 'language') return new InvalidSourceError('the transcription provider does not support the requested language');
+      if (detail.param === 'language')
+        return new InvalidSourceError('the transcription provider does not support the requested language');
       if (status === 413) return new InvalidSourceError('the audio is too large for the transcription provider');
       return new InvalidSourceError(`the transcription provider could not process the audio (HTTP ${status})`);
     }
@@ -211,7 +243,3 @@ export class OpenAiCompatibleTranscriptionProvider implements TranscriptionProvi
 }
 
 const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
-
-
-
-

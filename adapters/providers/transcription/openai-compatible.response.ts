@@ -17,7 +17,15 @@ export class TranscriptionAnswerError extends ProviderUnusableError {
 }
 
 /** Seconds: a finite non-negative number (a few compatible servers send numeric strings). */
-const seconds = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite().min(0));
+const seconds = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().finite().min(0));
 const probability = z.number().finite().min(0).max(1);
 
 const wordSchema = z.object({
@@ -72,10 +80,14 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
   const parsed = verboseTranscriptionSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new TranscriptionAnswerError(`the answer breaks the verbose_json schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new TranscriptionAnswerError(
+      `the answer breaks the verbose_json schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
   }
   const answer = parsed.data;
-  const language = (answer.language !== undefined ? normalizeLanguage(answer.language) : null) ?? (requestedLanguage ? normalizeLanguage(requestedLanguage) ?? requestedLanguage : null);
+  const language =
+    (answer.language !== undefined ? normalizeLanguage(answer.language) : null) ??
+    (requestedLanguage ? (normalizeLanguage(requestedLanguage) ?? requestedLanguage) : null);
   if (!language) throw new TranscriptionAnswerError('the answer names no language Whisper knows');
 
   const segments: (TranscriptSegment & { confidence?: number })[] = answer.segments.map((s) => ({
@@ -97,7 +109,9 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
     })
     .sort((a, b) => a.start - b.start);
   if (words.length === 0 && segments.some((s) => SPOKEN.test(s.text))) {
-    throw new TranscriptionProviderConfigError('the transcription API answered without word timestamps: TRANSCRIPTION_API_MODEL must support timestamp_granularities[]=word (e.g. whisper-1)');
+    throw new TranscriptionProviderConfigError(
+      'the transcription API answered without word timestamps: TRANSCRIPTION_API_MODEL must support timestamp_granularities[]=word (e.g. whisper-1)',
+    );
   }
   return {
     language,

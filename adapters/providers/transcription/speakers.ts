@@ -1,4 +1,9 @@
-import { speakerLabel, type LabelledSegment, type LabelledTranscript, type LabelledWord } from '../../documents/transcript-formats.js';
+import {
+  speakerLabel,
+  type LabelledSegment,
+  type LabelledTranscript,
+  type LabelledWord,
+} from '../../documents/transcript-formats.js';
 import type { Transcript, TranscriptWord } from './transcription-provider.js';
 
 /**
@@ -94,7 +99,11 @@ export const DEFAULT_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
 });
 
 /** Calibrated on the real corpus's tune split: 13 of 14 speaker counts right, DER 0.072 (bench/README.md). */
-export const REAL_VOICE_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({ ...DEFAULT_CLUSTER_OPTIONS, threshold: 0.74, lowThreshold: 0.6 });
+export const REAL_VOICE_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
+  ...DEFAULT_CLUSTER_OPTIONS,
+  threshold: 0.74,
+  lowThreshold: 0.6,
+});
 
 const DIM = 256;
 
@@ -120,9 +129,14 @@ function dot(a: Float32Array, ai: number, b: Float32Array, bi: number): number {
  *    effects).
  * Speakers are numbered by first appearance; consecutive regions of one speaker become one turn.
  */
-export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Partial<ClusterOptions> = {}): SpeakerTurn[] {
+export function clusterSpeakers(
+  regions: readonly SpeakerRegion[],
+  options: Partial<ClusterOptions> = {},
+): SpeakerTurn[] {
   const o = { ...DEFAULT_CLUSTER_OPTIONS, ...options };
-  const sorted = regions.filter((r) => r.embedding.length === DIM && r.end > r.start).sort((a, b) => a.start - b.start || a.end - b.end);
+  const sorted = regions
+    .filter((r) => r.embedding.length === DIM && r.end > r.start)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
   const n = sorted.length;
   if (n === 0) return [];
   const emb = new Float32Array(n * DIM);
@@ -164,7 +178,8 @@ export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Part
   //    cosine of their means does. Sums merge by addition, so the matrix of dot products updates in O(clusters).
   const k = groups;
   const dots = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = a; b < k; b++) dots[a * k + b] = dots[b * k + a] = dot(sums, a * DIM, sums, b * DIM);
+  for (let a = 0; a < k; a++)
+    for (let b = a; b < k; b++) dots[a * k + b] = dots[b * k + a] = dot(sums, a * DIM, sums, b * DIM);
   const clusterWeight = groupWeight.slice(0, k);
   const clusterSquares = groupSquares.slice(0, k);
   const parent = Int32Array.from({ length: k }, (_, g) => g);
@@ -172,7 +187,8 @@ export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Part
   const linkage = (a: number, b: number) => dots[a * k + b]! / (clusterWeight[a]! * clusterWeight[b]!);
   const merge = (a: number, b: number) => {
     const self = dots[a * k + a]! + 2 * dots[a * k + b]! + dots[b * k + b]!;
-    for (const c of alive) if (c !== a && c !== b) dots[a * k + c] = dots[c * k + a] = dots[a * k + c]! + dots[b * k + c]!;
+    for (const c of alive)
+      if (c !== a && c !== b) dots[a * k + c] = dots[c * k + a] = dots[a * k + c]! + dots[b * k + c]!;
     dots[a * k + a] = self;
     clusterWeight[a]! += clusterWeight[b]!;
     clusterWeight[b] = 0;
@@ -199,14 +215,17 @@ export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Part
   // speaker's); a cluster's own level: the mean cosine over its pairs of distinct regions (the recording's for a
   // cluster of one region).
   const adjacent: number[] = [];
-  for (let i = 1; i < n; i++) if (sorted[i]!.start - sorted[i - 1]!.end <= 0.5) adjacent.push(dot(emb, i * DIM, emb, (i - 1) * DIM));
+  for (let i = 1; i < n; i++)
+    if (sorted[i]!.start - sorted[i - 1]!.end <= 0.5) adjacent.push(dot(emb, i * DIM, emb, (i - 1) * DIM));
   adjacent.sort((x, y) => x - y);
   const level = adjacent.length ? adjacent[Math.floor(adjacent.length / 2)]! : 1;
   const within = (c: number) => {
     const pairs = clusterWeight[c]! ** 2 - clusterSquares[c]!;
     return pairs > 1e-9 ? (dots[c * k + c]! - clusterSquares[c]!) / pairs : level;
   };
-  mergeWhile((sim, a, b) => sim >= o.threshold || (sim >= o.lowThreshold && sim >= o.relative * Math.min(within(a), within(b))));
+  mergeWhile(
+    (sim, a, b) => sim >= o.threshold || (sim >= o.lowThreshold && sim >= o.relative * Math.min(within(a), within(b))),
+  );
   const totalSpeech = weight.reduce((a, b) => a + b, 0);
   const minSpeaker = Math.min(o.minSpeakerSeconds, o.minSpeakerShare * totalSpeech);
   mergeWhile((_sim, a, b) => Math.min(clusterWeight[a]!, clusterWeight[b]!) < minSpeaker);
@@ -238,7 +257,8 @@ export function clusterSpeakers(regions: readonly SpeakerRegion[], options: Part
     const speaker = speakerLabel(number.get(c)!);
     const r = sorted[i]!;
     const last = turns.at(-1);
-    if (last && last.speaker === speaker && r.start - last.end <= o.joinGapSeconds) last.end = Math.max(last.end, r.end);
+    if (last && last.speaker === speaker && r.start - last.end <= o.joinGapSeconds)
+      last.end = Math.max(last.end, r.end);
     else turns.push({ start: r.start, end: r.end, speaker });
   }
   return turns;
@@ -277,7 +297,10 @@ const MIN_SPLIT_RUN_SECONDS = 0.5;
 export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTurn[]): LabelledTranscript {
   if (turns.length === 0) return { ...transcript, segments: [...transcript.segments], words: [...transcript.words] };
   const sortedTurns = [...turns].sort((a, b) => a.start - b.start);
-  const words: LabelledWord[] = transcript.words.map((w) => ({ ...w, speaker: speakerAt(sortedTurns, w.start, w.end) }));
+  const words: LabelledWord[] = transcript.words.map((w) => ({
+    ...w,
+    speaker: speakerAt(sortedTurns, w.start, w.end),
+  }));
 
   // Words of each segment: the segment whose span holds the word's middle, else the last one starting before it.
   const segs = transcript.segments;
@@ -312,7 +335,8 @@ export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTu
       if (last && (span(run) < MIN_SPLIT_RUN_SECONDS || last[0]!.speaker === run[0]!.speaker)) last.push(...run);
       else merged.push([...run]);
     }
-    if (merged.length > 1 && span(merged[0]!) < MIN_SPLIT_RUN_SECONDS) merged.splice(0, 2, [...merged[0]!, ...merged[1]!]);
+    if (merged.length > 1 && span(merged[0]!) < MIN_SPLIT_RUN_SECONDS)
+      merged.splice(0, 2, [...merged[0]!, ...merged[1]!]);
     if (merged.length === 1) {
       segments.push({ ...segment, speaker: majority(merged[0]!) });
       return;
@@ -332,7 +356,8 @@ export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTu
 /** The speaker holding most of the words' time (the earliest such speaker on a tie). */
 function majority(words: readonly (TranscriptWord & { speaker?: string })[]): string {
   const time = new Map<string, number>();
-  for (const w of words) if (w.speaker) time.set(w.speaker, (time.get(w.speaker) ?? 0) + Math.max(0.01, w.end - w.start));
+  for (const w of words)
+    if (w.speaker) time.set(w.speaker, (time.get(w.speaker) ?? 0) + Math.max(0.01, w.end - w.start));
   let best = words[0]?.speaker ?? speakerLabel(0);
   for (const [speaker, t] of time) if (t > (time.get(best) ?? 0)) best = speaker;
   return best;

@@ -58,15 +58,22 @@ function segmentOf(segments: TranscriptSegment[], middle: number): number {
 }
 
 /** Stitches the chunks' transcripts; `duration` is the source's measured duration (default: the last chunk's end). */
-export function stitchTranscripts(parts: ChunkTranscript[], duration?: number, options: StitchOptions = {}): Transcript {
+export function stitchTranscripts(
+  parts: ChunkTranscript[],
+  duration?: number,
+  options: StitchOptions = {},
+): Transcript {
   const tolerance = options.duplicateToleranceSeconds ?? 0.3;
   const ordered = [...parts].sort((a, b) => a.chunk.start - b.chunk.start || a.chunk.index - b.chunk.index);
   const total = duration ?? Math.max(0, ...ordered.map((p) => p.chunk.end));
   const clamp = (t: number) => Math.min(total, Math.max(0, finite(t)));
 
   // Boundaries between neighbours: the middle of their overlap (a cut point when they only touch).
-  const boundary = (a: ChunkTranscript, b: ChunkTranscript) => (b.chunk.start < a.chunk.end ? (b.chunk.start + a.chunk.end) / 2 : b.chunk.start);
-  const owns = (i: number, t: number) => (i === 0 || t >= boundary(ordered[i - 1]!, ordered[i]!)) && (i === ordered.length - 1 || t < boundary(ordered[i]!, ordered[i + 1]!));
+  const boundary = (a: ChunkTranscript, b: ChunkTranscript) =>
+    b.chunk.start < a.chunk.end ? (b.chunk.start + a.chunk.end) / 2 : b.chunk.start;
+  const owns = (i: number, t: number) =>
+    (i === 0 || t >= boundary(ordered[i - 1]!, ordered[i]!)) &&
+    (i === ordered.length - 1 || t < boundary(ordered[i]!, ordered[i + 1]!));
 
   const placed: Placed[] = [];
   const wordCount = new Map<number, number>(); // part -> words it had
@@ -77,7 +84,12 @@ export function stitchTranscripts(parts: ChunkTranscript[], duration?: number, o
       const end = Math.max(start, finite(w.end, w.start) + chunk.start);
       const middle = (start + end) / 2;
       if (!owns(i, middle)) continue;
-      placed.push({ word: { ...w, start, end }, part: i, segment: segmentOf(transcript.segments, middle - chunk.start), middle });
+      placed.push({
+        word: { ...w, start, end },
+        part: i,
+        segment: segmentOf(transcript.segments, middle - chunk.start),
+        middle,
+      });
     }
   }
   placed.sort((a, b) => a.middle - b.middle || a.part - b.part);
@@ -91,7 +103,8 @@ export function stitchTranscripts(parts: ChunkTranscript[], duration?: number, o
     if (!text) continue;
     for (let j = k - 1; j >= 0; j--) {
       const prev = placed[j]!;
-      if (next.middle - prev.middle > tolerance + (next.word.end - next.word.start) + (prev.word.end - prev.word.start)) break;
+      if (next.middle - prev.middle > tolerance + (next.word.end - next.word.start) + (prev.word.end - prev.word.start))
+        break;
       if (prev.part !== next.part - 1 || dropped.has(prev)) continue;
       const overlap = Math.min(prev.word.end, next.word.end) - Math.max(prev.word.start, next.word.start);
       if (normalise(prev.word.word) === text && (overlap > 0 || Math.abs(next.middle - prev.middle) <= tolerance)) {
@@ -139,17 +152,33 @@ export function stitchTranscripts(parts: ChunkTranscript[], duration?: number, o
     for (const [si, s] of transcript.segments.entries()) {
       const mine = bySegment.get(`${i}:${si}`);
       if (!mine) continue;
-      const text = mine.length === had.get(si) ? s.text : mine.map((p) => p.word.word).join('').trim();
+      const text =
+        mine.length === had.get(si)
+          ? s.text
+          : mine
+              .map((p) => p.word.word)
+              .join('')
+              .trim();
       segments.push({ start: mine[0]!.word.start, end: Math.max(...mine.map((p) => p.word.end)), text });
     }
     const loose = bySegment.get(`${i}:-1`); // words of a transcript without segments: one segment of their own
-    if (loose) segments.push({ start: loose[0]!.word.start, end: Math.max(...loose.map((p) => p.word.end)), text: loose.map((p) => p.word.word).join('').trim() });
+    if (loose)
+      segments.push({
+        start: loose[0]!.word.start,
+        end: Math.max(...loose.map((p) => p.word.end)),
+        text: loose
+          .map((p) => p.word.word)
+          .join('')
+          .trim(),
+      });
   }
   segments.sort((a, b) => a.start - b.start);
 
   // Language of the most words.
   const votes = new Map<string, number>();
-  for (const { transcript } of ordered) if (transcript.language) votes.set(transcript.language, (votes.get(transcript.language) ?? 0) + transcript.words.length);
+  for (const { transcript } of ordered)
+    if (transcript.language)
+      votes.set(transcript.language, (votes.get(transcript.language) ?? 0) + transcript.words.length);
   let language = ordered.find((p) => p.transcript.language)?.transcript.language ?? '';
   for (const [lang, n] of votes) if (n > (votes.get(language) ?? 0)) language = lang;
 

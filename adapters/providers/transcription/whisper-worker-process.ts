@@ -27,7 +27,8 @@ type WorkerAnswer = z.infer<typeof WorkerAnswer>;
 export type WorkerResult = Extract<WorkerAnswer, { segments: unknown }>;
 export type WorkerFailure = Extract<WorkerAnswer, { error: string }>;
 export type WorkerSpeakersResult = Extract<WorkerAnswer, { regions: unknown }>;
-export type WorkerAnswerOf<K extends WorkerRequestKind> = (K extends 'speakers' ? WorkerSpeakersResult : WorkerResult) | WorkerFailure;
+export type WorkerAnswerOf<K extends WorkerRequestKind> =
+  (K extends 'speakers' ? WorkerSpeakersResult : WorkerResult) | WorkerFailure;
 /** `transcribe` (the default) or `speakers` (speech regions with voice embeddings). */
 export type WorkerRequestKind = 'transcribe' | 'speakers';
 
@@ -65,7 +66,11 @@ export function redactPaths(line: string): string {
  */
 export class WhisperWorkerProcess {
   private child: ChildProcessWithoutNullStreams | null = null;
-  private pending: { id: string; resolve: (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void; reject: (e: Error) => void } | null = null;
+  private pending: {
+    id: string;
+    resolve: (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void;
+    reject: (e: Error) => void;
+  } | null = null;
   private exited = false;
   private nextId = 0;
 
@@ -103,7 +108,9 @@ export class WhisperWorkerProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child = child;
-    createInterface({ input: child.stderr }).on('line', (line) => logger?.debug({ engine: 'whisper', pid: child.pid, line: redactPaths(line) }, 'speech worker stderr'));
+    createInterface({ input: child.stderr }).on('line', (line) =>
+      logger?.debug({ engine: 'whisper', pid: child.pid, line: redactPaths(line) }, 'speech worker stderr'),
+    );
     child.stdin.on('error', () => {}); // a write to a dead process: reported by 'exit'
 
     return new Promise<void>((resolve, reject) => {
@@ -137,29 +144,44 @@ export class WhisperWorkerProcess {
       child.on('error', (error) => {
         this.exited = true;
         clearTimeout(startTimer);
-        reject(new TranscriptionEngineMissingError(`the speech worker could not be started (${(error as NodeJS.ErrnoException).code ?? error.name})`));
+        reject(
+          new TranscriptionEngineMissingError(
+            `the speech worker could not be started (${(error as NodeJS.ErrnoException).code ?? error.name})`,
+          ),
+        );
       });
       child.on('exit', (code, signal) => {
         this.exited = true;
         clearTimeout(startTimer);
         logger?.debug({ engine: 'whisper', pid: child.pid, code, signal }, 'speech worker ended');
-        if (!ready) reject(new ProviderUnavailableError(`the speech worker ended while starting (${signal ?? `exit ${code}`})`));
+        if (!ready)
+          reject(new ProviderUnavailableError(`the speech worker ended while starting (${signal ?? `exit ${code}`})`));
         const p = this.pending;
         this.pending = null;
-        p?.reject(new ProviderUnavailableError(`the speech worker ended during the request (${signal ?? `exit ${code}`})`));
+        p?.reject(
+          new ProviderUnavailableError(`the speech worker ended during the request (${signal ?? `exit ${code}`})`),
+        );
       });
     });
   }
 
   /** Sends one request; the caller (the pool) never sends a second before the first is answered. */
-  request<K extends WorkerRequestKind = 'transcribe'>(body: { kind?: K; path: string; language?: string }): Promise<WorkerAnswerOf<K>> {
+  request<K extends WorkerRequestKind = 'transcribe'>(body: {
+    kind?: K;
+    path: string;
+    language?: string;
+  }): Promise<WorkerAnswerOf<K>> {
     const child = this.child;
     if (!child || this.exited) return Promise.reject(new ProviderUnavailableError('the speech worker is not running'));
     if (this.pending) return Promise.reject(new Error('the speech worker is busy'));
     const id = `r${++this.nextId}`;
     return new Promise<WorkerAnswerOf<K>>((resolve, reject) => {
       // The answer's shape follows the request's kind (the worker answers each kind with its own fields).
-      this.pending = { id, resolve: resolve as (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void, reject };
+      this.pending = {
+        id,
+        resolve: resolve as (a: WorkerResult | WorkerSpeakersResult | WorkerFailure) => void,
+        reject,
+      };
       child.stdin.write(`${JSON.stringify({ id, ...body })}\n`);
     });
   }

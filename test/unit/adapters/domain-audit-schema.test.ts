@@ -19,7 +19,8 @@ const validators = [new Ajv({ allErrors: true }), new Ajv2020({ allErrors: true 
 
 describe('domain_dns_tls_audit schemas', () => {
   it('the output example validates against the output JSON Schema (draft-07 and 2020-12) and the zod schema', () => {
-    for (const v of validators) expect(v.output(DOMAIN_AUDIT_OUTPUT_EXAMPLE), JSON.stringify(v.output.errors)).toBe(true);
+    for (const v of validators)
+      expect(v.output(DOMAIN_AUDIT_OUTPUT_EXAMPLE), JSON.stringify(v.output.errors)).toBe(true);
     expect(domainAuditReportSchema.parse(DOMAIN_AUDIT_OUTPUT_EXAMPLE)).toEqual(DOMAIN_AUDIT_OUTPUT_EXAMPLE);
     expect(DOMAIN_AUDIT_OUTPUT_SCHEMA).toMatchObject({ type: 'object', additionalProperties: false });
     expect(DOMAIN_AUDIT_OUTPUT_SCHEMA).not.toHaveProperty('$schema');
@@ -36,7 +37,11 @@ describe('domain_dns_tls_audit schemas', () => {
   });
 
   it('the input schema: one required string property domain, nothing else', () => {
-    expect(DOMAIN_AUDIT_INPUT_SCHEMA).toMatchObject({ type: 'object', required: ['domain'], additionalProperties: false });
+    expect(DOMAIN_AUDIT_INPUT_SCHEMA).toMatchObject({
+      type: 'object',
+      required: ['domain'],
+      additionalProperties: false,
+    });
     expect(Object.keys(DOMAIN_AUDIT_INPUT_SCHEMA.properties)).toEqual(['domain']);
     for (const v of validators) {
       expect(v.input(DOMAIN_AUDIT_INPUT_EXAMPLE)).toBe(true);
@@ -56,7 +61,10 @@ describe('parseDnsServer', () => {
     ['[::1]:5353', { address: '::1', port: 5353 }],
   ])('%s', (raw, expected) => expect(parseDnsServer(raw)).toEqual(expected));
 
-  it.each(['dns.google', 'dns.google:53', '1.1.1.1:0', '1.1.1.1:70000', '[::1]', '', '1.1.1.1:53:53'])('refuses %j', (raw) => {
-    expect(parseDnsServer(raw)).toBeNull();
-  });
+  it.each(['dns.google', 'dns.google:53', '1.1.1.1:0', '1.1.1.1:70000', '[::1]', '', '1.1.1.1:53:53'])(
+    'refuses %j',
+    (raw) => {
+      expect(parseDnsServer(raw)).toBeNull();
+    },
+  );
 });

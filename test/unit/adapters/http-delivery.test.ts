@@ -10,31 +10,47 @@ const fixedResolver = (answers: string[] | Error): DnsResolver => ({
     return answers;
   },
 });
-const noDns: DnsResolver = { resolveAll: async () => { throw new Error('must not resolve'); } };
+const noDns: DnsResolver = {
+  resolveAll: async () => {
+    throw new Error('must not resolve');
+  },
+};
 
 describe('postWithPolicy against the destination policy', () => {
   it('rejects a URL outside the policy before any DNS lookup', async () => {
-    const r = await postWithPolicy('http://hooks.example.com/x', {}, body, { resolver: noDns, allowLoopbackForTests: false });
+    const r = await postWithPolicy('http://hooks.example.com/x', {}, body, {
+      resolver: noDns,
+      allowLoopbackForTests: false,
+    });
     expect(r).toMatchObject({ statusCode: null, errorClass: 'policy_rejected' });
   });
 
   it.each([[['10.0.0.5']], [['93.184.216.34', '127.0.0.1']], [['2606:4700::1111', 'fd00::1']], [[]]])(
     'refuses a name whose DNS answers %j are not all public',
     async (answers) => {
-      const r = await postWithPolicy('https://hooks.example.com/x', {}, body, { resolver: fixedResolver(answers), allowLoopbackForTests: false });
+      const r = await postWithPolicy('https://hooks.example.com/x', {}, body, {
+        resolver: fixedResolver(answers),
+        allowLoopbackForTests: false,
+      });
       expect(r).toMatchObject({ statusCode: null, errorClass: 'policy_dns_non_public', address: null });
     },
   );
 
   it('reports DNS failures by class', async () => {
     for (const cls of ['dns_not_found', 'dns_timeout', 'dns_temporary'] as const) {
-      const r = await postWithPolicy('https://hooks.example.com/x', {}, body, { resolver: fixedResolver(new DnsFailure(cls)), allowLoopbackForTests: false });
+      const r = await postWithPolicy('https://hooks.example.com/x', {}, body, {
+        resolver: fixedResolver(new DnsFailure(cls)),
+        allowLoopbackForTests: false,
+      });
       expect(r.errorClass).toBe(cls);
     }
   });
 
   it('does not let the loopback test setting open loopback for real names', async () => {
-    const r = await postWithPolicy('https://hooks.example.com/x', {}, body, { resolver: fixedResolver(['127.0.0.1']), allowLoopbackForTests: true });
+    const r = await postWithPolicy('https://hooks.example.com/x', {}, body, {
+      resolver: fixedResolver(['127.0.0.1']),
+      allowLoopbackForTests: true,
+    });
     expect(r.errorClass).toBe('policy_dns_non_public');
   });
 });
@@ -48,12 +64,21 @@ describe('postWithPolicy over the wire (loopback test receiver)', () => {
   afterAll(() => receiver.close());
   // Generous where the outcome is an answer (a busy machine must not turn it into a timeout); short where a
   // timeout is the outcome under test.
-  const opts = { resolver: noDns, allowLoopbackForTests: true, timeouts: { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 } };
+  const opts = {
+    resolver: noDns,
+    allowLoopbackForTests: true,
+    timeouts: { dnsMs: 30_000, connectMs: 30_000, socketMs: 30_000, totalMs: 60_000 },
+  };
   const quickSocketTimeout = { ...opts, timeouts: { ...opts.timeouts, socketMs: 500 } };
 
   it('sends the exact bytes and headers and reports the status', async () => {
     answers.push(204);
-    const r = await postWithPolicy(receiver.url, { 'x-service-event-id': 'evt_1', 'content-type': 'application/json' }, body, opts);
+    const r = await postWithPolicy(
+      receiver.url,
+      { 'x-service-event-id': 'evt_1', 'content-type': 'application/json' },
+      body,
+      opts,
+    );
     expect(r).toMatchObject({ statusCode: 204, errorClass: null, address: '127.0.0.1' });
     const got = receiver.requests.at(-1)!;
     expect(got.body.equals(body)).toBe(true);
@@ -82,7 +107,9 @@ describe('postWithPolicy over the wire (loopback test receiver)', () => {
         s.close(() => resolve(port));
       });
     });
-    expect((await postWithPolicy(`http://127.0.0.1:${closed}/x`, {}, body, opts)).errorClass).toBe('connection_refused');
+    expect((await postWithPolicy(`http://127.0.0.1:${closed}/x`, {}, body, opts)).errorClass).toBe(
+      'connection_refused',
+    );
     const tls = await postWithPolicy(receiver.url.replace('http:', 'https:'), {}, body, opts);
     expect(tls.errorClass).toBe('tls_error');
   });

@@ -55,11 +55,41 @@ describe('invoice PDF', () => {
     expect([Math.round(width), Math.round(height)]).toEqual([595, 842]);
     // 1.5 × 12.345678 = 18.518517; 3 × 0.5 = 1.5; subtotal 20.018517; tax 19% = 3.803518 (3.80351823); total 23.822035
     for (const s of [
-      'INVOICE', 'INV-2026-0001', '2026-03-01', '2026-03-31', 'Acme Studio', 'Main Street 1', '10115 Berlin', 'billing@acme.example',
-      'Buyer Corp', 'ap@buyer.example', 'Reference: PO-77', 'Design work', 'Hosting', '1.5', '12.345678', '18.518517', '0.500000', '1.500000',
-      '20.018517', 'Tax 19% (added)', '3.803518', 'Total (USDC)', '23.822035', 'Tax note: VAT 19 percent',
-      'Amount to pay: 23.822072 USDC', 'matching delta of 0.000037 USDC', `0x${'ab'.repeat(20)}`, 'https://pay.example.com/r/req_abcdefghijabcdefghij',
-      '2026-03-31 23:59 UTC', 'base', 'Thank you for your business.', 'ACC-REF-1', 'CC-42', '8400', 'page 1 of 1',
+      'INVOICE',
+      'INV-2026-0001',
+      '2026-03-01',
+      '2026-03-31',
+      'Acme Studio',
+      'Main Street 1',
+      '10115 Berlin',
+      'billing@acme.example',
+      'Buyer Corp',
+      'ap@buyer.example',
+      'Reference: PO-77',
+      'Design work',
+      'Hosting',
+      '1.5',
+      '12.345678',
+      '18.518517',
+      '0.500000',
+      '1.500000',
+      '20.018517',
+      'Tax 19% (added)',
+      '3.803518',
+      'Total (USDC)',
+      '23.822035',
+      'Tax note: VAT 19 percent',
+      'Amount to pay: 23.822072 USDC',
+      'matching delta of 0.000037 USDC',
+      `0x${'ab'.repeat(20)}`,
+      'https://pay.example.com/r/req_abcdefghijabcdefghij',
+      '2026-03-31 23:59 UTC',
+      'base',
+      'Thank you for your business.',
+      'ACC-REF-1',
+      'CC-42',
+      '8400',
+      'page 1 of 1',
     ]) {
       expect(has(all, s), s).toBe(true);
     }
@@ -80,7 +110,11 @@ describe('invoice PDF', () => {
     const cases: Array<[Partial<InvoiceDocument>, string[], string[]]> = [
       [{ tax_mode: 'inclusive', tax_rate: '7.5' }, ['Included tax 7.5%', 'Total incl. tax (USDC)'], ['(added)']],
       [{ tax_mode: 'fixed', tax_rate: null }, ['Tax', 'Total (USDC)'], ['(added)', 'Included tax']],
-      [{ tax_mode: 'none', tax_rate: null, tax_atomic: 0n, tax_notes: undefined }, ['Subtotal', 'Total (USDC)'], ['Tax', 'Included tax']],
+      [
+        { tax_mode: 'none', tax_rate: null, tax_atomic: 0n, tax_notes: undefined },
+        ['Subtotal', 'Total (USDC)'],
+        ['Tax', 'Included tax'],
+      ],
     ];
     for (const [patch, present, absent] of cases) {
       const { all } = await texts(await renderInvoicePdf({ ...base, ...patch }));
@@ -91,17 +125,25 @@ describe('invoice PDF', () => {
 
   it('wraps long descriptions instead of drawing past the margin', async () => {
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
-    const { all } = await texts(await renderInvoicePdf(invoice([{ description: words, quantity: '1', unit_usdc: '1' }])));
+    const { all } = await texts(
+      await renderInvoicePdf(invoice([{ description: words, quantity: '1', unit_usdc: '1' }])),
+    );
     expect(has(all, words)).toBe(false);
     expect(has(all, 'word0 word1')).toBe(true);
     expect(has(all, 'word39')).toBe(true);
-    const drawn = [...all.matchAll(/<([0-9A-F]+)> Tj/g)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1')).filter((t) => t.includes('word'));
+    const drawn = [...all.matchAll(/<([0-9A-F]+)> Tj/g)]
+      .map((m) => Buffer.from(m[1]!, 'hex').toString('latin1'))
+      .filter((t) => t.includes('word'));
     expect(drawn.length).toBeGreaterThan(3);
     expect(drawn.join(' ')).toBe(words);
   });
 
   it('spreads 100 lines over several pages, repeating the table header and numbering the pages', async () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({ description: `Line item ${String(i + 1).padStart(3, '0')}`, quantity: '1', unit_usdc: '1.000001' }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      description: `Line item ${String(i + 1).padStart(3, '0')}`,
+      quantity: '1',
+      unit_usdc: '1.000001',
+    }));
     const { pages, all, doc } = await texts(await renderInvoicePdf(invoice(items)));
     const n = doc.getPageCount();
     expect(n).toBeGreaterThanOrEqual(3);

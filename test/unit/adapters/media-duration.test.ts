@@ -19,7 +19,7 @@ async function measure(name: string, bytes: Buffer) {
 }
 
 describe('media duration', () => {
-  it('a VBR MP3 without a Xing header is measured by decoding, not from its first frame\'s bitrate', async () => {
+  it("a VBR MP3 without a Xing header is measured by decoding, not from its first frame's bitrate", async () => {
     // 10 s of silence then 40 s of noise: ffprobe states about 125 s.
     const m = await measure('lying.mp3', lyingMp3(40));
     expect(m.kind).toBe('audio');

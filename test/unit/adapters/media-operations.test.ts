@@ -5,8 +5,22 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { pageContents, pdfHexText, pdfPageText } from '../../helpers/pdf-inspect.js';
 import sharp from 'sharp';
-import { deletePages, extractPages, mergePdfs, numberPages, rotatePages, watermarkPages } from '../../../adapters/media/pdf/pdf-operations.js';
-import { encryptedPdfPageCount, protectPdf, QpdfTimeout, QpdfUnavailable, unlockPdf, WrongPdfPassword } from '../../../adapters/media/pdf/qpdf.js';
+import {
+  deletePages,
+  extractPages,
+  mergePdfs,
+  numberPages,
+  rotatePages,
+  watermarkPages,
+} from '../../../adapters/media/pdf/pdf-operations.js';
+import {
+  encryptedPdfPageCount,
+  protectPdf,
+  QpdfTimeout,
+  QpdfUnavailable,
+  unlockPdf,
+  WrongPdfPassword,
+} from '../../../adapters/media/pdf/qpdf.js';
 import { createFileOperationRunners } from '../../../adapters/media/operation-runners.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../adapters/providers/provider-errors.js';
 import { compressImage, editImage, toWebp } from '../../../adapters/media/image/image-operations.js';
@@ -47,17 +61,25 @@ describe('PDF operations', () => {
   it('numbers the selected pages from the start value', async () => {
     const doc = await PDFDocument.load(await numberPages(await sizedPdf(3), [2, 3], 4242));
     expect(doc.getPages().map((p) => [contents(p).includes(hex('4242')), contents(p).includes(hex('4243'))])).toEqual([
-      [false, false], [true, false], [false, true],
+      [false, false],
+      [true, false],
+      [false, true],
     ]);
   });
 
   it('merges PDFs in order', async () => {
-    expect(await widths(await mergePdfs([await sizedPdf(2), await sizedPdf(1), await sizedPdf(3)]))).toEqual([301, 302, 301, 301, 302, 303]);
+    expect(await widths(await mergePdfs([await sizedPdf(2), await sizedPdf(1), await sizedPdf(3)]))).toEqual([
+      301, 302, 301, 301, 302, 303,
+    ]);
   });
 
   it('protects a PDF so it opens only with its password, and unlocks it again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qpdf-'));
-    const [plain, locked, unlocked] = ['plain.pdf', 'locked.pdf', 'unlocked.pdf'].map((f) => join(dir, f)) as [string, string, string];
+    const [plain, locked, unlocked] = ['plain.pdf', 'locked.pdf', 'unlocked.pdf'].map((f) => join(dir, f)) as [
+      string,
+      string,
+      string,
+    ];
     writeFileSync(plain, await sizedPdf(3));
     await protectPdf(plain, locked, 's3cret pass');
     await expect(PDFDocument.load(readFileSync(locked))).rejects.toThrow(/is encrypted/);
@@ -73,10 +95,14 @@ describe('PDF operations', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qpdf-fail-'));
     const plain = join(dir, 'plain.pdf');
     writeFileSync(plain, await sizedPdf(1));
-    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: join(dir, 'no-such-qpdf') })).rejects.toBeInstanceOf(QpdfUnavailable);
+    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: join(dir, 'no-such-qpdf') })).rejects.toBeInstanceOf(
+      QpdfUnavailable,
+    );
     const slow = join(dir, 'slow-qpdf');
     writeFileSync(slow, '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
-    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: slow, timeoutMs: 150 })).rejects.toBeInstanceOf(QpdfTimeout);
+    await expect(encryptedPdfPageCount(plain, 'pw', { qpdfPath: slow, timeoutMs: 150 })).rejects.toBeInstanceOf(
+      QpdfTimeout,
+    );
     writeFileSync(join(dir, 'junk.pdf'), 'not a pdf at all');
     await expect(encryptedPdfPageCount(join(dir, 'junk.pdf'), 'pw')).rejects.toThrow(/could not process/);
 
@@ -91,7 +117,13 @@ describe('PDF operations', () => {
 /** An 800 × 600 PNG: left half red, right half blue. */
 const halves = () =>
   sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 255, g: 0, b: 0 } } })
-    .composite([{ input: { create: { width: 400, height: 600, channels: 3, background: { r: 0, g: 0, b: 255 } } }, left: 400, top: 0 }])
+    .composite([
+      {
+        input: { create: { width: 400, height: 600, channels: 3, background: { r: 0, g: 0, b: 255 } } },
+        left: 400,
+        top: 0,
+      },
+    ])
     .png()
     .toBuffer();
 const pixel = async (img: Buffer, x: number, y: number) => {
@@ -109,8 +141,15 @@ describe('image operations', () => {
 
   it('crops, rotates and flips', async () => {
     const src = await halves();
-    expect(await sharp((await editImage(src, { crop: [350, 0, 100, 50] })).data).metadata()).toMatchObject({ width: 100, height: 50, format: 'png' });
-    expect(await sharp((await editImage(src, { angle: 90 })).data).metadata()).toMatchObject({ width: 600, height: 800 });
+    expect(await sharp((await editImage(src, { crop: [350, 0, 100, 50] })).data).metadata()).toMatchObject({
+      width: 100,
+      height: 50,
+      format: 'png',
+    });
+    expect(await sharp((await editImage(src, { angle: 90 })).data).metadata()).toMatchObject({
+      width: 600,
+      height: 800,
+    });
     const flopped = (await editImage(src, { flip: 'horizontal' })).data;
     expect(await pixel(flopped, 10, 10)).toEqual([0, 0, 255]);
     expect(await pixel(src, 10, 10)).toEqual([255, 0, 0]);
@@ -118,12 +157,20 @@ describe('image operations', () => {
   });
 
   it('compresses in the requested format, strong at most as large as balanced', async () => {
-    const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 200 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 300, height: 200, channels: 3 } }).png().toBuffer();
+    const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 200 * 3 }, (_, i) => (i * 7919) % 251)), {
+      raw: { width: 300, height: 200, channels: 3 },
+    })
+      .png()
+      .toBuffer();
     const balanced = await compressImage(noisy, { format: 'jpg', level: 'balanced' });
     const strong = await compressImage(noisy, { format: 'jpg', level: 'strong' });
     expect((await sharp(balanced.data).metadata()).format).toBe('jpeg');
     expect(strong.data.length).toBeLessThanOrEqual(balanced.data.length);
     expect((await compressImage(noisy, {})).format).toBe('png');
-    expect(await sharp((await toWebp(noisy)).data).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
+    expect(await sharp((await toWebp(noisy)).data).metadata()).toMatchObject({
+      format: 'webp',
+      width: 300,
+      height: 200,
+    });
   });
 });

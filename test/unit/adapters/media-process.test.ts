@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runAvOperation, UnsuitableMedia } from '../../../adapters/media/av/av-operations.js';
 import { decodedDuration, probeMedia } from '../../../adapters/media/av/media-probe.js';
-import { ACCEPTED_CONTAINERS, fileArg, guardInputs, MediaToolFailed, MediaToolTimeout, MediaToolUnavailable, runMediaTool } from '../../../adapters/media/av/media-process.js';
+import {
+  ACCEPTED_CONTAINERS,
+  fileArg,
+  guardInputs,
+  MediaToolFailed,
+  MediaToolTimeout,
+  MediaToolUnavailable,
+  runMediaTool,
+} from '../../../adapters/media/av/media-process.js';
 import { analyseAudio, extractChunk } from '../../../adapters/providers/transcription/chunking.js';
 import { decodeToWav16k } from '../../../adapters/providers/transcription/decode-audio.js';
 import { InvalidSourceError } from '../../../adapters/providers/provider-errors.js';
@@ -20,13 +28,16 @@ writeFileSync(tone, testAudio(1, 'wav'));
 
 /** Pids whose command line holds `marker`. */
 function running(marker: string): number[] {
-  return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
-    try {
-      return readFileSync(`/proc/${e}/cmdline`).toString().includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readFileSync(`/proc/${e}/cmdline`).toString().includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 async function gone(marker: string): Promise<void> {
@@ -41,12 +52,30 @@ async function gone(marker: string): Promise<void> {
  * An ffmpeg run that never ends by itself (a tone looped for ever, read in real time, to nowhere), named by a marker in
  * its arguments. A file input: the wrapper reads nothing else (a `lavfi` source is refused).
  */
-const endless = (marker: string) => ['-nostdin', '-v', 'error', '-re', '-stream_loop', '-1', '-i', fileArg(tone), '-metadata', `comment=${marker}`, '-progress', 'pipe:1', '-f', 'null', '-'];
+const endless = (marker: string) => [
+  '-nostdin',
+  '-v',
+  'error',
+  '-re',
+  '-stream_loop',
+  '-1',
+  '-i',
+  fileArg(tone),
+  '-metadata',
+  `comment=${marker}`,
+  '-progress',
+  'pipe:1',
+  '-f',
+  'null',
+  '-',
+];
 
 describe('the ffmpeg spawn wrapper', () => {
   it('stops a run past its time limit, with its process group', async () => {
     const marker = randomUUID();
-    await expect(runMediaTool('ffmpeg', 'ffmpeg', endless(marker), { timeoutMs: 1500, onProgress: () => undefined })).rejects.toBeInstanceOf(MediaToolTimeout);
+    await expect(
+      runMediaTool('ffmpeg', 'ffmpeg', endless(marker), { timeoutMs: 1500, onProgress: () => undefined }),
+    ).rejects.toBeInstanceOf(MediaToolTimeout);
     await gone(marker);
   });
 
@@ -55,7 +84,8 @@ describe('the ffmpeg spawn wrapper', () => {
     const abort = new AbortController();
     const blocks: Array<Record<string, string>> = [];
     const run = runMediaTool('ffmpeg', 'ffmpeg', endless(marker), {
-      timeoutMs: 60_000, signal: abort.signal,
+      timeoutMs: 60_000,
+      signal: abort.signal,
       onProgress: (b) => {
         blocks.push(b);
         if (Number(b['out_time_us']) > 0) abort.abort(new Error('cancelled'));
@@ -67,8 +97,15 @@ describe('the ffmpeg spawn wrapper', () => {
   });
 
   it('names a missing program and a failed run apart', async () => {
-    await expect(runMediaTool('ffmpeg', '/nonexistent/ffmpeg', ['-version'], { timeoutMs: 5000 })).rejects.toBeInstanceOf(MediaToolUnavailable);
-    const failed = runMediaTool('ffmpeg', 'ffmpeg', ['-nostdin', '-v', 'error', '-i', 'file:/nonexistent/in.mp4', '-f', 'null', '-'], { timeoutMs: 5000 });
+    await expect(
+      runMediaTool('ffmpeg', '/nonexistent/ffmpeg', ['-version'], { timeoutMs: 5000 }),
+    ).rejects.toBeInstanceOf(MediaToolUnavailable);
+    const failed = runMediaTool(
+      'ffmpeg',
+      'ffmpeg',
+      ['-nostdin', '-v', 'error', '-i', 'file:/nonexistent/in.mp4', '-f', 'null', '-'],
+      { timeoutMs: 5000 },
+    );
     await expect(failed).rejects.toBeInstanceOf(MediaToolFailed);
     await expect(failed).rejects.toMatchObject({ detail: expect.stringContaining('No such file') });
   });
@@ -88,8 +125,24 @@ describe('what ffmpeg and ffprobe may read (issue 28 B5)', () => {
 
   it('every input is opened as a local file in an accepted container; anything else is refused before running', () => {
     const guard = ['-protocol_whitelist', 'file', '-format_whitelist', ACCEPTED_CONTAINERS.join(',')];
-    expect(guardInputs('ffmpeg', ['-y', '-ss', '1', '-i', 'file:/a', '-i', 'file:/b', 'file:/out.mp4'])).toEqual(['-y', '-ss', '1', ...guard, '-i', 'file:/a', ...guard, '-i', 'file:/b', 'file:/out.mp4']);
-    expect(guardInputs('ffprobe', ['-show_format', '-i', 'file:/a'])).toEqual([...guard, '-show_format', '-i', 'file:/a']);
+    expect(guardInputs('ffmpeg', ['-y', '-ss', '1', '-i', 'file:/a', '-i', 'file:/b', 'file:/out.mp4'])).toEqual([
+      '-y',
+      '-ss',
+      '1',
+      ...guard,
+      '-i',
+      'file:/a',
+      ...guard,
+      '-i',
+      'file:/b',
+      'file:/out.mp4',
+    ]);
+    expect(guardInputs('ffprobe', ['-show_format', '-i', 'file:/a'])).toEqual([
+      ...guard,
+      '-show_format',
+      '-i',
+      'file:/a',
+    ]);
     expect(() => guardInputs('ffmpeg', ['-f', 'lavfi', '-i', 'sine', '-f', 'null', '-'])).toThrow(TypeError);
     expect(() => guardInputs('ffmpeg', ['-i', 'http://example.com/a.mp3', 'file:/out.mp3'])).toThrow(TypeError);
     expect(() => guardInputs('ffprobe', ['-show_format', 'file:/a'])).toThrow(TypeError);
@@ -97,7 +150,17 @@ describe('what ffmpeg and ffprobe may read (issue 28 B5)', () => {
 
   it('the manifests are working ones: ffprobe without the guard reads each through to the local file', () => {
     for (const [name, path] of manifests) {
-      const out = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name,duration', '-of', 'json', fileArg(path)]).toString()) as { format: { format_name: string; duration: string } };
+      const out = JSON.parse(
+        execFileSync('ffprobe', [
+          '-v',
+          'error',
+          '-show_entries',
+          'format=format_name,duration',
+          '-of',
+          'json',
+          fileArg(path),
+        ]).toString(),
+      ) as { format: { format_name: string; duration: string } };
       expect(out.format.format_name, name).toMatch(/^(hls|dash|concat)$/);
     }
   });
@@ -106,10 +169,17 @@ describe('what ffmpeg and ffprobe may read (issue 28 B5)', () => {
     for (const [name, path] of manifests) {
       expect(await probeMedia(path), name).toBeNull();
       await expect(decodedDuration(path), name).rejects.toBeInstanceOf(MediaToolFailed);
-      await expect(runAvOperation({ operation: 'audio-compress', path, options: {}, workDir: dir }), name).rejects.toBeInstanceOf(UnsuitableMedia);
+      await expect(
+        runAvOperation({ operation: 'audio-compress', path, options: {}, workDir: dir }),
+        name,
+      ).rejects.toBeInstanceOf(UnsuitableMedia);
       await expect(analyseAudio(path), name).rejects.toBeInstanceOf(MediaToolFailed);
-      await expect(extractChunk(path, { start: 0, end: 1 }, join(dir, 'chunk.wav')), name).rejects.toBeInstanceOf(MediaToolFailed);
-      await expect(decodeToWav16k(path, join(dir, 'decoded.wav'), { timeoutMs: 60_000 }), name).rejects.toBeInstanceOf(InvalidSourceError);
+      await expect(extractChunk(path, { start: 0, end: 1 }, join(dir, 'chunk.wav')), name).rejects.toBeInstanceOf(
+        MediaToolFailed,
+      );
+      await expect(decodeToWav16k(path, join(dir, 'decoded.wav'), { timeoutMs: 60_000 }), name).rejects.toBeInstanceOf(
+        InvalidSourceError,
+      );
     }
     // The file they name is read as it is.
     expect((await probeMedia(mp3))?.format?.format_name).toBe('mp3');

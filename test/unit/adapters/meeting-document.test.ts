@@ -1,6 +1,11 @@
 import AdmZip from 'adm-zip';
 import { describe, expect, it } from 'vitest';
-import { keySentenceCount, quoteIndex, quoteTokens, meetingUnits } from '../../../adapters/documents/meeting-analysis.js';
+import {
+  keySentenceCount,
+  quoteIndex,
+  quoteTokens,
+  meetingUnits,
+} from '../../../adapters/documents/meeting-analysis.js';
 import {
   MeetingJson,
   meetingJsonSchema,
@@ -13,12 +18,17 @@ import {
 import { transcriptToJsonValue, type LabelledTranscript } from '../../../adapters/documents/transcript-formats.js';
 
 /** A transcript from speaker lines: each word lasts 0.3 s, words follow each other without a gap. */
-function meeting(lines: [speaker: string | undefined, start: number, text: string][], duration?: number): LabelledTranscript {
+function meeting(
+  lines: [speaker: string | undefined, start: number, text: string][],
+  duration?: number,
+): LabelledTranscript {
   const segments: LabelledTranscript['segments'] = [];
   const words: LabelledTranscript['words'] = [];
   for (const [speaker, start, text] of lines) {
     const ws = text.split(' ');
-    ws.forEach((w, i) => words.push({ start: start + i * 0.3, end: start + (i + 1) * 0.3, word: w, confidence: 0.9, speaker }));
+    ws.forEach((w, i) =>
+      words.push({ start: start + i * 0.3, end: start + (i + 1) * 0.3, word: w, confidence: 0.9, speaker }),
+    );
     segments.push({ start, end: start + ws.length * 0.3, text, speaker });
   }
   const last = Math.max(0, ...words.map((w) => w.end));
@@ -45,7 +55,9 @@ function documentXml(docx: Buffer): string {
   return entry.getData().toString('utf8');
 }
 function paragraphTexts(xml: string): string[] {
-  return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((p) => [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join('')).filter((x) => x !== '');
+  return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)]
+    .map((p) => [...p[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
+    .filter((x) => x !== '');
 }
 /** Every word of the transcript joined: a verbatim quote must be a substring of one speaker's run. */
 const fullText = (t: LabelledTranscript) => t.words.map((w) => w.word).join(' ');
@@ -68,7 +80,7 @@ describe('meeting document: speakers and timeline', () => {
     expect(s1.share).toBeCloseTo(s1.talk_time / m.speakers.reduce((sum, s) => sum + s.talk_time, 0), 3);
   });
 
-  it('merges one speaker\'s turn across pauses under 2 s, splits at longer ones and at a speaker change, with an excerpt', () => {
+  it("merges one speaker's turn across pauses under 2 s, splits at longer ones and at a speaker change, with an excerpt", () => {
     const t = meeting([
       ['SPEAKER_1', 0, 'one two three'],
       ['SPEAKER_1', 2.5, 'four five'], // 1.6 s after "three" ends at 0.9: merged
@@ -89,9 +101,13 @@ describe('meeting document: speakers and timeline', () => {
     expect({ language: m.language, duration: m.duration, segments: m.segments, words: m.words }).toEqual(t);
     expect(m.title).toBe('Planning call');
     expect(MeetingJson.safeParse(m).success).toBe(true);
-    expect(JSON.parse(meetingToJson({ transcript: STANDUP }))).toEqual(MeetingJson.parse(meetingToJsonValue({ transcript: STANDUP })));
+    expect(JSON.parse(meetingToJson({ transcript: STANDUP }))).toEqual(
+      MeetingJson.parse(meetingToJsonValue({ transcript: STANDUP })),
+    );
     const schema = meetingJsonSchema as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['language', 'duration', 'segments', 'words', 'title', 'speakers', 'timeline', 'summary']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['language', 'duration', 'segments', 'words', 'title', 'speakers', 'timeline', 'summary']),
+    );
     expect(schema.required).toEqual(expect.arrayContaining(['summary', 'speakers', 'timeline', 'words']));
   });
 
@@ -140,7 +156,14 @@ describe('meeting document: extractive summary (no language model)', () => {
     expect(summary.decisions).toEqual([
       {
         text: 'We decided to move the billing migration to next Tuesday.',
-        quotes: [{ text: 'We decided to move the billing migration to next Tuesday.', start: 25, end: 28, speaker: 'SPEAKER_1' }],
+        quotes: [
+          {
+            text: 'We decided to move the billing migration to next Tuesday.',
+            start: 25,
+            end: 28,
+            speaker: 'SPEAKER_1',
+          },
+        ],
         cues: ['we decided', 'decided to'],
       },
     ]);
@@ -155,7 +178,11 @@ describe('meeting document: extractive summary (no language model)', () => {
   });
 
   it('caps the candidates and says how many more there were', () => {
-    const lines: [string, number, string][] = Array.from({ length: 25 }, (_, i) => ['SPEAKER_1', i * 5, `We agreed to item number ${i + 1} today.`]);
+    const lines: [string, number, string][] = Array.from({ length: 25 }, (_, i) => [
+      'SPEAKER_1',
+      i * 5,
+      `We agreed to item number ${i + 1} today.`,
+    ]);
     const { summary } = meetingToJsonValue({ transcript: meeting(lines) });
     expect(summary.decisions).toHaveLength(20);
     expect(summary.decisions[0]!.quotes[0]!.start).toBe(0);
@@ -177,11 +204,23 @@ describe('meeting document: extractive summary (no language model)', () => {
     const one = meetingToJsonValue({ transcript: meeting([[undefined, 1, 'Hello.']]) });
     expect(one.speakers).toEqual([{ speaker: null, talk_time: 0.3, share: 1, words: 1, turns: 1, first_start: 1 }]);
     expect(one.summary.key_sentences).toEqual([{ text: 'Hello.', start: 1, end: 1.3, speaker: null }]);
-    expect(paragraphTexts(documentXml(await meetingToDocx({ transcript: meeting([[undefined, 1, 'Hello.']]) }))).at(-1)).toBe('[00:00:01] Unknown speaker: Hello.');
+    expect(
+      paragraphTexts(documentXml(await meetingToDocx({ transcript: meeting([[undefined, 1, 'Hello.']]) }))).at(-1),
+    ).toBe('[00:00:01] Unknown speaker: Hello.');
 
-    const segmentsOnly: LabelledTranscript = { language: 'en', duration: 4, words: [], segments: [{ start: 0, end: 2, text: 'We decided to stop here today.', speaker: 'SPEAKER_1' }] };
+    const segmentsOnly: LabelledTranscript = {
+      language: 'en',
+      duration: 4,
+      words: [],
+      segments: [{ start: 0, end: 2, text: 'We decided to stop here today.', speaker: 'SPEAKER_1' }],
+    };
     const s = meetingToJsonValue({ transcript: segmentsOnly });
-    expect(s.summary.decisions[0]!.quotes[0]).toEqual({ text: 'We decided to stop here today.', start: 0, end: 2, speaker: 'SPEAKER_1' });
+    expect(s.summary.decisions[0]!.quotes[0]).toEqual({
+      text: 'We decided to stop here today.',
+      start: 0,
+      end: 2,
+      speaker: 'SPEAKER_1',
+    });
   });
 
   it('tokenises languages without spaces for its vectors and its excerpts', () => {
@@ -190,7 +229,13 @@ describe('meeting document: extractive summary (no language model)', () => {
       language: 'ja',
       duration: 5,
       segments: [],
-      words: words.map((w, i) => ({ start: i * 0.4, end: (i + 1) * 0.4, word: w, confidence: 1, speaker: 'SPEAKER_1' })),
+      words: words.map((w, i) => ({
+        start: i * 0.4,
+        end: (i + 1) * 0.4,
+        word: w,
+        confidence: 1,
+        speaker: 'SPEAKER_1',
+      })),
     };
     const m = meetingToJsonValue({ transcript: t });
     expect(m.timeline[0]!.excerpt).toBe('今日は予算の会議です。予算を決めました。');
@@ -202,9 +247,28 @@ describe('meeting document: language-model summary', () => {
   const llm: LanguageModelSummary = {
     model: 'gpt-4o-mini',
     paragraphs: ['The team reviewed the billing migration.', 'The invoice export is the last blocker.'],
-    decisions: [{ text: 'Move the migration to Tuesday.', quotes: [{ text: 'We decided to move the billing migration to next Tuesday.', start: 25, end: 28, speaker: 'SPEAKER_1' }] }],
+    decisions: [
+      {
+        text: 'Move the migration to Tuesday.',
+        quotes: [
+          {
+            text: 'We decided to move the billing migration to next Tuesday.',
+            start: 25,
+            end: 28,
+            speaker: 'SPEAKER_1',
+          },
+        ],
+      },
+    ],
     actionItems: [
-      { text: 'Fix the invoice export.', owner: 'SPEAKER_3', due: 'by Friday', quotes: [{ text: 'I will write the invoice export fix by Friday.', start: 29, end: 31.7, speaker: 'SPEAKER_3' }] },
+      {
+        text: 'Fix the invoice export.',
+        owner: 'SPEAKER_3',
+        due: 'by Friday',
+        quotes: [
+          { text: 'I will write the invoice export fix by Friday.', start: 29, end: 31.7, speaker: 'SPEAKER_3' },
+        ],
+      },
       { text: 'Unsupported item.', owner: null, due: null, quotes: [] },
     ],
     warnings: ['1 action item was dropped: its quote is not in the transcript'],
@@ -217,7 +281,9 @@ describe('meeting document: language-model summary', () => {
     expect(summary.notice).toMatch(/^Generated by a language model \(gpt-4o-mini\)/);
     expect(summary.paragraphs).toEqual(llm.paragraphs);
     expect(summary.key_sentences).toEqual([]);
-    expect(summary.decisions).toEqual([{ text: 'Move the migration to Tuesday.', quotes: llm.decisions[0]!.quotes, cues: [] }]);
+    expect(summary.decisions).toEqual([
+      { text: 'Move the migration to Tuesday.', quotes: llm.decisions[0]!.quotes, cues: [] },
+    ]);
     expect(summary.action_items).toHaveLength(1);
     expect(summary.action_items[0]).toMatchObject({ owner: 'SPEAKER_3', due: 'by Friday' });
     expect(summary.warnings).toEqual(llm.warnings);
@@ -229,7 +295,13 @@ describe('meeting document: language-model summary', () => {
     expect(texts[0]).toBe('Billing sync');
     expect(texts[1]).toBe('Language: en · Duration: 00:00:42 · Speakers: 3');
     const at = (x: string) => texts.indexOf(x);
-    for (const [a, b] of [['Summary', 'Decisions'], ['Decisions', 'Action items'], ['Action items', 'Speakers'], ['Speakers', 'Timeline'], ['Timeline', 'Transcript']]) {
+    for (const [a, b] of [
+      ['Summary', 'Decisions'],
+      ['Decisions', 'Action items'],
+      ['Action items', 'Speakers'],
+      ['Speakers', 'Timeline'],
+      ['Timeline', 'Transcript'],
+    ]) {
       expect(at(a!)).toBeGreaterThan(-1);
       expect(at(a!)).toBeLessThan(at(b!));
     }
@@ -251,9 +323,19 @@ describe('meeting document: language-model summary', () => {
 describe('quote index', () => {
   const index = quoteIndex(meetingUnits(transcriptToJsonValue(STANDUP)), 'en');
 
-  it('finds a quote regardless of case, whitespace and punctuation and returns the transcript\'s own words', () => {
-    expect(index.find('we  DECIDED to move the billing migration')).toEqual({ text: 'We decided to move the billing migration', start: 25, end: 27.1, speaker: 'SPEAKER_1' });
-    expect(index.find('next tuesday i will write')).toEqual({ text: 'next Tuesday. I will write', start: 27.4, end: 29.9, speaker: 'SPEAKER_1' });
+  it("finds a quote regardless of case, whitespace and punctuation and returns the transcript's own words", () => {
+    expect(index.find('we  DECIDED to move the billing migration')).toEqual({
+      text: 'We decided to move the billing migration',
+      start: 25,
+      end: 27.1,
+      speaker: 'SPEAKER_1',
+    });
+    expect(index.find('next tuesday i will write')).toEqual({
+      text: 'next Tuesday. I will write',
+      start: 27.4,
+      end: 29.9,
+      speaker: 'SPEAKER_1',
+    });
   });
 
   it('refuses a quote that is not in the transcript, has a changed word, or is too short', () => {
@@ -273,11 +355,20 @@ describe('quote index', () => {
 describe('long meetings', () => {
   /** 150 000 words (about 14 hours of speech), four speakers taking turns of 40 words, a long pause now and then. */
   function longMeeting(): LabelledTranscript {
-    const vocab = 'the billing migration invoice export team support database query account plan budget review customer release deadline friday we decided to move will write fix notes send'.split(' ');
+    const vocab =
+      'the billing migration invoice export team support database query account plan budget review customer release deadline friday we decided to move will write fix notes send'.split(
+        ' ',
+      );
     const words: LabelledTranscript['words'] = [];
     let t = 0;
     for (let i = 0; i < 150_000; i++) {
-      words.push({ start: t, end: t + 0.3, word: `${vocab[(i * 7919) % vocab.length]!}${i % 13 === 12 ? '.' : ''}`, confidence: 0.9, speaker: `SPEAKER_${1 + (Math.floor(i / 40) % 4)}` });
+      words.push({
+        start: t,
+        end: t + 0.3,
+        word: `${vocab[(i * 7919) % vocab.length]!}${i % 13 === 12 ? '.' : ''}`,
+        confidence: 0.9,
+        speaker: `SPEAKER_${1 + (Math.floor(i / 40) % 4)}`,
+      });
       t += i % 97 === 96 ? 2.5 : 0.33;
     }
     return { language: 'en', duration: Math.ceil(t), segments: [], words };

@@ -53,7 +53,12 @@ describe('the searchable PDF is recognised at no less than the resolution ocr-te
   it('ocr-pdf reads a low-resolution real scan (phototest at 100 dpi) as well as ocr-text', async () => {
     const scan = scans.get('phototest')!;
     const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
-    const png = await sharp(scan.bytes).resize({ width, kernel: 'lanczos3' }).greyscale().withMetadata({ density: 100 }).png().toBuffer();
+    const png = await sharp(scan.bytes)
+      .resize({ width, kernel: 'lanczos3' })
+      .greyscale()
+      .withMetadata({ density: 100 })
+      .png()
+      .toBuffer();
     const file = join(dir, 'phototest-100dpi.pdf');
     writeFileSync(file, await scannedPdf([{ png, dpi: 100 }]));
     const read = async (path: PathName) => {
@@ -65,7 +70,13 @@ describe('the searchable PDF is recognised at no less than the resolution ocr-te
     const pdf = await read('pdf');
     expect({ text, pdf }).toEqual({ text: 1, pdf: 1 }); // measured 1.000 / 1.000 (pdf 0.983 before: read at 100 dpi)
     // Recognised at 300 dpi, but the straight page keeps its own 100-dpi image.
-    const images = (f: string) => execFileSync('pdfimages', ['-list', f]).toString().split('\n').slice(2).filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/).slice(3, 5).join('x'));
+    const images = (f: string) =>
+      execFileSync('pdfimages', ['-list', f])
+        .toString()
+        .split('\n')
+        .slice(2)
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.trim().split(/\s+/).slice(3, 5).join('x'));
     expect(images(join(dir, 'work-100-pdf', 'searchable.out.pdf'))).toEqual(images(file));
   });
 });
@@ -76,13 +87,27 @@ describe('a page OCR can hardly read is named in the result warnings', () => {
     const clean = await sharp(scan.bytes).greyscale().withMetadata({ density: scan.dpi }).png().toBuffer();
     const blurred = await sharp(scan.bytes).greyscale().blur(2).withMetadata({ density: scan.dpi }).png().toBuffer();
     const file = join(dir, 'phototest-blurred.pdf');
-    writeFileSync(file, await scannedPdf([{ png: clean, dpi: scan.dpi }, { png: blurred, dpi: scan.dpi }]));
+    writeFileSync(
+      file,
+      await scannedPdf([
+        { png: clean, dpi: scan.dpi },
+        { png: blurred, dpi: scan.dpi },
+      ]),
+    );
     const runners = createOcrRunners(engine);
     for (const op of ['ocr-text', 'ocr-docx'] as const) {
       const work = join(dir, `work-blur-${op}`);
       mkdirSync(work);
-      const [out] = await runners[op]({ sources: [{ path: file, filename: 'scan.pdf' }], options: { language: 'eng' }, workDir: work });
-      expect(out!.warnings).toEqual([expect.stringMatching(/^page 2 is hard to read \(text recognition confidence \d+ %\); its text is likely wrong or missing$/)]);
+      const [out] = await runners[op]({
+        sources: [{ path: file, filename: 'scan.pdf' }],
+        options: { language: 'eng' },
+        workDir: work,
+      });
+      expect(out!.warnings).toEqual([
+        expect.stringMatching(
+          /^page 2 is hard to read \(text recognition confidence \d+ %\); its text is likely wrong or missing$/,
+        ),
+      ]);
     }
   });
 });

@@ -10,7 +10,14 @@ import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { OcrEngineTimeout } from '../../../adapters/media/ocr/run-tool.js';
 import type { RunnerInput, RunnerOutput, RunnerProgress } from '../../../adapters/media/runner-contract.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../adapters/providers/provider-errors.js';
-import { corpusPage, scannedPdf, wordAccuracy, words, type CorpusPage, type VariantName } from '../../helpers/ocr-corpus.js';
+import {
+  corpusPage,
+  scannedPdf,
+  wordAccuracy,
+  words,
+  type CorpusPage,
+  type VariantName,
+} from '../../helpers/ocr-corpus.js';
 
 /** The bytes of an OCR result (the OCR runners return their outputs in memory). */
 const bytes = (o: RunnerOutput | undefined): Uint8Array => {
@@ -38,7 +45,10 @@ const input = (path: string, extra: Partial<RunnerInput> = {}): RunnerInput => {
   mkdirSync(workDir);
   return { sources: [{ path, filename: 'scan.pdf' }], options: {}, workDir, ...extra };
 };
-const pdftotext = (file: string, page?: number) => execFileSync('pdftotext', ['-raw', ...(page ? ['-f', String(page), '-l', String(page)] : []), file, '-']).toString('utf8');
+const pdftotext = (file: string, page?: number) =>
+  execFileSync('pdftotext', ['-raw', ...(page ? ['-f', String(page), '-l', String(page)] : []), file, '-']).toString(
+    'utf8',
+  );
 
 let pages: CorpusPage[];
 let scanned: string;
@@ -55,7 +65,9 @@ describe('ocr-text and ocr-pdf on a scanned PDF', () => {
 
   it('reads every variant at least as well as its floor, and reports progress page by page', async () => {
     const progress: RunnerProgress[] = [];
-    const [out] = await runners['ocr-text'](input(scanned, { progress: (p) => progress.push(p), checkpointDir: join(dir, 'ck-text') }));
+    const [out] = await runners['ocr-text'](
+      input(scanned, { progress: (p) => progress.push(p), checkpointDir: join(dir, 'ck-text') }),
+    );
     expect(out!.format).toBe('txt');
     const texts = Buffer.from(bytes(out)).toString('utf8').split('\f');
     expect(texts).toHaveLength(pages.length);
@@ -85,8 +97,12 @@ describe('ocr-text and ocr-pdf on a scanned PDF', () => {
     for (const [i, p] of pages.entries()) {
       const layer = wordAccuracy(p.truth, pdftotext(file, i + 1));
       const text = wordAccuracy(p.truth, plainPages[i]!);
-      expect(layer.recall, `${p.name} text layer recall`).toBeGreaterThanOrEqual(Math.min(FLOORS[p.name as VariantName]!.recall, text.recall - 0.05));
-      expect(layer.sequence, `${p.name} text layer sequence`).toBeGreaterThanOrEqual(Math.min(FLOORS[p.name as VariantName]!.sequence, text.sequence - 0.05));
+      expect(layer.recall, `${p.name} text layer recall`).toBeGreaterThanOrEqual(
+        Math.min(FLOORS[p.name as VariantName]!.recall, text.recall - 0.05),
+      );
+      expect(layer.sequence, `${p.name} text layer sequence`).toBeGreaterThanOrEqual(
+        Math.min(FLOORS[p.name as VariantName]!.sequence, text.sequence - 0.05),
+      );
     }
   });
 });
@@ -107,7 +123,9 @@ describe('a mixed PDF: pages with a text layer keep it', () => {
     const file = join(dir, 'mixed-searchable.pdf');
     writeFileSync(file, bytes(pdf));
     expect(words(pdftotext(file, 1))).toEqual(words(typed.join(' '))); // once: no OCR layer added on top
-    expect(wordAccuracy(pages[0]!.truth, pdftotext(file, 2)).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
+    expect(wordAccuracy(pages[0]!.truth, pdftotext(file, 2)).recall).toBeGreaterThanOrEqual(
+      FLOORS['serif-10pt']!.recall,
+    );
   });
 
   it('ocr-docx writes one Word page per source page, paragraphs of the recognised text', async () => {
@@ -118,18 +136,22 @@ describe('a mixed PDF: pages with a text layer keep it', () => {
     const xml = new AdmZip(Buffer.from(bytes(docx))).readAsText('word/document.xml');
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(' ');
     expect(text).toContain('Reference number 88231 remains exact');
-    expect(wordAccuracy(pages[0]!.truth, text.replace(/^.*?88231 remains exact/, '')).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
+    expect(wordAccuracy(pages[0]!.truth, text.replace(/^.*?88231 remains exact/, '')).recall).toBeGreaterThanOrEqual(
+      FLOORS['serif-10pt']!.recall,
+    );
     expect(xml.match(/<w:pageBreakBefore\/>/g)).toHaveLength(1);
   });
 });
 
 describe('images', () => {
   const runners = createOcrRunners(createOcrEngine());
-  it('an image is read as one page; its searchable PDF has the image\'s size at its resolution', async () => {
+  it("an image is read as one page; its searchable PDF has the image's size at its resolution", async () => {
     const png = join(dir, 'page.png');
     writeFileSync(png, pages[0]!.png);
     const [text] = await runners['ocr-text']({ ...input(png), sources: [{ path: png, filename: 'page.png' }] });
-    expect(wordAccuracy(pages[0]!.truth, Buffer.from(bytes(text)).toString('utf8')).recall).toBeGreaterThanOrEqual(FLOORS['serif-10pt']!.recall);
+    expect(wordAccuracy(pages[0]!.truth, Buffer.from(bytes(text)).toString('utf8')).recall).toBeGreaterThanOrEqual(
+      FLOORS['serif-10pt']!.recall,
+    );
     const [pdf] = await runners['ocr-pdf']({ ...input(png), sources: [{ path: png, filename: 'page.png' }] });
     const doc = await PDFDocument.load(bytes(pdf));
     expect(doc.getPageCount()).toBe(1);
@@ -138,7 +160,7 @@ describe('images', () => {
     expect(size.height).toBeCloseTo(8.27 * 72, 0);
   });
 
-  it('a file that is neither a PDF nor an image is the source\'s fault', async () => {
+  it("a file that is neither a PDF nor an image is the source's fault", async () => {
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'not an image at all');
     await expect(runners['ocr-text'](input(junk))).rejects.toBeInstanceOf(InvalidSourceError);
@@ -148,13 +170,19 @@ describe('images', () => {
 /** A tesseract that logs each page it is given (and which attempt gave it), then runs the real one. */
 function loggingTesseract(log: string, extra = ''): string {
   const path = join(dir, `tesseract-${++n}.sh`);
-  writeFileSync(path, `#!/bin/sh\necho "start $(basename "$1")" >> "${log}"\n${extra}\ntesseract "$@"\nrc=$?\necho "end $(basename "$1")" >> "${log}"\nexit $rc\n`);
+  writeFileSync(
+    path,
+    `#!/bin/sh\necho "start $(basename "$1")" >> "${log}"\n${extra}\ntesseract "$@"\nrc=$?\necho "end $(basename "$1")" >> "${log}"\nexit $rc\n`,
+  );
   chmodSync(path, 0o755);
   return path;
 }
 /** The page images Tesseract was given (a skewed page's straightened copy, page-N.png.straight.png, is page N's). */
 const logged = (log: string, what: 'start' | 'end') =>
-  readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith(`${what} `)).map((l) => l.slice(what.length + 1).replace('.png.straight.png', '.png'));
+  readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(`${what} `))
+    .map((l) => l.slice(what.length + 1).replace('.png.straight.png', '.png'));
 
 describe('resume, bounds and failures', () => {
   it('a retry re-uses the pages its checkpoint lists (and whose files are there) and reads only the others', async () => {
@@ -162,7 +190,9 @@ describe('resume, bounds and failures', () => {
     const log1 = join(dir, 'resume-1.log');
     const first = createOcrRunners(createOcrEngine({ concurrency: 1, tesseractPath: loggingTesseract(log1) }));
     const checkpoints: unknown[] = [];
-    const [full] = await first['ocr-text'](input(scanned, { checkpointDir, progress: (p) => checkpoints.push(p.checkpoint) }));
+    const [full] = await first['ocr-text'](
+      input(scanned, { checkpointDir, progress: (p) => checkpoints.push(p.checkpoint) }),
+    );
     expect(logged(log1, 'start')).toEqual(pages.map((_, i) => `page-${i + 1}.png`));
     // As if the worker had died after its second page: the checkpoint of that moment, and page 3's file lost too.
     const resume = checkpoints[1];
@@ -170,9 +200,13 @@ describe('resume, bounds and failures', () => {
     rmSync(join(checkpointDir, 'page-3.txt'));
     const log2 = join(dir, 'resume-2.log');
     const reused: number[][] = [];
-    const second = createOcrRunners(createOcrEngine({ concurrency: 1, tesseractPath: loggingTesseract(log2) }), { onResume: (r) => reused.push(r.reused) });
+    const second = createOcrRunners(createOcrEngine({ concurrency: 1, tesseractPath: loggingTesseract(log2) }), {
+      onResume: (r) => reused.push(r.reused),
+    });
     const progress: RunnerProgress[] = [];
-    const [again] = await second['ocr-text'](input(scanned, { checkpointDir, resume, progress: (p) => progress.push(p) }));
+    const [again] = await second['ocr-text'](
+      input(scanned, { checkpointDir, resume, progress: (p) => progress.push(p) }),
+    );
     expect(reused).toEqual([[1, 2]]);
     expect(logged(log2, 'start')).toEqual(pages.slice(2).map((_, i) => `page-${i + 3}.png`));
     expect(progress[0]).toMatchObject({ fraction: 2 / pages.length, checkpoint: { pages: [1, 2] } });
@@ -189,13 +223,19 @@ describe('resume, bounds and failures', () => {
     const checkpointDir = join(dir, 'ck-pdf-resume');
     const runners = createOcrRunners(createOcrEngine({ concurrency: 1 }));
     const checkpoints: unknown[] = [];
-    const [full] = await runners['ocr-pdf'](input(scanned, { checkpointDir, progress: (p) => checkpoints.push(p.checkpoint) }));
+    const [full] = await runners['ocr-pdf'](
+      input(scanned, { checkpointDir, progress: (p) => checkpoints.push(p.checkpoint) }),
+    );
     const reused: number[][] = [];
-    const again = createOcrRunners(createOcrEngine({ concurrency: 1, ocrmypdfPath: '/nonexistent/ocrmypdf' }), { onResume: (r) => reused.push(r.reused) });
+    const again = createOcrRunners(createOcrEngine({ concurrency: 1, ocrmypdfPath: '/nonexistent/ocrmypdf' }), {
+      onResume: (r) => reused.push(r.reused),
+    });
     // Every page is in the checkpoint: nothing is OCRed again (the engine here could not even start).
     const [out] = await again['ocr-pdf'](input(scanned, { checkpointDir, resume: checkpoints.at(-1) }));
     expect(reused).toEqual([pages.map((_, i) => i + 1)]);
-    expect((await PDFDocument.load(bytes(out))).getPageCount()).toBe((await PDFDocument.load(bytes(full))).getPageCount());
+    expect((await PDFDocument.load(bytes(out))).getPageCount()).toBe(
+      (await PDFDocument.load(bytes(full))).getPageCount(),
+    );
   });
 
   it('at most OCR_CONCURRENCY pages are read at once by one engine, whatever the number of jobs', async () => {
@@ -217,12 +257,12 @@ describe('resume, bounds and failures', () => {
     await expect(runners['ocr-text'](input(scanned))).rejects.toBeInstanceOf(OcrEngineTimeout);
   });
 
-  it('a missing engine is an outage (the job waits), not the source\'s fault', async () => {
+  it("a missing engine is an outage (the job waits), not the source's fault", async () => {
     const runners = createOcrRunners(createOcrEngine({ tesseractPath: '/nonexistent/tesseract' }));
     await expect(runners['ocr-text'](input(scanned))).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
-  it('a damaged PDF is the source\'s fault', async () => {
+  it("a damaged PDF is the source's fault", async () => {
     const broken = join(dir, 'broken.pdf');
     writeFileSync(broken, '%PDF-1.7\nnot really a pdf');
     const runners = createOcrRunners(createOcrEngine());

@@ -13,11 +13,15 @@ import { measureSkew } from '../../../adapters/media/ocr/page-skew.js';
 const CORPUS = join(import.meta.dirname, '../../../bench/ocr-corpus');
 
 describe('measureSkew', () => {
-  it('jdeskew\'s test page turned −10° to +10°: each angle within 0.2°', async () => {
+  it("jdeskew's test page turned −10° to +10°: each angle within 0.2°", async () => {
     const page = readFileSync(join(CORPUS, 'jdeskew/test.png'));
     const off: Record<string, number> = {};
     for (let angle = -10; angle <= 10; angle += 2.5) {
-      const turned = await sharp(page).flatten({ background: '#ffffff' }).rotate(angle, { background: '#ffffff' }).png().toBuffer();
+      const turned = await sharp(page)
+        .flatten({ background: '#ffffff' })
+        .rotate(angle, { background: '#ffffff' })
+        .png()
+        .toBuffer();
       const { skew, inked } = await measureSkew(turned);
       expect(inked).toBe(true);
       if (Math.abs(skew - angle) > 0.2) off[String(angle)] = skew;
@@ -27,11 +31,18 @@ describe('measureSkew', () => {
 
   it('a page turned sideways and skewed is measured by its columns; a blank page has no skew and no print', async () => {
     const photo = readFileSync(join(CORPUS, 'tesseract/phototest.tif'));
-    for (const [turn, angle] of [[90, 3], [270, -2]] as const) {
+    for (const [turn, angle] of [
+      [90, 3],
+      [270, -2],
+    ] as const) {
       const img = await sharp(photo).rotate(turn).rotate(angle, { background: '#ffffff' }).png().toBuffer();
-      expect(Math.abs((await measureSkew(img)).skew - angle), `turned ${turn}°, skewed ${angle}°`).toBeLessThanOrEqual(0.2);
+      expect(Math.abs((await measureSkew(img)).skew - angle), `turned ${turn}°, skewed ${angle}°`).toBeLessThanOrEqual(
+        0.2,
+      );
     }
-    const blank = await sharp({ create: { width: 800, height: 1100, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 800, height: 1100, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     expect(await measureSkew(blank)).toEqual({ skew: 0, inked: false });
   });
 });

@@ -16,7 +16,14 @@ describe('scrypt password hashing', () => {
   it('treats composed and decomposed Unicode the same (NFKC) and never matches a malformed or weakened hash', async () => {
     const h = await hashPassword('caf\u00e9 au lait 2026');
     expect(await verifyPassword('cafe\u0301 au lait 2026', h)).toBe(true);
-    for (const bad of ['', 'plain', h.replace('scrypt$15', 'scrypt$4'), h.replace('scrypt$15', 'scrypt$25'), h.replace(/\$[^$]+$/, '$'), `bcrypt${h.slice(6)}`]) {
+    for (const bad of [
+      '',
+      'plain',
+      h.replace('scrypt$15', 'scrypt$4'),
+      h.replace('scrypt$15', 'scrypt$25'),
+      h.replace(/\$[^$]+$/, '$'),
+      `bcrypt${h.slice(6)}`,
+    ]) {
       expect(await verifyPassword('caf\u00e9 au lait 2026', bad), bad).toBe(false);
     }
   });

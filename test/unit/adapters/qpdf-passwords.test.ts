@@ -27,7 +27,9 @@ const PASSWORDS = [
 
 /** Opens `file` with exactly `password` (qpdf's re-encoding recovery off), independently of the adapter. */
 function opensWith(file: string, password: string): boolean {
-  const r = spawnSync('qpdf', ['--suppress-password-recovery', '--password-file=-', '--show-npages', '--', file], { input: `${password}\n` });
+  const r = spawnSync('qpdf', ['--suppress-password-recovery', '--password-file=-', '--show-npages', '--', file], {
+    input: `${password}\n`,
+  });
   return r.status === 0;
 }
 
@@ -45,7 +47,13 @@ describe('qpdf passwords', () => {
     await protectPdf(plain, locked, password);
     expect(spawnSync('qpdf', ['--is-encrypted', locked]).status).toBe(0);
     expect(opensWith(locked, password)).toBe(true);
-    for (const other of ['', 'x', `${password} `, password.trim() === password ? `${password}x` : password.trim(), hexOf(password)]) {
+    for (const other of [
+      '',
+      'x',
+      `${password} `,
+      password.trim() === password ? `${password}x` : password.trim(),
+      hexOf(password),
+    ]) {
       if (other !== password) expect(opensWith(locked, other)).toBe(false);
     }
     expect(await encryptedPdfPageCount(locked, password)).toBe(2);
@@ -55,12 +63,14 @@ describe('qpdf passwords', () => {
     expect((await PDFDocument.load(readFileSync(unlocked))).getPageCount()).toBe(2);
   });
 
-  it('never puts the password (or an encoding of it) on qpdf\'s command line, nor in an error', async () => {
+  it("never puts the password (or an encoding of it) on qpdf's command line, nor in an error", async () => {
     writeFileSync(plain, await samplePdf(1));
     const argvLog = join(dir, 'argv.log');
     const spy = join(dir, 'qpdf-spy');
     // Records every argument it is started with, then runs the real qpdf with them (standard input passes through).
-    writeFileSync(spy, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${argvLog}'; done\nexec qpdf "$@"\n`, { mode: 0o755 });
+    writeFileSync(spy, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${argvLog}'; done\nexec qpdf "$@"\n`, {
+      mode: 0o755,
+    });
     const password = '--Secret pw ünï';
     const locked = join(dir, 'spy-locked.pdf');
     await protectPdf(plain, locked, password, { qpdfPath: spy });
@@ -68,10 +78,13 @@ describe('qpdf passwords', () => {
     await unlockPdf(locked, join(dir, 'spy-unlocked.pdf'), password, { qpdfPath: spy });
     const argv = readFileSync(argvLog, 'utf8');
     expect(argv.length).toBeGreaterThan(0);
-    for (const form of [password, 'Secret', hexOf(password), Buffer.from(password).toString('base64')]) expect(argv).not.toContain(form);
+    for (const form of [password, 'Secret', hexOf(password), Buffer.from(password).toString('base64')])
+      expect(argv).not.toContain(form);
 
     writeFileSync(join(dir, 'junk.pdf'), 'not a pdf');
-    const failure = await protectPdf(join(dir, 'junk.pdf'), join(dir, 'junk-out.pdf'), password).catch((e: unknown) => e);
+    const failure = await protectPdf(join(dir, 'junk.pdf'), join(dir, 'junk-out.pdf'), password).catch(
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(Error);
     expect(String((failure as Error).message)).not.toContain('Secret');
     expect(String((failure as Error).message)).not.toContain(hexOf(password));

@@ -1,6 +1,11 @@
 import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox, generateSecretsKey, SecretBoxError, secretsKeyId } from '../../../adapters/crypto/secret-box.js';
+import {
+  createSecretBox,
+  generateSecretsKey,
+  SecretBoxError,
+  secretsKeyId,
+} from '../../../adapters/crypto/secret-box.js';
 
 /**
  * A value as the releases before key ids wrote it: "v1:" + base64(iv | tag | ciphertext), AES-256-GCM without
@@ -15,7 +20,10 @@ function sealLegacyV1(keyBase64: string, plaintext: string): string {
 
 /** The digest as the releases before key ids computed it (live CSRF tokens and stored fingerprints use it). */
 const legacyDigest = (keyBase64: string, secret: string) =>
-  createHmac('sha256', Buffer.from(hkdfSync('sha256', Buffer.from(keyBase64, 'base64'), Buffer.alloc(0), 'paycore secret digest v1', 32)))
+  createHmac(
+    'sha256',
+    Buffer.from(hkdfSync('sha256', Buffer.from(keyBase64, 'base64'), Buffer.alloc(0), 'paycore secret digest v1', 32)),
+  )
     .update(secret, 'utf8')
     .digest('hex');
 
@@ -103,7 +111,8 @@ describe('secret box: key ids', () => {
     const box = createSecretBox(A, [B]);
     const good = box.seal('whsec_abc');
     const [, kid, body] = good.split(':') as [string, string, string];
-    const flipLast = (b64: string) => Buffer.from(Buffer.from(b64, 'base64').map((x, i, all) => (i === all.length - 1 ? x ^ 1 : x))).toString('base64');
+    const flipLast = (b64: string) =>
+      Buffer.from(Buffer.from(b64, 'base64').map((x, i, all) => (i === all.length - 1 ? x ^ 1 : x))).toString('base64');
     const cases: Array<[string, SecretBoxError['code']]> = [
       ['', 'malformed'],
       ['whsec_abc', 'malformed'],
@@ -152,7 +161,11 @@ describe('secret box: digests across a rotation', () => {
   it('digests() lists the digest under the current key first, then under each previous key', () => {
     const rotated = createSecretBox(B, [A, C]);
     expect(rotated.digest('pw')).toBe(createSecretBox(B).digest('pw'));
-    expect(rotated.digests('pw')).toEqual([createSecretBox(B).digest('pw'), createSecretBox(A).digest('pw'), createSecretBox(C).digest('pw')]);
+    expect(rotated.digests('pw')).toEqual([
+      createSecretBox(B).digest('pw'),
+      createSecretBox(A).digest('pw'),
+      createSecretBox(C).digest('pw'),
+    ]);
     expect(createSecretBox(B).digests('pw')).toEqual([createSecretBox(B).digest('pw')]);
     expect(rotated.digest('pw')).not.toBe(createSecretBox(A).digest('pw'));
   });

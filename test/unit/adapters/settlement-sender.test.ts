@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { HttpRequestError, RpcRequestError, keccak256, toHex, type Hex } from 'viem';
 import {
-  SettlementNotBroadcastError, createSettlementSender, inProcessTurns, type SenderNode, type SendingTurns,
+  SettlementNotBroadcastError,
+  createSettlementSender,
+  inProcessTurns,
+  type SenderNode,
+  type SendingTurns,
 } from '../../../adapters/x402/settlement-sender.js';
 
 const KEY = { chainId: 8453, address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } as const;
 const TX = { to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', data: '0xe3ee160e' } as const;
 
-const refusal = (message: string) => new RpcRequestError({ body: {}, error: { code: -32000, message }, url: 'http://node' });
+const refusal = (message: string) =>
+  new RpcRequestError({ body: {}, error: { code: -32000, message }, url: 'http://node' });
 const noAnswer = () => new HttpRequestError({ body: {}, url: 'http://node', details: 'socket hang up' });
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -125,7 +130,9 @@ describe('settlement sender (adapters/x402/settlement-sender.ts)', () => {
     const chain = fakeNode();
     let turnsTaken = 0;
     const turns: SendingTurns = { take: (key, send) => ((turnsTaken += 1), send(null).then((r) => r.value)) };
-    const refused = await createSettlementSender({ node: chain.node, turns }).send({ ...TX, data: '0xdead' }).catch((e: unknown) => e);
+    const refused = await createSettlementSender({ node: chain.node, turns })
+      .send({ ...TX, data: '0xdead' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SettlementNotBroadcastError);
     expect(turnsTaken).toBe(0);
     expect(chain.stats.sends).toBe(0);

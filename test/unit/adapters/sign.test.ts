@@ -17,11 +17,26 @@ describe('webhook signatures', () => {
     expect(verifySignature({ ...base, nowSeconds: 1_700_000_299 })).toEqual({ ok: true });
     expect(verifySignature({ ...base, nowSeconds: 1_700_000_301 })).toEqual({ ok: false, reason: 'stale_timestamp' });
     expect(verifySignature({ ...base, nowSeconds: 1_699_999_600 })).toEqual({ ok: false, reason: 'stale_timestamp' });
-    expect(verifySignature({ ...base, body: Buffer.from(`${body.toString()} `), nowSeconds: 1_700_000_000 })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifySignature({ ...base, secret: 'other', nowSeconds: 1_700_000_000 })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifySignature({ ...base, signatureHeader: 'v1=abc', nowSeconds: 1_700_000_000 })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifySignature({ ...base, timestampHeader: '17e8', nowSeconds: 1_700_000_000 })).toEqual({ ok: false, reason: 'bad_timestamp' });
-    expect(verifySignature({ ...base, signatureHeader: undefined, nowSeconds: 1_700_000_000 })).toEqual({ ok: false, reason: 'missing_headers' });
+    expect(verifySignature({ ...base, body: Buffer.from(`${body.toString()} `), nowSeconds: 1_700_000_000 })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(verifySignature({ ...base, secret: 'other', nowSeconds: 1_700_000_000 })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(verifySignature({ ...base, signatureHeader: 'v1=abc', nowSeconds: 1_700_000_000 })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(verifySignature({ ...base, timestampHeader: '17e8', nowSeconds: 1_700_000_000 })).toEqual({
+      ok: false,
+      reason: 'bad_timestamp',
+    });
+    expect(verifySignature({ ...base, signatureHeader: undefined, nowSeconds: 1_700_000_000 })).toEqual({
+      ok: false,
+      reason: 'missing_headers',
+    });
   });
 
   it('a new timestamp gives a new signature over the same bytes', () => {

@@ -30,7 +30,8 @@ type TokenBalance = NonNullable<Tx['meta']['postTokenBalances']>[number];
  */
 const ataTx = (): Tx => loadSolanaFixture(SOLANA_FIXTURES.usdcTransferCreatesAta.name) as Tx;
 const failedTx = (): Tx => loadSolanaFixture(SOLANA_FIXTURES.failedSwap.name) as Tx;
-const postOf = (tx: Tx, accountIndex: number): TokenBalance => tx.meta.postTokenBalances!.find((b) => b.accountIndex === accountIndex)!;
+const postOf = (tx: Tx, accountIndex: number): TokenBalance =>
+  tx.meta.postTokenBalances!.find((b) => b.accountIndex === accountIndex)!;
 
 const THE_RECORDED_TRANSFER = {
   from: SENDER,
@@ -101,13 +102,23 @@ describe('Solana fixtures decode exactly as their .source.txt says', () => {
 describe('Transfer and TransferChecked', () => {
   it('synthetic: TransferChecked (tag 12, accounts source, mint, destination, authority) gives the same transfer', () => {
     const tx = ataTx();
-    tx.transaction.message.instructions[2] = { programIdIndex: 8, accounts: [2, 7, 1, 0], data: tokenInstructionData(12, 1_000_000n, 6) };
-    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([{ ...THE_RECORDED_TRANSFER, kind: 'transferChecked' }]);
+    tx.transaction.message.instructions[2] = {
+      programIdIndex: 8,
+      accounts: [2, 7, 1, 0],
+      data: tokenInstructionData(12, 1_000_000n, 6),
+    };
+    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([
+      { ...THE_RECORDED_TRANSFER, kind: 'transferChecked' },
+    ]);
   });
 
   it('synthetic: TransferChecked of USDC with decimals other than 6 is inconsistent', () => {
     const tx = ataTx();
-    tx.transaction.message.instructions[2] = { programIdIndex: 8, accounts: [2, 7, 1, 0], data: tokenInstructionData(12, 1_000_000n, 9) };
+    tx.transaction.message.instructions[2] = {
+      programIdIndex: 8,
+      accounts: [2, 7, 1, 0],
+      data: tokenInstructionData(12, 1_000_000n, 9),
+    };
     expectInconsistent(() => decodeSolanaTransaction(tx), /decimals/);
   });
 
@@ -123,14 +134,20 @@ describe('Transfer and TransferChecked', () => {
     const transfer = tx.transaction.message.instructions[2]!;
     tx.transaction.message.instructions[2] = { programIdIndex: 6, accounts: [], data: 'H4eVYK' };
     tx.meta.innerInstructions![0]!.instructions.push(transfer);
-    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([{ ...THE_RECORDED_TRANSFER, instructionIndex: 1, innerIndex: 4 }]);
+    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([
+      { ...THE_RECORDED_TRANSFER, instructionIndex: 1, innerIndex: 4 },
+    ]);
   });
 
   it('synthetic: several transfers come out in execution order (outer, then its inner instructions)', () => {
     const tx = ataTx();
     // Split the 1 USDC into 400000 inner (under instruction 1) and 600000 outer (instruction 2).
     tx.transaction.message.instructions[2]!.data = tokenInstructionData(3, 600_000n);
-    tx.meta.innerInstructions![0]!.instructions.push({ programIdIndex: 8, accounts: [2, 7, 1, 0], data: tokenInstructionData(12, 400_000n, 6) });
+    tx.meta.innerInstructions![0]!.instructions.push({
+      programIdIndex: 8,
+      accounts: [2, 7, 1, 0],
+      data: tokenInstructionData(12, 400_000n, 6),
+    });
     const transfers = decodeSolanaTransaction(tx).transfers;
     expect(transfers.map((t) => [t.instructionIndex, t.innerIndex, t.kind, t.amountAtomic])).toEqual([
       [1, 4, 'transferChecked', 400_000n],
@@ -140,8 +157,15 @@ describe('Transfer and TransferChecked', () => {
 
   it('synthetic: USDC MintTo/Burn are accounted for in the balance check but are not transfers', () => {
     const tx = ataTx();
-    tx.transaction.message.instructions.push({ programIdIndex: 8, accounts: [2, 7, 0], data: tokenInstructionData(8, 100n) });
-    expectInconsistent(() => decodeSolanaTransaction(tx), /changed by -1000000 but the decoded instructions explain -1000100/);
+    tx.transaction.message.instructions.push({
+      programIdIndex: 8,
+      accounts: [2, 7, 0],
+      data: tokenInstructionData(8, 100n),
+    });
+    expectInconsistent(
+      () => decodeSolanaTransaction(tx),
+      /changed by -1000000 but the decoded instructions explain -1000100/,
+    );
     postOf(tx, 2).uiTokenAmount.amount = '8405677';
     expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([THE_RECORDED_TRANSFER]);
   });
@@ -155,12 +179,27 @@ describe('v0 loaded addresses', () => {
     // The USDC mint moves from static key 7 into the lookup table (index 12); a new recipient account is index 10.
     tx.transaction.message.accountKeys[7] = other;
     tx.meta.loadedAddresses = { writable: [w1, w2], readonly: [r1, USDC] };
-    tx.transaction.message.instructions[2] = { programIdIndex: 8, accounts: [2, 12, 10, 0], data: tokenInstructionData(12, 250_000n, 6) };
+    tx.transaction.message.instructions[2] = {
+      programIdIndex: 8,
+      accounts: [2, 12, 10, 0],
+      data: tokenInstructionData(12, 250_000n, 6),
+    };
     postOf(tx, 2).uiTokenAmount.amount = '9155777';
     tx.meta.postTokenBalances = tx.meta.postTokenBalances!.filter((b) => b.accountIndex !== 1);
-    tx.meta.postTokenBalances.push({ ...postOf(ataTx(), 1), accountIndex: 10, owner: recipient2, uiTokenAmount: { amount: '250000', decimals: 6 } });
+    tx.meta.postTokenBalances.push({
+      ...postOf(ataTx(), 1),
+      accountIndex: 10,
+      owner: recipient2,
+      uiTokenAmount: { amount: '250000', decimals: 6 },
+    });
     expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([
-      { ...THE_RECORDED_TRANSFER, kind: 'transferChecked', to: recipient2, amountAtomic: 250_000n, destinationTokenAccount: w2 },
+      {
+        ...THE_RECORDED_TRANSFER,
+        kind: 'transferChecked',
+        to: recipient2,
+        amountAtomic: 250_000n,
+        destinationTokenAccount: w2,
+      },
     ]);
   });
 
@@ -189,14 +228,22 @@ describe('only native USDC counts', () => {
     const tx = ataTx();
     tx.transaction.message.accountKeys[7] = WSOL;
     for (const b of [...tx.meta.preTokenBalances!, ...tx.meta.postTokenBalances!]) b.mint = WSOL;
-    tx.transaction.message.instructions[2] = { programIdIndex: 8, accounts: [2, 7, 1, 0], data: tokenInstructionData(12, 1_000_000n, 9) };
+    tx.transaction.message.instructions[2] = {
+      programIdIndex: 8,
+      accounts: [2, 7, 1, 0],
+      data: tokenInstructionData(12, 1_000_000n, 9),
+    };
     expect(decodeSolanaTransaction(tx).transfers).toEqual([]);
   });
 
   it('synthetic: a TransferChecked naming USDC between accounts of another mint is inconsistent', () => {
     const tx = ataTx();
     for (const b of [...tx.meta.preTokenBalances!, ...tx.meta.postTokenBalances!]) b.mint = WSOL;
-    tx.transaction.message.instructions[2] = { programIdIndex: 8, accounts: [2, 7, 1, 0], data: tokenInstructionData(12, 1_000_000n, 6) };
+    tx.transaction.message.instructions[2] = {
+      programIdIndex: 8,
+      accounts: [2, 7, 1, 0],
+      data: tokenInstructionData(12, 1_000_000n, 6),
+    };
     expectInconsistent(() => decodeSolanaTransaction(tx), /TransferChecked names mint/);
   });
 
@@ -204,8 +251,11 @@ describe('only native USDC counts', () => {
     const tx = ataTx();
     tx.transaction.message.accountKeys[8] = TOKEN_2022_PROGRAM_ID;
     for (const b of [...tx.meta.preTokenBalances!, ...tx.meta.postTokenBalances!]) b.programId = TOKEN_2022_PROGRAM_ID;
-    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([{ ...THE_RECORDED_TRANSFER, programId: TOKEN_2022_PROGRAM_ID }]);
-    for (const b of [...tx.meta.preTokenBalances!, ...tx.meta.postTokenBalances!]) b.mint = '2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo';
+    expect(decodeSolanaTransaction(tx).transfers).toStrictEqual([
+      { ...THE_RECORDED_TRANSFER, programId: TOKEN_2022_PROGRAM_ID },
+    ]);
+    for (const b of [...tx.meta.preTokenBalances!, ...tx.meta.postTokenBalances!])
+      b.mint = '2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo';
     expect(decodeSolanaTransaction(tx).transfers).toEqual([]);
   });
 
@@ -225,21 +275,34 @@ describe('never guesses', () => {
 
   it('synthetic: an owner that differs between pre and post balances is inconsistent', () => {
     const tx = ataTx();
-    tx.meta.preTokenBalances!.push({ ...postOf(tx, 1), owner: fakeKey(9), uiTokenAmount: { amount: '0', decimals: 6 } });
+    tx.meta.preTokenBalances!.push({
+      ...postOf(tx, 1),
+      owner: fakeKey(9),
+      uiTokenAmount: { amount: '0', decimals: 6 },
+    });
     expectInconsistent(() => decodeSolanaTransaction(tx), /owner of USDC token account/);
   });
 
   it('synthetic: USDC balance changes the instructions do not explain are inconsistent', () => {
     const tx = ataTx();
     postOf(tx, 1).uiTokenAmount.amount = '2000000';
-    expectInconsistent(() => decodeSolanaTransaction(tx), new RegExp(`${RECIPIENT_ATA} changed by 2000000 but the decoded instructions explain 1000000`));
+    expectInconsistent(
+      () => decodeSolanaTransaction(tx),
+      new RegExp(`${RECIPIENT_ATA} changed by 2000000 but the decoded instructions explain 1000000`),
+    );
     const noTransfer = ataTx();
     noTransfer.transaction.message.instructions[2] = { programIdIndex: 6, accounts: [], data: 'H4eVYK' };
-    expectInconsistent(() => decodeSolanaTransaction(noTransfer), /changed by -1000000 but the decoded instructions explain 0/);
+    expectInconsistent(
+      () => decodeSolanaTransaction(noTransfer),
+      /changed by -1000000 but the decoded instructions explain 0/,
+    );
   });
 
   it('malformed results are inconsistent: no meta, token data that is not base58, a short token instruction', () => {
-    expectInconsistent(() => decodeSolanaTransaction({ ...ataTx(), meta: null }), /malformed getTransaction result at meta/);
+    expectInconsistent(
+      () => decodeSolanaTransaction({ ...ataTx(), meta: null }),
+      /malformed getTransaction result at meta/,
+    );
     expectInconsistent(() => decodeSolanaTransaction(null), /malformed/);
     const notBase58 = ataTx();
     notBase58.transaction.message.instructions[2]!.data = '0OIl';
@@ -259,7 +322,11 @@ describe('base58 and signatures', () => {
 
   it('agrees with @solana/web3.js on every account key of both fixtures, and round-trips', () => {
     for (const tx of [ataTx(), failedTx()]) {
-      for (const key of [...tx.transaction.message.accountKeys, ...(tx.meta.loadedAddresses?.writable ?? []), ...(tx.meta.loadedAddresses?.readonly ?? [])]) {
+      for (const key of [
+        ...tx.transaction.message.accountKeys,
+        ...(tx.meta.loadedAddresses?.writable ?? []),
+        ...(tx.meta.loadedAddresses?.readonly ?? []),
+      ]) {
         expect(decodeBase58(key)).toEqual(new PublicKey(key).toBytes());
         expect(base58Encode(decodeBase58(key))).toBe(key);
       }

@@ -20,7 +20,11 @@ import {
 // ---- synthetic transcripts ---------------------------------------------------------------------------------------
 
 /** Words spoken from `start`, each `step` seconds long with `gap` seconds between them, one segment. */
-function spoken(text: string, start: number, opts: { step?: number; gap?: number; speaker?: string } = {}): LabelledTranscript {
+function spoken(
+  text: string,
+  start: number,
+  opts: { step?: number; gap?: number; speaker?: string } = {},
+): LabelledTranscript {
   const step = opts.step ?? 0.3;
   const gap = opts.gap ?? 0.05;
   const words: LabelledWord[] = text.split(' ').map((word, i) => ({
@@ -56,14 +60,14 @@ const LOREM =
   'to look at the backlog, which means we should talk about hiring; or at least about rotating support duty ' +
   'between the two squads. I think that would help a lot and I would like to hear what everybody thinks about it';
 
-
 /** The cue rules every output must keep. */
 function expectValidCues(cues: ParsedCue[], opts: { textLines: (lines: string[]) => string[] }): void {
   cues.forEach((cue, i) => {
     expect(cue.end).toBeGreaterThan(cue.start);
     expect(cue.end - cue.start).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxCueSeconds * 1000);
     expect(cue.lines.length).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxLines);
-    for (const line of opts.textLines(cue.lines)) expect(Array.from(line).length).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxLineLength);
+    for (const line of opts.textLines(cue.lines))
+      expect(Array.from(line).length).toBeLessThanOrEqual(DEFAULT_CUE_OPTIONS.maxLineLength);
     const next = cues[i + 1];
     if (next !== undefined) {
       expect(next.start).toBeGreaterThan(cue.start);
@@ -136,9 +140,17 @@ describe('SRT and VTT', () => {
     );
     const srt = transcriptToSrt(t);
     const cues = parseSrt(srt);
-    expect(cues.map((c) => c.lines.join(' '))).toEqual(['SPEAKER_1: Good morning everyone', 'SPEAKER_1: and welcome', 'SPEAKER_2: Thanks']);
+    expect(cues.map((c) => c.lines.join(' '))).toEqual([
+      'SPEAKER_1: Good morning everyone',
+      'SPEAKER_1: and welcome',
+      'SPEAKER_2: Thanks',
+    ]);
     const vtt = parseVtt(transcriptToVtt(t));
-    expect(vtt.map((c) => c.lines[0])).toEqual(['<v SPEAKER_1>Good morning everyone', '<v SPEAKER_1>and welcome', '<v SPEAKER_2>Thanks']);
+    expect(vtt.map((c) => c.lines[0])).toEqual([
+      '<v SPEAKER_1>Good morning everyone',
+      '<v SPEAKER_1>and welcome',
+      '<v SPEAKER_2>Thanks',
+    ]);
     expectValidCues(cues, { textLines: srtText });
   });
 
@@ -147,7 +159,14 @@ describe('SRT and VTT', () => {
     const srt = parseSrt(transcriptToSrt(t));
     for (const cue of srt) for (const line of cue.lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
     expect(srt.every((c) => c.lines[0]!.startsWith('SPEAKER_12: '))).toBe(true);
-    expect(srt.flatMap((c) => c.lines.join(' ').replace(/^SPEAKER_12: /, '').split(' '))).toEqual(LOREM.split(' '));
+    expect(
+      srt.flatMap((c) =>
+        c.lines
+          .join(' ')
+          .replace(/^SPEAKER_12: /, '')
+          .split(' '),
+      ),
+    ).toEqual(LOREM.split(' '));
     expectValidCues(srt, { textLines: srtText });
     // A first line may use the whole width in VTT: `<v SPEAKER_12>` is not shown as text.
     const vtt = parseVtt(transcriptToVtt(t));
@@ -157,12 +176,21 @@ describe('SRT and VTT', () => {
 
   it('keeps a hyphenated word whole when the engine gives its parts as separate words', () => {
     // faster-whisper splits "state-of-the-art" into "state", "-of", "-the", "-art" (a hyphen token starts a word).
-    const phrase = 'we built a state -of -the -art pipeline for the twenty -five well -known customers in our region today';
+    const phrase =
+      'we built a state -of -the -art pipeline for the twenty -five well -known customers in our region today';
     const t = spoken(phrase, 0, { speaker: 'SPEAKER_1' });
     const whole = phrase.replace(/ -/g, '-');
-    for (const out of [parseSrt(transcriptToSrt(t)).map((c) => srtText(c.lines)), parseVtt(transcriptToVtt(t)).map((c) => vttText(c.lines))]) {
+    for (const out of [
+      parseSrt(transcriptToSrt(t)).map((c) => srtText(c.lines)),
+      parseVtt(transcriptToVtt(t)).map((c) => vttText(c.lines)),
+    ]) {
       const lines = out.flat();
-      const words = lines.join(' ').replace(/^SPEAKER_1: /, '').replace(/<v SPEAKER_1>/g, '').replace(/SPEAKER_1: /g, '').split(' ');
+      const words = lines
+        .join(' ')
+        .replace(/^SPEAKER_1: /, '')
+        .replace(/<v SPEAKER_1>/g, '')
+        .replace(/SPEAKER_1: /g, '')
+        .split(' ');
       expect(words).toEqual(whole.split(' '));
       for (const line of lines) expect(line, line).not.toMatch(/(^|\s)-\p{L}/u);
     }
@@ -262,13 +290,23 @@ describe('SRT and VTT', () => {
   });
 
   it('caps a cue at 6 s even when one word lasts longer', () => {
-    const t: LabelledTranscript = { language: 'en', duration: 20, segments: [], words: [{ word: 'Hmmm', start: 1, end: 15, confidence: 1 }] };
+    const t: LabelledTranscript = {
+      language: 'en',
+      duration: 20,
+      segments: [],
+      words: [{ word: 'Hmmm', start: 1, end: 15, confidence: 1 }],
+    };
     expect(transcriptToSrt(t)).toBe('1\n00:00:01,000 --> 00:00:07,000\nHmmm\n');
   });
 
   it('cuts a word longer than a line into line-sized pieces', () => {
     const long = 'x'.repeat(100);
-    const t: LabelledTranscript = { language: 'en', duration: 3, segments: [], words: [{ word: long, start: 0, end: 3, confidence: 1 }] };
+    const t: LabelledTranscript = {
+      language: 'en',
+      duration: 3,
+      segments: [],
+      words: [{ word: long, start: 0, end: 3, confidence: 1 }],
+    };
     const cues = parseSrt(transcriptToSrt(t));
     expectValidCues(cues, { textLines: srtText });
     expect(cues.flatMap((c) => c.lines).join('')).toBe(long);
@@ -372,11 +410,19 @@ describe('JSON', () => {
   });
 
   it('exports a JSON Schema describing the same shape', () => {
-    const schema = transcriptJsonSchema as { type?: string; required?: string[]; properties?: Record<string, { type?: string; items?: { required?: string[] } }> };
+    const schema = transcriptJsonSchema as {
+      type?: string;
+      required?: string[];
+      properties?: Record<string, { type?: string; items?: { required?: string[] } }>;
+    };
     expect(schema.type).toBe('object');
     expect(schema.required).toEqual(expect.arrayContaining(['language', 'duration', 'segments', 'words']));
-    expect(schema.properties?.words?.items?.required).toEqual(expect.arrayContaining(['start', 'end', 'word', 'confidence', 'speaker']));
-    expect(schema.properties?.segments?.items?.required).toEqual(expect.arrayContaining(['start', 'end', 'text', 'speaker']));
+    expect(schema.properties?.words?.items?.required).toEqual(
+      expect.arrayContaining(['start', 'end', 'word', 'confidence', 'speaker']),
+    );
+    expect(schema.properties?.segments?.items?.required).toEqual(
+      expect.arrayContaining(['start', 'end', 'text', 'speaker']),
+    );
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 
@@ -408,7 +454,10 @@ describe('DOCX', () => {
     const texts = paragraphTexts(xml).filter((x) => x !== '');
     expect(texts[0]).toBe('Weekly call');
     expect(xml).toMatch(/<w:pStyle w:val="Title"\/>/);
-    expect(texts.slice(2)).toEqual(['[00:00:00] SPEAKER_1: Hello there.', '[00:01:05] SPEAKER_2: Fine &amp; &lt;well&gt;.']);
+    expect(texts.slice(2)).toEqual([
+      '[00:00:00] SPEAKER_1: Hello there.',
+      '[00:01:05] SPEAKER_2: Fine &amp; &lt;well&gt;.',
+    ]);
     expect(xml).toContain('<w:b/>');
   });
 

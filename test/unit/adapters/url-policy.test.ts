@@ -36,7 +36,8 @@ describe('destination URL policy', () => {
     ['https://thing.invalid/x', 'public'],
     ['https://thing.example/x', 'public'],
     ['ftp://hooks.example.com/x', 'https'],
-    ['notaurl', 'valid'], ['https://', 'valid'],
+    ['notaurl', 'valid'],
+    ['https://', 'valid'],
     ['', 'required'],
     ['https://hooks.example.com/a b', 'whitespace'],
     ['https://hooks.example.com\\@evil.com/', 'backslash'],
@@ -71,29 +72,74 @@ describe('the normal form a destination is judged and stored in', () => {
     ['http://[0:0:0:0:0:ffff:7f00:1]:9301/x', 'http://127.0.0.1:9301/x'],
     ['http://localhost:9301/x', 'http://localhost:9301/x'],
   ])('with the loopback test flag, %s is the loopback receiver, stored as %s', (raw, href) => {
-    expect(checkDestinationUrl(raw, { allowLoopbackForTests: true })).toMatchObject({ ok: true, href, hostname: '127.0.0.1', port: 9301, loopbackTestTarget: true });
+    expect(checkDestinationUrl(raw, { allowLoopbackForTests: true })).toMatchObject({
+      ok: true,
+      href,
+      hostname: '127.0.0.1',
+      port: 9301,
+      loopbackTestTarget: true,
+    });
   });
 
-  it.each(['https://[::ffff:8.8.8.8]/x', 'https://[::ffff:808:808]/x', 'https://0x08080808/x', 'https://8.526344/x'])('%s is an IP literal', (raw) => {
-    expect(checkDestinationUrl(raw)).toEqual({ ok: false, reason: 'url must use a DNS name, not an IP address' });
-  });
+  it.each(['https://[::ffff:8.8.8.8]/x', 'https://[::ffff:808:808]/x', 'https://0x08080808/x', 'https://8.526344/x'])(
+    '%s is an IP literal',
+    (raw) => {
+      expect(checkDestinationUrl(raw)).toEqual({ ok: false, reason: 'url must use a DNS name, not an IP address' });
+    },
+  );
 
   it('names are lower case, in punycode, without the default port', () => {
-    expect(checkDestinationUrl('https://Hooks.EXAMPLE.com:443/Proof')).toMatchObject({ ok: true, href: 'https://hooks.example.com/Proof' });
-    expect(checkDestinationUrl('https://bücher.de/hook')).toMatchObject({ ok: true, href: 'https://xn--bcher-kva.de/hook' });
+    expect(checkDestinationUrl('https://Hooks.EXAMPLE.com:443/Proof')).toMatchObject({
+      ok: true,
+      href: 'https://hooks.example.com/Proof',
+    });
+    expect(checkDestinationUrl('https://bücher.de/hook')).toMatchObject({
+      ok: true,
+      href: 'https://xn--bcher-kva.de/hook',
+    });
   });
 });
 
 describe('public address check', () => {
-  it.each(['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80e::200e', '::ffff:8.8.8.8'])(
-    '%s is public',
-    (ip) => expect(isPublicAddress(ip)).toBe(true),
-  );
   it.each([
-    '127.0.0.1', '127.5.5.5', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.10', '169.254.169.254',
-    '0.0.0.0', '100.64.0.1', '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.1',
-    '239.255.255.250', '240.0.0.1', '255.255.255.255',
-    '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::', '100::1', 'not-an-ip',
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80e::200e',
+    '::ffff:8.8.8.8',
+  ])('%s is public', (ip) => expect(isPublicAddress(ip)).toBe(true));
+  it.each([
+    '127.0.0.1',
+    '127.5.5.5',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.10',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '192.0.0.8',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '224.0.0.1',
+    '239.255.255.250',
+    '240.0.0.1',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '2001:db8::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a00:1',
+    '2002:a00:1::',
+    '100::1',
+    'not-an-ip',
   ])('%s is not public', (ip) => expect(isPublicAddress(ip)).toBe(false));
 });

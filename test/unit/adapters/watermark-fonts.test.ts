@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { layoutWatermark, loadWatermarkFonts, pdfFontkit, WATERMARK_FONT_FILES } from '../../../adapters/media/pdf/watermark-fonts.js';
+import {
+  layoutWatermark,
+  loadWatermarkFonts,
+  pdfFontkit,
+  WATERMARK_FONT_FILES,
+} from '../../../adapters/media/pdf/watermark-fonts.js';
 
 /** Subsets `text`'s glyphs of a font file as pdf-lib does, and reads the subset back: the outline of each glyph. */
 async function subsetOutlines(file: string, text: string): Promise<number[]> {
@@ -24,22 +29,38 @@ describe('watermark fonts', () => {
     const layout = layoutWatermark('Größe ✓ 日本 한국 e\u0301', fonts);
     expect(layout).toEqual({
       ok: true,
-      runs: [{ text: 'Größe ✓ ', font: 0 }, { text: '日本 한국 ', font: 1 }, { text: 'é', font: 0 }],
+      runs: [
+        { text: 'Größe ✓ ', font: 0 },
+        { text: '日本 한국 ', font: 1 },
+        { text: 'é', font: 0 },
+      ],
     });
   });
 
   it('names what no font draws, refuses right-to-left scripts, and drops joiners and variation selectors', async () => {
     const fonts = await loadWatermarkFonts();
-    expect(layoutWatermark('न 🦜', fonts)).toMatchObject({ ok: false, problem: expect.stringMatching(/U\+0928.*U\+1F99C/) });
-    expect(layoutWatermark('Shalom שלום', fonts)).toMatchObject({ ok: false, problem: expect.stringMatching(/right-to-left.*U\+05E9/) });
+    expect(layoutWatermark('न 🦜', fonts)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/U\+0928.*U\+1F99C/),
+    });
+    expect(layoutWatermark('Shalom שלום', fonts)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/right-to-left.*U\+05E9/),
+    });
     expect(layoutWatermark('OK\u200d\ufe0f', fonts)).toEqual({ ok: true, runs: [{ text: 'OK', font: 0 }] });
     expect(layoutWatermark('\u200b', fonts)).toMatchObject({ ok: false, problem: 'text has nothing to draw' });
   });
 
   it('subsets keep the outlines of every glyph, in fonts whose glyph records have odd lengths too', async () => {
-    for (const [file, text] of [[WATERMARK_FONT_FILES[0]!, 'Größe✓ΩЖ'], [WATERMARK_FONT_FILES[1]!, '한국어문서日本語のテキスト']] as const) {
+    for (const [file, text] of [
+      [WATERMARK_FONT_FILES[0]!, 'Größe✓ΩЖ'],
+      [WATERMARK_FONT_FILES[1]!, '한국어문서日本語のテキスト'],
+    ] as const) {
       const outlines = await subsetOutlines(file, text);
-      expect(outlines.every((n) => n > 0), `${file}: ${outlines.join(',')}`).toBe(true);
+      expect(
+        outlines.every((n) => n > 0),
+        `${file}: ${outlines.join(',')}`,
+      ).toBe(true);
     }
   });
 });

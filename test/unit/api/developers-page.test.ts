@@ -17,7 +17,11 @@ const section = (id: string): string => {
 
 describe('/proof/developers', () => {
   it('lists every payment-request and invoice status the API answers, from the same constants as the OpenAPI enums', () => {
-    const schemas = (document['components'] as { schemas: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }> }).schemas;
+    const schemas = (
+      document['components'] as {
+        schemas: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }>;
+      }
+    ).schemas;
     expect(schemas['RequestStatus']!.enum).toEqual([...REQUEST_STATUSES]);
     expect(schemas['Invoice']!.properties!['status']!.enum).toEqual([...INVOICE_STATUSES]);
     const requests = section('request-statuses');

@@ -1,13 +1,18 @@
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
-import { KEEP_ALIVE_TIMEOUT_MS, listen, MIN_UPLOAD_BYTES_PER_SECOND, requestTimeoutMs } from '../../../api/http/lifecycle.js';
+import {
+  KEEP_ALIVE_TIMEOUT_MS,
+  listen,
+  MIN_UPLOAD_BYTES_PER_SECOND,
+  requestTimeoutMs,
+} from '../../../api/http/lifecycle.js';
 
 /**
  * Node's `requestTimeout` ends a request whose body has not arrived in time with a reset: it was a fixed 120 s, so an
  * upload of the allowed 500 MB needed a 4.2 MB/s link, and a client on a slower one lost the upload with no answer.
  */
-describe('the HTTP server\'s request time limit', () => {
+describe("the HTTP server's request time limit", () => {
   it('gives the largest allowed request the time to arrive at 256 KB/s, and never less than 120 s', () => {
     const max = 500 * 1_000_000;
     expect(requestTimeoutMs(max)).toBeGreaterThanOrEqual((max / MIN_UPLOAD_BYTES_PER_SECOND) * 1000);
@@ -32,7 +37,7 @@ describe('the HTTP server\'s request time limit', () => {
  * ("fetch failed"). Reproduced with Node's default 5 s: a request sent 2.5 s into the idle period, whose event loop
  * then stalled for 3.8 s (as a loaded machine stalls), met the server's close: ECONNRESET, every time.
  */
-describe('the HTTP server\'s keep-alive idle time', () => {
+describe("the HTTP server's keep-alive idle time", () => {
   it('outlasts what clients and proxies keep an idle connection for (60 s is the common proxy default)', async () => {
     const handle = await listen(new Koa() as Koa, '127.0.0.1', 0);
     try {
@@ -43,7 +48,7 @@ describe('the HTTP server\'s keep-alive idle time', () => {
     }
   });
 
-  it('a request on a connection idle for a while survives a stall of the client\'s event loop', async () => {
+  it("a request on a connection idle for a while survives a stall of the client's event loop", async () => {
     const app = new Koa();
     app.use((ctx) => {
       ctx.body = { ok: true };

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../domain/errors.js';
 import { newId } from '../../../adapters/crypto/tokens.js';
-import { CURSOR_LISTS, cursorPattern, decodeCursor, encodeCursor, parseAfter, type CursorList } from '../../../api/http/pagination.js';
+import {
+  CURSOR_LISTS,
+  cursorPattern,
+  decodeCursor,
+  encodeCursor,
+  parseAfter,
+  type CursorList,
+} from '../../../api/http/pagination.js';
 
 const lists = Object.keys(CURSOR_LISTS) as CursorList[];
 const refusal = (f: () => unknown): string | undefined => {
@@ -22,7 +29,8 @@ describe('before cursors', () => {
         const cursor = encodeCursor(kind, id);
         expect(cursor).not.toContain(id);
         expect(new RegExp(cursorPattern(kind)).test(cursor), `${kind} ${cursor}`).toBe(true);
-        for (const other of lists.filter((l) => l !== kind)) expect(new RegExp(cursorPattern(other)).test(cursor)).toBe(false);
+        for (const other of lists.filter((l) => l !== kind))
+          expect(new RegExp(cursorPattern(other)).test(cursor)).toBe(false);
         expect(decodeCursor(kind, cursor)).toBe(id);
       }
     }
@@ -30,8 +38,20 @@ describe('before cursors', () => {
 
   it('refuses, naming before, anything else: 0, junk of the right shape, a cursor of another list, an id of another kind', () => {
     const real = encodeCursor('requests', newId('req'));
-    for (const raw of ['0', '', 'garbage', ['a', 'b'], `${real.slice(0, -1)}!`, encodeCursor('contacts', newId('con')), encodeCursor('requests', newId('con')), encodeCursor('requests', 'req_short')]) {
-      expect(refusal(() => decodeCursor('requests', raw)), JSON.stringify(raw)).toContain('"path":"before"');
+    for (const raw of [
+      '0',
+      '',
+      'garbage',
+      ['a', 'b'],
+      `${real.slice(0, -1)}!`,
+      encodeCursor('contacts', newId('con')),
+      encodeCursor('requests', newId('con')),
+      encodeCursor('requests', 'req_short'),
+    ]) {
+      expect(
+        refusal(() => decodeCursor('requests', raw)),
+        JSON.stringify(raw),
+      ).toContain('"path":"before"');
     }
     expect(new RegExp(cursorPattern('requests')).test('0')).toBe(false);
     expect(decodeCursor('requests', undefined)).toBeNull();
@@ -45,7 +65,10 @@ describe('after (feeds)', () => {
     expect(parseAfter('0042')).toBe(42);
     expect(parseAfter(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
     for (const raw of ['9007199254740992', '99999999999999999999', '-1', '1.5', '1e3', '', 'x', ['1', '2']]) {
-      expect(refusal(() => parseAfter(raw)), JSON.stringify(raw)).toContain('"path":"after"');
+      expect(
+        refusal(() => parseAfter(raw)),
+        JSON.stringify(raw),
+      ).toContain('"path":"after"');
     }
   });
 });

@@ -6,7 +6,12 @@ import { qrSvg } from '../../../adapters/documents/qr-code.js';
 import { EVM, NETWORKS, SOLANA, type Network } from '../../../domain/networks.js';
 import { paymentUri } from '../../../domain/proof/payment-uri.js';
 import {
-  NETWORK_NAMES, PAYMENT_PAGE_CSP, PAYMENT_PAGE_HEADERS, paymentPageHtml, renderPaymentPage, renderPaymentPageNotFound,
+  NETWORK_NAMES,
+  PAYMENT_PAGE_CSP,
+  PAYMENT_PAGE_HEADERS,
+  paymentPageHtml,
+  renderPaymentPage,
+  renderPaymentPageNotFound,
   type PaymentPageView,
 } from '../../../api/proof/payment-page.js';
 
@@ -38,40 +43,53 @@ const svgOf = (html: string): string | null => /<svg[\s\S]*?<\/svg>/.exec(html)?
 
 /** Rasterizes an inline SVG QR code and decodes it as a phone camera would. */
 async function decodeQr(svg: string): Promise<string | null> {
-  const { data, info } = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).ensureAlpha().raw()
+  const { data, info } = await sharp(Buffer.from(svg))
+    .flatten({ background: '#ffffff' })
+    .ensureAlpha()
+    .raw()
     .toBuffer({ resolveWithObject: true });
-  return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data ?? null;
+  return (
+    jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data ?? null
+  );
 }
 
 const usdcOf = (n: Network): string => (n === 'solana' ? SOLANA.usdcMint : EVM[n].usdc);
 const payToOf = (n: Network): string => (n === 'solana' ? SOL_PAY_TO : EVM_PAY_TO);
 
 describe('payment page: what the payer must see', () => {
-  it.each(NETWORKS.map((n) => [n]))('%s: amount with six decimals, network name, wallet, USDC address, expiry, QR', async (network) => {
-    const v = view({ network, payTo: payToOf(network) });
-    const html = await paymentPageHtml(v);
-    expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain('12.500042 USDC');
-    expect(html).toContain('includes a small unique matching amount');
-    expect(html).toContain('Pay exactly this amount');
-    expect(html).toContain(`<dd>${NETWORK_NAMES[network]}</dd>`);
-    expect(html).toContain(`<code class="addr">${payToOf(network)}</code>`);
-    expect(html).toContain(`<code class="addr">${usdcOf(network)}</code>`);
-    expect(html).toContain(network === 'solana' ? 'USDC mint' : 'USDC token contract');
-    expect(html).toContain('2025-11-22T17:48:00Z');
-    expect(html).toContain('Sat 22 Nov 2025, 17:48 UTC');
-    expect(html).toContain('in 3 hours');
-    expect(html).toContain('Waiting for payment');
+  it.each(NETWORKS.map((n) => [n]))(
+    '%s: amount with six decimals, network name, wallet, USDC address, expiry, QR',
+    async (network) => {
+      const v = view({ network, payTo: payToOf(network) });
+      const html = await paymentPageHtml(v);
+      expect(html.startsWith('<!doctype html>')).toBe(true);
+      expect(html).toContain('12.500042 USDC');
+      expect(html).toContain('includes a small unique matching amount');
+      expect(html).toContain('Pay exactly this amount');
+      expect(html).toContain(`<dd>${NETWORK_NAMES[network]}</dd>`);
+      expect(html).toContain(`<code class="addr">${payToOf(network)}</code>`);
+      expect(html).toContain(`<code class="addr">${usdcOf(network)}</code>`);
+      expect(html).toContain(network === 'solana' ? 'USDC mint' : 'USDC token contract');
+      expect(html).toContain('2025-11-22T17:48:00Z');
+      expect(html).toContain('Sat 22 Nov 2025, 17:48 UTC');
+      expect(html).toContain('in 3 hours');
+      expect(html).toContain('Waiting for payment');
 
-    const svg = svgOf(html);
-    expect(svg).not.toBeNull();
-    expect(await decodeQr(svg!)).toBe(paymentUri({ network, payTo: payToOf(network), amountAtomic: 12_500_042n }));
-  });
+      const svg = svgOf(html);
+      expect(svg).not.toBeNull();
+      expect(await decodeQr(svg!)).toBe(paymentUri({ network, payTo: payToOf(network), amountAtomic: 12_500_042n }));
+    },
+  );
 
   it('names every network as wallets do', () => {
     expect(NETWORK_NAMES).toEqual({
-      base: 'Base', polygon: 'Polygon PoS', arbitrum: 'Arbitrum One', optimism: 'OP Mainnet', ethereum: 'Ethereum',
-      avalanche: 'Avalanche C-Chain', solana: 'Solana',
+      base: 'Base',
+      polygon: 'Polygon PoS',
+      arbitrum: 'Arbitrum One',
+      optimism: 'OP Mainnet',
+      ethereum: 'Ethereum',
+      avalanche: 'Avalanche C-Chain',
+      solana: 'Solana',
     });
   });
 
@@ -92,7 +110,8 @@ describe('payment page: what the payer must see', () => {
   });
 
   it('the QR adapter encodes any text that decodes back exactly', async () => {
-    const text = 'solana:9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM?amount=0.000001&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const text =
+      'solana:9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM?amount=0.000001&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
     const svg = await qrSvg(text);
     expect(svg).toMatch(/^<svg [^>]*>/);
     expect(svg.endsWith('</svg>')).toBe(true);
@@ -102,18 +121,24 @@ describe('payment page: what the payer must see', () => {
 });
 
 describe('payment page: one clear message per status', () => {
-  it.each(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'] as const)('%s: still shows amount, network, wallet, USDC address and expiry', (status) => {
-    const html = renderPaymentPage(view({ status, network: 'polygon', txHash: status === 'PAID' ? TX_EVM : null }), null);
-    expect(html).toContain('12.500042 USDC');
-    expect(html).toContain('includes a small unique matching amount');
-    expect(html).toContain('<dd>Polygon PoS</dd>');
-    expect(html).toContain(EVM_PAY_TO);
-    expect(html).toContain(EVM.polygon.usdc);
-    expect(html).toContain('2025-11-22T17:48:00Z');
-    expect(html).toContain(`<code>${status}</code>`);
-    // Only a payable request tells the payer to pay.
-    expect(html.includes('Pay exactly this amount')).toBe(status === 'AWAITING');
-  });
+  it.each(['AWAITING', 'REVIEW', 'PAID', 'EXPIRED', 'VOIDED'] as const)(
+    '%s: still shows amount, network, wallet, USDC address and expiry',
+    (status) => {
+      const html = renderPaymentPage(
+        view({ status, network: 'polygon', txHash: status === 'PAID' ? TX_EVM : null }),
+        null,
+      );
+      expect(html).toContain('12.500042 USDC');
+      expect(html).toContain('includes a small unique matching amount');
+      expect(html).toContain('<dd>Polygon PoS</dd>');
+      expect(html).toContain(EVM_PAY_TO);
+      expect(html).toContain(EVM.polygon.usdc);
+      expect(html).toContain('2025-11-22T17:48:00Z');
+      expect(html).toContain(`<code>${status}</code>`);
+      // Only a payable request tells the payer to pay.
+      expect(html.includes('Pay exactly this amount')).toBe(status === 'AWAITING');
+    },
+  );
 
   it('AWAITING: waiting for payment, with QR code and wallet link', async () => {
     const html = await paymentPageHtml(view());
@@ -133,7 +158,9 @@ describe('payment page: one clear message per status', () => {
   });
 
   it('PAID: paid, with the transaction hash and time; no QR', async () => {
-    const html = await paymentPageHtml(view({ status: 'PAID', txHash: TX_EVM, paidAt: new Date('2025-11-22T15:01:30Z') }));
+    const html = await paymentPageHtml(
+      view({ status: 'PAID', txHash: TX_EVM, paidAt: new Date('2025-11-22T15:01:30Z') }),
+    );
     expect(html).toContain('<strong>Paid</strong>');
     expect(html).toContain(TX_EVM);
     expect(html).toContain('2025-11-22T15:01:30Z');
@@ -178,7 +205,11 @@ describe('payment page: hostile merchant and payer text is escaped', () => {
   });
 
   it('no markup from the view reaches the page', async () => {
-    for (const html of [await paymentPageHtml(hostile), renderPaymentPage({ ...hostile, status: 'EXPIRED' }, null), renderPaymentPage({ ...hostile, status: 'VOIDED' }, null)]) {
+    for (const html of [
+      await paymentPageHtml(hostile),
+      renderPaymentPage({ ...hostile, status: 'EXPIRED' }, null),
+      renderPaymentPage({ ...hostile, status: 'VOIDED' }, null),
+    ]) {
       expect(html).not.toMatch(/<script/i);
       expect(html).not.toMatch(/<img/i);
       expect(html).not.toContain('<a href="https://phish.example">');
@@ -192,7 +223,7 @@ describe('payment page: hostile merchant and payer text is escaped', () => {
 });
 
 describe('payment page: self-contained under a strict CSP', () => {
-  it('the CSP allows nothing but the page\'s own stylesheet', () => {
+  it("the CSP allows nothing but the page's own stylesheet", () => {
     expect(PAYMENT_PAGE_CSP).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; /);
     expect(PAYMENT_PAGE_CSP).toContain("frame-ancestors 'none'");
     expect(PAYMENT_PAGE_CSP).not.toMatch(/unsafe-eval|script-src|\*/);

@@ -10,11 +10,22 @@ const settings = {
   paymentTimeoutSeconds: 120,
   requiredConfirmations: { base: 150, polygon: 128, arbitrum: 1200, optimism: 150, ethereum: 64, avalanche: 1 },
 };
-const requirements = (amount: string): PaymentRequirements[] => [{
-  scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount,
-  payTo: settings.payTo, maxTimeoutSeconds: 120, extra: { name: 'USD Coin', version: '2' },
-}];
-const pointers = Object.values(PAID_ROUTES).map((r) => ({ url: `${ORIGIN}/x402${r.path}`, method: 'GET', description: r.description }));
+const requirements = (amount: string): PaymentRequirements[] => [
+  {
+    scheme: 'exact',
+    network: 'eip155:8453',
+    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    amount,
+    payTo: settings.payTo,
+    maxTimeoutSeconds: 120,
+    extra: { name: 'USD Coin', version: '2' },
+  },
+];
+const pointers = Object.values(PAID_ROUTES).map((r) => ({
+  url: `${ORIGIN}/x402${r.path}`,
+  method: 'GET',
+  description: r.description,
+}));
 
 describe('discovery manifest builder', () => {
   it('publishes complete entries carrying exactly what acceptsFor answers for each route URL', async () => {
@@ -25,8 +36,15 @@ describe('discovery manifest builder', () => {
     };
     const entries = await paidRouteResources(ORIGIN, acceptsFor);
     expect(asked).toEqual(pointers.map((p) => p.url));
-    expect(entries.map((e) => e['accepts'])).toEqual(Object.values(PAID_ROUTES).map((r) => requirements(r.priceAtomic)));
-    expect(entries[0]).toMatchObject({ ...pointers[0], mimeType: 'application/json', x402Version: 2, operation: 'verify' });
+    expect(entries.map((e) => e['accepts'])).toEqual(
+      Object.values(PAID_ROUTES).map((r) => requirements(r.priceAtomic)),
+    );
+    expect(entries[0]).toMatchObject({
+      ...pointers[0],
+      mimeType: 'application/json',
+      x402Version: 2,
+      operation: 'verify',
+    });
   });
 
   it.each<[string, AcceptsFor | undefined]>([
@@ -41,8 +59,18 @@ describe('discovery manifest builder', () => {
 
   it('appends extra entries (the MCP tools) after the paid routes', async () => {
     const tool = { type: 'mcp', url: `${ORIGIN}/mcp`, toolName: 'verify_native_usdc', description: 'Verify over MCP' };
-    const doc = await buildDiscoveryManifest({ settings, origin: ORIGIN, updated: new Date('2026-01-02T03:04:05Z'), extraResources: [tool] });
+    const doc = await buildDiscoveryManifest({
+      settings,
+      origin: ORIGIN,
+      updated: new Date('2026-01-02T03:04:05Z'),
+      extraResources: [tool],
+    });
     expect(doc.resources).toEqual([...pointers, tool]);
-    expect(doc).toMatchObject({ x402Version: 2, kind: 'resource-server', docs: `${ORIGIN}/x402/docs`, updated: '2026-01-02T03:04:05.000Z' });
+    expect(doc).toMatchObject({
+      x402Version: 2,
+      kind: 'resource-server',
+      docs: `${ORIGIN}/x402/docs`,
+      updated: '2026-01-02T03:04:05.000Z',
+    });
   });
 });

@@ -13,7 +13,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const LAYERS = ['domain', 'adapters', 'db', 'services', 'activities', 'workflows', 'workers', 'api', 'cli', 'config'];
 
 function importGraph(): Map<string, string[]> {
-  const files = execFileSync('git', ['ls-files', ...LAYERS.map((l) => `${l}/*.ts`)], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', ...LAYERS.map((l) => `${l}/*.ts`)], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
@@ -52,7 +54,12 @@ describe('import graph', () => {
   });
 
   it('finds a circle when there is one (the check itself works)', () => {
-    const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
   });
 });

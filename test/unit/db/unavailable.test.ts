@@ -10,7 +10,8 @@ const fromDriver = <E extends Error>(e: E): E => {
   return e;
 };
 /** pg's DatabaseError: the server's answer, with its SQLSTATE in `code`. */
-const sqlState = (code: string, message = 'server said no') => Object.assign(new pg.DatabaseError(message, 0, 'error'), { code, severity: 'ERROR' });
+const sqlState = (code: string, message = 'server said no') =>
+  Object.assign(new pg.DatabaseError(message, 0, 'error'), { code, severity: 'ERROR' });
 
 describe('isDatabaseUnavailable: the one classification of "PostgreSQL cannot be reached or cannot serve now"', () => {
   it.each([
@@ -22,13 +23,29 @@ describe('isDatabaseUnavailable: the one classification of "PostgreSQL cannot be
     ['broken pipe', fromDriver(withCode('EPIPE'))],
     ['DNS: no such host', fromDriver(withCode('ENOTFOUND', 'getaddrinfo ENOTFOUND db.internal'))],
     ['DNS: try again', fromDriver(withCode('EAI_AGAIN'))],
-    ['every address of the host refused', fromDriver(Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]), { code: 'ECONNREFUSED' }))],
+    [
+      'every address of the host refused',
+      fromDriver(
+        Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]), {
+          code: 'ECONNREFUSED',
+        }),
+      ),
+    ],
     ['pool acquire timeout', new KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.')],
-    ['pg: terminated unexpectedly (as knex reports it)', fromDriver(new Error('select 1 - Connection terminated unexpectedly'))],
-    ['pg: terminated due to connection timeout', fromDriver(new Error('Connection terminated due to connection timeout'))],
+    [
+      'pg: terminated unexpectedly (as knex reports it)',
+      fromDriver(new Error('select 1 - Connection terminated unexpectedly')),
+    ],
+    [
+      'pg: terminated due to connection timeout',
+      fromDriver(new Error('Connection terminated due to connection timeout')),
+    ],
     ['pg: connect timeout', fromDriver(new Error('timeout expired'))],
     ['pg: query read timeout', fromDriver(new Error('select 1 - Query read timeout'))],
-    ['pg: client not queryable', fromDriver(new Error('Client has encountered a connection error and is not queryable'))],
+    [
+      'pg: client not queryable',
+      fromDriver(new Error('Client has encountered a connection error and is not queryable')),
+    ],
     ['pg: client closed', fromDriver(new Error('Client was closed and is not queryable'))],
     ['SQLSTATE 08006 connection failure', sqlState('08006')],
     ['SQLSTATE 08001 cannot establish', sqlState('08001')],
@@ -37,7 +54,10 @@ describe('isDatabaseUnavailable: the one classification of "PostgreSQL cannot be
     ['SQLSTATE 57P03 cannot connect now (starting up)', sqlState('57P03', 'the database system is starting up')],
     ['SQLSTATE 53300 too many connections', sqlState('53300')],
     ['SQLSTATE 57014 statement timeout', sqlState('57014', 'canceling statement due to statement timeout')],
-    ['a driver error wrapped in a cause', new Error('repository failed', { cause: fromDriver(withCode('ECONNREFUSED')) })],
+    [
+      'a driver error wrapped in a cause',
+      new Error('repository failed', { cause: fromDriver(withCode('ECONNREFUSED')) }),
+    ],
   ])('%s → unavailable', (_name, err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
@@ -53,7 +73,10 @@ describe('isDatabaseUnavailable: the one classification of "PostgreSQL cannot be
     ['database does not exist (configuration)', sqlState('3D000')],
     ['TypeError (a bug)', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['a plain Error', new Error('something else')],
-    ['ECONNREFUSED of another dependency (not from the driver)', withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:443')],
+    [
+      'ECONNREFUSED of another dependency (not from the driver)',
+      withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.9:443'),
+    ],
     ['ECONNRESET of an HTTP call (not from the driver)', withCode('ECONNRESET')],
     ['"timeout expired" of another library', new Error('timeout expired')],
     ['a 5-character code that is not from PostgreSQL', withCode('57P01')],

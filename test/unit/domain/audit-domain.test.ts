@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseAuditDomain, parseAuditDomainArguments, registrableDomainOf } from '../../../domain/validation/audit-domain.js';
+import {
+  parseAuditDomain,
+  parseAuditDomainArguments,
+  registrableDomainOf,
+} from '../../../domain/validation/audit-domain.js';
 
 const message = (raw: unknown) => {
   const r = parseAuditDomain(raw);
@@ -91,7 +95,10 @@ describe('parseAuditDomainArguments', () => {
       ok: false,
       issues: [{ path: ['port'], message: 'unknown argument port' }],
     });
-    expect(parseAuditDomainArguments({})).toEqual({ ok: false, issues: [{ path: ['domain'], message: 'domain is required' }] });
+    expect(parseAuditDomainArguments({})).toEqual({
+      ok: false,
+      issues: [{ path: ['domain'], message: 'domain is required' }],
+    });
     expect(parseAuditDomainArguments('example.com')).toMatchObject({ ok: false, issues: [{ path: [] }] });
     expect(parseAuditDomainArguments(null)).toMatchObject({ ok: false, issues: [{ path: [] }] });
   });

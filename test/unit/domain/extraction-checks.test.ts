@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { conceptOf } from '../../../adapters/extraction/offline-labels.js';
-import { checkDocument, mergeReview, UNSURE_CONFIDENCE, type DocumentCheck } from '../../../domain/extraction-checks.js';
+import {
+  checkDocument,
+  mergeReview,
+  UNSURE_CONFIDENCE,
+  type DocumentCheck,
+} from '../../../domain/extraction-checks.js';
 import { checkEvidence, lineEvidence } from '../../../domain/extraction-evidence.js';
-import type { Box, ExtractedValue, ExtractionResult, LineItem, PageText, PositionedText } from '../../../domain/extraction.js';
+import type {
+  Box,
+  ExtractedValue,
+  ExtractionResult,
+  LineItem,
+  PageText,
+  PositionedText,
+} from '../../../domain/extraction.js';
 import { layoutPage, type Row } from '../../helpers/positioned-text.js';
 
 /**
@@ -17,12 +29,22 @@ function doc(rows: readonly Row[]): PositionedText {
 }
 
 /** The value read from the `nth` occurrence of `snippet` on the page (after the text `after`), with the box of its words. */
-function at(page: PageText, snippet: string, value: string, options: { after?: string; nth?: number; confidence?: number } = {}): ExtractedValue {
+function at(
+  page: PageText,
+  snippet: string,
+  value: string,
+  options: { after?: string; nth?: number; confidence?: number } = {},
+): ExtractedValue {
   let i = options.after ? page.text.indexOf(options.after) + options.after.length - 1 : -1;
   for (let n = 0; n <= (options.nth ?? 0); n++) i = page.text.indexOf(snippet, i + 1);
   if (i < 0) throw new Error(`"${snippet}" is not on the page`);
   const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
-  const box = { x0: Math.min(...words.map((w) => w.box.x0)), y0: Math.min(...words.map((w) => w.box.y0)), x1: Math.max(...words.map((w) => w.box.x1)), y1: Math.max(...words.map((w) => w.box.y1)) };
+  const box = {
+    x0: Math.min(...words.map((w) => w.box.x0)),
+    y0: Math.min(...words.map((w) => w.box.y0)),
+    x1: Math.max(...words.map((w) => w.box.x1)),
+    y1: Math.max(...words.map((w) => w.box.y1)),
+  };
   return { value, evidence: { page: page.page, snippet, box }, confidence: options.confidence ?? 0.9 };
 }
 
@@ -33,7 +55,8 @@ function answer(fields: Record<string, ExtractedValue>, items: LineItem[] = []):
 }
 
 /** The names of the values a check flagged: a field by its name, a line item's column as `line N column`. */
-const flaggedNames = (c: DocumentCheck) => [...new Set(c.flags.map((f) => (f.item === null ? f.field : `line ${f.item + 1} ${f.field}`)))].sort();
+const flaggedNames = (c: DocumentCheck) =>
+  [...new Set(c.flags.map((f) => (f.item === null ? f.field : `line ${f.item + 1} ${f.field}`)))].sort();
 
 function expectEvidenceOk(result: ExtractionResult, document: PositionedText) {
   expect(checkEvidence(result, document).review_reasons).toEqual([]);
@@ -42,21 +65,53 @@ function expectEvidenceOk(result: ExtractionResult, document: PositionedText) {
 // A receipt as its text layer reads (the issue's "TOTAL AMOUNT DUE ON August 3 , 2014 $4.11").
 const receipt = doc([
   'Your Store',
-  [[50, 'Coffee'], [300, '1'], [360, '2.30'], [430, '2.30']],
-  [[50, 'Muffin'], [300, '1'], [360, '1.50'], [430, '1.50']],
-  [[50, 'Subtotal'], [430, '3.80']],
-  [[50, 'Tax 8.25%'], [430, '0.31']],
-  [[50, 'TOTAL AMOUNT DUE ON August 3 , 2014'], [430, '$4.11']],
+  [
+    [50, 'Coffee'],
+    [300, '1'],
+    [360, '2.30'],
+    [430, '2.30'],
+  ],
+  [
+    [50, 'Muffin'],
+    [300, '1'],
+    [360, '1.50'],
+    [430, '1.50'],
+  ],
+  [
+    [50, 'Subtotal'],
+    [430, '3.80'],
+  ],
+  [
+    [50, 'Tax 8.25%'],
+    [430, '0.31'],
+  ],
+  [
+    [50, 'TOTAL AMOUNT DUE ON August 3 , 2014'],
+    [430, '$4.11'],
+  ],
 ]);
 const rp = receipt.pages[0]!;
 const receiptItems = (): LineItem[] => [
-  { description: at(rp, 'Coffee', 'Coffee'), quantity: at(rp, '1', '1'), unit_price: at(rp, '2.30', '2.30'), amount: at(rp, '2.30', '2.30', { nth: 1 }) },
-  { description: at(rp, 'Muffin', 'Muffin'), quantity: at(rp, '1', '1', { after: 'Muffin' }), unit_price: at(rp, '1.50', '1.50'), amount: at(rp, '1.50', '1.50', { nth: 1 }) },
+  {
+    description: at(rp, 'Coffee', 'Coffee'),
+    quantity: at(rp, '1', '1'),
+    unit_price: at(rp, '2.30', '2.30'),
+    amount: at(rp, '2.30', '2.30', { nth: 1 }),
+  },
+  {
+    description: at(rp, 'Muffin', 'Muffin'),
+    quantity: at(rp, '1', '1', { after: 'Muffin' }),
+    unit_price: at(rp, '1.50', '1.50'),
+    amount: at(rp, '1.50', '1.50', { nth: 1 }),
+  },
 ];
 
 describe('document checks: the defects measured on real invoices', () => {
   it('total "3" read from "TOTAL AMOUNT DUE ON August 3 , 2014 $4.11" while subtotal + tax = 4.11', () => {
-    const result = answer({ subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: at(rp, '3', '3', { after: 'August ' }) }, receiptItems());
+    const result = answer(
+      { subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: at(rp, '3', '3', { after: 'August ' }) },
+      receiptItems(),
+    );
     expect(result.fields['total']!.evidence!.snippet).toBe('3');
     expectEvidenceOk(result, receipt);
     const c = checkDocument(result, receipt, concept);
@@ -74,71 +129,184 @@ describe('document checks: the defects measured on real invoices', () => {
   it('the pre-tax figure given as the total', () => {
     const page = doc([
       'ACME GmbH Rechnung',
-      [[50, 'Net amount'], [430, '100.00']],
-      [[50, 'VAT 19%'], [430, '19.00']],
-      [[50, 'Total due'], [430, '119.00']],
+      [
+        [50, 'Net amount'],
+        [430, '100.00'],
+      ],
+      [
+        [50, 'VAT 19%'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Total due'],
+        [430, '119.00'],
+      ],
     ]);
     const p = page.pages[0]!;
-    const wrong = answer({ net_amount: at(p, '100.00', '100.00'), vat: at(p, '19.00', '19.00'), amount_due: at(p, '100.00', '100.00') });
+    const wrong = answer({
+      net_amount: at(p, '100.00', '100.00'),
+      vat: at(p, '19.00', '19.00'),
+      amount_due: at(p, '100.00', '100.00'),
+    });
     expectEvidenceOk(wrong, page);
     const c = checkDocument(wrong, page, concept);
     expect(flaggedNames(c)).toEqual(['amount_due', 'net_amount', 'vat']);
-    expect(c.reasons).toEqual(['the totals do not add up: net_amount 100.00 + vat 19.00 = 119.00, but amount_due is 100.00']);
+    expect(c.reasons).toEqual([
+      'the totals do not add up: net_amount 100.00 + vat 19.00 = 119.00, but amount_due is 100.00',
+    ]);
     // Without the subtotal asked for: the printed rate says the tax of a total of 100.00 cannot be 19.00.
-    const c2 = checkDocument(answer({ vat: at(p, '19.00', '19.00'), amount_due: at(p, '100.00', '100.00') }), page, concept);
+    const c2 = checkDocument(
+      answer({ vat: at(p, '19.00', '19.00'), amount_due: at(p, '100.00', '100.00') }),
+      page,
+      concept,
+    );
     expect(flaggedNames(c2)).toEqual(['amount_due', 'vat']);
     expect(c2.reasons.join('\n')).toContain('19%');
     // A total printed "incl. VAT" does not make the tax included in the subtotal given as the total.
-    const incl = doc([[[50, 'Net amount'], [430, '100.00']], [[50, 'VAT 19%'], [430, '19.00']], [[50, 'Total incl. VAT'], [430, '119.00']]]);
+    const incl = doc([
+      [
+        [50, 'Net amount'],
+        [430, '100.00'],
+      ],
+      [
+        [50, 'VAT 19%'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Total incl. VAT'],
+        [430, '119.00'],
+      ],
+    ]);
     const q = incl.pages[0]!;
-    expect(flaggedNames(checkDocument(answer({ net_amount: at(q, '100.00', '100.00'), vat: at(q, '19.00', '19.00'), amount_due: at(q, '100.00', '100.00') }), incl, concept))).toEqual(['amount_due', 'net_amount', 'vat']);
+    expect(
+      flaggedNames(
+        checkDocument(
+          answer({
+            net_amount: at(q, '100.00', '100.00'),
+            vat: at(q, '19.00', '19.00'),
+            amount_due: at(q, '100.00', '100.00'),
+          }),
+          incl,
+          concept,
+        ),
+      ),
+    ).toEqual(['amount_due', 'net_amount', 'vat']);
     // The right answer passes.
-    const right = checkDocument(answer({ net_amount: at(p, '100.00', '100.00'), vat: at(p, '19.00', '19.00'), amount_due: at(p, '119.00', '119.00') }), page, concept);
+    const right = checkDocument(
+      answer({
+        net_amount: at(p, '100.00', '100.00'),
+        vat: at(p, '19.00', '19.00'),
+        amount_due: at(p, '119.00', '119.00'),
+      }),
+      page,
+      concept,
+    );
     expect(right).toEqual({ flags: [], reasons: [] });
   });
 
   it('a line amount given as the tax on an invoice without VAT', () => {
     const page = doc([
       'Studio Lumen  Invoice',
-      [[50, 'Description'], [300, 'Qty'], [360, 'Price'], [430, 'Amount']],
-      [[50, 'Photo session'], [300, '2'], [360, '5.00'], [430, '10.00']],
-      [[50, 'Prints'], [300, '1'], [360, '4.50'], [430, '4.50']],
-      [[50, 'Total'], [430, '14.50']],
+      [
+        [50, 'Description'],
+        [300, 'Qty'],
+        [360, 'Price'],
+        [430, 'Amount'],
+      ],
+      [
+        [50, 'Photo session'],
+        [300, '2'],
+        [360, '5.00'],
+        [430, '10.00'],
+      ],
+      [
+        [50, 'Prints'],
+        [300, '1'],
+        [360, '4.50'],
+        [430, '4.50'],
+      ],
+      [
+        [50, 'Total'],
+        [430, '14.50'],
+      ],
     ]);
     const p = page.pages[0]!;
     const items: LineItem[] = [
-      { description: at(p, 'Photo session', 'Photo session'), quantity: at(p, '2', '2'), unit_price: at(p, '5.00', '5.00'), amount: at(p, '10.00', '10.00') },
-      { description: at(p, 'Prints', 'Prints'), quantity: at(p, '1', '1', { after: 'Prints' }), unit_price: at(p, '4.50', '4.50'), amount: at(p, '4.50', '4.50', { nth: 1 }) },
+      {
+        description: at(p, 'Photo session', 'Photo session'),
+        quantity: at(p, '2', '2'),
+        unit_price: at(p, '5.00', '5.00'),
+        amount: at(p, '10.00', '10.00'),
+      },
+      {
+        description: at(p, 'Prints', 'Prints'),
+        quantity: at(p, '1', '1', { after: 'Prints' }),
+        unit_price: at(p, '4.50', '4.50'),
+        amount: at(p, '4.50', '4.50', { nth: 1 }),
+      },
     ];
     const result = answer({ tax: at(p, '4.50', '4.50', { nth: 1 }), total: at(p, '14.50', '14.50') }, items);
     expectEvidenceOk(result, page);
     const c = checkDocument(result, page, concept);
     expect(flaggedNames(c)).toEqual(['tax']);
     expect(c.reasons).toEqual(['tax 4.50 is given, but the document names no tax (VAT, GST, sales tax…)']);
-    expect(checkDocument(answer({ tax: none(), total: at(p, '14.50', '14.50') }, items), page, concept)).toEqual({ flags: [], reasons: [] });
+    expect(checkDocument(answer({ tax: none(), total: at(p, '14.50', '14.50') }, items), page, concept)).toEqual({
+      flags: [],
+      reasons: [],
+    });
   });
 
   it('a due date before the invoice date', () => {
-    const page = doc([[[50, 'Invoice date: 15.03.2024'], [300, 'Due date: 14.02.2024']]]);
+    const page = doc([
+      [
+        [50, 'Invoice date: 15.03.2024'],
+        [300, 'Due date: 14.02.2024'],
+      ],
+    ]);
     const p = page.pages[0]!;
-    const result = answer({ invoice_date: at(p, '15.03.2024', '2024-03-15'), due_date: at(p, '14.02.2024', '2024-02-14') });
+    const result = answer({
+      invoice_date: at(p, '15.03.2024', '2024-03-15'),
+      due_date: at(p, '14.02.2024', '2024-02-14'),
+    });
     expectEvidenceOk(result, page);
     const c = checkDocument(result, page, concept);
     expect(flaggedNames(c)).toEqual(['due_date', 'invoice_date']);
     expect(c.reasons).toEqual(['due_date 2024-02-14 is before invoice_date 2024-03-15']);
-    const same = answer({ invoice_date: at(p, '15.03.2024', '2024-03-15'), due_date: at(p, '15.03.2024', '2024-03-15') });
+    const same = answer({
+      invoice_date: at(p, '15.03.2024', '2024-03-15'),
+      due_date: at(p, '15.03.2024', '2024-03-15'),
+    });
     expect(checkDocument(same, page, concept).flags).toEqual([]);
   });
 });
 
 describe('document checks: arithmetic of the lines', () => {
-  const table = (rows: Row[]) => doc([[[50, 'Description'], [300, 'Qty'], [360, 'Unit price'], [430, 'Amount']], ...rows]);
+  const table = (rows: Row[]) =>
+    doc([
+      [
+        [50, 'Description'],
+        [300, 'Qty'],
+        [360, 'Unit price'],
+        [430, 'Amount'],
+      ],
+      ...rows,
+    ]);
   const item = (p: PageText, desc: string, q: string, u: string, a: string): LineItem => ({
-    description: at(p, desc, desc), quantity: at(p, q, q, { after: desc }), unit_price: at(p, u, u, { after: desc }), amount: at(p, a, a, { after: desc, nth: u === a ? 1 : 0 }),
+    description: at(p, desc, desc),
+    quantity: at(p, q, q, { after: desc }),
+    unit_price: at(p, u, u, { after: desc }),
+    amount: at(p, a, a, { after: desc, nth: u === a ? 1 : 0 }),
   });
 
   it('a line whose amount is not quantity × unit price flags its three numbers', () => {
-    const page = table([[[50, 'Widget'], [300, '3'], [360, '4.50'], [430, '12.00']]]);
+    const page = table([
+      [
+        [50, 'Widget'],
+        [300, '3'],
+        [360, '4.50'],
+        [430, '12.00'],
+      ],
+    ]);
     const c = checkDocument(answer({}, [item(page.pages[0]!, 'Widget', '3', '4.50', '12.00')]), page, concept);
     expect(flaggedNames(c)).toEqual(['line 1 amount', 'line 1 quantity', 'line 1 unit_price']);
     expect(c.reasons).toEqual(['line item 1: quantity 3 × unit price 4.50 = 13.50, but its amount is 12.00']);
@@ -146,20 +314,54 @@ describe('document checks: arithmetic of the lines', () => {
 
   it('within the printed precision (a rounded unit price), and with a discount or a rate printed on the row', () => {
     const page = table([
-      [[50, 'Hours'], [300, '3'], [360, '0.333'], [430, '1.00']],
-      [[50, 'Licence'], [300, '2'], [360, '50.00'], [400, '-10%'], [430, '90.00']],
-      [[50, 'Support'], [300, '1'], [360, '100.00'], [400, '19%'], [430, '119.00']],
+      [
+        [50, 'Hours'],
+        [300, '3'],
+        [360, '0.333'],
+        [430, '1.00'],
+      ],
+      [
+        [50, 'Licence'],
+        [300, '2'],
+        [360, '50.00'],
+        [400, '-10%'],
+        [430, '90.00'],
+      ],
+      [
+        [50, 'Support'],
+        [300, '1'],
+        [360, '100.00'],
+        [400, '19%'],
+        [430, '119.00'],
+      ],
     ]);
     const p = page.pages[0]!;
-    const items = [item(p, 'Hours', '3', '0.333', '1.00'), item(p, 'Licence', '2', '50.00', '90.00'), item(p, 'Support', '1', '100.00', '119.00')];
+    const items = [
+      item(p, 'Hours', '3', '0.333', '1.00'),
+      item(p, 'Licence', '2', '50.00', '90.00'),
+      item(p, 'Support', '1', '100.00', '119.00'),
+    ];
     expect(checkDocument(answer({}, items), page, concept)).toEqual({ flags: [], reasons: [] });
   });
 
   it('the lines must add up to the subtotal (or the total)', () => {
     const page = table([
-      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
-      [[50, 'Gadget'], [300, '1'], [360, '5.00'], [430, '5.00']],
-      [[50, 'Subtotal'], [430, '30.00']],
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [430, '20.00'],
+      ],
+      [
+        [50, 'Gadget'],
+        [300, '1'],
+        [360, '5.00'],
+        [430, '5.00'],
+      ],
+      [
+        [50, 'Subtotal'],
+        [430, '30.00'],
+      ],
     ]);
     const p = page.pages[0]!;
     const items = [item(p, 'Widget', '2', '10.00', '20.00'), item(p, 'Gadget', '1', '5.00', '5.00')];
@@ -167,32 +369,100 @@ describe('document checks: arithmetic of the lines', () => {
     expect(flaggedNames(c)).toEqual(['line 1 amount', 'line 2 amount', 'subtotal']);
     expect(c.reasons).toEqual(['the line items do not add up: their amounts sum to 25.00, but subtotal is 30.00']);
     // Lines that add up to the total when there is no subtotal.
-    const page2 = table([[[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']], [[50, 'Total'], [430, '20.00']]]);
+    const page2 = table([
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [430, '20.00'],
+      ],
+      [
+        [50, 'Total'],
+        [430, '20.00'],
+      ],
+    ]);
     const p2 = page2.pages[0]!;
-    expect(checkDocument(answer({ total: at(p2, '20.00', '20.00', { nth: 1 }) }, [item(p2, 'Widget', '2', '10.00', '20.00')]), page2, concept).flags).toEqual([]);
+    expect(
+      checkDocument(
+        answer({ total: at(p2, '20.00', '20.00', { nth: 1 }) }, [item(p2, 'Widget', '2', '10.00', '20.00')]),
+        page2,
+        concept,
+      ).flags,
+    ).toEqual([]);
   });
 
   it('net lines and a gross total, the tax not asked for: the tax printed on the page closes the gap, another gap does not', () => {
     const rows = (total: string): Row[] => [
-      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
-      [[50, 'Net total'], [430, '20.00']],
-      [[50, 'VAT 19%'], [430, '3.80']],
-      [[50, 'Total'], [430, total]],
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [430, '20.00'],
+      ],
+      [
+        [50, 'Net total'],
+        [430, '20.00'],
+      ],
+      [
+        [50, 'VAT 19%'],
+        [430, '3.80'],
+      ],
+      [
+        [50, 'Total'],
+        [430, total],
+      ],
     ];
     const fine = table(rows('23.80'));
     const p = fine.pages[0]!;
-    expect(checkDocument(answer({ total: at(p, '23.80', '23.80') }, [item(p, 'Widget', '2', '10.00', '20.00')]), fine, concept).flags).toEqual([]);
+    expect(
+      checkDocument(
+        answer({ total: at(p, '23.80', '23.80') }, [item(p, 'Widget', '2', '10.00', '20.00')]),
+        fine,
+        concept,
+      ).flags,
+    ).toEqual([]);
     const off = table(rows('25.80'));
     const q = off.pages[0]!;
-    expect(flaggedNames(checkDocument(answer({ total: at(q, '25.80', '25.80') }, [item(q, 'Widget', '2', '10.00', '20.00')]), off, concept))).toEqual(['line 1 amount', 'total']);
+    expect(
+      flaggedNames(
+        checkDocument(
+          answer({ total: at(q, '25.80', '25.80') }, [item(q, 'Widget', '2', '10.00', '20.00')]),
+          off,
+          concept,
+        ),
+      ),
+    ).toEqual(['line 1 amount', 'total']);
   });
 
   it('a summary table of charges and deductions closes the gap: goods 1062.60, surcharge 15.00, discount -21.55, net 1056.05', () => {
     const page = table([
-      [[50, 'Wirkarbeit'], [300, '1'], [360, '520.00'], [430, '520.00']],
-      [[50, 'Kopierpapier'], [300, '1'], [360, '542.60'], [430, '542.60']],
-      [[50, 'Warenwert'], [140, 'Zu-/Abschlag'], [230, 'Fracht'], [290, 'Skonto'], [350, 'Nettobetrag'], [430, 'MwSt-Betrag']],
-      [[50, '1062.60'], [140, '15.00'], [230, '-21.55'], [350, '1056.05'], [430, '200.65']],
+      [
+        [50, 'Wirkarbeit'],
+        [300, '1'],
+        [360, '520.00'],
+        [430, '520.00'],
+      ],
+      [
+        [50, 'Kopierpapier'],
+        [300, '1'],
+        [360, '542.60'],
+        [430, '542.60'],
+      ],
+      [
+        [50, 'Warenwert'],
+        [140, 'Zu-/Abschlag'],
+        [230, 'Fracht'],
+        [290, 'Skonto'],
+        [350, 'Nettobetrag'],
+        [430, 'MwSt-Betrag'],
+      ],
+      [
+        [50, '1062.60'],
+        [140, '15.00'],
+        [230, '-21.55'],
+        [350, '1056.05'],
+        [430, '200.65'],
+      ],
     ]);
     const p = page.pages[0]!;
     const items = [item(p, 'Wirkarbeit', '1', '520.00', '520.00'), item(p, 'Kopierpapier', '1', '542.60', '542.60')];
@@ -201,33 +471,95 @@ describe('document checks: arithmetic of the lines', () => {
 
   it('shipping printed on the page closes the gap between the lines and the subtotal', () => {
     const page = table([
-      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
-      [[50, 'Shipping'], [430, '4.90']],
-      [[50, 'Subtotal'], [430, '24.90']],
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [430, '20.00'],
+      ],
+      [
+        [50, 'Shipping'],
+        [430, '4.90'],
+      ],
+      [
+        [50, 'Subtotal'],
+        [430, '24.90'],
+      ],
     ]);
     const p = page.pages[0]!;
-    expect(checkDocument(answer({ subtotal: at(p, '24.90', '24.90') }, [item(p, 'Widget', '2', '10.00', '20.00')]), page, concept).flags).toEqual([]);
+    expect(
+      checkDocument(
+        answer({ subtotal: at(p, '24.90', '24.90') }, [item(p, 'Widget', '2', '10.00', '20.00')]),
+        page,
+        concept,
+      ).flags,
+    ).toEqual([]);
   });
 });
 
 describe('document checks: tax and plausibility', () => {
   it('tax = rate × base where a rate is printed', () => {
-    const page = doc([[[50, 'Subtotal'], [430, '100.00']], [[50, 'VAT 20%'], [430, '19.00']], [[50, 'Total'], [430, '119.00']]]);
+    const page = doc([
+      [
+        [50, 'Subtotal'],
+        [430, '100.00'],
+      ],
+      [
+        [50, 'VAT 20%'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Total'],
+        [430, '119.00'],
+      ],
+    ]);
     const p = page.pages[0]!;
-    const c = checkDocument(answer({ subtotal: at(p, '100.00', '100.00'), tax: at(p, '19.00', '19.00'), total: at(p, '119.00', '119.00') }), page, concept);
+    const c = checkDocument(
+      answer({ subtotal: at(p, '100.00', '100.00'), tax: at(p, '19.00', '19.00'), total: at(p, '119.00', '119.00') }),
+      page,
+      concept,
+    );
     expect(flaggedNames(c)).toEqual(['subtotal', 'tax']);
-    expect(c.reasons).toEqual(['tax 19.00 is not the rate printed on the page (20%) of subtotal 100.00 (that is 20.00)']);
+    expect(c.reasons).toEqual([
+      'tax 19.00 is not the rate printed on the page (20%) of subtotal 100.00 (that is 20.00)',
+    ]);
   });
 
   it('a tax included in the total (a receipt: "incl. 19% VAT") is not added to it', () => {
-    const page = doc([[[50, 'Subtotal'], [430, '119.00']], [[50, 'incl. 19% VAT'], [430, '19.00']], [[50, 'Total'], [430, '119.00']]]);
+    const page = doc([
+      [
+        [50, 'Subtotal'],
+        [430, '119.00'],
+      ],
+      [
+        [50, 'incl. 19% VAT'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Total'],
+        [430, '119.00'],
+      ],
+    ]);
     const p = page.pages[0]!;
-    const result = answer({ subtotal: at(p, '119.00', '119.00'), tax: at(p, '19.00', '19.00'), total: at(p, '119.00', '119.00', { nth: 1 }) });
+    const result = answer({
+      subtotal: at(p, '119.00', '119.00'),
+      tax: at(p, '19.00', '19.00'),
+      total: at(p, '119.00', '119.00', { nth: 1 }),
+    });
     expect(checkDocument(result, page, concept)).toEqual({ flags: [], reasons: [] });
   });
 
   it('a tax larger than the total, or a percentage given as an amount, is not plausible', () => {
-    const page = doc([[[50, 'VAT 19%'], [430, '19.00']], [[50, 'Total'], [430, '12.00']]]);
+    const page = doc([
+      [
+        [50, 'VAT 19%'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Total'],
+        [430, '12.00'],
+      ],
+    ]);
     const p = page.pages[0]!;
     const c = checkDocument(answer({ tax: at(p, '19.00', '19.00'), total: at(p, '12.00', '12.00') }), page, concept);
     expect(flaggedNames(c)).toEqual(['tax', 'total']);
@@ -235,63 +567,193 @@ describe('document checks: tax and plausibility', () => {
     const c2 = checkDocument(answer({ tax: at(p, '19', '19') }), page, concept);
     expect(c2.reasons).toContain('tax "19" is a percentage ("19%"), not an amount');
     // A snippet quoting the label with its rate: the value's own word is the amount, not the rate.
-    expect(checkDocument(answer({ tax: at(p, 'VAT 19% 19.00', '19.00') }), page, concept).reasons.filter((r) => r.includes('percentage'))).toEqual([]);
-    const plain: PositionedText = { pages: [{ page: 1, text: 'VAT 19%: 19.00 EUR\nTotal: 119.00 EUR', words: [], source: 'plain_text', width: 0, height: 0 }], truncated: false, warnings: [] };
-    const onPlain = (snippet: string, value: string): ExtractedValue => ({ value, evidence: { page: 1, snippet, box: null }, confidence: null });
+    expect(
+      checkDocument(answer({ tax: at(p, 'VAT 19% 19.00', '19.00') }), page, concept).reasons.filter((r) =>
+        r.includes('percentage'),
+      ),
+    ).toEqual([]);
+    const plain: PositionedText = {
+      pages: [
+        {
+          page: 1,
+          text: 'VAT 19%: 19.00 EUR\nTotal: 119.00 EUR',
+          words: [],
+          source: 'plain_text',
+          width: 0,
+          height: 0,
+        },
+      ],
+      truncated: false,
+      warnings: [],
+    };
+    const onPlain = (snippet: string, value: string): ExtractedValue => ({
+      value,
+      evidence: { page: 1, snippet, box: null },
+      confidence: null,
+    });
     expect(checkDocument(answer({ tax: onPlain('VAT 19%: 19.00', '19.00') }), plain, concept).flags).toEqual([]);
-    expect(checkDocument(answer({ tax: onPlain('19%', '19') }), plain, concept).reasons).toEqual(['tax "19" is a percentage ("19%:"), not an amount']);
+    expect(checkDocument(answer({ tax: onPlain('19%', '19') }), plain, concept).reasons).toEqual([
+      'tax "19" is a percentage ("19%:"), not an amount',
+    ]);
   });
 
-  it('with no total or subtotal read: a tax beyond what 30% can be of the largest amount printed, a total below a tax line\'s amount', () => {
+  it("with no total or subtotal read: a tax beyond what 30% can be of the largest amount printed, a total below a tax line's amount", () => {
     // The tax base read as the tax (a line amount, 275.00, of a German invoice whose gross total is 529.87).
     const page = doc([
-      [[50, 'Trennblätter A4'], [300, '20'], [360, '9,90'], [430, '198,00'], [480, '19']],
-      [[50, 'Joghurt Banane'], [300, '50'], [360, '5,50'], [430, '275,00'], [480, '7']],
-      [[50, 'Netto'], [200, '473,00'], [260, 'USt. 7%'], [330, '19,25'], [380, 'USt. 19%'], [450, '37,62'], [500, 'Brutto'], [540, '529,87']],
+      [
+        [50, 'Trennblätter A4'],
+        [300, '20'],
+        [360, '9,90'],
+        [430, '198,00'],
+        [480, '19'],
+      ],
+      [
+        [50, 'Joghurt Banane'],
+        [300, '50'],
+        [360, '5,50'],
+        [430, '275,00'],
+        [480, '7'],
+      ],
+      [
+        [50, 'Netto'],
+        [200, '473,00'],
+        [260, 'USt. 7%'],
+        [330, '19,25'],
+        [380, 'USt. 19%'],
+        [450, '37,62'],
+        [500, 'Brutto'],
+        [540, '529,87'],
+      ],
     ]);
     const p = page.pages[0]!;
     const c = checkDocument(answer({ tax: at(p, '275,00', '275.00') }), page, concept);
-    expect(c.reasons).toEqual(['tax 275.00 is more than a tax of 30% can be of the largest amount the document prints (529.87)']);
+    expect(c.reasons).toEqual([
+      'tax 275.00 is more than a tax of 30% can be of the largest amount the document prints (529.87)',
+    ]);
     expect(checkDocument(answer({ tax: at(p, '37,62', '37.62') }), page, concept).flags).toEqual([]);
     // A total read from a table's first line, below the tax printed in the summary.
-    const es = doc([[[50, 'Rotulador'], [300, '50'], [360, '1.20'], [430, '60.00']], [[50, 'TOTAL PARCIAL'], [430, '1419.00']], [[50, 'TOTAL IMPUESTOS'], [430, '302.00']], [[50, 'Saldo adeudado'], [430, '1721.00']]]);
+    const es = doc([
+      [
+        [50, 'Rotulador'],
+        [300, '50'],
+        [360, '1.20'],
+        [430, '60.00'],
+      ],
+      [
+        [50, 'TOTAL PARCIAL'],
+        [430, '1419.00'],
+      ],
+      [
+        [50, 'TOTAL IMPUESTOS'],
+        [430, '302.00'],
+      ],
+      [
+        [50, 'Saldo adeudado'],
+        [430, '1721.00'],
+      ],
+    ]);
     const q = es.pages[0]!;
-    expect(checkDocument(answer({ total: at(q, '60.00', '60.00') }), es, concept).reasons).toEqual(['total 60.00 is less than 302.00 printed on a tax line ("TOTAL IMPUESTOS 302.00")']);
+    expect(checkDocument(answer({ total: at(q, '60.00', '60.00') }), es, concept).reasons).toEqual([
+      'total 60.00 is less than 302.00 printed on a tax line ("TOTAL IMPUESTOS 302.00")',
+    ]);
     expect(checkDocument(answer({ total: at(q, '1721.00', '1721.00') }), es, concept).flags).toEqual([]);
     // A legal footer naming the VAT number beside the share capital is no tax line.
-    const fr = doc([[[50, 'Total TTC'], [430, '671.15']], 'SARL au capital de 120 000,00 € - TVA : FR11999999998 - SIRET : 99999999800010']);
+    const fr = doc([
+      [
+        [50, 'Total TTC'],
+        [430, '671.15'],
+      ],
+      'SARL au capital de 120 000,00 € - TVA : FR11999999998 - SIRET : 99999999800010',
+    ]);
     expect(checkDocument(answer({ total: at(fr.pages[0]!, '671.15', '671.15') }), fr, concept).flags).toEqual([]);
   });
 
   it('a total, subtotal or tax with other decimals than the document\'s money is not its figure ("19.0" read from a VAT rate column)', () => {
     const page = doc([
-      [[50, 'Widget'], [300, '2'], [360, '10.00'], [420, '19,0'], [480, '20.00']],
-      [[50, 'Gadget'], [300, '1'], [360, '5.00'], [420, '19,0'], [480, '5.00']],
-      [[50, 'Net'], [480, '25.00']], [[50, 'MwSt'], [480, '4.75']], [[50, 'Endbetrag'], [480, '29.75']],
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [420, '19,0'],
+        [480, '20.00'],
+      ],
+      [
+        [50, 'Gadget'],
+        [300, '1'],
+        [360, '5.00'],
+        [420, '19,0'],
+        [480, '5.00'],
+      ],
+      [
+        [50, 'Net'],
+        [480, '25.00'],
+      ],
+      [
+        [50, 'MwSt'],
+        [480, '4.75'],
+      ],
+      [
+        [50, 'Endbetrag'],
+        [480, '29.75'],
+      ],
     ]);
     const p = page.pages[0]!;
-    expect(checkDocument(answer({ tax: at(p, '19,0', '19.0') }), page, concept).reasons[0]).toBe('tax "19.0" is written with 1 decimal, but the document\'s amounts have 2');
+    expect(checkDocument(answer({ tax: at(p, '19,0', '19.0') }), page, concept).reasons[0]).toBe(
+      'tax "19.0" is written with 1 decimal, but the document\'s amounts have 2',
+    );
     expect(checkDocument(answer({ tax: at(p, '4.75', '4.75') }), page, concept).flags).toEqual([]);
     // A utility bill: more 4-decimal unit prices than 2-decimal amounts; its 2-decimal total is one of its figures.
     const bill = doc([
-      [[50, 'Energy'], [300, '10000.0000'], [380, '0.0520'], [480, '520.00']],
-      [[50, 'Grid'], [300, '10000.0000'], [380, '0.0205'], [480, '205.00']],
-      [[50, 'Meter'], [300, '1.0000'], [380, '12.1000'], [480, '12.10']],
-      [[50, 'Total'], [480, '737.10']],
+      [
+        [50, 'Energy'],
+        [300, '10000.0000'],
+        [380, '0.0520'],
+        [480, '520.00'],
+      ],
+      [
+        [50, 'Grid'],
+        [300, '10000.0000'],
+        [380, '0.0205'],
+        [480, '205.00'],
+      ],
+      [
+        [50, 'Meter'],
+        [300, '1.0000'],
+        [380, '12.1000'],
+        [480, '12.10'],
+      ],
+      [
+        [50, 'Total'],
+        [480, '737.10'],
+      ],
     ]);
     expect(checkDocument(answer({ total: at(bill.pages[0]!, '737.10', '737.10') }), bill, concept).flags).toEqual([]);
   });
 
-  it('a value the engine was unsure of is flagged with its confidence; the engine\'s null confidence is no doubt', () => {
-    const page = doc([[[50, 'Total'], [430, '12.00']]]);
+  it("a value the engine was unsure of is flagged with its confidence; the engine's null confidence is no doubt", () => {
+    const page = doc([
+      [
+        [50, 'Total'],
+        [430, '12.00'],
+      ],
+    ]);
     const p = page.pages[0]!;
-    const c = checkDocument(answer({ total: at(p, '12.00', '12.00', { confidence: UNSURE_CONFIDENCE - 0.1 }) }), page, concept);
+    const c = checkDocument(
+      answer({ total: at(p, '12.00', '12.00', { confidence: UNSURE_CONFIDENCE - 0.1 }) }),
+      page,
+      concept,
+    );
     expect(c.reasons).toEqual(['total: the engine was unsure of "12.00" (confidence 0.4)']);
-    expect(checkDocument(answer({ total: { ...at(p, '12.00', '12.00'), confidence: null } }), page, concept).flags).toEqual([]);
+    expect(
+      checkDocument(answer({ total: { ...at(p, '12.00', '12.00'), confidence: null } }), page, concept).flags,
+    ).toEqual([]);
   });
 
   it('a document whose values all check out gives nothing to review', () => {
-    const result = answer({ subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: at(rp, '4.11', '4.11') }, receiptItems());
+    const result = answer(
+      { subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: at(rp, '4.11', '4.11') },
+      receiptItems(),
+    );
     expect(checkDocument(result, receipt, concept)).toEqual({ flags: [], reasons: [] });
   });
 });
@@ -302,14 +764,36 @@ describe('document checks: a value no cross-check supports, read by a weak rule,
   // stands; one that neither confirms is a guess a reviewer must see.
   it('lines with a unit price and an amount but no quantity, and no total to add up to: their numbers are flagged', () => {
     const page = doc([
-      [[50, 'Description'], [300, 'Item price'], [430, 'Sum']],
-      [[50, 'Chairs'], [300, '100.00'], [430, '400.00']],
-      [[50, 'Table'], [300, '250.00'], [430, '250.00']],
+      [
+        [50, 'Description'],
+        [300, 'Item price'],
+        [430, 'Sum'],
+      ],
+      [
+        [50, 'Chairs'],
+        [300, '100.00'],
+        [430, '400.00'],
+      ],
+      [
+        [50, 'Table'],
+        [300, '250.00'],
+        [430, '250.00'],
+      ],
     ]);
     const p = page.pages[0]!;
     const items: LineItem[] = [
-      { description: at(p, 'Chairs', 'Chairs'), quantity: none(), unit_price: at(p, '100.00', '100.00'), amount: at(p, '400.00', '400.00') },
-      { description: at(p, 'Table', 'Table'), quantity: none(), unit_price: at(p, '250.00', '250.00'), amount: at(p, '250.00', '250.00', { nth: 1 }) },
+      {
+        description: at(p, 'Chairs', 'Chairs'),
+        quantity: none(),
+        unit_price: at(p, '100.00', '100.00'),
+        amount: at(p, '400.00', '400.00'),
+      },
+      {
+        description: at(p, 'Table', 'Table'),
+        quantity: none(),
+        unit_price: at(p, '250.00', '250.00'),
+        amount: at(p, '250.00', '250.00', { nth: 1 }),
+      },
     ];
     const c = checkDocument(answer({}, items), page, concept);
     expect(flaggedNames(c)).toEqual(['line 1 amount', 'line 1 unit_price', 'line 2 amount', 'line 2 unit_price']);
@@ -319,76 +803,189 @@ describe('document checks: a value no cross-check supports, read by a weak rule,
     ]);
     // The same lines adding up to a subtotal the page prints are confirmed.
     const page2 = doc([
-      [[50, 'Description'], [300, 'Item price'], [430, 'Sum']],
-      [[50, 'Chairs'], [300, '100.00'], [430, '400.00']],
-      [[50, 'Table'], [300, '250.00'], [430, '250.00']],
-      [[50, 'Subtotal'], [430, '650.00']],
+      [
+        [50, 'Description'],
+        [300, 'Item price'],
+        [430, 'Sum'],
+      ],
+      [
+        [50, 'Chairs'],
+        [300, '100.00'],
+        [430, '400.00'],
+      ],
+      [
+        [50, 'Table'],
+        [300, '250.00'],
+        [430, '250.00'],
+      ],
+      [
+        [50, 'Subtotal'],
+        [430, '650.00'],
+      ],
     ]);
     const p2 = page2.pages[0]!;
     const items2: LineItem[] = [
-      { description: at(p2, 'Chairs', 'Chairs'), quantity: none(), unit_price: at(p2, '100.00', '100.00'), amount: at(p2, '400.00', '400.00') },
-      { description: at(p2, 'Table', 'Table'), quantity: none(), unit_price: at(p2, '250.00', '250.00'), amount: at(p2, '250.00', '250.00', { nth: 1 }) },
+      {
+        description: at(p2, 'Chairs', 'Chairs'),
+        quantity: none(),
+        unit_price: at(p2, '100.00', '100.00'),
+        amount: at(p2, '400.00', '400.00'),
+      },
+      {
+        description: at(p2, 'Table', 'Table'),
+        quantity: none(),
+        unit_price: at(p2, '250.00', '250.00'),
+        amount: at(p2, '250.00', '250.00', { nth: 1 }),
+      },
     ];
-    expect(checkDocument(answer({ subtotal: at(p2, '650.00', '650.00') }, items2), page2, concept)).toEqual({ flags: [], reasons: [] });
+    expect(checkDocument(answer({ subtotal: at(p2, '650.00', '650.00') }, items2), page2, concept)).toEqual({
+      flags: [],
+      reasons: [],
+    });
   });
 
   it('a line with only an amount and no total to add up to is flagged; quantity × unit price = amount confirms a line', () => {
     const page = doc([
-      [[50, 'Description'], [300, 'Qty'], [360, 'Price'], [430, 'Amount']],
-      [[50, 'Consulting'], [430, '80.00']],
-      [[50, 'Widget'], [300, '2'], [360, '10.00'], [430, '20.00']],
+      [
+        [50, 'Description'],
+        [300, 'Qty'],
+        [360, 'Price'],
+        [430, 'Amount'],
+      ],
+      [
+        [50, 'Consulting'],
+        [430, '80.00'],
+      ],
+      [
+        [50, 'Widget'],
+        [300, '2'],
+        [360, '10.00'],
+        [430, '20.00'],
+      ],
     ]);
     const p = page.pages[0]!;
     const items: LineItem[] = [
-      { description: at(p, 'Consulting', 'Consulting'), quantity: none(), unit_price: none(), amount: at(p, '80.00', '80.00') },
-      { description: at(p, 'Widget', 'Widget'), quantity: at(p, '2', '2'), unit_price: at(p, '10.00', '10.00'), amount: at(p, '20.00', '20.00') },
+      {
+        description: at(p, 'Consulting', 'Consulting'),
+        quantity: none(),
+        unit_price: none(),
+        amount: at(p, '80.00', '80.00'),
+      },
+      {
+        description: at(p, 'Widget', 'Widget'),
+        quantity: at(p, '2', '2'),
+        unit_price: at(p, '10.00', '10.00'),
+        amount: at(p, '20.00', '20.00'),
+      },
     ];
     const c = checkDocument(answer({}, items), page, concept);
     expect(flaggedNames(c)).toEqual(['line 1 amount']);
   });
 
-  it('a date found without a label (the only date printed: the engine\'s 0.5) is flagged; under or beside its label it stands', () => {
-    const page = doc(['ACME Ltd', 'Printed 03/14/2024', [[50, 'Date'], [300, 'Due']], [[50, '03/01/2024'], [300, '03/31/2024']]]);
+  it("a date found without a label (the only date printed: the engine's 0.5) is flagged; under or beside its label it stands", () => {
+    const page = doc([
+      'ACME Ltd',
+      'Printed 03/14/2024',
+      [
+        [50, 'Date'],
+        [300, 'Due'],
+      ],
+      [
+        [50, '03/01/2024'],
+        [300, '03/31/2024'],
+      ],
+    ]);
     const p = page.pages[0]!;
-    const c = checkDocument(answer({ invoice_date: at(p, '03/14/2024', '2024-03-14', { confidence: 0.5 }) }), page, concept);
+    const c = checkDocument(
+      answer({ invoice_date: at(p, '03/14/2024', '2024-03-14', { confidence: 0.5 }) }),
+      page,
+      concept,
+    );
     expect(flaggedNames(c)).toEqual(['invoice_date']);
-    expect(c.reasons).toEqual(['invoice_date "2024-03-14" was read without a label (confidence 0.5): nothing on the document says which date it is']);
-    const labelled = answer({ invoice_date: at(p, '03/01/2024', '2024-03-01', { confidence: 0.8 }), due_date: at(p, '03/31/2024', '2024-03-31', { confidence: 0.8 }) });
+    expect(c.reasons).toEqual([
+      'invoice_date "2024-03-14" was read without a label (confidence 0.5): nothing on the document says which date it is',
+    ]);
+    const labelled = answer({
+      invoice_date: at(p, '03/01/2024', '2024-03-01', { confidence: 0.8 }),
+      due_date: at(p, '03/31/2024', '2024-03-31', { confidence: 0.8 }),
+    });
     expect(checkDocument(labelled, page, concept)).toEqual({ flags: [], reasons: [] });
   });
 
   it('a total read under its label (not on its line) that no subtotal, tax or line sum confirms is flagged; confirmed, it stands', () => {
     const page = doc([
-      [[50, 'Invoice 7'], [430, 'Amount due']],
+      [
+        [50, 'Invoice 7'],
+        [430, 'Amount due'],
+      ],
       [[430, '118.00']],
-      [[50, 'Net'], [300, '100.00']],
-      [[50, 'VAT 18%'], [300, '18.00']],
+      [
+        [50, 'Net'],
+        [300, '100.00'],
+      ],
+      [
+        [50, 'VAT 18%'],
+        [300, '18.00'],
+      ],
     ]);
     const p = page.pages[0]!;
     const total = at(p, '118.00', '118.00', { confidence: 0.8 });
     const c = checkDocument(answer({ total }), page, concept);
     expect(flaggedNames(c)).toEqual(['total']);
-    expect(c.reasons).toEqual(['total "118.00" was not read on its label\'s line (confidence 0.8) and no sum on the document confirms it']);
+    expect(c.reasons).toEqual([
+      'total "118.00" was not read on its label\'s line (confidence 0.8) and no sum on the document confirms it',
+    ]);
     // subtotal + tax = total confirms it.
     const confirmed = answer({ subtotal: at(p, '100.00', '100.00'), tax: at(p, '18.00', '18.00'), total });
     expect(checkDocument(confirmed, page, concept)).toEqual({ flags: [], reasons: [] });
     // Read on its label's line (confidence 0.9), it stands alone.
     expect(checkDocument(answer({ total: at(p, '118.00', '118.00') }), page, concept).flags).toEqual([]);
     // A value from the e-invoice XML is exact, whatever its confidence.
-    const xml = { value: '118.00', evidence: { page: null, snippet: '<cbc:PayableAmount>118.00</cbc:PayableAmount>', box: null, source: 'xml' as const }, confidence: 0.8 };
+    const xml = {
+      value: '118.00',
+      evidence: {
+        page: null,
+        snippet: '<cbc:PayableAmount>118.00</cbc:PayableAmount>',
+        box: null,
+        source: 'xml' as const,
+      },
+      confidence: 0.8,
+    };
     expect(checkDocument(answer({ total: xml }), page, concept).flags).toEqual([]);
   });
 });
 
-describe('document checks: the OCR\'s own doubt about a value\'s words', () => {
+describe("document checks: the OCR's own doubt about a value's words", () => {
   it('a value whose words the OCR read with a low word confidence is flagged with the word and its confidence', () => {
-    const page = layoutPage([[[50, 'Subtotal'], [430, '100.00']], [[50, 'Tax'], [430, '18.00']], [[50, 'Total'], [430, '118.00']]], { source: 'ocr' });
-    const confidence = (text: string, c: number) => { page.words.find((w) => w.text === text)!.confidence = c; };
+    const page = layoutPage(
+      [
+        [
+          [50, 'Subtotal'],
+          [430, '100.00'],
+        ],
+        [
+          [50, 'Tax'],
+          [430, '18.00'],
+        ],
+        [
+          [50, 'Total'],
+          [430, '118.00'],
+        ],
+      ],
+      { source: 'ocr' },
+    );
+    const confidence = (text: string, c: number) => {
+      page.words.find((w) => w.text === text)!.confidence = c;
+    };
     confidence('100.00', 96.5);
     confidence('18.00', 91);
     confidence('118.00', 41.25);
     const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
-    const result = answer({ subtotal: at(page, '100.00', '100.00'), tax: at(page, '18.00', '18.00'), total: at(page, '118.00', '118.00') });
+    const result = answer({
+      subtotal: at(page, '100.00', '100.00'),
+      tax: at(page, '18.00', '18.00'),
+      total: at(page, '118.00', '118.00'),
+    });
     const c = checkDocument(result, document, concept);
     expect(flaggedNames(c)).toEqual(['total']);
     expect(c.reasons).toEqual(['total "118.00": the OCR read "118.00" with a word confidence of 41 of 100']);
@@ -400,18 +997,38 @@ describe('document checks: the OCR\'s own doubt about a value\'s words', () => {
 
 describe('document checks never throw', () => {
   it('on values that are not numbers or dates, a missing page, cells an engine left out, or an empty document', () => {
-    const odd = (value: string, page = 1, box: Box | null = null): ExtractedValue => ({ value, evidence: { page, snippet: value, box }, confidence: Number.NaN });
+    const odd = (value: string, page = 1, box: Box | null = null): ExtractedValue => ({
+      value,
+      evidence: { page, snippet: value, box },
+      confidence: Number.NaN,
+    });
     const result = answer(
-      { total: odd('abc'), subtotal: odd('1e5', 9), tax: odd('-0.00'), invoice_date: odd('2024-02-30'), due_date: odd('yesterday'), amount_due: odd('', 1, { x0: 0, y0: 0, x1: 0, y1: 0 }) },
-      [{ description: odd('x'), quantity: odd('0'), unit_price: odd('-'), amount: odd('0') }, { amount: odd('5') } as unknown as LineItem, { description: none(), quantity: none(), unit_price: none(), amount: none() }],
+      {
+        total: odd('abc'),
+        subtotal: odd('1e5', 9),
+        tax: odd('-0.00'),
+        invoice_date: odd('2024-02-30'),
+        due_date: odd('yesterday'),
+        amount_due: odd('', 1, { x0: 0, y0: 0, x1: 0, y1: 0 }),
+      },
+      [
+        { description: odd('x'), quantity: odd('0'), unit_price: odd('-'), amount: odd('0') },
+        { amount: odd('5') } as unknown as LineItem,
+        { description: none(), quantity: none(), unit_price: none(), amount: none() },
+      ],
     );
-    for (const document of [receipt, { pages: [], truncated: false, warnings: [] }]) expect(() => checkDocument(result, document, concept)).not.toThrow();
+    for (const document of [receipt, { pages: [], truncated: false, warnings: [] }])
+      expect(() => checkDocument(result, document, concept)).not.toThrow();
   });
 });
 
 describe('the review outcome and line evidence', () => {
   it('merges the evidence check and the document checks: one entry per value and reason, reasons once each', () => {
-    const result = answer({ subtotal: at(rp, '3.80', '3.80'), tax: at(rp, '0.31', '0.31'), total: { ...at(rp, '3', '3', { after: 'August ' }), evidence: { page: 1, snippet: 'TOTAL 3', box: null } } });
+    const result = answer({
+      subtotal: at(rp, '3.80', '3.80'),
+      tax: at(rp, '0.31', '0.31'),
+      total: { ...at(rp, '3', '3', { after: 'August ' }), evidence: { page: 1, snippet: 'TOTAL 3', box: null } },
+    });
     const outcome = mergeReview(checkEvidence(result, receipt), checkDocument(result, receipt, concept));
     expect(outcome.review_required).toBe(true);
     expect(outcome.reasons[0]).toMatch(/^total: the snippet "TOTAL 3" does not occur/u);
@@ -422,7 +1039,11 @@ describe('the review outcome and line evidence', () => {
 
   it("a line's evidence is the union of its cells' boxes on the line's page, with their snippets in reading order", () => {
     const line = receiptItems()[0]!;
-    expect(lineEvidence(line)).toEqual({ page: 1, snippet: 'Coffee 1 2.30 2.30', box: { x0: 50, y0: 54, x1: 454, y1: 64 } });
+    expect(lineEvidence(line)).toEqual({
+      page: 1,
+      snippet: 'Coffee 1 2.30 2.30',
+      box: { x0: 50, y0: 54, x1: 454, y1: 64 },
+    });
     expect(lineEvidence({ description: none(), quantity: none(), unit_price: none(), amount: none() })).toBeNull();
   });
 });

@@ -19,15 +19,36 @@ describe('one lexicon for the engine and the checks', () => {
     expect(LANGUAGES).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'nl']));
   });
 
-  it.each(LANGUAGES.flatMap((lang) => TAX_NAMES[lang].map((name) => [lang, name] as const)))('%s "%s": the engine reads the tax under it, and the checks know the document names a tax', (_lang, name) => {
-    const doc = documentOf(layoutPage([[[300, 'Subtotal'], [480, '100.00']], [[300, `${name.toUpperCase()} 10%`], [480, '10.00']], [[300, 'Total'], [480, '110.00']]]));
-    const r = extractOffline(doc, ['subtotal', 'tax', 'total']);
-    expect(r.fields['tax']!.value).toBe('10.00');
-    expect(checkDocument(r, doc, concept).reasons).toEqual([]);
-  });
+  it.each(LANGUAGES.flatMap((lang) => TAX_NAMES[lang].map((name) => [lang, name] as const)))(
+    '%s "%s": the engine reads the tax under it, and the checks know the document names a tax',
+    (_lang, name) => {
+      const doc = documentOf(
+        layoutPage([
+          [
+            [300, 'Subtotal'],
+            [480, '100.00'],
+          ],
+          [
+            [300, `${name.toUpperCase()} 10%`],
+            [480, '10.00'],
+          ],
+          [
+            [300, 'Total'],
+            [480, '110.00'],
+          ],
+        ]),
+      );
+      const r = extractOffline(doc, ['subtotal', 'tax', 'total']);
+      expect(r.fields['tax']!.value).toBe('10.00');
+      expect(checkDocument(r, doc, concept).reasons).toEqual([]);
+    },
+  );
 
-  it.each(LANGUAGES.flatMap((lang) => REGISTRATION_WORDS[lang].map((w) => [lang, w] as const)))('%s "%s": a registration word makes a footer a company\'s block', (_lang, word) => {
-    const page = layoutPage(['Invoice', null, null, null, null, 'ACME Holding', `${word} 12345`, '12 Main Street']);
-    expect(pageBlocks(page).some((b) => b.registration && b.segments[0]!.text === 'ACME Holding')).toBe(true);
-  });
+  it.each(LANGUAGES.flatMap((lang) => REGISTRATION_WORDS[lang].map((w) => [lang, w] as const)))(
+    '%s "%s": a registration word makes a footer a company\'s block',
+    (_lang, word) => {
+      const page = layoutPage(['Invoice', null, null, null, null, 'ACME Holding', `${word} 12345`, '12 Main Street']);
+      expect(pageBlocks(page).some((b) => b.registration && b.segments[0]!.text === 'ACME Holding')).toBe(true);
+    },
+  );
 });

@@ -21,11 +21,25 @@ describe('correctedValue', () => {
 
   it('refuses other forms, naming the field and the form it takes', () => {
     const refused: Array<[string, unknown]> = [
-      ['invoice_date', '2023-02-29'], ['invoice_date', '29/02/2024'], ['invoice_date', '2024-2-1'],
-      ['total', '1,234.50'], ['total', '1e5'], ['total', '12.'], ['total', 12.5], ['total', '1'.repeat(16)],
-      ['currency', 'eur'], ['currency', 'XYZ'], ['vendor_email', 'no at sign'], ['iban', 'DE89370400440532013001'],
-      ['vendor_vat_number', 'A1'], ['vendor_name', ''], ['vendor_name', '   '], ['vendor_name', 'bell\u0007'], ['vendor_name', 'x'.repeat(2001)],
-      ['vendor_name', ['a']], ['vendor_name', { value: 'a' }],
+      ['invoice_date', '2023-02-29'],
+      ['invoice_date', '29/02/2024'],
+      ['invoice_date', '2024-2-1'],
+      ['total', '1,234.50'],
+      ['total', '1e5'],
+      ['total', '12.'],
+      ['total', 12.5],
+      ['total', '1'.repeat(16)],
+      ['currency', 'eur'],
+      ['currency', 'XYZ'],
+      ['vendor_email', 'no at sign'],
+      ['iban', 'DE89370400440532013001'],
+      ['vendor_vat_number', 'A1'],
+      ['vendor_name', ''],
+      ['vendor_name', '   '],
+      ['vendor_name', 'bell\u0007'],
+      ['vendor_name', 'x'.repeat(2001)],
+      ['vendor_name', ['a']],
+      ['vendor_name', { value: 'a' }],
     ];
     for (const [field, raw] of refused) {
       const r = correctedValue(field, raw);

@@ -24,7 +24,12 @@ function at(page: PageText, snippet: string, options: { after?: string; value?: 
   if (i < 0) throw new Error(`"${snippet}" is not on the page`);
   const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
   const box = words.length
-    ? { x0: Math.min(...words.map((w) => w.box.x0)), y0: Math.min(...words.map((w) => w.box.y0)), x1: Math.max(...words.map((w) => w.box.x1)), y1: Math.max(...words.map((w) => w.box.y1)) }
+    ? {
+        x0: Math.min(...words.map((w) => w.box.x0)),
+        y0: Math.min(...words.map((w) => w.box.y0)),
+        x1: Math.max(...words.map((w) => w.box.x1)),
+        y1: Math.max(...words.map((w) => w.box.y1)),
+      }
     : null;
   return { value: options.value ?? snippet, evidence: { page: page.page, snippet, box }, confidence: 0.9 };
 }
@@ -35,18 +40,36 @@ const reasonsOf = (c: DocumentCheck, field: string) => c.flags.filter((f) => f.f
 // An invoice whose seller prints its letterhead with its address, the customer's block under "Bill to:", and a
 // legal footer with the seller's VAT id.
 const invoice = docOf(
-  [[50, 'Northwind Traders Ltd'], [420, 'INVOICE']],
+  [
+    [50, 'Northwind Traders Ltd'],
+    [420, 'INVOICE'],
+  ],
   '12 Harbour Road',
   'Bristol BS1 4DJ',
   null,
-  [[50, 'Bill to:'], [320, 'Invoice No: 2024-117']],
-  [[50, 'Contoso GmbH'], [320, 'Date: 03/04/2024']],
+  [
+    [50, 'Bill to:'],
+    [320, 'Invoice No: 2024-117'],
+  ],
+  [
+    [50, 'Contoso GmbH'],
+    [320, 'Date: 03/04/2024'],
+  ],
   'Hauptstraße 5',
   '10115 Berlin',
   null,
-  [[50, 'Consulting, March'], [450, '1,000.00']],
-  [[50, 'Thank you for your business with Fabrikam Inc'], [450, '']],
-  [[300, 'Total'], [450, '1,000.00']],
+  [
+    [50, 'Consulting, March'],
+    [450, '1,000.00'],
+  ],
+  [
+    [50, 'Thank you for your business with Fabrikam Inc'],
+    [450, ''],
+  ],
+  [
+    [300, 'Total'],
+    [450, '1,000.00'],
+  ],
   null,
   'Northwind Traders Ltd · VAT GB123456782 · Registered in England, company no. 01234567',
 );
@@ -54,12 +77,20 @@ const ip = invoice.pages[0]!;
 
 describe('names: read from a party block, the letterhead, or the XML', () => {
   it('the letterhead and a labelled customer block with its address are not flagged', () => {
-    const c = checkDocument(answer({ seller_name: at(ip, 'Northwind Traders Ltd'), buyer_name: at(ip, 'Contoso GmbH') }), invoice, concept);
+    const c = checkDocument(
+      answer({ seller_name: at(ip, 'Northwind Traders Ltd'), buyer_name: at(ip, 'Contoso GmbH') }),
+      invoice,
+      concept,
+    );
     expect(c.flags).toEqual([]);
   });
 
   it('a name read from running text (no address, VAT id or IBAN with it, not the letterhead) is flagged with the reason', () => {
-    const c = checkDocument(answer({ seller_name: at(ip, 'Fabrikam Inc'), buyer_name: at(ip, 'Contoso GmbH') }), invoice, concept);
+    const c = checkDocument(
+      answer({ seller_name: at(ip, 'Fabrikam Inc'), buyer_name: at(ip, 'Contoso GmbH') }),
+      invoice,
+      concept,
+    );
     expect(flagged(c)).toEqual(['seller_name']);
     expect(reasonsOf(c, 'seller_name')[0]).toMatch(/seller_name "Fabrikam Inc" was not read from a party's block/u);
   });
@@ -70,12 +101,19 @@ describe('names: read from a party block, the letterhead, or the XML', () => {
   });
 
   it('the same name given for the seller and the buyer flags both', () => {
-    const c = checkDocument(answer({ seller_name: at(ip, 'Northwind Traders Ltd'), buyer_name: at(ip, 'Northwind Traders Ltd', { after: 'INVOICE' }) }), invoice, concept);
+    const c = checkDocument(
+      answer({
+        seller_name: at(ip, 'Northwind Traders Ltd'),
+        buyer_name: at(ip, 'Northwind Traders Ltd', { after: 'INVOICE' }),
+      }),
+      invoice,
+      concept,
+    );
     expect(flagged(c)).toEqual(['buyer_name', 'seller_name']);
     expect(reasonsOf(c, 'buyer_name').join(' ')).toMatch(/the same name/u);
   });
 
-  it('a top block that is not the seller\'s: the block with the seller\'s VAT id and registered office names another seller', () => {
+  it("a top block that is not the seller's: the block with the seller's VAT id and registered office names another seller", () => {
     // A legal notice's firm at the foot, the addressee's window at the top (a French notice invoice).
     const doc = docOf(
       'ALEXINUX',
@@ -84,22 +122,50 @@ describe('names: read from a party block, the letterhead, or the XML', () => {
       '69100 Villeurbanne',
       null,
       [[50, 'Facture n° 2022089083']],
-      [[50, 'Total TTC :'], [450, '56,02 €']],
+      [
+        [50, 'Total TTC :'],
+        [450, '56,02 €'],
+      ],
       null,
       'NETPRESSE',
       'Siège social : 16 rue Mollien - 92100 BOULOGNE',
       'Sarl au capital de 10 000€ - Siret 53084813400017 - TVA FR63530848134',
     );
     const p = doc.pages[0]!;
-    const c = checkDocument(answer({ seller_name: at(p, 'ALEXINUX'), seller_vat_id: at(p, 'FR63530848134') }), doc, concept);
+    const c = checkDocument(
+      answer({ seller_name: at(p, 'ALEXINUX'), seller_vat_id: at(p, 'FR63530848134') }),
+      doc,
+      concept,
+    );
     expect(flagged(c)).toEqual(['seller_name']);
     expect(reasonsOf(c, 'seller_name')[0]).toMatch(/"NETPRESSE"/u);
     // The footer's firm as the seller agrees with it: no flag.
-    expect(checkDocument(answer({ seller_name: at(p, 'NETPRESSE'), seller_vat_id: at(p, 'FR63530848134') }), doc, concept).flags).toEqual([]);
+    expect(
+      checkDocument(answer({ seller_name: at(p, 'NETPRESSE'), seller_vat_id: at(p, 'FR63530848134') }), doc, concept)
+        .flags,
+    ).toEqual([]);
   });
 
-  it('a name right after its own party\'s label passes without an address; after the other party\'s label it does not', () => {
-    const doc = docOf([[50, 'Bill to:'], [200, 'Initech GmbH']], null, 'Customer', 'Acme Corporation', null, [[50, 'Total'], [450, '10.00']], null, null, null, null, [[50, 'Supplier: Globex Ltd']]);
+  it("a name right after its own party's label passes without an address; after the other party's label it does not", () => {
+    const doc = docOf(
+      [
+        [50, 'Bill to:'],
+        [200, 'Initech GmbH'],
+      ],
+      null,
+      'Customer',
+      'Acme Corporation',
+      null,
+      [
+        [50, 'Total'],
+        [450, '10.00'],
+      ],
+      null,
+      null,
+      null,
+      null,
+      [[50, 'Supplier: Globex Ltd']],
+    );
     const p = doc.pages[0]!;
     expect(checkDocument(answer({ buyer_name: at(p, 'Initech GmbH') }), doc, concept).flags).toEqual([]);
     expect(checkDocument(answer({ buyer_name: at(p, 'Acme Corporation') }), doc, concept).flags).toEqual([]);
@@ -107,24 +173,47 @@ describe('names: read from a party block, the letterhead, or the XML', () => {
   });
 
   it('a name from the e-invoice XML is not checked against the page', () => {
-    const v: ExtractedValue = { value: 'Lieferant GmbH', evidence: { page: null, snippet: 'Lieferant GmbH', box: null, source: 'xml', path: '/a/b', file: 'x.xml' }, confidence: null };
+    const v: ExtractedValue = {
+      value: 'Lieferant GmbH',
+      evidence: { page: null, snippet: 'Lieferant GmbH', box: null, source: 'xml', path: '/a/b', file: 'x.xml' },
+      confidence: null,
+    };
     expect(checkDocument(answer({ seller_name: v }), invoice, concept).flags).toEqual([]);
   });
 
   it('plain text: a labelled name with its address below passes, a name in a sentence does not', () => {
-    const doc: PositionedText = { pages: [plainPage('ACME SARL\n3 rue de la Paix\n75002 Paris\n\nClient : Dupont SA\n12 avenue Foch\n69006 Lyon\n\nMerci à Durand SARL pour sa confiance')], truncated: false, warnings: [] };
+    const doc: PositionedText = {
+      pages: [
+        plainPage(
+          'ACME SARL\n3 rue de la Paix\n75002 Paris\n\nClient : Dupont SA\n12 avenue Foch\n69006 Lyon\n\nMerci à Durand SARL pour sa confiance',
+        ),
+      ],
+      truncated: false,
+      warnings: [],
+    };
     const p = doc.pages[0]!;
-    expect(checkDocument(answer({ seller_name: at(p, 'ACME SARL'), buyer_name: at(p, 'Dupont SA') }), doc, concept).flags).toEqual([]);
+    expect(
+      checkDocument(answer({ seller_name: at(p, 'ACME SARL'), buyer_name: at(p, 'Dupont SA') }), doc, concept).flags,
+    ).toEqual([]);
     expect(flagged(checkDocument(answer({ buyer_name: at(p, 'Durand SARL') }), doc, concept))).toEqual(['buyer_name']);
   });
 });
 
 describe('invoice numbers: not a date, an amount, a phone, a postcode or a customer/order number', () => {
   const doc = docOf(
-    [[50, 'Invoice date: 28/11/2022'], [320, 'Tel: +44 117 496 0123']],
-    [[50, 'Customer No: 4711'], [320, 'Order number: PO-88812']],
+    [
+      [50, 'Invoice date: 28/11/2022'],
+      [320, 'Tel: +44 117 496 0123'],
+    ],
+    [
+      [50, 'Customer No: 4711'],
+      [320, 'Order number: PO-88812'],
+    ],
     [[50, '10115 Berlin']],
-    [[50, 'Invoice No: INV-2022-089'], [320, 'Amount due: 1,234.56']],
+    [
+      [50, 'Invoice No: INV-2022-089'],
+      [320, 'Amount due: 1,234.56'],
+    ],
   );
   const p = doc.pages[0]!;
   it.each([
@@ -181,7 +270,19 @@ describe('VAT ids: the country prefix, the format and the checksum', () => {
 
 describe('line items that look misread', () => {
   // Rows as OCR read a table it could not make out (a scanned Factur-X invoice): marks and digits for words.
-  const doc = docOf([[50, '>OO? 0400000080 0?'], [300, '0'], [380, '2']], [[50, 'Nougat 250g'], [300, '20'], [380, '4.095'], [480, '81.90']]);
+  const doc = docOf(
+    [
+      [50, '>OO? 0400000080 0?'],
+      [300, '0'],
+      [380, '2'],
+    ],
+    [
+      [50, 'Nougat 250g'],
+      [300, '20'],
+      [380, '4.095'],
+      [480, '81.90'],
+    ],
+  );
   const p = doc.pages[0]!;
   const none = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
   const result = (): ExtractionResult => ({
@@ -206,7 +307,9 @@ describe('line items that look misread', () => {
 describe('the name heading a party block, as OCR reads it', () => {
   const names = (...rows: Row[]) => pageBlocks(layoutPage(rows)).map((b) => blockName(b)?.text ?? null);
   it('a label that lost its umlaut, and a salutation, are not the name', () => {
-    expect(names('Rechnungsempfanger', 'Herrn', 'Max Mustermann', 'Bahnhofstrasse 99', '12345 Musterstadt')).toEqual(['Max Mustermann']);
+    expect(names('Rechnungsempfanger', 'Herrn', 'Max Mustermann', 'Bahnhofstrasse 99', '12345 Musterstadt')).toEqual([
+      'Max Mustermann',
+    ]);
     expect(names('Kaufer:', 'Frau', 'Erika Muster', '12345 Musterstadt')).toEqual(['Erika Muster']);
   });
   it('a street or a postcode and town is no name (the name line was lost)', () => {

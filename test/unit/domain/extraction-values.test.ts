@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  currencyCodeOf, monthNumber,
+  currencyCodeOf,
+  monthNumber,
   amountReadings,
   dateReadings,
   findAmounts,
@@ -16,19 +17,41 @@ import {
 
 describe('amounts', () => {
   it.each([
-    ['1,234.56', '1234.56'], ['1.234,56', '1234.56'], ['1 234,56', '1234.56'], ['1\u00a0234,56', '1234.56'], ['1\u202f234.56', '1234.56'],
-    ["1'234.50", '1234.50'], ['1’234.50', '1234.50'], ['1234.56', '1234.56'], ['1234,56', '1234.56'], ['12.5', '12.5'],
-    ['1,234,567.89', '1234567.89'], ['1.234.567,89', '1234567.89'], ['1.234.567', '1234567'], ['0.125', '0.125'], ['007', '7'],
+    ['1,234.56', '1234.56'],
+    ['1.234,56', '1234.56'],
+    ['1 234,56', '1234.56'],
+    ['1\u00a0234,56', '1234.56'],
+    ['1\u202f234.56', '1234.56'],
+    ["1'234.50", '1234.50'],
+    ['1’234.50', '1234.50'],
+    ['1234.56', '1234.56'],
+    ['1234,56', '1234.56'],
+    ['12.5', '12.5'],
+    ['1,234,567.89', '1234567.89'],
+    ['1.234.567,89', '1234567.89'],
+    ['1.234.567', '1234567'],
+    ['0.125', '0.125'],
+    ['007', '7'],
     // One mark before exactly three digits is grouping (amounts with three decimals are rare): the check accepts both.
-    ['1,234', '1234'], ['1.234', '1234'],
+    ['1,234', '1234'],
+    ['1.234', '1234'],
   ])('%s reads as %s', (token, value) => expect(normaliseAmountToken(token)).toBe(value));
 
-  it.each(['1,234,56', '12,34.5', '1.23,456', '12 34', 'abc'])('%s is malformed', (token) => expect(normaliseAmountToken(token)).toBeNull());
+  it.each(['1,234,56', '12,34.5', '1.23,456', '12 34', 'abc'])('%s is malformed', (token) =>
+    expect(normaliseAmountToken(token)).toBeNull(),
+  );
 
   it('finds amounts in text, skipping percentages, dates and identifiers, with signs and currency symbols next to them', () => {
-    const found = findAmounts('Total: $1,234.56 VAT 20% 40.00 INV-2024-001 on 2024-03-05 -12.00 (5.00) € 1 234,56 EUR 9');
+    const found = findAmounts(
+      'Total: $1,234.56 VAT 20% 40.00 INV-2024-001 on 2024-03-05 -12.00 (5.00) € 1 234,56 EUR 9',
+    );
     expect(found.map((a) => [a.raw, a.value])).toEqual([
-      ['1,234.56', '1234.56'], ['40.00', '40.00'], ['-12.00', '-12.00'], ['(5.00)', '-5.00'], ['1 234,56', '1234.56'], ['9', '9'],
+      ['1,234.56', '1234.56'],
+      ['40.00', '40.00'],
+      ['-12.00', '-12.00'],
+      ['(5.00)', '-5.00'],
+      ['1 234,56', '1234.56'],
+      ['9', '9'],
     ]);
   });
 
@@ -41,11 +64,25 @@ describe('amounts', () => {
 
 describe('dates', () => {
   it.each([
-    ['2024-03-15', '2024-03-15'], ['2024/03/15', '2024-03-15'], ['2024.3.5', '2024-03-05'], ['15/03/2024', '2024-03-15'],
-    ['03/15/2024', '2024-03-15'], ['15.03.2024', '2024-03-15'], ['15-03-24', '2024-03-15'], ['15 March 2024', '2024-03-15'],
-    ['15 Mar 2024', '2024-03-15'], ['15-Mar-2024', '2024-03-15'], ['March 15, 2024', '2024-03-15'], ['Mar. 15th, 2024', '2024-03-15'],
-    ['1st March 2024', '2024-03-01'], ['15. März 2024', '2024-03-15'], ['15 février 2024', '2024-02-15'], ['Sept. 3, 2023', '2023-09-03'],
-    ['29/02/2024', '2024-02-29'], ['31/12/99', '1999-12-31'], ['05/05/2024', '2024-05-05'],
+    ['2024-03-15', '2024-03-15'],
+    ['2024/03/15', '2024-03-15'],
+    ['2024.3.5', '2024-03-05'],
+    ['15/03/2024', '2024-03-15'],
+    ['03/15/2024', '2024-03-15'],
+    ['15.03.2024', '2024-03-15'],
+    ['15-03-24', '2024-03-15'],
+    ['15 March 2024', '2024-03-15'],
+    ['15 Mar 2024', '2024-03-15'],
+    ['15-Mar-2024', '2024-03-15'],
+    ['March 15, 2024', '2024-03-15'],
+    ['Mar. 15th, 2024', '2024-03-15'],
+    ['1st March 2024', '2024-03-01'],
+    ['15. März 2024', '2024-03-15'],
+    ['15 février 2024', '2024-02-15'],
+    ['Sept. 3, 2023', '2023-09-03'],
+    ['29/02/2024', '2024-02-29'],
+    ['31/12/99', '1999-12-31'],
+    ['05/05/2024', '2024-05-05'],
   ])('%s reads as %s', (text, value) => {
     const [d] = findDates(`Date: ${text}.`);
     expect(d?.value).toBe(value);
@@ -73,17 +110,35 @@ describe('currencies, tax ids, e-mail, IBAN', () => {
   it('reads currency symbols and ISO codes Intl knows', () => {
     const found = findCurrencies('USD 100 € 5 £3 20 kr CHF 3 US$ 4 R$ 5 VAT 3 XYZ 2');
     expect(found.map((c) => [c.raw, c.codes.join('/')])).toEqual([
-      ['USD', 'USD'], ['€', 'EUR'], ['£', 'GBP'], ['kr', 'SEK/NOK/DKK/ISK'], ['CHF', 'CHF'], ['US$', 'USD'], ['R$', 'BRL'],
+      ['USD', 'USD'],
+      ['€', 'EUR'],
+      ['£', 'GBP'],
+      ['kr', 'SEK/NOK/DKK/ISK'],
+      ['CHF', 'CHF'],
+      ['US$', 'USD'],
+      ['R$', 'BRL'],
     ]);
   });
 
   it('reads EU VAT numbers (compact) and US EINs', () => {
-    const found = findTaxIds('VAT: DE 123 456 789, GB123456789, EIN 12-3456789, CHE-123.456.789 MWST, FR12345678901, NL123456789B01');
-    expect(found.map((t) => t.value)).toEqual(['DE123456789', 'GB123456789', '12-3456789', 'CHE123456789', 'FR12345678901', 'NL123456789B01']);
+    const found = findTaxIds(
+      'VAT: DE 123 456 789, GB123456789, EIN 12-3456789, CHE-123.456.789 MWST, FR12345678901, NL123456789B01',
+    );
+    expect(found.map((t) => t.value)).toEqual([
+      'DE123456789',
+      'GB123456789',
+      '12-3456789',
+      'CHE123456789',
+      'FR12345678901',
+      'NL123456789B01',
+    ]);
   });
 
   it('reads e-mail addresses', () => {
-    expect(findEmails('Mail billing@acme.example.com, or x.y+z@sub.y.io.').map((e) => e.value)).toEqual(['billing@acme.example.com', 'x.y+z@sub.y.io']);
+    expect(findEmails('Mail billing@acme.example.com, or x.y+z@sub.y.io.').map((e) => e.value)).toEqual([
+      'billing@acme.example.com',
+      'x.y+z@sub.y.io',
+    ]);
   });
 
   it('reads IBANs grouped or compact, stops before the next word, rejects a wrong checksum or length', () => {
@@ -91,20 +146,34 @@ describe('currencies, tax ids, e-mail, IBAN', () => {
     expect(isValidIban('GB82WEST12345698765432')).toBe(true);
     expect(isValidIban('DE89370400440532013001')).toBe(false);
     expect(isValidIban('DE8937040044053201300')).toBe(false);
-    const found = findIbans('IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX; GB82WEST12345698765432; bad DE89 3704 0044 0532 0130 01');
+    const found = findIbans(
+      'IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX; GB82WEST12345698765432; bad DE89 3704 0044 0532 0130 01',
+    );
     expect(found.map((i) => [i.raw, i.value])).toEqual([
-      ['DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'], ['GB82WEST12345698765432', 'GB82WEST12345698765432'],
+      ['DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
+      ['GB82WEST12345698765432', 'GB82WEST12345698765432'],
     ]);
   });
 });
 
 describe('month names and currency markers on their own', () => {
   it('monthNumber reads names and abbreviations in any case; others are null', () => {
-    expect(['January', 'févr', 'FEV', 'März', 'abr', 'ago', 'Dic', 'dicembre'].map(monthNumber)).toEqual([1, 2, 2, 3, 4, 8, 12, 12]);
+    expect(['January', 'févr', 'FEV', 'März', 'abr', 'ago', 'Dic', 'dicembre'].map(monthNumber)).toEqual([
+      1, 2, 2, 3, 4, 8, 12, 12,
+    ]);
     expect(monthNumber('Friday')).toBeNull();
   });
   it('currencyCodeOf: a code in any case, a symbol naming one currency, a word; ambiguous and unknown markers are null', () => {
-    expect(['eur', 'EUR', '€', 'us$', 'Fr.', 'euros', 'sfr', 'zł'].map(currencyCodeOf)).toEqual(['EUR', 'EUR', 'EUR', 'USD', 'CHF', 'EUR', 'CHF', 'PLN']);
+    expect(['eur', 'EUR', '€', 'us$', 'Fr.', 'euros', 'sfr', 'zł'].map(currencyCodeOf)).toEqual([
+      'EUR',
+      'EUR',
+      'EUR',
+      'USD',
+      'CHF',
+      'EUR',
+      'CHF',
+      'PLN',
+    ]);
     expect(['$', 'kr', '¥', 'XYZ', 'dollar', ''].map(currencyCodeOf)).toEqual([null, null, null, null, null, null]);
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../domain/errors.js';
-import { parseEmptyBody, parseKeyCreate, parseSignIn, parseWebhookCreate, passwordIssue } from '../../../domain/validation/integrations.js';
+import {
+  parseEmptyBody,
+  parseKeyCreate,
+  parseSignIn,
+  parseWebhookCreate,
+  passwordIssue,
+} from '../../../domain/validation/integrations.js';
 
 const issuesOf = (fn: () => unknown): string[] => {
   try {
@@ -14,24 +20,40 @@ const issuesOf = (fn: () => unknown): string[] => {
 
 describe('management route bodies', () => {
   it('sign-in lower-cases the address and bounds the password', () => {
-    expect(parseSignIn({ email: ' Owner@Example.COM ', password: 'x' })).toEqual({ email: 'owner@example.com', password: 'x' });
-    expect(issuesOf(() => parseSignIn({ email: 'owner@localhost', password: '' })).sort()).toEqual(['email', 'password']);
+    expect(parseSignIn({ email: ' Owner@Example.COM ', password: 'x' })).toEqual({
+      email: 'owner@example.com',
+      password: 'x',
+    });
+    expect(issuesOf(() => parseSignIn({ email: 'owner@localhost', password: '' })).sort()).toEqual([
+      'email',
+      'password',
+    ]);
     expect(issuesOf(() => parseSignIn({ email: 'a@example.com', password: 'x'.repeat(1025) }))).toEqual(['password']);
     expect(issuesOf(() => parseSignIn({ email: 'a@example.com', password: 'x', remember: true }))).toEqual(['(body)']);
   });
 
   it('keys need a name and read/write scopes without repeats; expires_at is whole seconds', () => {
-    expect(parseKeyCreate({ name: ' server ', scopes: ['write', 'read'], expires_at: 1_900_000_000 })).toEqual({ name: 'server', scopes: ['write', 'read'], expires_at: 1_900_000_000 });
+    expect(parseKeyCreate({ name: ' server ', scopes: ['write', 'read'], expires_at: 1_900_000_000 })).toEqual({
+      name: 'server',
+      scopes: ['write', 'read'],
+      expires_at: 1_900_000_000,
+    });
     expect(issuesOf(() => parseKeyCreate({ name: 'x'.repeat(81), scopes: [] })).sort()).toEqual(['name', 'scopes']);
     expect(issuesOf(() => parseKeyCreate({ name: 'x', scopes: ['read', 'read'] }))).toEqual(['scopes']);
     expect(issuesOf(() => parseKeyCreate({ name: 'x', scopes: ['read'], expires_at: 1.5 }))).toEqual(['expires_at']);
-    expect(issuesOf(() => parseKeyCreate({ name: 'x', scopes: ['read'], expires_at: '1900000000' }))).toEqual(['expires_at']);
+    expect(issuesOf(() => parseKeyCreate({ name: 'x', scopes: ['read'], expires_at: '1900000000' }))).toEqual([
+      'expires_at',
+    ]);
   });
 
   it('webhooks need a URL and a non-empty set of known event types', () => {
-    expect(parseWebhookCreate({ url: 'https://hooks.example.com/p', events: ['invoice.paid', 'payment.confirmed'] }).events).toEqual(['invoice.paid', 'payment.confirmed']);
+    expect(
+      parseWebhookCreate({ url: 'https://hooks.example.com/p', events: ['invoice.paid', 'payment.confirmed'] }).events,
+    ).toEqual(['invoice.paid', 'payment.confirmed']);
     expect(issuesOf(() => parseWebhookCreate({ url: '', events: ['invoice.paid'] }))).toEqual(['url']);
-    expect(issuesOf(() => parseWebhookCreate({ url: 'https://h.example.com', events: ['invoice.paid', 'invoice.paid'] }))).toEqual(['events']);
+    expect(
+      issuesOf(() => parseWebhookCreate({ url: 'https://h.example.com', events: ['invoice.paid', 'invoice.paid'] })),
+    ).toEqual(['events']);
     expect(issuesOf(() => parseWebhookCreate({ url: 'https://h.example.com', events: ['*'] }))).toEqual(['events.0']);
   });
 

@@ -16,22 +16,47 @@ describe('RFC 3339 date-times of the job list', () => {
     expect(parseDateTime(raw)?.toISOString()).toBe(iso);
   });
 
-  it.each(['2025-03-04', '2025-03-04T09:00:00', '2025-03-04 09:00:00Z', '2025-02-29T00:00:00Z', '2025-04-31T00:00:00Z', '2025-13-01T00:00:00Z',
-    '2025-03-04T24:00:00Z', '2025-03-04T09:60:00Z', '2025-03-04T09:00:61Z', '2025-03-04T09:00:00+24:00', `2025-03-04T09:00:00.${'1'.repeat(60)}Z`, 'yesterday'])('%s is refused', (raw) => {
+  it.each([
+    '2025-03-04',
+    '2025-03-04T09:00:00',
+    '2025-03-04 09:00:00Z',
+    '2025-02-29T00:00:00Z',
+    '2025-04-31T00:00:00Z',
+    '2025-13-01T00:00:00Z',
+    '2025-03-04T24:00:00Z',
+    '2025-03-04T09:60:00Z',
+    '2025-03-04T09:00:61Z',
+    '2025-03-04T09:00:00+24:00',
+    `2025-03-04T09:00:00.${'1'.repeat(60)}Z`,
+    'yesterday',
+  ])('%s is refused', (raw) => {
     expect(parseDateTime(raw)).toBeNull();
   });
 });
 
 describe('the job list query', () => {
   it('takes comma-separated values, deduplicated, and the time bounds', () => {
-    expect(parseJobListQuery({ status: 'queued,failed,queued', operation: 'webp', created_after: '2025-03-04T09:00:00Z' })).toEqual({
-      statuses: ['queued', 'failed'], operations: ['webp'], batchId: undefined, createdAfter: new Date('2025-03-04T09:00:00Z'), createdBefore: undefined,
+    expect(
+      parseJobListQuery({ status: 'queued,failed,queued', operation: 'webp', created_after: '2025-03-04T09:00:00Z' }),
+    ).toEqual({
+      statuses: ['queued', 'failed'],
+      operations: ['webp'],
+      batchId: undefined,
+      createdAfter: new Date('2025-03-04T09:00:00Z'),
+      createdBefore: undefined,
     });
   });
 
   it('refuses every bad parameter at once, naming each', () => {
     try {
-      parseJobListQuery({ status: 'queued, failed', operation: 'nope', batch_id: 'b', created_before: 'x', limit: ['1', '2'], q: 'x' });
+      parseJobListQuery({
+        status: 'queued, failed',
+        operation: 'nope',
+        batch_id: 'b',
+        created_before: 'x',
+        limit: ['1', '2'],
+        q: 'x',
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(DomainError);

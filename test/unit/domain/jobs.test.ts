@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { assertCancellable, assertDeletable, canTransition, isTerminal, outageDelayMs, resultFileName, statusesBefore, type JobStatus } from '../../../domain/jobs.js';
+import {
+  assertCancellable,
+  assertDeletable,
+  canTransition,
+  isTerminal,
+  outageDelayMs,
+  resultFileName,
+  statusesBefore,
+  type JobStatus,
+} from '../../../domain/jobs.js';
 
 describe('job states', () => {
   it.each<[JobStatus, JobStatus, boolean]>([
@@ -24,7 +33,11 @@ describe('job states', () => {
   });
 
   it('only completed, failed and cancelled are terminal, and only they can be deleted', () => {
-    expect((['queued', 'processing', 'completed', 'failed', 'cancelled'] as const).filter(isTerminal)).toEqual(['completed', 'failed', 'cancelled']);
+    expect((['queued', 'processing', 'completed', 'failed', 'cancelled'] as const).filter(isTerminal)).toEqual([
+      'completed',
+      'failed',
+      'cancelled',
+    ]);
     expect(() => assertDeletable('queued')).toThrow(/only a completed, failed or cancelled job/);
     expect(() => assertDeletable('processing')).toThrow(/processing/);
     expect(() => assertDeletable('failed')).not.toThrow();

@@ -22,11 +22,23 @@ describe('video work', () => {
     const [issue] = videoWorkIssues('video-compress', {}, uhd, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0');
     expect(issue).toEqual({
       path: 'upload_ids.0',
-      message: expect.stringMatching(/^video-compress of this video processes 1,791\.6 billion pixel-frames \(216,000 frames of 8,294,400 pixels\); at most 40 billion are taken, about 2\.7 minutes at this size/),
+      message: expect.stringMatching(
+        /^video-compress of this video processes 1,791\.6 billion pixel-frames \(216,000 frames of 8,294,400 pixels\); at most 40 billion are taken, about 2\.7 minutes at this size/,
+      ),
     });
-    expect(videoWorkIssues('video-compress', {}, { width: 1920, height: 1080, frames: 600 * 30, durationSeconds: 600 }, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0')).toEqual([]);
+    expect(
+      videoWorkIssues(
+        'video-compress',
+        {},
+        { width: 1920, height: 1080, frames: 600 * 30, durationSeconds: 600 },
+        DEFAULT_VIDEO_MAX_PIXEL_FRAMES,
+        'upload_ids.0',
+      ),
+    ).toEqual([]);
     // A short trim of the 4K video fits; an unmeasured video is refused by the video tools only.
-    expect(videoWorkIssues('video-trim', { start: 0, end: 60 }, uhd, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0')).toEqual([]);
+    expect(
+      videoWorkIssues('video-trim', { start: 0, end: 60 }, uhd, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0'),
+    ).toEqual([]);
     expect(videoWorkIssues('video-compress', {}, null, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0')).toHaveLength(1);
     expect(videoWorkIssues('audio-compress', {}, null, DEFAULT_VIDEO_MAX_PIXEL_FRAMES, 'upload_ids.0')).toEqual([]);
   });

@@ -51,7 +51,9 @@ describe('paymentUri: covers every network and refuses inputs that would change 
     expect(NETWORKS).toHaveLength(7);
     for (const network of NETWORKS) {
       const payTo = network === 'solana' ? SOL_PAY_TO : EVM_PAY_TO;
-      expect(paymentUri({ network, payTo, amountAtomic: 5n })).toMatch(network === 'solana' ? /^solana:/ : /^ethereum:0x/);
+      expect(paymentUri({ network, payTo, amountAtomic: 5n })).toMatch(
+        network === 'solana' ? /^solana:/ : /^ethereum:0x/,
+      );
     }
   });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MB, PRICE_CLASS, quoteCredits, sourceCredits, TEXT_PAGE_SLACK, textPageStarts, textPages, type SourceMeasure } from '../../../domain/pricing.js';
+import {
+  MB,
+  PRICE_CLASS,
+  quoteCredits,
+  sourceCredits,
+  TEXT_PAGE_SLACK,
+  textPageStarts,
+  textPages,
+  type SourceMeasure,
+} from '../../../domain/pricing.js';
 import { seededRandom } from '../../helpers/random.js';
 
 const doc = (bytes: number, pages: number): SourceMeasure => ({ bytes, pages, durationSeconds: null });
@@ -37,22 +46,40 @@ describe('file operations: 2 credits per started 25 MB or 10 pages, larger basis
 
 describe('per page and per started minute', () => {
   it.each([
-    ['ocr-text', doc(1, 1), 3], ['ocr-text', doc(1, 7), 21], ['ocr-docx', doc(1, 7), 70], ['ocr-pdf', doc(1, 1), 10],
-    ['flow-extract', doc(1, 1), 25], ['flow-extract', doc(1, 4), 100],
+    ['ocr-text', doc(1, 1), 3],
+    ['ocr-text', doc(1, 7), 21],
+    ['ocr-docx', doc(1, 7), 70],
+    ['ocr-pdf', doc(1, 1), 10],
+    ['flow-extract', doc(1, 1), 25],
+    ['flow-extract', doc(1, 4), 100],
   ] as const)('%s %j -> %i', (op, m, credits) => {
     expect(quoteCredits(op, [m])).toBe(credits);
   });
 
   it.each([
-    ['transcribe', 1, 8], ['transcribe', 60, 8], ['transcribe', 60.001, 16], ['transcribe', 3600, 480],
-    ['meeting', 59, 15], ['meeting', 61, 30], ['video-trim', 0.5, 4], ['audio-compress', 120, 8], ['audio-compress', 121, 12],
+    ['transcribe', 1, 8],
+    ['transcribe', 60, 8],
+    ['transcribe', 60.001, 16],
+    ['transcribe', 3600, 480],
+    ['meeting', 59, 15],
+    ['meeting', 61, 30],
+    ['video-trim', 0.5, 4],
+    ['audio-compress', 120, 8],
+    ['audio-compress', 121, 12],
   ] as const)('%s of %d s -> %i credits', (op, seconds, credits) => {
     expect(quoteCredits(op, [media(seconds)])).toBe(credits);
   });
 });
 
 describe('text sources', () => {
-  it.each([[1, 1], [4_000, 1], [4_001, 2], [8_000, 2], [8_001, 3], [0, 1]])('%i bytes count %i pages', (bytes, pages) => {
+  it.each([
+    [1, 1],
+    [4_000, 1],
+    [4_001, 2],
+    [8_000, 2],
+    [8_001, 3],
+    [0, 1],
+  ])('%i bytes count %i pages', (bytes, pages) => {
     expect(textPages(bytes)).toBe(pages);
   });
 
@@ -76,7 +103,9 @@ describe('text sources', () => {
         expect(bytes[start]! & 0xc0).not.toBe(0x80); // a character's first byte
       }
       // The pages decode separately to the whole text.
-      expect(starts.map((s, k) => bytes.subarray(s, starts[k + 1] ?? bytes.length).toString('utf8')).join('')).toBe(text);
+      expect(starts.map((s, k) => bytes.subarray(s, starts[k + 1] ?? bytes.length).toString('utf8')).join('')).toBe(
+        text,
+      );
     }
   });
 });

@@ -87,16 +87,44 @@ describe('job event bodies', () => {
         finished_at: '2026-11-23T10:00:00.000Z',
         error: null,
         error_code: null,
-        result: { files: [{ index: 0, download_path: '/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA/results/0', bytes: 10, content_type: 'application/pdf' }], expires_at: '2026-11-30T10:00:00.000Z' },
+        result: {
+          files: [
+            {
+              index: 0,
+              download_path: '/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA/results/0',
+              bytes: 10,
+              content_type: 'application/pdf',
+            },
+          ],
+          expires_at: '2026-11-30T10:00:00.000Z',
+        },
       },
     });
     expect(JSON.stringify(body)).not.toMatch(/options|"name"|password/);
   });
 
   it('job.failed: the error and its code, nothing charged, no result', () => {
-    const body = jobEventBody('evt_BBBBBBBBBBBBBBBBBBBB', job({ status: 'failed', errorCode: 'invalid_source', errorMessage: 'bad', resultFiles: null, resultsExpireAt: null, batchId: 'bat_AAAAAAAAAAAAAAAAAAAA' }), at);
+    const body = jobEventBody(
+      'evt_BBBBBBBBBBBBBBBBBBBB',
+      job({
+        status: 'failed',
+        errorCode: 'invalid_source',
+        errorMessage: 'bad',
+        resultFiles: null,
+        resultsExpireAt: null,
+        batchId: 'bat_AAAAAAAAAAAAAAAAAAAA',
+      }),
+      at,
+    );
     expect(body.type).toBe('job.failed');
-    expect(body.job).toMatchObject({ status: 'failed', charged_credits: 0, error: 'bad', error_code: 'invalid_source', result: null, batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA' });
+    expect(body.job).toMatchObject({
+      status: 'failed',
+      charged_credits: 0,
+      error: 'bad',
+      error_code: 'invalid_source',
+      result: null,
+      batch_id: 'bat_AAAAAAAAAAAAAAAAAAAA',
+    });
   });
 });
 
@@ -144,11 +172,35 @@ describe('batch event bodies', () => {
   });
 
   it('a failed batch has no results archive and releases everything', () => {
-    const failed = batchEventBody('evt_DDDDDDDDDDDDDDDDDDDD', batch({ status: 'failed', retryOf: 'bat_ZZZZZZZZZZZZZZZZZZZZ', children: [{ id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'failed', quotedCredits: 4, errorCode: 'processing_error' }] }), at);
+    const failed = batchEventBody(
+      'evt_DDDDDDDDDDDDDDDDDDDD',
+      batch({
+        status: 'failed',
+        retryOf: 'bat_ZZZZZZZZZZZZZZZZZZZZ',
+        children: [
+          { id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'failed', quotedCredits: 4, errorCode: 'processing_error' },
+        ],
+      }),
+      at,
+    );
     expect(failed.type).toBe('batch.failed');
-    expect(failed.batch).toMatchObject({ retry_of: 'bat_ZZZZZZZZZZZZZZZZZZZZ', credits: { reserved: 0, charged: 0, released: 4 }, results_zip_path: null });
+    expect(failed.batch).toMatchObject({
+      retry_of: 'bat_ZZZZZZZZZZZZZZZZZZZZ',
+      credits: { reserved: 0, charged: 0, released: 4 },
+      results_zip_path: null,
+    });
     // A cancelled child released its reservation too.
-    const cancelled = batchEventBody('evt_EEEEEEEEEEEEEEEEEEEE', batch({ status: 'failed', children: [{ id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'cancelled', quotedCredits: 3, errorCode: null }] }), at);
-    expect(cancelled.batch).toMatchObject({ progress: { total: 1, cancelled: 1, failed: 0 }, credits: { reserved: 0, charged: 0, released: 3 } });
+    const cancelled = batchEventBody(
+      'evt_EEEEEEEEEEEEEEEEEEEE',
+      batch({
+        status: 'failed',
+        children: [{ id: 'job_AAAAAAAAAAAAAAAAAAAA', status: 'cancelled', quotedCredits: 3, errorCode: null }],
+      }),
+      at,
+    );
+    expect(cancelled.batch).toMatchObject({
+      progress: { total: 1, cancelled: 1, failed: 0 },
+      credits: { reserved: 0, charged: 0, released: 3 },
+    });
   });
 });

@@ -11,7 +11,7 @@ describe('an invoice payment request stays open until the end of its due date, w
     expect(dueDateWindow('2026-04-08', now, 720)).toEqual({ ok: true, validHours: 708 });
   });
 
-  it('refuses a due date whose end lies past the plan\'s bound and names the latest allowed date', () => {
+  it("refuses a due date whose end lies past the plan's bound and names the latest allowed date", () => {
     // now + 72 h = 13 March 12:00: the 12th ends within it, the 13th does not.
     expect(dueDateWindow('2026-03-13', now, 72)).toEqual({ ok: false, latestDueDate: '2026-03-12' });
     expect(dueDateWindow('2026-04-09', now, 720)).toEqual({ ok: false, latestDueDate: '2026-04-08' });

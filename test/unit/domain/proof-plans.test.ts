@@ -8,11 +8,23 @@ const days = (n: number) => new Date(at.getTime() + n * 86_400_000);
 describe('entitlementAt', () => {
   it.each([
     ['a paid plan in its period', { plan: 'business' as const, planPaidUntil: days(10), trialStartedAt: null }, 'plan'],
-    ['a paid plan past its period, no trial', { plan: 'business' as const, planPaidUntil: days(-1), trialStartedAt: null }, 'none'],
+    [
+      'a paid plan past its period, no trial',
+      { plan: 'business' as const, planPaidUntil: days(-1), trialStartedAt: null },
+      'none',
+    ],
     ['a trial on day 6', { plan: null, planPaidUntil: null, trialStartedAt: days(-6) }, 'trial'],
     ['a trial after 7 days', { plan: null, planPaidUntil: null, trialStartedAt: days(-7) }, 'none'],
-    ['a plan wins over a running trial', { plan: 'pro' as const, planPaidUntil: days(1), trialStartedAt: days(-1) }, 'plan'],
-    ['a lapsed plan falls back to a running trial', { plan: 'starter' as const, planPaidUntil: days(-1), trialStartedAt: days(-2) }, 'trial'],
+    [
+      'a plan wins over a running trial',
+      { plan: 'pro' as const, planPaidUntil: days(1), trialStartedAt: days(-1) },
+      'plan',
+    ],
+    [
+      'a lapsed plan falls back to a running trial',
+      { plan: 'starter' as const, planPaidUntil: days(-1), trialStartedAt: days(-2) },
+      'trial',
+    ],
     ['nothing', { plan: null, planPaidUntil: null, trialStartedAt: null }, 'none'],
   ])('%s → %s', (_label, state, kind) => {
     expect(entitlementAt(state, at).kind).toBe(kind);
@@ -20,9 +32,19 @@ describe('entitlementAt', () => {
 
   it('counts a plan over the rolling 30 days and a trial since its start', () => {
     const plan = entitlementAt({ plan: 'starter', planPaidUntil: days(5), trialStartedAt: null }, at);
-    expect(plan).toMatchObject({ kind: 'plan', quotaWindowStart: days(-30), limits: PLAN_LIMITS.starter, endsAt: days(5) });
+    expect(plan).toMatchObject({
+      kind: 'plan',
+      quotaWindowStart: days(-30),
+      limits: PLAN_LIMITS.starter,
+      endsAt: days(5),
+    });
     const trial = entitlementAt({ plan: null, planPaidUntil: null, trialStartedAt: days(-2) }, at);
-    expect(trial).toMatchObject({ kind: 'trial', quotaWindowStart: days(-2), endsAt: days(5), limits: { requestsPerPeriod: 12, keys: 1, maxValidHours: 72 } });
+    expect(trial).toMatchObject({
+      kind: 'trial',
+      quotaWindowStart: days(-2),
+      endsAt: days(5),
+      limits: { requestsPerPeriod: 12, keys: 1, maxValidHours: 72 },
+    });
   });
 
   it('has the spec table of limits', () => {

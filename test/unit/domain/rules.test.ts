@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseIdempotencyKey } from '../../../domain/idempotency.js';
-import { normalizeScopes, parsePresentedKey, requiredScope, validateExpiry, looksLikeApiKey } from '../../../domain/api-keys.js';
+import {
+  normalizeScopes,
+  parsePresentedKey,
+  requiredScope,
+  validateExpiry,
+  looksLikeApiKey,
+} from '../../../domain/api-keys.js';
 import { emptyAt, recordedTime, roomAt, secondsUntil, windowGrainMs } from '../../../domain/rate-limits.js';
 import { canonicalJson } from '../../../domain/canonical-json.js';
 import { jsonBodyIssues, MAX_JSON_DEPTH } from '../../../domain/validation/json-body.js';
@@ -17,13 +23,23 @@ const code = (fn: () => unknown) => {
 
 describe('Idempotency-Key grammar', () => {
   it.each([
-    ['v1', 'a'.repeat(8), 'ok'], ['v1', 'a'.repeat(7), 'idempotency_key_invalid'], ['v1', 'a'.repeat(128), 'ok'],
-    ['v1', 'a'.repeat(129), 'idempotency_key_invalid'], ['v1', 'job:2024.01_x-1', 'ok'], ['v1', 'abcdefg h', 'idempotency_key_invalid'],
-    ['v1', 'abcdefgh/', 'idempotency_key_invalid'], ['v1', undefined, 'idempotency_key_required'],
-    ['proof', 'a'.repeat(16), 'ok'], ['proof', 'a'.repeat(15), 'idempotency_key_invalid'], ['proof', 'a'.repeat(80), 'ok'],
-    ['proof', 'a'.repeat(81), 'idempotency_key_invalid'], ['proof', 'order_123-abc_DEF456', 'ok'],
-    ['proof', 'order.123.abc.DEF456', 'idempotency_key_invalid'], ['proof', 'order:123:abc:DEF456', 'idempotency_key_invalid'],
-    ['proof', '', 'idempotency_key_required'], ['proof', 'ääääääääääääääääää', 'idempotency_key_invalid'],
+    ['v1', 'a'.repeat(8), 'ok'],
+    ['v1', 'a'.repeat(7), 'idempotency_key_invalid'],
+    ['v1', 'a'.repeat(128), 'ok'],
+    ['v1', 'a'.repeat(129), 'idempotency_key_invalid'],
+    ['v1', 'job:2024.01_x-1', 'ok'],
+    ['v1', 'abcdefg h', 'idempotency_key_invalid'],
+    ['v1', 'abcdefgh/', 'idempotency_key_invalid'],
+    ['v1', undefined, 'idempotency_key_required'],
+    ['proof', 'a'.repeat(16), 'ok'],
+    ['proof', 'a'.repeat(15), 'idempotency_key_invalid'],
+    ['proof', 'a'.repeat(80), 'ok'],
+    ['proof', 'a'.repeat(81), 'idempotency_key_invalid'],
+    ['proof', 'order_123-abc_DEF456', 'ok'],
+    ['proof', 'order.123.abc.DEF456', 'idempotency_key_invalid'],
+    ['proof', 'order:123:abc:DEF456', 'idempotency_key_invalid'],
+    ['proof', '', 'idempotency_key_required'],
+    ['proof', 'ääääääääääääääääää', 'idempotency_key_invalid'],
   ] as const)('%s %j -> %s', (dialect, key, expected) => {
     expect(code(() => parseIdempotencyKey(dialect, key))).toBe(expected);
   });
@@ -74,14 +90,22 @@ describe('sliding windows', () => {
   const now = new Date('2026-11-22T10:15:42.300Z');
   const t = now.getTime();
   it('records hits on a grain of a sixtieth of the window (at least 1 s), rounded up; a reservation one grain later', () => {
-    expect([windowGrainMs(60), windowGrainMs(900), windowGrainMs(3600), windowGrainMs(10)]).toEqual([1000, 15_000, 60_000, 1000]);
+    expect([windowGrainMs(60), windowGrainMs(900), windowGrainMs(3600), windowGrainMs(10)]).toEqual([
+      1000, 15_000, 60_000, 1000,
+    ]);
     expect(new Date(recordedTime(now, 60, false)).toISOString()).toBe('2026-11-22T10:15:43.000Z');
     expect(new Date(recordedTime(now, 60, true)).toISOString()).toBe('2026-11-22T10:15:44.000Z');
     expect(new Date(recordedTime(now, 3600, false)).toISOString()).toBe('2026-11-22T10:16:00.000Z');
-    expect(recordedTime(new Date('2026-11-22T10:15:42.000Z'), 60, false)).toBe(new Date('2026-11-22T10:15:42.000Z').getTime());
+    expect(recordedTime(new Date('2026-11-22T10:15:42.000Z'), 60, false)).toBe(
+      new Date('2026-11-22T10:15:42.000Z').getTime(),
+    );
   });
   it('has room again once enough of the oldest hits have left the window; is empty once the newest has', () => {
-    const entries = [{ at: t - 50_000, hits: 2 }, { at: t - 20_000, hits: 3 }, { at: t - 70_000, hits: 9 }];
+    const entries = [
+      { at: t - 50_000, hits: 2 },
+      { at: t - 20_000, hits: 3 },
+      { at: t - 70_000, hits: 9 },
+    ];
     // 9 hits left the window already; 5 remain.
     expect(roomAt(entries, 6, 60, t)).toBe(t);
     expect(roomAt(entries, 5, 60, t)).toBe(t + 10_000); // the 2 of 50 s ago leave in 10 s
@@ -116,7 +140,11 @@ describe('canonical JSON', () => {
 
 describe('JSON body rules', () => {
   it('names every field holding NUL, keys included, and nothing else', () => {
-    expect(jsonBodyIssues({ a: 'ok', b: ['x', 'y\u0000'], c: { d: '\u0000' }, 'e\u0000': 1 }).map((i) => i.path).sort()).toEqual(['b.1', 'c.d', 'e\\u0000']);
+    expect(
+      jsonBodyIssues({ a: 'ok', b: ['x', 'y\u0000'], c: { d: '\u0000' }, 'e\u0000': 1 })
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(['b.1', 'c.d', 'e\\u0000']);
     expect(jsonBodyIssues('\u0000')).toEqual([{ kind: 'nul', path: '', message: expect.any(String) }]);
     expect(jsonBodyIssues({ a: 1, b: null, c: true, d: [{}], e: 'text' })).toEqual([]);
   });
@@ -124,7 +152,9 @@ describe('JSON body rules', () => {
   it(`bounds nesting at ${MAX_JSON_DEPTH} levels without recursion, even 100,000 deep`, () => {
     const nest = (n: number) => JSON.parse('['.repeat(n) + ']'.repeat(n)) as unknown;
     expect(jsonBodyIssues(nest(MAX_JSON_DEPTH))).toEqual([]);
-    expect(jsonBodyIssues(nest(MAX_JSON_DEPTH + 1))).toEqual([{ kind: 'depth', path: expect.any(String), message: expect.stringContaining('nested') }]);
+    expect(jsonBodyIssues(nest(MAX_JSON_DEPTH + 1))).toEqual([
+      { kind: 'depth', path: expect.any(String), message: expect.stringContaining('nested') },
+    ]);
     expect(jsonBodyIssues(nest(100_000))[0]!.kind).toBe('depth');
     const objects = JSON.parse('{"a":'.repeat(3000) + '1' + '}'.repeat(3000)) as unknown;
     expect(jsonBodyIssues(objects)[0]!.kind).toBe('depth');

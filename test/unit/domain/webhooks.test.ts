@@ -35,20 +35,46 @@ describe('delivery schedules', () => {
 
 describe('attempt verdicts', () => {
   it.each([
-    [200, 'delivered'], [201, 'delivered'], [204, 'delivered'], [299, 'delivered'],
-    [408, 'retry'], [429, 'retry'], [500, 'retry'], [502, 'retry'], [503, 'retry'], [599, 'retry'],
-    [100, 'terminal'], [301, 'terminal'], [302, 'terminal'], [307, 'terminal'], [308, 'terminal'],
-    [400, 'terminal'], [401, 'terminal'], [403, 'terminal'], [404, 'terminal'], [409, 'terminal'], [410, 'terminal'],
-    [422, 'terminal'], [600, 'terminal'],
+    [200, 'delivered'],
+    [201, 'delivered'],
+    [204, 'delivered'],
+    [299, 'delivered'],
+    [408, 'retry'],
+    [429, 'retry'],
+    [500, 'retry'],
+    [502, 'retry'],
+    [503, 'retry'],
+    [599, 'retry'],
+    [100, 'terminal'],
+    [301, 'terminal'],
+    [302, 'terminal'],
+    [307, 'terminal'],
+    [308, 'terminal'],
+    [400, 'terminal'],
+    [401, 'terminal'],
+    [403, 'terminal'],
+    [404, 'terminal'],
+    [409, 'terminal'],
+    [410, 'terminal'],
+    [422, 'terminal'],
+    [600, 'terminal'],
   ] as const)('status %i is %s', (status, verdict) => {
     expect(classifyStatus(status)).toBe(verdict);
   });
 
   it.each([
-    ['connect_timeout', 'retry'], ['socket_timeout', 'retry'], ['connection_refused', 'retry'],
-    ['connection_reset', 'retry'], ['dns_timeout', 'retry'], ['dns_temporary', 'retry'], ['network_error', 'retry'],
-    ['policy_rejected', 'terminal'], ['policy_dns_non_public', 'terminal'], ['dns_not_found', 'terminal'],
-    ['tls_error', 'terminal'], ['endpoint_disabled', 'terminal'],
+    ['connect_timeout', 'retry'],
+    ['socket_timeout', 'retry'],
+    ['connection_refused', 'retry'],
+    ['connection_reset', 'retry'],
+    ['dns_timeout', 'retry'],
+    ['dns_temporary', 'retry'],
+    ['network_error', 'retry'],
+    ['policy_rejected', 'terminal'],
+    ['policy_dns_non_public', 'terminal'],
+    ['dns_not_found', 'terminal'],
+    ['tls_error', 'terminal'],
+    ['endpoint_disabled', 'terminal'],
   ] as const)('error %s is %s', (errorClass, verdict) => {
     expect(classifyError(errorClass)).toBe(verdict);
   });

@@ -19,7 +19,10 @@ describe('tx_hash and network', () => {
   });
 
   it('accepts Solana signatures of 64 to 88 base58 characters only on solana', () => {
-    expect(parseTxQuery({ tx_hash: SOL_SIG, network: 'solana' })).toEqual({ ok: true, value: { network: 'solana', txHash: SOL_SIG } });
+    expect(parseTxQuery({ tx_hash: SOL_SIG, network: 'solana' })).toEqual({
+      ok: true,
+      value: { network: 'solana', txHash: SOL_SIG },
+    });
     expect(params(parseTxQuery({ tx_hash: SOL_SIG }))).toEqual(['tx_hash']);
     expect(params(parseTxQuery({ tx_hash: EVM_TX, network: 'solana' }))).toEqual(['tx_hash']);
   });
@@ -62,7 +65,9 @@ describe('recipient', () => {
     expect(parseMatchQuery({ ...base, recipient: EVM_ADDR }).ok).toBe(true);
     expect(parseMatchQuery({ ...base, recipient: EVM_ADDR.toUpperCase().replace('0X', '0x') }).ok).toBe(true);
     expect(parseMatchQuery({ tx_hash: SOL_SIG, network: 'solana', amount: '1', recipient: SOL_WALLET }).ok).toBe(true);
-    expect(parseMatchQuery({ tx_hash: SOL_SIG, network: 'solana', amount: '1', recipient: '1'.repeat(32) }).ok).toBe(true); // 32 chars
+    expect(parseMatchQuery({ tx_hash: SOL_SIG, network: 'solana', amount: '1', recipient: '1'.repeat(32) }).ok).toBe(
+      true,
+    ); // 32 chars
   });
   it.each([
     ['31 characters', 'a'.repeat(31), 'base'],
@@ -80,23 +85,45 @@ describe('recipient', () => {
 describe('amount', () => {
   const base = { tx_hash: EVM_TX, recipient: EVM_ADDR };
   it.each([
-    ['1', 1_000_000n], ['0.000001', 1n], ['12.5', 12_500_000n], ['12.500000', 12_500_000n],
-    ['99999999999999999', 99_999_999_999_999_999_000_000n], ['99999999999999999.999999', 99_999_999_999_999_999_999_999n],
+    ['1', 1_000_000n],
+    ['0.000001', 1n],
+    ['12.5', 12_500_000n],
+    ['12.500000', 12_500_000n],
+    ['99999999999999999', 99_999_999_999_999_999_000_000n],
+    ['99999999999999999.999999', 99_999_999_999_999_999_999_999n],
     ['007', 7_000_000n],
   ])('accepts %s', (amount, atomic) => {
     const r = parseMatchQuery({ ...base, amount });
     expect(r).toMatchObject({ ok: true, value: { amount, amountAtomic: atomic } });
   });
   it.each([
-    ['', 'empty'], ['0', 'zero'], ['0.0', 'zero'], ['0.000000', 'zero'], ['100000000000000000', '18 integer digits'],
-    ['1.1234567', '7 fraction digits'], ['1.', 'dot without fraction'], ['.5', 'no integer digits'], ['-1', 'a sign'],
-    ['+1', 'a sign'], ['1e6', 'an exponent'], ['1,5', 'a comma'], [' 1', 'a space'], ['1 000', 'a space'],
-    ['0x10', 'hex'], ['1.5.1', 'two dots'], ['1'.repeat(25), 'over 24 characters'], ['NaN', 'not a number'],
+    ['', 'empty'],
+    ['0', 'zero'],
+    ['0.0', 'zero'],
+    ['0.000000', 'zero'],
+    ['100000000000000000', '18 integer digits'],
+    ['1.1234567', '7 fraction digits'],
+    ['1.', 'dot without fraction'],
+    ['.5', 'no integer digits'],
+    ['-1', 'a sign'],
+    ['+1', 'a sign'],
+    ['1e6', 'an exponent'],
+    ['1,5', 'a comma'],
+    [' 1', 'a space'],
+    ['1 000', 'a space'],
+    ['0x10', 'hex'],
+    ['1.5.1', 'two dots'],
+    ['1'.repeat(25), 'over 24 characters'],
+    ['NaN', 'not a number'],
   ])('rejects %j (%s)', (amount) => {
     expect(params(parseMatchQuery({ ...base, amount }))).toEqual(['amount']);
   });
   it('reports every invalid parameter at once', () => {
-    expect(params(parseMatchQuery({ tx_hash: 'x', recipient: 'y', amount: 'z' })).sort()).toEqual(['amount', 'recipient', 'tx_hash']);
+    expect(params(parseMatchQuery({ tx_hash: 'x', recipient: 'y', amount: 'z' })).sort()).toEqual([
+      'amount',
+      'recipient',
+      'tx_hash',
+    ]);
   });
 });
 

@@ -27,7 +27,16 @@ beforeAll(start);
 afterAll(stop);
 
 const event = (id: string, extra: Record<string, unknown> = {}) =>
-  Buffer.from(JSON.stringify({ id, api_version: '1.0', type: 'payment.confirmed', occurred_at: 1_790_000_000, data: { request_id: 'req_x', amount_atomic: '1' }, ...extra }));
+  Buffer.from(
+    JSON.stringify({
+      id,
+      api_version: '1.0',
+      type: 'payment.confirmed',
+      occurred_at: 1_790_000_000,
+      data: { request_id: 'req_x', amount_atomic: '1' },
+      ...extra,
+    }),
+  );
 function post(body: Buffer, opts: { id?: string; timestamp?: number; secret?: string; signature?: string } = {}) {
   const timestamp = opts.timestamp ?? NOW;
   return fetch(url, {
@@ -43,7 +52,12 @@ function post(body: Buffer, opts: { id?: string; timestamp?: number; secret?: st
     body,
   });
 }
-const logged = () => readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+const logged = () =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('examples/webhook-receiver.ts', () => {
   it('commits a verified event once, then answers 2xx; a redelivery is acknowledged without a second effect', async () => {

@@ -7,9 +7,16 @@ const row = (id: string, endpoint: string, tenant: string) =>
   ({ delivery: { id }, endpoint: { id: endpoint, tenantId: tenant } }) as unknown as ClaimedDelivery;
 
 describe('DispatchHoldings: what one webhook dispatcher holds', () => {
-  it('counts rows per destination and per tenant, sending or waiting, and sends within each destination\'s cap', () => {
+  it("counts rows per destination and per tenant, sending or waiting, and sends within each destination's cap", () => {
     const h = new DispatchHoldings();
-    for (const r of [row('d1', 'e1', 't1'), row('d2', 'e1', 't1'), row('d3', 'e1', 't1'), row('d4', 'e2', 't1'), row('d5', 'e3', 't2')]) h.add(r);
+    for (const r of [
+      row('d1', 'e1', 't1'),
+      row('d2', 'e1', 't1'),
+      row('d3', 'e1', 't1'),
+      row('d4', 'e2', 't1'),
+      row('d5', 'e3', 't2'),
+    ])
+      h.add(r);
     expect(h.held).toBe(5);
     expect(h.heldIds().sort()).toEqual(['d1', 'd2', 'd3', 'd4', 'd5']);
     expect(Object.fromEntries(h.perDestination())).toEqual({ e1: 3, e2: 1, e3: 1 });

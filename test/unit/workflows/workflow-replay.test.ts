@@ -1,7 +1,13 @@
 import { describe, expect, inject, it } from 'vitest';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import * as workflows from '../../../workflows/index.js';
-import { HISTORIES_DIR, historyFromJson, readHistories, secretsIn, workflowTypeOf } from '../../helpers/workflow-histories.js';
+import {
+  HISTORIES_DIR,
+  historyFromJson,
+  readHistories,
+  secretsIn,
+  workflowTypeOf,
+} from '../../helpers/workflow-histories.js';
 
 /**
  * Workflows that survive a deploy: every recorded history under test/fixtures/workflow-histories/ replays against
@@ -17,19 +23,30 @@ try {
 }
 
 const recorded = readHistories(HISTORIES_DIR);
-const exported = Object.entries(workflows).filter(([, v]) => typeof v === 'function').map(([name]) => name).sort();
+const exported = Object.entries(workflows)
+  .filter(([, v]) => typeof v === 'function')
+  .map(([name]) => name)
+  .sort();
 
 describe('recorded workflow histories', () => {
   it('every workflow type the worker bundles has at least one recorded history, filed under its type', () => {
     for (const { file, workflowType, history } of recorded) expect(workflowTypeOf(history), file).toBe(workflowType);
     const counts = Object.fromEntries(exported.map((t) => [t, recorded.filter((h) => h.workflowType === t).length]));
     console.log(`recorded histories per workflow type: ${JSON.stringify(counts)}`);
-    expect(exported.filter((t) => counts[t] === 0), 'workflow types without a recorded history (npm run histories:record)').toEqual([]);
-    expect([...new Set(recorded.map((h) => h.workflowType))].filter((t) => !exported.includes(t)), 'histories of types no longer exported').toEqual([]);
+    expect(
+      exported.filter((t) => counts[t] === 0),
+      'workflow types without a recorded history (npm run histories:record)',
+    ).toEqual([]);
+    expect(
+      [...new Set(recorded.map((h) => h.workflowType))].filter((t) => !exported.includes(t)),
+      'histories of types no longer exported',
+    ).toEqual([]);
   });
 
   it('no recorded history holds a secret', () => {
-    const found = recorded.map(({ file, history }) => ({ file, secrets: secretsIn(history) })).filter((f) => f.secrets.length > 0);
+    const found = recorded
+      .map(({ file, history }) => ({ file, secrets: secretsIn(history) }))
+      .filter((f) => f.secrets.length > 0);
     expect(found).toEqual([]);
   });
 
@@ -38,16 +55,24 @@ describe('recorded workflow histories', () => {
     const failures: string[] = [];
     const replays = Worker.runReplayHistories(
       { workflowBundle: { codePath: inject('workflowBundlePath') }, replayName: 'workflow-replay-test' },
-      recorded.map(({ workflowType, name, history }) => ({ workflowId: `${workflowType}/${name}`, history: historyFromJson(history) })),
+      recorded.map(({ workflowType, name, history }) => ({
+        workflowId: `${workflowType}/${name}`,
+        history: historyFromJson(history),
+      })),
     );
     let replayed = 0;
     for await (const result of replays) {
       replayed++;
       // The core's own message (e.g. "[TMPRL1100] Nondeterminism error: Activity type of scheduled event …") when there is one.
-      if (result.error) failures.push(`${result.workflowId}: ${/\[TMPRL\d+\][^"]*/.exec(result.error.message)?.[0] ?? result.error.message}`);
+      if (result.error)
+        failures.push(
+          `${result.workflowId}: ${/\[TMPRL\d+\][^"]*/.exec(result.error.message)?.[0] ?? result.error.message}`,
+        );
     }
     console.log(`replayed ${replayed} recorded histories, ${failures.length} failed`);
-    expect(failures, 'histories that no longer replay: version the change with patched() (docs/operations.md)').toEqual([]);
+    expect(failures, 'histories that no longer replay: version the change with patched() (docs/operations.md)').toEqual(
+      [],
+    );
     expect(replayed).toBe(recorded.length);
   });
 });

@@ -30,10 +30,16 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-type JobStubs = Pick<ProcessingActivities, 'claimJobSlot' | 'runJobOperation' | 'completeJob' | 'failJob' | 'requeueJob'>;
+type JobStubs = Pick<
+  ProcessingActivities,
+  'claimJobSlot' | 'runJobOperation' | 'completeJob' | 'failJob' | 'requeueJob'
+>;
 
 /** Job activities answering from the given scripts; every call is recorded as `name jobId [detail]`. */
-function jobActivities(script: { claim?: (jobId: string, call: number) => ClaimResult; run?: (jobId: string, call: number) => RunResult }) {
+function jobActivities(script: {
+  claim?: (jobId: string, call: number) => ClaimResult;
+  run?: (jobId: string, call: number) => RunResult;
+}) {
   const calls: string[] = [];
   const counts = new Map<string, number>();
   const count = (key: string) => {
@@ -44,7 +50,9 @@ function jobActivities(script: { claim?: (jobId: string, call: number) => ClaimR
   const activities: JobStubs = {
     claimJobSlot: async ({ jobId }) => {
       calls.push(`claim ${jobId}`);
-      return (script.claim ?? (() => ({ outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null })))(jobId, count(`claim ${jobId}`));
+      return (
+        script.claim ?? (() => ({ outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null }))
+      )(jobId, count(`claim ${jobId}`));
     },
     runJobOperation: async ({ jobId }) => {
       calls.push(`run ${jobId}`);
@@ -66,11 +74,19 @@ function jobActivities(script: { claim?: (jobId: string, call: number) => ClaimR
   return { calls, activities };
 }
 
-const outage = (retryAfterMs: number | null = null): RunResult => ({ outcome: 'provider_unavailable', message: 'provider answered 503', retryAfterMs });
+const outage = (retryAfterMs: number | null = null): RunResult => ({
+  outcome: 'provider_unavailable',
+  message: 'provider answered 503',
+  retryAfterMs,
+});
 
 function runJob(activities: object, jobId = 'job_1', input: Record<string, unknown> = {}) {
   return withWorker(env, activities, (taskQueue) =>
-    env.client.workflow.execute('processingJobWorkflow', { taskQueue, workflowId: `job:${jobId}`, args: [{ jobId, ...input }] }),
+    env.client.workflow.execute('processingJobWorkflow', {
+      taskQueue,
+      workflowId: `job:${jobId}`,
+      args: [{ jobId, ...input }],
+    }),
   );
 }
 
@@ -85,33 +101,63 @@ describe('processingJobWorkflow', () => {
   it('a job already finished (a second start after a crash) answers its recorded outcome and runs nothing again', async () => {
     const error = { code: 'invalid_source', message: 'The PDF could not be read.' };
     const { calls, activities } = jobActivities({ claim: () => ({ outcome: 'finished', status: 'failed', error }) });
-    expect(await runJob(activities, 'job_done_failed')).toEqual({ status: 'failed', outages: 0, operationMs: null, error });
+    expect(await runJob(activities, 'job_done_failed')).toEqual({
+      status: 'failed',
+      outages: 0,
+      operationMs: null,
+      error,
+    });
     const completed = jobActivities({ claim: () => ({ outcome: 'finished', status: 'completed', error: null }) });
-    expect(await runJob(completed.activities, 'job_done_ok')).toEqual({ status: 'completed', outages: 0, operationMs: null });
+    expect(await runJob(completed.activities, 'job_done_ok')).toEqual({
+      status: 'completed',
+      outages: 0,
+      operationMs: null,
+    });
     expect([...calls, ...completed.calls]).toEqual(['claim job_done_failed', 'claim job_done_ok']);
   });
 
   it('a busy slot: the one local try gives way to the retrying activity, which claims the slot once it is free', async () => {
     const { calls, activities } = jobActivities({
       claim: (_id, call) => {
-        if (call <= 3) throw ApplicationFailure.create({ type: 'slot_busy', message: 'waiting for a processing slot', category: ApplicationFailureCategory.BENIGN });
+        if (call <= 3)
+          throw ApplicationFailure.create({
+            type: 'slot_busy',
+            message: 'waiting for a processing slot',
+            category: ApplicationFailureCategory.BENIGN,
+          });
         return { outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null };
       },
     });
     expect(await runJob(activities, 'job_busy')).toEqual({ status: 'completed', outages: 0, operationMs: 7 });
-    expect(calls).toEqual(['claim job_busy', 'claim job_busy', 'claim job_busy', 'claim job_busy', 'run job_busy', 'complete job_busy']);
+    expect(calls).toEqual([
+      'claim job_busy',
+      'claim job_busy',
+      'claim job_busy',
+      'claim job_busy',
+      'run job_busy',
+      'complete job_busy',
+    ]);
   });
 
-  it('a provider outage requeues the job with its reservation held, waits the schedule (or the provider\'s Retry-After when longer) and runs again', async () => {
-    const { calls, activities } = jobActivities({ run: (_id, call) => (call === 1 ? outage() : call === 2 ? outage(900_000) : { outcome: 'done', files: [], operationMs: 9 }) });
+  it("a provider outage requeues the job with its reservation held, waits the schedule (or the provider's Retry-After when longer) and runs again", async () => {
+    const { calls, activities } = jobActivities({
+      run: (_id, call) =>
+        call === 1 ? outage() : call === 2 ? outage(900_000) : { outcome: 'done', files: [], operationMs: 9 },
+    });
     const before = await env.currentTimeMs();
     expect(await runJob(activities, 'job_outage')).toEqual({ status: 'completed', outages: 2, operationMs: 9 });
     expect(calls).toEqual([
-      'claim job_outage', 'run job_outage', `requeue job_outage ${outageDelayMs(1)}`,
-      'claim job_outage', 'run job_outage', 'requeue job_outage 900000',
-      'claim job_outage', 'run job_outage', 'complete job_outage',
+      'claim job_outage',
+      'run job_outage',
+      `requeue job_outage ${outageDelayMs(1)}`,
+      'claim job_outage',
+      'run job_outage',
+      'requeue job_outage 900000',
+      'claim job_outage',
+      'run job_outage',
+      'complete job_outage',
     ]);
-    expect(await env.currentTimeMs() - before).toBeGreaterThanOrEqual(outageDelayMs(1) + 900_000);
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(outageDelayMs(1) + 900_000);
   });
 
   it(`an outage that outlasts ${OUTAGE_RETRY.giveUpHours} hours fails the job "provider_unavailable" (reservation released), never charged`, async () => {
@@ -120,25 +166,40 @@ describe('processingJobWorkflow', () => {
     const result = await runJob(activities, 'job_long_outage');
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('provider_unavailable');
-    expect(await env.currentTimeMs() - before).toBeGreaterThanOrEqual(OUTAGE_RETRY.giveUpHours * 3_600_000);
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(OUTAGE_RETRY.giveUpHours * 3_600_000);
     // The waits follow the schedule: 30 s doubling to the 10-minute cap.
     const waits = calls.filter((c) => c.startsWith('requeue')).map((c) => Number(c.split(' ')[2]));
     expect(waits.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6].map((n) => outageDelayMs(n)));
     expect(waits.at(-1)).toBe(OUTAGE_RETRY.maxDelayMs);
     expect(result.outages).toBe(waits.length + 1);
-    expect(calls.filter((c) => c.startsWith('fail'))).toEqual([`fail job_long_outage provider_unavailable: ${result.error?.message}`]);
+    expect(calls.filter((c) => c.startsWith('fail'))).toEqual([
+      `fail job_long_outage provider_unavailable: ${result.error?.message}`,
+    ]);
     expect(calls.some((c) => c.startsWith('complete'))).toBe(false);
   });
 
-  it('a permanent input failure fails the job at once with the client\'s message (no activity retry)', async () => {
+  it("a permanent input failure fails the job at once with the client's message (no activity retry)", async () => {
     const { calls, activities } = jobActivities({
       run: () => {
-        throw ApplicationFailure.create({ type: 'invalid_source', message: 'The PDF could not be read.', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'invalid_source',
+          message: 'The PDF could not be read.',
+          nonRetryable: true,
+        });
       },
     });
     const result = await runJob(activities, 'job_invalid');
-    expect(result).toEqual({ status: 'failed', outages: 0, operationMs: null, error: { code: 'invalid_source', message: 'The PDF could not be read.' } });
-    expect(calls).toEqual(['claim job_invalid', 'run job_invalid', 'fail job_invalid invalid_source: The PDF could not be read.']);
+    expect(result).toEqual({
+      status: 'failed',
+      outages: 0,
+      operationMs: null,
+      error: { code: 'invalid_source', message: 'The PDF could not be read.' },
+    });
+    expect(calls).toEqual([
+      'claim job_invalid',
+      'run job_invalid',
+      'fail job_invalid invalid_source: The PDF could not be read.',
+    ]);
   });
 
   it('an unexpected error is retried 5 times in all, then fails the job with a generic message (the internal text never reaches the client)', async () => {
@@ -168,7 +229,9 @@ describe('processingBatchWorkflow', () => {
     const batch: Pick<BatchActivities, 'startBatch' | 'finishBatch'> = {
       startBatch: async ({ batchId }) => {
         calls.push(`start ${batchId}`);
-        return jobIds === null ? { outcome: 'missing' } : { outcome: 'started', companyId: 'co_1', operation: 'pdf-compress', jobIds };
+        return jobIds === null
+          ? { outcome: 'missing' }
+          : { outcome: 'started', companyId: 'co_1', operation: 'pdf-compress', jobIds };
       },
       finishBatch: async ({ batchId }) => {
         calls.push(`finish ${batchId}`);
@@ -181,7 +244,11 @@ describe('processingBatchWorkflow', () => {
   it('a batch that no longer exists ends "missing" and starts no child', async () => {
     const jobs = jobActivities({});
     const result = await withWorker(env, batchActivities(null, jobs), (taskQueue) =>
-      env.client.workflow.execute('processingBatchWorkflow', { taskQueue, workflowId: 'batch:gone', args: [{ batchId: 'gone' }] }),
+      env.client.workflow.execute('processingBatchWorkflow', {
+        taskQueue,
+        workflowId: 'batch:gone',
+        args: [{ batchId: 'gone' }],
+      }),
     );
     expect(result).toEqual({ status: 'missing', counts: null, failures: [] });
     expect(jobs.calls).toEqual(['start gone']);
@@ -190,21 +257,37 @@ describe('processingBatchWorkflow', () => {
   it('children run one at a time in item order under their own job ids; the batch ends after the last with each failure named', async () => {
     const jobs = jobActivities({
       run: (jobId) => {
-        if (jobId === 'j_2') throw ApplicationFailure.create({ type: 'invalid_source', message: 'Item 2 is not a PDF.', nonRetryable: true });
+        if (jobId === 'j_2')
+          throw ApplicationFailure.create({
+            type: 'invalid_source',
+            message: 'Item 2 is not a PDF.',
+            nonRetryable: true,
+          });
         return { outcome: 'done', files: [], operationMs: 1 };
       },
     });
     const result = await withWorker(env, batchActivities(['j_1', 'j_2', 'j_3'], jobs), async (taskQueue) => {
-      const out = await env.client.workflow.execute('processingBatchWorkflow', { taskQueue, workflowId: 'batch:b_1', args: [{ batchId: 'b_1' }] });
+      const out = await env.client.workflow.execute('processingBatchWorkflow', {
+        taskQueue,
+        workflowId: 'batch:b_1',
+        args: [{ batchId: 'b_1' }],
+      });
       // Each child is an ordinary job workflow under `job:<id>`, completed on its own.
-      for (const jobId of ['j_1', 'j_2', 'j_3']) expect((await env.client.workflow.getHandle(`job:${jobId}`).describe()).status.name).toBe('COMPLETED');
+      for (const jobId of ['j_1', 'j_2', 'j_3'])
+        expect((await env.client.workflow.getHandle(`job:${jobId}`).describe()).status.name).toBe('COMPLETED');
       return out;
     });
     expect(jobs.calls).toEqual([
       'start b_1',
-      'claim j_1', 'run j_1', 'complete j_1',
-      'claim j_2', 'run j_2', 'fail j_2 invalid_source: Item 2 is not a PDF.',
-      'claim j_3', 'run j_3', 'complete j_3',
+      'claim j_1',
+      'run j_1',
+      'complete j_1',
+      'claim j_2',
+      'run j_2',
+      'fail j_2 invalid_source: Item 2 is not a PDF.',
+      'claim j_3',
+      'run j_3',
+      'complete j_3',
       'finish b_1',
     ]);
     expect(result).toEqual({
@@ -226,19 +309,38 @@ describe('invoiceLifecycleWorkflow', () => {
       },
       voidInvoice: async ({ invoiceId, reason }) => {
         state.calls.push(`void ${invoiceId} (${reason})`);
-        if (state.status === 'paid') return { outcome: { outcome: 'already_paid', invoiceId, paidAt: null }, deliveryIds: [] };
+        if (state.status === 'paid')
+          return { outcome: { outcome: 'already_paid', invoiceId, paidAt: null }, deliveryIds: [] };
         state.status = 'voided';
-        return { outcome: { outcome: 'voided', invoiceId, requestId: 'req_1', voidedAt: '2026-11-28T00:00:00.000Z', previousRequestStatus: 'AWAITING', events: 1 }, deliveryIds: [] };
+        return {
+          outcome: {
+            outcome: 'voided',
+            invoiceId,
+            requestId: 'req_1',
+            voidedAt: '2026-11-28T00:00:00.000Z',
+            previousRequestStatus: 'AWAITING',
+            events: 1,
+          },
+          deliveryIds: [],
+        };
       },
     };
     return { state, activities };
   }
 
   it('an invoice already paid (or voided) when the workflow starts settles at once; an id that is no invoice ends not_found', async () => {
-    for (const [status, expected] of [['paid', 'paid'], ['voided', 'voided'], [null, 'not_found']] as const) {
+    for (const [status, expected] of [
+      ['paid', 'paid'],
+      ['voided', 'voided'],
+      [null, 'not_found'],
+    ] as const) {
       const { state, activities } = invoiceActivities(status);
       const result = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute('invoiceLifecycleWorkflow', { taskQueue, workflowId: `invoice:settled_${expected}`, args: [{ invoiceId: `inv_${expected}` }] }),
+        env.client.workflow.execute('invoiceLifecycleWorkflow', {
+          taskQueue,
+          workflowId: `invoice:settled_${expected}`,
+          args: [{ invoiceId: `inv_${expected}` }],
+        }),
       );
       expect(result).toEqual({ status: expected });
       expect(state.calls).toEqual([`begin inv_${expected} -> ${status}`]);
@@ -248,7 +350,11 @@ describe('invoiceLifecycleWorkflow', () => {
   it('the paid signal makes it re-read the invoice; a signal the database does not (yet) confirm keeps it waiting', async () => {
     const { state, activities } = invoiceActivities('issued');
     const result = await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', { taskQueue, workflowId: 'invoice:inv_sig', args: [{ invoiceId: 'inv_sig' }] });
+      const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', {
+        taskQueue,
+        workflowId: 'invoice:inv_sig',
+        args: [{ invoiceId: 'inv_sig' }],
+      });
       await handle.signal(invoicePaidSignal); // the watcher's commit is not visible yet: still issued
       await until('the second read of the invoice', () => (state.calls.length === 2 ? true : undefined));
       state.status = 'paid';
@@ -262,8 +368,17 @@ describe('invoiceLifecycleWorkflow', () => {
   it('the void update answers its outcome and settles the workflow voided; an over-long reason is refused before anything runs', async () => {
     const { state, activities } = invoiceActivities('issued');
     const { refused, outcome, result } = await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', { taskQueue, workflowId: 'invoice:inv_void', args: [{ invoiceId: 'inv_void' }] });
-      const refused = await handle.executeUpdate(voidInvoiceUpdate, { args: [{ reason: 'x'.repeat(VOID_REASON_MAX_LENGTH + 1) }] }).then(() => null, (e: unknown) => e);
+      const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', {
+        taskQueue,
+        workflowId: 'invoice:inv_void',
+        args: [{ invoiceId: 'inv_void' }],
+      });
+      const refused = await handle
+        .executeUpdate(voidInvoiceUpdate, { args: [{ reason: 'x'.repeat(VOID_REASON_MAX_LENGTH + 1) }] })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       const outcome = await handle.executeUpdate(voidInvoiceUpdate, { args: [{ reason: '  duplicate of INV-7  ' }] });
       return { refused, outcome, result: await handle.result() };
     });
@@ -274,19 +389,32 @@ describe('invoiceLifecycleWorkflow', () => {
     expect(state.calls).toEqual(['begin inv_void -> issued', 'void inv_void (duplicate of INV-7)']);
   });
   it('a void that finds the invoice paid or voided meanwhile answers so and settles as the database says', async () => {
-    for (const [meanwhile, outcome, settled] of [['paid', 'already_paid', 'paid'], ['voided', 'already_voided', 'voided']] as const) {
+    for (const [meanwhile, outcome, settled] of [
+      ['paid', 'already_paid', 'paid'],
+      ['voided', 'already_voided', 'voided'],
+    ] as const) {
       const { state, activities } = invoiceActivities('issued');
       const raced = {
         ...activities,
         voidInvoice: async (input: { invoiceId: string; reason: string | null }) => {
           state.calls.push(`void ${input.invoiceId} (${input.reason})`);
           return meanwhile === 'paid'
-            ? { outcome: { outcome: 'already_paid' as const, invoiceId: input.invoiceId, paidAt: null }, deliveryIds: [] }
-            : { outcome: { outcome: 'already_voided' as const, invoiceId: input.invoiceId, voidedAt: null }, deliveryIds: [] };
+            ? {
+                outcome: { outcome: 'already_paid' as const, invoiceId: input.invoiceId, paidAt: null },
+                deliveryIds: [],
+              }
+            : {
+                outcome: { outcome: 'already_voided' as const, invoiceId: input.invoiceId, voidedAt: null },
+                deliveryIds: [],
+              };
         },
       };
       const { answer, result } = await withWorker(env, raced, async (taskQueue) => {
-        const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', { taskQueue, workflowId: `invoice:inv_${outcome}`, args: [{ invoiceId: `inv_${outcome}` }] });
+        const handle = await env.client.workflow.start('invoiceLifecycleWorkflow', {
+          taskQueue,
+          workflowId: `invoice:inv_${outcome}`,
+          args: [{ invoiceId: `inv_${outcome}` }],
+        });
         const answer = await handle.executeUpdate(voidInvoiceUpdate, { args: [{}] });
         return { answer, result: await handle.result() };
       });
@@ -314,28 +442,48 @@ describe('webhookDeliveryWorkflow', () => {
 
   function deliver(activities: object, args: Record<string, unknown>) {
     return withWorker(env, activities, (taskQueue) =>
-      env.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue, workflowId: `delivery:${String(args['deliveryId'])}`, args: [args] }),
+      env.client.workflow.execute('webhookDeliveryWorkflow', {
+        taskQueue,
+        workflowId: `delivery:${String(args['deliveryId'])}`,
+        args: [args],
+      }),
     );
   }
 
-  it('retryable failures wait the interface\'s schedule between attempts until the receiver takes it', async () => {
+  it("retryable failures wait the interface's schedule between attempts until the receiver takes it", async () => {
     const { calls, activities } = deliveryActivities(['retry', 'retry', 'delivered']);
     const [first, second] = scheduleMs(DELIVERY_PROFILES.v1);
     const before = await env.currentTimeMs();
-    expect(await deliver(activities, { deliveryId: 'd_v1', interface: 'v1' })).toEqual({ status: 'delivered', attempts: 3 });
-    expect(calls).toEqual(['send d_v1 #1', `settle d_v1 #1 retrying ${first}`, 'send d_v1 #2', `settle d_v1 #2 retrying ${second}`, 'send d_v1 #3', 'settle d_v1 #3 delivered 0']);
-    expect(await env.currentTimeMs() - before).toBeGreaterThanOrEqual(first! + second!);
+    expect(await deliver(activities, { deliveryId: 'd_v1', interface: 'v1' })).toEqual({
+      status: 'delivered',
+      attempts: 3,
+    });
+    expect(calls).toEqual([
+      'send d_v1 #1',
+      `settle d_v1 #1 retrying ${first}`,
+      'send d_v1 #2',
+      `settle d_v1 #2 retrying ${second}`,
+      'send d_v1 #3',
+      'settle d_v1 #3 delivered 0',
+    ]);
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(first! + second!);
   });
 
-  it('out of attempts: failed after the profile\'s last attempt; a terminal answer fails at once', async () => {
+  it("out of attempts: failed after the profile's last attempt; a terminal answer fails at once", async () => {
     const proof = DELIVERY_PROFILES.proof;
     const exhausted = deliveryActivities([]);
-    expect(await deliver(exhausted.activities, { deliveryId: 'd_proof', interface: 'proof' })).toEqual({ status: 'failed', attempts: proof.maxAttempts });
+    expect(await deliver(exhausted.activities, { deliveryId: 'd_proof', interface: 'proof' })).toEqual({
+      status: 'failed',
+      attempts: proof.maxAttempts,
+    });
     expect(exhausted.calls.filter((c) => c.startsWith('send'))).toHaveLength(proof.maxAttempts);
     expect(exhausted.calls.at(-1)).toBe(`settle d_proof #${proof.maxAttempts} failed 0`);
 
     const terminal = deliveryActivities(['terminal']);
-    expect(await deliver(terminal.activities, { deliveryId: 'd_410', interface: 'proof' })).toEqual({ status: 'failed', attempts: 1 });
+    expect(await deliver(terminal.activities, { deliveryId: 'd_410', interface: 'proof' })).toEqual({
+      status: 'failed',
+      attempts: 1,
+    });
     expect(terminal.calls).toEqual(['send d_410 #1', 'settle d_410 #1 failed 0']);
   });
 
@@ -350,7 +498,10 @@ describe('webhookDeliveryWorkflow', () => {
         return { ...(await activities.sendAttempt(input)), verdict: 'delivered' as const };
       },
     };
-    expect(await deliver(timed, { deliveryId: 'd_handover', interface: 'v1', startAttempt: 2, resumeAt })).toEqual({ status: 'delivered', attempts: 2 });
+    expect(await deliver(timed, { deliveryId: 'd_handover', interface: 'v1', startAttempt: 2, resumeAt })).toEqual({
+      status: 'delivered',
+      attempts: 2,
+    });
     expect(calls).toEqual(['send d_handover #2', 'settle d_handover #2 delivered 0']);
     expect(sentAt[0]).toBeGreaterThanOrEqual(resumeAt);
   });

@@ -43,7 +43,12 @@ async function errorOf(res: Response): Promise<ApiError> {
   } catch {
     body = null;
   }
-  const message = typeof body?.['error'] === 'string' ? body['error'] : typeof body?.['detail'] === 'string' ? body['detail'] : `The server answered ${res.status} ${res.statusText}`.trim();
+  const message =
+    typeof body?.['error'] === 'string'
+      ? body['error']
+      : typeof body?.['detail'] === 'string'
+        ? body['detail']
+        : `The server answered ${res.status} ${res.statusText}`.trim();
   const code = typeof body?.['code'] === 'string' ? body['code'] : 'http_error';
   const requestId = typeof body?.['request_id'] === 'string' ? body['request_id'] : res.headers.get('X-Request-Id');
   const issues = Array.isArray(body?.['issues']) ? (body['issues'] as Array<{ path?: string; message?: string }>) : [];

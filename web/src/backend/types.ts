@@ -132,7 +132,6 @@ export interface Invitation {
   expires_at: string;
 }
 
-
 export interface SavedWorkflow {
   id: string;
   name: string;
@@ -191,12 +190,23 @@ export interface BatchSummary {
   started_at: string | null;
   finished_at: string | null;
   /** `deleted`: ended children the client deleted since (counted in their state too). */
-  progress: { total: number; queued: number; processing: number; completed: number; failed: number; cancelled: number; deleted: number };
+  progress: {
+    total: number;
+    queued: number;
+    processing: number;
+    completed: number;
+    failed: number;
+    cancelled: number;
+    deleted: number;
+  };
   credits: { estimated: number; reserved: number; charged: number; released: number };
 }
 
 /** A child the client deleted keeps its state and credits, has no result, and its own page is gone (`deleted_at`). */
-export type Batch = BatchSummary & { jobs: Array<Job & { item_index: number; deleted_at: string | null }>; next_after: number | null };
+export type Batch = BatchSummary & {
+  jobs: Array<Job & { item_index: number; deleted_at: string | null }>;
+  next_after: number | null;
+};
 
 export interface LedgerEntry {
   id: number;
@@ -259,11 +269,22 @@ export interface ExtractionReview {
     review_reasons: string[];
     warnings: string[];
     fields: Record<string, ReviewValue>;
-    items: Array<Record<string, { value: string | null; evidence: ReviewEvidence | null; flagged: boolean; reason: string | null }>>;
+    items: Array<
+      Record<string, { value: string | null; evidence: ReviewEvidence | null; flagged: boolean; reason: string | null }>
+    >;
     /** Where each whole line item is (same order as `items`): the union of its cells' boxes; null without evidence. */
     lines: Array<ReviewEvidence | null>;
   }>;
-  corrections: Array<{ id: string; revision: number; document: number; field: string; previous_value: string | null; value: string | null; corrected_by: string; corrected_at: string }>;
+  corrections: Array<{
+    id: string;
+    revision: number;
+    document: number;
+    field: string;
+    previous_value: string | null;
+    value: string | null;
+    corrected_by: string;
+    corrected_at: string;
+  }>;
   files: { original: ReviewFile[]; reviewed: ReviewFile[] };
   expires_at: string | null;
 }

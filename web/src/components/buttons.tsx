@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 /** A button whose work may take a while: disabled and `aria-busy` while it runs, with the running label. */
-export function BusyButton({ busy, busyLabel, children, className, onClick, type = 'button' }: {
+export function BusyButton({
+  busy,
+  busyLabel,
+  children,
+  className,
+  onClick,
+  type = 'button',
+}: {
   busy: boolean;
   busyLabel: string;
   children: ReactNode;
@@ -29,7 +36,13 @@ const firstPressOnly = (e: KeyboardEvent) => {
  * on Cancel, never on the confirming button, and a held Enter presses nothing more (its repeats are ignored). Escape
  * cancels; cancelling gives the focus back to the button that asked.
  */
-export function ConfirmButton({ label, confirmLabel, busy, onConfirm, children }: {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  busy,
+  onConfirm,
+  children,
+}: {
   label: string;
   confirmLabel: string;
   busy: boolean;
@@ -51,7 +64,15 @@ export function ConfirmButton({ label, confirmLabel, busy, onConfirm, children }
 
   if (!asking) {
     return (
-      <button ref={opener} type="button" className="danger-outline" aria-label={label} onKeyDown={firstPressOnly} onClick={() => setAsking(true)} disabled={busy}>
+      <button
+        ref={opener}
+        type="button"
+        className="danger-outline"
+        aria-label={label}
+        onKeyDown={firstPressOnly}
+        onClick={() => setAsking(true)}
+        disabled={busy}
+      >
         {children}
       </button>
     );

@@ -18,7 +18,9 @@ export interface DeliveriesApi {
  * pages on demand, each delivery's attempts and a manual retry.
  */
 export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
-  const { first, more, rows, cursor, loadMore, refresh } = usePagedList(useCallback((before: string | null) => api.page(before), [api]));
+  const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
+    useCallback((before: string | null) => api.page(before), [api]),
+  );
   const retry = useAction();
   const [done, setDone] = useState<string | null>(null);
   const ids = useId();
@@ -34,7 +36,9 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
     if (!api.retry) return;
     const retried = await retry.run(() => api.retry!(d.id));
     if (retried) {
-      setDone(`Delivery ${d.id}: a retry from attempt ${retried.attempts + 1} has started; its status below follows it.`);
+      setDone(
+        `Delivery ${d.id}: a retry from attempt ${retried.attempts + 1} has started; its status below follows it.`,
+      );
       await refresh();
     }
   };
@@ -46,12 +50,25 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
       <ErrorNotice error={retry.error} title="The delivery was not retried" />
       <ErrorNotice error={first.error ?? more.error} title="Could not load the deliveries" />
       {first.loading && !first.data && <Progress label="Loading deliveries…" />}
-      {inFlight > 0 && <Progress ongoing label={`${inFlight === 1 ? 'A delivery is' : `${inFlight} deliveries are`} under way; this list follows them.`} />}
+      {inFlight > 0 && (
+        <Progress
+          ongoing
+          label={`${inFlight === 1 ? 'A delivery is' : `${inFlight} deliveries are`} under way; this list follows them.`}
+        />
+      )}
       {first.data && rows.length === 0 && (
-        <EmptyState title="No deliveries yet">Deliveries appear here when an event is sent to one of your webhooks. Register a webhook first if you have none.</EmptyState>
+        <EmptyState title="No deliveries yet">
+          Deliveries appear here when an event is sent to one of your webhooks. Register a webhook first if you have
+          none.
+        </EmptyState>
       )}
       {rows.length > 0 && (
-        <DataTable caption="Webhook deliveries, in id order (not by date)" showCaption columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']} actions>
+        <DataTable
+          caption="Webhook deliveries, in id order (not by date)"
+          showCaption
+          columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created']}
+          actions
+        >
           <tbody>
             {rows.map((d) => (
               <DeliveryRow key={d.id} delivery={d} api={api} retrying={retry.busy} onRetry={() => void doRetry(d)} />
@@ -68,7 +85,17 @@ export function DeliveriesPanel({ api }: { api: DeliveriesApi }) {
   );
 }
 
-function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delivery; api: DeliveriesApi; retrying: boolean; onRetry: () => void }) {
+function DeliveryRow({
+  delivery: d,
+  api,
+  retrying,
+  onRetry,
+}: {
+  delivery: Delivery;
+  api: DeliveriesApi;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const detail = useAction();
   const [attempts, setAttempts] = useState<DeliveryDetail | null>(null);
@@ -116,9 +143,16 @@ function DeliveryRow({ delivery: d, api, retrying, onRetry }: { delivery: Delive
           <td colSpan={6}>
             {detail.busy && <Progress label="Loading attempts…" />}
             <ErrorNotice error={detail.error} title="Could not load the attempts" />
-            {attempts && attempts.attempts_detail.length === 0 && <p className="muted">No attempt has been made yet.</p>}
+            {attempts && attempts.attempts_detail.length === 0 && (
+              <p className="muted">No attempt has been made yet.</p>
+            )}
             {attempts && attempts.attempts_detail.length > 0 && (
-              <DataTable caption={`Attempts of delivery ${d.id}`} columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']} showCaption className="nested">
+              <DataTable
+                caption={`Attempts of delivery ${d.id}`}
+                columns={['#', 'Outcome', 'HTTP status', 'Error class', 'Duration', 'Started']}
+                showCaption
+                className="nested"
+              >
                 <tbody>
                   {attempts.attempts_detail.map((a) => (
                     <tr key={a.attempt}>

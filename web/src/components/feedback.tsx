@@ -59,7 +59,17 @@ export function SuccessNotice({ children }: { children: ReactNode }) {
  * A secret the API shows once (an API key, a webhook signing secret, an invitation token): in a read-only field
  * to select or copy, with the warning that it will not be shown again. Focus moves to it when it appears.
  */
-export function SecretOnce({ title, secret, what, onDone }: { title: string; secret: string; what: string; onDone: () => void }) {
+export function SecretOnce({
+  title,
+  secret,
+  what,
+  onDone,
+}: {
+  title: string;
+  secret: string;
+  what: string;
+  onDone: () => void;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState(false);
   useEffect(() => heading.current?.focus(), []);
@@ -77,11 +87,18 @@ export function SecretOnce({ title, secret, what, onDone }: { title: string; sec
         {title}
       </h2>
       <p>
-        Copy {what} now and keep it somewhere safe: <strong>it is shown only this once</strong>. If you lose it, make a new one.
+        Copy {what} now and keep it somewhere safe: <strong>it is shown only this once</strong>. If you lose it, make a
+        new one.
       </p>
       <label htmlFor="secret-value">{what[0]!.toUpperCase() + what.slice(1)}</label>
       <div className="secret-row">
-        <input id="secret-value" className="secret-value" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id="secret-value"
+          className="secret-value"
+          readOnly
+          value={secret}
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button type="button" onClick={() => void copy()}>
           {copied ? 'Copied' : 'Copy'}
         </button>

@@ -7,10 +7,17 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** The session's download path of a job's result file (the record's `download_path` is the /v1 one, for API keys). */
-export const sessionDownload = (jobId: string, index: number) => `/api/company/jobs/${encodeURIComponent(jobId)}/results/${index}`;
+export const sessionDownload = (jobId: string, index: number) =>
+  `/api/company/jobs/${encodeURIComponent(jobId)}/results/${index}`;
 
 /** A job's result files as download links (same origin: the session cookie authenticates them). */
-export function ResultFiles({ job, files }: { job: Pick<Job, 'id'>; files: readonly Pick<ResultFile, 'name' | 'bytes'>[] }) {
+export function ResultFiles({
+  job,
+  files,
+}: {
+  job: Pick<Job, 'id'>;
+  files: readonly Pick<ResultFile, 'name' | 'bytes'>[];
+}) {
   return (
     <ul className="files">
       {files.map((f, i) => (

@@ -46,14 +46,27 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
   return (
     <>
       {secret?.secret && (
-        <SecretOnce title={`Key ${secret.name} is ready`} what="the key's secret" secret={secret.secret} onDone={() => setSecret(null)} />
+        <SecretOnce
+          title={`Key ${secret.name} is ready`}
+          what="the key's secret"
+          secret={secret.secret}
+          onDone={() => setSecret(null)}
+        />
       )}
       <section aria-labelledby={`${ids}-new`} className="card">
         <h2 id={`${ids}-new`}>Create a key</h2>
         <form onSubmit={(e) => void submit(e)} className="form">
           <div className="field">
             <label htmlFor={`${ids}-name`}>Name</label>
-            <input id={`${ids}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="off" aria-describedby={`${ids}-name-hint`} />
+            <input
+              id={`${ids}-name`}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={100}
+              autoComplete="off"
+              aria-describedby={`${ids}-name-hint`}
+            />
             <p id={`${ids}-name-hint`} className="hint">
               Say where it is used, e.g. &ldquo;checkout server&rdquo;.
             </p>
@@ -62,7 +75,12 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
             <legend>Scopes</legend>
             {(['read', 'write'] as const).map((s) => (
               <label key={s} className="check">
-                <input type="checkbox" checked={scopes[s]} onChange={(e) => setScopes({ ...scopes, [s]: e.target.checked })} /> {s}
+                <input
+                  type="checkbox"
+                  checked={scopes[s]}
+                  onChange={(e) => setScopes({ ...scopes, [s]: e.target.checked })}
+                />{' '}
+                {s}
               </label>
             ))}
           </fieldset>
@@ -80,7 +98,9 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
         <ErrorNotice error={keys.error} title="Could not load the keys" />
         {keys.loading && !keys.data && <Progress label="Loading keys…" />}
         {keys.data && list.length === 0 && (
-          <EmptyState title="No keys yet">Create a key above to call {usedFor}. Its secret is shown once, when you create it.</EmptyState>
+          <EmptyState title="No keys yet">
+            Create a key above to call {usedFor}. Its secret is shown once, when you create it.
+          </EmptyState>
         )}
         {list.length > 0 && (
           <DataTable caption="API keys" columns={['Name', 'Key', 'Scopes', 'Status', 'Created', 'Last used']} actions>
@@ -98,13 +118,20 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
                   <td>{k.scopes.join(', ')}</td>
                   <td>
                     <span className={`badge badge-${k.status}`}>{k.status}</span>
-                    {k.usable === false && k.status === 'active' && <span className="badge badge-warn">over plan limit</span>}
+                    {k.usable === false && k.status === 'active' && (
+                      <span className="badge badge-warn">over plan limit</span>
+                    )}
                   </td>
                   <td>{when(k.created_at)}</td>
                   <td>{when(k.last_used_at)}</td>
                   <td>
                     {k.status === 'active' && (
-                      <ConfirmButton label={`Revoke key ${k.name}`} confirmLabel="Yes, revoke" busy={revoke.busy} onConfirm={() => void doRevoke(k)}>
+                      <ConfirmButton
+                        label={`Revoke key ${k.name}`}
+                        confirmLabel="Yes, revoke"
+                        busy={revoke.busy}
+                        onConfirm={() => void doRevoke(k)}
+                      >
                         Revoke
                       </ConfirmButton>
                     )}

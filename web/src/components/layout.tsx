@@ -55,11 +55,13 @@ export function Layout({ section, base, pages }: { section: string; base: string
       </header>
       <nav className="nav" aria-label={`${section} sections`}>
         <ul>
-          {pages.filter((p) => !p.detail).map((p) => (
-            <li key={p.path}>
-              <NavLink to={`${base}/${p.path}`}>{p.title}</NavLink>
-            </li>
-          ))}
+          {pages
+            .filter((p) => !p.detail)
+            .map((p) => (
+              <li key={p.path}>
+                <NavLink to={`${base}/${p.path}`}>{p.title}</NavLink>
+              </li>
+            ))}
         </ul>
       </nav>
       <main id="main" className="main">

@@ -24,7 +24,9 @@ function statusText(p: Purchase): string {
     case 'awaiting_payment':
       return 'Waiting for your payment. This page follows it and updates by itself once the payment is final on the chain.';
     case 'paid':
-      return p.kind === 'credits' ? `Paid: ${formatCredits(p.credits)} credits were added to your wallet.` : 'Paid: your plan is active.';
+      return p.kind === 'credits'
+        ? `Paid: ${formatCredits(p.credits)} credits were added to your wallet.`
+        : 'Paid: your plan is active.';
     case 'underpaid':
       return 'Less than the amount arrived. Nothing was granted; contact support to settle it (paying the difference does not complete it).';
     case 'review':
@@ -39,9 +41,15 @@ function statusText(p: Purchase): string {
  * started or picked from the list), else the most recently created of them still awaiting its payment. While it awaits its payment the list is asked
  * again every `FOLLOW_MS`; when it turns paid, `onGranted` runs once (the plan or the credits shown change).
  */
-export function useFollowedPurchase(purchases: Loaded<Page<Purchase>>, chosen: string | null, onGranted: () => Promise<void>) {
+export function useFollowedPurchase(
+  purchases: Loaded<Page<Purchase>>,
+  chosen: string | null,
+  onGranted: () => Promise<void>,
+) {
   const list = purchases.data?.data ?? [];
-  const newestAwaiting = () => list.filter((p) => p.status === 'awaiting_payment').sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ?? null;
+  const newestAwaiting = () =>
+    list.filter((p) => p.status === 'awaiting_payment').sort((a, b) => b.created_at.localeCompare(a.created_at))[0] ??
+    null;
   const current = list.find((p) => p.id === chosen) ?? (chosen ? null : newestAwaiting());
   const { reload, loading } = purchases;
   usePolling(current?.status === 'awaiting_payment', loading, reload, FOLLOW_MS, FOLLOW_MS);
@@ -73,7 +81,11 @@ export function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
   return (
     <section aria-labelledby={`${ids}-pay`} className="card payment">
       <h2 id={`${ids}-pay`}>Payment for {purchaseSubject(p)}</h2>
-      <div role="status" aria-live="polite" className={`notice ${p.status === 'paid' ? 'notice-ok' : p.status === 'awaiting_payment' ? 'notice-info' : 'notice-error'}`}>
+      <div
+        role="status"
+        aria-live="polite"
+        className={`notice ${p.status === 'paid' ? 'notice-ok' : p.status === 'awaiting_payment' ? 'notice-info' : 'notice-error'}`}
+      >
         <p className="notice-title">Status: {p.status.replace('_', ' ')}</p>
         <p>{statusText(p)}</p>
         {p.review_reason && <p>Reason: {p.review_reason}</p>}
@@ -94,7 +106,8 @@ export function PurchasePanel({ purchase: p }: { purchase: Purchase }) {
                 {copied === 'amount' ? 'Copied' : 'Copy'}
               </button>
               <span className="hint">
-                Exactly this amount: it is the price ({p.price_usdc} USDC) plus a small matching amount that identifies your payment.
+                Exactly this amount: it is the price ({p.price_usdc} USDC) plus a small matching amount that identifies
+                your payment.
               </span>
             </>
           )}
@@ -168,7 +181,12 @@ export function PurchaseHistory(props: {
       {purchases.loading && !purchases.data && <Progress label="Loading purchases…" />}
       {purchases.data && list.length === 0 && <EmptyState title="No purchases yet">{empty}</EmptyState>}
       {list.length > 0 && (
-        <DataTable caption={`${title}, in id order (not by date)`} showCaption columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']} actions>
+        <DataTable
+          caption={`${title}, in id order (not by date)`}
+          showCaption
+          columns={[credits ? 'Pack' : 'Plan', 'Status', 'Amount', credits ? 'Paid' : 'Period', 'Started']}
+          actions
+        >
           <tbody>
             {list.map((p) => (
               <tr key={p.id}>
@@ -181,7 +199,13 @@ export function PurchaseHistory(props: {
                   <span className={`badge badge-${p.status}`}>{p.status.replace('_', ' ')}</span>
                 </td>
                 <td>{p.amount_usdc} USDC</td>
-                <td>{p.kind === 'credits' ? when(p.paid_at) : p.period_start ? `${when(p.period_start)} – ${when(p.period_end)}` : '—'}</td>
+                <td>
+                  {p.kind === 'credits'
+                    ? when(p.paid_at)
+                    : p.period_start
+                      ? `${when(p.period_start)} – ${when(p.period_end)}`
+                      : '—'}
+                </td>
                 <td>{when(p.created_at)}</td>
                 <td>
                   {p.id !== current?.id && (
@@ -200,7 +224,14 @@ export function PurchaseHistory(props: {
 }
 
 /** The network and paying address of a purchase form (`ids` is the form's `useId`). */
-export function PaymentFields(props: { ids: string; networks: Network[]; network: Network | ''; onNetwork: (n: Network) => void; payer: string; onPayer: (p: string) => void }) {
+export function PaymentFields(props: {
+  ids: string;
+  networks: Network[];
+  network: Network | '';
+  onNetwork: (n: Network) => void;
+  payer: string;
+  onPayer: (p: string) => void;
+}) {
   const { ids, networks, network, onNetwork, payer, onPayer } = props;
   return (
     <>
@@ -216,7 +247,15 @@ export function PaymentFields(props: { ids: string; networks: Network[]; network
       </div>
       <div className="field">
         <label htmlFor={`${ids}-payer`}>Paying from (wallet address)</label>
-        <input id={`${ids}-payer`} value={payer} onChange={(e) => onPayer(e.target.value)} required autoComplete="off" spellCheck={false} aria-describedby={`${ids}-payer-hint`} />
+        <input
+          id={`${ids}-payer`}
+          value={payer}
+          onChange={(e) => onPayer(e.target.value)}
+          required
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${ids}-payer-hint`}
+        />
         <p id={`${ids}-payer-hint`} className="hint">
           The address you will send the USDC from. A payment from another address is not matched automatically.
         </p>

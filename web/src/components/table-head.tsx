@@ -5,7 +5,13 @@ import { useId, type ReactNode } from 'react';
  * too with `showCaption`), each column is a `<th scope="col">`, and `actions` adds a last column for row buttons whose
  * header only screen readers hear.
  */
-export function TableHead({ caption, columns, actions = false, showCaption = false, captionId }: {
+export function TableHead({
+  caption,
+  columns,
+  actions = false,
+  showCaption = false,
+  captionId,
+}: {
   caption: string;
   columns: readonly string[];
   actions?: boolean;
@@ -49,7 +55,11 @@ export function TableBox({ captionId, children }: { captionId: string; children:
 }
 
 /** A list as a table in its box (`TableBox`) with its caption and column headers (`TableHead`); `children` are the rows. */
-export function DataTable({ className, children, ...head }: {
+export function DataTable({
+  className,
+  children,
+  ...head
+}: {
   caption: string;
   columns: readonly string[];
   actions?: boolean;

@@ -24,7 +24,12 @@ const PAD = { top: 16, right: 16, bottom: 40, left: 48 };
 export function UsageChart({ entries }: { entries: readonly LedgerEntry[] }) {
   const ids = useId();
   const days = dailyUse(entries);
-  if (days.length === 0) return <p className="muted">No credits have been used yet: the chart shows the credits charged per day once jobs complete.</p>;
+  if (days.length === 0)
+    return (
+      <p className="muted">
+        No credits have been used yet: the chart shows the credits charged per day once jobs complete.
+      </p>
+    );
   const max = Math.max(...days.map((d) => d.used));
   const top = niceCeil(max);
   const plotW = W - PAD.left - PAD.right;
@@ -54,7 +59,13 @@ export function UsageChart({ entries }: { entries: readonly LedgerEntry[] }) {
           const x = PAD.left + i * slot + (slot - barW) / 2;
           return (
             <g key={d.day}>
-              <rect className="chart-bar" x={x} y={y(d.used)} width={barW} height={Math.max(1, PAD.top + plotH - y(d.used))}>
+              <rect
+                className="chart-bar"
+                x={x}
+                y={y(d.used)}
+                width={barW}
+                height={Math.max(1, PAD.top + plotH - y(d.used))}
+              >
                 <title>{`${d.day}: ${d.used} credits`}</title>
               </rect>
               {i % labelEvery === 0 && (

@@ -45,7 +45,8 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
     setDone(null);
     if (what === 'rotate') {
       const r = await change.run(() => api.rotate(w.id));
-      if (r?.secret) setShown({ title: `New signing secret for ${w.url} (version ${r.key_version})`, secret: r.secret });
+      if (r?.secret)
+        setShown({ title: `New signing secret for ${w.url} (version ${r.key_version})`, secret: r.secret });
     } else if (what === 'disable') {
       if (await change.run(() => api.disable(w.id))) setDone(`${w.url} is disabled: nothing more is delivered to it.`);
     } else if (await change.run(() => api.remove(w.id))) {
@@ -57,13 +58,24 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
   const list = hooks.data?.webhooks ?? [];
   return (
     <>
-      {shown && <SecretOnce title={shown.title} what="the signing secret" secret={shown.secret} onDone={() => setShown(null)} />}
+      {shown && (
+        <SecretOnce title={shown.title} what="the signing secret" secret={shown.secret} onDone={() => setShown(null)} />
+      )}
       <section aria-labelledby={`${ids}-new`} className="card">
         <h2 id={`${ids}-new`}>Register a webhook</h2>
         <form onSubmit={(e) => void submit(e)} className="form">
           <div className="field">
             <label htmlFor={`${ids}-url`}>URL</label>
-            <input id={`${ids}-url`} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/hooks/paycore" aria-describedby={`${ids}-url-hint`} />
+            <input
+              id={`${ids}-url`}
+              type="url"
+              inputMode="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+              placeholder="https://example.com/hooks/paycore"
+              aria-describedby={`${ids}-url-hint`}
+            />
             <p id={`${ids}-url-hint`} className="hint">
               A public HTTPS address. Deliveries are signed with a secret shown once, when you register it.
             </p>
@@ -104,7 +116,9 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
         <ErrorNotice error={hooks.error} title="Could not load the webhooks" />
         {hooks.loading && !hooks.data && <Progress label="Loading webhooks…" />}
         {change.busy && <Progress label="Working…" />}
-        {hooks.data && list.length === 0 && <EmptyState title="No webhooks yet">Register a URL above to be told about events as they happen.</EmptyState>}
+        {hooks.data && list.length === 0 && (
+          <EmptyState title="No webhooks yet">Register a URL above to be told about events as they happen.</EmptyState>
+        )}
         {list.length > 0 && (
           <DataTable caption="Webhooks" columns={['URL', 'Events', 'Status', 'Secret version', 'Created']} actions>
             <tbody>
@@ -116,7 +130,9 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
                   <td className="wrap">{w.events.join(', ')}</td>
                   <td>
                     <span className={`badge badge-${w.status}`}>{w.status}</span>
-                    {w.usable === false && w.status === 'enabled' && <span className="badge badge-warn">over plan limit</span>}
+                    {w.usable === false && w.status === 'enabled' && (
+                      <span className="badge badge-warn">over plan limit</span>
+                    )}
                   </td>
                   <td>{w.key_version}</td>
                   <td>{when(w.created_at)}</td>
@@ -124,15 +140,30 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
                     <div className="actions">
                       {w.status === 'enabled' && (
                         <>
-                          <ConfirmButton label={`Rotate secret of ${w.url}`} confirmLabel="Yes, rotate" busy={change.busy} onConfirm={() => void act(w, 'rotate')}>
+                          <ConfirmButton
+                            label={`Rotate secret of ${w.url}`}
+                            confirmLabel="Yes, rotate"
+                            busy={change.busy}
+                            onConfirm={() => void act(w, 'rotate')}
+                          >
                             Rotate secret
                           </ConfirmButton>
-                          <ConfirmButton label={`Disable ${w.url}`} confirmLabel="Yes, disable" busy={change.busy} onConfirm={() => void act(w, 'disable')}>
+                          <ConfirmButton
+                            label={`Disable ${w.url}`}
+                            confirmLabel="Yes, disable"
+                            busy={change.busy}
+                            onConfirm={() => void act(w, 'disable')}
+                          >
                             Disable
                           </ConfirmButton>
                         </>
                       )}
-                      <ConfirmButton label={`Delete ${w.url}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void act(w, 'remove')}>
+                      <ConfirmButton
+                        label={`Delete ${w.url}`}
+                        confirmLabel="Yes, delete"
+                        busy={change.busy}
+                        onConfirm={() => void act(w, 'remove')}
+                      >
                         Delete
                       </ConfirmButton>
                     </div>

@@ -11,7 +11,9 @@ export interface Loaded<T> {
 }
 
 export const asApiError = (e: unknown): ApiError =>
-  e instanceof ApiError ? e : new ApiError(e instanceof Error ? e.message : 'Something went wrong', 0, 'client_error', null);
+  e instanceof ApiError
+    ? e
+    : new ApiError(e instanceof Error ? e.message : 'Something went wrong', 0, 'client_error', null);
 
 /** Loads `load()` when the component mounts (and on `reload`); a late answer for an unmounted page is dropped. */
 export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
@@ -52,7 +54,7 @@ export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | null> => {
+  const run = useCallback(async <T>(work: () => Promise<T>): Promise<T | null> => {
     setBusy(true);
     setError(null);
     try {
@@ -106,7 +108,13 @@ export const FOLLOW_MS = 3000;
  * half each time up to `maxMs` (backoff: a long batch is asked about less often); the delay starts over when the work
  * becomes active again. Waits for each load to end before the next timer, so requests never overlap.
  */
-export function usePolling(active: boolean, loading: boolean, reload: () => Promise<void>, firstMs = 1000, maxMs = 10_000): void {
+export function usePolling(
+  active: boolean,
+  loading: boolean,
+  reload: () => Promise<void>,
+  firstMs = 1000,
+  maxMs = 10_000,
+): void {
   const delay = useRef(firstMs);
   useEffect(() => {
     if (!active) {

@@ -33,19 +33,25 @@ export function AcceptInvitationPage() {
   const action = useAction();
   const ids = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-  const api = useMemo(() => new ApiClient({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: () => undefined }), []);
+  const api = useMemo(
+    () => new ApiClient({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: () => undefined }),
+    [],
+  );
 
   useEffect(() => {
     document.title = 'Accept an invitation · Paycore';
     heading.current?.focus();
-    if (window.location.hash) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+    if (window.location.hash)
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
   }, []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setMismatch(password !== repeat);
     if (!token || password !== repeat) return;
-    const done = await action.run(() => api.request<Accepted>('POST', '/invitations/accept', { token, password }, { quietSessionEnd: true }));
+    const done = await action.run(() =>
+      api.request<Accepted>('POST', '/invitations/accept', { token, password }, { quietSessionEnd: true }),
+    );
     if (done) {
       setPassword('');
       setRepeat('');
@@ -62,7 +68,8 @@ export function AcceptInvitationPage() {
         {accepted ? (
           <>
             <SuccessNotice>
-              You joined {accepted.company.name} as {ROLE_NAMES[accepted.member.role]}. Sign in with {accepted.member.email} and the password you chose.
+              You joined {accepted.company.name} as {ROLE_NAMES[accepted.member.role]}. Sign in with{' '}
+              {accepted.member.email} and the password you chose.
             </SuccessNotice>
             <p>
               <Link to="/sign-in?as=company">Sign in</Link>
@@ -70,8 +77,8 @@ export function AcceptInvitationPage() {
           </>
         ) : !token ? (
           <p className="notice notice-error" role="alert">
-            This page needs the link from your invitation e-mail. Open the link in that e-mail again, or ask the billing administrator who invited you for a new
-            invitation.
+            This page needs the link from your invitation e-mail. Open the link in that e-mail again, or ask the billing
+            administrator who invited you for a new invitation.
           </p>
         ) : (
           <form onSubmit={(e) => void submit(e)} className="form">

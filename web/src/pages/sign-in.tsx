@@ -48,26 +48,56 @@ export function SignInPage() {
           <fieldset className="field">
             <legend>Account</legend>
             <label className="check">
-              <input type="radio" name="kind" value="company" checked={kind === 'company'} onChange={() => setKind('company')} /> Company (processing API, /v1)
+              <input
+                type="radio"
+                name="kind"
+                value="company"
+                checked={kind === 'company'}
+                onChange={() => setKind('company')}
+              />{' '}
+              Company (processing API, /v1)
             </label>
             <label className="check">
-              <input type="radio" name="kind" value="merchant" checked={kind === 'merchant'} onChange={() => setKind('merchant')} /> Merchant (payment requests, /proof)
+              <input
+                type="radio"
+                name="kind"
+                value="merchant"
+                checked={kind === 'merchant'}
+                onChange={() => setKind('merchant')}
+              />{' '}
+              Merchant (payment requests, /proof)
             </label>
           </fieldset>
           <div className="field">
             <label htmlFor={`${ids}-email`}>E-mail address</label>
-            <input id={`${ids}-email`} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            <input
+              id={`${ids}-email`}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+            />
           </div>
           <div className="field">
             <label htmlFor={`${ids}-password`}>Password</label>
-            <input id={`${ids}-password`} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+            <input
+              id={`${ids}-password`}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
           </div>
           <BusyButton type="submit" className="primary" busy={action.busy} busyLabel="Signing in…">
             Sign in
           </BusyButton>
         </form>
         <ErrorNotice error={action.error} title="Could not sign in" />
-        <p className="hint">No account yet? An operator creates merchant users; a company&rsquo;s billing administrator invites members.</p>
+        <p className="hint">
+          No account yet? An operator creates merchant users; a company&rsquo;s billing administrator invites members.
+        </p>
       </main>
     </div>
   );

@@ -12,14 +12,26 @@ describe('extraction engine configuration', () => {
   it('EXTRACTION_PROVIDER is offline by default; openai uses the LLM_API_* settings even with LLM_PROVIDER=none', () => {
     expect(loadConfig({}).extraction).toEqual({ provider: 'offline' });
     expect(loadConfig({ EXTRACTION_PROVIDER: '', LLM_API_KEY: KEY }).extraction).toEqual({ provider: 'offline' });
-    const c = loadConfig({ EXTRACTION_PROVIDER: 'openai', LLM_API_BASE_URL: 'https://llm.example.com/v1/', LLM_API_KEY: KEY, LLM_API_MODEL: 'gpt-4.1-mini' });
-    expect(c.extraction).toEqual({ provider: 'openai', api: { baseUrl: 'https://llm.example.com/v1', model: 'gpt-4.1-mini', timeoutMs: 120_000 } });
+    const c = loadConfig({
+      EXTRACTION_PROVIDER: 'openai',
+      LLM_API_BASE_URL: 'https://llm.example.com/v1/',
+      LLM_API_KEY: KEY,
+      LLM_API_MODEL: 'gpt-4.1-mini',
+    });
+    expect(c.extraction).toEqual({
+      provider: 'openai',
+      api: { baseUrl: 'https://llm.example.com/v1', model: 'gpt-4.1-mini', timeoutMs: 120_000 },
+    });
     expect(c.extraction.api?.apiKey).toBe(KEY);
     expect(c.llm).toEqual({ provider: 'none' });
     expect(JSON.stringify(c)).not.toContain(KEY);
     expect(inspect(c, { depth: 10 })).not.toContain(KEY);
     // Meeting summaries on, extraction offline: the API is the summaries' only.
-    const both = loadConfig({ LLM_PROVIDER: 'openai', LLM_API_BASE_URL: 'https://llm.example.com/v1', LLM_API_KEY: KEY });
+    const both = loadConfig({
+      LLM_PROVIDER: 'openai',
+      LLM_API_BASE_URL: 'https://llm.example.com/v1',
+      LLM_API_KEY: KEY,
+    });
     expect(both.extraction).toEqual({ provider: 'offline' });
     expect(both.llm.api?.baseUrl).toBe('https://llm.example.com/v1');
     expect(() => loadConfig({ EXTRACTION_PROVIDER: 'local' })).toThrow(/EXTRACTION_PROVIDER/);
@@ -37,13 +49,19 @@ describe('extraction engine configuration', () => {
     expect(createExtractionProvider({ provider: 'offline' }, { offline })).toBe(offline);
     let built = 0;
     expect(createExtractionProvider({ provider: 'offline' }, { offline: () => (built++, offline) })).toBe(offline);
-    const c = loadConfig({ EXTRACTION_PROVIDER: 'openai', LLM_API_BASE_URL: 'https://llm.example.com/v1', LLM_API_KEY: KEY });
+    const c = loadConfig({
+      EXTRACTION_PROVIDER: 'openai',
+      LLM_API_BASE_URL: 'https://llm.example.com/v1',
+      LLM_API_KEY: KEY,
+    });
     const engine = createExtractionProvider(c.extraction, { offline: () => (built++, offline) });
     expect(engine).toBeInstanceOf(LanguageModelExtractionProvider);
     expect(engine.name).toBe('openai');
     expect((engine as LanguageModelExtractionProvider).model).toBe('gpt-4o-mini');
     expect(built).toBe(1);
     expect(inspect(engine, { depth: 10 })).not.toContain(KEY);
-    expect(() => createExtractionProvider({ provider: 'openai' }, { offline })).toThrow('EXTRACTION_PROVIDER=openai needs LLM_API_BASE_URL and LLM_API_KEY');
+    expect(() => createExtractionProvider({ provider: 'openai' }, { offline })).toThrow(
+      'EXTRACTION_PROVIDER=openai needs LLM_API_BASE_URL and LLM_API_KEY',
+    );
   });
 });

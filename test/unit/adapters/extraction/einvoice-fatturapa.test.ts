@@ -159,7 +159,20 @@ function fatturapa(opts: { ns?: string; bodies?: Body[]; prolog?: string } = {})
 `;
 }
 
-const FIELDS = ['invoice_number', 'invoice_date', 'due_date', 'seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id', 'currency', 'subtotal', 'tax', 'total', 'iban'];
+const FIELDS = [
+  'invoice_number',
+  'invoice_date',
+  'due_date',
+  'seller_name',
+  'buyer_name',
+  'seller_vat_id',
+  'buyer_vat_id',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'iban',
+];
 const ROOT = '/p:FatturaElettronica';
 const HEADER = `${ROOT}/FatturaElettronicaHeader`;
 const BODY = `${ROOT}/FatturaElettronicaBody`;
@@ -193,13 +206,26 @@ describe('FatturaPA uploaded as XML', () => {
     expect((await read(fatturapa())).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
     expect((await read(fatturapa({ ns: NS_11 }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
     // A FatturaElettronica element of another vocabulary stays text.
-    expect((await read('<?xml version="1.0"?><FatturaElettronica xmlns="urn:example:other"><Numero>1</Numero></FatturaElettronica>')).einvoice).toBeUndefined();
+    expect(
+      (
+        await read(
+          '<?xml version="1.0"?><FatturaElettronica xmlns="urn:example:other"><Numero>1</Numero></FatturaElettronica>',
+        )
+      ).einvoice,
+    ).toBeUndefined();
   });
 
   it('reads the number, date and currency of DatiGeneraliDocumento, with evidence naming the element', async () => {
     const { result, reviewed } = await extract(await read(fatturapa()), ['invoice_number', 'invoice_date', 'currency']);
     expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', invoice_date: '2026-04-20', currency: 'EUR' });
-    expect(evidence(result, 'invoice_number')).toEqual({ page: null, box: null, source: 'xml', file: null, snippet: 'FT-2026/118', path: `${DOC}/Numero` });
+    expect(evidence(result, 'invoice_number')).toEqual({
+      page: null,
+      box: null,
+      source: 'xml',
+      file: null,
+      snippet: 'FT-2026/118',
+      path: `${DOC}/Numero`,
+    });
     expect(evidence(result, 'invoice_date')).toMatchObject({ snippet: '2026-04-20', path: `${DOC}/Data` });
     expect(evidence(result, 'currency')).toMatchObject({ snippet: 'EUR', path: `${DOC}/Divisa` });
     expect(reviewed.review_reasons).toEqual([]);
@@ -207,15 +233,36 @@ describe('FatturaPA uploaded as XML', () => {
   });
 
   it('reads the parties: Denominazione or Nome + Cognome, the VAT id as IdPaese + IdCodice (not the tax code)', async () => {
-    const { result, reviewed } = await extract(await read(fatturapa()), ['seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id', 'vendor_email', 'po_number']);
+    const { result, reviewed } = await extract(await read(fatturapa()), [
+      'seller_name',
+      'buyer_name',
+      'seller_vat_id',
+      'buyer_vat_id',
+      'vendor_email',
+      'po_number',
+    ]);
     expect(values(result)).toEqual({
-      seller_name: 'Officina Rossi S.r.l.', buyer_name: 'Giulia Verdi', seller_vat_id: 'IT04567890123', buyer_vat_id: 'IT09876543210',
-      vendor_email: 'fatture@officinarossi.example', po_number: 'ORD-77',
+      seller_name: 'Officina Rossi S.r.l.',
+      buyer_name: 'Giulia Verdi',
+      seller_vat_id: 'IT04567890123',
+      buyer_vat_id: 'IT09876543210',
+      vendor_email: 'fatture@officinarossi.example',
+      po_number: 'ORD-77',
     });
-    expect(evidence(result, 'seller_name')).toMatchObject({ snippet: 'Officina Rossi S.r.l.', path: `${HEADER}/CedentePrestatore/DatiAnagrafici/Anagrafica/Denominazione` });
+    expect(evidence(result, 'seller_name')).toMatchObject({
+      snippet: 'Officina Rossi S.r.l.',
+      path: `${HEADER}/CedentePrestatore/DatiAnagrafici/Anagrafica/Denominazione`,
+    });
     // A name or VAT id made of two elements names their parent, whose text is theirs joined by a space.
-    expect(evidence(result, 'buyer_name')).toMatchObject({ snippet: 'Giulia Verdi', path: `${HEADER}/CessionarioCommittente/DatiAnagrafici/Anagrafica` });
-    expect(evidence(result, 'seller_vat_id')).toMatchObject({ source: 'xml', snippet: 'IT 04567890123', path: `${HEADER}/CedentePrestatore/DatiAnagrafici/IdFiscaleIVA` });
+    expect(evidence(result, 'buyer_name')).toMatchObject({
+      snippet: 'Giulia Verdi',
+      path: `${HEADER}/CessionarioCommittente/DatiAnagrafici/Anagrafica`,
+    });
+    expect(evidence(result, 'seller_vat_id')).toMatchObject({
+      source: 'xml',
+      snippet: 'IT 04567890123',
+      path: `${HEADER}/CedentePrestatore/DatiAnagrafici/IdFiscaleIVA`,
+    });
     expect(reviewed.review_reasons).toEqual([]);
     expect(reviewed.checks.every((c) => c.ok)).toBe(true);
   });
@@ -226,50 +273,83 @@ describe('FatturaPA uploaded as XML', () => {
     expect(evidence(result, 'total')).toMatchObject({ snippet: '1257.20', path: `${DOC}/ImportoTotaleDocumento` });
     const sums = `${BODY}/DatiBeniServizi/DatiRiepilogo`;
     expect(evidence(result, 'subtotal')).toMatchObject({
-      source: 'xml', snippet: '900.00 + 105.00 + 50.00', path: `${sums}/ImponibileImporto + ${sums}[2]/ImponibileImporto + ${sums}[3]/ImponibileImporto`,
+      source: 'xml',
+      snippet: '900.00 + 105.00 + 50.00',
+      path: `${sums}/ImponibileImporto + ${sums}[2]/ImponibileImporto + ${sums}[3]/ImponibileImporto`,
     });
     expect(evidence(result, 'tax')).toMatchObject({ snippet: '198.00 + 4.20 + 0.00' });
     expect(reviewed.review_reasons).toEqual([]);
 
     // Without ImportoTotaleDocumento (it is optional) the total is not guessed.
-    const untotalled = await extract(await read(fatturapa({ bodies: [{ ...FIRST, total: null }] })), ['total', 'subtotal']);
+    const untotalled = await extract(await read(fatturapa({ bodies: [{ ...FIRST, total: null }] })), [
+      'total',
+      'subtotal',
+    ]);
     expect(values(untotalled.result)).toEqual({ total: null, subtotal: '1055.00' });
   });
 
   it('reads the due date and IBAN of the payment (DettaglioPagamento), and the amount due', async () => {
     const { result, reviewed } = await extract(await read(fatturapa()), ['due_date', 'iban', 'amount_due']);
-    expect(values(result)).toEqual({ due_date: '2026-05-20', iban: 'IT60X0542811101000000123456', amount_due: '1257.20' });
-    expect(evidence(result, 'due_date')).toMatchObject({ path: `${BODY}/DatiPagamento/DettaglioPagamento/DataScadenzaPagamento` });
-    expect(evidence(result, 'iban')).toMatchObject({ snippet: 'IT60 X054 2811 1010 0000 0123 456', path: `${BODY}/DatiPagamento/DettaglioPagamento/IBAN` });
+    expect(values(result)).toEqual({
+      due_date: '2026-05-20',
+      iban: 'IT60X0542811101000000123456',
+      amount_due: '1257.20',
+    });
+    expect(evidence(result, 'due_date')).toMatchObject({
+      path: `${BODY}/DatiPagamento/DettaglioPagamento/DataScadenzaPagamento`,
+    });
+    expect(evidence(result, 'iban')).toMatchObject({
+      snippet: 'IT60 X054 2811 1010 0000 0123 456',
+      path: `${BODY}/DatiPagamento/DettaglioPagamento/IBAN`,
+    });
     expect(reviewed.review_reasons).toEqual([]);
   });
 
   it('reads every line (DettaglioLinee): description, quantity (absent on a service line), unit price, total', async () => {
     const { result, reviewed } = await extract(await read(fatturapa()), ['invoice_number']);
-    expect(result.items.map((it) => [it.description.value, it.quantity.value, it.unit_price.value, it.amount.value])).toEqual([
+    expect(
+      result.items.map((it) => [it.description.value, it.quantity.value, it.unit_price.value, it.amount.value]),
+    ).toEqual([
       ['Revisione impianto frenante', '2.00', '450.00000000', '900.00'],
       ["Manuale d'uso <libro>", '3.00', '35.00', '105.00'],
       ['Diritto fisso pratica', null, '50.00', '50.00'],
     ]);
-    expect(result.items[2]!.amount.evidence).toMatchObject({ source: 'xml', path: `${BODY}/DatiBeniServizi/DettaglioLinee[3]/PrezzoTotale` });
+    expect(result.items[2]!.amount.evidence).toMatchObject({
+      source: 'xml',
+      path: `${BODY}/DatiBeniServizi/DettaglioLinee[3]/PrezzoTotale`,
+    });
     expect(reviewed.review_reasons).toEqual([]);
     expect(reviewed.checks.every((c) => c.ok)).toBe(true);
   });
 
   it('a file of several invoices (a batch of FatturaElettronicaBody): the first is read, and the document needs review', async () => {
     const second: Body = { number: 'FT-2026/119', date: '2026-04-21', total: '1257.20' };
-    const { result, reviewed } = await extract(await read(fatturapa({ bodies: [FIRST, second] })), ['invoice_number', 'total']);
+    const { result, reviewed } = await extract(await read(fatturapa({ bodies: [FIRST, second] })), [
+      'invoice_number',
+      'total',
+    ]);
     expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', total: '1257.20' });
-    const why = 'invoice_number: the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read: upload each invoice on its own';
+    const why =
+      'invoice_number: the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read: upload each invoice on its own';
     expect(reviewed.review_reasons).toEqual([why]);
-    expect(result.warnings).toContain('the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read');
+    expect(result.warnings).toContain(
+      'the FatturaPA file holds 2 invoices (FatturaElettronicaBody); only the first (FT-2026/118) was read',
+    );
     expect(result.items).toHaveLength(3);
   });
 
   it('is refused like the other kinds: a DOCTYPE (entities) or malformed XML, with a clear error', async () => {
-    const xxe = fatturapa({ prolog: '<!DOCTYPE p:FatturaElettronica [<!ENTITY x SYSTEM "file:///etc/passwd">]>' }).replace('FT-2026/118', '&x;');
-    await expect(read(xxe)).rejects.toThrow(new InvalidSourceError('the e-invoice XML cannot be read: the XML declares a DOCTYPE; document type declarations and entities are not accepted in an e-invoice'));
-    await expect(read(fatturapa().replace('</DatiGenerali>', ''))).rejects.toThrow(/the e-invoice XML cannot be read: the XML is not well-formed/u);
+    const xxe = fatturapa({
+      prolog: '<!DOCTYPE p:FatturaElettronica [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+    }).replace('FT-2026/118', '&x;');
+    await expect(read(xxe)).rejects.toThrow(
+      new InvalidSourceError(
+        'the e-invoice XML cannot be read: the XML declares a DOCTYPE; document type declarations and entities are not accepted in an e-invoice',
+      ),
+    );
+    await expect(read(fatturapa().replace('</DatiGenerali>', ''))).rejects.toThrow(
+      /the e-invoice XML cannot be read: the XML is not well-formed/u,
+    );
   });
 
   it('a tampered sum is caught by the evidence check', async () => {
@@ -277,19 +357,30 @@ describe('FatturaPA uploaded as XML', () => {
     const { result } = await extract(text, ['subtotal']);
     const wrong = structuredClone(result);
     wrong.fields['subtotal']!.value = '1005.00';
-    expect(checkEvidence(wrong, text).review_reasons[0]).toMatch(/^subtotal: the value "1005.00" is not the sum of the XML elements/u);
+    expect(checkEvidence(wrong, text).review_reasons[0]).toMatch(
+      /^subtotal: the value "1005.00" is not the sum of the XML elements/u,
+    );
     // A summand the XML does not have, or a snippet that is not the elements' texts.
     const missing = structuredClone(result);
-    missing.fields['subtotal']!.evidence!.path = missing.fields['subtotal']!.evidence!.path!.replace('DatiRiepilogo[3]', 'DatiRiepilogo[4]');
-    expect(checkEvidence(missing, text).review_reasons[0]).toMatch(/^subtotal: the evidence names the XML element .*DatiRiepilogo\[4\].*, which the e-invoice XML does not have$/u);
+    missing.fields['subtotal']!.evidence!.path = missing.fields['subtotal']!.evidence!.path!.replace(
+      'DatiRiepilogo[3]',
+      'DatiRiepilogo[4]',
+    );
+    expect(checkEvidence(missing, text).review_reasons[0]).toMatch(
+      /^subtotal: the evidence names the XML element .*DatiRiepilogo\[4\].*, which the e-invoice XML does not have$/u,
+    );
     const snippet = structuredClone(result);
     snippet.fields['subtotal']!.evidence!.snippet = '900.00 + 155.00';
-    expect(checkEvidence(snippet, text).review_reasons[0]).toMatch(/^subtotal: the snippet "900.00 \+ 155.00" is not the text of the XML elements /u);
+    expect(checkEvidence(snippet, text).review_reasons[0]).toMatch(
+      /^subtotal: the snippet "900.00 \+ 155.00" is not the text of the XML elements /u,
+    );
     // A sum is no evidence for a date or a text.
     const { result: named } = await extract(text, ['invoice_date']);
     named.fields['invoice_date']!.evidence = { ...result.fields['subtotal']!.evidence! };
     named.fields['invoice_date']!.value = '2026-04-20';
-    expect(checkEvidence(named, text).review_reasons[0]).toMatch(/^invoice_date: the value "2026-04-20" is not the sum of the XML elements/u);
+    expect(checkEvidence(named, text).review_reasons[0]).toMatch(
+      /^invoice_date: the value "2026-04-20" is not the sum of the XML elements/u,
+    );
   });
 });
 

@@ -22,7 +22,11 @@ const real = new OfflineExtractionEngine();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'extraction-runner-'));
-  const texts = ['Invoice No: A-100\nTotal: 10.00 EUR\n', 'Invoice No: B-200\nTotal: 20.00 EUR\n', 'Invoice No: C-300\nTotal: 30.00 EUR\n'];
+  const texts = [
+    'Invoice No: A-100\nTotal: 10.00 EUR\n',
+    'Invoice No: B-200\nTotal: 20.00 EUR\n',
+    'Invoice No: C-300\nTotal: 30.00 EUR\n',
+  ];
   for (const [i, text] of texts.entries()) {
     const path = join(dir, `doc-${i}.txt`);
     await writeFile(path, text);
@@ -45,13 +49,19 @@ describe('flow-extract runner', () => {
       extract(request) {
         const first = request.document.pages[0]!.text.split('\n')[0]!;
         asked.push(first);
-        if (fail && first.includes('B-200')) return Promise.reject(new ProviderUnavailableError('the engine is temporarily unavailable'));
+        if (fail && first.includes('B-200'))
+          return Promise.reject(new ProviderUnavailableError('the engine is temporarily unavailable'));
         return real.extract(request);
       },
     };
     const runner = createExtractionRunner(createOcrEngine(), { provider });
     const progress: RunnerProgress[] = [];
-    const input = { sources: docs, options: { fields: ['invoice_number', 'total'] }, checkpointDir, progress: (p: RunnerProgress) => progress.push(p) };
+    const input = {
+      sources: docs,
+      options: { fields: ['invoice_number', 'total'] },
+      checkpointDir,
+      progress: (p: RunnerProgress) => progress.push(p),
+    };
     await expect(runner({ ...input, workDir: await workDirOf() })).rejects.toBeInstanceOf(ProviderUnavailableError);
     expect(await readdir(checkpointDir)).toEqual(['document-0.json']);
     fail = false;
@@ -59,7 +69,9 @@ describe('flow-extract runner', () => {
     expect(asked).toEqual(['Invoice No: A-100', 'Invoice No: B-200', 'Invoice No: B-200', 'Invoice No: C-300']);
     expect(progress.map((p) => p.detail)).toEqual(['1 of 3 documents', '2 of 3 documents', '3 of 3 documents']);
     expect(outputs.map((o) => o.format)).toEqual(['xlsx', 'zip', 'json']);
-    const json = ExtractionJson.parse(JSON.parse(Buffer.from((outputs[2] as { data: Uint8Array }).data).toString('utf8')));
+    const json = ExtractionJson.parse(
+      JSON.parse(Buffer.from((outputs[2] as { data: Uint8Array }).data).toString('utf8')),
+    );
     expect(json.documents.map((d) => [d.document, d.upload_id, d.fields])).toEqual([
       ['doc-0.txt', docs[0]!.uploadId, { invoice_number: 'A-100', total: '10.00' }],
       ['doc-1.txt', docs[1]!.uploadId, { invoice_number: 'B-200', total: '20.00' }],
@@ -76,12 +88,24 @@ describe('flow-extract runner', () => {
       async extract(request) {
         const result = await real.extract(request);
         const total = result.fields['total']!;
-        return { ...result, fields: { ...result.fields, total: { ...total, value: '99.00', evidence: { ...total.evidence!, snippet: 'Total: 99.00 EUR' } } } };
+        return {
+          ...result,
+          fields: {
+            ...result.fields,
+            total: { ...total, value: '99.00', evidence: { ...total.evidence!, snippet: 'Total: 99.00 EUR' } },
+          },
+        };
       },
     };
     const runner = createExtractionRunner(createOcrEngine(), { provider: lying });
-    const outputs = await runner({ sources: [docs[0]!], options: { fields: ['invoice_number', 'total'] }, workDir: await workDirOf() });
-    const json = ExtractionJson.parse(JSON.parse(Buffer.from((outputs[2] as { data: Uint8Array }).data).toString('utf8')));
+    const outputs = await runner({
+      sources: [docs[0]!],
+      options: { fields: ['invoice_number', 'total'] },
+      workDir: await workDirOf(),
+    });
+    const json = ExtractionJson.parse(
+      JSON.parse(Buffer.from((outputs[2] as { data: Uint8Array }).data).toString('utf8')),
+    );
     const doc = json.documents[0]!;
     expect(doc.fields['total']).toBe('99.00');
     expect(doc.review_required).toBe(true);

@@ -7,8 +7,20 @@ import type { ExtractedValue, ExtractionResult, LineItem } from '../../../../dom
 import { isValidIban } from '../../../../domain/extraction-values.js';
 import { measureExtraction } from '../../../helpers/extraction-measure.js';
 import {
-  CORPUS_FIELDS, CURRENCIES, DATE_FORMATS, LAYOUTS, NUMBER_FORMATS, generateInvoice, invoiceCorpus, makeIban, renderPngs, renderScannedPdf, renderTextPdf,
-  type DateFormat, type InvoiceDocument, type NumberFormat,
+  CORPUS_FIELDS,
+  CURRENCIES,
+  DATE_FORMATS,
+  LAYOUTS,
+  NUMBER_FORMATS,
+  generateInvoice,
+  invoiceCorpus,
+  makeIban,
+  renderPngs,
+  renderScannedPdf,
+  renderTextPdf,
+  type DateFormat,
+  type InvoiceDocument,
+  type NumberFormat,
 } from '../../../helpers/invoice-corpus.js';
 
 const run = promisify(execFile);
@@ -27,19 +39,35 @@ function readDate(text: string, format: DateFormat): string {
   const two = (n: string | number) => String(n).padStart(2, '0');
   let m: RegExpExecArray | null;
   switch (format) {
-    case 'iso': return text;
-    case 'dmy-slash': m = /^(\d\d)\/(\d\d)\/(\d{4})$/.exec(text); return `${m![3]}-${m![2]}-${m![1]}`;
-    case 'mdy-us': m = /^(\d\d)\/(\d\d)\/(\d{4})$/.exec(text); return `${m![3]}-${m![1]}-${m![2]}`;
-    case 'dmy-dot': m = /^(\d\d)\.(\d\d)\.(\d{4})$/.exec(text); return `${m![3]}-${m![2]}-${m![1]}`;
-    case 'd-mon-y': m = /^(\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$/.exec(text); return `${m![3]}-${two(MONTHS.indexOf(m![2]!.toLowerCase()) + 1)}-${two(m![1]!)}`;
-    case 'month-d-y': m = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text); return `${m![3]}-${two(MONTHS.indexOf(m![1]!.slice(0, 3).toLowerCase()) + 1)}-${two(m![2]!)}`;
+    case 'iso':
+      return text;
+    case 'dmy-slash':
+      m = /^(\d\d)\/(\d\d)\/(\d{4})$/.exec(text);
+      return `${m![3]}-${m![2]}-${m![1]}`;
+    case 'mdy-us':
+      m = /^(\d\d)\/(\d\d)\/(\d{4})$/.exec(text);
+      return `${m![3]}-${m![1]}-${m![2]}`;
+    case 'dmy-dot':
+      m = /^(\d\d)\.(\d\d)\.(\d{4})$/.exec(text);
+      return `${m![3]}-${m![2]}-${m![1]}`;
+    case 'd-mon-y':
+      m = /^(\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$/.exec(text);
+      return `${m![3]}-${two(MONTHS.indexOf(m![2]!.toLowerCase()) + 1)}-${two(m![1]!)}`;
+    case 'month-d-y':
+      m = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text);
+      return `${m![3]}-${two(MONTHS.indexOf(m![1]!.slice(0, 3).toLowerCase()) + 1)}-${two(m![2]!)}`;
   }
 }
 
 /** An independent reading of a printed amount in its known number format. */
 function readAmount(text: string, format: NumberFormat): string {
   const n = text.replace(/^[$€£]|[A-Z]{3}|\s[€£$]$/g, '').trim();
-  const pattern = { en: /^-?\d{1,3}(,\d{3})*\.\d\d$/, de: /^-?\d{1,3}(\.\d{3})*,\d\d$/, fr: /^-?\d{1,3}( \d{3})*,\d\d$/, ch: /^-?\d{1,3}('\d{3})*\.\d\d$/ }[format];
+  const pattern = {
+    en: /^-?\d{1,3}(,\d{3})*\.\d\d$/,
+    de: /^-?\d{1,3}(\.\d{3})*,\d\d$/,
+    fr: /^-?\d{1,3}( \d{3})*,\d\d$/,
+    ch: /^-?\d{1,3}('\d{3})*\.\d\d$/,
+  }[format];
   expect(n, `${text} in ${format}`).toMatch(pattern);
   return format === 'en' || format === 'ch' ? n.replace(/[,']/g, '') : n.replace(/[. ]/g, '').replace(',', '.');
 }
@@ -50,18 +78,33 @@ const pageCount = async (pdf: Uint8Array) => (await PDFDocument.load(pdf)).getPa
 function coverage(): InvoiceDocument[] {
   const docs: InvoiceDocument[] = [];
   for (let i = 0; i < 6; i++) {
-    docs.push(generateInvoice(100 + i, {
-      layout: LAYOUTS[i % LAYOUTS.length]!, dateFormat: DATE_FORMATS[i]!, numberFormat: NUMBER_FORMATS[i % 4]!, currency: CURRENCIES[i % 4]!, currencyStyle: i % 2 ? 'code' : 'symbol',
-    }));
+    docs.push(
+      generateInvoice(100 + i, {
+        layout: LAYOUTS[i % LAYOUTS.length]!,
+        dateFormat: DATE_FORMATS[i]!,
+        numberFormat: NUMBER_FORMATS[i % 4]!,
+        currency: CURRENCIES[i % 4]!,
+        currencyStyle: i % 2 ? 'code' : 'symbol',
+      }),
+    );
   }
   return docs;
 }
 
-const asValue = (value: string | null): ExtractedValue => ({ value, evidence: value === null ? null : { page: 1, snippet: value, box: null }, confidence: null });
+const asValue = (value: string | null): ExtractedValue => ({
+  value,
+  evidence: value === null ? null : { page: 1, snippet: value, box: null },
+  confidence: null,
+});
 function perfectResult(doc: InvoiceDocument): ExtractionResult {
   return {
     fields: Object.fromEntries(Object.entries(doc.truth.fields).map(([k, v]) => [k, asValue(v)])),
-    items: doc.truth.items.map((it) => ({ description: asValue(it.description), quantity: asValue(it.quantity), unit_price: asValue(it.unit_price), amount: asValue(it.amount) })),
+    items: doc.truth.items.map((it) => ({
+      description: asValue(it.description),
+      quantity: asValue(it.quantity),
+      unit_price: asValue(it.unit_price),
+      amount: asValue(it.amount),
+    })),
     warnings: [],
   };
 }
@@ -102,17 +145,22 @@ describe('invoice corpus generator', () => {
   });
 
   it('writes the truth into the text PDF as text: every printed value is in pdftotext output and reads back to the truth', async () => {
-    for (const doc of [...coverage(), generateInvoice(3, { layout: 'receipt', numberFormat: 'fr', currency: 'EUR', currencyStyle: 'symbol' })]) {
+    for (const doc of [
+      ...coverage(),
+      generateInvoice(3, { layout: 'receipt', numberFormat: 'fr', currency: 'EUR', currencyStyle: 'symbol' }),
+    ]) {
       const pdf = await renderTextPdf(doc);
       const text = squash(await pdftotext(pdf));
       for (const [field, printed] of Object.entries(doc.printed)) {
         expect(text, `${doc.name} ${field}`).toContain(squash(printed));
       }
       const f = doc.truth.fields;
-      for (const field of ['invoice_number', 'vendor_name', 'customer_name', 'vendor_email'] as const) if (f[field]) expect(text).toContain(f[field]);
+      for (const field of ['invoice_number', 'vendor_name', 'customer_name', 'vendor_email'] as const)
+        if (f[field]) expect(text).toContain(f[field]);
       expect(readDate(doc.printed.invoice_date!, doc.spec.dateFormat)).toBe(f.invoice_date);
       if (f.due_date) expect(readDate(doc.printed.due_date!, doc.spec.dateFormat)).toBe(f.due_date);
-      for (const k of ['subtotal', 'tax', 'total'] as const) expect(readAmount(doc.printed[k]!, doc.spec.numberFormat), `${doc.name} ${k}`).toBe(f[k]);
+      for (const k of ['subtotal', 'tax', 'total'] as const)
+        expect(readAmount(doc.printed[k]!, doc.spec.numberFormat), `${doc.name} ${k}`).toBe(f[k]);
       if (f.iban) expect(doc.printed.iban!.replace(/ /g, '')).toBe(f.iban);
       if (f.vendor_vat_number) expect(doc.printed.vendor_vat_number!.replace(/ /g, '')).toBe(f.vendor_vat_number);
       doc.printedItems.forEach((it, i) => {
@@ -160,7 +208,11 @@ describe('measureExtraction', () => {
 
   it('scores a perfect answer 1 and counts wrong, missed and spurious values where they belong', () => {
     const perfect = measureExtraction(doc.truth, perfectResult(doc));
-    expect(perfect).toMatchObject({ precision: 1, recall: 1, items: { truth: 3, extracted: 3, right: 3, accuracy: 1 } });
+    expect(perfect).toMatchObject({
+      precision: 1,
+      recall: 1,
+      items: { truth: 3, extracted: 3, right: 3, accuracy: 1 },
+    });
 
     const r = perfectResult(doc);
     const nullField = CORPUS_FIELDS.find((f) => doc.truth.fields[f] === null)!;
@@ -169,7 +221,13 @@ describe('measureExtraction', () => {
     r.fields[nullField] = asValue('something'); // spurious
     r.fields.subtotal = asValue(`${doc.truth.fields.subtotal}0`); // "12.340" is the same amount
     const s = measureExtraction(doc.truth, r);
-    expect(s.perField).toMatchObject({ total: 'wrong', invoice_date: 'missed', [nullField]: 'spurious', subtotal: 'correct', currency: 'correct' });
+    expect(s.perField).toMatchObject({
+      total: 'wrong',
+      invoice_date: 'missed',
+      [nullField]: 'spurious',
+      subtotal: 'correct',
+      currency: 'correct',
+    });
     const truthValues = CORPUS_FIELDS.filter((f) => doc.truth.fields[f] !== null).length;
     expect(s.counts.correct).toBe(truthValues - 2);
     expect(s.precision).toBeCloseTo((truthValues - 2) / truthValues, 10); // given = correct + wrong + spurious = truthValues
@@ -182,7 +240,13 @@ describe('measureExtraction', () => {
     expect(measureExtraction(doc.truth, { ...r, items: [first, second] }).items.accuracy).toBeCloseTo(2 / 3);
     expect(measureExtraction(doc.truth, { ...r, items: [second, first, third] }).items.right).toBe(1);
     expect(measureExtraction(doc.truth, { ...r, items: [first, second, third, third] }).items.accuracy).toBe(3 / 4);
-    expect(measureExtraction(doc.truth, { ...r, items: [first, second, { ...third, quantity: asValue(null) }] }).items.right).toBe(2);
-    expect(measureExtraction({ fields: {}, items: [] }, { fields: {}, items: [] })).toMatchObject({ precision: 1, recall: 1, items: { accuracy: 1 } });
+    expect(
+      measureExtraction(doc.truth, { ...r, items: [first, second, { ...third, quantity: asValue(null) }] }).items.right,
+    ).toBe(2);
+    expect(measureExtraction({ fields: {}, items: [] }, { fields: {}, items: [] })).toMatchObject({
+      precision: 1,
+      recall: 1,
+      items: { accuracy: 1 },
+    });
   });
 });

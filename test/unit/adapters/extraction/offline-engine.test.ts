@@ -16,47 +16,122 @@ const values = (doc: PositionedText, fields: string[]) =>
 const one = (doc: PositionedText, field: string) => values(doc, [field])[field];
 
 const INVOICE: Row[] = [
-  [[50, 'ACME Supplies Ltd'], [400, 'INVOICE']],
-  [[50, 'VAT No: DE 123 456 789'], [400, 'Invoice No.: INV-2024-0042']],
-  [[50, 'billing@acme.example'], [400, 'Invoice date: 15/03/2024']],
+  [
+    [50, 'ACME Supplies Ltd'],
+    [400, 'INVOICE'],
+  ],
+  [
+    [50, 'VAT No: DE 123 456 789'],
+    [400, 'Invoice No.: INV-2024-0042'],
+  ],
+  [
+    [50, 'billing@acme.example'],
+    [400, 'Invoice date: 15/03/2024'],
+  ],
   [[400, 'Due date: 14/04/2024']],
-  [[50, 'Bill to:'], [400, 'PO number: PO-778']],
+  [
+    [50, 'Bill to:'],
+    [400, 'PO number: PO-778'],
+  ],
   [[50, 'Globex GmbH']],
   null,
-  [[50, 'Description'], [300, 'Qty'], [360, 'Unit price'], [460, 'Amount']],
-  [[50, 'Widget, blue'], [312, '2'], [384, '10.00'], [466, '20.00']],
-  [[50, 'Consulting hours'], [300, '1.5'], [384, '80.00'], [460, '120.00']],
+  [
+    [50, 'Description'],
+    [300, 'Qty'],
+    [360, 'Unit price'],
+    [460, 'Amount'],
+  ],
+  [
+    [50, 'Widget, blue'],
+    [312, '2'],
+    [384, '10.00'],
+    [466, '20.00'],
+  ],
+  [
+    [50, 'Consulting hours'],
+    [300, '1.5'],
+    [384, '80.00'],
+    [460, '120.00'],
+  ],
   [[50, 'on site, March']],
-  [[50, 'Gadget'], [312, '3'], [366, '1,000.00'], [448, '3,000.00']],
+  [
+    [50, 'Gadget'],
+    [312, '3'],
+    [366, '1,000.00'],
+    [448, '3,000.00'],
+  ],
   null,
-  [[300, 'Subtotal'], [448, '3,140.00']],
-  [[300, 'VAT 19%'], [466, '596.60']],
-  [[300, 'Total'], [436, '€ 3,736.60']],
+  [
+    [300, 'Subtotal'],
+    [448, '3,140.00'],
+  ],
+  [
+    [300, 'VAT 19%'],
+    [466, '596.60'],
+  ],
+  [
+    [300, 'Total'],
+    [436, '€ 3,736.60'],
+  ],
   [[50, 'IBAN: DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX']],
 ];
 
 describe('offline engine: a laid-out invoice', () => {
   const doc = documentOf(layoutPage(INVOICE));
-  const fields = ['invoice_number', 'invoice_date', 'due_date', 'po_number', 'subtotal', 'vat', 'total', 'currency', 'vat_number', 'email', 'iban', 'customer_name', 'vendor_name', 'favourite_colour'];
+  const fields = [
+    'invoice_number',
+    'invoice_date',
+    'due_date',
+    'po_number',
+    'subtotal',
+    'vat',
+    'total',
+    'currency',
+    'vat_number',
+    'email',
+    'iban',
+    'customer_name',
+    'vendor_name',
+    'favourite_colour',
+  ];
 
   it('reads every field it can find, leaves the rest null, and its evidence passes the check', () => {
     const r = extractOffline(doc, fields);
     expect(Object.keys(r.fields)).toEqual(fields);
     expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
-      invoice_number: 'INV-2024-0042', invoice_date: '2024-03-15', due_date: '2024-04-14', po_number: 'PO-778',
-      subtotal: '3140.00', vat: '596.60', total: '3736.60', currency: 'EUR', vat_number: 'DE123456789',
-      email: 'billing@acme.example', iban: 'DE89370400440532013000', customer_name: 'Globex GmbH',
-      vendor_name: 'ACME Supplies Ltd', favourite_colour: null,
+      invoice_number: 'INV-2024-0042',
+      invoice_date: '2024-03-15',
+      due_date: '2024-04-14',
+      po_number: 'PO-778',
+      subtotal: '3140.00',
+      vat: '596.60',
+      total: '3736.60',
+      currency: 'EUR',
+      vat_number: 'DE123456789',
+      email: 'billing@acme.example',
+      iban: 'DE89370400440532013000',
+      customer_name: 'Globex GmbH',
+      vendor_name: 'ACME Supplies Ltd',
+      favourite_colour: null,
     });
     for (const v of Object.values(r.fields)) expect(v.value === null).toBe(v.evidence === null);
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
 
-  it('quotes the exact page text and the words\' box', () => {
+  it("quotes the exact page text and the words' box", () => {
     const r = extractOffline(doc, ['total', 'vat_number']);
-    expect(r.fields.total!.evidence).toEqual({ page: 1, snippet: '3,736.60', box: { x0: 448, y0: 40 + 15 * 14, x1: 448 + 8 * CHAR_WIDTH, y1: 40 + 15 * 14 + 10 } });
+    expect(r.fields.total!.evidence).toEqual({
+      page: 1,
+      snippet: '3,736.60',
+      box: { x0: 448, y0: 40 + 15 * 14, x1: 448 + 8 * CHAR_WIDTH, y1: 40 + 15 * 14 + 10 },
+    });
     expect(r.fields.vat_number!.evidence?.snippet).toBe('DE 123 456 789');
-    expect(r.fields.vat_number!.evidence?.box).toEqual({ x0: 50 + 8 * CHAR_WIDTH, y0: 54, x1: 50 + 22 * CHAR_WIDTH, y1: 64 });
+    expect(r.fields.vat_number!.evidence?.box).toEqual({
+      x0: 50 + 8 * CHAR_WIDTH,
+      y0: 54,
+      x1: 50 + 22 * CHAR_WIDTH,
+      y1: 64,
+    });
   });
 
   it('reads the line items by column, joins a multi-line description, and checks quantity × unit price', () => {
@@ -81,9 +156,16 @@ describe('offline engine: a laid-out invoice', () => {
 });
 
 describe('offline engine: labels', () => {
-  it.each(['Invoice No. 4711', 'Invoice #4711', 'Invoice # 4711', 'Inv. Number: 4711', 'Invoice number: 4711', 'INVOICE NO: 4711', 'Invoice 4711', 'Rechnungsnummer 4711'])(
-    'invoice_number from "%s"', (line) => expect(one(plain('ACME', line), 'invoice_number')).toBe('4711'),
-  );
+  it.each([
+    'Invoice No. 4711',
+    'Invoice #4711',
+    'Invoice # 4711',
+    'Inv. Number: 4711',
+    'Invoice number: 4711',
+    'INVOICE NO: 4711',
+    'Invoice 4711',
+    'Rechnungsnummer 4711',
+  ])('invoice_number from "%s"', (line) => expect(one(plain('ACME', line), 'invoice_number')).toBe('4711'));
 
   it('an invoice number needs a digit and is neither a date nor an amount', () => {
     expect(one(plain('INVOICE', 'Invoice date: 2024-01-02'), 'invoice_number')).toBeNull();
@@ -92,29 +174,64 @@ describe('offline engine: labels', () => {
     expect(one(plain('Invoice 2024-0102'), 'invoice_number')).toBe('2024-0102');
   });
 
-  it.each(['Total 99.00', 'Amount due: 99.00', 'Grand total 99.00', 'TOTAL DUE $99.00', 'Balance due 99,00', 'Total (incl. VAT) 99.00', 'Total incl. VAT: 99.00'])(
-    'total from "%s"', (line) => expect(one(plain('Subtotal 80.00', 'VAT 19.00', line), 'total')).toBe(line.includes('99,00') ? '99.00' : '99.00'),
+  it.each([
+    'Total 99.00',
+    'Amount due: 99.00',
+    'Grand total 99.00',
+    'TOTAL DUE $99.00',
+    'Balance due 99,00',
+    'Total (incl. VAT) 99.00',
+    'Total incl. VAT: 99.00',
+  ])('total from "%s"', (line) =>
+    expect(one(plain('Subtotal 80.00', 'VAT 19.00', line), 'total')).toBe(line.includes('99,00') ? '99.00' : '99.00'),
   );
 
-  it.each(['Subtotal 80.00', 'Sub-total 80.00', 'Sub total 80.00', 'Total excl. VAT 80.00', 'Total net 80.00', 'Total tax 19.00', 'Total VAT 19.00'])(
-    'no total from "%s" alone', (line) => expect(one(plain('Invoice 12', line), 'total')).toBeNull(),
-  );
+  it.each([
+    'Subtotal 80.00',
+    'Sub-total 80.00',
+    'Sub total 80.00',
+    'Total excl. VAT 80.00',
+    'Total net 80.00',
+    'Total tax 19.00',
+    'Total VAT 19.00',
+  ])('no total from "%s" alone', (line) => expect(one(plain('Invoice 12', line), 'total')).toBeNull());
 
   it('the subtotal and the tax have their own labels, and "VAT 19%" is not an amount of 19', () => {
-    expect(values(plain('Sub-total: 80.00', 'VAT 19% 19.00', 'VAT No: GB123456789', 'Total: 99.00'), ['subtotal', 'tax', 'total', 'vat_id'])).toEqual({
-      subtotal: '80.00', tax: '19.00', total: '99.00', vat_id: 'GB123456789',
+    expect(
+      values(plain('Sub-total: 80.00', 'VAT 19% 19.00', 'VAT No: GB123456789', 'Total: 99.00'), [
+        'subtotal',
+        'tax',
+        'total',
+        'vat_id',
+      ]),
+    ).toEqual({
+      subtotal: '80.00',
+      tax: '19.00',
+      total: '99.00',
+      vat_id: 'GB123456789',
     });
   });
 
-  it.each([['Date: 2024-02-01'], ['Invoice date 01 Feb 2024'], ['Issued: February 1, 2024'], ['Issued on 2024-02-01'], ['Date of issue: 01.02.2024']])(
-    'invoice_date from "%s"', (line) => expect(values(plain(line, 'Due date: 2024-03-01'), ['date', 'invoice_date'])).toEqual({ date: '2024-02-01', invoice_date: '2024-02-01' }),
+  it.each([
+    ['Date: 2024-02-01'],
+    ['Invoice date 01 Feb 2024'],
+    ['Issued: February 1, 2024'],
+    ['Issued on 2024-02-01'],
+    ['Date of issue: 01.02.2024'],
+  ])('invoice_date from "%s"', (line) =>
+    expect(values(plain(line, 'Due date: 2024-03-01'), ['date', 'invoice_date'])).toEqual({
+      date: '2024-02-01',
+      invoice_date: '2024-02-01',
+    }),
   );
 
   it('a due date is not the invoice date', () => {
-    expect(values(plain('Invoice 12', 'Due date: 2024-03-01', 'Delivery date 2024-02-20'), ['invoice_date', 'due_date'])).toEqual({ invoice_date: null, due_date: '2024-03-01' });
+    expect(
+      values(plain('Invoice 12', 'Due date: 2024-03-01', 'Delivery date 2024-02-20'), ['invoice_date', 'due_date']),
+    ).toEqual({ invoice_date: null, due_date: '2024-03-01' });
   });
 
-  it('an unlabelled date is the document\'s date only when it is the only one', () => {
+  it("an unlabelled date is the document's date only when it is the only one", () => {
     expect(one(plain('CAFE ROMA', '2024-02-01 12:31', 'Total 4.50'), 'date')).toBe('2024-02-01');
     expect(one(plain('CAFE ROMA', '2024-02-01 12:31', 'Valid until 2024-03-01'), 'date')).toBe('2024-02-01');
     expect(one(plain('CAFE ROMA', '2024-02-01', '2024-02-02'), 'date')).toBeNull();
@@ -127,33 +244,63 @@ describe('offline engine: labels', () => {
   });
 
   it('reads the value below a label when nothing is to its right', () => {
-    const doc = documentOf(layoutPage([
-      [[50, 'Invoice number'], [250, 'Invoice date'], [450, 'Amount due']],
-      [[50, 'A-2024-7'], [250, '2024-05-06'], [450, 'USD 1,200.00']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        [
+          [50, 'Invoice number'],
+          [250, 'Invoice date'],
+          [450, 'Amount due'],
+        ],
+        [
+          [50, 'A-2024-7'],
+          [250, '2024-05-06'],
+          [450, 'USD 1,200.00'],
+        ],
+      ]),
+    );
     expect(values(doc, ['invoice_number', 'invoice_date', 'total', 'currency'])).toEqual({
-      invoice_number: 'A-2024-7', invoice_date: '2024-05-06', total: '1200.00', currency: 'USD',
+      invoice_number: 'A-2024-7',
+      invoice_date: '2024-05-06',
+      total: '1200.00',
+      currency: 'USD',
     });
     expect(extractOffline(doc, ['invoice_number']).fields.invoice_number!.confidence).toBe(0.8);
   });
 
   it('a text value far to the right of its label belongs to another column: it reads below instead', () => {
-    const doc = documentOf(layoutPage([
-      [[50, 'Customer:'], [400, 'Order no: 55']],
-      [[50, 'Initech Inc.']],
-    ]));
-    expect(values(doc, ['customer_name', 'order_number'])).toEqual({ customer_name: 'Initech Inc.', order_number: '55' });
+    const doc = documentOf(
+      layoutPage([
+        [
+          [50, 'Customer:'],
+          [400, 'Order no: 55'],
+        ],
+        [[50, 'Initech Inc.']],
+      ]),
+    );
+    expect(values(doc, ['customer_name', 'order_number'])).toEqual({
+      customer_name: 'Initech Inc.',
+      order_number: '55',
+    });
   });
 
   it('plain text: a text value stops at the next label on the line', () => {
-    expect(values(plain('Customer: Initech Inc. Order no: 55'), ['customer', 'order_no'])).toEqual({ customer: 'Initech Inc.', order_no: '55' });
+    expect(values(plain('Customer: Initech Inc. Order no: 55'), ['customer', 'order_no'])).toEqual({
+      customer: 'Initech Inc.',
+      order_no: '55',
+    });
   });
 });
 
 describe('offline engine: currencies and dates need no guess', () => {
   it.each([
-    [['Total: €12.00'], 'EUR'], [['Total 12.00 GBP'], 'GBP'], [['Total $12.00'], 'USD'], [['Total CAD 12.00', 'Tip $2.00'], 'CAD'],
-    [['Currency: CHF', 'Total 12.00'], 'CHF'], [['Total 12.00 EUR', 'Paid $12.00'], null], [['Total ¥1200'], null], [['Total 12.00'], null],
+    [['Total: €12.00'], 'EUR'],
+    [['Total 12.00 GBP'], 'GBP'],
+    [['Total $12.00'], 'USD'],
+    [['Total CAD 12.00', 'Tip $2.00'], 'CAD'],
+    [['Currency: CHF', 'Total 12.00'], 'CHF'],
+    [['Total 12.00 EUR', 'Paid $12.00'], null],
+    [['Total ¥1200'], null],
+    [['Total 12.00'], null],
     [['ALL PRICES IN THE TABLE', 'Total 12.00'], null],
   ])('%j → %s', (lines, code) => expect(one(plain(...lines), 'currency')).toBe(code));
 
@@ -173,27 +320,54 @@ describe('offline engine: currencies and dates need no guess', () => {
   });
 
   it('unlabelled e-mail, IBAN, tax id: taken only when the document has exactly one', () => {
-    expect(values(plain('Write to sales@acme.example', 'DE89370400440532013000', 'ATU12345678'), ['email', 'iban', 'vat_number'])).toEqual({
-      email: 'sales@acme.example', iban: 'DE89370400440532013000', vat_number: 'ATU12345678',
+    expect(
+      values(plain('Write to sales@acme.example', 'DE89370400440532013000', 'ATU12345678'), [
+        'email',
+        'iban',
+        'vat_number',
+      ]),
+    ).toEqual({
+      email: 'sales@acme.example',
+      iban: 'DE89370400440532013000',
+      vat_number: 'ATU12345678',
     });
-    expect(values(plain('sales@acme.example', 'help@acme.example', 'ATU12345678 DE123456789'), ['email', 'vat_number'])).toEqual({ email: null, vat_number: null });
+    expect(
+      values(plain('sales@acme.example', 'help@acme.example', 'ATU12345678 DE123456789'), ['email', 'vat_number']),
+    ).toEqual({ email: null, vat_number: null });
     expect(one(plain('Support: help@acme.example', 'sales@acme.example'), 'support_email')).toBeNull();
     expect(one(plain('E-mail: help@acme.example', 'sales@acme.example'), 'email')).toBe('help@acme.example');
   });
 
   it('an empty document gives nulls and no items', () => {
     const r = extractOffline({ pages: [], truncated: false, warnings: [] }, ['total', 'date']);
-    expect(r).toEqual({ fields: { total: { value: null, evidence: null, confidence: null }, date: { value: null, evidence: null, confidence: null } }, items: [], warnings: [] });
+    expect(r).toEqual({
+      fields: {
+        total: { value: null, evidence: null, confidence: null },
+        date: { value: null, evidence: null, confidence: null },
+      },
+      items: [],
+      warnings: [],
+    });
   });
 
   it('a label with no readable value gives null, not the next number', () => {
-    expect(values(plain('Total: see attached', 'Invoice date: soon'), ['total', 'invoice_date'])).toEqual({ total: null, invoice_date: null });
+    expect(values(plain('Total: see attached', 'Invoice date: soon'), ['total', 'invoice_date'])).toEqual({
+      total: null,
+      invoice_date: null,
+    });
   });
 });
 
 describe('offline engine: tables', () => {
   it('a plain-text table: trailing numbers fill the numeric columns from the right', () => {
-    const doc = plain('Receipt #: R-77', 'Item Qty Price Amount', 'Coffee, large 2 2.50 5.00', 'Cake 1 7.50 7.50', 'extra cream', 'Total 12.50');
+    const doc = plain(
+      'Receipt #: R-77',
+      'Item Qty Price Amount',
+      'Coffee, large 2 2.50 5.00',
+      'Cake 1 7.50 7.50',
+      'extra cream',
+      'Total 12.50',
+    );
     const r = extractOffline(doc, ['total']);
     expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
       ['Coffee, large', '2', '2.50', '5.00'],
@@ -205,12 +379,34 @@ describe('offline engine: tables', () => {
   });
 
   it('OCR marks at the ends of a description are dropped; marks inside it and real punctuation stay', () => {
-    const doc = documentOf(layoutPage([
-      [[50, 'Description'], [300, 'Qty'], [360, 'Unit price'], [460, 'Amount']],
-      [[50, '| Desk lamp |'], [312, '7'], [384, '148.34'], [460, '1038.38']],
-      [[50, "~ A | B, ruled . '"], [312, '1'], [384, '2.00'], [466, '2.00']],
-      [[50, 'Cable 2m.'], [312, '1'], [384, '1.00'], [466, '1.00']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        [
+          [50, 'Description'],
+          [300, 'Qty'],
+          [360, 'Unit price'],
+          [460, 'Amount'],
+        ],
+        [
+          [50, '| Desk lamp |'],
+          [312, '7'],
+          [384, '148.34'],
+          [460, '1038.38'],
+        ],
+        [
+          [50, "~ A | B, ruled . '"],
+          [312, '1'],
+          [384, '2.00'],
+          [466, '2.00'],
+        ],
+        [
+          [50, 'Cable 2m.'],
+          [312, '1'],
+          [384, '1.00'],
+          [466, '1.00'],
+        ],
+      ]),
+    );
     const r = extractOffline(doc, []);
     expect(r.items.map((i) => i.description.value)).toEqual(['Desk lamp', 'A | B, ruled', 'Cable 2m.']);
     expect(checkEvidence(r, doc).review_required).toBe(false);
@@ -227,7 +423,8 @@ describe('offline engine: tables', () => {
   it('columns that are missing stay null; no header, no items', () => {
     const r = extractOffline(plain('Service Amount', 'Hosting 20.00', 'Support 5.00', 'Total 25.00'), ['total']);
     expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
-      ['Hosting', null, null, '20.00'], ['Support', null, null, '5.00'],
+      ['Hosting', null, null, '20.00'],
+      ['Support', null, null, '5.00'],
     ]);
     expect(r.fields.total!.value).toBe('25.00');
     expect(extractOffline(plain('Hosting 20.00', 'Support 5.00'), []).items).toEqual([]);
@@ -235,11 +432,47 @@ describe('offline engine: tables', () => {
   });
 
   it('tables on several pages, the header repeated', () => {
-    const p1 = layoutPage([[[50, 'Item'], [300, 'Qty'], [460, 'Total']], [[50, 'A'], [306, '1'], [466, '1.00']]]);
-    const p2 = layoutPage([[[50, 'Item'], [300, 'Qty'], [460, 'Total']], [[50, 'B'], [306, '2'], [466, '4.00']], null, null, null, null, [[300, 'Total'], [466, '5.00']]], { page: 2 });
+    const p1 = layoutPage([
+      [
+        [50, 'Item'],
+        [300, 'Qty'],
+        [460, 'Total'],
+      ],
+      [
+        [50, 'A'],
+        [306, '1'],
+        [466, '1.00'],
+      ],
+    ]);
+    const p2 = layoutPage(
+      [
+        [
+          [50, 'Item'],
+          [300, 'Qty'],
+          [460, 'Total'],
+        ],
+        [
+          [50, 'B'],
+          [306, '2'],
+          [466, '4.00'],
+        ],
+        null,
+        null,
+        null,
+        null,
+        [
+          [300, 'Total'],
+          [466, '5.00'],
+        ],
+      ],
+      { page: 2 },
+    );
     const doc = documentOf(p1, p2);
     const r = extractOffline(doc, ['total']);
-    expect(r.items.map((i) => [i.description.value, i.amount.value, i.amount.evidence?.page])).toEqual([['A', '1.00', 1], ['B', '4.00', 2]]);
+    expect(r.items.map((i) => [i.description.value, i.amount.value, i.amount.evidence?.page])).toEqual([
+      ['A', '1.00', 1],
+      ['B', '4.00', 2],
+    ]);
     expect(r.fields.total!.value).toBe('5.00');
     expect(checkEvidence(r, doc).review_required).toBe(false);
   });
@@ -248,21 +481,44 @@ describe('offline engine: tables', () => {
 // Defects measured on the generated corpus (test/integration/extraction-accuracy.test.ts), laid out as its text PDFs.
 describe('offline engine: the corpus layouts', () => {
   it('label-left: a value in a column of its own right of "Label:" is read, and an IBAN is never a tax id', () => {
-    const doc = documentOf(layoutPage([
-      'Northwind Traders Inc.',
-      'INVOICE',
-      null,
-      [[50, 'Invoice No.:'], [170, 'INV-2026-9460']],
-      [[50, 'Issue date:'], [170, '2026-05-11']],
-      [[50, 'Tax ID:'], [170, 'US746339911']],
-      [[50, 'Email:'], [170, 'invoices@northwindtrade.example']],
-      [[50, 'IBAN:'], [170, 'DE89 3704 0044 0532 0130 00']],
-      [[50, 'Bill to:'], [170, 'Initech GmbH']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        'Northwind Traders Inc.',
+        'INVOICE',
+        null,
+        [
+          [50, 'Invoice No.:'],
+          [170, 'INV-2026-9460'],
+        ],
+        [
+          [50, 'Issue date:'],
+          [170, '2026-05-11'],
+        ],
+        [
+          [50, 'Tax ID:'],
+          [170, 'US746339911'],
+        ],
+        [
+          [50, 'Email:'],
+          [170, 'invoices@northwindtrade.example'],
+        ],
+        [
+          [50, 'IBAN:'],
+          [170, 'DE89 3704 0044 0532 0130 00'],
+        ],
+        [
+          [50, 'Bill to:'],
+          [170, 'Initech GmbH'],
+        ],
+      ]),
+    );
     const r = extractOffline(doc, ['invoice_number', 'customer_name', 'vendor_vat_number', 'iban', 'vendor_email']);
     expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
-      invoice_number: 'INV-2026-9460', customer_name: 'Initech GmbH', vendor_vat_number: 'US746339911',
-      iban: 'DE89370400440532013000', vendor_email: 'invoices@northwindtrade.example',
+      invoice_number: 'INV-2026-9460',
+      customer_name: 'Initech GmbH',
+      vendor_vat_number: 'US746339911',
+      iban: 'DE89370400440532013000',
+      vendor_email: 'invoices@northwindtrade.example',
     });
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
@@ -273,23 +529,41 @@ describe('offline engine: the corpus layouts', () => {
   });
 
   it('two-column header: "Label:" and its value in the right-hand column', () => {
-    const doc = documentOf(layoutPage([
-      'Østergaard Print ApS',
-      'VAT ID: CHE497347399',
-      [[340, 'INVOICE']],
-      [[340, 'Invoice #:'], [425, 'F-2025-0208']],
-      [[340, 'Customer:'], [425, 'Acme Corporation']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        'Østergaard Print ApS',
+        'VAT ID: CHE497347399',
+        [[340, 'INVOICE']],
+        [
+          [340, 'Invoice #:'],
+          [425, 'F-2025-0208'],
+        ],
+        [
+          [340, 'Customer:'],
+          [425, 'Acme Corporation'],
+        ],
+      ]),
+    );
     expect(values(doc, ['invoice_number', 'customer_name', 'vendor_vat_number'])).toEqual({
-      invoice_number: 'F-2025-0208', customer_name: 'Acme Corporation', vendor_vat_number: 'CHE497347399',
+      invoice_number: 'F-2025-0208',
+      customer_name: 'Acme Corporation',
+      vendor_vat_number: 'CHE497347399',
     });
   });
 
   it('a far value is still not read when it is another label, nor when it is a column away', () => {
-    const doc = documentOf(layoutPage([
-      [[50, 'Bill to:'], [170, 'Ship to:']],
-      [[50, 'Initech Inc.'], [170, 'Globex']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        [
+          [50, 'Bill to:'],
+          [170, 'Ship to:'],
+        ],
+        [
+          [50, 'Initech Inc.'],
+          [170, 'Globex'],
+        ],
+      ]),
+    );
     expect(one(doc, 'customer_name')).toBe('Initech Inc.');
   });
 
@@ -297,16 +571,37 @@ describe('offline engine: the corpus layouts', () => {
     [[14, 'Oak & Iron Workshop LLC']],
     [[14, 'RECEIPT']],
     [[14, 'Receipt #: R-42312']],
-    [[14, 'Item'], [180, 'Amount']],
+    [
+      [14, 'Item'],
+      [180, 'Amount'],
+    ],
     [[14, 'Desk lamp']],
-    [[22, '4 x 164.56'], [180, '658.24']],
+    [
+      [22, '4 x 164.56'],
+      [180, '658.24'],
+    ],
     [[14, 'Server maintenance']],
-    [[22, '8 x 119.87'], [180, '958.96']],
+    [
+      [22, '8 x 119.87'],
+      [180, '958.96'],
+    ],
     [[14, 'USB-C cable 2 m']],
-    [[22, '12 x 1.45'], [186, '17.40']],
-    [[14, 'Net amount'], [162, "€2'633.96"]],
-    [[14, 'Tax'], [174, '€526.79']],
-    [[14, 'Amount due'], [162, "€3'160.75"]],
+    [
+      [22, '12 x 1.45'],
+      [186, '17.40'],
+    ],
+    [
+      [14, 'Net amount'],
+      [162, "€2'633.96"],
+    ],
+    [
+      [14, 'Tax'],
+      [174, '€526.79'],
+    ],
+    [
+      [14, 'Amount due'],
+      [162, "€3'160.75"],
+    ],
   ];
 
   it('receipt: "quantity x unit price" under each description, the summary rows are not items, "€2\'633.96" is the subtotal', () => {
@@ -317,20 +612,39 @@ describe('offline engine: the corpus layouts', () => {
       ['Server maintenance', '8', '119.87', '958.96'],
       ['USB-C cable 2 m', '12', '1.45', '17.40'],
     ]);
-    expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({ subtotal: '2633.96', tax: '526.79', total: '3160.75', currency: 'EUR' });
+    expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
+      subtotal: '2633.96',
+      tax: '526.79',
+      total: '3160.75',
+      currency: 'EUR',
+    });
     expect(r.warnings).toEqual([]);
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
 
   it('receipt: a unit price grouped by spaces ("10 x 1 493,80") is still the quantity and unit price', () => {
-    const doc = documentOf(layoutPage([
-      [[14, 'Item'], [180, 'Amount']],
-      [[14, 'Coffee beans 1 kg']],
-      [[22, '10 x 1 493,80'], [168, '14938,00']],
-      [[14, 'Desk lamp']],
-      [[22, '2 x 1 000 000,00'], [156, '2000000,00']],
-      [[14, 'Net amount'], [162, '2 014 938,00']],
-    ]));
+    const doc = documentOf(
+      layoutPage([
+        [
+          [14, 'Item'],
+          [180, 'Amount'],
+        ],
+        [[14, 'Coffee beans 1 kg']],
+        [
+          [22, '10 x 1 493,80'],
+          [168, '14938,00'],
+        ],
+        [[14, 'Desk lamp']],
+        [
+          [22, '2 x 1 000 000,00'],
+          [156, '2000000,00'],
+        ],
+        [
+          [14, 'Net amount'],
+          [162, '2 014 938,00'],
+        ],
+      ]),
+    );
     const r = extractOffline(doc, []);
     expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
       ['Coffee beans 1 kg', '10', '1493.80', '14938.00'],
@@ -342,7 +656,14 @@ describe('offline engine: the corpus layouts', () => {
   });
 
   it('receipt as plain text: the same items', () => {
-    const doc = plain('Item Amount', 'Desk lamp', '4 x 164.56 658.24', 'Server maintenance', '8 × 119.87 958.96', 'Net amount 1,617.20');
+    const doc = plain(
+      'Item Amount',
+      'Desk lamp',
+      '4 x 164.56 658.24',
+      'Server maintenance',
+      '8 × 119.87 958.96',
+      'Net amount 1,617.20',
+    );
     const r = extractOffline(doc, ['subtotal']);
     expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
       ['Desk lamp', '4', '164.56', '658.24'],
@@ -360,7 +681,12 @@ describe('offline engine: line items of generated invoices read from their text 
       const path = join(dir, 'invoice.pdf');
       await writeFile(path, (await renderInvoice(doc, 'text_pdf')).bytes);
       const text = await readSourceText(path, { engine: createOcrEngine(), workDir: dir });
-      return extractOffline(text, []).items.map((i) => ({ description: i.description.value, quantity: i.quantity.value, unit_price: i.unit_price.value, amount: i.amount.value }));
+      return extractOffline(text, []).items.map((i) => ({
+        description: i.description.value,
+        quantity: i.quantity.value,
+        unit_price: i.unit_price.value,
+        amount: i.amount.value,
+      }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -392,12 +718,36 @@ describe('offline engine: line items of generated invoices read from their text 
 describe('offline engine: the vendor name from the letterhead', () => {
   it('the first line of page 1, when the document names itself (a title) or has a labelled customer', () => {
     expect(one(documentOf(layoutPage(RECEIPT_TOP)), 'vendor_name')).toBe('Oak & Iron Workshop LLC');
-    expect(one(plain('Invoice', 'Café Rivière SARL', 'Invoice #', 'F-2025-2983', 'Customer', 'Acme Corporation'), 'vendor_name')).toBe('Café Rivière SARL');
-    expect(one(plain('Northwind Traders Inc.', 'Bill to: Initech GmbH', 'Total 5.00'), 'vendor_name')).toBe('Northwind Traders Inc.');
+    expect(
+      one(
+        plain('Invoice', 'Café Rivière SARL', 'Invoice #', 'F-2025-2983', 'Customer', 'Acme Corporation'),
+        'vendor_name',
+      ),
+    ).toBe('Café Rivière SARL');
+    expect(one(plain('Northwind Traders Inc.', 'Bill to: Initech GmbH', 'Total 5.00'), 'vendor_name')).toBe(
+      'Northwind Traders Inc.',
+    );
     const r = extractOffline(plain('Tax invoice', 'Harbor Supplies Ltd', 'Total 5.00'), ['vendor_name']);
-    expect(r.fields.vendor_name).toEqual({ value: 'Harbor Supplies Ltd', evidence: { page: 1, snippet: 'Harbor Supplies Ltd', box: null }, confidence: 0.6 });
+    expect(r.fields.vendor_name).toEqual({
+      value: 'Harbor Supplies Ltd',
+      evidence: { page: 1, snippet: 'Harbor Supplies Ltd', box: null },
+      confidence: 0.6,
+    });
     // Side by side with the title: its own group of words.
-    expect(one(documentOf(layoutPage([[[50, 'ACME Supplies Ltd'], [400, 'INVOICE']], 'Total 5.00'])), 'vendor_name')).toBe('ACME Supplies Ltd');
+    expect(
+      one(
+        documentOf(
+          layoutPage([
+            [
+              [50, 'ACME Supplies Ltd'],
+              [400, 'INVOICE'],
+            ],
+            'Total 5.00',
+          ]),
+        ),
+        'vendor_name',
+      ),
+    ).toBe('ACME Supplies Ltd');
   });
 
   it('a labelled vendor wins; otherwise null rather than a guess', () => {
@@ -424,18 +774,38 @@ describe('offline engine: OCR noise it reads through, and noise it leaves null',
   });
 
   it('a group of marks alone (OCR noise) between a label and its value is skipped', () => {
-    const doc = documentOf(layoutPage([[[340, 'Invoice #:'], [410, '_'], [430, '—-—-F-2025-0208']], [[340, 'Customer:'], [410, '|'], [430, 'Acme Corporation']]]));
-    expect(values(doc, ['invoice_number', 'customer_name'])).toEqual({ invoice_number: 'F-2025-0208', customer_name: 'Acme Corporation' });
+    const doc = documentOf(
+      layoutPage([
+        [
+          [340, 'Invoice #:'],
+          [410, '_'],
+          [430, '—-—-F-2025-0208'],
+        ],
+        [
+          [340, 'Customer:'],
+          [410, '|'],
+          [430, 'Acme Corporation'],
+        ],
+      ]),
+    );
+    expect(values(doc, ['invoice_number', 'customer_name'])).toEqual({
+      invoice_number: 'F-2025-0208',
+      customer_name: 'Acme Corporation',
+    });
   });
 
   it('a letterhead without the stray mark OCR put before it', () => {
-    expect(one(plain('‘Northwind Traders Inc.', 'INVOICE', 'Bill to: Initech GmbH ,'), 'vendor_name')).toBe('Northwind Traders Inc.');
+    expect(one(plain('‘Northwind Traders Inc.', 'INVOICE', 'Bill to: Initech GmbH ,'), 'vendor_name')).toBe(
+      'Northwind Traders Inc.',
+    );
   });
 
   it('"4x 164.56": the quantity quotes "4x", so its evidence passes the check', () => {
     const doc = plain('Item Amount', 'Desk lamp', '4x 164.56 658.24', 'Tax €526:79', 'Subtotal 7.891 ,21:GBP');
     const r = extractOffline(doc, ['tax', 'subtotal']);
-    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([['Desk lamp', '4', '164.56', '658.24']]);
+    expect(r.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value])).toEqual([
+      ['Desk lamp', '4', '164.56', '658.24'],
+    ]);
     expect(r.items[0]!.quantity.evidence?.snippet).toBe('4x');
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
     // "526:79" and "7.891 ,21" are not amounts of 526 and 7891: null, not a wrong value.

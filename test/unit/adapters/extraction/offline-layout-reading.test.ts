@@ -19,46 +19,92 @@ const items = (doc: PositionedText) =>
 describe('same line at any distance, below in the same column', () => {
   it('an invoice number printed 220 pt right of its label is read', () => {
     // "Invoice Number:" ends at x = 140; the number starts at x = 360.
-    const doc = page('ACME Corp', [[50, 'Invoice Number:'], [360, '2014-0815']], [[50, 'Invoice Date:'], [360, 'August 1, 2014']]);
-    expect(values(doc, ['invoice_number', 'invoice_date'])).toEqual({ invoice_number: '2014-0815', invoice_date: '2014-08-01' });
+    const doc = page(
+      'ACME Corp',
+      [
+        [50, 'Invoice Number:'],
+        [360, '2014-0815'],
+      ],
+      [
+        [50, 'Invoice Date:'],
+        [360, 'August 1, 2014'],
+      ],
+    );
+    expect(values(doc, ['invoice_number', 'invoice_date'])).toEqual({
+      invoice_number: '2014-0815',
+      invoice_date: '2014-08-01',
+    });
   });
 
   it('a row of labels with their values below: each value is the one in its own column', () => {
     // Real positions of a French invoice (pdftotext): "Invoice Date:" 29.8–90.2, "Due Date:" 214.8–261.2.
     const doc = page(
-      [[30, 'Invoice Date:'], [215, 'Due Date:'], [400, 'Incoterm:']],
-      [[30, '21/09/2022'], [215, '21/10/2022'], [400, 'DAP']],
+      [
+        [30, 'Invoice Date:'],
+        [215, 'Due Date:'],
+        [400, 'Incoterm:'],
+      ],
+      [
+        [30, '21/09/2022'],
+        [215, '21/10/2022'],
+        [400, 'DAP'],
+      ],
     );
     expect(values(doc, ['invoice_date', 'due_date'])).toEqual({ invoice_date: '2022-09-21', due_date: '2022-10-21' });
   });
 
   it('the due date printed after an empty invoice-date label is not the invoice date', () => {
-    const doc = page([[50, 'Invoice date:'], [300, 'Due date: 14/04/2024']], 'Total EUR 10.00');
+    const doc = page(
+      [
+        [50, 'Invoice date:'],
+        [300, 'Due date: 14/04/2024'],
+      ],
+      'Total EUR 10.00',
+    );
     expect(values(doc, ['invoice_date', 'due_date'])).toEqual({ invoice_date: null, due_date: '2024-04-14' });
   });
 
-  it('a related invoice\'s date is not the invoice date', () => {
+  it("a related invoice's date is not the invoice date", () => {
     const doc = page(
       'CREDIT NOTE',
-      [[50, 'Credit note date:'], [200, '02/05/2024']],
-      [[50, 'Original invoice date:'], [200, '01/03/2024']],
+      [
+        [50, 'Credit note date:'],
+        [200, '02/05/2024'],
+      ],
+      [
+        [50, 'Original invoice date:'],
+        [200, '01/03/2024'],
+      ],
       'Total EUR -10.00',
     );
     expect(values(doc, ['invoice_date'])).toEqual({ invoice_date: '2024-05-02' });
     const de = page(
       'GUTSCHRIFT',
-      [[50, 'Datum:'], [200, '02.05.2024']],
-      [[50, 'Bezug: ursprüngliches Rechnungsdatum'], [300, '01.03.2024']],
+      [
+        [50, 'Datum:'],
+        [200, '02.05.2024'],
+      ],
+      [
+        [50, 'Bezug: ursprüngliches Rechnungsdatum'],
+        [300, '01.03.2024'],
+      ],
     );
     expect(values(de, ['invoice_date'])).toEqual({ invoice_date: '2024-05-02' });
     // A contract's, a delivery note's or an order's date ("Vertrags-Datum") is not the invoice's.
-    expect(values(plain('Vertrags-Datum : 01.04.2013', 'Lieferschein-Datum : 30.09.2013', 'Datum 06.10.2013'), ['invoice_date'])).toEqual({ invoice_date: '2013-10-06' });
+    expect(
+      values(plain('Vertrags-Datum : 01.04.2013', 'Lieferschein-Datum : 30.09.2013', 'Datum 06.10.2013'), [
+        'invoice_date',
+      ]),
+    ).toEqual({ invoice_date: '2013-10-06' });
   });
 });
 
 describe('totals, subtotal and tax: each value from its own label', () => {
   it('"TOTAL AMOUNT DUE ON August 3 , 2014 $4.11" is a total of 4.11, not 3', () => {
-    const doc = page([[50, 'TOTAL AMOUNT DUE ON August 3 , 2014'], [450, '$4.11']]);
+    const doc = page([
+      [50, 'TOTAL AMOUNT DUE ON August 3 , 2014'],
+      [450, '$4.11'],
+    ]);
     expect(values(doc, ['total', 'due_date'])).toEqual({ total: '4.11', due_date: '2014-08-03' });
     expect(values(plain('TOTAL AMOUNT DUE ON August 3 , 2014 $4.11'), ['total'])).toEqual({ total: '4.11' });
   });
@@ -72,26 +118,62 @@ describe('totals, subtotal and tax: each value from its own label', () => {
     ['it', ['Totale imponibile', '100,00'], ['IVA 22%', '22,00'], ['Totale documento', '122,00']],
     ['nl', ['Totaal excl. BTW', '100,00'], ['BTW 21%', '21,00'], ['Totaal incl. BTW', '121,00']],
   ])('%s: the pre-tax figure is the subtotal, not the total', (_lang, net, tax, gross) => {
-    const doc = page([[300, net[0]!], [480, net[1]!]], [[300, tax[0]!], [480, tax[1]!]], [[300, gross[0]!], [480, gross[1]!]]);
+    const doc = page(
+      [
+        [300, net[0]!],
+        [480, net[1]!],
+      ],
+      [
+        [300, tax[0]!],
+        [480, tax[1]!],
+      ],
+      [
+        [300, gross[0]!],
+        [480, gross[1]!],
+      ],
+    );
     const want = (s: string) => s.replace(',', '.');
-    expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({ subtotal: want(net[1]!), tax: want(tax[1]!), total: want(gross[1]!) });
+    expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({
+      subtotal: want(net[1]!),
+      tax: want(tax[1]!),
+      total: want(gross[1]!),
+    });
   });
 
   it('only a pre-tax total printed: the total is null, not the net figure', () => {
-    const doc = page([[300, 'Gesamtbetrag netto'], [480, '100,00']]);
+    const doc = page([
+      [300, 'Gesamtbetrag netto'],
+      [480, '100,00'],
+    ]);
     expect(values(doc, ['total', 'subtotal'])).toEqual({ total: null, subtotal: '100.00' });
   });
 
   it('VAT identification numbers are not the tax amount', () => {
     const doc = page(
       'Akretion France',
-      [[50, 'VAT: FR 86 792 377 731'], [350, 'USt-IdNr.: DE 123 456 789']],
+      [
+        [50, 'VAT: FR 86 792 377 731'],
+        [350, 'USt-IdNr.: DE 123 456 789'],
+      ],
       [[50, 'TVA intracom. : FR 40 303 265 045']],
       [[50, 'Tax ID 12-3456789']],
-      [[300, 'Total'], [480, '110.00 €']],
+      [
+        [300, 'Total'],
+        [480, '110.00 €'],
+      ],
     );
     expect(values(doc, ['tax', 'vat'])).toEqual({ tax: null, vat: null });
-    const withTax = page('VAT: FR 86 792 377 731', [[300, 'VAT 20%'], [480, '20.00']], [[300, 'Total'], [480, '120.00']]);
+    const withTax = page(
+      'VAT: FR 86 792 377 731',
+      [
+        [300, 'VAT 20%'],
+        [480, '20.00'],
+      ],
+      [
+        [300, 'Total'],
+        [480, '120.00'],
+      ],
+    );
     expect(values(withTax, ['tax'])).toEqual({ tax: '20.00' });
   });
 
@@ -99,10 +181,24 @@ describe('totals, subtotal and tax: each value from its own label', () => {
     const doc = page(
       'Atelier Dupont',
       'FACTURE',
-      [[50, 'Article'], [250, 'Qté'], [300, 'Prix'], [360, 'TVA'], [440, 'Montant']],
-      [[50, 'Reliure cuir'], [256, '2'], [300, '50,00'], [434, '100,00']],
+      [
+        [50, 'Article'],
+        [250, 'Qté'],
+        [300, 'Prix'],
+        [360, 'TVA'],
+        [440, 'Montant'],
+      ],
+      [
+        [50, 'Reliure cuir'],
+        [256, '2'],
+        [300, '50,00'],
+        [434, '100,00'],
+      ],
       null,
-      [[300, 'Total'], [434, '100,00']],
+      [
+        [300, 'Total'],
+        [434, '100,00'],
+      ],
       'TVA non applicable, art. 293 B du CGI',
     );
     expect(values(doc, ['tax', 'total'])).toEqual({ tax: null, total: '100.00' });
@@ -111,17 +207,58 @@ describe('totals, subtotal and tax: each value from its own label', () => {
 
 describe('line-item tables in six languages, and without a header row', () => {
   it.each([
-    ['de', ['Beschreibung', 'Anzahl', 'E-Preis', 'Gesamt'], ['Beratung', '2', '50,00', '100,00'], ['Schulung vor Ort', '1', '1.200,00', '1.200,00']],
-    ['fr', ['Libellé', 'Quantité', 'PU HT', 'Montant HT'], ['Reliure cuir', '2', '50,00', '100,00'], ['Dorure', '1', '1 200,00', '1 200,00']],
-    ['es', ['Concepto', 'Cantidad', 'Precio', 'Importe'], ['Consultoría', '2', '50,00', '100,00'], ['Formación', '1', '1.200,00', '1.200,00']],
-    ['it', ['Descrizione', 'Quantità', 'Prezzo unitario', 'Importo'], ['Consulenza', '2', '50,00', '100,00'], ['Formazione', '1', '1.200,00', '1.200,00']],
-    ['nl', ['Omschrijving', 'Aantal', 'Prijs', 'Bedrag'], ['Advies', '2', '50,00', '100,00'], ['Training', '1', '1.200,00', '1.200,00']],
-    ['ch', ['Bezeichnung', 'Menge', 'Preis', 'Total'], ['Beratung', '2', "50.00", "100.00"], ['Schulung vor Ort', '1', "1'200.00", "1'200.00"]],
+    [
+      'de',
+      ['Beschreibung', 'Anzahl', 'E-Preis', 'Gesamt'],
+      ['Beratung', '2', '50,00', '100,00'],
+      ['Schulung vor Ort', '1', '1.200,00', '1.200,00'],
+    ],
+    [
+      'fr',
+      ['Libellé', 'Quantité', 'PU HT', 'Montant HT'],
+      ['Reliure cuir', '2', '50,00', '100,00'],
+      ['Dorure', '1', '1 200,00', '1 200,00'],
+    ],
+    [
+      'es',
+      ['Concepto', 'Cantidad', 'Precio', 'Importe'],
+      ['Consultoría', '2', '50,00', '100,00'],
+      ['Formación', '1', '1.200,00', '1.200,00'],
+    ],
+    [
+      'it',
+      ['Descrizione', 'Quantità', 'Prezzo unitario', 'Importo'],
+      ['Consulenza', '2', '50,00', '100,00'],
+      ['Formazione', '1', '1.200,00', '1.200,00'],
+    ],
+    [
+      'nl',
+      ['Omschrijving', 'Aantal', 'Prijs', 'Bedrag'],
+      ['Advies', '2', '50,00', '100,00'],
+      ['Training', '1', '1.200,00', '1.200,00'],
+    ],
+    [
+      'ch',
+      ['Bezeichnung', 'Menge', 'Preis', 'Total'],
+      ['Beratung', '2', '50.00', '100.00'],
+      ['Schulung vor Ort', '1', "1'200.00", "1'200.00"],
+    ],
   ])('%s header', (_lang, header, a, b) => {
-    const row = (cells: string[]): Row => [[50, cells[0]!], [250, cells[1]!], [320, cells[2]!], [420, cells[3]!]];
-    const doc = page('Lieferant GmbH', null, row(header), row(a), row(b), null, [[320, 'Total'], [420, '1.300,00']]);
+    const row = (cells: string[]): Row => [
+      [50, cells[0]!],
+      [250, cells[1]!],
+      [320, cells[2]!],
+      [420, cells[3]!],
+    ];
+    const doc = page('Lieferant GmbH', null, row(header), row(a), row(b), null, [
+      [320, 'Total'],
+      [420, '1.300,00'],
+    ]);
     const n = (s: string) => s.replace(/[ .'](?=\d{3})/gu, '').replace(',', '.');
-    expect(items(doc)).toEqual([[a[0], a[1], n(a[2]!), n(a[3]!)], [b[0], b[1], n(b[2]!), n(b[3]!)]]);
+    expect(items(doc)).toEqual([
+      [a[0], a[1], n(a[2]!), n(a[3]!)],
+      [b[0], b[1], n(b[2]!), n(b[3]!)],
+    ]);
   });
 
   it('a table with no header row: a description and three aligned numbers where quantity × price = amount', () => {
@@ -129,11 +266,29 @@ describe('line-item tables in six languages, and without a header row', () => {
       'Northwind Traders',
       'Invoice 2024-17',
       null,
-      [[50, 'Consulting services'], [300, '10'], [360, '80.00'], [440, '800.00']],
-      [[50, 'Travel expenses'], [306, '1'], [360, '120.00'], [440, '120.00']],
-      [[50, 'Printed manuals'], [300, '25'], [366, '4.00'], [440, '100.00']],
+      [
+        [50, 'Consulting services'],
+        [300, '10'],
+        [360, '80.00'],
+        [440, '800.00'],
+      ],
+      [
+        [50, 'Travel expenses'],
+        [306, '1'],
+        [360, '120.00'],
+        [440, '120.00'],
+      ],
+      [
+        [50, 'Printed manuals'],
+        [300, '25'],
+        [366, '4.00'],
+        [440, '100.00'],
+      ],
       null,
-      [[360, 'Total'], [434, '1,020.00']],
+      [
+        [360, 'Total'],
+        [434, '1,020.00'],
+      ],
     );
     expect(items(doc)).toEqual([
       ['Consulting services', '10', '80.00', '800.00'],
@@ -145,8 +300,18 @@ describe('line-item tables in six languages, and without a header row', () => {
 
   it('numbers that do not multiply out are no headerless table', () => {
     const doc = page(
-      [[50, 'Opening hours'], [300, '9'], [360, '17'], [440, '2024']],
-      [[50, 'Phone lines'], [300, '12'], [360, '30'], [440, '45']],
+      [
+        [50, 'Opening hours'],
+        [300, '9'],
+        [360, '17'],
+        [440, '2024'],
+      ],
+      [
+        [50, 'Phone lines'],
+        [300, '12'],
+        [360, '30'],
+        [440, '45'],
+      ],
     );
     expect(items(doc)).toEqual([]);
   });
@@ -165,33 +330,67 @@ describe('value grammars of six languages', () => {
   ])('%s', (line, date) => expect(values(plain(line), ['invoice_date'])).toEqual({ invoice_date: date }));
 
   it.each([
-    ['Total: 1.234,56 €', '1234.56'], ['Total: $1,234.56', '1234.56'], ['Total: 1 234,56 €', '1234.56'], ["Total: CHF 1'234.56", '1234.56'],
-    ['Gesamtbetrag: 1.234,56 EUR', '1234.56'], ['Total TTC : 1 234,56 €', '1234.56'], ['Importe total: 1.234,56 €', '1234.56'],
-    ['Totale da pagare: € 1.234,56', '1234.56'], ['Te betalen: € 1.234,56', '1234.56'],
+    ['Total: 1.234,56 €', '1234.56'],
+    ['Total: $1,234.56', '1234.56'],
+    ['Total: 1 234,56 €', '1234.56'],
+    ["Total: CHF 1'234.56", '1234.56'],
+    ['Gesamtbetrag: 1.234,56 EUR', '1234.56'],
+    ['Total TTC : 1 234,56 €', '1234.56'],
+    ['Importe total: 1.234,56 €', '1234.56'],
+    ['Totale da pagare: € 1.234,56', '1234.56'],
+    ['Te betalen: € 1.234,56', '1234.56'],
   ])('%s', (line, total) => expect(values(plain(line), ['total'])).toEqual({ total }));
 
   it.each([
-    ['Rechnungsnummer: RE-2024-001', 'RE-2024-001'], ['Rechnung Nr. 4711', '4711'], ['N° de facture : 20240117', '20240117'],
-    ['Facture n° F2024-12', 'F2024-12'], ['Número de factura: A-123', 'A-123'], ['Factura nº 2024/55', '2024/55'],
-    ['Fattura n. 12/2024', '12/2024'], ['Numero fattura: 88', '88'], ['Factuurnummer: 2024-0099', '2024-0099'],
+    ['Rechnungsnummer: RE-2024-001', 'RE-2024-001'],
+    ['Rechnung Nr. 4711', '4711'],
+    ['N° de facture : 20240117', '20240117'],
+    ['Facture n° F2024-12', 'F2024-12'],
+    ['Número de factura: A-123', 'A-123'],
+    ['Factura nº 2024/55', '2024/55'],
+    ['Fattura n. 12/2024', '12/2024'],
+    ['Numero fattura: 88', '88'],
+    ['Factuurnummer: 2024-0099', '2024-0099'],
   ])('%s', (line, number) => expect(values(plain(line), ['invoice_number'])).toEqual({ invoice_number: number }));
 
-  it('an account or customer number is not the customer\'s name', () => {
-    expect(values(plain('N° de compte client : 2.55012345', 'Customer no: 4711'), ['customer_name'])).toEqual({ customer_name: null });
+  it("an account or customer number is not the customer's name", () => {
+    expect(values(plain('N° de compte client : 2.55012345', 'Customer no: 4711'), ['customer_name'])).toEqual({
+      customer_name: null,
+    });
   });
 
   it('every value read has evidence the check accepts', () => {
     const doc = page(
       'Lieferant GmbH',
-      [[50, 'Rechnungsnummer:'], [300, 'RE-2024-001']],
-      [[50, 'Rechnungsdatum:'], [300, '3. März 2024']],
-      [[300, 'Gesamtbetrag netto'], [480, '100,00']],
-      [[300, 'MwSt. 19 %'], [480, '19,00']],
-      [[300, 'Gesamtbetrag brutto'], [480, '119,00 €']],
+      [
+        [50, 'Rechnungsnummer:'],
+        [300, 'RE-2024-001'],
+      ],
+      [
+        [50, 'Rechnungsdatum:'],
+        [300, '3. März 2024'],
+      ],
+      [
+        [300, 'Gesamtbetrag netto'],
+        [480, '100,00'],
+      ],
+      [
+        [300, 'MwSt. 19 %'],
+        [480, '19,00'],
+      ],
+      [
+        [300, 'Gesamtbetrag brutto'],
+        [480, '119,00 €'],
+      ],
     );
     const r = extractOffline(doc, ['invoice_number', 'invoice_date', 'subtotal', 'tax', 'total', 'currency']);
     expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
-      invoice_number: 'RE-2024-001', invoice_date: '2024-03-03', subtotal: '100.00', tax: '19.00', total: '119.00', currency: 'EUR',
+      invoice_number: 'RE-2024-001',
+      invoice_date: '2024-03-03',
+      subtotal: '100.00',
+      tax: '19.00',
+      total: '119.00',
+      currency: 'EUR',
     });
     expect(checkEvidence(r, doc).review_reasons).toEqual([]);
   });
@@ -203,23 +402,60 @@ describe('a German invoice laid out as the ZUGFeRD samples are', () => {
   const doc = page(
     [[65, 'Rechnungsersteller']],
     [[69, 'Lieferant GmbH']],
-    [[69, 'Lieferantenstraße 20'], [400, 'RECHNUNG']],
-    [[69, '80333 München'], [400, 'Rechnungsnummer'], [540, '471102']],
-    [[65, 'Rechnungsempfänger'], [400, 'Kundennummer'], [540, 'GE2020211']],
-    [[69, 'Kunden AG Mitte'], [400, 'Beträge in'], [540, 'EUR']],
+    [
+      [69, 'Lieferantenstraße 20'],
+      [400, 'RECHNUNG'],
+    ],
+    [
+      [69, '80333 München'],
+      [400, 'Rechnungsnummer'],
+      [540, '471102'],
+    ],
+    [
+      [65, 'Rechnungsempfänger'],
+      [400, 'Kundennummer'],
+      [540, 'GE2020211'],
+    ],
+    [
+      [69, 'Kunden AG Mitte'],
+      [400, 'Beträge in'],
+      [540, 'EUR'],
+    ],
     null,
-    [[72, 'Rechnungssumme Netto (excl. USt.)'], [500, '473,00']],
-    [[72, 'Steuerbasisbetrag USt. 7%'], [460, '275,00'], [500, '19,25']],
-    [[72, 'Steuerbasisbetrag USt. 19%'], [460, '198,00'], [500, '37,62']],
-    [[72, 'Rechnungssumme Brutto (inkl. USt.)'], [500, '529,87']],
+    [
+      [72, 'Rechnungssumme Netto (excl. USt.)'],
+      [500, '473,00'],
+    ],
+    [
+      [72, 'Steuerbasisbetrag USt. 7%'],
+      [460, '275,00'],
+      [500, '19,25'],
+    ],
+    [
+      [72, 'Steuerbasisbetrag USt. 19%'],
+      [460, '198,00'],
+      [500, '37,62'],
+    ],
+    [
+      [72, 'Rechnungssumme Brutto (inkl. USt.)'],
+      [500, '529,87'],
+    ],
     null,
     'Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013',
   );
 
   it('reads each value from its own label and leaves the tax, printed only per rate, null', () => {
-    expect(values(doc, ['seller_name', 'buyer_name', 'invoice_number', 'currency', 'subtotal', 'tax', 'total', 'due_date'])).toEqual({
-      seller_name: 'Lieferant GmbH', buyer_name: 'Kunden AG Mitte', invoice_number: '471102', currency: 'EUR',
-      subtotal: '473.00', tax: null, total: '529.87', due_date: '2013-04-04',
+    expect(
+      values(doc, ['seller_name', 'buyer_name', 'invoice_number', 'currency', 'subtotal', 'tax', 'total', 'due_date']),
+    ).toEqual({
+      seller_name: 'Lieferant GmbH',
+      buyer_name: 'Kunden AG Mitte',
+      invoice_number: '471102',
+      currency: 'EUR',
+      subtotal: '473.00',
+      tax: null,
+      total: '529.87',
+      due_date: '2013-04-04',
     });
   });
 });
@@ -231,71 +467,170 @@ describe('layouts of the tune part: Spanish and French invoices, several tax rat
       [[30, 'INV/2024/00005']],
       null,
       [[30, 'TECNATIVA']],
-      [[30, 'COBRAR A'], [300, 'ENVIE A']],
-      [[30, 'Anita Oliver'], [300, 'Anita Oliver']],
+      [
+        [30, 'COBRAR A'],
+        [300, 'ENVIE A'],
+      ],
+      [
+        [30, 'Anita Oliver'],
+        [300, 'Anita Oliver'],
+      ],
       null,
-      [[30, 'DESCRIPCIÓN'], [300, 'CANTIDAD'], [370, 'PRECIO UNITARIO'], [480, 'TOTAL']],
-      [[30, 'Bolígrafo'], [318, '100'], [400, '1.20'], [480, '120.00']],
+      [
+        [30, 'DESCRIPCIÓN'],
+        [300, 'CANTIDAD'],
+        [370, 'PRECIO UNITARIO'],
+        [480, 'TOTAL'],
+      ],
+      [
+        [30, 'Bolígrafo'],
+        [318, '100'],
+        [400, '1.20'],
+        [480, '120.00'],
+      ],
       [[30, 'Observaciones / Instrucciones de pago:']],
-      [[30, 'Por favor usa la siguiente referencia para su pago:'], [370, 'TOTAL PARCIAL'], [480, '120.00']],
-      [[370, 'TASA DE IMPUESTO'], [480, '15,00%']],
-      [[370, 'TOTAL IMPUESTOS'], [486, '18.00']],
-      [[370, 'Saldo adeudado'], [480, '138.00']],
+      [
+        [30, 'Por favor usa la siguiente referencia para su pago:'],
+        [370, 'TOTAL PARCIAL'],
+        [480, '120.00'],
+      ],
+      [
+        [370, 'TASA DE IMPUESTO'],
+        [480, '15,00%'],
+      ],
+      [
+        [370, 'TOTAL IMPUESTOS'],
+        [486, '18.00'],
+      ],
+      [
+        [370, 'Saldo adeudado'],
+        [480, '138.00'],
+      ],
     );
     expect(values(doc, ['invoice_number', 'seller_name', 'buyer_name', 'subtotal', 'tax', 'total'])).toEqual({
-      invoice_number: 'INV/2024/00005', seller_name: 'TECNATIVA', buyer_name: 'Anita Oliver', subtotal: '120.00', tax: '18.00', total: '138.00',
+      invoice_number: 'INV/2024/00005',
+      seller_name: 'TECNATIVA',
+      buyer_name: 'Anita Oliver',
+      subtotal: '120.00',
+      tax: '18.00',
+      total: '138.00',
     });
     expect(items(doc)).toEqual([['Bolígrafo', '100', '1.20', '120.00']]);
   });
 
   it('several tax rates and no tax sum: the tax is null, not one rate\'s tax nor its base ("7% von 129,37")', () => {
     const doc = page(
-      [[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']],
-      [[60, 'zzgl. Umsatzsteuer 19% von 64,46'], [480, '12,25']],
+      [
+        [60, 'zzgl. Umsatzsteuer 7% von 129,37'],
+        [480, '9,06'],
+      ],
+      [
+        [60, 'zzgl. Umsatzsteuer 19% von 64,46'],
+        [480, '12,25'],
+      ],
     );
     expect(values(doc, ['tax'])).toEqual({ tax: null });
     const summed = page(
-      [[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']],
-      [[60, 'zzgl. Umsatzsteuer 19% von 64,46'], [480, '12,25']],
-      [[60, 'Summe Umsatzsteuer'], [480, '21,31']],
+      [
+        [60, 'zzgl. Umsatzsteuer 7% von 129,37'],
+        [480, '9,06'],
+      ],
+      [
+        [60, 'zzgl. Umsatzsteuer 19% von 64,46'],
+        [480, '12,25'],
+      ],
+      [
+        [60, 'Summe Umsatzsteuer'],
+        [480, '21,31'],
+      ],
     );
     expect(values(summed, ['tax'])).toEqual({ tax: '21.31' });
-    expect(values(page([[60, 'zzgl. Umsatzsteuer 7% von 129,37'], [480, '9,06']]), ['tax'])).toEqual({ tax: '9.06' });
+    expect(
+      values(
+        page([
+          [60, 'zzgl. Umsatzsteuer 7% von 129,37'],
+          [480, '9,06'],
+        ]),
+        ['tax'],
+      ),
+    ).toEqual({ tax: '9.06' });
   });
 
   it('a header whose names are stacked over three lines ("Prix" / "Prix HT" / "unitaire"), and notes under an item', () => {
     const doc = page(
       [[300, 'Prix']],
-      [[30, 'Description'], [200, 'Quantité'], [260, 'Rem.'], [460, 'Prix HT']],
+      [
+        [30, 'Description'],
+        [200, 'Quantité'],
+        [260, 'Rem.'],
+        [460, 'Prix HT'],
+      ],
       [[300, 'unitaire']],
-      [[30, 'Biscuits aux raisins 300g'], [200, '15 Unit(s)'], [300, '3,20 €'], [460, '48,00 €']],
+      [
+        [30, 'Biscuits aux raisins 300g'],
+        [200, '15 Unit(s)'],
+        [300, '3,20 €'],
+        [460, '48,00 €'],
+      ],
       [[30, 'GTIN: 4000050986428']],
-      [[30, 'Huile d\'olive'], [200, '25 Liter(s)'], [300, '19,80 €'], [454, '495,00 €']],
+      [
+        [30, "Huile d'olive"],
+        [200, '25 Liter(s)'],
+        [300, '19,80 €'],
+        [454, '495,00 €'],
+      ],
       [[30, 'Notes: Replaced capacitor']],
       [[30, 'Tax: 0.2%']],
       null,
-      [[300, 'Total HT'], [454, '543,00 €']],
+      [
+        [300, 'Total HT'],
+        [454, '543,00 €'],
+      ],
     );
-    expect(items(doc)).toEqual([['Biscuits aux raisins 300g', '15', '3.20', '48.00'], ['Huile d\'olive', '25', '19.80', '495.00']]);
+    expect(items(doc)).toEqual([
+      ['Biscuits aux raisins 300g', '15', '3.20', '48.00'],
+      ["Huile d'olive", '25', '19.80', '495.00'],
+    ]);
   });
 
-  it('"Lieferant      Käufer" over a GLN line: the seller\'s label\'s neighbour is the buyer\'s label, not the seller', () => {
-    const doc = page([[40, 'Lieferant'], [330, 'Käufer']], [[40, 'GLN 4333741000005'], [330, 'GLN 4304171000002']]);
+  it("\"Lieferant      Käufer\" over a GLN line: the seller's label's neighbour is the buyer's label, not the seller", () => {
+    const doc = page(
+      [
+        [40, 'Lieferant'],
+        [330, 'Käufer'],
+      ],
+      [
+        [40, 'GLN 4333741000005'],
+        [330, 'GLN 4304171000002'],
+      ],
+    );
     expect(values(doc, ['seller_name', 'buyer_name'])).toEqual({ seller_name: null, buyer_name: null });
   });
 
   it('"Mo.-Fr. 08.30 - 12.30 Uhr" names no currency; "ATTN:" is not part of the customer\'s name', () => {
-    expect(values(plain('Mo.-Fr. 08.30 - 12.30 Uhr', 'Privathaftpflicht 50,00 €'), ['currency'])).toEqual({ currency: 'EUR' });
+    expect(values(plain('Mo.-Fr. 08.30 - 12.30 Uhr', 'Privathaftpflicht 50,00 €'), ['currency'])).toEqual({
+      currency: 'EUR',
+    });
     const doc = page([[30, 'Bill to Address:']], [[30, 'ATTN: iViveLabs Limited']]);
     expect(values(doc, ['buyer_name'])).toEqual({ buyer_name: 'iViveLabs Limited' });
   });
 });
 
-describe('OCR of the tune part\'s scanned and 96-dpi forms: noise that is no value', () => {
+describe("OCR of the tune part's scanned and 96-dpi forms: noise that is no value", () => {
   it('a logo read as "OO / O00 0 oo" is no customer\'s name; "invoice_number_1" holds no label; a misread IBAN is no VAT id', () => {
-    expect(values(page([[30, 'Customer:'], [120, 'OO / O00 0 oo']]), ['customer_name'])).toEqual({ customer_name: null });
+    expect(
+      values(
+        page([
+          [30, 'Customer:'],
+          [120, 'OO / O00 0 oo'],
+        ]),
+        ['customer_name'],
+      ),
+    ).toEqual({ customer_name: null });
     expect(values(plain('# invoice_number_1'), ['invoice_number'])).toEqual({ invoice_number: null });
-    expect(values(plain('IBAN : FR76 10107 00245 00617052317 38 - BIC : BREDFRPP'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
+    expect(values(plain('IBAN : FR76 10107 00245 00617052317 38 - BIC : BREDFRPP'), ['seller_vat_id'])).toEqual({
+      seller_vat_id: null,
+    });
   });
 });
 
@@ -305,7 +640,24 @@ describe('a label the OCR misread by a few letters', () => {
   // spells what it prints).
   const ocr = (...rows: Row[]) => documentOf(layoutPage(rows, { source: 'ocr' }));
   it('reads the value of a long label a few letters off on an OCR page, less sure than an exact label', () => {
-    const doc = ocr([[300, 'Rechnungsnummer'], [450, '471102']], [[300, 'Rechnungedeium'], [450, '05.06.2013']], [[300, 'Lieferdatum'], [450, '03.06.2013']], [[300, 'Zwischenaumme'], [450, '202,76']]);
+    const doc = ocr(
+      [
+        [300, 'Rechnungsnummer'],
+        [450, '471102'],
+      ],
+      [
+        [300, 'Rechnungedeium'],
+        [450, '05.06.2013'],
+      ],
+      [
+        [300, 'Lieferdatum'],
+        [450, '03.06.2013'],
+      ],
+      [
+        [300, 'Zwischenaumme'],
+        [450, '202,76'],
+      ],
+    );
     const r = extractOffline(doc, ['invoice_number', 'invoice_date', 'subtotal']);
     expect(r.fields['invoice_date']!.value).toBe('2013-06-05');
     expect(r.fields['subtotal']!.value).toBe('202.76');
@@ -317,10 +669,28 @@ describe('a label the OCR misread by a few letters', () => {
 
   it('not on a text layer, not a short word, and not a word nearer another label', () => {
     // (A second date, so that no date is the only one printed.)
-    const text = page([[300, 'Rechnungedeium'], [450, '05.06.2013']], [[300, 'Lieferdatum'], [450, '03.06.2013']]);
+    const text = page(
+      [
+        [300, 'Rechnungedeium'],
+        [450, '05.06.2013'],
+      ],
+      [
+        [300, 'Lieferdatum'],
+        [450, '03.06.2013'],
+      ],
+    );
     expect(extractOffline(text, ['invoice_date']).fields['invoice_date']!.value).toBeNull();
     // "Datun" is a short word; "Lieferdatun" is nearer "Lieferdatum" (a delivery date) than any invoice-date label.
-    const doc = ocr([[300, 'Datun'], [450, '05.06.2013']], [[300, 'Lieferdatun'], [450, '03.06.2013']]);
+    const doc = ocr(
+      [
+        [300, 'Datun'],
+        [450, '05.06.2013'],
+      ],
+      [
+        [300, 'Lieferdatun'],
+        [450, '03.06.2013'],
+      ],
+    );
     expect(extractOffline(doc, ['invoice_date']).fields['invoice_date']!.value).toBeNull();
   });
 });

@@ -12,7 +12,10 @@ import { documentOf, layoutPage, type Row } from '../../../helpers/positioned-te
  */
 const page = (...rows: Row[]) => documentOf(layoutPage(rows));
 const read = (doc: PositionedText) => extractOffline(doc, ['seller_name', 'buyer_name', 'invoice_number', 'total']);
-const reasonsFor = (doc: PositionedText, field: string) => reviewExtraction(read(doc), doc).flagged.filter((f) => 'field' in f && f.field === field).map((f) => f.reason);
+const reasonsFor = (doc: PositionedText, field: string) =>
+  reviewExtraction(read(doc), doc)
+    .flagged.filter((f) => 'field' in f && f.field === field)
+    .map((f) => f.reason);
 
 describe('parties without a label', () => {
   // The seller's letterhead over its address, the customer's address block on the right, no title at the top.
@@ -26,7 +29,10 @@ describe('parties without a label', () => {
     [[350, '69100 Villeurbanne']],
     null,
     'Invoice VT/2022/0001',
-    [[300, 'Total'], [480, '1,810.80 €']],
+    [
+      [300, 'Total'],
+      [480, '1,810.80 €'],
+    ],
   );
 
   it('the letterhead over its address is the seller', () => {
@@ -51,7 +57,10 @@ describe('parties without a label', () => {
       [[380, '69100 Villeurbanne']],
       null,
       [[240, 'Facture n° 2022089083']],
-      [[300, 'Total TTC :'], [480, '56,02 €']],
+      [
+        [300, 'Total TTC :'],
+        [480, '56,02 €'],
+      ],
       ...Array<null>(37).fill(null), // the body of the page
       'NETPRESSE',
       'Siège social : 16 rue Mollien - 92100 BOULOGNE',
@@ -67,10 +76,29 @@ describe('parties without a label', () => {
   it('a letterhead name with an e-mail address set under it on the same text line', () => {
     // The text layer reads "Sammy Maystone smaystone4@fake.com INVOICE" as one line; the address is 12 pt lower.
     const text = 'Sammy Maystone smaystone4@fake.com INVOICE\nBill To:\nTaylor Riddel\nTotal: $127.50';
-    const w = (t: string, x0: number, y0: number) => ({ text: t, offset: text.indexOf(t), box: { x0, y0, x1: x0 + 6 * t.length, y1: y0 + 10 } });
+    const w = (t: string, x0: number, y0: number) => ({
+      text: t,
+      offset: text.indexOf(t),
+      box: { x0, y0, x1: x0 + 6 * t.length, y1: y0 + 10 },
+    });
     const p: PageText = {
-      page: 1, text, source: 'text_layer', width: 612, height: 792,
-      words: [w('Sammy', 49, 27), w('Maystone', 87, 27), w('smaystone4@fake.com', 49, 39), w('INVOICE', 458, 28), w('Bill', 49, 127), w('To:', 80, 127), w('Taylor', 49, 143), w('Riddel', 90, 143), w('Total:', 400, 300), w('$127.50', 480, 300)],
+      page: 1,
+      text,
+      source: 'text_layer',
+      width: 612,
+      height: 792,
+      words: [
+        w('Sammy', 49, 27),
+        w('Maystone', 87, 27),
+        w('smaystone4@fake.com', 49, 39),
+        w('INVOICE', 458, 28),
+        w('Bill', 49, 127),
+        w('To:', 80, 127),
+        w('Taylor', 49, 143),
+        w('Riddel', 90, 143),
+        w('Total:', 400, 300),
+        w('$127.50', 480, 300),
+      ],
     };
     const doc = documentOf(p);
     expect(read(doc).fields['seller_name']!.value).toBe('Sammy Maystone');
@@ -82,7 +110,10 @@ describe('parties without a label', () => {
       'ATTN: iViveLabs Limited',
       '93B Sai Yu Chung',
       null,
-      [[300, 'Total'], [480, '$4.11']],
+      [
+        [300, 'Total'],
+        [480, '$4.11'],
+      ],
       null,
       'Service Provider:',
       '(Not to be used for payment remittance)',

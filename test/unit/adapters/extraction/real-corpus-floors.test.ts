@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionJson } from '../../../../adapters/documents/extraction-exports.js';
 import { createFileOperationRunners } from '../../../../adapters/media/operation-runners.js';
-import { CANONICAL_FIELDS, corpusForm, fetchCorpus, FLOOR_SUBSET, loadTruth, type CorpusForm, type FetchedDocument } from '../../../../bench/lib/extraction-corpus.js';
+import {
+  CANONICAL_FIELDS,
+  corpusForm,
+  fetchCorpus,
+  FLOOR_SUBSET,
+  loadTruth,
+  type CorpusForm,
+  type FetchedDocument,
+} from '../../../../bench/lib/extraction-corpus.js';
 import { formatCorpusDiff, scoreCorpusDocument } from '../../../../bench/lib/extraction-measure.js';
 import { totals, type ScoredDocument } from '../../../../bench/lib/extraction-report.js';
 
@@ -75,15 +83,24 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function score(docs: readonly FetchedDocument[], form: CorpusForm): Promise<{ scored: ScoredDocument[]; diffs: string }> {
+async function score(
+  docs: readonly FetchedDocument[],
+  form: CorpusForm,
+): Promise<{ scored: ScoredDocument[]; diffs: string }> {
   const scored: ScoredDocument[] = [];
   const diffs: string[] = [];
   for (const f of docs) {
     const path = await corpusForm(f, form);
     const dir = await mkdtemp(join(work, 'run-'));
-    const out = await runner({ sources: [{ path, filename: `${f.doc.id}.${form === 'png' ? 'png' : 'pdf'}` }], options: { fields: [...CANONICAL_FIELDS] }, workDir: dir });
+    const out = await runner({
+      sources: [{ path, filename: `${f.doc.id}.${form === 'png' ? 'png' : 'pdf'}` }],
+      options: { fields: [...CANONICAL_FIELDS] },
+      workDir: dir,
+    });
     const json = out[2]!;
-    const answer = ExtractionJson.parse(JSON.parse(Buffer.from('data' in json ? json.data : await readFile(json.path)).toString('utf8'))).documents[0]!;
+    const answer = ExtractionJson.parse(
+      JSON.parse(Buffer.from('data' in json ? json.data : await readFile(json.path)).toString('utf8')),
+    ).documents[0]!;
     const s = scoreCorpusDocument(loadTruth(f.doc.id), answer);
     scored.push({ doc: f.doc, form, pages: answer.pages, score: s });
     diffs.push(formatCorpusDiff(f.doc.id, s));
@@ -92,9 +109,27 @@ async function score(docs: readonly FetchedDocument[], form: CorpusForm): Promis
 }
 
 const FLOORS = {
-  text_pdf: { recall: TEXT_RECALL_FLOOR, precision: TEXT_PRECISION_FLOOR, lines: TEXT_LINE_ITEMS_FLOOR, unflagged: TEXT_UNFLAGGED_WRONG_CEILING, review: TEXT_REVIEW_CEILING },
-  scanned_pdf: { recall: SCANNED_RECALL_FLOOR, precision: SCANNED_PRECISION_FLOOR, lines: SCANNED_LINE_ITEMS_FLOOR, unflagged: SCANNED_UNFLAGGED_WRONG_CEILING, review: SCANNED_REVIEW_CEILING },
-  png: { recall: PNG_RECALL_FLOOR, precision: PNG_PRECISION_FLOOR, lines: PNG_LINE_ITEMS_FLOOR, unflagged: PNG_UNFLAGGED_WRONG_CEILING, review: FLOOR_SUBSET.length },
+  text_pdf: {
+    recall: TEXT_RECALL_FLOOR,
+    precision: TEXT_PRECISION_FLOOR,
+    lines: TEXT_LINE_ITEMS_FLOOR,
+    unflagged: TEXT_UNFLAGGED_WRONG_CEILING,
+    review: TEXT_REVIEW_CEILING,
+  },
+  scanned_pdf: {
+    recall: SCANNED_RECALL_FLOOR,
+    precision: SCANNED_PRECISION_FLOOR,
+    lines: SCANNED_LINE_ITEMS_FLOOR,
+    unflagged: SCANNED_UNFLAGGED_WRONG_CEILING,
+    review: SCANNED_REVIEW_CEILING,
+  },
+  png: {
+    recall: PNG_RECALL_FLOOR,
+    precision: PNG_PRECISION_FLOOR,
+    lines: PNG_LINE_ITEMS_FLOOR,
+    unflagged: PNG_UNFLAGGED_WRONG_CEILING,
+    review: FLOOR_SUBSET.length,
+  },
 } as const;
 
 describe('flow-extract on real invoices (a small tune subset of bench/extraction-corpus)', () => {

@@ -71,7 +71,11 @@ describe('a PDF with a text layer', () => {
   const size = 11;
   const left = ['Alpha beta gamma delta epsilon zeta', 'eta theta iota kappa lambda mu', 'nu xi omicron pi rho sigma'];
   const right = ['One two three four five six', 'seven eight nine ten eleven', 'twelve thirteen fourteen fifteen'];
-  const table = [['Description', 'Qty', 'Unit price', 'Amount'], ['Printer paper A4', '12', '4.50', '54.00'], ['Toner cartridge', '3', '61.90', '185.70']];
+  const table = [
+    ['Description', 'Qty', 'Unit price', 'Amount'],
+    ['Printer paper A4', '12', '4.50', '54.00'],
+    ['Toner cartridge', '3', '61.90', '185.70'],
+  ];
   const columnsX = [50, 250, 330, 450];
   let doc: PositionedText;
   let widthOf: (s: string) => number;
@@ -84,7 +88,9 @@ describe('a PDF with a text layer', () => {
     page.drawText('Invoice INV-7', { x: 50, y: H - 60, size, font });
     left.forEach((l, i) => page.drawText(l, { x: 50, y: H - 120 - i * 14, size, font }));
     right.forEach((l, i) => page.drawText(l, { x: 320, y: H - 120 - i * 14, size, font }));
-    table.forEach((row, i) => row.forEach((cell, j) => page.drawText(cell, { x: columnsX[j]!, y: H - 250 - i * 18, size, font })));
+    table.forEach((row, i) =>
+      row.forEach((cell, j) => page.drawText(cell, { x: columnsX[j]!, y: H - 250 - i * 18, size, font })),
+    );
     pdf.addPage([300, 400]).drawText('Second page words', { x: 20, y: 350, size, font });
     const turned = pdf.addPage([300, 400]);
     turned.drawText('Shown turned a quarter', { x: 20, y: 350, size, font });
@@ -96,7 +102,11 @@ describe('a PDF with a text layer', () => {
     expect(doc.truncated).toBe(false);
     expect(doc.warnings).toEqual([]);
     // The third page has /Rotate 90: its size and boxes are as it is shown.
-    expect(doc.pages.map((p) => [p.page, p.source, p.width, p.height])).toEqual([[1, 'text_layer', 595, 842], [2, 'text_layer', 300, 400], [3, 'text_layer', 400, 300]]);
+    expect(doc.pages.map((p) => [p.page, p.source, p.width, p.height])).toEqual([
+      [1, 'text_layer', 595, 842],
+      [2, 'text_layer', 300, 400],
+      [3, 'text_layer', 400, 300],
+    ]);
     for (const p of doc.pages) {
       expectOffsets(p);
       expectSaneBoxes(p);
@@ -153,7 +163,9 @@ describe('scanned pages and images (OCR)', () => {
   });
 
   it('a mixed PDF: a page with a text layer keeps it, a scanned page with almost no text (a page number) goes to OCR', async () => {
-    const pdf = await PDFDocument.load(await scannedPdf([twoColumn], [{ at: 0, lines: ['Cover letter', 'Dear customer, the scanned page follows.'] }]));
+    const pdf = await PDFDocument.load(
+      await scannedPdf([twoColumn], [{ at: 0, lines: ['Cover letter', 'Dear customer, the scanned page follows.'] }]),
+    );
     const font = await pdf.embedFont(StandardFonts.Helvetica);
     pdf.getPage(1).drawText('- 2 -', { x: 200, y: 20, size: 9, font });
     const doc = await readSourceText(file('mixed.pdf', await pdf.save()), opts());
@@ -183,9 +195,13 @@ describe('scanned pages and images (OCR)', () => {
     expectSaneBoxes(p);
   });
 
-  it('a 96-dpi image of a page is enlarged to 300 dpi for Tesseract; its size and boxes stay in the page\'s points', async () => {
+  it("a 96-dpi image of a page is enlarged to 300 dpi for Tesseract; its size and boxes stay in the page's points", async () => {
     // The invoice page (A5, 5.83 × 8.27 in) as a 96-dpi screen image, as a browser or a PDF viewer would save it.
-    const png96 = await sharp(invoice.png).resize({ width: Math.round(5.83 * 96) }).withMetadata({ density: 96 }).png().toBuffer();
+    const png96 = await sharp(invoice.png)
+      .resize({ width: Math.round(5.83 * 96) })
+      .withMetadata({ density: 96 })
+      .png()
+      .toBuffer();
     const seen: Array<{ dpi: number; width: number }> = [];
     const recording: OcrEngine = {
       ...engine,
@@ -214,7 +230,7 @@ describe('scanned pages and images (OCR)', () => {
     expect(lineWith(p, 'Toner')).toBe('Toner cartridge black 3 61.90 185.70');
   });
 
-  it('the page\'s language is chosen from its words: a French and a German page read in their language, an English one stays English', async () => {
+  it("the page's language is chosen from its words: a French and a German page read in their language, an English one stays English", async () => {
     for (const lang of ['fra', 'deu'] as const) {
       const page = await foreignPage(lang);
       const doc = await readSourceText(file(`${lang}.png`, page.png), opts({ language: 'eng' }));
@@ -229,8 +245,14 @@ describe('scanned pages and images (OCR)', () => {
     for (const angle of [90, 180, 270]) {
       const turned = await sharp(invoice.png).rotate(angle).withMetadata({ density: 300 }).png().toBuffer();
       const image = await readSourceText(file(`turned-${angle}.png`, turned), opts());
-      const pdf = await readSourceText(file(`turned-${angle}.pdf`, await scannedPdf([{ png: turned, dpi: 300 }])), opts());
-      for (const [form, doc] of [['image', image], ['scanned PDF', pdf]] as const) {
+      const pdf = await readSourceText(
+        file(`turned-${angle}.pdf`, await scannedPdf([{ png: turned, dpi: 300 }])),
+        opts(),
+      );
+      for (const [form, doc] of [
+        ['image', image],
+        ['scanned PDF', pdf],
+      ] as const) {
         const p = doc.pages[0]!;
         const acc = wordAccuracy(invoice.truth, p.text);
         console.info(`turned ${angle}° ${form} word accuracy`, acc);
@@ -249,16 +271,24 @@ describe('scanned pages and images (OCR)', () => {
       ...engine,
       async recogniseTsv(image, language, dpi, signal, mode) {
         const tsv = await engine.recogniseTsv(image, language, dpi, signal, mode);
-        return tsv.split('\n').map((row) => row.split('\t')).map((c) => (c[0] === '5' && c.length >= 12 ? [...c.slice(0, 10), '41', ...c.slice(11)] : c).join('\t')).join('\n');
+        return tsv
+          .split('\n')
+          .map((row) => row.split('\t'))
+          .map((c) => (c[0] === '5' && c.length >= 12 ? [...c.slice(0, 10), '41', ...c.slice(11)] : c).join('\t'))
+          .join('\n');
       },
     };
     const pdf = await scannedPdf([invoice, invoice]);
     const doc = await readSourceText(file('unsure.pdf', pdf), opts({ engine: unsure }));
     expect(doc.pages.map((p) => p.source)).toEqual(['ocr', 'ocr']);
     expect(wordAccuracy(invoice.truth, doc.pages[1]!.text).recall).toBeGreaterThanOrEqual(0.95);
-    expect(doc.warnings).toEqual([1, 2].map((n) => `page ${n} is hard to read (text recognition confidence 41 %); check the values taken from it`));
+    expect(doc.warnings).toEqual(
+      [1, 2].map((n) => `page ${n} is hard to read (text recognition confidence 41 %); check the values taken from it`),
+    );
     const image = await readSourceText(file('unsure.png', invoice.png), opts({ engine: unsure }));
-    expect(image.warnings).toEqual(['page 1 is hard to read (text recognition confidence 41 %); check the values taken from it']);
+    expect(image.warnings).toEqual([
+      'page 1 is hard to read (text recognition confidence 41 %); check the values taken from it',
+    ]);
   });
 
   it('a page past its time limit is an empty page and a warning; the other pages are read', async () => {
@@ -267,16 +297,24 @@ describe('scanned pages and images (OCR)', () => {
     chmodSync(slow, 0o755);
     const pdf = await scannedPdf([invoice], [{ at: 1, lines: ['A page with a text layer of its own'] }]);
     const started = Date.now();
-    const doc = await readSourceText(file('slow.pdf', pdf), opts({ engine: createOcrEngine({ tesseractPath: slow }), pageTimeoutMs: 1500 }));
+    const doc = await readSourceText(
+      file('slow.pdf', pdf),
+      opts({ engine: createOcrEngine({ tesseractPath: slow }), pageTimeoutMs: 1500 }),
+    );
     expect(Date.now() - started).toBeLessThan(30_000); // the sleeping engine was stopped, not waited for
-    expect(doc.pages.map((p) => [p.source, p.text])).toEqual([['ocr', ''], ['text_layer', 'A page with a text layer of its own']]);
+    expect(doc.pages.map((p) => [p.source, p.text])).toEqual([
+      ['ocr', ''],
+      ['text_layer', 'A page with a text layer of its own'],
+    ]);
     expect(doc.pages[0]!.width).toBeCloseTo(5.83 * 72, 0);
     expect(doc.warnings).toEqual(['page 1 could not be read (text recognition took too long); it is read as empty']);
   });
 
   it('a missing OCR engine is an outage; an abort stops the reading', async () => {
     const pdf = file('one-scan.pdf', await scannedPdf([invoice]));
-    await expect(readSourceText(pdf, opts({ engine: createOcrEngine({ tesseractPath: '/nonexistent/tesseract' }) }))).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(
+      readSourceText(pdf, opts({ engine: createOcrEngine({ tesseractPath: '/nonexistent/tesseract' }) })),
+    ).rejects.toBeInstanceOf(ProviderUnavailableError);
     const ctl = new AbortController();
     const reason = new Error('job cancelled');
     const reading = readSourceText(pdf, opts({ signal: ctl.signal }));
@@ -287,7 +325,10 @@ describe('scanned pages and images (OCR)', () => {
 
 describe('UTF-8 text', () => {
   it('the pages it is charged for (one per started 4,000 bytes): a form feed is a block break, whitespace made single, blank lines kept as blocks, zero boxes', async () => {
-    const doc = await readSourceText(file('doc.txt', '\uFEFFInvoice  No.\tINV-1\r\nDate: 2024-03-01\r\n\r\n\r\nTotal:   10.00 EUR  \fSecond page\n\f'), opts());
+    const doc = await readSourceText(
+      file('doc.txt', '\uFEFFInvoice  No.\tINV-1\r\nDate: 2024-03-01\r\n\r\n\r\nTotal:   10.00 EUR  \fSecond page\n\f'),
+      opts(),
+    );
     expect(doc.truncated).toBe(false);
     expect(doc.pages.map((p) => [p.page, p.source, p.text, p.width, p.height])).toEqual([
       [1, 'plain_text', 'Invoice No. INV-1\nDate: 2024-03-01\n\nTotal: 10.00 EUR\n\nSecond page', 0, 0],
@@ -310,23 +351,35 @@ describe('UTF-8 text', () => {
     // Each page is whole lines (the last ends where the text does), and the pages together are the text.
     expect(doc.pages.map((p) => p.text).join('\n')).toBe(source.trim());
     for (const p of doc.pages.slice(0, -1)) {
-      expect(p.text.split('\n').every((l) => lines.includes(l)), `page ${p.page}`).toBe(true);
+      expect(
+        p.text.split('\n').every((l) => lines.includes(l)),
+        `page ${p.page}`,
+      ).toBe(true);
       expect(Buffer.byteLength(`${p.text}\n`)).toBeGreaterThan(4_000 - 500);
     }
     // One word of 5,000 two-byte characters: three pages cut at character boundaries, nothing lost or garbled.
     const word = 'é'.repeat(5_000);
     const cut = await readSourceText(file('one-word.txt', word), opts());
-    expect(cut.pages.map((p) => [p.page, Buffer.byteLength(p.text)])).toEqual([[1, 4_000], [2, 4_000], [3, 2_000]]);
+    expect(cut.pages.map((p) => [p.page, Buffer.byteLength(p.text)])).toEqual([
+      [1, 4_000],
+      [2, 4_000],
+      [3, 2_000],
+    ]);
     expect(cut.pages.map((p) => p.text).join('')).toBe(word);
   });
 
   it('an SVG is text, not an image', async () => {
-    const doc = await readSourceText(file('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>Hi</text></svg>'), opts());
+    const doc = await readSourceText(
+      file('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>Hi</text></svg>'),
+      opts(),
+    );
     expect(doc.pages.map((p) => p.source)).toEqual(['plain_text']);
   });
 
-  it('a file that is not a PDF, an image or UTF-8 text is the source\'s fault', async () => {
-    await expect(readSourceText(file('junk.bin', Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80])), opts())).rejects.toBeInstanceOf(InvalidSourceError);
+  it("a file that is not a PDF, an image or UTF-8 text is the source's fault", async () => {
+    await expect(
+      readSourceText(file('junk.bin', Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80])), opts()),
+    ).rejects.toBeInstanceOf(InvalidSourceError);
   });
 });
 
@@ -367,17 +420,28 @@ describe('the cap on long text', () => {
     const logging = join(dir, 'pdftotext.sh');
     writeFileSync(logging, `#!/bin/sh\necho "$6" >> "${log}"\nexec pdftotext "$@"\n`); // $6 is the page (-q -tsv -enc UTF-8 -f N)
     chmodSync(logging, 0o755);
-    const doc = await readSourceText(file('long.pdf', await pdf.save()), opts({ engine: createOcrEngine({ concurrency: 1, pdftotextPath: logging }) }));
+    const doc = await readSourceText(
+      file('long.pdf', await pdf.save()),
+      opts({ engine: createOcrEngine({ concurrency: 1, pdftotextPath: logging }) }),
+    );
     expect(doc.truncated).toBe(true);
-    expect(doc.pages.map((p) => [p.page, p.source])).toEqual([[1, 'text_layer'], [2, 'text_layer']]);
+    expect(doc.pages.map((p) => [p.page, p.source])).toEqual([
+      [1, 'text_layer'],
+      [2, 'text_layer'],
+    ]);
     expect(doc.pages[0]!.text.split('\n')).toHaveLength(1150);
     expect(doc.warnings).toHaveLength(1);
-    expect(doc.warnings[0]).toMatch(/^the text was cut at 200,000 characters: reading stopped on page 2 at character [\d,]+ of that page/);
+    expect(doc.warnings[0]).toMatch(
+      /^the text was cut at 200,000 characters: reading stopped on page 2 at character [\d,]+ of that page/,
+    );
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['1', '2']);
   });
 
   it('capText keeps whole pages under the limit and the words of the cut page that fit', () => {
-    const pages = ['one two three', 'four five six', 'seven'].map((t, i) => ({ ...plainTextPages(t)[0]!, page: i + 1 }));
+    const pages = ['one two three', 'four five six', 'seven'].map((t, i) => ({
+      ...plainTextPages(t)[0]!,
+      page: i + 1,
+    }));
     expect(capText(pages, 100)).toEqual({ pages, truncated: false, warnings: [] });
     const cut = capText(pages, 13 + 8);
     expect(cut.truncated).toBe(true);
@@ -388,8 +452,10 @@ describe('the cap on long text', () => {
 });
 
 describe('unreadable PDFs', () => {
-  it('a damaged PDF and an encrypted one are the source\'s fault, with a safe message', async () => {
-    await expect(readSourceText(file('broken.pdf', '%PDF-1.7\nnot really a pdf'), opts())).rejects.toThrow(new InvalidSourceError('the PDF could not be read'));
+  it("a damaged PDF and an encrypted one are the source's fault, with a safe message", async () => {
+    await expect(readSourceText(file('broken.pdf', '%PDF-1.7\nnot really a pdf'), opts())).rejects.toThrow(
+      new InvalidSourceError('the PDF could not be read'),
+    );
     const plain = file('plain.pdf', await scannedPdf([], [{ at: 0, lines: ['secret words'] }]));
     const locked = join(dir, 'locked.pdf');
     execFileSync('qpdf', ['--encrypt', 'user-pw', 'owner-pw', '256', '--', plain, locked]);

@@ -22,7 +22,7 @@ describe('normaliseModelValue', () => {
     ['amount', '$1,234.50', '1234.50'],
     ['amount', '1.234,50 €', '1234.50'],
     ['amount', '1 234,50', '1234.50'],
-    ["amount", "1'234.50", '1234.50'],
+    ['amount', "1'234.50", '1234.50'],
     ['amount', '1,234', '1234'],
     ['amount', '12,5', '12.5'],
     ['amount', '1,234,567.8', '1234567.8'],
@@ -56,6 +56,8 @@ describe('normaliseModelValue', () => {
   });
 
   it('caps text at EXTRACTION_LIMITS.maxValueChars', () => {
-    expect(normaliseModelValue('text', 'x'.repeat(EXTRACTION_LIMITS.maxValueChars + 10))).toHaveLength(EXTRACTION_LIMITS.maxValueChars);
+    expect(normaliseModelValue('text', 'x'.repeat(EXTRACTION_LIMITS.maxValueChars + 10))).toHaveLength(
+      EXTRACTION_LIMITS.maxValueChars,
+    );
   });
 });

@@ -20,7 +20,10 @@ const API_KEY = 'sk-llm-test-5d2e8a1c7f3b9e0d4a6c';
 /** A marker in the prompt: request bodies are never logged. */
 const PROMPT_MARKER = 'prompt-marker-7c1f0e';
 
-const Answer = z.object({ title: z.string(), items: z.array(z.object({ name: z.string(), note: z.string().nullable() })) });
+const Answer = z.object({
+  title: z.string(),
+  items: z.array(z.object({ name: z.string(), note: z.string().nullable() })),
+});
 const GOOD = { title: 'ok', items: [{ name: 'a', note: null }] };
 
 describe('OpenAI-compatible chat client', () => {
@@ -43,11 +46,25 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   function client(baseUrl: string, extra: Partial<OpenAiCompatibleChatOptions> = {}) {
-    return new OpenAiCompatibleChatClient({ baseUrl, apiKey: API_KEY, model: 'gpt-4o-mini', timeoutMs: 10_000, logger: log.logger, ...extra });
+    return new OpenAiCompatibleChatClient({
+      baseUrl,
+      apiKey: API_KEY,
+      model: 'gpt-4o-mini',
+      timeoutMs: 10_000,
+      logger: log.logger,
+      ...extra,
+    });
   }
   const ask = (c: OpenAiCompatibleChatClient, signal?: AbortSignal) =>
-    c.completeJson({ messages: [{ role: 'system', content: 'Answer.' }, { role: 'user', content: `data ${PROMPT_MARKER}` }], schemaName: 'test_answer', schema: Answer, signal });
-
+    c.completeJson({
+      messages: [
+        { role: 'system', content: 'Answer.' },
+        { role: 'user', content: `data ${PROMPT_MARKER}` },
+      ],
+      schemaName: 'test_answer',
+      schema: Answer,
+      signal,
+    });
 
   it('posts the documented request (model, messages, strict json_schema response format) and returns the checked value', async () => {
     stub = await standIn([json(200, completion(GOOD))]);
@@ -62,7 +79,10 @@ describe('OpenAI-compatible chat client', () => {
     const body = JSON.parse(req.body) as Record<string, unknown>;
     expect(body).toEqual({
       model: 'gpt-4o-mini',
-      messages: [{ role: 'system', content: 'Answer.' }, { role: 'user', content: `data ${PROMPT_MARKER}` }],
+      messages: [
+        { role: 'system', content: 'Answer.' },
+        { role: 'user', content: `data ${PROMPT_MARKER}` },
+      ],
       temperature: 0,
       response_format: {
         type: 'json_schema',
@@ -75,7 +95,12 @@ describe('OpenAI-compatible chat client', () => {
               title: { type: 'string' },
               items: {
                 type: 'array',
-                items: { type: 'object', properties: { name: { type: 'string' }, note: { type: ['string', 'null'] } }, required: ['name', 'note'], additionalProperties: false },
+                items: {
+                  type: 'object',
+                  properties: { name: { type: 'string' }, note: { type: ['string', 'null'] } },
+                  required: ['name', 'note'],
+                  additionalProperties: false,
+                },
               },
             },
             required: ['title', 'items'],
@@ -88,7 +113,11 @@ describe('OpenAI-compatible chat client', () => {
 
   it('429 is a temporary outage carrying Retry-After (seconds, an HTTP date, or Retry-After-Ms), without retrying inside the call', async () => {
     stub = await standIn([
-      json(429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '7' }),
+      json(
+        429,
+        { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+        { 'retry-after': '7' },
+      ),
       json(429, {}, { 'retry-after': 'Wed, 21 Oct 2026 07:28:30 GMT' }),
       json(429, {}, { 'retry-after-ms': '1500', 'retry-after': '9' }),
       json(429, {}),
@@ -104,7 +133,11 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   it('500, 503 and 408 are temporary outages', async () => {
-    stub = await standIn([json(500, { error: { message: 'internal', type: 'server_error' } }), json(503, 'upstream down', { 'retry-after': '2' }), json(408, '')]);
+    stub = await standIn([
+      json(500, { error: { message: 'internal', type: 'server_error' } }),
+      json(503, 'upstream down', { 'retry-after': '2' }),
+      json(408, ''),
+    ]);
     const c = client(stub.baseUrl);
     const e500 = await failure(ask(c));
     expect(e500).toBeInstanceOf(ProviderUnavailableError);
@@ -127,7 +160,9 @@ describe('OpenAI-compatible chat client', () => {
     const blackHole = await startBlackHole();
     const dropper = await startConnectionDropper();
     try {
-      expect(await failure(ask(client(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300 })))).toBeInstanceOf(ProviderUnavailableError);
+      expect(await failure(ask(client(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300 })))).toBeInstanceOf(
+        ProviderUnavailableError,
+      );
       const dropped = await failure(ask(client(`http://127.0.0.1:${dropper.port}/v1`)));
       expect(dropped).toBeInstanceOf(ProviderUnavailableError);
       expect(dropped.message).toMatch(/could not be reached/);
@@ -147,13 +182,25 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   it('401 and 403 are configuration errors naming the variable, never the key the provider echoes; so are 404, a redirect and a refused request', async () => {
-    const echo = { error: { message: `Incorrect API key provided: ${API_KEY.slice(0, 12)}****. Full: ${API_KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } };
+    const echo = {
+      error: {
+        message: `Incorrect API key provided: ${API_KEY.slice(0, 12)}****. Full: ${API_KEY}`,
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      },
+    };
     stub = await standIn([
       json(401, echo),
       json(403, echo),
       json(404, { error: { message: `The model does not exist ${API_KEY}`, code: 'model_not_found' } }),
       json(302, '', { location: `https://elsewhere.example/?k=${API_KEY}` }),
-      json(400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format' } }),
+      json(400, {
+        error: {
+          message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+          type: 'invalid_request_error',
+          param: 'response_format',
+        },
+      }),
     ]);
     const c = client(stub.baseUrl);
     for (const status of [401, 403]) {
@@ -163,7 +210,9 @@ describe('OpenAI-compatible chat client', () => {
     }
     const missing = await failure(ask(c));
     expect(missing).toBeInstanceOf(LanguageModelConfigError);
-    expect(missing.message).toBe('the language model API has no such endpoint or model (HTTP 404): check LLM_API_BASE_URL and LLM_API_MODEL');
+    expect(missing.message).toBe(
+      'the language model API has no such endpoint or model (HTTP 404): check LLM_API_BASE_URL and LLM_API_MODEL',
+    );
     const redirect = await failure(ask(c));
     expect(redirect).toBeInstanceOf(LanguageModelConfigError);
     expect(redirect.message).toMatch(/redirect \(HTTP 302\): check LLM_API_BASE_URL/);
@@ -175,23 +224,35 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   it('asks again after a malformed or schema-violating answer, a bounded number of times, then fails clearly', async () => {
-    stub = await standIn([json(200, '{"choices": [{"message": {"content": "{\\"tit'), json(200, completion({ title: 3, items: [] })), json(200, completion(GOOD))]);
+    stub = await standIn([
+      json(200, '{"choices": [{"message": {"content": "{\\"tit'),
+      json(200, completion({ title: 3, items: [] })),
+      json(200, completion(GOOD)),
+    ]);
     const result = await ask(client(stub.baseUrl));
     expect(result.value).toEqual(GOOD);
     expect(result.attempts).toBe(3);
-    expect(result.rejected).toEqual(['the answer is not JSON', "the answer's content breaks the schema (title: invalid_type)"]);
+    expect(result.rejected).toEqual([
+      'the answer is not JSON',
+      "the answer's content breaks the schema (title: invalid_type)",
+    ]);
     await stub.close();
 
     stub = await standIn([json(200, completion({ title: 'x', items: [{ name: 'a' }] }))]);
     const e = await failure(ask(client(stub.baseUrl, { attempts: 2 })));
     expect(e).toBeInstanceOf(LanguageModelAnswerError);
-    expect(e.message).toBe("the language model gave no usable answer in 2 attempts (last: the answer's content breaks the schema (items.0.note: invalid_type))");
+    expect(e.message).toBe(
+      "the language model gave no usable answer in 2 attempts (last: the answer's content breaks the schema (items.0.note: invalid_type))",
+    );
     expect(stub.requests).toHaveLength(2);
     await stub.close();
 
     for (const [answer, problem] of [
       [completion('not json at all'), "the answer's content is not JSON"],
-      [completion(JSON.stringify(GOOD).slice(0, 20), { finish_reason: 'length' }), 'the answer was cut short (finish_reason length)'],
+      [
+        completion(JSON.stringify(GOOD).slice(0, 20), { finish_reason: 'length' }),
+        'the answer was cut short (finish_reason length)',
+      ],
       [completion(null, { refusal: 'I cannot help with that.' }), 'the model refused to answer'],
       [{ choices: [] }, 'the answer is not a chat completion (choices: too_small)'],
       ['<html>gateway</html>', 'the answer is not JSON'],
@@ -217,7 +278,9 @@ describe('OpenAI-compatible chat client', () => {
     expect(result.rejected).toEqual(["the answer's content breaks the schema ([redacted]: invalid_type)"]);
     await stub.close();
     stub = await standIn([json(200, completion({ [API_KEY]: 'high' }))]);
-    const e = await failure(client(stub.baseUrl, { attempts: 1 }).completeJson({ messages, schemaName: 'scores', schema: Scores }));
+    const e = await failure(
+      client(stub.baseUrl, { attempts: 1 }).completeJson({ messages, schemaName: 'scores', schema: Scores }),
+    );
     expect(e.message).toContain('[redacted]: invalid_type');
   });
 

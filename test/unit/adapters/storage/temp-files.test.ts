@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SELF, STALE_TEMP_MS, sweepAbandonedTemp, tempFileName, type TempOwner } from '../../../../adapters/storage/temp-files.js';
+import {
+  SELF,
+  STALE_TEMP_MS,
+  sweepAbandonedTemp,
+  tempFileName,
+  type TempOwner,
+} from '../../../../adapters/storage/temp-files.js';
 
 /**
  * Which temporary files of the file store a sweep removes (issue 28, E25): those whose writer is certainly gone, and
@@ -43,22 +49,37 @@ describe('sweeping the temporary files of the file store', () => {
       [same(31337, '33333333')]: { ageMs: 1000, keep: false }, // its process is gone (killed mid-upload)
       [same(self.pid, '44444444')]: { ageMs: 1000, keep: false }, // this pid's previous start (a restarted container's pid 1)
       [tempFileName({ hostKey: 'bbbbbbbbbbbb', pid: 31337, token: '55555555' })]: { ageMs: 1000, keep: true }, // another machine: cannot tell
-      [tempFileName({ hostKey: 'bbbbbbbbbbbb', pid: 31337, token: '66666666' })]: { ageMs: STALE_TEMP_MS + 1000, keep: false },
+      [tempFileName({ hostKey: 'bbbbbbbbbbbb', pid: 31337, token: '66666666' })]: {
+        ageMs: STALE_TEMP_MS + 1000,
+        keep: false,
+      },
       [tempFileName({ hostKey: null, pid: 31337, token: '77777777' })]: { ageMs: 1000, keep: true },
       '1795796197097-10bb886ebfb99f85': { ageMs: STALE_TEMP_MS + 1000, keep: false }, // an earlier release's name
       '1795796197098-10bb886ebfb99f86': { ageMs: 1000, keep: true },
     };
-    const jobFolders = { 'ckpt-job_aaaaaaaaaaaaaaaaaaaa': { ageMs: 10 * HOUR, dir: true }, 'work-job_aaaaaaaaaaaaaaaaaaaa': { ageMs: 10 * HOUR, dir: true }, 'notes.txt': { ageMs: 10 * HOUR } };
+    const jobFolders = {
+      'ckpt-job_aaaaaaaaaaaaaaaaaaaa': { ageMs: 10 * HOUR, dir: true },
+      'work-job_aaaaaaaaaaaaaaaaaaaa': { ageMs: 10 * HOUR, dir: true },
+      'notes.txt': { ageMs: 10 * HOUR },
+    };
     const { root, now } = storeWith({ ...cases, ...jobFolders });
     return sweepAbandonedTemp(root, { now, self, isRunning }).then((removed) => {
       const left = readdirSync(join(root, 'tmp')).sort();
-      const expected = [...Object.entries(cases).filter(([, c]) => c.keep).map(([n]) => n), ...Object.keys(jobFolders)].sort();
+      const expected = [
+        ...Object.entries(cases)
+          .filter(([, c]) => c.keep)
+          .map(([n]) => n),
+        ...Object.keys(jobFolders),
+      ].sort();
       expect(left).toEqual(expected);
-      expect(removed).toEqual({ files: Object.values(cases).filter((c) => !c.keep).length, bytes: 13 * Object.values(cases).filter((c) => !c.keep).length });
+      expect(removed).toEqual({
+        files: Object.values(cases).filter((c) => !c.keep).length,
+        bytes: 13 * Object.values(cases).filter((c) => !c.keep).length,
+      });
     });
   });
 
-  it('names this process\'s files after its boot, PID namespace, pid and start, and a store without tmp/ is nothing to sweep', async () => {
+  it("names this process's files after its boot, PID namespace, pid and start, and a store without tmp/ is nothing to sweep", async () => {
     expect(tempFileName()).toMatch(new RegExp(`^t\\.[0-9a-f]{12}\\.${process.pid}\\.${SELF.token}-[0-9a-f]{16}$`));
     expect(tempFileName()).not.toBe(tempFileName());
     const root = mkdtempSync(join(tmpdir(), 'temp-sweep-'));

@@ -81,7 +81,9 @@ describe('chunked transcription on real overlapping speech', () => {
 
   it('cuts inside the overlapping speech', () => {
     expect(cuts.length).toBeGreaterThanOrEqual(2);
-    console.log(`cuts at ${cuts.join(', ')} s; WER whole ${wer(whole).toFixed(3)}, stitched ${wer(stitched).toFixed(3)}`);
+    console.log(
+      `cuts at ${cuts.join(', ')} s; WER whole ${wer(whole).toFixed(3)}, stitched ${wer(stitched).toFixed(3)}`,
+    );
     console.log(`whole:    ${text(whole)}\nstitched: ${text(stitched)}`);
   });
 
@@ -92,12 +94,20 @@ describe('chunked transcription on real overlapping speech', () => {
       const near = t.words.filter((w) => Math.abs((w.start + w.end) / 2 - cut) <= 3).flatMap((w) => scored(w.word));
       return near.filter((w, i) => i > 0 && near[i - 1] === w).length;
     };
-    for (const cut of cuts) expect(repeats(stitched, cut), `repeated words around ${cut} s`).toBeLessThanOrEqual(repeats(whole, cut));
+    for (const cut of cuts)
+      expect(repeats(stitched, cut), `repeated words around ${cut} s`).toBeLessThanOrEqual(repeats(whole, cut));
   });
 
   it('drops no turn the whole file transcribes, and is as accurate', () => {
-    const heard = (t: Transcript, turn: { start: number; end: number }) => t.words.filter((w) => (w.start + w.end) / 2 >= turn.start - 0.2 && (w.start + w.end) / 2 <= turn.end + 0.2).length;
-    for (const turn of labels.turns) if (heard(whole, turn) > 0) expect(heard(stitched, turn), `words in the turn at ${turn.start}–${turn.end} s ("${turn.text}")`).toBeGreaterThan(0);
+    const heard = (t: Transcript, turn: { start: number; end: number }) =>
+      t.words.filter((w) => (w.start + w.end) / 2 >= turn.start - 0.2 && (w.start + w.end) / 2 <= turn.end + 0.2)
+        .length;
+    for (const turn of labels.turns)
+      if (heard(whole, turn) > 0)
+        expect(
+          heard(stitched, turn),
+          `words in the turn at ${turn.start}–${turn.end} s ("${turn.text}")`,
+        ).toBeGreaterThan(0);
     expect(wer(stitched)).toBeLessThanOrEqual(wer(whole) + 0.05);
   });
 });

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseAudio, extractChunk, planChunks, type AudioChunk, type ChunkingOptions } from '../../../../adapters/providers/transcription/chunking.js';
+import {
+  analyseAudio,
+  extractChunk,
+  planChunks,
+  type AudioChunk,
+  type ChunkingOptions,
+} from '../../../../adapters/providers/transcription/chunking.js';
 import { defaultEngineLayout } from '../../../../adapters/providers/transcription/install-layout.js';
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
 import { stitchTranscripts } from '../../../../adapters/providers/transcription/stitch.js';
@@ -41,7 +47,9 @@ const WER_MARGIN = 0.06;
 const WINDOW_SLACK = 0.3;
 
 const layout = defaultEngineLayout();
-const engineInstalled = [layout.python, join(layout.modelDir, 'model.bin'), layout.workerScript].every((p) => existsSync(p));
+const engineInstalled = [layout.python, join(layout.modelDir, 'model.bin'), layout.workerScript].every((p) =>
+  existsSync(p),
+);
 
 interface Layout {
   path: string;
@@ -68,7 +76,20 @@ async function corpus(dir: string): Promise<Layout> {
   const inputs = parts.flatMap((p) => ['-i', p]);
   const pads = parts.map((_, i) => `[${i}]apad=pad_dur=${GAPS[i] ?? 0}[p${i}];`).join('');
   const filter = `${pads}${parts.map((_, i) => `[p${i}]`).join('')}concat=n=${parts.length}:v=0:a=1[out]`;
-  await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', filter, '-map', '[out]', '-c:a', 'pcm_s16le', path]);
+  await run('ffmpeg', [
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputs,
+    '-filter_complex',
+    filter,
+    '-map',
+    '[out]',
+    '-c:a',
+    'pcm_s16le',
+    path,
+  ]);
   return { path, text: sentences.join(' '), duration: await wavDuration(path), utterances };
 }
 
@@ -79,7 +100,10 @@ function checkOnTimeline(t: Transcript, speech: Layout, which: string): void {
     expect(w.end).toBeGreaterThanOrEqual(w.start);
     expect(w.end).toBeLessThanOrEqual(speech.duration + 1e-6);
     const middle = (w.start + w.end) / 2;
-    expect(speech.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK), `${which}: "${w.word}" at ${middle.toFixed(2)} s is outside every sentence`).toBe(true);
+    expect(
+      speech.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK),
+      `${which}: "${w.word}" at ${middle.toFixed(2)} s is outside every sentence`,
+    ).toBe(true);
     previous = w.start;
   }
 }
@@ -107,13 +131,20 @@ describe('chunked transcription on espeak-ng speech', () => {
     // Every gap between sentences is found (each detected silence lies around a known gap or at the file's edges).
     for (let i = 0; i + 1 < speech.utterances.length; i++) {
       const gap = { start: speech.utterances[i]!.end, end: speech.utterances[i + 1]!.start };
-      expect(analysis.silences.some((s) => s.start <= gap.start + 0.05 && s.end >= gap.end - 0.05), `gap ${i}`).toBe(true);
+      expect(
+        analysis.silences.some((s) => s.start <= gap.start + 0.05 && s.end >= gap.end - 0.05),
+        `gap ${i}`,
+      ).toBe(true);
     }
     chunks = planChunks(analysis.duration, analysis.silences, SMALL);
-    console.log(`[sttchunk] ${speech.duration.toFixed(3)} s, ${analysis.silences.length} silences; chunks ${chunks.map((c) => `${c.start}-${c.end}`).join(', ')}`);
+    console.log(
+      `[sttchunk] ${speech.duration.toFixed(3)} s, ${analysis.silences.length} silences; chunks ${chunks.map((c) => `${c.start}-${c.end}`).join(', ')}`,
+    );
     expect(chunks.length).toBeGreaterThanOrEqual(4);
     for (const c of chunks.slice(0, -1)) {
-      const inGap = speech.utterances.some((u, i) => i + 1 < speech.utterances.length && c.end > u.end && c.end < speech.utterances[i + 1]!.start);
+      const inGap = speech.utterances.some(
+        (u, i) => i + 1 < speech.utterances.length && c.end > u.end && c.end < speech.utterances[i + 1]!.start,
+      );
       expect(inGap, `cut at ${c.end}`).toBe(true);
     }
     let sum = 0;
@@ -138,49 +169,55 @@ describe('chunked transcription on espeak-ng speech', () => {
     }
   });
 
-  it.skipIf(!engineInstalled)('transcribed chunk by chunk and stitched: words in order inside their sentences, WER no worse than the whole file', async () => {
-    const provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
-    try {
-      const whole = await provider.transcribe({ path: speech.path, language: 'en' });
-      const wholeWer = wordErrorRate(speech.text, whole.words.map((w) => w.word).join(' '));
-      const stitchOf = async (plan: AudioChunk[], files: string[]) => {
-        const parts = [];
-        for (const [i, c] of plan.entries()) parts.push({ chunk: c, transcript: await provider.transcribe({ path: files[i]!, language: 'en' }) });
-        return stitchTranscripts(parts, speech.duration);
-      };
-      const onSilence = await stitchOf(chunks, chunkFiles);
-      const hard = await stitchOf(hardChunks, hardFiles);
-      const silenceWer = wordErrorRate(speech.text, onSilence.words.map((w) => w.word).join(' '));
-      const hardWer = wordErrorRate(speech.text, hard.words.map((w) => w.word).join(' '));
-      console.log(
-        `[sttchunk] WER whole ${wholeWer.wer.toFixed(3)} (${wholeWer.errors}/${wholeWer.referenceWords}); ` +
-          `${chunks.length} chunks cut on silence ${silenceWer.wer.toFixed(3)} (${silenceWer.errors}); ` +
-          `${hardChunks.length} hard-cut chunks with ${SMALL.overlapSeconds} s overlaps ${hardWer.wer.toFixed(3)} (${hardWer.errors})`,
-      );
-      console.log(`[sttchunk] whole file: ${whole.words.map((w) => w.word).join('')}`);
-      console.log(`[sttchunk] stitched on silence: ${onSilence.words.map((w) => w.word).join('')}`);
-      console.log(`[sttchunk] stitched hard cuts: ${hard.words.map((w) => w.word).join('')}`);
-      checkOnTimeline(whole, speech, 'whole file');
-      checkOnTimeline(onSilence, speech, 'stitched on silence');
-      expect(onSilence.language).toBe('en');
-      expect(silenceWer.wer).toBeLessThanOrEqual(wholeWer.wer + WER_MARGIN);
-      // Every sentence's words sit in that sentence's window: the stitched words per sentence match its text.
-      for (const u of speech.utterances) {
-        const words = onSilence.words.filter((w) => (w.start + w.end) / 2 >= u.start - WINDOW_SLACK && (w.start + w.end) / 2 <= u.end + WINDOW_SLACK);
-        expect(wordErrorRate(u.text, words.map((w) => w.word).join(' ')).wer, u.text).toBeLessThanOrEqual(0.35);
+  it.skipIf(!engineInstalled)(
+    'transcribed chunk by chunk and stitched: words in order inside their sentences, WER no worse than the whole file',
+    async () => {
+      const provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
+      try {
+        const whole = await provider.transcribe({ path: speech.path, language: 'en' });
+        const wholeWer = wordErrorRate(speech.text, whole.words.map((w) => w.word).join(' '));
+        const stitchOf = async (plan: AudioChunk[], files: string[]) => {
+          const parts = [];
+          for (const [i, c] of plan.entries())
+            parts.push({ chunk: c, transcript: await provider.transcribe({ path: files[i]!, language: 'en' }) });
+          return stitchTranscripts(parts, speech.duration);
+        };
+        const onSilence = await stitchOf(chunks, chunkFiles);
+        const hard = await stitchOf(hardChunks, hardFiles);
+        const silenceWer = wordErrorRate(speech.text, onSilence.words.map((w) => w.word).join(' '));
+        const hardWer = wordErrorRate(speech.text, hard.words.map((w) => w.word).join(' '));
+        console.log(
+          `[sttchunk] WER whole ${wholeWer.wer.toFixed(3)} (${wholeWer.errors}/${wholeWer.referenceWords}); ` +
+            `${chunks.length} chunks cut on silence ${silenceWer.wer.toFixed(3)} (${silenceWer.errors}); ` +
+            `${hardChunks.length} hard-cut chunks with ${SMALL.overlapSeconds} s overlaps ${hardWer.wer.toFixed(3)} (${hardWer.errors})`,
+        );
+        console.log(`[sttchunk] whole file: ${whole.words.map((w) => w.word).join('')}`);
+        console.log(`[sttchunk] stitched on silence: ${onSilence.words.map((w) => w.word).join('')}`);
+        console.log(`[sttchunk] stitched hard cuts: ${hard.words.map((w) => w.word).join('')}`);
+        checkOnTimeline(whole, speech, 'whole file');
+        checkOnTimeline(onSilence, speech, 'stitched on silence');
+        expect(onSilence.language).toBe('en');
+        expect(silenceWer.wer).toBeLessThanOrEqual(wholeWer.wer + WER_MARGIN);
+        // Every sentence's words sit in that sentence's window: the stitched words per sentence match its text.
+        for (const u of speech.utterances) {
+          const words = onSilence.words.filter(
+            (w) => (w.start + w.end) / 2 >= u.start - WINDOW_SLACK && (w.start + w.end) / 2 <= u.end + WINDOW_SLACK,
+          );
+          expect(wordErrorRate(u.text, words.map((w) => w.word).join(' ')).wer, u.text).toBeLessThanOrEqual(0.35);
+        }
+        for (const s of onSilence.segments) expect(s.end).toBeLessThanOrEqual(speech.duration + 1e-6);
+        // Hard cuts cut words; the overlap keeps them whole in one chunk, and no word is counted twice.
+        expect(hardWer.wer).toBeLessThanOrEqual(wholeWer.wer + WER_MARGIN + 0.02);
+        let previous = 0;
+        for (const w of hard.words) {
+          expect(w.start).toBeGreaterThanOrEqual(previous);
+          previous = w.start;
+        }
+      } finally {
+        await provider.close();
       }
-      for (const s of onSilence.segments) expect(s.end).toBeLessThanOrEqual(speech.duration + 1e-6);
-      // Hard cuts cut words; the overlap keeps them whole in one chunk, and no word is counted twice.
-      expect(hardWer.wer).toBeLessThanOrEqual(wholeWer.wer + WER_MARGIN + 0.02);
-      let previous = 0;
-      for (const w of hard.words) {
-        expect(w.start).toBeGreaterThanOrEqual(previous);
-        previous = w.start;
-      }
-    } finally {
-      await provider.close();
-    }
-  });
+    },
+  );
 
   /**
    * The engine's sampler (Whisper decodes a window again by sampling when it fails its checks) drew from a generator
@@ -189,22 +226,43 @@ describe('chunked transcription on espeak-ng speech', () => {
    * after another request must give the same words at the same times. Before the worker seeded the sampler and began
    * every request from the same state, the two transcripts of the noisy copy differed.
    */
-  it.skipIf(!engineInstalled)('gives the same transcript of the same audio again, after a request that sampled', async () => {
-    const noisy = join(dir, 'noisy.wav');
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', speech.path,
-      '-f', 'lavfi', '-i', `anoisesrc=color=white:amplitude=0.12:seed=7:sample_rate=16000:duration=${speech.duration.toFixed(3)}`,
-      '-filter_complex', '[0]aresample=16000,volume=0.5[a];[a][1]amix=inputs=2:duration=first[o]', '-map', '[o]', '-ac', '1', '-c:a', 'pcm_s16le', noisy]);
-    const provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
-    try {
-      const first = await provider.transcribe({ path: noisy, language: 'en' });
-      await provider.transcribe({ path: speech.path, language: 'en' });
-      const again = await provider.transcribe({ path: noisy, language: 'en' });
-      console.log(`[sttchunk] noisy copy: ${first.words.map((w) => w.word).join('')}`);
-      expect(first.words.length).toBeGreaterThan(20);
-      expect(again.words).toEqual(first.words);
-      expect(again.segments).toEqual(first.segments);
-    } finally {
-      await provider.close();
-    }
-  });
+  it.skipIf(!engineInstalled)(
+    'gives the same transcript of the same audio again, after a request that sampled',
+    async () => {
+      const noisy = join(dir, 'noisy.wav');
+      await run('ffmpeg', [
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-y',
+        '-i',
+        speech.path,
+        '-f',
+        'lavfi',
+        '-i',
+        `anoisesrc=color=white:amplitude=0.12:seed=7:sample_rate=16000:duration=${speech.duration.toFixed(3)}`,
+        '-filter_complex',
+        '[0]aresample=16000,volume=0.5[a];[a][1]amix=inputs=2:duration=first[o]',
+        '-map',
+        '[o]',
+        '-ac',
+        '1',
+        '-c:a',
+        'pcm_s16le',
+        noisy,
+      ]);
+      const provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
+      try {
+        const first = await provider.transcribe({ path: noisy, language: 'en' });
+        await provider.transcribe({ path: speech.path, language: 'en' });
+        const again = await provider.transcribe({ path: noisy, language: 'en' });
+        console.log(`[sttchunk] noisy copy: ${first.words.map((w) => w.word).join('')}`);
+        expect(first.words.length).toBeGreaterThan(20);
+        expect(again.words).toEqual(first.words);
+        expect(again.segments).toEqual(first.segments);
+      } finally {
+        await provider.close();
+      }
+    },
+  );
 });

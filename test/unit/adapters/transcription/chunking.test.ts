@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseSilences, planChunks, SilenceLogParser, validateChunking, type AudioChunk, type ChunkingOptions, type Silence } from '../../../../adapters/providers/transcription/chunking.js';
+import {
+  normaliseSilences,
+  planChunks,
+  SilenceLogParser,
+  validateChunking,
+  type AudioChunk,
+  type ChunkingOptions,
+  type Silence,
+} from '../../../../adapters/providers/transcription/chunking.js';
 
 const opts: ChunkingOptions = { targetSeconds: 300, minSeconds: 30, maxSeconds: 600, overlapSeconds: 2 };
 
@@ -15,7 +23,10 @@ function checkCover(chunks: AudioChunk[], duration: number, o = opts): void {
     if (i > 0) {
       const prev = chunks[i - 1]!;
       expect(c.start).toBeLessThanOrEqual(prev.end);
-      expect([0, o.overlapSeconds].some((ov) => Math.abs(prev.end - c.start - ov) < 1e-9), `overlap ${prev.end - c.start}`).toBe(true);
+      expect(
+        [0, o.overlapSeconds].some((ov) => Math.abs(prev.end - c.start - ov) < 1e-9),
+        `overlap ${prev.end - c.start}`,
+      ).toBe(true);
     }
   }
 }
@@ -34,15 +45,36 @@ describe('planChunks', () => {
   });
 
   it('prefers the longer of two silences equally near the target, and cuts in its middle (whole milliseconds)', () => {
-    const chunks = planChunks(1000, [{ start: 299, end: 299.5 }, { start: 300.25, end: 301.25 }], opts);
+    const chunks = planChunks(
+      1000,
+      [
+        { start: 299, end: 299.5 },
+        { start: 300.25, end: 301.25 },
+      ],
+      opts,
+    );
     expect(chunks[0]!.end).toBe(300.75); // both 0.75 s from the target; the second is longer
     // Less than two targets left: aimed at the middle of the rest (350 of 700), no short last chunk.
-    const balanced = planChunks(700, [{ start: 399, end: 400 }, { start: 349.5, end: 350.5 }], { ...opts, targetSeconds: 400 });
+    const balanced = planChunks(
+      700,
+      [
+        { start: 399, end: 400 },
+        { start: 349.5, end: 350.5 },
+      ],
+      { ...opts, targetSeconds: 400 },
+    );
     expect(balanced.map((c) => [c.start, c.end])).toEqual([
       [0, 350],
       [350, 700],
     ]);
-    const c2 = planChunks(1000, [{ start: 299.5, end: 299.7 }, { start: 300.1, end: 300.5 }], opts);
+    const c2 = planChunks(
+      1000,
+      [
+        { start: 299.5, end: 299.7 },
+        { start: 300.1, end: 300.5 },
+      ],
+      opts,
+    );
     expect(c2[0]!.end).toBe(300.3);
   });
 
@@ -87,7 +119,10 @@ describe('planChunks', () => {
 
   it('handles silences exactly on the window bounds: a cut strictly inside a silence, never on its edge', () => {
     // Window of the first cut: [30, 600]. A silence ending exactly at 30 and one starting exactly at 600 are unusable.
-    const edges = [{ start: 20, end: 30 }, { start: 600, end: 610 }];
+    const edges = [
+      { start: 20, end: 30 },
+      { start: 600, end: 610 },
+    ];
     expect(planChunks(1500, edges, opts)[0]!.end).toBe(600); // hard cut
     // A silence that straddles the upper bound: the cut clamps to 600, still inside it.
     const c2 = planChunks(1500, [{ start: 599, end: 640 }], opts);
@@ -102,9 +137,9 @@ describe('planChunks', () => {
   it('covers long audio with small chunks and random silences, every cut in a silence or a hard cut', () => {
     const small: ChunkingOptions = { targetSeconds: 8, minSeconds: 3, maxSeconds: 12, overlapSeconds: 1 };
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const silences: Silence[] = [];
-    for (let t = 0; t < 600; ) {
+    for (let t = 0; t < 600;) {
       t += 1 + random() * 25;
       const d = 0.3 + random() * 2;
       silences.push({ start: t, end: t + d });
@@ -151,7 +186,7 @@ describe('SilenceLogParser', () => {
   it('reads silencedetect lines among the rest of the log, only with the filter prefix at the line start', () => {
     const p = new SilenceLogParser();
     for (const line of [
-      'Input #0, wav, from \'file:x.wav\':',
+      "Input #0, wav, from 'file:x.wav':",
       '  Metadata:',
       '    title           : [silencedetect @ 0x1] silence_start: 3',
       '                    : [silencedetect @ 0x1] silence_end: 4 | silence_duration: 1',

@@ -59,10 +59,13 @@ describe('diarizationErrorRate (test/helpers/der.ts)', () => {
     close(single.confusion, 0);
     close(single.falseAlarm, 0);
     // Two hypothesis speakers where only one reference speaker talks: a false alarm.
-    const doubled = diarizationErrorRate([{ start: 0, end: 10, speaker: 'A' }], [
-      { start: 0, end: 10, speaker: 'p' },
-      { start: 2, end: 4, speaker: 'q' },
-    ]);
+    const doubled = diarizationErrorRate(
+      [{ start: 0, end: 10, speaker: 'A' }],
+      [
+        { start: 0, end: 10, speaker: 'p' },
+        { start: 2, end: 4, speaker: 'q' },
+      ],
+    );
     close(doubled.falseAlarm, 2 - 0);
     close(doubled.der, 2 / 9.5);
   });

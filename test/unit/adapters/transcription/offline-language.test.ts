@@ -31,7 +31,9 @@ describe('requested and reported languages', () => {
     expect(requestedLanguage('haw')).toBe('haw');
     for (const bad of ['klingon', 'xx', '', '  ', 'en; rm -rf', 'e'.repeat(300)]) {
       expect(() => requestedLanguage(bad), bad).toThrow(InvalidSourceError);
-      expect(() => requestedLanguage(bad), bad).toThrow('the transcription provider does not support the requested language');
+      expect(() => requestedLanguage(bad), bad).toThrow(
+        'the transcription provider does not support the requested language',
+      );
     }
   });
 
@@ -43,7 +45,12 @@ describe('requested and reported languages', () => {
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'paycore-stt-lang-'));
       clip = await spokenClip(dir, 'one', SENTENCES.slice(0, 1), 'en-us', 165);
-      provider = createTranscriptionProvider({ ...TEST_SPEECH_ENGINE, provider: 'offline', concurrency: 1, timeoutMs: 240_000 });
+      provider = createTranscriptionProvider({
+        ...TEST_SPEECH_ENGINE,
+        provider: 'offline',
+        concurrency: 1,
+        timeoutMs: 240_000,
+      });
     });
 
     afterAll(async () => {
@@ -55,7 +62,9 @@ describe('requested and reported languages', () => {
       for (const language of ['English', 'en-US']) {
         const t = await provider.transcribe({ path: clip.path, language });
         expect(t.language, language).toBe('en');
-        expect(wordErrorRate(clip.text, t.segments.map((s) => s.text).join(' ')).wer, language).toBeLessThanOrEqual(0.25);
+        expect(wordErrorRate(clip.text, t.segments.map((s) => s.text).join(' ')).wer, language).toBeLessThanOrEqual(
+          0.25,
+        );
       }
     });
 
@@ -65,8 +74,12 @@ describe('requested and reported languages', () => {
     });
 
     it('refuses an unknown language with InvalidSourceError, as the HTTP provider does, and goes on', async () => {
-      await expect(provider.transcribe({ path: clip.path, language: 'klingon' })).rejects.toBeInstanceOf(InvalidSourceError);
-      await expect(provider.transcribe({ path: clip.path, language: 'klingon' })).rejects.toThrow('the transcription provider does not support the requested language');
+      await expect(provider.transcribe({ path: clip.path, language: 'klingon' })).rejects.toBeInstanceOf(
+        InvalidSourceError,
+      );
+      await expect(provider.transcribe({ path: clip.path, language: 'klingon' })).rejects.toThrow(
+        'the transcription provider does not support the requested language',
+      );
       expect((await provider.transcribe({ path: clip.path })).language).toBe('en');
     });
   });
@@ -85,7 +98,11 @@ describe('requested and reported languages', () => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
-          void new Request('http://stand-in/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) })
+          void new Request('http://stand-in/', {
+            method: 'POST',
+            headers: { 'content-type': req.headers['content-type'] ?? '' },
+            body: Buffer.concat(chunks),
+          })
             .formData()
             .then((form) => {
               forms.push(form);
@@ -105,11 +122,18 @@ describe('requested and reported languages', () => {
     });
 
     it('sends the ISO code of a named language, refuses an unknown one before sending anything', async () => {
-      const api = new OpenAiCompatibleTranscriptionProvider({ baseUrl, apiKey: 'sk-test-language', model: 'whisper-1', timeoutMs: 10_000 });
+      const api = new OpenAiCompatibleTranscriptionProvider({
+        baseUrl,
+        apiKey: 'sk-test-language',
+        model: 'whisper-1',
+        timeoutMs: 10_000,
+      });
       const t = await api.transcribe({ path: clip.path, language: 'English' });
       expect(forms.at(-1)?.get('language')).toBe('en');
       expect(t.language).toBe('jv'); // the answer's "javanese"
-      await expect(api.transcribe({ path: clip.path, language: 'klingon' })).rejects.toThrow(new InvalidSourceError('the transcription provider does not support the requested language'));
+      await expect(api.transcribe({ path: clip.path, language: 'klingon' })).rejects.toThrow(
+        new InvalidSourceError('the transcription provider does not support the requested language'),
+      );
       expect(forms).toHaveLength(1);
       await api.close();
     });

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../adapters/logging/logger.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
-import { TranscriptionEngineMissingError, type Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
+import {
+  TranscriptionEngineMissingError,
+  type Transcript,
+} from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { redactPaths } from '../../../../adapters/providers/transcription/whisper-worker-process.js';
 import { SENTENCES, VOICES, spokenClip, type SpokenClip } from '../../../helpers/speech-corpus.js';
 import { wordErrorRate } from '../../../helpers/wer.js';
@@ -52,7 +55,10 @@ function checkWords(t: Transcript, clip: SpokenClip): void {
     expect(w.confidence).toBeGreaterThanOrEqual(0);
     expect(w.confidence).toBeLessThanOrEqual(1);
     const middle = (w.start + w.end) / 2;
-    expect(clip.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK), `"${w.word}" at ${middle}s is outside every utterance`).toBe(true);
+    expect(
+      clip.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK),
+      `"${w.word}" at ${middle}s is outside every utterance`,
+    ).toBe(true);
     previousStart = w.start;
   }
   for (const s of t.segments) {
@@ -96,7 +102,9 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
       const text = t.segments.map((s) => s.text).join(' ');
       const w = wordErrorRate(clip.text, text);
       const fromWords = wordErrorRate(clip.text, t.words.map((x) => x.word).join(' '));
-      console.log(`[stt] ${clip.voice} ${clip.speed} wpm ${clip.duration.toFixed(2)} s: WER ${w.wer.toFixed(3)} (${w.errors}/${w.referenceWords}) in ${(tookMs / 1000).toFixed(2)} s | ${text}`);
+      console.log(
+        `[stt] ${clip.voice} ${clip.speed} wpm ${clip.duration.toFixed(2)} s: WER ${w.wer.toFixed(3)} (${w.errors}/${w.referenceWords}) in ${(tookMs / 1000).toFixed(2)} s | ${text}`,
+      );
       expect(t.language).toBe('en');
       expect(Math.abs(t.duration - clip.duration)).toBeLessThan(0.1);
       expect(fromWords.errors).toBe(w.errors); // the words are the segments' text, one by one
@@ -113,8 +121,11 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
       }
     }
     const all = errors / words;
-    console.log(`[stt] WER all ${all.toFixed(3)} (${errors}/${words}); ${[...perVoice].map(([v, x]) => `${v} ${(x.errors / x.words).toFixed(3)}`).join(', ')}; real-time factor ${(busyMs / 1000 / audioSeconds).toFixed(3)} (warm worker, ${audioSeconds.toFixed(1)} s of audio)`);
-    for (const [voice, x] of perVoice) expect(x.errors / x.words, voice).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE[voice]!);
+    console.log(
+      `[stt] WER all ${all.toFixed(3)} (${errors}/${words}); ${[...perVoice].map(([v, x]) => `${v} ${(x.errors / x.words).toFixed(3)}`).join(', ')}; real-time factor ${(busyMs / 1000 / audioSeconds).toFixed(3)} (warm worker, ${audioSeconds.toFixed(1)} s of audio)`,
+    );
+    for (const [voice, x] of perVoice)
+      expect(x.errors / x.words, voice).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE[voice]!);
     expect(all).toBeLessThanOrEqual(WER_FLOOR_ALL);
   });
 
@@ -122,11 +133,44 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
     const clip = clips[0]!;
     const mp3 = join(dir, 'clip.mp3');
     const mp4 = join(dir, 'clip.mp4');
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-i', clip.path, '-c:a', 'libmp3lame', '-b:a', '64k', mp3]);
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=gray:s=160x120:d=${clip.duration}`, '-i', clip.path, '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', mp4]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-i',
+      clip.path,
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '64k',
+      mp3,
+    ]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `color=c=gray:s=160x120:d=${clip.duration}`,
+      '-i',
+      clip.path,
+      '-shortest',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-c:a',
+      'aac',
+      mp4,
+    ]);
     for (const path of [mp3, mp4]) {
       const t = await provider.transcribe({ path });
-      expect(wordErrorRate(clip.text, t.segments.map((s) => s.text).join(' ')).wer, path).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE[clip.voice]!);
+      expect(wordErrorRate(clip.text, t.segments.map((s) => s.text).join(' ')).wer, path).toBeLessThanOrEqual(
+        WER_FLOOR_PER_VOICE[clip.voice]!,
+      );
       checkWords(t, clip);
     }
   });
@@ -163,7 +207,9 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
     const t = await provider.transcribe({ path: long.path });
     expect(provider.workerPids()).toHaveLength(1);
     expect(provider.workerPids()[0]).not.toBe(pid);
-    expect(wordErrorRate(long.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE['en-us']!);
+    expect(wordErrorRate(long.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(
+      WER_FLOOR_PER_VOICE['en-us']!,
+    );
     checkWords(t, long);
   });
 
@@ -176,7 +222,9 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await until(() => !processExists(pid!), 'the aborted worker process to be gone');
     const t = await provider.transcribe({ path: clips[5]!.path });
-    expect(wordErrorRate(clips[5]!.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(WER_FLOOR_PER_VOICE[clips[5]!.voice]!);
+    expect(wordErrorRate(clips[5]!.text, t.segments.map((s) => s.text).join(' ')).wer).toBeLessThanOrEqual(
+      WER_FLOOR_PER_VOICE[clips[5]!.voice]!,
+    );
   });
 
   it('runs up to TRANSCRIPTION_CONCURRENCY workers side by side, and logs their stderr at debug without paths', async () => {
@@ -221,12 +269,18 @@ describe('offline transcription provider (faster-whisper, Whisper base, int8 on 
   });
 
   it('reports a missing installation as TranscriptionEngineMissingError', async () => {
-    const missing = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 1000, modelDir: join(dir, 'no-model') });
+    const missing = new OfflineWhisperProvider({
+      ...TEST_SPEECH_ENGINE,
+      timeoutMs: 1000,
+      modelDir: join(dir, 'no-model'),
+    });
     await expect(missing.transcribe({ path: clips[0]!.path })).rejects.toBeInstanceOf(TranscriptionEngineMissingError);
     await missing.close();
   });
 
   it('logs the worker stderr without file paths', () => {
-    expect(redactPaths('File "/root/.cache/paycore/x/site.py", line 3: /tmp/paycore-stt-abc/audio.wav failed')).toBe('File "<path>", line 3: <path> failed');
+    expect(redactPaths('File "/root/.cache/paycore/x/site.py", line 3: /tmp/paycore-stt-abc/audio.wav failed')).toBe(
+      'File "<path>", line 3: <path> failed',
+    );
   });
 });

@@ -36,8 +36,30 @@ const VERBOSE_JSON = {
   duration: 4.2,
   text: 'The quick brown fox. Jumps over.',
   segments: [
-    { id: 0, seek: 0, start: 0.0, end: 2.1, text: ' The quick brown fox.', tokens: [50364, 440, 1702, 3699, 21283, 13], temperature: 0.0, avg_logprob: -0.2231435513, compression_ratio: 0.8, no_speech_prob: 0.01 },
-    { id: 1, seek: 0, start: 2.4, end: 3.9, text: ' Jumps over.', tokens: [50484, 508, 8099, 670, 13], temperature: 0.0, avg_logprob: -0.5108256238, compression_ratio: 0.7, no_speech_prob: 0.02 },
+    {
+      id: 0,
+      seek: 0,
+      start: 0.0,
+      end: 2.1,
+      text: ' The quick brown fox.',
+      tokens: [50364, 440, 1702, 3699, 21283, 13],
+      temperature: 0.0,
+      avg_logprob: -0.2231435513,
+      compression_ratio: 0.8,
+      no_speech_prob: 0.01,
+    },
+    {
+      id: 1,
+      seek: 0,
+      start: 2.4,
+      end: 3.9,
+      text: ' Jumps over.',
+      tokens: [50484, 508, 8099, 670, 13],
+      temperature: 0.0,
+      avg_logprob: -0.5108256238,
+      compression_ratio: 0.7,
+      no_speech_prob: 0.02,
+    },
   ],
   words: [
     { word: 'The', start: 0.0, end: 0.32 },
@@ -50,7 +72,6 @@ const VERBOSE_JSON = {
   usage: { type: 'duration', seconds: 5 },
 };
 
-
 describe('OpenAI-compatible transcription provider', () => {
   let dir: string;
   let audio: string;
@@ -62,7 +83,18 @@ describe('OpenAI-compatible transcription provider', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'stt-api-test-'));
     audio = join(dir, 'tone.wav');
-    await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100', '-ac', '2', audio]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=2:sample_rate=44100',
+      '-ac',
+      '2',
+      audio,
+    ]);
   });
 
   afterEach(async () => {
@@ -79,9 +111,15 @@ describe('OpenAI-compatible transcription provider', () => {
   });
 
   function provider(baseUrl: string, extra: Partial<OpenAiCompatibleOptions> = {}) {
-    return new OpenAiCompatibleTranscriptionProvider({ baseUrl, apiKey: API_KEY, model: 'whisper-1', timeoutMs: 10_000, logger: log.logger, ...extra });
+    return new OpenAiCompatibleTranscriptionProvider({
+      baseUrl,
+      apiKey: API_KEY,
+      model: 'whisper-1',
+      timeoutMs: 10_000,
+      logger: log.logger,
+      ...extra,
+    });
   }
-
 
   it('uploads 16 kHz mono Opus as multipart with the documented fields and maps verbose_json onto the Transcript', async () => {
     stub = await standIn([json(200, VERBOSE_JSON)]);
@@ -93,7 +131,11 @@ describe('OpenAI-compatible transcription provider', () => {
     expect(req.url).toBe('/v1/audio/transcriptions');
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    const form = await new Request('http://stand-in/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: req.raw }).formData();
+    const form = await new Request('http://stand-in/', {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type']! },
+      body: req.raw,
+    }).formData();
     expect(form.get('model')).toBe('whisper-1');
     expect(form.get('response_format')).toBe('verbose_json');
     expect(form.getAll('timestamp_granularities[]')).toEqual(['word', 'segment']);
@@ -105,7 +147,9 @@ describe('OpenAI-compatible transcription provider', () => {
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
     const uploaded = join(dir, 'uploaded.ogg');
     await writeFile(uploaded, bytes);
-    const probe = JSON.parse((await run('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', uploaded])).stdout) as {
+    const probe = JSON.parse(
+      (await run('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', uploaded])).stdout,
+    ) as {
       streams: { codec_name: string; channels: number }[];
       format: { duration: string };
     };
@@ -133,7 +177,11 @@ describe('OpenAI-compatible transcription provider', () => {
 
   it('429 is a temporary outage carrying Retry-After (seconds, an HTTP date, or Retry-After-Ms), without retrying inside the call', async () => {
     stub = await standIn([
-      json(429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '7' }),
+      json(
+        429,
+        { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+        { 'retry-after': '7' },
+      ),
       json(429, {}, { 'retry-after': 'Wed, 21 Oct 2026 07:28:30 GMT' }),
       json(429, {}, { 'retry-after-ms': '1500', 'retry-after': '9' }),
       json(429, {}),
@@ -150,7 +198,10 @@ describe('OpenAI-compatible transcription provider', () => {
   });
 
   it('500 and 503 are temporary outages', async () => {
-    stub = await standIn([json(500, { error: { message: 'internal', type: 'server_error' } }), json(503, 'upstream down', { 'retry-after': '2' })]);
+    stub = await standIn([
+      json(500, { error: { message: 'internal', type: 'server_error' } }),
+      json(503, 'upstream down', { 'retry-after': '2' }),
+    ]);
     const p = provider(stub.baseUrl);
     const e500 = await failure(p.transcribe({ path: audio }));
     expect(e500).toBeInstanceOf(ProviderUnavailableError);
@@ -163,7 +214,9 @@ describe('OpenAI-compatible transcription provider', () => {
 
   it('a request that hangs past its time limit is a temporary outage; so are a silent host and a dropped connection', async () => {
     stub = await standIn([hang]);
-    const e = await failure(provider(stub.baseUrl, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({ path: audio }));
+    const e = await failure(
+      provider(stub.baseUrl, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({ path: audio }),
+    );
     expect(e).toBeInstanceOf(ProviderUnavailableError);
     expect(e.message).toMatch(/did not answer within 300 ms/);
     expect(stub.requests).toHaveLength(1);
@@ -171,7 +224,11 @@ describe('OpenAI-compatible transcription provider', () => {
     const blackHole = await startBlackHole();
     const dropper = await startConnectionDropper();
     try {
-      const silent = await failure(provider(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({ path: audio }));
+      const silent = await failure(
+        provider(`http://127.0.0.1:${blackHole.port}/v1`, { timeoutMs: 300, encodeTimeoutMs: 120_000 }).transcribe({
+          path: audio,
+        }),
+      );
       expect(silent).toBeInstanceOf(ProviderUnavailableError);
       const dropped = await failure(provider(`http://127.0.0.1:${dropper.port}/v1`).transcribe({ path: audio }));
       expect(dropped).toBeInstanceOf(ProviderUnavailableError);
@@ -227,7 +284,14 @@ describe('OpenAI-compatible transcription provider', () => {
 
   it('400/413 for a bad file are permanent InvalidSourceErrors with a safe message; a refused model is a configuration error', async () => {
     stub = await standIn([
-      json(400, { error: { message: `Invalid file format. Key ${API_KEY}`, type: 'invalid_request_error', param: 'file', code: null } }),
+      json(400, {
+        error: {
+          message: `Invalid file format. Key ${API_KEY}`,
+          type: 'invalid_request_error',
+          param: 'file',
+          code: null,
+        },
+      }),
       json(413, { error: { message: 'Maximum content size limit exceeded', type: 'invalid_request_error' } }),
       json(400, { error: { message: 'model not supported', type: 'invalid_request_error', param: 'model' } }),
     ]);
@@ -255,13 +319,21 @@ describe('OpenAI-compatible transcription provider', () => {
   });
 
   it('401 and 403 are configuration errors naming the variable, never the key the provider echoes', async () => {
-    const echo = { error: { message: `Incorrect API key provided: ${API_KEY.slice(0, 12)}****${API_KEY.slice(-4)}. Full: ${API_KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } };
+    const echo = {
+      error: {
+        message: `Incorrect API key provided: ${API_KEY.slice(0, 12)}****${API_KEY.slice(-4)}. Full: ${API_KEY}`,
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      },
+    };
     stub = await standIn([json(401, echo), json(403, echo)]);
     const p = provider(stub.baseUrl);
     for (const status of [401, 403]) {
       const e = await failure(p.transcribe({ path: audio }));
       expect(e).toBeInstanceOf(TranscriptionProviderConfigError);
-      expect(e.message).toBe(`the transcription API refused the credentials (HTTP ${status}): check TRANSCRIPTION_API_KEY`);
+      expect(e.message).toBe(
+        `the transcription API refused the credentials (HTTP ${status}): check TRANSCRIPTION_API_KEY`,
+      );
     }
     expect(log.text()).toContain('invalid_api_key');
   });
@@ -292,7 +364,17 @@ describe('verbose_json mapping', () => {
       JSON.stringify({
         language: 'german',
         duration: '3.5',
-        segments: [{ start: 0, end: 3.5, text: ' Guten Tag. ', words: [{ word: ' Guten', start: 0.1, end: 0.5, probability: 0.93 }, { word: ' Tag.', start: 0.6, end: 0.55 }] }],
+        segments: [
+          {
+            start: 0,
+            end: 3.5,
+            text: ' Guten Tag. ',
+            words: [
+              { word: ' Guten', start: 0.1, end: 0.5, probability: 0.93 },
+              { word: ' Tag.', start: 0.6, end: 0.55 },
+            ],
+          },
+        ],
       }),
     );
     expect(t).toEqual({
@@ -307,10 +389,22 @@ describe('verbose_json mapping', () => {
   });
 
   it('an answer with speech but no word timestamps is a configuration error; silence is an empty transcript', () => {
-    expect(() => parseVerboseTranscription(JSON.stringify({ language: 'english', duration: 2, segments: [{ start: 0, end: 2, text: 'Hello there' }] }))).toThrow(TranscriptionProviderConfigError);
-    expect(parseVerboseTranscription(JSON.stringify({ language: 'english', duration: 5, text: '', segments: [], words: [] }))).toEqual({ language: 'en', duration: 5, segments: [], words: [] });
-    expect(parseVerboseTranscription(JSON.stringify({ duration: 5, segments: [], words: [] }), 'fr').language).toBe('fr');
-    expect(() => parseVerboseTranscription(JSON.stringify({ language: 'klingon', duration: 5, segments: [], words: [] }))).toThrow(TranscriptionAnswerError);
+    expect(() =>
+      parseVerboseTranscription(
+        JSON.stringify({ language: 'english', duration: 2, segments: [{ start: 0, end: 2, text: 'Hello there' }] }),
+      ),
+    ).toThrow(TranscriptionProviderConfigError);
+    expect(
+      parseVerboseTranscription(
+        JSON.stringify({ language: 'english', duration: 5, text: '', segments: [], words: [] }),
+      ),
+    ).toEqual({ language: 'en', duration: 5, segments: [], words: [] });
+    expect(parseVerboseTranscription(JSON.stringify({ duration: 5, segments: [], words: [] }), 'fr').language).toBe(
+      'fr',
+    );
+    expect(() =>
+      parseVerboseTranscription(JSON.stringify({ language: 'klingon', duration: 5, segments: [], words: [] })),
+    ).toThrow(TranscriptionAnswerError);
   });
 });
 
@@ -320,7 +414,11 @@ describe('createTranscriptionProvider', () => {
     const offline = createTranscriptionProvider({ provider: 'offline', ...base });
     expect(offline).toBeInstanceOf(OfflineWhisperProvider);
     await offline.close();
-    const api = createTranscriptionProvider({ provider: 'openai', ...base, api: { baseUrl: 'https://api.example.com/v1', apiKey: API_KEY, model: 'whisper-1', timeoutMs: 1000 } });
+    const api = createTranscriptionProvider({
+      provider: 'openai',
+      ...base,
+      api: { baseUrl: 'https://api.example.com/v1', apiKey: API_KEY, model: 'whisper-1', timeoutMs: 1000 },
+    });
     expect(api).toBeInstanceOf(OpenAiCompatibleTranscriptionProvider);
     expect(JSON.stringify(api)).not.toContain(API_KEY);
     expect((await import('node:util')).inspect(api, { depth: 5 })).not.toContain(API_KEY);

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidSourceError } from '../../../../adapters/providers/provider-errors.js';
 import { createTranscriptionProvider } from '../../../../adapters/providers/transcription/create-transcription-provider.js';
-import type { Transcript, TranscriptionProvider } from '../../../../adapters/providers/transcription/transcription-provider.js';
+import type {
+  Transcript,
+  TranscriptionProvider,
+} from '../../../../adapters/providers/transcription/transcription-provider.js';
 import {
   SENTENCES,
   encodeAs,
@@ -106,7 +109,10 @@ function checkTimestamps(t: Transcript, clip: SpokenClip, name: string): void {
     expect(w.start, name).toBeGreaterThanOrEqual(0);
     expect(w.end, `${name}: "${w.word}" ends after the audio`).toBeLessThanOrEqual(t.duration + 0.01);
     const middle = (w.start + w.end) / 2;
-    expect(clip.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK), `${name}: "${w.word}" at ${middle}s is outside every utterance`).toBe(true);
+    expect(
+      clip.utterances.some((u) => middle >= u.start - WINDOW_SLACK && middle <= u.end + WINDOW_SLACK),
+      `${name}: "${w.word}" at ${middle}s is outside every utterance`,
+    ).toBe(true);
     previousStart = w.start;
   }
 }
@@ -123,26 +129,59 @@ describe('offline engine robustness corpus (noise, telephone, speaking rate, con
     const clip = await base();
     const slow = await cached('slow', () => spokenClip(dir, 'slow', TEXT, VOICE, Math.round(SPEED * 0.8)));
     const fast = await cached('fast', () => spokenClip(dir, 'fast', TEXT, VOICE, Math.round(SPEED * 1.3)));
-    const on = (name: string, path: Promise<string>, c: SpokenClip = clip) => path.then((p) => ({ name, clip: c, path: p }));
+    const on = (name: string, path: Promise<string>, c: SpokenClip = clip) =>
+      path.then((p) => ({ name, clip: c, path: p }));
     return Promise.all([
       on('clean', Promise.resolve(clip.path)),
-      on('white noise 20 dB', file('white-20.wav', (out) => withNoise(clip, 'white', 20, out))),
-      on('white noise 10 dB', file('white-10.wav', (out) => withNoise(clip, 'white', 10, out))),
-      on('pink noise 20 dB', file('pink-20.wav', (out) => withNoise(clip, 'pink', 20, out))),
-      on('pink noise 10 dB', file('pink-10.wav', (out) => withNoise(clip, 'pink', 10, out))),
-      on('telephone 8 kHz', file('telephone.wav', (out) => telephone(clip, out))),
+      on(
+        'white noise 20 dB',
+        file('white-20.wav', (out) => withNoise(clip, 'white', 20, out)),
+      ),
+      on(
+        'white noise 10 dB',
+        file('white-10.wav', (out) => withNoise(clip, 'white', 10, out)),
+      ),
+      on(
+        'pink noise 20 dB',
+        file('pink-20.wav', (out) => withNoise(clip, 'pink', 20, out)),
+      ),
+      on(
+        'pink noise 10 dB',
+        file('pink-10.wav', (out) => withNoise(clip, 'pink', 10, out)),
+      ),
+      on(
+        'telephone 8 kHz',
+        file('telephone.wav', (out) => telephone(clip, out)),
+      ),
       on(`speed 0.8x (${slow.speed} wpm)`, Promise.resolve(slow.path), slow),
       on(`speed 1.3x (${fast.speed} wpm)`, Promise.resolve(fast.path), fast),
-      on('mp3', file('clip.mp3', (out) => encodeAs(clip, 'mp3', out))),
-      on('m4a', file('clip.m4a', (out) => encodeAs(clip, 'm4a', out))),
-      on('mp4 (video + AAC)', file('clip.mp4', (out) => encodeAs(clip, 'mp4', out))),
-      on('ogg (Vorbis)', file('clip.ogg', (out) => encodeAs(clip, 'ogg', out))),
+      on(
+        'mp3',
+        file('clip.mp3', (out) => encodeAs(clip, 'mp3', out)),
+      ),
+      on(
+        'm4a',
+        file('clip.m4a', (out) => encodeAs(clip, 'm4a', out)),
+      ),
+      on(
+        'mp4 (video + AAC)',
+        file('clip.mp4', (out) => encodeAs(clip, 'mp4', out)),
+      ),
+      on(
+        'ogg (Vorbis)',
+        file('clip.ogg', (out) => encodeAs(clip, 'ogg', out)),
+      ),
     ]);
   }
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paycore-stt-corpus-'));
-    provider = createTranscriptionProvider({ ...TEST_SPEECH_ENGINE, provider: 'offline', concurrency: 1, timeoutMs: 240_000 });
+    provider = createTranscriptionProvider({
+      ...TEST_SPEECH_ENGINE,
+      provider: 'offline',
+      concurrency: 1,
+      timeoutMs: 240_000,
+    });
   });
 
   afterAll(async () => {
@@ -163,8 +202,16 @@ describe('offline engine robustness corpus (noise, telephone, speaking rate, con
       const probe = await ffprobeDurations(path);
       const reference = probeReference(probe);
       rows.push({
-        name, seconds: reference, wer: w.wer, errors: w.errors, words: w.referenceWords,
-        rawDelta: t.duration - (probe.audio ?? probe.format), durationDelta: t.duration - reference, sourceDelta: t.duration - clip.duration, tookMs, text,
+        name,
+        seconds: reference,
+        wer: w.wer,
+        errors: w.errors,
+        words: w.referenceWords,
+        rawDelta: t.duration - (probe.audio ?? probe.format),
+        durationDelta: t.duration - reference,
+        sourceDelta: t.duration - clip.duration,
+        tookMs,
+        text,
       });
       expect(t.language, name).toBe('en');
       checkTimestamps(t, clip, name);
@@ -174,7 +221,10 @@ describe('offline engine robustness corpus (noise, telephone, speaking rate, con
     console.log(
       [
         '[stt-corpus] | Variant | Audio (s) | WER | Duration − ffprobe as is / corrected / − source WAV (ms) | Engine (s) | Transcript |',
-        ...rows.map((r) => `[stt-corpus] | ${r.name} | ${r.seconds.toFixed(2)} | ${r.wer.toFixed(3)} (${r.errors}/${r.words}) | ${ms(r.rawDelta)} / ${ms(r.durationDelta)} / ${ms(r.sourceDelta)} | ${(r.tookMs / 1000).toFixed(2)} | ${r.text} |`),
+        ...rows.map(
+          (r) =>
+            `[stt-corpus] | ${r.name} | ${r.seconds.toFixed(2)} | ${r.wer.toFixed(3)} (${r.errors}/${r.words}) | ${ms(r.rawDelta)} / ${ms(r.durationDelta)} / ${ms(r.sourceDelta)} | ${(r.tookMs / 1000).toFixed(2)} | ${r.text} |`,
+        ),
         `[stt-corpus] all speech variants: WER ${(errors / words).toFixed(3)} (${errors}/${words}); engine ${(rows.reduce((s, r) => s + r.tookMs, 0) / 1000).toFixed(1)} s for ${rows.reduce((s, r) => s + r.seconds, 0).toFixed(1)} s of audio`,
       ].join('\n'),
     );
@@ -194,7 +244,9 @@ describe('offline engine robustness corpus (noise, telephone, speaking rate, con
       const started = performance.now();
       const t = await provider.transcribe({ path });
       const probe = await ffprobeDurations(path);
-      console.log(`[stt-corpus] ${name}: ${t.words.length} words ("${t.words.map((w) => w.word).join(' ')}"), duration ${t.duration} s (ffprobe ${probe.audio}), ${((performance.now() - started) / 1000).toFixed(2)} s`);
+      console.log(
+        `[stt-corpus] ${name}: ${t.words.length} words ("${t.words.map((w) => w.word).join(' ')}"), duration ${t.duration} s (ffprobe ${probe.audio}), ${((performance.now() - started) / 1000).toFixed(2)} s`,
+      );
       expect(t.words.length, `${name}: invented words`).toBeLessThanOrEqual(MAX_INVENTED_WORDS);
       expect(Math.abs(t.duration - probeReference(probe)), `${name}: duration`).toBeLessThanOrEqual(DURATION_TOLERANCE);
     }

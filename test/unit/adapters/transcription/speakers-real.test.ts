@@ -46,42 +46,49 @@ describe('speakers and words on real conversations (offline engine)', () => {
     await provider?.close();
   });
 
-  it.each(Object.keys(FLOORS))('%s: the speaker count, DER, WER and words labelled by speaker', async (id) => {
-    const labels = JSON.parse(await readFile(join(FIXTURES, `${id}.json`), 'utf8')) as Labels;
-    const path = join(FIXTURES, `${id}.flac`);
-    const regions = await provider.embedSpeakers({ path });
-    expect(regions.duration).toBeCloseTo(labels.duration, 1);
-    const turns = clusterSpeakers(regions.regions);
-    const der = diarizationErrorRate(labels.reference, turns);
-    const found = new Set(turns.map((t) => t.speaker)).size;
+  it.each(Object.keys(FLOORS))(
+    '%s: the speaker count, DER, WER and words labelled by speaker',
+    async (id) => {
+      const labels = JSON.parse(await readFile(join(FIXTURES, `${id}.json`), 'utf8')) as Labels;
+      const path = join(FIXTURES, `${id}.flac`);
+      const regions = await provider.embedSpeakers({ path });
+      expect(regions.duration).toBeCloseTo(labels.duration, 1);
+      const turns = clusterSpeakers(regions.regions);
+      const der = diarizationErrorRate(labels.reference, turns);
+      const found = new Set(turns.map((t) => t.speaker)).size;
 
-    // WER where every turn has an English transcript; the Swedish-and-English conversation is transcribed for the
-    // word labels only (Whisper picks the language per 30 s window).
-    const transcript = await provider.transcribe({ path, ...(labels.text ? { language: 'en' } : {}) });
-    const ref = labels.text ? scored(labels.text) : [];
-    const wer = labels.text ? wordEditDistance(ref, scored(transcript.words.map((w) => w.word).join(' '))) / ref.length : null;
+      // WER where every turn has an English transcript; the Swedish-and-English conversation is transcribed for the
+      // word labels only (Whisper picks the language per 30 s window).
+      const transcript = await provider.transcribe({ path, ...(labels.text ? { language: 'en' } : {}) });
+      const ref = labels.text ? scored(labels.text) : [];
+      const wer = labels.text
+        ? wordEditDistance(ref, scored(transcript.words.map((w) => w.word).join(' '))) / ref.length
+        : null;
 
-    // Each word's true speaker: the reference speech (else the turn) holding its middle; a word in overlapping
-    // speech is right with either speaker.
-    const labelled = assignSpeakers(transcript, turns);
-    let right = 0;
-    let judged = 0;
-    for (const w of labelled.words) {
-      const mid = (w.start + w.end) / 2;
-      let truth = labels.reference.filter((r) => mid >= r.start && mid <= r.end).map((r) => r.speaker);
-      if (truth.length === 0) truth = labels.turns.filter((t) => mid >= t.start - 0.3 && mid <= t.end + 0.3).map((t) => t.speaker);
-      if (truth.length === 0) continue;
-      judged++;
-      if (truth.some((s) => der.mapping.get(s) === w.speaker)) right++;
-    }
-    console.log(
-      `${id}: ${found} of ${labels.speakers.length} speakers, DER ${der.der.toFixed(3)} (missed ${der.missed.toFixed(2)} s, false alarm ${der.falseAlarm.toFixed(2)} s, confusion ${der.confusion.toFixed(2)} s of ${der.speech.toFixed(1)} s), WER ${wer === null ? '-' : `${wer.toFixed(3)} (${ref.length} words)`}, words with the right speaker ${right}/${judged}`,
-    );
-    expect(found).toBeGreaterThanOrEqual(labels.speakers.length);
-    expect(found).toBeLessThanOrEqual(labels.speakers.length + FLOORS[id]!.extraSpeakers);
-    expect(der.der).toBeLessThan(FLOORS[id]!.der);
-    if (FLOORS[id]!.wer !== null) expect(wer).toBeLessThan(FLOORS[id]!.wer!);
-    expect(judged).toBeGreaterThan(0.8 * labelled.words.length);
-    expect(right / judged).toBeGreaterThan(FLOORS[id]!.wordsRight);
-  }, 300_000);
+      // Each word's true speaker: the reference speech (else the turn) holding its middle; a word in overlapping
+      // speech is right with either speaker.
+      const labelled = assignSpeakers(transcript, turns);
+      let right = 0;
+      let judged = 0;
+      for (const w of labelled.words) {
+        const mid = (w.start + w.end) / 2;
+        let truth = labels.reference.filter((r) => mid >= r.start && mid <= r.end).map((r) => r.speaker);
+        if (truth.length === 0)
+          truth = labels.turns.filter((t) => mid >= t.start - 0.3 && mid <= t.end + 0.3).map((t) => t.speaker);
+        if (truth.length === 0) continue;
+        judged++;
+        if (truth.some((s) => der.mapping.get(s) === w.speaker)) right++;
+      }
+      console.log(
+        `${id}: ${found} of ${labels.speakers.length} speakers, DER ${der.der.toFixed(3)} (missed ${der.missed.toFixed(2)} s, false alarm ${der.falseAlarm.toFixed(2)} s, confusion ${der.confusion.toFixed(2)} s of ${der.speech.toFixed(1)} s), WER ${wer === null ? '-' : `${wer.toFixed(3)} (${ref.length} words)`}, words with the right speaker ${right}/${judged}`,
+      );
+      expect(found).toBeGreaterThanOrEqual(labels.speakers.length);
+      expect(found).toBeLessThanOrEqual(labels.speakers.length + FLOORS[id]!.extraSpeakers);
+      expect(der.der).toBeLessThan(FLOORS[id]!.der);
+      if (FLOORS[id]!.wer !== null) expect(wer).toBeLessThan(FLOORS[id]!.wer!);
+      expect(judged).toBeGreaterThan(0.8 * labelled.words.length);
+      expect(right / judged).toBeGreaterThan(FLOORS[id]!.wordsRight);
+    },
+    300_000,
+  );
 });

@@ -42,9 +42,21 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     const random = seededRandom(7);
     const c = centres(3, random);
     const order = [2, 2, 0, 1, 1, 1, 0, 2, 0, 1];
-    const regions: SpeakerRegion[] = order.map((s, i) => ({ start: i * 3, end: i * 3 + 2.5, embedding: near(c[s]!, 0.05, random) }));
+    const regions: SpeakerRegion[] = order.map((s, i) => ({
+      start: i * 3,
+      end: i * 3 + 2.5,
+      embedding: near(c[s]!, 0.05, random),
+    }));
     const turns = clusterSpeakers(regions);
-    expect(turns.map((t) => t.speaker)).toEqual(['SPEAKER_1', 'SPEAKER_2', 'SPEAKER_3', 'SPEAKER_2', 'SPEAKER_1', 'SPEAKER_2', 'SPEAKER_3']);
+    expect(turns.map((t) => t.speaker)).toEqual([
+      'SPEAKER_1',
+      'SPEAKER_2',
+      'SPEAKER_3',
+      'SPEAKER_2',
+      'SPEAKER_1',
+      'SPEAKER_2',
+      'SPEAKER_3',
+    ]);
     expect(turns[0]).toEqual({ start: 0, end: 5.5, speaker: 'SPEAKER_1' });
   });
 
@@ -52,7 +64,9 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(clusterSpeakers([])).toEqual([]);
     const random = seededRandom(3);
     const [c] = centres(1, random);
-    const turns = clusterSpeakers(Array.from({ length: 20 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5, embedding: near(c!, 0.05, random) })));
+    const turns = clusterSpeakers(
+      Array.from({ length: 20 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5, embedding: near(c!, 0.05, random) })),
+    );
     expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['SPEAKER_1']));
   });
 
@@ -107,7 +121,15 @@ describe('assignSpeakers', () => {
 
   it('labels words by the covering (else nearest) turn, splits segments at a change and takes the majority', () => {
     const out = assignSpeakers(transcript, turns);
-    expect(out.words.map((w) => w.speaker)).toEqual(['SPEAKER_1', 'SPEAKER_1', 'SPEAKER_1', 'SPEAKER_2', 'SPEAKER_2', 'SPEAKER_2', 'SPEAKER_1']);
+    expect(out.words.map((w) => w.speaker)).toEqual([
+      'SPEAKER_1',
+      'SPEAKER_1',
+      'SPEAKER_1',
+      'SPEAKER_2',
+      'SPEAKER_2',
+      'SPEAKER_2',
+      'SPEAKER_1',
+    ]);
     expect(out.segments).toEqual([
       { start: 0, end: 1.3, text: 'hello there how', speaker: 'SPEAKER_1' },
       { start: 2.2, end: 4, text: 'are you', speaker: 'SPEAKER_2' },
@@ -156,7 +178,15 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     dir = await mkdtemp(join(tmpdir(), 'paycore-speakers-test-'));
     // About 55 s of audio in all: 6, 7 and 8 turns.
     for (const voices of [2, 3, 4]) {
-      dialogues.set(voices, await makeDialogue(dir, `dialogue-${voices}`, { voices: DIALOGUE_VOICES.slice(0, voices), turns: voices + 4, seed: 500 + voices, maxTurnSeconds: 4 }));
+      dialogues.set(
+        voices,
+        await makeDialogue(dir, `dialogue-${voices}`, {
+          voices: DIALOGUE_VOICES.slice(0, voices),
+          turns: voices + 4,
+          seed: 500 + voices,
+          maxTurnSeconds: 4,
+        }),
+      );
     }
     provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
   }, 120_000);
@@ -166,22 +196,28 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it.each([2, 3, 4])('finds %i voices with a low diarization error rate', async (voices) => {
-    const dialogue = dialogues.get(voices)!;
-    const answer = await regionsOf(voices);
-    expect(answer.duration).toBeCloseTo(dialogue.duration, 1);
-    for (const r of answer.regions) {
-      expect(r.end).toBeGreaterThan(r.start);
-      expect(r.end - r.start).toBeLessThanOrEqual(3.001);
-      expect(r.embedding).toHaveLength(256);
-      expect(Math.hypot(...r.embedding)).toBeCloseTo(1, 2);
-    }
-    const turns = clusterSpeakers(answer.regions);
-    const der = diarizationErrorRate(dialogue.turns, turns);
-    console.log(`${voices} voices, ${dialogue.duration.toFixed(1)} s: DER ${der.der.toFixed(3)} (missed ${der.missed.toFixed(2)} s, false alarm ${der.falseAlarm.toFixed(2)} s, confusion ${der.confusion.toFixed(2)} s of ${der.speech.toFixed(1)} s)`);
-    expect(new Set(turns.map((t) => t.speaker)).size).toBe(voices);
-    expect(der.der).toBeLessThan(DER_FLOOR[voices]!);
-  }, 240_000);
+  it.each([2, 3, 4])(
+    'finds %i voices with a low diarization error rate',
+    async (voices) => {
+      const dialogue = dialogues.get(voices)!;
+      const answer = await regionsOf(voices);
+      expect(answer.duration).toBeCloseTo(dialogue.duration, 1);
+      for (const r of answer.regions) {
+        expect(r.end).toBeGreaterThan(r.start);
+        expect(r.end - r.start).toBeLessThanOrEqual(3.001);
+        expect(r.embedding).toHaveLength(256);
+        expect(Math.hypot(...r.embedding)).toBeCloseTo(1, 2);
+      }
+      const turns = clusterSpeakers(answer.regions);
+      const der = diarizationErrorRate(dialogue.turns, turns);
+      console.log(
+        `${voices} voices, ${dialogue.duration.toFixed(1)} s: DER ${der.der.toFixed(3)} (missed ${der.missed.toFixed(2)} s, false alarm ${der.falseAlarm.toFixed(2)} s, confusion ${der.confusion.toFixed(2)} s of ${der.speech.toFixed(1)} s)`,
+      );
+      expect(new Set(turns.map((t) => t.speaker)).size).toBe(voices);
+      expect(der.der).toBeLessThan(DER_FLOOR[voices]!);
+    },
+    240_000,
+  );
 
   it('gives one voice similar embeddings and different voices dissimilar ones', async () => {
     const same: number[] = [];
@@ -189,7 +225,8 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     for (const voices of [2, 3, 4]) {
       const answer = await regionsOf(voices);
       const truth = dialogues.get(voices)!.turns;
-      const owner = (r: SpeakerRegion) => truth.find((t) => (r.start + r.end) / 2 >= t.start - 0.1 && (r.start + r.end) / 2 <= t.end + 0.1)?.speaker;
+      const owner = (r: SpeakerRegion) =>
+        truth.find((t) => (r.start + r.end) / 2 >= t.start - 0.1 && (r.start + r.end) / 2 <= t.end + 0.1)?.speaker;
       answer.regions.forEach((a, i) =>
         answer.regions.slice(i + 1).forEach((b) => {
           const [sa, sb] = [owner(a), owner(b)];
@@ -198,7 +235,9 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
       );
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    console.log(`region similarity: same speaker median ${median(same).toFixed(3)} (n=${same.length}), cross median ${median(cross).toFixed(3)} (n=${cross.length})`);
+    console.log(
+      `region similarity: same speaker median ${median(same).toFixed(3)} (n=${same.length}), cross median ${median(cross).toFixed(3)} (n=${cross.length})`,
+    );
     expect(same.length).toBeGreaterThan(20);
     expect(median(same)).toBeGreaterThan(0.8);
     expect(median(cross)).toBeLessThan(0.65);
@@ -208,9 +247,28 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     const dialogue = dialogues.get(3)!;
     const cut = Math.round(dialogue.duration / 2);
     const parts: SpeakerRegion[] = [];
-    for (const [i, [start, length]] of [[0, cut], [cut, dialogue.duration - cut]].entries()) {
+    for (const [i, [start, length]] of [
+      [0, cut],
+      [cut, dialogue.duration - cut],
+    ].entries()) {
       const chunk = join(dir, `chunk-${i}.wav`);
-      await run('ffmpeg', ['-nostdin', '-loglevel', 'error', '-y', '-ss', String(start), '-t', String(length), '-i', dialogue.path, '-ar', '16000', '-ac', '1', chunk]);
+      await run('ffmpeg', [
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-y',
+        '-ss',
+        String(start),
+        '-t',
+        String(length),
+        '-i',
+        dialogue.path,
+        '-ar',
+        '16000',
+        '-ac',
+        '1',
+        chunk,
+      ]);
       // What the pipeline stores between activities: JSON.
       const answer = JSON.parse(JSON.stringify(await provider.embedSpeakers({ path: chunk }))) as SpeakerRegions;
       parts.push(...offsetRegions(answer.regions, start!));
@@ -251,8 +309,12 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     // A speakers-only provider (no Whisper model loaded) past its time limit: the worker is killed, none is left.
     const hurried = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 1, transcription: false });
     try {
-      await expect(hurried.embedSpeakers({ path: dialogues.get(4)!.path })).rejects.toBeInstanceOf(ProviderUnavailableError);
-      await expect(hurried.embedSpeakers({ path: dialogues.get(2)!.path })).rejects.toBeInstanceOf(ProviderUnavailableError);
+      await expect(hurried.embedSpeakers({ path: dialogues.get(4)!.path })).rejects.toBeInstanceOf(
+        ProviderUnavailableError,
+      );
+      await expect(hurried.embedSpeakers({ path: dialogues.get(2)!.path })).rejects.toBeInstanceOf(
+        ProviderUnavailableError,
+      );
       await expect(hurried.transcribe({ path: dialogues.get(2)!.path })).rejects.toThrow(/speakers only/);
     } finally {
       await hurried.close();

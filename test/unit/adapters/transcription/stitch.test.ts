@@ -1,20 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { stitchTranscripts, type ChunkTranscript } from '../../../../adapters/providers/transcription/stitch.js';
-import type { Transcript, TranscriptWord } from '../../../../adapters/providers/transcription/transcription-provider.js';
+import type {
+  Transcript,
+  TranscriptWord,
+} from '../../../../adapters/providers/transcription/transcription-provider.js';
 
-const w = (word: string, start: number, end: number, confidence = 0.9): TranscriptWord => ({ word, start, end, confidence });
+const w = (word: string, start: number, end: number, confidence = 0.9): TranscriptWord => ({
+  word,
+  start,
+  end,
+  confidence,
+});
 
 /** A transcript of one segment per group of words (the segment text is the words joined, as the engine gives it). */
 function transcript(groups: TranscriptWord[][], language = 'en', duration = 0): Transcript {
   return {
     language,
     duration,
-    segments: groups.filter((g) => g.length).map((g) => ({ start: g[0]!.start, end: g.at(-1)!.end, text: g.map((x) => x.word).join('').trim() })),
+    segments: groups
+      .filter((g) => g.length)
+      .map((g) => ({
+        start: g[0]!.start,
+        end: g.at(-1)!.end,
+        text: g
+          .map((x) => x.word)
+          .join('')
+          .trim(),
+      })),
     words: groups.flat(),
   };
 }
 
-const part = (index: number, start: number, end: number, t: Transcript): ChunkTranscript => ({ chunk: { index, start, end }, transcript: t });
+const part = (index: number, start: number, end: number, t: Transcript): ChunkTranscript => ({
+  chunk: { index, start, end },
+  transcript: t,
+});
 const text = (t: Transcript) => t.words.map((x) => x.word.trim()).join(' ');
 
 describe('stitchTranscripts', () => {
@@ -43,8 +63,18 @@ describe('stitchTranscripts', () => {
 
   it('drops the words an overlap gave twice, keeping the copy owned by the middle of the overlap', () => {
     // Hard cut at 30 with a 2 s overlap: chunk 1 starts at 28. Boundary: 29.
-    const a = transcript([[w(' the', 26.8, 27), w(' quick', 27.1, 27.5), w(' brown', 28.3, 28.7), w(' fox', 28.9, 29.3), w(' ju', 29.8, 30)]]);
-    const b = transcript([[w(' brown', 0.32, 0.7), w(' fox', 0.92, 1.28), w(' jumps', 1.6, 2.1), w(' over', 2.2, 2.5)]]);
+    const a = transcript([
+      [
+        w(' the', 26.8, 27),
+        w(' quick', 27.1, 27.5),
+        w(' brown', 28.3, 28.7),
+        w(' fox', 28.9, 29.3),
+        w(' ju', 29.8, 30),
+      ],
+    ]);
+    const b = transcript([
+      [w(' brown', 0.32, 0.7), w(' fox', 0.92, 1.28), w(' jumps', 1.6, 2.1), w(' over', 2.2, 2.5)],
+    ]);
     const out = stitchTranscripts([part(0, 0, 30, a), part(1, 28, 40, b)], 40);
     expect(text(out)).toBe('the quick brown fox jumps over');
     // "fox": middle 29.1 in chunk 0's copy is past the boundary, so chunk 1's copy (middle 29.1) is the one kept; once.
@@ -89,12 +119,35 @@ describe('stitchTranscripts', () => {
 
   it('handles empty chunks, no chunks, and chunks without word timings', () => {
     const silent = transcript([], 'en');
-    const out = stitchTranscripts([part(0, 0, 10, silent), part(1, 10, 20, transcript([[w(' hi', 1, 1.3)]])), part(2, 20, 30, silent)], 30);
+    const out = stitchTranscripts(
+      [part(0, 0, 10, silent), part(1, 10, 20, transcript([[w(' hi', 1, 1.3)]])), part(2, 20, 30, silent)],
+      30,
+    );
     expect(out.words.map((x) => [x.word, x.start])).toEqual([[' hi', 11]]);
     expect(out.segments).toEqual([{ start: 11, end: 11.3, text: 'hi' }]);
     expect(stitchTranscripts([], 0)).toEqual({ language: '', duration: 0, segments: [], words: [] });
-    const noWords: Transcript = { language: 'en', duration: 12, segments: [{ start: 0.5, end: 2, text: 'one' }, { start: 11, end: 11.9, text: 'two' }], words: [] };
-    const segs = stitchTranscripts([part(0, 0, 12, noWords), part(1, 10, 20, { ...noWords, segments: [{ start: 0.8, end: 1.9, text: 'two' }, { start: 3, end: 4, text: 'three' }] })], 20);
+    const noWords: Transcript = {
+      language: 'en',
+      duration: 12,
+      segments: [
+        { start: 0.5, end: 2, text: 'one' },
+        { start: 11, end: 11.9, text: 'two' },
+      ],
+      words: [],
+    };
+    const segs = stitchTranscripts(
+      [
+        part(0, 0, 12, noWords),
+        part(1, 10, 20, {
+          ...noWords,
+          segments: [
+            { start: 0.8, end: 1.9, text: 'two' },
+            { start: 3, end: 4, text: 'three' },
+          ],
+        }),
+      ],
+      20,
+    );
     expect(segs.segments).toEqual([
       { start: 0.5, end: 2, text: 'one' },
       { start: 10.8, end: 11.9, text: 'two' },
@@ -106,7 +159,12 @@ describe('stitchTranscripts', () => {
     const en = transcript([[w(' one', 1, 2), w(' two', 3, 4)]], 'en');
     const de = transcript([[w(' eins', 1, 2), w(' zwei', 3, 4), w(' drei', 5, 6)]], 'de');
     expect(stitchTranscripts([part(0, 0, 10, en), part(1, 10, 20, de)], 20).language).toBe('de');
-    expect(stitchTranscripts([part(0, 0, 10, en), part(1, 10, 20, transcript([[w(' a', 1, 2), w(' b', 3, 4)]], 'fr'))], 20).language).toBe('en');
-    expect(stitchTranscripts([part(0, 0, 10, transcript([], 'nl')), part(1, 10, 20, transcript([], 'en'))], 20).language).toBe('nl');
+    expect(
+      stitchTranscripts([part(0, 0, 10, en), part(1, 10, 20, transcript([[w(' a', 1, 2), w(' b', 3, 4)]], 'fr'))], 20)
+        .language,
+    ).toBe('en');
+    expect(
+      stitchTranscripts([part(0, 0, 10, transcript([], 'nl')), part(1, 10, 20, transcript([], 'en'))], 20).language,
+    ).toBe('nl');
   });
 });

@@ -3,7 +3,14 @@ import { normaliseWords, wordErrorRate } from '../../../helpers/wer.js';
 
 describe('word error rate', () => {
   it('normalises case, punctuation and hyphens the same way on both sides', () => {
-    expect(normaliseWords("The fox's well-known jump, “quickly”!")).toEqual(['the', "fox's", 'well', 'known', 'jump', 'quickly']);
+    expect(normaliseWords("The fox's well-known jump, “quickly”!")).toEqual([
+      'the',
+      "fox's",
+      'well',
+      'known',
+      'jump',
+      'quickly',
+    ]);
     expect(wordErrorRate('Hello, world.', 'hello world').wer).toBe(0);
   });
 

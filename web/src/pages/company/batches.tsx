@@ -16,7 +16,11 @@ const doneOf = (b: BatchSummary) => b.progress.completed + b.progress.failed + b
 export function CompanyBatchesPage() {
   const { api } = useAccount('company');
   const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
-    useCallback((before: string | null) => api.get<Page<BatchSummary>>(`/batches?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+    useCallback(
+      (before: string | null) =>
+        api.get<Page<BatchSummary>>(`/batches?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      [api],
+    ),
   );
   const ids = useId();
   const running = (first.data?.data ?? []).filter((b) => !ended(b)).length;
@@ -27,7 +31,12 @@ export function CompanyBatchesPage() {
       <h2 id={`${ids}-list`}>All batches</h2>
       <ErrorNotice error={first.error ?? more.error} title="Could not load the batches" />
       {first.loading && !first.data && <Progress label="Loading batches…" />}
-      {running > 0 && <Progress ongoing label={`${running === 1 ? 'A batch is' : `${running} batches are`} running; this list follows them.`} />}
+      {running > 0 && (
+        <Progress
+          ongoing
+          label={`${running === 1 ? 'A batch is' : `${running} batches are`} running; this list follows them.`}
+        />
+      )}
       {first.data && rows.length === 0 && (
         <EmptyState title="No batches yet">
           <HowToSubmit what="batches" />
@@ -47,7 +56,11 @@ export function CompanyBatchesPage() {
                   <StatusBadge status={b.status} />
                 </td>
                 <td>
-                  <ProgressBar done={doneOf(b)} total={b.progress.total} label={`Items of batch ${b.id} that have ended`} />
+                  <ProgressBar
+                    done={doneOf(b)}
+                    total={b.progress.total}
+                    label={`Items of batch ${b.id} that have ended`}
+                  />
                 </td>
                 <td>{when(b.created_at)}</td>
               </tr>
@@ -59,11 +72,11 @@ export function CompanyBatchesPage() {
         <BusyButton busy={first.loading && first.data !== null} busyLabel="Refreshing…" onClick={() => void refresh()}>
           Refresh
         </BusyButton>
-      {cursor && (
-        <BusyButton busy={more.busy} busyLabel="Loading older batches…" onClick={() => void loadMore()}>
-          Load older batches
-        </BusyButton>
-      )}
+        {cursor && (
+          <BusyButton busy={more.busy} busyLabel="Loading older batches…" onClick={() => void loadMore()}>
+            Load older batches
+          </BusyButton>
+        )}
       </div>
     </section>
   );
@@ -102,7 +115,12 @@ function BatchView({ id }: { id: string }) {
       {batch.loading && !b && <Progress label="Loading the batch…" />}
       {b && (
         <>
-          {!ended(b) && <Progress ongoing label={`The batch is ${b.status}: ${doneOf(b)} of ${b.progress.total} items have ended. This page follows it.`} />}
+          {!ended(b) && (
+            <Progress
+              ongoing
+              label={`The batch is ${b.status}: ${doneOf(b)} of ${b.progress.total} items have ended. This page follows it.`}
+            />
+          )}
           <dl className="facts">
             <div>
               <dt>Batch</dt>
@@ -146,7 +164,11 @@ function BatchView({ id }: { id: string }) {
           )}
           <div className="row toolbar">
             {ended(b) ? (
-              <a className="button-link" href={`/api/company/batches/${encodeURIComponent(b.id)}/results.zip`} download={`${b.id}.zip`}>
+              <a
+                className="button-link"
+                href={`/api/company/batches/${encodeURIComponent(b.id)}/results.zip`}
+                download={`${b.id}.zip`}
+              >
                 Download results (ZIP)
               </a>
             ) : (
@@ -186,7 +208,10 @@ function BatchView({ id }: { id: string }) {
                   <td>{j.charged_credits ?? `${j.estimated_credits} reserved`}</td>
                   <td>
                     {j.operation === 'flow-extract' && j.status === 'completed' && !j.deleted_at && (
-                      <Link to={`/company/jobs/${j.id}/review`} aria-label={`Review the extraction of item ${j.item_index}`}>
+                      <Link
+                        to={`/company/jobs/${j.id}/review`}
+                        aria-label={`Review the extraction of item ${j.item_index}`}
+                      >
                         Review
                       </Link>
                     )}
@@ -195,7 +220,9 @@ function BatchView({ id }: { id: string }) {
               ))}
             </tbody>
           </DataTable>
-          {b.next_after !== null && <p className="muted">The first 100 items are shown; the others are on the jobs page.</p>}
+          {b.next_after !== null && (
+            <p className="muted">The first 100 items are shown; the others are on the jobs page.</p>
+          )}
         </>
       )}
     </>

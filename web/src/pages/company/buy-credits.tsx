@@ -34,7 +34,9 @@ export function CompanyBuyCreditsPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!chosenPack || !chosenNetwork) return;
-    const started = await buy.run(() => api.post<Purchase>('/credit-packs/purchases', { pack: chosenPack, network: chosenNetwork, payer: payer.trim() }));
+    const started = await buy.run(() =>
+      api.post<Purchase>('/credit-packs/purchases', { pack: chosenPack, network: chosenNetwork, payer: payer.trim() }),
+    );
     if (started) {
       setCurrentId(started.id);
       await purchases.reload();
@@ -62,17 +64,24 @@ export function CompanyBuyCreditsPage() {
         {offer.data && !offer.data.card_checkout && (
           <div className="notice notice-info">
             <p className="notice-title">Card checkout is not available</p>
-            <p>Packs are paid here in USDC. To pay by card, ask the platform's support: an operator adds the credits to your wallet once the card payment is settled.</p>
+            <p>
+              Packs are paid here in USDC. To pay by card, ask the platform's support: an operator adds the credits to
+              your wallet once the card payment is settled.
+            </p>
           </div>
         )}
         {offer.loading && !offer.data && <Progress label="Loading the packs on offer…" />}
         {offer.data &&
           (networks.length === 0 || packs.length === 0 ? (
-            <EmptyState title="Credits cannot be bought here yet">No network is set up to receive payments for credits. Ask the platform's support: they can add credits to your wallet.</EmptyState>
+            <EmptyState title="Credits cannot be bought here yet">
+              No network is set up to receive payments for credits. Ask the platform's support: they can add credits to
+              your wallet.
+            </EmptyState>
           ) : (
             <form className="form" onSubmit={(e) => void submit(e)}>
               <p className="hint">
-                Paid in USDC to the platform's wallet; the credits are added to your wallet once the payment is final on the chain. Credits do not expire.
+                Paid in USDC to the platform's wallet; the credits are added to your wallet once the payment is final on
+                the chain. Credits do not expire.
               </p>
               <div className="field">
                 <label htmlFor={`${ids}-pack`}>Pack</label>
@@ -84,7 +93,14 @@ export function CompanyBuyCreditsPage() {
                   ))}
                 </select>
               </div>
-              <PaymentFields ids={ids} networks={networks} network={chosenNetwork} onNetwork={setNetwork} payer={payer} onPayer={setPayer} />
+              <PaymentFields
+                ids={ids}
+                networks={networks}
+                network={chosenNetwork}
+                onNetwork={setNetwork}
+                payer={payer}
+                onPayer={setPayer}
+              />
               <BusyButton type="submit" className="primary" busy={buy.busy} busyLabel="Starting the purchase…">
                 Continue to payment
               </BusyButton>
@@ -95,7 +111,14 @@ export function CompanyBuyCreditsPage() {
 
       {current && <PurchasePanel purchase={current} />}
 
-      <PurchaseHistory title="Your credit pack purchases" purchases={purchases} list={list} current={current} onShow={setCurrentId} empty="Choose a pack above to buy one." />
+      <PurchaseHistory
+        title="Your credit pack purchases"
+        purchases={purchases}
+        list={list}
+        current={current}
+        onShow={setCurrentId}
+        empty="Choose a pack above to buy one."
+      />
       <p>
         <Link to="/company/credits">See how your credits are used (the ledger)</Link>
       </p>

@@ -33,7 +33,12 @@ export function CompanyCreditsPage() {
 
   const loadMore = async () => {
     const next = await more.run(() => api.get<Credits>(`/credits?limit=${PAGE}&after=${cursor}`));
-    if (next) setLater({ rows: [...(later?.rows ?? []), ...next.ledger.data], cursor: next.ledger.next_cursor, done: next.ledger.data.length < PAGE });
+    if (next)
+      setLater({
+        rows: [...(later?.rows ?? []), ...next.ledger.data],
+        cursor: next.ledger.next_cursor,
+        done: next.ledger.data.length < PAGE,
+      });
   };
   const refresh = async () => {
     setLater(null);
@@ -69,8 +74,8 @@ export function CompanyCreditsPage() {
             <h2 id={`${ids}-ledger`}>Ledger</h2>
             {entries.length === 0 ? (
               <EmptyState title="No movements yet">
-                Credits appear here when they are added to your wallet; each job then reserves its estimate and is charged when it completes (see the{' '}
-                <Link to="/company/jobs">jobs</Link>).
+                Credits appear here when they are added to your wallet; each job then reserves its estimate and is
+                charged when it completes (see the <Link to="/company/jobs">jobs</Link>).
               </EmptyState>
             ) : (
               <DataTable caption="Ledger entries, oldest first" columns={['#', 'Movement', 'Credits', 'Job', 'When']}>

@@ -8,7 +8,8 @@ export function CompanyDeliveriesPage() {
   const { api } = useAccount('company');
   const deliveries = useMemo<DeliveriesApi>(
     () => ({
-      page: (before) => api.get<Page<Delivery>>(`/deliveries?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      page: (before) =>
+        api.get<Page<Delivery>>(`/deliveries?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
       detail: (id) => api.get<DeliveryDetail>(`/deliveries/${encodeURIComponent(id)}`),
     }),
     [api],

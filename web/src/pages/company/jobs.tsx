@@ -15,9 +15,10 @@ export function HowToSubmit({ what }: { what: 'jobs' | 'batches' }) {
   return (
     <>
       <p>
-        {what === 'jobs' ? 'Jobs' : 'Batches'} are submitted by your software with an API key (a billing administrator creates keys on the API keys page):
-        upload each file with <code>POST /v1/uploads</code>, then send {what === 'jobs' ? <code>POST /v1/jobs</code> : <code>POST /v1/batches</code>} with the
-        operation and the upload ids, an <code>Authorization: Bearer sk_live_…</code> header and an <code>Idempotency-Key</code>.
+        {what === 'jobs' ? 'Jobs' : 'Batches'} are submitted by your software with an API key (a billing administrator
+        creates keys on the API keys page): upload each file with <code>POST /v1/uploads</code>, then send{' '}
+        {what === 'jobs' ? <code>POST /v1/jobs</code> : <code>POST /v1/batches</code>} with the operation and the upload
+        ids, an <code>Authorization: Bearer sk_live_…</code> header and an <code>Idempotency-Key</code>.
       </p>
       <p>They appear here as soon as they are accepted, and this page follows them while they run.</p>
     </>
@@ -28,7 +29,11 @@ export function HowToSubmit({ what }: { what: 'jobs' | 'batches' }) {
 export function CompanyJobsPage() {
   const { api } = useAccount('company');
   const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
-    useCallback((before: string | null) => api.get<Page<Job>>(`/jobs?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+    useCallback(
+      (before: string | null) =>
+        api.get<Page<Job>>(`/jobs?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      [api],
+    ),
   );
   const ids = useId();
   const running = (first.data?.data ?? []).filter((j) => unfinished(j.status)).length;
@@ -39,7 +44,12 @@ export function CompanyJobsPage() {
       <h2 id={`${ids}-list`}>All jobs</h2>
       <ErrorNotice error={first.error ?? more.error} title="Could not load the jobs" />
       {first.loading && !first.data && <Progress label="Loading jobs…" />}
-      {running > 0 && <Progress ongoing label={`${running === 1 ? 'A job is' : `${running} jobs are`} running; this list follows them.`} />}
+      {running > 0 && (
+        <Progress
+          ongoing
+          label={`${running === 1 ? 'A job is' : `${running} jobs are`} running; this list follows them.`}
+        />
+      )}
       {first.data && rows.length === 0 && (
         <EmptyState title="No jobs yet">
           <HowToSubmit what="jobs" />
@@ -69,11 +79,11 @@ export function CompanyJobsPage() {
         <BusyButton busy={first.loading && first.data !== null} busyLabel="Refreshing…" onClick={() => void refresh()}>
           Refresh
         </BusyButton>
-      {cursor && (
-        <BusyButton busy={more.busy} busyLabel="Loading older jobs…" onClick={() => void loadMore()}>
-          Load older jobs
-        </BusyButton>
-      )}
+        {cursor && (
+          <BusyButton busy={more.busy} busyLabel="Loading older jobs…" onClick={() => void loadMore()}>
+            Load older jobs
+          </BusyButton>
+        )}
       </div>
     </section>
   );
@@ -148,7 +158,11 @@ function JobView({ id }: { id: string }) {
               <p className="muted small">Kept until {when(j.result.expires_at)}.</p>
             </>
           ) : (
-            <p className="muted">{unfinished(j.status) ? 'The results appear here when the job has completed.' : 'This job has no results.'}</p>
+            <p className="muted">
+              {unfinished(j.status)
+                ? 'The results appear here when the job has completed.'
+                : 'This job has no results.'}
+            </p>
           )}
           {j.operation === 'flow-extract' && j.status === 'completed' && (
             <p>

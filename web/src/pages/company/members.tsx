@@ -14,7 +14,10 @@ export function CompanyMembersPage() {
   const { api } = account;
   const team = useLoad(
     useCallback(async () => {
-      const [members, invitations] = await Promise.all([api.get<{ data: Member[] }>('/members'), api.get<{ data: Invitation[] }>('/invitations')]);
+      const [members, invitations] = await Promise.all([
+        api.get<{ data: Member[] }>('/members'),
+        api.get<{ data: Invitation[] }>('/invitations'),
+      ]);
       return { members: members.data, invitations: invitations.data };
     }, [api]),
   );
@@ -31,7 +34,9 @@ export function CompanyMembersPage() {
     const created = await invite.run(() => api.post<Invitation>('/invitations', { email: email.trim(), role }));
     if (created) {
       setEmail('');
-      setDone(`An invitation was e-mailed to ${created.email}. They accept it from the link in that e-mail until ${when(created.expires_at)}.`);
+      setDone(
+        `An invitation was e-mailed to ${created.email}. They accept it from the link in that e-mail until ${when(created.expires_at)}.`,
+      );
       await team.reload();
     }
   };
@@ -45,7 +50,8 @@ export function CompanyMembersPage() {
 
   const revoke = async (i: Invitation) => {
     setDone(null);
-    if (await change.run(() => api.post(`/invitations/${encodeURIComponent(i.id)}/revoke`))) setDone(`The invitation of ${i.email} is revoked.`);
+    if (await change.run(() => api.post(`/invitations/${encodeURIComponent(i.id)}/revoke`)))
+      setDone(`The invitation of ${i.email} is revoked.`);
     await team.reload();
   };
 
@@ -56,11 +62,23 @@ export function CompanyMembersPage() {
         <form onSubmit={(e) => void submit(e)} className="form">
           <div className="field">
             <label htmlFor={`${ids}-email`}>E-mail address</label>
-            <input id={`${ids}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
+            <input
+              id={`${ids}-email`}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+              autoComplete="off"
+            />
           </div>
           <div className="field">
             <label htmlFor={`${ids}-role`}>Role</label>
-            <select id={`${ids}-role`} value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby={`${ids}-role-hint`}>
+            <select
+              id={`${ids}-role`}
+              value={role}
+              onChange={(e) => setRole(e.target.value as Role)}
+              aria-describedby={`${ids}-role-hint`}
+            >
               <option value="member">{ROLE_NAMES.member}</option>
               <option value="billing_admin">{ROLE_NAMES.billing_admin}</option>
             </select>
@@ -73,8 +91,8 @@ export function CompanyMembersPage() {
           </BusyButton>
         </form>
         <p className="hint">
-          The invitation is e-mailed to that address: only the person who reads it can accept it, with a password of their choice. Nobody else sees its
-          link, you included.
+          The invitation is e-mailed to that address: only the person who reads it can accept it, with a password of
+          their choice. Nobody else sees its link, you included.
         </p>
         <ErrorNotice error={invite.error} title="The invitation was not sent" />
       </section>
@@ -99,7 +117,12 @@ export function CompanyMembersPage() {
                   <td>{when(m.created_at)}</td>
                   <td>
                     {m.email !== account.email && (
-                      <ConfirmButton label={`Remove ${m.email}`} confirmLabel="Yes, remove" busy={change.busy} onConfirm={() => void remove(m)}>
+                      <ConfirmButton
+                        label={`Remove ${m.email}`}
+                        confirmLabel="Yes, remove"
+                        busy={change.busy}
+                        onConfirm={() => void remove(m)}
+                      >
                         Remove
                       </ConfirmButton>
                     )}
@@ -115,7 +138,9 @@ export function CompanyMembersPage() {
         <section aria-labelledby={`${ids}-invitations`}>
           <h2 id={`${ids}-invitations`}>Open invitations</h2>
           {team.data.invitations.length === 0 ? (
-            <EmptyState title="No open invitations">Invite a colleague above; the invitation stays open until it is accepted, revoked or expires.</EmptyState>
+            <EmptyState title="No open invitations">
+              Invite a colleague above; the invitation stays open until it is accepted, revoked or expires.
+            </EmptyState>
           ) : (
             <DataTable caption="Open invitations" columns={['E-mail', 'Role', 'Expires']} actions>
               <tbody>
@@ -127,7 +152,12 @@ export function CompanyMembersPage() {
                     <td>{ROLE_NAMES[i.role]}</td>
                     <td>{when(i.expires_at)}</td>
                     <td>
-                      <ConfirmButton label={`Revoke the invitation of ${i.email}`} confirmLabel="Yes, revoke" busy={change.busy} onConfirm={() => void revoke(i)}>
+                      <ConfirmButton
+                        label={`Revoke the invitation of ${i.email}`}
+                        confirmLabel="Yes, revoke"
+                        busy={change.busy}
+                        onConfirm={() => void revoke(i)}
+                      >
                         Revoke
                       </ConfirmButton>
                     </td>

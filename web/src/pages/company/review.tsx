@@ -63,7 +63,9 @@ export function CompanyReviewPage() {
 
 function ReviewView({ id }: { id: string }) {
   const { api } = useAccount('company');
-  const loaded = useLoad(useCallback(() => api.get<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction`), [api, id]));
+  const loaded = useLoad(
+    useCallback(() => api.get<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction`), [api, id]),
+  );
   const [latest, setLatest] = useState<ExtractionReview | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -81,8 +83,13 @@ function ReviewView({ id }: { id: string }) {
     e.preventDefault();
     if (!editing || !review) return;
     const value = editing.value.trim() === '' ? null : editing.value;
-    const body = { revision: review.revision, corrections: [{ document: editing.document, field: editing.field, value }] };
-    const next = await save.run(() => api.post<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction/corrections`, body));
+    const body = {
+      revision: review.revision,
+      corrections: [{ document: editing.document, field: editing.field, value }],
+    };
+    const next = await save.run(() =>
+      api.post<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction/corrections`, body),
+    );
     if (next) {
       setLatest(next);
       setSaved(`${editing.field} is corrected (revision ${next.revision}); the exports were regenerated.`);
@@ -107,7 +114,11 @@ function ReviewView({ id }: { id: string }) {
         <>
           <p>
             Job <code>{review.job_id}</code> · revision {review.revision} ·{' '}
-            {review.review_required ? <span className="badge badge-warn">needs review</span> : <span className="badge badge-completed">nothing flagged</span>}
+            {review.review_required ? (
+              <span className="badge badge-warn">needs review</span>
+            ) : (
+              <span className="badge badge-completed">nothing flagged</span>
+            )}
             {review.expires_at && <span className="muted small"> · results kept until {when(review.expires_at)}</span>}
           </p>
           {saved && (
@@ -119,7 +130,10 @@ function ReviewView({ id }: { id: string }) {
           {review.documents.map((d) => (
             <section key={d.index} aria-labelledby={`${ids}-doc-${d.index}`} className="card">
               <h2 id={`${ids}-doc-${d.index}`}>
-                {d.document} <span className="muted small">({d.pages} page{d.pages === 1 ? '' : 's'})</span>
+                {d.document}{' '}
+                <span className="muted small">
+                  ({d.pages} page{d.pages === 1 ? '' : 's'})
+                </span>
               </h2>
               {d.review_reasons.length > 0 && (
                 <div className="notice notice-info">
@@ -131,7 +145,11 @@ function ReviewView({ id }: { id: string }) {
                   </ul>
                 </div>
               )}
-              <DataTable caption={`Fields of ${d.document}`} columns={['Field', 'Value', 'Extracted', 'Evidence', 'Flag']} actions>
+              <DataTable
+                caption={`Fields of ${d.document}`}
+                columns={['Field', 'Value', 'Extracted', 'Evidence', 'Flag']}
+                actions
+              >
                 <tbody>
                   {review.fields.map((f) => {
                     const v = d.fields[f]!;
@@ -149,10 +167,20 @@ function ReviewView({ id }: { id: string }) {
                         <td className="wrap">
                           <EvidenceCell evidence={v.evidence} />
                         </td>
-                        <td>{v.flagged ? <span className="badge badge-warn">{v.reason ?? 'flagged'}</span> : <span className="muted">—</span>}</td>
+                        <td>
+                          {v.flagged ? (
+                            <span className="badge badge-warn">{v.reason ?? 'flagged'}</span>
+                          ) : (
+                            <span className="muted">—</span>
+                          )}
+                        </td>
                         <td>
                           {open ? (
-                            <form onSubmit={(e) => void submit(e)} className="form inline-form" aria-label={`Correct ${f} of ${d.document}`}>
+                            <form
+                              onSubmit={(e) => void submit(e)}
+                              className="form inline-form"
+                              aria-label={`Correct ${f} of ${d.document}`}
+                            >
                               <div className="field">
                                 <label htmlFor={`${ids}-edit`}>New value of {f}</label>
                                 <input
@@ -164,7 +192,8 @@ function ReviewView({ id }: { id: string }) {
                                   autoFocus
                                 />
                                 <p id={`${ids}-edit-hint`} className="hint">
-                                  {review.forms[f] ? `Give ${review.forms[f]}.` : ''} Leave it empty when the document does not give it.
+                                  {review.forms[f] ? `Give ${review.forms[f]}.` : ''} Leave it empty when the document
+                                  does not give it.
                                 </p>
                               </div>
                               <div className="row">
@@ -177,7 +206,11 @@ function ReviewView({ id }: { id: string }) {
                               </div>
                             </form>
                           ) : (
-                            <button type="button" aria-label={`Correct ${f} of ${d.document}`} onClick={() => start(d.index, f, v.value)}>
+                            <button
+                              type="button"
+                              aria-label={`Correct ${f} of ${d.document}`}
+                              onClick={() => start(d.index, f, v.value)}
+                            >
                               Correct
                             </button>
                           )}
@@ -241,7 +274,9 @@ function ReviewView({ id }: { id: string }) {
                 <Files files={review.files.reviewed} label="Reviewed files" />
               </>
             ) : (
-              <p className="muted">After a correction, the exports are regenerated with it and offered here beside the originals.</p>
+              <p className="muted">
+                After a correction, the exports are regenerated with it and offered here beside the originals.
+              </p>
             )}
             <h3>As extracted</h3>
             <Files files={review.files.original} label="Original files" />
@@ -249,7 +284,10 @@ function ReviewView({ id }: { id: string }) {
           {review.corrections.length > 0 && (
             <section aria-labelledby={`${ids}-log`}>
               <h2 id={`${ids}-log`}>Corrections</h2>
-              <DataTable caption="Corrections, every revision" columns={['Revision', 'Document', 'Field', 'Before', 'After', 'By', 'When']}>
+              <DataTable
+                caption="Corrections, every revision"
+                columns={['Revision', 'Document', 'Field', 'Before', 'After', 'By', 'When']}
+              >
                 <tbody>
                   {review.corrections.map((c) => (
                     <tr key={c.id}>

@@ -16,5 +16,10 @@ export function CompanyWebhooksPage() {
     }),
     [api],
   );
-  return <WebhooksPanel api={hooks} eventsHint="Every /v1 event type is sent to it; a job or batch names the webhook (webhook_id) and chooses what it is told." />;
+  return (
+    <WebhooksPanel
+      api={hooks}
+      eventsHint="Every /v1 event type is sent to it; a job or batch names the webhook (webhook_id) and chooses what it is told."
+    />
+  );
 }

@@ -37,12 +37,23 @@ export function CompanyWorkflowsPage() {
     setDone(null);
     const body: SavedWorkflowInput = {
       name: name.trim(),
-      fields: fields.split('\n').map((f) => f.trim()).filter(Boolean),
+      fields: fields
+        .split('\n')
+        .map((f) => f.trim())
+        .filter(Boolean),
       instructions: instructions.trim() ? instructions.trim() : null,
     };
-    const saved = await save.run(() => (editing ? api.patch<SavedWorkflow>(`/workflows/${encodeURIComponent(editing.id)}`, body) : api.post<SavedWorkflow>('/workflows', body)));
+    const saved = await save.run(() =>
+      editing
+        ? api.patch<SavedWorkflow>(`/workflows/${encodeURIComponent(editing.id)}`, body)
+        : api.post<SavedWorkflow>('/workflows', body),
+    );
     if (saved) {
-      setDone(editing ? `${saved.name} is saved (revision ${saved.revision}).` : `${saved.name} is created: use its id ${saved.id} as workflow_id in flow-extract requests.`);
+      setDone(
+        editing
+          ? `${saved.name} is saved (revision ${saved.revision}).`
+          : `${saved.name} is created: use its id ${saved.id} as workflow_id in flow-extract requests.`,
+      );
       edit(null);
       await list.reload();
     }
@@ -50,7 +61,8 @@ export function CompanyWorkflowsPage() {
 
   const remove = async (w: SavedWorkflow) => {
     setDone(null);
-    if (await change.run(() => api.post(`/workflows/${encodeURIComponent(w.id)}/delete`))) setDone(`${w.name} is deleted. Jobs that used it keep their results.`);
+    if (await change.run(() => api.post(`/workflows/${encodeURIComponent(w.id)}/delete`)))
+      setDone(`${w.name} is deleted. Jobs that used it keep their results.`);
     if (editing?.id === w.id) edit(null);
     await list.reload();
   };
@@ -63,18 +75,38 @@ export function CompanyWorkflowsPage() {
           <form onSubmit={(e) => void submit(e)} className="form">
             <div className="field">
               <label htmlFor={`${ids}-name`}>Name</label>
-              <input id={`${ids}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoComplete="off" />
+              <input
+                id={`${ids}-name`}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+                maxLength={100}
+                autoComplete="off"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${ids}-fields`}>Fields to extract</label>
-              <textarea id={`${ids}-fields`} value={fields} onChange={(e) => setFields(e.target.value)} rows={4} required aria-describedby={`${ids}-fields-hint`} />
+              <textarea
+                id={`${ids}-fields`}
+                value={fields}
+                onChange={(e) => setFields(e.target.value)}
+                rows={4}
+                required
+                aria-describedby={`${ids}-fields-hint`}
+              />
               <p id={`${ids}-fields-hint`} className="hint">
                 One field name per line (1 to 30), e.g. invoice_number.
               </p>
             </div>
             <div className="field">
               <label htmlFor={`${ids}-instructions`}>Instructions (optional)</label>
-              <textarea id={`${ids}-instructions`} value={instructions} onChange={(e) => setInstructions(e.target.value)} rows={3} maxLength={4000} />
+              <textarea
+                id={`${ids}-instructions`}
+                value={instructions}
+                onChange={(e) => setInstructions(e.target.value)}
+                rows={3}
+                maxLength={4000}
+              />
             </div>
             <div className="row">
               <BusyButton type="submit" className="primary" busy={save.busy} busyLabel="Saving…">
@@ -98,11 +130,17 @@ export function CompanyWorkflowsPage() {
         {list.loading && !list.data && <Progress label="Loading saved workflows…" />}
         {list.data && list.data.length === 0 && (
           <EmptyState title="No saved workflows yet">
-            {admin ? 'Create one above: a named set of fields that flow-extract requests reuse by id.' : 'A billing administrator of your company can create them.'}
+            {admin
+              ? 'Create one above: a named set of fields that flow-extract requests reuse by id.'
+              : 'A billing administrator of your company can create them.'}
           </EmptyState>
         )}
         {list.data && list.data.length > 0 && (
-          <DataTable caption="Saved workflows" columns={['Name', 'Id', 'Fields', 'Revision', 'Updated']} actions={admin}>
+          <DataTable
+            caption="Saved workflows"
+            columns={['Name', 'Id', 'Fields', 'Revision', 'Updated']}
+            actions={admin}
+          >
             <tbody>
               {list.data.map((w) => (
                 <tr key={w.id}>
@@ -121,7 +159,12 @@ export function CompanyWorkflowsPage() {
                         <button type="button" aria-label={`Edit ${w.name}`} onClick={() => edit(w)}>
                           Edit
                         </button>
-                        <ConfirmButton label={`Delete ${w.name}`} confirmLabel="Yes, delete" busy={change.busy} onConfirm={() => void remove(w)}>
+                        <ConfirmButton
+                          label={`Delete ${w.name}`}
+                          confirmLabel="Yes, delete"
+                          busy={change.busy}
+                          onConfirm={() => void remove(w)}
+                        >
                           Delete
                         </ConfirmButton>
                       </div>

@@ -21,23 +21,40 @@ export function MerchantEventsPage() {
 
   const loadNewer = async () => {
     const next = await more.run(() => api.get<EventsPage>(`/events?after=${cursor}&limit=${LIMIT}`));
-    if (next) setLater({ rows: [...(later?.rows ?? []), ...next.data], cursor: next.next_cursor, full: next.data.length === LIMIT });
+    if (next)
+      setLater({
+        rows: [...(later?.rows ?? []), ...next.data],
+        cursor: next.next_cursor,
+        full: next.data.length === LIMIT,
+      });
   };
 
   return (
     <section aria-labelledby={`${ids}-list`}>
       <h2 id={`${ids}-list`}>Events, oldest first</h2>
-      <p className="hint">The same events your webhook destinations receive, byte for byte. Events are recorded only while you have an enabled webhook destination.</p>
+      <p className="hint">
+        The same events your webhook destinations receive, byte for byte. Events are recorded only while you have an
+        enabled webhook destination.
+      </p>
       <ErrorNotice error={first.error ?? more.error} title="Could not load the events" />
       {first.loading && !first.data && <Progress label="Loading events…" />}
       {first.data && rows.length === 0 && (
-        <EmptyState title="No events yet">Events are recorded when a payment request or invoice changes while you have an enabled webhook destination. Register one on the Webhooks page.</EmptyState>
+        <EmptyState title="No events yet">
+          Events are recorded when a payment request or invoice changes while you have an enabled webhook destination.
+          Register one on the Webhooks page.
+        </EmptyState>
       )}
       {rows.length > 0 && (
         <DataTable caption="Events, oldest first" columns={['Type', 'Cursor', 'Occurred', 'Subject']} actions>
           <tbody>
             {rows.map(({ cursor: c, event: e }) => (
-              <EventRow key={c} cursor={c} event={e} open={open === c} onToggle={() => setOpen(open === c ? null : c)} />
+              <EventRow
+                key={c}
+                cursor={c}
+                event={e}
+                open={open === c}
+                onToggle={() => setOpen(open === c ? null : c)}
+              />
             ))}
           </tbody>
         </DataTable>
@@ -47,12 +64,26 @@ export function MerchantEventsPage() {
           Load newer events
         </BusyButton>
       )}
-      {later && !later.full && <p className="muted" role="status">No newer events for now.</p>}
+      {later && !later.full && (
+        <p className="muted" role="status">
+          No newer events for now.
+        </p>
+      )}
     </section>
   );
 }
 
-function EventRow({ cursor, event: e, open, onToggle }: { cursor: number; event: ProofEvent['event']; open: boolean; onToggle: () => void }) {
+function EventRow({
+  cursor,
+  event: e,
+  open,
+  onToggle,
+}: {
+  cursor: number;
+  event: ProofEvent['event'];
+  open: boolean;
+  onToggle: () => void;
+}) {
   const subject = (e.data['invoice_id'] ?? e.data['request_id'] ?? '—') as string;
   return (
     <>
@@ -66,7 +97,12 @@ function EventRow({ cursor, event: e, open, onToggle }: { cursor: number; event:
         <td>{when(new Date(e.occurred_at * 1000).toISOString())}</td>
         <td>{subject}</td>
         <td>
-          <button type="button" aria-expanded={open} onClick={onToggle} aria-label={`${open ? 'Hide' : 'Show'} data of event ${e.id}`}>
+          <button
+            type="button"
+            aria-expanded={open}
+            onClick={onToggle}
+            aria-label={`${open ? 'Hide' : 'Show'} data of event ${e.id}`}
+          >
             {open ? 'Hide data' : 'Show data'}
           </button>
         </td>

@@ -49,7 +49,9 @@ export function MerchantInvoicesPage() {
 
   const newContact = async (e: FormEvent) => {
     e.preventDefault();
-    const c = await addContact.run(() => api.post<Contact>('/contacts', { legal_name: name.trim(), email: email.trim() }));
+    const c = await addContact.run(() =>
+      api.post<Contact>('/contacts', { legal_name: name.trim(), email: email.trim() }),
+    );
     if (c) {
       setName('');
       setEmail('');
@@ -58,7 +60,8 @@ export function MerchantInvoicesPage() {
     }
   };
 
-  const setLine = (i: number, patch: Partial<Line>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+  const setLine = (i: number, patch: Partial<Line>) =>
+    setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -67,7 +70,11 @@ export function MerchantInvoicesPage() {
       customer_id: chosenContact,
       wallet_id: chosenWallet,
       due_date: due,
-      items: lines.map((l) => ({ description: l.description.trim(), quantity: l.quantity.trim(), unit_usdc: l.unit_usdc.trim() })),
+      items: lines.map((l) => ({
+        description: l.description.trim(),
+        quantity: l.quantity.trim(),
+        unit_usdc: l.unit_usdc.trim(),
+      })),
       ...(memo.trim() ? { memo: memo.trim() } : {}),
     };
     const inv = await create.run(() => api.post<Invoice>('/invoices', body));
@@ -86,8 +93,14 @@ export function MerchantInvoicesPage() {
     <>
       <section aria-labelledby={`${ids}-new`} className="card">
         <h2 id={`${ids}-new`}>Issue an invoice</h2>
-        {ready && walletList.length === 0 && <EmptyState title="Add a receiving wallet first">An invoice is paid into one of your verified wallets. Add and verify one on the Wallets page.</EmptyState>}
-        {ready && walletList.length > 0 && contactList.length === 0 && <EmptyState title="Add a customer first">An invoice names its customer: add one below.</EmptyState>}
+        {ready && walletList.length === 0 && (
+          <EmptyState title="Add a receiving wallet first">
+            An invoice is paid into one of your verified wallets. Add and verify one on the Wallets page.
+          </EmptyState>
+        )}
+        {ready && walletList.length > 0 && contactList.length === 0 && (
+          <EmptyState title="Add a customer first">An invoice names its customer: add one below.</EmptyState>
+        )}
         {ready && walletList.length > 0 && contactList.length > 0 && (
           <form className="form" onSubmit={(e) => void submit(e)}>
             <div className="field">
@@ -121,18 +134,43 @@ export function MerchantInvoicesPage() {
                 <div key={i} className="line" role="group" aria-label={`Line ${i + 1}`}>
                   <div className="field grow">
                     <label htmlFor={`${ids}-d${i}`}>Description</label>
-                    <input id={`${ids}-d${i}`} value={l.description} onChange={(e) => setLine(i, { description: e.target.value })} required autoComplete="off" />
+                    <input
+                      id={`${ids}-d${i}`}
+                      value={l.description}
+                      onChange={(e) => setLine(i, { description: e.target.value })}
+                      required
+                      autoComplete="off"
+                    />
                   </div>
                   <div className="field narrow">
                     <label htmlFor={`${ids}-q${i}`}>Quantity</label>
-                    <input id={`${ids}-q${i}`} inputMode="decimal" value={l.quantity} onChange={(e) => setLine(i, { quantity: e.target.value })} required autoComplete="off" />
+                    <input
+                      id={`${ids}-q${i}`}
+                      inputMode="decimal"
+                      value={l.quantity}
+                      onChange={(e) => setLine(i, { quantity: e.target.value })}
+                      required
+                      autoComplete="off"
+                    />
                   </div>
                   <div className="field narrow">
                     <label htmlFor={`${ids}-u${i}`}>Unit price (USDC)</label>
-                    <input id={`${ids}-u${i}`} inputMode="decimal" value={l.unit_usdc} onChange={(e) => setLine(i, { unit_usdc: e.target.value })} required autoComplete="off" />
+                    <input
+                      id={`${ids}-u${i}`}
+                      inputMode="decimal"
+                      value={l.unit_usdc}
+                      onChange={(e) => setLine(i, { unit_usdc: e.target.value })}
+                      required
+                      autoComplete="off"
+                    />
                   </div>
                   {lines.length > 1 && (
-                    <button type="button" className="danger-outline" onClick={() => setLines(lines.filter((_, j) => j !== i))} aria-label={`Remove line ${i + 1}`}>
+                    <button
+                      type="button"
+                      className="danger-outline"
+                      onClick={() => setLines(lines.filter((_, j) => j !== i))}
+                      aria-label={`Remove line ${i + 1}`}
+                    >
                       Remove
                     </button>
                   )}
@@ -146,7 +184,13 @@ export function MerchantInvoicesPage() {
             </fieldset>
             <div className="field">
               <label htmlFor={`${ids}-memo`}>Memo (optional)</label>
-              <textarea id={`${ids}-memo`} rows={2} value={memo} onChange={(e) => setMemo(e.target.value)} maxLength={1000} />
+              <textarea
+                id={`${ids}-memo`}
+                rows={2}
+                value={memo}
+                onChange={(e) => setMemo(e.target.value)}
+                maxLength={1000}
+              />
             </div>
             <BusyButton type="submit" className="primary" busy={create.busy} busyLabel="Issuing the invoice…">
               Issue invoice
@@ -163,11 +207,25 @@ export function MerchantInvoicesPage() {
         <form className="form" onSubmit={(e) => void newContact(e)}>
           <div className="field">
             <label htmlFor={`${ids}-cname`}>Legal name</label>
-            <input id={`${ids}-cname`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={160} autoComplete="off" />
+            <input
+              id={`${ids}-cname`}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={160}
+              autoComplete="off"
+            />
           </div>
           <div className="field">
             <label htmlFor={`${ids}-cemail`}>Customer e-mail</label>
-            <input id={`${ids}-cemail`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" />
+            <input
+              id={`${ids}-cemail`}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+              autoComplete="off"
+            />
           </div>
           <BusyButton type="submit" busy={addContact.busy} busyLabel="Adding the customer…">
             Add customer
@@ -181,12 +239,28 @@ export function MerchantInvoicesPage() {
         {done && <SuccessNotice>{done}</SuccessNotice>}
         <ErrorNotice error={invoices.error} title="Could not load the invoices" />
         {invoices.loading && !invoices.data && <Progress label="Loading invoices…" />}
-        {invoices.data && list.length === 0 && <EmptyState title="No invoices yet">Issue one above: it gets a number, a PDF and a payment request for its total.</EmptyState>}
+        {invoices.data && list.length === 0 && (
+          <EmptyState title="No invoices yet">
+            Issue one above: it gets a number, a PDF and a payment request for its total.
+          </EmptyState>
+        )}
         {list.length > 0 && (
-          <DataTable caption="Invoices, in id order (not by date)" showCaption columns={['Number', 'Customer', 'Status', 'Total', 'Due']} actions>
+          <DataTable
+            caption="Invoices, in id order (not by date)"
+            showCaption
+            columns={['Number', 'Customer', 'Status', 'Total', 'Due']}
+            actions
+          >
             <tbody>
               {list.map((inv) => (
-                <InvoiceRow key={inv.id} invoice={inv} customer={contactName(inv.customer_id)} open={open === inv.id} onToggle={() => setOpen(open === inv.id ? null : inv.id)} onChanged={invoices.reload} />
+                <InvoiceRow
+                  key={inv.id}
+                  invoice={inv}
+                  customer={contactName(inv.customer_id)}
+                  open={open === inv.id}
+                  onToggle={() => setOpen(open === inv.id ? null : inv.id)}
+                  onChanged={invoices.reload}
+                />
               ))}
             </tbody>
           </DataTable>
@@ -197,14 +271,28 @@ export function MerchantInvoicesPage() {
   );
 }
 
-function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { invoice: Invoice; customer: string; open: boolean; onToggle: () => void; onChanged: () => Promise<void> }) {
+function InvoiceRow({
+  invoice: inv,
+  customer,
+  open,
+  onToggle,
+  onChanged,
+}: {
+  invoice: Invoice;
+  customer: string;
+  open: boolean;
+  onToggle: () => void;
+  onChanged: () => Promise<void>;
+}) {
   const { api } = useAccount('merchant');
   const ids = useId();
   const voiding = useAction();
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const doVoid = async () => {
-    const got = await voiding.run(() => api.post<Invoice>(`/invoices/${encodeURIComponent(inv.id)}/void`, reason.trim() ? { reason: reason.trim() } : {}));
+    const got = await voiding.run(() =>
+      api.post<Invoice>(`/invoices/${encodeURIComponent(inv.id)}/void`, reason.trim() ? { reason: reason.trim() } : {}),
+    );
     if (got) {
       setDone(`Invoice ${got.number} is voided: its payment page no longer asks for payment.`);
       await onChanged();
@@ -223,10 +311,20 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
         <td>{inv.due_date}</td>
         <td>
           <div className="actions">
-            <button type="button" aria-expanded={open} onClick={onToggle} aria-label={`${open ? 'Hide' : 'View'} invoice ${inv.number}`}>
+            <button
+              type="button"
+              aria-expanded={open}
+              onClick={onToggle}
+              aria-label={`${open ? 'Hide' : 'View'} invoice ${inv.number}`}
+            >
               {open ? 'Hide' : 'View'}
             </button>
-            <a className="button" href={pdf} download={`${inv.number}.pdf`} aria-label={`Download the PDF of invoice ${inv.number}`}>
+            <a
+              className="button"
+              href={pdf}
+              download={`${inv.number}.pdf`}
+              aria-label={`Download the PDF of invoice ${inv.number}`}
+            >
               PDF
             </a>
           </div>
@@ -236,7 +334,12 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
         <tr>
           <td colSpan={6}>
             {done && <SuccessNotice>{done}</SuccessNotice>}
-            <DataTable caption={`Lines of invoice ${inv.number}`} columns={['Description', 'Quantity', 'Unit (USDC)', 'Amount (USDC)']} showCaption className="nested">
+            <DataTable
+              caption={`Lines of invoice ${inv.number}`}
+              columns={['Description', 'Quantity', 'Unit (USDC)', 'Amount (USDC)']}
+              showCaption
+              className="nested"
+            >
               <tbody>
                 {inv.items.map((l, i) => (
                   <tr key={i}>
@@ -284,9 +387,20 @@ function InvoiceRow({ invoice: inv, customer, open, onToggle, onChanged }: { inv
               <div className="form void">
                 <div className="field">
                   <label htmlFor={`${ids}-reason`}>Reason for voiding (optional)</label>
-                  <input id={`${ids}-reason`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} autoComplete="off" />
+                  <input
+                    id={`${ids}-reason`}
+                    value={reason}
+                    onChange={(e) => setReason(e.target.value)}
+                    maxLength={500}
+                    autoComplete="off"
+                  />
                 </div>
-                <ConfirmButton label={`Void invoice ${inv.number}`} confirmLabel="Yes, void it" busy={voiding.busy} onConfirm={() => void doVoid()}>
+                <ConfirmButton
+                  label={`Void invoice ${inv.number}`}
+                  confirmLabel="Yes, void it"
+                  busy={voiding.busy}
+                  onConfirm={() => void doVoid()}
+                >
                   Void invoice
                 </ConfirmButton>
               </div>

@@ -23,7 +23,10 @@ export function MerchantOverviewPage() {
   }, [reloadOverview, reloadPlan]);
   return (
     <>
-      <ErrorNotice error={overview.error?.code === 'customer_access_required' ? null : overview.error} title="Could not load your plan" />
+      <ErrorNotice
+        error={overview.error?.code === 'customer_access_required' ? null : overview.error}
+        title="Could not load your plan"
+      />
       {overview.error?.code === 'customer_access_required' && (
         <div className="notice notice-info">
           <p className="notice-title">You have no active plan or trial</p>
@@ -89,7 +92,9 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!network) return;
-    const started = await buy.run(() => api.post<Purchase>('/plan/purchases', { plan: choice, network, payer: payer.trim() }));
+    const started = await buy.run(() =>
+      api.post<Purchase>('/plan/purchases', { plan: choice, network, payer: payer.trim() }),
+    );
     if (started) {
       setCurrentId(started.id);
       await purchases.reload();
@@ -101,11 +106,14 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
       <section aria-labelledby={`${ids}-buy`} className="card">
         <h2 id={`${ids}-buy`}>Buy or renew a plan</h2>
         {info.purchase_networks.length === 0 ? (
-          <EmptyState title="Plans cannot be bought here yet">No network is set up to receive plan payments. Ask the platform's support: they can grant a plan.</EmptyState>
+          <EmptyState title="Plans cannot be bought here yet">
+            No network is set up to receive plan payments. Ask the platform's support: they can grant a plan.
+          </EmptyState>
         ) : (
           <form className="form" onSubmit={(e) => void submit(e)}>
             <p className="hint">
-              A plan runs {info.prices[0]?.period_days ?? 30} days from its payment; a renewal starts where the running period ends, so no day is lost. Paid in USDC.
+              A plan runs {info.prices[0]?.period_days ?? 30} days from its payment; a renewal starts where the running
+              period ends, so no day is lost. Paid in USDC.
             </p>
             <div className="field">
               <label htmlFor={`${ids}-plan`}>Plan</label>
@@ -117,7 +125,14 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
                 ))}
               </select>
             </div>
-            <PaymentFields ids={ids} networks={info.purchase_networks} network={network} onNetwork={setNetwork} payer={payer} onPayer={setPayer} />
+            <PaymentFields
+              ids={ids}
+              networks={info.purchase_networks}
+              network={network}
+              onNetwork={setNetwork}
+              payer={payer}
+              onPayer={setPayer}
+            />
             <BusyButton type="submit" className="primary" busy={buy.busy} busyLabel="Starting the purchase…">
               Continue to payment
             </BusyButton>
@@ -128,7 +143,14 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
 
       {current && <PurchasePanel purchase={current} />}
 
-      <PurchaseHistory title="Your plan purchases" purchases={purchases} list={list} current={current} onShow={setCurrentId} empty="Choose a plan above to buy one." />
+      <PurchaseHistory
+        title="Your plan purchases"
+        purchases={purchases}
+        list={list}
+        current={current}
+        onShow={setCurrentId}
+        empty="Choose a plan above to buy one."
+      />
     </>
   );
 }

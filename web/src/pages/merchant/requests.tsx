@@ -55,7 +55,9 @@ export function MerchantRequestsPage() {
       <section aria-labelledby={`${ids}-new`} className="card">
         <h2 id={`${ids}-new`}>Ask for a payment</h2>
         {wallets.data && walletList.length === 0 ? (
-          <EmptyState title="Add a receiving wallet first">Payments go to one of your verified wallets. Add and verify one on the Wallets page.</EmptyState>
+          <EmptyState title="Add a receiving wallet first">
+            Payments go to one of your verified wallets. Add and verify one on the Wallets page.
+          </EmptyState>
         ) : (
           <form className="form" onSubmit={(e) => void submit(e)}>
             <div className="field">
@@ -71,26 +73,63 @@ export function MerchantRequestsPage() {
             </div>
             <div className="field">
               <label htmlFor={`${ids}-amount`}>Amount (USDC)</label>
-              <input id={`${ids}-amount`} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} required autoComplete="off" placeholder="12.50" />
+              <input
+                id={`${ids}-amount`}
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                required
+                autoComplete="off"
+                placeholder="12.50"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${ids}-description`}>Description</label>
-              <input id={`${ids}-description`} value={description} onChange={(e) => setDescription(e.target.value)} required minLength={3} maxLength={350} autoComplete="off" />
+              <input
+                id={`${ids}-description`}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                required
+                minLength={3}
+                maxLength={350}
+                autoComplete="off"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${ids}-customer`}>Customer (optional)</label>
-              <input id={`${ids}-customer`} value={customer} onChange={(e) => setCustomer(e.target.value)} maxLength={120} autoComplete="off" />
+              <input
+                id={`${ids}-customer`}
+                value={customer}
+                onChange={(e) => setCustomer(e.target.value)}
+                maxLength={120}
+                autoComplete="off"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${ids}-payer`}>Expected payer address (optional)</label>
-              <input id={`${ids}-payer`} value={payer} onChange={(e) => setPayer(e.target.value)} autoComplete="off" spellCheck={false} aria-describedby={`${ids}-payer-hint`} />
+              <input
+                id={`${ids}-payer`}
+                value={payer}
+                onChange={(e) => setPayer(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby={`${ids}-payer-hint`}
+              />
               <p id={`${ids}-payer-hint`} className="hint">
                 A payment from any other address then goes to review instead of being confirmed.
               </p>
             </div>
             <div className="field">
               <label htmlFor={`${ids}-hours`}>Valid for (hours, optional)</label>
-              <input id={`${ids}-hours`} type="number" min={1} max={720} value={hours} onChange={(e) => setHours(e.target.value)} aria-describedby={`${ids}-hours-hint`} />
+              <input
+                id={`${ids}-hours`}
+                type="number"
+                min={1}
+                max={720}
+                value={hours}
+                onChange={(e) => setHours(e.target.value)}
+                aria-describedby={`${ids}-hours-hint`}
+              />
               <p id={`${ids}-hours-hint`} className="hint">
                 72 by default.
               </p>
@@ -137,34 +176,49 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
   const { api } = useAccount('merchant');
   const { first, more, rows, cursor, loadMore } = usePagedList(
     useCallback(
-      (before: string | null) => api.get<Page<PaymentRequest>>(`/requests?limit=25${status ? `&status=${status}` : ''}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      (before: string | null) =>
+        api.get<Page<PaymentRequest>>(
+          `/requests?limit=25${status ? `&status=${status}` : ''}${before ? `&before=${encodeURIComponent(before)}` : ''}`,
+        ),
       [api, status],
     ),
   );
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
-        <ErrorNotice error={first.error ?? more.error} title="Could not load the payment requests" />
-        {first.loading && <Progress label="Loading payment requests…" />}
-        {first.data && !first.loading && rows.length === 0 && (
-          <EmptyState title={status ? `No ${status} payment requests` : 'No payment requests yet'}>
-            {status ? 'Choose another status to see the others.' : 'Create one above, or from your server with an API key (POST /proof/v1/requests).'}
-          </EmptyState>
-        )}
-        {rows.length > 0 && (
-          <DataTable caption="Payment requests, in id order (not by date)" showCaption columns={['Description', 'Status', 'Amount', 'Network', 'Expires']} actions>
-            <tbody>
-              {rows.map((r) => (
-                <RequestRow key={r.id} request={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} />
-              ))}
-            </tbody>
-          </DataTable>
-        )}
-        {cursor && (
-          <BusyButton busy={more.busy} busyLabel="Loading more requests…" onClick={() => void loadMore()}>
-            Load more requests
-          </BusyButton>
-        )}
+      <ErrorNotice error={first.error ?? more.error} title="Could not load the payment requests" />
+      {first.loading && <Progress label="Loading payment requests…" />}
+      {first.data && !first.loading && rows.length === 0 && (
+        <EmptyState title={status ? `No ${status} payment requests` : 'No payment requests yet'}>
+          {status
+            ? 'Choose another status to see the others.'
+            : 'Create one above, or from your server with an API key (POST /proof/v1/requests).'}
+        </EmptyState>
+      )}
+      {rows.length > 0 && (
+        <DataTable
+          caption="Payment requests, in id order (not by date)"
+          showCaption
+          columns={['Description', 'Status', 'Amount', 'Network', 'Expires']}
+          actions
+        >
+          <tbody>
+            {rows.map((r) => (
+              <RequestRow
+                key={r.id}
+                request={r}
+                open={open === r.id}
+                onToggle={() => setOpen(open === r.id ? null : r.id)}
+              />
+            ))}
+          </tbody>
+        </DataTable>
+      )}
+      {cursor && (
+        <BusyButton busy={more.busy} busyLabel="Loading more requests…" onClick={() => void loadMore()}>
+          Load more requests
+        </BusyButton>
+      )}
     </>
   );
 }
@@ -185,7 +239,12 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
         <td>{r.network}</td>
         <td>{when(r.expires_at)}</td>
         <td>
-          <button type="button" aria-expanded={open} onClick={onToggle} aria-label={`${open ? 'Hide' : 'View'} request ${r.id}`}>
+          <button
+            type="button"
+            aria-expanded={open}
+            onClick={onToggle}
+            aria-label={`${open ? 'Hide' : 'View'} request ${r.id}`}
+          >
             {open ? 'Hide' : 'View'}
           </button>
         </td>
@@ -204,7 +263,9 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
 /** One request as `GET /requests/{id}` reads it now (the list's copy until it answers). */
 function RequestDetail({ request: r }: { request: PaymentRequest }) {
   const { api } = useAccount('merchant');
-  const detail = useLoad(useCallback(() => api.get<PaymentRequest>(`/requests/${encodeURIComponent(r.id)}`), [api, r.id]));
+  const detail = useLoad(
+    useCallback(() => api.get<PaymentRequest>(`/requests/${encodeURIComponent(r.id)}`), [api, r.id]),
+  );
   const d = detail.data ?? r;
   return (
     <>

@@ -19,24 +19,35 @@ export function MerchantReviewsPage() {
   const { api } = useAccount('merchant');
   const ids = useId();
   const { first, more, rows, cursor, loadMore } = usePagedList(
-    useCallback((before: string | null) => api.get<Page<ReviewRequest>>(`/reviews?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`), [api]),
+    useCallback(
+      (before: string | null) =>
+        api.get<Page<ReviewRequest>>(`/reviews?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      [api],
+    ),
   );
   return (
     <section aria-labelledby={`${ids}-list`}>
       <h2 id={`${ids}-list`}>Payments that need a person</h2>
       <p className="hint">
-        A payment goes to review when it cannot be confirmed automatically. The money is in your wallet: settle with the payer yourself (a refund or a new request).
+        A payment goes to review when it cannot be confirmed automatically. The money is in your wallet: settle with the
+        payer yourself (a refund or a new request).
       </p>
       <ErrorNotice error={first.error ?? more.error} title="Could not load the review queue" />
       {first.loading && !first.data && <Progress label="Loading the review queue…" />}
-      {first.data && rows.length === 0 && <EmptyState title="Nothing to review">Payments that arrive late, for a voided invoice or from an unexpected address appear here with the transfers that were seen.</EmptyState>}
+      {first.data && rows.length === 0 && (
+        <EmptyState title="Nothing to review">
+          Payments that arrive late, for a voided invoice or from an unexpected address appear here with the transfers
+          that were seen.
+        </EmptyState>
+      )}
       {rows.map((r) => (
         <article key={r.id} className="card" aria-labelledby={`${ids}-${r.id}`}>
           <h3 id={`${ids}-${r.id}`}>
             {r.description} <span className="muted small">{r.id}</span>
           </h3>
           <p>
-            <span className="badge badge-review">{r.review_reason ?? 'review'}</span> {REASONS[r.review_reason ?? ''] ?? ''}
+            <span className="badge badge-review">{r.review_reason ?? 'review'}</span>{' '}
+            {REASONS[r.review_reason ?? ''] ?? ''}
           </p>
           <p>
             Asked for {r.amount_usdc} USDC to <code className="wrap">{r.pay_to}</code> on {r.network}
@@ -51,7 +62,12 @@ export function MerchantReviewsPage() {
           {r.evidence.length === 0 ? (
             <p className="muted">No transfer is attributed to it.</p>
           ) : (
-            <DataTable caption={`Transfers seen for ${r.id}`} columns={['Transaction', 'From', 'Amount (USDC)', 'Block', 'Decision']} showCaption className="nested">
+            <DataTable
+              caption={`Transfers seen for ${r.id}`}
+              columns={['Transaction', 'From', 'Amount (USDC)', 'Block', 'Decision']}
+              showCaption
+              className="nested"
+            >
               <tbody>
                 {r.evidence.map((e) => (
                   <tr key={`${e.tx_hash}:${e.log_index}`}>

@@ -28,7 +28,13 @@ export function MerchantWalletsPage() {
     e.preventDefault();
     setDone(null);
     verify.clear();
-    const got = await ask.run(() => api.post<WalletChallenge>('/wallets/challenges', { network, address: address.trim(), ...(label.trim() ? { label: label.trim() } : {}) }));
+    const got = await ask.run(() =>
+      api.post<WalletChallenge>('/wallets/challenges', {
+        network,
+        address: address.trim(),
+        ...(label.trim() ? { label: label.trim() } : {}),
+      }),
+    );
     if (got) {
       setChallenge(got);
       setSignature('');
@@ -38,12 +44,16 @@ export function MerchantWalletsPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!challenge) return;
-    const wallet = await verify.run(() => api.post<Wallet>('/wallets/verify', { challenge_id: challenge.id, signature: signature.trim() }));
+    const wallet = await verify.run(() =>
+      api.post<Wallet>('/wallets/verify', { challenge_id: challenge.id, signature: signature.trim() }),
+    );
     if (wallet) {
       setChallenge(null);
       setAddress('');
       setLabel('');
-      setDone(`Wallet ${wallet.address} on ${wallet.network} is verified: it can receive payment requests and invoices.`);
+      setDone(
+        `Wallet ${wallet.address} on ${wallet.network} is verified: it can receive payment requests and invoices.`,
+      );
       await wallets.reload();
     }
   };
@@ -54,8 +64,8 @@ export function MerchantWalletsPage() {
       <section aria-labelledby={`${ids}-add`} className="card">
         <h2 id={`${ids}-add`}>Add a receiving wallet</h2>
         <p className="hint">
-          You prove that the wallet is yours by signing a one-time message in it. Signing moves no funds and costs nothing. Payments go straight to this wallet; we never
-          hold them.
+          You prove that the wallet is yours by signing a one-time message in it. Signing moves no funds and costs
+          nothing. Payments go straight to this wallet; we never hold them.
         </p>
         <form className="form" onSubmit={(e) => void start(e)}>
           <div className="field">
@@ -70,14 +80,30 @@ export function MerchantWalletsPage() {
           </div>
           <div className="field">
             <label htmlFor={`${ids}-address`}>Wallet address</label>
-            <input id={`${ids}-address`} value={address} onChange={(e) => setAddress(e.target.value)} required autoComplete="off" spellCheck={false} aria-describedby={`${ids}-address-hint`} />
+            <input
+              id={`${ids}-address`}
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              required
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby={`${ids}-address-hint`}
+            />
             <p id={`${ids}-address-hint`} className="hint">
-              {network === 'solana' ? 'The owner address (base58), not a token account.' : 'An address starting with 0x (40 hexadecimal characters).'}
+              {network === 'solana'
+                ? 'The owner address (base58), not a token account.'
+                : 'An address starting with 0x (40 hexadecimal characters).'}
             </p>
           </div>
           <div className="field">
             <label htmlFor={`${ids}-label`}>Label (optional)</label>
-            <input id={`${ids}-label`} value={label} onChange={(e) => setLabel(e.target.value)} maxLength={120} autoComplete="off" />
+            <input
+              id={`${ids}-label`}
+              value={label}
+              onChange={(e) => setLabel(e.target.value)}
+              maxLength={120}
+              autoComplete="off"
+            />
           </div>
           <BusyButton type="submit" className="primary" busy={ask.busy} busyLabel="Preparing the message…">
             Get the message to sign
@@ -86,7 +112,16 @@ export function MerchantWalletsPage() {
         <ErrorNotice error={ask.error} title="Could not start the verification" />
       </section>
 
-      {challenge && <SignChallenge challenge={challenge} signature={signature} setSignature={setSignature} busy={verify.busy} onSubmit={submit} onCancel={() => setChallenge(null)} />}
+      {challenge && (
+        <SignChallenge
+          challenge={challenge}
+          signature={signature}
+          setSignature={setSignature}
+          busy={verify.busy}
+          onSubmit={submit}
+          onCancel={() => setChallenge(null)}
+        />
+      )}
       <ErrorNotice error={verify.error} title="The wallet was not verified" />
 
       <section aria-labelledby={`${ids}-list`}>
@@ -95,7 +130,9 @@ export function MerchantWalletsPage() {
         <ErrorNotice error={wallets.error} title="Could not load your wallets" />
         {wallets.loading && !wallets.data && <Progress label="Loading wallets…" />}
         {wallets.data && list.length === 0 && (
-          <EmptyState title="No receiving wallet yet">Add one above: payment requests and invoices are paid into a verified wallet of yours.</EmptyState>
+          <EmptyState title="No receiving wallet yet">
+            Add one above: payment requests and invoices are paid into a verified wallet of yours.
+          </EmptyState>
         )}
         {list.length > 0 && (
           <DataTable caption="Receiving wallets" columns={['Address', 'Network', 'Label', 'Verified']}>
@@ -107,19 +144,31 @@ export function MerchantWalletsPage() {
                   </th>
                   <td>{w.network}</td>
                   <td className="wrap">{w.label ?? '—'}</td>
-                  <td>{w.verified_at ? <span className="badge badge-active">verified {when(w.verified_at)}</span> : '—'}</td>
+                  <td>
+                    {w.verified_at ? <span className="badge badge-active">verified {when(w.verified_at)}</span> : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </DataTable>
         )}
-        <p className="hint">Cannot sign with this wallet (for example a custody account)? Support can add a wallet after checking that it is yours.</p>
+        <p className="hint">
+          Cannot sign with this wallet (for example a custody account)? Support can add a wallet after checking that it
+          is yours.
+        </p>
       </section>
     </>
   );
 }
 
-function SignChallenge({ challenge, signature, setSignature, busy, onSubmit, onCancel }: {
+function SignChallenge({
+  challenge,
+  signature,
+  setSignature,
+  busy,
+  onSubmit,
+  onCancel,
+}: {
   challenge: WalletChallenge;
   signature: string;
   setSignature: (s: string) => void;
@@ -146,11 +195,20 @@ function SignChallenge({ challenge, signature, setSignature, busy, onSubmit, onC
         Sign this message with {challenge.address}
       </h2>
       <p>
-        Sign the message below exactly as it is, in the wallet {challenge.label ? `"${challenge.label}" ` : ''}on {challenge.network}
-        {evm ? ' ("Sign message", personal_sign)' : ' (signMessage)'}, then paste the signature. The message can be used once, until {when(challenge.expires_at)}.
+        Sign the message below exactly as it is, in the wallet {challenge.label ? `"${challenge.label}" ` : ''}on{' '}
+        {challenge.network}
+        {evm ? ' ("Sign message", personal_sign)' : ' (signMessage)'}, then paste the signature. The message can be used
+        once, until {when(challenge.expires_at)}.
       </p>
       <label htmlFor={`${ids}-message`}>Message to sign</label>
-      <textarea id={`${ids}-message`} className="secret-value" readOnly rows={12} value={challenge.message} onFocus={(e) => e.currentTarget.select()} />
+      <textarea
+        id={`${ids}-message`}
+        className="secret-value"
+        readOnly
+        rows={12}
+        value={challenge.message}
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <p>
         <button type="button" onClick={() => void copy()}>
           {copied ? 'Copied' : 'Copy the message'}
@@ -159,7 +217,16 @@ function SignChallenge({ challenge, signature, setSignature, busy, onSubmit, onC
       <form className="form" onSubmit={(e) => void onSubmit(e)}>
         <div className="field">
           <label htmlFor={`${ids}-signature`}>Signature</label>
-          <textarea id={`${ids}-signature`} className="secret-value" rows={3} value={signature} onChange={(e) => setSignature(e.target.value)} required spellCheck={false} aria-describedby={`${ids}-signature-hint`} />
+          <textarea
+            id={`${ids}-signature`}
+            className="secret-value"
+            rows={3}
+            value={signature}
+            onChange={(e) => setSignature(e.target.value)}
+            required
+            spellCheck={false}
+            aria-describedby={`${ids}-signature-hint`}
+          />
           <p id={`${ids}-signature-hint`} className="hint">
             {evm ? '0x followed by 130 hexadecimal characters.' : '64 bytes in base58.'}
           </p>
