@@ -11,6 +11,7 @@ npx --no-install tsc -p tsconfig.json --noEmit
 npx --no-install tsc -p web/tsconfig.json --noEmit # the dashboard (its own settings: DOM, JSX, bundler resolution)
 say "lint"
 npx --no-install eslint --max-warnings 0 .
+npx --no-install prettier --check --log-level warn . # formatting (docs/operations.md, "Formatting"): npm run format
 checks_s=$((SECONDS - setup_s))
 say "tests"
 tests_started=$SECONDS
