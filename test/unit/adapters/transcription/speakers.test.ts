@@ -70,6 +70,21 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(new Set(turns.map((t) => t.speaker))).toEqual(new Set(['SPEAKER_1']));
   });
 
+  it("takes its defaults by the embedding's length: CAM++'s (192 values, linkage 0.30) or Resemblyzer's (256, 0.72)", () => {
+    // Two voices whose regions are exactly `cross` alike, each heard for 15 s.
+    const regions = (dim: number, cross: number): SpeakerRegion[] =>
+      Array.from({ length: 12 }, (_, i) => {
+        const embedding = new Array<number>(dim).fill(0);
+        if (i % 2 === 0) embedding[0] = 1;
+        else [embedding[0], embedding[1]] = [cross, Math.sqrt(1 - cross * cross)];
+        return { start: i * 3, end: i * 3 + 2.5, embedding };
+      });
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    expect(count(clusterSpeakers(regions(256, 0.5)))).toBe(2);
+    expect(count(clusterSpeakers(regions(192, 0.5)))).toBe(1);
+    expect(count(clusterSpeakers(regions(192, 0.1)))).toBe(2);
+  });
+
   it('scales: 24,000 regions (20 hours at 3 s) of 5 speakers in bounded time', () => {
     const random = seededRandom(11);
     const c = centres(5, random);
