@@ -132,6 +132,14 @@ export class WhisperWorkerProcess {
           answer = WorkerAnswer.parse(JSON.parse(line));
         } catch {
           logger?.warn({ engine: 'whisper', pid: child.pid }, 'speech worker wrote a line that is not its protocol');
+          // While a request is in flight this line was its answer: the request fails now (never waits for a time-out)
+          // and the worker, out of step with its protocol, is ended; the pool starts a new one for the next request.
+          if (this.pending) {
+            const p = this.pending;
+            this.pending = null;
+            this.kill();
+            p.reject(new ProviderUnavailableError('the speech worker answered outside its protocol'));
+          }
           return;
         }
         if ('ready' in answer) {
