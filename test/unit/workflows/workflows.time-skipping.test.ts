@@ -386,7 +386,8 @@ describe('invoiceLifecycleWorkflow', () => {
     expect(((refused as WorkflowUpdateFailedError).cause as ApplicationFailure).type).toBe('validation_failed');
     expect(outcome).toMatchObject({ outcome: 'voided', invoiceId: 'inv_void' });
     expect(result).toEqual({ status: 'voided' });
-    expect(state.calls).toEqual(['begin inv_void -> issued', 'void inv_void (duplicate of INV-7)']);
+    // The update may be handled before or after the first read: both happen once, in either order.
+    expect([...state.calls].sort()).toEqual(['begin inv_void -> issued', 'void inv_void (duplicate of INV-7)'].sort());
   });
   it('a void that finds the invoice paid or voided meanwhile answers so and settles as the database says', async () => {
     for (const [meanwhile, outcome, settled] of [
@@ -420,7 +421,8 @@ describe('invoiceLifecycleWorkflow', () => {
       });
       expect(answer).toMatchObject({ outcome });
       expect(result).toEqual({ status: settled });
-      expect(state.calls).toEqual([`begin inv_${outcome} -> issued`, `void inv_${outcome} (null)`]);
+      // The update may be handled before or after the first read: both happen once, in either order.
+      expect([...state.calls].sort()).toEqual([`begin inv_${outcome} -> issued`, `void inv_${outcome} (null)`].sort());
     }
   });
 });
