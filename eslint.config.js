@@ -26,6 +26,22 @@ const NODE_BUILTINS = [
   'tls',
 ];
 
+/** Config is read by entry points only; a type from config/ is fine anywhere (rule 6). */
+const CONFIG_TYPES_ONLY = {
+  group: ['**/config/schema*', '../config/*', '../../config/*'],
+  allowTypeImports: true,
+  message: 'only entry points read config (import type is fine)',
+};
+/** What no application-layer module imports: HTTP, the interfaces, the worker side, the CLI. */
+const NOT_FROM_SERVICES = [
+  'koa',
+  '@koa/*',
+  ...layer('api'),
+  ...layer('activities'),
+  ...layer('workers'),
+  ...layer('cli'),
+];
+
 const restrict = (patterns, extra = {}) => ({
   'no-restricted-imports': ['error', { patterns, ...extra }],
 });
@@ -213,11 +229,7 @@ export default tseslint.config(
         message:
           'api/ reaches Temporal only through services/ (services/workflows/workflow-client.ts) and never imports activities/',
       },
-      {
-        group: ['**/config/schema*', '../config/*', '../../config/*'],
-        allowTypeImports: true,
-        message: 'only entry points read config (import type is fine)',
-      },
+      CONFIG_TYPES_ONLY,
     ]),
   },
   // services/ is the application layer: plain functions over domain/, adapters/ and db/, no HTTP (no Koa, no api/),
@@ -227,45 +239,20 @@ export default tseslint.config(
     ignores: ['services/workflows/**/*.ts'],
     rules: restrict([
       {
-        group: [
-          'koa',
-          '@koa/*',
-          ...layer('api'),
-          ...layer('activities'),
-          ...layer('workers'),
-          ...layer('cli'),
-          '@temporalio/*',
-        ],
+        group: [...NOT_FROM_SERVICES, '@temporalio/*'],
         message: 'services/ do no HTTP and reach Temporal only through services/workflows/',
       },
-      {
-        group: ['**/config/schema*', '../config/*', '../../config/*'],
-        allowTypeImports: true,
-        message: 'only entry points read config (import type is fine)',
-      },
+      CONFIG_TYPES_ONLY,
     ]),
   },
   {
     files: ['services/workflows/**/*.ts'],
     rules: restrict([
       {
-        group: [
-          'koa',
-          '@koa/*',
-          ...layer('api'),
-          ...layer('activities'),
-          ...layer('workers'),
-          ...layer('cli'),
-          '@temporalio/worker',
-          '@temporalio/activity',
-        ],
+        group: [...NOT_FROM_SERVICES, '@temporalio/worker', '@temporalio/activity'],
         message: 'the workflow client module uses the Temporal client only',
       },
-      {
-        group: ['**/config/schema*', '../config/*', '../../config/*'],
-        allowTypeImports: true,
-        message: 'only entry points read config (import type is fine)',
-      },
+      CONFIG_TYPES_ONLY,
     ]),
   },
   // 5a. cli/ and workers/ call services/, never api/ (the all-in-one entry point starts the API: it composes, it
