@@ -21,7 +21,7 @@ import { x402Routers } from './x402/x402.routes.js';
 import { x402Cors } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { qpdfOptions, videoWorkPolicy } from '../services/processing/estimate.js';
-import { proofRouter } from './proof/proof.routes.js';
+import { proofRouter, type ProofMount } from './proof/proof.routes.js';
 import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
 import { dashboardRouter } from './dashboard/dashboard.routes.js';
@@ -72,7 +72,10 @@ export type InterfaceRouter = Router<AppState>;
  * the four interfaces. Each interface router answers its own 405s; anything unmatched is a 404 in the shape
  * of the interface its path belongs to.
  */
-export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } = {}): Koa<AppState> {
+export function buildApp(
+  deps: AppDeps,
+  extra: { routers?: InterfaceRouter[]; proofMounts?: readonly ProofMount[] } = {},
+): Koa<AppState> {
   const app = new Koa<AppState>();
   trustProxies(app, deps.config.http.trustProxyHops);
   // Production refuses to start without it (config/schema.ts); elsewhere say once what its absence means.
@@ -177,6 +180,7 @@ export function buildApp(deps: AppDeps, extra: { routers?: InterfaceRouter[] } =
       mailWorkflows: deps.config.mail ? deps.workflows : null,
       workflows: deps.workflows,
       ...(deps.now ? { now: deps.now } : {}),
+      ...(extra.proofMounts ? { extraMounts: extra.proofMounts } : {}),
     }),
     integrationsRouter({
       db: deps.db,

@@ -1,7 +1,9 @@
 /**
  * /proof benchmark, in one run on this machine: payment requests created per second (and p50/p95 latency) through
- * the real `POST /proof/v1/requests` (buildApp + listen, real PostgreSQL) beside a bare knex INSERT of the same
- * `payment_requests` row, at the same concurrency, printed as a ratio, for three layouts:
+ * the real `POST /proof/v1/requests` (buildApp + listen, real PostgreSQL) beside two baselines at the same
+ * concurrency, printed as ratios: the app's own HTTP stack (same router, guards and idempotency middleware) doing one
+ * INSERT of the same row (bench/lib/proof-baseline.ts, the target's baseline), and a bare knex INSERT of that row,
+ * for three layouts:
  *   1. one merchant with one wallet and every client on it (creations serialise on the merchant and wallet locks),
  *   2. one merchant per client, each with one wallet (nothing shared but the per-IP rate-limit counter),
  *   3. as 2, with an enabled /proof webhook endpoint (each creation also appends an event).
@@ -43,6 +45,7 @@ import {
   type SideResult,
 } from './lib/proof-report.js';
 import { startApiProcesses } from './lib/api-processes.js';
+import { BASELINE_PATH, baselineInsertMount } from './lib/proof-baseline.js';
 
 const WARMUP_PER_CLIENT = 5;
 /** Creations (and bare inserts) per client of the untimed round before the measured rows. */
@@ -62,15 +65,15 @@ interface Options {
 }
 
 const USAGE = `usage: tsx bench/proof.ts [--n N] [--concurrency C] [--processes P]
-  --n            measured creations per row (and as many bare inserts), 1..4000 (default 500)
+  --n            measured creations per row (and as many baseline requests and bare inserts), 1..3000 (default 500)
   --concurrency  clients in flight on both sides, 1..64 (default 8; plus ${WARMUP_PER_CLIENT} warm-up requests per client)
   --processes    also run the one-wallet-per-merchant row on 1 and P separate API processes (api/main.ts), 0..4 (default 0)`;
 
 function parseOptions(argv: string[]): Options {
   const values = benchArgs(argv, ['n', 'concurrency', 'processes'], USAGE);
   return {
-    // One wallet holds the API's rows and then the bare rows, all open: 2 x (4000 + 5 x 64) stays under 9,999 deltas.
-    n: intOption('--n', values.n, 500, 1, 4000),
+    // One wallet holds the API's, the baseline's and the bare rows, all open: 3 x (3000 + 5 x 64) stays under 9,999 deltas.
+    n: intOption('--n', values.n, 500, 1, 3000),
     concurrency: intOption('--concurrency', values.concurrency, 8, 1, 64),
     processes: intOption('--processes', values.processes, 0, 0, 4),
   };
@@ -131,15 +134,29 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const logger = createLogger({ level: 'warn', name: 'bench-proof' }, sink.stream);
   const secretBox = createSecretBox(generateSecretsKey());
   const quotedAtomic = decimalToAtomic(AMOUNT_USDC)!;
-  const app = buildApp({
-    db,
-    logger,
-    config,
-    chainReader: buildChainReader(config),
-    payments: null,
-    secretBox,
-    workflows: null,
-  });
+  // The baseline route's state: the scenario's merchants and the next amount delta (set past the API's rows).
+  let scenarioMerchants: BenchMerchant[] = [];
+  let nextDelta = 0n;
+  const app = buildApp(
+    {
+      db,
+      logger,
+      config,
+      chainReader: buildChainReader(config),
+      payments: null,
+      secretBox,
+      workflows: null,
+    },
+    {
+      proofMounts: [
+        baselineInsertMount({
+          merchants: () => scenarioMerchants,
+          nextDelta: () => nextDelta++,
+          publicBaseUrl: config.http.publicBaseUrl,
+        }),
+      ],
+    },
+  );
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
 
@@ -172,7 +189,10 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const check = (ok: boolean, text: string) => checks.push({ ok, text });
   const results: ScenarioResult[] = [];
 
-  /** Merchants, then the API's warm-up + N creations, then the bare side's warm-up + N inserts, then the checks. */
+  /**
+   * Merchants, then the API's warm-up + N creations, then the baseline's warm-up + N requests (same stack, one
+   * INSERT), then the bare side's warm-up + N inserts, then the checks.
+   */
   const runScenario = async (s: Scenario, tag: string, n: number, measured: boolean) => {
     run.signal.throwIfAborted();
     const merchants: BenchMerchant[] = [];
@@ -186,8 +206,13 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       merchantIds.push(m.id);
       merchants.push(m);
     }
+    scenarioMerchants = merchants;
     const merchantOf = (client: number) => merchants[client % merchants.length]!;
     const warmup = measured ? WARMUP_PER_CLIENT : 0;
+    const clients = Array.from({ length: c }, (_, i) => ({
+      key: merchantOf(i).key,
+      walletId: merchantOf(i).wallet.id,
+    }));
 
     progress(`${s.label}: ${warmup * c} warm-up + ${n} POST /proof/v1/requests, ${c} in flight`);
     const apiStatements = statements.mark();
@@ -195,7 +220,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const loading = runProofLoad(
       {
         baseUrl: server.url,
-        clients: Array.from({ length: c }, (_, i) => ({ key: merchantOf(i).key, walletId: merchantOf(i).wallet.id })),
+        clients,
         amountUsdc: AMOUNT_USDC,
         description: DESCRIPTION,
         warmupPerClient: warmup,
@@ -218,18 +243,50 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       statementsEach: apiStatements.since() / all.length,
     };
 
-    progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
+    progress(
+      `${s.label}: ${warmup * c} warm-up + ${n} POST ${BASELINE_PATH} (the same stack, one INSERT), ${c} in flight`,
+    );
     const maxApiDelta = created.reduce(
       (m, x) => Math.max(m, Number(BigInt(x.amountAtomic!) - BigInt(x.quotedAtomic!))),
       0,
     );
+    nextDelta = BigInt(maxApiDelta + 1);
+    const stackStatements = statements.mark();
+    const stackElu = recordEventLoopUtilization();
+    const stackLoad = await runProofLoad(
+      {
+        baseUrl: server.url,
+        path: BASELINE_PATH,
+        clients,
+        amountUsdc: AMOUNT_USDC,
+        description: DESCRIPTION,
+        warmupPerClient: warmup,
+        n,
+        idemPrefix: `bench_${runId}_${tag}_s`,
+      },
+      run.signal,
+    ).finally(() => stackElu.stop());
+    const stackAll: ProofCreation[] = [...stackLoad.warmup, ...stackLoad.measured];
+    const stackCreated = stackAll.filter((x) => x.status === 201);
+    const stack: SideResult = {
+      n: stackLoad.measured.length,
+      ok: stackLoad.measured.filter((x) => x.status === 201).length,
+      other: stackLoad.measured.filter((x) => x.status !== 201).length,
+      seconds: stackLoad.seconds,
+      latenciesMs: stackLoad.measured.map((x) => x.ms),
+      doneAtMs: stackLoad.measured.filter((x) => x.status === 201).map((x) => x.doneAt),
+      mainThreadBusy: stackElu.between(stackLoad.measuredFrom, stackLoad.measuredTo),
+      statementsEach: stackStatements.since() / stackAll.length,
+    };
+
+    progress(`${s.label}: ${warmup * c} warm-up + ${n} bare INSERTs, ${c} in flight`);
     const bareStatements = statements.mark();
     const bare = await runBareInserts(
       db,
       {
         merchantOf,
         quotedAtomic,
-        firstDelta: maxApiDelta + 1,
+        firstDelta: Number(nextDelta),
         description: DESCRIPTION,
         validHours: DEFAULT_VALID_HOURS,
         warmup: warmup * c,
@@ -247,13 +304,18 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const statusText = [...statuses]
       .map(([status, count]) => `${status === 0 ? 'no answer' : status} x${count}`)
       .join(', ');
+    const stackProblem = stackAll.find((x) => x.status !== 201);
+    check(
+      stackCreated.length === stackAll.length,
+      `${s.label}: ${stackCreated.length}/${stackAll.length} POST ${BASELINE_PATH} answered 201${stackProblem ? `; first problem: ${stackProblem.status} ${stackProblem.problem ?? ''}` : ''}`,
+    );
     check(
       created.length === all.length && serverErrors === 0 && bare.problems.length === 0,
       `${s.label}: ${created.length}/${all.length} POSTs answered 201 (${warmup * c} warm-up + ${n}), ${serverErrors} 5xx or no answer (${statusText})` +
         `${firstProblem ? `; first problem: ${firstProblem}` : ''}; ${bare.problems.length} bare inserts failed${bare.problems.length ? ` (first: ${bare.problems[0]})` : ''}`,
     );
     if (!measured) return;
-    results.push({ label: s.label, note: s.note, serialised: s.serialised, api, bare: bare.side });
+    results.push({ label: s.label, note: s.note, serialised: s.serialised, api, stack, bare: bare.side });
     const stats = await proofRunStats(
       db,
       merchants.map((m) => m.id),
@@ -262,9 +324,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const expectedEvents = s.webhook ? created.length : 0;
     check(
       stats.apiRows === created.length &&
-        stats.rows === created.length + bare.inserted &&
-        stats.storedResponses === created.length,
-      `${s.label}: the database holds ${stats.apiRows} rows for the ${created.length} 201s (+${stats.rows - stats.apiRows} bare rows for ${bare.inserted} inserts) and ${stats.storedResponses} stored responses`,
+        stats.rows === created.length + stackCreated.length + bare.inserted &&
+        stats.storedResponses === created.length + stackCreated.length,
+      `${s.label}: the database holds ${stats.apiRows} rows for the ${created.length} 201s (+${stats.rows - stats.apiRows} baseline and bare rows for ${stackCreated.length} + ${bare.inserted}) and ${stats.storedResponses} stored responses (expected ${created.length + stackCreated.length})`,
     );
     check(
       stats.walletsWithDuplicateAmounts === 0 && stats.apiDelta.min >= 1 && stats.apiDelta.max <= Number(DELTA_MAX),

@@ -42,7 +42,18 @@ export interface ProofRouterDeps {
   /** Starts invoice workflows (lifecycle, a voiding's nudge); null without Temporal (the maintenance run starts what is missing). */
   workflows?: WorkflowGateway | null;
   now?: () => Date;
+  /**
+   * More `/proof/v1` routes behind the same guards and idempotency (none in the product): `bench/proof.ts` mounts its
+   * baseline here, one INSERT through this very stack, so the two are measured side by side.
+   */
+  extraMounts?: readonly ProofMount[];
 }
+
+/** Mounts routes under `/proof` after the product's, given the /proof idempotency guard (see ProofRouterDeps.extraMounts). */
+export type ProofMount = (
+  router: Router<AppState>,
+  idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>,
+) => void;
 
 /**
  * The merchant of the key: unknown → 401; suspended → 403 (customer access). After a downgrade only the
@@ -130,5 +141,6 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
   };
   mountInvoices(router, invoiceDeps, idem);
   mountInvoiceSend(router, invoiceDeps, idem);
+  for (const mount of deps.extraMounts ?? []) mount(router, idem);
   return router;
 }

@@ -14,6 +14,8 @@ export interface ProofClient {
  */
 export interface ProofLoadJob {
   baseUrl: string;
+  /** What is POSTed to: `/proof/v1/requests` (the default), or the baseline beside it (bench/lib/proof-baseline.ts). */
+  path?: string;
   clients: ProofClient[];
   amountUsdc: string;
   description: string;
@@ -58,7 +60,7 @@ export function runProofLoad(job: ProofLoadJob, signal?: AbortSignal): Promise<P
     new URL('./proof-load.worker.ts', import.meta.url),
     job,
     60_000 + requests * 200,
-    `${requests} POST /proof/v1/requests`,
+    `${requests} POST ${job.path ?? '/proof/v1/requests'}`,
     signal,
   );
 }

@@ -14,7 +14,7 @@ async function run(job: ProofLoadJob): Promise<ProofLoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.clients.length, maxFreeSockets: job.clients.length });
   const sockets = new WeakSet<Socket>();
   let connections = 0;
-  const url = new URL('/proof/v1/requests', job.baseUrl);
+  const url = new URL(job.path ?? '/proof/v1/requests', job.baseUrl);
   const bodies = job.clients.map((c) =>
     JSON.stringify({ wallet_id: c.walletId, amount_usdc: job.amountUsdc, description: job.description }),
   );

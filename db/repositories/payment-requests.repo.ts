@@ -32,7 +32,8 @@ export interface PaymentRequest {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toRequest = (r: any): PaymentRequest => ({
+/** A `payment_requests` row as read (`select *` / `returning *`). */
+export const toRequest = (r: any): PaymentRequest => ({
   id: r.id,
   merchantId: r.merchant_id,
   walletId: r.wallet_id,
