@@ -3,7 +3,6 @@ import { merchantOf } from '../../api/http/context.js';
 import { publicBase } from '../../api/http/public-origin.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseRequestCreate } from '../../domain/validation/proof-request.js';
-import { getPaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { requestJson } from '../../services/proof/payment-requests.js';
 import type { BenchMerchant } from './proof-db.js';
 import { insertBareRow } from './proof-db.js';
@@ -32,7 +31,7 @@ export function baselineInsertMount(opts: {
       const owner = opts.merchants().find((m) => m.id === merchant.id && m.wallet.id === req.walletId);
       if (!owner) throw new DomainError('not_found', 'no verified wallet with this id in this account');
       const now = new Date();
-      const id = await insertBareRow(
+      const row = await insertBareRow(
         ctx.state.trx!,
         {
           merchantId: merchant.id,
@@ -44,11 +43,10 @@ export function baselineInsertMount(opts: {
         },
         now,
       );
-      // The answer is the product's record of the row (requestJson), read back in the transaction like `returning *`.
-      const row = await getPaymentRequest(ctx.state.trx!, merchant.id, id);
-      ctx.state.resourceId = id;
+      // The answer is the product's record of the row as inserted (`returning *`), as a creation answers.
+      ctx.state.resourceId = row.id;
       ctx.status = 201;
-      ctx.body = requestJson(row!, publicBase(opts.publicBaseUrl, ctx), now);
+      ctx.body = requestJson(row, publicBase(opts.publicBaseUrl, ctx), now);
     });
   };
 }

@@ -11,6 +11,7 @@ import {
   type MerchantWallet,
 } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
+import { toRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { runPool } from './measure.js';
 import type { SideResult } from './proof-report.js';
 
@@ -65,7 +66,8 @@ export interface BareRow {
   validHours: number;
 }
 
-export async function insertBareRow(db: Db, row: BareRow, now: Date): Promise<string> {
+/** One INSERT of the row, answered with it as the repository reads rows (`returning *`). */
+export async function insertBareRow(db: Db, row: BareRow, now: Date): Promise<PaymentRequest> {
   const [inserted] = await db('payment_requests')
     .insert({
       id: newId('req'),
@@ -84,7 +86,7 @@ export async function insertBareRow(db: Db, row: BareRow, now: Date): Promise<st
       created_at: now,
     })
     .returning('*');
-  return String(inserted.id);
+  return toRequest(inserted);
 }
 
 /**
