@@ -1,11 +1,8 @@
 import type { ParameterizedContext } from 'koa';
-import type { Knex } from 'knex';
 import { DomainError } from '../../domain/errors.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
-import type { StatementPart } from '../../db/statement-part.js';
-import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
@@ -35,15 +32,6 @@ export interface AppState {
   /** The signed-in dashboard session on /api/integrations (and the company session on /api/company). */
   /** csrfToken: the one the API hands out; csrfTokensAccepted: it and those under previous secrets keys. */
   session?: { id: string; userId: string; email: string; csrfToken: string; csrfTokensAccepted: readonly string[] };
-  /** Set by the idempotency middleware: the transaction the handler's effect must use. */
-  trx?: Knex.Transaction;
-  /**
-   * Set by the idempotency middleware with claimAtCommit: lets the handler claim the key with its answer inside its own
-   * last statement (`part`, then `settle` with what the part's column said) instead of a statement of its own.
-   */
-  answerClaim?: AnswerClaim;
-  /** Work to run after the idempotent transaction commits (e.g. trying a workflow start the transaction queued). */
-  afterCommit?: AfterCommit;
   /** Resource created by an idempotent handler, stored beside the response. */
   resourceId?: string;
   /** Validated query of a paid /x402 route (validated before any payment is asked). */
@@ -51,14 +39,6 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
-
-/** AppState.answerClaim: the key claimed with this answer as part of the handler's statement. */
-export interface AnswerClaim {
-  /** The claim of the key with this answer (status, the body as it will be sent, the resource it names). */
-  part(status: number, body: unknown, resourceId: string | null): StatementPart;
-  /** What the part's column said: true when the key was claimed, false when a same-key request holds it. */
-  settle(claimed: boolean): void;
-}
 
 /** `POST /v1/webhooks` is a company session route under /v1 (spec section 4): it answers as `/api/company` does. */
 const COMPANY_SESSION_PATHS_UNDER_V1 = new Set(['/v1/webhooks']);

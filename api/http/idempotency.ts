@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { Knex } from 'knex';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES, parseIdempotencyKey, type IdempotencyDialect } from '../../domain/idempotency.js';
@@ -9,13 +10,36 @@ import {
   findStoredResponse,
   findStoredResponseAndRetained,
   storeKey,
-  storeKeyPart,
   type KeyRef,
   type StoredResponse,
 } from '../../db/repositories/idempotency.repo.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
+import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
+
+/**
+ * What an idempotent handler is given, and all it may write through: the transaction the key is claimed in (every
+ * effect of the request goes in it, or nothing is kept), the work to run once it has committed, and with
+ * `claimAtCommit` the claim of the key with the handler's answer.
+ */
+export interface IdempotentWork {
+  transaction: Knex.Transaction;
+  /** Run after the commit (e.g. trying a workflow start the transaction queued); a failure there is logged. */
+  afterCommit: AfterCommit;
+  /**
+   * With `claimAtCommit` (else null): claims the key now, in the transaction, with this answer (status, the body as it
+   * will be sent, the resource it names), so a handler stops early when a request with the same key got there first
+   * (false: return; everything is rolled back and that request's answer replayed). Unclaimed by the handler, the key
+   * is claimed with the response at the end. The response must then be this answer, byte for byte.
+   */
+  claim: AnswerClaim | null;
+}
+
+export type AnswerClaim = (status: number, body: unknown, resourceId: string | null) => Promise<boolean>;
+
+/** A handler run at most once per (tenant, key): it sets ctx.status and ctx.body (and ctx.state.resourceId). */
+export type IdempotentHandler = (ctx: AppContext, work: IdempotentWork) => Promise<void>;
 
 export interface IdempotentOptions {
   db: Db;
@@ -48,8 +72,8 @@ export interface IdempotentOptions {
   /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
   retainedLimit?: number;
   /**
-   * Claim the key with the stored response, just before the commit, instead of first (one statement less): for a
-   * handler whose every effect is in `ctx.state.trx` and that takes a lock a concurrent request with the same key
+   * Claim the key with the stored response, just before the commit (or when the handler calls `work.claim`), instead
+   * of first (one statement less): for a handler whose every effect is in `work.transaction` and that takes a lock a concurrent request with the same key
    * also takes (e.g. the merchant row), so the second waits for the first to commit, then finds the key taken, rolls
    * its own work back and replays the first answer. Only for a dialect that keeps responses forever.
    */
@@ -60,13 +84,13 @@ export interface IdempotentOptions {
 const MAX_CLAIM_ROUNDS = 5;
 
 /**
- * Runs the handler at most once per (tenant, key). The handler's writes must go through ctx.state.trx: the
+ * Runs the handler at most once per (tenant, key). The handler's writes must go through `work.transaction`: the
  * key is claimed in that same transaction, so a concurrent request with the same key waits on the unique
  * index and then replays the stored response. Any error rolls everything back: nothing is stored or created.
  * The stored status and body bytes are replayed as they were, unless `beforeReplay` refuses (the resource they
  * name is gone). A key reused for another operation or payload is a conflict (409).
  */
-export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
+export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler): Middleware<AppState> {
   const now = opts.now ?? (() => new Date());
   const retention = IDEMPOTENCY_RULES[opts.dialect].retentionDays;
   // The bound counts responses kept forever (db: idempotency_retained); a dialect whose keys expire has none to count.
@@ -77,7 +101,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
   const bounded = opts.retainedLimit !== undefined;
   if (opts.claimAtCommit && retention !== null)
     throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
-  return async (ctx, next) => {
+  return async (ctx) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
     const requestHash = sha256Hex(
@@ -111,6 +135,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       }
 
       const trx = await opts.db.transaction();
+      const afterCommit: AfterCommit = [];
       let committed = false;
       try {
         const expiresAt = retention === null ? null : new Date(at.getTime() + retention * 86_400_000);
@@ -121,29 +146,28 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           await trx.rollback();
           continue; // someone else held it: their response is committed now (or they rolled back)
         }
-        ctx.state.trx = trx;
-        ctx.state.afterCommit = [];
-        // With claimAtCommit the handler may claim the key with its answer in its own last statement.
-        let answered: { status: number; bytes: Buffer; claimed: boolean | null } | null = null;
-        if (opts.claimAtCommit) {
-          ctx.state.answerClaim = {
-            part: (status, answer, resourceId) => {
+        let answered: { status: number; bytes: Buffer; claimed: boolean } | null = null;
+        const claim: AnswerClaim | null = opts.claimAtCommit
+          ? async (status, answer, resourceId) => {
+              if (answered) throw new Error('idempotency: the handler claimed the key twice');
               const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
               const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
-              answered = { status, bytes, claimed: null };
-              return storeKeyPart(
+              const claimed = await storeKey(
+                trx,
                 ref,
                 { operation: opts.operation, requestHash },
                 { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId },
               );
-            },
-            settle: (claimed) => {
-              if (answered) answered.claimed = claimed;
-            },
-          };
+              answered = { status, bytes, claimed };
+              return claimed;
+            }
+          : null;
+        await handler(ctx, { transaction: trx, afterCommit, claim });
+        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean } | null;
+        if (claimedWith && !claimedWith.claimed) {
+          await trx.rollback();
+          continue; // a request with the same key committed first: replay its answer
         }
-        await next();
-        ctx.state.answerClaim = undefined;
         if (ctx.status >= 400) {
           await trx.rollback();
           return;
@@ -155,14 +179,7 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         };
-        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean | null } | null;
         if (claimedWith) {
-          if (claimedWith.claimed === null)
-            throw new Error('idempotency: the handler took a key claim and never said whether it held');
-          if (!claimedWith.claimed) {
-            await trx.rollback();
-            continue; // a request with the same key committed first: replay its answer
-          }
           // What was stored is what is sent, byte for byte, or nothing is committed.
           if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body))
             throw new Error('idempotency: the answer claimed with the key differs from the response');
@@ -181,11 +198,8 @@ export function idempotent(opts: IdempotentOptions): Middleware<AppState> {
       } catch (e) {
         if (!committed && !trx.isCompleted()) await trx.rollback();
         throw e;
-      } finally {
-        ctx.state.trx = undefined;
-        ctx.state.answerClaim = undefined;
       }
-      for (const hook of ctx.state.afterCommit ?? []) {
+      for (const hook of afterCommit) {
         // The effect is committed; a workflow start it queued that fails here stays in the outbox for the starters.
         await hook(opts.db).catch((err: unknown) =>
           opts.logger.error(

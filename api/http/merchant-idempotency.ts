@@ -3,13 +3,20 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { Db } from '../../db/connection.js';
 import type { AppState } from './context.js';
 import { merchantOf } from './context.js';
-import { idempotent } from './idempotency.js';
+import { idempotent, type IdempotentHandler } from './idempotency.js';
 
-/** An Idempotency-Key guard for one operation; `storedBody` is what replays get when it differs from the live body. */
-export type MerchantIdempotent = (
-  operation: string,
-  opts?: { storedBody?: (body: unknown) => unknown; claimAtCommit?: boolean },
-) => Middleware<AppState>;
+export interface MerchantIdempotentOptions {
+  /** What replays get when it differs from the live body (a secret shown once). */
+  storedBody?: (body: unknown) => unknown;
+  /** See IdempotentOptions.claimAtCommit: the handler gets `work.claim`. */
+  claimAtCommit?: boolean;
+}
+
+/** The Idempotency-Key guard of one operation around its handler, which writes through `work.transaction`. */
+export interface MerchantIdempotent {
+  (operation: string, handler: IdempotentHandler): Middleware<AppState>;
+  (operation: string, opts: MerchantIdempotentOptions, handler: IdempotentHandler): Middleware<AppState>;
+}
 
 /**
  * Idempotency in the /proof dialect (kept forever, at most `retainedResponsesPerAccount` per merchant), keyed by
@@ -21,18 +28,23 @@ export function merchantIdempotency(deps: {
   retainedResponsesPerAccount: number;
   now: () => Date;
 }): MerchantIdempotent {
-  return (operation, opts = {}) =>
-    idempotent({
-      db: deps.db,
-      logger: deps.logger,
-      dialect: 'proof',
-      operation,
-      tenantOf: (ctx) => merchantOf(ctx).id,
-      retainedLimit: deps.retainedResponsesPerAccount,
-      ...(opts.storedBody ? { storedBody: opts.storedBody } : {}),
-      ...(opts.claimAtCommit ? { claimAtCommit: true } : {}),
-      now: deps.now,
-    });
+  return (operation: string, a: MerchantIdempotentOptions | IdempotentHandler, b?: IdempotentHandler) => {
+    const [opts, handler] = typeof a === 'function' ? [{}, a] : [a, b!];
+    return idempotent(
+      {
+        db: deps.db,
+        logger: deps.logger,
+        dialect: 'proof',
+        operation,
+        tenantOf: (ctx) => merchantOf(ctx).id,
+        retainedLimit: deps.retainedResponsesPerAccount,
+        ...(opts.storedBody ? { storedBody: opts.storedBody } : {}),
+        ...(opts.claimAtCommit ? { claimAtCommit: true } : {}),
+        now: deps.now,
+      },
+      handler,
+    );
+  };
 }
 
 /** What a replay of a response that showed a secret once stores and returns: the same body with `secret: null`. */

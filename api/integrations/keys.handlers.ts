@@ -65,25 +65,31 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
   });
 
   // The secret is in the live response only; a replay of the same call returns the metadata with `secret: null`.
-  router.post('/keys', idempotent('integrations.keys.create', { storedBody: withoutSecret }), async (ctx) => {
-    const body = parseKeyCreate(ctx.request.body);
-    const now = deps.now();
-    const expiresAt = validateExpiry('proof', body.expires_at, now);
-    const { key, secret } = await issueMerchantKey(
-      ctx.state.trx!,
-      { merchantId: merchantOf(ctx).id, name: body.name, scopes: body.scopes, expiresAt },
-      now,
-    );
-    ctx.state.resourceId = key.id;
-    ctx.status = 201;
-    ctx.body = { ...keyJson(key, now, true), secret };
-  });
+  router.post(
+    '/keys',
+    idempotent('integrations.keys.create', { storedBody: withoutSecret }, async (ctx, { transaction: trx }) => {
+      const body = parseKeyCreate(ctx.request.body);
+      const now = deps.now();
+      const expiresAt = validateExpiry('proof', body.expires_at, now);
+      const { key, secret } = await issueMerchantKey(
+        trx,
+        { merchantId: merchantOf(ctx).id, name: body.name, scopes: body.scopes, expiresAt },
+        now,
+      );
+      ctx.state.resourceId = key.id;
+      ctx.status = 201;
+      ctx.body = { ...keyJson(key, now, true), secret };
+    }),
+  );
 
-  router.post('/keys/:id/revoke', idempotent('integrations.keys.revoke'), async (ctx) => {
-    parseEmptyBody(ctx.request.body);
-    const now = deps.now();
-    const key = await revokeApiKey(ctx.state.trx!, 'proof', merchantOf(ctx).id, ctx.params['id'] ?? '', now);
-    if (!key) throw new DomainError('not_found', 'API key not found');
-    ctx.body = keyJson(key, now, false);
-  });
+  router.post(
+    '/keys/:id/revoke',
+    idempotent('integrations.keys.revoke', async (ctx, { transaction: trx }) => {
+      parseEmptyBody(ctx.request.body);
+      const now = deps.now();
+      const key = await revokeApiKey(trx, 'proof', merchantOf(ctx).id, ctx.params['id'] ?? '', now);
+      if (!key) throw new DomainError('not_found', 'API key not found');
+      ctx.body = keyJson(key, now, false);
+    }),
+  );
 }

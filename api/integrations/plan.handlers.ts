@@ -74,30 +74,33 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
   });
 
   /** POST /plan/purchases `{plan, network, payer}` → 201: a purchase awaiting its payment to the platform's wallet. */
-  router.post('/plan/purchases', idempotent('integrations.plan.purchase'), async (ctx) => {
-    const body = parsePlanPurchase(ctx.request.body);
-    const now = deps.now();
-    const merchant = merchantOf(ctx);
-    const issue = planPurchaseIssue(merchant, body.plan, now);
-    if (issue)
-      throw new DomainError('validation_failed', `plan: ${issue}`, { issues: [{ path: 'plan', message: issue }] });
-    const purchase = await startPurchase(
-      ctx.state.trx!,
-      deps.selfService,
-      {
-        buyer: { kind: 'plan', merchantId: merchant.id },
-        plan: body.plan,
-        network: body.network,
-        payer: body.payer,
-        priceAtomic: BigInt(deps.selfService.planPricesAtomic[body.plan]),
-        description: `${body.plan} plan, ${PLAN_PERIOD_DAYS} days, for ${merchant.id}`,
-      },
-      now,
-    );
-    ctx.state.resourceId = purchase.id;
-    ctx.status = 201;
-    ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now);
-  });
+  router.post(
+    '/plan/purchases',
+    idempotent('integrations.plan.purchase', async (ctx, { transaction: trx }) => {
+      const body = parsePlanPurchase(ctx.request.body);
+      const now = deps.now();
+      const merchant = merchantOf(ctx);
+      const issue = planPurchaseIssue(merchant, body.plan, now);
+      if (issue)
+        throw new DomainError('validation_failed', `plan: ${issue}`, { issues: [{ path: 'plan', message: issue }] });
+      const purchase = await startPurchase(
+        trx,
+        deps.selfService,
+        {
+          buyer: { kind: 'plan', merchantId: merchant.id },
+          plan: body.plan,
+          network: body.network,
+          payer: body.payer,
+          priceAtomic: BigInt(deps.selfService.planPricesAtomic[body.plan]),
+          description: `${body.plan} plan, ${PLAN_PERIOD_DAYS} days, for ${merchant.id}`,
+        },
+        now,
+      );
+      ctx.state.resourceId = purchase.id;
+      ctx.status = 201;
+      ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now);
+    }),
+  );
 
   router.get('/plan/purchases', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);

@@ -84,24 +84,26 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
    * After the commit `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
    * unchanged; a paid invoice → 409 `conflict`.
    */
-  router.post('/invoices/:id/void', idem('integrations.invoices.void'), async (ctx) => {
-    const parsed = voidBody.safeParse(ctx.request.body ?? {});
-    if (!parsed.success) invalidBody(zodIssues(parsed.error));
-    const reason = parseVoidReason(parsed.data.reason);
-    if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
-    const trx = ctx.state.trx!;
-    const merchantId = merchantOf(ctx).id;
-    const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
-    const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
-    if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
-    if (outcome.outcome === 'voided' && deps.workflows)
-      await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, {
-        kind: 'invoice-nudge',
-        input: { invoiceId: invoice.id },
-      });
-    const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
-    ctx.body = invoiceJson(after.invoice, after.request);
-  });
+  router.post(
+    '/invoices/:id/void',
+    idem('integrations.invoices.void', async (ctx, { transaction: trx, afterCommit }) => {
+      const parsed = voidBody.safeParse(ctx.request.body ?? {});
+      if (!parsed.success) invalidBody(zodIssues(parsed.error));
+      const reason = parseVoidReason(parsed.data.reason);
+      if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
+      const merchantId = merchantOf(ctx).id;
+      const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
+      const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
+      if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
+      if (outcome.outcome === 'voided' && deps.workflows)
+        await startAfterCommit(trx, afterCommit, deps.workflows, {
+          kind: 'invoice-nudge',
+          input: { invoiceId: invoice.id },
+        });
+      const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
+      ctx.body = invoiceJson(after.invoice, after.request);
+    }),
+  );
 
   /** GET /reviews: requests in REVIEW, in descending id order, each with its reason and every transfer attributed to it. */
   router.get('/reviews', async (ctx) => {

@@ -44,82 +44,90 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
   });
 
   /** POST /wallets/challenges `{network, address, label?}` → 201 `{id, network, address, label, message, expires_at}`. */
-  router.post('/wallets/challenges', idempotent('integrations.wallets.challenge'), async (ctx) => {
-    const body = parseWalletChallenge(ctx.request.body);
-    const issue = payerAddressIssue(body.network, body.address);
-    if (issue)
-      throw new DomainError('validation_failed', `address: ${issue}`, {
-        issues: [{ path: 'address', message: issue }],
-      });
-    const merchant = merchantOf(ctx);
-    if (await walletVerifiedElsewhere(ctx.state.trx!, merchant.id, body.network, body.address)) {
-      throw new DomainError(
-        'conflict',
-        'This wallet is a verified receiving wallet of another account; one wallet receives for one account (ask support if this is yours)',
+  router.post(
+    '/wallets/challenges',
+    idempotent('integrations.wallets.challenge', async (ctx, { transaction: trx }) => {
+      const body = parseWalletChallenge(ctx.request.body);
+      const issue = payerAddressIssue(body.network, body.address);
+      if (issue)
+        throw new DomainError('validation_failed', `address: ${issue}`, {
+          issues: [{ path: 'address', message: issue }],
+        });
+      const merchant = merchantOf(ctx);
+      if (await walletVerifiedElsewhere(trx, merchant.id, body.network, body.address)) {
+        throw new DomainError(
+          'conflict',
+          'This wallet is a verified receiving wallet of another account; one wallet receives for one account (ask support if this is yours)',
+        );
+      }
+      const challenge = await createWalletChallenge(
+        trx,
+        {
+          merchantId: merchant.id,
+          network: body.network,
+          address: body.address,
+          label: body.label ?? null,
+          service: deps.service,
+        },
+        deps.now(),
       );
-    }
-    const challenge = await createWalletChallenge(
-      ctx.state.trx!,
-      {
-        merchantId: merchant.id,
-        network: body.network,
-        address: body.address,
-        label: body.label ?? null,
-        service: deps.service,
-      },
-      deps.now(),
-    );
-    ctx.state.resourceId = challenge.id;
-    ctx.status = 201;
-    ctx.body = {
-      id: challenge.id,
-      network: challenge.network,
-      address: challenge.address,
-      label: challenge.label,
-      message: challenge.message,
-      expires_at: challenge.expiresAt.toISOString(),
-    };
-  });
+      ctx.state.resourceId = challenge.id;
+      ctx.status = 201;
+      ctx.body = {
+        id: challenge.id,
+        network: challenge.network,
+        address: challenge.address,
+        label: challenge.label,
+        message: challenge.message,
+        expires_at: challenge.expiresAt.toISOString(),
+      };
+    }),
+  );
 
   /**
    * POST /wallets/verify `{challenge_id, signature}` → 201 the verified wallet. The challenge must be this merchant's,
    * unexpired and unused (`challenge_invalid`), the signature the wallet's over the challenge's message
    * (`signature_invalid`); then, in one transaction, the challenge is used and the wallet verified.
    */
-  router.post('/wallets/verify', idempotent('integrations.wallets.verify'), async (ctx) => {
-    const body = parseWalletVerify(ctx.request.body);
-    const trx = ctx.state.trx!;
-    const now = deps.now();
-    const merchant = merchantOf(ctx);
-    const challenge = await lockOpenChallenge(trx, merchant.id, body.challenge_id, now);
-    const check = await checkWalletSignature(challenge.network, challenge.address, challenge.message, body.signature);
-    if (check !== 'valid') {
-      const why =
-        check === 'malformed'
-          ? challenge.network === 'solana'
-            ? 'not an ed25519 signature (64 bytes in base58)'
-            : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
-          : 'not the signature of this wallet over the challenge message';
-      throw new DomainError('signature_invalid', `signature: ${why}`, {
-        issues: [{ path: 'signature', message: why }],
-      });
-    }
-    if (await walletVerifiedElsewhere(trx, merchant.id, challenge.network, challenge.address)) {
-      throw new DomainError('conflict', 'This wallet became a verified receiving wallet of another account meanwhile');
-    }
-    await markChallengeUsed(trx, challenge.id, now);
-    const wallet = await addVerifiedWallet(
-      trx,
-      {
-        merchantId: merchant.id,
-        network: challenge.network,
-        address: challenge.address,
-        ...(challenge.label ? { label: challenge.label } : {}),
-      },
-      now,
-    );
-    ctx.state.resourceId = wallet.id;
-    ctx.status = 201;
-    ctx.body = walletJson(wallet);
-  });
+  router.post(
+    '/wallets/verify',
+    idempotent('integrations.wallets.verify', async (ctx, { transaction: trx }) => {
+      const body = parseWalletVerify(ctx.request.body);
+      const now = deps.now();
+      const merchant = merchantOf(ctx);
+      const challenge = await lockOpenChallenge(trx, merchant.id, body.challenge_id, now);
+      const check = await checkWalletSignature(challenge.network, challenge.address, challenge.message, body.signature);
+      if (check !== 'valid') {
+        const why =
+          check === 'malformed'
+            ? challenge.network === 'solana'
+              ? 'not an ed25519 signature (64 bytes in base58)'
+              : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
+            : 'not the signature of this wallet over the challenge message';
+        throw new DomainError('signature_invalid', `signature: ${why}`, {
+          issues: [{ path: 'signature', message: why }],
+        });
+      }
+      if (await walletVerifiedElsewhere(trx, merchant.id, challenge.network, challenge.address)) {
+        throw new DomainError(
+          'conflict',
+          'This wallet became a verified receiving wallet of another account meanwhile',
+        );
+      }
+      await markChallengeUsed(trx, challenge.id, now);
+      const wallet = await addVerifiedWallet(
+        trx,
+        {
+          merchantId: merchant.id,
+          network: challenge.network,
+          address: challenge.address,
+          ...(challenge.label ? { label: challenge.label } : {}),
+        },
+        now,
+      );
+      ctx.state.resourceId = wallet.id;
+      ctx.status = 201;
+      ctx.body = walletJson(wallet);
+    }),
+  );
 }

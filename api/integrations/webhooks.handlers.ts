@@ -38,60 +38,67 @@ export interface WebhookRouteDeps {
 export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, idempotent: MerchantIdempotent): void {
   const merchantId = (ctx: { state: AppState }) => merchantOf(ctx).id;
 
-  router.post('/webhooks', idempotent('integrations.webhooks.create', { storedBody: withoutSecret }), async (ctx) => {
-    const body = parseWebhookCreate(ctx.request.body);
-    const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
-    if (!check.ok)
-      throw new DomainError('validation_failed', `url: ${check.reason}`, {
-        issues: [{ path: 'url', message: check.reason }],
-      });
-    const now = deps.now();
-    const trx = ctx.state.trx!;
-    const merchant = await lockMerchant(trx, merchantId(ctx)); // serialises creations: the limit cannot be overrun
-    const secret = newWebhookSecret();
-    const endpoint = await createDestination(
-      trx,
-      {
-        merchantId: merchant.id,
-        url: check.href,
-        events: body.events,
-        secretSealed: deps.secretBox.seal(secret),
-        allowed: usableLimit(merchant, now, 'destinations'),
-      },
-      now,
-    );
-    ctx.state.resourceId = endpoint.id;
-    ctx.status = 201;
-    ctx.body = { ...destinationJson(endpoint, true), secret };
-  });
+  router.post(
+    '/webhooks',
+    idempotent('integrations.webhooks.create', { storedBody: withoutSecret }, async (ctx, { transaction: trx }) => {
+      const body = parseWebhookCreate(ctx.request.body);
+      const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
+      if (!check.ok)
+        throw new DomainError('validation_failed', `url: ${check.reason}`, {
+          issues: [{ path: 'url', message: check.reason }],
+        });
+      const now = deps.now();
+      const merchant = await lockMerchant(trx, merchantId(ctx)); // serialises creations: the limit cannot be overrun
+      const secret = newWebhookSecret();
+      const endpoint = await createDestination(
+        trx,
+        {
+          merchantId: merchant.id,
+          url: check.href,
+          events: body.events,
+          secretSealed: deps.secretBox.seal(secret),
+          allowed: usableLimit(merchant, now, 'destinations'),
+        },
+        now,
+      );
+      ctx.state.resourceId = endpoint.id;
+      ctx.status = 201;
+      ctx.body = { ...destinationJson(endpoint, true), secret };
+    }),
+  );
 
-  router.post('/webhooks/:id/disable', idempotent('integrations.webhooks.disable'), async (ctx) => {
-    parseEmptyBody(ctx.request.body);
-    const endpoint = await disableDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
-    ctx.body = destinationJson(endpoint, false);
-  });
+  router.post(
+    '/webhooks/:id/disable',
+    idempotent('integrations.webhooks.disable', async (ctx, { transaction: trx }) => {
+      parseEmptyBody(ctx.request.body);
+      const endpoint = await disableDestination(trx, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
+      ctx.body = destinationJson(endpoint, false);
+    }),
+  );
 
-  router.post('/webhooks/:id/delete', idempotent('integrations.webhooks.delete'), async (ctx) => {
-    parseEmptyBody(ctx.request.body);
-    const endpoint = await deleteDestination(ctx.state.trx!, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
-    ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
-  });
+  router.post(
+    '/webhooks/:id/delete',
+    idempotent('integrations.webhooks.delete', async (ctx, { transaction: trx }) => {
+      parseEmptyBody(ctx.request.body);
+      const endpoint = await deleteDestination(trx, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
+      ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+    }),
+  );
 
   router.post(
     '/webhooks/:id/rotate',
-    idempotent('integrations.webhooks.rotate', { storedBody: withoutSecret }),
-    async (ctx) => {
+    idempotent('integrations.webhooks.rotate', { storedBody: withoutSecret }, async (ctx, { transaction: trx }) => {
       parseEmptyBody(ctx.request.body);
       const secret = newWebhookSecret();
       const endpoint = await rotateDestination(
-        ctx.state.trx!,
+        trx,
         merchantId(ctx),
         ctx.params['id'] ?? '',
         deps.secretBox.seal(secret),
         deps.now(),
       );
       ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
-    },
+    }),
   );
 
   router.get('/deliveries', async (ctx) => {
@@ -110,27 +117,29 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     };
   });
 
-  router.post('/deliveries/:id/retry', idempotent('integrations.deliveries.retry'), async (ctx) => {
-    parseEmptyBody(ctx.request.body);
-    const workflows = deps.workflows;
-    if (!workflows)
-      throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
-    const now = deps.now();
-    const trx = ctx.state.trx!;
-    const merchant = await lockMerchant(trx, merchantId(ctx));
-    const delivery = await reopenFailedDelivery(
-      trx,
-      merchant.id,
-      ctx.params['id'] ?? '',
-      usableLimit(merchant, now, 'destinations'),
-      now,
-    );
-    // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
-    await startAfterCommit(trx, ctx.state.afterCommit!, workflows, {
-      kind: 'delivery',
-      input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 },
-    });
-    ctx.status = 202;
-    ctx.body = deliveryJson(delivery);
-  });
+  router.post(
+    '/deliveries/:id/retry',
+    idempotent('integrations.deliveries.retry', async (ctx, { transaction: trx, afterCommit }) => {
+      parseEmptyBody(ctx.request.body);
+      const workflows = deps.workflows;
+      if (!workflows)
+        throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
+      const now = deps.now();
+      const merchant = await lockMerchant(trx, merchantId(ctx));
+      const delivery = await reopenFailedDelivery(
+        trx,
+        merchant.id,
+        ctx.params['id'] ?? '',
+        usableLimit(merchant, now, 'destinations'),
+        now,
+      );
+      // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
+      await startAfterCommit(trx, afterCommit, workflows, {
+        kind: 'delivery',
+        input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 },
+      });
+      ctx.status = 202;
+      ctx.body = deliveryJson(delivery);
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import { keyOf } from '../http/context.js';
 import { jsonBody } from '../http/body.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
+import type { IdempotentHandler } from '../http/idempotency.js';
 import { assertNoFields, v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from '../../services/processing/submission.js';
@@ -56,7 +57,8 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
       throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     await next();
   };
-  const idempotentAs = (operation: string) => v1Idempotent(deps, operation, { withParams: true });
+  const idempotentAs = (operation: string, handler: IdempotentHandler) =>
+    v1Idempotent(deps, operation, { withParams: true }, handler);
   const submitDeps = () => ({ ...quoteDeps, secretBox: deps.secretBox, workflows: deps.workflows! });
 
   /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
@@ -90,11 +92,9 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     needsWorkflows,
     acceptedLocation(RESOURCE_PATHS.batch),
     jsonBody(deps.bodyLimitJson),
-    idempotentAs('batches.create'),
-    async (ctx) => {
+    idempotentAs('batches.create', async (ctx, { transaction: trx, afterCommit }) => {
       const req = parseBatchRequest(ctx.request.body);
-      const trx = ctx.state.trx!;
-      const { batch } = await submitJobs(submitDeps(), trx, ctx.state.afterCommit!, {
+      const { batch } = await submitJobs(submitDeps(), trx, afterCommit, {
         companyId: companyOf(ctx),
         submitter: { apiKeyId: keyOf(ctx).id },
         children: childrenOf(req),
@@ -104,7 +104,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
       ctx.state.resourceId = batch!.id;
       ctx.status = 202;
       ctx.body = await batchJson(trx, batch!);
-    },
+    }),
   );
 
   /** GET /v1/batches/{id}: progress, credits and the children (`limit` 1 to 100, `after` = first item index). */
@@ -122,19 +122,17 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     needsWorkflows,
     acceptedLocation(RESOURCE_PATHS.batch),
     jsonBody(deps.bodyLimitJson),
-    idempotentAs('batches.retry_failed'),
-    async (ctx) => {
+    idempotentAs('batches.retry_failed', async (ctx, { transaction: trx, afterCommit }) => {
       assertNoFields(ctx.request.body, RETRY_BODY);
       const original = await findBatch(ctx);
-      const trx = ctx.state.trx!;
-      const { batch } = await retryFailedItems(submitDeps(), trx, ctx.state.afterCommit!, {
+      const { batch } = await retryFailedItems(submitDeps(), trx, afterCommit, {
         original,
         submitter: { apiKeyId: keyOf(ctx).id },
       });
       ctx.state.resourceId = batch!.id;
       ctx.status = 202;
       ctx.body = await batchJson(trx, batch!);
-    },
+    }),
   );
 
   /**

@@ -18,7 +18,7 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { idempotent, type IdempotentOptions } from '../http/idempotency.js';
+import { idempotent, type IdempotentHandler, type IdempotentOptions } from '../http/idempotency.js';
 import type { Middleware } from 'koa';
 import { jsonBody } from '../http/body.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
@@ -109,24 +109,30 @@ function fingerprintWith(ctx: AppContext, digest: (secret: string) => string): u
 export function v1Idempotent(
   deps: Pick<JobsRouteDeps, 'db' | 'logger' | 'secretBox' | 'now'>,
   operation: string,
-  opts: { withParams?: boolean; beforeReplay?: IdempotentOptions['beforeReplay'] } = {},
+  opts: { withParams?: boolean; beforeReplay?: IdempotentOptions['beforeReplay'] },
+  handler: IdempotentHandler,
 ): Middleware<AppState> {
   const fingerprint = (ctx: AppContext, digest: (secret: string) => string) => {
     const body = fingerprintWith(ctx, digest);
     return opts.withParams ? { params: ctx.params ?? {}, ...(body as object) } : body;
   };
-  return idempotent({
-    db: deps.db,
-    logger: deps.logger,
-    dialect: 'v1',
-    operation,
-    tenantOf: (ctx) => keyOf(ctx).tenantId,
-    fingerprint: (ctx) => fingerprint(ctx, (secret) => deps.secretBox.digest(secret)),
-    earlierFingerprints: (ctx) =>
-      deps.secretBox.previousKeyIds.map((_, i) => fingerprint(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!)),
-    ...(opts.beforeReplay ? { beforeReplay: opts.beforeReplay } : {}),
-    ...(deps.now ? { now: deps.now } : {}),
-  });
+  return idempotent(
+    {
+      db: deps.db,
+      logger: deps.logger,
+      dialect: 'v1',
+      operation,
+      tenantOf: (ctx) => keyOf(ctx).tenantId,
+      fingerprint: (ctx) => fingerprint(ctx, (secret) => deps.secretBox.digest(secret)),
+      earlierFingerprints: (ctx) =>
+        deps.secretBox.previousKeyIds.map((_, i) =>
+          fingerprint(ctx, (secret) => deps.secretBox.digests(secret)[i + 1]!),
+        ),
+      ...(opts.beforeReplay ? { beforeReplay: opts.beforeReplay } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+    },
+    handler,
+  );
 }
 
 /**
@@ -177,45 +183,49 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
     },
     acceptedLocation(RESOURCE_PATHS.job),
     jsonBody(deps.bodyLimitJson),
-    v1Idempotent(deps, 'jobs.create', {
-      // The stored 202 names a job; once that job is deleted its id is 404, so replaying it would mislead.
-      beforeReplay: async (ctx, jobId) => {
-        if (await isJobDeleted(deps.db, companyOf(ctx), jobId)) {
-          throw new DomainError(
-            'idempotency_key_target_deleted',
-            `This Idempotency-Key created job ${jobId}, which has since been deleted; to run the job again, send the request with a new Idempotency-Key`,
-            { fields: { job_id: jobId } },
-          );
-        }
+    v1Idempotent(
+      deps,
+      'jobs.create',
+      {
+        // The stored 202 names a job; once that job is deleted its id is 404, so replaying it would mislead.
+        beforeReplay: async (ctx, jobId) => {
+          if (await isJobDeleted(deps.db, companyOf(ctx), jobId)) {
+            throw new DomainError(
+              'idempotency_key_target_deleted',
+              `This Idempotency-Key created job ${jobId}, which has since been deleted; to run the job again, send the request with a new Idempotency-Key`,
+              { fields: { job_id: jobId } },
+            );
+          }
+        },
       },
-    }),
-    async (ctx) => {
-      const req = parseJobRequest(ctx.request.body);
-      const { jobs } = await submitJobs(
-        {
-          db: deps.db,
-          store: deps.store,
-          qpdf: deps.qpdf,
-          ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}),
-          ...(deps.video ? { video: deps.video } : {}),
-          secretBox: deps.secretBox,
-          workflows: deps.workflows!,
-          now,
-        },
-        ctx.state.trx!,
-        ctx.state.afterCommit!,
-        {
-          companyId: companyOf(ctx),
-          submitter: { apiKeyId: keyOf(ctx).id },
-          children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }],
-          maxCredits: req.maxCredits,
-        },
-      );
-      const job = jobs[0]!;
-      ctx.state.resourceId = job.id;
-      ctx.status = 202;
-      ctx.body = jobJson(job);
-    },
+      async (ctx, { transaction, afterCommit }) => {
+        const req = parseJobRequest(ctx.request.body);
+        const { jobs } = await submitJobs(
+          {
+            db: deps.db,
+            store: deps.store,
+            qpdf: deps.qpdf,
+            ...(deps.ocrLanguages ? { ocrLanguages: deps.ocrLanguages } : {}),
+            ...(deps.video ? { video: deps.video } : {}),
+            secretBox: deps.secretBox,
+            workflows: deps.workflows!,
+            now,
+          },
+          transaction,
+          afterCommit,
+          {
+            companyId: companyOf(ctx),
+            submitter: { apiKeyId: keyOf(ctx).id },
+            children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }],
+            maxCredits: req.maxCredits,
+          },
+        );
+        const job = jobs[0]!;
+        ctx.state.resourceId = job.id;
+        ctx.status = 202;
+        ctx.body = jobJson(job);
+      },
+    ),
   );
 
   /**

@@ -1,4 +1,3 @@
-import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
@@ -7,6 +6,7 @@ import { parseContactCreate } from '../../domain/validation/proof-invoice.js';
 import { getContact, insertContact, listContacts, type Contact } from '../../db/repositories/contacts.repo.js';
 import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
 import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseAfter, parseLimit } from '../http/pagination.js';
@@ -25,11 +25,7 @@ export function contactJson(c: Contact) {
 }
 
 /** `/v1/me`, contacts and the event log. */
-export function mountAccount(
-  router: Router<AppState>,
-  deps: ProofDeps,
-  idempotent: (operation: string) => Middleware<AppState>,
-): void {
+export function mountAccount(router: Router<AppState>, deps: ProofDeps, idempotent: MerchantIdempotent): void {
   mountMe(router, deps);
   mountContacts(router, deps, idempotent);
   mountEvents(router, deps);
@@ -80,26 +76,29 @@ function mountMe(router: Router<AppState>, deps: ProofDeps): void {
 export function mountContacts(
   router: Router<AppState>,
   deps: ProofDeps,
-  idempotent: (operation: string) => Middleware<AppState>,
+  idempotent: MerchantIdempotent,
   at: MountAt = { base: '/v1' },
 ): void {
-  router.post(`${at.base}/contacts`, idempotent('contacts.create'), async (ctx) => {
-    const body = parseContactCreate(ctx.request.body);
-    const contact = await insertContact(
-      ctx.state.trx!,
-      {
-        merchantId: merchantOf(ctx).id,
-        legalName: body.legal_name,
-        email: body.email,
-        address: body.address ?? null,
-        reference: body.reference ?? null,
-      },
-      deps.now(),
-    );
-    ctx.state.resourceId = contact.id;
-    ctx.status = 201;
-    ctx.body = contactJson(contact);
-  });
+  router.post(
+    `${at.base}/contacts`,
+    idempotent('contacts.create', async (ctx, { transaction: trx }) => {
+      const body = parseContactCreate(ctx.request.body);
+      const contact = await insertContact(
+        trx,
+        {
+          merchantId: merchantOf(ctx).id,
+          legalName: body.legal_name,
+          email: body.email,
+          address: body.address ?? null,
+          reference: body.reference ?? null,
+        },
+        deps.now(),
+      );
+      ctx.state.resourceId = contact.id;
+      ctx.status = 201;
+      ctx.body = contactJson(contact);
+    }),
+  );
 
   router.get(`${at.base}/contacts`, async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);

@@ -1,4 +1,3 @@
-import type { Middleware } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
@@ -22,6 +21,7 @@ import { queueInvoiceMail } from '../../db/repositories/invoice-mail.repo.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
 import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import type { AppState } from '../http/context.js';
 import { keyOf, merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
@@ -97,7 +97,7 @@ export async function loadInvoice(
 export function mountInvoices(
   router: Router<AppState>,
   deps: InvoiceDeps,
-  idempotent: (operation: string) => Middleware<AppState>,
+  idempotent: MerchantIdempotent,
   at: MountAt = { base: '/v1' },
 ): void {
   /**
@@ -106,108 +106,110 @@ export function mountInvoices(
    * and one invoice allowance; no e-mail is sent. The invoice's `invoice:<id>` lifecycle workflow is queued in the
    * start outbox with it and started after the commit (by the workers' starters if Temporal is away then).
    */
-  router.post(`${at.base}/invoices`, idempotent('invoices.create'), async (ctx) => {
-    const body = parseInvoiceCreate(ctx.request.body);
-    const trx = ctx.state.trx!;
-    const merchantId = merchantOf(ctx).id;
-    const now = deps.now();
-    const today = now.toISOString().slice(0, 10);
-    if (body.due_date < today)
-      invalidBody([{ path: 'due_date', message: `must not be before the issue date (${today})` }]);
-    const contact = await getContact(trx, merchantId, body.customer_id);
-    if (!contact) throw bodyIdNotFound('customer_id', 'no contact with this id in this account');
+  router.post(
+    `${at.base}/invoices`,
+    idempotent('invoices.create', async (ctx, { transaction: trx, afterCommit }) => {
+      const body = parseInvoiceCreate(ctx.request.body);
+      const merchantId = merchantOf(ctx).id;
+      const now = deps.now();
+      const today = now.toISOString().slice(0, 10);
+      if (body.due_date < today)
+        invalidBody([{ path: 'due_date', message: `must not be before the issue date (${today})` }]);
+      const contact = await getContact(trx, merchantId, body.customer_id);
+      if (!contact) throw bodyIdNotFound('customer_id', 'no contact with this id in this account');
 
-    const id = newId('inv');
-    const number = await nextInvoiceNumber(trx, merchantId);
-    const merchant = (await getMerchant(trx, merchantId))!;
-    const request = await createPaymentRequest(
-      trx,
-      merchantId,
-      {
-        walletId: body.wallet_id,
-        quotedAtomic: body.totals.total_atomic,
-        description: `Invoice ${number}`,
-        customerLabel: null,
-        expectedPayer: null,
-      },
-      now,
-      { perHour: deps.proPerHour, invoiceId: id, needInvoices: 1, dueDate: body.due_date },
-    );
-    const buyer = {
-      legal_name: contact.legalName,
-      email: contact.email,
-      address: contact.address ?? undefined,
-      reference: contact.reference ?? undefined,
-    };
-    const issuer = { name: merchant.name };
-    const pdf = await renderInvoicePdf({
-      number,
-      issued_at: now,
-      due_date: body.due_date,
-      issuer,
-      buyer,
-      lines: body.totals.lines,
-      subtotal_atomic: body.totals.subtotal_atomic,
-      tax_atomic: body.totals.tax_atomic,
-      tax_mode: body.totals.tax_mode,
-      tax_rate: body.totals.tax_rate,
-      tax_notes: body.tax_notes,
-      total_atomic: body.totals.total_atomic,
-      memo: body.memo,
-      accounting: body.accounting,
-      payment: {
-        network: request.network,
-        wallet_address: request.payTo,
-        amount_atomic: request.amountAtomic,
-        quoted_amount_atomic: request.quotedAmountAtomic,
-        request_url: `${originOf(deps, ctx)}${paymentPagePath(request.id)}`,
-        valid_until: request.expiresAt,
-      },
-    });
-    const documentStorageId = newId('doc');
-    await deps.store.put(documentStorageId, pdf);
-    const invoice = await insertInvoice(trx, {
-      id,
-      merchantId,
-      contactId: contact.id,
-      walletId: body.wallet_id,
-      requestId: request.id,
-      number,
-      creationKey: sha256Hex(`${merchantId}:invoice:${ctx.get('Idempotency-Key')}`),
-      dueDate: body.due_date,
-      totals: body.totals,
-      taxNotes: body.tax_notes ?? null,
-      accounting: (body.accounting as Record<string, string> | undefined) ?? null,
-      memo: body.memo ?? null,
-      buyerSnapshot: buyer,
-      issuerSnapshot: issuer,
-      documentStorageId,
-      documentSha256: sha256Hex(Buffer.from(pdf)),
-      issuedAt: now,
-    });
-    await appendProofEvent(trx, {
-      merchantId,
-      type: 'invoice.issued',
-      occurredAt: now,
-      data: invoiceData({
+      const id = newId('inv');
+      const number = await nextInvoiceNumber(trx, merchantId);
+      const merchant = (await getMerchant(trx, merchantId))!;
+      const request = await createPaymentRequest(
+        trx,
+        merchantId,
+        {
+          walletId: body.wallet_id,
+          quotedAtomic: body.totals.total_atomic,
+          description: `Invoice ${number}`,
+          customerLabel: null,
+          expectedPayer: null,
+        },
+        now,
+        { perHour: deps.proPerHour, invoiceId: id, needInvoices: 1, dueDate: body.due_date },
+      );
+      const buyer = {
+        legal_name: contact.legalName,
+        email: contact.email,
+        address: contact.address ?? undefined,
+        reference: contact.reference ?? undefined,
+      };
+      const issuer = { name: merchant.name };
+      const pdf = await renderInvoicePdf({
+        number,
+        issued_at: now,
+        due_date: body.due_date,
+        issuer,
+        buyer,
+        lines: body.totals.lines,
+        subtotal_atomic: body.totals.subtotal_atomic,
+        tax_atomic: body.totals.tax_atomic,
+        tax_mode: body.totals.tax_mode,
+        tax_rate: body.totals.tax_rate,
+        tax_notes: body.tax_notes,
+        total_atomic: body.totals.total_atomic,
+        memo: body.memo,
+        accounting: body.accounting,
+        payment: {
+          network: request.network,
+          wallet_address: request.payTo,
+          amount_atomic: request.amountAtomic,
+          quoted_amount_atomic: request.quotedAmountAtomic,
+          request_url: `${originOf(deps, ctx)}${paymentPagePath(request.id)}`,
+          valid_until: request.expiresAt,
+        },
+      });
+      const documentStorageId = newId('doc');
+      await deps.store.put(documentStorageId, pdf);
+      const invoice = await insertInvoice(trx, {
         id,
+        merchantId,
+        contactId: contact.id,
+        walletId: body.wallet_id,
         requestId: request.id,
         number,
-        status: invoice.status,
-        network: request.network,
-        amountAtomic: request.amountAtomic,
-        txHash: null,
-      }),
-    });
-    if (deps.workflows)
-      await startAfterCommit(trx, ctx.state.afterCommit!, deps.workflows, {
-        kind: 'invoice-lifecycle',
-        input: { invoiceId: id },
+        creationKey: sha256Hex(`${merchantId}:invoice:${ctx.get('Idempotency-Key')}`),
+        dueDate: body.due_date,
+        totals: body.totals,
+        taxNotes: body.tax_notes ?? null,
+        accounting: (body.accounting as Record<string, string> | undefined) ?? null,
+        memo: body.memo ?? null,
+        buyerSnapshot: buyer,
+        issuerSnapshot: issuer,
+        documentStorageId,
+        documentSha256: sha256Hex(Buffer.from(pdf)),
+        issuedAt: now,
       });
-    ctx.state.resourceId = id;
-    ctx.status = 201;
-    ctx.body = invoiceJson(invoice, request);
-  });
+      await appendProofEvent(trx, {
+        merchantId,
+        type: 'invoice.issued',
+        occurredAt: now,
+        data: invoiceData({
+          id,
+          requestId: request.id,
+          number,
+          status: invoice.status,
+          network: request.network,
+          amountAtomic: request.amountAtomic,
+          txHash: null,
+        }),
+      });
+      if (deps.workflows)
+        await startAfterCommit(trx, afterCommit, deps.workflows, {
+          kind: 'invoice-lifecycle',
+          input: { invoiceId: id },
+        });
+      ctx.state.resourceId = id;
+      ctx.status = 201;
+      ctx.body = invoiceJson(invoice, request);
+    }),
+  );
 
   router.get(`${at.base}/invoices`, async (ctx) => {
     const merchantId = merchantOf(ctx).id;
@@ -227,11 +229,7 @@ export function mountInvoices(
 /**
  * POST /v1/invoices/{id}/send (API keys only: the approval assertion is stored with the key that made it).
  */
-export function mountInvoiceSend(
-  router: Router<AppState>,
-  deps: InvoiceDeps,
-  idempotent: (operation: string) => Middleware<AppState>,
-): void {
+export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, idempotent: MerchantIdempotent): void {
   /**
    * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
    * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for
@@ -239,27 +237,29 @@ export function mountInvoiceSend(
    * (`mail_status: "sent"`). With mail configured, a newly queued e-mail's `mail:<id>` workflow is queued in the start
    * outbox with it and started after the commit (by the workers' starters if Temporal is away then).
    */
-  router.post('/v1/invoices/:id/send', idempotent('invoices.send'), async (ctx) => {
-    const parsed = sendBody.safeParse(ctx.request.body);
-    if (!parsed.success) invalidBody(zodIssues(parsed.error));
-    const trx = ctx.state.trx!;
-    const merchantId = merchantOf(ctx).id;
-    await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
-    const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
-    if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
-    const mailId = newId('mail');
-    const mail = await queueInvoiceMail(trx, {
-      id: mailId,
-      invoiceId: invoice.id,
-      merchantId,
-      apiKeyId: keyOf(ctx).id,
-      now: deps.now(),
-    });
-    if (mail.created && deps.mailWorkflows)
-      await startAfterCommit(trx, ctx.state.afterCommit!, deps.mailWorkflows, {
-        kind: 'invoice-mail',
-        input: { mailId },
+  router.post(
+    '/v1/invoices/:id/send',
+    idempotent('invoices.send', async (ctx, { transaction: trx, afterCommit }) => {
+      const parsed = sendBody.safeParse(ctx.request.body);
+      if (!parsed.success) invalidBody(zodIssues(parsed.error));
+      const merchantId = merchantOf(ctx).id;
+      await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
+      const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
+      if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
+      const mailId = newId('mail');
+      const mail = await queueInvoiceMail(trx, {
+        id: mailId,
+        invoiceId: invoice.id,
+        merchantId,
+        apiKeyId: keyOf(ctx).id,
+        now: deps.now(),
       });
-    ctx.body = { id: invoice.id, mail_status: mail.status };
-  });
+      if (mail.created && deps.mailWorkflows)
+        await startAfterCommit(trx, afterCommit, deps.mailWorkflows, {
+          kind: 'invoice-mail',
+          input: { mailId },
+        });
+      ctx.body = { id: invoice.id, mail_status: mail.status };
+    }),
+  );
 }

@@ -14,7 +14,7 @@ import type { AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { authFailureThrottle, perIp, perKey, rateLimit } from '../http/rate-limit.js';
 import { mountAccount } from './account.handlers.js';
-import { merchantIdempotency } from '../http/merchant-idempotency.js';
+import { merchantIdempotency, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { mountRequests, type ProofDeps } from './requests.handlers.js';
 import { mountPaymentPage } from './payment-page.routes.js';
 import { mountInvoiceSend, mountInvoices } from './invoices.handlers.js';
@@ -50,10 +50,7 @@ export interface ProofRouterDeps {
 }
 
 /** Mounts routes under `/proof` after the product's, given the /proof idempotency guard (see ProofRouterDeps.extraMounts). */
-export type ProofMount = (
-  router: Router<AppState>,
-  idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>,
-) => void;
+export type ProofMount = (router: Router<AppState>, idempotent: MerchantIdempotent) => void;
 
 /**
  * The merchant of the key: unknown → 401; suspended → 403 (customer access). After a downgrade only the
@@ -129,8 +126,7 @@ export function proofRouter(deps: ProofRouterDeps): Router<AppState> {
     now,
   });
   // Webhook deliveries recorded with an event are sent by the worker's dispatcher, woken by their commit.
-  const idem = (operation: string, opts: { claimAtCommit?: boolean } = {}): Middleware<AppState> =>
-    idempotency(operation, opts);
+  const idem = idempotency;
   mountAccount(router, handlerDeps, idem);
   mountRequests(router, handlerDeps, idem);
   const invoiceDeps = {

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import { parseRequestCreate } from '../../domain/validation/proof-request.js';
 import type { Db } from '../../db/connection.js';
@@ -8,6 +7,7 @@ import {
   listPaymentRequests,
   type PaymentRequest,
 } from '../../db/repositories/payment-requests.repo.js';
+import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
@@ -49,29 +49,27 @@ function parseStatusFilter(raw: unknown): RequestStatus | undefined {
 export function mountRequests(
   router: Router<AppState>,
   deps: ProofDeps,
-  idempotent: (operation: string, opts?: { claimAtCommit?: boolean }) => Middleware<AppState>,
+  idempotent: MerchantIdempotent,
   at: MountAt = { base: '/v1' },
 ): void {
   // Every effect of a creation is in the idempotent transaction, after the merchant lock a same-key request also
   // waits for: the key can be claimed with the stored answer at the end (api/http/idempotency.ts claimAtCommit).
-  router.post(`${at.base}/requests`, idempotent('requests.create', { claimAtCommit: true }), async (ctx) => {
-    const req = parseRequestCreate(ctx.request.body);
-    const now = deps.now();
-    const origin = originOf(deps, ctx);
-    // The key is claimed with the answer in the insert's statement: the answer is made from the row as written.
-    const claim = ctx.state.answerClaim;
-    const answer = claim && {
-      part: (r: PaymentRequest) => claim.part(201, requestJson(r, origin, now), r.id),
-      settle: (claimed: boolean) => claim.settle(claimed),
-    };
-    const request = await createPaymentRequest(ctx.state.trx!, merchantOf(ctx).id, req, now, {
-      perHour: deps.proPerHour,
-      ...(answer ? { answer } : {}),
-    });
-    ctx.state.resourceId = request.id;
-    ctx.status = 201;
-    ctx.body = requestJson(request, origin, now);
-  });
+  router.post(
+    `${at.base}/requests`,
+    idempotent('requests.create', { claimAtCommit: true }, async (ctx, { transaction, claim }) => {
+      const req = parseRequestCreate(ctx.request.body);
+      const now = deps.now();
+      const origin = originOf(deps, ctx);
+      // The key is claimed with the answer right after the insert: the answer is made from the row as stored.
+      const request = await createPaymentRequest(transaction, merchantOf(ctx).id, req, now, {
+        perHour: deps.proPerHour,
+        ...(claim ? { claim: (r: PaymentRequest) => claim(201, requestJson(r, origin, now), r.id) } : {}),
+      });
+      ctx.state.resourceId = request.id;
+      ctx.status = 201;
+      ctx.body = requestJson(request, origin, now);
+    }),
+  );
 
   router.get(`${at.base}/requests`, async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);

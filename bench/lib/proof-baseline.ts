@@ -25,28 +25,31 @@ export function baselineInsertMount(opts: {
   publicBaseUrl: string | null | undefined;
 }): ProofMount {
   return (router, idempotent) => {
-    router.post('/v1/bench/requests', idempotent('bench.baseline_insert', { claimAtCommit: true }), async (ctx) => {
-      const req = parseRequestCreate(ctx.request.body);
-      const merchant = merchantOf(ctx);
-      const owner = opts.merchants().find((m) => m.id === merchant.id && m.wallet.id === req.walletId);
-      if (!owner) throw new DomainError('not_found', 'no verified wallet with this id in this account');
-      const now = new Date();
-      const row = await insertBareRow(
-        ctx.state.trx!,
-        {
-          merchantId: merchant.id,
-          wallet: owner.wallet,
-          quotedAtomic: req.quotedAtomic,
-          amountAtomic: req.quotedAtomic + opts.nextDelta(),
-          description: req.description,
-          validHours: req.validHours,
-        },
-        now,
-      );
-      // The answer is the product's record of the row as inserted (`returning *`), as a creation answers.
-      ctx.state.resourceId = row.id;
-      ctx.status = 201;
-      ctx.body = requestJson(row, publicBase(opts.publicBaseUrl, ctx), now);
-    });
+    router.post(
+      '/v1/bench/requests',
+      idempotent('bench.baseline_insert', { claimAtCommit: true }, async (ctx, { transaction }) => {
+        const req = parseRequestCreate(ctx.request.body);
+        const merchant = merchantOf(ctx);
+        const owner = opts.merchants().find((m) => m.id === merchant.id && m.wallet.id === req.walletId);
+        if (!owner) throw new DomainError('not_found', 'no verified wallet with this id in this account');
+        const now = new Date();
+        const row = await insertBareRow(
+          transaction,
+          {
+            merchantId: merchant.id,
+            wallet: owner.wallet,
+            quotedAtomic: req.quotedAtomic,
+            amountAtomic: req.quotedAtomic + opts.nextDelta(),
+            description: req.description,
+            validHours: req.validHours,
+          },
+          now,
+        );
+        // The answer is the product's record of the row as inserted (`returning *`), as a creation answers.
+        ctx.state.resourceId = row.id;
+        ctx.status = 201;
+        ctx.body = requestJson(row, publicBase(opts.publicBaseUrl, ctx), now);
+      }),
+    );
   };
 }

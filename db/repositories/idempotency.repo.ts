@@ -1,6 +1,5 @@
 import type { IdempotencyDialect } from '../../domain/idempotency.js';
 import type { Db } from '../connection.js';
-import type { StatementPart } from '../statement-part.js';
 import { deleteInBatches } from '../batches.js';
 
 export interface StoredResponse {
@@ -163,46 +162,6 @@ export async function completeKey(
 }
 
 /**
- * storeKey as part of another statement (e.g. the insert of the resource the answer describes): CTEs `stored_key` and
- * `counted_key`, and a column that is 1 when the key was claimed, 0 when it is taken.
- */
-export function storeKeyPart(
-  ref: KeyRef,
-  claim: { operation: string; requestHash: string },
-  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
-): StatementPart {
-  return {
-    ctes: [
-      {
-        name: 'stored_key',
-        sql: `INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-              ON CONFLICT (dialect, tenant_id, key) DO NOTHING
-              RETURNING 1`,
-        bindings: [
-          ref.dialect,
-          ref.tenantId,
-          ref.key,
-          claim.operation,
-          claim.requestHash,
-          response.status,
-          response.body,
-          response.contentType,
-          response.resourceId,
-        ],
-      },
-      {
-        name: 'counted_key',
-        sql: `INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored_key
-              ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
-        bindings: [ref.dialect, ref.tenantId],
-      },
-    ],
-    column: { sql: '(SELECT count(*) FROM stored_key)', bindings: [] },
-  };
-}
-
-/**
  * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
  * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
  * insert until it ends, so false means another response is committed under the key.
@@ -213,12 +172,37 @@ export async function storeKey(
   claim: { operation: string; requestHash: string },
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
 ): Promise<boolean> {
-  const part = storeKeyPart(ref, claim, response);
-  const q = part.ctes.reduce(
-    (b, cte) => b.with(cte.name, trx.raw(cte.sql, cte.bindings as never[])),
-    trx.queryBuilder(),
-  );
-  const [row] = await q.select(trx.raw(`${part.column.sql} AS stored`, part.column.bindings as never[]));
+  const [row] = await trx
+    .queryBuilder()
+    .with(
+      'stored_key',
+      trx.raw(
+        `INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (dialect, tenant_id, key) DO NOTHING
+         RETURNING 1`,
+        [
+          ref.dialect,
+          ref.tenantId,
+          ref.key,
+          claim.operation,
+          claim.requestHash,
+          response.status,
+          response.body,
+          response.contentType,
+          response.resourceId,
+        ],
+      ),
+    )
+    .with(
+      'counted_key',
+      trx.raw(
+        `INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored_key
+         ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
+        [ref.dialect, ref.tenantId],
+      ),
+    )
+    .select(trx.raw('(SELECT count(*) FROM stored_key) AS stored'));
   return Number(row?.stored ?? 0) === 1;
 }
 

@@ -4,7 +4,6 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
 import type { MerchantWallet } from './merchants.repo.js';
-import type { StatementPart } from '../statement-part.js';
 
 export type { RequestStatus } from '../../domain/proof/statuses.js';
 import type { RequestStatus } from '../../domain/proof/statuses.js';
@@ -115,25 +114,57 @@ export interface PaymentRequestInput {
  * (wallet_id, amount_atomic) of open requests is the database's own guarantee for the receiving wallet's requests.
  */
 export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, now: Date): Promise<PaymentRequest> {
-  return (await insertPaymentRequestWith(trx, input, now, null)).request;
+  const [stored] = await trx('payment_requests')
+    .insert(await requestRow(trx, input, now))
+    .returning('*');
+  return toRequest(stored);
 }
 
 /**
- * insertPaymentRequest, and in the same statement the parts `also` makes from the request about to be inserted (each
- * a scalar column, after CTEs of its own, e.g. proof-events' eventDestinationsPart or the idempotency answer
- * storeKeyPart): what the caller would otherwise send as statements of their own right after the insert. The request
- * handed to `also` is the row as written (status AWAITING, no payment yet); the one returned is the row as stored.
+ * insertPaymentRequest and, in the same statement, what a creation checks right after it: how many `/proof` webhook
+ * destinations the merchant has (not deleted; their rows locked FOR SHARE as appendProofEvent locks them, which skips
+ * its own read when there are none), and with `hourly` the `created_at` of the merchant's `n`-th newest request
+ * created after `since` (null when it made fewer; the row being inserted is not counted).
  */
-export async function insertPaymentRequestWith<K extends string>(
+export async function insertPaymentRequestCounting(
   trx: Db,
   input: PaymentRequestInput,
   now: Date,
-  also: ((request: PaymentRequest) => Partial<Record<K, StatementPart>>) | null,
-): Promise<{ request: PaymentRequest; also: Partial<Record<K, unknown>> }> {
+  hourly: { since: Date; n: number } | null,
+): Promise<{ request: PaymentRequest; destinations: number; nthNewestSince: Date | null }> {
+  const insert = trx('payment_requests')
+    .insert(await requestRow(trx, input, now))
+    .returning('*');
+  const [stored] = await trx
+    .queryBuilder()
+    .with('inserted', insert)
+    .from('inserted')
+    .select(
+      'inserted.*',
+      trx.raw(
+        `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS d) AS counted_destinations`,
+        [input.merchantId],
+      ),
+      hourly
+        ? trx.raw(
+            '(SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since',
+            [input.merchantId, hourly.since, Math.max(0, hourly.n - 1)],
+          )
+        : trx.raw('NULL::timestamptz AS nth_newest_since'),
+    );
+  return {
+    request: toRequest(stored),
+    destinations: Number(stored.counted_destinations),
+    nthNewestSince: stored.nth_newest_since ? new Date(stored.nth_newest_since) : null,
+  };
+}
+
+/** The row of a new request: a matching amount unique at its receiving address (see insertPaymentRequest). */
+async function requestRow(trx: Db, input: PaymentRequestInput, now: Date) {
   // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
   const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
   const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet, now, near));
-  const row = {
+  return {
     id: newId('req'),
     merchant_id: input.merchantId,
     wallet_id: input.wallet.id,
@@ -150,30 +181,6 @@ export async function insertPaymentRequestWith<K extends string>(
     expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
     created_at: now,
   };
-  const insert = trx('payment_requests').insert(row).returning('*');
-  if (!also) {
-    const [stored] = await insert;
-    return { request: toRequest(stored), also: {} };
-  }
-  const parts = Object.entries(
-    also(toRequest({ ...row, tx_hash: null, verified_at: null, review_reason: null })),
-  ).filter(([, part]) => part !== undefined) as Array<[K, StatementPart]>;
-  let q = trx.queryBuilder();
-  for (const [, part] of parts)
-    for (const cte of part.ctes) q = q.with(cte.name, trx.raw(cte.sql, cte.bindings as never[]));
-  const [stored] = await q
-    .with('inserted', insert)
-    .from('inserted')
-    .select(
-      'inserted.*',
-      ...parts.map(([name, part]) =>
-        trx.raw(`${part.column.sql} AS ??`, [...part.column.bindings, `also_${name}`] as never[]),
-      ),
-    );
-  const values = Object.fromEntries(parts.map(([name]) => [name, stored[`also_${name}`]])) as Partial<
-    Record<K, unknown>
-  >;
-  return { request: toRequest(stored), also: values };
 }
 
 export async function getPaymentRequest(db: Db, merchantId: string, id: string): Promise<PaymentRequest | null> {
@@ -235,15 +242,3 @@ export async function countRequestsSince(trx: Db, merchantId: string, since: Dat
     .count<{ count: string }[]>('* as count');
   return Number(row?.count ?? 0);
 }
-
-/**
- * `created_at` of the merchant's `n`-th newest payment request created after `since` (null when it made fewer), as a
- * column of another statement (e.g. the insert of a request: the row being inserted is not counted).
- */
-export const nthNewestCreationSincePart = (merchantId: string, since: Date, n: number): StatementPart => ({
-  ctes: [],
-  column: {
-    sql: '(SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1)',
-    bindings: [merchantId, since, Math.max(0, n - 1)],
-  },
-});

@@ -5,7 +5,6 @@ import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../..
 import { createDelivery, toEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
 import { toPlanQueue } from './merchants.repo.js';
-import type { StatementPart } from '../statement-part.js';
 
 /**
  * Appends an event in the caller's transaction, only if the merchant has an enabled `/proof` webhook
@@ -20,8 +19,8 @@ export async function appendProofEvent(
   /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
   plan?: MerchantPlanState,
   /**
-   * How many destinations eventDestinationsPart counted for this merchant earlier in this transaction (their rows then
-   * locked FOR SHARE): with none there is nothing to read, and no event.
+   * How many destinations (not deleted) this transaction already counted for the merchant, their rows then locked FOR
+   * SHARE (insertPaymentRequestCounting): with none there is nothing to read, and no event.
    */
   destinations?: number,
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
@@ -71,19 +70,6 @@ export async function appendProofEvent(
   }
   return { id, cursor: Number(row.seq), body };
 }
-
-/**
- * How many `/proof` webhook destinations appendProofEvent would consider for the merchant (not deleted), their rows
- * locked FOR SHARE as it locks them, as a column of another statement (e.g. the insert of a payment request):
- * appendProofEvent skips its own read when it is 0.
- */
-export const eventDestinationsPart = (merchantId: string): StatementPart => ({
-  ctes: [],
-  column: {
-    sql: `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS destinations)`,
-    bindings: [merchantId],
-  },
-});
 
 async function planStateOf(trx: Db, merchantId: string): Promise<MerchantPlanState> {
   const merchant = await trx('merchants')

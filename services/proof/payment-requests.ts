@@ -7,11 +7,10 @@ import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import type { StatementPart } from '../../db/statement-part.js';
 import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
-import { insertPaymentRequestWith, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
-import { appendProofEvent, eventDestinationsPart } from '../../db/repositories/proof-events.repo.js';
-import { assertHourlyRoom, checkQuota, hourlyCreationsPart, reserveQuota } from './quota.js';
+import { insertPaymentRequestCounting, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import { assertHourlyRoom, checkQuota, hourlyWindow, reserveQuota } from './quota.js';
 
 /*
  * Payment requests (/proof/v1): creating one (shared by direct creation and invoices, over the API key and the
@@ -63,8 +62,12 @@ export async function createPaymentRequest(
     invoiceId?: string;
     needInvoices?: number;
     dueDate?: string;
-    /** The idempotency key claimed with this answer in the insert's statement (AppState.answerClaim). */
-    answer?: { part: (request: PaymentRequest) => StatementPart; settle: (claimed: boolean) => void };
+    /**
+     * Claims the request's idempotency key with the answer made from the row as stored (IdempotentWork.claim), right
+     * after the insert; false when a request with the same key committed first: nothing more is done (the caller's
+     * transaction is rolled back and that request's answer replayed).
+     */
+    claim?: (request: PaymentRequest) => Promise<boolean>;
   },
 ): Promise<PaymentRequest> {
   const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
@@ -101,11 +104,10 @@ export async function createPaymentRequest(
       { issues },
     );
   }
-  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for),
-  // on pro the creations of the last hour, and, when given, claims the idempotency key with the answer.
-  const answer = opts.answer;
+  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for)
+  // and on pro the creations of the last hour.
   const hourly = ent.limits.requestsPerHour !== null;
-  const { request, also } = await insertPaymentRequestWith(
+  const { request, destinations, nthNewestSince } = await insertPaymentRequestCounting(
     trx,
     {
       merchantId,
@@ -118,19 +120,12 @@ export async function createPaymentRequest(
       ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}),
     },
     now,
-    (row) => ({
-      destinations: eventDestinationsPart(merchantId),
-      ...(hourly ? { hour: hourlyCreationsPart(merchantId, opts.perHour, now) } : {}),
-      ...(answer ? { answer: answer.part(row) } : {}),
-    }),
+    hourly ? hourlyWindow(opts.perHour, now) : null,
   );
-  if (answer) {
-    answer.settle(Number(also.answer) === 1);
-    if (Number(also.answer) !== 1) return request; // the key is taken: all of this is rolled back, the first answer replayed
-  }
+  // The key is taken: all of this is rolled back, the first answer replayed.
+  if (opts.claim && !(await opts.claim(request))) return request;
   // Over the hour's creations: refused, and the row just inserted is rolled back with the transaction.
-  if (hourly) assertHourlyRoom(also.hour, opts.perHour, now);
-  const destinations = also.destinations;
+  if (hourly) assertHourlyRoom(nthNewestSince, opts.perHour, now);
   await appendProofEvent(
     trx,
     {
@@ -140,7 +135,7 @@ export async function createPaymentRequest(
       data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
     },
     merchant,
-    Number(destinations),
+    destinations,
   ); // the plan read under this transaction's lock of the merchant row (reserveQuota)
   return request;
 }

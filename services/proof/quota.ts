@@ -1,8 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt, type Entitlement } from '../../domain/proof/plans.js';
 import type { Db } from '../../db/connection.js';
-import type { StatementPart } from '../../db/statement-part.js';
-import { nthNewestCreationSincePart } from '../../db/repositories/payment-requests.repo.js';
 import { lockMerchant, type Merchant } from '../../db/repositories/merchants.repo.js';
 
 export interface Usage {
@@ -64,18 +62,18 @@ const HOUR_MS = 3_600_000;
  * The hourly creation limit of a plan that has one (pro: RATE_LIMIT_PROOF_PRO_PER_HOUR): the payment requests the
  * merchant created in the hour before `now` (direct or by invoice, through a key or the dashboard) are counted in
  * `payment_requests` itself, so only creations count — a rejected call or a replay created nothing — over a sliding
- * hour. The count is a column of the creation's insert statement (`hourlyCreationsPart`), which runs under the
- * merchant lock, so parallel creations cannot overrun it; `assertHourlyRoom` reads it and refuses the creation (the
- * transaction, the inserted row with it, is rolled back).
+ * hour. The creation's insert statement reads the `perHour`-th newest creation of the hour (`hourlyWindow`;
+ * insertPaymentRequestCounting) under the merchant lock, so parallel creations cannot overrun it; `assertHourlyRoom`
+ * refuses the creation when there is one (the transaction, the inserted row with it, is rolled back).
  */
-export function hourlyCreationsPart(merchantId: string, perHour: number, now: Date): StatementPart {
-  return nthNewestCreationSincePart(merchantId, new Date(now.getTime() - HOUR_MS), perHour);
+export function hourlyWindow(perHour: number, now: Date): { since: Date; n: number } {
+  return { since: new Date(now.getTime() - HOUR_MS), n: perHour };
 }
 
-/** At the limit (`nthNewest`: the perHour-th newest creation of the hour, as hourlyCreationsPart read it) → 429 with Retry-After. */
-export function assertHourlyRoom(nthNewest: unknown, perHour: number, now: Date): void {
-  if (nthNewest === null || nthNewest === undefined) return;
-  const frees = new Date(nthNewest as string | Date).getTime() + HOUR_MS;
+/** At the limit (`nthNewest`: the perHour-th newest creation of the hour, in hourlyWindow) → 429 with Retry-After. */
+export function assertHourlyRoom(nthNewest: Date | null, perHour: number, now: Date): void {
+  if (nthNewest === null) return;
+  const frees = nthNewest.getTime() + HOUR_MS;
   throw new DomainError(
     'rate_limited',
     `The pro plan allows ${perHour} payment-request creations per hour; retry after the time in Retry-After`,

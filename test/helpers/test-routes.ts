@@ -49,29 +49,33 @@ export function testRouters(opts: {
     });
     router.post(
       '/test-things',
-      idempotent({ db, logger, dialect, operation: 'things.create', tenantOf: (ctx) => ctx.state.apiKey!.tenantId }),
-      async (ctx) => {
-        const body = ctx.request.body as { name?: unknown } | undefined;
-        if (!body || typeof body.name !== 'string' || body.name.length === 0) {
-          throw new DomainError('validation_failed', 'name is required');
-        }
-        const id = newId('thing');
-        await ctx.state.trx!('test_things').insert({ id, tenant_id: ctx.state.apiKey!.tenantId, name: body.name });
-        if (opts.slowEffectMs) await new Promise((r) => setTimeout(r, opts.slowEffectMs));
-        if (body.name === 'explode-after-insert')
-          throw new DomainError('validation_failed', 'rejected after the insert');
-        ctx.state.resourceId = id;
-        ctx.status = 201;
-        ctx.body = { id, name: body.name, created: new Date().toISOString() };
-      },
+      idempotent(
+        { db, logger, dialect, operation: 'things.create', tenantOf: (ctx) => ctx.state.apiKey!.tenantId },
+        async (ctx, { transaction }) => {
+          const body = ctx.request.body as { name?: unknown } | undefined;
+          if (!body || typeof body.name !== 'string' || body.name.length === 0) {
+            throw new DomainError('validation_failed', 'name is required');
+          }
+          const id = newId('thing');
+          await transaction('test_things').insert({ id, tenant_id: ctx.state.apiKey!.tenantId, name: body.name });
+          if (opts.slowEffectMs) await new Promise((r) => setTimeout(r, opts.slowEffectMs));
+          if (body.name === 'explode-after-insert')
+            throw new DomainError('validation_failed', 'rejected after the insert');
+          ctx.state.resourceId = id;
+          ctx.status = 201;
+          ctx.body = { id, name: body.name, created: new Date().toISOString() };
+        },
+      ),
     );
     router.post(
       '/test-other',
-      idempotent({ db, logger, dialect, operation: 'other.create', tenantOf: (ctx) => ctx.state.apiKey!.tenantId }),
-      async (ctx) => {
-        ctx.status = 201;
-        ctx.body = { ok: true };
-      },
+      idempotent(
+        { db, logger, dialect, operation: 'other.create', tenantOf: (ctx) => ctx.state.apiKey!.tenantId },
+        async (ctx) => {
+          ctx.status = 201;
+          ctx.body = { ok: true };
+        },
+      ),
     );
     return router;
   };
