@@ -11,8 +11,8 @@ import { DomainError } from '../../domain/errors.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { assertNoFields } from '../processing/jobs.routes.js';
-import { RETRY_BODY } from '../processing/batches.routes.js';
+import { assertNoFields } from '../http/body.js';
+import { RETRY_BODY } from '../../services/processing/submission.js';
 import { retryFailedItems } from '../../services/processing/submission.js';
 import { batchJson, companyBatch } from '../../services/processing/records.js';
 

@@ -4,7 +4,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Db } from '../../db/connection.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
-import { childrenPage, sendBatchResults } from '../processing/batches.routes.js';
+import { childrenPage } from '../http/pagination.js';
+import { sendBatchResults } from '../http/result-files.js';
 import { perIp, rateLimit } from '../http/rate-limit.js';
 import { refuseKeyInQuery } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
@@ -12,7 +13,7 @@ import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
-import { sendResultFile } from '../processing/jobs.routes.js';
+import { sendResultFile } from '../http/result-files.js';
 import {
   perSessionLimit,
   refuseApiKey,

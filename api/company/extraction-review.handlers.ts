@@ -29,7 +29,7 @@ import {
 import { lockCompletedJob, setResultFiles, type Job, type ResultFile } from '../../db/repositories/jobs.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
-import { resultsExpired } from '../processing/jobs.routes.js';
+import { resultsExpired } from '../../services/processing/records.js';
 import { companyJob } from '../../services/processing/records.js';
 
 /**

@@ -73,3 +73,31 @@ export function jsonBody(limit: string): Middleware<AppState> {
     await next();
   };
 }
+
+/**
+ * A request that takes no body, or `{}`: any field is a 422 naming it; any other body a 422 naming `(body)`.
+ * `messages` words the two cases for the route.
+ */
+export function assertNoFields(
+  body: unknown,
+  messages: { field: string; body: string } = {
+    field: 'unknown field; this request takes no body (or {})',
+    body: 'this request takes no body, or an empty JSON object',
+  },
+): void {
+  if (
+    body === undefined ||
+    body === null ||
+    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
+  )
+    return;
+  const issues =
+    typeof body === 'object' && !Array.isArray(body)
+      ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
+      : [{ path: '(body)', message: messages.body }];
+  throw new DomainError(
+    'validation_failed',
+    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
+}

@@ -1,4 +1,6 @@
+import { BATCH_LIMITS } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
+import type { AppContext } from './context.js';
 import { ID_BODY_LENGTH, idRegex } from '../../domain/ids.js';
 
 /**
@@ -93,3 +95,9 @@ export function page<T extends { id: string }, V>(
     next_cursor: rows.length === limit ? encodeCursor(kind, rows[rows.length - 1]!.id) : null,
   };
 }
+
+/** The page of a batch's children a request asks for: `limit` 1 to the batch maximum, `after` the first item index. */
+export const childrenPage = (ctx: AppContext) => ({
+  limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems),
+  after: parseAfter(ctx.query['after']),
+});

@@ -1,22 +1,24 @@
 import type Router from '@koa/router';
-import { BATCH_LIMITS, isBatchTerminal } from '../../domain/batches.js';
+import { isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
-import type { Db } from '../../db/connection.js';
 import { getBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { listBatchChildren } from '../../db/repositories/jobs.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { jsonBody } from '../http/body.js';
-import { parseAfter, parseLimit } from '../http/pagination.js';
+import { assertNoFields, jsonBody } from '../http/body.js';
+import { childrenPage } from '../http/pagination.js';
+import { sendBatchResults } from '../http/result-files.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { IdempotentHandler } from '../http/idempotency.js';
-import { assertNoFields, v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
+import { v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
-import { quoteChildren, retryFailedItems, submitJobs, type ChildSpec } from '../../services/processing/submission.js';
-import { streamBatchZip } from './batch-zip.js';
-import type { FileStore } from '../../adapters/storage/file-store.js';
-import type { Logger } from '../../adapters/logging/logger.js';
+import {
+  quoteChildren,
+  RETRY_BODY,
+  retryFailedItems,
+  submitJobs,
+  type ChildSpec,
+} from '../../services/processing/submission.js';
 import { batchJson, companyBatch } from '../../services/processing/records.js';
 
 /** The batch routes need what the job routes need: they submit through the same code. */
@@ -33,12 +35,6 @@ const childrenOf = (req: BatchRequest): ChildSpec[] =>
     },
     sourcePath: item.sourcePath,
   }));
-
-/** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
-export const RETRY_BODY = {
-  field: 'retry-failed takes no fields: the new batch repeats the failed items as they were',
-  body: 'retry-failed takes no body, or an empty JSON object',
-};
 
 export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): void {
   const now = deps.now ?? (() => new Date());
@@ -165,30 +161,4 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   router.get('/batches/:id/results.zip', async (ctx) => {
     await sendBatchResults(ctx, { ...deps, now: now() }, await findBatch(ctx));
   });
-}
-
-/** The page of a batch's children a request asks for: `limit` 1 to the batch maximum, `after` the first item index. */
-export const childrenPage = (ctx: AppContext) => ({
-  limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems),
-  after: parseAfter(ctx.query['after']),
-});
-
-/** The results ZIP of an ended batch (409 `batch_not_terminal` before), streamed. */
-export async function sendBatchResults(
-  ctx: AppContext,
-  deps: { db: Db; store: FileStore; logger: Logger; now: Date },
-  batch: Batch,
-): Promise<void> {
-  if (!isBatchTerminal(batch.status)) {
-    throw new DomainError(
-      'batch_not_terminal',
-      `The batch is ${batch.status}; its results ZIP is available once it has ended`,
-    );
-  }
-  await streamBatchZip(
-    ctx,
-    { store: deps.store, logger: deps.logger, now: deps.now },
-    batch,
-    await listBatchChildren(deps.db, batch.id),
-  );
 }

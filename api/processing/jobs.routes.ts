@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { assertDeletable } from '../../domain/jobs.js';
@@ -20,7 +18,8 @@ import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { idempotent, type IdempotentHandler, type IdempotentOptions } from '../http/idempotency.js';
 import type { Middleware } from 'koa';
-import { jsonBody } from '../http/body.js';
+import { assertNoFields, jsonBody } from '../http/body.js';
+import { sendResultFile } from '../http/result-files.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { SECRET_OPTIONS, submitJobs } from '../../services/processing/submission.js';
 import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
@@ -40,55 +39,6 @@ export interface JobsRouteDeps {
   video?: VideoWorkPolicy;
   bodyLimitJson: string;
   now?: () => Date;
-}
-
-/**
- * `attachment` with the file name twice (RFC 6266): `filename*=UTF-8''…` carries it exactly (RFC 8187: every octet
- * outside attr-char percent-encoded), and the quoted `filename="…"` an ASCII fallback for clients that ignore the
- * former (accents dropped, any other character, quote, backslash or percent sign becomes `_`).
- */
-function attachmentHeader(name: string): string {
-  const ascii = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
-/** True once a completed job's results passed retention (or were removed). */
-export const resultsExpired = (job: Job, now: Date): boolean =>
-  job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now.getTime());
-
-/**
- * The bytes of a job's result file `rawIndex` (from 0, as in `download_path`), as an attachment: for
- * `GET /v1/jobs/{id}/results/{index}` and the company session's same route. Not completed → 409; unknown index →
- * 404; past retention → 410.
- */
-export async function sendResultFile(
-  ctx: AppContext,
-  store: FileStore,
-  job: Job,
-  rawIndex: string,
-  now: Date,
-): Promise<void> {
-  if (job.status !== 'completed' || !job.resultFiles) {
-    throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
-  }
-  const file = /^\d{1,3}$/.test(rawIndex) ? job.resultFiles[Number(rawIndex)] : undefined;
-  if (!file)
-    throw new DomainError(
-      'not_found',
-      `Result ${rawIndex} not found; the job has ${job.resultFiles.length} result file(s)`,
-    );
-  if (resultsExpired(job, now)) throw new DomainError('gone', 'This result has expired (results are kept 7 days)');
-  const path = store.pathOf(file.storageId);
-  const info = await stat(path).catch(() => null);
-  if (!info) throw new DomainError('gone', 'This result is no longer stored');
-  ctx.type = file.contentType;
-  ctx.length = info.size;
-  ctx.set('Content-Disposition', attachmentHeader(file.name));
-  ctx.body = createReadStream(path);
 }
 
 /** What identifies a job or batch request for its Idempotency-Key: the body with each secret option replaced by a digest. */
@@ -132,34 +82,6 @@ export function v1Idempotent(
       ...(deps.now ? { now: deps.now } : {}),
     },
     handler,
-  );
-}
-
-/**
- * A request that takes no body, or `{}`: any field is a 422 naming it; any other body a 422 naming `(body)`.
- * `messages` words the two cases for the route.
- */
-export function assertNoFields(
-  body: unknown,
-  messages: { field: string; body: string } = {
-    field: 'unknown field; this request takes no body (or {})',
-    body: 'this request takes no body, or an empty JSON object',
-  },
-): void {
-  if (
-    body === undefined ||
-    body === null ||
-    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
-  )
-    return;
-  const issues =
-    typeof body === 'object' && !Array.isArray(body)
-      ? Object.keys(body).map((k) => ({ path: k, message: messages.field }))
-      : [{ path: '(body)', message: messages.body }];
-  throw new DomainError(
-    'validation_failed',
-    `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-    { issues },
   );
 }
 

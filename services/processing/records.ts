@@ -117,3 +117,7 @@ export async function companyBatch(db: Db, companyId: string, id: string): Promi
   if (!batch) throw new DomainError('not_found', 'Batch not found');
   return batch;
 }
+
+/** True once a completed job's results passed retention (or were removed). */
+export const resultsExpired = (job: Job, now: Date): boolean =>
+  job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now.getTime());

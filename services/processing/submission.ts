@@ -278,3 +278,9 @@ export async function retryFailedItems(
     batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },
   });
 }
+
+/** retry-failed takes no body (or an empty JSON object): every field is refused, naming it. */
+export const RETRY_BODY = {
+  field: 'retry-failed takes no fields: the new batch repeats the failed items as they were',
+  body: 'retry-failed takes no body, or an empty JSON object',
+};

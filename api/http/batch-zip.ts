@@ -10,7 +10,7 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Batch } from '../../db/repositories/batches.repo.js';
 import type { Job } from '../../db/repositories/jobs.repo.js';
-import type { AppContext } from '../http/context.js';
+import type { AppContext } from './context.js';
 
 /** The folder of item i in the ZIP: `item-000/`, `item-001/`, … (0-based, as `item_index`). */
 export const itemFolder = (index: number) => `item-${String(index).padStart(3, '0')}`;
