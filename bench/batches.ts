@@ -28,7 +28,7 @@ import { createFileStore } from '../adapters/storage/file-store.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import type { Db } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
-import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
 import { buildApp } from '../api/server.js';
 import { buildChainReader } from '../api/deps.js';

@@ -25,7 +25,7 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { runTool } from '../adapters/media/ocr/run-tool.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
-import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { ALL_VARIANTS, corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../test/helpers/ocr-corpus.js';

@@ -25,7 +25,7 @@ import { probeMedia } from '../adapters/media/av/media-probe.js';
 import { runMediaTool } from '../adapters/media/av/media-process.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
-import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';

@@ -23,7 +23,7 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
 import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
-import { createCompany, issueCompanyKey } from '../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { SENTENCES, VOICES, spokenClip } from '../test/helpers/speech-corpus.js';

@@ -9,14 +9,8 @@ import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
 import { issueMerchantKey } from '../db/repositories/merchants.repo.js';
 import { createEndpoint, getDelivery } from '../db/repositories/webhooks.repo.js';
 import { workflowIds } from '../domain/workflow-ids.js';
-import {
-  addMember,
-  createCompany,
-  getCompany,
-  issueCompanyKey,
-  listMembers,
-  removeMember,
-} from '../db/repositories/companies.repo.js';
+import { getCompany, listMembers } from '../db/repositories/companies.repo.js';
+import { addMember, createCompany, issueCompanyKey, removeMember } from '../services/company/memberships.js';
 import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
 import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
 import { enqueueDelivery } from '../services/workflows/deliveries.js';

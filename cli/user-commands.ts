@@ -5,7 +5,8 @@ import { hashPassword } from '../adapters/crypto/password.js';
 import type { Db } from '../db/connection.js';
 import { getMerchant } from '../db/repositories/merchants.repo.js';
 import { createMerchantUser, findUserByEmail, setUserPassword } from '../db/repositories/merchant-users.repo.js';
-import { addMember, getCompany } from '../db/repositories/companies.repo.js';
+import { getCompany } from '../db/repositories/companies.repo.js';
+import { addMember } from '../services/company/memberships.js';
 import { findMemberCredential, setAccountPassword } from '../db/repositories/company-sessions.repo.js';
 import { required } from './admin-commands.js';
 

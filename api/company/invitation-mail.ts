@@ -3,7 +3,8 @@ import type { Logger } from '../../adapters/logging/logger.js';
 import { invitationMailContent } from '../../adapters/mail/invitation-message.js';
 import { classifySmtpError, MailSendError, type Mailer } from '../../adapters/mail/smtp-mailer.js';
 import type { Db } from '../../db/connection.js';
-import { revokeInvitation, type Invitation } from '../../db/repositories/company-invitations.repo.js';
+import type { Invitation } from '../../db/repositories/company-invitations.repo.js';
+import { revokeInvitation } from '../../services/company/invitations.js';
 
 /** The mail the API sends invitations with (SMTP_URL, MAIL_FROM); null when none is configured. */
 export interface InvitationMail {

@@ -13,7 +13,7 @@ import {
   type CompanyMemberIdentity,
   type CompanySession,
 } from '../../db/repositories/company-sessions.repo.js';
-import { acceptInvitation } from '../../db/repositories/company-invitations.repo.js';
+import { acceptInvitation } from '../../services/company/invitations.js';
 import { DomainError } from '../../domain/errors.js';
 import type { AppState } from '../http/context.js';
 import { memberOf, sessionOf } from '../http/context.js';

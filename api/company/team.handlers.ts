@@ -6,13 +6,10 @@ import { parseInvitationCreate } from '../../domain/validation/company.js';
 import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
-import { issueCompanyKey, listMembers, removeMember, type Member } from '../../db/repositories/companies.repo.js';
-import {
-  createInvitation,
-  listOpenInvitations,
-  revokeInvitation,
-  type Invitation,
-} from '../../db/repositories/company-invitations.repo.js';
+import { listMembers, type Member } from '../../db/repositories/companies.repo.js';
+import { issueCompanyKey, removeMember } from '../../services/company/memberships.js';
+import { listOpenInvitations, type Invitation } from '../../db/repositories/company-invitations.repo.js';
+import { createInvitation, revokeInvitation } from '../../services/company/invitations.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import type { Db } from '../../db/connection.js';
 import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
-import { createCompany } from '../../db/repositories/companies.repo.js';
+import { createCompany } from '../../services/company/memberships.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { newIdem } from './proof.js';
 import { invitationTokenIn, type TestSmtpServer } from './smtp-server.js';

@@ -9,7 +9,7 @@ import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
 import { capturingLogger } from './logs.js';

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type Koa from 'koa';
 import { routesOf, type RouteInfo } from '../../api/http/router.js';
 import type { InterfaceName } from '../../api/http/context.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import type { Db } from '../../db/connection.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from './dashboard.js';

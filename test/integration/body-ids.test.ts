@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createEndpoint, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
 import { samplePdf } from '../helpers/sample-files.js';

@@ -3,13 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import {
-  addMember,
-  createCompany,
-  issueCompanyKey,
-  listMembers,
-  removeMember,
-} from '../../db/repositories/companies.repo.js';
+import { listMembers } from '../../db/repositories/companies.repo.js';
+import { addMember, createCompany, issueCompanyKey, removeMember } from '../../services/company/memberships.js';
 import { revokeApiKey, verifyApiKey } from '../../db/repositories/api-keys.repo.js';
 import { requireApiKey } from '../../api/http/auth.js';
 

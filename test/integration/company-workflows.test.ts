@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../domain/accounts.js';
-import { addMember } from '../../db/repositories/companies.repo.js';
+import { addMember } from '../../services/company/memberships.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';

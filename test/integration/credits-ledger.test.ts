@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { createCompany } from '../../db/repositories/companies.repo.js';
+import { createCompany } from '../../services/company/memberships.js';
 import {
   getBalance,
   grantCredits,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../db/connection.js';
 import { migrateLatest } from '../../db/migrate.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { addVerifiedWallet, createMerchant, issueMerchantKey } from '../../db/repositories/merchants.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';

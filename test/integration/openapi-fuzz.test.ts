@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocumentPaths } from '../../api/http/openapi-kit.js';
-import { addMember, createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { addMember, createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo.js';

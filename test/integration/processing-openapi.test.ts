@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
-import { issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { issueCompanyKey } from '../../services/company/memberships.js';
 import { processingRouter } from '../../api/processing/processing.routes.js';
 import { processingOpenApi } from '../../api/processing/openapi.document.js';
 import { statusOf } from '../../api/http/errors.js';

@@ -5,7 +5,7 @@ import { capturingLogger } from '../helpers/logs.js';
 import { createThingsTable, testRouters } from '../helpers/test-routes.js';
 import { issueApiKey } from '../../db/repositories/api-keys.repo.js';
 import { purgeExpiredRateLimits } from '../../db/repositories/rate-limits.repo.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 
 let tdb: TestDatabase;
 const apps: Array<Awaited<ReturnType<typeof startTestApp>>> = [];

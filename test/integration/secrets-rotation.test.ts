@@ -13,7 +13,7 @@ import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { enqueueDelivery } from '../../services/workflows/deliveries.js';
 import { deliveryOutcome } from '../helpers/deliveries.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
 import { listSealed, replaceSealed, SEALED_COLUMNS } from '../../db/repositories/sealed-secrets.repo.js';
 import {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { createCompany, lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { createCompany } from '../../services/company/memberships.js';
 import { getBalance, reserveCredits, settleReservation } from '../../db/repositories/credits.repo.js';
 
 /**

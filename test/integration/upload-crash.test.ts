@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSecretsKey } from '../../adapters/crypto/secret-box.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { spawnApiProcess, type ApiProcess } from '../helpers/api-process.js';
 import { until } from '../helpers/until.js';

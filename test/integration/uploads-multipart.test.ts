@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { Conformance, obj, type Obj } from '../helpers/openapi-conformance.js';
-import { createCompany, issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 
 /**
  * Every shape a multipart upload can take on the wire, sent as raw bytes so the shape is exactly what the test

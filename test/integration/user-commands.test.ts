@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyAdminsCreate, usersCreate, usersPassword } from '../../cli/user-commands.js';
-import { addMember, createCompany } from '../../db/repositories/companies.repo.js';
+import { addMember, createCompany } from '../../services/company/memberships.js';
 import { findMemberCredential } from '../../db/repositories/company-sessions.repo.js';
 import { verifyPassword } from '../../adapters/crypto/password.js';
 import { createMerchant } from '../../db/repositories/merchants.repo.js';

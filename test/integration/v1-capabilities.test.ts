@@ -5,7 +5,7 @@ import { quoteCredits, type OperationId, type SourceMeasure } from '../../domain
 import { ALL_OPERATIONS, parseJobRequest } from '../../domain/validation/processing-request.js';
 import { requestSchemaName } from '../../api/processing/openapi.schemas.js';
 import { LIMITS } from '../../domain/accounts.js';
-import { issueCompanyKey } from '../../db/repositories/companies.repo.js';
+import { issueCompanyKey } from '../../services/company/memberships.js';
 import { testConfig } from '../helpers/app.js';
 import { Conformance, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
