@@ -6,7 +6,7 @@ import { newId, newWebhookSecret } from '../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
 import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
-import { issueMerchantKey } from '../db/repositories/merchants.repo.js';
+import { issueMerchantKey } from '../services/proof/account.js';
 import { createEndpoint, getDelivery } from '../db/repositories/webhooks.repo.js';
 import { workflowIds } from '../domain/workflow-ids.js';
 import { getCompany, listMembers } from '../db/repositories/companies.repo.js';

@@ -7,15 +7,14 @@ import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.j
 import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
 import {
-  addVerifiedWallet,
   createMerchant,
   getMerchant,
   listHeldWallets,
   listVerifiedWallets,
-  releaseWallet,
   setMerchantPlan,
   setMerchantStatus,
 } from '../db/repositories/merchants.repo.js';
+import { addVerifiedWallet, releaseWallet } from '../services/proof/account.js';
 import { required } from './admin-commands.js';
 
 /** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */

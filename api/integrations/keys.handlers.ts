@@ -6,7 +6,7 @@ import { entitlementAt, usableAfterDowngrade, usableLimit } from '../../domain/p
 import { parseEmptyBody, parseKeyCreate } from '../../domain/validation/integrations.js';
 import type { Db } from '../../db/connection.js';
 import { listApiKeys, revokeApiKey } from '../../db/repositories/api-keys.repo.js';
-import { issueMerchantKey } from '../../db/repositories/merchants.repo.js';
+import { issueMerchantKey } from '../../services/proof/account.js';
 import { listDestinations } from '../../db/repositories/webhook-destinations.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf, sessionOf } from '../http/context.js';

@@ -4,7 +4,8 @@ import { parseWalletChallenge, parseWalletVerify } from '../../domain/validation
 import { checkWalletSignature } from '../../adapters/chains/wallet-signature.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import { addVerifiedWallet, listVerifiedWallets, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
+import { listVerifiedWallets, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import {
   createWalletChallenge,
   lockOpenChallenge,

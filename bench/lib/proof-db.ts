@@ -3,13 +3,8 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
-import {
-  addVerifiedWallet,
-  createMerchant,
-  issueMerchantKey,
-  setMerchantPlan,
-  type MerchantWallet,
-} from '../../db/repositories/merchants.repo.js';
+import { createMerchant, setMerchantPlan, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet, issueMerchantKey } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { toRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { runPool } from './measure.js';

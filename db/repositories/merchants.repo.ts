@@ -1,15 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
-import { addressKey, walletAddressIssue, type Network } from '../../domain/networks.js';
-import { entitlementAt, type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
-import type { KeyScope } from '../../domain/api-keys.js';
-import {
-  ACTIVE_KEY_RANK_SQL,
-  countActiveApiKeys,
-  issueApiKey,
-  verifyApiKeyWith,
-  type ApiKeyRecord,
-  type VerifyOutcome,
-} from './api-keys.repo.js';
+import { addressKey, type Network } from '../../domain/networks.js';
+import { type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
+import { ACTIVE_KEY_RANK_SQL, verifyApiKeyWith, type VerifyOutcome } from './api-keys.repo.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { storedFromColumns, storedResponseColumns, type KeyRef, type StoredResponse } from './idempotency.repo.js';
@@ -206,63 +198,55 @@ export async function setMerchantStatus(db: Db, id: string, status: 'active' | '
 }
 
 /**
- * Adds a receiving wallet to the merchant, verified (by the operator who checked the merchant controls it, or by the
- * merchant's signature: api/integrations/wallets.handlers.ts). One address receives for one account (docs/proof.md
- * "Receiving wallets"): an address another account holds as a verified wallet, in any spelling (`addressKey`), is
- * refused with `conflict`, on every path; the merchant's own wallet at that address, in any spelling, is verified
- * again and returned, never added twice. `merchant_wallets_one_receiver` (one verified wallet not on hold per
- * network and address) is the database's own guarantee when two accounts race for one address.
+ * The merchant's own wallet at an address, in any spelling of it (`addressKey`), the oldest first; undefined if none.
  */
-export async function addVerifiedWallet(
+export async function ownWalletAt(
   db: Db,
-  input: { merchantId: string; network: Network; address: string; label?: string },
+  merchantId: string,
+  network: Network,
+  address: string,
+): Promise<MerchantWallet | undefined> {
+  const row = await db('merchant_wallets')
+    .where({ merchant_id: merchantId, network, address_key: addressKey(network, address) })
+    .orderBy('created_at')
+    .first();
+  return row ? toWallet(row) : undefined;
+}
+
+/**
+ * Marks a wallet verified, or inserts a new verified one; `taken` when `merchant_wallets_one_receiver` refuses it
+ * (another account's verified wallet receives at the address: two accounts raced for it).
+ */
+export async function saveVerifiedWallet(
+  db: Db,
+  wallet: { existingId: string } | { merchantId: string; network: Network; address: string; label: string | null },
   now: Date,
-): Promise<MerchantWallet> {
-  const issue = walletAddressIssue(input.network, input.address);
-  if (issue) throw new DomainError('validation_failed', issue);
-  if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
-  const holders = await verifiedWalletsAt(db, input.network, input.address);
-  if (holders.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
-  const own =
-    holders[0] ??
-    (await db('merchant_wallets')
-      .where({
-        merchant_id: input.merchantId,
-        network: input.network,
-        address_key: addressKey(input.network, input.address),
-      })
-      .orderBy('created_at')
-      .first()
-      .then((r) => (r ? toWallet(r) : undefined)));
-  if (own?.verifiedAt) return own;
+): Promise<MerchantWallet | 'taken'> {
   try {
-    if (own) {
-      const [row] = await db('merchant_wallets').where({ id: own.id }).update({ verified_at: now }).returning('*');
+    if ('existingId' in wallet) {
+      const [row] = await db('merchant_wallets')
+        .where({ id: wallet.existingId })
+        .update({ verified_at: now })
+        .returning('*');
       return toWallet(row);
     }
     const [row] = await db('merchant_wallets')
       .insert({
         id: newId('wal'),
-        merchant_id: input.merchantId,
-        network: input.network,
-        address: input.address,
-        label: input.label ?? null,
+        merchant_id: wallet.merchantId,
+        network: wallet.network,
+        address: wallet.address,
+        label: wallet.label,
         verified_at: now,
         created_at: now,
       })
       .returning('*');
     return toWallet(row);
   } catch (e) {
-    if (isUniqueViolation(e)) throw addressTaken();
+    if (isUniqueViolation(e)) return 'taken';
     throw e;
   }
 }
-
-const addressTaken = () =>
-  new DomainError(
-    'conflict',
-    'This address is a receiving wallet of another account; one address receives for one account (ask support if it is yours)',
-  );
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string } | null)?.code === '23505';
 
@@ -330,54 +314,19 @@ export async function listHeldWallets(
 }
 
 /**
- * Releases a wallet from its hold: it receives again (requests, matching). Refused (`conflict`) while another wallet
- * receives at its address: release one wallet per address, after the others' accounts were told (docs/operations.md).
+ * Ends a wallet's hold: it receives again. Null when no wallet with this id is on hold; `taken` while another wallet
+ * receives at its address (`merchant_wallets_one_receiver`).
  */
-export async function releaseWallet(db: Db, id: string): Promise<MerchantWallet> {
+export async function unholdWallet(db: Db, id: string): Promise<MerchantWallet | 'taken' | null> {
   try {
     const [row] = await db('merchant_wallets')
       .where({ id })
       .whereNotNull('held_reason')
       .update({ held_reason: null, held_at: null })
       .returning('*');
-    if (!row) throw new DomainError('not_found', `no wallet on hold with id ${id}`);
-    return toWallet(row);
+    return row ? toWallet(row) : null;
   } catch (e) {
-    if (isUniqueViolation(e))
-      throw new DomainError(
-        'conflict',
-        'Another wallet receives at this address already; one address receives for one account',
-      );
+    if (isUniqueViolation(e)) return 'taken';
     throw e;
   }
-}
-
-/**
- * Issues a `skp_` key within the merchant's plan (spec section 8: starter 1, business 3, pro 10, trial 1
- * active keys; expired and revoked keys do not count). Needs an active plan or trial.
- */
-export async function issueMerchantKey(
-  db: Db,
-  input: { merchantId: string; name: string; scopes: KeyScope[]; expiresAt: Date | null },
-  now: Date,
-): Promise<{ key: ApiKeyRecord; secret: string }> {
-  return db.transaction(async (trx) => {
-    const merchant = await lockMerchant(trx, input.merchantId);
-    const ent = entitlementAt(merchant, now);
-    if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'Keys need an active plan or trial');
-    if ((await countActiveApiKeys(trx, 'proof', merchant.id, now)) >= ent.limits.keys) {
-      throw new DomainError(
-        'limit_reached',
-        `The ${ent.kind === 'trial' ? 'trial' : `${ent.plan} plan`} allows ${ent.limits.keys} active key(s); revoke one first`,
-      );
-    }
-    return issueApiKey(trx, {
-      interface: 'proof',
-      tenantId: merchant.id,
-      ownerId: null,
-      name: input.name,
-      scopes: input.scopes,
-      expiresAt: input.expiresAt,
-    });
-  });
 }

@@ -8,12 +8,8 @@ import type { PaidPlan } from '../../domain/proof/plans.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import {
-  addVerifiedWallet,
-  createMerchant,
-  issueMerchantKey,
-  setMerchantPlan,
-} from '../../db/repositories/merchants.repo.js';
+import { createMerchant, setMerchantPlan } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet, issueMerchantKey } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { EVM } from '../../domain/networks.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
-import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESSES, newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
-import { issueMerchantKey, setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
+import { setMerchantPlan, setMerchantStatus } from '../../db/repositories/merchants.repo.js';
+import { issueMerchantKey } from '../../services/proof/account.js';
 import { revokeApiKey, listApiKeys } from '../../db/repositories/api-keys.repo.js';
 import { createMaintenanceActivities } from '../../activities/maintenance.activities.js';
 

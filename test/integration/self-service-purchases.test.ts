@@ -609,7 +609,7 @@ describe('the review queue', () => {
   it("lists the merchant's requests in REVIEW with their reason and the watcher's evidence", async () => {
     const { m, dash } = await signedIn({ plan: 'business' });
     const receiver = node.accounts[7]!.address;
-    const { addVerifiedWallet } = await import('../../db/repositories/merchants.repo.js');
+    const { addVerifiedWallet } = await import('../../services/proof/account.js');
     const wallet = await addVerifiedWallet(
       h.tdb.db,
       { merchantId: m.id, network: 'base', address: receiver },

@@ -8,7 +8,8 @@ import type {
 import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-account.js';
 import { ChainError } from '../../adapters/chains/types.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
-import { addVerifiedWallet, createMerchant } from '../../db/repositories/merchants.repo.js';
+import { createMerchant } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { ADDRESSES } from '../helpers/proof.js';
 import { randomSignature } from '../helpers/solana-rpc.js';

@@ -4,7 +4,7 @@ import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-acco
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { ADDRESSES, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';

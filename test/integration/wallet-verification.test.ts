@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WALLET_CHALLENGE_TTL_MS } from '../../domain/self-service.js';
-import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { base58Encode } from '../helpers/solana-rpc.js';

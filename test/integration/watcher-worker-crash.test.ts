@@ -5,7 +5,7 @@ import { Connection } from '@temporalio/client';
 import { ensureSearchAttributes } from '../../adapters/infra/temporal-dev-server.js';
 import { EVM } from '../../domain/networks.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
-import { addVerifiedWallet } from '../../db/repositories/merchants.repo.js';
+import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startEvmNode, type EvmNode } from '../helpers/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';

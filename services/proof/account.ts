@@ -1,0 +1,102 @@
+import type { KeyScope } from '../../domain/api-keys.js';
+import { DomainError } from '../../domain/errors.js';
+import { walletAddressIssue, type Network } from '../../domain/networks.js';
+import { entitlementAt } from '../../domain/proof/plans.js';
+import type { Db } from '../../db/connection.js';
+import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
+import {
+  getMerchant,
+  lockMerchant,
+  ownWalletAt,
+  saveVerifiedWallet,
+  unholdWallet,
+  verifiedWalletsAt,
+  type MerchantWallet,
+} from '../../db/repositories/merchants.repo.js';
+
+/*
+ * A /proof merchant account's keys and receiving wallets: the plan's key limit, and one address receives for one
+ * account.
+ */
+
+/**
+ * Issues a `skp_` key within the merchant's plan (spec section 8: starter 1, business 3, pro 10, trial 1
+ * active keys; expired and revoked keys do not count). Needs an active plan or trial.
+ */
+export async function issueMerchantKey(
+  db: Db,
+  input: { merchantId: string; name: string; scopes: KeyScope[]; expiresAt: Date | null },
+  now: Date,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  return db.transaction(async (trx) => {
+    const merchant = await lockMerchant(trx, input.merchantId);
+    const ent = entitlementAt(merchant, now);
+    if (ent.kind === 'none') throw new DomainError('quota_exceeded', 'Keys need an active plan or trial');
+    if ((await countActiveApiKeys(trx, 'proof', merchant.id, now)) >= ent.limits.keys) {
+      throw new DomainError(
+        'limit_reached',
+        `The ${ent.kind === 'trial' ? 'trial' : `${ent.plan} plan`} allows ${ent.limits.keys} active key(s); revoke one first`,
+      );
+    }
+    return issueApiKey(trx, {
+      interface: 'proof',
+      tenantId: merchant.id,
+      ownerId: null,
+      name: input.name,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt,
+    });
+  });
+}
+
+const addressTaken = () =>
+  new DomainError(
+    'conflict',
+    'This address is a receiving wallet of another account; one address receives for one account (ask support if it is yours)',
+  );
+
+/**
+ * Adds a receiving wallet to the merchant, verified (by the operator who checked the merchant controls it, or by the
+ * merchant's signature: api/integrations/wallets.handlers.ts). One address receives for one account (docs/proof.md
+ * "Receiving wallets"): an address another account holds as a verified wallet, in any spelling (`addressKey`), is
+ * refused with `conflict`, on every path; the merchant's own wallet at that address, in any spelling, is verified
+ * again and returned, never added twice. `merchant_wallets_one_receiver` (one verified wallet not on hold per
+ * network and address) is the database's own guarantee when two accounts race for one address.
+ */
+export async function addVerifiedWallet(
+  db: Db,
+  input: { merchantId: string; network: Network; address: string; label?: string },
+  now: Date,
+): Promise<MerchantWallet> {
+  const issue = walletAddressIssue(input.network, input.address);
+  if (issue) throw new DomainError('validation_failed', issue);
+  if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'Merchant not found');
+  const holders = await verifiedWalletsAt(db, input.network, input.address);
+  if (holders.some((w) => w.merchantId !== input.merchantId)) throw addressTaken();
+  const own = holders[0] ?? (await ownWalletAt(db, input.merchantId, input.network, input.address));
+  if (own?.verifiedAt) return own;
+  const saved = await saveVerifiedWallet(
+    db,
+    own
+      ? { existingId: own.id }
+      : { merchantId: input.merchantId, network: input.network, address: input.address, label: input.label ?? null },
+    now,
+  );
+  if (saved === 'taken') throw addressTaken();
+  return saved;
+}
+
+/**
+ * Releases a wallet from its hold: it receives again (requests, matching). Refused (`conflict`) while another wallet
+ * receives at its address: release one wallet per address, after the others' accounts were told (docs/operations.md).
+ */
+export async function releaseWallet(db: Db, id: string): Promise<MerchantWallet> {
+  const released = await unholdWallet(db, id);
+  if (!released) throw new DomainError('not_found', `no wallet on hold with id ${id}`);
+  if (released === 'taken')
+    throw new DomainError(
+      'conflict',
+      'Another wallet receives at this address already; one address receives for one account',
+    );
+  return released;
+}
