@@ -41,33 +41,22 @@ async function lockDestination(
   return toEndpoint(row);
 }
 
-/** Creates a destination if the plan has room; the caller holds the merchant lock (no race past the limit). */
-export async function createDestination(
+/** The tenant's counted (not deleted) destinations. */
+export async function countDestinations(trx: Db, tenantId: string, iface: WebhookInterface): Promise<number> {
+  const [count] = await counted(trx, tenantId, iface).count<{ n: string }[]>({ n: '*' });
+  return Number(count?.n ?? 0);
+}
+
+export async function insertDestination(
   trx: Db,
-  input: {
-    merchantId: string;
-    url: string;
-    events: string[];
-    secretSealed: string;
-    allowed: number;
-    interface?: WebhookInterface;
-  },
+  input: { tenantId: string; url: string; events: string[]; secretSealed: string; interface: WebhookInterface },
   now: Date,
 ): Promise<WebhookEndpoint> {
-  const iface = input.interface ?? 'proof';
-  const [count] = await counted(trx, input.merchantId, iface).count<{ n: string }[]>({ n: '*' });
-  if (Number(count?.n ?? 0) >= input.allowed) {
-    const whose = iface === 'proof' ? 'The plan allows' : 'A company has at most';
-    throw new DomainError(
-      'limit_reached',
-      `${whose} ${input.allowed} webhook destination(s), disabled ones included; delete one first`,
-    );
-  }
   const [row] = await trx('webhook_endpoints')
     .insert({
       id: newId(WEBHOOK_ID_PREFIX),
-      interface: iface,
-      tenant_id: input.merchantId,
+      interface: input.interface,
+      tenant_id: input.tenantId,
       url: input.url,
       events: input.events,
       secret_sealed: input.secretSealed,
@@ -188,44 +177,21 @@ export async function getDeliverySummary(
   return row ? toSummary(row) : null;
 }
 
-/**
- * Manual retry (spec section 6): only a failed delivery with attempts left, to an enabled destination the plan
- * still allows. It is reopened in place, keeping its delivery id, event id, body and attempt count; the
- * caller starts `delivery:<id>` after commit from attempt `attempts + 1`.
- */
-export async function reopenFailedDelivery(
-  trx: Db,
-  merchantId: string,
-  id: string,
-  allowedDestinations: number,
-  now: Date,
-): Promise<DeliverySummary> {
+/** A /proof delivery of the merchant with its destination's status, its row locked; null if none. */
+export async function lockProofDelivery(trx: Db, merchantId: string, id: string): Promise<DeliverySummary | null> {
   const row = await trx('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .where({ 'd.id': id, 'd.interface': 'proof', 'd.tenant_id': merchantId })
     .forUpdate('d')
     .first(deliveryColumns);
-  if (!row) throw new DomainError('not_found', 'Delivery not found');
-  const d = toSummary(row);
-  if (d.status !== 'failed')
-    throw new DomainError('invalid_retry_state', `Only a failed delivery can be retried; this one is ${d.status}`);
-  if (d.attempts >= d.maxAttempts)
-    throw new DomainError('invalid_retry_state', `This delivery has used all ${d.maxAttempts} attempts`);
-  if (d.endpointStatus !== 'enabled')
-    throw new DomainError(
-      'invalid_retry_state',
-      `Its destination is ${d.endpointStatus}; a delivery is retried only to an enabled destination`,
-    );
-  const usable = (await listDestinations(trx, merchantId)).find((e) => e.id === d.endpointId);
-  if (!usable || usable.rank >= allowedDestinations) {
-    throw new DomainError(
-      'invalid_retry_state',
-      'Its destination is beyond what the current plan allows; only the earliest destinations are usable',
-    );
-  }
+  return row ? toSummary(row) : null;
+}
+
+/** A failed delivery back to `retrying`, due now, in place (same ids, body and attempt count). */
+export async function reopenDelivery(trx: Db, delivery: DeliverySummary, now: Date): Promise<DeliverySummary> {
   const [updated] = await trx('webhook_deliveries')
-    .where({ id, status: 'failed' })
+    .where({ id: delivery.id, status: 'failed' })
     .update({ status: 'retrying', failed_at: null, next_attempt_at: now, updated_at: now })
     .returning('*');
-  return { ...toDelivery(updated), endpointStatus: d.endpointStatus };
+  return { ...toDelivery(updated), endpointStatus: delivery.endpointStatus };
 }
