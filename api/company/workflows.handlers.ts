@@ -4,13 +4,12 @@ import { parseEmptyBody } from '../../domain/validation/integrations.js';
 import { parseSavedWorkflowCreate, parseSavedWorkflowUpdate } from '../../domain/validation/saved-workflows.js';
 import type { Db } from '../../db/connection.js';
 import {
-  createSavedWorkflow,
   deleteSavedWorkflow,
   getSavedWorkflow,
   listSavedWorkflows,
-  updateSavedWorkflow,
   type SavedWorkflow,
 } from '../../db/repositories/saved-workflows.repo.js';
+import { createSavedWorkflow, updateSavedWorkflow } from '../../services/company/saved-workflows.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 

@@ -1,9 +1,6 @@
-import { LIMITS } from '../../domain/accounts.js';
-import { DomainError } from '../../domain/errors.js';
 import type { SavedWorkflowCreate, SavedWorkflowUpdate } from '../../domain/validation/saved-workflows.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
-import { lockCompany } from './companies.repo.js';
 
 /** Saved workflows of a company (migration 20261124010000): ids `wfl_…`, soft-deleted, names unique per company. */
 export const SAVED_WORKFLOW_ID_PREFIX = 'wfl';
@@ -47,48 +44,43 @@ const live = (db: Db, companyId: string) =>
 const isNameTaken = (e: unknown) =>
   (e as { code?: string; constraint?: string }).code === '23505' &&
   (e as { constraint?: string }).constraint === 'saved_workflows_name_unique';
-const nameTaken = (name: string) =>
-  new DomainError('conflict', `A saved workflow named "${name}" exists already; choose another name or edit that one`);
 
-export async function createSavedWorkflow(
-  db: Db,
+/** The company's saved workflows that are not deleted. */
+export async function countSavedWorkflows(trx: Db, companyId: string): Promise<number> {
+  const [count] = await live(trx, companyId).count<{ n: string }[]>({ n: '*' });
+  return Number(count?.n ?? 0);
+}
+
+/** Inserts a saved workflow (revision 1); `name_taken` when a live workflow of the company has its name. */
+export async function insertSavedWorkflow(
+  trx: Db,
   companyId: string,
   memberId: string,
   body: SavedWorkflowCreate,
   now: Date,
-): Promise<SavedWorkflow> {
-  return db.transaction(async (trx) => {
-    await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
-    const [count] = await live(trx, companyId).count<{ n: string }[]>({ n: '*' });
-    if (Number(count?.n ?? 0) >= LIMITS.savedWorkflowsPerCompany) {
-      throw new DomainError(
-        'limit_reached',
-        `A company has at most ${LIMITS.savedWorkflowsPerCompany} saved workflows; delete one first`,
-      );
-    }
-    try {
-      const [row] = await trx('saved_workflows')
-        .insert({
-          id: newId(SAVED_WORKFLOW_ID_PREFIX),
-          company_id: companyId,
-          name: body.name,
-          operation: body.operation,
-          fields: JSON.stringify(body.fields),
-          instructions: body.instructions,
-          options: JSON.stringify(body.options),
-          revision: 1,
-          created_by: memberId,
-          updated_by: memberId,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('*');
-      return toWorkflow(row);
-    } catch (e) {
-      if (isNameTaken(e)) throw nameTaken(body.name);
-      throw e;
-    }
-  });
+): Promise<SavedWorkflow | 'name_taken'> {
+  try {
+    const [row] = await trx('saved_workflows')
+      .insert({
+        id: newId(SAVED_WORKFLOW_ID_PREFIX),
+        company_id: companyId,
+        name: body.name,
+        operation: body.operation,
+        fields: JSON.stringify(body.fields),
+        instructions: body.instructions,
+        options: JSON.stringify(body.options),
+        revision: 1,
+        created_by: memberId,
+        updated_by: memberId,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('*');
+    return toWorkflow(row);
+  } catch (e) {
+    if (isNameTaken(e)) return 'name_taken';
+    throw e;
+  }
 }
 
 /** The company's saved workflows, oldest first (at most LIMITS.savedWorkflowsPerCompany). */
@@ -102,15 +94,18 @@ export async function getSavedWorkflow(db: Db, companyId: string, id: string): P
   return row ? toWorkflow(row) : null;
 }
 
-/** Changes what the body names and bumps the revision; null when there is no such workflow. */
-export async function updateSavedWorkflow(
+/**
+ * Changes what the body names and bumps the revision; null when there is no such workflow, `name_taken` when another
+ * live workflow of the company has the new name.
+ */
+export async function updateSavedWorkflowRow(
   db: Db,
   companyId: string,
   id: string,
   memberId: string,
   body: SavedWorkflowUpdate,
   now: Date,
-): Promise<SavedWorkflow | null> {
+): Promise<SavedWorkflow | null | 'name_taken'> {
   const change: Record<string, unknown> = { updated_by: memberId, updated_at: now, revision: db.raw('revision + 1') };
   if (body.name !== undefined) change['name'] = body.name;
   if (body.fields !== undefined) change['fields'] = JSON.stringify(body.fields);
@@ -120,7 +115,7 @@ export async function updateSavedWorkflow(
     const [row] = await live(db, companyId).where({ id }).update(change).returning('*');
     return row ? toWorkflow(row) : null;
   } catch (e) {
-    if (isNameTaken(e)) throw nameTaken(body.name!);
+    if (isNameTaken(e)) return 'name_taken';
     throw e;
   }
 }
