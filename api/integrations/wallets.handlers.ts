@@ -1,17 +1,11 @@
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { parseWalletChallenge, parseWalletVerify } from '../../domain/validation/self-service.js';
-import { checkWalletSignature } from '../../adapters/chains/wallet-signature.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { listVerifiedWallets, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
-import { addVerifiedWallet } from '../../services/proof/account.js';
-import {
-  createWalletChallenge,
-  lockOpenChallenge,
-  markChallengeUsed,
-  walletVerifiedElsewhere,
-} from '../../db/repositories/wallet-challenges.repo.js';
+import { verifyWalletByChallenge } from '../../services/proof/account.js';
+import { createWalletChallenge, walletVerifiedElsewhere } from '../../db/repositories/wallet-challenges.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
@@ -96,34 +90,10 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
       const body = parseWalletVerify(ctx.request.body);
       const now = deps.now();
       const merchant = merchantOf(ctx);
-      const challenge = await lockOpenChallenge(trx, merchant.id, body.challenge_id, now);
-      const check = await checkWalletSignature(challenge.network, challenge.address, challenge.message, body.signature);
-      if (check !== 'valid') {
-        const why =
-          check === 'malformed'
-            ? challenge.network === 'solana'
-              ? 'not an ed25519 signature (64 bytes in base58)'
-              : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
-            : 'not the signature of this wallet over the challenge message';
-        throw new DomainError('signature_invalid', `signature: ${why}`, {
-          issues: [{ path: 'signature', message: why }],
-        });
-      }
-      if (await walletVerifiedElsewhere(trx, merchant.id, challenge.network, challenge.address)) {
-        throw new DomainError(
-          'conflict',
-          'This wallet became a verified receiving wallet of another account meanwhile',
-        );
-      }
-      await markChallengeUsed(trx, challenge.id, now);
-      const wallet = await addVerifiedWallet(
+      const wallet = await verifyWalletByChallenge(
         trx,
-        {
-          merchantId: merchant.id,
-          network: challenge.network,
-          address: challenge.address,
-          ...(challenge.label ? { label: challenge.label } : {}),
-        },
+        merchant.id,
+        { challengeId: body.challenge_id, signature: body.signature },
         now,
       );
       ctx.state.resourceId = wallet.id;

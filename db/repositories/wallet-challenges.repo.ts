@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '../../domain/errors.js';
 import { addressKey, type Network } from '../../domain/networks.js';
 import { WALLET_CHALLENGE_TTL_MS, walletChallengeMessage } from '../../domain/self-service.js';
 import { newId } from '../../adapters/crypto/tokens.js';
@@ -56,36 +55,31 @@ export async function createWalletChallenge(
   };
 }
 
-/**
- * The merchant's challenge `id`, locked, if it can still be answered: another merchant's (or an unknown) one, an
- * expired one and a used one are each refused with `challenge_invalid` (naming `challenge_id`).
- */
-export async function lockOpenChallenge(trx: Db, merchantId: string, id: string, now: Date): Promise<WalletChallenge> {
+/** The merchant's challenge `id`, its row locked, with when it was used (null if not); null for none of theirs. */
+export async function lockChallenge(
+  trx: Db,
+  merchantId: string,
+  id: string,
+): Promise<{ challenge: WalletChallenge; usedAt: Date | null } | null> {
   const row = await trx('wallet_challenges').where({ id, merchant_id: merchantId }).forUpdate().first();
-  const refuse = (why: string) =>
-    new DomainError('challenge_invalid', `challenge_id: ${why}; ask for a new challenge`, {
-      issues: [{ path: 'challenge_id', message: why }],
-    });
-  if (!row) throw refuse('no such challenge for this account');
-  if (row.used_at) throw refuse('this challenge was used already');
-  if (new Date(row.expires_at).getTime() <= now.getTime()) throw refuse('this challenge has expired');
+  if (!row) return null;
   return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    network: row.network,
-    address: row.address,
-    label: row.label,
-    message: row.message,
-    expiresAt: row.expires_at,
+    challenge: {
+      id: row.id,
+      merchantId: row.merchant_id,
+      network: row.network,
+      address: row.address,
+      label: row.label,
+      message: row.message,
+      expiresAt: row.expires_at,
+    },
+    usedAt: row.used_at ?? null,
   };
 }
 
-export async function markChallengeUsed(trx: Db, id: string, now: Date): Promise<void> {
-  const n = await trx('wallet_challenges').where({ id }).whereNull('used_at').update({ used_at: now });
-  if (n !== 1)
-    throw new DomainError('challenge_invalid', 'challenge_id: this challenge was used already', {
-      issues: [{ path: 'challenge_id', message: 'used already' }],
-    });
+/** Marks the challenge used; false when it was used already. */
+export async function markChallengeUsed(trx: Db, id: string, now: Date): Promise<boolean> {
+  return (await trx('wallet_challenges').where({ id }).whereNull('used_at').update({ used_at: now })) === 1;
 }
 
 /** Whether another account (the platform's own included) holds `address` as a verified wallet on `network` (on hold or not), in any spelling of it. */

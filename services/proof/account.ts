@@ -13,6 +13,12 @@ import {
   verifiedWalletsAt,
   type MerchantWallet,
 } from '../../db/repositories/merchants.repo.js';
+import {
+  lockChallenge,
+  markChallengeUsed,
+  walletVerifiedElsewhere,
+} from '../../db/repositories/wallet-challenges.repo.js';
+import { checkWalletSignature } from '../../adapters/chains/wallet-signature.js';
 
 /*
  * A /proof merchant account's keys and receiving wallets: the plan's key limit, and one address receives for one
@@ -99,4 +105,57 @@ export async function releaseWallet(db: Db, id: string): Promise<MerchantWallet>
       'Another wallet receives at this address already; one address receives for one account',
     );
   return released;
+}
+
+const challengeInvalid = (why: string) =>
+  new DomainError('challenge_invalid', `challenge_id: ${why}; ask for a new challenge`, {
+    issues: [{ path: 'challenge_id', message: why }],
+  });
+
+/**
+ * Verifies a receiving wallet by its signed challenge (docs/proof.md "Wallet verification"), in the caller's
+ * transaction: the challenge must be this merchant's, unexpired and unused (`challenge_invalid`), the signature the
+ * wallet's over the challenge's message (`signature_invalid`), and no other account may have verified the address
+ * meanwhile (`conflict`); then the challenge is used and the wallet verified (addVerifiedWallet).
+ */
+export async function verifyWalletByChallenge(
+  trx: Db,
+  merchantId: string,
+  input: { challengeId: string; signature: string },
+  now: Date,
+): Promise<MerchantWallet> {
+  const found = await lockChallenge(trx, merchantId, input.challengeId);
+  if (!found) throw challengeInvalid('no such challenge for this account');
+  if (found.usedAt) throw challengeInvalid('this challenge was used already');
+  const { challenge } = found;
+  if (new Date(challenge.expiresAt).getTime() <= now.getTime()) throw challengeInvalid('this challenge has expired');
+  const check = await checkWalletSignature(challenge.network, challenge.address, challenge.message, input.signature);
+  if (check !== 'valid') {
+    const why =
+      check === 'malformed'
+        ? challenge.network === 'solana'
+          ? 'not an ed25519 signature (64 bytes in base58)'
+          : 'not an EIP-191 signature (0x and 130 hexadecimal characters)'
+        : 'not the signature of this wallet over the challenge message';
+    throw new DomainError('signature_invalid', `signature: ${why}`, {
+      issues: [{ path: 'signature', message: why }],
+    });
+  }
+  if (await walletVerifiedElsewhere(trx, merchantId, challenge.network, challenge.address)) {
+    throw new DomainError('conflict', 'This wallet became a verified receiving wallet of another account meanwhile');
+  }
+  if (!(await markChallengeUsed(trx, challenge.id, now)))
+    throw new DomainError('challenge_invalid', 'challenge_id: this challenge was used already', {
+      issues: [{ path: 'challenge_id', message: 'used already' }],
+    });
+  return addVerifiedWallet(
+    trx,
+    {
+      merchantId,
+      network: challenge.network,
+      address: challenge.address,
+      ...(challenge.label ? { label: challenge.label } : {}),
+    },
+    now,
+  );
 }
