@@ -43,6 +43,8 @@ import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
+import { formatParallel, runParallelSubmitters } from './lib/processing-parallel.js';
+import { connectWorkflowGateway, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
 import { sampleNoisyJpeg } from './lib/processing-samples.js';
 import { formatReport, isHealthy, type Check, type JobSample, type OperationResult } from './lib/processing-report.js';
@@ -60,17 +62,31 @@ interface Options {
   jobs: number;
   /** Interval between the client's GET /v1/jobs/{id} polls. */
   pollMs: number;
+  /** The parallel-submitters mode instead (bench/lib/processing-parallel.ts): clients in flight; 0 = off. */
+  submitters: number;
+  /** Its measured submissions of the one-company row (a company holds at most 100 pending jobs, warm-up included). */
+  submissions: number;
+  /** With a worker running the submitted jobs meanwhile (its slot claims and settlements take the same locks). */
+  worker: boolean;
 }
 
 const USAGE = `usage: tsx bench/processing.ts [--jobs N] [--poll-ms MS]
-  --jobs     measured jobs (and direct calls) per operation, 1..1000 (default 50; plus ${WARMUP} warm-up each)
-  --poll-ms  interval of the client's GET /v1/jobs/{id} polls, 1..1000 (default 20)`;
+       tsx bench/processing.ts --submitters S [--submissions N] [--worker 1]
+  --jobs         measured jobs (and direct calls) per operation, 1..1000 (default 50; plus ${WARMUP} warm-up each)
+  --poll-ms      interval of the client's GET /v1/jobs/{id} polls, 1..1000 (default 20)
+  --submitters   parallel-submitters mode: S clients in flight, 1..32 (POST /v1/jobs timed to the 202, no worker)
+  --submissions  its measured submissions in one company, 1..(100 - S) (default 88)
+  --worker       1: a worker runs the submitted jobs meanwhile (default 0: nobody polls, jobs wait)`;
 
 function parseOptions(argv: string[]): Options {
-  const values = benchArgs(argv, ['jobs', 'poll-ms'], USAGE);
+  const values = benchArgs(argv, ['jobs', 'poll-ms', 'submitters', 'submissions', 'worker'], USAGE);
+  const submitters = intOption('--submitters', values.submitters, 0, 0, 32);
   return {
     jobs: intOption('--jobs', values.jobs, 50, 1, 1000),
     pollMs: intOption('--poll-ms', values['poll-ms'], 20, 1, 1000),
+    submitters,
+    submissions: intOption('--submissions', values.submissions, Math.min(88, 100 - submitters), 1, 100 - submitters),
+    worker: intOption('--worker', values.worker, 0, 0, 1) === 1,
   };
 }
 
@@ -92,7 +108,88 @@ interface OperationCase {
   problems: string[];
 }
 
+/** --submitters: the app and Temporal, no worker; POST /v1/jobs from S clients at once beside the natural limit. */
+async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> {
+  const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-processing-'));
+  run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
+  const config = loadConfig({
+    ...process.env,
+    STORAGE_DIR: storageDir,
+    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
+    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
+  });
+  const logger = createLogger({ level: 'warn', name: 'bench-processing' });
+  installTemporalRuntime(logger);
+  const infra = await ensureInfrastructure(config, progress, { fsync: false });
+  run.defer('stop infrastructure', () => infra.stop());
+  const runId = randomBytes(4).toString('hex');
+  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);
+  await migrateLatest(db);
+  // Without --worker a task queue no worker polls: the submitted jobs' workflows start and wait (terminated at the end).
+  let gw: WorkflowGateway;
+  if (opts.worker) {
+    progress('bundling workflows');
+    const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+    gw = await startBenchWorker(run, {
+      address: infra.temporalAddress,
+      namespace: config.temporal.namespace,
+      taskQueue: `bench-submit-${runId}`,
+      activityDeps: {
+        db,
+        logger,
+        secretBox: createSecretBox(generateSecretsKey()),
+        resolver: createSystemResolver(),
+        allowLoopbackForTests: false,
+        processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() },
+      },
+      workflowBundle: { code },
+      shutdownGraceMs: 5000,
+      identity: `bench-submit-${process.pid}`,
+    });
+  } else {
+    const unpolled = await connectWorkflowGateway({
+      address: infra.temporalAddress,
+      namespace: config.temporal.namespace,
+      taskQueue: `bench-submit-${runId}`,
+    });
+    run.defer('close the workflow client', () => unpolled.close());
+    gw = unpolled;
+  }
+  const app = buildApp({
+    db,
+    logger,
+    config,
+    chainReader: buildChainReader(config),
+    payments: null,
+    secretBox: createSecretBox(generateSecretsKey()),
+    workflows: gw,
+  });
+  const server = await listen(app, '127.0.0.1', 0);
+  run.defer('stop the app', () => server.drain(1000));
+  const pdf = await samplePdf(1);
+  const report = await runParallelSubmitters(
+    { submitters: opts.submitters, n: opts.submissions },
+    {
+      db,
+      url: server.url,
+      gw,
+      upload: (key) => v1Client(server.url, key).upload('one-page.pdf', pdf),
+      shared: Boolean(infra.adminDatabaseUrl),
+    },
+    run,
+    progress,
+  );
+  const cpu = os.cpus();
+  process.stdout.write(
+    `\nprocessing benchmark, parallel submitters: node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'})\n` +
+      `database: ${description}, pool max ${config.database.poolMax}; Temporal ${infra.temporalAddress}; ${opts.worker ? 'a worker runs the jobs meanwhile' : 'no worker (jobs wait)'}; body: pdf-rotate of a 1-page PDF, a new Idempotency-Key each\n` +
+      formatParallel(report),
+  );
+  return report.checks.every((c) => c.ok);
+}
+
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
+  if (opts.submitters > 0) return parallelMain(opts, run);
   const memory: { label: string; sample: MemorySample }[] = [
     { label: 'at start (before infrastructure)', sample: sampleMemory() },
   ];
