@@ -39,6 +39,9 @@ interface Row {
   latenciesMs: number[];
   seconds: number;
   count: number;
+  /** SQL statements sent on the pool during the row, and of those the job-slot claims (claimJobSlot's advisory lock). */
+  statements: number;
+  slotClaims: number;
 }
 
 export interface ParallelReport {
@@ -107,6 +110,17 @@ export async function runParallelSubmitters(
   const check = (ok: boolean, text: string) => checks.push({ ok, text });
   const rows: Row[] = [];
   const s = opts.submitters;
+  // Every statement on the pool (the app's and, with --worker, the in-process worker's), and the slot claims among them.
+  let sent = 0;
+  let claims = 0;
+  deps.db.on('query', (q: { sql?: string }) => {
+    sent++;
+    if (q.sql?.includes('pg_advisory_xact_lock')) claims++;
+  });
+  const mark = () => {
+    const from = { sent, claims };
+    return () => ({ statements: sent - from.sent, slotClaims: claims - from.claims });
+  };
 
   // Row 1: one company, S clients in flight, each submission a new key.
   const one = await benchCompany(deps.db, `bench-parallel-${runId}-one`, opts.n + s, run, deps.shared);
@@ -116,6 +130,7 @@ export async function runParallelSubmitters(
     Array.from({ length: s }, (_, i) => post(deps.url, one.key, oneUpload, `bench-${runId}-one-w${i}`)),
   );
   const answers: Submission[] = [];
+  const counted1 = mark();
   const started = performance.now();
   await runPool(
     opts.n,
@@ -132,6 +147,7 @@ export async function runParallelSubmitters(
     latenciesMs: answers.map((a) => a.ms),
     seconds,
     count: answers.length,
+    ...counted1(),
   });
   const all = [...warm, ...answers];
   const ok = all.filter((a) => a.status === 202);
@@ -155,6 +171,7 @@ export async function runParallelSubmitters(
   }
   progress(`3 companies: ${perCompany} keys each, every key sent 3 times at once`);
   const triple: Submission[][] = [];
+  const counted2 = mark();
   const t2 = performance.now();
   await runPool(
     perCompany * 3,
@@ -174,6 +191,7 @@ export async function runParallelSubmitters(
     latenciesMs: flat.map((a) => a.ms),
     seconds: seconds2,
     count: flat.length,
+    ...counted2(),
   });
   const consistent = triple.filter(
     (t) => t.every((a) => a.status === 202 && a.jobId === t[0]!.jobId) && t.filter((a) => !a.replayed).length === 1,
@@ -204,6 +222,7 @@ export async function runParallelSubmitters(
   });
   progress(`natural limit: ${opts.n} x (one INSERT + startJobWorkflow), ${s} in flight`);
   const natural: number[] = [];
+  const counted3 = mark();
   const t3 = performance.now();
   await runPool(
     opts.n,
@@ -224,6 +243,7 @@ export async function runParallelSubmitters(
     run.signal,
   );
   const natSeconds = (performance.now() - t3) / 1000;
+  const natCounts = counted3();
   // The API's jobs wait on a task queue no worker polls; terminate them too so a shared server keeps nothing running.
   const apiJobs = [...distinct, ...triple.map((t) => t[0]!.jobId)].filter((x): x is string => Boolean(x));
   run.defer('terminate the submitted jobs’ workflows', async () => {
@@ -241,6 +261,7 @@ export async function runParallelSubmitters(
       latenciesMs: natural,
       seconds: natSeconds,
       count: natural.length,
+      ...natCounts,
     },
     checks,
   };
@@ -258,12 +279,13 @@ export function formatParallel(r: ParallelReport): string {
     fmt.ms(percentile(row.latenciesMs, 0.95)),
     fmt.ms(Math.max(...row.latenciesMs)),
     ratio,
+    `${row.statements} (${row.slotClaims} slot claims)`,
   ];
   return [
     '',
     'parallel submitters: POST /v1/jobs (202 answered) beside the natural limit, same run',
     table([
-      ['', 'N', 'seconds', 'submissions/s', 'p50', 'p95', 'max', '/ natural limit'],
+      ['', 'N', 'seconds', 'submissions/s', 'p50', 'p95', 'max', '/ natural limit', 'statements on the pool'],
       ...r.rows.map((row) => line(row, fmt.ratio(rate(row) / natRate))),
       line(r.natural, ''),
     ]),
