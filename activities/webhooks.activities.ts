@@ -3,7 +3,7 @@ import { heartbeatWhileWaiting } from './heartbeat.js';
 import { classifyError, classifyStatus, DELIVERY_PROFILES, type AttemptVerdict } from '../domain/webhooks.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { postWithPolicy, type DeliveryTimeouts, type DnsResolver } from '../adapters/webhooks/http-delivery.js';
-import { signBody } from '../adapters/webhooks/sign.js';
+import { signBody, standardWebhookHeaders } from '../adapters/webhooks/sign.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import * as webhooks from '../db/repositories/webhooks.repo.js';
@@ -33,8 +33,9 @@ export interface SentAttempt {
 }
 
 /**
- * One attempt on the wire: the stored body bytes, signed now with the endpoint's current secret, POSTed under the
- * destination policy; the answer classified. Shared by the delivery workflow's attempt and the dispatcher.
+ * One attempt on the wire: the stored body bytes, signed now with the endpoint's current secret (the X-Service
+ * headers and the Standard Webhooks ones, both under that secret), POSTed under the destination policy; the answer
+ * classified. Shared by the delivery workflow's attempt and the dispatcher.
  */
 export async function signAndSend(
   deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now'>,
@@ -42,11 +43,14 @@ export async function signAndSend(
 ): Promise<SentAttempt> {
   const { delivery, endpoint, body } = input;
   const timestamp = Math.floor((deps.now ?? (() => new Date()))().getTime() / 1000);
+  const secret = deps.secretBox.open(endpoint.secretSealed);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-service-timestamp': String(timestamp),
-    'x-service-signature': signBody(deps.secretBox.open(endpoint.secretSealed), timestamp, body),
+    'x-service-signature': signBody(secret, timestamp, body),
     'x-service-event-id': delivery.eventId,
+    // Standard Webhooks under the same secret; its id is the event id, stable across attempts like X-Service-Event-Id.
+    ...standardWebhookHeaders(secret, delivery.eventId, timestamp, body),
   };
   if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
     headers['x-service-delivery-id'] = delivery.id;
