@@ -1,6 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { heartbeatWhileWaiting } from './heartbeat.js';
-import { classifyError, classifyStatus, DELIVERY_PROFILES, type AttemptVerdict } from '../domain/webhooks.js';
+import {
+  classifyError,
+  classifyStatus,
+  DELIVERY_PROFILES,
+  nextStep,
+  type AttemptVerdict,
+  type WebhookInterface,
+} from '../domain/webhooks.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { postWithPolicy, type DeliveryTimeouts, type DnsResolver } from '../adapters/webhooks/http-delivery.js';
 import { signBody, standardWebhookHeaders } from '../adapters/webhooks/sign.js';
@@ -17,6 +25,22 @@ export interface WebhookActivityDeps {
   allowLoopbackForTests: boolean;
   timeouts?: DeliveryTimeouts;
   now?: () => Date;
+  /** This process's metrics: attempts sent and deliveries ended (adapters/metrics/metrics.ts). */
+  metrics?: PlatformMetrics;
+}
+
+/**
+ * Counts a delivery that this attempt ended (delivered, or failed: terminal or out of attempts), by the interface's
+ * profile: the rule the workflow and the dispatcher decide by (`nextStep`).
+ */
+export function countIfEnded(
+  metrics: PlatformMetrics | undefined,
+  iface: WebhookInterface,
+  verdict: AttemptVerdict,
+  attemptsMade: number,
+): void {
+  const { state } = nextStep(verdict, attemptsMade, DELIVERY_PROFILES[iface]);
+  if (state !== 'retrying') metrics?.webhookDeliveries.inc({ interface: iface, outcome: state });
 }
 
 export interface SendAttemptResult {
@@ -38,7 +62,7 @@ export interface SentAttempt {
  * classified. Shared by the delivery workflow's attempt and the dispatcher.
  */
 export async function signAndSend(
-  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now'>,
+  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'metrics'>,
   input: { delivery: WebhookDelivery; endpoint: WebhookEndpoint; body: Buffer },
 ): Promise<SentAttempt> {
   const { delivery, endpoint, body } = input;
@@ -62,6 +86,7 @@ export async function signAndSend(
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
   });
   const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);
+  deps.metrics?.webhookAttempts.inc({ interface: delivery.interface, outcome: verdict });
   return { verdict, statusCode: result.statusCode, errorClass: result.errorClass, durationMs: result.durationMs };
 }
 
@@ -91,6 +116,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
           errorClass: 'endpoint_disabled',
           durationMs: 0,
         });
+        countIfEnded(deps.metrics, delivery.interface, 'terminal', input.attemptNo);
         return { verdict: 'terminal', statusCode: null, errorClass: 'endpoint_disabled' };
       }
 
@@ -102,6 +128,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         errorClass: result.errorClass,
         durationMs: result.durationMs,
       });
+      countIfEnded(deps.metrics, delivery.interface, verdict, input.attemptNo);
       deps.logger.info(
         {
           deliveryId: delivery.id,

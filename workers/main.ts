@@ -3,6 +3,7 @@ import { loadConfig } from '../config/schema.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
+import { processMetrics } from '../adapters/metrics/server.js';
 import { migrateLatest } from '../db/migrate.js';
 import { installTemporalRuntime } from './temporal-runtime.js';
 import { startWorker } from './run.js';
@@ -21,10 +22,18 @@ const db = createDb(config.database.url, {
   logger,
 });
 await migrateLatest(db);
-const worker = await startWorker(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
+const { metrics, server: metricsServer } = await processMetrics(config.metrics, 'worker', (f, m) => logger.info(f, m));
+const worker = await startWorker(
+  config,
+  db,
+  logger,
+  config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`,
+  metrics,
+);
 onShutdownSignal(async (signal) => {
   logger.info({ signal }, 'worker draining in-flight activities');
   await worker.shutdown();
+  await metricsServer?.close();
   await db.destroy();
   logger.info('worker stopped');
 });

@@ -167,7 +167,13 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   if (!deps.processing) return {};
   const { db, logger, secretBox } = deps;
   return {
-    ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
+    ...createProcessingActivities({
+      db,
+      logger,
+      secretBox,
+      ...deps.processing,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    }),
     ...createSpeechActivities({ db, logger, store: deps.processing.store, speech: deps.processing.speech }),
     ...createBatchActivities({ db, logger }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
