@@ -2,7 +2,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { JOB_STATUSES } from '../../domain/jobs.js';
 import { ALL_OPERATIONS } from '../../domain/validation/processing-request.js';
 import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js';
-import { cursorPattern, encodeCursor } from '../http/pagination.js';
+import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
 import { componentSchemas, schemaRef, type Schema } from './openapi.schemas.js';
@@ -73,6 +73,13 @@ function listJobsParams(job: string): Json[] {
       description: 'Only jobs created strictly before this instant.',
       schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH },
     },
+    ...pagingParams('jobs', job, ' (with the same filters)'),
+  ];
+}
+
+/** `limit` and `before` of a list paged by a cursor of `kind` (api/http/pagination.ts); `lastId` names the example's last row. */
+function pagingParams(kind: CursorList, lastId: string, sameQuery = ''): Json[] {
+  return [
     {
       name: 'limit',
       in: 'query',
@@ -84,10 +91,9 @@ function listJobsParams(job: string): Json[] {
       name: 'before',
       in: 'query',
       required: false,
-      description:
-        'The `next_cursor` of the previous page, passed back unchanged (with the same filters). Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
-      schema: { type: 'string', pattern: cursorPattern('jobs') },
-      examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor('jobs', job) } },
+      description: `The \`next_cursor\` of the previous page, passed back unchanged${sameQuery}. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.`,
+      schema: { type: 'string', pattern: cursorPattern(kind) },
+      examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(kind, lastId) } },
     },
   ];
 }
@@ -219,26 +225,7 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
         'state) and `batch_count` (the batches among them). An upload past `expires_at` is listed until retention removes its bytes. ' +
         'Only `limit` and `before` are taken; any other or a repeated parameter is 422. `next_cursor` is set when the page is full: pass it as ' +
         '`before` for the next page; null means there is no more.',
-      parameters: [
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'Page size, 1 to 100 (default 50).',
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
-        },
-        {
-          name: 'before',
-          in: 'query',
-          required: false,
-          description:
-            'The `next_cursor` of the previous page, passed back unchanged. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
-          schema: { type: 'string', pattern: cursorPattern('uploads') },
-          examples: {
-            next_page: { summary: 'A next_cursor of this list', value: encodeCursor('uploads', examples.pdf) },
-          },
-        },
-      ],
+      parameters: pagingParams('uploads', examples.pdf),
       responses: {
         '200': {
           description: 'One page of uploads.',
@@ -377,6 +364,21 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
 
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 
+/** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
+const pageSchema = (item: string, kind: CursorList): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'next_cursor'],
+  properties: {
+    data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'Newest first.' },
+    next_cursor: {
+      type: ['string', 'null'],
+      pattern: cursorPattern(kind),
+      description: 'Pass as `before` for the next page; null when this page is not full (no more).',
+    },
+  },
+});
+
 export function readSchemas(): Record<string, Schema> {
   const upload = componentSchemas()['Upload']!;
   return {
@@ -398,32 +400,8 @@ export function readSchemas(): Record<string, Schema> {
         batch_count: { type: 'integer', minimum: 0, description: 'The distinct batches among those jobs.' },
       },
     },
-    UploadPage: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'next_cursor'],
-      properties: {
-        data: { type: 'array', maxItems: 100, items: schemaRef('ListedUpload'), description: 'Newest first.' },
-        next_cursor: {
-          type: ['string', 'null'],
-          pattern: cursorPattern('uploads'),
-          description: 'Pass as `before` for the next page; null when this page is not full (no more).',
-        },
-      },
-    },
-    JobList: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'next_cursor'],
-      properties: {
-        data: { type: 'array', maxItems: 100, items: schemaRef('Job'), description: 'Newest first.' },
-        next_cursor: {
-          type: ['string', 'null'],
-          pattern: cursorPattern('jobs'),
-          description: 'Pass as `before` for the next page; null when this page is not full (no more).',
-        },
-      },
-    },
+    UploadPage: pageSchema('ListedUpload', 'uploads'),
+    JobList: pageSchema('Job', 'jobs'),
     LedgerEntry: {
       type: 'object',
       additionalProperties: false,
