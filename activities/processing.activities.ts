@@ -195,12 +195,14 @@ export async function storeResults(
 
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
-  /** A job this activity just ended (once: only the transition that changed it counts): its outcome and times. */
+  /** A job this activity just ended (once: only the transition that changed it counts): its outcome, credits and times. */
   const countFinished = async (jobId: string, outcome: 'completed' | 'failed') => {
     const metrics = deps.metrics;
     const job = metrics ? await jobs.getJobById(deps.db, jobId) : null;
     if (!metrics || !job) return;
     metrics.jobsFinished.inc({ operation: job.operation, outcome });
+    // The transition settled the job's reservation: its quote charged when completed, released when failed.
+    metrics.credits.inc({ movement: outcome === 'completed' ? 'charged' : 'released' }, job.quotedCredits);
     if (job.startedAt)
       metrics.jobQueueWait.observe({ operation: job.operation }, seconds(job.createdAt, job.startedAt));
     if (job.startedAt && job.finishedAt)

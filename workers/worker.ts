@@ -175,7 +175,7 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     }),
     ...createSpeechActivities({ db, logger, store: deps.processing.store, speech: deps.processing.speech }),
-    ...createBatchActivities({ db, logger }),
+    ...createBatchActivities({ db, logger, ...(deps.metrics ? { metrics: deps.metrics } : {}) }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
 }

@@ -18,6 +18,10 @@ export interface PlatformMetrics {
   readonly jobQueueWait: Histogram<'operation'>;
   /** How long an ended job ran (started to finished), by operation and outcome. */
   readonly jobProcessing: Histogram<'operation' | 'outcome'>;
+  /** Batches that ended in this worker, by outcome (completed, partial, failed). */
+  readonly batchesFinished: Counter<'outcome'>;
+  /** Credits a job's end moved in this worker: `charged` (a completed job's quote), `released` (a failed job's). */
+  readonly credits: Counter<'movement'>;
   /** Webhook attempts sent, by interface and verdict (delivered, retry, terminal). */
   readonly webhookAttempts: Counter<'interface' | 'outcome'>;
   /** Webhook deliveries that ended, by interface and outcome (delivered, failed). */
@@ -77,6 +81,18 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       help: 'Seconds an ended job ran (started to finished), by operation and outcome.',
       labelNames: ['operation', 'outcome'],
       buckets: JOB_BUCKETS,
+      registers,
+    }),
+    batchesFinished: new Counter({
+      name: 'paycore_batches_finished_total',
+      help: 'Batches ended by this worker, by outcome (completed, partial, failed).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    credits: new Counter({
+      name: 'paycore_credits_total',
+      help: "Credits moved by jobs' ends in this worker: charged (completed jobs' quotes), released (failed jobs').",
+      labelNames: ['movement'],
       registers,
     }),
     webhookAttempts: new Counter({

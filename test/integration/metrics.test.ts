@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,7 @@ let gateway: WorkflowGateway;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let workerListener: MetricsServer;
+let store: ReturnType<typeof createFileStore>;
 
 beforeAll(async () => {
   await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
@@ -66,7 +67,7 @@ beforeAll(async () => {
     resolver: createSystemResolver(),
     allowLoopbackForTests: true,
     processing: {
-      store: createFileStore(storageDir),
+      store: (store = createFileStore(storageDir)),
       runners: createFileOperationRunners(),
       webhookDelaysMs: [200, 200, 200, 200, 200],
     },
@@ -166,6 +167,30 @@ describe('GET /metrics', () => {
       return job.status === 'completed' ? true : undefined;
     });
     await receiver.waitForRequests(2);
+    // A batch of two items, one of them a PDF damaged after it was measured: one child completes, one fails (its
+    // reservation released), the batch ends partial.
+    const badForm = new FormData();
+    badForm.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'bad.pdf');
+    const badRes = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: badForm });
+    const badId = ((await badRes.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    writeFileSync(store.pathOf(badId), readFileSync(store.pathOf(badId)).subarray(0, 40));
+    const batchRes = await fetch(`${app.url}/v1/batches`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-batch-1' },
+      body: JSON.stringify({ operation: 'pdf-rotate', upload_ids: [uploadId, badId], options: { angle: 180 } }),
+    });
+    expect(batchRes.status).toBe(202);
+    const batchId = ((await batchRes.json()) as { id: string }).id;
+    await until('the batch to end', async () => {
+      const b = (await (await fetch(`${app.url}/v1/batches/${batchId}`, { headers: auth })).json()) as {
+        status: string;
+      };
+      return b.status === 'partial' ? true : undefined;
+    });
+    const quotes = await tdb.db('jobs').where({ company_id: company.id }).select('status', 'quoted_credits');
+    const quoted = (status: string) =>
+      quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
+    expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'failed']);
     expect((await fetch(`${app.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${app.url}/v1/no-such-route/raw-path-marker`, { headers: auth })).status).toBe(404);
 
@@ -193,7 +218,7 @@ describe('GET /metrics', () => {
     const http = (route: string, method: string, status: number, iface = 'v1') =>
       api('paycore_http_requests_total', { interface: iface, route, method, status: String(status) });
 
-    expect(http('/v1/uploads', 'POST', 201)).toBe(1);
+    expect(http('/v1/uploads', 'POST', 201)).toBe(2);
     expect(http('/v1/jobs', 'POST', 202)).toBe(1);
     expect(http('/v1/jobs/:id', 'GET', 200)).toBe(polls);
     expect(http('/v1/jobs/:id', 'GET', 404)).toBe(1);
@@ -217,10 +242,16 @@ describe('GET /metrics', () => {
     // The scrapes themselves: the one before, and the ones of this test's `until` never reached the API.
     expect(http('/metrics', 'GET', 200, 'root')).toBe(1);
 
-    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(1);
-    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'failed' })).toBe(0);
-    expect(wrk('paycore_job_queue_wait_seconds_count', { operation: 'pdf-rotate' })).toBe(1);
-    expect(wrk('paycore_job_processing_seconds_count', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(1);
+    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(2);
+    expect(wrk('paycore_batches_finished_total', { outcome: 'partial' })).toBe(1);
+    expect(wrk('paycore_batches_finished_total', { outcome: 'completed' })).toBe(0);
+    // The completed jobs' quotes were charged, the failed one's released.
+    expect(wrk('paycore_credits_total', { movement: 'charged' })).toBe(quoted('completed'));
+    expect(wrk('paycore_credits_total', { movement: 'released' })).toBe(quoted('failed'));
+    expect(quoted('failed')).toBeGreaterThan(0);
+    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'failed' })).toBe(1);
+    expect(wrk('paycore_job_queue_wait_seconds_count', { operation: 'pdf-rotate' })).toBe(3);
+    expect(wrk('paycore_job_processing_seconds_count', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(2);
     expect(wrk('paycore_webhook_attempts_total', { interface: 'v1', outcome: 'retry' })).toBe(1);
     expect(wrk('paycore_webhook_attempts_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
     expect(wrk('paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
