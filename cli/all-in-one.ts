@@ -14,7 +14,12 @@ import { ensureInfrastructure } from './infrastructure.js';
 
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'platform' });
-installTemporalRuntime(logger);
+installTemporalRuntime(
+  logger,
+  config.metrics.temporalPort !== undefined
+    ? { host: config.metrics.host, port: config.metrics.temporalPort }
+    : undefined,
+);
 const infra = await ensureInfrastructure(config, stderrProgress);
 const db = createDb(infra.databaseUrl, {
   poolMax: config.database.poolMax,

@@ -128,6 +128,11 @@ export const envSchema = z.object({
    */
   METRICS_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port from 1 to 65535'),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * A worker's Temporal SDK metrics (its core's own Prometheus exporter, `temporal_*`) on this port of METRICS_HOST. That
+   * exporter takes no token: keep it on a private address.
+   */
+  METRICS_TEMPORAL_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port from 1 to 65535'),
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, 'at least 32 characters'),
 
   DATA_DIR: z.string().default('var'),
@@ -440,7 +445,13 @@ export interface Config {
   };
   readonly shutdownGraceMs: number;
   /** METRICS_*: where this process serves `GET /metrics` (docs/operations.md "Metrics"). */
-  readonly metrics: { readonly port: number | undefined; readonly host: string; readonly token: string | undefined };
+  readonly metrics: {
+    readonly port: number | undefined;
+    readonly host: string;
+    readonly token: string | undefined;
+    /** METRICS_TEMPORAL_PORT: the Temporal SDK's own exporter (workers/temporal-runtime.ts). */
+    readonly temporalPort: number | undefined;
+  };
   readonly dataDir: string;
   readonly database: {
     readonly url: string | undefined;
@@ -762,7 +773,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       bodyLimitJson: e.BODY_LIMIT_JSON,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    metrics: {
+      port: e.METRICS_PORT,
+      host: e.METRICS_HOST,
+      token: e.METRICS_TOKEN,
+      temporalPort: e.METRICS_TEMPORAL_PORT,
+    },
     dataDir: e.DATA_DIR,
     database: {
       url: e.DATABASE_URL,

@@ -14,7 +14,12 @@ if (!config.database.url) {
   logger.fatal('DATABASE_URL is required for workers/main.ts; use `npm start` to run everything on embedded defaults');
   process.exit(2);
 }
-installTemporalRuntime(logger);
+installTemporalRuntime(
+  logger,
+  config.metrics.temporalPort !== undefined
+    ? { host: config.metrics.host, port: config.metrics.temporalPort }
+    : undefined,
+);
 const db = createDb(config.database.url, {
   poolMax: config.database.poolMax,
   applicationName: 'paycore-worker',

@@ -22,13 +22,17 @@ describe('config', () => {
   });
 
   it('serves no metrics by default; METRICS_PORT, METRICS_HOST and METRICS_TOKEN are checked', () => {
-    expect(loadConfig({}).metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined });
-    const token = 't'.repeat(32);
-    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token }).metrics).toEqual({
-      port: 9464,
-      host: '0.0.0.0',
-      token,
+    expect(loadConfig({}).metrics).toEqual({
+      port: undefined,
+      host: '127.0.0.1',
+      token: undefined,
+      temporalPort: undefined,
     });
+    const token = 't'.repeat(32);
+    expect(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token, METRICS_TEMPORAL_PORT: '9465' })
+        .metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0', token, temporalPort: 9465 });
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ METRICS_PORT: 'abc' })).toThrow(/METRICS_PORT/);
     let message = '';
