@@ -4,6 +4,7 @@ import { freePort } from '../helpers/own-postgres.js';
 import { deleteRunSchedules, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { spawnWorkerProcess, stopLiveWorkers, until, type WorkerProcess } from '../helpers/worker-process.js';
 import { generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { dashboardMetrics } from '../helpers/dashboard-metrics.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /*
@@ -57,5 +58,8 @@ describe('a worker process with METRICS_PORT and METRICS_TEMPORAL_PORT', () => {
     });
     expect(temporal).toMatch(new RegExp(`task_queue="${taskQueue}"`));
     expect(temporal).not.toContain(TOKEN);
+    // Every SDK metric the starter dashboard (docs/grafana-dashboard.json) charts is one this exporter serves.
+    for (const name of dashboardMetrics().filter((n) => n.startsWith('temporal_')))
+      expect(temporal, name).toMatch(new RegExp(`^${name}[{ ]`, 'm'));
   });
 });
