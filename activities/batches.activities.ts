@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { BatchCounts, BatchStatus } from '../domain/batches.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { Db } from '../db/connection.js';
 import * as batches from '../db/repositories/batches.repo.js';
 import { listBatchChildren } from '../db/repositories/jobs.repo.js';
@@ -9,6 +10,8 @@ export interface BatchActivityDeps {
   db: Db;
   logger: Logger;
   now?: () => Date;
+  /** This process's metrics: batches ended, by outcome. */
+  metrics?: PlatformMetrics;
 }
 
 export type BatchStart =
@@ -49,8 +52,10 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       // Every child workflow has returned, so every child is terminal; anything else is retried until it is.
       if (!end)
         throw ApplicationFailure.retryable(`batch ${input.batchId} has unfinished children`, 'batch_unfinished');
-      if (end.changed)
+      if (end.changed) {
         deps.logger.info({ batchId: input.batchId, status: end.status, counts: end.counts }, 'batch finished');
+        deps.metrics?.batchesFinished.inc({ outcome: end.status });
+      }
       return end;
     },
   };

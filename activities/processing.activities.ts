@@ -7,6 +7,7 @@ import { MAX_RESULT_FILES, resultFileName, type JobErrorCode, type JobStatus } f
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { sha256Hex } from '../adapters/crypto/tokens.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import { CONTENT_TYPES } from '../adapters/media/operation-runners.js';
 import type {
   OperationRunners,
@@ -34,6 +35,8 @@ export interface ProcessingActivityDeps {
   runners: OperationRunners;
   logger: Logger;
   now?: () => Date;
+  /** This process's metrics: jobs ended, their queue wait and processing time (adapters/metrics/metrics.ts). */
+  metrics?: PlatformMetrics;
 }
 
 /**
@@ -192,6 +195,19 @@ export async function storeResults(
 
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
+  /** A job this activity just ended (once: only the transition that changed it counts): its outcome, credits and times. */
+  const countFinished = async (jobId: string, outcome: 'completed' | 'failed') => {
+    const metrics = deps.metrics;
+    const job = metrics ? await jobs.getJobById(deps.db, jobId) : null;
+    if (!metrics || !job) return;
+    metrics.jobsFinished.inc({ operation: job.operation, outcome });
+    // The transition settled the job's reservation: its quote charged when completed, released when failed.
+    metrics.credits.inc({ movement: outcome === 'completed' ? 'charged' : 'released' }, job.quotedCredits);
+    if (job.startedAt)
+      metrics.jobQueueWait.observe({ operation: job.operation }, seconds(job.createdAt, job.startedAt));
+    if (job.startedAt && job.finishedAt)
+      metrics.jobProcessing.observe({ operation: job.operation, outcome }, seconds(job.startedAt, job.finishedAt));
+  };
   return {
     /**
      * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
@@ -296,6 +312,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       );
       // The speech operations keep their chunk transcripts until here (their last activity may run again).
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
+      if (changed) await countFinished(input.jobId, 'completed');
       return changed;
     },
 
@@ -309,6 +326,7 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
       );
       for (let i = 0; i < MAX_RESULT_FILES; i++) await deps.store.remove(resultStorageId(input.jobId, i));
       await rm(checkpointDirOf(deps.store.root, input.jobId), { recursive: true, force: true });
+      if (changed) await countFinished(input.jobId, 'failed');
       return changed;
     },
 
@@ -320,3 +338,5 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
 }
 
 export type ProcessingActivities = ReturnType<typeof createProcessingActivities>;
+
+const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);

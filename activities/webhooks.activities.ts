@@ -1,9 +1,17 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { heartbeatWhileWaiting } from './heartbeat.js';
-import { classifyError, classifyStatus, DELIVERY_PROFILES, type AttemptVerdict } from '../domain/webhooks.js';
+import {
+  classifyError,
+  classifyStatus,
+  DELIVERY_PROFILES,
+  nextStep,
+  type AttemptVerdict,
+  type WebhookInterface,
+} from '../domain/webhooks.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { postWithPolicy, type DeliveryTimeouts, type DnsResolver } from '../adapters/webhooks/http-delivery.js';
-import { signBody } from '../adapters/webhooks/sign.js';
+import { signBody, standardWebhookHeaders } from '../adapters/webhooks/sign.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import type { Db } from '../db/connection.js';
 import * as webhooks from '../db/repositories/webhooks.repo.js';
@@ -17,6 +25,22 @@ export interface WebhookActivityDeps {
   allowLoopbackForTests: boolean;
   timeouts?: DeliveryTimeouts;
   now?: () => Date;
+  /** This process's metrics: attempts sent and deliveries ended (adapters/metrics/metrics.ts). */
+  metrics?: PlatformMetrics;
+}
+
+/**
+ * Counts a delivery that this attempt ended (delivered, or failed: terminal or out of attempts), by the interface's
+ * profile: the rule the workflow and the dispatcher decide by (`nextStep`).
+ */
+export function countIfEnded(
+  metrics: PlatformMetrics | undefined,
+  iface: WebhookInterface,
+  verdict: AttemptVerdict,
+  attemptsMade: number,
+): void {
+  const { state } = nextStep(verdict, attemptsMade, DELIVERY_PROFILES[iface]);
+  if (state !== 'retrying') metrics?.webhookDeliveries.inc({ interface: iface, outcome: state });
 }
 
 export interface SendAttemptResult {
@@ -33,20 +57,24 @@ export interface SentAttempt {
 }
 
 /**
- * One attempt on the wire: the stored body bytes, signed now with the endpoint's current secret, POSTed under the
- * destination policy; the answer classified. Shared by the delivery workflow's attempt and the dispatcher.
+ * One attempt on the wire: the stored body bytes, signed now with the endpoint's current secret (the X-Service
+ * headers and the Standard Webhooks ones, both under that secret), POSTed under the destination policy; the answer
+ * classified. Shared by the delivery workflow's attempt and the dispatcher.
  */
 export async function signAndSend(
-  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now'>,
+  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'metrics'>,
   input: { delivery: WebhookDelivery; endpoint: WebhookEndpoint; body: Buffer },
 ): Promise<SentAttempt> {
   const { delivery, endpoint, body } = input;
   const timestamp = Math.floor((deps.now ?? (() => new Date()))().getTime() / 1000);
+  const secret = deps.secretBox.open(endpoint.secretSealed);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-service-timestamp': String(timestamp),
-    'x-service-signature': signBody(deps.secretBox.open(endpoint.secretSealed), timestamp, body),
+    'x-service-signature': signBody(secret, timestamp, body),
     'x-service-event-id': delivery.eventId,
+    // Standard Webhooks under the same secret; its id is the event id, stable across attempts like X-Service-Event-Id.
+    ...standardWebhookHeaders(secret, delivery.eventId, timestamp, body),
   };
   if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
     headers['x-service-delivery-id'] = delivery.id;
@@ -58,6 +86,7 @@ export async function signAndSend(
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
   });
   const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);
+  deps.metrics?.webhookAttempts.inc({ interface: delivery.interface, outcome: verdict });
   return { verdict, statusCode: result.statusCode, errorClass: result.errorClass, durationMs: result.durationMs };
 }
 
@@ -87,6 +116,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
           errorClass: 'endpoint_disabled',
           durationMs: 0,
         });
+        countIfEnded(deps.metrics, delivery.interface, 'terminal', input.attemptNo);
         return { verdict: 'terminal', statusCode: null, errorClass: 'endpoint_disabled' };
       }
 
@@ -98,6 +128,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         errorClass: result.errorClass,
         durationMs: result.durationMs,
       });
+      countIfEnded(deps.metrics, delivery.interface, verdict, input.attemptNo);
       deps.logger.info(
         {
           deliveryId: delivery.id,

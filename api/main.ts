@@ -3,6 +3,7 @@ import { loadConfig } from '../config/schema.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
+import { processMetrics } from '../adapters/metrics/server.js';
 import { migrateLatest } from '../db/migrate.js';
 import { startApi } from './run.js';
 
@@ -19,10 +20,18 @@ const db = createDb(config.database.url, {
   logger,
 });
 await migrateLatest(db);
-const api = await startApi(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
+const { metrics, server: metricsServer } = await processMetrics(config.metrics, 'api', (f, m) => logger.info(f, m));
+const api = await startApi(
+  config,
+  db,
+  logger,
+  config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`,
+  metrics,
+);
 onShutdownSignal(async (signal) => {
   logger.info({ signal }, 'draining HTTP requests');
   await api.drain(config.shutdownGraceMs);
+  await metricsServer?.close();
   await db.destroy();
   logger.info('API stopped');
 });

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import { configuredSecretBox } from '../adapters/crypto/secrets-key-file.js';
 import type { Db } from '../db/connection.js';
 import { buildApp } from './server.js';
@@ -18,6 +19,7 @@ export async function startApi(
   db: Db,
   logger: Logger,
   temporalAddress: string,
+  metrics?: PlatformMetrics,
 ): Promise<HttpServerHandle> {
   // Before the first request: the partial uploads of a process killed mid-request (this one's previous start, or
   // another one's) go; a live request of another process is never touched.
@@ -36,6 +38,7 @@ export async function startApi(
     payments: buildPayments(config, db, logger),
     secretBox: configuredSecretBox(config),
     workflows,
+    ...(metrics ? { metrics } : {}),
   });
   const handle = await listen(app, config.http.host, config.http.port, {
     maxRequestBytes: config.storage.maxUploadBytes,

@@ -7,6 +7,8 @@ import type { AppState } from './http/context.js';
 import { errorMiddleware } from './http/errors.js';
 import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
+import { metricsEndpoint, metricsMiddleware } from './http/metrics.js';
+import { createMetrics, type PlatformMetrics } from '../adapters/metrics/metrics.js';
 import { installSharedCounters, perIp, rateLimit } from './http/rate-limit.js';
 import { createSharedCounters } from './http/shared-counters.js';
 import { trustProxies } from './http/proxy.js';
@@ -51,7 +53,10 @@ export interface AppDeps {
     | 'webhooks'
     | 'domainAudit'
     | 'selfService'
+    | 'metrics'
   >;
+  /** This process's metrics (adapters/metrics/metrics.ts); a registry of the app's own when absent. */
+  metrics?: PlatformMetrics;
   /** Reads chain evidence for /x402 (all seven networks). */
   chainReader: ChainReader;
   /** x402 payment gate for the paid routes; null when payments are not configured. */
@@ -85,7 +90,10 @@ export function buildApp(
   installSharedCounters(app, createSharedCounters(deps.db, { reserveMax: deps.config.rateLimits.reserveMax }));
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
+  const metrics = deps.metrics ?? createMetrics();
+  app.use(metricsMiddleware(metrics));
   app.use(errorMiddleware(deps.logger));
+  app.use(metricsEndpoint(metrics, deps.config.metrics.token)); // GET /metrics here only behind METRICS_TOKEN
   app.use(securityHeaders());
   app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
   app.use(mcpCors()); // and for browser-based MCP clients on /mcp (credential-free; the payment rides in the JSON-RPC body)

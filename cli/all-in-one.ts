@@ -5,6 +5,7 @@ import { createLogger } from '../adapters/logging/logger.js';
 import { stderrProgress } from '../adapters/infra/progress.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
+import { processMetrics } from '../adapters/metrics/server.js';
 import { migrateLatest } from '../db/migrate.js';
 import { startApi } from '../api/run.js';
 import { startWorker } from '../workers/run.js';
@@ -13,7 +14,12 @@ import { ensureInfrastructure } from './infrastructure.js';
 
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'platform' });
-installTemporalRuntime(logger);
+installTemporalRuntime(
+  logger,
+  config.metrics.temporalPort !== undefined
+    ? { host: config.metrics.host, port: config.metrics.temporalPort }
+    : undefined,
+);
 const infra = await ensureInfrastructure(config, stderrProgress);
 const db = createDb(infra.databaseUrl, {
   poolMax: config.database.poolMax,
@@ -23,8 +29,12 @@ const db = createDb(infra.databaseUrl, {
 });
 stderrProgress('applying database migrations');
 await migrateLatest(db);
-const worker = await startWorker(config, db, logger, infra.temporalAddress);
-const api = await startApi(config, db, logger, infra.temporalAddress);
+// One process, one registry: the API's and the worker's metrics on one listener (METRICS_PORT) or behind METRICS_TOKEN.
+const { metrics, server: metricsServer } = await processMetrics(config.metrics, 'platform', (f, m) =>
+  logger.info(f, m),
+);
+const worker = await startWorker(config, db, logger, infra.temporalAddress, metrics);
+const api = await startApi(config, db, logger, infra.temporalAddress, metrics);
 stderrProgress(`platform ready: API ${api.url}  (health: ${api.url}/x402/health)`);
 if (infra.temporalUiUrl)
   stderrProgress(`Temporal Web UI: ${infra.temporalUiUrl}/namespaces/${config.temporal.namespace}/workflows`);
@@ -33,6 +43,7 @@ onShutdownSignal(async (signal) => {
   stderrProgress(`${signal}: draining HTTP requests and in-flight activities`);
   await api.drain(config.shutdownGraceMs);
   await worker.shutdown();
+  await metricsServer?.close();
   await db.destroy();
   await infra.stop();
   stderrProgress('stopped cleanly');

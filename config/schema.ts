@@ -120,6 +120,20 @@ export const envSchema = z.object({
     .regex(/^\d+(b|kb|mb)$/i, 'a size such as 1mb or 256kb')
     .default('1mb'),
   SHUTDOWN_GRACE_SECONDS: int(30, 1, 3600),
+  /**
+   * Prometheus metrics (docs/operations.md "Metrics"), never public by default: METRICS_PORT starts a listener of its
+   * own on METRICS_HOST (loopback by default) serving `GET /metrics` for this process (an API or a worker); METRICS_TOKEN
+   * (at least 32 characters) requires `Authorization: Bearer <token>` there and also serves `GET /metrics` on the API's
+   * own listener. Neither set: no metrics are served.
+   */
+  METRICS_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port from 1 to 65535'),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * A worker's Temporal SDK metrics (its core's own Prometheus exporter, `temporal_*`) on this port of METRICS_HOST. That
+   * exporter takes no token: keep it on a private address.
+   */
+  METRICS_TEMPORAL_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port from 1 to 65535'),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, 'at least 32 characters'),
 
   DATA_DIR: z.string().default('var'),
   DATABASE_URL: optionalString,
@@ -430,6 +444,14 @@ export interface Config {
     readonly bodyLimitJson: string;
   };
   readonly shutdownGraceMs: number;
+  /** METRICS_*: where this process serves `GET /metrics` (docs/operations.md "Metrics"). */
+  readonly metrics: {
+    readonly port: number | undefined;
+    readonly host: string;
+    readonly token: string | undefined;
+    /** METRICS_TEMPORAL_PORT: the Temporal SDK's own exporter (workers/temporal-runtime.ts). */
+    readonly temporalPort: number | undefined;
+  };
   readonly dataDir: string;
   readonly database: {
     readonly url: string | undefined;
@@ -751,6 +773,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       bodyLimitJson: e.BODY_LIMIT_JSON,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    metrics: {
+      port: e.METRICS_PORT,
+      host: e.METRICS_HOST,
+      token: e.METRICS_TOKEN,
+      temporalPort: e.METRICS_TEMPORAL_PORT,
+    },
     dataDir: e.DATA_DIR,
     database: {
       url: e.DATABASE_URL,

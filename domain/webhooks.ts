@@ -118,3 +118,39 @@ export function signedPayload(timestamp: number, body: string): string {
 export const SIGNATURE_VERSION = 'v1';
 /** Receivers reject timestamps further than this from their clock. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * The Standard Webhooks headers (standardwebhooks.com) every delivery of both interfaces carries beside the X-Service
+ * ones, under the same signing secret (`adapters/webhooks/sign.ts`, docs/webhooks.md): what the OpenAPI documents say
+ * of each.
+ */
+export const STANDARD_WEBHOOK_HEADERS: ReadonlyArray<{
+  name: string;
+  description: string;
+  pattern: string;
+  /** An example value, given the document's example event id and Unix seconds. */
+  example(eventId: string, seconds: number): string;
+}> = [
+  {
+    name: 'webhook-id',
+    description:
+      'Standard Webhooks message id: the event id (the same as `X-Service-Event-Id`), stable across attempts; deduplicate on it.',
+    pattern: '^evt_[A-Za-z0-9]{20}$',
+    example: (eventId) => eventId,
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Standard Webhooks timestamp: Unix seconds of this attempt (the same as `X-Service-Timestamp`).',
+    pattern: '^[0-9]{1,12}$',
+    example: (_eventId, seconds) => String(seconds),
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` and the base64 HMAC-SHA256 of `webhook-id`, a dot, `webhook-timestamp`, a dot and the raw body bytes, keyed with the ' +
+      "UTF-8 bytes of the signing secret as it was shown (`whsec_…` included; the key of `X-Service-Signature`). With a `standardwebhooks` library: `new Webhook(secret, { format: 'raw' })`, or " +
+      "`new Webhook('whsec_' + base64(secret))` in any language.",
+    pattern: '^v1,[A-Za-z0-9+/]{43}=$',
+    example: () => 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];

@@ -2,14 +2,21 @@
  * A small receiver for the payment-request interface's signed webhooks that follows every receiver rule of the
  * spec (section 6). Copy it, replace `applyEvent` with your own effect, and keep the order of the checks:
  *
- *   1. verify before parsing: HMAC-SHA256 over `${timestamp}.${raw body}` with the signing secret, compared in
- *      constant time; the timestamp must be within 300 seconds of now;
- *   2. parse, then require the body's `id` to equal the `X-Service-Event-Id` header;
+ *   1. verify before parsing, with one of the two schemes every delivery carries under the same secret:
+ *      - `standard` (the default): the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+ *        `webhook-signature`, verified by the official `standardwebhooks` package (`npm install standardwebhooks`),
+ *        its verifier built from the secret with `{ format: 'raw' }` (the secret's characters are the HMAC key,
+ *        `whsec_` prefix included; docs/webhooks.md). The package checks the 5-minute window with the system clock;
+ *      - `x-service`: HMAC-SHA256 over `${X-Service-Timestamp}.${raw body}` with the signing secret, compared in
+ *        constant time; the timestamp must be within 300 seconds of now;
+ *   2. parse, then require the body's `id` to equal the event id header (`webhook-id` / `X-Service-Event-Id`, the
+ *      same value);
  *   3. reject an unsupported `api_version` (accept unknown additive fields);
  *   4. deduplicate by event id durably, and commit the id together with the local effect;
  *   5. only then answer 2xx (any other answer makes the service retry; redirects are never followed).
  *
- * Run: `WEBHOOK_SECRET=whsec_… EVENT_LOG=./events.jsonl PORT=8787 npx tsx examples/webhook-receiver.ts`.
+ * Run: `WEBHOOK_SECRET=whsec_… EVENT_LOG=./events.jsonl PORT=8787 npx tsx examples/webhook-receiver.ts`
+ * (`WEBHOOK_SCHEME=x-service` for the X-Service headers).
  * The "local effect" here is one line appended (and fsync'ed) to an append-only log: the line is both the effect
  * and the dedupe record, so they commit together. In a database, insert the event id (unique) and your effect in
  * one transaction instead.
@@ -18,6 +25,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
 export const SUPPORTED_API_VERSIONS = ['1.0'];
 const TOLERANCE_SECONDS = 300;
@@ -31,12 +39,17 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
+/** Which signature headers the receiver verifies (every delivery carries both, under the same secret). */
+export type SignatureScheme = 'standard' | 'x-service';
+
 export interface ReceiverOptions {
   /** The endpoint's signing secret (shown once when the destination was created or rotated). */
   secret: string;
+  /** Default `standard` (Standard Webhooks, verified by the `standardwebhooks` package). */
+  scheme?: SignatureScheme;
   /** Append-only JSON-lines file: processed events, one per line. */
   eventLog: string;
-  /** Seconds since the epoch (injectable for tests). */
+  /** Seconds since the epoch, for the `x-service` window (injectable for tests; the package reads the system clock). */
   nowSeconds?: () => number;
 }
 
@@ -45,6 +58,47 @@ export function signatureMatches(secret: string, timestamp: string, body: Buffer
   const expected = Buffer.from(`v1=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`);
   const given = Buffer.from(header);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+type Verified = { ok: true; eventId: string } | { ok: false; status: 400 | 401; text: string };
+
+/** Verifies the raw body's signature headers by the chosen scheme; answers the event id they sign. */
+export function createVerifier(
+  opts: Pick<ReceiverOptions, 'secret' | 'scheme' | 'nowSeconds'>,
+): (headers: http.IncomingHttpHeaders, body: Buffer) => Verified {
+  if ((opts.scheme ?? 'standard') === 'standard') {
+    // The secret's characters are the key (`whsec_` included), as for X-Service-Signature. In a library without a raw
+    // option: new Webhook('whsec_' + base64(utf8(secret))).
+    const wh = new Webhook(opts.secret, { format: 'raw' });
+    return (headers, body) => {
+      const [id, timestamp, signature] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map(
+        (h) => headers[h],
+      );
+      if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+        return { ok: false, status: 400, text: 'missing signature headers' };
+      try {
+        wh.verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature });
+      } catch (e) {
+        if (e instanceof WebhookVerificationError)
+          return { ok: false, status: 401, text: 'bad signature or timestamp' };
+        throw e;
+      }
+      return { ok: true, eventId: id };
+    };
+  }
+  const now = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  return (headers, body) => {
+    const timestamp = headers['x-service-timestamp'];
+    const signature = headers['x-service-signature'];
+    const eventId = headers['x-service-event-id'];
+    if (typeof timestamp !== 'string' || typeof signature !== 'string' || typeof eventId !== 'string')
+      return { ok: false, status: 400, text: 'missing signature headers' };
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now() - Number(timestamp)) > TOLERANCE_SECONDS)
+      return { ok: false, status: 401, text: 'timestamp outside the 300 s window' };
+    if (!signatureMatches(opts.secret, timestamp, body, signature))
+      return { ok: false, status: 401, text: 'bad signature' };
+    return { ok: true, eventId };
+  };
 }
 
 /** The event log: the ids already processed (read once at start), and a durable append. */
@@ -97,7 +151,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
 /** The request handler; answers 200 after a durable commit, 4xx for anything that must not be retried as is. */
 export function createWebhookReceiver(opts: ReceiverOptions): http.RequestListener {
   const log = new EventLog(opts.eventLog);
-  const now = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  const verify = createVerifier(opts);
   // One request at a time: a duplicate arriving during a commit sees the committed id.
   let queue: Promise<void> = Promise.resolve();
 
@@ -111,14 +165,8 @@ export function createWebhookReceiver(opts: ReceiverOptions): http.RequestListen
         if (req.method !== 'POST') return answer(405, 'POST only');
         const body = await readBody(req);
         if (!body) return answer(413, 'body too large');
-        const timestamp = req.headers['x-service-timestamp'];
-        const signature = req.headers['x-service-signature'];
-        const eventId = req.headers['x-service-event-id'];
-        if (typeof timestamp !== 'string' || typeof signature !== 'string' || typeof eventId !== 'string')
-          return answer(400, 'missing signature headers');
-        if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now() - Number(timestamp)) > TOLERANCE_SECONDS)
-          return answer(401, 'timestamp outside the 300 s window');
-        if (!signatureMatches(opts.secret, timestamp, body, signature)) return answer(401, 'bad signature');
+        const verified = verify(req.headers, body);
+        if (!verified.ok) return answer(verified.status, verified.text);
 
         let event: ReceivedEvent;
         try {
@@ -126,7 +174,7 @@ export function createWebhookReceiver(opts: ReceiverOptions): http.RequestListen
         } catch {
           return answer(400, 'not JSON');
         }
-        if (event.id !== eventId) return answer(400, 'body id differs from X-Service-Event-Id');
+        if (event.id !== verified.eventId) return answer(400, 'body id differs from the event id header');
         if (!SUPPORTED_API_VERSIONS.includes(event.api_version))
           return answer(400, `unsupported api_version ${String(event.api_version)}`);
         if (!log.has(event.id)) log.commit(event);
@@ -144,7 +192,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   const port = Number(process.env['PORT'] ?? 8787);
   http
-    .createServer(createWebhookReceiver({ secret, eventLog: process.env['EVENT_LOG'] ?? './events.jsonl' }))
+    .createServer(
+      createWebhookReceiver({
+        secret,
+        scheme: process.env['WEBHOOK_SCHEME'] === 'x-service' ? 'x-service' : 'standard',
+        eventLog: process.env['EVENT_LOG'] ?? './events.jsonl',
+      }),
+    )
     .listen(port, () => {
       process.stdout.write(`webhook receiver listening on :${port}\n`);
     });

@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import { configuredSecretBox } from '../adapters/crypto/secrets-key-file.js';
 import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { Db } from '../db/connection.js';
 import type { WebhookActivityDeps } from '../activities/webhooks.activities.js';
 import type { X402ActivityDeps } from '../activities/x402.activities.js';
@@ -26,6 +27,7 @@ export function buildActivityDeps(
   config: Config,
   db: Db,
   logger: Logger,
+  metrics?: PlatformMetrics,
 ): WebhookActivityDeps &
   Pick<X402ActivityDeps, 'authorizationState'> & {
     processing: ProcessingWorkerDeps;
@@ -102,6 +104,7 @@ export function buildActivityDeps(
     secretBox: configuredSecretBox(config),
     resolver: createSystemResolver(),
     allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+    ...(metrics ? { metrics } : {}),
   };
 }
 

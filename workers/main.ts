@@ -3,6 +3,7 @@ import { loadConfig } from '../config/schema.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
+import { processMetrics } from '../adapters/metrics/server.js';
 import { migrateLatest } from '../db/migrate.js';
 import { installTemporalRuntime } from './temporal-runtime.js';
 import { startWorker } from './run.js';
@@ -13,7 +14,12 @@ if (!config.database.url) {
   logger.fatal('DATABASE_URL is required for workers/main.ts; use `npm start` to run everything on embedded defaults');
   process.exit(2);
 }
-installTemporalRuntime(logger);
+installTemporalRuntime(
+  logger,
+  config.metrics.temporalPort !== undefined
+    ? { host: config.metrics.host, port: config.metrics.temporalPort }
+    : undefined,
+);
 const db = createDb(config.database.url, {
   poolMax: config.database.poolMax,
   applicationName: 'paycore-worker',
@@ -21,10 +27,18 @@ const db = createDb(config.database.url, {
   logger,
 });
 await migrateLatest(db);
-const worker = await startWorker(config, db, logger, config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`);
+const { metrics, server: metricsServer } = await processMetrics(config.metrics, 'worker', (f, m) => logger.info(f, m));
+const worker = await startWorker(
+  config,
+  db,
+  logger,
+  config.temporal.address ?? `127.0.0.1:${config.temporal.devPort}`,
+  metrics,
+);
 onShutdownSignal(async (signal) => {
   logger.info({ signal }, 'worker draining in-flight activities');
   await worker.shutdown();
+  await metricsServer?.close();
   await db.destroy();
   logger.info('worker stopped');
 });

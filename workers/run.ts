@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { Db } from '../db/connection.js';
 import { buildActivityDeps } from './deps.js';
 import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
@@ -41,6 +42,7 @@ export async function startWorker(
   db: Db,
   logger: Logger,
   temporalAddress: string,
+  metrics?: PlatformMetrics,
 ): Promise<RunningWorker> {
   const attributes = await checkSearchAttributes({ address: temporalAddress, namespace: config.temporal.namespace });
   if ('missing' in attributes && attributes.missing.length > 0) {
@@ -54,7 +56,7 @@ export async function startWorker(
       { reason: attributes.unknown },
       "could not list the namespace's search attributes; assuming they are registered",
     );
-  const activityDeps = buildActivityDeps(config, db, logger);
+  const activityDeps = buildActivityDeps(config, db, logger, metrics);
   const { worker, connection } = await createPlatformWorker({
     address: temporalAddress,
     namespace: config.temporal.namespace,

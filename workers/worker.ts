@@ -167,9 +167,15 @@ function processingActivities(deps: PlatformWorkerOptions['activityDeps']) {
   if (!deps.processing) return {};
   const { db, logger, secretBox } = deps;
   return {
-    ...createProcessingActivities({ db, logger, secretBox, ...deps.processing }),
+    ...createProcessingActivities({
+      db,
+      logger,
+      secretBox,
+      ...deps.processing,
+      ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    }),
     ...createSpeechActivities({ db, logger, store: deps.processing.store, speech: deps.processing.speech }),
-    ...createBatchActivities({ db, logger }),
+    ...createBatchActivities({ db, logger, ...(deps.metrics ? { metrics: deps.metrics } : {}) }),
     ...createRetentionActivities({ db, store: deps.processing.store }),
   };
 }

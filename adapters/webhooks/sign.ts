@@ -7,6 +7,24 @@ export function signBody(secret: string, timestamp: number, body: Buffer): strin
   return `${SIGNATURE_VERSION}=${mac}`;
 }
 
+/**
+ * The Standard Webhooks headers (standardwebhooks.com) of one attempt: `webhook-id` (the event id, the same on every
+ * attempt), `webhook-timestamp` (the attempt's Unix seconds) and `webhook-signature`: `v1,` + base64
+ * HMAC-SHA256(key, `${id}.${timestamp}.` + raw body bytes). The key is the one `X-Service-Signature` uses, the UTF-8
+ * bytes of the whole secret string (`whsec_…` included), so one secret verifies both schemes: a receiver builds the
+ * official verifier with `new Webhook(secret, { format: 'raw' })`, or in any library from
+ * `'whsec_' + base64(utf8(secret))` (docs/webhooks.md).
+ */
+export function standardWebhookHeaders(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: Buffer,
+): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
+  const mac = createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(body).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${mac}` };
+}
+
 export type VerifyResult =
   { ok: true } | { ok: false; reason: 'missing_headers' | 'bad_timestamp' | 'stale_timestamp' | 'bad_signature' };
 

@@ -14,6 +14,7 @@ import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { sendResultFile } from '../http/result-files.js';
+import { mountUploadList } from '../processing/uploads.routes.js';
 import {
   perSessionLimit,
   refuseApiKey,
@@ -106,6 +107,9 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     const rows = await listJobs(deps.db, memberOf(ctx).companyId, {}, limit, decodeCursor('jobs', ctx.query['before']));
     ctx.body = page('jobs', rows, limit, jobJson);
   });
+
+  /** The company's uploads that hold storage, newest first, with their use by jobs (any member), as GET /v1/uploads. */
+  mountUploadList(signedIn, { db: deps.db, companyOf: (ctx) => memberOf(ctx).companyId });
 
   /** The company's batches, newest first, without their children (any member). */
   signedIn.get('/batches', async (ctx) => {

@@ -234,7 +234,7 @@ const limitParam: Schema = {
   schema: { type: 'integer', minimum: 1, maximum: 100 },
   description: 'Page size, 1 to 100 (default 50).',
 };
-const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases'): Schema => ({
+const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases' | 'uploads'): Schema => ({
   name: 'before',
   in: 'query',
   required: false,
@@ -461,6 +461,22 @@ function paths(): Record<string, Schema> {
         parameters: [limitParam, beforeParam('jobs')],
         responses: {
           ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }),
+          ...errorsOf({ query: true }),
+        },
+      },
+    },
+    '/api/company/uploads': {
+      get: {
+        operationId: 'listUploads',
+        tags: t('Jobs'),
+        summary: "The company's uploads",
+        security: SESSION,
+        description:
+          "Every member may list the company's uploads that still hold storage, newest first, as `GET /v1/uploads` lists them (with " +
+          '`in_use`, `job_count` and `batch_count`). Only `limit` and `before` are taken; any other or a repeated parameter is 422.',
+        parameters: [limitParam, beforeParam('uploads')],
+        responses: {
+          ...ok('A page of uploads.', schemaRef('UploadPage'), { empty: { data: [], next_cursor: null } }),
           ...errorsOf({ query: true }),
         },
       },

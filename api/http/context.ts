@@ -36,6 +36,10 @@ export interface AppState {
   resourceId?: string;
   /** Validated query of a paid /x402 route (validated before any payment is asked). */
   paidQuery?: unknown;
+  /** The route template of a request served outside the interface routers (`/metrics`), for the metrics. */
+  route?: string;
+  /** What a paid /x402 call came to (api/x402/payment.middleware.ts), counted by the metrics middleware. */
+  x402Outcome?: 'unpaid' | 'paid' | 'redelivered' | 'replayed' | 'refused' | 'settlement_uncertain' | 'not_charged';
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -42,6 +42,7 @@ export const CURSOR_LISTS = {
   jobs: 'job',
   batches: 'bat',
   purchases: 'pur',
+  uploads: 'upl',
 } as const;
 export type CursorList = keyof typeof CURSOR_LISTS;
 

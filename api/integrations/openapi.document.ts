@@ -236,6 +236,7 @@ const SAMPLE_IDS: Record<CursorList, string> = {
   jobs: 'job_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
   batches: 'bat_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
   purchases: 'pur_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
+  uploads: 'upl_Vb7Nm2Xc4Lk9Jh3Gf6Ds',
 };
 const beforeParam = (list: CursorList): Schema => ({
   name: 'before',

@@ -209,10 +209,15 @@ Content-Type: application/json
 X-Service-Timestamp: ${WEBHOOK_EXAMPLES.secondsAt}
 X-Service-Signature: v1=<hex HMAC-SHA256 of "${WEBHOOK_EXAMPLES.secondsAt}." + the raw body, keyed with the signing secret>
 X-Service-Event-Id: ${WEBHOOK_EXAMPLES.event}
+webhook-id: ${WEBHOOK_EXAMPLES.event}
+webhook-timestamp: ${WEBHOOK_EXAMPLES.secondsAt}
+webhook-signature: v1,<base64 HMAC-SHA256 of "${WEBHOOK_EXAMPLES.event}.${WEBHOOK_EXAMPLES.secondsAt}." + the raw body, the same key>
 
 ${JSON.stringify(JOB_EVENT_EXAMPLES['job.completed'])}`)}
 <p>Verify before parsing: reject a timestamp more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from your clock, compute the HMAC over the timestamp, a dot and the raw
 body bytes, and compare in constant time. Deduplicate by <code>X-Service-Event-Id</code> and answer 2xx after recording it. ${md(V1_RETRY_TEXT)}
+The <code>webhook-*</code> headers are <a href="https://www.standardwebhooks.com">Standard Webhooks</a> under the same secret: verify them with a
+<code>standardwebhooks</code> library built as <code>new Webhook(secret, { format: 'raw' })</code> (or from <code>'whsec_' + base64(secret)</code>).
 Redirects are never followed.</p>
 
 <h2 id="errors">Errors</h2>

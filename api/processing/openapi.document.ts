@@ -255,6 +255,7 @@ function paths(s: ProcessingDocsSettings): Json {
     'Poll every 3 to 10 seconds until `status` is `completed` or `failed`; back off on 429 (honour `Retry-After`) and on 5xx.';
   return {
     '/v1/uploads': {
+      get: reads['listUploads'],
       post: {
         operationId: 'createUploads',
         tags: ['Uploads'],

@@ -2,10 +2,10 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { JOB_STATUSES } from '../../domain/jobs.js';
 import { ALL_OPERATIONS } from '../../domain/validation/processing-request.js';
 import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js';
-import { cursorPattern, encodeCursor } from '../http/pagination.js';
+import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
-import { schemaRef, type Schema } from './openapi.schemas.js';
+import { componentSchemas, schemaRef, type Schema } from './openapi.schemas.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and
@@ -73,6 +73,13 @@ function listJobsParams(job: string): Json[] {
       description: 'Only jobs created strictly before this instant.',
       schema: { type: 'string', format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH },
     },
+    ...pagingParams('jobs', job, ' (with the same filters)'),
+  ];
+}
+
+/** `limit` and `before` of a list paged by a cursor of `kind` (api/http/pagination.ts); `lastId` names the example's last row. */
+function pagingParams(kind: CursorList, lastId: string, sameQuery = ''): Json[] {
+  return [
     {
       name: 'limit',
       in: 'query',
@@ -84,13 +91,29 @@ function listJobsParams(job: string): Json[] {
       name: 'before',
       in: 'query',
       required: false,
-      description:
-        'The `next_cursor` of the previous page, passed back unchanged (with the same filters). Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
-      schema: { type: 'string', pattern: cursorPattern('jobs') },
-      examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor('jobs', job) } },
+      description: `The \`next_cursor\` of the previous page, passed back unchanged${sameQuery}. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.`,
+      schema: { type: 'string', pattern: cursorPattern(kind) },
+      examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(kind, lastId) } },
     },
   ];
 }
+
+/** The example upload record (a 12-page PDF). */
+const UPLOAD_EXAMPLE = (id: string): Json => ({
+  id,
+  filename: 'report.pdf',
+  kind: 'pdf',
+  mime_type: 'application/pdf',
+  bytes: 48213,
+  pages: 12,
+  duration_seconds: null,
+  encrypted: false,
+  width: null,
+  height: null,
+  sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8',
+  created_at: '2025-03-04T09:15:02.118Z',
+  expires_at: '2025-03-11T09:15:02.118Z',
+});
 
 export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, Json> {
   const { limited, errorResponse, error, readErrors, writeErrors, notFound, jobExample, jobIdParam, examples } = kit;
@@ -190,6 +213,39 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
         ...writeErrors(),
       },
     },
+    listUploads: {
+      operationId: 'listUploads',
+      tags: ['Uploads'],
+      summary: "List your company's uploads",
+      security: [{ apiKey: ['read'] }],
+      description:
+        "Your company's uploads that still hold storage (not deleted, not yet removed by retention: what counts toward the storage quota), " +
+        'newest first (by `created_at`, then id), each as `GET /v1/uploads/{upload_id}` shows it plus whether a job or batch uses it: ' +
+        '`in_use` (a queued or processing job reads it; `DELETE` answers 409 until that job ends), `job_count` (your jobs that name it, in any ' +
+        'state) and `batch_count` (the batches among them). An upload past `expires_at` is listed until retention removes its bytes. ' +
+        'Only `limit` and `before` are taken; any other or a repeated parameter is 422. `next_cursor` is set when the page is full: pass it as ' +
+        '`before` for the next page; null means there is no more.',
+      parameters: pagingParams('uploads', examples.pdf),
+      responses: {
+        '200': {
+          description: 'One page of uploads.',
+          headers: limited(true),
+          content: json(schemaRef('UploadPage'), {
+            page: {
+              data: [{ ...UPLOAD_EXAMPLE(examples.pdf), in_use: true, job_count: 1, batch_count: 0 }],
+              next_cursor: encodeCursor('uploads', examples.pdf),
+            },
+            last: { data: [], next_cursor: null },
+          }),
+        },
+        '422': badQuery(
+          error('validation_failed', 'before must be a next_cursor returned by this list', [
+            { path: 'before', message: 'not a cursor of this list' },
+          ]),
+        ),
+        ...readErrors(),
+      },
+    },
     getUpload: {
       operationId: 'getUpload',
       tags: ['Uploads'],
@@ -202,23 +258,7 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
         '200': {
           description: 'The upload.',
           headers: limited(true),
-          content: json(schemaRef('Upload'), {
-            pdf: {
-              id: examples.pdf,
-              filename: 'report.pdf',
-              kind: 'pdf',
-              mime_type: 'application/pdf',
-              bytes: 48213,
-              pages: 12,
-              duration_seconds: null,
-              encrypted: false,
-              width: null,
-              height: null,
-              sha256: 'e3b98a4da31a127d4bde6e43033f66ba274cab0eb7eb1c70ec41402bf6273dd8',
-              created_at: '2025-03-04T09:15:02.118Z',
-              expires_at: '2025-03-11T09:15:02.118Z',
-            },
-          }),
+          content: json(schemaRef('Upload'), { pdf: UPLOAD_EXAMPLE(examples.pdf) }),
         },
         '404': notFound("Unknown, deleted, or another company's upload.", 'Upload not found'),
         '410': gone,
@@ -324,21 +364,44 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
 
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 
+/** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
+const pageSchema = (item: string, kind: CursorList): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'next_cursor'],
+  properties: {
+    data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'Newest first.' },
+    next_cursor: {
+      type: ['string', 'null'],
+      pattern: cursorPattern(kind),
+      description: 'Pass as `before` for the next page; null when this page is not full (no more).',
+    },
+  },
+});
+
 export function readSchemas(): Record<string, Schema> {
+  const upload = componentSchemas()['Upload']!;
   return {
-    JobList: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'next_cursor'],
+    ListedUpload: {
+      ...upload,
+      required: [...(upload['required'] as string[]), 'in_use', 'job_count', 'batch_count'],
       properties: {
-        data: { type: 'array', maxItems: 100, items: schemaRef('Job'), description: 'Newest first.' },
-        next_cursor: {
-          type: ['string', 'null'],
-          pattern: cursorPattern('jobs'),
-          description: 'Pass as `before` for the next page; null when this page is not full (no more).',
+        ...(upload['properties'] as Record<string, Schema>),
+        in_use: {
+          type: 'boolean',
+          description:
+            'A queued or processing job reads it; `DELETE /v1/uploads/{upload_id}` answers 409 until that job ends.',
         },
+        job_count: {
+          type: 'integer',
+          minimum: 0,
+          description: "Your jobs that name it (not deleted, in any state; a batch's child jobs included).",
+        },
+        batch_count: { type: 'integer', minimum: 0, description: 'The distinct batches among those jobs.' },
       },
     },
+    UploadPage: pageSchema('ListedUpload', 'uploads'),
+    JobList: pageSchema('Job', 'jobs'),
     LedgerEntry: {
       type: 'object',
       additionalProperties: false,

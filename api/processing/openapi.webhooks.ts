@@ -2,6 +2,7 @@ import {
   DELIVERY_PROFILES,
   SIGNATURE_TOLERANCE_SECONDS,
   SIGNATURE_VERSION,
+  STANDARD_WEBHOOK_HEADERS,
   TEST_PING,
   testPingEvent,
 } from '../../domain/webhooks.js';
@@ -39,7 +40,16 @@ const headerParam = (name: string, description: string, schema: Schema, example:
   example,
 });
 
-/** The three headers of every `/v1` delivery (no delivery id or key version header: those are `/proof/v1`'s). */
+/** The Standard Webhooks headers, with this document's example event and time. */
+const standardWebhookHeaderParams = (eventId: string, seconds: number): Schema[] =>
+  STANDARD_WEBHOOK_HEADERS.map((h) =>
+    headerParam(h.name, h.description, { type: 'string', pattern: h.pattern }, h.example(eventId, seconds)),
+  );
+
+/**
+ * The headers of every `/v1` delivery: the spec's three X-Service headers (no delivery id or key version header: those
+ * are `/proof/v1`'s), then the Standard Webhooks ones under the same secret.
+ */
 export const V1_WEBHOOK_HEADERS: Schema[] = [
   headerParam(
     'X-Service-Timestamp',
@@ -59,6 +69,7 @@ export const V1_WEBHOOK_HEADERS: Schema[] = [
     { type: 'string', pattern: '^evt_[A-Za-z0-9]{20}$' },
     WEBHOOK_EXAMPLES.event,
   ),
+  ...standardWebhookHeaderParams(WEBHOOK_EXAMPLES.event, WEBHOOK_EXAMPLES.secondsAt),
 ];
 
 /** The event body as a receiver gets it. */

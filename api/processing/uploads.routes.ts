@@ -13,9 +13,13 @@ import {
   companyStoredBytes,
   getUpload,
   insertUploads,
+  listUploads,
   markUploadDeleted,
   type Upload,
 } from '../../db/repositories/uploads.repo.js';
+import { assertUploadListQuery } from '../../domain/validation/job-list-query.js';
+import { listedUploadJson, uploadJson } from '../../services/processing/records.js';
+import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
@@ -54,24 +58,6 @@ function displayName(raw: string | undefined): string {
   const name = basename((raw ?? '').normalize('NFC').replace(UNSAFE_IN_NAME, '').replace(/\\/g, '/')).trim();
   const safe = name === '.' || name === '..' ? '' : name;
   return Array.from(safe).slice(0, 255).join('').trim() || 'upload';
-}
-
-export function uploadJson(u: Upload) {
-  return {
-    id: u.id,
-    filename: u.filename,
-    kind: u.kind,
-    mime_type: u.mimeType,
-    bytes: u.bytes,
-    pages: u.pages,
-    duration_seconds: u.durationSeconds,
-    width: u.width,
-    height: u.height,
-    encrypted: u.encrypted,
-    sha256: u.sha256,
-    created_at: u.createdAt.toISOString(),
-    expires_at: u.expiresAt.toISOString(),
-  };
 }
 
 /** An upload request over its size bound, declared or streamed. */
@@ -223,6 +209,7 @@ export function mountUploads(
   deps: { db: Db; store: FileStore; limits: UploadLimits; media?: MediaToolOptions; now?: () => Date },
 ): void {
   const now = deps.now ?? (() => new Date());
+  mountUploadList(router, { db: deps.db, companyOf: (ctx) => keyOf(ctx).tenantId });
 
   /** POST /v1/uploads: multipart field `files`, one or more files; all stored, or none. */
   router.post('/uploads', async (ctx) => {
@@ -336,5 +323,22 @@ export function mountUploads(
     });
     await deps.store.remove(upload.id);
     ctx.status = 204;
+  });
+}
+
+/**
+ * GET /v1/uploads and GET /api/company/uploads: the company's uploads that still hold storage, newest first, each as
+ * GET /v1/uploads/{id} shows it plus its use by jobs (`in_use`, `job_count`, `batch_count`); paged with `limit` and
+ * the `before` cursor of the previous page's `next_cursor`. Unknown or repeated parameters are 422.
+ */
+export function mountUploadList(
+  router: Router<AppState>,
+  deps: { db: Db; companyOf: (ctx: AppContext) => string },
+): void {
+  router.get('/uploads', async (ctx) => {
+    assertUploadListQuery(ctx.query);
+    const limit = parseLimit(ctx.query['limit']);
+    const before = decodeCursor('uploads', ctx.query['before']);
+    ctx.body = page('uploads', await listUploads(deps.db, deps.companyOf(ctx), limit, before), limit, listedUploadJson);
   });
 }

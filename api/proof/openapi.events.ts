@@ -1,5 +1,10 @@
 import { PROOF_API_VERSION, PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
-import { DELIVERY_PROFILES, SIGNATURE_TOLERANCE_SECONDS, SIGNATURE_VERSION } from '../../domain/webhooks.js';
+import {
+  DELIVERY_PROFILES,
+  SIGNATURE_TOLERANCE_SECONDS,
+  SIGNATURE_VERSION,
+  STANDARD_WEBHOOK_HEADERS,
+} from '../../domain/webhooks.js';
 import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { EVENT_EXAMPLES, EVENT_IDS, EXAMPLES } from './openapi.examples.js';
 
@@ -176,7 +181,10 @@ const headerParam = (name: string, description: string, schema: Schema, example:
   example,
 });
 
-/** The webhook headers (spec section 6), as `activities/webhooks.activities.ts` sends them for /proof. */
+/**
+ * The webhook headers (spec section 6), as `activities/webhooks.activities.ts` sends them for /proof, then the Standard
+ * Webhooks ones under the same secret.
+ */
 export const WEBHOOK_HEADERS: Schema[] = [
   headerParam(
     'X-Service-Timestamp',
@@ -207,6 +215,14 @@ export const WEBHOOK_HEADERS: Schema[] = [
     'Version of the signing secret used; it increases when the secret is rotated.',
     { type: 'string', pattern: '^[0-9]{1,9}$' },
     '1',
+  ),
+  ...STANDARD_WEBHOOK_HEADERS.map((h) =>
+    headerParam(
+      h.name,
+      h.description,
+      { type: 'string', pattern: h.pattern },
+      h.example(EVENT_IDS['payment.confirmed'], 1763889342),
+    ),
   ),
 ];
 

@@ -15,6 +15,7 @@ import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
 import {
   createPaidCalls,
   type KeptAnswer,
+  type PaidCallOutcome,
   type PaidCalls,
   type PresentedPayment,
 } from '../../services/x402/paid-call.js';
@@ -146,6 +147,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
               : { ok: false, status: ctx.status };
           },
         });
+        ctx.state.x402Outcome = paymentOutcome(outcome, ctx.get('payment-signature') !== '');
         if (outcome.kind === 'not_run') return;
         if (outcome.kind === 'delivered') {
           discardBody(ctx);
@@ -167,6 +169,15 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
       };
     },
   };
+}
+
+/** What a paid call came to, for the metrics (docs/operations.md "Metrics"). */
+function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
+  if (outcome.kind === 'delivered') return outcome.replayed ? 'redelivered' : 'paid';
+  if (outcome.kind === 'pending') return 'settlement_uncertain';
+  if (outcome.kind === 'not_run') return 'not_charged';
+  if (outcome.code === 'payment_replayed') return 'replayed';
+  return presented ? 'refused' : 'unpaid';
 }
 
 /** The payment a request presents: none (a HEAD never pays: it would settle a fee for a response without a body). */

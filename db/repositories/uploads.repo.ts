@@ -70,6 +70,59 @@ export async function companyStoredBytes(trx: Db, companyId: string, opts: { loc
   return Number(row?.sum ?? 0);
 }
 
+/** An upload as its list shows it: the record, and how the company's jobs use it. */
+export interface ListedUpload extends Upload {
+  /** A queued or processing job reads it (it cannot be deleted until that job ends). */
+  inUse: boolean;
+  /** The company's jobs (not deleted, any state, batch children included) that name it. */
+  jobCount: number;
+  /** The distinct batches among those jobs. */
+  batchCount: number;
+}
+
+/**
+ * One page of the company's uploads that still hold storage (not deleted, bytes not purged: what counts toward the
+ * storage quota), newest first (created_at, then id, descending), strictly after the upload `before` in that order,
+ * each with its use by jobs, in one statement. The cursor upload is looked up in the table itself, so a cursor stays
+ * valid when its upload is deleted meanwhile.
+ */
+export async function listUploads(
+  db: Db,
+  companyId: string,
+  limit: number,
+  before: string | null,
+): Promise<ListedUpload[]> {
+  const q = db('uploads as u')
+    .joinRaw(
+      `LEFT JOIN LATERAL (
+         SELECT bool_or(j.status = ANY(?)) AS in_use, count(*) AS job_count, count(DISTINCT j.batch_id) AS batch_count
+         FROM jobs j
+         WHERE j.company_id = u.company_id AND j.deleted_at IS NULL AND j.upload_ids @> ARRAY[u.id]
+       ) used ON true`,
+      [UNFINISHED_JOB_STATUSES as string[]],
+    )
+    .where('u.company_id', companyId)
+    .whereNull('u.deleted_at')
+    .whereNull('u.purged_at')
+    .orderBy([
+      { column: 'u.created_at', order: 'desc' },
+      { column: 'u.id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select('u.*', 'used.in_use', 'used.job_count', 'used.batch_count');
+  if (before)
+    q.whereRaw(
+      '(u.created_at, u.id) < (SELECT c.created_at, c.id FROM uploads c WHERE c.id = ? AND c.company_id = ?)',
+      [before, companyId],
+    );
+  return (await q).map((r: Record<string, unknown>) => ({
+    ...toUpload(r),
+    inUse: r['in_use'] === true,
+    jobCount: Number(r['job_count'] ?? 0),
+    batchCount: Number(r['batch_count'] ?? 0),
+  }));
+}
+
 /** A live upload of the company (a foreign or deleted id is simply not found). */
 export async function getUpload(db: Db, companyId: string, id: string): Promise<Upload | null> {
   const row = await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').first();

@@ -62,15 +62,37 @@ export function parseDateTime(raw: string): Date | null {
 }
 
 type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
+type Issue = { path: string; message: string };
 
-export function parseJobListQuery(raw: RawQuery): JobListQuery {
-  const issues: Array<{ path: string; message: string }> = [];
+/** The unknown and the repeated parameters of a list's query, one issue each. */
+function paramIssues(raw: RawQuery, allowed: readonly string[]): Issue[] {
+  const issues: Issue[] = [];
   for (const [name, value] of Object.entries(raw)) {
-    if (!(JOB_LIST_PARAMS as readonly string[]).includes(name))
-      issues.push({ path: name, message: `unknown parameter; the parameters are ${JOB_LIST_PARAMS.join(', ')}` });
+    if (!allowed.includes(name))
+      issues.push({ path: name, message: `unknown parameter; the parameters are ${allowed.join(', ')}` });
     else if (Array.isArray(value))
       issues.push({ path: name, message: `${name} must be given once (separate several values with commas)` });
   }
+  return issues;
+}
+
+const invalidQuery = (issues: Issue[]) =>
+  new DomainError('validation_failed', `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
+    issues,
+  });
+
+/**
+ * The query of the upload lists (`GET /v1/uploads`, `GET /api/company/uploads`): only `limit` and `before` (parsed by
+ * the handler), each at most once; anything else is refused (422 naming it), as on `GET /v1/jobs`.
+ */
+export const UPLOAD_LIST_PARAMS = ['limit', 'before'] as const;
+export function assertUploadListQuery(raw: RawQuery): void {
+  const issues = paramIssues(raw, UPLOAD_LIST_PARAMS);
+  if (issues.length) throw invalidQuery(issues);
+}
+
+export function parseJobListQuery(raw: RawQuery): JobListQuery {
+  const issues = paramIssues(raw, JOB_LIST_PARAMS);
   const one = (name: string): string | undefined => (typeof raw[name] === 'string' ? (raw[name] as string) : undefined);
   const list = <T extends string>(name: string, allowed: readonly T[]): T[] | undefined => {
     const v = one(name);
@@ -96,11 +118,6 @@ export function parseJobListQuery(raw: RawQuery): JobListQuery {
   if (batchId !== undefined && !isObjectId(batchId)) issues.push({ path: 'batch_id', message: 'a batch id' });
   const createdAfter = time('created_after');
   const createdBefore = time('created_before');
-  if (issues.length)
-    throw new DomainError(
-      'validation_failed',
-      `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      { issues },
-    );
+  if (issues.length) throw invalidQuery(issues);
   return { statuses, operations, batchId, createdAfter, createdBefore };
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { getJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
+import type { ListedUpload, Upload } from '../../db/repositories/uploads.repo.js';
 
 /*
  * The /v1 job and batch records: a company's job or batch read (another company's id is not found), and the JSON
@@ -121,3 +122,31 @@ export async function companyBatch(db: Db, companyId: string, id: string): Promi
 /** True once a completed job's results passed retention (or were removed). */
 export const resultsExpired = (job: Job, now: Date): boolean =>
   job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now.getTime());
+
+/** The upload record of the API (`POST /v1/uploads`, `GET /v1/uploads/{id}`). */
+export function uploadJson(u: Upload) {
+  return {
+    id: u.id,
+    filename: u.filename,
+    kind: u.kind,
+    mime_type: u.mimeType,
+    bytes: u.bytes,
+    pages: u.pages,
+    duration_seconds: u.durationSeconds,
+    width: u.width,
+    height: u.height,
+    encrypted: u.encrypted,
+    sha256: u.sha256,
+    created_at: u.createdAt.toISOString(),
+    expires_at: u.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * An upload in the upload lists: its record, and whether a job or batch uses it: `in_use` (a queued or processing job
+ * reads it, so DELETE answers 409 until that job ends), `job_count` (the company's jobs that name it, any state) and
+ * `batch_count` (the batches among them).
+ */
+export function listedUploadJson(u: ListedUpload) {
+  return { ...uploadJson(u), in_use: u.inUse, job_count: u.jobCount, batch_count: u.batchCount };
+}

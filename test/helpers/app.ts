@@ -4,6 +4,7 @@ import { buildApp, type InterfaceRouter } from '../../api/server.js';
 import { listen, type HttpServerHandle } from '../../api/http/lifecycle.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import type { ChainReader } from '../../adapters/chains/types.js';
 import { buildChainReader } from '../../api/deps.js';
 import type { PaymentGate } from '../../api/x402/usdc.routes.js';
@@ -26,6 +27,8 @@ export async function startTestApp(opts: {
   /** Starts job workflows; without it POST /v1/jobs answers 503. */
   workflows?: WorkflowGateway | null;
   secretBox?: SecretBox;
+  /** The app's metrics registry (adapters/metrics/metrics.ts); one of its own when absent. */
+  metrics?: PlatformMetrics;
 }): Promise<HttpServerHandle & { app: Koa; close(): Promise<void> }> {
   const config = opts.config ?? testConfig();
   const app = buildApp(
@@ -38,6 +41,7 @@ export async function startTestApp(opts: {
       secretBox: opts.secretBox ?? createSecretBox(generateSecretsKey()),
       workflows: opts.workflows ?? null,
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
     },
     { routers: opts.routers ?? [] },
   );

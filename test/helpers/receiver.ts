@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../../adapters/webhooks/sign.js';
+import { Webhook } from 'standardwebhooks';
+import { verifySignature, type VerifyResult } from '../../adapters/webhooks/sign.js';
 
 export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
@@ -61,14 +62,24 @@ export async function startReceiver(
 }
 
 /**
- * Checks a received request's `X-Service-Signature` with `secret` as a receiver does on arrival: the 300 s window
- * is measured at the time the request was received, not when the test gets round to checking it.
+ * Checks a received request as a receiver does on arrival (the 300 s window is measured at the time the request was
+ * received, not when the test gets round to checking it): its `X-Service-Signature` with `secret`, then its Standard
+ * Webhooks headers with the official package's verifier built from the same secret (`format: 'raw'`, docs/webhooks.md),
+ * which must name the same event and second.
  */
-export const verifyReceived = (req: ReceivedRequest, secret: string) =>
-  verifySignature({
+export function verifyReceived(req: ReceivedRequest, secret: string): VerifyResult | { ok: false; reason: string } {
+  const header = (name: string) => req.headers[name] as string | undefined;
+  const xService = verifySignature({
     secret,
     body: req.body,
-    timestampHeader: req.headers['x-service-timestamp'] as string,
-    signatureHeader: req.headers['x-service-signature'] as string,
+    timestampHeader: header('x-service-timestamp'),
+    signatureHeader: header('x-service-signature'),
     nowSeconds: Math.floor(req.receivedAt / 1000),
   });
+  if (!xService.ok) return xService;
+  const [id, timestamp, signature] = [header('webhook-id'), header('webhook-timestamp'), header('webhook-signature')];
+  if (id !== header('x-service-event-id') || timestamp !== header('x-service-timestamp') || !signature)
+    return { ok: false, reason: 'standard_webhooks_headers' };
+  const expected = new Webhook(secret, { format: 'raw' }).sign(id!, new Date(Number(timestamp) * 1000), req.body);
+  return signature.split(' ').includes(expected) ? { ok: true } : { ok: false, reason: 'standard_webhooks_signature' };
+}

@@ -277,10 +277,14 @@ describe('operator commands', () => {
       'the /v1 test.ping body',
     );
     const documentedHeaders = ping['parameters'] as Array<{ name: string; schema: unknown }>;
+    // The spec's three X-Service headers and the Standard Webhooks ones under the same secret (docs/webhooks.md).
     expect(documentedHeaders.map((p) => p.name).sort()).toEqual([
       'X-Service-Event-Id',
       'X-Service-Signature',
       'X-Service-Timestamp',
+      'webhook-id',
+      'webhook-signature',
+      'webhook-timestamp',
     ]);
     for (const p of documentedHeaders)
       c.expectValid(p.schema, received.headers[p.name.toLowerCase()], `header ${p.name}`);

@@ -180,6 +180,12 @@ beforeAll(async () => {
   )['id'] as string;
   const jobsPage = await fetch(`${h.app.url}/v1/jobs?limit=1`, { headers: { Authorization: `Bearer ${v1Key}` } });
   cursors.push(((await jobsPage.json()) as { next_cursor: string }).next_cursor);
+  // A second upload, so the upload list (GET /v1/uploads, GET /api/company/uploads) has a next cursor at limit=1.
+  const form2 = new FormData();
+  form2.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'second.pdf');
+  await post('/v1/uploads', v1Key, { form: form2 });
+  const uploadsPage = await fetch(`${h.app.url}/v1/uploads?limit=1`, { headers: { Authorization: `Bearer ${v1Key}` } });
+  cursors.push(((await uploadsPage.json()) as { next_cursor: string }).next_cursor);
   bindings['uploads'] = { values: [upload], targets: ['path.upload_id', 'body.upload_ids[*]'] };
   bindings['jobs'] = { values: [job, job2], targets: ['path.job_id'] };
   const batch = (

@@ -178,6 +178,7 @@ describe('the document', () => {
       ['GET /v1/jobs', 'GET', '/v1/jobs'],
       ['POST /v1/jobs/{job_id}/cancel', 'POST', `/v1/jobs/${job}/cancel`],
       ['GET /v1/uploads/{upload_id}', 'GET', '/v1/uploads/upl_AAAAAAAAAAAAAAAAAAAA'],
+      ['GET /v1/uploads', 'GET', '/v1/uploads'],
       ['GET /v1/credits', 'GET', '/v1/credits'],
       ['GET /v1/capabilities', 'GET', '/v1/capabilities'],
     ] as const) {
@@ -649,6 +650,14 @@ describe('real responses conform to the document', () => {
       issues: [{ path: 'status' }],
     });
 
+    // The upload list (test/integration/v1-uploads-list.test.ts has its rules) and a refused cursor.
+    expect(await c.check('GET /v1/uploads', await send('GET', '/v1/uploads?limit=100', acme.readKey))).toMatchObject({
+      data: expect.arrayContaining([expect.objectContaining({ id: up['pdf'], kind: 'pdf' })]),
+    });
+    expect(codeOf(await c.check('GET /v1/uploads', await send('GET', '/v1/uploads?before=0', acme.key)))).toBe(
+      'validation_failed',
+    );
+
     // An upload's record, unknown and expired uploads.
     expect(
       await c.check('GET /v1/uploads/{upload_id}', await send('GET', `/v1/uploads/${up['pdf']}`, acme.readKey)),
@@ -795,6 +804,7 @@ describe('real responses conform to the document', () => {
     for (const [key, path] of [
       ['GET /v1/jobs', '/v1/jobs'],
       ['GET /v1/uploads/{upload_id}', `/v1/uploads/${up['pdf']}`],
+      ['GET /v1/uploads', '/v1/uploads'],
       ['GET /v1/credits', '/v1/credits'],
       ['GET /v1/capabilities', '/v1/capabilities'],
     ] as const) {

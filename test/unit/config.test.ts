@@ -21,6 +21,30 @@ describe('config', () => {
     expect(Object.isFrozen(c.http)).toBe(true);
   });
 
+  it('serves no metrics by default; METRICS_PORT, METRICS_HOST and METRICS_TOKEN are checked', () => {
+    expect(loadConfig({}).metrics).toEqual({
+      port: undefined,
+      host: '127.0.0.1',
+      token: undefined,
+      temporalPort: undefined,
+    });
+    const token = 't'.repeat(32);
+    expect(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token, METRICS_TEMPORAL_PORT: '9465' })
+        .metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0', token, temporalPort: 9465 });
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'abc' })).toThrow(/METRICS_PORT/);
+    let message = '';
+    try {
+      loadConfig({ METRICS_TOKEN: 'short-secret-token' });
+    } catch (e) {
+      message = String(e);
+    }
+    expect(message).toMatch(/METRICS_TOKEN: at least 32 characters/);
+    expect(message).not.toContain('short-secret-token');
+  });
+
   it('rejects invalid values without echoing them', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ BODY_LIMIT_JSON: 'lots' })).toThrow(/BODY_LIMIT_JSON/);

@@ -1,5 +1,5 @@
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../../domain/webhooks.js';
-import { signAndSend, type WebhookActivityDeps } from '../../activities/webhooks.activities.js';
+import { countIfEnded, signAndSend, type WebhookActivityDeps } from '../../activities/webhooks.activities.js';
 import {
   finishDispatched,
   releaseClaim,
@@ -10,7 +10,7 @@ import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.wo
 
 export type SenderDeps = Pick<
   WebhookActivityDeps,
-  'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger'
+  'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger' | 'metrics'
 > & {
   startRetries(input: DeliveryWorkflowInput): Promise<void>;
 };
@@ -112,6 +112,7 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
         },
         'webhook attempt',
       );
+      if (kept) countIfEnded(deps.metrics, c.delivery.interface, sent.verdict, 1);
       if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
     },
   };

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from '../../../adapters/webhooks/sign.js';
+import { Webhook } from 'standardwebhooks';
+import { signBody, standardWebhookHeaders, verifySignature } from '../../../adapters/webhooks/sign.js';
 
 const secret = 'whsec_test_secret';
 const body = Buffer.from('{"id":"evt_1","type":"job.completed"}');
@@ -41,5 +42,16 @@ describe('webhook signatures', () => {
 
   it('a new timestamp gives a new signature over the same bytes', () => {
     expect(signBody(secret, 1, body)).not.toBe(signBody(secret, 2, body));
+  });
+
+  it('adds the Standard Webhooks headers: v1, + base64 HMAC over id.timestamp.body under the same key', () => {
+    const h = standardWebhookHeaders(secret, 'evt_1', 1_700_000_000, body);
+    const mac = createHmac('sha256', secret).update(`evt_1.1700000000.${body.toString()}`).digest('base64');
+    expect(h).toEqual({ 'webhook-id': 'evt_1', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${mac}` });
+    // The official package signs the same with either documented construction of its verifier from the secret.
+    const at = new Date(1_700_000_000_000);
+    expect(new Webhook(secret, { format: 'raw' }).sign('evt_1', at, body)).toBe(h['webhook-signature']);
+    const asBase64 = `whsec_${Buffer.from(secret).toString('base64')}`;
+    expect(new Webhook(asBase64).sign('evt_1', at, body)).toBe(h['webhook-signature']);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../../../adapters/webhooks/sign.js';
+import { signBody, standardWebhookHeaders } from '../../../adapters/webhooks/sign.js';
 import { createWebhookReceiver } from '../../../examples/webhook-receiver.js';
 
 /**
@@ -18,7 +18,9 @@ let server: http.Server;
 let url = '';
 
 const start = async () => {
-  server = http.createServer(createWebhookReceiver({ secret: SECRET, eventLog: log, nowSeconds: () => NOW }));
+  server = http.createServer(
+    createWebhookReceiver({ secret: SECRET, scheme: 'x-service', eventLog: log, nowSeconds: () => NOW }),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 };
@@ -59,7 +61,7 @@ const logged = () =>
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { id: string }).id);
 
-describe('examples/webhook-receiver.ts', () => {
+describe('examples/webhook-receiver.ts, X-Service scheme', () => {
   it('commits a verified event once, then answers 2xx; a redelivery is acknowledged without a second effect', async () => {
     expect((await post(event('evt_one'))).status).toBe(200);
     expect((await post(event('evt_one'))).status).toBe(200);
@@ -94,5 +96,61 @@ describe('examples/webhook-receiver.ts', () => {
     expect((await post(event('evt_edge_past'), { timestamp: NOW - 300 })).status).toBe(200);
     expect((await post(event('evt_edge_future'), { timestamp: NOW + 300 })).status).toBe(200);
     expect(logged()).toEqual(['evt_one', 'evt_new_field', 'evt_edge_past', 'evt_edge_future']);
+  });
+});
+
+describe('examples/webhook-receiver.ts, Standard Webhooks scheme (the default, verified by the standardwebhooks package)', () => {
+  // A real secret's shape, signed by the platform's own signer; the package checks its window with the system clock.
+  const secret = 'whsec_Q2xhc3NpYy1leGFtcGxlLXNlY3JldC1zaG93bi1vbmNl-_x';
+  const stdLog = join(mkdtempSync(join(tmpdir(), 'receiver-std-')), 'events.jsonl');
+  let std: http.Server;
+  let stdUrl = '';
+  beforeAll(async () => {
+    std = http.createServer(createWebhookReceiver({ secret, eventLog: stdLog }));
+    await new Promise<void>((r) => std.listen(0, '127.0.0.1', r));
+    stdUrl = `http://127.0.0.1:${(std.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(() => new Promise<void>((r) => std.close(() => r())));
+  const nowS = () => Math.floor(Date.now() / 1000);
+  const send = (body: Buffer, o: { id?: string; at?: number; key?: string; headers?: Record<string, string> } = {}) =>
+    fetch(stdUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...standardWebhookHeaders(
+          o.key ?? secret,
+          o.id ?? (JSON.parse(body.toString()) as { id: string }).id,
+          o.at ?? nowS(),
+          body,
+        ),
+        ...o.headers,
+      },
+      body,
+    });
+  const stdLogged = () =>
+    readFileSync(stdLog, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+
+  it('commits a verified event once; a redelivery (same webhook-id, new timestamp) has no second effect', async () => {
+    expect((await send(event('evt_std'))).status).toBe(200);
+    expect((await send(event('evt_std'), { at: nowS() - 60 })).status).toBe(200);
+    expect(stdLogged()).toEqual(['evt_std']);
+  });
+
+  it('refuses a tampered body, another secret, another id, a stale timestamp and missing headers', async () => {
+    const body = event('evt_std_bad');
+    const signed = standardWebhookHeaders(secret, 'evt_std_bad', nowS(), body);
+    const tampered = Buffer.from(body.toString().replace('"1"', '"2"'));
+    expect((await fetch(stdUrl, { method: 'POST', headers: signed, body: tampered })).status).toBe(401);
+    expect((await send(body, { key: 'whsec_other' })).status).toBe(401);
+    expect((await send(body, { headers: { 'webhook-id': 'evt_other' } })).status).toBe(401);
+    expect((await send(body, { at: nowS() - 400 })).status).toBe(401);
+    expect((await fetch(stdUrl, { method: 'POST', body })).status).toBe(400);
+    // Signed for another id than the body's: verified, then refused before any effect.
+    expect((await send(body, { id: 'evt_header_only' })).status).toBe(400);
+    expect(stdLogged()).toEqual(['evt_std']);
   });
 });

@@ -1,0 +1,119 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The platform's Prometheus metrics (prom-client), one registry per process (an API, a worker, or the all-in-one
+ * process holding both): never the library's global registry, so two apps in one test process count apart. Labels are
+ * bounded sets: an interface, a route template (never a raw path), a method, a status, an operation, an outcome.
+ * docs/operations.md "Metrics" lists them and what moves them.
+ */
+export interface PlatformMetrics {
+  readonly registry: Registry;
+  /** Every HTTP request answered, by interface, route template, method and status. */
+  readonly httpRequests: Counter<'interface' | 'route' | 'method' | 'status'>;
+  /** Their durations in seconds. */
+  readonly httpDuration: Histogram<'interface' | 'route' | 'method' | 'status'>;
+  /** Jobs that ended in this worker, by operation and outcome (completed, failed). */
+  readonly jobsFinished: Counter<'operation' | 'outcome'>;
+  /** How long an ended job waited queued (created to started), by operation. */
+  readonly jobQueueWait: Histogram<'operation'>;
+  /** How long an ended job ran (started to finished), by operation and outcome. */
+  readonly jobProcessing: Histogram<'operation' | 'outcome'>;
+  /** Batches that ended in this worker, by outcome (completed, partial, failed). */
+  readonly batchesFinished: Counter<'outcome'>;
+  /** Credits a job's end moved in this worker: `charged` (a completed job's quote), `released` (a failed job's). */
+  readonly credits: Counter<'movement'>;
+  /** Webhook attempts sent, by interface and verdict (delivered, retry, terminal). */
+  readonly webhookAttempts: Counter<'interface' | 'outcome'>;
+  /** Webhook deliveries that ended, by interface and outcome (delivered, failed). */
+  readonly webhookDeliveries: Counter<'interface' | 'outcome'>;
+  /**
+   * Paid /x402 calls, by route template and outcome (unpaid, paid, redelivered, replayed, refused, settlement_uncertain,
+   * not_charged; docs/operations.md "Metrics").
+   */
+  readonly x402Payments: Counter<'route' | 'outcome'>;
+  /** The Prometheus text exposition of the registry. */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const JOB_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 4 * 3600];
+
+/**
+ * A fresh registry with the platform's metrics and, with `processMetrics` (the entry points; once per process), the Node
+ * process's own (CPU, memory, event loop lag, GC) as prom-client collects them.
+ */
+export function createMetrics(opts: { process?: string; processMetrics?: boolean } = {}): PlatformMetrics {
+  const registry = new Registry();
+  if (opts.process) registry.setDefaultLabels({ process: opts.process });
+  if (opts.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'paycore_' });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'paycore_http_requests_total',
+      help: 'HTTP requests answered, by interface, route template, method and status.',
+      labelNames: ['interface', 'route', 'method', 'status'],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'paycore_http_request_duration_seconds',
+      help: 'HTTP request durations in seconds, by interface, route template, method and status.',
+      labelNames: ['interface', 'route', 'method', 'status'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    jobsFinished: new Counter({
+      name: 'paycore_jobs_finished_total',
+      help: 'Jobs ended by this worker, by operation and outcome (completed, failed).',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
+    jobQueueWait: new Histogram({
+      name: 'paycore_job_queue_wait_seconds',
+      help: 'Seconds an ended job waited queued before it started, by operation.',
+      labelNames: ['operation'],
+      buckets: JOB_BUCKETS,
+      registers,
+    }),
+    jobProcessing: new Histogram({
+      name: 'paycore_job_processing_seconds',
+      help: 'Seconds an ended job ran (started to finished), by operation and outcome.',
+      labelNames: ['operation', 'outcome'],
+      buckets: JOB_BUCKETS,
+      registers,
+    }),
+    batchesFinished: new Counter({
+      name: 'paycore_batches_finished_total',
+      help: 'Batches ended by this worker, by outcome (completed, partial, failed).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    credits: new Counter({
+      name: 'paycore_credits_total',
+      help: "Credits moved by jobs' ends in this worker: charged (completed jobs' quotes), released (failed jobs').",
+      labelNames: ['movement'],
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'paycore_webhook_attempts_total',
+      help: 'Webhook attempts sent by this worker, by interface and verdict (delivered, retry, terminal).',
+      labelNames: ['interface', 'outcome'],
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: 'paycore_webhook_deliveries_total',
+      help: 'Webhook deliveries ended by this worker, by interface and outcome (delivered, failed).',
+      labelNames: ['interface', 'outcome'],
+      registers,
+    }),
+    x402Payments: new Counter({
+      name: 'paycore_x402_payments_total',
+      help: 'Paid /x402 route calls, by route template and outcome.',
+      labelNames: ['route', 'outcome'],
+      registers,
+    }),
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}

@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
+import { bearerMatches } from '../../adapters/metrics/server.js';
+import type { AppState } from './context.js';
+
+/**
+ * Counts every request once it is answered (after the error middleware rendered it, so the status is final): by
+ * interface, the route template the router matched (`/v1/jobs/:id`; `unmatched` when none did, never the raw path),
+ * method and status, with its duration; and a paid /x402 call's outcome, which the payment middleware leaves in
+ * `ctx.state.x402Outcome`.
+ */
+export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+      const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
+      const labels = { interface: ctx.state.iface ?? 'root', route, method: ctx.method, status: String(ctx.status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      if (ctx.state.x402Outcome) metrics.x402Payments.inc({ route, outcome: ctx.state.x402Outcome });
+    }
+  };
+}
+
+/**
+ * `GET /metrics` on the API's own listener, only when METRICS_TOKEN is set and presented as a bearer token (401
+ * otherwise); without a token the path is not served here (404 like any unknown path; METRICS_PORT serves it apart).
+ */
+export function metricsEndpoint(metrics: PlatformMetrics, token: string | undefined): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (token === undefined || ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+    ctx.state.route = '/metrics';
+    if (!bearerMatches(ctx.get('Authorization') || undefined, token)) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Bearer');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'unauthorized\n';
+      return;
+    }
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.render();
+  };
+}

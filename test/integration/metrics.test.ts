@@ -1,0 +1,267 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { startTestApp, testConfig } from '../helpers/app.js';
+import { capturingLogger } from '../helpers/logs.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { samplePdf } from '../helpers/sample-files.js';
+import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
+import { until } from '../helpers/until.js';
+import { paidTestRouter, payingClient, startX402Chain, TEST_ROUTE, type X402Chain } from '../helpers/x402-harness.js';
+import { createMetrics } from '../../adapters/metrics/metrics.js';
+import { startMetricsServer, type MetricsServer } from '../../adapters/metrics/server.js';
+import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
+import { createFileStore } from '../../adapters/storage/file-store.js';
+import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
+import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
+import { createX402Payments } from '../../api/x402/payment.middleware.js';
+import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
+import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
+import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+
+/*
+ * GET /metrics of an API and of a worker, each its own registry and place (the API's listener behind METRICS_TOKEN, the
+ * worker's own listener), scraped before and after a small journey: the counters moved by exactly what the journey did.
+ */
+const TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
+const logs = capturingLogger();
+const secretBox = createSecretBox(generateSecretsKey());
+const apiMetrics = createMetrics({ process: 'api' });
+const workerMetrics = createMetrics({ process: 'worker' });
+let tdb: TestDatabase;
+let chain: X402Chain;
+let gateway: WorkflowGateway;
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+let workerListener: MetricsServer;
+let store: ReturnType<typeof createFileStore>;
+
+beforeAll(async () => {
+  await Promise.all([createTestDatabase().then((d) => (tdb = d)), startX402Chain().then((c) => (chain = c))]);
+  const storageDir = mkdtempSync(join(tmpdir(), 'metrics-store-'));
+  const taskQueue = uniqueTaskQueue('metrics');
+  gateway = await testGateway(taskQueue);
+  const payments = createX402Payments({
+    db: tdb.db,
+    logger: logs.logger,
+    paymentTimeoutSeconds: 120,
+    authorizationState: chain.authorizationState,
+    payTo: chain.payTo,
+    facilitator: chain.facilitator,
+  });
+  app = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    config: testConfig({ STORAGE_DIR: storageDir, METRICS_TOKEN: TOKEN }),
+    workflows: gateway,
+    secretBox,
+    routers: [paidTestRouter(payments, { count: 0 })],
+    metrics: apiMetrics,
+  });
+  worker = await startTestWorker(taskQueue, {
+    db: tdb.db,
+    logger: logs.logger,
+    secretBox,
+    resolver: createSystemResolver(),
+    allowLoopbackForTests: true,
+    processing: {
+      store: (store = createFileStore(storageDir)),
+      runners: createFileOperationRunners(),
+      webhookDelaysMs: [200, 200, 200, 200, 200],
+    },
+    metrics: workerMetrics,
+  });
+  workerListener = await startMetricsServer({ metrics: workerMetrics, host: '127.0.0.1', port: 0, token: TOKEN });
+}, 300_000);
+afterAll(async () => {
+  await workerListener?.close();
+  await worker?.stop();
+  await app?.close();
+  await gateway?.close();
+  await chain?.node.stop();
+  await tdb?.drop();
+});
+
+type Labels = Record<string, string>;
+/** One series' value in a Prometheus text exposition: the sample named `name` whose labels are exactly `labels` (besides `process`). */
+function sample(text: string, name: string, labels: Labels): number {
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const found: Labels = {};
+    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) if (l[1] !== 'process') found[l[1]!] = l[2]!;
+    const keys = Object.keys(labels);
+    if (Object.keys(found).length === keys.length && keys.every((k) => found[k] === labels[k])) return Number(m[3]);
+  }
+  return 0;
+}
+const scrape = async (url: string) => {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return res.text();
+};
+const apiScrape = () => scrape(`${app.url}/metrics`);
+const workerScrape = () => scrape(workerListener.url);
+
+describe('GET /metrics', () => {
+  it('is served only behind the token: on the API listener and on the worker listener', async () => {
+    for (const url of [`${app.url}/metrics`, workerListener.url]) {
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { Authorization: 'Bearer wrong-token' } })).status).toBe(401);
+    }
+    // Without METRICS_TOKEN the API serves no /metrics at all (METRICS_PORT serves it apart).
+    const plain = await startTestApp({ db: tdb.db, logger: logs.logger });
+    try {
+      expect((await fetch(`${plain.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('counts a journey exactly: requests by route template, the job and its webhook in the worker, x402 outcomes', async () => {
+    const beforeApi = await apiScrape();
+    const beforeWorker = await workerScrape();
+
+    // A company with a key and a /v1 webhook whose receiver answers 503 once, then 200.
+    const { company, owner } = await createCompany(tdb.db, { name: 'Metrics', ownerEmail: 'm@metrics.example' });
+    const key = (
+      await issueCompanyKey(
+        tdb.db,
+        { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
+        new Date(),
+      )
+    ).secret;
+    const receiver = await startReceiver((_r, i) => (i === 0 ? 503 : 200));
+    const hook = await createEndpoint(tdb.db, {
+      interface: 'v1',
+      tenantId: company.id,
+      url: receiver.url,
+      events: [],
+      secretSealed: secretBox.seal('whsec_metrics'),
+    });
+    const auth = { Authorization: `Bearer ${key}` };
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'a.pdf');
+    const uploaded = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: form });
+    expect(uploaded.status).toBe(201);
+    const uploadId = ((await uploaded.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const submitted = await fetch(`${app.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-job-1' },
+      body: JSON.stringify({
+        operation: 'pdf-rotate',
+        upload_ids: [uploadId],
+        options: { angle: 90 },
+        webhook_id: hook.id,
+      }),
+    });
+    expect(submitted.status).toBe(202);
+    const jobId = ((await submitted.json()) as { id: string }).id;
+    let polls = 0;
+    await until('the job to complete', async () => {
+      polls++;
+      const job = (await (await fetch(`${app.url}/v1/jobs/${jobId}`, { headers: auth })).json()) as { status: string };
+      return job.status === 'completed' ? true : undefined;
+    });
+    await receiver.waitForRequests(2);
+    // A batch of two items, one of them a PDF damaged after it was measured: one child completes, one fails (its
+    // reservation released), the batch ends partial.
+    const badForm = new FormData();
+    badForm.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'bad.pdf');
+    const badRes = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: badForm });
+    const badId = ((await badRes.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    writeFileSync(store.pathOf(badId), readFileSync(store.pathOf(badId)).subarray(0, 40));
+    const batchRes = await fetch(`${app.url}/v1/batches`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-batch-1' },
+      body: JSON.stringify({ operation: 'pdf-rotate', upload_ids: [uploadId, badId], options: { angle: 180 } }),
+    });
+    expect(batchRes.status).toBe(202);
+    const batchId = ((await batchRes.json()) as { id: string }).id;
+    await until('the batch to end', async () => {
+      const b = (await (await fetch(`${app.url}/v1/batches/${batchId}`, { headers: auth })).json()) as {
+        status: string;
+      };
+      return b.status === 'partial' ? true : undefined;
+    });
+    const quotes = await tdb.db('jobs').where({ company_id: company.id }).select('status', 'quoted_credits');
+    const quoted = (status: string) =>
+      quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
+    expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'failed']);
+    expect((await fetch(`${app.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${app.url}/v1/no-such-route/raw-path-marker`, { headers: auth })).status).toBe(404);
+
+    // x402: unpaid (402), the paying client's own challenge request (402), paid (200), the same payment again (402
+    // payment_replayed).
+    const paidUrl = `${app.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ab'.repeat(32)}`;
+    expect((await fetch(paidUrl)).status).toBe(402);
+    const signature = await payingClient(chain.payer).sign(paidUrl);
+    expect((await fetch(paidUrl, { headers: { 'PAYMENT-SIGNATURE': signature } })).status).toBe(200);
+    expect((await fetch(paidUrl, { headers: { 'PAYMENT-SIGNATURE': signature } })).status).toBe(402);
+
+    // The worker's delivery ends after the receiver answered: wait for its count, then read both once.
+    await until('the delivery to be counted', async () =>
+      sample(await workerScrape(), 'paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'delivered' }) >
+      sample(beforeWorker, 'paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'delivered' })
+        ? true
+        : undefined,
+    );
+    const afterApi = await apiScrape();
+    const afterWorker = await workerScrape();
+    const moved = (before: string, after: string, name: string, labels: Labels) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    const api = (name: string, labels: Labels) => moved(beforeApi, afterApi, name, labels);
+    const wrk = (name: string, labels: Labels) => moved(beforeWorker, afterWorker, name, labels);
+    const http = (route: string, method: string, status: number, iface = 'v1') =>
+      api('paycore_http_requests_total', { interface: iface, route, method, status: String(status) });
+
+    expect(http('/v1/uploads', 'POST', 201)).toBe(2);
+    expect(http('/v1/jobs', 'POST', 202)).toBe(1);
+    expect(http('/v1/jobs/:id', 'GET', 200)).toBe(polls);
+    expect(http('/v1/jobs/:id', 'GET', 404)).toBe(1);
+    expect(http('unmatched', 'GET', 404)).toBe(1);
+    expect(afterApi).not.toContain('raw-path-marker');
+    expect(
+      api('paycore_http_request_duration_seconds_count', {
+        interface: 'v1',
+        route: '/v1/jobs',
+        method: 'POST',
+        status: '202',
+      }),
+    ).toBe(1);
+    const paidRoute = `/x402${TEST_ROUTE.path}`;
+    expect(http(paidRoute, 'GET', 402, 'x402')).toBe(3);
+    expect(http(paidRoute, 'GET', 200, 'x402')).toBe(1);
+    expect(api('paycore_x402_payments_total', { route: paidRoute, outcome: 'unpaid' })).toBe(2);
+    expect(api('paycore_x402_payments_total', { route: paidRoute, outcome: 'paid' })).toBe(1);
+    expect(api('paycore_x402_payments_total', { route: paidRoute, outcome: 'replayed' })).toBe(1);
+    expect(api('paycore_x402_payments_total', { route: paidRoute, outcome: 'refused' })).toBe(0);
+    // The scrapes themselves: the one before, and the ones of this test's `until` never reached the API.
+    expect(http('/metrics', 'GET', 200, 'root')).toBe(1);
+
+    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(2);
+    expect(wrk('paycore_batches_finished_total', { outcome: 'partial' })).toBe(1);
+    expect(wrk('paycore_batches_finished_total', { outcome: 'completed' })).toBe(0);
+    // The completed jobs' quotes were charged, the failed one's released.
+    expect(wrk('paycore_credits_total', { movement: 'charged' })).toBe(quoted('completed'));
+    expect(wrk('paycore_credits_total', { movement: 'released' })).toBe(quoted('failed'));
+    expect(quoted('failed')).toBeGreaterThan(0);
+    expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'failed' })).toBe(1);
+    expect(wrk('paycore_job_queue_wait_seconds_count', { operation: 'pdf-rotate' })).toBe(3);
+    expect(wrk('paycore_job_processing_seconds_count', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(2);
+    expect(wrk('paycore_webhook_attempts_total', { interface: 'v1', outcome: 'retry' })).toBe(1);
+    expect(wrk('paycore_webhook_attempts_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
+    expect(wrk('paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
+    expect(wrk('paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'failed' })).toBe(0);
+
+    // Each process exposes its own: the API counted no job or delivery, the worker no HTTP request.
+    expect(sample(afterApi, 'paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(0);
+    expect(afterWorker).not.toContain('paycore_http_requests_total{');
+    expect(afterApi).not.toContain(TOKEN);
+    expect(logs.text()).not.toContain(TOKEN);
+    await receiver.close();
+  });
+});
