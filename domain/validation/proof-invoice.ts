@@ -18,7 +18,6 @@ import {
   AMOUNT_MAX_SENTENCE as MAX_SENTENCE,
   CALENDAR_DATE,
   EMAIL,
-  EMAIL_PATTERN,
   INVOICE_AMOUNT,
   NOT_BLANK,
   QUANTITY,
@@ -283,8 +282,6 @@ export function parseInvoiceCreate(body: unknown): InvoiceCreate {
     totals,
   };
 }
-
-export { EMAIL_PATTERN };
 
 /** Lower-cases the domain of an address; the local part keeps its case (RFC 5321). */
 const normalizeEmail = (email: string): string => {
