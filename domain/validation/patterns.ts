@@ -5,6 +5,8 @@ import { MAX_QUOTED_USDC } from '../proof/matching-delta.js';
  * bodies state them in the OpenAPI documents generated from them (a `.refine` or a trim-then-count does not
  * survive into JSON Schema; a `.regex` does). Each is written for both engines that read the documents: ECMAScript
  * (the server, ajv) and Python's `re` (schemathesis): no lookbehind, no named groups, no flags.
+ * The server runs them on every body up to the size limit, so each is linear in its input: never two quantifiers
+ * side by side that can match the same characters (a failing match would try every split between them).
  * test/unit/domain/validation-patterns.test.ts checks each against the arithmetic it stands for (`decimalToAtomic`,
  * `parseQuantity`, `parseTaxRate`, the calendar).
  */
@@ -15,7 +17,9 @@ import { MAX_QUOTED_USDC } from '../proof/matching-delta.js';
  */
 export function trimmedLength(min: number, max: number): RegExp {
   const inner = min >= 2 ? `\\S[\\s\\S]{${min - 2},${max - 2}}\\S` : `\\S(?:[\\s\\S]{0,${max - 2}}\\S)?`;
-  return new RegExp(`^\\s*${min === 0 ? `(?:${inner})?` : inner}\\s*$`);
+  // Never two \s* side by side (`^\s*(?:…)?\s*$` is quadratic on a long run of whitespace that fails): when the text
+  // may be empty, the trailing whitespace belongs to the optional part.
+  return new RegExp(min === 0 ? `^\\s*(?:${inner}\\s*)?$` : `^\\s*${inner}\\s*$`);
 }
 
 /** Some character other than whitespace: the trimmed value is not empty. */
@@ -62,4 +66,6 @@ export const CALENDAR_DATE = new RegExp(
 const LOCAL = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*";
 const HOST = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})';
 export const EMAIL_PATTERN = new RegExp(`^${LOCAL}@${HOST}$`);
-export const EMAIL = new RegExp(`^\\s*(?=[^@]{1,64}@)${LOCAL}@${HOST}\\s*$`);
+// `[^@\\s]` (not `[^@]`): the lookahead fails at once where the leading whitespace is split, so a long run of it is
+// linear, not 64 steps a character.
+export const EMAIL = new RegExp(`^\\s*(?=[^@\\s]{1,64}@)${LOCAL}@${HOST}\\s*$`);
