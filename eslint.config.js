@@ -327,7 +327,7 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' }, // PATH, HOME and XDG_CACHE_HOME locate tools, they are not config
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   // 7. web/ (the dashboard, a browser app) imports nothing from the server folders nor Node; it talks to the session

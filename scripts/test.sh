@@ -12,6 +12,7 @@ npx --no-install tsc -p web/tsconfig.json --noEmit # the dashboard (its own sett
 say "lint"
 npx --no-install eslint --max-warnings 0 .
 npx --no-install prettier --check --log-level warn . # formatting (docs/operations.md, "Formatting"): npm run format
+npx --no-install tsx scripts/openapi-generate.ts --check # the committed OpenAPI documents: npm run openapi:generate
 checks_s=$((SECONDS - setup_s))
 say "tests"
 tests_started=$SECONDS

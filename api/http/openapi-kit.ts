@@ -223,6 +223,9 @@ export function typeOf(document: Obj, schema: unknown): string {
   if (Array.isArray(s['enum']))
     return `one of ${s['enum'].map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
   if (Array.isArray(s['oneOf'])) return s['oneOf'].map((v) => typeOf(document, v)).join(' or ');
+  // zod writes a nullable schema with more than a type as `anyOf: [schema, {type: 'null'}]`.
+  if (Array.isArray(s['anyOf']))
+    return s['anyOf'].map((v) => (obj(v)['type'] === 'null' ? 'null' : typeOf(document, v))).join(' or ');
   const types = (Array.isArray(s['type']) ? s['type'] : [s['type'] ?? 'any']).map(String);
   const main = types
     .filter((t) => t !== 'null')

@@ -1,4 +1,5 @@
 import { BATCH_LIMITS } from '../../domain/batches.js';
+import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { AppContext } from './context.js';
 import { ID_BODY_LENGTH, idRegex } from '../../domain/ids.js';
@@ -8,9 +9,16 @@ import { ID_BODY_LENGTH, idRegex } from '../../domain/ids.js';
  * A cursor is base64url of the kind of list and the last id, so a cursor of one list is refused by another;
  * `cursorPattern` is its shape for the documents. Feeds (the /proof events) page with an integer `after`.
  */
+export const limitSchema = z.int().min(1).max(100).default(50);
+
+/**
+ * `limit`, as `limitSchema` states it (other bounds for the lists that pass them); in a query string an integer is
+ * written in decimal digits, so anything else (a sign, a fraction, an exponent) is refused before the bounds.
+ */
 export function parseLimit(raw: unknown, def = 50, max = 100): number {
   if (raw === undefined) return def;
-  if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+  const schema = def === 50 && max === 100 ? limitSchema : z.int().min(1).max(max);
+  if (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || !schema.safeParse(Number(raw)).success) {
     throw new DomainError('validation_failed', `limit must be an integer from 1 to ${max}`, {
       issues: [{ path: 'limit', message: `an integer from 1 to ${max}` }],
     });
@@ -22,10 +30,12 @@ export function parseLimit(raw: unknown, def = 50, max = 100): number {
  * An `after` cursor of an append-only feed (the /proof events): an integer from 0 to 2^53-1 (the largest a
  * JSON number carries exactly), default 0. Anything else, a larger number included, is refused naming `after`.
  */
+export const afterSchema = z.int().min(0).default(0);
+
 export function parseAfter(raw: unknown): number {
   if (raw === undefined) return 0;
   const value = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value)) {
+  if (!afterSchema.safeParse(value).success) {
     throw new DomainError('validation_failed', `after must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, {
       issues: [{ path: 'after', message: `an integer from 0 to ${Number.MAX_SAFE_INTEGER}` }],
     });
@@ -70,6 +80,9 @@ const rules = new Map<CursorList, { cursor: RegExp; id: RegExp }>(
   ]),
 );
 
+/** The `before` parameter of the list of `kind`: its cursors' shape (`cursorPattern`). */
+export const beforeSchema = (kind: CursorList) => z.string().regex(rules.get(kind)!.cursor);
+
 /** The last id a `before` cursor of `kind` carries; null without one; 422 naming `before` for anything else. */
 export function decodeCursor(kind: CursorList, raw: unknown): string | null {
   if (raw === undefined) return null;
@@ -102,3 +115,15 @@ export const childrenPage = (ctx: AppContext) => ({
   limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems),
   after: parseAfter(ctx.query['after']),
 });
+
+/** The schema of a page of `kind` (what `page()` returns), for the contract of an interface. */
+export const pageSchema = <T extends z.ZodType>(item: T, kind: CursorList) =>
+  z.strictObject({
+    data: z
+      .array(item)
+      .max(100)
+      .meta({ description: 'In descending id order (ids are random: not by creation time).' }),
+    next_cursor: z.string().regex(rules.get(kind)!.cursor).nullable().meta({
+      description: 'Pass as `before` for the next page of this list; null when this page is not full (no more).',
+    }),
+  });

@@ -26,7 +26,6 @@ import {
   type Schema,
 } from '../http/openapi-kit.js';
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
-import { eventSchemas } from '../proof/openapi.events.js';
 import {
   EVENT_EXAMPLES,
   EXAMPLES,
@@ -514,7 +513,6 @@ function schemas(): Record<string, Schema> {
   const paymentRequest = proof['PaymentRequest'] as { required: string[]; properties: Record<string, Schema> };
   return {
     ...proof,
-    ...eventSchemas(),
     SignedIn: obj(['csrf_token', 'expires_at', 'user', 'merchant'], { ...SESSION_FIELDS, expires_at: dateTime }),
     Session: obj(['csrf_token', 'user', 'merchant'], SESSION_FIELDS),
     Overview: obj(['merchant', 'user', 'entitlements', 'keys', 'webhooks', 'event_types'], {

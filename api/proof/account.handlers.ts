@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { entitlementAt, type PlanLimits } from '../../domain/proof/plans.js';
 import { parseContactCreate } from '../../domain/validation/proof-invoice.js';
+import type { ContactJson, MeJson } from '../../domain/validation/proof-responses.js';
 import { getContact, insertContact, listContacts, type Contact } from '../../db/repositories/contacts.repo.js';
 import { listVerifiedWallets } from '../../db/repositories/merchants.repo.js';
 import { listProofEvents } from '../../db/repositories/proof-events.repo.js';
@@ -13,7 +14,7 @@ import { decodeCursor, page, parseAfter, parseLimit } from '../http/pagination.j
 import type { MountAt, ProofDeps } from './requests.handlers.js';
 import { usageOf } from '../../services/proof/quota.js';
 
-export function contactJson(c: Contact) {
+export function contactJson(c: Contact): ContactJson {
   return {
     id: c.id,
     legal_name: c.legalName,
@@ -50,7 +51,7 @@ function mountMe(router: Router<AppState>, deps: ProofDeps): void {
     const ent = entitlementAt(merchant, now);
     const usage = await usageOf(deps.db, merchant, ent);
     const limits = ent.kind === 'none' ? null : ent.limits;
-    ctx.body = {
+    const body: MeJson = {
       api_version: PROOF_API_VERSION,
       id: merchant.id,
       name: merchant.name,
@@ -69,6 +70,7 @@ function mountMe(router: Router<AppState>, deps: ProofDeps): void {
         label: w.label,
       })),
     };
+    ctx.body = body;
   });
 }
 

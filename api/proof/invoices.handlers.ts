@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
-import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
 import { invoiceData } from '../../domain/proof/events.js';
-import { parseInvoiceCreate } from '../../domain/validation/proof-invoice.js';
+import { invoiceSendSchema, parseInvoiceCreate } from '../../domain/validation/proof-invoice.js';
+import type { InvoiceJson, InvoiceSendResultJson } from '../../domain/validation/proof-responses.js';
 import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
 import { renderInvoicePdf } from '../../adapters/documents/invoice-pdf.js';
 import { newId, sha256Hex } from '../../adapters/crypto/tokens.js';
@@ -45,7 +45,7 @@ export interface InvoiceDeps extends ProofDeps {
  * The public invoice object: totals as six-decimal strings and atomic integers, the linked request's
  * payable amount and transaction. Buyer and issuer identity snapshots and share capabilities are omitted.
  */
-export function invoiceJson(i: Invoice, r: PaymentRequest) {
+export function invoiceJson(i: Invoice, r: PaymentRequest): InvoiceJson {
   return {
     id: i.id,
     number: i.number,
@@ -78,10 +78,6 @@ export function invoiceJson(i: Invoice, r: PaymentRequest) {
     voided_at: i.voidedAt?.toISOString() ?? null,
   };
 }
-
-const sendBody = z.strictObject({
-  user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }),
-});
 
 export async function loadInvoice(
   deps: InvoiceDeps,
@@ -240,7 +236,7 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
   router.post(
     '/v1/invoices/:id/send',
     idempotent('invoices.send', async (ctx, { transaction: trx, afterCommit }) => {
-      const parsed = sendBody.safeParse(ctx.request.body);
+      const parsed = invoiceSendSchema.safeParse(ctx.request.body);
       if (!parsed.success) invalidBody(zodIssues(parsed.error));
       const merchantId = merchantOf(ctx).id;
       await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
@@ -259,7 +255,7 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
           kind: 'invoice-mail',
           input: { mailId },
         });
-      ctx.body = { id: invoice.id, mail_status: mail.status };
+      ctx.body = { id: invoice.id, mail_status: mail.status } satisfies InvoiceSendResultJson;
     }),
   );
 }

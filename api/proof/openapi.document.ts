@@ -1,7 +1,8 @@
 import type { ErrorCode } from '../../domain/errors.js';
+import type { z } from 'zod';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
-import { cursorPattern, encodeCursor } from '../http/pagination.js';
+import { afterSchema, beforeSchema, encodeCursor, limitSchema } from '../http/pagination.js';
 import {
   errorResponses,
   header,
@@ -9,12 +10,30 @@ import {
   json,
   pathParam,
   responseRef,
-  schemaRef,
   type Schema,
   standardHeaders,
 } from '../http/openapi-kit.js';
 import { PAYMENT_PAGE_HEADERS } from './payment-page.js';
-import { componentSchemas, PROOF_ERRORS, proofStatus } from './openapi.schemas.js';
+import { contactCreateSchema, invoiceCreateSchema, invoiceSendSchema } from '../../domain/validation/proof-invoice.js';
+import { requestCreateSchema } from '../../domain/validation/proof-request.js';
+import {
+  contactSchema,
+  invoiceSchema,
+  invoiceSendResultSchema,
+  meSchema,
+  paymentRequestSchema,
+} from '../../domain/validation/proof-responses.js';
+import { eventListSchema } from '../../domain/validation/proof-event-schemas.js';
+import {
+  componentSchemas,
+  contactListSchema,
+  idempotencyKeySchema,
+  invoiceListSchema,
+  paymentRequestListSchema,
+  proofContract,
+  PROOF_ERRORS,
+  proofStatus,
+} from './openapi.schemas.js';
 import { webhooks } from './openapi.events.js';
 import {
   contactCreateExample,
@@ -72,7 +91,7 @@ const wwwAuthenticate = {
   ),
 };
 
-function componentResponses(s: ProofDocsSettings): Record<string, Json> {
+function componentResponses(): Record<string, Json> {
   return {
     Unauthorized: errorResponse(
       401,
@@ -90,7 +109,7 @@ function componentResponses(s: ProofDocsSettings): Record<string, Json> {
     PayloadTooLarge: errorResponse(
       413,
       ['payload_too_large'],
-      `JSON body over ${s.bodyLimitJson}.`,
+      "A JSON body over the server's size limit (the developers page states it).",
       error('payload_too_large', 'Request body is too large'),
     ),
     UnsupportedMediaType: errorResponse(
@@ -102,7 +121,7 @@ function componentResponses(s: ProofDocsSettings): Record<string, Json> {
     RateLimited: errorResponse(
       429,
       ['rate_limited'],
-      `Over a request limit: ${s.rateLimits.perKeyPerMinute} per key and ${s.rateLimits.perIpPerMinute} per IP address per minute; pro accounts also ${s.rateLimits.proPerHour} payment-request creations in any 60 minutes (only creations count; a replay is answered past it).`,
+      'Over a request limit: per key and per IP address per minute (`RateLimit-Limit` gives the tightest in force); pro accounts also `requests_per_hour` of `GET /proof/v1/me` payment-request creations in any 60 minutes (only creations count; a replay is answered past it).',
       error('rate_limited', 'Too many requests; retry after the time in Retry-After'),
       { 'Retry-After': headerRef('Retry-After') },
     ),
@@ -142,10 +161,10 @@ const common = (): Json => ({
 const readScope = [{ apiKey: ['read'] }];
 const writeScope = [{ apiKey: ['write'] }];
 
-const ok = (description: string, schema: string, examples: Record<string, Json>, extraHeaders: Json = {}): Json => ({
+const ok = (description: string, schema: z.ZodType, examples: Record<string, Json>, extraHeaders: Json = {}): Json => ({
   description,
   headers: { ...limited(true), ...extraHeaders },
-  content: json(schemaRef(schema), examples),
+  content: json(proofContract.ref(schema), examples),
 });
 const replayable = { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };
 
@@ -177,7 +196,7 @@ const limitParam: Json = {
   in: 'query',
   required: false,
   description: 'Page size, 1 to 100 (default 50).',
-  schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+  schema: proofContract.parameterSchema(limitSchema),
   example: 25,
 };
 /** The last id of an example page of each list (its cursor is a `before` example). */
@@ -194,7 +213,7 @@ const listParams = (kind: 'requests' | 'contacts' | 'invoices'): Json[] => [
     required: false,
     description:
       'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value, a cursor of another list included, is 422.',
-    schema: { type: 'string', pattern: cursorPattern(kind) },
+    schema: proofContract.parameterSchema(beforeSchema(kind)),
     examples: { next_page: { summary: 'A next_cursor of this list', value: encodeCursor(kind, LAST_IDS[kind]) } },
   },
 ];
@@ -216,12 +235,12 @@ const idempotencyKey: Json = {
     `${IDEMPOTENCY_RULES.proof.description}; one new key per new resource or action, reused unchanged for retries. Keys are account-wide across ` +
     'API keys and operations and never expire: the same operation and payload returns the original status and body (`Idempotent-Replayed: true`); ' +
     'another operation or payload is 409. A rejected request (any error) stores and creates nothing.',
-  schema: { type: 'string', pattern: IDEMPOTENCY_RULES.proof.pattern.source },
+  schema: proofContract.parameterSchema(idempotencyKeySchema),
   example: EXAMPLES.idempotencyKey,
 };
-const body = (schema: string, examples: Record<string, Json>): Json => ({
+const body = (schema: z.ZodType, examples: Record<string, Json>): Json => ({
   required: true,
-  content: json(schemaRef(schema), examples),
+  content: json(proofContract.ref(schema), examples),
 });
 /** The failures every JSON POST of /proof/v1 may answer, besides its own 404, 409 and 422. */
 const postErrors = (): Json => ({
@@ -252,7 +271,7 @@ function paths(): Json {
         security: readScope,
         description:
           'Start here: the `api_version`, the limits of the current plan, what the current window has used, and the verified wallets whose ids `POST /proof/v1/requests` and `POST /proof/v1/invoices` accept.',
-        responses: { '200': ok('The account.', 'Me', { business: meExample }), ...common() },
+        responses: { '200': ok('The account.', meSchema, { business: meExample }), ...common() },
       },
     },
     '/proof/v1/requests': {
@@ -265,11 +284,11 @@ function paths(): Json {
           "A request for native USDC to one of your verified wallets. The response's `amount_atomic` is the exact amount to pay: the quote plus a small unique " +
           'matching delta, so the payment can be told apart. Send the payer the `url` (payment page). Consumes one payment-request allowance; a replay consumes none.',
         parameters: [idempotencyKey],
-        requestBody: body('PaymentRequestCreate', { direct: requestCreateExample }),
+        requestBody: body(requestCreateSchema, { direct: requestCreateExample }),
         responses: {
           '201': ok(
             'Created (or the replay of the original response).',
-            'PaymentRequest',
+            paymentRequestSchema,
             { awaiting: requestExample() },
             replayable,
           ),
@@ -304,7 +323,7 @@ function paths(): Json {
           'Your payment requests (direct and invoice-backed), in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('requests'),
         responses: {
-          '200': ok('A page.', 'PaymentRequestList', { page: { data: [requestExample()], next_cursor: null } }),
+          '200': ok('A page.', paymentRequestListSchema, { page: { data: [requestExample()], next_cursor: null } }),
           '422': badQuery('`limit` or `before`'),
           ...common(),
         },
@@ -320,7 +339,7 @@ function paths(): Json {
           "One of your payment requests, with its current status. Only `PAID` means paid: it is set only from the service's own matching of verified transfer evidence.",
         parameters: [idParam('req', 'A payment request', EXAMPLES.request)],
         responses: {
-          '200': ok('The payment request.', 'PaymentRequest', {
+          '200': ok('The payment request.', paymentRequestSchema, {
             awaiting: requestExample(),
             paid: requestExample({ status: 'PAID', tx_hash: EXAMPLES.txHash, verified_at: '2025-11-22T10:02:13.000Z' }),
           }),
@@ -337,11 +356,11 @@ function paths(): Json {
         security: writeScope,
         description: 'A buyer to invoice. There is no public update or delete.',
         parameters: [idempotencyKey],
-        requestBody: body('ContactCreate', { buyer: contactCreateExample }),
+        requestBody: body(contactCreateSchema, { buyer: contactCreateExample }),
         responses: {
           '201': ok(
             'Created (or the replay of the original response).',
-            'Contact',
+            contactSchema,
             { buyer: contactExample },
             replayable,
           ),
@@ -372,7 +391,7 @@ function paths(): Json {
         description: 'Your contacts, in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('contacts'),
         responses: {
-          '200': ok('A page.', 'ContactList', { page: { data: [contactExample], next_cursor: null } }),
+          '200': ok('A page.', contactListSchema, { page: { data: [contactExample], next_cursor: null } }),
           '422': badQuery('`limit` or `before`'),
           ...common(),
         },
@@ -387,7 +406,7 @@ function paths(): Json {
         description: 'One of your contacts.',
         parameters: [idParam('con', 'A contact', EXAMPLES.contact)],
         responses: {
-          '200': ok('The contact.', 'Contact', { buyer: contactExample }),
+          '200': ok('The contact.', contactSchema, { buyer: contactExample }),
           '404': notFound('contact'),
           ...common(),
         },
@@ -404,11 +423,11 @@ function paths(): Json {
           'renders the invoice document once. Sends no e-mail. Consumes one payment-request and one invoice allowance; a replay consumes neither. ' +
           'Emits `payment_request.created`, then `invoice.issued`.',
         parameters: [idempotencyKey],
-        requestBody: body('InvoiceCreate', { exclusive_tax: invoiceCreateExample }),
+        requestBody: body(invoiceCreateSchema, { exclusive_tax: invoiceCreateExample }),
         responses: {
           '201': ok(
             'Issued (or the replay of the original response).',
-            'Invoice',
+            invoiceSchema,
             { issued: invoiceExample() },
             replayable,
           ),
@@ -442,7 +461,7 @@ function paths(): Json {
         description: 'Your invoices, in descending id order (not by date), one bounded page at a time.',
         parameters: listParams('invoices'),
         responses: {
-          '200': ok('A page.', 'InvoiceList', { page: { data: [invoiceExample()], next_cursor: null } }),
+          '200': ok('A page.', invoiceListSchema, { page: { data: [invoiceExample()], next_cursor: null } }),
           '422': badQuery('`limit` or `before`'),
           ...common(),
         },
@@ -457,7 +476,7 @@ function paths(): Json {
         description: "One of your invoices, with its status and its payment request's amount and transaction.",
         parameters: [idParam('inv', 'An invoice', EXAMPLES.invoice)],
         responses: {
-          '200': ok('The invoice.', 'Invoice', {
+          '200': ok('The invoice.', invoiceSchema, {
             issued: invoiceExample(),
             paid: invoiceExample({ status: 'paid', tx_hash: EXAMPLES.txHash, paid_at: '2025-11-23T10:15:42.000Z' }),
           }),
@@ -476,11 +495,11 @@ function paths(): Json {
           'Queues the invoice e-mail to the contact. Send `{"user_approved": true}` only after a real person approved this e-mail: the API stores your ' +
           'assertion with the key that made it. The mail is queued and sent asynchronously; while one waits or once it was sent, calling again sends nothing more.',
         parameters: [idParam('inv', 'An invoice', EXAMPLES.invoice), idempotencyKey],
-        requestBody: body('InvoiceSend', { approved: { user_approved: true } }),
+        requestBody: body(invoiceSendSchema, { approved: { user_approved: true } }),
         responses: {
           '200': ok(
             'Queued (or the replay of the original response).',
-            'InvoiceSendResult',
+            invoiceSendResultSchema,
             { queued: { id: EXAMPLES.invoice, mail_status: 'queued' } },
             replayable,
           ),
@@ -526,13 +545,13 @@ function paths(): Json {
             required: false,
             description:
               'Return events with a greater cursor (default 0: from the oldest kept); an integer from 0 to 2^53−1, anything else is 422.',
-            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+            schema: proofContract.parameterSchema(afterSchema),
             example: 0,
           },
           { ...limitParam, example: 50 },
         ],
         responses: {
-          '200': ok('Events (possibly none).', 'EventList', {
+          '200': ok('Events (possibly none).', eventListSchema, {
             events: {
               data: [
                 { cursor: 41, event: EVENT_EXAMPLES['payment_request.created'] },
@@ -653,7 +672,7 @@ function pageHeaders(): Json {
 }
 
 /** The OpenAPI 3.1 document of `/proof` as this server implements it. */
-export function proofOpenApi(s: ProofDocsSettings): Json {
+export function proofOpenApi(): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -663,8 +682,8 @@ export function proofOpenApi(s: ProofDocsSettings): Json {
       description:
         'Server-to-server only: authenticate with `Authorization: Bearer skp_…` (never in a URL, browser or source control); no cookies, no CORS. ' +
         "`read` keys may GET, `write` keys may POST. Every JSON POST needs an `Idempotency-Key`. Every id belongs to your account: another account's id is 404. " +
-        `Errors are \`{error, code, request_id}\` plus \`issues\` on validation errors. ${s.rateLimits.perKeyPerMinute} requests per minute per key and ` +
-        `${s.rateLimits.perIpPerMinute} per IP address. Payment is confirmed only by the service's own matching of verified transfer evidence: no endpoint ` +
+        `Errors are \`{error, code, request_id}\` plus \`issues\` on validation errors. Requests per minute are limited per key and per IP address ` +
+        "(the `RateLimit-*` headers give the limit in force; the developers page the server's figures). Payment is confirmed only by the service's own matching of verified transfer evidence: no endpoint " +
         'confirms a payment, changes an invoice status or signs a transaction. Clients ignore unknown response fields. ' +
         `Human-readable guide: ${DEVELOPERS_PATH}.`,
     },
@@ -692,7 +711,7 @@ export function proofOpenApi(s: ProofDocsSettings): Json {
         },
       },
       schemas: componentSchemas(),
-      responses: componentResponses(s),
+      responses: componentResponses(),
       headers: HEADERS,
     },
     'x-error-codes': PROOF_ERRORS.map((e) => ({ code: e.code, status: proofStatus(e.code), when: e.when })),

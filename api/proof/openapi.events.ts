@@ -1,4 +1,4 @@
-import { PROOF_API_VERSION, PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
+import { PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
 import {
   DELIVERY_PROFILES,
   SIGNATURE_TOLERANCE_SECONDS,
@@ -9,9 +9,10 @@ import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
 import { EVENT_EXAMPLES, EVENT_IDS, EXAMPLES } from './openapi.examples.js';
 
 /**
- * The events of /proof (spec section 6), as `domain/proof/events.ts` builds them: the envelope
- * `{id, api_version, type, occurred_at, data}` and each type's `data`. The same bytes are served by
- * `GET /proof/v1/events` and POSTed to webhook destinations (the document's `webhooks`).
+ * The events of /proof (spec section 6) in the document: the schemas are domain/validation/proof-event-schemas.ts
+ * (components named in openapi.schemas.ts); here is what no schema says: when each is emitted, the webhook headers
+ * and the delivery rules. The same bytes are served by `GET /proof/v1/events` and POSTed to webhook destinations
+ * (the document's `webhooks`).
  * `payment_request.created` and `invoice.issued` are emitted by the API; `payment.confirmed` and `invoice.paid`
  * by the payment watcher; `invoice.voided` by the invoice's lifecycle workflow when an operator voids it (their
  * data follows spec section 6).
@@ -45,126 +46,6 @@ export const EVENT_DOCS: Readonly<Record<ProofEventType, { schema: string; data:
     when: 'The payment request of an invoice moved into `PAID` (emitted together with `payment.confirmed`; count revenue from one of them).',
   },
 };
-
-const INVOICE_STATUS_OF: Partial<Record<ProofEventType, string>> = {
-  'invoice.issued': 'issued',
-  'invoice.voided': 'voided',
-  'invoice.paid': 'paid',
-};
-const atomic = (description: string): Schema => ({ type: 'string', pattern: '^[0-9]{1,24}$', description });
-const id = (prefix: string): Schema => ({ type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` });
-
-function envelope(type: ProofEventType): Schema {
-  const d = EVENT_DOCS[type];
-  const status = INVOICE_STATUS_OF[type];
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'api_version', 'type', 'occurred_at', 'data'],
-    description: d.when,
-    properties: {
-      id: schemaRef('EventId'),
-      api_version: { type: 'string', const: PROOF_API_VERSION, description: 'Reject versions you do not support.' },
-      type: { type: 'string', const: type },
-      occurred_at: { type: 'integer', minimum: 0, description: 'Unix seconds.' },
-      data: status
-        ? {
-            type: 'object',
-            $ref: `#/components/schemas/${d.data}`,
-            properties: { status: { type: 'string', const: status } },
-          }
-        : schemaRef(d.data),
-    },
-  };
-}
-
-export function eventSchemas(): Record<string, Schema> {
-  return {
-    EventId: {
-      ...id('evt'),
-      description:
-        'Event id: `evt_` and 20 letters or digits; equals the `X-Service-Event-Id` header. Deduplicate on it.',
-    },
-    PaymentRequestCreatedData: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status'],
-      properties: {
-        request_id: schemaRef('RequestId'),
-        network: schemaRef('Network'),
-        amount_atomic: atomic('The exact amount to pay (quote plus matching delta), atomic USDC.'),
-        quoted_amount_atomic: atomic('The requested amount, atomic USDC.'),
-        status: { type: 'string', const: 'AWAITING' },
-      },
-    },
-    InvoiceEventData: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['invoice_id', 'request_id', 'number', 'status', 'network', 'amount_atomic', 'tx_hash'],
-      properties: {
-        invoice_id: schemaRef('InvoiceId'),
-        request_id: schemaRef('RequestId'),
-        number: { type: 'string', pattern: '^INV-[0-9]{6,}$' },
-        status: { type: 'string', enum: ['issued', 'voided', 'paid'] },
-        network: schemaRef('Network'),
-        amount_atomic: atomic("The exact amount to pay of the invoice's payment request, atomic USDC."),
-        tx_hash: { type: ['string', 'null'], description: 'The paying transaction; null before settlement.' },
-      },
-    },
-    PaymentConfirmedData: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['request_id', 'network', 'amount_atomic', 'quoted_amount_atomic', 'status', 'tx_hash', 'verified_at'],
-      properties: {
-        request_id: schemaRef('RequestId'),
-        network: schemaRef('Network'),
-        amount_atomic: atomic('The amount paid, atomic USDC.'),
-        quoted_amount_atomic: atomic('The requested amount, atomic USDC.'),
-        status: { type: 'string', const: 'PAID' },
-        tx_hash: { type: 'string', description: 'The matched transaction.' },
-        verified_at: { type: 'string', format: 'date-time', description: 'When the evidence was verified.' },
-      },
-    },
-    ...Object.fromEntries(PROOF_EVENT_TYPES.map((t) => [EVENT_DOCS[t].schema, envelope(t)])),
-    Event: {
-      description:
-        'An event: the envelope and the `data` of its `type`. Accept unknown additive fields; reject unsupported `api_version` values.',
-      oneOf: PROOF_EVENT_TYPES.map((t) => schemaRef(EVENT_DOCS[t].schema)),
-    },
-    EventList: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'next_cursor'],
-      properties: {
-        data: {
-          type: 'array',
-          maxItems: 100,
-          description: "Oldest first; each event's bytes are exactly those of its webhook body.",
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['cursor', 'event'],
-            properties: {
-              cursor: {
-                type: 'integer',
-                minimum: 1,
-                description:
-                  'Increasing position in your own event log, numbered per account (it tells nothing about other accounts).',
-              },
-              event: schemaRef('Event'),
-            },
-          },
-        },
-        next_cursor: {
-          type: 'integer',
-          minimum: 0,
-          description:
-            'Pass as `after` to poll for newer events: the last cursor returned, or `after` itself when nothing is new.',
-        },
-      },
-    },
-  };
-}
 
 const proofProfile = DELIVERY_PROFILES.proof;
 const minutes = (s: number) => `${s / 60}`;

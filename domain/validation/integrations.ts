@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROOF_EVENT_TYPES, type ProofEventType } from '../proof/events.js';
-import { EMAIL_PATTERN } from './proof-invoice.js';
+import { EMAIL, trimmedLength } from './patterns.js';
 import { invalidBody, zodIssues } from './proof-request.js';
 
 /**
@@ -19,10 +19,9 @@ export function passwordIssue(password: string): string | null {
 /** A dashboard sign-in name: an e-mail address (the contact rule), lower-cased whole so one address is one account. */
 export const emailSchema = z
   .string()
-  .trim()
-  .max(254, 'email has at most 254 characters')
-  .refine((e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64, 'email must be a valid address, e.g. owner@example.com')
-  .transform((e) => e.toLowerCase());
+  .regex(trimmedLength(0, 254), 'email has at most 254 characters')
+  .regex(EMAIL, 'email must be a valid address, e.g. owner@example.com')
+  .transform((e) => e.trim().toLowerCase());
 
 const signInSchema = z.strictObject({
   email: emailSchema,

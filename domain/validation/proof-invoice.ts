@@ -8,15 +8,22 @@ import {
   TAX_USDC_MESSAGE,
   UNIT_MESSAGE,
   evaluateInvoiceTotals,
-  isInvoiceAmount,
-  parseQuantity,
-  parseTaxRate,
   taxFieldIssues,
   type InvoiceIssue,
   type InvoiceItemInput,
   type InvoiceTotals,
   type TaxMode,
 } from '../proof/invoice-math.js';
+import {
+  AMOUNT_MAX_SENTENCE as MAX_SENTENCE,
+  CALENDAR_DATE,
+  EMAIL,
+  INVOICE_AMOUNT,
+  NOT_BLANK,
+  QUANTITY,
+  TAX_RATE,
+  trimmedLength,
+} from './patterns.js';
 
 /**
  * Bodies of `POST /proof/v1/invoices` and `POST /proof/v1/contacts` (spec section 2), validated strictly: unknown
@@ -44,32 +51,33 @@ const prefixedId = (name: string, prefix: string, what: string) =>
     .string(required(name))
     .regex(idRegex(prefix), `${name} must be ${what}: ${prefix}_ followed by 20 letters or digits`);
 
+/** Text of at most `max` characters after trimming (the patterns count the trimmed value; the value is trimmed after). */
+const atMost = (name: string, max: number) =>
+  z.string(required(name)).regex(trimmedLength(0, max), `${name} must be at most ${max} characters`);
+
 /** Trimmed text of 1..max characters (required). */
-const text = (name: string, max: number) =>
-  z
-    .string(required(name))
-    .trim()
-    .min(1, `${name} must not be empty`)
-    .max(max, `${name} must be at most ${max} characters`);
+const text = (name: string, max: number, description: string) =>
+  atMost(name, max)
+    .regex(NOT_BLANK, `${name} must not be empty`)
+    .transform((s) => s.trim())
+    .meta({ description: `${description}; 1 to ${max} characters after trimming.` });
 
 /** Trimmed optional text of at most max characters; empty means absent. */
-const optionalText = (name: string, max: number) =>
-  z
-    .string(required(name))
-    .trim()
-    .max(max, `${name} must be at most ${max} characters`)
-    .transform((s) => s || undefined)
-    .optional();
+const optionalText = (name: string, max: number, description: string) =>
+  atMost(name, max)
+    .transform((s) => s.trim() || undefined)
+    .optional()
+    .meta({ description: `${description}; at most ${max} characters after trimming (empty means absent).` });
 
 /** `optionalText` that also takes null as absent (a field responses show as null). */
-const nullableText = (name: string, max: number) =>
-  z
-    .string(required(name))
-    .trim()
-    .max(max, `${name} must be at most ${max} characters`)
+const nullableText = (name: string, max: number, description: string) =>
+  atMost(name, max)
     .nullable()
-    .transform((s) => s || undefined)
-    .optional();
+    .transform((s) => s?.trim() || undefined)
+    .optional()
+    .meta({
+      description: `${description}; at most ${max.toLocaleString('en-US')} characters after trimming. \`null\` is the same as leaving it out.`,
+    });
 
 /** Null as absent for an optional field that responses show as null. */
 const nullAsAbsent = <T extends z.ZodType>(schema: T) =>
@@ -78,68 +86,123 @@ const nullAsAbsent = <T extends z.ZodType>(schema: T) =>
     .transform((v) => v ?? undefined)
     .optional();
 
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
 /** `YYYY-MM-DD` naming a real day of the Gregorian calendar (years 0001 to 9999). */
-export function isCalendarDate(raw: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
+export const isCalendarDate = (raw: string): boolean => CALENDAR_DATE.test(raw);
 
-const item = z.strictObject({
-  description: text('description', 300),
+export const invoiceItemSchema = z.strictObject({
+  description: text('description', 300, 'What was delivered'),
   quantity: z
     .string(required('quantity', 'a decimal string, e.g. "2" or "1.5"'))
-    .refine((q) => parseQuantity(q) !== null, QUANTITY_MESSAGE),
-  unit_usdc: z.string(required('unit_usdc', 'a decimal string, e.g. "10.50"')).refine(isInvoiceAmount, UNIT_MESSAGE),
+    .regex(QUANTITY, QUANTITY_MESSAGE)
+    .meta({
+      description:
+        'Decimal string greater than 0 and at most 1,000,000, up to 6 fraction digits, e.g. `"3"` or `"0.5"`.',
+    }),
+  unit_usdc: z
+    .string(required('unit_usdc', 'a decimal string, e.g. "10.50"'))
+    .regex(INVOICE_AMOUNT, UNIT_MESSAGE)
+    .meta({
+      description: `Unit price in USDC: 1 to 17 integer digits, optionally a dot and 1 to 6 fraction digits; ${MAX_SENTENCE}.`,
+    }),
 });
 
-const invoiceBody = z.strictObject({
-  customer_id: prefixedId('customer_id', 'con', 'a contact id'),
-  wallet_id: prefixedId('wallet_id', 'wal', 'a wallet id from /v1/me'),
-  due_date: z
-    .string(required('due_date'))
-    .refine(isCalendarDate, 'due_date must be a calendar date YYYY-MM-DD, e.g. 2026-03-31'),
-  items: z
-    .array(item, required('items', 'an array of {description, quantity, unit_usdc}'))
-    .min(1, 'an invoice needs at least one item')
-    .max(100, 'an invoice has at most 100 items'),
-  tax_mode: z
-    .enum(TAX_MODES as [TaxMode, ...TaxMode[]], { message: `tax_mode must be one of ${TAX_MODES.join(', ')}` })
-    .optional(),
-  tax_rate: nullAsAbsent(
-    z
-      .string(required('tax_rate', 'a decimal string, e.g. "19"'))
-      .refine((r) => parseTaxRate(r) !== null, TAX_RATE_MESSAGE),
-  ),
-  tax_usdc: z.string(required('tax_usdc', 'a decimal string')).refine(isInvoiceAmount, TAX_USDC_MESSAGE).optional(),
-  tax_notes: nullableText('tax_notes', 500),
-  accounting: nullAsAbsent(
-    z.strictObject(
-      {
-        reference: optionalText('reference', 120),
-        cost_center: optionalText('cost_center', 120),
-        ledger_account: optionalText('ledger_account', 120),
-      },
-      {
-        error: (iss) =>
-          iss.code === 'invalid_type'
-            ? 'accounting must be an object of reference, cost_center, ledger_account'
-            : undefined,
-      },
-    ),
-  ),
-  send_now: z
-    .boolean({ message: 'send_now must be a boolean (false)' })
-    .refine((v) => v === false, SEND_NOW_MESSAGE)
-    .optional(),
-  memo: nullableText('memo', 1000),
-});
+const accountingText = (name: string, what: string) => optionalText(name, 120, what);
+
+/**
+ * The tax-field pairing (`taxFieldIssues`), which zod checks after the object: stated in the document as JSON
+ * Schema conditionals beside the schema, since no zod rule of one field can say it.
+ */
+const TAX_PAIRING = [
+  {
+    if: { required: ['tax_mode'], properties: { tax_mode: { enum: ['exclusive', 'inclusive'] } } },
+    then: { required: ['tax_rate'], properties: { tax_rate: { type: 'string' } } },
+    else: { properties: { tax_rate: { type: 'null' } } },
+  },
+  {
+    if: { required: ['tax_mode'], properties: { tax_mode: { const: 'fixed' } } },
+    then: { required: ['tax_usdc'], properties: { tax_usdc: true } },
+    else: { properties: { tax_usdc: false } },
+  },
+];
+
+export const invoiceCreateSchema = z
+  .strictObject({
+    customer_id: prefixedId('customer_id', 'con', 'a contact id').meta({
+      description: 'The buyer: one of your contacts. Any other well-formed id is 404.',
+    }),
+    wallet_id: prefixedId('wallet_id', 'wal', 'a wallet id from /v1/me').meta({
+      description: 'One of the verified wallets of `GET /proof/v1/me`. Any other well-formed id is 404.',
+    }),
+    due_date: z
+      .string(required('due_date'))
+      .regex(CALENDAR_DATE, 'due_date must be a calendar date YYYY-MM-DD, e.g. 2026-03-31')
+      .meta({
+        format: 'date',
+        description:
+          "A calendar date `YYYY-MM-DD`, not before today (UTC). The invoice's payment request stays open until the end of that day (23:59:59 UTC), so its payment page never " +
+          "expires while the invoice is due; a due date whose end is more than the plan's `max_valid_hours` ahead (720 hours, a trial 72) is refused (422 naming `due_date`, with the latest allowed date).",
+      }),
+    items: z
+      .array(invoiceItemSchema, required('items', 'an array of {description, quantity, unit_usdc}'))
+      .min(1, 'an invoice needs at least one item')
+      .max(100, 'an invoice has at most 100 items'),
+    tax_mode: z
+      .enum(TAX_MODES as [TaxMode, ...TaxMode[]], { message: `tax_mode must be one of ${TAX_MODES.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          '`none` (default), `exclusive` (tax added to the subtotal), `inclusive` (tax contained in the subtotal), `fixed` (`tax_usdc` added).',
+      }),
+    tax_rate: nullAsAbsent(
+      z.string(required('tax_rate', 'a decimal string, e.g. "19"')).regex(TAX_RATE, TAX_RATE_MESSAGE),
+    ).meta({
+      description:
+        'Percentage 0 to 100 with up to 4 fraction digits, e.g. `"19"`. `null` is the same as leaving it out.',
+    }),
+    tax_usdc: z
+      .string(required('tax_usdc', 'a decimal string'))
+      .regex(INVOICE_AMOUNT, TAX_USDC_MESSAGE)
+      .optional()
+      .meta({ description: `Fixed tax amount in USDC; ${MAX_SENTENCE}.` }),
+    tax_notes: nullableText('tax_notes', 500, 'Optional tax note printed on the invoice (e.g. reverse charge)'),
+    accounting: nullAsAbsent(
+      z.strictObject(
+        {
+          reference: accountingText('reference', 'Your reference'),
+          cost_center: accountingText('cost_center', 'Cost center'),
+          ledger_account: accountingText('ledger_account', 'Ledger account'),
+        },
+        {
+          error: (iss) =>
+            iss.code === 'invalid_type'
+              ? 'accounting must be an object of reference, cost_center, ledger_account'
+              : undefined,
+        },
+      ),
+    ).meta({
+      description:
+        'Optional references printed on the invoice: `reference`, `cost_center`, `ledger_account`, each at most 120 characters; no other key. `null` is the same as leaving it out.',
+    }),
+    send_now: z
+      .literal(false, {
+        error: (iss) => (typeof iss.input === 'boolean' ? SEND_NOW_MESSAGE : 'send_now must be a boolean (false)'),
+      })
+      .optional()
+      .meta({
+        description:
+          'Only `false` is accepted: an invoice is never e-mailed on creation; use `POST /proof/v1/invoices/{id}/send`.',
+      }),
+    memo: nullableText('memo', 1000, 'Optional note printed on the invoice'),
+  })
+  .meta({
+    description:
+      'Body of `POST /proof/v1/invoices`, validated strictly; every problem is reported at once. `tax_rate` is required with `tax_mode` ' +
+      '`exclusive` or `inclusive` and refused otherwise; `tax_usdc` is required with `fixed` and refused otherwise. Checked by the server ' +
+      "beyond this schema: the contact and wallet belong to your account (404 otherwise), `due_date` is not before today (UTC) and not past the plan's longest " +
+      `payment window (\`max_valid_hours\` of \`/v1/me\`), and the total is greater than zero and ${MAX_SENTENCE} (422 naming \`items\`). ` +
+      '`null` is accepted as absent for `tax_rate`, `tax_notes`, `accounting` and `memo` (responses show them as `null`).',
+    allOf: TAX_PAIRING,
+  });
 
 export interface InvoiceAccounting {
   reference?: string | undefined;
@@ -179,7 +242,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Validates an invoice create body and computes its totals; every problem is reported at once. */
 export function parseInvoiceCreate(body: unknown): InvoiceCreate {
-  const parsed = invoiceBody.safeParse(body);
+  const parsed = invoiceCreateSchema.safeParse(body);
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
     // The tax-field pairing rules still apply when other fields are wrong, so a caller sees them in one round.
@@ -220,36 +283,44 @@ export function parseInvoiceCreate(body: unknown): InvoiceCreate {
   };
 }
 
-// Dot-atom local part and an ASCII (punycode) host name of at least two labels; no quoted parts or IP literals.
-export const EMAIL_PATTERN =
-  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
-
 /** Lower-cases the domain of an address; the local part keeps its case (RFC 5321). */
 const normalizeEmail = (email: string): string => {
   const at = email.lastIndexOf('@');
   return `${email.slice(0, at)}${email.slice(at).toLowerCase()}`;
 };
 
-const contactBody = z.strictObject({
-  legal_name: text('legal_name', 160),
-  email: z
-    .string(required('email'))
-    .trim()
-    .max(254, 'email must be at most 254 characters')
-    .refine(
-      (e) => EMAIL_PATTERN.test(e) && e.indexOf('@') <= 64,
-      'email must be a valid address, e.g. billing@example.com',
-    )
-    .transform(normalizeEmail),
-  address: nullableText('address', 600),
-  reference: nullableText('reference', 120),
-});
+export const contactCreateSchema = z
+  .strictObject({
+    legal_name: text('legal_name', 160, 'Legal name of the buyer'),
+    email: z
+      .string(required('email'))
+      .regex(trimmedLength(0, 254), 'email must be at most 254 characters')
+      .regex(EMAIL, 'email must be a valid address, e.g. billing@example.com')
+      .transform((e) => normalizeEmail(e.trim()))
+      .meta({
+        description:
+          'Billing address, e.g. `billing@example.com`: at most 254 characters after trimming; stored with the domain lower-cased.',
+      }),
+    address: nullableText('address', 600, 'Optional postal address'),
+    reference: nullableText('reference', 120, 'Optional reference of yours, e.g. a customer number'),
+  })
+  .meta({ description: 'Body of `POST /proof/v1/contacts`, validated strictly. There is no public update or delete.' });
 
-export type ContactCreate = z.output<typeof contactBody>;
+/** The body of `POST /proof/v1/invoices/{id}/send`. */
+export const invoiceSendSchema = z
+  .strictObject({
+    user_approved: z.literal(true, { message: 'user_approved must be true: a person approved sending this invoice' }),
+  })
+  .meta({
+    description:
+      'Your assertion that a person approved sending this invoice by e-mail to the contact; it is stored with the key that sent it.',
+  });
+
+export type ContactCreate = z.output<typeof contactCreateSchema>;
 
 /** Validates a contact create body (legal name, email with lower-cased domain, optional address and reference). */
 export function parseContactCreate(body: unknown): ContactCreate {
-  const parsed = contactBody.safeParse(body);
+  const parsed = contactCreateSchema.safeParse(body);
   if (!parsed.success) invalid(toIssues(parsed.error));
   return parsed.data;
 }

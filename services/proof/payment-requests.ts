@@ -3,6 +3,7 @@ import { formatUsdc } from '../../domain/money.js';
 import { dueDateWindow } from '../../domain/proof/due-date.js';
 import { paymentRequestCreatedData } from '../../domain/proof/events.js';
 import { DEFAULT_VALID_HOURS, type RequestCreate } from '../../domain/validation/proof-request.js';
+import type { PaymentRequestJson } from '../../domain/validation/proof-responses.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
@@ -21,7 +22,7 @@ import { assertHourlyRoom, checkQuota, hourlyWindow, reserveQuota } from './quot
 export const effectiveStatus = (r: PaymentRequest, now: Date) =>
   r.status === 'AWAITING' && r.expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : r.status;
 
-export function requestJson(r: PaymentRequest, origin: string, now: Date) {
+export function requestJson(r: PaymentRequest, origin: string, now: Date): PaymentRequestJson {
   return {
     id: r.id,
     url: `${origin}${paymentPagePath(r.id)}`,

@@ -4,7 +4,7 @@ import { proofOpenApi } from '../../../api/proof/openapi.document.js';
 import { INVOICE_STATUSES, REQUEST_STATUSES } from '../../../domain/proof/statuses.js';
 
 const settings = { rateLimits: { perKeyPerMinute: 60, perIpPerMinute: 120, proPerHour: 300 }, bodyLimitJson: '1mb' };
-const document = proofOpenApi(settings);
+const document = proofOpenApi();
 const html = developersPage(document, settings);
 
 /** The text of one section of the page (from its heading to the next h2). */
