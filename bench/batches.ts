@@ -30,16 +30,13 @@ import type { Db } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
-import { buildApp } from '../api/server.js';
-import { buildChainReader } from '../api/deps.js';
-import { listen } from '../api/http/lifecycle.js';
 import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
 import { samplePdf } from '../test/helpers/sample-files.js';
-import { startBenchWorker } from './lib/bench-worker.js';
+import { startBenchApp, startBenchWorker } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import {
@@ -179,25 +176,15 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-batches-${process.pid}`,
   });
-  const app = buildApp({
-    db,
-    logger,
-    config,
-    chainReader: buildChainReader(config),
-    payments: null,
-    secretBox: createSecretBox(generateSecretsKey()),
-    workflows: gw,
-  });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
-  const client = v1Client(server.url, apiKey);
+  const url = await startBenchApp(run, { db, logger, config, workflows: gw });
+  const client = v1Client(url, apiKey);
   const pdf = await client.upload('one-page.pdf', await samplePdf(1));
   const auth = { Authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   const deadline = 20 * 60_000;
 
   // Warm-up: one job, untimed.
   const warm = (await (
-    await fetch(`${server.url}/v1/jobs`, {
+    await fetch(`${url}/v1/jobs`, {
       method: 'POST',
       headers: { ...auth, 'Idempotency-Key': `bench-${runId}-warm` },
       body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }),
@@ -211,7 +198,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   let t0 = performance.now();
   const singles: string[] = [];
   for (let i = 0; i < opts.items; i++) {
-    const res = await fetch(`${server.url}/v1/jobs`, {
+    const res = await fetch(`${url}/v1/jobs`, {
       method: 'POST',
       headers: { ...auth, 'Idempotency-Key': `bench-${runId}-job-${i}` },
       body: JSON.stringify({ ...OPERATION, upload_ids: [pdf] }),
@@ -227,7 +214,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   sampler = startMemorySampler(250);
   sentAt = Date.now();
   t0 = performance.now();
-  const res = await fetch(`${server.url}/v1/batches`, {
+  const res = await fetch(`${url}/v1/batches`, {
     method: 'POST',
     headers: { ...auth, 'Idempotency-Key': `bench-${runId}-batch` },
     body: JSON.stringify({ ...OPERATION, upload_ids: Array(opts.items).fill(pdf) }),

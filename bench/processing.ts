@@ -34,7 +34,7 @@ import { buildApp } from '../api/server.js';
 import { buildChainReader } from '../api/deps.js';
 import { listen } from '../api/http/lifecycle.js';
 import { workflowsPath } from '../workers/worker.js';
-import { startBenchWorker } from './lib/bench-worker.js';
+import { startBenchApp, startBenchWorker, startProcessingBench } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
@@ -108,8 +108,11 @@ interface OperationCase {
   problems: string[];
 }
 
-/** --submitters: the app and Temporal, no worker; POST /v1/jobs from S clients at once beside the natural limit. */
-async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> {
+/**
+ * What both modes start from: a temporary STORAGE_DIR, the config with the /v1 rate limits raised (still checked on
+ * every request, never refusing), PostgreSQL and Temporal (`ensureInfrastructure`), and a fresh database, migrated.
+ */
+async function benchSetup(run: RunLifecycle) {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-processing-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
   const config = loadConfig({
@@ -122,30 +125,29 @@ async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> 
   installTemporalRuntime(logger);
   const infra = await ensureInfrastructure(config, progress, { fsync: false });
   run.defer('stop infrastructure', () => infra.stop());
+  run.signal.throwIfAborted();
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);
   await migrateLatest(db);
+  return { config, logger, infra, runId, db, description };
+}
+
+/** --submitters: POST /v1/jobs from S clients at once beside the natural limit (with --worker 1 a worker runs the jobs). */
+async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> {
+  const { config, logger, infra, runId, db, description } = await benchSetup(run);
   // Without --worker a task queue no worker polls: the submitted jobs' workflows start and wait (terminated at the end).
+  let url: string;
   let gw: WorkflowGateway;
   if (opts.worker) {
-    progress('bundling workflows');
-    const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
-    gw = await startBenchWorker(run, {
-      address: infra.temporalAddress,
-      namespace: config.temporal.namespace,
-      taskQueue: `bench-submit-${runId}`,
-      activityDeps: {
-        db,
-        logger,
-        secretBox: createSecretBox(generateSecretsKey()),
-        resolver: createSystemResolver(),
-        allowLoopbackForTests: false,
-        processing: { store: createFileStore(config.storage.dir), runners: createFileOperationRunners() },
-      },
-      workflowBundle: { code },
-      shutdownGraceMs: 5000,
-      identity: `bench-submit-${process.pid}`,
+    const bench = await startProcessingBench(run, {
+      name: 'bench-submit',
+      infra,
+      config,
+      db,
+      logger,
+      runners: createFileOperationRunners(),
     });
+    ({ url, gw } = bench);
   } else {
     const unpolled = await connectWorkflowGateway({
       address: infra.temporalAddress,
@@ -154,26 +156,16 @@ async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> 
     });
     run.defer('close the workflow client', () => unpolled.close());
     gw = unpolled;
+    url = await startBenchApp(run, { db, logger, config, workflows: gw });
   }
-  const app = buildApp({
-    db,
-    logger,
-    config,
-    chainReader: buildChainReader(config),
-    payments: null,
-    secretBox: createSecretBox(generateSecretsKey()),
-    workflows: gw,
-  });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
   const pdf = await samplePdf(1);
   const report = await runParallelSubmitters(
     { submitters: opts.submitters, n: opts.submissions },
     {
       db,
-      url: server.url,
+      url,
       gw,
-      upload: (key) => v1Client(server.url, key).upload('one-page.pdf', pdf),
+      upload: (key) => v1Client(url, key).upload('one-page.pdf', pdf),
       shared: Boolean(infra.adminDatabaseUrl),
     },
     run,
@@ -193,24 +185,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const memory: { label: string; sample: MemorySample }[] = [
     { label: 'at start (before infrastructure)', sample: sampleMemory() },
   ];
-  const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-processing-'));
-  run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({
-    ...process.env,
-    STORAGE_DIR: storageDir,
-    RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
-    RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
-  const logger = createLogger({ level: 'warn', name: 'bench-processing' });
-  installTemporalRuntime(logger);
-
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
-  run.signal.throwIfAborted();
-
-  const runId = randomBytes(4).toString('hex');
-  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);
-  await migrateLatest(db);
+  const { config, logger, infra, runId, db, description } = await benchSetup(run);
 
   // The company first, so that on a shared database its rows are retired after the worker and the app stopped.
   const { company, owner } = await createCompany(db, {

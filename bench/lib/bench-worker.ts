@@ -78,16 +78,21 @@ export async function startProcessingBench(
     shutdownGraceMs: 5000,
     identity: `${name}-${process.pid}`,
   });
+  return { url: await startBenchApp(run, { db, logger, config, workflows: gw }), gw, taskQueue };
+}
+
+/** The real app (no payments, a new secrets key) listening on a free port of 127.0.0.1, stopped by the run; its URL. */
+export async function startBenchApp(
+  run: RunLifecycle,
+  deps: { db: Db; logger: Logger; config: Config; workflows: WorkflowGateway },
+): Promise<string> {
   const app = buildApp({
-    db,
-    logger,
-    config,
-    chainReader: buildChainReader(config),
+    ...deps,
+    chainReader: buildChainReader(deps.config),
     payments: null,
     secretBox: createSecretBox(generateSecretsKey()),
-    workflows: gw,
   });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));
-  return { url: server.url, gw, taskQueue };
+  return server.url;
 }
