@@ -225,7 +225,18 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   await withDeadline(waitTerminal(db, children, run.signal), deadline, 'the batch', run.signal);
   wallMs = performance.now() - t0;
   const batched = await measure(db, gw, `1 batch of ${opts.items}`, children, sentAt, wallMs, sampler.stop());
-  const batchRow = await db('batches').where({ id: batch.id }).first('status');
+  // The batch's own status follows its last child's: its workflow records it a moment after (untimed).
+  const batchEnded = async () => {
+    for (;;) {
+      run.signal.throwIfAborted();
+      const row = await db('batches').where({ id: batch.id }).first('status');
+      if (row?.status !== 'processing' && row?.status !== 'queued') return row;
+      await sleep(20);
+    }
+  };
+  const batchRow = await withDeadline(batchEnded(), deadline, 'the batch status', run.signal).catch(() =>
+    db('batches').where({ id: batch.id }).first('status'),
+  );
 
   const after = await getBalance(db, company.id);
   const sides = [single, batched];
