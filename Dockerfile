@@ -35,9 +35,9 @@ RUN python3 -m venv /opt/speech/venv \
  && /opt/speech/venv/bin/python -m pip install --no-cache-dir --disable-pip-version-check --no-input \
       --require-hashes --no-deps --only-binary=:all: -r /opt/speech/requirements.txt \
  && /opt/speech/venv/bin/python -c 'import faster_whisper, ctranslate2'
-COPY engines/transcription/model.lock.json engines/transcription/speaker.lock.json engines/transcription/install_model.py /opt/speech/
+COPY engines/transcription/model.lock.json engines/transcription/campplus.lock.json engines/transcription/install_model.py /opt/speech/
 RUN PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base \
- && PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/speaker.lock.json /opt/speech/resemblyzer \
+ && PIP_NO_CACHE_DIR=1 /opt/speech/venv/bin/python /opt/speech/install_model.py /opt/speech/campplus.lock.json /opt/speech/campplus \
  && rm /opt/speech/install_model.py
 
 # ---- runtime: production dependencies, compiled code, media tools ----
@@ -55,7 +55,7 @@ RUN apt-get update \
       tesseract-ocr-por tesseract-ocr-nld ocrmypdf poppler-utils ca-certificates python3 \
  && rm -rf /var/lib/apt/lists/*
 
-# The offline speech engine (TRANSCRIPTION_PROVIDER=offline, the default): about 620 MB that change only with their
+# The offline speech engine (TRANSCRIPTION_PROVIDER=offline, the default): about 630 MB that change only with their
 # locks, so before the application's layers.
 COPY --from=speech /opt/speech /opt/speech
 
@@ -64,7 +64,7 @@ ENV NODE_ENV=production \
     TEMPORAL_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js \
     TRANSCRIPTION_PYTHON=/opt/speech/venv/bin/python \
     TRANSCRIPTION_MODEL_DIR=/opt/speech/whisper-base \
-    TRANSCRIPTION_SPEAKER_MODEL=/opt/speech/resemblyzer/pretrained.pt
+    TRANSCRIPTION_SPEAKER_MODEL=/opt/speech/campplus/campplus.pt
 
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund \

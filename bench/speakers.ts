@@ -9,6 +9,11 @@
  * apart (0.89 against 0.84–0.95 for one voice with itself), instead of 2, 3 and 4 of DIALOGUE_VOICES.
  *
  * Nothing but the engine (scripts/setup.sh) is needed; no servers. Figures: engines/transcription/README.md.
+ *
+ * This calibrated Resemblyzer's DEFAULT_CLUSTER_OPTIONS (before issue 30). The installed encoder is now CAM++, which
+ * hears espeak-ng's voices as one speaker; to rerun the calibration, install Resemblyzer's weights and point
+ * TRANSCRIPTION_SPEAKER_MODEL at its pretrained.pt (engines/transcription/README.md). Real voices:
+ * bench/speech-corpus/bench.ts.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,7 +48,11 @@ interface Sample {
   regions: SpeakerRegions;
 }
 
-const provider = new OfflineWhisperProvider({ transcription: false, timeoutMs: 600_000 });
+const provider = new OfflineWhisperProvider({
+  transcription: false,
+  timeoutMs: 600_000,
+  ...(process.env['TRANSCRIPTION_SPEAKER_MODEL'] ? { speakerModel: process.env['TRANSCRIPTION_SPEAKER_MODEL'] } : {}),
+});
 const samples: Sample[] = [];
 let audioSeconds = 0;
 let engineMs = 0;

@@ -311,7 +311,7 @@ export const envSchema = z.object({
    */
   TRANSCRIPTION_PYTHON: optionalString,
   TRANSCRIPTION_MODEL_DIR: optionalString,
-  /** The speaker encoder's weights (`pretrained.pt`); default: what scripts/setup.sh installs in the tool cache. */
+  /** The speaker encoder's weights (CAM++'s `campplus.pt`, or Resemblyzer's `pretrained.pt`); default: CAM++ as scripts/setup.sh installs it in the tool cache. */
   TRANSCRIPTION_SPEAKER_MODEL: optionalString,
   TRANSCRIPTION_CONCURRENCY: int(1, 1, 16),
   TRANSCRIPTION_TIMEOUT_MS: int(900_000, 1000, 86_400_000),

