@@ -9,6 +9,7 @@ import { textPagesToDocx } from './docx-writer.js';
 import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, type OcrEngine } from './ocr-engine.js';
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
+import { imageForOcr } from './page-resolution.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from './ocr-pages.js';
 
@@ -189,7 +190,12 @@ async function recognisedPages(
     const png = join(input.workDir, 'image.png');
     const dpi = await normaliseImage(source.path, png);
     try {
-      const page = await engine.limit(() => read(engine, png, language, dpi));
+      // An image under MIN_OCR_DPI is enlarged to UPSCALE_TO_DPI first (page-resolution.ts), as a PDF page is rendered
+      // at OCR_DPI and ocr-pdf recognises at it (--oversample).
+      const page = await engine.limit(async () => {
+        const image = await imageForOcr(png, dpi, join(input.workDir, 'image-ocr.png'));
+        return read(engine, image.path, language, image.dpi);
+      });
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return [page];
     } catch (e) {

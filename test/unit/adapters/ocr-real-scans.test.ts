@@ -81,6 +81,38 @@ describe('the searchable PDF is recognised at no less than the resolution ocr-te
   });
 });
 
+describe('a low-resolution image is enlarged before ocr-text and ocr-docx read it', () => {
+  it('phototest as a 100-dpi image reads as the scan itself does', async () => {
+    const scan = scans.get('phototest')!;
+    const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
+    const png = await sharp(scan.bytes)
+      .resize({ width, kernel: 'lanczos3' })
+      .greyscale()
+      .withMetadata({ density: 100 })
+      .png()
+      .toBuffer();
+    const file = join(dir, 'phototest-100dpi.png');
+    writeFileSync(file, png);
+    const original = join(dir, 'phototest-200dpi.tif');
+    writeFileSync(original, scan.bytes);
+    const got: Record<string, number> = {};
+    for (const path of ['text', 'docx'] as const)
+      for (const [name, f] of [
+        ['scan', original],
+        ['100dpi', file],
+      ] as const) {
+        const work = join(dir, `work-low-${path}-${name}`);
+        mkdirSync(work);
+        got[`${path} ${name}`] = wordAccuracy(
+          scan.truthText,
+          (await readPages(path, f, 'eng', work, engine))[0] ?? '',
+        ).recall;
+      }
+    // Measured 1.000 for each (the 100-dpi image 0.983 before: read at its own resolution).
+    expect(got).toEqual({ 'text scan': 1, 'text 100dpi': 1, 'docx scan': 1, 'docx 100dpi': 1 });
+  });
+});
+
 describe('a page OCR can hardly read is named in the result warnings', () => {
   it('ocr-text, ocr-docx and ocr-pdf: phototest clean, then blurred past reading (no word read)', async () => {
     const scan = scans.get('phototest')!;
