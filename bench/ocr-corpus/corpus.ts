@@ -184,37 +184,23 @@ async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
   await rename(tmp, path);
 }
 
-/** The tarball in the cache, downloaded (curl) and checked against its pinned SHA-256 when missing or altered. */
-async function tarball(cache: string, progress: Progress): Promise<string> {
-  const t = TESSERACT_TEST_TARBALL;
+/**
+ * An archive in the cache (`file`), fetched by `download` into a fresh folder when missing or altered and checked
+ * against its pinned SHA-256.
+ */
+async function archive(
+  cache: string,
+  t: { file: string; sha256: string },
+  what: string,
+  download: (work: string) => Promise<unknown>,
+  progress: Progress,
+): Promise<string> {
   const path = join(cache, t.file);
   if (await checked(path, t.sha256)) return path;
-  progress(`ocr corpus: downloading ${t.file} (${(t.bytes / 1e6).toFixed(1)} MB) from deb.debian.org`);
+  progress(`ocr corpus: downloading ${t.file} (${what})`);
   const work = await mkdtemp(join(tmpdir(), 'ocr-corpus-'));
   try {
-    const out = join(work, t.file);
-    await run('curl', ['-sSfL', '--retry', '3', '-o', out, t.url], { timeout: 15 * 60_000 });
-    const bytes = await checked(out, t.sha256);
-    if (!bytes) throw new Error(`ocr corpus: ${t.file} does not match its pinned SHA-256 ${t.sha256}`);
-    await writeAtomic(path, bytes);
-    progress(`ocr corpus: ${t.file} downloaded and checked`);
-    return path;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
-
-/** ocrmypdf's sdist in the cache, downloaded with pip and checked against its pinned SHA-256 when missing or altered. */
-async function sdist(cache: string, progress: Progress): Promise<string> {
-  const t = OCRMYPDF_SDIST;
-  const path = join(cache, t.file);
-  if (await checked(path, t.sha256)) return path;
-  progress(`ocr corpus: downloading ${t.file} (6.5 MB) with pip`);
-  const work = await mkdtemp(join(tmpdir(), 'ocr-corpus-'));
-  try {
-    await run('pip', ['download', '--quiet', '--no-deps', '--no-binary', ':all:', '-d', work, t.requirement], {
-      timeout: 15 * 60_000,
-    });
+    await download(work);
     const bytes = await checked(join(work, t.file), t.sha256);
     if (!bytes) throw new Error(`ocr corpus: ${t.file} does not match its pinned SHA-256 ${t.sha256}`);
     await writeAtomic(path, bytes);
@@ -224,6 +210,31 @@ async function sdist(cache: string, progress: Progress): Promise<string> {
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/** Debian's Tesseract test tarball (curl). */
+const tarball = (cache: string, progress: Progress) => {
+  const t = TESSERACT_TEST_TARBALL;
+  return archive(
+    cache,
+    t,
+    `${(t.bytes / 1e6).toFixed(1)} MB from deb.debian.org`,
+    (work) => run('curl', ['-sSfL', '--retry', '3', '-o', join(work, t.file), t.url], { timeout: 15 * 60_000 }),
+    progress,
+  );
+};
+
+/** ocrmypdf's sdist (pip). */
+const sdist = (cache: string, progress: Progress) =>
+  archive(
+    cache,
+    OCRMYPDF_SDIST,
+    '6.5 MB with pip',
+    (work) =>
+      run('pip', ['download', '--quiet', '--no-deps', '--no-binary', ':all:', '-d', work, OCRMYPDF_SDIST.requirement], {
+        timeout: 15 * 60_000,
+      }),
+    progress,
+  );
 
 /** A member's bytes: the committed copy, else the cached one, else out of its tarball; always checked. */
 async function member(m: Member, cache: string, progress: Progress): Promise<Buffer> {

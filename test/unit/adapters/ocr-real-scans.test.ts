@@ -27,6 +27,17 @@ beforeAll(async () => {
 const atLeast = (got: Record<string, number | undefined>, floors: Record<string, number>) =>
   Object.fromEntries(Object.entries(floors).map(([k, f]) => [k, (got[k] ?? 0) >= f ? 'ok' : (got[k] ?? 0).toFixed(3)]));
 
+/** A scan scaled down to 100 dpi (Lanczos), greyscale, as a PNG stating its resolution. */
+async function at100dpi(scan: LoadedScan): Promise<Buffer> {
+  const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
+  return sharp(scan.bytes)
+    .resize({ width, kernel: 'lanczos3' })
+    .greyscale()
+    .withMetadata({ density: 100 })
+    .png()
+    .toBuffer();
+}
+
 let n = 0;
 async function recalls(id: string, form: FormName, path: PathName): Promise<number[]> {
   const scan = scans.get(id)!;
@@ -52,13 +63,7 @@ describe('a skewed real scan (3°) is read straight', () => {
 describe('the searchable PDF is recognised at no less than the resolution ocr-text uses', () => {
   it('ocr-pdf reads a low-resolution real scan (phototest at 100 dpi) as well as ocr-text', async () => {
     const scan = scans.get('phototest')!;
-    const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
-    const png = await sharp(scan.bytes)
-      .resize({ width, kernel: 'lanczos3' })
-      .greyscale()
-      .withMetadata({ density: 100 })
-      .png()
-      .toBuffer();
+    const png = await at100dpi(scan);
     const file = join(dir, 'phototest-100dpi.pdf');
     writeFileSync(file, await scannedPdf([{ png, dpi: 100 }]));
     const read = async (path: PathName) => {
@@ -84,13 +89,7 @@ describe('the searchable PDF is recognised at no less than the resolution ocr-te
 describe('a low-resolution image is enlarged before ocr-text and ocr-docx read it', () => {
   it('phototest as a 100-dpi image reads as the scan itself does', async () => {
     const scan = scans.get('phototest')!;
-    const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
-    const png = await sharp(scan.bytes)
-      .resize({ width, kernel: 'lanczos3' })
-      .greyscale()
-      .withMetadata({ density: 100 })
-      .png()
-      .toBuffer();
+    const png = await at100dpi(scan);
     const file = join(dir, 'phototest-100dpi.png');
     writeFileSync(file, png);
     const original = join(dir, 'phototest-200dpi.tif');
