@@ -98,7 +98,7 @@ export interface OcrEngine {
   splitPage(pdf: string, page: number, out: string, signal?: AbortSignal): Promise<void>;
   /**
    * A searchable PDF of a one-page PDF, or of an image at `imageDpi`; resolves the words of its recognition as
-   * Tesseract's TSV (for their confidence; written by the same run, null when Tesseract read no text: an empty page).
+   * Tesseract's TSV (for their confidence; written by the same run; null when none was found: confidence unknown).
    * `rotate: false` keeps the page as it stands (no orientation detection).
    */
   searchable(

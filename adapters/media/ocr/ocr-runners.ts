@@ -273,7 +273,9 @@ async function searchablePage(
   language: string,
   signal?: AbortSignal,
 ): Promise<number | null> {
-  const first = confidenceOf((await engine.searchable(page.input, out, language, page.dpi, signal)).tsv, page.inked);
+  // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
+  const { tsv } = await engine.searchable(page.input, out, language, page.dpi, signal);
+  const first = tsv === null ? null : confidenceOf(tsv, page.inked);
   if (first === null || first >= UPRIGHT_CONFIDENCE || (await firstPageRotation(out)) === page.rotation) return first;
   const still = `${out}.as-is.pdf`;
   const second = confidenceOf(
