@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { EXTRACTION_LIMITS, type Box, type PageText, type PositionedText } from '../../domain/extraction.js';
 import { isUtf8Text } from '../media/measure.js';
-import { HARD_TO_READ_CONFIDENCE, OcrSourceError, type OcrEngine } from '../media/ocr/ocr-engine.js';
+import {
+  HARD_TO_READ_CONFIDENCE,
+  OcrSourceError,
+  UPRIGHT_CONFIDENCE,
+  type OcrEngine,
+} from '../media/ocr/ocr-engine.js';
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { straighten } from '../media/ocr/page-skew.js';
@@ -110,12 +115,6 @@ function pageOf(page: number, tsv: string, scale: number, source: PageText['sour
 
 const overlap = (a: Box, b: Box) =>
   Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
-
-/**
- * Below this mean word confidence (0–100) of the first pass a page is checked for being sideways or upside down.
- * Measured: upright corpus pages (150-dpi scans rendered at 300 dpi) 89–95; the same page turned 90°, 180°, 270°: 61, 30, 41.
- */
-const UPRIGHT_CONFIDENCE = 75;
 
 /** A page read by OCR, and by how many degrees clockwise its image was turned to stand upright (its boxes are the upright page's). */
 interface OcrRead {

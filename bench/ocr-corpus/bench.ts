@@ -102,6 +102,15 @@ async function main(): Promise<void> {
   const agg = new Map<string, number[]>();
   try {
     for (const scan of scans) {
+      if (scan.truth === null) {
+        // No transcript ships (c02-22): its truth is what ocr-text reads on the upright scan (NOTICE.md), so its figures
+        // say whether a form is read as the upright page is, not how good that read is.
+        const upright = await makeForm(scan, 'scan');
+        const file = join(work, `${scan.id}-truth.${upright.ext}`);
+        await writeFile(file, upright.file);
+        scan.truthText =
+          (await readPages('text', file, scan.language, join(work, `${scan.id}-truth`), engine))[0] ?? '';
+      }
       for (const formName of forms) {
         const form = await makeForm(scan, formName);
         const file = join(work, `${scan.id}-${formName}.${form.ext}`);

@@ -30,11 +30,26 @@ export const TESSERACT_TEST_TARBALL = {
   licence: 'Apache-2.0',
 } as const;
 
-/** A member of the tarball's `testing/` folder and its SHA-256; `committed` ones are in ./tesseract/. */
+/**
+ * ocrmypdf 14.0.1's sdist from PyPI (`pip download`), whose `tests/resources/` has real pages with columns and
+ * pictures (NOTICE.md: licences; all tune).
+ */
+export const OCRMYPDF_SDIST = {
+  requirement: 'ocrmypdf==14.0.1',
+  file: 'ocrmypdf-14.0.1.tar.gz',
+  sha256: '77fdd52cb925bb94291ae62d22f2cb8253fb4199d0bf33b43e7fb7f078cac51c',
+  root: 'ocrmypdf-14.0.1/tests/resources/',
+} as const;
+
+/**
+ * A member of the Tesseract tarball's `testing/` folder (or, `from: 'ocrmypdf'`, of the ocrmypdf sdist's
+ * `tests/resources/`) and its SHA-256; `committed` ones are in ./tesseract/ (./ocrmypdf/).
+ */
 interface Member {
   name: string;
   sha256: string;
   committed?: boolean;
+  from?: 'tesseract' | 'ocrmypdf';
 }
 
 export type Split = 'tune' | 'held-out';
@@ -45,7 +60,10 @@ export interface OcrCorpusScan {
   /** The document it shows (the split is by document: two scans of one page are on the same side). */
   document: string;
   image: Member;
-  truth: Member;
+  /** The known text; null: none ships, the text ocr-text reads on the upright scan is taken as its truth. */
+  truth: Member | null;
+  /** The scan's resolution when its file states none or a wrong one (a PDF's image is rendered at it). */
+  dpi?: number;
   /** The `language` a client would name for it. */
   language: string;
 }
@@ -102,11 +120,47 @@ export const SCANS: readonly OcrCorpusScan[] = [
     image: { name: '8087_054.3G.tif', sha256: 'ab4db0234f906ea602f49fdcb44267143d645284f62ac11f3fc56a6efb08bf4d' },
     truth: { name: '8087_054.3B.txt', sha256: '9965c66f974f85c25e51041b47aceed287dd2302abd64d7e969af674dca83edb' },
   },
+  {
+    id: 'linn',
+    document: 'linn',
+    language: 'eng',
+    dpi: 300,
+    image: {
+      name: 'linn.png',
+      sha256: 'dcd90f08a6b8a733612f818330153636c13283dd548e2e092cad1fe628ec7bf3',
+      from: 'ocrmypdf',
+    },
+    truth: {
+      name: 'linn.txt',
+      sha256: '18fbd25ca0fc7783f3b7f0e93e91e9408d2d517739f646fecbdf6209628204b1',
+      from: 'ocrmypdf',
+    },
+  },
+  {
+    id: 'c02-22',
+    document: 'c02-22',
+    language: 'eng',
+    dpi: 150,
+    image: {
+      name: 'c02-22.pdf',
+      sha256: 'ae6a3bec3809e1540911bda42dabb42ffbd63cfda17e74a5c3e9dcd87129462a',
+      from: 'ocrmypdf',
+      committed: true,
+    },
+    truth: null,
+  },
 ];
 
-/** The split, fixed before the engine ran on this material: held out when sha256(document)'s first hex digit is 0–7. */
-export const splitOf = (scan: Pick<OcrCorpusScan, 'document'>): Split =>
-  parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7 ? 'held-out' : 'tune';
+/**
+ * The split, fixed before the engine ran on this material: a Tesseract page is held out when sha256(document)'s first
+ * hex digit is 0–7; the ocrmypdf pages are all tune (NOTICE.md).
+ */
+export const splitOf = (scan: Pick<OcrCorpusScan, 'document' | 'image'>): Split =>
+  scan.image.from === 'ocrmypdf'
+    ? 'tune'
+    : parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7
+      ? 'held-out'
+      : 'tune';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -130,17 +184,24 @@ async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
   await rename(tmp, path);
 }
 
-/** The tarball in the cache, downloaded (curl) and checked against its pinned SHA-256 when missing or altered. */
-async function tarball(cache: string, progress: Progress): Promise<string> {
-  const t = TESSERACT_TEST_TARBALL;
+/**
+ * An archive in the cache (`file`), fetched by `download` into a fresh folder when missing or altered and checked
+ * against its pinned SHA-256.
+ */
+async function archive(
+  cache: string,
+  t: { file: string; sha256: string },
+  what: string,
+  download: (work: string) => Promise<unknown>,
+  progress: Progress,
+): Promise<string> {
   const path = join(cache, t.file);
   if (await checked(path, t.sha256)) return path;
-  progress(`ocr corpus: downloading ${t.file} (${(t.bytes / 1e6).toFixed(1)} MB) from deb.debian.org`);
+  progress(`ocr corpus: downloading ${t.file} (${what})`);
   const work = await mkdtemp(join(tmpdir(), 'ocr-corpus-'));
   try {
-    const out = join(work, t.file);
-    await run('curl', ['-sSfL', '--retry', '3', '-o', out, t.url], { timeout: 15 * 60_000 });
-    const bytes = await checked(out, t.sha256);
+    await download(work);
+    const bytes = await checked(join(work, t.file), t.sha256);
     if (!bytes) throw new Error(`ocr corpus: ${t.file} does not match its pinned SHA-256 ${t.sha256}`);
     await writeAtomic(path, bytes);
     progress(`ocr corpus: ${t.file} downloaded and checked`);
@@ -150,17 +211,47 @@ async function tarball(cache: string, progress: Progress): Promise<string> {
   }
 }
 
-/** A member's bytes: the committed copy, else the cached one, else out of the tarball; always checked. */
+/** Debian's Tesseract test tarball (curl). */
+const tarball = (cache: string, progress: Progress) => {
+  const t = TESSERACT_TEST_TARBALL;
+  return archive(
+    cache,
+    t,
+    `${(t.bytes / 1e6).toFixed(1)} MB from deb.debian.org`,
+    (work) => run('curl', ['-sSfL', '--retry', '3', '-o', join(work, t.file), t.url], { timeout: 15 * 60_000 }),
+    progress,
+  );
+};
+
+/** ocrmypdf's sdist (pip). */
+const sdist = (cache: string, progress: Progress) =>
+  archive(
+    cache,
+    OCRMYPDF_SDIST,
+    '6.5 MB with pip',
+    (work) =>
+      run('pip', ['download', '--quiet', '--no-deps', '--no-binary', ':all:', '-d', work, OCRMYPDF_SDIST.requirement], {
+        timeout: 15 * 60_000,
+      }),
+    progress,
+  );
+
+/** A member's bytes: the committed copy, else the cached one, else out of its tarball; always checked. */
 async function member(m: Member, cache: string, progress: Progress): Promise<Buffer> {
-  const local = m.committed ? join(HERE, 'tesseract', m.name) : join(cache, 'testing', m.name);
+  const ocrmypdf = m.from === 'ocrmypdf';
+  const local = m.committed
+    ? join(HERE, ocrmypdf ? 'ocrmypdf' : 'tesseract', m.name)
+    : join(cache, ocrmypdf ? 'ocrmypdf' : 'testing', m.name);
   const have = await checked(local, m.sha256);
   if (have) return have;
   if (m.committed) throw new Error(`ocr corpus: ${local} does not match its pinned SHA-256`);
-  const { stdout } = await run(
-    'tar',
-    ['-xzOf', await tarball(cache, progress), `${TESSERACT_TEST_TARBALL.root}${m.name}`],
-    { encoding: 'buffer', maxBuffer: 64 << 20 },
-  );
+  const [archive, root] = ocrmypdf
+    ? [await sdist(cache, progress), OCRMYPDF_SDIST.root]
+    : [await tarball(cache, progress), TESSERACT_TEST_TARBALL.root];
+  const { stdout } = await run('tar', ['-xzOf', archive, `${root}${m.name}`], {
+    encoding: 'buffer',
+    maxBuffer: 64 << 20,
+  });
   if (sha256(stdout) !== m.sha256)
     throw new Error(`ocr corpus: ${m.name} in the tarball does not match its pinned SHA-256`);
   await writeAtomic(local, stdout);
@@ -169,7 +260,9 @@ async function member(m: Member, cache: string, progress: Progress): Promise<Buf
 
 export interface LoadedScan extends OcrCorpusScan {
   split: Split;
+  /** The scan as an image (a PDF's page rendered at `dpi`). */
   bytes: Buffer;
+  /** The known text; '' when none ships (`truth: null`). */
   truthText: string;
   /** The scan's resolution (its TIFF states it). */
   dpi: number;
@@ -183,16 +276,24 @@ export async function loadScans(
   const progress = opts.progress ?? (() => undefined);
   const out: LoadedScan[] = [];
   for (const scan of SCANS.filter((s) => !opts.ids || opts.ids.includes(s.id))) {
-    const bytes = await member(scan.image, cache, progress);
-    const truthText = (await member(scan.truth, cache, progress)).toString('utf8');
-    const dpi = Math.round((await sharp(bytes).metadata()).density ?? 300);
+    let bytes = await member(scan.image, cache, progress);
+    if (scan.image.name.endsWith('.pdf')) {
+      const { stdout } = await run(
+        'pdftoppm',
+        ['-q', '-r', String(scan.dpi ?? 300), '-png', '-singlefile', join(HERE, 'ocrmypdf', scan.image.name)],
+        { encoding: 'buffer', maxBuffer: 64 << 20 },
+      );
+      bytes = stdout;
+    }
+    const truthText = scan.truth ? (await member(scan.truth, cache, progress)).toString('utf8') : '';
+    const dpi = scan.dpi ?? Math.round((await sharp(bytes).metadata()).density ?? 300);
     out.push({ ...scan, split: splitOf(scan), bytes, truthText, dpi });
   }
   return out;
 }
 
 /** The forms a scan is read in. */
-export const FORMS = ['scan', 'pdf', 'rotated', 'skewed', '150dpi'] as const;
+export const FORMS = ['scan', 'pdf', 'rotated', 'skewed', 'skewed-bilevel', '150dpi'] as const;
 export type FormName = (typeof FORMS)[number];
 
 /** The skew of the `skewed` form, degrees clockwise (a sheet fed a little crooked). */
@@ -236,6 +337,17 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
         file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
         ext: 'pdf',
         pages: [`skewed ${SKEW_DEGREES}°`],
+      };
+    }
+    case 'skewed-bilevel': {
+      // A sheet fed crooked into a bilevel scanner: turned, then made black and white (threshold 128).
+      const turned = await src().greyscale().rotate(SKEW_DEGREES, { background: '#ffffff' }).png().toBuffer();
+      const png = await greyPng(sharp(turned).threshold(128), scan.dpi);
+      return {
+        name,
+        file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
+        ext: 'pdf',
+        pages: [`skewed ${SKEW_DEGREES}°, bilevel`],
       };
     }
     case '150dpi': {

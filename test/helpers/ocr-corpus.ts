@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { seededRandom } from './random.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
@@ -355,4 +356,16 @@ export function wordAccuracy(truth: string, ocr: string): { recall: number; sequ
     prev = cur;
   }
   return { recall: found / t.length, sequence: Math.max(0, 1 - prev[o.length]! / t.length), truthWords: t.length };
+}
+
+/**
+ * A real book page with a large picture beside its text: page 22 of Huckleberry Finn as ocrmypdf 14.0.1 ships it
+ * (bench/ocr-corpus/ocrmypdf/c02-22.pdf, public domain, a 150-dpi colour scan), turned `angle` degrees and then made
+ * bilevel (threshold 128), as a sheet fed crooked into a bilevel scanner; a 150-dpi PNG.
+ */
+export async function bookPage(angle: number): Promise<Buffer> {
+  const pdf = new URL('../../bench/ocr-corpus/ocrmypdf/c02-22.pdf', import.meta.url).pathname;
+  const colour = execFileSync('pdftoppm', ['-q', '-r', '150', '-png', '-singlefile', pdf]);
+  const turned = await sharp(colour).greyscale().rotate(angle, { background: '#ffffff' }).png().toBuffer();
+  return sharp(turned).threshold(128).withMetadata({ density: 150 }).png().toBuffer();
 }

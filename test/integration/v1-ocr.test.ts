@@ -153,7 +153,7 @@ describe('OCR jobs', () => {
     }
   });
 
-  it("a real scan (Tesseract's phototest) turned 0/90/180/270°, skewed 3°, and blurred past reading: every readable page read, the unreadable one in result.warnings", async () => {
+  it("a real scan (Tesseract's phototest) turned 0/90/180/270°, skewed 3°, and blurred past reading: every readable page read, the unreadable one in result.warnings (ocr-text and ocr-pdf)", async () => {
     const [photo] = await loadScans({ ids: ['phototest'] });
     const at = (img: ReturnType<typeof sharp>) =>
       img.greyscale().withMetadata({ density: photo!.dpi }).png().toBuffer();
@@ -183,6 +183,11 @@ describe('OCR jobs', () => {
       acme.key,
       (await h.submitOk(acme.key, { operation: 'ocr-pdf', upload_ids: [upload] })).id,
     );
+    // The searchable PDF names the same page, from the recognition that wrote its text layer.
+    expect(pdf).toMatchObject({
+      status: 'completed',
+      result: { warnings: [expect.stringMatching(/^page 6 is hard to read \(text recognition confidence \d+ %\)/)] },
+    });
     const out = join(dir, 'phototest-forms-searchable.pdf');
     writeFileSync(
       out,

@@ -6,9 +6,10 @@ import { InvalidSourceError, ProviderUnavailableError } from '../../providers/pr
 import type { OperationRunner, RunnerInput, RunnerSource } from '../runner-contract.js';
 import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
-import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, type OcrEngine } from './ocr-engine.js';
+import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, type OcrEngine } from './ocr-engine.js';
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
+import { imageForOcr } from './page-resolution.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from './ocr-pages.js';
 
@@ -126,6 +127,15 @@ interface PageRead {
 }
 
 /**
+ * The mean confidence of the words of a recognition (Tesseract's TSV), to one decimal; a page with print on it
+ * (`inked`) where Tesseract read no word at all has 0 (unreadable, not blank); null: no word on a blank page.
+ */
+function confidenceOf(tsv: string | null, inked: boolean): number | null {
+  const words = tsv === null ? null : parseTsvPage(tsv, 1);
+  return words && words.segments.length > 0 ? Math.round(words.confidence * 10) / 10 : inked ? 0 : null;
+}
+
+/**
  * Tesseract's text of an image (straightened first, page-skew.ts), with its words' mean confidence; a page with print
  * on it where Tesseract reads no word at all has confidence 0 (unreadable, not blank).
  */
@@ -139,9 +149,7 @@ async function read(
   const straight = await straighten(image, `${image}.straight.png`);
   try {
     const { text, tsv } = await engine.recognise(straight.path, language, dpi, signal);
-    const words = parseTsvPage(tsv, 1);
-    const confidence = words.segments.length > 0 ? Math.round(words.confidence * 10) / 10 : straight.inked ? 0 : null;
-    return { text, confidence };
+    return { text, confidence: confidenceOf(tsv, straight.inked) };
   } finally {
     if (straight.path !== image) await rm(straight.path, { force: true });
   }
@@ -151,14 +159,21 @@ async function read(
  * The warnings of a result: each page whose text OCR read with a mean word confidence under HARD_TO_READ_CONFIDENCE
  * (and some letters), so an unreadable scan is not handed back as if it were good (docs/processing.md, "OCR").
  */
-function hardToRead(pages: readonly PageRead[]): string[] {
-  return pages.flatMap((p, i) =>
-    p.confidence !== null && p.confidence < HARD_TO_READ_CONFIDENCE
+function hardToRead(confidences: ReadonlyArray<number | null>): string[] {
+  return confidences.flatMap((c, i) =>
+    c !== null && c < HARD_TO_READ_CONFIDENCE
       ? [
-          `page ${i + 1} is hard to read (text recognition confidence ${Math.round(p.confidence)} %); its text is likely wrong or missing`,
+          `page ${i + 1} is hard to read (text recognition confidence ${Math.round(c)} %); its text is likely wrong or missing`,
         ]
       : [],
   );
+}
+
+/** A page's saved confidence (checkpoint folder), null when none was saved (a text layer, or a blank page). */
+async function savedConfidence(file: string): Promise<number | null> {
+  if (!(await fileExists(file))) return null;
+  const c = Number(await readFile(file, 'utf8'));
+  return Number.isFinite(c) ? c : null;
 }
 
 /** The text of every page of the source (ocr-text, ocr-docx). */
@@ -175,7 +190,12 @@ async function recognisedPages(
     const png = join(input.workDir, 'image.png');
     const dpi = await normaliseImage(source.path, png);
     try {
-      const page = await engine.limit(() => read(engine, png, language, dpi));
+      // An image under MIN_OCR_DPI is enlarged to UPSCALE_TO_DPI first (page-resolution.ts), as a PDF page is rendered
+      // at OCR_DPI and ocr-pdf recognises at it (--oversample).
+      const page = await engine.limit(async () => {
+        const image = await imageForOcr(png, dpi, join(input.workDir, 'image-ocr.png'));
+        return read(engine, image.path, language, image.dpi);
+      });
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return [page];
     } catch (e) {
@@ -185,7 +205,7 @@ async function recognisedPages(
   const sizes = await pdfPageSizes(source.path);
   const fileOf = (page: number) => join(dir, `page-${page}.txt`);
   // The page's confidence beside its text (a checkpoint from before it was kept has none: no warning for that page).
-  const confidenceOf = (page: number) => join(dir, `page-${page}.confidence`);
+  const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
   const done = await resumedPages(input, op, sizes.length, (p) => [fileOf(p)]);
   if (done.size > 0) opts.onResume?.({ operation: op, reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, op, sizes.length, done, async (page, signal) => {
@@ -196,25 +216,22 @@ async function recognisedPages(
       const ocr = await read(engine, png, language, dpi, signal);
       text = ocr.text;
       await rm(png, { force: true });
-      if (ocr.confidence !== null) await writeWhole(confidenceOf(page), String(ocr.confidence));
+      if (ocr.confidence !== null) await writeWhole(confidenceFile(page), String(ocr.confidence));
     }
     await writeWhole(fileOf(page), text);
   });
   return Promise.all(
-    sizes.map(async (_, i) => {
-      const conf = (await fileExists(confidenceOf(i + 1))) ? Number(await readFile(confidenceOf(i + 1), 'utf8')) : null;
-      return {
-        text: await readFile(fileOf(i + 1), 'utf8'),
-        confidence: conf !== null && Number.isFinite(conf) ? conf : null,
-      };
-    }),
+    sizes.map(async (_, i) => ({
+      text: await readFile(fileOf(i + 1), 'utf8'),
+      confidence: await savedConfidence(confidenceFile(i + 1)),
+    })),
   );
 }
 
 /** The longest side of the low-resolution render a PDF page's skew is measured on (pixels). */
 const SKEW_RENDER_SIDE = 1000;
 
-/** The skew of a PDF page (page-skew.ts), measured on a small greyscale render of it. */
+/** The skew of a PDF page (page-skew.ts) and whether it has print on it, measured on a small greyscale render of it. */
 async function pageSkew(
   engine: OcrEngine,
   pdf: string,
@@ -222,17 +239,55 @@ async function pageSkew(
   size: { width: number; height: number },
   outBase: string,
   signal: AbortSignal,
-): Promise<number> {
+): Promise<{ skew: number; inked: boolean }> {
   const dpi = Math.max(
     20,
     Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))),
   );
   const png = await engine.rasterise(pdf, page, dpi, outBase, signal);
   try {
-    return (await measureSkew(png)).skew;
+    return await measureSkew(png);
   } finally {
     await rm(png, { force: true });
   }
+}
+
+/** The /Rotate of the first page of `pdf`, in degrees (0, 90, 180, 270). */
+async function firstPageRotation(pdf: string): Promise<number> {
+  const doc = await PDFDocument.load(await readFile(pdf), { updateMetadata: false });
+  return (((doc.getPage(0).getRotation().angle % 360) + 360) % 360) as number;
+}
+
+/**
+ * A searchable PDF of one page (`input`: a one-page PDF whose page has /Rotate `rotation`, or an image) into `out`;
+ * resolves its confidence (confidenceOf). When ocrmypdf turned the page (its orientation detection) and the turned
+ * page reads below UPRIGHT_CONFIDENCE, the page is also read as it stands and the better read is kept: orientation
+ * detection told ocrmypdf to turn a real book page with a large picture, scanned bilevel and straightened, upside
+ * down (confidence 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's words. The second
+ * recognition is paid only for a turned page that reads poorly (docs/processing.md, "OCR").
+ */
+async function searchablePage(
+  engine: OcrEngine,
+  page: { input: string; rotation: number; dpi?: number; inked: boolean },
+  out: string,
+  language: string,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
+  const { tsv } = await engine.searchable(page.input, out, language, page.dpi, signal);
+  const first = tsv === null ? null : confidenceOf(tsv, page.inked);
+  if (first === null || first >= UPRIGHT_CONFIDENCE || (await firstPageRotation(out)) === page.rotation) return first;
+  const still = `${out}.as-is.pdf`;
+  const second = confidenceOf(
+    (await engine.searchable(page.input, still, language, page.dpi, signal, { rotate: false })).tsv,
+    page.inked,
+  );
+  if (second !== null && second > first) {
+    await rename(still, out);
+    return second;
+  }
+  await rm(still, { force: true });
+  return first;
 }
 
 /** Scales the one page of `pdf` (content and all) to `size` in points. */
@@ -249,12 +304,13 @@ export function joinPages(pages: readonly string[]): string {
   return pages.map((p) => `${p.replace(/\f/g, '').replace(/\s+$/, '')}\n`).join('\f');
 }
 
+/** The searchable PDF of the source and the warnings of its pages (hardToRead). */
 async function searchablePdf(
   engine: OcrEngine,
   input: RunnerInput,
   language: string,
   opts: OcrRunnerOptions,
-): Promise<Uint8Array> {
+): Promise<{ pdf: Uint8Array; warnings: string[] }> {
   const source = only(input.sources);
   const dir = input.checkpointDir ?? input.workDir;
   const out = join(input.workDir, 'searchable.pdf');
@@ -262,11 +318,12 @@ async function searchablePdf(
     if (!(await isPdf(source.path))) {
       const png = join(input.workDir, 'image.png');
       const dpi = await normaliseImage(source.path, png);
-      await engine.limit(async () =>
-        engine.searchable((await straighten(png, join(input.workDir, 'image-straight.png'))).path, out, language, dpi),
-      );
+      const confidence = await engine.limit(async () => {
+        const straight = await straighten(png, join(input.workDir, 'image-straight.png'));
+        return searchablePage(engine, { input: straight.path, rotation: 0, dpi, inked: straight.inked }, out, language);
+      });
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
-      return await readFile(out);
+      return { pdf: await readFile(out), warnings: hardToRead([confidence]) };
     }
   } catch (e) {
     throw classify(e);
@@ -274,6 +331,8 @@ async function searchablePdf(
   const sizes = await pdfPageSizes(source.path);
   const ocrFile = (page: number) => join(dir, `page-${page}.pdf`);
   const keptFile = (page: number) => join(dir, `page-${page}.kept`);
+  // The page's confidence beside it (a checkpoint from before it was kept has none: no warning for that page).
+  const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
   const done = await resumedPages(input, 'ocr-pdf', sizes.length, (p) => [ocrFile(p), keptFile(p)]);
   if (done.size > 0)
     opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
@@ -283,32 +342,40 @@ async function searchablePdf(
       return;
     }
     const part = join(input.workDir, `ocr-${page}.pdf`);
-    const skew = await pageSkew(
+    const size = sizes[page - 1]!;
+    const { skew, inked } = await pageSkew(
       engine,
       source.path,
       page,
-      sizes[page - 1]!,
+      size,
       join(input.workDir, `skew-${page}`),
       signal,
     );
+    let confidence: number | null;
     if (Math.abs(skew) >= MIN_DESKEW_DEGREES) {
       // A skewed page is replaced by its straightened image (rendered in colour at the OCR resolution); a straight
       // page keeps its own image untouched (docs/processing.md, "OCR", "Skew").
-      const dpi = renderDpi(sizes[page - 1]!);
+      const dpi = renderDpi(size);
       const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal, true);
       const straight = await straightenBy(png, skew, join(input.workDir, `page-${page}-straight.png`));
-      await engine.searchable(straight, part, language, dpi, signal);
+      confidence = await searchablePage(engine, { input: straight, rotation: 0, dpi, inked }, part, language, signal);
       await rm(png, { force: true });
       await rm(straight, { force: true });
       // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back.
-      const size = sizes[page - 1]!;
       await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
     } else {
       const single = join(input.workDir, `source-${page}.pdf`);
       await engine.splitPage(source.path, page, single, signal);
-      await engine.searchable(single, part, language, undefined, signal);
+      confidence = await searchablePage(
+        engine,
+        { input: single, rotation: size.rotation, inked },
+        part,
+        language,
+        signal,
+      );
       await rm(single, { force: true });
     }
+    if (confidence !== null) await writeWhole(confidenceFile(page), String(confidence));
     await rename(part, ocrFile(page));
   });
   const pages = await Promise.all(
@@ -319,7 +386,8 @@ async function searchablePdf(
   } catch (e) {
     throw classify(e);
   }
-  return readFile(out);
+  const confidences = await Promise.all(sizes.map((_, i) => savedConfidence(confidenceFile(i + 1))));
+  return { pdf: await readFile(out), warnings: hardToRead(confidences) };
 }
 
 export function createOcrRunners(
@@ -332,15 +400,21 @@ export function createOcrRunners(
     'ocr-text': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-text', languageOf(input.options), opts);
       return [
-        { data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'), format: 'txt', warnings: hardToRead(pages) },
+        {
+          data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'),
+          format: 'txt',
+          warnings: hardToRead(pages.map((p) => p.confidence)),
+        },
       ];
     },
     'ocr-docx': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-docx', languageOf(input.options), opts);
-      return [{ data: await textPagesToDocx(pages.map((p) => p.text)), format: 'docx', warnings: hardToRead(pages) }];
+      const data = await textPagesToDocx(pages.map((p) => p.text));
+      return [{ data, format: 'docx', warnings: hardToRead(pages.map((p) => p.confidence)) }];
     },
-    'ocr-pdf': async (input) => [
-      { data: await searchablePdf(engine, input, languageOf(input.options), opts), format: 'pdf' },
-    ],
+    'ocr-pdf': async (input) => {
+      const { pdf, warnings } = await searchablePdf(engine, input, languageOf(input.options), opts);
+      return [{ data: pdf, format: 'pdf', warnings }];
+    },
   };
 }

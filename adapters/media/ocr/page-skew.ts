@@ -46,6 +46,11 @@ function sharpness(
   return s;
 }
 
+const median = (v: number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
 /** Share of dark pixels from which a page is said to have print on it (a blank scanned page has less). */
 const INKED_SHARE = 0.002;
 
@@ -81,12 +86,14 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   const bins = new Int32Array(4 * span);
   const offset = 2 * span;
   const tan = (deg: number) => Math.tan((deg * Math.PI) / 180);
-  let best = { deg: 0, score: -1 };
+  let best = { deg: 0, contrast: -1 };
   for (const rows of [true, false]) {
     const at = (deg: number) => sharpness(xs, ys, count, tan(deg), rows, bins, offset);
     let b = { deg: 0, score: at(0) };
+    const scores: number[] = [];
     for (let deg = -MAX_SKEW_DEGREES; deg <= MAX_SKEW_DEGREES + 1e-9; deg += 0.25) {
       const score = at(deg);
+      scores.push(score);
       if (score > b.score) b = { deg, score };
     }
     const coarse = b.deg;
@@ -94,8 +101,14 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
       const score = at(deg);
       if (score > b.score) b = { deg, score };
     }
-    // The text lines run along the axis whose best profile is sharpest (rows on an upright page, columns sideways).
-    if (b.score > best.score) best = b;
+    // The text lines run along the axis where aligning sharpens the profile most: the best angle's sharpness over
+    // the median angle's (its contrast). Not the highest sharpness itself: a picture's strokes (an engraving beside
+    // the text) give one axis a high sharpness at every angle, and out-scored the text lines' axis on a real book
+    // page (ocrmypdf's c02-22, bilevel, turned 3°: measured 0.1°, so it was read crooked). Measured contrasts: the
+    // text lines' axis 3.2 to 58, the other 1.3 to 2.0 on pages of plain text, pictures and columns, and 25 where
+    // ruled boxes (congress.jpg) align both axes at the same angle.
+    const contrast = b.score / Math.max(1, median(scores));
+    if (contrast > best.contrast) best = { deg: b.deg, contrast };
   }
   return { skew: Math.round(best.deg * 100) / 100, inked };
 }
