@@ -42,20 +42,20 @@ const NOT_FROM_SERVICES = [
   ...layer('cli'),
 ];
 
+/** The layers above adapters/ and db/. */
+const ABOVE_ADAPTERS = [
+  ...layer('api'),
+  ...layer('services'),
+  ...layer('activities'),
+  ...layer('workflows'),
+  ...layer('workers'),
+  ...layer('config'),
+  ...layer('cli'),
+];
+
 /** Rule 4: adapters/ and db/ never import Temporal, Koa or the layers above them. */
 const BELOW_SERVICES = {
-  group: [
-    '@temporalio/*',
-    'koa',
-    '@koa/*',
-    ...layer('api'),
-    ...layer('services'),
-    ...layer('activities'),
-    ...layer('workflows'),
-    ...layer('workers'),
-    ...layer('config'),
-    ...layer('cli'),
-  ],
+  group: ['@temporalio/*', 'koa', '@koa/*', ...ABOVE_ADAPTERS],
   message: 'adapters/ and db/ never import Temporal, Koa or higher layers',
 };
 
@@ -223,12 +223,7 @@ export default tseslint.config(
           '@temporalio/worker',
           'koa',
           '@koa/*',
-          ...layer('api'),
-          ...layer('activities'),
-          ...layer('workflows'),
-          ...layer('workers'),
-          ...layer('config'),
-          ...layer('cli'),
+          ...ABOVE_ADAPTERS,
         ],
         message: 'infrastructure launchers use only the Temporal client',
       },

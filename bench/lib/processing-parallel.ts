@@ -81,6 +81,15 @@ async function post(url: string, key: string, uploadId: string, idempotencyKey: 
   return { status: res.status, ms, jobId, replayed: res.headers.get('idempotent-replayed') === 'true' };
 }
 
+/** Ends `job:<id>` of each id (left waiting on a task queue nobody polls); one already closed is skipped. */
+async function terminateJobs(gw: WorkflowGateway, ids: readonly string[]): Promise<void> {
+  for (const id of ids)
+    await gw.client.workflow
+      .getHandle(workflowIds.job(id))
+      .terminate('bench')
+      .catch(() => undefined);
+}
+
 async function jobCounts(db: Db, companyId: string): Promise<{ jobs: number; reservations: number }> {
   const [jobs] = await db('jobs').where({ company_id: companyId }).count<Array<{ count: string }>>('* as count');
   const [held] = await db('credit_reservations')
@@ -213,13 +222,7 @@ export async function runParallelSubmitters(
   });
   run.defer(`drop ${table_}`, () => deps.db.schema.dropTableIfExists(table_));
   const naturalIds: string[] = [];
-  run.defer('terminate the natural-limit workflows', async () => {
-    for (const id of naturalIds)
-      await deps.gw.client.workflow
-        .getHandle(workflowIds.job(id))
-        .terminate('bench')
-        .catch(() => undefined);
-  });
+  run.defer('terminate the natural-limit workflows', () => terminateJobs(deps.gw, naturalIds));
   progress(`natural limit: ${opts.n} x (one INSERT + startJobWorkflow), ${s} in flight`);
   const natural: number[] = [];
   const counted3 = mark();
@@ -246,13 +249,7 @@ export async function runParallelSubmitters(
   const natCounts = counted3();
   // The API's jobs wait on a task queue no worker polls; terminate them too so a shared server keeps nothing running.
   const apiJobs = [...distinct, ...triple.map((t) => t[0]!.jobId)].filter((x): x is string => Boolean(x));
-  run.defer('terminate the submitted jobs’ workflows', async () => {
-    for (const id of apiJobs)
-      await deps.gw.client.workflow
-        .getHandle(workflowIds.job(id))
-        .terminate('bench')
-        .catch(() => undefined);
-  });
+  run.defer('terminate the submitted jobs’ workflows', () => terminateJobs(deps.gw, apiJobs));
   return {
     rows,
     natural: {
