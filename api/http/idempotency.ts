@@ -99,6 +99,9 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
       `idempotency: a retained-responses bound needs a dialect that keeps responses forever, not ${opts.dialect}`,
     );
   const bounded = opts.retainedLimit !== undefined;
+  /** What a replay gets for an answer sent as `sent`: the same bytes, or `storedBody`'s copy of the answer. */
+  const storedBytes = (answer: unknown, sent: Buffer) =>
+    opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : sent;
   if (opts.claimAtCommit && retention !== null)
     throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
   return async (ctx) => {
@@ -151,7 +154,7 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
           ? async (status, answer, resourceId) => {
               if (answered) throw new Error('idempotency: the handler claimed the key twice');
               const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
-              const stored = opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : bytes;
+              const stored = storedBytes(answer, bytes);
               const claimed = await storeKey(
                 trx,
                 ref,
@@ -175,7 +178,7 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
         const body = Buffer.from(JSON.stringify(ctx.body ?? null), 'utf8');
         const response = {
           status: ctx.status,
-          body: opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(ctx.body ?? null)), 'utf8') : body,
+          body: storedBytes(ctx.body ?? null, body),
           contentType: 'application/json; charset=utf-8',
           resourceId: ctx.state.resourceId ?? null,
         };
