@@ -230,7 +230,7 @@ function splitLong(
 }
 
 /** A turn's material: samples of one voice with its speech stretches (relative) and text when known. */
-interface Piece {
+export interface Piece {
   voice: string;
   /** The person (the voice's group): the label in the reference. */
   speaker: string;
@@ -300,7 +300,7 @@ export interface ConversationSpec {
 /** Mixes turns of the given voices: never the same voice twice in a row (every voice speaks early on), pauses of
  * 0.2–1.2 s, and with `overlap` about one turn in four starting 0.3–1.2 s before the previous turn's speech ends. Each
  * voice's level is set to −26 dBFS (RMS over its speech) ± 3 dB for the conversation. */
-function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
+export function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
   const random = seededRandom(spec.seed);
   const gain = new Map(spec.voices.map((v) => [v, 10 ** ((-26 + (random() * 6 - 3)) / 20)]));
   const next = new Map(spec.voices.map((v) => [v, Math.floor(random() * pieces.get(v)!.length)]));
@@ -353,6 +353,10 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
       text: piece.text,
     }))
     .sort((a, b) => a.start - b.start);
+  const pieceOfTurn = placed
+    .map(({ piece, start }) => ({ start: round(start + piece.speech[0]!.start), piece }))
+    .sort((a, b) => a.start - b.start)
+    .map((p) => p.piece);
   let overlapSeconds = 0;
   for (let i = 0; i < turns.length; i++)
     for (let j = i + 1; j < turns.length; j++)
@@ -360,11 +364,18 @@ function mix(spec: ConversationSpec, pieces: Map<string, Piece[]>) {
         0,
         Math.min(turns[i]!.end, turns[j]!.end) - Math.max(turns[i]!.start, turns[j]!.start),
       );
-  return { samples: out, duration: out.length / RATE, reference, turns, overlapSeconds: round(overlapSeconds) };
+  return {
+    samples: out,
+    duration: out.length / RATE,
+    reference,
+    turns,
+    overlapSeconds: round(overlapSeconds),
+    pieceOfTurn,
+  };
 }
 
 /** 16 kHz 16-bit mono WAV of float samples (clipped to ±1). */
-function wav16k(samples: Float32Array): Buffer {
+export function wav16k(samples: Float32Array): Buffer {
   return wavFile(
     Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767)))),
     RATE,
@@ -442,7 +453,7 @@ async function manifests() {
 }
 
 /** Every voice's pieces, from the pinned archives (fetched when missing) unpacked into `work`. */
-async function preparePieces(work: string, log: (line: string) => void): Promise<Map<string, Piece[]>> {
+export async function preparePieces(work: string, log: (line: string) => void): Promise<Map<string, Piece[]>> {
   const { sources, voices } = await manifests();
   await mkdir(join(work, 'src'), { recursive: true });
   for (const [name, pin] of Object.entries(sources)) {
