@@ -39,7 +39,7 @@ import { startWorkerProcesses, type WorkerProcessState } from './lib/worker-proc
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
-import { samplePdf } from '../test/helpers/sample-files.js';
+import { samplePdf } from '../support/sample-files.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
