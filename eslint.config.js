@@ -280,6 +280,17 @@ export default tseslint.config(
     ignores: ['cli/all-in-one.ts'],
     rules: restrict([{ group: layer('api'), message: 'cli/ and workers/ call services/, never api/' }]),
   },
+  // 5a. bench/ never imports test/ (nor does support/, which both use): what both need lives in support/ (sample
+  //     material, accuracy measures, local chains and harnesses).
+  {
+    files: ['bench/**/*.ts', 'support/**/*.ts'],
+    rules: restrict([
+      {
+        group: layer('test'),
+        message: 'bench/ and support/ never import test/: move what both need into support/',
+      },
+    ]),
+  },
   // 6. Only entry points (api/main.ts, workers/main.ts, cli/*) read config and build deps.
   {
     files: [
@@ -322,7 +333,7 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' }, // PATH, HOME and XDG_CACHE_HOME locate tools, they are not config
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts', 'scripts/**/*.ts'],
+    files: ['test/**/*.ts', 'support/**/*.ts', 'bench/**/*.ts', 'cli/**/*.ts', 'examples/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   // 7. web/ (the dashboard, a browser app) imports nothing from the server folders nor Node; it talks to the session

@@ -195,6 +195,20 @@ export async function storeResults(
 
 export function createProcessingActivities(deps: ProcessingActivityDeps) {
   const now = deps.now ?? (() => new Date());
+  /** The scheduler's claim (jobs.claimJobSlot) as the workflow sees it. */
+  const claimOnce = async (jobId: string): Promise<ClaimResult | { outcome: 'busy'; reason: string }> => {
+    const claim = await jobs.claimJobSlot(deps.db, jobId, now());
+    if (claim.outcome === 'busy' || claim.outcome === 'missing') return claim;
+    const { job } = claim;
+    if (claim.outcome === 'finished')
+      return {
+        outcome: 'finished',
+        status: job.status,
+        error:
+          job.status === 'failed' && job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null,
+      };
+    return { outcome: 'claimed', companyId: job.companyId, operation: job.operation, batchId: job.batchId };
+  };
   /** A job this activity just ended (once: only the transition that changed it counts): its outcome, credits and times. */
   const countFinished = async (jobId: string, outcome: 'completed' | 'failed') => {
     const metrics = deps.metrics;
@@ -212,9 +226,10 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
     /**
      * Takes a processing slot for the job (spec: one active job per company, three on the platform), or
      * fails with a BENIGN retryable `slot_busy` so Temporal tries again shortly without growing the history.
+     * Runs recorded before patch `job-slot-wake` wait so; newer runs use tryClaimJobSlot and wait for a wake.
      */
     async claimJobSlot(input: { jobId: string }): Promise<ClaimResult> {
-      const claim = await jobs.claimJobSlot(deps.db, input.jobId, now());
+      const claim = await claimOnce(input.jobId);
       if (claim.outcome === 'busy') {
         throw ApplicationFailure.create({
           type: 'slot_busy',
@@ -222,22 +237,20 @@ export function createProcessingActivities(deps: ProcessingActivityDeps) {
           category: ApplicationFailureCategory.BENIGN,
         });
       }
-      if (claim.outcome === 'finished') {
-        const { job } = claim;
-        return {
-          outcome: 'finished',
-          status: job.status,
-          error:
-            job.status === 'failed' && job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? '' } : null,
-        };
-      }
-      if (claim.outcome === 'missing') return { outcome: 'missing' };
-      return {
-        outcome: 'claimed',
-        companyId: claim.job.companyId,
-        operation: claim.job.operation,
-        batchId: claim.job.batchId,
-      };
+      return claim;
+    },
+
+    /** One try at a processing slot: the claim, or `busy` as a value (the workflow then waits for a wake or its timer). */
+    async tryClaimJobSlot(input: { jobId: string }): Promise<ClaimResult | { outcome: 'busy'; reason: string }> {
+      return claimOnce(input.jobId);
+    },
+
+    /**
+     * After a job left its slot (completed, failed, or back to queued after an outage): the queued jobs whose workflows
+     * the job's workflow wakes, because the freed slot could now be theirs (jobs.queuedJobsToWake).
+     */
+    async queuedJobsToWake(_input: { jobId: string }): Promise<string[]> {
+      return jobs.queuedJobsToWake(deps.db, now());
     },
 
     /**

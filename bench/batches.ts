@@ -35,7 +35,7 @@ import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
-import { samplePdf } from '../test/helpers/sample-files.js';
+import { samplePdf } from '../support/sample-files.js';
 import { startBenchApp, startBenchWorker } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';

@@ -10,7 +10,7 @@
  * `--verbose` prints the tune part's per-document diffs; `--diffs-file F` writes them to F; held-out diffs are
  * printed only with `--heldout-diffs` (tuning discipline: bench/extraction-corpus/README.md).
  *
- * `--corpus generated`: invoices generated from known values (test/helpers/invoice-corpus.ts; edge cases only),
+ * `--corpus generated`: invoices generated from known values (support/invoice-corpus.ts; edge cases only),
  * as text PDFs and as scanned PDFs:
  *   1. the chain called directly on each file: positioned text (text layer or OCR), the offline engine, the evidence
  *      check, then the three exports;
@@ -49,7 +49,7 @@ import {
   renderInvoice,
   type InvoiceDocument,
   type RenderForm,
-} from '../test/helpers/invoice-corpus.js';
+} from '../support/invoice-corpus.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import {

@@ -3,7 +3,7 @@
  * payments on a local Base (Hardhat, chain id 8453, EIP-3009 USDC at the canonical address) and the self-hosted
  * facilitator:
  *   1. latency p50/p95 of a paid `verify_native_usdc` through MCP (the official SDK client over Streamable HTTP,
- *      paying with test/helpers/mcp-client.ts payingMcpClient) beside the same paid Verify over HTTP
+ *      paying with support/mcp-client.ts payingMcpClient) beside the same paid Verify over HTTP
  *      (GET /x402/v1/usdc/verify through @x402/fetch), calls interleaved one MCP / one HTTP, each inspecting a
  *      transaction never read before; the payer's balance is read around every call;
  *   2. unpaid `tools/list` per second (raw keep-alive JSON-RPC POSTs to /mcp) beside GET /x402/health per
@@ -18,7 +18,7 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import type { SettleResponse } from '@x402/core/types';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { PAID_ROUTES } from '../services/x402/route-table.js';
-import { connectMcp, payingMcpClient } from '../test/helpers/mcp-client.js';
+import { connectMcp, payingMcpClient } from '../support/mcp-client.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad } from './lib/http-load.js';

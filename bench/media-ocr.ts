@@ -1,6 +1,6 @@
 /**
  * OCR benchmark, in one run on this machine, on a 10-page scanned PDF rendered from known text (one page of each
- * variant of test/helpers/ocr-corpus.ts):
+ * variant of support/ocr-corpus.ts):
  *   1. the same engine command run directly on the file: `ocrmypdf` on the whole document with the options the
  *      service uses (`--skip-text --pdf-renderer sandwich --optimize 0 --output-type pdf`, `--jobs` = the bound);
  *   2. an `ocr-pdf` job through the real /v1 API (buildApp + listen: upload once, POST /v1/jobs, poll) and Temporal
@@ -28,7 +28,7 @@ import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
-import { ALL_VARIANTS, corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../test/helpers/ocr-corpus.js';
+import { ALL_VARIANTS, corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../support/ocr-corpus.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';

@@ -35,10 +35,11 @@ import { buildChainReader } from '../api/deps.js';
 import { listen } from '../api/http/lifecycle.js';
 import { workflowsPath } from '../workers/worker.js';
 import { startBenchApp, startBenchWorker, startProcessingBench } from './lib/bench-worker.js';
+import { startWorkerProcesses, type WorkerProcessState } from './lib/worker-processes.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { JobWorkflowResult } from '../workflows/processing/job.workflow.js';
-import { samplePdf } from '../test/helpers/sample-files.js';
+import { samplePdf } from '../support/sample-files.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
@@ -66,8 +67,11 @@ interface Options {
   submitters: number;
   /** Its measured submissions of the one-company row (a company holds at most 100 pending jobs, warm-up included). */
   submissions: number;
-  /** With a worker running the submitted jobs meanwhile (its slot claims and settlements take the same locks). */
-  worker: boolean;
+  /**
+   * A worker running the submitted jobs meanwhile (its slot claims and settlements take the same locks): none, in this
+   * process (sharing its event loop and pool with the API), or in a process of its own, as production runs it.
+   */
+  worker: 'none' | 'in-process' | 'process';
 }
 
 const USAGE = `usage: tsx bench/processing.ts [--jobs N] [--poll-ms MS]
@@ -76,7 +80,8 @@ const USAGE = `usage: tsx bench/processing.ts [--jobs N] [--poll-ms MS]
   --poll-ms      interval of the client's GET /v1/jobs/{id} polls, 1..1000 (default 20)
   --submitters   parallel-submitters mode: S clients in flight, 1..32 (POST /v1/jobs timed to the 202, no worker)
   --submissions  its measured submissions in one company, 1..(100 - S) (default 88)
-  --worker       1: a worker runs the submitted jobs meanwhile (default 0: nobody polls, jobs wait)`;
+  --worker       a worker runs the submitted jobs meanwhile: 1 in this process (sharing its event loop and pool with
+                 the API), process: in a process of its own, as production runs it (default 0: nobody polls, jobs wait)`;
 
 function parseOptions(argv: string[]): Options {
   const values = benchArgs(argv, ['jobs', 'poll-ms', 'submitters', 'submissions', 'worker'], USAGE);
@@ -86,8 +91,13 @@ function parseOptions(argv: string[]): Options {
     pollMs: intOption('--poll-ms', values['poll-ms'], 20, 1, 1000),
     submitters,
     submissions: intOption('--submissions', values.submissions, Math.min(88, 100 - submitters), 1, 100 - submitters),
-    worker: intOption('--worker', values.worker, 0, 0, 1) === 1,
+    worker: workerOption(values.worker),
   };
+}
+
+function workerOption(raw: string | undefined): Options['worker'] {
+  if (raw === 'process') return 'process';
+  return intOption('--worker', raw, 0, 0, 1) === 1 ? 'in-process' : 'none';
 }
 
 /** One operation measured both ways on the same input. */
@@ -127,18 +137,26 @@ async function benchSetup(run: RunLifecycle) {
   run.defer('stop infrastructure', () => infra.stop());
   run.signal.throwIfAborted();
   const runId = randomBytes(4).toString('hex');
-  const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);
+  const { db, description, url } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);
   await migrateLatest(db);
-  return { config, logger, infra, runId, db, description };
+  return { config, logger, infra, runId, db, description, databaseUrl: url };
 }
+
+const WORKER_TEXT: Record<Options['worker'], string> = {
+  none: 'no worker (jobs wait)',
+  'in-process': 'a worker in this process runs the jobs meanwhile',
+  process: 'a worker process of its own runs the jobs meanwhile',
+};
 
 /** --submitters: POST /v1/jobs from S clients at once beside the natural limit (with --worker 1 a worker runs the jobs). */
 async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const { config, logger, infra, runId, db, description } = await benchSetup(run);
+  const { config, logger, infra, runId, db, description, databaseUrl } = await benchSetup(run);
+  const secretsKey = generateSecretsKey();
   // Without --worker a task queue no worker polls: the submitted jobs' workflows start and wait (terminated at the end).
   let url: string;
   let gw: WorkflowGateway;
-  if (opts.worker) {
+  let workers: WorkerProcessState[] = [];
+  if (opts.worker === 'in-process') {
     const bench = await startProcessingBench(run, {
       name: 'bench-submit',
       infra,
@@ -149,14 +167,29 @@ async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> 
     });
     ({ url, gw } = bench);
   } else {
-    const unpolled = await connectWorkflowGateway({
+    // Without a worker, a task queue no worker polls: the submitted jobs' workflows start and wait (terminated at the
+    // end). With --worker process, a worker process of its own polls it (bench/lib/worker-process.ts).
+    const taskQueue = `bench-submit-${runId}`;
+    if (opts.worker === 'process') {
+      progress('bundling workflows');
+      const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+      workers = await startWorkerProcesses(run, 1, {
+        code,
+        databaseUrl,
+        temporalAddress: infra.temporalAddress,
+        taskQueue,
+        secretsKey,
+        storageDir: config.storage.dir,
+      });
+    }
+    const client = await connectWorkflowGateway({
       address: infra.temporalAddress,
       namespace: config.temporal.namespace,
-      taskQueue: `bench-submit-${runId}`,
+      taskQueue,
     });
-    run.defer('close the workflow client', () => unpolled.close());
-    gw = unpolled;
-    url = await startBenchApp(run, { db, logger, config, workflows: gw });
+    run.defer('close the workflow client', () => client.close());
+    gw = client;
+    url = await startBenchApp(run, { db, logger, config, workflows: gw, secretsKey });
   }
   const pdf = await samplePdf(1);
   const report = await runParallelSubmitters(
@@ -167,6 +200,9 @@ async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> 
       gw,
       upload: (key) => v1Client(url, key).upload('one-page.pdf', pdf),
       shared: Boolean(infra.adminDatabaseUrl),
+      databaseUrl,
+      temporalAddress: infra.temporalAddress,
+      workers,
     },
     run,
     progress,
@@ -174,7 +210,7 @@ async function parallelMain(opts: Options, run: RunLifecycle): Promise<boolean> 
   const cpu = os.cpus();
   process.stdout.write(
     `\nprocessing benchmark, parallel submitters: node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'})\n` +
-      `database: ${description}, pool max ${config.database.poolMax}; Temporal ${infra.temporalAddress}; ${opts.worker ? 'a worker runs the jobs meanwhile' : 'no worker (jobs wait)'}; body: pdf-rotate of a 1-page PDF, a new Idempotency-Key each\n` +
+      `database: ${description}, pool max ${config.database.poolMax}; Temporal ${infra.temporalAddress}; ${WORKER_TEXT[opts.worker]}; body: pdf-rotate of a 1-page PDF, a new Idempotency-Key each\n` +
       formatParallel(report),
   );
   return report.checks.every((c) => c.ok);

@@ -25,9 +25,9 @@ import {
   type ClusterOptions,
   type SpeakerRegions,
 } from '../adapters/providers/transcription/speakers.js';
-import { diarizationErrorRate } from '../test/helpers/der.js';
-import { DIALOGUE_VOICES, makeDialogue, type Dialogue } from '../test/helpers/speaker-dialogue.js';
-import { VOICES } from '../test/helpers/speech-corpus.js';
+import { diarizationErrorRate } from '../support/der.js';
+import { DIALOGUE_VOICES, makeDialogue, type Dialogue } from '../support/speaker-dialogue.js';
+import { VOICES } from '../support/speech-corpus.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 /**
  * Transcription benchmark, in one run on this machine, on speech generated with known text (espeak-ng, the sentences
- * and two voices of test/helpers/speech-corpus.ts, repeated to the length asked):
+ * and two voices of support/speech-corpus.ts, repeated to the length asked):
  *   1. the offline engine called directly on the file: OfflineWhisperProvider.transcribe (decode, faster-whisper with
  *      Whisper base in its worker process), then embedSpeakers (the speaker regions the job also computes);
  *   2. a `transcribe` job (JSON) through the real /v1 API (upload once, POST /v1/jobs, poll) and Temporal (an
@@ -26,8 +26,8 @@ import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
-import { SENTENCES, VOICES, spokenClip } from '../test/helpers/speech-corpus.js';
-import { wordErrorRate } from '../test/helpers/wer.js';
+import { SENTENCES, VOICES, spokenClip } from '../support/speech-corpus.js';
+import { wordErrorRate } from '../support/wer.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';

@@ -26,7 +26,7 @@ import { migrateLatest } from '../db/migrate.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
-import { startEvmNode, type EvmNode } from '../test/helpers/evm-node.js';
+import { startEvmNode, type EvmNode } from '../support/evm-node.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { startBenchWorker } from './lib/bench-worker.js';
 import { startCountingRpcProxy } from './lib/json-rpc-proxy.js';

@@ -8,12 +8,6 @@
  * Run: npm run bench:webhooks -- --n 200   (or BENCH_N=200 npx tsx bench/webhooks.ts). See bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../config/schema.js';
@@ -34,6 +28,7 @@ import { deliveryStats, openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySample } from './lib/measure.js';
 import { startBenchReceiver } from './lib/receiver.js';
+import { startWorkerProcesses } from './lib/worker-processes.js';
 import { formatReport, isHealthy, type PhaseResult } from './lib/webhooks-report.js';
 
 const SECRET = 'whsec_bench';
@@ -48,7 +43,7 @@ interface Options {
   concurrency: number;
   /** enqueueDelivery calls (DB insert + workflow start) in flight. */
   startConcurrency: number;
-  /** 0: the worker runs in this process; N: N worker processes (bench/lib/webhooks-worker.ts) on the same server. */
+  /** 0: the worker runs in this process; N: N worker processes (bench/lib/worker-process.ts) on the same server. */
   workerProcesses: number;
 }
 
@@ -306,50 +301,6 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
       `worker processes: ${workers.length}, peak rss each: ${workers.map((p) => `${(p.peakRss / 2 ** 20).toFixed(1)} MiB`).join(', ')}\n`,
     );
   return isHealthy(report);
-}
-
-/** N worker processes on the bench's task queue, each ready (polling) before this returns; stopped by the clean-up. */
-async function startWorkerProcesses(
-  run: RunLifecycle,
-  n: number,
-  o: { code: string; databaseUrl: string; temporalAddress: string; taskQueue: string; secretsKey: string },
-): Promise<Array<{ peakRss: number }>> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-webhooks-'));
-  run.defer('remove the bundle', () => rm(dir, { recursive: true, force: true }));
-  const bundlePath = join(dir, 'workflows.js');
-  await writeFile(bundlePath, o.code);
-  const script = fileURLToPath(new URL('./lib/webhooks-worker.ts', import.meta.url));
-  progress(`starting ${n} worker process(es)`);
-  return Promise.all(
-    Array.from({ length: n }, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], {
-        env: {
-          ...process.env,
-          BENCH_DATABASE_URL: o.databaseUrl,
-          BENCH_TEMPORAL_ADDRESS: o.temporalAddress,
-          BENCH_TASK_QUEUE: o.taskQueue,
-          BENCH_BUNDLE_PATH: bundlePath,
-          BENCH_SECRETS_KEY: o.secretsKey,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      run.defer(`stop worker process ${child.pid}`, async () => {
-        child.kill('SIGTERM');
-        await exited;
-      });
-      const state = { peakRss: 0 };
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (line === 'ready') resolve();
-          const m = /^rss (\d+)$/.exec(line);
-          if (m) state.peakRss = Math.max(state.peakRss, Number(m[1]));
-        });
-        void exited.then(() => reject(new Error(`worker process ${child.pid} exited before it was ready`)));
-      });
-      return state;
-    }),
-  );
 }
 
 await runBenchmark({ progress, usage: USAGE, parseOptions, main });

@@ -18,7 +18,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { listen } from '../api/http/lifecycle.js';
 import { PAID_ROUTES } from '../services/x402/route-table.js';
-import { USDC } from '../test/helpers/x402-harness.js';
+import { USDC } from '../support/x402-harness.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
 import { runHttpLoad, runHttpLoadSpread } from './lib/http-load.js';

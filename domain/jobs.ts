@@ -38,6 +38,15 @@ export const JOB_LIMITS = {
   pendingPerCompany: 100,
 } as const;
 
+/**
+ * How a queued job waits for a processing slot (patch `job-slot-wake`): its workflow tries the claim once, and when the
+ * slot is busy waits for the `slotFreed` signal, which the workflow of a job leaving its slot sends to the jobs that
+ * could take it (and a cancel to the job it cancelled). The timer is the fallback for a wake that never comes (a worker
+ * of an older build ended the job, or a signal could not be sent): first after `firstMs`, then twice as long each time,
+ * up to `maxMs`, so a job waiting for hours adds a few events an hour to its history.
+ */
+export const SLOT_WAIT = { signal: 'slotFreed', firstMs: 15_000, maxMs: 300_000 } as const;
+
 /** At most this many result files per job (the file operations produce one). */
 export const MAX_RESULT_FILES = 20;
 

@@ -11,7 +11,7 @@ import { sendBatchResults } from '../http/result-files.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { IdempotentHandler } from '../http/idempotency.js';
 import { v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
-import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
+import { cancelQueuedBatchItems } from '../../services/processing/cancel.js';
 import {
   quoteChildren,
   RETRY_BODY,
@@ -133,7 +133,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
 
   /**
    * POST /v1/batches/{id}/cancel: every still-queued item → cancelled, each reservation released once, in one
-   * transaction (cancelQueuedBatchJobs); items already processing or ended are left alone, and the batch ends as its
+   * transaction (cancelQueuedBatchItems, which wakes their workflows); items already processing or ended are left alone, and the batch ends as its
    * children do (cancelled items count as not completed). Ended, or nothing queued → 409 `batch_not_cancellable`.
    */
   router.post('/batches/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
@@ -144,7 +144,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
         'batch_not_cancellable',
         `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`,
       );
-    const cancelled = await cancelQueuedBatchJobs(deps.db, batch.companyId, batch.id, now());
+    const cancelled = await cancelQueuedBatchItems(deps, batch.companyId, batch.id, now());
     if (cancelled.length === 0)
       throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
     ctx.body = {

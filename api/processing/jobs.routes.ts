@@ -8,7 +8,7 @@ import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
 import { isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
-import { cancelJob } from '../../db/repositories/job-cancel.repo.js';
+import { cancelQueuedJob } from '../../services/processing/cancel.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
 import { assertCancellable } from '../../domain/jobs.js';
 import { parseJobListQuery } from '../../domain/validation/job-list-query.js';
@@ -162,12 +162,12 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   });
 
   /**
-   * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once (cancelJob). Processing or
+   * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once, its workflow woken (cancelQueuedJob). Processing or
    * ended → 409 `job_not_cancellable`. Repeating a cancel that succeeded is that 409 too (the job is cancelled).
    */
   router.post('/jobs/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
     assertNoFields(ctx.request.body);
-    const result = await cancelJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '', now());
+    const result = await cancelQueuedJob(deps, companyOf(ctx), ctx.params['id'] ?? '', now());
     if (result.outcome === 'missing') throw new DomainError('not_found', 'Job not found');
     if (result.outcome === 'not_cancellable') assertCancellable(result.job.status);
     ctx.body = jobJson(result.job);

@@ -81,16 +81,19 @@ export async function startProcessingBench(
   return { url: await startBenchApp(run, { db, logger, config, workflows: gw }), gw, taskQueue };
 }
 
-/** The real app (no payments, a new secrets key) listening on a free port of 127.0.0.1, stopped by the run; its URL. */
+/**
+ * The real app (no payments; the given secrets key, which its worker processes share, or a new one) listening on a free
+ * port of 127.0.0.1, stopped by the run; its URL.
+ */
 export async function startBenchApp(
   run: RunLifecycle,
-  deps: { db: Db; logger: Logger; config: Config; workflows: WorkflowGateway },
+  { secretsKey, ...deps }: { db: Db; logger: Logger; config: Config; workflows: WorkflowGateway; secretsKey?: string },
 ): Promise<string> {
   const app = buildApp({
     ...deps,
     chainReader: buildChainReader(deps.config),
     payments: null,
-    secretBox: createSecretBox(generateSecretsKey()),
+    secretBox: createSecretBox(secretsKey ?? generateSecretsKey()),
   });
   const server = await listen(app, '127.0.0.1', 0);
   run.defer('stop the app', () => server.drain(1000));

@@ -20,6 +20,8 @@ import { workflowIds } from '../../workflows/task-queues.js';
 import { fmt, percentile, runPool, table } from './measure.js';
 import { retireBenchCompany } from './processing-db.js';
 import type { RunLifecycle } from './lifecycle.js';
+import { formatWhere, watchWhere, type WhereReport } from './processing-where.js';
+import type { WorkerProcessState } from './worker-processes.js';
 
 export interface ParallelOptions {
   submitters: number;
@@ -42,6 +44,7 @@ interface Row {
   /** SQL statements sent on the pool during the row, and of those the job-slot claims (claimJobSlot's advisory lock). */
   statements: number;
   slotClaims: number;
+  where: WhereReport;
 }
 
 export interface ParallelReport {
@@ -110,6 +113,9 @@ export async function runParallelSubmitters(
     gw: WorkflowGateway;
     upload: (key: string) => Promise<string>;
     shared: boolean;
+    databaseUrl: string;
+    temporalAddress: string;
+    workers: readonly WorkerProcessState[];
   },
   run: RunLifecycle,
   progress: (line: string) => void,
@@ -128,7 +134,8 @@ export async function runParallelSubmitters(
   });
   const mark = () => {
     const from = { sent, claims };
-    return () => ({ statements: sent - from.sent, slotClaims: claims - from.claims });
+    const where = watchWhere(deps.db, deps);
+    return async () => ({ statements: sent - from.sent, slotClaims: claims - from.claims, where: await where.stop() });
   };
 
   // Row 1: one company, S clients in flight, each submission a new key.
@@ -156,7 +163,7 @@ export async function runParallelSubmitters(
     latenciesMs: answers.map((a) => a.ms),
     seconds,
     count: answers.length,
-    ...counted1(),
+    ...(await counted1()),
   });
   const all = [...warm, ...answers];
   const ok = all.filter((a) => a.status === 202);
@@ -200,7 +207,7 @@ export async function runParallelSubmitters(
     latenciesMs: flat.map((a) => a.ms),
     seconds: seconds2,
     count: flat.length,
-    ...counted2(),
+    ...(await counted2()),
   });
   const consistent = triple.filter(
     (t) => t.every((a) => a.status === 202 && a.jobId === t[0]!.jobId) && t.filter((a) => !a.replayed).length === 1,
@@ -246,7 +253,7 @@ export async function runParallelSubmitters(
     run.signal,
   );
   const natSeconds = (performance.now() - t3) / 1000;
-  const natCounts = counted3();
+  const natCounts = await counted3();
   // The API's jobs wait on a task queue no worker polls; terminate them too so a shared server keeps nothing running.
   const apiJobs = [...distinct, ...triple.map((t) => t[0]!.jobId)].filter((x): x is string => Boolean(x));
   run.defer('terminate the submitted jobs’ workflows', () => terminateJobs(deps.gw, apiJobs));
@@ -287,6 +294,8 @@ export function formatParallel(r: ParallelReport): string {
       line(r.natural, ''),
     ]),
     ...[...r.rows, r.natural].map((row) => `   ${row.label}: ${row.note}`),
+    '',
+    ...[...r.rows, r.natural].flatMap((row) => formatWhere(row.label, row.where)),
     '',
     ...r.checks.map((c) => `check ${c.ok ? 'ok    ' : 'FAILED'} ${c.text}`),
     r.checks.every((c) => c.ok) ? 'result: OK' : 'result: SOMETHING WENT WRONG (see the checks above)',

@@ -16,7 +16,7 @@ import { migrateLatest } from '../../db/migrate.js';
 import { buildApp } from '../../api/server.js';
 import { listen } from '../../api/http/lifecycle.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
-import { startX402Chain, USDC, type X402Chain } from '../../test/helpers/x402-harness.js';
+import { startX402Chain, USDC, type X402Chain } from '../../support/x402-harness.js';
 import { openBenchDatabase } from './bench-db.js';
 import { benchArgs, intOption, type RunLifecycle } from './lifecycle.js';
 import { createPhaseRecorder, timedChainReader, timedFacilitator, type PhaseRecorder } from './x402-timing.js';

@@ -11,7 +11,7 @@ export interface Hop {
 
 /**
  * The official x402 client as a payer uses it (@x402/fetch wrapFetchWithPayment + the @x402/evm `exact` scheme
- * with a viem local account, like test/helpers/x402-harness.ts payingClient): a request without payment, the
+ * with a viem local account, like support/x402-harness.ts payingClient): a request without payment, the
  * 402 challenge, a fresh EIP-3009 authorization signed for it, the request again with PAYMENT-SIGNATURE. The
  * underlying fetch is timed per exchange; `takeHops()` returns the exchanges since the last call.
  */

@@ -15,7 +15,7 @@ import { readSourceText } from '../../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../adapters/media/ocr/ocr-runners.js';
 import type { RunnerOutput } from '../../adapters/media/runner-contract.js';
-import { wordAccuracy } from '../../test/helpers/ocr-corpus.js';
+import { wordAccuracy } from '../../support/ocr-corpus.js';
 import { FORMS, loadScans, makeForm, type FormName, type Split } from './corpus.js';
 
 export const PATHS = ['text', 'docx', 'pdf', 'extraction'] as const;

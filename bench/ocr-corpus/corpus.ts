@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp, { type Sharp } from 'sharp';
-import { scannedPdf } from '../../test/helpers/ocr-corpus.js';
+import { scannedPdf } from '../../support/ocr-corpus.js';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));

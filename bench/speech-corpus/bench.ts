@@ -1,7 +1,7 @@
 /**
  * Speakers and words on the real speech corpus (bench/speech-corpus/README.md): per split (tune, held-out), the
  * diarization error rate (missed + false alarm + confusion over reference speech, optimal mapping, 0.25 s collar,
- * overlap scored: test/helpers/der.ts), the share of files whose speaker count is right, and the WER of the English
+ * overlap scored: support/der.ts), the share of files whose speaker count is right, and the WER of the English
  * conversations whose every turn has a transcript. Per-file rows are printed for the tune split only; the held-out
  * split is reported as aggregates (it is never looked at to tune).
  *
@@ -29,8 +29,8 @@ import {
   type SpeakerRegions,
 } from '../../adapters/providers/transcription/speakers.js';
 import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
-import { diarizationErrorRate } from '../../test/helpers/der.js';
-import { alignWords, scoringWords } from '../../test/helpers/wer.js';
+import { diarizationErrorRate } from '../../support/der.js';
+import { alignWords, scoringWords } from '../../support/wer.js';
 import { loadSpeechCorpus, type Conversation, type Split } from './corpus.js';
 
 const { values } = parseArgs({

@@ -15,7 +15,7 @@ import {
   type SpeakerRegion,
   type SpeakerRegions,
 } from '../../adapters/providers/transcription/speakers.js';
-import { diarizationErrorRate } from '../../test/helpers/der.js';
+import { diarizationErrorRate } from '../../support/der.js';
 import { loadSpeechCorpus } from './corpus.js';
 
 const tune = (await loadSpeechCorpus()).filter((c) => c.split === 'tune');

@@ -14,8 +14,8 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { seededRandom } from '../../test/helpers/random.js';
-import { wavFile } from '../../test/helpers/speaker-dialogue.js';
+import { seededRandom } from '../../support/random.js';
+import { wavFile } from '../../support/speaker-dialogue.js';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,7 @@
  * held-out split is never looked at here): conversations of the tune split's English voices (Common Voice, LibriSpeech
  * and four 8 kHz codec2 radio voices) built by corpus.ts's mixer, transcribed as the bench and the worker do (one
  * request per file, Silero VAD on, language en), and each error of the word alignment (after the standard scoring
- * normalisation, test/helpers/wer.ts) put down to its turn: a turn that overlaps another, a turn Silero's speech chunks
+ * normalisation, support/wer.ts) put down to its turn: a turn that overlaps another, a turn Silero's speech chunks
  * mostly miss, or a turn inside them. The reference of a turn is its transcript when the source has one, else the
  * engine's own transcript of that piece alone (so the codec2 voices measure what the conversation costs, not their
  * acoustics).
@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { defaultEngineLayout } from '../../adapters/providers/transcription/install-layout.js';
-import { alignWords, scoringWords } from '../../test/helpers/wer.js';
+import { alignWords, scoringWords } from '../../support/wer.js';
 import { mix, preparePieces, splitOf, wav16k, type ConversationSpec, type Piece } from './corpus.js';
 
 const run = promisify(execFile);

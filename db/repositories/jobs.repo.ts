@@ -241,6 +241,35 @@ export async function claimJobSlot(
   });
 }
 
+/**
+ * The queued jobs a slot that just freed could go to (the workflows the scheduler wakes, patch `job-slot-wake`): the
+ * oldest eligible queued job of each company with fewer than `activePerCompany` processing jobs, in submission order,
+ * at most as many as the platform has free slots. A hint only: the woken job still claims through claimJobSlot, under
+ * the scheduler lock, and one that loses the race waits for the next wake.
+ */
+export async function queuedJobsToWake(
+  db: Db,
+  now: Date,
+  limits: { activePerCompany: number; activePlatform: number } = JOB_LIMITS,
+): Promise<string[]> {
+  const { rows } = await db.raw<{ rows: Array<{ id: string }> }>(
+    `WITH processing AS (
+       SELECT company_id, count(*) AS n FROM jobs WHERE status = 'processing' GROUP BY company_id
+     ), heads AS (
+       SELECT DISTINCT ON (j.company_id) j.id, j.created_at, coalesce(j.item_index, -1) AS item
+         FROM jobs j
+        WHERE j.status = 'queued' AND j.deleted_at IS NULL AND (j.retry_at IS NULL OR j.retry_at <= ?)
+          AND NOT EXISTS (SELECT 1 FROM processing p WHERE p.company_id = j.company_id AND p.n >= ?)
+        ORDER BY j.company_id, j.created_at, coalesce(j.item_index, -1), j.id
+     )
+     SELECT id FROM heads
+      ORDER BY created_at, item, id
+      LIMIT greatest(0, ? - (SELECT coalesce(sum(n), 0) FROM processing))`,
+    [now, limits.activePerCompany, limits.activePlatform],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** A provider outage: processing → queued, not eligible before `retryAt`; the reservation stays held. */
 export async function requeueJob(db: Db, jobId: string, retryAt: Date): Promise<boolean> {
   return (

@@ -13,6 +13,7 @@ import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.wo
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
 import type { BatchWorkflowInput } from '../../workflows/processing/batch.workflow.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
+import { SLOT_WAIT } from '../../domain/jobs.js';
 import type { InvoiceMailWorkflowInput } from '../../workflows/proof/invoice-mail.workflow.js';
 import type { InvoiceLifecycleInput, VoidInvoiceRequest } from '../../workflows/proof/invoice-lifecycle.workflow.js';
 import type { VoidOutcome } from '../../domain/proof/invoice-lifecycle.js';
@@ -98,6 +99,22 @@ export async function startJobWorkflow(
     workflowIds.job(input.jobId),
     input,
     about ? searchAttributesOf({ ...about, status: 'queued' }) : undefined,
+  );
+}
+
+/**
+ * Wakes the workflows `job:<id>` of queued jobs (the `slotFreed` signal, domain/jobs.ts SLOT_WAIT): a cancelled job's
+ * workflow then ends at once instead of at its fallback timer. Best effort: a workflow that has ended, or Temporal
+ * not answering, is skipped (the timer still ends the wait).
+ */
+export async function wakeJobWorkflows(gw: WorkflowGateway, jobIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    jobIds.map((id) =>
+      gw.client.workflow
+        .getHandle(workflowIds.job(id))
+        .signal(SLOT_WAIT.signal)
+        .catch(() => undefined),
+    ),
   );
 }
 

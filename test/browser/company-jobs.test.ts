@@ -7,8 +7,8 @@ import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
-import { generateInvoice, renderInvoice } from '../helpers/invoice-corpus.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { generateInvoice, renderInvoice } from '../../support/invoice-corpus.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
 import { Journey, launchBrowser } from './browser.js';
 

@@ -4,7 +4,7 @@ import { parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVM } from '../../domain/networks.js';
 import { createCompanyAdmin, createDashboardUser } from '../helpers/dashboard.js';
-import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
 import { pdfPageText } from '../helpers/pdf-inspect.js';
 import { ProofHarness } from '../helpers/proof.js';

@@ -9,8 +9,8 @@ import {
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { USDC, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
-import { connectMcp, paymentRequiredOf, payingMcpClient } from '../helpers/mcp-client.js';
+import { USDC, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
+import { connectMcp, paymentRequiredOf, payingMcpClient } from '../../support/mcp-client.js';
 import { readAttachments } from '../helpers/pdf-attachments.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { createChainReader } from '../../adapters/chains/index.js';

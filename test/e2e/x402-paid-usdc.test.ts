@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { USDC, payingClient, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import { USDC, payingClient, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
 import { readAttachments } from '../helpers/pdf-attachments.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { createChainReader } from '../../adapters/chains/index.js';

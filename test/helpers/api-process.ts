@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { spawnEntryPoint } from './child-output.js';
+import { spawnEntryPoint } from '../../support/child-output.js';
 
 const LISTENING =
   /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"API listening"|"msg":"API listening"[^\n]*"url":"(http:\/\/[^"]+)"/;

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { Db } from '../../db/connection.js';
-import type { EvmNode } from './evm-node.js';
+import type { EvmNode } from '../../support/evm-node.js';
 import type { ProofHarness } from './proof.js';
 import { startTestWorker } from './temporal.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ProcessingHarness } from './processing.js';
 import { deleteRunSchedules } from './temporal.js';
-import { spawnEntryPoint } from './child-output.js';
+import { spawnEntryPoint } from '../../support/child-output.js';
 import { TEST_SPEECH_ENGINE_ENV } from './speech-engine.js';
 
 /** The real worker entry point (workers/main.ts) as a separate OS process, ready once it logs "worker running". */

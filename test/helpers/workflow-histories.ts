@@ -267,6 +267,7 @@ export function scenarioOf(history: HistoryJson): string {
 const PATCH_BRANCHES: Readonly<Record<string, string>> = {
   'delivery-attempt-local': 'attempt-local',
   'job-claim-local-first': 'claim-local',
+  'job-slot-wake': 'slot-wake',
   // The watcher and the invoice lifecycle leave their deliveries to the dispatcher (no workflows started).
   'webhook-dispatcher': 'dispatched',
 };

@@ -7,7 +7,7 @@ import { insertJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { batchesRetryFailed, batchesShow } from '../../cli/batch-commands.js';
-import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { samplePdf, samplePng } from '../../support/sample-files.js';
 
 /**
  * Batches over HTTP on real PostgreSQL and Temporal: estimate, atomic submission (all children reserved and queued, or

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { createEndpoint, setEndpointStatus } from '../../db/repositories/webhooks.repo.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { newIdem, ProofHarness, type TestMerchant } from '../helpers/proof.js';
 
 /**

@@ -5,7 +5,7 @@ import { setAccountPassword } from '../../db/repositories/company-sessions.repo.
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
 import { batchClient, type BatchJson } from '../helpers/batches.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { Conformance } from '../helpers/openapi-conformance.js';
 
 /**

@@ -7,7 +7,7 @@ import { hashPassword } from '../../adapters/crypto/password.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { DashboardClient, inviteAndAccept } from '../helpers/dashboard.js';
-import { generateInvoice, renderInvoice, type InvoiceDocument } from '../helpers/invoice-corpus.js';
+import { generateInvoice, renderInvoice, type InvoiceDocument } from '../../support/invoice-corpus.js';
 
 /**
  * Review corrections of a `flow-extract` job in the company session (spec section 2, Records): the review shows every

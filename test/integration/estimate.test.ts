@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { samplePdf, sampleEncryptedPdf, samplePng } from '../helpers/sample-files.js';
+import { samplePdf, sampleEncryptedPdf, samplePng } from '../../support/sample-files.js';
 import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 
 let tdb: TestDatabase;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmReader, type EvmReaderOptions } from '../../adapters/chains/evm/evm-reader.js';
 import { ChainError, type TxEvidence } from '../../adapters/chains/types.js';
 import { EVM, EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
-import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 
 // Real Hardhat nodes: base (8453) and polygon (137), with the USDC-like token at each canonical address.
 let base: EvmNode;

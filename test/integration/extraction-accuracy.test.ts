@@ -20,12 +20,12 @@ import {
   renderInvoice,
   type InvoiceDocument,
   type RenderForm,
-} from '../helpers/invoice-corpus.js';
+} from '../../support/invoice-corpus.js';
 import { measureExtraction } from '../helpers/extraction-measure.js';
-import { seededRandom } from '../helpers/random.js';
+import { seededRandom } from '../../support/random.js';
 
 /**
- * The extraction chain measured on invoices and receipts generated from known values (test/helpers/invoice-corpus.ts):
+ * The extraction chain measured on invoices and receipts generated from known values (support/invoice-corpus.ts):
  * each rendered as a text PDF, a scanned PDF and a PNG, read as positioned text (PDF text layer or OCR), given to the
  * offline engine, and every value's evidence checked against the source. Floors sit a little under what was measured
  * here (figures in docs/processing.md, "Measured corpus"); larger tables belong to a bench. Then the evidence check

@@ -6,7 +6,7 @@ import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { ProviderUnavailableError, ProviderUnusableError } from '../../adapters/providers/provider-errors.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 
 /**
  * Job states that need the worker away or misbehaving: unfinished jobs (upload deletion, queue limit),

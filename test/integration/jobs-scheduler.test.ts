@@ -6,7 +6,7 @@ import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { claimJobSlot, insertJob } from '../../db/repositories/jobs.repo.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 
 const h = new ProcessingHarness();
 afterAll(() => h.stop());

@@ -8,7 +8,7 @@ import { encryptedPdfPageCount, WrongPdfPassword } from '../../adapters/media/pd
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { pageContents, pdfHexText, pdfPageText } from '../helpers/pdf-inspect.js';
-import { sampleEncryptedPdf, samplePdf, samplePng } from '../helpers/sample-files.js';
+import { sampleEncryptedPdf, samplePdf, samplePng } from '../../support/sample-files.js';
 
 const h = new ProcessingHarness();
 let acme: TestCompany;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { connectMcp } from '../helpers/mcp-client.js';
+import { connectMcp } from '../../support/mcp-client.js';
 
 /** /mcp over HTTP without payments configured: discovery is free, errors are JSON-RPC, browsers may call it. */
 let tdb: TestDatabase;

@@ -6,10 +6,16 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
-import { paidTestRouter, payingClient, startX402Chain, TEST_ROUTE, type X402Chain } from '../helpers/x402-harness.js';
+import {
+  paidTestRouter,
+  payingClient,
+  startX402Chain,
+  TEST_ROUTE,
+  type X402Chain,
+} from '../../support/x402-harness.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../adapters/metrics/server.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';

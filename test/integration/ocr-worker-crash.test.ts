@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crashTestHarness, killHeld, spawnWorkerProcess, until } from '../helpers/worker-process.js';
-import { corpusPage, scannedPdf, wordAccuracy } from '../helpers/ocr-corpus.js';
+import { corpusPage, scannedPdf, wordAccuracy } from '../../support/ocr-corpus.js';
 
 /**
  * A worker (workers/main.ts, a real OS process) is SIGKILLed in the middle of a 4-page OCR job, after pages 1 and 2

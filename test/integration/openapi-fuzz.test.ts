@@ -12,7 +12,7 @@ import { SESSION_COOKIE } from '../../api/integrations/guards.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { ProofHarness, newIdem } from '../helpers/proof.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { failureSections, runProgram, schemathesisBinary } from '../helpers/schemathesis.js';
 
 /**

@@ -6,7 +6,7 @@ import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { testGateway, uniqueTaskQueue, type startTestWorker } from '../helpers/temporal.js';
 import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';

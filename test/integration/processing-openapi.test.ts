@@ -10,7 +10,7 @@ import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { testConfig, startTestApp } from '../helpers/app.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
-import { sampleEncryptedPdf, samplePdf, samplePng } from '../helpers/sample-files.js';
+import { sampleEncryptedPdf, samplePdf, samplePng } from '../../support/sample-files.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

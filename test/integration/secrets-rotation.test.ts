@@ -27,7 +27,7 @@ import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { startReceiver, verifyReceived } from '../helpers/receiver.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 
 /**

@@ -4,7 +4,7 @@ import { EVM } from '../../domain/networks.js';
 import { grantPurchaseOnPayment, PLATFORM_MERCHANT_ID } from '../../db/repositories/platform-purchases.repo.js';
 import { getBalance } from '../../db/repositories/credits.repo.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
-import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { watchBase } from '../helpers/evm-watcher.js';
 import { until } from '../helpers/until.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crashTestHarness, killHeld, spawnWorkerProcess, until } from '../helpers/worker-process.js';
-import { SENTENCES, spokenClip } from '../helpers/speech-corpus.js';
-import { wordErrorRate } from '../helpers/wer.js';
+import { SENTENCES, spokenClip } from '../../support/speech-corpus.js';
+import { wordErrorRate } from '../../support/wer.js';
 
 /**
  * A worker (workers/main.ts, a real OS process with the offline speech engine, two chunks at once as configured by

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { OwnTemporal } from '../helpers/own-temporal.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { until } from '../helpers/until.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { workflowIdOf, type WorkflowStart } from '../../services/workflows/workflow-client.js';

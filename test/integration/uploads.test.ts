@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { samplePdf, sampleEncryptedPdf, samplePng, sampleWav } from '../helpers/sample-files.js';
+import { samplePdf, sampleEncryptedPdf, samplePng, sampleWav } from '../../support/sample-files.js';
 import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
 

@@ -9,7 +9,7 @@ import { issueCompanyKey } from '../../services/company/memberships.js';
 import { testConfig } from '../helpers/app.js';
 import { Conformance, obj, type Obj } from '../helpers/openapi-conformance.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
-import { sampleMedia, samplePdf, samplePng } from '../helpers/sample-files.js';
+import { sampleMedia, samplePdf, samplePng } from '../../support/sample-files.js';
 
 /**
  * GET /v1/capabilities cannot drift from what the server does: every operation the validator knows is listed, as

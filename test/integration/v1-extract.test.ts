@@ -13,7 +13,7 @@ import { setAccountPassword } from '../../db/repositories/company-sessions.repo.
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { DashboardClient } from '../helpers/dashboard.js';
-import { CORPUS_FIELDS, generateInvoice, renderInvoice, type InvoiceDocument } from '../helpers/invoice-corpus.js';
+import { CORPUS_FIELDS, generateInvoice, renderInvoice, type InvoiceDocument } from '../../support/invoice-corpus.js';
 import { measureExtraction } from '../helpers/extraction-measure.js';
 
 /**

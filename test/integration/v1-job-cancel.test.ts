@@ -4,7 +4,7 @@ import type { OperationRunner } from '../../adapters/media/runner-contract.js';
 import { cancelQueuedBatchJobs } from '../../db/repositories/job-cancel.repo.js';
 import { claimJobSlot, failJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 
 /**
  * POST /v1/jobs/{id}/cancel on real PostgreSQL and Temporal: a queued job is cancelled and its reservation released

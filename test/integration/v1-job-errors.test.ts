@@ -5,7 +5,7 @@ import { terminalEventId } from '../../db/repositories/v1-events.repo.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 import { testAudio } from '../helpers/av-media.js';
 
 /**

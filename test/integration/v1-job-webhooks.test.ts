@@ -14,7 +14,7 @@ import {
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { Conformance, obj } from '../helpers/openapi-conformance.js';
 import { startReceiver, verifyReceived, type ReceivedRequest } from '../helpers/receiver.js';
-import { samplePdf } from '../helpers/sample-files.js';
+import { samplePdf } from '../../support/sample-files.js';
 
 /**
  * `/v1` job webhooks (spec section 6, docs/webhooks.md "/v1 job and batch events") on real PostgreSQL, Temporal, a

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { pdfFonts, pdfPageText } from '../helpers/pdf-inspect.js';
-import type { SAMPLE_MEDIA } from '../helpers/sample-files.js';
-import { pngDeclaring, sampleMedia, samplePdf, samplePng } from '../helpers/sample-files.js';
+import type { SAMPLE_MEDIA } from '../../support/sample-files.js';
+import { pngDeclaring, sampleMedia, samplePdf, samplePng } from '../../support/sample-files.js';
 
 /**
  * What a /v1 client sends beyond ASCII and beyond the happy path of its sources, end to end through the real app,

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { loadScans } from '../../bench/ocr-corpus/corpus.js';
-import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../helpers/ocr-corpus.js';
+import { corpusPage, foreignPage, scannedPdf, wordAccuracy, words, type CorpusPage } from '../../support/ocr-corpus.js';
 
 /**
  * OCR through the real app, PostgreSQL, Temporal and a worker with the real engines: prices per page from the

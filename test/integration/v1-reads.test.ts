@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCredits } from '../../db/repositories/credits.repo.js';
 import { encodeCursor } from '../../api/http/pagination.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
-import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { samplePdf, samplePng } from '../../support/sample-files.js';
 
 /**
  * What a client polling many jobs needs besides GET /v1/jobs/{id}: the list of its jobs (filters, paging), an upload's

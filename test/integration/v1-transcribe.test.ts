@@ -19,11 +19,11 @@ import {
 import { workflowIds } from '../../domain/workflow-ids.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
-import { SENTENCES, spokenClip, type SpokenClip } from '../helpers/speech-corpus.js';
+import { SENTENCES, spokenClip, type SpokenClip } from '../../support/speech-corpus.js';
 import { parseSrt, parseVtt } from '../helpers/subtitles.js';
 import { loadRealConversation } from '../helpers/speech-real.js';
-import { diarizationErrorRate } from '../helpers/der.js';
-import { normaliseWords, wordErrorRate } from '../helpers/wer.js';
+import { diarizationErrorRate } from '../../support/der.js';
+import { normaliseWords, wordErrorRate } from '../../support/wer.js';
 import { TEST_SPEECH_ENGINE } from '../helpers/speech-engine.js';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { setAccountPassword } from '../../db/repositories/company-sessions.repo.
 import { markUploadPurged } from '../../db/repositories/uploads.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { DashboardClient } from '../helpers/dashboard.js';
-import { samplePdf, samplePng } from '../helpers/sample-files.js';
+import { samplePdf, samplePng } from '../../support/sample-files.js';
 import { Conformance } from '../helpers/openapi-conformance.js';
 
 /**

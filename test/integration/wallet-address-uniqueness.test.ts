@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVM } from '../../domain/networks.js';
 import { walletsAdd } from '../../cli/merchant-commands.js';
 import { createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
-import { startEvmNode, type EvmAccount, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 import { watchBase } from '../helpers/evm-watcher.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { until } from '../helpers/until.js';

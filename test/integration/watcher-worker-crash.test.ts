@@ -7,7 +7,7 @@ import { EVM } from '../../domain/networks.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
 import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
-import { startEvmNode, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmNode } from '../../support/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { spawnWorkerProcess, stopLiveWorkers, type WorkerProcess } from '../helpers/worker-process.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import type { Address } from 'viem';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { startEvmNode, type EvmNode } from '../helpers/evm-node.js';
+import { startEvmNode, type EvmNode } from '../../support/evm-node.js';
 import { SOLANA_FIXTURES, loadSolanaFixture, startSolanaRpc, type SolanaRpcServer } from '../helpers/solana-rpc.js';
 import { readAttachments } from '../helpers/pdf-attachments.js';
 import { createEvidenceService, type EvidenceService } from '../../services/x402/evidence.js';

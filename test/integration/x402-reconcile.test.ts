@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, http, parseSignature, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { USDC, startX402Chain, type X402Chain } from '../helpers/x402-harness.js';
+import { USDC, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
 import { createX402Activities } from '../../activities/x402.activities.js';
 import {
   authorizationId,

@@ -11,7 +11,7 @@ import {
   payingClient,
   startX402Chain,
   type X402Chain,
-} from '../helpers/x402-harness.js';
+} from '../../support/x402-harness.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 

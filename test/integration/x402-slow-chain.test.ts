@@ -10,7 +10,7 @@ import {
   payingClient,
   startX402Chain,
   type X402Chain,
-} from '../helpers/x402-harness.js';
+} from '../../support/x402-harness.js';
 import { createX402Payments, type X402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 

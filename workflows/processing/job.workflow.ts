@@ -2,20 +2,24 @@ import {
   ActivityFailure,
   ApplicationFailure,
   ChildWorkflowFailure,
+  condition,
+  defineSignal,
   executeChild,
+  getExternalWorkflowHandle,
   isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { OUTAGE_RETRY, outageDelayMs, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
+import { OUTAGE_RETRY, outageDelayMs, SLOT_WAIT, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import { searchAttributesOf } from '../../domain/search-attributes.js';
 import { isSpeechOperation } from '../../domain/speech.js';
 import { workflowIds } from '../../domain/workflow-ids.js';
 import { speechJobWorkflow } from './speech.workflow.js';
-import type { ProcessingActivities } from '../../activities/processing.activities.js';
+import type { ClaimResult, ProcessingActivities } from '../../activities/processing.activities.js';
 
 export interface JobWorkflowInput {
   jobId: string;
@@ -79,6 +83,45 @@ const { claimJobSlot: claimJobSlotOnce } = proxyLocalActivities<ProcessingActivi
   retry: { maximumAttempts: 1 },
 });
 
+/**
+ * Waiting for a slot without polling (patch `job-slot-wake`, docs/processing.md "Scheduling"): one claim as a local
+ * activity; when busy, the workflow sleeps until `slotFreed` (sent by the workflow of a job that left its slot, or by a
+ * cancel) or its fallback timer (SLOT_WAIT), then claims again. A job leaving its slot wakes the queued jobs that could
+ * take it (queuedJobsToWake). Before this patch every waiting job retried its claim every 0.5 to 2 s under the
+ * scheduler's one lock, which with a queue of a hundred jobs kept the worker's pool and the Temporal server busy.
+ */
+const SLOT_WAKE_PATCH = 'job-slot-wake';
+export const slotFreedSignal = defineSignal(SLOT_WAIT.signal);
+const { tryClaimJobSlot, queuedJobsToWake } = proxyLocalActivities<ProcessingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Claims a slot, waiting for a wake (or the fallback timer) while it is busy. */
+async function claimWhenFree(jobId: string, wake: { woken: boolean }): Promise<ClaimResult> {
+  let fallbackMs: number = SLOT_WAIT.firstMs;
+  for (;;) {
+    // A wake that arrives during the claim is kept for the wait below, so none is lost.
+    wake.woken = false;
+    const claim = await tryClaimJobSlot({ jobId });
+    if (claim.outcome !== 'busy') return claim;
+    if (!(await condition(() => wake.woken, fallbackMs))) fallbackMs = Math.min(fallbackMs * 2, SLOT_WAIT.maxMs);
+  }
+}
+
+/** After this job left its slot: wakes the queued jobs that could take it (one that has ended meanwhile is skipped). */
+async function wakeQueuedJobs(jobId: string): Promise<void> {
+  if (!patched(SLOT_WAKE_PATCH)) return;
+  const ids = await queuedJobsToWake({ jobId });
+  await Promise.all(
+    ids.map((id) =>
+      getExternalWorkflowHandle(workflowIds.job(id))
+        .signal(slotFreedSignal)
+        .catch(() => undefined),
+    ),
+  );
+}
+
 /** Busy, or the local try failed in any other way: null, so the retrying activity takes over. Cancellation stays. */
 function busyOrFailed(e: unknown): null {
   if (isCancellation(e)) throw e;
@@ -121,11 +164,16 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
   const status = (value: JobStatus) => {
     if (tagged) upsertSearchAttributes(searchAttributesOf({ status: value }));
   };
+  const wake = { woken: false };
+  setHandler(slotFreedSignal, () => {
+    wake.woken = true;
+  });
   for (;;) {
-    const claim =
-      (outages === 0 && patched(CLAIM_LOCAL_PATCH)
-        ? await claimJobSlotOnce({ jobId: input.jobId }).catch(busyOrFailed)
-        : null) ?? (await claimJobSlot({ jobId: input.jobId }));
+    const claim = patched(SLOT_WAKE_PATCH)
+      ? await claimWhenFree(input.jobId, wake)
+      : ((outages === 0 && patched(CLAIM_LOCAL_PATCH)
+          ? await claimJobSlotOnce({ jobId: input.jobId }).catch(busyOrFailed)
+          : null) ?? (await claimJobSlot({ jobId: input.jobId })));
     if (claim.outcome === 'missing') return { status: 'missing', outages, operationMs: null };
     if (claim.outcome === 'finished')
       return { status: claim.status, outages, operationMs: null, ...(claim.error ? { error: claim.error } : {}) };
@@ -156,12 +204,14 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
       const error = failureOf(e);
       await failJob({ jobId: input.jobId, ...error });
       status('failed');
+      await wakeQueuedJobs(input.jobId);
       return { status: 'failed', outages, operationMs: null, error };
     }
     if (run.outcome === 'not_processing') return { status: run.status ?? 'missing', outages, operationMs: null };
     if (run.outcome === 'done') {
       await completeJob({ jobId: input.jobId, files: run.files });
       status('completed');
+      await wakeQueuedJobs(input.jobId);
       return { status: 'completed', outages, operationMs: run.operationMs };
     }
 
@@ -174,6 +224,7 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
       };
       await failJob({ jobId: input.jobId, ...error });
       status('failed');
+      await wakeQueuedJobs(input.jobId);
       return { status: 'failed', outages, operationMs: null, error };
     }
     const wait =
@@ -182,6 +233,7 @@ export async function processingJobWorkflow(input: JobWorkflowInput): Promise<Jo
       Math.max(outageDelayMs(outages), run.retryAfterMs ?? 0);
     await requeueJob({ jobId: input.jobId, retryAfterMs: wait });
     status('queued');
+    await wakeQueuedJobs(input.jobId);
     await sleep(wait);
   }
 }

@@ -16,7 +16,12 @@ import {
   type ExtractionExportInput,
 } from '../../../adapters/documents/extraction-exports.js';
 import type { ExtractedValue, LineItem } from '../../../domain/extraction.js';
-import { CORPUS_FIELDS, generateInvoice, invoiceCorpus, type InvoiceDocument } from '../../helpers/invoice-corpus.js';
+import {
+  CORPUS_FIELDS,
+  generateInvoice,
+  invoiceCorpus,
+  type InvoiceDocument,
+} from '../../../support/invoice-corpus.js';
 
 const FIELDS = [...CORPUS_FIELDS];
 const value = (v: string | null, page = 1): ExtractedValue => ({

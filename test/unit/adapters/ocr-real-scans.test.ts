@@ -8,7 +8,7 @@ import { createOcrEngine } from '../../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { loadScans, makeForm, type FormName, type LoadedScan } from '../../../bench/ocr-corpus/corpus.js';
 import { readPages, type PathName } from '../../../bench/ocr-corpus/bench.js';
-import { bookPage, scannedPdf, wordAccuracy } from '../../helpers/ocr-corpus.js';
+import { bookPage, scannedPdf, wordAccuracy } from '../../../support/ocr-corpus.js';
 
 /**
  * The OCR paths on real scans (bench/ocr-corpus: Tesseract's own test pages, the tune part, committed), in the forms

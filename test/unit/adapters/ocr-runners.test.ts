@@ -17,7 +17,7 @@ import {
   words,
   type CorpusPage,
   type VariantName,
-} from '../../helpers/ocr-corpus.js';
+} from '../../../support/ocr-corpus.js';
 
 /** The bytes of an OCR result (the OCR runners return their outputs in memory). */
 const bytes = (o: RunnerOutput | undefined): Uint8Array => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { measureSkew } from '../../../adapters/media/ocr/page-skew.js';
-import { bookPage } from '../../helpers/ocr-corpus.js';
+import { bookPage } from '../../../support/ocr-corpus.js';
 
 /**
  * The skew measurement (adapters/media/ocr/page-skew.ts) at known angles, on pages no one here made: jdeskew 0.4.2's
@@ -48,7 +48,7 @@ describe('measureSkew', () => {
   });
 
   it('a book page with a large picture, scanned bilevel turned ±3°, is measured by its text lines, not the picture', async () => {
-    // ocrmypdf's c02-22 (test/helpers/ocr-corpus.ts, bookPage). The engraving's strokes give the column profile a
+    // ocrmypdf's c02-22 (support/ocr-corpus.ts, bookPage). The engraving's strokes give the column profile a
     // higher peak than the text lines' row profile; compared by how much aligning sharpens each (the peak over the
     // median angle's), the rows win (page-skew.ts). The page itself is scanned a little crooked: its turns are
     // measured against its upright measure.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { encryptedPdfPageCount, protectPdf, unlockPdf, WrongPdfPassword } from '../../../adapters/media/pdf/qpdf.js';
-import { samplePdf } from '../../helpers/sample-files.js';
+import { samplePdf } from '../../../support/sample-files.js';
 
 /**
  * PDF passwords are the client's choice (1 to 128 characters, no line break). Whatever they look like, qpdf

@@ -9,7 +9,7 @@ import {
   textPages,
   type SourceMeasure,
 } from '../../../domain/pricing.js';
-import { seededRandom } from '../../helpers/random.js';
+import { seededRandom } from '../../../support/random.js';
 
 const doc = (bytes: number, pages: number): SourceMeasure => ({ bytes, pages, durationSeconds: null });
 const media = (durationSeconds: number): SourceMeasure => ({ bytes: 1_000, pages: 0, durationSeconds });

@@ -4,14 +4,15 @@ import { ApplicationFailureCategory } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { BatchActivities } from '../../../activities/batches.activities.js';
 import type { InvoiceLifecycleActivities } from '../../../activities/invoice-lifecycle.activities.js';
-import type { ClaimResult, ProcessingActivities, RunResult } from '../../../activities/processing.activities.js';
+import type { ProcessingActivities, RunResult } from '../../../activities/processing.activities.js';
 import type { WebhookActivities } from '../../../activities/webhooks.activities.js';
 import { countChildren } from '../../../domain/batches.js';
-import { OUTAGE_RETRY, outageDelayMs } from '../../../domain/jobs.js';
+import { OUTAGE_RETRY, outageDelayMs, SLOT_WAIT } from '../../../domain/jobs.js';
 import type { InvoiceStatus } from '../../../domain/proof/statuses.js';
 import { DELIVERY_PROFILES, scheduleMs, type AttemptVerdict } from '../../../domain/webhooks.js';
 import { VOID_REASON_MAX_LENGTH } from '../../../domain/proof/invoice-lifecycle.js';
 import { invoicePaidSignal, voidInvoiceUpdate } from '../../../workflows/proof/invoice-lifecycle.workflow.js';
+import { wakeJobWorkflows } from '../../../services/workflows/workflow-client.js';
 import { timeSkippingEnvironment, withWorker } from '../../helpers/time-skipping.js';
 import { until } from '../../helpers/until.js';
 
@@ -32,13 +33,19 @@ afterAll(async () => {
 
 type JobStubs = Pick<
   ProcessingActivities,
-  'claimJobSlot' | 'runJobOperation' | 'completeJob' | 'failJob' | 'requeueJob'
+  'claimJobSlot' | 'tryClaimJobSlot' | 'queuedJobsToWake' | 'runJobOperation' | 'completeJob' | 'failJob' | 'requeueJob'
 >;
+
+type TryClaim = Awaited<ReturnType<ProcessingActivities['tryClaimJobSlot']>>;
+const BUSY: TryClaim = { outcome: 'busy', reason: 'the company already has an active job' };
 
 /** Job activities answering from the given scripts; every call is recorded as `name jobId [detail]`. */
 function jobActivities(script: {
-  claim?: (jobId: string, call: number) => ClaimResult;
-  run?: (jobId: string, call: number) => RunResult;
+  claim?: (jobId: string, call: number) => TryClaim;
+  run?: (jobId: string, call: number) => RunResult | Promise<RunResult>;
+  /** The queued jobs a job leaving its slot wakes (default none). */
+  toWake?: (jobId: string) => string[];
+  completed?: (jobId: string) => void;
 }) {
   const calls: string[] = [];
   const counts = new Map<string, number>();
@@ -47,12 +54,29 @@ function jobActivities(script: {
     counts.set(key, n);
     return n;
   };
+  const claim = (jobId: string): TryClaim => {
+    calls.push(`claim ${jobId}`);
+    return (
+      script.claim ?? (() => ({ outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null }))
+    )(jobId, count(`claim ${jobId}`));
+  };
   const activities: JobStubs = {
+    // Runs recorded before patch job-slot-wake: busy is a retryable failure.
     claimJobSlot: async ({ jobId }) => {
-      calls.push(`claim ${jobId}`);
-      return (
-        script.claim ?? (() => ({ outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null }))
-      )(jobId, count(`claim ${jobId}`));
+      const answer = claim(jobId);
+      if (answer.outcome === 'busy')
+        throw ApplicationFailure.create({
+          type: 'slot_busy',
+          message: answer.reason,
+          category: ApplicationFailureCategory.BENIGN,
+        });
+      return answer;
+    },
+    tryClaimJobSlot: async ({ jobId }) => claim(jobId),
+    queuedJobsToWake: async ({ jobId }) => {
+      const ids = script.toWake?.(jobId) ?? [];
+      if (ids.length) calls.push(`wake ${ids.join(',')} after ${jobId}`);
+      return ids;
     },
     runJobOperation: async ({ jobId }) => {
       calls.push(`run ${jobId}`);
@@ -60,6 +84,7 @@ function jobActivities(script: {
     },
     completeJob: async ({ jobId }) => {
       calls.push(`complete ${jobId}`);
+      script.completed?.(jobId);
       return true;
     },
     failJob: async ({ jobId, code, message }) => {
@@ -116,18 +141,12 @@ describe('processingJobWorkflow', () => {
     expect([...calls, ...completed.calls]).toEqual(['claim job_done_failed', 'claim job_done_ok']);
   });
 
-  it('a busy slot: the one local try gives way to the retrying activity, which claims the slot once it is free', async () => {
+  it('a busy slot and no wake: the claim is tried again after the fallback timer, twice as long each time', async () => {
     const { calls, activities } = jobActivities({
-      claim: (_id, call) => {
-        if (call <= 3)
-          throw ApplicationFailure.create({
-            type: 'slot_busy',
-            message: 'waiting for a processing slot',
-            category: ApplicationFailureCategory.BENIGN,
-          });
-        return { outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null };
-      },
+      claim: (_id, call) =>
+        call <= 3 ? BUSY : { outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null },
     });
+    const before = await env.currentTimeMs();
     expect(await runJob(activities, 'job_busy')).toEqual({ status: 'completed', outages: 0, operationMs: 7 });
     expect(calls).toEqual([
       'claim job_busy',
@@ -137,6 +156,88 @@ describe('processingJobWorkflow', () => {
       'run job_busy',
       'complete job_busy',
     ]);
+    expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(SLOT_WAIT.firstMs * (1 + 2 + 4));
+  });
+
+  // The two tests below wait with until() on what the stubs recorded, never on a workflow's result() (which lets the
+  // test server skip time): time stands still, so a second claim can only come from the wake, never from the timer.
+  it('a job leaving its slot wakes the queued job that can take it: claimed at once, not at its fallback timer', async () => {
+    let aDone = false;
+    const claimedAt: number[] = [];
+    const { calls, activities } = jobActivities({
+      claim: (jobId) => {
+        if (jobId === 'job_a')
+          return { outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null };
+        return aDone ? { outcome: 'claimed', companyId: 'co_1', operation: 'pdf-compress', batchId: null } : BUSY;
+      },
+      completed: (jobId) => {
+        if (jobId === 'job_a') aDone = true;
+      },
+      toWake: (jobId) => (jobId === 'job_a' ? ['job_b'] : []),
+    });
+    const stamped = {
+      ...activities,
+      tryClaimJobSlot: async (input: { jobId: string }) => {
+        if (input.jobId === 'job_b') claimedAt.push(await env.currentTimeMs());
+        return activities.tryClaimJobSlot(input);
+      },
+    };
+    const [a, b] = await withWorker(env, stamped, async (taskQueue) => {
+      const start = (jobId: string) =>
+        env.client.workflow.start('processingJobWorkflow', {
+          taskQueue,
+          workflowId: `job:${jobId}`,
+          args: [{ jobId }],
+        });
+      const handleB = await start('job_b');
+      await until('job_b finding the slot busy', () => (calls.includes('claim job_b') ? true : undefined));
+      const handleA = await start('job_a');
+      await until('job_b completed', () => (calls.includes('complete job_b') ? true : undefined));
+      // result() lets the server skip time: only once both have closed (a local activity in flight would time out).
+      for (const h of [handleA, handleB])
+        await until('the workflow closed', async () =>
+          (await h.describe()).status.name !== 'RUNNING' ? true : undefined,
+        );
+      return Promise.all([handleA.result(), handleB.result()]);
+    });
+    expect(a).toEqual({ status: 'completed', outages: 0, operationMs: 7 });
+    expect(b).toEqual({ status: 'completed', outages: 0, operationMs: 7 });
+    expect(calls.filter((c) => c.endsWith('job_b'))).toEqual([
+      'claim job_b',
+      'claim job_b',
+      'run job_b',
+      'complete job_b',
+    ]);
+    expect(calls.indexOf('wake job_b after job_a')).toBeGreaterThan(calls.indexOf('complete job_a'));
+    expect(calls.lastIndexOf('claim job_b')).toBeGreaterThan(calls.indexOf('wake job_b after job_a'));
+    // Woken, not timed out: no time passed between job_b's two claims.
+    expect(claimedAt[1]! - claimedAt[0]!).toBeLessThan(SLOT_WAIT.firstMs);
+  });
+
+  it("a cancelled queued job's workflow, woken by the cancel (wakeJobWorkflows), ends at once with nothing run", async () => {
+    let cancelled = false;
+    const { calls, activities } = jobActivities({
+      claim: () => (cancelled ? { outcome: 'finished', status: 'cancelled', error: null } : BUSY),
+    });
+    const before = await env.currentTimeMs();
+    const result = await withWorker(env, activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start('processingJobWorkflow', {
+        taskQueue,
+        workflowId: 'job:job_cancel_wake',
+        args: [{ jobId: 'job_cancel_wake' }],
+      });
+      await until('the first claim', () => (calls.length > 0 ? true : undefined));
+      cancelled = true;
+      await wakeJobWorkflows({ client: env.client, taskQueue, close: async () => undefined }, ['job_cancel_wake']);
+      await until('the second claim', () => (calls.length > 1 ? true : undefined));
+      expect((await env.currentTimeMs()) - before).toBeLessThan(SLOT_WAIT.firstMs);
+      await until('the workflow closed', async () =>
+        (await handle.describe()).status.name !== 'RUNNING' ? true : undefined,
+      );
+      return handle.result();
+    });
+    expect(result).toEqual({ status: 'cancelled', outages: 0, operationMs: null });
+    expect(calls).toEqual(['claim job_cancel_wake', 'claim job_cancel_wake']);
   });
 
   it("a provider outage requeues the job with its reservation held, waits the schedule (or the provider's Retry-After when longer) and runs again", async () => {

@@ -21,7 +21,7 @@ import {
   type DateFormat,
   type InvoiceDocument,
   type NumberFormat,
-} from '../../../helpers/invoice-corpus.js';
+} from '../../../../support/invoice-corpus.js';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,7 @@ import { checkEvidence } from '../../../../domain/extraction-evidence.js';
 import { extractOffline, OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
 import { readSourceText } from '../../../../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
-import { generateInvoice, renderInvoice, type InvoiceDocument } from '../../../helpers/invoice-corpus.js';
+import { generateInvoice, renderInvoice, type InvoiceDocument } from '../../../../support/invoice-corpus.js';
 import { CHAR_WIDTH, documentOf, layoutPage, plainPage, type Row } from '../../../helpers/positioned-text.js';
 
 const plain = (...lines: string[]) => documentOf(plainPage(lines.join('\n')));

@@ -10,12 +10,12 @@ import { capText, plainTextPages } from '../../../../adapters/extraction/text-pa
 import { createOcrEngine, type OcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
 import { EXTRACTION_LIMITS, type PageText, type PositionedText } from '../../../../domain/extraction.js';
-import { corpusPage, foreignPage, scannedPdf, wordAccuracy, type CorpusPage } from '../../../helpers/ocr-corpus.js';
+import { corpusPage, foreignPage, scannedPdf, wordAccuracy, type CorpusPage } from '../../../../support/ocr-corpus.js';
 
 /**
  * Source text of flow-extract (adapters/extraction/source-text.ts) on the real engines (poppler's pdftotext,
  * Tesseract 5): PDFs made with pdf-lib with known words at known places, pages rendered from known text
- * (test/helpers/ocr-corpus.ts) as scans and images, UTF-8 text. Three pages of OCR in all.
+ * (support/ocr-corpus.ts) as scans and images, UTF-8 text. Three pages of OCR in all.
  */
 const dir = mkdtempSync(join(tmpdir(), 'source-text-'));
 let n = 0;

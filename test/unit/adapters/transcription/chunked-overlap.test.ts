@@ -8,7 +8,7 @@ import { OfflineWhisperProvider } from '../../../../adapters/providers/transcrip
 import { stitchTranscripts, type ChunkTranscript } from '../../../../adapters/providers/transcription/stitch.js';
 import type { Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
-import { normaliseWords, wordEditDistance } from '../../../helpers/wer.js';
+import { normaliseWords, wordEditDistance } from '../../../../support/wer.js';
 
 /**
  * Issue 30 item 5: chunked transcription equals whole-file transcription on overlapping speech. A real two-speaker

@@ -16,8 +16,8 @@ import { defaultEngineLayout } from '../../../../adapters/providers/transcriptio
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
 import { stitchTranscripts } from '../../../../adapters/providers/transcription/stitch.js';
 import type { Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
-import { SENTENCES, speak, wavDuration } from '../../../helpers/speech-corpus.js';
-import { wordErrorRate } from '../../../helpers/wer.js';
+import { SENTENCES, speak, wavDuration } from '../../../../support/speech-corpus.js';
+import { wordErrorRate } from '../../../../support/wer.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 const run = promisify(execFile);

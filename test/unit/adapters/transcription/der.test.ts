@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { diarizationErrorRate } from '../../../helpers/der.js';
+import { diarizationErrorRate } from '../../../../support/der.js';
 
 const close = (a: number, b: number) => expect(a).toBeCloseTo(b, 6);
 
-describe('diarizationErrorRate (test/helpers/der.ts)', () => {
+describe('diarizationErrorRate (support/der.ts)', () => {
   it('is 0 for a perfect hypothesis under other names, and maps the speakers', () => {
     const ref = [
       { start: 0, end: 4, speaker: 'A' },

@@ -9,8 +9,8 @@ import { createTranscriptionProvider } from '../../../../adapters/providers/tran
 import { OpenAiCompatibleTranscriptionProvider } from '../../../../adapters/providers/transcription/openai-compatible.provider.js';
 import type { TranscriptionProvider } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { requestedLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
-import { SENTENCES, spokenClip, type SpokenClip } from '../../../helpers/speech-corpus.js';
-import { wordErrorRate } from '../../../helpers/wer.js';
+import { SENTENCES, spokenClip, type SpokenClip } from '../../../../support/speech-corpus.js';
+import { wordErrorRate } from '../../../../support/wer.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 /**

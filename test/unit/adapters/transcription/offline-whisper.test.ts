@@ -12,8 +12,8 @@ import {
   type Transcript,
 } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { redactPaths } from '../../../../adapters/providers/transcription/whisper-worker-process.js';
-import { SENTENCES, VOICES, spokenClip, type SpokenClip } from '../../../helpers/speech-corpus.js';
-import { wordErrorRate } from '../../../helpers/wer.js';
+import { SENTENCES, VOICES, spokenClip, type SpokenClip } from '../../../../support/speech-corpus.js';
+import { wordErrorRate } from '../../../../support/wer.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 const run = promisify(execFile);

@@ -22,8 +22,8 @@ import {
   videoOnlyFile,
   withNoise,
   type SpokenClip,
-} from '../../../helpers/speech-corpus.js';
-import { wordErrorRate } from '../../../helpers/wer.js';
+} from '../../../../support/speech-corpus.js';
+import { wordErrorRate } from '../../../../support/wer.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 
 /**

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineWhisperProvider } from '../../../../adapters/providers/transcription/offline-whisper.provider.js';
 import { assignSpeakers, clusterSpeakers } from '../../../../adapters/providers/transcription/speakers.js';
-import { diarizationErrorRate } from '../../../helpers/der.js';
+import { diarizationErrorRate } from '../../../../support/der.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 import { loadRealConversation } from '../../../helpers/speech-real.js';
-import { normaliseWords, wordEditDistance } from '../../../helpers/wer.js';
+import { normaliseWords, wordEditDistance } from '../../../../support/wer.js';
 
 /**
  * Speakers and words on real voices: two conversations built from real single-voice recordings (a podcast host,

@@ -16,8 +16,8 @@ import {
   type SpeakerTurn,
 } from '../../../../adapters/providers/transcription/speakers.js';
 import type { Transcript } from '../../../../adapters/providers/transcription/transcription-provider.js';
-import { diarizationErrorRate } from '../../../helpers/der.js';
-import { seededRandom } from '../../../helpers/random.js';
+import { diarizationErrorRate } from '../../../../support/der.js';
+import { seededRandom } from '../../../../support/random.js';
 import { loadRealConversation, type RealConversation } from '../../../helpers/speech-real.js';
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignWords, normaliseWords, numbersToDigits, scoringWords, wordErrorRate } from '../../../helpers/wer.js';
+import { alignWords, normaliseWords, numbersToDigits, scoringWords, wordErrorRate } from '../../../../support/wer.js';
 
 describe('word error rate', () => {
   it('normalises case, punctuation and hyphens the same way on both sides', () => {

@@ -364,7 +364,7 @@ export function wordAccuracy(truth: string, ocr: string): { recall: number; sequ
  * bilevel (threshold 128), as a sheet fed crooked into a bilevel scanner; a 150-dpi PNG.
  */
 export async function bookPage(angle: number): Promise<Buffer> {
-  const pdf = new URL('../../bench/ocr-corpus/ocrmypdf/c02-22.pdf', import.meta.url).pathname;
+  const pdf = new URL('../bench/ocr-corpus/ocrmypdf/c02-22.pdf', import.meta.url).pathname;
   const colour = execFileSync('pdftoppm', ['-q', '-r', '150', '-png', '-singlefile', pdf]);
   const turned = await sharp(colour).greyscale().rotate(angle, { background: '#ffffff' }).png().toBuffer();
   return sharp(turned).threshold(128).withMetadata({ density: 150 }).png().toBuffer();

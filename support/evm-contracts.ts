@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const contractsDir = join(here, '..', 'evm', 'contracts');
-const cacheDir = join(here, '..', '..', 'var', 'solc-cache');
+const contractsDir = join(here, '..', 'test', 'evm', 'contracts');
+const cacheDir = join(here, '..', 'var', 'solc-cache');
 
 export interface CompiledContract {
   abi: unknown[];

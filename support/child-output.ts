@@ -37,7 +37,7 @@ export async function waitForOutput(
   return { output: () => output, exited };
 }
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * A repository entry point (`workers/main.ts`, `api/main.ts`) as a separate OS process under tsx, with `env` (and

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRouter } from '../../api/http/router.js';
+import { createRouter } from '../api/http/router.js';
 import type Router from '@koa/router';
 import type { FacilitatorClient } from '@x402/core/server';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
@@ -8,13 +8,13 @@ import { wrapFetchWithPayment, x402Client, x402HTTPClient } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Address } from 'viem';
-import type { AppState } from '../../api/http/context.js';
-import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
-import type { X402Payments } from '../../api/x402/payment.middleware.js';
-import { createFacilitator } from '../../adapters/x402/facilitator.js';
-import { createAuthorizationStateReader } from '../../adapters/x402/authorization-state.js';
-import { DomainError } from '../../domain/errors.js';
-import { FEE_NETWORK } from '../../domain/networks.js';
+import type { AppState } from '../api/http/context.js';
+import type { PaidRouteSpec } from '../services/x402/paid-route.js';
+import type { X402Payments } from '../api/x402/payment.middleware.js';
+import { createFacilitator } from '../adapters/x402/facilitator.js';
+import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import { DomainError } from '../domain/errors.js';
+import { FEE_NETWORK } from '../domain/networks.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from './evm-node.js';
 
 export const USDC = FEE_NETWORK.usdc;

@@ -19,7 +19,7 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { compileContract } from './evm-contracts.js';
 import { waitForOutput } from './child-output.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 

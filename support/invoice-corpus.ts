@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { degrade, scannedPdf } from './ocr-corpus.js';
-import { vatIdProblem } from '../../domain/extraction-values.js';
+import { vatIdProblem } from '../domain/extraction-values.js';
 import { seededRandom } from './random.js';
 
 /**
