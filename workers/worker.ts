@@ -17,7 +17,8 @@ import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-tra
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 import { Client } from '@temporalio/client';
-import { startDeliveryWorkflow } from '../services/workflows/workflow-client.js';
+import { clientTracing, startDeliveryWorkflow } from '../services/workflows/workflow-client.js';
+import { workerTracing } from './temporal-tracing.js';
 import { createWorkflowStarter, type WorkflowStarter } from '../services/workflows/workflow-starts.js';
 import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
@@ -137,9 +138,10 @@ export async function createPlatformWorker(
     ...(opts.tuning ? tuningOptions(opts.tuning) : {}),
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
+    ...workerTracing(opts.activityDeps.db),
   };
   const worker = (await PlatformWorker.create(options)) as PlatformWorker;
-  const client = new Client({ connection, namespace: opts.namespace });
+  const client = new Client({ connection, namespace: opts.namespace, ...clientTracing() });
   const gateway = { client, taskQueue: opts.taskQueue, close: async () => undefined };
   const deps = opts.activityDeps;
   worker.dispatcher = createWebhookDispatcher(
