@@ -1,3 +1,4 @@
+import { traceHeaders } from '../adapters/tracing/tracing.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { heartbeatWhileWaiting } from './heartbeat.js';
 import {
@@ -75,6 +76,8 @@ export async function signAndSend(
     'x-service-event-id': delivery.eventId,
     // Standard Webhooks under the same secret; its id is the event id, stable across attempts like X-Service-Event-Id.
     ...standardWebhookHeaders(secret, delivery.eventId, timestamp, body),
+    // The W3C trace context of this attempt's span (`traceparent`), while tracing is on.
+    ...traceHeaders(),
   };
   if (DELIVERY_PROFILES[delivery.interface].sendsDeliveryHeaders) {
     headers['x-service-delivery-id'] = delivery.id;

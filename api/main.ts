@@ -1,5 +1,6 @@
 // HTTP-only process: needs DATABASE_URL (and TEMPORAL_ADDRESS, default 127.0.0.1:7233).
 import { loadConfig } from '../config/schema.js';
+import { startTracing } from '../adapters/tracing/tracing.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
@@ -8,6 +9,8 @@ import { migrateLatest } from '../db/migrate.js';
 import { startApi } from './run.js';
 
 const config = loadConfig();
+// First: the instrumentations must be in place before the app, the worker and their clients are built.
+const tracing = startTracing({ serviceName: 'paycore-api', env: config.tracing });
 const logger = createLogger({ level: config.logLevel, name: 'api' });
 if (!config.database.url) {
   logger.fatal('DATABASE_URL is required for api/main.ts; use `npm start` to run everything on embedded defaults');
@@ -33,5 +36,6 @@ onShutdownSignal(async (signal) => {
   await api.drain(config.shutdownGraceMs);
   await metricsServer?.close();
   await db.destroy();
+  await tracing?.shutdown(); // flushes the spans still buffered
   logger.info('API stopped');
 });

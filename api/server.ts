@@ -9,6 +9,7 @@ import { requestIdMiddleware } from './http/request-id.js';
 import { requestLogMiddleware } from './http/request-log.js';
 import { metricsEndpoint, metricsMiddleware } from './http/metrics.js';
 import { createMetrics, type PlatformMetrics } from '../adapters/metrics/metrics.js';
+import { metricsGaugeSource } from '../db/repositories/metrics-gauges.repo.js';
 import { installSharedCounters, perIp, rateLimit } from './http/rate-limit.js';
 import { createSharedCounters } from './http/shared-counters.js';
 import { trustProxies } from './http/proxy.js';
@@ -91,6 +92,8 @@ export function buildApp(
   app.use(requestIdMiddleware());
   app.use(requestLogMiddleware(deps.logger));
   const metrics = deps.metrics ?? createMetrics();
+  // The queue depth and the webhook backlog are read from PostgreSQL when this API is scraped (one place is enough).
+  metrics.attachDatabaseGauges(metricsGaugeSource(deps.db));
   app.use(metricsMiddleware(metrics));
   app.use(errorMiddleware(deps.logger));
   app.use(metricsEndpoint(metrics, deps.config.metrics.token)); // GET /metrics here only behind METRICS_TOKEN

@@ -1,6 +1,7 @@
 // The whole platform in one process: embedded PostgreSQL and a Temporal dev server when not configured,
 // then migrations, the worker and the HTTP API. SIGTERM drains requests and activities, then stops servers.
 import { loadConfig } from '../config/schema.js';
+import { startTracing } from '../adapters/tracing/tracing.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { stderrProgress } from '../adapters/infra/progress.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
@@ -13,6 +14,8 @@ import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { ensureInfrastructure } from './infrastructure.js';
 
 const config = loadConfig();
+// First: the instrumentations must be in place before the app, the worker and their clients are built.
+const tracing = startTracing({ serviceName: 'paycore-platform', env: config.tracing });
 const logger = createLogger({ level: config.logLevel, name: 'platform' });
 installTemporalRuntime(
   logger,
@@ -45,6 +48,7 @@ onShutdownSignal(async (signal) => {
   await worker.shutdown();
   await metricsServer?.close();
   await db.destroy();
+  await tracing?.shutdown(); // flushes the spans still buffered
   await infra.stop();
   stderrProgress('stopped cleanly');
 });

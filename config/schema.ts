@@ -134,6 +134,19 @@ export const envSchema = z.object({
    */
   METRICS_TEMPORAL_PORT: optionalPositiveInt.refine((v) => v === undefined || v <= 65535, 'a port from 1 to 65535'),
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, 'at least 32 characters'),
+  /**
+   * OpenTelemetry traces (docs/observability.md), off unless these name an exporter: OTEL_TRACES_EXPORTER (`otlp`,
+   * `console`, comma-separated; `none` is off) or an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). The SDK reads the other OTEL_* variables (headers, timeouts, sampler) itself.
+   */
+  OTEL_TRACES_EXPORTER: optionalString.refine(
+    (v) => v === undefined || /^\s*(otlp|console|none)\s*(,\s*(otlp|console|none)\s*)*$/i.test(v),
+    'otlp, console or none (comma-separated)',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString,
+  OTEL_SERVICE_NAME: optionalString,
+  OTEL_SDK_DISABLED: optionalString,
 
   DATA_DIR: z.string().default('var'),
   DATABASE_URL: optionalString,
@@ -452,6 +465,8 @@ export interface Config {
     /** METRICS_TEMPORAL_PORT: the Temporal SDK's own exporter (workers/temporal-runtime.ts). */
     readonly temporalPort: number | undefined;
   };
+  /** OTEL_*: what adapters/tracing reads to decide whether (and where) this process exports traces. */
+  readonly tracing: Readonly<Record<string, string | undefined>>;
   readonly dataDir: string;
   readonly database: {
     readonly url: string | undefined;
@@ -778,6 +793,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       host: e.METRICS_HOST,
       token: e.METRICS_TOKEN,
       temporalPort: e.METRICS_TEMPORAL_PORT,
+    },
+    tracing: {
+      OTEL_TRACES_EXPORTER: e.OTEL_TRACES_EXPORTER,
+      OTEL_EXPORTER_OTLP_ENDPOINT: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+      OTEL_SERVICE_NAME: e.OTEL_SERVICE_NAME,
+      OTEL_SDK_DISABLED: e.OTEL_SDK_DISABLED,
     },
     dataDir: e.DATA_DIR,
     database: {

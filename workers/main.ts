@@ -1,5 +1,6 @@
 // Worker-only process: needs DATABASE_URL and TEMPORAL_ADDRESS (default 127.0.0.1:7233).
 import { loadConfig } from '../config/schema.js';
+import { startTracing } from '../adapters/tracing/tracing.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
@@ -9,6 +10,8 @@ import { installTemporalRuntime } from './temporal-runtime.js';
 import { startWorker } from './run.js';
 
 const config = loadConfig();
+// First: the instrumentations must be in place before the app, the worker and their clients are built.
+const tracing = startTracing({ serviceName: 'paycore-worker', env: config.tracing });
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
 if (!config.database.url) {
   logger.fatal('DATABASE_URL is required for workers/main.ts; use `npm start` to run everything on embedded defaults');
@@ -40,6 +43,7 @@ onShutdownSignal(async (signal) => {
   await worker.shutdown();
   await metricsServer?.close();
   await db.destroy();
+  await tracing?.shutdown(); // flushes the spans still buffered
   logger.info('worker stopped');
 });
 await worker.done;

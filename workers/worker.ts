@@ -17,7 +17,9 @@ import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-tra
 import { createWatcherActivities } from '../activities/watcher.activities.js';
 import { createInvoiceLifecycleActivities } from '../activities/invoice-lifecycle.activities.js';
 import { Client } from '@temporalio/client';
-import { startDeliveryWorkflow } from '../services/workflows/workflow-client.js';
+import { clientTracing, startDeliveryWorkflow } from '../services/workflows/workflow-client.js';
+import { workerTracing } from './temporal-tracing.js';
+import { observeEngineRuns } from '../adapters/infra/tool-process.js';
 import { createWorkflowStarter, type WorkflowStarter } from '../services/workflows/workflow-starts.js';
 import { createWebhookDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhook-dispatcher.js';
 
@@ -72,12 +74,17 @@ export class PlatformWorker extends Worker {
   dispatcher: WebhookDispatcher | undefined;
   starter: WorkflowStarter | undefined;
 
+  /** Starts counting this process's engine runs into the worker's metrics; returns the function that stops it. */
+  countEngineRuns: (() => () => void) | undefined;
+
   override async run(): Promise<void> {
     this.dispatcher?.start();
     this.starter?.start();
+    const stopCounting = this.countEngineRuns?.();
     try {
       await super.run();
     } finally {
+      stopCounting?.();
       await Promise.all([this.dispatcher?.stop(), this.starter?.stop()]);
     }
   }
@@ -137,9 +144,10 @@ export async function createPlatformWorker(
     ...(opts.tuning ? tuningOptions(opts.tuning) : {}),
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
+    ...workerTracing(opts.activityDeps.db),
   };
   const worker = (await PlatformWorker.create(options)) as PlatformWorker;
-  const client = new Client({ connection, namespace: opts.namespace });
+  const client = new Client({ connection, namespace: opts.namespace, ...clientTracing() });
   const gateway = { client, taskQueue: opts.taskQueue, close: async () => undefined };
   const deps = opts.activityDeps;
   worker.dispatcher = createWebhookDispatcher(
@@ -159,6 +167,14 @@ export async function createPlatformWorker(
   // Starts the workflows the API (or an operator command) queued in the start outbox and could not start itself, each
   // on the task queue the row names.
   worker.starter = createWorkflowStarter({ db: deps.db, gateway, logger: deps.logger });
+  const metrics = deps.metrics;
+  if (metrics) {
+    worker.countEngineRuns = () =>
+      observeEngineRuns(({ engine, outcome, seconds }) => {
+        metrics.engineRuns.inc({ engine, outcome });
+        metrics.engineDuration.observe({ engine, outcome }, seconds);
+      });
+  }
   return { worker, connection };
 }
 

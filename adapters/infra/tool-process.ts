@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { basename } from 'node:path';
+import { inSpan, traceEnv } from '../tracing/tracing.js';
 
 /**
  * One run of an engine program (ffmpeg, ffprobe, tesseract, ocrmypdf, pdftoppm…) as a child process, shared by
@@ -83,8 +85,53 @@ function lineSplitter(separator: RegExp | string, each: (line: string) => void) 
   };
 }
 
-/** Runs `program args`; resolves its standard output (empty when `onStdoutLine` reads it), rejects with the errors above. */
+/**
+ * Runs `program args`; resolves its standard output (empty when `onStdoutLine` reads it), rejects with the errors above.
+ * While tracing is on (adapters/tracing) the run is a span `engine <program>` and the child gets the trace context in
+ * its environment (TRACEPARENT), so an engine that traces continues the job's trace.
+ */
 export function runToolProcess(program: string, args: readonly string[], opts: ToolRunOptions): Promise<Buffer> {
+  const engine = basename(program);
+  const started = performance.now();
+  const run = inSpan(`engine ${engine}`, { 'engine.name': engine }, () => {
+    const trace = traceEnv();
+    const env = trace.TRACEPARENT ? { ...opts.env, ...trace } : opts.env;
+    return spawnTool(program, args, { ...opts, env });
+  });
+  if (engineObservers.size === 0) return run;
+  const observe = (outcome: EngineOutcome) => {
+    for (const o of engineObservers) o({ engine, outcome, seconds: (performance.now() - started) / 1000 });
+  };
+  return run.then(
+    (out) => (observe('ok'), out),
+    (e: unknown) => {
+      observe(outcomeOf(e));
+      throw e;
+    },
+  );
+}
+
+export type EngineOutcome = 'ok' | 'failed' | 'timeout' | 'stopped' | 'unavailable';
+export type EngineObserver = (run: { engine: string; outcome: EngineOutcome; seconds: number }) => void;
+const engineObservers = new Set<EngineObserver>();
+
+/**
+ * Calls `observer` after every engine run of this process (the worker counts them: paycore_engine_runs_total); returns
+ * the function that stops it.
+ */
+export function observeEngineRuns(observer: EngineObserver): () => void {
+  engineObservers.add(observer);
+  return () => engineObservers.delete(observer);
+}
+
+function outcomeOf(e: unknown): EngineOutcome {
+  if (e instanceof ToolTimeout) return 'timeout';
+  if (e instanceof ToolUnavailable) return 'unavailable';
+  if (e instanceof ToolFailed) return 'failed';
+  return 'stopped';
+}
+
+function spawnTool(program: string, args: readonly string[], opts: ToolRunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const aborted = () =>
       opts.signal?.reason instanceof Error ? opts.signal.reason : new Error(`${program} was stopped`);

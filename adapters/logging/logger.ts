@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { traceFields } from '../tracing/tracing.js';
 
 export type { Logger };
 
@@ -55,6 +56,8 @@ export function createLogger(opts: { level?: string; name?: string } = {}, desti
       serializers: { err: errSerializer, error: errSerializer },
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The active trace's ids (adapters/tracing), on every line written inside traced work; nothing while tracing is off.
+      mixin: traceFields,
     },
     destination,
   );

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The platform's Prometheus metrics (prom-client), one registry per process (an API, a worker, or the all-in-one
@@ -31,9 +31,30 @@ export interface PlatformMetrics {
    * not_charged; docs/operations.md "Metrics").
    */
   readonly x402Payments: Counter<'route' | 'outcome'>;
+  /** Engine child processes run in this process, by engine (ffmpeg, ffprobe, tesseract, ocrmypdf…) and outcome. */
+  readonly engineRuns: Counter<'engine' | 'outcome'>;
+  /** Their durations in seconds, by engine and outcome. */
+  readonly engineDuration: Histogram<'engine' | 'outcome'>;
+  /**
+   * Gauges read from PostgreSQL at scrape time (one statement each), once `attachDatabaseGauges` gave the source: the
+   * job queue's depth per state and the webhook backlog and lag per interface.
+   */
+  readonly jobsInState: Gauge<'state'>;
+  readonly webhookBacklog: Gauge<'interface'>;
+  readonly webhookLag: Gauge<'interface'>;
+  /** Gives the scrape-time gauges their source (the API process does: one per deployment is enough). */
+  attachDatabaseGauges(source: DatabaseGaugeSource): void;
   /** The Prometheus text exposition of the registry. */
   render(): Promise<string>;
   readonly contentType: string;
+}
+
+/** What the scrape-time gauges read (db/repositories/metrics-gauges.repo.ts). */
+export interface DatabaseGaugeSource {
+  /** Jobs not yet ended, per state (`queued`, `processing`). */
+  jobsByState(): Promise<Array<{ state: string; count: number }>>;
+  /** Webhook deliveries not yet ended (pending, retrying) per interface, and the age in seconds of the oldest. */
+  webhookBacklog(): Promise<Array<{ iface: string; count: number; oldestSeconds: number }>>;
 }
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -48,6 +69,7 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
   if (opts.process) registry.setDefaultLabels({ process: opts.process });
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'paycore_' });
   const registers = [registry];
+  const gauges: { source?: DatabaseGaugeSource } = {};
   return {
     registry,
     httpRequests: new Counter({
@@ -113,6 +135,55 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       labelNames: ['route', 'outcome'],
       registers,
     }),
+    engineRuns: new Counter({
+      name: 'paycore_engine_runs_total',
+      help: 'Engine child processes run, by engine and outcome (ok, failed, timeout, stopped, unavailable).',
+      labelNames: ['engine', 'outcome'],
+      registers,
+    }),
+    engineDuration: new Histogram({
+      name: 'paycore_engine_run_seconds',
+      help: 'Engine child process durations in seconds, by engine and outcome.',
+      labelNames: ['engine', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers,
+    }),
+    jobsInState: new Gauge({
+      name: 'paycore_jobs_in_state',
+      help: 'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        this.reset();
+        for (const r of await gauges.source.jobsByState()) this.set({ state: r.state }, r.count);
+      },
+    }),
+    webhookBacklog: new Gauge({
+      name: 'paycore_webhook_backlog',
+      help: 'Pending webhook deliveries per interface, read from PostgreSQL at scrape time.',
+      labelNames: ['interface'],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        this.reset();
+        for (const r of await gauges.source.webhookBacklog()) this.set({ interface: r.iface }, r.count);
+      },
+    }),
+    webhookLag: new Gauge({
+      name: 'paycore_webhook_delivery_lag_seconds',
+      help: 'Age in seconds of the oldest pending webhook delivery per interface (0 when none), at scrape time.',
+      labelNames: ['interface'],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        this.reset();
+        for (const r of await gauges.source.webhookBacklog()) this.set({ interface: r.iface }, r.oldestSeconds);
+      },
+    }),
+    attachDatabaseGauges(source: DatabaseGaugeSource) {
+      gauges.source = source;
+    },
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };

@@ -2,11 +2,12 @@ import type { Middleware } from 'koa';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { bearerMatches } from '../../adapters/metrics/server.js';
 import type { AppState } from './context.js';
+import { nameRequestSpan } from '../../adapters/tracing/tracing.js';
 
 /**
  * Counts every request once it is answered (after the error middleware rendered it, so the status is final): by
  * interface, the route template the router matched (`/v1/jobs/:id`; `unmatched` when none did, never the raw path),
- * method and status, with its duration; and a paid /x402 call's outcome, which the payment middleware leaves in
+ * method and status, with its duration (and names the request's trace span by that template); and a paid /x402 call's outcome, which the payment middleware leaves in
  * `ctx.state.x402Outcome`.
  */
 export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState> {
@@ -18,6 +19,7 @@ export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState
       const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
       const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
       const labels = { interface: ctx.state.iface ?? 'root', route, method: ctx.method, status: String(ctx.status) };
+      nameRequestSpan(ctx.method, route);
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
       if (ctx.state.x402Outcome) metrics.x402Payments.inc({ route, outcome: ctx.state.x402Outcome });

@@ -35,6 +35,7 @@ import * as m27sn from './20261127110000_create_x402_sender_nonces.js';
 import * as m28vf from './20261127120000_add_upload_video_frames.js';
 import * as m27rw from './20261127130000_create_rate_limit_windows.js';
 import * as m27ws from './20261127140000_create_workflow_starts.js';
+import * as m30tr from './20261130110000_add_trace_ids.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -78,4 +79,5 @@ export const migrations: readonly NamedMigration[] = [
   m28vf,
   m27rw,
   m27ws,
+  m30tr,
 ];

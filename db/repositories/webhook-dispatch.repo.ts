@@ -16,6 +16,8 @@ export interface ClaimedDelivery {
   claim: string;
   /** Test-only waits between attempts (`createDelivery`'s `delaysMs`), or null. */
   retryDelaysMs: number[] | null;
+  /** The W3C `traceparent` of the work that queued the delivery (tracing on), or null. */
+  traceParent: string | null;
 }
 
 /** How far into the queue (oldest first) a claim looks for destinations with a free slot. */
@@ -148,6 +150,7 @@ export async function claimDispatch(db: Db, opts: ClaimBounds): Promise<ClaimedD
     attemptId: r['attempt_id'] === null || r['attempt_id'] === undefined ? null : Number(r['attempt_id']),
     claim: r['dispatch_claim'] as string,
     retryDelaysMs: (r['retry_delays_ms'] as number[] | null) ?? null,
+    traceParent: (r['trace_parent'] as string | null) ?? null,
   }));
 }
 

@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../adapters/tracing/tracing.js';
 import { WEBHOOK_ID_PREFIX, type WebhookInterface } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -134,6 +135,8 @@ export async function createDelivery(
       max_attempts: input.maxAttempts,
       dispatch: 'queued',
       retry_delays_ms: input.delaysMs ?? null,
+      // The context of the work that queued it (null while tracing is off): the dispatcher's POST continues its trace.
+      trace_parent: traceHeaders()['traceparent'] ?? null,
     })
     .onConflict(['endpoint_id', 'event_id'])
     .ignore()

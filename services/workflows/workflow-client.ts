@@ -8,6 +8,8 @@ import {
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
 } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { activeTracing, currentTraceId } from '../../adapters/tracing/tracing.js';
 import { INVOICE_LIFECYCLE, workflowIds } from '../../workflows/task-queues.js';
 import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.workflow.js';
 import type { JobWorkflowInput } from '../../workflows/processing/job.workflow.js';
@@ -38,8 +40,22 @@ export async function connectWorkflowGateway(opts: {
   const connection = opts.lazy
     ? Connection.lazy({ address: opts.address })
     : await Connection.connect({ address: opts.address });
-  const client = new Client({ connection, namespace: opts.namespace });
+  const client = new Client({ connection, namespace: opts.namespace, ...clientTracing() });
   return { client, taskQueue: opts.taskQueue, close: () => connection.close() };
+}
+
+/**
+ * The client interceptor that starts a span around each workflow start (and signal, query, update) and passes the trace
+ * context to the workflow in its headers, when this process traces (adapters/tracing); nothing otherwise.
+ */
+export function clientTracing(): { interceptors?: { workflow: OpenTelemetryWorkflowClientInterceptor[] } } {
+  return activeTracing() ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {};
+}
+
+/** The memo a traced start carries: the trace id operators paste into their tracing UI (seen in the Temporal UI). */
+function traceMemo(): { memo?: { traceId: string } } {
+  const traceId = currentTraceId();
+  return traceId ? { memo: { traceId } } : {};
 }
 
 /**
@@ -53,7 +69,7 @@ export async function startDeliveryWorkflow(gw: WorkflowGateway, input: Delivery
     taskQueue: gw.taskQueue,
     args: [input],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    memo: { interface: input.interface },
+    memo: { interface: input.interface, ...traceMemo().memo },
   });
   return workflowId;
 }
@@ -75,6 +91,7 @@ async function startOnce(
       taskQueue: gw.taskQueue,
       args: [input],
       ...(searchAttributes ? { searchAttributes } : {}),
+      ...traceMemo(),
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { samplePdf } from '../../support/sample-files.js';
+import { samplePdf, sampleWav } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
 import {
@@ -173,6 +173,26 @@ describe('GET /metrics', () => {
       return job.status === 'completed' ? true : undefined;
     });
     await receiver.waitForRequests(2);
+    // An audio job: its engine runs (ffprobe, ffmpeg) are counted by the worker.
+    const wavForm = new FormData();
+    wavForm.append('files', new Blob([new Uint8Array(sampleWav(2))]), 'tone.wav');
+    const wavRes = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: wavForm });
+    expect(wavRes.status).toBe(201);
+    const wavId = ((await wavRes.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const audioRes = await fetch(`${app.url}/v1/jobs`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-audio-1' },
+      body: JSON.stringify({ operation: 'audio-trim', upload_ids: [wavId], options: { end: 1 } }),
+    });
+    expect(audioRes.status).toBe(202);
+    const audioId = ((await audioRes.json()) as { id: string }).id;
+    await until('the audio job to complete', async () => {
+      polls++;
+      const job = (await (await fetch(`${app.url}/v1/jobs/${audioId}`, { headers: auth })).json()) as {
+        status: string;
+      };
+      return job.status === 'completed' ? true : undefined;
+    });
     // A batch of two items, one of them a PDF damaged after it was measured: one child completes, one fails (its
     // reservation released), the batch ends partial.
     const badForm = new FormData();
@@ -196,7 +216,7 @@ describe('GET /metrics', () => {
     const quotes = await tdb.db('jobs').where({ company_id: company.id }).select('status', 'quoted_credits');
     const quoted = (status: string) =>
       quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
-    expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'failed']);
+    expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'completed', 'failed']);
     expect((await fetch(`${app.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${app.url}/v1/no-such-route/raw-path-marker`, { headers: auth })).status).toBe(404);
 
@@ -224,8 +244,8 @@ describe('GET /metrics', () => {
     const http = (route: string, method: string, status: number, iface = 'v1') =>
       api('paycore_http_requests_total', { interface: iface, route, method, status: String(status) });
 
-    expect(http('/v1/uploads', 'POST', 201)).toBe(2);
-    expect(http('/v1/jobs', 'POST', 202)).toBe(1);
+    expect(http('/v1/uploads', 'POST', 201)).toBe(3);
+    expect(http('/v1/jobs', 'POST', 202)).toBe(2);
     expect(http('/v1/jobs/:id', 'GET', 200)).toBe(polls);
     expect(http('/v1/jobs/:id', 'GET', 404)).toBe(1);
     expect(http('unmatched', 'GET', 404)).toBe(1);
@@ -237,7 +257,7 @@ describe('GET /metrics', () => {
         method: 'POST',
         status: '202',
       }),
-    ).toBe(1);
+    ).toBe(2);
     const paidRoute = `/x402${TEST_ROUTE.path}`;
     expect(http(paidRoute, 'GET', 402, 'x402')).toBe(3);
     expect(http(paidRoute, 'GET', 200, 'x402')).toBe(1);
@@ -262,6 +282,22 @@ describe('GET /metrics', () => {
     expect(wrk('paycore_webhook_attempts_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
     expect(wrk('paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'delivered' })).toBe(1);
     expect(wrk('paycore_webhook_deliveries_total', { interface: 'v1', outcome: 'failed' })).toBe(0);
+    // Engine runs: the audio job's one ffmpeg run, the trim (its source was measured by the API at upload; the PDF
+    // jobs run none), counted and timed in the worker.
+    expect(wrk('paycore_engine_runs_total', { engine: 'ffmpeg', outcome: 'ok' })).toBe(1);
+    expect(wrk('paycore_engine_run_seconds_count', { engine: 'ffmpeg', outcome: 'ok' })).toBe(1);
+    expect(wrk('paycore_engine_runs_total', { engine: 'ffmpeg', outcome: 'failed' })).toBe(0);
+    // Scrape-time gauges (API): nothing queued, running or waiting for delivery once the journey ended; both states and
+    // both interfaces are always served.
+    for (const state of ['queued', 'processing']) {
+      expect(afterApi).toMatch(new RegExp(`^paycore_jobs_in_state\\{state="${state}"[^}]*\\} 0$`, 'm'));
+    }
+    for (const iface of ['v1', 'proof']) {
+      expect(afterApi).toMatch(new RegExp(`^paycore_webhook_backlog\\{interface="${iface}"[^}]*\\} 0$`, 'm'));
+      expect(afterApi).toMatch(
+        new RegExp(`^paycore_webhook_delivery_lag_seconds\\{interface="${iface}"[^}]*\\} 0$`, 'm'),
+      );
+    }
 
     // Each process exposes its own: the API counted no job or delivery, the worker no HTTP request.
     expect(sample(afterApi, 'paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(0);

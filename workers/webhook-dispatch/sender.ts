@@ -1,3 +1,4 @@
+import { inSpan, SpanKind } from '../../adapters/tracing/tracing.js';
 import { DELIVERY_PROFILES, nextStep, scheduleMs } from '../../domain/webhooks.js';
 import { countIfEnded, signAndSend, type WebhookActivityDeps } from '../../activities/webhooks.activities.js';
 import {
@@ -77,43 +78,52 @@ export function createDispatchSender(deps: SenderDeps, opts: { retryDelaysMs?: n
   }
 
   return {
-    async send(c, answered) {
+    send(c, answered) {
       if (c.dispatch === 'handoff') return handOver(c, c.delivery.nextAttemptAt);
-      if (c.attemptId === null) return releaseClaim(deps.db, c); // settled meanwhile (not pending): nothing to send
-      const profile = DELIVERY_PROFILES[c.delivery.interface];
-      const sent =
-        c.endpoint.status === 'enabled'
-          ? await signAndSend(deps, c)
-          : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
-      answered();
-      const step = nextStep(sent.verdict, 1, profile);
-      const delays = testDelays(c) ?? scheduleMs(profile);
-      const nextAttemptAt = step.state === 'retrying' ? new Date(now().getTime() + delays[0]!) : null;
-      const kept = await record({
-        claimed: c,
-        attemptId: c.attemptId,
-        result: {
-          outcome: sent.verdict,
-          statusCode: sent.statusCode,
-          errorClass: sent.errorClass,
-          durationMs: sent.durationMs,
-        },
-        state: step.state,
-        nextAttemptAt,
+      // The attempt is a span of the trace that queued the delivery (tracing on): its POST carries it, its log line names it.
+      const attrs = { 'webhook.delivery_id': c.delivery.id, 'webhook.interface': c.delivery.interface };
+      return inSpan('webhook POST', attrs, () => sendFirst(c, answered), {
+        parent: c.traceParent,
+        kind: SpanKind.CLIENT,
       });
-      deps.logger.info(
-        {
-          deliveryId: c.delivery.id,
-          attempt: 1,
-          status: sent.statusCode,
-          errorClass: sent.errorClass,
-          ms: sent.durationMs,
-          verdict: sent.verdict,
-        },
-        'webhook attempt',
-      );
-      if (kept) countIfEnded(deps.metrics, c.delivery.interface, sent.verdict, 1);
-      if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
     },
   };
+
+  async function sendFirst(c: ClaimedDelivery, answered: () => void): Promise<void> {
+    if (c.attemptId === null) return releaseClaim(deps.db, c); // settled meanwhile (not pending): nothing to send
+    const profile = DELIVERY_PROFILES[c.delivery.interface];
+    const sent =
+      c.endpoint.status === 'enabled'
+        ? await signAndSend(deps, c)
+        : { verdict: 'terminal' as const, statusCode: null, errorClass: 'endpoint_disabled', durationMs: 0 };
+    answered();
+    const step = nextStep(sent.verdict, 1, profile);
+    const delays = testDelays(c) ?? scheduleMs(profile);
+    const nextAttemptAt = step.state === 'retrying' ? new Date(now().getTime() + delays[0]!) : null;
+    const kept = await record({
+      claimed: c,
+      attemptId: c.attemptId,
+      result: {
+        outcome: sent.verdict,
+        statusCode: sent.statusCode,
+        errorClass: sent.errorClass,
+        durationMs: sent.durationMs,
+      },
+      state: step.state,
+      nextAttemptAt,
+    });
+    deps.logger.info(
+      {
+        deliveryId: c.delivery.id,
+        attempt: 1,
+        status: sent.statusCode,
+        errorClass: sent.errorClass,
+        ms: sent.durationMs,
+        verdict: sent.verdict,
+      },
+      'webhook attempt',
+    );
+    if (kept) countIfEnded(deps.metrics, c.delivery.interface, sent.verdict, 1);
+    if (kept && step.state === 'retrying') await handOver(c, nextAttemptAt);
+  }
 }
