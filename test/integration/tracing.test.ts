@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { sampleWav } from '../helpers/sample-files.js';
+import { sampleWav } from '../../support/sample-files.js';
 import { TEST_DELIVERY_TIMEOUTS, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';
