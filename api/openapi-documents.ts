@@ -1,6 +1,8 @@
 import type { Obj } from './http/openapi-kit.js';
 import { integrationsOpenApi } from './integrations/openapi.document.js';
 import { proofOpenApi } from './proof/openapi.document.js';
+import { processingOpenApi } from './processing/openapi.document.js';
+import { companyOpenApi } from './company/openapi.document.js';
 
 /**
  * The OpenAPI documents generated from the interfaces' zod schemas and committed (path relative to the repository).
@@ -9,6 +11,10 @@ import { proofOpenApi } from './proof/openapi.document.js';
  * the same function, so what is served is what is committed. A new generated document is one line here.
  */
 export const GENERATED_DOCUMENTS: ReadonlyArray<{ file: string; build: () => Obj }> = [
+  // Release 1.2.0 of the /v1 spec, every /v1 route (POST /v1/webhooks, a company-session route, included).
+  { file: 'docs/openapi/v1.json', build: processingOpenApi },
+  // The company session (/api/company): the dashboard's client is generated from it.
+  { file: 'docs/openapi/company.json', build: companyOpenApi },
   { file: 'docs/openapi/proof-v1.json', build: proofOpenApi },
   // Its /proof objects (payment requests, contacts, invoices, events) come from the /proof zod schemas; its own
   // shapes (session, keys, webhooks, wallets, plan) are still written beside its handlers, to move like /proof's.

@@ -3,7 +3,13 @@ import type { Middleware } from 'koa';
 import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseEmptyBody } from '../../domain/validation/integrations.js';
-import { parseV1WebhookCreate, V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import type { z } from 'zod';
+import {
+  parseV1WebhookCreate,
+  V1_WEBHOOK_EVENT_TYPES,
+  type newV1WebhookSchema,
+  type v1WebhookSchema,
+} from '../../domain/validation/company.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
@@ -32,10 +38,15 @@ export interface CompanyWebhookDeps {
 }
 
 /** A /v1 webhook's metadata: never its signing secret. */
-export function webhookJson(e: WebhookEndpoint) {
-  const { usable: _plan, ...view } = destinationJson(e, true); // `usable` is the /proof plan rule; companies have none
-  return view;
+export function webhookJson(e: WebhookEndpoint): z.input<typeof v1WebhookSchema> {
+  const { usable: _plan, status, events, ...view } = destinationJson(e, true); // `usable` is the /proof plan rule
+  // A deleted webhook is never listed or read (listDestinations leaves it out); its events are the /v1 ones.
+  if (status === 'deleted') throw new Error(`webhook ${e.id} is deleted`);
+  return { ...view, status, events: events.filter(isV1WebhookEvent) };
 }
+
+const isV1WebhookEvent = (t: string): t is (typeof V1_WEBHOOK_EVENT_TYPES)[number] =>
+  (V1_WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
 
 /** A delivery of the history: ids, type, state and attempt counts; never the body. No manual retry on /v1. */
 function deliveryJson(d: Parameters<typeof proofDeliveryJson>[0]) {
@@ -76,7 +87,8 @@ export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppSt
     });
     ctx.status = 201;
     ctx.set('Location', `/api/company/webhooks/${endpoint.id}`);
-    ctx.body = { ...webhookJson(endpoint), secret };
+    const created: z.input<typeof newV1WebhookSchema> = { ...webhookJson(endpoint), secret };
+    ctx.body = created;
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type AvailableOperation,
 } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
+import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
 import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
@@ -483,6 +484,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'timeout',
     when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.',
   },
+  ...REGISTRATION_ERRORS,
 ];
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
