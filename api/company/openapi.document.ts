@@ -30,6 +30,7 @@ import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
 import { readSchemas } from '../processing/openapi.reads.js';
+import { v1ResourceSchemas } from '../processing/openapi.contract.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { NETWORKS } from '../../domain/networks.js';
@@ -1476,6 +1477,7 @@ function reviewSchemas(): Record<string, Schema> {
 function schemas(): Record<string, Schema> {
   return {
     ...processingSchemas(), // Job and what it refers to
+    ...v1ResourceSchemas(), // the upload and id components
     SignedIn: obj(['csrf_token', 'expires_at', 'member', 'company'], { ...SESSION_FIELDS, expires_at: dateTime }),
     Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
     Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),

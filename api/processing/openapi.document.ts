@@ -15,7 +15,8 @@ import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from '.
 import { webhooks, webhookSchemas } from './openapi.webhooks.js';
 import { batchPaths, batchSchemas } from './openapi.batches.js';
 import { readPaths, readSchemas } from './openapi.reads.js';
-import { registrationContract, registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
+import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
+import { v1Contract } from './openapi.contract.js';
 
 /** What the HTML guide states about this server's configured limits (the document names them, the same on every server). */
 export interface ProcessingDocsSettings {
@@ -793,7 +794,7 @@ export function processingOpenApi(): Json {
         ...batchSchemas(componentSchemas()['Job']!),
         ...readSchemas(),
         ...webhookSchemas(),
-        ...registrationContract.schemas(),
+        ...v1Contract.schemas(),
       },
       responses: componentResponses(),
       headers: HEADERS,

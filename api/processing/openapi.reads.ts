@@ -5,7 +5,7 @@ import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js'
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
-import { componentSchemas, schemaRef, type Schema } from './openapi.schemas.js';
+import { schemaRef, type Schema } from './openapi.schemas.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and
@@ -380,27 +380,7 @@ const pageSchema = (item: string, kind: CursorList): Schema => ({
 });
 
 export function readSchemas(): Record<string, Schema> {
-  const upload = componentSchemas()['Upload']!;
   return {
-    ListedUpload: {
-      ...upload,
-      required: [...(upload['required'] as string[]), 'in_use', 'job_count', 'batch_count'],
-      properties: {
-        ...(upload['properties'] as Record<string, Schema>),
-        in_use: {
-          type: 'boolean',
-          description:
-            'A queued or processing job reads it; `DELETE /v1/uploads/{upload_id}` answers 409 until that job ends.',
-        },
-        job_count: {
-          type: 'integer',
-          minimum: 0,
-          description: "Your jobs that name it (not deleted, in any state; a batch's child jobs included).",
-        },
-        batch_count: { type: 'integer', minimum: 0, description: 'The distinct batches among those jobs.' },
-      },
-    },
-    UploadPage: pageSchema('ListedUpload', 'uploads'),
     JobList: pageSchema('Job', 'jobs'),
     LedgerEntry: {
       type: 'object',

@@ -1,18 +1,14 @@
 import { LIMITS } from '../../domain/accounts.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
-import { Contract } from '../http/contract.js';
+import { v1Contract } from './openapi.contract.js';
 import { errorResponses, header, headerRef, json, responseRef, type Schema } from '../http/openapi-kit.js';
 
 /**
  * `POST /v1/webhooks` in the /v1 document (spec section 4: a route of `/v1`, answered for the company session of a
  * billing administrator, never for an API key). Its request and response are the zod schemas the handler parses
- * with and returns (domain/validation/company.ts), named here as components of the /v1 document.
+ * with and returns (domain/validation/company.ts), named in the /v1 contract.
  */
-export const registrationContract = new Contract({
-  requests: { WebhookCreate: v1WebhookCreateSchema },
-  responses: { NewWebhook: newV1WebhookSchema },
-});
 
 /** The company session's cookie (`COMPANY_SESSION_COOKIE` of api/company/guards.ts; the OpenAPI test checks it). */
 export const SESSION_COOKIE_NAME = '__Host-paycore_company_session';
@@ -78,7 +74,7 @@ export function registrationPath(): Schema {
       description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. Answered for the company session of a billing administrator (sign in at \`POST /api/company/session\`, documented at \`/api/company/docs\`, which also lists, rotates, disables and deletes webhooks); an API key gets 403 \`api_key_not_accepted\`.`,
       requestBody: {
         required: true,
-        content: json(registrationContract.ref(v1WebhookCreateSchema), {
+        content: json(v1Contract.ref(v1WebhookCreateSchema), {
           create: { url: 'https://hooks.example.com/paycore' },
         }),
       },
@@ -89,7 +85,7 @@ export function registrationPath(): Schema {
             'X-Request-Id': headerRef('X-Request-Id'),
             Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true),
           },
-          content: json(registrationContract.ref(newV1WebhookSchema), { created }),
+          content: json(v1Contract.ref(newV1WebhookSchema), { created }),
         },
         '401': errorResponse(
           401,

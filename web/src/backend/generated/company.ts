@@ -699,14 +699,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Upload id: `upl_` and 20 letters or digits. */
-        UploadId: string;
-        /** @description Job id: `job_` and 20 letters or digits. */
-        JobId: string;
-        /** @description Batch id: `bat_` and 20 letters or digits. */
-        BatchId: string;
-        /** @description Webhook id: `whe_` and 20 letters or digits. */
-        WebhookId: string;
         /**
          * @description Operations this release runs.
          * @enum {string}
@@ -1493,41 +1485,6 @@ export interface components {
                 warnings: string[];
             };
         };
-        Upload: {
-            id: components["schemas"]["UploadId"];
-            /** @description Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or bidirectional-formatting characters (removed). */
-            filename: string;
-            /**
-             * @description Identified from the content, never from the name or declared type.
-             * @enum {string}
-             */
-            kind: "pdf" | "image" | "text" | "audio" | "video";
-            /** @description The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat). */
-            mime_type: string;
-            bytes: number;
-            /** @description PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media. */
-            pages: number;
-            /** @description Media duration; null for documents and images. */
-            duration_seconds: number | null;
-            /** @description An encrypted PDF; only `pdf-unlock` accepts it. */
-            encrypted: boolean;
-            /** @description Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video stream's width as displayed (after its rotation flag). Null for other kinds. */
-            width: number | null;
-            /** @description Images and videos: height in pixels as displayed. Null for other kinds. */
-            height: number | null;
-            sha256: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Sources are kept 7 days.
-             */
-            expires_at: string;
-        };
-        UploadList: {
-            /** @description In the order the files were sent. */
-            uploads: components["schemas"]["Upload"][];
-        };
         Estimate: {
             operation: components["schemas"]["Operation"];
             /** @description The quote: what `POST /v1/jobs` reserves now and charges on success. */
@@ -1609,6 +1566,92 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        /** @description Upload id: `upl_` and 20 letters or digits. */
+        UploadId: string;
+        /** @description Job id: `job_` and 20 letters or digits. */
+        JobId: string;
+        /** @description Batch id: `bat_` and 20 letters or digits. */
+        BatchId: string;
+        /** @description Webhook id: `whe_` and 20 letters or digits. */
+        WebhookId: string;
+        Upload: {
+            id: components["schemas"]["UploadId"];
+            /** @description Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or bidirectional-formatting characters (removed). */
+            filename: string;
+            /**
+             * @description Identified from the content, never from the name or declared type.
+             * @enum {string}
+             */
+            kind: "pdf" | "image" | "text" | "audio" | "video";
+            /** @description The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat). */
+            mime_type: string;
+            bytes: number;
+            /** @description PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media. */
+            pages: number;
+            /** @description Media duration; null for documents and images. */
+            duration_seconds: number | null;
+            /** @description An encrypted PDF; only `pdf-unlock` accepts it. */
+            encrypted: boolean;
+            /** @description Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video stream's width as displayed (after its rotation flag). Null for other kinds. */
+            width: number | null;
+            /** @description Images and videos: height in pixels as displayed. Null for other kinds. */
+            height: number | null;
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Sources are kept 7 days.
+             */
+            expires_at: string;
+        };
+        UploadList: {
+            /** @description In the order the files were sent. */
+            uploads: components["schemas"]["Upload"][];
+        };
+        ListedUpload: {
+            id: components["schemas"]["UploadId"];
+            /** @description Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or bidirectional-formatting characters (removed). */
+            filename: string;
+            /**
+             * @description Identified from the content, never from the name or declared type.
+             * @enum {string}
+             */
+            kind: "pdf" | "image" | "text" | "audio" | "video";
+            /** @description The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat). */
+            mime_type: string;
+            bytes: number;
+            /** @description PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media. */
+            pages: number;
+            /** @description Media duration; null for documents and images. */
+            duration_seconds: number | null;
+            /** @description An encrypted PDF; only `pdf-unlock` accepts it. */
+            encrypted: boolean;
+            /** @description Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video stream's width as displayed (after its rotation flag). Null for other kinds. */
+            width: number | null;
+            /** @description Images and videos: height in pixels as displayed. Null for other kinds. */
+            height: number | null;
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Sources are kept 7 days.
+             */
+            expires_at: string;
+            /** @description A queued or processing job reads it; `DELETE /v1/uploads/{upload_id}` answers 409 until that job ends. */
+            in_use: boolean;
+            /** @description Your jobs that name it (not deleted, in any state; a batch's child jobs included). */
+            job_count: number;
+            /** @description The distinct batches among those jobs. */
+            batch_count: number;
+        };
+        UploadPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["ListedUpload"][];
+            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
+            next_cursor: string | null;
         };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
@@ -2539,49 +2582,6 @@ export interface components {
                 charged: number;
                 released: number;
             };
-        };
-        ListedUpload: {
-            id: components["schemas"]["UploadId"];
-            /** @description Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or bidirectional-formatting characters (removed). */
-            filename: string;
-            /**
-             * @description Identified from the content, never from the name or declared type.
-             * @enum {string}
-             */
-            kind: "pdf" | "image" | "text" | "audio" | "video";
-            /** @description The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat). */
-            mime_type: string;
-            bytes: number;
-            /** @description PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media. */
-            pages: number;
-            /** @description Media duration; null for documents and images. */
-            duration_seconds: number | null;
-            /** @description An encrypted PDF; only `pdf-unlock` accepts it. */
-            encrypted: boolean;
-            /** @description Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video stream's width as displayed (after its rotation flag). Null for other kinds. */
-            width: number | null;
-            /** @description Images and videos: height in pixels as displayed. Null for other kinds. */
-            height: number | null;
-            sha256: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Sources are kept 7 days.
-             */
-            expires_at: string;
-            /** @description A queued or processing job reads it; `DELETE /v1/uploads/{upload_id}` answers 409 until that job ends. */
-            in_use: boolean;
-            /** @description Your jobs that name it (not deleted, in any state; a batch's child jobs included). */
-            job_count: number;
-            /** @description The distinct batches among those jobs. */
-            batch_count: number;
-        };
-        UploadPage: {
-            /** @description Newest first. */
-            data: components["schemas"]["ListedUpload"][];
-            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
-            next_cursor: string | null;
         };
         JobList: {
             /** @description Newest first. */
