@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
 import {
   batchIdSchema,
+  creditsSchema,
+  estimateSchema,
+  ledgerEntrySchema,
+  operationSchema,
   jobIdSchema,
   listedUploadSchema,
   uploadIdSchema,
@@ -41,6 +45,10 @@ export const v1Contract = new Contract({
     JobId: jobIdSchema,
     BatchId: batchIdSchema,
     WebhookId: webhookIdSchema,
+    Operation: operationSchema,
+    Estimate: estimateSchema,
+    LedgerEntry: ledgerEntrySchema,
+    Credits: creditsSchema,
     Upload: uploadSchema,
     UploadList: uploadListSchema,
     ListedUpload: listedUploadSchema,

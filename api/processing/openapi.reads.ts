@@ -362,8 +362,6 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
   };
 }
 
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-
 /** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
 const pageSchema = (item: string, kind: CursorList): Schema => ({
   type: 'object',
@@ -382,64 +380,6 @@ const pageSchema = (item: string, kind: CursorList): Schema => ({
 export function readSchemas(): Record<string, Schema> {
   return {
     JobList: pageSchema('Job', 'jobs'),
-    LedgerEntry: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'kind', 'amount', 'job_id', 'reason', 'created_at'],
-      properties: {
-        id: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Increases with every entry of the platform; the feed cursor.',
-        },
-        kind: {
-          type: 'string',
-          enum: ['grant', 'reserve', 'charge', 'release'],
-          description:
-            "`grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). " +
-            '`charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned (reserved -= amount, available += amount). ' +
-            'A reservation is charged or released at most once.',
-        },
-        amount: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Credits moved (always positive; the kind says which way).',
-        },
-        job_id: {
-          type: ['string', 'null'],
-          pattern: '^job_[A-Za-z0-9]{20}$',
-          description: 'The job of a reserve, charge or release; null for grants.',
-        },
-        reason: {
-          type: ['string', 'null'],
-          description:
-            "Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one.",
-        },
-        created_at: dateTime,
-      },
-    },
-    Credits: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['available', 'reserved', 'ledger'],
-      properties: {
-        available: { type: 'integer', minimum: 0, description: 'Credits new jobs can reserve.' },
-        reserved: { type: 'integer', minimum: 0, description: 'Credits held by queued and processing jobs.' },
-        ledger: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['data', 'next_cursor'],
-          properties: {
-            data: { type: 'array', maxItems: 100, items: schemaRef('LedgerEntry'), description: 'Oldest first.' },
-            next_cursor: {
-              type: 'integer',
-              minimum: 0,
-              description: 'Pass as `after` to read the entries after these.',
-            },
-          },
-        },
-      },
-    },
     PriceRule: {
       type: 'object',
       additionalProperties: false,

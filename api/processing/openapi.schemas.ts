@@ -503,7 +503,6 @@ const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
 export function componentSchemas(): Record<string, Schema> {
   const variants = Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [requestSchemaName(op), requestVariant(op)]));
   return {
-    Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
     JobRequest: {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
@@ -529,40 +528,6 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(meetingJsonSchema),
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
-    },
-    Estimate: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['operation', 'estimated_credits', 'sources'],
-      properties: {
-        operation: schemaRef('Operation'),
-        estimated_credits: {
-          type: 'integer',
-          minimum: 1,
-          description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.',
-        },
-        sources: {
-          type: 'array',
-          minItems: 1,
-          description: 'What the server measured of each source, and its share of the quote.',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['upload_id', 'bytes', 'pages', 'duration_seconds', 'credits'],
-            properties: {
-              upload_id: schemaRef('UploadId'),
-              bytes: { type: 'integer', minimum: 1 },
-              pages: {
-                type: 'integer',
-                minimum: 0,
-                description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.',
-              },
-              duration_seconds: { type: ['number', 'null'], minimum: 0 },
-              credits: { type: 'integer', minimum: 1 },
-            },
-          },
-        },
-      },
     },
     ResultFile: {
       type: 'object',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
+import { AVAILABLE_OPERATIONS } from './processing-request.js';
 
 /**
  * The response bodies of `/v1`, written once: the serializers (`uploadJson`, `listedUploadJson` of
@@ -95,4 +96,63 @@ export const listedUploadSchema = z.strictObject({
     description: "Your jobs that name it (not deleted, in any state; a batch's child jobs included).",
   }),
   batch_count: z.int().min(0).meta({ description: 'The distinct batches among those jobs.' }),
+});
+
+/** Operations this release runs (the `operation` of a request, a job, a batch, an estimate). */
+export const operationSchema = z.enum(AVAILABLE_OPERATIONS).meta({ description: 'Operations this release runs.' });
+
+/** One entry of the credit ledger (credits are whole numbers). */
+export const ledgerEntrySchema = z.strictObject({
+  id: z.int().min(1).meta({ description: 'Increases with every entry of the platform; the feed cursor.' }),
+  kind: z.enum(['grant', 'reserve', 'charge', 'release']).meta({
+    description:
+      "`grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). " +
+      '`charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned ' +
+      '(reserved -= amount, available += amount). A reservation is charged or released at most once.',
+  }),
+  amount: z.int().min(1).meta({ description: 'Credits moved (always positive; the kind says which way).' }),
+  job_id: z
+    .string()
+    .regex(idRegex('job'))
+    .nullable()
+    .meta({ description: 'The job of a reserve, charge or release; null for grants.' }),
+  reason: z.string().nullable().meta({
+    description:
+      "Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one.",
+  }),
+  created_at: dateTime,
+});
+
+/** The answer of `GET /v1/credits` (and `GET /api/company/credits`): the wallet and its ledger as a feed. */
+export const creditsSchema = z.strictObject({
+  available: z.int().min(0).meta({ description: 'Credits new jobs can reserve.' }),
+  reserved: z.int().min(0).meta({ description: 'Credits held by queued and processing jobs.' }),
+  ledger: z.strictObject({
+    data: z.array(ledgerEntrySchema).max(100).meta({ description: 'Oldest first.' }),
+    next_cursor: z.int().min(0).meta({ description: 'Pass as `after` to read the entries after these.' }),
+  }),
+});
+
+/** The answer of `POST /v1/estimate`: the quote and what the server measured of each source. */
+export const estimateSchema = z.strictObject({
+  operation: operationSchema,
+  estimated_credits: z
+    .int()
+    .min(1)
+    .meta({ description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.' }),
+  sources: z
+    .array(
+      z.strictObject({
+        upload_id: uploadIdSchema,
+        bytes: z.int().min(1),
+        pages: z
+          .int()
+          .min(0)
+          .meta({ description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.' }),
+        duration_seconds: z.number().min(0).nullable(),
+        credits: z.int().min(1),
+      }),
+    )
+    .min(1)
+    .meta({ description: 'What the server measured of each source, and its share of the quote.' }),
 });

@@ -699,11 +699,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * @description Operations this release runs.
-         * @enum {string}
-         */
-        Operation: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "transcribe" | "meeting" | "flow-extract";
         /** @description Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not available on this route and are refused with 422; `fields`, `instructions` and `workflow_id` belong to `flow-extract` only. Reserved extraction field names: items, warnings, evidence, review_required, human_review. */
         JobRequest: components["schemas"]["PdfExtractRequest"] | components["schemas"]["PdfDeleteRequest"] | components["schemas"]["PdfRotateRequest"] | components["schemas"]["PdfProtectRequest"] | components["schemas"]["PdfUnlockRequest"] | components["schemas"]["PdfWatermarkRequest"] | components["schemas"]["PdfNumberRequest"] | components["schemas"]["PdfMergeRequest"] | components["schemas"]["ImageEditRequest"] | components["schemas"]["ImageCompressRequest"] | components["schemas"]["WebpRequest"] | components["schemas"]["AudioTrimRequest"] | components["schemas"]["VideoTrimRequest"] | components["schemas"]["VideoRotateRequest"] | components["schemas"]["VideoResizeRequest"] | components["schemas"]["AudioCompressRequest"] | components["schemas"]["VideoCompressRequest"] | components["schemas"]["OcrTextRequest"] | components["schemas"]["OcrDocxRequest"] | components["schemas"]["OcrPdfRequest"] | components["schemas"]["TranscribeRequest"] | components["schemas"]["MeetingRequest"] | components["schemas"]["FlowExtractRequest"];
         /**
@@ -1485,20 +1480,6 @@ export interface components {
                 warnings: string[];
             };
         };
-        Estimate: {
-            operation: components["schemas"]["Operation"];
-            /** @description The quote: what `POST /v1/jobs` reserves now and charges on success. */
-            estimated_credits: number;
-            /** @description What the server measured of each source, and its share of the quote. */
-            sources: {
-                upload_id: components["schemas"]["UploadId"];
-                bytes: number;
-                /** @description For `pdf-unlock`, the pages counted after opening the PDF with the password. */
-                pages: number;
-                duration_seconds: number | null;
-                credits: number;
-            }[];
-        };
         ResultFile: {
             name: string;
             /** @description GET it with your API key. */
@@ -1575,6 +1556,54 @@ export interface components {
         BatchId: string;
         /** @description Webhook id: `whe_` and 20 letters or digits. */
         WebhookId: string;
+        /**
+         * @description Operations this release runs.
+         * @enum {string}
+         */
+        Operation: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "transcribe" | "meeting" | "flow-extract";
+        Estimate: {
+            operation: components["schemas"]["Operation"];
+            /** @description The quote: what `POST /v1/jobs` reserves now and charges on success. */
+            estimated_credits: number;
+            /** @description What the server measured of each source, and its share of the quote. */
+            sources: {
+                upload_id: components["schemas"]["UploadId"];
+                bytes: number;
+                /** @description For `pdf-unlock`, the pages counted after opening the PDF with the password. */
+                pages: number;
+                duration_seconds: number | null;
+                credits: number;
+            }[];
+        };
+        LedgerEntry: {
+            /** @description Increases with every entry of the platform; the feed cursor. */
+            id: number;
+            /**
+             * @description `grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). `charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned (reserved -= amount, available += amount). A reservation is charged or released at most once.
+             * @enum {string}
+             */
+            kind: "grant" | "reserve" | "charge" | "release";
+            /** @description Credits moved (always positive; the kind says which way). */
+            amount: number;
+            /** @description The job of a reserve, charge or release; null for grants. */
+            job_id: string | null;
+            /** @description Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one. */
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Credits: {
+            /** @description Credits new jobs can reserve. */
+            available: number;
+            /** @description Credits held by queued and processing jobs. */
+            reserved: number;
+            ledger: {
+                /** @description Oldest first. */
+                data: components["schemas"]["LedgerEntry"][];
+                /** @description Pass as `after` to read the entries after these. */
+                next_cursor: number;
+            };
+        };
         Upload: {
             id: components["schemas"]["UploadId"];
             /** @description Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or bidirectional-formatting characters (removed). */
@@ -2588,35 +2617,6 @@ export interface components {
             data: components["schemas"]["Job"][];
             /** @description Pass as `before` for the next page; null when this page is not full (no more). */
             next_cursor: string | null;
-        };
-        LedgerEntry: {
-            /** @description Increases with every entry of the platform; the feed cursor. */
-            id: number;
-            /**
-             * @description `grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). `charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned (reserved -= amount, available += amount). A reservation is charged or released at most once.
-             * @enum {string}
-             */
-            kind: "grant" | "reserve" | "charge" | "release";
-            /** @description Credits moved (always positive; the kind says which way). */
-            amount: number;
-            /** @description The job of a reserve, charge or release; null for grants. */
-            job_id: string | null;
-            /** @description Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one. */
-            reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        Credits: {
-            /** @description Credits new jobs can reserve. */
-            available: number;
-            /** @description Credits held by queued and processing jobs. */
-            reserved: number;
-            ledger: {
-                /** @description Oldest first. */
-                data: components["schemas"]["LedgerEntry"][];
-                /** @description Pass as `after` to read the entries after these. */
-                next_cursor: number;
-            };
         };
         /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
         PriceRule: {
