@@ -33,6 +33,14 @@ import { readSchemas } from '../processing/openapi.reads.js';
 import { v1ResourceSchemas } from '../processing/openapi.contract.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
+import { Contract } from '../http/contract.js';
+import {
+  deletedV1WebhookSchema,
+  newV1WebhookSchema,
+  rotatedV1WebhookSchema,
+  v1WebhookListSchema,
+  v1WebhookSchema,
+} from '../../domain/validation/company.js';
 import { NETWORKS } from '../../domain/networks.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
@@ -1248,14 +1256,17 @@ const KEY_FIELDS: Record<string, Schema> = {
     description: 'The member who created the key (`mem_…`); removing that member revokes it.',
   },
 };
-const WEBHOOK_FIELDS: Record<string, Schema> = {
-  id: id('whe', 'Webhook'),
-  url: { type: 'string' },
-  events: { type: 'array', items: { enum: [...V1_WEBHOOK_EVENT_TYPES] } },
-  status: { enum: ['enabled', 'disabled'] },
-  key_version: { type: 'integer', minimum: 1 },
-  created_at: dateTime,
-};
+/** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
+const companyContract = new Contract({
+  requests: {},
+  responses: {
+    Webhook: v1WebhookSchema,
+    NewWebhook: newV1WebhookSchema,
+    RotatedWebhook: rotatedV1WebhookSchema,
+    DeletedWebhook: deletedV1WebhookSchema,
+    WebhookList: v1WebhookListSchema,
+  },
+});
 const INVITATION_FIELDS: Record<string, Schema> = {
   id: id('cin', 'Invitation'),
   email: { type: 'string' },
@@ -1523,22 +1534,7 @@ function schemas(): Record<string, Schema> {
       revoked_at: dateTime,
     }),
     InvitationList: list('Invitation'),
-    Webhook: obj(Object.keys(WEBHOOK_FIELDS), WEBHOOK_FIELDS),
-    NewWebhook: obj([...Object.keys(WEBHOOK_FIELDS), 'secret'], {
-      ...WEBHOOK_FIELDS,
-      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown once.' },
-    }),
-    RotatedWebhook: obj(['id', 'key_version', 'secret'], {
-      id: id('whe', 'Webhook'),
-      key_version: { type: 'integer', minimum: 2 },
-      secret: { type: 'string', pattern: '^whsec_' },
-    }),
-    DeletedWebhook: obj(['id', 'status', 'deleted_at'], {
-      id: id('whe', 'Webhook'),
-      status: { const: 'deleted' },
-      deleted_at: dateTime,
-    }),
-    WebhookList: list('Webhook'),
+    ...companyContract.schemas(), // the /v1 webhooks (zod)
     SavedWorkflow: obj(Object.keys(workflowEx), {
       ...WORKFLOW_BODY,
       id: id('wfl', 'Saved workflow'),

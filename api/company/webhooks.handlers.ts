@@ -7,7 +7,10 @@ import type { z } from 'zod';
 import {
   parseV1WebhookCreate,
   V1_WEBHOOK_EVENT_TYPES,
+  type deletedV1WebhookSchema,
   type newV1WebhookSchema,
+  type rotatedV1WebhookSchema,
+  type v1WebhookListSchema,
   type v1WebhookSchema,
 } from '../../domain/validation/company.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
@@ -98,7 +101,10 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
   const inTransaction = <T>(work: (trx: Db) => Promise<T>) => deps.db.transaction(work);
 
   router.get('/webhooks', async (ctx) => {
-    ctx.body = { data: (await listDestinations(deps.db, companyId(ctx), V1)).map(webhookJson) };
+    const list: z.input<typeof v1WebhookListSchema> = {
+      data: (await listDestinations(deps.db, companyId(ctx), V1)).map(webhookJson),
+    };
+    ctx.body = list;
   });
 
   router.get('/webhooks/:id', async (ctx) => {
@@ -119,7 +125,13 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const endpoint = await inTransaction((trx) =>
       deleteDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1),
     );
-    ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+    if (endpoint.status !== 'deleted') throw new Error(`webhook ${endpoint.id} is not deleted`);
+    const deleted: z.input<typeof deletedV1WebhookSchema> = {
+      id: endpoint.id,
+      status: endpoint.status,
+      deleted_at: deps.now().toISOString(),
+    };
+    ctx.body = deleted;
   });
 
   // The new secret is in this response only; the next attempt of every pending retry signs with it.
@@ -129,7 +141,12 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const endpoint = await inTransaction((trx) =>
       rotateDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now(), V1),
     );
-    ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+    const rotated: z.input<typeof rotatedV1WebhookSchema> = {
+      id: endpoint.id,
+      key_version: endpoint.keyVersion,
+      secret,
+    };
+    ctx.body = rotated;
   });
 
   router.get('/deliveries', async (ctx) => {

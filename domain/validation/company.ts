@@ -83,3 +83,22 @@ export const newV1WebhookSchema = v1WebhookSchema
       .meta({ description: 'The signing secret; shown once.' }),
   })
   .meta({ description: 'The registered webhook with its signing secret (shown once).' });
+
+const webhookId = v1WebhookSchema.shape.id;
+
+/** The answer of rotating a /v1 webhook's secret: the new secret, shown once. */
+export const rotatedV1WebhookSchema = z.strictObject({
+  id: webhookId,
+  key_version: z.int().min(2),
+  secret: z.string().regex(/^whsec_/),
+});
+
+/** The answer of deleting a /v1 webhook. */
+export const deletedV1WebhookSchema = z.strictObject({
+  id: webhookId,
+  status: z.literal('deleted'),
+  deleted_at: dateTime,
+});
+
+/** The company's /v1 webhooks (enabled and disabled; deleted ones are gone). */
+export const v1WebhookListSchema = z.strictObject({ data: z.array(v1WebhookSchema) });

@@ -3024,23 +3024,25 @@ export interface components {
         InvitationList: {
             data: components["schemas"]["Invitation"][];
         };
+        /** @description A webhook of your company. */
         Webhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
             id: string;
             url: string;
             events: ("job.completed" | "job.failed" | "batch.completed" | "batch.partial" | "batch.failed")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "enabled" | "disabled";
             key_version: number;
             /** Format: date-time */
             created_at: string;
         };
+        /** @description The registered webhook with its signing secret (shown once). */
         NewWebhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
             id: string;
             url: string;
             events: ("job.completed" | "job.failed" | "batch.completed" | "batch.partial" | "batch.failed")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "enabled" | "disabled";
             key_version: number;
             /** Format: date-time */
