@@ -35,6 +35,12 @@ import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { Contract } from '../http/contract.js';
 import {
+  companyKeyListSchema,
+  companyKeySchema,
+  invitationListSchema,
+  invitationSchema,
+  newCompanyKeySchema,
+  revokedInvitationSchema,
   deletedV1WebhookSchema,
   newV1WebhookSchema,
   rotatedV1WebhookSchema,
@@ -1240,22 +1246,6 @@ function paths(): Record<string, Schema> {
 
 const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
-const KEY_FIELDS: Record<string, Schema> = {
-  id: id('key', 'API key'),
-  name: { type: 'string' },
-  prefix: { type: 'string', pattern: '^sk_live_' },
-  last4: { type: 'string' },
-  scopes: { type: 'array', items: { enum: ['read', 'write'] } },
-  status: { enum: ['active', 'revoked', 'expired'] },
-  expires_at: nullable(dateTime),
-  created_at: dateTime,
-  last_used_at: nullable(dateTime),
-  revoked_at: nullable(dateTime),
-  created_by: {
-    ...nullable({ type: 'string' }),
-    description: 'The member who created the key (`mem_…`); removing that member revokes it.',
-  },
-};
 /** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
 const companyContract = new Contract({
   requests: {},
@@ -1265,16 +1255,14 @@ const companyContract = new Contract({
     RotatedWebhook: rotatedV1WebhookSchema,
     DeletedWebhook: deletedV1WebhookSchema,
     WebhookList: v1WebhookListSchema,
+    Key: companyKeySchema,
+    NewKey: newCompanyKeySchema,
+    KeyList: companyKeyListSchema,
+    Invitation: invitationSchema,
+    RevokedInvitation: revokedInvitationSchema,
+    InvitationList: invitationListSchema,
   },
 });
-const INVITATION_FIELDS: Record<string, Schema> = {
-  id: id('cin', 'Invitation'),
-  email: { type: 'string' },
-  role: { enum: ['member', 'billing_admin'] },
-  invited_by: id('mem', 'Member'),
-  created_at: dateTime,
-  expires_at: dateTime,
-};
 const DELIVERY_FIELDS: Record<string, Schema> = {
   id: id('dlv', 'Delivery'),
   webhook_id: id('whe', 'Webhook'),
@@ -1503,12 +1491,6 @@ function schemas(): Record<string, Schema> {
       data: { type: 'array', items: schemaRef('BatchSummary') },
       next_cursor: nullable({ type: 'string' }),
     }),
-    Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
-    NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], {
-      ...KEY_FIELDS,
-      secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' },
-    }),
-    KeyList: list('Key'),
     MemberList: obj(['data'], {
       data: {
         type: 'array',
@@ -1528,12 +1510,6 @@ function schemas(): Record<string, Schema> {
         description: 'Open invitations the member had issued, revoked with the membership.',
       },
     }),
-    Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
-    RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], {
-      ...INVITATION_FIELDS,
-      revoked_at: dateTime,
-    }),
-    InvitationList: list('Invitation'),
     ...companyContract.schemas(), // the /v1 webhooks (zod)
     SavedWorkflow: obj(Object.keys(workflowEx), {
       ...WORKFLOW_BODY,

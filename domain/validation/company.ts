@@ -102,3 +102,45 @@ export const deletedV1WebhookSchema = z.strictObject({
 
 /** The company's /v1 webhooks (enabled and disabled; deleted ones are gone). */
 export const v1WebhookListSchema = z.strictObject({ data: z.array(v1WebhookSchema) });
+
+/** A `/v1` API key as the company session shows it: its metadata and who created it; never the secret. */
+export const companyKeySchema = z.strictObject({
+  id: z.string().regex(idRegex('key')).meta({ description: 'API key id: `key_` and 20 letters or digits.' }),
+  name: z.string(),
+  prefix: z.string().regex(/^sk_live_/),
+  last4: z.string(),
+  scopes: z.array(z.enum(['read', 'write'])),
+  status: z.enum(['active', 'revoked', 'expired']),
+  expires_at: dateTime.nullable(),
+  created_at: dateTime,
+  last_used_at: dateTime.nullable(),
+  revoked_at: dateTime.nullable(),
+  created_by: z
+    .string()
+    .nullable()
+    .meta({ description: 'The member who created the key (`mem_…`); removing that member revokes it.' }),
+});
+
+/** The answer of creating a key: the key and its secret, shown once. */
+export const newCompanyKeySchema = companyKeySchema.extend({
+  secret: z
+    .string()
+    .regex(/^sk_live_/)
+    .meta({ description: 'Shown once.' }),
+});
+
+export const companyKeyListSchema = z.strictObject({ data: z.array(companyKeySchema) });
+
+/** An open invitation (its token is only in the invitee's e-mail). */
+export const invitationSchema = z.strictObject({
+  id: z.string().regex(idRegex('cin')).meta({ description: 'Invitation id: `cin_` and 20 letters or digits.' }),
+  email: z.string(),
+  role: z.enum(['member', 'billing_admin']),
+  invited_by: z.string().regex(idRegex('mem')).meta({ description: 'Member id: `mem_` and 20 letters or digits.' }),
+  created_at: dateTime,
+  expires_at: dateTime,
+});
+
+export const revokedInvitationSchema = invitationSchema.extend({ revoked_at: dateTime });
+
+export const invitationListSchema = z.strictObject({ data: z.array(invitationSchema) });

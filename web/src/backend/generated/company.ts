@@ -2928,51 +2928,6 @@ export interface components {
             data: components["schemas"]["BatchSummary"][];
             next_cursor: string | null;
         };
-        Key: {
-            /** @description API key id: `key_` and 20 letters or digits. */
-            id: string;
-            name: string;
-            prefix: string;
-            last4: string;
-            scopes: ("read" | "write")[];
-            /** @enum {unknown} */
-            status: "active" | "revoked" | "expired";
-            /** Format: date-time */
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            last_used_at: string | null;
-            /** Format: date-time */
-            revoked_at: string | null;
-            /** @description The member who created the key (`mem_…`); removing that member revokes it. */
-            created_by: string | null;
-        };
-        NewKey: {
-            /** @description API key id: `key_` and 20 letters or digits. */
-            id: string;
-            name: string;
-            prefix: string;
-            last4: string;
-            scopes: ("read" | "write")[];
-            /** @enum {unknown} */
-            status: "active" | "revoked" | "expired";
-            /** Format: date-time */
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            last_used_at: string | null;
-            /** Format: date-time */
-            revoked_at: string | null;
-            /** @description The member who created the key (`mem_…`); removing that member revokes it. */
-            created_by: string | null;
-            /** @description Shown once. */
-            secret: string;
-        };
-        KeyList: {
-            data: components["schemas"]["Key"][];
-        };
         MemberList: {
             data: {
                 /** @description Member id: `mem_` and 20 letters or digits. */
@@ -2992,37 +2947,6 @@ export interface components {
             revoked_keys: number;
             /** @description Open invitations the member had issued, revoked with the membership. */
             revoked_invitations: number;
-        };
-        Invitation: {
-            /** @description Invitation id: `cin_` and 20 letters or digits. */
-            id: string;
-            email: string;
-            /** @enum {unknown} */
-            role: "member" | "billing_admin";
-            /** @description Member id: `mem_` and 20 letters or digits. */
-            invited_by: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        RevokedInvitation: {
-            /** @description Invitation id: `cin_` and 20 letters or digits. */
-            id: string;
-            email: string;
-            /** @enum {unknown} */
-            role: "member" | "billing_admin";
-            /** @description Member id: `mem_` and 20 letters or digits. */
-            invited_by: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-            /** Format: date-time */
-            revoked_at: string;
-        };
-        InvitationList: {
-            data: components["schemas"]["Invitation"][];
         };
         /** @description A webhook of your company. */
         Webhook: {
@@ -3066,6 +2990,76 @@ export interface components {
         };
         WebhookList: {
             data: components["schemas"]["Webhook"][];
+        };
+        Key: {
+            /** @description API key id: `key_` and 20 letters or digits. */
+            id: string;
+            name: string;
+            prefix: string;
+            last4: string;
+            scopes: ("read" | "write")[];
+            /** @enum {string} */
+            status: "active" | "revoked" | "expired";
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @description The member who created the key (`mem_…`); removing that member revokes it. */
+            created_by: string | null;
+        };
+        NewKey: {
+            /** @description API key id: `key_` and 20 letters or digits. */
+            id: string;
+            name: string;
+            prefix: string;
+            last4: string;
+            scopes: ("read" | "write")[];
+            /** @enum {string} */
+            status: "active" | "revoked" | "expired";
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @description The member who created the key (`mem_…`); removing that member revokes it. */
+            created_by: string | null;
+            /** @description Shown once. */
+            secret: string;
+        };
+        KeyList: {
+            data: components["schemas"]["Key"][];
+        };
+        Invitation: {
+            /** @description Invitation id: `cin_` and 20 letters or digits. */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "member" | "billing_admin";
+            /** @description Member id: `mem_` and 20 letters or digits. */
+            invited_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        RevokedInvitation: {
+            /** @description Invitation id: `cin_` and 20 letters or digits. */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "member" | "billing_admin";
+            /** @description Member id: `mem_` and 20 letters or digits. */
+            invited_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            revoked_at: string;
+        };
+        InvitationList: {
+            data: components["schemas"]["Invitation"][];
         };
         SavedWorkflow: {
             name: string;
