@@ -194,7 +194,20 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
  * (any Authorization header gets 403 `api_key_not_accepted`). Its own router, so the /v1 key guards never run for it; the same
  * session, Origin and CSRF checks as `/api/company`.
  */
-export function v1WebhooksRouter(deps: CompanyRouterDeps): Router<AppState> {
+/** What `POST /v1/webhooks` needs of the company routes' dependencies. */
+export type V1WebhooksRouterDeps = Pick<
+  CompanyRouterDeps,
+  | 'db'
+  | 'secretBox'
+  | 'perIpPerMinute'
+  | 'perSessionPerMinute'
+  | 'bodyLimitJson'
+  | 'publicBaseUrl'
+  | 'allowLoopbackForTests'
+  | 'now'
+> & { dashboard: Pick<CompanyRouterDeps['dashboard'], 'sessionIdleMs' | 'origins'> };
+
+export function v1WebhooksRouter(deps: V1WebhooksRouterDeps): Router<AppState> {
   const now = deps.now ?? (() => new Date());
   const router = createRouter({ prefix: '/v1' });
   router.post(

@@ -30,8 +30,23 @@ import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas } from '../processing/openapi.batches.js';
 import { readSchemas } from '../processing/openapi.reads.js';
+import { v1ResourceSchemas } from '../processing/openapi.contract.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
+import { Contract } from '../http/contract.js';
+import {
+  companyKeyListSchema,
+  companyKeySchema,
+  invitationListSchema,
+  invitationSchema,
+  newCompanyKeySchema,
+  revokedInvitationSchema,
+  deletedV1WebhookSchema,
+  newV1WebhookSchema,
+  rotatedV1WebhookSchema,
+  v1WebhookListSchema,
+  v1WebhookSchema,
+} from '../../domain/validation/company.js';
 import { NETWORKS } from '../../domain/networks.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
@@ -1231,38 +1246,23 @@ function paths(): Record<string, Schema> {
 
 const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
-const KEY_FIELDS: Record<string, Schema> = {
-  id: id('key', 'API key'),
-  name: { type: 'string' },
-  prefix: { type: 'string', pattern: '^sk_live_' },
-  last4: { type: 'string' },
-  scopes: { type: 'array', items: { enum: ['read', 'write'] } },
-  status: { enum: ['active', 'revoked', 'expired'] },
-  expires_at: nullable(dateTime),
-  created_at: dateTime,
-  last_used_at: nullable(dateTime),
-  revoked_at: nullable(dateTime),
-  created_by: {
-    ...nullable({ type: 'string' }),
-    description: 'The member who created the key (`mem_…`); removing that member revokes it.',
+/** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
+const companyContract = new Contract({
+  requests: {},
+  responses: {
+    Webhook: v1WebhookSchema,
+    NewWebhook: newV1WebhookSchema,
+    RotatedWebhook: rotatedV1WebhookSchema,
+    DeletedWebhook: deletedV1WebhookSchema,
+    WebhookList: v1WebhookListSchema,
+    Key: companyKeySchema,
+    NewKey: newCompanyKeySchema,
+    KeyList: companyKeyListSchema,
+    Invitation: invitationSchema,
+    RevokedInvitation: revokedInvitationSchema,
+    InvitationList: invitationListSchema,
   },
-};
-const WEBHOOK_FIELDS: Record<string, Schema> = {
-  id: id('whe', 'Webhook'),
-  url: { type: 'string' },
-  events: { type: 'array', items: { enum: [...V1_WEBHOOK_EVENT_TYPES] } },
-  status: { enum: ['enabled', 'disabled'] },
-  key_version: { type: 'integer', minimum: 1 },
-  created_at: dateTime,
-};
-const INVITATION_FIELDS: Record<string, Schema> = {
-  id: id('cin', 'Invitation'),
-  email: { type: 'string' },
-  role: { enum: ['member', 'billing_admin'] },
-  invited_by: id('mem', 'Member'),
-  created_at: dateTime,
-  expires_at: dateTime,
-};
+});
 const DELIVERY_FIELDS: Record<string, Schema> = {
   id: id('dlv', 'Delivery'),
   webhook_id: id('whe', 'Webhook'),
@@ -1476,6 +1476,7 @@ function reviewSchemas(): Record<string, Schema> {
 function schemas(): Record<string, Schema> {
   return {
     ...processingSchemas(), // Job and what it refers to
+    ...v1ResourceSchemas(), // the upload and id components
     SignedIn: obj(['csrf_token', 'expires_at', 'member', 'company'], { ...SESSION_FIELDS, expires_at: dateTime }),
     Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
     Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
@@ -1490,12 +1491,6 @@ function schemas(): Record<string, Schema> {
       data: { type: 'array', items: schemaRef('BatchSummary') },
       next_cursor: nullable({ type: 'string' }),
     }),
-    Key: obj(Object.keys(KEY_FIELDS), KEY_FIELDS),
-    NewKey: obj([...Object.keys(KEY_FIELDS), 'secret'], {
-      ...KEY_FIELDS,
-      secret: { type: 'string', pattern: '^sk_live_', description: 'Shown once.' },
-    }),
-    KeyList: list('Key'),
     MemberList: obj(['data'], {
       data: {
         type: 'array',
@@ -1515,28 +1510,7 @@ function schemas(): Record<string, Schema> {
         description: 'Open invitations the member had issued, revoked with the membership.',
       },
     }),
-    Invitation: obj(Object.keys(INVITATION_FIELDS), INVITATION_FIELDS),
-    RevokedInvitation: obj([...Object.keys(INVITATION_FIELDS), 'revoked_at'], {
-      ...INVITATION_FIELDS,
-      revoked_at: dateTime,
-    }),
-    InvitationList: list('Invitation'),
-    Webhook: obj(Object.keys(WEBHOOK_FIELDS), WEBHOOK_FIELDS),
-    NewWebhook: obj([...Object.keys(WEBHOOK_FIELDS), 'secret'], {
-      ...WEBHOOK_FIELDS,
-      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret; shown once.' },
-    }),
-    RotatedWebhook: obj(['id', 'key_version', 'secret'], {
-      id: id('whe', 'Webhook'),
-      key_version: { type: 'integer', minimum: 2 },
-      secret: { type: 'string', pattern: '^whsec_' },
-    }),
-    DeletedWebhook: obj(['id', 'status', 'deleted_at'], {
-      id: id('whe', 'Webhook'),
-      status: { const: 'deleted' },
-      deleted_at: dateTime,
-    }),
-    WebhookList: list('Webhook'),
+    ...companyContract.schemas(), // the /v1 webhooks (zod)
     SavedWorkflow: obj(Object.keys(workflowEx), {
       ...WORKFLOW_BODY,
       id: id('wfl', 'Saved workflow'),

@@ -1,3 +1,12 @@
+import type { z } from 'zod';
+import type {
+  companyKeyListSchema,
+  companyKeySchema,
+  invitationListSchema,
+  invitationSchema,
+  newCompanyKeySchema,
+  revokedInvitationSchema,
+} from '../../domain/validation/company.js';
 import type Router from '@koa/router';
 import { validateExpiry } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
@@ -33,14 +42,14 @@ export interface TeamDeps {
 const INACTIVE_KEYS_SHOWN = 20;
 
 /** A `/v1` key's metadata and the member who created it; never the secret or its hash. */
-function companyKeyJson(k: ApiKeyRecord, now: Date) {
+function companyKeyJson(k: ApiKeyRecord, now: Date): z.input<typeof companyKeySchema> {
   const { usable: _plan, ...view } = keyJson(k, now, true); // `usable` is the /proof plan rule; /v1 keys have none
   return { ...view, created_by: k.ownerId };
 }
 
 const memberJson = (m: Member) => ({ id: m.id, email: m.email, role: m.role, created_at: m.createdAt.toISOString() });
 
-const invitationJson = (i: Invitation) => ({
+const invitationJson = (i: Invitation): z.input<typeof invitationSchema> => ({
   id: i.id,
   email: i.email,
   role: i.role,
@@ -55,7 +64,7 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     const now = deps.now();
     const keys = (await listApiKeys(deps.db, 'v1', memberOf(ctx).companyId)).map((k) => companyKeyJson(k, now));
     const active = keys.filter((k) => k.status === 'active');
-    ctx.body = {
+    const list: z.input<typeof companyKeyListSchema> = {
       data: [
         ...active,
         ...keys
@@ -64,6 +73,7 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
           .slice(0, INACTIVE_KEYS_SHOWN),
       ],
     };
+    ctx.body = list;
   });
 
   router.post('/keys', async (ctx) => {
@@ -77,7 +87,8 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
       now,
     );
     ctx.status = 201;
-    ctx.body = { ...companyKeyJson(key, now), secret };
+    const created: z.input<typeof newCompanyKeySchema> = { ...companyKeyJson(key, now), secret };
+    ctx.body = created;
   });
 
   router.post('/keys/:id/revoke', async (ctx) => {
@@ -108,7 +119,10 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
   });
 
   router.get('/invitations', async (ctx) => {
-    ctx.body = { data: (await listOpenInvitations(deps.db, memberOf(ctx).companyId, deps.now())).map(invitationJson) };
+    const list: z.input<typeof invitationListSchema> = {
+      data: (await listOpenInvitations(deps.db, memberOf(ctx).companyId, deps.now())).map(invitationJson),
+    };
+    ctx.body = list;
   });
 
   // The token goes to the invited address by e-mail and nowhere else (not to the administrator); stored is its SHA-256.
@@ -148,6 +162,10 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     parseEmptyBody(ctx.request.body);
     const now = deps.now();
     const invitation = await revokeInvitation(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '', now);
-    ctx.body = { ...invitationJson(invitation), revoked_at: now.toISOString() };
+    const revoked: z.input<typeof revokedInvitationSchema> = {
+      ...invitationJson(invitation),
+      revoked_at: now.toISOString(),
+    };
+    ctx.body = revoked;
   });
 }

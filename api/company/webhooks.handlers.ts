@@ -3,7 +3,16 @@ import type { Middleware } from 'koa';
 import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseEmptyBody } from '../../domain/validation/integrations.js';
-import { parseV1WebhookCreate, V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import type { z } from 'zod';
+import {
+  parseV1WebhookCreate,
+  V1_WEBHOOK_EVENT_TYPES,
+  type deletedV1WebhookSchema,
+  type newV1WebhookSchema,
+  type rotatedV1WebhookSchema,
+  type v1WebhookListSchema,
+  type v1WebhookSchema,
+} from '../../domain/validation/company.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
@@ -32,10 +41,15 @@ export interface CompanyWebhookDeps {
 }
 
 /** A /v1 webhook's metadata: never its signing secret. */
-export function webhookJson(e: WebhookEndpoint) {
-  const { usable: _plan, ...view } = destinationJson(e, true); // `usable` is the /proof plan rule; companies have none
-  return view;
+export function webhookJson(e: WebhookEndpoint): z.input<typeof v1WebhookSchema> {
+  const { usable: _plan, status, events, ...view } = destinationJson(e, true); // `usable` is the /proof plan rule
+  // A deleted webhook is never listed or read (listDestinations leaves it out); its events are the /v1 ones.
+  if (status === 'deleted') throw new Error(`webhook ${e.id} is deleted`);
+  return { ...view, status, events: events.filter(isV1WebhookEvent) };
 }
+
+const isV1WebhookEvent = (t: string): t is (typeof V1_WEBHOOK_EVENT_TYPES)[number] =>
+  (V1_WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
 
 /** A delivery of the history: ids, type, state and attempt counts; never the body. No manual retry on /v1. */
 function deliveryJson(d: Parameters<typeof proofDeliveryJson>[0]) {
@@ -76,7 +90,8 @@ export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppSt
     });
     ctx.status = 201;
     ctx.set('Location', `/api/company/webhooks/${endpoint.id}`);
-    ctx.body = { ...webhookJson(endpoint), secret };
+    const created: z.input<typeof newV1WebhookSchema> = { ...webhookJson(endpoint), secret };
+    ctx.body = created;
   };
 }
 
@@ -86,7 +101,10 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
   const inTransaction = <T>(work: (trx: Db) => Promise<T>) => deps.db.transaction(work);
 
   router.get('/webhooks', async (ctx) => {
-    ctx.body = { data: (await listDestinations(deps.db, companyId(ctx), V1)).map(webhookJson) };
+    const list: z.input<typeof v1WebhookListSchema> = {
+      data: (await listDestinations(deps.db, companyId(ctx), V1)).map(webhookJson),
+    };
+    ctx.body = list;
   });
 
   router.get('/webhooks/:id', async (ctx) => {
@@ -107,7 +125,13 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const endpoint = await inTransaction((trx) =>
       deleteDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.now(), V1),
     );
-    ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+    if (endpoint.status !== 'deleted') throw new Error(`webhook ${endpoint.id} is not deleted`);
+    const deleted: z.input<typeof deletedV1WebhookSchema> = {
+      id: endpoint.id,
+      status: endpoint.status,
+      deleted_at: deps.now().toISOString(),
+    };
+    ctx.body = deleted;
   });
 
   // The new secret is in this response only; the next attempt of every pending retry signs with it.
@@ -117,7 +141,12 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const endpoint = await inTransaction((trx) =>
       rotateDestination(trx, companyId(ctx), ctx.params['id'] ?? '', deps.secretBox.seal(secret), deps.now(), V1),
     );
-    ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+    const rotated: z.input<typeof rotatedV1WebhookSchema> = {
+      id: endpoint.id,
+      key_version: endpoint.keyVersion,
+      secret,
+    };
+    ctx.body = rotated;
   });
 
   router.get('/deliveries', async (ctx) => {

@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import type { z } from 'zod';
+import type { creditsSchema, ledgerEntrySchema } from '../../domain/validation/processing-responses.js';
 import type { Db } from '../../db/connection.js';
 import { getBalance, ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
@@ -6,7 +8,7 @@ import { keyOf } from '../http/context.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
 
 /** One ledger entry as the API shows it (credits are whole numbers). */
-export function ledgerEntryJson(e: LedgerFeedEntry) {
+export function ledgerEntryJson(e: LedgerFeedEntry): z.input<typeof ledgerEntrySchema> {
   return {
     id: e.id,
     kind: e.kind,
@@ -40,7 +42,7 @@ export function mountCredits(
       }),
       { isolationLevel: 'repeatable read', readOnly: true },
     );
-    ctx.body = {
+    const body: z.input<typeof creditsSchema> = {
       available: Number(balance.available),
       reserved: Number(balance.reserved),
       ledger: {
@@ -48,5 +50,6 @@ export function mountCredits(
         next_cursor: entries.length ? entries[entries.length - 1]!.id : after,
       },
     };
+    ctx.body = body;
   });
 }

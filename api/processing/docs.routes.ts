@@ -38,7 +38,7 @@ import { OPERATION_DOCS } from './openapi.schemas.js';
  * registered later never run for these two paths. Both bodies are built once, at mount.
  */
 export function mountDocs(router: Router<AppState>, settings: ProcessingDocsSettings): void {
-  const document = processingOpenApi(settings);
+  const document = processingOpenApi();
   mountDocumentRoutes(router, {
     documentPath: OPENAPI_PATH.slice('/v1'.length),
     pagePath: DOCS_PATH.slice('/v1'.length),

@@ -15,13 +15,25 @@ import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from '.
 import { webhooks, webhookSchemas } from './openapi.webhooks.js';
 import { batchPaths, batchSchemas } from './openapi.batches.js';
 import { readPaths, readSchemas } from './openapi.reads.js';
+import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
+import { v1Contract } from './openapi.contract.js';
 
-/** What the document states about this server's configured limits. */
+/** What the HTML guide states about this server's configured limits (the document names them, the same on every server). */
 export interface ProcessingDocsSettings {
   limits: UploadLimits;
   rateLimits: { perKeyPerMinute: number; perIpPerMinute: number };
   bodyLimitJson: string;
 }
+
+/**
+ * The figures the document's examples show (the capabilities example): the configuration's defaults
+ * (config/schema.ts), not this server's. The document is the same on every server and committed
+ * (docs/openapi/v1.json); `GET /v1/capabilities` and `/v1/docs` state the configured figures.
+ */
+const EXAMPLE_SETTINGS = {
+  limits: { maxFilesPerUpload: 100, maxUploadBytes: 500_000_000, companyQuotaBytes: 2_000_000_000, retentionDays: 7 },
+  rateLimits: { perKeyPerMinute: 120 },
+};
 
 /** The specification's current release (processing-api.md section 9: 1.2.0 added batches; 1.0.0 was the first). */
 export const PROCESSING_API_VERSION = '1.2.0';
@@ -245,11 +257,10 @@ const invalidOptions = error('validation_failed', 'Invalid request: options.angl
   { path: 'options.angle', message: 'angle must be 90, 180 or 270' },
 ]);
 
-function paths(s: ProcessingDocsSettings): Json {
-  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+function paths(): Json {
   const reads = readPaths(
     { limited, errorResponse, error, readErrors, writeErrors, notFound, jobExample, jobIdParam, examples: EXAMPLES },
-    s,
+    EXAMPLE_SETTINGS,
   );
   const pollingNote =
     'Poll every 3 to 10 seconds until `status` is `completed` or `failed`; back off on 429 (honour `Retry-After`) and on 5xx.';
@@ -262,8 +273,8 @@ function paths(s: ProcessingDocsSettings): Json {
         summary: 'Upload source files',
         security: [{ apiKey: ['write'] }],
         description:
-          `Multipart field \`files\`, one or more files (at most ${s.limits.maxFilesPerUpload} files and ${mb(s.limits.maxUploadBytes)} per request; ` +
-          `${mb(s.limits.companyQuotaBytes)} of live sources per company). Each part is a file: its \`Content-Disposition\` carries a \`filename\` ` +
+          'Multipart field `files`, one or more files (at most `upload_files_per_request` files and `upload_bytes_per_request` bytes per request, ' +
+          'and `company_source_bytes` of live sources per company: the `limits` of `GET /v1/capabilities`). Each part is a file: its `Content-Disposition` carries a `filename` ' +
           '(a part without one is a form field, refused like any other field or file name than `files`). The body is sent as is: a `Content-Encoding` ' +
           'other than `identity` is refused (415). Each file is identified and measured from its content (PDF pages, image, ' +
           'UTF-8 text, audio/video duration). All or nothing: a failed request stores no file. Sources are kept 7 days.',
@@ -279,7 +290,6 @@ function paths(s: ProcessingDocsSettings): Json {
                   files: {
                     type: 'array',
                     minItems: 1,
-                    maxItems: s.limits.maxFilesPerUpload,
                     items: {
                       contentMediaType: 'application/octet-stream',
                       description:
@@ -326,7 +336,10 @@ function paths(s: ProcessingDocsSettings): Json {
             413,
             ['payload_too_large'],
             'Too many files, too many bytes, or company storage full; nothing stored.',
-            error('payload_too_large', `An upload request holds at most ${s.limits.maxFilesPerUpload} files`),
+            error(
+              'payload_too_large',
+              `An upload request holds at most ${EXAMPLE_SETTINGS.limits.maxFilesPerUpload} files`,
+            ),
           ),
           '415': errorResponse(
             415,
@@ -416,7 +429,7 @@ function paths(s: ProcessingDocsSettings): Json {
           '413': errorResponse(
             413,
             ['payload_too_large'],
-            `JSON body over ${s.bodyLimitJson}.`,
+            "JSON body over the server's size limit (`/v1/docs` states it).",
             error('payload_too_large', 'Request body is too large'),
           ),
           '415': errorResponse(
@@ -509,7 +522,7 @@ function paths(s: ProcessingDocsSettings): Json {
           '413': errorResponse(
             413,
             ['payload_too_large'],
-            `JSON body over ${s.bodyLimitJson}.`,
+            "JSON body over the server's size limit (`/v1/docs` states it).",
             error('payload_too_large', 'Request body is too large'),
           ),
           '415': errorResponse(
@@ -687,6 +700,7 @@ function paths(s: ProcessingDocsSettings): Json {
       writeErrors,
       uploadId: EXAMPLES.pdf,
     }),
+    '/v1/webhooks': registrationPath(),
     '/v1/credits': { get: reads['getCredits'] },
     '/v1/capabilities': { get: reads['getCapabilities'] },
     [OPENAPI_PATH]: {
@@ -734,7 +748,7 @@ function paths(s: ProcessingDocsSettings): Json {
 }
 
 /** The OpenAPI 3.1 document of `/v1` as this server implements it. */
-export function processingOpenApi(s: ProcessingDocsSettings): Json {
+export function processingOpenApi(): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -742,8 +756,8 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       version: PROCESSING_API_VERSION,
       summary: 'Upload sources, quote a credit price, run asynchronous jobs, download results.',
       description:
-        `Authenticate with \`Authorization: Bearer sk_live_…\` (never in the URL). ${s.rateLimits.perKeyPerMinute} requests per minute per key (in any 60 seconds) ` +
-        `(and ${s.rateLimits.perIpPerMinute} per IP address). A read-only key may GET; POST and DELETE need a read/write key. Every resource ` +
+        'Authenticate with `Authorization: Bearer sk_live_…` (never in the URL). A request limit per key and one per IP address, per minute (in any 60 seconds: ' +
+        '`requests_per_minute_per_key` of `GET /v1/capabilities`, and `/v1/docs`, state the figures; `RateLimit-Limit` gives the tightest in force). A read-only key may GET; POST and DELETE need a read/write key. Every resource ' +
         "belongs to your company: another company's id is 404. Errors are `{detail, code, request_id}` plus `issues` on validation errors. " +
         'Clients ignore unknown response fields. Batches (release 1.2.0 of the specification) are served. A job or batch names a webhook with `webhook_id`; what is POSTed to it is under `webhooks`. ' +
         `Human-readable guide: ${DOCS_PATH}.`,
@@ -763,7 +777,7 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
       { name: 'Documentation', description: 'This document and the HTML guide (public).' },
       { name: 'Webhooks', description: 'What this service POSTs to your webhook URL.' },
     ],
-    paths: paths(s),
+    paths: paths(),
     webhooks: webhooks(),
     components: {
       securitySchemes: {
@@ -773,12 +787,14 @@ export function processingOpenApi(s: ProcessingDocsSettings): Json {
           bearerFormat: 'sk_live_…',
           description: `A company API key. Scope \`read\` (GET) or \`write\` (read and write: a key given \`write\` alone also holds \`read\`; POST and DELETE). ${KEY_CREATION}`,
         },
+        ...SESSION_SECURITY_SCHEMES,
       },
       schemas: {
         ...componentSchemas(),
         ...batchSchemas(componentSchemas()['Job']!),
         ...readSchemas(),
         ...webhookSchemas(),
+        ...v1Contract.schemas(),
       },
       responses: componentResponses(),
       headers: HEADERS,

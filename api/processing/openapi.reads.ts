@@ -5,7 +5,7 @@ import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js'
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
-import { componentSchemas, schemaRef, type Schema } from './openapi.schemas.js';
+import { schemaRef, type Schema } from './openapi.schemas.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and
@@ -362,8 +362,6 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
   };
 }
 
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-
 /** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
 const pageSchema = (item: string, kind: CursorList): Schema => ({
   type: 'object',
@@ -380,86 +378,8 @@ const pageSchema = (item: string, kind: CursorList): Schema => ({
 });
 
 export function readSchemas(): Record<string, Schema> {
-  const upload = componentSchemas()['Upload']!;
   return {
-    ListedUpload: {
-      ...upload,
-      required: [...(upload['required'] as string[]), 'in_use', 'job_count', 'batch_count'],
-      properties: {
-        ...(upload['properties'] as Record<string, Schema>),
-        in_use: {
-          type: 'boolean',
-          description:
-            'A queued or processing job reads it; `DELETE /v1/uploads/{upload_id}` answers 409 until that job ends.',
-        },
-        job_count: {
-          type: 'integer',
-          minimum: 0,
-          description: "Your jobs that name it (not deleted, in any state; a batch's child jobs included).",
-        },
-        batch_count: { type: 'integer', minimum: 0, description: 'The distinct batches among those jobs.' },
-      },
-    },
-    UploadPage: pageSchema('ListedUpload', 'uploads'),
     JobList: pageSchema('Job', 'jobs'),
-    LedgerEntry: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'kind', 'amount', 'job_id', 'reason', 'created_at'],
-      properties: {
-        id: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Increases with every entry of the platform; the feed cursor.',
-        },
-        kind: {
-          type: 'string',
-          enum: ['grant', 'reserve', 'charge', 'release'],
-          description:
-            "`grant`: credits added (available += amount). `reserve`: a job's quote held at submission (available -= amount, reserved += amount). " +
-            '`charge`: the quote of a completed job spent (reserved -= amount). `release`: the quote of a failed or cancelled job returned (reserved -= amount, available += amount). ' +
-            'A reservation is charged or released at most once.',
-        },
-        amount: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Credits moved (always positive; the kind says which way).',
-        },
-        job_id: {
-          type: ['string', 'null'],
-          pattern: '^job_[A-Za-z0-9]{20}$',
-          description: 'The job of a reserve, charge or release; null for grants.',
-        },
-        reason: {
-          type: ['string', 'null'],
-          description:
-            "Grants: `trial`, a plan, a pack or an operator's note. Releases: `job_cancelled` for a cancelled job, null for a failed one.",
-        },
-        created_at: dateTime,
-      },
-    },
-    Credits: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['available', 'reserved', 'ledger'],
-      properties: {
-        available: { type: 'integer', minimum: 0, description: 'Credits new jobs can reserve.' },
-        reserved: { type: 'integer', minimum: 0, description: 'Credits held by queued and processing jobs.' },
-        ledger: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['data', 'next_cursor'],
-          properties: {
-            data: { type: 'array', maxItems: 100, items: schemaRef('LedgerEntry'), description: 'Oldest first.' },
-            next_cursor: {
-              type: 'integer',
-              minimum: 0,
-              description: 'Pass as `after` to read the entries after these.',
-            },
-          },
-        },
-      },
-    },
     PriceRule: {
       type: 'object',
       additionalProperties: false,

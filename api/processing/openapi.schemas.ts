@@ -1,7 +1,6 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
-import { WEBHOOK_ID_PREFIX } from '../../domain/webhooks.js';
 import {
   AVAILABLE_OPERATIONS,
   OCR_LANGUAGE_PATTERN,
@@ -9,6 +8,7 @@ import {
   type AvailableOperation,
 } from '../../domain/validation/processing-request.js';
 import { statusOf } from '../http/errors.js';
+import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
 import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
 import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
@@ -483,6 +483,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'timeout',
     when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.',
   },
+  ...REGISTRATION_ERRORS,
 ];
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
@@ -502,11 +503,6 @@ const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
 export function componentSchemas(): Record<string, Schema> {
   const variants = Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [requestSchemaName(op), requestVariant(op)]));
   return {
-    UploadId: id('upl', 'Upload'),
-    JobId: id('job', 'Job'),
-    BatchId: id('bat', 'Batch'),
-    WebhookId: id(WEBHOOK_ID_PREFIX, 'Webhook'),
-    Operation: { type: 'string', enum: [...AVAILABLE_OPERATIONS], description: 'Operations this release runs.' },
     JobRequest: {
       description:
         'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
@@ -532,125 +528,6 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(meetingJsonSchema),
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
-    },
-    Upload: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'filename',
-        'kind',
-        'mime_type',
-        'bytes',
-        'pages',
-        'duration_seconds',
-        'encrypted',
-        'width',
-        'height',
-        'sha256',
-        'created_at',
-        'expires_at',
-      ],
-      properties: {
-        id: schemaRef('UploadId'),
-        filename: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 255,
-          description:
-            'Your file name for display, decoded as UTF-8, in Unicode normal form C: no directories, no control, line-separator or ' +
-            'bidirectional-formatting characters (removed).',
-        },
-        kind: {
-          type: 'string',
-          enum: ['pdf', 'image', 'text', 'audio', 'video'],
-          description: 'Identified from the content, never from the name or declared type.',
-        },
-        mime_type: {
-          type: 'string',
-          description:
-            'The registered media type of the content: application/pdf, text/plain; charset=utf-8, image/jpeg, image/png, image/webp, ' +
-            'image/gif, image/tiff, image/avif, image/heic, video/mp4 or audio/mp4 (MP4, M4A), video/quicktime, video/3gpp, audio/mpeg (MP3), ' +
-            'audio/wav, audio/ogg or video/ogg, audio/flac, audio/aac, audio/AMR, video/webm or audio/webm, video/matroska or audio/matroska, ' +
-            'video/mp2t, video/mpeg or audio/mpeg (MPEG program stream), video/x-msvideo (AVI, which has no registered type). Audio and video ' +
-            'in any other container is refused (422), as are playlists and manifests that name other files (HLS, DASH, ffconcat).',
-        },
-        bytes: { type: 'integer', minimum: 1 },
-        pages: {
-          type: 'integer',
-          minimum: 0,
-          description:
-            'PDF pages (0 when encrypted), 1 for an image, one per started 4,000 bytes of text, 0 for media.',
-        },
-        duration_seconds: {
-          type: ['number', 'null'],
-          minimum: 0,
-          description: 'Media duration; null for documents and images.',
-        },
-        encrypted: { type: 'boolean', description: 'An encrypted PDF; only `pdf-unlock` accepts it.' },
-        width: {
-          type: ['integer', 'null'],
-          minimum: 1,
-          description:
-            'Images: width in pixels as displayed (after the EXIF orientation); `crop` is taken in these coordinates. Videos: the video ' +
-            "stream's width as displayed (after its rotation flag). Null for other kinds.",
-        },
-        height: {
-          type: ['integer', 'null'],
-          minimum: 1,
-          description: 'Images and videos: height in pixels as displayed. Null for other kinds.',
-        },
-        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        created_at: dateTime,
-        expires_at: { ...dateTime, description: 'Sources are kept 7 days.' },
-      },
-    },
-    UploadList: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['uploads'],
-      properties: {
-        uploads: {
-          type: 'array',
-          minItems: 1,
-          items: schemaRef('Upload'),
-          description: 'In the order the files were sent.',
-        },
-      },
-    },
-    Estimate: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['operation', 'estimated_credits', 'sources'],
-      properties: {
-        operation: schemaRef('Operation'),
-        estimated_credits: {
-          type: 'integer',
-          minimum: 1,
-          description: 'The quote: what `POST /v1/jobs` reserves now and charges on success.',
-        },
-        sources: {
-          type: 'array',
-          minItems: 1,
-          description: 'What the server measured of each source, and its share of the quote.',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['upload_id', 'bytes', 'pages', 'duration_seconds', 'credits'],
-            properties: {
-              upload_id: schemaRef('UploadId'),
-              bytes: { type: 'integer', minimum: 1 },
-              pages: {
-                type: 'integer',
-                minimum: 0,
-                description: 'For `pdf-unlock`, the pages counted after opening the PDF with the password.',
-              },
-              duration_seconds: { type: ['number', 'null'], minimum: 0 },
-              credits: { type: 'integer', minimum: 1 },
-            },
-          },
-        },
-      },
     },
     ResultFile: {
       type: 'object',

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { estimateSchema } from '../../domain/validation/processing-responses.js';
 import type Router from '@koa/router';
 import { createRouter } from '../http/router.js';
 import type { Middleware } from 'koa';
@@ -98,6 +100,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
         }
       : {};
   router.post('/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {
+    const request = parseJobRequest(ctx.request.body);
     const quote = await quoteRequest(
       {
         db: deps.db,
@@ -108,10 +111,10 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
         ...(deps.now ? { now: deps.now } : {}),
       },
       keyOf(ctx).tenantId,
-      parseJobRequest(ctx.request.body),
+      request,
     );
-    ctx.body = {
-      operation: quote.operation,
+    const estimate: z.input<typeof estimateSchema> = {
+      operation: request.operation, // the quote's, as parsed
       estimated_credits: quote.credits,
       sources: quote.sources.map((s) => ({
         upload_id: s.upload.id,
@@ -121,6 +124,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
         credits: s.credits,
       })),
     };
+    ctx.body = estimate;
   });
   mountCredits(router, { db: deps.db });
   mountCapabilities(router, {

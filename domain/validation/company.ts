@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { idRegex } from '../ids.js';
 import { emailSchema, parser, passwordIssue } from './integrations.js';
+import { NOT_BLANK, trimmedLength } from './patterns.js';
 
 /**
  * Bodies of the company administrators' session routes (`/api/company`, `POST /v1/webhooks`), validated strictly:
@@ -28,10 +30,18 @@ const invitationAcceptSchema = z.strictObject({
     }),
 });
 
-const v1WebhookCreateSchema = z.strictObject({
-  // The destination policy (https, port 443, public name, …) is checked by the handler with the URL policy.
-  url: z.string().trim().min(1, 'url is required').max(2048, 'url has at most 2048 characters'),
-});
+/** The body of `POST /v1/webhooks`: the length rules are patterns on the untrimmed text, so the document states them. */
+export const v1WebhookCreateSchema = z
+  .strictObject({
+    // The destination policy (https, port 443, public name, …) is checked by the handler with the URL policy.
+    url: z
+      .string()
+      .regex(NOT_BLANK, 'url is required')
+      .regex(trimmedLength(0, 2048), 'url has at most 2048 characters')
+      .trim()
+      .meta({ description: 'A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters.' }),
+  })
+  .meta({ description: 'A webhook to register.' });
 
 export type InvitationCreate = z.output<typeof invitationCreateSchema>;
 export const parseInvitationCreate = parser(invitationCreateSchema);
@@ -49,3 +59,88 @@ export const V1_WEBHOOK_EVENT_TYPES = [
   'batch.partial',
   'batch.failed',
 ] as const;
+
+const dateTime = z.iso.datetime();
+
+/** A /v1 webhook as the company session and `POST /v1/webhooks` show it (never its secret). */
+export const v1WebhookSchema = z
+  .strictObject({
+    id: z.string().regex(idRegex('whe')).meta({ description: 'Webhook id: `whe_` and 20 letters or digits.' }),
+    url: z.string(),
+    events: z.array(z.enum(V1_WEBHOOK_EVENT_TYPES)),
+    status: z.enum(['enabled', 'disabled']),
+    key_version: z.int().min(1),
+    created_at: dateTime,
+  })
+  .meta({ description: 'A webhook of your company.' });
+
+/** The answer of `POST /v1/webhooks`: the webhook and its signing secret, shown once. */
+export const newV1WebhookSchema = v1WebhookSchema
+  .extend({
+    secret: z
+      .string()
+      .regex(/^whsec_/)
+      .meta({ description: 'The signing secret; shown once.' }),
+  })
+  .meta({ description: 'The registered webhook with its signing secret (shown once).' });
+
+const webhookId = v1WebhookSchema.shape.id;
+
+/** The answer of rotating a /v1 webhook's secret: the new secret, shown once. */
+export const rotatedV1WebhookSchema = z.strictObject({
+  id: webhookId,
+  key_version: z.int().min(2),
+  secret: z.string().regex(/^whsec_/),
+});
+
+/** The answer of deleting a /v1 webhook. */
+export const deletedV1WebhookSchema = z.strictObject({
+  id: webhookId,
+  status: z.literal('deleted'),
+  deleted_at: dateTime,
+});
+
+/** The company's /v1 webhooks (enabled and disabled; deleted ones are gone). */
+export const v1WebhookListSchema = z.strictObject({ data: z.array(v1WebhookSchema) });
+
+/** A `/v1` API key as the company session shows it: its metadata and who created it; never the secret. */
+export const companyKeySchema = z.strictObject({
+  id: z.string().regex(idRegex('key')).meta({ description: 'API key id: `key_` and 20 letters or digits.' }),
+  name: z.string(),
+  prefix: z.string().regex(/^sk_live_/),
+  last4: z.string(),
+  scopes: z.array(z.enum(['read', 'write'])),
+  status: z.enum(['active', 'revoked', 'expired']),
+  expires_at: dateTime.nullable(),
+  created_at: dateTime,
+  last_used_at: dateTime.nullable(),
+  revoked_at: dateTime.nullable(),
+  created_by: z
+    .string()
+    .nullable()
+    .meta({ description: 'The member who created the key (`mem_…`); removing that member revokes it.' }),
+});
+
+/** The answer of creating a key: the key and its secret, shown once. */
+export const newCompanyKeySchema = companyKeySchema.extend({
+  secret: z
+    .string()
+    .regex(/^sk_live_/)
+    .meta({ description: 'Shown once.' }),
+});
+
+export const companyKeyListSchema = z.strictObject({ data: z.array(companyKeySchema) });
+
+/** An open invitation (its token is only in the invitee's e-mail). */
+export const invitationSchema = z.strictObject({
+  id: z.string().regex(idRegex('cin')).meta({ description: 'Invitation id: `cin_` and 20 letters or digits.' }),
+  email: z.string(),
+  role: z.enum(['member', 'billing_admin']),
+  invited_by: z.string().regex(idRegex('mem')).meta({ description: 'Member id: `mem_` and 20 letters or digits.' }),
+  created_at: dateTime,
+  expires_at: dateTime,
+});
+
+export const revokedInvitationSchema = invitationSchema.extend({ revoked_at: dateTime });
+
+export const invitationListSchema = z.strictObject({ data: z.array(invitationSchema) });

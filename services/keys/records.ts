@@ -7,13 +7,14 @@ export const isActive = (k: ApiKeyRecord, now: Date) =>
 
 /** Key metadata: never the secret or its hash; `usable` is false past the plan's limit after a downgrade. */
 export function keyJson(k: ApiKeyRecord, now: Date, usable: boolean) {
+  const status: 'revoked' | 'active' | 'expired' = k.revokedAt ? 'revoked' : isActive(k, now) ? 'active' : 'expired';
   return {
     id: k.id,
     name: k.name,
     prefix: k.prefix,
     last4: k.last4,
     scopes: k.scopes,
-    status: k.revokedAt ? 'revoked' : isActive(k, now) ? 'active' : 'expired',
+    status,
     usable,
     expires_at: k.expiresAt?.toISOString() ?? null,
     created_at: k.createdAt.toISOString(),

@@ -4,6 +4,8 @@ import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { getJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import type { ListedUpload, Upload } from '../../db/repositories/uploads.repo.js';
+import type { z } from 'zod';
+import type { listedUploadSchema, uploadSchema } from '../../domain/validation/processing-responses.js';
 
 /*
  * The /v1 job and batch records: a company's job or batch read (another company's id is not found), and the JSON
@@ -124,7 +126,7 @@ export const resultsExpired = (job: Job, now: Date): boolean =>
   job.resultsPurgedAt !== null || (job.resultsExpireAt !== null && job.resultsExpireAt.getTime() <= now.getTime());
 
 /** The upload record of the API (`POST /v1/uploads`, `GET /v1/uploads/{id}`). */
-export function uploadJson(u: Upload) {
+export function uploadJson(u: Upload): z.input<typeof uploadSchema> {
   return {
     id: u.id,
     filename: u.filename,
@@ -147,6 +149,6 @@ export function uploadJson(u: Upload) {
  * reads it, so DELETE answers 409 until that job ends), `job_count` (the company's jobs that name it, any state) and
  * `batch_count` (the batches among them).
  */
-export function listedUploadJson(u: ListedUpload) {
+export function listedUploadJson(u: ListedUpload): z.input<typeof listedUploadSchema> {
   return { ...uploadJson(u), in_use: u.inUse, job_count: u.jobCount, batch_count: u.batchCount };
 }

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reserveCredits } from '../../db/repositories/credits.repo.js';
 import { issueCompanyKey } from '../../services/company/memberships.js';
 import { processingRouter } from '../../api/processing/processing.routes.js';
+import { v1WebhooksRouter } from '../../api/company/company.routes.js';
+import { COMPANY_SESSION_COOKIE } from '../../api/company/guards.js';
+import { createCompanyAdmin, DashboardClient } from '../helpers/dashboard.js';
 import { processingOpenApi } from '../../api/processing/openapi.document.js';
 import { statusOf } from '../../api/http/errors.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
@@ -131,7 +134,11 @@ afterAll(() => h.stop());
 describe('the document', () => {
   it('is served without a key (the guards never run for it) while every other /v1 route still needs one', async () => {
     expect(served).toMatchObject({ status: 200, type: 'application/json; charset=utf-8', rateLimit: null });
-    expect(served.body).toEqual(JSON.parse(JSON.stringify(processingOpenApi(settings))));
+    expect(served.body).toEqual(JSON.parse(JSON.stringify(processingOpenApi())));
+    // What is served is what is committed (npm run openapi:generate).
+    expect(served.body).toEqual(
+      JSON.parse(readFileSync(new URL('../../docs/openapi/v1.json', import.meta.url), 'utf8')),
+    );
     await c.check('GET /v1/openapi.json', await fetch(url('/v1/openapi.json')));
 
     const docs = await fetch(url('/v1/docs'));
@@ -236,10 +243,22 @@ describe('the document', () => {
       workflows: null,
       ...settings,
     });
+    // POST /v1/webhooks is a company-session route of /v1, mounted before the /v1 router (api/server.ts).
+    const sessionRoutes = v1WebhooksRouter({
+      db: h.tdb.db,
+      secretBox: h.secretBox,
+      perIpPerMinute: 60,
+      perSessionPerMinute: 60,
+      bodyLimitJson: settings.bodyLimitJson,
+      publicBaseUrl: undefined,
+      allowLoopbackForTests: false,
+      dashboard: { sessionIdleMs: 60_000, origins: [] },
+    });
     const template = (p: string) => p.replace(/:\w+|\{\w+\}/g, '{}');
-    const routed = router.stack.flatMap((layer) =>
+    const routed = [...sessionRoutes.stack, ...router.stack].flatMap((layer) =>
       layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${template(String(layer.path))}`),
     );
+    expect(routed).toContain('POST /v1/webhooks');
     const documented = Object.entries(obj(c.doc['paths'])).flatMap(([path, item]) =>
       Object.keys(obj(item)).map((m) => `${m.toUpperCase()} ${template(path)}`),
     );
@@ -1186,6 +1205,50 @@ describe('real responses conform to the document', () => {
     await h.tdb.db('companies').where({ id: gone.id }).update({ status: 'suspended' });
     expect(codeOf(await c.check(G, await send('GET', `${B}/${id}`, gone.readKey)))).toBe('forbidden');
     expect(codeOf(await c.check(Z, await send('GET', `${B}/${id}/results.zip`, gone.readKey)))).toBe('forbidden');
+  });
+
+  it('POST /v1/webhooks, the company-session route of /v1: 201, 401, 403, 409, 413, 415, 422', async () => {
+    const W = 'POST /v1/webhooks';
+    const scheme = obj(obj(obj(c.doc['components'])['securitySchemes'])['session']);
+    expect(scheme['name']).toBe(COMPANY_SESSION_COOKIE);
+    const admin = await createCompanyAdmin(h.tdb.db, 'V1 Webhook Co');
+    const session = new DashboardClient(h.app.url, '/api/company');
+    expect((await session.signIn(admin.email, admin.password, { idem: null })).status).toBe(201);
+    const register = (body: unknown, opts: Parameters<DashboardClient['requestAt']>[3] = {}) =>
+      session.requestAt('POST', '/v1/webhooks', body, { idem: null, ...opts });
+
+    const created = (await c.check(W, await register({ url: ' https://hooks.example.com/paycore ' }))) as Obj;
+    expect(created).toMatchObject({ url: 'https://hooks.example.com/paycore', status: 'enabled' });
+    expect(String(created['secret'])).toMatch(/^whsec_/);
+    expect(codeOf(await c.check(W, await register({ url: 'x' }, { cookie: null, csrf: null })))).toBe(
+      'session_required',
+    );
+    expect(codeOf(await c.check(W, await register({ url: 'x' }, { authorization: `Bearer ${acme.key}` })))).toBe(
+      'api_key_not_accepted',
+    );
+    expect(codeOf(await c.check(W, await register({ url: 'x' }, { csrf: null })))).toBe('csrf_failed');
+    expect(codeOf(await c.check(W, await register({ url: 'ftp://hooks.example.com/x' })))).toBe('validation_failed');
+    expect(codeOf(await c.check(W, await register({ url: '   ' })))).toBe('validation_failed');
+    expect(codeOf(await c.check(W, await register({ url: 'https://hooks.example.com/x', other: 1 })))).toBe(
+      'validation_failed',
+    );
+    const plain = await fetch(url('/v1/webhooks'), {
+      method: 'POST',
+      headers: {
+        Origin: session.origin,
+        Cookie: session.cookie!,
+        'X-CSRF-Token': session.csrf!,
+        'content-type': 'text/plain',
+      },
+      body: 'https://hooks.example.com/x',
+    });
+    expect(codeOf(await c.check(W, plain))).toBe('unsupported_media_type');
+    expect(codeOf(await c.check(W, await register({ url: 'x'.repeat(1_100_000) })))).toBe('payload_too_large');
+    for (let i = 1; i < LIMITS.webhooksPerCompany; i++)
+      expect((await register({ url: `https://hooks.example.com/${i}` })).status).toBe(201);
+    expect(codeOf(await c.check(W, await register({ url: 'https://hooks.example.com/one-too-many' })))).toBe(
+      'limit_reached',
+    );
   });
 
   it('every documented response was exercised, except 500 and the 429s of other operations', () => {

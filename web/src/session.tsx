@@ -1,6 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiClient, ApiError, SESSION_ENDED } from './backend/client';
-import type { CompanySession, MerchantSession, Role } from './backend/types';
+import type {
+  CompanyApi,
+  CompanyPaths,
+  MerchantPaths,
+  CompanySession,
+  MerchantApi,
+  MerchantSession,
+  Role,
+} from './backend/api';
 
 /**
  * Who is signed in, and the API client of that session. The two kinds of account have separate sessions on the
@@ -10,8 +18,8 @@ import type { CompanySession, MerchantSession, Role } from './backend/types';
 export type AccountKind = 'merchant' | 'company';
 
 export type Account =
-  | { kind: 'merchant'; email: string; name: string; api: ApiClient }
-  | { kind: 'company'; email: string; name: string; role: Role; api: ApiClient };
+  | { kind: 'merchant'; email: string; name: string; api: MerchantApi }
+  | { kind: 'company'; email: string; name: string; role: Role; api: CompanyApi };
 
 interface SessionValue {
   /** null: nobody is signed in; undefined: still finding out (the first page load). */
@@ -37,13 +45,13 @@ export function useAccount<K extends AccountKind>(kind: K): Extract<Account, { k
   return account as Extract<Account, { kind: K }>;
 }
 
-const fromMerchant = (s: MerchantSession, api: ApiClient): Account => ({
+const fromMerchant = (s: MerchantSession, api: MerchantApi): Account => ({
   kind: 'merchant',
   email: s.user.email,
   name: s.merchant.name,
   api,
 });
-const fromCompany = (s: CompanySession, api: ApiClient): Account => ({
+const fromCompany = (s: CompanySession, api: CompanyApi): Account => ({
   kind: 'company',
   email: s.member.email,
   name: s.company.name,
@@ -62,16 +70,20 @@ export function SessionProvider({ children, preferred }: { children: ReactNode; 
       setAccount(null);
     };
     return {
-      merchant: new ApiClient({ prefix: '/api/integrations', idempotencyKeys: true, onSessionEnded: ended }),
-      company: new ApiClient({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: ended }),
+      merchant: new ApiClient<MerchantPaths>({
+        prefix: '/api/integrations',
+        idempotencyKeys: true,
+        onSessionEnded: ended,
+      }),
+      company: new ApiClient<CompanyPaths>({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: ended }),
     };
   }, []);
 
   // On load: a session either kind still has (a reloaded page); the kind the URL names wins when both do.
   useEffect(() => {
-    const quiet = async <T,>(client: ApiClient): Promise<T | null> => {
+    const quiet = async <T,>(client: ApiClient<unknown>): Promise<T | null> => {
       try {
-        return await client.request<T>('GET', '/session', undefined, { quietSessionEnd: true });
+        return await client.request<T>('GET', `${client.prefix}/session`, undefined, { quietSessionEnd: true });
       } catch {
         return null; // not signed in (session_required), or the server cannot say: the sign-in page either way
       }
@@ -92,15 +104,18 @@ export function SessionProvider({ children, preferred }: { children: ReactNode; 
 
   const signIn = useCallback(
     async (kind: AccountKind, email: string, password: string): Promise<Account> => {
-      const api = clients[kind];
-      const body = await api.request<MerchantSession & CompanySession>(
-        'POST',
-        '/session',
-        { email, password },
-        { quietSessionEnd: true },
-      );
-      api.csrfToken = body.csrf_token;
-      const signedIn = kind === 'merchant' ? fromMerchant(body, api) : fromCompany(body, api);
+      const signInTo = <T,>(api: ApiClient<unknown>) =>
+        api.request<T>('POST', `${api.prefix}/session`, { email, password }, { quietSessionEnd: true });
+      let signedIn: Account;
+      if (kind === 'merchant') {
+        const body = await signInTo<MerchantSession>(clients.merchant);
+        clients.merchant.csrfToken = body.csrf_token;
+        signedIn = fromMerchant(body, clients.merchant);
+      } else {
+        const body = await signInTo<CompanySession>(clients.company);
+        clients.company.csrfToken = body.csrf_token;
+        signedIn = fromCompany(body, clients.company);
+      }
       setNotice(null);
       setAccount(signedIn);
       return signedIn;
@@ -112,7 +127,7 @@ export function SessionProvider({ children, preferred }: { children: ReactNode; 
     const current = account;
     if (current) {
       try {
-        await current.api.request('DELETE', '/session', undefined, { quietSessionEnd: true });
+        await current.api.request('DELETE', `${current.api.prefix}/session`, undefined, { quietSessionEnd: true });
       } catch (e) {
         // Already ended on the server: signed out all the same.
         if (!(e instanceof ApiError && e.code === SESSION_ENDED)) throw e;

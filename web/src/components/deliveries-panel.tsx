@@ -1,5 +1,5 @@
 import { useCallback, useId, useState } from 'react';
-import type { Delivery, DeliveryDetail, Page } from '../backend/types';
+import type { Delivery, DeliveryDetail, Page } from '../backend/api';
 import { FOLLOW_MS, useAction, usePagedList, usePolling, when } from '../lib/hooks';
 import { BusyButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from './feedback';
@@ -130,7 +130,7 @@ function DeliveryRow({
                 {open ? 'Hide attempts' : 'Show attempts'}
               </button>
             )}
-            {d.retryable && api.retry && (
+            {'retryable' in d && d.retryable && api.retry && (
               <BusyButton busy={retrying} busyLabel="Retrying…" onClick={onRetry}>
                 Retry
               </BusyButton>

@@ -1,4 +1,4 @@
-import type { Job, ResultFile } from '../backend/types';
+import type { Job, ResultFile } from '../backend/api';
 import { bytes } from '../lib/hooks';
 
 /** A job's or batch's state as a badge. */

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { ApiKey, KeyCreate, NewApiKey, Scope } from '../backend/types';
+import type { ApiKey, KeyCreate, NewApiKey, Scope } from '../backend/api';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
@@ -118,7 +118,7 @@ export function KeysPanel({ api, usedFor }: { api: KeysApi; usedFor: string }) {
                   <td>{k.scopes.join(', ')}</td>
                   <td>
                     <span className={`badge badge-${k.status}`}>{k.status}</span>
-                    {k.usable === false && k.status === 'active' && (
+                    {'usable' in k && k.usable === false && k.status === 'active' && (
                       <span className="badge badge-warn">over plan limit</span>
                     )}
                   </td>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { Network, Page, Purchase } from '../backend/types';
+import type { Network, Page, Purchase } from '../backend/api';
 import { formatAtomic } from '../lib/usdc';
 import { FOLLOW_MS, usePolling, when, type Loaded } from '../lib/hooks';
 import { EmptyState, ErrorNotice, Progress } from './feedback';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { LedgerEntry } from '../backend/types';
+import type { LedgerEntry } from '../backend/api';
 import { TableHead } from './table-head';
 
 /** Credits charged per day (UTC), from the ledger entries loaded so far, oldest day first. */

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { NewWebhook, Rotated, Webhook } from '../backend/types';
+import type { NewWebhook, Rotated, Webhook } from '../backend/api';
 import { useAction, useLoad, when } from '../lib/hooks';
 import { BusyButton, ConfirmButton } from './buttons';
 import { EmptyState, ErrorNotice, Progress, SecretOnce, SuccessNotice } from './feedback';
@@ -130,7 +130,7 @@ export function WebhooksPanel({ api, eventsHint }: { api: WebhooksApi; eventsHin
                   <td className="wrap">{w.events.join(', ')}</td>
                   <td>
                     <span className={`badge badge-${w.status}`}>{w.status}</span>
-                    {w.usable === false && w.status === 'enabled' && (
+                    {'usable' in w && w.usable === false && w.status === 'enabled' && (
                       <span className="badge badge-warn">over plan limit</span>
                     )}
                   </td>

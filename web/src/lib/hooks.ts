@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../backend/client';
-import type { Page } from '../backend/types';
+import type { Page } from '../backend/api';
 
 /** What a page loaded: its data, the error if the load failed, whether a load is running, and a way to load again. */
 export interface Loaded<T> {

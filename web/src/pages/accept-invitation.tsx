@@ -1,15 +1,13 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ApiClient } from '../backend/client';
-import type { Role } from '../backend/types';
+import { ApiClient, type Answer } from '../backend/client';
+import type { CompanyPaths, Role } from '../backend/api';
 import { BusyButton } from '../components/buttons';
 import { ErrorNotice, SuccessNotice } from '../components/feedback';
 import { useAction } from '../lib/hooks';
 
-interface Accepted {
-  member: { id: string; email: string; role: Role };
-  company: { id: string; name: string };
-}
+/** The answer of accepting an invitation. */
+type Accepted = Answer<CompanyPaths, '/api/company/invitations/accept', 'post'>;
 
 const ROLE_NAMES: Record<Role, string> = { member: 'member', billing_admin: 'billing administrator' };
 
@@ -34,7 +32,8 @@ export function AcceptInvitationPage() {
   const ids = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const api = useMemo(
-    () => new ApiClient({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: () => undefined }),
+    () =>
+      new ApiClient<CompanyPaths>({ prefix: '/api/company', idempotencyKeys: false, onSessionEnded: () => undefined }),
     [],
   );
 
@@ -49,9 +48,7 @@ export function AcceptInvitationPage() {
     e.preventDefault();
     setMismatch(password !== repeat);
     if (!token || password !== repeat) return;
-    const done = await action.run(() =>
-      api.request<Accepted>('POST', '/invitations/accept', { token, password }, { quietSessionEnd: true }),
-    );
+    const done = await action.run(() => api.post('/api/company/invitations/accept', { body: { token, password } }));
     if (done) {
       setPassword('');
       setRepeat('');

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Batch, BatchSummary, Page } from '../../backend/types';
+import type { BatchSummary } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { ProgressBar, StatusBadge } from '../../components/job-bits';
@@ -17,8 +17,7 @@ export function CompanyBatchesPage() {
   const { api } = useAccount('company');
   const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
     useCallback(
-      (before: string | null) =>
-        api.get<Page<BatchSummary>>(`/batches?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      (before: string | null) => api.get('/api/company/batches', { query: { limit: 25, before: before ?? undefined } }),
       [api],
     ),
   );
@@ -93,7 +92,12 @@ function BatchView({ id }: { id: string }) {
   const { api } = account;
   const admin = account.role === 'billing_admin';
   const navigate = useNavigate();
-  const batch = useLoad(useCallback(() => api.get<Batch>(`/batches/${encodeURIComponent(id)}?limit=100`), [api, id]));
+  const batch = useLoad(
+    useCallback(
+      () => api.get('/api/company/batches/{batch_id}', { path: { batch_id: id }, query: { limit: 100 } }),
+      [api, id],
+    ),
+  );
   const retry = useAction();
   const [retried, setRetried] = useState<string | null>(null);
   usePolling(batch.data !== null && !ended(batch.data), batch.loading, batch.reload);
@@ -102,7 +106,9 @@ function BatchView({ id }: { id: string }) {
 
   const doRetry = async () => {
     setRetried(null);
-    const created = await retry.run(() => api.post<Batch>(`/batches/${encodeURIComponent(id)}/retry-failed`));
+    const created = await retry.run(() =>
+      api.post('/api/company/batches/{batch_id}/retry-failed', { path: { batch_id: id } }),
+    );
     if (created) setRetried(created.id);
   };
 

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { CreditPackOffer, Credits, Network, Page, Purchase } from '../../backend/types';
+import type { Network } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { PaymentFields, PurchaseHistory, PurchasePanel, useFollowedPurchase } from '../../components/purchase-panel';
@@ -16,9 +16,11 @@ import { useAccount } from '../../session';
 export function CompanyBuyCreditsPage() {
   const { api } = useAccount('company');
   const ids = useId();
-  const credits = useLoad(useCallback(() => api.get<Credits>('/credits?limit=1'), [api]));
-  const offer = useLoad(useCallback(() => api.get<CreditPackOffer>('/credit-packs'), [api]));
-  const purchases = useLoad(useCallback(() => api.get<Page<Purchase>>('/credit-packs/purchases?limit=10'), [api]));
+  const credits = useLoad(useCallback(() => api.get('/api/company/credits', { query: { limit: 1 } }), [api]));
+  const offer = useLoad(useCallback(() => api.get('/api/company/credit-packs'), [api]));
+  const purchases = useLoad(
+    useCallback(() => api.get('/api/company/credit-packs/purchases', { query: { limit: 10 } }), [api]),
+  );
   const buy = useAction();
   const [pack, setPack] = useState('');
   const [network, setNetwork] = useState<Network | ''>('');
@@ -35,7 +37,9 @@ export function CompanyBuyCreditsPage() {
     e.preventDefault();
     if (!chosenPack || !chosenNetwork) return;
     const started = await buy.run(() =>
-      api.post<Purchase>('/credit-packs/purchases', { pack: chosenPack, network: chosenNetwork, payer: payer.trim() }),
+      api.post('/api/company/credit-packs/purchases', {
+        body: { pack: chosenPack, network: chosenNetwork, payer: payer.trim() },
+      }),
     );
     if (started) {
       setCurrentId(started.id);

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { Credits, LedgerEntry } from '../../backend/types';
+import type { LedgerEntry } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { UsageChart } from '../../components/usage-chart';
@@ -23,7 +23,7 @@ const KIND_TEXT: Record<LedgerEntry['kind'], string> = {
  */
 export function CompanyCreditsPage() {
   const { api, role } = useAccount('company');
-  const first = useLoad(useCallback(() => api.get<Credits>(`/credits?limit=${PAGE}`), [api]));
+  const first = useLoad(useCallback(() => api.get('/api/company/credits', { query: { limit: PAGE } }), [api]));
   const [later, setLater] = useState<{ rows: LedgerEntry[]; cursor: number; done: boolean } | null>(null);
   const more = useAction();
   const ids = useId();
@@ -32,7 +32,7 @@ export function CompanyCreditsPage() {
   const mayHaveMore = later ? !later.done : (first.data?.ledger.data.length ?? 0) === PAGE;
 
   const loadMore = async () => {
-    const next = await more.run(() => api.get<Credits>(`/credits?limit=${PAGE}&after=${cursor}`));
+    const next = await more.run(() => api.get('/api/company/credits', { query: { limit: PAGE, after: cursor } }));
     if (next)
       setLater({
         rows: [...(later?.rows ?? []), ...next.ledger.data],

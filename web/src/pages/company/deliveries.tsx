@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import type { Delivery, DeliveryDetail, Page } from '../../backend/types';
 import { DeliveriesPanel, type DeliveriesApi } from '../../components/deliveries-panel';
 import { useAccount } from '../../session';
 
@@ -8,9 +7,8 @@ export function CompanyDeliveriesPage() {
   const { api } = useAccount('company');
   const deliveries = useMemo<DeliveriesApi>(
     () => ({
-      page: (before) =>
-        api.get<Page<Delivery>>(`/deliveries?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
-      detail: (id) => api.get<DeliveryDetail>(`/deliveries/${encodeURIComponent(id)}`),
+      page: (before) => api.get('/api/company/deliveries', { query: { limit: 25, before: before ?? undefined } }),
+      detail: (id) => api.get('/api/company/deliveries/{delivery_id}', { path: { delivery_id: id } }),
     }),
     [api],
   );

@@ -1,6 +1,5 @@
 import { useCallback, useId } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Job, Page } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { ResultFiles, StatusBadge } from '../../components/job-bits';
@@ -30,8 +29,7 @@ export function CompanyJobsPage() {
   const { api } = useAccount('company');
   const { first, more, rows, cursor, loadMore, refresh } = usePagedList(
     useCallback(
-      (before: string | null) =>
-        api.get<Page<Job>>(`/jobs?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+      (before: string | null) => api.get('/api/company/jobs', { query: { limit: 25, before: before ?? undefined } }),
       [api],
     ),
   );
@@ -97,7 +95,7 @@ export function CompanyJobPage() {
 
 function JobView({ id }: { id: string }) {
   const { api } = useAccount('company');
-  const job = useLoad(useCallback(() => api.get<Job>(`/jobs/${encodeURIComponent(id)}`), [api, id]));
+  const job = useLoad(useCallback(() => api.get('/api/company/jobs/{job_id}', { path: { job_id: id } }), [api, id]));
   usePolling(job.data !== null && unfinished(job.data.status), job.loading, job.reload);
   const j = job.data;
   return (

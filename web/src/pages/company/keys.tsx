@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import type { ApiKey, NewApiKey } from '../../backend/types';
 import { KeysPanel, type KeysApi } from '../../components/keys-panel';
 import { useAccount } from '../../session';
 
@@ -8,9 +7,9 @@ export function CompanyKeysPage() {
   const { api } = useAccount('company');
   const keys = useMemo<KeysApi>(
     () => ({
-      list: async () => (await api.get<{ data: ApiKey[] }>('/keys')).data,
-      create: (body) => api.post<NewApiKey>('/keys', body),
-      revoke: (id) => api.post<ApiKey>(`/keys/${encodeURIComponent(id)}/revoke`),
+      list: async () => (await api.get('/api/company/keys')).data,
+      create: (body) => api.post('/api/company/keys', { body: body }),
+      revoke: (id) => api.post('/api/company/keys/{key_id}/revoke', { path: { key_id: id } }),
     }),
     [api],
   );

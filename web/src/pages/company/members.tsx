@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { Invitation, Member, Role } from '../../backend/types';
+import type { Invitation, Member, Role } from '../../backend/api';
 import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
@@ -15,8 +15,8 @@ export function CompanyMembersPage() {
   const team = useLoad(
     useCallback(async () => {
       const [members, invitations] = await Promise.all([
-        api.get<{ data: Member[] }>('/members'),
-        api.get<{ data: Invitation[] }>('/invitations'),
+        api.get('/api/company/members'),
+        api.get('/api/company/invitations'),
       ]);
       return { members: members.data, invitations: invitations.data };
     }, [api]),
@@ -31,7 +31,9 @@ export function CompanyMembersPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const created = await invite.run(() => api.post<Invitation>('/invitations', { email: email.trim(), role }));
+    const created = await invite.run(() =>
+      api.post('/api/company/invitations', { body: { email: email.trim(), role } }),
+    );
     if (created) {
       setEmail('');
       setDone(
@@ -43,14 +45,20 @@ export function CompanyMembersPage() {
 
   const remove = async (m: Member) => {
     setDone(null);
-    const r = await change.run(() => api.post<{ revoked_keys: number }>(`/members/${encodeURIComponent(m.id)}/remove`));
+    const r = await change.run(() =>
+      api.post('/api/company/members/{member_id}/remove', { path: { member_id: m.id } }),
+    );
     if (r) setDone(`${m.email} is removed; ${r.revoked_keys} of their keys revoked and their sessions ended.`);
     await team.reload();
   };
 
   const revoke = async (i: Invitation) => {
     setDone(null);
-    if (await change.run(() => api.post(`/invitations/${encodeURIComponent(i.id)}/revoke`)))
+    if (
+      await change.run(() =>
+        api.post('/api/company/invitations/{invitation_id}/revoke', { path: { invitation_id: i.id } }),
+      )
+    )
       setDone(`The invitation of ${i.email} is revoked.`);
     await team.reload();
   };

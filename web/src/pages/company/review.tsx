@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ExtractionReview, ReviewEvidence, ReviewFile } from '../../backend/types';
+import type { ExtractionReview, ReviewEvidence, ReviewFile } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { bytes, useAction, useLoad, when } from '../../lib/hooks';
@@ -64,7 +64,7 @@ export function CompanyReviewPage() {
 function ReviewView({ id }: { id: string }) {
   const { api } = useAccount('company');
   const loaded = useLoad(
-    useCallback(() => api.get<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction`), [api, id]),
+    useCallback(() => api.get('/api/company/jobs/{job_id}/extraction', { path: { job_id: id } }), [api, id]),
   );
   const [latest, setLatest] = useState<ExtractionReview | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -88,7 +88,7 @@ function ReviewView({ id }: { id: string }) {
       corrections: [{ document: editing.document, field: editing.field, value }],
     };
     const next = await save.run(() =>
-      api.post<ExtractionReview>(`/jobs/${encodeURIComponent(id)}/extraction/corrections`, body),
+      api.post('/api/company/jobs/{job_id}/extraction/corrections', { path: { job_id: id }, body: body }),
     );
     if (next) {
       setLatest(next);

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import type { NewWebhook, Rotated, Webhook } from '../../backend/types';
 import { WebhooksPanel, type WebhooksApi } from '../../components/webhooks-panel';
 import { useAccount } from '../../session';
 
@@ -8,11 +7,11 @@ export function CompanyWebhooksPage() {
   const { api } = useAccount('company');
   const hooks = useMemo<WebhooksApi>(
     () => ({
-      list: async () => ({ webhooks: (await api.get<{ data: Webhook[] }>('/webhooks')).data, eventTypes: null }),
-      create: (url) => api.post<NewWebhook>('/v1/webhooks', { url }),
-      rotate: (id) => api.post<Rotated>(`/webhooks/${encodeURIComponent(id)}/rotate`),
-      disable: (id) => api.post<Webhook>(`/webhooks/${encodeURIComponent(id)}/disable`),
-      remove: (id) => api.post(`/webhooks/${encodeURIComponent(id)}/delete`),
+      list: async () => ({ webhooks: (await api.get('/api/company/webhooks')).data, eventTypes: null }),
+      create: (url) => api.post('/v1/webhooks', { body: { url } }),
+      rotate: (id) => api.post('/api/company/webhooks/{webhook_id}/rotate', { path: { webhook_id: id } }),
+      disable: (id) => api.post('/api/company/webhooks/{webhook_id}/disable', { path: { webhook_id: id } }),
+      remove: (id) => api.post('/api/company/webhooks/{webhook_id}/delete', { path: { webhook_id: id } }),
     }),
     [api],
   );

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { SavedWorkflow, SavedWorkflowInput } from '../../backend/types';
+import type { SavedWorkflow, SavedWorkflowInput } from '../../backend/api';
 import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
@@ -13,7 +13,7 @@ export function CompanyWorkflowsPage() {
   const account = useAccount('company');
   const { api } = account;
   const admin = account.role === 'billing_admin';
-  const list = useLoad(useCallback(async () => (await api.get<{ data: SavedWorkflow[] }>('/workflows')).data, [api]));
+  const list = useLoad(useCallback(async () => (await api.get('/api/company/workflows')).data, [api]));
   const save = useAction();
   const change = useAction();
   const [editing, setEditing] = useState<SavedWorkflow | null>(null);
@@ -45,8 +45,8 @@ export function CompanyWorkflowsPage() {
     };
     const saved = await save.run(() =>
       editing
-        ? api.patch<SavedWorkflow>(`/workflows/${encodeURIComponent(editing.id)}`, body)
-        : api.post<SavedWorkflow>('/workflows', body),
+        ? api.patch('/api/company/workflows/{workflow_id}', { path: { workflow_id: editing.id }, body: body })
+        : api.post('/api/company/workflows', { body: body }),
     );
     if (saved) {
       setDone(
@@ -61,7 +61,9 @@ export function CompanyWorkflowsPage() {
 
   const remove = async (w: SavedWorkflow) => {
     setDone(null);
-    if (await change.run(() => api.post(`/workflows/${encodeURIComponent(w.id)}/delete`)))
+    if (
+      await change.run(() => api.post('/api/company/workflows/{workflow_id}/delete', { path: { workflow_id: w.id } }))
+    )
       setDone(`${w.name} is deleted. Jobs that used it keep their results.`);
     if (editing?.id === w.id) edit(null);
     await list.reload();

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import type { Delivery, DeliveryDetail, Page } from '../../backend/types';
 import { DeliveriesPanel, type DeliveriesApi } from '../../components/deliveries-panel';
 import { useAccount } from '../../session';
 
@@ -8,10 +7,9 @@ export function MerchantDeliveriesPage() {
   const { api } = useAccount('merchant');
   const deliveries = useMemo<DeliveriesApi>(
     () => ({
-      page: (before) =>
-        api.get<Page<Delivery>>(`/deliveries?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
-      detail: (id) => api.get<DeliveryDetail>(`/deliveries/${encodeURIComponent(id)}`),
-      retry: (id) => api.post<Delivery>(`/deliveries/${encodeURIComponent(id)}/retry`),
+      page: (before) => api.get('/api/integrations/deliveries', { query: { limit: 25, before: before ?? undefined } }),
+      detail: (id) => api.get('/api/integrations/deliveries/{id}', { path: { id } }),
+      retry: (id) => api.post('/api/integrations/deliveries/{id}/retry', { path: { id } }),
     }),
     [api],
   );

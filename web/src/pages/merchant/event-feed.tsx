@@ -1,5 +1,5 @@
 import { useCallback, useId, useState } from 'react';
-import type { EventsPage, ProofEvent } from '../../backend/types';
+import type { ProofEvent } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
@@ -12,7 +12,9 @@ const LIMIT = 50;
 export function MerchantEventsPage() {
   const { api } = useAccount('merchant');
   const ids = useId();
-  const first = useLoad(useCallback(() => api.get<EventsPage>(`/events?after=0&limit=${LIMIT}`), [api]));
+  const first = useLoad(
+    useCallback(() => api.get('/api/integrations/events', { query: { after: 0, limit: LIMIT } }), [api]),
+  );
   const more = useAction();
   const [later, setLater] = useState<{ rows: ProofEvent[]; cursor: number; full: boolean } | null>(null);
   const rows = [...(first.data?.data ?? []), ...(later?.rows ?? [])];
@@ -20,7 +22,7 @@ export function MerchantEventsPage() {
   const [open, setOpen] = useState<number | null>(null);
 
   const loadNewer = async () => {
-    const next = await more.run(() => api.get<EventsPage>(`/events?after=${cursor}&limit=${LIMIT}`));
+    const next = await more.run(() => api.get('/api/integrations/events', { query: { after: cursor, limit: LIMIT } }));
     if (next)
       setLater({
         rows: [...(later?.rows ?? []), ...next.data],
@@ -84,7 +86,7 @@ function EventRow({
   open: boolean;
   onToggle: () => void;
 }) {
-  const subject = (e.data['invoice_id'] ?? e.data['request_id'] ?? '—') as string;
+  const subject = 'invoice_id' in e.data ? e.data.invoice_id : 'request_id' in e.data ? e.data.request_id : '—';
   return (
     <>
       <tr>

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { Contact, Invoice, Page, Wallet } from '../../backend/types';
+import type { Invoice } from '../../backend/api';
 import { BusyButton, ConfirmButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, when } from '../../lib/hooks';
@@ -25,9 +25,9 @@ const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 export function MerchantInvoicesPage() {
   const { api } = useAccount('merchant');
   const ids = useId();
-  const invoices = useLoad(useCallback(() => api.get<Page<Invoice>>('/invoices?limit=25'), [api]));
-  const contacts = useLoad(useCallback(() => api.get<Page<Contact>>('/contacts?limit=100'), [api]));
-  const wallets = useLoad(useCallback(() => api.get<{ data: Wallet[] }>('/wallets'), [api]));
+  const invoices = useLoad(useCallback(() => api.get('/api/integrations/invoices', { query: { limit: 25 } }), [api]));
+  const contacts = useLoad(useCallback(() => api.get('/api/integrations/contacts', { query: { limit: 100 } }), [api]));
+  const wallets = useLoad(useCallback(() => api.get('/api/integrations/wallets'), [api]));
   const create = useAction();
   const addContact = useAction();
   const [done, setDone] = useState<string | null>(null);
@@ -50,7 +50,7 @@ export function MerchantInvoicesPage() {
   const newContact = async (e: FormEvent) => {
     e.preventDefault();
     const c = await addContact.run(() =>
-      api.post<Contact>('/contacts', { legal_name: name.trim(), email: email.trim() }),
+      api.post('/api/integrations/contacts', { body: { legal_name: name.trim(), email: email.trim() } }),
     );
     if (c) {
       setName('');
@@ -77,7 +77,7 @@ export function MerchantInvoicesPage() {
       })),
       ...(memo.trim() ? { memo: memo.trim() } : {}),
     };
-    const inv = await create.run(() => api.post<Invoice>('/invoices', body));
+    const inv = await create.run(() => api.post('/api/integrations/invoices', { body: body }));
     if (inv) {
       setDone(`Invoice ${inv.number} is issued for ${inv.total_usdc} USDC.`);
       setLines([emptyLine()]);
@@ -291,7 +291,10 @@ function InvoiceRow({
   const [done, setDone] = useState<string | null>(null);
   const doVoid = async () => {
     const got = await voiding.run(() =>
-      api.post<Invoice>(`/invoices/${encodeURIComponent(inv.id)}/void`, reason.trim() ? { reason: reason.trim() } : {}),
+      api.post('/api/integrations/invoices/{id}/void', {
+        path: { id: inv.id },
+        body: reason.trim() ? { reason: reason.trim() } : {},
+      }),
     );
     if (got) {
       setDone(`Invoice ${got.number} is voided: its payment page no longer asks for payment.`);

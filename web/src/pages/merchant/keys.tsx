@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import type { ApiKey, MerchantOverview, NewApiKey } from '../../backend/types';
 import { KeysPanel, type KeysApi } from '../../components/keys-panel';
 import { useAccount } from '../../session';
 
@@ -8,9 +7,9 @@ export function MerchantKeysPage() {
   const { api } = useAccount('merchant');
   const keys = useMemo<KeysApi>(
     () => ({
-      list: async () => (await api.get<MerchantOverview>('')).keys,
-      create: (body) => api.post<NewApiKey>('/keys', body),
-      revoke: (id) => api.post<ApiKey>(`/keys/${encodeURIComponent(id)}/revoke`),
+      list: async () => (await api.get('/api/integrations')).keys,
+      create: (body) => api.post('/api/integrations/keys', { body: body }),
+      revoke: (id) => api.post('/api/integrations/keys/{id}/revoke', { path: { id } }),
     }),
     [api],
   );

@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { MerchantOverview, PaidPlan, Network, Page, PlanInfo, Purchase } from '../../backend/types';
+import type { PaidPlan, Network, PlanInfo } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { PaymentFields, PurchaseHistory, PurchasePanel, useFollowedPurchase } from '../../components/purchase-panel';
@@ -13,8 +13,8 @@ import { useAccount } from '../../session';
  */
 export function MerchantOverviewPage() {
   const { api } = useAccount('merchant');
-  const overview = useLoad(useCallback(() => api.get<MerchantOverview>(''), [api]));
-  const plan = useLoad(useCallback(() => api.get<PlanInfo>('/plan'), [api]));
+  const overview = useLoad(useCallback(() => api.get('/api/integrations'), [api]));
+  const plan = useLoad(useCallback(() => api.get('/api/integrations/plan'), [api]));
   const e = overview.data?.entitlements;
   const { reload: reloadOverview } = overview;
   const { reload: reloadPlan } = plan;
@@ -80,7 +80,9 @@ export function MerchantOverviewPage() {
 function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise<void> }) {
   const { api } = useAccount('merchant');
   const ids = useId();
-  const purchases = useLoad(useCallback(() => api.get<Page<Purchase>>('/plan/purchases?limit=10'), [api]));
+  const purchases = useLoad(
+    useCallback(() => api.get('/api/integrations/plan/purchases', { query: { limit: 10 } }), [api]),
+  );
   const buy = useAction();
   const [choice, setChoice] = useState<PaidPlan>(info.paid_plan ?? 'starter');
   const [network, setNetwork] = useState<Network | ''>(info.purchase_networks[0] ?? '');
@@ -93,7 +95,7 @@ function BuyPlan({ info, onGranted }: { info: PlanInfo; onGranted: () => Promise
     e.preventDefault();
     if (!network) return;
     const started = await buy.run(() =>
-      api.post<Purchase>('/plan/purchases', { plan: choice, network, payer: payer.trim() }),
+      api.post('/api/integrations/plan/purchases', { body: { plan: choice, network, payer: payer.trim() } }),
     );
     if (started) {
       setCurrentId(started.id);

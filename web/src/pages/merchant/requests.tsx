@@ -1,5 +1,5 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import { REQUEST_STATUSES, type Page, type PaymentRequest, type RequestStatus, type Wallet } from '../../backend/types';
+import { REQUEST_STATUSES, type PaymentRequest, type RequestStatus } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { shortAddress, useAction, useLoad, usePagedList, when } from '../../lib/hooks';
@@ -13,7 +13,7 @@ export function MerchantRequestsPage() {
   const [status, setStatus] = useState<RequestStatus | ''>('');
   // The list is loaded afresh when the filter changes or a request was created (a new key remounts it).
   const [version, setVersion] = useState(0);
-  const wallets = useLoad(useCallback(() => api.get<{ data: Wallet[] }>('/wallets'), [api]));
+  const wallets = useLoad(useCallback(() => api.get('/api/integrations/wallets'), [api]));
   const create = useAction();
   const [created, setCreated] = useState<PaymentRequest | null>(null);
 
@@ -38,7 +38,7 @@ export function MerchantRequestsPage() {
       ...(payer.trim() ? { expected_payer: payer.trim() } : {}),
       ...(hours.trim() ? { valid_hours: Number(hours) } : {}),
     };
-    const got = await create.run(() => api.post<PaymentRequest>('/requests', body));
+    const got = await create.run(() => api.post('/api/integrations/requests', { body: body }));
     if (got) {
       setCreated(got);
       setAmount('');
@@ -177,9 +177,9 @@ function RequestList({ status }: { status: RequestStatus | '' }) {
   const { first, more, rows, cursor, loadMore } = usePagedList(
     useCallback(
       (before: string | null) =>
-        api.get<Page<PaymentRequest>>(
-          `/requests?limit=25${status ? `&status=${status}` : ''}${before ? `&before=${encodeURIComponent(before)}` : ''}`,
-        ),
+        api.get('/api/integrations/requests', {
+          query: { limit: 25, status: status || undefined, before: before ?? undefined },
+        }),
       [api, status],
     ),
   );
@@ -264,7 +264,7 @@ function RequestRow({ request: r, open, onToggle }: { request: PaymentRequest; o
 function RequestDetail({ request: r }: { request: PaymentRequest }) {
   const { api } = useAccount('merchant');
   const detail = useLoad(
-    useCallback(() => api.get<PaymentRequest>(`/requests/${encodeURIComponent(r.id)}`), [api, r.id]),
+    useCallback(() => api.get('/api/integrations/requests/{id}', { path: { id: r.id } }), [api, r.id]),
   );
   const d = detail.data ?? r;
   return (

@@ -1,5 +1,4 @@
 import { useCallback, useId } from 'react';
-import type { Page, ReviewRequest } from '../../backend/types';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress } from '../../components/feedback';
 import { usePagedList, when } from '../../lib/hooks';
@@ -21,7 +20,7 @@ export function MerchantReviewsPage() {
   const { first, more, rows, cursor, loadMore } = usePagedList(
     useCallback(
       (before: string | null) =>
-        api.get<Page<ReviewRequest>>(`/reviews?limit=25${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+        api.get('/api/integrations/reviews', { query: { limit: 25, before: before ?? undefined } }),
       [api],
     ),
   );

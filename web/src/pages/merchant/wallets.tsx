@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { NETWORKS, type Network, type Wallet, type WalletChallenge } from '../../backend/types';
+import { NETWORKS, type Network, type WalletChallenge } from '../../backend/api';
 import { BusyButton } from '../../components/buttons';
 import { EmptyState, ErrorNotice, Progress, SuccessNotice } from '../../components/feedback';
 import { useAction, useLoad, when } from '../../lib/hooks';
@@ -14,7 +14,7 @@ import { DataTable } from '../../components/table-head';
 export function MerchantWalletsPage() {
   const { api } = useAccount('merchant');
   const ids = useId();
-  const wallets = useLoad(useCallback(() => api.get<{ data: Wallet[] }>('/wallets'), [api]));
+  const wallets = useLoad(useCallback(() => api.get('/api/integrations/wallets'), [api]));
   const ask = useAction();
   const verify = useAction();
   const [network, setNetwork] = useState<Network>('base');
@@ -29,10 +29,12 @@ export function MerchantWalletsPage() {
     setDone(null);
     verify.clear();
     const got = await ask.run(() =>
-      api.post<WalletChallenge>('/wallets/challenges', {
-        network,
-        address: address.trim(),
-        ...(label.trim() ? { label: label.trim() } : {}),
+      api.post('/api/integrations/wallets/challenges', {
+        body: {
+          network,
+          address: address.trim(),
+          ...(label.trim() ? { label: label.trim() } : {}),
+        },
       }),
     );
     if (got) {
@@ -45,7 +47,9 @@ export function MerchantWalletsPage() {
     e.preventDefault();
     if (!challenge) return;
     const wallet = await verify.run(() =>
-      api.post<Wallet>('/wallets/verify', { challenge_id: challenge.id, signature: signature.trim() }),
+      api.post('/api/integrations/wallets/verify', {
+        body: { challenge_id: challenge.id, signature: signature.trim() },
+      }),
     );
     if (wallet) {
       setChallenge(null);

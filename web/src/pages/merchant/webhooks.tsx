@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { MerchantOverview, NewWebhook, Rotated, Webhook } from '../../backend/types';
+import { isProofEventType } from '../../backend/api';
 import { WebhooksPanel, type WebhooksApi } from '../../components/webhooks-panel';
 import { useAccount } from '../../session';
 
@@ -9,13 +9,14 @@ export function MerchantWebhooksPage() {
   const hooks = useMemo<WebhooksApi>(
     () => ({
       list: async () => {
-        const o = await api.get<MerchantOverview>('');
+        const o = await api.get('/api/integrations');
         return { webhooks: o.webhooks, eventTypes: o.event_types };
       },
-      create: (url, events) => api.post<NewWebhook>('/webhooks', { url, events }),
-      rotate: (id) => api.post<Rotated>(`/webhooks/${encodeURIComponent(id)}/rotate`),
-      disable: (id) => api.post<Webhook>(`/webhooks/${encodeURIComponent(id)}/disable`),
-      remove: (id) => api.post(`/webhooks/${encodeURIComponent(id)}/delete`),
+      create: (url, events) =>
+        api.post('/api/integrations/webhooks', { body: { url, events: events.filter(isProofEventType) } }),
+      rotate: (id) => api.post('/api/integrations/webhooks/{id}/rotate', { path: { id } }),
+      disable: (id) => api.post('/api/integrations/webhooks/{id}/disable', { path: { id } }),
+      remove: (id) => api.post('/api/integrations/webhooks/{id}/delete', { path: { id } }),
     }),
     [api],
   );
