@@ -692,6 +692,7 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'fecha',
       'data fattura',
       'data della fattura',
+      'data documento',
       'data di emissione',
       'data documento',
       'data emissione',
