@@ -46,6 +46,7 @@ import {
 } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { nameContains } from '../../domain/extraction-parties.js';
+import { isPartyHeading } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -173,7 +174,9 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   if (ctx.busy.has(concept.id)) return null;
   ctx.busy.add(concept.id);
   try {
-    return readConcept(concept, ctx);
+    const v = readConcept(concept, ctx);
+    // A block's heading read as a party's name ("Cedente/prestatore (fornitore)") is a label, no name.
+    return concept.name && v?.value && isPartyHeading(v.value) ? null : v;
   } finally {
     ctx.busy.delete(concept.id);
   }

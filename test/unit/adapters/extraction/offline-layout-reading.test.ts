@@ -733,4 +733,30 @@ describe('the Italian layout of the tune part (FatturaPA printed through the Ass
     );
     expect(values(doc, ['total'])).toEqual({ total: '3013.40' });
   });
+
+  it('a party block headed "Cedente/prestatore (fornitore)": the heading is no name; Denominazione is', () => {
+    const doc = page(
+      [
+        [5, 'Cedente/prestatore (fornitore)'],
+        [330, 'Cessionario/committente (cliente)'],
+      ],
+      [
+        [18, 'Identificativo fiscale ai fini IVA: IT02780790107'],
+        [340, 'Codice fiscale: 03533590174'],
+      ],
+      [
+        [18, "Denominazione: SOCIETA' ALPHA SRL"],
+        [340, 'Denominazione: BETA GAMMA'],
+      ],
+      [
+        [18, 'Indirizzo: VIALE ROMA 543'],
+        [340, 'Indirizzo: VIA TORINO 38-B'],
+      ],
+    );
+    const got = values(doc, ['seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id']);
+    expect(got['seller_name']).not.toBe('Cedente/prestatore (fornitore)');
+    expect(got['buyer_name']).not.toBe('Cessionario/committente (cliente)');
+    expect(got['seller_vat_id']).toBe('IT02780790107');
+    expect(got['buyer_vat_id']).not.toBe('03533590174');
+  });
 });
