@@ -368,8 +368,10 @@ function stackedLabels(concept: Concept, lines: readonly Line[], line: Line): La
   if (!above || !hasBoxes(line.page) || line.words.length === 0) return [];
   const lh = lineHeight(line.page);
   const out: LabelHit[] = [];
+  // The line above holds header fragments only: no digit, no document title ("Receipt" over "No." is no label).
+  if (/\p{N}/u.test(above.text) || DOCUMENT_TITLE.test(above.text.trim())) return [];
   for (const w of line.words) {
-    if (!/^\p{L}/u.test(w.text)) continue;
+    if (!/^\p{L}[\p{L}.]*$/u.test(w.text)) continue;
     const cx = (w.box.x0 + w.box.x1) / 2;
     const over = above.words.filter((u) => u.box.x1 > w.box.x0 && u.box.x0 < w.box.x1);
     if (over.length !== 1) continue;
@@ -447,10 +449,11 @@ function readNearLabel(
   let far: ExtractedValue | null = null;
   let farBy = 0;
   // A row of column headers (the label one cell of three or more, no date and no amount with decimals anywhere on
-  // the line): the values are on the line below, each under its own header; a header right of the label that is no
-  // value of its kind does not end the search, it goes on below.
+  // the line; the label not a document's title word, "Receipt"): the values are on the line below, each under its own
+  // header; a header right of the label that is no value of its kind does not end the search, it goes on below.
   const headerRow =
     !bare &&
+    !DOCUMENT_TITLE.test(line.text.slice(hitStart, hitEnd).trim()) &&
     groups.length > 0 &&
     clusters(line.words, 1.5 * lh).length >= 3 &&
     findDates(line.text).length === 0 &&
@@ -629,7 +632,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       // A short capital prefix and a space before the number ("FPR 16/19", "FT 2015/0009"): one identifier.
       const spaced =
         m && /^[A-Z]{2,4}$/u.test(m[1]!)
-          ? /^\s(\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
+          ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
           : null;
       if (m && spaced) {
         const raw = `${m[1]} ${spaced[1]}`;
