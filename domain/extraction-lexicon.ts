@@ -692,6 +692,7 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'fecha',
       'data fattura',
       'data della fattura',
+      'data documento',
       'data di emissione',
       'data documento',
       'data emissione',
@@ -1095,11 +1096,12 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'cif',
       'n.i.f',
       'c.i.f',
+      'identificativo fiscale ai fini iva',
+      'id. fiscale iva',
       'partita iva',
       'p.iva',
       'p. iva',
       'p iva',
-      'codice fiscale',
       'btw-nummer',
       'btw nummer',
       'btw-nr',
@@ -1315,6 +1317,8 @@ export const PHONE_LABELS = [
  * before it ("Invoice date:   Delivery date: 02/05/2024").
  */
 export const OTHER_LABELS = [
+  // An Italian tax code (a person's or a company's), not its VAT number (Partita IVA / IdFiscaleIVA).
+  'codice fiscale',
   'delivery date',
   'date of delivery',
   'order date',
@@ -1407,4 +1411,24 @@ export function conceptOf(field: string): Concept {
   const byKind = known ?? CONCEPTS.find((c) => c.names.length === 0 && c.reader === kind);
   if (byKind) return { ...byKind, labels: byKind.labels.includes(own) ? byKind.labels : [own, ...byKind.labels] };
   return { id: key, reader: kind, labels: [own] };
+}
+
+/** Words of a party block's heading that are no label alone ("prestatore", "committente": the second half of a pair). */
+const PARTY_HEADING_WORDS = new Set(['prestatore', 'committente', 'cessionario', 'cedente', 'fornitore', 'cliente']);
+
+/** The words of the parties' labels ("Cedente/prestatore (fornitore)", "Bill to", "Rechnungsempfänger"), lower case. */
+const PARTY_LABEL_WORDS = new Set(
+  CONCEPTS.filter((c) => c.name).flatMap((c) => c.labels.flatMap((n) => n.toLowerCase().split(/[^\p{L}]+/u))),
+);
+
+/**
+ * True when a text is only party labels' words and marks ("Cedente/prestatore (fornitore)", "Cessionario/committente
+ * (cliente)"): a block's heading, no party's name.
+ */
+export function isPartyHeading(text: string): boolean {
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
+  return words.length > 0 && words.every((w) => PARTY_LABEL_WORDS.has(w) || PARTY_HEADING_WORDS.has(w));
 }

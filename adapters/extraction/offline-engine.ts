@@ -41,10 +41,12 @@ import {
   NEXT_LABEL,
   STARTS_WITH_LABEL,
   type Concept,
+  type LabelHit,
   type Reader,
 } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { nameContains } from '../../domain/extraction-parties.js';
+import { isPartyHeading } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -116,7 +118,12 @@ export function documentDateOrder(pages: readonly PageText[], currency: string |
   if (dmyOnly !== mdyOnly) return dmyOnly ? 'dmy' : 'mdy';
   if (dmyOnly && mdyOnly) return null;
   if (numeric.length > 0 && numeric.every((d) => d.separator === '.')) return 'dmy';
-  return currency ? dateOrderOfCurrency(currency) : null;
+  if (currency) return dateOrderOfCurrency(currency);
+  // Amounts written with a decimal comma ("2.470,00", "12,50") and none with a decimal point: the writing of the
+  // countries that put the day first (no country writing month-first dates writes decimal commas).
+  const decimals = pages.flatMap((p) => findAmounts(p.text)).map((a) => /([.,])\d{1,2}$/u.exec(a.raw)?.[1]);
+  const commas = decimals.filter((d) => d === ',').length;
+  return commas >= 1 && !decimals.includes('.') ? 'dmy' : null;
 }
 
 /** Currency markers written next to an amount ("€ 12.00", "12,00 EUR", "$5"). */
@@ -167,7 +174,9 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   if (ctx.busy.has(concept.id)) return null;
   ctx.busy.add(concept.id);
   try {
-    return readConcept(concept, ctx);
+    const v = readConcept(concept, ctx);
+    // A block's heading read as a party's name ("Cedente/prestatore (fornitore)") is a label, no name.
+    return concept.name && v?.value && isPartyHeading(v.value) ? null : v;
   } finally {
     ctx.busy.delete(concept.id);
   }
@@ -177,7 +186,14 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const hits = ctx.pages.flatMap(({ page, lines }) =>
     lines
       .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
-      .flatMap((line) => findLabels(concept, line.text).map((hit) => ({ page, lines, line, hit }))),
+      .flatMap((line) =>
+        [...findLabels(concept, line.text), ...stackedLabels(concept, lines, line)].map((hit) => ({
+          page,
+          lines,
+          line,
+          hit,
+        })),
+      ),
   );
   // No label of the concept anywhere: on an OCR page, one misread by a letter or two (a long word, nearer this
   // concept's label than any other's); its value is read as any other, less sure (FUZZY_LABEL).
@@ -341,6 +357,38 @@ function letterhead(ctx: Context): ExtractedValue | null {
   return { ...at(page, candidate.start + lead, t, value), confidence: 0.6 };
 }
 
+/**
+ * A label stacked over two lines in a header cell ("Data" over "documento", centred on each other): the word of this
+ * line and the one word right above it (less than two lines up, its centre over this word or this word's centre under
+ * it) read together as one of the concept's labels. The hit is this line's word, so the value is read right of it or
+ * under it as for any label. Positioned words only.
+ */
+function stackedLabels(concept: Concept, lines: readonly Line[], line: Line): LabelHit[] {
+  const above = lines[line.index - 1];
+  if (!above || !hasBoxes(line.page) || line.words.length === 0) return [];
+  const lh = lineHeight(line.page);
+  const out: LabelHit[] = [];
+  // The line above holds header fragments only: no digit, no document title ("Receipt" over "No." is no label).
+  if (/\p{N}/u.test(above.text) || DOCUMENT_TITLE.test(above.text.trim())) return [];
+  for (const w of line.words) {
+    if (!/^\p{L}[\p{L}.]*$/u.test(w.text)) continue;
+    const cx = (w.box.x0 + w.box.x1) / 2;
+    const over = above.words.filter((u) => u.box.x1 > w.box.x0 && u.box.x0 < w.box.x1);
+    if (over.length !== 1) continue;
+    const u = over[0]!;
+    const ux = (u.box.x0 + u.box.x1) / 2;
+    if (!(ux >= w.box.x0 && ux <= w.box.x1) && !(cx >= u.box.x0 && cx <= u.box.x1)) continue;
+    if (midY(w.box) - midY(u.box) > 2 * lh || midY(w.box) <= midY(u.box)) continue;
+    const joined = `${u.text} ${w.text}`;
+    const hit = findLabels(concept, joined).find((h) => h.start === 0 && joined.slice(h.end).trim() === '');
+    if (!hit) continue;
+    const start = w.offset - line.start;
+    if (out.some((h) => h.start === start)) continue;
+    out.push({ rank: hit.rank, start, end: start + w.text.length });
+  }
+  return out;
+}
+
 function readNearLabel(
   concept: Concept,
   ctx: Context,
@@ -400,6 +448,16 @@ function readNearLabel(
   // has one ("VAT 19%      596.60"). Right text that is no value of the kind gives null, not a value further on.
   let far: ExtractedValue | null = null;
   let farBy = 0;
+  // A row of column headers (the label one cell of three or more, no date and no amount with decimals anywhere on
+  // the line; the label not a document's title word, "Receipt"): the values are on the line below, each under its own
+  // header; a header right of the label that is no value of its kind does not end the search, it goes on below.
+  const headerRow =
+    !bare &&
+    !DOCUMENT_TITLE.test(line.text.slice(hitStart, hitEnd).trim()) &&
+    groups.length > 0 &&
+    clusters(line.words, 1.5 * lh).length >= 3 &&
+    findDates(line.text).length === 0 &&
+    !findAmounts(line.text).some((a) => /[.,'’]\d/u.test(a.raw));
   for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
     const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
     if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) {
@@ -408,9 +466,10 @@ function readNearLabel(
       break;
     }
     if (right) return { ...right, confidence: 0.9 };
+    if (headerRow) continue;
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
-  if (!far && labelAt !== 0 && groups.length > 0) return null;
+  if (!far && !headerRow && labelAt !== 0 && groups.length > 0) return null;
   // Below: the words of the next line or the one after it in the label's column (between the words left and right of
   // it on its line) and under the label; a group that is itself a label is no value.
   const left = line.words.filter((w) => w.offset < line.start + hitStart);
@@ -427,9 +486,13 @@ function readNearLabel(
     const inColumn = next.words.filter(
       (w) => (w.box.x0 + w.box.x1) / 2 > colStart && (w.box.x0 + w.box.x1) / 2 < colEnd,
     );
-    const under = clusters(inColumn, 1.5 * lh).find((c) =>
-      c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= Math.max(lx1, lx0 + 4 * lh)),
-    );
+    // An amount or a date under the last header of a row may be set right-aligned, past the header's end: up to one
+    // header's width further right.
+    const reach =
+      colEnd === Infinity && (reader === 'amount' || reader === 'date')
+        ? lx1 + (lx1 - lx0)
+        : Math.max(lx1, lx0 + 4 * lh);
+    const under = clusters(inColumn, 1.5 * lh).find((c) => c.some((w) => w.box.x1 >= lx0 - 1 && w.box.x0 <= reach));
     if (!under) continue;
     const start = Math.min(...under.map((w) => w.offset));
     const end = Math.max(...under.map((w) => w.offset + w.text.length));
@@ -566,6 +629,15 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
           text,
         );
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
+      // A short capital prefix and a space before the number ("FPR 16/19", "FT 2015/0009"): one identifier.
+      const spaced =
+        m && /^[A-Z]{2,4}$/u.test(m[1]!)
+          ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
+          : null;
+      if (m && spaced) {
+        const raw = `${m[1]} ${spaced[1]}`;
+        return at(page, start + m.index + m[0].length - m[1]!.length, raw, raw);
+      }
       if (
         !m ||
         !/\d/u.test(m[1]!) ||

@@ -72,9 +72,12 @@ export interface CorpusDocument {
   member_sha256: string;
   /**
    * pdf: the member is the PDF; xml: the member is the e-invoice XML (form `xml`); ubl-embedded-pdf: the PDF a UBL
-   * member carries; image: the member is a PNG or JPEG image (form `image`).
+   * member carries; image: the member is a PNG or JPEG image (form `image`); fatturapa-pdf: the member is a FatturaPA
+   * XML, printed to a PDF through the stylesheet named in `stylesheet` (the way an Italian recipient views it).
    */
-  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image';
+  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image' | 'fatturapa-pdf';
+  /** fatturapa-pdf only: the XSLT that renders the XML (archive, member, SHA-256), applied by Chromium. */
+  stylesheet?: { archive: string; member: string; sha256: string };
   /** SHA-256 of the PDF taken out of the member (ubl-embedded-pdf only). */
   document_sha256?: string;
   /** ISO 639-1 code of the document's labels. */
@@ -262,6 +265,10 @@ export async function fetchCorpus(
       doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
     const path = join(cache, 'documents', `${doc.id}.${ext}`);
     const want = doc.extract === 'ubl-embedded-pdf' ? doc.document_sha256! : doc.member_sha256;
+    if (doc.extract === 'fatturapa-pdf') {
+      out.push({ doc, path: await renderedFatturaPa(cache, manifest, doc, path, progress) });
+      continue;
+    }
     if (await readIfHash(path, want)) {
       reused++;
       out.push({ doc, path });
@@ -289,6 +296,63 @@ export async function fetchCorpus(
     if (a.registry === 'debian') await rm(join(cache, 'archives', a.file), { force: true });
   }
   return out;
+}
+
+/**
+ * A FatturaPA XML printed to PDF through its stylesheet: Chromium applies the XSLT (`--dump-dom` of the XML with an
+ * `xml-stylesheet` instruction gives the transformed HTML) and prints the HTML (`--print-to-pdf`, no header or footer).
+ * The printed PDF's bytes depend on the Chromium version, so what is pinned is its inputs: the XML's and the
+ * stylesheet's SHA-256, recorded beside the cached PDF (`<id>.pdf.inputs`); the PDF is printed again when they change.
+ * `PAYCORE_CHROMIUM` names the browser (default `chromium`).
+ */
+async function renderedFatturaPa(
+  cache: string,
+  manifest: CorpusManifest,
+  doc: CorpusDocument,
+  path: string,
+  progress: Progress,
+): Promise<string> {
+  const sheet = doc.stylesheet;
+  if (!sheet) throw new Error(`corpus: ${doc.id} (fatturapa-pdf) names no stylesheet`);
+  const inputs = `${doc.member_sha256} ${sheet.sha256}\n`;
+  if (existsSync(path) && existsSync(`${path}.inputs`) && (await readFile(`${path}.inputs`, 'utf8')) === inputs)
+    return path;
+  const member = async (archive: string, name: string, hash: string) => {
+    const a = manifest.archives[archive];
+    if (!a) throw new Error(`corpus: ${doc.id} names an unknown archive ${archive}`);
+    const bytes = await readMember(await archivePath(cache, a, progress), name);
+    if (sha256(bytes) !== hash) throw new Error(`corpus: ${name} in ${a.file} does not match its pinned SHA-256`);
+    return bytes;
+  };
+  const xml = (await member(doc.archive, doc.member, doc.member_sha256)).toString('utf8');
+  const xsl = await member(sheet.archive, sheet.member, sheet.sha256);
+  const work = await mkdtemp(join(tmpdir(), 'corpus-fatturapa-'));
+  try {
+    const pi = '<?xml-stylesheet type="text/xsl" href="style.xsl"?>';
+    const withPi = xml.replace(/<\?xml-stylesheet[^>]*\?>/gu, '');
+    const decl = /^\uFEFF?\s*<\?xml[^>]*\?>/u.exec(withPi);
+    await writeFile(join(work, 'invoice.xml'), decl ? decl[0] + pi + withPi.slice(decl[0].length) : pi + withPi);
+    await writeFile(join(work, 'style.xsl'), xsl);
+    const chromium = process.env['PAYCORE_CHROMIUM'] || 'chromium';
+    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'];
+    const { stdout: html } = await run(chromium, [...flags, '--dump-dom', `file://${join(work, 'invoice.xml')}`], {
+      timeout: 120_000,
+      maxBuffer: 16 << 20,
+    });
+    await writeFile(join(work, 'invoice.html'), html);
+    const pdf = join(work, 'invoice.pdf');
+    await run(
+      chromium,
+      [...flags, '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, `file://${join(work, 'invoice.html')}`],
+      { timeout: 120_000 },
+    );
+    await writeAtomic(path, await readFile(pdf));
+    await writeFile(`${path}.inputs`, inputs);
+    progress(`corpus: ${doc.id} printed from its FatturaPA XML through ${sheet.member.split('/').pop()}`);
+    return path;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 /** Bump when the way the forms are made changes, so cached forms are made again. */

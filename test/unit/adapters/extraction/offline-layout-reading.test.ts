@@ -694,3 +694,69 @@ describe('a label the OCR misread by a few letters', () => {
     expect(extractOffline(doc, ['invoice_date']).fields['invoice_date']!.value).toBeNull();
   });
 });
+
+describe('the Italian layout of the tune part (FatturaPA printed through the AssoSoftware stylesheet)', () => {
+  // Real positions (pdftotext -bbox) of it-fatturapa-alpha-014-pdf, rounded; "Data / documento" is stacked over two
+  // lines around the header row.
+  it('a header row whose cells hold stacked labels: each value is read under its own label', () => {
+    const doc = page(
+      [[395, 'Data']],
+      [
+        [67, 'Tipologia documento'],
+        [190, 'Art. 73'],
+        [260, 'Numero documento'],
+        [382, 'documento'],
+        [472, 'Codice destinatario'],
+      ],
+      [
+        [35, 'TD01 fattura'],
+        [276, 'FPR 16/19'],
+        [378, '02-07-2019'],
+      ],
+      'Totale imponibile 2.470,00',
+    );
+    expect(values(doc, ['invoice_number', 'invoice_date'])).toEqual({
+      invoice_number: 'FPR 16/19',
+      invoice_date: '2019-07-02',
+    });
+  });
+
+  it('the last label of a row with its amount below, right-aligned past the label', () => {
+    const doc = page(
+      [
+        [65, 'Importo bollo'],
+        [186, 'Sconto/Maggiorazione'],
+        [323, 'Arr.'],
+        [433, 'Totale documento'],
+      ],
+      [[543, '3.013,40']],
+    );
+    expect(values(doc, ['total'])).toEqual({ total: '3013.40' });
+  });
+
+  it('a party block headed "Cedente/prestatore (fornitore)": the heading is no name; Denominazione is', () => {
+    const doc = page(
+      [
+        [5, 'Cedente/prestatore (fornitore)'],
+        [330, 'Cessionario/committente (cliente)'],
+      ],
+      [
+        [18, 'Identificativo fiscale ai fini IVA: IT02780790107'],
+        [340, 'Codice fiscale: 03533590174'],
+      ],
+      [
+        [18, "Denominazione: SOCIETA' ALPHA SRL"],
+        [340, 'Denominazione: BETA GAMMA'],
+      ],
+      [
+        [18, 'Indirizzo: VIALE ROMA 543'],
+        [340, 'Indirizzo: VIA TORINO 38-B'],
+      ],
+    );
+    const got = values(doc, ['seller_name', 'buyer_name', 'seller_vat_id', 'buyer_vat_id']);
+    expect(got['seller_name']).not.toBe('Cedente/prestatore (fornitore)');
+    expect(got['buyer_name']).not.toBe('Cessionario/committente (cliente)');
+    expect(got['seller_vat_id']).toBe('IT02780790107');
+    expect(got['buyer_vat_id']).not.toBe('03533590174');
+  });
+});
