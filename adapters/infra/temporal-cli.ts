@@ -18,7 +18,7 @@ export function cachedCliPath(): string {
   return join(toolCacheDir(), `temporal-cli-${TEMPORAL_CLI_VERSION}`, 'temporal');
 }
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

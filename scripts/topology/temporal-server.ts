@@ -1,6 +1,5 @@
-import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
-import { goInstall, toolCacheDir } from '../../adapters/infra/temporal-cli.js';
+import { goInstall, isExecutable, toolCacheDir } from '../../adapters/infra/temporal-cli.js';
 import type { Progress } from '../../adapters/infra/progress.js';
 
 /**
@@ -26,19 +25,10 @@ export function cachedServerTools(): TemporalServerTools {
   return { server: join(binDir(), 'server'), sqlTool: join(binDir(), 'sql') };
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The built server and sql tool from the tool cache, building both (one `go install`) when either is missing. */
 export async function locateTemporalServer(progress: Progress): Promise<TemporalServerTools> {
   const tools = cachedServerTools();
-  if (executable(tools.server) && executable(tools.sqlTool)) return tools;
+  if (isExecutable(tools.server) && isExecutable(tools.sqlTool)) return tools;
   await goInstall({
     what: `the Temporal server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION}`,
     packages: [
