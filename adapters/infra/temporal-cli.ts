@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Progress } from './progress.js';
@@ -18,7 +18,7 @@ export function cachedCliPath(): string {
   return join(toolCacheDir(), `temporal-cli-${TEMPORAL_CLI_VERSION}`, 'temporal');
 }
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;
@@ -27,7 +27,7 @@ function isExecutable(path: string): boolean {
   }
 }
 
-function onPath(name: string): string | null {
+export function onPath(name: string): string | null {
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);
@@ -36,7 +36,7 @@ function onPath(name: string): string | null {
   return null;
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Progress): Promise<void> {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Progress, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let lines = 0;
@@ -48,7 +48,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, progress: Prog
     });
     const started = Date.now();
     const ticker = setInterval(
-      () => progress(`  ... still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`),
+      () => progress(`  ... still building ${what} (${Math.round((Date.now() - started) / 1000)} s)`),
       30_000,
     );
     child.on('error', (e) => {
@@ -83,19 +83,44 @@ export async function locateTemporalCli(opts: {
   const cached = cachedCliPath();
   if (isExecutable(cached)) return cached;
   if (opts.build === false) return null;
-  const go = onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
-  if (!go) return null;
-  const binDir = join(cached, '..');
-  mkdirSync(binDir, { recursive: true });
-  opts.progress(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${binDir} (one time, a few minutes)`);
-  const started = Date.now();
-  await run(
-    go,
-    ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`],
-    { ...process.env, GOBIN: binDir, GOFLAGS: '-mod=mod' },
-    opts.progress,
-  );
-  if (!existsSync(cached)) throw new Error(`go install finished but ${cached} is missing`);
-  opts.progress(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (!goBinary()) return null;
+  await goInstall({
+    what: `the Temporal CLI ${TEMPORAL_CLI_VERSION}`,
+    packages: [`${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`],
+    binDir: join(cached, '..'),
+    expect: [cached],
+    progress: opts.progress,
+  });
   return cached;
+}
+
+/** The Go toolchain: PATH, then /usr/local/go/bin/go; null when there is none. */
+export function goBinary(): string | null {
+  return onPath('go') ?? (isExecutable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : null);
+}
+
+/**
+ * `go install <packages>` into binDir (under the tool cache), at low CPU priority (`nice -n 10` where there is a
+ * `nice`: the machine is shared), with a progress line every 30 s; fails unless every path in `expect` exists after.
+ */
+export async function goInstall(opts: {
+  what: string;
+  packages: string[];
+  binDir: string;
+  expect: string[];
+  progress: Progress;
+}): Promise<void> {
+  const go = goBinary();
+  if (!go) throw new Error(`no Go toolchain to build ${opts.what} (install Go, https://go.dev/dl/)`);
+  mkdirSync(opts.binDir, { recursive: true });
+  opts.progress(`building ${opts.what} with Go into ${opts.binDir} (one time, a few minutes)`);
+  const started = Date.now();
+  const nice = onPath('nice');
+  const [cmd, args] = nice
+    ? [nice, ['-n', '10', go, 'install', ...opts.packages]]
+    : [go, ['install', ...opts.packages]];
+  await run(cmd, args, { ...process.env, GOBIN: opts.binDir, GOFLAGS: '-mod=mod' }, opts.progress, opts.what);
+  for (const path of opts.expect)
+    if (!isExecutable(path)) throw new Error(`go install finished but ${path} is missing`);
+  opts.progress(`${opts.what} built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
