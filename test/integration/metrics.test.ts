@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { companyWithV1Webhook, uploadOne } from '../helpers/v1-journey.js';
 import { samplePdf, sampleWav } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
@@ -23,8 +23,6 @@ import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
-import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
-import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /*
@@ -132,28 +130,13 @@ describe('GET /metrics', () => {
     const beforeWorker = await workerScrape();
 
     // A company with a key and a /v1 webhook whose receiver answers 503 once, then 200.
-    const { company, owner } = await createCompany(tdb.db, { name: 'Metrics', ownerEmail: 'm@metrics.example' });
-    const key = (
-      await issueCompanyKey(
-        tdb.db,
-        { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
-        new Date(),
-      )
-    ).secret;
-    const receiver = await startReceiver((_r, i) => (i === 0 ? 503 : 200));
-    const hook = await createEndpoint(tdb.db, {
-      interface: 'v1',
-      tenantId: company.id,
-      url: receiver.url,
-      events: [],
-      secretSealed: secretBox.seal('whsec_metrics'),
+    const { companyId, auth, receiver, hookId } = await companyWithV1Webhook(tdb.db, secretBox, {
+      name: 'Metrics',
+      ownerEmail: 'm@metrics.example',
+      secret: 'whsec_metrics',
+      respond: (_r, i) => (i === 0 ? 503 : 200),
     });
-    const auth = { Authorization: `Bearer ${key}` };
-    const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'a.pdf');
-    const uploaded = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: form });
-    expect(uploaded.status).toBe(201);
-    const uploadId = ((await uploaded.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const uploadId = await uploadOne(app.url, auth, await samplePdf(1), 'a.pdf');
     const submitted = await fetch(`${app.url}/v1/jobs`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-job-1' },
@@ -161,7 +144,7 @@ describe('GET /metrics', () => {
         operation: 'pdf-rotate',
         upload_ids: [uploadId],
         options: { angle: 90 },
-        webhook_id: hook.id,
+        webhook_id: hookId,
       }),
     });
     expect(submitted.status).toBe(202);
@@ -174,11 +157,7 @@ describe('GET /metrics', () => {
     });
     await receiver.waitForRequests(2);
     // An audio job: its engine runs (ffprobe, ffmpeg) are counted by the worker.
-    const wavForm = new FormData();
-    wavForm.append('files', new Blob([new Uint8Array(sampleWav(2))]), 'tone.wav');
-    const wavRes = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: wavForm });
-    expect(wavRes.status).toBe(201);
-    const wavId = ((await wavRes.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const wavId = await uploadOne(app.url, auth, sampleWav(2), 'tone.wav');
     const audioRes = await fetch(`${app.url}/v1/jobs`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'metrics-audio-1' },
@@ -195,10 +174,7 @@ describe('GET /metrics', () => {
     });
     // A batch of two items, one of them a PDF damaged after it was measured: one child completes, one fails (its
     // reservation released), the batch ends partial.
-    const badForm = new FormData();
-    badForm.append('files', new Blob([new Uint8Array(await samplePdf(1))]), 'bad.pdf');
-    const badRes = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: badForm });
-    const badId = ((await badRes.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const badId = await uploadOne(app.url, auth, await samplePdf(1), 'bad.pdf');
     writeFileSync(store.pathOf(badId), readFileSync(store.pathOf(badId)).subarray(0, 40));
     const batchRes = await fetch(`${app.url}/v1/batches`, {
       method: 'POST',
@@ -213,7 +189,7 @@ describe('GET /metrics', () => {
       };
       return b.status === 'partial' ? true : undefined;
     });
-    const quotes = await tdb.db('jobs').where({ company_id: company.id }).select('status', 'quoted_credits');
+    const quotes = await tdb.db('jobs').where({ company_id: companyId }).select('status', 'quoted_credits');
     const quoted = (status: string) =>
       quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
     expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'completed', 'failed']);

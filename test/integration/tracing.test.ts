@@ -9,7 +9,7 @@ import { activeTracing, startTracing } from '../../adapters/tracing/tracing.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { companyWithV1Webhook, uploadOne } from '../helpers/v1-journey.js';
 import { sampleWav } from '../../support/sample-files.js';
 import { TEST_DELIVERY_TIMEOUTS, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
@@ -17,8 +17,6 @@ import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secre
 import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
-import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
-import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { createPlatformWorker, workflowsPath, type PlatformWorker } from '../../workers/worker.js';
 import { OTEL_WORKFLOW_INTERCEPTORS } from '../../workers/temporal-tracing.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
@@ -96,28 +94,12 @@ function ancestry(spans: ReadableSpan[], span: ReadableSpan): ReadableSpan[] {
 
 describe('traces', () => {
   it('one trace runs from POST /v1/jobs through the workflow and its activity to ffmpeg and the webhook POST', async () => {
-    const { company, owner } = await createCompany(tdb.db, { name: 'Traced', ownerEmail: 't@traced.example' });
-    const key = (
-      await issueCompanyKey(
-        tdb.db,
-        { companyId: company.id, memberId: owner.id, name: 'k', scopes: ['read', 'write'] },
-        new Date(),
-      )
-    ).secret;
-    const receiver = await startReceiver(() => 200);
-    const hook = await createEndpoint(tdb.db, {
-      interface: 'v1',
-      tenantId: company.id,
-      url: receiver.url,
-      events: [],
-      secretSealed: secretBox.seal('whsec_traced'),
+    const { auth, receiver, hookId } = await companyWithV1Webhook(tdb.db, secretBox, {
+      name: 'Traced',
+      ownerEmail: 't@traced.example',
+      secret: 'whsec_traced',
     });
-    const auth = { Authorization: `Bearer ${key}` };
-    const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(sampleWav(2))]), 'tone.wav');
-    const uploaded = await fetch(`${app.url}/v1/uploads`, { method: 'POST', headers: auth, body: form });
-    expect(uploaded.status).toBe(201);
-    const uploadId = ((await uploaded.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
+    const uploadId = await uploadOne(app.url, auth, sampleWav(2), 'tone.wav');
     const submitted = await fetch(`${app.url}/v1/jobs`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': 'traced-job-1' },
@@ -125,7 +107,7 @@ describe('traces', () => {
         operation: 'audio-trim',
         upload_ids: [uploadId],
         options: { end: 1 },
-        webhook_id: hook.id,
+        webhook_id: hookId,
       }),
     });
     const submittedBody = (await submitted.json()) as { id: string };
