@@ -121,6 +121,7 @@ export function buildApp(
       qpdf: qpdfOptions(deps.config.media),
       ...(deps.config.media.ocr ? { ocrLanguages: deps.config.media.ocr.languages } : {}),
       video: videoWorkPolicy(deps.config.media),
+      metrics,
     },
     selfService: deps.config.selfService,
     mail: mail && deps.config.mail ? { mailer: mail, from: deps.config.mail.from } : null,
@@ -173,6 +174,7 @@ export function buildApp(
       },
       bodyLimitJson: deps.config.http.bodyLimitJson,
       ...(deps.now ? { now: deps.now } : {}),
+      metrics,
     }),
     proofRouter({
       db: deps.db,

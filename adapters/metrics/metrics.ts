@@ -20,7 +20,12 @@ export interface PlatformMetrics {
   readonly jobProcessing: Histogram<'operation' | 'outcome'>;
   /** Batches that ended in this worker, by outcome (completed, partial, failed). */
   readonly batchesFinished: Counter<'outcome'>;
-  /** Credits a job's end moved in this worker: `charged` (a completed job's quote), `released` (a failed job's). */
+  /** Jobs submitted through this API (a batch's children one by one), by operation, counted once committed. */
+  readonly jobsSubmitted: Counter<'operation'>;
+  /**
+   * Credits moved: `reserved` by a submission in the API (its quotes, once committed), `charged` (a completed job's
+   * quote) and `released` (a failed job's) by a job's end in the worker.
+   */
   readonly credits: Counter<'movement'>;
   /** Webhook attempts sent, by interface and verdict (delivered, retry, terminal). */
   readonly webhookAttempts: Counter<'interface' | 'outcome'>;
@@ -111,9 +116,15 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       labelNames: ['outcome'],
       registers,
     }),
+    jobsSubmitted: new Counter({
+      name: 'paycore_jobs_submitted_total',
+      help: 'Jobs submitted through this API (batch children one by one), by operation, counted once committed.',
+      labelNames: ['operation'],
+      registers,
+    }),
     credits: new Counter({
       name: 'paycore_credits_total',
-      help: "Credits moved by jobs' ends in this worker: charged (completed jobs' quotes), released (failed jobs').",
+      help: "Credits moved: reserved by submissions (API), charged (completed jobs' quotes) and released (failed jobs') by jobs' ends (worker).",
       labelNames: ['movement'],
       registers,
     }),

@@ -15,6 +15,7 @@ import { assertNoFields } from '../http/body.js';
 import { RETRY_BODY } from '../../services/processing/submission.js';
 import { retryFailedItems } from '../../services/processing/submission.js';
 import { batchJson, companyBatch } from '../../services/processing/records.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 
 /** What the session's retry-failed submits with: the /v1 submission's engines and the workflow client. */
 export interface SessionSubmissionDeps {
@@ -23,6 +24,8 @@ export interface SessionSubmissionDeps {
   qpdf: QpdfOptions;
   ocrLanguages?: readonly string[];
   video?: VideoWorkPolicy;
+  /** The API's metrics: a retry counts its jobs submitted and credits reserved there, as /v1's does. */
+  metrics?: PlatformMetrics;
 }
 
 /**
@@ -73,6 +76,7 @@ export function mountBatchRetry(
         secretBox: deps.secretBox,
         workflows,
         now: deps.now,
+        ...(submission.metrics ? { metrics: submission.metrics } : {}),
       };
       const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, {
         original,

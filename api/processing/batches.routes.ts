@@ -55,7 +55,12 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   };
   const idempotentAs = (operation: string, handler: IdempotentHandler) =>
     v1Idempotent(deps, operation, { withParams: true }, handler);
-  const submitDeps = () => ({ ...quoteDeps, secretBox: deps.secretBox, workflows: deps.workflows! });
+  const submitDeps = () => ({
+    ...quoteDeps,
+    secretBox: deps.secretBox,
+    workflows: deps.workflows!,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  });
 
   /** POST /v1/batches/estimate: the whole batch's quote and each item's, measured on the server; reserves nothing. */
   router.post('/batches/estimate', jsonBody(deps.bodyLimitJson), async (ctx) => {

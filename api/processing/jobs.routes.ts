@@ -24,6 +24,7 @@ import type { WorkflowGateway } from '../../services/workflows/workflow-client.j
 import { SECRET_OPTIONS, submitJobs } from '../../services/processing/submission.js';
 import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
 import { companyJob, jobJson } from '../../services/processing/records.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 
 export interface JobsRouteDeps {
   db: Db;
@@ -39,6 +40,8 @@ export interface JobsRouteDeps {
   video?: VideoWorkPolicy;
   bodyLimitJson: string;
   now?: () => Date;
+  /** The API's metrics: a submission counts its jobs and the credits it reserved, once committed. */
+  metrics?: PlatformMetrics;
 }
 
 /** What identifies a job or batch request for its Idempotency-Key: the body with each secret option replaced by a digest. */
@@ -132,6 +135,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
             secretBox: deps.secretBox,
             workflows: deps.workflows!,
             now,
+            ...(deps.metrics ? { metrics: deps.metrics } : {}),
           },
           transaction,
           afterCommit,

@@ -23,6 +23,7 @@ import { mountCapabilities } from './capabilities.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 
 export interface ProcessingRouterDeps {
   db: Db;
@@ -44,6 +45,8 @@ export interface ProcessingRouterDeps {
     videoMaxPixelFrames?: number;
   };
   now?: () => Date;
+  /** The API's metrics: submissions count jobs submitted and credits reserved there. */
+  metrics?: PlatformMetrics;
 }
 
 /** A suspended company's keys answer 403 (spec section 7: scope, role or suspension). */
@@ -144,6 +147,7 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
     ...video,
     bodyLimitJson: deps.bodyLimitJson,
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   };
   mountJobs(router, submission);
   mountBatches(router, submission);

@@ -22,6 +22,7 @@ import {
 } from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
@@ -117,6 +118,8 @@ export async function quoteChildren(
 export interface SubmitDeps extends QuoteDeps {
   secretBox: SecretBox;
   workflows: WorkflowGateway;
+  /** Counts jobs submitted and credits reserved once the submission commits (the API's metrics). */
+  metrics?: Pick<PlatformMetrics, 'jobsSubmitted' | 'credits'>;
 }
 
 export interface Submitted {
@@ -216,6 +219,14 @@ export async function submitJobs(
       ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } }
       : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
   );
+  const metrics = deps.metrics;
+  if (metrics) {
+    // After the commit only: a submission rolled back (an error, a lost Idempotency-Key race) reserved nothing.
+    afterCommit.push(async () => {
+      for (const job of jobs) metrics.jobsSubmitted.inc({ operation: job.operation });
+      metrics.credits.inc({ movement: 'reserved' }, total);
+    });
+  }
   return { jobs, batch };
 }
 

@@ -192,6 +192,7 @@ describe('GET /metrics', () => {
     const quotes = await tdb.db('jobs').where({ company_id: companyId }).select('status', 'quoted_credits');
     const quoted = (status: string) =>
       quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
+    const quotedAll = () => quotes.reduce((sum, j) => sum + Number(j.quoted_credits), 0);
     expect(quotes.map((j) => j.status).sort()).toEqual(['completed', 'completed', 'completed', 'failed']);
     expect((await fetch(`${app.url}/v1/jobs/job_${'A'.repeat(20)}`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${app.url}/v1/no-such-route/raw-path-marker`, { headers: auth })).status).toBe(404);
@@ -247,6 +248,10 @@ describe('GET /metrics', () => {
     expect(wrk('paycore_jobs_finished_total', { operation: 'pdf-rotate', outcome: 'completed' })).toBe(2);
     expect(wrk('paycore_batches_finished_total', { outcome: 'partial' })).toBe(1);
     expect(wrk('paycore_batches_finished_total', { outcome: 'completed' })).toBe(0);
+    // Submitted in the API (the two jobs and the batch's two children) and their quotes reserved there, once each.
+    expect(api('paycore_jobs_submitted_total', { operation: 'pdf-rotate' })).toBe(3);
+    expect(api('paycore_jobs_submitted_total', { operation: 'audio-trim' })).toBe(1);
+    expect(api('paycore_credits_total', { movement: 'reserved' })).toBe(quotedAll());
     // The completed jobs' quotes were charged, the failed one's released.
     expect(wrk('paycore_credits_total', { movement: 'charged' })).toBe(quoted('completed'));
     expect(wrk('paycore_credits_total', { movement: 'released' })).toBe(quoted('failed'));
