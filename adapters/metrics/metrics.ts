@@ -75,6 +75,13 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'paycore_' });
   const registers = [registry];
   const gauges: { source?: DatabaseGaugeSource } = {};
+  // The backlog and its lag gauges come from one statement per scrape: prom-client collects a registry's metrics
+  // concurrently, so the second collect joins the read the first started.
+  let backlogRead: ReturnType<DatabaseGaugeSource['webhookBacklog']> | null = null;
+  const readBacklog = (source: DatabaseGaugeSource) =>
+    (backlogRead ??= source.webhookBacklog().finally(() => {
+      backlogRead = null;
+    }));
   return {
     registry,
     httpRequests: new Counter({
@@ -178,7 +185,7 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       async collect() {
         if (!gauges.source) return;
         this.reset();
-        for (const r of await gauges.source.webhookBacklog()) this.set({ interface: r.iface }, r.count);
+        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.count);
       },
     }),
     webhookLag: new Gauge({
@@ -189,7 +196,7 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       async collect() {
         if (!gauges.source) return;
         this.reset();
-        for (const r of await gauges.source.webhookBacklog()) this.set({ interface: r.iface }, r.oldestSeconds);
+        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.oldestSeconds);
       },
     }),
     attachDatabaseGauges(source: DatabaseGaugeSource) {
