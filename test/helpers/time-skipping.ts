@@ -23,12 +23,33 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServerLauncher() } },
   });
+  oneResultAtATime(env);
   // The test server answers AddSearchAttributes (not ListSearchAttributes): register them all on its fresh namespace.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
     searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_NAMES.map((name) => [name, KEYWORD])),
   });
   return env;
+}
+
+/**
+ * Makes the environment's client await workflow results one at a time. The test server keeps one count of
+ * time-skipping locks for the whole server (one held from the start; `result()` unlocks it while it waits and locks
+ * again after). Two results awaited at once unlock twice from that one lock: the second unlock takes the lock of a
+ * timer task the server is running, whose own release then fails ("Unbalanced lock and unlock calls" in the server's
+ * log), and both re-locks leave the count one higher than before. From then on time no longer skips for the rest of
+ * the file: a 30-second timer takes 30 real seconds and a 48-hour outage never ends (the 300-s timeouts of the
+ * outage tests on a busy machine). A result awaited while another is pending now starts after it.
+ */
+function oneResultAtATime(env: TestWorkflowEnvironment): void {
+  const workflow = env.client.workflow;
+  const result = workflow.result.bind(workflow) as (...args: unknown[]) => Promise<unknown>;
+  let turn: Promise<unknown> = Promise.resolve();
+  (workflow as { result: (...args: unknown[]) => Promise<unknown> }).result = (...args) => {
+    const mine = turn.then(() => result(...args));
+    turn = mine.catch(() => undefined);
+    return mine;
+  };
 }
 
 /**
