@@ -706,6 +706,58 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  rejectTestSettingsInProduction(e);
+  const issues: string[] = [];
+  const rpcUrls = parseRpcUrls(e, issues);
+  if (e.X402_PAY_TO !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(e.X402_PAY_TO))
+    issues.push('X402_PAY_TO: an EVM address (0x + 40 hex)');
+  const facilitator = parseFacilitator(e, issues);
+  const mail = parseMailConfig(e, issues);
+  const selfService: SelfServiceConfig = {
+    platformWallets: parsePlatformWallets(e.PLATFORM_RECEIVING_WALLETS, issues),
+    planPricesAtomic: parsePlanPrices(e.PLAN_PRICES_USDC, issues),
+    creditPacks: parseCreditPacks(e.CREDIT_PACKS, issues),
+  };
+  const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
+  const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
+  const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY)
+    issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
+    issues.push(
+      "PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request's Host header",
+    );
+  }
+  if (issues.length) throw new ConfigError(issues);
+  const config: Config = {
+    ...serverConfig(e),
+    temporal: temporalConfig(e),
+    secretsKey: e.SECRETS_KEY,
+    secretsKeysPrevious,
+    ...limitsConfig(e),
+    ...mediaConfig(e),
+    chains: {
+      rpcUrls,
+      rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+      rpcRetries: e.RPC_RETRIES,
+      requiredConfirmations: requiredConfirmations(e),
+    },
+    mail,
+    ...enginesConfig(e, transcriptionApi, llmApi),
+    watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
+    selfService,
+    x402: {
+      payTo: e.X402_PAY_TO as `0x${string}` | undefined,
+      facilitator,
+      paymentTimeoutSeconds: e.X402_PAYMENT_TIMEOUT_SECONDS,
+      settlementWaitSeconds: e.X402_SETTLEMENT_WAIT_SECONDS,
+    },
+  };
+  return deepFreeze(config);
+}
+
+/** Test-only settings are refused outright in production (before any other check). */
+function rejectTestSettingsInProduction(e: Env): void {
   if (e.NODE_ENV === 'production' && e.WEBHOOK_TEST_ALLOW_LOOPBACK) {
     throw new ConfigError(['WEBHOOK_TEST_ALLOW_LOOPBACK: must not be enabled in production']);
   }
@@ -715,7 +767,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === 'production' && auditTestSettings.length) {
     throw new ConfigError(auditTestSettings.map((k) => `${k}: test only, must not be set in production`));
   }
-  const issues: string[] = [];
+}
+
+/** RPC_URL_<NETWORK>: one or more http(s) URLs separated by commas, per network. */
+function parseRpcUrls(e: Env, issues: string[]): Record<Network, string[]> {
   const rpcUrls = {} as Record<Network, string[]>;
   for (const [network, raw] of [
     ['base', e.RPC_URL_BASE],
@@ -735,6 +790,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }
     rpcUrls[network] = urls;
   }
+  return rpcUrls;
+}
+
+/** Required confirmations per EVM chain: CONFIRMATIONS_<CHAIN>, else the chain's default (docs/x402.md). */
+function requiredConfirmations(e: Env): Record<EvmNetwork, number> {
   const confirmations = {
     base: e.CONFIRMATIONS_BASE,
     polygon: e.CONFIRMATIONS_POLYGON,
@@ -743,11 +803,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ethereum: e.CONFIRMATIONS_ETHEREUM,
     avalanche: e.CONFIRMATIONS_AVALANCHE,
   };
-  const requiredConfirmations = Object.fromEntries(
+  return Object.fromEntries(
     EVM_NETWORKS.map((n) => [n, confirmations[n] ?? EVM[n].defaultRequiredConfirmations]),
   ) as Record<EvmNetwork, number>;
-  if (e.X402_PAY_TO !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(e.X402_PAY_TO))
-    issues.push('X402_PAY_TO: an EVM address (0x + 40 hex)');
+}
+
+/** X402_FACILITATOR (or a remote one implied by X402_FACILITATOR_URL) and its settings. */
+function parseFacilitator(e: Env, issues: string[]): Config['x402']['facilitator'] {
   const facilitatorKind = e.X402_FACILITATOR || (e.X402_FACILITATOR_URL ? 'remote' : 'none');
   let facilitator: Config['x402']['facilitator'] = { kind: 'none' };
   if (facilitatorKind === 'remote') {
@@ -759,24 +821,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       issues.push('X402_FACILITATOR_PRIVATE_KEY: required (0x + 64 hex) for X402_FACILITATOR=self');
     } else facilitator = { kind: 'self', privateKey: e.X402_FACILITATOR_PRIVATE_KEY as `0x${string}` };
   }
-  const mail = parseMailConfig(e, issues);
-  const selfService: SelfServiceConfig = {
-    platformWallets: parsePlatformWallets(e.PLATFORM_RECEIVING_WALLETS, issues),
-    planPricesAtomic: parsePlanPrices(e.PLAN_PRICES_USDC, issues),
-    creditPacks: parseCreditPacks(e.CREDIT_PACKS, issues),
-  };
-  const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
-  const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
-  const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
-  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY)
-    issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
-  if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
-    issues.push(
-      "PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request's Host header",
-    );
-  }
-  if (issues.length) throw new ConfigError(issues);
-  const config: Config = {
+  return facilitator;
+}
+
+function serverConfig(
+  e: Env,
+): Pick<Config, 'env' | 'logLevel' | 'http' | 'shutdownGraceMs' | 'metrics' | 'tracing' | 'dataDir' | 'database'> {
+  return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     http: {
@@ -812,26 +863,32 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
       },
     },
-    temporal: {
-      address: e.TEMPORAL_ADDRESS,
-      namespace: e.TEMPORAL_NAMESPACE,
-      taskQueue: e.TEMPORAL_TASK_QUEUE,
-      cliPath: e.TEMPORAL_CLI_PATH,
-      devPort: e.TEMPORAL_DEV_PORT,
-      uiPort: e.TEMPORAL_UI_PORT,
-      workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
-      worker: {
-        workflowTasks: e.TEMPORAL_WORKER_WORKFLOW_TASKS,
-        activities: e.TEMPORAL_WORKER_ACTIVITIES,
-        localActivities: e.TEMPORAL_WORKER_LOCAL_ACTIVITIES,
-        cachedWorkflows: e.TEMPORAL_WORKER_CACHED_WORKFLOWS,
-        workflowPollers: Math.min(e.TEMPORAL_WORKER_WORKFLOW_POLLERS, e.TEMPORAL_WORKER_WORKFLOW_TASKS),
-        nonStickyPollRatio: e.TEMPORAL_WORKER_NONSTICKY_POLL_RATIO,
-        activityPollers: Math.min(e.TEMPORAL_WORKER_ACTIVITY_POLLERS, e.TEMPORAL_WORKER_ACTIVITIES),
-      },
+  };
+}
+
+function temporalConfig(e: Env): Config['temporal'] {
+  return {
+    address: e.TEMPORAL_ADDRESS,
+    namespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    cliPath: e.TEMPORAL_CLI_PATH,
+    devPort: e.TEMPORAL_DEV_PORT,
+    uiPort: e.TEMPORAL_UI_PORT,
+    workflowBundlePath: e.TEMPORAL_WORKFLOW_BUNDLE,
+    worker: {
+      workflowTasks: e.TEMPORAL_WORKER_WORKFLOW_TASKS,
+      activities: e.TEMPORAL_WORKER_ACTIVITIES,
+      localActivities: e.TEMPORAL_WORKER_LOCAL_ACTIVITIES,
+      cachedWorkflows: e.TEMPORAL_WORKER_CACHED_WORKFLOWS,
+      workflowPollers: Math.min(e.TEMPORAL_WORKER_WORKFLOW_POLLERS, e.TEMPORAL_WORKER_WORKFLOW_TASKS),
+      nonStickyPollRatio: e.TEMPORAL_WORKER_NONSTICKY_POLL_RATIO,
+      activityPollers: Math.min(e.TEMPORAL_WORKER_ACTIVITY_POLLERS, e.TEMPORAL_WORKER_ACTIVITIES),
     },
-    secretsKey: e.SECRETS_KEY,
-    secretsKeysPrevious,
+  };
+}
+
+function limitsConfig(e: Env): Pick<Config, 'rateLimits' | 'webhooks' | 'domainAudit' | 'dashboard'> {
+  return {
     rateLimits: {
       v1PerKeyPerMinute: e.RATE_LIMIT_V1_PER_KEY_PER_MINUTE,
       v1PerIpPerMinute: e.RATE_LIMIT_V1_PER_IP_PER_MINUTE,
@@ -872,6 +929,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       },
       invitationTtlMs: e.COMPANY_INVITATION_TTL_HOURS * 3_600_000,
     },
+  };
+}
+
+function mediaConfig(e: Env): Pick<Config, 'storage' | 'media'> {
+  return {
     storage: {
       dir: e.STORAGE_DIR ?? `${e.DATA_DIR}/storage`,
       maxFilesPerUpload: e.UPLOAD_MAX_FILES,
@@ -893,8 +955,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ocrmypdfPath: e.OCRMYPDF_PATH,
       },
     },
-    chains: { rpcUrls, rpcTimeoutMs: e.RPC_TIMEOUT_MS, rpcRetries: e.RPC_RETRIES, requiredConfirmations },
-    mail,
+  };
+}
+
+function enginesConfig(
+  e: Env,
+  transcriptionApi: OpenAiCompatibleApiConfig | undefined,
+  llmApi: OpenAiCompatibleApiConfig | undefined,
+): Pick<Config, 'transcription' | 'llm' | 'extraction'> {
+  return {
     transcription: {
       provider: e.TRANSCRIPTION_PROVIDER || 'offline',
       python: e.TRANSCRIPTION_PYTHON,
@@ -913,16 +982,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       provider: e.EXTRACTION_PROVIDER || 'offline',
       ...(llmApi && e.EXTRACTION_PROVIDER === 'openai' ? { api: llmApi } : {}),
     },
-    watcher: { networks: e.WATCHER_NETWORKS as Network[], pollSeconds: e.WATCHER_POLL_SECONDS },
-    selfService,
-    x402: {
-      payTo: e.X402_PAY_TO as `0x${string}` | undefined,
-      facilitator,
-      paymentTimeoutSeconds: e.X402_PAYMENT_TIMEOUT_SECONDS,
-      settlementWaitSeconds: e.X402_SETTLEMENT_WAIT_SECONDS,
-    },
   };
-  return deepFreeze(config);
 }
 
 const EMAIL_ADDRESS =
