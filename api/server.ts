@@ -29,7 +29,7 @@ import { integrationsRouter } from './integrations/integrations.routes.js';
 import { companyRouter, v1WebhooksRouter, type CompanyRouterDeps } from './company/company.routes.js';
 import { dashboardRouter } from './dashboard/dashboard.routes.js';
 import { allowedMethods, recordRoutes } from './http/router.js';
-import { createFileStore } from '../adapters/storage/file-store.js';
+import { createFileStore, type FileStore } from '../adapters/storage/file-store.js';
 import { LIMITS } from '../domain/accounts.js';
 import type { ChainReader } from '../adapters/chains/types.js';
 import type { PaymentGate } from './x402/usdc.routes.js';
@@ -82,6 +82,29 @@ export function buildApp(
   deps: AppDeps,
   extra: { routers?: InterfaceRouter[]; proofMounts?: readonly ProofMount[] } = {},
 ): Koa<AppState> {
+  const { app, metrics } = appWithMiddleware(deps);
+  const store = createFileStore(deps.config.storage.dir);
+  const company = companyDeps(deps, store, metrics);
+  const routers: InterfaceRouter[] = [
+    ...x402Interfaces(deps),
+    v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
+    processingInterface(deps, store, metrics),
+    proofInterface(deps, store, extra.proofMounts),
+    integrationsInterface(deps, store),
+    companyRouter(company),
+    dashboardRouter(), // the web app at /dashboard (web/, docs/dashboard.md), same origin as the session routes
+    ...(extra.routers ?? []),
+  ];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(allowedMethods(router));
+  }
+  recordRoutes(app, routers);
+  return app;
+}
+
+/** The app and the middleware every interface shares: request ids and logs, metrics, errors, headers, CORS. */
+function appWithMiddleware(deps: AppDeps): { app: Koa<AppState>; metrics: PlatformMetrics } {
   const app = new Koa<AppState>();
   trustProxies(app, deps.config.http.trustProxyHops);
   // Production refuses to start without it (config/schema.ts); elsewhere say once what its absence means.
@@ -100,12 +123,15 @@ export function buildApp(
   app.use(securityHeaders());
   app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
   app.use(mcpCors()); // and for browser-based MCP clients on /mcp (credential-free; the payment rides in the JSON-RPC body)
+  return { app, metrics };
+}
 
+/** What the company session's routes (and POST /v1/webhooks) need. */
+function companyDeps(deps: AppDeps, store: FileStore, metrics: PlatformMetrics): CompanyRouterDeps {
   const rl = deps.config.rateLimits;
-  const store = createFileStore(deps.config.storage.dir);
   // The API's own mail (company invitations, sent while the request waits); invoice mail is the worker's.
   const mail = deps.mailer !== undefined ? deps.mailer : deps.config.mail ? createSmtpMailer(deps.config.mail) : null;
-  const company: CompanyRouterDeps = {
+  return {
     db: deps.db,
     logger: deps.logger,
     secretBox: deps.secretBox,
@@ -127,14 +153,18 @@ export function buildApp(
     mail: mail && deps.config.mail ? { mailer: mail, from: deps.config.mail.from } : null,
     ...(deps.now ? { now: deps.now } : {}),
   };
-  // One table of paid operations behind the /x402 routes and the /mcp tools; one per-IP limit for both.
+}
+
+/** /x402's routes and /mcp: one table of paid operations behind both, one per-IP limit for both. */
+function x402Interfaces(deps: AppDeps): InterfaceRouter[] {
+  const rl = deps.config.rateLimits;
   const paidOperations = createPaidOperations({
     evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }),
     auditor: createDomainAuditor(deps.config.domainAudit),
   });
   const paidTools = mcpTools(Object.values(paidOperations));
   const x402RateLimit = rateLimit(deps.db, [perIp('x402:ip:min', rl.x402PerIpPerMinute, 60)], deps.now);
-  const routers: InterfaceRouter[] = [
+  return [
     ...x402Routers({
       rateLimit: x402RateLimit,
       operations: paidOperations,
@@ -158,67 +188,73 @@ export function buildApp(
       publicBaseUrl: deps.config.http.publicBaseUrl,
       version: '1.0.0',
     }),
-    v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
-    processingRouter({
-      db: deps.db,
-      store,
-      logger: deps.logger,
-      secretBox: deps.secretBox,
-      workflows: deps.workflows,
-      limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
-      media: deps.config.media,
-      rateLimits: {
-        perKeyPerMinute: rl.v1PerKeyPerMinute,
-        perIpPerMinute: rl.v1PerIpPerMinute,
-        authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
-      },
-      bodyLimitJson: deps.config.http.bodyLimitJson,
-      ...(deps.now ? { now: deps.now } : {}),
-      metrics,
-    }),
-    proofRouter({
-      db: deps.db,
-      logger: deps.logger,
-      rateLimits: {
-        perKeyPerMinute: rl.proofPerKeyPerMinute,
-        perIpPerMinute: rl.proofPerIpPerMinute,
-        proPerHour: rl.proofProPerHour,
-        authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
-      },
-      bodyLimitJson: deps.config.http.bodyLimitJson,
-      publicBaseUrl: deps.config.http.publicBaseUrl,
-      retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
-      store,
-      // Invoice e-mail is started only when it can be sent (SMTP_URL); otherwise it stays queued.
-      mailWorkflows: deps.config.mail ? deps.workflows : null,
-      workflows: deps.workflows,
-      ...(deps.now ? { now: deps.now } : {}),
-      ...(extra.proofMounts ? { extraMounts: extra.proofMounts } : {}),
-    }),
-    integrationsRouter({
-      db: deps.db,
-      logger: deps.logger,
-      secretBox: deps.secretBox,
-      workflows: deps.workflows,
-      perIpPerMinute: rl.integrationsPerIpPerMinute,
-      bodyLimitJson: deps.config.http.bodyLimitJson,
-      publicBaseUrl: deps.config.http.publicBaseUrl,
-      dashboard: deps.config.dashboard,
-      retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
-      allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
-      store,
-      selfService: deps.config.selfService,
-      proPerHour: rl.proofProPerHour,
-      ...(deps.now ? { now: deps.now } : {}),
-    }),
-    companyRouter(company),
-    dashboardRouter(), // the web app at /dashboard (web/, docs/dashboard.md), same origin as the session routes
-    ...(extra.routers ?? []),
   ];
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(allowedMethods(router));
-  }
-  recordRoutes(app, routers);
-  return app;
+}
+
+function processingInterface(deps: AppDeps, store: FileStore, metrics: PlatformMetrics): InterfaceRouter {
+  const rl = deps.config.rateLimits;
+  return processingRouter({
+    db: deps.db,
+    store,
+    logger: deps.logger,
+    secretBox: deps.secretBox,
+    workflows: deps.workflows,
+    limits: { ...deps.config.storage, retentionDays: LIMITS.retentionDays },
+    media: deps.config.media,
+    rateLimits: {
+      perKeyPerMinute: rl.v1PerKeyPerMinute,
+      perIpPerMinute: rl.v1PerIpPerMinute,
+      authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
+    },
+    bodyLimitJson: deps.config.http.bodyLimitJson,
+    ...(deps.now ? { now: deps.now } : {}),
+    metrics,
+  });
+}
+
+function proofInterface(
+  deps: AppDeps,
+  store: FileStore,
+  proofMounts: readonly ProofMount[] | undefined,
+): InterfaceRouter {
+  const rl = deps.config.rateLimits;
+  return proofRouter({
+    db: deps.db,
+    logger: deps.logger,
+    rateLimits: {
+      perKeyPerMinute: rl.proofPerKeyPerMinute,
+      perIpPerMinute: rl.proofPerIpPerMinute,
+      proPerHour: rl.proofProPerHour,
+      authFailuresPerIpPerMinute: rl.authFailuresPerIpPerMinute,
+    },
+    bodyLimitJson: deps.config.http.bodyLimitJson,
+    publicBaseUrl: deps.config.http.publicBaseUrl,
+    retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
+    store,
+    // Invoice e-mail is started only when it can be sent (SMTP_URL); otherwise it stays queued.
+    mailWorkflows: deps.config.mail ? deps.workflows : null,
+    workflows: deps.workflows,
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(proofMounts ? { extraMounts: proofMounts } : {}),
+  });
+}
+
+function integrationsInterface(deps: AppDeps, store: FileStore): InterfaceRouter {
+  const rl = deps.config.rateLimits;
+  return integrationsRouter({
+    db: deps.db,
+    logger: deps.logger,
+    secretBox: deps.secretBox,
+    workflows: deps.workflows,
+    perIpPerMinute: rl.integrationsPerIpPerMinute,
+    bodyLimitJson: deps.config.http.bodyLimitJson,
+    publicBaseUrl: deps.config.http.publicBaseUrl,
+    dashboard: deps.config.dashboard,
+    retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
+    allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    store,
+    selfService: deps.config.selfService,
+    proPerHour: rl.proofProPerHour,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
 }
