@@ -75,15 +75,24 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'paycore_' });
   const registers = [registry];
   const gauges: { source?: DatabaseGaugeSource } = {};
-  // The backlog and its lag gauges come from one statement per scrape: prom-client collects a registry's metrics
-  // concurrently, so the second collect joins the read the first started.
-  let backlogRead: ReturnType<DatabaseGaugeSource['webhookBacklog']> | null = null;
-  const readBacklog = (source: DatabaseGaugeSource) =>
-    (backlogRead ??= source.webhookBacklog().finally(() => {
-      backlogRead = null;
-    }));
   return {
     registry,
+    ...httpMetrics(registers),
+    ...workMetrics(registers),
+    ...deliveryMetrics(registers),
+    ...databaseGauges(registers, gauges),
+    attachDatabaseGauges(source: DatabaseGaugeSource) {
+      gauges.source = source;
+    },
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}
+
+type Registers = Registry[];
+
+function httpMetrics(registers: Registers): Pick<PlatformMetrics, 'httpRequests' | 'httpDuration'> {
+  return {
     httpRequests: new Counter({
       name: 'paycore_http_requests_total',
       help: 'HTTP requests answered, by interface, route template, method and status.',
@@ -97,6 +106,16 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       buckets: SECONDS_BUCKETS,
       registers,
     }),
+  };
+}
+
+function workMetrics(
+  registers: Registers,
+): Pick<
+  PlatformMetrics,
+  'jobsFinished' | 'jobQueueWait' | 'jobProcessing' | 'batchesFinished' | 'jobsSubmitted' | 'credits'
+> {
+  return {
     jobsFinished: new Counter({
       name: 'paycore_jobs_finished_total',
       help: 'Jobs ended by this worker, by operation and outcome (completed, failed).',
@@ -135,6 +154,13 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       labelNames: ['movement'],
       registers,
     }),
+  };
+}
+
+function deliveryMetrics(
+  registers: Registers,
+): Pick<PlatformMetrics, 'webhookAttempts' | 'webhookDeliveries' | 'x402Payments' | 'engineRuns' | 'engineDuration'> {
+  return {
     webhookAttempts: new Counter({
       name: 'paycore_webhook_attempts_total',
       help: 'Webhook attempts sent by this worker, by interface and verdict (delivered, retry, terminal).',
@@ -166,6 +192,22 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers,
     }),
+  };
+}
+
+/** The gauges read from `gauges.source` at scrape time (nothing until `attachDatabaseGauges`). */
+function databaseGauges(
+  registers: Registers,
+  gauges: { source?: DatabaseGaugeSource },
+): Pick<PlatformMetrics, 'jobsInState' | 'webhookBacklog' | 'webhookLag'> {
+  // The backlog and its lag gauges come from one statement per scrape: prom-client collects a registry's metrics
+  // concurrently, so the second collect joins the read the first started.
+  let backlogRead: ReturnType<DatabaseGaugeSource['webhookBacklog']> | null = null;
+  const readBacklog = (source: DatabaseGaugeSource) =>
+    (backlogRead ??= source.webhookBacklog().finally(() => {
+      backlogRead = null;
+    }));
+  return {
     jobsInState: new Gauge({
       name: 'paycore_jobs_in_state',
       help: 'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
@@ -199,10 +241,5 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
         for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.oldestSeconds);
       },
     }),
-    attachDatabaseGauges(source: DatabaseGaugeSource) {
-      gauges.source = source;
-    },
-    render: () => registry.metrics(),
-    contentType: registry.contentType,
   };
 }
