@@ -95,16 +95,6 @@ function optionList(schema: unknown): string {
 }
 
 function docsPage(document: Obj, s: ProcessingDocsSettings): string {
-  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
-  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>)
-    .slice()
-    .sort((a, b) => a.status - b.status);
-  const operations = AVAILABLE_OPERATIONS.map((op) => {
-    const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
-    const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
-    return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
-  }).join('');
-  const p = PRICES;
   const nav = [
     ['#auth', 'Authentication'],
     ['#idempotency', 'Idempotency'],
@@ -121,7 +111,13 @@ function docsPage(document: Obj, s: ProcessingDocsSettings): string {
   return htmlPage(
     'Processing API /v1: documentation',
     nav,
-    `<h1>Document and media processing API</h1>
+    introSections() + jobSections() + endpointSections(document) + referenceSections(document, s),
+  );
+}
+
+/** The introduction, authentication, idempotency and polling. */
+function introSections(): string {
+  return `<h1>Document and media processing API</h1>
 <p class="muted">Version ${PROCESSING_API_VERSION}, paths under <code>/v1</code>. Machine-readable: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1).</p>
 <p>Upload your sources, ask for a quote in credits, submit a job, poll it until it has ended, then download its results.
 Jobs run asynchronously; the quote is reserved when you submit, charged only on success and released on failure.
@@ -160,7 +156,17 @@ creation time, pages of up to 100 with <code>next_cursor</code>), then read the 
 <strong>Back off on 429 and 5xx</strong>: wait at least <code>Retry-After</code> seconds when present, and double your interval after each
 transient 5xx (up to a minute). Responses carry <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>.</p>
 
-<h2 id="lifecycle">Job lifecycle</h2>
+`;
+}
+
+/** The job lifecycle, the operations and batches. */
+function jobSections(): string {
+  const operations = AVAILABLE_OPERATIONS.map((op) => {
+    const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
+    const sources = d.sources.min === d.sources.max ? `${d.sources.min}` : `${d.sources.min} to ${d.sources.max}`;
+    return `<tr><td><code>${op}</code></td><td>${esc(d.summary)}</td><td>${sources}</td><td>${optionList(d.options)}</td></tr>`;
+  }).join('');
+  return `<h2 id="lifecycle">Job lifecycle</h2>
 <table><tr><th>Status</th><th>Meaning</th><th>Credits</th></tr>
 <tr><td><code>queued</code></td><td>Accepted (202), waiting for a processing slot: ${JOB_LIMITS.activePerCompany} active job per company, ${JOB_LIMITS.activePlatform} platform-wide. A temporary provider outage puts a job back here; it is retried, also across restarts.</td><td>quote reserved</td></tr>
 <tr><td><code>processing</code></td><td>Running.</td><td>quote reserved</td></tr>
@@ -193,7 +199,12 @@ Once it has ended, <code>GET /v1/batches/{batch_id}/results.zip</code> gives the
 <code>manifest.json</code> (sizes, SHA-256, errors of failed items), and <code>POST /v1/batches/{batch_id}/retry-failed</code> (new key) runs only the
 failed items again as a new batch.</p>
 
-<h2 id="endpoints">Endpoints</h2>
+`;
+}
+
+/** The endpoints and webhooks. */
+function endpointSections(document: Obj): string {
+  return `<h2 id="endpoints">Endpoints</h2>
 <p class="muted"><code>$BASE_URL</code> is this server's address and <code>$API_KEY</code> your key.</p>
 ${renderEndpoints(document, ENDPOINT_DOCS)}
 
@@ -220,7 +231,17 @@ The <code>webhook-*</code> headers are <a href="https://www.standardwebhooks.com
 <code>standardwebhooks</code> library built as <code>new Webhook(secret, { format: 'raw' })</code> (or from <code>'whsec_' + base64(secret)</code>).
 Redirects are never followed.</p>
 
-<h2 id="errors">Errors</h2>
+`;
+}
+
+/** Errors, limits (this server's) and prices. */
+function referenceSections(document: Obj, s: ProcessingDocsSettings): string {
+  const mb = (bytes: number) => `${(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+  const errors = (document['x-error-codes'] as Array<{ code: string; status: number; when: string }>)
+    .slice()
+    .sort((a, b) => a.status - b.status);
+  const p = PRICES;
+  return `<h2 id="errors">Errors</h2>
 <p>Every error has the same JSON body; validation errors add <code>issues</code>, every problem at once:</p>
 ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90, 180 or 270', code: 'validation_failed', request_id: EXAMPLES.requestId, issues: [{ path: 'options.angle', message: 'angle must be 90, 180 or 270' }] }, null, 2))}
 <table><tr><th>Status</th><th><code>code</code></th><th>When</th></tr>${errors.map((e) => `<tr><td>${e.status}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`).join('')}</table>
@@ -254,6 +275,5 @@ ${pre(JSON.stringify({ detail: 'Invalid request: options.angle: angle must be 90
 <tr><td>Meeting</td><td>${p.meeting.credits} per started minute</td></tr>
 <tr><td>Media tools</td><td>${p.media.credits} per started minute</td></tr>
 </table>
-<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>`,
-  );
+<p class="muted">Only the file operations run in this release; the other prices apply once their operations are available.</p>`;
 }
