@@ -28,16 +28,6 @@ export function createClaimLoop(
   const { holdings } = state;
   const { limits } = opts;
 
-  /**
-   * Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
-   * Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
-   */
-  function claimNow(): boolean {
-    const held = holdings.held;
-    const free = limits.concurrency - held;
-    return free > 0 && (free >= Math.max(1, limits.concurrency / 4) || held === 0 || held >= limits.shared);
-  }
-
   let queueDown = false;
   /** One claim; true when it filled every free slot (more may be waiting). */
   async function claimRound(): Promise<boolean> {
@@ -72,9 +62,18 @@ export function createClaimLoop(
     what: 'webhook dispatcher',
     logger: deps.logger,
     pollMs: opts.pollMs,
-    ready: claimNow,
+    ready: () => claimNow(holdings.held, limits),
     round: claimRound,
   });
+}
+
+/**
+ * Claim when a quarter of the rows one process may hold are free (or it holds none): a busy queue is read in batches.
+ * Once the shared slots are taken, only tenants' first rows can go: those are claimed whenever a slot is free.
+ */
+function claimNow(held: number, limits: DispatchLimits): boolean {
+  const free = limits.concurrency - held;
+  return free > 0 && (free >= Math.max(1, limits.concurrency / 4) || held === 0 || held >= limits.shared);
 }
 
 /**
