@@ -721,13 +721,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
   const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
-  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY)
-    issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
-  if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
-    issues.push(
-      "PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request's Host header",
-    );
-  }
+  requireInProduction(e, issues);
   if (issues.length) throw new ConfigError(issues);
   const config: Config = {
     ...serverConfig(e),
@@ -766,6 +760,17 @@ function rejectTestSettingsInProduction(e: Env): void {
   ).filter((k) => e[k] !== undefined);
   if (e.NODE_ENV === 'production' && auditTestSettings.length) {
     throw new ConfigError(auditTestSettings.map((k) => `${k}: test only, must not be set in production`));
+  }
+}
+
+/** What production cannot run without (beside the parsed values' own checks). */
+function requireInProduction(e: Env, issues: string[]): void {
+  if (e.NODE_ENV === 'production' && !e.SECRETS_KEY)
+    issues.push('SECRETS_KEY: required in production (32 random bytes, base64)');
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_BASE_URL) {
+    issues.push(
+      "PUBLIC_BASE_URL: required in production (the public URL of the API, e.g. https://pay.example.com): without it links and the Origin check would follow the request's Host header",
+    );
   }
 }
 
