@@ -1432,3 +1432,11 @@ export function isPartyHeading(text: string): boolean {
     .filter(Boolean);
   return words.length > 0 && words.every((w) => PARTY_LABEL_WORDS.has(w) || PARTY_HEADING_WORDS.has(w));
 }
+
+/**
+ * A party's own name label inside its block, with the name after it ("Denominazione: SOCIETA' ALPHA SRL", "Cognome
+ * nome: Bianchi Mario", "Raison sociale : …"): under a block's heading ("Cedente/prestatore (fornitore)") the name is
+ * this line's, not the heading's.
+ */
+export const PARTY_NAME_LINE =
+  /^\s*(?:denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam)\s*:\s*(\S.*?)\s*$/iu;

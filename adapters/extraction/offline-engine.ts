@@ -46,7 +46,7 @@ import {
 } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { nameContains } from '../../domain/extraction-parties.js';
-import { isPartyHeading } from '../../domain/extraction-lexicon.js';
+import { isPartyHeading, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -221,6 +221,12 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     concept.id === 'tax' ? hits.map((h) => rated(h.line.text.slice(h.hit.start))).filter((r) => r !== null) : [],
   );
   const usable = hits.filter(({ line, hit }) => !(rates.size > 1 && rated(line.text.slice(hit.start)) !== null));
+  // A party block's heading with the name's own label in the block ("Denominazione: …") says more than a label
+  // elsewhere that ranks higher ("Codice destinatario" beside the document's number).
+  for (const { page, lines, line } of concept.name ? usable : []) {
+    const v = isPartyHeading(line.text) ? nameInBlock(page, lines, line) : null;
+    if (v) return v;
+  }
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
     const v =
       readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ??
@@ -500,8 +506,28 @@ function readNearLabel(
     // A note in brackets under a party's label ("(Not to be used for payment remittance)") is not its name.
     if (concept.name && /^\(.*\)$/u.test(page.text.slice(start, end).trim())) return null;
     const below = owned(readValue(reader, ctx, page, start, textKindEnd(reader, page, start, end)), start);
-    if (below) return { ...below, confidence: 0.8 };
-    break;
+    if (!below) break;
+    // An amount with more amounts under it in its column (a breakdown per VAT rate, "22,00 … 2.470,00" over "N2 …
+    // 38,78") is one row of several, not necessarily the document's figure: given, flagged.
+    const x0 = Math.min(...under.map((w) => w.box.x0));
+    const x1 = Math.max(...under.map((w) => w.box.x1));
+    const more =
+      reader === 'amount' &&
+      lines
+        .slice(next.index + 1, next.index + 4)
+        .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
+        .some((l) =>
+          l.words.some((w) => w.box.x1 >= x0 && w.box.x0 <= x1 && findAmounts(w.text).length > 0 && /\d/u.test(w.text)),
+        );
+    if (more) {
+      const unsure = { ...below, confidence: UNSURE };
+      ctx.reasons.set(
+        unsure,
+        "read under its column header, with more amounts below it in that column: one row of a breakdown (per VAT rate) rather than the document's figure, perhaps",
+      );
+      return unsure;
+    }
+    return { ...below, confidence: 0.8 };
   }
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
   if (!far) return null;
@@ -511,6 +537,24 @@ function readNearLabel(
     `read ${Math.round(farBy)} pt right of its label with nothing under the label: it may be another column's text`,
   );
   return unsure;
+}
+
+/**
+ * The name in a party block under its heading ("Cedente/prestatore (fornitore)" over "Denominazione: GAV spa"): the
+ * block's lines up to the next blank line or the next heading, the first whose own label is a name's (PARTY_NAME_LINE).
+ */
+function nameInBlock(page: PageText, lines: readonly Line[], heading: Line): ExtractedValue | null {
+  let prev = heading;
+  for (const l of lines.slice(heading.index + 1, heading.index + 9)) {
+    if (page.text.slice(prev.end, l.start).includes('\n\n') || isPartyHeading(l.text)) return null;
+    const m = PARTY_NAME_LINE.exec(l.text);
+    if (m && isName(m[1]!)) {
+      const start = l.start + m.index + m[0].lastIndexOf(m[1]!);
+      return { value: m[1]!, evidence: evidenceOf(page, start, start + m[1]!.length), confidence: 0.8 };
+    }
+    prev = l;
+  }
+  return null;
 }
 
 /** Plain text: the rest of the line starts with another label ("Invoice date: Due date: 14/04/2024"), or is one. */

@@ -30,7 +30,7 @@ export interface TableRead {
   flags: EngineFlag[];
 }
 
-const SUMMARY_WORDS = String.raw`sub-?\s*total|total|taxes?|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|ust|tva|iva|btw|amount\s+due|balance|discount|shipping|zwischensumme|gesamt|summe|netto|rechnungsbetrag|zu\s+zahlen|sous-?\s*total|montant|net\s+à\s+payer|base\s+imponible|importe|subtotal|totale|imponibile|subtotaal|totaal|te\s+betalen|bedrag|descuento|envío|impuestos?|saldo|total\s+parcial|rabatt|skonto|remise|sconto|korting|frais\s+de\s+port|versandkosten|porto|spedizione|verzendkosten`;
+const SUMMARY_WORDS = String.raw`sub-?\s*total|total|taxes?|grand\s+total|net\s+total|net\s+amount|nettobetrag|vat|tax|sales\s+tax|gst|mwst|ust|tva|iva|btw|amount\s+due|balance|discount|shipping|zwischensumme|gesamt|summe|netto|rechnungsbetrag|zu\s+zahlen|sous-?\s*total|montant|net\s+à\s+payer|base\s+imponible|importe|subtotal|totale|imponibile|subtotaal|totaal|te\s+betalen|bedrag|descuento|envío|impuestos?|saldo|total\s+parcial|rabatt|skonto|remise|sconto|korting|frais\s+de\s+port|versandkosten|porto|spedizione|verzendkosten|riepiloghi|riepilogo|dati\s+cassa\s+previdenziale|dati\s+ritenuta`;
 /** A note line: a short label, a colon and its value ("GTIN: 4012…", "Liefer-Datum: KW 38/2013"). */
 const NOTE = /^[\p{L}][\p{L}\p{N} ./-]{0,30}:\s*\S/u;
 /** A summary line (subtotal, tax, total, discount, shipping…) in six languages: the table ends there. */
@@ -151,9 +151,7 @@ export function stackedHeader(
   for (const st of stacks) {
     const ordered = [...st].sort((a, b) => a.n - b.n || a.w.box.x0 - b.w.box.x0);
     const text = ordered.map((o) => o.w.text).join(' ');
-    const term =
-      HEADER_TERMS.find(({ col, re }) => col !== 'other' && text.search(re) >= 0) ??
-      HEADER_TERMS.find(({ re }) => text.search(re) >= 0);
+    const term = stackTerm(text);
     if (!term) {
       unnamed++;
       continue;
@@ -182,6 +180,25 @@ export function stackedHeader(
   return { cols, first: above ? i - 1 : i, last: below ? i + 1 : i };
 }
 
+/**
+ * The column a stack's words name: a line item's column before another ("Menge Meng.- einheit" is the quantity),
+ * unless the other column's name contains it ("Cod. articolo" is a code, not the article's description).
+ */
+function stackTerm(text: string): (typeof HEADER_TERMS)[number] | undefined {
+  const match = (re: RegExp) => {
+    const m = new RegExp(re.source, 'iu').exec(text);
+    return m ? { start: m.index, end: m.index + m[0].length } : null;
+  };
+  const real = HEADER_TERMS.find(({ col, re }) => col !== 'other' && match(re));
+  if (!real) return HEADER_TERMS.find(({ re }) => match(re));
+  const r = match(real.re)!;
+  const wider = HEADER_TERMS.find(({ col, re }) => {
+    const o = col === 'other' ? match(re) : null;
+    return o !== null && o.start <= r.start && o.end >= r.end && o.end - o.start > r.end - r.start;
+  });
+  return wider ?? real;
+}
+
 interface Cell {
   start: number;
   end: number;
@@ -208,7 +225,7 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
     .map((c, i) =>
       c.col === 'description' || (c.col === 'other' && cols[i + 1]!.col === 'description')
         ? cols[i + 1]!.x0 - 1
-        : c.x1 + 1,
+        : Math.max(c.x1 + 1, (c.x1 + cols[i + 1]!.x0) / 2),
     );
   const row: Row = {};
   const byCol = new Map<number, PositionedWord[]>();
@@ -216,6 +233,9 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
     const cx = (w.box.x0 + w.box.x1) / 2;
     let i = bounds.findIndex((b) => cx <= b);
     if (i < 0) i = cols.length - 1;
+    // A word that starts past the end of a code column's header, left of a description header centred over a wide
+    // cell ("Cod. articolo … Descrizione"), is the description's: a cell's text starts at its left edge.
+    if (cols[i]!.col === 'other' && cols[i + 1]?.col === 'description' && w.box.x0 > cols[i]!.x1 + 0.5 * lh) i++;
     byCol.set(i, [...(byCol.get(i) ?? []), w]);
   }
   const d = cols.findIndex((c) => c.col === 'description');
@@ -366,11 +386,19 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (q.value === null && u.value === null && a.value === null) {
           // A line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the table ends.
           if (!desc || /:\s*$/u.test(line.text)) break;
+          // A rule drawn with dashes ("------------------------") separates what is above it from the next item.
+          if (/^[-–—_=*.\s]{3,}$/u.test(page.text.slice(desc.start, desc.end))) {
+            pending = [];
+            tableLines.add(`${page.page}:${line.start}`);
+            prevY = y;
+            continue;
+          }
           // A description line: continues the item above when close to it, else starts the next item's description.
           // In a table whose first item had its description above its numbers (receipts), it always starts the next.
-          if (last && !above && (!boxes || y - last.y <= 1.6 * lh)) last.desc.push(desc);
-          else pending.push(desc);
-          if (last) last.y = y;
+          if (last && !above && (!boxes || y - last.y <= 1.6 * lh)) {
+            last.desc.push(desc);
+            last.y = y;
+          } else pending.push(desc);
           tableLines.add(`${page.page}:${line.start}`);
           prevY = y;
           continue;

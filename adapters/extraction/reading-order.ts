@@ -60,11 +60,31 @@ function rows(segments: readonly LineSegment[]): LineSegment[][] {
 
 const LETTER = /\p{L}/u;
 
+/**
+ * Rows that overlap vertically by more than this share of the smaller one's height are one line of the page: the
+ * words of a header cell stacked over two lines half a line above and below the row's other cells ("Prezzo /
+ * unitario" beside "Quantità") are not two lines of running text (lines of text touch at most, or overlap by a
+ * descender).
+ */
+const SAME_LINE = 0.25;
+
+/** How many lines the rows (top to bottom) make, rows overlapping by more than SAME_LINE counted once. */
+function lineCount(r: readonly LineSegment[][]): number {
+  let n = 0;
+  let last: Box | null = null;
+  for (const row of r) {
+    const box = unionBox(row.map((s) => s.box))!;
+    if (!last || overlapY(last, box) <= SAME_LINE * Math.min(height(last), height(box))) n++;
+    last = box;
+  }
+  return n;
+}
+
 const readsAsText = (segs: readonly LineSegment[]) => {
-  const r = rows(segs);
+  const lines = lineCount(rows(segs));
   const words = segs.flatMap((s) => s.words);
   const lettered = words.filter((w) => LETTER.test(w.text)).length;
-  return r.length >= 2 && words.length / r.length >= MIN_COLUMN_WORDS && lettered * 2 > words.length;
+  return lines >= 2 && words.length / lines >= MIN_COLUMN_WORDS && lettered * 2 > words.length;
 };
 
 /** Only numbers (amounts, quantities, perhaps a currency code): the right-hand cells of a table row. */

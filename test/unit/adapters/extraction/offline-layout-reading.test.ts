@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PositionedText } from '../../../../domain/extraction.js';
 import { checkEvidence } from '../../../../domain/extraction-evidence.js';
 import { extractOffline } from '../../../../adapters/extraction/offline-engine.js';
+import { layoutText, orderLines } from '../../../../adapters/extraction/reading-order.js';
+import type { LineSegment } from '../../../../adapters/extraction/tsv-words.js';
 import { documentOf, layoutPage, plainPage, type Row } from '../../../helpers/positioned-text.js';
 
 /**
@@ -758,5 +760,112 @@ describe('the Italian layout of the tune part (FatturaPA printed through the Ass
     expect(got['buyer_name']).not.toBe('Cessionario/committente (cliente)');
     expect(got['seller_vat_id']).toBe('IT02780790107');
     expect(got['buyer_vat_id']).not.toBe('03533590174');
+  });
+
+  it("each party's name is its block's Denominazione, not a label elsewhere (it-fatturapa-gav-pdf)", () => {
+    // Real order of the tune page's text: the two blocks one after the other, then the header row whose
+    // "Codice destinatario" (a buyer's label word) holds the SdI code.
+    const doc = page(
+      [[5, 'Cedente/prestatore (fornitore)']],
+      [[18, 'Identificativo fiscale ai fini IVA: IT02581610249']],
+      [[18, 'Denominazione: GAV spa']],
+      [[18, 'Regime fiscale: RF01 ordinario']],
+      null,
+      [[330, 'Cessionario/committente (cliente)']],
+      [[340, 'Identificativo fiscale ai fini IVA: IT02780790107']],
+      [[340, "Denominazione: SOCIETA' ALPHA SRL"]],
+      null,
+      [
+        [67, 'Numero documento'],
+        [190, 'Data documento'],
+        [330, 'Codice destinatario'],
+      ],
+      [
+        [67, 'IT23-94115I-790'],
+        [190, '07-08-2023'],
+        [330, 'USAL8PV'],
+      ],
+    );
+    expect(values(doc, ['seller_name', 'buyer_name'])).toEqual({
+      seller_name: 'GAV spa',
+      buyer_name: "SOCIETA' ALPHA SRL",
+    });
+  });
+});
+
+describe('the FatturaPA line table of the tune part (header words stacked over two lines, centred over their cells)', () => {
+  // Real word boxes (pdftotext -tsv, one decimal) of the tune documents' line tables, as the text layer's segments:
+  // the headers "Prezzo / unitario" and "Sconto o / magg." stand half a line above and below the others, so the
+  // header band has no horizontal gap; "Descrizione" is centred over a cell whose text starts at x = 97.3, right
+  // of the "Cod. articolo" column.
+  type W = [text: string, x0: number, y0: number, x1: number, y1: number];
+  const segment = (...ws: W[]): LineSegment => ({
+    words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
+    box: {
+      x0: Math.min(...ws.map((w) => w[1])),
+      y0: Math.min(...ws.map((w) => w[2])),
+      x1: Math.max(...ws.map((w) => w[3])),
+      y1: Math.max(...ws.map((w) => w[4])),
+    },
+  });
+  const layoutDoc = (segs: LineSegment[]) =>
+    documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'text_layer', width: 595, height: 842 });
+  const header = (y: number) => [
+    segment(['Cod.', 40.3, y + 4.1, 57.6, y + 12.1], ['articolo', 60, y + 4.1, 89.6, y + 12.1]),
+    segment(['Descrizione', 160.6, y + 4.1, 205.6, y + 12.1]),
+    segment(['Quantità', 284.2, y + 4.1, 318.1, y + 12.1]),
+    segment(['Prezzo', 350.9, y, 376.8, y + 8]),
+    segment(['unitario', 348.6, y + 7.5, 379.1, y + 15.6]),
+    segment(['UM', 406.5, y + 4.1, 419, y + 12.1]),
+    segment(['Sconto', 434.4, y, 461.1, y + 8], ['o', 463.5, y, 468.2, y + 8]),
+    segment(['magg.', 439.2, y + 7.5, 463.5, y + 15.6]),
+    segment(['%IVA', 480.1, y + 4.1, 499.7, y + 12.1]),
+    segment(['Prezzo', 520, y + 4.1, 545.9, y + 12.1], ['totale', 548.3, y + 4.1, 571.3, y + 12.1]),
+  ];
+
+  it('it-fatturapa-alpha-014-pdf: the header band is one row and its item is read', () => {
+    const doc = layoutDoc([
+      segment(['TD01', 34.6, 147, 58, 157], ['fattura', 61, 147, 92, 157]),
+      segment(['FPR', 276, 147, 292, 157], ['16/19', 295, 147, 321, 157]),
+      ...header(173.6),
+      segment(['ACCONTO', 97.3, 190.9, 142, 201.3], ['PROVVIGIONI', 144.9, 190.9, 204.3, 201.3]),
+      segment(['1,00', 311.5, 190.9, 331.5, 201.3]),
+      segment(['2.470,00', 354.3, 190.9, 394.2, 201.3]),
+      segment(['22,00', 480.8, 190.9, 506.4, 201.3]),
+      segment(['2.470,00', 543, 190.9, 582.9, 201.3]),
+    ]);
+    expect(items(doc)).toEqual([['ACCONTO PROVVIGIONI', '1.00', '2470.00', '2470.00']]);
+  });
+
+  it('it-fatturapa-alpha-fpr04-pdf: an article code in its own column is not the description', () => {
+    const doc = layoutDoc([
+      ...header(241.1),
+      segment(['ART123', 34.6, 258.3, 61, 266.3], ['(INT)', 63.2, 258.3, 79.9, 266.3]),
+      segment(
+        ['LA', 97.3, 258.4, 108.6, 268.9],
+        ['DESCRIZIONE', 111.5, 258.4, 173, 268.9],
+        ['DELLA', 175.8, 258.4, 204.7, 268.9],
+        ['FORNITURA', 207.6, 258.4, 259.3, 268.9],
+      ),
+      segment(['5,00', 311.5, 258.4, 331.5, 268.9]),
+      segment(['1,00', 374.2, 258.4, 394.2, 268.9]),
+      segment(['22,00', 480.8, 258.4, 506.4, 268.9]),
+      segment(['5,00', 562.9, 258.4, 582.9, 268.9]),
+      segment(['CARATTERI', 97.3, 268.8, 146.3, 279.2]),
+      segment(
+        ['FORNITURE', 97.3, 280.5, 149, 291],
+        ['VARIE', 151.8, 280.5, 178, 291],
+        ['PER', 180.9, 280.5, 198.1, 291],
+        ['UFFICIO', 201, 280.5, 236.4, 291],
+      ),
+      segment(['10,00', 305.9, 280.5, 331.5, 291]),
+      segment(['2,00', 374.2, 280.5, 394.2, 291]),
+      segment(['22,00', 480.8, 280.5, 506.4, 291]),
+      segment(['20,00', 557.2, 280.5, 582.9, 291]),
+    ]);
+    expect(items(doc)).toEqual([
+      ['LA DESCRIZIONE DELLA FORNITURA CARATTERI', '5.00', '1.00', '5.00'],
+      ['FORNITURE VARIE PER UFFICIO', '10.00', '2.00', '20.00'],
+    ]);
   });
 });
