@@ -12,13 +12,15 @@ import { normaliseWords, wordEditDistance } from '../../../../support/wer.js';
 
 /**
  * Issue 30 item 5: chunked transcription equals whole-file transcription on overlapping speech. A real two-speaker
- * conversation (test/fixtures/speech-real/real-2sp-en-overlap: two podcast hosts, 31.7 s, 2.6 s where both talk) is
+ * conversation (test/fixtures/speech-real/real-2sp-en-overlap: a LibriSpeech reader and a Common Voice speaker, tune
+ * voices of the bench's split, 23.3 s, 1.3 s where both talk, in four stretches) is
  * cut hard in the middle of every stretch of overlapping speech, as the planner cuts when it finds no silence (the
  * next chunk starting 2 s before the cut, stitch.ts taking the middle of the overlap as the boundary); the chunks'
  * transcripts are stitched and compared with the whole file's.
  *
- * Measured (portable kernels, deterministic): cuts at 3.341, 4.746 and 27.222 s; no word doubled at a seam, every turn
- * the whole file transcribes has words after stitching; WER (hesitations not scored) whole 0.293, stitched 0.336.
+ * Measured (portable kernels, deterministic): cuts at 6.043, 6.443, 6.485 and 12.736 s; no word doubled at a seam,
+ * every turn the whole file transcribes has words after stitching; WER (hesitations not scored) whole 0.068, stitched
+ * 0.082 (on the podcast hosts' recording this replaced, held-out voices: 0.293 and 0.336).
  * The issue's failure (a word repeated 15 times and two short turns dropped through the API, on a 4-speaker excerpt)
  * did not reproduce on this recording: this test passed on the first run, before any change.
  */
