@@ -10,7 +10,6 @@ import {
   VIDEO_HEIGHTS,
   type OperationId,
 } from '../pricing.js';
-import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
 import {
