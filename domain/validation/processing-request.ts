@@ -60,7 +60,7 @@ const SPACE = String.raw`\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\
 const CONTROL = String.raw`\x00-\x1f\x7f-\x9f`;
 /** Some character that is not whitespace: what `.trim() !== ''` meant. */
 const NOT_BLANK = new RegExp(`[^${SPACE}]`);
-/** One page or range of `pages` as `isPageRangeSyntax` reads it (digits, optionally `-` digits, spaces around). */
+/** One page or range of `pages` as `parsePageRanges` reads it (digits, optionally `-` digits, spaces around). */
 const PAGE_ITEM = `[${SPACE}]*[0-9]{1,5}(?:-[0-9]{1,5})?[${SPACE}]*`;
 /** Blank (every page, where that is allowed) or page numbers and ranges separated by commas. */
 const PAGES_PATTERN = new RegExp(`^(?:[${SPACE}]*|${PAGE_ITEM}(?:,${PAGE_ITEM})*)$`);
