@@ -7,6 +7,7 @@ import {
   ledgerEntrySchema,
   operationSchema,
   jobIdSchema,
+  resultFileSchema,
   listedUploadSchema,
   uploadIdSchema,
   uploadListSchema,
@@ -54,6 +55,7 @@ export const v1Contract = new Contract({
     ListedUpload: listedUploadSchema,
     UploadPage: uploadPageSchema,
     NewWebhook: newV1WebhookSchema,
+    ResultFile: resultFileSchema,
   },
 });
 

@@ -318,21 +318,6 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
     },
-    ResultFile: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'download_path', 'bytes', 'content_type'],
-      properties: {
-        name: { type: 'string' },
-        download_path: {
-          type: 'string',
-          pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$',
-          description: 'GET it with your API key.',
-        },
-        bytes: { type: 'integer', minimum: 0 },
-        content_type: { type: 'string' },
-      },
-    },
     Job: {
       type: 'object',
       additionalProperties: false,

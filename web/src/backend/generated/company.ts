@@ -1477,13 +1477,6 @@ export interface components {
                 warnings: string[];
             };
         };
-        ResultFile: {
-            name: string;
-            /** @description GET it with your API key. */
-            download_path: string;
-            bytes: number;
-            content_type: string;
-        };
         Job: {
             id: components["schemas"]["JobId"];
             /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
@@ -1678,6 +1671,13 @@ export interface components {
             data: components["schemas"]["ListedUpload"][];
             /** @description Pass as `before` for the next page; null when this page is not full (no more). */
             next_cursor: string | null;
+        };
+        ResultFile: {
+            name: string;
+            /** @description GET it with your API key. */
+            download_path: string;
+            bytes: number;
+            content_type: string;
         };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
