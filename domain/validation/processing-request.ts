@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
+import { NOT_BLANK, trimmedLength } from './patterns.js';
 import {
   FILE_OPERATIONS,
   MEDIA_OPERATIONS,
@@ -50,20 +51,14 @@ export const ALL_OPERATIONS: readonly OperationId[] = [
 /**
  * The rules below are written as lengths and regular expressions, not `.refine`s, so that they reach the generated
  * OpenAPI document (api/http/contract.ts) and the fuzzer and clients see the same rules the server applies. The
- * expressions use only what JSON Schema's and Python's dialects share (no `\p{…}` classes).
+ * expressions read the same in ECMAScript and Python's `re` (docs/operations.md, "Rules must be writable").
  */
-/**
- * Whitespace as `String.prototype.trim` and JavaScript's `\s` read it, spelled out, because Python's `\s` (the
- * fuzzer's) also matches U+001C to U+001F and U+0085. CONTROL is `\p{Cc}` (C0, DEL and C1).
- */
-const SPACE = String.raw`\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff`;
+/** The control characters (`\p{Cc}`: C0, DEL and C1), as a character class body. */
 const CONTROL = String.raw`\x00-\x1f\x7f-\x9f`;
-/** Some character that is not whitespace: what `.trim() !== ''` meant. */
-const NOT_BLANK = new RegExp(`[^${SPACE}]`);
 /** One page or range of `pages` as `parsePageRanges` reads it (digits, optionally `-` digits, spaces around). */
-const PAGE_ITEM = `[${SPACE}]*[0-9]{1,5}(?:-[0-9]{1,5})?[${SPACE}]*`;
+const PAGE_ITEM = String.raw`\s*[0-9]{1,5}(?:-[0-9]{1,5})?\s*`;
 /** Blank (every page, where that is allowed) or page numbers and ranges separated by commas. */
-const PAGES_PATTERN = new RegExp(`^(?:[${SPACE}]*|${PAGE_ITEM}(?:,${PAGE_ITEM})*)$`);
+const PAGES_PATTERN = new RegExp(`^(?:\\s*|${PAGE_ITEM}(?:,${PAGE_ITEM})*)$`);
 const pages = z
   .string()
   .max(200)
@@ -100,19 +95,13 @@ export const codePointLabel = (ch: string) => `U+${ch.codePointAt(0)!.toString(1
  * unassigned and private-use code points and lone surrogates are refused here; which of the rest a shipped font
  * can draw is checked when the request is quoted (adapters/media/pdf/watermark-fonts.ts).
  */
-/** At most WATERMARK_MAX characters once the surrounding whitespace is trimmed (blank passes: NOT_BLANK says that). */
 const WATERMARK_MAX = 200;
-const WATERMARK_LENGTH = new RegExp(
-  `^(?:[${SPACE}]*|[${SPACE}]*[^${SPACE}](?:[\\s\\S]{0,${WATERMARK_MAX - 2}}[^${SPACE}])?[${SPACE}]*)$`,
-);
 /** No control character once the surrounding whitespace (tabs and line breaks among it) is trimmed. */
-const NO_CONTROL = new RegExp(
-  `^(?:[${SPACE}]*|[${SPACE}]*[^${SPACE}${CONTROL}](?:[^${CONTROL}]*[^${SPACE}${CONTROL}])?[${SPACE}]*)$`,
-);
+const NO_CONTROL = new RegExp(String.raw`^\s*(?:[^\s${CONTROL}](?:[^${CONTROL}]*[^\s${CONTROL}])?\s*)?$`);
 const watermarkText = z
   .string()
   .regex(NOT_BLANK, 'text is required')
-  .regex(WATERMARK_LENGTH, `text must be at most ${WATERMARK_MAX} characters`)
+  .regex(trimmedLength(0, WATERMARK_MAX), `text must be at most ${WATERMARK_MAX} characters`)
   .regex(NO_CONTROL, {
     error: (issue) =>
       `text cannot contain control characters (${codePointLabel(/\p{Cc}/u.exec(String(issue.input).trim())?.[0] ?? '\0')})`,
