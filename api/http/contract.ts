@@ -30,6 +30,11 @@ function bare(node: unknown): Schema {
   return rest;
 }
 
+/** The JSON Schema of a schema as zod reads it (a request body's part, a parameter), inlined, without a dialect. */
+export function inputJsonSchema(schema: z.ZodType): Schema {
+  return bare(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' }));
+}
+
 export class Contract {
   private readonly names = new Map<z.ZodType, string>();
 
@@ -63,7 +68,7 @@ export class Contract {
 
   /** The JSON Schema of a parameter (query, path or header), as zod reads it. */
   parameterSchema(schema: z.ZodType): Schema {
-    return bare(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' }));
+    return inputJsonSchema(schema);
   }
 
   private generate(set: Components, io: 'input' | 'output'): Record<string, Schema> {

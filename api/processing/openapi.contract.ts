@@ -7,6 +7,7 @@ import {
   ledgerEntrySchema,
   operationSchema,
   jobIdSchema,
+  resultFileSchema,
   listedUploadSchema,
   uploadIdSchema,
   uploadListSchema,
@@ -19,9 +20,10 @@ import type { Schema } from '../http/openapi-kit.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
- * the generated OpenAPI document (docs/openapi/v1.json). The components not named here are still JSON Schema written
- * beside the zod schemas (openapi.schemas.ts, openapi.reads.ts, openapi.batches.ts, openapi.webhooks.ts), and move
- * here one by one (docs/operations.md, "The API contract").
+ * the generated OpenAPI document (docs/openapi/v1.json). The job options are generated from OPTION_SCHEMAS
+ * (OPERATION_DOCS of openapi.schemas.ts). The components not named here are still JSON Schema written beside the zod
+ * schemas (openapi.schemas.ts, openapi.reads.ts, openapi.batches.ts, openapi.webhooks.ts), and move here one by one
+ * (docs/operations.md, "The API contract").
  */
 
 /** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
@@ -54,6 +56,7 @@ export const v1Contract = new Contract({
     ListedUpload: listedUploadSchema,
     UploadPage: uploadPageSchema,
     NewWebhook: newV1WebhookSchema,
+    ResultFile: resultFileSchema,
   },
 });
 

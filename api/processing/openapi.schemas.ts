@@ -3,15 +3,18 @@ import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import {
   AVAILABLE_OPERATIONS,
-  OCR_LANGUAGE_PATTERN,
+  extractionFields,
+  extractionInstructions,
+  fieldName,
+  OPTION_SCHEMAS,
   RESERVED_FIELD_NAMES,
+  workflowIdSchema,
   type AvailableOperation,
 } from '../../domain/validation/processing-request.js';
+import { inputJsonSchema } from '../http/contract.js';
 import { statusOf } from '../http/errors.js';
 import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_RULES } from '../../domain/operations.js';
-import { MEDIA_TOOL_MAX_SECONDS, MIN_TRIM_SECONDS, VIDEO_HEIGHTS } from '../../domain/pricing.js';
-import { DEFAULT_TRANSCRIPT_FORMAT, SPEECH_LANGUAGE_PATTERN, TRANSCRIPT_FORMATS } from '../../domain/speech.js';
 import { transcriptJsonSchema } from '../../adapters/documents/transcript-formats.js';
 import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js';
 import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
@@ -34,305 +37,91 @@ const id = (prefix: string, what: string): Schema => ({
   description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
 });
 
-/** Page ranges as `isPageRangeSyntax` accepts them: comma-separated pages or ascending ranges, 1-based. */
-const RANGE_ITEM = String.raw`\s*\d{1,5}(-\d{1,5})?\s*`;
-const pagesOptional: Schema = {
-  type: 'string',
-  maxLength: 200,
-  pattern: String.raw`^(\s*|${RANGE_ITEM}(,${RANGE_ITEM})*)$`,
-  description:
-    'Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page.',
+/** What each operation does, in words: the description of its request variants (its options are OPTION_SCHEMAS'). */
+const OPERATION_SUMMARIES: Readonly<Record<AvailableOperation, string>> = {
+  'pdf-extract': 'Keep only the selected pages of a PDF.',
+  'pdf-delete': 'Delete the selected pages of a PDF (not all of them).',
+  'pdf-rotate': 'Rotate the selected pages (default: all) clockwise.',
+  'pdf-protect': 'Encrypt a PDF with a password.',
+  'pdf-unlock':
+    'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.',
+  'pdf-watermark': 'Stamp a text on the selected pages (default: all).',
+  'pdf-number': 'Print page numbers on the selected pages (default: all).',
+  'pdf-merge': 'Merge 2 to 20 PDFs in the order given.',
+  'image-edit': 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.',
+  'image-compress': 'Compress an image, optionally converting it.',
+  webp: 'Convert an image to WebP.',
+  'ocr-text':
+    'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
+  'ocr-docx':
+    'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
+  'ocr-pdf':
+    'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
+  'audio-trim':
+    "Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).",
+  'video-trim': 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).',
+  'video-rotate':
+    'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).',
+  'video-resize':
+    'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).',
+  'audio-compress':
+    "Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.",
+  'video-compress':
+    "Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.",
+  transcribe:
+    "Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). " +
+    'Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".',
+  meeting:
+    "Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk " +
+    'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
+  'flow-extract':
+    'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
+    'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
+    'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
+    'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read ' +
+    'from its XML: evidence `source` `xml` with the element\'s `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".',
 };
-const pagesRequired: Schema = {
-  ...pagesOptional,
-  pattern: `^${RANGE_ITEM}(,${RANGE_ITEM})*$`,
-  description:
-    'Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count.',
-};
-const password: Schema = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 128,
-  writeOnly: true,
-  description: 'Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job.',
-};
-const imageFormat: Schema = { type: 'string', enum: ['jpg', 'png', 'webp'] };
-const options = (properties: Schema, required: string[] = [], extra: Schema = {}): Schema => ({
-  type: 'object',
-  additionalProperties: false,
-  properties,
-  ...(required.length ? { required } : {}),
-  ...extra,
-});
-
-const ocrLanguage: Schema = {
-  type: 'string',
-  maxLength: 40,
-  pattern: OCR_LANGUAGE_PATTERN,
-  description:
-    'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
-    "server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` " +
-    'and listing the installed ones.',
-};
-const speechLanguage: Schema = {
-  type: 'string',
-  maxLength: 3,
-  pattern: SPEECH_LANGUAGE_PATTERN,
-  description:
-    'The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected ' +
-    "from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does " +
-    'not know is refused with 422 naming `options.language`.',
-};
-/** `start` and `end` of a trim, as OPTION_SCHEMAS checks them (the quote then checks them against the measured duration). */
-function trimOptions(kind: 'audio' | 'video'): Schema {
-  const seconds = (what: string, minimum: number): Schema => ({
-    type: 'number',
-    minimum,
-    maximum: MEDIA_TOOL_MAX_SECONDS,
-    description: what,
-  });
-  return options(
-    {
-      start: seconds(
-        `Seconds from the beginning of the ${kind} where the kept part starts (default 0); below the measured duration.`,
-        0,
-      ),
-      end: seconds(
-        `Seconds from the beginning where the kept part ends: at least ${MIN_TRIM_SECONDS} s after \`start\`, at most the measured duration (the upload's \`duration_seconds\`); otherwise 422 naming \`options.end\`, before quoting.`,
-        MIN_TRIM_SECONDS,
-      ),
-    },
-    ['end'],
-  );
-}
 
 export interface OperationDoc {
   summary: string;
+  /** The JSON Schema of the options, generated from OPTION_SCHEMAS as zod reads them. */
   options: Schema;
-  /** The options object must be present (some option is required). */
+  /** The options object must be present (some option is required: `{}` is refused). */
   optionsRequired: boolean;
 }
 
 /** Every operation this release runs, with its options (spec section 2, `OPTION_SCHEMAS`). */
-export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = {
-  'pdf-extract': {
-    summary: 'Keep only the selected pages of a PDF.',
-    optionsRequired: true,
-    options: options({ pages: pagesRequired }, ['pages']),
-  },
-  'pdf-delete': {
-    summary: 'Delete the selected pages of a PDF (not all of them).',
-    optionsRequired: true,
-    options: options({ pages: pagesRequired }, ['pages']),
-  },
-  'pdf-rotate': {
-    summary: 'Rotate the selected pages (default: all) clockwise.',
-    optionsRequired: true,
-    options: options({ angle: { type: 'integer', enum: [90, 180, 270] }, pages: pagesOptional }, ['angle']),
-  },
-  'pdf-protect': {
-    summary: 'Encrypt a PDF with a password.',
-    optionsRequired: true,
-    options: options({ password }, ['password']),
-  },
-  'pdf-unlock': {
-    summary: 'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.',
-    optionsRequired: true,
-    options: options({ password }, ['password']),
-  },
-  'pdf-watermark': {
-    summary: 'Stamp a text on the selected pages (default: all).',
-    optionsRequired: true,
-    options: options(
-      {
-        text: {
-          type: 'string',
-          pattern: String.raw`^\s*[^\s\x00-\x1f\x7f-\x9f]([^\x00-\x1f\x7f-\x9f]{0,198}[^\s\x00-\x1f\x7f-\x9f])?\s*$`,
-          description:
-            '1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: ' +
-            'Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use ' +
-            'code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`.',
-        },
-        pages: pagesOptional,
-      },
-      ['text'],
-    ),
-  },
-  'pdf-number': {
-    summary: 'Print page numbers on the selected pages (default: all).',
-    optionsRequired: false,
-    options: options({
-      start: {
-        type: 'integer',
-        minimum: 0,
-        maximum: 1_000_000,
-        description: 'Number printed on the first selected page (default 1); the others follow consecutively.',
-      },
-      pages: pagesOptional,
-    }),
-  },
-  'pdf-merge': { summary: 'Merge 2 to 20 PDFs in the order given.', optionsRequired: false, options: options({}) },
-  'image-edit': {
-    summary: 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.',
-    optionsRequired: true,
-    options: options(
-      {
-        width: { type: 'integer', minimum: 1, maximum: 10_000 },
-        height: { type: 'integer', minimum: 1, maximum: 10_000 },
-        angle: { type: 'integer', minimum: -360, maximum: 360 },
-        flip: { type: 'string', enum: ['horizontal', 'vertical', 'both'] },
-        format: imageFormat,
-        crop: {
-          type: 'array',
-          minItems: 4,
-          items: false,
-          description:
-            "left, top, width, height in pixels of the image as displayed (the upload's `width` and `height`): left + width and top + height " +
-            "at most the image's; a crop outside the image is refused with 422 naming `options.crop`, before quoting.",
-          prefixItems: [
-            { type: 'integer', minimum: 0 },
-            { type: 'integer', minimum: 0 },
-            { type: 'integer', minimum: 1 },
-            { type: 'integer', minimum: 1 },
-          ],
-        },
-      },
-      [],
-      {
-        minProperties: 1,
-        dependentRequired: { width: ['height'], height: ['width'] },
-        description:
-          'At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger ' +
-          'than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting.',
-      },
-    ),
-  },
-  'image-compress': {
-    summary: 'Compress an image, optionally converting it.',
-    optionsRequired: false,
-    options: options({ format: imageFormat, level: { type: 'string', enum: ['balanced', 'strong'] } }),
-  },
-  webp: { summary: 'Convert an image to WebP.', optionsRequired: false, options: options({}) },
-  'ocr-text': {
-    summary:
-      'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
-    optionsRequired: false,
-    options: options({ language: ocrLanguage }),
-  },
-  'ocr-docx': {
-    summary:
-      'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
-    optionsRequired: false,
-    options: options({ language: ocrLanguage }),
-  },
-  'ocr-pdf': {
-    summary:
-      'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
-    optionsRequired: false,
-    options: options({ language: ocrLanguage }),
-  },
-  'audio-trim': {
-    summary:
-      "Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).",
-    optionsRequired: true,
-    options: trimOptions('audio'),
-  },
-  'video-trim': {
-    summary: 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).',
-    optionsRequired: true,
-    options: trimOptions('video'),
-  },
-  'video-rotate': {
-    summary:
-      'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).',
-    optionsRequired: true,
-    options: options({ angle: { type: 'integer', enum: [90, 180, 270] } }, ['angle']),
-  },
-  'video-resize': {
-    summary:
-      'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).',
-    optionsRequired: true,
-    options: options({ height: { type: 'integer', enum: [...VIDEO_HEIGHTS] } }, ['height']),
-  },
-  'audio-compress': {
-    summary: "Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.",
-    optionsRequired: false,
-    options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
-  },
-  'video-compress': {
-    summary:
-      "Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.",
-    optionsRequired: false,
-    options: options({ level: { type: 'string', enum: ['balanced'], description: 'The only level (default).' } }),
-  },
-  transcribe: {
-    summary:
-      "Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). " +
-      'Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".',
-    optionsRequired: false,
-    options: options({
-      output_format: {
-        type: 'string',
-        enum: [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())],
-        description:
-          `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
-          '`srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` ' +
-          'schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).',
-      },
-      language: speechLanguage,
-    }),
-  },
-  meeting: {
-    summary:
-      "Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk " +
-      'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
-    optionsRequired: false,
-    options: options({ language: speechLanguage }),
-  },
-  'flow-extract': {
-    summary:
-      'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
-      'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
-      'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
-      'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read ' +
-      'from its XML: evidence `source` `xml` with the element\'s `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".',
-    optionsRequired: false,
-    options: options({}, [], { maxProperties: 0, description: 'No options in this release: `{}` or absent.' }),
-  },
-};
+export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> = Object.fromEntries(
+  AVAILABLE_OPERATIONS.map((op) => [
+    op,
+    {
+      summary: OPERATION_SUMMARIES[op],
+      options: inputJsonSchema(OPTION_SCHEMAS[op]),
+      optionsRequired: !OPTION_SCHEMAS[op].safeParse({}).success,
+    },
+  ]),
+) as Record<AvailableOperation, OperationDoc>;
 
-/** A field name of `fields`: a letter, then letters, digits or underscores, at most 64; not a reserved name in any case. */
-const reservedFieldPattern = RESERVED_FIELD_NAMES.map((n) =>
-  [...n].map((c) => `[${c}${c.toUpperCase()}]`).join(''),
-).join('|');
-export const FIELD_NAME_SCHEMA: Schema = {
-  type: 'string',
-  pattern: `^(?!(?:${reservedFieldPattern})$)[A-Za-z][A-Za-z0-9_]{0,63}$`,
-};
-/** `fields`, `instructions` and `workflow_id` of a flow-extract request. */
+/** A field name of `fields` (a letter, then letters, digits or underscores, at most 64; not a reserved name in any case). */
+export const FIELD_NAME_SCHEMA: Schema = inputJsonSchema(fieldName);
 /** A flow-extract body names its fields, or a saved workflow that does. */
 export const EXTRACTION_NEEDS: Schema[] = [
   { properties: { fields: true }, required: ['fields'] },
   { properties: { workflow_id: true }, required: ['workflow_id'] },
 ];
+/** `fields`, `instructions` and `workflow_id` of a flow-extract request, as `extractionSpec` parses them. */
 export const EXTRACTION_PROPERTIES: Record<string, Schema> = {
   fields: {
-    type: 'array',
-    items: FIELD_NAME_SCHEMA,
-    minItems: 1,
-    maxItems: 30,
-    uniqueItems: true,
+    ...inputJsonSchema(extractionFields.min(1)),
     description: `The values to extract, as field names (unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved). Required unless \`workflow_id\` is sent.`,
   },
   instructions: {
-    type: 'string',
-    maxLength: 4000,
+    ...inputJsonSchema(extractionInstructions),
     description:
       'Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own.',
   },
   workflow_id: {
-    type: 'string',
-    pattern: '^wfl_[A-Za-z0-9]{20}$',
+    ...inputJsonSchema(workflowIdSchema),
     description:
       "A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. " +
       "Unknown, another company's or deleted: 404 naming `workflow_id`.",
@@ -528,21 +317,6 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(meetingJsonSchema),
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
-    },
-    ResultFile: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'download_path', 'bytes', 'content_type'],
-      properties: {
-        name: { type: 'string' },
-        download_path: {
-          type: 'string',
-          pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$',
-          description: 'GET it with your API key.',
-        },
-        bytes: { type: 'integer', minimum: 0 },
-        content_type: { type: 'string' },
-      },
     },
     Job: {
       type: 'object',

@@ -7,10 +7,6 @@ import { DomainError } from '../errors.js';
  */
 const ITEM = /^(\d{1,5})(?:-(\d{1,5}))?$/;
 
-export function isPageRangeSyntax(spec: string): boolean {
-  return spec.trim() === '' || spec.split(',').every((item) => ITEM.test(item.trim()));
-}
-
 export function parsePageRanges(spec: string, pageCount: number, opts: { emptyMeansAll?: boolean } = {}): number[] {
   if (spec.trim() === '') {
     if (opts.emptyMeansAll) return Array.from({ length: pageCount }, (_, i) => i + 1);

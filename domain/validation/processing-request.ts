@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { WEBHOOK_ID_PREFIX } from '../webhooks.js';
 import { DomainError } from '../errors.js';
+import { NOT_BLANK, trimmedLength } from './patterns.js';
 import {
   FILE_OPERATIONS,
   MEDIA_OPERATIONS,
@@ -10,10 +11,15 @@ import {
   VIDEO_HEIGHTS,
   type OperationId,
 } from '../pricing.js';
-import { isPageRangeSyntax } from './page-ranges.js';
 import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES, type WebhookMode } from '../batches.js';
 import { OPERATION_RULES } from '../operations.js';
-import { SPEECH_LANGUAGE_PATTERN, SPEECH_OPERATIONS, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../speech.js';
+import {
+  DEFAULT_TRANSCRIPT_FORMAT,
+  SPEECH_LANGUAGE_PATTERN,
+  SPEECH_OPERATIONS,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+} from '../speech.js';
 
 /**
  * The request body of `POST /v1/estimate` and `POST /v1/jobs` (spec section 2), validated strictly: unknown
@@ -42,16 +48,43 @@ export const ALL_OPERATIONS: readonly OperationId[] = [
   'meeting',
 ];
 
+/**
+ * The rules below are written as lengths and regular expressions, not `.refine`s, so that they reach the generated
+ * OpenAPI document (api/http/contract.ts) and the fuzzer and clients see the same rules the server applies. The
+ * expressions read the same in ECMAScript and Python's `re` (docs/operations.md, "Rules must be writable").
+ */
+/** The control characters (`\p{Cc}`: C0, DEL and C1), as a character class body. */
+const CONTROL = String.raw`\x00-\x1f\x7f-\x9f`;
+/** One page or range of `pages` as `parsePageRanges` reads it (digits, optionally `-` digits, spaces around). */
+const PAGE_ITEM = String.raw`\s*[0-9]{1,5}(?:-[0-9]{1,5})?\s*`;
+/** Blank (every page, where that is allowed) or page numbers and ranges separated by commas. */
+const PAGES_PATTERN = new RegExp(`^(?:\\s*|${PAGE_ITEM}(?:,${PAGE_ITEM})*)$`);
 const pages = z
   .string()
   .max(200)
-  .refine(isPageRangeSyntax, 'pages must be page numbers or ranges separated by commas, e.g. 1-3,5');
-const requiredPages = pages.refine((s) => s.trim() !== '', 'pages must select at least one page, e.g. 1-3,5');
+  .regex(PAGES_PATTERN, 'pages must be page numbers or ranges separated by commas, e.g. 1-3,5')
+  .meta({
+    description:
+      'Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page.',
+  });
+const requiredPages = z
+  .string()
+  .max(200)
+  .regex(PAGES_PATTERN, 'pages must be page numbers or ranges separated by commas, e.g. 1-3,5')
+  .regex(NOT_BLANK, 'pages must select at least one page, e.g. 1-3,5')
+  .meta({
+    description:
+      'Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count.',
+  });
 const password = z
   .string()
   .min(1, 'password must be 1 to 128 characters')
   .max(128, 'password must be 1 to 128 characters')
-  .refine((p) => !/[\r\n]/.test(p), 'password cannot contain line breaks');
+  .regex(/^[^\r\n]*$/, 'password cannot contain line breaks')
+  .meta({
+    writeOnly: true,
+    description: 'Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job.',
+  });
 const imageFormat = z.enum(['jpg', 'png', 'webp']);
 
 /** `U+0007` for a code point. */
@@ -62,18 +95,27 @@ export const codePointLabel = (ch: string) => `U+${ch.codePointAt(0)!.toString(1
  * unassigned and private-use code points and lone surrogates are refused here; which of the rest a shipped font
  * can draw is checked when the request is quoted (adapters/media/pdf/watermark-fonts.ts).
  */
+const WATERMARK_MAX = 200;
+/** No control character once the surrounding whitespace (tabs and line breaks among it) is trimmed. */
+const NO_CONTROL = new RegExp(String.raw`^\s*(?:[^\s${CONTROL}](?:[^${CONTROL}]*[^\s${CONTROL}])?\s*)?$`);
 const watermarkText = z
   .string()
+  .regex(NOT_BLANK, 'text is required')
+  .regex(trimmedLength(0, WATERMARK_MAX), `text must be at most ${WATERMARK_MAX} characters`)
+  .regex(NO_CONTROL, {
+    error: (issue) =>
+      `text cannot contain control characters (${codePointLabel(/\p{Cc}/u.exec(String(issue.input).trim())?.[0] ?? '\0')})`,
+  })
   .trim()
-  .min(1, 'text is required')
-  .max(200, 'text must be at most 200 characters')
+  .meta({
+    description:
+      `1 to ${WATERMARK_MAX} characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: ` +
+      'Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use ' +
+      'code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`.',
+  })
+  // Unassigned, private-use and surrogate code points: Unicode property classes, which JSON Schema's regular
+  // expressions do not share, so this one rule stays a refinement (the description says it).
   .superRefine((text, ctx) => {
-    const control = /\p{Cc}/u.exec(text);
-    if (control)
-      ctx.addIssue({
-        code: 'custom',
-        message: `text cannot contain control characters (${codePointLabel(control[0])})`,
-      });
     const undrawable = /[\p{Cn}\p{Co}\p{Cs}]/u.exec(text);
     if (undrawable)
       ctx.addIssue({
@@ -102,6 +144,12 @@ const ocrOptions = z.strictObject({
       new RegExp(OCR_LANGUAGE_PATTERN),
       'language must be a Tesseract language code such as eng, or up to three joined by + (eng+deu)',
     )
+    .meta({
+      description:
+        'The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the ' +
+        "server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` " +
+        'and listing the installed ones.',
+    })
     .optional(),
 });
 /**
@@ -113,10 +161,18 @@ const trimSeconds = z
   .number()
   .finite()
   .max(MEDIA_TOOL_MAX_SECONDS, `file-tool media are at most ${MEDIA_TOOL_MAX_SECONDS} s long`);
-const trim = z.strictObject({
-  start: trimSeconds.min(0, 'start is at least 0').optional(),
-  end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`),
-});
+const trim = (kind: 'audio' | 'video') =>
+  z.strictObject({
+    start: trimSeconds
+      .min(0, 'start is at least 0')
+      .meta({
+        description: `Seconds from the beginning of the ${kind} where the kept part starts (default 0); below the measured duration.`,
+      })
+      .optional(),
+    end: trimSeconds.min(MIN_TRIM_SECONDS, `end is at least ${MIN_TRIM_SECONDS}`).meta({
+      description: `Seconds from the beginning where the kept part ends: at least ${MIN_TRIM_SECONDS} s after \`start\`, at most the measured duration (the upload's \`duration_seconds\`); otherwise 422 naming \`options.end\`, before quoting.`,
+    }),
+  });
 /**
  * The speech `language`: an ISO 639-1 code the engine should assume instead of detecting one. Which codes the engine
  * knows is checked when the request is quoted.
@@ -124,27 +180,56 @@ const trim = z.strictObject({
 const speechLanguage = z
   .string()
   .max(3)
-  .regex(new RegExp(SPEECH_LANGUAGE_PATTERN), 'language must be an ISO 639-1 code in lower case, such as en, de or ja');
+  .regex(new RegExp(SPEECH_LANGUAGE_PATTERN), 'language must be an ISO 639-1 code in lower case, such as en, de or ja')
+  .meta({
+    description:
+      'The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected ' +
+      "from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does " +
+      'not know is refused with 422 naming `options.language`.',
+  });
 /** `output_format` in lower case, or in capitals as the spec writes them (`SRT`). */
 const TRANSCRIPT_FORMAT_NAMES = [...TRANSCRIPT_FORMATS, ...TRANSCRIPT_FORMATS.map((f) => f.toUpperCase())];
 const transcriptFormat = z
   .string()
-  .refine((f) => TRANSCRIPT_FORMAT_NAMES.includes(f), `output_format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`)
+  .regex(
+    new RegExp(`^(?:${TRANSCRIPT_FORMAT_NAMES.join('|')})$`),
+    `output_format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`,
+  )
+  .meta({
+    description:
+      `The result file (default \`${DEFAULT_TRANSCRIPT_FORMAT}\`; capitals accepted): \`txt\` speaker-labelled paragraphs, \`docx\` the same as a Word document, ` +
+      '`srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` ' +
+      'schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).',
+  })
   .transform((f) => f.toLowerCase() as TranscriptFormat);
-const mediaLevel = z.strictObject({ level: z.enum(['balanced'], { message: 'level must be balanced' }).optional() });
+const mediaLevel = z.strictObject({
+  level: z
+    .enum(['balanced'], { message: 'level must be balanced' })
+    .meta({ description: 'The only level (default).' })
+    .optional(),
+});
 
 /** Options of each operation of this release; every object is strict. */
 export const OPTION_SCHEMAS = {
   'pdf-extract': z.strictObject({ pages: requiredPages }),
   'pdf-delete': z.strictObject({ pages: requiredPages }),
   'pdf-rotate': z.strictObject({
-    angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }),
+    angle: z.literal([90, 180, 270], { message: 'angle must be 90, 180 or 270' }),
     pages: pages.optional(),
   }),
   'pdf-protect': z.strictObject({ password }),
   'pdf-unlock': z.strictObject({ password }),
   'pdf-watermark': z.strictObject({ text: watermarkText, pages: pages.optional() }),
-  'pdf-number': z.strictObject({ start: z.number().int().min(0).max(1_000_000).optional(), pages: pages.optional() }),
+  'pdf-number': z.strictObject({
+    start: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .meta({ description: 'Number printed on the first selected page (default 1); the others follow consecutively.' })
+      .optional(),
+    pages: pages.optional(),
+  }),
   'pdf-merge': z.strictObject({}),
   'image-edit': z
     .strictObject({
@@ -157,6 +242,11 @@ export const OPTION_SCHEMAS = {
         .tuple([z.number().int().min(0), z.number().int().min(0), z.number().int().min(1), z.number().int().min(1)], {
           message: 'crop must be four integers: left, top, width, height',
         })
+        .meta({
+          description:
+            "left, top, width, height in pixels of the image as displayed (the upload's `width` and `height`): left + width and top + height " +
+            "at most the image's; a crop outside the image is refused with 422 naming `options.crop`, before quoting.",
+        })
         .optional(),
     })
     .refine((o) => (o.width === undefined) === (o.height === undefined), {
@@ -165,6 +255,14 @@ export const OPTION_SCHEMAS = {
     })
     .refine((o) => Object.keys(o).length > 0, {
       message: 'image-edit needs at least one of width+height, angle, flip, format, crop',
+    })
+    // The two refinements above, as the JSON Schema keywords that say them (zod has no such checks).
+    .meta({
+      minProperties: 1,
+      dependentRequired: { width: ['height'], height: ['width'] },
+      description:
+        'At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger ' +
+        'than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting.',
     }),
   'image-compress': z.strictObject({
     format: imageFormat.optional(),
@@ -174,25 +272,20 @@ export const OPTION_SCHEMAS = {
   'ocr-text': ocrOptions,
   'ocr-docx': ocrOptions,
   'ocr-pdf': ocrOptions,
-  'audio-trim': trim,
-  'video-trim': trim,
+  'audio-trim': trim('audio'),
+  'video-trim': trim('video'),
   'video-rotate': z.strictObject({
-    angle: z.union([z.literal(90), z.literal(180), z.literal(270)], { message: 'angle must be 90, 180 or 270' }),
+    angle: z.literal([90, 180, 270], { message: 'angle must be 90, 180 or 270' }),
   }),
   'video-resize': z.strictObject({
-    height: z
-      .number({ message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` })
-      .refine(
-        (h) => (VIDEO_HEIGHTS as readonly number[]).includes(h),
-        `height must be one of ${VIDEO_HEIGHTS.join(', ')}`,
-      ),
+    height: z.literal(VIDEO_HEIGHTS, { message: `height must be one of ${VIDEO_HEIGHTS.join(', ')}` }),
   }),
   'audio-compress': mediaLevel,
   'video-compress': mediaLevel,
   transcribe: z.strictObject({ output_format: transcriptFormat.optional(), language: speechLanguage.optional() }),
   meeting: z.strictObject({ language: speechLanguage.optional() }),
   // Field extraction takes its fields, instructions and workflow_id beside the options; no options in this release.
-  'flow-extract': z.strictObject({}),
+  'flow-extract': z.strictObject({}).meta({ description: 'No options in this release: `{}` or absent.' }),
 } as const;
 
 export type AvailableOperation = keyof typeof OPTION_SCHEMAS;
@@ -200,17 +293,24 @@ export type OperationOptions<O extends AvailableOperation> = z.infer<(typeof OPT
 
 const id = (prefix: string) => z.string().regex(idRegex(prefix), `must be a ${prefix}_ id`);
 
-const fieldName = z
+/** Not one of RESERVED_FIELD_NAMES in any case (each letter as a class of both cases: JSON Schema has no flags). */
+const NOT_RESERVED_FIELD = new RegExp(
+  `^(?!(?:${RESERVED_FIELD_NAMES.map((n) => [...n].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('')).join('|')})$)`,
+);
+/** A name of extraction `fields`. */
+export const fieldName = z
   .string()
   .max(64, 'field names have at most 64 characters')
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'field names start with a letter and contain only letters, digits and underscores')
-  .refine((f) => !(RESERVED_FIELD_NAMES as readonly string[]).includes(f.toLowerCase()), 'this field name is reserved');
+  .regex(NOT_RESERVED_FIELD, 'this field name is reserved');
 
 /** Extraction `fields` (spec section 2): unique names, at most 30; shared by requests and saved workflows. */
 export const extractionFields = z
   .array(fieldName)
   .max(30, 'at most 30 fields')
-  .refine((f) => new Set(f.map((x) => x.toLowerCase())).size === f.length, 'field names must be unique');
+  .refine((f) => new Set(f.map((x) => x.toLowerCase())).size === f.length, 'field names must be unique')
+  // Unique whatever the case is a refinement; JSON Schema's `uniqueItems` says the part it can (exact repeats).
+  .meta({ uniqueItems: true });
 /** Extraction `instructions`: optional free text. */
 export const extractionInstructions = z.string().max(4000, 'instructions have at most 4,000 characters');
 
@@ -265,7 +365,7 @@ function invalid(issues: BodyIssue[]): never {
 }
 
 /** The saved workflow a request names (`wfl_…`); the quote resolves it against the company's workflows. */
-const workflowIdSchema = id('wfl');
+export const workflowIdSchema = id('wfl');
 
 /** `flow-extract`'s fields, instructions and workflow: fields (1 to 30) unless a saved workflow supplies them. */
 function extractionSpec(

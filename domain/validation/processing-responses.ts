@@ -156,3 +156,14 @@ export const estimateSchema = z.strictObject({
     .min(1)
     .meta({ description: 'What the server measured of each source, and its share of the quote.' }),
 });
+
+/** One file of a completed job's `result.files`, as `jobJson` writes it. */
+export const resultFileSchema = z.strictObject({
+  name: z.string(),
+  download_path: z
+    .string()
+    .regex(/^\/v1\/jobs\/job_[A-Za-z0-9]{20}\/results\/[0-9]+$/)
+    .meta({ description: 'GET it with your API key.' }),
+  bytes: z.number().int().min(0),
+  content_type: z.string(),
+});

@@ -5,7 +5,11 @@ import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/reposi
 import { getJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import type { ListedUpload, Upload } from '../../db/repositories/uploads.repo.js';
 import type { z } from 'zod';
-import type { listedUploadSchema, uploadSchema } from '../../domain/validation/processing-responses.js';
+import type {
+  listedUploadSchema,
+  resultFileSchema,
+  uploadSchema,
+} from '../../domain/validation/processing-responses.js';
 
 /*
  * The /v1 job and batch records: a company's job or batch read (another company's id is not found), and the JSON
@@ -38,7 +42,7 @@ export function jobJson(job: Job) {
     result:
       job.status === 'completed' && job.resultFiles
         ? {
-            files: job.resultFiles.map((f, i) => ({
+            files: job.resultFiles.map((f, i): z.input<typeof resultFileSchema> => ({
               name: f.name,
               download_path: downloadPath(job.id, i),
               bytes: f.bytes,

@@ -711,7 +711,7 @@ export interface components {
             upload_ids: components["schemas"]["UploadId"][];
             options: {
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string;
+                pages: string & (unknown & unknown);
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this. */
             max_credits?: number;
@@ -728,7 +728,7 @@ export interface components {
             upload_ids: components["schemas"]["UploadId"][];
             options: {
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string;
+                pages: string & (unknown & unknown);
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this. */
             max_credits?: number;
@@ -744,7 +744,7 @@ export interface components {
             operation: "pdf-rotate";
             upload_ids: components["schemas"]["UploadId"][];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 angle: 90 | 180 | 270;
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
                 pages?: string;
@@ -798,7 +798,7 @@ export interface components {
             upload_ids: components["schemas"]["UploadId"][];
             options: {
                 /** @description 1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`. */
-                text: string;
+                text: string & (unknown & unknown & unknown);
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
                 pages?: string;
             };
@@ -950,7 +950,7 @@ export interface components {
             operation: "video-rotate";
             upload_ids: components["schemas"]["UploadId"][];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 angle: 90 | 180 | 270;
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this. */
@@ -967,7 +967,7 @@ export interface components {
             operation: "video-resize";
             upload_ids: components["schemas"]["UploadId"][];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 height: 240 | 360 | 480 | 720 | 1080 | 1440 | 2160;
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this. */
@@ -1075,11 +1075,8 @@ export interface components {
             operation: "transcribe";
             upload_ids: components["schemas"]["UploadId"][];
             options?: {
-                /**
-                 * @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).
-                 * @enum {string}
-                 */
-                output_format?: "txt" | "docx" | "srt" | "vtt" | "json" | "TXT" | "DOCX" | "SRT" | "VTT" | "JSON";
+                /** @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence). */
+                output_format?: string;
                 /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
                 language?: string;
             };
@@ -1111,7 +1108,7 @@ export interface components {
          */
         FlowExtractRequest: {
             /** @description The values to extract, as field names (unique whatever their case; items, warnings, evidence, review_required, human_review are reserved). Required unless `workflow_id` is sent. */
-            fields?: string[];
+            fields?: (string & (unknown & unknown))[];
             /** @description Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own. */
             instructions?: string;
             /** @description A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. Unknown, another company's or deleted: 404 naming `workflow_id`. */
@@ -1480,13 +1477,6 @@ export interface components {
                 warnings: string[];
             };
         };
-        ResultFile: {
-            name: string;
-            /** @description GET it with your API key. */
-            download_path: string;
-            bytes: number;
-            content_type: string;
-        };
         Job: {
             id: components["schemas"]["JobId"];
             /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
@@ -1682,6 +1672,13 @@ export interface components {
             /** @description Pass as `before` for the next page; null when this page is not full (no more). */
             next_cursor: string | null;
         };
+        ResultFile: {
+            name: string;
+            /** @description GET it with your API key. */
+            download_path: string;
+            bytes: number;
+            content_type: string;
+        };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
             csrf_token: string;
@@ -1806,7 +1803,7 @@ export interface components {
             }[];
             options: {
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string;
+                pages: string & (unknown & unknown);
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
             max_credits?: number;
@@ -1836,7 +1833,7 @@ export interface components {
             }[];
             options: {
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string;
+                pages: string & (unknown & unknown);
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
             max_credits?: number;
@@ -1865,7 +1862,7 @@ export interface components {
                 upload_ids: components["schemas"]["UploadId"][];
             }[];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 angle: 90 | 180 | 270;
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
                 pages?: string;
@@ -1958,7 +1955,7 @@ export interface components {
             }[];
             options: {
                 /** @description 1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`. */
-                text: string;
+                text: string & (unknown & unknown & unknown);
                 /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
                 pages?: string;
             };
@@ -2213,7 +2210,7 @@ export interface components {
                 upload_ids: components["schemas"]["UploadId"][];
             }[];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 angle: 90 | 180 | 270;
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
@@ -2243,7 +2240,7 @@ export interface components {
                 upload_ids: components["schemas"]["UploadId"][];
             }[];
             options: {
-                /** @enum {integer} */
+                /** @enum {number} */
                 height: 240 | 360 | 480 | 720 | 1080 | 1440 | 2160;
             };
             /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
@@ -2429,11 +2426,8 @@ export interface components {
                 upload_ids: components["schemas"]["UploadId"][];
             }[];
             options?: {
-                /**
-                 * @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence).
-                 * @enum {string}
-                 */
-                output_format?: "txt" | "docx" | "srt" | "vtt" | "json" | "TXT" | "DOCX" | "SRT" | "VTT" | "JSON";
+                /** @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence). */
+                output_format?: string;
                 /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
                 language?: string;
             };
@@ -2486,7 +2480,7 @@ export interface components {
          */
         BatchFlowExtractRequest: ({
             /** @description The values to extract, as field names (unique whatever their case; items, warnings, evidence, review_required, human_review are reserved). Required unless `workflow_id` is sent. */
-            fields?: string[];
+            fields?: (string & (unknown & unknown))[];
             /** @description Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own. */
             instructions?: string;
             /** @description A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. Unknown, another company's or deleted: 404 naming `workflow_id`. */
@@ -5115,7 +5109,7 @@ export interface operations {
                     /** @description Unique in the company (whatever the case). */
                     name: string;
                     /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
-                    fields: string[];
+                    fields: (string & (unknown & unknown))[];
                     /** @description Free text for the extraction; null for none. */
                     instructions?: string | null;
                     /** @description `flow-extract` takes no options in this release: `{}`. */
@@ -5283,7 +5277,7 @@ export interface operations {
                     /** @description Unique in the company (whatever the case). */
                     name?: string;
                     /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
-                    fields?: string[];
+                    fields?: (string & (unknown & unknown))[];
                     /** @description Free text for the extraction; null for none. */
                     instructions?: string | null;
                     /** @description `flow-extract` takes no options in this release: `{}`. */
