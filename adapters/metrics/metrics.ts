@@ -22,9 +22,12 @@ export interface PlatformMetrics {
   readonly batchesFinished: Counter<'outcome'>;
   /** Jobs submitted through this API (a batch's children one by one), by operation, counted once committed. */
   readonly jobsSubmitted: Counter<'operation'>;
+  /** Queued jobs cancelled through this API (a job's cancel, a batch's queued items one by one), by operation, once committed. */
+  readonly jobsCancelled: Counter<'operation'>;
   /**
    * Credits moved: `reserved` by a submission in the API (its quotes, once committed), `charged` (a completed job's
-   * quote) and `released` (a failed job's) by a job's end in the worker.
+   * quote) and `released` (a failed job's) by a job's end in the worker, and `released` by a cancel in the API (the
+   * cancelled jobs' quotes, once committed).
    */
   readonly credits: Counter<'movement'>;
   /** Webhook attempts sent, by interface and verdict (delivered, retry, terminal). */
@@ -129,9 +132,15 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       labelNames: ['operation'],
       registers,
     }),
+    jobsCancelled: new Counter({
+      name: 'paycore_jobs_cancelled_total',
+      help: 'Queued jobs cancelled through this API (batch items one by one), by operation, counted once committed.',
+      labelNames: ['operation'],
+      registers,
+    }),
     credits: new Counter({
       name: 'paycore_credits_total',
-      help: "Credits moved: reserved by submissions (API), charged (completed jobs' quotes) and released (failed jobs') by jobs' ends (worker).",
+      help: "Credits moved: reserved by submissions and released by cancels (API), charged (completed jobs' quotes) and released (failed jobs') by jobs' ends (worker).",
       labelNames: ['movement'],
       registers,
     }),

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { companyWithV1Webhook, uploadOne } from '../helpers/v1-journey.js';
+import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { samplePdf, sampleWav } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
@@ -79,9 +80,11 @@ beforeAll(async () => {
   });
   workerListener = await startMetricsServer({ metrics: workerMetrics, host: '127.0.0.1', port: 0, token: TOKEN });
 }, 300_000);
+let workerStopped: Promise<void> | undefined;
+const stopWorker = () => (workerStopped ??= worker.stop());
 afterAll(async () => {
   await workerListener?.close();
-  await worker?.stop();
+  if (worker) await stopWorker();
   await app?.close();
   await gateway?.close();
   await chain?.node.stop();
@@ -285,6 +288,77 @@ describe('GET /metrics', () => {
     expect(afterWorker).not.toContain('paycore_http_requests_total{');
     expect(afterApi).not.toContain(TOKEN);
     expect(logs.text()).not.toContain(TOKEN);
+    await receiver.close();
+  });
+
+  it('counts cancels and their released credits, and serves the gauges above zero at exact values', async () => {
+    // No worker from here on: submitted jobs stay queued, and a queued webhook delivery stays pending.
+    await stopWorker();
+    const beforeApi = await apiScrape();
+    const { companyId, auth, receiver, hookId } = await companyWithV1Webhook(tdb.db, secretBox, {
+      name: 'Metrics gauges',
+      ownerEmail: 'g@metrics.example',
+      secret: 'whsec_gauges',
+    });
+    const uploadId = await uploadOne(app.url, auth, await samplePdf(1), 'g.pdf');
+    const post = async (path: string, key: string, body: unknown) => {
+      const res = await fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { id: string; cancelled_job_ids?: string[] } };
+    };
+    const rotate = { operation: 'pdf-rotate', upload_ids: [uploadId], options: { angle: 90 } };
+    const kept = await post('/v1/jobs', 'gauges-kept', rotate);
+    const cancelled = await post('/v1/jobs', 'gauges-cancelled', rotate);
+    const batch = await post('/v1/batches', 'gauges-batch', { ...rotate, upload_ids: [uploadId, uploadId] });
+    expect([kept.status, cancelled.status, batch.status]).toEqual([202, 202, 202]);
+    expect((await post(`/v1/jobs/${cancelled.body.id}/cancel`, 'c1', {})).status).toBe(200);
+    // A second cancel of the same job is 409 and releases nothing again.
+    expect((await post(`/v1/jobs/${cancelled.body.id}/cancel`, 'c2', {})).status).toBe(409);
+    const batchCancel = await post(`/v1/batches/${batch.body.id}/cancel`, 'c3', {});
+    expect(batchCancel.status).toBe(200);
+    expect(batchCancel.body.cancelled_job_ids).toHaveLength(2);
+
+    // A webhook delivery held back (no dispatcher runs now), queued 90 seconds ago.
+    const endpoint = (await getEndpoint(tdb.db, hookId))!;
+    const { delivery } = await createDelivery(tdb.db, {
+      endpoint,
+      eventId: 'evt_gauges_1',
+      eventType: 'job.completed',
+      body: Buffer.from('{}'),
+      maxAttempts: 3,
+    });
+    await tdb
+      .db('webhook_deliveries')
+      .where({ id: delivery.id })
+      .update({ created_at: tdb.db.raw("now() - interval '90 seconds'") });
+    const heldSince = Date.now();
+
+    const afterApi = await apiScrape();
+    const api = (name: string, labels: Labels) => sample(afterApi, name, labels) - sample(beforeApi, name, labels);
+    const quotes = await tdb.db('jobs').where({ company_id: companyId }).select('status', 'quoted_credits');
+    expect(quotes.map((j) => j.status).sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'queued']);
+    const quoted = (status: string) =>
+      quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
+    expect(quoted('cancelled')).toBeGreaterThan(0);
+
+    expect(api('paycore_jobs_submitted_total', { operation: 'pdf-rotate' })).toBe(4);
+    expect(api('paycore_credits_total', { movement: 'reserved' })).toBe(quoted('cancelled') + quoted('queued'));
+    // Cancelled in the API: the job and the batch's two items, once each, their quotes released there.
+    expect(api('paycore_jobs_cancelled_total', { operation: 'pdf-rotate' })).toBe(3);
+    expect(api('paycore_credits_total', { movement: 'released' })).toBe(quoted('cancelled'));
+
+    // The scrape-time gauges, above zero: the one job still queued, the one delivery held back and its age.
+    expect(sample(afterApi, 'paycore_jobs_in_state', { state: 'queued' })).toBe(1);
+    expect(sample(afterApi, 'paycore_jobs_in_state', { state: 'processing' })).toBe(0);
+    expect(sample(afterApi, 'paycore_webhook_backlog', { interface: 'v1' })).toBe(1);
+    expect(sample(afterApi, 'paycore_webhook_backlog', { interface: 'proof' })).toBe(0);
+    const lag = sample(afterApi, 'paycore_webhook_delivery_lag_seconds', { interface: 'v1' });
+    expect(lag).toBeGreaterThanOrEqual(90);
+    expect(lag).toBeLessThanOrEqual(90 + (Date.now() - heldSince) / 1000 + 1);
+    expect(sample(afterApi, 'paycore_webhook_delivery_lag_seconds', { interface: 'proof' })).toBe(0);
     await receiver.close();
   });
 });
