@@ -157,6 +157,7 @@ export function buildApp(
       payments: deps.payments?.calls ?? null,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       version: '1.0.0',
+      metrics,
     }),
     v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
     processingRouter({

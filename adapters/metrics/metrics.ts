@@ -39,6 +39,8 @@ export interface PlatformMetrics {
    * not_charged; docs/operations.md "Metrics").
    */
   readonly x402Payments: Counter<'route' | 'outcome'>;
+  /** Paid MCP tool calls that reached the payment flow, by tool and outcome (the x402 outcomes above). */
+  readonly mcpToolCalls: Counter<'tool' | 'outcome'>;
   /** Engine child processes run in this process, by engine (ffmpeg, ffprobe, tesseract, ocrmypdf…) and outcome. */
   readonly engineRuns: Counter<'engine' | 'outcome'>;
   /** Their durations in seconds, by engine and outcome. */
@@ -160,6 +162,12 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       name: 'paycore_x402_payments_total',
       help: 'Paid /x402 route calls, by route template and outcome.',
       labelNames: ['route', 'outcome'],
+      registers,
+    }),
+    mcpToolCalls: new Counter({
+      name: 'paycore_mcp_tool_calls_total',
+      help: 'Paid MCP tool calls that reached the payment flow, by tool and outcome (as paycore_x402_payments_total).',
+      labelNames: ['tool', 'outcome'],
       registers,
     }),
     engineRuns: new Counter({

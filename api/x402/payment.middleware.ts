@@ -171,8 +171,8 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
   };
 }
 
-/** What a paid call came to, for the metrics (docs/operations.md "Metrics"). */
-function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
+/** What a paid call came to (an /x402 route's or an MCP tool's), for the metrics (docs/operations.md "Metrics"). */
+export function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
   if (outcome.kind === 'delivered') return outcome.replayed ? 'redelivered' : 'paid';
   if (outcome.kind === 'pending') return 'settlement_uncertain';
   if (outcome.kind === 'not_run') return 'not_charged';

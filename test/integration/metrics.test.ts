@@ -15,6 +15,7 @@ import {
   payingClient,
   startX402Chain,
   TEST_ROUTE,
+  USDC,
   type X402Chain,
 } from '../../support/x402-harness.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
@@ -24,6 +25,11 @@ import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
+import { connectMcp, paymentRequiredOf, payingMcpClient } from '../../support/mcp-client.js';
+import { createChainReader } from '../../adapters/chains/index.js';
+import { createEvmReader } from '../../adapters/chains/evm/evm-reader.js';
+import { createSolanaReader } from '../../adapters/chains/solana/solana-reader.js';
+import { EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /*
@@ -56,9 +62,17 @@ beforeAll(async () => {
     payTo: chain.payTo,
     facilitator: chain.facilitator,
   });
+  // The paid MCP tools read the local Base (every EVM network points at it), as the e2e test of the MCP server does.
+  const urls = Object.fromEntries(EVM_NETWORKS.map((n) => [n, [chain.node.url]])) as Record<EvmNetwork, string[]>;
+  const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
   app = await startTestApp({
     db: tdb.db,
     logger: logs.logger,
+    chainReader: createChainReader({
+      evm: createEvmReader({ rpcUrls: urls, requiredConfirmations: confirmations, timeoutMs: 30_000, retries: 0 }),
+      solana: createSolanaReader({ endpoints: ['http://127.0.0.1:9'], timeoutMs: 500, retries: 0 }),
+    }),
+    payments,
     config: testConfig({ STORAGE_DIR: storageDir, METRICS_TOKEN: TOKEN }),
     workflows: gateway,
     secretBox,
@@ -289,6 +303,38 @@ describe('GET /metrics', () => {
     expect(afterApi).not.toContain(TOKEN);
     expect(logs.text()).not.toContain(TOKEN);
     await receiver.close();
+  });
+
+  it('counts MCP paid tool calls by tool and outcome: unpaid, paid, replayed, not charged', async () => {
+    const [sender, to] = [chain.node.accounts[5]!, chain.node.accounts[6]!];
+    await chain.node.mint(USDC, sender.address, 2_500_000n);
+    const tx = await chain.node.transfer(USDC, sender, to.address, 2_500_000n);
+    await chain.node.mine(2);
+    const before = await apiScrape();
+    const mcp = await connectMcp(app.url);
+    try {
+      const wallet = payingMcpClient(mcp, chain.payer);
+      // callPaid: the challenge (unpaid), then the paid call (paid).
+      expect((await wallet.callPaid('verify_native_usdc', { tx_hash: tx })).isError).toBeFalsy();
+      // The same payment again: replayed.
+      const replay = await wallet.call('verify_native_usdc', { tx_hash: tx }, wallet.payments[0]);
+      expect(paymentRequiredOf(replay)?.error).toBe('payment_replayed');
+      // A transaction the chain does not know: the tool fails after the payment was verified, nothing is charged.
+      const missing = await wallet.callPaid('verify_native_usdc', { tx_hash: `0x${'9e'.repeat(32)}` });
+      expect(missing.isError).toBe(true);
+      expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ charged: false });
+    } finally {
+      await mcp.close();
+    }
+    const after = await apiScrape();
+    const tool = (outcome: string) =>
+      sample(after, 'paycore_mcp_tool_calls_total', { tool: 'verify_native_usdc', outcome }) -
+      sample(before, 'paycore_mcp_tool_calls_total', { tool: 'verify_native_usdc', outcome });
+    expect(tool('unpaid')).toBe(2);
+    expect(tool('paid')).toBe(1);
+    expect(tool('replayed')).toBe(1);
+    expect(tool('not_charged')).toBe(1);
+    expect(tool('refused')).toBe(0);
   });
 
   it('counts cancels and their released credits, and serves the gauges above zero at exact values', async () => {
