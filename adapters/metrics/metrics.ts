@@ -52,6 +52,12 @@ export interface PlatformMetrics {
   readonly jobsInState: Gauge<'state'>;
   readonly webhookBacklog: Gauge<'interface'>;
   readonly webhookLag: Gauge<'interface'>;
+  /**
+   * The payment watcher's lag per network, read at scrape time: blocks between the head its last scan saw and its
+   * progress, and seconds since a scan last left it at that head.
+   */
+  readonly watcherLagBlocks: Gauge<'network'>;
+  readonly watcherLagSeconds: Gauge<'network'>;
   /** Gives the scrape-time gauges their source (the API process does: one per deployment is enough). */
   attachDatabaseGauges(source: DatabaseGaugeSource): void;
   /** The Prometheus text exposition of the registry. */
@@ -65,6 +71,11 @@ export interface DatabaseGaugeSource {
   jobsByState(): Promise<Array<{ state: string; count: number }>>;
   /** Webhook deliveries not yet ended (pending, retrying) per interface, and the age in seconds of the oldest. */
   webhookBacklog(): Promise<Array<{ iface: string; count: number; oldestSeconds: number }>>;
+  /**
+   * Per watched network (one whose watcher has scanned): the blocks (slots) between the head its last scan saw and its
+   * progress, and the seconds since a scan last left the progress at that head (null until one has).
+   */
+  watcherLag(): Promise<Array<{ network: string; blocks: number; seconds: number | null }>>;
 }
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -86,6 +97,12 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
   const readBacklog = (source: DatabaseGaugeSource) =>
     (backlogRead ??= source.webhookBacklog().finally(() => {
       backlogRead = null;
+    }));
+  // The watcher's two lag gauges likewise share one statement per scrape.
+  let lagRead: ReturnType<DatabaseGaugeSource['watcherLag']> | null = null;
+  const readLag = (source: DatabaseGaugeSource) =>
+    (lagRead ??= source.watcherLag().finally(() => {
+      lagRead = null;
     }));
   return {
     registry,
@@ -214,6 +231,29 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
         if (!gauges.source) return;
         this.reset();
         for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.oldestSeconds);
+      },
+    }),
+    watcherLagBlocks: new Gauge({
+      name: 'paycore_watcher_lag_blocks',
+      help: "Blocks (Solana: slots) between the chain's final head the payment watcher's last scan saw and its progress, per network, at scrape time.",
+      labelNames: ['network'],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        this.reset();
+        for (const r of await readLag(gauges.source)) this.set({ network: r.network }, r.blocks);
+      },
+    }),
+    watcherLagSeconds: new Gauge({
+      name: 'paycore_watcher_lag_seconds',
+      help: "Seconds since a scan of the payment watcher last left it at the chain's final head, per network, at scrape time.",
+      labelNames: ['network'],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        this.reset();
+        for (const r of await readLag(gauges.source))
+          if (r.seconds !== null) this.set({ network: r.network }, r.seconds);
       },
     }),
     attachDatabaseGauges(source: DatabaseGaugeSource) {

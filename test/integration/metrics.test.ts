@@ -30,6 +30,8 @@ import { createChainReader } from '../../adapters/chains/index.js';
 import { createEvmReader } from '../../adapters/chains/evm/evm-reader.js';
 import { createSolanaReader } from '../../adapters/chains/solana/solana-reader.js';
 import { EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
+import { createEvmTransferScanner } from '../../adapters/chains/evm/evm-transfer-scanner.js';
+import { createWatcherActivities } from '../../activities/watcher.activities.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /*
@@ -335,6 +337,47 @@ describe('GET /metrics', () => {
     expect(tool('replayed')).toBe(1);
     expect(tool('not_charged')).toBe(1);
     expect(tool('refused')).toBe(0);
+  });
+
+  it("serves the payment watcher's lag behind each chain's final head, in blocks and in seconds, at scrape time", async () => {
+    const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
+    const watcher = createWatcherActivities({
+      db: tdb.db,
+      evm: createEvmTransferScanner({
+        rpcUrls: { base: [chain.node.url] },
+        requiredConfirmations: confirmations,
+        timeoutMs: 30_000,
+        retries: 0,
+      }),
+    });
+    const lagOf = (text: string) => ({
+      blocks: sample(text, 'paycore_watcher_lag_blocks', { network: 'base' }),
+      seconds: sample(text, 'paycore_watcher_lag_seconds', { network: 'base' }),
+    });
+    // A first scan starts at the final head: caught up.
+    const firstStarted = Date.now();
+    expect((await watcher.scanNetwork({ network: 'base', maxBlocks: 4 })).caughtUp).toBe(true);
+    const firstDone = Date.now();
+    const caughtUp = lagOf(await apiScrape());
+    expect(caughtUp.blocks).toBe(0);
+    expect(caughtUp.seconds).toBeLessThanOrEqual((Date.now() - firstStarted) / 1000 + 1);
+    // Ten new final blocks, a scan of four of them: six behind, and behind since the first scan caught up.
+    await chain.node.mine(10);
+    const behind = await watcher.scanNetwork({ network: 'base', maxBlocks: 4 });
+    expect(behind.caughtUp).toBe(false);
+    const scrapeStarted = Date.now();
+    const lag = lagOf(await apiScrape());
+    expect(lag.blocks).toBe(6);
+    expect(lag.seconds).toBeGreaterThanOrEqual((scrapeStarted - firstDone) / 1000 - 1);
+    expect(lag.seconds).toBeLessThanOrEqual((Date.now() - firstStarted) / 1000 + 1);
+    // The rest scanned: caught up again.
+    const againStarted = Date.now();
+    expect((await watcher.scanNetwork({ network: 'base', maxBlocks: 100 })).caughtUp).toBe(true);
+    const again = lagOf(await apiScrape());
+    expect(again.blocks).toBe(0);
+    expect(again.seconds).toBeLessThanOrEqual((Date.now() - againStarted) / 1000 + 1);
+    // Only watched networks are served.
+    expect(await apiScrape()).not.toMatch(/^paycore_watcher_lag_blocks\{network="solana"/m);
   });
 
   it('counts cancels and their released credits, and serves the gauges above zero at exact values', async () => {
