@@ -39,6 +39,12 @@ export interface PlatformMetrics {
    * not_charged; docs/operations.md "Metrics").
    */
   readonly x402Payments: Counter<'route' | 'outcome'>;
+  /**
+   * x402 settlements decided after the caller was answered 503 settlement_uncertain, by outcome (`settled`, `failed`)
+   * and by what decided them (`call`: the request's own settlement going on; `representation`: the authorization
+   * presented again; `maintenance`: the worker's reconciliation). Counted by the transition that recorded it, once.
+   */
+  readonly x402LateSettlements: Counter<'outcome' | 'decided_by'>;
   /** Paid MCP tool calls that reached the payment flow, by tool and outcome (the x402 outcomes above). */
   readonly mcpToolCalls: Counter<'tool' | 'outcome'>;
   /** Engine child processes run in this process, by engine (ffmpeg, ffprobe, tesseract, ocrmypdf…) and outcome. */
@@ -179,6 +185,12 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       name: 'paycore_x402_payments_total',
       help: 'Paid /x402 route calls, by route template and outcome.',
       labelNames: ['route', 'outcome'],
+      registers,
+    }),
+    x402LateSettlements: new Counter({
+      name: 'paycore_x402_late_settlements_total',
+      help: 'x402 settlements decided after the caller was answered 503 settlement_uncertain, by outcome and decided_by (call, representation, maintenance).',
+      labelNames: ['outcome', 'decided_by'],
       registers,
     }),
     mcpToolCalls: new Counter({

@@ -14,6 +14,7 @@ import {
 } from '../../support/x402-harness.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
+import { createMetrics } from '../../adapters/metrics/metrics.js';
 
 /** How the facilitator misbehaves at settlement in the current test. */
 type Mode =
@@ -35,6 +36,14 @@ const FEE = 20_000n;
 // The reconciliation window. Long enough that a read of the chain on a busy machine ends well inside it; the test
 // that watches it run out pays it once.
 const RECONCILE_MS = 5_000;
+const metrics = createMetrics();
+/** paycore_x402_late_settlements_total{outcome, decided_by} as this process counted it so far. */
+const lateSettlements = async (outcome: string, decidedBy: string) => {
+  const metric = await metrics.registry.getSingleMetric('paycore_x402_late_settlements_total')?.get();
+  return (
+    metric?.values.find((v) => v.labels['outcome'] === outcome && v.labels['decided_by'] === decidedBy)?.value ?? 0
+  );
+};
 
 beforeAll(async () => {
   // Each is kept as soon as it exists, so afterAll stops it even when the other failed to start.
@@ -82,6 +91,7 @@ beforeAll(async () => {
     paymentTimeoutSeconds: 120,
     settlementReconcileMs: RECONCILE_MS,
     reconcilePollMs: 100,
+    metrics,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
 });
@@ -182,8 +192,11 @@ describe('x402 settlement with an unreliable facilitator', () => {
       typeof chain.facilitator.settle
     >[0];
     expect((await chain.facilitator.settle(payload, payload.accepted)).success).toBe(true);
+    const lateBefore = await lateSettlements('settled', 'representation');
     const fetched = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(fetched.status).toBe(200);
+    // Settled late, decided by the re-presentation: counted once.
+    expect((await lateSettlements('settled', 'representation')) - lateBefore).toBe(1);
     expect(await fetched.json()).toEqual({ tx_hash: `0x${'cd'.repeat(32)}`, status: 'confirmed' });
     const receipt = decodePaymentResponseHeader(fetched.headers.get('payment-response')!);
     expect(receipt).toMatchObject({
@@ -206,6 +219,7 @@ describe('x402 settlement with an unreliable facilitator', () => {
     // Delivered: presenting it again is a replay, and a different request with it is one too.
     const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(again.status).toBe(402);
+    expect((await lateSettlements('settled', 'representation')) - lateBefore).toBe(1);
     expect(await again.json()).toMatchObject({ code: 'payment_replayed' });
     expect(settleCalls).toBe(1);
     expect((await chain.balances()).payer).toBe(before.payer - FEE);
