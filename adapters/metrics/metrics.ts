@@ -97,19 +97,36 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
   if (opts.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'paycore_' });
   const registers = [registry];
   const gauges: { source?: DatabaseGaugeSource } = {};
-  // The backlog and its lag gauges come from one statement per scrape: prom-client collects a registry's metrics
-  // concurrently, so the second collect joins the read the first started.
-  let backlogRead: ReturnType<DatabaseGaugeSource['webhookBacklog']> | null = null;
-  const readBacklog = (source: DatabaseGaugeSource) =>
-    (backlogRead ??= source.webhookBacklog().finally(() => {
-      backlogRead = null;
-    }));
-  // The watcher's two lag gauges likewise share one statement per scrape.
-  let lagRead: ReturnType<DatabaseGaugeSource['watcherLag']> | null = null;
-  const readLag = (source: DatabaseGaugeSource) =>
-    (lagRead ??= source.watcherLag().finally(() => {
-      lagRead = null;
-    }));
+  /** One read shared by the collects of one scrape: prom-client collects a registry's metrics concurrently. */
+  const sharedRead = <T>(read: (src: DatabaseGaugeSource) => Promise<T>) => {
+    let pending: Promise<T> | null = null;
+    return (src: DatabaseGaugeSource) =>
+      (pending ??= read(src).finally(() => {
+        pending = null;
+      }));
+  };
+  // The backlog and its lag gauges come from one statement per scrape, and so do the watcher's two lag gauges.
+  const readBacklog = sharedRead((src) => src.webhookBacklog());
+  const readLag = sharedRead((src) => src.watcherLag());
+  /** A gauge read from PostgreSQL at scrape time: its series (label value, value), once a source is attached. */
+  const scrapeGauge = <L extends string>(
+    name: string,
+    help: string,
+    label: L,
+    series: (src: DatabaseGaugeSource) => Promise<ReadonlyArray<readonly [string, number]>>,
+  ) =>
+    new Gauge<L>({
+      name,
+      help,
+      labelNames: [label],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        const read = await series(gauges.source);
+        this.reset();
+        for (const [value, n] of read) this.set({ [label]: value } as Record<L, string>, n);
+      },
+    });
   return {
     registry,
     httpRequests: new Counter({
@@ -212,62 +229,36 @@ export function createMetrics(opts: { process?: string; processMetrics?: boolean
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers,
     }),
-    jobsInState: new Gauge({
-      name: 'paycore_jobs_in_state',
-      help: 'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await gauges.source.jobsByState()) this.set({ state: r.state }, r.count);
-      },
-    }),
-    webhookBacklog: new Gauge({
-      name: 'paycore_webhook_backlog',
-      help: 'Pending webhook deliveries per interface, read from PostgreSQL at scrape time.',
-      labelNames: ['interface'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.count);
-      },
-    }),
-    webhookLag: new Gauge({
-      name: 'paycore_webhook_delivery_lag_seconds',
-      help: 'Age in seconds of the oldest pending webhook delivery per interface (0 when none), at scrape time.',
-      labelNames: ['interface'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.oldestSeconds);
-      },
-    }),
-    watcherLagBlocks: new Gauge({
-      name: 'paycore_watcher_lag_blocks',
-      help: "Blocks (Solana: slots) between the chain's final head the payment watcher's last scan saw and its progress, per network, at scrape time.",
-      labelNames: ['network'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readLag(gauges.source)) this.set({ network: r.network }, r.blocks);
-      },
-    }),
-    watcherLagSeconds: new Gauge({
-      name: 'paycore_watcher_lag_seconds',
-      help: "Seconds since a scan of the payment watcher last left it at the chain's final head, per network, at scrape time.",
-      labelNames: ['network'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readLag(gauges.source))
-          if (r.seconds !== null) this.set({ network: r.network }, r.seconds);
-      },
-    }),
+    jobsInState: scrapeGauge(
+      'paycore_jobs_in_state',
+      'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
+      'state',
+      async (src) => (await src.jobsByState()).map((r) => [r.state, r.count]),
+    ),
+    webhookBacklog: scrapeGauge(
+      'paycore_webhook_backlog',
+      'Pending webhook deliveries per interface, read from PostgreSQL at scrape time.',
+      'interface',
+      async (src) => (await readBacklog(src)).map((r) => [r.iface, r.count]),
+    ),
+    webhookLag: scrapeGauge(
+      'paycore_webhook_delivery_lag_seconds',
+      'Age in seconds of the oldest pending webhook delivery per interface (0 when none), at scrape time.',
+      'interface',
+      async (src) => (await readBacklog(src)).map((r) => [r.iface, r.oldestSeconds]),
+    ),
+    watcherLagBlocks: scrapeGauge(
+      'paycore_watcher_lag_blocks',
+      "Blocks (Solana: slots) between the chain's final head the payment watcher's last scan saw and its progress, per network, at scrape time.",
+      'network',
+      async (src) => (await readLag(src)).map((r) => [r.network, r.blocks]),
+    ),
+    watcherLagSeconds: scrapeGauge(
+      'paycore_watcher_lag_seconds',
+      "Seconds since a scan of the payment watcher last left it at the chain's final head, per network, at scrape time.",
+      'network',
+      async (src) => (await readLag(src)).flatMap((r) => (r.seconds === null ? [] : [[r.network, r.seconds] as const])),
+    ),
     attachDatabaseGauges(source: DatabaseGaugeSource) {
       gauges.source = source;
     },
