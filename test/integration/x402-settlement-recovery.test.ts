@@ -18,11 +18,20 @@ import { createMetrics } from '../../adapters/metrics/metrics.js';
 
 /** How the facilitator misbehaves at settlement in the current test. */
 type Mode =
-  'settle-then-timeout' | 'timeout-without-settling' | 'timeout-then-late-landing' | 'refuse-before-broadcast';
+  | 'settle-then-timeout'
+  | 'timeout-without-settling'
+  | 'timeout-then-late-landing'
+  | 'refuse-before-broadcast'
+  | 'timeout-landing-after-answer';
 
 let tdb: TestDatabase;
 let chain: X402Chain;
 let app: Awaited<ReturnType<typeof startTestApp>>;
+/** An app whose requests wait only 300 ms for their settlement (the settlement goes on after the 503). */
+let shortWaitApp: Awaited<ReturnType<typeof startTestApp>>;
+let shortWaitPayments: ReturnType<typeof createX402Payments>;
+/** `timeout-landing-after-answer`: the transaction the facilitator broadcast, landed by the test once the 503 is out. */
+let landAfterAnswer: (() => Promise<unknown>) | null = null;
 let mode: Mode = 'settle-then-timeout';
 let settleCalls = 0;
 /** What each chain-state read of the current payment answered, in order. */
@@ -63,6 +72,10 @@ beforeAll(async () => {
         settleLate = () => real.settle(p, r);
         throw new FacilitatorTimeoutError('settle', 1_000);
       }
+      if (mode === 'timeout-landing-after-answer') {
+        landAfterAnswer = () => real.settle(p, r);
+        throw new FacilitatorTimeoutError('settle', 1_000);
+      }
       if (mode === 'refuse-before-broadcast')
         return { success: false, errorReason: 'invalid_exact_evm_signature', transaction: '', network: r.network };
       throw new FacilitatorTimeoutError('settle', 1_000);
@@ -94,8 +107,26 @@ beforeAll(async () => {
     metrics,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
+  shortWaitPayments = createX402Payments({
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    facilitator: flaky,
+    authorizationState: observed,
+    paymentTimeoutSeconds: 120,
+    settlementReconcileMs: 60_000,
+    reconcilePollMs: 100,
+    settlementWaitMs: 300,
+    metrics,
+  });
+  shortWaitApp = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    routers: [paidTestRouter(shortWaitPayments, calls)],
+  });
 });
 afterAll(async () => {
+  await shortWaitApp?.close();
   await app?.close();
   await chain?.node.stop();
   await tdb?.drop();
@@ -244,5 +275,25 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(chainReads).toEqual(['unused']);
     expect(await chain.balances()).toEqual(before);
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed' });
+  });
+
+  it('counts a settlement its own call decides after answering 503 as settled late, once (decided_by call)', async () => {
+    mode = 'timeout-landing-after-answer';
+    settleCalls = 0;
+    landing = null;
+    settleLate = null;
+    landAfterAnswer = null;
+    const before = await lateSettlements('settled', 'call');
+    const client = payingClient(chain.payer);
+    const res = await client.fetch(`${shortWaitApp.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ab'.repeat(32)}`);
+    expect(res.status).toBe(503);
+    expect(await lateSettlements('settled', 'call')).toBe(before);
+    // The answer is out; now the broadcast transaction lands, and the settlement still watching the chain sees it.
+    expect(landAfterAnswer).not.toBeNull();
+    landing = landAfterAnswer!();
+    await shortWaitPayments.calls!.idle();
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
+    expect((await lateSettlements('settled', 'call')) - before).toBe(1);
+    expect(settleCalls).toBe(1);
   });
 });
