@@ -4,7 +4,12 @@ import type { SolanaTransferScanner } from '../adapters/chains/solana/solana-tra
 import type { Db } from '../db/connection.js';
 import { applyInto, type ScanResult } from './scan-result.js';
 import { heartbeatWhileWaiting } from './heartbeat.js';
-import { advanceWatcherProgress, readWatcherProgress, watchedRecipients } from '../db/repositories/watcher.repo.js';
+import {
+  advanceWatcherProgress,
+  readWatcherProgress,
+  recordWatcherHead,
+  watchedRecipients,
+} from '../db/repositories/watcher.repo.js';
 import { scanSolana, type SolanaScanLimits } from './solana-watcher.activities.js';
 
 export interface WatcherActivityDeps {
@@ -58,17 +63,26 @@ export function createWatcherActivities(deps: WatcherActivityDeps) {
     return result;
   }
 
+  /** One scan, then the head it saw recorded beside the progress (the lag gauges, read when the API is scraped). */
+  async function scanAndRecord(input: ScanInput): Promise<ScanResult> {
+    let result: ScanResult;
+    if (isEvmNetwork(input.network)) {
+      // Thrown (retried): a worker without the scanner leaves the task to one that has it.
+      if (!deps.evm) throw new Error('this worker has no EVM transfer scanner');
+      result = await scanEvm(deps.evm, input.network, input.maxBlocks);
+    } else {
+      if (!deps.solana) throw new Error('this worker has no Solana transfer scanner');
+      result = await scanSolana({ db: deps.db, solana: deps.solana, now }, input);
+    }
+    await recordWatcherHead(deps.db, input.network, result.finalHeight);
+    return result;
+  }
+
   return {
     /** One scan of a network's watcher: EVM by block range, Solana by watched token account (solana-watcher). */
     async scanNetwork(input: ScanInput): Promise<ScanResult> {
       // Heartbeats while it runs: a worker killed mid-scan is noticed in seconds and the scan repeated elsewhere.
-      if (isEvmNetwork(input.network)) {
-        // Thrown (retried): a worker without the scanner leaves the task to one that has it.
-        if (!deps.evm) throw new Error('this worker has no EVM transfer scanner');
-        return heartbeatWhileWaiting(scanEvm(deps.evm, input.network, input.maxBlocks));
-      }
-      if (!deps.solana) throw new Error('this worker has no Solana transfer scanner');
-      return heartbeatWhileWaiting(scanSolana({ db: deps.db, solana: deps.solana, now }, input));
+      return heartbeatWhileWaiting(scanAndRecord(input));
     },
   };
 }

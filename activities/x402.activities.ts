@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { AuthorizationStateReader } from '../adapters/x402/authorization-state.js';
 import type { Db } from '../db/connection.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import { listPaymentsToReconcile, purgeKeptAnswers, transitionPayment } from '../db/repositories/x402-payments.repo.js';
 
 export interface X402ActivityDeps {
@@ -8,6 +9,8 @@ export interface X402ActivityDeps {
   /** Null when no Base RPC is configured for x402: nothing can be reconciled. */
   authorizationState: AuthorizationStateReader | null;
   now?: () => Date;
+  /** The worker's metrics: each open settlement this reconciliation decided, as a late settlement (`maintenance`). */
+  metrics?: Pick<PlatformMetrics, 'x402LateSettlements'> | undefined;
 }
 
 /** A settle call that has been running this long is taken as interrupted. */
@@ -52,8 +55,10 @@ export function createX402Activities(deps: X402ActivityDeps) {
               reason: 'reconciled_by_maintenance',
               transaction: state.transaction,
             })
-          )
+          ) {
             result.settled++;
+            deps.metrics?.x402LateSettlements.inc({ outcome: 'settled', decided_by: 'maintenance' });
+          }
         } else if (
           state.state === 'used_otherwise' ||
           (state.state === 'unused' && p.validBefore.getTime() < at.getTime())
@@ -63,8 +68,10 @@ export function createX402Activities(deps: X402ActivityDeps) {
               reason: `reconciled_by_maintenance:${state.state}`,
               answer: null,
             })
-          )
+          ) {
             result.failed++;
+            deps.metrics?.x402LateSettlements.inc({ outcome: 'failed', decided_by: 'maintenance' });
+          }
         } else {
           result.open++;
         }

@@ -6,6 +6,7 @@ import type { ChainReader } from '../adapters/chains/types.js';
 import type { Logger } from '../adapters/logging/logger.js';
 import { createFacilitator } from '../adapters/x402/facilitator.js';
 import { createAuthorizationStateReader } from '../adapters/x402/authorization-state.js';
+import type { PlatformMetrics } from '../adapters/metrics/metrics.js';
 import type { Db } from '../db/connection.js';
 import { sendingTurnsIn } from '../db/repositories/x402-sender-nonces.repo.js';
 import { createX402Payments, type X402Payments } from './x402/payment.middleware.js';
@@ -32,6 +33,7 @@ export function buildPayments(
   config: Pick<Config, 'x402' | 'chains' | 'http'>,
   db: Db,
   logger: Logger,
+  metrics?: PlatformMetrics,
 ): X402Payments | null {
   // Settlements of the self-hosted facilitator take turns in PostgreSQL: API processes share its key.
   const facilitator = createFacilitator(config.x402.facilitator, {
@@ -50,6 +52,7 @@ export function buildPayments(
     }),
     paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
     settlementWaitMs: config.x402.settlementWaitSeconds * 1000,
+    metrics,
     ...(config.http.publicBaseUrl ? { publicBaseUrl: config.http.publicBaseUrl } : {}),
   });
 }

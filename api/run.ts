@@ -35,7 +35,7 @@ export async function startApi(
     logger,
     config,
     chainReader: buildChainReader(config),
-    payments: buildPayments(config, db, logger),
+    payments: buildPayments(config, db, logger, metrics),
     secretBox: configuredSecretBox(config),
     workflows,
     ...(metrics ? { metrics } : {}),

@@ -86,7 +86,7 @@ export function buildApp(
   const store = createFileStore(deps.config.storage.dir);
   const company = companyDeps(deps, store, metrics);
   const routers: InterfaceRouter[] = [
-    ...x402Interfaces(deps),
+    ...x402Interfaces(deps, metrics),
     v1WebhooksRouter(company), // POST /v1/webhooks: a session route under /v1, before the /v1 key guards
     processingInterface(deps, store, metrics),
     proofInterface(deps, store, extra.proofMounts),
@@ -156,7 +156,7 @@ function companyDeps(deps: AppDeps, store: FileStore, metrics: PlatformMetrics):
 }
 
 /** /x402's routes and /mcp: one table of paid operations behind both, one per-IP limit for both. */
-function x402Interfaces(deps: AppDeps): InterfaceRouter[] {
+function x402Interfaces(deps: AppDeps, metrics: PlatformMetrics): InterfaceRouter[] {
   const rl = deps.config.rateLimits;
   const paidOperations = createPaidOperations({
     evidence: createEvidenceService({ db: deps.db, reader: deps.chainReader, ...(deps.now ? { now: deps.now } : {}) }),
@@ -187,6 +187,7 @@ function x402Interfaces(deps: AppDeps): InterfaceRouter[] {
       payments: deps.payments?.calls ?? null,
       publicBaseUrl: deps.config.http.publicBaseUrl,
       version: '1.0.0',
+      metrics,
     }),
   ];
 }

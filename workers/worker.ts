@@ -132,6 +132,7 @@ export async function createPlatformWorker(
       ...createX402Activities({
         db: opts.activityDeps.db,
         authorizationState: opts.activityDeps.authorizationState ?? null,
+        metrics: opts.activityDeps.metrics,
       }),
       ...createInvoiceLifecycleActivities({ db: opts.activityDeps.db }),
       ...processingActivities(opts.activityDeps),

@@ -22,9 +22,12 @@ export interface PlatformMetrics {
   readonly batchesFinished: Counter<'outcome'>;
   /** Jobs submitted through this API (a batch's children one by one), by operation, counted once committed. */
   readonly jobsSubmitted: Counter<'operation'>;
+  /** Queued jobs cancelled through this API (a job's cancel, a batch's queued items one by one), by operation, once committed. */
+  readonly jobsCancelled: Counter<'operation'>;
   /**
    * Credits moved: `reserved` by a submission in the API (its quotes, once committed), `charged` (a completed job's
-   * quote) and `released` (a failed job's) by a job's end in the worker.
+   * quote) and `released` (a failed job's) by a job's end in the worker, and `released` by a cancel in the API (the
+   * cancelled jobs' quotes, once committed).
    */
   readonly credits: Counter<'movement'>;
   /** Webhook attempts sent, by interface and verdict (delivered, retry, terminal). */
@@ -36,6 +39,14 @@ export interface PlatformMetrics {
    * not_charged; docs/operations.md "Metrics").
    */
   readonly x402Payments: Counter<'route' | 'outcome'>;
+  /**
+   * x402 settlements decided after the caller was answered 503 settlement_uncertain, by outcome (`settled`, `failed`)
+   * and by what decided them (`call`: the request's own settlement going on; `representation`: the authorization
+   * presented again; `maintenance`: the worker's reconciliation). Counted by the transition that recorded it, once.
+   */
+  readonly x402LateSettlements: Counter<'outcome' | 'decided_by'>;
+  /** Paid MCP tool calls that reached the payment flow, by tool and outcome (the x402 outcomes above). */
+  readonly mcpToolCalls: Counter<'tool' | 'outcome'>;
   /** Engine child processes run in this process, by engine (ffmpeg, ffprobe, tesseract, ocrmypdf…) and outcome. */
   readonly engineRuns: Counter<'engine' | 'outcome'>;
   /** Their durations in seconds, by engine and outcome. */
@@ -47,6 +58,12 @@ export interface PlatformMetrics {
   readonly jobsInState: Gauge<'state'>;
   readonly webhookBacklog: Gauge<'interface'>;
   readonly webhookLag: Gauge<'interface'>;
+  /**
+   * The payment watcher's lag per network, read at scrape time: blocks between the head its last scan saw and its
+   * progress, and seconds since a scan last left it at that head.
+   */
+  readonly watcherLagBlocks: Gauge<'network'>;
+  readonly watcherLagSeconds: Gauge<'network'>;
   /** Gives the scrape-time gauges their source (the API process does: one per deployment is enough). */
   attachDatabaseGauges(source: DatabaseGaugeSource): void;
   /** The Prometheus text exposition of the registry. */
@@ -60,6 +77,11 @@ export interface DatabaseGaugeSource {
   jobsByState(): Promise<Array<{ state: string; count: number }>>;
   /** Webhook deliveries not yet ended (pending, retrying) per interface, and the age in seconds of the oldest. */
   webhookBacklog(): Promise<Array<{ iface: string; count: number; oldestSeconds: number }>>;
+  /**
+   * Per watched network (one whose watcher has scanned): the blocks (slots) between the head its last scan saw and its
+   * progress, and the seconds since a scan last left the progress at that head (null until one has).
+   */
+  watcherLag(): Promise<Array<{ network: string; blocks: number; seconds: number | null }>>;
 }
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -113,7 +135,7 @@ function workMetrics(
   registers: Registers,
 ): Pick<
   PlatformMetrics,
-  'jobsFinished' | 'jobQueueWait' | 'jobProcessing' | 'batchesFinished' | 'jobsSubmitted' | 'credits'
+  'jobsFinished' | 'jobQueueWait' | 'jobProcessing' | 'batchesFinished' | 'jobsSubmitted' | 'jobsCancelled' | 'credits'
 > {
   return {
     jobsFinished: new Counter({
@@ -148,9 +170,15 @@ function workMetrics(
       labelNames: ['operation'],
       registers,
     }),
+    jobsCancelled: new Counter({
+      name: 'paycore_jobs_cancelled_total',
+      help: 'Queued jobs cancelled through this API (batch items one by one), by operation, counted once committed.',
+      labelNames: ['operation'],
+      registers,
+    }),
     credits: new Counter({
       name: 'paycore_credits_total',
-      help: "Credits moved: reserved by submissions (API), charged (completed jobs' quotes) and released (failed jobs') by jobs' ends (worker).",
+      help: "Credits moved: reserved by submissions and released by cancels (API), charged (completed jobs' quotes) and released (failed jobs') by jobs' ends (worker).",
       labelNames: ['movement'],
       registers,
     }),
@@ -159,7 +187,16 @@ function workMetrics(
 
 function deliveryMetrics(
   registers: Registers,
-): Pick<PlatformMetrics, 'webhookAttempts' | 'webhookDeliveries' | 'x402Payments' | 'engineRuns' | 'engineDuration'> {
+): Pick<
+  PlatformMetrics,
+  | 'webhookAttempts'
+  | 'webhookDeliveries'
+  | 'x402Payments'
+  | 'x402LateSettlements'
+  | 'mcpToolCalls'
+  | 'engineRuns'
+  | 'engineDuration'
+> {
   return {
     webhookAttempts: new Counter({
       name: 'paycore_webhook_attempts_total',
@@ -179,6 +216,18 @@ function deliveryMetrics(
       labelNames: ['route', 'outcome'],
       registers,
     }),
+    x402LateSettlements: new Counter({
+      name: 'paycore_x402_late_settlements_total',
+      help: 'x402 settlements decided after the caller was answered 503 settlement_uncertain, by outcome and decided_by (call, representation, maintenance).',
+      labelNames: ['outcome', 'decided_by'],
+      registers,
+    }),
+    mcpToolCalls: new Counter({
+      name: 'paycore_mcp_tool_calls_total',
+      help: 'Paid MCP tool calls that reached the payment flow, by tool and outcome (as paycore_x402_payments_total).',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    }),
     engineRuns: new Counter({
       name: 'paycore_engine_runs_total',
       help: 'Engine child processes run, by engine and outcome (ok, failed, timeout, stopped, unavailable).',
@@ -195,51 +244,72 @@ function deliveryMetrics(
   };
 }
 
+/** One read shared by the collects of one scrape: prom-client collects a registry's metrics concurrently. */
+function sharedRead<T>(read: (src: DatabaseGaugeSource) => Promise<T>): (src: DatabaseGaugeSource) => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return (src) =>
+    (pending ??= read(src).finally(() => {
+      pending = null;
+    }));
+}
+
 /** The gauges read from `gauges.source` at scrape time (nothing until `attachDatabaseGauges`). */
 function databaseGauges(
   registers: Registers,
   gauges: { source?: DatabaseGaugeSource },
-): Pick<PlatformMetrics, 'jobsInState' | 'webhookBacklog' | 'webhookLag'> {
-  // The backlog and its lag gauges come from one statement per scrape: prom-client collects a registry's metrics
-  // concurrently, so the second collect joins the read the first started.
-  let backlogRead: ReturnType<DatabaseGaugeSource['webhookBacklog']> | null = null;
-  const readBacklog = (source: DatabaseGaugeSource) =>
-    (backlogRead ??= source.webhookBacklog().finally(() => {
-      backlogRead = null;
-    }));
+): Pick<PlatformMetrics, 'jobsInState' | 'webhookBacklog' | 'webhookLag' | 'watcherLagBlocks' | 'watcherLagSeconds'> {
+  // The backlog and its lag gauges come from one statement per scrape, and so do the watcher's two lag gauges.
+  const readBacklog = sharedRead((src) => src.webhookBacklog());
+  const readLag = sharedRead((src) => src.watcherLag());
+  /** A gauge read from PostgreSQL at scrape time: its series (label value, value), once a source is attached. */
+  const scrapeGauge = <L extends string>(
+    name: string,
+    help: string,
+    label: L,
+    series: (src: DatabaseGaugeSource) => Promise<ReadonlyArray<readonly [string, number]>>,
+  ) =>
+    new Gauge<L>({
+      name,
+      help,
+      labelNames: [label],
+      registers,
+      async collect() {
+        if (!gauges.source) return;
+        const read = await series(gauges.source);
+        this.reset();
+        for (const [value, n] of read) this.set({ [label]: value } as Record<L, string>, n);
+      },
+    });
   return {
-    jobsInState: new Gauge({
-      name: 'paycore_jobs_in_state',
-      help: 'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await gauges.source.jobsByState()) this.set({ state: r.state }, r.count);
-      },
-    }),
-    webhookBacklog: new Gauge({
-      name: 'paycore_webhook_backlog',
-      help: 'Pending webhook deliveries per interface, read from PostgreSQL at scrape time.',
-      labelNames: ['interface'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.count);
-      },
-    }),
-    webhookLag: new Gauge({
-      name: 'paycore_webhook_delivery_lag_seconds',
-      help: 'Age in seconds of the oldest pending webhook delivery per interface (0 when none), at scrape time.',
-      labelNames: ['interface'],
-      registers,
-      async collect() {
-        if (!gauges.source) return;
-        this.reset();
-        for (const r of await readBacklog(gauges.source)) this.set({ interface: r.iface }, r.oldestSeconds);
-      },
-    }),
+    jobsInState: scrapeGauge(
+      'paycore_jobs_in_state',
+      'Jobs not yet ended, per state (queued, processing), read from PostgreSQL at scrape time.',
+      'state',
+      async (src) => (await src.jobsByState()).map((r) => [r.state, r.count]),
+    ),
+    webhookBacklog: scrapeGauge(
+      'paycore_webhook_backlog',
+      'Pending webhook deliveries per interface, read from PostgreSQL at scrape time.',
+      'interface',
+      async (src) => (await readBacklog(src)).map((r) => [r.iface, r.count]),
+    ),
+    webhookLag: scrapeGauge(
+      'paycore_webhook_delivery_lag_seconds',
+      'Age in seconds of the oldest pending webhook delivery per interface (0 when none), at scrape time.',
+      'interface',
+      async (src) => (await readBacklog(src)).map((r) => [r.iface, r.oldestSeconds]),
+    ),
+    watcherLagBlocks: scrapeGauge(
+      'paycore_watcher_lag_blocks',
+      "Blocks (Solana: slots) between the chain's final head the payment watcher's last scan saw and its progress, per network, at scrape time.",
+      'network',
+      async (src) => (await readLag(src)).map((r) => [r.network, r.blocks]),
+    ),
+    watcherLagSeconds: scrapeGauge(
+      'paycore_watcher_lag_seconds',
+      "Seconds since a scan of the payment watcher last left it at the chain's final head, per network, at scrape time.",
+      'network',
+      async (src) => (await readLag(src)).flatMap((r) => (r.seconds === null ? [] : [[r.network, r.seconds] as const])),
+    ),
   };
 }

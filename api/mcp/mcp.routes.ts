@@ -23,6 +23,8 @@ import type { PaidCalls, PresentedPayment } from '../../services/x402/paid-call.
 import type { RawArgs } from '../../services/x402/paid-operations.js';
 import { mcpHostGuard } from './host-guard.js';
 import { answerOf, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
+import { paymentOutcome } from '../x402/payment.middleware.js';
 
 export interface McpRouterDeps {
   logger: Logger;
@@ -33,6 +35,8 @@ export interface McpRouterDeps {
   payments: PaidCalls | null;
   publicBaseUrl: string | undefined;
   version: string;
+  /** The API's metrics: each paid tool call that reached the payment flow, by tool and outcome. */
+  metrics?: Pick<PlatformMetrics, 'mcpToolCalls'> | undefined;
 }
 
 /** A JSON-RPC request body is small: the arguments of a tool and an x402 payment payload. */
@@ -153,11 +157,12 @@ async function callTool(
   const resourceUrl = tool.resourceUrl(origin);
   let refusal: DomainError | undefined;
   try {
+    const payment = presentedPayment(params._meta);
     const outcome = await deps.payments.process({
       route: tool.payment,
       resourceUrl,
       args: parsed.value,
-      payment: presentedPayment(params._meta),
+      payment,
       requestId,
       run: async () => {
         try {
@@ -169,6 +174,7 @@ async function callTool(
         }
       },
     });
+    deps.metrics?.mcpToolCalls.inc({ tool: tool.name, outcome: paymentOutcome(outcome, payment.kind !== 'none') });
     switch (outcome.kind) {
       case 'delivered':
         return tool.render(outcome.answer, outcome.settlement);

@@ -16,6 +16,7 @@ import {
   createPaidCalls,
   type KeptAnswer,
   type PaidCallOutcome,
+  type PaidCallsDeps,
   type PaidCalls,
   type PresentedPayment,
 } from '../../services/x402/paid-call.js';
@@ -34,6 +35,8 @@ export interface X402PaymentsDeps {
   paymentTimeoutSeconds: number;
   /** Public origin of resource URLs (PUBLIC_BASE_URL); else the request's own origin. */
   publicBaseUrl?: string | undefined;
+  /** The API's metrics: settlements decided after a 503 settlement_uncertain. */
+  metrics?: PaidCallsDeps['metrics'];
   /** How long a request waits for its settlement before answering 503 (X402_SETTLEMENT_WAIT_SECONDS). Default 15 s. */
   settlementWaitMs?: number;
   /** How long an unclear settlement is watched on chain before it is recorded `uncertain`. Default 12 s. */
@@ -90,6 +93,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
           ...(deps.settlementWaitMs !== undefined ? { settlementWaitMs: deps.settlementWaitMs } : {}),
           ...(deps.settlementReconcileMs !== undefined ? { settlementReconcileMs: deps.settlementReconcileMs } : {}),
           ...(deps.reconcilePollMs !== undefined ? { reconcilePollMs: deps.reconcilePollMs } : {}),
+          metrics: deps.metrics,
         })
       : null;
 
@@ -171,8 +175,8 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
   };
 }
 
-/** What a paid call came to, for the metrics (docs/operations.md "Metrics"). */
-function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
+/** What a paid call came to (an /x402 route's or an MCP tool's), for the metrics (docs/operations.md "Metrics"). */
+export function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
   if (outcome.kind === 'delivered') return outcome.replayed ? 'redelivered' : 'paid';
   if (outcome.kind === 'pending') return 'settlement_uncertain';
   if (outcome.kind === 'not_run') return 'not_charged';

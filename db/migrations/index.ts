@@ -36,6 +36,7 @@ import * as m28vf from './20261127120000_add_upload_video_frames.js';
 import * as m27rw from './20261127130000_create_rate_limit_windows.js';
 import * as m27ws from './20261127140000_create_workflow_starts.js';
 import * as m30tr from './20261130110000_add_trace_ids.js';
+import * as m01wh from './20261201100000_add_watcher_head.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -80,4 +81,5 @@ export const migrations: readonly NamedMigration[] = [
   m27rw,
   m27ws,
   m30tr,
+  m01wh,
 ];

@@ -42,10 +42,8 @@ export async function cancelJob(db: Db, companyId: string, jobId: string, now: D
  * Cancels every still-queued child job of a batch of the company (for the batches code), each exactly as
  * `cancelJob`: queued → cancelled and its reservation released once, all in one transaction. Children already
  * processing or ended are left as they are. Returns the ids of the jobs it cancelled. Needs `jobs.batch_id`
- * (added by the batches migration).
+ * (added by the batches migration). Returns the jobs it cancelled (their quotes are what it released).
  */
-export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<string[]> {
-  return db.transaction(async (trx) =>
-    (await cancelQueued(trx, { company_id: companyId, batch_id: batchId }, now)).map((j) => j.id),
-  );
+export async function cancelQueuedBatchJobs(db: Db, companyId: string, batchId: string, now: Date): Promise<Job[]> {
+  return db.transaction((trx) => cancelQueued(trx, { company_id: companyId, batch_id: batchId }, now));
 }

@@ -3,7 +3,8 @@ import type { Db } from '../connection.js';
 
 /**
  * The scrape-time gauges' statements (adapters/metrics/metrics.ts): each one statement over an index (jobs by
- * `(status, created_at)`, deliveries by status), counting only what has not ended.
+ * `(status, created_at)`, deliveries by status), counting only what has not ended; and the watcher's lag per network
+ * (`watcher_progress`, one row a network).
  */
 export function metricsGaugeSource(db: Db): DatabaseGaugeSource {
   return {
@@ -30,6 +31,20 @@ export function metricsGaugeSource(db: Db): DatabaseGaugeSource {
         const r = found.get(iface);
         return { iface, count: Number(r?.n ?? 0), oldestSeconds: Number(r?.age ?? 0) };
       });
+    },
+    async watcherLag() {
+      const rows = (await db('watcher_progress')
+        .whereNotNull('head_block')
+        .select(
+          'network',
+          db.raw('GREATEST(head_block - last_block, 0) AS blocks'),
+          db.raw('extract(epoch FROM now() - caught_up_at) AS seconds'),
+        )) as Array<{ network: string; blocks: string | number; seconds: string | number | null }>;
+      return rows.map((r) => ({
+        network: r.network,
+        blocks: Number(r.blocks),
+        seconds: r.seconds === null ? null : Math.max(0, Number(r.seconds)),
+      }));
     },
   };
 }

@@ -20,6 +20,19 @@ export async function advanceWatcherProgress(db: Db, network: Network, to: numbe
 }
 
 /**
+ * After a scan: the head it saw (EVM: the final height; Solana: the finalized slot), never moved back, and, when the
+ * progress stands at that head, the time it did (`caught_up_at`): what the lag gauges read (`watcherLag`).
+ */
+export async function recordWatcherHead(db: Db, network: Network, head: number): Promise<void> {
+  await db('watcher_progress')
+    .where({ network })
+    .update({
+      head_block: db.raw('GREATEST(COALESCE(head_block, 0), ?::bigint)', [head]),
+      caught_up_at: db.raw('CASE WHEN last_block >= ?::bigint THEN now() ELSE caught_up_at END', [head]),
+    });
+}
+
+/**
  * Distinct verified merchant wallet addresses on a network (`address_key`: EVM lower-cased): the watcher's recipients.
  * Wallets on hold are watched too, so a transfer to them is recorded as evidence (it pays nothing).
  */

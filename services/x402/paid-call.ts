@@ -26,6 +26,7 @@ import {
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { DomainError } from '../../domain/errors.js';
 import type { PaidRouteSpec } from './paid-route.js';
+import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import {
   errorSummary,
   inspectAuthorization,
@@ -98,6 +99,8 @@ export interface PaidCallsDeps {
   /** How long an unclear settlement is watched on chain before it is recorded `uncertain`. Default 12 s. */
   settlementReconcileMs?: number;
   reconcilePollMs?: number;
+  /** The API's metrics: settlements decided after a 503 settlement_uncertain (`x402LateSettlements`). */
+  metrics?: Pick<PlatformMetrics, 'x402LateSettlements'> | undefined;
 }
 
 export interface PaidCalls {
@@ -156,6 +159,9 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
   };
   const waitMs = deps.settlementWaitMs ?? 15_000;
   const running = new Set<Promise<unknown>>();
+  /** A settlement decided after its caller was answered 503 settlement_uncertain (docs/operations.md "Metrics"). */
+  const countLate = (outcome: 'settled' | 'failed', decidedBy: 'call' | 'representation') =>
+    deps.metrics?.x402LateSettlements.inc({ outcome, decided_by: decidedBy });
 
   // A route's challenge is a function of the route, the resource URL and the request's method (the bazaar declaration
   // names it; nothing else of the request goes into it): built once per combination, not per request. Bounded per
@@ -287,15 +293,19 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
       row.transaction ?? undefined,
     );
     if (decision.kind === 'paid') {
-      await transitionPayment(db, row.id, ['settling', 'uncertain'], 'settled', {
-        transaction: decision.transaction,
-        reason: 'reconciled_on_representation',
-      });
+      if (
+        await transitionPayment(db, row.id, ['settling', 'uncertain'], 'settled', {
+          transaction: decision.transaction,
+          reason: 'reconciled_on_representation',
+        })
+      )
+        countLate('settled', 'representation');
       const answer = await loadKeptAnswer(db, row.id);
       return answer ? delivered({ ...row, transaction: decision.transaction }, a, answer, true) : replayed(pr);
     }
     if (decision.kind === 'refused') {
-      await refuseSettlement(db, row.id, ['settling', 'uncertain'], decision.reason);
+      if (await refuseSettlement(db, row.id, ['settling', 'uncertain'], decision.reason))
+        countLate('failed', 'representation');
       return settlementRefused(pr, a, row.network, decision.reason);
     }
     return pending();
@@ -442,14 +452,16 @@ export function createPaidCalls(deps: PaidCallsDeps): PaidCalls {
       if (outcome === 'waiting' || outcome === null || outcome.kind === 'uncertain') {
         await markAnswerWithheld(db, paymentId);
         logger.warn(facts, 'x402 settlement not decided within the wait; the answer is kept for a re-presentation');
-        void settling.then(
-          (late) =>
-            late &&
-            logger.info(
-              { ...facts, outcome: late.kind, settleMs: late.settleMs },
-              'x402 settlement decided after the answer',
-            ),
-        );
+        void settling.then((late) => {
+          if (!late) return;
+          logger.info(
+            { ...facts, outcome: late.kind, settleMs: late.settleMs },
+            'x402 settlement decided after the answer',
+          );
+          // Decided by this settlement's own transition (not a re-presentation's meanwhile): counted once.
+          if (late.kind !== 'uncertain' && late.recorded)
+            countLate(late.kind === 'settled' ? 'settled' : 'failed', 'call');
+        });
         return pending();
       }
       if (outcome.kind === 'settled') {

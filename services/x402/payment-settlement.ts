@@ -21,8 +21,8 @@ import {
  *               withheld; the row stays `uncertain` for a later reconciliation from chain state.
  */
 export type SettlementOutcome =
-  | { kind: 'settled'; response: SettleResponse; via: 'facilitator' | 'chain'; settleMs: number }
-  | { kind: 'refused'; reason: string; settleMs: number }
+  | { kind: 'settled'; response: SettleResponse; via: 'facilitator' | 'chain'; settleMs: number; recorded: boolean }
+  | { kind: 'refused'; reason: string; settleMs: number; recorded?: boolean }
   | { kind: 'uncertain'; reason: string; settleMs: number };
 
 export interface SettlementDeps {
@@ -159,8 +159,10 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
     log.warn({ error: errorSummary(err) }, 'x402 settle call failed; reconciling from chain state');
   }
   if (result?.success) {
-    await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', { transaction: result.transaction || null });
-    return { kind: 'settled', response: result, via: 'facilitator', settleMs: elapsed() };
+    const recorded = await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', {
+      transaction: result.transaction || null,
+    });
+    return { kind: 'settled', response: result, via: 'facilitator', settleMs: elapsed(), recorded };
   }
   const definite =
     result !== undefined &&
@@ -176,7 +178,7 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
   for (;;) {
     chain = await readChain({ authorizationState: deps.authorizationState, logger: log }, s, result?.transaction);
     if (chain?.state === 'paid') {
-      await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', {
+      const recorded = await transitionPayment(deps.db, s.paymentId, ['settling'], 'settled', {
         transaction: chain.transaction,
         reason: `reconciled_after:${failure}`,
       });
@@ -186,7 +188,7 @@ export async function settleOnce(deps: SettlementDeps, s: SettlementRequest): Pr
         network: s.requirements.network,
         payer: s.authorization.from,
       };
-      return { kind: 'settled', response, via: 'chain', settleMs: elapsed() };
+      return { kind: 'settled', response, via: 'chain', settleMs: elapsed(), recorded };
     }
     if (chain?.state === 'used_otherwise')
       return refuse(deps, s, 'authorization_used_or_canceled_elsewhere', elapsed());
@@ -211,8 +213,8 @@ async function refuse(
   reason: string,
   settleMs: number,
 ): Promise<SettlementOutcome> {
-  await refuseSettlement(deps.db, s.paymentId, ['settling'], reason);
-  return { kind: 'refused', reason, settleMs };
+  const recorded = await refuseSettlement(deps.db, s.paymentId, ['settling'], reason);
+  return { kind: 'refused', reason, settleMs, recorded };
 }
 
 /** A log-safe description of an error: its class and viem's short message, never details that echo URLs. */

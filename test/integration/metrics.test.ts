@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp, testConfig } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import { companyWithV1Webhook, uploadOne } from '../helpers/v1-journey.js';
+import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { samplePdf, sampleWav } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
@@ -14,6 +15,7 @@ import {
   payingClient,
   startX402Chain,
   TEST_ROUTE,
+  USDC,
   type X402Chain,
 } from '../../support/x402-harness.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
@@ -23,6 +25,13 @@ import { createFileStore } from '../../adapters/storage/file-store.js';
 import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
+import { connectMcp, paymentRequiredOf, payingMcpClient } from '../../support/mcp-client.js';
+import { createChainReader } from '../../adapters/chains/index.js';
+import { createEvmReader } from '../../adapters/chains/evm/evm-reader.js';
+import { createSolanaReader } from '../../adapters/chains/solana/solana-reader.js';
+import { EVM_NETWORKS, type EvmNetwork } from '../../domain/networks.js';
+import { createEvmTransferScanner } from '../../adapters/chains/evm/evm-transfer-scanner.js';
+import { createWatcherActivities } from '../../activities/watcher.activities.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 
 /*
@@ -55,9 +64,17 @@ beforeAll(async () => {
     payTo: chain.payTo,
     facilitator: chain.facilitator,
   });
+  // The paid MCP tools read the local Base (every EVM network points at it), as the e2e test of the MCP server does.
+  const urls = Object.fromEntries(EVM_NETWORKS.map((n) => [n, [chain.node.url]])) as Record<EvmNetwork, string[]>;
+  const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
   app = await startTestApp({
     db: tdb.db,
     logger: logs.logger,
+    chainReader: createChainReader({
+      evm: createEvmReader({ rpcUrls: urls, requiredConfirmations: confirmations, timeoutMs: 30_000, retries: 0 }),
+      solana: createSolanaReader({ endpoints: ['http://127.0.0.1:9'], timeoutMs: 500, retries: 0 }),
+    }),
+    payments,
     config: testConfig({ STORAGE_DIR: storageDir, METRICS_TOKEN: TOKEN }),
     workflows: gateway,
     secretBox,
@@ -79,9 +96,11 @@ beforeAll(async () => {
   });
   workerListener = await startMetricsServer({ metrics: workerMetrics, host: '127.0.0.1', port: 0, token: TOKEN });
 }, 300_000);
+let workerStopped: Promise<void> | undefined;
+const stopWorker = () => (workerStopped ??= worker.stop());
 afterAll(async () => {
   await workerListener?.close();
-  await worker?.stop();
+  if (worker) await stopWorker();
   await app?.close();
   await gateway?.close();
   await chain?.node.stop();
@@ -285,6 +304,150 @@ describe('GET /metrics', () => {
     expect(afterWorker).not.toContain('paycore_http_requests_total{');
     expect(afterApi).not.toContain(TOKEN);
     expect(logs.text()).not.toContain(TOKEN);
+    await receiver.close();
+  });
+
+  it('counts MCP paid tool calls by tool and outcome: unpaid, paid, replayed, not charged', async () => {
+    const [sender, to] = [chain.node.accounts[5]!, chain.node.accounts[6]!];
+    await chain.node.mint(USDC, sender.address, 2_500_000n);
+    const tx = await chain.node.transfer(USDC, sender, to.address, 2_500_000n);
+    await chain.node.mine(2);
+    const before = await apiScrape();
+    const mcp = await connectMcp(app.url);
+    try {
+      const wallet = payingMcpClient(mcp, chain.payer);
+      // callPaid: the challenge (unpaid), then the paid call (paid).
+      expect((await wallet.callPaid('verify_native_usdc', { tx_hash: tx })).isError).toBeFalsy();
+      // The same payment again: replayed.
+      const replay = await wallet.call('verify_native_usdc', { tx_hash: tx }, wallet.payments[0]);
+      expect(paymentRequiredOf(replay)?.error).toBe('payment_replayed');
+      // A transaction the chain does not know: the tool fails after the payment was verified, nothing is charged.
+      const missing = await wallet.callPaid('verify_native_usdc', { tx_hash: `0x${'9e'.repeat(32)}` });
+      expect(missing.isError).toBe(true);
+      expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ charged: false });
+    } finally {
+      await mcp.close();
+    }
+    const after = await apiScrape();
+    const tool = (outcome: string) =>
+      sample(after, 'paycore_mcp_tool_calls_total', { tool: 'verify_native_usdc', outcome }) -
+      sample(before, 'paycore_mcp_tool_calls_total', { tool: 'verify_native_usdc', outcome });
+    expect(tool('unpaid')).toBe(2);
+    expect(tool('paid')).toBe(1);
+    expect(tool('replayed')).toBe(1);
+    expect(tool('not_charged')).toBe(1);
+    expect(tool('refused')).toBe(0);
+  });
+
+  it("serves the payment watcher's lag behind each chain's final head, in blocks and in seconds, at scrape time", async () => {
+    const confirmations = Object.fromEntries(EVM_NETWORKS.map((n) => [n, 2])) as Record<EvmNetwork, number>;
+    const watcher = createWatcherActivities({
+      db: tdb.db,
+      evm: createEvmTransferScanner({
+        rpcUrls: { base: [chain.node.url] },
+        requiredConfirmations: confirmations,
+        timeoutMs: 30_000,
+        retries: 0,
+      }),
+    });
+    const lagOf = (text: string) => ({
+      blocks: sample(text, 'paycore_watcher_lag_blocks', { network: 'base' }),
+      seconds: sample(text, 'paycore_watcher_lag_seconds', { network: 'base' }),
+    });
+    // A first scan starts at the final head: caught up.
+    const firstStarted = Date.now();
+    expect((await watcher.scanNetwork({ network: 'base', maxBlocks: 4 })).caughtUp).toBe(true);
+    const firstDone = Date.now();
+    const caughtUp = lagOf(await apiScrape());
+    expect(caughtUp.blocks).toBe(0);
+    expect(caughtUp.seconds).toBeLessThanOrEqual((Date.now() - firstStarted) / 1000 + 1);
+    // Ten new final blocks, a scan of four of them: six behind, and behind since the first scan caught up.
+    await chain.node.mine(10);
+    const behind = await watcher.scanNetwork({ network: 'base', maxBlocks: 4 });
+    expect(behind.caughtUp).toBe(false);
+    const scrapeStarted = Date.now();
+    const lag = lagOf(await apiScrape());
+    expect(lag.blocks).toBe(6);
+    expect(lag.seconds).toBeGreaterThanOrEqual((scrapeStarted - firstDone) / 1000 - 1);
+    expect(lag.seconds).toBeLessThanOrEqual((Date.now() - firstStarted) / 1000 + 1);
+    // The rest scanned: caught up again.
+    const againStarted = Date.now();
+    expect((await watcher.scanNetwork({ network: 'base', maxBlocks: 100 })).caughtUp).toBe(true);
+    const again = lagOf(await apiScrape());
+    expect(again.blocks).toBe(0);
+    expect(again.seconds).toBeLessThanOrEqual((Date.now() - againStarted) / 1000 + 1);
+    // Only watched networks are served.
+    expect(await apiScrape()).not.toMatch(/^paycore_watcher_lag_blocks\{network="solana"/m);
+  });
+
+  it('counts cancels and their released credits, and serves the gauges above zero at exact values', async () => {
+    // No worker from here on: submitted jobs stay queued, and a queued webhook delivery stays pending.
+    await stopWorker();
+    const beforeApi = await apiScrape();
+    const { companyId, auth, receiver, hookId } = await companyWithV1Webhook(tdb.db, secretBox, {
+      name: 'Metrics gauges',
+      ownerEmail: 'g@metrics.example',
+      secret: 'whsec_gauges',
+    });
+    const uploadId = await uploadOne(app.url, auth, await samplePdf(1), 'g.pdf');
+    const post = async (path: string, key: string, body: unknown) => {
+      const res = await fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { id: string; cancelled_job_ids?: string[] } };
+    };
+    const rotate = { operation: 'pdf-rotate', upload_ids: [uploadId], options: { angle: 90 } };
+    const kept = await post('/v1/jobs', 'gauges-kept', rotate);
+    const cancelled = await post('/v1/jobs', 'gauges-cancelled', rotate);
+    const batch = await post('/v1/batches', 'gauges-batch', { ...rotate, upload_ids: [uploadId, uploadId] });
+    expect([kept.status, cancelled.status, batch.status]).toEqual([202, 202, 202]);
+    expect((await post(`/v1/jobs/${cancelled.body.id}/cancel`, 'c1', {})).status).toBe(200);
+    // A second cancel of the same job is 409 and releases nothing again.
+    expect((await post(`/v1/jobs/${cancelled.body.id}/cancel`, 'c2', {})).status).toBe(409);
+    const batchCancel = await post(`/v1/batches/${batch.body.id}/cancel`, 'c3', {});
+    expect(batchCancel.status).toBe(200);
+    expect(batchCancel.body.cancelled_job_ids).toHaveLength(2);
+
+    // A webhook delivery held back (no dispatcher runs now), queued 90 seconds ago.
+    const endpoint = (await getEndpoint(tdb.db, hookId))!;
+    const { delivery } = await createDelivery(tdb.db, {
+      endpoint,
+      eventId: 'evt_gauges_1',
+      eventType: 'job.completed',
+      body: Buffer.from('{}'),
+      maxAttempts: 3,
+    });
+    await tdb
+      .db('webhook_deliveries')
+      .where({ id: delivery.id })
+      .update({ created_at: tdb.db.raw("now() - interval '90 seconds'") });
+    const heldSince = Date.now();
+
+    const afterApi = await apiScrape();
+    const api = (name: string, labels: Labels) => sample(afterApi, name, labels) - sample(beforeApi, name, labels);
+    const quotes = await tdb.db('jobs').where({ company_id: companyId }).select('status', 'quoted_credits');
+    expect(quotes.map((j) => j.status).sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'queued']);
+    const quoted = (status: string) =>
+      quotes.filter((j) => j.status === status).reduce((sum, j) => sum + Number(j.quoted_credits), 0);
+    expect(quoted('cancelled')).toBeGreaterThan(0);
+
+    expect(api('paycore_jobs_submitted_total', { operation: 'pdf-rotate' })).toBe(4);
+    expect(api('paycore_credits_total', { movement: 'reserved' })).toBe(quoted('cancelled') + quoted('queued'));
+    // Cancelled in the API: the job and the batch's two items, once each, their quotes released there.
+    expect(api('paycore_jobs_cancelled_total', { operation: 'pdf-rotate' })).toBe(3);
+    expect(api('paycore_credits_total', { movement: 'released' })).toBe(quoted('cancelled'));
+
+    // The scrape-time gauges, above zero: the one job still queued, the one delivery held back and its age.
+    expect(sample(afterApi, 'paycore_jobs_in_state', { state: 'queued' })).toBe(1);
+    expect(sample(afterApi, 'paycore_jobs_in_state', { state: 'processing' })).toBe(0);
+    expect(sample(afterApi, 'paycore_webhook_backlog', { interface: 'v1' })).toBe(1);
+    expect(sample(afterApi, 'paycore_webhook_backlog', { interface: 'proof' })).toBe(0);
+    const lag = sample(afterApi, 'paycore_webhook_delivery_lag_seconds', { interface: 'v1' });
+    expect(lag).toBeGreaterThanOrEqual(90);
+    expect(lag).toBeLessThanOrEqual(90 + (Date.now() - heldSince) / 1000 + 1);
+    expect(sample(afterApi, 'paycore_webhook_delivery_lag_seconds', { interface: 'proof' })).toBe(0);
     await receiver.close();
   });
 });

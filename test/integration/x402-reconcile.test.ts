@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { USDC, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
 import { createX402Activities } from '../../activities/x402.activities.js';
+import { createMetrics } from '../../adapters/metrics/metrics.js';
 import {
   authorizationId,
   claimAuthorization,
@@ -93,7 +94,14 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
       chain: chain.node.client.chain,
     });
 
-    const activities = createX402Activities({ db: tdb.db, authorizationState: chain.authorizationState });
+    const metrics = createMetrics();
+    const late = async () =>
+      Object.fromEntries(
+        ((await metrics.registry.getSingleMetric('paycore_x402_late_settlements_total')?.get())?.values ?? []).map(
+          (v) => [`${v.labels['outcome']}/${v.labels['decided_by']}`, v.value],
+        ),
+      );
+    const activities = createX402Activities({ db: tdb.db, authorizationState: chain.authorizationState, metrics });
     expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({
       settled: 1,
       failed: 1,
@@ -110,13 +118,16 @@ describe('maintenance reconciles open x402 settlements from the chain', () => {
       reason: 'reconciled_by_maintenance:unused',
     });
     expect(await findPayment(tdb.db, refs[2]!)).toMatchObject({ status: 'uncertain' });
-    // A second run changes nothing already decided.
+    // Each decision counted once as a late settlement decided by maintenance.
+    expect(await late()).toEqual({ 'settled/maintenance': 1, 'failed/maintenance': 1 });
+    // A second run changes nothing already decided, and counts nothing.
     expect(await activities.reconcileX402Payments({ limit: 10 })).toEqual({
       settled: 0,
       failed: 0,
       open: 1,
       purgedAnswers: 0,
     });
+    expect(await late()).toEqual({ 'settled/maintenance': 1, 'failed/maintenance': 1 });
   });
 
   it('drops the kept answer of a settled call nobody came back for after 7 days, and keeps open ones', async () => {

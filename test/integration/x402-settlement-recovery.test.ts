@@ -14,14 +14,24 @@ import {
 } from '../../support/x402-harness.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
+import { createMetrics } from '../../adapters/metrics/metrics.js';
 
 /** How the facilitator misbehaves at settlement in the current test. */
 type Mode =
-  'settle-then-timeout' | 'timeout-without-settling' | 'timeout-then-late-landing' | 'refuse-before-broadcast';
+  | 'settle-then-timeout'
+  | 'timeout-without-settling'
+  | 'timeout-then-late-landing'
+  | 'refuse-before-broadcast'
+  | 'timeout-landing-after-answer';
 
 let tdb: TestDatabase;
 let chain: X402Chain;
 let app: Awaited<ReturnType<typeof startTestApp>>;
+/** An app whose requests wait only 300 ms for their settlement (the settlement goes on after the 503). */
+let shortWaitApp: Awaited<ReturnType<typeof startTestApp>>;
+let shortWaitPayments: ReturnType<typeof createX402Payments>;
+/** `timeout-landing-after-answer`: the transaction the facilitator broadcast, landed by the test once the 503 is out. */
+let landAfterAnswer: (() => Promise<unknown>) | null = null;
 let mode: Mode = 'settle-then-timeout';
 let settleCalls = 0;
 /** What each chain-state read of the current payment answered, in order. */
@@ -35,6 +45,14 @@ const FEE = 20_000n;
 // The reconciliation window. Long enough that a read of the chain on a busy machine ends well inside it; the test
 // that watches it run out pays it once.
 const RECONCILE_MS = 5_000;
+const metrics = createMetrics();
+/** paycore_x402_late_settlements_total{outcome, decided_by} as this process counted it so far. */
+const lateSettlements = async (outcome: string, decidedBy: string) => {
+  const metric = await metrics.registry.getSingleMetric('paycore_x402_late_settlements_total')?.get();
+  return (
+    metric?.values.find((v) => v.labels['outcome'] === outcome && v.labels['decided_by'] === decidedBy)?.value ?? 0
+  );
+};
 
 beforeAll(async () => {
   // Each is kept as soon as it exists, so afterAll stops it even when the other failed to start.
@@ -52,6 +70,10 @@ beforeAll(async () => {
       if (mode === 'timeout-then-late-landing') {
         // The transaction lands after the timeout: once the reconciler has looked at the chain and seen nothing.
         settleLate = () => real.settle(p, r);
+        throw new FacilitatorTimeoutError('settle', 1_000);
+      }
+      if (mode === 'timeout-landing-after-answer') {
+        landAfterAnswer = () => real.settle(p, r);
         throw new FacilitatorTimeoutError('settle', 1_000);
       }
       if (mode === 'refuse-before-broadcast')
@@ -82,10 +104,29 @@ beforeAll(async () => {
     paymentTimeoutSeconds: 120,
     settlementReconcileMs: RECONCILE_MS,
     reconcilePollMs: 100,
+    metrics,
   });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
+  shortWaitPayments = createX402Payments({
+    db: tdb.db,
+    logger: logs.logger,
+    payTo: chain.payTo,
+    facilitator: flaky,
+    authorizationState: observed,
+    paymentTimeoutSeconds: 120,
+    settlementReconcileMs: 60_000,
+    reconcilePollMs: 100,
+    settlementWaitMs: 300,
+    metrics,
+  });
+  shortWaitApp = await startTestApp({
+    db: tdb.db,
+    logger: logs.logger,
+    routers: [paidTestRouter(shortWaitPayments, calls)],
+  });
 });
 afterAll(async () => {
+  await shortWaitApp?.close();
   await app?.close();
   await chain?.node.stop();
   await tdb?.drop();
@@ -182,8 +223,11 @@ describe('x402 settlement with an unreliable facilitator', () => {
       typeof chain.facilitator.settle
     >[0];
     expect((await chain.facilitator.settle(payload, payload.accepted)).success).toBe(true);
+    const lateBefore = await lateSettlements('settled', 'representation');
     const fetched = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(fetched.status).toBe(200);
+    // Settled late, decided by the re-presentation: counted once.
+    expect((await lateSettlements('settled', 'representation')) - lateBefore).toBe(1);
     expect(await fetched.json()).toEqual({ tx_hash: `0x${'cd'.repeat(32)}`, status: 'confirmed' });
     const receipt = decodePaymentResponseHeader(fetched.headers.get('payment-response')!);
     expect(receipt).toMatchObject({
@@ -206,6 +250,7 @@ describe('x402 settlement with an unreliable facilitator', () => {
     // Delivered: presenting it again is a replay, and a different request with it is one too.
     const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
     expect(again.status).toBe(402);
+    expect((await lateSettlements('settled', 'representation')) - lateBefore).toBe(1);
     expect(await again.json()).toMatchObject({ code: 'payment_replayed' });
     expect(settleCalls).toBe(1);
     expect((await chain.balances()).payer).toBe(before.payer - FEE);
@@ -230,5 +275,25 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(chainReads).toEqual(['unused']);
     expect(await chain.balances()).toEqual(before);
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed' });
+  });
+
+  it('counts a settlement its own call decides after answering 503 as settled late, once (decided_by call)', async () => {
+    mode = 'timeout-landing-after-answer';
+    settleCalls = 0;
+    landing = null;
+    settleLate = null;
+    landAfterAnswer = null;
+    const before = await lateSettlements('settled', 'call');
+    const client = payingClient(chain.payer);
+    const res = await client.fetch(`${shortWaitApp.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ab'.repeat(32)}`);
+    expect(res.status).toBe(503);
+    expect(await lateSettlements('settled', 'call')).toBe(before);
+    // The answer is out; now the broadcast transaction lands, and the settlement still watching the chain sees it.
+    expect(landAfterAnswer).not.toBeNull();
+    landing = landAfterAnswer!();
+    await shortWaitPayments.calls!.idle();
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
+    expect((await lateSettlements('settled', 'call')) - before).toBe(1);
+    expect(settleCalls).toBe(1);
   });
 });

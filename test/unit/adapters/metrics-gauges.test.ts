@@ -6,6 +6,7 @@ it('reads the webhook backlog once per scrape for both its gauges (count and lag
   m.attachDatabaseGauges({
     jobsByState: async () => [],
     webhookBacklog: async () => (reads++, [{ iface: 'v1', count: 2, oldestSeconds: 7 }]),
+    watcherLag: async () => [],
   });
   const text = await m.render();
   expect(reads).toBe(1);
