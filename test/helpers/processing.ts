@@ -124,6 +124,11 @@ export class ProcessingHarness {
     return worker;
   }
 
+  /** Starts a worker when none runs, so a test that needs one does not depend on an earlier test having started it. */
+  async ensureWorker(): Promise<void> {
+    if (this.workers.length === 0) await this.startWorker();
+  }
+
   async stopWorkers(): Promise<void> {
     const running = this.workers.splice(0);
     await Promise.all(running.map((w) => w.stop()));

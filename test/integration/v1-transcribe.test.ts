@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import AdmZip from 'adm-zip';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TranscriptJson } from '../../adapters/documents/transcript-formats.js';
 import { MeetingJson, NO_LANGUAGE_MODEL_NOTICE } from '../../adapters/documents/meeting-document.js';
 import type { MeetingSummarizer } from '../../adapters/providers/llm/meeting-summary.js';
@@ -196,8 +196,10 @@ describe('transcribe: requests and prices', () => {
 });
 
 describe('transcribe jobs', () => {
+  // Each test runs alone (vitest -t) as well as after the others: none relies on a worker an earlier test started.
+  beforeEach(() => h.ensureWorker());
+
   it('JSON: the words on the source timeline across chunks and workflow runs, charged once', async () => {
-    await h.startWorker();
     const before = await h.wallet(acme.id);
     calls.length = 0;
     const job = await h.waitForJob(
@@ -470,6 +472,8 @@ describe('transcribe jobs', () => {
 });
 
 describe('transcription batches', () => {
+  beforeEach(() => h.ensureWorker());
+
   it("one child job per upload: each transcribed as its own job (speech child workflow under the batch's job), partial when one has no sound; the results ZIP", async () => {
     const batches = batchClient(h);
     const before = await h.wallet(acme.id);
@@ -508,6 +512,8 @@ describe('transcription batches', () => {
 });
 
 describe('meeting jobs', () => {
+  beforeEach(() => h.ensureWorker());
+
   it('15 credits per started minute; the meeting document as DOCX and JSON, with an extractive summary quoted from the transcript', async () => {
     const estimate = await post('/estimate', { operation: 'meeting', upload_ids: [audio] });
     expect(await estimate.json()).toMatchObject({ operation: 'meeting', estimated_credits: 15 });
