@@ -28,6 +28,7 @@ import { isPortOpen, waitFor } from '../../adapters/infra/net.js';
 import { locateTemporalCli } from '../../adapters/infra/temporal-cli.js';
 import { spawnEntryPoint } from '../../support/child-output.js';
 import { createDb } from '../../db/connection.js';
+import { loadConfig } from '../../config/schema.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-commands.js';
 import { locateTemporalServer, TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION } from './temporal-server.js';
@@ -74,12 +75,19 @@ async function freeLowPort(taken: Set<number>): Promise<number> {
 }
 
 /** Runs a shell step to completion, its output prefixed into the log; rejects with its output on a non-zero exit. */
-async function runStep(label: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+async function runStep(
+  label: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  // temporal-sql-tool logs each file and statement: the log keeps the scripts' own lines (all of it is in an error).
+  show: (line: string) => boolean = (line) => !line.includes('logging-call-at'),
+): Promise<void> {
   const child = spawn(cmd, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const onData = (c: Buffer) => {
     out += c.toString();
-    for (const line of c.toString().split('\n').filter(Boolean)) log(`  ${label}: ${line}`);
+    for (const line of c.toString().split('\n')) if (line && show(line)) log(`  ${label}: ${line}`);
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
@@ -202,7 +210,7 @@ async function main(): Promise<void> {
   mkdirSync(configDir);
   writeFileSync(join(configDir, 'development.yaml'), config);
   const temporalAddress = `127.0.0.1:${ports.frontend}`;
-  const server = spawn(tools.server, ['--root', root, '--config', configDir, '--env', 'development', 'start'], {
+  const server = spawn(tools.server, ['--root', root, '--config', 'temporal-config', '--env', 'development', 'start'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -218,17 +226,23 @@ async function main(): Promise<void> {
   log(`  server pid ${server.pid}, frontend ${temporalAddress}`);
 
   step('namespace and search attributes: deploy/temporal/namespace.sh (waits for the server itself)');
-  await runStep('namespace.sh', 'sh', ['deploy/temporal/namespace.sh'], {
-    ...toolEnv,
-    TEMPORAL_ADDRESS: temporalAddress,
-    TEMPORAL_NAMESPACE: 'default',
-  }).catch((e: unknown) => {
+  await Promise.race([
+    runStep('namespace.sh', 'sh', ['deploy/temporal/namespace.sh'], {
+      ...toolEnv,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: 'default',
+    }),
+    serverExit.then((code) => {
+      throw new Error(`the Temporal server exited (${code}) before namespace.sh finished`);
+    }),
+  ]).catch((e: unknown) => {
     throw new Error(`${String(e)}\nserver output:\n${serverOut.slice(-3000)}`);
   });
 
   // ---- the app ----
   step("the app's database: migrations (as cli/migrate.ts)");
-  const db = createDb(pgServer.url, { applicationName: 'paycore-topology' });
+  const { timeouts } = loadConfig({ DATABASE_URL: pgServer.url }).database;
+  const db = createDb(pgServer.url, { applicationName: 'paycore-topology', timeouts });
   cleanups.push(() => db.destroy());
   const applied = await migrateLatest(db);
   log(`  applied ${applied.length} migrations`);
@@ -384,6 +398,10 @@ async function main(): Promise<void> {
   );
   const heldDone = await waitJob(heldJob.id);
   check(heldDone['status'] === 'completed', `held job ${heldJob.id} completed (status ${String(heldDone['status'])})`);
+  check(
+    heldDone['charged_credits'] === heldDone['estimated_credits'],
+    `held job charged its quote once (${String(heldDone['charged_credits'])} of ${String(heldDone['estimated_credits'])})`,
+  );
   step('a replacement worker, so two run again');
   await startWorker(`${holder.label}-replacement`);
 
@@ -394,21 +412,23 @@ async function main(): Promise<void> {
     .whereNotIn('status', ['completed'])
     .select('id', 'status');
   check(open_.length === 0, `no job stuck or failed (${JSON.stringify(open_)})`);
-  const jobs = await db('jobs').where({ company_id: companyId }).select('id', 'charged_credits', 'estimated_credits');
+  const jobs = await db('jobs').where({ company_id: companyId }).select('id', 'quoted_credits');
   check(jobs.length === 12, `12 jobs (1 single, 10 batch children, 1 held): ${jobs.length}`);
-  const charges = await db('credit_ledger')
-    .where({ company_id: companyId, kind: 'charge' })
-    .groupBy('job_id')
-    .select('job_id')
+  // A job's movements reach the ledger through its reservation (credit_reservations.job_id).
+  const charges = await db('credit_ledger as l')
+    .join('credit_reservations as r', 'r.id', 'l.reservation_id')
+    .where({ 'l.company_id': companyId, 'l.kind': 'charge' })
+    .groupBy('r.job_id')
+    .select('r.job_id as job_id')
     .count<Array<{ job_id: string; count: string }>>('* as count')
-    .sum<Array<{ sum: string }>>('amount as sum');
+    .sum<Array<{ sum: string }>>('l.amount as sum');
   const twice = charges.filter((c) => Number(c.count) !== 1);
   check(twice.length === 0, `no job charged twice (${JSON.stringify(twice)})`);
   const chargedOnce = jobs.every((j) => {
     const c = charges.find((x) => x.job_id === j.id) as { sum?: string } | undefined;
-    return c !== undefined && String(c.sum) === String(j.charged_credits);
+    return c !== undefined && String(c.sum) === String(j.quoted_credits);
   });
-  check(chargedOnce, 'every job has exactly one charge, equal to its charged_credits');
+  check(chargedOnce, 'every job has exactly one charge, equal to its quote');
   const ledger = await db('credit_ledger')
     .where({ company_id: companyId })
     .groupBy('kind')
