@@ -31,6 +31,7 @@ import { createDb } from '../../db/connection.js';
 import { loadConfig } from '../../config/schema.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-commands.js';
+import { TOPOLOGY_STACK as STACK } from './stack.js';
 import { locateTemporalServer, TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION } from './temporal-server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -159,9 +160,9 @@ async function main(): Promise<void> {
   const toolEnv = { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` };
 
   step('Temporal databases and schemas: deploy/temporal/schema.sh');
-  await runStep('schema.sh', 'sh', ['deploy/temporal/schema.sh'], {
+  await runStep('schema.sh', 'sh', [STACK.schemaScript], {
     ...toolEnv,
-    SQL_PLUGIN: 'postgres12',
+    SQL_PLUGIN: STACK.sqlPlugin,
     SQL_HOST: '127.0.0.1',
     SQL_PORT: String(pgPort),
     SQL_USER: 'temporal',
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
     ['membershipPort: 6939', `membershipPort: ${ports.workerMember}`],
     ['port: 7936', `port: ${ports.pprof}`],
     ['127.0.0.1:8000', `127.0.0.1:${ports.metrics}`],
-    ['config/dynamicconfig/development-sql.yaml', resolve(repoRoot, 'deploy/temporal/dynamicconfig/paycore.yaml')],
+    ['config/dynamicconfig/development-sql.yaml', resolve(repoRoot, STACK.dynamicConfig)],
   ];
   let config = readFileSync(join(moduleDir, 'config', 'development-postgres12.yaml'), 'utf8');
   for (const [from, to] of replacements) {
@@ -227,7 +228,7 @@ async function main(): Promise<void> {
 
   step('namespace and search attributes: deploy/temporal/namespace.sh (waits for the server itself)');
   await Promise.race([
-    runStep('namespace.sh', 'sh', ['deploy/temporal/namespace.sh'], {
+    runStep('namespace.sh', 'sh', [STACK.namespaceScript], {
       ...toolEnv,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
@@ -258,7 +259,7 @@ async function main(): Promise<void> {
 
   const apiPorts = [await freePort(), await freePort()];
   const appEnv: Record<string, string> = {
-    NODE_ENV: 'production',
+    NODE_ENV: STACK.nodeEnv,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${apiPorts[0]}`,
@@ -275,7 +276,7 @@ async function main(): Promise<void> {
     for (const p of procs) await p.kill('SIGTERM');
   });
   const startWorker = async (label: string) => {
-    const p = await spawnEntryPoint('workers/main.ts', appEnv, '"worker running"', label);
+    const p = await spawnEntryPoint(STACK.workerEntry, appEnv, '"worker running"', label);
     procs.push({ label, ...p });
     log(`  ${label} running (pid ${p.child.pid})`);
     return { label, ...p };
@@ -286,7 +287,7 @@ async function main(): Promise<void> {
   const apis: string[] = [];
   for (const [i, port] of apiPorts.entries()) {
     const label = `api-${i + 1}`;
-    const p = await spawnEntryPoint('api/main.ts', { ...appEnv, PORT: String(port) }, '"API listening"', label);
+    const p = await spawnEntryPoint(STACK.apiEntry, { ...appEnv, PORT: String(port) }, '"API listening"', label);
     procs.push({ label, ...p });
     const url = `http://127.0.0.1:${port}`;
     await waitFor(

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { TEMPORAL_SERVER_VERSION } from '../../../scripts/topology/temporal-server.js';
+import { TOPOLOGY_STACK } from '../../../scripts/topology/stack.js';
 
 /**
  * docker-compose.yml and the production topology check (scripts/topology/) describe the same Temporal stack: the same
@@ -70,5 +71,35 @@ describe('docker-compose.yml and scripts/topology', () => {
     expect(namespace).toMatch(/^set -eu$/m);
     for (const name of ['PaycoreCompany', 'PaycoreOperation', 'PaycoreStatus', 'PaycoreBatch'])
       expect(namespace).toContain(name);
+  });
+
+  it('the topology run (scripts/topology/run.ts) runs what compose runs', () => {
+    const run = read('scripts/topology/run.ts');
+    for (const name of [
+      'schemaScript',
+      'namespaceScript',
+      'sqlPlugin',
+      'dynamicConfig',
+      'apiEntry',
+      'workerEntry',
+      'nodeEnv',
+    ])
+      expect(run, name).toContain(`STACK.${name}`);
+    expect(service('temporal-schema').entrypoint?.[1]).toBe(`/paycore/${TOPOLOGY_STACK.schemaScript}`);
+    expect(service('temporal-namespace').entrypoint?.[1]).toBe(`/paycore/${TOPOLOGY_STACK.namespaceScript}`);
+    expect(service('temporal-schema').environment?.['SQL_PLUGIN']).toBe(TOPOLOGY_STACK.sqlPlugin);
+    expect(service('temporal').environment?.['DB']).toBe(TOPOLOGY_STACK.sqlPlugin);
+    const dynamic = TOPOLOGY_STACK.dynamicConfig.split('/');
+    expect(service('temporal').volumes).toContain(
+      `./${dynamic.slice(0, -1).join('/')}:/etc/temporal/config/dynamicconfig:ro`,
+    );
+    expect(service('temporal').environment?.['DYNAMIC_CONFIG_FILE_PATH']).toBe(
+      `/etc/temporal/config/dynamicconfig/${dynamic.at(-1)}`,
+    );
+    const compiled = (entry: string) => `dist/${entry.replace(/\.ts$/, '.js')}`;
+    expect(service('worker').command).toEqual(['node', compiled(TOPOLOGY_STACK.workerEntry)]);
+    expect(read('Dockerfile')).toContain(`CMD ["node", "${compiled(TOPOLOGY_STACK.apiEntry)}"]`);
+    for (const name of ['api', 'worker'])
+      expect(service(name).environment?.['NODE_ENV'], name).toBe(TOPOLOGY_STACK.nodeEnv);
   });
 });
