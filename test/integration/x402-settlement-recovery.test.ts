@@ -95,30 +95,22 @@ beforeAll(async () => {
       return state;
     },
   };
-  const payments = createX402Payments({
-    db: tdb.db,
-    logger: logs.logger,
-    payTo: chain.payTo,
-    facilitator: flaky,
-    authorizationState: observed,
-    paymentTimeoutSeconds: 120,
-    settlementReconcileMs: RECONCILE_MS,
-    reconcilePollMs: 100,
-    metrics,
-  });
+  // The same payments twice; the second waits only 300 ms for a settlement before answering 503.
+  const paymentsWith = (timing: { settlementReconcileMs: number; settlementWaitMs?: number }) =>
+    createX402Payments({
+      db: tdb.db,
+      logger: logs.logger,
+      payTo: chain.payTo,
+      facilitator: flaky,
+      authorizationState: observed,
+      paymentTimeoutSeconds: 120,
+      reconcilePollMs: 100,
+      metrics,
+      ...timing,
+    });
+  const payments = paymentsWith({ settlementReconcileMs: RECONCILE_MS });
   app = await startTestApp({ db: tdb.db, logger: logs.logger, routers: [paidTestRouter(payments, calls)] });
-  shortWaitPayments = createX402Payments({
-    db: tdb.db,
-    logger: logs.logger,
-    payTo: chain.payTo,
-    facilitator: flaky,
-    authorizationState: observed,
-    paymentTimeoutSeconds: 120,
-    settlementReconcileMs: 60_000,
-    reconcilePollMs: 100,
-    settlementWaitMs: 300,
-    metrics,
-  });
+  shortWaitPayments = paymentsWith({ settlementReconcileMs: 60_000, settlementWaitMs: 300 });
   shortWaitApp = await startTestApp({
     db: tdb.db,
     logger: logs.logger,
