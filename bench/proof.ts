@@ -36,14 +36,8 @@ import {
   runBareInserts,
   type BenchMerchant,
 } from './lib/proof-db.js';
-import {
-  formatReport,
-  isHealthy,
-  type Check,
-  type ScaledRow,
-  type ScenarioResult,
-  type SideResult,
-} from './lib/proof-report.js';
+import { formatReport, isHealthy, type Check, type ScaledRow, type ScenarioResult } from './lib/proof-report.js';
+import type { SideResult } from './lib/proof-side.js';
 import { startApiProcesses } from './lib/api-processes.js';
 import { BASELINE_PATH, baselineInsertMount } from './lib/proof-baseline.js';
 

@@ -8,7 +8,7 @@ import { addVerifiedWallet, issueMerchantKey } from '../../services/proof/accoun
 import { createEndpoint } from '../../db/repositories/webhooks.repo.js';
 import { toRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { runPool } from './measure.js';
-import type { SideResult } from './proof-report.js';
+import type { SideResult } from './proof-side.js';
 
 /** A pro merchant (no monthly cap) with one verified base wallet and one read+write key. */
 export interface BenchMerchant {

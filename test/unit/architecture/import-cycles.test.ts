@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
  * runner and the OCR runners; the runner contract and the OCR page helpers now live in modules of their own).
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const LAYERS = ['domain', 'adapters', 'db', 'services', 'activities', 'workflows', 'workers', 'api', 'cli', 'config'];
+const LAYERS = [
+  ...['domain', 'adapters', 'db', 'services', 'activities', 'workflows', 'workers', 'api', 'cli', 'config'],
+  ...['bench', 'support', 'scripts'],
+];
 
 function importGraph(): Map<string, string[]> {
   const files = execFileSync('git', ['ls-files', ...LAYERS.map((l) => `${l}/*.ts`)], { cwd: ROOT, encoding: 'utf8' })
