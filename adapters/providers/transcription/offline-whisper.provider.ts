@@ -20,6 +20,7 @@ import {
   type WorkerAnswerOf,
   type WorkerRequestKind,
 } from './whisper-worker-process.js';
+import { inSpan } from '../../tracing/tracing.js';
 
 export interface OfflineWhisperOptions {
   /** Python of the engine's environment; default: the one scripts/setup.sh installs in the tool cache. */
@@ -143,8 +144,19 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
     return { duration: answer.duration, regions: answer.regions };
   }
 
-  /** Queues for a worker, decodes the source into a private WAV, asks the worker and maps its failures. */
-  private async call<K extends WorkerRequestKind>(
+  /**
+   * Queues for a worker, decodes the source into a private WAV, asks the worker and maps its failures. One
+   * `engine speech` span of the caller's trace covers it (the worker is a long-lived process: it cannot take the trace
+   * from its environment per run as the other engines do, adapters/infra/tool-process.ts).
+   */
+  private call<K extends WorkerRequestKind>(
+    kind: K,
+    request: TranscribeRequest,
+  ): Promise<Exclude<WorkerAnswerOf<K>, { error: string }>> {
+    return inSpan('engine speech', { 'engine.name': 'speech', 'engine.request': kind }, () => this.ask(kind, request));
+  }
+
+  private async ask<K extends WorkerRequestKind>(
     kind: K,
     request: TranscribeRequest,
   ): Promise<Exclude<WorkerAnswerOf<K>, { error: string }>> {
