@@ -11,6 +11,7 @@ import { withEInvoices } from './einvoice/einvoice-engine.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import { conceptOf } from './offline-labels.js';
 import { readSourceText } from './source-text.js';
+import { inSpan } from '../tracing/tracing.js';
 
 /**
  * `flow-extract` (docs/processing.md, "Field extraction"): each source document is read as positioned text, given to
@@ -62,20 +63,29 @@ export function createExtractionRunner(engine: OcrEngine, opts: ExtractionRunner
       }
       const pagesDir = join(workDir, `document-${i}`);
       await mkdir(pagesDir, { recursive: true, mode: 0o700 });
-      const text = await readSourceText(source.path, {
-        engine,
-        workDir: pagesDir,
-        ...(opts.language ? { language: opts.language } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      // Each step is a span of the job's trace (docs/observability.md); the OCR child processes are under the read.
+      const step = { 'extraction.document': i };
+      const text = await inSpan('extraction read', step, () =>
+        readSourceText(source.path, {
+          engine,
+          workDir: pagesDir,
+          ...(opts.language ? { language: opts.language } : {}),
+          ...(signal ? { signal } : {}),
+        }),
+      );
       await rm(pagesDir, { recursive: true, force: true });
-      const result = await provider.extract({
-        document: text,
-        fields,
-        ...(instructions ? { instructions } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      const check = reviewExtraction(result, text);
+      const result = await inSpan(
+        'engine extraction',
+        { 'engine.name': 'extraction', 'extraction.provider': provider.name, ...step },
+        () =>
+          provider.extract({
+            document: text,
+            fields,
+            ...(instructions ? { instructions } : {}),
+            ...(signal ? { signal } : {}),
+          }),
+      );
+      const check = await inSpan('extraction check', step, () => Promise.resolve(reviewExtraction(result, text)));
       const doc: ExtractionDocumentResult = {
         document: source.filename,
         upload_id: source.uploadId ?? null,
