@@ -9,6 +9,7 @@ import { usdcTokenAccountOf } from '../../adapters/chains/solana/usdc-token-acco
 import { ChainError } from '../../adapters/chains/types.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
 import { createMerchant } from '../../db/repositories/merchants.repo.js';
+import { metricsGaugeSource } from '../../db/repositories/metrics-gauges.repo.js';
 import { addVerifiedWallet } from '../../services/proof/account.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { ADDRESSES } from '../helpers/proof.js';
@@ -148,6 +149,21 @@ describe('a Solana scan', () => {
     expect(chain.reads).toEqual(sigs); // each read once
     expect(await account(A)).toMatchObject({ last_signature: sigs[4], checked_slot: '1100' });
     expect(await progress()).toBe(1100);
+  });
+
+  it("the lag gauges read the Solana watcher's distance to the finalized slot, in slots, and since when it is behind", async () => {
+    const lag = async () => (await metricsGaugeSource(tdb.db).watcherLag()).filter((r) => r.network === 'solana');
+    expect(await lag()).toEqual([]); // never scanned: no figure rather than a made-up one
+    await scan();
+    const caughtUp = await lag();
+    expect(caughtUp).toMatchObject([{ network: 'solana', blocks: 0 }]);
+    expect(caughtUp[0]!.seconds).toEqual(expect.any(Number));
+    [1001, 1002, 1003].forEach((slot) => chain.land(A, slot));
+    chain.finalized = 1100;
+    await scan({ maxTransactions: 2 }); // A is not complete up to 1100: the network's progress stays at 1000
+    expect(await lag()).toMatchObject([{ network: 'solana', blocks: 100 }]);
+    await scan();
+    expect(await lag()).toMatchObject([{ network: 'solana', blocks: 0 }]);
   });
 
   it('an account whose RPC fails does not hold up the others; the network progress waits for it', async () => {
