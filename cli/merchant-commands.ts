@@ -7,14 +7,13 @@ import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.j
 import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
 import {
-  createMerchant,
   getMerchant,
   listHeldWallets,
   listVerifiedWallets,
   setMerchantPlan,
   setMerchantStatus,
 } from '../db/repositories/merchants.repo.js';
-import { addVerifiedWallet, releaseWallet } from '../services/proof/account.js';
+import { addVerifiedWallet, openMerchant, releaseWallet } from '../services/proof/account.js';
 import { required } from './admin-commands.js';
 
 /** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */
@@ -24,7 +23,7 @@ const merchantId = (flags: Flags) => required(flags['merchant'], '--merchant');
 
 export async function merchantsCreate(db: Db, flags: Flags, now: Date) {
   const trial = flags['trial'] !== 'false';
-  return { merchant: await createMerchant(db, { name: required(flags['name'], '--name'), trial }, now) };
+  return { merchant: await openMerchant(db, { name: required(flags['name'], '--name'), trial }, now) };
 }
 
 export async function merchantsShow(db: Db, flags: Flags, now: Date) {

@@ -3,8 +3,8 @@ import { DomainError } from '../domain/errors.js';
 import { emailSchema, passwordIssue } from '../domain/validation/integrations.js';
 import { hashPassword } from '../adapters/crypto/password.js';
 import type { Db } from '../db/connection.js';
-import { getMerchant } from '../db/repositories/merchants.repo.js';
-import { createMerchantUser, findUserByEmail, setUserPassword } from '../db/repositories/merchant-users.repo.js';
+import { findUserByEmail, setUserPassword } from '../db/repositories/merchant-users.repo.js';
+import { createDashboardUser } from '../services/proof/account.js';
 import { getCompany } from '../db/repositories/companies.repo.js';
 import { addMember } from '../services/company/memberships.js';
 import { findMemberCredential, setAccountPassword } from '../db/repositories/company-sessions.repo.js';
@@ -35,15 +35,10 @@ function emailOf(flags: Flags): string {
 
 /** `users:create`: a dashboard user of a merchant, who signs in at POST /api/integrations/session. */
 export async function usersCreate(db: Db, flags: Flags, now: Date, stdin: () => Promise<string>) {
-  const merchant = await getMerchant(db, required(flags['merchant'], '--merchant'));
-  if (!merchant) throw new DomainError('not_found', 'no such merchant');
+  const merchantId = required(flags['merchant'], '--merchant');
   const email = emailOf(flags);
   const { password, generated } = await passwordFrom(flags, stdin);
-  const user = await createMerchantUser(
-    db,
-    { merchantId: merchant.id, email, passwordHash: await hashPassword(password) },
-    now,
-  );
+  const user = await createDashboardUser(db, { merchantId, email, passwordHash: await hashPassword(password) }, now);
   return {
     user: { id: user.id, merchant_id: user.merchantId, email: user.email, created_at: user.createdAt },
     ...(generated ? { password, notice: 'The generated password is shown once.' } : {}),

@@ -19,14 +19,16 @@ import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import {
-  deleteDestination,
   deliveriesPage,
-  disableDestination,
   getDeliverySummary,
   listDestinations,
-  rotateDestination,
 } from '../../db/repositories/webhook-destinations.repo.js';
-import { createDestination } from '../../services/webhooks/destinations.js';
+import {
+  createDestination,
+  deleteDestination,
+  disableDestination,
+  rotateDestination,
+} from '../../services/webhooks/destinations.js';
 import { listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';

@@ -7,14 +7,14 @@ import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
 import { lockMerchant } from '../../db/repositories/merchants.repo.js';
+import { deliveriesPage, getDeliverySummary } from '../../db/repositories/webhook-destinations.repo.js';
 import {
+  createDestination,
+  reopenFailedDelivery,
   deleteDestination,
-  deliveriesPage,
   disableDestination,
-  getDeliverySummary,
   rotateDestination,
-} from '../../db/repositories/webhook-destinations.repo.js';
-import { createDestination, reopenFailedDelivery } from '../../services/webhooks/destinations.js';
+} from '../../services/webhooks/destinations.js';
 import { listAttempts } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';

@@ -1,4 +1,3 @@
-import { DomainError } from '../../domain/errors.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -23,12 +22,15 @@ const toUser = (r: any): MerchantUser => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** Creates a user; the e-mail address (already normalised) is one account across all merchants. */
+/**
+ * Creates a user; the e-mail address (already normalised) is one account across all merchants: `taken` when a user
+ * has it already, and nothing is written.
+ */
 export async function createMerchantUser(
   db: Db,
   input: { merchantId: string; email: string; passwordHash: string },
   now: Date,
-): Promise<MerchantUser> {
+): Promise<MerchantUser | 'taken'> {
   const inserted = await db('merchant_users')
     .insert({
       id: newId('usr'),
@@ -41,8 +43,7 @@ export async function createMerchantUser(
     .onConflict('email')
     .ignore()
     .returning('*');
-  if (!inserted[0]) throw new DomainError('conflict', 'A user with this e-mail address exists already');
-  return toUser(inserted[0]);
+  return inserted[0] ? toUser(inserted[0]) : 'taken';
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<MerchantUser | null> {

@@ -56,13 +56,10 @@ const toWallet = (r: any): MerchantWallet => ({
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** A new merchant; with `trial` its 7-day trial starts now. */
+/** A new merchant of that name (services/proof/account.ts `openMerchant` checks it); with `trial` its 7-day trial starts now. */
 export async function createMerchant(db: Db, input: { name: string; trial: boolean }, now: Date): Promise<Merchant> {
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > 120)
-    throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
   const [row] = await db('merchants')
-    .insert({ id: newId('mer'), name, trial_started_at: input.trial ? now : null, created_at: now })
+    .insert({ id: newId('mer'), name: input.name, trial_started_at: input.trial ? now : null, created_at: now })
     .returning('*');
   return toMerchant(row);
 }

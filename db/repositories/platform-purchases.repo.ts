@@ -1,4 +1,3 @@
-import { DomainError } from '../../domain/errors.js';
 import { addressKey, type Network } from '../../domain/networks.js';
 import type { ObservedTransfer } from '../../domain/proof/matching.js';
 import { latestPayableCreation } from '../../domain/proof/matching.js';
@@ -50,20 +49,19 @@ export interface Purchase {
  * receives at it, or the platform's own wallet there is on hold, nothing is sold on that network (`purchase_unavailable`)
  * until an operator corrects PLATFORM_RECEIVING_WALLETS or releases the wallet (docs/operations.md).
  */
-async function platformWallet(trx: Db, network: Network, address: string, now: Date): Promise<MerchantWallet> {
+async function platformWallet(
+  trx: Db,
+  network: Network,
+  address: string,
+  now: Date,
+): Promise<MerchantWallet | { unavailable: string }> {
   await trx('merchants')
     .insert({ id: PLATFORM_MERCHANT_ID, name: PLATFORM_NAME, created_at: now })
     .onConflict('id')
     .ignore();
-  const unavailable = (why: string) =>
-    new DomainError(
-      'purchase_unavailable',
-      `Self-service purchases are not available on ${network}: ${why}; an operator must resolve it`,
-      { issues: [{ path: 'network', message: 'not offered for purchases' }] },
-    );
   const existing = await verifiedWalletsAt(trx, network, address);
   if (existing.some((w) => w.merchantId !== PLATFORM_MERCHANT_ID))
-    throw unavailable("the platform's receiving address is a receiving wallet of another account");
+    return { unavailable: "the platform's receiving address is a receiving wallet of another account" };
   if (existing.length === 0) {
     try {
       await trx('merchant_wallets').insert({
@@ -77,7 +75,7 @@ async function platformWallet(trx: Db, network: Network, address: string, now: D
       });
     } catch (e) {
       if ((e as { code?: string }).code === '23505')
-        throw unavailable("the platform's receiving address became a receiving wallet of another account");
+        return { unavailable: "the platform's receiving address became a receiving wallet of another account" };
       throw e;
     }
   }
@@ -87,7 +85,7 @@ async function platformWallet(trx: Db, network: Network, address: string, now: D
     .orderBy('created_at')
     .forUpdate()
     .first();
-  if (row.held_reason) throw unavailable("the platform's receiving wallet is on hold");
+  if (row.held_reason) return { unavailable: "the platform's receiving wallet is on hold" };
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -101,7 +99,8 @@ async function platformWallet(trx: Db, network: Network, address: string, now: D
 
 /**
  * A new purchase: one payment request of the platform's account for `priceAtomic` (plus its matching delta) to the
- * platform's wallet on `network`, payable for PURCHASE_VALID_HOURS from `payer` only, and the purchase row.
+ * platform's wallet on `network`, payable for PURCHASE_VALID_HOURS from `payer` only, and the purchase row; or, when
+ * the platform's wallet there cannot receive (another account's wallet, on hold), why, and nothing is written.
  */
 export async function createPurchase(
   trx: Db,
@@ -116,8 +115,9 @@ export async function createPurchase(
     description: string;
   },
   now: Date,
-): Promise<Purchase> {
+): Promise<Purchase | { unavailable: string }> {
   const wallet = await platformWallet(trx, input.network, input.walletAddress, now);
+  if ('unavailable' in wallet) return wallet;
   const request = await insertPaymentRequest(
     trx,
     {
@@ -146,11 +146,13 @@ export async function createPurchase(
   return (await getPurchase(trx, input.buyer, id))!;
 }
 
-/** Locks the buyer's row (the merchant or the company) for the caller's transaction: purchases of one buyer are counted one after another. */
-export async function lockPurchaseBuyer(trx: Db, buyer: PurchaseBuyer): Promise<void> {
+/**
+ * Locks the buyer's row (the merchant or the company) for the caller's transaction: purchases of one buyer are counted
+ * one after another. False when there is no such buyer.
+ */
+export async function lockPurchaseBuyer(trx: Db, buyer: PurchaseBuyer): Promise<boolean> {
   const [table, id] = buyer.kind === 'plan' ? ['merchants', buyer.merchantId] : ['companies', buyer.companyId];
-  const row = await trx(table).where({ id }).forUpdate().first('id');
-  if (!row) throw new DomainError('not_found', 'The buyer of this purchase does not exist');
+  return Boolean(await trx(table).where({ id }).forUpdate().first('id'));
 }
 
 /**
@@ -356,14 +358,4 @@ export async function attributeUnderpayment(
     .where({ id: evidenceId })
     .update({ request_id: candidate.id, decision: 'review', reason: 'underpaid' });
   return candidate.id;
-}
-
-/** The refusal when the platform has no receiving wallet on `network` (it names networks only, nothing secret). */
-export function purchaseUnavailable(network: Network, offered: readonly Network[]): DomainError {
-  const where = offered.length
-    ? `; available on: ${offered.join(', ')}`
-    : '; no network is configured (PLATFORM_RECEIVING_WALLETS), so plans and credits are granted by an operator';
-  return new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}${where}`, {
-    issues: [{ path: 'network', message: 'not offered for purchases' }],
-  });
 }

@@ -1,4 +1,3 @@
-import { DomainError } from '../../domain/errors.js';
 import { WEBHOOK_ID_PREFIX, type WebhookInterface } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -29,16 +28,15 @@ export async function listDestinations(
   return rows.map((r: Record<string, unknown>, rank: number) => ({ ...toEndpoint(r), rank }));
 }
 
-/** The merchant's destination `id` unless deleted (a foreign or deleted id is not found). */
+/** The tenant's destination `id` unless deleted, locked (null for a foreign or deleted id). */
 async function lockDestination(
   trx: Db,
   merchantId: string,
   id: string,
   iface: WebhookInterface,
-): Promise<WebhookEndpoint> {
+): Promise<WebhookEndpoint | null> {
   const row = await counted(trx, merchantId, iface).where({ id }).forUpdate().first();
-  if (!row) throw new DomainError('not_found', 'Webhook destination not found');
-  return toEndpoint(row);
+  return row ? toEndpoint(row) : null;
 }
 
 /** The tenant's counted (not deleted) destinations. */
@@ -67,16 +65,19 @@ export async function insertDestination(
   return toEndpoint(row);
 }
 
-/** enabled → disabled (no way back: spec section 4, rule 3). Disabling a disabled destination changes nothing. */
+/**
+ * enabled → disabled (no way back: spec section 4, rule 3). Disabling a disabled destination changes nothing. Null for
+ * a foreign or deleted id (as for delete and rotate below).
+ */
 export async function disableDestination(
   trx: Db,
   merchantId: string,
   id: string,
   now: Date,
   iface: WebhookInterface = 'proof',
-): Promise<WebhookEndpoint> {
+): Promise<WebhookEndpoint | null> {
   const endpoint = await lockDestination(trx, merchantId, id, iface);
-  if (endpoint.status === 'disabled') return endpoint;
+  if (!endpoint || endpoint.status === 'disabled') return endpoint;
   const [row] = await trx('webhook_endpoints')
     .where({ id })
     .update({ status: 'disabled', updated_at: now })
@@ -91,8 +92,8 @@ export async function deleteDestination(
   id: string,
   now: Date,
   iface: WebhookInterface = 'proof',
-): Promise<WebhookEndpoint> {
-  await lockDestination(trx, merchantId, id, iface);
+): Promise<WebhookEndpoint | null> {
+  if (!(await lockDestination(trx, merchantId, id, iface))) return null;
   const [row] = await trx('webhook_endpoints')
     .where({ id })
     .update({ status: 'deleted', deleted_at: now, updated_at: now })
@@ -108,8 +109,8 @@ export async function rotateDestination(
   secretSealed: string,
   now: Date,
   iface: WebhookInterface = 'proof',
-): Promise<WebhookEndpoint> {
-  await lockDestination(trx, merchantId, id, iface);
+): Promise<WebhookEndpoint | null> {
+  if (!(await lockDestination(trx, merchantId, id, iface))) return null;
   const [row] = await trx('webhook_endpoints')
     .where({ id })
     .update({ secret_sealed: secretSealed, key_version: trx.raw('key_version + 1'), updated_at: now })

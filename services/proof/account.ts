@@ -5,12 +5,14 @@ import { entitlementAt } from '../../domain/proof/plans.js';
 import type { Db } from '../../db/connection.js';
 import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import {
+  createMerchant,
   getMerchant,
   lockMerchant,
   ownWalletAt,
   saveVerifiedWallet,
   unholdWallet,
   verifiedWalletsAt,
+  type Merchant,
   type MerchantWallet,
 } from '../../db/repositories/merchants.repo.js';
 import {
@@ -19,11 +21,35 @@ import {
   walletVerifiedElsewhere,
 } from '../../db/repositories/wallet-challenges.repo.js';
 import { checkWalletSignature } from '../../adapters/chains/wallet-signature.js';
+import { createMerchantUser, type MerchantUser } from '../../db/repositories/merchant-users.repo.js';
 
 /*
  * A /proof merchant account's keys and receiving wallets: the plan's key limit, and one address receives for one
  * account.
  */
+
+/** A new merchant account (the operators' `merchants:create`): its name 1 to 120 characters, trimmed; with `trial` its 7-day trial starts now. */
+export async function openMerchant(db: Db, input: { name: string; trial: boolean }, now: Date): Promise<Merchant> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 120)
+    throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
+  return createMerchant(db, { name, trial: input.trial }, now);
+}
+
+/**
+ * A dashboard user of a merchant (the operators' `users:create`), who signs in at POST /api/integrations/session. One
+ * e-mail address (normalised) is one user across all merchants.
+ */
+export async function createDashboardUser(
+  db: Db,
+  input: { merchantId: string; email: string; passwordHash: string },
+  now: Date,
+): Promise<MerchantUser> {
+  if (!(await getMerchant(db, input.merchantId))) throw new DomainError('not_found', 'no such merchant');
+  const user = await createMerchantUser(db, input, now);
+  if (user === 'taken') throw new DomainError('conflict', 'A user with this e-mail address exists already');
+  return user;
+}
 
 /**
  * Issues a `skp_` key within the merchant's plan (spec section 8: starter 1, business 3, pro 10, trial 1

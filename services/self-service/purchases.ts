@@ -9,7 +9,6 @@ import {
   createPurchase,
   lockPurchaseBuyer,
   openPurchasesOf,
-  purchaseUnavailable,
   type Purchase,
   type PurchaseBuyer,
 } from '../../db/repositories/platform-purchases.repo.js';
@@ -100,7 +99,8 @@ export async function startPurchase(
     });
   // One buyer holds at most a few open purchases (each holds one of the matching amounts next to its price); the
   // buyer's row lock makes parallel purchases count one after another.
-  await lockPurchaseBuyer(trx, input.buyer);
+  if (!(await lockPurchaseBuyer(trx, input.buyer)))
+    throw new DomainError('not_found', 'The buyer of this purchase does not exist');
   const open = await openPurchasesOf(trx, input.buyer, now);
   if (open.count >= MAX_OPEN_PURCHASES_PER_BUYER) {
     const when = open.firstExpiry ? `, or wait until one expires (the first at ${open.firstExpiry.toISOString()})` : '';
@@ -109,5 +109,22 @@ export async function startPurchase(
       `This account has ${open.count} purchases awaiting payment or in review, the most one account may hold: pay one${when}; a purchase in review is settled by support`,
     );
   }
-  return createPurchase(trx, { ...input, walletAddress }, now);
+  const purchase = await createPurchase(trx, { ...input, walletAddress }, now);
+  if ('unavailable' in purchase)
+    throw new DomainError(
+      'purchase_unavailable',
+      `Self-service purchases are not available on ${input.network}: ${purchase.unavailable}; an operator must resolve it`,
+      { issues: [{ path: 'network', message: 'not offered for purchases' }] },
+    );
+  return purchase;
+}
+
+/** The refusal when the platform has no receiving wallet on `network` (it names networks only, nothing secret). */
+function purchaseUnavailable(network: Network, offered: readonly Network[]): DomainError {
+  const where = offered.length
+    ? `; available on: ${offered.join(', ')}`
+    : '; no network is configured (PLATFORM_RECEIVING_WALLETS), so plans and credits are granted by an operator';
+  return new DomainError('purchase_unavailable', `Self-service purchases are not available on ${network}${where}`, {
+    issues: [{ path: 'network', message: 'not offered for purchases' }],
+  });
 }

@@ -3,10 +3,13 @@ import type { WebhookInterface } from '../../domain/webhooks.js';
 import type { Db } from '../../db/connection.js';
 import {
   countDestinations,
+  deleteDestination as markDeleted,
+  disableDestination as markDisabled,
   insertDestination,
   listDestinations,
   lockProofDelivery,
   reopenDelivery,
+  rotateDestination as replaceSecret,
   type DeliverySummary,
 } from '../../db/repositories/webhook-destinations.repo.js';
 import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
@@ -84,4 +87,43 @@ export async function reopenFailedDelivery(
     );
   }
   return reopenDelivery(trx, d, now);
+}
+
+const found = (endpoint: WebhookEndpoint | null): WebhookEndpoint => {
+  if (!endpoint) throw new DomainError('not_found', 'Webhook destination not found');
+  return endpoint;
+};
+
+/** Disables the tenant's destination `id` for good (a foreign or deleted id is not found). */
+export async function disableDestination(
+  trx: Db,
+  tenantId: string,
+  id: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
+  return found(await markDisabled(trx, tenantId, id, now, iface));
+}
+
+/** Deletes the tenant's destination `id` (soft: its history stays; a foreign or deleted id is not found). */
+export async function deleteDestination(
+  trx: Db,
+  tenantId: string,
+  id: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
+  return found(await markDeleted(trx, tenantId, id, now, iface));
+}
+
+/** Gives the tenant's destination `id` a new signing secret and key version (a foreign or deleted id is not found). */
+export async function rotateDestination(
+  trx: Db,
+  tenantId: string,
+  id: string,
+  secretSealed: string,
+  now: Date,
+  iface: WebhookInterface = 'proof',
+): Promise<WebhookEndpoint> {
+  return found(await replaceSecret(trx, tenantId, id, secretSealed, now, iface));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../adapters/crypto/password.js';
 import type { Db } from '../../db/connection.js';
-import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
+import { createDashboardUser as createUser } from '../../services/proof/account.js';
 import { createCompany } from '../../services/company/memberships.js';
 import { setAccountPassword } from '../../db/repositories/company-sessions.repo.js';
 import { newIdem } from './proof.js';
@@ -27,11 +27,7 @@ export async function createDashboardUser(
 ): Promise<{ email: string; password: string; id: string }> {
   const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
   const password = `pw-${randomBytes(12).toString('hex')}`;
-  const user = await createMerchantUser(
-    db,
-    { merchantId, email, passwordHash: await hashPassword(password) },
-    new Date(),
-  );
+  const user = await createUser(db, { merchantId, email, passwordHash: await hashPassword(password) }, new Date());
   return { email, password, id: user.id };
 }
 

@@ -57,6 +57,21 @@ afterAll(async () => {
 });
 
 describe('operator commands', () => {
+  it('merchants:create trims the name and refuses one that is empty or longer than 120 characters', async () => {
+    expect((await merchantsCreate(tdb.db, { name: '  Trimmed Co  ' }, now)).merchant.name).toBe('Trimmed Co');
+    for (const name of ['   ', 'x'.repeat(121)])
+      await expect(merchantsCreate(tdb.db, { name }, now)).rejects.toMatchObject({
+        code: 'validation_failed',
+        message: 'merchant name must be 1 to 120 characters',
+      });
+    expect(
+      await tdb
+        .db('merchants')
+        .where({ name: 'x'.repeat(121) })
+        .first(),
+    ).toBeUndefined();
+  });
+
   it('creates, lists and revokes keys; the secret appears only in the creation result', async () => {
     const merchant = (await merchantsCreate(tdb.db, { name: 'Ops merchant' }, now)).merchant.id;
     const created = await keysCreate(

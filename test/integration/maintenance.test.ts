@@ -1,5 +1,5 @@
 import { createMerchant } from '../../db/repositories/merchants.repo.js';
-import { createMerchantUser } from '../../db/repositories/merchant-users.repo.js';
+import { createDashboardUser } from '../../services/proof/account.js';
 import { createSession, endSession } from '../../db/repositories/merchant-sessions.repo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -62,7 +62,7 @@ describe('maintenance', () => {
       { ...row, dialect: 'proof', tenant_id: 't', key: 'proof-key-never-expires', expires_at: null },
     ]);
     const merchant = await createMerchant(tdb.db, { name: 'Sessions', trial: true }, new Date());
-    const user = await createMerchantUser(
+    const user = await createDashboardUser(
       tdb.db,
       {
         merchantId: merchant.id,
