@@ -15,6 +15,8 @@ import {
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
+import { createWalletClient, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 
 /** How the facilitator misbehaves at settlement in the current test. */
 type Mode =
@@ -145,6 +147,52 @@ const pay = async (m: Mode) => {
   const res = await client.fetch(url());
   return { res, before, client, ms: Date.now() - started };
 };
+
+/**
+ * The payer spends the nonce of `signature`'s authorization on another transfer (1 atomic unit to someone else),
+ * straight on chain: the authorization can then never pay this call.
+ */
+async function spendNonceElsewhere(signature: string): Promise<void> {
+  const { authorization } = (
+    JSON.parse(Buffer.from(signature, 'base64').toString()) as {
+      payload: { authorization: { from: Hex; validBefore: string; nonce: Hex } };
+    }
+  ).payload;
+  const account = privateKeyToAccount(chain.payer.privateKey);
+  const other = {
+    from: authorization.from,
+    to: chain.facilitatorSigner.address,
+    value: 1n,
+    validAfter: 0n,
+    validBefore: BigInt(authorization.validBefore),
+    nonce: authorization.nonce,
+  };
+  const signed = await account.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: chain.node.chainId, verifyingContract: USDC },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: other,
+  });
+  const wallet = createWalletClient({ account, chain: chain.node.client.chain, transport: http(chain.node.url) });
+  const hash = await wallet.writeContract({
+    address: USDC,
+    abi: chain.node.usdcAbi,
+    functionName: 'transferWithAuthorization',
+    args: [other.from, other.to, other.value, other.validAfter, other.validBefore, other.nonce, signed],
+    gas: 500_000n,
+    chain: chain.node.client.chain,
+  } as never);
+  expect((await chain.node.client.waitForTransactionReceipt({ hash })).status).toBe('success');
+}
 
 describe('x402 settlement with an unreliable facilitator', () => {
   it('reconciles a settle that timed out after executing: delivered once, charged once, from chain state', async () => {
@@ -287,5 +335,47 @@ describe('x402 settlement with an unreliable facilitator', () => {
     expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'settled' });
     expect((await lateSettlements('settled', 'call')) - before).toBe(1);
     expect(settleCalls).toBe(1);
+  });
+
+  it('counts a kept answer whose authorization the payer spent elsewhere as failed late, once (decided_by representation)', async () => {
+    const { res, before, client } = await pay('timeout-without-settling');
+    expect(res.status).toBe(503);
+    const signature = client.signatures[0]!;
+    await spendNonceElsewhere(signature);
+    const lateBefore = await lateSettlements('failed', 'representation');
+    const refused = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ code: 'payment_invalid' });
+    expect(await rowOf(signature)).toMatchObject({
+      status: 'failed',
+      reason: 'authorization_used_or_canceled_elsewhere',
+    });
+    expect((await lateSettlements('failed', 'representation')) - lateBefore).toBe(1);
+    // Asked again: the same refusal from the record, not counted again; never charged this fee.
+    const again = await fetch(url(), { headers: { 'PAYMENT-SIGNATURE': signature } });
+    expect(again.status).toBe(402);
+    expect((await lateSettlements('failed', 'representation')) - lateBefore).toBe(1);
+    expect(settleCalls).toBe(1);
+    expect((await chain.balances()).payTo).toBe(before.payTo);
+  });
+
+  it('counts a settlement its own call finds spent elsewhere after answering 503 as failed late, once (decided_by call)', async () => {
+    mode = 'timeout-without-settling';
+    settleCalls = 0;
+    landing = null;
+    settleLate = null;
+    const lateBefore = await lateSettlements('failed', 'call');
+    const before = await chain.balances();
+    const client = payingClient(chain.payer);
+    const res = await client.fetch(`${shortWaitApp.url}/x402${TEST_ROUTE.path}?tx_hash=0x${'ba'.repeat(32)}`);
+    expect(res.status).toBe(503);
+    expect(await lateSettlements('failed', 'call')).toBe(lateBefore);
+    // The settlement still watches the chain (its window is 60 s); the payer spends the nonce elsewhere meanwhile.
+    await spendNonceElsewhere(client.signatures[0]!);
+    await shortWaitPayments.calls!.idle();
+    expect(await rowOf(client.signatures[0]!)).toMatchObject({ status: 'failed' });
+    expect((await lateSettlements('failed', 'call')) - lateBefore).toBe(1);
+    expect(settleCalls).toBe(1);
+    expect((await chain.balances()).payTo).toBe(before.payTo);
   });
 });
