@@ -193,8 +193,8 @@ export default tseslint.config(
   },
   // Repositories do data access only: a business refusal (a limit, a state rule, a conflict a user can act on) is
   // decided in services/ from what the repository returns. The files listed still hold some (issue 31: ledger
-  // invariants, the not-found of a row an authenticated caller locks, and the wallet's `insufficient_credits`); none is
-  // added.
+  // invariants such as a wallet never going below zero, which the submission service decides first, and the not-found
+  // of a row an authenticated caller locks); none is added.
   {
     files: ['db/repositories/**/*.ts'],
     ignores: [
