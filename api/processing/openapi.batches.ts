@@ -11,6 +11,7 @@ import {
   schemaRef,
   type Schema,
 } from './openapi.schemas.js';
+import { v1Contract } from './openapi.contract.js';
 import { AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
 
 /**
@@ -89,45 +90,14 @@ function batchVariant(op: AvailableOperation): Schema {
   };
 }
 
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-const count: Schema = { type: 'integer', minimum: 0 };
-
-/** `job` is the Job schema: a child is a job plus its `item_index`. */
-export function batchSchemas(job: Schema): Record<string, Schema> {
-  const all = batchRecordSchemas(job);
-  const batch = all['Batch']!;
-  const { jobs: _jobs, next_after: _next, ...summaryProps } = batch['properties'] as Record<string, Schema>;
+/** The batch request bodies (the batch records are zod schemas of domain/validation/job-records.ts). */
+export function batchSchemas(_job?: Schema): Record<string, Schema> {
+  const { Batch, BatchJob, BatchSummary, BatchEstimate } = v1Contract.schemas();
   return {
-    ...all,
-    BatchSummary: {
-      ...batch,
-      description:
-        'A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children).',
-      required: (batch['required'] as string[]).filter((k) => k !== 'jobs' && k !== 'next_after'),
-      properties: summaryProps,
-    },
-  };
-}
-
-function batchRecordSchemas(job: Schema): Record<string, Schema> {
-  const uploadIds = { type: 'array', items: schemaRef('UploadId') };
-  return {
-    BatchJob: {
-      ...job,
-      description:
-        'A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client ' +
-        'deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own.',
-      required: ['item_index', ...(job['required'] as string[]), 'deleted_at'],
-      properties: {
-        item_index: { type: 'integer', minimum: 0, maximum: BATCH_LIMITS.maxItems - 1 },
-        ...(job['properties'] as Schema),
-        deleted_at: {
-          ...nullable(dateTime),
-          description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.',
-        },
-      },
-    },
+    BatchJob: BatchJob!,
+    Batch: Batch!,
+    BatchSummary: BatchSummary!,
+    BatchEstimate: BatchEstimate!,
     BatchRequest: {
       description:
         'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
@@ -138,114 +108,6 @@ function batchRecordSchemas(job: Schema): Record<string, Schema> {
       oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(`Batch${requestSchemaName(op)}`)),
     },
     ...Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, batchVariant(op)])),
-    BatchEstimate: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['operation', 'estimated_credits', 'items'],
-      properties: {
-        operation: schemaRef('Operation'),
-        estimated_credits: {
-          type: 'integer',
-          minimum: 1,
-          description:
-            "The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against.",
-        },
-        items: {
-          type: 'array',
-          minItems: 1,
-          maxItems: BATCH_LIMITS.maxItems,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['item_index', 'upload_ids', 'estimated_credits'],
-            properties: {
-              item_index: { type: 'integer', minimum: 0 },
-              upload_ids: { ...uploadIds, minItems: 1 },
-              estimated_credits: { type: 'integer', minimum: 1 },
-            },
-          },
-        },
-      },
-    },
-    Batch: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'status',
-        'operation',
-        'options',
-        'item_count',
-        'retry_of',
-        'webhook_id',
-        'webhook_mode',
-        'created_at',
-        'started_at',
-        'finished_at',
-        'progress',
-        'credits',
-        'jobs',
-        'next_after',
-      ],
-      properties: {
-        id: schemaRef('BatchId'),
-        status: {
-          type: 'string',
-          enum: ['queued', 'processing', 'completed', 'partial', 'failed'],
-          description:
-            '`queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.',
-        },
-        operation: schemaRef('Operation'),
-        options: { type: 'object', description: 'The options, without secrets.' },
-        item_count: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems },
-        retry_of: {
-          ...nullable({ type: 'string', pattern: '^bat_[A-Za-z0-9]{20}$' }),
-          description: 'The batch whose failed items this one re-runs (`retry-failed`); null otherwise.',
-        },
-        webhook_id: { type: ['string', 'null'] },
-        webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES] },
-        created_at: dateTime,
-        started_at: nullable(dateTime),
-        finished_at: nullable(dateTime),
-        progress: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled', 'deleted'],
-          description:
-            'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ' +
-            'ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP.',
-          properties: {
-            total: count,
-            queued: count,
-            processing: count,
-            completed: count,
-            failed: count,
-            cancelled: count,
-            deleted: count,
-          },
-        },
-        credits: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['estimated', 'reserved', 'charged', 'released'],
-          description:
-            "The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children).",
-          properties: { estimated: count, reserved: count, charged: count, released: count },
-        },
-        jobs: {
-          type: 'array',
-          maxItems: BATCH_LIMITS.maxItems,
-          description:
-            'The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it.',
-          items: schemaRef('BatchJob'),
-        },
-        next_after: {
-          type: ['integer', 'null'],
-          minimum: 1,
-          description: 'More children follow: pass this as `after` for the next page; null on the last page.',
-        },
-      },
-    },
   };
 }
 
@@ -564,24 +426,7 @@ export function batchPaths(k: BatchDocKit): Schema {
           '200': {
             description: 'The batch after the cancellation, and the ids of the jobs it cancelled.',
             headers: k.limited(true),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['cancelled_job_ids', 'batch'],
-                  properties: {
-                    cancelled_job_ids: {
-                      type: 'array',
-                      minItems: 1,
-                      items: schemaRef('JobId'),
-                      description: 'The items this request cancelled.',
-                    },
-                    batch: schemaRef('Batch'),
-                  },
-                },
-              },
-            },
+            content: { 'application/json': { schema: schemaRef('BatchCancellation') } },
           },
           '404': k.errorResponse(
             404,

@@ -14,6 +14,14 @@ import {
   uploadSchema,
   webhookIdSchema,
 } from '../../domain/validation/processing-responses.js';
+import {
+  batchCancelledSchema,
+  batchEstimateSchema,
+  batchJobSchema,
+  batchSchema,
+  batchSummarySchema,
+  jobSchema,
+} from '../../domain/validation/job-records.js';
 import { Contract } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
 import type { Schema } from '../http/openapi-kit.js';
@@ -40,6 +48,9 @@ const cursorPage = <T extends z.ZodType>(item: T, kind: CursorList) =>
 /** The answer of `GET /v1/uploads`. */
 export const uploadPageSchema = cursorPage(listedUploadSchema, 'uploads');
 
+/** The answer of `GET /v1/jobs`. */
+export const jobPageSchema = cursorPage(jobSchema, 'jobs');
+
 export const v1Contract = new Contract({
   requests: { WebhookCreate: v1WebhookCreateSchema },
   responses: {
@@ -57,11 +68,23 @@ export const v1Contract = new Contract({
     UploadPage: uploadPageSchema,
     NewWebhook: newV1WebhookSchema,
     ResultFile: resultFileSchema,
+    Job: jobSchema,
+    JobList: jobPageSchema,
+    BatchJob: batchJobSchema,
+    Batch: batchSchema,
+    BatchSummary: batchSummarySchema,
+    BatchEstimate: batchEstimateSchema,
+    BatchCancellation: batchCancelledSchema,
   },
 });
 
 /** The /v1 resource components (uploads and ids), which the company session's document also shows. */
 export function v1ResourceSchemas(): Record<string, Schema> {
-  const { NewWebhook: _registered, WebhookCreate: _registration, ...resources } = v1Contract.schemas();
+  const {
+    NewWebhook: _registered,
+    WebhookCreate: _registration,
+    BatchCancellation: _cancellation,
+    ...resources
+  } = v1Contract.schemas();
   return resources;
 }

@@ -791,7 +791,7 @@ export function processingOpenApi(): Json {
       },
       schemas: {
         ...componentSchemas(),
-        ...batchSchemas(componentSchemas()['Job']!),
+        ...batchSchemas(),
         ...readSchemas(),
         ...webhookSchemas(),
         ...v1Contract.schemas(),

@@ -6,6 +6,7 @@ import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
 import { schemaRef, type Schema } from './openapi.schemas.js';
+import { v1Contract } from './openapi.contract.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and
@@ -362,24 +363,9 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
   };
 }
 
-/** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
-const pageSchema = (item: string, kind: CursorList): Schema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['data', 'next_cursor'],
-  properties: {
-    data: { type: 'array', maxItems: 100, items: schemaRef(item), description: 'Newest first.' },
-    next_cursor: {
-      type: ['string', 'null'],
-      pattern: cursorPattern(kind),
-      description: 'Pass as `before` for the next page; null when this page is not full (no more).',
-    },
-  },
-});
-
 export function readSchemas(): Record<string, Schema> {
   return {
-    JobList: pageSchema('Job', 'jobs'),
+    JobList: v1Contract.schemas()['JobList']!,
     PriceRule: {
       type: 'object',
       additionalProperties: false,

@@ -1,6 +1,5 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import {
   AVAILABLE_OPERATIONS,
   extractionFields,
@@ -29,13 +28,6 @@ export type Schema = { [key: string]: unknown };
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-const id = (prefix: string, what: string): Schema => ({
-  type: 'string',
-  pattern: `^${prefix}_[A-Za-z0-9]{20}$`,
-  description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
-});
 
 /** What each operation does, in words: the description of its request variants (its options are OPTION_SCHEMAS'). */
 const OPERATION_SUMMARIES: Readonly<Record<AvailableOperation, string>> = {
@@ -277,18 +269,6 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
-const JOB_ERROR_CODES: readonly JobErrorCode[] = [
-  'invalid_source',
-  'source_missing',
-  'provider_unavailable',
-  'processing_error',
-  'processing_timeout',
-];
-const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
-  if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
-  then: { properties: then },
-});
-
 export function componentSchemas(): Record<string, Schema> {
   const variants = Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [requestSchemaName(op), requestVariant(op)]));
   return {
@@ -317,138 +297,6 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(meetingJsonSchema),
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
-    },
-    Job: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'status',
-        'operation',
-        'upload_ids',
-        'options',
-        'extraction',
-        'estimated_credits',
-        'charged_credits',
-        'created_at',
-        'started_at',
-        'finished_at',
-        'error',
-        'error_code',
-        'batch_id',
-        'webhook_id',
-        'result',
-      ],
-      properties: {
-        id: schemaRef('JobId'),
-        batch_id: {
-          ...nullable(id('bat', 'Batch')),
-          description:
-            'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.',
-        },
-        status: {
-          type: 'string',
-          enum: [...JOB_STATUSES],
-          description:
-            '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +
-            'A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).',
-        },
-        operation: schemaRef('Operation'),
-        upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
-        options: {
-          type: 'object',
-          description: 'The options as validated, without secrets (a password is never shown).',
-        },
-        extraction: {
-          description:
-            "`flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations.",
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['fields', 'instructions', 'workflow_id', 'workflow_revision'],
-              properties: {
-                fields: { type: 'array', items: { type: 'string' }, minItems: 1 },
-                instructions: { type: ['string', 'null'] },
-                workflow_id: { type: ['string', 'null'], pattern: '^wfl_[A-Za-z0-9]{20}$' },
-                workflow_revision: { type: ['integer', 'null'], minimum: 1 },
-              },
-            },
-          ],
-        },
-        estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
-        charged_credits: {
-          type: ['integer', 'null'],
-          minimum: 0,
-          description:
-            'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.',
-        },
-        created_at: dateTime,
-        started_at: nullable(dateTime),
-        finished_at: nullable(dateTime),
-        error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
-        error_code: {
-          type: ['string', 'null'],
-          enum: [...JOB_ERROR_CODES, null],
-          description: 'Stable code of the failure; null unless failed.',
-        },
-        webhook_id: {
-          oneOf: [{ type: 'null' }, schemaRef('WebhookId')],
-          description: "The webhook the job's terminal event is sent to, as submitted; null when none.",
-        },
-        result: {
-          description: 'Present once completed; null otherwise.',
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['files', 'expires_at', 'warnings'],
-              properties: {
-                files: { type: 'array', items: schemaRef('ResultFile') },
-                expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' },
-                warnings: {
-                  type: 'array',
-                  items: { type: 'string' },
-                  description:
-                    'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
-                },
-              },
-            },
-          ],
-        },
-      },
-      allOf: [
-        whenStatus(['queued', 'processing'], {
-          charged_credits: { type: 'null' },
-          finished_at: { type: 'null' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'null' },
-        }),
-        whenStatus('completed', {
-          charged_credits: { type: 'integer' },
-          finished_at: { type: 'string' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'object' },
-        }),
-        whenStatus('failed', {
-          charged_credits: { const: 0 },
-          finished_at: { type: 'string' },
-          error: { type: 'string' },
-          error_code: { type: 'string' },
-          result: { type: 'null' },
-        }),
-        whenStatus('cancelled', {
-          charged_credits: { const: 0 },
-          finished_at: { type: 'string' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'null' },
-        }),
-      ],
     },
     Error: {
       type: 'object',

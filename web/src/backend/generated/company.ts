@@ -1477,57 +1477,6 @@ export interface components {
                 warnings: string[];
             };
         };
-        Job: {
-            id: components["schemas"]["JobId"];
-            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
-            batch_id: string | null;
-            /**
-             * @description `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-            operation: components["schemas"]["Operation"];
-            upload_ids: components["schemas"]["UploadId"][];
-            /** @description The options as validated, without secrets (a password is never shown). */
-            options: Record<string, never>;
-            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
-            extraction: null | {
-                fields: string[];
-                instructions: string | null;
-                workflow_id: string | null;
-                workflow_revision: number | null;
-            };
-            /** @description The quote reserved at submission. */
-            estimated_credits: number;
-            /** @description The quote once completed, 0 once failed or cancelled (the reservation is released), null before. */
-            charged_credits: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Why the job failed; null unless failed. */
-            error: string | null;
-            /**
-             * @description Stable code of the failure; null unless failed.
-             * @enum {string|null}
-             */
-            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout" | null;
-            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
-            webhook_id: null | components["schemas"]["WebhookId"];
-            /** @description Present once completed; null otherwise. */
-            result: null | {
-                files: components["schemas"]["ResultFile"][];
-                /**
-                 * Format: date-time
-                 * @description Results are kept 7 days.
-                 */
-                expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
-                warnings: string[];
-            };
-        } & (unknown & unknown & unknown & unknown);
         Error: {
             detail: string;
             /** @enum {string} */
@@ -1679,6 +1628,436 @@ export interface components {
             bytes: number;
             content_type: string;
         };
+        /** @description A job, by `status`: `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released). `result` is set exactly when the job is completed; `error` and `error_code` exactly when it failed. */
+        Job: {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            charged_credits: null;
+            finished_at: null;
+            error: null;
+            error_code: null;
+            result: null;
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "completed";
+            /** @description The quote, charged on success. */
+            charged_credits: number;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: {
+                files: components["schemas"]["ResultFile"][];
+                /** @description Results are kept 7 days. */
+                expires_at: string | null;
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                warnings: string[];
+            };
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "failed";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            /** @description Why the job failed, in words. */
+            error: string;
+            /**
+             * @description Stable code of the failure.
+             * @enum {string}
+             */
+            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout";
+            result: null;
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "cancelled";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: null;
+        };
+        JobList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Job"][];
+            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
+            next_cursor: string | null;
+        };
+        /** @description A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own: a completed child has `result: null` exactly when `deleted_at` is set. */
+        BatchJob: {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            charged_credits: null;
+            finished_at: null;
+            error: null;
+            error_code: null;
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "completed";
+            /** @description The quote, charged on success. */
+            charged_credits: number;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            /** @description The results; null once the child is deleted (`deleted_at` set). */
+            result: {
+                files: components["schemas"]["ResultFile"][];
+                /** @description Results are kept 7 days. */
+                expires_at: string | null;
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                warnings: string[];
+            } | null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "failed";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            /** @description Why the job failed, in words. */
+            error: string;
+            /**
+             * @description Stable code of the failure.
+             * @enum {string}
+             */
+            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout";
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "cancelled";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        };
+        Batch: {
+            id: components["schemas"]["BatchId"];
+            /**
+             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "partial" | "failed";
+            operation: components["schemas"]["Operation"];
+            /** @description The options, without secrets. */
+            options: {
+                [key: string]: unknown;
+            };
+            item_count: number;
+            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
+            retry_of: components["schemas"]["BatchId"] | null;
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            webhook_mode: "batch" | "items" | "both";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
+            progress: {
+                total: number;
+                queued: number;
+                processing: number;
+                completed: number;
+                failed: number;
+                cancelled: number;
+                deleted: number;
+            };
+            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
+            credits: {
+                estimated: number;
+                reserved: number;
+                charged: number;
+                released: number;
+            };
+            /** @description The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it. */
+            jobs: components["schemas"]["BatchJob"][];
+            /** @description More children follow: pass this as `after` for the next page; null on the last page. */
+            next_after: number | null;
+        };
+        /** @description A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children). */
+        BatchSummary: {
+            id: components["schemas"]["BatchId"];
+            /**
+             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "partial" | "failed";
+            operation: components["schemas"]["Operation"];
+            /** @description The options, without secrets. */
+            options: {
+                [key: string]: unknown;
+            };
+            item_count: number;
+            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
+            retry_of: components["schemas"]["BatchId"] | null;
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            webhook_mode: "batch" | "items" | "both";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
+            progress: {
+                total: number;
+                queued: number;
+                processing: number;
+                completed: number;
+                failed: number;
+                cancelled: number;
+                deleted: number;
+            };
+            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
+            credits: {
+                estimated: number;
+                reserved: number;
+                charged: number;
+                released: number;
+            };
+        };
+        BatchEstimate: {
+            operation: components["schemas"]["Operation"];
+            /** @description The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against. */
+            estimated_credits: number;
+            items: {
+                item_index: number;
+                upload_ids: components["schemas"]["UploadId"][];
+                estimated_credits: number;
+            }[];
+        };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
             csrf_token: string;
@@ -1728,64 +2107,6 @@ export interface components {
             data: components["schemas"]["Job"][];
             next_cursor: string | null;
         };
-        /** @description A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own. */
-        BatchJob: {
-            item_index: number;
-            id: components["schemas"]["JobId"];
-            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
-            batch_id: string | null;
-            /**
-             * @description `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-            operation: components["schemas"]["Operation"];
-            upload_ids: components["schemas"]["UploadId"][];
-            /** @description The options as validated, without secrets (a password is never shown). */
-            options: Record<string, never>;
-            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
-            extraction: null | {
-                fields: string[];
-                instructions: string | null;
-                workflow_id: string | null;
-                workflow_revision: number | null;
-            };
-            /** @description The quote reserved at submission. */
-            estimated_credits: number;
-            /** @description The quote once completed, 0 once failed or cancelled (the reservation is released), null before. */
-            charged_credits: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Why the job failed; null unless failed. */
-            error: string | null;
-            /**
-             * @description Stable code of the failure; null unless failed.
-             * @enum {string|null}
-             */
-            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout" | null;
-            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
-            webhook_id: null | components["schemas"]["WebhookId"];
-            /** @description Present once completed; null otherwise. */
-            result: null | {
-                files: components["schemas"]["ResultFile"][];
-                /**
-                 * Format: date-time
-                 * @description Results are kept 7 days.
-                 */
-                expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
-                warnings: string[];
-            };
-            /**
-             * Format: date-time
-             * @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.
-             */
-            deleted_at: string | null;
-        } & (unknown & unknown & unknown & unknown);
         /** @description Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as `upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most 100 children. Each child is validated and quoted like a job body (`JobRequest`); a problem names the item (`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote. `webhook_id` follows the job rule: refused (422) until job and batch webhook events are delivered. */
         BatchRequest: components["schemas"]["BatchPdfExtractRequest"] | components["schemas"]["BatchPdfDeleteRequest"] | components["schemas"]["BatchPdfRotateRequest"] | components["schemas"]["BatchPdfProtectRequest"] | components["schemas"]["BatchPdfUnlockRequest"] | components["schemas"]["BatchPdfWatermarkRequest"] | components["schemas"]["BatchPdfNumberRequest"] | components["schemas"]["BatchPdfMergeRequest"] | components["schemas"]["BatchImageEditRequest"] | components["schemas"]["BatchImageCompressRequest"] | components["schemas"]["BatchWebpRequest"] | components["schemas"]["BatchAudioTrimRequest"] | components["schemas"]["BatchVideoTrimRequest"] | components["schemas"]["BatchVideoRotateRequest"] | components["schemas"]["BatchVideoResizeRequest"] | components["schemas"]["BatchAudioCompressRequest"] | components["schemas"]["BatchVideoCompressRequest"] | components["schemas"]["BatchOcrTextRequest"] | components["schemas"]["BatchOcrDocxRequest"] | components["schemas"]["BatchOcrPdfRequest"] | components["schemas"]["BatchTranscribeRequest"] | components["schemas"]["BatchMeetingRequest"] | components["schemas"]["BatchFlowExtractRequest"];
         /**
@@ -2511,107 +2832,6 @@ export interface components {
         } | {
             items: unknown;
         });
-        BatchEstimate: {
-            operation: components["schemas"]["Operation"];
-            /** @description The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against. */
-            estimated_credits: number;
-            items: {
-                item_index: number;
-                upload_ids: components["schemas"]["UploadId"][];
-                estimated_credits: number;
-            }[];
-        };
-        Batch: {
-            id: components["schemas"]["BatchId"];
-            /**
-             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "partial" | "failed";
-            operation: components["schemas"]["Operation"];
-            /** @description The options, without secrets. */
-            options: Record<string, never>;
-            item_count: number;
-            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
-            retry_of: string | null;
-            webhook_id: string | null;
-            /** @enum {string} */
-            webhook_mode: "batch" | "items" | "both";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
-            progress: {
-                total: number;
-                queued: number;
-                processing: number;
-                completed: number;
-                failed: number;
-                cancelled: number;
-                deleted: number;
-            };
-            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
-            credits: {
-                estimated: number;
-                reserved: number;
-                charged: number;
-                released: number;
-            };
-            /** @description The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it. */
-            jobs: components["schemas"]["BatchJob"][];
-            /** @description More children follow: pass this as `after` for the next page; null on the last page. */
-            next_after: number | null;
-        };
-        /** @description A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children). */
-        BatchSummary: {
-            id: components["schemas"]["BatchId"];
-            /**
-             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "partial" | "failed";
-            operation: components["schemas"]["Operation"];
-            /** @description The options, without secrets. */
-            options: Record<string, never>;
-            item_count: number;
-            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
-            retry_of: string | null;
-            webhook_id: string | null;
-            /** @enum {string} */
-            webhook_mode: "batch" | "items" | "both";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
-            progress: {
-                total: number;
-                queued: number;
-                processing: number;
-                completed: number;
-                failed: number;
-                cancelled: number;
-                deleted: number;
-            };
-            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
-            credits: {
-                estimated: number;
-                reserved: number;
-                charged: number;
-                released: number;
-            };
-        };
-        JobList: {
-            /** @description Newest first. */
-            data: components["schemas"]["Job"][];
-            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
-            next_cursor: string | null;
-        };
         /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
         PriceRule: {
             /** @enum {string} */
