@@ -22,6 +22,7 @@ import {
   batchSummarySchema,
   jobSchema,
 } from '../../domain/validation/job-records.js';
+import { capabilitiesSchema, capabilitySchema, priceRuleSchema } from '../../domain/validation/capability-records.js';
 import { Contract } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
 import type { Schema } from '../http/openapi-kit.js';
@@ -75,6 +76,9 @@ export const v1Contract = new Contract({
     BatchSummary: batchSummarySchema,
     BatchEstimate: batchEstimateSchema,
     BatchCancellation: batchCancelledSchema,
+    PriceRule: priceRuleSchema,
+    Capability: capabilitySchema,
+    Capabilities: capabilitiesSchema,
   },
 });
 

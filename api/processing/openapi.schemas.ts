@@ -28,7 +28,6 @@ export type Schema = { [key: string]: unknown };
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-
 /** What each operation does, in words: the description of its request variants (its options are OPTION_SCHEMAS'). */
 const OPERATION_SUMMARIES: Readonly<Record<AvailableOperation, string>> = {
   'pdf-extract': 'Keep only the selected pages of a PDF.',

@@ -2058,6 +2058,98 @@ export interface components {
                 estimated_credits: number;
             }[];
         };
+        /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
+        PriceRule: {
+            /** @enum {string} */
+            class: "file" | "ocr_text" | "ocr_document" | "extraction" | "transcribe" | "meeting" | "media";
+            credits_per_unit: number;
+            units: {
+                /**
+                 * @description What the server measured of the source (see the upload record).
+                 * @enum {string}
+                 */
+                measure: "bytes" | "pages" | "duration_seconds";
+                /** @description How much of it makes one unit; a started unit counts whole. */
+                per: number;
+            }[];
+            minimum_units: number;
+            description: string;
+        };
+        Capability: {
+            /** @enum {string} */
+            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
+            summary: string;
+            /** @description The upload kinds it accepts. */
+            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
+            price: components["schemas"]["PriceRule"];
+            /** @constant */
+            available: true;
+            /** @description How many uploads (`upload_ids`) a job takes. */
+            sources: {
+                min: number;
+                max: number;
+            };
+            /** @description JSON Schema (2020-12) of `options`. */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description Whether the request must carry `options`. */
+            options_required: boolean;
+            /** @description Extensions of the result files; null where this service has not decided them. */
+            output_formats: string[] | null;
+        } | {
+            /** @enum {string} */
+            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
+            summary: string;
+            /** @description The upload kinds it accepts. */
+            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
+            price: components["schemas"]["PriceRule"];
+            /**
+             * @description Not built yet: a request with it is refused with 422.
+             * @constant
+             */
+            available: false;
+            sources: null;
+            options: null;
+            /** @constant */
+            options_required: false;
+            output_formats: null;
+        };
+        Capabilities: {
+            operations: components["schemas"]["Capability"][];
+            limits: {
+                upload_files_per_request: number;
+                upload_bytes_per_request: number;
+                /** @description Bytes of live sources per company. */
+                company_source_bytes: number;
+                /** @description Pages per PDF. */
+                pdf_pages: number;
+                /** @description Longest audio or video accepted at upload. */
+                media_seconds: number;
+                /** @description Largest UTF-8 text source. */
+                text_bytes: number;
+                /** @description Most pixels of an image source. */
+                image_pixels: number;
+                /** @description Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source's and the output's; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source. */
+                video_pixel_frames: number;
+                /** @description Queued or processing jobs per company; one more is 429 `queue_full`. */
+                pending_jobs_per_company: number;
+                processing_jobs_per_company: number;
+                processing_jobs_platform: number;
+                /** @description Sources and results are kept this long. */
+                retention_days: number;
+                requests_per_minute_per_key: number;
+            };
+            /** @description The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`. */
+            ocr: {
+                /** @description Tesseract language codes installed on this server. */
+                languages: string[];
+                /** @description The language of a request that names none (the first of `languages`). */
+                default_language: string;
+                /** @description How many languages one request may join with `+` (`eng+deu`). */
+                max_languages_per_request: number;
+            };
+        };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
             csrf_token: string;
@@ -2832,79 +2924,6 @@ export interface components {
         } | {
             items: unknown;
         });
-        /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
-        PriceRule: {
-            /** @enum {string} */
-            class: "file" | "ocr_text" | "ocr_document" | "extraction" | "transcribe" | "meeting" | "media";
-            credits_per_unit: number;
-            units: {
-                /**
-                 * @description What the server measured of the source (see the upload record).
-                 * @enum {string}
-                 */
-                measure: "bytes" | "pages" | "duration_seconds";
-                /** @description How much of it makes one unit; a started unit counts whole. */
-                per: number;
-            }[];
-            minimum_units: number;
-            description: string;
-        };
-        Capability: {
-            /** @enum {string} */
-            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
-            /** @description False: not built yet; a request with it is refused with 422. */
-            available: boolean;
-            summary: string;
-            /** @description The upload kinds it accepts. */
-            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
-            /** @description How many uploads (`upload_ids`) a job takes; null when not available. */
-            sources: null | {
-                min: number;
-                max: number;
-            };
-            /** @description JSON Schema (2020-12) of `options`; null when not available. */
-            options: Record<string, never> | null;
-            /** @description Whether the request must carry `options`. */
-            options_required: boolean;
-            /** @description Extensions of the result files; null when not available. */
-            output_formats: string[] | null;
-            price: components["schemas"]["PriceRule"];
-        };
-        Capabilities: {
-            operations: components["schemas"]["Capability"][];
-            limits: {
-                upload_files_per_request: number;
-                upload_bytes_per_request: number;
-                /** @description Bytes of live sources per company. */
-                company_source_bytes: number;
-                /** @description Pages per PDF. */
-                pdf_pages: number;
-                /** @description Longest audio or video accepted at upload. */
-                media_seconds: number;
-                /** @description Largest UTF-8 text source. */
-                text_bytes: number;
-                /** @description Most pixels of an image source. */
-                image_pixels: number;
-                /** @description Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source's and the output's; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source. */
-                video_pixel_frames: number;
-                /** @description Queued or processing jobs per company; one more is 429 `queue_full`. */
-                pending_jobs_per_company: number;
-                processing_jobs_per_company: number;
-                processing_jobs_platform: number;
-                /** @description Sources and results are kept this long. */
-                retention_days: number;
-                requests_per_minute_per_key: number;
-            };
-            /** @description The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`. */
-            ocr: {
-                /** @description Tesseract language codes installed on this server. */
-                languages: string[];
-                /** @description The language of a request that names none (the first of `languages`). */
-                default_language: string;
-                /** @description How many languages one request may join with `+` (`eng+deu`). */
-                max_languages_per_request: number;
-            };
-        };
         ExtractionReview: {
             /** @description Job id: `job_` and 20 letters or digits. */
             job_id: string;
