@@ -23,6 +23,14 @@ import {
   jobSchema,
 } from '../../domain/validation/job-records.js';
 import { capabilitiesSchema, capabilitySchema, priceRuleSchema } from '../../domain/validation/capability-records.js';
+import {
+  batchEventSchema,
+  jobEventSchema,
+  testPingEventSchema,
+  webhookBatchSchema,
+  webhookEventSchema,
+  webhookJobSchema,
+} from '../../domain/validation/processing-event-schemas.js';
 import { Contract } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
 import type { Schema } from '../http/openapi-kit.js';
@@ -79,16 +87,29 @@ export const v1Contract = new Contract({
     PriceRule: priceRuleSchema,
     Capability: capabilitySchema,
     Capabilities: capabilitiesSchema,
+    WebhookEvent: webhookEventSchema,
+    TestPingEvent: testPingEventSchema,
+    JobEvent: jobEventSchema,
+    WebhookJob: webhookJobSchema,
+    BatchEvent: batchEventSchema,
+    WebhookBatch: webhookBatchSchema,
   },
 });
 
-/** The /v1 resource components (uploads and ids), which the company session's document also shows. */
+/** Components of the /v1 document only: the webhook registration, the batch cancellation, the webhook bodies. */
+const V1_ONLY = new Set([
+  'NewWebhook',
+  'WebhookCreate',
+  'BatchCancellation',
+  'WebhookEvent',
+  'TestPingEvent',
+  'JobEvent',
+  'WebhookJob',
+  'BatchEvent',
+  'WebhookBatch',
+]);
+
+/** The /v1 resource components (uploads, ids, jobs, batches, credits, capabilities), which the company session's document also shows. */
 export function v1ResourceSchemas(): Record<string, Schema> {
-  const {
-    NewWebhook: _registered,
-    WebhookCreate: _registration,
-    BatchCancellation: _cancellation,
-    ...resources
-  } = v1Contract.schemas();
-  return resources;
+  return Object.fromEntries(Object.entries(v1Contract.schemas()).filter(([name]) => !V1_ONLY.has(name)));
 }

@@ -12,7 +12,7 @@ import {
   standardHeaders,
 } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
-import { webhooks, webhookSchemas } from './openapi.webhooks.js';
+import { webhooks } from './openapi.webhooks.js';
 import { batchPaths, batchSchemas } from './openapi.batches.js';
 import { readPaths, readSchemas } from './openapi.reads.js';
 import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
@@ -793,7 +793,6 @@ export function processingOpenApi(): Json {
         ...componentSchemas(),
         ...batchSchemas(),
         ...readSchemas(),
-        ...webhookSchemas(),
         ...v1Contract.schemas(),
       },
       responses: componentResponses(),
