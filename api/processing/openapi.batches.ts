@@ -1,18 +1,10 @@
 import type { ErrorCode } from '../../domain/errors.js';
-import { OPERATION_RULES } from '../../domain/operations.js';
-import { BATCH_LIMITS, DEFAULT_WEBHOOK_MODE, WEBHOOK_MODES } from '../../domain/batches.js';
+import { BATCH_LIMITS } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
-import {
-  EXTRACTION_NEEDS,
-  EXTRACTION_PROPERTIES,
-  OPERATION_DOCS,
-  requestSchemaName,
-  schemaRef,
-  type Schema,
-} from './openapi.schemas.js';
-import { v1Contract } from './openapi.contract.js';
-import { AVAILABLE_OPERATIONS, type AvailableOperation } from '../../domain/validation/processing-request.js';
+import { schemaRef, type Schema } from './openapi.schemas.js';
+import { requestSchemaName, v1Contract } from './openapi.contract.js';
+import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request.js';
 
 /**
  * The batch routes of `/v1` in the OpenAPI document (spec sections 2 to 4, release 1.2.0): schemas and paths. The
@@ -31,83 +23,19 @@ export interface BatchDocKit {
   uploadId: string;
 }
 
-/** The batch body of one operation: its options, and its number of sources per child. */
-function batchVariant(op: AvailableOperation): Schema {
-  const d = OPERATION_DOCS[op];
-  const sources = OPERATION_RULES[op].sources;
-  const uploadIds = { type: 'array', items: schemaRef('UploadId') };
-  return {
-    title: op,
-    type: 'object',
-    additionalProperties: false,
-    required: ['operation', ...(d.optionsRequired ? ['options'] : [])],
-    description: d.summary,
-    oneOf: [
-      { properties: { upload_ids: true }, required: ['upload_ids'] },
-      { properties: { items: true }, required: ['items'] },
-    ],
-    ...(op === 'flow-extract' ? { anyOf: EXTRACTION_NEEDS } : {}),
-    properties: {
-      ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
-      operation: { type: 'string', const: op },
-      upload_ids:
-        sources.max === 1
-          ? {
-              ...uploadIds,
-              minItems: 1,
-              maxItems: BATCH_LIMITS.maxItems,
-              description: 'Shorthand: one child job per upload (an upload may repeat).',
-            }
-          : false,
-      items: {
-        type: 'array',
-        minItems: 1,
-        maxItems: BATCH_LIMITS.maxItems,
-        description: 'One child job per item, in this order (`item_index` from 0).',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['upload_ids'],
-          properties: { upload_ids: { ...uploadIds, minItems: sources.min, maxItems: sources.max, uniqueItems: true } },
-        },
-      },
-      options: d.options,
-      max_credits: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 1_000_000_000,
-        description:
-          'Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this.',
-      },
-      webhook_mode: {
-        type: 'string',
-        enum: [...WEBHOOK_MODES],
-        default: DEFAULT_WEBHOOK_MODE,
-        description:
-          "Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.",
-      },
-    },
-  };
-}
-
-/** The batch request bodies (the batch records are zod schemas of domain/validation/job-records.ts). */
+/** The batch components, generated from the zod schemas of the contract (domain/validation/job-records.ts, processing-request-schemas.ts). */
 export function batchSchemas(_job?: Schema): Record<string, Schema> {
-  const { Batch, BatchJob, BatchSummary, BatchEstimate } = v1Contract.schemas();
+  const all = v1Contract.schemas();
+  const { Batch, BatchJob, BatchSummary, BatchEstimate } = all;
   return {
     BatchJob: BatchJob!,
     Batch: Batch!,
     BatchSummary: BatchSummary!,
     BatchEstimate: BatchEstimate!,
-    BatchRequest: {
-      description:
-        'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
-        '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
-        `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
-        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote. `webhook_id` follows the ' +
-        'job rule: refused (422) until job and batch webhook events are delivered.',
-      oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(`Batch${requestSchemaName(op)}`)),
-    },
-    ...Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, batchVariant(op)])),
+    BatchRequest: all['BatchRequest']!,
+    ...Object.fromEntries(
+      AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, all[`Batch${requestSchemaName(op)}`]!]),
+    ),
   };
 }
 

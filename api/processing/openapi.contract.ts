@@ -31,6 +31,19 @@ import {
   webhookEventSchema,
   webhookJobSchema,
 } from '../../domain/validation/processing-event-schemas.js';
+import {
+  BATCH_REQUEST_VARIANTS,
+  batchRequestSchema,
+  JOB_REQUEST_VARIANTS,
+  jobRequestSchema,
+} from '../../domain/validation/processing-request-schemas.js';
+import {
+  AVAILABLE_OPERATIONS,
+  RESERVED_FIELD_NAMES,
+  type AvailableOperation,
+} from '../../domain/validation/processing-request.js';
+import { BATCH_LIMITS } from '../../domain/batches.js';
+import { OPERATION_SUMMARIES } from './operation-summaries.js';
 import { Contract } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
 import type { Schema } from '../http/openapi-kit.js';
@@ -60,8 +73,49 @@ export const uploadPageSchema = cursorPage(listedUploadSchema, 'uploads');
 /** The answer of `GET /v1/jobs`. */
 export const jobPageSchema = cursorPage(jobSchema, 'jobs');
 
+const requestSchemaNameOf = (op: AvailableOperation) =>
+  `${op
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Request`;
+/** Component name of the request body variant of an operation, e.g. `PdfRotateRequest` (`BatchPdfRotateRequest`). */
+export const requestSchemaName = requestSchemaNameOf;
+
 export const v1Contract = new Contract({
-  requests: { WebhookCreate: v1WebhookCreateSchema },
+  requests: {
+    WebhookCreate: v1WebhookCreateSchema,
+    UploadId: uploadIdSchema,
+    WebhookId: webhookIdSchema,
+    JobRequest: {
+      schema: jobRequestSchema,
+      description:
+        'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
+        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`) are refused with 422 here; `fields`, ' +
+        '`instructions` and `workflow_id` belong to `flow-extract` only. ' +
+        `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
+    },
+    ...Object.fromEntries(
+      AVAILABLE_OPERATIONS.map((op) => [
+        requestSchemaNameOf(op),
+        { schema: JOB_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+      ]),
+    ),
+    BatchRequest: {
+      schema: batchRequestSchema,
+      description:
+        'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
+        '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
+        `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
+        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote; `webhook_id` and ' +
+        '`webhook_mode` say where and which events the batch sends.',
+    },
+    ...Object.fromEntries(
+      AVAILABLE_OPERATIONS.map((op) => [
+        `Batch${requestSchemaNameOf(op)}`,
+        { schema: BATCH_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+      ]),
+    ),
+  },
   responses: {
     UploadId: uploadIdSchema,
     JobId: jobIdSchema,
