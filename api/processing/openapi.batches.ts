@@ -3,8 +3,6 @@ import { BATCH_LIMITS } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { schemaRef, type Schema } from './openapi.schemas.js';
-import { requestSchemaName, v1Contract } from './openapi.contract.js';
-import { AVAILABLE_OPERATIONS } from '../../domain/validation/processing-request.js';
 
 /**
  * The batch routes of `/v1` in the OpenAPI document (spec sections 2 to 4, release 1.2.0): schemas and paths. The
@@ -21,22 +19,6 @@ export interface BatchDocKit {
   readErrors: () => Schema;
   writeErrors: () => Schema;
   uploadId: string;
-}
-
-/** The batch components, generated from the zod schemas of the contract (domain/validation/job-records.ts, processing-request-schemas.ts). */
-export function batchSchemas(_job?: Schema): Record<string, Schema> {
-  const all = v1Contract.schemas();
-  const { Batch, BatchJob, BatchSummary, BatchEstimate } = all;
-  return {
-    BatchJob: BatchJob!,
-    Batch: Batch!,
-    BatchSummary: BatchSummary!,
-    BatchEstimate: BatchEstimate!,
-    BatchRequest: all['BatchRequest']!,
-    ...Object.fromEntries(
-      AVAILABLE_OPERATIONS.map((op) => [`Batch${requestSchemaName(op)}`, all[`Batch${requestSchemaName(op)}`]!]),
-    ),
-  };
 }
 
 export function batchPaths(k: BatchDocKit): Schema {

@@ -167,3 +167,26 @@ const V1_ONLY = new Set([
 export function v1ResourceSchemas(): Record<string, Schema> {
   return Object.fromEntries(Object.entries(v1Contract.schemas()).filter(([name]) => !V1_ONLY.has(name)));
 }
+
+/** Picks named components of the contract. */
+function pick(names: readonly string[]): Record<string, Schema> {
+  const all = v1Contract.schemas();
+  return Object.fromEntries(names.map((n) => [n, all[n]!]));
+}
+
+/** The batch components (records and request bodies), which the company session's document also shows. */
+export function batchSchemas(_job?: Schema): Record<string, Schema> {
+  return pick([
+    'BatchJob',
+    'Batch',
+    'BatchSummary',
+    'BatchEstimate',
+    'BatchRequest',
+    ...AVAILABLE_OPERATIONS.map((op) => `Batch${requestSchemaName(op)}`),
+  ]);
+}
+
+/** The job list and capabilities components, which the company session's document also shows. */
+export function readSchemas(): Record<string, Schema> {
+  return pick(['JobList', 'PriceRule', 'Capability', 'Capabilities']);
+}

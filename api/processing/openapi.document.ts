@@ -13,8 +13,8 @@ import {
 } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
 import { webhooks } from './openapi.webhooks.js';
-import { batchPaths, batchSchemas } from './openapi.batches.js';
-import { readPaths, readSchemas } from './openapi.reads.js';
+import { batchPaths } from './openapi.batches.js';
+import { readPaths } from './openapi.reads.js';
 import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
 import { v1Contract } from './openapi.contract.js';
 
@@ -791,8 +791,6 @@ export function processingOpenApi(): Json {
       },
       schemas: {
         ...componentSchemas(),
-        ...batchSchemas(),
-        ...readSchemas(),
         ...v1Contract.schemas(),
       },
       responses: componentResponses(),

@@ -6,7 +6,6 @@ import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
 import { schemaRef, type Schema } from './openapi.schemas.js';
-import { v1Contract } from './openapi.contract.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and
@@ -361,10 +360,4 @@ export function readPaths(kit: PathKit, s: CapabilitySettings): Record<string, J
       },
     },
   };
-}
-
-/** The read components the company session's document also shows (generated from the zod schemas of the contract). */
-export function readSchemas(): Record<string, Schema> {
-  const { JobList, PriceRule, Capability, Capabilities } = v1Contract.schemas();
-  return { JobList: JobList!, PriceRule: PriceRule!, Capability: Capability!, Capabilities: Capabilities! };
 }
