@@ -50,10 +50,10 @@ import type { Schema } from '../http/openapi-kit.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
- * the generated OpenAPI document (docs/openapi/v1.json). The job options are generated from OPTION_SCHEMAS
- * (OPERATION_DOCS of openapi.schemas.ts). The components not named here are still JSON Schema written beside the zod
- * schemas (openapi.schemas.ts, openapi.reads.ts, openapi.batches.ts, openapi.webhooks.ts), and move here one by one
- * (docs/operations.md, "The API contract").
+ * the generated OpenAPI document (docs/openapi/v1.json): requests (the job and batch bodies, a variant per operation;
+ * the webhook registration) and responses (uploads, estimates, credits, jobs, batches, capabilities, the webhook
+ * bodies). Only the `Error` body and the result-file schemas are still JSON Schema (openapi.schemas.ts);
+ * docs/operations.md, "The API contract".
  */
 
 /** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */

@@ -16,10 +16,9 @@ import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js'
 import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
 
 /**
- * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
- * `domain/validation/processing-request.ts`, `uploadJson`, `jobJson`, the estimate handler and `errorBody`.
- * Response objects are closed (`additionalProperties: false`): the conformance test fails on any field the
- * server sends that is not listed here.
+ * What of the `/v1` document is not a body of the zod contract (openapi.contract.ts): the `Error` body and its code
+ * table (written to match `errorBody` and the error middleware's statuses), the result-file schemas of
+ * `adapters/documents/`, and each operation's summary and options as the capabilities and the HTML guide show them.
  */
 export type Schema = { [key: string]: unknown };
 
