@@ -163,11 +163,9 @@ export const batchJobSchema = jobUnion(
       .max(BATCH_LIMITS.maxItems - 1),
   },
   {
-    deleted_at: dateTime
-      .nullable()
-      .meta({
-        description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.',
-      }),
+    deleted_at: dateTime.nullable().meta({
+      description: 'When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.',
+    }),
   },
   jobResultSchema.nullable().meta({ description: 'The results; null once the child is deleted (`deleted_at` set).' }),
 ).meta({
@@ -178,6 +176,16 @@ export const batchJobSchema = jobUnion(
 });
 
 const count = z.int().min(0);
+
+/** A batch's children per state (the batch record's and the batch event's `progress`). */
+export const childCounts = {
+  total: count,
+  queued: count,
+  processing: count,
+  completed: count,
+  failed: count,
+  cancelled: count,
+};
 
 const batchSummaryFields = {
   id: batchIdSchema,
@@ -196,21 +204,11 @@ const batchSummaryFields = {
   created_at: dateTime,
   started_at: dateTime.nullable(),
   finished_at: dateTime.nullable(),
-  progress: z
-    .strictObject({
-      total: count,
-      queued: count,
-      processing: count,
-      completed: count,
-      failed: count,
-      cancelled: count,
-      deleted: count,
-    })
-    .meta({
-      description:
-        'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ' +
-        'ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP.',
-    }),
+  progress: z.strictObject({ ...childCounts, deleted: count }).meta({
+    description:
+      'Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ' +
+      'ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP.',
+  }),
   credits: z.strictObject({ estimated: count, reserved: count, charged: count, released: count }).meta({
     description:
       "The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children).",

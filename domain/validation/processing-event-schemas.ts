@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WEBHOOK_MODES } from '../batches.js';
 import type { JobStatus } from '../jobs.js';
 import { TEST_PING } from '../webhooks.js';
-import { JOB_ERROR_CODES } from './job-records.js';
+import { childCounts, JOB_ERROR_CODES } from './job-records.js';
 import { eventIdSchema } from './proof-event-schemas.js';
 import { batchIdSchema, jobIdSchema, operationSchema, uploadIdSchema } from './processing-responses.js';
 
@@ -114,14 +114,7 @@ const webhookBatchFields = {
     .meta({ description: 'The batch this one re-runs the failed items of (`retry-failed`); null otherwise.' }),
   created_at: dateTime,
   finished_at: dateTime.nullable(),
-  progress: z.strictObject({
-    total: count,
-    queued: count,
-    processing: count,
-    completed: count,
-    failed: count,
-    cancelled: count,
-  }),
+  progress: z.strictObject(childCounts),
   credits: z.strictObject({ reserved: count, charged: count, released: count }).meta({
     description:
       '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
