@@ -1,4 +1,12 @@
+import type { z } from 'zod';
 import type { JobErrorCode, JobStatus } from './jobs.js';
+import type { AvailableOperation } from './validation/processing-request.js';
+import type {
+  batchEventSchema,
+  jobEventSchema,
+  webhookBatchSchema,
+  webhookJobSchema,
+} from './validation/processing-event-schemas.js';
 import type { TerminalBatchStatus, WebhookMode } from './batches.js';
 
 /**
@@ -74,50 +82,54 @@ export interface EventJobInput {
  * (derived from the name of the uploaded source, which the company never chose to send to a webhook). Result
  * files are listed by index with their `download_path`, which still needs an API key.
  */
-export function webhookJob(job: EventJobInput) {
-  const completed = job.status === 'completed';
-  return {
+export function webhookJob(job: EventJobInput): WebhookJob {
+  const common = {
     id: job.id,
-    status: job.status,
-    operation: job.operation,
+    operation: job.operation as AvailableOperation, // stored only after the request validator accepted it
     batch_id: job.batchId,
     upload_ids: [...job.uploadIds],
     estimated_credits: job.quotedCredits,
-    charged_credits: completed ? job.quotedCredits : 0,
     created_at: job.createdAt.toISOString(),
     started_at: job.startedAt?.toISOString() ?? null,
-    finished_at: job.finishedAt?.toISOString() ?? null,
-    error: completed ? null : job.errorMessage,
-    error_code: completed ? null : job.errorCode,
-    result:
-      completed && job.resultFiles
-        ? {
-            files: job.resultFiles.map((f, i) => ({
-              index: i,
-              download_path: resultDownloadPath(job.id, i),
-              bytes: f.bytes,
-              content_type: f.contentType,
-            })),
-            expires_at: job.resultsExpireAt?.toISOString() ?? null,
-          }
-        : null,
+    // The terminal transition sets it (completeJob, failJob) in the transaction that records the event.
+    finished_at: (job.finishedAt ?? job.createdAt).toISOString(),
+  };
+  if (job.status === 'failed')
+    return {
+      ...common,
+      status: 'failed',
+      charged_credits: 0,
+      error: job.errorMessage ?? 'The job failed',
+      error_code: job.errorCode ?? 'processing_error',
+      result: null,
+    };
+  return {
+    ...common,
+    status: 'completed',
+    charged_credits: job.quotedCredits,
+    error: null,
+    error_code: null,
+    result: {
+      files: (job.resultFiles ?? []).map((f, i) => ({
+        index: i,
+        download_path: resultDownloadPath(job.id, i),
+        bytes: f.bytes,
+        content_type: f.contentType,
+      })),
+      expires_at: job.resultsExpireAt?.toISOString() ?? null,
+    },
   };
 }
 
-export type WebhookJob = ReturnType<typeof webhookJob>;
+export type WebhookJob = z.input<typeof webhookJobSchema>;
 
 /** `{id, type, created_at, job}` of a job event; `created_at` is the moment of the terminal transition. */
-export function jobEventBody(
-  eventId: string,
-  job: EventJobInput,
-  createdAt: Date,
-): { id: string; type: JobEventType; created_at: string; job: WebhookJob } {
-  return {
-    id: eventId,
-    type: job.status === 'completed' ? 'job.completed' : 'job.failed',
-    created_at: createdAt.toISOString(),
-    job: webhookJob(job),
-  };
+export function jobEventBody(eventId: string, job: EventJobInput, createdAt: Date): z.input<typeof jobEventSchema> {
+  const body = webhookJob(job);
+  const envelope = { id: eventId, created_at: createdAt.toISOString() };
+  return body.status === 'completed'
+    ? { ...envelope, type: 'job.completed', job: body }
+    : { ...envelope, type: 'job.failed', job: body };
 }
 
 /** What a batch event needs of a batch and its children (the batches repository reads it at the terminal transition). */
@@ -138,7 +150,7 @@ export interface EventBatchInput {
  * names, options or messages: fetch a child with `GET /v1/jobs/{id}` and an API key for those). Credits: `charged` is
  * the sum of completed children's quotes, `released` of failed ones', `reserved` of unfinished ones' (0 once terminal).
  */
-export function webhookBatch(batch: EventBatchInput) {
+export function webhookBatch(batch: EventBatchInput): WebhookBatch {
   const count = (s: JobStatus) => batch.children.filter((c) => c.status === s).length;
   const sum = (pred: (s: JobStatus) => boolean) =>
     batch.children.filter((c) => pred(c.status)).reduce((n, c) => n + c.quotedCredits, 0);
@@ -146,7 +158,7 @@ export function webhookBatch(batch: EventBatchInput) {
   return {
     id: batch.id,
     status: batch.status,
-    operation: batch.operation,
+    operation: batch.operation as AvailableOperation, // stored only after the request validator accepted it
     webhook_mode: batch.webhookMode,
     retry_of: batch.retryOf,
     created_at: batch.createdAt.toISOString(),
@@ -174,7 +186,7 @@ export function webhookBatch(batch: EventBatchInput) {
   };
 }
 
-export type WebhookBatch = ReturnType<typeof webhookBatch>;
+export type WebhookBatch = z.input<typeof webhookBatchSchema>;
 
 /**
  * `{id, type, created_at, job: null, batch}` of a batch event: the spec's envelope (`job` is `null`, as for every
@@ -184,12 +196,15 @@ export function batchEventBody(
   eventId: string,
   batch: EventBatchInput,
   createdAt: Date,
-): { id: string; type: BatchEventType; created_at: string; job: null; batch: WebhookBatch } {
-  return {
-    id: eventId,
-    type: `batch.${batch.status}`,
-    created_at: createdAt.toISOString(),
-    job: null,
-    batch: webhookBatch(batch),
-  };
+): z.input<typeof batchEventSchema> {
+  const body = webhookBatch(batch);
+  const envelope = { id: eventId, created_at: createdAt.toISOString(), job: null };
+  switch (body.status) {
+    case 'completed':
+      return { ...envelope, type: 'batch.completed', batch: { ...body, status: 'completed' } };
+    case 'partial':
+      return { ...envelope, type: 'batch.partial', batch: { ...body, status: 'partial' } };
+    case 'failed':
+      return { ...envelope, type: 'batch.failed', batch: { ...body, status: 'failed' } };
+  }
 }

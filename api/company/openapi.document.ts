@@ -28,9 +28,7 @@ import {
 } from '../http/openapi-kit.js';
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
-import { batchSchemas } from '../processing/openapi.batches.js';
-import { readSchemas } from '../processing/openapi.reads.js';
-import { v1ResourceSchemas } from '../processing/openapi.contract.js';
+import { batchSchemas, readSchemas, v1ResourceSchemas } from '../processing/openapi.contract.js';
 import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { Contract } from '../http/contract.js';

@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import type { z } from 'zod';
+import type { batchCancelledSchema, batchEstimateSchema } from '../../domain/validation/job-records.js';
 import { isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
@@ -80,7 +82,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
         upload_ids: req.items[i]!.uploadIds,
         estimated_credits: q.credits,
       })),
-    };
+    } satisfies z.input<typeof batchEstimateSchema>;
   });
 
   /**
@@ -155,7 +157,7 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
     ctx.body = {
       cancelled_job_ids: cancelled,
       batch: await batchJson(deps.db, (await getBatch(deps.db, batch.companyId, batch.id))!),
-    };
+    } satisfies z.input<typeof batchCancelledSchema>;
   });
 
   /**

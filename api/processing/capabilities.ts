@@ -1,4 +1,10 @@
 import type Router from '@koa/router';
+import type { z } from 'zod';
+import type {
+  capabilitiesSchema,
+  capabilitySchema,
+  priceRuleSchema,
+} from '../../domain/validation/capability-records.js';
 import { DEFAULT_VIDEO_MAX_PIXEL_FRAMES } from '../../domain/media-work.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { OPERATION_RULES, priceRule, type PriceRule } from '../../domain/operations.js';
@@ -49,7 +55,7 @@ function describePrice(rule: PriceRule): string {
   return `${rule.creditsPerUnit} credits per ${basis}, for each source; every source counts at least ${rule.minimumUnits} unit; the quote is the sum over the sources`;
 }
 
-export function priceJson(rule: PriceRule) {
+export function priceJson(rule: PriceRule): z.input<typeof priceRuleSchema> {
   return {
     class: rule.priceClass,
     credits_per_unit: rule.creditsPerUnit,
@@ -62,7 +68,7 @@ export function priceJson(rule: PriceRule) {
 const isAvailable = (op: OperationId): op is AvailableOperation =>
   (AVAILABLE_OPERATIONS as readonly string[]).includes(op);
 
-function operationJson(op: OperationId) {
+function operationJson(op: OperationId): z.input<typeof capabilitySchema> {
   const rule = OPERATION_RULES[op];
   const price = priceJson(priceRule(op));
   if (!isAvailable(op)) {
@@ -99,7 +105,7 @@ const ocrJson = (languages: readonly string[]) => ({
   max_languages_per_request: MAX_OCR_LANGUAGES,
 });
 
-export function capabilitiesJson(s: CapabilitySettings) {
+export function capabilitiesJson(s: CapabilitySettings): z.input<typeof capabilitiesSchema> {
   return {
     operations: ALL_OPERATIONS.map(operationJson),
     limits: {

@@ -14,16 +14,46 @@ import {
   uploadSchema,
   webhookIdSchema,
 } from '../../domain/validation/processing-responses.js';
+import {
+  batchCancelledSchema,
+  batchEstimateSchema,
+  batchJobSchema,
+  batchSchema,
+  batchSummarySchema,
+  jobSchema,
+} from '../../domain/validation/job-records.js';
+import { capabilitiesSchema, capabilitySchema, priceRuleSchema } from '../../domain/validation/capability-records.js';
+import {
+  batchEventSchema,
+  jobEventSchema,
+  testPingEventSchema,
+  webhookBatchSchema,
+  webhookEventSchema,
+  webhookJobSchema,
+} from '../../domain/validation/processing-event-schemas.js';
+import {
+  BATCH_REQUEST_VARIANTS,
+  batchRequestSchema,
+  JOB_REQUEST_VARIANTS,
+  jobRequestSchema,
+} from '../../domain/validation/processing-request-schemas.js';
+import {
+  AVAILABLE_OPERATIONS,
+  RESERVED_FIELD_NAMES,
+  type AvailableOperation,
+} from '../../domain/validation/processing-request.js';
+import { BATCH_LIMITS } from '../../domain/batches.js';
+import { OPERATION_SUMMARIES } from './operation-summaries.js';
 import { Contract } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
 import type { Schema } from '../http/openapi-kit.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
- * the generated OpenAPI document (docs/openapi/v1.json). The job options are generated from OPTION_SCHEMAS
- * (OPERATION_DOCS of openapi.schemas.ts). The components not named here are still JSON Schema written beside the zod
- * schemas (openapi.schemas.ts, openapi.reads.ts, openapi.batches.ts, openapi.webhooks.ts), and move here one by one
- * (docs/operations.md, "The API contract").
+ * the generated OpenAPI document (docs/openapi/v1.json): requests (the job and batch bodies, a variant per operation;
+ * the webhook registration) and responses (uploads, estimates, credits, jobs, batches, capabilities, the webhook
+ * bodies). Only the `Error` body and the result-file schemas are still JSON Schema (openapi.schemas.ts);
+ * docs/operations.md, "The API contract".
  */
 
 /** A page of a list paged by a cursor of `kind`: its rows, newest first, and the next cursor. */
@@ -40,8 +70,52 @@ const cursorPage = <T extends z.ZodType>(item: T, kind: CursorList) =>
 /** The answer of `GET /v1/uploads`. */
 export const uploadPageSchema = cursorPage(listedUploadSchema, 'uploads');
 
+/** The answer of `GET /v1/jobs`. */
+export const jobPageSchema = cursorPage(jobSchema, 'jobs');
+
+const requestSchemaNameOf = (op: AvailableOperation) =>
+  `${op
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Request`;
+/** Component name of the request body variant of an operation, e.g. `PdfRotateRequest` (`BatchPdfRotateRequest`). */
+export const requestSchemaName = requestSchemaNameOf;
+
 export const v1Contract = new Contract({
-  requests: { WebhookCreate: v1WebhookCreateSchema },
+  requests: {
+    WebhookCreate: v1WebhookCreateSchema,
+    UploadId: uploadIdSchema,
+    WebhookId: webhookIdSchema,
+    JobRequest: {
+      schema: jobRequestSchema,
+      description:
+        'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
+        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`) are refused with 422 here; `fields`, ' +
+        '`instructions` and `workflow_id` belong to `flow-extract` only. ' +
+        `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
+    },
+    ...Object.fromEntries(
+      AVAILABLE_OPERATIONS.map((op) => [
+        requestSchemaNameOf(op),
+        { schema: JOB_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+      ]),
+    ),
+    BatchRequest: {
+      schema: batchRequestSchema,
+      description:
+        'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
+        '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
+        `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
+        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote; `webhook_id` and ' +
+        '`webhook_mode` say where and which events the batch sends.',
+    },
+    ...Object.fromEntries(
+      AVAILABLE_OPERATIONS.map((op) => [
+        `Batch${requestSchemaNameOf(op)}`,
+        { schema: BATCH_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+      ]),
+    ),
+  },
   responses: {
     UploadId: uploadIdSchema,
     JobId: jobIdSchema,
@@ -57,11 +131,62 @@ export const v1Contract = new Contract({
     UploadPage: uploadPageSchema,
     NewWebhook: newV1WebhookSchema,
     ResultFile: resultFileSchema,
+    Job: jobSchema,
+    JobList: jobPageSchema,
+    BatchJob: batchJobSchema,
+    Batch: batchSchema,
+    BatchSummary: batchSummarySchema,
+    BatchEstimate: batchEstimateSchema,
+    BatchCancellation: batchCancelledSchema,
+    PriceRule: priceRuleSchema,
+    Capability: capabilitySchema,
+    Capabilities: capabilitiesSchema,
+    WebhookEvent: webhookEventSchema,
+    TestPingEvent: testPingEventSchema,
+    JobEvent: jobEventSchema,
+    WebhookJob: webhookJobSchema,
+    BatchEvent: batchEventSchema,
+    WebhookBatch: webhookBatchSchema,
   },
 });
 
-/** The /v1 resource components (uploads and ids), which the company session's document also shows. */
+/** Components of the /v1 document only: the webhook registration, the batch cancellation, the webhook bodies. */
+const V1_ONLY = new Set([
+  'NewWebhook',
+  'WebhookCreate',
+  'BatchCancellation',
+  'WebhookEvent',
+  'TestPingEvent',
+  'JobEvent',
+  'WebhookJob',
+  'BatchEvent',
+  'WebhookBatch',
+]);
+
+/** The /v1 resource components (uploads, ids, jobs, batches, credits, capabilities), which the company session's document also shows. */
 export function v1ResourceSchemas(): Record<string, Schema> {
-  const { NewWebhook: _registered, WebhookCreate: _registration, ...resources } = v1Contract.schemas();
-  return resources;
+  return Object.fromEntries(Object.entries(v1Contract.schemas()).filter(([name]) => !V1_ONLY.has(name)));
+}
+
+/** Picks named components of the contract. */
+function pick(names: readonly string[]): Record<string, Schema> {
+  const all = v1Contract.schemas();
+  return Object.fromEntries(names.map((n) => [n, all[n]!]));
+}
+
+/** The batch components (records and request bodies), which the company session's document also shows. */
+export function batchSchemas(_job?: Schema): Record<string, Schema> {
+  return pick([
+    'BatchJob',
+    'Batch',
+    'BatchSummary',
+    'BatchEstimate',
+    'BatchRequest',
+    ...AVAILABLE_OPERATIONS.map((op) => `Batch${requestSchemaName(op)}`),
+  ]);
+}
+
+/** The job list and capabilities components, which the company session's document also shows. */
+export function readSchemas(): Record<string, Schema> {
+  return pick(['JobList', 'PriceRule', 'Capability', 'Capabilities']);
 }

@@ -12,9 +12,9 @@ import {
   standardHeaders,
 } from '../http/openapi-kit.js';
 import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
-import { webhooks, webhookSchemas } from './openapi.webhooks.js';
-import { batchPaths, batchSchemas } from './openapi.batches.js';
-import { readPaths, readSchemas } from './openapi.reads.js';
+import { webhooks } from './openapi.webhooks.js';
+import { batchPaths } from './openapi.batches.js';
+import { readPaths } from './openapi.reads.js';
 import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
 import { v1Contract } from './openapi.contract.js';
 
@@ -791,9 +791,6 @@ export function processingOpenApi(): Json {
       },
       schemas: {
         ...componentSchemas(),
-        ...batchSchemas(componentSchemas()['Job']!),
-        ...readSchemas(),
-        ...webhookSchemas(),
         ...v1Contract.schemas(),
       },
       responses: componentResponses(),

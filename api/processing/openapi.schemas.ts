@@ -1,86 +1,28 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import { JOB_STATUSES, type JobErrorCode, type JobStatus } from '../../domain/jobs.js';
 import {
   AVAILABLE_OPERATIONS,
-  extractionFields,
-  extractionInstructions,
   fieldName,
   OPTION_SCHEMAS,
-  RESERVED_FIELD_NAMES,
-  workflowIdSchema,
   type AvailableOperation,
 } from '../../domain/validation/processing-request.js';
 import { inputJsonSchema } from '../http/contract.js';
 import { statusOf } from '../http/errors.js';
 import { REGISTRATION_ERRORS } from './openapi.registration.js';
-import { OPERATION_RULES } from '../../domain/operations.js';
+import { OPERATION_SUMMARIES } from './operation-summaries.js';
+import { optionsRequired } from '../../domain/validation/processing-request-schemas.js';
 import { transcriptJsonSchema } from '../../adapters/documents/transcript-formats.js';
 import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js';
 import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
 
 /**
- * JSON Schemas (2020-12, the OpenAPI 3.1 dialect) of the `/v1` request and response bodies, written to match
- * `domain/validation/processing-request.ts`, `uploadJson`, `jobJson`, the estimate handler and `errorBody`.
- * Response objects are closed (`additionalProperties: false`): the conformance test fails on any field the
- * server sends that is not listed here.
+ * What of the `/v1` document is not a body of the zod contract (openapi.contract.ts): the `Error` body and its code
+ * table (written to match `errorBody` and the error middleware's statuses), the result-file schemas of
+ * `adapters/documents/`, and each operation's summary and options as the capabilities and the HTML guide show them.
  */
 export type Schema = { [key: string]: unknown };
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-
-const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-const id = (prefix: string, what: string): Schema => ({
-  type: 'string',
-  pattern: `^${prefix}_[A-Za-z0-9]{20}$`,
-  description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
-});
-
-/** What each operation does, in words: the description of its request variants (its options are OPTION_SCHEMAS'). */
-const OPERATION_SUMMARIES: Readonly<Record<AvailableOperation, string>> = {
-  'pdf-extract': 'Keep only the selected pages of a PDF.',
-  'pdf-delete': 'Delete the selected pages of a PDF (not all of them).',
-  'pdf-rotate': 'Rotate the selected pages (default: all) clockwise.',
-  'pdf-protect': 'Encrypt a PDF with a password.',
-  'pdf-unlock':
-    'Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.',
-  'pdf-watermark': 'Stamp a text on the selected pages (default: all).',
-  'pdf-number': 'Print page numbers on the selected pages (default: all).',
-  'pdf-merge': 'Merge 2 to 20 PDFs in the order given.',
-  'image-edit': 'Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.',
-  'image-compress': 'Compress an image, optionally converting it.',
-  webp: 'Convert an image to WebP.',
-  'ocr-text':
-    'Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.',
-  'ocr-docx':
-    'Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.',
-  'ocr-pdf':
-    'Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.',
-  'audio-trim':
-    "Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).",
-  'video-trim': 'Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).',
-  'video-rotate':
-    'Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).',
-  'video-resize':
-    'Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).',
-  'audio-compress':
-    "Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.",
-  'video-compress':
-    "Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.",
-  transcribe:
-    "Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). " +
-    'Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".',
-  meeting:
-    "Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk " +
-    'time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".',
-  'flow-extract':
-    'Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the ' +
-    'evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files ' +
-    'in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. ' +
-    'An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read ' +
-    'from its XML: evidence `source` `xml` with the element\'s `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".',
-};
 
 export interface OperationDoc {
   summary: string;
@@ -97,85 +39,20 @@ export const OPERATION_DOCS: Readonly<Record<AvailableOperation, OperationDoc>> 
     {
       summary: OPERATION_SUMMARIES[op],
       options: inputJsonSchema(OPTION_SCHEMAS[op]),
-      optionsRequired: !OPTION_SCHEMAS[op].safeParse({}).success,
+      optionsRequired: optionsRequired(op),
     },
   ]),
 ) as Record<AvailableOperation, OperationDoc>;
 
 /** A field name of `fields` (a letter, then letters, digits or underscores, at most 64; not a reserved name in any case). */
 export const FIELD_NAME_SCHEMA: Schema = inputJsonSchema(fieldName);
-/** A flow-extract body names its fields, or a saved workflow that does. */
-export const EXTRACTION_NEEDS: Schema[] = [
-  { properties: { fields: true }, required: ['fields'] },
-  { properties: { workflow_id: true }, required: ['workflow_id'] },
-];
-/** `fields`, `instructions` and `workflow_id` of a flow-extract request, as `extractionSpec` parses them. */
-export const EXTRACTION_PROPERTIES: Record<string, Schema> = {
-  fields: {
-    ...inputJsonSchema(extractionFields.min(1)),
-    description: `The values to extract, as field names (unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved). Required unless \`workflow_id\` is sent.`,
-  },
-  instructions: {
-    ...inputJsonSchema(extractionInstructions),
-    description:
-      'Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own.',
-  },
-  workflow_id: {
-    ...inputJsonSchema(workflowIdSchema),
-    description:
-      "A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. " +
-      "Unknown, another company's or deleted: 404 naming `workflow_id`.",
-  },
-};
-
 /** A zod-made JSON Schema as an OpenAPI 3.1 component: the document's dialect applies, so its `$schema` goes. */
 function withoutDialect(schema: Record<string, unknown>): Schema {
   const { $schema: _dialect, ...rest } = schema;
   return rest as Schema;
 }
 
-/** Component name of the request body variant of an operation, e.g. `PdfRotateRequest`. */
-export const requestSchemaName = (op: AvailableOperation) =>
-  `${op
-    .split('-')
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('')}Request`;
-
-function requestVariant(op: AvailableOperation): Schema {
-  const d = { ...OPERATION_DOCS[op], sources: OPERATION_RULES[op].sources };
-  return {
-    title: op,
-    type: 'object',
-    additionalProperties: false,
-    required: ['operation', 'upload_ids', ...(d.optionsRequired ? ['options'] : [])],
-    description: d.summary,
-    ...(op === 'flow-extract' ? { anyOf: EXTRACTION_NEEDS } : {}),
-    properties: {
-      ...(op === 'flow-extract' ? EXTRACTION_PROPERTIES : {}),
-      operation: { type: 'string', const: op },
-      upload_ids: {
-        type: 'array',
-        items: schemaRef('UploadId'),
-        minItems: d.sources.min,
-        maxItems: d.sources.max,
-        uniqueItems: true,
-      },
-      options: d.options,
-      max_credits: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 1_000_000_000,
-        description: 'Refuse (409 `max_credits_exceeded`, with the quote) instead of quoting more than this.',
-      },
-      webhook_id: {
-        ...schemaRef('WebhookId'),
-        description:
-          "An enabled `/v1` webhook of your company: the job's `job.completed` or `job.failed` event is sent to it (see `webhooks`). " +
-          "A webhook that is unknown, another company's, disabled or deleted answers 404 naming `webhook_id` (after the ids of `upload_ids`).",
-      },
-    },
-  };
-}
+export { requestSchemaName } from './openapi.contract.js';
 
 /** The /v1 error codes, each with when it happens; the status comes from the error middleware's own table. */
 export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
@@ -277,30 +154,8 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
-const JOB_ERROR_CODES: readonly JobErrorCode[] = [
-  'invalid_source',
-  'source_missing',
-  'provider_unavailable',
-  'processing_error',
-  'processing_timeout',
-];
-const whenStatus = (status: JobStatus | JobStatus[], then: Schema): Schema => ({
-  if: { properties: { status: Array.isArray(status) ? { enum: status } : { const: status } } },
-  then: { properties: then },
-});
-
 export function componentSchemas(): Record<string, Schema> {
-  const variants = Object.fromEntries(AVAILABLE_OPERATIONS.map((op) => [requestSchemaName(op), requestVariant(op)]));
   return {
-    JobRequest: {
-      description:
-        'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
-        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not ' +
-        'available on this route and are refused with 422; `fields`, `instructions` and `workflow_id` belong to `flow-extract` only. ' +
-        `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
-      oneOf: AVAILABLE_OPERATIONS.map((op) => schemaRef(requestSchemaName(op))),
-    },
-    ...variants,
     TranscriptJson: {
       ...withoutDialect(transcriptJsonSchema),
       description:
@@ -317,138 +172,6 @@ export function componentSchemas(): Record<string, Schema> {
       ...withoutDialect(meetingJsonSchema),
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
-    },
-    Job: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'status',
-        'operation',
-        'upload_ids',
-        'options',
-        'extraction',
-        'estimated_credits',
-        'charged_credits',
-        'created_at',
-        'started_at',
-        'finished_at',
-        'error',
-        'error_code',
-        'batch_id',
-        'webhook_id',
-        'result',
-      ],
-      properties: {
-        id: schemaRef('JobId'),
-        batch_id: {
-          ...nullable(id('bat', 'Batch')),
-          description:
-            'The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone.',
-        },
-        status: {
-          type: 'string',
-          enum: [...JOB_STATUSES],
-          description:
-            '`queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. ' +
-            'A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).',
-        },
-        operation: schemaRef('Operation'),
-        upload_ids: { type: 'array', items: schemaRef('UploadId'), minItems: 1 },
-        options: {
-          type: 'object',
-          description: 'The options as validated, without secrets (a password is never shown).',
-        },
-        extraction: {
-          description:
-            "`flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations.",
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['fields', 'instructions', 'workflow_id', 'workflow_revision'],
-              properties: {
-                fields: { type: 'array', items: { type: 'string' }, minItems: 1 },
-                instructions: { type: ['string', 'null'] },
-                workflow_id: { type: ['string', 'null'], pattern: '^wfl_[A-Za-z0-9]{20}$' },
-                workflow_revision: { type: ['integer', 'null'], minimum: 1 },
-              },
-            },
-          ],
-        },
-        estimated_credits: { type: 'integer', minimum: 1, description: 'The quote reserved at submission.' },
-        charged_credits: {
-          type: ['integer', 'null'],
-          minimum: 0,
-          description:
-            'The quote once completed, 0 once failed or cancelled (the reservation is released), null before.',
-        },
-        created_at: dateTime,
-        started_at: nullable(dateTime),
-        finished_at: nullable(dateTime),
-        error: { type: ['string', 'null'], description: 'Why the job failed; null unless failed.' },
-        error_code: {
-          type: ['string', 'null'],
-          enum: [...JOB_ERROR_CODES, null],
-          description: 'Stable code of the failure; null unless failed.',
-        },
-        webhook_id: {
-          oneOf: [{ type: 'null' }, schemaRef('WebhookId')],
-          description: "The webhook the job's terminal event is sent to, as submitted; null when none.",
-        },
-        result: {
-          description: 'Present once completed; null otherwise.',
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['files', 'expires_at', 'warnings'],
-              properties: {
-                files: { type: 'array', items: schemaRef('ResultFile') },
-                expires_at: { ...nullable(dateTime), description: 'Results are kept 7 days.' },
-                warnings: {
-                  type: 'array',
-                  items: { type: 'string' },
-                  description:
-                    'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
-                },
-              },
-            },
-          ],
-        },
-      },
-      allOf: [
-        whenStatus(['queued', 'processing'], {
-          charged_credits: { type: 'null' },
-          finished_at: { type: 'null' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'null' },
-        }),
-        whenStatus('completed', {
-          charged_credits: { type: 'integer' },
-          finished_at: { type: 'string' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'object' },
-        }),
-        whenStatus('failed', {
-          charged_credits: { const: 0 },
-          finished_at: { type: 'string' },
-          error: { type: 'string' },
-          error_code: { type: 'string' },
-          result: { type: 'null' },
-        }),
-        whenStatus('cancelled', {
-          charged_credits: { const: 0 },
-          finished_at: { type: 'string' },
-          error: { type: 'null' },
-          error_code: { type: 'null' },
-          result: { type: 'null' },
-        }),
-      ],
     },
     Error: {
       type: 'object',

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   DELIVERY_PROFILES,
   SIGNATURE_TOLERANCE_SECONDS,
@@ -14,8 +15,13 @@ import {
   type BatchEventType,
   type JobEventType,
 } from '../../domain/processing-events.js';
-import { WEBHOOK_MODES } from '../../domain/batches.js';
-import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
+import { json, type Schema } from '../http/openapi-kit.js';
+import { v1Contract } from './openapi.contract.js';
+import {
+  batchEventSchema,
+  jobEventSchema,
+  webhookEventSchema,
+} from '../../domain/validation/processing-event-schemas.js';
 
 /**
  * The `/v1` webhook bodies and headers (spec section 6) in the OpenAPI document's `webhooks`. Every body is
@@ -160,239 +166,6 @@ export const BATCH_EVENT_EXAMPLES: Record<BatchEventType, unknown> = {
   ),
 };
 
-const dateTime: Schema = { type: 'string', format: 'date-time' };
-const nullableDateTime: Schema = { type: ['string', 'null'], format: 'date-time' };
-const jobId: Schema = { type: 'string', pattern: '^job_[A-Za-z0-9]{20}$' };
-const eventId: Schema = {
-  type: 'string',
-  pattern: '^evt_[A-Za-z0-9]{20}$',
-  description: 'Event id: `evt_` and 20 letters or digits; equals `X-Service-Event-Id`. Deduplicate on it.',
-};
-const createdAt: Schema = {
-  ...dateTime,
-  description:
-    'When the event was created (ISO 8601, UTC): for job and batch events, the moment of the terminal transition.',
-};
-const count: Schema = { type: 'integer', minimum: 0 };
-
-export function webhookSchemas(): Record<string, Schema> {
-  return {
-    WebhookEvent: {
-      description:
-        'The body of every `/v1` webhook (spec section 6): `{id, type, created_at, job}`, and `batch` on batch events. Verify the signature on the raw bytes before parsing; ignore unknown event types and unknown fields.',
-      oneOf: [schemaRef('TestPingEvent'), schemaRef('JobEvent'), schemaRef('BatchEvent')],
-    },
-    TestPingEvent: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'type', 'created_at', 'job'],
-      properties: {
-        id: eventId,
-        type: {
-          type: 'string',
-          const: TEST_PING,
-          description: `\`${TEST_PING}\`: a test delivery sent by the platform operator.`,
-        },
-        created_at: createdAt,
-        job: { type: 'null', description: '`null`: a ping concerns no job.' },
-      },
-    },
-    JobEvent: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'type', 'created_at', 'job'],
-      properties: {
-        id: eventId,
-        type: { type: 'string', enum: [...JOB_EVENT_TYPES] },
-        created_at: createdAt,
-        job: schemaRef('WebhookJob'),
-      },
-      allOf: [
-        {
-          if: { properties: { type: { const: 'job.completed' } } },
-          then: { properties: { job: { type: 'object', properties: { status: { const: 'completed' } } } } },
-        },
-        {
-          if: { properties: { type: { const: 'job.failed' } } },
-          then: { properties: { job: { type: 'object', properties: { status: { const: 'failed' } } } } },
-        },
-      ],
-    },
-    WebhookJob: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'status',
-        'operation',
-        'batch_id',
-        'upload_ids',
-        'estimated_credits',
-        'charged_credits',
-        'created_at',
-        'started_at',
-        'finished_at',
-        'error',
-        'error_code',
-        'result',
-      ],
-      description:
-        'The job record of `GET /v1/jobs/{job_id}` without what could disclose private source data: no `options` (page selections, watermark text; ' +
-        'passwords are never stored in them) and no result file `name` (it derives from the name of your uploaded file). Fetch the job with your API key for those.',
-      properties: {
-        id: jobId,
-        status: { type: 'string', enum: ['completed', 'failed'] },
-        operation: { type: 'string' },
-        batch_id: {
-          type: ['string', 'null'],
-          description: 'The batch the job is an item of; null for a job submitted alone.',
-        },
-        upload_ids: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^upl_[A-Za-z0-9]{20}$' } },
-        estimated_credits: { type: 'integer', minimum: 1 },
-        charged_credits: {
-          type: 'integer',
-          minimum: 0,
-          description: 'The quote when completed; 0 when failed (the reservation was released).',
-        },
-        created_at: dateTime,
-        started_at: nullableDateTime,
-        finished_at: dateTime,
-        error: { type: ['string', 'null'], description: 'Why the job failed; null when completed.' },
-        error_code: {
-          type: ['string', 'null'],
-          description: 'Stable code of the failure (see `Job.error_code`); null when completed.',
-        },
-        result: {
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['files', 'expires_at'],
-              properties: {
-                files: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['index', 'download_path', 'bytes', 'content_type'],
-                    properties: {
-                      index: { type: 'integer', minimum: 0 },
-                      download_path: {
-                        type: 'string',
-                        pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}/results/[0-9]+$',
-                        description: 'GET it with your API key (the webhook carries no credential).',
-                      },
-                      bytes: { type: 'integer', minimum: 0 },
-                      content_type: { type: 'string' },
-                    },
-                  },
-                },
-                expires_at: nullableDateTime,
-              },
-            },
-          ],
-          description: 'The result files of a completed job; null when failed.',
-        },
-      },
-    },
-    BatchEvent: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'type', 'created_at', 'job', 'batch'],
-      properties: {
-        id: eventId,
-        type: { type: 'string', enum: [...BATCH_EVENT_TYPES] },
-        created_at: createdAt,
-        job: {
-          type: 'null',
-          description:
-            '`null`: a batch event concerns no single job (each child has its own `job.*` event in modes `items` and `both`).',
-        },
-        batch: schemaRef('WebhookBatch'),
-      },
-      allOf: BATCH_EVENT_TYPES.map((t) => ({
-        if: { properties: { type: { const: t } } },
-        then: {
-          properties: { batch: { type: 'object', properties: { status: { const: t.slice('batch.'.length) } } } },
-        },
-      })),
-    },
-    WebhookBatch: {
-      type: 'object',
-      additionalProperties: false,
-      required: [
-        'id',
-        'status',
-        'operation',
-        'webhook_mode',
-        'retry_of',
-        'created_at',
-        'finished_at',
-        'progress',
-        'credits',
-        'items',
-        'results_zip_path',
-      ],
-      description:
-        "The batch at its terminal transition: aggregate progress, credits and each item's job id, state and error code (no names, options or messages).",
-      properties: {
-        id: { type: 'string' },
-        status: { type: 'string', enum: ['completed', 'partial', 'failed'] },
-        operation: { type: 'string' },
-        webhook_mode: { type: 'string', enum: [...WEBHOOK_MODES] },
-        retry_of: {
-          type: ['string', 'null'],
-          description: 'The batch this one re-runs the failed items of (`retry-failed`); null otherwise.',
-        },
-        created_at: dateTime,
-        finished_at: nullableDateTime,
-        progress: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['total', 'queued', 'processing', 'completed', 'failed', 'cancelled'],
-          properties: {
-            total: count,
-            queued: count,
-            processing: count,
-            completed: count,
-            failed: count,
-            cancelled: count,
-          },
-        },
-        credits: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['reserved', 'charged', 'released'],
-          description:
-            '`charged`: the quotes of completed items; `released`: of failed and cancelled items; `reserved`: of unfinished ones (0 once terminal).',
-          properties: { reserved: count, charged: count, released: count },
-        },
-        items: {
-          type: 'array',
-          maxItems: 100,
-          description: 'One entry per item, in item order.',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['index', 'job_id', 'status', 'error_code'],
-            properties: {
-              index: count,
-              job_id: jobId,
-              status: { type: 'string', enum: ['queued', 'processing', 'completed', 'failed'] },
-              error_code: { type: ['string', 'null'] },
-            },
-          },
-        },
-        results_zip_path: {
-          type: ['string', 'null'],
-          description: '`GET` it with your API key for the successful results; null when no item completed.',
-        },
-      },
-    },
-  };
-}
-
 const RESPONSES = {
   '2XX': { description: 'Delivered. Answer 2xx only after you have verified the signature and recorded the event id.' },
   '408': { description: 'Retried.' },
@@ -416,7 +189,7 @@ const operation = (
   type: string,
   operationId: string,
   description: string,
-  schema: string,
+  schema: z.ZodType,
   example: unknown,
 ): Schema => ({
   post: {
@@ -426,7 +199,7 @@ const operation = (
     security: [],
     description: `${description} Sent once to the webhook if it is enabled when the event is recorded; a webhook disabled or deleted later gets no further attempt. ${V1_RETRY_TEXT}`,
     parameters: V1_WEBHOOK_HEADERS,
-    requestBody: { required: true, content: json(schemaRef(schema), { [type]: example as Schema }) },
+    requestBody: { required: true, content: json(v1Contract.ref(schema), { [type]: example as Schema }) },
     responses: RESPONSES,
   },
 });
@@ -451,17 +224,23 @@ export function webhooks(): Schema {
           'the command prints the webhook id (`whe_…`, the format `webhook_id` takes) and its signing secret (shown once). Signed and retried like every ' +
           `\`/v1\` delivery. ${V1_RETRY_TEXT}`,
         parameters: V1_WEBHOOK_HEADERS,
-        requestBody: { required: true, content: json(schemaRef('WebhookEvent'), { [TEST_PING]: TEST_PING_EXAMPLE }) },
+        requestBody: {
+          required: true,
+          content: json(v1Contract.ref(webhookEventSchema), { [TEST_PING]: TEST_PING_EXAMPLE }),
+        },
         responses: RESPONSES,
       },
     },
     ...Object.fromEntries(
-      JOB_EVENT_TYPES.map((t) => [t, operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'JobEvent', JOB_EVENT_EXAMPLES[t])]),
+      JOB_EVENT_TYPES.map((t) => [
+        t,
+        operation(t, opId(t), EVENT_DESCRIPTIONS[t], jobEventSchema, JOB_EVENT_EXAMPLES[t]),
+      ]),
     ),
     ...Object.fromEntries(
       BATCH_EVENT_TYPES.map((t) => [
         t,
-        operation(t, opId(t), EVENT_DESCRIPTIONS[t], 'BatchEvent', BATCH_EVENT_EXAMPLES[t]),
+        operation(t, opId(t), EVENT_DESCRIPTIONS[t], batchEventSchema, BATCH_EVENT_EXAMPLES[t]),
       ]),
     ),
   };

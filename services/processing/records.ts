@@ -4,6 +4,14 @@ import type { Db } from '../../db/connection.js';
 import { batchCounts, batchCredits, getBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { getJob, listBatchChildren, type Job } from '../../db/repositories/jobs.repo.js';
 import type { ListedUpload, Upload } from '../../db/repositories/uploads.repo.js';
+import type { ResultFile } from '../../db/repositories/jobs.repo.js';
+import type { AvailableOperation } from '../../domain/validation/processing-request.js';
+import type {
+  batchJobSchema,
+  batchSchema,
+  batchSummarySchema,
+  jobSchema,
+} from '../../domain/validation/job-records.js';
 import type { z } from 'zod';
 import type {
   listedUploadSchema,
@@ -18,46 +26,69 @@ import type {
 
 export const downloadPath = (jobId: string, index: number) => `/v1/jobs/${jobId}/results/${index}`;
 
-/** The job record of the API (spec section 2: id, status, error when failed, result.files). */
-export function jobJson(job: Job) {
-  const settled =
-    job.status === 'completed' ? job.quotedCredits : job.status === 'failed' || job.status === 'cancelled' ? 0 : null;
-  return {
+/** The job record of the API (spec section 2: id, status, error when failed, result.files), as `jobSchema` states it. */
+export function jobJson(job: Job): JobRecord {
+  const common = {
     id: job.id,
-    status: job.status,
-    operation: job.operation,
+    operation: job.operation as AvailableOperation, // stored only after the request validator accepted it
     upload_ids: job.uploadIds,
     options: job.options,
     /** flow-extract: the fields, instructions and saved workflow (with its revision) the job reads; null otherwise. */
     extraction: job.extraction,
     estimated_credits: job.quotedCredits,
-    charged_credits: settled,
     created_at: job.createdAt.toISOString(),
     started_at: job.startedAt?.toISOString() ?? null,
-    finished_at: job.finishedAt?.toISOString() ?? null,
-    error: job.status === 'failed' ? job.errorMessage : null,
-    error_code: job.status === 'failed' ? job.errorCode : null,
     batch_id: job.batchId,
     webhook_id: job.webhookId,
-    result:
-      job.status === 'completed' && job.resultFiles
-        ? {
-            files: job.resultFiles.map((f, i): z.input<typeof resultFileSchema> => ({
-              name: f.name,
-              download_path: downloadPath(job.id, i),
-              bytes: f.bytes,
-              content_type: f.contentType,
-            })),
-            expires_at: job.resultsExpireAt?.toISOString() ?? null,
-            /** What the client should know about the results (e.g. an OCR page that could hardly be read); often empty. */
-            warnings: job.resultFiles.flatMap((f) => f.warnings ?? []),
-          }
-        : null,
+  };
+  const unsettled = { error: null, error_code: null, result: null };
+  const finishedAt = () => (job.finishedAt ?? job.createdAt).toISOString();
+  switch (job.status) {
+    case 'queued':
+    case 'processing':
+      return { ...common, status: job.status, charged_credits: null, finished_at: null, ...unsettled };
+    case 'completed':
+      return {
+        ...common,
+        status: 'completed',
+        charged_credits: job.quotedCredits,
+        finished_at: finishedAt(),
+        error: null,
+        error_code: null,
+        // A completed job always has its result (completeJob records the files with the state).
+        result: resultJson(job.id, job.resultFiles ?? [], job.resultsExpireAt),
+      };
+    case 'failed':
+      return {
+        ...common,
+        status: 'failed',
+        charged_credits: 0,
+        finished_at: finishedAt(),
+        error: job.errorMessage ?? 'The job failed',
+        error_code: job.errorCode ?? 'processing_error',
+        result: null,
+      };
+    case 'cancelled':
+      return { ...common, status: 'cancelled', charged_credits: 0, finished_at: finishedAt(), ...unsettled };
+  }
+}
+
+function resultJson(jobId: string, files: readonly ResultFile[], expiresAt: Date | null) {
+  return {
+    files: files.map((f, i): z.input<typeof resultFileSchema> => ({
+      name: f.name,
+      download_path: downloadPath(jobId, i),
+      bytes: f.bytes,
+      content_type: f.contentType,
+    })),
+    expires_at: expiresAt?.toISOString() ?? null,
+    /** What the client should know about the results (e.g. an OCR page that could hardly be read); often empty. */
+    warnings: files.flatMap((f) => f.warnings ?? []),
   };
 }
 
 /** The job record as a client receives it (JSON). */
-export type JobRecord = ReturnType<typeof jobJson>;
+export type JobRecord = z.input<typeof jobSchema>;
 
 /** A job of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
 export async function companyJob(db: Db, companyId: string, id: string): Promise<Job> {
@@ -70,7 +101,7 @@ export async function companyJob(db: Db, companyId: string, id: string): Promise
  * A child as its batch shows it: the job record and its position; a child the client deleted (`DELETE /v1/jobs/{id}`)
  * keeps its state and credits but says when it was deleted and has no result (its files are gone).
  */
-const batchChildJson = (j: Job) => ({
+const batchChildJson = (j: Job): z.input<typeof batchJobSchema> => ({
   item_index: j.itemIndex!,
   ...jobJson(j),
   ...(j.deletedAt ? { result: null } : {}),
@@ -82,7 +113,7 @@ export async function batchJson(
   db: Db,
   batch: Batch,
   page: { after: number; limit: number } = { after: 0, limit: BATCH_LIMITS.childrenPageDefault },
-) {
+): Promise<BatchRecord> {
   const summary = await batchSummaryJson(db, batch);
   const children = await listBatchChildren(db, batch.id);
   const shown = children.filter((j) => j.itemIndex! >= page.after).slice(0, page.limit);
@@ -95,14 +126,14 @@ export async function batchJson(
 }
 
 /** The batch without its children: what lists show. */
-export async function batchSummaryJson(db: Db, batch: Batch) {
+export async function batchSummaryJson(db: Db, batch: Batch): Promise<z.input<typeof batchSummarySchema>> {
   // One after the other: `db` may be a transaction (one connection), which must not be sent concurrent queries.
   const counts = await batchCounts(db, batch.id);
   const credits = await batchCredits(db, batch.id);
   return {
     id: batch.id,
     status: batch.status,
-    operation: batch.operation,
+    operation: batch.operation as AvailableOperation, // stored only after the request validator accepted it
     options: batch.options,
     item_count: batch.itemCount,
     retry_of: batch.retryOf,
@@ -116,7 +147,7 @@ export async function batchSummaryJson(db: Db, batch: Batch) {
   };
 }
 
-export type BatchRecord = Awaited<ReturnType<typeof batchJson>>;
+export type BatchRecord = z.input<typeof batchSchema>;
 
 /** A batch of the company, or 404 (another company's id is the same answer): for /v1 and the company session. */
 export async function companyBatch(db: Db, companyId: string, id: string): Promise<Batch> {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { DomainError } from '../../domain/errors.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -206,4 +207,15 @@ export function expectSoundOperations(c: Conformance, doc: Obj, sections: readon
     }
   }
   return examples;
+}
+
+/** Whether a request validator accepts `body`: it refuses with a DomainError (any other error is rethrown). */
+export function validatorAccepts(parse: (body: unknown) => unknown, body: unknown): boolean {
+  try {
+    parse(body);
+    return true;
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    return false;
+  }
 }

@@ -8,8 +8,8 @@ import { COMPANY_SESSION_COOKIE } from '../../api/company/guards.js';
 import { createCompanyAdmin, DashboardClient } from '../helpers/dashboard.js';
 import { processingOpenApi } from '../../api/processing/openapi.document.js';
 import { statusOf } from '../../api/http/errors.js';
-import { DomainError, type ErrorCode } from '../../domain/errors.js';
-import { parseJobRequest } from '../../domain/validation/processing-request.js';
+import type { ErrorCode } from '../../domain/errors.js';
+import { parseBatchRequest, parseJobRequest } from '../../domain/validation/processing-request.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { testConfig, startTestApp } from '../helpers/app.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
@@ -23,6 +23,7 @@ import {
   expectSoundOperations,
   obj,
   type Obj,
+  validatorAccepts,
 } from '../helpers/openapi-conformance.js';
 import { expectDocumented503s, unreachableDb } from '../helpers/unreachable-db.js';
 
@@ -130,6 +131,17 @@ beforeAll(async () => {
   c = new Conformance(served.body);
 });
 afterAll(() => h.stop());
+
+/** The document's request schema accepts exactly the bodies `parse` accepts (it throws a DomainError for the others). */
+function expectSameAcceptance(schema: unknown, parse: (body: unknown) => unknown, cases: unknown[]): void {
+  const validate = c.validator(schema);
+  for (const body of cases) {
+    const accepted = validatorAccepts(parse, body);
+    expect(validate(body), `${JSON.stringify(body)}: the validator ${accepted ? 'accepts' : 'refuses'} it`).toBe(
+      accepted,
+    );
+  }
+}
 
 describe('the document', () => {
   it('is served without a key (the guards never run for it) while every other /v1 route still needs one', async () => {
@@ -363,20 +375,44 @@ describe('the document', () => {
       { operation: 'webp', upload_ids: [pdf], webhook_id: 'whk_AAAAAAAAAAAAAAAAAAAA' },
       { operation: 'webp', upload_ids: [pdf], webhook_id: null },
     ];
-    const schema = c.jobRequestSchema();
-    const validate = c.validator(schema);
-    for (const body of cases) {
-      let accepted = true;
-      try {
-        parseJobRequest(body);
-      } catch (e) {
-        if (!(e instanceof DomainError)) throw e;
-        accepted = false;
-      }
-      expect(validate(body), `${JSON.stringify(body)}: the validator ${accepted ? 'accepts' : 'refuses'} it`).toBe(
-        accepted,
-      );
-    }
+    expectSameAcceptance(c.jobRequestSchema(), parseJobRequest, cases);
+  });
+
+  it('accepts exactly the batch bodies the batch validator accepts', () => {
+    const pdf = 'upl_AAAAAAAAAAAAAAAAAAAA';
+    const pdf2 = 'upl_BBBBBBBBBBBBBBBBBBBB';
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `upl_${String(i).padStart(20, 'C')}`);
+    const cases: unknown[] = [
+      { operation: 'pdf-rotate', upload_ids: [pdf, pdf], options: { angle: 90 } },
+      { operation: 'pdf-rotate', items: [{ upload_ids: [pdf] }, { upload_ids: [pdf2] }], options: { angle: 90 } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], items: [{ upload_ids: [pdf] }], options: { angle: 90 } },
+      { operation: 'pdf-rotate', options: { angle: 90 } },
+      { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 45 } },
+      { operation: 'pdf-rotate', upload_ids: many(100), options: { angle: 90 } },
+      { operation: 'pdf-rotate', upload_ids: many(101), options: { angle: 90 } },
+      { operation: 'pdf-rotate', items: [{ upload_ids: [pdf, pdf2] }], options: { angle: 90 } },
+      { operation: 'pdf-merge', items: [{ upload_ids: [pdf, pdf2] }] },
+      { operation: 'pdf-merge', items: [{ upload_ids: [pdf, pdf] }] },
+      { operation: 'pdf-merge', items: [{ upload_ids: [pdf] }] },
+      { operation: 'pdf-merge', upload_ids: [pdf, pdf2] },
+      { operation: 'pdf-merge', items: [] },
+      { operation: 'webp', upload_ids: [pdf], webhook_id: 'whe_AAAAAAAAAAAAAAAAAAAA', webhook_mode: 'items' },
+      { operation: 'webp', upload_ids: [pdf], webhook_mode: 'all' },
+      { operation: 'webp', upload_ids: [pdf], webhook_id: 'whk_AAAAAAAAAAAAAAAAAAAA' },
+      { operation: 'webp', upload_ids: [pdf], max_credits: 10 },
+      { operation: 'webp', upload_ids: [pdf], max_credits: 0 },
+      { operation: 'webp', upload_ids: [pdf], fields: ['total'] },
+      { operation: 'flow-extract', upload_ids: [pdf, pdf2], fields: ['total'] },
+      { operation: 'flow-extract', items: [{ upload_ids: [pdf, pdf2] }], workflow_id: 'wfl_AAAAAAAAAAAAAAAAAAAA' },
+      { operation: 'flow-extract', upload_ids: [pdf] },
+      { operation: 'flow-extract', upload_ids: [pdf], fields: ['items'] },
+      { operation: 'nope', upload_ids: [pdf] },
+      { operation: 'webp', upload_ids: [pdf], extra: 1 },
+      [],
+      null,
+    ];
+    const body = obj(obj(c.operation('POST /v1/batches')['requestBody'])['content'])['application/json'];
+    expectSameAcceptance(obj(body)['schema'], parseBatchRequest, cases);
   });
 });
 

@@ -699,7 +699,371 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`), `fields`, `instructions` and `workflow_id` (extraction) are not available on this route and are refused with 422; `fields`, `instructions` and `workflow_id` belong to `flow-extract` only. Reserved extraction field names: items, warnings, evidence, review_required, human_review. */
+        /** @description The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, millisecond precision, monotonic and within `duration`; `speaker` is an anonymous label (`SPEAKER_1`, … by first appearance). */
+        TranscriptJson: {
+            /** @description ISO 639-1 code of the spoken language (`und` when unknown) */
+            language: string;
+            /** @description Seconds of decoded audio */
+            duration: number;
+            segments: {
+                /** @description Seconds from the start of the source, millisecond precision */
+                start: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                end: number;
+                text: string;
+                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
+                speaker: string | null;
+            }[];
+            words: {
+                /** @description Seconds from the start of the source, millisecond precision */
+                start: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                end: number;
+                word: string;
+                confidence: number;
+                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
+                speaker: string | null;
+            }[];
+        };
+        /** @description The `.json` result of `flow-extract` (a result file, when the operation is available): one entry per input document with its fields (missing values are null), line items, evidence and review flags (docs/processing.md, "Field extraction"). */
+        ExtractionJson: {
+            documents: {
+                /** @description The input document's name */
+                document: string;
+                upload_id: string | null;
+                pages: number;
+                /** @description True when a value failed the evidence check or the document needs a look */
+                review_required: boolean;
+                review_reasons: string[];
+                /** @description Every requested field in request order: dates YYYY-MM-DD, amounts "1234.50", currencies ISO 4217; null when missing */
+                fields: {
+                    [key: string]: string | null;
+                };
+                items: {
+                    description: string | null;
+                    quantity: string | null;
+                    unit_price: string | null;
+                    amount: string | null;
+                }[];
+                evidence: {
+                    fields: {
+                        [key: string]: {
+                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
+                            page: number | null;
+                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
+                            snippet: string | null;
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /**
+                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
+                             * @default page
+                             * @enum {string}
+                             */
+                            source: "page" | "xml";
+                            /**
+                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
+                             * @default null
+                             */
+                            path: string | null;
+                            /**
+                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
+                             * @default null
+                             */
+                            file: string | null;
+                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
+                            flagged: boolean;
+                            /** @description Why it was flagged */
+                            reason: string | null;
+                        } | null;
+                    };
+                    items: {
+                        description: {
+                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
+                            page: number | null;
+                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
+                            snippet: string | null;
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /**
+                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
+                             * @default page
+                             * @enum {string}
+                             */
+                            source: "page" | "xml";
+                            /**
+                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
+                             * @default null
+                             */
+                            path: string | null;
+                            /**
+                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
+                             * @default null
+                             */
+                            file: string | null;
+                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
+                            flagged: boolean;
+                            /** @description Why it was flagged */
+                            reason: string | null;
+                        } | null;
+                        quantity: {
+                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
+                            page: number | null;
+                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
+                            snippet: string | null;
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /**
+                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
+                             * @default page
+                             * @enum {string}
+                             */
+                            source: "page" | "xml";
+                            /**
+                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
+                             * @default null
+                             */
+                            path: string | null;
+                            /**
+                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
+                             * @default null
+                             */
+                            file: string | null;
+                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
+                            flagged: boolean;
+                            /** @description Why it was flagged */
+                            reason: string | null;
+                        } | null;
+                        unit_price: {
+                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
+                            page: number | null;
+                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
+                            snippet: string | null;
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /**
+                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
+                             * @default page
+                             * @enum {string}
+                             */
+                            source: "page" | "xml";
+                            /**
+                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
+                             * @default null
+                             */
+                            path: string | null;
+                            /**
+                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
+                             * @default null
+                             */
+                            file: string | null;
+                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
+                            flagged: boolean;
+                            /** @description Why it was flagged */
+                            reason: string | null;
+                        } | null;
+                        amount: {
+                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
+                            page: number | null;
+                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
+                            snippet: string | null;
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /**
+                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
+                             * @default page
+                             * @enum {string}
+                             */
+                            source: "page" | "xml";
+                            /**
+                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
+                             * @default null
+                             */
+                            path: string | null;
+                            /**
+                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
+                             * @default null
+                             */
+                            file: string | null;
+                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
+                            flagged: boolean;
+                            /** @description Why it was flagged */
+                            reason: string | null;
+                        } | null;
+                        /** @default null */
+                        line: {
+                            /** @description 1-based page of the line (of its description, else of its first cell with evidence) */
+                            page: number;
+                            /** @description Its cells' snippets on that page in reading order, separated by spaces */
+                            snippet: string;
+                            /** @description The union of its cells' boxes on that page; null on a plain-text page */
+                            box: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                            } | null;
+                            /** @description True when any of its cells was flagged */
+                            flagged: boolean;
+                            /** @description Why its cells were flagged (each reason once, separated by "; ") */
+                            reason: string | null;
+                        } | null;
+                    }[];
+                };
+                warnings: string[];
+                /** @description Review corrections of this document's fields, oldest first; empty in a job's first exports. A corrected field has no evidence: its value is the reviewer's */
+                corrections: {
+                    field: string;
+                    /** @description The value before this correction */
+                    previous_value: string | null;
+                    /** @description The corrected value, in the same form as `fields` */
+                    value: string | null;
+                    /** @description The review revision that made it */
+                    revision: number;
+                    /** @description The reviewer's e-mail address */
+                    corrected_by: string;
+                    /** @description ISO 8601 */
+                    corrected_at: string;
+                }[];
+            }[];
+        };
+        /** @description The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting"). */
+        MeetingJson: {
+            /** @description ISO 639-1 code of the spoken language (`und` when unknown) */
+            language: string;
+            /** @description Seconds of decoded audio */
+            duration: number;
+            segments: {
+                /** @description Seconds from the start of the source, millisecond precision */
+                start: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                end: number;
+                text: string;
+                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
+                speaker: string | null;
+            }[];
+            words: {
+                /** @description Seconds from the start of the source, millisecond precision */
+                start: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                end: number;
+                word: string;
+                confidence: number;
+                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
+                speaker: string | null;
+            }[];
+            title: string;
+            speakers: {
+                /** @description Speaker label (SPEAKER_1, …), null when not known */
+                speaker: string | null;
+                /** @description Seconds of speech (words plus pauses under 1 s between them) */
+                talk_time: number;
+                /** @description Share of everyone's talk time */
+                share: number;
+                words: number;
+                turns: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                first_start: number;
+            }[];
+            timeline: {
+                /** @description Seconds from the start of the source, millisecond precision */
+                start: number;
+                /** @description Seconds from the start of the source, millisecond precision */
+                end: number;
+                /** @description Speaker label (SPEAKER_1, …), null when not known */
+                speaker: string | null;
+                words: number;
+                /** @description The turn's first 12 words */
+                excerpt: string;
+            }[];
+            summary: {
+                /** @enum {string} */
+                source: "language_model" | "extractive";
+                /** @description The language model, null for an extractive summary */
+                model: string | null;
+                /** @description How the summary was made, for the reader */
+                notice: string;
+                /** @description The language model's summary (empty for an extractive summary) */
+                paragraphs: string[];
+                /** @description Extractive summary: key sentences in time order (empty for a language-model summary) */
+                key_sentences: {
+                    /** @description The transcript's own words */
+                    text: string;
+                    /** @description Seconds from the start of the source, millisecond precision */
+                    start: number;
+                    /** @description Seconds from the start of the source, millisecond precision */
+                    end: number;
+                    /** @description Speaker label (SPEAKER_1, …), null when not known */
+                    speaker: string | null;
+                }[];
+                decisions: {
+                    text: string;
+                    quotes: {
+                        /** @description The transcript's own words */
+                        text: string;
+                        /** @description Seconds from the start of the source, millisecond precision */
+                        start: number;
+                        /** @description Seconds from the start of the source, millisecond precision */
+                        end: number;
+                        /** @description Speaker label (SPEAKER_1, …), null when not known */
+                        speaker: string | null;
+                    }[];
+                    cues: string[];
+                }[];
+                action_items: {
+                    text: string;
+                    /** @description Speaker label (SPEAKER_1, …), null when not known */
+                    owner: string | null;
+                    due: string | null;
+                    quotes: {
+                        /** @description The transcript's own words */
+                        text: string;
+                        /** @description Seconds from the start of the source, millisecond precision */
+                        start: number;
+                        /** @description Seconds from the start of the source, millisecond precision */
+                        end: number;
+                        /** @description Speaker label (SPEAKER_1, …), null when not known */
+                        speaker: string | null;
+                    }[];
+                    cues: string[];
+                }[];
+                warnings: string[];
+            };
+        };
+        Error: {
+            detail: string;
+            /** @enum {string} */
+            code: "session_required" | "invalid_credentials" | "api_key_in_url" | "authorization_header_rejected" | "api_key_not_accepted" | "origin_rejected" | "csrf_failed" | "billing_admin_required" | "forbidden" | "not_found" | "conflict" | "gone" | "batch_not_terminal" | "batch_has_no_failed_items" | "batch_retry_needs_password" | "batch_retry_in_progress" | "insufficient_credits" | "queue_full" | "batch_zip_too_large" | "invitation_invalid" | "limit_reached" | "invitation_pending" | "invitation_undeliverable" | "mail_unavailable" | "account_in_other_company" | "last_billing_admin" | "purchase_unavailable" | "too_many_open_purchases" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "malformed_json" | "rate_limited" | "internal_error" | "service_unavailable";
+            request_id: string;
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description Upload id: `upl_` and 20 letters or digits. */
+        UploadId: string;
+        /** @description Webhook id: `whe_` and 20 letters or digits. */
+        WebhookId: string;
+        /** @description Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`) are refused with 422 here; `fields`, `instructions` and `workflow_id` belong to `flow-extract` only. Reserved extraction field names: items, warnings, evidence, review_required, human_review. */
         JobRequest: components["schemas"]["PdfExtractRequest"] | components["schemas"]["PdfDeleteRequest"] | components["schemas"]["PdfRotateRequest"] | components["schemas"]["PdfProtectRequest"] | components["schemas"]["PdfUnlockRequest"] | components["schemas"]["PdfWatermarkRequest"] | components["schemas"]["PdfNumberRequest"] | components["schemas"]["PdfMergeRequest"] | components["schemas"]["ImageEditRequest"] | components["schemas"]["ImageCompressRequest"] | components["schemas"]["WebpRequest"] | components["schemas"]["AudioTrimRequest"] | components["schemas"]["VideoTrimRequest"] | components["schemas"]["VideoRotateRequest"] | components["schemas"]["VideoResizeRequest"] | components["schemas"]["AudioCompressRequest"] | components["schemas"]["VideoCompressRequest"] | components["schemas"]["OcrTextRequest"] | components["schemas"]["OcrDocxRequest"] | components["schemas"]["OcrPdfRequest"] | components["schemas"]["TranscribeRequest"] | components["schemas"]["MeetingRequest"] | components["schemas"]["FlowExtractRequest"];
         /**
          * pdf-extract
@@ -1127,425 +1491,783 @@ export interface components {
         } | {
             workflow_id: unknown;
         };
-        /** @description The `json` result of `transcribe` (a result file to download, not an API answer): times in seconds from the start of the source, millisecond precision, monotonic and within `duration`; `speaker` is an anonymous label (`SPEAKER_1`, … by first appearance). */
-        TranscriptJson: {
-            /** @description ISO 639-1 code of the spoken language (`und` when unknown) */
-            language: string;
-            /** @description Seconds of decoded audio */
-            duration: number;
-            segments: {
-                /** @description Seconds from the start of the source, millisecond precision */
-                start: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                end: number;
-                text: string;
-                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
-                speaker: string | null;
+        /** @description Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as `upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most 100 children. Each child is validated and quoted like a job body (`JobRequest`); a problem names the item (`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote; `webhook_id` and `webhook_mode` say where and which events the batch sends. */
+        BatchRequest: components["schemas"]["BatchPdfExtractRequest"] | components["schemas"]["BatchPdfDeleteRequest"] | components["schemas"]["BatchPdfRotateRequest"] | components["schemas"]["BatchPdfProtectRequest"] | components["schemas"]["BatchPdfUnlockRequest"] | components["schemas"]["BatchPdfWatermarkRequest"] | components["schemas"]["BatchPdfNumberRequest"] | components["schemas"]["BatchPdfMergeRequest"] | components["schemas"]["BatchImageEditRequest"] | components["schemas"]["BatchImageCompressRequest"] | components["schemas"]["BatchWebpRequest"] | components["schemas"]["BatchAudioTrimRequest"] | components["schemas"]["BatchVideoTrimRequest"] | components["schemas"]["BatchVideoRotateRequest"] | components["schemas"]["BatchVideoResizeRequest"] | components["schemas"]["BatchAudioCompressRequest"] | components["schemas"]["BatchVideoCompressRequest"] | components["schemas"]["BatchOcrTextRequest"] | components["schemas"]["BatchOcrDocxRequest"] | components["schemas"]["BatchOcrPdfRequest"] | components["schemas"]["BatchTranscribeRequest"] | components["schemas"]["BatchMeetingRequest"] | components["schemas"]["BatchFlowExtractRequest"];
+        /**
+         * pdf-extract
+         * @description Keep only the selected pages of a PDF.
+         */
+        BatchPdfExtractRequest: {
+            /** @constant */
+            operation: "pdf-extract";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
             }[];
-            words: {
-                /** @description Seconds from the start of the source, millisecond precision */
-                start: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                end: number;
-                word: string;
-                confidence: number;
-                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
-                speaker: string | null;
-            }[];
-        };
-        /** @description The `.json` result of `flow-extract` (a result file, when the operation is available): one entry per input document with its fields (missing values are null), line items, evidence and review flags (docs/processing.md, "Field extraction"). */
-        ExtractionJson: {
-            documents: {
-                /** @description The input document's name */
-                document: string;
-                upload_id: string | null;
-                pages: number;
-                /** @description True when a value failed the evidence check or the document needs a look */
-                review_required: boolean;
-                review_reasons: string[];
-                /** @description Every requested field in request order: dates YYYY-MM-DD, amounts "1234.50", currencies ISO 4217; null when missing */
-                fields: {
-                    [key: string]: string | null;
-                };
-                items: {
-                    description: string | null;
-                    quantity: string | null;
-                    unit_price: string | null;
-                    amount: string | null;
-                }[];
-                evidence: {
-                    fields: {
-                        [key: string]: {
-                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
-                            page: number | null;
-                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
-                            snippet: string | null;
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /**
-                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
-                             * @default page
-                             * @enum {string}
-                             */
-                            source: "page" | "xml";
-                            /**
-                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
-                             * @default null
-                             */
-                            path: string | null;
-                            /**
-                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
-                             * @default null
-                             */
-                            file: string | null;
-                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
-                            flagged: boolean;
-                            /** @description Why it was flagged */
-                            reason: string | null;
-                        } | null;
-                    };
-                    items: {
-                        description: {
-                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
-                            page: number | null;
-                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
-                            snippet: string | null;
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /**
-                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
-                             * @default page
-                             * @enum {string}
-                             */
-                            source: "page" | "xml";
-                            /**
-                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
-                             * @default null
-                             */
-                            path: string | null;
-                            /**
-                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
-                             * @default null
-                             */
-                            file: string | null;
-                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
-                            flagged: boolean;
-                            /** @description Why it was flagged */
-                            reason: string | null;
-                        } | null;
-                        quantity: {
-                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
-                            page: number | null;
-                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
-                            snippet: string | null;
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /**
-                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
-                             * @default page
-                             * @enum {string}
-                             */
-                            source: "page" | "xml";
-                            /**
-                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
-                             * @default null
-                             */
-                            path: string | null;
-                            /**
-                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
-                             * @default null
-                             */
-                            file: string | null;
-                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
-                            flagged: boolean;
-                            /** @description Why it was flagged */
-                            reason: string | null;
-                        } | null;
-                        unit_price: {
-                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
-                            page: number | null;
-                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
-                            snippet: string | null;
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /**
-                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
-                             * @default page
-                             * @enum {string}
-                             */
-                            source: "page" | "xml";
-                            /**
-                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
-                             * @default null
-                             */
-                            path: string | null;
-                            /**
-                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
-                             * @default null
-                             */
-                            file: string | null;
-                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
-                            flagged: boolean;
-                            /** @description Why it was flagged */
-                            reason: string | null;
-                        } | null;
-                        amount: {
-                            /** @description 1-based page the value was read from; null for a value read from an e-invoice's XML (`source` `xml`) */
-                            page: number | null;
-                            /** @description The source text the value came from (for `source` `xml`: the XML element's text) */
-                            snippet: string | null;
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /**
-                             * @description Where the snippet is: the text of `page`, or an element of the e-invoice XML the source is or carries (a Factur-X / ZUGFeRD / XRechnung PDF's attachment, an uploaded CII or UBL invoice)
-                             * @default page
-                             * @enum {string}
-                             */
-                            source: "page" | "xml";
-                            /**
-                             * @description `source` `xml`: the element's path, e.g. `/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID` (qualified names as the XML writes them, `[n]` for the n-th element of a name after the first); null for page evidence
-                             * @default null
-                             */
-                            path: string | null;
-                            /**
-                             * @description `source` `xml`: the XML's file name in the PDF (`factur-x.xml`); null for an uploaded XML and for page evidence
-                             * @default null
-                             */
-                            file: string | null;
-                            /** @description True when the value failed the evidence check (kept, to be reviewed) */
-                            flagged: boolean;
-                            /** @description Why it was flagged */
-                            reason: string | null;
-                        } | null;
-                        /** @default null */
-                        line: {
-                            /** @description 1-based page of the line (of its description, else of its first cell with evidence) */
-                            page: number;
-                            /** @description Its cells' snippets on that page in reading order, separated by spaces */
-                            snippet: string;
-                            /** @description The union of its cells' boxes on that page; null on a plain-text page */
-                            box: {
-                                x0: number;
-                                y0: number;
-                                x1: number;
-                                y1: number;
-                            } | null;
-                            /** @description True when any of its cells was flagged */
-                            flagged: boolean;
-                            /** @description Why its cells were flagged (each reason once, separated by "; ") */
-                            reason: string | null;
-                        } | null;
-                    }[];
-                };
-                warnings: string[];
-                /** @description Review corrections of this document's fields, oldest first; empty in a job's first exports. A corrected field has no evidence: its value is the reviewer's */
-                corrections: {
-                    field: string;
-                    /** @description The value before this correction */
-                    previous_value: string | null;
-                    /** @description The corrected value, in the same form as `fields` */
-                    value: string | null;
-                    /** @description The review revision that made it */
-                    revision: number;
-                    /** @description The reviewer's e-mail address */
-                    corrected_by: string;
-                    /** @description ISO 8601 */
-                    corrected_at: string;
-                }[];
-            }[];
-        };
-        /** @description The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting"). */
-        MeetingJson: {
-            /** @description ISO 639-1 code of the spoken language (`und` when unknown) */
-            language: string;
-            /** @description Seconds of decoded audio */
-            duration: number;
-            segments: {
-                /** @description Seconds from the start of the source, millisecond precision */
-                start: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                end: number;
-                text: string;
-                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
-                speaker: string | null;
-            }[];
-            words: {
-                /** @description Seconds from the start of the source, millisecond precision */
-                start: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                end: number;
-                word: string;
-                confidence: number;
-                /** @description Speaker label (SPEAKER_1, …), null when speakers are not known */
-                speaker: string | null;
-            }[];
-            title: string;
-            speakers: {
-                /** @description Speaker label (SPEAKER_1, …), null when not known */
-                speaker: string | null;
-                /** @description Seconds of speech (words plus pauses under 1 s between them) */
-                talk_time: number;
-                /** @description Share of everyone's talk time */
-                share: number;
-                words: number;
-                turns: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                first_start: number;
-            }[];
-            timeline: {
-                /** @description Seconds from the start of the source, millisecond precision */
-                start: number;
-                /** @description Seconds from the start of the source, millisecond precision */
-                end: number;
-                /** @description Speaker label (SPEAKER_1, …), null when not known */
-                speaker: string | null;
-                words: number;
-                /** @description The turn's first 12 words */
-                excerpt: string;
-            }[];
-            summary: {
-                /** @enum {string} */
-                source: "language_model" | "extractive";
-                /** @description The language model, null for an extractive summary */
-                model: string | null;
-                /** @description How the summary was made, for the reader */
-                notice: string;
-                /** @description The language model's summary (empty for an extractive summary) */
-                paragraphs: string[];
-                /** @description Extractive summary: key sentences in time order (empty for a language-model summary) */
-                key_sentences: {
-                    /** @description The transcript's own words */
-                    text: string;
-                    /** @description Seconds from the start of the source, millisecond precision */
-                    start: number;
-                    /** @description Seconds from the start of the source, millisecond precision */
-                    end: number;
-                    /** @description Speaker label (SPEAKER_1, …), null when not known */
-                    speaker: string | null;
-                }[];
-                decisions: {
-                    text: string;
-                    quotes: {
-                        /** @description The transcript's own words */
-                        text: string;
-                        /** @description Seconds from the start of the source, millisecond precision */
-                        start: number;
-                        /** @description Seconds from the start of the source, millisecond precision */
-                        end: number;
-                        /** @description Speaker label (SPEAKER_1, …), null when not known */
-                        speaker: string | null;
-                    }[];
-                    cues: string[];
-                }[];
-                action_items: {
-                    text: string;
-                    /** @description Speaker label (SPEAKER_1, …), null when not known */
-                    owner: string | null;
-                    due: string | null;
-                    quotes: {
-                        /** @description The transcript's own words */
-                        text: string;
-                        /** @description Seconds from the start of the source, millisecond precision */
-                        start: number;
-                        /** @description Seconds from the start of the source, millisecond precision */
-                        end: number;
-                        /** @description Speaker label (SPEAKER_1, …), null when not known */
-                        speaker: string | null;
-                    }[];
-                    cues: string[];
-                }[];
-                warnings: string[];
+            options: {
+                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
+                pages: string & (unknown & unknown);
             };
-        };
-        Job: {
-            id: components["schemas"]["JobId"];
-            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
-            batch_id: string | null;
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
             /**
-             * @description `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
              * @enum {string}
              */
-            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-            operation: components["schemas"]["Operation"];
-            upload_ids: components["schemas"]["UploadId"][];
-            /** @description The options as validated, without secrets (a password is never shown). */
-            options: Record<string, never>;
-            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
-            extraction: null | {
-                fields: string[];
-                instructions: string | null;
-                workflow_id: string | null;
-                workflow_revision: number | null;
-            };
-            /** @description The quote reserved at submission. */
-            estimated_credits: number;
-            /** @description The quote once completed, 0 once failed or cancelled (the reservation is released), null before. */
-            charged_credits: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Why the job failed; null unless failed. */
-            error: string | null;
-            /**
-             * @description Stable code of the failure; null unless failed.
-             * @enum {string|null}
-             */
-            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout" | null;
-            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
-            webhook_id: null | components["schemas"]["WebhookId"];
-            /** @description Present once completed; null otherwise. */
-            result: null | {
-                files: components["schemas"]["ResultFile"][];
-                /**
-                 * Format: date-time
-                 * @description Results are kept 7 days.
-                 */
-                expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
-                warnings: string[];
-            };
-        } & (unknown & unknown & unknown & unknown);
-        Error: {
-            detail: string;
-            /** @enum {string} */
-            code: "session_required" | "invalid_credentials" | "api_key_in_url" | "authorization_header_rejected" | "api_key_not_accepted" | "origin_rejected" | "csrf_failed" | "billing_admin_required" | "forbidden" | "not_found" | "conflict" | "gone" | "batch_not_terminal" | "batch_has_no_failed_items" | "batch_retry_needs_password" | "batch_retry_in_progress" | "insufficient_credits" | "queue_full" | "batch_zip_too_large" | "invitation_invalid" | "limit_reached" | "invitation_pending" | "invitation_undeliverable" | "mail_unavailable" | "account_in_other_company" | "last_billing_admin" | "purchase_unavailable" | "too_many_open_purchases" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "malformed_json" | "rate_limited" | "internal_error" | "service_unavailable";
-            request_id: string;
-            issues?: {
-                path: string;
-                message: string;
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-delete
+         * @description Delete the selected pages of a PDF (not all of them).
+         */
+        BatchPdfDeleteRequest: {
+            /** @constant */
+            operation: "pdf-delete";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
             }[];
-        };
-        /** @description Upload id: `upl_` and 20 letters or digits. */
-        UploadId: string;
+            options: {
+                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
+                pages: string & (unknown & unknown);
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-rotate
+         * @description Rotate the selected pages (default: all) clockwise.
+         */
+        BatchPdfRotateRequest: {
+            /** @constant */
+            operation: "pdf-rotate";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @enum {number} */
+                angle: 90 | 180 | 270;
+                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
+                pages?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-protect
+         * @description Encrypt a PDF with a password.
+         */
+        BatchPdfProtectRequest: {
+            /** @constant */
+            operation: "pdf-protect";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @description Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job. */
+                password: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-unlock
+         * @description Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.
+         */
+        BatchPdfUnlockRequest: {
+            /** @constant */
+            operation: "pdf-unlock";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @description Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job. */
+                password: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-watermark
+         * @description Stamp a text on the selected pages (default: all).
+         */
+        BatchPdfWatermarkRequest: {
+            /** @constant */
+            operation: "pdf-watermark";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @description 1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`. */
+                text: string & (unknown & unknown & unknown);
+                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
+                pages?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-number
+         * @description Print page numbers on the selected pages (default: all).
+         */
+        BatchPdfNumberRequest: {
+            /** @constant */
+            operation: "pdf-number";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description Number printed on the first selected page (default 1); the others follow consecutively. */
+                start?: number;
+                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
+                pages?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * pdf-merge
+         * @description Merge 2 to 20 PDFs in the order given.
+         */
+        BatchPdfMergeRequest: {
+            /** @constant */
+            operation: "pdf-merge";
+            /** @description pdf-merge takes at least 2 sources: send `items`. */
+            upload_ids?: unknown;
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: Record<string, never>;
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * image-edit
+         * @description Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.
+         */
+        BatchImageEditRequest: {
+            /** @constant */
+            operation: "image-edit";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            /** @description At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting. */
+            options: {
+                width?: number;
+                height?: number;
+                angle?: number;
+                /** @enum {string} */
+                flip?: "horizontal" | "vertical" | "both";
+                /** @enum {string} */
+                format?: "jpg" | "png" | "webp";
+                /** @description left, top, width, height in pixels of the image as displayed (the upload's `width` and `height`): left + width and top + height at most the image's; a crop outside the image is refused with 422 naming `options.crop`, before quoting. */
+                crop?: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * image-compress
+         * @description Compress an image, optionally converting it.
+         */
+        BatchImageCompressRequest: {
+            /** @constant */
+            operation: "image-compress";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @enum {string} */
+                format?: "jpg" | "png" | "webp";
+                /** @enum {string} */
+                level?: "balanced" | "strong";
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * webp
+         * @description Convert an image to WebP.
+         */
+        BatchWebpRequest: {
+            /** @constant */
+            operation: "webp";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: Record<string, never>;
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * audio-trim
+         * @description Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).
+         */
+        BatchAudioTrimRequest: {
+            /** @constant */
+            operation: "audio-trim";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @description Seconds from the beginning of the audio where the kept part starts (default 0); below the measured duration. */
+                start?: number;
+                /** @description Seconds from the beginning where the kept part ends: at least 0.1 s after `start`, at most the measured duration (the upload's `duration_seconds`); otherwise 422 naming `options.end`, before quoting. */
+                end: number;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * video-trim
+         * @description Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).
+         */
+        BatchVideoTrimRequest: {
+            /** @constant */
+            operation: "video-trim";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @description Seconds from the beginning of the video where the kept part starts (default 0); below the measured duration. */
+                start?: number;
+                /** @description Seconds from the beginning where the kept part ends: at least 0.1 s after `start`, at most the measured duration (the upload's `duration_seconds`); otherwise 422 naming `options.end`, before quoting. */
+                end: number;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * video-rotate
+         * @description Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).
+         */
+        BatchVideoRotateRequest: {
+            /** @constant */
+            operation: "video-rotate";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @enum {number} */
+                angle: 90 | 180 | 270;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * video-resize
+         * @description Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).
+         */
+        BatchVideoResizeRequest: {
+            /** @constant */
+            operation: "video-resize";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options: {
+                /** @enum {number} */
+                height: 240 | 360 | 480 | 720 | 1080 | 1440 | 2160;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * audio-compress
+         * @description Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.
+         */
+        BatchAudioCompressRequest: {
+            /** @constant */
+            operation: "audio-compress";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /**
+                 * @description The only level (default).
+                 * @enum {string}
+                 */
+                level?: "balanced";
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * video-compress
+         * @description Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.
+         */
+        BatchVideoCompressRequest: {
+            /** @constant */
+            operation: "video-compress";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /**
+                 * @description The only level (default).
+                 * @enum {string}
+                 */
+                level?: "balanced";
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * ocr-text
+         * @description Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.
+         */
+        BatchOcrTextRequest: {
+            /** @constant */
+            operation: "ocr-text";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
+                language?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * ocr-docx
+         * @description Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.
+         */
+        BatchOcrDocxRequest: {
+            /** @constant */
+            operation: "ocr-docx";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
+                language?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * ocr-pdf
+         * @description Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.
+         */
+        BatchOcrPdfRequest: {
+            /** @constant */
+            operation: "ocr-pdf";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
+                language?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * transcribe
+         * @description Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".
+         */
+        BatchTranscribeRequest: {
+            /** @constant */
+            operation: "transcribe";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence). */
+                output_format?: string;
+                /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
+                language?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * meeting
+         * @description Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".
+         */
+        BatchMeetingRequest: {
+            /** @constant */
+            operation: "meeting";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            options?: {
+                /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
+                language?: string;
+            };
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
+        /**
+         * flow-extract
+         * @description Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read from its XML: evidence `source` `xml` with the element's `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".
+         */
+        BatchFlowExtractRequest: ({
+            /** @description The values to extract, as field names (unique whatever their case; items, warnings, evidence, review_required, human_review are reserved). Required unless `workflow_id` is sent. */
+            fields?: (string & (unknown & unknown))[];
+            /** @description Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own. */
+            instructions?: string;
+            /** @description A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. Unknown, another company's or deleted: 404 naming `workflow_id`. */
+            workflow_id?: string;
+            /** @constant */
+            operation: "flow-extract";
+            /** @description Shorthand: one child job per upload (an upload may repeat). */
+            upload_ids?: components["schemas"]["UploadId"][];
+            /** @description One child job per item, in this order (`item_index` from 0). */
+            items?: {
+                upload_ids: components["schemas"]["UploadId"][];
+            }[];
+            /** @description No options in this release: `{}` or absent. */
+            options?: Record<string, never>;
+            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
+            max_credits?: number;
+            /** @description An enabled `/v1` webhook of your company: the batch sends its events to it, as `webhook_mode` says. Unknown, another company's, disabled or deleted: 404 naming `webhook_id`. */
+            webhook_id?: components["schemas"]["WebhookId"];
+            /**
+             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
+             * @default batch
+             * @enum {string}
+             */
+            webhook_mode: "batch" | "items" | "both";
+        } | {
+            fields: unknown;
+        } | {
+            workflow_id: unknown;
+        }) & ({
+            upload_ids: unknown;
+        } | {
+            items: unknown;
+        });
         /** @description Job id: `job_` and 20 letters or digits. */
         JobId: string;
         /** @description Batch id: `bat_` and 20 letters or digits. */
         BatchId: string;
-        /** @description Webhook id: `whe_` and 20 letters or digits. */
-        WebhookId: string;
         /**
          * @description Operations this release runs.
          * @enum {string}
@@ -1679,6 +2401,528 @@ export interface components {
             bytes: number;
             content_type: string;
         };
+        /** @description A job, by `status`: `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released). `result` is set exactly when the job is completed; `error` and `error_code` exactly when it failed. */
+        Job: {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            charged_credits: null;
+            finished_at: null;
+            error: null;
+            error_code: null;
+            result: null;
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "completed";
+            /** @description The quote, charged on success. */
+            charged_credits: number;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: {
+                files: components["schemas"]["ResultFile"][];
+                /** @description Results are kept 7 days. */
+                expires_at: string | null;
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                warnings: string[];
+            };
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "failed";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            /** @description Why the job failed, in words. */
+            error: string;
+            /**
+             * @description Stable code of the failure.
+             * @enum {string}
+             */
+            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout";
+            result: null;
+        } | {
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "cancelled";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: null;
+        };
+        JobList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Job"][];
+            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
+            next_cursor: string | null;
+        };
+        /** @description A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own: a completed child has `result: null` exactly when `deleted_at` is set. */
+        BatchJob: {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            charged_credits: null;
+            finished_at: null;
+            error: null;
+            error_code: null;
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "completed";
+            /** @description The quote, charged on success. */
+            charged_credits: number;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            /** @description The results; null once the child is deleted (`deleted_at` set). */
+            result: {
+                files: components["schemas"]["ResultFile"][];
+                /** @description Results are kept 7 days. */
+                expires_at: string | null;
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                warnings: string[];
+            } | null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "failed";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            /** @description Why the job failed, in words. */
+            error: string;
+            /**
+             * @description Stable code of the failure.
+             * @enum {string}
+             */
+            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout";
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        } | {
+            item_index: number;
+            id: components["schemas"]["JobId"];
+            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
+            batch_id: components["schemas"]["BatchId"] | null;
+            operation: components["schemas"]["Operation"];
+            upload_ids: components["schemas"]["UploadId"][];
+            /** @description The options as validated, without secrets (a password is never shown). */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
+            extraction: {
+                fields: string[];
+                instructions: string | null;
+                workflow_id: string | null;
+                workflow_revision: number | null;
+            } | null;
+            /** @description The quote reserved at submission. */
+            estimated_credits: number;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @constant */
+            status: "cancelled";
+            /**
+             * @description Nothing is charged: the reservation was released.
+             * @constant
+             */
+            charged_credits: 0;
+            /**
+             * Format: date-time
+             * @description When the job reached this terminal state.
+             */
+            finished_at: string;
+            error: null;
+            error_code: null;
+            result: null;
+            /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
+            deleted_at: string | null;
+        };
+        Batch: {
+            id: components["schemas"]["BatchId"];
+            /**
+             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "partial" | "failed";
+            operation: components["schemas"]["Operation"];
+            /** @description The options, without secrets. */
+            options: {
+                [key: string]: unknown;
+            };
+            item_count: number;
+            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
+            retry_of: components["schemas"]["BatchId"] | null;
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            webhook_mode: "batch" | "items" | "both";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
+            progress: {
+                total: number;
+                queued: number;
+                processing: number;
+                completed: number;
+                failed: number;
+                cancelled: number;
+                deleted: number;
+            };
+            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
+            credits: {
+                estimated: number;
+                reserved: number;
+                charged: number;
+                released: number;
+            };
+            /** @description The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it. */
+            jobs: components["schemas"]["BatchJob"][];
+            /** @description More children follow: pass this as `after` for the next page; null on the last page. */
+            next_after: number | null;
+        };
+        /** @description A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children). */
+        BatchSummary: {
+            id: components["schemas"]["BatchId"];
+            /**
+             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "partial" | "failed";
+            operation: components["schemas"]["Operation"];
+            /** @description The options, without secrets. */
+            options: {
+                [key: string]: unknown;
+            };
+            item_count: number;
+            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
+            retry_of: components["schemas"]["BatchId"] | null;
+            webhook_id: components["schemas"]["WebhookId"] | null;
+            /** @enum {string} */
+            webhook_mode: "batch" | "items" | "both";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
+            progress: {
+                total: number;
+                queued: number;
+                processing: number;
+                completed: number;
+                failed: number;
+                cancelled: number;
+                deleted: number;
+            };
+            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
+            credits: {
+                estimated: number;
+                reserved: number;
+                charged: number;
+                released: number;
+            };
+        };
+        BatchEstimate: {
+            operation: components["schemas"]["Operation"];
+            /** @description The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against. */
+            estimated_credits: number;
+            items: {
+                item_index: number;
+                upload_ids: components["schemas"]["UploadId"][];
+                estimated_credits: number;
+            }[];
+        };
+        /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
+        PriceRule: {
+            /** @enum {string} */
+            class: "file" | "ocr_text" | "ocr_document" | "extraction" | "transcribe" | "meeting" | "media";
+            credits_per_unit: number;
+            units: {
+                /**
+                 * @description What the server measured of the source (see the upload record).
+                 * @enum {string}
+                 */
+                measure: "bytes" | "pages" | "duration_seconds";
+                /** @description How much of it makes one unit; a started unit counts whole. */
+                per: number;
+            }[];
+            minimum_units: number;
+            description: string;
+        };
+        Capability: {
+            /** @enum {string} */
+            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
+            summary: string;
+            /** @description The upload kinds it accepts. */
+            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
+            price: components["schemas"]["PriceRule"];
+            /** @constant */
+            available: true;
+            /** @description How many uploads (`upload_ids`) a job takes. */
+            sources: {
+                min: number;
+                max: number;
+            };
+            /** @description JSON Schema (2020-12) of `options`. */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description Whether the request must carry `options`. */
+            options_required: boolean;
+            /** @description Extensions of the result files; null where this service has not decided them. */
+            output_formats: string[] | null;
+        } | {
+            /** @enum {string} */
+            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
+            summary: string;
+            /** @description The upload kinds it accepts. */
+            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
+            price: components["schemas"]["PriceRule"];
+            /**
+             * @description Not built yet: a request with it is refused with 422.
+             * @constant
+             */
+            available: false;
+            sources: null;
+            options: null;
+            /** @constant */
+            options_required: false;
+            output_formats: null;
+        };
+        Capabilities: {
+            operations: components["schemas"]["Capability"][];
+            limits: {
+                upload_files_per_request: number;
+                upload_bytes_per_request: number;
+                /** @description Bytes of live sources per company. */
+                company_source_bytes: number;
+                /** @description Pages per PDF. */
+                pdf_pages: number;
+                /** @description Longest audio or video accepted at upload. */
+                media_seconds: number;
+                /** @description Largest UTF-8 text source. */
+                text_bytes: number;
+                /** @description Most pixels of an image source. */
+                image_pixels: number;
+                /** @description Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source's and the output's; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source. */
+                video_pixel_frames: number;
+                /** @description Queued or processing jobs per company; one more is 429 `queue_full`. */
+                pending_jobs_per_company: number;
+                processing_jobs_per_company: number;
+                processing_jobs_platform: number;
+                /** @description Sources and results are kept this long. */
+                retention_days: number;
+                requests_per_minute_per_key: number;
+            };
+            /** @description The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`. */
+            ocr: {
+                /** @description Tesseract language codes installed on this server. */
+                languages: string[];
+                /** @description The language of a request that names none (the first of `languages`). */
+                default_language: string;
+                /** @description How many languages one request may join with `+` (`eng+deu`). */
+                max_languages_per_request: number;
+            };
+        };
         SignedIn: {
             /** @description Send it as `X-CSRF-Token` on every mutation. */
             csrf_token: string;
@@ -1727,963 +2971,6 @@ export interface components {
         JobPage: {
             data: components["schemas"]["Job"][];
             next_cursor: string | null;
-        };
-        /** @description A child job of a batch: the job as `GET /v1/jobs/{job_id}` shows it, its position in the batch, and `deleted_at`. A child the client deleted (`DELETE /v1/jobs/{job_id}`) keeps its state and credits, has `result: null` (its files are gone) and is 404 on its own. */
-        BatchJob: {
-            item_index: number;
-            id: components["schemas"]["JobId"];
-            /** @description The batch this job is an item of (`GET /v1/batches/{batch_id}`); null for a job submitted alone. */
-            batch_id: string | null;
-            /**
-             * @description `queued` → `processing` → `completed` or `failed` (terminal). A temporary provider outage moves a job back to `queued`. A queued job you cancel (`POST /v1/jobs/{job_id}/cancel`) becomes `cancelled` (terminal; its reservation released).
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-            operation: components["schemas"]["Operation"];
-            upload_ids: components["schemas"]["UploadId"][];
-            /** @description The options as validated, without secrets (a password is never shown). */
-            options: Record<string, never>;
-            /** @description `flow-extract`: what the job reads, as it was quoted (a saved workflow's settings and the revision used); null for other operations. */
-            extraction: null | {
-                fields: string[];
-                instructions: string | null;
-                workflow_id: string | null;
-                workflow_revision: number | null;
-            };
-            /** @description The quote reserved at submission. */
-            estimated_credits: number;
-            /** @description The quote once completed, 0 once failed or cancelled (the reservation is released), null before. */
-            charged_credits: number | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Why the job failed; null unless failed. */
-            error: string | null;
-            /**
-             * @description Stable code of the failure; null unless failed.
-             * @enum {string|null}
-             */
-            error_code: "invalid_source" | "source_missing" | "provider_unavailable" | "processing_error" | "processing_timeout" | null;
-            /** @description The webhook the job's terminal event is sent to, as submitted; null when none. */
-            webhook_id: null | components["schemas"]["WebhookId"];
-            /** @description Present once completed; null otherwise. */
-            result: null | {
-                files: components["schemas"]["ResultFile"][];
-                /**
-                 * Format: date-time
-                 * @description Results are kept 7 days.
-                 */
-                expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
-                warnings: string[];
-            };
-            /**
-             * Format: date-time
-             * @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted.
-             */
-            deleted_at: string | null;
-        } & (unknown & unknown & unknown & unknown);
-        /** @description Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as `upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most 100 children. Each child is validated and quoted like a job body (`JobRequest`); a problem names the item (`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote. `webhook_id` follows the job rule: refused (422) until job and batch webhook events are delivered. */
-        BatchRequest: components["schemas"]["BatchPdfExtractRequest"] | components["schemas"]["BatchPdfDeleteRequest"] | components["schemas"]["BatchPdfRotateRequest"] | components["schemas"]["BatchPdfProtectRequest"] | components["schemas"]["BatchPdfUnlockRequest"] | components["schemas"]["BatchPdfWatermarkRequest"] | components["schemas"]["BatchPdfNumberRequest"] | components["schemas"]["BatchPdfMergeRequest"] | components["schemas"]["BatchImageEditRequest"] | components["schemas"]["BatchImageCompressRequest"] | components["schemas"]["BatchWebpRequest"] | components["schemas"]["BatchAudioTrimRequest"] | components["schemas"]["BatchVideoTrimRequest"] | components["schemas"]["BatchVideoRotateRequest"] | components["schemas"]["BatchVideoResizeRequest"] | components["schemas"]["BatchAudioCompressRequest"] | components["schemas"]["BatchVideoCompressRequest"] | components["schemas"]["BatchOcrTextRequest"] | components["schemas"]["BatchOcrDocxRequest"] | components["schemas"]["BatchOcrPdfRequest"] | components["schemas"]["BatchTranscribeRequest"] | components["schemas"]["BatchMeetingRequest"] | components["schemas"]["BatchFlowExtractRequest"];
-        /**
-         * pdf-extract
-         * @description Keep only the selected pages of a PDF.
-         */
-        BatchPdfExtractRequest: {
-            /** @constant */
-            operation: "pdf-extract";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string & (unknown & unknown);
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-delete
-         * @description Delete the selected pages of a PDF (not all of them).
-         */
-        BatchPdfDeleteRequest: {
-            /** @constant */
-            operation: "pdf-delete";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; at least one page, checked against the real page count. */
-                pages: string & (unknown & unknown);
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-rotate
-         * @description Rotate the selected pages (default: all) clockwise.
-         */
-        BatchPdfRotateRequest: {
-            /** @constant */
-            operation: "pdf-rotate";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @enum {number} */
-                angle: 90 | 180 | 270;
-                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
-                pages?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-protect
-         * @description Encrypt a PDF with a password.
-         */
-        BatchPdfProtectRequest: {
-            /** @constant */
-            operation: "pdf-protect";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job. */
-                password: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-unlock
-         * @description Remove the password of an encrypted PDF; the password is checked and the pages counted before quoting.
-         */
-        BatchPdfUnlockRequest: {
-            /** @constant */
-            operation: "pdf-unlock";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Forwarded privately to the PDF worker; never stored after the job ends, never shown in the job. */
-                password: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-watermark
-         * @description Stamp a text on the selected pages (default: all).
-         */
-        BatchPdfWatermarkRequest: {
-            /** @constant */
-            operation: "pdf-watermark";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description 1 to 200 characters after trimming surrounding whitespace, on one line: no control characters. Drawn with embedded fonts: Latin, Greek, Cyrillic and many symbols (DejaVu Sans), Chinese, Japanese and Korean (Droid Sans Fallback). Unassigned and private-use code points, characters no font has, and right-to-left scripts (not drawn yet) are refused with 422 naming `options.text`. */
-                text: string & (unknown & unknown & unknown);
-                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
-                pages?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-number
-         * @description Print page numbers on the selected pages (default: all).
-         */
-        BatchPdfNumberRequest: {
-            /** @constant */
-            operation: "pdf-number";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description Number printed on the first selected page (default 1); the others follow consecutively. */
-                start?: number;
-                /** @description Page numbers or ranges separated by commas, e.g. `1-3,5`; checked against the real page count. Empty or absent selects every page. */
-                pages?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * pdf-merge
-         * @description Merge 2 to 20 PDFs in the order given.
-         */
-        BatchPdfMergeRequest: {
-            /** @constant */
-            operation: "pdf-merge";
-            upload_ids?: never;
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: Record<string, never>;
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * image-edit
-         * @description Resize (contained in width × height, aspect ratio kept), rotate, flip, crop and convert an image.
-         */
-        BatchImageEditRequest: {
-            /** @constant */
-            operation: "image-edit";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            /** @description At least one of width+height (both), angle, flip, format, crop. Applied as crop, rotate, flip, contain, encode; an output larger than its format holds (WebP 16383, JPEG 65535 pixels a side) is refused with 422 naming `options.format` (or `options.angle`), before quoting. */
-            options: {
-                width?: number;
-                height?: number;
-                angle?: number;
-                /** @enum {string} */
-                flip?: "horizontal" | "vertical" | "both";
-                /** @enum {string} */
-                format?: "jpg" | "png" | "webp";
-                /** @description left, top, width, height in pixels of the image as displayed (the upload's `width` and `height`): left + width and top + height at most the image's; a crop outside the image is refused with 422 naming `options.crop`, before quoting. */
-                crop?: [
-                    number,
-                    number,
-                    number,
-                    number
-                ];
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * image-compress
-         * @description Compress an image, optionally converting it.
-         */
-        BatchImageCompressRequest: {
-            /** @constant */
-            operation: "image-compress";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @enum {string} */
-                format?: "jpg" | "png" | "webp";
-                /** @enum {string} */
-                level?: "balanced" | "strong";
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * webp
-         * @description Convert an image to WebP.
-         */
-        BatchWebpRequest: {
-            /** @constant */
-            operation: "webp";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: Record<string, never>;
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * audio-trim
-         * @description Keep the part of an audio file from `start` to `end` (exact to the sample; re-encoded in the source's format when it is MP3, WAV, FLAC or Ogg, else AAC in M4A).
-         */
-        BatchAudioTrimRequest: {
-            /** @constant */
-            operation: "audio-trim";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Seconds from the beginning of the audio where the kept part starts (default 0); below the measured duration. */
-                start?: number;
-                /** @description Seconds from the beginning where the kept part ends: at least 0.1 s after `start`, at most the measured duration (the upload's `duration_seconds`); otherwise 422 naming `options.end`, before quoting. */
-                end: number;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * video-trim
-         * @description Keep the part of a video from `start` to `end` (exact to the frame; H.264 + AAC in MP4).
-         */
-        BatchVideoTrimRequest: {
-            /** @constant */
-            operation: "video-trim";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @description Seconds from the beginning of the video where the kept part starts (default 0); below the measured duration. */
-                start?: number;
-                /** @description Seconds from the beginning where the kept part ends: at least 0.1 s after `start`, at most the measured duration (the upload's `duration_seconds`); otherwise 422 naming `options.end`, before quoting. */
-                end: number;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * video-rotate
-         * @description Rotate a video clockwise (H.264 + AAC in MP4; a rotation flag of the source is applied first, so the result is turned from what players showed).
-         */
-        BatchVideoRotateRequest: {
-            /** @constant */
-            operation: "video-rotate";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @enum {number} */
-                angle: 90 | 180 | 270;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * video-resize
-         * @description Scale a video to a height; the width keeps the display aspect ratio, rounded to an even number (H.264 + AAC in MP4).
-         */
-        BatchVideoResizeRequest: {
-            /** @constant */
-            operation: "video-resize";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options: {
-                /** @enum {number} */
-                height: 240 | 360 | 480 | 720 | 1080 | 1440 | 2160;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * audio-compress
-         * @description Compress audio to AAC in M4A: 96 kbit/s (64 mono), and at most three quarters of the source's bitrate.
-         */
-        BatchAudioCompressRequest: {
-            /** @constant */
-            operation: "audio-compress";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /**
-                 * @description The only level (default).
-                 * @enum {string}
-                 */
-                level?: "balanced";
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * video-compress
-         * @description Compress a video (H.264 CRF 28, at most 70 % of the source's video bitrate; AAC up to 96 kbit/s) in MP4, same size and duration.
-         */
-        BatchVideoCompressRequest: {
-            /** @constant */
-            operation: "video-compress";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /**
-                 * @description The only level (default).
-                 * @enum {string}
-                 */
-                level?: "balanced";
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * ocr-text
-         * @description Recognise the text of a scanned or mixed PDF, or of an image, as plain UTF-8 text (pages separated by a form feed). Pages that already have a text layer keep their own text.
-         */
-        BatchOcrTextRequest: {
-            /** @constant */
-            operation: "ocr-text";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
-                language?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * ocr-docx
-         * @description Recognise the text of a scanned or mixed PDF, or of an image, as a Word document (DOCX): one page per source page, one paragraph per block of text.
-         */
-        BatchOcrDocxRequest: {
-            /** @constant */
-            operation: "ocr-docx";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
-                language?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * ocr-pdf
-         * @description Make a scanned or mixed PDF, or an image, searchable: each page as it was with an invisible text layer; pages that already have text are kept unchanged.
-         */
-        BatchOcrPdfRequest: {
-            /** @constant */
-            operation: "ocr-pdf";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description The language of the text: a Tesseract language code (`eng`), or up to three joined by `+` (`eng+deu`). Default: the first of the server's installed languages (`eng` unless configured). A language this server has not installed is refused with 422 naming `options.language` and listing the installed ones. */
-                language?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * transcribe
-         * @description Transcribe the speech of an audio file or of a video's first audio track, with word timestamps and anonymous speakers (`SPEAKER_1`, …). Priced per started minute of the decoded duration. Result formats: docs/processing.md, "Transcription".
-         */
-        BatchTranscribeRequest: {
-            /** @constant */
-            operation: "transcribe";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description The result file (default `txt`; capitals accepted): `txt` speaker-labelled paragraphs, `docx` the same as a Word document, `srt` and `vtt` subtitles (at most 2 lines of 42 characters and 6 s per cue, never overlapping, speaker labels), `json` the `TranscriptJson` schema (`TranscriptJson`: language, duration, segments with speaker, words with start, end and confidence). */
-                output_format?: string;
-                /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
-                language?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * meeting
-         * @description Transcribe a meeting (audio, or a video's first audio track) and write the meeting document twice, as DOCX and as JSON: speakers with talk time, a timeline of turns, a summary, and the transcript with speakers. Priced per started minute of the decoded duration. docs/processing.md, "Meeting".
-         */
-        BatchMeetingRequest: {
-            /** @constant */
-            operation: "meeting";
-            /** @description Shorthand: one child job per upload (an upload may repeat). */
-            upload_ids?: components["schemas"]["UploadId"][];
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            options?: {
-                /** @description The spoken language as an ISO 639-1 code (`en`, `de`, `ja`; `haw` and `yue` for the two languages without one). Default: detected from the audio (per chunk of a long file; the transcript's `language` is the one most of its words were heard in). A code the engine does not know is refused with 422 naming `options.language`. */
-                language?: string;
-            };
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        /**
-         * flow-extract
-         * @description Extract named fields and line items from PDFs, images and UTF-8 text (1 to 20 documents, one row per document): each value with the evidence it was read from, checked against the source by the platform; `review_required` where a check failed. Results: XLSX, the CSV files in one ZIP, and JSON (`ExtractionJson`). Send `fields` (and optional `instructions`), or a `workflow_id` whose settings take precedence. An e-invoice (a PDF with its CII or UBL XML embedded: Factur-X, ZUGFeRD, XRechnung; or that XML, or a FatturaPA, uploaded as text) is read from its XML: evidence `source` `xml` with the element's `path`. 25 credits per page. docs/processing.md, "Field extraction" and "E-invoices".
-         */
-        BatchFlowExtractRequest: ({
-            /** @description The values to extract, as field names (unique whatever their case; items, warnings, evidence, review_required, human_review are reserved). Required unless `workflow_id` is sent. */
-            fields?: (string & (unknown & unknown))[];
-            /** @description Free text for the engine (e.g. "dates are US month/day"); data, never a rule it must obey over its own. */
-            instructions?: string;
-            /** @description A saved workflow of your company (`/api/company/workflows`): its fields, instructions and options are used instead of the body's. Unknown, another company's or deleted: 404 naming `workflow_id`. */
-            workflow_id?: string;
-            /** @constant */
-            operation: "flow-extract";
-            upload_ids?: never;
-            /** @description One child job per item, in this order (`item_index` from 0). */
-            items?: {
-                upload_ids: components["schemas"]["UploadId"][];
-            }[];
-            /** @description No options in this release: `{}` or absent. */
-            options?: Record<string, never>;
-            /** @description Refuse (409 `max_credits_exceeded`, with the whole quote) instead of quoting the batch above this. */
-            max_credits?: number;
-            /**
-             * @description Which events the batch sends: `batch` (batch events), `items` (each child's job events) or `both`.
-             * @default batch
-             * @enum {string}
-             */
-            webhook_mode: "batch" | "items" | "both";
-        } | {
-            fields: unknown;
-        } | {
-            workflow_id: unknown;
-        }) & ({
-            upload_ids: unknown;
-        } | {
-            items: unknown;
-        });
-        BatchEstimate: {
-            operation: components["schemas"]["Operation"];
-            /** @description The whole batch's quote: what `POST /v1/batches` reserves (each child its share) and `max_credits` is checked against. */
-            estimated_credits: number;
-            items: {
-                item_index: number;
-                upload_ids: components["schemas"]["UploadId"][];
-                estimated_credits: number;
-            }[];
-        };
-        Batch: {
-            id: components["schemas"]["BatchId"];
-            /**
-             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "partial" | "failed";
-            operation: components["schemas"]["Operation"];
-            /** @description The options, without secrets. */
-            options: Record<string, never>;
-            item_count: number;
-            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
-            retry_of: string | null;
-            webhook_id: string | null;
-            /** @enum {string} */
-            webhook_mode: "batch" | "items" | "both";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
-            progress: {
-                total: number;
-                queued: number;
-                processing: number;
-                completed: number;
-                failed: number;
-                cancelled: number;
-                deleted: number;
-            };
-            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
-            credits: {
-                estimated: number;
-                reserved: number;
-                charged: number;
-                released: number;
-            };
-            /** @description The children in item order (this page of them), each with its job metadata as `GET /v1/jobs/{job_id}` shows it. */
-            jobs: components["schemas"]["BatchJob"][];
-            /** @description More children follow: pass this as `after` for the next page; null on the last page. */
-            next_after: number | null;
-        };
-        /** @description A batch without its children: progress and credits (`GET /v1/batches/{batch_id}` shows the children). */
-        BatchSummary: {
-            id: components["schemas"]["BatchId"];
-            /**
-             * @description `queued` → `processing` (its children started) → `completed` (every child completed), `partial` (at least one of each) or `failed` (every child failed), all terminal.
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "completed" | "partial" | "failed";
-            operation: components["schemas"]["Operation"];
-            /** @description The options, without secrets. */
-            options: Record<string, never>;
-            item_count: number;
-            /** @description The batch whose failed items this one re-runs (`retry-failed`); null otherwise. */
-            retry_of: string | null;
-            webhook_id: string | null;
-            /** @enum {string} */
-            webhook_mode: "batch" | "items" | "both";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description Children per state (`cancelled`: cancelled while queued with `POST /v1/jobs/{job_id}/cancel`; it counts as not completed). `deleted`: how many ended children the client has deleted since (`DELETE /v1/jobs/{job_id}`); they are counted in their state too, and left out of the results ZIP. */
-            progress: {
-                total: number;
-                queued: number;
-                processing: number;
-                completed: number;
-                failed: number;
-                cancelled: number;
-                deleted: number;
-            };
-            /** @description The children's credits: `estimated` (the quote at submission) = `reserved` (still held by unfinished children) + `charged` (completed children) + `released` (failed and cancelled children). */
-            credits: {
-                estimated: number;
-                reserved: number;
-                charged: number;
-                released: number;
-            };
-        };
-        JobList: {
-            /** @description Newest first. */
-            data: components["schemas"]["Job"][];
-            /** @description Pass as `before` for the next page; null when this page is not full (no more). */
-            next_cursor: string | null;
-        };
-        /** @description Each source costs `credits_per_unit` × the largest number of started units over `units` (at least `minimum_units`); the quote is the sum over the sources. */
-        PriceRule: {
-            /** @enum {string} */
-            class: "file" | "ocr_text" | "ocr_document" | "extraction" | "transcribe" | "meeting" | "media";
-            credits_per_unit: number;
-            units: {
-                /**
-                 * @description What the server measured of the source (see the upload record).
-                 * @enum {string}
-                 */
-                measure: "bytes" | "pages" | "duration_seconds";
-                /** @description How much of it makes one unit; a started unit counts whole. */
-                per: number;
-            }[];
-            minimum_units: number;
-            description: string;
-        };
-        Capability: {
-            /** @enum {string} */
-            id: "pdf-extract" | "pdf-delete" | "pdf-rotate" | "pdf-protect" | "pdf-unlock" | "pdf-watermark" | "pdf-number" | "pdf-merge" | "image-edit" | "image-compress" | "webp" | "audio-trim" | "video-trim" | "video-rotate" | "video-resize" | "audio-compress" | "video-compress" | "ocr-text" | "ocr-docx" | "ocr-pdf" | "flow-extract" | "transcribe" | "meeting";
-            /** @description False: not built yet; a request with it is refused with 422. */
-            available: boolean;
-            summary: string;
-            /** @description The upload kinds it accepts. */
-            source_kinds: ("pdf" | "image" | "text" | "audio" | "video")[];
-            /** @description How many uploads (`upload_ids`) a job takes; null when not available. */
-            sources: null | {
-                min: number;
-                max: number;
-            };
-            /** @description JSON Schema (2020-12) of `options`; null when not available. */
-            options: Record<string, never> | null;
-            /** @description Whether the request must carry `options`. */
-            options_required: boolean;
-            /** @description Extensions of the result files; null when not available. */
-            output_formats: string[] | null;
-            price: components["schemas"]["PriceRule"];
-        };
-        Capabilities: {
-            operations: components["schemas"]["Capability"][];
-            limits: {
-                upload_files_per_request: number;
-                upload_bytes_per_request: number;
-                /** @description Bytes of live sources per company. */
-                company_source_bytes: number;
-                /** @description Pages per PDF. */
-                pdf_pages: number;
-                /** @description Longest audio or video accepted at upload. */
-                media_seconds: number;
-                /** @description Largest UTF-8 text source. */
-                text_bytes: number;
-                /** @description Most pixels of an image source. */
-                image_pixels: number;
-                /** @description Most work a video tool takes on one source: frames encoded × pixels per frame (the larger of the source's and the output's; a trim counts the frames it keeps). More is refused at the estimate and at submission with 422 naming the source. */
-                video_pixel_frames: number;
-                /** @description Queued or processing jobs per company; one more is 429 `queue_full`. */
-                pending_jobs_per_company: number;
-                processing_jobs_per_company: number;
-                processing_jobs_platform: number;
-                /** @description Sources and results are kept this long. */
-                retention_days: number;
-                requests_per_minute_per_key: number;
-            };
-            /** @description The OCR languages of `ocr-text`, `ocr-docx` and `ocr-pdf` (`options.language`); any other is refused at the estimate with 422 naming `options.language`. */
-            ocr: {
-                /** @description Tesseract language codes installed on this server. */
-                languages: string[];
-                /** @description The language of a request that names none (the first of `languages`). */
-                default_language: string;
-                /** @description How many languages one request may join with `+` (`eng+deu`). */
-                max_languages_per_request: number;
-            };
         };
         ExtractionReview: {
             /** @description Job id: `job_` and 20 letters or digits. */
