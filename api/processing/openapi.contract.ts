@@ -52,7 +52,7 @@ import type { Schema } from '../http/openapi-kit.js';
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
  * the generated OpenAPI document (docs/openapi/v1.json): requests (the job and batch bodies, a variant per operation;
  * the webhook registration) and responses (uploads, estimates, credits, jobs, batches, capabilities, the webhook
- * bodies). Only the `Error` body and the result-file schemas are still JSON Schema (openapi.schemas.ts);
+ * bodies). The `Error` body (zod too) and the result-file schemas are in openapi.schemas.ts;
  * docs/operations.md, "The API contract".
  */
 

@@ -6,7 +6,9 @@ import {
   OPTION_SCHEMAS,
   type AvailableOperation,
 } from '../../domain/validation/processing-request.js';
-import { inputJsonSchema } from '../http/contract.js';
+import { z } from 'zod';
+import { Contract, inputJsonSchema } from '../http/contract.js';
+import { jobIdSchema } from '../../domain/validation/processing-responses.js';
 import { statusOf } from '../http/errors.js';
 import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
@@ -16,7 +18,8 @@ import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js'
 import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
 
 /**
- * What of the `/v1` document is not a body of the zod contract (openapi.contract.ts): the `Error` body and its code
+ * What of the `/v1` document is not a body of the zod contract (openapi.contract.ts): the `Error` body (a zod schema
+ * here, beside its code table, which the contract cannot import: the registration's codes refer to it) and the code
  * table (written to match `errorBody` and the error middleware's statuses), the result-file schemas of
  * `adapters/documents/`, and each operation's summary and options as the capabilities and the HTML guide show them.
  */
@@ -154,6 +157,52 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
 
 export const v1Status = (code: ErrorCode) => statusOf('v1', code);
 
+/** The codes whose body carries fields of their own (`errorBody`'s `fields`), each a variant of `Error`. */
+const CODES_WITH_FIELDS = ['max_credits_exceeded', 'idempotency_key_target_deleted'] as const satisfies ErrorCode[];
+const errorFields = {
+  detail: z.string(),
+  request_id: z.string().meta({ description: 'Also in the `X-Request-Id` header; quote it when asking for help.' }),
+  issues: z
+    .array(
+      z.strictObject({
+        path: z.string().meta({ description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' }),
+        message: z.string(),
+      }),
+    )
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
+    }),
+};
+const plainCodes = V1_ERRORS.map((e) => e.code).filter(
+  (c) => !(CODES_WITH_FIELDS as readonly ErrorCode[]).includes(c),
+) as [ErrorCode, ...ErrorCode[]];
+
+/** Every /v1 error body (`errorBody` of api/http/errors.ts): a union on `code`, the codes with fields of their own apart. */
+export const v1ErrorSchema = z
+  .discriminatedUnion('code', [
+    z.strictObject({ ...errorFields, code: z.enum(plainCodes) }),
+    z
+      .strictObject({
+        ...errorFields,
+        code: z.literal('max_credits_exceeded'),
+        estimated_credits: z.int().min(1).meta({ description: 'The quote of the request.' }),
+        max_credits: z.int().min(1).meta({ description: 'The `max_credits` the request sent.' }),
+      })
+      .meta({ description: '`max_credits_exceeded`: the quote and the limit the request set.' }),
+    z
+      .strictObject({ ...errorFields, code: z.literal('idempotency_key_target_deleted'), job_id: jobIdSchema })
+      .meta({ description: '`idempotency_key_target_deleted`: `job_id` is the deleted job the key created.' }),
+  ])
+  .meta({ description: 'Every /v1 error. `code` is stable; `detail` is for people.' });
+
+/** The `Error` component, its `job_id` a `$ref` to the document's `JobId`. */
+function v1ErrorComponent(): Schema {
+  return new Contract({ requests: {}, responses: { JobId: jobIdSchema, Error: v1ErrorSchema } }).schemas()['Error']!;
+}
+
 export function componentSchemas(): Record<string, Schema> {
   return {
     TranscriptJson: {
@@ -173,63 +222,6 @@ export function componentSchemas(): Record<string, Schema> {
       description:
         'The `.json` result of `meeting` (a result file): the `TranscriptJson` fields plus the meeting document (docs/processing.md, "Meeting").',
     },
-    Error: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['detail', 'code', 'request_id'],
-      description: 'Every /v1 error. `code` is stable; `detail` is for people.',
-      properties: {
-        detail: { type: 'string' },
-        code: { type: 'string', enum: V1_ERRORS.map((e) => e.code) },
-        request_id: {
-          type: 'string',
-          description: 'Also in the `X-Request-Id` header; quote it when asking for help.',
-        },
-        issues: {
-          type: 'array',
-          minItems: 1,
-          description:
-            'Validation errors: every problem at once. On a 404 for an id in the body: that field (e.g. `upload_ids.1`).',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['path', 'message'],
-            properties: {
-              path: { type: 'string', description: 'e.g. `options.angle`, `upload_ids.0`, `files.1`, `(body)`.' },
-              message: { type: 'string' },
-            },
-          },
-        },
-        estimated_credits: {
-          type: 'integer',
-          minimum: 1,
-          description: '`max_credits_exceeded` only: the quote of the request.',
-        },
-        max_credits: {
-          type: 'integer',
-          minimum: 1,
-          description: '`max_credits_exceeded` only: the `max_credits` the request sent.',
-        },
-        job_id: {
-          ...schemaRef('JobId'),
-          description: '`idempotency_key_target_deleted` only: the deleted job the key created.',
-        },
-      },
-      allOf: [
-        {
-          if: { properties: { code: { const: 'max_credits_exceeded' } } },
-          then: {
-            properties: { estimated_credits: true, max_credits: true },
-            required: ['estimated_credits', 'max_credits'],
-          },
-          else: { properties: { estimated_credits: false, max_credits: false } },
-        },
-        {
-          if: { properties: { code: { const: 'idempotency_key_target_deleted' } } },
-          then: { properties: { job_id: true }, required: ['job_id'] },
-          else: { properties: { job_id: false } },
-        },
-      ],
-    },
+    Error: v1ErrorComponent(),
   };
 }
