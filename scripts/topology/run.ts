@@ -31,6 +31,9 @@ import { createDb } from '../../db/connection.js';
 import { loadConfig } from '../../config/schema.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-commands.js';
+import { merchantsCreate, walletsAdd } from '../../cli/merchant-commands.js';
+import { EVM } from '../../domain/networks.js';
+import { startEvmNode, type EvmNode } from '../../support/evm-node.js';
 import { TOPOLOGY_STACK as STACK } from './stack.js';
 import { locateTemporalServer, TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION } from './temporal-server.js';
 
@@ -120,6 +123,8 @@ interface Proc {
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
+/** Confirmations the watcher requires on Base in this run (CONFIRMATIONS_BASE). */
+const CONFIRMATIONS = 2;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'paycore-topology-'));
@@ -257,6 +262,14 @@ async function main(): Promise<void> {
     process.env,
   );
 
+  step('a local Base chain: a Hardhat node (chain id 8453) with the USDC-like token at the canonical USDC address');
+  const chain: EvmNode = await startEvmNode({ chainId: 8453 });
+  cleanups.push(() => chain.stop());
+  const [, , , , proofPayer, proofReceiver] = chain.accounts;
+  await chain.placeToken(EVM.base.usdc);
+  await chain.mint(EVM.base.usdc, proofPayer!.address, 100_000_000n);
+  log(`  node at ${chain.url}`);
+
   const apiPorts = [await freePort(), await freePort()];
   const appEnv: Record<string, string> = {
     NODE_ENV: STACK.nodeEnv,
@@ -270,6 +283,11 @@ async function main(): Promise<void> {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: join(root, 'app'),
     STORAGE_DIR: join(root, 'app', 'storage'),
+    // The payment watcher (started by the workers: ensureWatchers) and the x402 facilitator read the local chain.
+    RPC_URL_BASE: chain.url,
+    WATCHER_NETWORKS: 'base',
+    WATCHER_POLL_SECONDS: '1',
+    CONFIRMATIONS_BASE: String(CONFIRMATIONS),
   };
   const procs: Proc[] = [];
   cleanups.push(async () => {
@@ -360,6 +378,70 @@ async function main(): Promise<void> {
   });
   check(batchDone['status'] === 'completed', `batch ${batch.id} completed (status ${String(batchDone['status'])})`);
 
+  // ---- a /proof payment request paid on the local chain ----
+  step('a /proof merchant with a Base wallet and a key (cli: merchants:create, wallets:add, keys:create)');
+  const merchant = (await merchantsCreate(db, { name: 'Topology Shop' }, new Date())).merchant;
+  const receiving = (
+    await walletsAdd(db, { merchant: merchant.id, network: 'base', address: proofReceiver!.address }, new Date())
+  ).wallet;
+  const proofKey = (
+    await keysCreate(
+      db,
+      { interface: 'proof', tenant: merchant.id, name: 'topology', scopes: 'read,write' },
+      new Date(),
+    )
+  ).secret;
+  const proofAuth = { Authorization: `Bearer ${proofKey}` };
+  const proofGet = async (i: number, path: string) => {
+    const res = await fetch(`${api(i)}/proof${path}`, { headers: proofAuth });
+    if (res.status !== 200) throw new CheckFailed(`GET /proof${path} via ${api(i)}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  step('a /proof payment request via api-1, paid on the chain; the watcher of a worker process sees it');
+  const created_ = await fetch(`${api(0)}/proof/v1/requests`, {
+    method: 'POST',
+    headers: { ...proofAuth, 'Content-Type': 'application/json', 'Idempotency-Key': randomBytes(12).toString('hex') },
+    body: JSON.stringify({ wallet_id: receiving.id, amount_usdc: '12.50', description: 'Topology order' }),
+  });
+  const request = (await created_.json()) as { id: string; amount_atomic: string; pay_to: string; status: string };
+  if (created_.status !== 201)
+    throw new CheckFailed(`POST /proof/v1/requests: ${created_.status} ${JSON.stringify(request)}`);
+  check(request.status === 'AWAITING', `request ${request.id} AWAITING ${request.amount_atomic} at ${request.pay_to}`);
+  // The watcher starts at the final height it first sees: a transfer before that would be behind it.
+  await until(
+    'the Base watcher to record its first scan',
+    60_000,
+    async () => (await db('watcher_progress').where({ network: 'base' }).first()) ?? undefined,
+  );
+  const payment = await chain.transfer(
+    EVM.base.usdc,
+    proofPayer!,
+    request.pay_to as `0x${string}`,
+    BigInt(request.amount_atomic),
+  );
+  await chain.mine(CONFIRMATIONS);
+  const paid = await until(`request ${request.id} to be PAID`, 60_000, async () => {
+    const r = await proofGet(1, `/v1/requests/${request.id}`);
+    return r['status'] === 'PAID' ? r : undefined;
+  });
+  check(paid['tx_hash'] === payment, `request ${request.id} PAID by ${payment} (read via api-2)`);
+  // A few more blocks and watcher scans: the transfer must not be applied again.
+  const progressNow = Number((await db('watcher_progress').where({ network: 'base' }).first('last_block')).last_block);
+  await chain.mine(3);
+  await until('the watcher to scan past the payment again', 60_000, async () => {
+    const p = await db('watcher_progress').where({ network: 'base' }).first('last_block');
+    return Number(p.last_block) >= progressNow + 3 ? true : undefined;
+  });
+  const evidence = await db('payment_evidence').where({ tx_hash: payment }).select('request_id', 'decision');
+  check(
+    evidence.length === 1 && evidence[0].request_id === request.id,
+    `one piece of evidence for the payment, on the request (${JSON.stringify(evidence)})`,
+  );
+  check(
+    (await chain.balanceOf(EVM.base.usdc, proofReceiver!.address)) === BigInt(request.amount_atomic),
+    'the receiving wallet holds exactly the amount',
+  );
+
   // ---- a worker SIGTERMed mid-job ----
   step('SIGTERM to the worker running a job: its source is a named pipe, so the job is held in its operation');
   const bytes = await onePagePdf('held');
@@ -416,17 +498,17 @@ async function main(): Promise<void> {
   const jobs = await db('jobs').where({ company_id: companyId }).select('id', 'quoted_credits');
   check(jobs.length === 12, `12 jobs (1 single, 10 batch children, 1 held): ${jobs.length}`);
   // A job's movements reach the ledger through its reservation (credit_reservations.job_id).
-  const charges = await db('credit_ledger as l')
+  const charges = (await db('credit_ledger as l')
     .join('credit_reservations as r', 'r.id', 'l.reservation_id')
     .where({ 'l.company_id': companyId, 'l.kind': 'charge' })
     .groupBy('r.job_id')
     .select('r.job_id as job_id')
-    .count<Array<{ job_id: string; count: string }>>('* as count')
-    .sum<Array<{ sum: string }>>('l.amount as sum');
+    .count('* as count')
+    .sum('l.amount as sum')) as unknown as Array<{ job_id: string; count: string; sum: string }>;
   const twice = charges.filter((c) => Number(c.count) !== 1);
   check(twice.length === 0, `no job charged twice (${JSON.stringify(twice)})`);
   const chargedOnce = jobs.every((j) => {
-    const c = charges.find((x) => x.job_id === j.id) as { sum?: string } | undefined;
+    const c = charges.find((x) => x.job_id === j.id);
     return c !== undefined && String(c.sum) === String(j.quoted_credits);
   });
   check(chargedOnce, 'every job has exactly one charge, equal to its quote');
