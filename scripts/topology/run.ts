@@ -34,6 +34,7 @@ import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-comma
 import { merchantsCreate, walletsAdd } from '../../cli/merchant-commands.js';
 import { EVM } from '../../domain/networks.js';
 import { startEvmNode, type EvmNode } from '../../support/evm-node.js';
+import { payingClient } from '../../support/x402-harness.js';
 import { TOPOLOGY_STACK as STACK } from './stack.js';
 import { locateTemporalServer, TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION } from './temporal-server.js';
 
@@ -265,9 +266,9 @@ async function main(): Promise<void> {
   step('a local Base chain: a Hardhat node (chain id 8453) with the USDC-like token at the canonical USDC address');
   const chain: EvmNode = await startEvmNode({ chainId: 8453 });
   cleanups.push(() => chain.stop());
-  const [, , , , proofPayer, proofReceiver] = chain.accounts;
+  const [, facilitatorSigner, x402Payer, x402PayTo, proofPayer, proofReceiver] = chain.accounts;
   await chain.placeToken(EVM.base.usdc);
-  await chain.mint(EVM.base.usdc, proofPayer!.address, 100_000_000n);
+  for (const a of [x402Payer!, proofPayer!]) await chain.mint(EVM.base.usdc, a.address, 100_000_000n);
   log(`  node at ${chain.url}`);
 
   const apiPorts = [await freePort(), await freePort()];
@@ -288,6 +289,10 @@ async function main(): Promise<void> {
     WATCHER_NETWORKS: 'base',
     WATCHER_POLL_SECONDS: '1',
     CONFIRMATIONS_BASE: String(CONFIRMATIONS),
+    // x402: the in-process facilitator settles on the local chain, paying its gas from a funded account.
+    X402_FACILITATOR: 'self',
+    X402_FACILITATOR_PRIVATE_KEY: facilitatorSigner!.privateKey,
+    X402_PAY_TO: x402PayTo!.address,
   };
   const procs: Proc[] = [];
   cleanups.push(async () => {
@@ -440,6 +445,40 @@ async function main(): Promise<void> {
   check(
     (await chain.balanceOf(EVM.base.usdc, proofReceiver!.address)) === BigInt(request.amount_atomic),
     'the receiving wallet holds exactly the amount',
+  );
+
+  // ---- an x402 paid call ----
+  step('an x402 paid call via api-2 (GET /x402/v1/usdc/verify of the payment above), paid with @x402/fetch');
+  const payerBefore = await chain.balanceOf(EVM.base.usdc, x402Payer!.address);
+  const x402 = payingClient(x402Payer!);
+  const verified = await x402.fetch(`${api(1)}/x402/v1/usdc/verify?tx_hash=${payment}&network=base`);
+  const verifiedBody = await verified.text();
+  check(verified.status === 200, `the paid call answered 200 (${verified.status} ${verifiedBody.slice(0, 200)})`);
+  check(verifiedBody.includes(payment), 'its answer lists the payment it was asked about');
+  check(x402.signatures.length === 1, `one PAYMENT-SIGNATURE was sent (${x402.signatures.length})`);
+  const settled = await until('the x402 payment to be settled', 60_000, async () => {
+    const rows = await db('x402_payments').where({ payer: x402Payer!.address.toLowerCase() }).select();
+    return rows.length === 1 && rows[0].status === 'settled' ? rows : undefined;
+  });
+  check(
+    settled[0].operation === 'verify' && String(settled[0].amount_atomic) === '20000' && settled[0].transaction,
+    `one x402 payment, settled: verify, 20000 atomic, transaction ${String(settled[0].transaction)}`,
+  );
+  const receipt = await chain.client.getTransactionReceipt({ hash: settled[0].transaction as `0x${string}` });
+  check(receipt.status === 'success', 'its settlement transaction succeeded on the chain');
+  check(
+    payerBefore - (await chain.balanceOf(EVM.base.usdc, x402Payer!.address)) === 20_000n &&
+      (await chain.balanceOf(EVM.base.usdc, x402PayTo!.address)) === 20_000n,
+    'the payer paid 20000 atomic once, and X402_PAY_TO received it',
+  );
+  const replay = await fetch(`${api(0)}/x402/v1/usdc/verify?tx_hash=${payment}&network=base`, {
+    headers: { 'PAYMENT-SIGNATURE': x402.signatures[0]! },
+  });
+  await replay.arrayBuffer();
+  check(
+    replay.status === 402 &&
+      (await db('x402_payments').where({ payer: x402Payer!.address.toLowerCase() }).count('* as n'))[0]!.n === '1',
+    `the same authorization presented again to the other API is refused (${replay.status}), still one payment`,
   );
 
   // ---- a worker SIGTERMed mid-job ----
