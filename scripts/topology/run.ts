@@ -32,6 +32,9 @@ import { loadConfig } from '../../config/schema.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { companiesCreate, creditsGrant, keysCreate } from '../../cli/admin-commands.js';
 import { merchantsCreate, walletsAdd } from '../../cli/merchant-commands.js';
+import { companyAdminsCreate, usersCreate } from '../../cli/user-commands.js';
+import { Webhook } from 'standardwebhooks';
+import { startReceiver, verifyReceived } from '../../test/helpers/receiver.js';
 import { EVM } from '../../domain/networks.js';
 import { startEvmNode, type EvmNode } from '../../support/evm-node.js';
 import { payingClient } from '../../support/x402-harness.js';
@@ -271,6 +274,12 @@ async function main(): Promise<void> {
   for (const a of [x402Payer!, proofPayer!]) await chain.mint(EVM.base.usdc, a.address, 100_000_000n);
   log(`  node at ${chain.url}`);
 
+  step('two webhook receivers on this machine (one per interface), named in WEBHOOK_PRIVATE_DESTINATIONS');
+  const receivers = { v1: await startReceiver(), proof: await startReceiver() };
+  for (const r of Object.values(receivers)) cleanups.push(() => r.close());
+  const privateDestinations = Object.values(receivers).map((r) => new URL(r.url).origin);
+  log(`  ${privateDestinations.join(', ')}`);
+
   const apiPorts = [await freePort(), await freePort()];
   const appEnv: Record<string, string> = {
     NODE_ENV: STACK.nodeEnv,
@@ -293,6 +302,8 @@ async function main(): Promise<void> {
     X402_FACILITATOR: 'self',
     X402_FACILITATOR_PRIVATE_KEY: facilitatorSigner!.privateKey,
     X402_PAY_TO: x402PayTo!.address,
+    // Production refuses WEBHOOK_TEST_ALLOW_LOOPBACK: the operator's allow-list names the two receivers exactly.
+    WEBHOOK_PRIVATE_DESTINATIONS: privateDestinations.join(','),
   };
   const procs: Proc[] = [];
   cleanups.push(async () => {
@@ -334,6 +345,16 @@ async function main(): Promise<void> {
   );
   const auth = { Authorization: `Bearer ${issued.secret}` };
   log(`  company ${companyId}`);
+  step("the company's webhook to its receiver: its billing administrator signs in via api-1, registers via api-2");
+  const billingAdmin = await companyAdminsCreate(
+    db,
+    { company: companyId, email: 'owner@topology.example' },
+    new Date(),
+    () => Promise.reject(new Error('no stdin')),
+  );
+  const companySession = await signIn(apis, '/api/company', 'owner@topology.example', billingAdmin.password!);
+  const v1Hook = await companySession.post(1, '/v1/webhooks', { url: receivers.v1.url });
+  log(`  endpoint ${v1Hook.id} -> ${receivers.v1.url}`);
 
   const api = (i: number) => apis[i % apis.length]!;
   const upload = async (i: number, name: string, bytes: Buffer): Promise<string> => {
@@ -369,14 +390,24 @@ async function main(): Promise<void> {
 
   step('a /v1 job (pdf-rotate) uploaded via api-1, submitted via api-2');
   const single = await upload(0, 'single.pdf', await onePagePdf('single'));
-  const job = await post(1, '/v1/jobs', { operation: 'pdf-rotate', upload_ids: [single], options: { angle: 90 } });
+  const job = await post(1, '/v1/jobs', {
+    operation: 'pdf-rotate',
+    upload_ids: [single],
+    options: { angle: 90 },
+    webhook_id: v1Hook.id,
+  });
   const jobDone = await waitJob(job.id);
   check(jobDone['status'] === 'completed', `job ${job.id} completed (status ${String(jobDone['status'])})`);
 
   step('a 10-item batch (pdf-rotate), uploads alternating between the two APIs');
   const items: string[] = [];
   for (let i = 0; i < 10; i++) items.push(await upload(i, `item-${i}.pdf`, await onePagePdf(`item ${i}`)));
-  const batch = await post(0, '/v1/batches', { operation: 'pdf-rotate', upload_ids: items, options: { angle: 180 } });
+  const batch = await post(0, '/v1/batches', {
+    operation: 'pdf-rotate',
+    upload_ids: items,
+    options: { angle: 180 },
+    webhook_id: v1Hook.id,
+  });
   const batchDone = await until(`batch ${batch.id} to end`, 300_000, async () => {
     const b = await get(1, `/v1/batches/${batch.id}`);
     return ['completed', 'partial', 'failed'].includes(String(b['status'])) ? b : undefined;
@@ -397,6 +428,15 @@ async function main(): Promise<void> {
     )
   ).secret;
   const proofAuth = { Authorization: `Bearer ${proofKey}` };
+  const user = await usersCreate(db, { merchant: merchant.id, email: 'owner@shop.example' }, new Date(), () =>
+    Promise.reject(new Error('no stdin')),
+  );
+  const merchantSession = await signIn(apis, '/api/integrations', 'owner@shop.example', user.password!);
+  const proofHook = await merchantSession.post(1, '/api/integrations/webhooks', {
+    url: receivers.proof.url,
+    events: ['payment_request.created', 'invoice.issued', 'invoice.voided', 'payment.confirmed', 'invoice.paid'],
+  });
+  log(`  merchant webhook ${proofHook.id} -> ${receivers.proof.url}`);
   const proofGet = async (i: number, path: string) => {
     const res = await fetch(`${api(i)}/proof${path}`, { headers: proofAuth });
     if (res.status !== 200) throw new CheckFailed(`GET /proof${path} via ${api(i)}: ${res.status} ${await res.text()}`);
@@ -441,6 +481,16 @@ async function main(): Promise<void> {
   check(
     evidence.length === 1 && evidence[0].request_id === request.id,
     `one piece of evidence for the payment, on the request (${JSON.stringify(evidence)})`,
+  );
+  const events = (await proofGet(0, '/v1/events?limit=100')) as { data: Array<{ event: { type: string } }> };
+  const types = events.data.map((e) => e.event.type).sort();
+  check(
+    JSON.stringify(types) === JSON.stringify(['payment.confirmed', 'payment_request.created']),
+    `the merchant's event log: payment_request.created and payment.confirmed once each (${types.join(', ')})`,
+  );
+  check(
+    events.data.every((e) => JSON.stringify(e.event).includes(request.id)),
+    `both events name request ${request.id}`,
   );
   check(
     (await chain.balanceOf(EVM.base.usdc, proofReceiver!.address)) === BigInt(request.amount_atomic),
@@ -490,7 +540,12 @@ async function main(): Promise<void> {
   if (!existsSync(source)) throw new Error(`upload ${held} is not at ${source}`);
   rmSync(source);
   execFileSync('mkfifo', ['-m', '600', source]);
-  const heldJob = await post(0, '/v1/jobs', { operation: 'pdf-rotate', upload_ids: [held], options: { angle: 270 } });
+  const heldJob = await post(0, '/v1/jobs', {
+    operation: 'pdf-rotate',
+    upload_ids: [held],
+    options: { angle: 270 },
+    webhook_id: v1Hook.id,
+  });
   // Opening the pipe for writing completes once the operation opened it for reading.
   const writer = await Promise.race([
     open(source, 'w'),
@@ -570,11 +625,94 @@ async function main(): Promise<void> {
     String(credits['available']) === available.toString(),
     `GET /v1/credits agrees (${String(credits['available'])})`,
   );
+  // ---- webhooks ----
+  for (const [name, endpoint, receiver] of [
+    ['/v1', v1Hook, receivers.v1],
+    ['/proof', proofHook, receivers.proof],
+  ] as const) {
+    let seen: unknown[] = [];
+    const deliveries = await until(`every ${name} delivery to be delivered`, 120_000, async () => {
+      const rows = await db('webhook_deliveries')
+        .where({ endpoint_id: endpoint.id })
+        .select('event_id', 'event_type', 'status', 'attempts', 'last_status_code', 'last_error_class');
+      seen = rows;
+      return rows.length > 0 && rows.every((r) => r.status === 'delivered') ? rows : undefined;
+    }).catch((e: unknown) => {
+      throw new CheckFailed(`${String(e instanceof Error ? e.message : e)}: ${JSON.stringify(seen.slice(0, 5))}`);
+    });
+    const eventIds = deliveries.map((d) => String(d.event_id));
+    check(new Set(eventIds).size === eventIds.length, `${name}: one delivery per event (${eventIds.length})`);
+    const received = receiver.requests.map((r) => String(r.headers['webhook-id']));
+    check(
+      received.length === eventIds.length && eventIds.every((id) => received.filter((r) => r === id).length === 1),
+      `${name}: the receiver got each event exactly once (${received.length} requests for ${eventIds.length} events)`,
+    );
+    const verifier = new Webhook(endpoint.secret, { format: 'raw' });
+    const bad = receiver.requests.filter((r) => {
+      if (!verifyReceived(r, endpoint.secret).ok) return true;
+      try {
+        verifier.verify(r.body, r.headers as Record<string, string>);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    check(bad.length === 0, `${name}: every request verifies (X-Service-Signature and standardwebhooks' verify)`);
+  }
+  const proofTypes = receivers.proof.requests.map((r) => (JSON.parse(r.body.toString()) as { type: string }).type);
+  check(
+    JSON.stringify(proofTypes.sort()) === JSON.stringify(['payment.confirmed', 'payment_request.created']),
+    `/proof: the merchant's receiver got payment_request.created and payment.confirmed (${proofTypes.join(', ')})`,
+  );
+  const v1Events = receivers.v1.requests.map((r) => ({
+    type: (JSON.parse(r.body.toString()) as { type: string }).type,
+    body: r.body.toString(),
+  }));
+  const about = (type: string, id: string) => v1Events.filter((e) => e.type === type && e.body.includes(id)).length;
+  check(
+    v1Events.length === 3 &&
+      about('job.completed', job.id) === 1 &&
+      about('job.completed', heldJob.id) === 1 &&
+      about('batch.completed', batch.id) === 1,
+    `/v1: job.completed for the single and the held job, batch.completed for the batch (${v1Events.map((e) => e.type).join(', ')})`,
+  );
+
   for (const p of procs) {
     const exited = p.child.exitCode !== null || p.child.signalCode !== null;
     check(!exited, `${p.label} still running`);
   }
   log('all checks passed');
+}
+
+/** A dashboard session (the company's or a merchant's), signed in as a browser would; `post` sends from the API's origin. */
+async function signIn(apis: string[], prefix: string, email: string, password: string) {
+  const origin = new URL(apis[0]!).origin;
+  const res = await fetch(`${apis[0]}${prefix}/session`, {
+    method: 'POST',
+    headers: { Origin: origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 201) throw new CheckFailed(`sign-in at ${prefix}/session: ${res.status} ${await res.text()}`);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = ((await res.json()) as { csrf_token: string }).csrf_token;
+  return {
+    async post(i: number, path: string, body: unknown): Promise<{ id: string; secret: string }> {
+      const r = await fetch(`${apis[i % apis.length]}${path}`, {
+        method: 'POST',
+        headers: {
+          Origin: origin,
+          Cookie: cookie,
+          'X-CSRF-Token': csrf,
+          'Idempotency-Key': randomBytes(12).toString('hex'),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      const json = (await r.json()) as { id: string; secret: string };
+      if (r.status !== 201) throw new CheckFailed(`POST ${path}: ${r.status} ${JSON.stringify(json)}`);
+      return json;
+    },
+  };
 }
 
 async function holdsFile(pid: number, path: string): Promise<boolean> {
