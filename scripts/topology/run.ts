@@ -532,55 +532,139 @@ async function main(): Promise<void> {
   );
 
   // ---- a worker SIGTERMed mid-job ----
+  type Worker = Awaited<ReturnType<typeof startWorker>>;
+  /**
+   * A job held in its operation: its stored source is a named pipe, so the operation blocks reading it until
+   * `release` feeds it the real bytes (and puts the real file back, for a retry elsewhere). Resolves once a worker of
+   * `among` has the pipe open, naming it.
+   */
+  const holdAJob = async (name: string, among: Worker[]) => {
+    const bytes = await onePagePdf(name);
+    const uploadId = await upload(1, `${name}.pdf`, bytes);
+    // The file store keeps an upload at <STORAGE_DIR>/<last two characters of its id>/<id> (adapters/storage).
+    const source = join(appEnv['STORAGE_DIR']!, uploadId.slice(-2), uploadId);
+    if (!existsSync(source)) throw new Error(`upload ${uploadId} is not at ${source}`);
+    rmSync(source);
+    execFileSync('mkfifo', ['-m', '600', source]);
+    const heldJob = await post(0, '/v1/jobs', {
+      operation: 'pdf-rotate',
+      upload_ids: [uploadId],
+      options: { angle: 270 },
+      webhook_id: v1Hook.id,
+    });
+    // Opening the pipe for writing completes once the operation opened it for reading.
+    const writer = await Promise.race([
+      open(source, 'w'),
+      new Promise<never>((_, rej) =>
+        setTimeout(() => rej(new CheckFailed(`the held job ${heldJob.id} never opened its source`)), 180_000).unref(),
+      ),
+    ]);
+    const holder = await until(`the worker holding ${heldJob.id}'s source`, 10_000, async () => {
+      for (const w of among) if (await holdsFile(w.child.pid!, source)) return w;
+      return undefined;
+    });
+    log(`  ${holder.label} (pid ${holder.child.pid}) is running job ${heldJob.id}`);
+    return {
+      job: heldJob,
+      holder,
+      async release() {
+        await writer.writeFile(bytes);
+        await writer.close();
+        writeFileSync(`${source}.restore`, bytes);
+        renameSync(`${source}.restore`, source);
+      },
+    };
+  };
+  /** SIGTERMs `w` (already signalled or not) and checks it drains and exits 0 within 120 s. */
+  const drained = async (w: Worker, exit: Promise<number | null>) => {
+    const code = await Promise.race([
+      exit,
+      new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000).unref()),
+    ]);
+    check(code === 0, `${w.label} exited 0 after its drain (exit ${String(code)})`);
+    procs.splice(
+      procs.findIndex((p) => p.label === w.label),
+      1,
+    );
+  };
+  const completedOnce = async (id: string, what: string) => {
+    const done = await waitJob(id);
+    check(done['status'] === 'completed', `${what} ${id} completed (status ${String(done['status'])})`);
+    check(
+      done['charged_credits'] === done['estimated_credits'],
+      `${what} charged its quote once (${String(done['charged_credits'])} of ${String(done['estimated_credits'])})`,
+    );
+  };
+
   step('SIGTERM to the worker running a job: its source is a named pipe, so the job is held in its operation');
-  const bytes = await onePagePdf('held');
-  const held = await upload(1, 'held.pdf', bytes);
-  // The file store keeps an upload at <STORAGE_DIR>/<last two characters of its id>/<id> (adapters/storage).
-  const source = join(appEnv['STORAGE_DIR']!, held.slice(-2), held);
-  if (!existsSync(source)) throw new Error(`upload ${held} is not at ${source}`);
-  rmSync(source);
-  execFileSync('mkfifo', ['-m', '600', source]);
-  const heldJob = await post(0, '/v1/jobs', {
+  const held = await holdAJob('held', workers);
+  const heldExit = held.holder.kill('SIGTERM');
+  // The drain lets the operation finish: it reads the bytes now, and a retry elsewhere would find the real file.
+  await held.release();
+  await drained(held.holder, heldExit);
+  const heldJob = held.job;
+  await completedOnce(heldJob.id, 'held job');
+  step('a replacement worker, so two run again');
+  const oldWorkers = [
+    ...workers.filter((w) => w !== held.holder),
+    await startWorker(`${held.holder.label}-replacement`),
+  ];
+
+  // ---- a rolling deploy ----
+  step(
+    'rolling deploy: a newer build of the worker (its own workflow bundle) started while jobs run, then the old drained',
+  );
+  const bundleV2 = join(root, 'workflow-bundle-v2.js');
+  await runStep(
+    'build-workflows v2',
+    process.execPath,
+    ['--import', 'tsx', 'cli/build-workflows.ts', bundleV2],
+    process.env,
+    (line) => line.includes('written to'),
+  );
+  const rollingItems: string[] = [];
+  for (let i = 0; i < 10; i++) rollingItems.push(await upload(i, `rolling-${i}.pdf`, await onePagePdf(`rolling ${i}`)));
+  const rollingHeld = await holdAJob('rolling-held', oldWorkers);
+  const rollingBatch = await post(1, '/v1/batches', {
     operation: 'pdf-rotate',
-    upload_ids: [held],
-    options: { angle: 270 },
+    upload_ids: rollingItems,
+    options: { angle: 90 },
     webhook_id: v1Hook.id,
   });
-  // Opening the pipe for writing completes once the operation opened it for reading.
-  const writer = await Promise.race([
-    open(source, 'w'),
-    new Promise<never>((_, rej) =>
-      setTimeout(() => rej(new CheckFailed('the held job never opened its source')), 180_000).unref(),
-    ),
-  ]);
-  const holder = await until('the worker holding the source', 10_000, async () => {
-    for (const w of workers) if (await holdsFile(w.child.pid!, source)) return w;
-    return undefined;
+  const newWorkers: Worker[] = [];
+  for (const label of ['worker-v2-1', 'worker-v2-2']) {
+    const p = await spawnEntryPoint(
+      STACK.workerEntry,
+      { ...appEnv, TEMPORAL_WORKFLOW_BUNDLE: bundleV2 },
+      '"worker running"',
+      label,
+    );
+    procs.push({ label, ...p });
+    newWorkers.push({ label, ...p });
+    log(`  ${label} running the newer build (pid ${p.child.pid})`);
+  }
+  log(`  SIGTERM to the old workers: ${oldWorkers.map((w) => w.label).join(', ')}`);
+  const oldExits = oldWorkers.map((w) => ({ w, exit: w.kill('SIGTERM') }));
+  await rollingHeld.release();
+  for (const { w, exit } of oldExits) await drained(w, exit);
+  await completedOnce(rollingHeld.job.id, 'the job held across the deploy');
+  const rollingDone = await until(`batch ${rollingBatch.id} to end`, 300_000, async () => {
+    const b = await get(0, `/v1/batches/${rollingBatch.id}`);
+    return ['completed', 'partial', 'failed'].includes(String(b['status'])) ? b : undefined;
   });
-  log(`  ${holder.label} (pid ${holder.child.pid}) is running job ${heldJob.id}; SIGTERM`);
-  const exit = holder.kill('SIGTERM');
-  // The drain lets the operation finish: it reads the bytes now, and a retry elsewhere would find the real file.
-  await writer.writeFile(bytes);
-  await writer.close();
-  writeFileSync(`${source}.restore`, bytes);
-  renameSync(`${source}.restore`, source);
-  const code = await Promise.race([
-    exit,
-    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000).unref()),
-  ]);
-  check(code === 0, `${holder.label} exited 0 after its drain (exit ${String(code)})`);
-  procs.splice(
-    procs.findIndex((p) => p.label === holder.label),
-    1,
-  );
-  const heldDone = await waitJob(heldJob.id);
-  check(heldDone['status'] === 'completed', `held job ${heldJob.id} completed (status ${String(heldDone['status'])})`);
   check(
-    heldDone['charged_credits'] === heldDone['estimated_credits'],
-    `held job charged its quote once (${String(heldDone['charged_credits'])} of ${String(heldDone['estimated_credits'])})`,
+    rollingDone['status'] === 'completed',
+    `batch ${rollingBatch.id}, submitted as the deploy began, completed (status ${String(rollingDone['status'])})`,
   );
-  step('a replacement worker, so two run again');
-  await startWorker(`${holder.label}-replacement`);
+  // The held job's workflow began on an old worker and ended on a newer one: its workflow tasks name both.
+  const identities = workflowTaskIdentities(cli, temporalAddress, `job:${rollingHeld.job.id}`);
+  const ran = (ws: Worker[]) => ws.filter((w) => identities.some((i) => i.startsWith(`${w.child.pid}@`)));
+  check(
+    ran([rollingHeld.holder]).length === 1 && ran(newWorkers).length >= 1,
+    `job:${rollingHeld.job.id} ran on ${rollingHeld.holder.label} and on ${ran(newWorkers)
+      .map((w) => w.label)
+      .join(', ')} (workflow task identities ${identities.join(', ')})`,
+  );
 
   // ---- the checks ----
   step('checks over the database');
@@ -590,7 +674,7 @@ async function main(): Promise<void> {
     .select('id', 'status');
   check(open_.length === 0, `no job stuck or failed (${JSON.stringify(open_)})`);
   const jobs = await db('jobs').where({ company_id: companyId }).select('id', 'quoted_credits');
-  check(jobs.length === 12, `12 jobs (1 single, 10 batch children, 1 held): ${jobs.length}`);
+  check(jobs.length === 23, `23 jobs (1 single, 10 + 10 batch children, 2 held): ${jobs.length}`);
   // A job's movements reach the ledger through its reservation (credit_reservations.job_id).
   const charges = (await db('credit_ledger as l')
     .join('credit_reservations as r', 'r.id', 'l.reservation_id')
@@ -670,11 +754,13 @@ async function main(): Promise<void> {
   }));
   const about = (type: string, id: string) => v1Events.filter((e) => e.type === type && e.body.includes(id)).length;
   check(
-    v1Events.length === 3 &&
+    v1Events.length === 5 &&
       about('job.completed', job.id) === 1 &&
       about('job.completed', heldJob.id) === 1 &&
-      about('batch.completed', batch.id) === 1,
-    `/v1: job.completed for the single and the held job, batch.completed for the batch (${v1Events.map((e) => e.type).join(', ')})`,
+      about('job.completed', rollingHeld.job.id) === 1 &&
+      about('batch.completed', batch.id) === 1 &&
+      about('batch.completed', rollingBatch.id) === 1,
+    `/v1: job.completed for the single and the two held jobs, batch.completed for both batches (${v1Events.map((e) => e.type).join(', ')})`,
   );
 
   for (const p of procs) {
@@ -713,6 +799,25 @@ async function signIn(apis: string[], prefix: string, email: string, password: s
       return json;
     },
   };
+}
+
+/** The identities of the workers that completed the workflow tasks of `workflowId` (`temporal workflow show`). */
+function workflowTaskIdentities(cli: string, address: string, workflowId: string): string[] {
+  const out = execFileSync(
+    cli,
+    ['workflow', 'show', '--address', address, '--namespace', 'default', '-w', workflowId, '-o', 'json'],
+    { encoding: 'utf8' },
+  );
+  const history = JSON.parse(out) as {
+    events: Array<{ workflowTaskCompletedEventAttributes?: { identity?: string } }>;
+  };
+  return [
+    ...new Set(
+      history.events.flatMap((e) =>
+        e.workflowTaskCompletedEventAttributes?.identity ? [e.workflowTaskCompletedEventAttributes.identity] : [],
+      ),
+    ),
+  ];
 }
 
 async function holdsFile(pid: number, path: string): Promise<boolean> {
