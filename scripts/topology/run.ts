@@ -258,13 +258,19 @@ async function main(): Promise<void> {
   log(`  applied ${applied.length} migrations`);
 
   step('workflow bundle (as the image: cli/build-workflows.ts)');
-  const bundle = join(root, 'workflow-bundle.js');
-  await runStep(
-    'build-workflows',
-    process.execPath,
-    ['--import', 'tsx', 'cli/build-workflows.ts', bundle],
-    process.env,
-  );
+  /** A workflow bundle built as the image builds it (its log keeps the line naming the file). */
+  const buildBundle = async (name: string) => {
+    const path = join(root, `${name}.js`);
+    await runStep(
+      'build-workflows',
+      process.execPath,
+      ['--import', 'tsx', 'cli/build-workflows.ts', path],
+      process.env,
+      (l) => l.includes('written to'),
+    );
+    return path;
+  };
+  const bundle = await buildBundle('workflow-bundle');
 
   step('a local Base chain: a Hardhat node (chain id 8453) with the USDC-like token at the canonical USDC address');
   const chain: EvmNode = await startEvmNode({ chainId: 8453 });
@@ -614,14 +620,7 @@ async function main(): Promise<void> {
   step(
     'rolling deploy: a newer build of the worker (its own workflow bundle) started while jobs run, then the old drained',
   );
-  const bundleV2 = join(root, 'workflow-bundle-v2.js');
-  await runStep(
-    'build-workflows v2',
-    process.execPath,
-    ['--import', 'tsx', 'cli/build-workflows.ts', bundleV2],
-    process.env,
-    (line) => line.includes('written to'),
-  );
+  const bundleV2 = await buildBundle('workflow-bundle-v2');
   const rollingItems: string[] = [];
   for (let i = 0; i < 10; i++) rollingItems.push(await upload(i, `rolling-${i}.pdf`, await onePagePdf(`rolling ${i}`)));
   const rollingHeld = await holdAJob('rolling-held', oldWorkers);
