@@ -708,6 +708,24 @@ async function main(): Promise<void> {
     String(credits['available']) === available.toString(),
     `GET /v1/credits agrees (${String(credits['available'])})`,
   );
+  // ---- the payment watcher after the deploy ----
+  const progressBefore = Number(
+    (await db('watcher_progress').where({ network: 'base' }).first('last_block')).last_block,
+  );
+  await chain.mine(3);
+  // The wait is the check: it fails the run (CheckFailed) if the watcher does not move on within its deadline.
+  const scannedTo = await until('the watcher (now on the newer build) to scan new blocks', 60_000, async () => {
+    const p = await db('watcher_progress').where({ network: 'base' }).first('last_block');
+    return Number(p.last_block) >= progressBefore + 3 ? Number(p.last_block) : undefined;
+  });
+  log(`  ok: the watcher scanned on after the deploy (from block ${progressBefore} to ${scannedTo})`);
+  const stillPaid = await db('payment_requests').where({ id: request.id }).first('status', 'tx_hash');
+  const evidenceNow = await db('payment_evidence').where({ tx_hash: payment }).count<Array<{ n: string }>>('* as n');
+  check(
+    stillPaid.status === 'PAID' && stillPaid.tx_hash === payment && Number(evidenceNow[0]!.n) === 1,
+    `request ${request.id} still PAID by the one transfer, one piece of evidence`,
+  );
+
   // ---- webhooks ----
   for (const [name, endpoint, receiver] of [
     ['/v1', v1Hook, receivers.v1],
