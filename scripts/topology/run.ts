@@ -309,7 +309,7 @@ async function main(): Promise<void> {
     X402_FACILITATOR_PRIVATE_KEY: facilitatorSigner!.privateKey,
     X402_PAY_TO: x402PayTo!.address,
     // Production refuses WEBHOOK_TEST_ALLOW_LOOPBACK: the operator's allow-list names the two receivers exactly.
-    WEBHOOK_PRIVATE_DESTINATIONS: privateDestinations.join(','),
+    [STACK.webhookAllowList]: privateDestinations.join(','),
   };
   const procs: Proc[] = [];
   cleanups.push(async () => {
