@@ -24,6 +24,8 @@ export interface WebhookActivityDeps {
   resolver: DnsResolver;
   logger: Logger;
   allowLoopbackForTests: boolean;
+  /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
   timeouts?: DeliveryTimeouts;
   now?: () => Date;
   /** This process's metrics: attempts sent and deliveries ended (adapters/metrics/metrics.ts). */
@@ -63,7 +65,10 @@ export interface SentAttempt {
  * classified. Shared by the delivery workflow's attempt and the dispatcher.
  */
 export async function signAndSend(
-  deps: Pick<WebhookActivityDeps, 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'metrics'>,
+  deps: Pick<
+    WebhookActivityDeps,
+    'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'privateDestinations' | 'timeouts' | 'now' | 'metrics'
+  >,
   input: { delivery: WebhookDelivery; endpoint: WebhookEndpoint; body: Buffer },
 ): Promise<SentAttempt> {
   const { delivery, endpoint, body } = input;
@@ -86,6 +91,7 @@ export async function signAndSend(
   const result = await postWithPolicy(endpoint.url, headers, body, {
     resolver: deps.resolver,
     allowLoopbackForTests: deps.allowLoopbackForTests,
+    privateDestinations: deps.privateDestinations,
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
   });
   const verdict = result.statusCode !== null ? classifyStatus(result.statusCode) : classifyError(result.errorClass!);

@@ -141,6 +141,7 @@ function companyDeps(deps: AppDeps, store: FileStore, metrics: PlatformMetrics):
     publicBaseUrl: deps.config.http.publicBaseUrl,
     dashboard: deps.config.dashboard,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    privateDestinations: deps.config.webhooks.privateDestinations,
     store,
     submission: {
       workflows: deps.workflows,
@@ -253,6 +254,7 @@ function integrationsInterface(deps: AppDeps, store: FileStore): InterfaceRouter
     dashboard: deps.config.dashboard,
     retainedResponsesPerAccount: rl.proofRetainedResponsesPerAccount,
     allowLoopbackForTests: deps.config.webhooks.allowLoopbackForTests,
+    privateDestinations: deps.config.webhooks.privateDestinations,
     store,
     selfService: deps.config.selfService,
     proPerHour: rl.proofProPerHour,

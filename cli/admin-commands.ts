@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.js';
 import { TEST_PING, testPingEvent, type WebhookInterface } from '../domain/webhooks.js';
 import type { SecretBox } from '../adapters/crypto/secret-box.js';
 import { newId, newWebhookSecret } from '../adapters/crypto/tokens.js';
-import { checkDestinationUrl } from '../adapters/webhooks/url-policy.js';
+import { checkDestinationUrl, type DestinationPolicy } from '../adapters/webhooks/url-policy.js';
 import type { Db } from '../db/connection.js';
 import { listApiKeys, revokeApiKey } from '../db/repositories/api-keys.repo.js';
 import { issueMerchantKey } from '../services/proof/account.js';
@@ -143,13 +143,13 @@ export async function webhooksSendTest(
   secretBox: SecretBox,
   flags: Record<string, string | undefined>,
   now: Date,
-  opts: { allowLoopbackForTests: boolean },
+  opts: DestinationPolicy,
 ) {
   const iface = (flags['interface'] ?? 'proof') as WebhookInterface;
   if (iface !== 'v1' && iface !== 'proof')
     throw new DomainError('validation_failed', '--interface must be v1 or proof');
   const url = required(flags['url'], '--url');
-  const check = checkDestinationUrl(url, { allowLoopbackForTests: opts.allowLoopbackForTests });
+  const check = checkDestinationUrl(url, opts);
   if (!check.ok)
     throw new DomainError('validation_failed', `--url rejected by the destination policy: ${check.reason}`);
   const secret = newWebhookSecret();

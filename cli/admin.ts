@@ -205,6 +205,7 @@ try {
       const secretBox = configuredSecretBox(config);
       const result = await webhooksSendTest(db, secretBox, flags, now, {
         allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+        privateDestinations: config.webhooks.privateDestinations,
       });
       print({ ...result, notice: 'The signing secret is shown once.' });
       if (flags['wait']) print(await waitForFirstAttempt(db, result.delivery_id));

@@ -15,6 +15,7 @@ import {
 import type { SignInLimits } from '../domain/sign-in.js';
 import type { DbTimeouts } from '../db/connection.js';
 import { parseDnsServer } from '../adapters/domain-audit/dns.js';
+import { parsePrivateDestinations } from '../adapters/webhooks/url-policy.js';
 import type { SpeechCpuKernels } from '../adapters/providers/transcription/whisper-worker-process.js';
 
 /** How much one worker process takes on at once (Temporal WorkerOptions); docs/operations.md "Worker tuning". */
@@ -309,6 +310,12 @@ export const envSchema = z.object({
   /** Test-only: let webhook deliveries reach http://127.0.0.1 / localhost receivers. Refused in production. */
   WEBHOOK_TEST_ALLOW_LOOPBACK: bool.default(false),
   /**
+   * Origins of on-premise webhook receivers deliveries may reach beside the public destination policy, comma-separated:
+   * `http(s)://<private or loopback IP address>[:<port>]` (docs/webhooks.md "Private destinations"). Empty (the
+   * default): only public HTTPS destinations. Allowed in production; the processes log the list at start.
+   */
+  WEBHOOK_PRIVATE_DESTINATIONS: z.string().default(''),
+  /**
    * The worker's webhook dispatcher (docs/webhooks.md, "How a delivery is sent"): first attempts in flight at once per
    * worker process, at most this many of them to one destination, and deliveries one tenant holds at once over all its
    * destinations (unset: half of WEBHOOK_DISPATCH_CONCURRENCY).
@@ -502,6 +509,8 @@ export interface Config {
   };
   readonly webhooks: {
     readonly allowLoopbackForTests: boolean;
+    /** WEBHOOK_PRIVATE_DESTINATIONS, as origins (adapters/webhooks/url-policy.ts parsePrivateDestinations). */
+    readonly privateDestinations: readonly string[];
     /** The dispatcher's attempts in flight per worker process, per destination, and rows held per tenant. */
     readonly dispatch: { readonly concurrency: number; readonly perEndpoint: number; readonly perTenant: number };
   };
@@ -721,6 +730,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const transcriptionApi = parseOpenAiApi('TRANSCRIPTION', e, issues);
   const llmApi = parseOpenAiApi('LLM', e, issues, ['LLM_PROVIDER', 'EXTRACTION_PROVIDER']);
   const secretsKeysPrevious = parseSecretsKeys(e.SECRETS_KEY, e.SECRETS_KEYS_PREVIOUS, issues);
+  const privateDestinations = parsePrivateDestinations(e.WEBHOOK_PRIVATE_DESTINATIONS);
+  if ('issues' in privateDestinations) issues.push(...privateDestinations.issues);
   requireInProduction(e, issues);
   if (issues.length) throw new ConfigError(issues);
   const config: Config = {
@@ -728,7 +739,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     temporal: temporalConfig(e),
     secretsKey: e.SECRETS_KEY,
     secretsKeysPrevious,
-    ...limitsConfig(e),
+    ...limitsConfig(e, 'origins' in privateDestinations ? privateDestinations.origins : []),
     ...mediaConfig(e),
     chains: {
       rpcUrls,
@@ -892,7 +903,10 @@ function temporalConfig(e: Env): Config['temporal'] {
   };
 }
 
-function limitsConfig(e: Env): Pick<Config, 'rateLimits' | 'webhooks' | 'domainAudit' | 'dashboard'> {
+function limitsConfig(
+  e: Env,
+  privateDestinations: readonly string[],
+): Pick<Config, 'rateLimits' | 'webhooks' | 'domainAudit' | 'dashboard'> {
   return {
     rateLimits: {
       v1PerKeyPerMinute: e.RATE_LIMIT_V1_PER_KEY_PER_MINUTE,
@@ -908,6 +922,7 @@ function limitsConfig(e: Env): Pick<Config, 'rateLimits' | 'webhooks' | 'domainA
     },
     webhooks: {
       allowLoopbackForTests: e.WEBHOOK_TEST_ALLOW_LOOPBACK,
+      privateDestinations,
       dispatch: {
         concurrency: e.WEBHOOK_DISPATCH_CONCURRENCY,
         perEndpoint: Math.min(e.WEBHOOK_DISPATCH_PER_DESTINATION, e.WEBHOOK_DISPATCH_CONCURRENCY),

@@ -104,6 +104,7 @@ export function buildActivityDeps(
     secretBox: configuredSecretBox(config),
     resolver: createSystemResolver(),
     allowLoopbackForTests: config.webhooks.allowLoopbackForTests,
+    privateDestinations: config.webhooks.privateDestinations,
     ...(metrics ? { metrics } : {}),
   };
 }

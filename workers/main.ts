@@ -2,6 +2,7 @@
 import { loadConfig } from '../config/schema.js';
 import { startTracing } from '../adapters/tracing/tracing.js';
 import { createLogger } from '../adapters/logging/logger.js';
+import { logPrivateDestinations } from '../adapters/webhooks/url-policy.js';
 import { onShutdownSignal } from '../adapters/infra/signals.js';
 import { createDb } from '../db/connection.js';
 import { processMetrics } from '../adapters/metrics/server.js';
@@ -30,6 +31,7 @@ const db = createDb(config.database.url, {
   logger,
 });
 await migrateLatest(db);
+logPrivateDestinations(config.webhooks.privateDestinations, (f, m) => logger.warn(f, m));
 const { metrics, server: metricsServer } = await processMetrics(config.metrics, 'worker', (f, m) => logger.info(f, m));
 const worker = await startWorker(
   config,

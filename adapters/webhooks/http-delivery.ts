@@ -2,7 +2,8 @@ import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { AttemptErrorClass } from '../../domain/webhooks.js';
-import { checkDestinationUrl, isPublicAddress } from './url-policy.js';
+import { isIP } from 'node:net';
+import { checkDestinationUrl, isPublicAddress, type DestinationPolicy } from './url-policy.js';
 
 /** Looks up every A and AAAA answer of a name. Injectable so the policy can be tested without real DNS. */
 export interface DnsResolver {
@@ -58,7 +59,7 @@ export interface AttemptResult {
   address: string | null;
 }
 
-export interface PostOptions {
+export interface PostOptions extends DestinationPolicy {
   resolver: DnsResolver;
   allowLoopbackForTests: boolean;
   timeouts?: DeliveryTimeouts;
@@ -84,12 +85,12 @@ export async function postWithPolicy(
     durationMs: Math.round(performance.now() - started),
   });
 
-  const check = checkDestinationUrl(rawUrl, { allowLoopbackForTests: opts.allowLoopbackForTests });
+  const check = checkDestinationUrl(rawUrl, opts);
   if (!check.ok)
     return done({ statusCode: null, errorClass: 'policy_rejected', errorMessage: check.reason, address: null });
 
   let address: string;
-  if (check.loopbackTestTarget) {
+  if (check.loopbackTestTarget || check.privateDestination) {
     address = check.hostname;
   } else {
     let answers: string[];
@@ -140,7 +141,8 @@ export async function postWithPolicy(
       path,
       headers: requestHeaders,
       agent: false,
-      ...(secure ? { servername: check.hostname } : {}),
+      // SNI carries names only (RFC 6066): to an IP address the certificate is checked against the address itself.
+      ...(secure && isIP(check.hostname) === 0 ? { servername: check.hostname } : {}),
     };
     const req = (secure ? https : http).request(requestOptions, (res) => {
       const statusCode = res.statusCode ?? 0;

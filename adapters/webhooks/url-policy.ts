@@ -16,15 +16,35 @@ import { parse as parseDomain } from 'tldts';
  * Test-only escape hatch: with allowLoopbackForTests, http(s)://127.0.0.1|localhost|[::1]:<any port> is
  * accepted so integration tests can reach a receiver on this machine. It is off by default and refused in
  * production by the config loader.
+ *
+ * Operator allow-list: `privateDestinations` (WEBHOOK_PRIVATE_DESTINATIONS, parsed by parsePrivateDestinations) names
+ * exact origins (scheme, private IP address, port) of on-premise receivers. A URL whose origin is one of them is
+ * admitted and sent to that address as written, with no DNS involved; everything else goes through the public policy.
+ * Empty by default (docs/webhooks.md "Private destinations").
  */
 export type UrlCheck =
-  | { ok: true; url: URL; href: string; hostname: string; port: number; loopbackTestTarget: boolean }
+  | {
+      ok: true;
+      url: URL;
+      href: string;
+      hostname: string;
+      port: number;
+      loopbackTestTarget: boolean;
+      /** An origin of privateDestinations: `hostname` is the IP address to connect to, no DNS lookup. */
+      privateDestination: boolean;
+    }
   | { ok: false; reason: string };
+
+export interface DestinationPolicy {
+  allowLoopbackForTests?: boolean;
+  /** Origins (`URL.origin` form) an operator allowed beside the public policy (parsePrivateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
+}
 
 const MAX_URL_LENGTH = 2048;
 const LOOPBACK_TEST_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?: boolean } = {}): UrlCheck {
+export function checkDestinationUrl(raw: string, opts: DestinationPolicy = {}): UrlCheck {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, reason: 'url is required' };
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters` };
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
@@ -49,7 +69,12 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   ) {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const hostname = url.hostname === '[::1]' ? '::1' : url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
-    return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: true };
+    return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: true, privateDestination: false };
+  }
+  if (opts.privateDestinations?.includes(url.origin)) {
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: false, privateDestination: true };
   }
 
   if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
@@ -67,7 +92,67 @@ export function checkDestinationUrl(raw: string, opts: { allowLoopbackForTests?:
   if (/(^|\.)(localhost|local|internal|localdomain|home\.arpa|lan|intranet)$/i.test(name)) {
     return { ok: false, reason: 'url must not use a local hostname' };
   }
-  return { ok: true, url, href: url.href, hostname: name, port: 443, loopbackTestTarget: false };
+  return {
+    ok: true,
+    url,
+    href: url.href,
+    hostname: name,
+    port: 443,
+    loopbackTestTarget: false,
+    privateDestination: false,
+  };
+}
+
+/**
+ * Says at start-up which private destinations this process may deliver to (nothing when none are set), so an operator
+ * reading the logs sees the exception to the public policy.
+ */
+export function logPrivateDestinations(origins: readonly string[], warn: (fields: object, message: string) => void) {
+  if (origins.length)
+    warn(
+      { privateDestinations: origins },
+      'WEBHOOK_PRIVATE_DESTINATIONS: webhook deliveries may reach these private origins beside public HTTPS destinations',
+    );
+}
+
+/** The address ranges an operator may name in WEBHOOK_PRIVATE_DESTINATIONS (ipaddr.js range names). */
+const PRIVATE_DESTINATION_RANGES = new Set(['private', 'loopback', 'uniqueLocal']);
+
+/**
+ * WEBHOOK_PRIVATE_DESTINATIONS: a comma-separated list of origins `http(s)://<IP address>[:<port>]` of on-premise
+ * receivers, each normalised to its `URL.origin`. Only private (10/8, 172.16/12, 192.168/16, fc00::/7) and loopback
+ * addresses: a public receiver uses a DNS name under the public policy, and link-local (cloud metadata), unspecified,
+ * multicast or reserved addresses are never receivers. No name (its answers can change after it was allowed), no path,
+ * userinfo, query or fragment. Returns the origins, or the reasons the list is refused.
+ */
+export function parsePrivateDestinations(raw: string): { origins: string[] } | { issues: string[] } {
+  const origins: string[] = [];
+  const issues: string[] = [];
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const refuse = (why: string) => issues.push(`WEBHOOK_PRIVATE_DESTINATIONS: ${entry}: ${why}`);
+    let url: URL;
+    try {
+      url = normalisedUrl(entry);
+    } catch {
+      refuse('not a URL (write the origin, e.g. https://10.0.0.5:8443)');
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse('http or https only');
+    else if (url.username || url.password || entry.includes('@')) refuse('no userinfo');
+    else if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(entry))
+      refuse('an origin only (scheme, address, port), no path, query or fragment');
+    else {
+      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      if (!ipaddr.isValid(host) || isIP(host) === 0) refuse('an IP address, not a name (its DNS answers could change)');
+      else if (!PRIVATE_DESTINATION_RANGES.has(ipaddr.parse(host).range()))
+        refuse('a private or loopback address only (a public receiver uses a DNS name)');
+      else if (!origins.includes(url.origin)) origins.push(url.origin);
+    }
+  }
+  return issues.length ? { issues } : { origins };
 }
 
 /** `raw` parsed (WHATWG), with an IPv4-mapped IPv6 host written as its IPv4 address. Throws on an invalid URL. */

@@ -55,6 +55,8 @@ export interface CompanyRouterDeps {
     invitationTtlMs: number;
   };
   allowLoopbackForTests: boolean;
+  /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
   /** Result files (job downloads, batch ZIPs, regenerated extraction exports). */
   store: FileStore;
   /** The /v1 submission's engines and workflow client, for a billing administrator's retry-failed. */
@@ -176,6 +178,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     db: deps.db,
     secretBox: deps.secretBox,
     allowLoopbackForTests: deps.allowLoopbackForTests,
+    privateDestinations: deps.privateDestinations,
     now,
   });
   mountCreditPacks(signedIn, admin, {
@@ -204,6 +207,7 @@ export type V1WebhooksRouterDeps = Pick<
   | 'bodyLimitJson'
   | 'publicBaseUrl'
   | 'allowLoopbackForTests'
+  | 'privateDestinations'
   | 'now'
 > & { dashboard: Pick<CompanyRouterDeps['dashboard'], 'sessionIdleMs' | 'origins'> };
 
@@ -225,6 +229,7 @@ export function v1WebhooksRouter(deps: V1WebhooksRouterDeps): Router<AppState> {
       db: deps.db,
       secretBox: deps.secretBox,
       allowLoopbackForTests: deps.allowLoopbackForTests,
+      privateDestinations: deps.privateDestinations,
       now,
     }),
   );

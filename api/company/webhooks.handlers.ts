@@ -39,6 +39,8 @@ export interface CompanyWebhookDeps {
   db: Db;
   secretBox: SecretBox;
   allowLoopbackForTests: boolean;
+  /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
   now: () => Date;
 }
 
@@ -68,7 +70,10 @@ const V1 = 'v1' as const;
 export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppState> {
   return async (ctx) => {
     const body = parseV1WebhookCreate(ctx.request.body);
-    const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
+    const check = checkDestinationUrl(body.url, {
+      allowLoopbackForTests: deps.allowLoopbackForTests,
+      privateDestinations: deps.privateDestinations,
+    });
     if (!check.ok)
       throw new DomainError('validation_failed', `url: ${check.reason}`, {
         issues: [{ path: 'url', message: check.reason }],

@@ -33,6 +33,8 @@ export interface IntegrationsRouterDeps {
   dashboard: { origins: readonly string[]; sessionTtlMs: number; sessionIdleMs: number; signIn: SignInLimits };
   retainedResponsesPerAccount: number;
   allowLoopbackForTests: boolean;
+  /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
   /** Issued invoice documents (the same store /proof/v1 writes them to). */
   store: FileStore;
   /** Self-service purchases (plans) paid to the platform's receiving wallets. */
@@ -88,6 +90,7 @@ export function integrationsRouter(deps: IntegrationsRouterDeps): Router<AppStat
       secretBox: deps.secretBox,
       workflows: deps.workflows,
       allowLoopbackForTests: deps.allowLoopbackForTests,
+      privateDestinations: deps.privateDestinations,
       now,
     },
     idem,

@@ -30,6 +30,8 @@ export interface WebhookRouteDeps {
   /** Starts `delivery:<id>` for a manual retry; null without Temporal (retries are then refused with 503). */
   workflows: WorkflowGateway | null;
   allowLoopbackForTests: boolean;
+  /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
+  privateDestinations?: readonly string[] | undefined;
   now: () => Date;
 }
 
@@ -41,7 +43,10 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     '/webhooks',
     idempotent('integrations.webhooks.create', { storedBody: withoutSecret }, async (ctx, { transaction: trx }) => {
       const body = parseWebhookCreate(ctx.request.body);
-      const check = checkDestinationUrl(body.url, { allowLoopbackForTests: deps.allowLoopbackForTests });
+      const check = checkDestinationUrl(body.url, {
+        allowLoopbackForTests: deps.allowLoopbackForTests,
+        privateDestinations: deps.privateDestinations,
+      });
       if (!check.ok)
         throw new DomainError('validation_failed', `url: ${check.reason}`, {
           issues: [{ path: 'url', message: check.reason }],

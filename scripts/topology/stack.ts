@@ -15,4 +15,9 @@ export const TOPOLOGY_STACK = {
   workerEntry: 'workers/main.ts',
   /** compose's x-app-environment NODE_ENV. */
   nodeEnv: 'production',
+  /**
+   * The setting that lets production deliver webhooks to on-premise receivers (docs/webhooks.md): the run names its
+   * receivers there, and compose passes it through from the operator's environment (empty by default).
+   */
+  webhookAllowList: 'WEBHOOK_PRIVATE_DESTINATIONS',
 } as const;

@@ -11,7 +11,15 @@ import type { DeliveryWorkflowInput } from '../../workflows/webhooks/delivery.wo
 
 export type SenderDeps = Pick<
   WebhookActivityDeps,
-  'db' | 'secretBox' | 'resolver' | 'allowLoopbackForTests' | 'timeouts' | 'now' | 'logger' | 'metrics'
+  | 'db'
+  | 'secretBox'
+  | 'resolver'
+  | 'allowLoopbackForTests'
+  | 'privateDestinations'
+  | 'timeouts'
+  | 'now'
+  | 'logger'
+  | 'metrics'
 > & {
   startRetries(input: DeliveryWorkflowInput): Promise<void>;
 };

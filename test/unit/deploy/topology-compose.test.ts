@@ -83,6 +83,7 @@ describe('docker-compose.yml and scripts/topology', () => {
       'apiEntry',
       'workerEntry',
       'nodeEnv',
+      'webhookAllowList',
     ])
       expect(run, name).toContain(`STACK.${name}`);
     expect(service('temporal-schema').entrypoint?.[1]).toBe(`/paycore/${TOPOLOGY_STACK.schemaScript}`);
@@ -99,7 +100,10 @@ describe('docker-compose.yml and scripts/topology', () => {
     const compiled = (entry: string) => `dist/${entry.replace(/\.ts$/, '.js')}`;
     expect(service('worker').command).toEqual(['node', compiled(TOPOLOGY_STACK.workerEntry)]);
     expect(read('Dockerfile')).toContain(`CMD ["node", "${compiled(TOPOLOGY_STACK.apiEntry)}"]`);
-    for (const name of ['api', 'worker'])
+    for (const name of ['api', 'worker']) {
       expect(service(name).environment?.['NODE_ENV'], name).toBe(TOPOLOGY_STACK.nodeEnv);
+      const allowList = TOPOLOGY_STACK.webhookAllowList;
+      expect(service(name).environment?.[allowList], name).toBe(`\${${allowList}:-}`);
+    }
   });
 });
