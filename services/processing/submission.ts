@@ -23,8 +23,9 @@ import {
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
-import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.js';
+import { extractionResolver, quoteRequest, sourceGone, type Quote, type QuoteDeps } from './estimate.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
+import { findUndeletedUploads } from '../../db/repositories/uploads.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
 
@@ -147,7 +148,17 @@ export async function submitJobs(
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
   const { companyId, children } = input;
+  const { quotes, total } = await quoteChildren(
+    { ...deps, db: trx },
+    companyId,
+    children,
+    input.maxCredits,
+    input.batch?.webhookId ?? null,
+  );
+  // Quoted before the lock (the sources read and measured, which takes the longest); under it, only what another
+  // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged.
   await lockCompany(trx, companyId);
+  await assertSourcesStillThere(trx, companyId, children);
   const pending = await countUnfinishedJobs(trx, companyId);
   if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
     const why = input.batch
@@ -159,16 +170,15 @@ export async function submitJobs(
       { retryAfterSeconds: 10 },
     );
   }
-  const { quotes, total } = await quoteChildren(
-    { ...deps, db: trx },
-    companyId,
-    children,
-    input.maxCredits,
-    input.batch?.webhookId ?? null,
-  );
-  const wallet = await getBalance(trx, companyId);
-  if (wallet.available < BigInt(total)) {
-    throw new DomainError('insufficient_credits', `Not enough credits: ${total} needed, ${wallet.available} available`);
+  // A batch checks its whole quote first (402 naming the total); one job's reservation makes the same check itself.
+  if (children.length > 1) {
+    const wallet = await getBalance(trx, companyId);
+    if (wallet.available < BigInt(total)) {
+      throw new DomainError(
+        'insufficient_credits',
+        `Not enough credits: ${total} needed, ${wallet.available} available`,
+      );
+    }
   }
   const batch = input.batch
     ? await insertBatch(trx, {
@@ -228,6 +238,25 @@ export async function submitJobs(
     });
   }
   return { jobs, batch };
+}
+
+/**
+ * Under the company lock, after the quote: every source is still there (404 naming its body path, as the quote answers
+ * for a deleted upload; 410 once retention purged it). One statement for all the children's sources.
+ */
+async function assertSourcesStillThere(trx: Db, companyId: string, children: readonly ChildSpec[]): Promise<void> {
+  const found = await findUndeletedUploads(
+    trx,
+    companyId,
+    children.flatMap((c) => c.request.uploadIds),
+  );
+  for (const child of children) {
+    for (const [i, id] of child.request.uploadIds.entries()) {
+      const upload = found.get(id);
+      if (!upload) throw bodyIdNotFound(child.sourcePath(i), 'no upload with this id in your company');
+      if (upload.purged) throw sourceGone(id);
+    }
+  }
 }
 
 /** A failed extraction child's fields and instructions as it ran them, for retry-failed. */
