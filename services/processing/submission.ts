@@ -31,9 +31,10 @@ import { childWebhookId } from '../../domain/processing-events.js';
 
 /**
  * Submitting a job and submitting a batch are one act, done here for both routes: quote every child on
- * server-measured sources, check the queue limit, the `max_credits` of the whole and the wallet, reserve each
- * child's quote, record the children (and the batch), and start the workflow once the transaction commits.
- * Any refusal throws before anything is committed: a batch is created whole or not at all.
+ * server-measured sources and check the `max_credits` of the whole, queue the workflow start, then under the company
+ * lock re-check the sources, check the queue limit and the wallet, reserve each child's quote and record the children
+ * (and the batch); the workflow starts once the transaction commits. Any refusal throws before anything is committed:
+ * a batch is created whole or not at all.
  */
 
 /** The options a job keeps and shows: everything but secrets. */
@@ -130,7 +131,9 @@ export interface Submitted {
 
 /**
  * Quote, reserve, insert, start — for one job (`batch` absent) or every child of a batch, inside the caller's
- * transaction `trx` (the Idempotency-Key's). The workflow (`job:<id>`, or `batch:<id>` which starts its children)
+ * transaction `trx` (the Idempotency-Key's). The company lock serialises the submissions of a company, so only what
+ * must be decided under it runs after it is taken (issue 32 item 5): the sources' re-check, the queue-limit count, the
+ * reservations and the rows; the quote and the outbox row come before it. The workflow (`job:<id>`, or `batch:<id>` which starts its children)
  * is queued in the start outbox in `trx` and tried by `afterCommit`, once the rows exist; a start that fails then is
  * made by the starters as soon as Temporal answers (services/workflows/workflow-starts.ts).
  */
@@ -155,8 +158,22 @@ export async function submitJobs(
     input.maxCredits,
     input.batch?.webhookId ?? null,
   );
+  // The ids are chosen now, so the workflow start is queued in the outbox before the lock too: its row exists only if
+  // this transaction commits, whatever happens under the lock.
+  const operation = children[0]!.request.operation;
+  const batchId = input.batch ? newId('bat') : null;
+  const jobIds = children.map(() => newId('job'));
+  await startAfterCommit(
+    trx,
+    afterCommit,
+    deps.workflows,
+    batchId !== null
+      ? { kind: 'batch', input: { batchId, companyId, operation } }
+      : { kind: 'job', input: { jobId: jobIds[0]!, companyId, operation } },
+  );
   // Quoted before the lock (the sources read and measured, which takes the longest); under it, only what another
-  // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged.
+  // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged, then the
+  // queue limit, the reservations and the rows (docs/processing.md, "Jobs").
   await lockCompany(trx, companyId);
   await assertSourcesStillThere(trx, companyId, children);
   const pending = await countUnfinishedJobs(trx, companyId);
@@ -180,24 +197,25 @@ export async function submitJobs(
       );
     }
   }
-  const batch = input.batch
-    ? await insertBatch(trx, {
-        id: newId('bat'),
-        companyId,
-        submitter: input.submitter,
-        operation: children[0]!.request.operation,
-        options: splitSecrets(children[0]!.request.options).visible,
-        itemCount: children.length,
-        quotedCredits: total,
-        webhookId: input.batch.webhookId,
-        webhookMode: input.batch.webhookMode,
-        retryOf: input.batch.retryOf,
-        createdAt: now,
-      })
-    : null;
+  const batch =
+    input.batch && batchId !== null
+      ? await insertBatch(trx, {
+          id: batchId,
+          companyId,
+          submitter: input.submitter,
+          operation,
+          options: splitSecrets(children[0]!.request.options).visible,
+          itemCount: children.length,
+          quotedCredits: total,
+          webhookId: input.batch.webhookId,
+          webhookMode: input.batch.webhookMode,
+          retryOf: input.batch.retryOf,
+          createdAt: now,
+        })
+      : null;
   const jobs: Job[] = [];
   for (const [i, child] of children.entries()) {
-    const jobId = newId('job');
+    const jobId = jobIds[i]!;
     const credits = quotes[i]!.credits;
     const { reservationId } = await reserveCredits(trx, companyId, BigInt(credits), jobId);
     const { visible, secrets } = splitSecrets(child.request.options);
@@ -221,14 +239,6 @@ export async function submitJobs(
       }),
     );
   }
-  await startAfterCommit(
-    trx,
-    afterCommit,
-    deps.workflows,
-    batch
-      ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } }
-      : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
-  );
   const metrics = deps.metrics;
   if (metrics) {
     // After the commit only: a submission rolled back (an error, a lost Idempotency-Key race) reserved nothing.
