@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
-import { insertJob } from '../../db/repositories/jobs.repo.js';
 import { markUploadDeleted } from '../../db/repositories/uploads.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { samplePdf } from '../../support/sample-files.js';
@@ -88,23 +86,11 @@ describe('many clients of one company at once', () => {
     const quote = ((await estimate.json()) as { estimated_credits: number }).estimated_credits;
     // Pending jobs recorded directly (no workflow): the queue has room for exactly 4 more.
     const room = 4;
-    await h.tdb.db.transaction(async (trx) => {
-      for (let i = 0; i < JOB_LIMITS.pendingPerCompany - room; i++) {
-        const id = `job_${String(i).padStart(20, 'C')}`;
-        const { reservationId } = await reserveCredits(trx, co.id, 1n, id);
-        await insertJob(trx, {
-          id,
-          companyId: co.id,
-          submitter: { apiKeyId: 'key_x' },
-          operation: 'pdf-rotate',
-          uploadIds: [pdf],
-          options: { angle: 90 },
-          secretSealed: null,
-          quotedCredits: 1,
-          reservationId,
-          createdAt: new Date(),
-        });
-      }
+    await h.recordQueuedJobs(co.id, JOB_LIMITS.pendingPerCompany - room, {
+      operation: 'pdf-rotate',
+      uploadIds: [pdf],
+      options: { angle: 90 },
+      marker: 'C',
     });
     const filled = await h.wallet(co.id);
     // 8 clients, each key sent three times at once: 24 requests in flight.
