@@ -3,9 +3,9 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
 /**
- * The credits wallet of a company. Every movement locks the company's `wallets` row (SELECT … FOR UPDATE), so
- * movements of one company are serialised across all processes; CHECK constraints keep both balances >= 0;
- * each movement appends one row to the append-only `credit_ledger` in the same transaction.
+ * The credits wallet of a company. Every movement locks the company's `wallets` row (SELECT … FOR UPDATE, or the
+ * reservation's conditional UPDATE), so movements of one company are serialised across all processes; CHECK
+ * constraints keep both balances >= 0; each movement appends one row to the append-only `credit_ledger` in the same transaction.
  *
  * - grant: available += n
  * - reserve (at submission, the quote): available -= q, reserved += q; not enough available → 402
@@ -61,6 +61,11 @@ export async function grantCredits(db: Db, companyId: string, amount: bigint, re
 /**
  * Holds `amount` credits for a job (or another purpose). Not enough available credits → 402 insufficient
  * credits. Pass the caller's transaction to make the hold part of the submission.
+ *
+ * One statement (a submission makes it under its company lock, so each round trip there is one every other
+ * submission of the company waits for): the wallet's UPDATE takes its row lock and moves the balances only when
+ * `available` covers the amount, re-checked on the newest row by PostgreSQL when a concurrent movement held the lock,
+ * and the reservation and its ledger row are written from its answer. No row: not enough (or no wallet).
  */
 export async function reserveCredits(
   db: Db,
@@ -69,28 +74,29 @@ export async function reserveCredits(
   jobId: string | null,
 ): Promise<{ reservationId: string; balance: WalletBalance }> {
   if (amount <= 0n) throw new DomainError('validation_failed', 'a reservation must be a positive number of credits');
-  return inTransaction(db, async (trx) => {
-    const w = await lockWallet(trx, companyId);
-    if (w.available < amount) {
-      throw new DomainError('insufficient_credits', `Not enough credits: ${amount} needed, ${w.available} available`);
-    }
-    const reservationId = newId('res');
-    await trx('credit_reservations').insert({
-      id: reservationId,
-      company_id: companyId,
-      job_id: jobId,
-      amount: amount.toString(),
-    });
-    const next = { ...w, available: w.available - amount, reserved: w.reserved + amount };
-    await write(trx, next);
-    await trx('credit_ledger').insert({
-      company_id: companyId,
-      kind: 'reserve',
-      amount: amount.toString(),
-      reservation_id: reservationId,
-    });
-    return { reservationId, balance: next };
-  });
+  const reservationId = newId('res');
+  const n = amount.toString();
+  const { rows } = (await db.raw(
+    `WITH w AS (
+       UPDATE wallets SET available = available - ?::bigint, reserved = reserved + ?::bigint, updated_at = now()
+        WHERE company_id = ? AND available >= ?::bigint
+        RETURNING available, reserved),
+     r AS (
+       INSERT INTO credit_reservations (id, company_id, job_id, amount)
+       SELECT ?, ?, ?, ?::bigint FROM w
+       RETURNING id),
+     l AS (
+       INSERT INTO credit_ledger (company_id, kind, amount, reservation_id)
+       SELECT ?, 'reserve', ?::bigint, r.id FROM r)
+     SELECT available, reserved FROM w`,
+    [n, n, companyId, n, reservationId, companyId, jobId, n, companyId, n],
+  )) as { rows: Array<{ available: string; reserved: string }> };
+  const row = rows[0];
+  if (!row) {
+    const w = await getBalance(db, companyId); // no wallet: 404
+    throw new DomainError('insufficient_credits', `Not enough credits: ${amount} needed, ${w.available} available`);
+  }
+  return { reservationId, balance: { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) } };
 }
 
 /**

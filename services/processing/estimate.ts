@@ -184,6 +184,10 @@ export function extractionResolver(deps: QuoteDeps, companyId: string): Extracti
   };
 }
 
+/** 410 for a source past its retention (or whose bytes retention purged). */
+export const sourceGone = (id: string): DomainError =>
+  new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
+
 /**
  * Prices a validated request on what the server measured: the sources must exist in the caller's company
  * and fit the operation; page selections are checked against the real page count; `pdf-unlock` opens the PDF
@@ -203,8 +207,7 @@ export async function quoteRequest(
   for (const [i, id] of req.uploadIds.entries()) {
     const upload = await getUpload(deps.db, companyId, id);
     if (!upload) throw bodyIdNotFound(sourcePath(i), 'no upload with this id in your company');
-    if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime())
-      throw new DomainError('gone', `Upload ${id} has expired (sources are kept ${LIMITS.retentionDays} days)`);
+    if (upload.purgedAt || upload.expiresAt.getTime() <= now.getTime()) throw sourceGone(id);
     uploads.push(upload);
   }
   // The ids of the body in body order (docs/platform.md, "Ids"): `workflow_id`, then `webhook_id`, after `upload_ids`.

@@ -23,16 +23,18 @@ import {
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
-import { extractionResolver, quoteRequest, type Quote, type QuoteDeps } from './estimate.js';
+import { extractionResolver, quoteRequest, sourceGone, type Quote, type QuoteDeps } from './estimate.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
+import { findUndeletedUploads } from '../../db/repositories/uploads.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
 
 /**
  * Submitting a job and submitting a batch are one act, done here for both routes: quote every child on
- * server-measured sources, check the queue limit, the `max_credits` of the whole and the wallet, reserve each
- * child's quote, record the children (and the batch), and start the workflow once the transaction commits.
- * Any refusal throws before anything is committed: a batch is created whole or not at all.
+ * server-measured sources and check the `max_credits` of the whole, queue the workflow start, then under the company
+ * lock re-check the sources, check the queue limit and the wallet, reserve each child's quote and record the children
+ * (and the batch); the workflow starts once the transaction commits. Any refusal throws before anything is committed:
+ * a batch is created whole or not at all.
  */
 
 /** The options a job keeps and shows: everything but secrets. */
@@ -129,7 +131,9 @@ export interface Submitted {
 
 /**
  * Quote, reserve, insert, start — for one job (`batch` absent) or every child of a batch, inside the caller's
- * transaction `trx` (the Idempotency-Key's). The workflow (`job:<id>`, or `batch:<id>` which starts its children)
+ * transaction `trx` (the Idempotency-Key's). The company lock serialises the submissions of a company, so only what
+ * must be decided under it runs after it is taken (issue 32 item 5): the sources' re-check, the queue-limit count, the
+ * reservations and the rows; the quote and the outbox row come before it. The workflow (`job:<id>`, or `batch:<id>` which starts its children)
  * is queued in the start outbox in `trx` and tried by `afterCommit`, once the rows exist; a start that fails then is
  * made by the starters as soon as Temporal answers (services/workflows/workflow-starts.ts).
  */
@@ -147,7 +151,31 @@ export async function submitJobs(
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
   const { companyId, children } = input;
+  const { quotes, total } = await quoteChildren(
+    { ...deps, db: trx },
+    companyId,
+    children,
+    input.maxCredits,
+    input.batch?.webhookId ?? null,
+  );
+  // The ids are chosen now, so the workflow start is queued in the outbox before the lock too: its row exists only if
+  // this transaction commits, whatever happens under the lock.
+  const operation = children[0]!.request.operation;
+  const batchId = input.batch ? newId('bat') : null;
+  const jobIds = children.map(() => newId('job'));
+  await startAfterCommit(
+    trx,
+    afterCommit,
+    deps.workflows,
+    batchId !== null
+      ? { kind: 'batch', input: { batchId, companyId, operation } }
+      : { kind: 'job', input: { jobId: jobIds[0]!, companyId, operation } },
+  );
+  // Quoted before the lock (the sources read and measured, which takes the longest); under it, only what another
+  // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged, then the
+  // queue limit, the reservations and the rows (docs/processing.md, "Jobs").
   await lockCompany(trx, companyId);
+  await assertSourcesStillThere(trx, companyId, children);
   const pending = await countUnfinishedJobs(trx, companyId);
   if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
     const why = input.batch
@@ -159,35 +187,35 @@ export async function submitJobs(
       { retryAfterSeconds: 10 },
     );
   }
-  const { quotes, total } = await quoteChildren(
-    { ...deps, db: trx },
-    companyId,
-    children,
-    input.maxCredits,
-    input.batch?.webhookId ?? null,
-  );
-  const wallet = await getBalance(trx, companyId);
-  if (wallet.available < BigInt(total)) {
-    throw new DomainError('insufficient_credits', `Not enough credits: ${total} needed, ${wallet.available} available`);
+  // A batch checks its whole quote first (402 naming the total); one job's reservation makes the same check itself.
+  if (children.length > 1) {
+    const wallet = await getBalance(trx, companyId);
+    if (wallet.available < BigInt(total)) {
+      throw new DomainError(
+        'insufficient_credits',
+        `Not enough credits: ${total} needed, ${wallet.available} available`,
+      );
+    }
   }
-  const batch = input.batch
-    ? await insertBatch(trx, {
-        id: newId('bat'),
-        companyId,
-        submitter: input.submitter,
-        operation: children[0]!.request.operation,
-        options: splitSecrets(children[0]!.request.options).visible,
-        itemCount: children.length,
-        quotedCredits: total,
-        webhookId: input.batch.webhookId,
-        webhookMode: input.batch.webhookMode,
-        retryOf: input.batch.retryOf,
-        createdAt: now,
-      })
-    : null;
+  const batch =
+    input.batch && batchId !== null
+      ? await insertBatch(trx, {
+          id: batchId,
+          companyId,
+          submitter: input.submitter,
+          operation,
+          options: splitSecrets(children[0]!.request.options).visible,
+          itemCount: children.length,
+          quotedCredits: total,
+          webhookId: input.batch.webhookId,
+          webhookMode: input.batch.webhookMode,
+          retryOf: input.batch.retryOf,
+          createdAt: now,
+        })
+      : null;
   const jobs: Job[] = [];
   for (const [i, child] of children.entries()) {
-    const jobId = newId('job');
+    const jobId = jobIds[i]!;
     const credits = quotes[i]!.credits;
     const { reservationId } = await reserveCredits(trx, companyId, BigInt(credits), jobId);
     const { visible, secrets } = splitSecrets(child.request.options);
@@ -211,14 +239,6 @@ export async function submitJobs(
       }),
     );
   }
-  await startAfterCommit(
-    trx,
-    afterCommit,
-    deps.workflows,
-    batch
-      ? { kind: 'batch', input: { batchId: batch.id, companyId, operation: batch.operation } }
-      : { kind: 'job', input: { jobId: jobs[0]!.id, companyId, operation: jobs[0]!.operation } },
-  );
   const metrics = deps.metrics;
   if (metrics) {
     // After the commit only: a submission rolled back (an error, a lost Idempotency-Key race) reserved nothing.
@@ -228,6 +248,25 @@ export async function submitJobs(
     });
   }
   return { jobs, batch };
+}
+
+/**
+ * Under the company lock, after the quote: every source is still there (404 naming its body path, as the quote answers
+ * for a deleted upload; 410 once retention purged it). One statement for all the children's sources.
+ */
+async function assertSourcesStillThere(trx: Db, companyId: string, children: readonly ChildSpec[]): Promise<void> {
+  const found = await findUndeletedUploads(
+    trx,
+    companyId,
+    children.flatMap((c) => c.request.uploadIds),
+  );
+  for (const child of children) {
+    for (const [i, id] of child.request.uploadIds.entries()) {
+      const upload = found.get(id);
+      if (!upload) throw bodyIdNotFound(child.sourcePath(i), 'no upload with this id in your company');
+      if (upload.purged) throw sourceGone(id);
+    }
+  }
 }
 
 /** A failed extraction child's fields and instructions as it ran them, for retry-failed. */

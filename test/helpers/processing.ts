@@ -16,6 +16,8 @@ import { capturingLogger } from './logs.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from './temporal.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import type { JobRecord } from '../../services/processing/records.js';
+import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { insertJob } from '../../db/repositories/jobs.repo.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 type TestWorker = Awaited<ReturnType<typeof startTestWorker>>;
@@ -171,6 +173,35 @@ export class ProcessingHarness {
     });
     for (const [i, id] of jobIds.entries())
       await this.tdb.db('jobs').where({ id }).update({ batch_id: batchId, item_index: i });
+  }
+
+  /**
+   * Records `count` queued jobs of the company directly (1 credit reserved each, no workflow), as submissions would
+   * have: for tests of the queue limit. Their ids are `job_` and `marker` repeated to 20 characters, then the index.
+   */
+  async recordQueuedJobs(
+    companyId: string,
+    count: number,
+    job: { operation: string; uploadIds: string[]; options?: Record<string, unknown>; marker: string },
+  ): Promise<void> {
+    await this.tdb.db.transaction(async (trx) => {
+      for (let i = 0; i < count; i++) {
+        const id = `job_${String(i).padStart(20, job.marker)}`;
+        const { reservationId } = await reserveCredits(trx, companyId, 1n, id);
+        await insertJob(trx, {
+          id,
+          companyId,
+          submitter: { apiKeyId: 'key_x' },
+          operation: job.operation,
+          uploadIds: job.uploadIds,
+          options: job.options ?? {},
+          secretSealed: null,
+          quotedCredits: 1,
+          reservationId,
+          createdAt: new Date(),
+        });
+      }
+    });
   }
 
   auth = (key: string) => ({ Authorization: `Bearer ${key}` });

@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AdmZip from 'adm-zip';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
-import { insertJob } from '../../db/repositories/jobs.repo.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { batchClient } from '../helpers/batches.js';
 import { batchesRetryFailed, batchesShow } from '../../cli/batch-commands.js';
@@ -175,24 +173,7 @@ describe('POST /v1/batches is atomic', () => {
     const busy = await h.company('Busy');
     const png = await h.upload(busy.key, 'p.png', await samplePng(10, 10));
     // 99 pending jobs recorded directly (no workflow): the queue has room for one more.
-    await h.tdb.db.transaction(async (trx) => {
-      for (let i = 0; i < 99; i++) {
-        const id = `job_${String(i).padStart(20, 'Q')}`;
-        const { reservationId } = await reserveCredits(trx, busy.id, 1n, id);
-        await insertJob(trx, {
-          id,
-          companyId: busy.id,
-          submitter: { apiKeyId: 'key_x' },
-          operation: 'webp',
-          uploadIds: [png],
-          options: {},
-          secretSealed: null,
-          quotedCredits: 1,
-          reservationId,
-          createdAt: new Date(),
-        });
-      }
-    });
+    await h.recordQueuedJobs(busy.id, 99, { operation: 'webp', uploadIds: [png], marker: 'Q' });
     const before = { wallet: await h.wallet(busy.id), rows: await counts(busy.id) };
     const res = await b.submit(busy.key, { operation: 'webp', upload_ids: [png, png] });
     expect(res.status).toBe(429);
