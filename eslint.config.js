@@ -193,8 +193,9 @@ export default tseslint.config(
   },
   // Repositories do data access only: a business refusal (a limit, a state rule, a conflict a user can act on) is
   // decided in services/ from what the repository returns. The files listed still hold some (issue 31: ledger
-  // invariants such as a wallet never going below zero, which the submission service decides first, and the not-found
-  // of a row an authenticated caller locks); none is added.
+  // invariants, among them the wallet's atomic guard: a reservation never takes it below zero, `insufficient_credits`, which
+  // is also how a single job's submission learns it cannot pay; and the not-found of a row an authenticated caller
+  // locks); none is added.
   {
     files: ['db/repositories/**/*.ts'],
     ignores: [
