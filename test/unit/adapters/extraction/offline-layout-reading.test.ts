@@ -869,3 +869,31 @@ describe('the FatturaPA line table of the tune part (header words stacked over t
     ]);
   });
 });
+
+describe("session 7: the tune part's German scans (ZUGFeRD samples at 150 dpi)", () => {
+  const ocr = (...rows: Row[]) => documentOf(layoutPage(rows, { source: 'ocr' }));
+  // de-zugferd-comfort-einfach, scanned: Tesseract reads the footer's "IBAN-Nr.: DE08 7009 …" as "1BAn-Nr.: DEO8 7009 …".
+  const footer: Row[] = [
+    [
+      [40, 'Kontonr.: 1234 567890'],
+      [190, '1BAn-Nr.: DEO8 7009 0100 1234 5678 90'],
+      [420, 'Handelsreg.: HA 123'],
+    ],
+    [
+      [40, 'BLZ: 700 901 00'],
+      [190, 'BIC: GENODEF1MO4'],
+      [420, 'USt.-Identnr.: DE123456789'],
+    ],
+  ];
+  it('an IBAN whose zeros the OCR read as the letter O is the repaired IBAN when its checksum holds, and unsure', () => {
+    const doc = ocr(...footer);
+    const r = extractOffline(doc, ['iban']);
+    expect(r.fields['iban']!.value).toBe('DE08700901001234567890');
+    expect(r.fields['iban']!.confidence).toBeLessThanOrEqual(0.5);
+    expect(checkEvidence(r, doc).review_required).toBe(true);
+  });
+  it('not on a text layer, and not when the repaired form fails the checksum', () => {
+    expect(values(page(...footer), ['iban'])).toEqual({ iban: null });
+    expect(values(ocr([[40, 'IBAN: DEO9 7009 0100 1234 5678 90']]), ['iban'])).toEqual({ iban: null });
+  });
+});
