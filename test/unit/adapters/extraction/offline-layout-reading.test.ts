@@ -897,3 +897,85 @@ describe("session 7: the tune part's German scans (ZUGFeRD samples at 150 dpi)",
     expect(values(ocr([[40, 'IBAN: DEO9 7009 0100 1234 5678 90']]), ['iban'])).toEqual({ iban: null });
   });
 });
+
+describe("session 7: an OCR page's line height (word boxes are the glyphs' ink, not the font's line)", () => {
+  // fr-netpresse, scanned at 150 dpi (tune): Tesseract's boxes (one decimal) of the line table. Its words are 7–8 pt
+  // high where the text layer's are 9.3 (the font's ascent to descent), so the rows, 25 pt apart, stood more than
+  // three "line heights" apart and the table ended after its first row.
+  type W = [text: string, x0: number, y0: number, x1: number, y1: number];
+  const segment = (...ws: W[]): LineSegment => ({
+    words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
+    box: {
+      x0: Math.min(...ws.map((w) => w[1])),
+      y0: Math.min(...ws.map((w) => w[2])),
+      x1: Math.max(...ws.map((w) => w[3])),
+      y1: Math.max(...ws.map((w) => w[4])),
+    },
+  });
+  const ocrDoc = (segs: LineSegment[]) =>
+    documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'ocr', width: 595.7, height: 841.9 });
+  it('fr-netpresse: every row of a table whose rows stand 25 pt apart is read', () => {
+    const doc = ocrDoc([
+      segment(
+        ['Désignation', 143.3, 257.3, 199.7, 269.8],
+        ['Nombre', 317, 259, 354.2, 266.9],
+        ['P.U.', 394.1, 259, 412.6, 266.9],
+        ['HT', 416.2, 259, 428.9, 266.4],
+        ['Montant', 469.4, 259, 508.1, 266.9],
+        ['HT', 511.2, 259, 524.4, 266.4],
+      ),
+      segment(
+        ['le-tout-lyon.fr', 54, 289.7, 111.8, 299.3],
+        ['du', 115, 289.7, 125.3, 297.4],
+        ['06/12/2022', 129.1, 289.7, 178.3, 297.4],
+        ['45,93', 510.2, 289.7, 534.5, 298.6],
+        ['€', 537.6, 289.9, 543.1, 297.4],
+      ),
+      segment(
+        ['Justificatif', 53.5, 314.6, 97.4, 322.3],
+        ['PDF', 101, 314.6, 120, 322.1],
+        ['1', 301.4, 314.9, 303.8, 322.1],
+        ['0,75', 414.7, 314.9, 433.7, 323.5],
+        ['€', 436.8, 314.9, 442.1, 322.3],
+        ['0,75', 515.8, 314.9, 534.7, 323.5],
+        ['€', 537.6, 314.9, 543.1, 322.3],
+      ),
+      segment(
+        ['Justificatif', 53.5, 339.6, 97.4, 347.3],
+        ['Papier', 101, 339.6, 129.1, 349.4],
+        ['0', 300.7, 339.8, 305.5, 347.3],
+        ['8,50', 414.7, 339.8, 433.7, 348.5],
+        ['€', 436.8, 339.8, 442.1, 347.3],
+        ['0', 529.7, 339.8, 534.5, 347.3],
+        ['€', 537.8, 339.8, 543.1, 347.3],
+      ),
+      segment(
+        ['Total', 376.1, 365, 399.4, 372.7],
+        ['HT', 403.2, 365, 416.2, 372.5],
+        [':', 420, 367.2, 421.7, 372.5],
+        ['46,68', 511.2, 365.3, 535.7, 374.2],
+        ['€', 538.8, 365.3, 544.3, 372.7],
+      ),
+      segment(
+        ['TVA', 376.1, 390, 396, 397.4],
+        ['20%', 399.1, 390.2, 418.8, 397.7],
+        [':', 422.9, 392.2, 424.6, 397.4],
+        ['9,34', 516.5, 390.2, 535.7, 399.1],
+        ['€', 538.8, 390.2, 544.3, 397.9],
+      ),
+      segment(
+        ['Total', 376.1, 415, 399.4, 422.9],
+        ['TTC', 402.7, 415, 421.9, 422.6],
+        [':', 426.2, 417.1, 427.9, 422.4],
+        ['56,02', 511.2, 415.2, 535.7, 424.1],
+        ['€', 538.8, 415.2, 544.3, 422.9],
+      ),
+    ]);
+    expect(items(doc)).toEqual([
+      ['le-tout-lyon.fr du 06/12/2022', null, null, '45.93'],
+      ['Justificatif PDF', '1', '0.75', '0.75'],
+      ['Justificatif Papier', '0', '8.50', '0'],
+    ]);
+    expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({ subtotal: '46.68', tax: '9.34', total: '56.02' });
+  });
+});
