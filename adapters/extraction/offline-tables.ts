@@ -41,6 +41,13 @@ const SUMMARY_INSIDE = new RegExp(
   'iu',
 );
 
+/**
+ * An allowance printed under an item, outside the description column ("abzgl. 16,7% Rabatt -2,00"): a note of the item
+ * above (its amount is already net of it, or the document's totals carry it), not an item of its own.
+ */
+const ITEM_ALLOWANCE =
+  /(?<![\p{L}])(?:abzgl\.?|abzüglich|rabatt|nachlass|discount|remise|sconto|descuento|korting)(?![\p{L}])/iu;
+
 /** A table's column: one of the line item's, or another (a tax rate, a unit, a position number) read as nothing. */
 interface Column {
   col: LineItemColumn | 'other';
@@ -370,7 +377,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           q.value === null &&
           u.value === null &&
           (a.value === null || desc === undefined) &&
-          NOTE.test(line.text.trim()) &&
+          (NOTE.test(line.text.trim()) || (desc === undefined && ITEM_ALLOWANCE.test(line.text))) &&
           !SUMMARY_INSIDE.test(line.text.trim())
         ) {
           tableLines.add(`${page.page}:${line.start}`);
@@ -384,8 +391,18 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         )
           break;
         if (q.value === null && u.value === null && a.value === null) {
-          // A line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the table ends.
-          if (!desc || /:\s*$/u.test(line.text)) break;
+          if (!desc) break;
+          if (/:\s*$/u.test(line.text)) {
+            // A sentence introducing the items, between the header row and the first item ("Wir erlauben uns Ihnen
+            // folgende Positionen … in Rechnung zu stellen:"): neither an item's description nor the table's end.
+            if (!last && pending.length === 0 && line.words.length >= 5) {
+              prevY = y;
+              continue;
+            }
+            // Else a line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the
+            // table ends.
+            break;
+          }
           // A rule drawn with dashes ("------------------------") separates what is above it from the next item.
           if (/^[-–—_=*.\s]{3,}$/u.test(page.text.slice(desc.start, desc.end))) {
             pending = [];
