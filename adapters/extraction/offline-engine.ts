@@ -721,7 +721,11 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
         for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban')
-        for (const m of findIbans(text, { ocr: page.source === 'ocr' })) add(m.index, m.raw, m.value);
+        for (const m of findIbans(text, { ocr: page.source === 'ocr' })) {
+          add(m.index, m.raw, m.value);
+          // An IBAN repaired from the OCR's letter O is unsure: its printed form is not its value.
+          if (m.repaired) found[found.length - 1]!.confidence = UNSURE;
+        }
       // Not on a line naming an IBAN: an IBAN OCR misread (its checksum fails) has a VAT number's shape.
       if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text))
         for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
@@ -729,5 +733,5 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
   }
   const distinct = new Set(found.map((f) => f.value));
   if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
-  return { ...found[0]!, confidence: 0.5 };
+  return { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
 }
