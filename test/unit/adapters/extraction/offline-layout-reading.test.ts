@@ -18,6 +18,21 @@ const values = (doc: PositionedText, fields: string[]) =>
 const items = (doc: PositionedText) =>
   extractOffline(doc, []).items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value]);
 
+/** A line segment of real word boxes (text, x0, y0, x1, y1), as the text layer or Tesseract gives it. */
+type W = [text: string, x0: number, y0: number, x1: number, y1: number];
+const segment = (...ws: W[]): LineSegment => ({
+  words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
+  box: {
+    x0: Math.min(...ws.map((w) => w[1])),
+    y0: Math.min(...ws.map((w) => w[2])),
+    x1: Math.max(...ws.map((w) => w[3])),
+    y1: Math.max(...ws.map((w) => w[4])),
+  },
+});
+/** An OCR page (an A4 scan) laid out from its segments by the reading order. */
+const ocrDoc = (segs: LineSegment[]) =>
+  documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'ocr', width: 595.7, height: 841.9 });
+
 describe('same line at any distance, below in the same column', () => {
   it('an invoice number printed 220 pt right of its label is read', () => {
     // "Invoice Number:" ends at x = 140; the number starts at x = 360.
@@ -798,16 +813,6 @@ describe('the FatturaPA line table of the tune part (header words stacked over t
   // the headers "Prezzo / unitario" and "Sconto o / magg." stand half a line above and below the others, so the
   // header band has no horizontal gap; "Descrizione" is centred over a cell whose text starts at x = 97.3, right
   // of the "Cod. articolo" column.
-  type W = [text: string, x0: number, y0: number, x1: number, y1: number];
-  const segment = (...ws: W[]): LineSegment => ({
-    words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
-    box: {
-      x0: Math.min(...ws.map((w) => w[1])),
-      y0: Math.min(...ws.map((w) => w[2])),
-      x1: Math.max(...ws.map((w) => w[3])),
-      y1: Math.max(...ws.map((w) => w[4])),
-    },
-  });
   const layoutDoc = (segs: LineSegment[]) =>
     documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'text_layer', width: 595, height: 842 });
   const header = (y: number) => [
@@ -902,18 +907,6 @@ describe("session 7: an OCR page's line height (word boxes are the glyphs' ink, 
   // fr-netpresse, scanned at 150 dpi (tune): Tesseract's boxes (one decimal) of the line table. Its words are 7–8 pt
   // high where the text layer's are 9.3 (the font's ascent to descent), so the rows, 25 pt apart, stood more than
   // three "line heights" apart and the table ended after its first row.
-  type W = [text: string, x0: number, y0: number, x1: number, y1: number];
-  const segment = (...ws: W[]): LineSegment => ({
-    words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
-    box: {
-      x0: Math.min(...ws.map((w) => w[1])),
-      y0: Math.min(...ws.map((w) => w[2])),
-      x1: Math.max(...ws.map((w) => w[3])),
-      y1: Math.max(...ws.map((w) => w[4])),
-    },
-  });
-  const ocrDoc = (segs: LineSegment[]) =>
-    documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'ocr', width: 595.7, height: 841.9 });
   it('fr-netpresse: every row of a table whose rows stand 25 pt apart is read', () => {
     const doc = ocrDoc([
       segment(
@@ -984,18 +977,6 @@ describe('session 7: a sentence introducing the items between the header row and
   // de-zugferd-comfort-rabatte, scanned at 150 dpi (tune): Tesseract's boxes (one decimal), the copyright printed
   // vertically in the margin left out. "Wir erlauben uns Ihnen folgende Positionen … in Rechnung zu stellen:" stands
   // between the header row and item 1; a line ending with a colon ended the table before any item was read.
-  type W = [text: string, x0: number, y0: number, x1: number, y1: number];
-  const segment = (...ws: W[]): LineSegment => ({
-    words: ws.map(([text, x0, y0, x1, y1]) => ({ text, box: { x0, y0, x1, y1 } })),
-    box: {
-      x0: Math.min(...ws.map((w) => w[1])),
-      y0: Math.min(...ws.map((w) => w[2])),
-      x1: Math.max(...ws.map((w) => w[3])),
-      y1: Math.max(...ws.map((w) => w[4])),
-    },
-  });
-  const ocrDoc = (segs: LineSegment[]) =>
-    documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'ocr', width: 595.7, height: 841.9 });
   const table = () => [
     segment(
       ['Unsere', 57.6, 284.2, 78.2, 289],
