@@ -68,6 +68,15 @@ function sortedWords(page: PageText): PositionedWord[] {
   return words;
 }
 
+/** Typical height of a line of words on the page (median word height), for gap thresholds. */
+export function lineHeight(page: PageText): number {
+  const hs = page.words
+    .map((w) => w.box.y1 - w.box.y0)
+    .filter((h) => h > 0)
+    .sort((a, b) => a - b);
+  return hs.length ? hs[Math.floor(hs.length / 2)]! : 10;
+}
+
 /**
  * How much taller a line is than the ink of its words. A text layer's word box spans the font's ascent to descent; an
  * OCR word box spans only the glyphs' ink (cap or x-height, a descender when there is one). On the tune part's pages
@@ -76,15 +85,12 @@ function sortedWords(page: PageText): PositionedWord[] {
  */
 const OCR_INK_TO_LINE = 1.35;
 
-/** Typical height of a line of words on the page (median word height, scaled from ink on an OCR page), for gap thresholds. */
-export function lineHeight(page: PageText): number {
-  const hs = page.words
-    .map((w) => w.box.y1 - w.box.y0)
-    .filter((h) => h > 0)
-    .sort((a, b) => a - b);
-  if (!hs.length) return 10;
-  const median = hs[Math.floor(hs.length / 2)]!;
-  return page.source === 'ocr' ? median * OCR_INK_TO_LINE : median;
+/**
+ * The line height vertical gaps between rows are measured in: lineHeight, scaled from ink to line on an OCR page (so
+ * that a table's rows stand as many "lines" apart on a scan as on its text layer). Horizontal gaps keep lineHeight.
+ */
+export function rowHeight(page: PageText): number {
+  return page.source === 'ocr' ? lineHeight(page) * OCR_INK_TO_LINE : lineHeight(page);
 }
 
 /** Splits words (sorted by x) into clusters separated by a horizontal gap wider than `gap`. */

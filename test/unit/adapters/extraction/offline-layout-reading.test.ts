@@ -1056,3 +1056,34 @@ describe('session 7: a sentence introducing the items between the header row and
     expect(got[0]![1]).toBe('3.00');
   });
 });
+
+describe('session 7: a stray mark OCR put before a summary label', () => {
+  it('"~ Net amount" ends the table like "Net amount" (the generated receipt, scanned)', () => {
+    const doc = documentOf(
+      layoutPage(
+        [
+          [
+            [40, 'Item'],
+            [300, 'Amount'],
+          ],
+          [[40, 'Desk lamp']],
+          [
+            [40, '4x 164.56'],
+            [300, '658.24'],
+          ],
+          [
+            [40, '~ Net amount'],
+            [300, '€658.24'],
+          ],
+          [
+            [40, 'Tax'],
+            [300, '€131.65'],
+          ],
+        ],
+        { source: 'ocr' },
+      ),
+    );
+    expect(items(doc)).toEqual([['Desk lamp', '4', '164.56', '658.24']]);
+    expect(values(doc, ['subtotal'])).toEqual({ subtotal: '658.24' });
+  });
+});
