@@ -461,10 +461,29 @@ export function isValidIban(iban: string): boolean {
 
 const IBAN_RE = new RegExp(`${NOT_BEFORE}[A-Z]{2}\\d{2}(?: ?[A-Z0-9]){11,32}`, 'gu');
 
-/** IBANs with a valid checksum, printed or grouped by four; the value is the compact electronic form. */
-export function findIbans(text: string): ValueMatch[] {
-  const out: ValueMatch[] = [];
-  for (const m of text.matchAll(IBAN_RE)) {
+/** On an OCR page the check digits may be read as the letter O ("DEO8 7009 …"). */
+const OCR_IBAN_RE = new RegExp(`${NOT_BEFORE}[A-Z]{2}[\\dO]{2}(?: ?[A-Z0-9]){11,32}`, 'gu');
+
+/**
+ * The compact form of an IBAN the OCR printed with the letter O for the digit 0 ("DEO8 7009 0100 …"), when the
+ * repaired form's checksum holds; null otherwise. Only O → 0 after the country code: the one confusion a checksum
+ * still decides (a wrong repair passes mod 97 by chance once in 97, and the value is returned unsure).
+ */
+function repairedOcrIban(raw: string): string | null {
+  const compact = raw.replace(/ /gu, '');
+  if (!compact.slice(2).includes('O')) return null;
+  const repaired = compact.slice(0, 2) + compact.slice(2).replace(/O/gu, '0');
+  return isValidIban(repaired) ? repaired : null;
+}
+
+/**
+ * IBANs with a valid checksum, printed or grouped by four; the value is the compact electronic form. With `ocr`
+ * (an OCR page), an IBAN whose zeros were read as the letter O is found too, `repaired: true` (findIbans' callers
+ * return it unsure: its printed form is not its value).
+ */
+export function findIbans(text: string, opts: { ocr?: boolean } = {}): Array<ValueMatch & { repaired?: true }> {
+  const out: Array<ValueMatch & { repaired?: true }> = [];
+  for (const m of text.matchAll(opts.ocr ? OCR_IBAN_RE : IBAN_RE)) {
     // The greedy match may run into the next word (e.g. "BIC"): shorten it to the longest valid IBAN ending at a
     // word or group boundary.
     for (let end = m[0].length; end >= 15; end--) {
@@ -472,6 +491,11 @@ export function findIbans(text: string): ValueMatch[] {
       if (raw.endsWith(' ') || /[A-Z0-9]/u.test(m[0][end] ?? '')) continue;
       if (isValidIban(raw)) {
         out.push({ index: m.index, raw, value: raw.replace(/ /gu, '') });
+        break;
+      }
+      const repaired = opts.ocr ? repairedOcrIban(raw) : null;
+      if (repaired) {
+        out.push({ index: m.index, raw, value: repaired, repaired: true });
         break;
       }
     }

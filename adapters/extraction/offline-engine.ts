@@ -663,8 +663,10 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'iban': {
-      const m = findIbans(text)[0];
-      return m ? at(page, start + m.index, m.raw, m.value) : null;
+      const m = findIbans(text, { ocr: page.source === 'ocr' })[0];
+      if (!m) return null;
+      const v = at(page, start + m.index, m.raw, m.value);
+      return m.repaired ? { ...v, confidence: UNSURE } : v;
     }
     case 'identifier': {
       // Leader marks ("........", "—-—-") and a stray quote OCR puts between label and value are skipped.
@@ -718,7 +720,12 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
       if (reader === 'date' && !OTHER_DATE.test(text))
         for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
-      if (reader === 'iban') for (const m of findIbans(text)) add(m.index, m.raw, m.value);
+      if (reader === 'iban')
+        for (const m of findIbans(text, { ocr: page.source === 'ocr' })) {
+          add(m.index, m.raw, m.value);
+          // An IBAN repaired from the OCR's letter O is unsure: its printed form is not its value.
+          if (m.repaired) found[found.length - 1]!.confidence = UNSURE;
+        }
       // Not on a line naming an IBAN: an IBAN OCR misread (its checksum fails) has a VAT number's shape.
       if (reader === 'tax_id' && !/\bIBAN\b/iu.test(text))
         for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
@@ -726,5 +733,5 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
   }
   const distinct = new Set(found.map((f) => f.value));
   if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
-  return { ...found[0]!, confidence: 0.5 };
+  return { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
 }

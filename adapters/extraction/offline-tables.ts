@@ -19,7 +19,7 @@ import {
 } from '../../domain/extraction.js';
 import { findAmounts } from '../../domain/extraction-values.js';
 import { conceptOf, findLabels, STARTS_WITH_LABEL } from './offline-labels.js';
-import { evidenceOf, hasBoxes, lineHeight, midY, type Line } from './offline-layout.js';
+import { evidenceOf, hasBoxes, lineHeight, midY, rowHeight, type Line } from './offline-layout.js';
 
 export interface TableRead {
   items: LineItem[];
@@ -40,6 +40,16 @@ const SUMMARY_INSIDE = new RegExp(
   `(?<![\\p{L}])(?:sub-?\\s*total|total(?:\\s+\\p{L}+)?|subtotal|zwischensumme|gesamtbetrag|sous-total|total\\s+parcial|totale|totaal)\\s*:?\\s+[-(]?[$€£]?\\s?\\d[\\d.,'’ ]*\\)?\\s*(?:[$€£]|[A-Z]{3})?\\s*$`,
   'iu',
 );
+
+/**
+ * An allowance printed under an item, outside the description column ("abzgl. 16,7% Rabatt -2,00"): a note of the item
+ * above (its amount is already net of it, or the document's totals carry it), not an item of its own.
+ */
+const ITEM_ALLOWANCE =
+  /(?<![\p{L}])(?:abzgl\.?|abzüglich|rabatt|nachlass|discount|remise|sconto|descuento|korting)(?![\p{L}])/iu;
+
+/** Marks OCR reads from specks before a line's first word ("~ Net amount", "| Total"). */
+const LEADING_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+\s+)+/u;
 
 /** A table's column: one of the line item's, or another (a tax rate, a unit, a position number) read as nothing. */
 interface Column {
@@ -342,6 +352,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   for (const { page, lines } of pages) {
     const boxes = hasBoxes(page);
     const lh = lineHeight(page);
+    const rh = rowHeight(page);
     for (let i = 0; i < lines.length; i++) {
       const head = boxes ? stackedHeader(lines, i, lh) : null;
       const cols = head?.cols ?? headerColumns(lines[i]!);
@@ -358,7 +369,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
-        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * lh) break;
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         const q = numberCell(page, row.quantity);
         const u = numberCell(page, row.unit_price);
@@ -370,22 +381,29 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           q.value === null &&
           u.value === null &&
           (a.value === null || desc === undefined) &&
-          NOTE.test(line.text.trim()) &&
+          (NOTE.test(line.text.trim()) || (desc === undefined && ITEM_ALLOWANCE.test(line.text))) &&
           !SUMMARY_INSIDE.test(line.text.trim())
         ) {
           tableLines.add(`${page.page}:${line.start}`);
           prevY = y;
           continue;
         }
-        if (
-          (SUMMARY.test(line.text.trim()) || SUMMARY_INSIDE.test(line.text.trim())) &&
-          q.value === null &&
-          u.value === null
-        )
-          break;
+        // (A stray mark OCR put before the label does not hide it: "~ Net amount '€2'633.96".)
+        const bare = line.text.trim().replace(LEADING_MARKS, '');
+        if ((SUMMARY.test(bare) || SUMMARY_INSIDE.test(bare)) && q.value === null && u.value === null) break;
         if (q.value === null && u.value === null && a.value === null) {
-          // A line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the table ends.
-          if (!desc || /:\s*$/u.test(line.text)) break;
+          if (!desc) break;
+          if (/:\s*$/u.test(line.text)) {
+            // A sentence introducing the items, between the header row and the first item ("Wir erlauben uns Ihnen
+            // folgende Positionen … in Rechnung zu stellen:"): neither an item's description nor the table's end.
+            if (!last && pending.length === 0 && line.words.length >= 5) {
+              prevY = y;
+              continue;
+            }
+            // Else a line ending with a colon is a label or a heading ("Observaciones / Instrucciones de pago:"): the
+            // table ends.
+            break;
+          }
           // A rule drawn with dashes ("------------------------") separates what is above it from the next item.
           if (/^[-–—_=*.\s]{3,}$/u.test(page.text.slice(desc.start, desc.end))) {
             pending = [];
