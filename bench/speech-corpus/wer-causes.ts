@@ -8,7 +8,10 @@
  * engine's own transcript of that piece alone (so the codec2 voices measure what the conversation costs, not their
  * acoustics).
  *
- *   npx tsx bench/speech-corpus/wer-causes.ts [--out DIR]
+ *   npx tsx bench/speech-corpus/wer-causes.ts [--out DIR] [--answers FILE]
+ *
+ * `--answers FILE` scores an earlier run's answers (the engine is not run): how decoding variants were compared
+ * without a second engine run of the pieces (their references stay those of the run the file came from).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,7 +24,9 @@ import { mix, preparePieces, splitOf, wav16k, type ConversationSpec, type Piece 
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({ options: { out: { type: 'string', default: '/tmp/paycore-wer-causes' } } });
+const { values } = parseArgs({
+  options: { out: { type: 'string', default: '/tmp/paycore-wer-causes' }, answers: { type: 'string' } },
+});
 const out = values.out!;
 await mkdir(out, { recursive: true });
 
@@ -61,12 +66,13 @@ for (const spec of SPECS) {
 }
 
 const { python, modelDir } = defaultEngineLayout();
-const answersPath = join(out, 'answers.json');
+const answersPath = values.answers ?? join(out, 'answers.json');
 const files = [...pieceFiles.values(), ...conversations.map((c) => c.path)];
 const t0 = performance.now();
-await run('nice', ['-n', '10', python, join(HERE, 'wer-causes.py'), modelDir, answersPath, ...files], {
-  maxBuffer: 1 << 26,
-});
+if (!values.answers)
+  await run('nice', ['-n', '10', python, join(HERE, 'wer-causes.py'), modelDir, answersPath, ...files], {
+    maxBuffer: 1 << 26,
+  });
 const answers = JSON.parse(await readFile(answersPath, 'utf8')) as Record<
   string,
   { words: string[]; temperatures: number[]; vad: [number, number][] }

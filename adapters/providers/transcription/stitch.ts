@@ -7,7 +7,9 @@ import type { Transcript, TranscriptSegment, TranscriptWord } from './transcript
  * - Words and segments are moved by their chunk's start.
  * - Each chunk owns the part of the timeline from the boundary with the previous chunk to the boundary with the next:
  *   the shared cut point after a cut in a silence, the middle of the overlap after a hard cut (chunking.ts). A word
- *   belongs to the chunk that owns its middle; the other chunk's copy is dropped.
+ *   belongs to the chunk that owns its middle; the other chunk's copy is dropped, unless the owning chunk heard
+ *   nothing at that time (no word of its own within the tolerance): Whisper skips the first words of a chunk that
+ *   starts mid-sentence, and the other chunk's copy is then the only one.
  * - Words both chunks recognised around that middle (the same text, normalised, at about the same time) are
  *   counted once: the copy with the higher confidence is kept.
  * - Words end up in time order (starts never decrease), inside [0, duration], each with end >= start.
@@ -75,15 +77,33 @@ export function stitchTranscripts(
     (i === 0 || t >= boundary(ordered[i - 1]!, ordered[i]!)) &&
     (i === ordered.length - 1 || t < boundary(ordered[i]!, ordered[i + 1]!));
 
+  // Each part's words on the source's timeline.
+  const onTimeline = ordered.map(({ chunk, transcript }) =>
+    transcript.words.map((w) => {
+      const start = finite(w.start) + chunk.start;
+      return { w, start, end: Math.max(start, finite(w.end, w.start) + chunk.start) };
+    }),
+  );
+  // A word past its chunk's boundary is kept when it lies in the overlap with the neighbour owning that time and the
+  // neighbour heard nothing there (no word within the tolerance): a chunk starting mid-sentence skips its first words.
+  const unheardByOwner = (i: number, start: number, end: number) =>
+    [i - 1, i + 1].some(
+      (k) =>
+        k >= 0 &&
+        k < ordered.length &&
+        owns(k, (start + end) / 2) &&
+        start >= ordered[k]!.chunk.start &&
+        end <= ordered[k]!.chunk.end &&
+        !onTimeline[k]!.some((o) => o.start < end + tolerance && o.end > start - tolerance),
+    );
+
   const placed: Placed[] = [];
   const wordCount = new Map<number, number>(); // part -> words it had
   for (const [i, { chunk, transcript }] of ordered.entries()) {
     wordCount.set(i, transcript.words.length);
-    for (const w of transcript.words) {
-      const start = finite(w.start) + chunk.start;
-      const end = Math.max(start, finite(w.end, w.start) + chunk.start);
+    for (const { w, start, end } of onTimeline[i]!) {
       const middle = (start + end) / 2;
-      if (!owns(i, middle)) continue;
+      if (!owns(i, middle) && !unheardByOwner(i, start, end)) continue;
       placed.push({
         word: { ...w, start, end },
         part: i,

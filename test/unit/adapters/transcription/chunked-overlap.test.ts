@@ -20,7 +20,9 @@ import { normaliseWords, wordEditDistance } from '../../../../support/wer.js';
  *
  * Measured (portable kernels, deterministic): cuts at 6.043, 6.443, 6.485 and 12.736 s; no word doubled at a seam,
  * every turn the whole file transcribes has words after stitching; WER (hesitations not scored) whole 0.068, stitched
- * 0.082 (on the podcast hosts' recording this replaced, held-out voices: 0.293 and 0.336).
+ * 0.068 (0.082 before session 7: "curtain", past the boundary in the chunk that heard it, was dropped because the
+ * chunk owning that time starts mid-sentence and skipped it; stitch.ts now keeps a word its owner did not hear).
+ * The margin is one word of 73.
  * The issue's failure (a word repeated 15 times and two short turns dropped through the API, on a 4-speaker excerpt)
  * did not reproduce on this recording: this test passed on the first run, before any change.
  */
@@ -110,6 +112,6 @@ describe('chunked transcription on real overlapping speech', () => {
           heard(stitched, turn),
           `words in the turn at ${turn.start}–${turn.end} s ("${turn.text}")`,
         ).toBeGreaterThan(0);
-    expect(wer(stitched)).toBeLessThanOrEqual(wer(whole) + 0.05);
+    expect(wer(stitched)).toBeLessThanOrEqual(wer(whole) + 0.015);
   });
 });

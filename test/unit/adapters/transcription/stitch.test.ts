@@ -86,6 +86,17 @@ describe('stitchTranscripts', () => {
     ]);
   });
 
+  it('keeps a word past the boundary that the chunk owning that time did not hear (a chunk starting mid-sentence)', () => {
+    // Issue 30 item 5, measured on real-2sp-en-overlap (chunked-overlap.test.ts): a chunk that starts 1 s before the
+    // end of a sentence skips its last words (Whisper's first timestamp lands on the next sentence), so "curtain",
+    // past the boundary (29) in chunk 0, was dropped though chunk 1 gave nothing at that time.
+    const a = transcript([[w(' behind', 28.2, 28.6), w(' the', 28.6, 28.9), w(' curtain', 28.95, 29.2)]]);
+    const b = transcript([[w(' He', 1.5, 1.8), w(' began', 1.8, 2.1)]]);
+    const out = stitchTranscripts([part(0, 0, 30, a), part(1, 28, 40, b)], 40);
+    expect(text(out)).toBe('behind the curtain He began');
+    expect(out.segments.map((s) => s.text)).toEqual(['behind the curtain', 'He began']);
+  });
+
   it('counts a word seen by both chunks at about the same time around the boundary once (the more confident copy)', () => {
     // Boundary 29: chunk 0 places "fox" at 28.85–29.1 (middle 28.975, its own), chunk 1 at 28.95–29.25 (middle 29.1, its own).
     const a = transcript([[w(' brown', 28.3, 28.7), w(' fox', 28.85, 29.1, 0.6)]]);
