@@ -7,7 +7,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { AppState } from '../api/http/context.js';
 import type { PaidRouteSpec } from '../services/x402/paid-route.js';
 import type { X402Payments } from '../api/x402/payment.middleware.js';
@@ -18,6 +18,39 @@ import { FEE_NETWORK } from '../domain/networks.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from './evm-node.js';
 
 export const USDC = FEE_NETWORK.usdc;
+
+/** The terms of an EIP-3009 `transferWithAuthorization` of the USDC-like token. */
+export interface TransferAuthorization {
+  from: Address;
+  to: Address;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+/** `authorization` signed by `account` under the token's EIP-712 domain on chain `chainId` (as a wallet would sign it). */
+export function signTransferAuthorization(
+  account: EvmAccount,
+  chainId: number,
+  authorization: TransferAuthorization,
+): Promise<Hex> {
+  return privateKeyToAccount(account.privateKey).signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: USDC },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' },
+        { name: 'validBefore', type: 'uint256' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  });
+}
 
 /** A paid route shaped like the real Verify route (fee 0.02 USDC). */
 export const TEST_ROUTE: PaidRouteSpec = {

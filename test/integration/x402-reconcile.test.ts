@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, http, parseSignature, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { USDC, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
+import { USDC, signTransferAuthorization, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
 import { createX402Activities } from '../../activities/x402.activities.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
 import {
@@ -26,24 +26,9 @@ afterAll(async () => {
 
 /** A real EIP-3009 authorization of the payer, signed with viem under the token's EIP-712 domain. */
 async function authorize(value: bigint, validBefore: bigint) {
-  const account = privateKeyToAccount(chain.payer.privateKey);
   const nonce = toHex(randomBytes(32)) as Hex;
-  const message = { from: account.address, to: chain.payTo, value, validAfter: 0n, validBefore, nonce };
-  const signature = await account.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message,
-  });
+  const message = { from: chain.payer.address, to: chain.payTo, value, validAfter: 0n, validBefore, nonce };
+  const signature = await signTransferAuthorization(chain.payer, 8453, message);
   return { message, signature };
 }
 

@@ -11,6 +11,7 @@ import {
   payingClient,
   startX402Chain,
   type X402Chain,
+  signTransferAuthorization,
 } from '../../support/x402-harness.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
@@ -167,21 +168,7 @@ async function spendNonceElsewhere(signature: string): Promise<void> {
     validBefore: BigInt(authorization.validBefore),
     nonce: authorization.nonce,
   };
-  const signed = await account.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: chain.node.chainId, verifyingContract: USDC },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message: other,
-  });
+  const signed = await signTransferAuthorization(chain.payer, chain.node.chainId, other);
   const wallet = createWalletClient({ account, chain: chain.node.client.chain, transport: http(chain.node.url) });
   const hash = await wallet.writeContract({
     address: USDC,
