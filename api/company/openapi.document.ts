@@ -15,7 +15,9 @@ import {
   plainHeaders,
   SESSION,
   sessionDocument,
+  routeTablePaths,
   sessionHeaders,
+  type SessionRoute,
 } from '../http/session-document.js';
 import {
   errorResponses,
@@ -37,7 +39,9 @@ import {
   companyKeySchema,
   invitationListSchema,
   invitationSchema,
+  memberListSchema,
   newCompanyKeySchema,
+  removedMemberSchema,
   revokedInvitationSchema,
   deletedV1WebhookSchema,
   newV1WebhookSchema,
@@ -183,7 +187,7 @@ const errors = (status: number, codes: ErrorCode[], description: string, extraHe
   errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
 
 /** The errors of an operation, by what it is: public or behind the session, a mutation, an admin's, with an id or a query. */
-function errorsOf(o: {
+interface ErrorsOf {
   public?: boolean;
   mutation?: boolean;
   admin?: boolean;
@@ -192,7 +196,8 @@ function errorsOf(o: {
   codes409?: ErrorCode[];
   v1?: boolean;
   notFound?: ErrorCode[];
-}): Record<string, Schema> {
+}
+function errorsOf(o: ErrorsOf): Record<string, Schema> {
   const forbidden: ErrorCode[] = [o.v1 ? 'api_key_not_accepted' : 'authorization_header_rejected'];
   if (o.mutation) forbidden.push('origin_rejected');
   if (!o.public)
@@ -361,6 +366,185 @@ const WORKFLOW_BODY: Record<string, Schema> = {
     description: '`flow-extract` takes no options in this release: `{}`.',
   },
 };
+
+type CompanyRoute = SessionRoute<ErrorsOf>;
+
+/** API keys, members and invitations (billing administrators). */
+const TEAM_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/keys',
+    operationId: 'listKeys',
+    tag: 'API keys',
+    summary: 'API keys',
+    security: 'session',
+    description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
+    response: { description: 'The keys.', schema: companyKeyListSchema, examples: { keys: { data: [keyEx] } } },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/keys',
+    operationId: 'createKey',
+    tag: 'API keys',
+    summary: 'Create an API key',
+    security: 'mutation',
+    description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'scopes'],
+        properties: {
+          name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
+          scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } },
+          expires_at: { type: 'integer', minimum: 1 },
+        },
+      },
+      examples: { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
+    },
+    response: {
+      status: '201',
+      description: 'Created; the secret is shown once.',
+      schema: newCompanyKeySchema,
+      examples: { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } },
+    },
+    errors: { admin: true, mutation: true, codes409: ['limit_reached'] },
+  },
+  {
+    method: 'post',
+    path: '/api/company/keys/{key_id}/revoke',
+    operationId: 'revokeKey',
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    security: 'mutation',
+    description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
+    parameters: [idParam('key_id', 'key', 'API key')],
+    body: 'empty',
+    response: {
+      description: 'Revoked.',
+      schema: companyKeySchema,
+      examples: { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/members',
+    operationId: 'listMembers',
+    tag: 'Members',
+    summary: 'Members',
+    security: 'session',
+    response: {
+      description: 'The members.',
+      schema: memberListSchema,
+      examples: { members: { data: [{ ...memberEx, created_at: EX.at }] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/members/{member_id}/remove',
+    operationId: 'removeMember',
+    tag: 'Members',
+    summary: 'Remove a member',
+    security: 'mutation',
+    description:
+      'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
+      'their sessions end. The last billing administrator cannot be removed (409).',
+    parameters: [idParam('member_id', 'mem', 'Member')],
+    body: 'empty',
+    response: {
+      description: 'Removed.',
+      schema: removedMemberSchema,
+      examples: { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 } },
+    },
+    errors: { admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/invitations',
+    operationId: 'listInvitations',
+    tag: 'Members',
+    summary: 'Open invitations',
+    security: 'session',
+    response: {
+      description: 'Open invitations, newest first.',
+      schema: invitationListSchema,
+      examples: { invitations: { data: [invitationEx] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/invitations',
+    operationId: 'invite',
+    tag: 'Members',
+    summary: 'Invite a member',
+    security: 'mutation',
+    description:
+      "Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard's acceptance page, and shown to " +
+      'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
+      'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
+      `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
+      '`role`: `member` (default) or `billing_admin`.',
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['email'],
+        properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
+      },
+      examples: { invite: { email: 'new.colleague@example.com', role: 'member' } },
+    },
+    response: {
+      status: '201',
+      description: 'Invited: the invitation was e-mailed to the address (its token is in that e-mail only).',
+      schema: invitationSchema,
+      examples: { invited: invitationEx },
+    },
+    errors: {
+      admin: true,
+      mutation: true,
+      codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'],
+    },
+    moreErrors: {
+      '422': errors(
+        422,
+        ['validation_failed', 'malformed_json', 'invitation_undeliverable'],
+        'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).',
+      ),
+      '503': errors(
+        503,
+        ['mail_unavailable', 'service_unavailable'],
+        'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.',
+        {
+          'Retry-After': header(
+            'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
+            { type: 'integer', minimum: 0 },
+            false,
+          ),
+        },
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/company/invitations/{invitation_id}/revoke',
+    operationId: 'revokeInvitation',
+    tag: 'Members',
+    summary: 'Revoke an invitation',
+    security: 'mutation',
+    parameters: [idParam('invitation_id', 'cin', 'Invitation')],
+    body: 'empty',
+    response: {
+      description: 'Revoked.',
+      schema: revokedInvitationSchema,
+      examples: { revoked: { ...invitationEx, revoked_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
 
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
@@ -705,179 +889,7 @@ function paths(): Record<string, Schema> {
         responses: { ...ok('Credits.', schemaRef('Credits'), {}), ...errorsOf({ query: true }) },
       },
     },
-    '/api/company/keys': {
-      get: {
-        operationId: 'listKeys',
-        tags: t('API keys'),
-        summary: 'API keys',
-        security: SESSION,
-        description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
-        responses: {
-          ...ok('The keys.', schemaRef('KeyList'), { keys: { data: [keyEx] } }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-      post: {
-        operationId: 'createKey',
-        tags: t('API keys'),
-        summary: 'Create an API key',
-        security: MUTATION,
-        description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'scopes'],
-            properties: {
-              name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
-              scopes: {
-                type: 'array',
-                minItems: 1,
-                maxItems: 2,
-                uniqueItems: true,
-                items: { enum: ['read', 'write'] },
-              },
-              expires_at: { type: 'integer', minimum: 1 },
-            },
-          },
-          { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
-        ),
-        responses: {
-          ...ok(
-            'Created; the secret is shown once.',
-            schemaRef('NewKey'),
-            { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } },
-            '201',
-          ),
-          ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/keys/{key_id}/revoke': {
-      post: {
-        operationId: 'revokeKey',
-        tags: t('API keys'),
-        summary: 'Revoke an API key',
-        security: MUTATION,
-        description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
-        parameters: [idParam('key_id', 'key', 'API key')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Revoked.', schemaRef('Key'), { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/members': {
-      get: {
-        operationId: 'listMembers',
-        tags: t('Members'),
-        summary: 'Members',
-        security: SESSION,
-        responses: {
-          ...ok('The members.', schemaRef('MemberList'), { members: { data: [{ ...memberEx, created_at: EX.at }] } }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-    },
-    '/api/company/members/{member_id}/remove': {
-      post: {
-        operationId: 'removeMember',
-        tags: t('Members'),
-        summary: 'Remove a member',
-        security: MUTATION,
-        description:
-          'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
-          'their sessions end. The last billing administrator cannot be removed (409).',
-        parameters: [idParam('member_id', 'mem', 'Member')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Removed.', schemaRef('Removed'), {
-            removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }),
-        },
-      },
-    },
-    '/api/company/invitations': {
-      get: {
-        operationId: 'listInvitations',
-        tags: t('Members'),
-        summary: 'Open invitations',
-        security: SESSION,
-        responses: {
-          ...ok('Open invitations, newest first.', schemaRef('InvitationList'), {
-            invitations: { data: [invitationEx] },
-          }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-      post: {
-        operationId: 'invite',
-        tags: t('Members'),
-        summary: 'Invite a member',
-        security: MUTATION,
-        description:
-          "Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard's acceptance page, and shown to " +
-          'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
-          'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
-          `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
-          '`role`: `member` (default) or `billing_admin`.',
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['email'],
-            properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
-          },
-          { invite: { email: 'new.colleague@example.com', role: 'member' } },
-        ),
-        responses: {
-          ...ok(
-            'Invited: the invitation was e-mailed to the address (its token is in that e-mail only).',
-            schemaRef('Invitation'),
-            { invited: invitationEx },
-            '201',
-          ),
-          ...errorsOf({
-            admin: true,
-            mutation: true,
-            codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'],
-          }),
-          '422': errors(
-            422,
-            ['validation_failed', 'malformed_json', 'invitation_undeliverable'],
-            'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).',
-          ),
-          '503': errors(
-            503,
-            ['mail_unavailable', 'service_unavailable'],
-            'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.',
-            {
-              'Retry-After': header(
-                'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
-                { type: 'integer', minimum: 0 },
-                false,
-              ),
-            },
-          ),
-        },
-      },
-    },
-    '/api/company/invitations/{invitation_id}/revoke': {
-      post: {
-        operationId: 'revokeInvitation',
-        tags: t('Members'),
-        summary: 'Revoke an invitation',
-        security: MUTATION,
-        parameters: [idParam('invitation_id', 'cin', 'Invitation')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(TEAM_ROUTES, companyContract, errorsOf),
     '/api/company/workflows': {
       get: {
         operationId: 'listSavedWorkflows',
@@ -1259,6 +1271,8 @@ const companyContract = new Contract({
     Invitation: invitationSchema,
     RevokedInvitation: revokedInvitationSchema,
     InvitationList: invitationListSchema,
+    MemberList: memberListSchema,
+    Removed: removedMemberSchema,
   },
 });
 const DELIVERY_FIELDS: Record<string, Schema> = {
@@ -1488,25 +1502,6 @@ function schemas(): Record<string, Schema> {
     BatchPage: obj(['data', 'next_cursor'], {
       data: { type: 'array', items: schemaRef('BatchSummary') },
       next_cursor: nullable({ type: 'string' }),
-    }),
-    MemberList: obj(['data'], {
-      data: {
-        type: 'array',
-        items: obj(['id', 'email', 'role', 'created_at'], {
-          ...(MEMBER['properties'] as Record<string, Schema>),
-          created_at: dateTime,
-        }),
-      },
-    }),
-    Removed: obj(['id', 'removed_at', 'revoked_keys', 'revoked_invitations'], {
-      id: id('mem', 'Member'),
-      removed_at: dateTime,
-      revoked_keys: { type: 'integer', minimum: 0 },
-      revoked_invitations: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Open invitations the member had issued, revoked with the membership.',
-      },
     }),
     ...companyContract.schemas(), // the /v1 webhooks (zod)
     SavedWorkflow: obj(Object.keys(workflowEx), {

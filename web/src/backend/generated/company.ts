@@ -3209,26 +3209,6 @@ export interface components {
             data: components["schemas"]["BatchSummary"][];
             next_cursor: string | null;
         };
-        MemberList: {
-            data: {
-                /** @description Member id: `mem_` and 20 letters or digits. */
-                id: string;
-                email: string;
-                /** @enum {unknown} */
-                role: "member" | "billing_admin";
-                /** Format: date-time */
-                created_at: string;
-            }[];
-        };
-        Removed: {
-            /** @description Member id: `mem_` and 20 letters or digits. */
-            id: string;
-            /** Format: date-time */
-            removed_at: string;
-            revoked_keys: number;
-            /** @description Open invitations the member had issued, revoked with the membership. */
-            revoked_invitations: number;
-        };
         /** @description A webhook of your company. */
         Webhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
@@ -3341,6 +3321,26 @@ export interface components {
         };
         InvitationList: {
             data: components["schemas"]["Invitation"][];
+        };
+        MemberList: {
+            data: {
+                /** @description Member id: `mem_` and 20 letters or digits. */
+                id: string;
+                email: string;
+                /** @enum {string} */
+                role: "member" | "billing_admin";
+                /** Format: date-time */
+                created_at: string;
+            }[];
+        };
+        Removed: {
+            /** @description Member id: `mem_` and 20 letters or digits. */
+            id: string;
+            /** Format: date-time */
+            removed_at: string;
+            revoked_keys: number;
+            /** @description Open invitations the member had issued, revoked with the membership. */
+            revoked_invitations: number;
         };
         SavedWorkflow: {
             name: string;
