@@ -47,6 +47,7 @@ import {
   newV1WebhookSchema,
   rotatedV1WebhookSchema,
   v1WebhookListSchema,
+  v1WebhookCreateSchema,
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
 import { NETWORKS } from '../../domain/networks.js';
@@ -546,6 +547,111 @@ const TEAM_ROUTES: CompanyRoute[] = [
   },
 ];
 
+const webhookIdParam = idParam('webhook_id', 'whe', 'Webhook');
+
+/** The company's /v1 webhooks (billing administrators); registering one is `POST /v1/webhooks`. */
+const WEBHOOK_ROUTES: CompanyRoute[] = [
+  {
+    method: 'post',
+    path: '/v1/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Register a webhook',
+    security: 'mutation',
+    description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
+    body: { schema: v1WebhookCreateSchema, examples: { create: { url: 'https://hooks.example.com/paycore' } } },
+    response: {
+      status: '201',
+      description: 'Registered; the secret is shown once.',
+      schema: newV1WebhookSchema,
+      examples: { created: { ...webhookEx, secret } },
+      headers: { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
+    },
+    errors: { admin: true, mutation: true, v1: true, codes409: ['limit_reached'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'Webhooks',
+    security: 'session',
+    response: {
+      description: 'Enabled and disabled webhooks (deleted ones are gone).',
+      schema: v1WebhookListSchema,
+      examples: { webhooks: { data: [webhookEx] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/webhooks/{webhook_id}',
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'A webhook',
+    security: 'session',
+    parameters: [webhookIdParam],
+    response: {
+      description: 'The webhook (never its secret).',
+      schema: v1WebhookSchema,
+      examples: { webhook: webhookEx },
+    },
+    errors: { admin: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/disable',
+    operationId: 'disableWebhook',
+    tag: 'Webhooks',
+    summary: 'Disable a webhook',
+    security: 'mutation',
+    description: 'No more deliveries, retries included. There is no way back: register a new one.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Disabled.',
+      schema: v1WebhookSchema,
+      examples: { disabled: { ...webhookEx, status: 'disabled' } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/delete',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    security: 'mutation',
+    description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Deleted.',
+      schema: deletedV1WebhookSchema,
+      examples: { deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret',
+    security: 'mutation',
+    description:
+      'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Rotated.',
+      schema: rotatedV1WebhookSchema,
+      examples: { rotated: { id: EX.webhook, key_version: 2, secret } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
+
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
   return {
@@ -981,109 +1087,7 @@ function paths(): Record<string, Schema> {
         },
       },
     },
-    '/v1/webhooks': {
-      post: {
-        operationId: 'createWebhook',
-        tags: t('Webhooks'),
-        summary: 'Register a webhook',
-        security: MUTATION,
-        description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['url'],
-            properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } },
-          },
-          { create: { url: 'https://hooks.example.com/paycore' } },
-        ),
-        responses: {
-          ...ok(
-            'Registered; the secret is shown once.',
-            schemaRef('NewWebhook'),
-            { created: { ...webhookEx, secret } },
-            '201',
-            { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
-          ),
-          ...errorsOf({ admin: true, mutation: true, v1: true, codes409: ['limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/webhooks': {
-      get: {
-        operationId: 'listWebhooks',
-        tags: t('Webhooks'),
-        summary: 'Webhooks',
-        security: SESSION,
-        responses: {
-          ...ok('Enabled and disabled webhooks (deleted ones are gone).', schemaRef('WebhookList'), {
-            webhooks: { data: [webhookEx] },
-          }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}': {
-      get: {
-        operationId: 'getWebhook',
-        tags: t('Webhooks'),
-        summary: 'A webhook',
-        security: SESSION,
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        responses: {
-          ...ok('The webhook (never its secret).', schemaRef('Webhook'), { webhook: webhookEx }),
-          ...errorsOf({ admin: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/disable': {
-      post: {
-        operationId: 'disableWebhook',
-        tags: t('Webhooks'),
-        summary: 'Disable a webhook',
-        security: MUTATION,
-        description: 'No more deliveries, retries included. There is no way back: register a new one.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Disabled.', schemaRef('Webhook'), { disabled: { ...webhookEx, status: 'disabled' } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/delete': {
-      post: {
-        operationId: 'deleteWebhook',
-        tags: t('Webhooks'),
-        summary: 'Delete a webhook',
-        security: MUTATION,
-        description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Deleted.', schemaRef('DeletedWebhook'), {
-            deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/rotate': {
-      post: {
-        operationId: 'rotateWebhookSecret',
-        tags: t('Webhooks'),
-        summary: 'Rotate the signing secret',
-        security: MUTATION,
-        description:
-          'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Rotated.', schemaRef('RotatedWebhook'), { rotated: { id: EX.webhook, key_version: 2, secret } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(WEBHOOK_ROUTES, companyContract, errorsOf),
     '/api/company/deliveries': {
       get: {
         operationId: 'listDeliveries',
@@ -1258,7 +1262,7 @@ const obj = closedObject;
 const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 /** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
 const companyContract = new Contract({
-  requests: {},
+  requests: { WebhookCreate: v1WebhookCreateSchema },
   responses: {
     Webhook: v1WebhookSchema,
     NewWebhook: newV1WebhookSchema,

@@ -3209,6 +3209,11 @@ export interface components {
             data: components["schemas"]["BatchSummary"][];
             next_cursor: string | null;
         };
+        /** @description A webhook to register. */
+        WebhookCreate: {
+            /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
+            url: string & (unknown & unknown);
+        };
         /** @description A webhook of your company. */
         Webhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
@@ -5761,9 +5766,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    url: string;
-                };
+                "application/json": components["schemas"]["WebhookCreate"];
             };
         };
         responses: {
