@@ -2,7 +2,12 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
-import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflows.js';
+import {
+  deletedSavedWorkflowSchema,
+  SAVED_WORKFLOW_OPERATIONS,
+  savedWorkflowListSchema,
+  savedWorkflowSchema,
+} from '../../domain/validation/saved-workflows.js';
 import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
@@ -652,6 +657,100 @@ const WEBHOOK_ROUTES: CompanyRoute[] = [
   },
 ];
 
+const workflowIdParam = idParam('workflow_id', 'wfl', 'Saved workflow');
+
+/** Saved workflows: every member reads them, billing administrators change them. */
+const WORKFLOW_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/workflows',
+    operationId: 'listSavedWorkflows',
+    tag: 'Saved workflows',
+    summary: 'Saved workflows',
+    security: 'session',
+    description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
+    response: {
+      description: 'Saved workflows.',
+      schema: savedWorkflowListSchema,
+      examples: { workflows: { data: [workflowEx] } },
+    },
+    errors: {},
+  },
+  {
+    method: 'post',
+    path: '/api/company/workflows',
+    operationId: 'createSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Save a workflow',
+    security: 'mutation',
+    description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'fields'],
+        properties: {
+          ...WORKFLOW_BODY,
+          operation: { enum: [...SAVED_WORKFLOW_OPERATIONS], description: 'Document extraction only (the default).' },
+        },
+      },
+      examples: { create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions } },
+    },
+    response: { status: '201', description: 'Saved.', schema: savedWorkflowSchema, examples: { created: workflowEx } },
+    errors: { admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/workflows/{workflow_id}',
+    operationId: 'getSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'A saved workflow',
+    security: 'session',
+    parameters: [workflowIdParam],
+    response: { description: 'The saved workflow.', schema: savedWorkflowSchema, examples: { workflow: workflowEx } },
+    errors: { ids: true },
+  },
+  {
+    method: 'patch',
+    path: '/api/company/workflows/{workflow_id}',
+    operationId: 'updateSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Edit a saved workflow',
+    security: 'mutation',
+    description:
+      'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
+    parameters: [workflowIdParam],
+    body: {
+      schema: { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
+      examples: { rename: { name: 'Supplier invoices (EU)' } },
+    },
+    response: {
+      description: 'Changed.',
+      schema: savedWorkflowSchema,
+      examples: { changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 } },
+    },
+    errors: { admin: true, mutation: true, ids: true, codes409: ['conflict'] },
+  },
+  {
+    method: 'post',
+    path: '/api/company/workflows/{workflow_id}/delete',
+    operationId: 'deleteSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Delete a saved workflow',
+    security: 'mutation',
+    description:
+      'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
+    parameters: [workflowIdParam],
+    body: 'empty',
+    response: {
+      description: 'Deleted.',
+      schema: deletedSavedWorkflowSchema,
+      examples: { deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
+
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
   return {
@@ -996,97 +1095,7 @@ function paths(): Record<string, Schema> {
       },
     },
     ...routeTablePaths(TEAM_ROUTES, companyContract, errorsOf),
-    '/api/company/workflows': {
-      get: {
-        operationId: 'listSavedWorkflows',
-        tags: t('Saved workflows'),
-        summary: 'Saved workflows',
-        security: SESSION,
-        description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
-        responses: {
-          ...ok('Saved workflows.', schemaRef('SavedWorkflowList'), { workflows: { data: [workflowEx] } }),
-          ...errorsOf({}),
-        },
-      },
-      post: {
-        operationId: 'createSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Save a workflow',
-        security: MUTATION,
-        description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'fields'],
-            properties: {
-              ...WORKFLOW_BODY,
-              operation: {
-                enum: [...SAVED_WORKFLOW_OPERATIONS],
-                description: 'Document extraction only (the default).',
-              },
-            },
-          },
-          {
-            create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions },
-          },
-        ),
-        responses: {
-          ...ok('Saved.', schemaRef('SavedWorkflow'), { created: workflowEx }, '201'),
-          ...errorsOf({ admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/workflows/{workflow_id}': {
-      get: {
-        operationId: 'getSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'A saved workflow',
-        security: SESSION,
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        responses: {
-          ...ok('The saved workflow.', schemaRef('SavedWorkflow'), { workflow: workflowEx }),
-          ...errorsOf({ ids: true }),
-        },
-      },
-      patch: {
-        operationId: 'updateSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Edit a saved workflow',
-        security: MUTATION,
-        description:
-          'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        requestBody: body(
-          { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
-          { rename: { name: 'Supplier invoices (EU)' } },
-        ),
-        responses: {
-          ...ok('Changed.', schemaRef('SavedWorkflow'), {
-            changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['conflict'] }),
-        },
-      },
-    },
-    '/api/company/workflows/{workflow_id}/delete': {
-      post: {
-        operationId: 'deleteSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Delete a saved workflow',
-        security: MUTATION,
-        description:
-          'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Deleted.', schemaRef('DeletedSavedWorkflow'), {
-            deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(WORKFLOW_ROUTES, companyContract, errorsOf),
     ...routeTablePaths(WEBHOOK_ROUTES, companyContract, errorsOf),
     '/api/company/deliveries': {
       get: {
@@ -1259,7 +1268,6 @@ function paths(): Record<string, Schema> {
 }
 
 const obj = closedObject;
-const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 /** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
 const companyContract = new Contract({
   requests: { WebhookCreate: v1WebhookCreateSchema },
@@ -1277,6 +1285,9 @@ const companyContract = new Contract({
     InvitationList: invitationListSchema,
     MemberList: memberListSchema,
     Removed: removedMemberSchema,
+    SavedWorkflow: savedWorkflowSchema,
+    SavedWorkflowList: savedWorkflowListSchema,
+    DeletedSavedWorkflow: deletedSavedWorkflowSchema,
   },
 });
 const DELIVERY_FIELDS: Record<string, Schema> = {
@@ -1508,26 +1519,6 @@ function schemas(): Record<string, Schema> {
       next_cursor: nullable({ type: 'string' }),
     }),
     ...companyContract.schemas(), // the /v1 webhooks (zod)
-    SavedWorkflow: obj(Object.keys(workflowEx), {
-      ...WORKFLOW_BODY,
-      id: id('wfl', 'Saved workflow'),
-      operation: { enum: [...SAVED_WORKFLOW_OPERATIONS] },
-      revision: { type: 'integer', minimum: 1 },
-      instructions: nullable({ type: 'string' }),
-      options: { type: 'object' },
-      name: { type: 'string' },
-      fields: { type: 'array', items: { type: 'string' } },
-      created_by: id('mem', 'Member'),
-      updated_by: id('mem', 'Member'),
-      created_at: dateTime,
-      updated_at: dateTime,
-    }),
-    SavedWorkflowList: list('SavedWorkflow'),
-    DeletedSavedWorkflow: obj(['id', 'status', 'deleted_at'], {
-      id: id('wfl', 'Saved workflow'),
-      status: { const: 'deleted' },
-      deleted_at: dateTime,
-    }),
     Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
     DeliveryPage: obj(['data', 'next_cursor'], {
       data: { type: 'array', items: schemaRef('Delivery') },

@@ -185,7 +185,7 @@ export function sessionDocument(spec: {
  * and its error responses as the document's own builder makes them.
  */
 export interface SessionRoute<E> {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch';
   path: string;
   operationId: string;
   tag: string;

@@ -3348,14 +3348,20 @@ export interface components {
             revoked_invitations: number;
         };
         SavedWorkflow: {
-            name: string;
-            fields: string[];
-            instructions: string | null;
-            options: Record<string, never>;
             /** @description Saved workflow id: `wfl_` and 20 letters or digits. */
             id: string;
-            /** @enum {unknown} */
+            /** @description Unique in the company (whatever the case). */
+            name: string;
+            /** @enum {string} */
             operation: "flow-extract";
+            /** @description The fields to extract. */
+            fields: string[];
+            /** @description Free text for the extraction; null for none. */
+            instructions: string | null;
+            /** @description `flow-extract` takes no options in this release: `{}`. */
+            options: {
+                [key: string]: unknown;
+            };
             revision: number;
             /** @description Member id: `mem_` and 20 letters or digits. */
             created_by: string;
