@@ -56,6 +56,7 @@ import {
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
 import { NETWORKS } from '../../domain/networks.js';
+import { creditPacksSchema } from '../../domain/validation/self-service.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
 
@@ -751,6 +752,97 @@ const WORKFLOW_ROUTES: CompanyRoute[] = [
   },
 ];
 
+/**
+ * Credit packs paid in USDC. `Purchase` and `PurchasePage` are still the hand-written shapes the /api/integrations
+ * document shares (PURCHASE_FIELDS).
+ */
+const CREDIT_PACK_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/credit-packs',
+    operationId: 'listCreditPacks',
+    tag: 'Credits',
+    summary: 'Credit packs for sale',
+    security: 'session',
+    description:
+      'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
+    response: {
+      description: 'The packs.',
+      schema: creditPacksSchema,
+      examples: {
+        packs: {
+          packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }],
+          purchase_networks: ['base'],
+          card_checkout: false,
+        },
+      },
+    },
+    errors: {},
+  },
+  {
+    method: 'post',
+    path: '/api/company/credit-packs/purchases',
+    operationId: 'buyCreditPack',
+    tag: 'Credits',
+    summary: 'Buy a credit pack (paid in USDC)',
+    security: 'mutation',
+    description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['pack', 'network', 'payer'],
+        properties: {
+          pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
+          network: { enum: [...NETWORKS] },
+          payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
+        },
+      },
+      examples: {
+        buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' },
+      },
+    },
+    response: {
+      status: '201',
+      description: 'Awaiting payment.',
+      schema: schemaRef('Purchase'),
+      examples: { awaiting: packPurchaseEx },
+    },
+    errors: {
+      admin: true,
+      mutation: true,
+      notFound: ['not_found'],
+      codes409: ['purchase_unavailable', 'too_many_open_purchases'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/company/credit-packs/purchases',
+    operationId: 'listCreditPackPurchases',
+    tag: 'Credits',
+    summary: 'Credit pack purchases',
+    security: 'session',
+    parameters: [limitParam, beforeParam('purchases')],
+    response: {
+      description: 'A page, by id descending.',
+      schema: schemaRef('PurchasePage'),
+      examples: { page: { data: [packPurchaseEx], next_cursor: null } },
+    },
+    errors: { query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/credit-packs/purchases/{purchase_id}',
+    operationId: 'getCreditPackPurchase',
+    tag: 'Credits',
+    summary: 'A credit pack purchase',
+    security: 'session',
+    parameters: [idParam('purchase_id', 'pur', 'Purchase')],
+    response: { description: 'The purchase.', schema: schemaRef('Purchase'), examples: { awaiting: packPurchaseEx } },
+    errors: { ids: true },
+  },
+];
+
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
   return {
@@ -1149,83 +1241,7 @@ function paths(): Record<string, Schema> {
         },
       },
     },
-    '/api/company/credit-packs': {
-      get: {
-        operationId: 'listCreditPacks',
-        tags: t('Credits'),
-        summary: 'Credit packs for sale',
-        security: SESSION,
-        description:
-          'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
-        responses: {
-          ...ok('The packs.', schemaRef('CreditPacks'), {
-            packs: {
-              packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }],
-              purchase_networks: ['base'],
-              card_checkout: false,
-            },
-          }),
-          ...errorsOf({}),
-        },
-      },
-    },
-    '/api/company/credit-packs/purchases': {
-      post: {
-        operationId: 'buyCreditPack',
-        tags: t('Credits'),
-        summary: 'Buy a credit pack (paid in USDC)',
-        security: MUTATION,
-        description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['pack', 'network', 'payer'],
-            properties: {
-              pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
-              network: { enum: [...NETWORKS] },
-              payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
-            },
-          },
-          { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } },
-        ),
-        responses: {
-          ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'),
-          ...errorsOf({
-            admin: true,
-            mutation: true,
-            notFound: ['not_found'],
-            codes409: ['purchase_unavailable', 'too_many_open_purchases'],
-          }),
-        },
-      },
-      get: {
-        operationId: 'listCreditPackPurchases',
-        tags: t('Credits'),
-        summary: 'Credit pack purchases',
-        security: SESSION,
-        parameters: [limitParam, beforeParam('purchases')],
-        responses: {
-          ...ok('A page, by id descending.', schemaRef('PurchasePage'), {
-            page: { data: [packPurchaseEx], next_cursor: null },
-          }),
-          ...errorsOf({ query: true }),
-        },
-      },
-    },
-    '/api/company/credit-packs/purchases/{purchase_id}': {
-      get: {
-        operationId: 'getCreditPackPurchase',
-        tags: t('Credits'),
-        summary: 'A credit pack purchase',
-        security: SESSION,
-        parameters: [idParam('purchase_id', 'pur', 'Purchase')],
-        responses: {
-          ...ok('The purchase.', schemaRef('Purchase'), { awaiting: packPurchaseEx }),
-          ...errorsOf({ ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(CREDIT_PACK_ROUTES, companyContract, errorsOf),
     [COMPANY_OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi',
@@ -1285,6 +1301,7 @@ const companyContract = new Contract({
     InvitationList: invitationListSchema,
     MemberList: memberListSchema,
     Removed: removedMemberSchema,
+    CreditPacks: creditPacksSchema,
     SavedWorkflow: savedWorkflowSchema,
     SavedWorkflowList: savedWorkflowListSchema,
     DeletedSavedWorkflow: deletedSavedWorkflowSchema,
@@ -1537,21 +1554,6 @@ function schemas(): Record<string, Schema> {
           key_version: nullable({ type: 'integer' }),
           started_at: dateTime,
         }),
-      },
-    }),
-    CreditPacks: obj(['packs', 'purchase_networks', 'card_checkout'], {
-      packs: {
-        type: 'array',
-        items: obj(['id', 'credits', 'price_usdc'], {
-          id: { type: 'string', pattern: '^credits_[0-9]+$' },
-          credits: { type: 'string', pattern: '^[0-9]+$' },
-          price_usdc: { type: 'string', pattern: '^[0-9]{1,17}\\.[0-9]{6}$' },
-        }),
-      },
-      purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },
-      card_checkout: {
-        const: false,
-        description: 'Card checkout is an operator grant until a card processor is configured.',
       },
     }),
     Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),

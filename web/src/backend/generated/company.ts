@@ -3347,6 +3347,19 @@ export interface components {
             /** @description Open invitations the member had issued, revoked with the membership. */
             revoked_invitations: number;
         };
+        CreditPacks: {
+            packs: {
+                id: string;
+                credits: string;
+                price_usdc: string;
+            }[];
+            purchase_networks: ("base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana")[];
+            /**
+             * @description Card checkout is an operator grant until a card processor is configured.
+             * @constant
+             */
+            card_checkout: false;
+        };
         SavedWorkflow: {
             /** @description Saved workflow id: `wfl_` and 20 letters or digits. */
             id: string;
@@ -3441,19 +3454,6 @@ export interface components {
                 /** Format: date-time */
                 started_at: string;
             }[];
-        };
-        CreditPacks: {
-            packs: {
-                id: string;
-                credits: string;
-                price_usdc: string;
-            }[];
-            purchase_networks: ("base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana")[];
-            /**
-             * @description Card checkout is an operator grant until a card processor is configured.
-             * @constant
-             */
-            card_checkout: false;
         };
         Purchase: {
             /** @description Purchase id: `pur_` and 20 letters or digits. */
